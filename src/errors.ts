@@ -1,0 +1,70 @@
+/**
+ * The one error type of hookpm. Codes are stable: never rename or reuse one.
+ * The CLI maps codes to exit codes and words in one place (cli/report-error.ts).
+ */
+export type ErrorCode =
+  | 'E_USAGE'
+  | 'E_NAME_INVALID'
+  | 'E_NOT_FOUND'
+  | 'E_NOT_INSTALLED'
+  | 'E_AMBIGUOUS'
+  | 'E_NO_MATCHING_VERSION'
+  | 'E_INTEGRITY'
+  | 'E_INTEGRITY_CHANGED'
+  | 'E_MANIFEST_INVALID'
+  | 'E_MANIFEST_MISMATCH'
+  | 'E_HOOKS_INVALID'
+  | 'E_ARCHIVE_UNSAFE'
+  | 'E_ARCHIVE_TOO_LARGE'
+  | 'E_ARCHIVE_CORRUPT'
+  | 'E_REGISTRY_SCHEMA'
+  | 'E_REGISTRY_NETWORK'
+  | 'E_REGISTRY_TIMEOUT'
+  | 'E_REGISTRY_TOO_LARGE'
+  | 'E_REGISTRY_EXISTS'
+  | 'E_REDIRECT'
+  | 'E_INSECURE_URL'
+  | 'E_OFFLINE'
+  | 'E_CONSENT_REQUIRED'
+  | 'E_DOWNGRADE'
+  | 'E_LOCKED'
+  | 'E_NOSPC'
+  | 'E_STATE_CORRUPT'
+  | 'E_STORE_READONLY'
+  | 'E_TRUST_STORE'
+  | 'E_SYMLINK_ESCAPE'
+  | 'E_GIT'
+  | 'E_IO';
+
+export interface ErrorDetails {
+  /** How to fix it, shown indented under the message. */
+  hint?: string;
+  /** Machine fields (expected, found, url, file, plugin, version, ...). */
+  [field: string]: unknown;
+}
+
+export class HookpmError extends Error {
+  readonly code: ErrorCode;
+  readonly hint: string | undefined;
+  readonly details: Readonly<Record<string, unknown>>;
+
+  constructor(code: ErrorCode, message: string, details: ErrorDetails = {}) {
+    super(message);
+    this.name = 'HookpmError';
+    this.code = code;
+    const { hint, ...rest } = details;
+    this.hint = hint;
+    this.details = rest;
+  }
+}
+
+export function isHookpmError(value: unknown, code?: ErrorCode): value is HookpmError {
+  return value instanceof HookpmError && (code === undefined || value.code === code);
+}
+
+/** Removes user:password@ from URLs and bearer-like tokens from a string (registry.md N5). */
+export function redact(text: string): string {
+  return text
+    .replace(/([a-z][a-z0-9+.-]*:\/\/)[^/\s@]+@/gi, '$1***@')
+    .replace(/((?:authorization|token|password)["']?\s*[:=]\s*["']?)[^\s"',}]+/gi, '$1***');
+}

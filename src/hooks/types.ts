@@ -1,0 +1,73 @@
+import type { Diagnostic, Origin } from './diagnostic.js';
+import type { EventName } from './events.js';
+
+/** A valid command handler after validation (engine.md section 3). */
+export interface HandlerConfig {
+  type: 'command';
+  /** Shell form; with argv it is only shown. */
+  command: string;
+  /** Direct execution without a shell (X3). */
+  argv?: readonly string[];
+  /** Seconds, finite and > 0. */
+  timeout?: number;
+  statusMessage?: string;
+  /** A permission rule (engine.md section 5). */
+  if?: string;
+  /** C4: a migrated legacy handler gets this fixed stdin; its output and exit code are ignored. */
+  legacyStdin?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A group after validation. An invalid handler is null so that positions, and with them handler
+ * ids (R2) and diagnostic paths, never shift.
+ */
+export interface GroupConfig {
+  matcher: string | null;
+  hooks: ReadonlyArray<HandlerConfig | null>;
+}
+
+/** A validated hooks document: per event, its groups by original position; null = dropped group. */
+export type HooksConfig = Partial<Record<EventName, ReadonlyArray<GroupConfig | null>>>;
+
+/**
+ * One handler as declared, valid or not, with its raw field values: what a user consents to
+ * (plugins.md Q1) and what `hookpm validate` counts.
+ */
+export interface DeclaredHandler {
+  event: string;
+  groupIndex: number;
+  handlerIndex: number;
+  matcher: unknown;
+  if: unknown;
+  type: unknown;
+  command: unknown;
+  argv: unknown;
+  timeout: unknown;
+  statusMessage: unknown;
+  valid: boolean;
+  /** `<file>:hooks.<Event>[g].hooks[h]` */
+  path: string;
+}
+
+export interface ParsedDocument {
+  /** null when the document is not loaded at all (C2). */
+  config: HooksConfig | null;
+  declared: DeclaredHandler[];
+  diagnostics: Diagnostic[];
+}
+
+/** Where a document came from, as the snapshot sees it (engine.md S1, S3). */
+export interface SourceDocument {
+  origin: Origin;
+  /** Shown as the handler's `source`: a path, or `plugin.json#hooks`. */
+  file: string;
+  config: HooksConfig;
+  plugin?: PluginBinding;
+}
+
+/** What a plugin's handlers get (plugins.md section 3). */
+export interface PluginBinding {
+  id: string;
+  root: string;
+  data: string;
+}
