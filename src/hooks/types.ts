@@ -71,3 +71,28 @@ export interface PluginBinding {
   root: string;
   data: string;
 }
+
+/** One runnable handler of a snapshot, in merged configuration order (engine.md R2, S3). */
+export interface SnapshotHandler {
+  /** `<Event>:<groupIndex>:<handlerIndex>` (R2). */
+  id: string;
+  event: EventName;
+  groupIndex: number;
+  handlerIndex: number;
+  origin: Origin;
+  /** Plugin id (`name@registry`) for plugin handlers, else null. */
+  plugin: string | null;
+  /** The document it came from (plugins.md section 4 `source`). */
+  source: string;
+  matcher: string | null;
+  if: string | null;
+  command: string;
+  argv: readonly string[] | null;
+  /** The handler's timeout, else the event default (X6). */
+  timeoutSec: number;
+  statusMessage: string | null;
+  /** Plugin variables CLAUDE_PLUGIN_ROOT, PLUGIN_ROOT, CLAUDE_PLUGIN_DATA, PLUGIN_DATA; {} otherwise. */
+  pluginEnv: Readonly<Record<string, string>>;
+  /** C4 legacy handler: this object is its stdin, and its output and exit code are ignored. */
+  legacyStdin: Readonly<Record<string, unknown>> | null;
+}

@@ -1,0 +1,59 @@
+import type { Diagnostic, Origin } from '../hooks/diagnostic.js';
+import type { EventName } from '../hooks/events.js';
+import type { SnapshotHandler } from '../hooks/types.js';
+
+/** The facts of one handler's run, as the runner saw them; reduction interprets them. */
+export interface HandlerRun {
+  handler: SnapshotHandler;
+  /** null when the process did not exit by itself (timeout, signal, launch failure). */
+  exitCode: number | null;
+  signal: string | null;
+  /** Captured text, at most 100,000 bytes each (X7). */
+  stdout: string;
+  stderr: string;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  timedOut: boolean;
+  /** The handler never ran: a launch failure (X8) or a blank command / empty argv. */
+  failure: { kind: 'launch_failed' | 'invalid_command'; message: string } | null;
+  durationMs: number;
+}
+
+export type PermissionDecision = 'allow' | 'ask' | 'deny';
+
+export interface PermissionResult {
+  decision: PermissionDecision;
+  reason: string | null;
+  interrupt: boolean;
+}
+
+/** A diagnostic of a dispatch result (cli.md section 3): origin and plugin are always present. */
+export interface ResultDiagnostic extends Diagnostic {
+  origin?: Origin;
+  plugin?: string;
+}
+
+export interface RunSummary {
+  handler: string;
+  origin: Origin;
+  plugin: string | null;
+  exitCode: number | null;
+  timedOut: boolean;
+  durationMs: number;
+}
+
+/** The result of one dispatched event: `hookpm run --json` and the session's `dispatch` (cli.md 3). */
+export interface DispatchResult {
+  event: EventName;
+  snapshotId: string;
+  continue: boolean;
+  stopReason: string | null;
+  systemMessages: string[];
+  context: string[];
+  permission: PermissionResult | null;
+  feedback: string[];
+  continueLoop: boolean;
+  suppressOriginalPrompt: boolean;
+  diagnostics: ResultDiagnostic[];
+  runs: RunSummary[];
+}
