@@ -1,0 +1,141 @@
+import type { DiagnosticCode, Severity } from '../hooks/diagnostic.js';
+import { EVENTS } from '../hooks/events.js';
+import type { EventName } from '../hooks/events.js';
+import { handlerDiagnostic } from './handler-diagnostic.js';
+import { GENERIC_BLOCK_REASON, readWireOutput } from './read-wire-output.js';
+import type { HandlerRun, PermissionResult, ResultDiagnostic } from './types.js';
+
+/**
+ * What one handler's run contributes to its event, before reduction (engine.md K1-K3, L1-L3,
+ * X6-X8). A run that produced no applicable output has the neutral values: continue true, no
+ * block, no context, no permission.
+ */
+export interface ParsedOutput {
+  /** false only when the output said `continue:false` (M1). */
+  continue: boolean;
+  stopReason: string | null;
+  /** Hides only this handler's systemMessage (M3). */
+  suppressOutput: boolean;
+  systemMessage: string | null;
+  /** Exit 2 (K2) or `decision:"block"` (L1); the reason is never empty. */
+  block: { reason: string } | null;
+  /** This handler's plain-stdout context first, then its additionalContext (M4). */
+  context: string[];
+  /** PreToolUse `permissionDecision` or PermissionRequest `decision`; blocks are not folded in. */
+  permission: PermissionResult | null;
+  suppressOriginalPrompt: boolean;
+  /** Each names the handler, its origin and plugin. */
+  diagnostics: ResultDiagnostic[];
+}
+
+/** How much of stderr a `nonzero_exit` diagnostic quotes (K3). */
+export const STDERR_TAIL_CHARS = 500;
+
+function emptyOutput(): ParsedOutput {
+  return {
+    continue: true,
+    stopReason: null,
+    suppressOutput: false,
+    systemMessage: null,
+    block: null,
+    context: [],
+    permission: null,
+    suppressOriginalPrompt: false,
+    diagnostics: [],
+  };
+}
+
+/** K1: the whole stdout as one JSON object, or undefined when it is not one. */
+function parseJsonObject(text: string): Record<string, unknown> | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  return value as Record<string, unknown>;
+}
+
+function stderrTail(stderr: string): string {
+  const trimmed = stderr.trim();
+  if (trimmed === '') return '';
+  const tail = trimmed.length > STDERR_TAIL_CHARS ? trimmed.slice(-STDERR_TAIL_CHARS) : trimmed;
+  return `: ${tail}`;
+}
+
+/** The run facts that end a run without output: X6 timeout, X8 failure, K3 exit codes. */
+function failureNote(run: HandlerRun): [DiagnosticCode, Severity, string] | null {
+  const timeoutSec = run.handler.timeoutSec;
+  if (run.failure !== null) return [run.failure.kind, 'error', run.failure.message];
+  if (run.timedOut)
+    return ['timeout', 'warning', `timed out after ${timeoutSec}s; no output applied`];
+  if (run.handler.legacyStdin !== null) return null;
+  if (run.exitCode === null) {
+    const how = run.signal === null ? 'without an exit code' : `by signal ${run.signal}`;
+    return ['nonzero_exit', 'warning', `terminated ${how}${stderrTail(run.stderr)}`];
+  }
+  if (run.exitCode !== 0 && run.exitCode !== 2) {
+    return ['nonzero_exit', 'warning', `exit code ${run.exitCode}${stderrTail(run.stderr)}`];
+  }
+  return null;
+}
+
+/** K1: exit 0 stdout, either plain text (policy of section 1) or one JSON object (L1-L3). */
+function readStdout(run: HandlerRun, event: EventName, out: ParsedOutput): void {
+  const note = (code: DiagnosticCode, severity: Severity, message: string) =>
+    out.diagnostics.push(handlerDiagnostic(run.handler, code, severity, message));
+  const text = run.stdout
+    .trim()
+    .replace(/^\uFEFF/, '')
+    .trim();
+  if (text === '') return;
+  const json = parseJsonObject(text);
+  if (json === undefined) {
+    if (EVENTS[event].plainStdout === 'context') out.context.push(text);
+    else note('malformed_json', 'warning', `stdout is not one JSON object; ignored on ${event}`);
+    return;
+  }
+  const { fields, notes } = readWireOutput(json, event);
+  for (const n of notes) note(n.code, n.severity, n.message);
+  if (fields === null) return;
+  out.continue = fields.continue;
+  out.stopReason = fields.stopReason;
+  out.suppressOutput = fields.suppressOutput;
+  out.systemMessage = fields.systemMessage;
+  out.block = fields.block;
+  if (fields.additionalContext !== null) out.context.push(fields.additionalContext);
+  out.permission = fields.permission;
+  out.suppressOriginalPrompt = fields.suppressOriginalPrompt;
+}
+
+/**
+ * Interprets one handler's run for `event` (engine.md K1-K3, L1-L3, X6-X8). A legacy handler
+ * (C4) contributes only its timeout or launch diagnostics: its output and exit code are ignored.
+ */
+export function parseHandlerOutput(run: HandlerRun, event: EventName): ParsedOutput {
+  const out = emptyOutput();
+  const legacy = run.handler.legacyStdin !== null;
+  if (!legacy) {
+    if (run.stdoutTruncated) {
+      const message = 'stdout exceeded 100,000 bytes; the rest was discarded';
+      out.diagnostics.push(handlerDiagnostic(run.handler, 'stdout_truncated', 'warning', message));
+    }
+    if (run.stderrTruncated) {
+      const message = 'stderr exceeded 100,000 bytes; the rest was discarded';
+      out.diagnostics.push(handlerDiagnostic(run.handler, 'stderr_truncated', 'warning', message));
+    }
+  }
+  const failure = failureNote(run);
+  if (failure !== null) {
+    out.diagnostics.push(handlerDiagnostic(run.handler, ...failure));
+    return out;
+  }
+  if (legacy) return out;
+  if (run.exitCode === 2) {
+    out.block = { reason: run.stderr.trim() || GENERIC_BLOCK_REASON };
+    return out;
+  }
+  if (run.exitCode === 0) readStdout(run, event, out);
+  return out;
+}

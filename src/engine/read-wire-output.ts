@@ -1,0 +1,133 @@
+import type { DiagnosticCode, Severity } from '../hooks/diagnostic.js';
+import type { EventName } from '../hooks/events.js';
+import { TOP_LEVEL_KEYS, specificSchemaFor, wireOutputSchema } from './output-schema.js';
+import type { SpecificOutput } from './output-schema.js';
+import type { PermissionResult } from './types.js';
+
+/** The generic reason of a block that gave none (K2). */
+export const GENERIC_BLOCK_REASON = 'Hook blocked the operation';
+
+/** What one handler's JSON output asks for, before reduction (engine.md L1-L3). */
+export interface WireFields {
+  continue: boolean;
+  stopReason: string | null;
+  suppressOutput: boolean;
+  systemMessage: string | null;
+  block: { reason: string } | null;
+  additionalContext: string | null;
+  permission: PermissionResult | null;
+  suppressOriginalPrompt: boolean;
+}
+
+/** A diagnostic about the output being read, before it is bound to its handler. */
+export interface OutputNote {
+  code: DiagnosticCode;
+  severity: Severity;
+  message: string;
+}
+
+const KNOWN_TOP_LEVEL: ReadonlySet<string> = new Set(TOP_LEVEL_KEYS);
+
+function unsupported(field: string, effect: string): OutputNote {
+  return { code: 'unsupported_field', severity: 'warning', message: `${field} ${effect}` };
+}
+
+function invalid(message: string): OutputNote {
+  return { code: 'invalid_output', severity: 'warning', message: `${message}; output dropped` };
+}
+
+function describeIssue(issue: { path: PropertyKey[]; message: string } | undefined): string {
+  if (issue === undefined) return 'invalid output';
+  const path = issue.path.map(String).join('.');
+  return path === '' ? issue.message : `${path}: ${issue.message}`;
+}
+
+/** L2/L3: the permission decision of the specific part, and notes for unsupported fields. */
+function readPermission(event: EventName, s: SpecificOutput, notes: OutputNote[]) {
+  let permission: PermissionResult | null = null;
+  let updatedInput = s.updatedInput !== undefined;
+  if (event === 'PreToolUse' && s.permissionDecision !== undefined) {
+    if (s.permissionDecision === 'defer') {
+      notes.push(unsupported('permissionDecision "defer"', 'is not supported; no decision taken'));
+    } else {
+      const reason = s.permissionDecisionReason ?? null;
+      permission = { decision: s.permissionDecision, reason, interrupt: false };
+    }
+  }
+  if (event === 'PermissionRequest' && s.decision !== undefined) {
+    const d = s.decision;
+    const interrupt = d.behavior === 'deny' && d.interrupt === true;
+    permission = { decision: d.behavior, reason: d.message ?? null, interrupt };
+    updatedInput = d.updatedInput !== undefined;
+    if (d.updatedPermissions !== undefined) {
+      notes.push(unsupported('decision.updatedPermissions', 'is parsed but not applied'));
+    }
+  }
+  if (updatedInput) {
+    const dropped = permission !== null && permission.decision !== 'deny';
+    notes.push(
+      unsupported(
+        'updatedInput',
+        dropped
+          ? `is parsed but not applied; the "${permission?.decision}" decision is dropped`
+          : 'is parsed but not applied',
+      ),
+    );
+    if (dropped) permission = null;
+  }
+  return permission;
+}
+
+/**
+ * Reads one JSON object printed by a handler on exit 0. Returns null when the whole output is
+ * dropped (`invalid_output`); notes are returned either way.
+ */
+export function readWireOutput(
+  raw: Record<string, unknown>,
+  event: EventName,
+): { fields: WireFields | null; notes: OutputNote[] } {
+  const notes: OutputNote[] = [];
+  const parsed = wireOutputSchema.safeParse(raw);
+  if (!parsed.success)
+    return { fields: null, notes: [invalid(describeIssue(parsed.error.issues[0]))] };
+  const wire = parsed.data;
+  for (const key of Object.keys(raw)) {
+    if (!KNOWN_TOP_LEVEL.has(key))
+      notes.push(unsupported(`"${key}"`, 'is not a known field; ignored'));
+  }
+  let specific: SpecificOutput = {};
+  if (wire.hookSpecificOutput !== undefined) {
+    const schema = specificSchemaFor(event);
+    if (schema === null) {
+      return { fields: null, notes: [...notes, invalid(`${event} accepts no hookSpecificOutput`)] };
+    }
+    const named = wire.hookSpecificOutput['hookEventName'];
+    if (named !== event) {
+      const message = `hookSpecificOutput.hookEventName is ${JSON.stringify(named)}, expected "${event}"; specific output ignored`;
+      notes.push({ code: 'mismatched_output', severity: 'warning', message });
+    } else {
+      const result = schema.safeParse(wire.hookSpecificOutput);
+      if (!result.success) {
+        const issue = describeIssue(result.error.issues[0]);
+        return { fields: null, notes: [...notes, invalid(`hookSpecificOutput.${issue}`)] };
+      }
+      specific = result.data;
+    }
+  }
+  if (specific.updatedToolOutput !== undefined) {
+    notes.push(unsupported('updatedToolOutput', 'is parsed but not applied'));
+  }
+  const permission = readPermission(event, specific, notes);
+  const block = wire.decision === 'block' ? { reason: wire.reason || GENERIC_BLOCK_REASON } : null;
+  const fields: WireFields = {
+    continue: wire.continue ?? true,
+    stopReason: wire.stopReason ?? null,
+    suppressOutput: wire.suppressOutput ?? false,
+    systemMessage: wire.systemMessage ?? null,
+    block,
+    additionalContext: specific.additionalContext ?? null,
+    permission,
+    suppressOriginalPrompt: specific.suppressOriginalPrompt ?? false,
+  };
+  return { fields, notes };
+}

@@ -1,0 +1,173 @@
+import { EVENTS } from '../hooks/events.js';
+import type { EventName } from '../hooks/events.js';
+import type { SnapshotHandler } from '../hooks/types.js';
+import { capText } from './cap-text.js';
+import { handlerDiagnostic } from './handler-diagnostic.js';
+import { mergePermission } from './merge-permission.js';
+import { parseHandlerOutput } from './parse-output.js';
+import type { ParsedOutput } from './parse-output.js';
+import { settleContinuation } from './stop-continuation.js';
+import type { ContinuationRequest } from './stop-continuation.js';
+import type { DispatchResult, HandlerRun, PermissionResult } from './types.js';
+
+export interface ReduceOptions {
+  snapshotId: string;
+  /** Consecutive Stop continuations so far (O3); 0 for a fresh turn. */
+  continuationCount: number;
+  /** SubagentStop: the payload's `stop_hook_active`; a block is then ignored (section 1). */
+  stopHookActive?: boolean;
+}
+
+type Tally = Omit<DispatchResult, 'event' | 'snapshotId' | 'continueLoop' | 'runs'> & {
+  requests: ContinuationRequest[];
+};
+
+/** M7: caps one string bound for the result, reporting `output_capped` for its handler. */
+function capped(tally: Tally, handler: SnapshotHandler, field: string, text: string): string {
+  const result = capText(text);
+  if (result.capped) {
+    const message = `${field} cut to 10,000 characters`;
+    tally.diagnostics.push(handlerDiagnostic(handler, 'output_capped', 'warning', message));
+  }
+  return result.text;
+}
+
+/** M2: a stop reason from an output with continue:false, or from a BLOCK-policy block. */
+function offerStopReason(tally: Tally, handler: SnapshotHandler, reason: string): boolean {
+  if (tally.stopReason !== null) return false;
+  tally.stopReason = capped(tally, handler, 'stopReason', reason);
+  return true;
+}
+
+/** M2: the stop reason of an output, which counts only with continue:false. */
+function applyStopReason(tally: Tally, handler: SnapshotHandler, out: ParsedOutput): void {
+  if (out.stopReason === null) return;
+  if (out.continue) {
+    const message = 'stopReason ignored: the output did not set continue:false';
+    tally.diagnostics.push(handlerDiagnostic(handler, 'ignored_stop_reason', 'warning', message));
+  } else if (!offerStopReason(tally, handler, out.stopReason)) {
+    const message = 'stopReason not shown: an earlier handler already gave one';
+    tally.diagnostics.push(handlerDiagnostic(handler, 'additional_stop_reason', 'info', message));
+  }
+}
+
+/**
+ * Section 1: what a block (exit 2 or `decision:"block"`) means for the event. Returns the denial
+ * for DENY-policy events, which the caller ranks with the handler's own decision (M5).
+ */
+function applyBlock(
+  tally: Tally,
+  event: EventName,
+  handler: SnapshotHandler,
+  reason: string,
+  opts: ReduceOptions,
+): PermissionResult | null {
+  switch (EVENTS[event].blockPolicy) {
+    case 'none': {
+      const message = `${event} cannot be blocked; the block is ignored`;
+      tally.diagnostics.push(handlerDiagnostic(handler, 'unsupported_block', 'warning', message));
+      return null;
+    }
+    case 'block':
+      tally.continue = false;
+      offerStopReason(tally, handler, reason);
+      return null;
+    case 'deny':
+      return { decision: 'deny', reason, interrupt: false };
+    case 'feedback':
+      tally.feedback.push(capped(tally, handler, 'feedback', reason));
+      return null;
+    case 'continue':
+      tally.requests.push({ handler, text: reason });
+      return null;
+    case 'context':
+      if (opts.stopHookActive === true) {
+        const message = `block ignored: stop_hook_active is true on ${event}`;
+        tally.diagnostics.push(handlerDiagnostic(handler, 'continuation_guard', 'info', message));
+      } else {
+        tally.context.push(capped(tally, handler, 'context', reason));
+      }
+      return null;
+  }
+}
+
+/** Folds one handler's parsed output into the tally, in configuration order. */
+function applyOutput(tally: Tally, event: EventName, run: HandlerRun, opts: ReduceOptions): void {
+  const handler = run.handler;
+  const out = parseHandlerOutput(run, event);
+  tally.diagnostics.push(...out.diagnostics);
+  if (!out.continue) tally.continue = false; // M1
+  applyStopReason(tally, handler, out);
+  if (out.systemMessage !== null && !out.suppressOutput) {
+    tally.systemMessages.push(capped(tally, handler, 'systemMessage', out.systemMessage)); // M3
+  }
+  let permission = out.permission;
+  if (out.block !== null) {
+    const denial = applyBlock(tally, event, handler, out.block.reason, opts);
+    permission = mergePermission(permission, denial);
+  }
+  for (const text of out.context) {
+    // O1: on Stop, context is a continuation request, not context for the model.
+    if (event === 'Stop') tally.requests.push({ handler, text });
+    else tally.context.push(capped(tally, handler, 'context', text)); // M4
+  }
+  if (permission !== null) {
+    const reason =
+      permission.reason === null
+        ? null
+        : capped(tally, handler, 'permission reason', permission.reason);
+    tally.permission = mergePermission(tally.permission, { ...permission, reason }); // M5
+  }
+  if (out.suppressOriginalPrompt) tally.suppressOriginalPrompt = true; // M6
+}
+
+/**
+ * Reduces the runs of one dispatch to its result (engine.md sections 8 and 9). `runs` must be in
+ * configuration order (S3, X1); finish order never matters.
+ */
+export function reduceResults(
+  event: EventName,
+  runs: readonly HandlerRun[],
+  opts: ReduceOptions,
+): DispatchResult {
+  const tally: Tally = {
+    continue: true,
+    stopReason: null,
+    systemMessages: [],
+    context: [],
+    permission: null,
+    feedback: [],
+    suppressOriginalPrompt: false,
+    diagnostics: [],
+    requests: [],
+  };
+  for (const run of runs) applyOutput(tally, event, run, opts);
+  const stop = settleContinuation(tally.requests, {
+    continue: tally.continue,
+    continuationCount: opts.continuationCount,
+  });
+  for (const f of stop.feedback) tally.feedback.push(capped(tally, f.handler, 'feedback', f.text));
+  tally.diagnostics.push(...stop.diagnostics);
+  return {
+    event,
+    snapshotId: opts.snapshotId,
+    continue: tally.continue,
+    stopReason: tally.stopReason,
+    systemMessages: tally.systemMessages,
+    context: tally.context,
+    // Only PreToolUse and PermissionRequest produce decisions (deny policy, L2 keys).
+    permission: tally.permission,
+    feedback: tally.feedback,
+    continueLoop: stop.continueLoop,
+    suppressOriginalPrompt: tally.suppressOriginalPrompt,
+    diagnostics: tally.diagnostics,
+    runs: runs.map((run) => ({
+      handler: run.handler.id,
+      origin: run.handler.origin,
+      plugin: run.handler.plugin,
+      exitCode: run.exitCode,
+      timedOut: run.timedOut,
+      durationMs: run.durationMs,
+    })),
+  };
+}
