@@ -30,7 +30,15 @@ export type DiagnosticCode =
   | 'continuation_cap'
   | 'continuation_guard'
   | 'duplicate_document'
-  | 'byte_order_mark';
+  | 'byte_order_mark'
+  | 'trust_store_missing'
+  | 'trust_store_invalid'
+  | 'trust_not_stored'
+  | 'project_untrusted'
+  | 'project_changed'
+  | 'invalid_manifest'
+  | 'ignored_manifest'
+  | 'invalid_plugin_name';
 
 export type Severity = 'error' | 'warning' | 'info';
 

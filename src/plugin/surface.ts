@@ -1,0 +1,157 @@
+import { canonicalJson, sha256Base64 } from '../hooks/canonical-json.js';
+import type { Diagnostic } from '../hooks/diagnostic.js';
+import { EVENTS, isEventName, type EventName } from '../hooks/events.js';
+import { parseIfRule } from '../hooks/if-rule.js';
+import { compileMatcher } from '../hooks/matcher.js';
+import type { DeclaredHandler, HandlerConfig } from '../hooks/types.js';
+import type { PluginDocument } from './loaded-plugin.js';
+
+/**
+ * The consent surface (plugins.md section 4): every handler a plugin declares, valid or not, as
+ * the user sees and approves it. Field values are the declared JSON values with the defaults
+ * made explicit: an absent matcher, `if`, type, argv or statusMessage is null; an absent timeout
+ * is the event's default (engine.md section 1; null under an unknown event); a handler given
+ * only as argv shows the command the engine shows (argv joined by spaces).
+ */
+export interface SurfaceEntry {
+  event: string;
+  matcher: unknown;
+  if: unknown;
+  type: unknown;
+  command: unknown;
+  argv: unknown;
+  timeout: unknown;
+  statusMessage: unknown;
+  source: string;
+  /** false: the entry never runs (invalid, under an unknown event, bad matcher or `if`). */
+  valid: boolean;
+  /** Why it is invalid, for review; never hashed. */
+  diagnostic?: string;
+}
+
+export interface Surface {
+  /** Q1: the engine events with at least one valid entry, in declaration order, no repeats. */
+  events: EventName[];
+  entries: SurfaceEntry[];
+  /** Q2: `sha256-` + base64 SHA-256 of the canonical JSON of the consented fields. */
+  surfaceHash: string;
+}
+
+export interface SurfaceInput {
+  documents: ReadonlyArray<Pick<PluginDocument, 'source' | 'config' | 'declared'>>;
+  /** The plugin's diagnostics; an invalid entry's message is taken from the one at its path. */
+  diagnostics?: readonly Diagnostic[];
+}
+
+/**
+ * Q2, the hashed form: for each entry, in order, exactly these fields with defaults explicit
+ * (see SurfaceEntry), as canonical JSON (sorted keys, no whitespace). What a user consents to is
+ * what would run, when and from where, so:
+ * - in: every field shown in review; the entry order (it is the run and reduction order).
+ * - out: `valid` and `diagnostic` (hookpm's judgement of the request, whose wording may change
+ *   between hookpm versions without the plugin changing); unknown keys (C3: never used); the
+ *   plugin's name, version and description (a new version with the same hooks keeps consent).
+ * - A group without a `hooks` array, or an event key whose value is not an array, declares no
+ *   handler entry: it adds nothing here and is shown through its diagnostic.
+ */
+export const CONSENTED_FIELDS = [
+  'event',
+  'matcher',
+  'if',
+  'type',
+  'command',
+  'argv',
+  'timeout',
+  'statusMessage',
+  'source',
+] as const;
+
+export function buildSurface(plugin: SurfaceInput): Surface {
+  const entries: SurfaceEntry[] = [];
+  for (const document of plugin.documents) {
+    for (const declared of document.declared) {
+      const handler = configuredHandler(document, declared);
+      entries.push(entryOf(declared, handler, document.source, plugin.diagnostics ?? []));
+    }
+  }
+  const events: EventName[] = [];
+  for (const entry of entries) {
+    if (entry.valid && isEventName(entry.event) && !events.includes(entry.event))
+      events.push(entry.event);
+  }
+  return { events, entries, surfaceHash: surfaceHash(entries) };
+}
+
+export function surfaceHash(entries: readonly SurfaceEntry[]): string {
+  return `sha256-${sha256Base64(canonicalJson(entries.map(consentedForm)))}`;
+}
+
+/** An entry reduced to what the user consents to (CONSENTED_FIELDS). */
+export function consentedForm(entry: SurfaceEntry): Record<string, unknown> {
+  return Object.fromEntries(CONSENTED_FIELDS.map((field) => [field, entry[field]]));
+}
+
+function configuredHandler(
+  document: Pick<PluginDocument, 'config'>,
+  declared: DeclaredHandler,
+): HandlerConfig | null {
+  if (!declared.valid || !isEventName(declared.event)) return null;
+  return (
+    document.config?.[declared.event]?.[declared.groupIndex]?.hooks[declared.handlerIndex] ?? null
+  );
+}
+
+function entryOf(
+  declared: DeclaredHandler,
+  handler: HandlerConfig | null,
+  source: string,
+  diagnostics: readonly Diagnostic[],
+): SurfaceEntry {
+  const known = isEventName(declared.event) ? declared.event : null;
+  const entry: SurfaceEntry = {
+    event: declared.event,
+    matcher: declared.matcher ?? null,
+    if: declared.if ?? null,
+    type: declared.type ?? null,
+    command: handler?.command ?? declared.command ?? null,
+    argv: handler?.argv ?? declared.argv ?? null,
+    timeout: declared.timeout ?? (known === null ? null : EVENTS[known].defaultTimeoutSec),
+    statusMessage: declared.statusMessage ?? null,
+    source,
+    valid: handler !== null,
+  };
+  const problem =
+    handler === null ? declaredProblem(declared, diagnostics) : runtimeProblem(entry, known);
+  if (problem !== null) {
+    entry.valid = false;
+    entry.diagnostic = problem;
+  }
+  return entry;
+}
+
+/** The diagnostic at the entry's path, else at its group's, else at its event's (C1, C2). */
+function declaredProblem(declared: DeclaredHandler, diagnostics: readonly Diagnostic[]): string {
+  const handlerPath = declared.path;
+  const groupPath = handlerPath.slice(0, handlerPath.lastIndexOf('.hooks['));
+  const eventPath = groupPath.slice(0, groupPath.lastIndexOf('['));
+  for (const path of [handlerPath, groupPath, eventPath]) {
+    const found = diagnostics.find((d) => d.path === path && d.code !== 'unknown_key');
+    if (found !== undefined) return found.message;
+  }
+  return isEventName(declared.event)
+    ? 'this handler is invalid and never runs'
+    : `unknown event ${JSON.stringify(declared.event)}; this handler never runs`;
+}
+
+/** Problems found when a snapshot is built: a matcher (E4, E5) or `if` rule (F3) that never works. */
+function runtimeProblem(entry: SurfaceEntry, event: EventName | null): string | null {
+  if (event === null) return null;
+  const matcher = typeof entry.matcher === 'string' ? entry.matcher : null;
+  const compiled = compileMatcher(matcher, event);
+  if (!compiled.ok) return `${compiled.code}: ${compiled.message}`;
+  if (typeof entry.if !== 'string') return null;
+  if (!EVENTS[event].tool)
+    return `invalid_if: an "if" rule on ${event}, which is not a tool event, never holds`;
+  const rule = parseIfRule(entry.if);
+  return rule.ok ? null : `invalid_if: ${rule.message}`;
+}

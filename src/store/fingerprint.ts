@@ -1,0 +1,58 @@
+import { lstat, readFile, readdir, readlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { canonicalJson, sha256Base64, sha256Hex } from '../hooks/canonical-json.js';
+
+/**
+ * Q6: the files fingerprint of an installed plugin tree: `sha256-` + base64 SHA-256 of the
+ * canonical JSON of the list of `[relative path, kind, sha256 hex, mode]`, one per file, sorted by
+ * path (UTF-16 code units, `/` separators). `kind` is `file` (content hash, `mode & 0o777`),
+ * `symlink` (hash of the link text, mode 0: a link is never followed) or `other` (a FIFO or
+ * socket: empty hash, its mode). Directories add no entry of their own: an empty directory does
+ * not change the fingerprint, any file under it does, and so does an exec bit.
+ */
+export type TreeEntry = [
+  path: string,
+  kind: 'file' | 'symlink' | 'other',
+  sha256: string,
+  mode: number,
+];
+
+const EMPTY_SHA256 = sha256Hex('');
+const PARALLEL_READS = 32;
+
+export async function fingerprintTree(root: string): Promise<string> {
+  const entries = await listTree(root);
+  return `sha256-${sha256Base64(canonicalJson(entries))}`;
+}
+
+/** The sorted entries the fingerprint is computed over (for `hookpm doctor` to say what changed). */
+export async function listTree(root: string): Promise<TreeEntry[]> {
+  const paths = await walk(root, '');
+  const entries: TreeEntry[] = new Array(paths.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let i = next++; i < paths.length; i = next++) entries[i] = await entryOf(root, paths[i]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, paths.length) }, worker));
+  return entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+
+/** Every non-directory below `dir`, as `/`-separated paths relative to the root. */
+async function walk(root: string, dir: string): Promise<string[]> {
+  const found = await readdir(join(root, dir), { withFileTypes: true });
+  const nested = await Promise.all(
+    found.map(async (entry) => {
+      const relative = dir === '' ? entry.name : `${dir}/${entry.name}`;
+      return entry.isDirectory() ? walk(root, relative) : [relative];
+    }),
+  );
+  return nested.flat();
+}
+
+async function entryOf(root: string, relative: string): Promise<TreeEntry> {
+  const full = join(root, relative);
+  const info = await lstat(full);
+  if (info.isSymbolicLink()) return [relative, 'symlink', sha256Hex(await readlink(full)), 0];
+  if (!info.isFile()) return [relative, 'other', EMPTY_SHA256, info.mode & 0o777];
+  return [relative, 'file', sha256Hex(await readFile(full)), info.mode & 0o777];
+}

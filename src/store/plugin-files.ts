@@ -1,0 +1,88 @@
+import { constants } from 'node:fs';
+import { lstat, open, realpath, stat } from 'node:fs/promises';
+import { join, sep } from 'node:path';
+
+/**
+ * File access confined to a plugin root (plugins.md H5): a path is followed only when, after
+ * every symlink is resolved, it is still inside the root. Never throws for a plugin's content;
+ * only the caller decides what a missing or escaping path means.
+ */
+export type Located =
+  | { status: 'missing' }
+  | { status: 'outside'; real: string }
+  | { status: 'error'; reason: string }
+  | { status: 'file' | 'directory' | 'other'; real: string };
+
+/** `realRoot` must itself be a realpath. `relative` uses `/` separators. */
+export async function locateInside(realRoot: string, relative: string): Promise<Located> {
+  const full = join(realRoot, ...relative.split('/'));
+  let real: string;
+  try {
+    real = await realpath(full);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return danglingOrMissing(full);
+    return { status: 'error', reason: `cannot resolve it (${code})` };
+  }
+  if (real !== realRoot && !real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep)) {
+    return { status: 'outside', real };
+  }
+  try {
+    const info = await stat(real);
+    return { status: info.isFile() ? 'file' : info.isDirectory() ? 'directory' : 'other', real };
+  } catch (error) {
+    return { status: 'error', reason: `cannot read it (${errorCode(error)})` };
+  }
+}
+
+/** A dangling symlink is reported as an error: its target is never looked up (H5). */
+async function danglingOrMissing(full: string): Promise<Located> {
+  try {
+    const info = await lstat(full);
+    if (info.isSymbolicLink()) return { status: 'error', reason: 'is a dangling symlink' };
+  } catch {
+    // nothing at that path
+  }
+  return { status: 'missing' };
+}
+
+export type TextRead = { ok: true; text: string } | { ok: false; reason: string };
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+/** Manifests and hooks documents larger than this are refused rather than read into memory. */
+export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Reads a located file as strict UTF-8 without following a symlink at its last step, so a file
+ * swapped for a link after `locateInside` checked it is refused instead of read.
+ */
+export async function readTextNoFollow(real: string): Promise<TextRead> {
+  let handle;
+  try {
+    handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (error) {
+    return { ok: false, reason: `cannot open it (${errorCode(error)})` };
+  }
+  try {
+    const info = await handle.stat();
+    if (info.size > MAX_DOCUMENT_BYTES) {
+      return {
+        ok: false,
+        reason: `it is ${info.size} bytes, more than the ${MAX_DOCUMENT_BYTES} allowed`,
+      };
+    }
+    const bytes = await handle.readFile();
+    return { ok: true, text: UTF8.decode(bytes) };
+  } catch (error) {
+    const reason =
+      error instanceof TypeError ? 'it is not valid UTF-8' : `cannot read it (${errorCode(error)})`;
+    return { ok: false, reason };
+  } finally {
+    await handle.close();
+  }
+}
+
+export function errorCode(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return typeof code === 'string' ? code : 'unknown error';
+}

@@ -1,0 +1,156 @@
+import { diagnostic, type Diagnostic } from '../hooks/diagnostic.js';
+import { parseHooksDocument } from '../hooks/parse-document.js';
+import { parseJson } from '../json/parse-json.js';
+import type { PluginDocument } from '../plugin/loaded-plugin.js';
+import type { ManifestHooksField } from '../plugin/manifest.js';
+import {
+  DEFAULT_SOURCE,
+  INLINE_SOURCE,
+  planHookDocuments,
+  type DocumentRequest,
+} from '../plugin/resolve-hooks.js';
+import { locateInside, readTextNoFollow, type Located } from './plugin-files.js';
+
+export interface DocumentsWhere {
+  plugin: string;
+  manifestFile: string;
+  hooks: ManifestHooksField | undefined;
+}
+
+export interface LoadedDocuments {
+  documents: PluginDocument[];
+  diagnostics: Diagnostic[];
+}
+
+/** A file to load: its source label, the manifest field that named it (H2) and where it is. */
+interface Target {
+  source: string;
+  at: string | null;
+  located: Located;
+}
+
+/**
+ * Carries out the H1-H4 plan: documents in order, each file loaded once (by real path), a broken
+ * document reported with the plugin and file and skipped while the others load (H4), symlinks
+ * resolving outside the root never followed (H5).
+ */
+export async function loadDocuments(
+  realRoot: string,
+  where: DocumentsWhere,
+): Promise<LoadedDocuments> {
+  const plan = planHookDocuments(where.hooks, where);
+  const out: LoadedDocuments = { documents: [], diagnostics: [...plan.diagnostics] };
+  const seen = new Map<string, string>();
+  for (const request of plan.requests) {
+    if (request.kind === 'inline') {
+      out.documents.push(parseDocument(request.document, INLINE_SOURCE, out.diagnostics));
+      continue;
+    }
+    const target = await locateRequest(realRoot, request);
+    if (target === null) continue;
+    const problem = targetProblem(target);
+    if (problem !== null) {
+      fail(out, where.plugin, target, problem);
+      continue;
+    }
+    const real = (target.located as { real: string }).real;
+    const first = seen.get(real);
+    if (first !== undefined) {
+      const message = `plugin ${where.plugin}: ${target.at ?? target.source} names ${first} again; it is loaded once`;
+      out.diagnostics.push(
+        diagnostic('duplicate_document', 'warning', message, { path: target.at ?? target.source }),
+      );
+      continue;
+    }
+    seen.set(real, target.source);
+    out.documents.push(await loadFile(real, target.source, where.plugin, out.diagnostics));
+  }
+  return out;
+}
+
+/** null: the default document is absent, which is not a problem (H1). */
+async function locateRequest(
+  realRoot: string,
+  request: Exclude<DocumentRequest, { kind: 'inline' }>,
+): Promise<Target | null> {
+  if (request.kind === 'default') {
+    const hooks = await locateInside(realRoot, 'hooks');
+    if (hooks.status === 'missing') return null;
+    if (hooks.status !== 'directory') return { source: 'hooks', at: null, located: hooks };
+    const located = await locateInside(realRoot, DEFAULT_SOURCE);
+    return located.status === 'missing' ? null : { source: DEFAULT_SOURCE, at: null, located };
+  }
+  const located = await locateInside(realRoot, request.relative);
+  if (located.status !== 'directory') {
+    return { source: `./${request.relative}`, at: request.at, located };
+  }
+  const inner = `${request.relative}/hooks.json`;
+  return { source: `./${inner}`, at: request.at, located: await locateInside(realRoot, inner) };
+}
+
+function targetProblem(target: Target): string | null {
+  const { located } = target;
+  switch (located.status) {
+    case 'file':
+      return null;
+    case 'missing':
+      return 'does not exist';
+    case 'outside':
+      return 'resolves outside the plugin root (through a symlink); it is not followed (H5)';
+    case 'error':
+      return located.reason;
+    default:
+      return 'is not a regular file';
+  }
+}
+
+function fail(out: LoadedDocuments, plugin: string, target: Target, why: string): void {
+  const named = target.at === null ? target.source : `${target.source} (named by ${target.at})`;
+  const message = `plugin ${plugin}: hooks document ${named} ${why}; it is not loaded`;
+  out.diagnostics.push(
+    diagnostic('plugin_hooks_failed', 'error', message, { path: target.at ?? target.source }),
+  );
+}
+
+async function loadFile(
+  real: string,
+  source: string,
+  plugin: string,
+  diagnostics: Diagnostic[],
+): Promise<PluginDocument> {
+  const broken = (message: string): PluginDocument => {
+    diagnostics.push(
+      diagnostic('plugin_hooks_failed', 'error', `plugin ${plugin}: ${message}; it is not loaded`, {
+        path: source,
+      }),
+    );
+    return { source, config: null, declared: [] };
+  };
+  const read = await readTextNoFollow(real);
+  if (!read.ok) return broken(`hooks document ${source}: ${read.reason}`);
+  const json = parseJson(read.text, source);
+  if (!json.ok)
+    return broken(`${source}:${json.line}:${json.column}: invalid JSON: ${json.message}`);
+  if (json.bom) diagnostics.push(bomWarning(source));
+  return parseDocument(json.value, source, diagnostics);
+}
+
+/**
+ * P4: problems inside a document of the hooks shape (an unknown event, an invalid handler) do not
+ * block installing: they are warnings here and their entries stay inert. A document that is not
+ * of the hooks shape at all (C2, config null) stays an error.
+ */
+function parseDocument(value: unknown, source: string, diagnostics: Diagnostic[]): PluginDocument {
+  const parsed = parseHooksDocument(value, { file: source, legacy: false });
+  for (const d of parsed.diagnostics) {
+    diagnostics.push(
+      parsed.config !== null && d.severity === 'error' ? { ...d, severity: 'warning' } : d,
+    );
+  }
+  return { source, config: parsed.config, declared: parsed.declared };
+}
+
+export function bomWarning(file: string): Diagnostic {
+  const message = `${file} starts with a byte-order mark; it is accepted and ignored`;
+  return diagnostic('byte_order_mark', 'warning', message, { path: file });
+}

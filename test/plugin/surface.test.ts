@@ -1,0 +1,188 @@
+import { describe, expect, it } from 'vitest';
+import { parseHooksDocument } from '../../src/hooks/parse-document.js';
+import { buildSurface, surfaceHash } from '../../src/plugin/surface.js';
+
+function doc(source: string, value: unknown) {
+  const parsed = parseHooksDocument(value, { file: source, legacy: false });
+  return {
+    document: { source, config: parsed.config, declared: parsed.declared },
+    diagnostics: parsed.diagnostics,
+  };
+}
+
+function surfaceOf(...docs: Array<ReturnType<typeof doc>>) {
+  return buildSurface({
+    documents: docs.map((d) => d.document),
+    diagnostics: docs.flatMap((d) => d.diagnostics),
+  });
+}
+
+const cmd = (command: string, extra: object = {}) => ({ type: 'command', command, ...extra });
+
+describe('buildSurface', () => {
+  it('Q1: events are the engine events in declaration order, without repeats', () => {
+    const s = surfaceOf(
+      doc('hooks/hooks.json', {
+        hooks: {
+          Stop: [{ hooks: [cmd('a')] }],
+          PreToolUse: [{ matcher: 'Bash', hooks: [cmd('b')] }],
+        },
+      }),
+      doc('./extra.json', {
+        hooks: { SessionStart: [{ hooks: [cmd('c')] }], Stop: [{ hooks: [cmd('d')] }] },
+      }),
+    );
+    expect(s.events).toEqual(['Stop', 'PreToolUse', 'SessionStart']);
+    expect(s.entries.map((e) => [e.event, e.command, e.source])).toEqual([
+      ['Stop', 'a', 'hooks/hooks.json'],
+      ['PreToolUse', 'b', 'hooks/hooks.json'],
+      ['SessionStart', 'c', './extra.json'],
+      ['Stop', 'd', './extra.json'],
+    ]);
+  });
+
+  it('Q1: defaults are explicit: matcher, if, argv and statusMessage null, timeout the event default', () => {
+    const s = surfaceOf(
+      doc('hooks/hooks.json', {
+        hooks: {
+          UserPromptSubmit: [{ hooks: [cmd('a')] }],
+          Stop: [{ hooks: [cmd('b', { timeout: 5, statusMessage: 'checking' })] }],
+        },
+      }),
+    );
+    expect(s.entries).toEqual([
+      {
+        event: 'UserPromptSubmit',
+        matcher: null,
+        if: null,
+        type: 'command',
+        command: 'a',
+        argv: null,
+        timeout: 30,
+        statusMessage: null,
+        source: 'hooks/hooks.json',
+        valid: true,
+      },
+      {
+        event: 'Stop',
+        matcher: null,
+        if: null,
+        type: 'command',
+        command: 'b',
+        argv: null,
+        timeout: 5,
+        statusMessage: 'checking',
+        source: 'hooks/hooks.json',
+        valid: true,
+      },
+    ]);
+  });
+
+  it('Q1: an argv handler shows its argv and the command the engine shows', () => {
+    const s = surfaceOf(
+      doc('hooks/hooks.json', {
+        hooks: { Stop: [{ hooks: [{ type: 'command', argv: ['node', 'x.js'] }] }] },
+      }),
+    );
+    expect(s.entries[0]).toMatchObject({ argv: ['node', 'x.js'], valid: true });
+    expect(typeof s.entries[0]!.command).toBe('string');
+  });
+
+  it('Q1: invalid entries and unknown events are listed, marked invalid with their diagnostic, and add no event', () => {
+    const s = surfaceOf(
+      doc('hooks/hooks.json', {
+        hooks: {
+          ConfigChange: [{ hooks: [cmd('x')] }],
+          Stop: [{ hooks: [{ type: 'prompt', prompt: 'p' }, cmd('ok', { async: true })] }],
+          PreToolUse: [{ matcher: 1, hooks: [cmd('y')] }],
+        },
+      }),
+    );
+    expect(s.events).toEqual([]);
+    expect(s.entries.map((e) => [e.event, e.type, e.valid])).toEqual([
+      ['ConfigChange', 'command', false],
+      ['Stop', 'prompt', false],
+      ['Stop', 'command', false],
+      ['PreToolUse', 'command', false],
+    ]);
+    expect(s.entries[0]!.diagnostic).toContain('ConfigChange');
+    expect(s.entries[1]!.diagnostic).toContain('prompt');
+    expect(s.entries[2]!.diagnostic).toContain('async');
+    expect(s.entries[3]!.diagnostic).toContain('matcher');
+    expect(s.entries[3]!.matcher).toBe(1);
+  });
+
+  it('Q1: a matcher or if rule that can never work marks its entry invalid (E4, E5, F3)', () => {
+    const s = surfaceOf(
+      doc('hooks/hooks.json', {
+        hooks: {
+          PreToolUse: [
+            { matcher: '(unclosed', hooks: [cmd('a')] },
+            { matcher: '(a+)+$', hooks: [cmd('b')] },
+            {
+              matcher: 'Bash',
+              hooks: [cmd('c', { if: 'Bash(git *)' }), cmd('d', { if: 'Bash(' })],
+            },
+          ],
+          Stop: [{ matcher: 'Bash', hooks: [cmd('e')] }, { hooks: [cmd('f', { if: 'Bash(*)' })] }],
+        },
+      }),
+    );
+    expect(s.entries.map((e) => [e.command, e.valid, e.diagnostic?.split(':')[0]])).toEqual([
+      ['a', false, 'invalid_matcher'],
+      ['b', false, 'unsafe_matcher'],
+      ['c', true, undefined],
+      ['d', false, 'invalid_if'],
+      ['e', false, 'unsupported_matcher'],
+      ['f', false, 'invalid_if'],
+    ]);
+    expect(s.events).toEqual(['PreToolUse']);
+  });
+
+  it('Q2: the hash is sha256- plus base64, and the same surface always has the same hash', () => {
+    const value = { hooks: { Stop: [{ hooks: [cmd('a')] }] } };
+    const a = surfaceOf(doc('hooks/hooks.json', value));
+    const b = surfaceOf(doc('hooks/hooks.json', JSON.parse(JSON.stringify(value))));
+    expect(a.surfaceHash).toMatch(/^sha256-[A-Za-z0-9+/]{43}=$/);
+    expect(b.surfaceHash).toBe(a.surfaceHash);
+    expect(surfaceHash(a.entries)).toBe(a.surfaceHash);
+  });
+
+  it('Q2: defaults are explicit in the hash: an absent timeout hashes like the default written out', () => {
+    const implicit = surfaceOf(
+      doc('hooks/hooks.json', { hooks: { Stop: [{ hooks: [cmd('a')] }] } }),
+    );
+    const explicit = surfaceOf(
+      doc('hooks/hooks.json', {
+        hooks: { Stop: [{ matcher: null, hooks: [cmd('a', { timeout: 600 })] }] },
+      }),
+    );
+    expect(explicit.surfaceHash).toBe(implicit.surfaceHash);
+  });
+
+  it.each([
+    ['a command', { hooks: { Stop: [{ hooks: [cmd('b')] }] } }],
+    ['a timeout', { hooks: { Stop: [{ hooks: [cmd('a', { timeout: 1 })] }] } }],
+    ['a matcher', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [cmd('a')] }] } }],
+    ['the event', { hooks: { SubagentStop: [{ hooks: [cmd('a')] }] } }],
+    ['a statusMessage', { hooks: { Stop: [{ hooks: [cmd('a', { statusMessage: 's' })] }] } }],
+    ['an added entry', { hooks: { Stop: [{ hooks: [cmd('a'), cmd('a')] }] } }],
+  ])('Q2: changing %s changes the hash', (_what, value) => {
+    const base = surfaceOf(doc('hooks/hooks.json', { hooks: { Stop: [{ hooks: [cmd('a')] }] } }));
+    expect(surfaceOf(doc('hooks/hooks.json', value)).surfaceHash).not.toBe(base.surfaceHash);
+  });
+
+  it('Q2: the source is part of the hash, diagnostics text and unknown keys are not', () => {
+    const value = { hooks: { Stop: [{ hooks: [cmd('a')] }] } };
+    const base = surfaceOf(doc('hooks/hooks.json', value)).surfaceHash;
+    expect(surfaceOf(doc('./other.json', value)).surfaceHash).not.toBe(base);
+    const noted = { hooks: { Stop: [{ description: 'x', hooks: [cmd('a', { note: 'y' })] }] } };
+    expect(surfaceOf(doc('hooks/hooks.json', noted)).surfaceHash).toBe(base);
+  });
+
+  it('Q1: a plugin with no documents has an empty surface with a stable hash', () => {
+    const s = buildSurface({ documents: [] });
+    expect([s.events, s.entries]).toEqual([[], []]);
+    expect(s.surfaceHash).toBe(surfaceHash([]));
+  });
+});
