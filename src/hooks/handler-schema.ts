@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { diagnostic } from './diagnostic.js';
+import type { Diagnostic } from './diagnostic.js';
+import { describeValue, isPlainObject } from './describe-value.js';
+import { unknownKeyWarnings } from './unknown-keys.js';
+import type { HandlerConfig } from './types.js';
+
+/**
+ * One command handler of a hooks document (engine.md section 3). Each field has one zod schema and
+ * the words of its rule; values are never coerced (`timeout: "60"` is invalid). A handler with any
+ * problem is invalid as a whole (C1), with one `invalid_config` per problem.
+ */
+const FIELDS = {
+  type: { schema: z.literal('command'), rule: 'type must be "command"' },
+  command: { schema: z.string(), rule: 'command must be a non-blank string' },
+  argv: {
+    schema: z
+      .array(z.string())
+      .min(1)
+      .refine((argv) => (argv[0] ?? '').trim() !== ''),
+    rule: 'argv must be a non-empty array of strings with a non-blank first element',
+  },
+  timeout: {
+    schema: z.number().refine((n) => Number.isFinite(n) && n > 0),
+    rule: 'timeout must be a finite number > 0',
+  },
+  statusMessage: { schema: z.string(), rule: 'statusMessage must be a string' },
+  if: { schema: z.string(), rule: 'if must be a string (a permission rule such as "Bash(git *)")' },
+  async: { schema: z.literal(false), rule: 'async must be false or absent' },
+} as const;
+
+type FieldName = keyof typeof FIELDS;
+
+const FIELD_NAMES: ReadonlySet<string> = new Set(Object.keys(FIELDS));
+
+export interface ParsedHandler {
+  handler: HandlerConfig | null;
+  diagnostics: Diagnostic[];
+}
+
+export function parseHandler(raw: unknown, path: string): ParsedHandler {
+  if (!isPlainObject(raw)) {
+    const message = `handler must be an object, found ${describeValue(raw)}`;
+    return {
+      handler: null,
+      diagnostics: [diagnostic('invalid_config', 'error', message, { path })],
+    };
+  }
+  const problems = fieldProblems(raw);
+  const diagnostics = problems.map((message) =>
+    diagnostic('invalid_config', 'error', message, { path }),
+  );
+  diagnostics.push(...unknownKeyWarnings(raw, path, FIELD_NAMES, 'handler'));
+  return { handler: problems.length === 0 ? toHandler(raw) : null, diagnostics };
+}
+
+function fieldProblems(raw: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  if (raw.async === true) problems.push('async command hooks are not supported');
+  for (const name of Object.keys(FIELDS) as FieldName[]) {
+    if (!Object.hasOwn(raw, name) || (name === 'async' && raw.async === true)) continue;
+    if (!FIELDS[name].schema.safeParse(raw[name]).success) {
+      problems.push(`${FIELDS[name].rule}, found ${describeValue(raw[name])}`);
+    }
+  }
+  if (!Object.hasOwn(raw, 'type')) problems.push(`${FIELDS.type.rule}, found nothing`);
+  const hasArgv = Object.hasOwn(raw, 'argv');
+  const blankCommand = typeof raw.command === 'string' && raw.command.trim() === '';
+  const otherType = Object.hasOwn(raw, 'type') && raw.type !== 'command';
+  if (!otherType && !hasArgv && (raw.command === undefined || blankCommand)) {
+    problems.push(`${FIELDS.command.rule} (or give argv), found ${describeValue(raw.command)}`);
+  }
+  return problems;
+}
+
+/** Only called once every present field passed its schema. */
+function toHandler(raw: Record<string, unknown>): HandlerConfig {
+  const argv = raw.argv as string[] | undefined;
+  const command = raw.command as string | undefined;
+  const handler: HandlerConfig = {
+    type: 'command',
+    command: command !== undefined && command.trim() !== '' ? command : (argv ?? []).join(' '),
+  };
+  if (argv !== undefined) handler.argv = [...argv];
+  if (raw.timeout !== undefined) handler.timeout = raw.timeout as number;
+  if (raw.statusMessage !== undefined) handler.statusMessage = raw.statusMessage as string;
+  if (raw.if !== undefined) handler.if = raw.if as string;
+  return handler;
+}

@@ -1,0 +1,99 @@
+import { EVENTS } from './events.js';
+import type { EventName } from './events.js';
+import { compileGlob, globMatches } from './glob.js';
+import type { Glob } from './glob.js';
+
+/**
+ * The `if` predicate (engine.md F1-F3): one permission rule, `Tool` or `Tool(pattern)`. `Tool` is an
+ * exact set as in E2 (`Edit|Write`), where a name ending in `*` is a prefix (`mcp__github__*`); the
+ * pattern is a glob (glob.ts) over the tool's primary input. Tools without a primary input accept
+ * only the pattern `*`, and so do prefix names, which can stand for any tool. `Tool` alone holds for
+ * every call of the tool; a pattern needs the input to be present and a string.
+ */
+export interface IfRule {
+  /** The rule as written. */
+  source: string;
+  tool: { names: readonly string[]; prefixes: readonly string[] };
+  /** The text between the parentheses, or null for a bare `Tool`. */
+  pattern: string | null;
+  glob: Glob | null;
+}
+
+export type IfRuleResult = { ok: true; rule: IfRule } | { ok: false; message: string };
+
+/** F2: the field of `tool_input` each tool's pattern is matched against. */
+export const PRIMARY_INPUT: ReadonlyMap<string, string> = new Map([
+  ['Bash', 'command'],
+  ['Edit', 'file_path'],
+  ['Write', 'file_path'],
+  ['MultiEdit', 'file_path'],
+  ['Read', 'file_path'],
+  ['Glob', 'pattern'],
+  ['Grep', 'pattern'],
+  ['WebFetch', 'url'],
+]);
+
+const TOOL_TEXT = /^[\p{L}\p{N}\p{M}_\s,|*-]+$/u;
+
+export function parseIfRule(rule: string): IfRuleResult {
+  const text = rule.trim();
+  const fail = (why: string): IfRuleResult => ({
+    ok: false,
+    message: `if rule ${JSON.stringify(rule)} is not a permission rule: ${why}`,
+  });
+  const open = text.indexOf('(');
+  if (open >= 0 && !text.endsWith(')')) return fail('a pattern must end with ")"');
+  const toolText = (open >= 0 ? text.slice(0, open) : text).trim();
+  const pattern = open >= 0 ? text.slice(open + 1, -1) : null;
+  if (!TOOL_TEXT.test(toolText))
+    return fail('expected Tool or Tool(pattern), for example Bash(git *)');
+  const parts = toolText
+    .split(/[|,]/)
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  if (parts.length === 0) return fail('it names no tool');
+  if (parts.some((part) => part.indexOf('*') !== part.length - 1 && part.includes('*'))) {
+    return fail('"*" is allowed only at the end of a tool name');
+  }
+  if (pattern !== null && pattern.trim() === '')
+    return fail('the pattern is empty (write Tool or Tool(*))');
+  const names = parts.filter((part) => !part.endsWith('*'));
+  const prefixes = parts.filter((part) => part.endsWith('*')).map((part) => part.slice(0, -1));
+  if (pattern !== null && pattern !== '*') {
+    const without = [
+      ...names.filter((name) => !PRIMARY_INPUT.has(name)),
+      ...prefixes.map((p) => `${p}*`),
+    ];
+    if (without.length > 0) {
+      return fail(`${JSON.stringify(without[0])} has no primary input, so its pattern must be "*"`);
+    }
+  }
+  const glob = pattern === null ? null : compileGlob(pattern);
+  return { ok: true, rule: { source: rule, tool: { names, prefixes }, pattern, glob } };
+}
+
+/** F2/F3: false on non-tool events, for other tools, and when the primary input is missing. */
+export function ifRuleHolds(
+  rule: IfRule,
+  event: EventName,
+  payload: Readonly<Record<string, unknown>>,
+): boolean {
+  if (!EVENTS[event].tool) return false;
+  const tool = ownField(payload, 'tool_name');
+  if (typeof tool !== 'string') return false;
+  const { names, prefixes } = rule.tool;
+  if (!names.includes(tool) && !prefixes.some((prefix) => tool.startsWith(prefix))) return false;
+  if (rule.glob === null) return true;
+  const field = PRIMARY_INPUT.get(tool);
+  if (field === undefined) return rule.pattern === '*';
+  const toolInput = ownField(payload, 'tool_input');
+  const input =
+    typeof toolInput === 'object' && toolInput !== null
+      ? ownField(toolInput as Record<string, unknown>, field)
+      : undefined;
+  return typeof input === 'string' && globMatches(rule.glob, input);
+}
+
+function ownField(record: Readonly<Record<string, unknown>>, key: string): unknown {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}

@@ -1,0 +1,91 @@
+import { EVENTS } from './events.js';
+import type { EventName } from './events.js';
+import { checkRegexSafety } from './safe-regex.js';
+
+/**
+ * Group matchers (engine.md E1-E6). `compileMatcher` runs once per group when the snapshot is
+ * built (E4: problems are reported then, never per event); `matcherAccepts` runs per event.
+ */
+export type CompiledMatcher =
+  | { kind: 'all' }
+  | { kind: 'exact'; names: readonly string[] }
+  | { kind: 'regex'; source: string; regex: RegExp };
+
+export type MatcherProblem = 'invalid_matcher' | 'unsafe_matcher' | 'unsupported_matcher';
+
+export type CompileResult =
+  { ok: true; matcher: CompiledMatcher } | { ok: false; code: MatcherProblem; message: string };
+
+export const MAX_REGEX_LENGTH = 512;
+
+/** E2: word characters (letters, digits, `_`, as in Python's `\w`), whitespace, `,`, `-`, `|`. */
+const EXACT_SET = /^[\p{L}\p{N}\p{M}_\s,|-]+$/u;
+
+const ALL: CompiledMatcher = { kind: 'all' };
+
+/** E1: omitted, null, "" and "*" match everything. */
+export function isWildcardMatcher(matcher: string | null | undefined): boolean {
+  return matcher === undefined || matcher === null || matcher === '' || matcher === '*';
+}
+
+export function compileMatcher(matcher: string | null, event: EventName): CompileResult {
+  if (isWildcardMatcher(matcher)) return { ok: true, matcher: ALL };
+  const source = matcher as string;
+  const shown = JSON.stringify(source.length > 80 ? `${source.slice(0, 80)}...` : source);
+  if (EVENTS[event].matcherField === null) {
+    const message = `${event} has no matcher field, so only a wildcard matcher ("*", "" or none) is allowed; found ${shown}`;
+    return { ok: false, code: 'unsupported_matcher', message };
+  }
+  if (EXACT_SET.test(source)) {
+    const names = source
+      .split(/[|,]/)
+      .map((part) => part.trim())
+      .filter((part) => part !== '');
+    if (names.length === 0) {
+      return { ok: false, code: 'invalid_matcher', message: `matcher ${shown} names no value` };
+    }
+    return { ok: true, matcher: { kind: 'exact', names } };
+  }
+  return compileRegex(source, shown);
+}
+
+function compileRegex(source: string, shown: string): CompileResult {
+  if (source.length > MAX_REGEX_LENGTH) {
+    const message = `matcher regular expression is ${source.length} characters long, more than ${MAX_REGEX_LENGTH}`;
+    return { ok: false, code: 'unsafe_matcher', message };
+  }
+  let regex: RegExp;
+  try {
+    regex = new RegExp(source);
+  } catch (error) {
+    const reason = (error instanceof Error ? error.message : String(error)).replace(/^.*\/: /, '');
+    return {
+      ok: false,
+      code: 'invalid_matcher',
+      message: `matcher ${shown} is not a valid regular expression: ${reason}`,
+    };
+  }
+  const safety = checkRegexSafety(source);
+  if (!safety.safe) {
+    const message = `matcher ${shown} can backtrack catastrophically: ${safety.reason}`;
+    return { ok: false, code: 'unsafe_matcher', message };
+  }
+  return { ok: true, matcher: { kind: 'regex', source, regex } };
+}
+
+/**
+ * E2/E3 against the event's matcher field; E6: when the payload lacks that field (or it is not a
+ * string), only match-all matchers accept. Events without a matcher field only ever hold 'all'
+ * matchers (E5 is enforced by compileMatcher).
+ */
+export function matcherAccepts(
+  m: CompiledMatcher,
+  event: EventName,
+  payload: Readonly<Record<string, unknown>>,
+): boolean {
+  if (m.kind === 'all') return true;
+  const field = EVENTS[event].matcherField;
+  const target = field !== null && Object.hasOwn(payload, field) ? payload[field] : undefined;
+  if (typeof target !== 'string') return false;
+  return m.kind === 'exact' ? m.names.includes(target) : m.regex.test(target);
+}

@@ -1,0 +1,120 @@
+import { diagnostic } from './diagnostic.js';
+import type { Diagnostic } from './diagnostic.js';
+import { describeValue, isPlainObject } from './describe-value.js';
+import { EVENT_NAMES, isEventName } from './events.js';
+import type { EventName } from './events.js';
+import { declare, parseGroup } from './group-schema.js';
+import { unknownKeyWarnings } from './unknown-keys.js';
+import { childPath, documentPath } from './json-path.js';
+import { migrateLegacyDocument } from './legacy.js';
+import type { DeclaredHandler, GroupConfig, HooksConfig, ParsedDocument } from './types.js';
+
+/**
+ * Validates one already-parsed hooks document (engine.md section 3, C1-C4). Never throws: what is
+ * wrong becomes diagnostics and is left out (an invalid handler or group is null in place, an event
+ * without a valid group is absent). `declared` lists every handler entry under any event key, in
+ * document order, valid or not, for consent surfaces and `hookpm validate`. `legacy` allows the C4
+ * migration of a list-shaped `hooks` (user and project files only; plugin documents never).
+ */
+export function parseHooksDocument(
+  value: unknown,
+  opts: { file: string; legacy: boolean },
+): ParsedDocument {
+  const root = documentPath(opts.file);
+  if (!isPlainObject(value)) {
+    return rejected(
+      `a hooks document must be an object with an object "hooks", found ${describeValue(value)}`,
+      opts.file,
+    );
+  }
+  if (opts.legacy && Array.isArray(value.hooks)) return migrateLegacyDocument(value, opts.file);
+  const hooksPath = childPath(root, 'hooks');
+  if (!isPlainObject(value.hooks)) return rejected(hooksMessage(value, opts.legacy), hooksPath);
+  const diagnostics = unknownKeyWarnings(value, root, TOP_LEVEL_KEYS, 'top-level');
+  const declared: DeclaredHandler[] = [];
+  const config: HooksConfig = {};
+  for (const [key, groups] of Object.entries(value.hooks)) {
+    const path = childPath(hooksPath, key);
+    if (!isEventName(key)) {
+      diagnostics.push(diagnostic('invalid_config', 'error', unknownEventMessage(key), { path }));
+      declared.push(...declareUnknownEvent(key, groups, path));
+      continue;
+    }
+    const parsed = parseEvent(key, groups, path);
+    diagnostics.push(...parsed.diagnostics);
+    declared.push(...parsed.declared);
+    if (parsed.groups.some((group) => group !== null)) config[key] = parsed.groups;
+  }
+  return { config, declared, diagnostics };
+}
+
+const TOP_LEVEL_KEYS: ReadonlySet<string> = new Set(['hooks', 'description']);
+
+interface ParsedEvent {
+  groups: Array<GroupConfig | null>;
+  declared: DeclaredHandler[];
+  diagnostics: Diagnostic[];
+}
+
+function parseEvent(event: EventName, raw: unknown, path: string): ParsedEvent {
+  const result: ParsedEvent = { groups: [], declared: [], diagnostics: [] };
+  if (!Array.isArray(raw)) {
+    const message = `the value of ${event} must be an array of groups, found ${describeValue(raw)}`;
+    result.diagnostics.push(diagnostic('invalid_config', 'error', message, { path }));
+    return result;
+  }
+  raw.forEach((entry: unknown, groupIndex) => {
+    const parsed = parseGroup(entry, { event, groupIndex, path: childPath(path, groupIndex) });
+    result.groups.push(parsed.group);
+    result.declared.push(...parsed.declared);
+    result.diagnostics.push(...parsed.diagnostics);
+  });
+  return result;
+}
+
+/** Entries under an unknown event key are listed (never valid) so a consent surface shows them. */
+function declareUnknownEvent(event: string, raw: unknown, path: string): DeclaredHandler[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.flatMap((group: unknown, groupIndex) => {
+    if (!isPlainObject(group) || !Array.isArray(group.hooks)) return [];
+    const groupPath = childPath(path, groupIndex);
+    return group.hooks.map((entry: unknown, handlerIndex) =>
+      declare(entry, {
+        event,
+        groupIndex,
+        handlerIndex,
+        matcher: group.matcher,
+        valid: false,
+        path: groupPath,
+      }),
+    );
+  });
+}
+
+function rejected(message: string, path: string): ParsedDocument {
+  return {
+    config: null,
+    declared: [],
+    diagnostics: [diagnostic('invalid_config', 'error', message, { path })],
+  };
+}
+
+function hooksMessage(value: Record<string, unknown>, legacy: boolean): string {
+  const found = `"hooks" must be an object mapping event names to arrays of groups, found ${describeValue(value.hooks)}`;
+  if (Array.isArray(value.hooks) && !legacy) {
+    return `${found} (list-shaped legacy documents are migrated only for user and project files)`;
+  }
+  if (value.hooks === undefined && Object.keys(value).some(isEventName)) {
+    return `${found} (event names must be inside {"hooks": {...}}, not at the top level)`;
+  }
+  return found;
+}
+
+/** Names the engine event the author probably meant (`preToolUse`, `pre_tool_use`, `stop`). */
+function unknownEventMessage(key: string): string {
+  const fold = (name: string): string => name.toLowerCase().replace(/[_\-\s]/g, '');
+  const near = EVENT_NAMES.find((name) => fold(name) === fold(key));
+  const hint =
+    near === undefined ? '' : ` (event names are case-sensitive: did you mean "${near}"?)`;
+  return `unknown event ${JSON.stringify(key)}${hint}; its groups are not loaded`;
+}

@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import { ifRuleHolds, parseIfRule } from '../../src/hooks/if-rule.js';
+import type { IfRule } from '../../src/hooks/if-rule.js';
+import { EVENT_NAMES, EVENTS } from '../../src/hooks/events.js';
+import type { EventName } from '../../src/hooks/events.js';
+
+function rule(text: string): IfRule {
+  const result = parseIfRule(text);
+  if (!result.ok) throw new Error(`expected ${text} to parse: ${result.message}`);
+  return result.rule;
+}
+
+function holds(
+  text: string,
+  tool: string,
+  input: Record<string, unknown>,
+  event: EventName = 'PreToolUse',
+) {
+  return ifRuleHolds(rule(text), event, { tool_name: tool, tool_input: input });
+}
+
+describe('the if predicate (engine.md F1-F3)', () => {
+  it('F1: a rule is Tool or Tool(pattern)', () => {
+    expect(rule('Bash(git *)')).toMatchObject({
+      tool: { names: ['Bash'], prefixes: [] },
+      pattern: 'git *',
+    });
+    expect(rule('  Edit  ')).toMatchObject({
+      tool: { names: ['Edit'], prefixes: [] },
+      pattern: null,
+    });
+    expect(rule('mcp__github__*')).toMatchObject({
+      tool: { names: [], prefixes: ['mcp__github__'] },
+      pattern: null,
+    });
+    expect(rule('Edit|Write(src/**)')).toMatchObject({
+      tool: { names: ['Edit', 'Write'] },
+      pattern: 'src/**',
+    });
+    expect(rule('Bash(echo (x))').pattern).toBe('echo (x)');
+  });
+
+  it('F1: the tool is compared like an exact matcher: no substrings, case-sensitive', () => {
+    expect(holds('Bash', 'Bash', { command: 'ls' })).toBe(true);
+    expect(holds('Bash', 'BashOutput', { command: 'ls' })).toBe(false);
+    expect(holds('Bash', 'bash', { command: 'ls' })).toBe(false);
+    expect(holds('Edit|Write', 'Write', { file_path: 'a' })).toBe(true);
+    expect(holds('Edit|Write', 'MultiEdit', { file_path: 'a' })).toBe(false);
+  });
+
+  it('F1: a tool name ending in * is a prefix', () => {
+    expect(holds('mcp__github__*', 'mcp__github__create_issue', {})).toBe(true);
+    expect(holds('mcp__github__*', 'mcp__gitlab__create_issue', {})).toBe(false);
+    expect(holds('mcp__github__*(*)', 'mcp__github__x', {})).toBe(true);
+  });
+
+  it.each([
+    ['Bash(git *)', 'Bash', { command: 'git push origin main' }, true],
+    ['Bash(git *)', 'Bash', { command: 'echo git push' }, false],
+    ['Bash(git commit:*)', 'Bash', { command: 'git commit -m wip' }, true],
+    ['Bash(git commit:*)', 'Bash', { command: 'git push' }, false],
+    ['Bash(npm run test:*)', 'Bash', { command: 'npm run test' }, true],
+    ['Bash(*get_secret_value*)', 'Bash', { command: 'python -c "get_secret_value()"' }, true],
+    ['Edit(src/**)', 'Edit', { file_path: 'src/a/b.ts' }, true],
+    ['Edit(src/**)', 'Edit', { file_path: '/abs/src/a.ts' }, false],
+    ['Write(*.env)', 'Write', { file_path: 'config/.env' }, true],
+    ['MultiEdit(*.ts)', 'MultiEdit', { file_path: 'x.ts' }, true],
+    ['Read(/etc/*)', 'Read', { file_path: '/etc/passwd' }, true],
+    ['Glob(**/*.ts)', 'Glob', { pattern: 'src/**/*.ts' }, true],
+    ['Grep(TODO)', 'Grep', { pattern: 'TODO' }, true],
+    ['Grep(TODO)', 'Grep', { pattern: 'TODO:' }, false],
+    ['WebFetch(https://*.example.com/*)', 'WebFetch', { url: 'https://api.example.com/v1' }, true],
+    ['WebFetch(https://*.example.com/*)', 'WebFetch', { url: 'http://api.example.com/v1' }, false],
+  ])('F2: %s with %s %j holds: %s', (text, tool, input, expected) => {
+    expect(holds(text, tool, input)).toBe(expected);
+  });
+
+  it('F2: the pattern reads the primary input of each tool, not another field', () => {
+    expect(holds('Edit(src/*)', 'Edit', { command: 'src/x' })).toBe(false);
+    expect(holds('Bash(ls)', 'Bash', { file_path: 'ls' })).toBe(false);
+  });
+
+  it('F2: a missing or non-string primary input never matches a pattern', () => {
+    expect(holds('Bash(*)', 'Bash', {})).toBe(false);
+    expect(holds('Bash(*)', 'Bash', { command: 5 })).toBe(false);
+    expect(ifRuleHolds(rule('Bash(*)'), 'PreToolUse', { tool_name: 'Bash' })).toBe(false);
+    expect(ifRuleHolds(rule('Bash'), 'PreToolUse', {})).toBe(false);
+  });
+
+  it('F2: for tools without a primary input the pattern must be *', () => {
+    expect(holds('Task(*)', 'Task', {})).toBe(true);
+    expect(parseIfRule('Task(review *)')).toMatchObject({ ok: false });
+    expect(parseIfRule('mcp__github__*(create *)')).toMatchObject({ ok: false });
+    expect(parseIfRule('Bash|Task(git *)')).toMatchObject({ ok: false });
+  });
+
+  it.each([
+    '',
+    '   ',
+    'Bash(',
+    'Bash(git *',
+    'Bash()',
+    'tool == "Edit"',
+    'Ba*sh',
+    '(git *)',
+    'Bash(git *) && Edit',
+    '|',
+  ])('F3: %j cannot be parsed, with a message naming the rule', (text) => {
+    const result = parseIfRule(text);
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.message).toContain(JSON.stringify(text));
+  });
+
+  it('F3: on a non-tool event the rule never holds (fail closed)', () => {
+    const nonTool = EVENT_NAMES.filter((event) => !EVENTS[event].tool);
+    expect(nonTool).toHaveLength(8);
+    for (const event of nonTool) {
+      expect(
+        ifRuleHolds(rule('Bash'), event, { tool_name: 'Bash', tool_input: { command: 'ls' } }),
+      ).toBe(false);
+    }
+  });
+
+  it('F3: on every tool event a holding rule holds', () => {
+    for (const event of [
+      'PreToolUse',
+      'PostToolUse',
+      'PostToolUseFailure',
+      'PermissionRequest',
+    ] as const) {
+      expect(holds('Bash(ls *)', 'Bash', { command: 'ls -la' }, event)).toBe(true);
+    }
+  });
+
+  it('F2: the corpus rules parse and hold for the commands they name', () => {
+    for (const text of [
+      'Bash(aws secretsmanager get-secret-value*)',
+      'Bash(curl*127.0.0.1:2773/secretsmanager/get*)',
+      'Bash(gt submit:*)',
+    ]) {
+      expect(parseIfRule(text).ok).toBe(true);
+    }
+    expect(
+      holds('Bash(aws secretsmanager get-secret-value*)', 'Bash', {
+        command: 'aws secretsmanager get-secret-value --secret-id x',
+      }),
+    ).toBe(true);
+  });
+});
