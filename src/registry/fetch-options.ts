@@ -1,0 +1,30 @@
+import type { UrlPurpose } from './url-policy.js';
+
+/** N1 response caps. */
+export const INDEX_MAX_BYTES = 8 * 1024 * 1024;
+export const TARBALL_MAX_BYTES = 64 * 1024 * 1024;
+
+export interface FetchOptions {
+  purpose: UrlPurpose;
+  maxBytes: number;
+  /** Overall deadline for the whole fetch, retries and redirects included (default 60 s, tarballs 300 s). */
+  deadlineMs?: number;
+  connectTimeoutMs?: number;
+  /** Also the longest silence allowed between two body chunks. */
+  headersTimeoutMs?: number;
+  /** N4: sent as If-None-Match; a 304 answer is returned as `{ status: 304 }` (file: URLs ignore it). */
+  etag?: string;
+  /** Retries after a 5xx, a 429, a dropped connection or a truncated body (default 2). */
+  retries?: number;
+  retryBaseDelayMs?: number;
+  /** Cap on every wait, Retry-After included (default 10 s). */
+  maxRetryDelayMs?: number;
+  /** Extra request headers (e.g. authorization); never printed. */
+  headers?: Readonly<Record<string, string>>;
+  onProgress?: (received: number, total: number | null) => void;
+  /** SRI with a sha512 entry; the body is verified while streaming (`E_INTEGRITY`). */
+  integrity?: string;
+}
+
+export type FetchResult = { status: 200; body: Buffer; etag: string | null } | { status: 304 };
+export type FetchFileOptions = Omit<FetchOptions, 'maxBytes' | 'etag'> & { maxBytes?: number };

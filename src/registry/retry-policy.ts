@@ -1,0 +1,40 @@
+/**
+ * When to retry a request and how long to wait (registry.md N3): 5xx and 429 are retried a bounded
+ * number of times with exponential backoff; a `Retry-After` header is honoured up to a cap.
+ */
+export interface RetryTiming {
+  /** Delay before the first retry; doubled for each later one. */
+  baseDelayMs: number;
+  /** No wait is longer than this, whatever Retry-After asks for. */
+  maxDelayMs: number;
+}
+
+/** True for the statuses N3 retries: every 5xx and 429 Too Many Requests. */
+export function isRetryableStatus(status: number): boolean {
+  return status === 429 || (status >= 500 && status <= 599);
+}
+
+/**
+ * Milliseconds to wait before retry number `retry` (1 for the first retry). A parseable
+ * Retry-After (delta-seconds or an HTTP date, relative to `nowMs`) wins over the backoff; both are
+ * capped at `maxDelayMs`.
+ */
+export function retryDelayMs(
+  retry: number,
+  retryAfter: string | undefined,
+  timing: RetryTiming,
+  nowMs: number,
+): number {
+  const asked = retryAfter === undefined ? null : parseRetryAfterMs(retryAfter, nowMs);
+  const backoff = timing.baseDelayMs * 2 ** Math.max(0, retry - 1);
+  return Math.max(0, Math.min(asked ?? backoff, timing.maxDelayMs));
+}
+
+/** Retry-After as milliseconds from `nowMs`, or null when it is neither delta-seconds nor a date. */
+export function parseRetryAfterMs(value: string, nowMs: number): number | null {
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  if (Number.isNaN(date)) return null;
+  return Math.max(0, date - nowMs);
+}

@@ -1,0 +1,418 @@
+import { createServer } from 'node:http';
+import { createServer as createTcpServer } from 'node:net';
+import type { Socket } from 'node:net';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { HookpmError } from '../../src/errors.js';
+import { fetchBytes, fetchToFile } from '../../src/registry/http.js';
+import type { FetchOptions } from '../../src/registry/http.js';
+import { integrityOf } from '../../src/registry/integrity.js';
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+interface TestServer {
+  url: string;
+  requests: IncomingMessage[];
+}
+
+const servers: Server[] = [];
+const dirs: string[] = [];
+
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+async function serve(handler: Handler): Promise<TestServer> {
+  const requests: IncomingMessage[] = [];
+  const server = createServer((req, res) => {
+    requests.push(req);
+    handler(req, res);
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return { url: `http://127.0.0.1:${address.port}`, requests };
+}
+
+const base: FetchOptions = {
+  purpose: 'index',
+  maxBytes: 8 * 1024 * 1024,
+  retryBaseDelayMs: 10,
+  deadlineMs: 10_000,
+};
+
+async function failure(promise: Promise<unknown>): Promise<HookpmError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof HookpmError) return error;
+    throw error;
+  }
+  throw new Error('expected a HookpmError');
+}
+
+describe('fetchBytes against a real server on 127.0.0.1', () => {
+  it('security.md: an HTML or truncated-JSON index comes back as bytes, for the index schema to refuse', async () => {
+    const html = '<html><body>Login</body></html>';
+    const server = await serve((req, res) =>
+      res.end(req.url === '/html' ? html : '{"formatVersion": 1, "plu'),
+    );
+    const first = await fetchBytes(`${server.url}/html`, base);
+    const second = await fetchBytes(`${server.url}/json`, base);
+    expect(first.status === 200 && first.body.toString()).toBe(html);
+    expect(second.status === 200 && second.body.toString()).toBe('{"formatVersion": 1, "plu');
+  });
+
+  it('N3: a body shorter than Content-Length is E_REGISTRY_NETWORK after bounded retries', async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-length': '100' });
+      res.write('x'.repeat(50), () => res.socket?.destroy());
+    });
+    const error = await failure(fetchBytes(`${server.url}/index.json`, { ...base, retries: 2 }));
+    expect(error.code).toBe('E_REGISTRY_NETWORK');
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('N3: a dropped connection is E_REGISTRY_NETWORK after bounded retries, and no file is promoted', async () => {
+    const server = await serve((req) => req.socket.destroy());
+    const dir = await tempDir();
+    const target = join(dir, 'guard.tgz');
+    const error = await failure(
+      fetchToFile(`${server.url}/guard.tgz`, target, { ...base, purpose: 'tarball', retries: 1 }),
+    );
+    expect(error.code).toBe('E_REGISTRY_NETWORK');
+    expect(server.requests).toHaveLength(2);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('N3: 404 is E_NOT_FOUND at once, with exactly one request', async () => {
+    const server = await serve((_req, res) => {
+      res.statusCode = 404;
+      res.end('nope');
+    });
+    const error = await failure(fetchBytes(`${server.url}/index.json`, { ...base, retries: 5 }));
+    expect(error.code).toBe('E_NOT_FOUND');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('N3: 503 twice then 200 succeeds after backoff, honouring Retry-After', async () => {
+    let calls = 0;
+    const server = await serve((_req, res) => {
+      calls += 1;
+      if (calls <= 2) {
+        res.writeHead(503, { 'retry-after': '0' });
+        res.end('busy');
+        return;
+      }
+      res.end('{"ok":true}');
+    });
+    const result = await fetchBytes(`${server.url}/index.json`, base);
+    expect(result.status === 200 && result.body.toString()).toBe('{"ok":true}');
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('N3: 429 that never clears is E_REGISTRY_NETWORK after the bounded number of retries', async () => {
+    const server = await serve((_req, res) => {
+      res.statusCode = 429;
+      res.end();
+    });
+    const error = await failure(fetchBytes(`${server.url}/index.json`, { ...base, retries: 2 }));
+    expect(error.code).toBe('E_REGISTRY_NETWORK');
+    expect(error.message).toContain('HTTP 429');
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('N1: a server sending one byte every 100 ms forever is E_REGISTRY_TIMEOUT at the overall deadline', async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const timer = setInterval(() => res.write('x'), 100);
+      res.on('close', () => clearInterval(timer));
+    });
+    const started = Date.now();
+    const error = await failure(
+      fetchBytes(`${server.url}/index.json`, { ...base, deadlineMs: 1500 }),
+    );
+    const elapsed = Date.now() - started;
+    expect(error.code).toBe('E_REGISTRY_TIMEOUT');
+    expect(elapsed).toBeGreaterThanOrEqual(1400);
+    expect(elapsed).toBeLessThan(3000);
+  });
+
+  it('N1: a server that never sends headers is E_REGISTRY_TIMEOUT (headers timeout)', async () => {
+    const server = await serve(() => undefined);
+    const started = Date.now();
+    const error = await failure(
+      fetchBytes(`${server.url}/index.json`, { ...base, headersTimeoutMs: 300 }),
+    );
+    expect(error.code).toBe('E_REGISTRY_TIMEOUT');
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('N1: a server that never sends headers is E_REGISTRY_TIMEOUT at the overall deadline too', async () => {
+    const server = await serve(() => undefined);
+    const error = await failure(
+      fetchBytes(`${server.url}/index.json`, { ...base, deadlineMs: 500 }),
+    );
+    expect(error.code).toBe('E_REGISTRY_TIMEOUT');
+  });
+
+  it('N1: a server that accepts but never completes the TLS handshake is E_REGISTRY_TIMEOUT (connect timeout)', async () => {
+    const sockets: Socket[] = [];
+    const tcp = createTcpServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
+    const address = tcp.address();
+    if (address === null || typeof address === 'string') throw new Error('no port');
+    try {
+      const started = Date.now();
+      const error = await failure(
+        fetchBytes(`https://127.0.0.1:${address.port}/index.json`, {
+          ...base,
+          connectTimeoutMs: 300,
+        }),
+      );
+      expect(error.code).toBe('E_REGISTRY_TIMEOUT');
+      expect(error.message).toContain('CONNECT_TIMEOUT');
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(sockets).toHaveLength(1);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => tcp.close(resolve));
+    }
+  });
+
+  it('N1: a 500 MB index without Content-Length is E_REGISTRY_TOO_LARGE without reading it all', async () => {
+    let sent = 0;
+    const chunk = Buffer.alloc(64 * 1024);
+    const server = await serve((_req, res) => {
+      res.writeHead(200);
+      const pump = (): void => {
+        while (sent < 500 * 1024 * 1024 && !res.destroyed) {
+          sent += chunk.length;
+          if (!res.write(chunk)) {
+            res.once('drain', pump);
+            return;
+          }
+        }
+        res.end();
+      };
+      pump();
+    });
+    const started = Date.now();
+    const error = await failure(fetchBytes(`${server.url}/index.json`, base));
+    expect(error.code).toBe('E_REGISTRY_TOO_LARGE');
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(sent).toBeLessThan(100 * 1024 * 1024);
+  });
+
+  it('N1: a declared Content-Length over the cap is E_REGISTRY_TOO_LARGE at once', async () => {
+    let sent = 0;
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-length': String(500 * 1024 * 1024) });
+      sent += 1024;
+      res.write(Buffer.alloc(1024));
+    });
+    const error = await failure(fetchBytes(`${server.url}/index.json`, base));
+    expect(error.code).toBe('E_REGISTRY_TOO_LARGE');
+    expect(error.details.found).toBe(500 * 1024 * 1024);
+    expect(sent).toBe(1024);
+  });
+
+  it('N2: a redirect within the same origin is followed', async () => {
+    const server = await serve((req, res) => {
+      if (req.url === '/old/index.json') {
+        res.writeHead(301, { location: '/new/index.json' });
+        res.end();
+        return;
+      }
+      res.end('moved here');
+    });
+    const result = await fetchBytes(`${server.url}/old/index.json`, base);
+    expect(result.status === 200 && result.body.toString()).toBe('moved here');
+  });
+
+  it('N2: a redirect to another origin is E_REDIRECT, and the other origin gets no request', async () => {
+    const other = await serve((_req, res) => res.end('elsewhere'));
+    const server = await serve((_req, res) => {
+      res.writeHead(302, { location: `${other.url.replace('127.0.0.1', 'localhost')}/index.json` });
+      res.end();
+    });
+    const error = await failure(fetchBytes(`${server.url}/index.json`, base));
+    expect(error.code).toBe('E_REDIRECT');
+    expect(other.requests).toHaveLength(0);
+  });
+
+  it('N2: more than 3 redirects is E_REDIRECT', async () => {
+    const server = await serve((req, res) => {
+      const n = Number(req.url?.slice(1) ?? '0');
+      res.writeHead(307, { location: `/${n + 1}` });
+      res.end();
+    });
+    const error = await failure(fetchBytes(`${server.url}/0`, base));
+    expect(error.code).toBe('E_REDIRECT');
+    expect(server.requests).toHaveLength(4);
+  });
+
+  it('N2: exactly 3 redirects are followed', async () => {
+    const server = await serve((req, res) => {
+      const n = Number(req.url?.slice(1) ?? '0');
+      if (n === 3) {
+        res.end('arrived');
+        return;
+      }
+      res.writeHead(308, { location: `/${n + 1}` });
+      res.end();
+    });
+    const result = await fetchBytes(`${server.url}/0`, base);
+    expect(result.status === 200 && result.body.toString()).toBe('arrived');
+  });
+
+  it('security.md: an http registry or tarball URL off loopback is E_INSECURE_URL without any request', async () => {
+    const started = Date.now();
+    const index = await failure(fetchBytes('http://registry.example.com/index.json', base));
+    const tarball = await failure(
+      fetchBytes('http://10.0.0.1/guard.tgz', { ...base, purpose: 'tarball' }),
+    );
+    expect(index.code).toBe('E_INSECURE_URL');
+    expect(tarball.code).toBe('E_INSECURE_URL');
+    expect(Date.now() - started).toBeLessThan(200);
+  });
+
+  it('N5: credentials in the URL are sent as Basic auth and never appear in an error', async () => {
+    const server = await serve((_req, res) => {
+      res.statusCode = 500;
+      res.end();
+    });
+    const url =
+      server.url.replace('http://', 'http://alice:s3cr3t-pw@') + '/index.json?token=tok-123&v=1';
+    const error = await failure(fetchBytes(url, { ...base, retries: 0 }));
+    expect(error.code).toBe('E_REGISTRY_NETWORK');
+    const shown = `${error.message} ${JSON.stringify(error.details)} ${error.hint ?? ''}`;
+    expect(shown).not.toContain('s3cr3t-pw');
+    expect(shown).not.toContain('tok-123');
+    expect(shown).toContain('v=1');
+    expect(server.requests[0]?.headers.authorization).toBe(
+      `Basic ${Buffer.from('alice:s3cr3t-pw').toString('base64')}`,
+    );
+  });
+
+  it('N5: credentials never appear in a timeout, redirect or not-found error either', async () => {
+    const server = await serve((req, res) => {
+      if (req.url?.startsWith('/missing')) res.statusCode = 404;
+      else res.writeHead(302, { location: 'https://evil.example/?auth=zzz' });
+      res.end();
+    });
+    const withCreds = server.url.replace('http://', 'http://bob:hunter2@');
+    for (const error of [
+      await failure(fetchBytes(`${withCreds}/missing?access_token=abc`, base)),
+      await failure(fetchBytes(`${withCreds}/redirect?access_token=abc`, base)),
+      await failure(
+        fetchBytes(`${server.url}/missing`, {
+          ...base,
+          headers: { authorization: 'Bearer hunter2' },
+        }),
+      ),
+    ]) {
+      const shown = `${error.message} ${JSON.stringify(error.details)}`;
+      expect(shown).not.toMatch(/hunter2|access_token=abc/);
+    }
+  });
+
+  it('N4: an ETag is returned and a conditional request answered 304 reports not modified', async () => {
+    const server = await serve((req, res) => {
+      if (req.headers['if-none-match'] === '"v1"') {
+        res.statusCode = 304;
+        res.end();
+        return;
+      }
+      res.writeHead(200, { etag: '"v1"' });
+      res.end('{}');
+    });
+    const first = await fetchBytes(`${server.url}/index.json`, base);
+    expect(first).toMatchObject({ status: 200, etag: '"v1"' });
+    const second = await fetchBytes(`${server.url}/index.json`, { ...base, etag: '"v1"' });
+    expect(second).toEqual({ status: 304 });
+  });
+
+  it('security.md: tarball bytes not matching integrity are E_INTEGRITY with expected and found; nothing is kept', async () => {
+    const good = Buffer.from('the real tarball');
+    const served = Buffer.from('a tampered tarball');
+    const server = await serve((_req, res) => res.end(served));
+    const dir = await tempDir();
+    const error = await failure(
+      fetchToFile(`${server.url}/guard.tgz`, join(dir, 'guard.tgz'), {
+        ...base,
+        purpose: 'tarball',
+        integrity: integrityOf(good),
+      }),
+    );
+    expect(error.code).toBe('E_INTEGRITY');
+    expect(error.details).toMatchObject({
+      expected: integrityOf(good),
+      found: integrityOf(served),
+    });
+    expect(await readdir(dir)).toEqual([]);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('security.md: a sha1-only integrity is E_INTEGRITY (sha512 required) before any request', async () => {
+    const server = await serve((_req, res) => res.end('x'));
+    const error = await failure(
+      fetchBytes(`${server.url}/guard.tgz`, {
+        ...base,
+        integrity: 'sha1-2jmj7l5rSw0yVb/vlWAYkK/YBwk=',
+      }),
+    );
+    expect(error.code).toBe('E_INTEGRITY');
+    expect(error.message).toContain('sha512 required');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('section 7 step 2: fetchToFile verifies while streaming and promotes only the verified file', async () => {
+    const bytes = Buffer.alloc(300_000, 7);
+    const server = await serve((_req, res) => res.end(bytes));
+    const dir = await tempDir();
+    const seen: number[] = [];
+    const result = await fetchToFile(`${server.url}/guard.tgz`, join(dir, 'guard.tgz'), {
+      ...base,
+      purpose: 'tarball',
+      integrity: integrityOf(bytes),
+      onProgress: (received) => seen.push(received),
+    });
+    expect(await readFile(result.file)).toEqual(bytes);
+    expect(await readdir(dir)).toEqual(['guard.tgz']);
+    expect(seen.at(-1)).toBe(bytes.length);
+  });
+
+  it('N1: file: URLs are read under the same cap and integrity check; a missing file is E_NOT_FOUND', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'index.json');
+    await writeFile(file, 'x'.repeat(100));
+    const ok = await fetchBytes(pathToFileURL(file).href, {
+      ...base,
+      integrity: integrityOf(Buffer.from('x'.repeat(100))),
+    });
+    expect(ok.status === 200 && ok.body.length).toBe(100);
+    expect(
+      (await failure(fetchBytes(pathToFileURL(file).href, { ...base, maxBytes: 99 }))).code,
+    ).toBe('E_REGISTRY_TOO_LARGE');
+    expect((await failure(fetchBytes(pathToFileURL(join(dir, 'nope.json')).href, base))).code).toBe(
+      'E_NOT_FOUND',
+    );
+  });
+});
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'hookpm-http-'));
+  dirs.push(dir);
+  return dir;
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { isHookpmError } from '../../src/errors.js';
+import { checkUrl, redactUrl } from '../../src/registry/url-policy.js';
+
+function codeOf(url: string): string {
+  try {
+    checkUrl(url, 'tarball');
+    return 'ok';
+  } catch (error) {
+    return isHookpmError(error) ? error.code : 'other';
+  }
+}
+
+describe('checkUrl', () => {
+  it.each([
+    ['https://registry.example.com/index.json', 'ok'],
+    ['http://127.0.0.1:8080/index.json', 'ok'],
+    ['http://127.1.2.3/index.json', 'ok'],
+    ['http://localhost:3000/x.tgz', 'ok'],
+    ['http://[::1]:3000/x.tgz', 'ok'],
+    ['file:///srv/registry/index.json', 'ok'],
+    ['http://registry.example.com/index.json', 'E_INSECURE_URL'],
+    ['http://10.0.0.1/x.tgz', 'E_INSECURE_URL'],
+    ['http://localhost.evil.com/x.tgz', 'E_INSECURE_URL'],
+    ['http://128.0.0.1/x.tgz', 'E_INSECURE_URL'],
+    ['javascript:alert(1)', 'E_REGISTRY_SCHEMA'],
+    ['data:application/gzip;base64,AAAA', 'E_REGISTRY_SCHEMA'],
+    ['ftp://registry.example.com/x.tgz', 'E_REGISTRY_SCHEMA'],
+    ['file://fileserver/share/x.tgz', 'E_REGISTRY_SCHEMA'],
+    ['not a url', 'E_REGISTRY_SCHEMA'],
+  ])('security.md: %s is %s', (url, expected) => {
+    expect(codeOf(url)).toBe(expected);
+  });
+
+  it('N5: the error for an insecure URL does not show its password', () => {
+    try {
+      checkUrl('http://user:hunter2@example.com/index.json', 'index');
+      expect.unreachable();
+    } catch (error) {
+      expect(String((error as Error).message)).not.toContain('hunter2');
+    }
+  });
+});
+
+describe('redactUrl', () => {
+  it.each([
+    ['https://alice:pw@example.com/i.json', 'https://***@example.com/i.json'],
+    ['https://example.com/t.tgz?token=abc&v=2', 'https://example.com/t.tgz?token=***&v=2'],
+    [
+      'https://example.com/t.tgz?X-Amz-Signature=abc&X-Amz-Credential=k',
+      'https://example.com/t.tgz?X-Amz-Signature=***&X-Amz-Credential=***',
+    ],
+    ['https://example.com/plain?page=1', 'https://example.com/plain?page=1'],
+    ['not a url with https://bob:pw@host/x', 'not a url with https://***@host/x'],
+  ])('N5: %s is shown as %s', (url, shown) => {
+    expect(redactUrl(url)).toBe(shown);
+  });
+});
