@@ -32,9 +32,12 @@ export type ErrorCode =
   | 'E_STATE_CORRUPT'
   | 'E_STORE_READONLY'
   | 'E_TRUST_STORE'
+  | 'E_CANCELLED'
   | 'E_SYMLINK_ESCAPE'
+  | 'E_PLUGIN_TAMPERED'
   | 'E_GIT'
-  | 'E_IO';
+  | 'E_IO'
+  | 'E_INTERNAL';
 
 export interface ErrorDetails {
   /** How to fix it, shown indented under the message. */
