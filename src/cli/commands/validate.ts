@@ -1,0 +1,30 @@
+import type { Command } from 'commander';
+import { resolve } from 'node:path';
+import { globalOptions } from '../global-options.js';
+import { formatDiagnostic, printJson, printLine } from '../render.js';
+
+export function register(program: Command): void {
+  program
+    .command('validate')
+    .description('check a hooks.json file: schema, events, matchers and if rules')
+    .argument('<path>', 'the hooks.json file to check')
+    .option('--strict', 'treat warnings as errors')
+    .addHelpText('after', '\nExample:\n  $ hookpm validate ./hooks/hooks.json --strict --json\n')
+    .action(async (path: string, options: { strict?: boolean }, command: Command) => {
+      const globals = globalOptions(command);
+      const { validate } = await import('../../ops/validate.js');
+      // A relative path is taken from --cwd when one is given, else from the process directory.
+      const cwdGiven = typeof command.optsWithGlobals().cwd === 'string';
+      const target = cwdGiven ? resolve(globals.cwd, path) : path;
+      const report = await validate({ path: target, strict: options.strict === true });
+      process.exitCode = report.ok ? 0 : 1;
+      if (globals.json) return printJson(report);
+      for (const d of report.diagnostics) printLine(formatDiagnostic(d));
+      const errors = report.diagnostics.filter((d) => d.severity === 'error').length;
+      const warnings = report.diagnostics.length - errors;
+      const events = report.events.length > 0 ? report.events.join(', ') : 'none';
+      printLine(
+        `${report.ok ? 'valid' : 'invalid'} ${report.kind}: ${errors} error(s), ${warnings} warning(s); events: ${events}`,
+      );
+    });
+}

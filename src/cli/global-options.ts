@@ -1,0 +1,39 @@
+import type { Command } from 'commander';
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+
+/** The global options of cli.md section 1, resolved once for a command. */
+export interface GlobalOptions {
+  json: boolean;
+  /** hookpm's own home (`--home`, else HOOKPM_HOME); undefined means the platform directories. */
+  hookpmHome: string | undefined;
+  /** The user's home directory, where `~/.deepagents/` lives. */
+  userHome: string;
+  yes: boolean;
+  offline: boolean;
+  cwd: string;
+}
+
+export function addGlobalOptions(program: Command): void {
+  program
+    .option('--home <dir>', 'hookpm home directory (same as HOOKPM_HOME)')
+    .option('--json', 'print exactly one JSON document on stdout')
+    .option('-y, --yes', 'answer yes to every question (needed without a TTY)')
+    .option('--offline', 'use only cached registry data')
+    .option('--cwd <dir>', 'working directory to act on');
+}
+
+/** Reads the global options as seen from a (sub)command, wherever they appeared on the line. */
+export function globalOptions(command: Command): GlobalOptions {
+  const opts = command.optsWithGlobals<Record<string, unknown>>();
+  const home = typeof opts.home === 'string' ? opts.home : process.env.HOOKPM_HOME || undefined;
+  const cwd = typeof opts.cwd === 'string' ? resolve(opts.cwd) : process.cwd();
+  return {
+    json: opts.json === true,
+    hookpmHome: home === undefined ? undefined : resolve(home),
+    userHome: process.env.HOME || homedir(),
+    yes: opts.yes === true,
+    offline: opts.offline === true,
+    cwd,
+  };
+}

@@ -1,0 +1,66 @@
+import { Command, CommanderError } from 'commander';
+import { readFileSync } from 'node:fs';
+import * as disableEnable from './commands/enable.js';
+import * as hooks from './commands/hooks.js';
+import * as install from './commands/install.js';
+import * as list from './commands/list.js';
+import * as review from './commands/review.js';
+import * as trust from './commands/trust.js';
+import * as uninstall from './commands/uninstall.js';
+import * as validate from './commands/validate.js';
+import { addGlobalOptions } from './global-options.js';
+import { reportError } from './report-error.js';
+
+/** Every command, each in src/cli/commands/<name>.ts; add one line here per new command. */
+const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
+  validate,
+  hooks,
+  trust,
+  install,
+  uninstall,
+  disableEnable,
+  list,
+  review,
+];
+
+/** Commander outcomes that are not failures. */
+const CLEAN_EXITS = new Set(['commander.helpDisplayed', 'commander.version']);
+
+function readVersion(): string {
+  const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+  return (JSON.parse(text) as { version: string }).version;
+}
+
+export function buildProgram(): Command {
+  const program = new Command('hookpm')
+    .description('A package manager and runtime for hook plugins (hooks.json)')
+    .version(readVersion(), '-V, --version', 'print the version')
+    .configureHelp({ showGlobalOptions: true })
+    .exitOverride()
+    .configureOutput({ outputError: () => {} })
+    .showSuggestionAfterError(true);
+  addGlobalOptions(program);
+  program.addHelpText(
+    'after',
+    '\nExample:\n  $ hookpm validate ./hooks/hooks.json\n  $ hookpm hooks --json\n',
+  );
+  for (const command of COMMANDS) command.register(program);
+  return program;
+}
+
+/** Runs the CLI for `argv` (as process.argv) and sets the process exit code (cli.md section 1). */
+export async function main(argv: readonly string[] = process.argv): Promise<void> {
+  const json = argv.includes('--json');
+  try {
+    await buildProgram().parseAsync([...argv]);
+  } catch (error) {
+    if (error instanceof CommanderError && CLEAN_EXITS.has(error.code)) {
+      process.exitCode = 0;
+    } else if (error instanceof CommanderError && error.code === 'commander.help') {
+      // `hookpm help <command>` succeeds; help shown because a command is missing is a usage error.
+      process.exitCode = error.exitCode === 0 ? 0 : 2;
+    } else {
+      process.exitCode = reportError(error, { json });
+    }
+  }
+}

@@ -1,0 +1,58 @@
+import { CommanderError } from 'commander';
+import { HookpmError, redact, type ErrorCode } from '../errors.js';
+import { escapeControl } from './render.js';
+
+/** Codes that mean the command line itself was wrong (cli.md section 1: exit 2). */
+const USAGE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['E_USAGE']);
+
+/** Hints for codes whose errors often come without one. */
+const DEFAULT_HINTS: Partial<Record<ErrorCode, string>> = {
+  E_USAGE: 'Run `hookpm help <command>` for the options and an example.',
+  E_INTERNAL: 'This is a bug in hookpm; please report it with the command you ran.',
+};
+
+export interface ReportedError {
+  code: ErrorCode;
+  message: string;
+  hint: string | null;
+  exitCode: 1 | 2;
+}
+
+/** THE one mapping from any thrown value to a code, words and an exit code. */
+export function describeError(error: unknown): ReportedError {
+  if (error instanceof HookpmError) {
+    const hint = error.hint ?? DEFAULT_HINTS[error.code] ?? null;
+    return {
+      code: error.code,
+      message: error.message,
+      hint,
+      exitCode: USAGE_CODES.has(error.code) ? 2 : 1,
+    };
+  }
+  if (error instanceof CommanderError) {
+    const message = error.message.replace(/^error:\s*/, '');
+    return { code: 'E_USAGE', message, hint: DEFAULT_HINTS.E_USAGE ?? null, exitCode: 2 };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: 'E_INTERNAL', message, hint: DEFAULT_HINTS.E_INTERNAL ?? null, exitCode: 1 };
+}
+
+/**
+ * Prints an error as cli.md section 1 says (human: `hookpm: error[E_CODE]: ...` and an indented
+ * hint on stderr; `--json`: `{"error":{code,message,hint}}` on stdout) and returns the exit code.
+ */
+export function reportError(error: unknown, options: { json: boolean }): number {
+  const reported = describeError(error);
+  const message = redact(reported.message);
+  const hint = reported.hint === null ? null : redact(reported.hint);
+  if (options.json) {
+    process.stdout.write(
+      `${JSON.stringify({ error: { code: reported.code, message, hint } }, null, 2)}\n`,
+    );
+  } else {
+    const lines = [`hookpm: error[${reported.code}]: ${escapeControl(message)}`];
+    if (hint !== null) lines.push(...hint.split('\n').map((line) => `  ${escapeControl(line)}`));
+    process.stderr.write(`${lines.join('\n')}\n`);
+  }
+  return reported.exitCode;
+}

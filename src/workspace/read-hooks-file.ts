@@ -1,0 +1,75 @@
+import { readFile } from 'node:fs/promises';
+import { sha256Hex } from '../hooks/canonical-json.js';
+import { diagnostic, type Diagnostic, type Origin } from '../hooks/diagnostic.js';
+import { parseHooksDocument } from '../hooks/parse-document.js';
+import type { ParsedDocument } from '../hooks/types.js';
+import { parseJson } from '../json/parse-json.js';
+
+/** The outcome of reading one hooks document from disk (engine.md S5). */
+export type HooksFileRead =
+  | { status: 'missing' }
+  | { status: 'failed'; diagnostic: Diagnostic }
+  | {
+      status: 'parsed';
+      /** The document; `parsed.config` is null when C2 rejects it as a whole. */
+      parsed: ParsedDocument;
+      /** Parse diagnostics plus `byte_order_mark`, each tagged with the origin. */
+      diagnostics: Diagnostic[];
+      /** SHA-256 hex of the file's bytes (T4, T6 bind trust to them). */
+      sha256: string;
+    };
+
+export interface ReadHooksFileOptions {
+  file: string;
+  origin: Origin;
+  /** C4: user and project files may be legacy list-shaped; plugin documents never are. */
+  legacy: boolean;
+}
+
+const MISSING_CODES = new Set(['ENOENT', 'ENOTDIR']);
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * S5: a missing file is nothing; an unreadable file, invalid UTF-8 or invalid JSON is one
+ * `config_read_failed` naming the file (and line and column for JSON); a leading BOM is accepted
+ * with a warning. Never throws for file problems.
+ */
+export async function readHooksFile(options: ReadHooksFileOptions): Promise<HooksFileRead> {
+  const { file, origin } = options;
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+    if (MISSING_CODES.has(code)) return { status: 'missing' };
+    return failed(file, origin, `cannot read ${file}: ${code}`);
+  }
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    return failed(file, origin, `cannot read ${file}: it is not valid UTF-8`);
+  }
+  const json = parseJson(text, file);
+  if (!json.ok) {
+    const where = `${file}:${json.line}:${json.column}`;
+    return failed(file, origin, `invalid JSON at ${where}: ${json.message}`);
+  }
+  const parsed = parseHooksDocument(json.value, { file, legacy: options.legacy });
+  const diagnostics: Diagnostic[] = parsed.diagnostics.map((d) => ({ ...d, origin }));
+  if (json.bom) {
+    const message = `${file} starts with a byte-order mark; it was ignored`;
+    diagnostics.unshift(diagnostic('byte_order_mark', 'warning', message, { origin, path: file }));
+  }
+  return { status: 'parsed', parsed, diagnostics, sha256: sha256Hex(bytes) };
+}
+
+function failed(file: string, origin: Origin, message: string): HooksFileRead {
+  return {
+    status: 'failed',
+    diagnostic: diagnostic('config_read_failed', 'error', `${message}; this file is skipped`, {
+      origin,
+      path: file,
+    }),
+  };
+}

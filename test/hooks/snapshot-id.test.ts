@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalJson, sha256Hex } from '../../src/hooks/canonical-json.js';
+import {
+  effectiveConfigJson,
+  snapshotId,
+  type EffectiveConfig,
+} from '../../src/hooks/snapshot-id.js';
+
+const config: EffectiveConfig = {
+  sources: [
+    { origin: 'user', plugin: null, env: null },
+    {
+      origin: 'plugin',
+      plugin: 'g@r',
+      env: {
+        PLUGIN_ROOT: '/r',
+        CLAUDE_PLUGIN_ROOT: '/r',
+        PLUGIN_DATA: '/d',
+        CLAUDE_PLUGIN_DATA: '/d',
+      },
+    },
+  ],
+  events: [
+    {
+      event: 'SessionEnd',
+      groups: [
+        {
+          source: 0,
+          group: {
+            matcher: null,
+            hooks: [
+              {
+                type: 'command',
+                command: 'x',
+                timeout: 6,
+                legacyStdin: { event: 'session.end', '10': 1, '9': 2 },
+              },
+            ],
+          },
+        },
+      ],
+    },
+    {
+      event: 'PreToolUse',
+      groups: [
+        { source: 0, group: null },
+        {
+          source: 1,
+          group: {
+            matcher: 'Bash|Edit',
+            hooks: [
+              null,
+              {
+                type: 'command',
+                command: 'run "quoted"\n',
+                argv: ['a', 'b'],
+                if: 'Bash(git *)',
+                statusMessage: 's',
+                timeout: 1.5,
+              },
+            ],
+          },
+        },
+      ],
+    },
+  ],
+};
+
+describe('snapshot id', () => {
+  it('R3: the fast effective-configuration text is exactly its canonical JSON', () => {
+    expect(effectiveConfigJson(config)).toBe(canonicalJson(config));
+    expect(snapshotId(config)).toBe(sha256Hex(canonicalJson(config)));
+  });
+
+  it('R3: integer-like keys of a legacy stdin are sorted as text, like every other key', () => {
+    expect(effectiveConfigJson(config)).toContain(
+      '"legacyStdin":{"10":1,"9":2,"event":"session.end"}',
+    );
+  });
+});
