@@ -1,0 +1,28 @@
+import { realpath, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { HookpmError } from '../errors.js';
+import { findProjectRoot } from './find-project-root.js';
+
+/**
+ * engine.md T2: the key a workspace is trusted under. `dir` is resolved to its real path first, so
+ * a symlink shares its target's trust, then to its project root (S2), so a subdirectory shares its
+ * root's trust. The result is a real path, and the function is idempotent on it. Loading must use
+ * this same root, so the file that is trusted is the file that is read. Errors: E_USAGE when `dir`
+ * is not an existing directory.
+ */
+export async function canonicalProjectRoot(dir: string): Promise<string> {
+  const given = resolve(dir);
+  let real: string;
+  try {
+    real = await realpath(given);
+    if (!(await stat(real)).isDirectory())
+      throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+    throw new HookpmError('E_USAGE', `${given} is not a directory that can be opened (${code})`, {
+      file: given,
+      hint: 'Give an existing project directory (or run the command from inside one).',
+    });
+  }
+  return findProjectRoot(real);
+}

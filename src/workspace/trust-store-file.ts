@@ -1,0 +1,61 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { parseJson } from '../json/parse-json.js';
+
+/**
+ * engine.md T1: `{"version":1,"projects":{"<canonical root>":{"trusted_at":"<ISO-8601 UTC>"}}}`.
+ * Unknown keys (another tool's) are kept when the store is rewritten.
+ */
+const trustStoreSchema = z.looseObject({
+  version: z.literal(1),
+  projects: z.record(z.string(), z.looseObject({ trusted_at: z.string() })),
+});
+export type TrustStore = z.infer<typeof trustStoreSchema>;
+
+export type StoreRead =
+  | { status: 'missing' }
+  | { status: 'valid'; store: TrustStore }
+  | { status: 'invalid'; reason: string };
+
+/** The trust store of the user whose home directory is `home` (T1). */
+export function trustStorePath(home: string): string {
+  return join(home, '.deepagents', '.state', 'hooks_trust.json');
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Parses the store once (STYLE rule 4); never throws. */
+export async function readStore(file: string): Promise<StoreRead> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+    if (code === 'ENOENT') return { status: 'missing' };
+    return { status: 'invalid', reason: `it cannot be read: ${code}` };
+  }
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    return { status: 'invalid', reason: 'it is not valid UTF-8' };
+  }
+  const json = parseJson(text, file);
+  if (!json.ok)
+    return {
+      status: 'invalid',
+      reason: `invalid JSON at ${json.line}:${json.column}: ${json.message}`,
+    };
+  const version = (json.value as { version?: unknown } | null)?.version;
+  if (typeof json.value === 'object' && json.value !== null && version !== 1) {
+    const found = version === undefined ? 'no version' : `version ${JSON.stringify(version)}`;
+    return { status: 'invalid', reason: `${found}, expected version 1` };
+  }
+  const parsed = trustStoreSchema.safeParse(json.value);
+  if (parsed.success) return { status: 'valid', store: parsed.data };
+  const issue = parsed.error.issues[0];
+  const where =
+    issue === undefined || issue.path.length === 0 ? 'the document' : issue.path.join('.');
+  return { status: 'invalid', reason: `${where}: ${issue?.message ?? 'invalid'}` };
+}

@@ -1,0 +1,293 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { promptTrust } from '../../src/cli/prompt-trust.js';
+import type { TrustAnswer } from '../../src/ops/resolve-trust.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = join(ROOT, 'bin', 'hookpm.js');
+const MAIN = join(ROOT, 'dist', 'cli', 'main.js');
+
+/** Builds dist/ when it is missing or older than a source file (`npm test` builds first anyway). */
+function ensureBuilt(): void {
+  const newest = (d: string): number =>
+    Math.max(
+      0,
+      ...readdirSync(d).map((name) => {
+        const entry = statSync(join(d, name));
+        return entry.isDirectory() ? newest(join(d, name)) : entry.mtimeMs;
+      }),
+    );
+  if (existsSync(MAIN) && statSync(MAIN).mtimeMs >= newest(join(ROOT, 'src'))) return;
+  spawnSync(
+    process.execPath,
+    [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'],
+    { cwd: ROOT, stdio: 'ignore' },
+  );
+}
+
+let dir: string;
+let home: string;
+let repo: string;
+let n = 0;
+
+beforeAll(async () => {
+  ensureBuilt();
+  dir = await realpath(await mkdtemp(join(tmpdir(), 'hookpm-cli-trust-')));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  n += 1;
+  home = join(dir, `home${n}`);
+  repo = join(dir, `repo${n}`);
+  await mkdir(join(repo, '.git'), { recursive: true });
+  await mkdir(join(repo, 'sub'), { recursive: true });
+  await mkdir(home, { recursive: true });
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+const env = (): Record<string, string> => ({
+  PATH: process.env.PATH ?? '',
+  HOME: home,
+  HOOKPM_HOME: join(home, 'hookpm'),
+  NO_COLOR: '1',
+});
+
+function hookpm(args: string[], cwd = repo): Run {
+  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, env: env(), encoding: 'utf8' });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function hookpmAsync(args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: env() });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const storeFile = (): string => join(home, '.deepagents', '.state', 'hooks_trust.json');
+const storedRoots = async (): Promise<string[]> =>
+  Object.keys(
+    (JSON.parse(await readFile(storeFile(), 'utf8')) as { projects: object }).projects,
+  ).sort();
+
+async function put(file: string, content: string): Promise<void> {
+  await mkdir(join(file, '..'), { recursive: true });
+  await writeFile(file, content);
+}
+const doc = (command: string): string =>
+  JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command }] }] } });
+
+describe('hookpm trust / untrust', () => {
+  it('T1: `hookpm trust <dir>` stores the root (mode 0600 in a 0700 directory) and --json prints {root, trusted}', async () => {
+    const run = hookpm(['trust', repo, '--json']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ root: repo, trusted: true });
+    expect(await storedRoots()).toEqual([repo]);
+    expect((await stat(storeFile())).mode & 0o777).toBe(0o600);
+    expect((await stat(join(storeFile(), '..'))).mode & 0o777).toBe(0o700);
+  });
+
+  it('T2: trusting a symlinked path trusts its target, and a subdirectory (via --cwd) resolves to its root', async () => {
+    const link = join(dir, `link${n}`);
+    await symlink(repo, link);
+    const run = hookpm(['trust', link]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`trusted ${repo}`);
+    expect(JSON.parse(hookpm(['trust', '--cwd', join(repo, 'sub'), '--json']).stdout)).toEqual({
+      root: repo,
+      trusted: true,
+      changed: false,
+    });
+    expect(await storedRoots()).toEqual([repo]);
+  });
+
+  it('T2: without [dir] the working directory is used, and `hookpm untrust` removes only that root', async () => {
+    const other = join(dir, `other${n}`);
+    await mkdir(other);
+    expect(hookpm(['trust'], join(repo, 'sub')).code).toBe(0);
+    expect(hookpm(['trust', other]).code).toBe(0);
+    const run = hookpm(['untrust', '--json'], join(repo, 'sub'));
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ root: repo, trusted: false, changed: true });
+    expect(await storedRoots()).toEqual([other]);
+    expect(hookpm(['untrust'], repo).stdout).toContain('was not trusted');
+  });
+
+  it('T3: a corrupt store makes `hookpm trust` fail with E_TRUST_STORE naming the file, and its bytes stay identical', async () => {
+    await put(storeFile(), '{"version":1,"projects":{"/a":{"trusted_at":');
+    const before = await readFile(storeFile());
+    const run = hookpm(['trust', repo]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('hookpm: error[E_TRUST_STORE]:');
+    expect(run.stderr).toContain(storeFile());
+    const json = hookpm(['untrust', repo, '--json']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      error: { code: 'E_TRUST_STORE', hint: expect.stringContaining(storeFile()) },
+    });
+    expect(Buffer.compare(await readFile(storeFile()), before)).toBe(0);
+  });
+
+  it('T2: a directory that does not exist is a usage error (exit 2) and creates no store', async () => {
+    const run = hookpm(['trust', join(dir, 'missing')]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('error[E_USAGE]');
+    expect(existsSync(storeFile())).toBe(false);
+  });
+
+  it('T1: concurrent `hookpm trust` of different directories from separate processes all end up in the store', async () => {
+    const roots = [0, 1, 2, 3].map((i) => join(dir, `concurrent${n}-${i}`));
+    await Promise.all(roots.map((root) => mkdir(root)));
+    const runs = await Promise.all(roots.map((root) => hookpmAsync(['trust', root, '--json'])));
+    expect(runs.map((r) => r.code)).toEqual([0, 0, 0, 0]);
+    expect(await storedRoots()).toEqual(roots);
+    expect(readdirSync(join(storeFile(), '..'))).toEqual(['hooks_trust.json']);
+  });
+});
+
+describe('hookpm hooks and workspace trust', () => {
+  it('T5: headless `hookpm hooks` ignores a stored trust: without --trust-project-hooks the project hooks are not loaded', async () => {
+    await put(join(repo, '.deepagents', 'hooks.json'), doc('project-hook'));
+    await put(join(home, '.deepagents', 'hooks.json'), doc('user-hook'));
+    expect(hookpm(['trust', repo]).code).toBe(0);
+    const run = hookpm(['hooks', '--json']);
+    expect(run.code).toBe(0);
+    const listing = JSON.parse(run.stdout) as {
+      handlers: { command: string }[];
+      diagnostics: { code: string }[];
+    };
+    expect(listing.handlers.map((h) => h.command)).toEqual(['user-hook']);
+    expect(listing.diagnostics.map((d) => d.code)).toEqual(['project_untrusted']);
+    const flagged = JSON.parse(
+      hookpm(['hooks', '--json', '--trust-project-hooks']).stdout,
+    ) as typeof listing;
+    expect(flagged.handlers.map((h) => h.command)).toEqual(['project-hook', 'user-hook']);
+  });
+});
+
+/**
+ * Runs `hookpm <args>` on a real pseudo-terminal (util-linux `script`), typing `keys` once the
+ * trust prompt is shown; resolves with everything the terminal showed and the exit code.
+ */
+function hookpmOnTty(
+  args: string[],
+  keys: string,
+): Promise<{ code: number | null; screen: string }> {
+  const command = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
+  const child = spawn('script', ['-qec', command, '/dev/null'], {
+    cwd: repo,
+    env: { ...env(), TERM: 'dumb' },
+  });
+  let screen = '';
+  let typed = false;
+  child.stdout.on('data', (c: Buffer) => {
+    screen += c.toString();
+    if (!typed && screen.includes('Choice [1-4]:')) {
+      typed = true;
+      child.stdin.write(keys);
+    }
+  });
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, screen })));
+}
+
+describe('hookpm hooks on a terminal (T4)', () => {
+  beforeEach(async () => {
+    await put(join(repo, '.deepagents', 'hooks.json'), doc('project-hook'));
+  });
+
+  it('T4: on a TTY an untrusted project file is asked about; Always allow loads it and stores the root', async () => {
+    const run = await hookpmOnTty(['hooks'], '2\r');
+    expect(run.code).toBe(0);
+    expect(run.screen).toContain(
+      `This workspace has project hooks: ${join(repo, '.deepagents', 'hooks.json')}`,
+    );
+    expect(run.screen).toContain('project-hook');
+    expect(await storedRoots()).toEqual([repo]);
+    const again = await hookpmOnTty(['hooks'], '4\r');
+    expect(again.screen).not.toContain('Choice [1-4]:');
+    expect(again.screen).toContain('project-hook');
+  });
+
+  it('T4: Cancel (here Esc) aborts with E_CANCELLED and exit code 1', async () => {
+    const run = await hookpmOnTty(['hooks'], '\u001b');
+    expect(run.code).toBe(1);
+    expect(run.screen).toContain('error[E_CANCELLED]');
+    expect(run.screen).not.toMatch(/snapshot [0-9a-f]{64}/);
+  });
+
+  it('T5: with --json nothing is asked even on a TTY', async () => {
+    const run = await hookpmOnTty(['hooks', '--json'], '1\r');
+    expect(run.code).toBe(0);
+    expect(run.screen).not.toContain('Choice [1-4]:');
+    expect(run.screen).toContain('project_untrusted');
+  });
+});
+
+/** Drives the prompt with real streams: `lines` are typed one after another, then input ends if `end`. */
+async function answer(
+  lines: string[],
+  end = false,
+): Promise<{ answer: TrustAnswer; shown: string }> {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  let shown = '';
+  output.on('data', (c: Buffer) => (shown += c.toString()));
+  const pending = promptTrust('/work/repo/.deepagents/hooks.json', { input, output });
+  for (const line of lines) input.write(`${line}\n`);
+  if (end) input.end();
+  return { answer: await pending, shown };
+}
+
+describe('the trust prompt', () => {
+  it.each([
+    ['1', 'once'],
+    ['once', 'once'],
+    ['2', 'always'],
+    ['always', 'always'],
+    ['3', 'deny'],
+    ['d', 'deny'],
+    ['4', 'cancel'],
+  ] as const)('T4: the answer %j means %s', async (typed, expected) => {
+    expect((await answer([typed])).answer).toBe(expected);
+  });
+
+  it('T4: the prompt offers Allow once, Always allow, Deny and Cancel, and asks again on an unknown answer', async () => {
+    const { answer: result, shown } = await answer(['maybe', '3']);
+    expect(result).toBe('deny');
+    expect(shown).toContain('1) Allow once   2) Always allow   3) Deny   4) Cancel');
+    expect(shown).toContain('Please answer 1, 2, 3 or 4.');
+  });
+
+  it('T4: end of input (Ctrl+D) is Cancel', async () => {
+    expect((await answer([], true)).answer).toBe('cancel');
+  });
+
+  it('T4: the file path is shown with control characters escaped', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let shown = '';
+    output.on('data', (c: Buffer) => (shown += c.toString()));
+    const pending = promptTrust('/tmp/evil\u001b[2J\n.deepagents/hooks.json', { input, output });
+    input.end('4\n');
+    expect(await pending).toBe('cancel');
+    expect(shown).toContain('/tmp/evil\\u001b[2J\\n.deepagents/hooks.json');
+    expect(shown).not.toContain('\u001b');
+  });
+});
