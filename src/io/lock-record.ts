@@ -1,0 +1,83 @@
+import { link, lstat, readFile, unlink, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { z } from 'zod';
+import { errnoCode } from './fs-error.js';
+
+/** What a lock file holds: who took the lock, when, and the token that proves ownership. */
+export const lockHolderSchema = z.object({
+  pid: z.number().int().positive(),
+  hostname: z.string(),
+  startedAt: z.string(),
+  token: z.string().regex(/^[0-9a-f]{8,64}$/),
+});
+export type LockHolder = z.infer<typeof lockHolderSchema>;
+
+/** One observed instance of a lock (or takeover marker) file. */
+export interface LockSighting {
+  /** null when the file is unreadable as a lock record (it is then judged by age only). */
+  holder: LockHolder | null;
+  /** Names this instance: the holder's token, or the inode for an unreadable record. */
+  identity: string;
+  mtimeMs: number;
+}
+
+/**
+ * Creates `file` holding `holder` only if it does not exist. The record is written to a private
+ * temporary file first and hard-linked into place, so the file never exists half-written.
+ * Returns false when the file already exists.
+ */
+export async function createExclusive(file: string, holder: LockHolder): Promise<boolean> {
+  const temp = `${file}.${holder.token}.tmp`;
+  await writeFile(temp, JSON.stringify(holder), { mode: 0o644 });
+  try {
+    await link(temp, file);
+    return true;
+  } catch (error) {
+    if (errnoCode(error) === 'EEXIST') return false;
+    throw error;
+  } finally {
+    await unlink(temp).catch(() => undefined);
+  }
+}
+
+/** Reads a lock file; undefined when it does not exist (any more). */
+export async function readLockFile(file: string): Promise<LockSighting | undefined> {
+  try {
+    const stats = await lstat(file);
+    const text = await readFile(file, 'utf8');
+    const parsed = lockHolderSchema.safeParse(safeJson(text));
+    const holder = parsed.success ? parsed.data : null;
+    return { holder, identity: holder?.token ?? `ino${stats.ino}`, mtimeMs: stats.mtimeMs };
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A lock is stale when its holder ran on this host and is gone (`kill(pid, 0)` says ESRCH), or when
+ * it has not been refreshed for `staleMs` (holders refresh its mtime while they hold it).
+ */
+export function isStale(sighting: LockSighting, staleMs: number): boolean {
+  const { holder } = sighting;
+  if (holder !== null && holder.hostname === hostname() && !isProcessAlive(holder.pid)) return true;
+  return Date.now() - sighting.mtimeMs > staleMs;
+}
+
+function isProcessAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return errnoCode(error) === 'EPERM';
+  }
+}

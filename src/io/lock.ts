@@ -1,0 +1,167 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, unlink, utimes, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { HookpmError } from '../errors.js';
+import { toStoreError } from './fs-error.js';
+import { createExclusive, isStale, readLockFile } from './lock-record.js';
+import type { LockHolder, LockSighting } from './lock-record.js';
+
+export type { LockHolder } from './lock-record.js';
+
+export interface LockOptions {
+  /** How long to wait for a held lock before E_LOCKED (default 30 s). */
+  waitMs?: number;
+  /** A lock not refreshed for this long is recovered even if its holder looks alive (default 60 s). */
+  staleMs?: number;
+  /** Called once when the lock is held by someone else and we start waiting. */
+  onWait?: (holder: LockHolder) => void;
+}
+
+/** Releases the lock; removes the lock file only if it still holds our token. */
+export type ReleaseLock = () => Promise<void>;
+
+const MAX_POLL_MS = 200;
+
+/**
+ * registry.md D3: takes the cross-process lock at `lockPath` (a file holding {pid, hostname,
+ * startedAt, token}), waiting with bounded polling. A lock whose holder is dead, or that has not been
+ * refreshed for `staleMs`, is taken over (see takeOver). Not reentrant: a process that holds the lock
+ * and asks again waits for itself and gets E_LOCKED. Errors: E_LOCKED naming the holder,
+ * E_STORE_READONLY / E_NOSPC / E_IO when the lock file cannot be written.
+ */
+export async function acquireLock(lockPath: string, opts: LockOptions = {}): Promise<ReleaseLock> {
+  const waitMs = opts.waitMs ?? 30_000;
+  const staleMs = opts.staleMs ?? 60_000;
+  const record: LockHolder = {
+    pid: process.pid,
+    hostname: hostname(),
+    startedAt: new Date().toISOString(),
+    token: randomBytes(16).toString('hex'),
+  };
+  const deadline = Date.now() + waitMs;
+  let delay = 10;
+  let waiting = false;
+  try {
+    await mkdir(dirname(lockPath), { recursive: true });
+    for (;;) {
+      if (await createExclusive(lockPath, record)) return hold(lockPath, record, staleMs);
+      const current = await readLockFile(lockPath);
+      if (current === undefined) continue;
+      if (isStale(current, staleMs) && (await takeOver(lockPath, current, record, staleMs))) {
+        return hold(lockPath, record, staleMs);
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) throw lockedError(lockPath, current, waitMs);
+      if (!waiting && current.holder !== null) opts.onWait?.(current.holder);
+      waiting = true;
+      await sleep(Math.min(delay, left));
+      delay = Math.min(delay * 2, MAX_POLL_MS);
+    }
+  } catch (error) {
+    throw toStoreError(error, lockPath, 'lock');
+  }
+}
+
+/** Runs `fn` while holding the lock at `lockPath`; the lock is released however `fn` ends. */
+export async function withLock<T>(
+  lockPath: string,
+  fn: () => Promise<T>,
+  opts?: LockOptions,
+): Promise<T> {
+  const release = await acquireLock(lockPath, opts);
+  try {
+    return await fn();
+  } finally {
+    await release();
+  }
+}
+
+/**
+ * Replaces the stale lock `stale` with ours. Only the process that exclusively creates the takeover
+ * marker `<lock>.takeover-<identity>` may do it, so several contenders never both recover the same
+ * lock; the winner re-reads the lock, and replaces it (rename over, so the lock path never goes
+ * missing) only if it is still the instance judged stale. A marker whose creator died is itself
+ * taken over through a marker keyed by its identity, a few levels deep at most.
+ */
+async function takeOver(
+  lockPath: string,
+  stale: LockSighting,
+  record: LockHolder,
+  staleMs: number,
+): Promise<boolean> {
+  const passed: string[] = [];
+  let key = stale.identity;
+  for (let depth = 0; depth < 4; depth += 1) {
+    const marker = `${lockPath}.takeover-${key}`;
+    if (await createExclusive(marker, record)) {
+      let replaced = false;
+      try {
+        replaced = await replaceIfUnchanged(lockPath, stale, record);
+        return replaced;
+      } finally {
+        // Only our own marker, and on success the markers of dead recoverers we went past: a
+        // marker a live contender holds is never removed, or a third could enter beside it.
+        const done = replaced ? [marker, ...passed] : [marker];
+        for (const file of done) await unlink(file).catch(() => undefined);
+      }
+    }
+    const other = await readLockFile(marker);
+    if (other === undefined || !isStale(other, staleMs)) return false;
+    passed.push(marker);
+    key = other.identity;
+  }
+  return false;
+}
+
+async function replaceIfUnchanged(
+  lockPath: string,
+  stale: LockSighting,
+  record: LockHolder,
+): Promise<boolean> {
+  const again = await readLockFile(lockPath);
+  if (again === undefined || again.identity !== stale.identity) return false;
+  const temp = `${lockPath}.${record.token}.tmp`;
+  await writeFile(temp, JSON.stringify(record), { mode: 0o644 });
+  await rename(temp, lockPath);
+  return true;
+}
+
+/** Starts refreshing the lock's mtime (so a live holder is never judged stale) and returns release. */
+function hold(lockPath: string, record: LockHolder, staleMs: number): ReleaseLock {
+  const refresh = async (): Promise<void> => {
+    const current = await readLockFile(lockPath).catch(() => undefined);
+    if (current?.holder?.token !== record.token) return;
+    const now = new Date();
+    await utimes(lockPath, now, now).catch(() => undefined);
+  };
+  const timer = setInterval(() => void refresh(), Math.max(Math.floor(staleMs / 4), 25));
+  timer.unref();
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
+    clearInterval(timer);
+    const current = await readLockFile(lockPath).catch(() => undefined);
+    if (current?.holder?.token === record.token) await unlink(lockPath).catch(() => undefined);
+  };
+}
+
+function lockedError(lockPath: string, current: LockSighting, waitMs: number): HookpmError {
+  const holder = current.holder;
+  const who =
+    holder === null
+      ? 'an unknown process'
+      : `process ${holder.pid} on ${holder.hostname} since ${holder.startedAt}`;
+  const waited = waitMs < 1000 ? `${waitMs} ms` : `${Math.round(waitMs / 1000)} s`;
+  return new HookpmError(
+    'E_LOCKED',
+    `The store is locked by ${who}; waited ${waited} for ${lockPath}`,
+    {
+      lockPath,
+      pid: holder?.pid,
+      hint: 'Wait for the other hookpm command to finish and try again. A lock left by a process that no longer runs is recovered automatically.',
+    },
+  );
+}

@@ -1,0 +1,28 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { toStoreError } from '../io/fs-error.js';
+import { pluginDataDir } from './paths.js';
+import type { StorePaths } from './paths.js';
+
+/**
+ * plugins.md V3: creates (if needed) and returns the plugin's persistent data directory. Called when
+ * the plugin is enabled; the directory survives updates and disable.
+ */
+export async function ensureDataDir(paths: StorePaths, id: string): Promise<string> {
+  const dir = pluginDataDir(paths, id);
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw toStoreError(error, dir, 'create the data directory');
+  }
+  return dir;
+}
+
+/** V3: deletes the plugin's data directory (uninstall without `--keep-data`); absent is fine. */
+export async function removeDataDir(paths: StorePaths, id: string): Promise<void> {
+  const dir = pluginDataDir(paths, id);
+  try {
+    await rm(dir, { recursive: true, force: true });
+  } catch (error) {
+    throw toStoreError(error, dir, 'remove the data directory');
+  }
+}

@@ -1,0 +1,65 @@
+import envPaths from 'env-paths';
+import { join } from 'node:path';
+import { sanitizePluginId } from '../plugin/data-id.js';
+import { homeStorePaths } from './home-paths.js';
+
+/** registry.md D1: where hookpm keeps settings (config), state and trees (data), and downloads (cache). */
+export interface StorePaths {
+  config: string;
+  data: string;
+  cache: string;
+}
+
+/**
+ * D1: `$HOOKPM_HOME/{config,data,cache}` when HOOKPM_HOME is set (the CLI maps `--home` to it),
+ * otherwise the platform's directories for `hookpm` (env-paths, no suffix). env-paths reads the
+ * real process environment and home directory, so tests always set HOOKPM_HOME.
+ */
+export function resolveStorePaths(env: Record<string, string | undefined>): StorePaths {
+  const home = env.HOOKPM_HOME;
+  if (home !== undefined && home !== '') return homeStorePaths(home);
+  const platform = envPaths('hookpm', { suffix: '' });
+  return { config: platform.config, data: platform.data, cache: platform.cache };
+}
+
+export { stateFile } from './home-paths.js';
+
+/** D3: the cross-process lock of the store. */
+export function lockFile(paths: StorePaths): string {
+  return join(paths.data, '.lock');
+}
+
+/** D4: installed trees, `<plugins>/<sanitized id>/<version>-<hash>`. */
+export function pluginsDir(paths: StorePaths): string {
+  return join(paths.data, 'plugins');
+}
+
+/** All installed versions of one plugin. */
+export function pluginVersionsDir(paths: StorePaths, id: string): string {
+  return join(pluginsDir(paths), sanitizePluginId(id));
+}
+
+/** A3/D4: staging, on the same file system as the installed trees; owned by the lock holder. */
+export function stagingRoot(paths: StorePaths): string {
+  return join(paths.data, '.staging');
+}
+
+/** plugins.md V3: the root of the per-plugin data directories. */
+export function pluginDataRoot(paths: StorePaths): string {
+  return join(paths.data, 'plugin-data');
+}
+
+/** V3: one plugin's persistent data directory. */
+export function pluginDataDir(paths: StorePaths, id: string): string {
+  return join(pluginDataRoot(paths), sanitizePluginId(id));
+}
+
+/** D5: downloaded tarballs, cached by integrity. */
+export function tarballCacheDir(paths: StorePaths): string {
+  return join(paths.cache, 'tarballs');
+}
+
+/** N4: cached registry indexes with their ETags. */
+export function indexCacheDir(paths: StorePaths): string {
+  return join(paths.cache, 'indexes');
+}

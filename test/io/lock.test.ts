@@ -1,0 +1,261 @@
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isHookpmError } from '../../src/errors.js';
+import { acquireLock, withLock } from '../../src/io/lock.js';
+import { startChild } from '../helpers/child.js';
+import { compileSrc } from '../helpers/compile-src.js';
+import type { CompiledSrc } from '../helpers/compile-src.js';
+
+const holder = fileURLToPath(new URL('../fixtures/store/lock-holder.mjs', import.meta.url));
+let compiled: CompiledSrc;
+let dir: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  compiled = await compileSrc();
+  dir = await mkdtemp(join(tmpdir(), 'hookpm-lock-'));
+  env = {
+    ...(process.env as Record<string, string>),
+    HOME: dir,
+    HOOKPM_HOME: dir,
+    HOOKPM_TEST_SRC: compiled.dir,
+  };
+});
+afterAll(async () => {
+  await compiled.cleanup();
+  await rm(dir, { recursive: true, force: true });
+});
+
+interface HolderArgs {
+  lock: string;
+  log: string;
+  holdMs: number;
+  waitMs: number;
+  staleMs?: number;
+  startAt?: number;
+}
+
+function startHolder(args: HolderArgs): ReturnType<typeof startChild> {
+  const argv = [
+    holder,
+    args.lock,
+    String(args.holdMs),
+    args.log,
+    String(args.waitMs),
+    String(args.staleMs ?? 60_000),
+  ];
+  if (args.startAt !== undefined) argv.push(String(args.startAt));
+  return startChild(process.execPath, argv, env);
+}
+
+async function resultOf(child: ReturnType<typeof startChild>): Promise<Record<string, unknown>> {
+  const line = await child.waitForLine((l) => l.startsWith('{'), 20_000);
+  await child.exited;
+  return JSON.parse(line) as Record<string, unknown>;
+}
+
+/** Checks from the enter/exit log that no two holders ever overlapped; returns the holders in order. */
+async function holdersInOrder(log: string): Promise<string[]> {
+  const lines = (await readFile(log, 'utf8')).trim().split('\n');
+  const order: string[] = [];
+  for (let i = 0; i < lines.length; i += 2) {
+    const [enter, pid] = (lines[i] ?? '').split(' ');
+    expect(enter).toBe('enter');
+    expect(lines[i + 1]).toBe(`exit ${pid}`);
+    order.push(pid ?? '');
+  }
+  return order;
+}
+
+/** A pid that certainly belongs to no running process: one that has exited and been reaped. */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+    encoding: 'utf8',
+  });
+  return Number(child.stdout);
+}
+
+async function newCase(name: string): Promise<{ lock: string; log: string }> {
+  const sub = await mkdtemp(join(dir, `${name}-`));
+  const log = join(sub, 'log');
+  await writeFile(log, '');
+  return { lock: join(sub, 'data', '.lock'), log };
+}
+
+describe('acquireLock', () => {
+  it('D3: two processes that contend both finish, one after the other', async () => {
+    const { lock, log } = await newCase('two');
+    const startAt = Date.now() + 400;
+    const a = startHolder({ lock, log, holdMs: 300, waitMs: 10_000, startAt });
+    const b = startHolder({ lock, log, holdMs: 300, waitMs: 10_000, startAt });
+    expect(await resultOf(a)).toEqual({ ok: true });
+    expect(await resultOf(b)).toEqual({ ok: true });
+    expect(await holdersInOrder(log)).toHaveLength(2);
+    expect(await readdir(join(lock, '..'))).toEqual([]);
+  });
+
+  it('D3: a second process that cannot wait long enough gets E_LOCKED naming the holder pid', async () => {
+    const { lock, log } = await newCase('locked');
+    const first = startHolder({ lock, log, holdMs: 60_000, waitMs: 1_000 });
+    await first.waitForLine((l) => l === 'locked');
+    const second = startHolder({ lock, log, holdMs: 0, waitMs: 150 });
+    const result = await resultOf(second);
+    expect(result).toMatchObject({ code: 'E_LOCKED', pid: first.proc.pid });
+    expect(String(result.message)).toContain(`process ${first.proc.pid}`);
+    first.proc.kill('SIGKILL');
+    await first.exited;
+    expect(await readFile(log, 'utf8')).toBe(`enter ${first.proc.pid}\n`);
+  });
+
+  it('D3: a lock left by a SIGKILLed process is recovered within seconds', async () => {
+    const { lock, log } = await newCase('killed');
+    const victim = startHolder({ lock, log, holdMs: 60_000, waitMs: 1_000 });
+    await victim.waitForLine((l) => l === 'locked');
+    victim.proc.kill('SIGKILL');
+    await victim.exited;
+    const started = Date.now();
+    const release = await acquireLock(lock, { waitMs: 5_000 });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    const record = JSON.parse(await readFile(lock, 'utf8')) as { pid: number };
+    expect(record.pid).toBe(process.pid);
+    await release();
+    expect(await readdir(join(lock, '..'))).toEqual([]);
+  });
+
+  it('D3: a stale lock (dead holder) is taken over by exactly one of several contenders at a time', async () => {
+    const { lock, log } = await newCase('stale');
+    await acquireLock(lock, { waitMs: 100 }).then((release) => release());
+    const stale = {
+      pid: deadPid(),
+      hostname: hostname(),
+      startedAt: '2026-01-01T00:00:00Z',
+      token: 'deadbeefdeadbeef',
+    };
+    await writeFile(lock, JSON.stringify(stale));
+    const startAt = Date.now() + 500;
+    const contenders = Array.from({ length: 5 }, () =>
+      startHolder({ lock, log, holdMs: 100, waitMs: 15_000, startAt }),
+    );
+    for (const child of contenders) expect(await resultOf(child)).toEqual({ ok: true });
+    const order = await holdersInOrder(log);
+    expect(new Set(order).size).toBe(5);
+    expect(await readdir(join(lock, '..'))).toEqual([]);
+  });
+
+  it('D3: eight staggered contenders in one process racing on a stale lock never hold it at the same time', async () => {
+    const { lock } = await newCase('inproc');
+    for (let round = 0; round < 4; round += 1) {
+      const stale = {
+        pid: deadPid(),
+        hostname: hostname(),
+        startedAt: '2026-01-01T00:00:00Z',
+        token: `deadbeef000${round}`,
+      };
+      await mkdir(join(lock, '..'), { recursive: true });
+      await writeFile(lock, JSON.stringify(stale));
+      const events: string[] = [];
+      const contend = async (i: number): Promise<void> => {
+        // Staggered by i file-system round trips, so contenders meet the lock at every step of a takeover.
+        for (let k = 0; k < i; k += 1) await stat(lock).catch(() => undefined);
+        await withLock(
+          lock,
+          async () => {
+            events.push(`enter ${i}`);
+            await sleep(5);
+            events.push(`exit ${i}`);
+          },
+          { waitMs: 10_000 },
+        );
+      };
+      await Promise.all(Array.from({ length: 8 }, (_, i) => contend(i)));
+      for (let k = 0; k < events.length; k += 2) {
+        expect(events[k + 1]).toBe((events[k] ?? '').replace('enter', 'exit'));
+      }
+      expect(events).toHaveLength(16);
+    }
+  });
+
+  it('D3: a takeover left half-done by a killed recoverer (its marker remains) is itself taken over', async () => {
+    const { lock } = await newCase('marker');
+    await mkdir(join(lock, '..'), { recursive: true });
+    const deadHolder = {
+      pid: deadPid(),
+      hostname: hostname(),
+      startedAt: '2026-01-01T00:00:00Z',
+      token: 'aaaaaaaaaaaaaaaa',
+    };
+    const deadRecoverer = { ...deadHolder, pid: deadPid(), token: 'bbbbbbbbbbbbbbbb' };
+    await writeFile(lock, JSON.stringify(deadHolder));
+    await writeFile(`${lock}.takeover-${deadHolder.token}`, JSON.stringify(deadRecoverer));
+    const release = await acquireLock(lock, { waitMs: 2_000 });
+    expect(JSON.parse(await readFile(lock, 'utf8'))).toMatchObject({ pid: process.pid });
+    await release();
+    expect(await readdir(join(lock, '..'))).toEqual([]);
+  });
+
+  it('D3: a lock of another host not refreshed for staleMs is taken over by exactly one contender at a time', async () => {
+    const { lock, log } = await newCase('aged');
+    await acquireLock(lock, { waitMs: 100 }).then((release) => release());
+    const foreign = {
+      pid: 1,
+      hostname: 'elsewhere.invalid',
+      startedAt: '2026-01-01T00:00:00Z',
+      token: 'abcdefabcdef0123',
+    };
+    await writeFile(lock, JSON.stringify(foreign));
+    const old = new Date(Date.now() - 10_000);
+    await utimes(lock, old, old);
+    const startAt = Date.now() + 500;
+    const contenders = Array.from({ length: 4 }, () =>
+      startHolder({ lock, log, holdMs: 100, waitMs: 15_000, staleMs: 5_000, startAt }),
+    );
+    for (const child of contenders) expect(await resultOf(child)).toEqual({ ok: true });
+    expect(new Set(await holdersInOrder(log)).size).toBe(4);
+  });
+
+  it('D3: a live holder refreshes its lock, so a holder held longer than staleMs is never taken over', async () => {
+    const { lock, log } = await newCase('refresh');
+    const first = startHolder({ lock, log, holdMs: 1_500, waitMs: 1_000, staleMs: 500 });
+    await first.waitForLine((l) => l === 'locked');
+    const second = startHolder({ lock, log, holdMs: 50, waitMs: 10_000, staleMs: 500 });
+    expect(await resultOf(first)).toEqual({ ok: true });
+    expect(await resultOf(second)).toEqual({ ok: true });
+    expect(await holdersInOrder(log)).toEqual([String(first.proc.pid), String(second.proc.pid)]);
+  });
+
+  it('D3: release removes the lock only while it still holds our token', async () => {
+    const { lock } = await newCase('token');
+    const release = await acquireLock(lock);
+    const other = JSON.stringify({
+      pid: process.pid,
+      hostname: 'h',
+      startedAt: 'now',
+      token: '0123456789abcdef',
+    });
+    await writeFile(lock, other);
+    await release();
+    expect(await readFile(lock, 'utf8')).toBe(other);
+  });
+
+  it('D3: withLock releases the lock when the function throws, and passes the error on', async () => {
+    const { lock } = await newCase('throws');
+    await expect(withLock(lock, () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(await withLock(lock, () => Promise.resolve(42), { waitMs: 100 })).toBe(42);
+  });
+
+  it('D3: the lock is not reentrant: the same process asking again gets E_LOCKED after waitMs', async () => {
+    const { lock } = await newCase('reentrant');
+    const release = await acquireLock(lock);
+    const error: unknown = await acquireLock(lock, { waitMs: 50 }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isHookpmError(error, 'E_LOCKED')).toBe(true);
+    await release();
+  });
+});

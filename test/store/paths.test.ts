@@ -1,0 +1,92 @@
+import { readdir, stat, writeFile } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
+import envPaths from 'env-paths';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ensureDataDir, removeDataDir } from '../../src/store/data-dir.js';
+import {
+  indexCacheDir,
+  lockFile,
+  pluginDataDir,
+  pluginDataRoot,
+  pluginVersionsDir,
+  resolveStorePaths,
+  stagingRoot,
+  stateFile,
+  tarballCacheDir,
+} from '../../src/store/paths.js';
+import type { StorePaths } from '../../src/store/paths.js';
+import { sanitizePluginId } from '../../src/plugin/data-id.js';
+import { makeTempHome } from '../helpers/temp-home.js';
+import type { TempHome } from '../helpers/temp-home.js';
+
+let home: TempHome;
+let paths: StorePaths;
+
+beforeEach(async () => {
+  home = await makeTempHome();
+  paths = resolveStorePaths(home.env);
+});
+afterEach(() => home.cleanup());
+
+describe('resolveStorePaths', () => {
+  it('D1: with HOOKPM_HOME set, config, data and cache are its subdirectories', () => {
+    expect(resolveStorePaths({ HOOKPM_HOME: '/srv/hk' })).toEqual({
+      config: '/srv/hk/config',
+      data: '/srv/hk/data',
+      cache: '/srv/hk/cache',
+    });
+  });
+
+  it('D1: a relative HOOKPM_HOME is made absolute', () => {
+    expect(resolveStorePaths({ HOOKPM_HOME: 'rel/home' }).data).toBe(resolve('rel/home', 'data'));
+  });
+
+  it('D1: without HOOKPM_HOME (or with it empty) the platform directories for hookpm are used, without a suffix', () => {
+    const platform = envPaths('hookpm', { suffix: '' });
+    const expected = { config: platform.config, data: platform.data, cache: platform.cache };
+    expect(resolveStorePaths({})).toEqual(expected);
+    expect(resolveStorePaths({ HOOKPM_HOME: '' })).toEqual(expected);
+    expect(expected.data.endsWith(`${sep}hookpm`)).toBe(true);
+  });
+
+  it('D1: state, lock, trees, staging and plugin data live in data; tarballs and indexes in cache', () => {
+    expect(stateFile(paths)).toBe(join(paths.data, 'state.json'));
+    expect(lockFile(paths)).toBe(join(paths.data, '.lock'));
+    expect(pluginVersionsDir(paths, 'a.b@r')).toBe(
+      join(paths.data, 'plugins', sanitizePluginId('a.b@r')),
+    );
+    expect(stagingRoot(paths)).toBe(join(paths.data, '.staging'));
+    expect(pluginDataDir(paths, 'a.b@r')).toBe(
+      join(paths.data, 'plugin-data', sanitizePluginId('a.b@r')),
+    );
+    expect(tarballCacheDir(paths)).toBe(join(paths.cache, 'tarballs'));
+    expect(indexCacheDir(paths)).toBe(join(paths.cache, 'indexes'));
+  });
+});
+
+describe('plugin data directories', () => {
+  it('V3: ensureDataDir creates <data>/plugin-data/<sanitized id>, keeps its files when called again', async () => {
+    const dir = await ensureDataDir(paths, 'guard@examples');
+    expect(dir).toBe(pluginDataDir(paths, 'guard@examples'));
+    expect((await stat(dir)).isDirectory()).toBe(true);
+    await writeFile(join(dir, 'memo.txt'), 'kept');
+    expect(await ensureDataDir(paths, 'guard@examples')).toBe(dir);
+    expect(await readdir(dir)).toEqual(['memo.txt']);
+  });
+
+  it('V3: a.b@r and a-b@r get different data directories', async () => {
+    const a = await ensureDataDir(paths, 'a.b@r');
+    const b = await ensureDataDir(paths, 'a-b@r');
+    expect(a).not.toBe(b);
+    expect((await readdir(pluginDataRoot(paths))).length).toBe(2);
+  });
+
+  it("V3: removeDataDir deletes only that plugin's directory, and an absent one is fine", async () => {
+    const a = await ensureDataDir(paths, 'a.b@r');
+    const b = await ensureDataDir(paths, 'a-b@r');
+    await writeFile(join(a, 'x'), 'x');
+    await removeDataDir(paths, 'a.b@r');
+    await removeDataDir(paths, 'a.b@r');
+    expect(await readdir(pluginDataRoot(paths))).toEqual([b.split(sep).pop()]);
+  });
+});
