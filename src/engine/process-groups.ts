@@ -1,0 +1,75 @@
+/**
+ * The live handler process groups of this host (engine.md X4, security.md "The runtime"): every
+ * handler runs as the leader of its own group, so a group id is the handler's pid and
+ * `process.kill(-pgid)` reaches the handler and everything it forked.
+ */
+const liveGroups = new Set<number>();
+
+let exitListener = false;
+let signalListeners = false;
+
+/**
+ * Called by the runner once a handler has spawned. The first call also kills every live group on
+ * process 'exit', so that no embedding host leaves handlers behind when it ends normally or calls
+ * process.exit(); surviving a fatal signal needs installExitCleanup.
+ */
+export function registerGroup(pgid: number): void {
+  listenForExit();
+  liveGroups.add(pgid);
+}
+
+function listenForExit(): void {
+  if (exitListener) return;
+  exitListener = true;
+  process.on('exit', killAllHandlers);
+}
+
+/** Called by the runner once the group is known to be dead (or abandoned after a normal exit). */
+export function unregisterGroup(pgid: number): void {
+  liveGroups.delete(pgid);
+}
+
+/** The registered group ids, for diagnostics and tests. */
+export function liveHandlerGroups(): number[] {
+  return [...liveGroups];
+}
+
+/**
+ * Sends `signal` to a whole process group. Never throws: a group that is already gone (ESRCH) or
+ * cannot be signalled is simply skipped. On Windows, where groups cannot be signalled, the caller
+ * falls back to killing the child itself.
+ */
+export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** SIGKILLs every live handler group, synchronously (safe inside a process 'exit' listener). */
+export function killAllHandlers(): void {
+  for (const pgid of liveGroups) signalGroup(pgid, 'SIGKILL');
+  liveGroups.clear();
+}
+
+const EXIT_SIGNALS = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const;
+
+/**
+ * Makes sure no handler outlives the host (security.md: "`hookpm session` killed with SIGTERM while
+ * handlers run: every handler's process group is killed before it exits"). On process 'exit' the
+ * live groups are killed; on SIGTERM, SIGINT and SIGHUP they are killed and the host exits with the
+ * conventional code 128 + signal number. Idempotent: a second call does nothing.
+ */
+export function installExitCleanup(): void {
+  listenForExit();
+  if (signalListeners) return;
+  signalListeners = true;
+  for (const [signal, number] of Object.entries(EXIT_SIGNALS)) {
+    process.once(signal as NodeJS.Signals, () => {
+      killAllHandlers();
+      process.exit(128 + number);
+    });
+  }
+}
