@@ -1,0 +1,130 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import { resolve } from 'node:path';
+import { globalOptions } from '../global-options.js';
+import { escapeControl, printJson, printLine } from '../render.js';
+
+/**
+ * `hookpm registry build` and `hookpm registry serve` (cli.md section 2), added to the `registry`
+ * command that registry.ts makes (or made here when it is absent), so the two files never touch.
+ */
+export function register(program: Command): void {
+  const registry =
+    program.commands.find((c) => c.name() === 'registry') ??
+    program.command('registry').description('manage and publish registries');
+  registry
+    .command('build <plugins-dir>')
+    .description(
+      'build a static registry: index.json, tarballs/ and index.html, a marketplace page',
+    )
+    .requiredOption('--out <dir>', 'the registry directory to write')
+    .option('--name <name>', 'the registry name (default: the name of the --out directory)')
+    .option('--description <text>', 'a description of the registry')
+    .option('--history <dir>', 'older plugin versions: each subdirectory is one more plugin source')
+    .option(
+      '--published-at <date>',
+      'publishedAt of every version (default: SOURCE_DATE_EPOCH, else none)',
+    )
+    .addHelpText(
+      'after',
+      '\nExample:\n  $ hookpm registry build ./plugins --out ./public --name acme\n  $ hookpm registry serve ./public\n',
+    )
+    .action(async (pluginsDir: string, options: BuildFlags, command: Command) =>
+      build(pluginsDir, options, command),
+    );
+  registry
+    .command('serve <dir>')
+    .description('serve a registry directory over HTTP on 127.0.0.1 until interrupted')
+    .option('--port <n>', 'the port (default: any free one)', parsePort)
+    .addHelpText(
+      'after',
+      '\nExample:\n  $ hookpm registry serve ./public --port 8080\n  $ hookpm registry add local-dev http://127.0.0.1:8080/\n',
+    )
+    .action(async (dir: string, options: { port?: number }, command: Command) =>
+      serve(dir, options, command),
+    );
+}
+
+interface BuildFlags {
+  out: string;
+  name?: string;
+  description?: string;
+  history?: string;
+  publishedAt?: string;
+}
+
+async function build(pluginsDir: string, flags: BuildFlags, command: Command): Promise<void> {
+  const globals = globalOptions(command);
+  const { buildRegistry } = await import('../../ops/registry-build.js');
+  const publishedAt = publishedAtOption(flags.publishedAt);
+  const result = await buildRegistry({
+    pluginsDir: resolve(globals.cwd, pluginsDir),
+    outDir: resolve(globals.cwd, flags.out),
+    ...(flags.name === undefined ? {} : { name: flags.name }),
+    ...(flags.description === undefined ? {} : { description: flags.description }),
+    ...(flags.history === undefined ? {} : { historyDir: resolve(globals.cwd, flags.history) }),
+    ...(publishedAt === undefined ? {} : { publishedAt }),
+  });
+  const plugins = Object.entries(result.index.plugins).map(([name, plugin]) => ({
+    name,
+    latest: plugin.distTags['latest'] ?? null,
+    versions: Object.keys(plugin.versions),
+  }));
+  if (globals.json) {
+    return printJson({
+      name: result.name,
+      outDir: result.outDir,
+      plugins,
+      tarballs: result.tarballs,
+      removed: result.removed,
+    });
+  }
+  const versions = plugins.reduce((n, p) => n + p.versions.length, 0);
+  printLine(
+    `built registry ${result.name}: ${plugins.length} plugin(s), ${versions} version(s) in ${escapeControl(result.outDir)}`,
+  );
+  for (const p of plugins) printLine(`  ${p.name}  ${p.versions.join(', ')}`);
+  for (const removed of result.removed) printLine(`  removed stale ${escapeControl(removed)}`);
+  printLine(
+    `open ${escapeControl(resolve(result.outDir, 'index.html'))} or run: hookpm registry serve ${escapeControl(result.outDir)}`,
+  );
+}
+
+async function serve(dir: string, options: { port?: number }, command: Command): Promise<void> {
+  const globals = globalOptions(command);
+  const { serveRegistry } = await import('../../registry/http-server.js');
+  const server = await serveRegistry(
+    resolve(globals.cwd, dir),
+    options.port === undefined ? {} : { port: options.port },
+  );
+  if (globals.json) printJson({ url: server.url, port: server.port });
+  else
+    printLine(
+      `serving ${escapeControl(resolve(globals.cwd, dir))} at ${server.url} (Ctrl-C to stop)`,
+    );
+  await new Promise<void>((done) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      done();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await server.close();
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) {
+    throw new InvalidArgumentError(
+      `expected a port number 0-65535, found ${JSON.stringify(value)}`,
+    );
+  }
+  return port;
+}
+
+/** `--published-at`, else SOURCE_DATE_EPOCH (reproducible-builds.org), else undefined. */
+export function publishedAtOption(flag: string | undefined): string | undefined {
+  const env = process.env['SOURCE_DATE_EPOCH'];
+  return flag ?? (env === undefined || env === '' ? undefined : env);
+}

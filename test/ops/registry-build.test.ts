@@ -1,0 +1,221 @@
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { HookpmError, type ErrorCode } from '../../src/errors.js';
+import { buildRegistry, normaliseDate } from '../../src/ops/registry-build.js';
+import { parseIndex } from '../../src/registry/index-schema.js';
+import { integrityOf } from '../../src/registry/integrity.js';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'hookpm-build-'));
+  dirs.push(dir);
+  return dir;
+}
+
+interface Source {
+  name: string;
+  version: string;
+  description?: string;
+  keywords?: string[];
+  command?: string;
+  event?: string;
+}
+
+async function writePlugin(dir: string, source: Source): Promise<void> {
+  await mkdir(join(dir, '.claude-plugin'), { recursive: true });
+  await mkdir(join(dir, 'hooks'), { recursive: true });
+  const manifest = {
+    name: source.name,
+    version: source.version,
+    description: source.description ?? `The ${source.name} plugin`,
+    keywords: source.keywords ?? ['demo'],
+  };
+  await writeFile(join(dir, '.claude-plugin', 'plugin.json'), JSON.stringify(manifest, null, 2));
+  const hooks = {
+    hooks: {
+      [source.event ?? 'PreToolUse']: [
+        {
+          hooks: [
+            { type: 'command', command: source.command ?? `echo ${source.name}`, timeout: 5 },
+          ],
+        },
+      ],
+    },
+  };
+  await writeFile(join(dir, 'hooks', 'hooks.json'), JSON.stringify(hooks, null, 2));
+}
+
+/** Every file under `root` (relative path -> bytes). */
+async function tree(root: string): Promise<Map<string, Buffer>> {
+  const files = new Map<string, Buffer>();
+  const walk = async (dir: string): Promise<void> => {
+    for (const name of (await readdir(dir)).sort()) {
+      const path = join(dir, name);
+      if ((await stat(path)).isDirectory()) await walk(path);
+      else files.set(relative(root, path), await readFile(path));
+    }
+  };
+  await walk(root);
+  return files;
+}
+
+async function failure(promise: Promise<unknown>): Promise<HookpmError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(HookpmError);
+  return error as HookpmError;
+}
+
+describe('buildRegistry (cli.md registry build)', () => {
+  it('building twice gives byte-identical index.json, index.html and tarballs', async () => {
+    const base = await tempDir();
+    await writePlugin(join(base, 'src', 'alpha'), { name: 'alpha', version: '1.0.0' });
+    await writePlugin(join(base, 'src', 'beta'), { name: 'beta', version: '0.3.1', event: 'Stop' });
+    const opts = {
+      pluginsDir: join(base, 'src'),
+      name: 'acme',
+      publishedAt: '2026-11-01T00:00:00Z',
+    };
+    await buildRegistry({ ...opts, outDir: join(base, 'one') });
+    await buildRegistry({ ...opts, outDir: join(base, 'two') });
+    const one = await tree(join(base, 'one'));
+    expect([...one.keys()].sort()).toEqual([
+      'index.html',
+      'index.json',
+      'tarballs/alpha-1.0.0.tgz',
+      'tarballs/beta-0.3.1.tgz',
+    ]);
+    expect(await tree(join(base, 'two'))).toEqual(one);
+    await buildRegistry({ ...opts, outDir: join(base, 'one') });
+    expect(await tree(join(base, 'one'))).toEqual(one);
+  });
+
+  it('I1, I3: the index passes parseIndex, names each tarball with its real integrity and size, and lists versions with distTags.latest', async () => {
+    const base = await tempDir();
+    await writePlugin(join(base, 'src', 'alpha'), {
+      name: 'alpha',
+      version: '1.1.0',
+      keywords: ['k1'],
+    });
+    await writePlugin(join(base, 'old', 'alpha-1.0.0'), { name: 'alpha', version: '1.0.0' });
+    await writePlugin(join(base, 'old', 'alpha-2.0.0-beta.1'), {
+      name: 'alpha',
+      version: '2.0.0-beta.1',
+    });
+    const result = await buildRegistry({
+      pluginsDir: join(base, 'src'),
+      historyDir: join(base, 'old'),
+      outDir: join(base, 'out'),
+    });
+    const raw: unknown = JSON.parse(await readFile(join(base, 'out', 'index.json'), 'utf8'));
+    const index = parseIndex(raw, 'index.json');
+    expect(result.name).toBe('out');
+    expect(index.name).toBe('out');
+    const alpha = index.plugins['alpha'];
+    expect(Object.keys(alpha?.versions ?? {})).toEqual(['1.0.0', '1.1.0', '2.0.0-beta.1']);
+    expect(alpha?.distTags).toEqual({ latest: '1.1.0' });
+    expect(alpha?.keywords).toEqual(['k1']);
+    for (const entry of Object.values(alpha?.versions ?? {})) {
+      const bytes = await readFile(join(base, 'out', entry.tarball));
+      expect(entry.integrity).toBe(integrityOf(bytes));
+      expect(entry.size).toBe(bytes.length);
+      expect(entry.events).toEqual(['PreToolUse']);
+      expect(entry.publishedAt).toBeUndefined();
+    }
+  });
+
+  it('the marketplace page HTML-escapes every plugin-supplied string, and its embedded JSON cannot close the script', async () => {
+    const base = await tempDir();
+    const hostile = '<img src=x onerror=alert(1)></script><script>alert(2)</script>';
+    await writePlugin(join(base, 'src', 'evil'), {
+      name: 'evil',
+      version: '1.0.0',
+      description: hostile,
+      keywords: ['<b>kw</b>', '" onmouseover="x'],
+      command: 'echo "</pre><img src=y onerror=alert(3)>" \u001b[2J',
+    });
+    await buildRegistry({ pluginsDir: join(base, 'src'), outDir: join(base, 'out'), name: 'acme' });
+    const html = await readFile(join(base, 'out', 'index.html'), 'utf8');
+    expect(html).not.toContain('<img');
+    expect(html).not.toContain('<b>kw');
+    expect(html).not.toContain('" onmouseover="x');
+    expect(html).not.toContain('\u001b');
+    expect(html).toContain(
+      '&lt;img src=x onerror=alert(1)&gt;&lt;/script&gt;&lt;script&gt;alert(2)&lt;/script&gt;',
+    );
+    expect(html).toContain(
+      'echo &quot;&lt;/pre&gt;&lt;img src=y onerror=alert(3)&gt;&quot; \\u001b[2J',
+    );
+    // Exactly the page's own two script elements: the data block and the page script.
+    expect(html.match(/<script/g)?.length).toBe(2);
+    expect(html.match(/<\/script>/g)?.length).toBe(2);
+    const data =
+      /<script type="application\/json" id="marketplace-data">([^<]*)<\/script>/.exec(html)?.[1] ??
+      '';
+    expect(JSON.parse(data)).toMatchObject({ registry: 'acme', plugins: [{ name: 'evil' }] });
+    expect(html).toContain('hookpm install evil@acme');
+    expect(html).toMatch(
+      /Content-Security-Policy" content="default-src &#39;none&#39;; style-src &#39;sha256-/,
+    );
+  });
+
+  it('removes stale tarballs from an earlier build, and writes nothing new when a plugin is refused', async () => {
+    const base = await tempDir();
+    await writePlugin(join(base, 'src', 'alpha'), { name: 'alpha', version: '1.0.0' });
+    await mkdir(join(base, 'out', 'tarballs'), { recursive: true });
+    await writeFile(join(base, 'out', 'tarballs', 'gone-9.9.9.tgz'), 'old');
+    const result = await buildRegistry({
+      pluginsDir: join(base, 'src'),
+      outDir: join(base, 'out'),
+    });
+    expect(result.removed).toEqual(['tarballs/gone-9.9.9.tgz']);
+    expect(await readdir(join(base, 'out', 'tarballs'))).toEqual(['alpha-1.0.0.tgz']);
+
+    const before = await tree(join(base, 'out'));
+    await writePlugin(join(base, 'src', 'alpha'), { name: 'alpha', version: '1.1.0' });
+    await mkdir(join(base, 'src', 'broken', 'hooks'), { recursive: true });
+    await writeFile(join(base, 'src', 'broken', 'plugin.json'), '{"name": "broken"}');
+    const error = await failure(
+      buildRegistry({ pluginsDir: join(base, 'src'), outDir: join(base, 'out') }),
+    );
+    expect(error.code).toBe<ErrorCode>('E_MANIFEST_INVALID');
+    expect(error.message).toContain('broken');
+    expect(await tree(join(base, 'out'))).toEqual(before);
+    expect(await readdir(join(base, 'out'))).toEqual(['index.html', 'index.json', 'tarballs']);
+  });
+
+  it('I1: the same name and version from two source directories is refused', async () => {
+    const base = await tempDir();
+    await writePlugin(join(base, 'src', 'alpha'), { name: 'alpha', version: '1.0.0' });
+    await cp(join(base, 'src', 'alpha'), join(base, 'old', 'alpha-copy'), { recursive: true });
+    const error = await failure(
+      buildRegistry({
+        pluginsDir: join(base, 'src'),
+        historyDir: join(base, 'old'),
+        outDir: join(base, 'out'),
+      }),
+    );
+    expect(error.code).toBe<ErrorCode>('E_USAGE');
+    expect(error.message).toContain('alpha@1.0.0');
+  });
+
+  it('registry.md section 1: an invalid registry name is a usage error; dates normalise to whole seconds in UTC', async () => {
+    const base = await tempDir();
+    await writePlugin(join(base, 'src', 'alpha'), { name: 'alpha', version: '1.0.0' });
+    const error = await failure(
+      buildRegistry({ pluginsDir: join(base, 'src'), outDir: join(base, 'Out Dir') }),
+    );
+    expect(error.code).toBe<ErrorCode>('E_USAGE');
+    expect(normaliseDate('1793491200')).toBe('2026-11-01T00:00:00Z');
+    expect(normaliseDate('2026-11-01T01:00:00.000+01:00')).toBe('2026-11-01T00:00:00Z');
+    expect(() => normaliseDate('yesterday')).toThrow(HookpmError);
+  });
+});

@@ -1,0 +1,166 @@
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  pathSegments,
+  serveRegistry,
+  type RegistryServer,
+} from '../../src/registry/http-server.js';
+import { BIN, ensureBuilt } from '../helpers/built-bin.js';
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** A raw request: the path goes on the wire exactly as given (no URL normalisation). */
+function get(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+let base: string;
+let server: RegistryServer;
+
+beforeAll(async () => {
+  base = await mkdtemp(join(tmpdir(), 'hookpm-serve-'));
+  const root = join(base, 'registry');
+  await mkdir(join(root, 'tarballs'), { recursive: true });
+  await writeFile(join(root, 'index.json'), '{"formatVersion":1,"plugins":{}}\n');
+  await writeFile(join(root, 'index.html'), '<!doctype html><title>x</title>\n');
+  await writeFile(join(root, 'tarballs', 'a-1.0.0.tgz'), Buffer.from([0x1f, 0x8b, 8, 0]));
+  await writeFile(join(root, 'notes.bin'), 'raw');
+  await writeFile(join(base, 'secret.txt'), 'secret\n');
+  await symlink(join(base, 'secret.txt'), join(root, 'leak.json'));
+  server = await serveRegistry(root);
+});
+
+afterAll(async () => {
+  await server?.close();
+  await rm(base, { recursive: true, force: true });
+});
+
+describe('registry serve (cli.md): a registry directory over HTTP on 127.0.0.1', () => {
+  it('listens on 127.0.0.1 only', () => {
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}/`);
+  });
+
+  it('serves index.json, index.html (also at /), tarballs and other files with their content types', async () => {
+    const cases: Array<[string, string, string]> = [
+      ['/index.json', 'application/json; charset=utf-8', '{"formatVersion":1,"plugins":{}}\n'],
+      ['/', 'text/html; charset=utf-8', '<!doctype html><title>x</title>\n'],
+      ['/index.html?v=1', 'text/html; charset=utf-8', '<!doctype html><title>x</title>\n'],
+      ['/tarballs/a-1.0.0.tgz', 'application/gzip', '\u001f\u008b\u0008\u0000'],
+      ['/notes.bin', 'application/octet-stream', 'raw'],
+    ];
+    for (const [path, type, body] of cases) {
+      const reply = await get(server.port, path);
+      expect(reply.status, path).toBe(200);
+      expect(reply.headers['content-type'], path).toBe(type);
+      expect(reply.headers['x-content-type-options']).toBe('nosniff');
+      expect(reply.body.toString('latin1'), path).toBe(body);
+    }
+  });
+
+  it('N4: a strong ETag from the content; If-None-Match with it gives 304 and no body; a changed file gets a new ETag', async () => {
+    const first = await get(server.port, '/index.json');
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
+    expect((await get(server.port, '/index.json')).headers.etag).toBe(etag);
+    const cached = await get(server.port, '/index.json', { 'If-None-Match': `"other", ${etag}` });
+    expect(cached.status).toBe(304);
+    expect(cached.body.length).toBe(0);
+    expect(cached.headers.etag).toBe(etag);
+    expect((await get(server.port, '/index.json', { 'If-None-Match': '"other"' })).status).toBe(
+      200,
+    );
+    await writeFile(
+      join(base, 'registry', 'index.json'),
+      '{"formatVersion":1,"plugins":{},"name":"x"}\n',
+    );
+    const changed = await get(server.port, '/index.json', { 'If-None-Match': etag });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+  });
+
+  it('security.md: traversal (.., encoded %2e%2e and %2f, absolute, backslash, NUL) and symlinks leaving the directory are 404', async () => {
+    const attempts = [
+      '/../secret.txt',
+      '/tarballs/../../secret.txt',
+      '/%2e%2e/secret.txt',
+      '/%2E%2E%2Fsecret.txt',
+      '/tarballs/%2e%2e/%2e%2e/secret.txt',
+      '/..%5csecret.txt',
+      '//etc/passwd',
+      '/%2fetc%2fpasswd',
+      'http://127.0.0.1/../secret.txt',
+      '/index.json%00.html',
+      '/leak.json',
+      '/tarballs',
+      '/tarballs/',
+      '/missing.json',
+      '/%zz',
+    ];
+    for (const path of attempts) {
+      const reply = await get(server.port, path);
+      expect(reply.status, path).toBe(404);
+      expect(reply.body.toString(), path).not.toContain('secret');
+    }
+    expect(pathSegments('/a/./b')).toBeNull();
+    expect(pathSegments('/tarballs/a%20b.tgz')).toEqual(['tarballs', 'a b.tgz']);
+  });
+
+  it('HEAD has the headers without a body; other methods are 405', async () => {
+    const head = await get(server.port, '/index.html', {}, 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.headers['content-length']).toBe(String('<!doctype html><title>x</title>\n'.length));
+    expect(head.body.length).toBe(0);
+    const post = await get(server.port, '/index.json', {}, 'POST');
+    expect(post.status).toBe(405);
+    expect(post.headers.allow).toBe('GET, HEAD');
+  });
+
+  it('`hookpm registry serve <dir> --json` prints the URL, serves, and exits 0 on SIGTERM', async () => {
+    ensureBuilt();
+    const child = spawn(
+      process.execPath,
+      [BIN, 'registry', 'serve', join(base, 'registry'), '--json'],
+      {
+        env: { ...process.env, HOME: base, HOOKPM_HOME: join(base, 'home') },
+      },
+    );
+    let stdout = '';
+    const printed = new Promise<string>((resolve) => {
+      child.stdout.on('data', (c: Buffer) => {
+        stdout += c.toString();
+        if (stdout.includes('}')) resolve(stdout);
+      });
+    });
+    const exited = new Promise<number | null>((resolve) =>
+      child.on('exit', (code) => resolve(code)),
+    );
+    const { url, port } = JSON.parse(await printed) as { url: string; port: number };
+    expect(url).toBe(`http://127.0.0.1:${port}/`);
+    expect((await get(port, '/tarballs/a-1.0.0.tgz')).status).toBe(200);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+});
