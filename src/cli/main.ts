@@ -1,13 +1,20 @@
 import { Command, CommanderError } from 'commander';
-import { readFileSync } from 'node:fs';
 import * as disableEnable from './commands/enable.js';
 import * as hooks from './commands/hooks.js';
 import * as install from './commands/install.js';
+import * as info from './commands/info.js';
 import * as list from './commands/list.js';
+import * as pack from './commands/pack.js';
+import * as registry from './commands/registry.js';
+import * as registryPublish from './commands/registry-publish.js';
 import * as review from './commands/review.js';
+import * as run from './commands/run.js';
+import * as search from './commands/search.js';
+import * as session from './commands/session.js';
 import * as trust from './commands/trust.js';
 import * as uninstall from './commands/uninstall.js';
 import * as validate from './commands/validate.js';
+import { readVersion } from './fast-path.js';
 import { addGlobalOptions } from './global-options.js';
 import { reportError } from './report-error.js';
 
@@ -21,15 +28,19 @@ const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
   disableEnable,
   list,
   review,
+  run,
+  session,
+  registry,
+  // After `registry`: adds `registry build` and `registry serve` to the command it made.
+  registryPublish,
+  pack,
+  search,
+  info,
 ];
 
 /** Commander outcomes that are not failures. */
 const CLEAN_EXITS = new Set(['commander.helpDisplayed', 'commander.version']);
 
-function readVersion(): string {
-  const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
-  return (JSON.parse(text) as { version: string }).version;
-}
 
 export function buildProgram(): Command {
   const program = new Command('hookpm')

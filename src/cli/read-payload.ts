@@ -1,0 +1,57 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { HookpmError } from '../errors.js';
+import { parseJson } from '../json/parse-json.js';
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+async function readStdin(): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+function usage(message: string, hint: string, details: Record<string, unknown> = {}): HookpmError {
+  return new HookpmError('E_USAGE', message, { ...details, hint });
+}
+
+const HINT =
+  'Give a JSON object with the event\'s fields, e.g. --payload - <<< \'{"tool_name":"Bash","tool_input":{"command":"ls"}}\'';
+
+/**
+ * The `--payload` of `hookpm run` (cli.md section 2): `-` reads stdin to its end, anything else is
+ * a file path resolved against `cwd`; no payload is `{}`. The text must be UTF-8 holding one JSON
+ * object (strict parse: duplicate keys are errors). Every failure is E_USAGE (exit 2) naming the
+ * source and, for a parse error, the line and column.
+ */
+export async function readPayload(
+  spec: string | undefined,
+  cwd: string,
+): Promise<Record<string, unknown>> {
+  if (spec === undefined) return {};
+  const file = spec === '-' ? '<stdin>' : resolve(cwd, spec);
+  let bytes: Buffer;
+  try {
+    bytes = spec === '-' ? await readStdin() : await readFile(file);
+  } catch (error) {
+    const why = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw usage(`--payload: cannot read ${file} (${why})`, HINT, { file });
+  }
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    throw usage(`--payload: ${file} is not valid UTF-8`, HINT, { file });
+  }
+  const parsed = parseJson(text, file);
+  if (!parsed.ok) {
+    const where = `${file}:${parsed.line}:${parsed.column}`;
+    throw usage(`--payload: invalid JSON at ${where}: ${parsed.message}`, HINT, { file });
+  }
+  const value = parsed.value;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    const found = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
+    throw usage(`--payload: expected a JSON object in ${file}, found ${found}`, HINT, { file });
+  }
+  return value as Record<string, unknown>;
+}

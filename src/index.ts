@@ -1,0 +1,95 @@
+/**
+ * hookpm as a library, for hosts that embed the hook engine (an agent, an editor, a test). Load a
+ * snapshot once per session (engine.md R1), dispatch events on it, report its diagnostics at start.
+ * Importing this module loads no command-line code (commander) and starts nothing.
+ *
+ * @example
+ * const { snapshot } = await loadTrustedSnapshot({ cwd, home: os.homedir(), flag: false });
+ * const result = await dispatchEvent(snapshot, 'PreToolUse', { tool_name: 'Bash', tool_input });
+ * if (result.permission?.decision === 'deny') refuse(result.permission.reason);
+ */
+
+/** The one error type, with a stable `code` (E_USAGE, ...), a `hint` and machine `details`. */
+export { HookpmError, isHookpmError } from './errors.js';
+export type { ErrorCode, ErrorDetails } from './errors.js';
+
+/** The twelve events as data (engine.md section 1): matcher field, default timeout, policies. */
+export { EVENTS, EVENT_NAMES, isEventName } from './hooks/events.js';
+export type { EventName, EventSpec, BlockPolicy, PlainStdoutPolicy } from './hooks/events.js';
+
+/** `{code, message, severity, handler?, origin?, plugin?, path?}` (engine.md section 11). */
+export type { Diagnostic, DiagnosticCode, Severity, Origin } from './hooks/diagnostic.js';
+
+/** Validates one parsed hooks document (engine.md section 3); never throws, reports diagnostics. */
+export { parseHooksDocument } from './hooks/parse-document.js';
+export type {
+  HooksConfig,
+  GroupConfig,
+  HandlerConfig,
+  ParsedDocument,
+  SourceDocument,
+  PluginBinding,
+  SnapshotHandler,
+} from './hooks/types.js';
+
+/** Builds the immutable snapshot of validated documents (engine.md R1-R3, S3, E4, F3). */
+export { buildSnapshot } from './hooks/snapshot.js';
+/** The handlers of a snapshot that match one invocation, in configuration order (sections 4-5). */
+export { matchHandlers } from './hooks/snapshot.js';
+export type { Snapshot, SnapshotPlugin, BuildSnapshotInput } from './hooks/snapshot.js';
+
+/**
+ * Reads the project file (when the caller says the workspace is trusted), the user file and the
+ * enabled plugins of a store, and builds the snapshot for a directory (engine.md S1-S6).
+ */
+export { loadSnapshot } from './ops/load-snapshot.js';
+export type { LoadSnapshotOptions, LoadedSnapshot } from './ops/load-snapshot.js';
+
+/**
+ * loadSnapshot after resolving workspace trust (engine.md section 10): headless without `askTrust`
+ * (project hooks only with `flag`), interactive with it.
+ */
+export { loadTrustedSnapshot } from './ops/load-trusted-snapshot.js';
+export type { LoadTrustedSnapshotOptions, TrustedSnapshot } from './ops/load-trusted-snapshot.js';
+export type { AskTrust, TrustAnswer, ResolvedTrust } from './ops/resolve-trust.js';
+
+/** Where hookpm keeps its state and plugins (`HOOKPM_HOME`, else the platform directories). */
+export { resolveStorePaths } from './store/paths.js';
+export type { StorePaths } from './store/paths.js';
+
+/** The effective merged hooks of a snapshot, as `hookpm hooks --json` shows them. */
+export { describeSnapshot } from './ops/list-hooks.js';
+export type { HookListing, ListedHandler } from './ops/list-hooks.js';
+
+/**
+ * Dispatches one event on a snapshot: every matching handler runs at once, the runs are reduced in
+ * configuration order to one result (engine.md sections 7-9, cli.md section 3).
+ */
+export { dispatchEvent } from './ops/dispatch.js';
+export type { DispatchOptions } from './ops/dispatch.js';
+export type {
+  DispatchResult,
+  ResultDiagnostic,
+  RunSummary,
+  PermissionResult,
+  PermissionDecision,
+} from './engine/types.js';
+
+/**
+ * Handler process groups: `installExitCleanup` makes SIGTERM, SIGINT and SIGHUP kill every running
+ * handler's group before the host exits; `killAllHandlers` does it now (synchronously).
+ */
+export { installExitCleanup, killAllHandlers } from './engine/process-groups.js';
+
+/**
+ * A long-running session for a working directory, as `hookpm session` runs it (cli.md section 4):
+ * the snapshot is loaded once (R1); dispatch (concurrent; Stop continuations counted, O3), reload
+ * (R4), hooks, close (kills running handlers' process groups).
+ */
+export { createSession } from './ops/session.js';
+export type {
+  Session,
+  SessionOptions,
+  SessionReport,
+  SessionDispatchOptions,
+} from './ops/session.js';

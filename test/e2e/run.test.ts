@@ -1,0 +1,271 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { EVENT_NAMES } from '../../src/hooks/events.js';
+import { BIN, ensureBuilt, runBin } from '../helpers/built-bin.js';
+import { isAlive, readPid, waitUntil } from '../engine/runner-fixtures.js';
+import { fixture, group, makeTempDir, printsJson, removeDir, sh } from '../ops/dispatch-helpers.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+let dir: string;
+let home: string;
+let repo: string;
+let n = 0;
+
+beforeAll(() => {
+  ensureBuilt();
+  dir = makeTempDir('e2e-run');
+});
+afterAll(() => removeDir(dir));
+beforeEach(async () => {
+  n += 1;
+  home = join(dir, `home${n}`);
+  repo = join(dir, `repo${n}`);
+  await mkdir(join(repo, '.git'), { recursive: true });
+  await mkdir(join(home, '.deepagents'), { recursive: true });
+});
+
+const env = (extra: Record<string, string> = {}): Record<string, string> => ({
+  PATH: process.env.PATH ?? '',
+  HOME: home,
+  HOOKPM_HOME: join(home, 'hookpm'),
+  NO_COLOR: '1',
+  ...extra,
+});
+
+async function userHooks(hooks: Record<string, unknown>): Promise<void> {
+  await writeFile(join(home, '.deepagents', 'hooks.json'), JSON.stringify({ hooks }));
+}
+
+function hookpm(args: string[], opts: { stdin?: string; env?: Record<string, string> } = {}) {
+  return runBin(args, {
+    cwd: repo,
+    env: opts.env ?? env(),
+    ...(opts.stdin === undefined ? {} : { stdin: opts.stdin }),
+  });
+}
+
+describe('hookpm run <Event>', () => {
+  it('cli.md 1: prints the result readably, hook text with control characters escaped, and exits 0 whatever the hooks decided', async () => {
+    await userHooks({
+      PreToolUse: [
+        group('Bash', sh(`echo 'rm -rf blocked' >&2; exit 2`)),
+        group(null, sh(printsJson({ systemMessage: 'checked\nby guard\u001b[2J' }))),
+      ],
+    });
+    const run = await hookpm(['run', 'PreToolUse', '--payload', '-'], {
+      stdin: JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'rm -rf /' } }),
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const lines = run.stdout.split('\n');
+    expect(lines[0]).toMatch(/^PreToolUse: 2 handler\(s\) ran \(snapshot [0-9a-f]{12}\)$/);
+    expect(lines).toContain('permission: deny: rm -rf blocked');
+    expect(lines).toContain('system messages:');
+    expect(lines).toContain('  - checked');
+    expect(lines).toContain('    by guard\\u001b[2J');
+    expect(run.stdout).not.toContain('\u001b');
+    expect(run.stdout).toMatch(
+      /HANDLER\s+ORIGIN\s+EXIT\s+TIME\nPreToolUse:0:0\s+user\s+2\s+\d+ ms\nPreToolUse:1:0\s+user\s+0\s+\d+ ms/,
+    );
+  });
+
+  it('X2/X5: --payload - with $(touch pwned), backticks and quotes reaches the handler byte-exact, creates nothing, and OPENAI_API_KEY is absent', async () => {
+    const stdinCopy = join(dir, `stdin-${n}`);
+    const envDump = join(dir, `env-${n}`);
+    await userHooks({
+      PreToolUse: [group(null, sh(`cat > '${stdinCopy}'; env > '${envDump}'`))],
+    });
+    const input = {
+      tool_name: 'Bash',
+      tool_input: { command: `$(touch pwned) \`touch pwned\` "q" 'q' \\` },
+      session_id: 's-9',
+    };
+    const run = await hookpm(['run', 'PreToolUse', '--payload', '-', '--json'], {
+      stdin: JSON.stringify(input),
+      env: env({ OPENAI_API_KEY: 'sk-never-leaked' }),
+    });
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout) as { runs: { exitCode: number }[] };
+    expect(result.runs.map((r) => r.exitCode)).toEqual([0]);
+    const { session_id, ...fields } = input;
+    expect(await readFile(stdinCopy, 'utf8')).toBe(
+      JSON.stringify({
+        session_id,
+        cwd: repo,
+        permission_mode: 'default',
+        hook_event_name: 'PreToolUse',
+        ...fields,
+      }),
+    );
+    const handlerEnv = await readFile(envDump, 'utf8');
+    expect(handlerEnv).not.toContain('OPENAI_API_KEY');
+    expect(handlerEnv).not.toContain('sk-never-leaked');
+    expect(handlerEnv).toContain(`CLAUDE_PROJECT_DIR=${repo}`);
+    expect(existsSync(join(repo, 'pwned'))).toBe(false);
+  });
+
+  it('cli.md 3: --json includes the snapshot diagnostics (a bad matcher is invalid_matcher) ahead of the run diagnostics', async () => {
+    await userHooks({
+      Notification: [group('(unclosed', sh('true')), group(null, sh('exit 5'))],
+    });
+    const payload = join(repo, 'payload.json');
+    await writeFile(payload, JSON.stringify({ notification_type: 'idle', message: 'hi' }));
+    const run = await hookpm([
+      'run',
+      'Notification',
+      '--payload',
+      'payload.json',
+      '--cwd',
+      repo,
+      '--json',
+    ]);
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout) as {
+      snapshotId: string;
+      diagnostics: Record<string, unknown>[];
+    };
+    expect(result.snapshotId).toMatch(/^[0-9a-f]{64}$/);
+    expect(result.diagnostics).toEqual([
+      expect.objectContaining({ code: 'invalid_matcher', severity: 'error', origin: 'user' }),
+      expect.objectContaining({
+        code: 'nonzero_exit',
+        handler: 'Notification:1:0',
+        origin: 'user',
+      }),
+    ]);
+  });
+
+  it('cli.md 1: readable output lists diagnostics with their code and handler', async () => {
+    await userHooks({ Stop: [group('Bash', sh('true')), group(null, sh('exit 5'))] });
+    const run = await hookpm(['run', 'Stop']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('diagnostics:');
+    expect(run.stdout).toMatch(/- error unsupported_matcher .*hooks\.Stop\[0\]\.matcher: /);
+    expect(run.stdout).toContain('- warning nonzero_exit Stop:1:0: exit code 5');
+    expect(run.stdout).toContain('continue loop: no');
+  });
+
+  it('O3: --continuation-count 7 still continues an always-blocking Stop, 8 gives continuation_cap', async () => {
+    await userHooks({ Stop: [group(null, sh(`echo 'not done' >&2; exit 2`))] });
+    const at7 = JSON.parse(
+      (await hookpm(['run', 'Stop', '--continuation-count', '7', '--json'])).stdout,
+    );
+    expect(at7).toMatchObject({ continueLoop: true, feedback: ['not done'], diagnostics: [] });
+    const at8 = JSON.parse(
+      (await hookpm(['run', 'Stop', '--continuation-count', '8', '--json'])).stdout,
+    );
+    expect(at8).toMatchObject({ continueLoop: false, feedback: [] });
+    expect(at8.diagnostics.map((d: { code: string }) => d.code)).toEqual(['continuation_cap']);
+  });
+
+  it('T5: headless, the project file loads only with --trust-project-hooks', async () => {
+    await mkdir(join(repo, '.deepagents'), { recursive: true });
+    await writeFile(
+      join(repo, '.deepagents', 'hooks.json'),
+      JSON.stringify({ hooks: { UserPromptSubmit: [group(null, sh('echo from project'))] } }),
+    );
+    const without = JSON.parse((await hookpm(['run', 'UserPromptSubmit', '--json'])).stdout);
+    expect(without.context).toEqual([]);
+    expect(without.diagnostics.map((d: { code: string }) => d.code)).toEqual(['project_untrusted']);
+    const trusted = JSON.parse(
+      (await hookpm(['run', 'UserPromptSubmit', '--trust-project-hooks', '--json'])).stdout,
+    );
+    expect(trusted.context).toEqual(['from project']);
+    expect(trusted.runs).toEqual([expect.objectContaining({ origin: 'project', exitCode: 0 })]);
+  });
+
+  it('S1/X3: an installed, enabled plugin runs through `hookpm run` (its argv uses ${CLAUDE_PLUGIN_ROOT}) and is reported with its id', async () => {
+    const guard = join(ROOT, 'registry-fixtures', 'plugins', 'guard');
+    const install = await hookpm(['install', guard, '--yes']);
+    expect(install.code).toBe(0);
+    const run = await hookpm(['run', 'PreToolUse', '--payload', '-', '--json'], {
+      stdin: JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'rm -rf /' } }),
+    });
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result.permission).toMatchObject({ decision: 'deny' });
+    expect(result.runs).toEqual([
+      expect.objectContaining({
+        handler: 'PreToolUse:0:0',
+        origin: 'plugin',
+        plugin: 'guard@local',
+        exitCode: 0,
+      }),
+    ]);
+  });
+
+  it('X6: a handler whose grandchild holds stdout and ignores SIGTERM, timeout 1: `hookpm run` ends in time and leaves nothing alive', async () => {
+    const pidFile = join(dir, `grandchild-${n}`);
+    await userHooks({
+      SessionEnd: [
+        group(null, sh(`exec '${fixture('hold-pipes.sh')}' '${pidFile}'`, { timeout: 1 })),
+      ],
+    });
+    const run = await hookpm(['run', 'SessionEnd', '--json']);
+    expect(run.code).toBe(0);
+    expect(run.ms).toBeLessThan(4000);
+    const result = JSON.parse(run.stdout);
+    expect(result.runs[0]).toMatchObject({ timedOut: true, exitCode: null });
+    expect(isAlive(await readPid(pidFile))).toBe(false);
+  });
+
+  it('X4: SIGTERM to a `hookpm run` whose handler sleeps leaves no handler process alive', async () => {
+    const pidFile = join(dir, `sleeper-${n}`);
+    await userHooks({
+      Stop: [group(null, sh(`exec '${fixture('record-pid-and-sleep.sh')}' '${pidFile}'`))],
+    });
+    const child = spawn(process.execPath, [BIN, 'run', 'Stop'], {
+      cwd: repo,
+      env: env(),
+      stdio: 'ignore',
+    });
+    const exited = new Promise<number | null>((resolve) =>
+      child.on('close', (code) => resolve(code)),
+    );
+    const handler = await readPid(pidFile);
+    expect(isAlive(handler)).toBe(true);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(143);
+    await waitUntil(() => !isAlive(handler), 1000, 'the handler to die');
+  });
+});
+
+describe('hookpm run: usage errors (exit 2)', () => {
+  it('cli.md 1: an unknown event name is a usage error listing the twelve events', async () => {
+    const run = await hookpm(['run', 'pretooluse']);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('hookpm: error[E_USAGE]: unknown event "pretooluse"');
+    for (const event of EVENT_NAMES) expect(run.stderr).toContain(event);
+    expect(run.stderr).toContain('did you mean PreToolUse?');
+  });
+
+  it('cli.md 1: a payload that is not a JSON object is a usage error; with --json the error is JSON on stdout', async () => {
+    const array = await hookpm(['run', 'Stop', '--payload', '-'], { stdin: '[1, 2]' });
+    expect(array.code).toBe(2);
+    expect(array.stderr).toContain('--payload: expected a JSON object in <stdin>, found an array');
+    const broken = await hookpm(['run', 'Stop', '--payload', '-', '--json'], {
+      stdin: '{"a": 1,}',
+    });
+    expect(broken.code).toBe(2);
+    const error = JSON.parse(broken.stdout).error;
+    expect(error.code).toBe('E_USAGE');
+    expect(error.message).toMatch(/^--payload: invalid JSON at <stdin>:1:\d+: /);
+    const missing = await hookpm(['run', 'Stop', '--payload', 'nope.json']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`cannot read ${join(repo, 'nope.json')} (ENOENT)`);
+  });
+
+  it('O3: a --continuation-count that is not a non-negative integer is a usage error', async () => {
+    const run = await hookpm(['run', 'Stop', '--continuation-count', '-1']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      '--continuation-count: expected a non-negative integer, found "-1"',
+    );
+  });
+});

@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as hookpm from '../src/index.js';
+import { group, makeTempDir, printsJson, removeDir, sh } from './ops/dispatch-helpers.js';
+
+const SRC = fileURLToPath(new URL('../src/', import.meta.url));
+const IMPORT =
+  /(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+/** Every module src/index.ts loads, statically or lazily: relative files and bare packages. */
+function importGraph(entry: string): { files: Set<string>; packages: Set<string> } {
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (file: string): void => {
+    if (files.has(file)) return;
+    files.add(file);
+    const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
+    for (const m of text.matchAll(IMPORT)) {
+      if (/^\s*(import|export)\s+type\s/.test(m[0])) continue;
+      const spec = (m[1] ?? m[2]) as string;
+      if (spec.startsWith('.')) visit(resolve(dirname(file), spec.replace(/\.js$/, '.ts')));
+      else packages.add(spec);
+    }
+  };
+  visit(entry);
+  return { files, packages };
+}
+
+let dir: string;
+beforeAll(() => {
+  dir = makeTempDir('index');
+});
+afterAll(() => removeDir(dir));
+
+describe('src/index.ts, the library for hosts', () => {
+  it('exports the engine: buildSnapshot, matchHandlers, dispatchEvent, the loaders, parseHooksDocument, EVENTS, HookpmError', () => {
+    for (const name of [
+      'buildSnapshot',
+      'matchHandlers',
+      'dispatchEvent',
+      'loadSnapshot',
+      'loadTrustedSnapshot',
+      'parseHooksDocument',
+      'describeSnapshot',
+      'installExitCleanup',
+    ]) {
+      expect(typeof (hookpm as Record<string, unknown>)[name]).toBe('function');
+    }
+    expect(hookpm.EVENT_NAMES).toHaveLength(12);
+    expect(Object.keys(hookpm.EVENTS)).toEqual([...hookpm.EVENT_NAMES]);
+    expect(new hookpm.HookpmError('E_USAGE', 'x').code).toBe('E_USAGE');
+  });
+
+  it('loads no command-line code: nothing it imports reaches commander or src/cli/', () => {
+    const { files, packages } = importGraph(join(SRC, 'index.ts'));
+    expect(files.size).toBeGreaterThan(10);
+    expect([...packages].filter((p) => p === 'commander' || p.startsWith('commander/'))).toEqual(
+      [],
+    );
+    expect([...files].filter((f) => f.startsWith(join(SRC, 'cli')))).toEqual([]);
+  });
+
+  it('cli.md 3: a host loads the snapshot of a directory and dispatches on it', async () => {
+    const home = join(dir, 'home');
+    const project = join(dir, 'project');
+    await mkdir(join(home, '.deepagents'), { recursive: true });
+    await mkdir(join(project, '.git'), { recursive: true });
+    const hooks = {
+      PreToolUse: [
+        group(
+          'Bash',
+          sh(
+            printsJson({
+              hookSpecificOutput: {
+                hookEventName: 'PreToolUse',
+                permissionDecision: 'deny',
+                permissionDecisionReason: 'no',
+              },
+            }),
+          ),
+        ),
+      ],
+    };
+    await writeFile(join(home, '.deepagents', 'hooks.json'), JSON.stringify({ hooks }));
+    const { snapshot } = await hookpm.loadTrustedSnapshot({ cwd: project, home, flag: false });
+    expect(snapshot.handlers.map((h) => h.id)).toEqual(['PreToolUse:0:0']);
+    const result = await hookpm.dispatchEvent(
+      snapshot,
+      'PreToolUse',
+      { tool_name: 'Bash' },
+      { cwd: project },
+    );
+    expect(result.permission).toEqual({ decision: 'deny', reason: 'no', interrupt: false });
+    expect(result.snapshotId).toBe(snapshot.id);
+  });
+});

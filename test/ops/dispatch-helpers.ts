@@ -1,0 +1,79 @@
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { DispatchResult } from '../../src/engine/types.js';
+import { parseHooksDocument } from '../../src/hooks/parse-document.js';
+import { buildSnapshot, type Snapshot } from '../../src/hooks/snapshot.js';
+import type { HooksConfig, PluginBinding, SourceDocument } from '../../src/hooks/types.js';
+
+/** Absolute path of a fixture script in test/fixtures/handlers. */
+export function fixture(name: string): string {
+  return fileURLToPath(new URL(`../fixtures/handlers/${name}`, import.meta.url));
+}
+
+/** A shell-form handler. */
+export function sh(command: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { type: 'command', command, ...extra };
+}
+
+/** A handler run directly from argv. */
+export function argv(args: string[], extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { type: 'command', command: args.join(' '), argv: args, ...extra };
+}
+
+/** A group: `matcher` null is a match-all group. */
+export function group(matcher: string | null, ...hooks: Record<string, unknown>[]) {
+  return matcher === null ? { hooks } : { matcher, hooks };
+}
+
+/** A shell command printing `value` as JSON on stdout (single-quoted for /bin/sh). */
+export function printsJson(value: unknown, then = ''): string {
+  const text = JSON.stringify(value).replace(/'/g, `'\\''`);
+  return `printf '%s' '${text}'${then}`;
+}
+
+export interface DocumentSource {
+  origin: 'project' | 'user' | 'plugin';
+  /** The `hooks` object of the document. */
+  hooks: Record<string, unknown>;
+  plugin?: PluginBinding;
+}
+
+/** Validates a real hooks document the way a file is validated (engine.md section 3). */
+export function parsedConfig(hooks: Record<string, unknown>, file = 'hooks.json'): HooksConfig {
+  const parsed = parseHooksDocument({ hooks }, { file, legacy: false });
+  if (parsed.config === null) throw new Error(`Assertion failed: ${file} did not load`);
+  const errors = parsed.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length > 0) throw new Error(`Assertion failed: ${JSON.stringify(errors)}`);
+  return parsed.config;
+}
+
+/** A snapshot of real documents, in the order given (buildSnapshot applies S3 itself). */
+export function snapshotOf(projectDir: string, ...documents: DocumentSource[]): Snapshot {
+  const sources: SourceDocument[] = documents.map((d, i) => ({
+    origin: d.origin,
+    file: `${d.origin}-${i}.json`,
+    config: parsedConfig(d.hooks, `${d.origin}-${i}.json`),
+    ...(d.plugin === undefined ? {} : { plugin: d.plugin }),
+  }));
+  return buildSnapshot({ projectDir, sources });
+}
+
+/** A snapshot of one user document. */
+export function userSnapshot(projectDir: string, hooks: Record<string, unknown>): Snapshot {
+  return snapshotOf(projectDir, { origin: 'user', hooks });
+}
+
+export function codes(result: DispatchResult): string[] {
+  return result.diagnostics.map((d) => d.code);
+}
+
+/** A fresh real directory (realpath, so it compares equal to what `pwd` prints). */
+export function makeTempDir(label: string): string {
+  return realpathSync(mkdtempSync(join(tmpdir(), `hookpm-${label}-`)));
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
