@@ -37,6 +37,7 @@ export type ErrorCode =
   | 'E_PLUGIN_TAMPERED'
   | 'E_GIT'
   | 'E_IO'
+  | 'E_SESSION_CLOSED'
   | 'E_INTERNAL';
 
 export interface ErrorDetails {

@@ -5,7 +5,9 @@ import { isEventName, type EventName } from '../hooks/events.js';
 import { buildSnapshot } from '../hooks/snapshot.js';
 import { readHooksFile } from '../workspace/read-hooks-file.js';
 import { statPathKind, type PathKind } from '../workspace/path-kind.js';
+import { isMarketplacePath, validateMarketplace } from './validate-marketplace.js';
 import { validatePluginDir } from './validate-plugin.js';
+import { isRegistryPath, validateRegistryDir } from './validate-registry.js';
 
 export type ValidateKind = 'hooks' | 'plugin' | 'marketplace' | 'registry';
 
@@ -24,6 +26,8 @@ export interface ValidateReport {
   /** Engine events with at least one runnable handler, in declaration order. */
   events: EventName[];
   diagnostics: ValidateDiagnostic[];
+  /** Kinds marketplace and registry: the names of the valid plugins listed. */
+  plugins?: string[];
 }
 
 export interface ValidateOptions {
@@ -36,6 +40,8 @@ export interface ValidateOptions {
 export interface KindFindings {
   events: EventName[];
   diagnostics: Diagnostic[];
+  /** Kinds marketplace and registry: the names of the valid plugins listed. */
+  plugins?: string[];
 }
 
 interface KindValidator {
@@ -47,8 +53,14 @@ interface KindValidator {
 
 /** The validators, tried in order. Plugin, marketplace and registry kinds are added here. */
 const VALIDATORS: readonly KindValidator[] = [
+  { kind: 'registry', accepts: isRegistryPath, run: validateRegistryDir },
+  { kind: 'marketplace', accepts: isMarketplacePath, run: validateMarketplace },
   { kind: 'hooks', accepts: (_path, pathKind) => pathKind === 'file', run: validateHooksFile },
-  { kind: 'plugin', accepts: (_path, pathKind) => pathKind === 'directory', run: validatePluginDir },
+  {
+    kind: 'plugin',
+    accepts: (_path, pathKind) => pathKind === 'directory',
+    run: validatePluginDir,
+  },
 ];
 
 export async function validate(options: ValidateOptions): Promise<ValidateReport> {
@@ -77,6 +89,7 @@ export async function validate(options: ValidateOptions): Promise<ValidateReport
     kind: validator.kind,
     events: findings.events,
     diagnostics,
+    ...(findings.plugins === undefined ? {} : { plugins: findings.plugins }),
   };
 }
 

@@ -1,0 +1,29 @@
+import type { StorePaths } from '../store/paths.js';
+import type { ReviewReport } from './review-report.js';
+
+/**
+ * Asked before a plugin's hooks may run (plugins.md Q4, Q5; STYLE rule 1: consent comes through an
+ * injected function, only the CLI prompts). Called with the review of the surface to approve, whose
+ * `diff` is the change against the consented surface (null when nothing was consented yet).
+ * Resolves true to consent. May throw E_CANCELLED.
+ */
+export type Confirm = (review: ReviewReport) => Promise<boolean>;
+
+/** What the plugin operations work on. */
+export interface PluginContext {
+  paths: StorePaths;
+  /** Absent when no question can be asked (no TTY): operations then never enable silently. */
+  confirm?: Confirm;
+  /** The clock for consent and install times. */
+  now?: () => Date;
+  /** How long to wait for another command's store lock (D3); default 30 s. */
+  lockWaitMs?: number;
+}
+
+export function nowIso(ctx: PluginContext): string {
+  return (ctx.now?.() ?? new Date()).toISOString();
+}
+
+export function lockOptions(ctx: PluginContext): { waitMs?: number } {
+  return ctx.lockWaitMs === undefined ? {} : { waitMs: ctx.lockWaitMs };
+}

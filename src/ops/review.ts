@@ -1,0 +1,80 @@
+import { basename, resolve } from 'node:path';
+import { fingerprintTree } from '../store/fingerprint.js';
+import type { StorePaths } from '../store/paths.js';
+import { readState } from '../store/state.js';
+import { inspectPluginDir } from './inspect-plugin.js';
+import { isPathSpec } from './install-source.js';
+import { findInstalled, readConsentedEntries } from './installed-plugin.js';
+import { buildReview, type ReviewDiagnostic, type ReviewReport } from './review-report.js';
+
+/**
+ * `hookpm review <name|dir>` (plugins.md Q3, cli.md section 3): the consent surface of an installed
+ * plugin (its pending update's, if one waits) or of a plugin directory, with the diff against the
+ * surface consented to for the same id. Never throws for what a plugin contains: its problems are
+ * the report's diagnostics (ok: false when install would refuse it, P4).
+ */
+export async function reviewPlugin(
+  paths: StorePaths,
+  opts: { target: string; cwd: string },
+): Promise<ReviewReport> {
+  const state = await readState(paths);
+  if (isPathSpec(opts.target)) {
+    const dir = resolve(opts.cwd, opts.target);
+    const inspected = await inspectPluginDir(dir, {
+      fallbackName: basename(dir),
+      registry: 'local',
+    });
+    const existing = state.plugins[inspected.id];
+    return buildReview({
+      id: inspected.id,
+      version: inspected.version,
+      plugin: inspected.plugin,
+      surface: inspected.surface,
+      source: dir,
+      integrity: null,
+      consentedHash: existing?.consent?.surfaceHash ?? null,
+      consentedEntries: existing === undefined ? null : await readConsentedEntries(existing),
+      installed:
+        existing === undefined
+          ? null
+          : {
+              version: existing.version,
+              enabled: existing.enabled,
+              pending: existing.pending?.version ?? null,
+            },
+    });
+  }
+  const record = findInstalled(state, opts.target);
+  const target = record.pending ?? record;
+  const [inspected, found] = await Promise.all([
+    inspectPluginDir(target.path, { fallbackName: record.name, registry: record.registry }),
+    fingerprintTree(target.path).catch(() => null),
+  ]);
+  const report = buildReview({
+    id: record.id,
+    version: target.version,
+    plugin: inspected.plugin,
+    surface: inspected.surface,
+    source: target.source,
+    integrity: target.integrity,
+    consentedHash: record.consent?.surfaceHash ?? null,
+    consentedEntries: await readConsentedEntries(record),
+    installed: {
+      version: record.version,
+      enabled: record.enabled,
+      pending: record.pending?.version ?? null,
+    },
+  });
+  if (found !== target.fingerprint) report.diagnostics.unshift(tampered(record.id, target));
+  return report;
+}
+
+/** Q6: the installed files no longer match the fingerprint recorded at install. */
+function tampered(id: string, target: { path: string; source: string }): ReviewDiagnostic {
+  return {
+    severity: 'error',
+    code: 'plugin_tampered',
+    message: `the installed files of ${id} at ${target.path} changed after install; its hooks are left out of snapshots until \`hookpm install --force ${target.source}\` restores them`,
+    path: null,
+  };
+}

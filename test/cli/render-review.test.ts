@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { renderReview } from '../../src/cli/render-review.js';
+import type { ReviewHook, ReviewReport } from '../../src/ops/review-report.js';
+
+const hook = (over: Partial<ReviewHook>): ReviewHook => ({
+  event: 'PreToolUse',
+  matcher: 'Bash',
+  if: 'Bash(rm *)',
+  type: 'command',
+  command: 'sh guard.sh',
+  argv: null,
+  timeout: 30,
+  statusMessage: null,
+  source: 'hooks/hooks.json',
+  valid: true,
+  diagnostic: null,
+  ...over,
+});
+
+const report = (over: Partial<ReviewReport>): ReviewReport => ({
+  id: 'guard@local',
+  name: 'guard',
+  version: '1.0.0',
+  description: 'blocks things',
+  source: '/src/guard',
+  integrity: 'sha256-abc',
+  events: ['PreToolUse'],
+  hooks: [hook({})],
+  surfaceHash: 'sha256-xyz',
+  consented: false,
+  diff: null,
+  ok: true,
+  diagnostics: [],
+  installed: null,
+  ...over,
+});
+
+describe('renderReview', () => {
+  it('Q3: shows name, version, source, integrity, description, and per event the matcher, if, command, timeout and source', () => {
+    const text = renderReview(
+      report({
+        hooks: [
+          hook({}),
+          hook({
+            event: 'Stop',
+            matcher: null,
+            if: null,
+            command: 'x',
+            argv: ['node', 'x.js'],
+            source: './extra.json',
+          }),
+        ],
+      }),
+    );
+    for (const part of [
+      'guard@local 1.0.0',
+      '/src/guard',
+      'sha256-abc',
+      'blocks things',
+      'PreToolUse',
+      '"Bash"',
+      '"Bash(rm *)"',
+      'command "sh guard.sh"',
+      'timeout 30s',
+      'from hooks/hooks.json',
+      'Stop',
+      'argv ["node","x.js"]',
+      'from ./extra.json',
+    ]) {
+      expect(text).toContain(part);
+    }
+  });
+
+  it('Q3: control characters and bidi overrides in every plugin-supplied string are escaped', () => {
+    const text = renderReview(
+      report({
+        description: 'evil\u001b[2J\u202etxt',
+        source: '/src/\u001b]0;x\u0007',
+        hooks: [
+          hook({
+            command: 'echo \u001b[31mred\u202e',
+            statusMessage: 'a\rb',
+            source: 'hooks/\u0007.json',
+          }),
+        ],
+        diagnostics: [
+          {
+            severity: 'warning',
+            code: 'invalid_config',
+            message: 'bad \u001b[1m',
+            path: 'x\u0000',
+          },
+        ],
+      }),
+    );
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+    expect(text).toContain('\\u001b[2J');
+    expect(text).toContain('\\u202e');
+  });
+
+  it('Q5: shows what was added, removed and changed since consent', () => {
+    const text = renderReview(
+      report({
+        diff: {
+          added: [hook({ command: 'curl new' })],
+          removed: [hook({ command: 'old' })],
+          changed: [{ before: hook({ timeout: 5 }), after: hook({ timeout: 50 }) }],
+        },
+      }),
+    );
+    expect(text).toContain('+ PreToolUse command "curl new"');
+    expect(text).toContain('- PreToolUse command "old"');
+    expect(text).toMatch(/~ PreToolUse was .*\n.*timeout 5s/);
+    expect(text).toMatch(/~ PreToolUse now .*\n.*timeout 50s/);
+  });
+});

@@ -1,0 +1,349 @@
+import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HookpmError, isHookpmError } from '../../src/errors.js';
+import { disablePlugin } from '../../src/ops/disable.js';
+import { enablePlugin } from '../../src/ops/enable.js';
+import { installPlugins } from '../../src/ops/install.js';
+import { listPlugins } from '../../src/ops/list.js';
+import type { PluginContext } from '../../src/ops/plugin-context.js';
+import type { ReviewReport } from '../../src/ops/review-report.js';
+import { reviewPlugin } from '../../src/ops/review.js';
+import { uninstallPlugins } from '../../src/ops/uninstall.js';
+import { pluginDataDir } from '../../src/store/paths.js';
+import { readState, writeState } from '../../src/store/state.js';
+import { hashStore } from '../helpers/store-snapshot.js';
+import { cmd, makeWorld, pluginFiles, type World } from './plugin-fixture.js';
+
+let world: World;
+let ctx: PluginContext;
+beforeEach(async () => {
+  world = await makeWorld();
+  ctx = { paths: world.paths };
+});
+afterEach(() => world.cleanup());
+
+async function install(
+  name: string,
+  events: Record<string, unknown[]>,
+  enable: 'yes' | 'no' = 'no',
+  version = '1.0.0',
+) {
+  const dir = await world.plugin(name, pluginFiles(name, version, events));
+  const [entry] = (
+    await installPlugins(ctx, { specs: [dir], cwd: world.dir, enable, force: false, dryRun: false })
+  ).installed;
+  return { dir, entry: entry! };
+}
+
+async function failure(fn: () => Promise<unknown>): Promise<HookpmError> {
+  try {
+    await fn();
+  } catch (error) {
+    if (isHookpmError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a HookpmError');
+}
+
+describe('enable and disable', () => {
+  it('Q4: enabling asks for consent to the current surface; yes records {surfaceHash, at, version} and creates the data dir (V3)', async () => {
+    await install('guard', { Stop: [cmd('echo s')] });
+    const asked: ReviewReport[] = [];
+    const result = await enablePlugin(
+      { ...ctx, confirm: async (r) => (asked.push(r), true), now: () => new Date(0) },
+      { name: 'guard', yes: false },
+    );
+    expect(asked.map((r) => [r.id, r.consented])).toEqual([['guard@local', false]]);
+    const record = (await readState(world.paths)).plugins['guard@local']!;
+    expect(record.consent).toEqual({
+      surfaceHash: record.surfaceHash,
+      at: '1970-01-01T00:00:00.000Z',
+      version: '1.0.0',
+    });
+    expect(result).toMatchObject({
+      id: 'guard@local',
+      enabled: true,
+      changed: true,
+      dataDir: pluginDataDir(world.paths, 'guard@local'),
+    });
+    expect((await stat(result.dataDir)).isDirectory()).toBe(true);
+  });
+
+  it('Q4: without a TTY and without --yes, enable fails with E_CONSENT_REQUIRED and changes nothing', async () => {
+    await install('guard', { Stop: [cmd('echo s')] });
+    const before = await hashStore(world.paths);
+    const error = await failure(() => enablePlugin(ctx, { name: 'guard', yes: false }));
+    expect(error.code).toBe('E_CONSENT_REQUIRED');
+    expect(error.hint).toContain('--yes');
+    expect(await hashStore(world.paths)).toEqual(before);
+  });
+
+  it('Q4: declining is E_CANCELLED and changes nothing', async () => {
+    await install('guard', { Stop: [cmd('echo s')] });
+    const before = await hashStore(world.paths);
+    expect(
+      (
+        await failure(() =>
+          enablePlugin({ ...ctx, confirm: async () => false }, { name: 'guard', yes: false }),
+        )
+      ).code,
+    ).toBe('E_CANCELLED');
+    expect(await hashStore(world.paths)).toEqual(before);
+  });
+
+  it('Q4: re-enabling a plugin whose consent holds its surface asks nothing', async () => {
+    await install('guard', { Stop: [cmd('echo s')] }, 'yes');
+    await disablePlugin(ctx, { name: 'guard' });
+    const result = await enablePlugin(
+      {
+        ...ctx,
+        confirm: async () => {
+          throw new Error('asked');
+        },
+      },
+      { name: 'guard@local', yes: false },
+    );
+    expect(result.changed).toBe(true);
+  });
+
+  it('V3: disable keeps the consent and the data directory', async () => {
+    await install('guard', { Stop: [cmd('echo s')] }, 'yes');
+    expect(await disablePlugin(ctx, { name: 'guard' })).toEqual({
+      id: 'guard@local',
+      enabled: false,
+      changed: true,
+    });
+    const record = (await readState(world.paths)).plugins['guard@local']!;
+    expect(record.enabled).toBe(false);
+    expect(record.consent).not.toBeNull();
+    expect((await stat(pluginDataDir(world.paths, 'guard@local'))).isDirectory()).toBe(true);
+  });
+
+  it('Q6: enabling a plugin whose installed files changed is refused with E_PLUGIN_TAMPERED and a --force hint', async () => {
+    const { entry } = await install('guard', { Stop: [cmd('echo s')] });
+    await writeFile(join(entry.path!, 'extra.sh'), 'echo evil');
+    const error = await failure(() => enablePlugin(ctx, { name: 'guard', yes: true }));
+    expect(error.code).toBe('E_PLUGIN_TAMPERED');
+    expect(error.hint).toContain('hookpm install --force');
+  });
+
+  it('Q5: enabling a pending update shows the diff against the consented surface and makes it the active version', async () => {
+    const { dir } = await install('guard', { Stop: [cmd('echo a')] }, 'yes');
+    await writeFile(
+      join(dir, 'hooks/hooks.json'),
+      JSON.stringify({ hooks: { Stop: [{ hooks: [cmd('echo a'), cmd('echo b')] }] } }),
+    );
+    await writeFile(join(dir, 'plugin.json'), JSON.stringify({ name: 'guard', version: '2.0.0' }));
+    await installPlugins(ctx, {
+      specs: [dir],
+      cwd: world.dir,
+      enable: 'no',
+      force: false,
+      dryRun: false,
+    });
+    const review = await reviewPlugin(world.paths, { target: 'guard', cwd: world.dir });
+    expect(review).toMatchObject({
+      version: '2.0.0',
+      consented: false,
+      installed: { version: '1.0.0', pending: '2.0.0' },
+    });
+    expect(review.diff).toMatchObject({ added: [{ command: 'echo b' }], removed: [], changed: [] });
+    const asked: ReviewReport[] = [];
+    await enablePlugin(
+      { ...ctx, confirm: async (r) => (asked.push(r), true) },
+      { name: 'guard', yes: false },
+    );
+    expect(asked[0]!.diff!.added).toHaveLength(1);
+    const record = (await readState(world.paths)).plugins['guard@local']!;
+    expect(record).toMatchObject({ version: '2.0.0', pending: null, enabled: true });
+    expect(record.consent!.surfaceHash).toBe(record.surfaceHash);
+  });
+
+  it('an unknown name is E_NOT_INSTALLED; a name in two registries is E_AMBIGUOUS', async () => {
+    const { entry } = await install('guard', { Stop: [cmd('echo s')] });
+    expect((await failure(() => disablePlugin(ctx, { name: 'nope' }))).code).toBe(
+      'E_NOT_INSTALLED',
+    );
+    const state = await readState(world.paths);
+    const local = state.plugins['guard@local']!;
+    state.plugins['guard@examples'] = {
+      ...local,
+      id: 'guard@examples',
+      registry: 'examples',
+      path: entry.path!,
+    };
+    await writeState(world.paths, state);
+    const error = await failure(() => disablePlugin(ctx, { name: 'guard' }));
+    expect(error.code).toBe('E_AMBIGUOUS');
+    expect(error.message).toContain('guard@examples, guard@local');
+  });
+});
+
+describe('uninstall', () => {
+  it('V3: removes the record, the installed tree and the data directory', async () => {
+    const { entry } = await install('guard', { Stop: [cmd('echo s')] }, 'yes');
+    const result = await uninstallPlugins(ctx, { names: ['guard'], keepData: false });
+    expect(result).toEqual({
+      uninstalled: [{ id: 'guard@local', version: '1.0.0', keptData: false }],
+    });
+    expect((await readState(world.paths)).plugins).toEqual({});
+    await expect(stat(entry.path!)).rejects.toThrow();
+    await expect(stat(pluginDataDir(world.paths, 'guard@local'))).rejects.toThrow();
+  });
+
+  it('V3: --keep-data keeps the data directory', async () => {
+    await install('guard', { Stop: [cmd('echo s')] }, 'yes');
+    await writeFile(join(pluginDataDir(world.paths, 'guard@local'), 'memo'), 'x');
+    await uninstallPlugins(ctx, { names: ['guard@local'], keepData: true });
+    expect((await stat(join(pluginDataDir(world.paths, 'guard@local'), 'memo'))).isFile()).toBe(
+      true,
+    );
+  });
+
+  it('one unknown name among several fails with E_NOT_INSTALLED and removes nothing', async () => {
+    await install('guard', { Stop: [cmd('echo s')] }, 'yes');
+    const before = await hashStore(world.paths);
+    expect(
+      (await failure(() => uninstallPlugins(ctx, { names: ['guard', 'nope'], keepData: false })))
+        .code,
+    ).toBe('E_NOT_INSTALLED');
+    expect(await hashStore(world.paths)).toEqual(before);
+  });
+});
+
+describe('list', () => {
+  it('cli.md list shape: plugins sorted by id with id, name, registry, version, enabled, events, source, integrity', async () => {
+    const b = await install('beta', { Stop: [cmd('echo b')] }, 'yes');
+    const a = await install('alpha', { PreToolUse: [cmd('echo a')], Stop: [cmd('echo a')] });
+    const { plugins } = await listPlugins(world.paths);
+    expect(plugins).toEqual([
+      {
+        id: 'alpha@local',
+        name: 'alpha',
+        registry: 'local',
+        version: '1.0.0',
+        enabled: false,
+        events: ['PreToolUse', 'Stop'],
+        source: a.dir,
+        integrity: a.entry.integrity,
+        active: false,
+        pending: null,
+      },
+      {
+        id: 'beta@local',
+        name: 'beta',
+        registry: 'local',
+        version: '1.0.0',
+        enabled: true,
+        events: ['Stop'],
+        source: b.dir,
+        integrity: b.entry.integrity,
+        active: true,
+        pending: null,
+      },
+    ]);
+  });
+
+  it('D6: list of a corrupt state fails with E_STATE_CORRUPT like every other command', async () => {
+    await mkdir(world.paths.data, { recursive: true });
+    for (const text of [
+      '{',
+      '{"version":1,"registries":{},"plugins":{"a@b":{"id":"a@b"}}}',
+      '{"version":2,"registries":{},"plugins":{}}',
+    ]) {
+      await writeFile(join(world.paths.data, 'state.json'), text);
+      expect((await failure(() => listPlugins(world.paths))).code).toBe('E_STATE_CORRUPT');
+    }
+  });
+});
+
+describe('review', () => {
+  it('Q1-Q3: a directory review lists every declared entry (inert ones with their diagnostic), the events, the hash; diff null before consent', async () => {
+    const dir = await world.plugin('mixed', {
+      'plugin.json': { json: { name: 'mixed', version: '0.1.0', description: 'd' } },
+      'hooks/hooks.json': {
+        json: {
+          hooks: {
+            ConfigChange: [{ hooks: [cmd('echo c')] }],
+            Stop: [{ hooks: [{ ...cmd('echo s'), timeout: 5 }] }],
+          },
+        },
+      },
+    });
+    const review = await reviewPlugin(world.paths, { target: './src/mixed', cwd: world.dir });
+    expect(review).toMatchObject({
+      id: 'mixed@local',
+      name: 'mixed',
+      version: '0.1.0',
+      description: 'd',
+      source: dir,
+      events: ['Stop'],
+      consented: false,
+      diff: null,
+      ok: true,
+      installed: null,
+    });
+    expect(review.hooks).toEqual([
+      expect.objectContaining({
+        event: 'ConfigChange',
+        valid: false,
+        diagnostic: expect.any(String),
+      }),
+      {
+        event: 'Stop',
+        matcher: null,
+        if: null,
+        type: 'command',
+        command: 'echo s',
+        argv: null,
+        timeout: 5,
+        statusMessage: null,
+        source: 'hooks/hooks.json',
+        valid: true,
+        diagnostic: null,
+      },
+    ]);
+    expect(review.surfaceHash).toMatch(/^sha256-/);
+  });
+
+  it('Q3, Q5: reviewing a changed directory of an installed, consented plugin shows the diff against the consented surface', async () => {
+    const { dir } = await install('guard', { Stop: [cmd('echo a'), cmd('echo gone')] }, 'yes');
+    await writeFile(
+      join(dir, 'hooks/hooks.json'),
+      JSON.stringify({ hooks: { Stop: [{ hooks: [cmd('echo a'), { ...cmd('echo new') }] }] } }),
+    );
+    const review = await reviewPlugin(world.paths, { target: dir, cwd: world.dir });
+    expect(review.consented).toBe(false);
+    expect(review.diff).toMatchObject({
+      added: [{ command: 'echo new' }],
+      removed: [{ command: 'echo gone' }],
+      changed: [],
+    });
+    const installed = await reviewPlugin(world.paths, { target: 'guard', cwd: world.dir });
+    expect(installed).toMatchObject({
+      consented: true,
+      diff: { added: [], removed: [], changed: [] },
+    });
+  });
+
+  it('Q6: reviewing an installed plugin whose files changed says so with plugin_tampered', async () => {
+    const { entry } = await install('guard', { Stop: [cmd('echo s')] }, 'yes');
+    expect(
+      (await reviewPlugin(world.paths, { target: 'guard', cwd: world.dir })).diagnostics,
+    ).toEqual([]);
+    await writeFile(join(entry.path!, 'new.sh'), 'echo x');
+    const review = await reviewPlugin(world.paths, { target: 'guard', cwd: world.dir });
+    expect(review.diagnostics[0]).toMatchObject({ severity: 'error', code: 'plugin_tampered' });
+    expect(review.diagnostics[0]!.message).toContain('hookpm install --force');
+  });
+
+  it('P4: a directory with an invalid manifest is reviewed with ok: false and an error naming the file', async () => {
+    await world.plugin('broken', { 'plugin.json': '{"name": }' });
+    const review = await reviewPlugin(world.paths, { target: './src/broken', cwd: world.dir });
+    expect(review.ok).toBe(false);
+    expect(review.diagnostics).toContainEqual(
+      expect.objectContaining({ severity: 'error', code: 'invalid_manifest', path: 'plugin.json' }),
+    );
+  });
+});

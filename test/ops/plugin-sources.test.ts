@@ -1,0 +1,148 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { enablePlugin } from '../../src/ops/enable.js';
+import { installPlugins } from '../../src/ops/install.js';
+import { loadSnapshot } from '../../src/ops/load-snapshot.js';
+import { loadPluginSources } from '../../src/ops/plugin-sources.js';
+import type { PluginContext } from '../../src/ops/plugin-context.js';
+import { pluginDataDir } from '../../src/store/paths.js';
+import { readState, writeState } from '../../src/store/state.js';
+import { cmd, makeWorld, pluginFiles, type World } from './plugin-fixture.js';
+
+let world: World;
+let ctx: PluginContext;
+beforeEach(async () => {
+  world = await makeWorld();
+  ctx = { paths: world.paths };
+  await mkdir(join(world.dir, 'project', '.git'), { recursive: true });
+  await mkdir(join(world.home, '.deepagents'), { recursive: true });
+  const user = { hooks: { Stop: [{ hooks: [cmd('echo user')] }] } };
+  await writeFile(join(world.home, '.deepagents', 'hooks.json'), JSON.stringify(user));
+});
+afterEach(() => world.cleanup());
+
+async function install(
+  name: string,
+  enable: 'yes' | 'no',
+  files = pluginFiles(name, '1.0.0', { Stop: [cmd(`echo ${name}`)] }),
+) {
+  const dir = await world.plugin(name, files);
+  const [entry] = (
+    await installPlugins(ctx, { specs: [dir], cwd: world.dir, enable, force: false, dryRun: false })
+  ).installed;
+  return entry!;
+}
+
+const snapshot = async () =>
+  (
+    await loadSnapshot({
+      cwd: join(world.dir, 'project'),
+      home: world.home,
+      trustProject: false,
+      store: world.paths,
+    })
+  ).snapshot;
+
+describe('the engine plugin source', () => {
+  it('S3: enabled plugins come after the user file, sorted by id, each with its plugin variables (section 3)', async () => {
+    const zeta = await install('zeta', 'yes');
+    const alpha = await install('alpha', 'yes');
+    const snap = await snapshot();
+    expect(snap.handlers.map((h) => [h.id, h.origin, h.plugin, h.command])).toEqual([
+      ['Stop:0:0', 'user', null, 'echo user'],
+      ['Stop:1:0', 'plugin', 'alpha@local', 'echo alpha'],
+      ['Stop:2:0', 'plugin', 'zeta@local', 'echo zeta'],
+    ]);
+    expect(snap.handlers[1]!.pluginEnv).toEqual({
+      CLAUDE_PLUGIN_ROOT: alpha.path,
+      PLUGIN_ROOT: alpha.path,
+      CLAUDE_PLUGIN_DATA: pluginDataDir(world.paths, 'alpha@local'),
+      PLUGIN_DATA: pluginDataDir(world.paths, 'alpha@local'),
+    });
+    expect(snap.handlers[2]!.pluginEnv.CLAUDE_PLUGIN_ROOT).toBe(zeta.path);
+    expect(snap.plugins).toEqual([
+      { id: 'alpha@local', events: ['Stop'] },
+      { id: 'zeta@local', events: ['Stop'] },
+    ]);
+  });
+
+  it('Q4: an installed plugin that is not enabled, or whose consent does not hold its surfaceHash, contributes nothing', async () => {
+    await install('off', 'no');
+    await install('stale', 'yes');
+    const state = await readState(world.paths);
+    state.plugins['stale@local']!.consent!.surfaceHash = 'sha256-other';
+    await writeState(world.paths, state);
+    const snap = await snapshot();
+    expect(snap.handlers.map((h) => h.origin)).toEqual(['user']);
+    expect(snap.diagnostics).toEqual([]);
+  });
+
+  it('R1, R4: a snapshot taken after enabling picks the plugin up; the earlier one is unchanged, and the ids differ (R3)', async () => {
+    await install('late', 'no');
+    const before = await snapshot();
+    await enablePlugin(ctx, { name: 'late', yes: true });
+    const after = await snapshot();
+    expect(before.handlers).toHaveLength(1);
+    expect(after.handlers.map((h) => h.plugin)).toEqual([null, 'late@local']);
+    expect(after.id).not.toBe(before.id);
+  });
+
+  it('Q6, S6: a plugin whose files changed is left out with plugin_tampered naming it; the other plugins still load', async () => {
+    const bad = await install('bad', 'yes');
+    await install('good', 'yes');
+    await writeFile(
+      join(bad.path!, 'hooks', 'hooks.json'),
+      JSON.stringify({ hooks: { Stop: [{ hooks: [cmd('curl evil')] }] } }),
+    );
+    const snap = await snapshot();
+    expect(snap.handlers.map((h) => h.plugin)).toEqual([null, 'good@local']);
+    expect(snap.diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'plugin_tampered',
+        origin: 'plugin',
+        plugin: 'bad@local',
+        message: expect.stringContaining('bad@local'),
+      }),
+    ]);
+  });
+
+  it('S6: a plugin whose installed tree is gone is left out with a diagnostic naming it', async () => {
+    const gone = await install('gone', 'yes');
+    const { rm } = await import('node:fs/promises');
+    await rm(gone.path!, { recursive: true });
+    const { sources, diagnostics } = await loadPluginSources(world.paths);
+    expect(sources).toEqual([]);
+    expect(diagnostics).toMatchObject([{ code: 'plugin_tampered', plugin: 'gone@local' }]);
+  });
+
+  it('R4: an unreadable state still loads the user hooks, with plugin_state_unreadable', async () => {
+    await install('any', 'yes');
+    await writeFile(join(world.paths.data, 'state.json'), 'not json');
+    const snap = await snapshot();
+    expect(snap.handlers.map((h) => h.origin)).toEqual(['user']);
+    expect(snap.diagnostics).toMatchObject([
+      { code: 'plugin_state_unreadable', severity: 'warning' },
+    ]);
+  });
+
+  it('H4, S6: an inert entry of a plugin gives a diagnostic naming the plugin; its valid entries still run', async () => {
+    const files = {
+      'plugin.json': { json: { name: 'mixed', version: '1.0.0' } },
+      'hooks/hooks.json': {
+        json: {
+          hooks: {
+            Stop: [{ hooks: [cmd('echo ok')] }],
+            ConfigChange: [{ hooks: [cmd('echo x')] }],
+          },
+        },
+      },
+    };
+    await install('mixed', 'yes', files);
+    const snap = await snapshot();
+    expect(snap.handlers.map((h) => h.command)).toEqual(['echo user', 'echo ok']);
+    expect(snap.diagnostics).toContainEqual(
+      expect.objectContaining({ plugin: 'mixed@local', origin: 'plugin', code: 'invalid_config' }),
+    );
+  });
+});

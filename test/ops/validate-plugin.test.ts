@@ -1,0 +1,44 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { validate } from '../../src/ops/validate.js';
+import { cmd, makeWorld, pluginFiles, type World } from './plugin-fixture.js';
+
+let world: World;
+beforeEach(async () => {
+  world = await makeWorld();
+});
+afterEach(() => world.cleanup());
+
+describe('hookpm validate <plugin dir>', () => {
+  it('P2: a plugin directory is kind "plugin"; unknown manifest fields are warnings, never errors', async () => {
+    const dir = await world.plugin('ok', {
+      ...pluginFiles('ok', '1.0.0', { PreToolUse: [cmd('echo p')], Stop: [cmd('echo s')] }),
+      'plugin.json': { json: { name: 'ok', version: '1.0.0', mcpServers: {} } },
+    });
+    const report = await validate({ path: dir, strict: false });
+    expect(report).toMatchObject({ ok: true, kind: 'plugin', events: ['PreToolUse', 'Stop'] });
+    expect(report.diagnostics).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        code: 'unknown_key',
+        path: 'plugin.json:mcpServers',
+      }),
+    ]);
+    expect((await validate({ path: dir, strict: true })).ok).toBe(false);
+  });
+
+  it('P4: invalid JSON in a hooks document is an error naming the file with its position', async () => {
+    const dir = await world.plugin('bad', {
+      'plugin.json': { json: { name: 'bad' } },
+      'hooks/hooks.json': '{"hooks": {,}}',
+    });
+    const report = await validate({ path: dir, strict: false });
+    expect(report.ok).toBe(false);
+    expect(report.diagnostics).toContainEqual(
+      expect.objectContaining({
+        severity: 'error',
+        path: 'hooks/hooks.json',
+        message: expect.stringMatching(/hooks\/hooks\.json:1:\d+/),
+      }),
+    );
+  });
+});

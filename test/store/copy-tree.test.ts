@@ -1,0 +1,67 @@
+import { spawnSync } from 'node:child_process';
+import { lstat, mkdir, readFile, readdir, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isHookpmError } from '../../src/errors.js';
+import { copyPluginTree } from '../../src/store/copy-tree.js';
+import { tempDir, writeTree } from './plugin-tree.js';
+
+let base: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => {
+  ({ dir: base, cleanup } = await tempDir('hookpm-copy-'));
+});
+afterEach(() => cleanup());
+
+async function copyError(source: string, target: string) {
+  try {
+    await copyPluginTree(source, target);
+  } catch (error) {
+    if (isHookpmError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a HookpmError');
+}
+
+describe('copyPluginTree', () => {
+  it('H5: a symlink to a directory inside the plugin is copied as that directory', async () => {
+    const src = join(base, 'p');
+    await writeTree(src, { 'lib/a.sh': 'echo a', alias: { link: 'lib' } });
+    await copyPluginTree(src, join(base, 'out'));
+    expect((await lstat(join(base, 'out', 'alias'))).isDirectory()).toBe(true);
+    expect(await readFile(join(base, 'out', 'alias', 'a.sh'), 'utf8')).toBe('echo a');
+  });
+
+  it('H5: a symlink to a directory that contains it (a cycle) is refused with E_SYMLINK_ESCAPE naming it', async () => {
+    const src = join(base, 'p');
+    await writeTree(src, { 'sub/x': 'x' });
+    await symlink('..', join(src, 'sub', 'loop'));
+    const error = await copyError(src, join(base, 'out'));
+    expect(error.code).toBe('E_SYMLINK_ESCAPE');
+    expect(error.message).toContain('sub/loop');
+  });
+
+  it('H5: a symlink through a parent directory to a file outside is refused', async () => {
+    await writeTree(base, { 'outside.txt': 'secret' });
+    const src = join(base, 'p');
+    await writeTree(src, { 'plugin.json': '{}', 'x/leak': { link: '../../outside.txt' } });
+    const error = await copyError(src, join(base, 'out'));
+    expect([error.code, error.details.file]).toEqual(['E_SYMLINK_ESCAPE', 'x/leak']);
+  });
+
+  it('copies regular files and directories only: .git and FIFOs are left out', async () => {
+    const src = join(base, 'p');
+    await writeTree(src, { 'plugin.json': '{}', '.git/HEAD': 'ref', 'empty/.keep': '' });
+    const fifo = spawnSync('mkfifo', [join(src, 'pipe')]);
+    expect(fifo.status).toBe(0);
+    const copied = await copyPluginTree(src, join(base, 'out'));
+    expect((await readdir(join(base, 'out'))).sort()).toEqual(['empty', 'plugin.json']);
+    expect(copied.files).toBe(2);
+  });
+
+  it('a directory nested deeper than the limit is refused before it is all copied', async () => {
+    const src = join(base, 'p');
+    await mkdir(join(src, ...Array.from({ length: 70 }, () => 'd')), { recursive: true });
+    expect((await copyError(src, join(base, 'out'))).code).toBe('E_ARCHIVE_TOO_LARGE');
+  });
+});
