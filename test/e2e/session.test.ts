@@ -1,0 +1,294 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startRpcSession, type RpcMessage, type RpcSession } from '../helpers/rpc-session.js';
+import {
+  BIN,
+  ensureBuilt,
+  goneWithin,
+  group,
+  isAlive,
+  makeSessionWorkspace,
+  sleeperGroup,
+  waitForPid,
+  type SessionWorkspace,
+} from '../helpers/session-workspace.js';
+
+let ws: SessionWorkspace;
+let session: RpcSession | null = null;
+
+beforeAll(() => ensureBuilt());
+beforeEach(async () => {
+  ws = await makeSessionWorkspace();
+});
+afterEach(async () => {
+  if (session !== null && session.proc.exitCode === null && session.proc.signalCode === null) {
+    session.proc.stdin.end();
+    const timer = setTimeout(() => session?.proc.kill('SIGKILL'), 3000);
+    await session.exited;
+    clearTimeout(timer);
+  }
+  session = null;
+  await ws.cleanup();
+});
+
+function start(args: string[] = []): RpcSession {
+  session = startRpcSession(ws.repo, ws.env, args);
+  return session;
+}
+
+const ready = (s: RpcSession): Promise<RpcMessage> => s.waitFor((m) => m.method === 'ready');
+const DENY = `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"blocked"}}'`;
+const BASH = { tool_name: 'Bash', tool_input: { command: 'ls' } };
+
+type Result = {
+  snapshotId: string;
+  continueLoop: boolean;
+  permission: unknown;
+  runs: unknown[];
+  diagnostics: { code: string }[];
+};
+const resultOf = (m: RpcMessage): Result => {
+  expect(m.error).toBeUndefined();
+  return m.result as Result;
+};
+
+describe('hookpm session over JSON-RPC (cli.md section 4)', () => {
+  it('R1: an edit to the user hooks.json is invisible until reload, then visible, and the snapshotId changes', async () => {
+    await ws.writeUserHooks({ PreToolUse: group('true', 'Bash') });
+    const s = start();
+    const first = (await ready(s)).params as { snapshotId: string; handlers: number };
+    expect(s.messages[0]?.method).toBe('ready');
+    expect(first).toMatchObject({ handlers: 1, plugins: [], diagnostics: [] });
+
+    await ws.writeUserHooks({ PreToolUse: group(DENY, 'Bash') });
+    const stale = resultOf(await s.call('dispatch', { event: 'PreToolUse', payload: BASH }));
+    expect(stale.permission).toBeNull();
+    expect(stale.snapshotId).toBe(first.snapshotId);
+
+    const reload = (await s.call('reload')).result as { snapshotId: string; handlers: number };
+    expect(reload.snapshotId).toMatch(/^[0-9a-f]{64}$/);
+    expect(reload.snapshotId).not.toBe(first.snapshotId);
+    expect(reload).toMatchObject({ handlers: 1, plugins: [], diagnostics: [] });
+    const fresh = resultOf(await s.call('dispatch', { event: 'PreToolUse', payload: BASH }));
+    expect(fresh.permission).toEqual({ decision: 'deny', reason: 'blocked', interrupt: false });
+    expect(fresh.snapshotId).toBe(reload.snapshotId);
+
+    const hooks = (await s.call('hooks')).result as {
+      snapshotId: string;
+      handlers: { id: string }[];
+    };
+    expect(hooks.snapshotId).toBe(reload.snapshotId);
+    expect(hooks.handlers.map((h) => h.id)).toEqual(['PreToolUse:0:0']);
+  });
+
+  it('cli.md section 4: a malformed line gets -32700 and the session keeps serving', async () => {
+    const s = start();
+    await ready(s);
+    s.send('{"jsonrpc":"2.0","id":1,"method":\n');
+    const parse = await s.waitFor((m) => m.error?.code === -32700);
+    expect(parse.id).toBeNull();
+    s.send('{"jsonrpc":"2.0","id":2,"id":3,"method":"hooks"}\n');
+    await s.waitFor((m) => m.error?.code === -32700 && m !== parse);
+    const after = await s.call('dispatch', { event: 'Stop', payload: {} });
+    expect(resultOf(after).continueLoop).toBe(false);
+  });
+
+  it('cli.md section 4: invalid requests get -32600, unknown methods -32601, bad params -32602, and the session carries on', async () => {
+    const s = start();
+    await ready(s);
+    s.send('{"jsonrpc":"1.0","id":"a","method":"hooks"}\n[]\n{"jsonrpc":"2.0","id":"b"}\n"text"\n');
+    await s.call('hooks'); // answered after every line sent before it
+    expect(s.messages.filter((m) => m.error?.code === -32600).map((m) => m.id)).toEqual([
+      'a',
+      null,
+      'b',
+      null,
+    ]);
+
+    expect((await s.call('subscribe')).error?.code).toBe(-32601);
+    const bad = [
+      { event: 'Nope', payload: {} },
+      { event: 'pretooluse', payload: {} },
+      { event: 'Stop', payload: [] },
+      { event: 'Stop', payload: 'x' },
+      { event: 'Stop', payload: {}, continuationCount: -1 },
+      { event: 'Stop', payload: {}, continuationCount: 1.5 },
+      { event: 'Stop', payload: {}, extra: true },
+      { payload: {} },
+      ['Stop', {}],
+    ];
+    for (const params of bad) {
+      const reply = await s.call('dispatch', params);
+      expect(reply.error?.code, JSON.stringify(params)).toBe(-32602);
+    }
+    expect((await s.call('reload', { now: true })).error?.code).toBe(-32602);
+    expect((await s.call('hooks', [])).result).toMatchObject({ handlers: [] });
+    expect(resultOf(await s.call('dispatch', { event: 'Stop' })).continueLoop).toBe(false);
+  });
+
+  it('JSON-RPC 2.0: a notification (no id) is carried out and never answered, even when it fails', async () => {
+    const marker = join(ws.dir, 'ran');
+    await ws.writeUserHooks({ Notification: group(`touch ${marker}`) });
+    const s = start();
+    await ready(s);
+    s.send(
+      '{"jsonrpc":"2.0","method":"dispatch","params":{"event":"Notification","payload":{"message":"hi"}}}\n',
+    );
+    s.send(
+      '{"jsonrpc":"2.0","method":"nope"}\n{"jsonrpc":"2.0","method":"dispatch","params":{"event":"Nope"}}\n',
+    );
+    await s.call('reload'); // waits for the notification's dispatch
+    expect(existsSync(marker)).toBe(true);
+    expect(s.messages.filter((m) => m.method === undefined)).toHaveLength(1);
+  });
+
+  it('cli.md section 4: concurrent dispatches are answered as they finish, matched by id', async () => {
+    await ws.writeUserHooks({ PreToolUse: group('sleep 0.5', 'Bash') });
+    const s = start();
+    await ready(s);
+    const slow = s.call('dispatch', { event: 'PreToolUse', payload: BASH });
+    const fast = s.call('dispatch', { event: 'Stop', payload: {} });
+    const [slowReply, fastReply] = await Promise.all([slow, fast]);
+    const replies = s.messages.filter((m) => m.method === undefined);
+    expect(replies.map((m) => m.id)).toEqual([fastReply.id, slowReply.id]);
+    expect(resultOf(slowReply).runs).toHaveLength(1);
+  });
+
+  it('O3: without continuationCount the session counts Stop continuations and stops at the cap of 8', async () => {
+    await ws.writeUserHooks({ Stop: group(`echo 'keep going' >&2; exit 2`) });
+    const s = start();
+    await ready(s);
+    const loops: boolean[] = [];
+    for (let i = 0; i < 10; i += 1) {
+      loops.push(resultOf(await s.call('dispatch', { event: 'Stop', payload: {} })).continueLoop);
+    }
+    expect(loops).toEqual([true, true, true, true, true, true, true, true, false, true]);
+    const capped = s.messages.filter((m) => m.method === undefined)[8];
+    expect(resultOf(capped as RpcMessage).diagnostics.map((d) => d.code)).toContain(
+      'continuation_cap',
+    );
+    const given = resultOf(
+      await s.call('dispatch', { event: 'Stop', payload: {}, continuationCount: 8 }),
+    );
+    expect(given.continueLoop).toBe(false);
+  });
+});
+
+describe('hookpm session shutdown (cli.md section 4, security.md "The runtime")', () => {
+  async function withSleeper(): Promise<{
+    s: RpcSession;
+    pid: number;
+    pending: Promise<RpcMessage>;
+  }> {
+    const pidFile = join(ws.dir, 'pid');
+    await ws.writeUserHooks({ PreToolUse: sleeperGroup(pidFile, 'Bash') });
+    const s = start();
+    await ready(s);
+    const pending = s.call('dispatch', { event: 'PreToolUse', payload: BASH });
+    pending.catch(() => {}); // a signal ends the session before it can answer
+    const pid = await waitForPid(pidFile);
+    expect(isAlive(pid)).toBe(true);
+    return { s, pid, pending };
+  }
+
+  it('shutdown while a 30 s handler runs returns promptly, answers null last, exits 0 and leaves no handler alive', async () => {
+    const { s, pid, pending } = await withSleeper();
+    const started = Date.now();
+    const reply = await s.call('shutdown');
+    const { code } = await s.exited;
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(reply.result).toBeNull();
+    expect(code).toBe(0);
+    expect(isAlive(pid)).toBe(false);
+    expect((await pending).result).toMatchObject({ runs: [{ exitCode: null, timedOut: false }] });
+    expect(s.messages.at(-1)).toBe(reply);
+  });
+
+  it('end of input shuts the session down the same way', async () => {
+    const { s, pid } = await withSleeper();
+    const started = Date.now();
+    s.proc.stdin.end();
+    const { code } = await s.exited;
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(code).toBe(0);
+    expect(isAlive(pid)).toBe(false);
+  });
+
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    "%s kills the running handlers' process groups, then the session exits",
+    async (signal) => {
+      const { s, pid } = await withSleeper();
+      const started = Date.now();
+      s.proc.kill(signal);
+      const { code } = await s.exited;
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(code).toBe(signal === 'SIGTERM' ? 143 : 130);
+      expect(await goneWithin(pid)).toBe(true);
+    },
+  );
+});
+
+describe('hookpm session and plugins (engine.md R1, R4)', () => {
+  it('R1/R4: a plugin enabled with the CLI after the session started is active after reload, not before', async () => {
+    const plugin = join(ws.dir, 'late-plugin');
+    await mkdir(join(plugin, '.claude-plugin'), { recursive: true });
+    await mkdir(join(plugin, 'hooks'), { recursive: true });
+    await writeFile(
+      join(plugin, '.claude-plugin', 'plugin.json'),
+      JSON.stringify({ name: 'late-plugin', version: '1.0.0', description: 'blocks every Stop' }),
+    );
+    await writeFile(
+      join(plugin, 'hooks', 'hooks.json'),
+      JSON.stringify({ hooks: { Stop: group(`echo 'from the plugin' >&2; exit 2`) } }),
+    );
+    const s = start();
+    const first = (await ready(s)).params as { snapshotId: string };
+    const cli = (args: string[]): void => {
+      const run = spawnSync(process.execPath, [BIN, ...args, '--json'], {
+        cwd: ws.repo,
+        env: ws.env,
+        encoding: 'utf8',
+      });
+      expect(run.status, run.stderr + run.stdout).toBe(0);
+    };
+    cli(['install', plugin, '--no-enable']);
+    cli(['enable', 'late-plugin', '--yes']);
+
+    const before = resultOf(await s.call('dispatch', { event: 'Stop', payload: {} }));
+    expect(before.runs).toEqual([]);
+    expect(before.snapshotId).toBe(first.snapshotId);
+
+    const reload = (await s.call('reload')).result as {
+      snapshotId: string;
+      plugins: unknown[];
+      handlers: number;
+    };
+    expect(reload.snapshotId).not.toBe(first.snapshotId);
+    expect(reload.plugins).toEqual([{ id: 'late-plugin@local', events: ['Stop'] }]);
+    expect(reload.handlers).toBe(1);
+    const after = resultOf(await s.call('dispatch', { event: 'Stop', payload: {} }));
+    expect(after.continueLoop).toBe(true);
+    expect(after.runs).toEqual([
+      expect.objectContaining({ origin: 'plugin', plugin: 'late-plugin@local' }),
+    ]);
+  });
+
+  it('R4: a reload with unreadable plugin state still succeeds with the user hooks and says so', async () => {
+    await ws.writeUserHooks({ Stop: group('true') });
+    const s = start();
+    await ready(s);
+    const state = join(ws.hookpmHome, 'data', 'state.json');
+    await mkdir(join(ws.hookpmHome, 'data'), { recursive: true });
+    await writeFile(state, '{"version": oops');
+    const reload = (await s.call('reload')).result as {
+      handlers: number;
+      diagnostics: { code: string }[];
+    };
+    expect(reload.handlers).toBe(1);
+    expect(reload.diagnostics.map((d) => d.code)).toContain('plugin_state_unreadable');
+    await rm(state);
+  });
+});

@@ -1,0 +1,121 @@
+/**
+ * A throw-away workspace for session tests: a temporary HOME (user hooks under
+ * `<home>/.deepagents/hooks.json`), HOOKPM_HOME below it, and a project directory with `.git`.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const BIN = join(ROOT, 'bin', 'hookpm.js');
+export const HANDLERS = join(ROOT, 'test', 'fixtures', 'handlers');
+
+export interface SessionWorkspace {
+  dir: string;
+  home: string;
+  hookpmHome: string;
+  repo: string;
+  userHooksFile: string;
+  /** The environment a hookpm child gets: PATH, HOME, HOOKPM_HOME, NO_COLOR. */
+  env: Record<string, string>;
+  writeUserHooks: (hooks: Record<string, unknown>) => Promise<void>;
+  cleanup: () => Promise<void>;
+}
+
+export async function makeSessionWorkspace(): Promise<SessionWorkspace> {
+  const dir = await realpath(await mkdtemp(join(tmpdir(), 'hookpm-session-')));
+  const home = join(dir, 'home');
+  const repo = join(dir, 'repo');
+  const hookpmHome = join(home, 'hookpm');
+  const userHooksFile = join(home, '.deepagents', 'hooks.json');
+  await mkdir(join(repo, '.git'), { recursive: true });
+  await mkdir(join(home, '.deepagents'), { recursive: true });
+  return {
+    dir,
+    home,
+    hookpmHome,
+    repo,
+    userHooksFile,
+    env: { PATH: process.env.PATH ?? '', HOME: home, HOOKPM_HOME: hookpmHome, NO_COLOR: '1' },
+    writeUserHooks: (hooks) => writeFile(userHooksFile, JSON.stringify({ hooks }, null, 2)),
+    cleanup: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+/** A hooks.json group list with one `command` handler and an optional matcher. */
+export function group(command: string, matcher?: string, timeout?: number): unknown[] {
+  const handler = { type: 'command', command, ...(timeout === undefined ? {} : { timeout }) };
+  return [{ ...(matcher === undefined ? {} : { matcher }), hooks: [handler] }];
+}
+
+/** A handler that records its pid in `pidFile` and then sleeps 30 s as that same process. */
+export function sleeperGroup(pidFile: string, matcher?: string): unknown[] {
+  const handler = {
+    type: 'command',
+    command: `sh record-pid-and-sleep.sh ${pidFile}`,
+    argv: ['/bin/sh', join(HANDLERS, 'record-pid-and-sleep.sh'), pidFile],
+  };
+  return [{ ...(matcher === undefined ? {} : { matcher }), hooks: [handler] }];
+}
+
+/** Whether `pid` is a live process; a zombie (killed, not yet reaped by its parent) is not. */
+export function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    if (existsSync('/proc/self/stat')) return false;
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether `pid` is gone within `timeoutMs`: a SIGKILL takes effect when the kernel next schedules
+ * the process, a moment after the sender (which may have exited since) sent it.
+ */
+export async function goneWithin(pid: number, timeoutMs = 1000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (isAlive(pid)) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return true;
+}
+
+/** Polls until `file` holds a pid, and returns it. */
+export async function waitForPid(file: string, timeoutMs = 10_000): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
+    if (/^\d+$/.test(text)) return Number(text);
+    if (Date.now() > deadline) throw new Error(`no pid in ${file} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Builds dist/ when it is missing or older than a source file (`npm test` builds first anyway). */
+export function ensureBuilt(): void {
+  const main = join(ROOT, 'dist', 'cli', 'main.js');
+  const newest = (d: string): number =>
+    Math.max(
+      0,
+      ...readdirSync(d).map((name) => {
+        const entry = statSync(join(d, name));
+        return entry.isDirectory() ? newest(join(d, name)) : entry.mtimeMs;
+      }),
+    );
+  if (existsSync(main) && statSync(main).mtimeMs >= newest(join(ROOT, 'src'))) return;
+  spawnSync(
+    process.execPath,
+    [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'],
+    { cwd: ROOT, stdio: 'ignore' },
+  );
+}

@@ -1,0 +1,216 @@
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isHookpmError } from '../../src/errors.js';
+import { createSession, type Session } from '../../src/ops/session.js';
+import { homeStorePaths, stateFile } from '../../src/store/home-paths.js';
+import {
+  group,
+  isAlive,
+  makeSessionWorkspace,
+  sleeperGroup,
+  waitForPid,
+  type SessionWorkspace,
+} from '../helpers/session-workspace.js';
+
+let ws: SessionWorkspace;
+let session: Session | null = null;
+
+beforeEach(async () => {
+  ws = await makeSessionWorkspace();
+});
+afterEach(async () => {
+  await session?.close();
+  session = null;
+  await ws.cleanup();
+});
+
+async function start(trustProjectHooks = false): Promise<Session> {
+  session = await createSession({
+    cwd: ws.repo,
+    home: ws.home,
+    env: ws.env,
+    store: homeStorePaths(ws.hookpmHome),
+    trustProjectHooks,
+  });
+  return session;
+}
+
+const DENY = `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"blocked"}}'`;
+const BASH = { tool_name: 'Bash', tool_input: { command: 'ls' } };
+
+describe('the library session (cli.md section 4)', () => {
+  it('R1: an edit to the user hooks file is invisible to dispatches until reload, then visible with a new snapshotId', async () => {
+    await ws.writeUserHooks({ PreToolUse: group('true', 'Bash') });
+    const s = await start();
+    const before = s.report.snapshotId;
+    expect(s.report).toMatchObject({ handlers: 1, plugins: [], diagnostics: [] });
+
+    await ws.writeUserHooks({ PreToolUse: group(DENY, 'Bash') });
+    const stale = await s.dispatch('PreToolUse', BASH);
+    expect(stale.permission).toBeNull();
+    expect(stale.snapshotId).toBe(before);
+
+    const report = await s.reload();
+    expect(report.snapshotId).not.toBe(before);
+    expect(report).toMatchObject({ handlers: 1, plugins: [], diagnostics: [] });
+    const fresh = await s.dispatch('PreToolUse', BASH);
+    expect(fresh.permission).toEqual({ decision: 'deny', reason: 'blocked', interrupt: false });
+    expect(fresh.snapshotId).toBe(report.snapshotId);
+    expect(s.snapshot.id).toBe(report.snapshotId);
+  });
+
+  it('cli.md section 4: a reload waits for the dispatches in flight and applies to those started after it', async () => {
+    await ws.writeUserHooks({ PreToolUse: group('sleep 0.4', 'Bash') });
+    const s = await start();
+    const first = s.report.snapshotId;
+    await ws.writeUserHooks({ PreToolUse: group(DENY, 'Bash') });
+    const order: string[] = [];
+    const inFlight = s.dispatch('PreToolUse', BASH).then((r) => (order.push('dispatch'), r));
+    const reload = s.reload().then((r) => (order.push('reload'), r));
+    const later = s.dispatch('PreToolUse', BASH);
+    const [old, report, fresh] = await Promise.all([inFlight, reload, later]);
+    expect(order).toEqual(['dispatch', 'reload']);
+    expect(old.snapshotId).toBe(first);
+    expect(old.runs).toHaveLength(1);
+    expect(fresh.snapshotId).toBe(report.snapshotId);
+    expect(fresh.permission?.decision).toBe('deny');
+  });
+
+  it('hooks() answers as `hookpm hooks --json` for the current snapshot', async () => {
+    await ws.writeUserHooks({ Stop: group('true') });
+    const s = await start();
+    const listing = await s.hooks();
+    expect(listing.snapshotId).toBe(s.report.snapshotId);
+    expect(listing.handlers).toEqual([
+      expect.objectContaining({
+        id: 'Stop:0:0',
+        event: 'Stop',
+        origin: 'user',
+        plugin: null,
+        command: 'true',
+      }),
+    ]);
+    expect(listing.diagnostics).toEqual([]);
+  });
+
+  it('T5: a session without askTrust loads project hooks only with trustProjectHooks, and says it skipped them', async () => {
+    await ws.writeUserHooks({});
+    await mkdir(join(ws.repo, '.deepagents'), { recursive: true });
+    await writeFile(
+      join(ws.repo, '.deepagents', 'hooks.json'),
+      JSON.stringify({ hooks: { Stop: group('true') } }),
+    );
+    const untrusted = await start();
+    expect(untrusted.report.handlers).toBe(0);
+    expect(untrusted.report.diagnostics.map((d) => d.code)).toContain('project_untrusted');
+    await untrusted.close();
+    const trusted = await start(true);
+    expect(trusted.report.handlers).toBe(1);
+  });
+
+  it('R4: when the plugin state cannot be read, start and reload still succeed with the user hooks and say so', async () => {
+    await ws.writeUserHooks({ Stop: group('true') });
+    const file = stateFile(homeStorePaths(ws.hookpmHome));
+    await mkdir(join(file, '..'), { recursive: true });
+    await writeFile(file, '{not json');
+    const s = await start();
+    expect(s.report.handlers).toBe(1);
+    expect(s.report.diagnostics.map((d) => d.code)).toContain('plugin_state_unreadable');
+    const report = await s.reload();
+    expect(report.handlers).toBe(1);
+    expect(report.diagnostics.map((d) => d.code)).toContain('plugin_state_unreadable');
+  });
+
+  it('rejects an unknown event and a payload that is not an object with E_USAGE, and the session carries on', async () => {
+    const s = await start();
+    const unknown = await s.dispatch('Nope' as never, {}).catch((e: unknown) => e);
+    expect(isHookpmError(unknown, 'E_USAGE')).toBe(true);
+    const array = await s.dispatch('Stop', [] as never).catch((e: unknown) => e);
+    expect(isHookpmError(array, 'E_USAGE')).toBe(true);
+    const count = await s.dispatch('Stop', {}, { continuationCount: -1 }).catch((e: unknown) => e);
+    expect(isHookpmError(count, 'E_USAGE')).toBe(true);
+    expect((await s.dispatch('Stop', {})).event).toBe('Stop');
+  });
+});
+
+describe('Stop continuation counting (engine.md O3, cli.md section 4)', () => {
+  const flagBlock = (flag: string): string =>
+    `if [ -f ${flag} ]; then echo 'one more turn' >&2; exit 2; fi`;
+
+  it('O3: without continuationCount the session counts consecutive continuations, caps them at 8, then starts over', async () => {
+    const flag = join(ws.dir, 'block');
+    await writeFile(flag, '');
+    await ws.writeUserHooks({ Stop: group(flagBlock(flag)) });
+    const s = await start();
+    const loops: boolean[] = [];
+    for (let i = 0; i < 9; i += 1) loops.push((await s.dispatch('Stop', {})).continueLoop);
+    expect(loops).toEqual([true, true, true, true, true, true, true, true, false]);
+    const again = await s.dispatch('Stop', {});
+    expect(again.continueLoop).toBe(true);
+  });
+
+  it('O3: the ninth consecutive request is ignored with continuation_cap', async () => {
+    const flag = join(ws.dir, 'block');
+    await writeFile(flag, '');
+    await ws.writeUserHooks({ Stop: group(flagBlock(flag)) });
+    const s = await start();
+    for (let i = 0; i < 8; i += 1) await s.dispatch('Stop', {});
+    const capped = await s.dispatch('Stop', {});
+    expect(capped.continueLoop).toBe(false);
+    expect(capped.diagnostics.map((d) => d.code)).toContain('continuation_cap');
+  });
+
+  it('O3: a Stop that ends without continuing resets the count', async () => {
+    const flag = join(ws.dir, 'block');
+    await writeFile(flag, '');
+    await ws.writeUserHooks({ Stop: group(flagBlock(flag)) });
+    const s = await start();
+    for (let i = 0; i < 5; i += 1) expect((await s.dispatch('Stop', {})).continueLoop).toBe(true);
+    await rm(flag);
+    expect((await s.dispatch('Stop', {})).continueLoop).toBe(false);
+    await writeFile(flag, '');
+    const loops: boolean[] = [];
+    for (let i = 0; i < 9; i += 1) loops.push((await s.dispatch('Stop', {})).continueLoop);
+    expect(loops.filter(Boolean)).toHaveLength(8);
+    expect(loops[8]).toBe(false);
+  });
+
+  it('O3: an explicit continuationCount is used as given, and the count carries on from it', async () => {
+    const flag = join(ws.dir, 'block');
+    await writeFile(flag, '');
+    await ws.writeUserHooks({ Stop: group(flagBlock(flag)) });
+    const s = await start();
+    const atCap = await s.dispatch('Stop', {}, { continuationCount: 8 });
+    expect(atCap.continueLoop).toBe(false);
+    const seven = await s.dispatch('Stop', {}, { continuationCount: 7 });
+    expect(seven.continueLoop).toBe(true);
+    const counted = await s.dispatch('Stop', {});
+    expect(counted.continueLoop).toBe(false);
+    expect(counted.diagnostics.map((d) => d.code)).toContain('continuation_cap');
+  });
+});
+
+describe('close (cli.md section 4, security.md "The runtime")', () => {
+  it("X4: close kills a running handler's process group promptly and resolves once its dispatch settled", async () => {
+    const pidFile = join(ws.dir, 'pid');
+    await ws.writeUserHooks({ PreToolUse: sleeperGroup(pidFile, 'Bash') });
+    const s = await start();
+    const running = s.dispatch('PreToolUse', BASH);
+    const pid = await waitForPid(pidFile);
+    expect(isAlive(pid)).toBe(true);
+    const started = Date.now();
+    await s.close();
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(isAlive(pid)).toBe(false);
+    const result = await running;
+    expect(result.runs[0]).toMatchObject({
+      handler: 'PreToolUse:0:0',
+      exitCode: null,
+      timedOut: false,
+    });
+    const after = await s.dispatch('Stop', {}).catch((e: unknown) => e);
+    expect(isHookpmError(after, 'E_SESSION_CLOSED')).toBe(true);
+    expect(isHookpmError(await s.reload().catch((e: unknown) => e), 'E_SESSION_CLOSED')).toBe(true);
+  });
+});
