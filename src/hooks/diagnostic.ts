@@ -38,7 +38,11 @@ export type DiagnosticCode =
   | 'project_changed'
   | 'invalid_manifest'
   | 'ignored_manifest'
-  | 'invalid_plugin_name';
+  | 'invalid_plugin_name'
+  | 'invalid_marketplace'
+  | 'invalid_marketplace_entry'
+  | 'marketplace_source_missing'
+  | 'invalid_registry_index';
 
 export type Severity = 'error' | 'warning' | 'info';
 

@@ -6,8 +6,10 @@ import { formatDiagnostic, printJson, printLine } from '../render.js';
 export function register(program: Command): void {
   program
     .command('validate')
-    .description('check a hooks.json file: schema, events, matchers and if rules')
-    .argument('<path>', 'the hooks.json file to check')
+    .description(
+      'check a hooks.json file, a plugin directory, a marketplace or a registry directory',
+    )
+    .argument('<path>', 'a hooks.json, a plugin or registry directory, or a marketplace')
     .option('--strict', 'treat warnings as errors')
     .addHelpText('after', '\nExample:\n  $ hookpm validate ./hooks/hooks.json --strict --json\n')
     .action(async (path: string, options: { strict?: boolean }, command: Command) => {
@@ -23,8 +25,9 @@ export function register(program: Command): void {
       const errors = report.diagnostics.filter((d) => d.severity === 'error').length;
       const warnings = report.diagnostics.length - errors;
       const events = report.events.length > 0 ? report.events.join(', ') : 'none';
+      const plugins = report.plugins === undefined ? '' : `; plugins: ${report.plugins.length}`;
       printLine(
-        `${report.ok ? 'valid' : 'invalid'} ${report.kind}: ${errors} error(s), ${warnings} warning(s); events: ${events}`,
+        `${report.ok ? 'valid' : 'invalid'} ${report.kind}: ${errors} error(s), ${warnings} warning(s); events: ${events}${plugins}`,
       );
     });
 }

@@ -1,0 +1,35 @@
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+
+/** Where a marketplace's relative sources resolve, and how far they may reach. */
+export interface MarketplaceRoots {
+  /** The marketplace root: the directory holding `.claude-plugin/marketplace.json`. */
+  root: string;
+  /**
+   * The boundary no relative source may leave: the root of the git checkout holding the
+   * marketplace (a clone hookpm made, or the work tree a local marketplace sits in), else the
+   * marketplace root itself.
+   */
+  boundary: string;
+}
+
+/**
+ * A `path` source's directory: the normalised relative path joined to the marketplace root
+ * (Claude Code resolves relative sources against the directory holding `.claude-plugin/`, not
+ * against `.claude-plugin/` itself). Returns null when it lands outside the boundary, e.g.
+ * `./../../` in a marketplace at the root of its repository.
+ */
+export function resolveEntryPath(roots: MarketplaceRoots, path: string): string | null {
+  const target = resolve(roots.root, ...path.split('/'));
+  return isInside(roots.boundary, target) ? target : null;
+}
+
+/** Whether `target` is `base` or below it (both absolute, compared lexically). */
+export function isInside(base: string, target: string): boolean {
+  const rel = relative(resolve(base), resolve(target));
+  return rel === '' || (!isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${sep}`));
+}
+
+/** A subdirectory (`git-subdir` path, normalised, never climbing) of a checkout. */
+export function subdirOf(checkout: string, path: string | undefined): string {
+  return path === undefined || path === '.' ? checkout : join(checkout, ...path.split('/'));
+}

@@ -1,0 +1,219 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile, chmod, mkdir } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isHookpmError } from '../../src/errors.js';
+import { cloneShallow, findRepositoryRoot } from '../../src/registry/git-fetch.js';
+import { commitFiles, git, gitTestEnv, makeRepo } from '../helpers/git-repo.js';
+
+let tmp: string;
+let env: Record<string, string>;
+let repo: string;
+let first: string;
+let second: string;
+let feature: string;
+
+beforeAll(async () => {
+  tmp = await mkdtemp(join(tmpdir(), 'hookpm-git-'));
+  env = gitTestEnv(join(tmp, 'home'));
+  await mkdir(join(tmp, 'home'));
+  repo = join(tmp, 'origin');
+  first = await makeRepo(repo, env, { 'plugin.json': '{"name":"one","version":"1.0.0"}\n' });
+  second = await commitFiles(
+    repo,
+    env,
+    { 'plugin.json': '{"name":"one","version":"2.0.0"}\n' },
+    'two',
+  );
+  git(repo, env, 'checkout', '-q', '-b', 'feature');
+  feature = await commitFiles(repo, env, { 'feature.txt': 'on feature\n' }, 'feature');
+  git(repo, env, 'checkout', '-q', 'main');
+});
+
+afterAll(async () => {
+  await rm(tmp, { recursive: true, force: true });
+});
+
+let counter = 0;
+function dest(): string {
+  counter += 1;
+  return join(tmp, `clone-${counter}`);
+}
+
+async function failure(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  if (!isHookpmError(error)) throw new Error(`expected a HookpmError, got ${String(error)}`);
+  return { code: error.code, message: error.message };
+}
+
+describe('cloneShallow (registry.md 1: marketplaces and git sources)', () => {
+  it('clones the default branch of a file:// repository shallow and reports its commit', async () => {
+    const clone = await cloneShallow(pathToFileURL(repo).href, {
+      dest: dest(),
+      timeoutMs: 30_000,
+      env,
+    });
+    expect(clone.commit).toBe(second);
+    expect(await readFile(join(clone.dir, 'plugin.json'), 'utf8')).toContain('2.0.0');
+    expect(git(clone.dir, env, 'rev-list', '--count', 'HEAD')).toBe('1');
+  });
+
+  it('checks out a named ref, and a pinned sha that is not a branch tip', async () => {
+    const byRef = await cloneShallow(repo, {
+      ref: 'feature',
+      dest: dest(),
+      timeoutMs: 30_000,
+      env,
+    });
+    expect(byRef.commit).toBe(feature);
+    expect(existsSync(join(byRef.dir, 'feature.txt'))).toBe(true);
+    const bySha = await cloneShallow(pathToFileURL(repo).href, {
+      sha: first,
+      dest: dest(),
+      timeoutMs: 30_000,
+      env,
+    });
+    expect(bySha.commit).toBe(first);
+    expect(await readFile(join(bySha.dir, 'plugin.json'), 'utf8')).toContain('1.0.0');
+  });
+
+  it('a repository path starting with "--" is a path, never an option to git', async () => {
+    const hostile = join(tmp, '--upload-pack=touch pwned');
+    await makeRepo(hostile, env, { 'x.txt': 'x\n' });
+    const clone = await cloneShallow(hostile, { dest: dest(), timeoutMs: 30_000, env });
+    expect(existsSync(join(clone.dir, 'x.txt'))).toBe(true);
+    expect(existsSync(join(tmp, 'pwned'))).toBe(false);
+  });
+
+  it('a ref or URL starting with "-" is refused before git runs', async () => {
+    const target = dest();
+    const ref = await failure(
+      cloneShallow(repo, {
+        ref: `--upload-pack=touch ${join(tmp, 'pwned2')}`,
+        dest: target,
+        timeoutMs: 30_000,
+        env,
+      }),
+    );
+    expect(ref.code).toBe('E_USAGE');
+    const url = await failure(
+      cloneShallow('--upload-pack=touch pwned3', { dest: target, timeoutMs: 30_000, env }),
+    );
+    expect(url.code).toBe('E_REGISTRY_SCHEMA');
+    expect(existsSync(join(tmp, 'pwned2'))).toBe(false);
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it.each([
+    ['http://example.com/x.git', 'E_INSECURE_URL'],
+    ['ssh://git@example.com/x.git', 'E_REGISTRY_SCHEMA'],
+    ['ext::sh -c touch% /tmp/hookpm-pwned', 'E_REGISTRY_SCHEMA'],
+    ['git://example.com/x.git', 'E_REGISTRY_SCHEMA'],
+    ['file://remote-host/x.git', 'E_REGISTRY_SCHEMA'],
+  ])('URL policy: %s is refused with %s', async (url, code) => {
+    expect((await failure(cloneShallow(url, { dest: dest(), timeoutMs: 30_000, env }))).code).toBe(
+      code,
+    );
+  });
+
+  it('repository hooks configured by the user never run during a clone', async () => {
+    const hooks = join(tmp, 'user-hooks');
+    await mkdir(hooks, { recursive: true });
+    const marker = join(tmp, 'hook-ran');
+    await writeFile(join(hooks, 'post-checkout'), `#!/bin/sh\ntouch '${marker}'\n`);
+    await chmod(join(hooks, 'post-checkout'), 0o755);
+    const withHooks = {
+      ...env,
+      GIT_CONFIG_COUNT: '1',
+      GIT_CONFIG_KEY_0: 'core.hooksPath',
+      GIT_CONFIG_VALUE_0: hooks,
+    };
+    await cloneShallow(repo, { dest: dest(), timeoutMs: 30_000, env: withHooks });
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('GIT_DIR or GIT_TEMPLATE_DIR in the environment never redirect the clone', async () => {
+    const other = join(tmp, 'other');
+    const otherHead = await makeRepo(other, env, { 'o.txt': 'o\n' });
+    const hostileEnv = {
+      ...env,
+      GIT_DIR: join(other, '.git'),
+      GIT_WORK_TREE: other,
+      GIT_TEMPLATE_DIR: join(tmp, 'user-hooks'),
+    };
+    const clone = await cloneShallow(repo, { dest: dest(), timeoutMs: 30_000, env: hostileEnv });
+    expect(clone.commit).toBe(second);
+    expect(git(other, env, 'rev-parse', 'HEAD')).toBe(otherHead);
+    expect(git(other, env, 'status', '--porcelain')).toBe('');
+  });
+
+  it('a missing repository is E_GIT naming the URL, and the destination is removed', async () => {
+    const target = dest();
+    const error = await failure(
+      cloneShallow(pathToFileURL(join(tmp, 'nope')).href, { dest: target, timeoutMs: 30_000, env }),
+    );
+    expect(error.code).toBe('E_GIT');
+    expect(error.message).toContain('nope');
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it('N5 and no prompts: a server asking for credentials fails at once, the password never shown', async () => {
+    const server: Server = createServer((_req, res) => {
+      res.writeHead(401, { 'www-authenticate': 'Basic realm="x"' });
+      res.end();
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const { port } = server.address() as { port: number };
+    try {
+      const started = Date.now();
+      const error = await failure(
+        cloneShallow(`http://alice:s3cret@127.0.0.1:${port}/r.git`, {
+          dest: dest(),
+          timeoutMs: 20_000,
+          env,
+        }),
+      );
+      expect(error.code).toBe('E_GIT');
+      expect(error.message).not.toContain('s3cret');
+      expect(Date.now() - started).toBeLessThan(15_000);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('a server that never answers is E_GIT "timed out" at the deadline, git killed', async () => {
+    const sockets: Socket[] = [];
+    const server: TcpServer = createTcpServer((socket) => sockets.push(socket));
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const { port } = server.address() as { port: number };
+    const target = dest();
+    try {
+      const started = Date.now();
+      const error = await failure(
+        cloneShallow(`http://127.0.0.1:${port}/r.git`, { dest: target, timeoutMs: 1_000, env }),
+      );
+      expect(error.code).toBe('E_GIT');
+      expect(error.message).toContain('timed out');
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(existsSync(target)).toBe(false);
+    } finally {
+      for (const s of sockets) s.destroy();
+      server.close();
+    }
+  });
+
+  it('findRepositoryRoot finds the work tree around a directory, and null outside any', async () => {
+    await mkdir(join(repo, 'deep', 'er'), { recursive: true });
+    expect(await findRepositoryRoot(join(repo, 'deep', 'er'))).toBe(repo);
+    const plain = join(tmp, 'plain');
+    await mkdir(plain, { recursive: true });
+    expect(await findRepositoryRoot(plain)).toBe(null);
+  });
+});
