@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import * as disableEnable from './commands/enable.js';
+import * as doctor from './commands/doctor.js';
 import * as hooks from './commands/hooks.js';
 import * as install from './commands/install.js';
 import * as info from './commands/info.js';
@@ -13,6 +14,7 @@ import * as search from './commands/search.js';
 import * as session from './commands/session.js';
 import * as trust from './commands/trust.js';
 import * as uninstall from './commands/uninstall.js';
+import * as update from './commands/update.js';
 import * as validate from './commands/validate.js';
 import { readVersion } from './fast-path.js';
 import { addGlobalOptions } from './global-options.js';
@@ -25,6 +27,7 @@ const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
   trust,
   install,
   uninstall,
+  update,
   disableEnable,
   list,
   review,
@@ -36,6 +39,7 @@ const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
   pack,
   search,
   info,
+  doctor,
 ];
 
 /** Commander outcomes that are not failures. */

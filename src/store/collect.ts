@@ -8,54 +8,118 @@ import { lockFile, pluginsDir, stagingRoot, stateFile } from './paths.js';
 import type { StorePaths } from './paths.js';
 import type { State } from './state-schema.js';
 
-/**
- * D4: removes what interrupted or superseded transactions left behind: staging trees of dead
- * processes in `<data>/.staging/`, every installed tree that no plugin of `state` names (as its active `path` or
- * its pending update's), plugin directories left empty, temporary state files and lock debris.
- * Contract: the caller holds the store lock and passes the state as it is on disk now (after its
- * own write), or a tree it just promoted would be collected. Returns the paths removed.
- */
-export async function collectGarbage(paths: StorePaths, state: State): Promise<string[]> {
-  const removed: string[] = [];
-  try {
-    removed.push(...(await collectStaging(paths)));
-    removed.push(...(await collectTrees(paths, referencedTrees(state))));
-    removed.push(...(await collectStateTemps(paths)));
-  } catch (error) {
-    throw toStoreError(error, paths.data, 'collect leftovers in');
-  }
-  return removed;
-}
+export type LeftoverKind = 'staging' | 'unreferenced-tree' | 'temporary-file';
 
-function referencedTrees(state: State): Set<string> {
-  const referenced = new Set<string>();
-  for (const plugin of Object.values(state.plugins)) {
-    referenced.add(resolve(plugin.path));
-    if (plugin.pending !== null) referenced.add(resolve(plugin.pending.path));
-  }
-  return referenced;
+export interface Leftover {
+  kind: LeftoverKind;
+  path: string;
 }
 
 /** A staging tree of a live process older than this belongs to a stuck transaction. */
 const STAGING_MAX_AGE_MS = 60 * 60_000;
 
+/** A live process keeps lock debris for milliseconds; older debris belongs to nobody. */
+const LOCK_DEBRIS_AGE_MS = 60_000;
+
 /**
- * Staging trees are named `stage-<pid>-<random>` (layout.ts). Another process may be filling one
- * without holding the lock (a copy or a download takes time), so only trees whose process is gone,
- * or that are an hour old, are collected; anything else in staging is debris of a collection.
+ * D4: what interrupted or superseded transactions left behind, without removing anything:
+ * staging trees of processes that are gone (or an hour old), installed trees that no plugin of
+ * `state` names as its active `path` or its pending update's (skipped when `state` is null, that
+ * is unknown), temporary state files and lock debris of dead writers.
  */
-async function collectStaging(paths: StorePaths): Promise<string[]> {
-  const root = stagingRoot(paths);
-  const removed: string[] = [];
-  for (const name of await listDir(root)) {
-    const entry = join(root, name);
-    if (await stagingInUse(name, entry)) continue;
-    await rm(entry, { recursive: true, force: true });
-    removed.push(entry);
+export async function findLeftovers(paths: StorePaths, state: State | null): Promise<Leftover[]> {
+  const found: Leftover[] = [];
+  for (const name of await listDir(stagingRoot(paths))) {
+    const entry = join(stagingRoot(paths), name);
+    if (!(await stagingInUse(name, entry))) found.push({ kind: 'staging', path: entry });
   }
-  return removed;
+  if (state !== null) found.push(...(await unreferencedTrees(paths, state)));
+  found.push(...(await temporaryFiles(paths)));
+  return found;
 }
 
+/**
+ * D4: removes what findLeftovers finds, and plugin directories left empty. Contract: the caller
+ * holds the store lock and passes the state as it is on disk now (after its own write), or a tree
+ * it just promoted would be collected. Returns the paths removed.
+ */
+export async function collectGarbage(paths: StorePaths, state: State): Promise<string[]> {
+  try {
+    const found = await findLeftovers(paths, state);
+    for (const leftover of found) await removeLeftover(paths, leftover);
+    for (const plugin of await listDir(pluginsDir(paths))) {
+      await rmdir(join(pluginsDir(paths), plugin)).catch(() => undefined);
+    }
+    return found.map((leftover) => leftover.path);
+  } catch (error) {
+    throw toStoreError(error, paths.data, 'collect leftovers in');
+  }
+}
+
+/**
+ * An unreferenced tree is first renamed into staging, then deleted, so a crash mid-delete never
+ * leaves a half-deleted tree under a versioned name (promoteTree could otherwise meet it).
+ */
+async function removeLeftover(paths: StorePaths, leftover: Leftover): Promise<void> {
+  if (leftover.kind === 'temporary-file') {
+    await unlink(leftover.path).catch(() => undefined);
+    return;
+  }
+  let target = leftover.path;
+  if (leftover.kind === 'unreferenced-tree') {
+    target = join(stagingRoot(paths), `collect-${randomBytes(6).toString('hex')}`);
+    await mkdir(stagingRoot(paths), { recursive: true });
+    await rename(leftover.path, target);
+  }
+  await rm(target, { recursive: true, force: true });
+}
+
+async function unreferencedTrees(paths: StorePaths, state: State): Promise<Leftover[]> {
+  const referenced = new Set<string>();
+  for (const plugin of Object.values(state.plugins)) {
+    referenced.add(resolve(plugin.path));
+    if (plugin.pending !== null) referenced.add(resolve(plugin.pending.path));
+  }
+  const found: Leftover[] = [];
+  for (const plugin of await listDir(pluginsDir(paths))) {
+    const versions = join(pluginsDir(paths), plugin);
+    for (const name of await listDir(versions)) {
+      const tree = join(versions, name);
+      if (!referenced.has(resolve(tree))) found.push({ kind: 'unreferenced-tree', path: tree });
+    }
+  }
+  return found;
+}
+
+/**
+ * Temporary state files of interrupted writes, and lock debris (`.lock.<token>.tmp`,
+ * `.lock.takeover-*`) of processes killed while taking the lock: a leftover when its writer is
+ * dead or it is a minute old.
+ */
+async function temporaryFiles(paths: StorePaths): Promise<Leftover[]> {
+  const prefix = durableTempPrefix(stateFile(paths));
+  const lockName = basename(lockFile(paths));
+  const found: Leftover[] = [];
+  for (const name of await listDir(paths.data)) {
+    const file = join(paths.data, name);
+    const debris =
+      name.startsWith(`${lockName}.`) &&
+      (name.endsWith('.tmp') || name.startsWith(`${lockName}.takeover-`));
+    if (!name.startsWith(prefix) && !debris) continue;
+    if (debris) {
+      const sighting = await readLockFile(file).catch(() => undefined);
+      if (sighting === undefined || !isStale(sighting, LOCK_DEBRIS_AGE_MS)) continue;
+    }
+    found.push({ kind: 'temporary-file', path: file });
+  }
+  return found;
+}
+
+/**
+ * Staging trees are named `stage-<pid>-<random>` (layout.ts). Another process may be filling one
+ * without holding the lock (a copy or a download takes time), so a tree whose process is alive is
+ * in use until it is an hour old; anything else in staging is debris of a collection.
+ */
 async function stagingInUse(name: string, entry: string): Promise<boolean> {
   const pid = /^stage-(\d+)-/.exec(name)?.[1];
   if (pid === undefined || !processAlive(Number(pid))) return false;
@@ -72,61 +136,10 @@ function processAlive(pid: number): boolean {
   }
 }
 
-/**
- * An unreferenced tree is first renamed into staging, then deleted, so a crash mid-delete never
- * leaves a half-deleted tree under a versioned name (promoteTree could otherwise meet it).
- */
-async function collectTrees(paths: StorePaths, referenced: ReadonlySet<string>): Promise<string[]> {
-  const root = pluginsDir(paths);
-  const removed: string[] = [];
-  for (const plugin of await listDir(root)) {
-    const versions = join(root, plugin);
-    for (const name of await listDir(versions)) {
-      const tree = join(versions, name);
-      if (referenced.has(resolve(tree))) continue;
-      const aside = join(stagingRoot(paths), `collect-${randomBytes(6).toString('hex')}`);
-      await mkdir(stagingRoot(paths), { recursive: true });
-      await rename(tree, aside);
-      await rm(aside, { recursive: true, force: true });
-      removed.push(tree);
-    }
-    await rmdir(versions).catch(() => undefined);
-  }
-  return removed;
-}
-
-/** A live process keeps lock debris for milliseconds; older debris belongs to nobody. */
-const LOCK_DEBRIS_AGE_MS = 60_000;
-
-/**
- * Temporary state files of interrupted writes, and lock debris (`.lock.<token>.tmp`,
- * `.lock.takeover-*`) of processes killed while taking the lock: removed when its writer is dead
- * or it is a minute old (a live process keeps such a file for milliseconds).
- */
-async function collectStateTemps(paths: StorePaths): Promise<string[]> {
-  const prefix = durableTempPrefix(stateFile(paths));
-  const lockName = basename(lockFile(paths));
-  const removed: string[] = [];
-  for (const name of await listDir(paths.data)) {
-    const file = join(paths.data, name);
-    const debris =
-      name.startsWith(`${lockName}.`) &&
-      (name.endsWith('.tmp') || name.startsWith(`${lockName}.takeover-`));
-    if (!name.startsWith(prefix) && !debris) continue;
-    if (debris) {
-      const sighting = await readLockFile(file).catch(() => undefined);
-      if (sighting === undefined || !isStale(sighting, LOCK_DEBRIS_AGE_MS)) continue;
-    }
-    await unlink(file).catch(() => undefined);
-    removed.push(file);
-  }
-  return removed;
-}
-
-/** Names in `dir`; none when it does not exist or is not a directory. */
+/** Names in `dir`, sorted; none when it does not exist or is not a directory. */
 async function listDir(dir: string): Promise<string[]> {
   try {
-    return await readdir(dir);
+    return (await readdir(dir)).sort();
   } catch (error) {
     const code = errnoCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') return [];

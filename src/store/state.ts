@@ -83,7 +83,11 @@ export function updateState<T>(
   );
 }
 
-function findProblem(
+/**
+ * Judges state bytes without touching the disk: the parsed state, or why it is unusable (the reason
+ * readState puts in E_STATE_CORRUPT). `hookpm doctor` uses it so that looking never writes a copy.
+ */
+export function findProblem(
   bytes: Buffer,
 ): { state: State; reason?: undefined } | { state?: undefined; reason: string } {
   let json: unknown;
