@@ -45,7 +45,6 @@ const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
 /** Commander outcomes that are not failures. */
 const CLEAN_EXITS = new Set(['commander.helpDisplayed', 'commander.version']);
 
-
 export function buildProgram(): Command {
   const program = new Command('hookpm')
     .description('A package manager and runtime for hook plugins (hooks.json)')

@@ -1,0 +1,65 @@
+import type { Command } from 'commander';
+import type { PluginInfo } from '../../ops/plugin-info.js';
+import { bold, colourEnabled } from '../colour.js';
+import { globalOptions } from '../global-options.js';
+import { printRegistryNotes, registryContextOf } from '../registry-options.js';
+import { escapeControl, printJson, printLine, renderTable } from '../render.js';
+
+/** `hookpm info <name|name@registry>` (cli.md sections 2 and 3). */
+export function register(program: Command): void {
+  program
+    .command('info <plugin>')
+    .description('registry and installed details of a plugin: versions, dist-tags, events')
+    .addHelpText(
+      'after',
+      '\nExample:\n  $ hookpm info guard\n  $ hookpm info guard@examples --json\n',
+    )
+    .action(async (spec: string, _o: unknown, command: Command) => {
+      const globals = globalOptions(command);
+      const { ctx, progress } = registryContextOf(globals);
+      const { pluginInfo } = await import('../../ops/plugin-info.js');
+      const info = await pluginInfo(ctx, spec).finally(progress.done);
+      printRegistryNotes(info);
+      if (globals.json) return printJson(info);
+      printInfo(info);
+    });
+}
+
+function printInfo(info: PluginInfo): void {
+  const latest = info.latest;
+  printLine(bold(escapeControl(`${info.id} ${latest?.version ?? ''}`.trim()), colourEnabled()));
+  if (info.description !== null) printLine(`  ${escapeControl(info.description)}`);
+  const tags = Object.entries(info.distTags).map(([tag, v]) => `${tag}: ${v}`);
+  const rows: string[][] = [
+    [
+      'registry',
+      info.registryInfo === null
+        ? `${info.registry} (installed only)`
+        : `${info.registryInfo.name} (${info.registryInfo.kind}, ${info.registryInfo.location})`,
+    ],
+    [
+      'versions',
+      info.versions
+        .map((v) => (info.deprecated[v] === undefined ? v : `${v} (deprecated)`))
+        .join(', '),
+    ],
+    ['dist-tags', tags.join(', ') || '-'],
+  ];
+  if (info.keywords.length > 0) rows.push(['keywords', info.keywords.join(', ')]);
+  if (latest !== null) {
+    rows.push(['events', latest.events.join(', ') || '-'], ['integrity', latest.integrity]);
+    rows.push(['surface', latest.surfaceHash ?? '-']);
+    if (latest.tarball !== null) rows.push(['tarball', latest.tarball]);
+    if (latest.deprecated !== null) rows.push(['deprecated', latest.deprecated]);
+  }
+  rows.push(['installed', installedLine(info)]);
+  printLine(renderTable(['', ''], rows).split('\n').slice(1).join('\n'));
+}
+
+function installedLine(info: PluginInfo): string {
+  const i = info.installed;
+  if (i === null) return 'no';
+  const state = i.enabled ? (i.consented ? 'enabled' : 'enabled, waiting for consent') : 'disabled';
+  const pending = i.pendingVersion === null ? '' : `; update ${i.pendingVersion} waits for consent`;
+  return `${i.version}, ${state}${pending}`;
+}

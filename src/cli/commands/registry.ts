@@ -1,0 +1,119 @@
+import type { Command } from 'commander';
+import type { RegistryStatus } from '../../ops/list-registries.js';
+import { boldHeader, colourEnabled } from '../colour.js';
+import { globalOptions } from '../global-options.js';
+import { registryContextOf } from '../registry-options.js';
+import { escapeControl, printErrorLine, printJson, printLine, renderTable } from '../render.js';
+
+/** `hookpm registry add|remove|list|update` (cli.md section 2, registry.md section 1). */
+export function register(program: Command): void {
+  const registry = program
+    .command('registry')
+    .description('manage the registries plugins are searched and installed from')
+    .addHelpText(
+      'after',
+      '\nExample:\n  $ hookpm registry add acme https://plugins.acme.dev/\n  $ hookpm registry list --json\n',
+    );
+  registry
+    .command('add <name> <location>')
+    .description(
+      'add a registry: an https:// URL, a loopback http:// URL, a file:// URL or a directory',
+    )
+    .addHelpText(
+      'after',
+      '\nExample:\n  $ hookpm registry add acme https://plugins.acme.dev/\n  $ hookpm registry add mine ./my-registry\n',
+    )
+    .action((name: string, location: string, _o: unknown, command: Command) =>
+      add(name, location, command),
+    );
+  registry
+    .command('remove <name>')
+    .description('remove a registry (installed plugins from it stay installed)')
+    .addHelpText('after', '\nExample:\n  $ hookpm registry remove examples\n')
+    .action((name: string, _o: unknown, command: Command) => remove(name, command));
+  registry
+    .command('list')
+    .description('list the registries with their plugin counts')
+    .addHelpText('after', '\nExample:\n  $ hookpm registry list --json\n')
+    .action((_o: unknown, command: Command) => list(command, 'list'));
+  registry
+    .command('update [name]')
+    .description('fetch the index of every registry (or one) again')
+    .addHelpText('after', '\nExample:\n  $ hookpm registry update acme\n')
+    .action((name: string | undefined, _o: unknown, command: Command) =>
+      list(command, 'update', name),
+    );
+}
+
+async function add(name: string, location: string, command: Command): Promise<void> {
+  const globals = globalOptions(command);
+  const { ctx, progress } = registryContextOf(globals);
+  const { addRegistry } = await import('../../ops/add-registry.js');
+  const added = await addRegistry(ctx, { name, location, cwd: globals.cwd }).finally(progress.done);
+  if (globals.json) return printJson({ added });
+  printLine(
+    `added registry ${added.name} (${added.kind}, ${added.plugins} plugin(s)) at ${escapeControl(added.location)}`,
+  );
+}
+
+async function remove(name: string, command: Command): Promise<void> {
+  const globals = globalOptions(command);
+  const { ctx } = registryContextOf(globals);
+  const { removeRegistry } = await import('../../ops/remove-registry.js');
+  const removed = await removeRegistry(ctx, name);
+  if (globals.json) return printJson({ removed });
+  printLine(`removed registry ${removed.name}`);
+  if (removed.installed.length > 0) {
+    printLine(`still installed from it (no longer updatable): ${removed.installed.join(', ')}`);
+  }
+}
+
+async function list(command: Command, verb: 'list' | 'update', name?: string): Promise<void> {
+  const globals = globalOptions(command);
+  const { ctx, progress } = registryContextOf(globals);
+  const ops = await import('../../ops/list-registries.js');
+  const registries = await (
+    verb === 'list' ? ops.listRegistries(ctx) : ops.updateRegistries(ctx, name)
+  ).finally(progress.done);
+  if (registries.some((r) => r.error !== null)) process.exitCode = verb === 'update' ? 1 : 0;
+  if (globals.json) return printJson({ registries });
+  if (registries.length === 0)
+    printLine('no registries; add one with `hookpm registry add <name> <location>`');
+  else
+    printLine(
+      boldHeader(
+        renderTable(['NAME', 'KIND', 'PLUGINS', 'STATUS', 'LOCATION'], registries.map(row)),
+        colourEnabled(),
+      ),
+    );
+  for (const r of registries) {
+    if (r.error === null) continue;
+    printErrorLine(
+      `hookpm: warning[${r.error.code}]: registry ${r.name}: ${escapeControl(r.error.message)}`,
+    );
+    if (r.error.hint !== null) printErrorLine(`  ${escapeControl(r.error.hint)}`);
+  }
+  const offline = registries.filter((r) => r.offline).map((r) => r.name);
+  if (offline.length > 0)
+    printErrorLine(`hookpm: --offline: using the cached indexes of ${offline.join(', ')}`);
+}
+
+function row(r: RegistryStatus): string[] {
+  return [r.name, r.kind, r.plugins === null ? '-' : String(r.plugins), statusWord(r), r.location];
+}
+
+function statusWord(r: RegistryStatus): string {
+  if (r.error !== null) return `error ${r.error.code}`;
+  if (r.offline) return 'cached (offline)';
+  if (r.stale !== null) return `cached (unreachable: ${r.stale.code})`;
+  switch (r.origin) {
+    case 'network':
+      return 'fetched';
+    case 'disk':
+      return 'read';
+    case 'not-modified':
+      return 'unchanged';
+    default:
+      return r.builtin ? 'built-in, cached' : 'cached';
+  }
+}

@@ -1,0 +1,29 @@
+import type { Command } from 'commander';
+import { globalOptions } from '../global-options.js';
+import { registryContextOf } from '../registry-options.js';
+import { printSearchResult } from '../render-search.js';
+
+/** `hookpm search [query] [--event E]` (cli.md sections 2 and 3); cli/fast-search.ts answers the common forms first. */
+export function register(program: Command): void {
+  program
+    .command('search [query...]')
+    .description('search every registry by name, description and keyword')
+    .option(
+      '--event <event>',
+      'only plugins whose latest version hooks this event (e.g. PreToolUse)',
+    )
+    .addHelpText(
+      'after',
+      '\nExample:\n  $ hookpm search guard\n  $ hookpm search --event PreToolUse --json\n',
+    )
+    .action(async (words: string[], options: { event?: string }, command: Command) => {
+      const globals = globalOptions(command);
+      const { ctx, progress } = registryContextOf(globals);
+      const { searchPlugins } = await import('../../ops/search-plugins.js');
+      const found = await searchPlugins(ctx, {
+        query: words.join(' '),
+        ...(options.event === undefined ? {} : { event: options.event }),
+      }).finally(progress.done);
+      printSearchResult(found, globals.json);
+    });
+}

@@ -1,0 +1,36 @@
+import type { RegistryContext } from '../ops/registry-context.js';
+import { resolveStorePaths } from '../store/paths.js';
+import type { RegistryWarning } from '../ops/load-catalogs.js';
+import type { GlobalOptions } from './global-options.js';
+import { indexProgress, type IndexProgress } from './index-progress.js';
+import { escapeControl, printErrorLine } from './render.js';
+
+/** The context of the registry commands, and the progress display to clear when they end. */
+export function registryContextOf(globals: GlobalOptions): {
+  ctx: RegistryContext;
+  progress: IndexProgress;
+} {
+  const progress = indexProgress();
+  const ctx: RegistryContext = {
+    paths: resolveStorePaths({ HOOKPM_HOME: globals.hookpmHome }),
+    offline: globals.offline,
+    ...(progress.onProgress ? { onProgress: progress.onProgress } : {}),
+  };
+  return { ctx, progress };
+}
+
+/** Registries that could not be read, and --offline use of cached indexes, said on stderr. */
+export function printRegistryNotes(notes: {
+  warnings: RegistryWarning[];
+  offline: string[];
+}): void {
+  for (const w of notes.warnings) {
+    printErrorLine(
+      `hookpm: warning[${w.code}]: registry ${w.registry} skipped: ${escapeControl(w.message)}`,
+    );
+    if (w.hint !== null) printErrorLine(`  ${escapeControl(w.hint)}`);
+  }
+  if (notes.offline.length > 0) {
+    printErrorLine(`hookpm: --offline: using the cached indexes of ${notes.offline.join(', ')}`);
+  }
+}

@@ -1,0 +1,54 @@
+import { stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { HookpmError } from '../errors.js';
+
+/** What a local registry location holds (registry.md section 1). */
+export interface LocalRegistryKind {
+  kind: 'index' | 'marketplace';
+  /** The directory that holds `index.json`, or the marketplace root (above `.claude-plugin/`). */
+  dir: string;
+}
+
+/**
+ * Looks at a local location: a directory holding `index.json` is an index registry (it wins over a
+ * marketplace file beside it); one holding `.claude-plugin/marketplace.json` is a marketplace. A
+ * path to an `index.json` or `marketplace.json` file names its directory. Anything else is
+ * E_NOT_FOUND naming what was looked for.
+ */
+export async function readLocationKind(path: string): Promise<LocalRegistryKind> {
+  const info = await stat(path).catch(() => null);
+  if (info === null) {
+    throw new HookpmError('E_NOT_FOUND', `The registry location ${path} does not exist.`, {
+      file: path,
+      hint: 'Give an existing directory holding index.json or .claude-plugin/marketplace.json.',
+    });
+  }
+  if (info.isFile()) {
+    if (basename(path) === 'index.json') return { kind: 'index', dir: dirname(path) };
+    if (basename(path) === 'marketplace.json') {
+      const parent = dirname(path);
+      return {
+        kind: 'marketplace',
+        dir: basename(parent) === '.claude-plugin' ? dirname(parent) : parent,
+      };
+    }
+  } else if (info.isDirectory()) {
+    if (await isFile(join(path, 'index.json'))) return { kind: 'index', dir: path };
+    if (await isFile(join(path, '.claude-plugin', 'marketplace.json'))) {
+      return { kind: 'marketplace', dir: path };
+    }
+  }
+  throw new HookpmError(
+    'E_NOT_FOUND',
+    `${path} holds neither index.json nor .claude-plugin/marketplace.json.`,
+    {
+      file: path,
+      hint: 'Point at a registry directory (built with `hookpm registry build`) or a marketplace repository.',
+    },
+  );
+}
+
+async function isFile(path: string): Promise<boolean> {
+  const info = await stat(path).catch(() => null);
+  return info !== null && info.isFile();
+}

@@ -1,0 +1,89 @@
+/**
+ * Kind detection for `hookpm registry add <name> <location>` (registry.md section 1), as far as it
+ * can be told from the text alone. A local location (a directory path or a `file:` URL) still has
+ * to be looked at on disk (read-location-kind.ts) to tell an index from a marketplace.
+ */
+import { isAbsolute, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { HookpmError, isHookpmError } from '../errors.js';
+import { checkUrl, redactUrl } from './url-policy.js';
+
+export type LocationGuess =
+  /** An `https:` or loopback `http:` base URL, ending in `/`; its index is `<base>index.json`. */
+  | { kind: 'index'; location: string }
+  /** A local directory (absolute path), or a file in one; `fileUrl` when it was given as `file:`. */
+  | { kind: 'local'; path: string; fileUrl: boolean }
+  /** A git repository or a remote marketplace.json: detected here, loaded by the marketplace kind. */
+  | { kind: 'marketplace'; location: string }
+  /** The word `npm`. */
+  | { kind: 'npm'; location: 'npm' };
+
+const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):/;
+const SCP_GIT = /^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:/;
+
+/** Classifies `location`; relative paths are resolved against `cwd`. E_USAGE, E_INSECURE_URL. */
+export function classifyLocation(location: string, cwd: string): LocationGuess {
+  if (location.trim() === '' || /[\u0000-\u001f\u007f]/.test(location)) {
+    throw usage(location, 'is empty or contains control characters');
+  }
+  if (location === 'npm') return { kind: 'npm', location: 'npm' };
+  if (SCP_GIT.test(location) || /^(git\+|ssh:|git:)/i.test(location)) {
+    return { kind: 'marketplace', location };
+  }
+  if (!SCHEME.test(location)) {
+    return {
+      kind: 'local',
+      path: isAbsolute(location) ? resolve(location) : resolve(cwd, location),
+      fileUrl: false,
+    };
+  }
+  let url: URL;
+  try {
+    url = checkUrl(location, 'index');
+  } catch (error) {
+    if (isHookpmError(error, 'E_REGISTRY_SCHEMA')) throw usage(location, error.message);
+    throw error;
+  }
+  if (url.protocol === 'file:') return { kind: 'local', path: fileURLToPath(url), fileUrl: true };
+  url.hash = '';
+  if (/\.git\/?$/.test(url.pathname)) return { kind: 'marketplace', location: url.href };
+  if (/(^|\/)marketplace\.json$/.test(url.pathname))
+    return { kind: 'marketplace', location: url.href };
+  if (/(^|\/)index\.json$/.test(url.pathname))
+    url.pathname = url.pathname.replace(/index\.json$/, '');
+  if (!url.pathname.endsWith('/')) url.pathname = `${url.pathname}/`;
+  return { kind: 'index', location: url.href };
+}
+
+/**
+ * The URL of the `index.json` of a stored index location: a base URL (`https:`, `http:`, `file:`)
+ * or an absolute directory path.
+ */
+export function indexUrlOf(location: string): string {
+  if (SCHEME.test(location) && !isAbsolute(location)) {
+    const base = location.endsWith('/') ? location : `${location}/`;
+    return new URL('index.json', base).href;
+  }
+  return pathToFileURL(resolve(location, 'index.json')).href;
+}
+
+/** registry.md section 1: a tarball location of an index entry resolves against the index URL. */
+export function tarballUrlOf(indexUrl: string, tarball: string): string {
+  return new URL(tarball, indexUrl).href;
+}
+
+/** A location as it may be printed (N5: credentials redacted). */
+export function showLocation(location: string): string {
+  return SCHEME.test(location) && !isAbsolute(location) ? redactUrl(location) : location;
+}
+
+function usage(location: string, reason: string): HookpmError {
+  return new HookpmError(
+    'E_USAGE',
+    `The registry location ${JSON.stringify(redactUrl(location).slice(0, 200))} ${reason}.`,
+    {
+      location: redactUrl(location),
+      hint: 'Give an https:// URL, an http:// URL on a loopback address, a file:// URL, a directory path, a git repository or `npm`.',
+    },
+  );
+}

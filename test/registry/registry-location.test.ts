@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { HookpmError } from '../../src/errors.js';
+import {
+  classifyLocation,
+  indexUrlOf,
+  showLocation,
+  tarballUrlOf,
+} from '../../src/registry/registry-location.js';
+import { checkRegistryName } from '../../src/registry/registry-name.js';
+
+describe('registry locations (registry.md section 1)', () => {
+  it.each([
+    ['https://plugins.acme.dev', { kind: 'index', location: 'https://plugins.acme.dev/' }],
+    [
+      'https://plugins.acme.dev/r/index.json',
+      { kind: 'index', location: 'https://plugins.acme.dev/r/' },
+    ],
+    [
+      'https://plugins.acme.dev/r/#frag',
+      { kind: 'index', location: 'https://plugins.acme.dev/r/' },
+    ],
+    ['http://127.0.0.1:8080/reg', { kind: 'index', location: 'http://127.0.0.1:8080/reg/' }],
+    ['http://localhost/', { kind: 'index', location: 'http://localhost/' }],
+    ['http://[::1]:9/', { kind: 'index', location: 'http://[::1]:9/' }],
+    ['file:///srv/reg', { kind: 'local', path: '/srv/reg', fileUrl: true }],
+    ['/srv/reg', { kind: 'local', path: '/srv/reg', fileUrl: false }],
+    ['reg/sub', { kind: 'local', path: '/work/reg/sub', fileUrl: false }],
+    ['../reg', { kind: 'local', path: '/reg', fileUrl: false }],
+    ['npm', { kind: 'npm', location: 'npm' }],
+    [
+      'git@github.com:acme/plugins.git',
+      { kind: 'marketplace', location: 'git@github.com:acme/plugins.git' },
+    ],
+    [
+      'https://github.com/acme/plugins.git',
+      { kind: 'marketplace', location: 'https://github.com/acme/plugins.git' },
+    ],
+    [
+      'https://acme.dev/.claude-plugin/marketplace.json',
+      { kind: 'marketplace', location: 'https://acme.dev/.claude-plugin/marketplace.json' },
+    ],
+  ])('1: %s is detected as %o', (location, expected) => {
+    expect(classifyLocation(location, '/work')).toEqual(expected);
+  });
+
+  it.each([
+    ['http://example.com/reg', 'E_INSECURE_URL'],
+    ['http://10.0.0.1/reg', 'E_INSECURE_URL'],
+    ['ftp://example.com/reg', 'E_USAGE'],
+    ['javascript:alert(1)', 'E_USAGE'],
+    ['file://remote-host/reg', 'E_USAGE'],
+    ['', 'E_USAGE'],
+    ['reg\nname', 'E_USAGE'],
+  ])('1: %j is refused with %s', (location, code) => {
+    let caught: unknown;
+    try {
+      classifyLocation(location, '/work');
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(HookpmError);
+    expect((caught as HookpmError).code).toBe(code);
+  });
+
+  it('the index of a stored location is index.json at its base', () => {
+    expect(indexUrlOf('https://acme.dev/r/')).toBe('https://acme.dev/r/index.json');
+    expect(indexUrlOf('file:///srv/reg/')).toBe('file:///srv/reg/index.json');
+    expect(indexUrlOf('/srv/my reg')).toBe('file:///srv/my%20reg/index.json');
+  });
+
+  it('1: tarball URLs resolve relative to the index', () => {
+    expect(tarballUrlOf('https://acme.dev/r/index.json', 'tarballs/g-1.0.0.tgz')).toBe(
+      'https://acme.dev/r/tarballs/g-1.0.0.tgz',
+    );
+    expect(tarballUrlOf('file:///srv/reg/index.json', 'https://cdn.acme.dev/g.tgz')).toBe(
+      'https://cdn.acme.dev/g.tgz',
+    );
+  });
+
+  it('N5: a location is shown with its credentials redacted', () => {
+    expect(showLocation('https://user:secret@acme.dev/r/?token=abc')).toBe(
+      'https://***@acme.dev/r/?token=***',
+    );
+    expect(showLocation('/srv/reg')).toBe('/srv/reg');
+  });
+
+  it('1: registry names', () => {
+    expect(checkRegistryName('acme.dev_2-x')).toBe('acme.dev_2-x');
+    for (const bad of ['Acme', '_x', 'a/b', 'local', 'x'.repeat(65)]) {
+      expect(() => checkRegistryName(bad)).toThrow(HookpmError);
+    }
+  });
+});
