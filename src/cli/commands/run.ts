@@ -28,7 +28,8 @@ export function register(program: Command): void {
         'Exits 0 whatever the hooks decided; the decision is in the output.',
         '',
         'Example:',
-        `  $ echo '{"tool_name":"Bash","tool_input":{"command":"rm -rf /"}}' | hookpm run PreToolUse --payload - --json`,
+        '  $ hookpm run PreToolUse --payload payload.json --json',
+        `  $ echo '{"tool_name":"Bash","tool_input":{"command":"rm -rf /"}}' | hookpm run PreToolUse --payload -`,
         '',
       ].join('\n'),
     )
