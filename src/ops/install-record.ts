@@ -1,6 +1,7 @@
 import type { PluginRecord } from '../store/state-schema.js';
 import type { ConsentDecision, EnableMode } from './consent-decision.js';
 import type { StagedPlugin } from './install-stage.js';
+import type { ReviewDiff } from './review-report.js';
 
 /** `installed` is the outcome per plugin; `pending`: installed, waiting for consent to a widened surface (Q5). */
 export type InstallStatus = 'installed' | 'unchanged' | 'pending' | 'would-install' | 'would-keep';
@@ -19,6 +20,21 @@ export interface InstalledEntry {
   source: string;
   surfaceHash: string;
   path: string | null;
+  /** `--dry-run` only: what would change. */
+  plan?: InstallPlan;
+}
+
+/** `--dry-run` (install and update): the versions, the surface diff and the files of one plugin. */
+export interface InstallPlan {
+  /** The installed version it would replace (or wait beside), null when new. */
+  from: string | null;
+  to: string;
+  /** Q5: against the consented surface; null when nothing was consented yet. */
+  diff: ReviewDiff | null;
+  /** Q4, Q5: whether the consent would carry over, be asked for, or none is needed (not enabled). */
+  consent: 'carries' | 'required' | 'none';
+  /** The files the installed tree would hold, relative, sorted. */
+  files: string[];
 }
 
 /** The state record of a staged plugin promoted to `path`; disabled and without consent. */
@@ -30,7 +46,7 @@ export function recordOf(staged: StagedPlugin, path: string, at: string): Plugin
     registry: staged.source.registry,
     version,
     source: staged.source.path,
-    range: '',
+    range: staged.source.range,
     integrity: staged.integrity,
     fingerprint: staged.fingerprint,
     path,

@@ -1,12 +1,17 @@
 import { rm } from 'node:fs/promises';
+import { copyPluginTree } from '../store/copy-tree.js';
 import { fingerprintTree } from '../store/fingerprint.js';
 import { createStagingDir } from '../store/layout.js';
 import type { StorePaths } from '../store/paths.js';
 import { assertInstallable, inspectPluginDir, type InspectedPlugin } from './inspect-plugin.js';
-import { stageSource, type InstallSource } from './install-source.js';
+import type { InstallSource } from './install-source.js';
+import { checkAgainstIndex, requireManifest } from './check-staged.js';
+import type { PluginContext } from './plugin-context.js';
+import { fetchAndExtract } from './stage-tarball.js';
 
-/** A validated copy of a plugin in staging, ready to be promoted (registry.md section 7, steps 3-4). */
+/** A validated copy of a plugin in staging, ready to be promoted (registry.md section 7, steps 2-4). */
 export interface StagedPlugin {
+  /** The source, with `path` and `range` final (an npm source knows its version only now). */
   source: InstallSource;
   /** The staging directory holding the copy. */
   dir: string;
@@ -14,34 +19,65 @@ export interface StagedPlugin {
   /** Q6: the files fingerprint of the copy, as it will be installed. */
   fingerprint: string;
   /**
-   * What names the installed tree. A directory has no published tarball, so its integrity is its
-   * files fingerprint (`sha256-` + base64 of the SHA-256 over the sorted (path, content hash, mode)
-   * list): the same tree always gets the same integrity and the same versioned directory.
+   * What names the installed tree: the sha512 SRI of the tarball it came from (verified), or, for
+   * a directory, which has no published tarball, its files fingerprint (`sha256-` + base64 of the
+   * SHA-256 over the sorted (path, content hash, mode) list): the same tree always gets the same
+   * integrity and the same versioned directory.
    */
   integrity: string;
 }
 
+/** What staging needs besides the source: the store, the network settings, progress. */
+export interface StageEnv {
+  ctx: PluginContext;
+  /** D5: only the tarball cache (and local files). */
+  offline: boolean;
+  cwd: string;
+}
+
 /**
- * Copies the source into a fresh staging directory (or `into`, for a dry run), reads and validates
- * the copy (P4: refusing any error), and fingerprints it. On failure the staging directory is
- * removed and the error rethrown.
+ * Steps 2-4 of the install transaction: materialises the source into a fresh staging directory
+ * (or `into`, which must not exist yet, for a dry run) - a copy of a directory, or a verified
+ * tarball scanned whole and then extracted - reads and validates it (P4; a tarball needs a
+ * manifest; a registry tarball must match its index entry, I3), and fingerprints it. On failure
+ * the directory is removed and the error rethrown.
  */
 export async function stagePlugin(
   source: InstallSource,
   where: { paths: StorePaths } | { into: string },
+  env: StageEnv,
 ): Promise<StagedPlugin> {
+  // Loaded only when used: a registry or directory install does not pay for git and npm code.
+  if (source.kind === 'npm')
+    return (await import('./stage-npm-source.js')).stageNpm(source, where, env);
+  if (source.kind === 'marketplace')
+    return (await import('./install-marketplace.js')).stageMarketplace(source, where, env);
   const dir = 'into' in where ? where.into : await createStagingDir(where.paths);
   try {
-    await stageSource(source, dir);
-    const inspected = await inspectPluginDir(dir, {
-      fallbackName: source.fallbackName,
-      registry: source.registry,
-    });
-    assertInstallable(inspected, source.spec);
-    const fingerprint = await fingerprintTree(dir);
-    return { source, dir, inspected, fingerprint, integrity: fingerprint };
+    const integrity = source.kind === 'directory' ? null : await fetchAndExtract(source, dir, env);
+    if (source.kind === 'directory') await copyPluginTree(source.path, dir);
+    return await finishStage(source, dir, integrity);
   } catch (error) {
     await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     throw error;
   }
+}
+
+/** Validates the tree in `dir` (the caller removes it on failure) and fingerprints it. */
+export async function finishStage(
+  source: InstallSource,
+  dir: string,
+  integrity: string | null,
+): Promise<StagedPlugin> {
+  const inspected = await inspectPluginDir(dir, {
+    fallbackName: source.fallbackName,
+    registry: source.registry,
+  });
+  // A directory, and a marketplace plugin (its entry names it), need no manifest (P1).
+  if (source.kind !== 'directory' && source.kind !== 'marketplace')
+    requireManifest(inspected, source.spec);
+  assertInstallable(inspected, source.spec);
+  if (source.kind === 'registry') checkAgainstIndex(inspected, source);
+  const fingerprint = await fingerprintTree(dir);
+  return { source, dir, inspected, fingerprint, integrity: integrity ?? fingerprint };
 }

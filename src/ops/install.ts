@@ -1,12 +1,12 @@
 import { rm } from 'node:fs/promises';
 import { HookpmError } from '../errors.js';
+import { assertStoreWritable } from '../store/check-writable.js';
 import { collectGarbage } from '../store/collect.js';
 import { ensureDataDir } from '../store/data-dir.js';
 import { installDir, promoteTree } from '../store/layout.js';
 import { readState, withStoreLock, writeState } from '../store/state.js';
-import type { PluginRecord, State } from '../store/state-schema.js';
+import type { State } from '../store/state-schema.js';
 import { decideConsent, type EnableMode } from './consent-decision.js';
-import { planInstall } from './install-dry-run.js';
 import {
   applyConsent,
   entryOf,
@@ -14,11 +14,13 @@ import {
   recordOf,
   type InstalledEntry,
 } from './install-record.js';
-import { readConsentedEntries } from './installed-plugin.js';
-import { stagePlugin, type StagedPlugin } from './install-stage.js';
-import { resolveInstallSource, type InstallSource } from './install-source.js';
+import type { StagedPlugin } from './install-stage.js';
+import type { InstallSource } from './install-source.js';
+import { assertKnownIntegrity } from './registry-source.js';
+import { resolveInstallSources } from './resolve-sources.js';
+import { stageAll } from './stage-all.js';
 import { lockOptions, nowIso, type PluginContext } from './plugin-context.js';
-import { buildReview, type ReviewReport } from './review-report.js';
+import { reviewStaged } from './review-staged.js';
 
 export interface InstallOptions {
   specs: readonly string[];
@@ -29,6 +31,10 @@ export interface InstallOptions {
   force: boolean;
   /** Show what would happen; change nothing. */
   dryRun: boolean;
+  /** D5: only cached indexes and tarballs; says so in the notes. */
+  offline?: boolean;
+  /** V2: let ranges match prereleases. */
+  includePrerelease?: boolean;
 }
 
 export type { InstalledEntry, InstallStatus } from './install-record.js';
@@ -40,33 +46,75 @@ export interface InstallResult {
   notes: string[];
 }
 
+/** What the transaction needs of the install options (update passes the same). */
+export type TransactionOptions = Pick<InstallOptions, 'cwd' | 'enable' | 'force' | 'offline'> & {
+  /** `hookpm update`: a plugin that is installed but disabled stays so (mode `no` for it). */
+  preserveDisabled?: boolean;
+};
+
 /**
- * `hookpm install <dir...>` as the transaction of registry.md section 7: resolve each spec, then,
- * holding the store lock (D3), stage a copy of each, validate it (P4), promote it into its versioned
- * directory (D4), ask for consent (Q4, Q5; through ctx.confirm), write the state once, last, and
- * collect leftovers. Any failure leaves the state file and every installed tree as they were.
+ * `hookpm install <spec...>` as the transaction of registry.md section 7: a read-only store fails
+ * first (E_STORE_READONLY, before any network access), then every spec is resolved
+ * (resolve-sources.ts) and stageAndCommit runs. With `dryRun`, the plan instead (install-dry-run.ts).
  */
 export async function installPlugins(
   ctx: PluginContext,
   opts: InstallOptions,
 ): Promise<InstallResult> {
-  const sources: InstallSource[] = [];
-  for (const spec of opts.specs) sources.push(await resolveInstallSource(spec, opts.cwd));
-  if (opts.dryRun) return planInstall(ctx, sources, opts);
-  return withStoreLock(ctx.paths, () => transact(ctx, sources, opts), lockOptions(ctx));
+  if (!opts.dryRun) await assertStoreWritable(ctx.paths);
+  const resolved = await resolveInstallSources(ctx, opts.specs, {
+    cwd: opts.cwd,
+    offline: opts.offline === true,
+    includePrerelease: opts.includePrerelease === true,
+  });
+  const result = opts.dryRun
+    ? await (
+        await import('./install-dry-run.js')
+      ).planInstall(ctx, resolved.sources, { ...opts, state: resolved.state })
+    : await stageAndCommit(ctx, resolved.sources, opts, resolved.notes);
+  result.notes.unshift(...resolved.notes);
+  return result;
 }
 
-async function transact(
+/**
+ * Steps 2-7 for resolved sources: stages each (download, verify, scan, extract, validate) without
+ * the lock - a staging tree is named for its live process, so collection spares it - then, holding
+ * the store lock (D3): re-checks V3 against the state as it is now, promotes each tree into its
+ * versioned directory (D4), asks for consent (Q4, Q5; through ctx.confirm), writes the state once,
+ * last, and collects leftovers. Any failure leaves the state file and every installed tree as they
+ * were. `notes` of the caller are kept when E_CONSENT_REQUIRED ends the command.
+ */
+export async function stageAndCommit(
   ctx: PluginContext,
   sources: readonly InstallSource[],
-  opts: InstallOptions,
+  opts: TransactionOptions,
+  notes: readonly string[] = [],
+): Promise<InstallResult> {
+  const staged = await stageAll(ctx, sources, {
+    ctx,
+    offline: opts.offline === true,
+    cwd: opts.cwd,
+  });
+  try {
+    return await withStoreLock(ctx.paths, () => commit(ctx, staged, opts, notes), lockOptions(ctx));
+  } finally {
+    await Promise.all(
+      staged.map((s) => rm(s.dir, { recursive: true, force: true }).catch(() => undefined)),
+    );
+  }
+}
+
+async function commit(
+  ctx: PluginContext,
+  staged: readonly StagedPlugin[],
+  opts: TransactionOptions,
+  earlier: readonly string[],
 ): Promise<InstallResult> {
   const before = await readState(ctx.paths);
+  for (const plugin of staged) recheckIntegrity(before, plugin);
   const draft = structuredClone(before);
   const result: InstallResult = { installed: [], dryRun: false, notes: [] };
   try {
-    const staged: StagedPlugin[] = [];
-    for (const source of sources) staged.push(await stagePlugin(source, { paths: ctx.paths }));
     for (const plugin of staged)
       result.installed.push(await installOne(ctx, draft, plugin, opts, result.notes));
     if (JSON.stringify(draft) !== JSON.stringify(before)) await writeState(ctx.paths, draft);
@@ -79,15 +127,27 @@ async function transact(
   for (const entry of result.installed) if (entry.enabled) await ensureDataDir(ctx.paths, entry.id);
   const waiting = result.installed.filter((e) => e.status === 'pending');
   if (waiting.length > 0 && opts.enable === 'ask' && ctx.confirm === undefined)
-    throw consentRequired(waiting);
+    throw consentRequired(waiting, [...earlier, ...result.notes]);
   return result;
+}
+
+/** V3 again under the lock: another command may have installed the version meanwhile. */
+function recheckIntegrity(state: State, plugin: StagedPlugin): void {
+  const { source } = plugin;
+  if (source.kind !== 'registry') return;
+  assertKnownIntegrity(state, {
+    registry: source.registry,
+    name: source.name,
+    version: source.version,
+    entry: { tarball: source.url, integrity: source.integrity },
+  });
 }
 
 /**
  * Q5: in non-interactive use without --yes, a widened update is installed (as pending) and the
  * command says so by failing with E_CONSENT_REQUIRED; the consented version stays active.
  */
-function consentRequired(waiting: readonly InstalledEntry[]): HookpmError {
+function consentRequired(waiting: readonly InstalledEntry[], notes: string[]): HookpmError {
   const ids = waiting.map((e) => e.id);
   const first = ids[0] ?? '';
   return new HookpmError(
@@ -95,6 +155,7 @@ function consentRequired(waiting: readonly InstalledEntry[]): HookpmError {
     `${ids.join(', ')}: the new version asks for more hooks than you consented to; it is installed and waits for your consent, and the consented version stays active`,
     {
       plugins: ids,
+      notes,
       hint: `Run \`hookpm review ${first}\` to see the changes, then \`hookpm enable ${first} --yes\`.`,
     },
   );
@@ -104,7 +165,7 @@ async function installOne(
   ctx: PluginContext,
   draft: State,
   staged: StagedPlugin,
-  opts: InstallOptions,
+  opts: TransactionOptions,
   notes: string[],
 ): Promise<InstalledEntry> {
   const { id, version } = staged.inspected;
@@ -124,7 +185,12 @@ async function installOne(
     installDir(ctx.paths, { id, version, integrity: staged.integrity }),
   );
   const review = await reviewStaged(staged, existing);
-  const decision = await decideConsent(review, existing, opts.enable, ctx.confirm);
+  // An update leaves a disabled plugin disabled: it is neither asked about nor enabled by --yes.
+  const mode: EnableMode =
+    opts.preserveDisabled === true && existing !== undefined && !existing.enabled
+      ? 'no'
+      : opts.enable;
+  const decision = await decideConsent(review, existing, mode, ctx.confirm);
   const record = recordOf(staged, path, nowIso(ctx));
   if (decision === 'none' && existing?.consent != null) {
     // Q5: a widened surface waits for consent; the consented version stays active.
@@ -135,35 +201,11 @@ async function installOne(
     );
     return { ...entryOf(draft.plugins[id], 'pending') };
   }
-  applyConsent(record, existing, decision, opts.enable, nowIso(ctx));
+  applyConsent(record, existing, decision, mode, nowIso(ctx));
   draft.plugins[id] = record;
   if (!record.enabled && existing === undefined)
     notes.push(
       `${id} is installed but not enabled; run \`hookpm enable ${id}\` to review and enable it`,
     );
   return entryOf(record, 'installed');
-}
-
-async function reviewStaged(
-  staged: StagedPlugin,
-  existing: PluginRecord | undefined,
-): Promise<ReviewReport> {
-  return buildReview({
-    id: staged.inspected.id,
-    version: staged.inspected.version,
-    plugin: staged.inspected.plugin,
-    surface: staged.inspected.surface,
-    source: staged.source.path,
-    integrity: staged.integrity,
-    consentedHash: existing?.consent?.surfaceHash ?? null,
-    consentedEntries: existing === undefined ? null : await readConsentedEntries(existing),
-    installed:
-      existing === undefined
-        ? null
-        : {
-            version: existing.version,
-            enabled: existing.enabled,
-            pending: existing.pending?.version ?? null,
-          },
-  });
 }

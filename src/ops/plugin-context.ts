@@ -1,4 +1,6 @@
+import type { DownloadTimings } from '../registry/cache-tarball.js';
 import type { StorePaths } from '../store/paths.js';
+import type { RegistryRecord } from '../store/state-schema.js';
 import type { ReviewReport } from './review-report.js';
 
 /**
@@ -18,7 +20,18 @@ export interface PluginContext {
   now?: () => Date;
   /** How long to wait for another command's store lock (D3); default 30 s. */
   lockWaitMs?: number;
+  /** The built-in registries; default: `examples` at the package's registry-fixtures/. */
+  defaults?: Readonly<Record<string, RegistryRecord>>;
+  /** Timeouts and retries of index and tarball downloads (http.ts defaults otherwise). */
+  fetch?: DownloadTimings;
+  /** Progress of downloads and bulk installs (cli.md section 1: the CLI draws it on a TTY). */
+  onProgress?: (progress: InstallProgress) => void;
 }
+
+/** A download's bytes so far, or one more plugin of a bulk install staged. */
+export type InstallProgress =
+  | { kind: 'download'; plugin: string; received: number; total: number | null }
+  | { kind: 'staged'; plugin: string; done: number; total: number };
 
 export function nowIso(ctx: PluginContext): string {
   return (ctx.now?.() ?? new Date()).toISOString();

@@ -290,8 +290,9 @@ describe('plugins end to end', () => {
     expect((await hookpm(env, 'list')).stdout).toMatch(/guard@local\s+1\.0\.0\s+disabled/);
     const data = pluginDataDir(resolveStorePaths({ HOOKPM_HOME: store }), 'guard@local');
     const uninstall = await hookpm(env, 'uninstall', 'guard', '--keep-data', '--json');
-    expect(JSON.parse(uninstall.stdout)).toEqual({
-      uninstalled: [{ id: 'guard@local', version: '1.0.0', keptData: true }],
+    expect(JSON.parse(uninstall.stdout)).toMatchObject({
+      uninstalled: [{ id: 'guard@local', version: '1.0.0', keptData: true, dataDir: null }],
+      dryRun: false,
     });
     expect((await stat(data)).isDirectory()).toBe(true);
     expect(JSON.parse((await hookpm(env, 'list', '--json')).stdout)).toEqual({ plugins: [] });

@@ -185,7 +185,16 @@ describe('uninstall', () => {
     const { entry } = await install('guard', { Stop: [cmd('echo s')] }, 'yes');
     const result = await uninstallPlugins(ctx, { names: ['guard'], keepData: false });
     expect(result).toEqual({
-      uninstalled: [{ id: 'guard@local', version: '1.0.0', keptData: false }],
+      uninstalled: [
+        {
+          id: 'guard@local',
+          version: '1.0.0',
+          keptData: false,
+          trees: [entry.path],
+          dataDir: pluginDataDir(world.paths, 'guard@local'),
+        },
+      ],
+      dryRun: false,
     });
     expect((await readState(world.paths)).plugins).toEqual({});
     await expect(stat(entry.path!)).rejects.toThrow();

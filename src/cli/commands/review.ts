@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { globalOptions } from '../global-options.js';
-import { storePathsOf } from '../plugin-context.js';
+import { pluginContextOf } from '../plugin-context.js';
 import { printJson, printLine } from '../render.js';
 
 /** `hookpm review <name|dir>` (plugins.md Q3; cli.md section 3). */
@@ -8,17 +8,26 @@ export function register(program: Command): void {
   program
     .command('review')
     .description(
-      'show the hooks a plugin would run (an installed plugin or a directory), with changes since consent',
+      'show the hooks a plugin would run (installed, a directory, a registry plugin or a tarball), with changes since consent',
     )
-    .argument('<spec>', 'an installed plugin name or id, or a plugin directory path (./dir)')
+    .argument(
+      '<spec>',
+      'an installed plugin name or id, a plugin directory (./dir), a registry plugin (name[@registry][@range]), ./file.tgz, https://.../x.tgz or npm:pkg',
+    )
+    .option('--include-prerelease', 'let ranges match prerelease versions')
     .addHelpText(
       'after',
       '\nExample:\n  $ hookpm review ./my-plugin\n  $ hookpm review guard --json\n',
     )
-    .action(async (spec: string, _flags: unknown, command: Command) => {
+    .action(async (spec: string, flags: { includePrerelease?: boolean }, command: Command) => {
       const globals = globalOptions(command);
-      const { reviewPlugin } = await import('../../ops/review.js');
-      const report = await reviewPlugin(storePathsOf(globals), { target: spec, cwd: globals.cwd });
+      const { reviewAny } = await import('../../ops/review-source.js');
+      const report = await reviewAny(pluginContextOf(globals), {
+        target: spec,
+        cwd: globals.cwd,
+        offline: globals.offline,
+        includePrerelease: flags.includePrerelease === true,
+      });
       if (globals.json) return printJson(report);
       const { renderReview } = await import('../render-review.js');
       printLine(renderReview(report));

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { globalOptions } from '../global-options.js';
 import { pluginContextOf } from '../plugin-context.js';
-import { escapeControl, printJson, printLine } from '../render.js';
+import { escapeControl, printErrorLine, printJson, printLine } from '../render.js';
 
 /** `hookpm uninstall <name...> [--keep-data]` (cli.md section 2; plugins.md V3). */
 export function register(program: Command): void {
@@ -10,21 +10,33 @@ export function register(program: Command): void {
     .description('remove installed plugins and their data directories')
     .argument('<name...>', 'plugin names or ids (name@registry)')
     .option('--keep-data', "keep each plugin's data directory")
+    .option('--dry-run', 'show what would be removed; change nothing')
     .addHelpText('after', '\nExample:\n  $ hookpm uninstall guard --keep-data\n')
-    .action(async (names: string[], flags: { keepData?: boolean }, command: Command) => {
-      const globals = globalOptions(command);
-      const { uninstallPlugins } = await import('../../ops/uninstall.js');
-      const result = await uninstallPlugins(pluginContextOf(globals), {
-        names,
-        keepData: flags.keepData === true,
-      });
-      if (globals.json) return printJson(result);
-      for (const entry of result.uninstalled) {
-        printLine(
-          escapeControl(
-            `uninstalled ${entry.id} ${entry.version}${entry.keptData ? ' (data kept)' : ''}`,
-          ),
-        );
-      }
-    });
+    .action(
+      async (
+        names: string[],
+        flags: { keepData?: boolean; dryRun?: boolean },
+        command: Command,
+      ) => {
+        const globals = globalOptions(command);
+        const { uninstallPlugins } = await import('../../ops/uninstall.js');
+        const result = await uninstallPlugins(pluginContextOf(globals), {
+          names,
+          keepData: flags.keepData === true,
+          dryRun: flags.dryRun === true,
+        });
+        if (globals.json) return printJson(result);
+        for (const entry of result.uninstalled) {
+          printLine(
+            escapeControl(
+              `${result.dryRun ? 'would uninstall' : 'uninstalled'} ${entry.id} ${entry.version}${entry.keptData ? ' (data kept)' : ''}`,
+            ),
+          );
+          if (!result.dryRun) continue;
+          for (const tree of entry.trees) printLine(escapeControl(`  remove ${tree}`));
+          if (entry.dataDir !== null) printLine(escapeControl(`  remove ${entry.dataDir}`));
+        }
+        if (result.dryRun) printErrorLine('dry run: nothing was changed');
+      },
+    );
 }

@@ -1,0 +1,56 @@
+import type { Command } from 'commander';
+import { globalOptions } from '../global-options.js';
+import { installProgress } from '../install-progress.js';
+import { pluginContextOf } from '../plugin-context.js';
+import { escapeControl, printErrorLine, printJson } from '../render.js';
+import { printInstallResult } from '../render-install.js';
+
+interface UpdateFlags {
+  dryRun?: boolean;
+  allowDowngrade?: boolean;
+  includePrerelease?: boolean;
+}
+
+/** `hookpm update [name...]` (cli.md section 2; plugins.md Q5). */
+export function register(program: Command): void {
+  program
+    .command('update')
+    .description(
+      'update plugins to the newest version in their range; a widened surface waits for your consent',
+    )
+    .argument('[name...]', 'plugin names or ids (default: every installed plugin)')
+    .option('--dry-run', 'show the plan (versions, surface diff, files); change nothing')
+    .option('--allow-downgrade', 'follow a registry whose index moved backwards')
+    .option('--include-prerelease', 'let ranges match prerelease versions')
+    .addHelpText(
+      'after',
+      '\nExample:\n  $ hookpm update --dry-run\n  $ hookpm update guard --yes\n',
+    )
+    .action(async (names: string[], flags: UpdateFlags, command: Command) => {
+      const globals = globalOptions(command);
+      const { updatePlugins } = await import('../../ops/update.js');
+      const progress = installProgress();
+      const ctx = pluginContextOf(globals);
+      if (progress.onProgress !== undefined) ctx.onProgress = progress.onProgress;
+      try {
+        const result = await updatePlugins(ctx, {
+          names,
+          cwd: globals.cwd,
+          enable: globals.yes ? 'yes' : 'ask',
+          dryRun: flags.dryRun === true,
+          allowDowngrade: flags.allowDowngrade === true,
+          includePrerelease: flags.includePrerelease === true,
+          offline: globals.offline,
+        });
+        progress.done();
+        if (globals.json) return printJson(result);
+        printInstallResult(result);
+        for (const s of result.skipped)
+          printErrorLine(
+            escapeControl(`${s.reason === 'backwards' ? 'warning: ' : ''}${s.message}`),
+          );
+      } finally {
+        progress.done();
+      }
+    });
+}

@@ -1,0 +1,29 @@
+import type { PluginRecord } from '../store/state-schema.js';
+import type { StagedPlugin } from './install-stage.js';
+import { readConsentedEntries } from './installed-plugin.js';
+import { buildReview, type ReviewReport } from './review-report.js';
+
+/** The review of a staged plugin against the installed one of the same id (Q3, Q5 diff). */
+export async function reviewStaged(
+  staged: StagedPlugin,
+  existing: PluginRecord | undefined,
+): Promise<ReviewReport> {
+  return buildReview({
+    id: staged.inspected.id,
+    version: staged.inspected.version,
+    plugin: staged.inspected.plugin,
+    surface: staged.inspected.surface,
+    source: staged.source.path,
+    integrity: staged.integrity,
+    consentedHash: existing?.consent?.surfaceHash ?? null,
+    consentedEntries: existing === undefined ? null : await readConsentedEntries(existing),
+    installed:
+      existing === undefined
+        ? null
+        : {
+            version: existing.version,
+            enabled: existing.enabled,
+            pending: existing.pending?.version ?? null,
+          },
+  });
+}

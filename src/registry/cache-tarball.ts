@@ -1,0 +1,121 @@
+/**
+ * The tarball cache (registry.md D5): `<cache>/tarballs/<hex of the sha512 digest>.tgz`. A file is
+ * written there only by fetchToFile after its size and sha512 were verified while streaming (it
+ * lands under a temporary name and is renamed into place), so the cache holds verified bytes under
+ * their own digest. A hit is hashed again before use: the cache lives in a user-writable place and
+ * may be damaged or deleted at any time without loss; a damaged entry is removed and fetched anew.
+ * Partial downloads left by a killed process are removed by the next download into the cache.
+ */
+import { createReadStream } from 'node:fs';
+import { mkdir, readdir, stat, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { HookpmError } from '../errors.js';
+import { toStoreError } from '../io/fs-error.js';
+import type { FetchOptions } from './fetch-options.js';
+import { createIntegrityChecker, parseIntegrity } from './integrity.js';
+import { redactUrl } from './url-policy.js';
+
+/** Timeouts and retries a caller may set for a download. */
+export type DownloadTimings = Pick<
+  FetchOptions,
+  | 'retries'
+  | 'retryBaseDelayMs'
+  | 'maxRetryDelayMs'
+  | 'deadlineMs'
+  | 'headersTimeoutMs'
+  | 'connectTimeoutMs'
+>;
+
+export interface CachedFetchOptions {
+  /** `<cache>/tarballs`. */
+  cacheDir: string;
+  /** SRI with a sha512 entry (I1); names the cache file and is verified. */
+  integrity: string;
+  /** D5: never use the network; a miss is E_OFFLINE (a `file:` URL is read, it is not network). */
+  offline: boolean;
+  fetch?: DownloadTimings;
+  onProgress?: (received: number, total: number | null) => void;
+}
+
+export interface CachedTarball {
+  file: string;
+  /** `cache`: a verified hit, no fetch; `fetched`: downloaded (or read from a file: URL) now. */
+  origin: 'cache' | 'fetched';
+}
+
+/** The cache file of a tarball with this integrity: named by its first sha512 digest, in hex. */
+export function tarballCacheFile(cacheDir: string, integrity: string): string {
+  const [digest] = parseIntegrity(integrity).sha512;
+  if (digest === undefined) throw new Error('Assertion failed: parseIntegrity gave no digest');
+  return join(cacheDir, `${Buffer.from(digest, 'base64').toString('hex')}.tgz`);
+}
+
+/**
+ * The verified tarball for `url` with `integrity`, from the cache when it holds it (no network),
+ * else fetched into the cache with fetchToFile (N1-N5, E_INTEGRITY on a mismatch: nothing is
+ * cached). Offline and not cached (and not a `file:` URL): E_OFFLINE.
+ */
+export async function fetchTarballCached(
+  url: string,
+  opts: CachedFetchOptions,
+): Promise<CachedTarball> {
+  const file = tarballCacheFile(opts.cacheDir, opts.integrity);
+  if (await holdsIntegrity(file, opts.integrity)) return { file, origin: 'cache' };
+  if (opts.offline && !url.startsWith('file:')) {
+    throw new HookpmError(
+      'E_OFFLINE',
+      `--offline: the tarball ${redactUrl(url)} is not in the cache (${opts.integrity.slice(0, 30)}...).`,
+      {
+        url: redactUrl(url),
+        integrity: opts.integrity,
+        hint: 'Install it once while online; later installs of the same version need no network.',
+      },
+    );
+  }
+  await mkdir(opts.cacheDir, { recursive: true }).catch((error: unknown) => {
+    throw toStoreError(error, opts.cacheDir, 'create the tarball cache');
+  });
+  await removeStaleParts(opts.cacheDir);
+  const { fetchToFile } = await import('./http.js');
+  await fetchToFile(url, file, {
+    ...opts.fetch,
+    purpose: 'tarball',
+    integrity: opts.integrity,
+    ...(opts.onProgress === undefined ? {} : { onProgress: opts.onProgress }),
+  });
+  return { file, origin: 'fetched' };
+}
+
+/**
+ * A download in progress writes `<file>.<random>.part` (fetch-file-sink.ts) and ends within its
+ * deadline (300 s at most by default); a `.part` file older than this was left by a killed process.
+ */
+const STALE_PART_MS = 15 * 60_000;
+
+async function removeStaleParts(cacheDir: string): Promise<void> {
+  const names = await readdir(cacheDir).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.endsWith('.part')) continue;
+    const file = join(cacheDir, name);
+    const info = await stat(file).catch(() => null);
+    if (info !== null && Date.now() - info.mtimeMs > STALE_PART_MS)
+      await unlink(file).catch(() => undefined);
+  }
+}
+
+/** True when `file` exists and its bytes match `integrity`; a damaged copy is removed. */
+async function holdsIntegrity(file: string, integrity: string): Promise<boolean> {
+  const found = await hashFile(file).catch(() => null);
+  if (found === null) return false;
+  const wanted = parseIntegrity(integrity).sha512;
+  if (wanted.includes(found.slice('sha512-'.length))) return true;
+  await unlink(file).catch(() => undefined);
+  return false;
+}
+
+/** `sha512-<base64>` of a file's bytes, streamed. */
+export async function hashFile(file: string): Promise<string> {
+  const checker = createIntegrityChecker();
+  for await (const chunk of createReadStream(file)) checker.update(chunk as Buffer);
+  return checker.digest();
+}

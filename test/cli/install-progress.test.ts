@@ -1,0 +1,46 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { installProgress } from '../../src/cli/install-progress.js';
+
+/** A real stream standing in for stderr, with the isTTY flag a terminal has. */
+function terminal(isTTY: boolean): { stream: NodeJS.WriteStream; text: () => string } {
+  const stream = new PassThrough();
+  let text = '';
+  stream.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  Object.assign(stream, { isTTY, columns: 60 });
+  return { stream: stream as unknown as NodeJS.WriteStream, text: () => text };
+}
+
+describe('install progress (cli.md section 1)', () => {
+  it('cli.md: progress is drawn on stderr only on a TTY: one line rewritten in place, cleared at the end', async () => {
+    const tty = terminal(true);
+    const view = installProgress(tty.stream);
+    view.onProgress?.({ kind: 'download', plugin: 'guard', received: 2048, total: 4096 });
+    view.onProgress?.({ kind: 'staged', plugin: 'guard@acme', done: 3, total: 3 });
+    view.done();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(tty.text()).toContain('\r\u001b[2Kdownloading guard: 2.0 KiB / 4.0 KiB');
+    expect(tty.text()).toContain('staged 3/3: guard@acme');
+    expect(tty.text().endsWith('\r\u001b[2K')).toBe(true);
+  });
+
+  it('cli.md: without a TTY there is no progress at all', () => {
+    const pipe = terminal(false);
+    const view = installProgress(pipe.stream);
+    expect(view.onProgress).toBeUndefined();
+    view.done();
+    expect(pipe.text()).toBe('');
+  });
+
+  it('cli.md: plugin-supplied names are printed with control characters escaped', async () => {
+    const tty = terminal(true);
+    installProgress(tty.stream).onProgress?.({
+      kind: 'staged',
+      plugin: 'evil\u001b[2J',
+      done: 1,
+      total: 1,
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(tty.text()).toContain('evil\\u001b[2J');
+  });
+});

@@ -1,0 +1,403 @@
+/**
+ * Installing from index registries through the install and update operations, against a real
+ * node:http registry on 127.0.0.1 serving tarballs packed at test time (registry.md sections 4, 5,
+ * 7; plugins.md Q5; cli.md --dry-run).
+ */
+import { readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HookpmError, isHookpmError } from '../../src/errors.js';
+import { enablePlugin } from '../../src/ops/enable.js';
+import { installPlugins, type InstallOptions } from '../../src/ops/install.js';
+import type { PluginContext } from '../../src/ops/plugin-context.js';
+import { uninstallPlugins } from '../../src/ops/uninstall.js';
+import { updatePlugins, type UpdateOptions } from '../../src/ops/update.js';
+import { INDEX_MAX_AGE_MS } from '../../src/registry/load-index.js';
+import { fingerprintTree } from '../../src/store/fingerprint.js';
+import { stagingRoot, tarballCacheDir } from '../../src/store/paths.js';
+import { readState } from '../../src/store/state.js';
+import {
+  packFiles,
+  pluginTree,
+  publishPlugin,
+  startPluginRegistry,
+  type ServedRegistry,
+} from '../helpers/plugin-registry.js';
+import { hashStore } from '../helpers/store-snapshot.js';
+import { makeWorld, type World } from './plugin-fixture.js';
+
+let world: World;
+let acme: ServedRegistry;
+let ctx: PluginContext;
+/** The context's clock; moved past INDEX_MAX_AGE_MS when a test needs the cached index revalidated. */
+let clock = Date.parse('2026-11-30T12:00:00.000Z');
+
+const FAST = {
+  retries: 2,
+  retryBaseDelayMs: 5,
+  maxRetryDelayMs: 20,
+  deadlineMs: 4000,
+  headersTimeoutMs: 2000,
+  connectTimeoutMs: 2000,
+};
+
+function contextFor(...registries: ServedRegistry[]): PluginContext {
+  const defaults = Object.fromEntries(
+    registries.map((r) => [
+      r.index.name,
+      { location: r.url, kind: 'index' as const, addedAt: '2026-11-30T00:00:00.000Z' },
+    ]),
+  );
+  return {
+    paths: world.paths,
+    now: () => new Date(clock),
+    defaults,
+    fetch: FAST,
+  };
+}
+
+beforeEach(async () => {
+  world = await makeWorld();
+  acme = await startPluginRegistry('acme');
+  ctx = contextFor(acme);
+});
+afterEach(async () => {
+  await acme.close();
+  await world.cleanup();
+});
+
+const install = (specs: string[], over: Partial<InstallOptions> = {}) =>
+  installPlugins(ctx, {
+    specs,
+    cwd: world.dir,
+    enable: 'yes',
+    force: false,
+    dryRun: false,
+    ...over,
+  });
+
+const update = (names: string[] = [], over: Partial<UpdateOptions> = {}) =>
+  updatePlugins(ctx, {
+    names,
+    cwd: world.dir,
+    enable: 'ask',
+    dryRun: false,
+    allowDowngrade: false,
+    includePrerelease: false,
+    offline: false,
+    ...over,
+  });
+
+async function failure(fn: () => Promise<unknown>): Promise<HookpmError> {
+  try {
+    await fn();
+  } catch (error) {
+    if (isHookpmError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a HookpmError');
+}
+
+/** The store must be byte-identical after `fn` fails with `code`. */
+async function failsCleanly(code: string, fn: () => Promise<unknown>): Promise<HookpmError> {
+  const before = await hashStore(world.paths);
+  const error = await failure(fn);
+  expect(error.code, error.message).toBe(code);
+  expect(await hashStore(world.paths)).toEqual(before);
+  return error;
+}
+
+const ONE = { PreToolUse: ['echo one'] };
+const TWO = { PreToolUse: ['echo one', 'echo two'] };
+
+describe('V1-V2: resolving a registry spec', () => {
+  beforeEach(async () => {
+    await publishPlugin(acme, 'guard', '1.0.0', ONE);
+    await publishPlugin(acme, 'guard', '1.1.0', ONE);
+    await publishPlugin(acme, 'guard', '2.0.0-beta.1', ONE, { latest: false });
+    acme.index.plugins['guard']!.distTags['beta'] = '2.0.0-beta.1';
+  });
+
+  it('V1: a bare name installs the latest version as guard@acme, with the index integrity and range ^<version>', async () => {
+    const { installed } = await install(['guard']);
+    expect(installed).toMatchObject([
+      { id: 'guard@acme', version: '1.1.0', status: 'installed', enabled: true },
+    ]);
+    const record = (await readState(world.paths)).plugins['guard@acme']!;
+    expect(record).toMatchObject({ registry: 'acme', range: '^1.1.0', source: 'guard@acme@1.1.0' });
+    expect(record.integrity).toBe(acme.index.plugins['guard']!.versions['1.1.0']!.integrity);
+    expect(await fingerprintTree(record.path)).toBe(record.fingerprint);
+    expect(await readdir(stagingRoot(world.paths))).toEqual([]);
+  });
+
+  it('V1: name@range, name@tag, name@registry and name@registry@range pick what they say', async () => {
+    expect((await install(['guard@~1.0.0'])).installed[0]).toMatchObject({ version: '1.0.0' });
+    expect((await readState(world.paths)).plugins['guard@acme']!.range).toBe('~1.0.0');
+    expect((await install(['guard@beta'])).installed[0]).toMatchObject({ version: '2.0.0-beta.1' });
+    expect((await readState(world.paths)).plugins['guard@acme']!.range).toBe('beta');
+    expect((await install(['guard@acme'])).installed[0]).toMatchObject({ version: '1.1.0' });
+    expect((await install(['guard@acme@1.0.0'])).installed[0]).toMatchObject({ version: '1.0.0' });
+  });
+
+  it('V1: a bare name in two registries is E_AMBIGUOUS listing both ids', async () => {
+    const other = await startPluginRegistry('other');
+    try {
+      await publishPlugin(other, 'guard', '3.0.0', ONE);
+      ctx = contextFor(acme, other);
+      const error = await failsCleanly('E_AMBIGUOUS', () => install(['guard']));
+      expect(error.details['ids']).toEqual(['guard@acme', 'guard@other']);
+      expect((await install(['guard@other'])).installed[0]).toMatchObject({
+        id: 'guard@other',
+        version: '3.0.0',
+      });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('V2 (security.md): ^1.0.0 when 1.1.0-beta.1 is newest installs 1.0.0; --include-prerelease takes the beta', async () => {
+    const lone = await startPluginRegistry('lone');
+    try {
+      await publishPlugin(lone, 'pre', '1.0.0', ONE);
+      await publishPlugin(lone, 'pre', '1.1.0-beta.1', ONE);
+      ctx = contextFor(lone);
+      expect((await install(['pre@^1.0.0'])).installed[0]).toMatchObject({ version: '1.0.0' });
+      const beta = await install(['pre@^1.0.0'], { includePrerelease: true });
+      expect(beta.installed[0]).toMatchObject({ version: '1.1.0-beta.1' });
+    } finally {
+      await lone.close();
+    }
+  });
+
+  it('V2: a range that matches nothing is E_NO_MATCHING_VERSION listing the nearest versions', async () => {
+    const error = await failsCleanly('E_NO_MATCHING_VERSION', () => install(['guard@^5.0.0']));
+    expect(error.details['nearest']).toEqual(['2.0.0-beta.1', '1.1.0', '1.0.0']);
+    expect(error.message).toContain('1.1.0');
+  });
+
+  it('V2: a deprecated version installs with a warning', async () => {
+    acme.index.plugins['guard']!.versions['1.0.0']!.deprecated = 'use 1.1.0';
+    const result = await install(['guard@1.0.0']);
+    expect(result.installed[0]).toMatchObject({ version: '1.0.0', status: 'installed' });
+    expect(result.notes.join('\n')).toMatch(/deprecated: use 1\.1\.0/);
+  });
+
+  it('a name no registry has is E_NOT_FOUND; an unknown registry is E_NOT_FOUND naming it', async () => {
+    await failsCleanly('E_NOT_FOUND', () => install(['nothing']));
+    const error = await failsCleanly('E_NOT_FOUND', () => install(['guard@nowhere@1.0.0']));
+    expect(error.message).toContain('nowhere');
+  });
+});
+
+describe('V3, I3: what was downloaded must be what the index promised', () => {
+  it('V3: a registry that later serves another integrity for an installed version is E_INTEGRITY_CHANGED; nothing changes', async () => {
+    await publishPlugin(acme, 'guard', '1.0.0', ONE);
+    await install(['guard']);
+    await publishPlugin(acme, 'guard', '1.0.0', TWO);
+    clock += INDEX_MAX_AGE_MS + 1000;
+    const error = await failsCleanly('E_INTEGRITY_CHANGED', () =>
+      install(['guard@1.0.0'], { force: true }),
+    );
+    expect(error.message).toContain('guard@acme 1.0.0');
+  });
+
+  it('I3: a manifest name, version, events or surfaceHash other than the index entry is E_MANIFEST_MISMATCH', async () => {
+    const other = await packFiles(pluginTree('other', '1.0.0', ONE));
+    acme.publish('wrongname', '1.0.0', other.bytes);
+    await failsCleanly('E_MANIFEST_MISMATCH', () => install(['wrongname']));
+    const older = await packFiles(pluginTree('wrongver', '0.9.0', ONE));
+    acme.publish('wrongver', '1.0.0', older.bytes);
+    await failsCleanly('E_MANIFEST_MISMATCH', () => install(['wrongver']));
+    const narrow = await packFiles(pluginTree('surf', '1.0.0', ONE));
+    const wide = await packFiles(pluginTree('surf', '1.0.0', TWO));
+    acme.publish('surf', '1.0.0', wide.bytes, {
+      events: narrow.events,
+      surfaceHash: narrow.surfaceHash,
+    });
+    const error = await failsCleanly('E_MANIFEST_MISMATCH', () => install(['surf']));
+    expect(error.details['field']).toBe('surfaceHash');
+    acme.publish('evts', '1.0.0', (await packFiles(pluginTree('evts', '1.0.0', ONE))).bytes, {
+      events: ['Stop'],
+    });
+    expect(
+      (await failsCleanly('E_MANIFEST_MISMATCH', () => install(['evts']))).details['field'],
+    ).toBe('events');
+  });
+});
+
+describe('D5: the tarball cache and --offline', () => {
+  beforeEach(async () => {
+    await publishPlugin(acme, 'guard', '1.0.0', ONE);
+  });
+
+  it('D5: a later install of the same version is served from the cache with no tarball request', async () => {
+    await install(['guard']);
+    expect(await readdir(tarballCacheDir(world.paths))).toHaveLength(1);
+    await uninstallPlugins(ctx, { names: ['guard'], keepData: false });
+    const before = acme.requests.filter((p) => p.endsWith('.tgz')).length;
+    await install(['guard']);
+    expect(acme.requests.filter((p) => p.endsWith('.tgz')).length).toBe(before);
+  });
+
+  it('D5: --offline installs from the cached index and tarball with the server gone, and says so', async () => {
+    await install(['guard']);
+    await uninstallPlugins(ctx, { names: ['guard'], keepData: false });
+    await acme.close();
+    const result = await install(['guard'], { offline: true });
+    expect(result.installed[0]).toMatchObject({ id: 'guard@acme', version: '1.0.0' });
+    expect(result.notes.join('\n')).toMatch(/--offline: using the cached indexes of acme/);
+    acme = await startPluginRegistry('acme');
+  });
+
+  it('D5: --offline without a cached index or tarball is E_OFFLINE and nothing is fetched', async () => {
+    await failsCleanly('E_OFFLINE', () => install(['guard'], { offline: true }));
+    expect(acme.requests).toEqual([]);
+    await install(['guard'], { dryRun: true });
+    for (const file of await readdir(tarballCacheDir(world.paths)))
+      await writeFile(join(tarballCacheDir(world.paths), file), 'damaged');
+    await failsCleanly('E_OFFLINE', () => install(['guard'], { offline: true }));
+  });
+});
+
+describe('hookpm update (plugins.md Q5; V2)', () => {
+  beforeEach(async () => {
+    await publishPlugin(acme, 'guard', '1.0.0', ONE);
+    await install(['guard']);
+  });
+
+  it('Q5: a widened surface is installed as pending and is E_CONSENT_REQUIRED without --yes; the consented version stays active', async () => {
+    await publishPlugin(acme, 'guard', '1.1.0', TWO);
+    const error = await failure(() => update());
+    expect(error.code).toBe('E_CONSENT_REQUIRED');
+    const record = (await readState(world.paths)).plugins['guard@acme']!;
+    expect(record).toMatchObject({
+      version: '1.0.0',
+      enabled: true,
+      pending: { version: '1.1.0' },
+    });
+    expect(record.consent?.version).toBe('1.0.0');
+    expect(await fingerprintTree(record.pending!.path)).toBe(record.pending!.fingerprint);
+    expect(await fingerprintTree(record.path)).toBe(record.fingerprint);
+  });
+
+  it('Q5: --yes approves the widened surface; enable approves a waiting one', async () => {
+    await publishPlugin(acme, 'guard', '1.1.0', TWO);
+    const result = await update([], { enable: 'yes' });
+    expect(result.installed[0]).toMatchObject({
+      version: '1.1.0',
+      status: 'installed',
+      active: true,
+    });
+    await publishPlugin(acme, 'guard', '1.2.0', {
+      PreToolUse: ['echo one', 'echo two', 'echo three'],
+    });
+    await failure(() => update());
+    const enabled = await enablePlugin(ctx, { name: 'guard', yes: true });
+    expect(enabled).toMatchObject({ version: '1.2.0', changed: true });
+    const record = (await readState(world.paths)).plugins['guard@acme']!;
+    expect(record).toMatchObject({
+      version: '1.2.0',
+      pending: null,
+      consent: { version: '1.2.0' },
+    });
+  });
+
+  it('Q5: a surface with only removals carries the consent over', async () => {
+    await publishPlugin(acme, 'guard', '1.1.0', TWO);
+    await update([], { enable: 'yes' });
+    await publishPlugin(acme, 'guard', '1.2.0', ONE);
+    const result = await update();
+    expect(result.installed[0]).toMatchObject({
+      version: '1.2.0',
+      status: 'installed',
+      active: true,
+    });
+    expect((await readState(world.paths)).plugins['guard@acme']!.consent?.version).toBe('1.2.0');
+  });
+
+  it('V2: an index that moved backwards is reported, not followed; --allow-downgrade follows it', async () => {
+    await publishPlugin(acme, 'guard', '1.1.0', ONE);
+    await update();
+    delete acme.index.plugins['guard']!.versions['1.1.0'];
+    acme.index.plugins['guard']!.distTags['latest'] = '1.0.0';
+    const before = await hashStore(world.paths);
+    const result = await update();
+    expect(result.installed).toEqual([]);
+    expect(result.skipped).toMatchObject([
+      { id: 'guard@acme', reason: 'backwards', version: '1.1.0' },
+    ]);
+    expect(await hashStore(world.paths)).toEqual(before);
+    const down = await update([], { allowDowngrade: true });
+    expect(down.installed[0]).toMatchObject({ version: '1.0.0', active: true });
+  });
+
+  it('the newest version in range is kept: nothing to do is reported as current', async () => {
+    const result = await update(['guard']);
+    expect(result.skipped).toMatchObject([{ reason: 'current', version: '1.0.0' }]);
+  });
+
+  it('V3 on update: a pending version the registry now serves with another integrity is E_INTEGRITY_CHANGED', async () => {
+    await publishPlugin(acme, 'guard', '1.1.0', TWO);
+    await failure(() => update());
+    await publishPlugin(acme, 'guard', '1.1.0', { PreToolUse: ['echo one', 'echo three'] });
+    await failsCleanly('E_INTEGRITY_CHANGED', () => update());
+  });
+});
+
+describe('--dry-run prints the plan and changes nothing', () => {
+  it('install, update and uninstall --dry-run leave the state and every tree byte-identical', async () => {
+    await publishPlugin(acme, 'guard', '1.0.0', ONE);
+    const planned = await install(['guard'], { dryRun: true });
+    expect(planned.installed[0]).toMatchObject({
+      status: 'would-install',
+      plan: { from: null, to: '1.0.0', files: ['.claude-plugin/plugin.json', 'hooks/hooks.json'] },
+    });
+    await install(['guard']);
+    await publishPlugin(acme, 'guard', '1.1.0', TWO);
+    const before = await hashStore(world.paths);
+    const plan = await update([], { dryRun: true });
+    expect(plan.installed[0]?.plan).toMatchObject({
+      from: '1.0.0',
+      to: '1.1.0',
+      consent: 'required',
+    });
+    expect(plan.installed[0]?.plan?.diff?.added).toHaveLength(1);
+    const gone = await uninstallPlugins(ctx, { names: ['guard'], keepData: false, dryRun: true });
+    expect(gone).toMatchObject({ dryRun: true, uninstalled: [{ id: 'guard@acme' }] });
+    expect(await hashStore(world.paths)).toEqual(before);
+  });
+});
+
+describe('D1b: tarball files and URLs belong to `local`', () => {
+  it('install ./file.tgz and install http://127.0.0.1/.../x.tgz record <name>@local with the sha512 integrity', async () => {
+    const packed = await packFiles(pluginTree('tarred', '1.0.0', ONE));
+    await writeFile(join(world.dir, 'tarred.tgz'), packed.bytes);
+    const fromFile = await install(['./tarred.tgz']);
+    expect(fromFile.installed[0]).toMatchObject({
+      id: 'tarred@local',
+      integrity: packed.integrity,
+    });
+    const served = await packFiles(pluginTree('served', '2.0.0', ONE));
+    acme.files.set('/x/served.tgz', served.bytes);
+    const fromUrl = await install([`${acme.url}x/served.tgz`]);
+    expect(fromUrl.installed[0]).toMatchObject({
+      id: 'served@local',
+      version: '2.0.0',
+      integrity: served.integrity,
+    });
+    const state = await readState(world.paths);
+    expect(state.plugins['served@local']!.source).toBe(`${acme.url}x/served.tgz`);
+    await failsCleanly('E_OFFLINE', () =>
+      install([`${acme.url}x/served.tgz`], { offline: true, force: true }),
+    );
+  });
+
+  it('section 7: several specs install in one transaction; one failure changes nothing', async () => {
+    await publishPlugin(acme, 'a', '1.0.0', ONE);
+    await publishPlugin(acme, 'b', '1.0.0', ONE);
+    acme.publish('c', '1.0.0', Buffer.from('not a tarball'));
+    await failsCleanly('E_ARCHIVE_CORRUPT', () => install(['a', 'b', 'c']));
+    const { installed } = await install(['a', 'b']);
+    expect(installed.map((e) => e.id)).toEqual(['a@acme', 'b@acme']);
+  });
+});

@@ -1,0 +1,241 @@
+/**
+ * security.md "Registries and the network", every row THROUGH the install operation against a real
+ * registry on 127.0.0.1 that misbehaves on purpose. Each case asserts the error code and that the
+ * state file and every installed tree are byte-identical afterwards (plus the cached index or the
+ * tarball cache where the row says so).
+ */
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isHookpmError, type HookpmError } from '../../src/errors.js';
+import { installPlugins, type InstallOptions } from '../../src/ops/install.js';
+import type { PluginContext } from '../../src/ops/plugin-context.js';
+import { INDEX_MAX_AGE_MS } from '../../src/registry/load-index.js';
+import { indexCacheDir, tarballCacheDir } from '../../src/store/paths.js';
+import { readState } from '../../src/store/state.js';
+import { makeWorld, type World } from '../ops/plugin-fixture.js';
+import {
+  publishPlugin,
+  startPluginRegistry,
+  type ServedRegistry,
+} from '../helpers/plugin-registry.js';
+import { hashStore } from '../helpers/store-snapshot.js';
+
+let world: World;
+let acme: ServedRegistry;
+let ctx: PluginContext;
+/** The clock of the context: a test moves it past INDEX_MAX_AGE_MS so the cached index is revalidated. */
+let clock = Date.parse('2026-11-30T12:00:00.000Z');
+const agePastCache = (): void => {
+  clock += INDEX_MAX_AGE_MS + 1000;
+};
+
+const TIMINGS = {
+  retries: 2,
+  retryBaseDelayMs: 10,
+  maxRetryDelayMs: 50,
+  deadlineMs: 1500,
+  headersTimeoutMs: 600,
+  connectTimeoutMs: 1000,
+};
+
+function contextWith(location: string): PluginContext {
+  return {
+    paths: world.paths,
+    defaults: { acme: { location, kind: 'index', addedAt: '2026-11-30T00:00:00.000Z' } },
+    fetch: TIMINGS,
+    now: () => new Date(clock),
+  };
+}
+
+beforeEach(async () => {
+  world = await makeWorld();
+  acme = await startPluginRegistry('acme');
+  ctx = contextWith(acme.url);
+  await publishPlugin(acme, 'keep', '1.0.0');
+  await install(['keep']);
+});
+afterEach(async () => {
+  await acme.close();
+  await world.cleanup();
+});
+
+function install(specs: string[], over: Partial<InstallOptions> = {}) {
+  return installPlugins(ctx, {
+    specs,
+    cwd: world.dir,
+    enable: 'yes',
+    force: false,
+    dryRun: false,
+    ...over,
+  });
+}
+
+async function rejects(specs: string[], code: string): Promise<HookpmError> {
+  const before = await hashStore(world.paths);
+  let error: unknown;
+  try {
+    await install(specs);
+  } catch (caught) {
+    error = caught;
+  }
+  if (!isHookpmError(error)) throw new Error(`expected a HookpmError, got ${String(error)}`);
+  expect(error.code, error.message).toBe(code);
+  expect(await hashStore(world.paths)).toEqual(before);
+  return error;
+}
+
+const cachedIndex = (): Promise<Buffer> => readFile(join(indexCacheDir(world.paths), 'acme.json'));
+const tarballRequests = (path: string): number => acme.requests.filter((p) => p === path).length;
+
+describe('security.md Registries and the network, through hookpm install', () => {
+  it.each([
+    ['HTML', '<!doctype html><html><body>maintenance</body></html>'],
+    ['truncated JSON', '{"formatVersion":1,"plugins":{"guard":{"versions":'],
+  ])('an index that is %s is E_REGISTRY_SCHEMA; the cached index stays', async (_what, body) => {
+    const cached = await cachedIndex();
+    acme.handlers.set('/index.json', (_req, res) => res.end(body));
+    agePastCache();
+    await rejects(['keep'], 'E_REGISTRY_SCHEMA');
+    expect(await cachedIndex()).toEqual(cached);
+  });
+
+  it.each([
+    [
+      'versions is an array',
+      (doc: any) => (doc.plugins.keep.versions = []),
+      'plugins.keep.versions',
+    ],
+    [
+      'integrity is a number',
+      (doc: any) => (doc.plugins.keep.versions['1.0.0'].integrity = 5),
+      'integrity',
+    ],
+    [
+      'tarball URL javascript:',
+      (doc: any) => (doc.plugins.keep.versions['1.0.0'].tarball = 'javascript:alert(1)'),
+      'tarball',
+    ],
+  ])('%s is E_REGISTRY_SCHEMA naming the field path', async (_what, mutate, field) => {
+    const doc = structuredClone(acme.index);
+    mutate(doc);
+    acme.handlers.set('/index.json', (_req, res) => res.end(JSON.stringify(doc)));
+    agePastCache();
+    const error = await rejects(['keep'], 'E_REGISTRY_SCHEMA');
+    expect(error.message).toContain(field);
+  });
+
+  it('tarball bytes that do not match integrity are E_INTEGRITY; nothing extracted; the cache untouched', async () => {
+    await publishPlugin(acme, 'guard', '1.0.0');
+    acme.files.set('/tarballs/guard-1.0.0.tgz', Buffer.from('tampered in transit'));
+    const cache = await readdir(tarballCacheDir(world.paths));
+    await rejects(['guard'], 'E_INTEGRITY');
+    expect(await readdir(tarballCacheDir(world.paths))).toEqual(cache);
+    expect(await readdir(join(world.paths.data, '.staging'))).toEqual([]);
+  });
+
+  it('an integrity that is sha1 only is E_INTEGRITY (sha512 required)', async () => {
+    await publishPlugin(acme, 'guard', '1.0.0', undefined, {
+      integrity: 'sha1-2jmj7l5rSw0yVb/vlWAYkK/YBwk=',
+    });
+    const error = await rejects(['guard'], 'E_INTEGRITY');
+    expect(error.message).toContain('sha512');
+  });
+
+  it('a body shorter than Content-Length (connection dropped) is E_REGISTRY_NETWORK after bounded retries; nothing promoted', async () => {
+    const packed = await publishPlugin(acme, 'guard', '1.0.0');
+    acme.handlers.set('/tarballs/guard-1.0.0.tgz', (_req, res) => {
+      res.setHeader('content-length', String(packed.bytes.length));
+      res.write(packed.bytes.subarray(0, 100));
+      setTimeout(() => res.destroy(), 20);
+    });
+    await rejects(['guard'], 'E_REGISTRY_NETWORK');
+    expect(tarballRequests('/tarballs/guard-1.0.0.tgz')).toBe(TIMINGS.retries + 1);
+    expect(Object.keys((await readState(world.paths)).plugins)).toEqual(['keep@acme']);
+  });
+
+  it('404 is E_NOT_FOUND with no retry', async () => {
+    await publishPlugin(acme, 'guard', '1.0.0');
+    acme.files.delete('/tarballs/guard-1.0.0.tgz');
+    await rejects(['guard'], 'E_NOT_FOUND');
+    expect(tarballRequests('/tarballs/guard-1.0.0.tgz')).toBe(1);
+  });
+
+  it('503 twice then 200 succeeds after backoff', async () => {
+    const packed = await publishPlugin(acme, 'guard', '1.0.0');
+    let calls = 0;
+    acme.handlers.set('/tarballs/guard-1.0.0.tgz', (_req, res) => {
+      calls += 1;
+      if (calls <= 2) {
+        res.statusCode = 503;
+        return res.end();
+      }
+      res.end(packed.bytes);
+    });
+    const result = await install(['guard']);
+    expect(result.installed[0]).toMatchObject({ id: 'guard@acme', status: 'installed' });
+    expect(calls).toBe(3);
+  });
+
+  it('a server that sends one byte every 100 ms forever is E_REGISTRY_TIMEOUT at the overall deadline', async () => {
+    await publishPlugin(acme, 'guard', '1.0.0');
+    acme.handlers.set('/tarballs/guard-1.0.0.tgz', (_req, res) => {
+      res.setHeader('content-length', '100000');
+      const timer = setInterval(() => res.write('x'), 100);
+      res.on('close', () => clearInterval(timer));
+    });
+    const started = Date.now();
+    await rejects(['guard'], 'E_REGISTRY_TIMEOUT');
+    expect(Date.now() - started).toBeLessThan(TIMINGS.deadlineMs + 1500);
+  });
+
+  it('a server that never sends headers is E_REGISTRY_TIMEOUT', async () => {
+    await publishPlugin(acme, 'guard', '1.0.0');
+    acme.handlers.set('/tarballs/guard-1.0.0.tgz', () => undefined);
+    await rejects(['guard'], 'E_REGISTRY_TIMEOUT');
+  });
+
+  it('an index of 500 MB is E_REGISTRY_TOO_LARGE without reading it all', async () => {
+    let sent = 0;
+    acme.handlers.set('/index.json', (_req, res) => {
+      const chunk = Buffer.alloc(1024 * 1024, 0x20);
+      const pump = (): void => {
+        while (sent < 500 * 1024 * 1024) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      res.on('close', () => (sent = Math.max(sent, 0)));
+      pump();
+    });
+    const cached = await cachedIndex();
+    agePastCache();
+    await rejects(['keep'], 'E_REGISTRY_TOO_LARGE');
+    expect(sent).toBeLessThan(64 * 1024 * 1024);
+    expect(await cachedIndex()).toEqual(cached);
+  });
+
+  it('a range that matches nothing is E_NO_MATCHING_VERSION listing the nearest versions', async () => {
+    const error = await rejects(['keep@^2.0.0'], 'E_NO_MATCHING_VERSION');
+    expect(error.details['nearest']).toEqual(['1.0.0']);
+  });
+
+  it('^1.0.0 when 1.1.0-beta.1 is newest installs 1.0.0', async () => {
+    await publishPlugin(acme, 'guard', '1.0.0');
+    await publishPlugin(acme, 'guard', '1.1.0-beta.1');
+    const result = await install(['guard@^1.0.0']);
+    expect(result.installed[0]).toMatchObject({ version: '1.0.0' });
+  });
+
+  it('an http registry or tarball URL off loopback is E_INSECURE_URL, before any request', async () => {
+    ctx = contextWith('http://registry.example.com/');
+    await rejects(['keep'], 'E_INSECURE_URL');
+    ctx = contextWith(acme.url);
+    await rejects(['http://registry.example.com/x.tgz'], 'E_INSECURE_URL');
+    await publishPlugin(acme, 'guard', '1.0.0', undefined, {
+      tarball: 'http://registry.example.com/guard.tgz',
+    });
+    await rejects(['guard'], 'E_INSECURE_URL');
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * security.md "State and the file system": a read-only store is a clear error before any network
+ * access. The store is a tmpfs remounted read-only in a private mount namespace (unshare -m), with a
+ * registry added before the remount; `hookpm install` and `hookpm update` then fail with
+ * E_STORE_READONLY and the registry on 127.0.0.1 sees no request from them.
+ */
+import { spawn } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, ensureBuilt } from '../helpers/built-bin.js';
+import {
+  publishPlugin,
+  startPluginRegistry,
+  type ServedRegistry,
+} from '../helpers/plugin-registry.js';
+import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
+
+let home: TempHome;
+let acme: ServedRegistry;
+
+beforeAll(() => ensureBuilt(), 120_000);
+beforeEach(async () => {
+  home = await makeTempHome('hookpm-readonly-');
+  acme = await startPluginRegistry('acme');
+});
+afterEach(async () => {
+  await acme.close();
+  await home.cleanup();
+});
+
+/** Runs `sh -ec script` in a private mount namespace with $1 the store, $2 node, $3 the CLI. */
+function inNamespace(
+  script: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const store = home.env.HOOKPM_HOME as string;
+  const unshare = process.getuid?.() === 0 ? ['-m'] : ['-r', '-m'];
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      'unshare',
+      [...unshare, 'sh', '-ec', script, 'sh', store, process.execPath, BIN],
+      {
+        env: home.env,
+        cwd: home.dir,
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.on('error', reject);
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('security.md: a read-only store', () => {
+  it('install and update fail with E_STORE_READONLY before any network access', async () => {
+    await publishPlugin(acme, 'keep', '1.0.0');
+    await mkdir(home.env.HOOKPM_HOME as string, { recursive: true });
+    const script = [
+      'mount -t tmpfs -o size=4m tmpfs "$1"',
+      `"$2" "$3" registry add acme ${acme.url} >/dev/null`,
+      `"$2" "$3" install keep@acme --yes >/dev/null`,
+      'mount -o remount,ro "$1"',
+      'echo ---',
+      '"$2" "$3" install guard@acme --yes --json || true',
+      'echo ---',
+      '"$2" "$3" update --json || true',
+    ].join('; ');
+    const before = acme.requests.length;
+    await publishPlugin(acme, 'guard', '1.0.0');
+    await publishPlugin(acme, 'keep', '1.1.0');
+    const run = await inNamespace(script);
+    expect(run.code, run.stderr).toBe(0);
+    const [, install, update] = run.stdout.split('---\n');
+    expect(JSON.parse(install ?? '')).toMatchObject({ error: { code: 'E_STORE_READONLY' } });
+    expect(JSON.parse(update ?? '')).toMatchObject({ error: { code: 'E_STORE_READONLY' } });
+    // Only the registry add and the first install, before the remount, talked to the registry.
+    expect(acme.requests.slice(before)).toEqual(['/index.json', '/tarballs/keep-1.1.0.tgz']);
+  });
+});
