@@ -1,11 +1,12 @@
 import type { SearchResult } from '../ops/search-plugins.js';
 import { boldHeader, colourEnabled } from './colour.js';
 import { printRegistryNotes } from './registry-options.js';
-import { printJson, printLine, renderTable } from './render.js';
+import { escapeControl, printErrorLine, printJson, printLine, renderTable } from './render.js';
 
 /** `hookpm search` output (cli.md section 3): the JSON document, or a table; notes on stderr. */
 export function printSearchResult(found: SearchResult, json: boolean): void {
   printRegistryNotes(found);
+  for (const note of found.notes) printErrorLine(`hookpm: note: ${escapeControl(note)}`);
   if (json) return printJson(found);
   if (found.results.length === 0) return printLine('no plugins match');
   const rows = found.results.map((hit) => [

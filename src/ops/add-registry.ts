@@ -1,3 +1,5 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { HookpmError } from '../errors.js';
 import { readLocationKind } from '../registry/read-location-kind.js';
@@ -75,10 +77,30 @@ function checkFree(state: State, name: string, ctx: RegistryContext): void {
 async function recordFor(opts: AddRegistryOptions, ctx: RegistryContext): Promise<RegistryRecord> {
   const addedAt = (ctx.now?.() ?? new Date()).toISOString();
   const guess = classifyLocation(opts.location, opts.cwd);
+  if (guess.kind === 'npm') {
+    // registry.md section 1: the URL is fixed when the registry is added (HOOKPM_NPM_REGISTRY, else npm's).
+    const { resolveNpmRegistry } = await import('../registry/npm-client.js');
+    const location = await resolveNpmRegistry({ env: process.env, cwd: opts.cwd });
+    return { location, kind: 'npm', addedAt };
+  }
   if (guess.kind !== 'local') return { location: guess.location, kind: guess.kind, addedAt };
+  if (guess.fileUrl && (await isBareRepository(guess.path))) {
+    const location = `${pathToFileURL(guess.path).href.replace(/\/$/, '')}/`;
+    return { location, kind: 'marketplace', addedAt };
+  }
   const local = await readLocationKind(guess.path);
   const location = guess.fileUrl
     ? `${pathToFileURL(local.dir).href.replace(/\/$/, '')}/`
     : local.dir;
   return { location, kind: local.kind, addedAt };
+}
+
+/** A bare git repository (`HEAD` and `objects/`, no work tree): a marketplace to clone. */
+async function isBareRepository(path: string): Promise<boolean> {
+  const has = (name: string): Promise<boolean> =>
+    stat(join(path, name)).then(
+      () => true,
+      () => false,
+    );
+  return (await has('HEAD')) && (await has('objects')) && !(await has('index.json'));
 }

@@ -49,6 +49,7 @@ async function checkRegistry(
       name,
       `npm registry: package documents are fetched when needed; there is no index to check`,
     );
+  if (entry.record.kind === 'marketplace') return checkMarketplace(paths, entry, name, where);
   const url = entry.record.kind === 'index' ? indexUrlOf(entry.record.location) : null;
   if (url !== null && url.startsWith('file:')) {
     const read = await fetchIndex(url, opts);
@@ -152,4 +153,26 @@ function parseOrNull(text: string): unknown {
   } catch {
     return null;
   }
+}
+
+/** A marketplace's catalog is built by hookpm (marketplace-catalog.ts): its cached copy must read back. */
+async function checkMarketplace(
+  paths: StorePaths,
+  entry: RegistryEntry,
+  name: string,
+  where: string,
+): Promise<DoctorCheck> {
+  const { marketplaceCacheKey } = await import('./marketplace-catalog.js');
+  const { readCachedHead } = await import('../registry/cache-index.js');
+  const key = marketplaceCacheKey(entry.record.location);
+  const head = await readCachedHead(indexCacheDir(paths), entry.name, key);
+  if (head !== null)
+    return okCheck(
+      name,
+      `${where}: cached marketplace catalog (${plural(head.summary.length, 'plugin')})`,
+    );
+  return problem(name, 'warning', `${where}: no readable cached catalog of this marketplace`, {
+    code: 'registry_cache_invalid',
+    fix: `hookpm registry update ${entry.name}`,
+  });
 }

@@ -78,6 +78,12 @@ export async function pluginInfo(ctx: RegistryContext, spec: string): Promise<Pl
     ctx,
     registry === undefined ? {} : { only: (n) => n === registry },
   );
+  const named = loaded.entries.find((e) => e.name === registry);
+  const npm = (registry === 'npm' && named === undefined) || named?.record.kind === 'npm';
+  if (registry !== undefined && npm) {
+    const { npmPluginInfo } = await import('./npm-info.js');
+    return npmPluginInfo(ctx, { name, registry, location: named?.record.location, loaded });
+  }
   if (registry !== undefined && loaded.warnings[0] !== undefined) {
     const w = loaded.warnings[0];
     throw new HookpmError(w.code as HookpmError['code'], w.message, {
@@ -137,14 +143,15 @@ function fromCatalog(catalog: Catalog, name: string, loaded: LoadedCatalogs<Cata
         e.deprecated === undefined ? [] : [[v, e.deprecated]],
       ),
     ),
-    latest: latestOf(plugin, catalog.indexUrl),
+    latest: latestOf(plugin, catalog.indexUrl, catalog.kind),
     installed: record === undefined ? null : installedOf(record),
     warnings: loaded.warnings,
     offline: loaded.offline,
   };
 }
 
-function latestOf(plugin: IndexPlugin, indexUrl: string): LatestEntry | null {
+/** A marketplace plugin has no tarball: it is installed from the marketplace (tarball null). */
+function latestOf(plugin: IndexPlugin, indexUrl: string, kind: string): LatestEntry | null {
   const version = latestVersion(plugin);
   const entry = version === undefined ? undefined : plugin.versions[version];
   if (version === undefined || entry === undefined) return null;
@@ -153,7 +160,7 @@ function latestOf(plugin: IndexPlugin, indexUrl: string): LatestEntry | null {
     events: entry.events ?? [],
     surfaceHash: entry.surfaceHash ?? null,
     integrity: entry.integrity,
-    tarball: tarballUrlOf(indexUrl, entry.tarball),
+    tarball: kind === 'index' ? tarballUrlOf(indexUrl, entry.tarball) : null,
     size: entry.size ?? null,
     publishedAt: entry.publishedAt ?? null,
     deprecated: entry.deprecated ?? null,
@@ -187,7 +194,7 @@ function fromInstalled(record: PluginRecord, loaded: LoadedCatalogs<Catalog>): P
   };
 }
 
-function installedOf(record: PluginRecord): InstalledInfo {
+export function installedOf(record: PluginRecord): InstalledInfo {
   return {
     version: record.version,
     enabled: record.enabled,

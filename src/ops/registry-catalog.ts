@@ -2,9 +2,9 @@
  * One loader per registry kind (registry.md section 1), each giving the registry's plugins in the
  * index format, and its search projection, so search, info and install read every kind alike.
  *
- * Extension point: the `marketplace` and `npm` kinds plug in here by replacing their entry in
- * LOADERS with one that turns a marketplace file or npm package documents into a RegistryIndex
- * and caches it under `<cache>/indexes/<registry>.json` (registry/cache-index.ts) the same way.
+ * The `marketplace` kind turns a Claude-style marketplace into a RegistryIndex cached under
+ * `<cache>/indexes/<registry>.json` (marketplace-catalog.ts); the `npm` kind has an empty catalog
+ * (npm-catalog.ts): its plugins are found by package name (install, info), never listed.
  */
 import { fileURLToPath } from 'node:url';
 import { HookpmError, isHookpmError } from '../errors.js';
@@ -63,9 +63,23 @@ const LOADERS: Readonly<Record<RegistryKind, KindLoader>> = {
         return { registry: entry.name, kind: 'index', ...loaded, indexUrl: loaded.url };
       }),
   },
-  marketplace: notSupported('marketplace'),
-  npm: notSupported('npm'),
+  // Loaded only when used: search must not pay for git, tar or the marketplace schema.
+  marketplace: {
+    full: async (entry, ctx, opts) =>
+      (await import('./marketplace-catalog.js')).loadMarketplaceCatalog(entry, ctx, opts),
+    summary: async (entry, ctx, opts) =>
+      (await import('./marketplace-catalog.js')).loadMarketplaceCatalog(entry, ctx, opts),
+  },
+  npm: {
+    full: async (entry, ctx) => (await import('./npm-catalog.js')).npmCatalog(entry, nowOf(ctx)),
+    summary: async (entry, ctx) =>
+      (await import('./npm-catalog.js')).npmCatalog(entry, nowOf(ctx)),
+  },
 };
+
+function nowOf(ctx: RegistryContext): Date {
+  return ctx.now?.() ?? new Date();
+}
 
 /** The registry's whole index (for info and install). */
 export function loadCatalog(
@@ -127,20 +141,4 @@ async function withBuiltinHint<T>(entry: RegistryEntry, load: () => Promise<T>):
       },
     );
   }
-}
-
-function notSupported(kind: RegistryKind): KindLoader {
-  const fail = (entry: RegistryEntry): Promise<never> =>
-    Promise.reject(
-      new HookpmError(
-        'E_USAGE',
-        `The registry ${entry.name} is of kind ${kind}, which this hookpm does not read yet (location ${showLocation(entry.record.location)}).`,
-        {
-          registry: entry.name,
-          kind,
-          hint: 'Use an index registry (an https:// URL or a directory holding index.json).',
-        },
-      ),
-    );
-  return { full: fail, summary: fail };
 }

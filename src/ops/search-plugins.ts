@@ -15,6 +15,8 @@ export interface SearchResult {
   warnings: RegistryWarning[];
   /** Registries searched in their cached copy because of --offline. */
   offline: string[];
+  /** What was not searched and why (npm registries: registry.md section 1). */
+  notes: string[];
 }
 
 /**
@@ -38,5 +40,11 @@ export async function searchPlugins(
   }
   const loaded = await loadSummaries(ctx);
   const results = searchSummaries(loaded.catalogs, opts);
-  return { results, warnings: loaded.warnings, offline: loaded.offline };
+  const notes = loaded.entries
+    .filter((e) => e.record.kind === 'npm')
+    .map(
+      (e) =>
+        `registry ${e.name} (npm) is not searched: the npm registry does not list hook plugins; install one by package name (\`hookpm install <package>@${e.name}\`)`,
+    );
+  return { results, warnings: loaded.warnings, offline: loaded.offline, notes };
 }

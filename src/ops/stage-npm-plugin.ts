@@ -1,15 +1,15 @@
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { HookpmError } from '../errors.js';
 import type { LoadedPlugin } from '../plugin/loaded-plugin.js';
 import {
-  downloadNpmTarball,
+  checkNpmTarballUrl,
   fetchNpmDocument,
   resolveNpmRegistry,
 } from '../registry/npm-client.js';
+import { fetchTarballCached } from '../registry/cache-tarball.js';
 import { pickNpmVersion } from '../registry/npm-document.js';
 import { createStagingDir } from '../store/layout.js';
-import type { StorePaths } from '../store/paths.js';
+import { tarballCacheDir, type StorePaths } from '../store/paths.js';
 import { readPluginDir } from '../store/read-plugin.js';
 import { extractTarball, scanTarball } from '../store/tarball-scan.js';
 
@@ -47,7 +47,8 @@ export interface StagedNpmPlugin {
 /**
  * npm as a plugin source (registry.md section 1, kind npm; section 7 steps 2-3): fetch the package
  * document, pick a version (V2), download the tarball verifying its sha512 `dist.integrity`
- * (E_INTEGRITY: nothing extracted), scan it whole (A1-A3), extract into a fresh staging
+ * (E_INTEGRITY: nothing extracted) into the tarball cache (D5: a later install of the same
+ * version downloads nothing), scan it whole (A1-A3), extract into a fresh staging
  * directory and read the plugin. No npm command and no package script ever runs. A package
  * without a plugin manifest is E_MANIFEST_INVALID; a manifest version other than the package's is
  * E_MANIFEST_MISMATCH. On failure every directory made here is removed.
@@ -59,11 +60,14 @@ export async function stageNpmPlugin(
   const registry = request.registry ?? (await resolveNpmRegistry({ env: ctx.env, cwd: ctx.cwd }));
   const doc = await fetchNpmDocument(registry, request.package);
   const pick = pickNpmVersion(doc, request);
-  const download = await createStagingDir(ctx.paths);
   let dir: string | null = null;
   try {
-    const file = join(download, 'package.tgz');
-    await downloadNpmTarball(pick, file, registry);
+    // D5: cached by integrity, verified again on every use (cache-tarball.ts).
+    const { file } = await fetchTarballCached(checkNpmTarballUrl(pick, registry), {
+      cacheDir: tarballCacheDir(ctx.paths),
+      integrity: pick.integrity,
+      offline: false,
+    });
     const listing = await scanTarball(file);
     dir = await createStagingDir(ctx.paths);
     await extractTarball(file, dir, listing);
@@ -84,8 +88,6 @@ export async function stageNpmPlugin(
   } catch (error) {
     if (dir !== null) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     throw error;
-  } finally {
-    await rm(download, { recursive: true, force: true }).catch(() => undefined);
   }
 }
 

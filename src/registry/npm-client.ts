@@ -89,6 +89,15 @@ export async function downloadNpmTarball(
   file: string,
   registry: string,
 ): Promise<void> {
+  const url = checkNpmTarballUrl(pick, registry);
+  await fetchToFile(url, file, { purpose: 'tarball', integrity: pick.integrity });
+}
+
+/**
+ * The picked version's tarball URL if hookpm may fetch it: allowed by url-policy, and a `file:`
+ * URL only from a `file:` registry (E_INSECURE_URL otherwise).
+ */
+export function checkNpmTarballUrl(pick: NpmPick, registry: string): string {
   const url = checkUrl(pick.tarball, 'tarball');
   if (url.protocol === 'file:' && !registry.startsWith('file:')) {
     throw new HookpmError(
@@ -99,5 +108,5 @@ export async function downloadNpmTarball(
       },
     );
   }
-  await fetchToFile(url.href, file, { purpose: 'tarball', integrity: pick.integrity });
+  return url.href;
 }

@@ -117,7 +117,16 @@ export function pickNpmVersion(doc: NpmDocument, request: NpmRequest): NpmPick {
     };
   }
   const plugin: IndexPlugin = { keywords: [], distTags: doc.distTags, versions };
-  const chosen = pickVersion([{ registry: 'npm', plugin }], { name: doc.name, ...request });
+  // Only these fields: a caller's request object may carry others (a registry URL) that
+  // pickVersion would read as a registry name.
+  const chosen = pickVersion([{ registry: 'npm', plugin }], {
+    name: doc.name,
+    ...(request.range === undefined ? {} : { range: request.range }),
+    ...(request.tag === undefined ? {} : { tag: request.tag }),
+    ...(request.includePrerelease === undefined
+      ? {}
+      : { includePrerelease: request.includePrerelease }),
+  });
   const version = doc.versions[chosen.version];
   if (version === undefined)
     throw new Error('Assertion failed: picked a version the document lacks');

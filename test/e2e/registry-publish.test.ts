@@ -1,8 +1,8 @@
 /**
  * issue 7 acceptance, end to end with the built binary: `hookpm registry build` of the example
  * plugins, then `registry add` of the output (as a directory, and as a loopback URL served by
- * `hookpm registry serve`), `search` and `info` over it; each tarball, scanned and extracted by the
- * installer's own code, installs (from its extracted directory) with the events the index states.
+ * `hookpm registry serve`), `search` and `info` over it. Installing every built plugin by name is
+ * test/e2e/registry-build-install.test.ts.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RegistryIndex } from '../../src/registry/index-schema.js';
-import { extractTarball, scanTarball } from '../../src/store/tarball-scan.js';
 import { BIN, ensureBuilt, runBin } from '../helpers/built-bin.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
 
@@ -133,26 +132,5 @@ describe('hookpm registry build -> registry add -> search/info (issue 7 acceptan
     expect([...shown.versions].sort()).toEqual(['1.0.0', '1.1.0']);
     expect(shown.latest.version).toBe('1.1.0');
     expect(shown.latest.surfaceHash).toBe(index.plugins['guard']?.versions['1.1.0']?.surfaceHash);
-  });
-
-  it('A1-A3, I3: every tarball passes the installer scan and extraction, and installs with the events and surface the index states', async () => {
-    for (const [name, plugin] of Object.entries(index.plugins)) {
-      const version = plugin.distTags['latest'] ?? '';
-      const entry = plugin.versions[version];
-      const file = join(out, entry?.tarball ?? '');
-      const staging = join(home.dir, 'extract', name);
-      await extractTarball(file, staging, await scanTarball(file));
-      const installed = await hookpm('install', staging, '--yes', '--json');
-      expect(installed.code, installed.stderr).toBe(0);
-      const result = JSON.parse(installed.stdout) as {
-        installed: Array<{ name: string; version: string; events: string[] }>;
-      };
-      expect(result.installed[0]).toMatchObject({ name, version, events: entry?.events });
-      const review = await hookpm('review', name, '--json');
-      expect(review.code, review.stderr).toBe(0);
-      expect((JSON.parse(review.stdout) as { surfaceHash: string }).surfaceHash).toBe(
-        entry?.surfaceHash,
-      );
-    }
   });
 });

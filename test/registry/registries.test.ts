@@ -189,15 +189,54 @@ describe('registry add (registry.md section 1)', () => {
     expect(await bytesOf(indexCacheFile(indexCacheDir(paths), 'bad'))).toBeNull();
   });
 
-  it('1: marketplace and npm locations are detected and refused as not supported yet (E_USAGE)', async () => {
-    await mkdir(join(root, 'mp', '.claude-plugin'), { recursive: true });
-    await writeFile(join(root, 'mp', '.claude-plugin', 'marketplace.json'), '{}');
-    for (const location of ['mp', 'npm', 'git@github.com:acme/plugins.git']) {
-      const error = await failure(addRegistry(ctx, { name: 'x', location, cwd: root }));
-      expect(error.code).toBe('E_USAGE');
-      expect(error.message).toMatch(/does not read yet/);
+  it('1: a directory holding .claude-plugin/marketplace.json is added as kind marketplace with its plugins; a marketplace.json that is not a catalog is E_REGISTRY_SCHEMA and the state is unchanged', async () => {
+    const mp = join(root, 'mp');
+    await mkdir(join(mp, '.claude-plugin'), { recursive: true });
+    await mkdir(join(mp, 'plugins', 'hello', 'hooks'), { recursive: true });
+    await writeFile(
+      join(mp, 'plugins', 'hello', 'hooks', 'hooks.json'),
+      JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] } }),
+    );
+    const catalog = {
+      name: 'MP',
+      owner: { name: 'me' },
+      plugins: [{ name: 'hello', source: './plugins/hello', description: 'Hi' }],
+    };
+    await writeFile(join(mp, '.claude-plugin', 'marketplace.json'), JSON.stringify(catalog));
+    const added = await addRegistry(ctx, { name: 'mp', location: 'mp', cwd: root });
+    expect(added).toEqual({ name: 'mp', kind: 'marketplace', location: mp, plugins: 1 });
+    const found = await searchPlugins(ctx, { event: 'Stop' });
+    expect(found.results.map((r) => [r.id, r.events])).toEqual([['hello@mp', ['Stop']]]);
+    const before = await bytesOf(stateFile(paths));
+    const bad = join(root, 'bad');
+    await mkdir(join(bad, '.claude-plugin'), { recursive: true });
+    await writeFile(join(bad, '.claude-plugin', 'marketplace.json'), '{}');
+    const error = await failure(addRegistry(ctx, { name: 'bad', location: bad, cwd: root }));
+    expect(error.code).toBe('E_REGISTRY_SCHEMA');
+    expect(error.message).toMatch(/not a marketplace catalog/);
+    expect(await bytesOf(stateFile(paths))).toEqual(before);
+  });
+
+  it('1: `registry add <name> npm` records kind npm at the URL of HOOKPM_NPM_REGISTRY, and search skips it with a note', async () => {
+    const saved = process.env.HOOKPM_NPM_REGISTRY;
+    process.env.HOOKPM_NPM_REGISTRY = 'http://127.0.0.1:9/npm';
+    try {
+      const added = await addRegistry(ctx, { name: 'npmjs', location: 'npm', cwd: root });
+      expect(added).toEqual({
+        name: 'npmjs',
+        kind: 'npm',
+        location: 'http://127.0.0.1:9/npm/',
+        plugins: 0,
+      });
+    } finally {
+      if (saved === undefined) delete process.env.HOOKPM_NPM_REGISTRY;
+      else process.env.HOOKPM_NPM_REGISTRY = saved;
     }
-    expect(await bytesOf(stateFile(paths))).toBeNull();
+    expect((await readState(paths)).registries['npmjs']).toMatchObject({ kind: 'npm' });
+    const found = await searchPlugins(ctx, { query: 'hello' });
+    expect(found.results.map((r) => r.id)).toEqual(['hello@examples']);
+    expect(found.notes).toEqual([expect.stringMatching(/^registry npmjs \(npm\) is not searched/)]);
+    expect(found.warnings).toEqual([]);
   });
 });
 

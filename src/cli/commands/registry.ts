@@ -17,11 +17,11 @@ export function register(program: Command): void {
   registry
     .command('add <name> <location>')
     .description(
-      'add a registry: an https:// URL, a loopback http:// URL, a file:// URL or a directory',
+      'add a registry: an index (https:// URL, loopback http:// URL, file:// URL or directory), a Claude-style marketplace (directory, git repository, or marketplace.json URL), or `npm`',
     )
     .addHelpText(
       'after',
-      '\nExample:\n  $ hookpm registry add acme https://plugins.acme.dev/\n  $ hookpm registry add mine ./my-registry\n',
+      '\nExample:\n  $ hookpm registry add acme https://plugins.acme.dev/\n  $ hookpm registry add mine ./my-registry\n  $ hookpm registry add team git@github.com:acme/claude-plugins.git\n  $ hookpm registry add npm npm\n',
     )
     .action((name: string, location: string, _o: unknown, command: Command) =>
       add(name, location, command),
