@@ -201,7 +201,9 @@ describe('dispatchEvent: running handlers (engine.md section 7)', () => {
     // No output is applied and a timeout never blocks.
     expect(result.permission).toBeNull();
     const pids = [await readPid(handlerPid), await readPid(grandchildPid)];
-    expect(pids.filter(isAlive)).toEqual([]);
+    // The SIGKILL was sent before the result settled; on a loaded machine the kernel may take a
+    // few milliseconds more to finish the process off.
+    await waitUntil(() => pids.every((pid) => !isAlive(pid)), 500, 'the group to be gone');
   });
 
   it('X6: a handler forking a child that ignores SIGTERM is timed out, and the child is SIGKILLed after the grace', async () => {
