@@ -27,7 +27,7 @@ export interface LockSighting {
  * Returns false when the file already exists.
  */
 export async function createExclusive(file: string, holder: LockHolder): Promise<boolean> {
-  const temp = `${file}.${holder.token}.tmp`;
+  const temp = lockTempFile(file, holder);
   await writeFile(temp, JSON.stringify(holder), { mode: 0o644 });
   try {
     await link(temp, file);
@@ -38,6 +38,15 @@ export async function createExclusive(file: string, holder: LockHolder): Promise
   } finally {
     await unlink(temp).catch(() => undefined);
   }
+}
+
+/**
+ * The private temporary file a lock record is written to before it is linked or renamed into
+ * place. It names the writer's pid so that one killed mid-write is known to be debris even when its
+ * content is incomplete (store/collect.ts).
+ */
+export function lockTempFile(file: string, holder: LockHolder): string {
+  return `${file}.${holder.pid}-${holder.token}.tmp`;
 }
 
 /** Reads a lock file; undefined when it does not exist (any more). */
@@ -72,7 +81,8 @@ export function isStale(sighting: LockSighting, staleMs: number): boolean {
   return Date.now() - sighting.mtimeMs > staleMs;
 }
 
-function isProcessAlive(pid: number): boolean {
+/** `kill(pid, 0)`: the process exists (EPERM: it does, owned by another user). */
+export function isProcessAlive(pid: number): boolean {
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);

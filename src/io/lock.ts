@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HookpmError } from '../errors.js';
 import { toStoreError } from './fs-error.js';
-import { createExclusive, isStale, readLockFile } from './lock-record.js';
+import { createExclusive, isStale, lockTempFile, readLockFile } from './lock-record.js';
 import type { LockHolder, LockSighting } from './lock-record.js';
 
 export type { LockHolder } from './lock-record.js';
@@ -122,7 +122,7 @@ async function replaceIfUnchanged(
 ): Promise<boolean> {
   const again = await readLockFile(lockPath);
   if (again === undefined || again.identity !== stale.identity) return false;
-  const temp = `${lockPath}.${record.token}.tmp`;
+  const temp = lockTempFile(lockPath, record);
   await writeFile(temp, JSON.stringify(record), { mode: 0o644 });
   await rename(temp, lockPath);
   return true;

@@ -3,7 +3,7 @@ import { mkdir, readdir, rename, rm, rmdir, stat, unlink } from 'node:fs/promise
 import { basename, join, resolve } from 'node:path';
 import { durableTempPrefix } from '../io/durable-write.js';
 import { errnoCode, toStoreError } from '../io/fs-error.js';
-import { isStale, readLockFile } from '../io/lock-record.js';
+import { isProcessAlive, isStale, readLockFile } from '../io/lock-record.js';
 import { lockFile, pluginsDir, stagingRoot, stateFile } from './paths.js';
 import type { StorePaths } from './paths.js';
 import type { State } from './state-schema.js';
@@ -106,13 +106,18 @@ async function temporaryFiles(paths: StorePaths): Promise<Leftover[]> {
       name.startsWith(`${lockName}.`) &&
       (name.endsWith('.tmp') || name.startsWith(`${lockName}.takeover-`));
     if (!name.startsWith(prefix) && !debris) continue;
-    if (debris) {
-      const sighting = await readLockFile(file).catch(() => undefined);
-      if (sighting === undefined || !isStale(sighting, LOCK_DEBRIS_AGE_MS)) continue;
-    }
+    if (debris && !(await isDebrisOfDeadWriter(name, file))) continue;
     found.push({ kind: 'temporary-file', path: file });
   }
   return found;
+}
+
+/** Lock debris is named `<lock>.<pid>-<token>.tmp` (io/lock-record.ts) or is a takeover marker. */
+async function isDebrisOfDeadWriter(name: string, file: string): Promise<boolean> {
+  const pid = /\.(\d+)-[0-9a-f]+\.tmp$/.exec(name)?.[1];
+  if (pid !== undefined && !isProcessAlive(Number(pid))) return true;
+  const sighting = await readLockFile(file).catch(() => undefined);
+  return sighting !== undefined && isStale(sighting, LOCK_DEBRIS_AGE_MS);
 }
 
 /**
@@ -122,18 +127,9 @@ async function temporaryFiles(paths: StorePaths): Promise<Leftover[]> {
  */
 async function stagingInUse(name: string, entry: string): Promise<boolean> {
   const pid = /^stage-(\d+)-/.exec(name)?.[1];
-  if (pid === undefined || !processAlive(Number(pid))) return false;
+  if (pid === undefined || !isProcessAlive(Number(pid))) return false;
   const info = await stat(entry).catch(() => undefined);
   return info !== undefined && Date.now() - info.mtimeMs < STAGING_MAX_AGE_MS;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return errnoCode(error) === 'EPERM';
-  }
 }
 
 /** Names in `dir`, sorted; none when it does not exist or is not a directory. */
