@@ -8,10 +8,6 @@ export function bold(text: string, on: boolean): string {
   return on ? `\u001b[1m${text}\u001b[22m` : text;
 }
 
-export function dim(text: string, on: boolean): string {
-  return on ? `\u001b[2m${text}\u001b[22m` : text;
-}
-
 /** A rendered table (see render.ts renderTable) with its header line in bold. */
 export function boldHeader(table: string, on: boolean): string {
   const newline = table.indexOf('\n');

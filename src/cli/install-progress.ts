@@ -1,5 +1,5 @@
 import type { InstallProgress } from '../ops/plugin-context.js';
-import { escapeControl } from './render.js';
+import { createProgressLine, formatSize } from './progress-line.js';
 
 /**
  * cli.md section 1: progress of downloads and bulk installs on stderr, only on a TTY: one line,
@@ -13,29 +13,14 @@ export interface InstallProgressView {
 
 export function installProgress(stream: NodeJS.WriteStream = process.stderr): InstallProgressView {
   if (stream.isTTY !== true) return { onProgress: undefined, done: () => undefined };
-  let drawn = false;
-  let last = 0;
+  const line = createProgressLine(stream);
   const onProgress = (p: InstallProgress): void => {
-    const now = Date.now();
-    const final = p.kind === 'staged' ? p.done === p.total : p.received === p.total;
-    if (now - last < 80 && !final) return;
-    last = now;
-    const text =
-      p.kind === 'staged'
-        ? `staged ${p.done}/${p.total}: ${p.plugin}`
-        : `downloading ${p.plugin}: ${size(p.received)}${p.total === null ? '' : ` / ${size(p.total)}`}`;
-    stream.write(`\r\u001b[2K${escapeControl(text).slice(0, (stream.columns ?? 80) - 1)}`);
-    drawn = true;
+    if (p.kind === 'staged') {
+      line.draw(`staged ${p.done}/${p.total}: ${p.plugin}`, p.done === p.total);
+      return;
+    }
+    const total = p.total === null ? '' : ` / ${formatSize(p.total)}`;
+    line.draw(`downloading ${p.plugin}: ${formatSize(p.received)}${total}`, p.received === p.total);
   };
-  const done = (): void => {
-    if (drawn) stream.write('\r\u001b[2K');
-    drawn = false;
-  };
-  return { onProgress, done };
-}
-
-function size(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+  return { onProgress, done: line.clear };
 }

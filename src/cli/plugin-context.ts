@@ -1,5 +1,6 @@
 import { resolveStorePaths, type StorePaths } from '../store/paths.js';
 import type { Confirm, PluginContext } from '../ops/plugin-context.js';
+import { canAsk } from './can-ask.js';
 import type { GlobalOptions } from './global-options.js';
 import { askConsent } from './prompt-consent.js';
 
@@ -8,13 +9,8 @@ export function storePathsOf(globals: GlobalOptions): StorePaths {
   return resolveStorePaths({ HOOKPM_HOME: globals.hookpmHome });
 }
 
-/** cli.md section 1: a question is asked only on a TTY (stdin and stderr) and never with --json. */
-export function canAsk(globals: GlobalOptions): boolean {
-  return !globals.json && process.stdin.isTTY === true && process.stderr.isTTY === true;
-}
-
 /** The context the plugin operations run with: the store and, on a TTY, a consent prompt. */
 export function pluginContextOf(globals: GlobalOptions): PluginContext {
-  const confirm: Confirm | undefined = canAsk(globals) ? askConsent : undefined;
+  const confirm: Confirm | undefined = canAsk(globals.json) ? askConsent : undefined;
   return { paths: storePathsOf(globals), ...(confirm === undefined ? {} : { confirm }) };
 }

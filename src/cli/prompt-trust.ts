@@ -22,11 +22,6 @@ const ANSWERS: Readonly<Record<string, TrustAnswer>> = {
   cancel: 'cancel',
 };
 
-/** Whether a trust question can be asked: stdin and stderr are terminals and no `--json` (cli.md section 1). */
-export function canPromptTrust(json: boolean): boolean {
-  return !json && process.stdin.isTTY === true && process.stderr.isTTY === true;
-}
-
 /**
  * engine.md T4: the workspace trust prompt, on stdin/stderr (stdout stays for data). Shows the file
  * path with control characters escaped; asks again on an unknown answer; end of input (Ctrl+D),

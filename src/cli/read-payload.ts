@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { HookpmError } from '../errors.js';
 import { parseJson } from '../json/parse-json.js';
+import { errnoCode } from '../io/fs-error.js';
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -34,7 +35,7 @@ export async function readPayload(
   try {
     bytes = spec === '-' ? await readStdin() : await readFile(file);
   } catch (error) {
-    const why = (error as NodeJS.ErrnoException).code ?? String(error);
+    const why = errnoCode(error) ?? String(error);
     throw usage(`--payload: cannot read ${file} (${why})`, HINT, { file });
   }
   let text: string;

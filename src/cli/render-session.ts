@@ -1,6 +1,5 @@
-import type { HookListing } from '../ops/list-hooks.js';
 import type { SessionReport } from '../ops/session.js';
-import { escapeControl, formatDiagnostic, renderTable } from './render.js';
+import { escapeControl, formatDiagnostic } from './render.js';
 
 /**
  * A session report for a person (the `hookpm session` prompt, at start and after /reload): the
@@ -15,25 +14,5 @@ export function formatSessionReport(report: SessionReport, title: string): strin
     lines.push(escapeControl(`plugin ${p.id}: ${p.events.join(', ') || 'no events'}`));
   }
   for (const d of report.diagnostics) lines.push(formatDiagnostic(d));
-  return lines.join('\n');
-}
-
-/** `/hooks` at the prompt: the table of `hookpm hooks`, then the snapshot id and diagnostics. */
-export function formatHookListing(listing: HookListing): string {
-  const rows = listing.handlers.map((h) => [
-    h.id,
-    h.plugin === null ? h.origin : `plugin ${h.plugin}`,
-    h.matcher ?? '*',
-    h.if ?? '',
-    `${h.timeout}s`,
-    h.argv === null ? h.command : JSON.stringify(h.argv),
-  ]);
-  const lines = [
-    rows.length === 0
-      ? 'no hooks'
-      : renderTable(['ID', 'ORIGIN', 'MATCHER', 'IF', 'TIMEOUT', 'COMMAND'], rows),
-    `snapshot ${listing.snapshotId}`,
-  ];
-  for (const d of listing.diagnostics) lines.push(formatDiagnostic(d));
   return lines.join('\n');
 }

@@ -5,7 +5,8 @@ import { EVENT_NAMES, isEventName } from '../hooks/events.js';
 import { parseJson } from '../json/parse-json.js';
 import type { Session } from '../ops/session.js';
 import { formatDispatchResult } from './render-dispatch.js';
-import { formatHookListing, formatSessionReport } from './render-session.js';
+import { formatHookListing } from './render-hooks.js';
+import { formatSessionReport } from './render-session.js';
 import { reportError } from './report-error.js';
 
 export interface PromptStreams {

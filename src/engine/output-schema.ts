@@ -27,8 +27,6 @@ export const wireOutputSchema = z.object({
   hookSpecificOutput: z.record(z.string(), z.unknown()).optional(),
 });
 
-export type WireOutput = z.infer<typeof wireOutputSchema>;
-
 const jsonObject = z.record(z.string(), z.unknown());
 
 /** PermissionRequest `decision` (L2): `behavior` has no `ask`. */

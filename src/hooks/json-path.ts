@@ -15,3 +15,14 @@ export function childPath(base: string, key: string | number): string {
 export function documentPath(file: string): string {
   return `${file}:`;
 }
+
+/** The value at a key path inside a parsed document (own properties only); undefined if absent. */
+export function valueAtPath(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let current = root;
+  for (const segment of path) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    if (!Object.prototype.hasOwnProperty.call(current, segment)) return undefined;
+    current = (current as Record<PropertyKey, unknown>)[segment];
+  }
+  return current;
+}

@@ -135,7 +135,7 @@ function findAmbiguousLoop(
       const [p, q] = pairs[id] as [number, number];
       for (const [p2, countP] of follow[p] as Map<number, number>) {
         if (component[p2] !== component[p]) continue;
-        for (const [q2, countQ] of follow[q] as Map<number, number>) {
+        for (const [q2] of follow[q] as Map<number, number>) {
           if (
             component[q2] !== component[q] ||
             !intersects(sets[p2] as CharSet, sets[q2] as CharSet)

@@ -24,7 +24,7 @@ const EXACT_SET = /^[\p{L}\p{N}\p{M}_\s,|-]+$/u;
 const ALL: CompiledMatcher = { kind: 'all' };
 
 /** E1: omitted, null, "" and "*" match everything. */
-export function isWildcardMatcher(matcher: string | null | undefined): boolean {
+function isWildcardMatcher(matcher: string | null | undefined): boolean {
   return matcher === undefined || matcher === null || matcher === '' || matcher === '*';
 }
 

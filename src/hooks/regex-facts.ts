@@ -3,6 +3,8 @@ import type { CharSet } from './char-set.js';
 import type { RegexNode } from './regex-ast.js';
 
 /** Facts about a regular-expression tree (regex-ast.ts) that the E4 checks are built from. */
+
+/** The direct sub-trees of a node (a lookaround's body included). */
 export function children(node: RegexNode): RegexNode[] {
   switch (node.kind) {
     case 'seq':
@@ -18,7 +20,7 @@ export function children(node: RegexNode): RegexNode[] {
   }
 }
 
-/** Nodes of one kind inside `node` (itself included), not entering lookarounds. */
+/** Whether the node can match the empty string (lookarounds, assertions and back-references can). */
 export function nullable(node: RegexNode): boolean {
   switch (node.kind) {
     case 'chars':
@@ -36,6 +38,7 @@ export function nullable(node: RegexNode): boolean {
   }
 }
 
+/** Whether the node can consume at least one character. */
 export function canConsume(node: RegexNode): boolean {
   switch (node.kind) {
     case 'chars':

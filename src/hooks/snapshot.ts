@@ -45,7 +45,7 @@ export interface BuildSnapshotInput {
 const ORIGIN_RANK = { project: 0, user: 1, plugin: 2 } as const;
 
 /** S3: project, then user, then plugins sorted by id; a plugin's documents keep their order (H4). */
-export function orderSources(sources: readonly SourceDocument[]): SourceDocument[] {
+function orderSources(sources: readonly SourceDocument[]): SourceDocument[] {
   return [...sources].sort((a, b) => {
     const rank = ORIGIN_RANK[a.origin] - ORIGIN_RANK[b.origin];
     if (rank !== 0) return rank;
@@ -56,7 +56,7 @@ export function orderSources(sources: readonly SourceDocument[]): SourceDocument
 }
 
 /** The plugin variables of plugins.md section 3; empty for user and project sources. */
-export function pluginEnvOf(source: SourceDocument): Readonly<Record<string, string>> {
+function pluginEnvOf(source: SourceDocument): Readonly<Record<string, string>> {
   if (!source.plugin) return Object.freeze({});
   const { root, data } = source.plugin;
   return Object.freeze({

@@ -225,7 +225,7 @@ function parseNumber(state: State): number {
 }
 
 /** `the top-level object`, `the object at hooks.Stop[0]`. */
-export function describePath(path: Path): string {
+function describePath(path: Path): string {
   if (path.length === 0) return 'the top-level object';
   let out = '';
   for (const segment of path) {

@@ -10,7 +10,7 @@ import type { RegistryRecord, State } from '../store/state-schema.js';
 export const EXAMPLES_REGISTRY = 'examples';
 
 /** The package root's `registry-fixtures/`: this file is `<root>/dist/ops/` (or `<root>/src/ops/`). */
-export function examplesLocation(): string {
+function examplesLocation(): string {
   return fileURLToPath(new URL('../../registry-fixtures', import.meta.url));
 }
 

@@ -3,6 +3,7 @@ import { fingerprintTree } from '../store/fingerprint.js';
 import { pluginDataDir, type StorePaths } from '../store/paths.js';
 import type { PluginRecord, State } from '../store/state-schema.js';
 import { okCheck, problem, shellWord, type DoctorCheck } from './doctor-check.js';
+import { hasCurrentConsent } from './consent-decision.js';
 
 type TreeStatus = 'match' | 'missing' | 'changed';
 
@@ -31,7 +32,7 @@ async function checkPlugin(paths: StorePaths, record: PluginRecord): Promise<Doc
     'installed',
   );
   if (tree !== null) found.push(tree);
-  const consented = record.consent !== null && record.consent.surfaceHash === record.surfaceHash;
+  const consented = hasCurrentConsent(record);
   if (record.enabled && !consented) {
     found.push(
       problem(

@@ -5,7 +5,7 @@ import { fingerprintTree } from '../store/fingerprint.js';
 import { readState, withStoreLock, writeState } from '../store/state.js';
 import type { PluginRecord } from '../store/state-schema.js';
 import { inspectPluginDir } from './inspect-plugin.js';
-import { findInstalled, readConsentedEntries } from './installed-plugin.js';
+import { findInstalled, readConsentBaseline } from './installed-plugin.js';
 import { lockOptions, nowIso, type PluginContext } from './plugin-context.js';
 import { buildReview, type ReviewReport } from './review-report.js';
 
@@ -95,13 +95,7 @@ async function reviewTarget(
     surface: inspected.surface,
     source: target.source,
     integrity: target.integrity,
-    consentedHash: record.consent?.surfaceHash ?? null,
-    consentedEntries: await readConsentedEntries(record),
-    installed: {
-      version: record.version,
-      enabled: record.enabled,
-      pending: record.pending?.version ?? null,
-    },
+    ...(await readConsentBaseline(record)),
   });
 }
 

@@ -2,6 +2,8 @@ import { HookpmError } from '../errors.js';
 import type { SurfaceEntry } from '../plugin/surface.js';
 import type { PluginRecord, State } from '../store/state-schema.js';
 import { inspectPluginDir } from './inspect-plugin.js';
+import type { ReviewInput } from './review-report.js';
+import { hasCurrentConsent } from './consent-decision.js';
 
 /**
  * The installed plugin a user names: an id (`name@registry`) or a bare name that exactly one
@@ -38,8 +40,8 @@ export function findInstalled(state: State, nameOrId: string): PluginRecord {
  * Q5: the entries of the surface the user consented to, read from the active installed tree when
  * that tree's surface is the consented one; null when there is no consent or it cannot be read.
  */
-export async function readConsentedEntries(record: PluginRecord): Promise<SurfaceEntry[] | null> {
-  if (record.consent === null || record.consent.surfaceHash !== record.surfaceHash) return null;
+async function readConsentedEntries(record: PluginRecord): Promise<SurfaceEntry[] | null> {
+  if (record.consent === null || !hasCurrentConsent(record)) return null;
   try {
     const active = await inspectPluginDir(record.path, {
       fallbackName: record.name,
@@ -51,4 +53,23 @@ export async function readConsentedEntries(record: PluginRecord): Promise<Surfac
   } catch {
     return null;
   }
+}
+
+/**
+ * What a review compares against (Q4, Q5): the consent and the installed versions of the plugin
+ * of the same id, or nothing when none is installed.
+ */
+export async function readConsentBaseline(
+  record: PluginRecord | undefined,
+): Promise<Pick<ReviewInput, 'consentedHash' | 'consentedEntries' | 'installed'>> {
+  if (record === undefined) return { consentedHash: null, consentedEntries: null, installed: null };
+  return {
+    consentedHash: record.consent?.surfaceHash ?? null,
+    consentedEntries: await readConsentedEntries(record),
+    installed: {
+      version: record.version,
+      enabled: record.enabled,
+      pending: record.pending?.version ?? null,
+    },
+  };
 }

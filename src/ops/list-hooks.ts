@@ -1,7 +1,6 @@
 import type { Diagnostic, Origin } from '../hooks/diagnostic.js';
 import type { EventName } from '../hooks/events.js';
 import type { Snapshot } from '../hooks/snapshot.js';
-import { loadSnapshot, type LoadSnapshotOptions } from './load-snapshot.js';
 
 /** One handler as `hookpm hooks --json` shows it (cli.md section 3). */
 export interface ListedHandler {
@@ -44,10 +43,4 @@ export function describeSnapshot(snapshot: Snapshot): HookListing {
     })),
     diagnostics: [...snapshot.diagnostics],
   };
-}
-
-/** `hookpm hooks`: loads the configuration as a session would and describes it. */
-export async function listHooks(options: LoadSnapshotOptions): Promise<HookListing> {
-  const { snapshot } = await loadSnapshot(options);
-  return describeSnapshot(snapshot);
 }

@@ -1,5 +1,6 @@
 import type { StorePaths } from '../store/paths.js';
 import { readStateFast } from '../store/read-state-fast.js';
+import { hasCurrentConsent } from './consent-decision.js';
 
 /** One entry of `hookpm list --json` (cli.md section 3). */
 export interface ListedPlugin {
@@ -31,7 +32,7 @@ export async function listPlugins(paths: StorePaths): Promise<{ plugins: ListedP
       events: [...p.events],
       source: p.source,
       integrity: p.integrity,
-      active: p.enabled && p.consent?.surfaceHash === p.surfaceHash,
+      active: p.enabled && hasCurrentConsent(p),
       pending: p.pending?.version ?? null,
     }));
   return { plugins };

@@ -104,7 +104,7 @@ function keywordsOf(entry: MarketplaceEntry): string[] {
 }
 
 /** Where an entry's plugin comes from, credentials redacted. */
-export function describeSource(source: EntrySource, read: ReadMarketplace): string {
+function describeSource(source: EntrySource, read: ReadMarketplace): string {
   switch (source.kind) {
     case 'path':
       return `${read.location}#./${source.path}`;

@@ -2,12 +2,14 @@ import { HookpmError } from '../errors.js';
 import { isValidPluginName } from '../plugin/name.js';
 import type { IndexPlugin } from '../registry/index-schema.js';
 import { latestVersion } from '../registry/latest-version.js';
+import { ambiguousName } from '../registry/resolve-version.js';
 import { showLocation, tarballUrlOf } from '../registry/registry-location.js';
 import { sortDescending } from '../registry/version-list.js';
 import type { PluginRecord } from '../store/state-schema.js';
 import { loadCatalogs, type LoadedCatalogs, type RegistryWarning } from './load-catalogs.js';
 import type { Catalog } from './registry-catalog.js';
 import type { RegistryContext } from './registry-context.js';
+import { hasCurrentConsent } from './consent-decision.js';
 
 export interface LatestEntry {
   version: string;
@@ -93,9 +95,10 @@ export async function pluginInfo(ctx: RegistryContext, spec: string): Promise<Pl
   }
   const found = loaded.catalogs.filter((c) => c.index.plugins[name] !== undefined);
   if (found.length > 1)
-    throw ambiguous(
+    throw ambiguousName(
       name,
       found.map((c) => `${name}@${c.registry}`),
+      'info',
     );
   const catalog = found[0];
   if (catalog !== undefined) return fromCatalog(catalog, name, loaded);
@@ -103,9 +106,10 @@ export async function pluginInfo(ctx: RegistryContext, spec: string): Promise<Pl
     (p) => p.name === name && (registry === undefined || p.registry === registry),
   );
   if (installed.length > 1)
-    throw ambiguous(
+    throw ambiguousName(
       name,
       installed.map((p) => p.id),
+      'info',
     );
   const record = installed[0];
   if (record !== undefined) return fromInstalled(record, loaded);
@@ -198,7 +202,7 @@ export function installedOf(record: PluginRecord): InstalledInfo {
   return {
     version: record.version,
     enabled: record.enabled,
-    consented: record.consent !== null && record.consent.surfaceHash === record.surfaceHash,
+    consented: hasCurrentConsent(record),
     integrity: record.integrity,
     surfaceHash: record.surfaceHash,
     events: record.events,
@@ -207,12 +211,4 @@ export function installedOf(record: PluginRecord): InstalledInfo {
     path: record.path,
     pendingVersion: record.pending?.version ?? null,
   };
-}
-
-function ambiguous(name: string, ids: string[]): HookpmError {
-  return new HookpmError('E_AMBIGUOUS', `${name} is in several registries: ${ids.join(', ')}.`, {
-    plugin: name,
-    ids,
-    hint: `Name the registry, e.g. \`hookpm info ${ids[0] ?? name}\`.`,
-  });
 }

@@ -5,6 +5,7 @@ import { pluginDataDir, type StorePaths } from '../store/paths.js';
 import { readPluginDir } from '../store/read-plugin.js';
 import { readState } from '../store/state.js';
 import type { PluginRecord, State } from '../store/state-schema.js';
+import { hasCurrentConsent } from './consent-decision.js';
 
 /** The plugin part of a snapshot's sources (engine.md S1, S3, S6). */
 export interface PluginSources {
@@ -35,7 +36,7 @@ export async function loadPluginSources(paths: StorePaths): Promise<PluginSource
     };
   }
   const runnable = Object.values(state.plugins)
-    .filter((p) => p.enabled && p.consent !== null && p.consent.surfaceHash === p.surfaceHash)
+    .filter((p) => p.enabled && hasCurrentConsent(p))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const loaded = await Promise.all(runnable.map((record) => loadOne(paths, record)));
   return {

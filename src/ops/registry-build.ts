@@ -8,6 +8,7 @@ import type { SurfaceEntry } from '../plugin/surface.js';
 import { parseIndex, type IndexPlugin, type RegistryIndex } from '../registry/index-schema.js';
 import { renderMarketplacePage } from '../registry/marketplace-page.js';
 import { packPlugin, type PackResult } from '../store/pack.js';
+import { errnoCode } from '../io/fs-error.js';
 
 export interface BuildRegistryOptions {
   /** Every subdirectory (not starting with `.`) is one plugin's source at one version. */
@@ -145,7 +146,7 @@ async function sourceDirs(dir: string): Promise<string[]> {
   } catch (error) {
     throw new HookpmError(
       'E_NOT_FOUND',
-      `cannot read the plugin sources directory ${dir}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      `cannot read the plugin sources directory ${dir}: ${errnoCode(error) ?? String(error)}`,
       {
         file: dir,
         hint: 'Give a directory whose subdirectories are plugin sources (each with .claude-plugin/plugin.json).',

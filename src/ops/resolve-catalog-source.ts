@@ -1,4 +1,5 @@
 import { HookpmError } from '../errors.js';
+import { ambiguousName } from '../registry/resolve-version.js';
 import type { RegistryEntry } from './default-registries.js';
 import type { MarketplaceSource } from './install-marketplace.js';
 import { npmSource, type InstallSource, type NpmSource } from './install-source.js';
@@ -41,15 +42,9 @@ export function resolveCatalogSource(
   }
   const holders = loaded.catalogs.filter((c) => c.index.plugins[spec.name] !== undefined);
   if (holders.length > 1) {
-    const ids = holders.map((c) => `${spec.name}@${c.registry}`);
-    throw new HookpmError(
-      'E_AMBIGUOUS',
-      `${spec.name} is in several registries: ${ids.join(', ')}`,
-      {
-        plugin: spec.name,
-        ids,
-        hint: `Name the registry, e.g. \`hookpm install ${ids[0] ?? spec.name}\`.`,
-      },
+    throw ambiguousName(
+      spec.name,
+      holders.map((c) => `${spec.name}@${c.registry}`),
     );
   }
   const only = holders[0];

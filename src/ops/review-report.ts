@@ -5,20 +5,10 @@ import { diffSurfaces } from '../plugin/surface-diff.js';
 import type { Surface, SurfaceEntry } from '../plugin/surface.js';
 
 /** One surface entry as `hookpm review --json` shows it (cli.md section 3, plugins.md section 4). */
-export interface ReviewHook {
-  event: string;
-  matcher: unknown;
-  if: unknown;
-  type: unknown;
-  command: unknown;
-  argv: unknown;
-  timeout: unknown;
-  statusMessage: unknown;
-  source: string;
-  valid: boolean;
+export type ReviewHook = Omit<SurfaceEntry, 'diagnostic'> & {
   /** Why an entry is invalid (Q1); null for a valid entry. */
   diagnostic: string | null;
-}
+};
 
 export interface ReviewDiff {
   added: ReviewHook[];

@@ -1,10 +1,11 @@
 import { rm } from 'node:fs/promises';
 import { isHookpmError } from '../errors.js';
+import { isTarballPath } from '../registry/parse-spec.js';
 import { createStagingDir } from '../store/layout.js';
 import { readState } from '../store/state.js';
 import { inspectPluginDir } from './inspect-plugin.js';
 import { isPathSpec, type InstallSource } from './install-source.js';
-import { findInstalled, readConsentedEntries } from './installed-plugin.js';
+import { findInstalled, readConsentBaseline } from './installed-plugin.js';
 import type { PluginContext } from './plugin-context.js';
 import { reviewPlugin } from './review.js';
 import { buildReview, type ReviewReport } from './review-report.js';
@@ -30,7 +31,7 @@ export async function reviewAny(
   ctx: PluginContext,
   opts: ReviewSourceOptions,
 ): Promise<ReviewReport> {
-  const tarballPath = isPathSpec(opts.target) && /\.(tgz|tar\.gz)$/i.test(opts.target);
+  const tarballPath = isPathSpec(opts.target) && isTarballPath(opts.target);
   if (isPathSpec(opts.target) && !tarballPath) return reviewPlugin(ctx.paths, opts);
   const state = await readState(ctx.paths);
   if (!tarballPath) {
@@ -57,16 +58,7 @@ export async function reviewAny(
       surface: inspected.surface,
       source: source.path,
       integrity,
-      consentedHash: existing?.consent?.surfaceHash ?? null,
-      consentedEntries: existing === undefined ? null : await readConsentedEntries(existing),
-      installed:
-        existing === undefined
-          ? null
-          : {
-              version: existing.version,
-              enabled: existing.enabled,
-              pending: existing.pending?.version ?? null,
-            },
+      ...(await readConsentBaseline(existing)),
     });
   } finally {
     await rm(dir, { recursive: true, force: true }).catch(() => undefined);

@@ -1,6 +1,6 @@
 import type { PluginRecord } from '../store/state-schema.js';
 import type { StagedPlugin } from './install-stage.js';
-import { readConsentedEntries } from './installed-plugin.js';
+import { readConsentBaseline } from './installed-plugin.js';
 import { buildReview, type ReviewReport } from './review-report.js';
 
 /** The review of a staged plugin against the installed one of the same id (Q3, Q5 diff). */
@@ -15,15 +15,6 @@ export async function reviewStaged(
     surface: staged.inspected.surface,
     source: staged.source.path,
     integrity: staged.integrity,
-    consentedHash: existing?.consent?.surfaceHash ?? null,
-    consentedEntries: existing === undefined ? null : await readConsentedEntries(existing),
-    installed:
-      existing === undefined
-        ? null
-        : {
-            version: existing.version,
-            enabled: existing.enabled,
-            pending: existing.pending?.version ?? null,
-          },
+    ...(await readConsentBaseline(existing)),
   });
 }

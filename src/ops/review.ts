@@ -4,7 +4,7 @@ import type { StorePaths } from '../store/paths.js';
 import { readState } from '../store/state.js';
 import { inspectPluginDir } from './inspect-plugin.js';
 import { isPathSpec } from './install-source.js';
-import { findInstalled, readConsentedEntries } from './installed-plugin.js';
+import { findInstalled, readConsentBaseline } from './installed-plugin.js';
 import { buildReview, type ReviewDiagnostic, type ReviewReport } from './review-report.js';
 
 /**
@@ -32,16 +32,7 @@ export async function reviewPlugin(
       surface: inspected.surface,
       source: dir,
       integrity: null,
-      consentedHash: existing?.consent?.surfaceHash ?? null,
-      consentedEntries: existing === undefined ? null : await readConsentedEntries(existing),
-      installed:
-        existing === undefined
-          ? null
-          : {
-              version: existing.version,
-              enabled: existing.enabled,
-              pending: existing.pending?.version ?? null,
-            },
+      ...(await readConsentBaseline(existing)),
     });
   }
   const record = findInstalled(state, opts.target);
@@ -57,13 +48,7 @@ export async function reviewPlugin(
     surface: inspected.surface,
     source: target.source,
     integrity: target.integrity,
-    consentedHash: record.consent?.surfaceHash ?? null,
-    consentedEntries: await readConsentedEntries(record),
-    installed: {
-      version: record.version,
-      enabled: record.enabled,
-      pending: record.pending?.version ?? null,
-    },
+    ...(await readConsentBaseline(record)),
   });
   if (found !== target.fingerprint) report.diagnostics.unshift(tampered(record.id, target));
   return report;

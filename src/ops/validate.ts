@@ -102,7 +102,7 @@ function toValidateDiagnostic(d: Diagnostic, options: ValidateOptions): Validate
  * A hooks file is validated as a user or project file would load (legacy shapes migrate, C4),
  * plus everything the snapshot checks (matchers E4/E5, `if` rules F3), plus C3 unknown keys.
  */
-export async function validateHooksFile(file: string): Promise<KindFindings> {
+async function validateHooksFile(file: string): Promise<KindFindings> {
   const read = await readHooksFile({ file, origin: 'user', legacy: true });
   if (read.status === 'missing') return { events: [], diagnostics: [] };
   if (read.status === 'failed') return { events: [], diagnostics: [read.diagnostic] };

@@ -2,7 +2,7 @@ import semver from 'semver';
 import { z } from 'zod';
 import { describeValue } from '../hooks/describe-value.js';
 import { diagnostic, type Diagnostic } from '../hooks/diagnostic.js';
-import { childPath, documentPath } from '../hooks/json-path.js';
+import { childPath, documentPath, valueAtPath } from '../hooks/json-path.js';
 
 /**
  * The plugin manifest (plugins.md P1, P2, P4): the fields hookpm uses are checked strictly (no
@@ -105,19 +105,9 @@ function fieldMessage(
 ): string {
   const field = String(at[0]);
   const expected = `must be ${EXPECTED[field] ?? 'valid'}`;
-  const found = valueAt(record, at);
+  const found = valueAtPath(record, at);
   if (at.length === 1 && found === undefined) return `${path} is missing (required in a manifest)`;
   if (at.length === 1) return `${path} ${expected}, found ${describeValue(found)}`;
   const inner = at.slice(1).reduce<string>((p, key) => childPath(p, key as string | number), path);
   return `${path} ${expected}; ${inner} is ${describeValue(found)}`;
-}
-
-function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
-  let current = root;
-  for (const segment of path) {
-    if (typeof current !== 'object' || current === null) return undefined;
-    if (!Object.prototype.hasOwnProperty.call(current, segment)) return undefined;
-    current = (current as Record<PropertyKey, unknown>)[segment];
-  }
-  return current;
 }

@@ -87,7 +87,7 @@ export function surfaceHash(entries: readonly SurfaceEntry[]): string {
 }
 
 /** An entry reduced to what the user consents to (CONSENTED_FIELDS). */
-export function consentedForm(entry: SurfaceEntry): Record<string, unknown> {
+function consentedForm(entry: SurfaceEntry): Record<string, unknown> {
   return Object.fromEntries(CONSENTED_FIELDS.map((field) => [field, entry[field]]));
 }
 

@@ -14,6 +14,7 @@
 import { mkdir, open, readFile, rm } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isPlainObject } from '../hooks/describe-value.js';
 import { toStoreError } from '../io/fs-error.js';
 import type { RegistryIndex } from './index-schema.js';
 import type { IndexSummary } from './index-summary.js';
@@ -136,15 +137,11 @@ function parseOrNull(text: string): unknown {
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 const stringOrNull = (value: unknown): boolean => value === null || typeof value === 'string';
 
 function isHead(value: unknown, url: string): value is CacheMeta & { summary: IndexSummary } {
   return (
-    isObject(value) &&
+    isPlainObject(value) &&
     value['cacheVersion'] === INDEX_CACHE_VERSION &&
     value['url'] === url &&
     stringOrNull(value['etag']) &&
@@ -162,5 +159,5 @@ function isSummary(value: unknown): value is IndexSummary {
 }
 
 function isIndexShape(value: unknown): value is RegistryIndex {
-  return isObject(value) && value['formatVersion'] === 1 && isObject(value['plugins']);
+  return isPlainObject(value) && value['formatVersion'] === 1 && isPlainObject(value['plugins']);
 }

@@ -44,7 +44,7 @@ export interface CachedTarball {
 }
 
 /** The cache file of a tarball with this integrity: named by its first sha512 digest, in hex. */
-export function tarballCacheFile(cacheDir: string, integrity: string): string {
+function tarballCacheFile(cacheDir: string, integrity: string): string {
   const [digest] = parseIntegrity(integrity).sha512;
   if (digest === undefined) throw new Error('Assertion failed: parseIntegrity gave no digest');
   return join(cacheDir, `${Buffer.from(digest, 'base64').toString('hex')}.tgz`);

@@ -6,15 +6,14 @@
 import semver from 'semver';
 import { z } from 'zod';
 import { HookpmError, isHookpmError } from '../errors.js';
+import { isPlainObject } from '../hooks/describe-value.js';
 import { PLUGIN_NAME_PATTERN } from '../plugin/name.js';
 import { parseIntegrity } from './integrity.js';
+import { DIST_TAG_PATTERN } from './name-rules.js';
 import { formatIssue, pathOf } from './schema-issue.js';
 import { checkUrl, redactUrl } from './url-policy.js';
 
 const NAME_RULE = 'is not a valid plugin name (^[a-z0-9][a-z0-9._-]{0,63}$)';
-
-/** A dist-tag is a word that is not itself a semver range (`latest`, `next`, `beta`). */
-const TAG_NAME = /^[A-Za-z][A-Za-z0-9._-]{0,63}$/;
 
 const versionKey = z.string().refine((k) => semver.valid(k) === k, {
   message: 'is not a canonical semver version',
@@ -38,7 +37,7 @@ const pluginSchema = z.object({
   keywords: z.array(z.string()).default([]),
   distTags: z
     .record(
-      z.string().refine((t) => TAG_NAME.test(t) && semver.validRange(t) === null, {
+      z.string().refine((t) => DIST_TAG_PATTERN.test(t) && semver.validRange(t) === null, {
         message: 'is not a dist-tag name (a word that is not a semver range)',
       }),
       z.string(),
@@ -117,10 +116,6 @@ function checkKeys(raw: unknown, where: string): void {
   }
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function checkPlugin(name: string, plugin: IndexPlugin, where: string): void {
   for (const [tag, version] of Object.entries(plugin.distTags)) {
     if (plugin.versions[version] === undefined) {
@@ -155,7 +150,7 @@ const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):/;
  * loopback http, local file). A relative path must not be absolute, protocol-relative, or hold a
  * backslash or control character. Errors keep url-policy's code and add the field path.
  */
-export function checkTarballLocation(location: string, field: string, where: string): void {
+function checkTarballLocation(location: string, field: string, where: string): void {
   if (SCHEME.test(location)) {
     try {
       checkUrl(location, 'tarball');

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import semver from 'semver';
+import { sha256Base64 } from '../hooks/canonical-json.js';
 import { eventOrder, isEventName } from '../hooks/events.js';
 import type { SurfaceEntry } from '../plugin/surface.js';
 import type { IndexPlugin, IndexVersion, RegistryIndex } from './index-schema.js';
@@ -179,6 +179,7 @@ function embedJson(value: unknown): string {
     .replace(/\u2029/g, '\\u2029');
 }
 
+/** A CSP source hash of an inline style or script. */
 function sha256(text: string): string {
-  return `sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`;
+  return `sha256-${sha256Base64(text)}`;
 }

@@ -1,5 +1,6 @@
 import semver from 'semver';
 import { describeValue, isPlainObject } from '../hooks/describe-value.js';
+import { DIST_TAG_PATTERN, isNpmPackageName } from './name-rules.js';
 import { checkUrl } from './url-policy.js';
 import {
   checkRepositoryUrl,
@@ -39,8 +40,6 @@ export interface SourceProblem {
 }
 
 export const SOURCE_KINDS = ['github', 'url', 'git-subdir', 'npm'] as const;
-const NPM_NAME = /^(?:@[a-z0-9~-][a-z0-9._~-]*\/)?[a-z0-9~-][a-z0-9._~-]*$/;
-const DIST_TAG = /^[A-Za-z][A-Za-z0-9._-]{0,63}$/;
 
 /**
  * Parses an entry's `source`. A string is a relative path that must start with `./` (or, when
@@ -151,7 +150,7 @@ function parsePins(value: Record<string, unknown>): { ref?: string; sha?: string
 
 function parseNpm(value: Record<string, unknown>): EntrySource | SourceProblem {
   const pkg = value['package'];
-  if (typeof pkg !== 'string' || pkg.length > 214 || !NPM_NAME.test(pkg)) {
+  if (typeof pkg !== 'string' || !isNpmPackageName(pkg)) {
     return {
       at: 'source.package',
       problem: `must be an npm package name, found ${describeValue(pkg)}`,
@@ -162,7 +161,7 @@ function parseNpm(value: Record<string, unknown>): EntrySource | SourceProblem {
   if (version !== undefined) {
     const ok =
       typeof version === 'string' &&
-      (semver.validRange(version) !== null || DIST_TAG.test(version));
+      (semver.validRange(version) !== null || DIST_TAG_PATTERN.test(version));
     if (!ok)
       return {
         at: 'source.version',

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { HookpmError } from '../errors.js';
 import { parseJson } from '../json/parse-json.js';
-import { fetchBytes, fetchToFile } from './http.js';
+import { fetchBytes } from './http.js';
 import {
   npmDocumentUrl,
   parseNpmDocument,
@@ -77,20 +77,6 @@ export async function fetchNpmDocument(registry: string, pkg: string): Promise<N
     );
   }
   return parseNpmDocument(json.value, pkg, shown);
-}
-
-/**
- * Downloads the picked version's tarball to `file`, verifying its sha512 `dist.integrity` while
- * streaming (E_INTEGRITY: nothing is left at `file`). A `file:` tarball URL is followed only from
- * a `file:` registry, so a remote document cannot make hookpm read local files.
- */
-export async function downloadNpmTarball(
-  pick: NpmPick,
-  file: string,
-  registry: string,
-): Promise<void> {
-  const url = checkNpmTarballUrl(pick, registry);
-  await fetchToFile(url, file, { purpose: 'tarball', integrity: pick.integrity });
 }
 
 /**

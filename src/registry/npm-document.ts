@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { HookpmError } from '../errors.js';
 import type { IndexPlugin, IndexVersion } from './index-schema.js';
 import { parseIntegrity } from './integrity.js';
+import { isNpmPackageName } from './name-rules.js';
 import { pickVersion } from './resolve-version.js';
 import { formatIssue, pathOf } from './schema-issue.js';
 
@@ -36,11 +37,9 @@ const VersionSchema = z.looseObject({
   deprecated: z.string().optional(),
 });
 
-export const NPM_PACKAGE_NAME = /^(?:@[a-z0-9~-][a-z0-9._~-]*\/)?[a-z0-9~-][a-z0-9._~-]*$/;
-
 /** The document's URL: `<registry>/<name>`, a scoped name as `@scope%2fname` (as npm requests it). */
 export function npmDocumentUrl(registry: string, pkg: string): string {
-  if (!NPM_PACKAGE_NAME.test(pkg) || pkg.length > 214) {
+  if (!isNpmPackageName(pkg)) {
     throw new HookpmError('E_NAME_INVALID', `${JSON.stringify(pkg)} is not an npm package name`, {
       package: pkg,
     });

@@ -5,6 +5,7 @@
 import semver from 'semver';
 import { HookpmError } from '../errors.js';
 import { PLUGIN_NAME_PATTERN as PLUGIN_NAME } from '../plugin/name.js';
+import { DIST_TAG_PATTERN, isNpmPackageName } from './name-rules.js';
 import { checkUrl } from './url-policy.js';
 
 export type InstallSpec =
@@ -24,11 +25,12 @@ export type InstallSpec =
   | { kind: 'tarball-url'; raw: string; url: string }
   | { kind: 'npm'; raw: string; package: string; range?: string; tag?: string };
 
-export type InstallSpecKind = InstallSpec['kind'];
-
-const TAG = /^[A-Za-z][A-Za-z0-9._-]{0,63}$/;
-const NPM_NAME = /^(?:@[a-z0-9~-][a-z0-9._~-]*\/)?[a-z0-9~-][a-z0-9._~-]*$/;
 const TARBALL = /\.(tgz|tar\.gz)$/i;
+
+/** A path or URL that names a tarball (`.tgz`, `.tar.gz`) rather than a plugin directory. */
+export function isTarballPath(path: string): boolean {
+  return TARBALL.test(path);
+}
 
 /**
  * Parses one spec. `registries` are the names of the configured registries: in `name@x`, a known
@@ -76,7 +78,7 @@ function npmSpec(spec: string): InstallSpec {
   const body = spec.slice('npm:'.length);
   const at = body.indexOf('@', body.startsWith('@') ? 1 : 0);
   const pkg = at === -1 ? body : body.slice(0, at);
-  if (!NPM_NAME.test(pkg) || pkg.length > 214) {
+  if (!isNpmPackageName(pkg)) {
     throw new HookpmError(
       'E_NAME_INVALID',
       `install spec ${quote(spec)}: ${quote(pkg)} is not an npm package name`,
@@ -122,7 +124,7 @@ function registrySpec(spec: string, registries: readonly string[]): InstallSpec 
 function rangeOrTag(spec: string, text: string, also = ''): { range: string } | { tag: string } {
   if (text === '') throw usage(spec, 'ends with `@`; expected a range or tag after it');
   if (semver.validRange(text) !== null) return { range: text };
-  if (TAG.test(text)) return { tag: text };
+  if (DIST_TAG_PATTERN.test(text)) return { tag: text };
   throw usage(spec, `has ${quote(text)}, which is neither a semver range nor a dist-tag${also}`);
 }
 

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { HookpmError } from '../errors.js';
 import { readBody, tooLarge, TruncatedBodyError } from './body-reader.js';
 import type { BodyLimits, BodySink } from './body-reader.js';
+import { errnoCode } from '../io/fs-error.js';
 
 /**
  * Reads a `file:` URL (a local registry's index or tarball) under the same caps and integrity
@@ -23,7 +24,7 @@ export async function readFileUrl<T>(
     size = info.size;
   } catch (error) {
     await sink.discard();
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errnoCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') {
       throw new HookpmError('E_NOT_FOUND', `No file at ${limits.url}.`, {
         url: limits.url,

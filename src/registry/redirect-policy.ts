@@ -30,7 +30,7 @@ export function checkRedirect(
   return stripCredentials(target);
 }
 
-export function redirectError(url: string, what: string): HookpmError {
+function redirectError(url: string, what: string): HookpmError {
   return new HookpmError('E_REDIRECT', `Refusing to follow ${what} from ${url}.`, {
     url,
     hint: `Registries may redirect only within their own origin, at most ${MAX_REDIRECTS} times.`,

@@ -103,27 +103,34 @@ function chooseRegistry(candidates: readonly Candidate[], request: VersionReques
     });
   }
   if (others.length > 0) {
-    const ids = candidates.map((c) => `${request.name}@${c.registry}`);
-    throw new HookpmError(
-      'E_AMBIGUOUS',
-      `${request.name} is in several registries: ${ids.join(', ')}`,
-      {
-        plugin: request.name,
-        ids,
-        hint: `Name the registry, e.g. \`hookpm install ${ids[0] ?? request.name}\`.`,
-      },
+    throw ambiguousName(
+      request.name,
+      candidates.map((c) => `${request.name}@${c.registry}`),
     );
   }
   return only;
 }
 
+/** V1: a bare name that several registries hold; the hint shows `command` with the first id. */
+export function ambiguousName(
+  name: string,
+  ids: readonly string[],
+  command: 'install' | 'info' = 'install',
+): HookpmError {
+  return new HookpmError('E_AMBIGUOUS', `${name} is in several registries: ${ids.join(', ')}`, {
+    plugin: name,
+    ids: [...ids],
+    hint: `Name the registry, e.g. \`hookpm ${command} ${ids[0] ?? name}\`.`,
+  });
+}
+
 /** Non-deprecated before deprecated, then highest first. */
-export function bestOf(plugin: IndexPlugin, versions: readonly string[]): string | undefined {
+function bestOf(plugin: IndexPlugin, versions: readonly string[]): string | undefined {
   const sorted = sortDescending(versions);
   return sorted.find((v) => plugin.versions[v]?.deprecated === undefined) ?? sorted[0];
 }
 
-export function checkRange(range: string, id: string): string {
+function checkRange(range: string, id: string): string {
   if (semver.validRange(range) === null) {
     throw new HookpmError('E_USAGE', `${id}: ${JSON.stringify(range)} is not a semver range`, {
       range,

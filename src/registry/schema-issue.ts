@@ -3,6 +3,7 @@
  * and what was found against what was expected (STYLE.md rule 3).
  */
 import type { z } from 'zod';
+import { valueAtPath } from '../hooks/json-path.js';
 
 type Issue = z.core.$ZodIssue;
 
@@ -18,7 +19,7 @@ export function pathOf(path: ReadonlyArray<PropertyKey>): string {
 
 /** The phrase following the field path, e.g. `is an array, expected an object`. */
 export function formatIssue(issue: Issue, root: unknown): string {
-  const found = valueAt(root, issue.path);
+  const found = valueAtPath(root, issue.path);
   switch (issue.code) {
     case 'invalid_type':
       return found === undefined
@@ -33,16 +34,6 @@ export function formatIssue(issue: Issue, root: unknown): string {
     default:
       return `${preview(found)} ${issue.message}`;
   }
-}
-
-function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
-  let current = root;
-  for (const segment of path) {
-    if (typeof current !== 'object' || current === null) return undefined;
-    if (!Object.prototype.hasOwnProperty.call(current, segment)) return undefined;
-    current = (current as Record<PropertyKey, unknown>)[segment];
-  }
-  return current;
 }
 
 function expectedWord(expected: string): string {

@@ -21,7 +21,7 @@ const VERSION_SEGMENT = /^[0-9A-Za-z][0-9A-Za-z.+_-]*$/;
  * named by the SHA-256 of its text instead. The version must be a safe path segment (it is semver
  * by then; anything else is a bug upstream).
  */
-export function installDirName(version: string, integrity: string): string {
+function installDirName(version: string, integrity: string): string {
   if (!VERSION_SEGMENT.test(version))
     throw new Error(`Assertion failed: unsafe version segment ${JSON.stringify(version)}`);
   return `${version}-${integrityHex(integrity).slice(0, 12)}`;

@@ -73,8 +73,6 @@ export const stateSchema = z
 export type State = z.infer<typeof stateSchema>;
 export type RegistryRecord = State['registries'][string];
 export type PluginRecord = State['plugins'][string];
-export type ConsentRecord = NonNullable<PluginRecord['consent']>;
-export type PendingUpdate = NonNullable<PluginRecord['pending']>;
 export type RegistryKind = RegistryRecord['kind'];
 
 /** The state of a store that has never been written. */

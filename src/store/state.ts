@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { HookpmError } from '../errors.js';
+import { sha256Hex } from '../hooks/canonical-json.js';
 import { writeFileDurable } from '../io/durable-write.js';
 import { errnoCode, toStoreError } from '../io/fs-error.js';
 import { withLock } from '../io/lock.js';
@@ -121,11 +121,11 @@ export function findProblem(
 async function keepCorruptCopy(file: string, bytes: Buffer): Promise<string | null> {
   const dir = dirname(file);
   const prefix = `${basename(file)}.corrupt-`;
-  const digest = sha256(bytes);
+  const digest = sha256Hex(bytes);
   for (const name of await readdir(dir).catch(() => [] as string[])) {
     if (!name.startsWith(prefix)) continue;
     const existing = await readFile(join(dir, name)).catch(() => undefined);
-    if (existing !== undefined && sha256(existing) === digest) return join(dir, name);
+    if (existing !== undefined && sha256Hex(existing) === digest) return join(dir, name);
   }
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const copy = join(dir, `${prefix}${stamp}`);
@@ -135,8 +135,4 @@ async function keepCorruptCopy(file: string, bytes: Buffer): Promise<string | nu
   } catch {
     return null;
   }
-}
-
-function sha256(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
 }

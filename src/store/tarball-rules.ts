@@ -48,7 +48,7 @@ export function normaliseEntryPath(raw: string, limits: TarballLimits = TARBALL_
 }
 
 /** The key under which two names collide: Unicode NFC/NFKC and case folded. */
-export function collisionKey(path: string): string {
+function collisionKey(path: string): string {
   return path.normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC');
 }
 

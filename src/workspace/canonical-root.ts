@@ -2,6 +2,7 @@ import { realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { HookpmError } from '../errors.js';
 import { findProjectRoot } from './find-project-root.js';
+import { errnoCode } from '../io/fs-error.js';
 
 /**
  * engine.md T2: the key a workspace is trusted under. `dir` is resolved to its real path first, so
@@ -18,7 +19,7 @@ export async function canonicalProjectRoot(dir: string): Promise<string> {
     if (!(await stat(real)).isDirectory())
       throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+    const code = errnoCode(error) ?? 'unknown error';
     throw new HookpmError('E_USAGE', `${given} is not a directory that can be opened (${code})`, {
       file: given,
       hint: 'Give an existing project directory (or run the command from inside one).',

@@ -1,6 +1,7 @@
-import { readFile, realpath } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { sha256Hex } from '../hooks/canonical-json.js';
+import { errnoCode } from '../io/fs-error.js';
+import { hooksFileIn, realPathOrNull } from './hooks-file-path.js';
 
 /** The project hooks file as seen when trust is checked (engine.md T4, T6). */
 export interface ProjectFileState {
@@ -17,12 +18,12 @@ const MISSING = new Set(['ENOENT', 'ENOTDIR']);
 
 /** Looks at `<root>/.deepagents/hooks.json` and hashes its bytes; never throws for file problems. */
 export async function inspectProjectFile(root: string, home: string): Promise<ProjectFileState> {
-  const path = join(root, '.deepagents', 'hooks.json');
+  const path = hooksFileIn(root);
   let bytes: Uint8Array;
   try {
     bytes = await readFile(path);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? '';
+    const code = errnoCode(error) ?? '';
     if (MISSING.has(code)) return { path, status: 'missing', sameAsUserFile: false, sha256: null };
     return { path, status: 'present', sameAsUserFile: await sameFile(path, home), sha256: null };
   }
@@ -35,15 +36,9 @@ export async function inspectProjectFile(root: string, home: string): Promise<Pr
 }
 
 async function sameFile(projectPath: string, home: string): Promise<boolean> {
-  const userPath = join(home, '.deepagents', 'hooks.json');
-  const [a, b] = await Promise.all([realOrNull(projectPath), realOrNull(userPath)]);
+  const [a, b] = await Promise.all([
+    realPathOrNull(projectPath),
+    realPathOrNull(hooksFileIn(home)),
+  ]);
   return a !== null && a === b;
-}
-
-async function realOrNull(path: string): Promise<string | null> {
-  try {
-    return await realpath(path);
-  } catch {
-    return null;
-  }
 }

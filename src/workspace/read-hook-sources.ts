@@ -1,8 +1,7 @@
-import { realpath } from 'node:fs/promises';
-import { join } from 'node:path';
 import { diagnostic, type Diagnostic, type Origin } from '../hooks/diagnostic.js';
 import type { SourceDocument } from '../hooks/types.js';
 import { findProjectRoot } from './find-project-root.js';
+import { hooksFileIn, realPathOrNull } from './hooks-file-path.js';
 import { readHooksFile } from './read-hooks-file.js';
 
 /**
@@ -39,8 +38,8 @@ export interface ReadHookSourcesOptions {
 /** engine.md S1, S4, S5: the project file (when trusted) and the user file, legacy shapes allowed. */
 export async function readHookSources(options: ReadHookSourcesOptions): Promise<HookSources> {
   const projectDir = await findProjectRoot(options.cwd);
-  const projectPath = join(projectDir, '.deepagents', 'hooks.json');
-  const userPath = join(options.home, '.deepagents', 'hooks.json');
+  const projectPath = hooksFileIn(projectDir);
+  const userPath = hooksFileIn(options.home);
   const result: HookSources = {
     projectDir,
     sources: [],
@@ -49,8 +48,8 @@ export async function readHookSources(options: ReadHookSourcesOptions): Promise<
     userFile: userPath,
   };
   const [projectReal, userReal] = await Promise.all([
-    realOrNull(projectPath),
-    realOrNull(userPath),
+    realPathOrNull(projectPath),
+    realPathOrNull(userPath),
   ]);
   if (projectReal !== null && projectReal === userReal) {
     result.projectFile.status = 'same-as-user';
@@ -87,12 +86,4 @@ async function addSource(
   into.diagnostics.push(...read.diagnostics);
   if (read.parsed.config !== null) into.sources.push({ origin, file, config: read.parsed.config });
   return { status: 'loaded', sha256: read.sha256 };
-}
-
-async function realOrNull(path: string): Promise<string | null> {
-  try {
-    return await realpath(path);
-  } catch {
-    return null;
-  }
 }

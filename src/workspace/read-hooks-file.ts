@@ -4,6 +4,7 @@ import { diagnostic, type Diagnostic, type Origin } from '../hooks/diagnostic.js
 import { parseHooksDocument } from '../hooks/parse-document.js';
 import type { ParsedDocument } from '../hooks/types.js';
 import { parseJson } from '../json/parse-json.js';
+import { errnoCode } from '../io/fs-error.js';
 
 /** The outcome of reading one hooks document from disk (engine.md S5). */
 export type HooksFileRead =
@@ -40,7 +41,7 @@ export async function readHooksFile(options: ReadHooksFileOptions): Promise<Hook
   try {
     bytes = await readFile(file);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+    const code = errnoCode(error) ?? 'unknown error';
     if (MISSING_CODES.has(code)) return { status: 'missing' };
     return failed(file, origin, `cannot read ${file}: ${code}`);
   }

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { parseJson } from '../json/parse-json.js';
+import { errnoCode } from '../io/fs-error.js';
 
 /**
  * engine.md T1: `{"version":1,"projects":{"<canonical root>":{"trusted_at":"<ISO-8601 UTC>"}}}`.
@@ -31,7 +32,7 @@ export async function readStore(file: string): Promise<StoreRead> {
   try {
     bytes = await readFile(file);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+    const code = errnoCode(error) ?? 'unknown error';
     if (code === 'ENOENT') return { status: 'missing' };
     return { status: 'invalid', reason: `it cannot be read: ${code}` };
   }

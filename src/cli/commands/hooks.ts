@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
+import { canAsk } from '../can-ask.js';
 import { globalOptions } from '../global-options.js';
 import { storePathsOf } from '../plugin-context.js';
-import { canPromptTrust, promptTrust } from '../prompt-trust.js';
-import { formatDiagnostic, printErrorLine, printJson, printLine, renderTable } from '../render.js';
+import { promptTrust } from '../prompt-trust.js';
+import { formatHookTable } from '../render-hooks.js';
+import { formatDiagnostic, printErrorLine, printJson, printLine } from '../render.js';
 
 export function register(program: Command): void {
   program
@@ -23,20 +25,11 @@ export function register(program: Command): void {
         home: globals.userHome,
         flag: options.trustProjectHooks === true,
         store: storePathsOf(globals),
-        ...(canPromptTrust(globals.json) ? { askTrust: (file: string) => promptTrust(file) } : {}),
+        ...(canAsk(globals.json) ? { askTrust: (file: string) => promptTrust(file) } : {}),
       });
       const listing = describeSnapshot(snapshot);
       if (globals.json) return printJson(listing);
-      const rows = listing.handlers.map((h) => [
-        h.id,
-        h.plugin === null ? h.origin : `plugin ${h.plugin}`,
-        h.matcher ?? '*',
-        h.if ?? '',
-        `${h.timeout}s`,
-        h.argv === null ? h.command : JSON.stringify(h.argv),
-      ]);
-      if (rows.length === 0) printLine('no hooks');
-      else printLine(renderTable(['ID', 'ORIGIN', 'MATCHER', 'IF', 'TIMEOUT', 'COMMAND'], rows));
+      printLine(formatHookTable(listing));
       printLine(`snapshot ${listing.snapshotId}`);
       for (const d of listing.diagnostics) printErrorLine(formatDiagnostic(d));
     });

@@ -3,7 +3,8 @@ import { HookpmError } from '../../errors.js';
 import { EVENT_NAMES, isEventName, type EventName } from '../../hooks/events.js';
 import { globalOptions } from '../global-options.js';
 import { storePathsOf } from '../plugin-context.js';
-import { canPromptTrust, promptTrust } from '../prompt-trust.js';
+import { canAsk } from '../can-ask.js';
+import { promptTrust } from '../prompt-trust.js';
 import { printJson, printLine } from '../render.js';
 
 interface RunFlags {
@@ -46,7 +47,7 @@ export function register(program: Command): void {
       // A terminated `hookpm run` takes its handlers' process groups with it (X4, security.md).
       installExitCleanup();
       // engine.md T4/T5 as `hookpm hooks`: ask only on a TTY, never with --json or a stdin payload.
-      const ask = canPromptTrust(globals.json) && flags.payload !== '-';
+      const ask = canAsk(globals.json) && flags.payload !== '-';
       const result = await runEvent({
         event,
         input,

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { canAsk } from '../can-ask.js';
 import { globalOptions } from '../global-options.js';
 
 /**
@@ -37,7 +38,7 @@ export function register(program: Command): void {
       installExitCleanup();
       const interactive =
         !globals.json && process.stdin.isTTY === true && process.stdout.isTTY === true;
-      const ask = interactive && trust.canPromptTrust(false);
+      const ask = interactive && canAsk(false);
       const session = await createSession({
         cwd: globals.cwd,
         home: globals.userHome,
