@@ -9,8 +9,16 @@ export function storePathsOf(globals: GlobalOptions): StorePaths {
   return resolveStorePaths({ HOOKPM_HOME: globals.hookpmHome });
 }
 
-/** The context the plugin operations run with: the store and, on a TTY, a consent prompt. */
+/**
+ * The context the plugin operations run with: the store, this process's environment, the
+ * `--cwd` directory and, on a TTY, a consent prompt.
+ */
 export function pluginContextOf(globals: GlobalOptions): PluginContext {
   const confirm: Confirm | undefined = canAsk(globals.json) ? askConsent : undefined;
-  return { paths: storePathsOf(globals), ...(confirm === undefined ? {} : { confirm }) };
+  return {
+    paths: storePathsOf(globals),
+    env: process.env,
+    cwd: globals.cwd,
+    ...(confirm === undefined ? {} : { confirm }),
+  };
 }

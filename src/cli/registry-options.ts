@@ -6,7 +6,7 @@ import { indexProgress, type IndexProgress } from './index-progress.js';
 import { escapeControl, printErrorLine } from './render.js';
 
 /** The context of the registry commands, and the progress display to clear when they end. */
-export function registryContextOf(globals: GlobalOptions): {
+export function registryContextFromGlobals(globals: GlobalOptions): {
   ctx: RegistryContext;
   progress: IndexProgress;
 } {
@@ -14,6 +14,8 @@ export function registryContextOf(globals: GlobalOptions): {
   const ctx: RegistryContext = {
     paths: resolveStorePaths({ HOOKPM_HOME: globals.hookpmHome }),
     offline: globals.offline,
+    env: process.env,
+    cwd: globals.cwd,
     ...(progress.onProgress ? { onProgress: progress.onProgress } : {}),
   };
   return { ctx, progress };

@@ -32,100 +32,165 @@ export interface RpcStreams {
  * once the output is flushed; the caller then exits 0.
  */
 export function serveRpc(session: Session, { input, output }: RpcStreams): Promise<void> {
-  const pending = new Set<Promise<void>>();
+  const replies = createReplies(output);
   const shutdownIds: RpcId[] = [];
-  let writable = true;
-  let buffered = '';
   let finished: Promise<void> | null = null;
-
-  const write = (text: string): void => {
-    if (writable) output.write(text);
-  };
-  const reply = (id: RpcId | undefined, result: unknown): void => {
-    if (id !== undefined) write(formatResult(id, result));
-  };
-  const fail = (id: RpcId | undefined, error: RpcFailure): void => {
-    if (id !== undefined) write(formatError(id, error));
-  };
-  const track = (id: RpcId | undefined, work: Promise<unknown>): void => {
-    const done = work.then(
-      (result) => reply(id, result),
-      (error: unknown) => fail(id, failureOf(error)),
-    );
-    pending.add(done);
-    void done.then(() => pending.delete(done));
-  };
-
-  const handle = (request: RpcRequest): void => {
-    const { id, method, params } = request;
-    if (method === 'dispatch') {
-      const p = parseDispatchParams(params);
-      if (!p.ok) return fail(id, p.error);
-      const { event, payload, continuationCount } = p.value;
-      const opts = continuationCount === undefined ? {} : { continuationCount };
-      return track(id, session.dispatch(event, payload, opts));
-    }
-    if (!Object.hasOwn(NO_PARAM_METHODS, method)) {
-      return fail(id, { code: RPC_ERROR.methodNotFound, message: `Method not found: ${method}` });
-    }
-    const p = parseNoParams(params);
-    if (!p.ok) return fail(id, p.error);
-    if (method === 'reload') return track(id, session.reload());
-    if (method === 'hooks') return track(id, session.hooks());
-    if (id !== undefined) shutdownIds.push(id);
-    void finish();
-  };
-
-  const onLine = (raw: string): void => {
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (line.trim() === '') return;
-    const parsed = parseRequestLine(line);
-    if (parsed.ok) handle(parsed.request);
-    else write(formatError(parsed.id, parsed.error));
-  };
-
-  const onData = (chunk: string): void => {
-    const text = buffered === '' ? chunk : buffered + chunk;
-    let start = 0;
-    let end = text.indexOf('\n');
-    while (end !== -1 && finished === null) {
-      onLine(text.slice(start, end));
-      start = end + 1;
-      end = text.indexOf('\n', start);
-    }
-    buffered = finished === null ? text.slice(start) : '';
-  };
-
   let served: () => void = () => {};
+
   const finish = (): Promise<void> => {
     if (finished !== null) return finished;
     input.removeListener('data', onData);
     input.pause();
-    finished = (async () => {
-      await session.close();
-      await Promise.all(pending);
-      for (const id of shutdownIds) reply(id, null);
-      await flush(output, writable);
-    })();
+    finished = shutDown(session, replies, shutdownIds);
     void finished.then(served);
     return finished;
   };
+  const requestShutdown = (id: RpcId | undefined): void => {
+    if (id !== undefined) shutdownIds.push(id);
+    void finish();
+  };
+  const lines = createLineSplitter(
+    (line) => handleLine(line, { session, replies, requestShutdown }),
+    () => finished !== null,
+  );
+  const onData = (chunk: string): void => lines.push(chunk);
 
   return new Promise((resolve) => {
     served = resolve;
     output.on('error', () => {
-      writable = false; // the host stopped reading (EPIPE): nothing more can be said
+      replies.stop(); // the host stopped reading (EPIPE): nothing more can be said
       void finish();
     });
     input.setEncoding('utf8');
     input.on('data', onData);
     input.on('end', () => {
-      if (buffered !== '' && finished === null) onLine(buffered);
-      buffered = '';
+      lines.end();
       void finish();
     });
-    write(formatNotification('ready', session.report));
+    replies.write(formatNotification('ready', session.report));
   });
+}
+
+/**
+ * The shutdown sequence: running handlers are killed (Session.close), the replies of their
+ * dispatches written, then `null` for each `shutdown` request; settles once the output is flushed.
+ */
+async function shutDown(session: Session, replies: Replies, shutdownIds: RpcId[]): Promise<void> {
+  await session.close();
+  await replies.settled();
+  for (const id of shutdownIds) replies.reply(id, null);
+  await replies.flush();
+}
+
+/** The output side: whole-line replies while the output takes them, and the work still to answer. */
+interface Replies {
+  write(text: string): void;
+  reply(id: RpcId | undefined, result: unknown): void;
+  fail(id: RpcId | undefined, error: RpcFailure): void;
+  /** Answers `id` with the outcome of `work` when it settles. */
+  track(id: RpcId | undefined, work: Promise<unknown>): void;
+  /** Settles when every reply tracked so far is written. */
+  settled(): Promise<void>;
+  /** The output can no longer be written: later replies are dropped. */
+  stop(): void;
+  /** Resolves once everything written so far has been handed to the operating system. */
+  flush(): Promise<void>;
+}
+
+function createReplies(output: Writable): Replies {
+  const pending = new Set<Promise<void>>();
+  let writable = true;
+  const replies: Replies = {
+    write: (text) => {
+      if (writable) output.write(text);
+    },
+    reply: (id, result) => {
+      if (id !== undefined) replies.write(formatResult(id, result));
+    },
+    fail: (id, error) => {
+      if (id !== undefined) replies.write(formatError(id, error));
+    },
+    track: (id, work) => {
+      const done = work.then(
+        (result) => replies.reply(id, result),
+        (error: unknown) => replies.fail(id, failureOf(error)),
+      );
+      pending.add(done);
+      void done.then(() => pending.delete(done));
+    },
+    settled: () => Promise.all(pending).then(() => undefined),
+    stop: () => {
+      writable = false;
+    },
+    flush: () => flush(output, writable),
+  };
+  return replies;
+}
+
+/** Cuts text chunks into lines for `onLine`; once `stopped()`, the rest is dropped unread. */
+function createLineSplitter(
+  onLine: (line: string) => void,
+  stopped: () => boolean,
+): { push(chunk: string): void; end(): void } {
+  let buffered = '';
+  return {
+    push(chunk) {
+      const text = buffered === '' ? chunk : buffered + chunk;
+      let start = 0;
+      let end = text.indexOf('\n');
+      while (end !== -1 && !stopped()) {
+        onLine(text.slice(start, end));
+        start = end + 1;
+        end = text.indexOf('\n', start);
+      }
+      buffered = stopped() ? '' : text.slice(start);
+    },
+    end() {
+      if (buffered !== '' && !stopped()) onLine(buffered);
+      buffered = '';
+    },
+  };
+}
+
+interface RequestContext {
+  session: Session;
+  replies: Replies;
+  /** A `shutdown` request (or notification, without id) arrived. */
+  requestShutdown(id: RpcId | undefined): void;
+}
+
+/** One input line: blank lines are skipped, a bad one is answered with its parse error. */
+function handleLine(raw: string, ctx: RequestContext): void {
+  const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+  if (line.trim() === '') return;
+  const parsed = parseRequestLine(line);
+  if (parsed.ok) handleRequest(parsed.request, ctx);
+  else ctx.replies.write(formatError(parsed.id, parsed.error));
+}
+
+function handleRequest(
+  request: RpcRequest,
+  { session, replies, requestShutdown }: RequestContext,
+): void {
+  const { id, method, params } = request;
+  if (method === 'dispatch') {
+    const p = parseDispatchParams(params);
+    if (!p.ok) return replies.fail(id, p.error);
+    const { event, payload, continuationCount } = p.value;
+    const opts = continuationCount === undefined ? {} : { continuationCount };
+    return replies.track(id, session.dispatch(event, payload, opts));
+  }
+  if (!Object.hasOwn(NO_PARAM_METHODS, method)) {
+    return replies.fail(id, {
+      code: RPC_ERROR.methodNotFound,
+      message: `Method not found: ${method}`,
+    });
+  }
+  const p = parseNoParams(params);
+  if (!p.ok) return replies.fail(id, p.error);
+  if (method === 'reload') return replies.track(id, session.reload());
+  if (method === 'hooks') return replies.track(id, session.hooks());
+  requestShutdown(id);
 }
 
 const NO_PARAM_METHODS = { reload: true, hooks: true, shutdown: true } as const;

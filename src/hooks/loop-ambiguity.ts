@@ -25,7 +25,7 @@ interface Fragment {
 
 class TooComplex extends Error {}
 
-export function loopAmbiguity(tree: RegexNode): Ambiguity {
+export function findLoopAmbiguity(tree: RegexNode): Ambiguity {
   const sets: CharSet[] = [];
   const follow: Array<Map<number, number>> = [];
   const position = (set: CharSet): Fragment => {

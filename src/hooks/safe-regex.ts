@@ -1,6 +1,6 @@
 import { intersects } from './char-set.js';
 import type { CharSet } from './char-set.js';
-import { loopAmbiguity } from './loop-ambiguity.js';
+import { findLoopAmbiguity } from './loop-ambiguity.js';
 import { parseRegex } from './regex-ast.js';
 import type { RegexNode } from './regex-ast.js';
 import { canConsume, children, consumable, first, matchesWithin, nullable } from './regex-facts.js';
@@ -38,7 +38,7 @@ export function checkRegexSafety(source: string): RegexSafety {
 /** The general check behind rules 1-3, on the whole expression and on each lookaround body. */
 function ambiguityHazard(tree: RegexNode): string | null {
   for (const root of [tree, ...lookBodies(tree)]) {
-    const verdict = loopAmbiguity(root);
+    const verdict = findLoopAmbiguity(root);
     if (verdict === 'ambiguous') {
       return 'a repeated part can match the same text in more than one way';
     }

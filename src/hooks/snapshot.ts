@@ -1,3 +1,4 @@
+import { compareCodeUnits } from '../json/compare.js';
 import type { Diagnostic } from './diagnostic.js';
 import { EVENT_NAMES, type EventName } from './events.js';
 import { compileGroup, createCompileCache, type SnapshotGroup } from './snapshot-compile.js';
@@ -49,9 +50,7 @@ function orderSources(sources: readonly SourceDocument[]): SourceDocument[] {
   return [...sources].sort((a, b) => {
     const rank = ORIGIN_RANK[a.origin] - ORIGIN_RANK[b.origin];
     if (rank !== 0) return rank;
-    const idA = a.plugin?.id ?? '';
-    const idB = b.plugin?.id ?? '';
-    return idA < idB ? -1 : idA > idB ? 1 : 0;
+    return compareCodeUnits(a.plugin?.id ?? '', b.plugin?.id ?? '');
   });
 }
 

@@ -2,12 +2,14 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { HookpmError } from '../errors.js';
+import { gitRepositoryKind } from '../registry/git-fetch.js';
 import { readLocationKind } from '../registry/read-location-kind.js';
 import { checkRegistryName } from '../registry/registry-name.js';
 import { classifyLocation, indexUrlOf, showLocation } from '../registry/registry-location.js';
 import { readState, updateState } from '../store/state.js';
 import type { RegistryRecord, State } from '../store/state-schema.js';
 import { effectiveRegistries } from './default-registries.js';
+import { environmentOf } from './environment.js';
 import { loadCatalogSummary } from './registry-catalog.js';
 import { registryLockOptions, type RegistryContext } from './registry-context.js';
 
@@ -80,7 +82,7 @@ async function recordFor(opts: AddRegistryOptions, ctx: RegistryContext): Promis
   if (guess.kind === 'npm') {
     // registry.md section 1: the URL is fixed when the registry is added (HOOKPM_NPM_REGISTRY, else npm's).
     const { resolveNpmRegistry } = await import('../registry/npm-client.js');
-    const location = await resolveNpmRegistry({ env: process.env, cwd: opts.cwd });
+    const location = await resolveNpmRegistry({ env: environmentOf(ctx).env, cwd: opts.cwd });
     return { location, kind: 'npm', addedAt };
   }
   if (guess.kind !== 'local') return { location: guess.location, kind: guess.kind, addedAt };
@@ -95,12 +97,14 @@ async function recordFor(opts: AddRegistryOptions, ctx: RegistryContext): Promis
   return { location, kind: local.kind, addedAt };
 }
 
-/** A bare git repository (`HEAD` and `objects/`, no work tree): a marketplace to clone. */
+/**
+ * A bare git repository (gitRepositoryKind: `HEAD` and `objects/`, no work tree) that is no
+ * hookpm index directory: a marketplace to clone. A work tree is read by readLocationKind.
+ */
 async function isBareRepository(path: string): Promise<boolean> {
-  const has = (name: string): Promise<boolean> =>
-    stat(join(path, name)).then(
-      () => true,
-      () => false,
-    );
-  return (await has('HEAD')) && (await has('objects')) && !(await has('index.json'));
+  if ((await gitRepositoryKind(path)) !== 'bare') return false;
+  return stat(join(path, 'index.json')).then(
+    () => false,
+    () => true,
+  );
 }

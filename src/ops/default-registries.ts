@@ -5,6 +5,7 @@
  * user added under a built-in name replaces the built-in one.
  */
 import { fileURLToPath } from 'node:url';
+import { compareCodeUnits } from '../json/compare.js';
 import type { RegistryRecord, State } from '../store/state-schema.js';
 
 export const EXAMPLES_REGISTRY = 'examples';
@@ -47,5 +48,5 @@ export function effectiveRegistries(
     if (removed.has(name) || state.registries[name] !== undefined) continue;
     entries.push({ name, record, builtin: true });
   }
-  return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return entries.sort((a, b) => compareCodeUnits(a.name, b.name));
 }

@@ -5,7 +5,7 @@ export { findLeftovers } from '../store/collect.js';
 export type { Leftover, LeftoverKind } from '../store/collect.js';
 
 /** The `leftovers` check: a warning listing them, fix `hookpm doctor --fix` (or any install). */
-export function leftoversCheck(found: readonly Leftover[], stateKnown: boolean): DoctorCheck {
+export function checkLeftovers(found: readonly Leftover[], stateKnown: boolean): DoctorCheck {
   const unknown = stateKnown ? '' : ' (installed trees were not judged: the state cannot be read)';
   if (found.length === 0)
     return okCheck('leftovers', `no leftovers of interrupted commands${unknown}`);

@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { compareCodeUnits } from '../json/compare.js';
 import { fingerprintTree } from '../store/fingerprint.js';
 import { pluginDataDir, type StorePaths } from '../store/paths.js';
 import type { PluginRecord, State } from '../store/state-schema.js';
@@ -15,9 +16,7 @@ type TreeStatus = 'match' | 'missing' | 'changed';
  * warning); an enabled plugin's data directory present (a warning). One ok check when all is well.
  */
 export async function checkPlugins(paths: StorePaths, state: State): Promise<DoctorCheck[]> {
-  const records = Object.values(state.plugins).sort((a, b) =>
-    a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
-  );
+  const records = Object.values(state.plugins).sort((a, b) => compareCodeUnits(a.id, b.id));
   const perPlugin = await Promise.all(records.map((record) => checkPlugin(paths, record)));
   return perPlugin.flat();
 }

@@ -33,8 +33,7 @@ export async function readStateForDoctor(paths: StorePaths): Promise<StateRead> 
   }
   const found = findProblem(bytes);
   if (found.state !== undefined) return { status: 'valid', state: found.state, missing: false };
-  const json = parseLoose(bytes);
-  const version = futureVersion(json);
+  const { json, futureVersion: version } = found;
   const copies = await keptCopies(file);
   const message =
     version === null
@@ -66,20 +65,6 @@ export function stateOkCheck(
     'state',
     `${file} is valid (version ${STATE_VERSION}; ${plural(plugins, 'plugin')}, ${plural(registries, 'added registry', 'added registries')})`,
   );
-}
-
-function parseLoose(bytes: Buffer): unknown {
-  try {
-    return JSON.parse(bytes.toString('utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
-function futureVersion(json: unknown): number | null {
-  if (typeof json !== 'object' || json === null) return null;
-  const version = (json as { version?: unknown }).version;
-  return typeof version === 'number' && version > STATE_VERSION ? version : null;
 }
 
 /** The `state.json.corrupt-*` copies commands kept (D6), oldest first. */

@@ -3,7 +3,7 @@ import type { StorePaths } from '../store/paths.js';
 import type { RegistryRecord } from '../store/state-schema.js';
 import { problem, type DoctorCheck, type DoctorReport } from './doctor-check.js';
 import { collectLeftovers } from './doctor-fix.js';
-import { findLeftovers, leftoversCheck } from './doctor-leftovers.js';
+import { findLeftovers, checkLeftovers } from './doctor-leftovers.js';
 import { checkLock } from './doctor-lock.js';
 import { checkPlugins } from './doctor-plugins.js';
 import { checkRegistries, type RegistryCheckOptions } from './doctor-registries.js';
@@ -54,7 +54,7 @@ export async function runDoctor(ctx: DoctorContext, opts: DoctorOptions): Promis
   if (fixed !== null) checks.push(fixed);
   checks.push(
     ...(await guarded('leftovers', async () => [
-      leftoversCheck(await findLeftovers(ctx.paths, state), state !== null),
+      checkLeftovers(await findLeftovers(ctx.paths, state), state !== null),
     ])),
   );
   if (state !== null) {

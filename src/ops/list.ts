@@ -1,3 +1,4 @@
+import { compareCodeUnits } from '../json/compare.js';
 import type { StorePaths } from '../store/paths.js';
 import { readStateFast } from '../store/read-state-fast.js';
 import { hasCurrentConsent } from './consent-decision.js';
@@ -22,7 +23,7 @@ export interface ListedPlugin {
 export async function listPlugins(paths: StorePaths): Promise<{ plugins: ListedPlugin[] }> {
   const state = await readStateFast(paths);
   const plugins = Object.values(state.plugins)
-    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .sort((a, b) => compareCodeUnits(a.id, b.id))
     .map((p) => ({
       id: p.id,
       name: p.name,

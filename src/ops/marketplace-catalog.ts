@@ -3,11 +3,13 @@ import { isAbsolute, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { HookpmError, isHookpmError } from '../errors.js';
 import { readCachedIndex, writeCachedIndex, type CachedIndex } from '../registry/cache-index.js';
+import { gitRepositoryKind } from '../registry/git-fetch.js';
 import type { RegistryIndex } from '../registry/index-schema.js';
 import { INDEX_MAX_AGE_MS } from '../registry/load-index.js';
 import { showLocation } from '../registry/registry-location.js';
 import { indexCacheDir } from '../store/paths.js';
 import type { RegistryEntry } from './default-registries.js';
+import { environmentOf } from './environment.js';
 import { buildMarketplaceIndex } from './marketplace-index.js';
 import { MARKETPLACE_FILE, readMarketplace } from './read-marketplace.js';
 import type { Catalog, CatalogOptions } from './registry-catalog.js';
@@ -96,8 +98,7 @@ export function marketplaceCacheKey(location: string): string {
 }
 
 async function readAndBuild(location: string, ctx: RegistryContext): Promise<RegistryIndex> {
-  const env = process.env;
-  const cwd = process.cwd();
+  const { env, cwd } = environmentOf(ctx);
   const read = await readMarketplace(location, { cwd, env, paths: ctx.paths });
   try {
     return await buildMarketplaceIndex(read, { paths: ctx.paths, env, cwd });
@@ -114,10 +115,7 @@ async function localMarketplaceFile(location: string): Promise<string | null> {
   let path: string;
   if (/^file:/i.test(location)) {
     path = fileURLToPath(location);
-    const git =
-      (await exists(join(path, '.git'))) ||
-      ((await exists(join(path, 'HEAD'))) && (await exists(join(path, 'objects'))));
-    if (git) return null;
+    if ((await gitRepositoryKind(path)) !== null) return null;
   } else if (isAbsolute(location)) path = location;
   else return null;
   const info = await stat(path).catch(() => null);
@@ -128,10 +126,6 @@ async function localMarketplaceFile(location: string): Promise<string | null> {
 function indexUrlOfMarketplace(location: string): string {
   if (isAbsolute(location)) return `${pathToFileURL(location).href.replace(/\/$/, '')}/`;
   return location;
-}
-
-async function exists(path: string): Promise<boolean> {
-  return (await stat(path).catch(() => null)) !== null;
 }
 
 async function fileValidator(file: string): Promise<string | null> {

@@ -9,7 +9,7 @@ import type { Catalog } from './registry-catalog.js';
  * resolves against the package document when it stages (stage-npm-plugin.ts). Nothing is fetched
  * or cached here, so it works offline.
  */
-export function npmCatalog(entry: RegistryEntry, now: Date): Catalog {
+export function createNpmCatalog(entry: RegistryEntry, now: Date): Catalog {
   return {
     registry: entry.name,
     kind: 'npm',

@@ -2,6 +2,7 @@ import { HookpmError } from '../errors.js';
 import { fetchNpmDocument, resolveNpmRegistry } from '../registry/npm-client.js';
 import { redactUrl } from '../registry/url-policy.js';
 import { sortDescending } from '../registry/version-list.js';
+import { environmentOf } from './environment.js';
 import type { LoadedCatalogs } from './load-catalogs.js';
 import { installedOf, type PluginInfo } from './plugin-info.js';
 import type { Catalog } from './registry-catalog.js';
@@ -37,8 +38,7 @@ export async function npmPluginInfo(
       { registry: request.registry, hint: 'Run the command again without --offline.' },
     );
   }
-  const base =
-    request.location ?? (await resolveNpmRegistry({ env: process.env, cwd: process.cwd() }));
+  const base = request.location ?? (await resolveNpmRegistry(environmentOf(ctx)));
   const doc = await fetchNpmDocument(base, name);
   const versions = sortDescending(Object.keys(doc.versions));
   const latestVersion = doc.distTags['latest'] ?? versions[0];

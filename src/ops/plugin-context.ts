@@ -26,6 +26,10 @@ export interface PluginContext {
   fetch?: DownloadTimings;
   /** Progress of downloads and bulk installs (cli.md section 1: the CLI draws it on a TTY). */
   onProgress?: (progress: InstallProgress) => void;
+  /** HOOKPM_NPM_REGISTRY, npm config and git read from here (environment.ts: default process.env). */
+  env?: Record<string, string | undefined>;
+  /** Where relative locations resolve (environment.ts: default process.cwd()). */
+  cwd?: string;
 }
 
 /** A download's bytes so far, or one more plugin of a bulk install staged. */

@@ -62,7 +62,7 @@ export interface PluginInfo {
  * A bare name in several registries is E_AMBIGUOUS (V1); a plugin in no registry and not
  * installed is E_NOT_FOUND. A named registry that cannot be read is that registry's error.
  */
-export async function pluginInfo(ctx: RegistryContext, spec: string): Promise<PluginInfo> {
+export async function describePlugin(ctx: RegistryContext, spec: string): Promise<PluginInfo> {
   const at = spec.indexOf('@');
   const name = at === -1 ? spec : spec.slice(0, at);
   const registry = at === -1 ? undefined : spec.slice(at + 1);

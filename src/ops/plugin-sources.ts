@@ -1,5 +1,6 @@
 import { diagnostic, type Diagnostic } from '../hooks/diagnostic.js';
 import type { SourceDocument } from '../hooks/types.js';
+import { compareCodeUnits } from '../json/compare.js';
 import { fingerprintTree } from '../store/fingerprint.js';
 import { pluginDataDir, type StorePaths } from '../store/paths.js';
 import { readPluginDir } from '../store/read-plugin.js';
@@ -37,7 +38,7 @@ export async function loadPluginSources(paths: StorePaths): Promise<PluginSource
   }
   const runnable = Object.values(state.plugins)
     .filter((p) => p.enabled && hasCurrentConsent(p))
-    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    .sort((a, b) => compareCodeUnits(a.id, b.id));
   const loaded = await Promise.all(runnable.map((record) => loadOne(paths, record)));
   return {
     sources: loaded.flatMap((l) => l.sources),

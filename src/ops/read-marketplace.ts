@@ -4,7 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { HookpmError } from '../errors.js';
 import type { Diagnostic } from '../hooks/diagnostic.js';
 import type { MarketplaceRoots } from '../registry/entry-path.js';
-import { CLONE_TIMEOUT_MS, cloneShallow, findRepositoryRoot } from '../registry/git-fetch.js';
+import {
+  CLONE_TIMEOUT_MS,
+  cloneShallow,
+  findRepositoryRoot,
+  gitRepositoryKind,
+} from '../registry/git-fetch.js';
 import { fetchBytes, INDEX_MAX_BYTES } from '../registry/http.js';
 import { parseMarketplaceText, type Marketplace } from '../registry/marketplace-schema.js';
 import { redactUrl } from '../registry/url-policy.js';
@@ -69,7 +74,7 @@ export async function readMarketplace(
   }
   if (/^file:/i.test(location)) {
     const path = fileURLToPath(location);
-    if (!(await isGitRepository(path))) return readLocal(path, shown);
+    if ((await gitRepositoryKind(path)) === null) return readLocal(path, shown);
     return readClone(location, shown, opts);
   }
   if (/^(https?:\/\/|git@)/i.test(location)) return readClone(location, shown, opts);
@@ -169,14 +174,4 @@ function urlPathname(location: string): string {
   } catch {
     return '';
   }
-}
-
-/** A work tree (`.git` inside) or a bare repository (`HEAD` and `objects/`). */
-async function isGitRepository(path: string): Promise<boolean> {
-  const has = (name: string): Promise<boolean> =>
-    stat(join(path, name)).then(
-      () => true,
-      () => false,
-    );
-  return (await has('.git')) || ((await has('HEAD')) && (await has('objects')));
 }

@@ -71,9 +71,10 @@ const LOADERS: Readonly<Record<RegistryKind, KindLoader>> = {
       (await import('./marketplace-catalog.js')).loadMarketplaceCatalog(entry, ctx, opts),
   },
   npm: {
-    full: async (entry, ctx) => (await import('./npm-catalog.js')).npmCatalog(entry, nowOf(ctx)),
+    full: async (entry, ctx) =>
+      (await import('./npm-catalog.js')).createNpmCatalog(entry, nowOf(ctx)),
     summary: async (entry, ctx) =>
-      (await import('./npm-catalog.js')).npmCatalog(entry, nowOf(ctx)),
+      (await import('./npm-catalog.js')).createNpmCatalog(entry, nowOf(ctx)),
   },
 };
 

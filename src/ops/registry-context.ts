@@ -18,6 +18,10 @@ export interface RegistryContext {
   indexMaxAgeMs?: number;
   /** Timeouts and retries of index fetches. */
   fetch?: LoadIndexOptions['fetch'];
+  /** HOOKPM_NPM_REGISTRY, npm config and git read from here (environment.ts: default process.env). */
+  env?: Record<string, string | undefined>;
+  /** Where relative locations resolve (environment.ts: default process.cwd()). */
+  cwd?: string;
 }
 
 export function registryLockOptions(ctx: RegistryContext): { waitMs?: number } {

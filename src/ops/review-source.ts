@@ -3,6 +3,7 @@ import { isHookpmError } from '../errors.js';
 import { isTarballPath } from '../registry/parse-spec.js';
 import { createStagingDir } from '../store/layout.js';
 import { readState } from '../store/state.js';
+import { environmentOf } from './environment.js';
 import { inspectPluginDir } from './inspect-plugin.js';
 import { isPathSpec, type InstallSource } from './install-source.js';
 import { findInstalled, readConsentBaseline } from './installed-plugin.js';
@@ -73,7 +74,7 @@ async function materialise(
   if (source.kind === 'npm') {
     const npm = await stageNpmPlugin(source.request, {
       paths: ctx.paths,
-      env: process.env,
+      env: environmentOf(ctx).env,
       cwd: opts.cwd,
     });
     return { dir: npm.dir, integrity: npm.integrity, version: npm.version };

@@ -1,4 +1,5 @@
 import { basename, resolve } from 'node:path';
+import { LOCAL_REGISTRY } from '../registry/registry-name.js';
 import { fingerprintTree } from '../store/fingerprint.js';
 import type { StorePaths } from '../store/paths.js';
 import { readState } from '../store/state.js';
@@ -22,7 +23,7 @@ export async function reviewPlugin(
     const dir = resolve(opts.cwd, opts.target);
     const inspected = await inspectPluginDir(dir, {
       fallbackName: basename(dir),
-      registry: 'local',
+      registry: LOCAL_REGISTRY,
     });
     const existing = state.plugins[inspected.id];
     return buildReview({

@@ -1,5 +1,7 @@
 import semver from 'semver';
 import { isHookpmError } from '../errors.js';
+import { compareCodeUnits } from '../json/compare.js';
+import { LOCAL_REGISTRY } from '../registry/registry-name.js';
 import { newestInRange, picked, type UpdateRequest } from '../registry/resolve-version.js';
 import { assertStoreWritable } from '../store/check-writable.js';
 import { readState } from '../store/state.js';
@@ -60,16 +62,16 @@ export async function updatePlugins(
   const state = await readState(ctx.paths);
   const records =
     opts.names.length === 0
-      ? Object.values(state.plugins).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      ? Object.values(state.plugins).sort((a, b) => compareCodeUnits(a.id, b.id))
       : unique(opts.names.map((name) => findInstalled(state, name)));
   const skipped: UpdateSkip[] = [];
   const fromIndex = records.filter((r) => {
-    if (r.registry !== 'local' && r.registry !== 'npm') return true;
+    if (r.registry !== LOCAL_REGISTRY && r.registry !== 'npm') return true;
     skipped.push(
       skip(
         r,
         r.registry,
-        r.registry === 'local'
+        r.registry === LOCAL_REGISTRY
           ? `${r.id} was installed from ${r.source}; install it again from there to update it`
           : `${r.id}: updating npm plugins is not supported yet; run \`hookpm install ${r.source.replace(/@[^@]*$/, '')}\``,
       ),

@@ -7,6 +7,7 @@ import { childPath, documentPath } from '../hooks/json-path.js';
 import { resolveEntryPath, type MarketplaceRoots } from '../registry/entry-path.js';
 import { findRepositoryRoot } from '../registry/git-fetch.js';
 import { parseMarketplaceText, type MarketplaceEntry } from '../registry/marketplace-schema.js';
+import { LOCAL_REGISTRY } from '../registry/registry-name.js';
 import { MARKETPLACE_FILE } from './read-marketplace.js';
 import { inspectPluginDir } from './inspect-plugin.js';
 import type { KindFindings } from './validate.js';
@@ -86,7 +87,10 @@ async function checkLocal(
     );
     return true;
   }
-  const inspected = await inspectPluginDir(target, { fallbackName: entry.name, registry: 'local' });
+  const inspected = await inspectPluginDir(target, {
+    fallbackName: entry.name,
+    registry: LOCAL_REGISTRY,
+  });
   const findings = { events: inspected.surface.events, diagnostics: inspected.plugin.diagnostics };
   for (const d of findings.diagnostics) {
     sink.diagnostics.push({

@@ -1,4 +1,5 @@
 import { basename, resolve } from 'node:path';
+import { LOCAL_REGISTRY } from '../registry/registry-name.js';
 import { inspectPluginDir } from './inspect-plugin.js';
 import type { KindFindings } from './validate.js';
 
@@ -10,7 +11,7 @@ import type { KindFindings } from './validate.js';
 export async function validatePluginDir(dir: string): Promise<KindFindings> {
   const inspected = await inspectPluginDir(dir, {
     fallbackName: basename(resolve(dir)),
-    registry: 'local',
+    registry: LOCAL_REGISTRY,
   });
   return { events: [...inspected.surface.events], diagnostics: inspected.plugin.diagnostics };
 }

@@ -14,8 +14,8 @@ export interface CloneOptions {
   timeoutMs: number;
   /** A directory that does not exist yet or is empty; removed again when the clone fails. */
   dest: string;
-  /** The environment git starts from (default: this process's). */
-  env?: Record<string, string | undefined>;
+  /** The environment git starts from (the caller's, filtered by gitEnvironment). */
+  env: Record<string, string | undefined>;
 }
 
 export interface Clone {
@@ -64,7 +64,7 @@ export async function cloneShallow(url: string, opts: CloneOptions): Promise<Clo
     ],
   ].flatMap((c) => ['-c', c]);
   const ctx: GitContext = {
-    env: gitEnvironment(opts.env ?? process.env, protocol),
+    env: gitEnvironment(opts.env, protocol),
     deadline: Date.now() + opts.timeoutMs,
   };
   const git = async (args: readonly string[]): Promise<string> => {
@@ -116,6 +116,17 @@ export async function findRepositoryRoot(dir: string): Promise<string | null> {
     if (parent === current) return null;
     current = parent;
   }
+}
+
+/**
+ * How git sees `dir`: a `work-tree` (a `.git` entry inside), a `bare` repository (`HEAD` and
+ * `objects/`), or null for neither. A `file:` marketplace location that is either is cloned, not
+ * read in place (read-marketplace.ts, marketplace-catalog.ts, add-registry.ts decide alike).
+ */
+export async function gitRepositoryKind(dir: string): Promise<'work-tree' | 'bare' | null> {
+  if (await exists(join(dir, '.git'))) return 'work-tree';
+  if ((await exists(join(dir, 'HEAD'))) && (await exists(join(dir, 'objects')))) return 'bare';
+  return null;
 }
 
 async function prepareDest(dest: string): Promise<void> {

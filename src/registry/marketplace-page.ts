@@ -1,6 +1,7 @@
 import semver from 'semver';
 import { sha256Base64 } from '../hooks/canonical-json.js';
 import { eventOrder, isEventName } from '../hooks/events.js';
+import { compareCodeUnits } from '../json/compare.js';
 import type { SurfaceEntry } from '../plugin/surface.js';
 import type { IndexPlugin, IndexVersion, RegistryIndex } from './index-schema.js';
 import { MARKETPLACE_SCRIPT, MARKETPLACE_STYLE } from './marketplace-assets.js';
@@ -112,7 +113,7 @@ function eventCounts(entries: readonly IndexVersion[]): Array<[string, number]> 
     for (const event of new Set(entry.events ?? []))
       counts.set(event, (counts.get(event) ?? 0) + 1);
   const rank = (e: string): number => (isEventName(e) ? eventOrder(e) : Number.MAX_SAFE_INTEGER);
-  return [...counts].sort((a, b) => rank(a[0]) - rank(b[0]) || (a[0] < b[0] ? -1 : 1));
+  return [...counts].sort((a, b) => rank(a[0]) - rank(b[0]) || compareCodeUnits(a[0], b[0]));
 }
 
 function renderPlugin(name: string, plugin: IndexPlugin, input: MarketplaceInput): string {

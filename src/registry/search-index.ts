@@ -5,6 +5,7 @@
  * Results are ranked: exact name, name prefix, word in the name, exact keyword, keyword part,
  * description; then by name and registry.
  */
+import { compareCodeUnits } from '../json/compare.js';
 import { readRow } from './summary-row.js';
 import type { IndexSummary, PluginSummary } from './summary-row.js';
 
@@ -52,8 +53,8 @@ export function searchSummaries(
   scored.sort(
     (a, b) =>
       b.score - a.score ||
-      compare(a.hit.name, b.hit.name) ||
-      compare(a.hit.registry, b.hit.registry),
+      compareCodeUnits(a.hit.name, b.hit.name) ||
+      compareCodeUnits(a.hit.registry, b.hit.registry),
   );
   return scored.map((s) => s.hit);
 }
@@ -98,8 +99,4 @@ function scoreOf(plugin: PluginSummary, words: readonly Word[]): number {
 function someMatch(texts: readonly string[], pattern: RegExp): boolean {
   for (let i = 0; i < texts.length; i += 1) if (pattern.test(texts[i] as string)) return true;
   return false;
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

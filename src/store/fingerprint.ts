@@ -1,6 +1,7 @@
 import { lstat, readFile, readdir, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { canonicalJson, sha256Base64, sha256Hex } from '../hooks/canonical-json.js';
+import { compareCodeUnits } from '../json/compare.js';
 
 /**
  * Q6: the files fingerprint of an installed plugin tree: `sha256-` + base64 SHA-256 of the
@@ -34,7 +35,7 @@ export async function listTree(root: string): Promise<TreeEntry[]> {
     for (let i = next++; i < paths.length; i = next++) entries[i] = await entryOf(root, paths[i]!);
   };
   await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, paths.length) }, worker));
-  return entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return entries.sort((a, b) => compareCodeUnits(a[0], b[0]));
 }
 
 /** Every non-directory below `dir`, as `/`-separated paths relative to the root. */

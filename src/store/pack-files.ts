@@ -1,6 +1,7 @@
 import { lstat, readFile, readdir, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { HookpmError } from '../errors.js';
+import { compareCodeUnits } from '../json/compare.js';
 import { TARBALL_LIMITS } from './tarball-rules.js';
 
 /** One file of a plugin as it goes into a tarball. */
@@ -30,7 +31,7 @@ export async function collectPackFiles(root: string): Promise<PackFile[]> {
   const realRoot = await realpath(root);
   const files: PackFile[] = [];
   await walk({ realRoot, files, total: 0 }, realRoot, '', [realRoot]);
-  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return files.sort((a, b) => compareCodeUnits(a.path, b.path));
 }
 
 interface Walk {

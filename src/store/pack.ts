@@ -14,8 +14,8 @@ import { createTarGz } from './tar-write.js';
 import { scanTarball } from './tarball-scan.js';
 
 export interface PackOptions {
-  /** Where the tarball is written; created when missing. Default: the process's directory. */
-  outDir?: string;
+  /** Where the tarball is written (resolved to an absolute path); created when missing. */
+  outDir: string;
   /** The index entry's `publishedAt`; left out of the entry when not given. */
   publishedAt?: string;
   /** Put before the file name in the entry's `tarball` (`tarballs/` in a registry). */
@@ -50,14 +50,14 @@ export interface PackResult {
  * is scanned with the installer's own checks before this returns; a tarball that fails them is
  * removed and the scan's error thrown.
  */
-export async function packPlugin(dir: string, opts: PackOptions = {}): Promise<PackResult> {
+export async function packPlugin(dir: string, opts: PackOptions): Promise<PackResult> {
   const plugin = await readPluginDir(dir);
   const { name, version } = publishable(plugin, dir);
   const files = await collectPackFiles(dir);
   const bytes = createTarGz(
     files.map((f) => ({ path: `package/${f.path}`, mode: f.mode, data: f.data })),
   );
-  const outDir = resolve(opts.outDir ?? process.cwd());
+  const outDir = resolve(opts.outDir);
   const fileName = `${name}-${version}.tgz`;
   const file = join(outDir, fileName);
   await mkdir(outDir, { recursive: true });

@@ -19,7 +19,7 @@ export async function readStateFast(paths: StorePaths): Promise<State> {
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return { version: 1, registries: {}, plugins: {} };
   }
-  const state = text === undefined ? null : quickState(text);
+  const state = text === undefined ? null : readQuickState(text);
   if (state !== null) return state;
   const { readState } = await import('./state.js');
   return readState(paths);
@@ -80,7 +80,7 @@ const plugin = shape({
 });
 
 /** The state when `text` passes the structural check, else null (then the schema decides). */
-export function quickState(text: string): State | null {
+export function readQuickState(text: string): State | null {
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -84,24 +84,37 @@ export function updateState<T>(
 }
 
 /**
+ * What findProblem found: the parsed state, or why the bytes are unusable (`reason`, the words of
+ * E_STATE_CORRUPT) with the document as far as it parsed (`json`: undefined when not JSON) and
+ * the newer state version that wrote it (`futureVersion`, else null), for doctor's recovery steps.
+ */
+export type StateProblem =
+  | { state: State; reason?: undefined }
+  | { state?: undefined; reason: string; json: unknown; futureVersion: number | null };
+
+/**
  * Judges state bytes without touching the disk: the parsed state, or why it is unusable (the reason
  * readState puts in E_STATE_CORRUPT). `hookpm doctor` uses it so that looking never writes a copy.
  */
-export function findProblem(
-  bytes: Buffer,
-): { state: State; reason?: undefined } | { state?: undefined; reason: string } {
+export function findProblem(bytes: Buffer): StateProblem {
   let json: unknown;
   try {
     json = JSON.parse(bytes.toString('utf8'));
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    return { reason: `is not valid JSON (${bytes.length} bytes; ${detail})` };
+    return {
+      reason: `is not valid JSON (${bytes.length} bytes; ${detail})`,
+      json: undefined,
+      futureVersion: null,
+    };
   }
   const version =
     typeof json === 'object' && json !== null ? (json as { version?: unknown }).version : undefined;
   if (typeof version === 'number' && version > STATE_VERSION) {
     return {
       reason: `has version ${version}, newer than the version this hookpm reads (${STATE_VERSION})`,
+      json,
+      futureVersion: version,
     };
   }
   const parsed = stateSchema.safeParse(json);
@@ -111,7 +124,11 @@ export function findProblem(
     issue === undefined || issue.path.length === 0
       ? 'the document'
       : issue.path.map(String).join('.');
-  return { reason: `does not match the state schema: ${where}: ${issue?.message ?? 'invalid'}` };
+  return {
+    reason: `does not match the state schema: ${where}: ${issue?.message ?? 'invalid'}`,
+    json,
+    futureVersion: null,
+  };
 }
 
 /**

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { loopAmbiguity } from '../../src/hooks/loop-ambiguity.js';
+import { findLoopAmbiguity } from '../../src/hooks/loop-ambiguity.js';
 import { parseRegex } from '../../src/hooks/regex-ast.js';
 
 function verdict(source: string) {
-  return loopAmbiguity(parseRegex(source));
+  return findLoopAmbiguity(parseRegex(source));
 }
 
 describe('loop ambiguity (engine.md E4, the general case)', () => {

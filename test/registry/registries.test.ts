@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HookpmError } from '../../src/errors.js';
 import { addRegistry } from '../../src/ops/add-registry.js';
 import { listRegistries, updateRegistries } from '../../src/ops/list-registries.js';
-import { pluginInfo } from '../../src/ops/plugin-info.js';
+import { describePlugin } from '../../src/ops/plugin-info.js';
 import type { RegistryContext } from '../../src/ops/registry-context.js';
 import { removeRegistry } from '../../src/ops/remove-registry.js';
 import { searchPlugins } from '../../src/ops/search-plugins.js';
@@ -238,6 +238,16 @@ describe('registry add (registry.md section 1)', () => {
     expect(found.notes).toEqual([expect.stringMatching(/^registry npmjs \(npm\) is not searched/)]);
     expect(found.warnings).toEqual([]);
   });
+
+  it('1: `registry add <name> npm` reads HOOKPM_NPM_REGISTRY from the environment the context carries', async () => {
+    const env = { ...process.env, HOOKPM_NPM_REGISTRY: 'http://127.0.0.1:9/from-context' };
+    const added = await addRegistry(
+      { ...ctx, env },
+      { name: 'npmctx', location: 'npm', cwd: root },
+    );
+    expect(added.location).toBe('http://127.0.0.1:9/from-context/');
+    expect(process.env.HOOKPM_NPM_REGISTRY).not.toBe(env.HOOKPM_NPM_REGISTRY);
+  });
 });
 
 describe('the index cache (N4, I2)', () => {
@@ -270,7 +280,7 @@ describe('the index cache (N4, I2)', () => {
     await addRegistry(ctx, { name: 'acme', location: s.url, cwd: root });
     const always = { ...ctx, indexMaxAgeMs: 0 };
     await searchPlugins(always, { query: 'guard' });
-    await pluginInfo(always, 'guard');
+    await describePlugin(always, 'guard');
     expect(s.requests.map((r) => r.ifNoneMatch)).toEqual([undefined, '"v1"', '"v1"']);
   });
 
@@ -391,7 +401,7 @@ describe('--offline (D5)', () => {
     await rm(indexCacheFile(indexCacheDir(paths), 'acme'));
     const before = await bytesOf(stateFile(paths));
     const offline = { ...ctx, offline: true };
-    expect((await failure(pluginInfo(offline, 'guard@acme'))).code).toBe('E_OFFLINE');
+    expect((await failure(describePlugin(offline, 'guard@acme'))).code).toBe('E_OFFLINE');
     const found = await searchPlugins(offline, { query: '' });
     expect(found.warnings.map((w) => [w.registry, w.code])).toEqual([['acme', 'E_OFFLINE']]);
     expect(found.results.map((r) => r.id)).toEqual(['hello@examples']);
@@ -502,7 +512,7 @@ describe('search and info (cli.md sections 2, 3)', () => {
   });
 
   it('info has the cli.md shape: registry, versions, dist-tags, latest entry, installed null', async () => {
-    const info = await pluginInfo(ctx, 'guard');
+    const info = await describePlugin(ctx, 'guard');
     expect(info).toMatchObject({
       id: 'guard@acme',
       name: 'guard',
@@ -527,12 +537,12 @@ describe('search and info (cli.md sections 2, 3)', () => {
       makeIndex([{ name: 'guard', description: 'Another guard' }]),
     );
     await addRegistry(ctx, { name: 'more', location: join(root, 'more'), cwd: root });
-    const error = await failure(pluginInfo(ctx, 'guard'));
+    const error = await failure(describePlugin(ctx, 'guard'));
     expect(error.code).toBe('E_AMBIGUOUS');
     expect(error.details['ids']).toEqual(['guard@acme', 'guard@more']);
-    expect((await pluginInfo(ctx, 'guard@more')).description).toBe('Another guard');
-    expect((await failure(pluginInfo(ctx, 'nothing'))).code).toBe('E_NOT_FOUND');
-    expect((await failure(pluginInfo(ctx, 'guard@nowhere'))).code).toBe('E_NOT_FOUND');
+    expect((await describePlugin(ctx, 'guard@more')).description).toBe('Another guard');
+    expect((await failure(describePlugin(ctx, 'nothing'))).code).toBe('E_NOT_FOUND');
+    expect((await failure(describePlugin(ctx, 'guard@nowhere'))).code).toBe('E_NOT_FOUND');
   });
 
   it('info shows the installed record, and a plugin known only from the state (local)', async () => {
@@ -540,9 +550,9 @@ describe('search and info (cli.md sections 2, 3)', () => {
     state.plugins['guard@acme'] = makePlugin('guard@acme', { version: '1.1.0' });
     state.plugins['mine@local'] = makePlugin('mine@local', { version: '0.1.0' });
     await writeState(paths, state);
-    const info = await pluginInfo(ctx, 'guard@acme');
+    const info = await describePlugin(ctx, 'guard@acme');
     expect(info.installed).toMatchObject({ version: '1.1.0', enabled: true, consented: true });
-    const local = await pluginInfo(ctx, 'mine');
+    const local = await describePlugin(ctx, 'mine');
     expect(local).toMatchObject({
       id: 'mine@local',
       registry: 'local',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { quickState } from '../../src/store/read-state-fast.js';
+import { readQuickState } from '../../src/store/read-state-fast.js';
 import { stateSchema } from '../../src/store/state-schema.js';
 import { makePlugin, makeState } from '../helpers/state-records.js';
 
@@ -32,18 +32,18 @@ const broken: Array<[string, (s: any) => void]> = [
   ['plugins as an array', (s) => (s.plugins = [])],
 ];
 
-describe('quickState (the start-up path of hookpm list)', () => {
+describe('readQuickState (the start-up path of hookpm list)', () => {
   it('D2: accepts what stateSchema accepts, with the same result (unknown fields dropped)', () => {
     const withExtra = structuredClone(valid) as any;
     withExtra.plugins['a@local'].later = 1;
     withExtra.extra = true;
-    expect(quickState(JSON.stringify(withExtra))).toEqual(stateSchema.parse(withExtra));
+    expect(readQuickState(JSON.stringify(withExtra))).toEqual(stateSchema.parse(withExtra));
   });
 
   it.each(broken)('D6: leaves %s to the schema (null), which rejects it too', (_name, mutate) => {
     const state = structuredClone(valid);
     mutate(state);
     expect(stateSchema.safeParse(state).success).toBe(false);
-    expect(quickState(JSON.stringify(state))).toBeNull();
+    expect(readQuickState(JSON.stringify(state))).toBeNull();
   });
 });

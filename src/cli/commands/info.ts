@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { PluginInfo } from '../../ops/plugin-info.js';
 import { bold, colourEnabled } from '../colour.js';
 import { globalOptions } from '../global-options.js';
-import { printRegistryNotes, registryContextOf } from '../registry-options.js';
+import { printRegistryNotes, registryContextFromGlobals } from '../registry-options.js';
 import { escapeControl, printJson, printLine, renderTable } from '../render.js';
 
 /** `hookpm info <name|name@registry>` (cli.md sections 2 and 3). */
@@ -16,9 +16,9 @@ export function register(program: Command): void {
     )
     .action(async (spec: string, _o: unknown, command: Command) => {
       const globals = globalOptions(command);
-      const { ctx, progress } = registryContextOf(globals);
-      const { pluginInfo } = await import('../../ops/plugin-info.js');
-      const info = await pluginInfo(ctx, spec).finally(progress.done);
+      const { ctx, progress } = registryContextFromGlobals(globals);
+      const { describePlugin } = await import('../../ops/plugin-info.js');
+      const info = await describePlugin(ctx, spec).finally(progress.done);
       printRegistryNotes(info);
       if (globals.json) return printJson(info);
       printInfo(info);

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { RegistryStatus } from '../../ops/list-registries.js';
 import { boldHeader, colourEnabled } from '../colour.js';
 import { globalOptions } from '../global-options.js';
-import { registryContextOf } from '../registry-options.js';
+import { registryContextFromGlobals } from '../registry-options.js';
 import { escapeControl, printErrorLine, printJson, printLine, renderTable } from '../render.js';
 
 /** `hookpm registry add|remove|list|update` (cli.md section 2, registry.md section 1). */
@@ -47,7 +47,7 @@ export function register(program: Command): void {
 
 async function add(name: string, location: string, command: Command): Promise<void> {
   const globals = globalOptions(command);
-  const { ctx, progress } = registryContextOf(globals);
+  const { ctx, progress } = registryContextFromGlobals(globals);
   const { addRegistry } = await import('../../ops/add-registry.js');
   const added = await addRegistry(ctx, { name, location, cwd: globals.cwd }).finally(progress.done);
   if (globals.json) return printJson({ added });
@@ -58,7 +58,7 @@ async function add(name: string, location: string, command: Command): Promise<vo
 
 async function remove(name: string, command: Command): Promise<void> {
   const globals = globalOptions(command);
-  const { ctx } = registryContextOf(globals);
+  const { ctx } = registryContextFromGlobals(globals);
   const { removeRegistry } = await import('../../ops/remove-registry.js');
   const removed = await removeRegistry(ctx, name);
   if (globals.json) return printJson({ removed });
@@ -70,7 +70,7 @@ async function remove(name: string, command: Command): Promise<void> {
 
 async function list(command: Command, verb: 'list' | 'update', name?: string): Promise<void> {
   const globals = globalOptions(command);
-  const { ctx, progress } = registryContextOf(globals);
+  const { ctx, progress } = registryContextFromGlobals(globals);
   const ops = await import('../../ops/list-registries.js');
   const registries = await (
     verb === 'list' ? ops.listRegistries(ctx) : ops.updateRegistries(ctx, name)

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { globalOptions } from '../global-options.js';
-import { registryContextOf } from '../registry-options.js';
+import { registryContextFromGlobals } from '../registry-options.js';
 import { printSearchResult } from '../render-search.js';
 
 /** `hookpm search [query] [--event E]` (cli.md sections 2 and 3); cli/fast-search.ts answers the common forms first. */
@@ -18,7 +18,7 @@ export function register(program: Command): void {
     )
     .action(async (words: string[], options: { event?: string }, command: Command) => {
       const globals = globalOptions(command);
-      const { ctx, progress } = registryContextOf(globals);
+      const { ctx, progress } = registryContextFromGlobals(globals);
       const { searchPlugins } = await import('../../ops/search-plugins.js');
       const found = await searchPlugins(ctx, {
         query: words.join(' '),
