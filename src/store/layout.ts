@@ -5,6 +5,7 @@ import { errnoCode, toStoreError } from '../io/fs-error.js';
 import { pluginVersionsDir, stagingRoot } from './paths.js';
 import type { StorePaths } from './paths.js';
 import { sameTree } from './same-tree.js';
+import { syncPath, syncTree } from '../io/sync-tree.js';
 
 /** What names one installed tree. */
 export interface TreeKey {
@@ -58,18 +59,21 @@ export async function createStagingDir(paths: StorePaths): Promise<string> {
 }
 
 /**
- * D4: moves the validated tree `staging` to `target` by rename, and returns where it now lives.
+ * D4: flushes the validated tree `staging` to disk, moves it to `target` by rename (then flushes
+ * the parent directory), and returns where it now lives.
  * When `target` already exists with the same content, the existing tree is kept (and staging
  * removed); when it exists with other content (a tampered or half-collected tree), the tree goes to
  * `<target>-r2`, `-r3`, ... instead, so no tree that the state may name is ever changed in place.
  */
 export async function promoteTree(staging: string, target: string): Promise<string> {
   try {
+    await syncTree(staging);
     await mkdir(dirname(target), { recursive: true });
     for (let attempt = 1; attempt <= 100; attempt += 1) {
       const candidate = attempt === 1 ? target : `${target}-r${attempt}`;
       try {
         await rename(staging, candidate);
+        await syncPath(dirname(candidate));
         return candidate;
       } catch (error) {
         const code = errnoCode(error);

@@ -18,7 +18,10 @@ function newest(dir: string): number {
   );
 }
 
-/** Builds dist/ when it is missing or older than a source file (`npm test` builds first anyway). */
+/**
+ * Builds dist/ when it is missing or older than a source file (`npm test` builds first anyway), as
+ * `npm run build` does: tsc, then the CLI bundle that bin/hookpm.js runs (test/tools/bundle-cli.mjs).
+ */
 export function ensureBuilt(): void {
   if (existsSync(MAIN) && statSync(MAIN).mtimeMs >= newest(join(ROOT, 'src'))) return;
   spawnSync(
@@ -26,6 +29,10 @@ export function ensureBuilt(): void {
     [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'],
     { cwd: ROOT, stdio: 'ignore' },
   );
+  spawnSync(process.execPath, [join(ROOT, 'test', 'tools', 'bundle-cli.mjs')], {
+    cwd: ROOT,
+    stdio: 'ignore',
+  });
 }
 
 export interface BinRun {

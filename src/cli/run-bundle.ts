@@ -1,0 +1,100 @@
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
+
+/**
+ * STYLE "Start-up cost": runs the CLI from dist/bundle/cli.cjs, the whole CLI as one CommonJS
+ * script (test/tools/bundle-cli.mjs, the second step of `npm run build`), compiled with V8's code
+ * cache so a start neither resolves ~200 modules nor recompiles the functions it ran last time. The
+ * cache is `<hookpm cache dir>/code-cache/<bundle hash>-<node>-<arch>-<command>.bin` (one per
+ * command, since each caches the functions it ran); it is written once, atomically, when a run of
+ * the command exits with status 0, and rewritten when V8 rejects it. Returns false, and runs
+ * nothing, when there is no bundle or it is older than dist/cli/main.js (a `tsc` run after the
+ * last full build): the caller then runs the compiled modules of dist/.
+ */
+export async function runBundle(argv: readonly string[]): Promise<boolean> {
+  const file = fileURLToPath(new URL('../bundle/cli.cjs', import.meta.url));
+  const compiled = fileURLToPath(new URL('./main.js', import.meta.url));
+  const bundled = mtimeOf(file);
+  if (bundled === undefined || bundled < (mtimeOf(compiled) ?? 0)) return false;
+  // ASCII only (test/tools/bundle-cli.mjs escapes the rest): latin1 reads it without UTF-8 decoding.
+  const source = readFileSync(file, 'latin1');
+  const hash = /\/\/# hookpm-bundle ([0-9a-f]+)\n$/.exec(source.slice(-64))?.[1];
+  if (hash === undefined) throw new Error(`${file} does not end with its hash`);
+  const cacheFile = join(
+    await codeCacheDir(argv),
+    `${hash}-${process.version}-${process.arch}-${commandOf(argv)}.bin`,
+  );
+  const cachedData = readIfPresent(cacheFile);
+  const script = new Script(
+    `(function (exports, require, module, __filename, __dirname) {${source}\n})`,
+    { filename: file, ...(cachedData === undefined ? {} : { cachedData }) },
+  );
+  // Written at the end of a successful run, so it holds the functions a whole command compiled.
+  if (cachedData === undefined || script.cachedDataRejected === true)
+    process.once('exit', (code) => {
+      if (code === 0) writeCache(cacheFile, script, `${hash}-`);
+    });
+  const module = { exports: {} as { main?: unknown } };
+  const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
+  wrapper(module.exports, createRequire(file), module, file, dirname(file));
+  const { main } = module.exports;
+  if (typeof main !== 'function') throw new Error(`${file} does not export main`);
+  await (main as (argv: readonly string[]) => Promise<void>)(argv);
+  return true;
+}
+
+/** registry.md D1: the cache directory of `--home`, else of HOOKPM_HOME, else the platform one. */
+async function codeCacheDir(argv: readonly string[]): Promise<string> {
+  const at = argv.indexOf('--home');
+  const given = argv.find((arg) => arg.startsWith('--home='))?.slice('--home='.length);
+  const home = (at >= 2 ? argv[at + 1] : given) ?? process.env.HOOKPM_HOME;
+  if (home !== undefined && home !== '')
+    return join((await import('../store/home-paths.js')).homeStorePaths(home).cache, 'code-cache');
+  return join((await import('../store/paths.js')).resolveStorePaths({}).cache, 'code-cache');
+}
+
+/** The command word (`install`, `registry`, ...), or `other`: only a cache key. */
+function commandOf(argv: readonly string[]): string {
+  return argv.slice(2).find((arg) => /^[a-z]+(-[a-z]+)*$/.test(arg) && arg.length <= 20) ?? 'other';
+}
+
+function mtimeOf(path: string): number | undefined {
+  return statSync(path, { throwIfNoEntry: false })?.mtimeMs;
+}
+
+function readIfPresent(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Best effort: a read-only or full cache directory only costs the next start its compile time.
+ * The caches of other bundles (older builds or versions of hookpm) are removed.
+ */
+function writeCache(path: string, script: Script, current: string): void {
+  try {
+    const dir = dirname(path);
+    mkdirSync(dir, { recursive: true });
+    for (const name of readdirSync(dir))
+      if (!name.startsWith(current)) rmSync(join(dir, name), { force: true });
+    const scratch = `${path}.${process.pid}.tmp`;
+    writeFileSync(scratch, script.createCachedData());
+    renameSync(scratch, path);
+  } catch {
+    // The cache is an optimisation only.
+  }
+}

@@ -1,0 +1,110 @@
+import { spawnSync } from 'node:child_process';
+import {
+  cp,
+  mkdir,
+  mkdtemp,
+  readdir,
+  rm,
+  stat,
+  symlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../helpers/built-bin.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * A private copy of the package (bin/, dist/ as tsc wrote it, package.json; node_modules and
+ * registry-fixtures linked) with its own bundle, so that touching its files cannot disturb others.
+ */
+let tmp: string;
+let pkg: string;
+let hooksFile: string;
+
+beforeAll(async () => {
+  ensureBuilt();
+  tmp = await mkdtemp(join(tmpdir(), 'hookpm-run-bundle-'));
+  pkg = join(tmp, 'pkg');
+  await mkdir(pkg);
+  for (const name of ['bin', 'scripts', 'package.json'])
+    await cp(join(ROOT, name), join(pkg, name), { recursive: true });
+  await cp(join(ROOT, 'dist'), join(pkg, 'dist'), {
+    recursive: true,
+    filter: (source) => !source.startsWith(join(ROOT, 'dist', 'bundle')),
+  });
+  await symlink(join(ROOT, 'node_modules'), join(pkg, 'node_modules'));
+  await symlink(join(ROOT, 'registry-fixtures'), join(pkg, 'registry-fixtures'));
+  const built = spawnSync(process.execPath, [join(pkg, 'scripts', 'bundle-cli.mjs')], {
+    encoding: 'utf8',
+  });
+  expect(built.status, built.stderr).toBe(0);
+  hooksFile = join(tmp, 'hooks.json');
+  const hooks = { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo done' }] }] } };
+  await writeFile(hooksFile, JSON.stringify(hooks));
+}, 60_000);
+
+afterAll(async () => {
+  await rm(tmp, { recursive: true, force: true });
+});
+
+function hookpm(args: string[], home: string): { code: number | null; stdout: string } {
+  const env = { ...process.env, HOME: tmp, HOOKPM_HOME: home, NO_COLOR: '1' };
+  const run = spawnSync(process.execPath, [join(pkg, 'bin', 'hookpm.js'), ...args], {
+    env,
+    cwd: tmp,
+    encoding: 'utf8',
+  });
+  return { code: run.status, stdout: run.stdout };
+}
+
+async function listed(dir: string): Promise<string[]> {
+  return readdir(dir).catch(() => []);
+}
+
+describe('bin/hookpm.js and dist/bundle/cli.cjs', () => {
+  it('STYLE start-up cost: the CLI runs from the bundle, whose V8 code cache is written by the first run of a command (replacing those of other builds) and reused by the next', async () => {
+    const home = join(tmp, 'home-bundle');
+    const cacheDir = join(home, 'cache', 'code-cache');
+    // The cache of another build: removed when this bundle's cache is written.
+    await mkdir(cacheDir, { recursive: true });
+    await writeFile(join(cacheDir, `0123456789abcdef-${process.version}-x64-validate.bin`), 'old');
+    const first = hookpm(['validate', hooksFile, '--json'], home);
+    expect(first.code).toBe(0);
+    const bundle = readFileSync(join(pkg, 'dist', 'bundle', 'cli.cjs'), 'latin1');
+    const hash = /\/\/# hookpm-bundle ([0-9a-f]{16})\n$/.exec(bundle)?.[1];
+    expect(hash).toBeDefined();
+    const name = `${hash as string}-${process.version}-${process.arch}-validate.bin`;
+    expect(await listed(cacheDir)).toEqual([name]);
+    const written = (await stat(join(cacheDir, name))).mtimeMs;
+    const second = hookpm(['validate', hooksFile, '--json'], home);
+    expect(second).toEqual(first);
+    // Accepted by V8, so not written again; nothing else is left in the directory.
+    expect((await stat(join(cacheDir, name))).mtimeMs).toBe(written);
+    expect(await listed(cacheDir)).toEqual([name]);
+  });
+
+  it('registry.md D1: the code cache goes to the cache directory of --home, which wins over HOOKPM_HOME', async () => {
+    const env = join(tmp, 'home-env');
+    const flag = join(tmp, 'home-flag');
+    expect(hookpm(['--home', flag, 'validate', hooksFile], env).code).toBe(0);
+    expect(await listed(join(flag, 'cache', 'code-cache'))).toHaveLength(1);
+    expect(await listed(join(env, 'cache', 'code-cache'))).toEqual([]);
+  });
+
+  it('STYLE start-up cost: a bundle older than dist/cli/main.js (tsc ran since) is not run; the compiled modules give the same answer', async () => {
+    const viaBundle = hookpm(['validate', hooksFile, '--json'], join(tmp, 'home-a'));
+    const later = new Date(Date.now() + 60_000);
+    await utimes(join(pkg, 'dist', 'cli', 'main.js'), later, later);
+    const home = join(tmp, 'home-compiled');
+    const viaModules = hookpm(['validate', hooksFile, '--json'], home);
+    expect(viaModules).toEqual(viaBundle);
+    expect(viaModules.code).toBe(0);
+    expect(await listed(join(home, 'cache', 'code-cache'))).toEqual([]);
+  });
+});
