@@ -18,12 +18,12 @@ export async function runFastSearch(args: readonly string[]): Promise<boolean> {
   const line = parseSearch(args);
   if (line === null) return false;
   try {
-    const [{ searchPlugins }, { indexProgress }, { printSearchResult }] = await Promise.all([
+    const [{ searchPlugins }, { createIndexProgress }, { printSearchResult }] = await Promise.all([
       import('../ops/search-plugins.js'),
       import('./index-progress.js'),
       import('./render-search.js'),
     ]);
-    const progress = indexProgress();
+    const progress = createIndexProgress();
     const ctx = {
       paths: await storePaths(line.home),
       offline: line.offline,

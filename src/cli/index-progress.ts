@@ -11,7 +11,7 @@ export interface IndexProgress {
   done: () => void;
 }
 
-export function indexProgress(stream: NodeJS.WriteStream = process.stderr): IndexProgress {
+export function createIndexProgress(stream: NodeJS.WriteStream = process.stderr): IndexProgress {
   if (stream.isTTY !== true) return { onProgress: undefined, done: () => undefined };
   const line = createProgressLine(stream);
   const onProgress = (registry: string, received: number, total: number | null): void => {

@@ -11,7 +11,7 @@ export interface InstallProgressView {
   done: () => void;
 }
 
-export function installProgress(stream: NodeJS.WriteStream = process.stderr): InstallProgressView {
+export function createInstallProgress(stream: NodeJS.WriteStream = process.stderr): InstallProgressView {
   if (stream.isTTY !== true) return { onProgress: undefined, done: () => undefined };
   const line = createProgressLine(stream);
   const onProgress = (p: InstallProgress): void => {

@@ -2,7 +2,7 @@ import type { RegistryContext } from '../ops/registry-context.js';
 import { resolveStorePaths } from '../store/paths.js';
 import type { RegistryWarning } from '../ops/load-catalogs.js';
 import type { GlobalOptions } from './global-options.js';
-import { indexProgress, type IndexProgress } from './index-progress.js';
+import { createIndexProgress, type IndexProgress } from './index-progress.js';
 import { escapeControl, printErrorLine } from './render.js';
 
 /** The context of the registry commands, and the progress display to clear when they end. */
@@ -10,7 +10,7 @@ export function registryContextFromGlobals(globals: GlobalOptions): {
   ctx: RegistryContext;
   progress: IndexProgress;
 } {
-  const progress = indexProgress();
+  const progress = createIndexProgress();
   const ctx: RegistryContext = {
     paths: resolveStorePaths({ HOOKPM_HOME: globals.hookpmHome }),
     offline: globals.offline,

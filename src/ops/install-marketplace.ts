@@ -8,6 +8,7 @@ import { finishStage, type StageEnv, type StagedPlugin } from './install-stage.j
 import { readMarketplace } from './read-marketplace.js';
 import { assertKnownIntegrity } from './registry-source.js';
 import { stageMarketplacePlugin } from './stage-marketplace-plugin.js';
+import { environmentOf } from './environment.js';
 
 /**
  * A plugin of a `marketplace` registry (registry.md section 1), installed by name. A marketplace
@@ -52,9 +53,14 @@ export interface MarketplaceTree {
  */
 export async function stageMarketplaceTree(
   source: MarketplaceSource,
-  ctx: { paths: StorePaths; cwd: string; offline: boolean },
+  ctx: {
+    paths: StorePaths;
+    cwd: string;
+    offline: boolean;
+    env: Record<string, string | undefined>;
+  },
 ): Promise<MarketplaceTree> {
-  const stage = { paths: ctx.paths, env: process.env, cwd: ctx.cwd };
+  const stage = { paths: ctx.paths, env: ctx.env, cwd: ctx.cwd };
   if (ctx.offline && isNetworkLocation(source.location)) throw offline(source, source.location);
   const read = await readMarketplace(source.location, stage);
   try {
@@ -94,7 +100,12 @@ export async function stageMarketplace(
   env: StageEnv,
 ): Promise<StagedPlugin> {
   const paths = env.ctx.paths;
-  const tree = await stageMarketplaceTree(source, { paths, cwd: env.cwd, offline: env.offline });
+  const tree = await stageMarketplaceTree(source, {
+    paths,
+    cwd: env.cwd,
+    offline: env.offline,
+    env: environmentOf(env.ctx).env,
+  });
   let dir = tree.dir;
   try {
     // V3: an installed version whose tree now differs is refused (the lock re-reads the state later).

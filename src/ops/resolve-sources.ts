@@ -106,7 +106,10 @@ function withOfflineNote<T>(loaded: LoadedCatalogs<Catalog>, opts: PickOptions, 
   return value;
 }
 
-/** The registry operations' context for the plugin context (same store, clock, lock wait, fetch). */
+/**
+ * The registry operations' context for the plugin context (same store, clock, lock wait, fetch,
+ * environment).
+ */
 export function registryContextOf(ctx: PluginContext, offline: boolean): RegistryContext {
   const onProgress = ctx.onProgress;
   return {
@@ -116,6 +119,8 @@ export function registryContextOf(ctx: PluginContext, offline: boolean): Registr
     ...(ctx.now === undefined ? {} : { now: ctx.now }),
     ...(ctx.lockWaitMs === undefined ? {} : { lockWaitMs: ctx.lockWaitMs }),
     ...(ctx.fetch === undefined ? {} : { fetch: ctx.fetch }),
+    ...(ctx.env === undefined ? {} : { env: ctx.env }),
+    ...(ctx.cwd === undefined ? {} : { cwd: ctx.cwd }),
     ...(onProgress === undefined
       ? {}
       : {

@@ -84,6 +84,7 @@ async function materialise(
       paths: ctx.paths,
       cwd: opts.cwd,
       offline: opts.offline,
+      env: environmentOf(ctx).env,
     });
     return { dir: tree.dir, integrity: tree.integrity, version: tree.version };
   }

@@ -3,6 +3,7 @@ import type { StorePaths } from '../store/paths.js';
 import type { NpmSource } from './install-source.js';
 import { finishStage, type StageEnv, type StagedPlugin } from './install-stage.js';
 import { stageNpmPlugin } from './stage-npm-plugin.js';
+import { environmentOf } from './environment.js';
 
 /**
  * `npm:<pkg>[@range]` (registry.md section 1): stageNpmPlugin picks the version, downloads the
@@ -17,7 +18,7 @@ export async function stageNpm(
 ): Promise<StagedPlugin> {
   const npm = await stageNpmPlugin(source.request, {
     paths: env.ctx.paths,
-    env: process.env,
+    env: environmentOf(env.ctx).env,
     cwd: env.cwd,
   });
   let dir = npm.dir;

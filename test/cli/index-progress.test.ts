@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { boldHeader, colourEnabled } from '../../src/cli/colour.js';
-import { indexProgress } from '../../src/cli/index-progress.js';
+import { createIndexProgress } from '../../src/cli/index-progress.js';
 
 function stream(isTTY: boolean): { out: NodeJS.WriteStream; text: () => string } {
   const pass = new PassThrough();
@@ -19,7 +19,7 @@ afterEach(() => {
 describe('cli.md section 1: progress and colour only on a TTY', () => {
   it('index download progress is drawn on a TTY stream and cleared when done', async () => {
     const { out, text } = stream(true);
-    const progress = indexProgress(out);
+    const progress = createIndexProgress(out);
     progress.onProgress?.('acme', 1024, 4096);
     progress.onProgress?.('acme', 4096, 4096);
     progress.done();
@@ -31,7 +31,7 @@ describe('cli.md section 1: progress and colour only on a TTY', () => {
 
   it('off a TTY there is no progress callback and nothing is written', async () => {
     const { out, text } = stream(false);
-    const progress = indexProgress(out);
+    const progress = createIndexProgress(out);
     expect(progress.onProgress).toBeUndefined();
     progress.done();
     await new Promise((resolve) => setImmediate(resolve));

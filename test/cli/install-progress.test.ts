@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { installProgress } from '../../src/cli/install-progress.js';
+import { createInstallProgress } from '../../src/cli/install-progress.js';
 
 /** A real stream standing in for stderr, with the isTTY flag a terminal has. */
 function terminal(isTTY: boolean): { stream: NodeJS.WriteStream; text: () => string } {
@@ -14,7 +14,7 @@ function terminal(isTTY: boolean): { stream: NodeJS.WriteStream; text: () => str
 describe('install progress (cli.md section 1)', () => {
   it('cli.md: progress is drawn on stderr only on a TTY: one line rewritten in place, cleared at the end', async () => {
     const tty = terminal(true);
-    const view = installProgress(tty.stream);
+    const view = createInstallProgress(tty.stream);
     view.onProgress?.({ kind: 'download', plugin: 'guard', received: 2048, total: 4096 });
     view.onProgress?.({ kind: 'staged', plugin: 'guard@acme', done: 3, total: 3 });
     view.done();
@@ -26,7 +26,7 @@ describe('install progress (cli.md section 1)', () => {
 
   it('cli.md: without a TTY there is no progress at all', () => {
     const pipe = terminal(false);
-    const view = installProgress(pipe.stream);
+    const view = createInstallProgress(pipe.stream);
     expect(view.onProgress).toBeUndefined();
     view.done();
     expect(pipe.text()).toBe('');
@@ -34,7 +34,7 @@ describe('install progress (cli.md section 1)', () => {
 
   it('cli.md: plugin-supplied names are printed with control characters escaped', async () => {
     const tty = terminal(true);
-    installProgress(tty.stream).onProgress?.({
+    createInstallProgress(tty.stream).onProgress?.({
       kind: 'staged',
       plugin: 'evil\u001b[2J',
       done: 1,

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { globalOptions } from '../global-options.js';
-import { installProgress } from '../install-progress.js';
+import { createInstallProgress } from '../install-progress.js';
 import { pluginContextOf } from '../plugin-context.js';
 import { printJson } from '../render.js';
 import { printInstallResult } from '../render-install.js';
@@ -37,7 +37,7 @@ export function register(program: Command): void {
     .action(async (specs: string[], flags: InstallFlags, command: Command) => {
       const globals = globalOptions(command);
       const { installPlugins } = await import('../../ops/install.js');
-      const progress = installProgress();
+      const progress = createInstallProgress();
       const ctx = pluginContextOf(globals);
       if (progress.onProgress !== undefined) ctx.onProgress = progress.onProgress;
       try {
