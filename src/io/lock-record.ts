@@ -72,12 +72,15 @@ function safeJson(text: string): unknown {
 }
 
 /**
- * A lock is stale when its holder ran on this host and is gone (`kill(pid, 0)` says ESRCH), or when
- * it has not been refreshed for `staleMs` (holders refresh its mtime while they hold it).
+ * A lock is stale when its holder ran on this host and is gone (`kill(pid, 0)` says ESRCH). A
+ * holder on this host that is alive is never stale, however long ago it last refreshed the lock (a
+ * process starved of CPU must not lose its lock mid-transaction); only a lock of another host, or
+ * an unreadable one, is judged by age: stale when not refreshed for `staleMs` (holders refresh its
+ * mtime while they hold it).
  */
 export function isStale(sighting: LockSighting, staleMs: number): boolean {
   const { holder } = sighting;
-  if (holder !== null && holder.hostname === hostname() && !isProcessAlive(holder.pid)) return true;
+  if (holder !== null && holder.hostname === hostname()) return !isProcessAlive(holder.pid);
   return Date.now() - sighting.mtimeMs > staleMs;
 }
 

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { durableTempPrefix } from '../io/durable-write.js';
 import { errnoCode, toStoreError } from '../io/fs-error.js';
-import { isProcessAlive, isStale, readLockFile } from '../io/lock-record.js';
+import { isProcessAlive, readLockFile } from '../io/lock-record.js';
 import { lockFile, pluginsDir, stagingRoot, stateFile } from './paths.js';
 import type { StorePaths } from './paths.js';
 import type { State } from './state-schema.js';
@@ -117,7 +118,10 @@ async function isDebrisOfDeadWriter(name: string, file: string): Promise<boolean
   const pid = /\.(\d+)-[0-9a-f]+\.tmp$/.exec(name)?.[1];
   if (pid !== undefined && !isProcessAlive(Number(pid))) return true;
   const sighting = await readLockFile(file).catch(() => undefined);
-  return sighting !== undefined && isStale(sighting, LOCK_DEBRIS_AGE_MS);
+  if (sighting === undefined) return false;
+  const writer = sighting.holder;
+  if (writer !== null && writer.hostname === hostname() && !isProcessAlive(writer.pid)) return true;
+  return Date.now() - sighting.mtimeMs > LOCK_DEBRIS_AGE_MS;
 }
 
 /**

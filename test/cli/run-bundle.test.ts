@@ -32,7 +32,7 @@ beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), 'hookpm-run-bundle-'));
   pkg = join(tmp, 'pkg');
   await mkdir(pkg);
-  for (const name of ['bin', 'scripts', 'package.json'])
+  for (const name of ['bin', join('test', 'tools'), 'package.json'])
     await cp(join(ROOT, name), join(pkg, name), { recursive: true });
   await cp(join(ROOT, 'dist'), join(pkg, 'dist'), {
     recursive: true,
@@ -40,7 +40,7 @@ beforeAll(async () => {
   });
   await symlink(join(ROOT, 'node_modules'), join(pkg, 'node_modules'));
   await symlink(join(ROOT, 'registry-fixtures'), join(pkg, 'registry-fixtures'));
-  const built = spawnSync(process.execPath, [join(pkg, 'scripts', 'bundle-cli.mjs')], {
+  const built = spawnSync(process.execPath, [join(pkg, 'test', 'tools', 'bundle-cli.mjs')], {
     encoding: 'utf8',
   });
   expect(built.status, built.stderr).toBe(0);
