@@ -4,10 +4,10 @@ import { ensureDataDir } from '../store/data-dir.js';
 import { fingerprintTree } from '../store/fingerprint.js';
 import { readState, withStoreLock, writeState } from '../store/state.js';
 import type { PluginRecord } from '../store/state-schema.js';
-import { inspectPluginDir } from './inspect-plugin.js';
-import { findInstalled, readConsentBaseline } from './installed-plugin.js';
+import { findInstalled } from './installed-plugin.js';
 import { lockOptions, nowIso, type PluginContext } from './plugin-context.js';
-import { buildReview, type ReviewReport } from './review-report.js';
+import type { ReviewReport } from './review-report.js';
+import { reviewInstalledTree } from './review.js';
 
 export interface EnableResult {
   id: string;
@@ -39,7 +39,7 @@ export function enablePlugin(
       const record = findInstalled(state, opts.name);
       const target = record.pending ?? record;
       await assertUntampered(record.id, target);
-      const review = await reviewTarget(record, target);
+      const review = await reviewInstalledTree(record, target);
       const already = record.pending === null && review.consented;
       if (already && record.enabled)
         return resultOf(record, false, await ensureDataDir(ctx.paths, record.id));
@@ -78,25 +78,6 @@ async function assertUntampered(
       hint: `Reinstall it with \`hookpm install --force ${target.source}\`.`,
     },
   );
-}
-
-async function reviewTarget(
-  record: PluginRecord,
-  target: Pick<PluginRecord, 'path' | 'version' | 'source' | 'integrity'>,
-): Promise<ReviewReport> {
-  const inspected = await inspectPluginDir(target.path, {
-    fallbackName: record.name,
-    registry: record.registry,
-  });
-  return buildReview({
-    id: record.id,
-    version: target.version,
-    plugin: inspected.plugin,
-    surface: inspected.surface,
-    source: target.source,
-    integrity: target.integrity,
-    ...(await readConsentBaseline(record)),
-  });
 }
 
 async function askConsent(ctx: PluginContext, review: ReviewReport, yes: boolean): Promise<void> {

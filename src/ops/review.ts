@@ -3,6 +3,7 @@ import { LOCAL_REGISTRY } from '../registry/registry-name.js';
 import { fingerprintTree } from '../store/fingerprint.js';
 import type { StorePaths } from '../store/paths.js';
 import { readState } from '../store/state.js';
+import type { PluginRecord } from '../store/state-schema.js';
 import { inspectPluginDir } from './inspect-plugin.js';
 import { isPathSpec } from './install-source.js';
 import { findInstalled, readConsentBaseline } from './installed-plugin.js';
@@ -38,11 +39,25 @@ export async function reviewPlugin(
   }
   const record = findInstalled(state, opts.target);
   const target = record.pending ?? record;
-  const [inspected, found] = await Promise.all([
-    inspectPluginDir(target.path, { fallbackName: record.name, registry: record.registry }),
+  const [report, found] = await Promise.all([
+    reviewInstalledTree(record, target),
     fingerprintTree(target.path).catch(() => null),
   ]);
-  const report = buildReview({
+  if (found !== target.fingerprint) report.diagnostics.unshift(tampered(record.id, target));
+  return report;
+}
+
+/** Q6: the installed files no longer match the fingerprint recorded at install. */
+/** The review of one installed tree of `record` (its active one or its pending update). */
+export async function reviewInstalledTree(
+  record: PluginRecord,
+  target: Pick<PluginRecord, 'path' | 'version' | 'source' | 'integrity'>,
+): Promise<ReviewReport> {
+  const inspected = await inspectPluginDir(target.path, {
+    fallbackName: record.name,
+    registry: record.registry,
+  });
+  return buildReview({
     id: record.id,
     version: target.version,
     plugin: inspected.plugin,
@@ -51,11 +66,8 @@ export async function reviewPlugin(
     integrity: target.integrity,
     ...(await readConsentBaseline(record)),
   });
-  if (found !== target.fingerprint) report.diagnostics.unshift(tampered(record.id, target));
-  return report;
 }
 
-/** Q6: the installed files no longer match the fingerprint recorded at install. */
 function tampered(id: string, target: { path: string; source: string }): ReviewDiagnostic {
   return {
     severity: 'error',
