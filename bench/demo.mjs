@@ -98,6 +98,11 @@ try {
   process.stderr.write(`demo failed: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exitCode = 1;
 } finally {
-  server?.child.kill('SIGTERM');
-  rmSync(home, { recursive: true, force: true });
+  if (server !== undefined && server.child.exitCode === null) {
+    // The server writes its code cache under `home` as it exits: wait for it before removing.
+    const exited = new Promise((resolve) => server.child.once('exit', resolve));
+    server.child.kill('SIGTERM');
+    await exited;
+  }
+  rmSync(home, { recursive: true, force: true, maxRetries: 3 });
 }
