@@ -26,7 +26,7 @@ export async function planInstall(
     dryRun: true,
     notes: ['dry run: nothing was changed'],
   };
-  const staged = await stageAll(ctx, sources, {
+  const staged = await stageAll(sources, {
     ctx,
     offline: opts.offline === true,
     cwd: opts.cwd,

@@ -9,6 +9,7 @@ import { readMarketplace } from './read-marketplace.js';
 import { assertKnownIntegrity } from './registry-source.js';
 import { stageMarketplacePlugin } from './stage-marketplace-plugin.js';
 import { environmentOf } from './environment.js';
+import type { SourceCommon } from './install-source.js';
 
 /**
  * A plugin of a `marketplace` registry (registry.md section 1), installed by name. A marketplace
@@ -18,14 +19,8 @@ import { environmentOf } from './environment.js';
  * `0.0.0-t<tree digest>`; the packed-tree sha512). `path` (the recorded source) is `<name>@<registry>`,
  * the spec that installs it again.
  */
-export interface MarketplaceSource {
+export interface MarketplaceSource extends SourceCommon {
   kind: 'marketplace';
-  spec: string;
-  path: string;
-  fallbackName: string;
-  registry: string;
-  /** What `update` stays within: the range or dist-tag asked for, else ''. */
-  range: string;
   /** The entry's name in the marketplace. */
   name: string;
   /** The registry's recorded location. */

@@ -14,7 +14,7 @@ import type { MarketplaceSource } from './install-marketplace.js';
  * name to use when a local directory has no manifest (P1), `registry` the id's registry, and `range`
  * what `hookpm update` stays within ('' for a local source).
  */
-interface SourceCommon {
+export interface SourceCommon {
   spec: string;
   path: string;
   fallbackName: string;

@@ -90,7 +90,7 @@ export async function stageAndCommit(
   opts: TransactionOptions,
   notes: readonly string[] = [],
 ): Promise<InstallResult> {
-  const staged = await stageAll(ctx, sources, {
+  const staged = await stageAll(sources, {
     ctx,
     offline: opts.offline === true,
     cwd: opts.cwd,

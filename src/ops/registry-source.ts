@@ -8,7 +8,7 @@ import {
   type PickedVersion,
 } from '../registry/resolve-version.js';
 import { redactUrl } from '../registry/url-policy.js';
-import type { State } from '../store/state-schema.js';
+import type { PluginRecord, State } from '../store/state-schema.js';
 import type { LoadedCatalogs, RegistryWarning } from './load-catalogs.js';
 import type { RegistrySource } from './install-source.js';
 import type { Catalog } from './registry-catalog.js';
@@ -81,7 +81,11 @@ export function recordedRange(spec: RegistrySpec, version: string): string {
 /** V3 against the active version and a pending one. */
 export function assertKnownIntegrity(state: State, picked: PickedVersion): void {
   const record = state.plugins[`${picked.name}@${picked.registry}`];
-  if (record === undefined) return;
+  if (record !== undefined) assertRecordIntegrity(record, picked);
+}
+
+/** V3 for one installed plugin: its active version and its pending update. */
+export function assertRecordIntegrity(record: PluginRecord, picked: PickedVersion): void {
   checkKnownIntegrity(record, picked);
   if (record.pending !== null) checkKnownIntegrity(record.pending, picked);
 }

@@ -1,7 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { stagePlugin, type StageEnv, type StagedPlugin } from './install-stage.js';
 import type { InstallSource } from './install-source.js';
-import type { PluginContext } from './plugin-context.js';
 
 /** Downloads and extractions in flight at once in a bulk install. */
 const PARALLEL_STAGES = 8;
@@ -13,10 +12,10 @@ const PARALLEL_STAGES = 8;
  * is thrown. Results are in the order of `sources`.
  */
 export async function stageAll(
-  ctx: PluginContext,
   sources: readonly InstallSource[],
   env: StageEnv,
 ): Promise<StagedPlugin[]> {
+  const ctx = env.ctx;
   const results: Array<StagedPlugin | undefined> = new Array(sources.length);
   const errors = new Map<number, unknown>();
   let next = 0;

@@ -14,7 +14,7 @@ import { findInstalled } from './installed-plugin.js';
 import { loadCatalogs, type LoadedCatalogs } from './load-catalogs.js';
 import type { PluginContext } from './plugin-context.js';
 import type { Catalog } from './registry-catalog.js';
-import { assertKnownIntegrity, errorOf, sourceOf } from './registry-source.js';
+import { assertRecordIntegrity, errorOf, sourceOf } from './registry-source.js';
 import { registryContextOf } from './resolve-sources.js';
 import { planMarketplaceUpdate } from './update-marketplace.js';
 
@@ -169,7 +169,7 @@ function planOne(
     return null;
   }
   const chosen = picked(candidate, record.name, plan.version);
-  assertKnownIntegrity({ version: 1, registries: {}, plugins: { [record.id]: record } }, chosen);
+  assertRecordIntegrity(record, chosen);
   if (chosen.deprecated !== undefined)
     notes.push(`warning: ${record.id} ${chosen.version} is deprecated: ${chosen.deprecated}`);
   return sourceOf(
