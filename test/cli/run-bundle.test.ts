@@ -97,10 +97,10 @@ describe('bin/hookpm.js and dist/bundle/cli.cjs', () => {
     expect(await listed(join(env, 'cache', 'code-cache'))).toEqual([]);
   });
 
-  it('STYLE start-up cost: a bundle older than dist/cli/main.js (tsc ran since) is not run; the compiled modules give the same answer', async () => {
+  it('STYLE start-up cost: a bundle older than dist/cli/entry.js (tsc ran since) is not run; the compiled modules give the same answer', async () => {
     const viaBundle = hookpm(['validate', hooksFile, '--json'], join(tmp, 'home-a'));
     const later = new Date(Date.now() + 60_000);
-    await utimes(join(pkg, 'dist', 'cli', 'main.js'), later, later);
+    await utimes(join(pkg, 'dist', 'cli', 'entry.js'), later, later);
     const home = join(tmp, 'home-compiled');
     const viaModules = hookpm(['validate', hooksFile, '--json'], home);
     expect(viaModules).toEqual(viaBundle);

@@ -1,17 +1,19 @@
 #!/usr/bin/env node
-// The second step of `npm run build` (after tsc): bundles the compiled CLI (dist/cli/main.js) with
-// rolldown (vite's bundler, pinned by package-lock.json) into one CommonJS script,
-// dist/bundle/cli.cjs, whose last line is `//# hookpm-bundle <content hash>`. src/cli/run-bundle.ts
-// runs it through V8's code cache: loading ~200 small ES modules costs about 100 ms of resolving,
-// reading, compiling and linking at every start (bench/install.bench.mjs). `await import(...)`
-// stays lazy inside the bundle (a module is evaluated on first use), so undici and the other
-// commands' code still run only when needed. bin/hookpm.js uses the bundle only when it is newer
-// than dist/cli/main.js, so a plain `tsc` afterwards never makes it run stale code.
+// The second step of `npm run build` (after tsc): bundles the compiled CLI with rolldown (vite's
+// bundler, pinned by package-lock.json) into two CommonJS scripts in dist/bundle/:
+// - cli.cjs, the whole CLI (dist/cli/entry.js and everything it imports), whose last line is
+//   `//# hookpm-bundle <content hash>`. src/cli/start.ts runs it through V8's code cache: loading
+//   ~200 small ES modules costs about 100 ms of resolving, reading, compiling and linking at every
+//   start (bench/install.bench.mjs). `await import(...)` stays lazy inside the bundle (a module is
+//   evaluated on first use), so commander, undici and the other commands' code run only when needed.
+// - start.cjs, src/cli/start.ts alone (with the store paths it needs), which bin/hookpm.js requires:
+//   a start then loads no ES module at all. start.ts uses the bundle only when it is newer than
+//   dist/cli/entry.js, so a plain `tsc` afterwards never makes it run stale code.
 //
-// The bundle lives two levels below the package root, like dist/cli/, so the `import.meta.url`
-// relative paths of the sources (package.json, registry-fixtures/) resolve the same. It is written
-// into a scratch directory and swapped in with renames, so a starting process sees the old bundle,
-// the new one, or none (and then runs dist/).
+// The bundles live two levels below the package root, like dist/cli/, so the `import.meta.url`
+// relative paths of the sources (package.json, registry-fixtures/) resolve the same. They are
+// written into a scratch directory and swapped in with renames, so a starting process sees the old
+// bundles, the new ones, or none (and then runs dist/).
 import { createHash } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -26,30 +28,36 @@ const scratch = join(DIST, `bundle.tmp-${process.pid}`);
 const old = join(DIST, `bundle.old-${process.pid}`);
 
 await rm(scratch, { recursive: true, force: true });
-await build({
-  input: { cli: join(DIST, 'cli', 'main.js') },
-  platform: 'node',
-  // Node's own modules stay `require`s; every package is bundled (they are all pure JavaScript).
-  external: [/^node:/],
-  logLevel: 'warn',
-  // A module both imported and lazily imported simply stays where it is: not worth a warning.
-  onLog(level, log, handler) {
-    if (log.code !== 'INEFFECTIVE_DYNAMIC_IMPORT') handler(level, log);
-  },
-  output: {
-    dir: scratch,
-    format: 'cjs',
-    entryFileNames: '[name].cjs',
-    codeSplitting: false,
-    // The sources are ES modules, which are strict code.
-    banner: '"use strict";',
-  },
-});
-const code = asciiOnly(await readFile(join(scratch, 'cli.cjs'), 'utf8'));
+await bundle('cli', join(DIST, 'cli', 'entry.js'));
+await bundle('start', join(DIST, 'cli', 'start.js'));
+const code = lazyBuiltins(asciiOnly(await readFile(join(scratch, 'cli.cjs'), 'utf8')));
 const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
 // The last line names the content, so a reader keys its code cache by the very text it compiles.
 await writeFile(join(scratch, 'cli.cjs'), `${code}\n//# hookpm-bundle ${hash}\n`);
 await swapIn(scratch, OUT);
+
+/** Bundles one compiled entry into `<scratch>/<name>.cjs`. */
+async function bundle(name, input) {
+  await build({
+    input: { [name]: input },
+    platform: 'node',
+    // Node's own modules stay `require`s; every package is bundled (they are all pure JavaScript).
+    external: [/^node:/],
+    logLevel: 'warn',
+    // A module both imported and lazily imported simply stays where it is: not worth a warning.
+    onLog(level, log, handler) {
+      if (log.code !== 'INEFFECTIVE_DYNAMIC_IMPORT') handler(level, log);
+    },
+    output: {
+      dir: scratch,
+      format: 'cjs',
+      entryFileNames: '[name].cjs',
+      codeSplitting: false,
+      // The sources are ES modules, which are strict code.
+      banner: '"use strict";',
+    },
+  });
+}
 
 /** Replaces `out` with `dir`; another build swapping at the same time only makes it try again. */
 async function swapIn(dir, out) {
@@ -65,6 +73,38 @@ async function swapIn(dir, out) {
       if ((error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') || attempt >= 20) throw error;
     }
   }
+}
+
+/**
+ * The bundle with each of Node's own modules required on first use instead of at start: rolldown
+ * hoists the `node:` imports of every bundled ES module to the top of the script, and commander
+ * requires node:child_process when it loads, so without this every start would load node:http,
+ * node:child_process, node:readline and the others whatever the command. A
+ * `let|const x = require("node:y");` line becomes a proxy that requires the module when one of its
+ * members is first read. Only a variable that the whole bundle uses solely as `x.member`, and
+ * never assigns a member of, is made lazy (a default or namespace use, through `__toESM`, stays
+ * eager), so the proxy needs no trap but `get`.
+ */
+function lazyBuiltins(source) {
+  const declaration = /^(\s*)(let|const) ([\w$]+) = require\("(node:[\w/]+)"\);$/gm;
+  const count = (pattern) => source.match(pattern)?.length ?? 0;
+  const lazy = [...source.matchAll(declaration)].filter(([, , , name]) => {
+    const word = `(?<![\\w$.])${name.replace(/\$/g, '\\$')}`;
+    return (
+      count(new RegExp(`${word}(?![\\w$])`, 'g')) === count(new RegExp(`${word}\\.`, 'g')) + 1 &&
+      count(new RegExp(`${word}\\.[\\w$]+\\s*=(?!=)`, 'g')) === 0
+    );
+  });
+  if (lazy.length === 0) return source;
+  const helper =
+    'const __lazyBuiltin = (id) => { let loaded; ' +
+    'return new Proxy({}, { get: (_, key) => (loaded ??= require(id))[key] }); };';
+  let out = source;
+  for (const [line, indent, kind, name, id] of lazy)
+    out = out.replace(line, `${indent}${kind} ${name} = __lazyBuiltin(${JSON.stringify(id)});`);
+  // After the "use strict" banner, before any code that could use it.
+  const afterBanner = out.indexOf('\n') + 1;
+  return `${out.slice(0, afterBanner)}${helper}\n${out.slice(afterBanner)}`;
 }
 
 /**

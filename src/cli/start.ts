@@ -11,20 +11,32 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
+import { homeStorePaths } from '../store/home-paths.js';
+import { resolveStorePaths } from '../store/paths.js';
 
 /**
- * STYLE "Start-up cost": runs the CLI from dist/bundle/cli.cjs, the whole CLI as one CommonJS
- * script (test/tools/bundle-cli.mjs, the second step of `npm run build`), compiled with V8's code
- * cache so a start neither resolves ~200 modules nor recompiles the functions it ran last time. The
- * cache is `<hookpm cache dir>/code-cache/<bundle hash>-<node>-<arch>-<command>.bin` (one per
- * command, since each caches the functions it ran); it is written once, atomically, when a run of
- * the command exits with status 0, and rewritten when V8 rejects it. Returns false, and runs
- * nothing, when there is no bundle or it is older than dist/cli/main.js (a `tsc` run after the
- * last full build): the caller then runs the compiled modules of dist/.
+ * STYLE "Start-up cost": what bin/hookpm.js runs first. The build (test/tools/bundle-cli.mjs)
+ * bundles this file alone into dist/bundle/start.cjs, a small CommonJS script, so a start loads no
+ * ES module at all: Node's ES module loader costs about 10 ms (bench/install.bench.mjs).
+ *
+ * It answers `--version` itself; anything else runs dist/bundle/cli.cjs, the whole CLI as one
+ * CommonJS script (src/cli/entry.ts and everything it imports), compiled with V8's code cache so a
+ * start neither resolves ~200 modules nor recompiles the functions it ran last time. The cache is
+ * `<hookpm cache dir>/code-cache/<bundle hash>-<node>-<arch>-<command>.bin` (one per command,
+ * since each caches the functions it ran); it is written once, atomically, when a run of the
+ * command exits with status 0, and rewritten when V8 rejects it. Returns false, and runs nothing,
+ * when there is no bundle or it is older than dist/cli/entry.js (a `tsc` run after the last full
+ * build): bin/hookpm.js then runs the compiled modules of dist/.
  */
-export async function runBundle(argv: readonly string[]): Promise<boolean> {
+export function start(argv: readonly string[]): boolean {
+  const args = argv.slice(2);
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+    const pkg = readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8');
+    process.stdout.write(`${(JSON.parse(pkg) as { version: string }).version}\n`);
+    return true;
+  }
   const file = fileURLToPath(new URL('../bundle/cli.cjs', import.meta.url));
-  const compiled = fileURLToPath(new URL('./main.js', import.meta.url));
+  const compiled = fileURLToPath(new URL('../cli/entry.js', import.meta.url));
   const bundled = mtimeOf(file);
   if (bundled === undefined || bundled < (mtimeOf(compiled) ?? 0)) return false;
   // ASCII only (test/tools/bundle-cli.mjs escapes the rest): latin1 reads it without UTF-8 decoding.
@@ -32,7 +44,7 @@ export async function runBundle(argv: readonly string[]): Promise<boolean> {
   const hash = /\/\/# hookpm-bundle ([0-9a-f]+)\n$/.exec(source.slice(-64))?.[1];
   if (hash === undefined) throw new Error(`${file} does not end with its hash`);
   const cacheFile = join(
-    await codeCacheDir(argv),
+    codeCacheDir(argv),
     `${hash}-${process.version}-${process.arch}-${commandOf(argv)}.bin`,
   );
   const cachedData = readIfPresent(cacheFile);
@@ -50,18 +62,17 @@ export async function runBundle(argv: readonly string[]): Promise<boolean> {
   wrapper(module.exports, createRequire(file), module, file, dirname(file));
   const { main } = module.exports;
   if (typeof main !== 'function') throw new Error(`${file} does not export main`);
-  await (main as (argv: readonly string[]) => Promise<void>)(argv);
+  void (main as (argv: readonly string[]) => Promise<void>)(argv);
   return true;
 }
 
 /** registry.md D1: the cache directory of `--home`, else of HOOKPM_HOME, else the platform one. */
-async function codeCacheDir(argv: readonly string[]): Promise<string> {
+function codeCacheDir(argv: readonly string[]): string {
   const at = argv.indexOf('--home');
   const given = argv.find((arg) => arg.startsWith('--home='))?.slice('--home='.length);
   const home = (at >= 2 ? argv[at + 1] : given) ?? process.env.HOOKPM_HOME;
-  if (home !== undefined && home !== '')
-    return join((await import('../store/home-paths.js')).homeStorePaths(home).cache, 'code-cache');
-  return join((await import('../store/paths.js')).resolveStorePaths({}).cache, 'code-cache');
+  const paths = home !== undefined && home !== '' ? homeStorePaths(home) : resolveStorePaths({});
+  return join(paths.cache, 'code-cache');
 }
 
 /** The command word (`install`, `registry`, ...), or `other`: only a cache key. */
