@@ -1,7 +1,10 @@
+import { isTerminal } from './stdio.js';
+
 /** cli.md section 1: colour only on a TTY and never with NO_COLOR (any value, https://no-color.org). */
-export function colourEnabled(stream: { isTTY?: boolean } = process.stdout): boolean {
+export function colourEnabled(stream?: { isTTY?: boolean }): boolean {
   const noColor = process.env.NO_COLOR;
-  return stream.isTTY === true && (noColor === undefined || noColor === '');
+  if (noColor !== undefined && noColor !== '') return false;
+  return stream === undefined ? isTerminal(1) : stream.isTTY === true;
 }
 
 export function bold(text: string, on: boolean): string {

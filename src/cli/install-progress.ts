@@ -1,26 +1,38 @@
 import type { InstallProgress } from '../ops/plugin-context.js';
-import { createProgressLine, formatSize } from './progress-line.js';
+import { createProgressLine, formatSize, type ProgressLine } from './progress-line.js';
+import { isTerminal } from './stdio.js';
 
 /**
  * cli.md section 1: progress of downloads and bulk installs on stderr, only on a TTY: one line,
- * rewritten in place (at most every 80 ms) and cleared by `done`.
+ * rewritten in place (at most every 80 ms) and cleared by `done`. A single plugin staged is not a
+ * bulk install, so it draws nothing.
  */
 export interface InstallProgressView {
-  /** For PluginContext.onProgress; undefined when stderr is not a TTY. */
+  /** For PluginContext.onProgress; undefined when the given stream is not a TTY. */
   onProgress: ((progress: InstallProgress) => void) | undefined;
   done: () => void;
 }
 
-export function createInstallProgress(stream: NodeJS.WriteStream = process.stderr): InstallProgressView {
-  if (stream.isTTY !== true) return { onProgress: undefined, done: () => undefined };
-  const line = createProgressLine(stream);
+/**
+ * On `stream`, or else on stderr, which is looked at only when there is something to draw (STYLE
+ * "Start-up cost": a single install from the cache draws nothing and never pays for it).
+ */
+export function createInstallProgress(stream?: NodeJS.WriteStream): InstallProgressView {
+  if (stream !== undefined && stream.isTTY !== true)
+    return { onProgress: undefined, done: () => undefined };
+  let line: ProgressLine | null | undefined =
+    stream === undefined ? undefined : createProgressLine(stream);
+  const draw = (text: string, final: boolean): void => {
+    line ??= isTerminal(2) ? createProgressLine(process.stderr) : null;
+    line?.draw(text, final);
+  };
   const onProgress = (p: InstallProgress): void => {
     if (p.kind === 'staged') {
-      line.draw(`staged ${p.done}/${p.total}: ${p.plugin}`, p.done === p.total);
+      if (p.total > 1) draw(`staged ${p.done}/${p.total}: ${p.plugin}`, p.done === p.total);
       return;
     }
     const total = p.total === null ? '' : ` / ${formatSize(p.total)}`;
-    line.draw(`downloading ${p.plugin}: ${formatSize(p.received)}${total}`, p.received === p.total);
+    draw(`downloading ${p.plugin}: ${formatSize(p.received)}${total}`, p.received === p.total);
   };
-  return { onProgress, done: line.clear };
+  return { onProgress, done: () => line?.clear() };
 }

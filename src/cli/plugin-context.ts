@@ -11,10 +11,11 @@ export function storePathsOf(globals: GlobalOptions): StorePaths {
 
 /**
  * The context the plugin operations run with: the store, this process's environment, the
- * `--cwd` directory and, on a TTY, a consent prompt.
+ * `--cwd` directory and, on a TTY, a consent prompt (none with --yes, which answers every question).
  */
 export function pluginContextOf(globals: GlobalOptions): PluginContext {
-  const confirm: Confirm | undefined = canAsk(globals.json) ? askConsent : undefined;
+  const confirm: Confirm | undefined =
+    !globals.yes && canAsk(globals.json) ? askConsent : undefined;
   return {
     paths: storePathsOf(globals),
     env: process.env,

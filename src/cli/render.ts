@@ -1,3 +1,5 @@
+import { writeText } from './stdio.js';
+
 /**
  * Terminal rendering. Plugin-supplied text is printed with control characters escaped (cli.md
  * section 1), so a hooks file cannot move the cursor, recolour the terminal or hide text.
@@ -34,15 +36,15 @@ export function renderTable(
 
 /** Writes one JSON document on stdout (cli.md: `--json` prints exactly one). */
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  writeText(1, `${JSON.stringify(value, null, 2)}\n`);
 }
 
 export function printLine(text = ''): void {
-  process.stdout.write(`${text}\n`);
+  writeText(1, `${text}\n`);
 }
 
 export function printErrorLine(text: string): void {
-  process.stderr.write(`${text}\n`);
+  writeText(2, `${text}\n`);
 }
 
 /** One diagnostic as a readable line: `error invalid_config <path>: <message>`. */

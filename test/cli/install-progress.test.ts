@@ -38,9 +38,18 @@ describe('install progress (cli.md section 1)', () => {
       kind: 'staged',
       plugin: 'evil\u001b[2J',
       done: 1,
-      total: 1,
+      total: 2,
     });
     await new Promise((resolve) => setImmediate(resolve));
     expect(tty.text()).toContain('evil\\u001b[2J');
+  });
+
+  it('cli.md: a single plugin staged is not a bulk install and draws nothing', async () => {
+    const tty = terminal(true);
+    const view = createInstallProgress(tty.stream);
+    view.onProgress?.({ kind: 'staged', plugin: 'guard@acme', done: 1, total: 1 });
+    view.done();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(tty.text()).toBe('');
   });
 });
