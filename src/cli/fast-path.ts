@@ -1,11 +1,14 @@
 import { readFileSync } from 'node:fs';
+import { parseFastLine, type FastLine } from './fast-line.js';
 
 /**
- * STYLE "Start-up cost": `hookpm list [--json] [--home dir]` with a hookpm home (HOOKPM_HOME or
- * --home) answers without loading commander, zod or env-paths (measured by
- * bench/cli-startup.bench.mjs; `--version` is answered by bin/hookpm.js itself). Any other command
- * line, or `list` with an option this parser does not know, returns false and goes through the full
- * CLI (src/cli/main.ts), which gives the same output.
+ * STYLE "Start-up cost": the most common command lines answer without loading commander, every
+ * command and zod's other schemas: `list` with a hookpm home (HOOKPM_HOME or --home), `search`
+ * (cli/fast-search.ts) and `install` (cli/fast-install.ts), each with only the options
+ * cli/fast-line.ts reads, plus `--version` when the bundle is not used (src/cli/start.ts answers it
+ * first). They print what the full CLI (src/cli/main.ts) prints, through the same renderers; any
+ * other line returns false and goes there. Measured by bench/cli-startup.bench.mjs,
+ * bench/search.bench.mjs and bench/install.bench.mjs.
  */
 export async function runFastPath(argv: readonly string[]): Promise<boolean> {
   const args = argv.slice(2);
@@ -13,25 +16,14 @@ export async function runFastPath(argv: readonly string[]): Promise<boolean> {
     process.stdout.write(`${readVersion()}\n`);
     return true;
   }
-  if (args[0] === 'search') {
-    const { runFastSearch } = await import('./fast-search.js');
-    if (await runFastSearch(args)) return true;
-  }
-  const list = parseList(args);
-  if (list === null) return false;
-  const home = list.home ?? process.env.HOOKPM_HOME;
-  if (home === undefined || home === '') return false;
+  const run = fastCommand(args);
+  if (run === null) return false;
+  const [line, handler] = run;
   try {
-    const [{ homeStorePaths }, { listPlugins }, render] = await Promise.all([
-      import('../store/home-paths.js'),
-      import('../ops/list.js'),
-      import('./render-list.js'),
-    ]);
-    const result = await listPlugins(homeStorePaths(home));
-    render.printPluginList(result, list.json);
+    await handler(line);
   } catch (error) {
     const { reportError } = await import('./report-error.js');
-    process.exitCode = reportError(error, { json: list.json });
+    process.exitCode = reportError(error, { json: line.switches.has('--json') });
   }
   return true;
 }
@@ -42,22 +34,30 @@ export function readVersion(): string {
   return (JSON.parse(text) as { version: string }).version;
 }
 
-/** `list` with only the global options that do not change its output (cli.md section 1). */
-function parseList(args: readonly string[]): { json: boolean; home?: string } | null {
-  let json = false;
-  let home: string | undefined;
-  let command = false;
-  for (let i = 0; i < args.length; i += 1) {
-    const arg = args[i] as string;
-    if (arg === 'list' && !command) command = true;
-    else if (arg === '--json') json = true;
-    else if (arg === '--yes' || arg === '-y' || arg === '--offline') continue;
-    else if ((arg === '--home' || arg === '--cwd') && i + 1 < args.length) {
-      const value = args[++i] as string;
-      if (arg === '--home') home = value;
-    } else if (arg.startsWith('--home=')) home = arg.slice('--home='.length);
-    else if (arg.startsWith('--cwd=')) continue;
-    else return null;
-  }
-  return command ? { json, ...(home === undefined ? {} : { home }) } : null;
+type Handler = (line: FastLine) => Promise<void>;
+
+function fastCommand(args: readonly string[]): [FastLine, Handler] | null {
+  const search = parseFastLine(args, 'search', { values: ['--event'], operands: true });
+  if (search !== null)
+    return [search, async (line) => (await import('./fast-search.js')).runFastSearch(line)];
+  const install = parseFastLine(args, 'install', {
+    switches: ['--no-enable', '--force', '--dry-run', '--include-prerelease'],
+    operands: true,
+  });
+  if (install !== null && install.operands.length > 0)
+    return [install, async (line) => (await import('./fast-install.js')).runFastInstall(line)];
+  const list = parseFastLine(args, 'list');
+  const home = list?.values.get('--home') ?? process.env.HOOKPM_HOME;
+  if (list !== null && home !== undefined && home !== '')
+    return [list, (line) => runList(home, line.switches.has('--json'))];
+  return null;
+}
+
+async function runList(home: string, json: boolean): Promise<void> {
+  const [{ homeStorePaths }, { listPlugins }, render] = await Promise.all([
+    import('../store/home-paths.js'),
+    import('../ops/list.js'),
+    import('./render-list.js'),
+  ]);
+  render.printPluginList(await listPlugins(homeStorePaths(home)), json);
 }

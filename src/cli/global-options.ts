@@ -25,7 +25,11 @@ export function addGlobalOptions(program: Command): void {
 
 /** Reads the global options as seen from a (sub)command, wherever they appeared on the line. */
 export function globalOptions(command: Command): GlobalOptions {
-  const opts = command.optsWithGlobals<Record<string, unknown>>();
+  return resolveGlobals(command.optsWithGlobals<Record<string, unknown>>());
+}
+
+/** The global options from their values as given (commander's, or cli/fast-line.ts's). */
+export function resolveGlobals(opts: Record<string, unknown>): GlobalOptions {
   const home = typeof opts.home === 'string' ? opts.home : process.env.HOOKPM_HOME || undefined;
   const cwd = typeof opts.cwd === 'string' ? resolve(opts.cwd) : process.cwd();
   return {

@@ -1,18 +1,11 @@
 import type { Command } from 'commander';
 import { globalOptions } from '../global-options.js';
-import { createInstallProgress } from '../install-progress.js';
-import { pluginContextOf } from '../plugin-context.js';
-import { printJson } from '../render.js';
-import { printInstallResult } from '../render-install.js';
+import { runInstall, type InstallFlags } from '../install-action.js';
 
-interface InstallFlags {
-  enable: boolean;
-  force?: boolean;
-  dryRun?: boolean;
-  includePrerelease?: boolean;
-}
-
-/** `hookpm install <spec...>` (cli.md section 2; registry.md sections 4, 7). */
+/**
+ * `hookpm install <spec...>` (cli.md section 2; registry.md sections 4, 7); cli/fast-install.ts
+ * answers the common forms first.
+ */
 export function register(program: Command): void {
   program
     .command('install')
@@ -34,27 +27,7 @@ export function register(program: Command): void {
       'after',
       '\nExample:\n  $ hookpm install guard@examples --yes\n  $ hookpm install guard@^1.0.0 ./my-plugin ./x.tgz --no-enable --json\n',
     )
-    .action(async (specs: string[], flags: InstallFlags, command: Command) => {
-      const globals = globalOptions(command);
-      const { installPlugins } = await import('../../ops/install.js');
-      const progress = createInstallProgress();
-      const ctx = pluginContextOf(globals);
-      if (progress.onProgress !== undefined) ctx.onProgress = progress.onProgress;
-      try {
-        const result = await installPlugins(ctx, {
-          specs,
-          cwd: globals.cwd,
-          enable: !flags.enable ? 'no' : globals.yes ? 'yes' : 'ask',
-          force: flags.force === true,
-          dryRun: flags.dryRun === true,
-          offline: globals.offline,
-          includePrerelease: flags.includePrerelease === true,
-        });
-        progress.done();
-        if (globals.json) return printJson(result);
-        printInstallResult(result);
-      } finally {
-        progress.done();
-      }
-    });
+    .action((specs: string[], flags: InstallFlags, command: Command) =>
+      runInstall(specs, flags, globalOptions(command)),
+    );
 }

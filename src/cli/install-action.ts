@@ -1,0 +1,42 @@
+import type { GlobalOptions } from './global-options.js';
+import { createInstallProgress } from './install-progress.js';
+import { pluginContextOf } from './plugin-context.js';
+import { printJson } from './render.js';
+import { printInstallResult } from './render-install.js';
+
+/** The options of `hookpm install` besides the global ones (cli.md section 2). */
+export interface InstallFlags {
+  /** False with --no-enable. */
+  enable: boolean;
+  force?: boolean;
+  dryRun?: boolean;
+  includePrerelease?: boolean;
+}
+
+/** `hookpm install <spec...>`, from commands/install.ts or cli/fast-install.ts. */
+export async function runInstall(
+  specs: readonly string[],
+  flags: InstallFlags,
+  globals: GlobalOptions,
+): Promise<void> {
+  const { installPlugins } = await import('../ops/install.js');
+  const progress = createInstallProgress();
+  const ctx = pluginContextOf(globals);
+  if (progress.onProgress !== undefined) ctx.onProgress = progress.onProgress;
+  try {
+    const result = await installPlugins(ctx, {
+      specs,
+      cwd: globals.cwd,
+      enable: !flags.enable ? 'no' : globals.yes ? 'yes' : 'ask',
+      force: flags.force === true,
+      dryRun: flags.dryRun === true,
+      offline: globals.offline,
+      includePrerelease: flags.includePrerelease === true,
+    });
+    progress.done();
+    if (globals.json) return printJson(result);
+    printInstallResult(result);
+  } finally {
+    progress.done();
+  }
+}
