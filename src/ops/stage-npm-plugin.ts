@@ -11,7 +11,7 @@ import { pickNpmVersion } from '../registry/npm-document.js';
 import { createStagingDir } from '../store/layout.js';
 import { tarballCacheDir, type StorePaths } from '../store/paths.js';
 import { readPluginDir } from '../store/read-plugin.js';
-import { extractTarball, scanTarball } from '../store/tarball-scan.js';
+import { extractTarball, scanTarball, tarballInput } from '../store/tarball-scan.js';
 
 export interface NpmPluginRequest {
   package: string;
@@ -63,14 +63,15 @@ export async function stageNpmPlugin(
   let dir: string | null = null;
   try {
     // D5: cached by integrity, verified again on every use (cache-tarball.ts).
-    const { file } = await fetchTarballCached(checkNpmTarballUrl(pick, registry), {
+    const { file, bytes } = await fetchTarballCached(checkNpmTarballUrl(pick, registry), {
       cacheDir: tarballCacheDir(ctx.paths),
       integrity: pick.integrity,
       offline: false,
     });
-    const listing = await scanTarball(file);
+    const input = tarballInput(file, bytes);
+    const listing = await scanTarball(input);
     dir = await createStagingDir(ctx.paths);
-    await extractTarball(file, dir, listing);
+    await extractTarball(input, dir, listing);
     const plugin = await readPluginDir(dir);
     checkPlugin(plugin, request.package, pick.version);
     const staged: StagedNpmPlugin = {

@@ -2,11 +2,16 @@ import { copyFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HookpmError } from '../errors.js';
 import { toStoreError } from '../io/fs-error.js';
-import { fetchTarballCached, hashFile } from '../registry/cache-tarball.js';
+import { fetchTarballCached, readTarballFile } from '../registry/cache-tarball.js';
 import { redactUrl } from '../registry/url-policy.js';
 import { createStagingDir } from '../store/layout.js';
 import { tarballCacheDir } from '../store/paths.js';
-import { extractTarball, scanTarball } from '../store/tarball-scan.js';
+import {
+  extractTarball,
+  scanTarball,
+  tarballInput,
+  type TarballInput,
+} from '../store/tarball-scan.js';
 import type { RegistrySource, TarballFileSource, TarballUrlSource } from './install-source.js';
 import type { StageEnv } from './install-stage.js';
 
@@ -41,7 +46,7 @@ export async function fetchAndExtract(
       ...(ctx.fetch === undefined ? {} : { fetch: ctx.fetch }),
       ...progress,
     });
-    await extractTarball(cached.file, dir, await scanTarball(cached.file));
+    await extractFrom(tarballInput(cached.file, cached.bytes), dir);
     return source.integrity;
   }
   const scratch = await createStagingDir(ctx.paths);
@@ -56,12 +61,17 @@ export async function fetchAndExtract(
       const { fetchToFile } = await import('../registry/http.js');
       await fetchToFile(source.url, file, { purpose: 'tarball', ...ctx.fetch, ...progress });
     }
-    const integrity = await hashFile(file);
-    await extractTarball(file, dir, await scanTarball(file));
+    const { integrity, bytes } = await readTarballFile(file);
+    await extractFrom(tarballInput(file, bytes), dir);
     return integrity;
   } finally {
     await rm(scratch, { recursive: true, force: true }).catch(() => undefined);
   }
+}
+
+/** A1-A3: the whole archive is scanned before anything is written. */
+async function extractFrom(input: TarballInput, dir: string): Promise<void> {
+  await extractTarball(input, dir, await scanTarball(input));
 }
 
 function offlineUrl(url: string): HookpmError {

@@ -7,12 +7,12 @@
  * Partial downloads left by a killed process are removed by the next download into the cache.
  */
 import { createReadStream } from 'node:fs';
-import { mkdir, readdir, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HookpmError } from '../errors.js';
 import { toStoreError } from '../io/fs-error.js';
 import type { FetchOptions } from './fetch-options.js';
-import { createIntegrityChecker, parseIntegrity } from './integrity.js';
+import { createIntegrityChecker, integrityOf, parseIntegrity } from './integrity.js';
 import { redactUrl } from './url-policy.js';
 
 /** Timeouts and retries a caller may set for a download. */
@@ -39,6 +39,8 @@ export interface CachedFetchOptions {
 
 export interface CachedTarball {
   file: string;
+  /** The verified bytes of a small hit (readTarballFile), so they are read only once. */
+  bytes?: Buffer;
   /** `cache`: a verified hit, no fetch; `fetched`: downloaded (or read from a file: URL) now. */
   origin: 'cache' | 'fetched';
 }
@@ -60,7 +62,8 @@ export async function fetchTarballCached(
   opts: CachedFetchOptions,
 ): Promise<CachedTarball> {
   const file = tarballCacheFile(opts.cacheDir, opts.integrity);
-  if (await holdsIntegrity(file, opts.integrity)) return { file, origin: 'cache' };
+  const hit = await readVerified(file, opts.integrity);
+  if (hit !== null) return { file, origin: 'cache', ...hit };
   if (opts.offline && !url.startsWith('file:')) {
     throw new HookpmError(
       'E_OFFLINE',
@@ -103,14 +106,40 @@ async function removeStaleParts(cacheDir: string): Promise<void> {
   }
 }
 
-/** True when `file` exists and its bytes match `integrity`; a damaged copy is removed. */
-async function holdsIntegrity(file: string, integrity: string): Promise<boolean> {
-  const found = await hashFile(file).catch(() => null);
-  if (found === null) return false;
+/**
+ * The cached file's bytes (when small) if it exists and they match `integrity`, else null; a
+ * damaged copy is removed.
+ */
+async function readVerified(file: string, integrity: string): Promise<{ bytes?: Buffer } | null> {
+  const found = await readTarballFile(file).catch(() => null);
+  if (found === null) return null;
   const wanted = parseIntegrity(integrity).sha512;
-  if (wanted.includes(found.slice('sha512-'.length))) return true;
+  if (wanted.includes(found.integrity.slice('sha512-'.length)))
+    return found.bytes === undefined ? {} : { bytes: found.bytes };
   await unlink(file).catch(() => undefined);
-  return false;
+  return null;
+}
+
+/**
+ * Tarballs up to this size are read whole, once, for their hash, their scan and their extraction
+ * (store/tar-reader.ts); larger ones are streamed each time.
+ */
+export const IN_MEMORY_TARBALL_BYTES = 1024 * 1024;
+
+/** `sha512-<base64>` of a tarball file, with its bytes when it is small. */
+export async function readTarballFile(
+  file: string,
+): Promise<{ integrity: string; bytes?: Buffer }> {
+  const handle = await open(file, 'r');
+  try {
+    if ((await handle.stat()).size <= IN_MEMORY_TARBALL_BYTES) {
+      const bytes = await handle.readFile();
+      return { integrity: integrityOf(bytes), bytes };
+    }
+  } finally {
+    await handle.close();
+  }
+  return { integrity: await hashFile(file) };
 }
 
 /** `sha512-<base64>` of a file's bytes, streamed. */

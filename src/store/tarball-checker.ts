@@ -1,6 +1,6 @@
 import { HookpmError } from '../errors.js';
-import { readTar } from './tar-reader.js';
-import type { TarEntry, TarVisitor } from './tar-reader.js';
+import { readTar, tarballFile } from './tar-reader.js';
+import type { TarballInput, TarEntry, TarVisitor } from './tar-reader.js';
 import { createCollisionGuard, normaliseEntryPath, TARBALL_LIMITS } from './tarball-rules.js';
 import type { TarballLimits } from './tarball-rules.js';
 
@@ -27,19 +27,20 @@ const METADATA_ALLOWANCE = 16 * 1024 * 1024;
 
 /** Runs `readTar` with the scan's size caps and turns its errors into messages naming the file and entry. */
 export async function readTarChecked(
-  file: string,
+  input: TarballInput,
   visitor: TarVisitor,
   lastName: () => string | null,
   limits: TarballLimits,
 ): Promise<void> {
   try {
-    await readTar(file, visitor, {
+    await readTar(input, visitor, {
       maxDecompressedBytes: limits.maxTotalBytes + METADATA_ALLOWANCE,
       maxMetaBytes: 1024 * 1024,
     });
   } catch (error) {
     if (!(error instanceof HookpmError)) throw error;
     const entry = lastName();
+    const file = tarballFile(input);
     const where = entry === null ? '' : ` entry ${JSON.stringify(entry)}:`;
     throw new HookpmError(error.code, `Tarball ${file}:${where} ${error.message}.`, {
       ...error.details,

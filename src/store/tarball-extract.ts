@@ -4,7 +4,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { HookpmError } from '../errors.js';
 import { toStoreError } from '../io/fs-error.js';
-import type { TarVisitor } from './tar-reader.js';
+import type { TarballInput, TarVisitor } from './tar-reader.js';
 import { createTarballChecker, readTarChecked } from './tarball-checker.js';
 import type { TarballEntry, TarballListing } from './tarball-checker.js';
 import { TARBALL_LIMITS } from './tarball-rules.js';
@@ -21,7 +21,7 @@ const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | c
  * the scan), and the written tree is compared with it. On any failure `stagingDir` is removed.
  */
 export async function extractTarball(
-  file: string,
+  input: TarballInput,
   stagingDir: string,
   listing: TarballListing,
   limits: TarballLimits = TARBALL_LIMITS,
@@ -70,7 +70,7 @@ export async function extractTarball(
     },
   };
   try {
-    await readTarChecked(file, visitor, checker.lastName, limits);
+    await readTarChecked(input, visitor, checker.lastName, limits);
     const written = checker.entries;
     if (
       written.length !== listing.entries.length ||
@@ -78,8 +78,8 @@ export async function extractTarball(
     ) {
       throw new HookpmError(
         'E_ARCHIVE_CORRUPT',
-        `Tarball ${file} differs from the one that was scanned.`,
-        { file },
+        `Tarball ${listing.file} differs from the one that was scanned.`,
+        { file: listing.file },
       );
     }
     await verifyTree(stagingDir, listing);

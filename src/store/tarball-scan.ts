@@ -1,10 +1,14 @@
 import { createTarballChecker, readTarChecked } from './tarball-checker.js';
 import type { TarballListing } from './tarball-checker.js';
+import { tarballFile } from './tar-reader.js';
+import type { TarballInput } from './tar-reader.js';
 import { TARBALL_LIMITS } from './tarball-rules.js';
 import type { TarballLimits } from './tarball-rules.js';
 
 export { extractTarball } from './tarball-extract.js';
 export type { TarballEntry, TarballListing } from './tarball-checker.js';
+export type { TarballInput } from './tar-reader.js';
+export { tarballInput } from './tar-reader.js';
 export { TARBALL_LIMITS } from './tarball-rules.js';
 export type { TarballLimits } from './tarball-rules.js';
 
@@ -16,10 +20,10 @@ export type { TarballLimits } from './tarball-rules.js';
  * early), `E_ARCHIVE_CORRUPT`.
  */
 export async function scanTarball(
-  file: string,
+  input: TarballInput,
   limits: TarballLimits = TARBALL_LIMITS,
 ): Promise<TarballListing> {
   const checker = createTarballChecker(limits);
-  await readTarChecked(file, checker.visitor, checker.lastName, limits);
-  return { file, entries: checker.entries, totalBytes: checker.totalBytes() };
+  await readTarChecked(input, checker.visitor, checker.lastName, limits);
+  return { file: tarballFile(input), entries: checker.entries, totalBytes: checker.totalBytes() };
 }

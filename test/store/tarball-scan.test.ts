@@ -69,7 +69,8 @@ const EMPTY_LISTING = (file: string): TarballListing => ({ file, entries: [], to
 /**
  * A3 and the security.md invariant: the scan fails with `code`, writing nothing anywhere (the
  * staging directory untouched); an extraction attempted anyway fails the same way, writes nothing
- * outside the staging directory, and removes it.
+ * outside the staging directory, and removes it. The same holds, with the same message, when the
+ * archive's bytes are in memory (a small tarball is read once, tar-reader.ts).
  */
 async function expectRejected(
   content: readonly RawEntry[] | Buffer | ((file: string) => Promise<void>),
@@ -87,6 +88,18 @@ async function expectRejected(
     extractTarball(box.tarball, box.staging, EMPTY_LISTING(box.tarball)),
   );
   expect(extracted.code).toBe(code);
+  expect(await snapshot(box.root)).toEqual(
+    before.filter((line) => !line.startsWith('/store/a/staging ')),
+  );
+  const input = { file: box.tarball, bytes: await readFile(box.tarball) };
+  const inMemory = await failure(scanTarball(input));
+  expect([inMemory.code, inMemory.message]).toEqual([code, scanned.message]);
+  expect(inMemory.details.file).toBe(box.tarball);
+  await mkdir(box.staging, { recursive: true });
+  const extractedInMemory = await failure(
+    extractTarball(input, box.staging, EMPTY_LISTING(box.tarball)),
+  );
+  expect(extractedInMemory.code).toBe(code);
   expect(await snapshot(box.root)).toEqual(
     before.filter((line) => !line.startsWith('/store/a/staging ')),
   );
@@ -120,6 +133,31 @@ describe('scanTarball and extractTarball on accepted archives', () => {
     expect((await stat(join(box.staging, 'hooks'))).mode & 0o7777).toBe(0o755);
     expect((await stat(join(box.staging, 'empty'))).isDirectory()).toBe(true);
   });
+
+  it.each([
+    ['decompressed in one step', 100],
+    ['streamed (24 MiB unpacked)', 9 * 1024 * 1024],
+  ])(
+    'A1/A3: a tarball whose bytes are in memory (read once for its hash) gives the same listing and tree, %s',
+    async (_how, size) => {
+      const box = await sandbox();
+      const data = randomBytes(size).toString('base64');
+      await writeTgz(box.tarball, [
+        file('package/plugin.json', '{"name":"guard","version":"1.0.0"}'),
+        file('package/bin/run.sh', '#!/bin/sh\nexit 0\n', 0o775),
+        file('package/data/a.txt', data),
+        file('package/data/b.txt', data),
+      ]);
+      const listing = await scanTarball(box.tarball);
+      await extractTarball(box.tarball, box.staging, listing);
+      const fromFile = await snapshot(box.staging);
+      const input = { file: box.tarball, bytes: await readFile(box.tarball) };
+      expect(await scanTarball(input)).toEqual(listing);
+      await rm(box.staging, { recursive: true });
+      await extractTarball(input, box.staging, listing);
+      expect(await snapshot(box.staging)).toEqual(fromFile);
+    },
+  );
 
   it('A1: a tarball made by tar (npm pack uses it), with a long PAX path, is read and extracted', async () => {
     const box = await sandbox();
