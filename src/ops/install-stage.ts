@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { copyPluginTree } from '../store/copy-tree.js';
-import { fingerprintTree } from '../store/fingerprint.js';
+import { fingerprintOf, fingerprintTree, type TreeEntry } from '../store/fingerprint.js';
 import { createStagingDir } from '../store/layout.js';
 import type { StorePaths } from '../store/paths.js';
 import { assertInstallable, inspectPluginDir, type InspectedPlugin } from './inspect-plugin.js';
@@ -54,20 +54,27 @@ export async function stagePlugin(
     return (await import('./install-marketplace.js')).stageMarketplace(source, where, env);
   const dir = 'into' in where ? where.into : await createStagingDir(where.paths);
   try {
-    const integrity = source.kind === 'directory' ? null : await fetchAndExtract(source, dir, env);
-    if (source.kind === 'directory') await copyPluginTree(source.path, dir);
-    return await finishStage(source, dir, integrity);
+    if (source.kind === 'directory') {
+      await copyPluginTree(source.path, dir);
+      return await finishStage(source, dir, null);
+    }
+    const extracted = await fetchAndExtract(source, dir, env);
+    return await finishStage(source, dir, extracted.integrity, extracted.files);
   } catch (error) {
     await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     throw error;
   }
 }
 
-/** Validates the tree in `dir` (the caller removes it on failure) and fingerprints it. */
+/**
+ * Validates the tree in `dir` (the caller removes it on failure) and fingerprints it: from `files`,
+ * the entries of the files an extraction just wrote there, else by reading the tree.
+ */
 export async function finishStage(
   source: InstallSource,
   dir: string,
   integrity: string | null,
+  files?: readonly TreeEntry[],
 ): Promise<StagedPlugin> {
   const inspected = await inspectPluginDir(dir, {
     fallbackName: source.fallbackName,
@@ -78,6 +85,6 @@ export async function finishStage(
     requireManifest(inspected, source.spec);
   assertInstallable(inspected, source.spec);
   if (source.kind === 'registry') checkAgainstIndex(inspected, source);
-  const fingerprint = await fingerprintTree(dir);
+  const fingerprint = files === undefined ? await fingerprintTree(dir) : fingerprintOf(files);
   return { source, dir, inspected, fingerprint, integrity: integrity ?? fingerprint };
 }

@@ -92,7 +92,7 @@ async function materialise(
     throw new Error('Assertion failed: directories are reviewed in place');
   const dir = await createStagingDir(ctx.paths);
   try {
-    const integrity = await fetchAndExtract(source, dir, {
+    const { integrity } = await fetchAndExtract(source, dir, {
       ctx,
       offline: opts.offline,
       cwd: opts.cwd,

@@ -4,6 +4,7 @@ import { HookpmError } from '../errors.js';
 import { toStoreError } from '../io/fs-error.js';
 import { fetchTarballCached, readTarballFile } from '../registry/cache-tarball.js';
 import { redactUrl } from '../registry/url-policy.js';
+import type { TreeEntry } from '../store/fingerprint.js';
 import { createStagingDir } from '../store/layout.js';
 import { tarballCacheDir } from '../store/paths.js';
 import {
@@ -17,18 +18,25 @@ import type { StageEnv } from './install-stage.js';
 
 type TarballSource = RegistrySource | TarballFileSource | TarballUrlSource;
 
+export interface ExtractedTarball {
+  /** The tarball's sha512 SRI. */
+  integrity: string;
+  files: TreeEntry[];
+}
+
 /**
  * Steps 2-3 of the install transaction for a tarball: obtains verified bytes (a registry tarball
  * from the integrity-addressed cache or downloaded into it with its sha512 checked while streaming,
  * D5; a local file copied, or a URL downloaded, into a scratch staging directory and hashed), scans
  * the whole archive before writing anything (A1-A3), then extracts it into `dir`. Returns the
- * tarball's integrity (sha512 SRI). The scratch directory is removed whatever happens.
+ * tarball's integrity (sha512 SRI) and the files written (their fingerprint entries, Q6). The
+ * scratch directory is removed whatever happens.
  */
 export async function fetchAndExtract(
   source: TarballSource,
   dir: string,
   env: StageEnv,
-): Promise<string> {
+): Promise<ExtractedTarball> {
   const { ctx } = env;
   const onProgress = ctx.onProgress;
   const progress =
@@ -46,8 +54,8 @@ export async function fetchAndExtract(
       ...(ctx.fetch === undefined ? {} : { fetch: ctx.fetch }),
       ...progress,
     });
-    await extractFrom(tarballInput(cached.file, cached.bytes), dir);
-    return source.integrity;
+    const files = await extractFrom(tarballInput(cached.file, cached.bytes), dir);
+    return { integrity: source.integrity, files };
   }
   const scratch = await createStagingDir(ctx.paths);
   try {
@@ -62,16 +70,15 @@ export async function fetchAndExtract(
       await fetchToFile(source.url, file, { purpose: 'tarball', ...ctx.fetch, ...progress });
     }
     const { integrity, bytes } = await readTarballFile(file);
-    await extractFrom(tarballInput(file, bytes), dir);
-    return integrity;
+    return { integrity, files: await extractFrom(tarballInput(file, bytes), dir) };
   } finally {
     await rm(scratch, { recursive: true, force: true }).catch(() => undefined);
   }
 }
 
 /** A1-A3: the whole archive is scanned before anything is written. */
-async function extractFrom(input: TarballInput, dir: string): Promise<void> {
-  await extractTarball(input, dir, await scanTarball(input));
+async function extractFrom(input: TarballInput, dir: string): Promise<TreeEntry[]> {
+  return extractTarball(input, dir, await scanTarball(input));
 }
 
 function offlineUrl(url: string): HookpmError {

@@ -22,8 +22,13 @@ const EMPTY_SHA256 = sha256Hex('');
 const PARALLEL_READS = 32;
 
 export async function fingerprintTree(root: string): Promise<string> {
-  const entries = await listTree(root);
-  return `sha256-${sha256Base64(canonicalJson(entries))}`;
+  return fingerprintOf(await listTree(root));
+}
+
+/** The fingerprint over a tree's entries, in any order (an extraction lists what it wrote). */
+export function fingerprintOf(entries: readonly TreeEntry[]): string {
+  const sorted = [...entries].sort((a, b) => compareCodeUnits(a[0], b[0]));
+  return `sha256-${sha256Base64(canonicalJson(sorted))}`;
 }
 
 /** The sorted entries the fingerprint is computed over (for `hookpm doctor` to say what changed). */

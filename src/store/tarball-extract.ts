@@ -1,9 +1,20 @@
-import { constants } from 'node:fs';
-import { chmod, lstat, mkdir, open, readdir, rm } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
+import { createHash, type Hash } from 'node:crypto';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  fchmodSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  writeSync,
+} from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { HookpmError } from '../errors.js';
 import { toStoreError } from '../io/fs-error.js';
+import type { TreeEntry } from './fingerprint.js';
 import type { TarballInput, TarVisitor } from './tar-reader.js';
 import { createTarballChecker, readTarChecked } from './tarball-checker.js';
 import type { TarballEntry, TarballListing } from './tarball-checker.js';
@@ -19,54 +30,62 @@ const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | c
  * ignored. Every entry is checked again (same rules and limits as the scan) before it is
  * written, the archive must yield exactly `listing` (else `E_ARCHIVE_CORRUPT`: it changed since
  * the scan), and the written tree is compared with it. On any failure `stagingDir` is removed.
+ * Returns the files written with their SHA-256 and mode, the entries of their Q6 fingerprint
+ * (store/fingerprint.ts), so the tree need not be read back to fingerprint it.
+ *
+ * The files are small and written one after another, so the calls are synchronous: a thread-pool
+ * round trip per call would cost more than the call (bench/install.bench.mjs).
  */
 export async function extractTarball(
   input: TarballInput,
   stagingDir: string,
   listing: TarballListing,
   limits: TarballLimits = TARBALL_LIMITS,
-): Promise<void> {
-  await mkdir(stagingDir, { recursive: true, mode: 0o755 });
-  if (!(await lstat(stagingDir)).isDirectory() || (await readdir(stagingDir)).length > 0)
+): Promise<TreeEntry[]> {
+  mkdirSync(stagingDir, { recursive: true, mode: 0o755 });
+  if (!lstatSync(stagingDir).isDirectory() || readdirSync(stagingDir).length > 0)
     throw new Error(`Assertion failed: staging directory ${stagingDir} is not empty`);
   const checker = createTarballChecker(limits);
-  let handle: FileHandle | null = null;
+  const files: TreeEntry[] = [];
+  let open: { fd: number; hash: Hash } | null = null;
   const made = new Set<string>([stagingDir]);
-  const ensureDir = async (path: string): Promise<void> => {
+  const ensureDir = (path: string): void => {
     if (made.has(path)) return;
-    await mkdir(path, { recursive: true, mode: 0o755 });
+    mkdirSync(path, { recursive: true, mode: 0o755 });
     made.add(path);
   };
   const visitor: TarVisitor = {
-    entry: async (raw) => {
+    entry: (raw) => {
       checker.visitor.entry(raw);
       const entry = checker.current();
       if (entry === null) return;
       const target = join(stagingDir, ...entry.path.split('/'));
-      await writeStep(entry.path, async () => {
-        if (entry.type === 'directory') await ensureDir(target);
+      writeStep(entry.path, () => {
+        if (entry.type === 'directory') ensureDir(target);
         else {
-          await ensureDir(dirname(target));
-          handle = await open(target, CREATE_NEW, 0o600);
+          ensureDir(dirname(target));
+          open = { fd: openSync(target, CREATE_NEW, 0o600), hash: createHash('sha256') };
         }
       });
     },
-    data: async (chunk) => {
+    data: (chunk) => {
       checker.visitor.data(chunk);
-      const fh = handle;
-      if (fh === null) throw new Error('Assertion failed: data outside a file entry');
-      await writeStep(checker.current()?.path ?? '', () => writeAll(fh, chunk));
+      const file = open;
+      if (file === null) throw new Error('Assertion failed: data outside a file entry');
+      file.hash.update(chunk);
+      writeStep(checker.current()?.path ?? '', () => writeAll(file.fd, chunk));
     },
-    end: async () => {
+    end: () => {
       const entry = checker.current();
       checker.visitor.end();
-      const fh = handle;
-      if (fh === null || entry === null) return;
-      handle = null;
-      await writeStep(entry.path, async () => {
-        await fh.chmod(entry.mode);
-        await fh.close();
+      const file = open;
+      if (file === null || entry === null) return;
+      open = null;
+      writeStep(entry.path, () => {
+        fchmodSync(file.fd, entry.mode);
+        closeSync(file.fd);
       });
+      files.push([entry.path, 'file', file.hash.digest('hex'), entry.mode]);
     },
   };
   try {
@@ -82,9 +101,11 @@ export async function extractTarball(
         { file: listing.file },
       );
     }
-    await verifyTree(stagingDir, listing);
+    verifyTree(stagingDir, listing);
+    return files;
   } catch (error) {
-    await (handle as FileHandle | null)?.close().catch(() => undefined);
+    const file = open as { fd: number } | null;
+    if (file !== null) closeQuietly(file.fd);
     await rm(stagingDir, { recursive: true, force: true });
     throw error;
   }
@@ -100,25 +121,32 @@ function sameEntry(a: TarballEntry, b: TarballEntry | undefined): boolean {
   );
 }
 
-async function writeStep(path: string, step: () => Promise<void>): Promise<void> {
+function writeStep(path: string, step: () => void): void {
   try {
-    await step();
+    step();
   } catch (error) {
     throw toStoreError(error, JSON.stringify(path), 'extract');
   }
 }
 
-async function writeAll(fh: FileHandle, chunk: Buffer): Promise<void> {
+function writeAll(fd: number, chunk: Buffer): void {
   let offset = 0;
-  while (offset < chunk.length)
-    offset += (await fh.write(chunk, offset, chunk.length - offset)).bytesWritten;
+  while (offset < chunk.length) offset += writeSync(fd, chunk, offset, chunk.length - offset);
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Already failing: the first error is the one to report.
+  }
 }
 
 /**
  * The staging tree must be exactly the listing: the listed files (same size and mode), the listed
  * directories and their parents (set to 0755 here, as mkdir obeys the umask), and nothing else.
  */
-async function verifyTree(root: string, listing: TarballListing): Promise<void> {
+function verifyTree(root: string, listing: TarballListing): void {
   const files = new Map<string, TarballEntry>();
   const dirs = new Set<string>();
   for (const entry of listing.entries) {
@@ -129,15 +157,15 @@ async function verifyTree(root: string, listing: TarballListing): Promise<void> 
       dirs.add(segments.slice(0, depth).join('/'));
   }
   let seen = 0;
-  const walk = async (relative: string): Promise<void> => {
-    for (const name of await readdir(join(root, relative))) {
+  const walk = (relative: string): void => {
+    for (const name of readdirSync(join(root, relative))) {
       const path = relative === '' ? name : `${relative}/${name}`;
-      const info = await lstat(join(root, path));
+      const info = lstatSync(join(root, path));
       const expected = files.get(path);
       seen += 1;
       if (info.isDirectory() && dirs.has(path)) {
-        await chmod(join(root, path), 0o755);
-        await walk(path);
+        chmodSync(join(root, path), 0o755);
+        walk(path);
       } else if (!(
         info.isFile() &&
         expected !== undefined &&
@@ -151,7 +179,7 @@ async function verifyTree(root: string, listing: TarballListing): Promise<void> 
       }
     }
   };
-  await walk('');
+  walk('');
   if (seen !== files.size + dirs.size)
     throw new HookpmError('E_ARCHIVE_CORRUPT', 'the extracted tree is missing listed entries');
 }

@@ -7,6 +7,7 @@ import * as tar from 'tar';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HookpmError } from '../../src/errors.js';
 import type { ErrorCode } from '../../src/errors.js';
+import { fingerprintOf, fingerprintTree } from '../../src/store/fingerprint.js';
 import { extractTarball, scanTarball } from '../../src/store/tarball-scan.js';
 import type { TarballListing } from '../../src/store/tarball-scan.js';
 import {
@@ -126,7 +127,14 @@ describe('scanTarball and extractTarball on accepted archives', () => {
       ['empty', 'directory', 0o755],
     ]);
     expect(await readdir(box.staging)).toEqual([]);
-    await extractTarball(box.tarball, box.staging, listing);
+    const files = await extractTarball(box.tarball, box.staging, listing);
+    // Q6: what the extraction reports it wrote fingerprints the same as the tree read back.
+    expect(fingerprintOf(files)).toBe(await fingerprintTree(box.staging));
+    expect(files.map(([path]) => path).sort()).toEqual([
+      'bin/run.sh',
+      'hooks/hooks.json',
+      'plugin.json',
+    ]);
     expect(await readFile(join(box.staging, 'hooks', 'hooks.json'), 'utf8')).toBe('{"hooks":{}}');
     expect((await stat(join(box.staging, 'bin', 'run.sh'))).mode & 0o7777).toBe(0o755);
     expect((await stat(join(box.staging, 'plugin.json'))).mode & 0o7777).toBe(0o644);
@@ -154,8 +162,9 @@ describe('scanTarball and extractTarball on accepted archives', () => {
       const input = { file: box.tarball, bytes: await readFile(box.tarball) };
       expect(await scanTarball(input)).toEqual(listing);
       await rm(box.staging, { recursive: true });
-      await extractTarball(input, box.staging, listing);
+      const files = await extractTarball(input, box.staging, listing);
       expect(await snapshot(box.staging)).toEqual(fromFile);
+      expect(fingerprintOf(files)).toBe(await fingerprintTree(box.staging));
     },
   );
 
