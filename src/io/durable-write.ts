@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { open, rename, unlink } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
+import {
+  closeSync,
+  fchmodSync,
+  fsyncSync,
+  openSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { HookpmError } from '../errors.js';
 import { errnoCode, toStoreError } from './fs-error.js';
@@ -21,7 +28,9 @@ export function durableTempPrefix(file: string): string {
  * directory, written completely (every write's count checked, a write of 0 bytes is a failure),
  * fsynced and closed, then renamed over `file`, and the directory is fsynced. On failure the
  * temporary file is removed and `file` is untouched. Errors: E_NOSPC, E_STORE_READONLY, E_IO.
- * Deliberately not write-file-atomic: it can report success after a short write.
+ * Deliberately not write-file-atomic: it can report success after a short write. The calls are
+ * synchronous: each needs the one before it, and a thread-pool round trip per call costs more than
+ * the call for a small file (bench/install.bench.mjs).
  */
 export async function writeFileDurable(
   file: string,
@@ -34,27 +43,36 @@ export async function writeFileDurable(
     `${durableTempPrefix(file)}${process.pid}-${randomBytes(6).toString('hex')}`,
   );
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-  let handle: FileHandle | undefined;
+  let fd: number | undefined;
   try {
-    handle = await open(temp, 'wx', opts.mode ?? 0o644);
-    if (opts.mode !== undefined) await handle.chmod(opts.mode);
-    await writeAll(handle, bytes, file);
-    await handle.sync();
-    await handle.close();
-    handle = undefined;
-    await rename(temp, file);
+    fd = openSync(temp, 'wx', opts.mode ?? 0o644);
+    if (opts.mode !== undefined) fchmodSync(fd, opts.mode);
+    writeAll(fd, bytes, file);
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(temp, file);
   } catch (error) {
-    await handle?.close().catch(() => undefined);
-    await unlink(temp).catch(() => undefined);
+    if (fd !== undefined) quietly(() => closeSync(fd as number));
+    quietly(() => unlinkSync(temp));
     throw toStoreError(error, file, 'write');
   }
-  await syncDirectory(dir, file);
+  syncDirectory(dir, file);
 }
 
-async function writeAll(handle: FileHandle, bytes: Uint8Array, file: string): Promise<void> {
+/** Cleanup on a failure path: the first error is the one to report. */
+function quietly(step: () => void): void {
+  try {
+    step();
+  } catch {
+    // ignored
+  }
+}
+
+function writeAll(fd: number, bytes: Uint8Array, file: string): void {
   let offset = 0;
   while (offset < bytes.length) {
-    const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset, offset);
+    const bytesWritten = writeSync(fd, bytes, offset, bytes.length - offset, offset);
     if (bytesWritten <= 0) {
       throw new HookpmError(
         'E_IO',
@@ -74,17 +92,17 @@ async function writeAll(handle: FileHandle, bytes: Uint8Array, file: string): Pr
  * Makes the rename itself durable. Platforms that cannot open or fsync a directory (Windows:
  * EISDIR/EPERM; some file systems: EINVAL/ENOTSUP) give no stronger guarantee, so those are ignored.
  */
-async function syncDirectory(dir: string, file: string): Promise<void> {
-  let handle: FileHandle | undefined;
+function syncDirectory(dir: string, file: string): void {
+  let fd: number | undefined;
   try {
-    handle = await open(dir, 'r');
-    await handle.sync();
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
   } catch (error) {
     const code = errnoCode(error);
     if (code !== 'EISDIR' && code !== 'EPERM' && code !== 'EINVAL' && code !== 'ENOTSUP') {
       throw toStoreError(error, file, 'sync the directory of');
     }
   } finally {
-    await handle?.close().catch(() => undefined);
+    if (fd !== undefined) quietly(() => closeSync(fd as number));
   }
 }

@@ -1,11 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, unlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdirSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HookpmError } from '../errors.js';
 import { toStoreError } from './fs-error.js';
-import { createExclusive, isStale, lockTempFile, readLockFile } from './lock-record.js';
+import {
+  createExclusive,
+  isStale,
+  lockTempFile,
+  readLockFile,
+  unlinkQuietly,
+} from './lock-record.js';
 import type { LockHolder, LockSighting } from './lock-record.js';
 
 export type { LockHolder } from './lock-record.js';
@@ -44,7 +50,7 @@ export async function acquireLock(lockPath: string, opts: LockOptions = {}): Pro
   let delay = 10;
   let waiting = false;
   try {
-    await mkdir(dirname(lockPath), { recursive: true });
+    mkdirSync(dirname(lockPath), { recursive: true });
     for (;;) {
       if (await createExclusive(lockPath, record)) return hold(lockPath, record, staleMs);
       const current = await readLockFile(lockPath);
@@ -104,7 +110,7 @@ async function takeOver(
         // Only our own marker, and on success the markers of dead recoverers we went past: a
         // marker a live contender holds is never removed, or a third could enter beside it.
         const done = replaced ? [marker, ...passed] : [marker];
-        for (const file of done) await unlink(file).catch(() => undefined);
+        for (const file of done) unlinkQuietly(file);
       }
     }
     const other = await readLockFile(marker);
@@ -123,8 +129,8 @@ async function replaceIfUnchanged(
   const again = await readLockFile(lockPath);
   if (again === undefined || again.identity !== stale.identity) return false;
   const temp = lockTempFile(lockPath, record);
-  await writeFile(temp, JSON.stringify(record), { mode: 0o644 });
-  await rename(temp, lockPath);
+  writeFileSync(temp, JSON.stringify(record), { mode: 0o644 });
+  renameSync(temp, lockPath);
   return true;
 }
 
@@ -134,7 +140,11 @@ function hold(lockPath: string, record: LockHolder, staleMs: number): ReleaseLoc
     const current = await readLockFile(lockPath).catch(() => undefined);
     if (current?.holder?.token !== record.token) return;
     const now = new Date();
-    await utimes(lockPath, now, now).catch(() => undefined);
+    try {
+      utimesSync(lockPath, now, now);
+    } catch {
+      // Gone or unwritable: the next refresh tries again; release does not need it.
+    }
   };
   const timer = setInterval(() => void refresh(), Math.max(Math.floor(staleMs / 4), 25));
   timer.unref();
@@ -144,7 +154,7 @@ function hold(lockPath: string, record: LockHolder, staleMs: number): ReleaseLoc
     released = true;
     clearInterval(timer);
     const current = await readLockFile(lockPath).catch(() => undefined);
-    if (current?.holder?.token === record.token) await unlink(lockPath).catch(() => undefined);
+    if (current?.holder?.token === record.token) unlinkQuietly(lockPath);
   };
 }
 

@@ -1,4 +1,6 @@
 import { rm } from 'node:fs/promises';
+import { syncTree } from '../io/sync-tree.js';
+import { toStoreError } from '../io/fs-error.js';
 import { copyPluginTree } from '../store/copy-tree.js';
 import { fingerprintOf, fingerprintTree, type TreeEntry } from '../store/fingerprint.js';
 import { createStagingDir } from '../store/layout.js';
@@ -68,7 +70,10 @@ export async function stagePlugin(
 
 /**
  * Validates the tree in `dir` (the caller removes it on failure) and fingerprints it: from `files`,
- * the entries of the files an extraction just wrote there, else by reading the tree.
+ * the entries of the files an extraction just wrote there, else by reading the tree. Meanwhile the
+ * tree is flushed to disk (D4: promoteTree names only a tree that is complete on disk, so after a
+ * power loss the state never names a tree whose files are empty); a validation error wins over a
+ * flush error.
  */
 export async function finishStage(
   source: InstallSource,
@@ -76,6 +81,10 @@ export async function finishStage(
   integrity: string | null,
   files?: readonly TreeEntry[],
 ): Promise<StagedPlugin> {
+  const flushing = syncTree(dir).catch((error: unknown) => {
+    throw toStoreError(error, dir, 'flush the staged tree');
+  });
+  flushing.catch(() => undefined);
   const inspected = await inspectPluginDir(dir, {
     fallbackName: source.fallbackName,
     registry: source.registry,
@@ -86,5 +95,6 @@ export async function finishStage(
   assertInstallable(inspected, source.spec);
   if (source.kind === 'registry') checkAgainstIndex(inspected, source);
   const fingerprint = files === undefined ? await fingerprintTree(dir) : fingerprintOf(files);
+  await flushing;
   return { source, dir, inspected, fingerprint, integrity: integrity ?? fingerprint };
 }

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { HookpmError } from '../errors.js';
 import { assertStoreWritable } from '../store/check-writable.js';
@@ -98,9 +99,17 @@ export async function stageAndCommit(
   try {
     return await withStoreLock(ctx.paths, () => commit(ctx, staged, opts, notes), lockOptions(ctx));
   } finally {
-    await Promise.all(
-      staged.map((s) => rm(s.dir, { recursive: true, force: true }).catch(() => undefined)),
-    );
+    // A promoted tree is no longer there; what is left of the others is removed now.
+    for (const s of staged) removeQuietly(s.dir);
+  }
+}
+
+/** Best effort: staging the lock holder does not remove is collected by the next command. */
+function removeQuietly(dir: string): void {
+  try {
+    rmSync(dir, { recursive: true, force: true });
+  } catch {
+    // Left for collection (store/collect.ts).
   }
 }
 

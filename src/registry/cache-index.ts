@@ -11,7 +11,8 @@
  * half a second for 10,000 plugins, which `hookpm search` must not pay. A file that fails the
  * envelope check (truncated, another format, another location) counts as absent.
  */
-import { mkdir, open, readFile, rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdir, open, rm } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isPlainObject } from '../hooks/describe-value.js';
@@ -62,7 +63,7 @@ export async function readCachedIndex(
 ): Promise<CachedIndex | null> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(indexCacheFile(cacheDir, registry));
+    bytes = readFileSync(indexCacheFile(cacheDir, registry));
   } catch {
     return null;
   }

@@ -6,8 +6,8 @@
  * may be damaged or deleted at any time without loss; a damaged entry is removed and fetched anew.
  * Partial downloads left by a killed process are removed by the next download into the cache.
  */
-import { createReadStream } from 'node:fs';
-import { mkdir, open, readdir, stat, unlink } from 'node:fs/promises';
+import { closeSync, createReadStream, fstatSync, openSync, readFileSync } from 'node:fs';
+import { mkdir, readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HookpmError } from '../errors.js';
 import { toStoreError } from '../io/fs-error.js';
@@ -126,18 +126,18 @@ async function readVerified(file: string, integrity: string): Promise<{ bytes?: 
  */
 export const IN_MEMORY_TARBALL_BYTES = 1024 * 1024;
 
-/** `sha512-<base64>` of a tarball file, with its bytes when it is small. */
+/** `sha512-<base64>` of a tarball file, with its bytes (read synchronously, in one call) when it is small. */
 export async function readTarballFile(
   file: string,
 ): Promise<{ integrity: string; bytes?: Buffer }> {
-  const handle = await open(file, 'r');
+  const fd = openSync(file, 'r');
   try {
-    if ((await handle.stat()).size <= IN_MEMORY_TARBALL_BYTES) {
-      const bytes = await handle.readFile();
+    if (fstatSync(fd).size <= IN_MEMORY_TARBALL_BYTES) {
+      const bytes = readFileSync(fd);
       return { integrity: integrityOf(bytes), bytes };
     }
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
   return { integrity: await hashFile(file) };
 }

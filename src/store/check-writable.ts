@@ -1,5 +1,4 @@
-import { constants } from 'node:fs';
-import { access } from 'node:fs/promises';
+import { accessSync, constants } from 'node:fs';
 import { dirname } from 'node:path';
 import { errnoCode, toStoreError } from '../io/fs-error.js';
 import type { StorePaths } from './paths.js';
@@ -13,7 +12,7 @@ export async function assertStoreWritable(paths: StorePaths): Promise<void> {
   let dir = paths.data;
   for (;;) {
     try {
-      await access(dir, constants.W_OK);
+      accessSync(dir, constants.W_OK);
       return;
     } catch (error) {
       const code = errnoCode(error);

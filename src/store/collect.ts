@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
+import { readdirSync, rmdirSync, statSync } from 'node:fs';
+import { mkdir, rename, rm, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { durableTempPrefix } from '../io/durable-write.js';
@@ -49,7 +50,11 @@ export async function collectGarbage(paths: StorePaths, state: State): Promise<s
     const found = await findLeftovers(paths, state);
     for (const leftover of found) await removeLeftover(paths, leftover);
     for (const plugin of await listDir(pluginsDir(paths))) {
-      await rmdir(join(pluginsDir(paths), plugin)).catch(() => undefined);
+      try {
+        rmdirSync(join(pluginsDir(paths), plugin));
+      } catch {
+        // Not empty: it holds installed versions.
+      }
     }
     return found.map((leftover) => leftover.path);
   } catch (error) {
@@ -132,14 +137,17 @@ async function isDebrisOfDeadWriter(name: string, file: string): Promise<boolean
 async function stagingInUse(name: string, entry: string): Promise<boolean> {
   const pid = /^stage-(\d+)-/.exec(name)?.[1];
   if (pid === undefined || !isProcessAlive(Number(pid))) return false;
-  const info = await stat(entry).catch(() => undefined);
+  const info = statSync(entry, { throwIfNoEntry: false });
   return info !== undefined && Date.now() - info.mtimeMs < STAGING_MAX_AGE_MS;
 }
 
-/** Names in `dir`, sorted; none when it does not exist or is not a directory. */
+/**
+ * Names in `dir`, sorted; none when it does not exist or is not a directory. Collection runs in
+ * every command that changes the store, so its look-ups are synchronous (bench/install.bench.mjs).
+ */
 async function listDir(dir: string): Promise<string[]> {
   try {
-    return (await readdir(dir)).sort();
+    return readdirSync(dir).sort();
   } catch (error) {
     const code = errnoCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') return [];

@@ -1,4 +1,5 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { toStoreError } from '../io/fs-error.js';
 import { pluginDataDir } from './paths.js';
 import type { StorePaths } from './paths.js';
@@ -10,7 +11,7 @@ import type { StorePaths } from './paths.js';
 export async function ensureDataDir(paths: StorePaths, id: string): Promise<string> {
   const dir = pluginDataDir(paths, id);
   try {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (error) {
     throw toStoreError(error, dir, 'create the data directory');
   }

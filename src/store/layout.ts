@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdirSync, renameSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { errnoCode, toStoreError } from '../io/fs-error.js';
 import { pluginVersionsDir, stagingRoot } from './paths.js';
 import type { StorePaths } from './paths.js';
 import { sameTree } from './same-tree.js';
-import { syncPath, syncTree } from '../io/sync-tree.js';
+import { syncPath } from '../io/sync-tree.js';
 
 /** What names one installed tree. */
 export interface TreeKey {
@@ -50,8 +51,8 @@ export async function createStagingDir(paths: StorePaths): Promise<string> {
   const root = stagingRoot(paths);
   const dir = join(root, `stage-${process.pid}-${randomBytes(6).toString('hex')}`);
   try {
-    await mkdir(root, { recursive: true });
-    await mkdir(dir, { mode: 0o755 });
+    mkdirSync(root, { recursive: true });
+    mkdirSync(dir, { mode: 0o755 });
   } catch (error) {
     throw toStoreError(error, dir, 'create the staging directory');
   }
@@ -59,20 +60,20 @@ export async function createStagingDir(paths: StorePaths): Promise<string> {
 }
 
 /**
- * D4: flushes the validated tree `staging` to disk, moves it to `target` by rename (then flushes
- * the parent directory), and returns where it now lives.
+ * D4: moves the validated tree `staging`, already flushed to disk (ops/install-stage.ts
+ * finishStage), to `target` by rename (then flushes the parent directory), and returns where it
+ * now lives.
  * When `target` already exists with the same content, the existing tree is kept (and staging
  * removed); when it exists with other content (a tampered or half-collected tree), the tree goes to
  * `<target>-r2`, `-r3`, ... instead, so no tree that the state may name is ever changed in place.
  */
 export async function promoteTree(staging: string, target: string): Promise<string> {
   try {
-    await syncTree(staging);
-    await mkdir(dirname(target), { recursive: true });
+    mkdirSync(dirname(target), { recursive: true });
     for (let attempt = 1; attempt <= 100; attempt += 1) {
       const candidate = attempt === 1 ? target : `${target}-r${attempt}`;
       try {
-        await rename(staging, candidate);
+        renameSync(staging, candidate);
         await syncPath(dirname(candidate));
         return candidate;
       } catch (error) {

@@ -1,11 +1,20 @@
-import { constants } from 'node:fs';
-import { lstat, open, realpath, stat } from 'node:fs/promises';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+} from 'node:fs';
 import { join, sep } from 'node:path';
 
 /**
  * File access confined to a plugin root (plugins.md H5): a path is followed only when, after
  * every symlink is resolved, it is still inside the root. Never throws for a plugin's content;
- * only the caller decides what a missing or escaping path means.
+ * only the caller decides what a missing or escaping path means. Plugin files are few and small,
+ * so the calls are synchronous (a thread-pool round trip costs more than the call).
  */
 export type Located =
   | { status: 'missing' }
@@ -18,7 +27,7 @@ export async function locateInside(realRoot: string, relative: string): Promise<
   const full = join(realRoot, ...relative.split('/'));
   let real: string;
   try {
-    real = await realpath(full);
+    real = realpathSync.native(full);
   } catch (error) {
     const code = errorCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') return danglingOrMissing(full);
@@ -28,7 +37,7 @@ export async function locateInside(realRoot: string, relative: string): Promise<
     return { status: 'outside', real };
   }
   try {
-    const info = await stat(real);
+    const info = statSync(real);
     return { status: info.isFile() ? 'file' : info.isDirectory() ? 'directory' : 'other', real };
   } catch (error) {
     return { status: 'error', reason: `cannot read it (${errorCode(error)})` };
@@ -38,7 +47,7 @@ export async function locateInside(realRoot: string, relative: string): Promise<
 /** A dangling symlink is reported as an error: its target is never looked up (H5). */
 async function danglingOrMissing(full: string): Promise<Located> {
   try {
-    const info = await lstat(full);
+    const info = lstatSync(full);
     if (info.isSymbolicLink()) return { status: 'error', reason: 'is a dangling symlink' };
   } catch {
     // nothing at that path
@@ -57,28 +66,28 @@ export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
  * swapped for a link after `locateInside` checked it is refused instead of read.
  */
 export async function readTextNoFollow(real: string): Promise<TextRead> {
-  let handle;
+  let fd: number;
   try {
-    handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW);
+    fd = openSync(real, constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch (error) {
     return { ok: false, reason: `cannot open it (${errorCode(error)})` };
   }
   try {
-    const info = await handle.stat();
+    const info = fstatSync(fd);
     if (info.size > MAX_DOCUMENT_BYTES) {
       return {
         ok: false,
         reason: `it is ${info.size} bytes, more than the ${MAX_DOCUMENT_BYTES} allowed`,
       };
     }
-    const bytes = await handle.readFile();
+    const bytes = readFileSync(fd);
     return { ok: true, text: UTF8.decode(bytes) };
   } catch (error) {
     const reason =
       error instanceof TypeError ? 'it is not valid UTF-8' : `cannot read it (${errorCode(error)})`;
     return { ok: false, reason };
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 

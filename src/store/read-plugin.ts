@@ -1,4 +1,4 @@
-import { realpath, stat } from 'node:fs/promises';
+import { realpathSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { HookpmError } from '../errors.js';
 import { diagnostic, type Diagnostic } from '../hooks/diagnostic.js';
@@ -64,8 +64,8 @@ export async function readPluginDir(
 
 async function realDirectory(root: string): Promise<string> {
   try {
-    const real = await realpath(root);
-    if ((await stat(real)).isDirectory()) return real;
+    const real = realpathSync.native(root);
+    if (statSync(real).isDirectory()) return real;
   } catch (error) {
     const code = errorCode(error);
     if (code !== 'ENOENT' && code !== 'ENOTDIR') {

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { errnoCode } from '../io/fs-error.js';
 import { stateFile } from './home-paths.js';
 import type { StorePaths } from './paths.js';
@@ -15,7 +15,7 @@ import type { State } from './state-schema.js';
 export async function readStateFast(paths: StorePaths): Promise<State> {
   let text: string | undefined;
   try {
-    text = await readFile(stateFile(paths), 'utf8');
+    text = readFileSync(stateFile(paths), 'utf8');
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return { version: 1, registries: {}, plugins: {} };
   }

@@ -1,4 +1,5 @@
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { HookpmError } from '../errors.js';
 import { sha256Hex } from '../hooks/canonical-json.js';
@@ -20,7 +21,7 @@ export async function readState(paths: StorePaths): Promise<State> {
   const file = stateFile(paths);
   let bytes: Buffer;
   try {
-    bytes = await readFile(file);
+    bytes = readFileSync(file);
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return emptyState();
     throw toStoreError(error, file, 'read');
@@ -39,9 +40,11 @@ export async function readState(paths: StorePaths): Promise<State> {
 /** Writes the state document durably (D2); the caller holds the store lock. A state that breaks the schema is a bug (thrown as an assertion). */
 export async function writeState(paths: StorePaths, state: State): Promise<void> {
   const file = stateFile(paths);
-  await mkdir(dirname(file), { recursive: true }).catch((error: unknown) => {
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+  } catch (error) {
     throw toStoreError(error, file, 'write');
-  });
+  }
   const checked = stateSchema.safeParse(state);
   if (!checked.success) {
     throw new Error(
