@@ -1,5 +1,3 @@
-// First: before any schema is built (zod-jitless.ts).
-import './zod-jitless.js';
 import type { FastLine } from './fast-line.js';
 import type { StorePaths } from '../store/paths.js';
 

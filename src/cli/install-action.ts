@@ -1,5 +1,3 @@
-// First: before any schema is built (zod-jitless.ts).
-import './zod-jitless.js';
 import type { GlobalOptions } from './global-options.js';
 import { createInstallProgress } from './install-progress.js';
 import { pluginContextOf } from './plugin-context.js';

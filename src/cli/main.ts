@@ -1,5 +1,3 @@
-// First: before any schema is built (zod-jitless.ts).
-import './zod-jitless.js';
 import { Command, CommanderError } from 'commander';
 import * as disableEnable from './commands/enable.js';
 import * as doctor from './commands/doctor.js';

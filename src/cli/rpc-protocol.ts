@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../json/zod.js';
 import { EVENT_NAMES, isEventName, type EventName } from '../hooks/events.js';
 import { parseJson } from '../json/parse-json.js';
 
@@ -46,8 +46,8 @@ const params = z.custom<unknown>((v) => typeof v === 'object' && v !== null, {
 const envelope = z.object({
   jsonrpc: z.literal('2.0'),
   method: z.string(),
-  id: z.union([z.string(), z.number(), z.null()]).optional(),
-  params: params.optional(),
+  id: z.optional(z.union([z.string(), z.number(), z.null()])),
+  params: z.optional(params),
 });
 
 /**
@@ -83,7 +83,7 @@ function idOf(value: unknown): RpcId {
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
-function issueText(error: z.ZodError): string {
+function issueText(error: z.core.$ZodError): string {
   const issue = error.issues[0];
   if (issue === undefined) return 'invalid';
   const path = issue.path.map(String).join('.');
@@ -96,12 +96,14 @@ const plainObject = z.custom<Readonly<Record<string, unknown>>>(
 );
 
 const dispatchSchema = z.strictObject({
-  event: z.string().refine(isEventName, {
-    error: (issue) =>
-      `unknown event ${JSON.stringify(issue.input)}; expected one of ${EVENT_NAMES.join(', ')}`,
-  }),
-  payload: plainObject.optional(),
-  continuationCount: z.number().int().nonnegative().optional(),
+  event: z.string().check(
+    z.refine(isEventName, {
+      error: (issue) =>
+        `unknown event ${JSON.stringify(issue.input)}; expected one of ${EVENT_NAMES.join(', ')}`,
+    }),
+  ),
+  payload: z.optional(plainObject),
+  continuationCount: z.optional(z.number().check(z.int(), z.nonnegative())),
 });
 
 export interface DispatchParams {

@@ -19,14 +19,20 @@ import { resolveStorePaths } from '../store/paths.js';
  * bundles this file alone into dist/bundle/start.cjs, a small CommonJS script, so a start loads no
  * ES module at all: Node's ES module loader costs about 10 ms (bench/install.bench.mjs).
  *
- * It answers `--version` itself; anything else runs dist/bundle/cli.cjs, the whole CLI as one
- * CommonJS script (src/cli/entry.ts and everything it imports), compiled with V8's code cache so a
- * start neither resolves ~200 modules nor recompiles the functions it ran last time. The cache is
- * `<hookpm cache dir>/code-cache/<bundle hash>-<node>-<arch>-<command>.bin` (one per command,
- * since each caches the functions it ran); it is written once, atomically, when a run of the
- * command exits with status 0, and rewritten when V8 rejects it. Returns false, and runs nothing,
- * when there is no bundle or it is older than dist/cli/entry.js (a `tsc` run after the last full
- * build): bin/hookpm.js then runs the compiled modules of dist/.
+ * It answers `--version` itself; anything else runs dist/bundle/cli.cjs, the whole CLI
+ * (src/cli/entry.ts and everything it imports but undici) as one CommonJS module wrapper function,
+ * compiled with V8's code cache so a start neither resolves ~200 modules nor recompiles the
+ * functions it ran last time. undici, which only a command that goes to the network loads, is its
+ * own script, dist/bundle/undici.cjs, run the same way when the CLI first requires it: the CLI's
+ * cache then never holds the network code, which a later command that needs no network would
+ * load for nothing (about 3 ms).
+ *
+ * A script's cache is `<hookpm cache dir>/code-cache/<script>-<hash>-<node>-<arch>-<command>.bin`
+ * (one per command, since each caches the functions it ran); it is written once, atomically,
+ * when a run of the command exits with status 0, and rewritten when V8 rejects it; writing it
+ * removes the caches of other builds of that script. Returns false, and runs nothing, when there
+ * is no bundle or it is older than dist/cli/entry.js (a `tsc` run after the last full build):
+ * bin/hookpm.js then runs the compiled modules of dist/.
  */
 export function start(argv: readonly string[]): boolean {
   const args = argv.slice(2);
@@ -39,31 +45,53 @@ export function start(argv: readonly string[]): boolean {
   const compiled = fileURLToPath(new URL('../cli/entry.js', import.meta.url));
   const bundled = mtimeOf(file);
   if (bundled === undefined || bundled < (mtimeOf(compiled) ?? 0)) return false;
+  const caches = { dir: codeCacheDir(argv), command: commandOf(argv) };
+  const nodeRequire = createRequire(file);
+  let undici: unknown;
+  const require = (id: string): unknown => {
+    if (id !== 'undici') return nodeRequire(id);
+    undici ??= runScript(join(dirname(file), 'undici.cjs'), 'undici', caches, createRequire(file));
+    return undici;
+  };
+  const { main } = runScript(file, 'cli', caches, require) as { main?: unknown };
+  if (typeof main !== 'function') throw new Error(`${file} does not export main`);
+  void (main as (argv: readonly string[]) => Promise<void>)(argv);
+  return true;
+}
+
+/**
+ * Runs one bundled script (a CommonJS module wrapper function, test/tools/bundle-cli.mjs) through
+ * its code cache and returns its exports.
+ */
+function runScript(
+  file: string,
+  name: string,
+  caches: { dir: string; command: string },
+  require: (id: string) => unknown,
+): unknown {
   // ASCII only (test/tools/bundle-cli.mjs escapes the rest): latin1 reads it without UTF-8 decoding.
   const source = readFileSync(file, 'latin1');
   const hash = /\/\/# hookpm-bundle ([0-9a-f]+)\n$/.exec(source.slice(-64))?.[1];
   if (hash === undefined) throw new Error(`${file} does not end with its hash`);
+  const build = `${name}-${hash}-`;
   const cacheFile = join(
-    codeCacheDir(argv),
-    `${hash}-${process.version}-${process.arch}-${commandOf(argv)}.bin`,
+    caches.dir,
+    `${build}${process.version}-${process.arch}-${caches.command}.bin`,
   );
   const cachedData = readIfPresent(cacheFile);
-  const script = new Script(
-    `(function (exports, require, module, __filename, __dirname) {${source}\n})`,
-    { filename: file, ...(cachedData === undefined ? {} : { cachedData }) },
-  );
+  const script = new Script(source, {
+    filename: file,
+    ...(cachedData === undefined ? {} : { cachedData }),
+  });
   // Written at the end of a successful run, so it holds the functions a whole command compiled.
   if (cachedData === undefined || script.cachedDataRejected === true)
     process.once('exit', (code) => {
-      if (code === 0) writeCache(cacheFile, script, `${hash}-`);
+      if (code === 0) writeCache(cacheFile, script, `${name}-`, build);
     });
-  const module = { exports: {} as { main?: unknown } };
+  const module = { exports: {} as unknown };
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
-  wrapper(module.exports, createRequire(file), module, file, dirname(file));
-  const { main } = module.exports;
-  if (typeof main !== 'function') throw new Error(`${file} does not export main`);
-  void (main as (argv: readonly string[]) => Promise<void>)(argv);
-  return true;
+  wrapper(module.exports, require, module, file, dirname(file));
+  return module.exports;
 }
 
 /** registry.md D1: the cache directory of `--home`, else of HOOKPM_HOME, else the platform one. */
@@ -94,14 +122,19 @@ function readIfPresent(path: string): Buffer | undefined {
 
 /**
  * Best effort: a read-only or full cache directory only costs the next start its compile time.
- * The caches of other bundles (older builds or versions of hookpm) are removed.
+ * The caches of the script's other builds (`<script>-` not followed by this build's hash, left by
+ * older builds or versions of hookpm) are removed, and so are files of the naming before scripts
+ * had names.
  */
-function writeCache(path: string, script: Script, current: string): void {
+function writeCache(path: string, script: Script, prefix: string, build: string): void {
   try {
     const dir = dirname(path);
     mkdirSync(dir, { recursive: true });
-    for (const name of readdirSync(dir))
-      if (!name.startsWith(current)) rmSync(join(dir, name), { force: true });
+    for (const name of readdirSync(dir)) {
+      const unnamed = /^[0-9a-f]{16}-/.test(name);
+      if (unnamed || (name.startsWith(prefix) && !name.startsWith(build)))
+        rmSync(join(dir, name), { force: true });
+    }
     const scratch = `${path}.${process.pid}.tmp`;
     writeFileSync(scratch, script.createCachedData());
     renameSync(scratch, path);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../json/zod.js';
 import { EVENTS } from '../hooks/events.js';
 import type { EventName } from '../hooks/events.js';
 
@@ -18,13 +18,13 @@ export const TOP_LEVEL_KEYS = [
 ] as const;
 
 export const wireOutputSchema = z.object({
-  continue: z.boolean().optional(),
-  stopReason: z.string().optional(),
-  suppressOutput: z.boolean().optional(),
-  systemMessage: z.string().optional(),
-  decision: z.literal('block').optional(),
-  reason: z.string().optional(),
-  hookSpecificOutput: z.record(z.string(), z.unknown()).optional(),
+  continue: z.optional(z.boolean()),
+  stopReason: z.optional(z.string()),
+  suppressOutput: z.optional(z.boolean()),
+  systemMessage: z.optional(z.string()),
+  decision: z.optional(z.literal('block')),
+  reason: z.optional(z.string()),
+  hookSpecificOutput: z.optional(z.record(z.string(), z.unknown())),
 });
 
 const jsonObject = z.record(z.string(), z.unknown());
@@ -32,21 +32,21 @@ const jsonObject = z.record(z.string(), z.unknown());
 /** PermissionRequest `decision` (L2): `behavior` has no `ask`. */
 const permissionRequestDecision = z.object({
   behavior: z.enum(['allow', 'deny']),
-  message: z.string().optional(),
-  interrupt: z.boolean().optional(),
-  updatedInput: jsonObject.optional(),
-  updatedPermissions: z.array(z.unknown()).optional(),
+  message: z.optional(z.string()),
+  interrupt: z.optional(z.boolean()),
+  updatedInput: z.optional(jsonObject),
+  updatedPermissions: z.optional(z.array(z.unknown())),
 });
 
 /** Every key any event recognises inside hookSpecificOutput, with its type (L2). */
 const specificFields = {
-  additionalContext: z.string().optional(),
-  suppressOriginalPrompt: z.boolean().optional(),
-  permissionDecision: z.enum(['allow', 'deny', 'ask', 'defer']).optional(),
-  permissionDecisionReason: z.string().optional(),
-  updatedInput: jsonObject.optional(),
-  decision: permissionRequestDecision.optional(),
-  updatedToolOutput: z.unknown().optional(),
+  additionalContext: z.optional(z.string()),
+  suppressOriginalPrompt: z.optional(z.boolean()),
+  permissionDecision: z.optional(z.enum(['allow', 'deny', 'ask', 'defer'])),
+  permissionDecisionReason: z.optional(z.string()),
+  updatedInput: z.optional(jsonObject),
+  decision: z.optional(permissionRequestDecision),
+  updatedToolOutput: z.optional(z.unknown()),
 };
 
 /** The union of all specific keys; an event only ever receives the ones it recognises. */
@@ -59,24 +59,24 @@ function isSpecificKey(key: string): key is SpecificKey {
   return Object.hasOwn(specificFields, key);
 }
 
-const schemaCache = new Map<EventName, z.ZodType<SpecificOutput>>();
+const schemaCache = new Map<EventName, z.ZodMiniType<SpecificOutput>>();
 
 /**
  * The schema of `event`'s specific part: only the keys EVENTS[event].specificKeys lists are read,
  * others are stripped. Returns null for events without specific output.
  */
-export function specificSchemaFor(event: EventName): z.ZodType<SpecificOutput> | null {
+export function specificSchemaFor(event: EventName): z.ZodMiniType<SpecificOutput> | null {
   const keys = EVENTS[event].specificKeys;
   if (keys === null) return null;
   const cached = schemaCache.get(event);
   if (cached !== undefined) return cached;
-  const shape: Partial<Record<SpecificKey, z.ZodType>> = {};
+  const shape: Partial<Record<SpecificKey, z.ZodMiniType>> = {};
   for (const key of keys) {
     if (!isSpecificKey(key)) throw new Error(`Assertion failed: unknown specific key ${key}`);
     shape[key] = specificFields[key];
   }
   // The picked shape is a subset of specificOutputSchema, so its output is a SpecificOutput.
-  const schema = z.object(shape) as unknown as z.ZodType<SpecificOutput>;
+  const schema = z.object(shape) as unknown as z.ZodMiniType<SpecificOutput>;
   schemaCache.set(event, schema);
   return schema;
 }

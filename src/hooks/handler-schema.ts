@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../json/zod.js';
 import { diagnostic } from './diagnostic.js';
 import type { Diagnostic } from './diagnostic.js';
 import { describeValue, isPlainObject } from './describe-value.js';
@@ -16,12 +16,14 @@ const FIELDS = {
   argv: {
     schema: z
       .array(z.string())
-      .min(1)
-      .refine((argv) => (argv[0] ?? '').trim() !== ''),
+      .check(
+        z.minLength(1),
+        z.refine((argv) => (argv[0] ?? '').trim() !== ''),
+      ),
     rule: 'argv must be a non-empty array of strings with a non-blank first element',
   },
   timeout: {
-    schema: z.number().refine((n) => Number.isFinite(n) && n > 0),
+    schema: z.number().check(z.refine((n) => Number.isFinite(n) && n > 0)),
     rule: 'timeout must be a finite number > 0',
   },
   statusMessage: { schema: z.string(), rule: 'statusMessage must be a string' },

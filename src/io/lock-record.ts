@@ -1,14 +1,14 @@
 import { linkSync, lstatSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { z } from 'zod';
+import { z } from '../json/zod.js';
 import { errnoCode } from './fs-error.js';
 
 /** What a lock file holds: who took the lock, when, and the token that proves ownership. */
 export const lockHolderSchema = z.object({
-  pid: z.number().int().positive(),
+  pid: z.number().check(z.int(), z.positive()),
   hostname: z.string(),
   startedAt: z.string(),
-  token: z.string().regex(/^[0-9a-f]{8,64}$/),
+  token: z.string().check(z.regex(/^[0-9a-f]{8,64}$/)),
 });
 export type LockHolder = z.infer<typeof lockHolderSchema>;
 

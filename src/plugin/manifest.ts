@@ -1,5 +1,5 @@
 import semver from 'semver';
-import { z } from 'zod';
+import { z } from '../json/zod.js';
 import { describeValue } from '../hooks/describe-value.js';
 import { diagnostic, type Diagnostic } from '../hooks/diagnostic.js';
 import { childPath, documentPath, valueAtPath } from '../hooks/json-path.js';
@@ -12,26 +12,26 @@ import { childPath, documentPath, valueAtPath } from '../hooks/json-path.js';
  */
 const Author = z.union([
   z.string(),
-  z.looseObject({ name: z.string(), email: z.string().optional(), url: z.string().optional() }),
+  z.looseObject({ name: z.string(), email: z.optional(z.string()), url: z.optional(z.string()) }),
 ]);
 
 const Version = z
   .string()
-  .refine((v) => semver.valid(v) !== null, { message: 'is not a semver version' });
+  .check(z.refine((v) => semver.valid(v) !== null, { message: 'is not a semver version' }));
 
 /** `hooks`: a path, an array of paths (H2) or an inline hooks object (H3). */
 const ManifestHooks = z.union([z.string(), z.array(z.string()), z.record(z.string(), z.unknown())]);
 
 export const ManifestSchema = z.looseObject({
   name: z.string(),
-  version: Version.optional(),
-  description: z.string().optional(),
-  author: Author.optional(),
-  homepage: z.string().optional(),
-  repository: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
-  license: z.string().optional(),
-  keywords: z.array(z.string()).optional(),
-  hooks: ManifestHooks.optional(),
+  version: z.optional(Version),
+  description: z.optional(z.string()),
+  author: z.optional(Author),
+  homepage: z.optional(z.string()),
+  repository: z.optional(z.union([z.string(), z.record(z.string(), z.unknown())])),
+  license: z.optional(z.string()),
+  keywords: z.optional(z.array(z.string())),
+  hooks: z.optional(ManifestHooks),
 });
 
 export type Manifest = z.infer<typeof ManifestSchema>;

@@ -4,7 +4,7 @@
  * result therefore never stores a bad one (I2).
  */
 import semver from 'semver';
-import { z } from 'zod';
+import { z } from '../json/zod.js';
 import { HookpmError, isHookpmError } from '../errors.js';
 import { isPlainObject } from '../hooks/describe-value.js';
 import { PLUGIN_NAME_PATTERN } from '../plugin/name.js';
@@ -15,42 +15,44 @@ import { checkUrl, redactUrl } from './url-policy.js';
 
 const NAME_RULE = 'is not a valid plugin name (^[a-z0-9][a-z0-9._-]{0,63}$)';
 
-const versionKey = z.string().refine((k) => semver.valid(k) === k, {
-  message: 'is not a canonical semver version',
-});
+const versionKey = z.string().check(
+  z.refine((k) => semver.valid(k) === k, { message: 'is not a canonical semver version' }),
+);
 
 const versionSchema = z.object({
-  tarball: z.string().min(1),
+  tarball: z.string().check(z.minLength(1)),
   integrity: z.string(),
-  size: z.number().int().nonnegative().optional(),
-  publishedAt: z.string().optional(),
-  events: z.array(z.string()).optional(),
-  surfaceHash: z
-    .string()
-    .regex(/^sha256-[A-Za-z0-9+/]+={0,2}$/, 'is not `sha256-<base64>`')
-    .optional(),
-  deprecated: z.string().optional(),
+  size: z.optional(z.number().check(z.int(), z.nonnegative())),
+  publishedAt: z.optional(z.string()),
+  events: z.optional(z.array(z.string())),
+  surfaceHash: z.optional(
+    z.string().check(z.regex(/^sha256-[A-Za-z0-9+/]+={0,2}$/, 'is not `sha256-<base64>`')),
+  ),
+  deprecated: z.optional(z.string()),
 });
 
 const pluginSchema = z.object({
-  description: z.string().optional(),
-  keywords: z.array(z.string()).default([]),
-  distTags: z
-    .record(
-      z.string().refine((t) => DIST_TAG_PATTERN.test(t) && semver.validRange(t) === null, {
-        message: 'is not a dist-tag name (a word that is not a semver range)',
-      }),
+  description: z.optional(z.string()),
+  keywords: z._default(z.array(z.string()), []),
+  distTags: z._default(
+    z.record(
+      z.string().check(
+        z.refine((t) => DIST_TAG_PATTERN.test(t) && semver.validRange(t) === null, {
+          message: 'is not a dist-tag name (a word that is not a semver range)',
+        }),
+      ),
       z.string(),
-    )
-    .default({}),
+    ),
+    {},
+  ),
   versions: z.record(versionKey, versionSchema),
 });
 
 const indexSchema = z.object({
   formatVersion: z.literal(1),
-  name: z.string().optional(),
-  description: z.string().optional(),
-  plugins: z.record(z.string().regex(PLUGIN_NAME_PATTERN, NAME_RULE), pluginSchema),
+  name: z.optional(z.string()),
+  description: z.optional(z.string()),
+  plugins: z.record(z.string().check(z.regex(PLUGIN_NAME_PATTERN, NAME_RULE)), pluginSchema),
 });
 
 export type RegistryIndex = z.infer<typeof indexSchema>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../json/zod.js';
 import { describeValue, isPlainObject } from '../hooks/describe-value.js';
 import { diagnostic, type Diagnostic } from '../hooks/diagnostic.js';
 import { childPath, documentPath } from '../hooks/json-path.js';
@@ -22,27 +22,27 @@ export type { EntrySource } from './marketplace-source-schema.js';
  */
 const Owner = z.looseObject({
   name: z.string(),
-  email: z.string().optional(),
-  url: z.string().optional(),
+  email: z.optional(z.string()),
+  url: z.optional(z.string()),
 });
 const Metadata = z.looseObject({
-  description: z.string().optional(),
-  version: z.string().optional(),
-  pluginRoot: z.string().optional(),
+  description: z.optional(z.string()),
+  version: z.optional(z.string()),
+  pluginRoot: z.optional(z.string()),
 });
 const DocumentSchema = z.looseObject({
-  name: z.string().min(1),
+  name: z.string().check(z.minLength(1)),
   owner: Owner,
-  description: z.string().optional(),
-  metadata: Metadata.optional(),
+  description: z.optional(z.string()),
+  metadata: z.optional(Metadata),
   plugins: z.array(z.unknown()),
 });
 
 /** An entry's fields: the manifest's (P2), checked the same way, plus the catalog's own. */
-const EntrySchema = ManifestSchema.extend({
-  category: z.string().optional(),
-  tags: z.array(z.string()).optional(),
-  strict: z.boolean().optional(),
+const EntrySchema = z.extend(ManifestSchema, {
+  category: z.optional(z.string()),
+  tags: z.optional(z.array(z.string())),
+  strict: z.optional(z.boolean()),
 });
 
 export interface MarketplaceEntry {

@@ -1,5 +1,5 @@
 import semver from 'semver';
-import { z } from 'zod';
+import { z } from '../json/zod.js';
 import { HookpmError } from '../errors.js';
 import type { IndexPlugin, IndexVersion } from './index-schema.js';
 import { parseIntegrity } from './integrity.js';
@@ -28,13 +28,13 @@ export interface NpmVersion {
 
 const DocumentSchema = z.looseObject({
   name: z.string(),
-  'dist-tags': z.record(z.string(), z.unknown()).default({}),
+  'dist-tags': z._default(z.record(z.string(), z.unknown()), {}),
   versions: z.record(z.string(), z.unknown()),
 });
 
 const VersionSchema = z.looseObject({
-  dist: z.looseObject({ tarball: z.string().min(1), integrity: z.string().optional() }),
-  deprecated: z.string().optional(),
+  dist: z.looseObject({ tarball: z.string().check(z.minLength(1)), integrity: z.optional(z.string()) }),
+  deprecated: z.optional(z.string()),
 });
 
 /** The document's URL: `<registry>/<name>`, a scoped name as `@scope%2fname` (as npm requests it). */

@@ -2,7 +2,7 @@
  * Turns a zod issue into the words of a schema error: the field path (`plugins.guard.versions`)
  * and what was found against what was expected (STYLE.md rule 3).
  */
-import type { z } from 'zod';
+import type { z } from '../json/zod.js';
 import { valueAtPath } from '../hooks/json-path.js';
 
 type Issue = z.core.$ZodIssue;

@@ -12,7 +12,14 @@ export type { TarEntry, TarEntryType, TarVisitor } from './tar-blocks.js';
  * small tarball, read whole once for its hash, its scan and its extraction). The path names it in
  * messages.
  */
-export type TarballInput = string | { readonly file: string; readonly bytes: Buffer };
+export type TarballInput = string | InMemoryTarball;
+
+export interface InMemoryTarball {
+  readonly file: string;
+  readonly bytes: Buffer;
+  /** The decompressed bytes, kept by the first read (the scan) for the next (the extraction). */
+  inflated?: Buffer | null;
+}
 
 /** The input for a tarball's file, with its bytes when they were read already. */
 export function tarballInput(file: string, bytes?: Buffer): TarballInput {
@@ -47,7 +54,9 @@ export async function readTar(
   limits: TarReadLimits,
 ): Promise<void> {
   const parser = createBlockParser(visitor, limits);
-  const inflated = typeof input === 'string' ? null : inflateSmall(input.bytes);
+  if (typeof input !== 'string' && input.inflated === undefined)
+    input.inflated = inflateSmall(input.bytes);
+  const inflated = typeof input === 'string' ? null : (input.inflated ?? null);
   const stream =
     inflated !== null
       ? null

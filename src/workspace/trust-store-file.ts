@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import { z } from '../json/zod.js';
 import { parseJson } from '../json/parse-json.js';
 import { errnoCode } from '../io/fs-error.js';
 

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   cp,
   mkdir,
@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../helpers/built-bin.js';
+import { startPluginRegistry } from '../helpers/plugin-registry.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -63,30 +64,86 @@ function hookpm(args: string[], home: string): { code: number | null; stdout: st
   return { code: run.status, stdout: run.stdout };
 }
 
-async function listed(dir: string): Promise<string[]> {
-  return readdir(dir).catch(() => []);
+/** The content hash on the last line of a script of dist/bundle/. */
+function hashOf(script: string): string {
+  const text = readFileSync(join(pkg, 'dist', 'bundle', script), 'latin1');
+  const hash = /\/\/# hookpm-bundle ([0-9a-f]{16})\n$/.exec(text)?.[1];
+  if (hash === undefined) throw new Error(`${script} does not end with its hash`);
+  return hash;
 }
 
-describe('bin/hookpm.js and dist/bundle/cli.cjs', () => {
+/** Like hookpm(), without blocking this process (which serves the registry). */
+function hookpmAsync(
+  args: string[],
+  home: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env = { ...process.env, HOME: tmp, HOOKPM_HOME: home, NO_COLOR: '1' };
+  const child = spawn(process.execPath, [join(pkg, 'bin', 'hookpm.js'), ...args], {
+    env,
+    cwd: tmp,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+/** The names in `dir`, sorted; none when it does not exist. */
+async function listed(dir: string): Promise<string[]> {
+  return (await readdir(dir).catch(() => [] as string[])).sort();
+}
+
+describe('bin/hookpm.js and the scripts of dist/bundle/', () => {
   it('STYLE start-up cost: the CLI runs from the bundle, whose V8 code cache is written by the first run of a command (replacing those of other builds) and reused by the next', async () => {
     const home = join(tmp, 'home-bundle');
     const cacheDir = join(home, 'cache', 'code-cache');
-    // The cache of another build: removed when this bundle's cache is written.
+    // The caches of another build of the CLI's script, and one named before scripts had names:
+    // removed when this build's cache is written. One of the undici script stays (it is removed
+    // when that script's cache is written).
     await mkdir(cacheDir, { recursive: true });
-    await writeFile(join(cacheDir, `0123456789abcdef-${process.version}-x64-validate.bin`), 'old');
+    const tail = `-${process.version}-x64-validate.bin`;
+    for (const old of [
+      `cli-0123456789abcdef${tail}`,
+      `0123456789abcdef${tail}`,
+      `undici-0123456789abcdef${tail}`,
+    ])
+      await writeFile(join(cacheDir, old), 'old');
     const first = hookpm(['validate', hooksFile, '--json'], home);
     expect(first.code).toBe(0);
-    const bundle = readFileSync(join(pkg, 'dist', 'bundle', 'cli.cjs'), 'latin1');
-    const hash = /\/\/# hookpm-bundle ([0-9a-f]{16})\n$/.exec(bundle)?.[1];
-    expect(hash).toBeDefined();
-    const name = `${hash as string}-${process.version}-${process.arch}-validate.bin`;
-    expect(await listed(cacheDir)).toEqual([name]);
+    const name = `cli-${hashOf('cli.cjs')}-${process.version}-${process.arch}-validate.bin`;
+    expect(await listed(cacheDir)).toEqual([name, `undici-0123456789abcdef${tail}`]);
     const written = (await stat(join(cacheDir, name))).mtimeMs;
     const second = hookpm(['validate', hooksFile, '--json'], home);
     expect(second).toEqual(first);
     // Accepted by V8, so not written again; nothing else is left in the directory.
     expect((await stat(join(cacheDir, name))).mtimeMs).toBe(written);
-    expect(await listed(cacheDir)).toEqual([name]);
+    expect(await listed(cacheDir)).toEqual([name, `undici-0123456789abcdef${tail}`]);
+  });
+
+  it('STYLE start-up cost: undici is a script of its own, run (through its own code cache) only by a command that goes to the network', async () => {
+    const registry = await startPluginRegistry('acme');
+    try {
+      const home = join(tmp, 'home-network');
+      const cacheDir = join(home, 'cache', 'code-cache');
+      expect(hookpm(['validate', hooksFile], home).code).toBe(0);
+      expect((await listed(cacheDir)).filter((n) => n.startsWith('undici-'))).toEqual([]);
+      const added = await hookpmAsync(['registry', 'add', 'acme', registry.url], home);
+      expect(added.code, added.stderr).toBe(0);
+      expect(registry.requests).toContain('/index.json');
+      const tail = `${process.version}-${process.arch}-registry.bin`;
+      expect(await listed(cacheDir)).toEqual(
+        expect.arrayContaining([
+          `cli-${hashOf('cli.cjs')}-${tail}`,
+          `undici-${hashOf('undici.cjs')}-${tail}`,
+        ]),
+      );
+      // A second network command of the same kind reuses both caches and gives the same answer.
+      const listedAgain = await hookpmAsync(['registry', 'update', 'acme'], home);
+      expect(listedAgain.code, listedAgain.stderr).toBe(0);
+    } finally {
+      await registry.close();
+    }
   });
 
   it('registry.md D1: the code cache goes to the cache directory of --home, which wins over HOOKPM_HOME', async () => {

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The second step of `npm run build` (after tsc): bundles the compiled CLI with rolldown (vite's
 // bundler, pinned by package-lock.json) into two CommonJS scripts in dist/bundle/:
-// - cli.cjs, the whole CLI (dist/cli/entry.js and everything it imports), whose last line is
-//   `//# hookpm-bundle <content hash>`. src/cli/start.ts runs it through V8's code cache: loading
+// - cli.cjs, the whole CLI (dist/cli/entry.js and everything it imports) as the body of a CommonJS
+//   module wrapper function, whose last line is `//# hookpm-bundle <content hash>`. src/cli/start.ts runs it through V8's code cache: loading
 //   ~200 small ES modules costs about 100 ms of resolving, reading, compiling and linking at every
 //   start (bench/install.bench.mjs). `await import(...)` stays lazy inside the bundle (a module is
 //   evaluated on first use), so commander, undici and the other commands' code run only when needed.
@@ -28,21 +28,37 @@ const scratch = join(DIST, `bundle.tmp-${process.pid}`);
 const old = join(DIST, `bundle.old-${process.pid}`);
 
 await rm(scratch, { recursive: true, force: true });
-await bundle('cli', join(DIST, 'cli', 'entry.js'));
+// undici stays out of the CLI's script: `require("undici")` there gets dist/bundle/undici.cjs.
+await bundle('cli', join(DIST, 'cli', 'entry.js'), [/^undici$/]);
+await bundle('undici', 'undici');
 await bundle('start', join(DIST, 'cli', 'start.js'));
-const code = lazyBuiltins(asciiOnly(await readFile(join(scratch, 'cli.cjs'), 'utf8')));
-const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
-// The last line names the content, so a reader keys its code cache by the very text it compiles.
-await writeFile(join(scratch, 'cli.cjs'), `${code}\n//# hookpm-bundle ${hash}\n`);
+const cli = lazyBuiltins(asciiOnly(await readFile(join(scratch, 'cli.cjs'), 'utf8')));
+if (/^(let|const|var) [\w$]+ = require\("undici"\)/m.test(cli))
+  throw new Error('dist/bundle/cli.cjs: undici is required at start; import it lazily (await import)');
+await writeScript('cli', cli);
+await writeScript('undici', asciiOnly(await readFile(join(scratch, 'undici.cjs'), 'utf8')));
 await swapIn(scratch, OUT);
 
-/** Bundles one compiled entry into `<scratch>/<name>.cjs`. */
-async function bundle(name, input) {
+/**
+ * Writes a script start.ts runs: the module body inside the wrapper Node gives a CommonJS module,
+ * so start.ts compiles the file's text as it is (wrapping it at every start would copy 1.5 MB into
+ * V8's heap: a young-generation collection or two, about 2 ms), and a last line naming the content,
+ * so a reader keys its code cache by the very text it compiles.
+ */
+async function writeScript(name, code) {
+  const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
+  const wrapped = `(function (exports, require, module, __filename, __dirname) {${code}\n})`;
+  await writeFile(join(scratch, `${name}.cjs`), `${wrapped}\n//# hookpm-bundle ${hash}\n`);
+}
+
+/** Bundles one entry (a compiled file or a package) into `<scratch>/<name>.cjs`. */
+async function bundle(name, input, external = []) {
   await build({
     input: { [name]: input },
+    cwd: ROOT,
     platform: 'node',
     // Node's own modules stay `require`s; every package is bundled (they are all pure JavaScript).
-    external: [/^node:/],
+    external: [/^node:/, ...external],
     logLevel: 'warn',
     // A module both imported and lazily imported simply stays where it is: not worth a warning.
     onLog(level, log, handler) {
@@ -53,6 +69,8 @@ async function bundle(name, input) {
       format: 'cjs',
       entryFileNames: '[name].cjs',
       codeSplitting: false,
+      // `import("undici")` becomes a `require` start.ts answers (a script has no module loader).
+      dynamicImportInCjs: false,
       // Every start reads the whole text: without comments it is much shorter.
       comments: false,
       // The sources are ES modules, which are strict code.
