@@ -1,4 +1,5 @@
 import { runFastPath } from './fast-path.js';
+import { exitWhenWritten } from './stdio.js';
 
 /**
  * The CLI's entry (bundled into dist/bundle/cli.cjs, run by src/cli/start.ts; bin/hookpm.js imports
@@ -8,6 +9,7 @@ import { runFastPath } from './fast-path.js';
  * needed.
  */
 export async function main(argv: readonly string[] = process.argv): Promise<void> {
-  if (await runFastPath(argv)) return;
+  // A fast path prints with cli/stdio.ts only, so it can end the process as soon as it is done.
+  if (await runFastPath(argv)) return exitWhenWritten();
   await (await import('./main.js')).main(argv);
 }

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseFastLine, type FastLine } from './fast-line.js';
+import { writeText } from './stdio.js';
 
 /**
  * STYLE "Start-up cost": the most common command lines answer without loading commander, every
@@ -13,7 +15,7 @@ import { parseFastLine, type FastLine } from './fast-line.js';
 export async function runFastPath(argv: readonly string[]): Promise<boolean> {
   const args = argv.slice(2);
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-    process.stdout.write(`${readVersion()}\n`);
+    writeText(1, `${readVersion()}\n`);
     return true;
   }
   const run = fastCommand(args);
@@ -30,7 +32,7 @@ export async function runFastPath(argv: readonly string[]): Promise<boolean> {
 
 /** The version of package.json (the one `hookpm --version` prints on every path). */
 export function readVersion(): string {
-  const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+  const text = readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8');
   return (JSON.parse(text) as { version: string }).version;
 }
 

@@ -1,6 +1,5 @@
 import type { InstallProgress } from '../ops/plugin-context.js';
-import { createProgressLine, formatSize, type ProgressLine } from './progress-line.js';
-import { isTerminal } from './stdio.js';
+import { formatSize, progressLineFor } from './progress-line.js';
 
 /**
  * cli.md section 1: progress of downloads and bulk installs on stderr, only on a TTY: one line,
@@ -18,21 +17,15 @@ export interface InstallProgressView {
  * "Start-up cost": a single install from the cache draws nothing and never pays for it).
  */
 export function createInstallProgress(stream?: NodeJS.WriteStream): InstallProgressView {
-  if (stream !== undefined && stream.isTTY !== true)
-    return { onProgress: undefined, done: () => undefined };
-  let line: ProgressLine | null | undefined =
-    stream === undefined ? undefined : createProgressLine(stream);
-  const draw = (text: string, final: boolean): void => {
-    line ??= isTerminal(2) ? createProgressLine(process.stderr) : null;
-    line?.draw(text, final);
-  };
+  const line = progressLineFor(stream);
+  if (line === null) return { onProgress: undefined, done: () => undefined };
   const onProgress = (p: InstallProgress): void => {
     if (p.kind === 'staged') {
-      if (p.total > 1) draw(`staged ${p.done}/${p.total}: ${p.plugin}`, p.done === p.total);
+      if (p.total > 1) line.draw(`staged ${p.done}/${p.total}: ${p.plugin}`, p.done === p.total);
       return;
     }
     const total = p.total === null ? '' : ` / ${formatSize(p.total)}`;
-    draw(`downloading ${p.plugin}: ${formatSize(p.received)}${total}`, p.received === p.total);
+    line.draw(`downloading ${p.plugin}: ${formatSize(p.received)}${total}`, p.received === p.total);
   };
-  return { onProgress, done: () => line?.clear() };
+  return { onProgress, done: line.clear };
 }

@@ -1,4 +1,5 @@
 import { escapeControl } from './render.js';
+import { isTerminal } from './stdio.js';
 
 /**
  * cli.md section 1: one progress line on a TTY stream, rewritten in place (`\r`, at most every
@@ -24,6 +25,23 @@ export function createProgressLine(stream: NodeJS.WriteStream): ProgressLine {
       if (drawn) stream.write('\r\u001b[2K');
       drawn = false;
     },
+  };
+}
+
+/**
+ * The progress line of a command: on `stream` (null when it is not a TTY), or else on stderr,
+ * which is looked at only when there is something to draw (STYLE "Start-up cost": a command that
+ * draws nothing never pays for process.stderr or the terminal check).
+ */
+export function progressLineFor(stream?: NodeJS.WriteStream): ProgressLine | null {
+  if (stream !== undefined) return stream.isTTY === true ? createProgressLine(stream) : null;
+  let line: ProgressLine | null | undefined;
+  return {
+    draw: (text, final) => {
+      line ??= isTerminal(2) ? createProgressLine(process.stderr) : null;
+      line?.draw(text, final);
+    },
+    clear: () => line?.clear(),
   };
 }
 

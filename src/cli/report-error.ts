@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 import { HookpmError, redact, type ErrorCode } from '../errors.js';
 import { escapeControl } from './render.js';
+import { writeText } from './stdio.js';
 
 /** Codes that mean the command line itself was wrong (cli.md section 1: exit 2). */
 const USAGE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['E_USAGE']);
@@ -46,13 +47,11 @@ export function reportError(error: unknown, options: { json: boolean }): number 
   const message = redact(reported.message);
   const hint = reported.hint === null ? null : redact(reported.hint);
   if (options.json) {
-    process.stdout.write(
-      `${JSON.stringify({ error: { code: reported.code, message, hint } }, null, 2)}\n`,
-    );
+    writeText(1, `${JSON.stringify({ error: { code: reported.code, message, hint } }, null, 2)}\n`);
   } else {
     const lines = [`hookpm: error[${reported.code}]: ${escapeControl(message)}`];
     if (hint !== null) lines.push(...hint.split('\n').map((line) => `  ${escapeControl(line)}`));
-    process.stderr.write(`${lines.join('\n')}\n`);
+    writeText(2, `${lines.join('\n')}\n`);
   }
   return reported.exitCode;
 }

@@ -4,7 +4,7 @@
  * the state; the state records the ones the user removed (`removedDefaults`), and a registry the
  * user added under a built-in name replaces the built-in one.
  */
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { compareCodeUnits } from '../json/compare.js';
 import type { RegistryRecord, State } from '../store/state-schema.js';
 
@@ -12,7 +12,7 @@ export const EXAMPLES_REGISTRY = 'examples';
 
 /** The package root's `registry-fixtures/`: this file is `<root>/dist/ops/` (or `<root>/src/ops/`). */
 function examplesLocation(): string {
-  return fileURLToPath(new URL('../../registry-fixtures', import.meta.url));
+  return join(import.meta.dirname, '..', '..', 'registry-fixtures');
 }
 
 export function builtinRegistries(): Record<string, RegistryRecord> {
