@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { HookpmError } from '../errors.js';
 import * as disableEnable from './commands/enable.js';
 import * as doctor from './commands/doctor.js';
 import * as hooks from './commands/hooks.js';
@@ -73,6 +74,10 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
     } else if (error instanceof CommanderError && error.code === 'commander.help') {
       // `hookpm help <command>` succeeds; help shown because a command is missing is a usage error.
       process.exitCode = error.exitCode === 0 ? 0 : 2;
+    } else if (error instanceof CommanderError) {
+      // A command line commander refused (cli.md section 1: E_USAGE, exit 2).
+      const message = error.message.replace(/^error:\s*/, '');
+      process.exitCode = reportError(new HookpmError('E_USAGE', message), { json });
     } else {
       process.exitCode = reportError(error, { json });
     }

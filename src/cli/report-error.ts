@@ -1,4 +1,3 @@
-import { CommanderError } from 'commander';
 import { HookpmError, redact, type ErrorCode } from '../errors.js';
 import { escapeControl } from './render.js';
 import { writeText } from './stdio.js';
@@ -29,10 +28,6 @@ export function describeError(error: unknown): ReportedError {
       hint,
       exitCode: USAGE_CODES.has(error.code) ? 2 : 1,
     };
-  }
-  if (error instanceof CommanderError) {
-    const message = error.message.replace(/^error:\s*/, '');
-    return { code: 'E_USAGE', message, hint: DEFAULT_HINTS.E_USAGE ?? null, exitCode: 2 };
   }
   const message = error instanceof Error ? error.message : String(error);
   return { code: 'E_INTERNAL', message, hint: DEFAULT_HINTS.E_INTERNAL ?? null, exitCode: 1 };

@@ -8,7 +8,6 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 import { homeStorePaths } from '../store/home-paths.js';
@@ -20,12 +19,14 @@ import { resolveStorePaths } from '../store/paths.js';
  * ES module at all: Node's ES module loader costs about 10 ms (bench/install.bench.mjs).
  *
  * It answers `--version` itself; anything else runs dist/bundle/cli.cjs, the whole CLI
- * (src/cli/entry.ts and everything it imports but undici) as one CommonJS module wrapper function,
+ * (src/cli/main.ts and everything it imports but undici) as one CommonJS module wrapper function,
  * compiled with V8's code cache so a start neither resolves ~200 modules nor recompiles the
- * functions it ran last time. undici, which only a command that goes to the network loads, is its
- * own script, dist/bundle/undici.cjs, run the same way when the CLI first requires it: the CLI's
- * cache then never holds the network code, which a later command that needs no network would
- * load for nothing (about 3 ms).
+ * functions it ran last time. `install`, `list` and `search` run dist/bundle/fast.cjs instead
+ * (src/cli/fast-entry.ts: their fast paths only, less than half the text to read and compile),
+ * which hands a line it does not answer to the full CLI. undici, which only a command that goes
+ * to the network loads, is its own script, dist/bundle/undici.cjs, run the same way when a
+ * script first requires it: the other caches then never hold the network code, which a later
+ * command that needs no network would load for nothing (about 3 ms).
  *
  * A script's cache is `<hookpm cache dir>/code-cache/<script>-<hash>-<node>-<arch>-<command>.bin`
  * (one per command, since each caches the functions it ran); it is written once, atomically,
@@ -42,23 +43,49 @@ export function start(argv: readonly string[]): boolean {
     writeSync(1, `${(JSON.parse(pkg) as { version: string }).version}\n`);
     return true;
   }
-  const file = join(import.meta.dirname, '..', 'bundle', 'cli.cjs');
+  const dir = join(import.meta.dirname, '..', 'bundle');
+  const file = join(dir, 'cli.cjs');
   const compiled = join(import.meta.dirname, '..', 'cli', 'entry.js');
   const bundled = mtimeOf(file);
   if (bundled === undefined || bundled < (mtimeOf(compiled) ?? 0)) return false;
   const caches = { dir: codeCacheDir(argv), command: commandOf(argv) };
-  const nodeRequire = createRequire(file);
   let undici: unknown;
   const require = (id: string): unknown => {
-    if (id !== 'undici') return nodeRequire(id);
-    undici ??= runScript(join(dirname(file), 'undici.cjs'), 'undici', caches, createRequire(file));
+    if (id !== 'undici') return builtin(id);
+    undici ??= runScript(join(dir, 'undici.cjs'), 'undici', caches, builtin);
     return undici;
   };
-  const { main } = runScript(file, 'cli', caches, require) as { main?: unknown };
-  if (typeof main !== 'function') throw new Error(`${file} does not export main`);
-  void (main as (argv: readonly string[]) => Promise<void>)(argv);
+  const full = (): Promise<void> => {
+    const { main } = runScript(file, 'cli', caches, require) as { main?: unknown };
+    if (typeof main !== 'function') throw new Error(`${file} does not export main`);
+    return (main as (argv: readonly string[]) => Promise<void>)(argv);
+  };
+  if (!FAST_COMMANDS.has(caches.command)) {
+    void full();
+    return true;
+  }
+  const fast = join(dir, 'fast.cjs');
+  const { main } = runScript(fast, 'fast', caches, require) as { main?: unknown };
+  if (typeof main !== 'function') throw new Error(`${fast} does not export main`);
+  void (main as (argv: readonly string[], fallback: () => Promise<void>) => Promise<void>)(
+    argv,
+    full,
+  );
   return true;
 }
+
+/**
+ * What a script's `require` gives: the scripts bundle everything but Node's own modules (and
+ * undici, which start() answers), so this needs no module resolution at all.
+ */
+function builtin(id: string): unknown {
+  const found = process.getBuiltinModule(id);
+  if (found === undefined) throw new Error(`Assertion failed: a bundled script required ${id}`);
+  return found;
+}
+
+/** The commands src/cli/fast-path.ts answers (their common forms), from dist/bundle/fast.cjs. */
+const FAST_COMMANDS: ReadonlySet<string> = new Set(['install', 'list', 'search']);
 
 /**
  * Runs one bundled script (a CommonJS module wrapper function, test/tools/bundle-cli.mjs) through

@@ -1,6 +1,7 @@
 import { EVENTS } from './events.js';
 import type { EventName } from './events.js';
 import { compileGlob, globMatches } from './glob.js';
+import { wordTextTest } from './word-text.js';
 import type { Glob } from './glob.js';
 
 /**
@@ -33,7 +34,7 @@ export const PRIMARY_INPUT: ReadonlyMap<string, string> = new Map([
   ['WebFetch', 'url'],
 ]);
 
-const TOOL_TEXT = /^[\p{L}\p{N}\p{M}_\s,|*-]+$/u;
+const isToolText = wordTextTest(',|*-');
 
 export function parseIfRule(rule: string): IfRuleResult {
   const text = rule.trim();
@@ -45,7 +46,7 @@ export function parseIfRule(rule: string): IfRuleResult {
   if (open >= 0 && !text.endsWith(')')) return fail('a pattern must end with ")"');
   const toolText = (open >= 0 ? text.slice(0, open) : text).trim();
   const pattern = open >= 0 ? text.slice(open + 1, -1) : null;
-  if (!TOOL_TEXT.test(toolText))
+  if (!isToolText(toolText))
     return fail('expected Tool or Tool(pattern), for example Bash(git *)');
   const parts = toolText
     .split(/[|,]/)

@@ -1,5 +1,6 @@
 import { EVENTS } from './events.js';
 import type { EventName } from './events.js';
+import { wordTextTest } from './word-text.js';
 import { checkRegexSafety } from './safe-regex.js';
 
 /**
@@ -19,7 +20,7 @@ export type CompileResult =
 export const MAX_REGEX_LENGTH = 512;
 
 /** E2: word characters (letters, digits, `_`, as in Python's `\w`), whitespace, `,`, `-`, `|`. */
-const EXACT_SET = /^[\p{L}\p{N}\p{M}_\s,|-]+$/u;
+const isExactSet = wordTextTest(',|-');
 
 const ALL: CompiledMatcher = { kind: 'all' };
 
@@ -36,7 +37,7 @@ export function compileMatcher(matcher: string | null, event: EventName): Compil
     const message = `${event} has no matcher field, so only a wildcard matcher ("*", "" or none) is allowed; found ${shown}`;
     return { ok: false, code: 'unsupported_matcher', message };
   }
-  if (EXACT_SET.test(source)) {
+  if (isExactSet(source)) {
     const names = source
       .split(/[|,]/)
       .map((part) => part.trim())

@@ -1,16 +1,18 @@
 #!/usr/bin/env node
 // The second step of `npm run build` (after tsc): bundles the compiled CLI with rolldown (vite's
-// bundler, pinned by package-lock.json) into two CommonJS scripts in dist/bundle/:
-// - cli.cjs, the whole CLI (dist/cli/entry.js and everything it imports) as the body of a CommonJS
-//   module wrapper function, whose last line is `//# hookpm-bundle <content hash>`. src/cli/start.ts runs it through V8's code cache: loading
-//   ~200 small ES modules costs about 100 ms of resolving, reading, compiling and linking at every
-//   start (bench/install.bench.mjs). `await import(...)` stays lazy inside the bundle (a module is
-//   evaluated on first use), so commander, undici and the other commands' code run only when needed.
+// bundler, pinned by package-lock.json) into CommonJS scripts in dist/bundle/:
+// - cli.cjs, the whole CLI (dist/cli/main.js and everything it imports but undici) as the body of
+//   a CommonJS module wrapper function, whose last line is `//# hookpm-bundle <content hash>`;
+//   fast.cjs, the same for the fast paths of install, list and search (dist/cli/fast-entry.js);
+//   undici.cjs, undici. src/cli/start.ts runs them through V8's code cache: loading ~200 small ES
+//   modules costs about 100 ms of resolving, reading, compiling and linking at every start
+//   (bench/install.bench.mjs). `await import(...)` stays lazy inside a script (a module is
+//   evaluated on first use), so each command evaluates only the code it needs.
 // - start.cjs, src/cli/start.ts alone (with the store paths it needs), which bin/hookpm.js requires:
 //   a start then loads no ES module at all. start.ts uses the bundle only when it is newer than
 //   dist/cli/entry.js, so a plain `tsc` afterwards never makes it run stale code.
 //
-// The bundles live two levels below the package root, like dist/cli/, so the `import.meta.url`
+// The bundles live two levels below the package root, like dist/cli/, so the `import.meta.dirname`
 // relative paths of the sources (package.json, registry-fixtures/) resolve the same. They are
 // written into a scratch directory and swapped in with renames, so a starting process sees the old
 // bundles, the new ones, or none (and then runs dist/).
@@ -28,14 +30,17 @@ const scratch = join(DIST, `bundle.tmp-${process.pid}`);
 const old = join(DIST, `bundle.old-${process.pid}`);
 
 await rm(scratch, { recursive: true, force: true });
-// undici stays out of the CLI's script: `require("undici")` there gets dist/bundle/undici.cjs.
-await bundle('cli', join(DIST, 'cli', 'entry.js'), [/^undici$/]);
+// undici stays out of the CLI's scripts: `require("undici")` there gets dist/bundle/undici.cjs.
+await bundle('cli', join(DIST, 'cli', 'main.js'), [/^undici$/]);
+await bundle('fast', join(DIST, 'cli', 'fast-entry.js'), [/^undici$/]);
 await bundle('undici', 'undici');
 await bundle('start', join(DIST, 'cli', 'start.js'));
-const cli = lazyBuiltins(asciiOnly(await readFile(join(scratch, 'cli.cjs'), 'utf8')));
-if (/^(let|const|var) [\w$]+ = require\("undici"\)/m.test(cli))
-  throw new Error('dist/bundle/cli.cjs: undici is required at start; import it lazily (await import)');
-await writeScript('cli', cli);
+for (const name of ['cli', 'fast']) {
+  const code = lazyBuiltins(asciiOnly(await readFile(join(scratch, `${name}.cjs`), 'utf8')));
+  if (/^(let|const|var) [\w$]+ = require\("undici"\)/m.test(code))
+    throw new Error(`dist/bundle/${name}.cjs: undici is required at start; import it lazily`);
+  await writeScript(name, code);
+}
 await writeScript('undici', asciiOnly(await readFile(join(scratch, 'undici.cjs'), 'utf8')));
 await swapIn(scratch, OUT);
 
