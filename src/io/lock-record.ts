@@ -3,14 +3,21 @@ import { hostname } from 'node:os';
 import { z } from '../json/zod.js';
 import { errnoCode } from './fs-error.js';
 
-/** What a lock file holds: who took the lock, when, and the token that proves ownership. */
-export const lockHolderSchema = z.object({
-  pid: z.number().check(z.int(), z.positive()),
-  hostname: z.string(),
-  startedAt: z.string(),
-  token: z.string().check(z.regex(/^[0-9a-f]{8,64}$/)),
-});
-export type LockHolder = z.infer<typeof lockHolderSchema>;
+/**
+ * What a lock file holds: who took the lock, when, and the token that proves ownership. Built on
+ * first use: an uncontended command never reads another's record (releasing needs only the token,
+ * lockTokenOf).
+ */
+function buildHolderSchema() {
+  return z.object({
+    pid: z.number().check(z.int(), z.positive()),
+    hostname: z.string(),
+    startedAt: z.string(),
+    token: z.string().check(z.regex(/^[0-9a-f]{8,64}$/)),
+  });
+}
+let holderSchema: ReturnType<typeof buildHolderSchema> | undefined;
+export type LockHolder = z.infer<ReturnType<typeof buildHolderSchema>>;
 
 /** One observed instance of a lock (or takeover marker) file. */
 export interface LockSighting {
@@ -57,7 +64,7 @@ export async function readLockFile(file: string): Promise<LockSighting | undefin
   try {
     const stats = lstatSync(file);
     const text = readFileSync(file, 'utf8');
-    const parsed = lockHolderSchema.safeParse(safeJson(text));
+    const parsed = (holderSchema ??= buildHolderSchema()).safeParse(safeJson(text));
     const holder = parsed.success ? parsed.data : null;
     return { holder, identity: holder?.token ?? `ino${stats.ino}`, mtimeMs: stats.mtimeMs };
   } catch (error) {
@@ -72,6 +79,16 @@ export function unlinkQuietly(file: string): void {
     unlinkSync(file);
   } catch {
     // Collected later (store/collect.ts) if it is still there.
+  }
+}
+
+/** The token in the lock record at `file`; undefined when it is missing or has none. */
+export function lockTokenOf(file: string): string | undefined {
+  try {
+    const token = (safeJson(readFileSync(file, 'utf8')) as { token?: unknown } | null)?.token;
+    return typeof token === 'string' ? token : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -9,6 +9,7 @@ import {
   createExclusive,
   isStale,
   lockTempFile,
+  lockTokenOf,
   readLockFile,
   unlinkQuietly,
 } from './lock-record.js';
@@ -137,8 +138,7 @@ async function replaceIfUnchanged(
 /** Starts refreshing the lock's mtime (so a live holder is never judged stale) and returns release. */
 function hold(lockPath: string, record: LockHolder, staleMs: number): ReleaseLock {
   const refresh = async (): Promise<void> => {
-    const current = await readLockFile(lockPath).catch(() => undefined);
-    if (current?.holder?.token !== record.token) return;
+    if (lockTokenOf(lockPath) !== record.token) return;
     const now = new Date();
     try {
       utimesSync(lockPath, now, now);
@@ -153,8 +153,7 @@ function hold(lockPath: string, record: LockHolder, staleMs: number): ReleaseLoc
     if (released) return;
     released = true;
     clearInterval(timer);
-    const current = await readLockFile(lockPath).catch(() => undefined);
-    if (current?.holder?.token === record.token) unlinkQuietly(lockPath);
+    if (lockTokenOf(lockPath) === record.token) unlinkQuietly(lockPath);
   };
 }
 

@@ -13,6 +13,12 @@ import { STATE_VERSION, emptyState, stateSchema } from './state-schema.js';
 import type { State } from './state-schema.js';
 
 /**
+ * The last state document read and the state it parsed to: a command reads the state before it
+ * takes the lock and again under it (install, update), and unchanged bytes need no second parse.
+ */
+let lastRead: { file: string; bytes: Buffer; state: State } | undefined;
+
+/**
  * Reads the state document (D2). A store that has none yet has the empty state. A document that
  * cannot be parsed, fails the schema or has a newer version is E_STATE_CORRUPT (D6): it is never
  * reset or overwritten, and a copy `state.json.corrupt-<time>` is kept (one per distinct content).
@@ -26,8 +32,13 @@ export async function readState(paths: StorePaths): Promise<State> {
     if (errnoCode(error) === 'ENOENT') return emptyState();
     throw toStoreError(error, file, 'read');
   }
+  if (lastRead?.file === file && lastRead.bytes.equals(bytes))
+    return structuredClone(lastRead.state);
   const problem = findProblem(bytes);
-  if (problem.state !== undefined) return problem.state;
+  if (problem.state !== undefined) {
+    lastRead = { file, bytes, state: structuredClone(problem.state) };
+    return problem.state;
+  }
   const copy = await keepCorruptCopy(file, bytes);
   const kept = copy === null ? 'no copy could be written next to it' : `a copy is kept at ${copy}`;
   throw new HookpmError('E_STATE_CORRUPT', `The state file ${file} ${problem.reason}`, {
