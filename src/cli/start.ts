@@ -48,8 +48,12 @@ export function start(argv: readonly string[]): boolean {
   const compiled = join(import.meta.dirname, '..', 'cli', 'entry.js');
   const bundled = mtimeOf(file);
   if (bundled === undefined || bundled < (mtimeOf(compiled) ?? 0)) return false;
-  const caches = { dir: codeCacheDir(argv), command: commandOf(argv) };
   let undici: unknown;
+  const caches: Caches = {
+    dir: codeCacheDir(argv),
+    command: commandOf(argv),
+    networked: () => undici !== undefined,
+  };
   const require = (id: string): unknown => {
     if (id !== 'undici') return builtin(id);
     undici ??= runScript(join(dir, 'undici.cjs'), 'undici', caches, builtin);
@@ -87,14 +91,29 @@ function builtin(id: string): unknown {
 /** The commands src/cli/fast-path.ts answers (their common forms), from dist/bundle/fast.cjs. */
 const FAST_COMMANDS: ReadonlySet<string> = new Set(['install', 'list', 'search']);
 
+/** Where a run's code caches are, and whether the run went to the network. */
+interface Caches {
+  dir: string;
+  command: string;
+  /** True once undici was loaded. */
+  networked: () => boolean;
+}
+
 /**
  * Runs one bundled script (a CommonJS module wrapper function, test/tools/bundle-cli.mjs) through
  * its code cache and returns its exports.
+ *
+ * A cache holds the functions the run that wrote it compiled, so one written by a run that went
+ * to the network (the first install of a plugin, which downloads it) lacks those of a run that
+ * does not (a later one, from the caches of hookpm), which would then compile them at every start
+ * (about 3 ms). Such a cache is named `<...>.net.bin` and used until a run that stays off the
+ * network replaces it with `<...>.bin`, which holds both (the functions a run took from its cache
+ * count as compiled).
  */
 function runScript(
   file: string,
   name: string,
-  caches: { dir: string; command: string },
+  caches: Caches,
   require: (id: string) => unknown,
 ): unknown {
   // ASCII only (test/tools/bundle-cli.mjs escapes the rest): latin1 reads it without UTF-8 decoding.
@@ -102,19 +121,20 @@ function runScript(
   const hash = /\/\/# hookpm-bundle ([0-9a-f]+)\n$/.exec(source.slice(-64))?.[1];
   if (hash === undefined) throw new Error(`${file} does not end with its hash`);
   const build = `${name}-${hash}-`;
-  const cacheFile = join(
-    caches.dir,
-    `${build}${process.version}-${process.arch}-${caches.command}.bin`,
-  );
-  const cachedData = readIfPresent(cacheFile);
+  const base = join(caches.dir, `${build}${process.version}-${process.arch}-${caches.command}`);
+  const warm = readIfPresent(`${base}.bin`);
+  const cachedData = warm ?? readIfPresent(`${base}.net.bin`);
   const script = new Script(source, {
     filename: file,
     ...(cachedData === undefined ? {} : { cachedData }),
   });
+  const rejected = cachedData === undefined || script.cachedDataRejected === true;
   // Written at the end of a successful run, so it holds the functions a whole command compiled.
-  if (cachedData === undefined || script.cachedDataRejected === true)
+  if (rejected || warm === undefined)
     process.once('exit', (code) => {
-      if (code === 0) writeCache(cacheFile, script, `${name}-`, build);
+      if (code !== 0) return;
+      if (!caches.networked()) writeCache(`${base}.bin`, script, `${name}-`, build);
+      else if (rejected) writeCache(`${base}.net.bin`, script, `${name}-`, build);
     });
   const module = { exports: {} as unknown };
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
@@ -152,7 +172,7 @@ function readIfPresent(path: string): Buffer | undefined {
  * Best effort: a read-only or full cache directory only costs the next start its compile time.
  * The caches of the script's other builds (`<script>-` not followed by this build's hash, left by
  * older builds or versions of hookpm) are removed, and so are files of the naming before scripts
- * had names.
+ * had names; writing `<...>.bin` removes `<...>.net.bin`.
  */
 function writeCache(path: string, script: Script, prefix: string, build: string): void {
   try {
@@ -166,6 +186,7 @@ function writeCache(path: string, script: Script, prefix: string, build: string)
     const scratch = `${path}.${process.pid}.tmp`;
     writeFileSync(scratch, script.createCachedData());
     renameSync(scratch, path);
+    if (!path.endsWith('.net.bin')) rmSync(path.replace(/\.bin$/, '.net.bin'), { force: true });
   } catch {
     // The cache is an optimisation only.
   }

@@ -1,5 +1,5 @@
 import { rename, rm } from 'node:fs/promises';
-import semver from 'semver';
+import semver from '../registry/semver.js';
 import { HookpmError } from '../errors.js';
 import { redactUrl } from '../registry/url-policy.js';
 import type { StorePaths } from '../store/paths.js';

@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import semver from 'semver';
+import semver from '../registry/semver.js';
 import { isHookpmError } from '../errors.js';
 import { buildSurface } from '../plugin/surface.js';
 import type { IndexPlugin, IndexVersion, RegistryIndex } from '../registry/index-schema.js';

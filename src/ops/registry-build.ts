@@ -1,6 +1,6 @@
 import { mkdir, mkdtemp, readdir, rename, rm, unlink } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import semver from 'semver';
+import semver from '../registry/semver.js';
 import { HookpmError } from '../errors.js';
 import { writeFileDurable } from '../io/durable-write.js';
 import { PLUGIN_NAME_PATTERN } from '../plugin/name.js';

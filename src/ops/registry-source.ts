@@ -1,4 +1,4 @@
-import semver from 'semver';
+import semver from '../registry/semver.js';
 import { HookpmError } from '../errors.js';
 import type { InstallSpec } from '../registry/parse-spec.js';
 import {

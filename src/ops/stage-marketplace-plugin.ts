@@ -1,6 +1,6 @@
 import { mkdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import semver from 'semver';
+import semver from '../registry/semver.js';
 import { HookpmError } from '../errors.js';
 import type { LoadedPlugin } from '../plugin/loaded-plugin.js';
 import { MANIFEST_FIELDS } from '../plugin/manifest.js';

@@ -1,4 +1,4 @@
-import semver from 'semver';
+import semver from '../registry/semver.js';
 import type { PluginRecord } from '../store/state-schema.js';
 import type { RegistryEntry } from './default-registries.js';
 import type { MarketplaceSource } from './install-marketplace.js';

@@ -1,4 +1,4 @@
-import semver from 'semver';
+import semver from '../registry/semver.js';
 import { isHookpmError } from '../errors.js';
 import { compareCodeUnits } from '../json/compare.js';
 import { LOCAL_REGISTRY } from '../registry/registry-name.js';

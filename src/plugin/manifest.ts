@@ -1,4 +1,4 @@
-import semver from 'semver';
+import semver from '../registry/semver.js';
 import { z } from '../json/zod.js';
 import { describeValue } from '../hooks/describe-value.js';
 import { diagnostic, type Diagnostic } from '../hooks/diagnostic.js';

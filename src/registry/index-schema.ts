@@ -3,7 +3,7 @@
  * either returns a fully checked index or throws; a caller that replaces a cached index with the
  * result therefore never stores a bad one (I2).
  */
-import semver from 'semver';
+import semver from './semver.js';
 import { z } from '../json/zod.js';
 import { HookpmError, isHookpmError } from '../errors.js';
 import { isPlainObject } from '../hooks/describe-value.js';

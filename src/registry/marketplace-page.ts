@@ -1,4 +1,4 @@
-import semver from 'semver';
+import semver from './semver.js';
 import { sha256Base64 } from '../hooks/canonical-json.js';
 import { eventOrder, isEventName } from '../hooks/events.js';
 import { compareCodeUnits } from '../json/compare.js';

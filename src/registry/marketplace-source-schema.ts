@@ -1,4 +1,4 @@
-import semver from 'semver';
+import semver from './semver.js';
 import { describeValue, isPlainObject } from '../hooks/describe-value.js';
 import { DIST_TAG_PATTERN, isNpmPackageName } from './name-rules.js';
 import { checkUrl } from './url-policy.js';

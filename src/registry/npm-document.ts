@@ -1,4 +1,4 @@
-import semver from 'semver';
+import semver from './semver.js';
 import { z } from '../json/zod.js';
 import { HookpmError } from '../errors.js';
 import type { IndexPlugin, IndexVersion } from './index-schema.js';

@@ -2,7 +2,7 @@
  * Install specs (cli.md `hookpm install`, registry.md V1), parsed into a discriminated union.
  * Paths are returned as given; the caller resolves them against its working directory.
  */
-import semver from 'semver';
+import semver from './semver.js';
 import { HookpmError } from '../errors.js';
 import { PLUGIN_NAME_PATTERN as PLUGIN_NAME } from '../plugin/name.js';
 import { DIST_TAG_PATTERN, isNpmPackageName } from './name-rules.js';

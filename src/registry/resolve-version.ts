@@ -3,7 +3,7 @@
  * npm-pick-manifest: the `latest` dist-tag wins when it satisfies the range, otherwise the highest
  * satisfying version, non-deprecated versions before deprecated ones.
  */
-import semver from 'semver';
+import semver from './semver.js';
 import { HookpmError } from '../errors.js';
 import type { IndexPlugin, IndexVersion } from './index-schema.js';
 import { nearestVersions, sortDescending } from './version-list.js';

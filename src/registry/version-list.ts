@@ -1,5 +1,5 @@
 /** Ordering helpers over lists of canonical semver versions. */
-import semver from 'semver';
+import semver from './semver.js';
 
 export function sortDescending(versions: readonly string[]): string[] {
   return [...versions].sort((a, b) => semver.rcompare(a, b));
