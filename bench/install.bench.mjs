@@ -14,7 +14,8 @@ import { median } from './measure.mjs';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(REPO, 'bin', 'hookpm.js');
-const RUNS = 9;
+// Medians of this many interleaved runs: single runs vary by several ms on a shared machine.
+const RUNS = 15;
 const BULK = 100;
 
 /** A plugin directory that is also an npm package (package.json), so npm can install its tarball. */
