@@ -1,6 +1,5 @@
 import type { GlobalOptions } from './global-options.js';
-import { createInstallProgress } from './install-progress.js';
-import { pluginContextOf } from './plugin-context.js';
+import { installContextOf } from './plugin-context.js';
 import { printJson } from './render.js';
 import { printInstallResult } from './render-install.js';
 
@@ -20,9 +19,7 @@ export async function runInstall(
   globals: GlobalOptions,
 ): Promise<void> {
   const { installPlugins } = await import('../ops/install.js');
-  const progress = createInstallProgress();
-  const ctx = pluginContextOf(globals);
-  if (progress.onProgress !== undefined) ctx.onProgress = progress.onProgress;
+  const { ctx, progress } = installContextOf(globals);
   try {
     const result = await installPlugins(ctx, {
       specs,

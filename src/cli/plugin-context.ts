@@ -2,6 +2,7 @@ import { resolveStorePaths, type StorePaths } from '../store/paths.js';
 import type { Confirm, PluginContext } from '../ops/plugin-context.js';
 import { canAsk } from './can-ask.js';
 import type { GlobalOptions } from './global-options.js';
+import { createInstallProgress, type InstallProgressView } from './install-progress.js';
 import { askConsent } from './prompt-consent.js';
 
 /** registry.md D1: the store of `--home`, else HOOKPM_HOME, else the platform directories. */
@@ -22,4 +23,15 @@ export function pluginContextOf(globals: GlobalOptions): PluginContext {
     cwd: globals.cwd,
     ...(confirm === undefined ? {} : { confirm }),
   };
+}
+
+/** The context of a command that installs (install, update), with its progress view on stderr. */
+export function installContextOf(globals: GlobalOptions): {
+  ctx: PluginContext;
+  progress: InstallProgressView;
+} {
+  const progress = createInstallProgress();
+  const ctx = pluginContextOf(globals);
+  if (progress.onProgress !== undefined) ctx.onProgress = progress.onProgress;
+  return { ctx, progress };
 }

@@ -49,10 +49,10 @@ export function pickVersion(
     if (version === undefined) throw unknownTag(id, request.tag, plugin);
     return picked(candidate, request.name, version);
   }
-  const range = checkRange(request.range ?? '*', id);
+  const range = request.range === undefined ? '*' : checkRange(request.range, id);
   const options = { includePrerelease: request.includePrerelease === true };
   const latest = plugin.distTags['latest'];
-  if (latest !== undefined && semver.satisfies(latest, range, options)) {
+  if (latest !== undefined && satisfiesRange(latest, range, options)) {
     if (plugin.versions[latest]?.deprecated === undefined)
       return picked(candidate, request.name, latest);
   }
@@ -122,6 +122,23 @@ export function ambiguousName(
     ids: [...ids],
     hint: `Name the registry, e.g. \`hookpm ${command} ${ids[0] ?? name}\`.`,
   });
+}
+
+/**
+ * semver.satisfies, with `*` (a bare name) answered without building a Range, which costs a
+ * start-up more than anything else the resolution does: a valid version satisfies `*` unless it
+ * is a prerelease and prereleases are not included.
+ */
+function satisfiesRange(
+  version: string,
+  range: string,
+  options: { includePrerelease: boolean },
+): boolean {
+  if (range !== '*') return semver.satisfies(version, range, options);
+  return (
+    semver.valid(version) !== null &&
+    (options.includePrerelease || semver.prerelease(version) === null)
+  );
 }
 
 /** Non-deprecated before deprecated, then highest first. */

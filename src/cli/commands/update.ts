@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { globalOptions } from '../global-options.js';
-import { createInstallProgress } from '../install-progress.js';
-import { pluginContextOf } from '../plugin-context.js';
+import { installContextOf } from '../plugin-context.js';
 import { escapeControl, printErrorLine, printJson } from '../render.js';
 import { printInstallResult } from '../render-install.js';
 
@@ -29,9 +28,7 @@ export function register(program: Command): void {
     .action(async (names: string[], flags: UpdateFlags, command: Command) => {
       const globals = globalOptions(command);
       const { updatePlugins } = await import('../../ops/update.js');
-      const progress = createInstallProgress();
-      const ctx = pluginContextOf(globals);
-      if (progress.onProgress !== undefined) ctx.onProgress = progress.onProgress;
+      const { ctx, progress } = installContextOf(globals);
       try {
         const result = await updatePlugins(ctx, {
           names,
