@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   fchmodSync,
+  fstatSync,
   fsyncSync,
   openSync,
   renameSync,
@@ -46,7 +47,9 @@ export async function writeFileDurable(
   let fd: number | undefined;
   try {
     fd = openSync(temp, 'wx', opts.mode ?? 0o644);
-    if (opts.mode !== undefined) fchmodSync(fd, opts.mode);
+    // Exactly, whatever the umask; no change (a journaled write) when it is right already.
+    if (opts.mode !== undefined && (fstatSync(fd).mode & 0o7777) !== opts.mode)
+      fchmodSync(fd, opts.mode);
     writeAll(fd, bytes, file);
     fsyncSync(fd);
     closeSync(fd);

@@ -4,6 +4,7 @@ import {
   closeSync,
   constants,
   fchmodSync,
+  fstatSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -64,7 +65,7 @@ export async function extractTarball(
         if (entry.type === 'directory') ensureDir(target);
         else {
           ensureDir(dirname(target));
-          open = { fd: openSync(target, CREATE_NEW, 0o600), hash: createHash('sha256') };
+          open = { fd: openSync(target, CREATE_NEW, entry.mode), hash: createHash('sha256') };
         }
       });
     },
@@ -82,7 +83,7 @@ export async function extractTarball(
       if (file === null || entry === null) return;
       open = null;
       writeStep(entry.path, () => {
-        fchmodSync(file.fd, entry.mode);
+        setMode(file.fd, entry.mode);
         closeSync(file.fd);
       });
       files.push([entry.path, 'file', file.hash.digest('hex'), entry.mode]);
@@ -134,6 +135,14 @@ function writeAll(fd: number, chunk: Buffer): void {
   while (offset < chunk.length) offset += writeSync(fd, chunk, offset, chunk.length - offset);
 }
 
+/**
+ * Gives the file `mode` exactly; usually the umask left it so already, and a change of mode is a
+ * journaled write that can wait for the file system's commit of other programs' writes.
+ */
+function setMode(fd: number, mode: number): void {
+  if ((fstatSync(fd).mode & 0o7777) !== mode) fchmodSync(fd, mode);
+}
+
 function closeQuietly(fd: number): void {
   try {
     closeSync(fd);
@@ -164,7 +173,7 @@ function verifyTree(root: string, listing: TarballListing): void {
       const expected = files.get(path);
       seen += 1;
       if (info.isDirectory() && dirs.has(path)) {
-        chmodSync(join(root, path), 0o755);
+        if ((info.mode & 0o7777) !== 0o755) chmodSync(join(root, path), 0o755);
         walk(path);
       } else if (!(
         info.isFile() &&

@@ -216,6 +216,29 @@ describe('scanTarball and extractTarball on accepted archives', () => {
     expect((await stat(join(box.staging, 'g'))).mode & 0o7777).toBe(0o644);
   });
 
+  it('A3: the modes are exact whatever the umask (a restrictive 077 here), for files and directories', async () => {
+    const box = await sandbox();
+    await writeTgz(box.tarball, [
+      file('package/plugin.json', '{}'),
+      file('package/bin/run.sh', '#!/bin/sh\n', 0o700),
+      file('package/docs/a.md', 'x', 0o600),
+    ]);
+    const listing = await scanTarball(box.tarball);
+    const previous = process.umask(0o077);
+    try {
+      await extractTarball(box.tarball, box.staging, listing);
+    } finally {
+      process.umask(previous);
+    }
+    const mode = async (...path: string[]) =>
+      (await stat(join(box.staging, ...path))).mode & 0o7777;
+    expect(await mode('plugin.json')).toBe(0o644);
+    expect(await mode('bin', 'run.sh')).toBe(0o755);
+    expect(await mode('docs', 'a.md')).toBe(0o644);
+    expect(await mode('bin')).toBe(0o755);
+    expect(await mode('docs')).toBe(0o755);
+  });
+
   it('A3: extraction refuses an archive that differs from the scanned listing and removes the staging directory', async () => {
     const box = await sandbox();
     await writeTgz(box.tarball, [file('package/plugin.json', '{}')]);
