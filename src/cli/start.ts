@@ -29,9 +29,10 @@ import { resolveStorePaths } from '../store/paths.js';
  * command that needs no network would load for nothing (about 3 ms).
  *
  * A script's cache is `<hookpm cache dir>/code-cache/<script>-<hash>-<node>-<arch>-<command>.bin`
- * (one per command, since each caches the functions it ran); it is written once, atomically,
- * when a run of the command exits with status 0, and rewritten when V8 rejects it; writing it
- * removes the caches of other builds of that script. Returns false, and runs nothing, when there
+ * (one per command, since each caches the functions it ran), written atomically at the end of a
+ * run of the command that exits with status 0 when there is none yet, V8 rejected it, or it was
+ * written by a run that went to the network (see runScript); writing it removes the caches of
+ * other builds of that script. Returns false, and runs nothing, when there
  * is no bundle or it is older than dist/cli/entry.js (a `tsc` run after the last full build):
  * bin/hookpm.js then runs the compiled modules of dist/.
  */
