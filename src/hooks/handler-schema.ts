@@ -14,12 +14,10 @@ const FIELDS = {
   type: { schema: z.literal('command'), rule: 'type must be "command"' },
   command: { schema: z.string(), rule: 'command must be a non-blank string' },
   argv: {
-    schema: z
-      .array(z.string())
-      .check(
-        z.minLength(1),
-        z.refine((argv) => (argv[0] ?? '').trim() !== ''),
-      ),
+    schema: z.array(z.string()).check(
+      z.minLength(1),
+      z.refine((argv) => (argv[0] ?? '').trim() !== ''),
+    ),
     rule: 'argv must be a non-empty array of strings with a non-blank first element',
   },
   timeout: {

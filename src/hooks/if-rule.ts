@@ -46,8 +46,7 @@ export function parseIfRule(rule: string): IfRuleResult {
   if (open >= 0 && !text.endsWith(')')) return fail('a pattern must end with ")"');
   const toolText = (open >= 0 ? text.slice(0, open) : text).trim();
   const pattern = open >= 0 ? text.slice(open + 1, -1) : null;
-  if (!isToolText(toolText))
-    return fail('expected Tool or Tool(pattern), for example Bash(git *)');
+  if (!isToolText(toolText)) return fail('expected Tool or Tool(pattern), for example Bash(git *)');
   const parts = toolText
     .split(/[|,]/)
     .map((part) => part.trim())

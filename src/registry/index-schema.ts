@@ -15,9 +15,9 @@ import { checkUrl, redactUrl } from './url-policy.js';
 
 const NAME_RULE = 'is not a valid plugin name (^[a-z0-9][a-z0-9._-]{0,63}$)';
 
-const versionKey = z.string().check(
-  z.refine((k) => semver.valid(k) === k, { message: 'is not a canonical semver version' }),
-);
+const versionKey = z
+  .string()
+  .check(z.refine((k) => semver.valid(k) === k, { message: 'is not a canonical semver version' }));
 
 const versionSchema = z.object({
   tarball: z.string().check(z.minLength(1)),

@@ -33,7 +33,10 @@ const DocumentSchema = z.looseObject({
 });
 
 const VersionSchema = z.looseObject({
-  dist: z.looseObject({ tarball: z.string().check(z.minLength(1)), integrity: z.optional(z.string()) }),
+  dist: z.looseObject({
+    tarball: z.string().check(z.minLength(1)),
+    integrity: z.optional(z.string()),
+  }),
   deprecated: z.optional(z.string()),
 });
 
