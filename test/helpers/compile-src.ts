@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { afterAll, beforeAll } from 'vitest';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -48,4 +49,29 @@ async function listTs(dir: string): Promise<string[]> {
     else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) files.push(full);
   }
   return files;
+}
+
+/**
+ * For a test file whose child processes run the compiled sources: before its tests, compiles
+ * them and makes a temporary directory (`dir`, the children's HOME and HOOKPM_HOME, in `env`);
+ * after them, removes both. The fields are set once the tests run.
+ */
+export function compiledSandbox(prefix: string): { dir: string; env: Record<string, string> } {
+  const sandbox = { dir: '', env: {} as Record<string, string> };
+  let compiled: CompiledSrc | undefined;
+  beforeAll(async () => {
+    compiled = await compileSrc();
+    sandbox.dir = await mkdtemp(join(tmpdir(), prefix));
+    sandbox.env = {
+      ...(process.env as Record<string, string>),
+      HOME: sandbox.dir,
+      HOOKPM_HOME: sandbox.dir,
+      HOOKPM_TEST_SRC: compiled.dir,
+    };
+  });
+  afterAll(async () => {
+    await compiled?.cleanup();
+    if (sandbox.dir !== '') await rm(sandbox.dir, { recursive: true, force: true });
+  });
+  return sandbox;
 }

@@ -1,38 +1,19 @@
 import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isHookpmError } from '../../src/errors.js';
 import { writeFileDurable } from '../../src/io/durable-write.js';
 import { runChild } from '../helpers/child.js';
-import { compileSrc } from '../helpers/compile-src.js';
-import type { CompiledSrc } from '../helpers/compile-src.js';
+import { compiledSandbox } from '../helpers/compile-src.js';
 
 const writer = fileURLToPath(new URL('../fixtures/store/durable-writer.mjs', import.meta.url));
-let compiled: CompiledSrc;
-let dir: string;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  compiled = await compileSrc();
-  dir = await mkdtemp(join(tmpdir(), 'hookpm-durable-'));
-  env = {
-    ...(process.env as Record<string, string>),
-    HOME: dir,
-    HOOKPM_HOME: dir,
-    HOOKPM_TEST_SRC: compiled.dir,
-  };
-});
-afterAll(async () => {
-  await compiled.cleanup();
-  await rm(dir, { recursive: true, force: true });
-});
+const sandbox = compiledSandbox('hookpm-durable-');
 
 /** Runs a shell script in a private mount namespace (mounts vanish with it): root or a user namespace. */
 function inMountNamespace(script: string, args: string[]): Promise<unknown[]> {
   const unshare = process.getuid?.() === 0 ? ['-m'] : ['-r', '-m'];
-  return runChild('unshare', [...unshare, 'sh', '-ec', script, 'sh', ...args], env);
+  return runChild('unshare', [...unshare, 'sh', '-ec', script, 'sh', ...args], sandbox.env);
 }
 
 async function codeOf(promise: Promise<unknown>): Promise<string> {
@@ -46,24 +27,24 @@ async function codeOf(promise: Promise<unknown>): Promise<string> {
 
 describe('writeFileDurable', () => {
   it('D2: writes every byte, applies the mode exactly and leaves no temporary file', async () => {
-    const file = join(dir, 'ok', 'state.json');
-    await mkdir(join(dir, 'ok'));
+    const file = join(sandbox.dir, 'ok', 'state.json');
+    await mkdir(join(sandbox.dir, 'ok'));
     await writeFile(file, 'old');
     const data = Buffer.alloc(3 * 1024 * 1024, 'z');
     await writeFileDurable(file, data, { mode: 0o600 });
     expect((await readFile(file)).equals(data)).toBe(true);
     expect((await stat(file)).mode & 0o777).toBe(0o600);
-    expect(await readdir(join(dir, 'ok'))).toEqual(['state.json']);
+    expect(await readdir(join(sandbox.dir, 'ok'))).toEqual(['state.json']);
   });
 
   it('D2: a short write (file size limit reached mid-write) fails with E_IO and leaves the old file intact', async () => {
-    const sub = await mkdtemp(join(dir, 'short-'));
+    const sub = await mkdtemp(join(sandbox.dir, 'short-'));
     const file = join(sub, 'state.json');
     await writeFile(file, 'o'.repeat(100));
     const [result] = await runChild(
       'bash',
       ['-c', 'ulimit -f 8; exec node "$0" write "$1" 100000', writer, file],
-      env,
+      sandbox.env,
     );
     expect(result).toMatchObject({ code: 'E_IO' });
     expect((result as { message: string }).message).toContain(file);
@@ -72,7 +53,7 @@ describe('writeFileDurable', () => {
   });
 
   it('D2: a full disk (a real 64 KiB tmpfs) gives E_NOSPC, the old file intact and no temporary file', async () => {
-    const mountPoint = await mkdtemp(join(dir, 'tmpfs-'));
+    const mountPoint = await mkdtemp(join(sandbox.dir, 'tmpfs-'));
     const script =
       'mount -t tmpfs -o size=64k tmpfs "$2"; node "$1" write "$2/state.json" 100 o; node "$1" write "$2/state.json" 300000; node "$1" inspect "$2"';
     const [first, second, listing] = await inMountNamespace(script, [writer, mountPoint]);
@@ -82,7 +63,7 @@ describe('writeFileDurable', () => {
   });
 
   it('security.md: a read-only store (a tmpfs remounted read-only) gives E_STORE_READONLY and keeps the old file', async () => {
-    const mountPoint = await mkdtemp(join(dir, 'rofs-'));
+    const mountPoint = await mkdtemp(join(sandbox.dir, 'rofs-'));
     const script =
       'mount -t tmpfs -o size=1m tmpfs "$2"; node "$1" write "$2/state.json" 100 o; mount -o remount,ro "$2"; node "$1" write "$2/state.json" 200; node "$1" inspect "$2"';
     const [first, second, listing] = await inMountNamespace(script, [writer, mountPoint]);
@@ -92,7 +73,7 @@ describe('writeFileDurable', () => {
   });
 
   it('D2: a target whose parent is a file fails with E_IO naming the file', async () => {
-    const parent = join(dir, 'a-file');
+    const parent = join(sandbox.dir, 'a-file');
     await writeFile(parent, 'x');
     const target = join(parent, 'state.json');
     const error: unknown = await writeFileDurable(target, 'new').then(
@@ -105,7 +86,7 @@ describe('writeFileDurable', () => {
   });
 
   it('D2: a write into a missing directory fails with E_IO and creates nothing', async () => {
-    const sub = await mkdtemp(join(dir, 'gone-'));
+    const sub = await mkdtemp(join(sandbox.dir, 'gone-'));
     await rm(sub, { recursive: true });
     expect(await codeOf(writeFileDurable(join(sub, 'state.json'), 'new'))).toBe('E_IO');
     await expect(stat(sub)).rejects.toMatchObject({ code: 'ENOENT' });

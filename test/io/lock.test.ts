@@ -1,35 +1,17 @@
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
+import { mkdir, mkdtemp, readFile, readdir, stat, utimes, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isHookpmError } from '../../src/errors.js';
 import { acquireLock, withLock } from '../../src/io/lock.js';
 import { startChild } from '../helpers/child.js';
-import { compileSrc } from '../helpers/compile-src.js';
-import type { CompiledSrc } from '../helpers/compile-src.js';
+import { compiledSandbox } from '../helpers/compile-src.js';
 
 const holder = fileURLToPath(new URL('../fixtures/store/lock-holder.mjs', import.meta.url));
-let compiled: CompiledSrc;
-let dir: string;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  compiled = await compileSrc();
-  dir = await mkdtemp(join(tmpdir(), 'hookpm-lock-'));
-  env = {
-    ...(process.env as Record<string, string>),
-    HOME: dir,
-    HOOKPM_HOME: dir,
-    HOOKPM_TEST_SRC: compiled.dir,
-  };
-});
-afterAll(async () => {
-  await compiled.cleanup();
-  await rm(dir, { recursive: true, force: true });
-});
+const sandbox = compiledSandbox('hookpm-lock-');
 
 interface HolderArgs {
   lock: string;
@@ -50,7 +32,7 @@ function startHolder(args: HolderArgs): ReturnType<typeof startChild> {
     String(args.staleMs ?? 60_000),
   ];
   if (args.startAt !== undefined) argv.push(String(args.startAt));
-  return startChild(process.execPath, argv, env);
+  return startChild(process.execPath, argv, sandbox.env);
 }
 
 async function resultOf(child: ReturnType<typeof startChild>): Promise<Record<string, unknown>> {
@@ -81,7 +63,7 @@ function deadPid(): number {
 }
 
 async function newCase(name: string): Promise<{ lock: string; log: string }> {
-  const sub = await mkdtemp(join(dir, `${name}-`));
+  const sub = await mkdtemp(join(sandbox.dir, `${name}-`));
   const log = join(sub, 'log');
   await writeFile(log, '');
   return { lock: join(sub, 'data', '.lock'), log };
