@@ -133,7 +133,7 @@ function lazyBuiltins(source) {
 }
 
 /**
- * The bundle with every non-ASCII UTF-16 unit written as a `\uXXXX` escape, so run-bundle.ts can
+ * The bundle with every non-ASCII UTF-16 unit written as a `\uXXXX` escape, so start.ts can
  * read it as latin1 (about 5 ms less than decoding UTF-8 at every start). Outside tagged templates
  * (whose raw text would change; the build fails if one holds such a character) the escape means
  * the same character wherever it can occur: comments, strings, templates, regular expressions.
