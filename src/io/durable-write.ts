@@ -11,7 +11,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { HookpmError } from '../errors.js';
-import { errnoCode, toStoreError } from './fs-error.js';
+import { errnoCode, quietly, toStoreError } from './fs-error.js';
 
 export interface DurableWriteOptions {
   /** Permission bits of the new file, applied exactly (not masked by the umask). */
@@ -61,15 +61,6 @@ export async function writeFileDurable(
     throw toStoreError(error, file, 'write');
   }
   syncDirectory(dir, file);
-}
-
-/** Cleanup on a failure path: the first error is the one to report. */
-function quietly(step: () => void): void {
-  try {
-    step();
-  } catch {
-    // ignored
-  }
 }
 
 function writeAll(fd: number, bytes: Uint8Array, file: string): void {

@@ -38,3 +38,16 @@ export function toStoreError(error: unknown, file: string, action: string): Hook
   }
   return new HookpmError('E_IO', `Failed to ${action} ${file}: ${reason}`, { file, errno: code });
 }
+
+/**
+ * Runs a clean-up step whose failure must not hide what matters: the error already being
+ * reported, or the result of a step that succeeded (what is left is collected later,
+ * store/collect.ts).
+ */
+export function quietly(step: () => unknown): void {
+  try {
+    step();
+  } catch {
+    // Ignored on purpose; see above.
+  }
+}

@@ -1,7 +1,7 @@
 import { linkSync, lstatSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { z } from '../json/zod.js';
-import { errnoCode } from './fs-error.js';
+import { errnoCode, quietly } from './fs-error.js';
 
 /**
  * What a lock file holds: who took the lock, when, and the token that proves ownership. Built on
@@ -46,7 +46,7 @@ export async function createExclusive(file: string, holder: LockHolder): Promise
     if (errnoCode(error) === 'EEXIST') return false;
     throw error;
   } finally {
-    unlinkQuietly(temp);
+    quietly(() => unlinkSync(temp));
   }
 }
 
@@ -70,15 +70,6 @@ export async function readLockFile(file: string): Promise<LockSighting | undefin
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return undefined;
     throw error;
-  }
-}
-
-/** Removes a file if it is there; a failure to is not an error (the file is debris at most). */
-export function unlinkQuietly(file: string): void {
-  try {
-    unlinkSync(file);
-  } catch {
-    // Collected later (store/collect.ts) if it is still there.
   }
 }
 

@@ -1,17 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HookpmError } from '../errors.js';
-import { toStoreError } from './fs-error.js';
+import { quietly, toStoreError } from './fs-error.js';
 import {
   createExclusive,
   isStale,
   lockTempFile,
   lockTokenOf,
   readLockFile,
-  unlinkQuietly,
 } from './lock-record.js';
 import type { LockHolder, LockSighting } from './lock-record.js';
 
@@ -111,7 +110,7 @@ async function takeOver(
         // Only our own marker, and on success the markers of dead recoverers we went past: a
         // marker a live contender holds is never removed, or a third could enter beside it.
         const done = replaced ? [marker, ...passed] : [marker];
-        for (const file of done) unlinkQuietly(file);
+        for (const file of done) quietly(() => unlinkSync(file));
       }
     }
     const other = await readLockFile(marker);
@@ -153,7 +152,7 @@ function hold(lockPath: string, record: LockHolder, staleMs: number): ReleaseLoc
     if (released) return;
     released = true;
     clearInterval(timer);
-    if (lockTokenOf(lockPath) === record.token) unlinkQuietly(lockPath);
+    if (lockTokenOf(lockPath) === record.token) quietly(() => unlinkSync(lockPath));
   };
 }
 

@@ -1,5 +1,6 @@
 import { closeSync, fsync, fsyncSync, openSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { quietly } from './fs-error.js';
 
 /** Flushes in flight at once (each holds a file descriptor until it ends). */
 const IN_FLIGHT = 32;
@@ -35,11 +36,8 @@ export function syncTree(root: string): Promise<void> {
         }
         running += 1;
         fsync(fd, (error) => {
-          try {
-            closeSync(fd);
-          } catch {
-            // Flushed or not, the descriptor is gone; a flush error is reported below.
-          }
+          // Flushed or not, the descriptor is released; a flush error is reported below.
+          quietly(() => closeSync(fd));
           running -= 1;
           if (error !== null && !failed) {
             failed = true;

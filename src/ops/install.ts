@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { HookpmError } from '../errors.js';
+import { quietly } from '../io/fs-error.js';
 import { assertStoreWritable } from '../store/check-writable.js';
 import { collectGarbage } from '../store/collect.js';
 import { ensureDataDir } from '../store/data-dir.js';
@@ -100,16 +101,7 @@ export async function stageAndCommit(
     return await withStoreLock(ctx.paths, () => commit(ctx, staged, opts, notes), lockOptions(ctx));
   } finally {
     // A promoted tree is no longer there; what is left of the others is removed now.
-    for (const s of staged) removeQuietly(s.dir);
-  }
-}
-
-/** Best effort: staging the lock holder does not remove is collected by the next command. */
-function removeQuietly(dir: string): void {
-  try {
-    rmSync(dir, { recursive: true, force: true });
-  } catch {
-    // Left for collection (store/collect.ts).
+    for (const s of staged) quietly(() => rmSync(s.dir, { recursive: true, force: true }));
   }
 }
 

@@ -14,7 +14,7 @@ import {
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { HookpmError } from '../errors.js';
-import { toStoreError } from '../io/fs-error.js';
+import { quietly, toStoreError } from '../io/fs-error.js';
 import type { TreeEntry } from './fingerprint.js';
 import type { TarballInput, TarVisitor } from './tar-reader.js';
 import { createTarballChecker, readTarChecked } from './tarball-checker.js';
@@ -106,7 +106,7 @@ export async function extractTarball(
     return files;
   } catch (error) {
     const file = open as { fd: number } | null;
-    if (file !== null) closeQuietly(file.fd);
+    if (file !== null) quietly(() => closeSync(file.fd));
     await rm(stagingDir, { recursive: true, force: true });
     throw error;
   }
@@ -141,14 +141,6 @@ function writeAll(fd: number, chunk: Buffer): void {
  */
 function setMode(fd: number, mode: number): void {
   if ((fstatSync(fd).mode & 0o7777) !== mode) fchmodSync(fd, mode);
-}
-
-function closeQuietly(fd: number): void {
-  try {
-    closeSync(fd);
-  } catch {
-    // Already failing: the first error is the one to report.
-  }
 }
 
 /**
