@@ -1,5 +1,4 @@
-import type { FastLine } from './fast-line.js';
-import { resolveGlobals } from './global-options.js';
+import { globalsOf, type FastLine } from './fast-line.js';
 import { runInstall } from './install-action.js';
 
 /**
@@ -7,14 +6,7 @@ import { runInstall } from './install-action.js';
  * (measured by bench/install.bench.mjs); runs what commands/install.ts runs.
  */
 export async function runFastInstall(line: FastLine): Promise<void> {
-  const { switches, values } = line;
-  const globals = resolveGlobals({
-    home: values.get('--home'),
-    cwd: values.get('--cwd'),
-    json: switches.has('--json'),
-    yes: switches.has('--yes'),
-    offline: switches.has('--offline'),
-  });
+  const { switches } = line;
   await runInstall(
     line.operands,
     {
@@ -23,6 +15,6 @@ export async function runFastInstall(line: FastLine): Promise<void> {
       dryRun: switches.has('--dry-run'),
       includePrerelease: switches.has('--include-prerelease'),
     },
-    globals,
+    globalsOf(line),
   );
 }

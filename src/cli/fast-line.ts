@@ -1,3 +1,5 @@
+import { resolveGlobals, type GlobalOptions } from './global-options.js';
+
 /**
  * The command lines the fast paths (cli/fast-path.ts) answer without commander: one command word,
  * its operands, the global options of cli.md section 1 (`--json`, `--yes`/`-y`, `--offline`,
@@ -45,4 +47,15 @@ export function parseFastLine(
     else return null;
   }
   return named ? line : null;
+}
+
+/** The global options of a fast line, resolved as commander's are (cli/global-options.ts). */
+export function globalsOf(line: FastLine): GlobalOptions {
+  return resolveGlobals({
+    home: line.values.get('--home'),
+    cwd: line.values.get('--cwd'),
+    json: line.switches.has('--json'),
+    yes: line.switches.has('--yes'),
+    offline: line.switches.has('--offline'),
+  });
 }

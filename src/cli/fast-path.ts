@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseFastLine, type FastLine } from './fast-line.js';
+import { globalsOf, parseFastLine, type FastLine } from './fast-line.js';
 import { writeText } from './stdio.js';
 
 /**
- * STYLE "Start-up cost": the most common command lines answer without loading commander, every
- * command and zod's other schemas: `list` with a hookpm home (HOOKPM_HOME or --home), `search`
- * (cli/fast-search.ts) and `install` (cli/fast-install.ts), each with only the options
- * cli/fast-line.ts reads, plus `--version` when the bundle is not used (src/cli/start.ts answers it
+ * STYLE "Start-up cost": the most common command lines answer without loading commander and
+ * every command: `list`, `search` (cli/fast-search.ts) and `install` (cli/fast-install.ts), each
+ * with only the options cli/fast-line.ts reads (the global ones resolved as commander's are), plus `--version` when the bundle is not used (src/cli/start.ts answers it
  * first). They print what the full CLI (src/cli/main.ts) prints, through the same renderers; any
  * other line returns false and goes there. Measured by bench/cli-startup.bench.mjs,
  * bench/search.bench.mjs and bench/install.bench.mjs.
@@ -49,17 +48,16 @@ function fastCommand(args: readonly string[]): [FastLine, Handler] | null {
   if (install !== null && install.operands.length > 0)
     return [install, async (line) => (await import('./fast-install.js')).runFastInstall(line)];
   const list = parseFastLine(args, 'list');
-  const home = list?.values.get('--home') ?? process.env.HOOKPM_HOME;
-  if (list !== null && home !== undefined && home !== '')
-    return [list, (line) => runList(home, line.switches.has('--json'))];
+  if (list !== null) return [list, runList];
   return null;
 }
 
-async function runList(home: string, json: boolean): Promise<void> {
-  const [{ homeStorePaths }, { listPlugins }, render] = await Promise.all([
-    import('../store/home-paths.js'),
+async function runList(line: FastLine): Promise<void> {
+  const [{ storePathsOf }, { listPlugins }, render] = await Promise.all([
+    import('./plugin-context.js'),
     import('../ops/list.js'),
     import('./render-list.js'),
   ]);
-  render.printPluginList(await listPlugins(homeStorePaths(home)), json);
+  const globals = globalsOf(line);
+  render.printPluginList(await listPlugins(storePathsOf(globals)), globals.json);
 }

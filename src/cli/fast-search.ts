@@ -1,5 +1,5 @@
-import type { FastLine } from './fast-line.js';
-import type { StorePaths } from '../store/paths.js';
+import { globalsOf, type FastLine } from './fast-line.js';
+import { storePathsOf } from './plugin-context.js';
 
 /**
  * STYLE "Start-up cost": `hookpm search [words] [--event E]` from cli/fast-path.ts, without
@@ -12,21 +12,15 @@ export async function runFastSearch(line: FastLine): Promise<void> {
     import('./index-progress.js'),
     import('./render-search.js'),
   ]);
+  const globals = globalsOf(line);
   const progress = createIndexProgress();
   const ctx = {
-    paths: await storePaths(line.values.get('--home')),
-    offline: line.switches.has('--offline'),
+    paths: storePathsOf(globals),
+    offline: globals.offline,
     ...(progress.onProgress ? { onProgress: progress.onProgress } : {}),
   };
   const event = line.values.get('--event');
   const query = { query: line.operands.join(' '), ...(event === undefined ? {} : { event }) };
   const found = await searchPlugins(ctx, query).finally(progress.done);
-  printSearchResult(found, line.switches.has('--json'));
-}
-
-async function storePaths(home: string | undefined): Promise<StorePaths> {
-  const root = home ?? process.env.HOOKPM_HOME;
-  if (root !== undefined && root !== '')
-    return (await import('../store/home-paths.js')).homeStorePaths(root);
-  return (await import('../store/paths.js')).resolveStorePaths({});
+  printSearchResult(found, globals.json);
 }
