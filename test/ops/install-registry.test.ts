@@ -6,7 +6,7 @@
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HookpmError, isHookpmError } from '../../src/errors.js';
+import { HookpmError } from '../../src/errors.js';
 import { enablePlugin } from '../../src/ops/enable.js';
 import { installPlugins, type InstallOptions } from '../../src/ops/install.js';
 import type { PluginContext } from '../../src/ops/plugin-context.js';
@@ -25,6 +25,7 @@ import {
 } from '../helpers/plugin-registry.js';
 import { hashStore } from '../helpers/store-snapshot.js';
 import { makeWorld, type World } from './plugin-fixture.js';
+import { failure } from '../helpers/failure.js';
 
 let world: World;
 let acme: ServedRegistry;
@@ -87,16 +88,6 @@ const update = (names: string[] = [], over: Partial<UpdateOptions> = {}) =>
     offline: false,
     ...over,
   });
-
-async function failure(fn: () => Promise<unknown>): Promise<HookpmError> {
-  try {
-    await fn();
-  } catch (error) {
-    if (isHookpmError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a HookpmError');
-}
 
 /** The store must be byte-identical after `fn` fails with `code`. */
 async function failsCleanly(code: string, fn: () => Promise<unknown>): Promise<HookpmError> {

@@ -1,7 +1,6 @@
 import { chmod, lstat, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HookpmError, isHookpmError } from '../../src/errors.js';
 import { installPlugins, type InstallOptions } from '../../src/ops/install.js';
 import type { PluginContext } from '../../src/ops/plugin-context.js';
 import type { ReviewReport } from '../../src/ops/review-report.js';
@@ -11,6 +10,7 @@ import { readState } from '../../src/store/state.js';
 import { hashStore } from '../helpers/store-snapshot.js';
 import { hooksDoc } from '../store/plugin-tree.js';
 import { cmd, makeWorld, pluginFiles, type World } from './plugin-fixture.js';
+import { failure } from '../helpers/failure.js';
 
 let world: World;
 let ctx: PluginContext;
@@ -28,16 +28,6 @@ const opts = (specs: string[], over: Partial<InstallOptions> = {}): InstallOptio
   dryRun: false,
   ...over,
 });
-
-async function failure(fn: () => Promise<unknown>): Promise<HookpmError> {
-  try {
-    await fn();
-  } catch (error) {
-    if (isHookpmError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a HookpmError');
-}
 
 describe('install from a directory', () => {
   it('D1b, P1, P2: a directory installs as <name>@local with its manifest version, source, integrity = files fingerprint', async () => {

@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isHookpmError } from '../../src/errors.js';
 import { addRegistry } from '../../src/ops/add-registry.js';
 import { checkRegistries } from '../../src/ops/doctor-registries.js';
 import { installPlugins, type InstallOptions } from '../../src/ops/install.js';
@@ -28,6 +27,7 @@ import type { RegistryRecord } from '../../src/store/state-schema.js';
 import { startFakeNpmRegistry } from '../helpers/fake-npm-registry.js';
 import { hashStore } from '../helpers/store-snapshot.js';
 import { commitFiles, gitTestEnv, makeRepo, writeFiles } from '../helpers/git-repo.js';
+import { failure } from '../helpers/failure.js';
 
 const STOP = { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] } };
 
@@ -75,15 +75,6 @@ function pluginCtx(): PluginContext {
 function install(...specs: string[]) {
   const opts: InstallOptions = { specs, cwd: root, enable: 'yes', force: false, dryRun: false };
   return installPlugins(pluginCtx(), opts);
-}
-
-async function failure(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
-  const error: unknown = await promise.then(
-    () => new Error('expected a failure'),
-    (e: unknown) => e,
-  );
-  if (!isHookpmError(error)) throw error;
-  return error;
 }
 
 beforeEach(async () => {

@@ -1,7 +1,6 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HookpmError, isHookpmError } from '../../src/errors.js';
 import { disablePlugin } from '../../src/ops/disable.js';
 import { enablePlugin } from '../../src/ops/enable.js';
 import { installPlugins } from '../../src/ops/install.js';
@@ -14,6 +13,7 @@ import { pluginDataDir } from '../../src/store/paths.js';
 import { readState, writeState } from '../../src/store/state.js';
 import { hashStore } from '../helpers/store-snapshot.js';
 import { cmd, makeWorld, pluginFiles, type World } from './plugin-fixture.js';
+import { failure } from '../helpers/failure.js';
 
 let world: World;
 let ctx: PluginContext;
@@ -34,16 +34,6 @@ async function install(
     await installPlugins(ctx, { specs: [dir], cwd: world.dir, enable, force: false, dryRun: false })
   ).installed;
   return { dir, entry: entry! };
-}
-
-async function failure(fn: () => Promise<unknown>): Promise<HookpmError> {
-  try {
-    await fn();
-  } catch (error) {
-    if (isHookpmError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a HookpmError');
 }
 
 describe('enable and disable', () => {

@@ -6,6 +6,7 @@ import { HookpmError, type ErrorCode } from '../../src/errors.js';
 import { buildRegistry, normaliseDate } from '../../src/ops/registry-build.js';
 import { parseIndex } from '../../src/registry/index-schema.js';
 import { integrityOf } from '../../src/registry/integrity.js';
+import { failure } from '../helpers/failure.js';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -63,15 +64,6 @@ async function tree(root: string): Promise<Map<string, Buffer>> {
   };
   await walk(root);
   return files;
-}
-
-async function failure(promise: Promise<unknown>): Promise<HookpmError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(HookpmError);
-  return error as HookpmError;
 }
 
 describe('buildRegistry (cli.md registry build)', () => {

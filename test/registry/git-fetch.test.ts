@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isHookpmError } from '../../src/errors.js';
 import { cloneShallow, findRepositoryRoot } from '../../src/registry/git-fetch.js';
 import { commitFiles, git, gitTestEnv, makeRepo } from '../helpers/git-repo.js';
+import { failure } from '../helpers/failure.js';
 
 let tmp: string;
 let env: Record<string, string>;
@@ -42,15 +42,6 @@ let counter = 0;
 function dest(): string {
   counter += 1;
   return join(tmp, `clone-${counter}`);
-}
-
-async function failure(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!isHookpmError(error)) throw new Error(`expected a HookpmError, got ${String(error)}`);
-  return { code: error.code, message: error.message };
 }
 
 describe('cloneShallow (registry.md 1: marketplaces and git sources)', () => {

@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HookpmError } from '../../src/errors.js';
 import { fetchBytes, fetchToFile } from '../../src/registry/http.js';
 import type { FetchOptions } from '../../src/registry/http.js';
 import { integrityOf } from '../../src/registry/integrity.js';
+import { failure } from '../helpers/failure.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -49,16 +49,6 @@ const base: FetchOptions = {
   retryBaseDelayMs: 10,
   deadlineMs: 10_000,
 };
-
-async function failure(promise: Promise<unknown>): Promise<HookpmError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof HookpmError) return error;
-    throw error;
-  }
-  throw new Error('expected a HookpmError');
-}
 
 describe('fetchBytes against a real server on 127.0.0.1', () => {
   it('security.md: an HTML or truncated-JSON index comes back as bytes, for the index schema to refuse', async () => {

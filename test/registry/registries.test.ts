@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HookpmError } from '../../src/errors.js';
 import { addRegistry } from '../../src/ops/add-registry.js';
 import { listRegistries, updateRegistries } from '../../src/ops/list-registries.js';
 import { describePlugin } from '../../src/ops/plugin-info.js';
@@ -19,6 +18,7 @@ import { readState, writeState } from '../../src/store/state.js';
 import { SAMPLE_PLUGINS, makeIndex, startIndexServer } from '../helpers/index-documents.js';
 import type { IndexServer } from '../helpers/index-documents.js';
 import { makePlugin } from '../helpers/state-records.js';
+import { failure } from '../helpers/failure.js';
 
 let root: string;
 let paths: StorePaths;
@@ -69,15 +69,6 @@ async function server(
 
 async function bytesOf(file: string): Promise<Buffer | null> {
   return readFile(file).catch(() => null);
-}
-
-async function failure(promise: Promise<unknown>): Promise<HookpmError> {
-  const error = await promise.then(
-    () => new Error('expected a failure'),
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(HookpmError);
-  return error as HookpmError;
 }
 
 /** State with one added registry, so that byte-identity checks compare a real file. */

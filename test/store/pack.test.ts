@@ -13,13 +13,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as tar from 'tar';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HookpmError, type ErrorCode } from '../../src/errors.js';
+import type { ErrorCode } from '../../src/errors.js';
 import { buildSurface } from '../../src/plugin/surface.js';
 import { parseIndex } from '../../src/registry/index-schema.js';
 import { integrityOf } from '../../src/registry/integrity.js';
 import { packPlugin } from '../../src/store/pack.js';
 import { readPluginDir } from '../../src/store/read-plugin.js';
 import { scanTarball } from '../../src/store/tarball-scan.js';
+import { failure } from '../helpers/failure.js';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -92,15 +93,6 @@ async function rawEntries(file: string): Promise<RawEntry[]> {
     },
   });
   return entries;
-}
-
-async function failure(promise: Promise<unknown>): Promise<HookpmError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(HookpmError);
-  return error as HookpmError;
 }
 
 describe('packPlugin (cli.md pack, registry.md A1)', () => {

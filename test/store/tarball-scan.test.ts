@@ -20,6 +20,7 @@ import {
   writeTgzStream,
 } from '../helpers/tar-writer.js';
 import type { RawEntry } from '../helpers/tar-writer.js';
+import { failure } from '../helpers/failure.js';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -53,16 +54,6 @@ async function snapshot(root: string): Promise<string[]> {
   };
   await walk(root);
   return lines;
-}
-
-async function failure(promise: Promise<unknown>): Promise<HookpmError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof HookpmError) return error;
-    throw error;
-  }
-  throw new Error('expected a HookpmError');
 }
 
 const EMPTY_LISTING = (file: string): TarballListing => ({ file, entries: [], totalBytes: 0 });
