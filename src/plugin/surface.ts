@@ -13,15 +13,10 @@ import type { PluginDocument } from './loaded-plugin.js';
  * is the event's default (engine.md section 1; null under an unknown event); a handler given
  * only as argv shows the command the engine shows (argv joined by spaces).
  */
-export interface SurfaceEntry {
-  event: string;
-  matcher: unknown;
-  if: unknown;
-  type: unknown;
-  command: unknown;
-  argv: unknown;
-  timeout: unknown;
-  statusMessage: unknown;
+export interface SurfaceEntry extends Pick<
+  DeclaredHandler,
+  'event' | 'matcher' | 'if' | 'type' | 'command' | 'argv' | 'timeout' | 'statusMessage'
+> {
   source: string;
   /** false: the entry never runs (invalid, under an unknown event, bad matcher or `if`). */
   valid: boolean;
