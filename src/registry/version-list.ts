@@ -1,4 +1,5 @@
 /** Ordering helpers over lists of canonical semver versions. */
+import type { SemVer } from 'semver';
 import semver from './semver.js';
 
 export function sortDescending(versions: readonly string[]): string[] {
@@ -12,7 +13,7 @@ export function sortDescending(versions: readonly string[]): string[] {
  */
 export function nearestVersions(versions: readonly string[], range: string, count = 3): string[] {
   const ascending = [...versions].sort((a, b) => semver.compare(a, b));
-  let anchor: semver.SemVer | null = null;
+  let anchor: SemVer | null = null;
   try {
     anchor = semver.minVersion(range);
   } catch {
