@@ -36,12 +36,16 @@ await bundle('fast', join(DIST, 'cli', 'fast-entry.js'), [/^undici$/]);
 await bundle('undici', 'undici');
 await bundle('start', join(DIST, 'cli', 'start.js'));
 for (const name of ['cli', 'fast']) {
-  const code = lazyBuiltins(asciiOnly(await readFile(join(scratch, `${name}.cjs`), 'utf8')));
+  const code = lazyBuiltins(
+    plainNamespaces(asciiOnly(await readFile(join(scratch, `${name}.cjs`), 'utf8'))),
+  );
   if (/^(let|const|var) [\w$]+ = require\("undici"\)/m.test(code))
     throw new Error(`dist/bundle/${name}.cjs: undici is required at start; import it lazily`);
   await writeScript(name, code);
 }
 await writeScript('undici', asciiOnly(await readFile(join(scratch, 'undici.cjs'), 'utf8')));
+const start = join(scratch, 'start.cjs');
+await writeFile(start, plainNamespaces(await readFile(start, 'utf8')));
 await swapIn(scratch, OUT);
 
 /**
@@ -130,6 +134,30 @@ function lazyBuiltins(source) {
   // After the "use strict" banner, before any code that could use it.
   const afterBanner = out.indexOf('\n') + 1;
   return `${out.slice(0, afterBanner)}${helper}\n${out.slice(afterBanner)}`;
+}
+
+/**
+ * The bundle with plain modules where rolldown wraps a built-in or CommonJS module in an ES
+ * namespace (`x = __toESM(x, 1);`, `import_x = __toESM(require_x(), 1);`): the wrapper defines a
+ * bound getter for every member of the module (node:process has 79), about 0.1 ms a module at
+ * every start. Such a namespace (node mode) has the module as its `default` and the module's
+ * members as its own, so a name the bundle uses only as `name.default` or `name.member` (besides
+ * its declaration and the wrapping line) keeps the module itself, and `name.default` becomes
+ * `name`. lazyBuiltins runs after, and may then make the module lazy.
+ */
+function plainNamespaces(source) {
+  const wrapping = /^(\s*)([\w$]+) = __toESM\((\2|require_[\w$]+\(\)), 1\);\n/gm;
+  let out = source;
+  for (const [line, indent, name, inner] of source.matchAll(wrapping)) {
+    const word = `(?<![\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$])`;
+    const bare = out.match(new RegExp(`${word}(?!\\.)`, 'g'))?.length ?? 0;
+    // The declaration, and the name once or twice in the wrapping line.
+    if (bare !== (inner === name ? 3 : 2)) continue;
+    out = out
+      .replace(line, inner === name ? '' : `${indent}${name} = ${inner};\n`)
+      .replace(new RegExp(`${word}\\.default(?![\\w$])`, 'g'), name);
+  }
+  return out;
 }
 
 /**
