@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { HookpmError } from '../errors.js';
 import { quietly } from '../io/fs-error.js';
@@ -100,8 +100,10 @@ export async function stageAndCommit(
   try {
     return await withStoreLock(ctx.paths, () => commit(ctx, staged, opts, notes), lockOptions(ctx));
   } finally {
-    // A promoted tree is no longer there; what is left of the others is removed now.
-    for (const s of staged) quietly(() => rmSync(s.dir, { recursive: true, force: true }));
+    // A promoted tree is no longer there; what is left of the others is removed now. Only what is
+    // there: rmSync loads Node's recursive removal first, even for a path that is gone (~0.3 ms).
+    for (const s of staged)
+      if (existsSync(s.dir)) quietly(() => rmSync(s.dir, { recursive: true, force: true }));
   }
 }
 
