@@ -153,6 +153,18 @@ describe('bin/hookpm.js and the scripts of dist/bundle/', () => {
     }
   });
 
+  it('STYLE start-up cost: no module is copied into an ES namespace as a script starts, and semver comes function by function (bundle-cli.mjs plainNamespaces, src/registry/semver.ts)', () => {
+    const text = (script: string): string =>
+      readFileSync(join(pkg, 'dist', 'bundle', script), 'latin1');
+    for (const script of ['start.cjs', 'fast.cjs', 'cli.cjs']) {
+      // `x = __toESM(x, 1);` or `import_x = __toESM(require_x(), 1);`: a getter per member.
+      expect(text(script)).not.toMatch(/^\s*[\w$]+ = __toESM\(/m);
+    }
+    // semver's index requires every module of the package, ranges/subset.js among them.
+    expect(text('fast.cjs')).toMatch(/require_valid\b/);
+    expect(text('fast.cjs')).not.toMatch(/require_subset\b/);
+  });
+
   it('registry.md D1: the code cache goes to the cache directory of --home, which wins over HOOKPM_HOME', async () => {
     const env = join(tmp, 'home-env');
     const flag = join(tmp, 'home-flag');
