@@ -77,9 +77,15 @@ export const EVENTS: Readonly<Record<EventName, EventSpec>> = {
     ['permissionDecision', 'permissionDecisionReason', 'updatedInput', 'additionalContext'],
     { tool: true },
   ),
-  PostToolUse: spec('PostToolUse', 'tool_name', 'feedback', ['additionalContext', 'updatedToolOutput'], {
-    tool: true,
-  }),
+  PostToolUse: spec(
+    'PostToolUse',
+    'tool_name',
+    'feedback',
+    ['additionalContext', 'updatedToolOutput'],
+    {
+      tool: true,
+    },
+  ),
   PostToolUseFailure: spec('PostToolUseFailure', 'tool_name', 'feedback', CONTEXT_ONLY, {
     tool: true,
   }),

@@ -32,7 +32,9 @@ export async function loadSnapshot(options: LoadSnapshotOptions): Promise<Loaded
   const [workspace, plugins] = await Promise.all([
     readHookSources(options),
     options.plugins ??
-      (options.store === undefined ? { sources: [], diagnostics: [] } : loadPluginSources(options.store)),
+      (options.store === undefined
+        ? { sources: [], diagnostics: [] }
+        : loadPluginSources(options.store)),
   ]);
   const snapshot = buildSnapshot({
     projectDir: workspace.projectDir,

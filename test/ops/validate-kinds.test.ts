@@ -6,7 +6,9 @@ import { validate } from '../../src/ops/validate.js';
 import { gitTestEnv, makeRepo, writeFiles } from '../helpers/git-repo.js';
 
 const SHA512 = `sha512-${Buffer.alloc(64, 1).toString('base64')}`;
-const HOOKS = JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] } });
+const HOOKS = JSON.stringify({
+  hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] },
+});
 
 let tmp: string;
 
@@ -19,8 +21,15 @@ afterAll(async () => {
 });
 
 function index(integrity: string): string {
-  const version = { tarball: 'tarballs/guard-1.0.0.tgz', integrity, events: ['PreToolUse', 'Nope'] };
-  return JSON.stringify({ formatVersion: 1, plugins: { guard: { distTags: { latest: '1.0.0' }, versions: { '1.0.0': version } } } });
+  const version = {
+    tarball: 'tarballs/guard-1.0.0.tgz',
+    integrity,
+    events: ['PreToolUse', 'Nope'],
+  };
+  return JSON.stringify({
+    formatVersion: 1,
+    plugins: { guard: { distTags: { latest: '1.0.0' }, versions: { '1.0.0': version } } },
+  });
 }
 
 describe('hookpm validate <registry dir> (cli.md 2, kind "registry")', () => {
@@ -28,7 +37,12 @@ describe('hookpm validate <registry dir> (cli.md 2, kind "registry")', () => {
     const dir = join(tmp, 'good-registry');
     await writeFiles(dir, { 'index.json': index(SHA512) });
     const report = await validate({ path: dir, strict: false });
-    expect(report).toMatchObject({ ok: true, kind: 'registry', plugins: ['guard'], events: ['PreToolUse'] });
+    expect(report).toMatchObject({
+      ok: true,
+      kind: 'registry',
+      plugins: ['guard'],
+      events: ['PreToolUse'],
+    });
   });
 
   it('I1: a sha1-only integrity is an error naming the field; invalid JSON names its position', async () => {
@@ -46,7 +60,15 @@ describe('hookpm validate <registry dir> (cli.md 2, kind "registry")', () => {
 describe('hookpm validate <marketplace> (cli.md 2, kind "marketplace")', () => {
   it('validates each ./ plugin present, naming its files under the source path', async () => {
     const dir = join(tmp, 'market');
-    const catalog = { name: 'm', owner: { name: 'o' }, plugins: [{ name: 'good', source: './good' }, { name: 'broken', source: './broken' }, { name: 'absent', source: './absent' }] };
+    const catalog = {
+      name: 'm',
+      owner: { name: 'o' },
+      plugins: [
+        { name: 'good', source: './good' },
+        { name: 'broken', source: './broken' },
+        { name: 'absent', source: './absent' },
+      ],
+    };
     await writeFiles(dir, {
       '.claude-plugin/marketplace.json': JSON.stringify(catalog),
       'good/hooks/hooks.json': HOOKS,
@@ -57,16 +79,32 @@ describe('hookpm validate <marketplace> (cli.md 2, kind "marketplace")', () => {
     expect(report.ok).toBe(false);
     expect(report.plugins).toEqual(['good', 'absent']);
     expect(report.events).toEqual(['Stop']);
-    expect(report.diagnostics.find((d) => d.severity === 'error')?.path).toBe('broken/plugin.json:hooks');
+    expect(report.diagnostics.find((d) => d.severity === 'error')?.path).toBe(
+      'broken/plugin.json:hooks',
+    );
     const missing = report.diagnostics.find((d) => d.code === 'marketplace_source_missing');
-    expect(missing).toMatchObject({ severity: 'warning', path: '.claude-plugin/marketplace.json:plugins[2].source' });
-    expect((await validate({ path: dir, strict: true })).diagnostics.every((d) => d.severity === 'error')).toBe(true);
+    expect(missing).toMatchObject({
+      severity: 'warning',
+      path: '.claude-plugin/marketplace.json:plugins[2].source',
+    });
+    expect(
+      (await validate({ path: dir, strict: true })).diagnostics.every(
+        (d) => d.severity === 'error',
+      ),
+    ).toBe(true);
   });
 
   it('inside a git work tree, a ./ source may climb to the repository root, not above it', async () => {
     const repo = join(tmp, 'repo');
     await mkdir(join(tmp, 'home'), { recursive: true });
-    const catalog = { name: 'dev', owner: { name: 'o' }, plugins: [{ name: 'root', source: './..' }, { name: 'above', source: './../..' }] };
+    const catalog = {
+      name: 'dev',
+      owner: { name: 'o' },
+      plugins: [
+        { name: 'root', source: './..' },
+        { name: 'above', source: './../..' },
+      ],
+    };
     await makeRepo(repo, gitTestEnv(join(tmp, 'home')), {
       '.dev-marketplace/.claude-plugin/marketplace.json': JSON.stringify(catalog),
       'hooks/hooks.json': HOOKS,
@@ -76,6 +114,8 @@ describe('hookpm validate <marketplace> (cli.md 2, kind "marketplace")', () => {
     expect(report.events).toEqual(['Stop']);
     const errors = report.diagnostics.filter((d) => d.severity === 'error');
     expect(errors).toHaveLength(1);
-    expect(errors[0]?.message).toContain('plugins[1] ("above"): source "../.." resolves outside the repository');
+    expect(errors[0]?.message).toContain(
+      'plugins[1] ("above"): source "../.." resolves outside the repository',
+    );
   });
 });

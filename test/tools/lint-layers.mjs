@@ -19,9 +19,11 @@ const ADAPTER_FILES = {
 const PURE_DIRS = ['hooks', 'plugin', 'json', 'engine', 'registry'];
 const ADAPTER_DIRS = ['store', 'workspace', 'registry', 'engine'];
 const RANK = { errors: 0, pure: 1, io: 2, adapter: 3, ops: 4, index: 5, cli: 6 };
-const IO_MODULES = /^(node:)?(fs|fs\/promises|child_process|net|http|https|dgram|worker_threads)$|^(undici|execa|tar)(\/|$)/;
+const IO_MODULES =
+  /^(node:)?(fs|fs\/promises|child_process|net|http|https|dgram|worker_threads)$|^(undici|execa|tar)(\/|$)/;
 /** Files in src/registry/ that do network or disk I/O; the rest of src/registry/ is pure. */
-const REGISTRY_ADAPTERS = /^registry\/(http|fetch|read|load|cache|npm-client|git)[^/]*\.ts$|^registry\/adapters\//;
+const REGISTRY_ADAPTERS =
+  /^registry\/(http|fetch|read|load|cache|npm-client|git)[^/]*\.ts$|^registry\/adapters\//;
 
 function classify(rel) {
   const p = rel.split(sep).join('/');
@@ -32,7 +34,8 @@ function classify(rel) {
   if (top === 'ops') return { layer: 'ops', group: 'ops' };
   if (top === 'io') return { layer: 'io', group: 'io' };
   if (ADAPTER_FILES[p]) return { layer: 'adapter', group: ADAPTER_FILES[p] };
-  if (top === 'registry' && REGISTRY_ADAPTERS.test(p)) return { layer: 'adapter', group: 'registry' };
+  if (top === 'registry' && REGISTRY_ADAPTERS.test(p))
+    return { layer: 'adapter', group: 'registry' };
   if (PURE_DIRS.includes(top)) return { layer: 'pure', group: top };
   if (ADAPTER_DIRS.includes(top)) return { layer: 'adapter', group: top };
   return { layer: 'unknown', group: top };
@@ -52,7 +55,8 @@ function stripComments(text) {
   return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
 }
 
-const IMPORT_RE = /(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm;
+const IMPORT_RE =
+  /(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm;
 
 const problems = [];
 for (const file of walk(src)) {
@@ -77,15 +81,21 @@ for (const file of walk(src)) {
     const them = classify(target);
     if (typeOnly && RANK[them.layer] <= RANK.pure) continue;
     if (RANK[them.layer] > RANK[me.layer]) {
-      problems.push(`${rel}: ${me.layer} imports ${them.layer} module ${target} (imports point down only)`);
+      problems.push(
+        `${rel}: ${me.layer} imports ${them.layer} module ${target} (imports point down only)`,
+      );
     } else if (me.layer === 'adapter' && them.layer === 'adapter' && me.group !== them.group) {
-      problems.push(`${rel}: adapter ${me.group}/ imports adapter ${target} (adapters never import each other)`);
+      problems.push(
+        `${rel}: adapter ${me.group}/ imports adapter ${target} (adapters never import each other)`,
+      );
     }
   }
 }
 
 if (problems.length > 0) {
-  console.error(`lint-layers: ${problems.length} problem(s)\n` + problems.map((p) => `  ${p}`).join('\n'));
+  console.error(
+    `lint-layers: ${problems.length} problem(s)\n` + problems.map((p) => `  ${p}`).join('\n'),
+  );
   process.exit(1);
 }
 console.log('lint-layers: ok');

@@ -32,7 +32,8 @@ describe('STYLE.md layers', () => {
   it('a pure module may not import node:fs or read process', () => {
     const r = lint(
       tree({
-        'hooks/a.ts': "import { readFileSync } from 'node:fs';\nexport const x = process.env.HOME;\n",
+        'hooks/a.ts':
+          "import { readFileSync } from 'node:fs';\nexport const x = process.env.HOME;\n",
       }),
     );
     expect(r.status).toBe(1);
@@ -47,7 +48,9 @@ describe('STYLE.md layers', () => {
   });
 
   it('adapters never import each other', () => {
-    const r = lint(tree({ 'store/a.ts': "import { x } from '../workspace/b.js';\n", 'workspace/b.ts': '' }));
+    const r = lint(
+      tree({ 'store/a.ts': "import { x } from '../workspace/b.js';\n", 'workspace/b.ts': '' }),
+    );
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('adapters never import each other');
   });
