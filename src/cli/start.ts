@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 import { homeStorePaths } from '../store/home-paths.js';
 import { resolveStorePaths } from '../store/paths.js';
+import { restoreWasmTierUp, stopWasmTierUp } from './wasm-tier-up.js';
 
 /**
  * STYLE "Start-up cost": what bin/hookpm.js runs first. The build (test/tools/bundle-cli.mjs)
@@ -57,7 +58,10 @@ export function start(argv: readonly string[]): boolean {
   };
   const require = (id: string): unknown => {
     if (id !== 'undici') return builtin(id);
-    undici ??= runScript(join(dir, 'undici.cjs'), 'undici', caches, builtin);
+    if (undici === undefined) {
+      undici = runScript(join(dir, 'undici.cjs'), 'undici', caches, builtin);
+      stopWasmTierUp();
+    }
     return undici;
   };
   const full = (): Promise<void> => {
@@ -177,6 +181,8 @@ function readIfPresent(path: string): Buffer | undefined {
  */
 function writeCache(path: string, script: Script, prefix: string, build: string): void {
   try {
+    // A cache is tagged with V8's flags: made under the defaults, any run can use it.
+    restoreWasmTierUp();
     const dir = dirname(path);
     mkdirSync(dir, { recursive: true });
     for (const name of readdirSync(dir)) {
