@@ -2,7 +2,7 @@
  * undici parses HTTP with llhttp, compiled to WebAssembly. V8 compiles hot WebAssembly functions
  * again, optimised, on a background thread, and a process that exits meanwhile waits for that
  * compilation to end: about 90 ms at the end of every command that went to the network, more
- * than its requests took (bench/cli-startup.bench.mjs). A command makes a few requests, for which
+ * than its requests took (bench/install.bench.mjs). A command makes a few requests, for which
  * V8's baseline code is fast enough, so start.ts turns that tier-up off once undici is loaded
  * (before its first request compiles llhttp) and back on before it writes a code cache: V8 tags a
  * cache with the flags it was made under and rejects it under others, and most runs never load
