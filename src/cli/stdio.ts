@@ -12,22 +12,33 @@ export function isTerminal(fd: 0 | 1 | 2): boolean {
   return isatty(fd);
 }
 
-/** Whether a write was handed to a stream, which may still hold it. */
-let queued = false;
+/** The descriptors whose output went to their stream, which may still hold some of it. */
+const queued = new Set<1 | 2>();
 
-/** Writes `text` to stdout (1) or stderr (2), whole. */
+/**
+ * Writes `text` to stdout (1) or stderr (2), whole. Once a descriptor's output has gone to its
+ * stream, the rest follows it there, behind what the stream still holds.
+ */
 export function writeText(fd: 1 | 2, text: string): void {
+  if (queued.has(fd)) {
+    streamOf(fd).write(text);
+    return;
+  }
   let rest = Buffer.from(text);
   while (rest.length > 0) {
     try {
       rest = rest.subarray(writeSync(fd, rest));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
-      queued = true;
-      (fd === 1 ? process.stdout : process.stderr).write(rest);
+      queued.add(fd);
+      streamOf(fd).write(rest);
       return;
     }
   }
+}
+
+function streamOf(fd: 1 | 2): NodeJS.WriteStream {
+  return fd === 1 ? process.stdout : process.stderr;
 }
 
 /**
@@ -37,5 +48,5 @@ export function writeText(fd: 1 | 2, text: string): void {
  * process ends naturally once the stream is drained.
  */
 export function exitWhenWritten(): void {
-  if (!queued) process.exit();
+  if (queued.size === 0) process.exit();
 }
