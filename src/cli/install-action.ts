@@ -20,20 +20,16 @@ export async function runInstall(
 ): Promise<void> {
   const { installPlugins } = await import('../ops/install.js');
   const { ctx, progress } = installContextOf(globals);
-  try {
-    const result = await installPlugins(ctx, {
-      specs,
-      cwd: globals.cwd,
-      enable: !flags.enable ? 'no' : globals.yes ? 'yes' : 'ask',
-      force: flags.force === true,
-      dryRun: flags.dryRun === true,
-      offline: globals.offline,
-      includePrerelease: flags.includePrerelease === true,
-    });
-    progress.done();
-    if (globals.json) return printJson(result);
-    printInstallResult(result);
-  } finally {
-    progress.done();
-  }
+  // Cleared before anything is printed, and when the install fails.
+  const result = await installPlugins(ctx, {
+    specs,
+    cwd: globals.cwd,
+    enable: !flags.enable ? 'no' : globals.yes ? 'yes' : 'ask',
+    force: flags.force === true,
+    dryRun: flags.dryRun === true,
+    offline: globals.offline,
+    includePrerelease: flags.includePrerelease === true,
+  }).finally(progress.done);
+  if (globals.json) return printJson(result);
+  printInstallResult(result);
 }

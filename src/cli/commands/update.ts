@@ -29,25 +29,19 @@ export function register(program: Command): void {
       const globals = globalOptions(command);
       const { updatePlugins } = await import('../../ops/update.js');
       const { ctx, progress } = installContextOf(globals);
-      try {
-        const result = await updatePlugins(ctx, {
-          names,
-          cwd: globals.cwd,
-          enable: globals.yes ? 'yes' : 'ask',
-          dryRun: flags.dryRun === true,
-          allowDowngrade: flags.allowDowngrade === true,
-          includePrerelease: flags.includePrerelease === true,
-          offline: globals.offline,
-        });
-        progress.done();
-        if (globals.json) return printJson(result);
-        printInstallResult(result);
-        for (const s of result.skipped)
-          printErrorLine(
-            escapeControl(`${s.reason === 'backwards' ? 'warning: ' : ''}${s.message}`),
-          );
-      } finally {
-        progress.done();
-      }
+      // Cleared before anything is printed, and when the update fails.
+      const result = await updatePlugins(ctx, {
+        names,
+        cwd: globals.cwd,
+        enable: globals.yes ? 'yes' : 'ask',
+        dryRun: flags.dryRun === true,
+        allowDowngrade: flags.allowDowngrade === true,
+        includePrerelease: flags.includePrerelease === true,
+        offline: globals.offline,
+      }).finally(progress.done);
+      if (globals.json) return printJson(result);
+      printInstallResult(result);
+      for (const s of result.skipped)
+        printErrorLine(escapeControl(`${s.reason === 'backwards' ? 'warning: ' : ''}${s.message}`));
     });
 }
