@@ -139,11 +139,8 @@ function hold(lockPath: string, record: LockHolder, staleMs: number): ReleaseLoc
   const refresh = async (): Promise<void> => {
     if (lockTokenOf(lockPath) !== record.token) return;
     const now = new Date();
-    try {
-      utimesSync(lockPath, now, now);
-    } catch {
-      // Gone or unwritable: the next refresh tries again; release does not need it.
-    }
+    // Gone or unwritable: the next refresh tries again; release does not need it.
+    quietly(() => utimesSync(lockPath, now, now));
   };
   const timer = setInterval(() => void refresh(), Math.max(Math.floor(staleMs / 4), 25));
   timer.unref();

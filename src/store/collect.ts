@@ -4,7 +4,7 @@ import { mkdir, rename, rm, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { durableTempPrefix } from '../io/durable-write.js';
-import { errnoCode, toStoreError } from '../io/fs-error.js';
+import { errnoCode, quietly, toStoreError } from '../io/fs-error.js';
 import { isProcessAlive, readLockFile } from '../io/lock-record.js';
 import { lockFile, pluginsDir, stagingRoot, stateFile } from './paths.js';
 import type { StorePaths } from './paths.js';
@@ -49,13 +49,9 @@ export async function collectGarbage(paths: StorePaths, state: State): Promise<s
   try {
     const found = await findLeftovers(paths, state);
     for (const leftover of found) await removeLeftover(paths, leftover);
-    for (const plugin of await listDir(pluginsDir(paths))) {
-      try {
-        rmdirSync(join(pluginsDir(paths), plugin));
-      } catch {
-        // Not empty: it holds installed versions.
-      }
-    }
+    // A plugin directory that is not empty holds installed versions and stays.
+    for (const plugin of await listDir(pluginsDir(paths)))
+      quietly(() => rmdirSync(join(pluginsDir(paths), plugin)));
     return found.map((leftover) => leftover.path);
   } catch (error) {
     throw toStoreError(error, paths.data, 'collect leftovers in');
