@@ -4,12 +4,13 @@ import { globalsOf, parseFastLine, type FastLine } from './fast-line.js';
 import { writeText } from './stdio.js';
 
 /**
- * STYLE "Start-up cost": the most common command lines answer without loading commander and
- * every command: `list`, `search` (cli/fast-search.ts) and `install` (cli/fast-install.ts), each
- * with only the options cli/fast-line.ts reads (the global ones resolved as commander's are), plus `--version` when the bundle is not used (src/cli/start.ts answers it
- * first). They print what the full CLI (src/cli/main.ts) prints, through the same renderers; any
- * other line returns false and goes there. Measured by bench/cli-startup.bench.mjs,
- * bench/search.bench.mjs and bench/install.bench.mjs.
+ * STYLE "Start-up cost": the most common command lines answer without loading commander and every
+ * command: `list`, `search` (cli/fast-search.ts) and `install` (cli/fast-install.ts), each with
+ * only the options cli/fast-line.ts reads (the global ones resolved as commander's are), plus
+ * `--version` when the bundle is not used (src/cli/start.ts answers it first). They print what the
+ * full CLI (src/cli/main.ts) prints, through the same renderers; any other line returns false and
+ * goes there. Measured by bench/cli-startup.bench.mjs, bench/search.bench.mjs and
+ * bench/install.bench.mjs.
  */
 export async function runFastPath(argv: readonly string[]): Promise<boolean> {
   const args = argv.slice(2);
