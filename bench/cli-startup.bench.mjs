@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { installPlugins } from '../dist/ops/install.js';
+import { installPlugins } from '../dist/ops/install/install.js';
 import { resolveStorePaths } from '../dist/store/paths.js';
 import { median } from './measure.mjs';
 

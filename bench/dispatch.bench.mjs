@@ -8,8 +8,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildSnapshot } from '../dist/hooks/snapshot.js';
-import { dispatchEvent } from '../dist/ops/dispatch.js';
+import { buildSnapshot } from '../dist/hooks/snapshot/snapshot.js';
+import { dispatchEvent } from '../dist/ops/run/dispatch.js';
 import { median } from './measure.mjs';
 
 const ROUNDS = 60;

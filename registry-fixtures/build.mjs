@@ -17,15 +17,18 @@ export function fixtureOptions(outDir = here) {
     historyDir: join(here, 'history'),
     outDir,
     name: 'examples',
-    description: 'Example hook plugins that ship with hookpm: guards, formatting, context, audit and notifications.',
+    description:
+      'Example hook plugins that ship with hookpm: guards, formatting, context, audit and notifications.',
     publishedAt: '2026-11-01T00:00:00Z',
   };
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const { buildRegistry } = await import('../dist/ops/registry-build.js');
+  const { buildRegistry } = await import('../dist/ops/registries/build.js');
   const result = await buildRegistry(fixtureOptions());
   const count = Object.keys(result.index.plugins).length;
-  console.log(`registry-fixtures: ${count} plugins, ${result.tarballs.length} tarballs written to ${result.outDir}`);
+  console.log(
+    `registry-fixtures: ${count} plugins, ${result.tarballs.length} tarballs written to ${result.outDir}`,
+  );
   for (const removed of result.removed) console.log(`  removed stale ${removed}`);
 }

@@ -33,40 +33,43 @@ export type {
 } from './hooks/types.js';
 
 /** Builds the immutable snapshot of validated documents (engine.md R1-R3, S3, E4, F3). */
-export { buildSnapshot } from './hooks/snapshot.js';
+export { buildSnapshot } from './hooks/snapshot/snapshot.js';
 /** The handlers of a snapshot that match one invocation, in configuration order (sections 4-5). */
-export { matchHandlers } from './hooks/snapshot.js';
-export type { Snapshot, SnapshotPlugin, BuildSnapshotInput } from './hooks/snapshot.js';
+export { matchHandlers } from './hooks/snapshot/snapshot.js';
+export type { Snapshot, SnapshotPlugin, BuildSnapshotInput } from './hooks/snapshot/snapshot.js';
 
 /**
  * Reads the project file (when the caller says the workspace is trusted), the user file and the
  * enabled plugins of a store, and builds the snapshot for a directory (engine.md S1-S6).
  */
-export { loadSnapshot } from './ops/load-snapshot.js';
-export type { LoadSnapshotOptions, LoadedSnapshot } from './ops/load-snapshot.js';
+export { loadSnapshot } from './ops/run/load-snapshot.js';
+export type { LoadSnapshotOptions, LoadedSnapshot } from './ops/run/load-snapshot.js';
 
 /**
  * loadSnapshot after resolving workspace trust (engine.md section 10): headless without `askTrust`
  * (project hooks only with `flag`), interactive with it.
  */
-export { loadTrustedSnapshot } from './ops/load-trusted-snapshot.js';
-export type { LoadTrustedSnapshotOptions, TrustedSnapshot } from './ops/load-trusted-snapshot.js';
-export type { AskTrust, TrustAnswer, ResolvedTrust } from './ops/resolve-trust.js';
+export { loadTrustedSnapshot } from './ops/run/load-trusted-snapshot.js';
+export type {
+  LoadTrustedSnapshotOptions,
+  TrustedSnapshot,
+} from './ops/run/load-trusted-snapshot.js';
+export type { AskTrust, TrustAnswer, ResolvedTrust } from './ops/run/resolve-trust.js';
 
 /** Where hookpm keeps its state and plugins (`HOOKPM_HOME`, else the platform directories). */
 export { resolveStorePaths } from './store/paths.js';
 export type { StorePaths } from './store/paths.js';
 
 /** The effective merged hooks of a snapshot, as `hookpm hooks --json` shows them. */
-export { describeSnapshot } from './ops/list-hooks.js';
-export type { HookListing, ListedHandler } from './ops/list-hooks.js';
+export { describeSnapshot } from './ops/run/list-hooks.js';
+export type { HookListing, ListedHandler } from './ops/run/list-hooks.js';
 
 /**
  * Dispatches one event on a snapshot: every matching handler runs at once, the runs are reduced in
  * configuration order to one result (engine.md sections 7-9, cli.md section 3).
  */
-export { dispatchEvent } from './ops/dispatch.js';
-export type { DispatchOptions } from './ops/dispatch.js';
+export { dispatchEvent } from './ops/run/dispatch.js';
+export type { DispatchOptions } from './ops/run/dispatch.js';
 export type {
   DispatchResult,
   ResultDiagnostic,
@@ -86,10 +89,10 @@ export { installExitCleanup, killAllHandlers } from './engine/process-groups.js'
  * the snapshot is loaded once (R1); dispatch (concurrent; Stop continuations counted, O3), reload
  * (R4), hooks, close (kills running handlers' process groups).
  */
-export { createSession } from './ops/session.js';
+export { createSession } from './ops/run/session.js';
 export type {
   Session,
   SessionOptions,
   SessionReport,
   SessionDispatchOptions,
-} from './ops/session.js';
+} from './ops/run/session.js';

@@ -56,8 +56,8 @@ function fastCommand(args: readonly string[]): [FastLine, Handler] | null {
 async function runList(line: FastLine): Promise<void> {
   const [{ storePathsOf }, { listPlugins }, render] = await Promise.all([
     import('./plugin-context.js'),
-    import('../ops/list.js'),
-    import('./render-list.js'),
+    import('../ops/plugins/list.js'),
+    import('./render/render-list.js'),
   ]);
   const globals = globalsOf(line);
   render.printPluginList(await listPlugins(storePathsOf(globals)), globals.json);

@@ -8,9 +8,9 @@ import { storePathsOf } from './plugin-context.js';
  */
 export async function runFastSearch(line: FastLine): Promise<void> {
   const [{ searchPlugins }, { createIndexProgress }, { printSearchResult }] = await Promise.all([
-    import('../ops/search-plugins.js'),
-    import('./index-progress.js'),
-    import('./render-search.js'),
+    import('../ops/registries/search.js'),
+    import('./progress/index-progress.js'),
+    import('./render/render-search.js'),
   ]);
   const globals = globalsOf(line);
   const progress = createIndexProgress();

@@ -1,7 +1,7 @@
 import type { GlobalOptions } from './global-options.js';
 import { installContextOf } from './plugin-context.js';
-import { printJson } from './render.js';
-import { printInstallResult } from './render-install.js';
+import { printJson } from './render/render.js';
+import { printInstallResult } from './render/render-install.js';
 
 /** The options of `hookpm install` besides the global ones (cli.md section 2). */
 export interface InstallFlags {
@@ -18,7 +18,7 @@ export async function runInstall(
   flags: InstallFlags,
   globals: GlobalOptions,
 ): Promise<void> {
-  const { installPlugins } = await import('../ops/install.js');
+  const { installPlugins } = await import('../ops/install/install.js');
   const { ctx, progress } = installContextOf(globals);
   // Cleared before anything is printed, and when the install fails.
   const result = await installPlugins(ctx, {

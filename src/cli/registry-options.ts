@@ -1,9 +1,9 @@
 import type { RegistryContext } from '../ops/registry-context.js';
 import { resolveStorePaths } from '../store/paths.js';
-import type { RegistryWarning } from '../ops/load-catalogs.js';
+import type { RegistryWarning } from '../ops/registries/load-catalogs.js';
 import type { GlobalOptions } from './global-options.js';
-import { createIndexProgress, type IndexProgress } from './index-progress.js';
-import { escapeControl, printErrorLine } from './render.js';
+import { createIndexProgress, type IndexProgress } from './progress/index-progress.js';
+import { escapeControl, printErrorLine } from './render/render.js';
 
 /** The context of the registry commands, and the progress display to clear when they end. */
 export function registryContextFromGlobals(globals: GlobalOptions): {

@@ -1,5 +1,5 @@
 import { HookpmError, redact, type ErrorCode } from '../errors.js';
-import { escapeControl } from './render.js';
+import { escapeControl } from './render/render.js';
 import { writeText } from './stdio.js';
 
 /** Codes that mean the command line itself was wrong (cli.md section 1: exit 2). */

@@ -1,7 +1,7 @@
 import { z } from '../json/zod.js';
 import { diagnostic } from './diagnostic.js';
 import type { Diagnostic } from './diagnostic.js';
-import { describeValue, isPlainObject } from './describe-value.js';
+import { describeValue, isPlainObject } from '../json/describe-value.js';
 import { unknownKeyWarnings } from './unknown-keys.js';
 import type { HandlerConfig } from './types.js';
 

@@ -1,7 +1,7 @@
 import { EVENTS } from './events.js';
 import type { EventName } from './events.js';
 import { compileGlob, globMatches } from './glob.js';
-import { wordTextTest } from './word-text.js';
+import { wordTextTest } from './regex/word-text.js';
 import type { Glob } from './glob.js';
 
 /**

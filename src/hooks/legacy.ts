@@ -1,6 +1,6 @@
 import { diagnostic } from './diagnostic.js';
 import type { Diagnostic } from './diagnostic.js';
-import { describeValue, isPlainObject } from './describe-value.js';
+import { describeValue, isPlainObject } from '../json/describe-value.js';
 import type { EventName } from './events.js';
 import { unknownKeyWarnings } from './unknown-keys.js';
 import { childPath, documentPath } from './json-path.js';

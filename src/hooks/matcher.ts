@@ -1,7 +1,7 @@
 import { EVENTS } from './events.js';
 import type { EventName } from './events.js';
-import { wordTextTest } from './word-text.js';
-import { checkRegexSafety } from './safe-regex.js';
+import { wordTextTest } from './regex/word-text.js';
+import { checkRegexSafety } from './regex/safe-regex.js';
 
 /**
  * Group matchers (engine.md E1-E6). `compileMatcher` runs once per group when the snapshot is

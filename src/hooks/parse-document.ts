@@ -1,6 +1,6 @@
 import { diagnostic } from './diagnostic.js';
 import type { Diagnostic } from './diagnostic.js';
-import { describeValue, isPlainObject } from './describe-value.js';
+import { describeValue, isPlainObject } from '../json/describe-value.js';
 import { EVENT_NAMES, isEventName } from './events.js';
 import type { EventName } from './events.js';
 import { declare, parseGroup } from './group-schema.js';

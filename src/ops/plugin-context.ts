@@ -1,7 +1,7 @@
 import type { DownloadTimings } from '../registry/cache-tarball.js';
 import type { StorePaths } from '../store/paths.js';
-import type { RegistryRecord } from '../store/state-schema.js';
-import type { ReviewReport } from './review-report.js';
+import type { RegistryRecord } from '../store/state/state-schema.js';
+import type { ReviewReport } from './review/report.js';
 
 /**
  * Asked before a plugin's hooks may run (plugins.md Q4, Q5; STYLE rule 1: consent comes through an

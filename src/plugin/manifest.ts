@@ -1,6 +1,6 @@
-import semver from '../registry/semver.js';
+import semver from '../registry/versions/semver.js';
 import { z } from '../json/zod.js';
-import { describeValue } from '../hooks/describe-value.js';
+import { describeValue } from '../json/describe-value.js';
 import { diagnostic, type Diagnostic } from '../hooks/diagnostic.js';
 import { childPath, documentPath, valueAtPath } from '../hooks/json-path.js';
 

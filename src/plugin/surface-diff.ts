@@ -1,4 +1,4 @@
-import { canonicalJson } from '../hooks/canonical-json.js';
+import { canonicalJson } from '../json/canonical-json.js';
 import type { SurfaceEntry } from './surface.js';
 
 /**

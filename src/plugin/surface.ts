@@ -1,4 +1,4 @@
-import { canonicalJson, sha256Base64 } from '../hooks/canonical-json.js';
+import { canonicalJson, sha256Base64 } from '../json/canonical-json.js';
 import type { Diagnostic } from '../hooks/diagnostic.js';
 import { EVENTS, isEventName, type EventName } from '../hooks/events.js';
 import { parseIfRule } from '../hooks/if-rule.js';

@@ -11,9 +11,9 @@ import { mkdir, readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HookpmError } from '../errors.js';
 import { toStoreError } from '../io/fs-error.js';
-import type { FetchOptions } from './fetch-options.js';
+import type { FetchOptions } from './http/fetch-options.js';
 import { createIntegrityChecker, integrityOf, parseIntegrity } from './integrity.js';
-import { redactUrl } from './url-policy.js';
+import { redactUrl } from './http/url-policy.js';
 
 /** Timeouts and retries a caller may set for a download. */
 export type DownloadTimings = Pick<
@@ -79,7 +79,7 @@ export async function fetchTarballCached(
     throw toStoreError(error, opts.cacheDir, 'create the tarball cache');
   });
   await removeStaleParts(opts.cacheDir);
-  const { fetchToFile } = await import('./http.js');
+  const { fetchToFile } = await import('./http/http.js');
   await fetchToFile(url, file, {
     ...opts.fetch,
     purpose: 'tarball',

@@ -2,8 +2,8 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { HookpmError } from '../errors.js';
-import { readBody, tooLarge, TruncatedBodyError } from './body-reader.js';
-import type { BodyLimits, BodySink } from './body-reader.js';
+import { readBody, tooLarge, TruncatedBodyError } from './http/body-reader.js';
+import type { BodyLimits, BodySink } from './http/body-reader.js';
 import { errnoCode } from '../io/fs-error.js';
 
 /**

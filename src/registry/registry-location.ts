@@ -6,7 +6,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { HookpmError, isHookpmError } from '../errors.js';
-import { checkUrl, redactUrl } from './url-policy.js';
+import { checkUrl, redactUrl } from './http/url-policy.js';
 
 export type LocationGuess =
   /** An `https:` or loopback `http:` base URL, ending in `/`; its index is `<base>index.json`. */

@@ -1,6 +1,6 @@
 import { lstat, readFile, readdir, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { canonicalJson, sha256Base64, sha256Hex } from '../hooks/canonical-json.js';
+import { canonicalJson, sha256Base64, sha256Hex } from '../json/canonical-json.js';
 import { compareCodeUnits } from '../json/compare.js';
 
 /**

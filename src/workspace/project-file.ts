@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { sha256Hex } from '../hooks/canonical-json.js';
+import { sha256Hex } from '../json/canonical-json.js';
 import { errnoCode } from '../io/fs-error.js';
 import { hooksFileIn, realPathOrNull } from './hooks-file-path.js';
 

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { sha256Hex } from '../hooks/canonical-json.js';
+import { sha256Hex } from '../json/canonical-json.js';
 import { diagnostic, type Diagnostic, type Origin } from '../hooks/diagnostic.js';
 import { parseHooksDocument } from '../hooks/parse-document.js';
 import type { ParsedDocument } from '../hooks/types.js';

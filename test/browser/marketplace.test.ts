@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRegistry, type BuildRegistryResult } from '../../src/ops/registry-build.js';
+import { buildRegistry, type BuildRegistryResult } from '../../src/ops/registries/build.js';
 // @ts-expect-error: a plain .mjs script without type declarations
 import { fixtureOptions } from '../../registry-fixtures/build.mjs';
 

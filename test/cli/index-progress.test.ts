@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { boldHeader, colourEnabled } from '../../src/cli/colour.js';
-import { createIndexProgress } from '../../src/cli/index-progress.js';
+import { boldHeader, colourEnabled } from '../../src/cli/render/colour.js';
+import { createIndexProgress } from '../../src/cli/progress/index-progress.js';
 
 function stream(isTTY: boolean): { out: NodeJS.WriteStream; text: () => string } {
   const pass = new PassThrough();

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createInstallProgress } from '../../src/cli/install-progress.js';
+import { createInstallProgress } from '../../src/cli/progress/install-progress.js';
 
 /** A real stream standing in for stderr, with the isTTY flag a terminal has. */
 function terminal(isTTY: boolean): { stream: NodeJS.WriteStream; text: () => string } {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderReview } from '../../src/cli/render-review.js';
-import type { ReviewHook, ReviewReport } from '../../src/ops/review-report.js';
+import { renderReview } from '../../src/cli/render/render-review.js';
+import type { ReviewHook, ReviewReport } from '../../src/ops/review/report.js';
 
 const hook = (over: Partial<ReviewHook>): ReviewHook => ({
   event: 'PreToolUse',

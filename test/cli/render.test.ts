@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeControl, renderTable } from '../../src/cli/render.js';
+import { escapeControl, renderTable } from '../../src/cli/render/render.js';
 
 describe('escapeControl', () => {
   it.each([

@@ -5,7 +5,7 @@ import {
   parseDispatchParams,
   parseNoParams,
   parseRequestLine,
-} from '../../src/cli/rpc-protocol.js';
+} from '../../src/cli/session/rpc-protocol.js';
 
 describe('JSON-RPC framing of hookpm session (cli.md section 4)', () => {
   it.each([

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { promptTrust } from '../../src/cli/prompt-trust.js';
-import type { TrustAnswer } from '../../src/ops/resolve-trust.js';
+import { promptTrust } from '../../src/cli/prompt/prompt-trust.js';
+import type { TrustAnswer } from '../../src/ops/run/resolve-trust.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'hookpm.js');

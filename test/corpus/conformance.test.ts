@@ -6,7 +6,7 @@ import type { Diagnostic } from '../../src/hooks/diagnostic.js';
 import { isEventName } from '../../src/hooks/events.js';
 import { childPath, documentPath } from '../../src/hooks/json-path.js';
 import { parseHooksDocument } from '../../src/hooks/parse-document.js';
-import { buildSnapshot } from '../../src/hooks/snapshot.js';
+import { buildSnapshot } from '../../src/hooks/snapshot/snapshot.js';
 import type { HooksConfig } from '../../src/hooks/types.js';
 import { parseJson } from '../../src/json/parse-json.js';
 import { readHooksFile } from '../../src/workspace/read-hooks-file.js';

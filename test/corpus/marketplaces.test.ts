@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validate } from '../../src/ops/validate.js';
+import { validate } from '../../src/ops/validate/validate.js';
 import { ensureBuilt, runBin } from '../helpers/built-bin.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
 import { CORPUS } from './corpus-plugins.js';

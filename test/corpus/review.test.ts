@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isHookpmError } from '../../src/errors.js';
-import { installPlugins } from '../../src/ops/install.js';
-import { reviewPlugin } from '../../src/ops/review.js';
+import { installPlugins } from '../../src/ops/install/install.js';
+import { reviewPlugin } from '../../src/ops/review/review.js';
 import { resolveStorePaths, type StorePaths } from '../../src/store/paths.js';
 import { CORPUS, EXCEPTIONS, REPO, indexedEvents, pluginFolders } from './corpus-plugins.js';
 

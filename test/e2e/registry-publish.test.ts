@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RegistryIndex } from '../../src/registry/index-schema.js';
+import type { RegistryIndex } from '../../src/registry/indexes/index-schema.js';
 import { BIN, ensureBuilt, runBin } from '../helpers/built-bin.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
 

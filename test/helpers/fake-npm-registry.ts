@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { integrityOf } from '../../src/registry/integrity.js';
-import { createTarGz } from '../../src/store/tar-write.js';
+import { createTarGz } from '../../src/store/tar/tar-write.js';
 
 /** One published version: its files (under package/) and, optionally, a lying document. */
 export interface FakeVersion {

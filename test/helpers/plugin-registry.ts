@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { packPlugin } from '../../src/store/pack.js';
+import { packPlugin } from '../../src/publish/pack.js';
 import { writeTree, type TreeFile } from '../store/plugin-tree.js';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void;

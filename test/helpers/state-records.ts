@@ -1,4 +1,4 @@
-import type { PluginRecord, State } from '../../src/store/state-schema.js';
+import type { PluginRecord, State } from '../../src/store/state/state-schema.js';
 
 /** A valid plugin record (registry.md D2) with `over` applied. */
 export function makePlugin(id: string, over: Partial<PluginRecord> = {}): PluginRecord {

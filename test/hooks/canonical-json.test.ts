@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, sha256Base64, sha256Hex } from '../../src/hooks/canonical-json.js';
+import { canonicalJson, sha256Base64, sha256Hex } from '../../src/json/canonical-json.js';
 
 describe('canonical JSON', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findLoopAmbiguity } from '../../src/hooks/loop-ambiguity.js';
-import { parseRegex } from '../../src/hooks/regex-ast.js';
+import { findLoopAmbiguity } from '../../src/hooks/regex/loop-ambiguity.js';
+import { parseRegex } from '../../src/hooks/regex/regex-ast.js';
 
 function verdict(source: string) {
   return findLoopAmbiguity(parseRegex(source));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRegex } from '../../src/hooks/regex-ast.js';
+import { parseRegex } from '../../src/hooks/regex/regex-ast.js';
 
 describe('regular-expression parsing for the E4 check', () => {
   it('E4: quantifiers {n}, {n,} and {n,m} are parsed with their bounds and text', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkRegexSafety } from '../../src/hooks/safe-regex.js';
+import { checkRegexSafety } from '../../src/hooks/regex/safe-regex.js';
 
 /** Real matchers from the hooks documents of ../shared/corpus: none may be rejected. */
 const CORPUS_SAFE = [

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, sha256Hex } from '../../src/hooks/canonical-json.js';
+import { canonicalJson, sha256Hex } from '../../src/json/canonical-json.js';
 import {
   effectiveConfigJson,
   snapshotId,
   type EffectiveConfig,
-} from '../../src/hooks/snapshot-id.js';
+} from '../../src/hooks/snapshot/snapshot-id.js';
 
 const config: EffectiveConfig = {
   sources: [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { diagnostic } from '../../src/hooks/diagnostic.js';
-import { buildSnapshot, matchHandlers } from '../../src/hooks/snapshot.js';
+import { buildSnapshot, matchHandlers } from '../../src/hooks/snapshot/snapshot.js';
 import type {
   GroupConfig,
   HandlerConfig,

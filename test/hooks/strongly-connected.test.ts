@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stronglyConnected } from '../../src/hooks/strongly-connected.js';
+import { stronglyConnected } from '../../src/hooks/regex/strongly-connected.js';
 
 describe('strongly connected components (used by the E4 check)', () => {
   it('E4: nodes on one cycle share a component; others do not', () => {

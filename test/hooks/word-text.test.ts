@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { wordTextTest } from '../../src/hooks/word-text.js';
+import { wordTextTest } from '../../src/hooks/regex/word-text.js';
 
 /** The patterns the matcher (E2) and `if` rules used before the ASCII shortcut. */
 const UNICODE = {

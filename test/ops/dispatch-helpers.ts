@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DispatchResult } from '../../src/engine/types.js';
 import { parseHooksDocument } from '../../src/hooks/parse-document.js';
-import { buildSnapshot, type Snapshot } from '../../src/hooks/snapshot.js';
+import { buildSnapshot, type Snapshot } from '../../src/hooks/snapshot/snapshot.js';
 import type { HooksConfig, PluginBinding, SourceDocument } from '../../src/hooks/types.js';
 
 /** Absolute path of a fixture script in test/fixtures/handlers. */

@@ -5,8 +5,8 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acquireLock } from '../../src/io/lock.js';
-import { runDoctor, type DoctorCheck, type DoctorReport } from '../../src/ops/doctor.js';
-import { loadIndex } from '../../src/registry/load-index.js';
+import { runDoctor, type DoctorCheck, type DoctorReport } from '../../src/ops/doctor/doctor.js';
+import { loadIndex } from '../../src/registry/indexes/load-index.js';
 import { ensureDataDir } from '../../src/store/data-dir.js';
 import { fingerprintTree } from '../../src/store/fingerprint.js';
 import { installDir } from '../../src/store/layout.js';
@@ -18,8 +18,8 @@ import {
   stagingRoot,
   stateFile,
 } from '../../src/store/paths.js';
-import { readState, writeState } from '../../src/store/state.js';
-import type { PluginRecord, State } from '../../src/store/state-schema.js';
+import { readState, writeState } from '../../src/store/state/state.js';
+import type { PluginRecord, State } from '../../src/store/state/state-schema.js';
 import { trustStorePath } from '../../src/workspace/trust-store.js';
 import { makeIndex, SAMPLE_PLUGINS, startIndexServer } from '../helpers/index-documents.js';
 import { makePlugin, makeState } from '../helpers/state-records.js';

@@ -7,15 +7,15 @@ import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HookpmError } from '../../src/errors.js';
-import { enablePlugin } from '../../src/ops/enable.js';
-import { installPlugins, type InstallOptions } from '../../src/ops/install.js';
+import { enablePlugin } from '../../src/ops/plugins/enable.js';
+import { installPlugins, type InstallOptions } from '../../src/ops/install/install.js';
 import type { PluginContext } from '../../src/ops/plugin-context.js';
-import { uninstallPlugins } from '../../src/ops/uninstall.js';
-import { updatePlugins, type UpdateOptions } from '../../src/ops/update.js';
-import { INDEX_MAX_AGE_MS } from '../../src/registry/load-index.js';
+import { uninstallPlugins } from '../../src/ops/plugins/uninstall.js';
+import { updatePlugins, type UpdateOptions } from '../../src/ops/plugins/update.js';
+import { INDEX_MAX_AGE_MS } from '../../src/registry/indexes/load-index.js';
 import { fingerprintTree } from '../../src/store/fingerprint.js';
 import { stagingRoot, tarballCacheDir } from '../../src/store/paths.js';
-import { readState } from '../../src/store/state.js';
+import { readState } from '../../src/store/state/state.js';
 import {
   packFiles,
   pluginTree,

@@ -1,12 +1,12 @@
 import { chmod, lstat, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { installPlugins, type InstallOptions } from '../../src/ops/install.js';
+import { installPlugins, type InstallOptions } from '../../src/ops/install/install.js';
 import type { PluginContext } from '../../src/ops/plugin-context.js';
-import type { ReviewReport } from '../../src/ops/review-report.js';
+import type { ReviewReport } from '../../src/ops/review/report.js';
 import { fingerprintTree } from '../../src/store/fingerprint.js';
 import { pluginDataDir, stagingRoot } from '../../src/store/paths.js';
-import { readState } from '../../src/store/state.js';
+import { readState } from '../../src/store/state/state.js';
 import { hashStore } from '../helpers/store-snapshot.js';
 import { hooksDoc } from '../store/plugin-tree.js';
 import { cmd, makeWorld, pluginFiles, type World } from './plugin-fixture.js';

@@ -1,13 +1,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { enablePlugin } from '../../src/ops/enable.js';
-import { installPlugins } from '../../src/ops/install.js';
-import { loadSnapshot } from '../../src/ops/load-snapshot.js';
-import { loadPluginSources } from '../../src/ops/plugin-sources.js';
+import { enablePlugin } from '../../src/ops/plugins/enable.js';
+import { installPlugins } from '../../src/ops/install/install.js';
+import { loadSnapshot } from '../../src/ops/run/load-snapshot.js';
+import { loadPluginSources } from '../../src/ops/run/plugin-sources.js';
 import type { PluginContext } from '../../src/ops/plugin-context.js';
 import { pluginDataDir } from '../../src/store/paths.js';
-import { readState, writeState } from '../../src/store/state.js';
+import { readState, writeState } from '../../src/store/state/state.js';
 import { cmd, makeWorld, pluginFiles, type World } from './plugin-fixture.js';
 
 let world: World;

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HookpmError, type ErrorCode } from '../../src/errors.js';
-import { buildRegistry, normaliseDate } from '../../src/ops/registry-build.js';
-import { parseIndex } from '../../src/registry/index-schema.js';
+import { buildRegistry, normaliseDate } from '../../src/ops/registries/build.js';
+import { parseIndex } from '../../src/registry/indexes/index-schema.js';
 import { integrityOf } from '../../src/registry/integrity.js';
 import { failure } from '../helpers/failure.js';
 

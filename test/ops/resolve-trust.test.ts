@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isHookpmError } from '../../src/errors.js';
-import { sha256Hex } from '../../src/hooks/canonical-json.js';
+import { sha256Hex } from '../../src/json/canonical-json.js';
 import type { SourceDocument } from '../../src/hooks/types.js';
 import {
   loadTrustedSnapshot,
   type LoadTrustedSnapshotOptions,
-} from '../../src/ops/load-trusted-snapshot.js';
-import { resolveTrust, type AskTrust, type TrustAnswer } from '../../src/ops/resolve-trust.js';
+} from '../../src/ops/run/load-trusted-snapshot.js';
+import { resolveTrust, type AskTrust, type TrustAnswer } from '../../src/ops/run/resolve-trust.js';
 import { readHookSources } from '../../src/workspace/read-hook-sources.js';
 import { grantTrust, trustStorePath } from '../../src/workspace/trust-store.js';
 

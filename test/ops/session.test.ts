@@ -2,7 +2,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isHookpmError } from '../../src/errors.js';
-import { createSession, type Session } from '../../src/ops/session.js';
+import { createSession, type Session } from '../../src/ops/run/session.js';
 import { homeStorePaths, stateFile } from '../../src/store/home-paths.js';
 import {
   group,

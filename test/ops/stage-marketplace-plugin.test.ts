@@ -5,11 +5,14 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isHookpmError } from '../../src/errors.js';
-import { readMarketplace, type ReadMarketplace } from '../../src/ops/read-marketplace.js';
+import {
+  readMarketplace,
+  type ReadMarketplace,
+} from '../../src/ops/registries/read-marketplace.js';
 import {
   stageMarketplacePlugin,
   type MarketplaceStageContext,
-} from '../../src/ops/stage-marketplace-plugin.js';
+} from '../../src/ops/install/fetch-marketplace.js';
 import { buildSurface } from '../../src/plugin/surface.js';
 import { resolveStorePaths } from '../../src/store/paths.js';
 import { startFakeNpmRegistry, type FakeNpmRegistry } from '../helpers/fake-npm-registry.js';

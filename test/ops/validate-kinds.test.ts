@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validate } from '../../src/ops/validate.js';
+import { validate } from '../../src/ops/validate/validate.js';
 import { gitTestEnv, makeRepo, writeFiles } from '../helpers/git-repo.js';
 
 const SHA512 = `sha512-${Buffer.alloc(64, 1).toString('base64')}`;

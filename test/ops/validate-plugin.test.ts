@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { validate } from '../../src/ops/validate.js';
+import { validate } from '../../src/ops/validate/validate.js';
 import { cmd, makeWorld, pluginFiles, type World } from './plugin-fixture.js';
 
 let world: World;

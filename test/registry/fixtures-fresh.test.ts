@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildRegistry } from '../../src/ops/registry-build.js';
-import { parseIndex } from '../../src/registry/index-schema.js';
+import { buildRegistry } from '../../src/ops/registries/build.js';
+import { parseIndex } from '../../src/registry/indexes/index-schema.js';
 // @ts-expect-error: a plain .mjs script without type declarations
 import { fixtureOptions } from '../../registry-fixtures/build.mjs';
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cloneShallow, findRepositoryRoot } from '../../src/registry/git-fetch.js';
+import { cloneShallow, findRepositoryRoot } from '../../src/registry/git/git-fetch.js';
 import { commitFiles, git, gitTestEnv, makeRepo } from '../helpers/git-repo.js';
 import { failure } from '../helpers/failure.js';
 

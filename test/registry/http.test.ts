@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fetchBytes, fetchToFile } from '../../src/registry/http.js';
-import type { FetchOptions } from '../../src/registry/http.js';
+import { fetchBytes, fetchToFile } from '../../src/registry/http/http.js';
+import type { FetchOptions } from '../../src/registry/http/http.js';
 import { integrityOf } from '../../src/registry/integrity.js';
 import { failure } from '../helpers/failure.js';
 

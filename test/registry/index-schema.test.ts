@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { isHookpmError } from '../../src/errors.js';
 import type { ErrorCode } from '../../src/errors.js';
-import { parseIndex } from '../../src/registry/index-schema.js';
+import { parseIndex } from '../../src/registry/indexes/index-schema.js';
 
 const sha512 = (text: string): string =>
   `sha512-${createHash('sha512').update(text).digest('base64')}`;

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseMarketplace, parseMarketplaceText } from '../../src/registry/marketplace-schema.js';
-import { normalizeRelativePath } from '../../src/registry/marketplace-source-schema.js';
-import { resolveEntryPath } from '../../src/registry/entry-path.js';
+import {
+  parseMarketplace,
+  parseMarketplaceText,
+} from '../../src/registry/marketplace/marketplace-schema.js';
+import { normalizeRelativePath } from '../../src/registry/marketplace/marketplace-source-schema.js';
+import { resolveEntryPath } from '../../src/registry/marketplace/entry-path.js';
 
 const FILE = '.claude-plugin/marketplace.json';
 const SHA = '0123456789abcdef0123456789abcdef01234567';

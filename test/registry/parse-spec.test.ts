@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { isHookpmError } from '../../src/errors.js';
 import type { ErrorCode } from '../../src/errors.js';
-import { parseInstallSpec } from '../../src/registry/parse-spec.js';
-import type { InstallSpec } from '../../src/registry/parse-spec.js';
+import { parseInstallSpec } from '../../src/registry/versions/parse-spec.js';
+import type { InstallSpec } from '../../src/registry/versions/parse-spec.js';
 
 /** Omit distributed over the union, so each row is checked against its own kind. */
 type WithoutRaw<T> = T extends unknown ? Omit<T, 'raw'> : never;

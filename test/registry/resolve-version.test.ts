@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { HookpmError, isHookpmError } from '../../src/errors.js';
-import type { IndexPlugin } from '../../src/registry/index-schema.js';
+import type { IndexPlugin } from '../../src/registry/indexes/index-schema.js';
 import {
   checkKnownIntegrity,
   newestInRange,
   pickVersion,
-} from '../../src/registry/resolve-version.js';
-import type { Candidate, VersionRequest } from '../../src/registry/resolve-version.js';
+} from '../../src/registry/versions/resolve-version.js';
+import type { Candidate, VersionRequest } from '../../src/registry/versions/resolve-version.js';
 
 const sha512 = (text: string): string =>
   `sha512-${createHash('sha512').update(text).digest('base64')}`;

@@ -3,7 +3,7 @@ import {
   isRetryableStatus,
   parseRetryAfterMs,
   retryDelayMs,
-} from '../../src/registry/retry-policy.js';
+} from '../../src/registry/http/retry-policy.js';
 
 const timing = { baseDelayMs: 100, maxDelayMs: 1000 };
 const now = Date.parse('2026-11-30T00:00:00Z');

@@ -1,6 +1,6 @@
 import semver from 'semver';
 import { describe, expect, it } from 'vitest';
-import { pickVersion, type Candidate } from '../../src/registry/resolve-version.js';
+import { pickVersion, type Candidate } from '../../src/registry/versions/resolve-version.js';
 
 const VERSIONS = ['0.0.1', '1.0.0', '1.2.3-beta.1', '2.0.0-rc.0', '2.0.0', '3.0.0+build.5'];
 // An index names only listed versions in its dist-tags (I3); a tag that is no version at all is

@@ -8,7 +8,7 @@ import {
   pathSegments,
   serveRegistry,
   type RegistryServer,
-} from '../../src/registry/http-server.js';
+} from '../../src/registry/http/http-server.js';
 import { BIN, ensureBuilt } from '../helpers/built-bin.js';
 
 interface Reply {

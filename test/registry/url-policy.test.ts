@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isHookpmError } from '../../src/errors.js';
-import { checkUrl, redactUrl } from '../../src/registry/url-policy.js';
+import { checkUrl, redactUrl } from '../../src/registry/http/url-policy.js';
 
 function codeOf(url: string): string {
   try {

@@ -8,11 +8,11 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isHookpmError, type HookpmError } from '../../src/errors.js';
-import { installPlugins, type InstallOptions } from '../../src/ops/install.js';
+import { installPlugins, type InstallOptions } from '../../src/ops/install/install.js';
 import type { PluginContext } from '../../src/ops/plugin-context.js';
-import { INDEX_MAX_AGE_MS } from '../../src/registry/load-index.js';
+import { INDEX_MAX_AGE_MS } from '../../src/registry/indexes/load-index.js';
 import { indexCacheDir, tarballCacheDir } from '../../src/store/paths.js';
-import { readState } from '../../src/store/state.js';
+import { readState } from '../../src/store/state/state.js';
 import { makeWorld, type World } from '../ops/plugin-fixture.js';
 import {
   publishPlugin,

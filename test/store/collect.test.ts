@@ -7,7 +7,7 @@ import { collectGarbage } from '../../src/store/collect.js';
 import { createStagingDir, installDir, promoteTree } from '../../src/store/layout.js';
 import { pluginsDir, resolveStorePaths, stagingRoot, stateFile } from '../../src/store/paths.js';
 import type { StorePaths } from '../../src/store/paths.js';
-import { writeState, readState } from '../../src/store/state.js';
+import { writeState, readState } from '../../src/store/state/state.js';
 import { makePlugin, makeState } from '../helpers/state-records.js';
 import { makeTempHome } from '../helpers/temp-home.js';
 import type { TempHome } from '../helpers/temp-home.js';

@@ -15,11 +15,11 @@ import * as tar from 'tar';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ErrorCode } from '../../src/errors.js';
 import { buildSurface } from '../../src/plugin/surface.js';
-import { parseIndex } from '../../src/registry/index-schema.js';
+import { parseIndex } from '../../src/registry/indexes/index-schema.js';
 import { integrityOf } from '../../src/registry/integrity.js';
-import { packPlugin } from '../../src/store/pack.js';
+import { packPlugin } from '../../src/publish/pack.js';
 import { readPluginDir } from '../../src/store/read-plugin.js';
-import { scanTarball } from '../../src/store/tarball-scan.js';
+import { scanTarball } from '../../src/store/tar/tarball-scan.js';
 import { failure } from '../helpers/failure.js';
 
 const dirs: string[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readQuickState } from '../../src/store/read-state-fast.js';
-import { stateSchema } from '../../src/store/state-schema.js';
+import { readQuickState } from '../../src/store/state/read-state-fast.js';
+import { stateSchema } from '../../src/store/state/state-schema.js';
 import { makePlugin, makeState } from '../helpers/state-records.js';
 
 const valid = makeState([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isHookpmError } from '../../src/errors.js';
-import { createCollisionGuard, normaliseEntryPath } from '../../src/store/tarball-rules.js';
+import { createCollisionGuard, normaliseEntryPath } from '../../src/store/tar/tarball-rules.js';
 
 function outcome(run: () => unknown): unknown {
   try {

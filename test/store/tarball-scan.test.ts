@@ -8,8 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { HookpmError } from '../../src/errors.js';
 import type { ErrorCode } from '../../src/errors.js';
 import { fingerprintOf, fingerprintTree } from '../../src/store/fingerprint.js';
-import { extractTarball, scanTarball } from '../../src/store/tarball-scan.js';
-import type { TarballListing } from '../../src/store/tarball-scan.js';
+import { extractTarball, scanTarball } from '../../src/store/tar/tarball-scan.js';
+import type { TarballListing } from '../../src/store/tar/tarball-scan.js';
 import {
   longNameEntry,
   paxEntry,

@@ -1,40 +1,57 @@
 #!/usr/bin/env node
-// Enforces the layer rule of STYLE.md: imports point down only, adapters never import another
-// adapter, and pure modules touch no I/O (no node:fs, node:child_process, undici, execa, tar,
-// and no `process`). Run by `npm run lint` (and so by `npm test`).
+// Enforces the layer rules of STYLE.md over src/ (or the directory given as the first argument):
+// - imports point down only (errors < pure < io < adapters < publish < ops < index < cli);
+// - an adapter never imports another adapter's directory (store/, workspace/, registry/, the
+//   engine runner), not even its pure files;
+// - pure modules touch no I/O (no node:fs, node:child_process, undici, execa, tar) and do not
+//   read `process`;
+// - only cli/ prints, prompts or exits (console, process.stdout/stderr/stdin, readline,
+//   process.exit/exitCode);
+// - no import cycle, counting value, type and dynamic imports alike.
+// Run by `npm run lint` (and so by `npm test`).
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// The source tree to check: the repository's src/, or the directory given as the first argument.
 const src = process.argv[2]
   ? resolve(process.argv[2])
   : join(resolve(dirname(fileURLToPath(import.meta.url)), '../..'), 'src');
 
-/** Adapter files that live in otherwise pure directories. */
+/** Adapter files that live in otherwise pure directories, by group. */
 const ADAPTER_FILES = {
-  'engine/run-handler.ts': 'engine-runner',
-  'engine/process-groups.ts': 'engine-runner',
+  'engine/run-handler.ts': 'engine',
+  'engine/process-groups.ts': 'engine',
 };
+/**
+ * Files outside cli/ that may end the process, and why. process-groups.ts is the library's
+ * installExitCleanup: on a fatal signal a host's handler groups are killed, then the host ends with
+ * 128 + the signal's number, as a signal's default action would report it.
+ */
+const MAY_EXIT = new Set(['engine/process-groups.ts']);
 const PURE_DIRS = ['hooks', 'plugin', 'json', 'engine', 'registry'];
 const ADAPTER_DIRS = ['store', 'workspace', 'registry', 'engine'];
-const RANK = { errors: 0, pure: 1, io: 2, adapter: 3, ops: 4, index: 5, cli: 6 };
+const RANK = { errors: 0, pure: 1, io: 2, adapter: 3, publish: 4, ops: 5, index: 6, cli: 7 };
 const IO_MODULES =
   /^(node:)?(fs|fs\/promises|child_process|net|http|https|dgram|worker_threads)$|^(undici|execa|tar)(\/|$)/;
-/** Files in src/registry/ that do network or disk I/O; the rest of src/registry/ is pure. */
-const REGISTRY_ADAPTERS =
-  /^registry\/(http|fetch|read|load|cache|npm-client|git)[^/]*\.ts$|^registry\/adapters\//;
+/** Files of src/registry/ that do network or disk I/O, by name; the rest of it is pure. */
+const REGISTRY_ADAPTER = /^(http|fetch|read|load|cache|npm-client|git)[^/]*\.ts$/;
+const TALKS = [
+  [/\bconsole\s*\.\s*\w/, 'prints (console)'],
+  [/\bprocess\s*\.\s*(stdout|stderr)\b/, 'prints (process.stdout/stderr)'],
+  [/\bprocess\s*\.\s*stdin\b/, 'reads the terminal (process.stdin)'],
+  [/\bprocess\s*\.\s*(exit|exitCode)\b/, 'exits (process.exit/exitCode)'],
+];
+const PROMPT_MODULES = /^(node:)?(readline|readline\/promises|tty)$/;
 
 function classify(rel) {
   const p = rel.split(sep).join('/');
   if (p === 'errors.ts') return { layer: 'errors', group: 'errors' };
   if (p === 'index.ts') return { layer: 'index', group: 'index' };
   const top = p.split('/')[0];
-  if (top === 'cli') return { layer: 'cli', group: 'cli' };
-  if (top === 'ops') return { layer: 'ops', group: 'ops' };
-  if (top === 'io') return { layer: 'io', group: 'io' };
+  if (['cli', 'ops', 'io', 'publish'].includes(top)) return { layer: top, group: top };
   if (ADAPTER_FILES[p]) return { layer: 'adapter', group: ADAPTER_FILES[p] };
-  if (top === 'registry' && REGISTRY_ADAPTERS.test(p))
+  const name = p.split('/').pop();
+  if (top === 'registry' && REGISTRY_ADAPTER.test(name))
     return { layer: 'adapter', group: 'registry' };
   if (PURE_DIRS.includes(top)) return { layer: 'pure', group: top };
   if (ADAPTER_DIRS.includes(top)) return { layer: 'adapter', group: top };
@@ -59,13 +76,23 @@ const IMPORT_RE =
   /(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm;
 
 const problems = [];
+/** The import graph: file -> the src files it imports (any kind of import). */
+const graph = new Map();
 for (const file of walk(src)) {
-  const rel = relative(src, file);
+  const rel = relative(src, file).split(sep).join('/');
   const me = classify(rel);
+  const edges = new Set();
+  graph.set(rel, edges);
   const text = stripComments(readFileSync(file, 'utf8'));
   if (me.layer === 'unknown') problems.push(`${rel}: not in a known layer directory (STYLE.md)`);
   if (me.layer === 'pure' && /\bprocess\s*\.\s*\w/.test(text)) {
     problems.push(`${rel}: a pure module reads \`process\``);
+  }
+  if (me.layer !== 'cli') {
+    for (const [pattern, what] of TALKS) {
+      if (what.startsWith('exits') && MAY_EXIT.has(rel)) continue;
+      if (pattern.test(text)) problems.push(`${rel}: ${what} outside cli/ (only cli/ talks)`);
+    }
   }
   for (const m of text.matchAll(IMPORT_RE)) {
     const spec = m[1] ?? m[2] ?? m[3];
@@ -75,22 +102,30 @@ for (const file of walk(src)) {
       if ((me.layer === 'pure' || me.layer === 'errors') && IO_MODULES.test(spec) && !typeOnly) {
         problems.push(`${rel}: a pure module imports ${spec}`);
       }
+      if (me.layer !== 'cli' && PROMPT_MODULES.test(spec))
+        problems.push(`${rel}: prompts (${spec}) outside cli/ (only cli/ talks)`);
       continue;
     }
-    const target = relative(src, resolve(dirname(file), spec.replace(/\.js$/, '.ts')));
+    const target = relative(src, resolve(dirname(file), spec.replace(/\.js$/, '.ts')))
+      .split(sep)
+      .join('/');
+    edges.add(target);
     const them = classify(target);
-    if (typeOnly && RANK[them.layer] <= RANK.pure) continue;
-    if (RANK[them.layer] > RANK[me.layer]) {
+    const theirDir = target.split('/')[0];
+    if (me.layer === 'adapter' && ADAPTER_DIRS.includes(theirDir) && theirDir !== me.group) {
+      problems.push(
+        `${rel}: adapter ${me.group}/ imports ${target} (adapters never import each other)`,
+      );
+    } else if (typeOnly && RANK[them.layer] <= RANK.pure) continue;
+    else if (RANK[them.layer] > RANK[me.layer]) {
       problems.push(
         `${rel}: ${me.layer} imports ${them.layer} module ${target} (imports point down only)`,
-      );
-    } else if (me.layer === 'adapter' && them.layer === 'adapter' && me.group !== them.group) {
-      problems.push(
-        `${rel}: adapter ${me.group}/ imports adapter ${target} (adapters never import each other)`,
       );
     }
   }
 }
+
+for (const cycle of cyclesOf(graph)) problems.push(`import cycle: ${cycle.join(' -> ')}`);
 
 if (problems.length > 0) {
   console.error(
@@ -99,3 +134,63 @@ if (problems.length > 0) {
   process.exit(1);
 }
 console.log('lint-layers: ok');
+
+/**
+ * One cycle through each strongly connected component of more than one file (or a file that
+ * imports itself), as the files in import order, the first repeated at the end (Tarjan's algorithm).
+ */
+function cyclesOf(edges) {
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const found = [];
+  let next = 0;
+  const visit = (v) => {
+    index.set(v, next);
+    low.set(v, next);
+    next += 1;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!edges.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component = new Set();
+    let w;
+    do {
+      w = stack.pop();
+      onStack.delete(w);
+      component.add(w);
+    } while (w !== v);
+    if (component.size > 1 || edges.get(v).has(v)) found.push(pathWithin(edges, component, v));
+  };
+  for (const v of [...edges.keys()].sort()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+/** A shortest cycle from `start` back to itself inside `component` (breadth first). */
+function pathWithin(edges, component, start) {
+  const from = new Map([[start, null]]);
+  const queue = [start];
+  while (queue.length > 0) {
+    const v = queue.shift();
+    for (const w of [...edges.get(v)].sort()) {
+      if (!component.has(w)) continue;
+      if (w === start) {
+        const path = [start];
+        for (let at = v; at !== start; at = from.get(at)) path.splice(1, 0, at);
+        return [...path, start];
+      }
+      if (!from.has(w)) {
+        from.set(w, v);
+        queue.push(w);
+      }
+    }
+  }
+  return [start, start];
+}

@@ -28,8 +28,8 @@ export function register(program: Command): void {
         });
       }
       const [{ runDoctor }, { printDoctorReport }] = await Promise.all([
-        import('../../ops/doctor.js'),
-        import('../render-doctor.js'),
+        import('../../ops/doctor/doctor.js'),
+        import('../render/render-doctor.js'),
       ]);
       const report = await runDoctor(
         { paths: storePathsOf(globals), userHome: globals.userHome },

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { globalOptions } from '../global-options.js';
 import { pluginContextOf } from '../plugin-context.js';
-import { escapeControl, printJson, printLine } from '../render.js';
+import { escapeControl, printJson, printLine } from '../render/render.js';
 
 /** `hookpm enable <name>` and `hookpm disable <name>` (plugins.md Q4, V3). */
 export function register(program: Command): void {
@@ -12,7 +12,7 @@ export function register(program: Command): void {
     .addHelpText('after', '\nExample:\n  $ hookpm review guard\n  $ hookpm enable guard --yes\n')
     .action(async (name: string, _flags: unknown, command: Command) => {
       const globals = globalOptions(command);
-      const { enablePlugin } = await import('../../ops/enable.js');
+      const { enablePlugin } = await import('../../ops/plugins/enable.js');
       const result = await enablePlugin(pluginContextOf(globals), { name, yes: globals.yes });
       if (globals.json) return printJson(result);
       printLine(
@@ -28,7 +28,7 @@ export function register(program: Command): void {
     .addHelpText('after', '\nExample:\n  $ hookpm disable guard\n')
     .action(async (name: string, _flags: unknown, command: Command) => {
       const globals = globalOptions(command);
-      const { disablePlugin } = await import('../../ops/disable.js');
+      const { disablePlugin } = await import('../../ops/plugins/disable.js');
       const result = await disablePlugin(pluginContextOf(globals), { name });
       if (globals.json) return printJson(result);
       printLine(escapeControl(`${result.changed ? 'disabled' : 'already disabled'} ${result.id}`));

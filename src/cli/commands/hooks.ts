@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { canAsk } from '../can-ask.js';
+import { canAsk } from '../prompt/can-ask.js';
 import { globalOptions } from '../global-options.js';
 import { storePathsOf } from '../plugin-context.js';
-import { promptTrust } from '../prompt-trust.js';
-import { formatHookTable } from '../render-hooks.js';
-import { formatDiagnostic, printErrorLine, printJson, printLine } from '../render.js';
+import { promptTrust } from '../prompt/prompt-trust.js';
+import { formatHookTable } from '../render/render-hooks.js';
+import { formatDiagnostic, printErrorLine, printJson, printLine } from '../render/render.js';
 
 export function register(program: Command): void {
   program
@@ -17,8 +17,8 @@ export function register(program: Command): void {
     )
     .action(async (options: { trustProjectHooks?: boolean }, command: Command) => {
       const globals = globalOptions(command);
-      const { describeSnapshot } = await import('../../ops/list-hooks.js');
-      const { loadTrustedSnapshot } = await import('../../ops/load-trusted-snapshot.js');
+      const { describeSnapshot } = await import('../../ops/run/list-hooks.js');
+      const { loadTrustedSnapshot } = await import('../../ops/run/load-trusted-snapshot.js');
       // engine.md T4/T5: ask on a TTY (never with --json); headless loads project hooks only with the flag.
       const { snapshot } = await loadTrustedSnapshot({
         cwd: globals.cwd,

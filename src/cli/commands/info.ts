@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import type { PluginInfo } from '../../ops/plugin-info.js';
-import { bold, colourEnabled } from '../colour.js';
+import type { PluginInfo } from '../../ops/plugins/info.js';
+import { bold, colourEnabled } from '../render/colour.js';
 import { globalOptions } from '../global-options.js';
 import { printRegistryNotes, registryContextFromGlobals } from '../registry-options.js';
-import { escapeControl, printJson, printLine, renderTable } from '../render.js';
+import { escapeControl, printJson, printLine, renderTable } from '../render/render.js';
 
 /** `hookpm info <name|name@registry>` (cli.md sections 2 and 3). */
 export function register(program: Command): void {
@@ -17,7 +17,7 @@ export function register(program: Command): void {
     .action(async (spec: string, _o: unknown, command: Command) => {
       const globals = globalOptions(command);
       const { ctx, progress } = registryContextFromGlobals(globals);
-      const { describePlugin } = await import('../../ops/plugin-info.js');
+      const { describePlugin } = await import('../../ops/plugins/info.js');
       const info = await describePlugin(ctx, spec).finally(progress.done);
       printRegistryNotes(info);
       if (globals.json) return printJson(info);

@@ -11,8 +11,8 @@ export function register(program: Command): void {
     .action(async (_flags: unknown, command: Command) => {
       const globals = globalOptions(command);
       const [{ listPlugins }, { printPluginList }] = await Promise.all([
-        import('../../ops/list.js'),
-        import('../render-list.js'),
+        import('../../ops/plugins/list.js'),
+        import('../render/render-list.js'),
       ]);
       printPluginList(await listPlugins(storePathsOf(globals)), globals.json);
     });

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { globalOptions } from '../global-options.js';
-import { escapeControl, printJson, printLine } from '../render.js';
+import { escapeControl, printJson, printLine } from '../render/render.js';
 import { publishedAtOption } from './registry-publish.js';
 
 /** `hookpm pack <dir>` (cli.md): a plugin tarball plus its index entry. */
@@ -18,8 +18,8 @@ export function register(program: Command): void {
     .action(
       async (dir: string, options: { out?: string; publishedAt?: string }, command: Command) => {
         const globals = globalOptions(command);
-        const { packPlugin } = await import('../../store/pack.js');
-        const { normaliseDate } = await import('../../ops/registry-build.js');
+        const { packPlugin } = await import('../../publish/pack.js');
+        const { normaliseDate } = await import('../../ops/registries/build.js');
         const given = publishedAtOption(options.publishedAt);
         const publishedAt = given === undefined ? undefined : normaliseDate(given);
         const result = await packPlugin(resolve(globals.cwd, dir), {

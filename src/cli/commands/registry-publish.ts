@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { resolve } from 'node:path';
 import { globalOptions } from '../global-options.js';
-import { escapeControl, printJson, printLine } from '../render.js';
+import { escapeControl, printJson, printLine } from '../render/render.js';
 
 /**
  * `hookpm registry build` and `hookpm registry serve` (cli.md section 2), added to the `registry`
@@ -54,7 +54,7 @@ interface BuildFlags {
 
 async function build(pluginsDir: string, flags: BuildFlags, command: Command): Promise<void> {
   const globals = globalOptions(command);
-  const { buildRegistry } = await import('../../ops/registry-build.js');
+  const { buildRegistry } = await import('../../ops/registries/build.js');
   const publishedAt = publishedAtOption(flags.publishedAt);
   const result = await buildRegistry({
     pluginsDir: resolve(globals.cwd, pluginsDir),
@@ -91,7 +91,7 @@ async function build(pluginsDir: string, flags: BuildFlags, command: Command): P
 
 async function serve(dir: string, options: { port?: number }, command: Command): Promise<void> {
   const globals = globalOptions(command);
-  const { serveRegistry } = await import('../../registry/http-server.js');
+  const { serveRegistry } = await import('../../registry/http/http-server.js');
   const server = await serveRegistry(
     resolve(globals.cwd, dir),
     options.port === undefined ? {} : { port: options.port },

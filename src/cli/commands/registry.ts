@@ -1,9 +1,15 @@
 import type { Command } from 'commander';
-import type { RegistryStatus } from '../../ops/list-registries.js';
-import { boldHeader, colourEnabled } from '../colour.js';
+import type { RegistryStatus } from '../../ops/registries/list.js';
+import { boldHeader, colourEnabled } from '../render/colour.js';
 import { globalOptions } from '../global-options.js';
 import { registryContextFromGlobals } from '../registry-options.js';
-import { escapeControl, printErrorLine, printJson, printLine, renderTable } from '../render.js';
+import {
+  escapeControl,
+  printErrorLine,
+  printJson,
+  printLine,
+  renderTable,
+} from '../render/render.js';
 
 /** `hookpm registry add|remove|list|update` (cli.md section 2, registry.md section 1). */
 export function register(program: Command): void {
@@ -48,7 +54,7 @@ export function register(program: Command): void {
 async function add(name: string, location: string, command: Command): Promise<void> {
   const globals = globalOptions(command);
   const { ctx, progress } = registryContextFromGlobals(globals);
-  const { addRegistry } = await import('../../ops/add-registry.js');
+  const { addRegistry } = await import('../../ops/registries/add.js');
   const added = await addRegistry(ctx, { name, location, cwd: globals.cwd }).finally(progress.done);
   if (globals.json) return printJson({ added });
   printLine(
@@ -59,7 +65,7 @@ async function add(name: string, location: string, command: Command): Promise<vo
 async function remove(name: string, command: Command): Promise<void> {
   const globals = globalOptions(command);
   const { ctx } = registryContextFromGlobals(globals);
-  const { removeRegistry } = await import('../../ops/remove-registry.js');
+  const { removeRegistry } = await import('../../ops/registries/remove.js');
   const removed = await removeRegistry(ctx, name);
   if (globals.json) return printJson({ removed });
   printLine(`removed registry ${removed.name}`);
@@ -71,7 +77,7 @@ async function remove(name: string, command: Command): Promise<void> {
 async function list(command: Command, verb: 'list' | 'update', name?: string): Promise<void> {
   const globals = globalOptions(command);
   const { ctx, progress } = registryContextFromGlobals(globals);
-  const ops = await import('../../ops/list-registries.js');
+  const ops = await import('../../ops/registries/list.js');
   const registries = await (
     verb === 'list' ? ops.listRegistries(ctx) : ops.updateRegistries(ctx, name)
   ).finally(progress.done);

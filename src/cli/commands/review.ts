@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { globalOptions } from '../global-options.js';
 import { pluginContextOf } from '../plugin-context.js';
-import { printJson, printLine } from '../render.js';
+import { printJson, printLine } from '../render/render.js';
 
 /** `hookpm review <name|dir>` (plugins.md Q3; cli.md section 3). */
 export function register(program: Command): void {
@@ -21,7 +21,7 @@ export function register(program: Command): void {
     )
     .action(async (spec: string, flags: { includePrerelease?: boolean }, command: Command) => {
       const globals = globalOptions(command);
-      const { reviewAny } = await import('../../ops/review-source.js');
+      const { reviewAny } = await import('../../ops/review/review-any.js');
       const report = await reviewAny(pluginContextOf(globals), {
         target: spec,
         cwd: globals.cwd,
@@ -29,7 +29,7 @@ export function register(program: Command): void {
         includePrerelease: flags.includePrerelease === true,
       });
       if (globals.json) return printJson(report);
-      const { renderReview } = await import('../render-review.js');
+      const { renderReview } = await import('../render/render-review.js');
       printLine(renderReview(report));
     });
 }

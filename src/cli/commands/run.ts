@@ -3,9 +3,9 @@ import { HookpmError } from '../../errors.js';
 import { EVENT_NAMES, isEventName, type EventName } from '../../hooks/events.js';
 import { globalOptions } from '../global-options.js';
 import { storePathsOf } from '../plugin-context.js';
-import { canAsk } from '../can-ask.js';
-import { promptTrust } from '../prompt-trust.js';
-import { printJson, printLine } from '../render.js';
+import { canAsk } from '../prompt/can-ask.js';
+import { promptTrust } from '../prompt/prompt-trust.js';
+import { printJson, printLine } from '../render/render.js';
 
 interface RunFlags {
   payload?: string;
@@ -40,7 +40,7 @@ export function register(program: Command): void {
       const continuationCount = parseCount(flags.continuationCount ?? '0');
       const [{ readPayload }, { runEvent }, { installExitCleanup }] = await Promise.all([
         import('../read-payload.js'),
-        import('../../ops/run-event.js'),
+        import('../../ops/run/run-event.js'),
         import('../../engine/process-groups.js'),
       ]);
       const input = await readPayload(flags.payload, globals.cwd);
@@ -59,7 +59,7 @@ export function register(program: Command): void {
         ...(ask ? { askTrust: (file: string) => promptTrust(file) } : {}),
       });
       if (globals.json) return printJson(result);
-      const { formatDispatchResult } = await import('../render-dispatch.js');
+      const { formatDispatchResult } = await import('../render/render-dispatch.js');
       printLine(formatDispatchResult(result));
     });
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { globalOptions } from '../global-options.js';
 import { registryContextFromGlobals } from '../registry-options.js';
-import { printSearchResult } from '../render-search.js';
+import { printSearchResult } from '../render/render-search.js';
 
 /** `hookpm search [query] [--event E]` (cli.md sections 2 and 3); cli/fast-search.ts answers the common forms first. */
 export function register(program: Command): void {
@@ -19,7 +19,7 @@ export function register(program: Command): void {
     .action(async (words: string[], options: { event?: string }, command: Command) => {
       const globals = globalOptions(command);
       const { ctx, progress } = registryContextFromGlobals(globals);
-      const { searchPlugins } = await import('../../ops/search-plugins.js');
+      const { searchPlugins } = await import('../../ops/registries/search.js');
       const found = await searchPlugins(ctx, {
         query: words.join(' '),
         ...(options.event === undefined ? {} : { event: options.event }),

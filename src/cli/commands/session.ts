@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { canAsk } from '../can-ask.js';
+import { canAsk } from '../prompt/can-ask.js';
 import { globalOptions } from '../global-options.js';
 
 /**
@@ -30,10 +30,10 @@ export function register(program: Command): void {
       const globals = globalOptions(command);
       const [{ createSession }, { installExitCleanup }, { resolveStorePaths }, trust] =
         await Promise.all([
-          import('../../ops/session.js'),
+          import('../../ops/run/session.js'),
           import('../../engine/process-groups.js'),
           import('../../store/paths.js'),
-          import('../prompt-trust.js'),
+          import('../prompt/prompt-trust.js'),
         ]);
       installExitCleanup();
       const interactive =
@@ -47,11 +47,11 @@ export function register(program: Command): void {
         ...(ask ? { askTrust: (file: string) => trust.promptTrust(file) } : {}),
       });
       if (interactive) {
-        const { runPrompt } = await import('../session-prompt.js');
+        const { runPrompt } = await import('../session/session-prompt.js');
         const end = await runPrompt(session);
         process.exit(end === 'interrupted' ? 130 : 0);
       }
-      const { serveRpc } = await import('../session-rpc.js');
+      const { serveRpc } = await import('../session/session-rpc.js');
       await serveRpc(session, { input: process.stdin, output: process.stdout });
       // Pending kill timers of finished handlers must not keep the host alive; 'exit' kills groups.
       process.exit(0);

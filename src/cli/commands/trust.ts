@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { globalOptions } from '../global-options.js';
-import { escapeControl, printJson, printLine } from '../render.js';
+import { escapeControl, printJson, printLine } from '../render/render.js';
 
 type Verb = 'trust' | 'untrust';
 

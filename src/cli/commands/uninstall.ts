@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { globalOptions } from '../global-options.js';
 import { pluginContextOf } from '../plugin-context.js';
-import { escapeControl, printErrorLine, printJson, printLine } from '../render.js';
+import { escapeControl, printErrorLine, printJson, printLine } from '../render/render.js';
 
 /** `hookpm uninstall <name...> [--keep-data]` (cli.md section 2; plugins.md V3). */
 export function register(program: Command): void {
@@ -19,7 +19,7 @@ export function register(program: Command): void {
         command: Command,
       ) => {
         const globals = globalOptions(command);
-        const { uninstallPlugins } = await import('../../ops/uninstall.js');
+        const { uninstallPlugins } = await import('../../ops/plugins/uninstall.js');
         const result = await uninstallPlugins(pluginContextOf(globals), {
           names,
           keepData: flags.keepData === true,

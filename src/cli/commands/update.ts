@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { globalOptions } from '../global-options.js';
 import { installContextOf } from '../plugin-context.js';
-import { escapeControl, printErrorLine, printJson } from '../render.js';
-import { printInstallResult } from '../render-install.js';
+import { escapeControl, printErrorLine, printJson } from '../render/render.js';
+import { printInstallResult } from '../render/render-install.js';
 
 interface UpdateFlags {
   dryRun?: boolean;
@@ -27,7 +27,7 @@ export function register(program: Command): void {
     )
     .action(async (names: string[], flags: UpdateFlags, command: Command) => {
       const globals = globalOptions(command);
-      const { updatePlugins } = await import('../../ops/update.js');
+      const { updatePlugins } = await import('../../ops/plugins/update.js');
       const { ctx, progress } = installContextOf(globals);
       // Cleared before anything is printed, and when the update fails.
       const result = await updatePlugins(ctx, {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { globalOptions } from '../global-options.js';
-import { formatDiagnostic, printJson, printLine } from '../render.js';
+import { formatDiagnostic, printJson, printLine } from '../render/render.js';
 
 export function register(program: Command): void {
   program
@@ -14,7 +14,7 @@ export function register(program: Command): void {
     .addHelpText('after', '\nExample:\n  $ hookpm validate ./hooks/hooks.json --strict --json\n')
     .action(async (path: string, options: { strict?: boolean }, command: Command) => {
       const globals = globalOptions(command);
-      const { validate } = await import('../../ops/validate.js');
+      const { validate } = await import('../../ops/validate/validate.js');
       // A relative path is taken from --cwd when one is given, else from the process directory.
       const cwdGiven = typeof command.optsWithGlobals().cwd === 'string';
       const target = cwdGiven ? resolve(globals.cwd, path) : path;

@@ -1,0 +1,53 @@
+import { escapeControl } from '../render/render.js';
+import { isTerminal } from '../stdio.js';
+
+/**
+ * cli.md section 1: one progress line on a TTY stream, rewritten in place (`\r`, at most every
+ * 80 ms unless `final`), escaped and cut to the terminal width; `clear` erases it if drawn.
+ */
+export interface ProgressLine {
+  draw: (text: string, final: boolean) => void;
+  clear: () => void;
+}
+
+export function createProgressLine(stream: NodeJS.WriteStream): ProgressLine {
+  let drawn = false;
+  let last = 0;
+  return {
+    draw: (text, final) => {
+      const now = Date.now();
+      if (now - last < 80 && !final) return;
+      last = now;
+      stream.write(`\r\u001b[2K${escapeControl(text).slice(0, (stream.columns ?? 80) - 1)}`);
+      drawn = true;
+    },
+    clear: () => {
+      if (drawn) stream.write('\r\u001b[2K');
+      drawn = false;
+    },
+  };
+}
+
+/**
+ * The progress line of a command: on `stream` (null when it is not a TTY), or else on stderr,
+ * which is looked at only when there is something to draw (STYLE "Start-up cost": a command that
+ * draws nothing never pays for process.stderr or the terminal check).
+ */
+export function progressLineFor(stream?: NodeJS.WriteStream): ProgressLine | null {
+  if (stream !== undefined) return stream.isTTY === true ? createProgressLine(stream) : null;
+  let line: ProgressLine | null | undefined;
+  return {
+    draw: (text, final) => {
+      line ??= isTerminal(2) ? createProgressLine(process.stderr) : null;
+      line?.draw(text, final);
+    },
+    clear: () => line?.clear(),
+  };
+}
+
+/** A byte count for a person: `512 B`, `1.5 KiB`, `2.0 MiB`. */
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}

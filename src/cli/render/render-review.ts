@@ -1,0 +1,81 @@
+import type { ReviewHook, ReviewReport } from '../../ops/review/report.js';
+import { escapeControl } from './render.js';
+
+/**
+ * plugins.md Q3: the review as text: name, version, source, integrity, description, then per event
+ * each handler's matcher, `if` rule, exact command or argv, timeout and source document, then the
+ * diff against the consented surface and the diagnostics. Every plugin-supplied string goes
+ * through escapeControl (JSON-quoted values are escaped by JSON.stringify, then again here).
+ */
+export function renderReview(report: ReviewReport): string {
+  const lines = [
+    `${report.id} ${report.version}`,
+    `  source:      ${report.source}`,
+    `  integrity:   ${report.integrity ?? '(not installed)'}`,
+    `  description: ${report.description ?? '(none)'}`,
+    `  surface:     ${report.surfaceHash} (${consentWords(report)})`,
+  ];
+  if (report.installed !== null) {
+    const pending =
+      report.installed.pending === null
+        ? ''
+        : `, update ${report.installed.pending} waits for consent`;
+    lines.push(
+      `  installed:   ${report.installed.version}, ${report.installed.enabled ? 'enabled' : 'disabled'}${pending}`,
+    );
+  }
+  lines.push('', report.hooks.length === 0 ? 'hooks: none' : 'hooks:');
+  let event: string | null = null;
+  for (const hook of report.hooks) {
+    if (hook.event !== event) {
+      event = hook.event;
+      lines.push(`  ${hook.event}`);
+    }
+    lines.push(...hookLines(hook, '    - '));
+  }
+  if (report.diff !== null) lines.push('', ...diffLines(report.diff));
+  const problems = report.diagnostics;
+  if (problems.length > 0) {
+    lines.push('', 'diagnostics:');
+    for (const d of problems)
+      lines.push(`  ${d.severity} ${d.code} ${d.path === null ? '' : `${d.path}: `}${d.message}`);
+  }
+  return lines.map(escapeControl).join('\n');
+}
+
+function consentWords(report: ReviewReport): string {
+  if (report.consented) return 'consented';
+  return report.diff === null ? 'not consented yet' : 'differs from what you consented to';
+}
+
+function hookLines(hook: ReviewHook, lead: string): string[] {
+  const pad = ' '.repeat(lead.length);
+  const run = hook.argv !== null ? `argv ${show(hook.argv)}` : `command ${show(hook.command)}`;
+  const lines = [`${lead}${run}`];
+  lines.push(
+    `${pad}matcher ${hook.matcher === null ? '(all)' : show(hook.matcher)}  if ${hook.if === null ? '(none)' : show(hook.if)}  timeout ${show(hook.timeout)}s  type ${show(hook.type)}`,
+  );
+  if (hook.statusMessage !== null) lines.push(`${pad}status message ${show(hook.statusMessage)}`);
+  lines.push(
+    `${pad}from ${hook.source}${hook.valid ? '' : `  INERT: ${hook.diagnostic ?? 'invalid'}`}`,
+  );
+  return lines;
+}
+
+function diffLines(diff: NonNullable<ReviewReport['diff']>): string[] {
+  if (diff.added.length + diff.removed.length + diff.changed.length === 0)
+    return ['changes since consent: none'];
+  const lines = ['changes since consent:'];
+  for (const hook of diff.added) lines.push(...hookLines(hook, `  + ${hook.event} `));
+  for (const hook of diff.removed) lines.push(...hookLines(hook, `  - ${hook.event} `));
+  for (const change of diff.changed) {
+    lines.push(...hookLines(change.before, `  ~ ${change.before.event} was `));
+    lines.push(...hookLines(change.after, `  ~ ${change.after.event} now `));
+  }
+  return lines;
+}
+
+/** A plugin value as JSON text, so strings are quoted and every kind of value is visible. */
+function show(value: unknown): string {
+  return JSON.stringify(value) ?? 'null';
+}

@@ -1,0 +1,59 @@
+import { writeText } from '../stdio.js';
+
+/**
+ * Terminal rendering. Plugin-supplied text is printed with control characters escaped (cli.md
+ * section 1), so a hooks file cannot move the cursor, recolour the terminal or hide text.
+ */
+
+const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+// C0, DEL, C1, and the bidirectional overrides and isolates that reorder displayed text.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+export function escapeControl(text: string): string {
+  return text.replace(
+    CONTROL,
+    (char) => NAMED[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/** A left-aligned text table; every cell is escaped. */
+export function renderTable(
+  headers: readonly string[],
+  rows: readonly (readonly string[])[],
+): string {
+  const cells = [headers, ...rows].map((row) => row.map(escapeControl));
+  const widths = headers.map((_, col) => Math.max(...cells.map((row) => (row[col] ?? '').length)));
+  return cells
+    .map((row) =>
+      row
+        .map((cell, col) => (col === row.length - 1 ? cell : cell.padEnd(widths[col] ?? 0)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+/** Writes one JSON document on stdout (cli.md: `--json` prints exactly one). */
+export function printJson(value: unknown): void {
+  writeText(1, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+export function printLine(text = ''): void {
+  writeText(1, `${text}\n`);
+}
+
+export function printErrorLine(text: string): void {
+  writeText(2, `${text}\n`);
+}
+
+/** One diagnostic as a readable line: `error invalid_config <path>: <message>`. */
+export function formatDiagnostic(d: {
+  severity: string;
+  code: string;
+  message: string;
+  path?: string;
+}): string {
+  const where = d.path === undefined ? '' : `${d.path}: `;
+  return escapeControl(`${d.severity} ${d.code} ${where}${d.message}`);
+}

@@ -1,0 +1,218 @@
+import type { Readable, Writable } from 'node:stream';
+import { isHookpmError, redact } from '../../errors.js';
+import type { Session } from '../../ops/run/session.js';
+import { describeError } from '../report-error.js';
+import {
+  formatError,
+  formatNotification,
+  formatResult,
+  parseDispatchParams,
+  parseNoParams,
+  parseRequestLine,
+  RPC_ERROR,
+  type RpcFailure,
+  type RpcId,
+  type RpcRequest,
+} from './rpc-protocol.js';
+
+export interface RpcStreams {
+  input: Readable;
+  output: Writable;
+}
+
+/**
+ * Serves `session` over JSON-RPC 2.0, one message per line (cli.md section 4). The first line out
+ * is the notification `ready` with the start report. Requests are handled as they arrive; replies
+ * are written as they settle, so concurrent dispatches are answered out of order, matched by id.
+ * Every reply is one whole line in one write, so lines never interleave. Blank lines are skipped.
+ *
+ * Shutdown (a `shutdown` request, end of input, or an output that can no longer be written):
+ * lines after it are not read, running handlers are killed (Session.close), the replies of the
+ * dispatches they belonged to are written, then `null` for each `shutdown`. Resolves after that,
+ * once the output is flushed; the caller then exits 0.
+ */
+export function serveRpc(session: Session, { input, output }: RpcStreams): Promise<void> {
+  const replies = createReplies(output);
+  const shutdownIds: RpcId[] = [];
+  let finished: Promise<void> | null = null;
+  let served: () => void = () => {};
+
+  const finish = (): Promise<void> => {
+    if (finished !== null) return finished;
+    input.removeListener('data', onData);
+    input.pause();
+    finished = shutDown(session, replies, shutdownIds);
+    void finished.then(served);
+    return finished;
+  };
+  const requestShutdown = (id: RpcId | undefined): void => {
+    if (id !== undefined) shutdownIds.push(id);
+    void finish();
+  };
+  const lines = createLineSplitter(
+    (line) => handleLine(line, { session, replies, requestShutdown }),
+    () => finished !== null,
+  );
+  const onData = (chunk: string): void => lines.push(chunk);
+
+  return new Promise((resolve) => {
+    served = resolve;
+    output.on('error', () => {
+      replies.stop(); // the host stopped reading (EPIPE): nothing more can be said
+      void finish();
+    });
+    input.setEncoding('utf8');
+    input.on('data', onData);
+    input.on('end', () => {
+      lines.end();
+      void finish();
+    });
+    replies.write(formatNotification('ready', session.report));
+  });
+}
+
+/**
+ * The shutdown sequence: running handlers are killed (Session.close), the replies of their
+ * dispatches written, then `null` for each `shutdown` request; settles once the output is flushed.
+ */
+async function shutDown(session: Session, replies: Replies, shutdownIds: RpcId[]): Promise<void> {
+  await session.close();
+  await replies.settled();
+  for (const id of shutdownIds) replies.reply(id, null);
+  await replies.flush();
+}
+
+/** The output side: whole-line replies while the output takes them, and the work still to answer. */
+interface Replies {
+  write(text: string): void;
+  reply(id: RpcId | undefined, result: unknown): void;
+  fail(id: RpcId | undefined, error: RpcFailure): void;
+  /** Answers `id` with the outcome of `work` when it settles. */
+  track(id: RpcId | undefined, work: Promise<unknown>): void;
+  /** Settles when every reply tracked so far is written. */
+  settled(): Promise<void>;
+  /** The output can no longer be written: later replies are dropped. */
+  stop(): void;
+  /** Resolves once everything written so far has been handed to the operating system. */
+  flush(): Promise<void>;
+}
+
+function createReplies(output: Writable): Replies {
+  const pending = new Set<Promise<void>>();
+  let writable = true;
+  const replies: Replies = {
+    write: (text) => {
+      if (writable) output.write(text);
+    },
+    reply: (id, result) => {
+      if (id !== undefined) replies.write(formatResult(id, result));
+    },
+    fail: (id, error) => {
+      if (id !== undefined) replies.write(formatError(id, error));
+    },
+    track: (id, work) => {
+      const done = work.then(
+        (result) => replies.reply(id, result),
+        (error: unknown) => replies.fail(id, failureOf(error)),
+      );
+      pending.add(done);
+      void done.then(() => pending.delete(done));
+    },
+    settled: () => Promise.all(pending).then(() => undefined),
+    stop: () => {
+      writable = false;
+    },
+    flush: () => flush(output, writable),
+  };
+  return replies;
+}
+
+/** Cuts text chunks into lines for `onLine`; once `stopped()`, the rest is dropped unread. */
+function createLineSplitter(
+  onLine: (line: string) => void,
+  stopped: () => boolean,
+): { push(chunk: string): void; end(): void } {
+  let buffered = '';
+  return {
+    push(chunk) {
+      const text = buffered === '' ? chunk : buffered + chunk;
+      let start = 0;
+      let end = text.indexOf('\n');
+      while (end !== -1 && !stopped()) {
+        onLine(text.slice(start, end));
+        start = end + 1;
+        end = text.indexOf('\n', start);
+      }
+      buffered = stopped() ? '' : text.slice(start);
+    },
+    end() {
+      if (buffered !== '' && !stopped()) onLine(buffered);
+      buffered = '';
+    },
+  };
+}
+
+interface RequestContext {
+  session: Session;
+  replies: Replies;
+  /** A `shutdown` request (or notification, without id) arrived. */
+  requestShutdown(id: RpcId | undefined): void;
+}
+
+/** One input line: blank lines are skipped, a bad one is answered with its parse error. */
+function handleLine(raw: string, ctx: RequestContext): void {
+  const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+  if (line.trim() === '') return;
+  const parsed = parseRequestLine(line);
+  if (parsed.ok) handleRequest(parsed.request, ctx);
+  else ctx.replies.write(formatError(parsed.id, parsed.error));
+}
+
+function handleRequest(
+  request: RpcRequest,
+  { session, replies, requestShutdown }: RequestContext,
+): void {
+  const { id, method, params } = request;
+  if (method === 'dispatch') {
+    const p = parseDispatchParams(params);
+    if (!p.ok) return replies.fail(id, p.error);
+    const { event, payload, continuationCount } = p.value;
+    const opts = continuationCount === undefined ? {} : { continuationCount };
+    return replies.track(id, session.dispatch(event, payload, opts));
+  }
+  if (!Object.hasOwn(NO_PARAM_METHODS, method)) {
+    return replies.fail(id, {
+      code: RPC_ERROR.methodNotFound,
+      message: `Method not found: ${method}`,
+    });
+  }
+  const p = parseNoParams(params);
+  if (!p.ok) return replies.fail(id, p.error);
+  if (method === 'reload') return replies.track(id, session.reload());
+  if (method === 'hooks') return replies.track(id, session.hooks());
+  requestShutdown(id);
+}
+
+const NO_PARAM_METHODS = { reload: true, hooks: true, shutdown: true } as const;
+
+/** A rejection as a JSON-RPC error: E_USAGE is bad params; other hookpm errors are -32000. */
+function failureOf(error: unknown): RpcFailure {
+  const described = describeError(error);
+  const message = redact(described.message);
+  const data = {
+    code: described.code,
+    hint: described.hint === null ? null : redact(described.hint),
+  };
+  if (isHookpmError(error, 'E_USAGE')) {
+    return { code: RPC_ERROR.invalidParams, message: `Invalid params: ${message}`, data };
+  }
+  const code = isHookpmError(error) ? RPC_ERROR.hookpm : RPC_ERROR.internal;
+  return { code, message, data };
+}
+
+/** Resolves once everything written so far has been handed to the operating system. */
+function flush(output: Writable, writable: boolean): Promise<void> {
+  if (!writable) return Promise.resolve();
+  // Chunks are written in order, so the callback of an empty one runs after all earlier ones.
+  return new Promise((resolve) => output.write('', () => resolve()));
+}

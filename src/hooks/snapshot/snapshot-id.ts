@@ -1,0 +1,68 @@
+import { canonicalJson, sha256Hex } from '../../json/canonical-json.js';
+import type { EventName } from '../events.js';
+import type { GroupConfig, HandlerConfig, SourceDocument } from '../types.js';
+
+/**
+ * The effective configuration hashed into the snapshot id (R3): the sources in S3 order with their
+ * origin, plugin id and environment overlay, then per event in table order the merged groups, each
+ * naming its source by position. Rejected groups and handlers stay null, so positions (R2) count.
+ */
+export interface EffectiveConfig {
+  sources: {
+    origin: SourceDocument['origin'];
+    plugin: string | null;
+    env: Readonly<Record<string, string>> | null;
+  }[];
+  events: { event: EventName; groups: { source: number; group: GroupConfig | null }[] }[];
+}
+
+/** R3: SHA-256 hex of the canonical JSON of the effective configuration. */
+export function snapshotId(config: EffectiveConfig): string {
+  return sha256Hex(effectiveConfigJson(config));
+}
+
+/**
+ * Exactly `canonicalJson(config)`, built faster: each group is written by native JSON.stringify
+ * from an object whose fixed keys are already in sorted order; only groups holding a migrated
+ * legacy handler (free-form `legacyStdin`) take the generic path.
+ */
+export function effectiveConfigJson(config: EffectiveConfig): string {
+  const events = config.events.map(({ event, groups }) => {
+    const items = groups.map(
+      ({ source, group }) => `{"group":${groupJson(group)},"source":${source}}`,
+    );
+    return `{"event":${JSON.stringify(event)},"groups":[${items.join(',')}]}`;
+  });
+  return `{"events":[${events.join(',')}],"sources":${canonicalJson(config.sources)}}`;
+}
+
+/** HandlerConfig keys in sorted order; the check below fails to compile if one is missing. */
+const HANDLER_KEYS = [
+  'argv',
+  'command',
+  'if',
+  'legacyStdin',
+  'statusMessage',
+  'timeout',
+  'type',
+] as const;
+type UnlistedKey = Exclude<keyof HandlerConfig, (typeof HANDLER_KEYS)[number]>;
+export const ALL_HANDLER_KEYS_LISTED: [UnlistedKey] extends [never] ? true : never = true;
+
+function groupJson(group: GroupConfig | null): string {
+  if (group === null) return 'null';
+  if (group.hooks.some((h) => h?.legacyStdin !== undefined)) return canonicalJson(group);
+  const hooks = group.hooks.map((h) =>
+    h === null
+      ? null
+      : {
+          argv: h.argv,
+          command: h.command,
+          if: h.if,
+          statusMessage: h.statusMessage,
+          timeout: h.timeout,
+          type: h.type,
+        },
+  );
+  return JSON.stringify({ hooks, matcher: group.matcher });
+}

@@ -1,0 +1,26 @@
+import type { EventName } from '../events.js';
+import { ifRuleHolds } from '../if-rule.js';
+import { matcherAccepts } from '../matcher.js';
+import type { Snapshot } from './snapshot.js';
+import type { SnapshotHandler } from '../types.js';
+
+/**
+ * The handlers to run for one invocation, in configuration order (S3, X1): a group's matcher is
+ * applied first (section 4), then each handler's `if` rule (section 5). Only precompiled data is
+ * used, so this does no parsing.
+ */
+export function matchHandlers(
+  snapshot: Snapshot,
+  event: EventName,
+  payload: Readonly<Record<string, unknown>>,
+): SnapshotHandler[] {
+  const matched: SnapshotHandler[] = [];
+  for (const group of snapshot.groups[event] ?? []) {
+    if (!matcherAccepts(group.matcher, event, payload)) continue;
+    for (const entry of group.handlers) {
+      if (entry.rule === null || ifRuleHolds(entry.rule, event, payload))
+        matched.push(entry.handler);
+    }
+  }
+  return matched;
+}

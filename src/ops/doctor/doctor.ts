@@ -1,0 +1,92 @@
+import { HookpmError } from '../../errors.js';
+import type { StorePaths } from '../../store/paths.js';
+import type { RegistryRecord } from '../../store/state/state-schema.js';
+import { problem, type DoctorCheck, type DoctorReport } from './check.js';
+import { collectLeftovers } from './fix.js';
+import { findLeftovers, checkLeftovers } from './leftovers.js';
+import { checkLock } from './lock.js';
+import { checkPlugins } from './plugins.js';
+import { checkRegistries, type RegistryCheckOptions } from './registries.js';
+import { readStateForDoctor, stateOkCheck } from './state.js';
+import { checkStorePaths } from './store.js';
+import { checkTrustStore } from './trust.js';
+
+export type { CheckStatus, DoctorCheck, DoctorReport } from './check.js';
+
+/** What `hookpm doctor` looks at. */
+export interface DoctorContext {
+  paths: StorePaths;
+  /** The user's home directory, whose `.deepagents/.state/hooks_trust.json` is the trust store. */
+  userHome: string;
+  /** The built-in registries (default: `examples`). */
+  defaults?: Readonly<Record<string, RegistryRecord>>;
+  /** Timeouts and retries of `--online` index fetches. */
+  fetch?: RegistryCheckOptions['fetch'];
+  /** How long `--fix` waits for another command's lock (default 10 s). */
+  lockWaitMs?: number;
+}
+
+export interface DoctorOptions {
+  /** Collect leftovers under the store lock first (the only change doctor ever makes). */
+  fix: boolean;
+  /** Fetch each network registry's index now; without it doctor makes no network access. */
+  online: boolean;
+}
+
+/**
+ * `hookpm doctor` (cli.md; registry.md D3, D4, D6; plugins.md Q4-Q6): checks the store
+ * directories, the state, the lock, every installed plugin, leftovers, registries and the trust
+ * store, and says how to fix what it finds. Read-only: it writes nothing (not even the
+ * `state.json.corrupt-*` copy other commands keep) except, with `fix`, what collecting leftovers
+ * removes (see doctor-fix.ts), which runs before the checks so the report shows the result. A
+ * check that cannot run becomes an error check; the report is always returned.
+ */
+export async function runDoctor(ctx: DoctorContext, opts: DoctorOptions): Promise<DoctorReport> {
+  const fixed = opts.fix ? await collectLeftovers(ctx.paths, lockWait(ctx)) : null;
+  const checks: DoctorCheck[] = [];
+  checks.push(...(await guarded('store', () => checkStorePaths(ctx.paths))));
+  const read = await readStateForDoctor(ctx.paths);
+  checks.push(read.status === 'valid' ? stateOkCheck(ctx.paths, read) : read.check);
+  checks.push(...(await guarded('lock', async () => [await checkLock(ctx.paths)])));
+  const state = read.status === 'valid' ? read.state : null;
+  if (state !== null)
+    checks.push(...(await guarded('plugins', () => checkPlugins(ctx.paths, state))));
+  if (fixed !== null) checks.push(fixed);
+  checks.push(
+    ...(await guarded('leftovers', async () => [
+      checkLeftovers(await findLeftovers(ctx.paths, state), state !== null),
+    ])),
+  );
+  if (state !== null) {
+    const registryOpts: RegistryCheckOptions = {
+      online: opts.online,
+      ...(ctx.defaults === undefined ? {} : { defaults: ctx.defaults }),
+      ...(ctx.fetch === undefined ? {} : { fetch: ctx.fetch }),
+    };
+    checks.push(
+      ...(await guarded('registries', () => checkRegistries(ctx.paths, state, registryOpts))),
+    );
+  }
+  checks.push(...(await guarded('trust-store', async () => [await checkTrustStore(ctx.userHome)])));
+  return { ok: checks.every((check) => check.status !== 'error'), checks };
+}
+
+function lockWait(ctx: DoctorContext): { lockWaitMs?: number } {
+  return ctx.lockWaitMs === undefined ? {} : { lockWaitMs: ctx.lockWaitMs };
+}
+
+/** Runs one group of checks; a failure it did not foresee (EACCES on a directory, ...) is an error check. */
+async function guarded(name: string, run: () => Promise<DoctorCheck[]>): Promise<DoctorCheck[]> {
+  try {
+    return await run();
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    const hint = error instanceof HookpmError ? error.hint : undefined;
+    return [
+      problem(name, 'error', `could not be checked: ${why}`, {
+        code: 'check_failed',
+        ...(hint === undefined ? {} : { fix: hint }),
+      }),
+    ];
+  }
+}

@@ -1,0 +1,35 @@
+import type { Leftover, LeftoverKind } from '../../store/collect.js';
+import { plural, problem, okCheck, type DoctorCheck } from './check.js';
+
+export { findLeftovers } from '../../store/collect.js';
+export type { Leftover, LeftoverKind } from '../../store/collect.js';
+
+/** The `leftovers` check: a warning listing them, fix `hookpm doctor --fix` (or any install). */
+export function checkLeftovers(found: readonly Leftover[], stateKnown: boolean): DoctorCheck {
+  const unknown = stateKnown ? '' : ' (installed trees were not judged: the state cannot be read)';
+  if (found.length === 0)
+    return okCheck('leftovers', `no leftovers of interrupted commands${unknown}`);
+  const count = (kind: LeftoverKind): number => found.filter((l) => l.kind === kind).length;
+  const parts = [
+    count('staging') > 0 ? plural(count('staging'), 'staging tree') + ' of stopped commands' : '',
+    count('unreferenced-tree') > 0
+      ? plural(count('unreferenced-tree'), 'installed tree') + ' no plugin uses'
+      : '',
+    count('temporary-file') > 0 ? plural(count('temporary-file'), 'temporary file') : '',
+  ].filter((part) => part !== '');
+  const shown = found.slice(0, MAX_SHOWN).map((l) => l.path);
+  const more = found.length > MAX_SHOWN ? ` and ${found.length - MAX_SHOWN} more` : '';
+  const check = problem(
+    'leftovers',
+    'warning',
+    `${parts.join(', ')}${unknown}: ${shown.join(', ')}${more}`,
+    {
+      code: 'leftovers',
+      fix: '`hookpm doctor --fix` collects them (so does the next install, enable or uninstall)',
+    },
+  );
+  return { ...check, paths: found.map((l) => l.path) };
+}
+
+/** How many leftover paths the message names; `paths` holds them all. */
+const MAX_SHOWN = 5;

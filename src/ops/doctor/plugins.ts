@@ -1,0 +1,135 @@
+import { stat } from 'node:fs/promises';
+import { compareCodeUnits } from '../../json/compare.js';
+import { fingerprintTree } from '../../store/fingerprint.js';
+import { pluginDataDir, type StorePaths } from '../../store/paths.js';
+import type { PluginRecord, State } from '../../store/state/state-schema.js';
+import { okCheck, problem, shellWord, type DoctorCheck } from './check.js';
+import { hasCurrentConsent } from '../review/consent.js';
+
+type TreeStatus = 'match' | 'missing' | 'changed';
+
+/**
+ * plugins.md Q4-Q6, V3: for every installed plugin (sorted by id): its installed tree exists and its
+ * files match the recorded fingerprint (else an error: `plugin_missing` / `plugin_tampered`, fix
+ * `hookpm install --force <source>`), the same for a pending update's tree; enabled without consent
+ * to its current surface (a warning: its hooks do not run); an update waiting for consent (a
+ * warning); an enabled plugin's data directory present (a warning). One ok check when all is well.
+ */
+export async function checkPlugins(paths: StorePaths, state: State): Promise<DoctorCheck[]> {
+  const records = Object.values(state.plugins).sort((a, b) => compareCodeUnits(a.id, b.id));
+  const perPlugin = await Promise.all(records.map((record) => checkPlugin(paths, record)));
+  return perPlugin.flat();
+}
+
+async function checkPlugin(paths: StorePaths, record: PluginRecord): Promise<DoctorCheck[]> {
+  const name = `plugin:${record.id}`;
+  const found: DoctorCheck[] = [];
+  const tree = await treeCheck(
+    name,
+    record,
+    await treeStatus(record.path, record.fingerprint),
+    'installed',
+  );
+  if (tree !== null) found.push(tree);
+  const consented = hasCurrentConsent(record);
+  if (record.enabled && !consented) {
+    found.push(
+      problem(
+        name,
+        'warning',
+        `${record.id} ${record.version} is enabled but not consented to its current hooks, so they do not run`,
+        {
+          code: 'consent_missing',
+          fix: `\`hookpm review ${shellWord(record.id)}\` to see them, then \`hookpm enable ${shellWord(record.id)}\` to consent`,
+        },
+      ),
+    );
+  }
+  if (record.pending !== null) found.push(...(await pendingChecks(name, record, record.pending)));
+  if (record.enabled && !(await isDirectory(pluginDataDir(paths, record.id)))) {
+    found.push(
+      problem(
+        name,
+        'warning',
+        `${record.id} is enabled but its data directory ${pluginDataDir(paths, record.id)} is missing`,
+        {
+          code: 'data_dir_missing',
+          fix: `\`hookpm enable ${shellWord(record.id)}\` creates it again`,
+        },
+      ),
+    );
+  }
+  if (found.length > 0) return found;
+  const how = record.enabled ? 'enabled and consented' : 'installed, disabled';
+  return [
+    okCheck(name, `${record.id} ${record.version}: ${how}; its files match their fingerprint`),
+  ];
+}
+
+async function pendingChecks(
+  name: string,
+  record: PluginRecord,
+  pending: NonNullable<PluginRecord['pending']>,
+): Promise<DoctorCheck[]> {
+  const out: DoctorCheck[] = [];
+  const tree = await treeCheck(
+    name,
+    { ...record, ...pending },
+    await treeStatus(pending.path, pending.fingerprint),
+    'pending update',
+  );
+  if (tree !== null) out.push(tree);
+  out.push(
+    problem(
+      name,
+      'warning',
+      `${record.id} ${pending.version} is installed and waits for consent to its changed hooks; ${record.version} stays active`,
+      {
+        code: 'update_pending',
+        fix: `\`hookpm review ${shellWord(record.id)}\` to see the changes, then \`hookpm enable ${shellWord(record.id)}\` to consent`,
+      },
+    ),
+  );
+  return out;
+}
+
+async function treeCheck(
+  name: string,
+  target: Pick<PluginRecord, 'id' | 'version' | 'path' | 'source'>,
+  status: TreeStatus,
+  what: string,
+): Promise<DoctorCheck | null> {
+  if (status === 'match') return null;
+  const fix = `hookpm install --force ${shellWord(target.source)}`;
+  if (status === 'missing') {
+    return problem(
+      name,
+      'error',
+      `the ${what} tree of ${target.id} ${target.version} is missing (${target.path}); it is left out of every snapshot`,
+      {
+        code: 'plugin_missing',
+        fix,
+      },
+    );
+  }
+  return problem(
+    name,
+    'error',
+    `the ${what} files of ${target.id} ${target.version} at ${target.path} were changed after install (they no longer match the recorded fingerprint); it is left out of every snapshot with plugin_tampered`,
+    {
+      code: 'plugin_tampered',
+      fix,
+    },
+  );
+}
+
+async function treeStatus(path: string, fingerprint: string): Promise<TreeStatus> {
+  if (!(await isDirectory(path))) return 'missing';
+  const found = await fingerprintTree(path).catch(() => null);
+  return found === fingerprint ? 'match' : 'changed';
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  const info = await stat(path).catch(() => null);
+  return info !== null && info.isDirectory();
+}

@@ -1,0 +1,208 @@
+import { existsSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { HookpmError } from '../../errors.js';
+import { quietly } from '../../io/fs-error.js';
+import { assertStoreWritable } from '../../store/check-writable.js';
+import { collectGarbage } from '../../store/collect.js';
+import { ensureDataDir } from '../../store/data-dir.js';
+import { installDir, promoteTree } from '../../store/layout.js';
+import { readState, withStoreLock, writeState } from '../../store/state/state.js';
+import type { State } from '../../store/state/state-schema.js';
+import { decideConsent, type EnableMode } from '../review/consent.js';
+import { applyConsent, entryOf, pendingOf, recordOf, type InstalledEntry } from './record.js';
+import type { StagedPlugin } from './stage.js';
+import type { InstallSource } from './source.js';
+import { assertKnownIntegrity } from './pick.js';
+import { resolveInstallSources } from './resolve.js';
+import { stageAll } from './stage-all.js';
+import { lockOptions, nowIso, type PluginContext } from '../plugin-context.js';
+import { reviewStaged } from '../review/review-staged.js';
+
+export interface InstallOptions {
+  specs: readonly string[];
+  /** Relative paths are taken from here. */
+  cwd: string;
+  enable: EnableMode;
+  /** Reinstall even when the same version with the same files is installed (restores a tampered tree, Q6). */
+  force: boolean;
+  /** Show what would happen; change nothing. */
+  dryRun: boolean;
+  /** D5: only cached indexes and tarballs; says so in the notes. */
+  offline?: boolean;
+  /** V2: let ranges match prereleases. */
+  includePrerelease?: boolean;
+}
+
+export type { InstalledEntry, InstallStatus } from './record.js';
+
+export interface InstallResult {
+  installed: InstalledEntry[];
+  dryRun: boolean;
+  /** Things the user should know (how to enable, what --force does), for the CLI to print. */
+  notes: string[];
+}
+
+/** What the transaction needs of the install options (update passes the same). */
+export type TransactionOptions = Pick<InstallOptions, 'cwd' | 'enable' | 'force' | 'offline'> & {
+  /** `hookpm update`: a plugin that is installed but disabled stays so (mode `no` for it). */
+  preserveDisabled?: boolean;
+};
+
+/**
+ * `hookpm install <spec...>` as the transaction of registry.md section 7: a read-only store fails
+ * first (E_STORE_READONLY, before any network access), then every spec is resolved
+ * (resolve-sources.ts) and stageAndCommit runs. With `dryRun`, the plan instead (install-dry-run.ts).
+ */
+export async function installPlugins(
+  ctx: PluginContext,
+  opts: InstallOptions,
+): Promise<InstallResult> {
+  if (!opts.dryRun) await assertStoreWritable(ctx.paths);
+  const resolved = await resolveInstallSources(ctx, opts.specs, {
+    cwd: opts.cwd,
+    offline: opts.offline === true,
+    includePrerelease: opts.includePrerelease === true,
+  });
+  const result = opts.dryRun
+    ? await (
+        await import('./plan.js')
+      ).planInstall(ctx, resolved.sources, { ...opts, state: resolved.state })
+    : await stageAndCommit(ctx, resolved.sources, opts, resolved.notes);
+  result.notes.unshift(...resolved.notes);
+  return result;
+}
+
+/**
+ * Steps 2-7 for resolved sources: stages each (download, verify, scan, extract, validate) without
+ * the lock - a staging tree is named for its live process, so collection spares it - then, holding
+ * the store lock (D3): re-checks V3 against the state as it is now, promotes each tree into its
+ * versioned directory (D4), asks for consent (Q4, Q5; through ctx.confirm), writes the state once,
+ * last, and collects leftovers. Any failure leaves the state file and every installed tree as they
+ * were. `notes` of the caller are kept when E_CONSENT_REQUIRED ends the command.
+ */
+export async function stageAndCommit(
+  ctx: PluginContext,
+  sources: readonly InstallSource[],
+  opts: TransactionOptions,
+  notes: readonly string[] = [],
+): Promise<InstallResult> {
+  const staged = await stageAll(sources, {
+    ctx,
+    offline: opts.offline === true,
+    cwd: opts.cwd,
+  });
+  try {
+    return await withStoreLock(ctx.paths, () => commit(ctx, staged, opts, notes), lockOptions(ctx));
+  } finally {
+    // A promoted tree is no longer there; what is left of the others is removed now. Only what is
+    // there: rmSync loads Node's recursive removal first, even for a path that is gone (~0.3 ms).
+    for (const s of staged)
+      if (existsSync(s.dir)) quietly(() => rmSync(s.dir, { recursive: true, force: true }));
+  }
+}
+
+async function commit(
+  ctx: PluginContext,
+  staged: readonly StagedPlugin[],
+  opts: TransactionOptions,
+  earlier: readonly string[],
+): Promise<InstallResult> {
+  const before = await readState(ctx.paths);
+  for (const plugin of staged) recheckIntegrity(before, plugin);
+  const draft = structuredClone(before);
+  const result: InstallResult = { installed: [], dryRun: false, notes: [] };
+  try {
+    for (const plugin of staged)
+      result.installed.push(await installOne(ctx, draft, plugin, opts, result.notes));
+    if (JSON.stringify(draft) !== JSON.stringify(before)) await writeState(ctx.paths, draft);
+  } catch (error) {
+    await collectGarbage(ctx.paths, before).catch(() => undefined);
+    throw error;
+  }
+  await collectGarbage(ctx.paths, draft);
+  // V3: data directories are created once the state that enables them is written.
+  for (const entry of result.installed) if (entry.enabled) await ensureDataDir(ctx.paths, entry.id);
+  const waiting = result.installed.filter((e) => e.status === 'pending');
+  if (waiting.length > 0 && opts.enable === 'ask' && ctx.confirm === undefined)
+    throw consentRequired(waiting, [...earlier, ...result.notes]);
+  return result;
+}
+
+/** V3 again under the lock: another command may have installed the version meanwhile. */
+function recheckIntegrity(state: State, plugin: StagedPlugin): void {
+  const { source } = plugin;
+  if (source.kind !== 'registry') return;
+  assertKnownIntegrity(state, {
+    registry: source.registry,
+    name: source.name,
+    version: source.version,
+    entry: { tarball: source.url, integrity: source.integrity },
+  });
+}
+
+/**
+ * Q5: in non-interactive use without --yes, a widened update is installed (as pending) and the
+ * command says so by failing with E_CONSENT_REQUIRED; the consented version stays active.
+ */
+function consentRequired(waiting: readonly InstalledEntry[], notes: string[]): HookpmError {
+  const ids = waiting.map((e) => e.id);
+  const first = ids[0] ?? '';
+  return new HookpmError(
+    'E_CONSENT_REQUIRED',
+    `${ids.join(', ')}: the new version asks for more hooks than you consented to; it is installed and waits for your consent, and the consented version stays active`,
+    {
+      plugins: ids,
+      notes,
+      hint: `Run \`hookpm review ${first}\` to see the changes, then \`hookpm enable ${first} --yes\`.`,
+    },
+  );
+}
+
+async function installOne(
+  ctx: PluginContext,
+  draft: State,
+  staged: StagedPlugin,
+  opts: TransactionOptions,
+  notes: string[],
+): Promise<InstalledEntry> {
+  const { id, version } = staged.inspected;
+  const existing = draft.plugins[id];
+  if (
+    existing !== undefined &&
+    !opts.force &&
+    existing.version === version &&
+    existing.fingerprint === staged.fingerprint
+  ) {
+    await rm(staged.dir, { recursive: true, force: true });
+    notes.push(`${id} ${version} is already installed with the same files; --force reinstalls it`);
+    return entryOf(existing, 'unchanged');
+  }
+  const path = await promoteTree(
+    staged.dir,
+    installDir(ctx.paths, { id, version, integrity: staged.integrity }),
+  );
+  const review = await reviewStaged(staged, existing);
+  // An update leaves a disabled plugin disabled: it is neither asked about nor enabled by --yes.
+  const mode: EnableMode =
+    opts.preserveDisabled === true && existing !== undefined && !existing.enabled
+      ? 'no'
+      : opts.enable;
+  const decision = await decideConsent(review, existing, mode, ctx.confirm);
+  const record = recordOf(staged, path, nowIso(ctx));
+  if (decision === 'none' && existing?.consent != null) {
+    // Q5: a widened surface waits for consent; the consented version stays active.
+    const { pending: _old, ...active } = existing;
+    draft.plugins[id] = { ...active, pending: pendingOf(record) };
+    notes.push(
+      `${id} ${version} is installed but asks for more than you consented to; it stays on ${existing.version} until you run \`hookpm review ${id}\` and \`hookpm enable ${id}\``,
+    );
+    return { ...entryOf(draft.plugins[id], 'pending') };
+  }
+  applyConsent(record, existing, decision, mode, nowIso(ctx));
+  draft.plugins[id] = record;
+  if (!record.enabled && existing === undefined)
+    notes.push(
+      `${id} is installed but not enabled; run \`hookpm enable ${id}\` to review and enable it`,
+    );
+  return entryOf(record, 'installed');
+}

@@ -1,0 +1,136 @@
+import semver from '../../registry/versions/semver.js';
+import { HookpmError } from '../../errors.js';
+import type { InstallSpec } from '../../registry/versions/parse-spec.js';
+import {
+  checkKnownIntegrity,
+  pickVersion,
+  type Candidate,
+  type PickedVersion,
+} from '../../registry/versions/resolve-version.js';
+import { redactUrl } from '../../registry/http/url-policy.js';
+import type { PluginRecord, State } from '../../store/state/state-schema.js';
+import type { LoadedCatalogs, RegistryWarning } from '../registries/load-catalogs.js';
+import type { RegistrySource } from './source.js';
+import type { Catalog } from '../registries/catalog.js';
+
+export type RegistrySpec = Extract<InstallSpec, { kind: 'registry' }>;
+
+export interface PickOptions {
+  includePrerelease: boolean;
+  /** Things to tell the user (a deprecated version). */
+  notes: string[];
+}
+
+/**
+ * V1-V3 for one spec over the loaded catalogs: the candidates are the index registries holding the
+ * name (only the named registry when the spec names one); pickVersion decides (E_AMBIGUOUS,
+ * E_NO_MATCHING_VERSION, E_NOT_FOUND); checkKnownIntegrity refuses a changed integrity for an
+ * installed version (E_INTEGRITY_CHANGED). A registry that could not be read is its own error when
+ * the spec names it, or when no other registry has the name.
+ */
+export function pickRegistrySource(
+  spec: RegistrySpec,
+  loaded: LoadedCatalogs<Catalog>,
+  state: State,
+  opts: PickOptions,
+): RegistrySource {
+  if (spec.registry !== undefined && !loaded.entries.some((e) => e.name === spec.registry)) {
+    throw new HookpmError(
+      'E_NOT_FOUND',
+      `${spec.raw}: there is no registry named ${spec.registry}`,
+      {
+        registry: spec.registry,
+        hint: 'Run `hookpm registry list` to see the registries, or `hookpm registry add` one.',
+      },
+    );
+  }
+  const relevant = (name: string): boolean => spec.registry === undefined || name === spec.registry;
+  const candidates: Candidate[] = loaded.catalogs
+    .filter((c) => relevant(c.registry) && c.index.plugins[spec.name] !== undefined)
+    .map((c) => ({ registry: c.registry, plugin: c.index.plugins[spec.name]! }));
+  const failed = loaded.warnings.filter((w) => relevant(w.registry));
+  if (candidates.length === 0 && failed[0] !== undefined) throw errorOf(failed[0]);
+  const picked = pickVersion(candidates, {
+    name: spec.name,
+    ...(spec.registry === undefined ? {} : { registry: spec.registry }),
+    ...(spec.range === undefined ? {} : { range: spec.range }),
+    ...(spec.tag === undefined ? {} : { tag: spec.tag }),
+    includePrerelease: opts.includePrerelease,
+  });
+  assertKnownIntegrity(state, picked);
+  const catalog = loaded.catalogs.find((c) => c.registry === picked.registry);
+  if (catalog === undefined)
+    throw new Error('Assertion failed: the picked registry has no catalog');
+  if (picked.deprecated !== undefined)
+    opts.notes.push(
+      `warning: ${spec.name}@${picked.registry} ${picked.version} is deprecated: ${picked.deprecated}`,
+    );
+  return sourceOf(spec.raw, picked, catalog, recordedRange(spec, picked.version));
+}
+
+/**
+ * What `hookpm update` later stays within (after npm's save-prefix): a dist-tag or a range as
+ * given; an exact version or a bare name becomes `^<version>`.
+ */
+export function recordedRange(spec: RegistrySpec, version: string): string {
+  if (spec.tag !== undefined) return spec.tag;
+  if (spec.range === undefined || semver.valid(spec.range) !== null) return `^${version}`;
+  return spec.range;
+}
+
+/** V3 against the active version and a pending one. */
+export function assertKnownIntegrity(state: State, picked: PickedVersion): void {
+  const record = state.plugins[`${picked.name}@${picked.registry}`];
+  if (record !== undefined) assertRecordIntegrity(record, picked);
+}
+
+/** V3 for one installed plugin: its active version and its pending update. */
+export function assertRecordIntegrity(record: PluginRecord, picked: PickedVersion): void {
+  checkKnownIntegrity(record, picked);
+  if (record.pending !== null) checkKnownIntegrity(record.pending, picked);
+}
+
+/**
+ * The source of a picked version. The tarball location resolves against the index URL; a remote
+ * index may not point at a local `file:` tarball (E_INSECURE_URL): only a local index may.
+ */
+export function sourceOf(
+  spec: string,
+  picked: PickedVersion,
+  catalog: Catalog,
+  range: string,
+): RegistrySource {
+  const url = new URL(picked.entry.tarball, catalog.indexUrl).href;
+  if (url.startsWith('file:') && !catalog.indexUrl.startsWith('file:')) {
+    throw new HookpmError(
+      'E_INSECURE_URL',
+      `${picked.name}@${picked.registry} ${picked.version}: the remote index ${redactUrl(catalog.indexUrl)} points at the local file ${url}`,
+      { url, hint: 'A remote registry must serve its tarballs over https (or loopback http).' },
+    );
+  }
+  const { entry } = picked;
+  const source: RegistrySource = {
+    kind: 'registry',
+    spec,
+    path: `${picked.name}@${picked.registry}@${picked.version}`,
+    fallbackName: picked.name,
+    registry: picked.registry,
+    range,
+    name: picked.name,
+    version: picked.version,
+    url,
+    integrity: entry.integrity,
+  };
+  if (entry.events !== undefined) source.events = entry.events;
+  if (entry.surfaceHash !== undefined) source.surfaceHash = entry.surfaceHash;
+  if (picked.deprecated !== undefined) source.deprecated = picked.deprecated;
+  return source;
+}
+
+/** A registry's load failure as the error it was. */
+export function errorOf(warning: RegistryWarning): HookpmError {
+  return new HookpmError(warning.code as HookpmError['code'], warning.message, {
+    registry: warning.registry,
+    ...(warning.hint === null ? {} : { hint: warning.hint }),
+  });
+}

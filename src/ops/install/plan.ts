@@ -1,0 +1,70 @@
+import { rm } from 'node:fs/promises';
+import { listTree } from '../../store/fingerprint.js';
+import type { State } from '../../store/state/state-schema.js';
+import { entryOf, recordOf, type InstallPlan } from './record.js';
+import type { InstallOptions, InstallResult } from './install.js';
+import type { InstalledEntry } from './record.js';
+import type { InstallSource } from './source.js';
+import type { StagedPlugin } from './stage.js';
+import { nowIso, type PluginContext } from '../plugin-context.js';
+import { reviewStaged } from '../review/review-staged.js';
+import { stageAll } from './stage-all.js';
+
+/**
+ * `--dry-run`: stages each plugin as a real install would (downloads verified and cached, archives
+ * scanned and extracted, plugins validated: the same errors), reports the plan - versions, the Q5
+ * surface diff, whether consent carries over, the files - and removes the staging trees. The state
+ * and every installed tree are left as they are; only the download cache (D5) may gain files.
+ */
+export async function planInstall(
+  ctx: PluginContext,
+  sources: readonly InstallSource[],
+  opts: Pick<InstallOptions, 'enable' | 'force' | 'offline' | 'cwd'> & { state: State },
+): Promise<InstallResult> {
+  const result: InstallResult = {
+    installed: [],
+    dryRun: true,
+    notes: ['dry run: nothing was changed'],
+  };
+  const staged = await stageAll(sources, {
+    ctx,
+    offline: opts.offline === true,
+    cwd: opts.cwd,
+  });
+  try {
+    for (const plugin of staged) result.installed.push(await planOne(ctx, plugin, opts));
+  } finally {
+    await Promise.all(staged.map((s) => rm(s.dir, { recursive: true, force: true })));
+  }
+  return result;
+}
+
+async function planOne(
+  ctx: PluginContext,
+  staged: StagedPlugin,
+  opts: Pick<InstallOptions, 'enable' | 'force'> & { state: State },
+): Promise<InstalledEntry> {
+  const existing = opts.state.plugins[staged.inspected.id];
+  const same =
+    existing !== undefined &&
+    !opts.force &&
+    existing.version === staged.inspected.version &&
+    existing.fingerprint === staged.fingerprint;
+  const review = await reviewStaged(staged, existing);
+  const carries =
+    existing?.consent != null &&
+    (review.consented ||
+      (review.diff !== null && review.diff.added.length === 0 && review.diff.changed.length === 0));
+  const wantsEnabled = opts.enable === 'yes' || (existing?.enabled ?? false);
+  const plan: InstallPlan = {
+    from: existing?.version ?? null,
+    to: staged.inspected.version,
+    diff: review.diff,
+    consent: carries ? 'carries' : wantsEnabled || existing?.consent != null ? 'required' : 'none',
+    files: (await listTree(staged.dir)).map(([path]) => path),
+  };
+  if (same) return { ...entryOf(existing, 'would-keep'), plan };
+  const record = recordOf(staged, '', nowIso(ctx));
+  record.enabled = wantsEnabled;
+  return { ...entryOf(record, 'would-install'), path: null, plan };
+}

@@ -1,0 +1,49 @@
+import { rm } from 'node:fs/promises';
+import { stagePlugin, type StageEnv, type StagedPlugin } from './stage.js';
+import type { InstallSource } from './source.js';
+
+/** Downloads and extractions in flight at once in a bulk install. */
+const PARALLEL_STAGES = 8;
+
+/**
+ * Stages every source into its own fresh staging directory, a few at a time, reporting each
+ * finished one as progress. All or nothing: after the first failure no further source is started,
+ * every staged directory is removed, and the error of the earliest failing source (in spec order)
+ * is thrown. Results are in the order of `sources`.
+ */
+export async function stageAll(
+  sources: readonly InstallSource[],
+  env: StageEnv,
+): Promise<StagedPlugin[]> {
+  const ctx = env.ctx;
+  const results: Array<StagedPlugin | undefined> = new Array(sources.length);
+  const errors = new Map<number, unknown>();
+  let next = 0;
+  let done = 0;
+  const worker = async (): Promise<void> => {
+    while (errors.size === 0 && next < sources.length) {
+      const index = next;
+      next += 1;
+      const source = sources[index] as InstallSource;
+      try {
+        results[index] = await stagePlugin(source, { paths: ctx.paths }, env);
+        done += 1;
+        ctx.onProgress?.({ kind: 'staged', plugin: source.spec, done, total: sources.length });
+      } catch (error) {
+        errors.set(index, error);
+      }
+    }
+  };
+  const workers = Math.min(PARALLEL_STAGES, sources.length);
+  await Promise.all(Array.from({ length: workers }, worker));
+  if (errors.size === 0) return results as StagedPlugin[];
+  await Promise.all(
+    results.map((s) =>
+      s === undefined
+        ? undefined
+        : rm(s.dir, { recursive: true, force: true }).catch(() => undefined),
+    ),
+  );
+  const first = Math.min(...errors.keys());
+  throw errors.get(first);
+}

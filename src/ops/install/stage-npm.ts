@@ -1,0 +1,44 @@
+import { rename, rm } from 'node:fs/promises';
+import type { StorePaths } from '../../store/paths.js';
+import type { NpmSource } from './source.js';
+import { finishStage, type StageEnv, type StagedPlugin } from './stage.js';
+import { stageNpmPlugin } from './fetch-npm.js';
+import { environmentOf } from '../environment.js';
+
+/**
+ * `npm:<pkg>[@range]` (registry.md section 1): stageNpmPlugin picks the version, downloads the
+ * tarball verifying its sha512 `dist.integrity`, scans and extracts it into staging; the plugin is
+ * then validated like any tarball. The id is `<manifest name>@npm`; the recorded source is
+ * `npm:<pkg>@<version>` and the range the one asked for, else `^<version>`.
+ */
+export async function stageNpm(
+  source: NpmSource,
+  where: { paths: StorePaths } | { into: string },
+  env: StageEnv,
+): Promise<StagedPlugin> {
+  const npm = await stageNpmPlugin(source.request, {
+    paths: env.ctx.paths,
+    env: environmentOf(env.ctx).env,
+    cwd: env.cwd,
+  });
+  let dir = npm.dir;
+  try {
+    if ('into' in where) {
+      await rename(npm.dir, where.into);
+      dir = where.into;
+    }
+    const resolved: NpmSource = {
+      ...source,
+      path: `npm:${source.request.package}@${npm.version}`,
+      fallbackName: npm.name,
+      range: source.range === '' ? `^${npm.version}` : source.range,
+    };
+    const staged = await finishStage(resolved, dir, npm.integrity);
+    // The package's version is the plugin's (stageNpmPlugin refused a manifest that says otherwise).
+    staged.inspected.version = npm.version;
+    return staged;
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,51 @@
+import { HookpmError } from '../../errors.js';
+import type { InspectedPlugin } from './inspect.js';
+import type { RegistrySource } from './source.js';
+
+/** P1: a tarball (registry, file, URL or npm) must hold a manifest; E_MANIFEST_INVALID otherwise. */
+export function requireManifest(inspected: InspectedPlugin, spec: string): void {
+  if (inspected.plugin.manifestFile !== null) return;
+  throw new HookpmError(
+    'E_MANIFEST_INVALID',
+    `cannot install ${spec}: the tarball's package/ holds no manifest (plugin.json or .claude-plugin/plugin.json)`,
+    {
+      spec,
+      hint: 'A published plugin needs a manifest with its name and version (plugins.md P1); `hookpm pack` makes such a tarball.',
+    },
+  );
+}
+
+/**
+ * I3 and section 7 step 4: the downloaded plugin must be the one the index described: the
+ * manifest's name and version equal the resolved ones, and the events and surfaceHash recomputed
+ * from its files equal the index entry's (when the entry has them). E_MANIFEST_MISMATCH otherwise.
+ */
+export function checkAgainstIndex(inspected: InspectedPlugin, source: RegistrySource): void {
+  const { plugin, surface } = inspected;
+  const where = `${source.name}@${source.registry} ${source.version}`;
+  const mismatch = (field: string, expected: unknown, found: unknown): HookpmError =>
+    new HookpmError(
+      'E_MANIFEST_MISMATCH',
+      `${where}: the tarball's ${field} is ${JSON.stringify(found)}, but the index says ${JSON.stringify(expected)}`,
+      {
+        plugin: `${source.name}@${source.registry}`,
+        version: source.version,
+        field,
+        expected,
+        found,
+        url: source.url,
+        hint: 'The registry index does not describe this tarball; nothing was installed. Ask the registry owner to rebuild the index.',
+      },
+    );
+  if (plugin.name !== source.name) throw mismatch('manifest name', source.name, plugin.name);
+  if (plugin.version !== source.version)
+    throw mismatch('manifest version', source.version, plugin.version);
+  if (source.events !== undefined && !sameList(source.events, surface.events))
+    throw mismatch('events', source.events, surface.events);
+  if (source.surfaceHash !== undefined && source.surfaceHash !== surface.surfaceHash)
+    throw mismatch('surfaceHash', source.surfaceHash, surface.surfaceHash);
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((value, i) => value === b[i]);
+}

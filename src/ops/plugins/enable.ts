@@ -1,0 +1,112 @@
+import { HookpmError } from '../../errors.js';
+import { collectGarbage } from '../../store/collect.js';
+import { ensureDataDir } from '../../store/data-dir.js';
+import { fingerprintTree } from '../../store/fingerprint.js';
+import { readState, withStoreLock, writeState } from '../../store/state/state.js';
+import type { PluginRecord } from '../../store/state/state-schema.js';
+import { findInstalled } from './installed.js';
+import { lockOptions, nowIso, type PluginContext } from '../plugin-context.js';
+import type { ReviewReport } from '../review/report.js';
+import { reviewInstalledTree } from '../review/review.js';
+
+export interface EnableResult {
+  id: string;
+  version: string;
+  enabled: true;
+  events: string[];
+  surfaceHash: string;
+  /** false when it was already enabled with consent to this surface. */
+  changed: boolean;
+  /** V3: the plugin's data directory, created now if needed. */
+  dataDir: string;
+}
+
+/**
+ * `hookpm enable <name>` (plugins.md Q4, Q5, V3): consent to the current surface (the pending
+ * update's when there is one; which then becomes the active version), then enable and create the
+ * data directory. Already consented to this surface: no question. Otherwise `yes`, else
+ * ctx.confirm; without either E_CONSENT_REQUIRED, and a "no" is E_CANCELLED; nothing changes then.
+ * A tree whose files no longer match its fingerprint is refused with E_PLUGIN_TAMPERED (Q6).
+ */
+export function enablePlugin(
+  ctx: PluginContext,
+  opts: { name: string; yes: boolean },
+): Promise<EnableResult> {
+  return withStoreLock(
+    ctx.paths,
+    async () => {
+      const state = await readState(ctx.paths);
+      const record = findInstalled(state, opts.name);
+      const target = record.pending ?? record;
+      await assertUntampered(record.id, target);
+      const review = await reviewInstalledTree(record, target);
+      const already = record.pending === null && review.consented;
+      if (already && record.enabled)
+        return resultOf(record, false, await ensureDataDir(ctx.paths, record.id));
+      if (!already) await askConsent(ctx, review, opts.yes);
+      const at = nowIso(ctx);
+      const next: PluginRecord = {
+        ...record,
+        ...(record.pending ?? {}),
+        pending: null,
+        enabled: true,
+      };
+      next.consent = { surfaceHash: next.surfaceHash, at, version: next.version };
+      state.plugins[record.id] = next;
+      await writeState(ctx.paths, state);
+      const dataDir = await ensureDataDir(ctx.paths, record.id);
+      await collectGarbage(ctx.paths, state);
+      return resultOf(next, true, dataDir);
+    },
+    lockOptions(ctx),
+  );
+}
+
+async function assertUntampered(
+  id: string,
+  target: Pick<PluginRecord, 'path' | 'fingerprint' | 'source' | 'version'>,
+): Promise<void> {
+  const found = await fingerprintTree(target.path).catch(() => 'unreadable');
+  if (found === target.fingerprint) return;
+  throw new HookpmError(
+    'E_PLUGIN_TAMPERED',
+    `the installed files of ${id} ${target.version} at ${target.path} no longer match their fingerprint (expected ${target.fingerprint}, found ${found})`,
+    {
+      plugin: id,
+      expected: target.fingerprint,
+      found,
+      hint: `Reinstall it with \`hookpm install --force ${target.source}\`.`,
+    },
+  );
+}
+
+async function askConsent(ctx: PluginContext, review: ReviewReport, yes: boolean): Promise<void> {
+  if (yes) return;
+  if (ctx.confirm === undefined) {
+    throw new HookpmError(
+      'E_CONSENT_REQUIRED',
+      `enabling ${review.id} ${review.version} needs your consent to its hooks, and no question can be asked here`,
+      {
+        plugin: review.id,
+        hint: `Run \`hookpm review ${review.id}\` to see what it runs, then \`hookpm enable ${review.id} --yes\`.`,
+      },
+    );
+  }
+  if (!(await ctx.confirm(review))) {
+    throw new HookpmError('E_CANCELLED', `${review.id} was not enabled: consent was declined`, {
+      plugin: review.id,
+    });
+  }
+}
+
+function resultOf(record: PluginRecord, changed: boolean, dataDir: string): EnableResult {
+  return {
+    id: record.id,
+    version: record.version,
+    enabled: true,
+    events: [...record.events],
+    surfaceHash: record.surfaceHash,
+    changed,
+    dataDir,
+  };
+}

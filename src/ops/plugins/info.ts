@@ -1,0 +1,218 @@
+import { HookpmError } from '../../errors.js';
+import { isValidPluginName } from '../../plugin/name.js';
+import type { IndexPlugin } from '../../registry/indexes/index-schema.js';
+import { latestVersion } from '../../registry/versions/latest-version.js';
+import { ambiguousName } from '../../registry/versions/resolve-version.js';
+import { showLocation, tarballUrlOf } from '../../registry/registry-location.js';
+import { sortDescending } from '../../registry/versions/version-list.js';
+import type { PluginRecord } from '../../store/state/state-schema.js';
+import {
+  loadCatalogs,
+  type LoadedCatalogs,
+  type RegistryWarning,
+} from '../registries/load-catalogs.js';
+import type { Catalog } from '../registries/catalog.js';
+import type { RegistryContext } from '../registry-context.js';
+import { hasCurrentConsent } from '../review/consent.js';
+
+export interface LatestEntry {
+  version: string;
+  events: string[];
+  surfaceHash: string | null;
+  integrity: string;
+  /** Absolute URL (resolved against the index); null for an installed-only plugin. */
+  tarball: string | null;
+  size: number | null;
+  publishedAt: string | null;
+  deprecated: string | null;
+}
+
+export interface InstalledInfo {
+  version: string;
+  enabled: boolean;
+  /** Q4: consent was given to the installed surface. */
+  consented: boolean;
+  integrity: string;
+  surfaceHash: string;
+  events: string[];
+  source: string;
+  installedAt: string;
+  path: string;
+  /** Q5: a newer installed version waiting for consent. */
+  pendingVersion: string | null;
+}
+
+/** `hookpm info --json` (cli.md section 3). */
+export interface PluginInfo {
+  id: string;
+  name: string;
+  registry: string;
+  description: string | null;
+  keywords: string[];
+  /** Null when the plugin is known only from the state (a `local` install, a removed registry). */
+  registryInfo: { name: string; kind: string; location: string } | null;
+  distTags: Record<string, string>;
+  /** Highest first. */
+  versions: string[];
+  deprecated: Record<string, string>;
+  latest: LatestEntry | null;
+  installed: InstalledInfo | null;
+  warnings: RegistryWarning[];
+  offline: string[];
+}
+
+/**
+ * `hookpm info <name|name@registry>`: the registry's record of a plugin and the installed record.
+ * A bare name in several registries is E_AMBIGUOUS (V1); a plugin in no registry and not
+ * installed is E_NOT_FOUND. A named registry that cannot be read is that registry's error.
+ */
+export async function describePlugin(ctx: RegistryContext, spec: string): Promise<PluginInfo> {
+  const at = spec.indexOf('@');
+  const name = at === -1 ? spec : spec.slice(0, at);
+  const registry = at === -1 ? undefined : spec.slice(at + 1);
+  if (!isValidPluginName(name)) {
+    throw new HookpmError(
+      'E_NAME_INVALID',
+      `${JSON.stringify(spec.slice(0, 80))} does not name a plugin.`,
+      {
+        spec,
+        hint: 'Give a plugin name, or name@registry.',
+      },
+    );
+  }
+  const loaded = await loadCatalogs(
+    ctx,
+    registry === undefined ? {} : { only: (n) => n === registry },
+  );
+  const named = loaded.entries.find((e) => e.name === registry);
+  const npm = (registry === 'npm' && named === undefined) || named?.record.kind === 'npm';
+  if (registry !== undefined && npm) {
+    const { npmPluginInfo } = await import('./npm-info.js');
+    return npmPluginInfo(ctx, { name, registry, location: named?.record.location, loaded });
+  }
+  if (registry !== undefined && loaded.warnings[0] !== undefined) {
+    const w = loaded.warnings[0];
+    throw new HookpmError(w.code as HookpmError['code'], w.message, {
+      registry,
+      hint: w.hint ?? undefined,
+    });
+  }
+  const found = loaded.catalogs.filter((c) => c.index.plugins[name] !== undefined);
+  if (found.length > 1)
+    throw ambiguousName(
+      name,
+      found.map((c) => `${name}@${c.registry}`),
+      'info',
+    );
+  const catalog = found[0];
+  if (catalog !== undefined) return fromCatalog(catalog, name, loaded);
+  const installed = Object.values(loaded.state.plugins).filter(
+    (p) => p.name === name && (registry === undefined || p.registry === registry),
+  );
+  if (installed.length > 1)
+    throw ambiguousName(
+      name,
+      installed.map((p) => p.id),
+      'info',
+    );
+  const record = installed[0];
+  if (record !== undefined) return fromInstalled(record, loaded);
+  const where = registry === undefined ? 'in any registry' : `in the registry ${registry}`;
+  const failed = loaded.warnings.map((w) => w.registry);
+  throw new HookpmError('E_NOT_FOUND', `No plugin named ${name} ${where}, and none is installed.`, {
+    plugin: name,
+    hint:
+      failed.length > 0
+        ? `These registries could not be read: ${failed.join(', ')}. Run \`hookpm registry update\`.`
+        : 'Run `hookpm search` to see what the registries offer.',
+  });
+}
+
+function fromCatalog(catalog: Catalog, name: string, loaded: LoadedCatalogs<Catalog>): PluginInfo {
+  const plugin = catalog.index.plugins[name] as IndexPlugin;
+  const entry = loaded.entries.find((e) => e.name === catalog.registry);
+  const id = `${name}@${catalog.registry}`;
+  const record = loaded.state.plugins[id];
+  return {
+    id,
+    name,
+    registry: catalog.registry,
+    description: plugin.description ?? null,
+    keywords: plugin.keywords,
+    registryInfo: {
+      name: catalog.registry,
+      kind: catalog.kind,
+      location: showLocation(entry?.record.location ?? ''),
+    },
+    distTags: plugin.distTags,
+    versions: sortDescending(Object.keys(plugin.versions)),
+    deprecated: Object.fromEntries(
+      Object.entries(plugin.versions).flatMap(([v, e]) =>
+        e.deprecated === undefined ? [] : [[v, e.deprecated]],
+      ),
+    ),
+    latest: latestOf(plugin, catalog.indexUrl, catalog.kind),
+    installed: record === undefined ? null : installedOf(record),
+    warnings: loaded.warnings,
+    offline: loaded.offline,
+  };
+}
+
+/** A marketplace plugin has no tarball: it is installed from the marketplace (tarball null). */
+function latestOf(plugin: IndexPlugin, indexUrl: string, kind: string): LatestEntry | null {
+  const version = latestVersion(plugin);
+  const entry = version === undefined ? undefined : plugin.versions[version];
+  if (version === undefined || entry === undefined) return null;
+  return {
+    version,
+    events: entry.events ?? [],
+    surfaceHash: entry.surfaceHash ?? null,
+    integrity: entry.integrity,
+    tarball: kind === 'index' ? tarballUrlOf(indexUrl, entry.tarball) : null,
+    size: entry.size ?? null,
+    publishedAt: entry.publishedAt ?? null,
+    deprecated: entry.deprecated ?? null,
+  };
+}
+
+function fromInstalled(record: PluginRecord, loaded: LoadedCatalogs<Catalog>): PluginInfo {
+  return {
+    id: record.id,
+    name: record.name,
+    registry: record.registry,
+    description: null,
+    keywords: [],
+    registryInfo: null,
+    distTags: {},
+    versions: [record.version],
+    deprecated: {},
+    latest: {
+      version: record.version,
+      events: record.events,
+      surfaceHash: record.surfaceHash,
+      integrity: record.integrity,
+      tarball: null,
+      size: null,
+      publishedAt: null,
+      deprecated: null,
+    },
+    installed: installedOf(record),
+    warnings: loaded.warnings,
+    offline: loaded.offline,
+  };
+}
+
+export function installedOf(record: PluginRecord): InstalledInfo {
+  return {
+    version: record.version,
+    enabled: record.enabled,
+    consented: hasCurrentConsent(record),
+    integrity: record.integrity,
+    surfaceHash: record.surfaceHash,
+    events: record.events,
+    source: record.source,
+    installedAt: record.installedAt,
+    path: record.path,
+    pendingVersion: record.pending?.version ?? null,
+  };
+}

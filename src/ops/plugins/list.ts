@@ -1,0 +1,40 @@
+import { compareCodeUnits } from '../../json/compare.js';
+import type { StorePaths } from '../../store/paths.js';
+import { readStateFast } from '../../store/state/read-state-fast.js';
+import { hasCurrentConsent } from '../review/consent.js';
+
+/** One entry of `hookpm list --json` (cli.md section 3). */
+export interface ListedPlugin {
+  id: string;
+  name: string;
+  registry: string;
+  version: string;
+  enabled: boolean;
+  events: string[];
+  source: string;
+  integrity: string;
+  /** Q4: enabled and consented to its current surface, so its hooks run. */
+  active: boolean;
+  /** Q5: the version installed and waiting for consent, if any. */
+  pending: string | null;
+}
+
+/** `hookpm list`: the installed plugins, sorted by id. Reads the state without taking the lock. */
+export async function listPlugins(paths: StorePaths): Promise<{ plugins: ListedPlugin[] }> {
+  const state = await readStateFast(paths);
+  const plugins = Object.values(state.plugins)
+    .sort((a, b) => compareCodeUnits(a.id, b.id))
+    .map((p) => ({
+      id: p.id,
+      name: p.name,
+      registry: p.registry,
+      version: p.version,
+      enabled: p.enabled,
+      events: [...p.events],
+      source: p.source,
+      integrity: p.integrity,
+      active: p.enabled && hasCurrentConsent(p),
+      pending: p.pending?.version ?? null,
+    }));
+  return { plugins };
+}

@@ -1,0 +1,78 @@
+import { HookpmError } from '../../errors.js';
+import { fetchNpmDocument, resolveNpmRegistry } from '../../registry/npm/npm-client.js';
+import { redactUrl } from '../../registry/http/url-policy.js';
+import { sortDescending } from '../../registry/versions/version-list.js';
+import { environmentOf } from '../environment.js';
+import type { LoadedCatalogs } from '../registries/load-catalogs.js';
+import { installedOf, type PluginInfo } from './info.js';
+import type { Catalog } from '../registries/catalog.js';
+import type { RegistryContext } from '../registry-context.js';
+
+export interface NpmInfoRequest {
+  /** The package name as typed (`info <pkg>@<registry>`). */
+  name: string;
+  /** The registry named in the spec (an `npm` registry, or `npm` when none is named so). */
+  registry: string;
+  /** That registry's recorded URL; undefined: resolveNpmRegistry (HOOKPM_NPM_REGISTRY, npm config). */
+  location: string | undefined;
+  loaded: LoadedCatalogs<Catalog>;
+}
+
+/**
+ * `hookpm info <pkg>@<registry>` for an npm registry (registry.md section 1): the package document
+ * read now (versions, dist-tags, the latest version's integrity and tarball). The npm registry does
+ * not know a plugin's events or surface: `events` is empty and `surfaceHash` null until the plugin
+ * is reviewed or installed (`hookpm review <pkg>@npm` fetches it). The installed record shown is
+ * `<pkg>@npm`'s (a manifest may name the plugin otherwise; `hookpm list` shows the ids).
+ * E_OFFLINE with --offline: package documents are not cached.
+ */
+export async function npmPluginInfo(
+  ctx: RegistryContext,
+  request: NpmInfoRequest,
+): Promise<PluginInfo> {
+  const { name, loaded } = request;
+  if (ctx.offline) {
+    throw new HookpmError(
+      'E_OFFLINE',
+      `--offline: cannot read the npm package document of ${name}.`,
+      { registry: request.registry, hint: 'Run the command again without --offline.' },
+    );
+  }
+  const base = request.location ?? (await resolveNpmRegistry(environmentOf(ctx)));
+  const doc = await fetchNpmDocument(base, name);
+  const versions = sortDescending(Object.keys(doc.versions));
+  const latestVersion = doc.distTags['latest'] ?? versions[0];
+  const latest = latestVersion === undefined ? undefined : doc.versions[latestVersion];
+  const record = loaded.state.plugins[`${name}@npm`];
+  return {
+    id: `${name}@npm`,
+    name,
+    registry: 'npm',
+    description: null,
+    keywords: [],
+    registryInfo: { name: request.registry, kind: 'npm', location: redactUrl(base) },
+    distTags: doc.distTags,
+    versions,
+    deprecated: Object.fromEntries(
+      Object.entries(doc.versions).flatMap(([v, e]) =>
+        e.deprecated === undefined ? [] : [[v, e.deprecated]],
+      ),
+    ),
+    latest:
+      latestVersion === undefined || latest === undefined
+        ? null
+        : {
+            version: latestVersion,
+            events: [],
+            surfaceHash: null,
+            integrity: latest.integrity ?? '',
+            tarball: redactUrl(latest.tarball),
+            size: null,
+            publishedAt: null,
+            deprecated: latest.deprecated ?? null,
+          },
+    installed: record === undefined ? null : installedOf(record),
+    warnings: loaded.warnings,
+    offline: loaded.offline,
+  };
+}

@@ -1,0 +1,57 @@
+import { collectGarbage } from '../../store/collect.js';
+import { removeDataDir } from '../../store/data-dir.js';
+import { pluginDataDir } from '../../store/paths.js';
+import { readState, withStoreLock, writeState } from '../../store/state/state.js';
+import { findInstalled } from './installed.js';
+import { lockOptions, type PluginContext } from '../plugin-context.js';
+
+export interface UninstallResult {
+  uninstalled: Array<{
+    id: string;
+    version: string;
+    keptData: boolean;
+    /** The installed trees removed (the active one and a pending update's). */
+    trees: string[];
+    /** The data directory removed, null when kept (V3). */
+    dataDir: string | null;
+  }>;
+  /** `--dry-run`: nothing was changed. */
+  dryRun: boolean;
+}
+
+/**
+ * `hookpm uninstall <name...> [--keep-data] [--dry-run]`: every name must be installed (else nothing changes);
+ * with `dryRun` the plan (trees and data directories to remove) is returned and nothing changes;
+ * the state is written first, then the trees are collected (D4) and, without keepData, the data
+ * directories deleted (V3).
+ */
+export function uninstallPlugins(
+  ctx: PluginContext,
+  opts: { names: readonly string[]; keepData: boolean; dryRun?: boolean },
+): Promise<UninstallResult> {
+  return withStoreLock(
+    ctx.paths,
+    async () => {
+      const state = await readState(ctx.paths);
+      const records = opts.names.map((name) => findInstalled(state, name));
+      const unique = [...new Map(records.map((r) => [r.id, r])).values()];
+      const result: UninstallResult = {
+        uninstalled: unique.map((r) => ({
+          id: r.id,
+          version: r.version,
+          keptData: opts.keepData,
+          trees: r.pending === null ? [r.path] : [r.path, r.pending.path],
+          dataDir: opts.keepData ? null : pluginDataDir(ctx.paths, r.id),
+        })),
+        dryRun: opts.dryRun === true,
+      };
+      if (opts.dryRun === true) return result;
+      for (const record of records) delete state.plugins[record.id];
+      await writeState(ctx.paths, state);
+      await collectGarbage(ctx.paths, state);
+      if (!opts.keepData) for (const record of records) await removeDataDir(ctx.paths, record.id);
+      return result;
+    },
+    lockOptions(ctx),
+  );
+}

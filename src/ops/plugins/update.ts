@@ -1,0 +1,193 @@
+import semver from '../../registry/versions/semver.js';
+import { isHookpmError } from '../../errors.js';
+import { compareCodeUnits } from '../../json/compare.js';
+import { LOCAL_REGISTRY } from '../../registry/registry-name.js';
+import {
+  newestInRange,
+  picked,
+  type UpdateRequest,
+} from '../../registry/versions/resolve-version.js';
+import { assertStoreWritable } from '../../store/check-writable.js';
+import { readState } from '../../store/state/state.js';
+import type { PluginRecord } from '../../store/state/state-schema.js';
+import type { EnableMode } from '../review/consent.js';
+import { planInstall } from '../install/plan.js';
+import type { InstallSource } from '../install/source.js';
+import { stageAndCommit, type InstallResult } from '../install/install.js';
+import { findInstalled } from './installed.js';
+import { loadCatalogs, type LoadedCatalogs } from '../registries/load-catalogs.js';
+import type { PluginContext } from '../plugin-context.js';
+import type { Catalog } from '../registries/catalog.js';
+import { assertRecordIntegrity, errorOf, sourceOf } from '../install/pick.js';
+import { registryContextOf } from '../install/resolve.js';
+import { planMarketplaceUpdate } from './update-marketplace.js';
+
+export interface UpdateOptions {
+  /** Names or ids; empty: every installed plugin. */
+  names: readonly string[];
+  cwd: string;
+  /** `yes` (--yes) approves widened surfaces; `ask` asks through ctx.confirm, or leaves them pending. */
+  enable: Exclude<EnableMode, 'no'>;
+  dryRun: boolean;
+  allowDowngrade: boolean;
+  includePrerelease: boolean;
+  offline: boolean;
+}
+
+/** A plugin `update` did not move, and why. */
+export interface UpdateSkip {
+  id: string;
+  version: string;
+  /** `current`: newest in range; `local`/`npm`: not updatable from an index; `backwards`: the index moved backwards (not followed); `gone`: the registry no longer lists it. */
+  reason: 'current' | 'local' | 'npm' | 'backwards' | 'gone';
+  message: string;
+}
+
+export interface UpdateResult extends InstallResult {
+  skipped: UpdateSkip[];
+}
+
+/**
+ * `hookpm update [name...]` (cli.md section 2; plugins.md Q5; registry.md V2, V3): for each
+ * installed registry plugin, the newest version in its recorded range (a dist-tag it follows, or
+ * its range), never lower than the installed one unless `allowDowngrade`: an index that moved
+ * backwards is reported in `skipped`, not followed. The moves are installed in one transaction
+ * (stageAndCommit): a surface with only removals keeps its consent; an added or changed entry
+ * installs the new version as pending while the consented one stays active - approved with --yes
+ * or the prompt, else E_CONSENT_REQUIRED (with the state already consistent). A disabled plugin
+ * stays disabled. A registry that cannot be read, or a changed integrity (E_INTEGRITY_CHANGED),
+ * fails the command before anything changes.
+ */
+export async function updatePlugins(
+  ctx: PluginContext,
+  opts: UpdateOptions,
+): Promise<UpdateResult> {
+  if (!opts.dryRun) await assertStoreWritable(ctx.paths);
+  const state = await readState(ctx.paths);
+  const records =
+    opts.names.length === 0
+      ? Object.values(state.plugins).sort((a, b) => compareCodeUnits(a.id, b.id))
+      : unique(opts.names.map((name) => findInstalled(state, name)));
+  const skipped: UpdateSkip[] = [];
+  const fromIndex = records.filter((r) => {
+    if (r.registry !== LOCAL_REGISTRY && r.registry !== 'npm') return true;
+    skipped.push(
+      skip(
+        r,
+        r.registry,
+        r.registry === LOCAL_REGISTRY
+          ? `${r.id} was installed from ${r.source}; install it again from there to update it`
+          : `${r.id}: updating npm plugins is not supported yet; run \`hookpm install ${r.source.replace(/@[^@]*$/, '')}\``,
+      ),
+    );
+    return false;
+  });
+  const needed = new Set(fromIndex.map((r) => r.registry));
+  const loaded =
+    needed.size === 0
+      ? null
+      : await loadCatalogs(registryContextOf(ctx, opts.offline), {
+          only: (n) => needed.has(n),
+          refresh: !opts.offline,
+        });
+  const notes =
+    loaded !== null && loaded.offline.length > 0
+      ? [`--offline: using the cached indexes of ${loaded.offline.join(', ')}`]
+      : [];
+  const sources: InstallSource[] = [];
+  for (const record of fromIndex) {
+    const source = planOne(record, loaded as LoadedCatalogs<Catalog>, opts, skipped, notes);
+    if (source !== null) sources.push(source);
+  }
+  const transaction = {
+    cwd: opts.cwd,
+    enable: opts.enable,
+    force: false,
+    offline: opts.offline,
+    preserveDisabled: true,
+  };
+  const result =
+    sources.length === 0
+      ? { installed: [], dryRun: opts.dryRun, notes: [] }
+      : opts.dryRun
+        ? await planInstall(ctx, sources, { ...transaction, state })
+        : await stageAndCommit(ctx, sources, transaction, notes);
+  return { ...result, notes: [...notes, ...result.notes], skipped };
+}
+
+/** The source to move `record` to, or null (and a skip) when it stays. */
+function planOne(
+  record: PluginRecord,
+  loaded: LoadedCatalogs<Catalog>,
+  opts: UpdateOptions,
+  skipped: UpdateSkip[],
+  notes: string[],
+): InstallSource | null {
+  const failed = loaded.warnings.find((w) => w.registry === record.registry);
+  if (failed !== undefined) throw errorOf(failed);
+  const catalog = loaded.catalogs.find((c) => c.registry === record.registry);
+  const plugin = catalog?.index.plugins[record.name];
+  if (catalog === undefined || plugin === undefined) {
+    skipped.push(
+      skip(
+        record,
+        'gone',
+        `${record.id}: the registry ${record.registry} no longer lists ${record.name}`,
+      ),
+    );
+    return null;
+  }
+  const entry = loaded.entries.find((e) => e.name === record.registry);
+  if (catalog.kind === 'marketplace' && entry !== undefined) {
+    const planned = planMarketplaceUpdate(record, catalog, entry, opts.allowDowngrade);
+    if (planned.kind === 'marketplace') return planned;
+    skipped.push(skip(record, planned.reason, planned.message));
+    return null;
+  }
+  const candidate = { registry: record.registry, plugin };
+  const request: UpdateRequest = {
+    name: record.name,
+    installed: record.version,
+    includePrerelease: opts.includePrerelease,
+    allowDowngrade: opts.allowDowngrade,
+  };
+  if (record.range === '' || semver.validRange(record.range) !== null)
+    request.range = record.range || '*';
+  else request.tag = record.range;
+  let plan;
+  try {
+    plan = newestInRange(candidate, request);
+  } catch (error) {
+    if (!isHookpmError(error, 'E_DOWNGRADE')) throw error;
+    skipped.push(skip(record, 'backwards', error.message));
+    return null;
+  }
+  if (plan.change === 'none') {
+    skipped.push(
+      skip(
+        record,
+        'current',
+        `${record.id} ${record.version} is the newest version in ${record.range || '*'}`,
+      ),
+    );
+    return null;
+  }
+  const chosen = picked(candidate, record.name, plan.version);
+  assertRecordIntegrity(record, chosen);
+  if (chosen.deprecated !== undefined)
+    notes.push(`warning: ${record.id} ${chosen.version} is deprecated: ${chosen.deprecated}`);
+  return sourceOf(
+    `${record.name}@${record.registry}@${plan.version}`,
+    chosen,
+    catalog,
+    record.range,
+  );
+}
+
+function skip(record: PluginRecord, reason: UpdateSkip['reason'], message: string): UpdateSkip {
+  return { id: record.id, version: record.version, reason, message };
+}
+
+function unique(records: PluginRecord[]): PluginRecord[] {
+  return [...new Map(records.map((r) => [r.id, r])).values()];
+}

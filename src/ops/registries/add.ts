@@ -1,0 +1,110 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { HookpmError } from '../../errors.js';
+import { gitRepositoryKind } from '../../registry/git/git-fetch.js';
+import { readLocationKind } from '../../registry/read-location-kind.js';
+import { checkRegistryName } from '../../registry/registry-name.js';
+import { classifyLocation, indexUrlOf, showLocation } from '../../registry/registry-location.js';
+import { readState, updateState } from '../../store/state/state.js';
+import type { RegistryRecord, State } from '../../store/state/state-schema.js';
+import { effectiveRegistries } from './defaults.js';
+import { environmentOf } from '../environment.js';
+import { loadCatalogSummary } from './catalog.js';
+import { registryLockOptions, type RegistryContext } from '../registry-context.js';
+
+export interface AddRegistryOptions {
+  name: string;
+  location: string;
+  /** Relative directory paths are taken from here. */
+  cwd: string;
+}
+
+export interface AddedRegistry {
+  name: string;
+  kind: RegistryRecord['kind'];
+  /** As stored (a base URL, or an absolute directory path), credentials redacted (N5). */
+  location: string;
+  plugins: number;
+}
+
+/**
+ * `hookpm registry add <name> <location>` (registry.md section 1): detects the kind, fetches and
+ * validates the index (which also fills the cache), then records the registry under the store lock
+ * (D3) with one durable state write. E_REGISTRY_EXISTS when the name is taken (built-in names
+ * included, until removed); on any failure the state file is unchanged.
+ */
+export async function addRegistry(
+  ctx: RegistryContext,
+  opts: AddRegistryOptions,
+): Promise<AddedRegistry> {
+  const name = checkRegistryName(opts.name);
+  checkFree(await readState(ctx.paths), name, ctx);
+  const record = await recordFor(opts, ctx);
+  if (ctx.offline && record.kind === 'index' && !indexUrlOf(record.location).startsWith('file:')) {
+    throw new HookpmError(
+      'E_OFFLINE',
+      `--offline: cannot add the registry ${name}, whose index must be fetched from ${showLocation(record.location)}.`,
+      { registry: name, hint: 'Run the command again without --offline.' },
+    );
+  }
+  const catalog = await loadCatalogSummary({ name, record, builtin: false }, ctx, {
+    refresh: true,
+  });
+  await updateState(
+    ctx.paths,
+    (draft) => {
+      checkFree(draft, name, ctx);
+      draft.registries[name] = record;
+    },
+    registryLockOptions(ctx),
+  );
+  const location = showLocation(record.location);
+  return { name, kind: record.kind, location, plugins: catalog.summary.length };
+}
+
+function checkFree(state: State, name: string, ctx: RegistryContext): void {
+  const existing = effectiveRegistries(state, ctx.defaults).find((entry) => entry.name === name);
+  if (existing === undefined) return;
+  throw new HookpmError(
+    'E_REGISTRY_EXISTS',
+    `A registry named ${name} already exists (${existing.record.kind} at ${showLocation(existing.record.location)}).`,
+    {
+      registry: name,
+      hint: `Choose another name, or run \`hookpm registry remove ${name}\` first.`,
+    },
+  );
+}
+
+async function recordFor(opts: AddRegistryOptions, ctx: RegistryContext): Promise<RegistryRecord> {
+  const addedAt = (ctx.now?.() ?? new Date()).toISOString();
+  const guess = classifyLocation(opts.location, opts.cwd);
+  if (guess.kind === 'npm') {
+    // registry.md section 1: the URL is fixed when the registry is added (HOOKPM_NPM_REGISTRY, else npm's).
+    const { resolveNpmRegistry } = await import('../../registry/npm/npm-client.js');
+    const location = await resolveNpmRegistry({ env: environmentOf(ctx).env, cwd: opts.cwd });
+    return { location, kind: 'npm', addedAt };
+  }
+  if (guess.kind !== 'local') return { location: guess.location, kind: guess.kind, addedAt };
+  if (guess.fileUrl && (await isBareRepository(guess.path))) {
+    const location = `${pathToFileURL(guess.path).href.replace(/\/$/, '')}/`;
+    return { location, kind: 'marketplace', addedAt };
+  }
+  const local = await readLocationKind(guess.path);
+  const location = guess.fileUrl
+    ? `${pathToFileURL(local.dir).href.replace(/\/$/, '')}/`
+    : local.dir;
+  return { location, kind: local.kind, addedAt };
+}
+
+/**
+ * A bare git repository (gitRepositoryKind: `HEAD` and `objects/`, no work tree) that is no
+ * hookpm index directory: a marketplace to clone. A work tree is read by readLocationKind.
+ */
+async function isBareRepository(path: string): Promise<boolean> {
+  if ((await gitRepositoryKind(path)) !== 'bare') return false;
+  return stat(join(path, 'index.json')).then(
+    () => false,
+    () => true,
+  );
+}

@@ -1,0 +1,185 @@
+import { mkdir, mkdtemp, readdir, rename, rm, unlink } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import semver from '../../registry/versions/semver.js';
+import { HookpmError } from '../../errors.js';
+import { writeFileDurable } from '../../io/durable-write.js';
+import { PLUGIN_NAME_PATTERN } from '../../plugin/name.js';
+import type { SurfaceEntry } from '../../plugin/surface.js';
+import {
+  parseIndex,
+  type IndexPlugin,
+  type RegistryIndex,
+} from '../../registry/indexes/index-schema.js';
+import { renderMarketplacePage } from '../../registry/marketplace/marketplace-page.js';
+import { packPlugin, type PackResult } from '../../publish/pack.js';
+import { errnoCode } from '../../io/fs-error.js';
+
+export interface BuildRegistryOptions {
+  /** Every subdirectory (not starting with `.`) is one plugin's source at one version. */
+  pluginsDir: string;
+  outDir: string;
+  /** The registry's name (registry.md section 1); default: the name of `outDir`. */
+  name?: string;
+  description?: string;
+  /**
+   * Older versions: every subdirectory is one more plugin source, packed like those of
+   * `pluginsDir` and collated by its manifest's name and version (`history/guard-1.0.0/`).
+   */
+  historyDir?: string;
+  /** Every version's `publishedAt` (ISO 8601); left out of the index when not given. */
+  publishedAt?: string;
+}
+
+export interface BuildRegistryResult {
+  name: string;
+  outDir: string;
+  index: RegistryIndex;
+  /** Tarball paths relative to `outDir`, sorted. */
+  tarballs: string[];
+  /** Stale `.tgz` files removed from `<outDir>/tarballs/`. */
+  removed: string[];
+}
+
+const TARBALLS = 'tarballs';
+
+/**
+ * `hookpm registry build` (cli.md): packs every plugin source (into a scratch directory, so a
+ * refused plugin leaves the registry as it was), moves the tarballs into `<outDir>/tarballs/`, then
+ * writes `index.html` (the marketplace page) and last `index.json` (formatVersion 1, plugins and
+ * versions sorted, `distTags.latest` the newest non-prerelease version), so a reader never sees an
+ * index naming a missing tarball. The output depends only on the sources and the options: building
+ * twice gives byte-identical files. The index is checked with parseIndex before it is written.
+ * `.tgz` files in `<outDir>/tarballs/` that this build did not produce are removed. Throws E_USAGE
+ * for a bad name, date or a version found twice, and whatever packPlugin throws, naming the source.
+ */
+export async function buildRegistry(opts: BuildRegistryOptions): Promise<BuildRegistryResult> {
+  const outDir = resolve(opts.outDir);
+  const name = opts.name ?? basename(outDir);
+  if (!PLUGIN_NAME_PATTERN.test(name)) {
+    throw new HookpmError(
+      'E_USAGE',
+      `registry name ${JSON.stringify(name)} is invalid: expected 1-64 characters of a-z, 0-9, ".", "_" or "-" (registry.md section 1)`,
+      {
+        hint: 'Give one with --name, e.g. --name my-plugins.',
+      },
+    );
+  }
+  const publishedAt = opts.publishedAt === undefined ? undefined : normaliseDate(opts.publishedAt);
+  const sources = [
+    ...(await sourceDirs(opts.pluginsDir)),
+    ...(opts.historyDir === undefined ? [] : await sourceDirs(opts.historyDir)),
+  ];
+  const tarballDir = join(outDir, TARBALLS);
+  await mkdir(tarballDir, { recursive: true });
+  // Packed into a scratch directory first, so a refused plugin leaves the registry untouched.
+  const scratch = await mkdtemp(join(outDir, '.build-'));
+  try {
+    const packed: PackResult[] = [];
+    for (const source of sources) {
+      const at = publishedAt === undefined ? {} : { publishedAt };
+      packed.push(
+        await packPlugin(source, { outDir: scratch, tarballPrefix: `${TARBALLS}/`, ...at }),
+      );
+    }
+    const { index, surfaces } = assembleIndex(packed, name, opts.description);
+    const checked = parseIndex(JSON.parse(JSON.stringify(index)), join(outDir, 'index.json'));
+    for (const result of packed) await rename(result.file, join(tarballDir, basename(result.file)));
+    const tarballs = packed.map((p) => p.entry.tarball).sort();
+    const removed = await removeStale(tarballDir, new Set(packed.map((p) => basename(p.file))));
+    const html = renderMarketplacePage({ index: checked, registry: name, surfaces });
+    await writeFileDurable(join(outDir, 'index.html'), html);
+    await writeFileDurable(join(outDir, 'index.json'), `${JSON.stringify(index, null, 2)}\n`);
+    return { name, outDir, index: checked, tarballs, removed };
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** The index of the packed versions, and each version's consent surface for the page. */
+function assembleIndex(
+  packed: readonly PackResult[],
+  name: string,
+  description: string | undefined,
+): { index: RegistryIndex; surfaces: Record<string, Record<string, SurfaceEntry[]>> } {
+  const byName = new Map<string, PackResult[]>();
+  for (const result of packed) {
+    const list = byName.get(result.name) ?? [];
+    const twin = list.find((other) => semver.eq(other.version, result.version));
+    if (twin !== undefined) {
+      throw new HookpmError(
+        'E_USAGE',
+        `${result.name}@${result.version} is built twice (from two source directories)`,
+        {
+          hint: 'Each source directory must hold a different version; bump the "version" in one manifest.',
+        },
+      );
+    }
+    byName.set(result.name, [...list, result]);
+  }
+  const plugins: Record<string, IndexPlugin> = {};
+  const surfaces: Record<string, Record<string, SurfaceEntry[]>> = {};
+  for (const pluginName of [...byName.keys()].sort()) {
+    const versions = (byName.get(pluginName) ?? []).sort((a, b) =>
+      semver.compare(a.version, b.version),
+    );
+    const stable = versions.filter((v) => semver.prerelease(v.version) === null);
+    const latest = (stable.length > 0 ? stable : versions).at(-1);
+    if (latest === undefined) continue;
+    plugins[pluginName] = {
+      ...(latest.description === null ? {} : { description: latest.description }),
+      keywords: latest.keywords,
+      distTags: { latest: latest.version },
+      versions: Object.fromEntries(versions.map((v) => [v.version, v.entry])),
+    };
+    surfaces[pluginName] = Object.fromEntries(versions.map((v) => [v.version, v.surface]));
+  }
+  const index: RegistryIndex = {
+    formatVersion: 1,
+    name,
+    ...(description === undefined ? {} : { description }),
+    plugins,
+  };
+  return { index, surfaces };
+}
+
+/** The subdirectories of `dir`, sorted, without hidden ones. */
+async function sourceDirs(dir: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    throw new HookpmError(
+      'E_NOT_FOUND',
+      `cannot read the plugin sources directory ${dir}: ${errnoCode(error) ?? String(error)}`,
+      {
+        file: dir,
+        hint: 'Give a directory whose subdirectories are plugin sources (each with .claude-plugin/plugin.json).',
+      },
+    );
+  }
+  return entries
+    .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+    .map((e) => join(dir, e.name))
+    .sort();
+}
+
+async function removeStale(tarballDir: string, keep: ReadonlySet<string>): Promise<string[]> {
+  const removed: string[] = [];
+  for (const name of (await readdir(tarballDir)).sort()) {
+    if (!name.endsWith('.tgz') || keep.has(name)) continue;
+    await unlink(join(tarballDir, name));
+    removed.push(`${TARBALLS}/${name}`);
+  }
+  return removed;
+}
+
+/** An ISO 8601 date, or a number of seconds since the epoch (SOURCE_DATE_EPOCH), as `YYYY-MM-DDTHH:MM:SSZ`. */
+export function normaliseDate(value: string): string {
+  const date = /^\d+$/.test(value) ? new Date(Number(value) * 1000) : new Date(value);
+  if (Number.isNaN(date.getTime())) {
+    throw new HookpmError('E_USAGE', `${JSON.stringify(value)} is not a date`, {
+      hint: 'Give an ISO 8601 date such as 2026-11-01T00:00:00Z, or seconds since the epoch.',
+    });
+  }
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}

@@ -1,0 +1,47 @@
+import { HookpmError } from '../../errors.js';
+import { removeCachedIndex } from '../../registry/indexes/cache-index.js';
+import { indexCacheDir } from '../../store/paths.js';
+import { updateState } from '../../store/state/state.js';
+import { builtinRegistries } from './defaults.js';
+import { registryLockOptions, type RegistryContext } from '../registry-context.js';
+
+export interface RemovedRegistry {
+  name: string;
+  /** Ids of installed plugins that came from it: they stay installed, but cannot be updated from it. */
+  installed: string[];
+}
+
+/**
+ * `hookpm registry remove <name>`: forgets the registry under the store lock, and its cached index.
+ * A built-in registry stays removed (recorded in `removedDefaults`). E_NOT_FOUND for an unknown
+ * name, with the state unchanged.
+ */
+export async function removeRegistry(ctx: RegistryContext, name: string): Promise<RemovedRegistry> {
+  const defaults = ctx.defaults ?? builtinRegistries();
+  const installed = await updateState(
+    ctx.paths,
+    (draft) => {
+      const removed = new Set(draft.removedDefaults ?? []);
+      const isBuiltin = defaults[name] !== undefined;
+      const known = draft.registries[name] !== undefined || (isBuiltin && !removed.has(name));
+      if (!known) {
+        throw new HookpmError(
+          'E_NOT_FOUND',
+          `There is no registry named ${JSON.stringify(name)}.`,
+          {
+            registry: name,
+            hint: 'Run `hookpm registry list` to see the registries.',
+          },
+        );
+      }
+      delete draft.registries[name];
+      if (isBuiltin) draft.removedDefaults = [...removed.add(name)].sort();
+      return Object.values(draft.plugins)
+        .filter((plugin) => plugin.registry === name)
+        .map((plugin) => plugin.id);
+    },
+    registryLockOptions(ctx),
+  );
+  await removeCachedIndex(indexCacheDir(ctx.paths), name);
+  return { name, installed };
+}

@@ -1,0 +1,50 @@
+import { HookpmError } from '../../errors.js';
+import { EVENT_NAMES, isEventName } from '../../hooks/events.js';
+import { searchSummaries, type SearchHit } from '../../registry/indexes/search-index.js';
+import { loadSummaries, type RegistryWarning } from './load-catalogs.js';
+import type { RegistryContext } from '../registry-context.js';
+
+export interface SearchOptions {
+  query?: string;
+  event?: string;
+}
+
+export interface SearchResult {
+  results: SearchHit[];
+  /** Registries that could not be read; the search used the others. */
+  warnings: RegistryWarning[];
+  /** Registries searched in their cached copy because of --offline. */
+  offline: string[];
+  /** What was not searched and why (npm registries: registry.md section 1). */
+  notes: string[];
+}
+
+/**
+ * `hookpm search [query] [--event E]` across all registries (cli.md section 2): by name,
+ * description and keyword; with `event`, only plugins whose latest version declares it.
+ * E_USAGE for an unknown event name.
+ */
+export async function searchPlugins(
+  ctx: RegistryContext,
+  opts: SearchOptions,
+): Promise<SearchResult> {
+  if (opts.event !== undefined && !isEventName(opts.event)) {
+    throw new HookpmError(
+      'E_USAGE',
+      `--event ${JSON.stringify(opts.event)} is not an event name.`,
+      {
+        event: opts.event,
+        hint: `Events: ${EVENT_NAMES.join(', ')} (case-sensitive).`,
+      },
+    );
+  }
+  const loaded = await loadSummaries(ctx);
+  const results = searchSummaries(loaded.catalogs, opts);
+  const notes = loaded.entries
+    .filter((e) => e.record.kind === 'npm')
+    .map(
+      (e) =>
+        `registry ${e.name} (npm) is not searched: the npm registry does not list hook plugins; install one by package name (\`hookpm install <package>@${e.name}\`)`,
+    );
+  return { results, warnings: loaded.warnings, offline: loaded.offline, notes };
+}

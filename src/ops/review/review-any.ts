@@ -1,0 +1,105 @@
+import { rm } from 'node:fs/promises';
+import { isHookpmError } from '../../errors.js';
+import { isTarballPath } from '../../registry/versions/parse-spec.js';
+import { createStagingDir } from '../../store/layout.js';
+import { readState } from '../../store/state/state.js';
+import { environmentOf } from '../environment.js';
+import { inspectPluginDir } from '../install/inspect.js';
+import { isPathSpec, type InstallSource } from '../install/source.js';
+import { findInstalled, readConsentBaseline } from '../plugins/installed.js';
+import type { PluginContext } from '../plugin-context.js';
+import { reviewPlugin } from './review.js';
+import { buildReview, type ReviewReport } from './report.js';
+import { resolveInstallSources } from '../install/resolve.js';
+import { stageMarketplaceTree } from '../install/stage-marketplace.js';
+import { stageNpmPlugin } from '../install/fetch-npm.js';
+import { fetchAndExtract } from '../install/stage-tarball.js';
+
+export interface ReviewSourceOptions {
+  target: string;
+  cwd: string;
+  offline: boolean;
+  includePrerelease: boolean;
+}
+
+/**
+ * `hookpm review <spec>` for every kind cli.md names: an installed plugin or a directory
+ * (review.ts), else an install spec - a registry plugin (`guard`, `guard@examples@^1`), a tarball
+ * file or URL, `npm:pkg` - whose tarball is fetched (verified, into the cache, D5), scanned and
+ * extracted into a staging directory that is removed afterwards. The state is not changed.
+ */
+export async function reviewAny(
+  ctx: PluginContext,
+  opts: ReviewSourceOptions,
+): Promise<ReviewReport> {
+  const tarballPath = isPathSpec(opts.target) && isTarballPath(opts.target);
+  if (isPathSpec(opts.target) && !tarballPath) return reviewPlugin(ctx.paths, opts);
+  const state = await readState(ctx.paths);
+  if (!tarballPath) {
+    try {
+      findInstalled(state, opts.target);
+      return await reviewPlugin(ctx.paths, opts);
+    } catch (error) {
+      if (!isHookpmError(error, 'E_NOT_INSTALLED')) throw error;
+    }
+  }
+  const { sources } = await resolveInstallSources(ctx, [opts.target], opts);
+  const source = sources[0] as InstallSource;
+  const { dir, integrity, version } = await materialise(ctx, source, opts);
+  try {
+    const inspected = await inspectPluginDir(dir, {
+      fallbackName: source.fallbackName,
+      registry: source.registry,
+    });
+    const existing = state.plugins[inspected.id];
+    return buildReview({
+      id: inspected.id,
+      version: version ?? inspected.version,
+      plugin: inspected.plugin,
+      surface: inspected.surface,
+      source: source.path,
+      integrity,
+      ...(await readConsentBaseline(existing)),
+    });
+  } finally {
+    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+async function materialise(
+  ctx: PluginContext,
+  source: InstallSource,
+  opts: ReviewSourceOptions,
+): Promise<{ dir: string; integrity: string | null; version: string | null }> {
+  if (source.kind === 'npm') {
+    const npm = await stageNpmPlugin(source.request, {
+      paths: ctx.paths,
+      env: environmentOf(ctx).env,
+      cwd: opts.cwd,
+    });
+    return { dir: npm.dir, integrity: npm.integrity, version: npm.version };
+  }
+  if (source.kind === 'marketplace') {
+    const tree = await stageMarketplaceTree(source, {
+      paths: ctx.paths,
+      cwd: opts.cwd,
+      offline: opts.offline,
+      env: environmentOf(ctx).env,
+    });
+    return { dir: tree.dir, integrity: tree.integrity, version: tree.version };
+  }
+  if (source.kind === 'directory')
+    throw new Error('Assertion failed: directories are reviewed in place');
+  const dir = await createStagingDir(ctx.paths);
+  try {
+    const { integrity } = await fetchAndExtract(source, dir, {
+      ctx,
+      offline: opts.offline,
+      cwd: opts.cwd,
+    });
+    return { dir, integrity, version: null };
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    throw error;
+  }
+}

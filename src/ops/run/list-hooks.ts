@@ -1,0 +1,46 @@
+import type { Diagnostic, Origin } from '../../hooks/diagnostic.js';
+import type { EventName } from '../../hooks/events.js';
+import type { Snapshot } from '../../hooks/snapshot/snapshot.js';
+
+/** One handler as `hookpm hooks --json` shows it (cli.md section 3). */
+export interface ListedHandler {
+  id: string;
+  event: EventName;
+  origin: Origin;
+  plugin: string | null;
+  matcher: string | null;
+  if: string | null;
+  command: string;
+  argv: readonly string[] | null;
+  /** Effective timeout in seconds (the handler's, else the event default). */
+  timeout: number;
+  statusMessage: string | null;
+  source: string;
+}
+
+export interface HookListing {
+  snapshotId: string;
+  handlers: ListedHandler[];
+  diagnostics: Diagnostic[];
+}
+
+/** The effective merged hooks of a snapshot, in order, with origin and id. */
+export function describeSnapshot(snapshot: Snapshot): HookListing {
+  return {
+    snapshotId: snapshot.id,
+    handlers: snapshot.handlers.map((h) => ({
+      id: h.id,
+      event: h.event,
+      origin: h.origin,
+      plugin: h.plugin,
+      matcher: h.matcher,
+      if: h.if,
+      command: h.command,
+      argv: h.argv,
+      timeout: h.timeoutSec,
+      statusMessage: h.statusMessage,
+      source: h.source,
+    })),
+    diagnostics: [...snapshot.diagnostics],
+  };
+}

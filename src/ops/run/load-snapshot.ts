@@ -1,0 +1,49 @@
+import type { Diagnostic } from '../../hooks/diagnostic.js';
+import { buildSnapshot, type Snapshot } from '../../hooks/snapshot/snapshot.js';
+import type { SourceDocument } from '../../hooks/types.js';
+import type { StorePaths } from '../../store/paths.js';
+import { readHookSources, type HookSources } from '../../workspace/read-hook-sources.js';
+import { loadPluginSources } from './plugin-sources.js';
+
+export interface LoadSnapshotOptions {
+  cwd: string;
+  /** The user's home directory (the user file lives under it). */
+  home: string;
+  /** Workspace trust, already decided by the caller (engine.md section 10). */
+  trustProject: boolean;
+  /** T6: the SHA-256 the project file's bytes must still have (see readHookSources). */
+  expectedProjectSha256?: string | null;
+  /** Diagnostics of deciding trust (T3 warnings), reported before the sources' own. */
+  trustDiagnostics?: readonly Diagnostic[];
+  /** Documents of enabled plugins and the diagnostics of loading them (S6), when known. */
+  plugins?: { sources: readonly SourceDocument[]; diagnostics: readonly Diagnostic[] };
+  /** The store whose enabled plugins contribute (plugins.md Q4, Q6), when `plugins` is not given. */
+  store?: StorePaths;
+}
+
+export interface LoadedSnapshot {
+  snapshot: Snapshot;
+  /** What was read from the workspace, for trust checks (T4, T6) and reports. */
+  workspace: HookSources;
+}
+
+/** Reads the project and user files, adds plugin documents and builds the snapshot (R1). */
+export async function loadSnapshot(options: LoadSnapshotOptions): Promise<LoadedSnapshot> {
+  const [workspace, plugins] = await Promise.all([
+    readHookSources(options),
+    options.plugins ??
+      (options.store === undefined
+        ? { sources: [], diagnostics: [] }
+        : loadPluginSources(options.store)),
+  ]);
+  const snapshot = buildSnapshot({
+    projectDir: workspace.projectDir,
+    sources: [...workspace.sources, ...plugins.sources],
+    diagnostics: [
+      ...(options.trustDiagnostics ?? []),
+      ...workspace.diagnostics,
+      ...plugins.diagnostics,
+    ],
+  });
+  return { snapshot, workspace };
+}

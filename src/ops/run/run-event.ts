@@ -1,0 +1,33 @@
+import type { DispatchResult } from '../../engine/types.js';
+import type { EventName } from '../../hooks/events.js';
+import { dispatchEvent } from './dispatch.js';
+import { loadTrustedSnapshot, type LoadTrustedSnapshotOptions } from './load-trusted-snapshot.js';
+
+export interface RunEventOptions extends LoadTrustedSnapshotOptions {
+  event: EventName;
+  /** The event's own fields (the `--payload` object); common fields are filled in (X2). */
+  input: Readonly<Record<string, unknown>>;
+  /** Consecutive Stop continuations so far (O3); default 0. */
+  continuationCount?: number;
+  /** The environment handlers inherit, less secrets (X5); default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+  signal?: AbortSignal;
+}
+
+/**
+ * `hookpm run <Event>` (cli.md sections 2-3): loads the configuration for `cwd` the way `hookpm
+ * hooks` does (workspace trust resolved once, engine.md section 10; enabled plugins from `store`),
+ * dispatches the one event with `cwd` as the invocation's working directory, and returns the result
+ * with the snapshot's diagnostics (rejected matchers, tampered plugins, trust notes) ahead of the run's.
+ */
+export async function runEvent(options: RunEventOptions): Promise<DispatchResult> {
+  const { event, input, continuationCount, env, signal, ...load } = options;
+  const { snapshot } = await loadTrustedSnapshot(load);
+  const result = await dispatchEvent(snapshot, event, input, {
+    cwd: options.cwd,
+    ...(continuationCount === undefined ? {} : { continuationCount }),
+    ...(env === undefined ? {} : { env }),
+    ...(signal === undefined ? {} : { signal }),
+  });
+  return { ...result, diagnostics: [...snapshot.diagnostics, ...result.diagnostics] };
+}

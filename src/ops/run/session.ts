@@ -1,0 +1,207 @@
+import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import type { DispatchResult } from '../../engine/types.js';
+import { HookpmError } from '../../errors.js';
+import type { Diagnostic } from '../../hooks/diagnostic.js';
+import { isEventName, type EventName } from '../../hooks/events.js';
+import type { Snapshot, SnapshotPlugin } from '../../hooks/snapshot/snapshot.js';
+import { resolveStorePaths, type StorePaths } from '../../store/paths.js';
+import { dispatchEvent, type DispatchOptions } from './dispatch.js';
+import { describeSnapshot, type HookListing } from './list-hooks.js';
+import { loadTrustedSnapshot, type TrustedSnapshot } from './load-trusted-snapshot.js';
+import type { AskTrust } from './resolve-trust.js';
+import { createSessionGate } from './session-gate.js';
+
+export interface SessionOptions {
+  /** The session's working directory: its project root is the workspace (engine.md S2, T2). */
+  cwd: string;
+  /** The user's home directory (user hooks file, trust store); default `env.HOME`, else the OS's. */
+  home?: string;
+  /** `--trust-project-hooks`: load the project file without asking (T4, T5). */
+  trustProjectHooks?: boolean;
+  /** Present only when a person can answer (T4); absent means headless (T5). Asked again on reload. */
+  askTrust?: AskTrust;
+  /** The environment handlers inherit, less secrets (X5); default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Where the enabled plugins live; default from `env.HOOKPM_HOME`, else the platform directories. */
+  store?: StorePaths;
+}
+
+/** A snapshot as a session reports it at start and on reload (cli.md section 4, engine.md R4). */
+export interface SessionReport {
+  snapshotId: string;
+  handlers: number;
+  plugins: SnapshotPlugin[];
+  /** The snapshot's diagnostics: trust notes, rejected matchers, unreadable plugin state (R4). */
+  diagnostics: Diagnostic[];
+}
+
+export interface SessionDispatchOptions {
+  /** Consecutive Stop continuations so far (O3); absent on Stop: the session's own count. */
+  continuationCount?: number;
+}
+
+/** A long-running host of the hook engine: the library form of `hookpm session`. */
+export interface Session {
+  /** The current snapshot (R1): the one dispatches started now use. */
+  readonly snapshot: Snapshot;
+  /** The report of the current snapshot; right after createSession, the start report. */
+  readonly report: SessionReport;
+  /**
+   * Dispatches one event (cli.md section 3 result). Several may run at once. On Stop without
+   * `continuationCount`, the session passes its count of consecutive continuations, which grows by
+   * one with each Stop that continued and resets to 0 with each Stop that did not (O3); an explicit
+   * count is used as given and the session's count follows that Stop's outcome all the same.
+   * Rejects with E_USAGE (unknown event, payload not an object, bad count) or E_SESSION_CLOSED.
+   */
+  dispatch(
+    event: EventName,
+    payload: Readonly<Record<string, unknown>>,
+    opts?: SessionDispatchOptions,
+  ): Promise<DispatchResult>;
+  /**
+   * R4: waits for the dispatches in flight, re-reads the configuration (trust re-resolved, with an
+   * earlier Allow once still honoured while the file is unchanged; enabled plugins re-discovered),
+   * and makes the new snapshot current for every later dispatch. On failure (E_CANCELLED at the
+   * trust prompt, E_USAGE for a vanished directory) the previous snapshot stays current.
+   */
+  reload(): Promise<SessionReport>;
+  /** The effective hooks of the current snapshot, as `hookpm hooks --json` (after a queued reload). */
+  hooks(): Promise<HookListing>;
+  /**
+   * Kills the process group of every running handler (their dispatches settle with the kill as
+   * their outcome) and resolves once every dispatch has settled. Idempotent; afterwards every call
+   * rejects with E_SESSION_CLOSED.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a session for `cwd` (cli.md section 4): resolves workspace trust and loads the snapshot
+ * once (R1). Errors: those of loadTrustedSnapshot (E_USAGE for a cwd that is not a directory,
+ * E_CANCELLED at the trust prompt).
+ */
+export async function createSession(options: SessionOptions): Promise<Session> {
+  const env = options.env ?? process.env;
+  const cwd = resolve(options.cwd);
+  const load = snapshotLoader(options, env, cwd);
+  let current = await load(null);
+  let report = reportOf(current.snapshot);
+  const sessionId = randomUUID();
+  const gate = createSessionGate();
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal); // one listener per running handler
+  let closing: Promise<void> | null = null;
+  let stopCount = 0;
+
+  const start = (
+    event: EventName,
+    payload: Readonly<Record<string, unknown>>,
+    given: number | undefined,
+  ): Promise<DispatchResult> => {
+    if (closing !== null) return Promise.reject(closedError('dispatch'));
+    const continuationCount = given ?? (event === 'Stop' ? stopCount : 0);
+    const opts: DispatchOptions = { continuationCount, signal: controller.signal, env };
+    // A payload's own session_id and cwd win (dispatchEvent's defaults); else the session's.
+    if (typeof payload['session_id'] !== 'string') opts.sessionId = sessionId;
+    if (typeof payload['cwd'] !== 'string') opts.cwd = cwd;
+    const result = dispatchEvent(current.snapshot, event, payload, opts);
+    if (event !== 'Stop') return result;
+    return result.then((r) => {
+      stopCount = r.continueLoop ? continuationCount + 1 : 0;
+      return r;
+    });
+  };
+
+  return {
+    get snapshot() {
+      return current.snapshot;
+    },
+    get report() {
+      return report;
+    },
+    dispatch(event, payload, opts = {}) {
+      if (closing !== null) return Promise.reject(closedError('dispatch'));
+      const bad = checkDispatch(event, payload);
+      if (bad !== null) return Promise.reject(bad);
+      return gate.run(() => start(event, payload, opts.continuationCount));
+    },
+    reload() {
+      if (closing !== null) return Promise.reject(closedError('reload'));
+      return gate.exclusive(async () => {
+        if (closing !== null) throw closedError('reload');
+        current = await load(current.trust.onceSha256);
+        report = reportOf(current.snapshot);
+        return report;
+      });
+    },
+    hooks() {
+      if (closing !== null) return Promise.reject(closedError('hooks'));
+      return gate.run(() => Promise.resolve(describeSnapshot(current.snapshot)));
+    },
+    close() {
+      if (closing !== null) return closing;
+      closing = gate.idle();
+      controller.abort();
+      return closing;
+    },
+  };
+}
+
+/** Loads the session's configuration; `onceSha256` carries an Allow once over to a reload (R4). */
+function snapshotLoader(
+  options: SessionOptions,
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+): (onceSha256: string | null) => Promise<TrustedSnapshot> {
+  const store = options.store ?? resolveStorePaths(env);
+  const home = options.home ?? (env.HOME || homedir());
+  return (onceSha256) =>
+    loadTrustedSnapshot({
+      cwd,
+      home,
+      flag: options.trustProjectHooks === true,
+      store,
+      onceSha256,
+      ...(options.askTrust === undefined ? {} : { askTrust: options.askTrust }),
+    });
+}
+
+function reportOf(snapshot: Snapshot): SessionReport {
+  return {
+    snapshotId: snapshot.id,
+    handlers: snapshot.handlers.length,
+    plugins: snapshot.plugins.map((p) => ({ id: p.id, events: [...p.events] })),
+    diagnostics: [...snapshot.diagnostics],
+  };
+}
+
+/** The library boundary: TypeScript types do not reach JavaScript callers. */
+function checkDispatch(event: unknown, payload: unknown): HookpmError | null {
+  if (typeof event !== 'string' || !isEventName(event)) {
+    return new HookpmError('E_USAGE', `unknown event ${JSON.stringify(event)}`, {
+      found: event,
+      hint: 'Event names are case-sensitive, e.g. PreToolUse, Stop (engine.md section 1).',
+    });
+  }
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+    const found = payload === null ? 'null' : Array.isArray(payload) ? 'an array' : typeof payload;
+    return new HookpmError(
+      'E_USAGE',
+      `the ${event} payload must be a JSON object, found ${found}`,
+      {
+        found,
+        hint: 'Pass the event\'s fields as an object, e.g. {"tool_name":"Bash","tool_input":{...}}.',
+      },
+    );
+  }
+  return null;
+}
+
+function closedError(what: string): HookpmError {
+  return new HookpmError('E_SESSION_CLOSED', `${what}: the session is closed`, {
+    hint: 'Start a new session (createSession, or `hookpm session`).',
+  });
+}

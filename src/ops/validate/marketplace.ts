@@ -1,0 +1,106 @@
+import { existsSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { diagnostic, type Diagnostic } from '../../hooks/diagnostic.js';
+import type { EventName } from '../../hooks/events.js';
+import { childPath, documentPath } from '../../hooks/json-path.js';
+import { resolveEntryPath, type MarketplaceRoots } from '../../registry/marketplace/entry-path.js';
+import { findRepositoryRoot } from '../../registry/git/git-fetch.js';
+import {
+  parseMarketplaceText,
+  type MarketplaceEntry,
+} from '../../registry/marketplace/marketplace-schema.js';
+import { LOCAL_REGISTRY } from '../../registry/registry-name.js';
+import { MARKETPLACE_FILE } from '../registries/read-marketplace.js';
+import { inspectPluginDir } from '../install/inspect.js';
+import type { KindFindings } from './validate.js';
+
+/** `hookpm validate` takes a directory holding `.claude-plugin/marketplace.json`, or that file. */
+export function isMarketplacePath(path: string, pathKind: string): boolean {
+  if (pathKind === 'file') return basename(path) === 'marketplace.json';
+  return pathKind === 'directory' && existsSync(join(path, MARKETPLACE_FILE));
+}
+
+/**
+ * `hookpm validate <marketplace>` (kind "marketplace"): the catalog (marketplace-schema.ts), each
+ * entry's source, and every `./` source that exists here, validated as a plugin directory (its
+ * diagnostics prefixed with the source path). A `./` source leaving the repository (or, outside
+ * any git work tree, the marketplace root) is an error naming the entry; one that is missing here
+ * is a warning (a marketplace may be validated without its plugins). `plugins` lists the valid
+ * entries.
+ */
+export async function validateMarketplace(path: string): Promise<KindFindings> {
+  const file = (await stat(path)).isFile() ? path : join(path, MARKETPLACE_FILE);
+  const shown = basename(dirname(file)) === '.claude-plugin' ? MARKETPLACE_FILE : basename(file);
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => error);
+  if (typeof text !== 'string') {
+    const message = `${file}: cannot read the marketplace: ${text.code ?? text.message}`;
+    return {
+      events: [],
+      diagnostics: [diagnostic('invalid_marketplace', 'error', message, { path: file })],
+      plugins: [],
+    };
+  }
+  const parsed = parseMarketplaceText(text, shown);
+  if (parsed.marketplace === null)
+    return { events: [], diagnostics: parsed.diagnostics, plugins: [] };
+  const parent = dirname(file);
+  const root = basename(parent) === '.claude-plugin' ? dirname(parent) : parent;
+  const roots: MarketplaceRoots = { root, boundary: (await findRepositoryRoot(root)) ?? root };
+  const diagnostics = [...parsed.diagnostics];
+  const events: EventName[] = [];
+  const plugins: string[] = [];
+  for (const entry of parsed.marketplace.plugins) {
+    const ok =
+      entry.source.kind !== 'path' ||
+      (await checkLocal(entry, roots, shown, { diagnostics, events }));
+    if (ok) plugins.push(entry.name);
+  }
+  return { events, diagnostics, plugins };
+}
+
+interface Sink {
+  diagnostics: Diagnostic[];
+  events: EventName[];
+}
+
+async function checkLocal(
+  entry: MarketplaceEntry,
+  roots: MarketplaceRoots,
+  file: string,
+  sink: Sink,
+): Promise<boolean> {
+  if (entry.source.kind !== 'path') return true;
+  const at = childPath(childPath(childPath(documentPath(file), 'plugins'), entry.index), 'source');
+  const label = `${file}:plugins[${entry.index}] (${JSON.stringify(entry.name)})`;
+  const target = resolveEntryPath(roots, entry.source.path);
+  if (target === null) {
+    const message = `${label}: source ${JSON.stringify(entry.source.path)} resolves outside ${roots.boundary === roots.root ? 'the marketplace root' : 'the repository'} (relative sources resolve against the directory holding .claude-plugin/ and must stay inside the repository)`;
+    sink.diagnostics.push(diagnostic('invalid_marketplace_entry', 'error', message, { path: at }));
+    return false;
+  }
+  const kind = await stat(target).then(
+    (s) => (s.isDirectory() ? 'directory' : 'other'),
+    () => 'missing',
+  );
+  if (kind !== 'directory') {
+    const message = `${label}: source ${JSON.stringify(entry.source.path)} is not a directory here (${target}); its plugin is not checked`;
+    sink.diagnostics.push(
+      diagnostic('marketplace_source_missing', 'warning', message, { path: at }),
+    );
+    return true;
+  }
+  const inspected = await inspectPluginDir(target, {
+    fallbackName: entry.name,
+    registry: LOCAL_REGISTRY,
+  });
+  const findings = { events: inspected.surface.events, diagnostics: inspected.plugin.diagnostics };
+  for (const d of findings.diagnostics) {
+    sink.diagnostics.push({
+      ...d,
+      path: `${entry.source.path}/${d.path ?? ''}`.replace(/^\.\//, ''),
+    });
+  }
+  for (const event of findings.events) if (!sink.events.includes(event)) sink.events.push(event);
+  return !findings.diagnostics.some((d) => d.severity === 'error');
+}

@@ -1,0 +1,99 @@
+import { lstat, readFile, readdir, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import { HookpmError } from '../errors.js';
+import { compareCodeUnits } from '../json/compare.js';
+import { TARBALL_LIMITS } from '../store/tar/tarball-rules.js';
+
+/** One file of a plugin as it goes into a tarball. */
+export interface PackFile {
+  /** Relative to the plugin root, `/`-separated. */
+  path: string;
+  mode: 0o644 | 0o755;
+  data: Buffer;
+}
+
+/**
+ * Version-control metadata is never part of a plugin: the same rule as installing from a
+ * directory (copy-tree.ts), so a plugin packed and installed has the same files fingerprint as the
+ * same directory installed directly. `node_modules` is kept: hookpm runs no install step, so a
+ * plugin's scripts may need what it vendors.
+ */
+const SKIPPED_NAMES: ReadonlySet<string> = new Set(['.git']);
+
+/**
+ * Every regular file below `root`, sorted by path (UTF-16 code units), with modes masked to 0644
+ * or 0755 (any exec bit). A symlink that resolves inside the root is packed as a copy of what it
+ * names (the tarball holds no links, registry.md A1); one that resolves outside the root, or
+ * dangles, is refused with E_SYMLINK_ESCAPE (plugins.md H5). FIFOs, sockets and devices are
+ * skipped. Bounded by the tarball limits (registry.md A2): E_ARCHIVE_TOO_LARGE past them.
+ */
+export async function collectPackFiles(root: string): Promise<PackFile[]> {
+  const realRoot = await realpath(root);
+  const files: PackFile[] = [];
+  await walk({ realRoot, files, total: 0 }, realRoot, '', [realRoot]);
+  return files.sort((a, b) => compareCodeUnits(a.path, b.path));
+}
+
+interface Walk {
+  realRoot: string;
+  files: PackFile[];
+  total: number;
+}
+
+async function walk(run: Walk, dir: string, rel: string, chain: string[]): Promise<void> {
+  if (chain.length > TARBALL_LIMITS.maxDepth + 1)
+    throw tooLarge(`more than ${TARBALL_LIMITS.maxDepth} nested directories at ${rel}`);
+  for (const name of await readdir(dir)) {
+    if (SKIPPED_NAMES.has(name)) continue;
+    const path = rel === '' ? name : `${rel}/${name}`;
+    const full = join(dir, name);
+    const info = await lstat(full);
+    if (info.isDirectory()) await walk(run, full, path, [...chain, full]);
+    else if (info.isFile()) await addFile(run, full, path, info.mode);
+    else if (info.isSymbolicLink()) await addLink(run, full, path, chain);
+  }
+}
+
+async function addLink(run: Walk, full: string, path: string, chain: string[]): Promise<void> {
+  let real: string;
+  try {
+    real = await realpath(full);
+  } catch {
+    throw escape(path, 'dangles');
+  }
+  const inside = relative(run.realRoot, real);
+  if (inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside))
+    throw escape(path, `resolves to ${real}, outside the plugin root`);
+  const target = await stat(real);
+  if (target.isFile()) return addFile(run, real, path, target.mode);
+  if (!target.isDirectory()) return;
+  if (chain.includes(real)) throw escape(path, 'forms a directory cycle');
+  await walk(run, real, path, [...chain, real]);
+}
+
+async function addFile(run: Walk, full: string, path: string, mode: number): Promise<void> {
+  const data = await readFile(full);
+  if (data.length > TARBALL_LIMITS.maxFileBytes)
+    throw tooLarge(
+      `${path} is ${data.length} bytes (limit ${TARBALL_LIMITS.maxFileBytes} per file)`,
+    );
+  run.total += data.length;
+  if (run.total > TARBALL_LIMITS.maxTotalBytes)
+    throw tooLarge(`the plugin holds more than ${TARBALL_LIMITS.maxTotalBytes} bytes`);
+  if (run.files.length >= TARBALL_LIMITS.maxEntries)
+    throw tooLarge(`the plugin holds more than ${TARBALL_LIMITS.maxEntries} files`);
+  run.files.push({ path, mode: (mode & 0o111) !== 0 ? 0o755 : 0o644, data });
+}
+
+function escape(path: string, why: string): HookpmError {
+  return new HookpmError('E_SYMLINK_ESCAPE', `cannot pack the symlink ${path}: it ${why}`, {
+    file: path,
+    hint: 'A packed plugin holds only its own files: replace the link with the file, or point it inside the plugin directory.',
+  });
+}
+
+function tooLarge(why: string): HookpmError {
+  return new HookpmError('E_ARCHIVE_TOO_LARGE', `cannot pack the plugin: ${why}`, {
+    hint: 'Plugin tarballs are limited to 2,000 entries, 20 MiB per file and 50 MiB in total (registry.md A2).',
+  });
+}

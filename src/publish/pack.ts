@@ -1,0 +1,141 @@
+import { mkdir, unlink } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { HookpmError, type ErrorCode } from '../errors.js';
+import type { Diagnostic } from '../hooks/diagnostic.js';
+import type { EventName } from '../hooks/events.js';
+import { writeFileDurable } from '../io/durable-write.js';
+import type { LoadedPlugin } from '../plugin/loaded-plugin.js';
+import { buildSurface, type SurfaceEntry } from '../plugin/surface.js';
+import type { IndexVersion } from '../registry/indexes/index-schema.js';
+import { integrityOf } from '../registry/integrity.js';
+import { collectPackFiles } from './pack-files.js';
+import { readPluginDir } from '../store/read-plugin.js';
+import { createTarGz } from '../store/tar/tar-write.js';
+import { scanTarball } from '../store/tar/tarball-scan.js';
+
+export interface PackOptions {
+  /** Where the tarball is written (resolved to an absolute path); created when missing. */
+  outDir: string;
+  /** The index entry's `publishedAt`; left out of the entry when not given. */
+  publishedAt?: string;
+  /** Put before the file name in the entry's `tarball` (`tarballs/` in a registry). */
+  tarballPrefix?: string;
+}
+
+/** A packed plugin: its tarball and what an index says about it (registry.md section 2). */
+export interface PackResult {
+  /** The tarball's absolute path, `<outDir>/<name>-<version>.tgz`. */
+  file: string;
+  integrity: string;
+  size: number;
+  name: string;
+  version: string;
+  description: string | null;
+  keywords: string[];
+  events: EventName[];
+  surfaceHash: string;
+  /** The consent surface (plugins.md section 4), for a marketplace page or a review. */
+  surface: SurfaceEntry[];
+  /** The index version entry. */
+  entry: IndexVersion;
+}
+
+/**
+ * Packs the plugin directory `dir` into a tarball that hookpm installs from a registry
+ * (registry.md A1-A2): every entry under `package/`, files only, sorted, with fixed times, owners
+ * and modes (tar-write.ts), so packing the same files twice gives the same bytes and integrity.
+ * Refuses a plugin with an error diagnostic (plugins.md P4: E_MANIFEST_INVALID, E_HOOKS_INVALID,
+ * E_NAME_INVALID), without a manifest or a semver `version` (P1, P2: required to publish:
+ * E_MANIFEST_INVALID), or with a symlink leaving the tree (E_SYMLINK_ESCAPE). The written tarball
+ * is scanned with the installer's own checks before this returns; a tarball that fails them is
+ * removed and the scan's error thrown.
+ */
+export async function packPlugin(dir: string, opts: PackOptions): Promise<PackResult> {
+  const plugin = await readPluginDir(dir);
+  const { name, version } = publishable(plugin, dir);
+  const files = await collectPackFiles(dir);
+  const bytes = createTarGz(
+    files.map((f) => ({ path: `package/${f.path}`, mode: f.mode, data: f.data })),
+  );
+  const outDir = resolve(opts.outDir);
+  const fileName = `${name}-${version}.tgz`;
+  const file = join(outDir, fileName);
+  await mkdir(outDir, { recursive: true });
+  await writeFileDurable(file, bytes);
+  try {
+    await scanTarball(file);
+  } catch (error) {
+    await unlink(file).catch(() => undefined);
+    throw error;
+  }
+  const surface = buildSurface({ documents: plugin.documents, diagnostics: plugin.diagnostics });
+  const integrity = integrityOf(bytes);
+  const entry: IndexVersion = {
+    tarball: `${opts.tarballPrefix ?? ''}${fileName}`,
+    integrity,
+    size: bytes.length,
+    ...(opts.publishedAt === undefined ? {} : { publishedAt: opts.publishedAt }),
+    events: surface.events,
+    surfaceHash: surface.surfaceHash,
+  };
+  return {
+    file,
+    integrity,
+    size: bytes.length,
+    name,
+    version,
+    description: plugin.description,
+    keywords: plugin.manifest?.keywords ?? [],
+    events: surface.events,
+    surfaceHash: surface.surfaceHash,
+    surface: surface.entries,
+    entry,
+  };
+}
+
+const MANIFEST_CODES: ReadonlySet<string> = new Set(['invalid_manifest']);
+
+function publishable(plugin: LoadedPlugin, dir: string): { name: string; version: string } {
+  const errors = plugin.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length > 0) throw refusal(errors, dir);
+  if (plugin.manifest === null) {
+    throw new HookpmError(
+      'E_MANIFEST_INVALID',
+      `cannot pack ${dir}: it has no manifest (plugin.json or .claude-plugin/plugin.json); a registry plugin needs one with a name and a version (plugins.md P1, P2)`,
+      {
+        file: dir,
+        hint: 'Add .claude-plugin/plugin.json with {"name": "...", "version": "1.0.0"}.',
+      },
+    );
+  }
+  if (plugin.version === null) {
+    throw new HookpmError(
+      'E_MANIFEST_INVALID',
+      `cannot pack ${plugin.name}: ${plugin.manifestFile ?? 'the manifest'} has no "version"; a semver version is required to publish (plugins.md P2)`,
+      {
+        file: plugin.manifestFile,
+        plugin: plugin.name,
+        hint: 'Add "version": "1.0.0" to the manifest.',
+      },
+    );
+  }
+  return { name: plugin.name, version: plugin.version };
+}
+
+function refusal(errors: readonly Diagnostic[], dir: string): HookpmError {
+  const code: ErrorCode = errors.some((d) => d.code === 'invalid_plugin_name')
+    ? 'E_NAME_INVALID'
+    : errors.some((d) => MANIFEST_CODES.has(d.code))
+      ? 'E_MANIFEST_INVALID'
+      : 'E_HOOKS_INVALID';
+  const shown = errors.slice(0, 5).map((d) => `\n  ${d.path ?? dir}: ${d.message}`);
+  const more = errors.length > 5 ? `\n  ... and ${errors.length - 5} more` : '';
+  return new HookpmError(
+    code,
+    `cannot pack ${dir}: ${errors.length} error(s) (plugins.md P4):${shown.join('')}${more}`,
+    {
+      file: dir,
+      hint: `Run \`hookpm validate ${dir}\` for every diagnostic, fix the errors, and pack again.`,
+    },
+  );
+}

@@ -1,0 +1,151 @@
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { HookpmError } from '../../errors.js';
+import { checkRepositoryUrl, isCommitSha, isSafeRef } from './repository-url.js';
+import { gitEnvironment, runGit, type GitContext } from './git-run.js';
+import { redactUrl } from '../http/url-policy.js';
+
+export interface CloneOptions {
+  /** A branch or tag to check out; default the remote's HEAD. */
+  ref?: string;
+  /** A full commit id to check out (it wins over `ref`); the result is verified against it. */
+  sha?: string;
+  /** Deadline for all git commands of this clone together. */
+  timeoutMs: number;
+  /** A directory that does not exist yet or is empty; removed again when the clone fails. */
+  dest: string;
+  /** The environment git starts from (the caller's, filtered by gitEnvironment). */
+  env: Record<string, string | undefined>;
+}
+
+export interface Clone {
+  dir: string;
+  /** The checked-out commit (`git rev-parse HEAD`). */
+  commit: string;
+}
+
+/** The default deadline of a clone (a marketplace or plugin repository). */
+export const CLONE_TIMEOUT_MS = 120_000;
+
+/**
+ * Fetches one commit of a repository with the system git, shallow (`--depth 1`, no tags, no
+ * submodules, no LFS smudge), and checks it out detached in `dest`. URLs follow
+ * repository-url.ts (https, loopback http, file and local paths, `git@host:path`); git itself is
+ * also told to allow only that one protocol. Repository hooks never run (core.hooksPath is
+ * /dev/null), nothing prompts, and at the deadline git and its helpers are killed. A `sha` that
+ * the server will not serve directly is looked for in the full history of `ref` (or HEAD).
+ * Errors: E_GIT naming the redacted URL; E_INSECURE_URL / E_REGISTRY_SCHEMA for a refused URL;
+ * E_USAGE for a ref or sha that is not one.
+ */
+export async function cloneShallow(url: string, opts: CloneOptions): Promise<Clone> {
+  const checked = checkRepositoryUrl(url);
+  const shown = redactUrl(url);
+  if (!checked.ok)
+    throw new HookpmError(checked.code, `cannot clone: ${checked.problem}`, { url: shown });
+  if (opts.ref !== undefined && !isSafeRef(opts.ref))
+    throw usage(`${JSON.stringify(opts.ref.slice(0, 100))} is not a branch or tag name`, shown);
+  if (opts.sha !== undefined && !isCommitSha(opts.sha))
+    throw usage(`${JSON.stringify(opts.sha.slice(0, 100))} is not a full commit id`, shown);
+  const dest = resolve(opts.dest);
+  await prepareDest(dest);
+  const protocol = checked.protocol;
+  const config = [
+    ...[
+      'core.hooksPath=/dev/null',
+      'core.fsmonitor=false',
+      'protocol.allow=never',
+      `protocol.${protocol}.allow=always`,
+    ],
+    ...[
+      'submodule.recurse=false',
+      'fetch.recurseSubmodules=false',
+      'advice.detachedHead=false',
+      'init.templateDir=',
+    ],
+  ].flatMap((c) => ['-c', c]);
+  const ctx: GitContext = {
+    env: gitEnvironment(opts.env, protocol),
+    deadline: Date.now() + opts.timeoutMs,
+  };
+  const git = async (args: readonly string[]): Promise<string> => {
+    const outcome = await runGit(['-C', dest, ...config, ...args], ctx);
+    if (outcome.ok) return outcome.stdout;
+    throw new HookpmError('E_GIT', `cannot clone ${shown}: ${outcome.reason}`, {
+      url: shown,
+      hint:
+        outcome.reason === 'timed out'
+          ? `git did not finish within ${opts.timeoutMs} ms; check the network, or try again.`
+          : 'Check the URL, the ref and your access to the repository (hookpm never prompts for credentials).',
+    });
+  };
+  try {
+    await git(['init', '-q']);
+    const want = opts.sha ?? opts.ref ?? 'HEAD';
+    const fetch = ['fetch', '-q', '--no-tags', '--no-recurse-submodules'];
+    try {
+      await git([...fetch, '--depth', '1', '--', checked.url, want]);
+    } catch (error) {
+      if (opts.sha === undefined) throw error;
+      await git([...fetch, '--', checked.url, opts.ref ?? 'HEAD']);
+    }
+    await git(['checkout', '-q', '--detach', opts.sha ?? 'FETCH_HEAD']);
+    const commit = (await git(['rev-parse', 'HEAD'])).trim();
+    if (opts.sha !== undefined && commit !== opts.sha.toLowerCase()) {
+      throw new HookpmError(
+        'E_GIT',
+        `cannot clone ${shown}: checked out ${commit}, expected ${opts.sha}`,
+        { url: shown, expected: opts.sha, found: commit },
+      );
+    }
+    return { dir: dest, commit };
+  } catch (error) {
+    await rm(dest, { recursive: true, force: true }).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * The root of the git work tree holding `dir` (the nearest directory with a `.git` entry, `dir`
+ * included), or null outside any. It bounds a local marketplace's relative sources.
+ */
+export async function findRepositoryRoot(dir: string): Promise<string | null> {
+  let current = resolve(dir);
+  for (;;) {
+    if (await exists(join(current, '.git'))) return current;
+    const parent = dirname(current);
+    if (parent === current) return null;
+    current = parent;
+  }
+}
+
+/**
+ * How git sees `dir`: a `work-tree` (a `.git` entry inside), a `bare` repository (`HEAD` and
+ * `objects/`), or null for neither. A `file:` marketplace location that is either is cloned, not
+ * read in place (read-marketplace.ts, marketplace-catalog.ts, add-registry.ts decide alike).
+ */
+export async function gitRepositoryKind(dir: string): Promise<'work-tree' | 'bare' | null> {
+  if (await exists(join(dir, '.git'))) return 'work-tree';
+  if ((await exists(join(dir, 'HEAD'))) && (await exists(join(dir, 'objects')))) return 'bare';
+  return null;
+}
+
+async function prepareDest(dest: string): Promise<void> {
+  const entries = await readdir(dest).catch(() => null);
+  if (entries !== null && entries.length > 0)
+    throw new Error(`Assertion failed: clone destination ${dest} is not empty`);
+  await mkdir(dest, { recursive: true });
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+function usage(what: string, url: string): HookpmError {
+  return new HookpmError('E_USAGE', `cannot clone ${url}: ${what}`, {
+    url,
+    hint: 'A ref is a branch or tag name (no leading "-"); a sha is a full 40-hex commit id.',
+  });
+}

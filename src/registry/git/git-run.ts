@@ -1,0 +1,124 @@
+import { spawn } from 'node:child_process';
+import { redact } from '../../errors.js';
+
+/** What one git command did. */
+export type GitOutcome = { ok: true; stdout: string } | { ok: false; reason: string };
+
+/** What every git command hookpm runs shares: an environment that can never prompt, and a deadline. */
+export interface GitContext {
+  env: Record<string, string | undefined>;
+  /** Milliseconds since the epoch after which git is killed. */
+  deadline: number;
+}
+
+const OUTPUT_CAP = 64 * 1024;
+
+/** Variables that would point git at another repository, template or config than the one made here. */
+const LOCATION_VARIABLES = [
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_INDEX_FILE',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_COMMON_DIR',
+  'GIT_NAMESPACE',
+  'GIT_PREFIX',
+  'GIT_TEMPLATE_DIR',
+];
+
+/**
+ * The environment git runs in: the caller's, without the variables that relocate the repository
+ * or its templates; only `protocol` allowed (GIT_ALLOW_PROTOCOL overrides any configuration); no
+ * terminal prompt and no askpass program (an empty GIT_ASKPASS stops git from falling back to
+ * SSH_ASKPASS; credential helpers still answer); ssh in batch mode; no LFS smudge; C messages.
+ */
+export function gitEnvironment(
+  base: Record<string, string | undefined>,
+  protocol: string,
+): Record<string, string | undefined> {
+  const env = { ...base };
+  for (const name of LOCATION_VARIABLES) delete env[name];
+  return {
+    ...env,
+    GIT_ALLOW_PROTOCOL: protocol,
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_ASKPASS: '',
+    SSH_ASKPASS: '',
+    SSH_ASKPASS_REQUIRE: 'never',
+    GCM_INTERACTIVE: 'never',
+    GIT_SSH_COMMAND: 'ssh -o BatchMode=yes',
+    GIT_LFS_SKIP_SMUDGE: '1',
+    GIT_PROTOCOL_FROM_USER: '0',
+    LC_ALL: 'C',
+  };
+}
+
+/**
+ * Runs `git <args>` without a shell (a fixed argv; user text only ever after `--` or as a
+ * checked value), stdin closed, in its own process group so the deadline kills git and every
+ * helper it started (git-remote-https, ssh, upload-pack). Never throws: a failure is a reason,
+ * with credentials redacted.
+ */
+export function runGit(args: readonly string[], ctx: GitContext): Promise<GitOutcome> {
+  const left = ctx.deadline - Date.now();
+  if (left <= 0) return Promise.resolve({ ok: false, reason: 'timed out' });
+  return new Promise((done) => {
+    const child = spawn('git', args, {
+      env: ctx.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(child.pid);
+    }, left);
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (stdout.length < OUTPUT_CAP) stdout += chunk.toString('utf8');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderr.length < OUTPUT_CAP) stderr += chunk.toString('utf8');
+    });
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      const reason =
+        error.code === 'ENOENT'
+          ? 'git is not installed (no `git` on PATH)'
+          : `cannot start git: ${error.message}`;
+      done({ ok: false, reason });
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (timedOut) {
+        killGroup(child.pid);
+        done({ ok: false, reason: 'timed out' });
+      } else if (code === 0) done({ ok: true, stdout });
+      else
+        done({
+          ok: false,
+          reason: lastLines(stderr) || `git exited with ${code ?? signal ?? 'an error'}`,
+        });
+    });
+  });
+}
+
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // The group is already gone.
+  }
+}
+
+/** The last few lines of git's stderr, redacted, control characters removed. */
+function lastLines(text: string): string {
+  const lines = text
+    .replace(/\r/g, '\n')
+    .split('\n')
+    .map((l) => l.replace(/[\u0000-\u001f\u007f]/g, '').trim())
+    .filter((l) => l !== '');
+  return redact(lines.slice(-3).join('; ')).slice(0, 500);
+}

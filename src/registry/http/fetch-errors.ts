@@ -1,0 +1,53 @@
+import { HookpmError, isHookpmError } from '../../errors.js';
+import { redactUrl } from './url-policy.js';
+
+/** `E_REGISTRY_NETWORK` for a failed fetch of the shown (redacted) URL. */
+export function networkError(url: string, reason: string, status?: number): HookpmError {
+  return new HookpmError('E_REGISTRY_NETWORK', `Could not fetch ${url}: ${reason}.`, {
+    url,
+    ...(status === undefined ? {} : { status }),
+    hint: 'Check the network and the registry location, then try again.',
+  });
+}
+
+/**
+ * The HookpmError for a fetch that failed with `error`: ours pass through; the overall deadline
+ * and undici's connect, headers and body timeouts are `E_REGISTRY_TIMEOUT` (N1); any other
+ * transport failure is `E_REGISTRY_NETWORK`.
+ */
+export function toFetchError(
+  error: unknown,
+  url: string,
+  deadline: { ms: number; hit: boolean },
+): HookpmError {
+  if (isHookpmError(error)) return error;
+  const hint = 'The registry is too slow or unreachable; try again later.';
+  if (deadline.hit) {
+    return new HookpmError(
+      'E_REGISTRY_TIMEOUT',
+      `Fetching ${url} did not finish within the deadline of ${deadline.ms} ms.`,
+      { url, limit: deadline.ms, hint },
+    );
+  }
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && code.includes('TIMEOUT')) {
+    return new HookpmError(
+      'E_REGISTRY_TIMEOUT',
+      `Fetching ${url} timed out (${describeFailure(error)}).`,
+      {
+        url,
+        hint,
+      },
+    );
+  }
+  return networkError(url, describeFailure(error));
+}
+
+/** The transport failure in words, with any URL in it redacted (N5). */
+export function describeFailure(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  const text =
+    typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
+  return text.replace(/[a-z][a-z0-9+.-]*:\/\/\S+/gi, (match) => redactUrl(match));
+}

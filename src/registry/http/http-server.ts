@@ -1,0 +1,168 @@
+import { createHash } from 'node:crypto';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, sep } from 'node:path';
+import { HookpmError } from '../../errors.js';
+
+export interface ServeOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+}
+
+export interface RegistryServer {
+  /** `http://127.0.0.1:<port>/`, with the trailing slash. */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const HOST = '127.0.0.1';
+
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  '.json': 'application/json; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.tgz': 'application/gzip',
+  '.gz': 'application/gzip',
+  '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/plain; charset=utf-8',
+};
+
+/**
+ * `hookpm registry serve` (cli.md): serves the files of the registry directory `dir` over HTTP on
+ * 127.0.0.1 only. GET and HEAD; `/` is `index.html`; content types by extension (JSON, HTML,
+ * gzip, else application/octet-stream) with `nosniff`; a strong ETag from the SHA-256 of the
+ * content and 304 for a matching If-None-Match (registry.md N4); `Cache-Control: no-cache` so
+ * clients revalidate. Any path with a `.` or `..` segment (raw or percent-encoded), an empty
+ * segment, a backslash or NUL, or that resolves (after symlinks) outside `dir`, is 404, as is a
+ * directory. Throws E_NOT_FOUND when `dir` is not a directory, E_IO when the port is taken.
+ */
+export async function serveRegistry(dir: string, opts: ServeOptions = {}): Promise<RegistryServer> {
+  const root = await realRoot(dir);
+  const server = createServer((req, res) => {
+    handle(root, req, res).catch(() => send(res, 500, 'internal error\n'));
+  });
+  await new Promise<void>((resolvePromise, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new HookpmError(
+          'E_IO',
+          `cannot listen on ${HOST}:${opts.port ?? 0}: ${error.code ?? error.message}`,
+          {
+            hint: 'Choose another port with --port, or 0 for any free one.',
+          },
+        ),
+      ),
+    );
+    server.listen(opts.port ?? 0, HOST, () => resolvePromise());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://${HOST}:${port}/`,
+    port,
+    close: () =>
+      new Promise<void>((resolvePromise) => {
+        server.close(() => resolvePromise());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function realRoot(dir: string): Promise<string> {
+  try {
+    const real = await realpath(dir);
+    if ((await stat(real)).isDirectory()) return real;
+  } catch {
+    // reported below
+  }
+  throw new HookpmError(
+    'E_NOT_FOUND',
+    `registry directory ${dir} does not exist or is not a directory`,
+    {
+      file: dir,
+      hint: 'Build one first: hookpm registry build <plugins-dir> --out <dir>.',
+    },
+  );
+}
+
+async function handle(root: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.setHeader('Allow', 'GET, HEAD');
+    return send(res, 405, 'method not allowed\n');
+  }
+  const segments = pathSegments(req.url ?? '');
+  const file = segments === null ? null : await locate(root, segments);
+  if (file === null) return send(res, 404, 'not found\n');
+  const body = await readFile(file);
+  const etag = `"${createHash('sha256').update(body).digest('base64url')}"`;
+  res.setHeader('ETag', etag);
+  res.setHeader('Cache-Control', 'no-cache');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  if (matchesEtag(req.headers['if-none-match'], etag)) {
+    res.writeHead(304);
+    res.end();
+    return;
+  }
+  res.setHeader(
+    'Content-Type',
+    CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
+  );
+  res.setHeader('Content-Length', String(body.length));
+  res.writeHead(200);
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/**
+ * The decoded path segments of a request target, or null when it must not be served: not
+ * origin-form (`/...`), undecodable, or with an empty, `.` or `..` segment, `/`, `\` or NUL after
+ * decoding. `/` alone is `index.html`. Deliberately not WHATWG URL parsing, which would quietly
+ * resolve `/%2e%2e/` instead of refusing it.
+ */
+export function pathSegments(target: string): string[] | null {
+  const path = target.split(/[?#]/, 1)[0] ?? '';
+  if (!path.startsWith('/')) return null;
+  if (path === '/') return ['index.html'];
+  const segments: string[] = [];
+  for (const raw of path.slice(1).split('/')) {
+    let segment: string;
+    try {
+      segment = decodeURIComponent(raw);
+    } catch {
+      return null;
+    }
+    if (segment === '' || segment === '.' || segment === '..' || /[/\\\0]/.test(segment))
+      return null;
+    segments.push(segment);
+  }
+  return segments;
+}
+
+/** The real path of a regular file inside `root`, or null. */
+async function locate(root: string, segments: readonly string[]): Promise<string | null> {
+  try {
+    const real = await realpath(join(root, ...segments));
+    if (!real.startsWith(root.endsWith(sep) ? root : root + sep)) return null;
+    return (await stat(real)).isFile() ? real : null;
+  } catch {
+    return null;
+  }
+}
+
+/** If-None-Match: `*` or a list of entity tags, compared weakly (RFC 9110 section 13.1.2). */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+function send(res: ServerResponse, status: number, text: string): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(status, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(text)),
+  });
+  res.end(text);
+}

@@ -1,0 +1,222 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Dispatcher } from 'undici';
+import { HookpmError, isHookpmError } from '../../errors.js';
+import { bufferSink, readBody, tooLarge, TruncatedBodyError } from './body-reader.js';
+import type { BodySink } from './body-reader.js';
+import { fileSink } from './fetch-file-sink.js';
+import { readFileUrl } from '../read-file-url.js';
+import { parseIntegrity } from '../integrity.js';
+import { isRetryableStatus, retryDelayMs } from './retry-policy.js';
+import { checkRedirect } from './redirect-policy.js';
+import { requestHeaders, stripCredentials } from './request-headers.js';
+import { checkUrl, redactUrl } from './url-policy.js';
+import { describeFailure, networkError, toFetchError } from './fetch-errors.js';
+import type { FetchFileOptions, FetchOptions, FetchResult } from './fetch-options.js';
+import { TARBALL_MAX_BYTES } from './fetch-options.js';
+
+export { INDEX_MAX_BYTES, TARBALL_MAX_BYTES } from './fetch-options.js';
+export type { FetchFileOptions, FetchOptions, FetchResult } from './fetch-options.js';
+export { MAX_REDIRECTS } from './redirect-policy.js';
+
+/**
+ * Fetches `url` (https, loopback http or file) into memory under registry.md N1-N5. Errors:
+ * `E_INSECURE_URL`/`E_REGISTRY_SCHEMA` before any request, `E_NOT_FOUND` (404 or 410, no retry),
+ * `E_REDIRECT`, `E_REGISTRY_TIMEOUT`, `E_REGISTRY_TOO_LARGE`, `E_INTEGRITY`, `E_REGISTRY_NETWORK`
+ * (after bounded retries). Messages carry the redacted URL only.
+ */
+export async function fetchBytes(url: string, opts: FetchOptions): Promise<FetchResult> {
+  const outcome = await fetchInto(url, opts, bufferSink);
+  return outcome.status === 304
+    ? outcome
+    : { status: 200, body: outcome.value, etag: outcome.etag };
+}
+
+/**
+ * Like `fetchBytes`, but streams the body to `file` (default cap 64 MiB): bytes go to a temporary
+ * sibling that becomes `file` only after size and sha512 were verified.
+ */
+export async function fetchToFile(
+  url: string,
+  file: string,
+  opts: FetchFileOptions,
+): Promise<{ file: string; etag: string | null }> {
+  const outcome = await fetchInto(
+    url,
+    { ...opts, maxBytes: opts.maxBytes ?? TARBALL_MAX_BYTES },
+    () => fileSink(file),
+  );
+  if (outcome.status === 304)
+    throw new Error('Assertion failed: 304 without a conditional request');
+  return { file: outcome.value, etag: outcome.etag };
+}
+
+type Outcome<T> = { status: 200; value: T; etag: string | null } | { status: 304 };
+
+interface Context<T> {
+  opts: FetchOptions;
+  makeSink: () => BodySink<T>;
+  dispatcher: Dispatcher;
+  signal: AbortSignal;
+  headers: Record<string, string>;
+}
+
+async function fetchInto<T>(
+  url: string,
+  opts: FetchOptions,
+  makeSink: () => BodySink<T>,
+): Promise<Outcome<T>> {
+  const start = checkUrl(url, opts.purpose);
+  if (opts.integrity !== undefined) parseIntegrity(opts.integrity);
+  const shown = redactUrl(url);
+  if (start.protocol === 'file:') {
+    const value = await readFileUrl(start, makeSink(), {
+      url: shown,
+      maxBytes: opts.maxBytes,
+      integrity: opts.integrity,
+      onProgress: opts.onProgress,
+    });
+    return { status: 200, value, etag: null };
+  }
+  const { Agent } = await import('undici');
+  const deadlineMs = opts.deadlineMs ?? (opts.purpose === 'index' ? 60_000 : 300_000);
+  const headersTimeout = opts.headersTimeoutMs ?? 30_000;
+  const dispatcher = new Agent({
+    connect: { timeout: opts.connectTimeoutMs ?? 10_000 },
+    headersTimeout,
+    bodyTimeout: headersTimeout,
+  });
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), deadlineMs);
+  const ctx: Context<T> = {
+    opts,
+    makeSink,
+    dispatcher,
+    signal: deadline.signal,
+    headers: requestHeaders(start, opts),
+  };
+  try {
+    return await followAndRetry(stripCredentials(start), ctx);
+  } catch (error) {
+    throw toFetchError(error, shown, { ms: deadlineMs, hit: deadline.signal.aborted });
+  } finally {
+    clearTimeout(timer);
+    await dispatcher.destroy().catch(() => undefined);
+  }
+}
+
+async function followAndRetry<T>(first: URL, ctx: Context<T>): Promise<Outcome<T>> {
+  const retries = ctx.opts.retries ?? 2;
+  const timing = {
+    baseDelayMs: ctx.opts.retryBaseDelayMs ?? 500,
+    maxDelayMs: ctx.opts.maxRetryDelayMs ?? 10_000,
+  };
+  let current = first;
+  let hops = 0;
+  let retry = 0;
+  for (;;) {
+    const step = await attemptOnce(current, ctx).catch((error: unknown) => transientOrThrow(error));
+    if (step.kind === 'done') return step.outcome;
+    if (step.kind === 'redirect') {
+      hops += 1;
+      current = checkRedirect(first, current, step.location, hops, ctx.opts.purpose);
+      continue;
+    }
+    if (retry >= retries)
+      throw networkError(redactUrl(current.href), `${step.reason} (after ${retry + 1} attempts)`);
+    retry += 1;
+    await sleep(retryDelayMs(retry, step.retryAfter, timing, Date.now()), undefined, {
+      signal: ctx.signal,
+    });
+  }
+}
+
+type Step<T> =
+  | { kind: 'done'; outcome: Outcome<T> }
+  | { kind: 'redirect'; location: string | undefined }
+  | { kind: 'retry'; reason: string; retryAfter?: string };
+
+async function attemptOnce<T>(url: URL, ctx: Context<T>): Promise<Step<T>> {
+  const { request } = await import('undici');
+  const shown = redactUrl(url.href);
+  const res = await request(url, {
+    method: 'GET',
+    dispatcher: ctx.dispatcher,
+    signal: ctx.signal,
+    headers: ctx.headers,
+  });
+  const status = res.statusCode;
+  if ([301, 302, 303, 307, 308].includes(status)) {
+    discard(res.body);
+    return { kind: 'redirect', location: headerValue(res.headers, 'location') };
+  }
+  if (status === 304 && ctx.opts.etag !== undefined) {
+    discard(res.body);
+    return { kind: 'done', outcome: { status: 304 } };
+  }
+  if (isRetryableStatus(status)) {
+    discard(res.body);
+    return {
+      kind: 'retry',
+      reason: `HTTP ${status}`,
+      retryAfter: headerValue(res.headers, 'retry-after'),
+    };
+  }
+  if (status === 404 || status === 410) {
+    discard(res.body);
+    throw new HookpmError(
+      'E_NOT_FOUND',
+      `The registry answered ${status} Not Found for ${shown}.`,
+      { url: shown, status },
+    );
+  }
+  if (status !== 200) {
+    discard(res.body);
+    throw networkError(shown, `unexpected HTTP ${status}`, status);
+  }
+  const lengthHeader = headerValue(res.headers, 'content-length');
+  const expectedLength =
+    lengthHeader !== undefined && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : null;
+  if (expectedLength !== null && expectedLength > ctx.opts.maxBytes) {
+    discard(res.body);
+    throw tooLarge(shown, ctx.opts.maxBytes, expectedLength);
+  }
+  const limits = {
+    url: shown,
+    maxBytes: ctx.opts.maxBytes,
+    expectedLength,
+    integrity: ctx.opts.integrity,
+    onProgress: ctx.opts.onProgress,
+  };
+  const value = await readBody(res.body, ctx.makeSink(), limits);
+  return {
+    kind: 'done',
+    outcome: { status: 200, value, etag: headerValue(res.headers, 'etag') ?? null },
+  };
+}
+
+/** N3: dropped connections and truncated bodies are retried like a 5xx; timeouts and our own verdicts are not. */
+function transientOrThrow(error: unknown): Step<never> {
+  if (isHookpmError(error)) throw error;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && /TIMEOUT|ABORT/i.test(code)) throw error;
+  if ((error as Error).name === 'AbortError') throw error;
+  const reason =
+    error instanceof TruncatedBodyError
+      ? `truncated body: ${error.message}`
+      : describeFailure(error);
+  return { kind: 'retry', reason };
+}
+
+/** Drops a body we will not read; the error undici raises for it has no listener otherwise. */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
+function headerValue(
+  headers: Record<string, string | string[] | undefined>,
+  name: string,
+): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,103 @@
+import { HookpmError } from '../../errors.js';
+
+/** What a URL is fetched for; it only changes the words of an error. */
+export type UrlPurpose = 'index' | 'tarball';
+
+/**
+ * Decides whether hookpm may fetch `url` (registry.md section 1, security.md "Registries and the
+ * network"):
+ * - `https:` always;
+ * - `http:` only on a loopback host (127.0.0.0/8, `[::1]`, `localhost`), else `E_INSECURE_URL`;
+ * - `file:` without a host (or with `localhost`), for local registries;
+ * - anything else (`javascript:`, `data:`, `ftp:`, no scheme, unparseable) is not a location
+ *   hookpm can read at all: `E_REGISTRY_SCHEMA`. Only a readable-but-unencrypted transport is
+ *   `E_INSECURE_URL`.
+ * Returns the parsed URL. Messages carry the redacted URL only (N5).
+ */
+export function checkUrl(url: string, purpose: UrlPurpose): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new HookpmError(
+      'E_REGISTRY_SCHEMA',
+      `The ${purpose} URL "${redactUrl(url)}" is not a valid URL.`,
+      {
+        url: redactUrl(url),
+        hint: 'Use an https:// URL, a file:// URL, or an http:// URL on a loopback address.',
+      },
+    );
+  }
+  const shown = redactUrl(url);
+  switch (parsed.protocol) {
+    case 'https:':
+      return parsed;
+    case 'http:':
+      if (isLoopbackHost(parsed.hostname)) return parsed;
+      throw new HookpmError(
+        'E_INSECURE_URL',
+        `Refusing to fetch the ${purpose} over plain http: ${shown}`,
+        {
+          url: shown,
+          hint: 'Use https://; plain http:// is allowed only on a loopback address (127.0.0.1, [::1], localhost).',
+        },
+      );
+    case 'file:':
+      if (parsed.hostname === '' || parsed.hostname === 'localhost') return parsed;
+      throw new HookpmError(
+        'E_REGISTRY_SCHEMA',
+        `The ${purpose} URL ${shown} names a remote file host.`,
+        {
+          url: shown,
+          hint: 'A file:// URL must point at this machine (file:///path/to/file).',
+        },
+      );
+    default:
+      throw new HookpmError(
+        'E_REGISTRY_SCHEMA',
+        `The ${purpose} URL ${shown} uses the unsupported scheme "${parsed.protocol}".`,
+        {
+          url: shown,
+          hint: 'Use an https:// URL, a file:// URL, or an http:// URL on a loopback address.',
+        },
+      );
+  }
+}
+
+/** True for `localhost`, any 127.0.0.0/8 address and `[::1]` (hostnames as WHATWG URL normalises them). */
+export function isLoopbackHost(hostname: string): boolean {
+  if (hostname === 'localhost' || hostname === '[::1]') return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
+
+const SENSITIVE_PARAM = /token|auth|key|pass|secret|sig|credential|session|cookie/i;
+
+/**
+ * The URL as it may be shown (N5): user and password become `***`, and the values of query
+ * parameters whose names look like credentials (token, auth, key, password, secret, signature,
+ * credential, session) become `***`. Text that is not a URL is passed through `redactUserInfo`.
+ */
+export function redactUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return redactUserInfo(url);
+  }
+  if (parsed.username !== '' || parsed.password !== '') {
+    parsed.username = '***';
+    parsed.password = '';
+  }
+  const params = [...parsed.searchParams.keys()];
+  if (params.some((name) => SENSITIVE_PARAM.test(name))) {
+    const next = new URLSearchParams();
+    for (const [name, value] of parsed.searchParams)
+      next.append(name, SENSITIVE_PARAM.test(name) ? '***' : value);
+    parsed.search = next.toString();
+  }
+  return parsed.href;
+}
+
+function redactUserInfo(text: string): string {
+  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/\s@]+@/gi, '$1***@');
+}

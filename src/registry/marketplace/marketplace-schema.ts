@@ -1,0 +1,223 @@
+import { z } from '../../json/zod.js';
+import { describeValue, isPlainObject } from '../../json/describe-value.js';
+import { diagnostic, type Diagnostic } from '../../hooks/diagnostic.js';
+import { childPath, documentPath } from '../../hooks/json-path.js';
+import { parseJson } from '../../json/parse-json.js';
+import { ManifestSchema, type Manifest } from '../../plugin/manifest.js';
+import { isValidPluginName } from '../../plugin/name.js';
+import {
+  parseEntrySource,
+  normalizeRelativePath,
+  type EntrySource,
+} from './marketplace-source-schema.js';
+import { formatIssue } from '../indexes/schema-issue.js';
+
+export type { EntrySource } from './marketplace-source-schema.js';
+
+/**
+ * The Claude Code marketplace catalog, `.claude-plugin/marketplace.json` (registry.md section 1,
+ * kind marketplace). The marketplace's own `name` is a label for people: hookpm names a registry
+ * by `hookpm registry add <name>`, so any non-empty string is accepted (the corpus has
+ * `Mixedbread-Grep`). Entry names are plugin names and follow P3.
+ */
+const Owner = z.looseObject({
+  name: z.string(),
+  email: z.optional(z.string()),
+  url: z.optional(z.string()),
+});
+const Metadata = z.looseObject({
+  description: z.optional(z.string()),
+  version: z.optional(z.string()),
+  pluginRoot: z.optional(z.string()),
+});
+const DocumentSchema = z.looseObject({
+  name: z.string().check(z.minLength(1)),
+  owner: Owner,
+  description: z.optional(z.string()),
+  metadata: z.optional(Metadata),
+  plugins: z.array(z.unknown()),
+});
+
+/** An entry's fields: the manifest's (P2), checked the same way, plus the catalog's own. */
+const EntrySchema = z.extend(ManifestSchema, {
+  category: z.optional(z.string()),
+  tags: z.optional(z.array(z.string())),
+  strict: z.optional(z.boolean()),
+});
+
+export interface MarketplaceEntry {
+  /** The entry's position in `plugins`. */
+  index: number;
+  name: string;
+  source: EntrySource;
+  /** The entry's manifest fields (name, version, description, author, keywords, hooks, ...). */
+  manifest: Manifest;
+  category?: string;
+  tags: string[];
+  /** Claude Code's `strict` (default true); `false` means the entry is the whole manifest. */
+  strict: boolean;
+}
+
+export interface Marketplace {
+  name: string;
+  owner: z.infer<typeof Owner>;
+  description?: string;
+  version?: string;
+  /** `metadata.pluginRoot`, normalised: prepended to bare relative sources. */
+  pluginRoot?: string;
+  /** The valid entries; an invalid one is left out with an error diagnostic naming it. */
+  plugins: MarketplaceEntry[];
+}
+
+export interface ParsedMarketplace {
+  /** null when the document itself is unusable (not an object, no name/owner/plugins). */
+  marketplace: Marketplace | null;
+  /** `invalid_marketplace` (the document) and `invalid_marketplace_entry` (one entry) errors. */
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Checks a decoded marketplace.json. An invalid entry is rejected with an error naming its index
+ * and name (`marketplace.json:plugins[3] ("foo"): source.url ...`) while the valid entries stay;
+ * two entries with one name keep the first. `file` names the document in paths and messages.
+ */
+export function parseMarketplace(value: unknown, file: string): ParsedMarketplace {
+  const root = documentPath(file);
+  const parsed = DocumentSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue === undefined ? '' : issue.path.map(String).join('.');
+    const what = isPlainObject(value)
+      ? `${field === '' ? 'the document' : field} ${issue === undefined ? 'is invalid' : formatIssue(issue, value)}`
+      : `must be a JSON object, found ${describeValue(value)}`;
+    const message = `${file}: not a marketplace catalog: ${what} (a marketplace has "name", "owner" {name} and a "plugins" array)`;
+    return {
+      marketplace: null,
+      diagnostics: [
+        diagnostic('invalid_marketplace', 'error', message, {
+          path: field === '' ? file : `${root}${field}`,
+        }),
+      ],
+    };
+  }
+  const doc = parsed.data;
+  const diagnostics: Diagnostic[] = [];
+  const pluginRoot = readPluginRoot(doc.metadata?.pluginRoot, file, diagnostics);
+  const plugins: MarketplaceEntry[] = [];
+  const seen = new Set<string>();
+  doc.plugins.forEach((raw, index) => {
+    const at = childPath(childPath(root, 'plugins'), index);
+    const entry = parseEntry(raw, index, pluginRoot, at);
+    if ('problems' in entry) {
+      for (const p of entry.problems)
+        diagnostics.push(
+          diagnostic('invalid_marketplace_entry', 'error', p.message, { path: p.path }),
+        );
+      return;
+    }
+    if (seen.has(entry.name)) {
+      const message = `${at} (${JSON.stringify(entry.name)}): a plugin of this name is listed earlier; this entry is ignored`;
+      diagnostics.push(
+        diagnostic('invalid_marketplace_entry', 'error', message, { path: childPath(at, 'name') }),
+      );
+      return;
+    }
+    seen.add(entry.name);
+    plugins.push(entry);
+  });
+  const marketplace: Marketplace = { name: doc.name, owner: doc.owner, plugins };
+  const description = doc.description ?? doc.metadata?.description;
+  if (description !== undefined) marketplace.description = description;
+  if (doc.metadata?.version !== undefined) marketplace.version = doc.metadata.version;
+  if (pluginRoot !== undefined) marketplace.pluginRoot = pluginRoot;
+  return { marketplace, diagnostics };
+}
+
+/** Parses marketplace.json text strictly (P4: position of invalid JSON, duplicate keys), then checks it. */
+export function parseMarketplaceText(text: string, file: string): ParsedMarketplace {
+  const json = parseJson(text, file);
+  if (!json.ok) {
+    const message = `${file}:${json.line}:${json.column}: invalid JSON: ${json.message}`;
+    return {
+      marketplace: null,
+      diagnostics: [diagnostic('invalid_marketplace', 'error', message, { path: file })],
+    };
+  }
+  const parsed = parseMarketplace(json.value, file);
+  if (json.bom) {
+    const message = `${file}: starts with a byte-order mark; it is accepted, but remove it`;
+    parsed.diagnostics.unshift(diagnostic('byte_order_mark', 'warning', message, { path: file }));
+  }
+  return parsed;
+}
+
+type EntryResult = MarketplaceEntry | { problems: { path: string; message: string }[] };
+
+function parseEntry(
+  raw: unknown,
+  index: number,
+  pluginRoot: string | undefined,
+  at: string,
+): EntryResult {
+  if (!isPlainObject(raw))
+    return {
+      problems: [
+        {
+          path: at,
+          message: `${at}: a plugin entry must be an object, found ${describeValue(raw)}`,
+        },
+      ],
+    };
+  const rawName = raw['name'];
+  const label = `${at} (${typeof rawName === 'string' ? JSON.stringify(rawName.slice(0, 80)) : 'no name'})`;
+  const problems: { path: string; message: string }[] = [];
+  if (!isValidPluginName(rawName)) {
+    problems.push({
+      path: childPath(at, 'name'),
+      message: `${label}: name ${describeValue(rawName)} is not a valid plugin name: expected 1-64 characters of a-z, 0-9, ".", "_" or "-", starting with a letter or digit (P3)`,
+    });
+  }
+  const fields = EntrySchema.safeParse(raw);
+  for (const issue of fields.success ? [] : fields.error.issues) {
+    if (issue.path[0] === 'name') continue;
+    const field = issue.path.map(String).join('.');
+    problems.push({
+      path: childPath(at, String(issue.path[0] ?? '')),
+      message: `${label}: ${field} ${formatIssue(issue, raw)}`,
+    });
+  }
+  const source = parseEntrySource(raw['source'], pluginRoot);
+  if ('problem' in source)
+    problems.push({
+      path: childPath(at, 'source'),
+      message: `${label}: ${source.at} ${source.problem}`,
+    });
+  if (problems.length > 0 || !fields.success || 'problem' in source) return { problems };
+  const data = fields.data;
+  const entry: MarketplaceEntry = {
+    index,
+    name: data.name,
+    source,
+    manifest: data,
+    tags: data.tags ?? [],
+    strict: data.strict !== false,
+  };
+  if (data.category !== undefined) entry.category = data.category;
+  return entry;
+}
+
+function readPluginRoot(
+  value: string | undefined,
+  file: string,
+  diagnostics: Diagnostic[],
+): string | undefined {
+  if (value === undefined) return undefined;
+  const normal = normalizeRelativePath(value);
+  if ('path' in normal && normal.climbs === 0)
+    return normal.path === '.' ? undefined : `./${normal.path}`;
+  const message = `${file}:metadata.pluginRoot ${describeValue(value)} must be a relative path inside the marketplace; it is ignored`;
+  diagnostics.push(
+    diagnostic('invalid_marketplace', 'error', message, { path: `${file}:metadata.pluginRoot` }),
+  );
+  return undefined;
+}

@@ -1,0 +1,293 @@
+/**
+ * Picking a version is a pure function of index metadata (registry.md V1-V3), after
+ * npm-pick-manifest: the `latest` dist-tag wins when it satisfies the range, otherwise the highest
+ * satisfying version, non-deprecated versions before deprecated ones.
+ */
+import semver from './semver.js';
+import { HookpmError } from '../../errors.js';
+import type { IndexPlugin, IndexVersion } from '../indexes/index-schema.js';
+import { nearestVersions, sortDescending } from './version-list.js';
+
+/** One registry's index record for the requested plugin name. */
+export interface Candidate {
+  registry: string;
+  plugin: IndexPlugin;
+}
+
+export interface VersionRequest {
+  name: string;
+  registry?: string;
+  range?: string;
+  tag?: string;
+  includePrerelease?: boolean;
+}
+
+export interface PickedVersion {
+  registry: string;
+  name: string;
+  version: string;
+  entry: IndexVersion;
+  /** The deprecation reason when the chosen version is deprecated: install it, with a warning. */
+  deprecated?: string;
+}
+
+/**
+ * V1: a bare name found in several registries is E_AMBIGUOUS; V2: npm ranges and dist-tags,
+ * prereleases only when the range names one or `includePrerelease`; no match is
+ * E_NO_MATCHING_VERSION with the nearest versions. Unknown plugin or registry: E_NOT_FOUND.
+ */
+export function pickVersion(
+  candidates: readonly Candidate[],
+  request: VersionRequest,
+): PickedVersion {
+  const candidate = chooseRegistry(candidates, request);
+  const { plugin, registry } = candidate;
+  const id = `${request.name}@${registry}`;
+  const versions = Object.keys(plugin.versions);
+  if (request.tag !== undefined) {
+    const version = plugin.distTags[request.tag];
+    if (version === undefined) throw unknownTag(id, request.tag, plugin);
+    return picked(candidate, request.name, version);
+  }
+  const range = request.range === undefined ? '*' : checkRange(request.range, id);
+  const options = { includePrerelease: request.includePrerelease === true };
+  const latest = plugin.distTags['latest'];
+  if (latest !== undefined && satisfiesRange(latest, range, options)) {
+    if (plugin.versions[latest]?.deprecated === undefined)
+      return picked(candidate, request.name, latest);
+  }
+  const best = bestOf(
+    plugin,
+    versions.filter((v) => semver.satisfies(v, range, options)),
+  );
+  if (best === undefined) throw noMatch(id, range, versions, options.includePrerelease);
+  return picked(candidate, request.name, best);
+}
+
+function unknownTag(id: string, tag: string, plugin: IndexPlugin): HookpmError {
+  const tags = Object.keys(plugin.distTags);
+  const known = tags.map((t) => `${t} -> ${plugin.distTags[t] ?? '?'}`).join(', ');
+  return new HookpmError(
+    'E_NO_MATCHING_VERSION',
+    `${id} has no dist-tag \`${tag}\` (nor is \`${tag}\` a registry you have added); tags: ${known || 'none'}`,
+    {
+      plugin: id,
+      tag,
+      tags,
+      nearest: sortDescending(Object.keys(plugin.versions)).slice(0, 3),
+      hint: 'Name a range or one of the listed tags, or add the registry first.',
+    },
+  );
+}
+
+function chooseRegistry(candidates: readonly Candidate[], request: VersionRequest): Candidate {
+  if (request.registry !== undefined) {
+    const found = candidates.find((c) => c.registry === request.registry);
+    if (found === undefined) {
+      throw new HookpmError(
+        'E_NOT_FOUND',
+        `no plugin ${request.name} in registry ${request.registry}`,
+        {
+          plugin: `${request.name}@${request.registry}`,
+          hint: 'Run `hookpm search` to see what the registries offer.',
+        },
+      );
+    }
+    return found;
+  }
+  const [only, ...others] = candidates;
+  if (only === undefined) {
+    throw new HookpmError('E_NOT_FOUND', `no registry has a plugin named ${request.name}`, {
+      plugin: request.name,
+      hint: 'Run `hookpm search` to see what the registries offer, or `hookpm registry update` to refresh them.',
+    });
+  }
+  if (others.length > 0) {
+    throw ambiguousName(
+      request.name,
+      candidates.map((c) => `${request.name}@${c.registry}`),
+    );
+  }
+  return only;
+}
+
+/** V1: a bare name that several registries hold; the hint shows `command` with the first id. */
+export function ambiguousName(
+  name: string,
+  ids: readonly string[],
+  command: 'install' | 'info' = 'install',
+): HookpmError {
+  return new HookpmError('E_AMBIGUOUS', `${name} is in several registries: ${ids.join(', ')}`, {
+    plugin: name,
+    ids: [...ids],
+    hint: `Name the registry, e.g. \`hookpm ${command} ${ids[0] ?? name}\`.`,
+  });
+}
+
+/**
+ * semver.satisfies, with `*` (a bare name) answered without building a Range, which costs a
+ * start-up more than anything else the resolution does: a valid version satisfies `*` unless it
+ * is a prerelease and prereleases are not included.
+ */
+function satisfiesRange(
+  version: string,
+  range: string,
+  options: { includePrerelease: boolean },
+): boolean {
+  if (range !== '*') return semver.satisfies(version, range, options);
+  return (
+    semver.valid(version) !== null &&
+    (options.includePrerelease || semver.prerelease(version) === null)
+  );
+}
+
+/** Non-deprecated before deprecated, then highest first. */
+function bestOf(plugin: IndexPlugin, versions: readonly string[]): string | undefined {
+  const sorted = sortDescending(versions);
+  return sorted.find((v) => plugin.versions[v]?.deprecated === undefined) ?? sorted[0];
+}
+
+function checkRange(range: string, id: string): string {
+  if (semver.validRange(range) === null) {
+    throw new HookpmError('E_USAGE', `${id}: ${JSON.stringify(range)} is not a semver range`, {
+      range,
+      hint: 'Use an npm range such as ^1.2.0, ~1.2, 1.x or an exact version.',
+    });
+  }
+  return range;
+}
+
+export function noMatch(
+  id: string,
+  range: string,
+  versions: readonly string[],
+  includePrerelease: boolean,
+): HookpmError {
+  const nearest = nearestVersions(versions, range);
+  const onlyPrerelease =
+    !includePrerelease &&
+    versions.some((v) => semver.satisfies(v, range, { includePrerelease: true }));
+  return new HookpmError(
+    'E_NO_MATCHING_VERSION',
+    `no version of ${id} matches ${range}; nearest available: ${nearest.length > 0 ? nearest.join(', ') : 'none'}`,
+    {
+      plugin: id,
+      range,
+      nearest,
+      hint: onlyPrerelease
+        ? 'Only prereleases match: add --include-prerelease, or name the prerelease in the range.'
+        : `Pick one of the available versions, e.g. ${id.split('@')[0]}@${nearest[0] ?? '<version>'}.`,
+    },
+  );
+}
+
+export function picked(candidate: Candidate, name: string, version: string): PickedVersion {
+  const entry = candidate.plugin.versions[version];
+  if (entry === undefined)
+    throw new Error(`Assertion failed: ${name}@${version} is not in the index`);
+  const result: PickedVersion = { registry: candidate.registry, name, version, entry };
+  if (entry.deprecated !== undefined) result.deprecated = entry.deprecated;
+  return result;
+}
+
+/**
+ * V3: the version already installed with an integrity must be served with the same sha512 digest;
+ * otherwise E_INTEGRITY_CHANGED and the caller changes nothing.
+ */
+export function checkKnownIntegrity(
+  installed: { version: string; integrity: string | null | undefined } | undefined,
+  picked: PickedVersion,
+): void {
+  if (installed === undefined || installed.version !== picked.version) return;
+  if (installed.integrity === null || installed.integrity === undefined) return;
+  const before = sha512Digests(installed.integrity);
+  const now = sha512Digests(picked.entry.integrity);
+  if (before.length === 0 || now.some((digest) => before.includes(digest))) return;
+  const id = `${picked.name}@${picked.registry}`;
+  throw new HookpmError(
+    'E_INTEGRITY_CHANGED',
+    `${id} ${picked.version} was installed with integrity ${installed.integrity}, but the registry now serves ${picked.entry.integrity} for the same version`,
+    {
+      plugin: id,
+      version: picked.version,
+      expected: installed.integrity,
+      found: picked.entry.integrity,
+      hint: 'A published version must never change. Nothing was changed; ask the registry owner, or uninstall first if you trust the new bytes.',
+    },
+  );
+}
+
+function sha512Digests(integrity: string): string[] {
+  return integrity
+    .trim()
+    .split(/\s+/)
+    .filter((part) => part.startsWith('sha512-'))
+    .map((part) => part.replace(/\?.*$/, ''));
+}
+
+export interface UpdateRequest {
+  name: string;
+  /** The installed version. */
+  installed: string;
+  /** The range recorded at install; default `*`. */
+  range?: string;
+  /** A dist-tag the plugin follows instead of a range. */
+  tag?: string;
+  includePrerelease?: boolean;
+  allowDowngrade?: boolean;
+}
+
+export type UpdatePlan =
+  | { change: 'none'; version: string }
+  | { change: 'upgrade' | 'downgrade'; version: string; entry: IndexVersion; deprecated?: string };
+
+/**
+ * The version `hookpm update` moves to: the newest in range (non-deprecated first), never lower than
+ * the installed one. When the index no longer offers the installed version or anything above it
+ * (the index moved backwards), that is E_DOWNGRADE unless `allowDowngrade`.
+ */
+export function newestInRange(candidate: Candidate, request: UpdateRequest): UpdatePlan {
+  const { plugin } = candidate;
+  const id = `${request.name}@${candidate.registry}`;
+  const versions = Object.keys(plugin.versions);
+  const { installed } = request;
+  let offered: string[];
+  if (request.tag !== undefined) {
+    const tagged = plugin.distTags[request.tag];
+    if (tagged === undefined) throw noMatch(id, request.tag, versions, true);
+    offered = [tagged];
+  } else {
+    const range = checkRange(request.range ?? '*', id);
+    const includePrerelease =
+      request.includePrerelease === true || semver.prerelease(installed) !== null;
+    offered = versions.filter((v) => semver.satisfies(v, range, { includePrerelease }));
+    if (offered.length === 0) throw noMatch(id, range, versions, includePrerelease);
+  }
+  const higher = offered.filter((v) => semver.gt(v, installed));
+  const higherKept = higher.filter((v) => plugin.versions[v]?.deprecated === undefined);
+  const target = bestOf(plugin, higherKept.length > 0 ? higherKept : higher);
+  if (target !== undefined && (higherKept.length > 0 || !offered.includes(installed))) {
+    return plan('upgrade', picked(candidate, request.name, target));
+  }
+  if (offered.includes(installed)) return { change: 'none', version: installed };
+  const lower = bestOf(plugin, offered);
+  if (lower === undefined) throw new Error('Assertion failed: offered versions are not empty');
+  if (request.allowDowngrade === true)
+    return plan('downgrade', picked(candidate, request.name, lower));
+  throw new HookpmError(
+    'E_DOWNGRADE',
+    `the index of ${candidate.registry} moved backwards: ${id} ${installed} is installed, but the newest version it offers${request.tag === undefined ? ` in ${request.range ?? '*'}` : ` as ${request.tag}`} is ${lower}`,
+    {
+      plugin: id,
+      installed,
+      found: lower,
+      hint: 'Nothing was changed. Allow the downgrade explicitly if it is intended (hookpm install <name>@<version>).',
+    },
+  );
+}
+
+function plan(change: 'upgrade' | 'downgrade', chosen: PickedVersion): UpdatePlan {
+  const result: UpdatePlan = { change, version: chosen.version, entry: chosen.entry };
+  if (chosen.deprecated !== undefined) result.deprecated = chosen.deprecated;
+  return result;
+}

@@ -1,0 +1,83 @@
+import { z } from '../../json/zod.js';
+
+/** The state document versions this hookpm reads and writes (D6: a newer one is never rewritten). */
+export const STATE_VERSION = 1;
+
+const registrySchema = z.object({
+  location: z.string().check(z.minLength(1)),
+  kind: z.enum(['index', 'marketplace', 'npm']),
+  addedAt: z.string(),
+});
+
+const consentSchema = z.object({
+  surfaceHash: z.string().check(z.minLength(1)),
+  at: z.string(),
+  /** The plugin version the consent was given for. */
+  version: z.string().check(z.minLength(1)),
+});
+
+/** plugins.md Q5: an installed update that waits for consent to its widened surface. */
+const pendingSchema = z.object({
+  version: z.string().check(z.minLength(1)),
+  path: z.string().check(z.minLength(1)),
+  integrity: z.string().check(z.minLength(1)),
+  fingerprint: z.string().check(z.minLength(1)),
+  surfaceHash: z.string().check(z.minLength(1)),
+  events: z.array(z.string()),
+  source: z.string(),
+});
+
+const pluginSchema = z.object({
+  id: z.string().check(z.minLength(1)),
+  name: z.string().check(z.minLength(1)),
+  registry: z.string().check(z.minLength(1)),
+  version: z.string().check(z.minLength(1)),
+  /** The spec, path or URL it was installed from. */
+  source: z.string(),
+  /** The range the user asked for, used by `hookpm update`. */
+  range: z.string(),
+  integrity: z.string().check(z.minLength(1)),
+  /** plugins.md Q6: the files fingerprint of the installed tree. */
+  fingerprint: z.string().check(z.minLength(1)),
+  /** The installed tree (absolute). */
+  path: z.string().check(z.minLength(1)),
+  enabled: z.boolean(),
+  installedAt: z.string(),
+  consent: z.nullable(consentSchema),
+  surfaceHash: z.string().check(z.minLength(1)),
+  events: z.array(z.string()),
+  pending: z.nullable(pendingSchema),
+});
+
+/** registry.md D2: the state document, parsed once here (STYLE rule 4). Unknown fields are dropped. */
+export const stateSchema = z
+  .object({
+    version: z.literal(STATE_VERSION),
+    registries: z.record(z.string(), registrySchema),
+    plugins: z.record(z.string(), pluginSchema),
+    /** Built-in registries (`examples`) the user removed; absent means none was removed. */
+    removedDefaults: z.optional(z.array(z.string())),
+  })
+  .check(
+    z.superRefine((state, ctx) => {
+      for (const [key, plugin] of Object.entries(state.plugins)) {
+        if (plugin.id !== key) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['plugins', key, 'id'],
+            message: `id ${JSON.stringify(plugin.id)} differs from its key`,
+          });
+        }
+      }
+    }),
+  );
+
+export type State = z.infer<typeof stateSchema>;
+export type RegistryRecord = State['registries'][string];
+export type PluginRecord = State['plugins'][string];
+export type RegistryKind = RegistryRecord['kind'];
+
+/** The state of a store that has never been written. */
+export function emptyState(): State {
+  return { version: STATE_VERSION, registries: {}, plugins: {} };
+}
