@@ -1,5 +1,4 @@
 import { writeSync } from 'node:fs';
-import { isatty } from 'node:tty';
 
 /**
  * STYLE "Start-up cost": process.stdout, process.stderr and process.stdin are made on first use,
@@ -9,7 +8,8 @@ import { isatty } from 'node:tty';
  * to the stream, which queues it, so nothing is lost or reordered.
  */
 export function isTerminal(fd: 0 | 1 | 2): boolean {
-  return isatty(fd);
+  // node:tty loads node:net and the streams (about 3 ms): only a command that asks pays for it.
+  return process.getBuiltinModule('node:tty').isatty(fd);
 }
 
 /** The descriptors whose output went to their stream, which may still hold some of it. */

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { toStoreError } from '../io/fs-error.js';
-import { pluginDataDir } from './paths.js';
+import { pluginDataDir } from './plugin-dirs.js';
 import type { StorePaths } from './paths.js';
 
 /**

@@ -1,6 +1,5 @@
 import envPaths from 'env-paths';
 import { join } from 'node:path';
-import { sanitizePluginId } from '../plugin/data-id.js';
 import { homeStorePaths } from './home-paths.js';
 
 /** registry.md D1: where hookpm keeps settings (config), state and trees (data), and downloads (cache). */
@@ -34,11 +33,6 @@ export function pluginsDir(paths: StorePaths): string {
   return join(paths.data, 'plugins');
 }
 
-/** All installed versions of one plugin. */
-export function pluginVersionsDir(paths: StorePaths, id: string): string {
-  return join(pluginsDir(paths), sanitizePluginId(id));
-}
-
 /** A3/D4: staging, on the same file system as the installed trees; owned by the lock holder. */
 export function stagingRoot(paths: StorePaths): string {
   return join(paths.data, '.staging');
@@ -47,11 +41,6 @@ export function stagingRoot(paths: StorePaths): string {
 /** plugins.md V3: the root of the per-plugin data directories. */
 export function pluginDataRoot(paths: StorePaths): string {
   return join(paths.data, 'plugin-data');
-}
-
-/** V3: one plugin's persistent data directory. */
-export function pluginDataDir(paths: StorePaths, id: string): string {
-  return join(pluginDataRoot(paths), sanitizePluginId(id));
 }
 
 /** D5: downloaded tarballs, cached by integrity. */

@@ -4,7 +4,8 @@ import { mkdir, mkdtemp, readFile, readdir, realpath, rm, stat, writeFile } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pluginDataDir, resolveStorePaths } from '../../src/store/paths.js';
+import { resolveStorePaths } from '../../src/store/paths.js';
+import { pluginDataDir } from '../../src/store/plugin-dirs.js';
 import { BIN, ensureBuilt, runBin } from '../helpers/built-bin.js';
 import { writeTree } from '../store/plugin-tree.js';
 

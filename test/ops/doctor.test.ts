@@ -13,11 +13,11 @@ import { installDir } from '../../src/store/layout.js';
 import {
   indexCacheDir,
   lockFile,
-  pluginDataDir,
   pluginsDir,
   stagingRoot,
   stateFile,
 } from '../../src/store/paths.js';
+import { pluginDataDir } from '../../src/store/plugin-dirs.js';
 import { readState, writeState } from '../../src/store/state/state.js';
 import type { PluginRecord, State } from '../../src/store/state/state-schema.js';
 import { trustStorePath } from '../../src/workspace/trust-store.js';

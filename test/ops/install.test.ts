@@ -5,7 +5,8 @@ import { installPlugins, type InstallOptions } from '../../src/ops/install/insta
 import type { PluginContext } from '../../src/ops/plugin-context.js';
 import type { ReviewReport } from '../../src/ops/review/report.js';
 import { fingerprintTree } from '../../src/store/fingerprint.js';
-import { pluginDataDir, stagingRoot } from '../../src/store/paths.js';
+import { stagingRoot } from '../../src/store/paths.js';
+import { pluginDataDir } from '../../src/store/plugin-dirs.js';
 import { readState } from '../../src/store/state/state.js';
 import { hashStore } from '../helpers/store-snapshot.js';
 import { hooksDoc } from '../store/plugin-tree.js';

@@ -9,7 +9,7 @@ import type { PluginContext } from '../../src/ops/plugin-context.js';
 import type { ReviewReport } from '../../src/ops/review/report.js';
 import { reviewPlugin } from '../../src/ops/review/review.js';
 import { uninstallPlugins } from '../../src/ops/plugins/uninstall.js';
-import { pluginDataDir } from '../../src/store/paths.js';
+import { pluginDataDir } from '../../src/store/plugin-dirs.js';
 import { readState, writeState } from '../../src/store/state/state.js';
 import { hashStore } from '../helpers/store-snapshot.js';
 import { cmd, makeWorld, pluginFiles, type World } from './plugin-fixture.js';

@@ -6,14 +6,13 @@ import { ensureDataDir, removeDataDir } from '../../src/store/data-dir.js';
 import {
   indexCacheDir,
   lockFile,
-  pluginDataDir,
   pluginDataRoot,
-  pluginVersionsDir,
   resolveStorePaths,
   stagingRoot,
   stateFile,
   tarballCacheDir,
 } from '../../src/store/paths.js';
+import { pluginDataDir, pluginVersionsDir } from '../../src/store/plugin-dirs.js';
 import type { StorePaths } from '../../src/store/paths.js';
 import { sanitizePluginId } from '../../src/plugin/data-id.js';
 import { makeTempHome } from '../helpers/temp-home.js';

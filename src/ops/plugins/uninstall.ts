@@ -1,6 +1,6 @@
 import { collectGarbage } from '../../store/collect.js';
 import { removeDataDir } from '../../store/data-dir.js';
-import { pluginDataDir } from '../../store/paths.js';
+import { pluginDataDir } from '../../store/plugin-dirs.js';
 import { readState, withStoreLock, writeState } from '../../store/state/state.js';
 import { findInstalled } from './installed.js';
 import { lockOptions, type PluginContext } from '../plugin-context.js';

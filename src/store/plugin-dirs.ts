@@ -1,0 +1,18 @@
+import { join } from 'node:path';
+import { sanitizePluginId } from '../plugin/data-id.js';
+import { pluginDataRoot, pluginsDir, type StorePaths } from './paths.js';
+
+/*
+ * The directories named by a plugin's id (plugins.md V3, registry.md D4). Apart from paths.ts so
+ * that a command that names no plugin directory (`hookpm list`) does not load node:crypto.
+ */
+
+/** D4: all installed versions of one plugin, `<plugins>/<sanitized id>/`. */
+export function pluginVersionsDir(paths: StorePaths, id: string): string {
+  return join(pluginsDir(paths), sanitizePluginId(id));
+}
+
+/** V3: one plugin's persistent data directory. */
+export function pluginDataDir(paths: StorePaths, id: string): string {
+  return join(pluginDataRoot(paths), sanitizePluginId(id));
+}
