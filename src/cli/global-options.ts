@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
+import { GLOBAL_OPTIONS } from './grammar.js';
+import { resolveStorePaths, type StorePaths } from '../store/paths.js';
 
 /** The global options of cli.md section 1, resolved once for a command. */
 export interface GlobalOptions {
@@ -15,12 +17,7 @@ export interface GlobalOptions {
 }
 
 export function addGlobalOptions(program: Command): void {
-  program
-    .option('--home <dir>', 'hookpm home directory (same as HOOKPM_HOME)')
-    .option('--json', 'print exactly one JSON document on stdout')
-    .option('-y, --yes', 'answer yes to every question (needed without a TTY)')
-    .option('--offline', 'use only cached registry data')
-    .option('--cwd <dir>', 'working directory to act on');
+  for (const { flags, description } of GLOBAL_OPTIONS) program.option(flags, description);
 }
 
 /** Reads the global options as seen from a (sub)command, wherever they appeared on the line. */
@@ -40,4 +37,9 @@ export function resolveGlobals(opts: Record<string, unknown>): GlobalOptions {
     offline: opts.offline === true,
     cwd,
   };
+}
+
+/** registry.md D1: the store of `--home`, else HOOKPM_HOME, else the platform directories. */
+export function storePathsOf(globals: GlobalOptions): StorePaths {
+  return resolveStorePaths({ HOOKPM_HOME: globals.hookpmHome });
 }

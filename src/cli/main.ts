@@ -17,7 +17,7 @@ import * as trust from './commands/trust.js';
 import * as uninstall from './commands/uninstall.js';
 import * as update from './commands/update.js';
 import * as validate from './commands/validate.js';
-import { readVersion } from './fast-path.js';
+import { readVersion } from './start/version.js';
 import { addGlobalOptions } from './global-options.js';
 import { reportError } from './report-error.js';
 

@@ -1,14 +1,9 @@
-import { resolveStorePaths, type StorePaths } from '../store/paths.js';
+import { storePathsOf, type GlobalOptions } from './global-options.js';
 import type { Confirm, PluginContext } from '../ops/plugin-context.js';
 import { canAsk } from './prompt/can-ask.js';
-import type { GlobalOptions } from './global-options.js';
+
 import { createInstallProgress, type InstallProgressView } from './progress/install-progress.js';
 import { askConsent } from './prompt/prompt-consent.js';
-
-/** registry.md D1: the store of `--home`, else HOOKPM_HOME, else the platform directories. */
-export function storePathsOf(globals: GlobalOptions): StorePaths {
-  return resolveStorePaths({ HOOKPM_HOME: globals.hookpmHome });
-}
 
 /**
  * The context the plugin operations run with: the store, this process's environment, the

@@ -1,16 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
-import {
-  cp,
-  mkdir,
-  mkdtemp,
-  readdir,
-  rm,
-  stat,
-  symlink,
-  utimes,
-  writeFile,
-} from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,6 +36,7 @@ beforeAll(async () => {
     encoding: 'utf8',
   });
   expect(built.status, built.stderr).toBe(0);
+  await writeFile(join(tmp, 'loaded.cjs'), LOADED_PRELOAD);
   hooksFile = join(tmp, 'hooks.json');
   const hooks = { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo done' }] }] } };
   await writeFile(hooksFile, JSON.stringify(hooks));
@@ -54,22 +46,66 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-function hookpm(args: string[], home: string): { code: number | null; stdout: string } {
-  const env = { ...process.env, HOME: tmp, HOOKPM_HOME: home, NO_COLOR: '1' };
-  const run = spawnSync(process.execPath, [join(pkg, 'bin', 'hookpm.js'), ...args], {
+/**
+ * Runs the package's bin/hookpm.js. With `loaded`, a preload script records in that file every
+ * file of dist/ the run requires; with `debug`, Node reports its compile cache on stderr.
+ */
+function hookpm(
+  args: string[],
+  home: string,
+  opts: { loaded?: string; debug?: boolean } = {},
+): { code: number | null; stdout: string; stderr: string } {
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    HOME: tmp,
+    HOOKPM_HOME: home,
+    NO_COLOR: '1',
+    ...(opts.debug === true ? { NODE_DEBUG_NATIVE: 'COMPILE_CACHE' } : {}),
+    ...(opts.loaded === undefined ? {} : { LOADED_LOG: opts.loaded }),
+  };
+  const preload = opts.loaded === undefined ? [] : ['--require', join(tmp, 'loaded.cjs')];
+  const run = spawnSync(process.execPath, [...preload, join(pkg, 'bin', 'hookpm.js'), ...args], {
     env,
     cwd: tmp,
     encoding: 'utf8',
   });
-  return { code: run.status, stdout: run.stdout };
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
-/** The content hash on the last line of a script of dist/bundle/. */
-function hashOf(script: string): string {
-  const text = readFileSync(join(pkg, 'dist', 'bundle', script), 'latin1');
-  const hash = /\/\/# hookpm-bundle ([0-9a-f]{16})\n$/.exec(text)?.[1];
-  if (hash === undefined) throw new Error(`${script} does not end with its hash`);
-  return hash;
+/** Logs each file of the package's dist/ that a run requires (test/cli/run-bundle.test.ts). */
+const LOADED_PRELOAD = `
+const Module = require('node:module');
+const { appendFileSync } = require('node:fs');
+const load = Module._load;
+Module._load = function (request, parent, isMain) {
+  const path = Module._resolveFilename(request, parent, isMain);
+  if (path.includes('/dist/')) appendFileSync(process.env.LOADED_LOG, path + '\\n');
+  return load.apply(this, arguments);
+};
+`;
+
+/** The chunk names (`main`, `zod`, ... without their hashes) a run with `loaded` required. */
+async function chunksLoaded(log: string): Promise<string[]> {
+  const text = await readFile(log, 'utf8').catch(() => '');
+  const names = text
+    .split('\n')
+    .filter((line) => line.includes('/dist/bundle/'))
+    .map((line) => line.slice(line.lastIndexOf('/') + 1).replace(/(-[\w-]{8})?\.cjs$/, ''));
+  return [...new Set(names)].sort();
+}
+
+/** Node 22.1 and later keep a compile cache (module.enableCompileCache); Node 20 has none. */
+const HAS_COMPILE_CACHE =
+  typeof (createRequire(import.meta.url)('node:module') as { enableCompileCache?: unknown })
+    .enableCompileCache === 'function';
+
+/** Node's report (NODE_DEBUG_NATIVE=COMPILE_CACHE): the cached modules it accepted and rejected. */
+function cacheReport(stderr: string): { accepted: number; rejected: string[] } {
+  const lines = stderr.split('\n').filter((line) => line.startsWith('[compile cache]'));
+  return {
+    accepted: lines.filter((line) => / was accepted/.test(line)).length,
+    rejected: lines.filter((line) => / was rejected| mismatch/i.test(line)),
+  };
 }
 
 /** Like hookpm(), without blocking this process (which serves the registry). */
@@ -89,104 +125,102 @@ function hookpmAsync(
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 
-/** The names in `dir`, sorted; none when it does not exist. */
-async function listed(dir: string): Promise<string[]> {
-  return (await readdir(dir).catch(() => [] as string[])).sort();
-}
-
-describe('bin/hookpm.js and the scripts of dist/bundle/', () => {
-  it('STYLE start-up cost: the CLI runs from the bundle, whose V8 code cache is written by the first run of a command (replacing those of other builds) and reused by the next', async () => {
-    const home = join(tmp, 'home-bundle');
-    const cacheDir = join(home, 'cache', 'code-cache');
-    // The caches of another build of the CLI's script, and one named before scripts had names:
-    // removed when this build's cache is written. One of the undici script stays (it is removed
-    // when that script's cache is written).
-    await mkdir(cacheDir, { recursive: true });
-    const tail = `-${process.version}-x64-validate.bin`;
-    for (const old of [
-      `cli-0123456789abcdef${tail}`,
-      `0123456789abcdef${tail}`,
-      `undici-0123456789abcdef${tail}`,
-    ])
-      await writeFile(join(cacheDir, old), 'old');
-    const first = hookpm(['validate', hooksFile, '--json'], home);
-    expect(first.code).toBe(0);
-    const name = `cli-${hashOf('cli.cjs')}-${process.version}-${process.arch}-validate.bin`;
-    expect(await listed(cacheDir)).toEqual([name, `undici-0123456789abcdef${tail}`]);
-    const written = (await stat(join(cacheDir, name))).mtimeMs;
-    const second = hookpm(['validate', hooksFile, '--json'], home);
-    expect(second).toEqual(first);
-    // Accepted by V8, so not written again; nothing else is left in the directory.
-    expect((await stat(join(cacheDir, name))).mtimeMs).toBe(written);
-    expect(await listed(cacheDir)).toEqual([name, `undici-0123456789abcdef${tail}`]);
+describe('bin/hookpm.js and the chunks of dist/bundle/', () => {
+  it('STYLE start-up cost: the CLI runs from the bundle, and `list` requires none of the chunks of commander, zod, undici or the install pipeline', async () => {
+    const home = join(tmp, 'home-chunks');
+    const log = join(tmp, 'loaded-list.log');
+    const listedRun = hookpm(['list', '--json'], home, { loaded: log });
+    expect(listedRun.code, listedRun.stderr).toBe(0);
+    expect(JSON.parse(listedRun.stdout)).toEqual({ plugins: [] });
+    const chunks = await chunksLoaded(log);
+    expect(chunks).toContain('entry');
+    expect(chunks).toContain('fast-path');
+    for (const heavy of ['main', 'zod', 'undici', 'install', 'semver'])
+      expect(chunks).not.toContain(heavy);
+    // Nothing of dist/ but the bundle: the compiled modules are not read.
+    const text = await readFile(log, 'utf8');
+    expect(text.split('\n').filter((l) => l !== '' && !l.includes('/dist/bundle/'))).toEqual([]);
+    // A command the fast paths do not answer goes to the full CLI (commander's chunk).
+    const validated = hookpm(['validate', hooksFile, '--json'], home, {
+      loaded: join(tmp, 'v.log'),
+    });
+    expect(validated.code, validated.stderr).toBe(0);
+    expect(await chunksLoaded(join(tmp, 'v.log'))).toContain('main');
   });
 
-  it('STYLE start-up cost: undici is a script of its own, run (through its own code cache) only by a command that goes to the network, whose CLI cache a later run that does not go there replaces', async () => {
+  it("STYLE start-up cost: on Node 22.1 and later the second run of a command takes its compiled code from Node's compile cache in the cache directory; Node 20 keeps none", () => {
+    const home = join(tmp, 'home-cache');
+    const first = hookpm(['validate', hooksFile, '--json'], home, { debug: true });
+    expect(first.code, first.stderr).toBe(0);
+    const second = hookpm(['validate', hooksFile, '--json'], home, { debug: true });
+    expect(second.stdout).toBe(first.stdout);
+    const cacheDir = join(home, 'cache', 'compile-cache');
+    if (HAS_COMPILE_CACHE) {
+      expect(cacheReport(first.stderr).accepted).toBe(0);
+      const report = cacheReport(second.stderr);
+      expect(report.rejected).toEqual([]);
+      // The chunks the command loads after the cache is on: fast-path, main and what it needs.
+      expect(report.accepted).toBeGreaterThan(5);
+      expect(readdirNames(cacheDir)).toHaveLength(1);
+    } else {
+      expect(second.stderr).not.toContain('[compile cache]');
+      expect(readdirNames(cacheDir)).toEqual([]);
+    }
+  });
+
+  it('STYLE start-up cost: a command that went to the network (WebAssembly tier-up turned off, src/cli/start/wasm-tier-up.ts) leaves a compile cache that later runs accept', async () => {
     const registry = await startPluginRegistry('acme');
     try {
       const home = join(tmp, 'home-network');
-      const cacheDir = join(home, 'cache', 'code-cache');
-      expect(hookpm(['validate', hooksFile], home).code).toBe(0);
-      expect((await listed(cacheDir)).filter((n) => n.startsWith('undici-'))).toEqual([]);
       const added = await hookpmAsync(['registry', 'add', 'acme', registry.url], home);
       expect(added.code, added.stderr).toBe(0);
       expect(registry.requests).toContain('/index.json');
-      // Written by a run that went to the network: named .net.bin (it lacks what a run that
-      // does not go there compiles).
-      const tail = `${process.version}-${process.arch}-registry`;
-      const cli = `cli-${hashOf('cli.cjs')}-${tail}`;
-      const undici = `undici-${hashOf('undici.cjs')}-${tail}.net.bin`;
-      expect(await listed(cacheDir)).toEqual(expect.arrayContaining([`${cli}.net.bin`, undici]));
-      // Another network command of the same kind reuses both and writes nothing: V8 accepts
-      // them, although the runs turn WebAssembly tier-up off once undici is loaded (a cache
-      // made under other flags is rejected; src/cli/wasm-tier-up.ts).
-      const modified = async (): Promise<number[]> => [
-        (await stat(join(cacheDir, `${cli}.net.bin`))).mtimeMs,
-        (await stat(join(cacheDir, undici))).mtimeMs,
-      ];
-      const written = await modified();
       const updated = await hookpmAsync(['registry', 'update', 'acme'], home);
       expect(updated.code, updated.stderr).toBe(0);
-      expect(await modified()).toEqual(written);
-      // The first one that stays off the network replaces it with the cache of both paths.
-      expect(hookpm(['registry', 'list'], home).code).toBe(0);
-      const after = await listed(cacheDir);
-      expect(after).toContain(`${cli}.bin`);
-      expect(after).not.toContain(`${cli}.net.bin`);
-      expect(after).toContain(undici);
+      // Off the network: the chunks the network runs cached (main, the registry commands).
+      const after = hookpm(['registry', 'list', '--json'], home, { debug: true });
+      expect(after.code, after.stderr).toBe(0);
+      expect(after.stdout).toContain('"acme"');
+      // A command that stays off the network, with V8's default flags: a cache of its own.
+      expect(hookpm(['list', '--json'], home).code).toBe(0);
+      if (HAS_COMPILE_CACHE) {
+        const report = cacheReport(after.stderr);
+        expect(report.rejected).toEqual([]);
+        expect(report.accepted).toBeGreaterThan(5);
+        expect(readdirNames(join(home, 'cache', 'compile-cache'))).toHaveLength(2);
+        const again = hookpm(['list', '--json'], home, { debug: true });
+        expect(cacheReport(again.stderr).rejected).toEqual([]);
+      }
     } finally {
       await registry.close();
     }
   });
 
-  it('STYLE start-up cost: no module is copied into an ES namespace as a script starts, and semver comes function by function (bundle-cli.mjs plainNamespaces, src/registry/semver.ts)', () => {
-    const text = (script: string): string =>
-      readFileSync(join(pkg, 'dist', 'bundle', script), 'latin1');
-    for (const script of ['start.cjs', 'fast.cjs', 'cli.cjs']) {
-      // `x = __toESM(x, 1);` or `import_x = __toESM(require_x(), 1);`: a getter per member.
-      expect(text(script)).not.toMatch(/^\s*[\w$]+ = __toESM\(/m);
-    }
-    // semver's index requires every module of the package, ranges/subset.js among them.
-    expect(text('fast.cjs')).toMatch(/require_valid\b/);
-    expect(text('fast.cjs')).not.toMatch(/require_subset\b/);
-  });
-
-  it('registry.md D1: the code cache goes to the cache directory of --home, which wins over HOOKPM_HOME', async () => {
+  it('registry.md D1: the compile cache goes to the cache directory of --home, which wins over HOOKPM_HOME', () => {
     const env = join(tmp, 'home-env');
     const flag = join(tmp, 'home-flag');
     expect(hookpm(['--home', flag, 'validate', hooksFile], env).code).toBe(0);
-    expect(await listed(join(flag, 'cache', 'code-cache'))).toHaveLength(1);
-    expect(await listed(join(env, 'cache', 'code-cache'))).toEqual([]);
+    expect(readdirNames(join(flag, 'cache', 'compile-cache'))).toHaveLength(
+      HAS_COMPILE_CACHE ? 1 : 0,
+    );
+    expect(readdirNames(join(env, 'cache'))).toEqual([]);
   });
 
-  it('STYLE start-up cost: a bundle older than dist/cli/entry.js (tsc ran since) is not run; the compiled modules give the same answer', async () => {
+  it('STYLE start-up cost: a bundle older than dist/cli/start/entry.js (tsc ran since) is not run; the compiled modules give the same answer', async () => {
     const viaBundle = hookpm(['validate', hooksFile, '--json'], join(tmp, 'home-a'));
     const later = new Date(Date.now() + 60_000);
-    await utimes(join(pkg, 'dist', 'cli', 'entry.js'), later, later);
-    const home = join(tmp, 'home-compiled');
-    const viaModules = hookpm(['validate', hooksFile, '--json'], home);
-    expect(viaModules).toEqual(viaBundle);
+    await utimes(join(pkg, 'dist', 'cli', 'start', 'entry.js'), later, later);
+    const log = join(tmp, 'loaded-compiled.log');
+    const viaModules = hookpm(['validate', hooksFile, '--json'], join(tmp, 'home-b'), {
+      loaded: log,
+    });
+    expect(viaModules.stdout).toEqual(viaBundle.stdout);
     expect(viaModules.code).toBe(0);
-    expect(await listed(join(home, 'cache', 'code-cache'))).toEqual([]);
+    expect(await chunksLoaded(log)).toEqual([]);
   });
 });
+
+/** The names in `dir`, sorted; none when it does not exist. */
+function readdirNames(dir: string): string[] {
+  return existsSync(dir) ? readdirSync(dir).sort() : [];
+}

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { HookpmError } from '../../errors.js';
 import { globalOptions } from '../global-options.js';
-import { storePathsOf } from '../plugin-context.js';
+import { storePathsOf } from '../global-options.js';
 
 /**
  * `hookpm doctor [--fix] [--online]` (cli.md section 2): checks the store, state, lock,

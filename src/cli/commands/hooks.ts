@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { canAsk } from '../prompt/can-ask.js';
 import { globalOptions } from '../global-options.js';
-import { storePathsOf } from '../plugin-context.js';
+import { storePathsOf } from '../global-options.js';
 import { promptTrust } from '../prompt/prompt-trust.js';
 import { formatHookTable } from '../render/render-hooks.js';
 import { formatDiagnostic, printErrorLine, printJson, printLine } from '../render/render.js';

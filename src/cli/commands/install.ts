@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { globalOptions } from '../global-options.js';
+import { INSTALL_OPTIONS } from '../grammar.js';
 import { runInstall, type InstallFlags } from '../install-action.js';
 
 /**
@@ -7,7 +8,7 @@ import { runInstall, type InstallFlags } from '../install-action.js';
  * answers the common forms first.
  */
 export function register(program: Command): void {
-  program
+  const command = program
     .command('install')
     .description(
       'install plugins from registries, tarballs or directories; shows the review and asks to enable',
@@ -15,14 +16,9 @@ export function register(program: Command): void {
     .argument(
       '<spec...>',
       'name, name@range, name@tag, name@registry[@range], ./dir, ./file.tgz, https://.../x.tgz, npm:pkg[@range]',
-    )
-    .option('--no-enable', 'install without enabling (no question asked)')
-    .option(
-      '--force',
-      'reinstall even when the same version and files are installed (restores a changed tree)',
-    )
-    .option('--dry-run', 'show the plan (versions, surface diff, files); change nothing')
-    .option('--include-prerelease', 'let ranges match prerelease versions')
+    );
+  for (const { flags, description } of INSTALL_OPTIONS) command.option(flags, description);
+  command
     .addHelpText(
       'after',
       '\nExample:\n  $ hookpm install guard@examples --yes\n  $ hookpm install guard@^1.0.0 ./my-plugin ./x.tgz --no-enable --json\n',

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { globalOptions } from '../global-options.js';
-import { storePathsOf } from '../plugin-context.js';
+import { storePathsOf } from '../global-options.js';
 
 /** `hookpm list` (cli.md section 3). The common forms are answered by cli/fast-path.ts first. */
 export function register(program: Command): void {

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { HookpmError } from '../../errors.js';
 import { EVENT_NAMES, isEventName, type EventName } from '../../hooks/events.js';
 import { globalOptions } from '../global-options.js';
-import { storePathsOf } from '../plugin-context.js';
+import { storePathsOf } from '../global-options.js';
 import { canAsk } from '../prompt/can-ask.js';
 import { promptTrust } from '../prompt/prompt-trust.js';
 import { printJson, printLine } from '../render/render.js';

@@ -1,17 +1,16 @@
 import type { Command } from 'commander';
 import { globalOptions } from '../global-options.js';
+import { SEARCH_OPTIONS } from '../grammar.js';
 import { registryContextFromGlobals } from '../registry-options.js';
 import { printSearchResult } from '../render/render-search.js';
 
 /** `hookpm search [query] [--event E]` (cli.md sections 2 and 3); cli/fast-search.ts answers the common forms first. */
 export function register(program: Command): void {
-  program
+  const command = program
     .command('search [query...]')
-    .description('search every registry by name, description and keyword')
-    .option(
-      '--event <event>',
-      'only plugins whose latest version hooks this event (e.g. PreToolUse)',
-    )
+    .description('search every registry by name, description and keyword');
+  for (const { flags, description } of SEARCH_OPTIONS) command.option(flags, description);
+  command
     .addHelpText(
       'after',
       '\nExample:\n  $ hookpm search guard\n  $ hookpm search --event PreToolUse --json\n',

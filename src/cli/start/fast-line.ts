@@ -1,49 +1,70 @@
-import { resolveGlobals, type GlobalOptions } from './global-options.js';
+import { GLOBAL_OPTIONS, type OptionDefinition } from '../grammar.js';
+import { resolveGlobals, type GlobalOptions } from '../global-options.js';
 
 /**
- * The command lines the fast paths (cli/fast-path.ts) answer without commander: one command word,
- * its operands, the global options of cli.md section 1 (`--json`, `--yes`/`-y`, `--offline`,
- * `--home <dir>`, `--cwd <dir>`, each anywhere on the line) and the command's own options named
- * here. Anything else (help, an unknown option, `--`, a value that looks like an option) is null,
+ * The command lines the fast paths (fast-path.ts) answer without commander: one command word, its
+ * operands, and the options of cli/grammar.ts, as commander reads them: the global ones anywhere
+ * on the line, the command's own after its word, `--name value` or `--name=value` for one that
+ * takes a value. Anything else (help,
+ * an unknown option, `--`, a value that looks like an option, a repeated command word) is null,
  * and the full CLI, which gives the same answer or the usage error, takes the line.
  */
 export interface FastLine {
   operands: string[];
   /** The switches given, by their long names (`-y` is `--yes`). */
   switches: Set<string>;
-  /** The last value given for each option that takes one. */
+  /** The last value given for each option that takes one, by its long name. */
   values: Map<string, string>;
 }
 
-const GLOBAL_SWITCHES = ['--json', '--yes', '--offline'];
-const GLOBAL_VALUES = ['--home', '--cwd'];
+/** An option of a grammar: its long name, whether it takes a value, and whether it is global. */
+interface FastOption {
+  long: string;
+  valued: boolean;
+  global: boolean;
+}
+
+/** The options a line may hold, by every name they are written with (`-y` and `--yes`). */
+export function grammarOf(own: readonly OptionDefinition[]): Map<string, FastOption> {
+  const names = new Map<string, FastOption>();
+  for (const { flags } of [...GLOBAL_OPTIONS, ...own]) {
+    const words = flags.split(/[ ,]+/);
+    const long = words.find((word) => word.startsWith('--'));
+    if (long === undefined) throw new Error(`Assertion failed: ${flags} has no long name`);
+    const valued = words.some((word) => word.startsWith('<'));
+    const option = { long, valued, global: GLOBAL_OPTIONS.some((o) => o.flags === flags) };
+    for (const word of words) if (word.startsWith('-')) names.set(word, option);
+  }
+  return names;
+}
 
 export function parseFastLine(
   args: readonly string[],
   command: string,
-  own: { switches?: readonly string[]; values?: readonly string[]; operands?: boolean } = {},
+  grammar: ReadonlyMap<string, FastOption>,
+  takesOperands: boolean,
 ): FastLine | null {
-  const switches = new Set([...GLOBAL_SWITCHES, ...(own.switches ?? [])]);
-  const valued = new Set([...GLOBAL_VALUES, ...(own.values ?? [])]);
   const line: FastLine = { operands: [], switches: new Set(), values: new Map() };
   let named = false;
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i] as string;
-    const equals = arg.indexOf('=');
-    const name = equals === -1 ? arg : arg.slice(0, equals);
-    if (arg === '-y') line.switches.add('--yes');
-    else if (switches.has(arg)) line.switches.add(arg);
-    else if (valued.has(name) && equals !== -1) line.values.set(name, arg.slice(equals + 1));
-    else if (valued.has(arg)) {
+    const equals = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const option = grammar.get(equals === -1 ? arg : arg.slice(0, equals));
+    if (option !== undefined && !option.global && !named) return null;
+    if (option !== undefined && equals !== -1) {
+      if (!option.valued) return null;
+      line.values.set(option.long, arg.slice(equals + 1));
+    } else if (option?.valued === true) {
       const value = args[i + 1];
       if (value === undefined || value.startsWith('-')) return null;
-      line.values.set(arg, value);
+      line.values.set(option.long, value);
       i += 1;
-    } else if (arg.startsWith('-')) return null;
+    } else if (option !== undefined) line.switches.add(option.long);
+    else if (arg.startsWith('-')) return null;
     else if (!named) {
       if (arg !== command) return null;
       named = true;
-    } else if (own.operands === true) line.operands.push(arg);
+    } else if (takesOperands) line.operands.push(arg);
     else return null;
   }
   return named ? line : null;

@@ -1,64 +1,82 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { globalsOf, parseFastLine, type FastLine } from './fast-line.js';
-import { writeText } from './stdio.js';
+import { storePathsOf } from '../global-options.js';
+import { INSTALL_OPTIONS, LIST_OPTIONS, SEARCH_OPTIONS } from '../grammar.js';
+import { globalsOf, grammarOf, parseFastLine, type FastLine } from './fast-line.js';
 
 /**
  * STYLE "Start-up cost": the most common command lines answer without loading commander and every
- * command: `list`, `search` (cli/fast-search.ts) and `install` (cli/fast-install.ts), each with
- * only the options cli/fast-line.ts reads (the global ones resolved as commander's are), plus
- * `--version` when the bundle is not used (src/cli/start.ts answers it first). They print what the
- * full CLI (src/cli/main.ts) prints, through the same renderers; any other line returns false and
- * goes there. Measured by bench/cli-startup.bench.mjs, bench/search.bench.mjs and
- * bench/install.bench.mjs.
+ * command: `list`, `search` and `install <spec...>`, with the options of cli/grammar.ts. They run
+ * and print what the full CLI (cli/main.ts) runs and prints, through the same operations and
+ * renderers; any other line returns false and goes there. Measured by bench/cli-startup.bench.mjs,
+ * bench/search.bench.mjs and bench/install.bench.mjs.
  */
 export async function runFastPath(argv: readonly string[]): Promise<boolean> {
   const args = argv.slice(2);
-  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-    writeText(1, `${readVersion()}\n`);
+  for (const { command, grammar, operands, run } of FAST_COMMANDS) {
+    const line = parseFastLine(args, command, grammar, operands !== 'none');
+    if (line === null || (operands === 'some' && line.operands.length === 0)) continue;
+    try {
+      await run(line);
+    } catch (error) {
+      const { reportError } = await import('../report-error.js');
+      process.exitCode = reportError(error, { json: line.switches.has('--json') });
+    }
     return true;
   }
-  const run = fastCommand(args);
-  if (run === null) return false;
-  const [line, handler] = run;
-  try {
-    await handler(line);
-  } catch (error) {
-    const { reportError } = await import('./report-error.js');
-    process.exitCode = reportError(error, { json: line.switches.has('--json') });
-  }
-  return true;
+  return false;
 }
 
-/** The version of package.json (the one `hookpm --version` prints on every path). */
-export function readVersion(): string {
-  const text = readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8');
-  return (JSON.parse(text) as { version: string }).version;
+interface FastCommand {
+  command: string;
+  grammar: ReturnType<typeof grammarOf>;
+  /** `some`: one operand at least (commander's `<spec...>`); `any`: `[query...]`. */
+  operands: 'none' | 'any' | 'some';
+  run: (line: FastLine) => Promise<void>;
 }
 
-type Handler = (line: FastLine) => Promise<void>;
+const FAST_COMMANDS: readonly FastCommand[] = [
+  { command: 'list', grammar: grammarOf(LIST_OPTIONS), operands: 'none', run: runList },
+  { command: 'search', grammar: grammarOf(SEARCH_OPTIONS), operands: 'any', run: runSearch },
+  { command: 'install', grammar: grammarOf(INSTALL_OPTIONS), operands: 'some', run: runInstall },
+];
 
-function fastCommand(args: readonly string[]): [FastLine, Handler] | null {
-  const search = parseFastLine(args, 'search', { values: ['--event'], operands: true });
-  if (search !== null)
-    return [search, async (line) => (await import('./fast-search.js')).runFastSearch(line)];
-  const install = parseFastLine(args, 'install', {
-    switches: ['--no-enable', '--force', '--dry-run', '--include-prerelease'],
-    operands: true,
-  });
-  if (install !== null && install.operands.length > 0)
-    return [install, async (line) => (await import('./fast-install.js')).runFastInstall(line)];
-  const list = parseFastLine(args, 'list');
-  if (list !== null) return [list, runList];
-  return null;
-}
-
+/** What commands/list.ts runs. */
 async function runList(line: FastLine): Promise<void> {
-  const [{ storePathsOf }, { listPlugins }, render] = await Promise.all([
-    import('./plugin-context.js'),
-    import('../ops/plugins/list.js'),
-    import('./render/render-list.js'),
+  const [{ listPlugins }, { printPluginList }] = await Promise.all([
+    import('../../ops/plugins/list.js'),
+    import('../render/render-list.js'),
   ]);
   const globals = globalsOf(line);
-  render.printPluginList(await listPlugins(storePathsOf(globals)), globals.json);
+  printPluginList(await listPlugins(storePathsOf(globals)), globals.json);
+}
+
+/** What commands/search.ts runs. */
+async function runSearch(line: FastLine): Promise<void> {
+  const [{ searchPlugins }, { registryContextFromGlobals }, { printSearchResult }] =
+    await Promise.all([
+      import('../../ops/registries/search.js'),
+      import('../registry-options.js'),
+      import('../render/render-search.js'),
+    ]);
+  const globals = globalsOf(line);
+  const { ctx, progress } = registryContextFromGlobals(globals);
+  const event = line.values.get('--event');
+  const query = { query: line.operands.join(' '), ...(event === undefined ? {} : { event }) };
+  const found = await searchPlugins(ctx, query).finally(progress.done);
+  printSearchResult(found, globals.json);
+}
+
+/** What commands/install.ts runs. */
+async function runInstall(line: FastLine): Promise<void> {
+  const { switches } = line;
+  const { runInstall: install } = await import('../install-action.js');
+  await install(
+    line.operands,
+    {
+      enable: !switches.has('--no-enable'),
+      force: switches.has('--force'),
+      dryRun: switches.has('--dry-run'),
+      includePrerelease: switches.has('--include-prerelease'),
+    },
+    globalsOf(line),
+  );
 }

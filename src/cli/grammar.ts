@@ -1,0 +1,46 @@
+/**
+ * The options of the command lines that the fast paths (cli/start/fast-path.ts) answer, as
+ * commander flag strings: the one definition both grammars come from. commands/install.ts,
+ * commands/search.ts and global-options.ts register exactly these with commander, and
+ * cli/start/fast-line.ts derives its parser from them (`-y, --yes` is `-y` or `--yes`; `<dir>`
+ * takes a value; `--no-x` is a switch), so the two cannot drift apart.
+ */
+export interface OptionDefinition {
+  flags: string;
+  description: string;
+}
+
+/** cli.md section 1: the global options, valid anywhere on the line. */
+export const GLOBAL_OPTIONS: readonly OptionDefinition[] = [
+  { flags: '--home <dir>', description: 'hookpm home directory (same as HOOKPM_HOME)' },
+  { flags: '--json', description: 'print exactly one JSON document on stdout' },
+  { flags: '-y, --yes', description: 'answer yes to every question (needed without a TTY)' },
+  { flags: '--offline', description: 'use only cached registry data' },
+  { flags: '--cwd <dir>', description: 'working directory to act on' },
+];
+
+/** cli.md section 2: `hookpm install <spec...>`. */
+export const INSTALL_OPTIONS: readonly OptionDefinition[] = [
+  { flags: '--no-enable', description: 'install without enabling (no question asked)' },
+  {
+    flags: '--force',
+    description:
+      'reinstall even when the same version and files are installed (restores a changed tree)',
+  },
+  {
+    flags: '--dry-run',
+    description: 'show the plan (versions, surface diff, files); change nothing',
+  },
+  { flags: '--include-prerelease', description: 'let ranges match prerelease versions' },
+];
+
+/** cli.md sections 2 and 3: `hookpm search [query...]`. */
+export const SEARCH_OPTIONS: readonly OptionDefinition[] = [
+  {
+    flags: '--event <event>',
+    description: 'only plugins whose latest version hooks this event (e.g. PreToolUse)',
+  },
+];
+
+/** `hookpm list` has no options of its own. */
+export const LIST_OPTIONS: readonly OptionDefinition[] = [];
