@@ -7,10 +7,11 @@ import type { State } from './state-schema.js';
 /**
  * Reads the state for read-only commands that must start fast (`hookpm list`, STYLE "Start-up
  * cost"): loading zod costs more than the whole start-up budget. A document that passes the
- * structural check below, which accepts only what stateSchema accepts, is returned as is; anything
- * else (a missing-but-corrupt file, a failed check, a newer version) goes to readState, which
- * loads the schema and fails with E_STATE_CORRUPT exactly as every other command does (D6).
- * Like the schema, unknown fields are dropped.
+ * structural check below, which accepts exactly what stateSchema accepts, is returned as the
+ * schema would return it; anything else (an unreadable file, a failed check, a newer version)
+ * goes to readState, which loads the schema and fails with E_STATE_CORRUPT exactly as every other
+ * command does (D6). stateSchema is the one schema: test/store/read-state-fast.test.ts walks every
+ * key of it, so a key or rule the check below lacks fails there.
  */
 export async function readStateFast(paths: StorePaths): Promise<State> {
   let text: string | undefined;

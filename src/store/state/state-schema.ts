@@ -49,7 +49,11 @@ const pluginSchema = z.object({
   pending: z.nullable(pendingSchema),
 });
 
-/** registry.md D2: the state document, parsed once here (STYLE rule 4). Unknown fields are dropped. */
+/**
+ * registry.md D2: the state document, parsed once here (STYLE rule 4). Unknown fields are dropped.
+ * readQuickState (read-state-fast.ts) checks the same without loading zod; a change here needs the
+ * same change there, and test/store/read-state-fast.test.ts fails until it has it.
+ */
 export const stateSchema = z
   .object({
     version: z.literal(STATE_VERSION),
