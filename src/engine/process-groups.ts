@@ -3,6 +3,12 @@
  * handler runs as the leader of its own group, so a group id is the handler's pid and
  * `process.kill(-pgid)` reaches the handler and everything it forked.
  */
+import type { ChildProcess } from 'node:child_process';
+
+/** X6: time between SIGTERM and SIGKILL to the group, and the most the runner waits after SIGKILL. */
+export const KILL_GRACE_MS = 500;
+const IS_WINDOWS = process.platform === 'win32';
+
 const liveGroups = new Set<number>();
 
 let exitListener = false;
@@ -36,8 +42,8 @@ export function liveHandlerGroups(): number[] {
 
 /**
  * Sends `signal` to a whole process group. Never throws: a group that is already gone (ESRCH) or
- * cannot be signalled is simply skipped. On Windows, where groups cannot be signalled, the caller
- * falls back to killing the child itself.
+ * cannot be signalled is simply skipped. On Windows, where groups cannot be signalled,
+ * terminateGroup falls back to killing the child itself.
  */
 export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
   try {
@@ -46,6 +52,23 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * X6: SIGTERM to the handler's group; after KILL_GRACE_MS, SIGKILL to the group, which is then
+ * unregistered, and `killed` is called. Where the group cannot be signalled, the child itself is.
+ */
+export function terminateGroup(child: ChildProcess, pgid: number, killed: () => void): void {
+  signalHandler(child, pgid, 'SIGTERM');
+  setTimeout(() => {
+    signalHandler(child, pgid, 'SIGKILL');
+    unregisterGroup(pgid);
+    killed();
+  }, KILL_GRACE_MS);
+}
+
+function signalHandler(child: ChildProcess, pgid: number, signal: NodeJS.Signals): void {
+  if (IS_WINDOWS || !signalGroup(pgid, signal)) child.kill(signal);
 }
 
 /** SIGKILLs every live handler group, synchronously (safe inside a process 'exit' listener). */

@@ -11,9 +11,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { SnapshotHandler } from '../hooks/types.js';
 import { argvVariables, handlerEnvironment, substituteArgv } from './environment.js';
-import { createOutputCapture } from './output-capture.js';
-import { registerGroup, signalGroup, unregisterGroup } from './process-groups.js';
+import { createOutputCapture, type OutputCapture } from './output-capture.js';
+import { KILL_GRACE_MS, registerGroup, terminateGroup, unregisterGroup } from './process-groups.js';
 import type { HandlerRun } from './types.js';
+
+export { KILL_GRACE_MS } from './process-groups.js';
 
 export interface RunHandlerOptions {
   /** The payload (X2): written to stdin, then stdin is closed. Ignored for a legacy handler (C4). */
@@ -28,8 +30,6 @@ export interface RunHandlerOptions {
   signal?: AbortSignal;
 }
 
-/** X6: time between SIGTERM and SIGKILL to the group, and the most the runner waits after SIGKILL. */
-export const KILL_GRACE_MS = 500;
 /** setTimeout fires at once past this; longer timeouts are clamped (about 24.8 days). */
 const MAX_TIMER_MS = 2_147_483_647;
 const IS_WINDOWS = process.platform === 'win32';
@@ -139,91 +139,108 @@ interface Supervised {
  * and settles on 'close' (exit plus both pipes shut) or, after a kill, without waiting for pipes
  * that a surviving grandchild may hold.
  */
-function supervise({
-  child,
-  handler,
-  opts,
-  stdin,
-  file,
-  started,
-}: Supervised): Promise<HandlerRun> {
+function supervise(s: Supervised): Promise<HandlerRun> {
   return new Promise((resolve) => {
+    const { child, opts } = s;
     const pid = child.pid;
-    const out = createOutputCapture();
-    const err = createOutputCapture();
-    let exit: { code: number | null; signal: string | null } = { code: null, signal: null };
-    let launchError: unknown = null;
-    let timedOut = false;
-    let killing = false;
-    let settled = false;
+    const seen = observe(child);
+    const state = { timedOut: false, killing: false, settled: false };
     let deadline: NodeJS.Timeout | undefined;
     let fallback: NodeJS.Timeout | undefined;
 
-    const ignore = (): void => {};
-    child.stdin?.on('error', ignore); // EPIPE: the handler need not read its stdin
-    child.stdout?.on('error', ignore).on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr?.on('error', ignore).on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', (error) => {
-      if (pid === undefined) launchError = error; // later errors are failed kills: the deadline covers them
-    });
-    child.on('exit', (code, signal) => (exit = { code, signal }));
-    child.on('close', settle);
-    if (pid === undefined) return; // the launch failed: 'error' then 'close' follow
-    registerGroup(pid);
-    child.stdin?.end(stdin);
-
-    const timeoutMs = Math.min(handler.timeoutSec * 1000, MAX_TIMER_MS);
-    deadline = setTimeout(() => {
-      timedOut = true;
-      terminate();
-    }, timeoutMs);
-    opts.signal?.addEventListener('abort', terminate, { once: true });
-
-    /** X6: SIGTERM to the group; after the grace, SIGKILL to the group and stop waiting for pipes. */
-    function terminate(): void {
-      if (killing || pid === undefined) return;
-      killing = true;
-      killGroup(child, pid, 'SIGTERM');
-      setTimeout(() => {
-        killGroup(child, pid, 'SIGKILL');
-        unregisterGroup(pid);
-        if (settled) return;
-        for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
-        fallback = setTimeout(settle, KILL_GRACE_MS);
-      }, KILL_GRACE_MS);
-    }
-
     function settle(): void {
-      if (settled) return;
-      settled = true;
+      if (state.settled) return;
+      state.settled = true;
       clearTimeout(deadline);
       clearTimeout(fallback);
       opts.signal?.removeEventListener('abort', terminate);
       // After a normal exit the group is left alone (a handler may detach a helper on purpose);
-      // after a kill it stays registered until the SIGKILL above has been sent.
-      if (!killing && pid !== undefined) unregisterGroup(pid);
-      const stdout = out.finish();
-      const stderr = err.finish();
-      const failure: Failure | null =
-        launchError === null
-          ? null
-          : { kind: 'launch_failed', message: launchMessage(file, opts.cwd, launchError) };
-      resolve({
-        handler,
-        exitCode: timedOut || failure !== null ? null : exit.code,
-        signal: failure !== null ? null : exit.signal,
-        stdout: stdout.text,
-        stderr: stderr.text,
-        stdoutTruncated: stdout.truncated,
-        stderrTruncated: stderr.truncated,
-        timedOut,
-        failure,
-        durationMs: Math.round(performance.now() - started),
+      // after a kill it stays registered until terminateGroup has sent SIGKILL.
+      if (!state.killing && pid !== undefined) unregisterGroup(pid);
+      resolve(settledRun(s, seen, state.timedOut));
+    }
+
+    /** X6: SIGTERM to the group; after the grace, SIGKILL to the group and stop waiting for pipes. */
+    function terminate(): void {
+      if (state.killing || pid === undefined) return;
+      state.killing = true;
+      terminateGroup(child, pid, () => {
+        if (!state.settled) fallback = abandonPipes(child, settle);
       });
     }
+
+    child.on('close', settle);
+    if (pid === undefined) return; // the launch failed: 'error' then 'close' follow
+    registerGroup(pid);
+    child.stdin?.end(s.stdin);
+    deadline = startDeadline(s.handler.timeoutSec, () => {
+      state.timedOut = true;
+      terminate();
+    });
+    opts.signal?.addEventListener('abort', terminate, { once: true });
   });
 }
 
-function killGroup(child: ChildProcess, pid: number, signal: NodeJS.Signals): void {
-  if (IS_WINDOWS || !signalGroup(pid, signal)) child.kill(signal);
+/** What the runner has seen of a child: its output under the X7 caps, its exit, a launch error. */
+interface Observed {
+  out: OutputCapture;
+  err: OutputCapture;
+  exit: { code: number | null; signal: string | null };
+  launchError: unknown;
+}
+
+/** Drains both pipes into their captures and records the exit and a failed launch. */
+function observe(child: ChildProcess): Observed {
+  const seen: Observed = {
+    out: createOutputCapture(),
+    err: createOutputCapture(),
+    exit: { code: null, signal: null },
+    launchError: null,
+  };
+  const launched = child.pid !== undefined;
+  const ignore = (): void => {};
+  child.stdin?.on('error', ignore); // EPIPE: the handler need not read its stdin
+  child.stdout?.on('error', ignore).on('data', (chunk: Buffer) => seen.out.push(chunk));
+  child.stderr?.on('error', ignore).on('data', (chunk: Buffer) => seen.err.push(chunk));
+  child.on('error', (error) => {
+    if (!launched) seen.launchError = error; // later errors are failed kills: the deadline covers them
+  });
+  child.on('exit', (code, signal) => (seen.exit = { code, signal }));
+  return seen;
+}
+
+/** X6: calls `expired` once the handler's timeout has passed, clamped to what a timer can hold. */
+function startDeadline(timeoutSec: number, expired: () => void): NodeJS.Timeout {
+  return setTimeout(expired, Math.min(timeoutSec * 1000, MAX_TIMER_MS));
+}
+
+/**
+ * X6, once SIGKILL is sent: stops waiting for pipes that a surviving grandchild may hold open.
+ * Destroying them lets 'close' follow; `settle` runs anyway if it has not within KILL_GRACE_MS.
+ */
+function abandonPipes(child: ChildProcess, settle: () => void): NodeJS.Timeout {
+  for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
+  return setTimeout(settle, KILL_GRACE_MS);
+}
+
+/** The HandlerRun of a spawned child, from what was observed up to settling. */
+function settledRun(s: Supervised, seen: Observed, timedOut: boolean): HandlerRun {
+  const stdout = seen.out.finish();
+  const stderr = seen.err.finish();
+  const failure: Failure | null =
+    seen.launchError === null
+      ? null
+      : { kind: 'launch_failed', message: launchMessage(s.file, s.opts.cwd, seen.launchError) };
+  return {
+    handler: s.handler,
+    exitCode: timedOut || failure !== null ? null : seen.exit.code,
+    signal: failure !== null ? null : seen.exit.signal,
+    stdout: stdout.text,
+    stderr: stderr.text,
+    stdoutTruncated: stdout.truncated,
+    stderrTruncated: stderr.truncated,
+    timedOut,
+    failure,
+    durationMs: Math.round(performance.now() - s.started),
+  };
 }

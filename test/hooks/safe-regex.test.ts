@@ -33,6 +33,7 @@ const LOOKS_UNSAFE_BUT_SAFE = [
   '(\\s|,)+$',
   '^(?:mcp__[a-z]+__)+\\w+$',
   '(\\d{1,3}\\.){3}\\d{1,3}$',
+  '(github|gitlab){2}$',
 ];
 
 const OTHER_SAFE = [
@@ -56,7 +57,7 @@ const UNSAFE = [
   '(a+)+$',
   '(a*)*',
   '(a|a)*',
-  '(a|ab)*',
+  '(a|a){30}',
   '(\\w+\\s?)+',
   '(.*a){9}',
   '(x+x+)+y',
@@ -118,6 +119,15 @@ describe('catastrophic-backtracking check (engine.md E4)', () => {
       for (const input of ADVERSARIAL) regex.test(input);
       expect(performance.now() - started, source).toBeLessThan(50);
     }
+  });
+
+  it('E4: (a|ab)* is accepted: alternatives that start alike are unsafe only where its loop can read one text two ways', () => {
+    expect(checkRegexSafety('(a|ab)*')).toEqual({ safe: true });
+    expect(checkRegexSafety('(a|ab)*$')).toEqual({ safe: true });
+    const regex = /(a|ab)*$/;
+    const started = performance.now();
+    for (const input of ADVERSARIAL) regex.test(input);
+    expect(performance.now() - started).toBeLessThan(50);
   });
 
   it('E4: a source the analyser cannot read is rejected rather than trusted', () => {

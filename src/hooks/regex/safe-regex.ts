@@ -6,21 +6,26 @@ import type { RegexNode } from './regex-ast.js';
 import { canConsume, children, consumable, first, matchesWithin, nullable } from './regex-facts.js';
 
 /**
- * E4: a static check that a matcher's regular expression cannot backtrack catastrophically. Every
- * quantifier that repeats (upper bound > 1) has its body X checked; the regex is unsafe when
- *  1. X can match both the empty string and more (`(a*)*`, `(a|)+`);
- *  2. an alternation in X has two branches that can start the same way (`(a|a)*`, `(a|ab)*`,
- *     `(\w|\d)+`): branches are compared position by position over their fixed-length prefixes,
- *     so `(github|gitlab)+` is safe;
- *  3. X holds a variable quantifier Y (`+`, `*`, `?`, `{1,3}`; a fixed `{2}` is a sequence) such
- *     that what surrounds Y inside X can match nothing but characters Y itself consumes, so
- *     consecutive iterations can share Y's text in many ways
- *     (`(a+)+`, `(\w+\s?)+`, `(.*a){9}`, `(aa?)+`), while `(ab+)+` or `(\d+\.)+` stay safe;
- *  4. X holds a back-reference.
- * Rules 1-3 name the common shapes; behind them loop-ambiguity.ts decides the general case (a
- * repeated part that can read the same text along two paths, such as `(?:ba*a?)+`).
- * Lookarounds are checked on their own. Character sets over-approximate, which only makes the check
- * more cautious. Polynomial backtracking (`.*a.*b.*c` on long input) is not rejected.
+ * E4: a static check that a matcher's regular expression cannot backtrack catastrophically. The
+ * general check is loop-ambiguity.ts: the expression, and each lookaround body on its own, is unsafe
+ * when some loop can read the same text along two paths (`(a+)+`, `(a|a)*`, `(\w+\s?)+`,
+ * `(?:ba*a?)+`), while `(a|ab)*`, `(ab+)+` or `(github|gitlab)+` stay safe. Beside it, rules for
+ * what its automaton cannot see, each on the body X of a quantifier that repeats (upper bound > 1):
+ *  1. X holds a back-reference: the automaton reads one as a single character, though it repeats
+ *     a captured text of any length;
+ *  2. X can match both the empty string and more (`(a|)+`, `(?:a?)+`): the automaton has no empty
+ *     moves, so an iteration that matches nothing leaves no trace in it;
+ *  3. the repeat is counted (a finite upper bound, `{9}`): the automaton unrolls its copies, and a
+ *     fixed count forms no loop, yet the ways to read a text multiply across the copies, so X is
+ *     unsafe when
+ *     - an alternation in X has two branches that can start the same way (`(a|a){30}`; branches
+ *       are compared position by position over their fixed-length prefixes, so
+ *       `(github|gitlab){2}` is safe), or
+ *     - X holds a variable quantifier Y (`+`, `*`, `?`, `{1,3}`; a fixed `{2}` is a sequence) such
+ *       that what surrounds Y inside X can match nothing but characters Y itself consumes, so the
+ *       copies can share Y's text in many ways (`(.*a){9}`), while `(\d{1,3}\.){3}` stays safe.
+ * Character sets over-approximate, which only makes the check more cautious. Polynomial
+ * backtracking outside a counted repeat (`.*a.*b.*c` on long input) is not rejected.
  */
 export type RegexSafety = { safe: true } | { safe: false; reason: string };
 
@@ -35,18 +40,28 @@ export function checkRegexSafety(source: string): RegexSafety {
   return reason === null ? { safe: true } : { safe: false, reason };
 }
 
-/** The general check behind rules 1-3, on the whole expression and on each lookaround body. */
+/** The general check, on the whole expression and on each lookaround body. */
 function ambiguityHazard(tree: RegexNode): string | null {
   for (const root of [tree, ...lookBodies(tree)]) {
     const verdict = findLoopAmbiguity(root);
-    if (verdict === 'ambiguous') {
-      return 'a repeated part can match the same text in more than one way';
-    }
+    if (verdict === 'ambiguous') return ambiguousPart(root);
     if (verdict === 'too_complex') {
       return 'it is too complex to be analysed for catastrophic backtracking';
     }
   }
   return null;
+}
+
+/**
+ * Names a smallest repeat whose own automaton is ambiguous: an ambiguous cycle runs through the
+ * positions of one repeat, so that repeat, taken alone, has it too. Reversed, the pre-order puts
+ * every repeat after the repeats inside it.
+ */
+function ambiguousPart(root: RegexNode): string {
+  const repeats = descendants(root, 'repeat').reverse();
+  const part = repeats.find((node) => findLoopAmbiguity(node) === 'ambiguous');
+  const what = part === undefined ? 'a repeated part' : `the repeated ${quote(part.text)}`;
+  return `${what} can match the same text in more than one way`;
 }
 
 function lookBodies(node: RegexNode): RegexNode[] {
@@ -56,7 +71,7 @@ function lookBodies(node: RegexNode): RegexNode[] {
 
 function findHazard(node: RegexNode): string | null {
   if (node.kind === 'repeat' && node.max > 1) {
-    const hazard = repeatHazard(node.body, node.text);
+    const hazard = repeatHazard(node);
     if (hazard !== null) return hazard;
   }
   for (const child of children(node)) {
@@ -66,15 +81,22 @@ function findHazard(node: RegexNode): string | null {
   return null;
 }
 
-function repeatHazard(body: RegexNode, text: string): string | null {
+/** Rules 1 and 2 for every repeat, rule 3 for a counted one. */
+function repeatHazard(node: NodeOf<'repeat'>): string | null {
+  const { body, text } = node;
   if (descendants(body, 'backref').length > 0) {
     return `the repeated ${quote(text)} holds a back-reference`;
   }
   if (nullable(body) && canConsume(body)) {
     return `the repeated ${quote(text)} can also match the empty string`;
   }
+  return node.max === Infinity ? null : countedHazard(body, text);
+}
+
+/** Rule 3: what makes the copies of a counted repeat read one text in many ways. */
+function countedHazard(body: RegexNode, text: string): string | null {
   for (const alt of descendants(body, 'alt')) {
-    if (alt.kind === 'alt' && !branchesDistinct(alt.branches)) {
+    if (!branchesDistinct(alt.branches)) {
       return `the repeated ${quote(text)} holds alternatives that can match the same text`;
     }
   }
@@ -91,15 +113,17 @@ function quote(text: string): string {
   return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}...` : text);
 }
 
-/** Nodes of one kind inside `node` (itself included), not entering lookarounds. */
-function descendants(node: RegexNode, kind: RegexNode['kind']): RegexNode[] {
+type NodeOf<K extends RegexNode['kind']> = Extract<RegexNode, { kind: K }>;
+
+/** Nodes of one kind inside `node` (itself included), in pre-order, not entering lookarounds. */
+function descendants<K extends RegexNode['kind']>(node: RegexNode, kind: K): NodeOf<K>[] {
   if (node.kind === 'look') return [];
-  const own = node.kind === kind ? [node] : [];
+  const own = node.kind === kind ? [node as NodeOf<K>] : [];
   return [...own, ...children(node).flatMap((child) => descendants(child, kind))];
 }
 
 interface InnerRepeat {
-  node: Extract<RegexNode, { kind: 'repeat' }>;
+  node: NodeOf<'repeat'>;
   before: RegexNode[];
   after: RegexNode[];
 }
