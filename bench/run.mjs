@@ -23,7 +23,7 @@ for (const file of files) {
       r.yardstick.valueMs > 0 ? `${(r.valueMs / r.yardstick.valueMs).toFixed(2)}x` : 'n/a';
     console.log(
       [
-        r.name.padEnd(58),
+        r.name.padEnd(66),
         `measured ${fmt(r.valueMs)}`.padEnd(20),
         `yardstick ${r.yardstick.name} ${fmt(r.yardstick.valueMs)}`.padEnd(40),
         `ratio ${ratio}`.padEnd(13),
