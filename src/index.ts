@@ -58,7 +58,7 @@ export type { AskTrust, TrustAnswer, ResolvedTrust } from './ops/run/resolve-tru
 
 /** Where hookpm keeps its state and plugins (`HOOKPM_HOME`, else the platform directories). */
 export { resolveStorePaths } from './store/paths.js';
-export type { StorePaths } from './store/paths.js';
+export type { StorePaths } from './store/store-paths.js';
 
 /** The effective merged hooks of a snapshot, as `hookpm hooks --json` shows them. */
 export { describeSnapshot } from './ops/run/list-hooks.js';

@@ -1,4 +1,5 @@
-import { resolveStorePaths, type StorePaths } from '../store/paths.js';
+import { resolveStorePaths } from '../store/paths.js';
+import type { StorePaths } from '../store/store-paths.js';
 import type { Confirm, PluginContext } from '../ops/plugin-context.js';
 import { canAsk } from './prompt/can-ask.js';
 import type { GlobalOptions } from './global-options.js';

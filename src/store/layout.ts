@@ -4,7 +4,7 @@ import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { errnoCode, toStoreError } from '../io/fs-error.js';
 import { pluginVersionsDir, stagingRoot } from './paths.js';
-import type { StorePaths } from './paths.js';
+import type { StorePaths } from './store-paths.js';
 import { sameTree } from './same-tree.js';
 import { syncPath } from '../io/sync-tree.js';
 

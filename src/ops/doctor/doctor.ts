@@ -1,5 +1,5 @@
 import { HookpmError } from '../../errors.js';
-import type { StorePaths } from '../../store/paths.js';
+import type { StorePaths } from '../../store/store-paths.js';
 import type { RegistryRecord } from '../../store/state/state-schema.js';
 import { problem, type DoctorCheck, type DoctorReport } from './check.js';
 import { collectLeftovers } from './fix.js';

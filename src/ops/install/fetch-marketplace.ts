@@ -13,7 +13,7 @@ import type {
 import { redactUrl } from '../../registry/http/url-policy.js';
 import { copyPluginTree } from '../../store/copy-tree.js';
 import { createStagingDir } from '../../store/layout.js';
-import type { StorePaths } from '../../store/paths.js';
+import type { StorePaths } from '../../store/store-paths.js';
 import { readPluginDir } from '../../store/read-plugin.js';
 import type { ReadMarketplace } from '../registries/read-marketplace.js';
 import { stageNpmPlugin, type NpmPluginRequest } from './fetch-npm.js';

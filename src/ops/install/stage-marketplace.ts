@@ -2,7 +2,7 @@ import { rename, rm } from 'node:fs/promises';
 import semver from '../../registry/versions/semver.js';
 import { HookpmError } from '../../errors.js';
 import { redactUrl } from '../../registry/http/url-policy.js';
-import type { StorePaths } from '../../store/paths.js';
+import type { StorePaths } from '../../store/store-paths.js';
 import { readState } from '../../store/state/state.js';
 import { finishStage, type StageEnv, type StagedPlugin } from './stage.js';
 import { readMarketplace } from '../registries/read-marketplace.js';

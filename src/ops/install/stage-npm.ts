@@ -1,5 +1,5 @@
 import { rename, rm } from 'node:fs/promises';
-import type { StorePaths } from '../../store/paths.js';
+import type { StorePaths } from '../../store/store-paths.js';
 import type { NpmSource } from './source.js';
 import { finishStage, type StageEnv, type StagedPlugin } from './stage.js';
 import { stageNpmPlugin } from './fetch-npm.js';

@@ -4,7 +4,7 @@ import { toStoreError } from '../../io/fs-error.js';
 import { copyPluginTree } from '../../store/copy-tree.js';
 import { fingerprintOf, fingerprintTree, type TreeEntry } from '../../store/fingerprint.js';
 import { createStagingDir } from '../../store/layout.js';
-import type { StorePaths } from '../../store/paths.js';
+import type { StorePaths } from '../../store/store-paths.js';
 import { assertInstallable, inspectPluginDir, type InspectedPlugin } from './inspect.js';
 import type { InstallSource } from './source.js';
 import { checkAgainstIndex, requireManifest } from './staged.js';
