@@ -4,7 +4,7 @@ import type { RegistryEntry } from '../registries/defaults.js';
 import type { MarketplaceSource } from './stage-marketplace.js';
 import { npmSource, type InstallSource, type NpmSource } from './source.js';
 import type { LoadedCatalogs } from '../registries/load-catalogs.js';
-import type { Catalog } from '../registries/catalog.js';
+import type { Catalog } from '../registries/catalog-types.js';
 import { errorOf, type RegistrySpec } from './pick.js';
 
 /**

@@ -8,7 +8,7 @@ import { npmSource, resolveLocalSource, type InstallSource } from './source.js';
 import { loadCatalogs, type LoadedCatalogs } from '../registries/load-catalogs.js';
 import type { PluginContext } from '../plugin-context.js';
 import type { RegistryContext } from '../registry-context.js';
-import type { Catalog } from '../registries/catalog.js';
+import type { Catalog } from '../registries/catalog-types.js';
 import { pickRegistrySource, type PickOptions, type RegistrySpec } from './pick.js';
 
 export interface ResolveOptions {

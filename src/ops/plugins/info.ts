@@ -11,7 +11,7 @@ import {
   type LoadedCatalogs,
   type RegistryWarning,
 } from '../registries/load-catalogs.js';
-import type { Catalog } from '../registries/catalog.js';
+import type { Catalog } from '../registries/catalog-types.js';
 import type { RegistryContext } from '../registry-context.js';
 import { hasCurrentConsent } from '../review/consent.js';
 

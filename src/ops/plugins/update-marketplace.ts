@@ -3,7 +3,7 @@ import type { PluginRecord } from '../../store/state/state-schema.js';
 import type { RegistryEntry } from '../registries/defaults.js';
 import type { MarketplaceSource } from '../install/stage-marketplace.js';
 import { UNKNOWN_VERSION } from '../registries/marketplace-index.js';
-import type { Catalog } from '../registries/catalog.js';
+import type { Catalog } from '../registries/catalog-types.js';
 
 /** `0.0.0-g<commit>` and `0.0.0-t<tree digest>` (stage-marketplace-plugin.ts) name trees, in no order. */
 const TREE_VERSION = /^0\.0\.0-[gt][0-9a-f]{12}$/;

@@ -17,7 +17,7 @@ import { stageAndCommit, type InstallResult } from '../install/install.js';
 import { findInstalled } from './installed.js';
 import { loadCatalogs, type LoadedCatalogs } from '../registries/load-catalogs.js';
 import type { PluginContext } from '../plugin-context.js';
-import type { Catalog } from '../registries/catalog.js';
+import type { Catalog } from '../registries/catalog-types.js';
 import { assertRecordIntegrity, errorOf, sourceOf } from '../install/pick.js';
 import { registryContextOf } from '../install/resolve.js';
 import { planMarketplaceUpdate } from './update-marketplace.js';

@@ -16,7 +16,7 @@ import type { RegistryEntry } from './defaults.js';
 import { environmentOf } from '../environment.js';
 import { buildMarketplaceIndex } from './marketplace-index.js';
 import { MARKETPLACE_FILE, readMarketplace } from './read-marketplace.js';
-import type { Catalog, CatalogOptions } from './catalog.js';
+import type { Catalog, CatalogOptions } from './catalog-types.js';
 import type { RegistryContext } from '../registry-context.js';
 
 /** Failures that mean "cannot reach it now": a stale cached catalog is used instead (as for indexes). */
