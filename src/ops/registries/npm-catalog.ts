@@ -6,7 +6,7 @@ import type { Catalog } from './catalog-types.js';
  * listing of hook plugins (its search API is not a catalog, and a package is a plugin only when
  * its tarball holds a manifest), so `search` skips npm registries with a note, `info
  * <pkg>@<registry>` reads the package document (npm-info.ts), and `install <pkg>@<registry>`
- * resolves against the package document when it stages (stage-npm.ts). Nothing is fetched
+ * resolves against the package document when it stages (fetch-npm.ts). Nothing is fetched
  * or cached here, so it works offline.
  */
 export function createNpmCatalog(entry: RegistryEntry, now: Date): Catalog {
