@@ -10,8 +10,7 @@ import { readState, withStoreLock, writeState } from '../../store/state/state.js
 import type { State } from '../../store/state/state-schema.js';
 import { decideConsent, type EnableMode } from '../review/consent.js';
 import { applyConsent, entryOf, pendingOf, recordOf, type InstalledEntry } from './record.js';
-import type { StagedPlugin } from './stage.js';
-import type { InstallSource } from './source.js';
+import type { InstallSource, StagedPlugin } from './types.js';
 import { assertKnownIntegrity } from './pick.js';
 import { resolveInstallSources } from './resolve.js';
 import { stageAll } from './stage-all.js';

@@ -1,6 +1,6 @@
 import type { PluginRecord } from '../../store/state/state-schema.js';
 import type { ConsentDecision, EnableMode } from '../review/consent.js';
-import type { StagedPlugin } from './stage.js';
+import type { StagedPlugin } from './types.js';
 import type { ReviewDiff } from '../review/report.js';
 
 /** `installed` is the outcome per plugin; `pending`: installed, waiting for consent to a widened surface (Q5). */

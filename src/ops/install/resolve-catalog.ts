@@ -1,8 +1,8 @@
 import { HookpmError } from '../../errors.js';
 import { ambiguousName } from '../../registry/versions/resolve-version.js';
 import type { RegistryEntry } from '../registries/defaults.js';
-import type { MarketplaceSource } from './stage-marketplace.js';
-import { npmSource, type InstallSource, type NpmSource } from './source.js';
+import { npmSource } from './source.js';
+import type { InstallSource, MarketplaceSource, NpmSource } from './types.js';
 import type { LoadedCatalogs } from '../registries/load-catalogs.js';
 import type { Catalog } from '../registries/catalog-types.js';
 import { errorOf, type RegistrySpec } from './pick.js';

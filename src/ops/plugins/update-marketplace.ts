@@ -1,7 +1,7 @@
 import semver from '../../registry/versions/semver.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
 import type { RegistryEntry } from '../registries/defaults.js';
-import type { MarketplaceSource } from '../install/stage-marketplace.js';
+import type { MarketplaceSource } from '../install/types.js';
 import { UNKNOWN_VERSION } from '../registries/marketplace-index.js';
 import type { Catalog } from '../registries/catalog-types.js';
 

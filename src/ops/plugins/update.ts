@@ -12,7 +12,7 @@ import { readState } from '../../store/state/state.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
 import type { EnableMode } from '../review/consent.js';
 import { planInstall } from '../install/plan.js';
-import type { InstallSource } from '../install/source.js';
+import type { InstallSource } from '../install/types.js';
 import { stageAndCommit, type InstallResult } from '../install/install.js';
 import { findInstalled } from './installed.js';
 import { loadCatalogs, type LoadedCatalogs } from '../registries/load-catalogs.js';
