@@ -9,7 +9,15 @@ import { installDir, promoteTree } from '../../store/layout.js';
 import { readState, withStoreLock, writeState } from '../../store/state/state.js';
 import type { State } from '../../store/state/state-schema.js';
 import { decideConsent, type EnableMode } from '../review/consent.js';
-import { applyConsent, entryOf, pendingOf, recordOf, type InstalledEntry } from './record.js';
+import {
+  applyConsent,
+  entryOf,
+  pendingOf,
+  recordOf,
+  type InstalledEntry,
+  type InstallResult,
+} from './record.js';
+import type { InstallOptions, TransactionOptions } from './options.js';
 import type { InstallSource, StagedPlugin } from './types.js';
 import { assertKnownIntegrity } from './pick.js';
 import { resolveInstallSources } from './resolve.js';
@@ -17,40 +25,10 @@ import { stageAll } from './stage-all.js';
 import { lockOptions, nowIso, type PluginContext } from '../plugin-context.js';
 import { reviewStaged } from '../review/review-staged.js';
 
-export interface InstallOptions {
-  specs: readonly string[];
-  /** Relative paths are taken from here. */
-  cwd: string;
-  enable: EnableMode;
-  /** Reinstall even when the same version with the same files is installed (restores a tampered tree, Q6). */
-  force: boolean;
-  /** Show what would happen; change nothing. */
-  dryRun: boolean;
-  /** D5: only cached indexes and tarballs; says so in the notes. */
-  offline?: boolean;
-  /** V2: let ranges match prereleases. */
-  includePrerelease?: boolean;
-}
-
-export type { InstalledEntry, InstallStatus } from './record.js';
-
-export interface InstallResult {
-  installed: InstalledEntry[];
-  dryRun: boolean;
-  /** Things the user should know (how to enable, what --force does), for the CLI to print. */
-  notes: string[];
-}
-
-/** What the transaction needs of the install options (update passes the same). */
-export type TransactionOptions = Pick<InstallOptions, 'cwd' | 'enable' | 'force' | 'offline'> & {
-  /** `hookpm update`: a plugin that is installed but disabled stays so (mode `no` for it). */
-  preserveDisabled?: boolean;
-};
-
 /**
  * `hookpm install <spec...>` as the transaction of registry.md section 7: a read-only store fails
  * first (E_STORE_READONLY, before any network access), then every spec is resolved
- * (resolve-sources.ts) and stageAndCommit runs. With `dryRun`, the plan instead (install-dry-run.ts).
+ * (resolve.ts) and stageAndCommit runs. With `dryRun`, the plan instead (plan.ts).
  */
 export async function installPlugins(
   ctx: PluginContext,

@@ -24,6 +24,14 @@ export interface InstalledEntry {
   plan?: InstallPlan;
 }
 
+/** What `hookpm install` (and update) did, or with --dry-run would do. */
+export interface InstallResult {
+  installed: InstalledEntry[];
+  dryRun: boolean;
+  /** Things the user should know (how to enable, what --force does), for the CLI to print. */
+  notes: string[];
+}
+
 /** `--dry-run` (install and update): the versions, the surface diff and the files of one plugin. */
 export interface InstallPlan {
   /** The installed version it would replace (or wait beside), null when new. */
