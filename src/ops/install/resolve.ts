@@ -39,7 +39,7 @@ export async function resolveInstallSources(
   opts: ResolveOptions,
 ): Promise<ResolvedSources> {
   const state = await readState(ctx.paths);
-  // `<pkg>@npm` names the npm registry even when none was added (install-marketplace.ts).
+  // `<pkg>@npm` names the npm registry even when none was added (resolve-catalog.ts).
   const names = [...effectiveRegistries(state, ctx.defaults).map((e) => e.name), 'npm'];
   const parsed: InstallSpec[] = specs.map((spec) => parseInstallSpec(spec, names));
   const notes: string[] = [];

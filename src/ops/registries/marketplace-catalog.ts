@@ -126,7 +126,7 @@ async function localMarketplaceFile(location: string): Promise<string | null> {
   return info?.isFile() === true ? path : join(path, ...MARKETPLACE_FILE.split('/'));
 }
 
-/** What plugin-info resolves `tarball` against; a directory's URL ends in `/`. */
+/** What `hookpm info` (info.ts) resolves `tarball` against; a directory's URL ends in `/`. */
 function indexUrlOfMarketplace(location: string): string {
   if (isAbsolute(location)) return `${pathToFileURL(location).href.replace(/\/$/, '')}/`;
   return location;
