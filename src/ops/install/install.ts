@@ -1,3 +1,28 @@
+/**
+ * The install transaction of registry.md section 7, step by step -> the files of ops/install/ that
+ * do it (installPlugins below runs them in this order):
+ * 1. Resolve -> resolve.ts (parses the specs, loads the indexes once, from the cache or the
+ *    network, revalidated when a spec does not resolve), pick.ts (a version of an index registry,
+ *    V1-V3), resolve-catalog.ts (a marketplace or npm registry), source.ts (a path, `npm:`).
+ *    Reviewing is `hookpm review <spec>`: the same resolve and staging (../review/review-any.ts).
+ * 2. Download, verifying size and sha512 while streaming -> stage-all.ts stages every source
+ *    through stage.ts, which picks the stager of its kind: stage-tarball.ts (registry tarballs
+ *    into the tarball cache, D5; a file or URL into a scratch directory), stage-npm.ts with
+ *    fetch-npm.ts (picks the npm version, then downloads), stage-marketplace.ts with
+ *    fetch-marketplace.ts (copies or clones the tree; tree-integrity.ts gives its integrity).
+ * 3. Pre-scan the archive, then extract into a fresh staging directory -> stage-tarball.ts
+ *    (fetch-npm.ts for npm); stage.ts copies a directory instead.
+ * 4. Validate, recompute events and surfaceHash, check name and version -> staged.ts (finishStage
+ *    with inspect.ts; requireManifest; checkAgainstIndex), fetch-npm.ts (the package's version),
+ *    stage-marketplace.ts (the range asked for; V3 with pick.ts).
+ * 5. Move the tree into its versioned directory -> this file (commit, installOne), holding the
+ *    store lock, after V3 again against the state as it is now (pick.ts).
+ * 6. Consent, then the state -> ../review/review-staged.ts (the surface diff),
+ *    ../review/consent.ts (decides; ctx.confirm asks), record.ts (the record, pending or
+ *    consented); this file writes the state once, last.
+ * 7. Collect what is left -> this file (collectGarbage; stageAndCommit removes leftover staging).
+ * `--dry-run` reports the plan after step 4 instead of taking steps 5-7 -> plan.ts.
+ */
 import { existsSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { HookpmError } from '../../errors.js';
