@@ -2,7 +2,8 @@
 // matching one PreToolUse target against their 2,000 groups (target < 1 ms), each next to the cost
 // of JSON.parse of the same documents. Uses the built code in dist/.
 import { parseHooksDocument } from '../dist/hooks/parse-document.js';
-import { buildSnapshot, matchHandlers } from '../dist/hooks/snapshot/snapshot.js';
+import { buildSnapshot } from '../dist/hooks/snapshot/snapshot.js';
+import { matchHandlers } from '../dist/hooks/snapshot/snapshot-match.js';
 import { parseJson } from '../dist/json/parse-json.js';
 import { medianMs, medianPerCallMs } from './measure.mjs';
 

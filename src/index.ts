@@ -35,7 +35,7 @@ export type {
 /** Builds the immutable snapshot of validated documents (engine.md R1-R3, S3, E4, F3). */
 export { buildSnapshot } from './hooks/snapshot/snapshot.js';
 /** The handlers of a snapshot that match one invocation, in configuration order (sections 4-5). */
-export { matchHandlers } from './hooks/snapshot/snapshot.js';
+export { matchHandlers } from './hooks/snapshot/snapshot-match.js';
 export type { Snapshot, SnapshotPlugin, BuildSnapshotInput } from './hooks/snapshot/snapshot.js';
 
 /**
@@ -58,7 +58,7 @@ export type { AskTrust, TrustAnswer, ResolvedTrust } from './ops/run/resolve-tru
 
 /** Where hookpm keeps its state and plugins (`HOOKPM_HOME`, else the platform directories). */
 export { resolveStorePaths } from './store/paths.js';
-export type { StorePaths } from './store/paths.js';
+export type { StorePaths } from './store/store-paths.js';
 
 /** The effective merged hooks of a snapshot, as `hookpm hooks --json` shows them. */
 export { describeSnapshot } from './ops/run/list-hooks.js';

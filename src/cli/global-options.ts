@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { GLOBAL_OPTIONS } from './grammar.js';
-import { resolveStorePaths, type StorePaths } from '../store/paths.js';
+import { resolveStorePaths } from '../store/paths.js';
+import type { StorePaths } from '../store/store-paths.js';
 
 /** The global options of cli.md section 1, resolved once for a command. */
 export interface GlobalOptions {

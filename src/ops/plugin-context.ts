@@ -1,5 +1,5 @@
 import type { DownloadTimings } from '../registry/cache-tarball.js';
-import type { StorePaths } from '../store/paths.js';
+import type { StorePaths } from '../store/store-paths.js';
 import type { RegistryRecord } from '../store/state/state-schema.js';
 import type { ReviewReport } from './review/report.js';
 

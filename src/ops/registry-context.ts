@@ -1,5 +1,5 @@
 import type { LoadIndexOptions } from '../registry/indexes/load-index.js';
-import type { StorePaths } from '../store/paths.js';
+import type { StorePaths } from '../store/store-paths.js';
 import type { RegistryRecord } from '../store/state/state-schema.js';
 
 /** What the registry operations (registry add/remove/list/update, search, info) work on. */

@@ -1,7 +1,7 @@
 import { accessSync, constants } from 'node:fs';
 import { dirname } from 'node:path';
 import { errnoCode, toStoreError } from '../io/fs-error.js';
-import type { StorePaths } from './paths.js';
+import type { StorePaths } from './store-paths.js';
 
 /**
  * security.md "read-only store: a clear error before any network access": the data directory, or

@@ -7,7 +7,7 @@ import { durableTempPrefix } from '../io/durable-write.js';
 import { errnoCode, quietly, toStoreError } from '../io/fs-error.js';
 import { isProcessAlive, readLockFile } from '../io/lock-record.js';
 import { lockFile, pluginsDir, stagingRoot, stateFile } from './paths.js';
-import type { StorePaths } from './paths.js';
+import type { StorePaths } from './store-paths.js';
 import type { State } from './state/state-schema.js';
 
 export type LeftoverKind = 'staging' | 'unreferenced-tree' | 'temporary-file';

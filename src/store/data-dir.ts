@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { toStoreError } from '../io/fs-error.js';
 import { pluginDataDir } from './plugin-dirs.js';
-import type { StorePaths } from './paths.js';
+import type { StorePaths } from './store-paths.js';
 
 /**
  * plugins.md V3: creates (if needed) and returns the plugin's persistent data directory. Called when

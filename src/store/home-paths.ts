@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import type { StorePaths } from './paths.js';
+import type { StorePaths } from './store-paths.js';
 
 /**
  * registry.md D1 with HOOKPM_HOME set: `<home>/{config,data,cache}`. Kept apart from paths.ts so a

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { errnoCode, toStoreError } from '../io/fs-error.js';
 import { stagingRoot } from './paths.js';
 import { pluginVersionsDir } from './plugin-dirs.js';
-import type { StorePaths } from './paths.js';
+import type { StorePaths } from './store-paths.js';
 import { sameTree } from './same-tree.js';
 import { syncPath } from '../io/sync-tree.js';
 
@@ -61,7 +61,7 @@ export async function createStagingDir(paths: StorePaths): Promise<string> {
 }
 
 /**
- * D4: moves the validated tree `staging`, already flushed to disk (ops/install-stage.ts
+ * D4: moves the validated tree `staging`, already flushed to disk (ops/install/staged.ts
  * finishStage), to `target` by rename (then flushes the parent directory), and returns where it
  * now lives.
  * When `target` already exists with the same content, the existing tree is kept (and staging

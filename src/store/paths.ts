@@ -1,13 +1,7 @@
 import envPaths from 'env-paths';
 import { join } from 'node:path';
 import { homeStorePaths } from './home-paths.js';
-
-/** registry.md D1: where hookpm keeps settings (config), state and trees (data), and downloads (cache). */
-export interface StorePaths {
-  config: string;
-  data: string;
-  cache: string;
-}
+import type { StorePaths } from './store-paths.js';
 
 /**
  * D1: `$HOOKPM_HOME/{config,data,cache}` when HOOKPM_HOME is set (the CLI maps `--home` to it),

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { sanitizePluginId } from '../plugin/data-id.js';
-import { pluginDataRoot, pluginsDir, type StorePaths } from './paths.js';
+import { pluginDataRoot, pluginsDir } from './paths.js';
+import type { StorePaths } from './store-paths.js';
 
 /*
  * The directories named by a plugin's id (plugins.md V3, registry.md D4). Apart from paths.ts so

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isHookpmError } from '../../src/errors.js';
 import { installPlugins } from '../../src/ops/install/install.js';
 import { reviewPlugin } from '../../src/ops/review/review.js';
-import { resolveStorePaths, type StorePaths } from '../../src/store/paths.js';
+import { resolveStorePaths } from '../../src/store/paths.js';
+import type { StorePaths } from '../../src/store/store-paths.js';
 import { CORPUS, EXCEPTIONS, REPO, indexedEvents, pluginFolders } from './corpus-plugins.js';
 
 /**

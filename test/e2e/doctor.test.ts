@@ -11,7 +11,7 @@ import {
   stagingRoot,
   stateFile,
 } from '../../src/store/paths.js';
-import type { StorePaths } from '../../src/store/paths.js';
+import type { StorePaths } from '../../src/store/store-paths.js';
 import { BIN, ensureBuilt, runBin, type BinRun } from '../helpers/built-bin.js';
 import { hashStore } from '../helpers/store-snapshot.js';
 import { writeTree } from '../store/plugin-tree.js';

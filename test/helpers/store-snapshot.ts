@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { lstat, readFile, readdir, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { StorePaths } from '../../src/store/paths.js';
+import type { StorePaths } from '../../src/store/store-paths.js';
 
 /**
  * security.md invariant: the state file and every installed tree (and the plugin data directories)

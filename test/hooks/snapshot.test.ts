@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { diagnostic } from '../../src/hooks/diagnostic.js';
-import { buildSnapshot, matchHandlers } from '../../src/hooks/snapshot/snapshot.js';
+import { buildSnapshot } from '../../src/hooks/snapshot/snapshot.js';
+import { matchHandlers } from '../../src/hooks/snapshot/snapshot-match.js';
 import type {
   GroupConfig,
   HandlerConfig,

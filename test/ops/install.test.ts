@@ -1,7 +1,8 @@
 import { chmod, lstat, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { installPlugins, type InstallOptions } from '../../src/ops/install/install.js';
+import { installPlugins } from '../../src/ops/install/install.js';
+import type { InstallOptions } from '../../src/ops/install/options.js';
 import type { PluginContext } from '../../src/ops/plugin-context.js';
 import type { ReviewReport } from '../../src/ops/review/report.js';
 import { fingerprintTree } from '../../src/store/fingerprint.js';

@@ -1,7 +1,8 @@
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resolveStorePaths, type StorePaths } from '../../src/store/paths.js';
+import { resolveStorePaths } from '../../src/store/paths.js';
+import type { StorePaths } from '../../src/store/store-paths.js';
 import { writeTree, type TreeFile } from '../store/plugin-tree.js';
 
 /** A temporary world: a store (HOOKPM_HOME), a user home and a place for plugin directories. */

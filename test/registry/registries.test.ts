@@ -12,7 +12,7 @@ import { searchPlugins } from '../../src/ops/registries/search.js';
 import { indexCacheFile } from '../../src/registry/indexes/cache-index.js';
 import { INDEX_MAX_AGE_MS, loadIndex } from '../../src/registry/indexes/load-index.js';
 import { indexCacheDir, stateFile } from '../../src/store/paths.js';
-import type { StorePaths } from '../../src/store/paths.js';
+import type { StorePaths } from '../../src/store/store-paths.js';
 import { readStateFast } from '../../src/store/state/read-state-fast.js';
 import { readState, writeState } from '../../src/store/state/state.js';
 import { SAMPLE_PLUGINS, makeIndex, startIndexServer } from '../helpers/index-documents.js';

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { collectGarbage } from '../../src/store/collect.js';
 import { createStagingDir, installDir, promoteTree } from '../../src/store/layout.js';
 import { pluginsDir, resolveStorePaths, stagingRoot, stateFile } from '../../src/store/paths.js';
-import type { StorePaths } from '../../src/store/paths.js';
+import type { StorePaths } from '../../src/store/store-paths.js';
 import { writeState, readState } from '../../src/store/state/state.js';
 import { makePlugin, makeState } from '../helpers/state-records.js';
 import { makeTempHome } from '../helpers/temp-home.js';

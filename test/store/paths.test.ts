@@ -13,7 +13,7 @@ import {
   tarballCacheDir,
 } from '../../src/store/paths.js';
 import { pluginDataDir, pluginVersionsDir } from '../../src/store/plugin-dirs.js';
-import type { StorePaths } from '../../src/store/paths.js';
+import type { StorePaths } from '../../src/store/store-paths.js';
 import { sanitizePluginId } from '../../src/plugin/data-id.js';
 import { makeTempHome } from '../helpers/temp-home.js';
 import type { TempHome } from '../helpers/temp-home.js';

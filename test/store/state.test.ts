@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from
 import { HookpmError, isHookpmError } from '../../src/errors.js';
 import { collectGarbage } from '../../src/store/collect.js';
 import { resolveStorePaths, stateFile } from '../../src/store/paths.js';
-import type { StorePaths } from '../../src/store/paths.js';
+import type { StorePaths } from '../../src/store/store-paths.js';
 import { emptyState } from '../../src/store/state/state-schema.js';
 import { readState, updateState, withStoreLock, writeState } from '../../src/store/state/state.js';
 import { startChild } from '../helpers/child.js';

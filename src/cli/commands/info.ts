@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { PluginInfo } from '../../ops/plugins/info.js';
+import type { PluginInfo } from '../../ops/plugins/plugin-info.js';
 import { bold, colourEnabled } from '../render/colour.js';
 import { globalOptions } from '../global-options.js';
 import { printRegistryNotes, registryContextFromGlobals } from '../registry-options.js';

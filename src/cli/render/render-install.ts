@@ -1,4 +1,4 @@
-import type { InstallResult } from '../../ops/install/install.js';
+import type { InstallResult } from '../../ops/install/record.js';
 import { escapeControl, printErrorLine, printLine } from './render.js';
 
 /** The human output of `hookpm install` and `hookpm update`: one line per plugin, a plan on --dry-run. */

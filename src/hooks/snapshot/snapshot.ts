@@ -5,9 +5,6 @@ import { compileGroup, createCompileCache, type SnapshotGroup } from './snapshot
 import { snapshotId, type EffectiveConfig } from './snapshot-id.js';
 import type { SnapshotHandler, SourceDocument } from '../types.js';
 
-export { matchHandlers } from './snapshot-match.js';
-export type { SnapshotGroup, SnapshotEntry } from './snapshot-compile.js';
-
 /** A plugin that contributed a source, with the events its runnable handlers hook (R4). */
 export interface SnapshotPlugin {
   readonly id: string;

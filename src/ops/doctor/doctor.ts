@@ -1,5 +1,5 @@
 import { HookpmError } from '../../errors.js';
-import type { StorePaths } from '../../store/paths.js';
+import type { StorePaths } from '../../store/store-paths.js';
 import type { RegistryRecord } from '../../store/state/state-schema.js';
 import { problem, type DoctorCheck, type DoctorReport } from './check.js';
 import { collectLeftovers } from './fix.js';
@@ -38,7 +38,7 @@ export interface DoctorOptions {
  * directories, the state, the lock, every installed plugin, leftovers, registries and the trust
  * store, and says how to fix what it finds. Read-only: it writes nothing (not even the
  * `state.json.corrupt-*` copy other commands keep) except, with `fix`, what collecting leftovers
- * removes (see doctor-fix.ts), which runs before the checks so the report shows the result. A
+ * removes (see fix.ts), which runs before the checks so the report shows the result. A
  * check that cannot run becomes an error check; the report is always returned.
  */
 export async function runDoctor(ctx: DoctorContext, opts: DoctorOptions): Promise<DoctorReport> {

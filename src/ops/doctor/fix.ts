@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { isHookpmError } from '../../errors.js';
 import { collectGarbage } from '../../store/collect.js';
-import type { StorePaths } from '../../store/paths.js';
+import type { StorePaths } from '../../store/store-paths.js';
 import { withStoreLock } from '../../store/state/state.js';
 import { okCheck, plural, problem, type DoctorCheck } from './check.js';
 import { readStateForDoctor } from './state.js';

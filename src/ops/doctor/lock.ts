@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { isStale, readLockFile, type LockSighting } from '../../io/lock-record.js';
-import { lockFile, type StorePaths } from '../../store/paths.js';
+import { lockFile } from '../../store/paths.js';
+import type { StorePaths } from '../../store/store-paths.js';
 import { okCheck, problem, type DoctorCheck } from './check.js';
 
 /** The age past which a lock nobody refreshes is judged stale (io/lock.ts's default staleMs). */

@@ -1,8 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { compareCodeUnits } from '../../json/compare.js';
 import { fingerprintTree } from '../../store/fingerprint.js';
-import { type StorePaths } from '../../store/paths.js';
 import { pluginDataDir } from '../../store/plugin-dirs.js';
+import type { StorePaths } from '../../store/store-paths.js';
 import type { PluginRecord, State } from '../../store/state/state-schema.js';
 import { okCheck, problem, shellWord, type DoctorCheck } from './check.js';
 import { hasCurrentConsent } from '../review/consent.js';

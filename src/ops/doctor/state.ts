@@ -1,7 +1,8 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { errnoCode } from '../../io/fs-error.js';
-import { pluginsDir, stateFile, type StorePaths } from '../../store/paths.js';
+import { pluginsDir, stateFile } from '../../store/paths.js';
+import type { StorePaths } from '../../store/store-paths.js';
 import { STATE_VERSION, emptyState, type State } from '../../store/state/state-schema.js';
 import { findProblem } from '../../store/state/state.js';
 import { okCheck, plural, problem, type DoctorCheck } from './check.js';

@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { errnoCode } from '../../io/fs-error.js';
-import type { StorePaths } from '../../store/paths.js';
+import type { StorePaths } from '../../store/store-paths.js';
 import { okCheck, problem, shellWord, type DoctorCheck } from './check.js';
 
 const ROLES: ReadonlyArray<{ key: keyof StorePaths; what: string }> = [

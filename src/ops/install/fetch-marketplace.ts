@@ -13,7 +13,7 @@ import type {
 import { redactUrl } from '../../registry/http/url-policy.js';
 import { copyPluginTree } from '../../store/copy-tree.js';
 import { createStagingDir } from '../../store/layout.js';
-import type { StorePaths } from '../../store/paths.js';
+import type { StorePaths } from '../../store/store-paths.js';
 import { readPluginDir } from '../../store/read-plugin.js';
 import type { ReadMarketplace } from '../registries/read-marketplace.js';
 import { stageNpmPlugin, type NpmPluginRequest } from './fetch-npm.js';
@@ -47,7 +47,7 @@ export interface StagedMarketplacePlugin {
  * - a `./` path: copied from the marketplace directory or clone; it must stay inside the
  *   boundary (entry-path.ts), after symlinks too (E_SYMLINK_ESCAPE);
  * - `github`, `url`, `git-subdir`: cloned shallow at `sha`/`ref`, then the subdirectory copied;
- * - `npm`: stage-npm-plugin.ts (the entry's `version` is a range or dist-tag, `registry` honoured).
+ * - `npm`: fetch-npm.ts (the entry's `version` is a range or dist-tag, `registry` honoured).
  * When the tree has no manifest and the entry declares `hooks` (or `strict: false`), a
  * `.claude-plugin/plugin.json` made of the entry's manifest fields is written into the copy, so
  * its hooks resolve as for any plugin. A manifest naming another plugin than the entry is

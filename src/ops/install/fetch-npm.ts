@@ -9,7 +9,8 @@ import {
 import { fetchTarballCached } from '../../registry/cache-tarball.js';
 import { pickNpmVersion } from '../../registry/npm/npm-document.js';
 import { createStagingDir } from '../../store/layout.js';
-import { tarballCacheDir, type StorePaths } from '../../store/paths.js';
+import { tarballCacheDir } from '../../store/paths.js';
+import type { StorePaths } from '../../store/store-paths.js';
 import { readPluginDir } from '../../store/read-plugin.js';
 import { extractTarball, scanTarball, tarballInput } from '../../store/tar/tarball-scan.js';
 

@@ -1,3 +1,28 @@
+/**
+ * The install transaction of registry.md section 7, step by step -> the files of ops/install/ that
+ * do it (installPlugins below runs them in this order):
+ * 1. Resolve -> resolve.ts (parses the specs, loads the indexes once, from the cache or the
+ *    network, revalidated when a spec does not resolve), pick.ts (a version of an index registry,
+ *    V1-V3), resolve-catalog.ts (a marketplace or npm registry), source.ts (a path, `npm:`).
+ *    Reviewing is `hookpm review <spec>`: the same resolve and staging (../review/review-any.ts).
+ * 2. Download, verifying size and sha512 while streaming -> stage-all.ts stages every source
+ *    through stage.ts, which picks the stager of its kind: stage-tarball.ts (registry tarballs
+ *    into the tarball cache, D5; a file or URL into a scratch directory), stage-npm.ts with
+ *    fetch-npm.ts (picks the npm version, then downloads), stage-marketplace.ts with
+ *    fetch-marketplace.ts (copies or clones the tree; tree-integrity.ts gives its integrity).
+ * 3. Pre-scan the archive, then extract into a fresh staging directory -> stage-tarball.ts
+ *    (fetch-npm.ts for npm); stage.ts copies a directory instead.
+ * 4. Validate, recompute events and surfaceHash, check name and version -> staged.ts (finishStage
+ *    with inspect.ts; requireManifest; checkAgainstIndex), fetch-npm.ts (the package's version),
+ *    stage-marketplace.ts (the range asked for; V3 with pick.ts).
+ * 5. Move the tree into its versioned directory -> this file (commit, installOne), holding the
+ *    store lock, after V3 again against the state as it is now (pick.ts).
+ * 6. Consent, then the state -> ../review/review-staged.ts (the surface diff),
+ *    ../review/consent.ts (decides; ctx.confirm asks), record.ts (the record, pending or
+ *    consented); this file writes the state once, last.
+ * 7. Collect what is left -> this file (collectGarbage; stageAndCommit removes leftover staging).
+ * `--dry-run` reports the plan after step 4 instead of taking steps 5-7 -> plan.ts.
+ */
 import { existsSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { HookpmError } from '../../errors.js';
@@ -9,49 +34,26 @@ import { installDir, promoteTree } from '../../store/layout.js';
 import { readState, withStoreLock, writeState } from '../../store/state/state.js';
 import type { State } from '../../store/state/state-schema.js';
 import { decideConsent, type EnableMode } from '../review/consent.js';
-import { applyConsent, entryOf, pendingOf, recordOf, type InstalledEntry } from './record.js';
-import type { StagedPlugin } from './stage.js';
-import type { InstallSource } from './source.js';
+import {
+  applyConsent,
+  entryOf,
+  pendingOf,
+  recordOf,
+  type InstalledEntry,
+  type InstallResult,
+} from './record.js';
+import type { InstallOptions, TransactionOptions } from './options.js';
+import type { InstallSource, StagedPlugin } from './types.js';
 import { assertKnownIntegrity } from './pick.js';
 import { resolveInstallSources } from './resolve.js';
 import { stageAll } from './stage-all.js';
 import { lockOptions, nowIso, type PluginContext } from '../plugin-context.js';
 import { reviewStaged } from '../review/review-staged.js';
 
-export interface InstallOptions {
-  specs: readonly string[];
-  /** Relative paths are taken from here. */
-  cwd: string;
-  enable: EnableMode;
-  /** Reinstall even when the same version with the same files is installed (restores a tampered tree, Q6). */
-  force: boolean;
-  /** Show what would happen; change nothing. */
-  dryRun: boolean;
-  /** D5: only cached indexes and tarballs; says so in the notes. */
-  offline?: boolean;
-  /** V2: let ranges match prereleases. */
-  includePrerelease?: boolean;
-}
-
-export type { InstalledEntry, InstallStatus } from './record.js';
-
-export interface InstallResult {
-  installed: InstalledEntry[];
-  dryRun: boolean;
-  /** Things the user should know (how to enable, what --force does), for the CLI to print. */
-  notes: string[];
-}
-
-/** What the transaction needs of the install options (update passes the same). */
-export type TransactionOptions = Pick<InstallOptions, 'cwd' | 'enable' | 'force' | 'offline'> & {
-  /** `hookpm update`: a plugin that is installed but disabled stays so (mode `no` for it). */
-  preserveDisabled?: boolean;
-};
-
 /**
  * `hookpm install <spec...>` as the transaction of registry.md section 7: a read-only store fails
  * first (E_STORE_READONLY, before any network access), then every spec is resolved
- * (resolve-sources.ts) and stageAndCommit runs. With `dryRun`, the plan instead (install-dry-run.ts).
+ * (resolve.ts) and stageAndCommit runs. With `dryRun`, the plan instead (plan.ts).
  */
 export async function installPlugins(
   ctx: PluginContext,

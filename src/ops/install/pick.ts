@@ -10,8 +10,8 @@ import {
 import { redactUrl } from '../../registry/http/url-policy.js';
 import type { PluginRecord, State } from '../../store/state/state-schema.js';
 import type { LoadedCatalogs, RegistryWarning } from '../registries/load-catalogs.js';
-import type { RegistrySource } from './source.js';
-import type { Catalog } from '../registries/catalog.js';
+import type { RegistrySource } from './types.js';
+import type { Catalog } from '../registries/catalog-types.js';
 
 export type RegistrySpec = Extract<InstallSpec, { kind: 'registry' }>;
 

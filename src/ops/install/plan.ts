@@ -1,11 +1,15 @@
 import { rm } from 'node:fs/promises';
 import { listTree } from '../../store/fingerprint.js';
 import type { State } from '../../store/state/state-schema.js';
-import { entryOf, recordOf, type InstallPlan } from './record.js';
-import type { InstallOptions, InstallResult } from './install.js';
-import type { InstalledEntry } from './record.js';
-import type { InstallSource } from './source.js';
-import type { StagedPlugin } from './stage.js';
+import {
+  entryOf,
+  recordOf,
+  type InstalledEntry,
+  type InstallPlan,
+  type InstallResult,
+} from './record.js';
+import type { InstallOptions } from './options.js';
+import type { InstallSource, StagedPlugin } from './types.js';
 import { nowIso, type PluginContext } from '../plugin-context.js';
 import { reviewStaged } from '../review/review-staged.js';
 import { stageAll } from './stage-all.js';

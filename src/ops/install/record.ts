@@ -1,6 +1,6 @@
 import type { PluginRecord } from '../../store/state/state-schema.js';
 import type { ConsentDecision, EnableMode } from '../review/consent.js';
-import type { StagedPlugin } from './stage.js';
+import type { StagedPlugin } from './types.js';
 import type { ReviewDiff } from '../review/report.js';
 
 /** `installed` is the outcome per plugin; `pending`: installed, waiting for consent to a widened surface (Q5). */
@@ -22,6 +22,14 @@ export interface InstalledEntry {
   path: string | null;
   /** `--dry-run` only: what would change. */
   plan?: InstallPlan;
+}
+
+/** What `hookpm install` (and update) did, or with --dry-run would do. */
+export interface InstallResult {
+  installed: InstalledEntry[];
+  dryRun: boolean;
+  /** Things the user should know (how to enable, what --force does), for the CLI to print. */
+  notes: string[];
 }
 
 /** `--dry-run` (install and update): the versions, the surface diff and the files of one plugin. */

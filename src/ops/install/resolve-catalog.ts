@@ -1,14 +1,14 @@
 import { HookpmError } from '../../errors.js';
 import { ambiguousName } from '../../registry/versions/resolve-version.js';
 import type { RegistryEntry } from '../registries/defaults.js';
-import type { MarketplaceSource } from './stage-marketplace.js';
-import { npmSource, type InstallSource, type NpmSource } from './source.js';
+import { npmSource } from './source.js';
+import type { InstallSource, MarketplaceSource, NpmSource } from './types.js';
 import type { LoadedCatalogs } from '../registries/load-catalogs.js';
-import type { Catalog } from '../registries/catalog.js';
+import type { Catalog } from '../registries/catalog-types.js';
 import { errorOf, type RegistrySpec } from './pick.js';
 
 /**
- * V1 for the registry kinds that are not indexes, before index resolution (registry-source.ts):
+ * V1 for the registry kinds that are not indexes, before index resolution (pick.ts):
  * - `<name>@<registry>` naming a `marketplace` registry: a MarketplaceSource (E_NOT_FOUND when the
  *   catalog has no such plugin; the registry's own error when it could not be read);
  * - `<pkg>@<registry>` naming an `npm` registry, or `<pkg>@npm` when no registry is named `npm`:
@@ -16,7 +16,7 @@ import { errorOf, type RegistrySpec } from './pick.js';
  *   id is `<manifest name>@npm`;
  * - a bare name found in more than one registry of any kind: E_AMBIGUOUS listing the ids; found
  *   only in a marketplace: a MarketplaceSource.
- * Returns null when the spec is for an index registry (or nowhere): registry-source.ts decides.
+ * Returns null when the spec is for an index registry (or nowhere): pick.ts decides.
  */
 export function resolveCatalogSource(
   spec: RegistrySpec,

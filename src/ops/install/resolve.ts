@@ -4,11 +4,12 @@ import { readState } from '../../store/state/state.js';
 import type { State } from '../../store/state/state-schema.js';
 import { effectiveRegistries } from '../registries/defaults.js';
 import { resolveCatalogSource } from './resolve-catalog.js';
-import { npmSource, resolveLocalSource, type InstallSource } from './source.js';
+import { npmSource, resolveLocalSource } from './source.js';
+import type { InstallSource } from './types.js';
 import { loadCatalogs, type LoadedCatalogs } from '../registries/load-catalogs.js';
 import type { PluginContext } from '../plugin-context.js';
 import type { RegistryContext } from '../registry-context.js';
-import type { Catalog } from '../registries/catalog.js';
+import type { Catalog } from '../registries/catalog-types.js';
 import { pickRegistrySource, type PickOptions, type RegistrySpec } from './pick.js';
 
 export interface ResolveOptions {
@@ -38,7 +39,7 @@ export async function resolveInstallSources(
   opts: ResolveOptions,
 ): Promise<ResolvedSources> {
   const state = await readState(ctx.paths);
-  // `<pkg>@npm` names the npm registry even when none was added (install-marketplace.ts).
+  // `<pkg>@npm` names the npm registry even when none was added (resolve-catalog.ts).
   const names = [...effectiveRegistries(state, ctx.defaults).map((e) => e.name), 'npm'];
   const parsed: InstallSpec[] = specs.map((spec) => parseInstallSpec(spec, names));
   const notes: string[] = [];

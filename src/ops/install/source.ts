@@ -5,70 +5,7 @@ import type { InstallSpec } from '../../registry/versions/parse-spec.js';
 import { redactUrl } from '../../registry/http/url-policy.js';
 import { statPathKind } from '../../workspace/path-kind.js';
 import type { NpmPluginRequest } from './fetch-npm.js';
-import type { MarketplaceSource } from './stage-marketplace.js';
-
-/**
- * Where an install spec points (cli.md section 2), resolved: each kind has its own staging step
- * (install-stage.ts). Common fields: `spec` as typed, `path` what the state records as the plugin's
- * `source` (a path, a redacted URL, or a spec that reinstalls the same version), `fallbackName` the
- * name to use when a local directory has no manifest (P1), `registry` the id's registry, and `range`
- * what `hookpm update` stays within ('' for a local source).
- */
-export interface SourceCommon {
-  spec: string;
-  path: string;
-  fallbackName: string;
-  registry: string;
-  range: string;
-}
-
-/** D1b: a plugin directory; belongs to the registry `local`. */
-export interface DirectorySource extends SourceCommon {
-  kind: 'directory';
-  registry: 'local';
-}
-
-/** D1b: `./file.tgz`; belongs to `local`. `file` is absolute. */
-export interface TarballFileSource extends SourceCommon {
-  kind: 'tarball-file';
-  registry: 'local';
-  file: string;
-}
-
-/** D1b: `https://.../x.tgz` (or loopback http); belongs to `local`. */
-export interface TarballUrlSource extends SourceCommon {
-  kind: 'tarball-url';
-  registry: 'local';
-  url: string;
-}
-
-/** A version picked from an index registry (V1-V3): what the downloaded tarball must be (I3). */
-export interface RegistrySource extends SourceCommon {
-  kind: 'registry';
-  name: string;
-  version: string;
-  /** Absolute tarball URL, resolved against the index URL. */
-  url: string;
-  integrity: string;
-  events?: string[];
-  surfaceHash?: string;
-  deprecated?: string;
-}
-
-/** `npm:<pkg>[@range|@tag]` (registry.md section 1): resolved and fetched when staged; id `<name>@npm`. */
-export interface NpmSource extends SourceCommon {
-  kind: 'npm';
-  registry: 'npm';
-  request: NpmPluginRequest;
-}
-
-export type InstallSource =
-  | DirectorySource
-  | TarballFileSource
-  | TarballUrlSource
-  | RegistrySource
-  | NpmSource
-  | MarketplaceSource;
+import type { InstallSource, NpmSource } from './types.js';
 
 /** A spec is a path when it starts with `./`, `../`, `/` (or is `.`/`..`): never a registry name. */
 export function isPathSpec(spec: string): boolean {
@@ -122,7 +59,7 @@ export async function resolveLocalSource(
   );
 }
 
-/** `npm:pkg[@range]`: the version is picked when staged (stage-npm-plugin.ts). */
+/** `npm:pkg[@range]`: the version is picked when staged (fetch-npm.ts). */
 export function npmSource(
   spec: Extract<InstallSpec, { kind: 'npm' }>,
   includePrerelease: boolean,

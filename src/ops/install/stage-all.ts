@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
-import { stagePlugin, type StageEnv, type StagedPlugin } from './stage.js';
-import type { InstallSource } from './source.js';
+import { stagePlugin } from './stage.js';
+import type { InstallSource, StageEnv, StagedPlugin } from './types.js';
 
 /** Downloads and extractions in flight at once in a bulk install. */
 const PARALLEL_STAGES = 8;

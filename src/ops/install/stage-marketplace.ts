@@ -2,34 +2,14 @@ import { rename, rm } from 'node:fs/promises';
 import semver from '../../registry/versions/semver.js';
 import { HookpmError } from '../../errors.js';
 import { redactUrl } from '../../registry/http/url-policy.js';
-import type { StorePaths } from '../../store/paths.js';
+import type { StorePaths } from '../../store/store-paths.js';
 import { readState } from '../../store/state/state.js';
-import { finishStage, type StageEnv, type StagedPlugin } from './stage.js';
+import { finishStage } from './staged.js';
 import { readMarketplace } from '../registries/read-marketplace.js';
 import { assertKnownIntegrity } from './pick.js';
 import { stageMarketplacePlugin } from './fetch-marketplace.js';
 import { environmentOf } from '../environment.js';
-import type { SourceCommon } from './source.js';
-
-/**
- * A plugin of a `marketplace` registry (registry.md section 1), installed by name. A marketplace
- * lists one version of each plugin, so it is staged from the marketplace as it is when installing
- * (read again, cloned again for a git repository), and the version and integrity are the staged
- * ones (stage-marketplace-plugin.ts: the manifest's, else the entry's, else `0.0.0-g<commit>` /
- * `0.0.0-t<tree digest>`; the packed-tree sha512). `path` (the recorded source) is `<name>@<registry>`,
- * the spec that installs it again.
- */
-export interface MarketplaceSource extends SourceCommon {
-  kind: 'marketplace';
-  /** The entry's name in the marketplace. */
-  name: string;
-  /** The registry's recorded location. */
-  location: string;
-  /** A range the staged version must satisfy (prereleases included: `0.0.0-g...` versions are). */
-  wantRange?: string;
-  /** A dist-tag asked for: a marketplace has only `latest`. */
-  wantTag?: string;
-}
+import type { MarketplaceSource, StageEnv, StagedPlugin, StageTarget } from './types.js';
 
 /** A marketplace plugin's tree in staging, before validation; the caller owns `dir`. */
 export interface MarketplaceTree {
@@ -40,7 +20,7 @@ export interface MarketplaceTree {
 }
 
 /**
- * Reads the marketplace, stages the entry's plugin (stage-marketplace-plugin.ts) and checks its
+ * Reads the marketplace, stages the entry's plugin (fetch-marketplace.ts) and checks its
  * version against the range or tag asked for (E_NO_MATCHING_VERSION); the clone, if any, is
  * removed, and on failure the staged tree too. `review` shows the result; install validates it.
  * With `offline` (D5), a marketplace or plugin that must come over the network is E_OFFLINE:
@@ -91,7 +71,7 @@ export async function stageMarketplaceTree(
  */
 export async function stageMarketplace(
   source: MarketplaceSource,
-  where: { paths: StorePaths } | { into: string },
+  where: StageTarget,
   env: StageEnv,
 ): Promise<StagedPlugin> {
   const paths = env.ctx.paths;

@@ -1,7 +1,6 @@
 import { rename, rm } from 'node:fs/promises';
-import type { StorePaths } from '../../store/paths.js';
-import type { NpmSource } from './source.js';
-import { finishStage, type StageEnv, type StagedPlugin } from './stage.js';
+import { finishStage } from './staged.js';
+import type { NpmSource, StageEnv, StagedPlugin, StageTarget } from './types.js';
 import { stageNpmPlugin } from './fetch-npm.js';
 import { environmentOf } from '../environment.js';
 
@@ -13,7 +12,7 @@ import { environmentOf } from '../environment.js';
  */
 export async function stageNpm(
   source: NpmSource,
-  where: { paths: StorePaths } | { into: string },
+  where: StageTarget,
   env: StageEnv,
 ): Promise<StagedPlugin> {
   const npm = await stageNpmPlugin(source.request, {

@@ -13,10 +13,10 @@ import {
   tarballInput,
   type TarballInput,
 } from '../../store/tar/tarball-scan.js';
-import type { RegistrySource, TarballFileSource, TarballUrlSource } from './source.js';
-import type { StageEnv } from './stage.js';
+import type { RegistrySource, StageEnv, TarballFileSource, TarballUrlSource } from './types.js';
 
-type TarballSource = RegistrySource | TarballFileSource | TarballUrlSource;
+/** The sources whose plugin comes as a tarball hookpm downloads or reads itself. */
+export type TarballSource = RegistrySource | TarballFileSource | TarballUrlSource;
 
 export interface ExtractedTarball {
   /** The tarball's sha512 SRI. */

@@ -1,6 +1,40 @@
 import { HookpmError } from '../../errors.js';
-import type { InspectedPlugin } from './inspect.js';
-import type { RegistrySource } from './source.js';
+import { syncTree } from '../../io/sync-tree.js';
+import { toStoreError } from '../../io/fs-error.js';
+import { fingerprintOf, fingerprintTree, type TreeEntry } from '../../store/fingerprint.js';
+import { assertInstallable, inspectPluginDir, type InspectedPlugin } from './inspect.js';
+import type { InstallSource, RegistrySource, StagedPlugin } from './types.js';
+
+/**
+ * Step 4 for every kind of source: validates the tree in `dir` (the caller removes it on failure)
+ * and fingerprints it: from `files`, the entries of the files an extraction just wrote there, else
+ * by reading the tree. Meanwhile the tree is flushed to disk (D4: promoteTree names only a tree
+ * that is complete on disk, so after a power loss the state never names a tree whose files are
+ * empty); a validation error wins over a flush error.
+ */
+export async function finishStage(
+  source: InstallSource,
+  dir: string,
+  integrity: string | null,
+  files?: readonly TreeEntry[],
+): Promise<StagedPlugin> {
+  const flushing = syncTree(dir).catch((error: unknown) => {
+    throw toStoreError(error, dir, 'flush the staged tree');
+  });
+  flushing.catch(() => undefined);
+  const inspected = await inspectPluginDir(dir, {
+    fallbackName: source.fallbackName,
+    registry: source.registry,
+  });
+  // A directory, and a marketplace plugin (its entry names it), need no manifest (P1).
+  if (source.kind !== 'directory' && source.kind !== 'marketplace')
+    requireManifest(inspected, source.spec);
+  assertInstallable(inspected, source.spec);
+  if (source.kind === 'registry') checkAgainstIndex(inspected, source);
+  const fingerprint = files === undefined ? await fingerprintTree(dir) : fingerprintOf(files);
+  await flushing;
+  return { source, dir, inspected, fingerprint, integrity: integrity ?? fingerprint };
+}
 
 /** P1: a tarball (registry, file, URL or npm) must hold a manifest; E_MANIFEST_INVALID otherwise. */
 export function requireManifest(inspected: InspectedPlugin, spec: string): void {

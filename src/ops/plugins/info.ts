@@ -6,60 +6,10 @@ import { ambiguousName } from '../../registry/versions/resolve-version.js';
 import { showLocation, tarballUrlOf } from '../../registry/registry-location.js';
 import { sortDescending } from '../../registry/versions/version-list.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
-import {
-  loadCatalogs,
-  type LoadedCatalogs,
-  type RegistryWarning,
-} from '../registries/load-catalogs.js';
-import type { Catalog } from '../registries/catalog.js';
+import { loadCatalogs, type LoadedCatalogs } from '../registries/load-catalogs.js';
+import type { Catalog } from '../registries/catalog-types.js';
 import type { RegistryContext } from '../registry-context.js';
-import { hasCurrentConsent } from '../review/consent.js';
-
-export interface LatestEntry {
-  version: string;
-  events: string[];
-  surfaceHash: string | null;
-  integrity: string;
-  /** Absolute URL (resolved against the index); null for an installed-only plugin. */
-  tarball: string | null;
-  size: number | null;
-  publishedAt: string | null;
-  deprecated: string | null;
-}
-
-export interface InstalledInfo {
-  version: string;
-  enabled: boolean;
-  /** Q4: consent was given to the installed surface. */
-  consented: boolean;
-  integrity: string;
-  surfaceHash: string;
-  events: string[];
-  source: string;
-  installedAt: string;
-  path: string;
-  /** Q5: a newer installed version waiting for consent. */
-  pendingVersion: string | null;
-}
-
-/** `hookpm info --json` (cli.md section 3). */
-export interface PluginInfo {
-  id: string;
-  name: string;
-  registry: string;
-  description: string | null;
-  keywords: string[];
-  /** Null when the plugin is known only from the state (a `local` install, a removed registry). */
-  registryInfo: { name: string; kind: string; location: string } | null;
-  distTags: Record<string, string>;
-  /** Highest first. */
-  versions: string[];
-  deprecated: Record<string, string>;
-  latest: LatestEntry | null;
-  installed: InstalledInfo | null;
-  warnings: RegistryWarning[];
-  offline: string[];
-}
+import { installedOf, type LatestEntry, type PluginInfo } from './plugin-info.js';
 
 /**
  * `hookpm info <name|name@registry>`: the registry's record of a plugin and the installed record.
@@ -199,20 +149,5 @@ function fromInstalled(record: PluginRecord, loaded: LoadedCatalogs<Catalog>): P
     installed: installedOf(record),
     warnings: loaded.warnings,
     offline: loaded.offline,
-  };
-}
-
-export function installedOf(record: PluginRecord): InstalledInfo {
-  return {
-    version: record.version,
-    enabled: record.enabled,
-    consented: hasCurrentConsent(record),
-    integrity: record.integrity,
-    surfaceHash: record.surfaceHash,
-    events: record.events,
-    source: record.source,
-    installedAt: record.installedAt,
-    path: record.path,
-    pendingVersion: record.pending?.version ?? null,
   };
 }

@@ -1,5 +1,5 @@
 import { compareCodeUnits } from '../../json/compare.js';
-import type { StorePaths } from '../../store/paths.js';
+import type { StorePaths } from '../../store/store-paths.js';
 import { readStateFast } from '../../store/state/read-state-fast.js';
 import { hasCurrentConsent } from '../review/consent.js';
 

@@ -4,8 +4,8 @@ import { redactUrl } from '../../registry/http/url-policy.js';
 import { sortDescending } from '../../registry/versions/version-list.js';
 import { environmentOf } from '../environment.js';
 import type { LoadedCatalogs } from '../registries/load-catalogs.js';
-import { installedOf, type PluginInfo } from './info.js';
-import type { Catalog } from '../registries/catalog.js';
+import { installedOf, type PluginInfo } from './plugin-info.js';
+import type { Catalog } from '../registries/catalog-types.js';
 import type { RegistryContext } from '../registry-context.js';
 
 export interface NpmInfoRequest {

@@ -1,11 +1,11 @@
 import semver from '../../registry/versions/semver.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
 import type { RegistryEntry } from '../registries/defaults.js';
-import type { MarketplaceSource } from '../install/stage-marketplace.js';
+import type { MarketplaceSource } from '../install/types.js';
 import { UNKNOWN_VERSION } from '../registries/marketplace-index.js';
-import type { Catalog } from '../registries/catalog.js';
+import type { Catalog } from '../registries/catalog-types.js';
 
-/** `0.0.0-g<commit>` and `0.0.0-t<tree digest>` (stage-marketplace-plugin.ts) name trees, in no order. */
+/** `0.0.0-g<commit>` and `0.0.0-t<tree digest>` (fetch-marketplace.ts) name trees, in no order. */
 const TREE_VERSION = /^0\.0\.0-[gt][0-9a-f]{12}$/;
 
 /** Why a marketplace plugin stays: newest already, or the marketplace went back to a lower version. */
@@ -20,7 +20,7 @@ export interface MarketplaceStay {
  * lists one version; the plugin stays when that is the installed version with the installed
  * integrity, or a lower version (unless `allowDowngrade`; versions made of a commit or tree digest
  * have no order, so any other one is a move); otherwise the marketplace plugin is
- * staged again (install-marketplace.ts), within the recorded range or tag. A version the catalog
+ * staged again (stage-marketplace.ts), within the recorded range or tag. A version the catalog
  * does not know (a remote source without a declared version) is staged and compared by files:
  * the install leaves an identical tree `unchanged`.
  */

@@ -9,37 +9,13 @@
 import { fileURLToPath } from 'node:url';
 import { HookpmError, isHookpmError } from '../../errors.js';
 import { loadIndex, loadIndexSummary } from '../../registry/indexes/load-index.js';
-import type { IndexOrigin, LoadIndexOptions } from '../../registry/indexes/load-index.js';
-import type { RegistryIndex } from '../../registry/indexes/index-schema.js';
-import type { IndexSummary } from '../../registry/indexes/index-summary.js';
+import type { LoadIndexOptions } from '../../registry/indexes/load-index.js';
 import { indexUrlOf, showLocation } from '../../registry/registry-location.js';
 import { indexCacheDir } from '../../store/paths.js';
 import type { RegistryKind } from '../../store/state/state-schema.js';
 import type { RegistryEntry } from './defaults.js';
 import type { RegistryContext } from '../registry-context.js';
-
-export interface CatalogSummary {
-  registry: string;
-  kind: RegistryKind;
-  summary: IndexSummary;
-  /** Tarball locations in the index resolve against this URL. */
-  indexUrl: string;
-  origin: IndexOrigin;
-  fetchedAt: string;
-  /** True when --offline made it come from the cache. */
-  offline: boolean;
-  /** Set when the registry could not be reached and a stale cached copy was used (load-index.ts). */
-  stale: { code: string; message: string } | null;
-}
-
-export interface Catalog extends CatalogSummary {
-  index: RegistryIndex;
-}
-
-export interface CatalogOptions {
-  /** Re-read or revalidate now whatever the cached copy (registry add, registry update). */
-  refresh: boolean;
-}
+import type { Catalog, CatalogOptions, CatalogSummary } from './catalog-types.js';
 
 export interface KindLoader {
   full(entry: RegistryEntry, ctx: RegistryContext, opts: CatalogOptions): Promise<Catalog>;

@@ -2,7 +2,8 @@ import { isHookpmError } from '../../errors.js';
 import { readStateFast } from '../../store/state/read-state-fast.js';
 import type { State } from '../../store/state/state-schema.js';
 import { effectiveRegistries, type RegistryEntry } from './defaults.js';
-import { loadCatalog, loadCatalogSummary, type Catalog, type CatalogSummary } from './catalog.js';
+import { loadCatalog, loadCatalogSummary } from './catalog.js';
+import type { Catalog, CatalogSummary } from './catalog-types.js';
 import type { RegistryContext } from '../registry-context.js';
 
 /** A registry that could not be read; the others are still used. */

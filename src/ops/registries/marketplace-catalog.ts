@@ -16,7 +16,7 @@ import type { RegistryEntry } from './defaults.js';
 import { environmentOf } from '../environment.js';
 import { buildMarketplaceIndex } from './marketplace-index.js';
 import { MARKETPLACE_FILE, readMarketplace } from './read-marketplace.js';
-import type { Catalog, CatalogOptions } from './catalog.js';
+import type { Catalog, CatalogOptions } from './catalog-types.js';
 import type { RegistryContext } from '../registry-context.js';
 
 /** Failures that mean "cannot reach it now": a stale cached catalog is used instead (as for indexes). */
@@ -126,7 +126,7 @@ async function localMarketplaceFile(location: string): Promise<string | null> {
   return info?.isFile() === true ? path : join(path, ...MARKETPLACE_FILE.split('/'));
 }
 
-/** What plugin-info resolves `tarball` against; a directory's URL ends in `/`. */
+/** What `hookpm info` (info.ts) resolves `tarball` against; a directory's URL ends in `/`. */
 function indexUrlOfMarketplace(location: string): string {
   if (isAbsolute(location)) return `${pathToFileURL(location).href.replace(/\/$/, '')}/`;
   return location;

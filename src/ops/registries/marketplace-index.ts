@@ -30,7 +30,7 @@ export const UNKNOWN_VERSION = '0.0.0-unknown';
  * A marketplace as a registry index (registry.md section 1, kind marketplace), so search, info and
  * review read it like any index. Each entry is one plugin with one version:
  * - a relative (`./`) source whose files are at hand (a local directory or a clone) is staged
- *   exactly as install stages it (stage-marketplace-plugin.ts), so the version (manifest, entry,
+ *   exactly as install stages it (fetch-marketplace.ts), so the version (manifest, entry,
  *   else `0.0.0-g<commit>` / `0.0.0-t<tree digest>`), the integrity (packed-tree sha512), the
  *   events and the surfaceHash are the ones an install now would record;
  * - any other source is not fetched: the entry's version (else UNKNOWN_VERSION), no events, no

@@ -17,7 +17,7 @@ import {
 } from '../../registry/marketplace/marketplace-schema.js';
 import { redactUrl } from '../../registry/http/url-policy.js';
 import { createStagingDir } from '../../store/layout.js';
-import type { StorePaths } from '../../store/paths.js';
+import type { StorePaths } from '../../store/store-paths.js';
 
 export const MARKETPLACE_FILE = '.claude-plugin/marketplace.json';
 

@@ -1,5 +1,5 @@
 import type { PluginRecord } from '../../store/state/state-schema.js';
-import type { StagedPlugin } from '../install/stage.js';
+import type { StagedPlugin } from '../install/types.js';
 import { readConsentBaseline } from '../plugins/installed.js';
 import { buildReview, type ReviewReport } from './report.js';
 

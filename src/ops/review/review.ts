@@ -1,7 +1,7 @@
 import { basename, resolve } from 'node:path';
 import { LOCAL_REGISTRY } from '../../registry/registry-name.js';
 import { fingerprintTree } from '../../store/fingerprint.js';
-import type { StorePaths } from '../../store/paths.js';
+import type { StorePaths } from '../../store/store-paths.js';
 import { readState } from '../../store/state/state.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
 import { inspectPluginDir } from '../install/inspect.js';

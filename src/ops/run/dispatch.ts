@@ -6,7 +6,8 @@ import { runHandler, type RunHandlerOptions } from '../../engine/run-handler.js'
 import type { DispatchResult } from '../../engine/types.js';
 import { HookpmError } from '../../errors.js';
 import type { EventName } from '../../hooks/events.js';
-import { matchHandlers, type Snapshot } from '../../hooks/snapshot/snapshot.js';
+import { matchHandlers } from '../../hooks/snapshot/snapshot-match.js';
+import type { Snapshot } from '../../hooks/snapshot/snapshot.js';
 import type { SnapshotHandler } from '../../hooks/types.js';
 
 /** What the host knows about one invocation, beyond the event's own fields (engine.md X2). */

@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../../hooks/diagnostic.js';
 import { buildSnapshot, type Snapshot } from '../../hooks/snapshot/snapshot.js';
 import type { SourceDocument } from '../../hooks/types.js';
-import type { StorePaths } from '../../store/paths.js';
+import type { StorePaths } from '../../store/store-paths.js';
 import { readHookSources, type HookSources } from '../../workspace/read-hook-sources.js';
 import { loadPluginSources } from './plugin-sources.js';
 

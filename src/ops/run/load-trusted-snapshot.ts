@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../../hooks/diagnostic.js';
 import type { SourceDocument } from '../../hooks/types.js';
-import type { StorePaths } from '../../store/paths.js';
+import type { StorePaths } from '../../store/store-paths.js';
 import { loadSnapshot, type LoadedSnapshot } from './load-snapshot.js';
 import { resolveTrust, type ResolvedTrust, type ResolveTrustOptions } from './resolve-trust.js';
 

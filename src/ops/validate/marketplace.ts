@@ -13,7 +13,7 @@ import {
 import { LOCAL_REGISTRY } from '../../registry/registry-name.js';
 import { MARKETPLACE_FILE } from '../registries/read-marketplace.js';
 import { inspectPluginDir } from '../install/inspect.js';
-import type { KindFindings } from './validate.js';
+import type { KindFindings } from './findings.js';
 
 /** `hookpm validate` takes a directory holding `.claude-plugin/marketplace.json`, or that file. */
 export function isMarketplacePath(path: string, pathKind: string): boolean {

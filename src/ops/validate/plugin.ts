@@ -1,7 +1,7 @@
 import { basename, resolve } from 'node:path';
 import { LOCAL_REGISTRY } from '../../registry/registry-name.js';
 import { inspectPluginDir } from '../install/inspect.js';
-import type { KindFindings } from './validate.js';
+import type { KindFindings } from './findings.js';
 
 /**
  * `hookpm validate <plugin dir>` (kind "plugin"): the manifest (P1-P4, unknown fields as

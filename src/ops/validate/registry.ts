@@ -6,7 +6,7 @@ import { diagnostic } from '../../hooks/diagnostic.js';
 import { eventOrder, isEventName, type EventName } from '../../hooks/events.js';
 import { parseJson } from '../../json/parse-json.js';
 import { parseIndex } from '../../registry/indexes/index-schema.js';
-import type { KindFindings } from './validate.js';
+import type { KindFindings } from './findings.js';
 
 /** `hookpm validate` takes a registry directory (holding `index.json`), or that file. */
 export function isRegistryPath(path: string, pathKind: string): boolean {

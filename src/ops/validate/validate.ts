@@ -8,6 +8,7 @@ import { statPathKind, type PathKind } from '../../workspace/path-kind.js';
 import { isMarketplacePath, validateMarketplace } from './marketplace.js';
 import { validatePluginDir } from './plugin.js';
 import { isRegistryPath, validateRegistryDir } from './registry.js';
+import type { KindFindings } from './findings.js';
 
 export type ValidateKind = 'hooks' | 'plugin' | 'marketplace' | 'registry';
 
@@ -34,14 +35,6 @@ export interface ValidateOptions {
   path: string;
   /** Warnings count as errors. */
   strict: boolean;
-}
-
-/** What one kind's validator finds, before `--strict` and `ok` are applied. */
-export interface KindFindings {
-  events: EventName[];
-  diagnostics: Diagnostic[];
-  /** Kinds marketplace and registry: the names of the valid plugins listed. */
-  plugins?: string[];
 }
 
 interface KindValidator {

@@ -121,7 +121,7 @@ export async function findRepositoryRoot(dir: string): Promise<string | null> {
 /**
  * How git sees `dir`: a `work-tree` (a `.git` entry inside), a `bare` repository (`HEAD` and
  * `objects/`), or null for neither. A `file:` marketplace location that is either is cloned, not
- * read in place (read-marketplace.ts, marketplace-catalog.ts, add-registry.ts decide alike).
+ * read in place (read-marketplace.ts, marketplace-catalog.ts, ops/registries/add.ts decide alike).
  */
 export async function gitRepositoryKind(dir: string): Promise<'work-tree' | 'bare' | null> {
   if (await exists(join(dir, '.git'))) return 'work-tree';

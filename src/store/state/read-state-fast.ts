@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { errnoCode } from '../../io/fs-error.js';
 import { stateFile } from '../home-paths.js';
-import type { StorePaths } from '../paths.js';
+import type { StorePaths } from '../store-paths.js';
 import type { State } from './state-schema.js';
 
 /**

@@ -8,7 +8,7 @@ import { errnoCode, toStoreError } from '../../io/fs-error.js';
 import { withLock } from '../../io/lock.js';
 import type { LockOptions } from '../../io/lock.js';
 import { lockFile, stateFile } from '../paths.js';
-import type { StorePaths } from '../paths.js';
+import type { StorePaths } from '../store-paths.js';
 import { STATE_VERSION, emptyState, stateSchema } from './state-schema.js';
 import type { State } from './state-schema.js';
 

@@ -1,0 +1,23 @@
+import type { EnableMode } from '../review/consent.js';
+
+/** What `hookpm install` is asked to do (installPlugins, install.ts). */
+export interface InstallOptions {
+  specs: readonly string[];
+  /** Relative paths are taken from here. */
+  cwd: string;
+  enable: EnableMode;
+  /** Reinstall even when the same version with the same files is installed (restores a tampered tree, Q6). */
+  force: boolean;
+  /** Show what would happen; change nothing. */
+  dryRun: boolean;
+  /** D5: only cached indexes and tarballs; says so in the notes. */
+  offline?: boolean;
+  /** V2: let ranges match prereleases. */
+  includePrerelease?: boolean;
+}
+
+/** What the transaction needs of the install options (update passes the same). */
+export type TransactionOptions = Pick<InstallOptions, 'cwd' | 'enable' | 'force' | 'offline'> & {
+  /** `hookpm update`: a plugin that is installed but disabled stays so (mode `no` for it). */
+  preserveDisabled?: boolean;
+};
