@@ -1,4 +1,4 @@
-import { createInterface } from 'node:readline';
+import { createReadline } from './readline.js';
 import { HookpmError } from '../../errors.js';
 import type { ReviewReport } from '../../ops/review/report.js';
 import { renderReview } from '../render/render-review.js';
@@ -11,7 +11,7 @@ export function askConsent(review: ReviewReport): Promise<boolean> {
   const input = process.stdin;
   const output = process.stderr;
   output.write(`${renderReview(review)}\n\n`);
-  const rl = createInterface({ input, output });
+  const rl = createReadline({ input, output });
   return new Promise((resolve, reject) => {
     let done = false;
     const finish = (fn: () => void): void => {

@@ -1,4 +1,4 @@
-import { createInterface } from 'node:readline';
+import { createReadline } from './readline.js';
 import type { TrustAnswer } from '../../ops/run/resolve-trust.js';
 import { escapeControl } from '../render/render.js';
 
@@ -31,7 +31,7 @@ export function promptTrust(
   file: string,
   streams: PromptStreams = { input: process.stdin, output: process.stderr },
 ): Promise<TrustAnswer> {
-  const rl = createInterface({ input: streams.input, output: streams.output });
+  const rl = createReadline({ input: streams.input, output: streams.output });
   streams.output.write(
     [
       `This workspace has project hooks: ${escapeControl(file)}`,

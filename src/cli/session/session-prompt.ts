@@ -1,4 +1,5 @@
-import { createInterface, type Interface } from 'node:readline';
+import type { Interface } from 'node:readline';
+import { createReadline } from '../prompt/readline.js';
 import type { Readable, Writable } from 'node:stream';
 import { HookpmError } from '../../errors.js';
 import { EVENT_NAMES, isEventName } from '../../hooks/events.js';
@@ -136,7 +137,7 @@ function createLineReader(streams: PromptStreams, onInterrupt: () => void): Line
     }
   };
   const open = (): Interface => {
-    const rl = createInterface({
+    const rl = createReadline({
       input: streams.input,
       output: streams.output,
       prompt: 'hookpm> ',
