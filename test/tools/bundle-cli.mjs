@@ -5,8 +5,9 @@
 // modules costs tens of milliseconds of resolving, reading and linking at every start
 // (bench/cli-startup.bench.mjs); a chunk is one file for many modules, and each `import()` of the
 // sources stays a chunk of its own, required only when a command reaches it, so `list` reads
-// neither commander nor zod nor undici, and a module's imports of Node's own modules are required
-// only when its chunk is. Nothing of rolldown's output is rewritten afterwards.
+// neither commander nor zod nor undici. Node's own modules are required by the chunks that import
+// them, but for those of LAZY, whose functions load the module on their first call (lazyBuiltins).
+// Nothing of rolldown's output is rewritten afterwards.
 //
 // The chunks live two levels below the package root, like dist/cli/, so the sources' relative
 // paths to the package root (io/package-root.ts) resolve the same. They are written into a
@@ -23,13 +24,22 @@ const OUT = join(DIST, 'bundle');
 const scratch = join(DIST, `bundle.tmp-${process.pid}`);
 const old = join(DIST, `bundle.old-${process.pid}`);
 
+/**
+ * Node's modules that commands import but often do not call (fs/promises for clean-up after a
+ * failure, node:http for `registry serve`, ...): loading them costs about 1 ms each at every start
+ * of a command whose chunks import them. Only functions are imported from these (a class or a
+ * constant would be missing from the module lazyBuiltins makes, and the build would fail).
+ */
+const LAZY = ['fs/promises', 'crypto', 'zlib', 'child_process', 'timers/promises', 'url', 'http'];
+
 await rm(scratch, { recursive: true, force: true });
 await build({
   input: { entry: join(DIST, 'cli', 'start', 'entry.js') },
   cwd: ROOT,
   platform: 'node',
-  // Node's own modules stay `require`s; every package is bundled (they are all pure JavaScript).
-  external: [/^node:/],
+  // Node's own modules stay `require`s (lazyBuiltins decides for LAZY's); packages are bundled.
+  external: (id) => id.startsWith('node:') && !LAZY.includes(id.slice('node:'.length)),
+  plugins: [lazyBuiltins(LAZY)],
   logLevel: 'warn',
   // A module both imported and lazily imported simply stays where it is: not worth a warning.
   onLog(level, log, handler) {
@@ -45,6 +55,33 @@ await build({
   },
 });
 await swapIn(scratch, OUT);
+
+/**
+ * A rolldown plugin: each of Node's modules `names` (as `node:<name>`) is a module of the bundle
+ * whose functions, all those the real module has, call the real one, loaded on the first call.
+ */
+function lazyBuiltins(names) {
+  const prefix = '\0lazy-builtin:';
+  return {
+    name: 'lazy-builtins',
+    // Only for ES imports: a package's `require` gets the real module (it may read any member).
+    resolveId(id, importer, { kind }) {
+      const name = id.replace(/^node:/, '');
+      if (!names.includes(name)) return null;
+      if (kind !== 'import-statement') return { id: `node:${name}`, external: true };
+      return { id: `${prefix}${name}`, moduleSideEffects: false };
+    },
+    async load(id) {
+      if (!id.startsWith(prefix)) return null;
+      const name = `node:${id.slice(prefix.length)}`;
+      const lines = [`let m;\nconst load = () => (m ??= process.getBuiltinModule('${name}'));`];
+      for (const [key, value] of Object.entries(await import(name)))
+        if (typeof value === 'function' && /^[a-z][\w$]*$/.test(key))
+          lines.push(`export function ${key}(...args) { return load().${key}(...args); }`);
+      return { code: lines.join('\n'), moduleType: 'js' };
+    },
+  };
+}
 
 /** Replaces `out` with `dir`; another build swapping at the same time only makes it try again. */
 async function swapIn(dir, out) {

@@ -1,27 +1,40 @@
-import { writeText, exitWhenWritten } from '../stdio.js';
-import { enableCompileCache } from './compile-cache.js';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../../io/package-root.js';
+import { homeStorePaths } from '../../store/home-paths.js';
+import { resolveStorePaths } from '../../store/paths.js';
+import { exitWhenWritten, writeText } from '../stdio.js';
+import { cacheChunks } from './chunk-cache.js';
 import { readVersion } from './version.js';
-import { stopWasmTierUpForNetwork } from './wasm-tier-up.js';
+import { stopWasmTierUpOnConnect, underDefaultFlags } from './wasm-tier-up.js';
 
 /**
  * The CLI as bin/hookpm.js starts it: from dist/bundle/entry.cjs (the bundle of this module,
  * test/tools/bundle-cli.mjs), or from the compiled modules of dist/ when there is no current
- * bundle. It statically imports only what comes before the compile cache is on; everything else
- * is imported after, and only as a command needs it: `--version` answers at once, the fast paths
+ * bundle. It statically imports only what comes before the chunk cache is on; everything else is
+ * imported after, and only as a command needs it: `--version` answers at once, the fast paths
  * (fast-path.ts) answer the common forms of `list`, `search` and `install` without commander,
  * and the rest goes to the full CLI (cli/main.ts).
  */
 export async function main(argv: readonly string[] = process.argv): Promise<void> {
-  // In this order: the flags choose the directory of the compile cache (wasm-tier-up.ts).
-  stopWasmTierUpForNetwork(argv);
-  enableCompileCache(argv);
   const args = argv.slice(2);
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     writeText(1, `${readVersion()}\n`);
     return exitWhenWritten();
   }
+  // V8 rejects a cache made by another V8: each has a directory of its own.
+  const caches = join(cacheDirOf(argv), 'code-cache', `${process.version}-${process.arch}`);
+  cacheChunks(join(PACKAGE_ROOT, 'dist', 'bundle'), caches, underDefaultFlags);
+  stopWasmTierUpOnConnect();
   const { runFastPath } = await import('./fast-path.js');
   // A fast path prints with cli/stdio.ts only, so it can end the process as soon as it is done.
   if (await runFastPath(argv)) return exitWhenWritten();
   await (await import('../main.js')).main(argv);
+}
+
+/** registry.md D1: the cache directory of `--home`, else of HOOKPM_HOME, else the platform one. */
+function cacheDirOf(argv: readonly string[]): string {
+  const at = argv.indexOf('--home');
+  const given = argv.find((arg) => arg.startsWith('--home='))?.slice('--home='.length);
+  const home = (at >= 2 ? argv[at + 1] : given) ?? process.env.HOOKPM_HOME;
+  return (home !== undefined && home !== '' ? homeStorePaths(home) : resolveStorePaths({})).cache;
 }
