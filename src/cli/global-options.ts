@@ -26,7 +26,7 @@ export function globalOptions(command: Command): GlobalOptions {
   return resolveGlobals(command.optsWithGlobals<Record<string, unknown>>());
 }
 
-/** The global options from their values as given (commander's, or cli/fast-line.ts's). */
+/** The global options from their values as given (commander's, or cli/start/fast-line.ts's). */
 export function resolveGlobals(opts: Record<string, unknown>): GlobalOptions {
   const home = typeof opts.home === 'string' ? opts.home : process.env.HOOKPM_HOME || undefined;
   const cwd = typeof opts.cwd === 'string' ? resolve(opts.cwd) : process.cwd();

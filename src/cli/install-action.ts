@@ -12,7 +12,7 @@ export interface InstallFlags {
   includePrerelease?: boolean;
 }
 
-/** `hookpm install <spec...>`, from commands/install.ts or cli/fast-install.ts. */
+/** `hookpm install <spec...>`, from commands/install.ts or cli/start/fast-path.ts. */
 export async function runInstall(
   specs: readonly string[],
   flags: InstallFlags,

@@ -122,7 +122,7 @@ async function readVerified(file: string, integrity: string): Promise<{ bytes?: 
 
 /**
  * Tarballs up to this size are read whole, once, for their hash, their scan and their extraction
- * (store/tar-reader.ts); larger ones are streamed each time.
+ * (store/tar/tar-reader.ts); larger ones are streamed each time.
  */
 export const IN_MEMORY_TARBALL_BYTES = 1024 * 1024;
 

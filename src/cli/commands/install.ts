@@ -4,7 +4,7 @@ import { INSTALL_OPTIONS } from '../grammar.js';
 import { runInstall, type InstallFlags } from '../install-action.js';
 
 /**
- * `hookpm install <spec...>` (cli.md section 2; registry.md sections 4, 7); cli/fast-install.ts
+ * `hookpm install <spec...>` (cli.md section 2; registry.md sections 4, 7); cli/start/fast-path.ts
  * answers the common forms first.
  */
 export function register(program: Command): void {

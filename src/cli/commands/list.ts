@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { globalOptions } from '../global-options.js';
 import { storePathsOf } from '../global-options.js';
 
-/** `hookpm list` (cli.md section 3). The common forms are answered by cli/fast-path.ts first. */
+/** `hookpm list` (cli.md section 3). The common forms are answered by cli/start/fast-path.ts first. */
 export function register(program: Command): void {
   program
     .command('list')

@@ -4,7 +4,7 @@ import { SEARCH_OPTIONS } from '../grammar.js';
 import { registryContextFromGlobals } from '../registry-options.js';
 import { printSearchResult } from '../render/render-search.js';
 
-/** `hookpm search [query] [--event E]` (cli.md sections 2 and 3); cli/fast-search.ts answers the common forms first. */
+/** `hookpm search [query] [--event E]` (cli.md sections 2 and 3); cli/start/fast-path.ts answers the common forms first. */
 export function register(program: Command): void {
   const command = program
     .command('search [query...]')

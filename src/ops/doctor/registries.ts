@@ -122,7 +122,7 @@ function checkIndexText(text: string, where: string): Outcome {
   }
 }
 
-/** The cached copy (registry/cache-index.ts format): present, of this URL (when known), and a valid index. */
+/** The cached copy (registry/indexes/cache-index.ts format): present, of this URL (when known), and a valid index. */
 async function readCache(file: string, url: string | null): Promise<Outcome> {
   const bytes = await readFile(file).catch(() => null);
   if (bytes === null) return { ok: false, reason: `no cached index (${file})`, hint: null };
