@@ -1,13 +1,11 @@
 #!/usr/bin/env node
 // The second step of `npm run build` (after tsc): bundles the compiled CLI, from its entry
 // dist/cli/start/entry.js, with rolldown (vite's bundler, pinned by package-lock.json) into
-// CommonJS chunks in dist/bundle/, which bin/hookpm.js requires (entry.cjs). Loading ~200 small ES
-// modules costs tens of milliseconds of resolving, reading and linking at every start
-// (bench/cli-startup.bench.mjs); a chunk is one file for many modules, and each `import()` of the
-// sources stays a chunk of its own, required only when a command reaches it, so `list` reads
-// neither commander nor zod nor undici. Node's own modules are required by the chunks that import
-// them, but for those of LAZY, whose functions load the module on their first call (lazyBuiltins).
-// Nothing of rolldown's output is rewritten afterwards.
+// CommonJS chunks in dist/bundle/, which bin/hookpm.js requires (entry.cjs): a chunk is one file
+// for many modules, and each `import()` of the sources a chunk of its own, required only when a
+// command reaches it, so `list` reads neither commander nor zod nor undici. Node's own modules are
+// required by the chunks that import them, but LAZY's, whose functions load the module on their
+// first call (lazyBuiltins). Nothing of rolldown's output is rewritten afterwards.
 //
 // The chunks live two levels below the package root, like dist/cli/, so the sources' relative
 // paths to the package root (io/package-root.ts) resolve the same. They are written into a

@@ -10,12 +10,8 @@ import type { Script } from 'node:vm';
  * by another V8) is made again. V8 tags a cache with its flags and rejects it under others, so
  * chunks are compiled and caches made through `underDefaultFlags`, which puts back any flag the
  * run changed for that time (wasm-tier-up.ts). Writing removes the caches of chunks the bundle no
- * longer has. Best effort: a cache
- * directory that cannot be read or written only costs compile time.
- *
- * Node's own compile cache (module.enableCompileCache, Node 22.1+) keeps only what V8 compiles as
- * a module loads, the top level of a chunk and not the functions it calls later, so it leaves
- * most of a command's compiling to every run (README "Start-up").
+ * longer has. Best effort: a cache directory that cannot be read or written only costs compile
+ * time. (Node's compile cache, Node 22.1+, keeps only what V8 compiles as a module loads: README.)
  */
 export function cacheChunks(
   bundleDir: string,
@@ -23,37 +19,63 @@ export function cacheChunks(
   underDefaultFlags: <T>(compile: () => T) => T,
 ): void {
   const Module = process.getBuiltinModule('node:module') as unknown as ModuleLoader;
-  const { Script: ScriptClass } = process.getBuiltinModule('node:vm');
-  const fresh: Array<[string, Script]> = [];
+  const loader: ChunkLoader = { bundleDir, dir, underDefaultFlags, chunks: new Map(), fresh: [] };
   // Node loads a `.cjs` file with the `.js` loader unless `.cjs` has one of its own.
   const load = Module._extensions['.cjs'] ?? Module._extensions['.js'];
   Module._extensions['.cjs'] = (module, filename) => {
     if (dirname(filename) !== bundleDir) return load?.(module, filename);
-    const file = join(dir, `${basename(filename)}.bin`);
-    const cachedData = readIfPresent(file);
-    const source = Module.wrap(readFileSync(filename, 'utf8'));
-    const options = { filename, ...(cachedData === undefined ? {} : { cachedData }) };
-    const script = underDefaultFlags(() => new ScriptClass(source, options));
-    if (cachedData === undefined || script.cachedDataRejected === true) fresh.push([file, script]);
-    const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
-    const require = (id: string): unknown => module.require(id);
-    wrapper.call(module.exports, module.exports, require, module, filename, bundleDir);
+    const known = loader.chunks.get(filename);
+    if (known !== undefined) module.exports = known.exports;
+    else compileChunk(loader, module, filename);
   };
   process.once('exit', (code) => {
+    const { fresh } = loader;
     if (code === 0 && fresh.length > 0) underDefaultFlags(() => writeCaches(bundleDir, dir, fresh));
   });
 }
 
-/** The parts of Node's CommonJS loader this uses (`require.extensions`, `Module.wrap`). */
-interface ModuleLoader {
-  _extensions: Record<string, (module: LoadingModule, filename: string) => void>;
-  wrap(source: string): string;
+interface ChunkLoader {
+  bundleDir: string;
+  dir: string;
+  underDefaultFlags: <T>(compile: () => T) => T;
+  /** Every chunk loaded, by file: Node's `require` and the chunks' own share one instance. */
+  chunks: Map<string, LoadingModule>;
+  /** The chunks whose cache is to be made at exit. */
+  fresh: Array<[string, Script]>;
 }
 
-interface LoadingModule {
-  exports: unknown;
-  require(id: string): unknown;
+/** Compiles a chunk through its cache and runs it, with `require` for the chunks it requires. */
+function compileChunk(loader: ChunkLoader, module: LoadingModule, filename: string): void {
+  loader.chunks.set(filename, module);
+  const file = join(loader.dir, `${basename(filename)}.bin`);
+  const cachedData = readIfPresent(file);
+  const source = `${WRAPPER}${readFileSync(filename, 'utf8')}\n})`;
+  const options = { filename, ...(cachedData === undefined ? {} : { cachedData }) };
+  const { Script: ScriptClass } = process.getBuiltinModule('node:vm');
+  const script = loader.underDefaultFlags(() => new ScriptClass(source, options));
+  if (cachedData === undefined || script.cachedDataRejected === true)
+    loader.fresh.push([file, script]);
+  // The chunks require only each other (`./<chunk>.cjs`) and Node's modules: no resolution needed.
+  const require = (id: string): unknown => {
+    if (!id.startsWith('./')) return process.getBuiltinModule(id);
+    const path = join(loader.bundleDir, id);
+    const known = loader.chunks.get(path);
+    if (known !== undefined) return known.exports;
+    const required: LoadingModule = { exports: {} };
+    compileChunk(loader, required, path);
+    return required.exports;
+  };
+  const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
+  wrapper.call(module.exports, module.exports, require, module, filename, loader.bundleDir);
 }
+
+/** What Node's CommonJS loader wraps a module's text in (Module.wrap). */
+const WRAPPER = '(function (exports, require, module, __filename, __dirname) { ';
+
+/** The part of Node's CommonJS loader this uses (`require.extensions`). */
+type ModuleLoader = { _extensions: Record<string, (m: LoadingModule, filename: string) => void> };
+
+type LoadingModule = { exports: unknown };
 
 function writeCaches(bundleDir: string, dir: string, fresh: Array<[string, Script]>): void {
   try {

@@ -2,12 +2,10 @@ import { GLOBAL_OPTIONS, type OptionDefinition } from '../grammar.js';
 import { resolveGlobals, type GlobalOptions } from '../global-options.js';
 
 /**
- * The command lines the fast paths (fast-path.ts) answer without commander: one command word, its
- * operands, and the options of cli/grammar.ts, as commander reads them: the global ones anywhere
- * on the line, the command's own after its word, `--name value` or `--name=value` for one that
- * takes a value. Anything else (help,
- * an unknown option, `--`, a value that looks like an option, a repeated command word) is null,
- * and the full CLI, which gives the same answer or the usage error, takes the line.
+ * A line the fast paths (fast-path.ts) answer: one command word, its operands, and the options of
+ * cli/grammar.ts as commander reads them (global ones anywhere, the command's own after its word,
+ * `--name value` or `--name=value`). Anything else (help, an unknown option, `--`, a value that
+ * looks like an option) is null: the full CLI gives the same answer or the usage error.
  */
 export interface FastLine {
   operands: string[];
@@ -18,11 +16,7 @@ export interface FastLine {
 }
 
 /** An option of a grammar: its long name, whether it takes a value, and whether it is global. */
-interface FastOption {
-  long: string;
-  valued: boolean;
-  global: boolean;
-}
+type FastOption = { long: string; valued: boolean; global: boolean };
 
 /** The options a line may hold, by every name they are written with (`-y` and `--yes`). */
 export function grammarOf(own: readonly OptionDefinition[]): Map<string, FastOption> {

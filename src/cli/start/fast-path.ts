@@ -3,11 +3,9 @@ import { INSTALL_OPTIONS, LIST_OPTIONS, SEARCH_OPTIONS } from '../grammar.js';
 import { globalsOf, grammarOf, parseFastLine, type FastLine } from './fast-line.js';
 
 /**
- * STYLE "Start-up cost": the most common command lines answer without loading commander and every
- * command: `list`, `search` and `install <spec...>`, with the options of cli/grammar.ts. They run
- * and print what the full CLI (cli/main.ts) runs and prints, through the same operations and
- * renderers; any other line returns false and goes there. Measured by bench/cli-startup.bench.mjs,
- * bench/search.bench.mjs and bench/install.bench.mjs.
+ * STYLE "Start-up cost": `list`, `search` and `install <spec...>` answer without commander and every
+ * command, running and printing what cli/main.ts would, through the same operations and renderers;
+ * any other line returns false and goes there (bench/cli-startup, search and install benchmarks).
  */
 export async function runFastPath(argv: readonly string[]): Promise<boolean> {
   const args = argv.slice(2);
