@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { globalOptions } from '../global-options.js';
-import { storePathsOf } from '../global-options.js';
+import { globalOptions, storePathsOf, type GlobalOptions } from '../global-options.js';
 
 /** `hookpm list` (cli.md section 3). The common forms are answered by cli/start/fast-path.ts first. */
 export function register(program: Command): void {
@@ -8,12 +7,14 @@ export function register(program: Command): void {
     .command('list')
     .description('list installed plugins')
     .addHelpText('after', '\nExample:\n  $ hookpm list --json\n')
-    .action(async (_flags: unknown, command: Command) => {
-      const globals = globalOptions(command);
-      const [{ listPlugins }, { printPluginList }] = await Promise.all([
-        import('../../ops/plugins/list.js'),
-        import('../render/render-list.js'),
-      ]);
-      printPluginList(await listPlugins(storePathsOf(globals)), globals.json);
-    });
+    .action((_flags: unknown, command: Command) => runList(globalOptions(command)));
+}
+
+/** `hookpm list`, from commander or from the fast path. */
+export async function runList(globals: GlobalOptions): Promise<void> {
+  const [{ listPlugins }, { printPluginList }] = await Promise.all([
+    import('../../ops/plugins/list.js'),
+    import('../render/render-list.js'),
+  ]);
+  printPluginList(await listPlugins(storePathsOf(globals)), globals.json);
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { globalOptions } from '../global-options.js';
+import { globalOptions, type GlobalOptions } from '../global-options.js';
 import { SEARCH_OPTIONS } from '../grammar.js';
 import { registryContextFromGlobals } from '../registry-options.js';
 import { printSearchResult } from '../render/render-search.js';
@@ -15,14 +15,22 @@ export function register(program: Command): void {
       'after',
       '\nExample:\n  $ hookpm search guard\n  $ hookpm search --event PreToolUse --json\n',
     )
-    .action(async (words: string[], options: { event?: string }, command: Command) => {
-      const globals = globalOptions(command);
-      const { ctx, progress } = registryContextFromGlobals(globals);
-      const { searchPlugins } = await import('../../ops/registries/search.js');
-      const found = await searchPlugins(ctx, {
-        query: words.join(' '),
-        ...(options.event === undefined ? {} : { event: options.event }),
-      }).finally(progress.done);
-      printSearchResult(found, globals.json);
-    });
+    .action((words: string[], options: { event?: string }, command: Command) =>
+      runSearch(words, options, globalOptions(command)),
+    );
+}
+
+/** `hookpm search`, from commander or from the fast path. */
+export async function runSearch(
+  words: readonly string[],
+  options: { event?: string },
+  globals: GlobalOptions,
+): Promise<void> {
+  const { ctx, progress } = registryContextFromGlobals(globals);
+  const { searchPlugins } = await import('../../ops/registries/search.js');
+  const found = await searchPlugins(ctx, {
+    query: words.join(' '),
+    ...(options.event === undefined ? {} : { event: options.event }),
+  }).finally(progress.done);
+  printSearchResult(found, globals.json);
 }

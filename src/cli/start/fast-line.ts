@@ -1,5 +1,4 @@
 import { GLOBAL_OPTIONS, type OptionDefinition } from '../grammar.js';
-import { resolveGlobals, type GlobalOptions } from '../global-options.js';
 
 /**
  * A line the fast paths (fast-path.ts) answer: one command word, its operands, and the options of
@@ -9,24 +8,32 @@ import { resolveGlobals, type GlobalOptions } from '../global-options.js';
  */
 export interface FastLine {
   operands: string[];
-  /** The switches given, by their long names (`-y` is `--yes`). */
-  switches: Set<string>;
-  /** The last value given for each option that takes one, by its long name. */
-  values: Map<string, string>;
+  /**
+   * The options as commander's `optsWithGlobals()` gives them: by attribute name (`dryRun`), true
+   * for a switch given, false for `--no-x` given and true when not, the last value given.
+   */
+  options: Record<string, string | boolean>;
 }
 
-/** An option of a grammar: its long name, whether it takes a value, and whether it is global. */
-type FastOption = { long: string; valued: boolean; global: boolean };
+/** An option of a grammar, as commander names and reads it. */
+type FastOption = { key: string; valued: boolean; negate: boolean; global: boolean };
 
 /** The options a line may hold, by every name they are written with (`-y` and `--yes`). */
 export function grammarOf(own: readonly OptionDefinition[]): Map<string, FastOption> {
   const names = new Map<string, FastOption>();
-  for (const { flags } of [...GLOBAL_OPTIONS, ...own]) {
+  const all = [
+    ...GLOBAL_OPTIONS.map((o) => [o, true] as const),
+    ...own.map((o) => [o, false] as const),
+  ];
+  for (const [{ flags }, global] of all) {
     const words = flags.split(/[ ,]+/);
     const long = words.find((word) => word.startsWith('--'));
     if (long === undefined) throw new Error(`Assertion failed: ${flags} has no long name`);
-    const valued = words.some((word) => word.startsWith('<'));
-    const option = { long, valued, global: GLOBAL_OPTIONS.some((o) => o.flags === flags) };
+    const negate = long.startsWith('--no-');
+    const key = long
+      .slice(negate ? '--no-'.length : '--'.length)
+      .replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+    const option = { key, valued: words.some((word) => word.startsWith('<')), negate, global };
     for (const word of words) if (word.startsWith('-')) names.set(word, option);
   }
   return names;
@@ -38,7 +45,8 @@ export function parseFastLine(
   grammar: ReadonlyMap<string, FastOption>,
   takesOperands: boolean,
 ): FastLine | null {
-  const line: FastLine = { operands: [], switches: new Set(), values: new Map() };
+  const line: FastLine = { operands: [], options: {} };
+  for (const option of grammar.values()) if (option.negate) line.options[option.key] = true;
   let named = false;
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i] as string;
@@ -47,13 +55,13 @@ export function parseFastLine(
     if (option !== undefined && !option.global && !named) return null;
     if (option !== undefined && equals !== -1) {
       if (!option.valued) return null;
-      line.values.set(option.long, arg.slice(equals + 1));
+      line.options[option.key] = arg.slice(equals + 1);
     } else if (option?.valued === true) {
       const value = args[i + 1];
       if (value === undefined || value.startsWith('-')) return null;
-      line.values.set(option.long, value);
+      line.options[option.key] = value;
       i += 1;
-    } else if (option !== undefined) line.switches.add(option.long);
+    } else if (option !== undefined) line.options[option.key] = !option.negate;
     else if (arg.startsWith('-')) return null;
     else if (!named) {
       if (arg !== command) return null;
@@ -62,15 +70,4 @@ export function parseFastLine(
     else return null;
   }
   return named ? line : null;
-}
-
-/** The global options of a fast line, resolved as commander's are (cli/global-options.ts). */
-export function globalsOf(line: FastLine): GlobalOptions {
-  return resolveGlobals({
-    home: line.values.get('--home'),
-    cwd: line.values.get('--cwd'),
-    json: line.switches.has('--json'),
-    yes: line.switches.has('--yes'),
-    offline: line.switches.has('--offline'),
-  });
 }

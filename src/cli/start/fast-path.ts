@@ -1,6 +1,7 @@
-import { storePathsOf } from '../global-options.js';
+import { resolveGlobals } from '../global-options.js';
 import { INSTALL_OPTIONS, LIST_OPTIONS, SEARCH_OPTIONS } from '../grammar.js';
-import { globalsOf, grammarOf, parseFastLine, type FastLine } from './fast-line.js';
+import type { InstallFlags } from '../install-action.js';
+import { grammarOf, parseFastLine, type FastLine } from './fast-line.js';
 
 /**
  * STYLE "Start-up cost": `list`, `search` and `install <spec...>` answer without commander and every
@@ -16,7 +17,7 @@ export async function runFastPath(argv: readonly string[]): Promise<boolean> {
       await run(line);
     } catch (error) {
       const { reportError } = await import('../report-error.js');
-      process.exitCode = reportError(error, { json: line.switches.has('--json') });
+      process.exitCode = reportError(error, { json: line.options.json === true });
     }
     return true;
   }
@@ -39,42 +40,17 @@ const FAST_COMMANDS: readonly FastCommand[] = [
 
 /** What commands/list.ts runs. */
 async function runList(line: FastLine): Promise<void> {
-  const [{ listPlugins }, { printPluginList }] = await Promise.all([
-    import('../../ops/plugins/list.js'),
-    import('../render/render-list.js'),
-  ]);
-  const globals = globalsOf(line);
-  printPluginList(await listPlugins(storePathsOf(globals)), globals.json);
+  await (await import('../commands/list.js')).runList(resolveGlobals(line.options));
 }
 
 /** What commands/search.ts runs. */
-async function runSearch(line: FastLine): Promise<void> {
-  const [{ searchPlugins }, { registryContextFromGlobals }, { printSearchResult }] =
-    await Promise.all([
-      import('../../ops/registries/search.js'),
-      import('../registry-options.js'),
-      import('../render/render-search.js'),
-    ]);
-  const globals = globalsOf(line);
-  const { ctx, progress } = registryContextFromGlobals(globals);
-  const event = line.values.get('--event');
-  const query = { query: line.operands.join(' '), ...(event === undefined ? {} : { event }) };
-  const found = await searchPlugins(ctx, query).finally(progress.done);
-  printSearchResult(found, globals.json);
+async function runSearch({ operands, options }: FastLine): Promise<void> {
+  const { runSearch: search } = await import('../commands/search.js');
+  await search(operands, options as { event?: string }, resolveGlobals(options));
 }
 
 /** What commands/install.ts runs. */
-async function runInstall(line: FastLine): Promise<void> {
-  const { switches } = line;
+async function runInstall({ operands, options }: FastLine): Promise<void> {
   const { runInstall: install } = await import('../install-action.js');
-  await install(
-    line.operands,
-    {
-      enable: !switches.has('--no-enable'),
-      force: switches.has('--force'),
-      dryRun: switches.has('--dry-run'),
-      includePrerelease: switches.has('--include-prerelease'),
-    },
-    globalsOf(line),
-  );
+  await install(operands, options as unknown as InstallFlags, resolveGlobals(options));
 }
