@@ -1,7 +1,6 @@
 import type { RegistryContext } from '../ops/registry-context.js';
-import { resolveStorePaths } from '../store/paths.js';
 import type { RegistryWarning } from '../ops/registries/load-catalogs.js';
-import type { GlobalOptions } from './global-options.js';
+import { storePathsOf, type GlobalOptions } from './global-options.js';
 import { createIndexProgress, type IndexProgress } from './progress/index-progress.js';
 import { escapeControl, printErrorLine } from './render/render.js';
 
@@ -12,7 +11,7 @@ export function registryContextFromGlobals(globals: GlobalOptions): {
 } {
   const progress = createIndexProgress();
   const ctx: RegistryContext = {
-    paths: resolveStorePaths({ HOOKPM_HOME: globals.hookpmHome }),
+    paths: storePathsOf(globals),
     offline: globals.offline,
     env: process.env,
     cwd: globals.cwd,

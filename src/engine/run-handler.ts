@@ -15,8 +15,6 @@ import { createOutputCapture, type OutputCapture } from './output-capture.js';
 import { KILL_GRACE_MS, registerGroup, terminateGroup, unregisterGroup } from './process-groups.js';
 import type { HandlerRun } from './types.js';
 
-export { KILL_GRACE_MS } from './process-groups.js';
-
 export interface RunHandlerOptions {
   /** The payload (X2): written to stdin, then stdin is closed. Ignored for a legacy handler (C4). */
   stdin: string;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseHooksDocument } from '../../src/hooks/parse-document.js';
 import { buildSnapshot } from '../../src/hooks/snapshot/snapshot.js';
 import { dispatchEvent } from '../../src/ops/run/dispatch.js';
-import { KILL_GRACE_MS } from '../../src/engine/run-handler.js';
+import { KILL_GRACE_MS } from '../../src/engine/process-groups.js';
 import { isAlive, readPid, waitUntil } from '../engine/runner-fixtures.js';
 import {
   argv,

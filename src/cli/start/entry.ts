@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../../io/package-root.js';
-import { homeStorePaths } from '../../store/home-paths.js';
 import { resolveStorePaths } from '../../store/paths.js';
 import { exitWhenWritten, writeText } from '../stdio.js';
 import { cacheChunks } from './chunk-cache.js';
@@ -36,5 +35,5 @@ function cacheDirOf(argv: readonly string[]): string {
   const at = argv.indexOf('--home');
   const given = argv.find((arg) => arg.startsWith('--home='))?.slice('--home='.length);
   const home = (at >= 2 ? argv[at + 1] : given) ?? process.env.HOOKPM_HOME;
-  return (home !== undefined && home !== '' ? homeStorePaths(home) : resolveStorePaths({})).cache;
+  return resolveStorePaths({ HOOKPM_HOME: home }).cache;
 }
