@@ -7,7 +7,8 @@ import type { ChildProcess } from 'node:child_process';
 
 /** X6: time between SIGTERM and SIGKILL to the group, and the most the runner waits after SIGKILL. */
 export const KILL_GRACE_MS = 500;
-const IS_WINDOWS = process.platform === 'win32';
+/** Windows has no process groups to signal (X4); the runner and the killing both ask. */
+export const IS_WINDOWS = process.platform === 'win32';
 
 const liveGroups = new Set<number>();
 

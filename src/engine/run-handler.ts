@@ -12,7 +12,13 @@ import { existsSync } from 'node:fs';
 import type { SnapshotHandler } from '../hooks/types.js';
 import { argvVariables, handlerEnvironment, substituteArgv } from './environment.js';
 import { createOutputCapture, type OutputCapture } from './output-capture.js';
-import { KILL_GRACE_MS, registerGroup, terminateGroup, unregisterGroup } from './process-groups.js';
+import {
+  IS_WINDOWS,
+  KILL_GRACE_MS,
+  registerGroup,
+  terminateGroup,
+  unregisterGroup,
+} from './process-groups.js';
 import type { HandlerRun } from './types.js';
 
 export interface RunHandlerOptions {
@@ -30,7 +36,6 @@ export interface RunHandlerOptions {
 
 /** setTimeout fires at once past this; longer timeouts are clamped (about 24.8 days). */
 const MAX_TIMER_MS = 2_147_483_647;
-const IS_WINDOWS = process.platform === 'win32';
 
 type Failure = NonNullable<HandlerRun['failure']>;
 
