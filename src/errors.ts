@@ -38,6 +38,7 @@ export type ErrorCode =
   | 'E_GIT'
   | 'E_IO'
   | 'E_SESSION_CLOSED'
+  | 'E_AGENT_SETTINGS'
   | 'E_INTERNAL';
 
 export interface ErrorDetails {

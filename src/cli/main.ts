@@ -5,10 +5,12 @@ import * as doctor from './commands/doctor.js';
 import * as hooks from './commands/hooks.js';
 import * as install from './commands/install.js';
 import * as info from './commands/info.js';
+import * as link from './commands/link.js';
 import * as list from './commands/list.js';
 import * as pack from './commands/pack.js';
 import * as registry from './commands/registry.js';
 import * as registryPublish from './commands/registry-publish.js';
+import * as reload from './commands/reload.js';
 import * as review from './commands/review.js';
 import * as run from './commands/run.js';
 import * as search from './commands/search.js';
@@ -17,6 +19,7 @@ import * as trust from './commands/trust.js';
 import * as uninstall from './commands/uninstall.js';
 import * as update from './commands/update.js';
 import * as validate from './commands/validate.js';
+import * as wire from './commands/wire.js';
 import { readVersion } from './start/version.js';
 import { addGlobalOptions } from './global-options.js';
 import { reportError } from './report-error.js';
@@ -34,6 +37,9 @@ const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
   review,
   run,
   session,
+  link,
+  reload,
+  wire,
   registry,
   // After `registry`: adds `registry build` and `registry serve` to the command it made.
   registryPublish,

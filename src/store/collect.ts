@@ -7,6 +7,7 @@ import { durableTempPrefix } from '../io/durable-write.js';
 import { errnoCode, quietly, toStoreError } from '../io/fs-error.js';
 import { isProcessAlive, readLockFile } from '../io/lock-record.js';
 import { lockFile, pluginsDir, stagingRoot, stateFile } from './paths.js';
+import { pinnedRoots } from './session-pins.js';
 import type { StorePaths } from './store-paths.js';
 import type { State } from './state/state-schema.js';
 
@@ -26,8 +27,8 @@ const LOCK_DEBRIS_AGE_MS = 60_000;
 /**
  * D4: what interrupted or superseded transactions left behind, without removing anything:
  * staging trees of processes that are gone (or an hour old), installed trees that no plugin of
- * `state` names as its active `path` or its pending update's (skipped when `state` is null, that
- * is unknown), temporary state files and lock debris of dead writers.
+ * `state` names as its active `path` or its pending update's and no live session pin runs (skipped
+ * when `state` is null, that is unknown), temporary state files and lock debris of dead writers.
  */
 export async function findLeftovers(paths: StorePaths, state: State | null): Promise<Leftover[]> {
   const found: Leftover[] = [];
@@ -77,7 +78,8 @@ async function removeLeftover(paths: StorePaths, leftover: Leftover): Promise<vo
 }
 
 async function unreferencedTrees(paths: StorePaths, state: State): Promise<Leftover[]> {
-  const referenced = new Set<string>();
+  // Trees a live agent session still runs (engine.md R1) stay until the session lets them go.
+  const referenced = new Set<string>([...(await pinnedRoots(paths))].map((root) => resolve(root)));
   for (const plugin of Object.values(state.plugins)) {
     referenced.add(resolve(plugin.path));
     if (plugin.pending !== null) referenced.add(resolve(plugin.pending.path));

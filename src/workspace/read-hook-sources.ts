@@ -1,3 +1,4 @@
+import { withoutLinkHandlers } from '../agents/without-links.js';
 import { diagnostic, type Diagnostic, type Origin } from '../hooks/diagnostic.js';
 import type { SourceDocument } from '../hooks/types.js';
 import { findProjectRoot } from './find-project-root.js';
@@ -35,7 +36,10 @@ export interface ReadHookSourcesOptions {
   expectedProjectSha256?: string | null;
 }
 
-/** engine.md S1, S4, S5: the project file (when trusted) and the user file, legacy shapes allowed. */
+/**
+ * engine.md S1, S4, S5: the project file (when trusted) and the user file, legacy shapes allowed,
+ * less the handlers `hookpm link` wrote (agents/without-links.ts).
+ */
 export async function readHookSources(options: ReadHookSourcesOptions): Promise<HookSources> {
   const projectDir = await findProjectRoot(options.cwd);
   const projectPath = hooksFileIn(projectDir);
@@ -84,6 +88,7 @@ async function addSource(
     return { status: 'changed', sha256: read.sha256 };
   }
   into.diagnostics.push(...read.diagnostics);
-  if (read.parsed.config !== null) into.sources.push({ origin, file, config: read.parsed.config });
+  if (read.parsed.config !== null)
+    into.sources.push({ origin, file, config: withoutLinkHandlers(read.parsed.config) });
   return { status: 'loaded', sha256: read.sha256 };
 }

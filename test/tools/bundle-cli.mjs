@@ -38,6 +38,9 @@ await build({
   // Node's own modules stay `require`s (lazyBuiltins decides for LAZY's); packages are bundled.
   external: (id) => id.startsWith('node:') && !LAZY.includes(id.slice('node:'.length)),
   plugins: [lazyBuiltins(LAZY)],
+  // jsonc-parser's `main` is a UMD build whose inner requires a bundle cannot follow; its ES build
+  // (`module`) bundles like any other.
+  resolve: { alias: { 'jsonc-parser': join(ROOT, 'node_modules/jsonc-parser/lib/esm/main.js') } },
   logLevel: 'warn',
   // A module both imported and lazily imported simply stays where it is: not worth a warning.
   onLog(level, log, handler) {

@@ -27,12 +27,14 @@ export function register(program: Command): void {
           hint: 'Drop --offline to let doctor fetch the registry indexes, or drop --online.',
         });
       }
-      const [{ runDoctor }, { printDoctorReport }] = await Promise.all([
+      const [{ runDoctor }, { printDoctorReport }, { currentHookpm }] = await Promise.all([
         import('../../ops/doctor/doctor.js'),
         import('../render/render-doctor.js'),
+        import('../../ops/link/hookpm-command.js'),
       ]);
+      const links = { cwd: globals.cwd, hookpm: currentHookpm(globals.hookpmHome ?? null) };
       const report = await runDoctor(
-        { paths: storePathsOf(globals), userHome: globals.userHome },
+        { paths: storePathsOf(globals), userHome: globals.userHome, links },
         { fix: flags.fix === true, online: flags.online === true },
       );
       printDoctorReport(report, globals.json);

@@ -4,6 +4,8 @@ import type { RegistryRecord } from '../../store/state/state-schema.js';
 import { problem, type DoctorCheck, type DoctorReport } from './check.js';
 import { collectLeftovers } from './fix.js';
 import { findLeftovers, checkLeftovers } from './leftovers.js';
+import type { HookpmPaths } from '../link/hookpm-command.js';
+import { checkLinks } from './links.js';
 import { checkLock } from './lock.js';
 import { checkPlugins } from './plugins.js';
 import { checkRegistries, type RegistryCheckOptions } from './registries.js';
@@ -24,6 +26,8 @@ export interface DoctorContext {
   fetch?: RegistryCheckOptions['fetch'];
   /** How long `--fix` waits for another command's lock (default 10 s). */
   lockWaitMs?: number;
+  /** The links to check (`hookpm link`): this hookpm and the directory whose project is looked at. */
+  links?: { cwd: string; hookpm: HookpmPaths };
 }
 
 export interface DoctorOptions {
@@ -68,6 +72,9 @@ export async function runDoctor(ctx: DoctorContext, opts: DoctorOptions): Promis
     );
   }
   checks.push(...(await guarded('trust-store', async () => [await checkTrustStore(ctx.userHome)])));
+  const links = ctx.links;
+  if (links !== undefined)
+    checks.push(...(await guarded('links', () => checkLinks({ home: ctx.userHome, ...links }))));
   return { ok: checks.every((check) => check.status !== 'error'), checks };
 }
 

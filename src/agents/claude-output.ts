@@ -1,0 +1,81 @@
+import type { DispatchResult } from '../engine/types.js';
+import { EVENTS } from '../hooks/events.js';
+import type { WireAnswer } from './agent.js';
+
+/** How an agent that reads Claude Code's hook output differs from Claude Code itself. */
+export interface ClaudeOutputDialect {
+  /** UserPromptSubmit's `suppressOriginalPrompt` (a Deep Agents Code key; Claude Code has none). */
+  suppressOriginalPrompt: boolean;
+  /**
+   * SubagentStop context (engine.md section 1: a block there is kept as context): Claude Code
+   * reads it back as `decision: "block"` with the text as reason, which keeps the subagent going
+   * with that instruction; Deep Agents Code reads `additionalContext`.
+   */
+  subagentStopContext: 'block' | 'additionalContext';
+}
+
+/**
+ * A reduced result (cli.md section 3) as one hook output in the format of engine.md L1-L2, which
+ * Claude Code and Deep Agents Code read: an agent that reduces this single output gets the
+ * decision hookpm reduced from all of its plugins' outputs. Exit 0 always, since the decision is
+ * in the JSON; error and warning diagnostics go to stderr, one line each.
+ */
+export function encodeClaudeOutput(
+  result: DispatchResult,
+  dialect: ClaudeOutputDialect,
+): WireAnswer {
+  const out: Record<string, unknown> = {};
+  const specific: Record<string, unknown> = {};
+  const event = result.event;
+  if (!result.continue) {
+    out['continue'] = false;
+    if (result.stopReason !== null) out['stopReason'] = result.stopReason;
+  }
+  if (result.systemMessages.length > 0) out['systemMessage'] = result.systemMessages.join('\n');
+  const permission = result.permission;
+  if (permission !== null && event === 'PreToolUse') {
+    specific['permissionDecision'] = permission.decision;
+    if (permission.reason !== null) specific['permissionDecisionReason'] = permission.reason;
+  }
+  if (permission !== null && event === 'PermissionRequest' && permission.decision !== 'ask') {
+    const decision: Record<string, unknown> = { behavior: permission.decision };
+    if (permission.decision === 'deny') {
+      if (permission.reason !== null) decision['message'] = permission.reason;
+      if (permission.interrupt) decision['interrupt'] = true;
+    }
+    specific['decision'] = decision;
+  }
+  if (result.context.length > 0) {
+    const text = result.context.join('\n');
+    if (event === 'SubagentStop' && dialect.subagentStopContext === 'block') {
+      out['decision'] = 'block';
+      out['reason'] = text;
+    } else if (EVENTS[event].specificKeys?.includes('additionalContext') === true) {
+      specific['additionalContext'] = text;
+    }
+  }
+  if (result.feedback.length > 0 && (event === 'PostToolUse' || event === 'PostToolUseFailure')) {
+    out['decision'] = 'block';
+    out['reason'] = result.feedback.join('\n');
+  }
+  if (event === 'Stop' && result.continueLoop) {
+    out['decision'] = 'block';
+    out['reason'] = result.feedback.join('\n');
+  }
+  if (
+    event === 'UserPromptSubmit' &&
+    result.suppressOriginalPrompt &&
+    dialect.suppressOriginalPrompt
+  )
+    specific['suppressOriginalPrompt'] = true;
+  if (Object.keys(specific).length > 0)
+    out['hookSpecificOutput'] = { hookEventName: event, ...specific };
+  return {
+    exitCode: 0,
+    stdout: Object.keys(out).length === 0 ? '' : `${JSON.stringify(out)}\n`,
+    stderr: result.diagnostics
+      .filter((d) => d.severity !== 'info')
+      .map((d) => `hookpm: ${d.severity} ${d.code}: ${d.message}\n`)
+      .join(''),
+  };
+}

@@ -1,0 +1,20 @@
+import type { Agent } from './agent.js';
+import { CLAUDE_EVENTS, decodeClaudePayload } from './claude-payload.js';
+import { encodeClaudeOutput } from './claude-output.js';
+
+/**
+ * Deep Agents Code: `~/.deepagents/hooks.json`, project `<root>/.deepagents/hooks.json`, in the
+ * format of ../seeds/, which is the engine's own (engine.md sections 3 and 8).
+ */
+export const DEEPAGENTS: Agent = {
+  id: 'deepagents',
+  name: 'Deep Agents Code',
+  settingsFile: ['.deepagents', 'hooks.json'],
+  events: CLAUDE_EVENTS,
+  decode: (payload) => decodeClaudePayload(payload, CLAUDE_EVENTS),
+  encode: (result) =>
+    encodeClaudeOutput(result, {
+      suppressOriginalPrompt: true,
+      subagentStopContext: 'additionalContext',
+    }),
+};

@@ -1,0 +1,128 @@
+import { isPlainObject } from '../json/describe-value.js';
+import { appendMember, removeMember, replaceValue } from './json-text-edit.js';
+import { parseLinkCommand } from './link-command.js';
+import { handlersOf, type HandlerAt } from './settings-document.js';
+
+/**
+ * The text edits of `hookpm link` and `unlink` on a checked settings document (settings-document.ts),
+ * made with json-text-edit.ts: only the bytes of hookpm's own handlers change; every other key
+ * keeps its bytes (layout, number forms, escapes, key order).
+ */
+
+/** The hookpm handler an agent gets per linked event: no matcher, so it sees every event. */
+export interface LinkHandler {
+  type: 'command';
+  command: string;
+  /** Seconds; the agent's own deadline for hookpm, above every engine default (engine.md 1). */
+  timeout: number;
+}
+
+/** The handlers of `agent`'s link in a document, in file order. */
+export function linkHandlersOf(settings: Record<string, unknown>, agent: string): HandlerAt[] {
+  return handlersOf(settings).filter((at) => {
+    const command = isPlainObject(at.value) ? at.value['command'] : undefined;
+    return parseLinkCommand(command)?.agent === agent;
+  });
+}
+
+export interface LinkEditInput {
+  /** The file's text; null when the file does not exist. */
+  text: string | null;
+  settings: Record<string, unknown>;
+  agent: string;
+  events: readonly string[];
+  handler: LinkHandler;
+}
+
+/**
+ * The text with exactly one `handler` per event of `events`, each in a group of its own appended
+ * to the event's list; a link handler of `agent` already there is kept when equal, else replaced
+ * in place, and one on an event outside `events`, or a second one, is taken out. Returns the same
+ * string when nothing changes (linking twice changes nothing).
+ */
+export function applyLink(input: LinkEditInput): string {
+  const { settings, agent, events, handler } = input;
+  if (input.text === null)
+    return `${JSON.stringify({ hooks: groupsFor(events, handler) }, null, 2)}\n`;
+  let text = input.text;
+  const existing = linkHandlersOf(settings, agent);
+  const kept = new Set<string>();
+  const extra: HandlerAt[] = [];
+  for (const at of existing) {
+    if (!events.includes(at.event) || kept.has(at.event)) extra.push(at);
+    else kept.add(at.event);
+  }
+  // Out-of-place handlers first, last position first, so earlier positions stay valid.
+  text = removeHandlers(text, extra);
+  for (const at of existing.filter((a) => !extra.includes(a))) {
+    if (sameHandler(at.value, handler)) continue;
+    text = replaceValue(text, ['hooks', at.event, at.group, 'hooks', at.handler], handler);
+  }
+  const missing = events.filter((event) => !kept.has(event));
+  if (missing.length === 0) return text;
+  const now = hooksOf(text);
+  if (!Object.hasOwn(JSON.parse(text) as object, 'hooks'))
+    return appendMember(text, [], groupsFor(missing, handler), 'hooks');
+  for (const event of missing) {
+    const group = { hooks: [handler] };
+    text = Array.isArray(now[event])
+      ? appendMember(text, ['hooks', event], group)
+      : appendMember(text, ['hooks'], [group], event);
+  }
+  return text;
+}
+
+/**
+ * The text without `agent`'s link handlers; a group left with no handler goes, then an event left
+ * with no group, then a `hooks` left empty. Returns the same string when there is none.
+ */
+export function applyUnlink(
+  text: string,
+  settings: Record<string, unknown>,
+  agent: string,
+): string {
+  return removeHandlers(text, linkHandlersOf(settings, agent));
+}
+
+function removeHandlers(text: string, handlers: readonly HandlerAt[]): string {
+  if (handlers.length === 0) return text;
+  const hooks = hooksOf(text);
+  let out = text;
+  for (const event of new Set(handlers.map((at) => at.event))) {
+    const groups = hooks[event] ?? [];
+    const mine = handlers.filter((at) => at.event === event);
+    let left = groups.length;
+    // Last position first, so that the positions still to visit are unchanged.
+    for (const g of [...new Set(mine.map((at) => at.group))].sort((a, b) => b - a)) {
+      const taken = mine.filter((at) => at.group === g).map((at) => at.handler);
+      const group = groups[g];
+      const size =
+        isPlainObject(group) && Array.isArray(group['hooks']) ? group['hooks'].length : 0;
+      if (taken.length >= size) {
+        out = removeMember(out, ['hooks', event, g]);
+        left -= 1;
+        continue;
+      }
+      for (const h of taken.sort((a, b) => b - a))
+        out = removeMember(out, ['hooks', event, g, 'hooks', h]);
+    }
+    if (left === 0) out = removeMember(out, ['hooks', event]);
+  }
+  if (Object.keys(hooksOf(out)).length === 0) out = removeMember(out, ['hooks']);
+  return out;
+}
+
+function groupsFor(events: readonly string[], handler: LinkHandler): Record<string, unknown> {
+  return Object.fromEntries(events.map((event) => [event, [{ hooks: [handler] }]]));
+}
+
+function sameHandler(value: unknown, handler: LinkHandler): boolean {
+  return JSON.stringify(value) === JSON.stringify(handler);
+}
+
+/** The `hooks` object of text this module reads or wrote (always checked JSON). */
+function hooksOf(text: string): Record<string, unknown[]> {
+  const value: unknown = JSON.parse(text);
+  const hooks = isPlainObject(value) ? value['hooks'] : undefined;
+  return isPlainObject(hooks) ? (hooks as Record<string, unknown[]>) : {};
+}

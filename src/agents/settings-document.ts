@@ -1,0 +1,56 @@
+import { isPlainObject } from '../json/describe-value.js';
+import { parseJson } from '../json/parse-json.js';
+
+/**
+ * An agent's settings file as `hookpm link` may edit it: strict JSON (no comments, no trailing
+ * commas, no duplicate keys, since rewriting such a file would lose what the user wrote), an object
+ * at the top, `hooks` an object when present, and each of its events a list of groups. Anything
+ * else is refused, and the caller leaves the file untouched.
+ */
+export type SettingsDocument =
+  { ok: true; value: Record<string, unknown>; bom: boolean } | { ok: false; problem: string };
+
+export function readSettingsDocument(text: string, file: string): SettingsDocument {
+  const parsed = parseJson(text, file);
+  if (!parsed.ok) {
+    return {
+      ok: false,
+      problem: `${file}:${parsed.line}:${parsed.column}: ${parsed.message} (hookpm edits only strict JSON, so that nothing in the file is lost)`,
+    };
+  }
+  if (!isPlainObject(parsed.value))
+    return { ok: false, problem: `${file}: the settings are not a JSON object` };
+  const hooks = parsed.value['hooks'];
+  if (hooks !== undefined) {
+    if (!isPlainObject(hooks)) return { ok: false, problem: `${file}: "hooks" is not an object` };
+    for (const [event, groups] of Object.entries(hooks)) {
+      if (!Array.isArray(groups))
+        return { ok: false, problem: `${file}: "hooks.${event}" is not a list of groups` };
+    }
+  }
+  return { ok: true, value: parsed.value, bom: parsed.bom };
+}
+
+/** One handler of a settings file, by position: `hooks.<event>[group].hooks[handler]`. */
+export interface HandlerAt {
+  event: string;
+  group: number;
+  handler: number;
+  value: unknown;
+}
+
+/** Every handler of a checked settings document, in file order. */
+export function handlersOf(settings: Record<string, unknown>): HandlerAt[] {
+  const found: HandlerAt[] = [];
+  const hooks = settings['hooks'];
+  if (!isPlainObject(hooks)) return found;
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) continue;
+    groups.forEach((group: unknown, g) => {
+      const list = isPlainObject(group) ? group['hooks'] : undefined;
+      if (!Array.isArray(list)) return;
+      list.forEach((value: unknown, h) => found.push({ event, group: g, handler: h, value }));
+    });
+  }
+  return found;
+}

@@ -1,0 +1,106 @@
+import type { Command } from 'commander';
+import { AGENT_IDS, isAgentId, type AgentId } from '../../agents/agent.js';
+import { HookpmError } from '../../errors.js';
+import { globalOptions, storePathsOf, type GlobalOptions } from '../global-options.js';
+import { printJson, printLine } from '../render/render.js';
+
+interface LinkFlags {
+  project?: boolean;
+}
+
+/** `hookpm link [agent]` and `hookpm unlink <agent>`: hookpm's plugins inside an agent. */
+export function register(program: Command): void {
+  program
+    .command('link [agent]')
+    .description(
+      `run hookpm's enabled plugins inside an agent (${AGENT_IDS.join(', ')}); alone: every link's state`,
+    )
+    .option(
+      '--project',
+      "link the project's settings (<project root>/.claude/settings.json, ...) instead of the user's",
+    )
+    .addHelpText(
+      'after',
+      [
+        '',
+        "Adds one hookpm handler per event to the agent's settings and changes nothing else; the",
+        'agent keeps running its own hooks. Each agent session runs the plugins enabled when it',
+        'started, until `hookpm reload --session <id>`.',
+        '',
+        'Example:',
+        '  $ hookpm link claude',
+        '  $ hookpm link deepagents --project',
+        '  $ hookpm link --json',
+        '',
+      ].join('\n'),
+    )
+    .action(async (agent: string | undefined, flags: LinkFlags, command: Command) => {
+      const globals = globalOptions(command);
+      if (agent === undefined) return showLinks(globals, flags);
+      const { linkAgent } = await import('../../ops/link/link.js');
+      const { currentHookpm } = await import('../../ops/link/hookpm-command.js');
+      const result = await linkAgent({
+        agent: parseAgent(agent),
+        project: flags.project === true,
+        home: globals.userHome,
+        cwd: globals.cwd,
+        store: storePathsOf(globals),
+        hookpm: currentHookpm(globals.hookpmHome ?? null),
+      });
+      if (globals.json) return printJson(result);
+      const { formatLinked } = await import('../render/render-link.js');
+      printLine(formatLinked(result));
+    });
+  program
+    .command('unlink <agent>')
+    .description("take hookpm's handlers out of an agent's settings")
+    .option('--project', "unlink the project's settings instead of the user's")
+    .addHelpText('after', '\nExample:\n  $ hookpm unlink claude\n')
+    .action(async (agent: string, flags: LinkFlags, command: Command) => {
+      const globals = globalOptions(command);
+      const { unlinkAgent } = await import('../../ops/link/unlink.js');
+      const result = await unlinkAgent({
+        agent: parseAgent(agent),
+        project: flags.project === true,
+        home: globals.userHome,
+        cwd: globals.cwd,
+        store: storePathsOf(globals),
+      });
+      if (globals.json) return printJson(result);
+      const { formatUnlinked } = await import('../render/render-link.js');
+      printLine(formatUnlinked(result));
+    });
+}
+
+async function showLinks(globals: GlobalOptions, flags: LinkFlags): Promise<void> {
+  const { listLinks } = await import('../../ops/link/link-status.js');
+  const { currentHookpm } = await import('../../ops/link/hookpm-command.js');
+  const links = await listLinks({
+    home: globals.userHome,
+    cwd: globals.cwd,
+    hookpm: currentHookpm(globals.hookpmHome ?? null),
+  });
+  const shown = flags.project === true ? links.filter((l) => l.scope === 'project') : links;
+  if (globals.json) return printJson({ links: shown });
+  const { formatLinks } = await import('../render/render-link.js');
+  printLine(formatLinks(shown));
+}
+
+function parseAgent(name: string): AgentId {
+  if (isAgentId(name)) return name;
+  const near = AGENT_IDS.find(
+    (id) => id === name.toLowerCase() || name.toLowerCase().startsWith(id),
+  );
+  throw new HookpmError(
+    'E_USAGE',
+    `unknown agent ${JSON.stringify(name)}: expected one of ${AGENT_IDS.join(', ')}`,
+    {
+      expected: AGENT_IDS,
+      found: name,
+      hint:
+        near === undefined
+          ? '`hookpm link` lists the agents and their state.'
+          : `Did you mean ${near}?`,
+    },
+  );
+}

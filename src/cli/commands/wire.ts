@@ -1,0 +1,52 @@
+import type { Command } from 'commander';
+import { AGENT_IDS, isAgentId } from '../../agents/agent.js';
+import { HookpmError } from '../../errors.js';
+import { globalOptions, storePathsOf } from '../global-options.js';
+import { writeText } from '../stdio.js';
+
+/**
+ * `hookpm wire <agent>`: the handler `hookpm link` writes into an agent's settings. Reads the
+ * agent's event on stdin, runs hookpm's enabled plugins on it and answers in the agent's format
+ * (ops/wire/answer-event.ts); the exit code is the answer's.
+ */
+export function register(program: Command): void {
+  program
+    .command('wire <agent>')
+    .description(
+      "answer one agent event (the handler `hookpm link` writes; reads the agent's payload on stdin)",
+    )
+    .addHelpText(
+      'after',
+      `\nAgents: ${AGENT_IDS.join(', ')}. Not for use by hand: \`hookpm run\` dispatches an event.\n`,
+    )
+    .action(async (agent: string, _flags: unknown, command: Command) => {
+      if (!isAgentId(agent))
+        throw new HookpmError(
+          'E_USAGE',
+          `unknown agent ${JSON.stringify(agent)}: expected one of ${AGENT_IDS.join(', ')}`,
+        );
+      const globals = globalOptions(command);
+      const [{ answerWireEvent }, { installExitCleanup }] = await Promise.all([
+        import('../../ops/wire/answer-event.js'),
+        import('../../engine/process-groups.js'),
+      ]);
+      // The agent's deadline (a signal) takes hookpm's handler process groups with it (X4).
+      installExitCleanup();
+      const answer = await answerWireEvent({
+        agent,
+        stdin: await readAll(),
+        store: storePathsOf(globals),
+        env: process.env,
+        cwd: globals.cwd,
+      });
+      if (answer.stdout !== '') writeText(1, answer.stdout);
+      if (answer.stderr !== '') writeText(2, answer.stderr);
+      process.exitCode = answer.exitCode;
+    });
+}
+
+async function readAll(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,57 @@
+import type { LinkResult } from '../../ops/link/link.js';
+import type { LinkStatus } from '../../ops/link/link-status.js';
+import type { UnlinkResult } from '../../ops/link/unlink.js';
+import type { ReloadedSession } from '../../ops/wire/reload-sessions.js';
+import { escapeControl, renderTable } from './render.js';
+
+export function formatLinked(result: LinkResult): string {
+  const where = `${result.name} (${result.scope}): ${escapeControl(result.file)}`;
+  if (!result.changed) return `${where} is linked already; nothing to do`;
+  return [
+    `linked ${where}`,
+    `  ${result.events.length} events run hookpm's enabled plugins: ${result.events.join(', ')}`,
+    ...(result.backup === null
+      ? []
+      : [`  the previous file is kept at ${escapeControl(result.backup)}`]),
+    `  ${result.name} still runs its own hooks; \`hookpm unlink ${result.agent}${result.scope === 'project' ? ' --project' : ''}\` takes hookpm's out`,
+  ].join('\n');
+}
+
+export function formatUnlinked(result: UnlinkResult): string {
+  const where = `${result.name} (${result.scope}): ${escapeControl(result.file)}`;
+  switch (result.outcome) {
+    case 'unchanged':
+      return `${where} is not linked; nothing to do`;
+    case 'restored':
+      return `unlinked ${where}: the file is as it was before \`hookpm link\``;
+    case 'edited':
+      return `unlinked ${where}: hookpm's handlers taken out, the rest as it is`;
+  }
+}
+
+const STATE_WORDS: Readonly<Record<LinkStatus['state'], string>> = {
+  linked: 'linked',
+  partial: 'linked (some events)',
+  moved: 'broken: hookpm moved',
+  other: 'linked to another hookpm',
+  unlinked: 'not linked',
+  unreadable: 'cannot read',
+};
+
+export function formatLinks(links: readonly LinkStatus[]): string {
+  const rows = links.map((l) => [l.agent, l.scope, STATE_WORDS[l.state], l.file]);
+  const problems = links
+    .filter((l) => l.problem !== null)
+    .map((l) => `  ${l.agent} (${l.scope}): ${escapeControl(l.problem ?? '')}`);
+  return [renderTable(['AGENT', 'SCOPE', 'STATE', 'FILE'], rows), ...problems].join('\n');
+}
+
+export function formatReloaded(sessions: readonly ReloadedSession[]): string {
+  if (sessions.length === 0) return 'no agent session is pinned; nothing to reload';
+  return sessions
+    .map((s) => {
+      const plugins = s.plugins.map((p) => p.id).join(', ') || 'none';
+      return `reloaded ${s.agent} session ${escapeControl(s.sessionId)}: ${s.handlers} handlers (plugins: ${plugins}), snapshot ${s.snapshotId.slice(0, 12)}`;
+    })
+    .join('\n');
+}

@@ -1,0 +1,65 @@
+import type { HookpmPaths } from '../link/hookpm-command.js';
+import { listLinks, type LinkStatus } from '../link/link-status.js';
+import { okCheck, problem, type DoctorCheck } from './check.js';
+
+/**
+ * `hookpm link`'s handlers in the agents' settings (user scope and the project of `cwd`): one
+ * check per link, an error for a link left pointing at a hookpm or node that moved (the agent's
+ * events then reach no plugin), a warning for a partial link, a link to another hookpm, or a
+ * settings file hookpm cannot read.
+ */
+export async function checkLinks(input: {
+  home: string;
+  cwd: string;
+  hookpm: HookpmPaths;
+}): Promise<DoctorCheck[]> {
+  const links = (await listLinks(input)).filter((l) => l.state !== 'unlinked');
+  if (links.length === 0)
+    return [okCheck('links', 'no agent is linked (`hookpm link <agent>` links one)')];
+  return links.map(checkOf);
+}
+
+function checkOf(link: LinkStatus): DoctorCheck {
+  const name = `link:${link.agent}:${link.scope}`;
+  const relink = `hookpm link ${link.agent}${link.scope === 'project' ? ' --project' : ''}`;
+  const where = `${link.name} (${link.scope}, ${link.file})`;
+  switch (link.state) {
+    case 'linked':
+      return okCheck(name, `${where} runs hookpm's plugins on ${link.events.length} events`);
+    case 'partial':
+      return problem(
+        name,
+        'warning',
+        `${where} is linked on some events only; not on ${link.missing.join(', ')}`,
+        {
+          code: 'link_partial',
+          fix: `Run \`${relink}\`.`,
+        },
+      );
+    case 'moved':
+      return problem(
+        name,
+        'error',
+        `${where}: ${link.problem ?? 'the linked hookpm is gone'}, so its events reach no plugin`,
+        {
+          code: 'link_moved',
+          fix: `Run \`${relink}\` with the hookpm you use now.`,
+        },
+      );
+    case 'other':
+      return problem(
+        name,
+        'warning',
+        `${where} runs another hookpm (${link.command?.hookpm ?? '?'}), not this one`,
+        {
+          code: 'link_other',
+          fix: `Run \`${relink}\` to link this hookpm instead.`,
+        },
+      );
+    default:
+      return problem(name, 'warning', `${where} cannot be read: ${link.problem ?? ''}`, {
+        code: 'link_unreadable',
+        fix: 'Fix the settings file by hand; hookpm edits only strict JSON.',
+      });
+  }
+}

@@ -1,0 +1,103 @@
+import type { AgentId } from '../../agents/agent.js';
+import { applyLink, linkHandlersOf } from '../../agents/link-edit.js';
+import type { EventName } from '../../hooks/events.js';
+import { sha256Hex } from '../../json/canonical-json.js';
+import {
+  backupSettings,
+  linkKey,
+  readLinkRecord,
+  writeLinkRecord,
+  type LinkRecord,
+} from '../../store/link-records.js';
+import { withStoreLock } from '../../store/state/state.js';
+import type { StorePaths } from '../../store/store-paths.js';
+import { writeSettingsFile } from '../../workspace/agent-settings-file.js';
+import { linkHandler, type HookpmPaths } from './hookpm-command.js';
+import { linkTarget, type LinkScope } from './link-target.js';
+import {
+  changedMeanwhile,
+  readSettingsText,
+  settingsBytes,
+  unchangedSince,
+  type SettingsText,
+} from './settings-text.js';
+
+export interface LinkOptions {
+  agent: AgentId;
+  project: boolean;
+  home: string;
+  cwd: string;
+  store: StorePaths;
+  /** The hookpm the handler runs, with the home whose plugins it runs (currentHookpm). */
+  hookpm: HookpmPaths;
+}
+
+export interface LinkResult {
+  agent: AgentId;
+  name: string;
+  scope: LinkScope;
+  file: string;
+  /** False when the file already held exactly this link (nothing was written). */
+  changed: boolean;
+  events: readonly EventName[];
+  command: string;
+  /** The copy of the file as it was before this write; null when nothing was written or no file. */
+  backup: string | null;
+}
+
+/**
+ * `hookpm link <agent>`: one hookpm handler per event the agent has, in a group of its own that
+ * matches everything, and nothing else changed (link-edit.ts). Under the store lock; the file is
+ * backed up, then replaced durably, and only if no one else wrote it since it was read. Errors:
+ * E_AGENT_SETTINGS (the file is left untouched), E_IO, E_NOSPC, E_STORE_READONLY, E_LOCKED.
+ */
+export async function linkAgent(options: LinkOptions): Promise<LinkResult> {
+  const target = await linkTarget(options);
+  const handler = linkHandler(options.agent, options.hookpm);
+  const result: LinkResult = {
+    agent: options.agent,
+    name: target.agent.name,
+    scope: target.scope,
+    file: target.file,
+    changed: false,
+    events: target.agent.events,
+    command: handler.command,
+    backup: null,
+  };
+  return withStoreLock(options.store, async () => {
+    const read = await readSettingsText(target.file);
+    const text = applyLink({ ...read, agent: options.agent, events: target.agent.events, handler });
+    if (text === read.text) return result;
+    const key = linkKey(options.agent, target.file);
+    const earlier = await readLinkRecord(options.store, key);
+    const backup =
+      read.file.bytes === null
+        ? null
+        : await backupSettings(options.store, key, read.file.target, earlier?.before ?? null);
+    const bytes = settingsBytes(text, read.bom);
+    const record = nextRecord(options.agent, read, earlier, backup);
+    if (!(await unchangedSince(read))) throw changedMeanwhile(target.file);
+    await writeSettingsFile(read.file, bytes);
+    await writeLinkRecord(options.store, key, { ...record, writtenSha256: sha256Hex(bytes) });
+    return { ...result, changed: true, backup };
+  });
+}
+
+/**
+ * What unlink may restore: the file before any link, when the file holds no link of the agent now;
+ * the earlier record's, when the file is still exactly what hookpm last wrote; else nothing.
+ */
+function nextRecord(
+  agent: AgentId,
+  read: SettingsText,
+  earlier: LinkRecord | null,
+  backup: string | null,
+): Omit<LinkRecord, 'writtenSha256'> {
+  const base = { version: 1 as const, agent, file: read.file.path };
+  if (linkHandlersOf(read.settings, agent).length === 0)
+    return { ...base, before: backup, restorable: true };
+  const sha = read.file.bytes === null ? null : sha256Hex(read.file.bytes);
+  if (earlier !== null && earlier.writtenSha256 === sha)
+    return { ...base, before: earlier.before, restorable: earlier.restorable };
+  return { ...base, before: null, restorable: false };
+}

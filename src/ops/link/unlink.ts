@@ -1,0 +1,94 @@
+import { readFile } from 'node:fs/promises';
+import type { AgentId } from '../../agents/agent.js';
+import { applyUnlink, linkHandlersOf } from '../../agents/link-edit.js';
+import { sha256Hex } from '../../json/canonical-json.js';
+import {
+  backupSettings,
+  linkKey,
+  readLinkRecord,
+  removeLinkRecord,
+  type LinkRecord,
+} from '../../store/link-records.js';
+import { withStoreLock } from '../../store/state/state.js';
+import type { StorePaths } from '../../store/store-paths.js';
+import { removeSettingsFile, writeSettingsFile } from '../../workspace/agent-settings-file.js';
+import { linkTarget, type LinkScope } from './link-target.js';
+import {
+  changedMeanwhile,
+  readSettingsText,
+  settingsBytes,
+  unchangedSince,
+  type SettingsText,
+} from './settings-text.js';
+
+export interface UnlinkOptions {
+  agent: AgentId;
+  project: boolean;
+  home: string;
+  cwd: string;
+  store: StorePaths;
+}
+
+export interface UnlinkResult {
+  agent: AgentId;
+  name: string;
+  scope: LinkScope;
+  file: string;
+  /** How the file was given back: `restored` (the bytes from before link, or no file again),
+   * `edited` (only hookpm's handlers taken out) or `unchanged` (no link there). */
+  outcome: 'restored' | 'edited' | 'unchanged';
+  backup: string | null;
+}
+
+/**
+ * `hookpm unlink <agent>`: takes exactly hookpm's handlers out. When the file is still what link
+ * wrote, it gets back the bytes it had before link (or, had there been no file, none): the file is
+ * byte-identical to before. Otherwise only hookpm's handlers go (link-edit.ts). Same locking,
+ * backup and errors as linkAgent.
+ */
+export async function unlinkAgent(options: UnlinkOptions): Promise<UnlinkResult> {
+  const target = await linkTarget(options);
+  const key = linkKey(options.agent, target.file);
+  const base = {
+    agent: options.agent,
+    name: target.agent.name,
+    scope: target.scope,
+    file: target.file,
+  };
+  return withStoreLock(options.store, async () => {
+    const read = await readSettingsText(target.file);
+    const record = await readLinkRecord(options.store, key);
+    if (read.text === null || linkHandlersOf(read.settings, options.agent).length === 0) {
+      await removeLinkRecord(options.store, key);
+      return { ...base, outcome: 'unchanged', backup: null };
+    }
+    const restore = await restorable(read, record);
+    const backup = await backupSettings(
+      options.store,
+      key,
+      read.file.target,
+      record?.before ?? null,
+    );
+    if (!(await unchangedSince(read))) throw changedMeanwhile(target.file);
+    if (restore === 'no file') await removeSettingsFile(read.file);
+    else if (restore !== null) await writeSettingsFile(read.file, restore);
+    else
+      await writeSettingsFile(
+        read.file,
+        settingsBytes(applyUnlink(read.text, read.settings, options.agent), read.bom),
+      );
+    await removeLinkRecord(options.store, key);
+    return { ...base, outcome: restore === null ? 'edited' : 'restored', backup };
+  });
+}
+
+/** The bytes from before link when nothing but hookpm changed the file since, else null. */
+async function restorable(
+  read: SettingsText,
+  record: LinkRecord | null,
+): Promise<Buffer | 'no file' | null> {
+  if (record === null || !record.restorable || read.file.bytes === null) return null;
+  if (sha256Hex(read.file.bytes) !== record.writtenSha256) return null;
+  if (record.before === null) return 'no file';
+  return readFile(record.before).catch(() => null);
+}

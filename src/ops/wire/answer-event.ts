@@ -1,0 +1,77 @@
+import { AGENTS } from '../../agents/agents.js';
+import type { AgentId, WireAnswer } from '../../agents/agent.js';
+import type { Diagnostic } from '../../hooks/diagnostic.js';
+import { isPlainObject } from '../../json/describe-value.js';
+import { buildSnapshot } from '../../hooks/snapshot/snapshot.js';
+import { removePin, writePin } from '../../store/session-pins.js';
+import type { StorePaths } from '../../store/store-paths.js';
+import { findProjectRoot } from '../../workspace/find-project-root.js';
+import { dispatchEvent } from '../run/dispatch.js';
+import { pinnedSources } from './pinned-sources.js';
+import { sessionPin } from './session-pin.js';
+
+export interface WireOptions {
+  agent: AgentId;
+  /** What the agent wrote to the handler's stdin: one JSON object. */
+  stdin: string;
+  store: StorePaths;
+  /** The handler's environment: what plugin handlers inherit, less secrets (X5). */
+  env: Readonly<Record<string, string | undefined>>;
+  /** The handler's working directory, for a payload without `cwd`. */
+  cwd: string;
+}
+
+/**
+ * `hookpm wire <agent>`, the handler `hookpm link` writes: one agent event through the engine over
+ * hookpm's enabled plugins only (the agent runs its own user and project hooks itself), on the
+ * session's pin (session-pin.ts), answered in the agent's format. A Stop continuation count is
+ * kept in the pin (engine.md O3); SessionEnd releases the pin. An event the agent's link does not
+ * cover is answered with nothing. A payload that is not a JSON object is exit 1, which the agents
+ * report as a non-blocking hook error.
+ */
+export async function answerWireEvent(options: WireOptions): Promise<WireAnswer> {
+  const agent = AGENTS[options.agent];
+  let payload: unknown;
+  try {
+    payload = JSON.parse(options.stdin);
+  } catch {
+    payload = null;
+  }
+  if (!isPlainObject(payload))
+    return {
+      exitCode: 1,
+      stdout: '',
+      stderr: `hookpm: ${agent.name} sent a payload that is not a JSON object\n`,
+    };
+  const decoded = agent.decode(payload);
+  if (decoded === null) return { exitCode: 0, stdout: '', stderr: '' };
+  const { event, input } = decoded;
+  const { pin, stored } = await sessionPin({
+    paths: options.store,
+    agent: agent.id,
+    event,
+    payload,
+  });
+  const checked = await pinnedSources(options.store, pin);
+  const cwd = typeof input['cwd'] === 'string' ? input['cwd'] : options.cwd;
+  const projectDir = options.env['CLAUDE_PROJECT_DIR'] || (await findProjectRoot(cwd));
+  const snapshot = buildSnapshot({ projectDir, sources: checked.sources, diagnostics: [] });
+  const continuationCount = event === 'Stop' ? pin.stopContinuations : 0;
+  const result = await dispatchEvent(snapshot, event, input, {
+    cwd,
+    continuationCount,
+    env: options.env,
+  });
+  if (stored && event === 'Stop') {
+    const next = result.continueLoop ? continuationCount + 1 : 0;
+    if (next !== pin.stopContinuations)
+      await writePin(options.store, { ...pin, stopContinuations: next }).catch(() => undefined);
+  }
+  if (stored && event === 'SessionEnd') await removePin(options.store, pin.sessionId);
+  // The pin's own diagnostics (rejected matchers, ...) are told once, at the start of the session.
+  const told = event === 'SessionStart' ? (pin.diagnostics as Diagnostic[]) : [];
+  return agent.encode({
+    ...result,
+    diagnostics: [...told, ...checked.diagnostics, ...result.diagnostics],
+  });
+}

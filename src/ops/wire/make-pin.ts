@@ -1,0 +1,49 @@
+import type { SourceDocument } from '../../hooks/types.js';
+import type { PinnedPlugin, SessionPin } from '../../store/session-pin-schema.js';
+import { PIN_VERSION } from '../../store/session-pin-schema.js';
+import { readState } from '../../store/state/state.js';
+import type { StorePaths } from '../../store/store-paths.js';
+import { loadPluginSources } from '../run/plugin-sources.js';
+
+/**
+ * A pin of the plugins that may run now (plugins.md Q4, the loader's rules: enabled, consented,
+ * untampered), for one agent session: their validated documents, and the tree each must still
+ * have (Q6) to run. Never throws for plugin faults: those are the pin's diagnostics (S6, R4).
+ */
+export async function makePin(
+  paths: StorePaths,
+  sessionId: string,
+  agent: string,
+  now = new Date(),
+): Promise<SessionPin> {
+  const [loaded, state] = await Promise.all([
+    loadPluginSources(paths),
+    readState(paths).catch(() => null),
+  ]);
+  const plugins: PinnedPlugin[] = [];
+  const sources: SourceDocument[] = [];
+  for (const source of loaded.sources) {
+    const binding = source.plugin;
+    const record = binding === undefined ? undefined : state?.plugins[binding.id];
+    // A plugin whose record moved between the two reads is left to the next pin.
+    if (binding === undefined || record === undefined || record.path !== binding.root) continue;
+    if (!plugins.some((p) => p.id === record.id))
+      plugins.push({
+        id: record.id,
+        version: record.version,
+        root: record.path,
+        fingerprint: record.fingerprint,
+      });
+    sources.push(source);
+  }
+  return {
+    version: PIN_VERSION,
+    sessionId,
+    agent,
+    pinnedAt: now.toISOString(),
+    plugins,
+    sources: sources as SessionPin['sources'],
+    diagnostics: loaded.diagnostics as SessionPin['diagnostics'],
+    stopContinuations: 0,
+  };
+}

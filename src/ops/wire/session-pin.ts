@@ -1,0 +1,34 @@
+import type { EventName } from '../../hooks/events.js';
+import type { SessionPin } from '../../store/session-pin-schema.js';
+import { collectStalePins, readPin, writePin } from '../../store/session-pins.js';
+import type { StorePaths } from '../../store/store-paths.js';
+import { makePin } from './make-pin.js';
+
+/**
+ * engine.md R1 for an agent session: the pin its events run on. A session's SessionStart pins the
+ * plugins that may run now (a `compact` start is the same session going on, and keeps its pin);
+ * an event of a session with no pin (hookpm missed its start, or the pin went stale) pins then.
+ * Later events use the pin, whatever was enabled, disabled or updated since, until `hookpm reload`.
+ * An event without a session id runs on the plugins of the moment and pins nothing.
+ */
+export async function sessionPin(input: {
+  paths: StorePaths;
+  agent: string;
+  event: EventName;
+  payload: Readonly<Record<string, unknown>>;
+}): Promise<{ pin: SessionPin; stored: boolean }> {
+  const { paths, agent, event, payload } = input;
+  const sessionId = typeof payload['session_id'] === 'string' ? payload['session_id'] : '';
+  if (sessionId === '') return { pin: await makePin(paths, '', agent), stored: false };
+  const starts = event === 'SessionStart' && payload['source'] !== 'compact';
+  const existing = starts ? null : readPin(paths, sessionId);
+  if (existing !== null) return { pin: existing, stored: true };
+  const pin = await makePin(paths, sessionId, agent);
+  // A pin is a cache of a decision, never a reason for an event to fail.
+  const stored = await writePin(paths, pin).then(
+    () => true,
+    () => false,
+  );
+  await collectStalePins(paths).catch(() => undefined);
+  return { pin, stored };
+}

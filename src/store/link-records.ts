@@ -1,0 +1,95 @@
+import { copyFile, mkdir, readFile, readdir, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileDurable } from '../io/durable-write.js';
+import { sha256Hex } from '../json/canonical-json.js';
+import { z } from '../json/zod.js';
+import type { StorePaths } from './store-paths.js';
+
+/**
+ * What `hookpm link` remembers of each settings file it edited, `<data>/links/<key>.json`, so that
+ * `unlink` can give the file back byte for byte: the bytes the file had before the link (a backup
+ * under `<data>/links/backups/`, or null when there was no file) and the SHA-256 of what link
+ * wrote. When the file still hashes as written, nothing else changed it, and unlink restores the
+ * backup; otherwise unlink takes out only hookpm's handlers.
+ */
+const linkRecordSchema = z.object({
+  version: z.literal(1),
+  agent: z.string(),
+  file: z.string(),
+  /** The backup of the file as it was before the link; null: there was no file. */
+  before: z.nullable(z.string()),
+  /** False when the file held a link already that hookpm has no record of: no restore. */
+  restorable: z.boolean(),
+  writtenSha256: z.string(),
+});
+
+export type LinkRecord = z.infer<typeof linkRecordSchema>;
+
+/** Backups kept per settings file; older ones are removed (the record's own is always kept). */
+const BACKUPS_KEPT = 10;
+
+function linksDir(paths: StorePaths): string {
+  return join(paths.data, 'links');
+}
+
+function backupsDir(paths: StorePaths): string {
+  return join(linksDir(paths), 'backups');
+}
+
+/** The record key of one agent's settings file. */
+export function linkKey(agent: string, file: string): string {
+  return `${agent}-${sha256Hex(file).slice(0, 16)}`;
+}
+
+export async function readLinkRecord(paths: StorePaths, key: string): Promise<LinkRecord | null> {
+  try {
+    const parsed = linkRecordSchema.safeParse(
+      JSON.parse(await readFile(join(linksDir(paths), `${key}.json`), 'utf8')),
+    );
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function writeLinkRecord(
+  paths: StorePaths,
+  key: string,
+  record: LinkRecord,
+): Promise<void> {
+  await mkdir(linksDir(paths), { recursive: true });
+  await writeFileDurable(
+    join(linksDir(paths), `${key}.json`),
+    `${JSON.stringify(record, null, 2)}\n`,
+  );
+}
+
+export async function removeLinkRecord(paths: StorePaths, key: string): Promise<void> {
+  await unlink(join(linksDir(paths), `${key}.json`)).catch(() => undefined);
+}
+
+/**
+ * Copies a settings file's current bytes to `<data>/links/backups/<key>-<time>.json` before hookpm
+ * replaces them, keeping the newest BACKUPS_KEPT of that key and `keep`. Returns the backup's path.
+ */
+export async function backupSettings(
+  paths: StorePaths,
+  key: string,
+  file: string,
+  keep: string | null,
+  now = new Date(),
+): Promise<string> {
+  await mkdir(backupsDir(paths), { recursive: true });
+  const stamp = now.toISOString().replace(/[:.]/g, '-');
+  const backup = join(backupsDir(paths), `${key}-${stamp}.json`);
+  await copyFile(file, backup);
+  const mine = (await readdir(backupsDir(paths)))
+    .filter((name) => name.startsWith(`${key}-`))
+    .sort()
+    .reverse();
+  for (const name of mine.slice(BACKUPS_KEPT)) {
+    const old = join(backupsDir(paths), name);
+    if (old !== keep) await unlink(old).catch(() => undefined);
+  }
+  return backup;
+}

@@ -1,0 +1,114 @@
+import { closeSync, fstatSync, futimesSync, openSync, readFileSync } from 'node:fs';
+import { mkdir, readFile, readdir, stat, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileDurable } from '../io/durable-write.js';
+import { sha256Hex } from '../json/canonical-json.js';
+import { sessionPinSchema, type SessionPin } from './session-pin-schema.js';
+import type { StorePaths } from './store-paths.js';
+
+/**
+ * engine.md R1 for linked agents: one pin per agent session, `<data>/sessions/<key>.json`, the key
+ * a hash of the session id (ids are the agent's, so never a file name as they are). A pin holds
+ * the plugin documents the session runs until it ends or is reloaded.
+ */
+export function sessionsDir(paths: StorePaths): string {
+  return join(paths.data, 'sessions');
+}
+
+export function pinFile(paths: StorePaths, sessionId: string): string {
+  return join(sessionsDir(paths), `${sha256Hex(sessionId).slice(0, 32)}.json`);
+}
+
+/** A pin unused this long belongs to a session that ended without SessionEnd: it is collected. */
+export const PIN_STALE_MS = 7 * 24 * 60 * 60_000;
+
+/** A pin in use is touched at most this often, so staleness needs no write per event. */
+const TOUCH_EVERY_MS = 60 * 60_000;
+
+/**
+ * The pin of a session, or null when there is none, it cannot be read, or it is not a pin this
+ * hookpm wrote (the caller pins afresh). Reading a pin marks it used (see PIN_STALE_MS).
+ * Synchronous: one small file on the path of every linked event.
+ */
+export function readPin(paths: StorePaths, sessionId: string, now = Date.now()): SessionPin | null {
+  let fd: number;
+  try {
+    fd = openSync(pinFile(paths, sessionId), 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const text = readFileSync(fd, 'utf8');
+    if (now - fstatSync(fd).mtimeMs > TOUCH_EVERY_MS) futimesSync(fd, now / 1000, now / 1000);
+    const parsed = sessionPinSchema.safeParse(JSON.parse(text));
+    return parsed.success && parsed.data.sessionId === sessionId ? parsed.data : null;
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Writes a session's pin durably (D2), replacing any earlier one. */
+export async function writePin(paths: StorePaths, pin: SessionPin): Promise<void> {
+  await mkdir(sessionsDir(paths), { recursive: true });
+  await writeFileDurable(pinFile(paths, pin.sessionId), `${JSON.stringify(pin)}\n`, {
+    mode: 0o600,
+  });
+}
+
+/** Releases a session's pin (SessionEnd); no pin is not an error. */
+export async function removePin(paths: StorePaths, sessionId: string): Promise<void> {
+  await unlink(pinFile(paths, sessionId)).catch(() => undefined);
+}
+
+/** Every readable pin with its file's last use, oldest first. */
+export async function listPins(
+  paths: StorePaths,
+): Promise<Array<{ pin: SessionPin; file: string; usedAt: number }>> {
+  const names = await readdir(sessionsDir(paths)).catch(() => [] as string[]);
+  const found: Array<{ pin: SessionPin; file: string; usedAt: number }> = [];
+  for (const name of names.filter((n) => n.endsWith('.json'))) {
+    const file = join(sessionsDir(paths), name);
+    try {
+      const [text, info] = await Promise.all([readFile(file, 'utf8'), stat(file)]);
+      const parsed = sessionPinSchema.safeParse(JSON.parse(text));
+      if (parsed.success) found.push({ pin: parsed.data, file, usedAt: info.mtimeMs });
+    } catch {
+      // A pin being replaced or removed meanwhile is not listed.
+    }
+  }
+  return found.sort((a, b) => a.usedAt - b.usedAt);
+}
+
+/**
+ * Removes the pins unused for PIN_STALE_MS, and files of `sessions/` that are not pins at all (a
+ * crash's temporary file, a pin of another version) once as old. Returns the files removed.
+ */
+export async function collectStalePins(paths: StorePaths, now = Date.now()): Promise<string[]> {
+  const names = await readdir(sessionsDir(paths)).catch(() => [] as string[]);
+  const removed: string[] = [];
+  for (const name of names) {
+    const file = join(sessionsDir(paths), name);
+    const info = await stat(file).catch(() => null);
+    if (info === null || now - info.mtimeMs <= PIN_STALE_MS) continue;
+    if (
+      await unlink(file).then(
+        () => true,
+        () => false,
+      )
+    )
+      removed.push(file);
+  }
+  return removed;
+}
+
+/** The installed trees live pins run: garbage collection (D4) spares them. */
+export async function pinnedRoots(paths: StorePaths, now = Date.now()): Promise<Set<string>> {
+  const roots = new Set<string>();
+  for (const { pin, usedAt } of await listPins(paths)) {
+    if (now - usedAt > PIN_STALE_MS) continue;
+    for (const plugin of pin.plugins) roots.add(plugin.root);
+  }
+  return roots;
+}

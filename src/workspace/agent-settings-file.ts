@@ -1,0 +1,56 @@
+import { lstat, mkdir, readFile, realpath, stat, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { writeFileDurable } from '../io/durable-write.js';
+import { errnoCode, toStoreError } from '../io/fs-error.js';
+
+/**
+ * An agent's settings file as `hookpm link` reads and writes it. `path` is where the agent looks;
+ * `target` is the file written, the end of its symlinks (a settings file linked from a dotfiles
+ * repository stays a link, and the repository's file is the one edited).
+ */
+export interface SettingsFile {
+  path: string;
+  target: string;
+  /** The bytes now; null when there is no file. */
+  bytes: Buffer | null;
+  /** Permission bits, kept when the file is replaced. */
+  mode: number | null;
+}
+
+export async function readSettingsFile(path: string): Promise<SettingsFile> {
+  const target = await realpath(path).catch((error: unknown) => {
+    if (errnoCode(error) === 'ENOENT') return path;
+    throw toStoreError(error, path, 'read');
+  });
+  try {
+    const [bytes, info] = await Promise.all([readFile(target), stat(target)]);
+    return { path, target, bytes, mode: info.mode & 0o7777 };
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT' && !(await isDanglingLink(path)))
+      return { path, target, bytes: null, mode: null };
+    throw toStoreError(error, path, 'read');
+  }
+}
+
+/**
+ * Replaces the file's bytes durably and atomically (registry.md D2: a crash leaves the old file or
+ * the new one), keeping its permission bits; creates its directory when there is none.
+ */
+export async function writeSettingsFile(file: SettingsFile, bytes: Uint8Array): Promise<void> {
+  await mkdir(dirname(file.target), { recursive: true }).catch((error: unknown) => {
+    throw toStoreError(error, file.path, 'create the directory of');
+  });
+  await writeFileDurable(file.target, bytes, file.mode === null ? {} : { mode: file.mode });
+}
+
+/** Removes the file (unlink of a link that created it). */
+export async function removeSettingsFile(file: SettingsFile): Promise<void> {
+  await unlink(file.target).catch((error: unknown) => {
+    if (errnoCode(error) !== 'ENOENT') throw toStoreError(error, file.path, 'remove');
+  });
+}
+
+async function isDanglingLink(path: string): Promise<boolean> {
+  const info = await lstat(path).catch(() => null);
+  return info?.isSymbolicLink() === true;
+}
