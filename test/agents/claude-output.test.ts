@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import { CLAUDE } from '../../src/agents/claude.js';
+import { DEEPAGENTS } from '../../src/agents/deepagents.js';
+import type { DispatchResult } from '../../src/engine/types.js';
+import type { EventName } from '../../src/hooks/events.js';
+
+// Issue 13 item 3: a reduced result reaches the agent as the plugin's own handler output would
+// (Claude Code's hook output format: code.claude.com/docs/en/hooks, "JSON output"; the same
+// format Deep Agents Code reads, ../shared/seeds/hooks-reference.txt).
+
+function result(event: EventName, fields: Partial<DispatchResult> = {}): DispatchResult {
+  return {
+    event,
+    snapshotId: 'a'.repeat(64),
+    continue: true,
+    stopReason: null,
+    systemMessages: [],
+    context: [],
+    permission: null,
+    feedback: [],
+    continueLoop: false,
+    suppressOriginalPrompt: false,
+    diagnostics: [],
+    runs: [],
+    ...fields,
+  };
+}
+
+const out = (r: DispatchResult, agent = CLAUDE) => {
+  const answer = agent.encode(r);
+  expect(answer.exitCode).toBe(0);
+  return answer.stdout === '' ? null : (JSON.parse(answer.stdout) as Record<string, unknown>);
+};
+
+describe('the Claude Code wire output (issue 13 item 3)', () => {
+  it('nothing decided: no output at all, exit 0', () => {
+    expect(CLAUDE.encode(result('PreToolUse'))).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+  });
+
+  it.each(['deny', 'ask', 'allow'] as const)(
+    'M5: a PreToolUse %s is a permissionDecision with its reason',
+    (decision) => {
+      expect(
+        out(result('PreToolUse', { permission: { decision, reason: 'why', interrupt: false } })),
+      ).toEqual({
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          permissionDecision: decision,
+          permissionDecisionReason: 'why',
+        },
+      });
+    },
+  );
+
+  it('a PermissionRequest deny carries message and interrupt; an allow only its behavior', () => {
+    expect(
+      out(
+        result('PermissionRequest', {
+          permission: { decision: 'deny', reason: 'no', interrupt: true },
+        }),
+      ),
+    ).toEqual({
+      hookSpecificOutput: {
+        hookEventName: 'PermissionRequest',
+        decision: { behavior: 'deny', message: 'no', interrupt: true },
+      },
+    });
+    expect(
+      out(
+        result('PermissionRequest', {
+          permission: { decision: 'allow', reason: null, interrupt: false },
+        }),
+      ),
+    ).toEqual({
+      hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } },
+    });
+  });
+
+  it('M1/M2: continue:false with its stop reason; M3: system messages joined', () => {
+    expect(
+      out(
+        result('UserPromptSubmit', {
+          continue: false,
+          stopReason: 'stop',
+          systemMessages: ['a', 'b'],
+        }),
+      ),
+    ).toEqual({
+      continue: false,
+      stopReason: 'stop',
+      systemMessage: 'a\nb',
+    });
+  });
+
+  it('M4: context is additionalContext on the events that take it', () => {
+    for (const event of [
+      'SessionStart',
+      'UserPromptSubmit',
+      'PreToolUse',
+      'PostToolUse',
+      'PostToolUseFailure',
+      'SubagentStart',
+    ] as const)
+      expect(out(result(event, { context: ['one', 'two'] }))).toEqual({
+        hookSpecificOutput: { hookEventName: event, additionalContext: 'one\ntwo' },
+      });
+  });
+
+  it('O1: a Stop continuation is a block with the feedback as reason; none without continueLoop', () => {
+    expect(out(result('Stop', { continueLoop: true, feedback: ['run the tests'] }))).toEqual({
+      decision: 'block',
+      reason: 'run the tests',
+    });
+    expect(out(result('Stop', { continueLoop: false, feedback: ['capped'] }))).toBeNull();
+  });
+
+  it('FEEDBACK: PostToolUse feedback is a block with the reason, which Claude Code gives the model', () => {
+    expect(out(result('PostToolUse', { feedback: ['lint failed'] }))).toEqual({
+      decision: 'block',
+      reason: 'lint failed',
+    });
+  });
+
+  it('SubagentStop context: a block for Claude Code, additionalContext for Deep Agents Code', () => {
+    const r = result('SubagentStop', { context: ['keep going'] });
+    expect(out(r)).toEqual({ decision: 'block', reason: 'keep going' });
+    expect(out(r, DEEPAGENTS)).toEqual({
+      hookSpecificOutput: { hookEventName: 'SubagentStop', additionalContext: 'keep going' },
+    });
+  });
+
+  it('M6: suppressOriginalPrompt reaches Deep Agents Code, which has it, and not Claude Code', () => {
+    const r = result('UserPromptSubmit', { suppressOriginalPrompt: true });
+    expect(out(r)).toBeNull();
+    expect(out(r, DEEPAGENTS)).toEqual({
+      hookSpecificOutput: { hookEventName: 'UserPromptSubmit', suppressOriginalPrompt: true },
+    });
+  });
+
+  it('warnings and errors go to stderr, one line each; info stays out', () => {
+    const answer = CLAUDE.encode(
+      result('Stop', {
+        diagnostics: [
+          { code: 'timeout', severity: 'warning', message: 'slow' },
+          { code: 'legacy_migrated', severity: 'info', message: 'quiet' },
+        ],
+      }),
+    );
+    expect(answer.stderr).toBe('hookpm: warning timeout: slow\n');
+  });
+
+  it('decode: the payload is the input as it is; an event the engine does not have is not linked', () => {
+    const payload = {
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'ls' },
+      session_id: 's',
+    };
+    expect(CLAUDE.decode(payload)).toEqual({ event: 'PreToolUse', input: payload });
+    expect(CLAUDE.decode({ hook_event_name: 'TeammateIdle' })).toBeNull();
+    expect(CLAUDE.decode({})).toBeNull();
+  });
+});

@@ -1,0 +1,170 @@
+import { describe, expect, it } from 'vitest';
+import { formatLinkCommand, parseLinkCommand } from '../../src/agents/link-command.js';
+import { applyLink, applyUnlink, linkHandlersOf } from '../../src/agents/link-edit.js';
+import { readSettingsDocument } from '../../src/agents/settings-document.js';
+import { withoutLinkHandlers } from '../../src/agents/without-links.js';
+import type { HooksConfig } from '../../src/hooks/types.js';
+
+// Issue 13 item 2: link adds one handler per event and changes nothing else; unlink takes exactly
+// hookpm's handlers out; a file that is not strict JSON is refused.
+
+const COMMAND = formatLinkCommand({
+  node: '/usr/bin/node',
+  hookpm: "/opt/it's/bin/hookpm.js",
+  agent: 'claude',
+  home: null,
+});
+const HANDLER = { type: 'command' as const, command: COMMAND, timeout: 600 };
+const EVENTS = ['PreToolUse', 'Stop'];
+
+function settingsOf(text: string): Record<string, unknown> {
+  const read = readSettingsDocument(text, 'settings.json');
+  if (!read.ok) throw new Error(read.problem);
+  return read.value;
+}
+
+function link(text: string | null, events = EVENTS, handler = HANDLER): string {
+  return applyLink({
+    text,
+    settings: text === null ? {} : settingsOf(text),
+    agent: 'claude',
+    events,
+    handler,
+  });
+}
+
+function unlink(text: string): string {
+  return applyUnlink(text, settingsOf(text), 'claude');
+}
+
+const FILES: Record<string, string> = {
+  'two-space, no hooks': '{\n  "model": "opus",\n  "n": 1.0e3,\n  "esc": "\\u00e9"\n}\n',
+  'four-space, inline hooks':
+    '{\n    "permissions": {"allow": ["Bash(ls)"]},\n    "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "mine.sh"}]}]}\n}\n',
+  'tabs, CRLF, multi-line hooks':
+    '{\r\n\t"hooks": {\r\n\t\t"Stop": [\r\n\t\t\t{\r\n\t\t\t\t"hooks": [{"type": "command", "command": "a"}]\r\n\t\t\t}\r\n\t\t]\r\n\t}\r\n}\r\n',
+  'empty object': '{}',
+  'empty hooks': '{"hooks": {}, "x": [1, 2]}',
+};
+
+describe('link edits (issue 13 item 2)', () => {
+  for (const [name, text] of Object.entries(FILES)) {
+    it(`${name}: every other key keeps its value, each event gets one hookpm group, and unlink gives the bytes back`, () => {
+      const linked = link(text);
+      const before = settingsOf(text);
+      const after = settingsOf(linked);
+      for (const key of Object.keys(before).filter((k) => k !== 'hooks'))
+        expect(after[key]).toEqual(before[key]);
+      const handlers = linkHandlersOf(after, 'claude');
+      expect(handlers.map((h) => h.event).sort()).toEqual([...EVENTS].sort());
+      expect(handlers.every((h) => JSON.stringify(h.value) === JSON.stringify(HANDLER))).toBe(true);
+      // The user's own handlers are all still there, in order.
+      const own = (v: Record<string, unknown>) =>
+        JSON.stringify(
+          Object.entries((v['hooks'] ?? {}) as Record<string, unknown[]>)
+            .map(([e, gs]) => [e, gs.filter((g) => !JSON.stringify(g).includes(' wire claude'))])
+            .filter(([, gs]) => (gs as unknown[]).length > 0),
+        );
+      expect(own(after)).toBe(own(before));
+      expect(link(linked)).toBe(linked);
+      expect(unlink(linked)).toBe(text === '{"hooks": {}, "x": [1, 2]}' ? '{"x": [1, 2]}' : text);
+    });
+  }
+
+  it('link keeps the bytes outside hooks exactly: number forms, escapes, inline lists', () => {
+    const text = FILES['four-space, inline hooks']!;
+    const linked = link(text);
+    expect(
+      linked.startsWith(
+        '{\n    "permissions": {"allow": ["Bash(ls)"]},\n    "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "mine.sh"}]}, ',
+      ),
+    ).toBe(true);
+    const number = link(FILES['two-space, no hooks']!);
+    expect(number).toContain('"n": 1.0e3,\n  "esc": "\\u00e9",\n  "hooks": {');
+  });
+
+  it('a new file is made with the hooks alone', () => {
+    const made = link(null);
+    expect(Object.keys(settingsOf(made))).toEqual(['hooks']);
+    expect(made.endsWith('}\n')).toBe(true);
+  });
+
+  it('a link to a hookpm that moved is rewritten in place; a link on an event no longer linked goes', () => {
+    const old = link(FILES['two-space, no hooks']!, ['PreToolUse', 'Stop', 'Notification'], {
+      ...HANDLER,
+      command: HANDLER.command.replace('/opt', '/old'),
+    });
+    const relinked = link(old);
+    const handlers = linkHandlersOf(settingsOf(relinked), 'claude');
+    expect(handlers.map((h) => h.event)).toEqual(['PreToolUse', 'Stop']);
+    expect(handlers.every((h) => (h.value as { command: string }).command === COMMAND)).toBe(true);
+    expect(unlink(relinked)).toBe(FILES['two-space, no hooks']);
+  });
+
+  it("unlink takes a hookpm handler out of a user's own group and keeps the group", () => {
+    const text = `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "a"}, ${JSON.stringify(HANDLER)}]}]}}`;
+    expect(unlink(text)).toBe(
+      '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "a"}]}]}}',
+    );
+  });
+
+  it("another agent's link is not this agent's: unlink claude leaves deepagents' handler", () => {
+    const other = {
+      ...HANDLER,
+      command: formatLinkCommand({ node: '/n', hookpm: '/h', agent: 'deepagents', home: null }),
+    };
+    const text = `{"hooks": {"Stop": [{"hooks": [${JSON.stringify(other)}]}]}}`;
+    expect(unlink(text)).toBe(text);
+    expect(linkHandlersOf(settingsOf(link(text)), 'claude')).toHaveLength(2);
+  });
+
+  it.each([
+    ['a trailing comma', '{"a": 1,}'],
+    ['a comment', '{\n  // mine\n  "a": 1\n}'],
+    ['a duplicate key', '{"a": 1, "a": 2}'],
+    ['not an object', '[1]'],
+    ['hooks not an object', '{"hooks": []}'],
+    ['an event not a list', '{"hooks": {"Stop": {}}}'],
+    ['empty', ''],
+  ])('%s is refused with where and why', (_name, text) => {
+    const read = readSettingsDocument(text, '/h/.claude/settings.json');
+    expect(read.ok).toBe(false);
+    if (!read.ok) expect(read.problem).toContain('/h/.claude/settings.json');
+  });
+});
+
+describe('link commands', () => {
+  it('format and parse are inverse, whatever the paths hold', () => {
+    for (const link of [
+      { node: '/usr/bin/node', hookpm: '/a b/hookpm.js', agent: 'claude', home: null },
+      { node: "/it's", hookpm: "/x'y'/h.js", agent: 'deepagents', home: "/h o'me" },
+    ])
+      expect(parseLinkCommand(formatLinkCommand(link))).toEqual(link);
+    expect(parseLinkCommand('hookpm wire claude')).toBeNull();
+    expect(parseLinkCommand("'/n' '/h' wire claude; rm -rf /")).toBeNull();
+  });
+
+  it('S1: a user or project document less its link handlers keeps every position (R2)', () => {
+    const config: HooksConfig = {
+      Stop: [
+        {
+          matcher: null,
+          hooks: [
+            { type: 'command', command: 'a' },
+            { type: 'command', command: COMMAND },
+          ],
+        },
+        { matcher: null, hooks: [{ type: 'command', command: COMMAND }] },
+        { matcher: null, hooks: [{ type: 'command', command: 'b' }] },
+      ],
+    };
+    const out = withoutLinkHandlers(config);
+    expect(out.Stop?.[0]?.hooks.map((h) => h?.command ?? null)).toEqual(['a', null]);
+    expect(out.Stop?.[1]).toBeNull();
+    expect(out.Stop?.[2]).toBe(config.Stop?.[2]);
+    const plain: HooksConfig = {
+      Stop: [{ matcher: null, hooks: [{ type: 'command', command: 'a' }] }],
+    };
+    expect(withoutLinkHandlers(plain)).toBe(plain);
+  });
+});

@@ -1,0 +1,280 @@
+import { spawn } from 'node:child_process';
+import { existsSync, lstatSync, readdirSync } from 'node:fs';
+import { mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, ensureBuilt, runBin } from '../helpers/built-bin.js';
+import { makeTempDir, removeDir } from '../ops/dispatch-helpers.js';
+
+// Issue 13 items 1-3: `hookpm link <agent> [--project]`, `unlink`, `link` alone, doctor's checks.
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const GUARD = join(ROOT, 'registry-fixtures', 'plugins', 'guard');
+
+let dir: string;
+let home: string;
+let repo: string;
+let n = 0;
+
+beforeAll(() => {
+  ensureBuilt();
+  dir = makeTempDir('e2e-link');
+});
+afterAll(() => removeDir(dir));
+beforeEach(async () => {
+  n += 1;
+  home = join(dir, `home${n}`);
+  repo = join(dir, `repo${n}`);
+  await mkdir(join(repo, '.git'), { recursive: true });
+  await mkdir(join(home, '.claude'), { recursive: true });
+});
+
+const env = (): Record<string, string> => ({
+  PATH: process.env.PATH ?? '',
+  HOME: home,
+  HOOKPM_HOME: join(home, 'hookpm'),
+  NO_COLOR: '1',
+});
+
+const hookpm = (args: string[], stdin?: string) =>
+  runBin(args, { cwd: repo, env: env(), ...(stdin === undefined ? {} : { stdin }) });
+
+const claudeFile = () => join(home, '.claude', 'settings.json');
+const USER_SETTINGS =
+  '{\n  "model": "opus",\n  "permissions": {"allow": ["Bash(ls)"]},\n  "hooks": {\n    "PreToolUse": [\n      {"matcher": "Bash", "hooks": [{"type": "command", "command": "./mine.sh"}]}\n    ]\n  }\n}\n';
+
+async function linkJson(args: string[]) {
+  const run = await hookpm([...args, '--json']);
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  return JSON.parse(run.stdout) as Record<string, unknown>;
+}
+
+describe('hookpm link claude / unlink claude (issue 13 item 2)', () => {
+  it('link adds one handler per event and keeps every other key; linking twice changes nothing; unlink gives back the same bytes', async () => {
+    await writeFile(claudeFile(), USER_SETTINGS);
+    const linked = await linkJson(['link', 'claude']);
+    expect(linked).toMatchObject({
+      agent: 'claude',
+      scope: 'user',
+      file: claudeFile(),
+      changed: true,
+    });
+    const text = await readFile(claudeFile(), 'utf8');
+    const settings = JSON.parse(text) as {
+      model: string;
+      permissions: unknown;
+      hooks: Record<string, unknown[]>;
+    };
+    expect(settings.model).toBe('opus');
+    expect(settings.permissions).toEqual({ allow: ['Bash(ls)'] });
+    expect(Object.keys(settings.hooks)).toHaveLength(12);
+    expect(settings.hooks['PreToolUse']?.[0]).toEqual({
+      matcher: 'Bash',
+      hooks: [{ type: 'command', command: './mine.sh' }],
+    });
+    // The handler names node and hookpm by absolute path (no PATH needed) and hookpm's home.
+    const handler = (
+      settings.hooks['Stop']?.[0] as { hooks: Array<{ command: string; timeout: number }> }
+    ).hooks[0]!;
+    expect(handler.command).toBe(
+      `'${process.execPath}' '${BIN}' wire claude --home '${join(home, 'hookpm')}'`,
+    );
+    expect(handler.timeout).toBe(600);
+    // The backup holds the file as it was.
+    expect(await readFile(linked['backup'] as string, 'utf8')).toBe(USER_SETTINGS);
+
+    const mtime = (await stat(claudeFile())).mtimeMs;
+    expect(await linkJson(['link', 'claude'])).toMatchObject({ changed: false, backup: null });
+    expect(await readFile(claudeFile(), 'utf8')).toBe(text);
+    expect((await stat(claudeFile())).mtimeMs).toBe(mtime);
+
+    expect(await linkJson(['unlink', 'claude'])).toMatchObject({ outcome: 'restored' });
+    expect(await readFile(claudeFile(), 'utf8')).toBe(USER_SETTINGS);
+    expect(await linkJson(['unlink', 'claude'])).toMatchObject({ outcome: 'unchanged' });
+  });
+
+  it('no settings file before link: unlink leaves none', async () => {
+    await linkJson(['link', 'claude']);
+    expect(existsSync(claudeFile())).toBe(true);
+    await linkJson(['unlink', 'claude']);
+    expect(existsSync(claudeFile())).toBe(false);
+  });
+
+  it('a file edited after link loses only hookpm handlers at unlink, and keeps the edit', async () => {
+    await writeFile(claudeFile(), USER_SETTINGS);
+    await linkJson(['link', 'claude']);
+    const edited = (await readFile(claudeFile(), 'utf8')).replace('"opus"', '"sonnet"');
+    await writeFile(claudeFile(), edited);
+    expect(await linkJson(['unlink', 'claude'])).toMatchObject({ outcome: 'edited' });
+    expect(await readFile(claudeFile(), 'utf8')).toBe(USER_SETTINGS.replace('"opus"', '"sonnet"'));
+  });
+
+  it.each([
+    ['a trailing comma', '{\n  "model": "opus",\n}\n'],
+    ['a comment', '{\n  // my model\n  "model": "opus"\n}\n'],
+    ['a duplicate key', '{"model": "opus", "model": "sonnet"}'],
+    ['invalid UTF-8', Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d])],
+  ])(
+    'a file with %s is refused with E_AGENT_SETTINGS and left byte-identical, by link and unlink',
+    async (_name, content) => {
+      await writeFile(claudeFile(), content);
+      const before = await readFile(claudeFile());
+      for (const verb of ['link', 'unlink']) {
+        const run = await hookpm([verb, 'claude']);
+        expect(run.code).toBe(1);
+        expect(run.stderr).toContain('error[E_AGENT_SETTINGS]');
+        expect(run.stderr).toContain(claudeFile());
+        expect((await readFile(claudeFile())).equals(before)).toBe(true);
+      }
+      expect(existsSync(join(home, 'hookpm', 'data', 'links'))).toBe(false);
+    },
+  );
+
+  it('--project edits <project root>/.claude/settings.json from a subdirectory, and not the user file', async () => {
+    await writeFile(claudeFile(), USER_SETTINGS);
+    await mkdir(join(repo, 'src', 'deep'), { recursive: true });
+    const run = await runBin(['link', 'claude', '--project', '--json'], {
+      cwd: join(repo, 'src', 'deep'),
+      env: env(),
+    });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      scope: 'project',
+      file: join(repo, '.claude', 'settings.json'),
+    });
+    expect(await readFile(claudeFile(), 'utf8')).toBe(USER_SETTINGS);
+    const list = (await linkJson(['link'])) as {
+      links: Array<{ agent: string; scope: string; state: string }>;
+    };
+    expect(list.links.map((l) => [l.agent, l.scope, l.state])).toEqual([
+      ['claude', 'user', 'unlinked'],
+      ['claude', 'project', 'linked'],
+      ['deepagents', 'user', 'unlinked'],
+      ['deepagents', 'project', 'unlinked'],
+    ]);
+    await linkJson(['unlink', 'claude', '--project']);
+    expect(existsSync(join(repo, '.claude', 'settings.json'))).toBe(false);
+  });
+
+  it('a settings file that is a symlink (a dotfiles repository) stays a link; its target is edited', async () => {
+    const dotfiles = join(home, 'dotfiles');
+    await mkdir(dotfiles);
+    await writeFile(join(dotfiles, 'claude.json'), USER_SETTINGS);
+    await symlink(join(dotfiles, 'claude.json'), claudeFile());
+    await linkJson(['link', 'claude']);
+    expect(lstatSync(claudeFile()).isSymbolicLink()).toBe(true);
+    expect(await readFile(join(dotfiles, 'claude.json'), 'utf8')).toContain('wire claude');
+    await linkJson(['unlink', 'claude']);
+    expect(lstatSync(claudeFile()).isSymbolicLink()).toBe(true);
+    expect(await readFile(join(dotfiles, 'claude.json'), 'utf8')).toBe(USER_SETTINGS);
+  });
+
+  it('D2: a link killed at any instant leaves the old file or the new one, never a torn one', async () => {
+    await writeFile(claudeFile(), USER_SETTINGS);
+    await linkJson(['link', 'claude']);
+    const linkedText = await readFile(claudeFile(), 'utf8');
+    await linkJson(['unlink', 'claude']);
+    const seen = new Set<string>();
+    const within = <T>(what: string, p: Promise<T>) =>
+      Promise.race([
+        p,
+        new Promise<never>((_, no) => setTimeout(() => no(new Error(`stuck: ${what}`)), 15_000)),
+      ]);
+    for (let i = 0; i < 24; i++) {
+      const verb = i % 2 === 0 ? 'link' : 'unlink';
+      const child = spawn(process.execPath, [BIN, verb, 'claude'], {
+        cwd: repo,
+        env: env(),
+        stdio: 'ignore',
+      });
+      const closed = new Promise((r) => child.on('close', r));
+      // Spread over the run: start-up, reading, the backup, the write, the record.
+      await new Promise((r) => setTimeout(r, 60 + ((i * 23) % 120)));
+      child.kill('SIGKILL');
+      await within(`close ${i}`, closed);
+      const now = await readFile(claudeFile(), 'utf8');
+      expect([USER_SETTINGS, linkedText]).toContain(now);
+      seen.add(now === USER_SETTINGS ? 'old' : 'new');
+      // Whatever was left, the next run completes (the store lock of a killed run is taken over).
+      const done = await within(`run ${i}`, hookpm([verb, 'claude']));
+      expect(done.code).toBe(0);
+    }
+    // Kills landed both before and after the rename.
+    expect(seen).toEqual(new Set(['old', 'new']));
+  }, 120_000);
+
+  it('doctor reports each link, and a link left pointing at a hookpm that moved; link repairs it', async () => {
+    await linkJson(['link', 'claude']);
+    let report = (await hookpm(['doctor', '--json'])).stdout;
+    expect(JSON.parse(report).checks).toContainEqual(
+      expect.objectContaining({ name: 'link:claude:user', status: 'ok' }),
+    );
+    const moved = (await readFile(claudeFile(), 'utf8')).replaceAll(
+      BIN.replaceAll('/', '\\/').replaceAll('\\/', '/'),
+      join(dir, 'gone', 'bin', 'hookpm.js'),
+    );
+    await writeFile(claudeFile(), moved);
+    const list = (await linkJson(['link'])) as {
+      links: Array<{ scope: string; agent: string; state: string; problem: string }>;
+    };
+    expect(list.links[0]).toMatchObject({ agent: 'claude', scope: 'user', state: 'moved' });
+    const doctor = await hookpm(['doctor', '--json']);
+    expect(doctor.code).toBe(1);
+    report = doctor.stdout;
+    expect(JSON.parse(report).checks).toContainEqual(
+      expect.objectContaining({
+        name: 'link:claude:user',
+        status: 'error',
+        code: 'link_moved',
+        fix: 'Run `hookpm link claude` with the hookpm you use now.',
+      }),
+    );
+    expect(await linkJson(['link', 'claude'])).toMatchObject({ changed: true });
+    expect(
+      ((await linkJson(['link'])) as { links: Array<{ state: string }> }).links[0]?.state,
+    ).toBe('linked');
+  });
+
+  it('an unknown agent is a usage error with a suggestion', async () => {
+    const run = await hookpm(['link', 'Claude']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('Did you mean claude?');
+  });
+});
+
+describe('hookpm link deepagents (issue 13 item 3)', () => {
+  it('S1: `hookpm run` with the linked ~/.deepagents/hooks.json runs each plugin once and the user hook once', async () => {
+    const log = join(dir, `log${n}`);
+    await mkdir(join(home, '.deepagents'), { recursive: true });
+    await writeFile(
+      join(home, '.deepagents', 'hooks.json'),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            { matcher: 'Bash', hooks: [{ type: 'command', command: `echo user >> '${log}'` }] },
+          ],
+        },
+      }),
+    );
+    expect((await hookpm(['install', GUARD, '--yes'])).code).toBe(0);
+    await linkJson(['link', 'deepagents']);
+    const payload = JSON.stringify({
+      tool_name: 'Bash',
+      tool_input: { command: 'git push --force origin main' },
+    });
+    const run = await hookpm(['run', 'PreToolUse', '--payload', '-', '--json'], payload);
+    const result = JSON.parse(run.stdout) as {
+      runs: Array<{ origin: string; plugin: string | null }>;
+      permission: { decision: string };
+    };
+    expect(result.runs.map((r) => [r.origin, r.plugin])).toEqual([
+      ['user', null],
+      ['plugin', 'guard@local'],
+    ]);
+    expect(result.permission.decision).toBe('deny');
+    expect(await readFile(log, 'utf8')).toBe('user\n');
+    await rm(log);
+  });
+});
