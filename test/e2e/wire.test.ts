@@ -1,0 +1,291 @@
+import { readdirSync } from 'node:fs';
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ensureBuilt, runBin } from '../helpers/built-bin.js';
+import { makeTempDir, printsJson, removeDir } from '../ops/dispatch-helpers.js';
+
+// Issue 13 items 3-4: `hookpm wire <agent>`, the handler link writes, on per-session pins (engine.md
+// R1). The payloads are the ones Claude Code 2.1.332 sends (test/agents/claude-code.ts lists them).
+
+const GUARD = fileURLToPath(new URL('../../registry-fixtures/plugins/guard', import.meta.url));
+const FORCE_PUSH = 'git push --force origin main';
+
+let dir: string;
+let home: string;
+let repo: string;
+let n = 0;
+
+beforeAll(() => {
+  ensureBuilt();
+  dir = makeTempDir('e2e-wire');
+});
+afterAll(() => removeDir(dir));
+beforeEach(async () => {
+  n += 1;
+  home = join(dir, `home${n}`);
+  repo = join(dir, `repo${n}`);
+  await mkdir(join(repo, '.git'), { recursive: true });
+  await mkdir(home, { recursive: true });
+});
+
+const env = (): Record<string, string> => ({
+  PATH: process.env.PATH ?? '',
+  HOME: home,
+  HOOKPM_HOME: join(home, 'hookpm'),
+  NO_COLOR: '1',
+});
+const hookpm = (args: string[], stdin?: string) =>
+  runBin(args, { cwd: repo, env: env(), ...(stdin === undefined ? {} : { stdin }) });
+
+async function ok(args: string[]): Promise<string> {
+  const run = await hookpm(args);
+  expect(run.code, run.stderr).toBe(0);
+  return run.stdout;
+}
+
+/** A plugin directory with one hooks document. */
+async function plugin(name: string, hooks: Record<string, unknown>): Promise<string> {
+  const root = join(dir, `plugins${n}`, name);
+  await mkdir(join(root, '.claude-plugin'), { recursive: true });
+  await mkdir(join(root, 'hooks'), { recursive: true });
+  await writeFile(
+    join(root, '.claude-plugin', 'plugin.json'),
+    JSON.stringify({ name, version: '1.0.0' }),
+  );
+  await writeFile(join(root, 'hooks', 'hooks.json'), JSON.stringify({ hooks }));
+  return root;
+}
+
+const contextPlugin = () =>
+  plugin('ctx', {
+    PreToolUse: [
+      {
+        matcher: 'Bash',
+        hooks: [
+          {
+            type: 'command',
+            command: printsJson({
+              hookSpecificOutput: {
+                hookEventName: 'PreToolUse',
+                additionalContext: 'ctx was here',
+              },
+            }),
+          },
+        ],
+      },
+    ],
+  });
+
+function payload(event: string, session: string, extra: Record<string, unknown> = {}): string {
+  const common = {
+    session_id: session,
+    transcript_path: join(home, 't.jsonl'),
+    cwd: repo,
+    hook_event_name: event,
+  };
+  return JSON.stringify({ ...common, ...extra });
+}
+const start = (session: string) => payload('SessionStart', session, { source: 'startup' });
+const bash = (session: string, command: string) =>
+  payload('PreToolUse', session, {
+    permission_mode: 'default',
+    tool_name: 'Bash',
+    tool_input: { command },
+    tool_use_id: 'toolu_1',
+  });
+
+async function wire(body: string, agent = 'claude') {
+  const run = await hookpm(['wire', agent], body);
+  return {
+    code: run.code,
+    stderr: run.stderr,
+    out: run.stdout === '' ? null : (JSON.parse(run.stdout) as Record<string, any>),
+  };
+}
+
+describe('hookpm wire claude (issue 13 item 3)', () => {
+  it("PreToolUse: guard's deny reaches Claude Code as permissionDecision deny with guard's reason; an allowed command gets no output", async () => {
+    await ok(['install', GUARD, '--yes']);
+    const denied = await wire(bash('s1', FORCE_PUSH));
+    expect(denied.code).toBe(0);
+    expect(denied.out?.hookSpecificOutput).toMatchObject({
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'deny',
+    });
+    expect(denied.out?.hookSpecificOutput.permissionDecisionReason).toMatch(
+      /^guard: `git push --force` rewrites shared history/,
+    );
+    expect(await wire(bash('s1', 'ls -la'))).toEqual({ code: 0, stderr: '', out: null });
+  });
+
+  it('an event nobody hooks, a SessionEnd, a Notification: exit 0 and nothing on stdout', async () => {
+    await ok(['install', GUARD, '--yes']);
+    for (const body of [
+      start('s2'),
+      payload('Notification', 's2', { notification_type: 'idle_prompt', message: 'waiting' }),
+      payload('SessionEnd', 's2', { reason: 'other' }),
+    ])
+      expect(await wire(body)).toEqual({ code: 0, stderr: '', out: null });
+  });
+
+  it('a payload that is not a JSON object is exit 1 (a non-blocking error for the agent) with a message', async () => {
+    const run = await wire('not json');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('not a JSON object');
+  });
+
+  it("O3: a plugin's Stop block continues the turn, and the session's count caps it at 8 (the pin keeps the count)", async () => {
+    await ok([
+      'install',
+      await plugin('again', {
+        Stop: [{ hooks: [{ type: 'command', command: "echo 'not yet' >&2; exit 2" }] }],
+      }),
+      '--yes',
+    ]);
+    await wire(start('s3'));
+    const answers = [];
+    for (let i = 0; i < 9; i++)
+      answers.push((await wire(payload('Stop', 's3', { stop_hook_active: i > 0 }))).out);
+    expect(answers.slice(0, 8)).toEqual(Array(8).fill({ decision: 'block', reason: 'not yet' }));
+    expect(answers[8]).toBeNull();
+    // A Stop that did not continue resets the count: the next one blocks again.
+    expect((await wire(payload('Stop', 's3', { stop_hook_active: false }))).out).toEqual({
+      decision: 'block',
+      reason: 'not yet',
+    });
+  });
+
+  it('deepagents speaks the same format, with its suppressOriginalPrompt', async () => {
+    await ok([
+      'install',
+      await plugin('quiet', {
+        UserPromptSubmit: [
+          {
+            hooks: [
+              {
+                type: 'command',
+                command: printsJson({
+                  hookSpecificOutput: {
+                    hookEventName: 'UserPromptSubmit',
+                    suppressOriginalPrompt: true,
+                    additionalContext: 'c',
+                  },
+                }),
+              },
+            ],
+          },
+        ],
+      }),
+      '--yes',
+    ]);
+    const body = payload('UserPromptSubmit', 's4', { prompt: 'hi' });
+    expect((await wire(body, 'deepagents')).out).toEqual({
+      hookSpecificOutput: {
+        hookEventName: 'UserPromptSubmit',
+        additionalContext: 'c',
+        suppressOriginalPrompt: true,
+      },
+    });
+    expect((await wire(body, 'claude')).out).toEqual({
+      hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'c' },
+    });
+  });
+});
+
+describe('per-session pins (issue 13 item 4, engine.md R1)', () => {
+  it('a plugin enabled mid-session does not join it; a new session sees it at once; `reload --session` lets the first one see it', async () => {
+    await ok(['install', GUARD, '--yes']);
+    await wire(start('old'));
+    await ok(['install', await contextPlugin(), '--yes']);
+    const context = (session: string) =>
+      wire(bash(session, 'ls')).then((r) => r.out?.hookSpecificOutput?.additionalContext ?? null);
+    expect(await context('old')).toBeNull();
+    await wire(start('new'));
+    expect(await context('new')).toBe('ctx was here');
+    const reload = JSON.parse(await ok(['reload', '--session', 'old', '--json']));
+    expect(reload.sessions).toEqual([
+      expect.objectContaining({
+        sessionId: 'old',
+        agent: 'claude',
+        plugins: expect.arrayContaining([expect.objectContaining({ id: 'ctx@local' })]),
+      }),
+    ]);
+    expect(await context('old')).toBe('ctx was here');
+  });
+
+  it('a plugin disabled mid-session keeps running there until reload --all; a new session is not denied', async () => {
+    await ok(['install', GUARD, '--yes']);
+    await wire(start('a'));
+    await ok(['disable', 'guard']);
+    expect((await wire(bash('a', FORCE_PUSH))).out?.hookSpecificOutput?.permissionDecision).toBe(
+      'deny',
+    );
+    await wire(start('b'));
+    expect((await wire(bash('b', FORCE_PUSH))).out).toBeNull();
+    await ok(['reload', '--all']);
+    expect((await wire(bash('a', FORCE_PUSH))).out).toBeNull();
+  });
+
+  it('an event of a session whose start hookpm missed pins the plugins of that moment', async () => {
+    await ok(['install', GUARD, '--yes']);
+    expect((await wire(bash('late', FORCE_PUSH))).out?.hookSpecificOutput?.permissionDecision).toBe(
+      'deny',
+    );
+    await ok(['disable', 'guard']);
+    expect((await wire(bash('late', FORCE_PUSH))).out?.hookSpecificOutput?.permissionDecision).toBe(
+      'deny',
+    );
+  });
+
+  it('a compact SessionStart keeps the pin; a resume pins afresh', async () => {
+    await ok(['install', GUARD, '--yes']);
+    await wire(start('c'));
+    await ok(['disable', 'guard']);
+    await wire(payload('SessionStart', 'c', { source: 'compact' }));
+    expect((await wire(bash('c', FORCE_PUSH))).out).not.toBeNull();
+    await wire(payload('SessionStart', 'c', { source: 'resume' }));
+    expect((await wire(bash('c', FORCE_PUSH))).out).toBeNull();
+  });
+
+  it("D4: an uninstalled plugin's tree stays while a session runs it, and goes once SessionEnd released the pin", async () => {
+    await ok(['install', GUARD, '--yes']);
+    await wire(start('u'));
+    const trees = () =>
+      readdirSync(join(home, 'hookpm', 'data', 'plugins')).filter((d) => d.startsWith('guard-'));
+    await ok(['uninstall', 'guard']);
+    expect(trees()).toHaveLength(1);
+    expect((await wire(bash('u', FORCE_PUSH))).out?.hookSpecificOutput?.permissionDecision).toBe(
+      'deny',
+    );
+    await wire(payload('SessionEnd', 'u', { reason: 'other' }));
+    expect(readdirSync(join(home, 'hookpm', 'data', 'sessions'))).toEqual([]);
+    await ok(['install', await contextPlugin(), '--yes']);
+    expect(
+      readdirSync(join(home, 'hookpm', 'data', 'plugins')).filter((d) => d.startsWith('guard-')),
+    ).toEqual([]);
+  });
+
+  it('Q6: a pinned plugin whose files change is left out at the next event, with plugin_tampered on stderr', async () => {
+    await ok(['install', GUARD, '--yes']);
+    await wire(start('t'));
+    const plugins = join(home, 'hookpm', 'data', 'plugins');
+    const versions = join(
+      plugins,
+      readdirSync(plugins).find((d) => d.startsWith('guard-'))!,
+    );
+    const installed = join(versions, readdirSync(versions)[0]!);
+    await appendFile(join(installed, 'scripts', 'guard.mjs'), '\n// changed\n');
+    const run = await wire(bash('t', FORCE_PUSH));
+    expect(run.out).toBeNull();
+    expect(run.stderr).toContain('plugin_tampered');
+  });
+
+  it('reload of a session hookpm never saw is E_NOT_FOUND; reload needs --session or --all', async () => {
+    const unknown = await hookpm(['reload', '--session', 'nope']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('E_NOT_FOUND');
+    expect((await hookpm(['reload'])).code).toBe(2);
+  });
+});
