@@ -18,7 +18,8 @@ export type TreeEntry = [
   mode: number,
 ];
 
-const EMPTY_SHA256 = sha256Hex('');
+/** sha256Hex(''), written out: computing it as this module loads would load node:crypto. */
+const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 const PARALLEL_READS = 32;
 
 export async function fingerprintTree(root: string): Promise<string> {

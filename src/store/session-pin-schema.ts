@@ -1,46 +1,78 @@
-import { z } from '../json/zod.js';
+import type { Diagnostic } from '../hooks/diagnostic.js';
+import type { SourceDocument } from '../hooks/types.js';
+import { isPlainObject } from '../json/describe-value.js';
 
 /** The pin document versions this hookpm reads and writes; another version is not this hookpm's. */
 export const PIN_VERSION = 1;
 
-const bindingSchema = z.object({ id: z.string(), root: z.string(), data: z.string() });
+/** What a pinned plugin's tree must still be (plugins.md Q6) for its documents to run. */
+export interface PinnedPlugin {
+  id: string;
+  version: string;
+  root: string;
+  fingerprint: string;
+}
+
+/** One agent session's pin (session-pins.ts). */
+export interface SessionPin {
+  version: typeof PIN_VERSION;
+  sessionId: string;
+  agent: string;
+  pinnedAt: string;
+  /** The id of the snapshot of `sources` (engine.md R3). */
+  snapshotId: string;
+  plugins: PinnedPlugin[];
+  /** Plugin documents the snapshot builder validated when the pin was made. */
+  sources: SourceDocument[];
+  diagnostics: Diagnostic[];
+  /** Consecutive Stop continuations of the session so far (engine.md O3). */
+  stopContinuations: number;
+}
 
 /**
- * A pinned plugin document: a hooks configuration the snapshot builder already validated when the
- * pin was made (the pin is hookpm's own file; this checks its shape, not the hooks rules again).
+ * A pin file's JSON as a pin, or null when it is not one this hookpm wrote (the caller then pins
+ * afresh). A check of the shape, by hand rather than with a zod schema (STYLE rule 4's exception):
+ * the pin is hookpm's own file, read on every linked event, where loading zod would cost more
+ * than the rest of the event (bench/link.bench.mjs); its documents were validated when pinned.
  */
-const sourceSchema = z.object({
-  origin: z.literal('plugin'),
-  file: z.string(),
-  config: z.record(z.string(), z.array(z.unknown())),
-  plugin: bindingSchema,
-});
+export function parsePin(value: unknown): SessionPin | null {
+  if (!isPlainObject(value) || value['version'] !== PIN_VERSION) return null;
+  const strings = ['sessionId', 'agent', 'pinnedAt', 'snapshotId'].every(
+    (k) => typeof value[k] === 'string',
+  );
+  const count = value['stopContinuations'];
+  if (!strings || !Number.isSafeInteger(count) || (count as number) < 0) return null;
+  const { plugins, sources, diagnostics } = value;
+  if (!Array.isArray(plugins) || !plugins.every(isPinnedPlugin)) return null;
+  if (!Array.isArray(sources) || !sources.every(isPinnedSource)) return null;
+  if (!Array.isArray(diagnostics) || !diagnostics.every(isDiagnostic)) return null;
+  return value as unknown as SessionPin;
+}
 
-const diagnosticSchema = z.looseObject({
-  code: z.string(),
-  severity: z.enum(['error', 'warning', 'info']),
-  message: z.string(),
-});
+function isPinnedPlugin(value: unknown): boolean {
+  return (
+    isPlainObject(value) &&
+    ['id', 'version', 'root', 'fingerprint'].every((k) => typeof value[k] === 'string')
+  );
+}
 
-/** What a pinned plugin's tree must still be (plugins.md Q6) for its documents to run. */
-const pinnedPluginSchema = z.object({
-  id: z.string(),
-  version: z.string(),
-  root: z.string(),
-  fingerprint: z.string(),
-});
+function isPinnedSource(value: unknown): boolean {
+  if (!isPlainObject(value) || value['origin'] !== 'plugin' || typeof value['file'] !== 'string')
+    return false;
+  const { config, plugin } = value;
+  return (
+    isPlainObject(config) &&
+    Object.values(config).every(Array.isArray) &&
+    isPlainObject(plugin) &&
+    ['id', 'root', 'data'].every((k) => typeof plugin[k] === 'string')
+  );
+}
 
-export const sessionPinSchema = z.object({
-  version: z.literal(PIN_VERSION),
-  sessionId: z.string(),
-  agent: z.string(),
-  pinnedAt: z.string(),
-  plugins: z.array(pinnedPluginSchema),
-  sources: z.array(sourceSchema),
-  diagnostics: z.array(diagnosticSchema),
-  /** Consecutive Stop continuations of the session so far (engine.md O3). */
-  stopContinuations: z.number().check(z.int(), z.nonnegative()),
-});
-
-export type SessionPin = z.infer<typeof sessionPinSchema>;
-export type PinnedPlugin = z.infer<typeof pinnedPluginSchema>;
+function isDiagnostic(value: unknown): boolean {
+  return (
+    isPlainObject(value) &&
+    typeof value['code'] === 'string' &&
+    typeof value['message'] === 'string' &&
+    ['error', 'warning', 'info'].includes(value['severity'] as string)
+  );
+}

@@ -3,12 +3,12 @@ import { mkdir, readFile, readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileDurable } from '../io/durable-write.js';
 import { sha256Hex } from '../json/canonical-json.js';
-import { sessionPinSchema, type SessionPin } from './session-pin-schema.js';
+import { parsePin, type SessionPin } from './session-pin-schema.js';
 import type { StorePaths } from './store-paths.js';
 
 /**
  * engine.md R1 for linked agents: one pin per agent session, `<data>/sessions/<key>.json`, the key
- * a hash of the session id (ids are the agent's, so never a file name as they are). A pin holds
+ * the session id when it is a plain word (a UUID), else a hash of it (ids are the agent's). A pin holds
  * the plugin documents the session runs until it ends or is reloaded.
  */
 export function sessionsDir(paths: StorePaths): string {
@@ -16,8 +16,14 @@ export function sessionsDir(paths: StorePaths): string {
 }
 
 export function pinFile(paths: StorePaths, sessionId: string): string {
-  return join(sessionsDir(paths), `${sha256Hex(sessionId).slice(0, 32)}.json`);
+  // A UUID, as the agents' ids are, names its file as it is: no hash to load node:crypto for.
+  const key = SAFE_ID.test(sessionId)
+    ? `id-${sessionId}`
+    : `sha-${sha256Hex(sessionId).slice(0, 32)}`;
+  return join(sessionsDir(paths), `${key}.json`);
 }
+
+const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 
 /** A pin unused this long belongs to a session that ended without SessionEnd: it is collected. */
 export const PIN_STALE_MS = 7 * 24 * 60 * 60_000;
@@ -40,8 +46,8 @@ export function readPin(paths: StorePaths, sessionId: string, now = Date.now()):
   try {
     const text = readFileSync(fd, 'utf8');
     if (now - fstatSync(fd).mtimeMs > TOUCH_EVERY_MS) futimesSync(fd, now / 1000, now / 1000);
-    const parsed = sessionPinSchema.safeParse(JSON.parse(text));
-    return parsed.success && parsed.data.sessionId === sessionId ? parsed.data : null;
+    const pin = parsePin(JSON.parse(text));
+    return pin !== null && pin.sessionId === sessionId ? pin : null;
   } catch {
     return null;
   } finally {
@@ -72,8 +78,8 @@ export async function listPins(
     const file = join(sessionsDir(paths), name);
     try {
       const [text, info] = await Promise.all([readFile(file, 'utf8'), stat(file)]);
-      const parsed = sessionPinSchema.safeParse(JSON.parse(text));
-      if (parsed.success) found.push({ pin: parsed.data, file, usedAt: info.mtimeMs });
+      const pin = parsePin(JSON.parse(text));
+      if (pin !== null) found.push({ pin, file, usedAt: info.mtimeMs });
     } catch {
       // A pin being replaced or removed meanwhile is not listed.
     }

@@ -31,27 +31,53 @@ const old = join(DIST, `bundle.old-${process.pid}`);
 const LAZY = ['fs/promises', 'crypto', 'zlib', 'child_process', 'timers/promises', 'url', 'http'];
 
 await rm(scratch, { recursive: true, force: true });
+// jsonc-parser's `main` is a UMD build whose inner requires a bundle cannot follow; its ES build
+// (`module`) bundles like any other.
+const resolve = {
+  alias: { 'jsonc-parser': join(ROOT, 'node_modules/jsonc-parser/lib/esm/main.js') },
+};
+// Node's own modules stay `require`s (lazyBuiltins decides for LAZY's); packages are bundled.
+const external = (id) => id.startsWith('node:') && !LAZY.includes(id.slice('node:'.length));
+// A module both imported and lazily imported simply stays where it is: not worth a warning.
+function onLog(level, log, handler) {
+  if (log.code !== 'INEFFECTIVE_DYNAMIC_IMPORT') handler(level, log);
+}
+const WIRE_ENTRY = join(DIST, 'cli', 'start', 'wire-entry.js');
 await build({
   input: { entry: join(DIST, 'cli', 'start', 'entry.js') },
   cwd: ROOT,
   platform: 'node',
-  // Node's own modules stay `require`s (lazyBuiltins decides for LAZY's); packages are bundled.
-  external: (id) => id.startsWith('node:') && !LAZY.includes(id.slice('node:'.length)),
-  plugins: [lazyBuiltins(LAZY)],
-  // jsonc-parser's `main` is a UMD build whose inner requires a bundle cannot follow; its ES build
-  // (`module`) bundles like any other.
-  resolve: { alias: { 'jsonc-parser': join(ROOT, 'node_modules/jsonc-parser/lib/esm/main.js') } },
+  external,
+  resolve,
+  // entry.js's import of wire-entry.js is a `require('./wire.cjs')` of the bundle built below.
+  plugins: [lazyBuiltins(LAZY), bundledApart(WIRE_ENTRY, './wire.cjs')],
   logLevel: 'warn',
-  // A module both imported and lazily imported simply stays where it is: not worth a warning.
-  onLog(level, log, handler) {
-    if (log.code !== 'INEFFECTIVE_DYNAMIC_IMPORT') handler(level, log);
-  },
+  onLog,
   output: {
     dir: scratch,
     format: 'cjs',
     entryFileNames: '[name].cjs',
     chunkFileNames: '[name]-[hash].cjs',
     // Every start reads the text of the chunks it loads: without comments it is much shorter.
+    comments: false,
+  },
+});
+// `hookpm wire <agent>` (src/cli/start/wire-entry.ts) as one file: a linked agent event reads and
+// compiles one chunk through its code cache, not the twenty its modules would be split into.
+await build({
+  input: { wire: WIRE_ENTRY },
+  cwd: ROOT,
+  platform: 'node',
+  external,
+  resolve,
+  plugins: [lazyBuiltins(LAZY)],
+  logLevel: 'warn',
+  onLog,
+  output: {
+    dir: scratch,
+    format: 'cjs',
+    entryFileNames: '[name].cjs',
+    codeSplitting: false,
     comments: false,
   },
 });
@@ -80,6 +106,27 @@ function lazyBuiltins(names) {
         if (typeof value === 'function' && /^[a-z][\w$]*$/.test(key))
           lines.push(`export function ${key}(...args) { return load().${key}(...args); }`);
       return { code: lines.join('\n'), moduleType: 'js' };
+    },
+  };
+}
+
+/**
+ * A rolldown plugin: the module `file` is a bundle of its own, `chunk`, beside this one. Importing
+ * it gives a module whose `main` requires that bundle on its first call: a `require`, so the chunk
+ * loads through Node's CommonJS loader and the code cache (src/cli/start/chunk-cache.ts).
+ */
+function bundledApart(file, chunk) {
+  const id = '\0bundled-apart';
+  return {
+    name: 'bundled-apart',
+    resolveId(source, importer) {
+      if (source === chunk) return { id: chunk, external: true };
+      if (importer === undefined || !source.endsWith('.js')) return null;
+      return join(dirname(importer), source) === file ? id : null;
+    },
+    load(loading) {
+      if (loading !== id) return null;
+      return `export const main = (...args) => require(${JSON.stringify(chunk)}).main(...args);`;
     },
   };
 }

@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { AGENT_IDS, isAgentId } from '../../agents/agent.js';
 import { HookpmError } from '../../errors.js';
-import { globalOptions, storePathsOf } from '../global-options.js';
+import { globalOptions, storePathsOf, type GlobalOptions } from '../global-options.js';
 import { writeText } from '../stdio.js';
 
 /**
@@ -19,34 +20,37 @@ export function register(program: Command): void {
       'after',
       `\nAgents: ${AGENT_IDS.join(', ')}. Not for use by hand: \`hookpm run\` dispatches an event.\n`,
     )
-    .action(async (agent: string, _flags: unknown, command: Command) => {
-      if (!isAgentId(agent))
-        throw new HookpmError(
-          'E_USAGE',
-          `unknown agent ${JSON.stringify(agent)}: expected one of ${AGENT_IDS.join(', ')}`,
-        );
-      const globals = globalOptions(command);
-      const [{ answerWireEvent }, { installExitCleanup }] = await Promise.all([
-        import('../../ops/wire/answer-event.js'),
-        import('../../engine/process-groups.js'),
-      ]);
-      // The agent's deadline (a signal) takes hookpm's handler process groups with it (X4).
-      installExitCleanup();
-      const answer = await answerWireEvent({
-        agent,
-        stdin: await readAll(),
-        store: storePathsOf(globals),
-        env: process.env,
-        cwd: globals.cwd,
-      });
-      if (answer.stdout !== '') writeText(1, answer.stdout);
-      if (answer.stderr !== '') writeText(2, answer.stderr);
-      process.exitCode = answer.exitCode;
-    });
+    .action((agent: string, _flags: unknown, command: Command) =>
+      runWire(agent, globalOptions(command)),
+    );
 }
 
-async function readAll(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+/** What `hookpm wire <agent>` runs (also from cli/start/fast-path.ts). */
+export async function runWire(agent: string, globals: GlobalOptions): Promise<void> {
+  if (!isAgentId(agent))
+    throw new HookpmError(
+      'E_USAGE',
+      `unknown agent ${JSON.stringify(agent)}: expected one of ${AGENT_IDS.join(', ')}`,
+    );
+  const [{ answerWireEvent }, { installExitCleanup }] = await Promise.all([
+    import('../../ops/wire/answer-event.js'),
+    import('../../engine/process-groups.js'),
+  ]);
+  // The agent's deadline (a signal) takes hookpm's handler process groups with it (X4).
+  installExitCleanup();
+  const answer = await answerWireEvent({
+    agent,
+    stdin: readAll(),
+    store: storePathsOf(globals),
+    env: process.env,
+    cwd: globals.cwd,
+  });
+  if (answer.stdout !== '') writeText(1, answer.stdout);
+  if (answer.stderr !== '') writeText(2, answer.stderr);
+  process.exitCode = answer.exitCode;
+}
+
+/** The agent's payload: stdin to its end, read from the descriptor (no stream to set up). */
+function readAll(): string {
+  return readFileSync(0, 'utf8');
 }

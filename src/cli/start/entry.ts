@@ -12,7 +12,8 @@ import { stopWasmTierUpOnConnect, underDefaultFlags } from './wasm-tier-up.js';
  * bundle. It statically imports only what comes before the chunk cache is on; everything else is
  * imported after, and only as a command needs it: `--version` answers at once, the fast paths
  * (fast-path.ts) answer the common forms of `list`, `search` and `install` without commander,
- * and the rest goes to the full CLI (cli/main.ts).
+ * `wire <agent>` runs from a bundle of its own (wire-entry.ts), and the rest goes to the full CLI
+ * (cli/main.ts).
  */
 export async function main(argv: readonly string[] = process.argv): Promise<void> {
   const args = argv.slice(2);
@@ -23,6 +24,8 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
   // V8 rejects a cache made by another V8: each has a directory of its own.
   const caches = join(cacheDirOf(argv), 'code-cache', `${process.version}-${process.arch}`);
   cacheChunks(join(PACKAGE_ROOT, 'dist', 'bundle'), caches, underDefaultFlags);
+  // A linked agent event: its own one-file bundle (wire-entry.ts), which ends the process.
+  if (args[0] === 'wire' && (await (await import('./wire-entry.js')).main(argv))) return;
   stopWasmTierUpOnConnect();
   const { runFastPath } = await import('./fast-path.js');
   // A fast path prints with cli/stdio.ts only, so it can end the process as soon as it is done.

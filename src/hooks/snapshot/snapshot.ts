@@ -38,6 +38,11 @@ export interface BuildSnapshotInput {
   sources: readonly SourceDocument[];
   /** Diagnostics of reading and parsing the sources, carried into the snapshot. */
   diagnostics?: readonly Diagnostic[];
+  /**
+   * The id an earlier build of exactly these sources computed (R3; a session pin keeps it): taken
+   * as it is, so that a build on the path of every linked event hashes nothing.
+   */
+  id?: string;
 }
 
 const ORIGIN_RANK = { project: 0, user: 1, plugin: 2 } as const;
@@ -100,7 +105,7 @@ export function buildSnapshot(input: BuildSnapshotInput): Snapshot {
   }
 
   return Object.freeze({
-    id: snapshotId(effective),
+    id: input.id ?? snapshotId(effective),
     projectDir: input.projectDir,
     handlers: Object.freeze(handlers),
     diagnostics: Object.freeze(diagnostics.map((d) => Object.freeze({ ...d }))),

@@ -2,6 +2,7 @@ import { AGENTS } from '../../agents/agents.js';
 import type { AgentId, WireAnswer } from '../../agents/agent.js';
 import type { Diagnostic } from '../../hooks/diagnostic.js';
 import { isPlainObject } from '../../json/describe-value.js';
+import { matchHandlers } from '../../hooks/snapshot/snapshot-match.js';
 import { buildSnapshot } from '../../hooks/snapshot/snapshot.js';
 import { removePin, writePin } from '../../store/session-pins.js';
 import type { StorePaths } from '../../store/store-paths.js';
@@ -52,10 +53,16 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
     event,
     payload,
   });
-  const checked = await pinnedSources(options.store, pin);
   const cwd = typeof input['cwd'] === 'string' ? input['cwd'] : options.cwd;
   const projectDir = options.env['CLAUDE_PROJECT_DIR'] || (await findProjectRoot(cwd));
-  const snapshot = buildSnapshot({ projectDir, sources: checked.sources, diagnostics: [] });
+  let snapshot = buildSnapshot({ projectDir, sources: pin.sources, id: pin.snapshotId });
+  // Q6 for the plugins about to run; a tampered one is left out before anything runs.
+  const running = new Set(
+    matchHandlers(snapshot, event, input).flatMap((h) => (h.plugin === null ? [] : [h.plugin])),
+  );
+  const checked = await pinnedSources(options.store, pin, running);
+  if (checked.sources !== pin.sources)
+    snapshot = buildSnapshot({ projectDir, sources: checked.sources, diagnostics: [] });
   const continuationCount = event === 'Stop' ? pin.stopContinuations : 0;
   const result = await dispatchEvent(snapshot, event, input, {
     cwd,
@@ -69,7 +76,7 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
   }
   if (stored && event === 'SessionEnd') await removePin(options.store, pin.sessionId);
   // The pin's own diagnostics (rejected matchers, ...) are told once, at the start of the session.
-  const told = event === 'SessionStart' ? (pin.diagnostics as Diagnostic[]) : [];
+  const told = event === 'SessionStart' ? pin.diagnostics : [];
   return agent.encode({
     ...result,
     diagnostics: [...told, ...checked.diagnostics, ...result.diagnostics],

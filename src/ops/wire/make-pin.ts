@@ -1,3 +1,4 @@
+import { buildSnapshot } from '../../hooks/snapshot/snapshot.js';
 import type { SourceDocument } from '../../hooks/types.js';
 import type { PinnedPlugin, SessionPin } from '../../store/session-pin-schema.js';
 import { PIN_VERSION } from '../../store/session-pin-schema.js';
@@ -41,9 +42,10 @@ export async function makePin(
     sessionId,
     agent,
     pinnedAt: now.toISOString(),
+    snapshotId: buildSnapshot({ projectDir: '', sources }).id,
     plugins,
-    sources: sources as SessionPin['sources'],
-    diagnostics: loaded.diagnostics as SessionPin['diagnostics'],
+    sources,
+    diagnostics: loaded.diagnostics,
     stopContinuations: 0,
   };
 }

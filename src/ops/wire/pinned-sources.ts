@@ -1,25 +1,31 @@
 import { diagnostic, type Diagnostic } from '../../hooks/diagnostic.js';
 import type { SourceDocument } from '../../hooks/types.js';
-import { fingerprintTreesCached } from '../../store/fingerprint-cache.js';
 import type { SessionPin } from '../../store/session-pin-schema.js';
 import type { StorePaths } from '../../store/store-paths.js';
 
 /**
- * The pin's documents whose trees still match (plugins.md Q6: the tamper check runs at every
- * event, through the stat-keyed fingerprint cache, so only changed files are hashed again); a
- * plugin whose tree changed or went is left out with `plugin_tampered`, as the loader does.
+ * The pin's documents less those of `plugins` whose trees no longer match (plugins.md Q6, through
+ * the stat-keyed fingerprint cache, so only changed files are hashed again): a plugin whose tree
+ * changed or went is left out with `plugin_tampered`, as the loader does. The caller passes the
+ * plugins about to run; one that would run nothing now needs no check now. Returns the pin's own
+ * `sources` array when nothing is left out.
  */
 export async function pinnedSources(
   paths: StorePaths,
   pin: SessionPin,
+  plugins: ReadonlySet<string>,
 ): Promise<{ sources: SourceDocument[]; diagnostics: Diagnostic[] }> {
+  const checked = pin.plugins.filter((p) => plugins.has(p.id));
+  if (checked.length === 0) return { sources: pin.sources, diagnostics: [] };
+  // The hashing code loads only when a plugin is about to run.
+  const { fingerprintTreesCached } = await import('../../store/fingerprint-cache.js');
   const found = await fingerprintTreesCached(
     paths,
-    pin.plugins.map((p) => p.root),
+    checked.map((p) => p.root),
   );
   const out = new Set<string>();
   const diagnostics: Diagnostic[] = [];
-  for (const plugin of pin.plugins) {
+  for (const plugin of checked) {
     const now = found.get(plugin.root) ?? null;
     if (now === plugin.fingerprint) continue;
     out.add(plugin.id);
@@ -27,15 +33,11 @@ export async function pinnedSources(
       now === null
         ? 'its installed tree is missing or unreadable'
         : 'its installed files were changed after install';
+    const message = `plugin ${plugin.id} ${plugin.version} is left out: ${what} (${plugin.root}); run \`hookpm install --force ${plugin.id}\` to restore it`;
     diagnostics.push(
-      diagnostic(
-        'plugin_tampered',
-        'error',
-        `plugin ${plugin.id} ${plugin.version} is left out: ${what} (${plugin.root}); run \`hookpm install --force ${plugin.id}\` to restore it`,
-        { origin: 'plugin', plugin: plugin.id },
-      ),
+      diagnostic('plugin_tampered', 'error', message, { origin: 'plugin', plugin: plugin.id }),
     );
   }
-  const sources = (pin.sources as SourceDocument[]).filter((s) => !out.has(s.plugin?.id ?? ''));
-  return { sources, diagnostics };
+  if (out.size === 0) return { sources: pin.sources, diagnostics };
+  return { sources: pin.sources.filter((s) => !out.has(s.plugin?.id ?? '')), diagnostics };
 }

