@@ -1,22 +1,24 @@
-import { stat } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 
 /**
  * engine.md S2: the nearest ancestor of `cwd` (itself included) holding a `.git` directory or a
- * `.git` file; without one, `cwd` itself (resolved to an absolute path, symlinks kept).
+ * `.git` file; without one, `cwd` itself (resolved to an absolute path, symlinks kept). The stats
+ * are synchronous: a few of them, each far cheaper than a round trip through the thread pool, on
+ * the path of every dispatch and linked agent event.
  */
 export async function findProjectRoot(cwd: string): Promise<string> {
   const start = resolve(cwd);
   for (let dir = start; ; dir = dirname(dir)) {
-    if (await hasGitEntry(dir)) return dir;
+    if (hasGitEntry(dir)) return dir;
     if (dirname(dir) === dir) return start;
   }
 }
 
-async function hasGitEntry(dir: string): Promise<boolean> {
+function hasGitEntry(dir: string): boolean {
   try {
-    const entry = await stat(resolve(dir, '.git'));
-    return entry.isDirectory() || entry.isFile();
+    const entry = statSync(join(dir, '.git'), { throwIfNoEntry: false });
+    return entry !== undefined && (entry.isDirectory() || entry.isFile());
   } catch {
     return false;
   }
