@@ -18,7 +18,14 @@ export function register(program: Command): void {
     )
     .addHelpText(
       'after',
-      `\nAgents: ${AGENT_IDS.join(', ')}. Not for use by hand: \`hookpm run\` dispatches an event.\n`,
+      [
+        '',
+        `Agents: ${AGENT_IDS.join(', ')}. Written by \`hookpm link\`; \`hookpm run\` dispatches an event by hand.`,
+        '',
+        'Example:',
+        `  $ echo '{"session_id":"s1","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}' | hookpm wire claude`,
+        '',
+      ].join('\n'),
     )
     .action((agent: string, _flags: unknown, command: Command) =>
       runWire(agent, globalOptions(command)),
