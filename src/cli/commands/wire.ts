@@ -23,6 +23,7 @@ export function register(program: Command): void {
         `Agents: ${AGENT_IDS.join(', ')}. Written by \`hookpm link\`; \`hookpm run\` dispatches an event by hand.`,
         '',
         'Example:',
+        '  $ hookpm wire claude < payload.json',
         `  $ echo '{"session_id":"s1","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}' | hookpm wire claude`,
         '',
       ].join('\n'),
