@@ -51,3 +51,8 @@ export function indexCacheDir(paths: StorePaths): string {
 export function fingerprintCacheFile(paths: StorePaths): string {
   return join(paths.cache, 'fingerprints.json');
 }
+
+/** Q6: the parsed documents of enabled plugins, reused while their tree is unchanged. */
+export function pluginDocumentsCacheFile(paths: StorePaths): string {
+  return join(paths.cache, 'plugin-documents.json');
+}
