@@ -64,18 +64,14 @@ export async function writeDocumentsCache(
   if (format !== null) await writeCacheFile(pluginDocumentsCacheFile(paths), format, [...entries]);
 }
 
-/** The cached documents of `entry` when it was read from exactly `key`, else null. */
-export function documentsFor(
-  entry: DocumentsEntry | undefined,
-  key: DocumentsKey,
-): PluginDocuments | null {
-  if (entry === undefined) return null;
-  const same =
+/** Whether `entry` was read from exactly `key`, so that its documents are the plugin's now. */
+export function isEntryFor(entry: DocumentsEntry, key: DocumentsKey): boolean {
+  return (
     entry.path === key.path &&
     entry.name === key.name &&
     entry.fingerprint === key.fingerprint &&
-    entry.layout === key.layout;
-  return same ? entry.documents : null;
+    entry.layout === key.layout
+  );
 }
 
 /**

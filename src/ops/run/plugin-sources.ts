@@ -3,7 +3,7 @@ import type { SourceDocument } from '../../hooks/types.js';
 import { compareCodeUnits } from '../../json/compare.js';
 import { scanTreesCached, type ScanOptions, type TreeScan } from '../../store/fingerprint-cache.js';
 import {
-  documentsFor,
+  isEntryFor,
   readDocumentsCache,
   writeDocumentsCache,
   type DocumentsCache,
@@ -89,33 +89,38 @@ async function documentsOf(
   options: ScanOptions,
 ): Promise<Map<string, Read>> {
   const cached = readDocumentsCache(paths);
-  const next: DocumentsCache = new Map();
   const out = new Map<string, Read>();
+  const hits: DocumentsCache = new Map();
   const misses = new Map<string, PluginRecord>();
   for (const record of runnable) {
     const scan = scans.get(record.path) ?? null;
     if (scan?.fingerprint !== record.fingerprint) continue;
-    const key = { path: record.path, name: record.name, fingerprint: scan.fingerprint };
-    const hit = documentsFor(cached.get(record.id), { ...key, layout: scan.layout });
-    if (hit === null) misses.set(record.path, record);
-    else {
-      out.set(record.id, hit);
-      next.set(record.id, { ...key, layout: scan.layout, documents: hit });
-    }
+    const key = { path: record.path, name: record.name, ...keyOf(scan) };
+    const entry = cached.get(record.id);
+    if (entry !== undefined && isEntryFor(entry, key)) {
+      out.set(record.id, entry.documents);
+      hits.set(record.id, entry);
+    } else misses.set(record.path, record);
   }
+  if (misses.size === 0 && hits.size === cached.size) return out;
   const read = (path: string): Promise<Read> => readDocuments(misses.get(path)!);
-  const reads = await readUnchanged(paths, [...misses.keys()], read, options);
-  let added = false;
+  const reads =
+    misses.size === 0 ? [] : await readUnchanged(paths, [...misses.keys()], read, options);
+  const next = new Map(hits);
   for (const [path, { value, scan }] of reads) {
     const record = misses.get(path)!;
     out.set(record.id, value);
     if ('error' in value || scan === null || scan.fingerprint !== record.fingerprint) continue;
-    const key = { path, name: record.name, fingerprint: scan.fingerprint, layout: scan.layout };
-    next.set(record.id, { ...key, documents: value });
-    added = true;
+    next.set(record.id, { path, name: record.name, ...keyOf(scan), documents: value });
   }
-  if (added || next.size !== cached.size) await writeDocumentsCache(paths, next);
+  // Unchanged when nothing new was kept and nothing cached was left out.
+  if (next.size !== hits.size || hits.size !== cached.size) await writeDocumentsCache(paths, next);
   return out;
+}
+
+/** What of a tree's scan a documents entry is keyed on. */
+function keyOf({ fingerprint, layout }: TreeScan): TreeScan {
+  return { fingerprint, layout };
 }
 
 async function readDocuments(record: PluginRecord): Promise<Read> {
