@@ -223,6 +223,20 @@ describe('the engine plugin source, cached (Q6)', () => {
     ]);
   });
 
+  it('Q6: the documents of a plugin that no longer runs leave the cache', async () => {
+    await install('alpha', 'yes');
+    await install('beta', 'yes');
+    await loadPluginSources(world.paths, later);
+    const file = pluginDocumentsCacheFile(world.paths);
+    expect(await readFile(file, 'utf8')).toContain('echo beta');
+    const state = await readState(world.paths);
+    state.plugins['beta@local']!.enabled = false;
+    await writeState(world.paths, state);
+    const { sources } = await loadPluginSources(world.paths, later);
+    expect(sources.map((s) => s.plugin?.id)).toEqual(['alpha@local']);
+    expect(await readFile(file, 'utf8')).not.toContain('echo beta');
+  });
+
   it('Q6: a damaged documents cache, or one that cannot be written, is ignored', async () => {
     await install('alpha', 'yes');
     const fresh = await loadPluginSources(world.paths);
