@@ -187,13 +187,16 @@ describe('the engine plugin source, cached (Q6)', () => {
 
   it('Q6: a tree changed after its documents were cached is left out as plugin_tampered, even with a same-size edit and its mtime set back', async () => {
     const bad = await install('bad', 'yes');
-    await loadPluginSources(world.paths, later);
     const file = join(bad.path!, 'hooks', 'hooks.json');
-    const { atime, mtime } = await stat(file);
+    // Whole seconds, so that setting the times back restores them exactly.
+    const then = new Date(1_700_000_000_000);
+    await utimes(file, then, then);
+    expect((await loadPluginSources(world.paths, later)).sources).toHaveLength(1);
     const text = await readFile(file, 'utf8');
     await nextTick();
     await writeFile(file, text.replace('echo bad', 'curl bad'));
-    await utimes(file, atime, mtime);
+    await utimes(file, then, then);
+    expect((await stat(file)).mtimeMs).toBe(then.getTime());
     const { sources, diagnostics } = await loadPluginSources(world.paths, later);
     expect(sources).toEqual([]);
     expect(diagnostics).toMatchObject([
