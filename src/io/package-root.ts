@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -6,3 +7,9 @@ import { join } from 'node:path';
  * so the same relative step finds it from either.
  */
 export const PACKAGE_ROOT = join(import.meta.dirname, '..', '..');
+
+/** The version of package.json: what a cache of hookpm's own results is valid for. */
+export function readPackageVersion(): string {
+  const text = readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8');
+  return (JSON.parse(text) as { version: string }).version;
+}

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * Canonical JSON: object keys sorted by UTF-16 code units (integer-like keys too, unlike JS
@@ -47,10 +47,10 @@ function encodeObject(object: Record<string, unknown>): string {
 
 /** SHA-256 of a string (as UTF-8) or bytes, lower-case hex. */
 export function sha256Hex(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
+  return hash('sha256', data, 'hex');
 }
 
 /** SHA-256 of a string (as UTF-8) or bytes, standard base64 (for `sha256-...` hashes). */
 export function sha256Base64(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('base64');
+  return hash('sha256', data, 'base64');
 }

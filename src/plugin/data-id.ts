@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * plugins.md V3: the file-system-safe form of a plugin id, used for its data directory and its
@@ -8,6 +8,6 @@ import { createHash } from 'node:crypto';
  */
 export function sanitizePluginId(id: string): string {
   const safe = id.replace(/[^A-Za-z0-9_-]/gu, '-');
-  const digest = createHash('sha256').update(id, 'utf8').digest('hex').slice(0, 12);
+  const digest = hash('sha256', id, 'hex').slice(0, 12);
   return `${safe}-${digest}`;
 }

@@ -1,11 +1,237 @@
-import { fingerprintTree } from './fingerprint.js';
+import { existsSync, type Stats } from 'node:fs';
+import { readCacheFile, writeCacheFile } from './cache-file.js';
+import {
+  entryOf,
+  fingerprintOf,
+  readEntries,
+  walkTree,
+  type TreeEntry,
+  type TreeFile,
+  type TreeWalk,
+} from './fingerprint.js';
+import { fingerprintCacheFile } from './paths.js';
 import type { StorePaths } from './store-paths.js';
 
-/** Q6 fingerprints of several trees (null: missing or unreadable). */
+/** What scanTreesCached found of one tree. */
+export interface TreeScan {
+  /** The Q6 fingerprint, exactly as fingerprintTree computes it. */
+  fingerprint: string;
+  /**
+   * The tree's directories (relative paths, sorted) as JSON, which the fingerprint leaves out:
+   * an empty directory can still change what readPluginDir reports.
+   */
+  layout: string;
+}
+
+export interface ScanOptions {
+  /** Milliseconds since the epoch, as file times are; default Date.now. */
+  now?: () => number;
+}
+
+/**
+ * git's racy-clean rule (https://git-scm.com/docs/racy-git): a stat stands for content only once
+ * its times are older than the clock's tick. Every write sets ctime to the time of the write,
+ * which no call can set back (utimes sets mtime and atime, and ctime to now), so a file written
+ * after its hash was cached has a later ctime than the cached one, unless the two writes fell in
+ * the same tick (or the clock was set back). A file changed less than this long before the scan
+ * is hashed and not cached, so every cached stat is older than any write to come.
+ */
+const RACY_MS = 2000;
+const FORMAT = 'hookpm-fingerprints/1';
+
+/** The lstat fields that must all match for the hash to be reused, then the content hash. */
+export type CachedFile = [
+  dev: number,
+  ino: number,
+  size: number,
+  mtimeMs: number,
+  ctimeMs: number,
+  mode: number,
+  sha256: string,
+];
+/** A tree's cached files by relative path, and the fingerprint of exactly those (when it is). */
+export interface CachedTree {
+  files: ReadonlyMap<string, CachedFile>;
+  fingerprint: string | null;
+}
+/** Per root. */
+export type FingerprintCache = Map<string, CachedTree>;
+const NO_TREE: CachedTree = { files: new Map(), fingerprint: null };
+
+/**
+ * Q6 fingerprints of `roots` (a root missing or unreadable: null) as fingerprintTree computes
+ * them, reading only the files whose lstat (device, inode, size, mtime, ctime, and mode with its
+ * kind) differs from the one cached with their hash in `<cache>/fingerprints.json`. Every
+ * directory is read each time, so an added or removed file counts. The cache is read once and
+ * written only when it changed; a missing or damaged cache is recomputed and a failed write
+ * ignored. No lock: the last writer wins and every entry is checked against the stat again.
+ * Entries of other roots are kept while those exist. Never rejects.
+ *
+ * A stat only stands in for content that this cache says was hashed with that very stat: whoever
+ * can write the cache file (the user) can also write the trees and the state, so the cache guards
+ * against changed files (a stray edit, another tool), not against the user's own processes.
+ */
 export async function fingerprintTreesCached(
-  _paths: StorePaths,
+  paths: StorePaths,
   roots: readonly string[],
+  options: ScanOptions = {},
 ): Promise<Map<string, string | null>> {
-  const found = await Promise.all(roots.map((root) => fingerprintTree(root).catch(() => null)));
-  return new Map(roots.map((root, i) => [root, found[i] ?? null]));
+  const scans = await scanTreesCached(paths, roots, options);
+  return new Map([...scans].map(([root, scan]) => [root, scan?.fingerprint ?? null]));
+}
+
+/** fingerprintTreesCached with the layout of each tree (see TreeScan). Never rejects. */
+export async function scanTreesCached(
+  paths: StorePaths,
+  roots: readonly string[],
+  options: ScanOptions = {},
+): Promise<Map<string, TreeScan | null>> {
+  const now = (options.now ?? Date.now)();
+  const cache = readFingerprintCache(paths);
+  const next: FingerprintCache = new Map();
+  const scans = new Map<string, TreeScan | null>();
+  const rehashes: Promise<void>[] = [];
+  let changed = false;
+  for (const root of roots) {
+    if (scans.has(root)) continue;
+    const cached = cache.get(root) ?? NO_TREE;
+    scans.set(root, null);
+    let walk: TreeWalk;
+    try {
+      walk = walkTree(root);
+    } catch {
+      if (cache.has(root)) changed = true;
+      continue;
+    }
+    const layout = layoutOf(walk.directories);
+    // The common case, done without a promise: every file as it was when its hash was cached.
+    if (cached.fingerprint !== null && sameFiles(walk.files, cached.files)) {
+      scans.set(root, { fingerprint: cached.fingerprint, layout });
+      next.set(root, cached);
+      continue;
+    }
+    const rehash = rehashTree(root, walk.files, cached.files, now).then(
+      (tree) => {
+        scans.set(root, { fingerprint: tree.fingerprint, layout });
+        next.set(root, tree.cached);
+        if (tree.changed) changed = true;
+      },
+      () => {
+        if (cache.has(root)) changed = true;
+      },
+    );
+    rehashes.push(rehash);
+  }
+  await Promise.all(rehashes);
+  if (!changed) return scans;
+  for (const [root, tree] of cache) if (!scans.has(root) && existsSync(root)) next.set(root, tree);
+  const json = [...next].map(([root, { files, fingerprint }]) => [
+    root,
+    [fingerprint, Object.fromEntries(files)],
+  ]);
+  await writeCacheFile(fingerprintCacheFile(paths), FORMAT, Object.fromEntries(json));
+  return scans;
+}
+
+/** Whether `files` are exactly the cached files, each with the stat it was hashed with. */
+function sameFiles(files: readonly TreeFile[], cached: ReadonlyMap<string, CachedFile>): boolean {
+  if (files.length !== cached.size) return false;
+  for (const file of files) if (!sameStat(cached.get(file.path), file.info)) return false;
+  return true;
+}
+
+interface Rehashed {
+  fingerprint: string;
+  /** What to cache for the tree: every file hashed with a stat older than RACY_MS. */
+  cached: CachedTree;
+  /** Whether `cached` differs from what was cached for the tree. */
+  changed: boolean;
+}
+
+/** The fingerprint of `files`, reading those whose stat is not the cached one. */
+async function rehashTree(
+  root: string,
+  files: readonly TreeFile[],
+  cached: ReadonlyMap<string, CachedFile>,
+  now: number,
+): Promise<Rehashed> {
+  const entries: TreeEntry[] = [];
+  const misses: TreeFile[] = [];
+  for (const file of files) {
+    const hit = cachedEntry(file, cached);
+    if (hit !== null) entries.push(hit);
+    else misses.push(file);
+  }
+  entries.push(...(await readEntries(root, misses)));
+  const fingerprint = fingerprintOf(entries);
+  const hashes = new Map(entries.map((entry) => [entry[0], entry[2]]));
+  const kept = new Map<string, CachedFile>();
+  for (const { path, info } of files)
+    if (!isRacy(info, now)) kept.set(path, [...statOf(info), hashes.get(path)!]);
+  return {
+    fingerprint,
+    cached: { files: kept, fingerprint: kept.size === files.length ? fingerprint : null },
+    changed: misses.some((file) => !isRacy(file.info, now)) || kept.size !== cached.size,
+  };
+}
+
+/** The cache as read, keeping only well-formed entries (anything else is recomputed). */
+export function readFingerprintCache(paths: StorePaths): FingerprintCache {
+  const value = readCacheFile(fingerprintCacheFile(paths), FORMAT);
+  const out: FingerprintCache = new Map();
+  if (!isRecord(value)) return out;
+  for (const [root, tree] of Object.entries(value)) {
+    if (!Array.isArray(tree) || tree.length !== 2 || !isRecord(tree[1])) continue;
+    const files = new Map<string, CachedFile>();
+    let whole = typeof tree[0] === 'string';
+    for (const [path, entry] of Object.entries(tree[1]))
+      if (isCachedFile(entry)) files.set(path, entry);
+      else whole = false;
+    out.set(root, { files, fingerprint: whole ? (tree[0] as string) : null });
+  }
+  return out;
+}
+
+/** The entry of `file` when `cached` holds a hash taken with exactly its stat, else null. */
+export function cachedEntry(
+  file: TreeFile,
+  cached: ReadonlyMap<string, CachedFile> | undefined,
+): TreeEntry | null {
+  const hit = cached?.get(file.path);
+  return hit !== undefined && sameStat(hit, file.info) ? entryOf(file, hit[6]) : null;
+}
+
+function sameStat(hit: CachedFile | undefined, info: Stats): boolean {
+  return (
+    hit !== undefined &&
+    hit[0] === info.dev &&
+    hit[1] === info.ino &&
+    hit[2] === info.size &&
+    hit[3] === info.mtimeMs &&
+    hit[4] === info.ctimeMs &&
+    hit[5] === info.mode
+  );
+}
+
+/** Whether `info` changed too recently for its stat to stand for its content (RACY_MS). */
+export function isRacy(info: Stats, now: number): boolean {
+  return Math.max(info.mtimeMs, info.ctimeMs) > now - RACY_MS;
+}
+
+export function statOf(info: Stats): [number, number, number, number, number, number] {
+  return [info.dev, info.ino, info.size, info.mtimeMs, info.ctimeMs, info.mode];
+}
+
+export function layoutOf(directories: readonly string[]): string {
+  return JSON.stringify([...directories].sort());
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isCachedFile(value: unknown): value is CachedFile {
+  if (!Array.isArray(value) || value.length !== 7 || typeof value[6] !== 'string') return false;
+  for (let i = 0; i < 6; i += 1) if (typeof value[i] !== 'number') return false;
+  return true;
 }

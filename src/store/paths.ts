@@ -46,3 +46,13 @@ export function tarballCacheDir(paths: StorePaths): string {
 export function indexCacheDir(paths: StorePaths): string {
   return join(paths.cache, 'indexes');
 }
+
+/** Q6: the content hashes of installed files, reused while their lstat is unchanged. */
+export function fingerprintCacheFile(paths: StorePaths): string {
+  return join(paths.cache, 'fingerprints.json');
+}
+
+/** Q6: the parsed documents of enabled plugins, reused while their tree is unchanged. */
+export function pluginDocumentsCacheFile(paths: StorePaths): string {
+  return join(paths.cache, 'plugin-documents.json');
+}

@@ -72,6 +72,16 @@ describe('snapshot id', () => {
     expect(snapshotId(config)).toBe(sha256Hex(canonicalJson(config)));
   });
 
+  it('R3: a source environment other than the four plugin variables is written canonically too', () => {
+    const other: EffectiveConfig = {
+      sources: [
+        { origin: 'plugin', plugin: 'o@r', env: { PLUGIN_ROOT: '/r', B: '2', '10': 'x', A: '1' } },
+      ],
+      events: [],
+    };
+    expect(effectiveConfigJson(other)).toBe(canonicalJson(other));
+  });
+
   it('R3: integer-like keys of a legacy stdin are sorted as text, like every other key', () => {
     expect(effectiveConfigJson(config)).toContain(
       '"legacyStdin":{"10":1,"9":2,"event":"session.end"}',

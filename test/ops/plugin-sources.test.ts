@@ -1,11 +1,13 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { enablePlugin } from '../../src/ops/plugins/enable.js';
 import { installPlugins } from '../../src/ops/install/install.js';
 import { loadSnapshot } from '../../src/ops/run/load-snapshot.js';
 import { loadPluginSources } from '../../src/ops/run/plugin-sources.js';
+import { sha256Hex } from '../../src/json/canonical-json.js';
 import type { PluginContext } from '../../src/ops/plugin-context.js';
+import { pluginDocumentsCacheFile } from '../../src/store/paths.js';
 import { pluginDataDir } from '../../src/store/plugin-dirs.js';
 import { readState, writeState } from '../../src/store/state/state.js';
 import { cmd, makeWorld, pluginFiles, type World } from './plugin-fixture.js';
@@ -144,5 +146,113 @@ describe('the engine plugin source', () => {
     expect(snap.diagnostics).toContainEqual(
       expect.objectContaining({ plugin: 'mixed@local', origin: 'plugin', code: 'invalid_config' }),
     );
+  });
+});
+
+describe('the engine plugin source, cached (Q6)', () => {
+  /** Installed files are younger than the racy window: load as if 10 s had passed. */
+  const later = { now: () => Date.now() + 10_000 };
+  const nextTick = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+  it('Q6: documents read once are used again, equal to a fresh read, and the cache is not rewritten', async () => {
+    await install('alpha', 'yes');
+    await install('beta', 'yes', {
+      ...pluginFiles('beta', '1.0.0', { Stop: [cmd('echo beta')] }),
+      'claude-plugin/plugin.json': { json: { name: 'x' } },
+    });
+    const fresh = await loadPluginSources(world.paths);
+    expect(await loadPluginSources(world.paths, later)).toEqual(fresh);
+    const file = pluginDocumentsCacheFile(world.paths);
+    const written = { text: await readFile(file, 'utf8'), mtimeMs: (await stat(file)).mtimeMs };
+    expect(written.text).toContain('echo beta');
+    await nextTick();
+    expect(await loadPluginSources(world.paths, later)).toEqual(fresh);
+    expect({ text: await readFile(file, 'utf8'), mtimeMs: (await stat(file)).mtimeMs }).toEqual(
+      written,
+    );
+    expect(fresh.diagnostics).toMatchObject([{ code: 'ignored_manifest', plugin: 'beta@local' }]);
+  });
+
+  it('Q6: a cache hit reads no document: forged cached documents (as only the user can write) are what loads', async () => {
+    await install('alpha', 'yes');
+    await loadPluginSources(world.paths, later);
+    const file = pluginDocumentsCacheFile(world.paths);
+    const [header, body] = (await readFile(file, 'utf8')).split('\n') as [string, string];
+    const forged = body.replace('echo alpha', 'echo forged');
+    const format = header.slice(header.indexOf(' ') + 1);
+    await writeFile(file, `${sha256Hex(forged)} ${format}\n${forged}`);
+    const { sources } = await loadPluginSources(world.paths, later);
+    expect(JSON.stringify(sources)).toContain('echo forged');
+  });
+
+  it('Q6: a tree changed after its documents were cached is left out as plugin_tampered, even with a same-size edit and its mtime set back', async () => {
+    const bad = await install('bad', 'yes');
+    const file = join(bad.path!, 'hooks', 'hooks.json');
+    // Whole seconds, so that setting the times back restores them exactly.
+    const then = new Date(1_700_000_000_000);
+    await utimes(file, then, then);
+    expect((await loadPluginSources(world.paths, later)).sources).toHaveLength(1);
+    const text = await readFile(file, 'utf8');
+    await nextTick();
+    await writeFile(file, text.replace('echo bad', 'curl bad'));
+    await utimes(file, then, then);
+    expect((await stat(file)).mtimeMs).toBe(then.getTime());
+    const { sources, diagnostics } = await loadPluginSources(world.paths, later);
+    expect(sources).toEqual([]);
+    expect(diagnostics).toMatchObject([
+      { code: 'plugin_tampered', plugin: 'bad@local', message: expect.stringContaining('changed') },
+    ]);
+  });
+
+  it('Q6: a tree restored to its installed files loads again, with the documents it has now', async () => {
+    const plugin = await install('back', 'yes');
+    const file = join(plugin.path!, 'hooks', 'hooks.json');
+    const text = await readFile(file, 'utf8');
+    const before = await loadPluginSources(world.paths, later);
+    await nextTick();
+    await writeFile(file, text.replace('echo back', 'echo evil'));
+    expect((await loadPluginSources(world.paths, later)).sources).toEqual([]);
+    await nextTick();
+    await writeFile(file, text);
+    expect(await loadPluginSources(world.paths, later)).toEqual(before);
+  });
+
+  it('Q6: an empty directory, which the fingerprint leaves out, is still seen by what the plugin reports', async () => {
+    const plugin = await install('dirs', 'yes');
+    expect((await loadPluginSources(world.paths, later)).diagnostics).toEqual([]);
+    await mkdir(join(plugin.path!, 'claude-plugin', 'plugin.json'), { recursive: true });
+    expect((await loadPluginSources(world.paths, later)).diagnostics).toMatchObject([
+      { code: 'ignored_manifest', plugin: 'dirs@local' },
+    ]);
+  });
+
+  it('Q6: the documents of a plugin that no longer runs leave the cache', async () => {
+    await install('alpha', 'yes');
+    await install('beta', 'yes');
+    await loadPluginSources(world.paths, later);
+    const file = pluginDocumentsCacheFile(world.paths);
+    expect(await readFile(file, 'utf8')).toContain('echo beta');
+    const state = await readState(world.paths);
+    state.plugins['beta@local']!.enabled = false;
+    await writeState(world.paths, state);
+    const { sources } = await loadPluginSources(world.paths, later);
+    expect(sources.map((s) => s.plugin?.id)).toEqual(['alpha@local']);
+    expect(await readFile(file, 'utf8')).not.toContain('echo beta');
+  });
+
+  it('Q6: a damaged documents cache, or one that cannot be written, is ignored', async () => {
+    await install('alpha', 'yes');
+    const fresh = await loadPluginSources(world.paths);
+    await loadPluginSources(world.paths, later);
+    const file = pluginDocumentsCacheFile(world.paths);
+    const text = await readFile(file, 'utf8');
+    for (const damaged of ['', 'x', text.replace('echo alpha', 'echo evil')]) {
+      await writeFile(file, damaged);
+      expect(await loadPluginSources(world.paths, later)).toEqual(fresh);
+    }
+    const { rm } = await import('node:fs/promises');
+    await rm(world.paths.cache, { recursive: true });
+    await writeFile(world.paths.cache, 'not a directory');
+    expect(await loadPluginSources(world.paths, later)).toEqual(fresh);
   });
 });

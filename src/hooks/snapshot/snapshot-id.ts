@@ -22,9 +22,10 @@ export function snapshotId(config: EffectiveConfig): string {
 }
 
 /**
- * Exactly `canonicalJson(config)`, built faster: each group is written by native JSON.stringify
- * from an object whose fixed keys are already in sorted order; only groups holding a migrated
- * legacy handler (free-form `legacyStdin`) take the generic path.
+ * Exactly `canonicalJson(config)`, built faster: each group and each source is written by native
+ * JSON.stringify from an object whose fixed keys are already in sorted order; only groups holding
+ * a migrated legacy handler (free-form `legacyStdin`) and environments other than a plugin's four
+ * variables take the generic path.
  */
 export function effectiveConfigJson(config: EffectiveConfig): string {
   const events = config.events.map(({ event, groups }) => {
@@ -33,8 +34,33 @@ export function effectiveConfigJson(config: EffectiveConfig): string {
     );
     return `{"event":${JSON.stringify(event)},"groups":[${items.join(',')}]}`;
   });
-  return `{"events":[${events.join(',')}],"sources":${canonicalJson(config.sources)}}`;
+  const sources = config.sources.map(
+    ({ origin, plugin, env }) =>
+      `{"env":${envJson(env)},"origin":${JSON.stringify(origin)},"plugin":${JSON.stringify(plugin)}}`,
+  );
+  return `{"events":[${events.join(',')}],"sources":[${sources.join(',')}]}`;
 }
+
+/** A plugin's four variables (plugins.md section 3) in sorted order; any other overlay generically. */
+function envJson(env: EffectiveConfig['sources'][number]['env']): string {
+  if (env === null) return 'null';
+  const keys = Object.keys(env);
+  if (keys.length !== 4 || !keys.every((key) => PLUGIN_ENV_KEYS.has(key)))
+    return canonicalJson(env);
+  return JSON.stringify({
+    CLAUDE_PLUGIN_DATA: env.CLAUDE_PLUGIN_DATA,
+    CLAUDE_PLUGIN_ROOT: env.CLAUDE_PLUGIN_ROOT,
+    PLUGIN_DATA: env.PLUGIN_DATA,
+    PLUGIN_ROOT: env.PLUGIN_ROOT,
+  });
+}
+
+const PLUGIN_ENV_KEYS = new Set([
+  'CLAUDE_PLUGIN_DATA',
+  'CLAUDE_PLUGIN_ROOT',
+  'PLUGIN_DATA',
+  'PLUGIN_ROOT',
+]);
 
 /** HandlerConfig keys in sorted order; the check below fails to compile if one is missing. */
 const HANDLER_KEYS = [

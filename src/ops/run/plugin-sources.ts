@@ -1,12 +1,20 @@
 import { diagnostic, type Diagnostic } from '../../hooks/diagnostic.js';
 import type { SourceDocument } from '../../hooks/types.js';
 import { compareCodeUnits } from '../../json/compare.js';
-import { fingerprintTree } from '../../store/fingerprint.js';
+import { scanTreesCached, type ScanOptions, type TreeScan } from '../../store/fingerprint-cache.js';
+import {
+  isEntryFor,
+  readDocumentsCache,
+  writeDocumentsCache,
+  type DocumentsCache,
+  type PluginDocuments,
+} from '../../store/plugin-documents-cache.js';
 import { pluginDataDir } from '../../store/plugin-dirs.js';
-import type { StorePaths } from '../../store/store-paths.js';
 import { readPluginDir } from '../../store/read-plugin.js';
-import { readState } from '../../store/state/state.js';
+import { readUnchanged } from '../../store/read-unchanged.js';
+import { readStateFast } from '../../store/state/read-state-fast.js';
 import type { PluginRecord, State } from '../../store/state/state-schema.js';
+import type { StorePaths } from '../../store/store-paths.js';
 import { hasCurrentConsent } from '../review/consent.js';
 
 /** The plugin part of a snapshot's sources (engine.md S1, S3, S6). */
@@ -21,12 +29,24 @@ export interface PluginSources {
  * data directory (section 3 variables). A plugin whose tree no longer matches its fingerprint is
  * left out with `plugin_tampered` (Q6); one that cannot be read is left out with a diagnostic
  * naming it (S6); an unreadable state gives no plugins and `plugin_state_unreadable` (R4). Never
- * throws. Nothing is cached across calls: each snapshot re-reads the state and re-hashes the trees.
+ * throws.
+ *
+ * Every call reads the state and checks every tree's fingerprint, through two caches of the cache
+ * directory: a file is hashed again only when its lstat changed (store/fingerprint-cache.ts), and
+ * a plugin's documents are read again only when its tree's fingerprint or directories changed
+ * (store/plugin-documents-cache.ts). Documents are cached only when the tree provably held still
+ * while they were read (store/read-unchanged.ts), under the fingerprint of what they were read
+ * from, and used only for a tree that has that fingerprint now: neither cache lets a changed tree
+ * pass. Whoever can write the cache directory can write the state too (both are the user's), so
+ * the caches open no new way in. `options.now` is the clock the racy window is judged by.
  */
-export async function loadPluginSources(paths: StorePaths): Promise<PluginSources> {
+export async function loadPluginSources(
+  paths: StorePaths,
+  options: ScanOptions = {},
+): Promise<PluginSources> {
   let state: State;
   try {
-    state = await readState(paths);
+    state = await readStateFast(paths);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     const message = `the plugin state cannot be read, so no plugin hooks are loaded (user and project hooks still are): ${why}`;
@@ -40,44 +60,110 @@ export async function loadPluginSources(paths: StorePaths): Promise<PluginSource
   const runnable = Object.values(state.plugins)
     .filter((p) => p.enabled && hasCurrentConsent(p))
     .sort((a, b) => compareCodeUnits(a.id, b.id));
-  const loaded = await Promise.all(runnable.map((record) => loadOne(paths, record)));
+  const scans = await scanTreesCached(
+    paths,
+    runnable.map((record) => record.path),
+    options,
+  );
+  const documents = await documentsOf(paths, runnable, scans, options);
+  const loaded = runnable.map((record) =>
+    bind(paths, record, scans.get(record.path) ?? null, documents.get(record.id)),
+  );
   return {
     sources: loaded.flatMap((l) => l.sources),
     diagnostics: loaded.flatMap((l) => l.diagnostics),
   };
 }
 
-async function loadOne(paths: StorePaths, record: PluginRecord): Promise<PluginSources> {
-  const where = { origin: 'plugin' as const, plugin: record.id };
+/** A plugin's documents, or why they could not be read. */
+type Read = PluginDocuments | { error: string };
+
+/**
+ * The documents of every plugin whose tree has its recorded fingerprint: from the cache when it
+ * holds them for that fingerprint and layout, else read (and cached when the tree held still).
+ */
+async function documentsOf(
+  paths: StorePaths,
+  runnable: readonly PluginRecord[],
+  scans: ReadonlyMap<string, TreeScan | null>,
+  options: ScanOptions,
+): Promise<Map<string, Read>> {
+  const cached = readDocumentsCache(paths);
+  const out = new Map<string, Read>();
+  const hits: DocumentsCache = new Map();
+  const misses = new Map<string, PluginRecord>();
+  for (const record of runnable) {
+    const scan = scans.get(record.path) ?? null;
+    if (scan?.fingerprint !== record.fingerprint) continue;
+    const key = { path: record.path, name: record.name, ...keyOf(scan) };
+    const entry = cached.get(record.id);
+    if (entry !== undefined && isEntryFor(entry, key)) {
+      out.set(record.id, entry.documents);
+      hits.set(record.id, entry);
+    } else misses.set(record.path, record);
+  }
+  if (misses.size === 0 && hits.size === cached.size) return out;
+  const read = (path: string): Promise<Read> => readDocuments(misses.get(path)!);
+  const reads =
+    misses.size === 0 ? [] : await readUnchanged(paths, [...misses.keys()], read, options);
+  const next = new Map(hits);
+  for (const [path, { value, scan }] of reads) {
+    const record = misses.get(path)!;
+    out.set(record.id, value);
+    if ('error' in value || scan === null || scan.fingerprint !== record.fingerprint) continue;
+    next.set(record.id, { path, name: record.name, ...keyOf(scan), documents: value });
+  }
+  // Unchanged when nothing new was kept and nothing cached was left out.
+  if (next.size !== hits.size || hits.size !== cached.size) await writeDocumentsCache(paths, next);
+  return out;
+}
+
+/** What of a tree's scan a documents entry is keyed on. */
+function keyOf({ fingerprint, layout }: TreeScan): TreeScan {
+  return { fingerprint, layout };
+}
+
+async function readDocuments(record: PluginRecord): Promise<Read> {
   try {
-    const found = await fingerprintTree(record.path).catch(() => null);
-    if (found !== record.fingerprint) {
-      const what =
-        found === null
-          ? 'its installed tree is missing or unreadable'
-          : 'its installed files were changed after install';
-      const message = `plugin ${record.id} ${record.version} is left out: ${what} (${record.path}); run \`hookpm install --force ${record.source}\` to restore it`;
-      return { sources: [], diagnostics: [diagnostic('plugin_tampered', 'error', message, where)] };
-    }
     const plugin = await readPluginDir(record.path, { fallbackName: record.name, id: record.id });
-    const binding = { id: record.id, root: record.path, data: pluginDataDir(paths, record.id) };
-    const sources: SourceDocument[] = [];
-    for (const document of plugin.documents) {
-      if (document.config !== null)
-        sources.push({
-          origin: 'plugin',
-          file: document.source,
-          config: document.config,
-          plugin: binding,
-        });
-    }
-    return { sources, diagnostics: plugin.diagnostics };
+    const documents = plugin.documents.flatMap(({ source, config }) =>
+      config === null ? [] : [{ source, config }],
+    );
+    return { documents, diagnostics: plugin.diagnostics };
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    const message = `plugin ${record.id} ${record.version} is left out: it cannot be read: ${why}`;
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+function bind(
+  paths: StorePaths,
+  record: PluginRecord,
+  scan: TreeScan | null,
+  read: Read | undefined,
+): PluginSources {
+  const where = { origin: 'plugin' as const, plugin: record.id };
+  if (scan?.fingerprint !== record.fingerprint) {
+    const what =
+      scan === null
+        ? 'its installed tree is missing or unreadable'
+        : 'its installed files were changed after install';
+    const message = `plugin ${record.id} ${record.version} is left out: ${what} (${record.path}); run \`hookpm install --force ${record.source}\` to restore it`;
+    return { sources: [], diagnostics: [diagnostic('plugin_tampered', 'error', message, where)] };
+  }
+  if (read === undefined) throw new Error(`Assertion failed: no documents for ${record.id}`);
+  if ('error' in read) {
+    const message = `plugin ${record.id} ${record.version} is left out: it cannot be read: ${read.error}`;
     return {
       sources: [],
       diagnostics: [diagnostic('plugin_hooks_failed', 'error', message, where)],
     };
   }
+  const plugin = { id: record.id, root: record.path, data: pluginDataDir(paths, record.id) };
+  const sources = read.documents.map(({ source, config }): SourceDocument => ({
+    origin: 'plugin',
+    file: source,
+    config,
+    plugin,
+  }));
+  return { sources, diagnostics: read.diagnostics };
 }

@@ -7,8 +7,8 @@ import type { State } from './state-schema.js';
 /**
  * Reads the state for read-only commands that must start fast (`hookpm list`, STYLE "Start-up
  * cost"): loading zod costs more than the whole start-up budget. A document that passes the
- * structural check below, which accepts exactly what stateSchema accepts, is returned as the
- * schema would return it; anything else (an unreadable file, a failed check, a newer version)
+ * structural check below, which accepts exactly what stateSchema accepts, is returned equal to
+ * what the schema would return; anything else (an unreadable file, a failed check, a newer version)
  * goes to readState, which loads the schema and fails with E_STATE_CORRUPT exactly as every other
  * command does (D6). stateSchema is the one schema: test/store/read-state-fast.test.ts walks every
  * key of it, so a key or rule the check below lacks fails there.
@@ -35,14 +35,25 @@ const strings: Check = (v) => Array.isArray(v) && v.every(str);
 const obj = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/**
+ * A check of an object with exactly these keys (an unknown key is dropped, as the schema drops
+ * it). A record with nothing but known keys is returned as it is, not copied: a copy built key by
+ * key costs several times the check, at every start, for every installed plugin.
+ */
 function shape(fields: Record<string, Check>): (v: unknown) => Record<string, unknown> | null {
+  const keys = Object.keys(fields);
+  const checks = Object.values(fields);
   return (v) => {
     if (!obj(v)) return null;
-    const out: Record<string, unknown> = {};
-    for (const [key, check] of Object.entries(fields)) {
-      if (!check(v[key])) return null;
-      out[key] = v[key];
+    let present = 0;
+    for (let i = 0; i < keys.length; i += 1) {
+      const value = v[keys[i]!];
+      if (!checks[i]!(value)) return null;
+      if (value !== undefined) present += 1;
     }
+    if (Object.keys(v).length === present) return v;
+    const out: Record<string, unknown> = {};
+    for (const key of keys) out[key] = v[key];
     return out;
   };
 }

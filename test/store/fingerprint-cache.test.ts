@@ -1,0 +1,178 @@
+import { chmod, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../src/json/canonical-json.js';
+import { fingerprintTreesCached, scanTreesCached } from '../../src/store/fingerprint-cache.js';
+import { fingerprintTree } from '../../src/store/fingerprint.js';
+import { fingerprintCacheFile } from '../../src/store/paths.js';
+import type { StorePaths } from '../../src/store/store-paths.js';
+import { tempDir, writeTree } from './plugin-tree.js';
+
+let base: string;
+let cleanup: () => Promise<void>;
+let paths: StorePaths;
+let root: string;
+
+/**
+ * Files written by a test are seconds younger than the racy window (RACY_MS), so a scan with the
+ * real clock caches none of them; `later` scans as if 10 s had passed since they were written.
+ */
+const later = { now: () => Date.now() + 10_000 };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+beforeEach(async () => {
+  ({ dir: base, cleanup } = await tempDir('hookpm-fingerprint-cache-'));
+  paths = { config: join(base, 'config'), data: join(base, 'data'), cache: join(base, 'cache') };
+  root = join(base, 'tree');
+  await writeTree(root, {
+    '.claude-plugin/plugin.json': '{"name":"p"}',
+    'hooks/hooks.json': '{"hooks":{}}',
+    'scripts/guard.sh': '#!/bin/sh\nexit 0\n',
+    'scripts/link': { link: '../hooks/hooks.json' },
+  });
+  await chmod(join(root, 'scripts/guard.sh'), 0o755);
+});
+afterEach(() => cleanup());
+
+const cached = async (options = later) =>
+  (await fingerprintTreesCached(paths, [root], options)).get(root);
+
+/** Waits out the file-system clock's tick, so that the next write moves ctime. */
+const nextTick = () => sleep(50);
+
+describe('fingerprintTreesCached', () => {
+  it('Q6: gives exactly the fingerprint of fingerprintTree, from a cold and from a warm cache', async () => {
+    const expected = await fingerprintTree(root);
+    expect(await cached()).toBe(expected);
+    expect(await readFile(fingerprintCacheFile(paths), 'utf8')).toContain('hooks/hooks.json');
+    expect(await cached()).toBe(expected);
+  });
+
+  it('Q6: a same-size rewrite whose mtime is set back is still seen, by its ctime', async () => {
+    const file = join(root, 'scripts/guard.sh');
+    // Whole seconds, so that setting the times back restores them exactly.
+    const then = new Date(1_700_000_000_000);
+    await utimes(file, then, then);
+    const before = await cached();
+    const { size } = await stat(file);
+    await nextTick();
+    await writeFile(file, '#!/bin/sh\nexit 1\n');
+    await utimes(file, then, then);
+    const after = await stat(file);
+    expect([after.size, after.mtimeMs]).toEqual([size, then.getTime()]);
+    const found = await cached();
+    expect(found).not.toBe(before);
+    expect(found).toBe(await fingerprintTree(root));
+  });
+
+  it('Q6: an added file, a removed file, a chmod and a retargeted symlink are each seen', async () => {
+    const changes: Array<() => Promise<void>> = [
+      () => writeFile(join(root, 'hooks/extra.json'), '{}'),
+      () => rm(join(root, 'hooks/extra.json')).then(() => rm(join(root, 'scripts/guard.sh'))),
+      () => chmod(join(root, 'hooks/hooks.json'), 0o600),
+      () =>
+        rm(join(root, 'scripts/link')).then(() =>
+          symlink('../.claude-plugin/plugin.json', join(root, 'scripts/link')),
+        ),
+    ];
+    let previous = await cached();
+    for (const change of changes) {
+      await nextTick();
+      await change();
+      const found = await cached();
+      expect(found).not.toBe(previous);
+      expect(found).toBe(await fingerprintTree(root));
+      previous = found;
+    }
+  });
+
+  it('Q6: a cache hit trusts what was cached with that stat and reads no file (forging shows it)', async () => {
+    const honest = (await cached())!;
+    const file = fingerprintCacheFile(paths);
+    const body = (await readFile(file, 'utf8')).split('\n')[1]!;
+    const forge = (forged: string) =>
+      writeFile(file, `${sha256Hex(forged)} hookpm-fingerprints/1\n${forged}`);
+    // The tree's fingerprint is kept whole while every file hits...
+    await forge(body.replace(honest, 'sha256-forged'));
+    expect(await cached()).toBe('sha256-forged');
+    // ...and without it, the file hashes are taken as cached.
+    await forge(
+      body
+        .replace(JSON.stringify(honest), 'null')
+        .replace(sha256Hex('{"hooks":{}}'), sha256Hex('forged')),
+    );
+    const fromHashes = await cached();
+    expect(fromHashes).not.toBe(honest);
+    // Any change to the file's stat puts its content back in charge.
+    await nextTick();
+    await chmod(join(root, 'hooks/hooks.json'), 0o644);
+    expect(await cached()).toBe(honest);
+  });
+
+  it('Q6: the cache is written once and then left alone while nothing changes', async () => {
+    await cached();
+    const file = fingerprintCacheFile(paths);
+    const first = { text: await readFile(file, 'utf8'), mtimeMs: (await stat(file)).mtimeMs };
+    await nextTick();
+    await cached();
+    await cached();
+    expect({ text: await readFile(file, 'utf8'), mtimeMs: (await stat(file)).mtimeMs }).toEqual(
+      first,
+    );
+  });
+
+  it('Q6: files changed within the racy window are hashed every time and never cached', async () => {
+    const expected = await fingerprintTree(root);
+    expect(await cached({ now: Date.now })).toBe(expected);
+    await expect(stat(fingerprintCacheFile(paths))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await cached({ now: Date.now })).toBe(expected);
+  });
+
+  it('Q6: a damaged, foreign or unwritable cache is ignored, never an error', async () => {
+    const expected = await fingerprintTree(root);
+    const file = fingerprintCacheFile(paths);
+    await cached();
+    const text = await readFile(file, 'utf8');
+    for (const damaged of [
+      'not json',
+      text.replace('hooks/hooks.json', 'hooks/hooks.jsom'),
+      text.replace('hookpm-fingerprints/1', 'hookpm-fingerprints/9'),
+      `${sha256Hex('[1]')} hookpm-fingerprints/1\n[1]`,
+      `${sha256Hex('{"x":[1,{"a":"b"}]}')} hookpm-fingerprints/1\n{"x":[1,{"a":"b"}]}`,
+    ]) {
+      await writeFile(file, damaged);
+      expect(await cached()).toBe(expected);
+    }
+    await rm(paths.cache, { recursive: true });
+    await writeFile(paths.cache, 'a file where the cache directory should be');
+    expect(await cached()).toBe(expected);
+  });
+
+  it('Q6: a missing tree is null; a gone tree leaves the cache, and other trees stay in it', async () => {
+    const other = join(base, 'other');
+    await writeTree(other, { 'plugin.json': '{}' });
+    const both = await fingerprintTreesCached(paths, [root, other, join(base, 'none')], later);
+    expect([...both.values()]).toEqual([
+      await fingerprintTree(root),
+      await fingerprintTree(other),
+      null,
+    ]);
+    await fingerprintTreesCached(paths, [root], later);
+    expect(await readFile(fingerprintCacheFile(paths), 'utf8')).toContain(other);
+    await rm(other, { recursive: true });
+    await nextTick();
+    await writeFile(join(root, 'new.txt'), 'x');
+    await fingerprintTreesCached(paths, [root], later);
+    expect(await readFile(fingerprintCacheFile(paths), 'utf8')).not.toContain(other);
+  });
+
+  it("Q6: scanTreesCached gives the tree's directories too, which the fingerprint leaves out", async () => {
+    const before = (await scanTreesCached(paths, [root], later)).get(root)!;
+    expect(JSON.parse(before.layout)).toEqual(['.claude-plugin', 'hooks', 'scripts']);
+    await writeTree(root, { 'empty/.keep': '' });
+    await rm(join(root, 'empty/.keep'));
+    const after = (await scanTreesCached(paths, [root], later)).get(root)!;
+    expect(after.fingerprint).toBe(before.fingerprint);
+    expect(after.layout).not.toBe(before.layout);
+  });
+});
