@@ -6,6 +6,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startRpcSession, type RpcMessage, type RpcSession } from '../helpers/rpc-session.js';
 import {
   BIN,
+  ROOT,
   ensureBuilt,
   goneWithin,
   group,
@@ -207,13 +208,50 @@ describe('hookpm session shutdown (cli.md section 4, security.md "The runtime")'
     expect(s.messages.at(-1)).toBe(reply);
   });
 
-  it('end of input shuts the session down the same way', async () => {
-    const { s, pid } = await withSleeper();
+  it('cli.md section 4: end of input lets a running dispatch finish and answers it before exiting 0', async () => {
+    const deny = `sleep 0.5; ${DENY}`;
+    await ws.writeUserHooks({ PreToolUse: group(deny, 'Bash') });
+    const s = start();
+    await ready(s);
+    const pending = s.call('dispatch', { event: 'PreToolUse', payload: BASH });
+    s.proc.stdin.end();
+    const { code } = await s.exited;
+    expect(code).toBe(0);
+    expect(resultOf(await pending).permission).toEqual({
+      decision: 'deny',
+      reason: 'blocked',
+      interrupt: false,
+    });
+  });
+
+  it('cli.md section 4, X6: at end of input a running handler is waited for only until its deadline', async () => {
+    const pidFile = join(ws.dir, 'pid');
+    const sleeper = sleeperGroup(pidFile, 'Bash') as [{ hooks: [Record<string, unknown>] }];
+    sleeper[0].hooks[0]['timeout'] = 1;
+    await ws.writeUserHooks({ PreToolUse: sleeper });
+    const s = start();
+    await ready(s);
+    const pending = s.call('dispatch', { event: 'PreToolUse', payload: BASH });
+    const pid = await waitForPid(pidFile);
     const started = Date.now();
+    s.proc.stdin.end();
+    const { code } = await s.exited;
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(code).toBe(0);
+    expect(resultOf(await pending).diagnostics.map((d) => d.code)).toEqual(['timeout']);
+    expect(await goneWithin(pid)).toBe(true);
+  });
+
+  it('cli.md section 4: a shutdown request still kills a running handler, even with input ended after it', async () => {
+    const { s, pid, pending } = await withSleeper();
+    const started = Date.now();
+    const reply = s.call('shutdown');
     s.proc.stdin.end();
     const { code } = await s.exited;
     expect(Date.now() - started).toBeLessThan(2000);
     expect(code).toBe(0);
+    expect((await reply).result).toBeNull();
+    expect((await pending).result).toMatchObject({ runs: [{ exitCode: null, timedOut: false }] });
     expect(isAlive(pid)).toBe(false);
   });
 
@@ -229,6 +267,44 @@ describe('hookpm session shutdown (cli.md section 4, security.md "The runtime")'
       expect(await goneWithin(pid)).toBe(true);
     },
   );
+});
+
+describe('hookpm session at the end of a pipe (cli.md section 4, issue 14)', () => {
+  it("cli.md section 4: printf '<a PreToolUse dispatch of rm -rf />\\n' | hookpm session prints guard's deny", () => {
+    const guard = join(ROOT, 'registry-fixtures', 'plugins', 'guard');
+    const install = spawnSync(process.execPath, [BIN, 'install', guard, '--yes', '--json'], {
+      cwd: ws.repo,
+      env: ws.env,
+      encoding: 'utf8',
+    });
+    expect(install.status, install.stderr).toBe(0);
+    const line = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'dispatch',
+      params: {
+        event: 'PreToolUse',
+        payload: { tool_name: 'Bash', tool_input: { command: 'rm -rf /' } },
+      },
+    });
+    const piped = spawnSync('/bin/sh', ['-c', `printf '%s\\n' "$LINE" | "$NODE" "$BIN" session`], {
+      cwd: ws.repo,
+      env: { ...ws.env, LINE: line, NODE: process.execPath, BIN },
+      encoding: 'utf8',
+    });
+    expect(piped.status, piped.stderr).toBe(0);
+    const messages = piped.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as RpcMessage);
+    expect(messages.map((m) => m.method ?? m.id)).toEqual(['ready', 1]);
+    const result = resultOf(messages[1] as RpcMessage) as Result & {
+      permission: { decision: string; reason: string };
+    };
+    expect(result.permission.decision).toBe('deny');
+    expect(result.permission.reason).toMatch(/whole file system/);
+    expect(result.runs).toMatchObject([{ plugin: 'guard@local', exitCode: 0 }]);
+  });
 });
 
 describe('hookpm session and plugins (engine.md R1, R4)', () => {
