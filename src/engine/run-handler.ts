@@ -15,6 +15,7 @@ import { createOutputCapture, type OutputCapture } from './output-capture.js';
 import {
   IS_WINDOWS,
   KILL_GRACE_MS,
+  prepareGroup,
   registerGroup,
   terminateGroup,
   unregisterGroup,
@@ -57,6 +58,7 @@ export function runHandler(handler: SnapshotHandler, opts: RunHandlerOptions): P
     return Promise.resolve(neverRan(handler, started, failure));
   }
   const { file, args } = commandLine(handler, opts.projectDir);
+  prepareGroup();
   let child: ChildProcess;
   try {
     child = spawn(file, args, {
@@ -76,6 +78,8 @@ export function runHandler(handler: SnapshotHandler, opts: RunHandlerOptions): P
     };
     return Promise.resolve(neverRan(handler, started, failure));
   }
+  // At once: the watchdog must know the group before anything else can happen to this host.
+  if (child.pid !== undefined) registerGroup(child.pid);
   const stdin = handler.legacyStdin !== null ? JSON.stringify(handler.legacyStdin) : opts.stdin;
   return supervise({ child, handler, opts, stdin, file, started });
 }
@@ -174,7 +178,6 @@ function supervise(s: Supervised): Promise<HandlerRun> {
 
     child.on('close', settle);
     if (pid === undefined) return; // the launch failed: 'error' then 'close' follow
-    registerGroup(pid);
     child.stdin?.end(s.stdin);
     deadline = startDeadline(s.handler.timeoutSec, () => {
       state.timedOut = true;

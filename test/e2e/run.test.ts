@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EVENT_NAMES } from '../../src/hooks/events.js';
 import { BIN, ensureBuilt, runBin } from '../helpers/built-bin.js';
-import { isAlive, readPid, waitUntil } from '../engine/runner-fixtures.js';
+import { isAlive, killHostWhileHandlerRuns, readPid } from '../engine/runner-fixtures.js';
 import { fixture, group, makeTempDir, printsJson, removeDir, sh } from '../ops/dispatch-helpers.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -214,24 +214,28 @@ describe('hookpm run <Event>', () => {
     expect(isAlive(await readPid(pidFile))).toBe(false);
   });
 
-  it('X4: SIGTERM to a `hookpm run` whose handler sleeps leaves no handler process alive', async () => {
-    const pidFile = join(dir, `sleeper-${n}`);
+  /** `hookpm run Stop` with a user handler that records its pid in `pidFile` and sleeps. */
+  async function runSleeper(pidFile: string) {
     await userHooks({
       Stop: [group(null, sh(`exec '${fixture('record-pid-and-sleep.sh')}' '${pidFile}'`))],
     });
-    const child = spawn(process.execPath, [BIN, 'run', 'Stop'], {
+    return spawn(process.execPath, [BIN, 'run', 'Stop'], {
       cwd: repo,
       env: env(),
       stdio: 'ignore',
     });
-    const exited = new Promise<number | null>((resolve) =>
-      child.on('close', (code) => resolve(code)),
-    );
-    const handler = await readPid(pidFile);
-    expect(isAlive(handler)).toBe(true);
-    child.kill('SIGTERM');
-    expect(await exited).toBe(143);
-    await waitUntil(() => !isAlive(handler), 1000, 'the handler to die');
+  }
+
+  it('X4: SIGTERM to a `hookpm run` whose handler sleeps leaves no handler process alive', async () => {
+    const pidFile = join(dir, `sleeper-${n}`);
+    const child = await runSleeper(pidFile);
+    expect(await killHostWhileHandlerRuns(child, pidFile, 'SIGTERM', 1000)).toBe(143);
+  });
+
+  it('security: SIGKILL of a `hookpm run` whose handler sleeps leaves no handler alive (the watchdog kills it)', async () => {
+    const pidFile = join(dir, `killed-${n}`);
+    const child = await runSleeper(pidFile);
+    expect(await killHostWhileHandlerRuns(child, pidFile, 'SIGKILL')).toBeNull();
   });
 });
 

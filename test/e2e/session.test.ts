@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { whileRunning } from '../engine/runner-fixtures.js';
 import { startRpcSession, type RpcMessage, type RpcSession } from '../helpers/rpc-session.js';
 import {
   BIN,
@@ -253,6 +254,14 @@ describe('hookpm session shutdown (cli.md section 4, security.md "The runtime")'
     expect((await reply).result).toBeNull();
     expect((await pending).result).toMatchObject({ runs: [{ exitCode: null, timedOut: false }] });
     expect(isAlive(pid)).toBe(false);
+  });
+
+  it('security: SIGKILL of the session (no code of its own runs) leaves no handler alive: its watchdog kills them within 2 s', async () => {
+    const { s, pid } = await withSleeper();
+    await whileRunning();
+    s.proc.kill('SIGKILL');
+    expect((await s.exited).signal).toBe('SIGKILL');
+    expect(await goneWithin(pid, 2000)).toBe(true);
   });
 
   it.each(['SIGTERM', 'SIGINT'] as const)(
