@@ -31,6 +31,8 @@ export interface RunHandlerOptions {
   projectDir: string;
   /** The parent environment; secrets are removed before the handler sees it (X5). */
   env: Readonly<Record<string, string | undefined>>;
+  /** Names kept in `env` although X5 would remove them (the user's `env.pass` setting). */
+  passEnv?: readonly string[];
   /** Aborting kills the handler's group like a deadline does (session shutdown). */
   signal?: AbortSignal;
 }
@@ -63,7 +65,7 @@ export function runHandler(handler: SnapshotHandler, opts: RunHandlerOptions): P
   try {
     child = spawn(file, args, {
       cwd: opts.cwd,
-      env: handlerEnvironment(opts.env, handler, opts.projectDir),
+      env: handlerEnvironment(opts.env, handler, opts.projectDir, opts.passEnv),
       // X4: a POSIX child becomes the leader of a new process group, so -pid reaches all of it.
       detached: !IS_WINDOWS,
       shell: IS_WINDOWS && handler.argv === null,

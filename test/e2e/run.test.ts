@@ -109,6 +109,47 @@ describe('hookpm run <Event>', () => {
     expect(existsSync(join(repo, 'pwned'))).toBe(false);
   });
 
+  it('X5 (issue 14): a handler sees no MYSQL_PWD, credentialed DATABASE_URL, GH_PAT or npm_config__auth; settings.json env.pass passes GH_PAT through; PWD stays', async () => {
+    const envDump = join(dir, `env-x5-${n}`);
+    await userHooks({ Stop: [group(null, sh(`env > '${envDump}'`))] });
+    const secrets = {
+      MYSQL_PWD: 'mysql-secret',
+      DATABASE_URL: 'postgres://u:pw-secret@h/db',
+      GH_PAT: 'gh-pat-secret',
+      npm_config__auth: 'npm-auth-secret',
+    };
+    const seen = async (): Promise<string> => {
+      const run = await hookpm(['run', 'Stop', '--json'], { env: env(secrets) });
+      expect(run.code, run.stderr).toBe(0);
+      return readFile(envDump, 'utf8');
+    };
+    const filtered = await seen();
+    for (const value of Object.values(secrets)) expect(filtered).not.toContain(value);
+    expect(filtered).toMatch(/^PWD=/m);
+
+    await mkdir(join(home, 'hookpm', 'config'), { recursive: true });
+    await writeFile(
+      join(home, 'hookpm', 'config', 'settings.json'),
+      JSON.stringify({ env: { pass: ['GH_PAT'] } }),
+    );
+    const passed = await seen();
+    expect(passed).toContain('GH_PAT=gh-pat-secret');
+    expect(passed).not.toContain('mysql-secret');
+  });
+
+  it('X5 (fail closed): an invalid settings.json passes nothing and the result says so (config_read_failed)', async () => {
+    const envDump = join(dir, `env-bad-${n}`);
+    await userHooks({ Stop: [group(null, sh(`env > '${envDump}'`))] });
+    await mkdir(join(home, 'hookpm', 'config'), { recursive: true });
+    await writeFile(join(home, 'hookpm', 'config', 'settings.json'), '{"env": {"pass": "GH_PAT"}}');
+    const run = await hookpm(['run', 'Stop', '--json'], { env: env({ GH_PAT: 'gh-pat-secret' }) });
+    const result = JSON.parse(run.stdout) as { diagnostics: { code: string; path?: string }[] };
+    expect(result.diagnostics).toMatchObject([
+      { code: 'config_read_failed', path: join(home, 'hookpm', 'config', 'settings.json') },
+    ]);
+    expect(await readFile(envDump, 'utf8')).not.toContain('gh-pat-secret');
+  });
+
   it('cli.md 3: --json includes the snapshot diagnostics (a bad matcher is invalid_matcher) ahead of the run diagnostics', async () => {
     await userHooks({
       Notification: [group('(unclosed', sh('true')), group(null, sh('exit 5'))],

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -359,6 +359,26 @@ describe('hookpm session and plugins (engine.md R1, R4)', () => {
     expect(after.runs).toEqual([
       expect.objectContaining({ origin: 'plugin', plugin: 'late-plugin@local' }),
     ]);
+  });
+
+  it('X5/R4: settings.json env.pass is read at start and again at reload', async () => {
+    const envDump = join(ws.dir, 'env');
+    await ws.writeUserHooks({ Stop: group(`env > '${envDump}'`) });
+    const settings = join(ws.hookpmHome, 'config', 'settings.json');
+    await mkdir(join(ws.hookpmHome, 'config'), { recursive: true });
+    await writeFile(settings, JSON.stringify({ env: { pass: ['GH_PAT'] } }));
+    session = startRpcSession(ws.repo, { ...ws.env, GH_PAT: 'gh-pat-secret', MYSQL_PWD: 'pw' });
+    const s = session;
+    await ready(s);
+    resultOf(await s.call('dispatch', { event: 'Stop', payload: {} }));
+    const before = readFileSync(envDump, 'utf8');
+    expect(before).toContain('GH_PAT=gh-pat-secret');
+    expect(before).not.toContain('MYSQL_PWD');
+
+    await writeFile(settings, '{"env": {"pass": []}}');
+    resultOf(await s.call('reload'));
+    resultOf(await s.call('dispatch', { event: 'Stop', payload: {} }));
+    expect(readFileSync(envDump, 'utf8')).not.toContain('gh-pat-secret');
   });
 
   it('R4: a reload with unreadable plugin state still succeeds with the user hooks and says so', async () => {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -176,6 +176,28 @@ describe('hookpm wire claude (issue 13 item 3)', () => {
     });
     child.stdin.end(bash('s9', 'ls'));
     expect(await killHostWhileHandlerRuns(child, pidFile, 'SIGKILL')).toBeNull();
+  });
+
+  it("X5: a plugin's handler under `hookpm wire` sees no GH_PAT or MYSQL_PWD, unless settings.json env.pass names it", async () => {
+    const envDump = join(dir, `wire-env-${n}`);
+    const dump = { type: 'command', command: `env > '${envDump}'` };
+    await ok(['install', await plugin('dump', { PreToolUse: [{ hooks: [dump] }] }), '--yes']);
+    const secrets = { ...env(), GH_PAT: 'gh-pat-secret', MYSQL_PWD: 'mysql-secret' };
+    const run = () =>
+      runBin(['wire', 'claude'], { cwd: repo, env: secrets, stdin: bash('s8', 'ls') });
+    expect((await run()).code).toBe(0);
+    const filtered = readFileSync(envDump, 'utf8');
+    expect(filtered).not.toContain('gh-pat-secret');
+    expect(filtered).not.toContain('mysql-secret');
+    await mkdir(join(home, 'hookpm', 'config'), { recursive: true });
+    await writeFile(
+      join(home, 'hookpm', 'config', 'settings.json'),
+      JSON.stringify({ env: { pass: ['GH_PAT'] } }),
+    );
+    expect((await run()).code).toBe(0);
+    const passed = readFileSync(envDump, 'utf8');
+    expect(passed).toContain('GH_PAT=gh-pat-secret');
+    expect(passed).not.toContain('mysql-secret');
   });
 
   it('deepagents speaks the same format, with its suppressOriginalPrompt', async () => {
