@@ -1,7 +1,67 @@
 import type { SnapshotHandler } from '../hooks/types.js';
 
-/** Upper-cased name fragments that mark a variable as a secret (engine.md X5). */
-const SECRET_MARKERS = /KEY|TOKEN|SECRET|PASSWORD/;
+/**
+ * X5, widened by issue 14 (README "What a handler's environment holds"): a variable carries a
+ * secret when its upper-cased name contains KEY, TOKEN, SECRET, PASS (PASSWORD, PASSWD,
+ * PASSPHRASE, PGPASSFILE, SSHPASS, ..._PASS), PWD (MYSQL_PWD), AUTH but not as the word AUTHOR
+ * (GIT_AUTHOR_NAME stays; AUTHORIZATION goes), CRED (CREDENTIALS, CREDS), JWT (CI_JOB_JWT),
+ * COOKIE, WEBHOOK (a webhook URL is its own credential) or CONNECTION_STRING; when one of its
+ * `_`-separated words starts with SESSION (BW_SESSION, OP_SESSION_x), its last word is PAT (GH_PAT)
+ * or one of its words is DSN (SENTRY_DSN); or when it locates a credentials file (KUBECONFIG,
+ * DOCKER_CONFIG, NETRC).
+ */
+const SECRET_NAME =
+  /KEY|TOKEN|SECRET|PASS|PWD|AUTH(?!OR(?:_|$))|CRED|JWT|COOKIE|WEBHOOK|CONNECTION_STRING|(?:^|_)(?:SESSION|PAT$|DSN(?:_|$))|^(?:KUBECONFIG|DOCKER_CONFIG|NETRC)$/;
+
+/**
+ * Names that SECRET_NAME matches but that hold no secret and that ordinary tools need, kept on
+ * purpose: the working directories (PWD, OLDPWD); sockets and files every program of the desktop
+ * session uses and can find anyway (SSH_AUTH_SOCK, for git over ssh; XAUTHORITY;
+ * DBUS_SESSION_BUS_ADDRESS, for desktop notifications; SESSION_MANAGER); the names of terminal
+ * and desktop sessions (plus every XDG_SESSION_* name, SESSION_PREFIX below); and the session id
+ * Claude Code gives its hooks, the payload's `session_id` again (test/agents/claude-code.ts).
+ */
+const KEPT_NAMES: ReadonlySet<string> = new Set([
+  'PWD',
+  'OLDPWD',
+  'SSH_AUTH_SOCK',
+  'XAUTHORITY',
+  'DBUS_SESSION_BUS_ADDRESS',
+  'SESSION_MANAGER',
+  'DESKTOP_SESSION',
+  'TERM_SESSION_ID',
+  'WT_SESSION',
+  'ZELLIJ_SESSION_NAME',
+  'CLAUDE_CODE_SESSION_ID',
+]);
+const SESSION_PREFIX = 'XDG_SESSION_';
+
+/**
+ * A value that is a secret whatever its name: a URL with a user part (`postgres://u:pw@h/db`,
+ * `https://token@host`, a proxy with a password), anywhere in the value.
+ */
+const URL_WITH_USER = /[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/?#@]+@/;
+
+/**
+ * A value that starts as a well-known kind of credential does: GitHub (ghp_, gho_, ghu_, ghs_,
+ * ghr_, github_pat_), GitLab (glpat-), Slack (xoxb- ...), OpenAI and Anthropic (sk-...), AWS
+ * access key ids (AKIA...), Google API keys (AIza...), npm (npm_...), PyPI (pypi-), PEM private
+ * keys. Anchored, so a value that does not start so costs one comparison.
+ */
+const CREDENTIAL_VALUE =
+  /^(?:gh[pousr]_[A-Za-z0-9]{20}|github_pat_|glpat-|xox[abposr]-|sk-[A-Za-z0-9_-]{20}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{30}|npm_[A-Za-z0-9]{30}|pypi-|-----BEGIN [A-Z ]*PRIVATE KEY-----)/;
+
+/** X5: whether `name=value` carries a secret, by the rules above. */
+export function isSecret(name: string, value: string): boolean {
+  const upper = name.toUpperCase();
+  if (SECRET_NAME.test(upper) && !KEPT_NAMES.has(name) && !name.startsWith(SESSION_PREFIX))
+    return true;
+  if (value.length < 8) return false;
+  return (
+    (value.includes('://') && value.includes('@') && URL_WITH_USER.test(value)) ||
+    CREDENTIAL_VALUE.test(value)
+  );
+}
 
 /** The variables a plugin's handlers get (plugins.md section 3); no other handler may inherit them. */
 const PLUGIN_VARIABLES: ReadonlySet<string> = new Set([
@@ -15,13 +75,15 @@ const PLUGIN_VARIABLES: ReadonlySet<string> = new Set([
 const ARGV_VARIABLES: ReadonlySet<string> = new Set([...PLUGIN_VARIABLES, 'CLAUDE_PROJECT_DIR']);
 
 /**
- * X5: the environment minus every variable whose upper-cased name contains KEY, TOKEN, SECRET or
- * PASSWORD. Unset (undefined) entries are dropped too, so the result can be handed to a spawn.
+ * X5: the environment minus every variable that carries a secret (isSecret), except the names in
+ * `pass`, which the user asked to pass through (`env.pass` of settings.json; exact names). Unset
+ * (undefined) entries are dropped too, so the result can be handed to a spawn.
  */
 export function filterEnvironment(
   env: Readonly<Record<string, string | undefined>>,
+  pass: readonly string[] = [],
 ): Record<string, string> {
-  return copyEnvironment(env, false);
+  return copyEnvironment(env, pass, false);
 }
 
 /**
@@ -30,12 +92,14 @@ export function filterEnvironment(
  */
 function copyEnvironment(
   env: Readonly<Record<string, string | undefined>>,
+  pass: readonly string[],
   dropPluginVariables: boolean,
 ): Record<string, string> {
   const kept: Record<string, string> = {};
   for (const name in env) {
     const value = env[name];
-    if (value === undefined || SECRET_MARKERS.test(name.toUpperCase())) continue;
+    if (value === undefined) continue;
+    if (isSecret(name, value) && !pass.includes(name)) continue;
     if (dropPluginVariables && PLUGIN_VARIABLES.has(name)) continue;
     kept[name] = value;
   }
@@ -43,16 +107,18 @@ function copyEnvironment(
 }
 
 /**
- * The full environment of one handler (X5, plugins.md section 3): the filtered base, without any
- * inherited plugin variable (a host running inside another plugin must not leak its own), plus
- * CLAUDE_PROJECT_DIR for every handler, plus the handler's own plugin variables.
+ * The full environment of one handler (X5, plugins.md section 3): the filtered base (less secrets,
+ * the names in `pass` kept), without any inherited plugin variable (a host running inside another
+ * plugin must not leak its own), plus CLAUDE_PROJECT_DIR for every handler, plus the handler's
+ * own plugin variables.
  */
 export function handlerEnvironment(
   base: Readonly<Record<string, string | undefined>>,
   handler: Pick<SnapshotHandler, 'pluginEnv'>,
   projectDir: string,
+  pass: readonly string[] = [],
 ): Record<string, string> {
-  const env = copyEnvironment(base, true);
+  const env = copyEnvironment(base, pass, true);
   env.CLAUDE_PROJECT_DIR = projectDir;
   for (const name in handler.pluginEnv) env[name] = handler.pluginEnv[name] as string;
   return env;

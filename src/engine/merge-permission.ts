@@ -4,7 +4,8 @@ const RANK: Readonly<Record<PermissionDecision, number>> = { allow: 1, ask: 2, d
 
 /**
  * M5: ranks none < allow < ask < deny. The candidate replaces the current decision only when its
- * rank is strictly higher, so among equal decisions the first one (and its reason) stays.
+ * rank is strictly higher; among equal decisions the first one stays (with its `interrupt`), and
+ * its reason is the first non-empty one given.
  */
 export function mergePermission(
   current: PermissionResult | null,
@@ -12,5 +13,10 @@ export function mergePermission(
 ): PermissionResult | null {
   if (candidate === null) return current;
   if (current === null) return candidate;
-  return RANK[candidate.decision] > RANK[current.decision] ? candidate : current;
+  if (RANK[candidate.decision] > RANK[current.decision]) return candidate;
+  if (RANK[candidate.decision] < RANK[current.decision]) return current;
+  const reasonless = current.reason === null || current.reason === '';
+  return reasonless && candidate.reason !== null && candidate.reason !== ''
+    ? { ...current, reason: candidate.reason }
+    : current;
 }

@@ -4,8 +4,9 @@ import type { EventName } from '../hooks/events.js';
 
 /**
  * The wire output of a handler (engine.md L1, L2): the one zod boundary for hook stdout. Types are
- * strict (no coercion, `null` is not a string); top-level keys outside L1 are reported by the
- * caller as `unsupported_field`, keys inside `hookSpecificOutput` outside L2 are stripped.
+ * strict (no coercion); a field given as `null` is removed before parsing (withoutNulls), so it
+ * counts as absent; top-level keys outside L1 are reported by the caller as `unsupported_field`,
+ * keys inside `hookSpecificOutput` outside L2 are stripped.
  */
 export const TOP_LEVEL_KEYS = [
   'continue',
@@ -22,12 +23,29 @@ export const wireOutputSchema = z.object({
   stopReason: z.optional(z.string()),
   suppressOutput: z.optional(z.boolean()),
   systemMessage: z.optional(z.string()),
-  decision: z.optional(z.literal('block')),
+  // "approve" is the deprecated PreToolUse alias of permissionDecision "allow" (L1); the reader
+  // refuses it on other events.
+  decision: z.optional(z.enum(['block', 'approve'])),
   reason: z.optional(z.string()),
   hookSpecificOutput: z.optional(z.record(z.string(), z.unknown())),
 });
 
 const jsonObject = z.record(z.string(), z.unknown());
+
+/**
+ * L1: "an optional field given as `null` counts as absent" (as in the reference engine, so
+ * `{"continue": false, "stopReason": null}` stops). Every L1 and L2 field is optional, so every
+ * `null` field of one object level is dropped; returns `record` itself when it holds none.
+ */
+export function withoutNulls(record: Record<string, unknown>): Record<string, unknown> {
+  let copy: Record<string, unknown> | null = null;
+  for (const key in record) {
+    if (record[key] !== null) continue;
+    copy ??= { ...record };
+    delete copy[key];
+  }
+  return copy ?? record;
+}
 
 /** PermissionRequest `decision` (L2): `behavior` has no `ask`. */
 const permissionRequestDecision = z.object({

@@ -57,6 +57,17 @@ function parseJsonObject(text: string): Record<string, unknown> | undefined {
   return value as Record<string, unknown>;
 }
 
+/**
+ * L1: whether the first line of `text` is a JSON object with `"async": true`, Claude Code's
+ * protocol for a hook that continues in the background.
+ */
+function startsAsync(text: string): boolean {
+  const newline = text.indexOf('\n');
+  const first = newline === -1 ? text : text.slice(0, newline);
+  if (!first.includes('"async"')) return false;
+  return parseJsonObject(first.trim())?.['async'] === true;
+}
+
 function stderrTail(stderr: string): string {
   const trimmed = stderr.trim();
   if (trimmed === '') return '';
@@ -90,6 +101,12 @@ function readStdout(run: HandlerRun, event: EventName, out: ParsedOutput): void 
     .replace(/^\uFEFF/, '')
     .trim();
   if (text === '') return;
+  if (startsAsync(text)) {
+    const message =
+      'first stdout line is {"async": true} (a hook that would go on in the background): hookpm waited for it and ignores the rest of its output';
+    note('unsupported_field', 'info', message);
+    return;
+  }
   const json = parseJsonObject(text);
   if (json === undefined) {
     if (EVENTS[event].plainStdout === 'context') out.context.push(text);

@@ -1,9 +1,12 @@
 /**
  * The live handler process groups of this host (engine.md X4, security.md "The runtime"): every
  * handler runs as the leader of its own group, so a group id is the handler's pid and
- * `process.kill(-pgid)` reaches the handler and everything it forked.
+ * `process.kill(-pgid)` reaches the handler and everything it forked. The host kills them when it
+ * ends in a way it sees (process 'exit', installExitCleanup's signals); the watchdog
+ * (group-watchdog.ts) kills them when it ends in a way it cannot see (SIGKILL).
  */
 import type { ChildProcess } from 'node:child_process';
+import { ensureWatchdog, unwatchGroup, watchGroup } from './group-watchdog.js';
 
 /** X6: time between SIGTERM and SIGKILL to the group, and the most the runner waits after SIGKILL. */
 export const KILL_GRACE_MS = 500;
@@ -16,13 +19,23 @@ let exitListener = false;
 let signalListeners = false;
 
 /**
+ * Called by the runner just before it spawns a handler: starts this host's watchdog if none runs
+ * (group-watchdog.ts), so a host killed outright at any moment afterwards takes the handler along.
+ */
+export function prepareGroup(): void {
+  if (!IS_WINDOWS) ensureWatchdog(liveGroups);
+}
+
+/**
  * Called by the runner once a handler has spawned. The first call also kills every live group on
  * process 'exit', so that no embedding host leaves handlers behind when it ends normally or calls
- * process.exit(); surviving a fatal signal needs installExitCleanup.
+ * process.exit(), and starts the watchdog, which kills them when the host is killed outright;
+ * surviving a catchable fatal signal needs installExitCleanup.
  */
 export function registerGroup(pgid: number): void {
   listenForExit();
   liveGroups.add(pgid);
+  if (!IS_WINDOWS) watchGroup(pgid, liveGroups);
 }
 
 function listenForExit(): void {
@@ -33,7 +46,7 @@ function listenForExit(): void {
 
 /** Called by the runner once the group is known to be dead (or abandoned after a normal exit). */
 export function unregisterGroup(pgid: number): void {
-  liveGroups.delete(pgid);
+  if (liveGroups.delete(pgid)) unwatchGroup(pgid);
 }
 
 /** The registered group ids, for diagnostics and tests. */
@@ -74,7 +87,10 @@ function signalHandler(child: ChildProcess, pgid: number, signal: NodeJS.Signals
 
 /** SIGKILLs every live handler group, synchronously (safe inside a process 'exit' listener). */
 export function killAllHandlers(): void {
-  for (const pgid of liveGroups) signalGroup(pgid, 'SIGKILL');
+  for (const pgid of liveGroups) {
+    signalGroup(pgid, 'SIGKILL');
+    unwatchGroup(pgid); // a long-lived host must not have a reused pid killed at its end
+  }
   liveGroups.clear();
 }
 

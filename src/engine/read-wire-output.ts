@@ -1,6 +1,11 @@
 import type { DiagnosticCode, Severity } from '../hooks/diagnostic.js';
 import type { EventName } from '../hooks/events.js';
-import { TOP_LEVEL_KEYS, specificSchemaFor, wireOutputSchema } from './output-schema.js';
+import {
+  TOP_LEVEL_KEYS,
+  specificSchemaFor,
+  wireOutputSchema,
+  withoutNulls,
+} from './output-schema.js';
 import type { SpecificOutput } from './output-schema.js';
 import type { PermissionResult } from './types.js';
 
@@ -42,9 +47,18 @@ function describeIssue(issue: { path: PropertyKey[]; message: string } | undefin
   return path === '' ? issue.message : `${path}: ${issue.message}`;
 }
 
-/** L2/L3: the permission decision of the specific part, and notes for unsupported fields. */
-function readPermission(event: EventName, s: SpecificOutput, notes: OutputNote[]) {
-  let permission: PermissionResult | null = null;
+/**
+ * L1-L3: the permission decision of the output, and notes for unsupported fields. `approved` is
+ * the PreToolUse `decision: "approve"` alias, read as `permissionDecision: "allow"` when the
+ * specific part gives no permissionDecision of its own.
+ */
+function readPermission(
+  event: EventName,
+  s: SpecificOutput,
+  approved: PermissionResult | null,
+  notes: OutputNote[],
+) {
+  let permission: PermissionResult | null = s.permissionDecision === undefined ? approved : null;
   let updatedInput = s.updatedInput !== undefined;
   if (event === 'PreToolUse' && s.permissionDecision !== undefined) {
     if (s.permissionDecision === 'defer') {
@@ -78,19 +92,32 @@ function readPermission(event: EventName, s: SpecificOutput, notes: OutputNote[]
   return permission;
 }
 
+/** L1: the specific part with its `null` fields (and those of a PermissionRequest `decision`) absent. */
+function specificWithoutNulls(specific: Record<string, unknown>): Record<string, unknown> {
+  const part = withoutNulls(specific);
+  const decision = part['decision'];
+  if (typeof decision !== 'object' || decision === null || Array.isArray(decision)) return part;
+  return { ...part, decision: withoutNulls(decision as Record<string, unknown>) };
+}
+
 /**
  * Reads one JSON object printed by a handler on exit 0. Returns null when the whole output is
  * dropped (`invalid_output`); notes are returned either way.
  */
 export function readWireOutput(
-  raw: Record<string, unknown>,
+  output: Record<string, unknown>,
   event: EventName,
 ): { fields: WireFields | null; notes: OutputNote[] } {
   const notes: OutputNote[] = [];
+  const raw = withoutNulls(output);
   const parsed = wireOutputSchema.safeParse(raw);
   if (!parsed.success)
     return { fields: null, notes: [invalid(describeIssue(parsed.error.issues[0]))] };
   const wire = parsed.data;
+  if (wire.decision === 'approve' && event !== 'PreToolUse') {
+    const message = `decision: "approve" is read only on PreToolUse; ${event} takes only "block"`;
+    return { fields: null, notes: [invalid(message)] };
+  }
   for (const key of Object.keys(raw)) {
     if (!KNOWN_TOP_LEVEL.has(key))
       notes.push(unsupported(`"${key}"`, 'is not a known field; ignored'));
@@ -106,7 +133,7 @@ export function readWireOutput(
       const message = `hookSpecificOutput.hookEventName is ${JSON.stringify(named)}, expected "${event}"; specific output ignored`;
       notes.push({ code: 'mismatched_output', severity: 'warning', message });
     } else {
-      const result = schema.safeParse(wire.hookSpecificOutput);
+      const result = schema.safeParse(specificWithoutNulls(wire.hookSpecificOutput));
       if (!result.success) {
         const issue = describeIssue(result.error.issues[0]);
         return { fields: null, notes: [...notes, invalid(`hookSpecificOutput.${issue}`)] };
@@ -117,7 +144,11 @@ export function readWireOutput(
   if (specific.updatedToolOutput !== undefined) {
     notes.push(unsupported('updatedToolOutput', 'is parsed but not applied'));
   }
-  const permission = readPermission(event, specific, notes);
+  const approved: PermissionResult | null =
+    wire.decision === 'approve'
+      ? { decision: 'allow', reason: wire.reason ?? null, interrupt: false }
+      : null;
+  const permission = readPermission(event, specific, approved, notes);
   const block = wire.decision === 'block' ? { reason: wire.reason || GENERIC_BLOCK_REASON } : null;
   const fields: WireFields = {
     continue: wire.continue ?? true,

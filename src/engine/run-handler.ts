@@ -15,6 +15,7 @@ import { createOutputCapture, type OutputCapture } from './output-capture.js';
 import {
   IS_WINDOWS,
   KILL_GRACE_MS,
+  prepareGroup,
   registerGroup,
   terminateGroup,
   unregisterGroup,
@@ -30,6 +31,8 @@ export interface RunHandlerOptions {
   projectDir: string;
   /** The parent environment; secrets are removed before the handler sees it (X5). */
   env: Readonly<Record<string, string | undefined>>;
+  /** Names kept in `env` although X5 would remove them (the user's `env.pass` setting). */
+  passEnv?: readonly string[];
   /** Aborting kills the handler's group like a deadline does (session shutdown). */
   signal?: AbortSignal;
 }
@@ -57,11 +60,12 @@ export function runHandler(handler: SnapshotHandler, opts: RunHandlerOptions): P
     return Promise.resolve(neverRan(handler, started, failure));
   }
   const { file, args } = commandLine(handler, opts.projectDir);
+  prepareGroup();
   let child: ChildProcess;
   try {
     child = spawn(file, args, {
       cwd: opts.cwd,
-      env: handlerEnvironment(opts.env, handler, opts.projectDir),
+      env: handlerEnvironment(opts.env, handler, opts.projectDir, opts.passEnv),
       // X4: a POSIX child becomes the leader of a new process group, so -pid reaches all of it.
       detached: !IS_WINDOWS,
       shell: IS_WINDOWS && handler.argv === null,
@@ -76,6 +80,8 @@ export function runHandler(handler: SnapshotHandler, opts: RunHandlerOptions): P
     };
     return Promise.resolve(neverRan(handler, started, failure));
   }
+  // At once: the watchdog must know the group before anything else can happen to this host.
+  if (child.pid !== undefined) registerGroup(child.pid);
   const stdin = handler.legacyStdin !== null ? JSON.stringify(handler.legacyStdin) : opts.stdin;
   return supervise({ child, handler, opts, stdin, file, started });
 }
@@ -174,7 +180,6 @@ function supervise(s: Supervised): Promise<HandlerRun> {
 
     child.on('close', settle);
     if (pid === undefined) return; // the launch failed: 'error' then 'close' follow
-    registerGroup(pid);
     child.stdin?.end(s.stdin);
     deadline = startDeadline(s.handler.timeoutSec, () => {
       state.timedOut = true;

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EVENT_NAMES } from '../../src/hooks/events.js';
 import { BIN, ensureBuilt, runBin } from '../helpers/built-bin.js';
-import { isAlive, readPid, waitUntil } from '../engine/runner-fixtures.js';
+import { isAlive, killHostWhileHandlerRuns, readPid } from '../engine/runner-fixtures.js';
 import { fixture, group, makeTempDir, printsJson, removeDir, sh } from '../ops/dispatch-helpers.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -107,6 +107,47 @@ describe('hookpm run <Event>', () => {
     expect(handlerEnv).not.toContain('sk-never-leaked');
     expect(handlerEnv).toContain(`CLAUDE_PROJECT_DIR=${repo}`);
     expect(existsSync(join(repo, 'pwned'))).toBe(false);
+  });
+
+  it('X5 (issue 14): a handler sees no MYSQL_PWD, credentialed DATABASE_URL, GH_PAT or npm_config__auth; settings.json env.pass passes GH_PAT through; PWD stays', async () => {
+    const envDump = join(dir, `env-x5-${n}`);
+    await userHooks({ Stop: [group(null, sh(`env > '${envDump}'`))] });
+    const secrets = {
+      MYSQL_PWD: 'mysql-secret',
+      DATABASE_URL: 'postgres://u:pw-secret@h/db',
+      GH_PAT: 'gh-pat-secret',
+      npm_config__auth: 'npm-auth-secret',
+    };
+    const seen = async (): Promise<string> => {
+      const run = await hookpm(['run', 'Stop', '--json'], { env: env(secrets) });
+      expect(run.code, run.stderr).toBe(0);
+      return readFile(envDump, 'utf8');
+    };
+    const filtered = await seen();
+    for (const value of Object.values(secrets)) expect(filtered).not.toContain(value);
+    expect(filtered).toMatch(/^PWD=/m);
+
+    await mkdir(join(home, 'hookpm', 'config'), { recursive: true });
+    await writeFile(
+      join(home, 'hookpm', 'config', 'settings.json'),
+      JSON.stringify({ env: { pass: ['GH_PAT'] } }),
+    );
+    const passed = await seen();
+    expect(passed).toContain('GH_PAT=gh-pat-secret');
+    expect(passed).not.toContain('mysql-secret');
+  });
+
+  it('X5 (fail closed): an invalid settings.json passes nothing and the result says so (config_read_failed)', async () => {
+    const envDump = join(dir, `env-bad-${n}`);
+    await userHooks({ Stop: [group(null, sh(`env > '${envDump}'`))] });
+    await mkdir(join(home, 'hookpm', 'config'), { recursive: true });
+    await writeFile(join(home, 'hookpm', 'config', 'settings.json'), '{"env": {"pass": "GH_PAT"}}');
+    const run = await hookpm(['run', 'Stop', '--json'], { env: env({ GH_PAT: 'gh-pat-secret' }) });
+    const result = JSON.parse(run.stdout) as { diagnostics: { code: string; path?: string }[] };
+    expect(result.diagnostics).toMatchObject([
+      { code: 'config_read_failed', path: join(home, 'hookpm', 'config', 'settings.json') },
+    ]);
+    expect(await readFile(envDump, 'utf8')).not.toContain('gh-pat-secret');
   });
 
   it('cli.md 3: --json includes the snapshot diagnostics (a bad matcher is invalid_matcher) ahead of the run diagnostics', async () => {
@@ -214,24 +255,28 @@ describe('hookpm run <Event>', () => {
     expect(isAlive(await readPid(pidFile))).toBe(false);
   });
 
-  it('X4: SIGTERM to a `hookpm run` whose handler sleeps leaves no handler process alive', async () => {
-    const pidFile = join(dir, `sleeper-${n}`);
+  /** `hookpm run Stop` with a user handler that records its pid in `pidFile` and sleeps. */
+  async function runSleeper(pidFile: string) {
     await userHooks({
       Stop: [group(null, sh(`exec '${fixture('record-pid-and-sleep.sh')}' '${pidFile}'`))],
     });
-    const child = spawn(process.execPath, [BIN, 'run', 'Stop'], {
+    return spawn(process.execPath, [BIN, 'run', 'Stop'], {
       cwd: repo,
       env: env(),
       stdio: 'ignore',
     });
-    const exited = new Promise<number | null>((resolve) =>
-      child.on('close', (code) => resolve(code)),
-    );
-    const handler = await readPid(pidFile);
-    expect(isAlive(handler)).toBe(true);
-    child.kill('SIGTERM');
-    expect(await exited).toBe(143);
-    await waitUntil(() => !isAlive(handler), 1000, 'the handler to die');
+  }
+
+  it('X4: SIGTERM to a `hookpm run` whose handler sleeps leaves no handler process alive', async () => {
+    const pidFile = join(dir, `sleeper-${n}`);
+    const child = await runSleeper(pidFile);
+    expect(await killHostWhileHandlerRuns(child, pidFile, 'SIGTERM', 1000)).toBe(143);
+  });
+
+  it('security: SIGKILL of a `hookpm run` whose handler sleeps leaves no handler alive (the watchdog kills it)', async () => {
+    const pidFile = join(dir, `killed-${n}`);
+    const child = await runSleeper(pidFile);
+    expect(await killHostWhileHandlerRuns(child, pidFile, 'SIGKILL')).toBeNull();
   });
 });
 

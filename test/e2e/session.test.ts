@@ -1,11 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { whileRunning } from '../engine/runner-fixtures.js';
 import { startRpcSession, type RpcMessage, type RpcSession } from '../helpers/rpc-session.js';
 import {
   BIN,
+  ROOT,
   ensureBuilt,
   goneWithin,
   group,
@@ -207,14 +209,59 @@ describe('hookpm session shutdown (cli.md section 4, security.md "The runtime")'
     expect(s.messages.at(-1)).toBe(reply);
   });
 
-  it('end of input shuts the session down the same way', async () => {
-    const { s, pid } = await withSleeper();
+  it('cli.md section 4: end of input lets a running dispatch finish and answers it before exiting 0', async () => {
+    const deny = `sleep 0.5; ${DENY}`;
+    await ws.writeUserHooks({ PreToolUse: group(deny, 'Bash') });
+    const s = start();
+    await ready(s);
+    const pending = s.call('dispatch', { event: 'PreToolUse', payload: BASH });
+    s.proc.stdin.end();
+    const { code } = await s.exited;
+    expect(code).toBe(0);
+    expect(resultOf(await pending).permission).toEqual({
+      decision: 'deny',
+      reason: 'blocked',
+      interrupt: false,
+    });
+  });
+
+  it('cli.md section 4, X6: at end of input a running handler is waited for only until its deadline', async () => {
+    const pidFile = join(ws.dir, 'pid');
+    const sleeper = sleeperGroup(pidFile, 'Bash') as [{ hooks: [Record<string, unknown>] }];
+    sleeper[0].hooks[0]['timeout'] = 1;
+    await ws.writeUserHooks({ PreToolUse: sleeper });
+    const s = start();
+    await ready(s);
+    const pending = s.call('dispatch', { event: 'PreToolUse', payload: BASH });
+    const pid = await waitForPid(pidFile);
     const started = Date.now();
+    s.proc.stdin.end();
+    const { code } = await s.exited;
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(code).toBe(0);
+    expect(resultOf(await pending).diagnostics.map((d) => d.code)).toEqual(['timeout']);
+    expect(await goneWithin(pid)).toBe(true);
+  });
+
+  it('cli.md section 4: a shutdown request still kills a running handler, even with input ended after it', async () => {
+    const { s, pid, pending } = await withSleeper();
+    const started = Date.now();
+    const reply = s.call('shutdown');
     s.proc.stdin.end();
     const { code } = await s.exited;
     expect(Date.now() - started).toBeLessThan(2000);
     expect(code).toBe(0);
+    expect((await reply).result).toBeNull();
+    expect((await pending).result).toMatchObject({ runs: [{ exitCode: null, timedOut: false }] });
     expect(isAlive(pid)).toBe(false);
+  });
+
+  it('security: SIGKILL of the session (no code of its own runs) leaves no handler alive: its watchdog kills them within 2 s', async () => {
+    const { s, pid } = await withSleeper();
+    await whileRunning();
+    s.proc.kill('SIGKILL');
+    expect((await s.exited).signal).toBe('SIGKILL');
+    expect(await goneWithin(pid, 2000)).toBe(true);
   });
 
   it.each(['SIGTERM', 'SIGINT'] as const)(
@@ -229,6 +276,44 @@ describe('hookpm session shutdown (cli.md section 4, security.md "The runtime")'
       expect(await goneWithin(pid)).toBe(true);
     },
   );
+});
+
+describe('hookpm session at the end of a pipe (cli.md section 4, issue 14)', () => {
+  it("cli.md section 4: printf '<a PreToolUse dispatch of rm -rf />\\n' | hookpm session prints guard's deny", () => {
+    const guard = join(ROOT, 'registry-fixtures', 'plugins', 'guard');
+    const install = spawnSync(process.execPath, [BIN, 'install', guard, '--yes', '--json'], {
+      cwd: ws.repo,
+      env: ws.env,
+      encoding: 'utf8',
+    });
+    expect(install.status, install.stderr).toBe(0);
+    const line = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'dispatch',
+      params: {
+        event: 'PreToolUse',
+        payload: { tool_name: 'Bash', tool_input: { command: 'rm -rf /' } },
+      },
+    });
+    const piped = spawnSync('/bin/sh', ['-c', `printf '%s\\n' "$LINE" | "$NODE" "$BIN" session`], {
+      cwd: ws.repo,
+      env: { ...ws.env, LINE: line, NODE: process.execPath, BIN },
+      encoding: 'utf8',
+    });
+    expect(piped.status, piped.stderr).toBe(0);
+    const messages = piped.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as RpcMessage);
+    expect(messages.map((m) => m.method ?? m.id)).toEqual(['ready', 1]);
+    const result = resultOf(messages[1] as RpcMessage) as Result & {
+      permission: { decision: string; reason: string };
+    };
+    expect(result.permission.decision).toBe('deny');
+    expect(result.permission.reason).toMatch(/whole file system/);
+    expect(result.runs).toMatchObject([{ plugin: 'guard@local', exitCode: 0 }]);
+  });
 });
 
 describe('hookpm session and plugins (engine.md R1, R4)', () => {
@@ -274,6 +359,26 @@ describe('hookpm session and plugins (engine.md R1, R4)', () => {
     expect(after.runs).toEqual([
       expect.objectContaining({ origin: 'plugin', plugin: 'late-plugin@local' }),
     ]);
+  });
+
+  it('X5/R4: settings.json env.pass is read at start and again at reload', async () => {
+    const envDump = join(ws.dir, 'env');
+    await ws.writeUserHooks({ Stop: group(`env > '${envDump}'`) });
+    const settings = join(ws.hookpmHome, 'config', 'settings.json');
+    await mkdir(join(ws.hookpmHome, 'config'), { recursive: true });
+    await writeFile(settings, JSON.stringify({ env: { pass: ['GH_PAT'] } }));
+    session = startRpcSession(ws.repo, { ...ws.env, GH_PAT: 'gh-pat-secret', MYSQL_PWD: 'pw' });
+    const s = session;
+    await ready(s);
+    resultOf(await s.call('dispatch', { event: 'Stop', payload: {} }));
+    const before = readFileSync(envDump, 'utf8');
+    expect(before).toContain('GH_PAT=gh-pat-secret');
+    expect(before).not.toContain('MYSQL_PWD');
+
+    await writeFile(settings, '{"env": {"pass": []}}');
+    resultOf(await s.call('reload'));
+    resultOf(await s.call('dispatch', { event: 'Stop', payload: {} }));
+    expect(readFileSync(envDump, 'utf8')).not.toContain('gh-pat-secret');
   });
 
   it('R4: a reload with unreadable plugin state still succeeds with the user hooks and says so', async () => {

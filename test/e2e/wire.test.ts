@@ -1,9 +1,12 @@
-import { readdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ensureBuilt, runBin } from '../helpers/built-bin.js';
+import { BIN, ensureBuilt, runBin } from '../helpers/built-bin.js';
+import { HANDLERS } from '../helpers/session-workspace.js';
+import { killHostWhileHandlerRuns } from '../engine/runner-fixtures.js';
 import { makeTempDir, printsJson, removeDir } from '../ops/dispatch-helpers.js';
 
 // Issue 13 items 3-4: `hookpm wire <agent>`, the handler link writes, on per-session pins (engine.md
@@ -155,6 +158,46 @@ describe('hookpm wire claude (issue 13 item 3)', () => {
       decision: 'block',
       reason: 'not yet',
     });
+  });
+
+  it("security: SIGKILL of `hookpm wire` while a plugin's handler runs leaves no handler alive (the watchdog kills it)", async () => {
+    const pidFile = join(dir, `wire-sleeper-${n}`);
+    const sleeper = {
+      type: 'command',
+      command: `sh record-pid-and-sleep.sh ${pidFile}`,
+      argv: ['/bin/sh', join(HANDLERS, 'record-pid-and-sleep.sh'), pidFile],
+    };
+    await ok(['install', await plugin('sleeper', { PreToolUse: [{ hooks: [sleeper] }] }), '--yes']);
+    await wire(start('s9'));
+    const child = spawn(process.execPath, [BIN, 'wire', 'claude'], {
+      cwd: repo,
+      env: env(),
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
+    child.stdin.end(bash('s9', 'ls'));
+    expect(await killHostWhileHandlerRuns(child, pidFile, 'SIGKILL')).toBeNull();
+  });
+
+  it("X5: a plugin's handler under `hookpm wire` sees no GH_PAT or MYSQL_PWD, unless settings.json env.pass names it", async () => {
+    const envDump = join(dir, `wire-env-${n}`);
+    const dump = { type: 'command', command: `env > '${envDump}'` };
+    await ok(['install', await plugin('dump', { PreToolUse: [{ hooks: [dump] }] }), '--yes']);
+    const secrets = { ...env(), GH_PAT: 'gh-pat-secret', MYSQL_PWD: 'mysql-secret' };
+    const run = () =>
+      runBin(['wire', 'claude'], { cwd: repo, env: secrets, stdin: bash('s8', 'ls') });
+    expect((await run()).code).toBe(0);
+    const filtered = readFileSync(envDump, 'utf8');
+    expect(filtered).not.toContain('gh-pat-secret');
+    expect(filtered).not.toContain('mysql-secret');
+    await mkdir(join(home, 'hookpm', 'config'), { recursive: true });
+    await writeFile(
+      join(home, 'hookpm', 'config', 'settings.json'),
+      JSON.stringify({ env: { pass: ['GH_PAT'] } }),
+    );
+    expect((await run()).code).toBe(0);
+    const passed = readFileSync(envDump, 'utf8');
+    expect(passed).toContain('GH_PAT=gh-pat-secret');
+    expect(passed).not.toContain('mysql-secret');
   });
 
   it('deepagents speaks the same format, with its suppressOriginalPrompt', async () => {

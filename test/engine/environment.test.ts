@@ -6,26 +6,147 @@ import {
   substituteArgv,
 } from '../../src/engine/environment.js';
 
-describe('filterEnvironment (X5)', () => {
+const GH_TOKEN_VALUE = `ghp_${'a1B2'.repeat(9)}`;
+
+describe('filterEnvironment (X5, widened by issue 14: README "What a handler\'s environment holds")', () => {
   it.each([
-    ['OPENAI_API_KEY'],
-    ['GITHUB_TOKEN'],
-    ['aws_secret_access_key'],
-    ['Db_Password'],
-    ['KEY'],
-    ['MONKEY'],
-    ['npm_config__authtoken'],
-    ['CLIENT_SECRET_FILE'],
-  ])('X5: %s (upper-cased, contains KEY/TOKEN/SECRET/PASSWORD) is removed', (name) => {
+    ['KEY', 'OPENAI_API_KEY'],
+    ['KEY', 'aws_secret_access_key'],
+    ['KEY', 'KEY'],
+    ['KEY', 'MONKEY'],
+    ['TOKEN', 'GITHUB_TOKEN'],
+    ['TOKEN', 'CI_JOB_TOKEN'],
+    ['TOKEN', 'ACTIONS_RUNTIME_TOKEN'],
+    ['TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_URL'],
+    ['TOKEN', 'NODE_AUTH_TOKEN'],
+    ['SECRET', 'CLIENT_SECRET_FILE'],
+    ['SECRET', 'AZURE_CLIENT_SECRET'],
+    ['PASS', 'Db_Password'],
+    ['PASS', 'DB_PASS'],
+    ['PASS', 'CI_REGISTRY_PASSWORD'],
+    ['PASS', 'PASSWD'],
+    ['PASS', 'GPG_PASSPHRASE'],
+    ['PASS', 'PGPASSFILE'],
+    ['PASS', 'SSHPASS'],
+    ['PASS', 'GIT_ASKPASS'],
+    ['PWD', 'MYSQL_PWD'],
+    ['PWD', 'db_pwd'],
+    ['AUTH', 'npm_config__auth'],
+    ['AUTH', 'npm_config__authtoken'],
+    ['AUTH', 'npm_config_//registry.npmjs.org/:_auth'],
+    ['AUTH', 'NPM_CONFIG_ALWAYS_AUTH'],
+    ['AUTH', 'DOCKER_AUTH_CONFIG'],
+    ['AUTH', 'HTTP_AUTHORIZATION'],
+    ['AUTH', 'OAUTH_CLIENT'],
+    ['CRED', 'GOOGLE_APPLICATION_CREDENTIALS'],
+    ['CRED', 'AWS_SHARED_CREDENTIALS_FILE'],
+    ['CRED', 'AWS_CONTAINER_CREDENTIALS_FULL_URI'],
+    ['CRED', 'GOOGLE_GHA_CREDS_PATH'],
+    ['JWT', 'CI_JOB_JWT_V2'],
+    ['COOKIE', 'HTTP_COOKIE'],
+    ['COOKIE', 'COOKIE_JAR'],
+    ['WEBHOOK', 'SLACK_WEBHOOK_URL'],
+    ['CONNECTION_STRING', 'AZURE_STORAGE_CONNECTION_STRING'],
+    ['the word SESSION', 'BW_SESSION'],
+    ['the word SESSION', 'OP_SESSION_my_team'],
+    ['the word SESSION', 'SESSION_ID'],
+    ['a last word PAT', 'GH_PAT'],
+    ['a last word PAT', 'AZURE_DEVOPS_PAT'],
+    ['the word DSN', 'SENTRY_DSN'],
+    ['the word DSN', 'DATABASE_DSN_RO'],
+    ['a credentials file', 'KUBECONFIG'],
+    ['a credentials file', 'DOCKER_CONFIG'],
+    ['a credentials file', 'NETRC'],
+  ])('X5: a name with %s (%s) is removed', (_rule, name) => {
     expect(filterEnvironment({ [name]: 'v', PATH: '/bin' })).toEqual({ PATH: '/bin' });
   });
 
-  it.each([['PATH'], ['HOME'], ['KE_Y'], ['PASSWD'], ['TOKE'], ['LANG']])(
-    'X5: %s does not contain a marker and is kept',
-    (name) => {
-      expect(filterEnvironment({ [name]: 'v' })).toEqual({ [name]: 'v' });
+  it.each([
+    ['DATABASE_URL', 'postgres://u:pw@h/db'],
+    ['GIT_REMOTE', 'https://tok@host/x.git'],
+    ['HTTPS_PROXY', 'http://user:pass@proxy.corp:3128'],
+    ['REDIS_URL', 'redis://:secret@localhost:6379/0'],
+    ['PIP_EXTRA_INDEX_URL', 'https://a.example/simple https://u:p@b.example/simple'],
+    ['ORIGIN', 'ssh://git@github.com/org/repo.git'],
+  ])(
+    'X5: %s, whatever its name, goes when its value is a URL with a user part (%s)',
+    (name, value) => {
+      expect(filterEnvironment({ [name]: value, PATH: '/bin' })).toEqual({ PATH: '/bin' });
     },
   );
+
+  it.each([
+    ['GitHub', GH_TOKEN_VALUE],
+    ['GitHub fine-grained', 'github_pat_11ABCDEFG0123456789_abcdef'],
+    ['GitLab', 'glpat-abcdefghij0123456789'],
+    ['Slack', 'xoxb-1234-5678-abcdef'],
+    ['OpenAI', 'sk-proj-abcdefghijklmnopqrstuvwx'],
+    ['Anthropic', 'sk-ant-api03-abcdefghijklmnopqrst'],
+    ['AWS access key id', 'AKIAIOSFODNN7EXAMPLE'],
+    ['Google API key', `AIza${'x'.repeat(35)}`],
+    ['npm', `npm_${'a'.repeat(36)}`],
+    ['PyPI', 'pypi-AgEIcHlwaS5vcmcCJGE0'],
+    ['PEM private key', '-----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbn...'],
+  ])(
+    'X5: a variable of any name whose value starts as a %s credential is removed',
+    (_kind, value) => {
+      expect(filterEnvironment({ MY_SETTING: value, PATH: '/bin' })).toEqual({ PATH: '/bin' });
+    },
+  );
+
+  it.each([
+    ['PATH', '/usr/bin:/bin'],
+    ['HOME', '/home/u'],
+    ['PWD', '/home/u/project'],
+    ['OLDPWD', '/home/u'],
+    ['LANG', 'en_US.UTF-8'],
+    ['TERM', 'xterm-256color'],
+    ['USER', 'u'],
+    ['SHELL', '/bin/bash'],
+    ['TMPDIR', '/tmp'],
+    ['CLAUDE_PROJECT_DIR', '/home/u/project'],
+    ['CLAUDE_PLUGIN_ROOT', '/p'],
+    ['SSH_AUTH_SOCK', '/tmp/ssh-XXXX/agent.1'],
+    ['XAUTHORITY', '/run/user/1000/gdm/Xauthority'],
+    ['DBUS_SESSION_BUS_ADDRESS', 'unix:path=/run/user/1000/bus'],
+    ['SESSION_MANAGER', 'local/host:@/tmp/.ICE-unix/1234'],
+    ['DESKTOP_SESSION', 'ubuntu'],
+    ['XDG_SESSION_TYPE', 'wayland'],
+    ['XDG_SESSION_ID', '2'],
+    ['TERM_SESSION_ID', 'w0t0p0:1234'],
+    ['WT_SESSION', 'f0e1d2c3'],
+    ['ZELLIJ_SESSION_NAME', 'main'],
+    ['CLAUDE_CODE_SESSION_ID', '3f2c9a70-0000-4000-8000-000000000000'],
+    ['CLAUDECODE', '1'],
+    ['GIT_AUTHOR_NAME', 'U'],
+    ['GIT_AUTHOR_EMAIL', 'u@example.com'],
+    ['AUTHOR', 'U'],
+    ['AWS_REGION', 'eu-west-1'],
+    ['AWS_PROFILE', 'dev'],
+    ['AZURE_CLIENT_ID', '00000000-0000-0000-0000-000000000000'],
+    ['GITHUB_REPOSITORY', 'org/repo'],
+    ['CI', 'true'],
+    ['NODE_EXTRA_CA_CERTS', '/etc/ssl/corp.pem'],
+    ['HTTP_PROXY', 'http://proxy.corp:3128'],
+    ['DATABASE_URL', 'postgres://localhost/db'],
+    ['REGISTRY', 'https://example.com/@scope/pkg'],
+    ['GIT_ORIGIN', 'git@github.com:org/repo.git'],
+    ['EMAIL', 'u@example.com'],
+    ['PATTERN', 'sk-short'],
+    ['KE_Y', 'v'],
+    ['TOKE', 'v'],
+  ])('X5: %s=%s holds no secret and is kept', (name, value) => {
+    expect(filterEnvironment({ [name]: value })).toEqual({ [name]: value });
+  });
+
+  it('X5: a name the user passes through (settings.json env.pass) is kept, by exact name only', () => {
+    const env = { GH_PAT: 'p', DATABASE_URL: 'postgres://u:pw@h/db', OPENAI_API_KEY: 'sk' };
+    expect(filterEnvironment(env, ['GH_PAT', 'DATABASE_URL', 'NOT_SET'])).toEqual({
+      GH_PAT: 'p',
+      DATABASE_URL: 'postgres://u:pw@h/db',
+    });
+    expect(filterEnvironment(env, ['gh_pat', 'OPENAI_*'])).toEqual({});
+  });
 
   it('X5: unset (undefined) entries are dropped and the input is not modified', () => {
     const env = { A: 'a', B: undefined, C_TOKEN: 'c' };
@@ -47,6 +168,14 @@ describe('handlerEnvironment (X5, plugins.md section 3)', () => {
       PATH: '/bin',
       CLAUDE_PROJECT_DIR: '/proj',
     });
+  });
+
+  it('X5: a handler gets the passed-through names, never an inherited plugin variable even if passed', () => {
+    const env = handlerEnvironment({ ...base, GH_PAT: 'p' }, { pluginEnv: {} }, '/proj', [
+      'GH_PAT',
+      'PLUGIN_ROOT',
+    ]);
+    expect(env).toEqual({ PATH: '/bin', GH_PAT: 'p', CLAUDE_PROJECT_DIR: '/proj' });
   });
 
   it('X5: a plugin handler gets its plugin variables; inherited plugin variables never leak', () => {

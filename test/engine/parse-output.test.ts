@@ -205,9 +205,9 @@ describe('L1: top-level fields', () => {
   it.each([
     { continue: 'yes', systemMessage: 'dropped' },
     { continue: 0, systemMessage: 'dropped' },
-    { decision: 'approve', systemMessage: 'dropped' },
+    { decision: 'allow', systemMessage: 'dropped' },
     { decision: 'block', reason: 7, systemMessage: 'dropped' },
-    { stopReason: null, continue: false },
+    { continue: 'false', stopReason: null },
     { suppressOutput: 'true', systemMessage: 'dropped' },
     { systemMessage: ['dropped'] },
     { hookSpecificOutput: 'PreToolUse', systemMessage: 'dropped' },
@@ -230,6 +230,120 @@ describe('L1: top-level fields', () => {
       reason: 'Hook blocked the operation',
     });
   });
+
+  it('L1: {"continue": false, "stopReason": null} stops: a field given as null counts as absent', () => {
+    const out = parseJson('UserPromptSubmit', { continue: false, stopReason: null });
+    expect(out).toMatchObject({ continue: false, stopReason: null });
+    expect(out.diagnostics).toEqual([]);
+  });
+
+  it.each([
+    ['continue', { systemMessage: 'kept' }],
+    ['stopReason', { continue: false }],
+    ['suppressOutput', { systemMessage: 'kept' }],
+    ['systemMessage', { continue: false }],
+    ['decision', { systemMessage: 'kept' }],
+    ['reason', { decision: 'block' }],
+    ['hookSpecificOutput', { systemMessage: 'kept' }],
+  ])('L1: %s given as null counts as absent and the rest of the output applies', (field, rest) => {
+    const withNull = parseJson('UserPromptSubmit', { ...rest, [field]: null });
+    expect(withNull).toEqual(parseJson('UserPromptSubmit', rest));
+    expect(withNull.diagnostics).toEqual([]);
+  });
+
+  it('L1: null fields inside hookSpecificOutput and a PermissionRequest decision count as absent too', () => {
+    const pre = parseJson('PreToolUse', {
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: null,
+        additionalContext: null,
+        updatedInput: null,
+      },
+    });
+    expect(pre.permission).toEqual({ decision: 'deny', reason: null, interrupt: false });
+    expect(pre.diagnostics).toEqual([]);
+    const request = parseJson('PermissionRequest', {
+      hookSpecificOutput: {
+        hookEventName: 'PermissionRequest',
+        decision: { behavior: 'deny', message: null, interrupt: null, updatedInput: null },
+      },
+    });
+    expect(request.permission).toEqual({ decision: 'deny', reason: null, interrupt: false });
+    expect(request.diagnostics).toEqual([]);
+  });
+
+  it('L1: a null hookEventName is a missing one (mismatched_output), not a coerced event name', () => {
+    const out = parseJson('PreToolUse', {
+      hookSpecificOutput: { hookEventName: null, permissionDecision: 'deny' },
+    });
+    expect(codes(out)).toEqual(['mismatched_output']);
+    expect(out.permission).toBeNull();
+  });
+
+  it('L1: on PreToolUse, decision "approve" (the deprecated alias) is permissionDecision "allow" with the reason', () => {
+    const out = parseJson('PreToolUse', { decision: 'approve', reason: 'read-only command' });
+    expect(out.permission).toEqual({
+      decision: 'allow',
+      reason: 'read-only command',
+      interrupt: false,
+    });
+    expect(out).toMatchObject({ block: null, diagnostics: [] });
+    expect(parseJson('PreToolUse', { decision: 'approve' }).permission).toEqual({
+      decision: 'allow',
+      reason: null,
+      interrupt: false,
+    });
+  });
+
+  it('L1: a permissionDecision of its own wins over decision "approve" in the same output', () => {
+    const out = parseJson('PreToolUse', {
+      decision: 'approve',
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny' },
+    });
+    expect(out.permission).toEqual({ decision: 'deny', reason: null, interrupt: false });
+  });
+
+  it('L1/L3: decision "approve" with updatedInput is an allow, so it is dropped like one', () => {
+    const out = parseJson('PreToolUse', {
+      decision: 'approve',
+      hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput: { command: 'ls' } },
+    });
+    expect(out.permission).toBeNull();
+    expect(codes(out)).toEqual(['unsupported_field']);
+  });
+
+  it.each(['PermissionRequest', 'Stop', 'UserPromptSubmit', 'PostToolUse'] as const)(
+    'L1: decision "approve" on %s is not "block", so the whole output is dropped (invalid_output)',
+    (event) => {
+      const out = parseJson(event, { decision: 'approve', systemMessage: 'dropped' });
+      expect(codes(out)).toEqual(['invalid_output']);
+      expect(out).toMatchObject({ systemMessage: null, permission: null, block: null });
+    },
+  );
+
+  it.each([
+    '{"async":true}',
+    '{"async": true, "asyncTimeout": 15000}\n{"decision":"block","reason":"late"}',
+    '\uFEFF{"async":true}\nplain text',
+  ])(
+    'L1: a first stdout line {"async": true} makes the rest of the output ignored, with an info diagnostic (%j)',
+    (stdout) => {
+      const out = parseStdout('PreToolUse', stdout);
+      expect(out.diagnostics).toMatchObject([{ code: 'unsupported_field', severity: 'info' }]);
+      expect(out).toMatchObject({ block: null, permission: null, context: [], continue: true });
+      const onContext = parseStdout('UserPromptSubmit', stdout);
+      expect(onContext.context).toEqual([]);
+    },
+  );
+
+  it.each(['{"async":false}', '{"async":"true","systemMessage":"x"}', '{"note":"async"}'])(
+    'L1: %j is not the async protocol: the output is read as usual',
+    (stdout) => {
+      const out = parseStdout('Stop', stdout);
+      expect(out.diagnostics.map((d) => d.severity)).not.toContain('info');
+    },
+  );
 });
 
 describe('L2: hookSpecificOutput', () => {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -14,6 +14,8 @@ import {
   readPid,
   removeDir,
   waitUntil,
+  watchdogOf,
+  whileRunning,
 } from './runner-fixtures.js';
 
 let work: string;
@@ -26,12 +28,22 @@ afterAll(() => removeDir(work));
 
 /**
  * Writes a host program into `dir`: the runner modules transpiled from src/ (so the test needs no
- * build) and host.mjs, which installs the exit cleanup (unless told `none`), starts one handler and then either waits
- * for a signal or exits by itself once the handler is running.
+ * build) and host.mjs, which installs the exit cleanup (unless told `none`) and then, by mode:
+ * `wait` starts one handler and waits for a signal; `exit` exits by itself once the handler is
+ * running; `lazy` prints the watchdog's pid before any handler and after each of two; `respawn`
+ * starts a handler, SIGKILLs the watchdog, starts a second handler, writes both watchdog pids to
+ * `<pidFile>.watchdogs` and waits.
  */
 function buildHost(dir: string): void {
   mkdirSync(join(dir, 'engine'));
-  for (const name of ['run-handler', 'environment', 'output-capture', 'process-groups']) {
+  const modules = [
+    'run-handler',
+    'environment',
+    'output-capture',
+    'process-groups',
+    'group-watchdog',
+  ];
+  for (const name of modules) {
     const source = readFileSync(
       fileURLToPath(new URL(`../../src/engine/${name}.ts`, import.meta.url)),
       'utf8',
@@ -47,9 +59,10 @@ function buildHost(dir: string): void {
   }
   writeFileSync(
     join(dir, 'host.mjs'),
-    `import { existsSync } from 'node:fs';
+    `import { existsSync, writeFileSync } from 'node:fs';
 import { runHandler } from './engine/run-handler.js';
 import { installExitCleanup } from './engine/process-groups.js';
+import { watchdogPid } from './engine/group-watchdog.js';
 const [mode, pidFile, script, install] = process.argv.slice(2);
 const counts = () => ['exit', 'SIGTERM', 'SIGINT', 'SIGHUP'].map((e) => process.listenerCount(e));
 const before = counts();
@@ -57,28 +70,50 @@ if (install === 'install') {
   installExitCleanup();
   installExitCleanup();
 }
-process.stdout.write(JSON.stringify(counts().map((n, i) => n - before[i])));
-const handler = { id: 'Stop:0:0', event: 'Stop', groupIndex: 0, handlerIndex: 0, origin: 'user', plugin: null,
-  source: 'test', matcher: null, if: null, command: script, argv: [script, pidFile], timeoutSec: 60,
-  statusMessage: null, pluginEnv: {}, legacyStdin: null };
-runHandler(handler, { stdin: '{}', cwd: process.cwd(), projectDir: process.cwd(), env: process.env });
-const poll = setInterval(() => {
-  if (mode === 'exit' && existsSync(pidFile)) process.exit(0);
-}, 10);
+const handler = (file) => ({ id: 'Stop:0:0', event: 'Stop', groupIndex: 0, handlerIndex: 0, origin: 'user',
+  plugin: null, source: 'test', matcher: null, if: null, command: script, argv: [script, file],
+  timeoutSec: 60, statusMessage: null, pluginEnv: {}, legacyStdin: null });
+const run = (file) =>
+  runHandler(handler(file), { stdin: '{}', cwd: process.cwd(), projectDir: process.cwd(), env: process.env });
+const until = (check) => new Promise((resolve) => {
+  const poll = setInterval(() => check() && (clearInterval(poll), resolve()), 10);
+});
+if (mode === 'lazy') {
+  const seen = [watchdogPid()];
+  await run(pidFile);
+  seen.push(watchdogPid());
+  await run(pidFile);
+  seen.push(watchdogPid());
+  process.stdout.write(JSON.stringify(seen));
+} else if (mode === 'respawn') {
+  run(pidFile);
+  await until(() => existsSync(pidFile));
+  const first = watchdogPid();
+  process.kill(first, 'SIGKILL');
+  await until(() => watchdogPid() === null);
+  run(pidFile + '.b');
+  writeFileSync(pidFile + '.watchdogs', JSON.stringify([first, watchdogPid()]));
+  setInterval(() => {}, 1000);
+} else {
+  process.stdout.write(JSON.stringify(counts().map((n, i) => n - before[i])));
+  run(pidFile);
+  setInterval(() => {
+    if (mode === 'exit' && existsSync(pidFile)) process.exit(0);
+  }, 10);
+}
 `,
   );
 }
 
-function startHost(mode: 'wait' | 'exit', pidFile: string, install = true) {
+function startHost(
+  mode: 'wait' | 'exit' | 'lazy' | 'respawn',
+  pidFile: string,
+  install = true,
+  script = fixture('record-pid-and-sleep.sh'),
+) {
   const child = spawn(
     process.execPath,
-    [
-      join(work, 'host.mjs'),
-      mode,
-      pidFile,
-      fixture('record-pid-and-sleep.sh'),
-      install ? 'install' : 'none',
-    ],
+    [join(work, 'host.mjs'), mode, pidFile, script, install ? 'install' : 'none'],
     {
       cwd: work,
       env: { PATH: process.env.PATH, HOME: work, HOOKPM_HOME: join(work, '.hookpm') },
@@ -157,4 +192,67 @@ describe('process groups', () => {
       await waitUntil(() => !isAlive(pid), 1000, `handler ${pid} to die`);
     },
   );
+
+  it('security: a host killed with SIGKILL (no code of its runs) leaves no handler: its watchdog kills the group, then exits', async () => {
+    const pidFile = join(work, 'host-sigkill.pid');
+    const host = startHost('wait', pidFile, false);
+    const pid = await readPid(pidFile);
+    let watchdog: number | null = null;
+    // The handler may write its pid before the watchdog, started right after it, has exec'd.
+    await waitUntil(
+      () => (watchdog = watchdogOf(host.child.pid as number)) !== null,
+      2000,
+      'a watchdog',
+    );
+    expect(isAlive(pid)).toBe(true);
+    await whileRunning();
+    host.child.kill('SIGKILL');
+    await host.exited;
+    await waitUntil(() => !isAlive(pid), 2000, `handler ${pid} to die`);
+    await waitUntil(() => !isAlive(watchdog as number), 2000, 'the watchdog to exit');
+  });
+
+  it('security: the watchdog starts with the first handler, not before, and one serves every later handler', async () => {
+    const host = startHost('lazy', join(work, 'lazy.pid'), true, '/bin/true');
+    const { code, stdout } = await host.exited;
+    expect(code).toBe(0);
+    const [before, first, second] = JSON.parse(stdout) as (number | null)[];
+    expect(before).toBeNull();
+    expect(first).toEqual(expect.any(Number));
+    expect(second).toBe(first);
+  });
+
+  it('security: a watchdog that died is replaced at the next handler and told every live group', async () => {
+    const pidFile = join(work, 'respawn.pid');
+    const host = startHost('respawn', pidFile, false);
+    const first = await readPid(pidFile);
+    const second = await readPid(`${pidFile}.b`);
+    await waitUntil(() => existsSync(`${pidFile}.watchdogs`), 2000, 'the watchdog pids');
+    await whileRunning();
+    const [killed, replacement] = JSON.parse(
+      readFileSync(`${pidFile}.watchdogs`, 'utf8'),
+    ) as number[];
+    host.child.kill('SIGKILL');
+    await host.exited;
+    expect(replacement).not.toBe(killed);
+    await waitUntil(() => !isAlive(first) && !isAlive(second), 2000, 'both handlers to die');
+  });
+
+  it('X4: the watchdog leaves alone a helper that a handler which exited normally left in its group', async () => {
+    const pidFile = join(work, 'helper.pid');
+    const host = startHost('wait', pidFile, false, fixture('leave-helper.sh'));
+    const helper = await readPid(pidFile);
+    const handler = await readPid(`${pidFile}.self`);
+    await waitUntil(() => !isAlive(handler), 2000, 'the handler to exit');
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the host lets its group go
+    const watchdog = watchdogOf(host.child.pid as number) as number;
+    host.child.kill('SIGKILL');
+    await host.exited;
+    await waitUntil(() => !isAlive(watchdog), 2000, 'the watchdog to exit');
+    try {
+      expect(isAlive(helper)).toBe(true);
+    } finally {
+      process.kill(helper, 'SIGKILL');
+    }
+  });
 });

@@ -134,6 +134,119 @@ describe('M4-M6: context, permission, suppressOriginalPrompt', () => {
     },
   );
 
+  const decideWithout = (i: number, decision: string, reason: string | null) =>
+    jsonRun(
+      'PreToolUse',
+      i,
+      specific('PreToolUse', {
+        permissionDecision: decision,
+        ...(reason === null ? {} : { permissionDecisionReason: reason }),
+      }),
+    );
+
+  it.each([
+    [
+      [
+        ['deny', null],
+        ['deny', 'second'],
+      ],
+      'deny',
+      'second',
+    ],
+    [
+      [
+        ['deny', ''],
+        ['deny', null],
+        ['deny', 'third'],
+        ['deny', 'fourth'],
+      ],
+      'deny',
+      'third',
+    ],
+    [
+      [
+        ['allow', null],
+        ['allow', 'why'],
+      ],
+      'allow',
+      'why',
+    ],
+    [
+      [
+        ['ask', 'first'],
+        ['ask', 'second'],
+      ],
+      'ask',
+      'first',
+    ],
+    [
+      [
+        ['deny', null],
+        ['allow', 'not this'],
+      ],
+      'deny',
+      null,
+    ],
+    [
+      [
+        ['allow', 'lower'],
+        ['deny', null],
+      ],
+      'deny',
+      null,
+    ],
+  ] as const)(
+    'M5: among equal decisions the first non-empty reason wins (%j gives %s with %s)',
+    (list, decision, reason) => {
+      const r = reduce(
+        'PreToolUse',
+        list.map(([d, why], i) => decideWithout(i, d, why)),
+      );
+      expect(r.permission).toEqual({ decision, reason, interrupt: false });
+    },
+  );
+
+  it("M5: a reasonless PermissionRequest deny keeps its interrupt and takes the next deny's message", () => {
+    const deny = (i: number, d: Record<string, unknown>) =>
+      jsonRun('PermissionRequest', i, specific('PermissionRequest', { decision: d }));
+    const r = reduce('PermissionRequest', [
+      deny(0, { behavior: 'deny', interrupt: true }),
+      deny(1, { behavior: 'deny', message: 'No' }),
+    ]);
+    expect(r.permission).toEqual({ decision: 'deny', reason: 'No', interrupt: true });
+  });
+
+  it('M5/K2: an exit-2 deny gives its reason to an earlier reasonless deny', () => {
+    const r = reduce('PreToolUse', [
+      decideWithout(0, 'deny', null),
+      exitRun('PreToolUse', 1, 2, 'rm -rf blocked'),
+    ]);
+    expect(r.permission).toEqual({ decision: 'deny', reason: 'rm -rf blocked', interrupt: false });
+  });
+
+  it('L1/M1: {"continue": false, "stopReason": null} stops the dispatch', () => {
+    const r = reduce('UserPromptSubmit', [
+      jsonRun('UserPromptSubmit', 0, { continue: false, stopReason: null }),
+      jsonRun('UserPromptSubmit', 1, { systemMessage: 'still here' }),
+    ]);
+    expect(r).toMatchObject({ continue: false, stopReason: null, systemMessages: ['still here'] });
+    expect(r.diagnostics).toEqual([]);
+  });
+
+  it('L1/M5: decision "approve" on PreToolUse is an allow that any ask or deny outranks', () => {
+    const approve = jsonRun('PreToolUse', 0, { decision: 'approve', reason: 'fine' });
+    expect(reduce('PreToolUse', [approve]).permission).toEqual({
+      decision: 'allow',
+      reason: 'fine',
+      interrupt: false,
+    });
+    expect(reduce('PreToolUse', [approve, decide(1, 'deny', 'no')]).permission).toEqual({
+      decision: 'deny',
+      reason: 'no',
+      interrupt: false,
+    });
+  });
+
   it('M5: permission is null when no handler decided', () => {
     const r = reduce('PreToolUse', [jsonRun('PreToolUse', 0, {}), exitRun('PreToolUse', 1, 1)]);
     expect(r.permission).toBeNull();

@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -89,4 +90,54 @@ export async function readPid(file: string): Promise<number> {
     `a pid in ${file}`,
   );
   return pid;
+}
+
+/** The pid of the watchdog (engine/group-watchdog.ts) of host `hostPid`, found by its argv. */
+export function watchdogOf(hostPid: number): number | null {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let argv: string[];
+    try {
+      argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue; // gone meanwhile
+    }
+    if (
+      argv.includes('hookpm-watchdog') &&
+      argv.includes(String(hostPid)) &&
+      isAlive(Number(entry))
+    )
+      return Number(entry);
+  }
+  return null;
+}
+
+/**
+ * A pause before SIGKILLing a host whose handler has written its pid: on a busy machine the handler
+ * may run before its host has the CPU back to record the group, the one instant in which a SIGKILL
+ * beats the watchdog (engine/group-watchdog.ts).
+ */
+export function whileRunning(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 200));
+}
+
+/**
+ * Once `host`'s handler has written its pid to `pidFile` and run a moment, sends `signal` to the
+ * host; resolves with the host's exit code once the host is gone and, within `ms`, the handler too.
+ * Call it right after spawning the host.
+ */
+export async function killHostWhileHandlerRuns(
+  host: ChildProcess,
+  pidFile: string,
+  signal: NodeJS.Signals,
+  ms = 2000,
+): Promise<number | null> {
+  const exited = new Promise<number | null>((resolve) => host.on('close', resolve));
+  const handler = await readPid(pidFile);
+  if (!isAlive(handler)) throw new Error(`handler ${handler} is not running`);
+  await whileRunning();
+  host.kill(signal);
+  const code = await exited;
+  await waitUntil(() => !isAlive(handler), ms, `handler ${handler} to die`);
+  return code;
 }

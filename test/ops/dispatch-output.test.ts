@@ -96,6 +96,28 @@ describe('exit codes and output (engine.md section 8, K and L)', () => {
     expect(codes(result)).toEqual(['invalid_output', 'invalid_output', 'unsupported_field']);
   });
 
+  it('L1: real handlers: {"continue": false, "stopReason": null} stops, "approve" allows on PreToolUse, an {"async": true} first line is ignored', async () => {
+    const stop = await dispatchTo('UserPromptSubmit', [
+      printsJson({ continue: false, stopReason: null }),
+    ]);
+    expect(stop).toMatchObject({ continue: false, stopReason: null, diagnostics: [] });
+    const approve = await dispatchTo(
+      'PreToolUse',
+      [printsJson({ decision: 'approve', reason: 'fine' })],
+      { tool_name: 'Bash' },
+    );
+    expect(approve.permission).toEqual({ decision: 'allow', reason: 'fine', interrupt: false });
+    const background = await dispatchTo(
+      'PreToolUse',
+      [`echo '{"async":true}'; ${specific('PreToolUse', { permissionDecision: 'deny' })}`],
+      { tool_name: 'Bash' },
+    );
+    expect(background.permission).toBeNull();
+    expect(background.diagnostics).toMatchObject([
+      { code: 'unsupported_field', severity: 'info', handler: 'PreToolUse:0:0' },
+    ]);
+  });
+
   it('L2: hookSpecificOutput naming another event is mismatched_output and its part is ignored', async () => {
     const result = await dispatchTo('UserPromptSubmit', [
       printsJson({

@@ -21,6 +21,7 @@ const src = process.argv[2]
 const ADAPTER_FILES = {
   'engine/run-handler.ts': 'engine',
   'engine/process-groups.ts': 'engine',
+  'engine/group-watchdog.ts': 'engine',
 };
 /**
  * Files outside cli/ that may end the process, and why. process-groups.ts is the library's

@@ -19,6 +19,8 @@ export function register(program: Command): void {
         '',
         'Methods (one JSON-RPC message per line): dispatch {event, payload, continuationCount?},',
         'reload, hooks, shutdown. The first line out is the notification "ready" with the snapshot.',
+        'At end of input the dispatches in flight finish and are answered, then the session exits;',
+        'shutdown, SIGTERM and SIGINT kill running handlers instead.',
         '',
         'Example:',
         '  $ hookpm session --cwd ./my-project      # on a terminal: the interactive prompt',

@@ -26,9 +26,11 @@ export interface RpcStreams {
  * are written as they settle, so concurrent dispatches are answered out of order, matched by id.
  * Every reply is one whole line in one write, so lines never interleave. Blank lines are skipped.
  *
- * Shutdown (a `shutdown` request, end of input, or an output that can no longer be written):
- * lines after it are not read, running handlers are killed (Session.close), the replies of the
- * dispatches they belonged to are written, then `null` for each `shutdown`. Resolves after that,
+ * End of input drains: nothing more is read, the requests in flight finish (each dispatch within
+ * its handlers' deadlines) and are answered, then the session closes. Shutdown (a `shutdown`
+ * request, or an output that can no longer be written, even while draining) kills instead: lines
+ * after it are not read, running handlers are killed (Session.close), the replies of the
+ * dispatches they belonged to are written, then `null` for each `shutdown`. Either way resolves
  * once the output is flushed; the caller then exits 0.
  */
 export function serveRpc(session: Session, { input, output }: RpcStreams): Promise<void> {
@@ -37,17 +39,17 @@ export function serveRpc(session: Session, { input, output }: RpcStreams): Promi
   let finished: Promise<void> | null = null;
   let served: () => void = () => {};
 
-  const finish = (): Promise<void> => {
+  const finish = (how: 'drain' | 'kill'): Promise<void> => {
     if (finished !== null) return finished;
     input.removeListener('data', onData);
     input.pause();
-    finished = shutDown(session, replies, shutdownIds);
+    finished = how === 'drain' ? drain(session, replies) : shutDown(session, replies, shutdownIds);
     void finished.then(served);
     return finished;
   };
   const requestShutdown = (id: RpcId | undefined): void => {
     if (id !== undefined) shutdownIds.push(id);
-    void finish();
+    void finish('kill');
   };
   const lines = createLineSplitter(
     (line) => handleLine(line, { session, replies, requestShutdown }),
@@ -59,13 +61,14 @@ export function serveRpc(session: Session, { input, output }: RpcStreams): Promi
     served = resolve;
     output.on('error', () => {
       replies.stop(); // the host stopped reading (EPIPE): nothing more can be said
-      void finish();
+      void session.close(); // a drain under way has no one left to answer either
+      void finish('kill');
     });
     input.setEncoding('utf8');
     input.on('data', onData);
     input.on('end', () => {
       lines.end();
-      void finish();
+      void finish('drain');
     });
     replies.write(formatNotification('ready', session.report));
   });
@@ -79,6 +82,16 @@ async function shutDown(session: Session, replies: Replies, shutdownIds: RpcId[]
   await session.close();
   await replies.settled();
   for (const id of shutdownIds) replies.reply(id, null);
+  await replies.flush();
+}
+
+/**
+ * cli.md section 4, end of input: the requests already read finish and are answered (a dispatch
+ * ends within its handlers' deadlines, X6), then the session closes; settles once flushed.
+ */
+async function drain(session: Session, replies: Replies): Promise<void> {
+  await replies.settled();
+  await session.close();
   await replies.flush();
 }
 

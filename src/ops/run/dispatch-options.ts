@@ -8,6 +8,8 @@ export interface DispatchOptions {
   continuationCount?: number;
   /** The parent environment handlers inherit, less secrets (X5); default `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** Names X5 would remove that handlers get all the same (`env.pass` of settings.json). */
+  passEnv?: readonly string[];
   /** Aborting kills every running handler's process group, as a deadline does. */
   signal?: AbortSignal;
   transcriptPath?: string;

@@ -1,5 +1,6 @@
 import type { DispatchResult } from '../../engine/types.js';
 import type { EventName } from '../../hooks/events.js';
+import { readUserSettings } from '../../store/user-settings.js';
 import { dispatchEvent } from './dispatch.js';
 import { loadTrustedSnapshot, type LoadTrustedSnapshotOptions } from './load-trusted-snapshot.js';
 
@@ -18,16 +19,24 @@ export interface RunEventOptions extends LoadTrustedSnapshotOptions {
  * `hookpm run <Event>` (cli.md sections 2-3): loads the configuration for `cwd` the way `hookpm
  * hooks` does (workspace trust resolved once, engine.md section 10; enabled plugins from `store`),
  * dispatches the one event with `cwd` as the invocation's working directory, and returns the result
- * with the snapshot's diagnostics (rejected matchers, tampered plugins, trust notes) ahead of the run's.
+ * with the snapshot's diagnostics (rejected matchers, tampered plugins, trust notes) and a
+ * settings.json that could not be used ahead of the run's. The user settings of `store` name the
+ * variables passed through X5 (`env.pass`).
  */
 export async function runEvent(options: RunEventOptions): Promise<DispatchResult> {
   const { event, input, continuationCount, env, signal, ...load } = options;
   const { snapshot } = await loadTrustedSnapshot(load);
+  const settings =
+    options.store === undefined
+      ? { passEnv: [], diagnostics: [] }
+      : readUserSettings(options.store);
   const result = await dispatchEvent(snapshot, event, input, {
     cwd: options.cwd,
+    passEnv: settings.passEnv,
     ...(continuationCount === undefined ? {} : { continuationCount }),
     ...(env === undefined ? {} : { env }),
     ...(signal === undefined ? {} : { signal }),
   });
-  return { ...result, diagnostics: [...snapshot.diagnostics, ...result.diagnostics] };
+  const diagnostics = [...snapshot.diagnostics, ...settings.diagnostics, ...result.diagnostics];
+  return { ...result, diagnostics };
 }

@@ -36,7 +36,8 @@ export async function runMatched(call: Invocation): Promise<DispatchResult> {
     projectDir: snapshot.projectDir,
     // X5 once per dispatch: reading a live process.env costs a native call per variable, so each
     // handler copies this plain, already filtered object instead (about 25 µs less per handler).
-    env: filterEnvironment(opts.env ?? process.env),
+    env: filterEnvironment(opts.env ?? process.env, opts.passEnv),
+    ...(opts.passEnv === undefined ? {} : { passEnv: opts.passEnv }),
     ...(opts.signal === undefined ? {} : { signal: opts.signal }),
   };
   // X1: all start now; Promise.all keeps configuration order whatever order they finish in.

@@ -9,6 +9,7 @@ import { isEventName, type EventName } from '../../hooks/events.js';
 import type { Snapshot, SnapshotPlugin } from '../../hooks/snapshot/snapshot.js';
 import { resolveStorePaths } from '../../store/paths.js';
 import type { StorePaths } from '../../store/store-paths.js';
+import { readUserSettings, type UserSettings } from '../../store/user-settings.js';
 import type { DispatchOptions } from './dispatch-options.js';
 import { dispatchEvent } from './dispatch.js';
 import { describeSnapshot, type HookListing } from './list-hooks.js';
@@ -36,7 +37,10 @@ export interface SessionReport {
   snapshotId: string;
   handlers: number;
   plugins: SnapshotPlugin[];
-  /** The snapshot's diagnostics: trust notes, rejected matchers, unreadable plugin state (R4). */
+  /**
+   * The snapshot's diagnostics (trust notes, rejected matchers, unreadable plugin state, R4), then
+   * a settings.json that could not be used.
+   */
   diagnostics: Diagnostic[];
 }
 
@@ -90,7 +94,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   const cwd = resolve(options.cwd);
   const load = snapshotLoader(options, env, cwd);
   let current = await load(null);
-  let report = reportOf(current.snapshot);
+  let report = reportOf(current);
   const sessionId = randomUUID();
   const gate = createSessionGate();
   const controller = new AbortController();
@@ -105,7 +109,12 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   ): Promise<DispatchResult> => {
     if (closing !== null) return Promise.reject(closedError('dispatch'));
     const continuationCount = given ?? (event === 'Stop' ? stopCount : 0);
-    const opts: DispatchOptions = { continuationCount, signal: controller.signal, env };
+    const opts: DispatchOptions = {
+      continuationCount,
+      signal: controller.signal,
+      env,
+      passEnv: current.settings.passEnv,
+    };
     // A payload's own session_id and cwd win (dispatchEvent's defaults); else the session's.
     if (typeof payload['session_id'] !== 'string') opts.sessionId = sessionId;
     if (typeof payload['cwd'] !== 'string') opts.cwd = cwd;
@@ -135,7 +144,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
       return gate.exclusive(async () => {
         if (closing !== null) throw closedError('reload');
         current = await load(current.trust.onceSha256);
-        report = reportOf(current.snapshot);
+        report = reportOf(current);
         return report;
       });
     },
@@ -152,16 +161,24 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   };
 }
 
-/** Loads the session's configuration; `onceSha256` carries an Allow once over to a reload (R4). */
+/** A session's configuration: the snapshot (R1) and the user settings read with it. */
+interface SessionConfig extends TrustedSnapshot {
+  settings: UserSettings;
+}
+
+/**
+ * Loads the session's configuration; `onceSha256` carries an Allow once over to a reload (R4).
+ * The user settings (`env.pass`, X5) are read with each snapshot, so a reload picks up an edit.
+ */
 function snapshotLoader(
   options: SessionOptions,
   env: Readonly<Record<string, string | undefined>>,
   cwd: string,
-): (onceSha256: string | null) => Promise<TrustedSnapshot> {
+): (onceSha256: string | null) => Promise<SessionConfig> {
   const store = options.store ?? resolveStorePaths(env);
   const home = options.home ?? (env.HOME || homedir());
-  return (onceSha256) =>
-    loadTrustedSnapshot({
+  return async (onceSha256) => {
+    const trusted = await loadTrustedSnapshot({
       cwd,
       home,
       flag: options.trustProjectHooks === true,
@@ -169,14 +186,16 @@ function snapshotLoader(
       onceSha256,
       ...(options.askTrust === undefined ? {} : { askTrust: options.askTrust }),
     });
+    return { ...trusted, settings: readUserSettings(store) };
+  };
 }
 
-function reportOf(snapshot: Snapshot): SessionReport {
+function reportOf({ snapshot, settings }: SessionConfig): SessionReport {
   return {
     snapshotId: snapshot.id,
     handlers: snapshot.handlers.length,
     plugins: snapshot.plugins.map((p) => ({ id: p.id, events: [...p.events] })),
-    diagnostics: [...snapshot.diagnostics],
+    diagnostics: [...snapshot.diagnostics, ...settings.diagnostics],
   };
 }
 

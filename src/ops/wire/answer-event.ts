@@ -6,6 +6,7 @@ import { matchHandlers } from '../../hooks/snapshot/snapshot-match.js';
 import { buildSnapshot } from '../../hooks/snapshot/snapshot.js';
 import { removePin, writePin } from '../../store/session-pins.js';
 import type { StorePaths } from '../../store/store-paths.js';
+import { readUserSettings } from '../../store/user-settings.js';
 import { findProjectRoot } from '../../workspace/find-project-root.js';
 import { dispatchEvent } from '../run/dispatch.js';
 import { pinnedSources } from './pinned-sources.js';
@@ -64,10 +65,13 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
   if (checked.sources !== pin.sources)
     snapshot = buildSnapshot({ projectDir, sources: checked.sources, diagnostics: [] });
   const continuationCount = event === 'Stop' ? pin.stopContinuations : 0;
+  // X5's pass-through (settings.json), read only when a handler is about to run.
+  const settings = running.size > 0 ? readUserSettings(options.store) : null;
   const result = await dispatchEvent(snapshot, event, input, {
     cwd,
     continuationCount,
     env: options.env,
+    ...(settings === null ? {} : { passEnv: settings.passEnv }),
   });
   if (stored && event === 'Stop') {
     const next = result.continueLoop ? continuationCount + 1 : 0;
@@ -79,6 +83,11 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
   const told = event === 'SessionStart' ? pin.diagnostics : [];
   return agent.encode({
     ...result,
-    diagnostics: [...told, ...checked.diagnostics, ...result.diagnostics],
+    diagnostics: [
+      ...told,
+      ...checked.diagnostics,
+      ...(settings?.diagnostics ?? []),
+      ...result.diagnostics,
+    ],
   });
 }

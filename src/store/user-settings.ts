@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { diagnostic, type Diagnostic } from '../hooks/diagnostic.js';
+import { describeValue, isPlainObject } from '../json/describe-value.js';
+import { parseJson } from '../json/parse-json.js';
+import type { StorePaths } from './store-paths.js';
+
+/** What the user's `<config>/settings.json` asks for (registry.md D1: settings go in config). */
+export interface UserSettings {
+  /**
+   * `{"env": {"pass": ["NAME", ...]}}`: variables handlers get although engine.md X5 would remove
+   * them, by exact name.
+   */
+  passEnv: string[];
+  /** Why the file was not used (`config_read_failed`); a missing file is no diagnostic. */
+  diagnostics: Diagnostic[];
+}
+
+const NONE: UserSettings = { passEnv: [], diagnostics: [] };
+const MISSING_CODES = new Set(['ENOENT', 'ENOTDIR']);
+
+/** `<config>/settings.json`. */
+export function settingsFile(paths: StorePaths): string {
+  return join(paths.config, 'settings.json');
+}
+
+/**
+ * Reads the settings once, synchronously (a dispatch about to start its handlers reads it; it is
+ * one small file). A file that cannot be read, is not strict JSON or has a wrong `env.pass` is
+ * not used at all: nothing is passed through (secrets stay removed) and one `config_read_failed`
+ * says why. Keys other than `env.pass` are left for other settings. Checked by hand rather than
+ * with zod, which the linked-agent path never loads.
+ */
+export function readUserSettings(paths: StorePaths): UserSettings {
+  const file = settingsFile(paths);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+    return MISSING_CODES.has(code) ? NONE : failed(file, `cannot read ${file}: ${code}`);
+  }
+  const json = parseJson(text, file);
+  if (!json.ok)
+    return failed(file, `invalid JSON at ${file}:${json.line}:${json.column}: ${json.message}`);
+  const problem = checkSettings(json.value);
+  if (problem !== null) return failed(file, `${file}: ${problem}`);
+  const env = (json.value as { env?: { pass?: string[] } }).env;
+  return { passEnv: [...(env?.pass ?? [])], diagnostics: [] };
+}
+
+/** What is wrong with the settings document, or null. */
+function checkSettings(value: unknown): string | null {
+  if (!isPlainObject(value)) return `expected a JSON object, found ${describeValue(value)}`;
+  if (!Object.hasOwn(value, 'env')) return null;
+  const env = value['env'];
+  if (!isPlainObject(env)) return `env must be an object, found ${describeValue(env)}`;
+  if (!Object.hasOwn(env, 'pass')) return null;
+  const pass = env['pass'];
+  if (!Array.isArray(pass))
+    return `env.pass must be an array of names, found ${describeValue(pass)}`;
+  const bad = pass.findIndex((name) => typeof name !== 'string' || !/^[^=\0]+$/.test(name));
+  if (bad === -1) return null;
+  return `env.pass[${bad}] must be a variable name (no "=", not empty), found ${describeValue(pass[bad])}`;
+}
+
+function failed(file: string, message: string): UserSettings {
+  return {
+    passEnv: [],
+    diagnostics: [
+      diagnostic('config_read_failed', 'warning', `${message}; no variable is passed through`, {
+        path: file,
+      }),
+    ],
+  };
+}

@@ -1,0 +1,77 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { homeStorePaths } from '../../src/store/home-paths.js';
+import { readUserSettings, settingsFile } from '../../src/store/user-settings.js';
+import { makeTempDir, removeDir } from '../engine/runner-fixtures.js';
+
+let dir: string;
+let n = 0;
+beforeAll(() => {
+  dir = makeTempDir('user-settings');
+});
+afterAll(() => removeDir(dir));
+
+/** A fresh store whose settings.json holds `text` (none when undefined). */
+function storeWith(text?: string) {
+  n += 1;
+  const paths = homeStorePaths(join(dir, `home${n}`));
+  if (text !== undefined) {
+    mkdirSync(paths.config, { recursive: true });
+    writeFileSync(settingsFile(paths), text);
+  }
+  return paths;
+}
+
+describe('settings.json: variables passed through X5 (registry.md D1, engine.md X5)', () => {
+  it('X5: {"env": {"pass": [...]}} names the variables to pass through; other keys are left alone', () => {
+    const paths = storeWith('{"env": {"pass": ["GH_PAT", "npm_config__auth"]}, "later": 1}');
+    expect(readUserSettings(paths)).toEqual({
+      passEnv: ['GH_PAT', 'npm_config__auth'],
+      diagnostics: [],
+    });
+  });
+
+  it.each(['{}', '{"env": {}}', '{"env": {"pass": []}}'])(
+    'X5: %s passes nothing through, without a diagnostic',
+    (text) => {
+      expect(readUserSettings(storeWith(text))).toEqual({ passEnv: [], diagnostics: [] });
+    },
+  );
+
+  it('S5: a missing settings.json (or config directory) is no diagnostic', () => {
+    expect(readUserSettings(storeWith())).toEqual({ passEnv: [], diagnostics: [] });
+  });
+
+  it.each([
+    ['{"env": {"pass": ["A"]},}', 'invalid JSON'],
+    ['{"env": {"pass": ["A"], "pass": ["B"]}}', 'duplicate key'],
+    ['[]', 'expected a JSON object, found an empty array'],
+    ['{"env": ["GH_PAT"]}', 'env must be an object'],
+    ['{"env": {"pass": "GH_PAT"}}', 'env.pass must be an array of names, found "GH_PAT"'],
+    ['{"env": {"pass": ["OK", 7]}}', 'env.pass[1] must be a variable name'],
+    ['{"env": {"pass": ["A=B"]}}', 'env.pass[0] must be a variable name'],
+    ['{"env": {"pass": [""]}}', 'env.pass[0] must be a variable name'],
+  ])(
+    'X5 (fail closed): settings.json %s passes nothing and gives config_read_failed (%s)',
+    (text, why) => {
+      const paths = storeWith(text);
+      const read = readUserSettings(paths);
+      expect(read.passEnv).toEqual([]);
+      expect(read.diagnostics).toMatchObject([
+        { code: 'config_read_failed', severity: 'warning', path: settingsFile(paths) },
+      ]);
+      expect(read.diagnostics[0]?.message).toContain(why);
+      expect(read.diagnostics[0]?.message).toContain('no variable is passed through');
+    },
+  );
+
+  it('X5 (fail closed): a settings.json that cannot be read (a directory: EISDIR) passes nothing, with config_read_failed', () => {
+    const paths = storeWith();
+    mkdirSync(settingsFile(paths), { recursive: true });
+    const read = readUserSettings(paths);
+    expect(read.passEnv).toEqual([]);
+    expect(read.diagnostics).toMatchObject([{ code: 'config_read_failed' }]);
+    expect(read.diagnostics[0]?.message).toContain('EISDIR');
+  });
+});
