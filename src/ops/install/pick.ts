@@ -12,6 +12,7 @@ import type { PluginRecord, State } from '../../store/state/state-schema.js';
 import type { LoadedCatalogs, RegistryWarning } from '../registries/load-catalogs.js';
 import type { RegistrySource } from './types.js';
 import type { Catalog } from '../registries/catalog-types.js';
+import { ownValue } from '../../json/own-value.js';
 
 export type RegistrySpec = Extract<InstallSpec, { kind: 'registry' }>;
 
@@ -45,9 +46,10 @@ export function pickRegistrySource(
     );
   }
   const relevant = (name: string): boolean => spec.registry === undefined || name === spec.registry;
-  const candidates: Candidate[] = loaded.catalogs
-    .filter((c) => relevant(c.registry) && c.index.plugins[spec.name] !== undefined)
-    .map((c) => ({ registry: c.registry, plugin: c.index.plugins[spec.name]! }));
+  const candidates: Candidate[] = loaded.catalogs.flatMap((c) => {
+    const plugin = relevant(c.registry) ? ownValue(c.index.plugins, spec.name) : undefined;
+    return plugin === undefined ? [] : [{ registry: c.registry, plugin }];
+  });
   const failed = loaded.warnings.filter((w) => relevant(w.registry));
   if (candidates.length === 0 && failed[0] !== undefined) throw errorOf(failed[0]);
   const picked = pickVersion(candidates, {
@@ -80,7 +82,7 @@ export function recordedRange(spec: RegistrySpec, version: string): string {
 
 /** V3 against the active version and a pending one. */
 export function assertKnownIntegrity(state: State, picked: PickedVersion): void {
-  const record = state.plugins[`${picked.name}@${picked.registry}`];
+  const record = ownValue(state.plugins, `${picked.name}@${picked.registry}`);
   if (record !== undefined) assertRecordIntegrity(record, picked);
 }
 

@@ -6,6 +6,7 @@ import type { InstallSource, MarketplaceSource, NpmSource } from './types.js';
 import type { LoadedCatalogs } from '../registries/load-catalogs.js';
 import type { Catalog } from '../registries/catalog-types.js';
 import { errorOf, type RegistrySpec } from './pick.js';
+import { ownValue } from '../../json/own-value.js';
 
 /**
  * V1 for the registry kinds that are not indexes, before index resolution (pick.ts):
@@ -32,7 +33,7 @@ export function resolveCatalogSource(
     const failed = loaded.warnings.find((w) => w.registry === entry.name);
     if (failed !== undefined) throw errorOf(failed);
     const catalog = loaded.catalogs.find((c) => c.registry === entry.name);
-    if (catalog?.index.plugins[spec.name] === undefined) {
+    if (catalog === undefined || ownValue(catalog.index.plugins, spec.name) === undefined) {
       throw new HookpmError('E_NOT_FOUND', `no plugin ${spec.name} in registry ${entry.name}`, {
         plugin: `${spec.name}@${entry.name}`,
         hint: `Run \`hookpm search\` to see what the registries offer, or \`hookpm registry update ${entry.name}\`.`,
@@ -40,7 +41,7 @@ export function resolveCatalogSource(
     }
     return marketplaceSource(spec, entry);
   }
-  const holders = loaded.catalogs.filter((c) => c.index.plugins[spec.name] !== undefined);
+  const holders = loaded.catalogs.filter((c) => ownValue(c.index.plugins, spec.name) !== undefined);
   if (holders.length > 1) {
     throw ambiguousName(
       spec.name,
