@@ -10,7 +10,8 @@ import {
 import { redactUrl } from '../../registry/http/url-policy.js';
 import type { PluginRecord, State } from '../../store/state/state-schema.js';
 import type { LoadedCatalogs, RegistryWarning } from '../registries/load-catalogs.js';
-import type { RegistrySource } from './types.js';
+import type { InstallSource, RegistrySource } from './types.js';
+import { knownIntegrityOf } from '../../store/state/known-integrity.js';
 import type { Catalog } from '../registries/catalog-types.js';
 import { ownValue } from '../../json/own-value.js';
 
@@ -18,6 +19,8 @@ export type RegistrySpec = Extract<InstallSpec, { kind: 'registry' }>;
 
 export interface PickOptions {
   includePrerelease: boolean;
+  /** `--force-integrity-change`: V3 is not checked (the new integrity replaces the known one). */
+  acceptIntegrityChange?: boolean;
   /** Things to tell the user (a deprecated version). */
   notes: string[];
 }
@@ -59,7 +62,7 @@ export function pickRegistrySource(
     ...(spec.tag === undefined ? {} : { tag: spec.tag }),
     includePrerelease: opts.includePrerelease,
   });
-  assertKnownIntegrity(state, picked);
+  if (opts.acceptIntegrityChange !== true) assertKnownIntegrity(state, picked);
   const catalog = loaded.catalogs.find((c) => c.registry === picked.registry);
   if (catalog === undefined)
     throw new Error('Assertion failed: the picked registry has no catalog');
@@ -80,10 +83,22 @@ export function recordedRange(spec: RegistrySpec, version: string): string {
   return spec.range;
 }
 
-/** V3 against the active version and a pending one. */
+/**
+ * V3 against the active version, a pending one, and the integrity the state keeps for every
+ * version installed before (knownIntegrity: it outlives an uninstall).
+ */
 export function assertKnownIntegrity(state: State, picked: PickedVersion): void {
-  const record = ownValue(state.plugins, `${picked.name}@${picked.registry}`);
+  const id = `${picked.name}@${picked.registry}`;
+  const record = ownValue(state.plugins, id);
   if (record !== undefined) assertRecordIntegrity(record, picked);
+  const known = knownIntegrityOf(state, id, picked.version);
+  if (known !== undefined)
+    checkKnownIntegrity({ version: picked.version, integrity: known }, picked);
+}
+
+/** The sources V3 holds for: a registry serves them, and must serve a version's bytes unchanged. */
+export function isFromRegistry(source: InstallSource): boolean {
+  return source.kind === 'registry' || source.kind === 'npm' || source.kind === 'marketplace';
 }
 
 /** V3 for one installed plugin: its active version and its pending update. */

@@ -115,6 +115,8 @@ export interface StageEnv {
   /** D5: only the tarball cache (and local files). */
   offline: boolean;
   cwd: string;
+  /** `--force-integrity-change`: V3 is not checked. */
+  acceptIntegrityChange?: boolean;
 }
 
 /**

@@ -213,7 +213,7 @@ export function checkKnownIntegrity(
       version: picked.version,
       expected: installed.integrity,
       found: picked.entry.integrity,
-      hint: 'A published version must never change. Nothing was changed; ask the registry owner, or uninstall first if you trust the new bytes.',
+      hint: 'A published version must never change. Nothing was changed; ask the registry owner, or install it again with --force-integrity-change if you trust the new bytes.',
     },
   );
 }
