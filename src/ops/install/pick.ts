@@ -138,6 +138,7 @@ export function sourceOf(
     url,
     integrity: entry.integrity,
   };
+  if (entry.size !== undefined) source.size = entry.size;
   if (entry.events !== undefined) source.events = entry.events;
   if (entry.surfaceHash !== undefined) source.surfaceHash = entry.surfaceHash;
   if (picked.deprecated !== undefined) source.deprecated = picked.deprecated;

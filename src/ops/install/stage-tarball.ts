@@ -50,6 +50,7 @@ export async function fetchAndExtract(
     const cached = await fetchTarballCached(source.url, {
       cacheDir: tarballCacheDir(ctx.paths),
       integrity: source.integrity,
+      ...(source.size === undefined ? {} : { size: source.size }),
       offline: env.offline,
       ...(ctx.fetch === undefined ? {} : { fetch: ctx.fetch }),
       ...progress,

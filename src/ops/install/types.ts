@@ -51,6 +51,8 @@ export interface RegistrySource extends SourceCommon {
   /** Absolute tarball URL, resolved against the index URL. */
   url: string;
   integrity: string;
+  /** The index entry's `size`, checked while the tarball streams in. */
+  size?: number;
   events?: string[];
   surfaceHash?: string;
   deprecated?: string;
