@@ -261,4 +261,38 @@ describe('security.md Archives, through hookpm install', () => {
     expect(await hashStore(world.paths)).toEqual(before);
     expect(existsSync(join(world.dir, 'outside.txt'))).toBe(false);
   });
+
+  it.each([
+    ['a truncated archive', () => tgz([MANIFEST('cut')]).subarray(0, 40), 'E_ARCHIVE_CORRUPT'],
+    ['an unsafe entry', () => tgz([MANIFEST('evil'), file('package/../x')]), 'E_ARCHIVE_UNSAFE'],
+  ])(
+    "security.md: an error about %s in ./x.tgz names the user's file and entry, never its copy in staging; the store is byte-identical",
+    async (_what, bytes, code) => {
+      const mine = join(world.dir, 'mine.tgz');
+      await writeFile(mine, bytes());
+      const before = await hashStore(world.paths);
+      let error: unknown;
+      try {
+        await install(['./mine.tgz']);
+      } catch (caught) {
+        error = caught;
+      }
+      if (!isHookpmError(error)) throw new Error(`expected a HookpmError, got ${String(error)}`);
+      expect(error.code, error.message).toBe(code);
+      expect(error.message).toContain(`Tarball ${mine}:`);
+      expect(error.details['file']).toBe(mine);
+      expect(error.message).not.toContain('.staging');
+      expect(await hashStore(world.paths)).toEqual(before);
+    },
+  );
+
+  it('security.md: an error about a registry tarball names its URL, not the cache file', async () => {
+    const error = await rejects(
+      'evil',
+      tgz([MANIFEST('evil'), file('package/../x')]),
+      'E_ARCHIVE_UNSAFE',
+    );
+    expect(error.message).toContain(`Tarball ${acme.url}tarballs/evil-1.0.0.tgz:`);
+    expect(error.message).not.toContain(world.paths.cache);
+  });
 });
