@@ -96,7 +96,10 @@ async function pickAll(
     return withOfflineNote(loaded, opts, attempt());
   } catch (error) {
     const stale = loaded.catalogs.some((c) => c.origin === 'cache' && !c.offline);
-    if (ctx.offline || !stale || !isHookpmError(error) || !RETRY_CODES.has(error.code)) throw error;
+    const retry =
+      isHookpmError(error) &&
+      (RETRY_CODES.has(error.code) || error.details['excludedEntry'] === true);
+    if (ctx.offline || !stale || !retry) throw error;
   }
   loaded = await load(true);
   return withOfflineNote(loaded, opts, attempt());

@@ -7,6 +7,7 @@ import { showLocation, tarballUrlOf } from '../../registry/registry-location.js'
 import { sortDescending } from '../../registry/versions/version-list.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
 import { loadCatalogs, type LoadedCatalogs } from '../registries/load-catalogs.js';
+import { excludedEntryError } from '../registries/excluded-entry.js';
 import type { Catalog } from '../registries/catalog-types.js';
 import type { RegistryContext } from '../registry-context.js';
 import { installedOf, type LatestEntry, type PluginInfo } from './plugin-info.js';
@@ -68,6 +69,8 @@ export async function describePlugin(ctx: RegistryContext, spec: string): Promis
     );
   const record = installed[0];
   if (record !== undefined) return fromInstalled(record, loaded);
+  const excluded = excludedEntryError(loaded.catalogs, name);
+  if (excluded !== null) throw excluded;
   const where = registry === undefined ? 'in any registry' : `in the registry ${registry}`;
   const failed = loaded.warnings.map((w) => w.registry);
   throw new HookpmError('E_NOT_FOUND', `No plugin named ${name} ${where}, and none is installed.`, {

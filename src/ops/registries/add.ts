@@ -26,13 +26,16 @@ export interface AddedRegistry {
   /** As stored (a base URL, or an absolute directory path), credentials redacted (N5). */
   location: string;
   plugins: number;
+  /** A marketplace's entries left out of its catalog, each naming the entry and why. */
+  warnings: string[];
 }
 
 /**
  * `hookpm registry add <name> <location>` (registry.md section 1): detects the kind, fetches and
  * validates the index (which also fills the cache), then records the registry under the store lock
  * (D3) with one durable state write. E_REGISTRY_EXISTS when the name is taken (built-in names
- * included, until removed); on any failure the state file is unchanged.
+ * included, until removed); on any failure the state file is unchanged. A marketplace's invalid
+ * entries come back as `warnings`.
  */
 export async function addRegistry(
   ctx: RegistryContext,
@@ -60,7 +63,8 @@ export async function addRegistry(
     registryLockOptions(ctx),
   );
   const location = showLocation(record.location);
-  return { name, kind: record.kind, location, plugins: catalog.summary.length };
+  const warnings = (catalog.excluded ?? []).map((entry) => entry.message);
+  return { name, kind: record.kind, location, plugins: catalog.summary.length, warnings };
 }
 
 function checkFree(state: State, name: string, ctx: RegistryContext): void {
