@@ -15,7 +15,7 @@ import { uninstallPlugins } from '../../src/ops/plugins/uninstall.js';
 import { INDEX_MAX_AGE_MS } from '../../src/registry/indexes/load-index.js';
 import { readState, writeState } from '../../src/store/state/state.js';
 import { ensureBuilt, runBin } from '../helpers/built-bin.js';
-import { failure } from '../helpers/failure.js';
+import { failsCleanly } from '../helpers/failure.js';
 import { startFakeNpmRegistry, type FakeNpmRegistry } from '../helpers/fake-npm-registry.js';
 import {
   publishPlugin,
@@ -47,13 +47,8 @@ const install = (specs: string[], over: Partial<InstallOptions> = {}) =>
     ...over,
   });
 
-async function refused(code: string, fn: () => Promise<unknown>): Promise<HookpmError> {
-  const before = await hashStore(world.paths);
-  const error = await failure(fn);
-  expect(error.code, error.message).toBe(code);
-  expect(await hashStore(world.paths)).toEqual(before);
-  return error;
-}
+const refused = (code: string, fn: () => Promise<unknown>): Promise<HookpmError> =>
+  failsCleanly(world.paths, code, fn);
 
 const ONE = { PreToolUse: ['echo one'] };
 const OTHER = { PreToolUse: ['echo other bytes'] };
