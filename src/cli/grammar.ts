@@ -32,6 +32,11 @@ export const INSTALL_OPTIONS: readonly OptionDefinition[] = [
     description: 'show the plan (versions, surface diff, files); change nothing',
   },
   { flags: '--include-prerelease', description: 'let ranges match prerelease versions' },
+  {
+    flags: '--force-integrity-change',
+    description:
+      'install a version although the registry now serves other bytes for it than it was installed with (V3)',
+  },
 ];
 
 /** cli.md sections 2 and 3: `hookpm search [query...]`. */

@@ -10,6 +10,7 @@ export interface InstallFlags {
   force?: boolean;
   dryRun?: boolean;
   includePrerelease?: boolean;
+  forceIntegrityChange?: boolean;
 }
 
 /** `hookpm install <spec...>`, from commands/install.ts or cli/start/fast-path.ts. */
@@ -29,6 +30,7 @@ export async function runInstall(
     dryRun: flags.dryRun === true,
     offline: globals.offline,
     includePrerelease: flags.includePrerelease === true,
+    acceptIntegrityChange: flags.forceIntegrityChange === true,
   }).finally(progress.done);
   if (globals.json) return printJson(result);
   printInstallResult(result);

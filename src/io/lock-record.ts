@@ -4,9 +4,10 @@ import { z } from '../json/zod.js';
 import { errnoCode, quietly } from './fs-error.js';
 
 /**
- * What a lock file holds: who took the lock, when, and the token that proves ownership. Built on
- * first use: an uncontended command never reads another's record (releasing needs only the token,
- * lockTokenOf).
+ * What a lock file holds: who took the lock, when, the token that proves ownership, and when the
+ * holder's process started (processStartOf; absent where the host does not tell, and in records
+ * of older hookpm versions). Built on first use: an uncontended command never reads another's
+ * record (releasing needs only the token, lockTokenOf).
  */
 function buildHolderSchema() {
   return z.object({
@@ -14,6 +15,7 @@ function buildHolderSchema() {
     hostname: z.string(),
     startedAt: z.string(),
     token: z.string().check(z.regex(/^[0-9a-f]{8,64}$/)),
+    processStart: z.optional(z.string()),
   });
 }
 let holderSchema: ReturnType<typeof buildHolderSchema> | undefined;
@@ -92,16 +94,57 @@ function safeJson(text: string): unknown {
 }
 
 /**
- * A lock is stale when its holder ran on this host and is gone (`kill(pid, 0)` says ESRCH). A
- * holder on this host that is alive is never stale, however long ago it last refreshed the lock (a
+ * A lock is stale when its holder ran on this host and is gone (`kill(pid, 0)` says ESRCH), or when
+ * its pid now names another process: one whose start time (processStartOf) is not the one the
+ * record holds, as after the holder was killed and its pid reused by any program. A holder on this
+ * host that is alive, and is the process that wrote the record (or the host cannot tell, or the
+ * record has no start time), is never stale, however long ago it last refreshed the lock (a
  * process starved of CPU must not lose its lock mid-transaction); only a lock of another host, or
  * an unreadable one, is judged by age: stale when not refreshed for `staleMs` (holders refresh its
  * mtime while they hold it).
  */
 export function isStale(sighting: LockSighting, staleMs: number): boolean {
   const { holder } = sighting;
-  if (holder !== null && holder.hostname === hostname()) return !isProcessAlive(holder.pid);
+  if (holder !== null && holder.hostname === hostname()) {
+    if (!isProcessAlive(holder.pid)) return true;
+    if (holder.processStart === undefined) return false;
+    const now = processStartOf(holder.pid);
+    return now !== null && now !== holder.processStart;
+  }
   return Date.now() - sighting.mtimeMs > staleMs;
+}
+
+let bootId: string | undefined;
+
+/**
+ * When process `pid` started, as the host tells it, or null where it does not (not Linux, the
+ * process gone, /proc hidden): on Linux field 22 of /proc/<pid>/stat, the start time in clock
+ * ticks since boot (proc(5)), after the boot id, so a pid reused after a reboot differs too.
+ */
+export function processStartOf(pid: number): string | null {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  // Field 2, the command name, is in parentheses and may hold spaces and ")": fields 3.. follow
+  // the last ")", so field 22 is the 20th of them.
+  const ticks = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .at(19);
+  if (ticks === undefined || !/^\d+$/.test(ticks)) return null;
+  bootId ??= readBootId();
+  return `${bootId}:${ticks}`;
+}
+
+function readBootId(): string {
+  try {
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+  } catch {
+    return '';
+  }
 }
 
 /** `kill(pid, 0)`: the process exists (EPERM: it does, owned by another user). */

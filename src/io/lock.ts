@@ -8,6 +8,7 @@ import { quietly, toStoreError } from './fs-error.js';
 import {
   createExclusive,
   isStale,
+  processStartOf,
   lockTempFile,
   lockTokenOf,
   readLockFile,
@@ -30,9 +31,12 @@ export type ReleaseLock = () => Promise<void>;
 
 const MAX_POLL_MS = 200;
 
+/** This process's start time for its lock records (processStartOf), read once. */
+let ownStart: string | null | undefined;
+
 /**
  * registry.md D3: takes the cross-process lock at `lockPath` (a file holding {pid, hostname,
- * startedAt, token}), waiting with bounded polling. A lock whose holder is dead, or that has not been
+ * startedAt, token, processStart}), waiting with bounded polling. A lock whose holder is dead, or that has not been
  * refreshed for `staleMs`, is taken over (see takeOver). Not reentrant: a process that holds the lock
  * and asks again waits for itself and gets E_LOCKED. Errors: E_LOCKED naming the holder,
  * E_STORE_READONLY / E_NOSPC / E_IO when the lock file cannot be written.
@@ -46,6 +50,8 @@ export async function acquireLock(lockPath: string, opts: LockOptions = {}): Pro
     startedAt: new Date().toISOString(),
     token: randomBytes(16).toString('hex'),
   };
+  ownStart ??= processStartOf(process.pid);
+  if (ownStart !== null) record.processStart = ownStart;
   const deadline = Date.now() + waitMs;
   let delay = 10;
   let waiting = false;

@@ -31,6 +31,8 @@ export interface CachedFetchOptions {
   cacheDir: string;
   /** SRI with a sha512 entry (I1); names the cache file and is verified. */
   integrity: string;
+  /** The size the index entry declares, checked while streaming a download. */
+  size?: number;
   /** D5: never use the network; a miss is E_OFFLINE (a `file:` URL is read, it is not network). */
   offline: boolean;
   fetch?: DownloadTimings;
@@ -84,6 +86,7 @@ export async function fetchTarballCached(
     ...opts.fetch,
     purpose: 'tarball',
     integrity: opts.integrity,
+    ...(opts.size === undefined ? {} : { declaredSize: opts.size }),
     ...(opts.onProgress === undefined ? {} : { onProgress: opts.onProgress }),
   });
   return { file, origin: 'fetched' };

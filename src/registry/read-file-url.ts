@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { HookpmError } from '../errors.js';
-import { readBody, tooLarge, TruncatedBodyError } from './http/body-reader.js';
+import { readBody, tooLarge, TruncatedBodyError, wrongSize } from './http/body-reader.js';
 import type { BodyLimits, BodySink } from './http/body-reader.js';
 import { errnoCode } from '../io/fs-error.js';
 
@@ -39,6 +39,10 @@ export async function readFileUrl<T>(
   if (size > limits.maxBytes) {
     await sink.discard();
     throw tooLarge(limits.url, limits.maxBytes, size);
+  }
+  if (limits.declaredSize !== undefined && size !== limits.declaredSize) {
+    await sink.discard();
+    throw wrongSize(limits.url, limits.declaredSize, size, 'exact');
   }
   try {
     return await readBody(createReadStream(path), sink, { ...limits, expectedLength: size });

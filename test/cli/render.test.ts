@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeControl, renderTable } from '../../src/cli/render/render.js';
+import { escapeControl, jsonText, renderTable } from '../../src/cli/render/render.js';
 
 describe('escapeControl', () => {
   it.each([
@@ -19,4 +19,23 @@ describe('renderTable', () => {
       'ID        COMMAND\nStop:0:0  echo\\u001b[31m',
     );
   });
+});
+
+describe('jsonText (--json output)', () => {
+  it.each([
+    ['C1 \u0080 \u009b[2J \u009f', 'C1 \\u0080 \\u009b[2J \\u009f'],
+    ['del\u007f', 'del\\u007f'],
+    ['safe\u202egnp.exe \u2066x\u2069', 'safe\\u202egnp.exe \\u2066x\\u2069'],
+    ['line\u2028sep\u2029', 'line\\u2028sep\\u2029'],
+    ['C0 \u001b[31m\n', 'C0 \\u001b[31m\\n'],
+    ['plain é 🎉', 'plain é 🎉'],
+  ])(
+    'cli.md section 1: %j is escaped in JSON as in text, and parses back to the same value',
+    (input, escaped) => {
+      const text = jsonText({ description: input });
+      expect(text).toBe(`{\n  "description": "${escaped}"\n}`);
+      expect(text).not.toMatch(/[\u007f-\u009f\u202a-\u202e\u2028\u2029\u2066-\u2069]/);
+      expect(JSON.parse(text)).toEqual({ description: input });
+    },
+  );
 });

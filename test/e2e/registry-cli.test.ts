@@ -60,7 +60,13 @@ describe('hookpm registry', () => {
     const added = json<{ added: unknown }>(
       await ok('registry', 'add', 'acme', server.url, '--json'),
     );
-    expect(added.added).toEqual({ name: 'acme', kind: 'index', location: server.url, plugins: 3 });
+    expect(added.added).toEqual({
+      name: 'acme',
+      kind: 'index',
+      location: server.url,
+      plugins: 3,
+      warnings: [],
+    });
     const listed = json<{ registries: Array<Record<string, unknown>> }>(
       await ok('registry', 'list', '--json'),
     );

@@ -1,4 +1,7 @@
+import { expect } from 'vitest';
 import { isHookpmError, type HookpmError } from '../../src/errors.js';
+import type { StorePaths } from '../../src/store/store-paths.js';
+import { hashStore } from './store-snapshot.js';
 
 /**
  * The HookpmError that `work` (a promise, or a function returning one) fails with; anything else
@@ -14,4 +17,20 @@ export async function failure(
     throw error;
   }
   throw new Error('expected a HookpmError');
+}
+
+/**
+ * security.md's invariant for a refused operation: `work` fails with a HookpmError of `code`, and
+ * the state file and every installed tree (hashStore) are byte-identical afterwards.
+ */
+export async function failsCleanly(
+  paths: StorePaths,
+  code: string,
+  work: Promise<unknown> | (() => Promise<unknown>),
+): Promise<HookpmError> {
+  const before = await hashStore(paths);
+  const error = await failure(work);
+  expect(error.code, error.message).toBe(code);
+  expect(await hashStore(paths)).toEqual(before);
+  return error;
 }

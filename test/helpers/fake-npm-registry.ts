@@ -79,7 +79,7 @@ export async function startFakeNpmRegistry(
       res.end(tarball);
       return;
     }
-    const pkg = packages[path.slice(1)];
+    const pkg = Object.hasOwn(packages, path.slice(1)) ? packages[path.slice(1)] : undefined;
     if (pkg === undefined) {
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end('{"error":"Not found"}');

@@ -92,7 +92,10 @@ export async function startPluginRegistry(name = 'acme'): Promise<ServedRegistry
         ...rest,
       };
       files.set(`/${entry.tarball}`, bytes);
-      const doc = (served.index.plugins[plugin] ??= { keywords: [], distTags: {}, versions: {} });
+      const plugins = served.index.plugins;
+      if (!Object.hasOwn(plugins, plugin))
+        plugins[plugin] = { keywords: [], distTags: {}, versions: {} };
+      const doc = plugins[plugin] as IndexPluginDoc;
       doc.versions[version] = entry;
       if (latest !== false) doc.distTags['latest'] = version;
       return entry;

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, readdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -7,6 +7,12 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isHookpmError } from '../../src/errors.js';
 import { acquireLock, withLock } from '../../src/io/lock.js';
+import { processStartOf } from '../../src/io/lock-record.js';
+import { installPlugins } from '../../src/ops/install/install.js';
+import { lockFile } from '../../src/store/paths.js';
+import { failure } from '../helpers/failure.js';
+import { hashStore } from '../helpers/store-snapshot.js';
+import { cmd, makeWorld, pluginFiles } from '../ops/plugin-fixture.js';
 import { startChild } from '../helpers/child.js';
 import { compiledSandbox } from '../helpers/compile-src.js';
 
@@ -239,5 +245,111 @@ describe('acquireLock', () => {
     );
     expect(isHookpmError(error, 'E_LOCKED')).toBe(true);
     await release();
+  });
+});
+
+describe.runIf(process.platform === 'linux')('a recorded pid that is alive (Linux: /proc)', () => {
+  /** A process that is not hookpm and outlives the test's waits. */
+  const startSleeper = () => spawn('sleep', ['30'], { stdio: 'ignore' });
+
+  async function plant(lock: string, record: Record<string, unknown>): Promise<string> {
+    await mkdir(join(lock, '..'), { recursive: true });
+    const text = JSON.stringify({
+      hostname: hostname(),
+      startedAt: '2026-01-01T00:00:00Z',
+      token: 'feedfacefeedface',
+      ...record,
+    });
+    await writeFile(lock, text);
+    return text;
+  }
+
+  async function lockedFor(lock: string): Promise<unknown> {
+    return acquireLock(lock, { waitMs: 300 }).then(
+      (release) => release().then(() => 'acquired'),
+      (e: unknown) => e,
+    );
+  }
+
+  it("D3: the lock record holds the holder's process start time (/proc/<pid>/stat field 22)", async () => {
+    const { lock } = await newCase('start');
+    const release = await acquireLock(lock);
+    const record = JSON.parse(await readFile(lock, 'utf8')) as { processStart?: string };
+    expect(record.processStart).toBe(processStartOf(process.pid));
+    expect(record.processStart).toMatch(/^[0-9a-f-]*:\d+$/);
+    await release();
+  });
+
+  it('D3: a lock whose pid is alive but is another process (its start time differs: the pid was reused) is recovered at once', async () => {
+    const { lock } = await newCase('reused');
+    const sleeper = startSleeper();
+    try {
+      const actual = processStartOf(sleeper.pid as number) as string;
+      await plant(lock, { pid: sleeper.pid, processStart: `${actual}0` });
+      const started = Date.now();
+      const release = await acquireLock(lock, { waitMs: 5000 });
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(JSON.parse(await readFile(lock, 'utf8'))).toMatchObject({ pid: process.pid });
+      await release();
+    } finally {
+      sleeper.kill('SIGKILL');
+    }
+  });
+
+  it('D3: a lock whose live pid has the recorded start time is held: E_LOCKED, and the lock file is byte-identical', async () => {
+    const { lock } = await newCase('held');
+    const sleeper = startSleeper();
+    try {
+      const text = await plant(lock, {
+        pid: sleeper.pid,
+        processStart: processStartOf(sleeper.pid as number),
+      });
+      expect(isHookpmError(await lockedFor(lock), 'E_LOCKED')).toBe(true);
+      expect(await readFile(lock, 'utf8')).toBe(text);
+    } finally {
+      sleeper.kill('SIGKILL');
+    }
+  });
+
+  it('D3: through hookpm install: a store lock of a live holder is E_LOCKED with the store byte-identical; once its pid names another process, the install recovers it', async () => {
+    const world = await makeWorld();
+    const sleeper = startSleeper();
+    try {
+      const dir = await world.plugin(
+        'guard',
+        pluginFiles('guard', '1.0.0', { Stop: [cmd('true')] }),
+      );
+      const ctx = { paths: world.paths, defaults: {}, lockWaitMs: 300 };
+      const opts = {
+        specs: [dir],
+        cwd: world.dir,
+        enable: 'yes' as const,
+        force: false,
+        dryRun: false,
+      };
+      const actual = processStartOf(sleeper.pid as number) as string;
+      await plant(lockFile(world.paths), { pid: sleeper.pid, processStart: actual });
+      const before = await hashStore(world.paths);
+      const error = await failure(installPlugins(ctx, opts));
+      expect(error.code).toBe('E_LOCKED');
+      expect(await hashStore(world.paths)).toEqual(before);
+      await plant(lockFile(world.paths), { pid: sleeper.pid, processStart: `${actual}0` });
+      expect((await installPlugins(ctx, opts)).installed[0]).toMatchObject({ id: 'guard@local' });
+    } finally {
+      sleeper.kill('SIGKILL');
+      await world.cleanup();
+    }
+  });
+
+  it("D3: a record without a start time (an older hookpm) and a live pid keeps today's rule: E_LOCKED, the lock file byte-identical", async () => {
+    const { lock } = await newCase('older');
+    const sleeper = startSleeper();
+    try {
+      const text = await plant(lock, { pid: sleeper.pid });
+      expect(isHookpmError(await lockedFor(lock), 'E_LOCKED')).toBe(true);
+      expect(await readFile(lock, 'utf8')).toBe(text);
+    } finally {
+      sleeper.kill('SIGKILL');
+    }
   });
 });

@@ -6,7 +6,6 @@
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HookpmError } from '../../src/errors.js';
 import { enablePlugin } from '../../src/ops/plugins/enable.js';
 import { installPlugins } from '../../src/ops/install/install.js';
 import type { InstallOptions } from '../../src/ops/install/options.js';
@@ -26,7 +25,7 @@ import {
 } from '../helpers/plugin-registry.js';
 import { hashStore } from '../helpers/store-snapshot.js';
 import { makeWorld, type World } from './plugin-fixture.js';
-import { failure } from '../helpers/failure.js';
+import { failsCleanly, failure } from '../helpers/failure.js';
 
 let world: World;
 let acme: ServedRegistry;
@@ -90,15 +89,6 @@ const update = (names: string[] = [], over: Partial<UpdateOptions> = {}) =>
     ...over,
   });
 
-/** The store must be byte-identical after `fn` fails with `code`. */
-async function failsCleanly(code: string, fn: () => Promise<unknown>): Promise<HookpmError> {
-  const before = await hashStore(world.paths);
-  const error = await failure(fn);
-  expect(error.code, error.message).toBe(code);
-  expect(await hashStore(world.paths)).toEqual(before);
-  return error;
-}
-
 const ONE = { PreToolUse: ['echo one'] };
 const TWO = { PreToolUse: ['echo one', 'echo two'] };
 
@@ -136,7 +126,7 @@ describe('V1-V2: resolving a registry spec', () => {
     try {
       await publishPlugin(other, 'guard', '3.0.0', ONE);
       ctx = contextFor(acme, other);
-      const error = await failsCleanly('E_AMBIGUOUS', () => install(['guard']));
+      const error = await failsCleanly(world.paths, 'E_AMBIGUOUS', () => install(['guard']));
       expect(error.details['ids']).toEqual(['guard@acme', 'guard@other']);
       expect((await install(['guard@other'])).installed[0]).toMatchObject({
         id: 'guard@other',
@@ -162,7 +152,9 @@ describe('V1-V2: resolving a registry spec', () => {
   });
 
   it('V2: a range that matches nothing is E_NO_MATCHING_VERSION listing the nearest versions', async () => {
-    const error = await failsCleanly('E_NO_MATCHING_VERSION', () => install(['guard@^5.0.0']));
+    const error = await failsCleanly(world.paths, 'E_NO_MATCHING_VERSION', () =>
+      install(['guard@^5.0.0']),
+    );
     expect(error.details['nearest']).toEqual(['2.0.0-beta.1', '1.1.0', '1.0.0']);
     expect(error.message).toContain('1.1.0');
   });
@@ -175,8 +167,10 @@ describe('V1-V2: resolving a registry spec', () => {
   });
 
   it('a name no registry has is E_NOT_FOUND; an unknown registry is E_NOT_FOUND naming it', async () => {
-    await failsCleanly('E_NOT_FOUND', () => install(['nothing']));
-    const error = await failsCleanly('E_NOT_FOUND', () => install(['guard@nowhere@1.0.0']));
+    await failsCleanly(world.paths, 'E_NOT_FOUND', () => install(['nothing']));
+    const error = await failsCleanly(world.paths, 'E_NOT_FOUND', () =>
+      install(['guard@nowhere@1.0.0']),
+    );
     expect(error.message).toContain('nowhere');
   });
 });
@@ -187,7 +181,7 @@ describe('V3, I3: what was downloaded must be what the index promised', () => {
     await install(['guard']);
     await publishPlugin(acme, 'guard', '1.0.0', TWO);
     clock += INDEX_MAX_AGE_MS + 1000;
-    const error = await failsCleanly('E_INTEGRITY_CHANGED', () =>
+    const error = await failsCleanly(world.paths, 'E_INTEGRITY_CHANGED', () =>
       install(['guard@1.0.0'], { force: true }),
     );
     expect(error.message).toContain('guard@acme 1.0.0');
@@ -196,23 +190,25 @@ describe('V3, I3: what was downloaded must be what the index promised', () => {
   it('I3: a manifest name, version, events or surfaceHash other than the index entry is E_MANIFEST_MISMATCH', async () => {
     const other = await packFiles(pluginTree('other', '1.0.0', ONE));
     acme.publish('wrongname', '1.0.0', other.bytes);
-    await failsCleanly('E_MANIFEST_MISMATCH', () => install(['wrongname']));
+    await failsCleanly(world.paths, 'E_MANIFEST_MISMATCH', () => install(['wrongname']));
     const older = await packFiles(pluginTree('wrongver', '0.9.0', ONE));
     acme.publish('wrongver', '1.0.0', older.bytes);
-    await failsCleanly('E_MANIFEST_MISMATCH', () => install(['wrongver']));
+    await failsCleanly(world.paths, 'E_MANIFEST_MISMATCH', () => install(['wrongver']));
     const narrow = await packFiles(pluginTree('surf', '1.0.0', ONE));
     const wide = await packFiles(pluginTree('surf', '1.0.0', TWO));
     acme.publish('surf', '1.0.0', wide.bytes, {
       events: narrow.events,
       surfaceHash: narrow.surfaceHash,
     });
-    const error = await failsCleanly('E_MANIFEST_MISMATCH', () => install(['surf']));
+    const error = await failsCleanly(world.paths, 'E_MANIFEST_MISMATCH', () => install(['surf']));
     expect(error.details['field']).toBe('surfaceHash');
     acme.publish('evts', '1.0.0', (await packFiles(pluginTree('evts', '1.0.0', ONE))).bytes, {
       events: ['Stop'],
     });
     expect(
-      (await failsCleanly('E_MANIFEST_MISMATCH', () => install(['evts']))).details['field'],
+      (await failsCleanly(world.paths, 'E_MANIFEST_MISMATCH', () => install(['evts']))).details[
+        'field'
+      ],
     ).toBe('events');
   });
 });
@@ -242,12 +238,12 @@ describe('D5: the tarball cache and --offline', () => {
   });
 
   it('D5: --offline without a cached index or tarball is E_OFFLINE and nothing is fetched', async () => {
-    await failsCleanly('E_OFFLINE', () => install(['guard'], { offline: true }));
+    await failsCleanly(world.paths, 'E_OFFLINE', () => install(['guard'], { offline: true }));
     expect(acme.requests).toEqual([]);
     await install(['guard'], { dryRun: true });
     for (const file of await readdir(tarballCacheDir(world.paths)))
       await writeFile(join(tarballCacheDir(world.paths), file), 'damaged');
-    await failsCleanly('E_OFFLINE', () => install(['guard'], { offline: true }));
+    await failsCleanly(world.paths, 'E_OFFLINE', () => install(['guard'], { offline: true }));
   });
 });
 
@@ -332,7 +328,7 @@ describe('hookpm update (plugins.md Q5; V2)', () => {
     await publishPlugin(acme, 'guard', '1.1.0', TWO);
     await failure(() => update());
     await publishPlugin(acme, 'guard', '1.1.0', { PreToolUse: ['echo one', 'echo three'] });
-    await failsCleanly('E_INTEGRITY_CHANGED', () => update());
+    await failsCleanly(world.paths, 'E_INTEGRITY_CHANGED', () => update());
   });
 });
 
@@ -379,7 +375,7 @@ describe('D1b: tarball files and URLs belong to `local`', () => {
     });
     const state = await readState(world.paths);
     expect(state.plugins['served@local']!.source).toBe(`${acme.url}x/served.tgz`);
-    await failsCleanly('E_OFFLINE', () =>
+    await failsCleanly(world.paths, 'E_OFFLINE', () =>
       install([`${acme.url}x/served.tgz`], { offline: true, force: true }),
     );
   });
@@ -388,7 +384,7 @@ describe('D1b: tarball files and URLs belong to `local`', () => {
     await publishPlugin(acme, 'a', '1.0.0', ONE);
     await publishPlugin(acme, 'b', '1.0.0', ONE);
     acme.publish('c', '1.0.0', Buffer.from('not a tarball'));
-    await failsCleanly('E_ARCHIVE_CORRUPT', () => install(['a', 'b', 'c']));
+    await failsCleanly(world.paths, 'E_ARCHIVE_CORRUPT', () => install(['a', 'b', 'c']));
     const { installed } = await install(['a', 'b']);
     expect(installed.map((e) => e.id)).toEqual(['a@acme', 'b@acme']);
   });

@@ -178,7 +178,13 @@ describe('a marketplace.json served over http', () => {
       const url = `http://127.0.0.1:${port}/market/marketplace.json`;
       const ctx = { ...registryCtx(), defaults: {} };
       const added = await addRegistry(ctx, { name: 'web', location: url, cwd: root });
-      expect(added).toEqual({ name: 'web', kind: 'marketplace', location: url, plugins: 2 });
+      expect(added).toEqual({
+        name: 'web',
+        kind: 'marketplace',
+        location: url,
+        plugins: 2,
+        warnings: [],
+      });
       const found = await searchPlugins(ctx, { query: 'greet' });
       expect(found.results.map((r) => [r.id, r.version])).toEqual([['greet@web', '0.0.0-unknown']]);
       const opts = {

@@ -87,7 +87,13 @@ describe('registry add (registry.md section 1)', () => {
       location: `${s.url}index.json`,
       cwd: root,
     });
-    expect(added).toEqual({ name: 'acme', kind: 'index', location: s.url, plugins: 3 });
+    expect(added).toEqual({
+      name: 'acme',
+      kind: 'index',
+      location: s.url,
+      plugins: 3,
+      warnings: [],
+    });
     const state = await readState(paths);
     expect(state.registries['acme']).toMatchObject({ location: s.url, kind: 'index' });
     expect(s.requests.map((r) => r.path)).toEqual(['/index.json']);
@@ -195,7 +201,13 @@ describe('registry add (registry.md section 1)', () => {
     };
     await writeFile(join(mp, '.claude-plugin', 'marketplace.json'), JSON.stringify(catalog));
     const added = await addRegistry(ctx, { name: 'mp', location: 'mp', cwd: root });
-    expect(added).toEqual({ name: 'mp', kind: 'marketplace', location: mp, plugins: 1 });
+    expect(added).toEqual({
+      name: 'mp',
+      kind: 'marketplace',
+      location: mp,
+      plugins: 1,
+      warnings: [],
+    });
     const found = await searchPlugins(ctx, { event: 'Stop' });
     expect(found.results.map((r) => [r.id, r.events])).toEqual([['hello@mp', ['Stop']]]);
     const before = await bytesOf(stateFile(paths));
@@ -218,6 +230,7 @@ describe('registry add (registry.md section 1)', () => {
         kind: 'npm',
         location: 'http://127.0.0.1:9/npm/',
         plugins: 0,
+        warnings: [],
       });
     } finally {
       if (saved === undefined) delete process.env.HOOKPM_NPM_REGISTRY;

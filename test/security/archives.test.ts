@@ -21,6 +21,7 @@ import {
   type ServedRegistry,
 } from '../helpers/plugin-registry.js';
 import { hashStore } from '../helpers/store-snapshot.js';
+import { failsCleanly } from '../helpers/failure.js';
 import {
   longNameEntry,
   tarEntry,
@@ -260,5 +261,30 @@ describe('security.md Archives, through hookpm install', () => {
     expect(isHookpmError(error, 'E_ARCHIVE_UNSAFE')).toBe(true);
     expect(await hashStore(world.paths)).toEqual(before);
     expect(existsSync(join(world.dir, 'outside.txt'))).toBe(false);
+  });
+
+  it.each([
+    ['a truncated archive', () => tgz([MANIFEST('cut')]).subarray(0, 40), 'E_ARCHIVE_CORRUPT'],
+    ['an unsafe entry', () => tgz([MANIFEST('evil'), file('package/../x')]), 'E_ARCHIVE_UNSAFE'],
+  ])(
+    "security.md: an error about %s in ./x.tgz names the user's file and entry, never its copy in staging; the store is byte-identical",
+    async (_what, bytes, code) => {
+      const mine = join(world.dir, 'mine.tgz');
+      await writeFile(mine, bytes());
+      const error = await failsCleanly(world.paths, code, () => install(['./mine.tgz']));
+      expect(error.message).toContain(`Tarball ${mine}:`);
+      expect(error.details['file']).toBe(mine);
+      expect(error.message).not.toContain('.staging');
+    },
+  );
+
+  it('security.md: an error about a registry tarball names its URL, not the cache file', async () => {
+    const error = await rejects(
+      'evil',
+      tgz([MANIFEST('evil'), file('package/../x')]),
+      'E_ARCHIVE_UNSAFE',
+    );
+    expect(error.message).toContain(`Tarball ${acme.url}tarballs/evil-1.0.0.tgz:`);
+    expect(error.message).not.toContain(world.paths.cache);
   });
 });

@@ -179,9 +179,10 @@ describe('security.md Registries and the network, through hookpm install', () =>
   });
 
   it('a server that sends one byte every 100 ms forever is E_REGISTRY_TIMEOUT at the overall deadline', async () => {
-    await publishPlugin(acme, 'guard', '1.0.0');
+    const packed = await publishPlugin(acme, 'guard', '1.0.0');
     acme.handlers.set('/tarballs/guard-1.0.0.tgz', (_req, res) => {
-      res.setHeader('content-length', '100000');
+      // The declared size: a Content-Length that differs from it is refused at once.
+      res.setHeader('content-length', String(packed.bytes.length));
       const timer = setInterval(() => res.write('x'), 100);
       res.on('close', () => clearInterval(timer));
     });
@@ -215,6 +216,43 @@ describe('security.md Registries and the network, through hookpm install', () =>
     await rejects(['keep'], 'E_REGISTRY_TOO_LARGE');
     expect(sent).toBeLessThan(64 * 1024 * 1024);
     expect(await cachedIndex()).toEqual(cached);
+  });
+
+  it("section 7 step 2: a tarball longer than its index entry's size is cut off as soon as it passes it (E_INTEGRITY); nothing cached", async () => {
+    const packed = await publishPlugin(acme, 'guard', '1.0.0');
+    const chunk = 64 * 1024;
+    let sent = 0;
+    acme.handlers.set('/tarballs/guard-1.0.0.tgz', (_req, res) => {
+      // No Content-Length: the body is the tarball, then 32 MiB more, written as the reader takes it.
+      res.write(packed.bytes);
+      const pump = (): void => {
+        while (sent < 32 * 1024 * 1024) {
+          sent += chunk;
+          if (!res.write(Buffer.alloc(chunk))) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      pump();
+    });
+    const cache = await readdir(tarballCacheDir(world.paths));
+    const error = await rejects(['guard'], 'E_INTEGRITY');
+    expect(error.message).toContain(
+      `larger than the ${packed.bytes.length} bytes its index entry declares`,
+    );
+    // Reading stopped at the chunk that passed the size, long before the server's end.
+    expect(error.details['found']).toBeLessThanOrEqual(packed.bytes.length + chunk);
+    expect(sent).toBeLessThan(32 * 1024 * 1024);
+    expect(await readdir(tarballCacheDir(world.paths))).toEqual(cache);
+    expect(tarballRequests('/tarballs/guard-1.0.0.tgz')).toBe(1);
+  });
+
+  it("section 7 step 2: a Content-Length other than the index entry's size is E_INTEGRITY before the body is read", async () => {
+    const packed = await publishPlugin(acme, 'guard', '1.0.0');
+    acme.files.set('/tarballs/guard-1.0.0.tgz', Buffer.concat([packed.bytes, Buffer.alloc(4096)]));
+    const error = await rejects(['guard'], 'E_INTEGRITY');
+    expect(error.message).toContain(
+      `not the ${packed.bytes.length} bytes its index entry declares`,
+    );
   });
 
   it('a range that matches nothing is E_NO_MATCHING_VERSION listing the nearest versions', async () => {

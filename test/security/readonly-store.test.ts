@@ -1,8 +1,8 @@
 /**
  * security.md "State and the file system": a read-only store is a clear error before any network
  * access. The store is a tmpfs remounted read-only in a private mount namespace (unshare -m), with a
- * registry added before the remount; `hookpm install` and `hookpm update` then fail with
- * E_STORE_READONLY and the registry on 127.0.0.1 sees no request from them.
+ * registry added before the remount; `hookpm install`, `hookpm update` and `hookpm registry add`
+ * then fail with E_STORE_READONLY and the registries on 127.0.0.1 see no request from them.
  */
 import { spawn } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
@@ -76,5 +76,32 @@ describe('security.md: a read-only store', () => {
     expect(JSON.parse(update ?? '')).toMatchObject({ error: { code: 'E_STORE_READONLY' } });
     // Only the registry add and the first install, before the remount, talked to the registry.
     expect(acme.requests.slice(before)).toEqual(['/index.json', '/tarballs/keep-1.1.0.tgz']);
+  });
+
+  it('registry add fails with E_STORE_READONLY before any network access; the store is byte-identical', async () => {
+    const other = await startPluginRegistry('other');
+    try {
+      await publishPlugin(other, 'guard', '1.0.0');
+      await mkdir(home.env.HOOKPM_HOME as string, { recursive: true });
+      // Every file of the store with its digest, in a stable order, printed between the markers.
+      const digest = 'find "$1" -type f -exec sha256sum {} + | sort';
+      const script = [
+        'mount -t tmpfs -o size=4m tmpfs "$1"',
+        `"$2" "$3" registry add acme ${acme.url} >/dev/null`,
+        'mount -o remount,ro "$1"',
+        `echo ---; ${digest}; echo ---`,
+        `"$2" "$3" registry add other ${other.url} --json || true`,
+        `echo ---; ${digest}`,
+      ].join('; ');
+      const run = await inNamespace(script);
+      expect(run.code, run.stderr).toBe(0);
+      const [, storeBefore, added, storeAfter] = run.stdout.split('---\n');
+      expect(JSON.parse(added ?? '')).toMatchObject({ error: { code: 'E_STORE_READONLY' } });
+      expect(storeAfter).toBe(storeBefore);
+      expect(storeBefore).toContain('state.json');
+      expect(other.requests).toEqual([]);
+    } finally {
+      await other.close();
+    }
   });
 });

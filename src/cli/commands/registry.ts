@@ -60,6 +60,8 @@ async function add(name: string, location: string, command: Command): Promise<vo
   printLine(
     `added registry ${added.name} (${added.kind}, ${added.plugins} plugin(s)) at ${escapeControl(added.location)}`,
   );
+  for (const warning of added.warnings)
+    printErrorLine(`hookpm: warning: registry ${added.name}: ${escapeControl(warning)}`);
 }
 
 async function remove(name: string, command: Command): Promise<void> {

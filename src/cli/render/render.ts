@@ -34,9 +34,24 @@ export function renderTable(
     .join('\n');
 }
 
+/**
+ * What JSON.stringify leaves raw that the text output escapes: DEL, C1 (U+0080-U+009F; a terminal
+ * reads U+009B as CSI), the bidirectional controls, and U+2028/U+2029. They only occur inside JSON
+ * strings, where `\uXXXX` stands for the same character, so the document parses to the same value.
+ */
+const JSON_RAW = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** `value` as indented JSON text with every control character escaped (cli.md section 1). */
+export function jsonText(value: unknown): string {
+  return (JSON.stringify(value, null, 2) ?? 'null').replace(
+    JSON_RAW,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 /** Writes one JSON document on stdout (cli.md: `--json` prints exactly one). */
 export function printJson(value: unknown): void {
-  writeText(1, `${JSON.stringify(value, null, 2)}\n`);
+  writeText(1, `${jsonText(value)}\n`);
 }
 
 export function printLine(text = ''): void {

@@ -7,6 +7,7 @@ import {
   resolveNpmRegistry,
 } from '../../registry/npm/npm-client.js';
 import { fetchTarballCached } from '../../registry/cache-tarball.js';
+import { redactUrl } from '../../registry/http/url-policy.js';
 import { pickNpmVersion } from '../../registry/npm/npm-document.js';
 import { createStagingDir } from '../../store/layout.js';
 import { tarballCacheDir } from '../../store/paths.js';
@@ -64,12 +65,13 @@ export async function stageNpmPlugin(
   let dir: string | null = null;
   try {
     // D5: cached by integrity, verified again on every use (cache-tarball.ts).
-    const { file, bytes } = await fetchTarballCached(checkNpmTarballUrl(pick, registry), {
+    const url = checkNpmTarballUrl(pick, registry);
+    const { file, bytes } = await fetchTarballCached(url, {
       cacheDir: tarballCacheDir(ctx.paths),
       integrity: pick.integrity,
       offline: false,
     });
-    const input = tarballInput(file, bytes);
+    const input = tarballInput(file, bytes, redactUrl(url));
     const listing = await scanTarball(input);
     dir = await createStagingDir(ctx.paths);
     await extractTarball(input, dir, listing);

@@ -44,7 +44,8 @@ import {
 } from './record.js';
 import type { InstallOptions, TransactionOptions } from './options.js';
 import type { InstallSource, StagedPlugin } from './types.js';
-import { assertKnownIntegrity } from './pick.js';
+import { assertKnownIntegrity, isFromRegistry } from './pick.js';
+import { rememberIntegrity } from '../../store/state/known-integrity.js';
 import { resolveInstallSources } from './resolve.js';
 import { stageAll } from './stage-all.js';
 import { lockOptions, nowIso, type PluginContext } from '../plugin-context.js';
@@ -64,6 +65,7 @@ export async function installPlugins(
     cwd: opts.cwd,
     offline: opts.offline === true,
     includePrerelease: opts.includePrerelease === true,
+    acceptIntegrityChange: opts.acceptIntegrityChange === true,
   });
   const result = opts.dryRun
     ? await (
@@ -92,6 +94,7 @@ export async function stageAndCommit(
     ctx,
     offline: opts.offline === true,
     cwd: opts.cwd,
+    acceptIntegrityChange: opts.acceptIntegrityChange === true,
   });
   try {
     return await withStoreLock(ctx.paths, () => commit(ctx, staged, opts, notes), lockOptions(ctx));
@@ -110,12 +113,16 @@ async function commit(
   earlier: readonly string[],
 ): Promise<InstallResult> {
   const before = await readState(ctx.paths);
-  for (const plugin of staged) recheckIntegrity(before, plugin);
+  if (opts.acceptIntegrityChange !== true)
+    for (const plugin of staged) recheckIntegrity(before, plugin);
   const draft = structuredClone(before);
   const result: InstallResult = { installed: [], dryRun: false, notes: [] };
   try {
-    for (const plugin of staged)
+    for (const plugin of staged) {
       result.installed.push(await installOne(ctx, draft, plugin, opts, result.notes));
+      const { id, version } = plugin.inspected;
+      if (isFromRegistry(plugin.source)) rememberIntegrity(draft, id, version, plugin.integrity);
+    }
     if (JSON.stringify(draft) !== JSON.stringify(before)) await writeState(ctx.paths, draft);
   } catch (error) {
     await collectGarbage(ctx.paths, before).catch(() => undefined);
@@ -130,15 +137,19 @@ async function commit(
   return result;
 }
 
-/** V3 again under the lock: another command may have installed the version meanwhile. */
+/**
+ * V3 again under the lock, on the staged bytes of every registry kind (an npm plugin's id and
+ * version are known only now): another command may have installed the version meanwhile, and
+ * the state keeps the integrity of versions installed before, uninstalled ones included.
+ */
 function recheckIntegrity(state: State, plugin: StagedPlugin): void {
-  const { source } = plugin;
-  if (source.kind !== 'registry') return;
+  const { source, inspected } = plugin;
+  if (!isFromRegistry(source)) return;
   assertKnownIntegrity(state, {
     registry: source.registry,
-    name: source.name,
-    version: source.version,
-    entry: { tarball: source.url, integrity: source.integrity },
+    name: inspected.plugin.name,
+    version: inspected.version,
+    entry: { tarball: source.path, integrity: plugin.integrity },
   });
 }
 
@@ -173,7 +184,8 @@ async function installOne(
     existing !== undefined &&
     !opts.force &&
     existing.version === version &&
-    existing.fingerprint === staged.fingerprint
+    existing.fingerprint === staged.fingerprint &&
+    existing.integrity === staged.integrity
   ) {
     await rm(staged.dir, { recursive: true, force: true });
     notes.push(`${id} ${version} is already installed with the same files; --force reinstalls it`);

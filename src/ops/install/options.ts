@@ -14,10 +14,18 @@ export interface InstallOptions {
   offline?: boolean;
   /** V2: let ranges match prereleases. */
   includePrerelease?: boolean;
+  /**
+   * V3, `--force-integrity-change`: install a version whose integrity differs from the one it was
+   * installed with before; the new integrity replaces the known one.
+   */
+  acceptIntegrityChange?: boolean;
 }
 
 /** What the transaction needs of the install options (update passes the same). */
-export type TransactionOptions = Pick<InstallOptions, 'cwd' | 'enable' | 'force' | 'offline'> & {
+export type TransactionOptions = Pick<
+  InstallOptions,
+  'cwd' | 'enable' | 'force' | 'offline' | 'acceptIntegrityChange'
+> & {
   /** `hookpm update`: a plugin that is installed but disabled stays so (mode `no` for it). */
   preserveDisabled?: boolean;
 };

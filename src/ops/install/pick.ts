@@ -10,13 +10,17 @@ import {
 import { redactUrl } from '../../registry/http/url-policy.js';
 import type { PluginRecord, State } from '../../store/state/state-schema.js';
 import type { LoadedCatalogs, RegistryWarning } from '../registries/load-catalogs.js';
-import type { RegistrySource } from './types.js';
+import type { InstallSource, RegistrySource } from './types.js';
+import { knownIntegrityOf } from '../../store/state/known-integrity.js';
 import type { Catalog } from '../registries/catalog-types.js';
+import { ownValue } from '../../json/own-value.js';
 
 export type RegistrySpec = Extract<InstallSpec, { kind: 'registry' }>;
 
 export interface PickOptions {
   includePrerelease: boolean;
+  /** `--force-integrity-change`: V3 is not checked (the new integrity replaces the known one). */
+  acceptIntegrityChange?: boolean;
   /** Things to tell the user (a deprecated version). */
   notes: string[];
 }
@@ -45,9 +49,10 @@ export function pickRegistrySource(
     );
   }
   const relevant = (name: string): boolean => spec.registry === undefined || name === spec.registry;
-  const candidates: Candidate[] = loaded.catalogs
-    .filter((c) => relevant(c.registry) && c.index.plugins[spec.name] !== undefined)
-    .map((c) => ({ registry: c.registry, plugin: c.index.plugins[spec.name]! }));
+  const candidates: Candidate[] = loaded.catalogs.flatMap((c) => {
+    const plugin = relevant(c.registry) ? ownValue(c.index.plugins, spec.name) : undefined;
+    return plugin === undefined ? [] : [{ registry: c.registry, plugin }];
+  });
   const failed = loaded.warnings.filter((w) => relevant(w.registry));
   if (candidates.length === 0 && failed[0] !== undefined) throw errorOf(failed[0]);
   const picked = pickVersion(candidates, {
@@ -57,7 +62,7 @@ export function pickRegistrySource(
     ...(spec.tag === undefined ? {} : { tag: spec.tag }),
     includePrerelease: opts.includePrerelease,
   });
-  assertKnownIntegrity(state, picked);
+  if (opts.acceptIntegrityChange !== true) assertKnownIntegrity(state, picked);
   const catalog = loaded.catalogs.find((c) => c.registry === picked.registry);
   if (catalog === undefined)
     throw new Error('Assertion failed: the picked registry has no catalog');
@@ -78,10 +83,22 @@ export function recordedRange(spec: RegistrySpec, version: string): string {
   return spec.range;
 }
 
-/** V3 against the active version and a pending one. */
+/**
+ * V3 against the active version, a pending one, and the integrity the state keeps for every
+ * version installed before (knownIntegrity: it outlives an uninstall).
+ */
 export function assertKnownIntegrity(state: State, picked: PickedVersion): void {
-  const record = state.plugins[`${picked.name}@${picked.registry}`];
+  const id = `${picked.name}@${picked.registry}`;
+  const record = ownValue(state.plugins, id);
   if (record !== undefined) assertRecordIntegrity(record, picked);
+  const known = knownIntegrityOf(state, id, picked.version);
+  if (known !== undefined)
+    checkKnownIntegrity({ version: picked.version, integrity: known }, picked);
+}
+
+/** The sources V3 holds for: a registry serves them, and must serve a version's bytes unchanged. */
+export function isFromRegistry(source: InstallSource): boolean {
+  return source.kind === 'registry' || source.kind === 'npm' || source.kind === 'marketplace';
 }
 
 /** V3 for one installed plugin: its active version and its pending update. */
@@ -121,6 +138,7 @@ export function sourceOf(
     url,
     integrity: entry.integrity,
   };
+  if (entry.size !== undefined) source.size = entry.size;
   if (entry.events !== undefined) source.events = entry.events;
   if (entry.surfaceHash !== undefined) source.surfaceHash = entry.surfaceHash;
   if (picked.deprecated !== undefined) source.deprecated = picked.deprecated;

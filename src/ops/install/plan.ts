@@ -23,7 +23,9 @@ import { stageAll } from './stage-all.js';
 export async function planInstall(
   ctx: PluginContext,
   sources: readonly InstallSource[],
-  opts: Pick<InstallOptions, 'enable' | 'force' | 'offline' | 'cwd'> & { state: State },
+  opts: Pick<InstallOptions, 'enable' | 'force' | 'offline' | 'cwd' | 'acceptIntegrityChange'> & {
+    state: State;
+  },
 ): Promise<InstallResult> {
   const result: InstallResult = {
     installed: [],
@@ -34,6 +36,7 @@ export async function planInstall(
     ctx,
     offline: opts.offline === true,
     cwd: opts.cwd,
+    acceptIntegrityChange: opts.acceptIntegrityChange === true,
   });
   try {
     for (const plugin of staged) result.installed.push(await planOne(ctx, plugin, opts));

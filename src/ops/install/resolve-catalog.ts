@@ -6,6 +6,8 @@ import type { InstallSource, MarketplaceSource, NpmSource } from './types.js';
 import type { LoadedCatalogs } from '../registries/load-catalogs.js';
 import type { Catalog } from '../registries/catalog-types.js';
 import { errorOf, type RegistrySpec } from './pick.js';
+import { excludedEntryError } from '../registries/excluded-entry.js';
+import { ownValue } from '../../json/own-value.js';
 
 /**
  * V1 for the registry kinds that are not indexes, before index resolution (pick.ts):
@@ -15,7 +17,8 @@ import { errorOf, type RegistrySpec } from './pick.js';
  *   an NpmSource for the package at that registry's URL (the default npm registry otherwise); the
  *   id is `<manifest name>@npm`;
  * - a bare name found in more than one registry of any kind: E_AMBIGUOUS listing the ids; found
- *   only in a marketplace: a MarketplaceSource.
+ *   only in a marketplace: a MarketplaceSource; found nowhere but in an entry a marketplace left
+ *   out (invalid): E_REGISTRY_SCHEMA naming the entry and why (excluded-entry.ts).
  * Returns null when the spec is for an index registry (or nowhere): pick.ts decides.
  */
 export function resolveCatalogSource(
@@ -32,7 +35,9 @@ export function resolveCatalogSource(
     const failed = loaded.warnings.find((w) => w.registry === entry.name);
     if (failed !== undefined) throw errorOf(failed);
     const catalog = loaded.catalogs.find((c) => c.registry === entry.name);
-    if (catalog?.index.plugins[spec.name] === undefined) {
+    if (catalog === undefined || ownValue(catalog.index.plugins, spec.name) === undefined) {
+      const excluded = catalog === undefined ? null : excludedEntryError([catalog], spec.name);
+      if (excluded !== null) throw excluded;
       throw new HookpmError('E_NOT_FOUND', `no plugin ${spec.name} in registry ${entry.name}`, {
         plugin: `${spec.name}@${entry.name}`,
         hint: `Run \`hookpm search\` to see what the registries offer, or \`hookpm registry update ${entry.name}\`.`,
@@ -40,7 +45,7 @@ export function resolveCatalogSource(
     }
     return marketplaceSource(spec, entry);
   }
-  const holders = loaded.catalogs.filter((c) => c.index.plugins[spec.name] !== undefined);
+  const holders = loaded.catalogs.filter((c) => ownValue(c.index.plugins, spec.name) !== undefined);
   if (holders.length > 1) {
     throw ambiguousName(
       spec.name,
@@ -48,6 +53,10 @@ export function resolveCatalogSource(
     );
   }
   const only = holders[0];
+  if (only === undefined) {
+    const excluded = excludedEntryError(loaded.catalogs, spec.name);
+    if (excluded !== null) throw excluded;
+  }
   if (only === undefined || only.kind !== 'marketplace') return null;
   const entry = loaded.entries.find((e) => e.name === only.registry);
   if (entry === undefined) throw new Error('Assertion failed: a catalog without its registry');

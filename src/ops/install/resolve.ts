@@ -17,6 +17,8 @@ export interface ResolveOptions {
   /** D5: only cached indexes and tarballs. */
   offline: boolean;
   includePrerelease: boolean;
+  /** `--force-integrity-change`: V3 is not checked. */
+  acceptIntegrityChange?: boolean;
 }
 
 export interface ResolvedSources {
@@ -49,6 +51,7 @@ export async function resolveInstallSources(
       ? new Map<RegistrySpec, InstallSource>()
       : await pickAll(registryContextOf(ctx, opts.offline), registrySpecs, state, {
           includePrerelease: opts.includePrerelease,
+          ...(opts.acceptIntegrityChange === true ? { acceptIntegrityChange: true } : {}),
           notes,
         });
   const sources: InstallSource[] = [];
@@ -93,7 +96,10 @@ async function pickAll(
     return withOfflineNote(loaded, opts, attempt());
   } catch (error) {
     const stale = loaded.catalogs.some((c) => c.origin === 'cache' && !c.offline);
-    if (ctx.offline || !stale || !isHookpmError(error) || !RETRY_CODES.has(error.code)) throw error;
+    const retry =
+      isHookpmError(error) &&
+      (RETRY_CODES.has(error.code) || error.details['excludedEntry'] === true);
+    if (ctx.offline || !stale || !retry) throw error;
   }
   loaded = await load(true);
   return withOfflineNote(loaded, opts, attempt());

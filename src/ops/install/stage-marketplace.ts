@@ -84,12 +84,13 @@ export async function stageMarketplace(
   let dir = tree.dir;
   try {
     // V3: an installed version whose tree now differs is refused (the lock re-reads the state later).
-    assertKnownIntegrity(await readState(paths), {
-      registry: source.registry,
-      name: source.name,
-      version: tree.version,
-      entry: { tarball: source.path, integrity: tree.integrity },
-    });
+    if (env.acceptIntegrityChange !== true)
+      assertKnownIntegrity(await readState(paths), {
+        registry: source.registry,
+        name: source.name,
+        version: tree.version,
+        entry: { tarball: source.path, integrity: tree.integrity },
+      });
     if ('into' in where) {
       await rename(tree.dir, where.into);
       dir = where.into;

@@ -50,12 +50,13 @@ export async function fetchAndExtract(
     const cached = await fetchTarballCached(source.url, {
       cacheDir: tarballCacheDir(ctx.paths),
       integrity: source.integrity,
+      ...(source.size === undefined ? {} : { size: source.size }),
       offline: env.offline,
       ...(ctx.fetch === undefined ? {} : { fetch: ctx.fetch }),
       ...progress,
     });
-    const files = await extractFrom(tarballInput(cached.file, cached.bytes), dir);
-    return { integrity: source.integrity, files };
+    const input = tarballInput(cached.file, cached.bytes, redactUrl(source.url));
+    return { integrity: source.integrity, files: await extractFrom(input, dir) };
   }
   const scratch = await createStagingDir(ctx.paths);
   try {
@@ -70,7 +71,9 @@ export async function fetchAndExtract(
       await fetchToFile(source.url, file, { purpose: 'tarball', ...ctx.fetch, ...progress });
     }
     const { integrity, bytes } = await readTarballFile(file);
-    return { integrity, files: await extractFrom(tarballInput(file, bytes), dir) };
+    // Messages name the user's file or the URL, not the copy in the scratch directory.
+    const shown = source.kind === 'tarball-file' ? source.file : redactUrl(source.url);
+    return { integrity, files: await extractFrom(tarballInput(file, bytes, shown), dir) };
   } finally {
     await rm(scratch, { recursive: true, force: true }).catch(() => undefined);
   }

@@ -51,6 +51,8 @@ export interface RegistrySource extends SourceCommon {
   /** Absolute tarball URL, resolved against the index URL. */
   url: string;
   integrity: string;
+  /** The index entry's `size`, checked while the tarball streams in. */
+  size?: number;
   events?: string[];
   surfaceHash?: string;
   deprecated?: string;
@@ -115,6 +117,8 @@ export interface StageEnv {
   /** D5: only the tarball cache (and local files). */
   offline: boolean;
   cwd: string;
+  /** `--force-integrity-change`: V3 is not checked. */
+  acceptIntegrityChange?: boolean;
 }
 
 /**

@@ -7,9 +7,11 @@ import { showLocation, tarballUrlOf } from '../../registry/registry-location.js'
 import { sortDescending } from '../../registry/versions/version-list.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
 import { loadCatalogs, type LoadedCatalogs } from '../registries/load-catalogs.js';
+import { excludedEntryError } from '../registries/excluded-entry.js';
 import type { Catalog } from '../registries/catalog-types.js';
 import type { RegistryContext } from '../registry-context.js';
 import { installedOf, type LatestEntry, type PluginInfo } from './plugin-info.js';
+import { ownValue } from '../../json/own-value.js';
 
 /**
  * `hookpm info <name|name@registry>`: the registry's record of a plugin and the installed record.
@@ -47,7 +49,7 @@ export async function describePlugin(ctx: RegistryContext, spec: string): Promis
       hint: w.hint ?? undefined,
     });
   }
-  const found = loaded.catalogs.filter((c) => c.index.plugins[name] !== undefined);
+  const found = loaded.catalogs.filter((c) => ownValue(c.index.plugins, name) !== undefined);
   if (found.length > 1)
     throw ambiguousName(
       name,
@@ -67,6 +69,8 @@ export async function describePlugin(ctx: RegistryContext, spec: string): Promis
     );
   const record = installed[0];
   if (record !== undefined) return fromInstalled(record, loaded);
+  const excluded = excludedEntryError(loaded.catalogs, name);
+  if (excluded !== null) throw excluded;
   const where = registry === undefined ? 'in any registry' : `in the registry ${registry}`;
   const failed = loaded.warnings.map((w) => w.registry);
   throw new HookpmError('E_NOT_FOUND', `No plugin named ${name} ${where}, and none is installed.`, {
@@ -79,10 +83,10 @@ export async function describePlugin(ctx: RegistryContext, spec: string): Promis
 }
 
 function fromCatalog(catalog: Catalog, name: string, loaded: LoadedCatalogs<Catalog>): PluginInfo {
-  const plugin = catalog.index.plugins[name] as IndexPlugin;
+  const plugin = ownValue(catalog.index.plugins, name) as IndexPlugin;
   const entry = loaded.entries.find((e) => e.name === catalog.registry);
   const id = `${name}@${catalog.registry}`;
-  const record = loaded.state.plugins[id];
+  const record = ownValue(loaded.state.plugins, id);
   return {
     id,
     name,
@@ -111,7 +115,7 @@ function fromCatalog(catalog: Catalog, name: string, loaded: LoadedCatalogs<Cata
 /** A marketplace plugin has no tarball: it is installed from the marketplace (tarball null). */
 function latestOf(plugin: IndexPlugin, indexUrl: string, kind: string): LatestEntry | null {
   const version = latestVersion(plugin);
-  const entry = version === undefined ? undefined : plugin.versions[version];
+  const entry = version === undefined ? undefined : ownValue(plugin.versions, version);
   if (version === undefined || entry === undefined) return null;
   return {
     version,

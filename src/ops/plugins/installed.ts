@@ -4,13 +4,14 @@ import type { PluginRecord, State } from '../../store/state/state-schema.js';
 import { inspectPluginDir } from '../install/inspect.js';
 import type { ReviewInput } from '../review/report.js';
 import { hasCurrentConsent } from '../review/consent.js';
+import { ownValue } from '../../json/own-value.js';
 
 /**
  * The installed plugin a user names: an id (`name@registry`) or a bare name that exactly one
  * installed plugin has. E_NOT_INSTALLED when none has it, E_AMBIGUOUS when several registries do.
  */
 export function findInstalled(state: State, nameOrId: string): PluginRecord {
-  const exact = state.plugins[nameOrId];
+  const exact = ownValue(state.plugins, nameOrId);
   if (exact !== undefined) return exact;
   const named = Object.values(state.plugins).filter((p) => p.name === nameOrId);
   if (named.length === 1) return named[0] as PluginRecord;

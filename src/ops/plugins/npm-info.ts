@@ -7,6 +7,7 @@ import type { LoadedCatalogs } from '../registries/load-catalogs.js';
 import { installedOf, type PluginInfo } from './plugin-info.js';
 import type { Catalog } from '../registries/catalog-types.js';
 import type { RegistryContext } from '../registry-context.js';
+import { ownValue } from '../../json/own-value.js';
 
 export interface NpmInfoRequest {
   /** The package name as typed (`info <pkg>@<registry>`). */
@@ -41,9 +42,9 @@ export async function npmPluginInfo(
   const base = request.location ?? (await resolveNpmRegistry(environmentOf(ctx)));
   const doc = await fetchNpmDocument(base, name);
   const versions = sortDescending(Object.keys(doc.versions));
-  const latestVersion = doc.distTags['latest'] ?? versions[0];
-  const latest = latestVersion === undefined ? undefined : doc.versions[latestVersion];
-  const record = loaded.state.plugins[`${name}@npm`];
+  const latestVersion = ownValue(doc.distTags, 'latest') ?? versions[0];
+  const latest = latestVersion === undefined ? undefined : ownValue(doc.versions, latestVersion);
+  const record = ownValue(loaded.state.plugins, `${name}@npm`);
   return {
     id: `${name}@npm`,
     name,

@@ -3,6 +3,8 @@ import { removeDataDir } from '../../store/data-dir.js';
 import { pluginDataDir } from '../../store/plugin-dirs.js';
 import { readState, withStoreLock, writeState } from '../../store/state/state.js';
 import { findInstalled } from './installed.js';
+import { LOCAL_REGISTRY } from '../../registry/registry-name.js';
+import { rememberIntegrity } from '../../store/state/known-integrity.js';
 import { lockOptions, type PluginContext } from '../plugin-context.js';
 
 export interface UninstallResult {
@@ -23,7 +25,8 @@ export interface UninstallResult {
  * `hookpm uninstall <name...> [--keep-data] [--dry-run]`: every name must be installed (else nothing changes);
  * with `dryRun` the plan (trees and data directories to remove) is returned and nothing changes;
  * the state is written first, then the trees are collected (D4) and, without keepData, the data
- * directories deleted (V3).
+ * directories deleted (V3). The integrity of a registry plugin's versions stays in the state
+ * (knownIntegrity, registry.md V3), so a reinstall of the same version with other bytes is refused.
  */
 export function uninstallPlugins(
   ctx: PluginContext,
@@ -46,7 +49,16 @@ export function uninstallPlugins(
         dryRun: opts.dryRun === true,
       };
       if (opts.dryRun === true) return result;
-      for (const record of records) delete state.plugins[record.id];
+      for (const record of records) {
+        // V3: the integrity outlives the plugin (a state written before knownIntegrity lacks it).
+        if (record.registry !== LOCAL_REGISTRY) {
+          rememberIntegrity(state, record.id, record.version, record.integrity);
+          const { pending } = record;
+          if (pending !== null)
+            rememberIntegrity(state, record.id, pending.version, pending.integrity);
+        }
+        delete state.plugins[record.id];
+      }
       await writeState(ctx.paths, state);
       await collectGarbage(ctx.paths, state);
       if (!opts.keepData) for (const record of records) await removeDataDir(ctx.paths, record.id);

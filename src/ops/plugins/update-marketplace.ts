@@ -4,6 +4,7 @@ import type { RegistryEntry } from '../registries/defaults.js';
 import type { MarketplaceSource } from '../install/types.js';
 import { UNKNOWN_VERSION } from '../registries/marketplace-index.js';
 import type { Catalog } from '../registries/catalog-types.js';
+import { ownValue } from '../../json/own-value.js';
 
 /** `0.0.0-g<commit>` and `0.0.0-t<tree digest>` (fetch-marketplace.ts) name trees, in no order. */
 const TREE_VERSION = /^0\.0\.0-[gt][0-9a-f]{12}$/;
@@ -30,7 +31,7 @@ export function planMarketplaceUpdate(
   entry: RegistryEntry,
   allowDowngrade: boolean,
 ): MarketplaceSource | MarketplaceStay {
-  const listed = catalog.index.plugins[record.name];
+  const listed = ownValue(catalog.index.plugins, record.name);
   const version = listed?.distTags['latest'] ?? UNKNOWN_VERSION;
   const integrity = listed?.versions[version]?.integrity ?? '';
   if (version !== UNKNOWN_VERSION) {

@@ -22,6 +22,7 @@ import type { Catalog } from '../registries/catalog-types.js';
 import { assertRecordIntegrity, errorOf, sourceOf } from '../install/pick.js';
 import { registryContextOf } from '../install/resolve.js';
 import { planMarketplaceUpdate } from './update-marketplace.js';
+import { ownValue } from '../../json/own-value.js';
 
 export interface UpdateOptions {
   /** Names or ids; empty: every installed plugin. */
@@ -127,7 +128,7 @@ function planOne(
   const failed = loaded.warnings.find((w) => w.registry === record.registry);
   if (failed !== undefined) throw errorOf(failed);
   const catalog = loaded.catalogs.find((c) => c.registry === record.registry);
-  const plugin = catalog?.index.plugins[record.name];
+  const plugin = catalog === undefined ? undefined : ownValue(catalog.index.plugins, record.name);
   if (catalog === undefined || plugin === undefined) {
     skipped.push(
       skip(

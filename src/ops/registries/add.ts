@@ -6,6 +6,7 @@ import { gitRepositoryKind } from '../../registry/git/git-fetch.js';
 import { readLocationKind } from '../../registry/read-location-kind.js';
 import { checkRegistryName } from '../../registry/registry-name.js';
 import { classifyLocation, indexUrlOf, showLocation } from '../../registry/registry-location.js';
+import { assertStoreWritable } from '../../store/check-writable.js';
 import { readState, updateState } from '../../store/state/state.js';
 import type { RegistryRecord, State } from '../../store/state/state-schema.js';
 import { effectiveRegistries } from './defaults.js';
@@ -26,19 +27,24 @@ export interface AddedRegistry {
   /** As stored (a base URL, or an absolute directory path), credentials redacted (N5). */
   location: string;
   plugins: number;
+  /** A marketplace's entries left out of its catalog, each naming the entry and why. */
+  warnings: string[];
 }
 
 /**
  * `hookpm registry add <name> <location>` (registry.md section 1): detects the kind, fetches and
  * validates the index (which also fills the cache), then records the registry under the store lock
- * (D3) with one durable state write. E_REGISTRY_EXISTS when the name is taken (built-in names
- * included, until removed); on any failure the state file is unchanged.
+ * (D3) with one durable state write. E_STORE_READONLY first, before any network access;
+ * E_REGISTRY_EXISTS when the name is taken (built-in names included, until removed); on any
+ * failure the state file is unchanged. A marketplace's invalid entries come back as `warnings`.
  */
 export async function addRegistry(
   ctx: RegistryContext,
   opts: AddRegistryOptions,
 ): Promise<AddedRegistry> {
   const name = checkRegistryName(opts.name);
+  // security.md: a read-only store fails before any network access (and before any clone).
+  await assertStoreWritable(ctx.paths);
   checkFree(await readState(ctx.paths), name, ctx);
   const record = await recordFor(opts, ctx);
   if (ctx.offline && record.kind === 'index' && !indexUrlOf(record.location).startsWith('file:')) {
@@ -60,7 +66,8 @@ export async function addRegistry(
     registryLockOptions(ctx),
   );
   const location = showLocation(record.location);
-  return { name, kind: record.kind, location, plugins: catalog.summary.length };
+  const warnings = (catalog.excluded ?? []).map((entry) => entry.message);
+  return { name, kind: record.kind, location, plugins: catalog.summary.length, warnings };
 }
 
 function checkFree(state: State, name: string, ctx: RegistryContext): void {

@@ -9,6 +9,7 @@ import {
 } from '../../registry/indexes/cache-index.js';
 import { gitRepositoryKind } from '../../registry/git/git-fetch.js';
 import type { RegistryIndex } from '../../registry/indexes/index-schema.js';
+import type { ExcludedEntry } from '../../registry/marketplace/marketplace-schema.js';
 import { INDEX_MAX_AGE_MS } from '../../registry/indexes/load-index.js';
 import { showLocation } from '../../registry/registry-location.js';
 import { indexCacheDir } from '../../store/paths.js';
@@ -56,6 +57,7 @@ export async function loadMarketplaceCatalog(
     fetchedAt: c.fetchedAt,
     offline: false,
     stale: null,
+    excluded: c.excluded ?? [],
     ...extra,
   });
   const validator = file === null ? null : await fileValidator(file);
@@ -78,16 +80,11 @@ export async function loadMarketplaceCatalog(
       return fromCache(cached);
   }
   try {
-    const index = await readAndBuild(location, ctx);
+    const { index, excluded } = await readAndBuild(location, ctx);
     const fetchedAt = now(ctx).toISOString();
-    const summary = await writeCachedIndex(cacheDir, entry.name, {
-      url: key,
-      etag: null,
-      validator,
-      fetchedAt,
-      index,
-    });
-    const built = { url: key, etag: null, validator, fetchedAt, index, summary };
+    const meta = { url: key, etag: null, validator, fetchedAt, excluded };
+    const summary = await writeCachedIndex(cacheDir, entry.name, { ...meta, index });
+    const built = { ...meta, index, summary };
     return fromCache(built, { origin: file === null ? 'network' : 'disk' });
   } catch (error) {
     if (opts.refresh || cached === null || !isHookpmError(error) || !UNREACHABLE.has(error.code))
@@ -101,7 +98,10 @@ export function marketplaceCacheKey(location: string): string {
   return `marketplace:${location}`;
 }
 
-async function readAndBuild(location: string, ctx: RegistryContext): Promise<RegistryIndex> {
+async function readAndBuild(
+  location: string,
+  ctx: RegistryContext,
+): Promise<{ index: RegistryIndex; excluded: ExcludedEntry[] }> {
   const { env, cwd } = environmentOf(ctx);
   const read = await readMarketplace(location, { cwd, env, paths: ctx.paths });
   try {

@@ -9,6 +9,7 @@ import type {
 } from '../../registry/indexes/index-schema.js';
 import type {
   EntrySource,
+  ExcludedEntry,
   MarketplaceEntry,
 } from '../../registry/marketplace/marketplace-schema.js';
 import { redactUrl } from '../../registry/http/url-policy.js';
@@ -38,17 +39,22 @@ export const UNKNOWN_VERSION = '0.0.0-unknown';
  * Version keys are canonical semver (a `v1.0.0` manifest version is listed as `1.0.0`).
  * `tarball` holds where the plugin comes from (a path, `git+<url>#<commit>:<path>`, `npm:<pkg>`),
  * for display only: marketplace plugins are installed from the marketplace, never from it. An
- * entry whose plugin cannot be staged (missing, escaping its repository, a manifest naming
- * another plugin) is left out, as `hookpm validate` reports it.
+ * invalid entry, and an entry whose plugin cannot be staged (missing, escaping its repository, a
+ * manifest naming another plugin), is left out of the index and listed in `excluded` with why, as
+ * `hookpm validate` reports it (`registry add` warns of it, `install` names it).
  */
 export async function buildMarketplaceIndex(
   read: ReadMarketplace,
   ctx: MarketplaceStageContext,
-): Promise<RegistryIndex> {
+): Promise<{ index: RegistryIndex; excluded: ExcludedEntry[] }> {
   const plugins: Record<string, IndexPlugin> = {};
+  const excluded = [...read.excluded];
   for (const entry of read.marketplace.plugins) {
     const built = await versionOf(read, entry, ctx);
-    if (built === null) continue;
+    if ('problem' in built) {
+      excluded.push({ name: entry.name, message: built.problem });
+      continue;
+    }
     const plugin: IndexPlugin = {
       keywords: keywordsOf(entry),
       distTags: { latest: built.version },
@@ -60,7 +66,7 @@ export async function buildMarketplaceIndex(
   }
   const index: RegistryIndex = { formatVersion: 1, name: read.marketplace.name, plugins };
   if (read.marketplace.description !== undefined) index.description = read.marketplace.description;
-  return index;
+  return { index, excluded };
 }
 
 interface BuiltVersion {
@@ -73,7 +79,7 @@ async function versionOf(
   read: ReadMarketplace,
   entry: MarketplaceEntry,
   ctx: MarketplaceStageContext,
-): Promise<BuiltVersion | null> {
+): Promise<BuiltVersion | { problem: string }> {
   if (entry.source.kind !== 'path' || read.roots === null) {
     const declared = entry.manifest.version;
     const version = (declared === undefined ? null : semver.valid(declared)) ?? UNKNOWN_VERSION;
@@ -83,7 +89,7 @@ async function versionOf(
   try {
     staged = await stageMarketplacePlugin(read, entry, ctx);
   } catch (error) {
-    if (isHookpmError(error)) return null;
+    if (isHookpmError(error)) return { problem: `${read.location}: ${error.message}` };
     throw error;
   }
   try {

@@ -13,6 +13,7 @@ import {
 import { fetchBytes, INDEX_MAX_BYTES } from '../../registry/http/http.js';
 import {
   parseMarketplaceText,
+  type ExcludedEntry,
   type Marketplace,
 } from '../../registry/marketplace/marketplace-schema.js';
 import { redactUrl } from '../../registry/http/url-policy.js';
@@ -32,6 +33,8 @@ export interface ReadMarketplace {
   marketplace: Marketplace;
   /** Diagnostics of invalid entries (left out of `marketplace.plugins`) and warnings. */
   diagnostics: Diagnostic[];
+  /** The invalid entries, left out of `marketplace.plugins`, each with why. */
+  excluded: ExcludedEntry[];
   /** Where relative sources resolve; null for a `url` catalog, which has no files beside it. */
   roots: MarketplaceRoots | null;
   /** The commit of a cloned repository. */
@@ -167,6 +170,7 @@ function finish(frame: Frame, text: string): ReadMarketplace {
     ...frame,
     marketplace: parsed.marketplace,
     diagnostics: parsed.diagnostics,
+    excluded: parsed.excluded,
     dispose: async () => undefined,
   };
 }

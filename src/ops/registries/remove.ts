@@ -4,6 +4,7 @@ import { indexCacheDir } from '../../store/paths.js';
 import { updateState } from '../../store/state/state.js';
 import { builtinRegistries } from './defaults.js';
 import { registryLockOptions, type RegistryContext } from '../registry-context.js';
+import { ownValue } from '../../json/own-value.js';
 
 export interface RemovedRegistry {
   name: string;
@@ -22,8 +23,9 @@ export async function removeRegistry(ctx: RegistryContext, name: string): Promis
     ctx.paths,
     (draft) => {
       const removed = new Set(draft.removedDefaults ?? []);
-      const isBuiltin = defaults[name] !== undefined;
-      const known = draft.registries[name] !== undefined || (isBuiltin && !removed.has(name));
+      const isBuiltin = ownValue(defaults, name) !== undefined;
+      const known =
+        ownValue(draft.registries, name) !== undefined || (isBuiltin && !removed.has(name));
       if (!known) {
         throw new HookpmError(
           'E_NOT_FOUND',

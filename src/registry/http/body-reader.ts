@@ -17,6 +17,8 @@ export interface BodyLimits {
   /** Content-Length when the server sent one. */
   expectedLength: number | null;
   integrity: string | undefined;
+  /** The size the index entry declares (registry.md section 2, `size`), when it declares one. */
+  declaredSize?: number | undefined;
   onProgress: ((received: number, total: number | null) => void) | undefined;
 }
 
@@ -30,7 +32,9 @@ export class TruncatedBodyError extends Error {
 
 /**
  * Streams `body` into `sink` under N1 and the integrity rule: more than `maxBytes` stops reading at
- * once with `E_REGISTRY_TOO_LARGE` (leaving the loop destroys the body); a body shorter than its
+ * once with `E_REGISTRY_TOO_LARGE` (leaving the loop destroys the body); more than `declaredSize`
+ * stops at once too, and a complete body of another size is refused, both `E_INTEGRITY`
+ * (section 7 step 2: size and sha512 are verified while streaming); a body shorter than its
  * Content-Length is a `TruncatedBodyError`; a sha512 mismatch is `E_INTEGRITY`. The sink is
  * finished only when every check passed, and discarded otherwise.
  */
@@ -45,6 +49,8 @@ export async function readBody<T>(
     for await (const chunk of body) {
       received += chunk.length;
       if (received > limits.maxBytes) throw tooLarge(limits.url, limits.maxBytes, null);
+      if (limits.declaredSize !== undefined && received > limits.declaredSize)
+        throw wrongSize(limits.url, limits.declaredSize, received, 'more');
       checker.update(chunk);
       await sink.write(chunk);
       limits.onProgress?.(received, limits.expectedLength);
@@ -52,6 +58,8 @@ export async function readBody<T>(
     if (limits.expectedLength !== null && received !== limits.expectedLength) {
       throw new TruncatedBodyError(received, limits.expectedLength);
     }
+    if (limits.declaredSize !== undefined && received !== limits.declaredSize)
+      throw wrongSize(limits.url, limits.declaredSize, received, 'exact');
     if (limits.integrity !== undefined)
       verifyIntegrity(limits.integrity, checker.digest(), { url: limits.url });
   } catch (error) {
@@ -74,6 +82,28 @@ export function tooLarge(url: string, maxBytes: number, declared: number | null)
       hint: 'The registry serves a file larger than hookpm accepts; report it to the registry owner.',
     },
   );
+}
+
+/**
+ * `E_INTEGRITY` for a tarball that is not the size its index entry declares: `more` when it passed
+ * the size (reading stopped there: `found` is what had arrived), `exact` when it ended short.
+ */
+export function wrongSize(
+  url: string,
+  declared: number,
+  found: number,
+  how: 'more' | 'exact',
+): HookpmError {
+  const what =
+    how === 'more'
+      ? `is larger than the ${declared} bytes its index entry declares (stopped after ${found} bytes)`
+      : `has ${found} bytes, not the ${declared} bytes its index entry declares`;
+  return new HookpmError('E_INTEGRITY', `The tarball ${url} ${what}; nothing was kept.`, {
+    url,
+    expected: declared,
+    found,
+    hint: 'The registry serves other bytes than its index describes. Nothing was installed; report it to the registry owner.',
+  });
 }
 
 /** A sink that keeps the body in memory (indexes, at most 8 MiB by N1). */

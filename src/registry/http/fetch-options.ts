@@ -24,6 +24,8 @@ export interface FetchOptions {
   onProgress?: (received: number, total: number | null) => void;
   /** SRI with a sha512 entry; the body is verified while streaming (`E_INTEGRITY`). */
   integrity?: string;
+  /** The size the index entry declares; a body that passes it is cut off (`E_INTEGRITY`). */
+  declaredSize?: number;
 }
 
 export type FetchResult = { status: 200; body: Buffer; etag: string | null } | { status: 304 };

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { HookpmError, isHookpmError } from '../../errors.js';
-import { bufferSink, readBody, tooLarge, TruncatedBodyError } from './body-reader.js';
+import { bufferSink, readBody, tooLarge, TruncatedBodyError, wrongSize } from './body-reader.js';
 import type { BodySink } from './body-reader.js';
 import { fileSink } from './fetch-file-sink.js';
 import { readFileUrl } from '../read-file-url.js';
@@ -73,6 +73,7 @@ async function fetchInto<T>(
       url: shown,
       maxBytes: opts.maxBytes,
       integrity: opts.integrity,
+      declaredSize: opts.declaredSize,
       onProgress: opts.onProgress,
     });
     return { status: 200, value, etag: null };
@@ -180,11 +181,17 @@ async function attemptOnce<T>(url: URL, ctx: Context<T>): Promise<Step<T>> {
     discard(res.body);
     throw tooLarge(shown, ctx.opts.maxBytes, expectedLength);
   }
+  const declaredSize = ctx.opts.declaredSize;
+  if (expectedLength !== null && declaredSize !== undefined && expectedLength !== declaredSize) {
+    discard(res.body);
+    throw wrongSize(shown, declaredSize, expectedLength, 'exact');
+  }
   const limits = {
     url: shown,
     maxBytes: ctx.opts.maxBytes,
     expectedLength,
     integrity: ctx.opts.integrity,
+    declaredSize,
     onProgress: ctx.opts.onProgress,
   };
   const value = await readBody(res.body, ctx.makeSink(), limits);

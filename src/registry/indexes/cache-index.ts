@@ -2,7 +2,8 @@
  * The index cache (registry.md N4, D1: `<cache>/indexes/<registry>.json`; the cache may be deleted
  * at any time without loss). One file per registry, replaced in one durable write, holds two lines:
  * 1. `{"cacheVersion":1,"url","etag","validator","fetchedAt","summary"}`: where the copy came from,
- *    how to revalidate it, and its search projection (index-summary.ts);
+ *    how to revalidate it, and its search projection (index-summary.ts); a marketplace's catalog
+ *    adds `excluded`, the entries it left out and why;
  * 2. the index as parseIndex returned it.
  * A search reads and parses only the first line; `info` and installs read both.
  *
@@ -19,6 +20,7 @@ import { isPlainObject } from '../../json/describe-value.js';
 import { toStoreError } from '../../io/fs-error.js';
 import type { RegistryIndex } from './index-schema.js';
 import type { IndexSummary } from './index-summary.js';
+import type { ExcludedEntry } from '../marketplace/marketplace-schema.js';
 
 export const INDEX_CACHE_VERSION = 1;
 
@@ -31,6 +33,8 @@ export interface CacheMeta {
   validator: string | null;
   /** When the copy was last confirmed current (ISO time). */
   fetchedAt: string;
+  /** A marketplace's entries left out of its catalog, with why (marketplace-index.ts). */
+  excluded?: ExcludedEntry[];
 }
 
 export interface CachedHead extends CacheMeta {
@@ -84,9 +88,17 @@ export async function writeCachedIndex(
   await mkdir(cacheDir, { recursive: true }).catch((error: unknown) => {
     throw toStoreError(error, file, 'write');
   });
-  const { url, etag, validator, fetchedAt, index } = entry;
+  const { url, etag, validator, fetchedAt, index, excluded } = entry;
   const summary = entry.summary ?? (await import('./index-summary.js')).summarizeIndex(index);
-  const head = { cacheVersion: INDEX_CACHE_VERSION, url, etag, validator, fetchedAt, summary };
+  const head = {
+    cacheVersion: INDEX_CACHE_VERSION,
+    url,
+    etag,
+    validator,
+    fetchedAt,
+    summary,
+    ...(excluded === undefined || excluded.length === 0 ? {} : { excluded }),
+  };
   // Loaded here, not at the top: a search only reads, and durable-write loads node:crypto.
   const { writeFileDurable } = await import('../../io/durable-write.js');
   await writeFileDurable(file, `${JSON.stringify(head)}\n${JSON.stringify(index)}\n`);
@@ -100,8 +112,15 @@ export async function removeCachedIndex(cacheDir: string, registry: string): Pro
 function headOf(bytes: Buffer, end: number, url: string): CachedHead | null {
   const head = parseOrNull(bytes.toString('utf8', 0, end));
   if (!isHead(head, url)) return null;
-  const { etag, validator, fetchedAt, summary } = head;
-  return { url, etag, validator, fetchedAt, summary };
+  const { etag, validator, fetchedAt, summary, excluded } = head;
+  return {
+    url,
+    etag,
+    validator,
+    fetchedAt,
+    summary,
+    ...(excluded === undefined ? {} : { excluded }),
+  };
 }
 
 /** The bytes before the first newline, read in growing chunks; null when unreadable or without one. */
@@ -148,7 +167,17 @@ function isHead(value: unknown, url: string): value is CacheMeta & { summary: In
     stringOrNull(value['etag']) &&
     stringOrNull(value['validator']) &&
     typeof value['fetchedAt'] === 'string' &&
-    isSummary(value['summary'])
+    isSummary(value['summary']) &&
+    (value['excluded'] === undefined || isExcluded(value['excluded']))
+  );
+}
+
+function isExcluded(value: unknown): value is ExcludedEntry[] {
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (e) => isPlainObject(e) && stringOrNull(e['name']) && typeof e['message'] === 'string',
+    )
   );
 }
 

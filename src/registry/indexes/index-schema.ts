@@ -12,6 +12,7 @@ import { parseIntegrity } from '../integrity.js';
 import { DIST_TAG_PATTERN } from '../name-rules.js';
 import { formatIssue, pathOf } from './schema-issue.js';
 import { checkUrl, redactUrl } from '../http/url-policy.js';
+import { ownValue } from '../../json/own-value.js';
 
 const NAME_RULE = 'is not a valid plugin name (^[a-z0-9][a-z0-9._-]{0,63}$)';
 
@@ -120,7 +121,7 @@ function checkKeys(raw: unknown, where: string): void {
 
 function checkPlugin(name: string, plugin: IndexPlugin, where: string): void {
   for (const [tag, version] of Object.entries(plugin.distTags)) {
-    if (plugin.versions[version] === undefined) {
+    if (ownValue(plugin.versions, version) === undefined) {
       const field = `plugins.${name}.distTags.${tag}`;
       throw new HookpmError(
         'E_REGISTRY_SCHEMA',

@@ -69,11 +69,22 @@ export interface Marketplace {
   plugins: MarketplaceEntry[];
 }
 
+/**
+ * An entry the marketplace lists but hookpm leaves out: the name it gives (null when it gives no
+ * string) and why, in words that name the entry (`marketplace.json:plugins[3] ("foo"): ...`).
+ */
+export interface ExcludedEntry {
+  name: string | null;
+  message: string;
+}
+
 export interface ParsedMarketplace {
   /** null when the document itself is unusable (not an object, no name/owner/plugins). */
   marketplace: Marketplace | null;
   /** `invalid_marketplace` (the document) and `invalid_marketplace_entry` (one entry) errors. */
   diagnostics: Diagnostic[];
+  /** The entries left out of `marketplace.plugins`, in document order. */
+  excluded: ExcludedEntry[];
 }
 
 /**
@@ -98,12 +109,14 @@ export function parseMarketplace(value: unknown, file: string): ParsedMarketplac
           path: field === '' ? file : `${root}${field}`,
         }),
       ],
+      excluded: [],
     };
   }
   const doc = parsed.data;
   const diagnostics: Diagnostic[] = [];
   const pluginRoot = readPluginRoot(doc.metadata?.pluginRoot, file, diagnostics);
   const plugins: MarketplaceEntry[] = [];
+  const excluded: ExcludedEntry[] = [];
   const seen = new Set<string>();
   doc.plugins.forEach((raw, index) => {
     const at = childPath(childPath(root, 'plugins'), index);
@@ -113,6 +126,8 @@ export function parseMarketplace(value: unknown, file: string): ParsedMarketplac
         diagnostics.push(
           diagnostic('invalid_marketplace_entry', 'error', p.message, { path: p.path }),
         );
+      const name = isPlainObject(raw) && typeof raw['name'] === 'string' ? raw['name'] : null;
+      excluded.push({ name, message: entry.problems.map((p) => p.message).join('; ') });
       return;
     }
     if (seen.has(entry.name)) {
@@ -120,6 +135,7 @@ export function parseMarketplace(value: unknown, file: string): ParsedMarketplac
       diagnostics.push(
         diagnostic('invalid_marketplace_entry', 'error', message, { path: childPath(at, 'name') }),
       );
+      excluded.push({ name: entry.name, message });
       return;
     }
     seen.add(entry.name);
@@ -130,7 +146,7 @@ export function parseMarketplace(value: unknown, file: string): ParsedMarketplac
   if (description !== undefined) marketplace.description = description;
   if (doc.metadata?.version !== undefined) marketplace.version = doc.metadata.version;
   if (pluginRoot !== undefined) marketplace.pluginRoot = pluginRoot;
-  return { marketplace, diagnostics };
+  return { marketplace, diagnostics, excluded };
 }
 
 /** Parses marketplace.json text strictly (P4: position of invalid JSON, duplicate keys), then checks it. */
@@ -141,6 +157,7 @@ export function parseMarketplaceText(text: string, file: string): ParsedMarketpl
     return {
       marketplace: null,
       diagnostics: [diagnostic('invalid_marketplace', 'error', message, { path: file })],
+      excluded: [],
     };
   }
   const parsed = parseMarketplace(json.value, file);

@@ -6,6 +6,7 @@ import { parseIntegrity } from '../integrity.js';
 import { isNpmPackageName } from '../name-rules.js';
 import { pickVersion } from '../versions/resolve-version.js';
 import { formatIssue, pathOf } from '../indexes/schema-issue.js';
+import { ownValue } from '../../json/own-value.js';
 
 /**
  * An npm package document (the registry's `GET /<name>`, full or abbreviated "corgi" form),
@@ -85,7 +86,8 @@ export function parseNpmDocument(value: unknown, pkg: string, where: string): Np
   }
   const distTags: Record<string, string> = {};
   for (const [tag, version] of Object.entries(parsed.data['dist-tags'])) {
-    if (typeof version === 'string' && versions[version] !== undefined) distTags[tag] = version;
+    if (typeof version === 'string' && ownValue(versions, version) !== undefined)
+      distTags[tag] = version;
   }
   return { name: pkg, distTags, versions };
 }
@@ -129,7 +131,7 @@ export function pickNpmVersion(doc: NpmDocument, request: NpmRequest): NpmPick {
       ? {}
       : { includePrerelease: request.includePrerelease }),
   });
-  const version = doc.versions[chosen.version];
+  const version = ownValue(doc.versions, chosen.version);
   if (version === undefined)
     throw new Error('Assertion failed: picked a version the document lacks');
   if (version.integrity === null) {

@@ -7,6 +7,7 @@ import semver from './semver.js';
 import { HookpmError } from '../../errors.js';
 import type { IndexPlugin, IndexVersion } from '../indexes/index-schema.js';
 import { nearestVersions, sortDescending } from './version-list.js';
+import { ownValue } from '../../json/own-value.js';
 
 /** One registry's index record for the requested plugin name. */
 export interface Candidate {
@@ -45,15 +46,15 @@ export function pickVersion(
   const id = `${request.name}@${registry}`;
   const versions = Object.keys(plugin.versions);
   if (request.tag !== undefined) {
-    const version = plugin.distTags[request.tag];
+    const version = ownValue(plugin.distTags, request.tag);
     if (version === undefined) throw unknownTag(id, request.tag, plugin);
     return picked(candidate, request.name, version);
   }
   const range = request.range === undefined ? '*' : checkRange(request.range, id);
   const options = { includePrerelease: request.includePrerelease === true };
-  const latest = plugin.distTags['latest'];
+  const latest = ownValue(plugin.distTags, 'latest');
   if (latest !== undefined && satisfiesRange(latest, range, options)) {
-    if (plugin.versions[latest]?.deprecated === undefined)
+    if (ownValue(plugin.versions, latest)?.deprecated === undefined)
       return picked(candidate, request.name, latest);
   }
   const best = bestOf(
@@ -182,7 +183,7 @@ export function noMatch(
 }
 
 export function picked(candidate: Candidate, name: string, version: string): PickedVersion {
-  const entry = candidate.plugin.versions[version];
+  const entry = ownValue(candidate.plugin.versions, version);
   if (entry === undefined)
     throw new Error(`Assertion failed: ${name}@${version} is not in the index`);
   const result: PickedVersion = { registry: candidate.registry, name, version, entry };
@@ -212,7 +213,7 @@ export function checkKnownIntegrity(
       version: picked.version,
       expected: installed.integrity,
       found: picked.entry.integrity,
-      hint: 'A published version must never change. Nothing was changed; ask the registry owner, or uninstall first if you trust the new bytes.',
+      hint: 'A published version must never change. Nothing was changed; ask the registry owner, or install it again with --force-integrity-change if you trust the new bytes.',
     },
   );
 }
@@ -253,7 +254,7 @@ export function newestInRange(candidate: Candidate, request: UpdateRequest): Upd
   const { installed } = request;
   let offered: string[];
   if (request.tag !== undefined) {
-    const tagged = plugin.distTags[request.tag];
+    const tagged = ownValue(plugin.distTags, request.tag);
     if (tagged === undefined) throw noMatch(id, request.tag, versions, true);
     offered = [tagged];
   } else {

@@ -3,15 +3,17 @@ import { errnoCode } from '../../io/fs-error.js';
 import { stateFile } from '../home-paths.js';
 import type { StorePaths } from '../store-paths.js';
 import type { State } from './state-schema.js';
+import { findKeyProblem } from './state-keys.js';
 
 /**
  * Reads the state for read-only commands that must start fast (`hookpm list`, STYLE "Start-up
  * cost"): loading zod costs more than the whole start-up budget. A document that passes the
- * structural check below, which accepts exactly what stateSchema accepts, is returned equal to
- * what the schema would return; anything else (an unreadable file, a failed check, a newer version)
- * goes to readState, which loads the schema and fails with E_STATE_CORRUPT exactly as every other
- * command does (D6). stateSchema is the one schema: test/store/read-state-fast.test.ts walks every
- * key of it, so a key or rule the check below lacks fails there.
+ * structural check below, which accepts exactly what stateSchema accepts, and whose keys pass
+ * findKeyProblem, is returned as the schema would return it; anything else (an unreadable file, a
+ * failed check, a newer version) goes to readState, which loads the schema and fails with
+ * E_STATE_CORRUPT exactly as every other command does (D6). stateSchema is the one schema:
+ * test/store/read-state-fast.test.ts walks every key of it, so a key or rule the check below
+ * lacks fails there.
  */
 export async function readStateFast(paths: StorePaths): Promise<State> {
   let text: string | undefined;
@@ -21,7 +23,7 @@ export async function readStateFast(paths: StorePaths): Promise<State> {
     if (errnoCode(error) === 'ENOENT') return { version: 1, registries: {}, plugins: {} };
   }
   const state = text === undefined ? null : readQuickState(text);
-  if (state !== null) return state;
+  if (state !== null && findKeyProblem(state) === null) return state;
   const { readState } = await import('./state.js');
   return readState(paths);
 }
@@ -36,9 +38,9 @@ const obj = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * A check of an object with exactly these keys (an unknown key is dropped, as the schema drops
- * it). A record with nothing but known keys is returned as it is, not copied: a copy built key by
- * key costs several times the check, at every start, for every installed plugin.
+ * A strict object (stateSchema's are): every field checked, no other field. A record that passes
+ * is returned as it is, not copied: a copy built key by key costs several times the check, at
+ * every start, for every installed plugin.
  */
 function shape(fields: Record<string, Check>): (v: unknown) => Record<string, unknown> | null {
   const keys = Object.keys(fields);
@@ -47,14 +49,12 @@ function shape(fields: Record<string, Check>): (v: unknown) => Record<string, un
     if (!obj(v)) return null;
     let present = 0;
     for (let i = 0; i < keys.length; i += 1) {
-      const value = v[keys[i]!];
+      const key = keys[i]!;
+      const value = Object.hasOwn(v, key) ? v[key] : undefined;
       if (!checks[i]!(value)) return null;
       if (value !== undefined) present += 1;
     }
-    if (Object.keys(v).length === present) return v;
-    const out: Record<string, unknown> = {};
-    for (const key of keys) out[key] = v[key];
-    return out;
+    return Object.keys(v).length === present ? v : null;
   };
 }
 
@@ -91,7 +91,19 @@ const plugin = shape({
   pending: (v) => v === null || pending(v) !== null,
 });
 
-/** The state when `text` passes the structural check, else null (then the schema decides). */
+/** Top-level keys of the document: all but `version` optional or checked below. */
+const TOP_LEVEL = new Set([
+  'version',
+  'registries',
+  'plugins',
+  'removedDefaults',
+  'knownIntegrity',
+]);
+
+/**
+ * The state when `text` passes the structural check, else null (then the schema decides). A
+ * `__proto__` key is left to the schema path too (readState refuses it, state-keys.ts).
+ */
 export function readQuickState(text: string): State | null {
   let json: unknown;
   try {
@@ -100,22 +112,45 @@ export function readQuickState(text: string): State | null {
     return null;
   }
   if (!obj(json) || json.version !== 1 || !obj(json.registries) || !obj(json.plugins)) return null;
-  const registries: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(json.registries)) {
-    const parsed = registry(value);
-    if (parsed === null) return null;
-    registries[key] = parsed;
-  }
-  const plugins: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(json.plugins)) {
+  if (Object.keys(json).some((key) => !TOP_LEVEL.has(key))) return null;
+  const registries = recordOf(json.registries, registry);
+  const plugins = recordOf(json.plugins, (value, key) => {
     const parsed = plugin(value);
     if (parsed === null || parsed.id !== key) return null;
     parsed.consent = parsed.consent === null ? null : consent(parsed.consent);
     parsed.pending = parsed.pending === null ? null : pending(parsed.pending);
-    plugins[key] = parsed;
-  }
+    return parsed;
+  });
+  if (registries === null || plugins === null) return null;
+  const state: Record<string, unknown> = { version: 1, registries, plugins };
   const removed = json.removedDefaults;
-  if (removed === undefined) return { version: 1, registries, plugins } as State;
-  if (!strings(removed)) return null;
-  return { version: 1, registries, plugins, removedDefaults: removed } as State;
+  if (removed !== undefined) {
+    if (!strings(removed)) return null;
+    state.removedDefaults = removed;
+  }
+  const known = json.knownIntegrity;
+  if (known !== undefined) {
+    const parsed = recordOf(known, (versions) =>
+      recordOf(versions, (v) => (nonEmpty(v) ? v : null)),
+    );
+    if (parsed === null) return null;
+    state.knownIntegrity = parsed;
+  }
+  return state as State;
+}
+
+/** Each value of a record through `read` (null: the record is refused), or null when not a record. */
+function recordOf(
+  value: unknown,
+  read: (entry: unknown, key: string) => unknown,
+): Record<string, unknown> | null {
+  if (!obj(value)) return null;
+  const out: Record<string, unknown> = {};
+  for (const [key, entry] of Object.entries(value)) {
+    if (key === '__proto__') return null;
+    const parsed = read(entry, key);
+    if (parsed === null) return null;
+    out[key] = parsed;
+  }
+  return out;
 }

@@ -3,13 +3,19 @@ import { z } from '../../json/zod.js';
 /** The state document versions this hookpm reads and writes (D6: a newer one is never rewritten). */
 export const STATE_VERSION = 1;
 
-const registrySchema = z.object({
+/*
+ * Every object of the state is strict: a field this hookpm does not know (written by a newer one, or
+ * by hand) is E_STATE_CORRUPT rather than dropped at the next write (D6). The keys of `plugins`,
+ * `registries` and `knownIntegrity` are checked on the raw document (state-keys.ts), because zod
+ * drops a `__proto__` key without a word.
+ */
+const registrySchema = z.strictObject({
   location: z.string().check(z.minLength(1)),
   kind: z.enum(['index', 'marketplace', 'npm']),
   addedAt: z.string(),
 });
 
-const consentSchema = z.object({
+const consentSchema = z.strictObject({
   surfaceHash: z.string().check(z.minLength(1)),
   at: z.string(),
   /** The plugin version the consent was given for. */
@@ -17,7 +23,7 @@ const consentSchema = z.object({
 });
 
 /** plugins.md Q5: an installed update that waits for consent to its widened surface. */
-const pendingSchema = z.object({
+const pendingSchema = z.strictObject({
   version: z.string().check(z.minLength(1)),
   path: z.string().check(z.minLength(1)),
   integrity: z.string().check(z.minLength(1)),
@@ -27,7 +33,7 @@ const pendingSchema = z.object({
   source: z.string(),
 });
 
-const pluginSchema = z.object({
+const pluginSchema = z.strictObject({
   id: z.string().check(z.minLength(1)),
   name: z.string().check(z.minLength(1)),
   registry: z.string().check(z.minLength(1)),
@@ -50,17 +56,25 @@ const pluginSchema = z.object({
 });
 
 /**
- * registry.md D2: the state document, parsed once here (STYLE rule 4). Unknown fields are dropped.
+ * registry.md D2: the state document, parsed once here (STYLE rule 4). Unknown fields are errors.
  * readQuickState (read-state-fast.ts) checks the same without loading zod; a change here needs the
  * same change there, and test/store/read-state-fast.test.ts fails until it has it.
  */
 export const stateSchema = z
-  .object({
+  .strictObject({
     version: z.literal(STATE_VERSION),
     registries: z.record(z.string(), registrySchema),
     plugins: z.record(z.string(), pluginSchema),
     /** Built-in registries (`examples`) the user removed; absent means none was removed. */
     removedDefaults: z.optional(z.array(z.string())),
+    /**
+     * V3: the integrity each registry version was installed with, `knownIntegrity[id][version]`.
+     * It outlives the plugin (an uninstall keeps it), so a registry that later serves other bytes
+     * for that version is refused on a reinstall too. Absent in a state written before it existed.
+     */
+    knownIntegrity: z.optional(
+      z.record(z.string(), z.record(z.string(), z.string().check(z.minLength(1)))),
+    ),
   })
   .check(
     z.superRefine((state, ctx) => {

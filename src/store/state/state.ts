@@ -11,6 +11,7 @@ import { lockFile, stateFile } from '../paths.js';
 import type { StorePaths } from '../store-paths.js';
 import { STATE_VERSION, emptyState, stateSchema } from './state-schema.js';
 import type { State } from './state-schema.js';
+import { findKeyProblem } from './state-keys.js';
 
 /**
  * The last state document read and the state it parsed to: a command reads the state before it
@@ -57,9 +58,10 @@ export async function writeState(paths: StorePaths, state: State): Promise<void>
     throw toStoreError(error, file, 'write');
   }
   const checked = stateSchema.safeParse(state);
-  if (!checked.success) {
+  const badKey = findKeyProblem(state);
+  if (!checked.success || badKey !== null) {
     throw new Error(
-      `Assertion failed: the state to write breaks its schema: ${checked.error.message}`,
+      `Assertion failed: the state to write breaks its schema: ${badKey ?? checked.error?.message}`,
     );
   }
   await writeFileDurable(file, `${JSON.stringify(checked.data, null, 2)}\n`, { mode: 0o600 });
@@ -131,6 +133,9 @@ export function findProblem(bytes: Buffer): StateProblem {
       futureVersion: version,
     };
   }
+  const badKey = findKeyProblem(json);
+  if (badKey !== null)
+    return { reason: `does not match the state schema: ${badKey}`, json, futureVersion: null };
   const parsed = stateSchema.safeParse(json);
   if (parsed.success) return { state: parsed.data };
   const issue = parsed.error.issues[0];

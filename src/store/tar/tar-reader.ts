@@ -9,25 +9,37 @@ export type { TarEntry, TarEntryType, TarVisitor } from './tar-blocks.js';
 
 /**
  * A tarball to read: its path (read streaming), or its path with its bytes already in memory (a
- * small tarball, read whole once for its hash, its scan and its extraction). The path names it in
- * messages.
+ * small tarball, read whole once for its hash, its scan and its extraction), and how messages name
+ * it: `shown` (the user's file or the URL, not the copy in staging or in the cache), else its path.
  */
-export type TarballInput = string | InMemoryTarball;
+export type TarballInput = string | TarballFile;
 
-export interface InMemoryTarball {
+export interface TarballFile {
   readonly file: string;
-  readonly bytes: Buffer;
+  readonly bytes?: Buffer;
+  readonly shown?: string;
   /** The decompressed bytes, kept by the first read (the scan) for the next (the extraction). */
   inflated?: Buffer | null;
 }
 
 /** The input for a tarball's file, with its bytes when they were read already. */
-export function tarballInput(file: string, bytes?: Buffer): TarballInput {
-  return bytes === undefined ? file : { file, bytes };
+export function tarballInput(file: string, bytes?: Buffer, shown?: string): TarballInput {
+  if (bytes === undefined && shown === undefined) return file;
+  return {
+    file,
+    ...(bytes === undefined ? {} : { bytes }),
+    ...(shown === undefined ? {} : { shown }),
+  };
 }
 
+/** The path the tarball is read from. */
 export function tarballFile(input: TarballInput): string {
   return typeof input === 'string' ? input : input.file;
+}
+
+/** What messages call the tarball. */
+export function tarballName(input: TarballInput): string {
+  return typeof input === 'string' ? input : (input.shown ?? input.file);
 }
 
 export interface TarReadLimits {
@@ -54,14 +66,15 @@ export async function readTar(
   limits: TarReadLimits,
 ): Promise<void> {
   const parser = createBlockParser(visitor, limits);
-  if (typeof input !== 'string' && input.inflated === undefined)
-    input.inflated = inflateSmall(input.bytes);
+  const bytes = typeof input === 'string' ? undefined : input.bytes;
+  if (typeof input !== 'string' && bytes !== undefined && input.inflated === undefined)
+    input.inflated = inflateSmall(bytes);
   const inflated = typeof input === 'string' ? null : (input.inflated ?? null);
   const stream =
     inflated !== null
       ? null
       : pipeline(
-          typeof input === 'string' ? createReadStream(input) : Readable.from([input.bytes]),
+          bytes === undefined ? createReadStream(tarballFile(input)) : Readable.from([bytes]),
           createGunzip({ chunkSize: 256 * 1024 }),
           () => undefined,
         );

@@ -1,5 +1,5 @@
 import { HookpmError } from '../../errors.js';
-import { readTar, tarballFile } from './tar-reader.js';
+import { readTar, tarballName } from './tar-reader.js';
 import type { TarballInput, TarEntry, TarVisitor } from './tar-reader.js';
 import { createCollisionGuard, normaliseEntryPath, TARBALL_LIMITS } from './tarball-rules.js';
 import type { TarballLimits } from './tarball-rules.js';
@@ -15,6 +15,7 @@ export interface TarballEntry {
 }
 
 export interface TarballListing {
+  /** What messages call the tarball (tarballName). */
   file: string;
   /** In archive order; `package/` itself is not listed. */
   entries: readonly TarballEntry[];
@@ -40,7 +41,7 @@ export async function readTarChecked(
   } catch (error) {
     if (!(error instanceof HookpmError)) throw error;
     const entry = lastName();
-    const file = tarballFile(input);
+    const file = tarballName(input);
     const where = entry === null ? '' : ` entry ${JSON.stringify(entry)}:`;
     throw new HookpmError(error.code, `Tarball ${file}:${where} ${error.message}.`, {
       ...error.details,

@@ -1,6 +1,6 @@
 import { createTarballChecker, readTarChecked } from './tarball-checker.js';
 import type { TarballListing } from './tarball-checker.js';
-import { tarballFile } from './tar-reader.js';
+import { tarballName } from './tar-reader.js';
 import type { TarballInput } from './tar-reader.js';
 import { TARBALL_LIMITS } from './tarball-rules.js';
 import type { TarballLimits } from './tarball-rules.js';
@@ -25,5 +25,5 @@ export async function scanTarball(
 ): Promise<TarballListing> {
   const checker = createTarballChecker(limits);
   await readTarChecked(input, checker.visitor, checker.lastName, limits);
-  return { file: tarballFile(input), entries: checker.entries, totalBytes: checker.totalBytes() };
+  return { file: tarballName(input), entries: checker.entries, totalBytes: checker.totalBytes() };
 }

@@ -1,0 +1,50 @@
+import { PLUGIN_NAME_PATTERN } from '../../plugin/name.js';
+
+/** P3 and registry.md section 1 give plugin names and registry names the same shape. */
+const NAME = PLUGIN_NAME_PATTERN.source.slice(1, -1);
+const PLUGIN_ID = new RegExp(`^${NAME}@${NAME}$`);
+const REGISTRY_NAME = PLUGIN_NAME_PATTERN;
+/** A version as hookpm records one: semver's shape (the registries checked it when installing). */
+const VERSION = /^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]+)?$/;
+
+/**
+ * D6 on the keys of the raw state document, before the schema copies it (zod drops a `__proto__`
+ * key without a word): every key of `plugins` is a plugin id `name@registry` equal to its record's
+ * name and registry, every key of `registries` a registry name, and `knownIntegrity` maps ids to
+ * versions. The first key that breaks these, as `<path>: <why>`, or null. A key such as
+ * `constructor` or `__proto__` is therefore never read as, or dropped like, a prototype property.
+ */
+export function findKeyProblem(json: unknown): string | null {
+  if (!isObject(json)) return null;
+  const { plugins, registries, knownIntegrity } = json;
+  for (const [key, record] of entriesOf(plugins)) {
+    if (!PLUGIN_ID.test(key)) return `plugins.${show(key)}: is not a plugin id (name@registry)`;
+    const { name, registry } = isObject(record) ? record : {};
+    if (typeof name === 'string' && typeof registry === 'string' && `${name}@${registry}` !== key)
+      return `plugins.${show(key)}: the record's name and registry do not make its id`;
+  }
+  for (const [key] of entriesOf(registries))
+    if (!REGISTRY_NAME.test(key)) return `registries.${show(key)}: is not a registry name`;
+  for (const [id, versions] of entriesOf(knownIntegrity)) {
+    if (!PLUGIN_ID.test(id))
+      return `knownIntegrity.${show(id)}: is not a plugin id (name@registry)`;
+    for (const [version] of entriesOf(versions))
+      if (!VERSION.test(version))
+        return `knownIntegrity.${show(id)}.${show(version)}: is not a version`;
+  }
+  return null;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Own enumerable entries (JSON.parse makes `__proto__` an own key), or none for a non-object. */
+function entriesOf(value: unknown): [string, unknown][] {
+  return isObject(value) ? Object.entries(value) : [];
+}
+
+/** A key as in the schema's paths (`plugins.a@b`), JSON-quoted when it is not a plain word. */
+function show(key: string): string {
+  return /^[\w.@+-]{1,80}$/.test(key) ? key : JSON.stringify(key.slice(0, 80));
+}
