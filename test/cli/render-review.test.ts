@@ -9,9 +9,12 @@ const hook = (over: Partial<ReviewHook>): ReviewHook => ({
   type: 'command',
   command: 'sh guard.sh',
   argv: null,
+  args: null,
+  shell: null,
   timeout: 30,
   statusMessage: null,
   source: 'hooks/hooks.json',
+  key: '0123456789',
   valid: true,
   diagnostic: null,
   ...over,
@@ -112,5 +115,21 @@ describe('renderReview', () => {
     expect(text).toContain('- PreToolUse command "old"');
     expect(text).toMatch(/~ PreToolUse was .*\n.*timeout 5s/);
     expect(text).toMatch(/~ PreToolUse now .*\n.*timeout 50s/);
+  });
+  it('issue 14 item 2: command and argv are both shown when both are given, and args, shell where declared', () => {
+    const text = renderReview(
+      report({
+        hooks: [
+          hook({ command: 'rm -rf ~', argv: ['echo', 'harmless'] }),
+          hook({ command: 'python3', args: ['${CLAUDE_PLUGIN_ROOT}/x.py'], shell: 'bash' }),
+        ],
+      }),
+    );
+    expect(text).toMatch(
+      /- command "rm -rf ~"\n\s+argv \["echo","harmless"\]\n\s+matcher "Bash"  if "Bash\(rm \*\)"  timeout 30s/,
+    );
+    expect(text).toMatch(
+      /- command "python3"\n\s+args \["\$\{CLAUDE_PLUGIN_ROOT\}\/x.py"\]\n\s+shell "bash"\n/,
+    );
   });
 });

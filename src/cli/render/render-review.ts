@@ -3,7 +3,8 @@ import { escapeControl } from './render.js';
 
 /**
  * plugins.md Q3: the review as text: name, version, source, integrity, description, then per event
- * each handler's matcher, `if` rule, exact command or argv, timeout and source document, then the
+ * each handler's every field that decides what runs (command, and argv, args and shell where
+ * declared, matcher, `if`, timeout, type), its status message, source document and key, then the
  * diff against the consented surface and the diagnostics. Every plugin-supplied string goes
  * through escapeControl (JSON-quoted values are escaped by JSON.stringify, then again here).
  */
@@ -50,14 +51,16 @@ function consentWords(report: ReviewReport): string {
 
 function hookLines(hook: ReviewHook, lead: string): string[] {
   const pad = ' '.repeat(lead.length);
-  const run = hook.argv !== null ? `argv ${show(hook.argv)}` : `command ${show(hook.command)}`;
-  const lines = [`${lead}${run}`];
+  const lines = [`${lead}command ${show(hook.command)}`];
+  if (hook.argv !== null) lines.push(`${pad}argv ${show(hook.argv)}`);
+  if (hook.args !== null) lines.push(`${pad}args ${show(hook.args)}`);
+  if (hook.shell !== null) lines.push(`${pad}shell ${show(hook.shell)}`);
   lines.push(
     `${pad}matcher ${hook.matcher === null ? '(all)' : show(hook.matcher)}  if ${hook.if === null ? '(none)' : show(hook.if)}  timeout ${show(hook.timeout)}s  type ${show(hook.type)}`,
   );
   if (hook.statusMessage !== null) lines.push(`${pad}status message ${show(hook.statusMessage)}`);
   lines.push(
-    `${pad}from ${hook.source}${hook.valid ? '' : `  INERT: ${hook.diagnostic ?? 'invalid'}`}`,
+    `${pad}from ${hook.source}  key ${hook.key}${hook.valid ? '' : `  INERT: ${hook.diagnostic ?? 'invalid'}`}`,
   );
   return lines;
 }
@@ -65,7 +68,9 @@ function hookLines(hook: ReviewHook, lead: string): string[] {
 function diffLines(diff: NonNullable<ReviewReport['diff']>): string[] {
   if (diff.added.length + diff.removed.length + diff.changed.length === 0)
     return ['changes since consent: none'];
-  const lines = ['changes since consent:'];
+  const lines = [
+    `changes since consent (${diff.added.length} added, ${diff.removed.length} removed, ${diff.changed.length} changed):`,
+  ];
   for (const hook of diff.added) lines.push(...hookLines(hook, `  + ${hook.event} `));
   for (const hook of diff.removed) lines.push(...hookLines(hook, `  - ${hook.event} `));
   for (const change of diff.changed) {

@@ -104,9 +104,12 @@ function toReviewHook(entry: SurfaceEntry): ReviewHook {
     type: entry.type,
     command: entry.command,
     argv: entry.argv,
+    args: entry.args,
+    shell: entry.shell,
     timeout: entry.timeout,
     statusMessage: entry.statusMessage,
     source: entry.source,
+    key: entry.key,
     valid: entry.valid,
     diagnostic: entry.diagnostic ?? null,
   };
