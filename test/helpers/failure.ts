@@ -1,4 +1,7 @@
+import { expect } from 'vitest';
 import { isHookpmError, type HookpmError } from '../../src/errors.js';
+import type { StorePaths } from '../../src/store/store-paths.js';
+import { hashStore } from './store-snapshot.js';
 
 /**
  * The HookpmError that `work` (a promise, or a function returning one) fails with; anything else
@@ -14,4 +17,17 @@ export async function failure(
     throw error;
   }
   throw new Error('expected a HookpmError');
+}
+
+/** security.md invariant: `work` fails with `code` and the store is byte-identical afterwards. */
+export async function failsCleanly(
+  paths: StorePaths,
+  code: string,
+  work: () => Promise<unknown>,
+): Promise<HookpmError> {
+  const before = await hashStore(paths);
+  const error = await failure(work);
+  expect(error.code, error.message).toBe(code);
+  expect(await hashStore(paths)).toEqual(before);
+  return error;
 }

@@ -26,7 +26,7 @@ import {
 } from '../helpers/plugin-registry.js';
 import { hashStore } from '../helpers/store-snapshot.js';
 import { makeWorld, type World } from './plugin-fixture.js';
-import { failure } from '../helpers/failure.js';
+import { failsCleanly as failsCleanlyIn, failure } from '../helpers/failure.js';
 
 let world: World;
 let acme: ServedRegistry;
@@ -91,13 +91,8 @@ const update = (names: string[] = [], over: Partial<UpdateOptions> = {}) =>
   });
 
 /** The store must be byte-identical after `fn` fails with `code`. */
-async function failsCleanly(code: string, fn: () => Promise<unknown>): Promise<HookpmError> {
-  const before = await hashStore(world.paths);
-  const error = await failure(fn);
-  expect(error.code, error.message).toBe(code);
-  expect(await hashStore(world.paths)).toEqual(before);
-  return error;
-}
+const failsCleanly = (code: string, fn: () => Promise<unknown>): Promise<HookpmError> =>
+  failsCleanlyIn(world.paths, code, fn);
 
 const ONE = { PreToolUse: ['echo one'] };
 const TWO = { PreToolUse: ['echo one', 'echo two'] };

@@ -1,12 +1,16 @@
 import type { ReviewHook, ReviewReport } from '../../ops/review/report.js';
+import { codeUnchanged } from '../../plugin/code-diff.js';
+import { codeDiffLines, fileLines, show } from './render-files.js';
 import { escapeControl } from './render.js';
 
 /**
- * plugins.md Q3: the review as text: name, version, source, integrity, description, then per event
- * each handler's every field that decides what runs (command, and argv, args and shell where
- * declared, matcher, `if`, timeout, type), its status message, source document and key, then the
- * diff against the consented surface and the diagnostics. Every plugin-supplied string goes
- * through escapeControl (JSON-quoted values are escaped by JSON.stringify, then again here).
+ * plugins.md Q3: the review as text - what `hookpm review` prints, what the consent question shows
+ * and what `install`/`update --dry-run` print for each plugin: name, version, source, integrity,
+ * description, then per event each handler's every field that decides what runs (command, and
+ * argv, args and shell where declared, matcher, `if`, timeout, type), its status message, source
+ * document and key, then the diff against the consented surface, the files with their digests, the code files changed since
+ * consent, and the diagnostics. Every plugin-supplied string goes through escapeControl
+ * (JSON-quoted values are escaped by JSON.stringify, then again here).
  */
 export function renderReview(report: ReviewReport): string {
   const lines = [
@@ -34,7 +38,9 @@ export function renderReview(report: ReviewReport): string {
     }
     lines.push(...hookLines(hook, '    - '));
   }
-  if (report.diff !== null) lines.push('', ...diffLines(report.diff));
+  if (report.diff !== null) lines.push('', ...diffLines(report));
+  lines.push('', ...fileLines(report.files));
+  if (report.codeDiff !== null) lines.push('', ...codeDiffLines(report.codeDiff));
   const problems = report.diagnostics;
   if (problems.length > 0) {
     lines.push('', 'diagnostics:');
@@ -46,7 +52,13 @@ export function renderReview(report: ReviewReport): string {
 
 function consentWords(report: ReviewReport): string {
   if (report.consented) return 'consented';
-  return report.diff === null ? 'not consented yet' : 'differs from what you consented to';
+  if (report.diff === null && report.codeDiff === null) return 'not consented yet';
+  const { diff } = report;
+  const sameHooks =
+    diff !== null && diff.added.length + diff.removed.length + diff.changed.length === 0;
+  return sameHooks
+    ? 'hooks as consented; files changed since'
+    : 'differs from what you consented to';
 }
 
 function hookLines(hook: ReviewHook, lead: string): string[] {
@@ -65,7 +77,8 @@ function hookLines(hook: ReviewHook, lead: string): string[] {
   return lines;
 }
 
-function diffLines(diff: NonNullable<ReviewReport['diff']>): string[] {
+function diffLines(report: ReviewReport): string[] {
+  const diff = report.diff as NonNullable<ReviewReport['diff']>;
   if (diff.added.length + diff.removed.length + diff.changed.length === 0)
     return ['changes since consent: none'];
   const lines = [
@@ -78,9 +91,4 @@ function diffLines(diff: NonNullable<ReviewReport['diff']>): string[] {
     lines.push(...hookLines(change.after, `  ~ ${change.after.event} now `));
   }
   return lines;
-}
-
-/** A plugin value as JSON text, so strings are quoted and every kind of value is visible. */
-function show(value: unknown): string {
-  return JSON.stringify(value) ?? 'null';
 }

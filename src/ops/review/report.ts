@@ -1,5 +1,7 @@
 import type { Diagnostic } from '../../hooks/diagnostic.js';
 import type { EventName } from '../../hooks/events.js';
+import { codeUnchanged, type CodeDiff } from '../../plugin/code-diff.js';
+import type { RoledFile } from '../../plugin/code-files.js';
 import type { LoadedPlugin } from '../../plugin/loaded-plugin.js';
 import { diffSurfaces } from '../../plugin/surface-diff.js';
 import type { Surface, SurfaceEntry } from '../../plugin/surface.js';
@@ -36,10 +38,18 @@ export interface ReviewReport {
   events: EventName[];
   hooks: ReviewHook[];
   surfaceHash: string;
-  /** Q4: the consent record holds this surfaceHash. */
+  /**
+   * Q4: the consent record holds this surfaceHash, and the plugin's code files are those
+   * consented to (README "The consent model").
+   */
   consented: boolean;
   /** Q5: against the consented surface; null when nothing was consented yet. */
   diff: ReviewDiff | null;
+  /** Every file of the reviewed tree with its digest, mode and role, sorted by path. */
+  files: RoledFile[];
+  /** The code files changed against the consented tree; null when nothing was consented yet. */
+  codeDiff: CodeDiff | null;
+
   /** P4: false when an error would make install refuse the plugin. */
   ok: boolean;
   diagnostics: ReviewDiagnostic[];
@@ -59,6 +69,8 @@ export interface ReviewInput {
   /** The entries of the consented surface, when they can be read (the active installed tree). */
   consentedEntries: readonly SurfaceEntry[] | null;
   installed: ReviewReport['installed'];
+  files: RoledFile[];
+  codeDiff: CodeDiff | null;
 }
 
 export function buildReview(input: ReviewInput): ReviewReport {
@@ -76,7 +88,7 @@ export function buildReview(input: ReviewInput): ReviewReport {
     events: [...input.surface.events],
     hooks: input.surface.entries.map(toReviewHook),
     surfaceHash: input.surface.surfaceHash,
-    consented: input.consentedHash === input.surface.surfaceHash,
+    consented: input.consentedHash === input.surface.surfaceHash && codeUnchanged(input.codeDiff),
     diff:
       diff === null
         ? null
@@ -88,6 +100,8 @@ export function buildReview(input: ReviewInput): ReviewReport {
               after: toReviewHook(c.after),
             })),
           },
+    files: input.files,
+    codeDiff: input.codeDiff,
     ok: !input.plugin.diagnostics.some((d) => d.severity === 'error'),
     diagnostics: input.plugin.diagnostics
       .filter((d) => d.code !== 'unknown_key')
