@@ -8,6 +8,7 @@ import { readPluginDir } from '../../store/read-plugin.js';
 import { readState } from '../../store/state/state.js';
 import type { PluginRecord, State } from '../../store/state/state-schema.js';
 import { hasCurrentConsent } from '../review/consent.js';
+import { withoutOptedOutHooks } from './hook-opt-outs.js';
 
 /** The plugin part of a snapshot's sources (engine.md S1, S3, S6). */
 export interface PluginSources {
@@ -62,7 +63,8 @@ async function loadOne(paths: StorePaths, record: PluginRecord): Promise<PluginS
     const plugin = await readPluginDir(record.path, { fallbackName: record.name, id: record.id });
     const binding = { id: record.id, root: record.path, data: pluginDataDir(paths, record.id) };
     const sources: SourceDocument[] = [];
-    for (const document of plugin.documents) {
+    // Per-hook opt-outs (issue 14): the one call into hook-opt-outs.ts; handlers turned off are null.
+    for (const document of withoutOptedOutHooks(plugin.documents, record.disabledHooks)) {
       if (document.config !== null)
         sources.push({
           origin: 'plugin',

@@ -101,6 +101,11 @@ export function readQuickState(text: string): State | null {
     if (parsed === null || parsed.id !== key) return null;
     parsed.consent = parsed.consent === null ? null : consent(parsed.consent);
     parsed.pending = parsed.pending === null ? null : pending(parsed.pending);
+    const disabledHooks = (value as Record<string, unknown>).disabledHooks;
+    if (disabledHooks !== undefined) {
+      if (!strings(disabledHooks)) return null;
+      parsed.disabledHooks = disabledHooks;
+    }
     plugins[key] = parsed;
   }
   const removed = json.removedDefaults;
