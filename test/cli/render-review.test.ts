@@ -15,6 +15,7 @@ const hook = (over: Partial<ReviewHook>): ReviewHook => ({
   statusMessage: null,
   source: 'hooks/hooks.json',
   key: '0123456789',
+  off: false,
   valid: true,
   diagnostic: null,
   ...over,
@@ -34,6 +35,7 @@ const report = (over: Partial<ReviewReport>): ReviewReport => ({
   diff: null,
   files: [],
   codeDiff: null,
+  optedOut: [],
   ok: true,
   diagnostics: [],
   installed: null,
@@ -134,6 +136,35 @@ describe('renderReview', () => {
     expect(text).toMatch(
       /- command "python3"\n\s+args \["\$\{CLAUDE_PLUGIN_ROOT\}\/x.py"\]\n\s+shell "bash"\n/,
     );
+  });
+
+  it('per-hook opt-outs: each hook shows its key and OFF when turned off; a changed hook that was off says it runs now; a lapsed opt-out is named', () => {
+    const text = renderReview(
+      report({
+        hooks: [hook({ key: 'aaaaaaaaaa', off: true }), hook({ key: 'bbbbbbbbbb' })],
+        diff: {
+          added: [],
+          removed: [],
+          changed: [
+            {
+              before: hook({ key: 'cccccccccc', off: true, if: 'Bash(rm *)' }),
+              after: hook({ key: 'dddddddddd', if: 'Bash(*)' }),
+            },
+          ],
+        },
+        optedOut: [
+          { key: 'aaaaaaaaaa', applies: true },
+          { key: 'cccccccccc', applies: false },
+        ],
+      }),
+    );
+    expect(text).toContain('from hooks/hooks.json  key aaaaaaaaaa  OFF (you turned it off)');
+    expect(text).toMatch(/key bbbbbbbbbb\n/);
+    expect(text).toContain(
+      'you turned this hook off (key cccccccccc); it changed, so it runs unless you turn it off again: hookpm disable guard@local --hook dddddddddd',
+    );
+    expect(text).toContain('  aaaaaaaaaa: off');
+    expect(text).toMatch(/cccccccccc: names no hook of this version/);
   });
 
   it('issue 14 item 1: the files with digest, mode and role; the code changes with line counts and their bounded diff', () => {

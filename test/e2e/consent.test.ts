@@ -1,8 +1,8 @@
 /**
- * Issue 14, items 1 and 2, with the built binary against a registry on 127.0.0.1: an update that
+ * Issue 14, items 1-3, with the built binary against a registry on 127.0.0.1: an update that
  * changes only scripts/run.sh waits for consent and shows the change, `--yes` applies it, a
  * README-only update carries the consent over; the review shows command and argv both and warns
- * when they differ, and `update --dry-run` prints the same review.
+ * when they differ, and `update --dry-run` prints the same review; one hook turned off by key.
  * Every refused command leaves the store byte-identical.
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -140,5 +140,34 @@ describe('issue 14 end to end: the consent covers what runs', () => {
 
     const asked = await hookpm(['update', '--json']);
     expect(JSON.parse(asked.stdout)).toMatchObject({ error: { code: 'E_CONSENT_REQUIRED' } });
+  });
+
+  it('item 3: `disable guard --hook <key>` turns one hook off (hooks and run leave it out); a wrong key is refused; `enable guard --hook <key>` turns it back on', async () => {
+    const second = { type: 'command', command: 'echo second' };
+    await publish('1.0.0', guard('1.0.0', {}, [RUN, second]));
+    await ok('install', 'guard@acme', '--yes');
+    const shown = JSON.parse((await ok('review', 'guard', '--json')).stdout) as {
+      hooks: Array<{ key: string; command: string }>;
+    };
+    const key = shown.hooks[0]!.key;
+    const listed = JSON.parse((await ok('hooks', '--json')).stdout) as {
+      handlers: Array<{ key: string | null }>;
+    };
+    expect(listed.handlers.map((h) => h.key)).toEqual(shown.hooks.map((h) => h.key));
+
+    const off = await ok('disable', 'guard', '--hook', key);
+    expect(off.stdout).toContain(`turned off: hook ${key} of guard@acme (PreToolUse command`);
+    expect(await decide()).toEqual({ reason: null, ran: ['PreToolUse:0:1'] });
+    expect((await ok('hooks')).stdout).toMatch(/KEY/);
+    expect((await ok('review', 'guard')).stdout).toContain(`key ${key}  OFF (you turned it off)`);
+
+    await refused(1, 'E_NOT_FOUND', 'disable', 'guard', '--hook', '0000000000');
+    await refused(2, 'E_USAGE', 'disable', 'guard', '--hook', 'PreToolUse:0:0');
+
+    await ok('enable', 'guard', '--hook', key);
+    expect(await decide()).toEqual({
+      reason: 'v1 says no',
+      ran: ['PreToolUse:0:0', 'PreToolUse:0:1'],
+    });
   });
 });

@@ -1,5 +1,6 @@
 /**
- * Issue 14, item 1 through the operations: the consent covers the plugin's code files; against a real node:http registry on 127.0.0.1 serving tarballs
+ * Issue 14, items 1 and 3 through the operations: the consent covers the plugin's code files, and
+ * single hooks can be turned off; against a real node:http registry on 127.0.0.1 serving tarballs
  * packed at test time. Every refused operation leaves the store byte-identical (security.md).
  */
 import { writeFile } from 'node:fs/promises';
@@ -9,6 +10,7 @@ import type { HookpmError } from '../../src/errors.js';
 import { installPlugins } from '../../src/ops/install/install.js';
 import type { PluginContext } from '../../src/ops/plugin-context.js';
 import { enablePlugin } from '../../src/ops/plugins/enable.js';
+import { switchHooks } from '../../src/ops/plugins/hook-switch.js';
 import { updatePlugins, type UpdateOptions } from '../../src/ops/plugins/update.js';
 import { reviewPlugin } from '../../src/ops/review/review.js';
 import { loadSnapshot } from '../../src/ops/run/load-snapshot.js';
@@ -220,5 +222,85 @@ describe('the consent covers the plugin code (issue 14 item 1; plugins.md Q5)', 
     const change = (await review()).codeDiff!.files[0]!;
     expect(change).toMatchObject({ linesAdded: 2000, linesRemoved: 4, truncated: true });
     expect(change.diff.length).toBe(80);
+  });
+});
+
+describe('per-hook opt-outs (issue 14 item 3)', () => {
+  const TWO = [HOOK, { type: 'command', command: 'echo second' }];
+
+  beforeEach(async () => {
+    await publish('1.0.0', guard('1.0.0', { hooks: TWO }));
+    await install('guard');
+  });
+
+  const keyOf = async (command: string) =>
+    (await review()).hooks.find((h) => h.command === command)!.key;
+
+  it('disable --hook leaves that handler out of snapshots, the other keeps its id (R2); enable --hook turns it back on', async () => {
+    const key = await keyOf(HOOK.command);
+    const off = await switchHooks(ctx, { name: 'guard', keys: [key], off: true });
+    expect(off).toMatchObject({
+      id: 'guard@acme',
+      enabled: true,
+      hooks: [{ key, off: true, changed: true }],
+    });
+    expect((await record()).disabledHooks).toEqual([key]);
+    expect(await running()).toEqual([['PreToolUse:0:1', 'echo second']]);
+    expect((await review()).hooks.map((h) => h.off)).toEqual([true, false]);
+    const again = await switchHooks(ctx, { name: 'guard', keys: [key], off: true });
+    expect(again.hooks[0]!.changed).toBe(false);
+    await switchHooks(ctx, { name: 'guard', keys: [key], off: false });
+    expect((await record()).disabledHooks).toBeUndefined();
+    expect(await running()).toHaveLength(2);
+  });
+
+  it('a key that names no hook is E_NOT_FOUND, one of another form E_USAGE; the store is byte-identical', async () => {
+    await refusedCleanly('E_NOT_FOUND', () =>
+      switchHooks(ctx, { name: 'guard', keys: ['0000000000'], off: true }),
+    );
+    await refusedCleanly('E_USAGE', () =>
+      switchHooks(ctx, { name: 'guard', keys: ['PreToolUse:0:0'], off: true }),
+    );
+    await refusedCleanly('E_NOT_INSTALLED', () =>
+      switchHooks(ctx, { name: 'other', keys: ['0000000000'], off: true }),
+    );
+  });
+
+  it('an update that leaves the hook unchanged keeps it off; one that changes it says so in the review, and the opt-out lapses', async () => {
+    const key = await keyOf('echo second');
+    await switchHooks(ctx, { name: 'guard', keys: [key], off: true });
+    await publish('1.1.0', guard('1.1.0', { hooks: TWO, files: { 'README.md': 'docs\n' } }));
+    await update();
+    expect(await record()).toMatchObject({ version: '1.1.0', disabledHooks: [key] });
+    expect(await running()).toEqual([['PreToolUse:0:0', HOOK.command]]);
+
+    await publish(
+      '1.2.0',
+      guard('1.2.0', { hooks: [HOOK, { type: 'command', command: 'echo changed' }] }),
+    );
+    await failure(() => update());
+    const pending = await review();
+    expect(pending.optedOut).toEqual([{ key, applies: false }]);
+    expect(pending.diff?.removed).toMatchObject([{ command: 'echo second', off: true }]);
+    expect(pending.diff?.added).toMatchObject([{ command: 'echo changed', off: false }]);
+    await enablePlugin(ctx, { name: 'guard', yes: true });
+    expect((await record()).disabledHooks).toBeUndefined();
+    expect(await running()).toEqual([
+      ['PreToolUse:0:0', HOOK.command],
+      ['PreToolUse:0:1', 'echo changed'],
+    ]);
+  });
+
+  it('a hook of a pending update can be turned off before the update is approved, and stays off after', async () => {
+    await publish(
+      '1.1.0',
+      guard('1.1.0', { hooks: [...TWO, { type: 'command', command: 'echo third' }] }),
+    );
+    await failure(() => update());
+    const third = (await review()).hooks.find((h) => h.command === 'echo third')!.key;
+    await switchHooks(ctx, { name: 'guard', keys: [third], off: true });
+    await enablePlugin(ctx, { name: 'guard', yes: true });
+    expect(await record()).toMatchObject({ version: '1.1.0', disabledHooks: [third] });
+    expect((await running()).map(([, command]) => command)).toEqual([HOOK.command, 'echo second']);
   });
 });

@@ -302,6 +302,7 @@ describe('review', () => {
         statusMessage: null,
         source: 'hooks/hooks.json',
         key: expect.stringMatching(/^[0-9a-f]{10}$/),
+        off: false,
         valid: true,
         diagnostic: null,
       },

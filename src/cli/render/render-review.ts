@@ -8,7 +8,8 @@ import { escapeControl } from './render.js';
  * and what `install`/`update --dry-run` print for each plugin: name, version, source, integrity,
  * description, then per event each handler's every field that decides what runs (command, and
  * argv, args and shell where declared, matcher, `if`, timeout, type), its status message, source
- * document and key, then the diff against the consented surface, the files with their digests, the code files changed since
+ * document and key (and whether the user turned it off), then the diff against the consented
+ * surface, the hooks turned off, the files with their digests, the code files changed since
  * consent, and the diagnostics. Every plugin-supplied string goes through escapeControl
  * (JSON-quoted values are escaped by JSON.stringify, then again here).
  */
@@ -39,6 +40,7 @@ export function renderReview(report: ReviewReport): string {
     lines.push(...hookLines(hook, '    - '));
   }
   if (report.diff !== null) lines.push('', ...diffLines(report));
+  lines.push(...optOutLines(report));
   lines.push('', ...fileLines(report.files));
   if (report.codeDiff !== null) lines.push('', ...codeDiffLines(report.codeDiff));
   const problems = report.diagnostics;
@@ -71,8 +73,9 @@ function hookLines(hook: ReviewHook, lead: string): string[] {
     `${pad}matcher ${hook.matcher === null ? '(all)' : show(hook.matcher)}  if ${hook.if === null ? '(none)' : show(hook.if)}  timeout ${show(hook.timeout)}s  type ${show(hook.type)}`,
   );
   if (hook.statusMessage !== null) lines.push(`${pad}status message ${show(hook.statusMessage)}`);
+  const off = hook.off ? '  OFF (you turned it off)' : '';
   lines.push(
-    `${pad}from ${hook.source}  key ${hook.key}${hook.valid ? '' : `  INERT: ${hook.diagnostic ?? 'invalid'}`}`,
+    `${pad}from ${hook.source}  key ${hook.key}${off}${hook.valid ? '' : `  INERT: ${hook.diagnostic ?? 'invalid'}`}`,
   );
   return lines;
 }
@@ -89,6 +92,23 @@ function diffLines(report: ReviewReport): string[] {
   for (const change of diff.changed) {
     lines.push(...hookLines(change.before, `  ~ ${change.before.event} was `));
     lines.push(...hookLines(change.after, `  ~ ${change.after.event} now `));
+    if (change.before.off && !change.after.off)
+      lines.push(
+        `      you turned this hook off (key ${change.before.key}); it changed, so it runs unless you turn it off again: hookpm disable ${report.id} --hook ${change.after.key}`,
+      );
   }
+  return lines;
+}
+
+/** The hooks the user turned off, and those whose hook changed or went (the opt-out lapses). */
+function optOutLines(report: ReviewReport): string[] {
+  if (report.optedOut.length === 0) return [];
+  const lines = ['', 'hooks you turned off:'];
+  for (const { key, applies } of report.optedOut)
+    lines.push(
+      applies
+        ? `  ${key}: off`
+        : `  ${key}: names no hook of this version (the hook changed or went), so it no longer applies: a changed hook runs unless you turn it off again`,
+    );
   return lines;
 }

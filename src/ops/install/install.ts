@@ -37,6 +37,7 @@ import { decideConsent, type EnableMode } from '../review/consent.js';
 import {
   applyConsent,
   entryOf,
+  keptOptOuts,
   pendingOf,
   recordOf,
   type InstalledEntry,
@@ -202,6 +203,8 @@ async function installOne(
     return { ...entryOf(draft.plugins[id], 'pending') };
   }
   applyConsent(record, existing, decision, mode, nowIso(ctx));
+  const kept = keptOptOuts(existing?.disabledHooks, review.hooks);
+  if (kept !== undefined) record.disabledHooks = kept;
   draft.plugins[id] = record;
   if (!record.enabled && existing === undefined)
     notes.push(

@@ -109,3 +109,17 @@ export function applyConsent(
     record.enabled = (existing?.enabled ?? false) || mode === 'yes';
   }
 }
+
+/**
+ * Per-hook opt-outs when a new version becomes the active one: the keys naming a hook of it stay
+ * off; the others lapse (that hook changed or went, which its review showed). Undefined when none
+ * is left, so the record carries no empty list.
+ */
+export function keptOptOuts(
+  disabledHooks: readonly string[] | undefined,
+  hooks: ReadonlyArray<{ key: string }>,
+): string[] | undefined {
+  const keys = new Set(hooks.map((h) => h.key));
+  const kept = (disabledHooks ?? []).filter((key) => keys.has(key));
+  return kept.length === 0 ? undefined : kept;
+}

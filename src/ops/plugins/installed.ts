@@ -68,7 +68,7 @@ async function readConsented(
 /** What a review compares against (Q4, Q5): the installed plugin of the same id, if any. */
 export interface ConsentBaseline extends Pick<
   ReviewInput,
-  'consentedHash' | 'consentedEntries' | 'installed'
+  'consentedHash' | 'consentedEntries' | 'installed' | 'disabledHooks'
 > {
   consentedTree: ConsentedTree | null;
 }
@@ -85,6 +85,7 @@ export async function readConsentBaseline(
       consentedHash: null,
       consentedEntries: null,
       installed: null,
+      disabledHooks: [],
       consentedTree: null,
     };
   const consented = await readConsented(record);
@@ -96,6 +97,7 @@ export async function readConsentBaseline(
       enabled: record.enabled,
       pending: record.pending?.version ?? null,
     },
+    disabledHooks: record.disabledHooks ?? [],
     consentedTree: consented.tree,
   };
 }

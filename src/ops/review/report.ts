@@ -10,6 +10,8 @@ import type { Surface, SurfaceEntry } from '../../plugin/surface.js';
 export type ReviewHook = Omit<SurfaceEntry, 'diagnostic'> & {
   /** Why an entry is invalid (Q1); null for a valid entry. */
   diagnostic: string | null;
+  /** The user turned this hook off (`hookpm disable <plugin> --hook <key>`): it does not run. */
+  off: boolean;
 };
 
 export interface ReviewDiff {
@@ -49,7 +51,11 @@ export interface ReviewReport {
   files: RoledFile[];
   /** The code files changed against the consented tree; null when nothing was consented yet. */
   codeDiff: CodeDiff | null;
-
+  /**
+   * The installed plugin's hook opt-outs: each key, and whether it names a hook of this surface
+   * (false: that hook changed or went, so the opt-out no longer applies).
+   */
+  optedOut: Array<{ key: string; applies: boolean }>;
   /** P4: false when an error would make install refuse the plugin. */
   ok: boolean;
   diagnostics: ReviewDiagnostic[];
@@ -71,6 +77,8 @@ export interface ReviewInput {
   installed: ReviewReport['installed'];
   files: RoledFile[];
   codeDiff: CodeDiff | null;
+  /** The installed plugin's `disabledHooks`. */
+  disabledHooks: readonly string[];
 }
 
 export function buildReview(input: ReviewInput): ReviewReport {
@@ -78,6 +86,9 @@ export function buildReview(input: ReviewInput): ReviewReport {
     input.consentedEntries === null
       ? null
       : diffSurfaces(input.consentedEntries, input.surface.entries);
+  const off = new Set(input.disabledHooks);
+  const toReviewHook = (entry: SurfaceEntry): ReviewHook => reviewHookOf(entry, off.has(entry.key));
+  const keys = new Set(input.surface.entries.map((e) => e.key));
   return {
     id: input.id,
     name: input.plugin.name,
@@ -102,6 +113,7 @@ export function buildReview(input: ReviewInput): ReviewReport {
           },
     files: input.files,
     codeDiff: input.codeDiff,
+    optedOut: [...off].sort().map((key) => ({ key, applies: keys.has(key) })),
     ok: !input.plugin.diagnostics.some((d) => d.severity === 'error'),
     diagnostics: input.plugin.diagnostics
       .filter((d) => d.code !== 'unknown_key')
@@ -110,7 +122,7 @@ export function buildReview(input: ReviewInput): ReviewReport {
   };
 }
 
-function toReviewHook(entry: SurfaceEntry): ReviewHook {
+function reviewHookOf(entry: SurfaceEntry, off: boolean): ReviewHook {
   return {
     event: entry.event,
     matcher: entry.matcher,
@@ -124,6 +136,7 @@ function toReviewHook(entry: SurfaceEntry): ReviewHook {
     statusMessage: entry.statusMessage,
     source: entry.source,
     key: entry.key,
+    off,
     valid: entry.valid,
     diagnostic: entry.diagnostic ?? null,
   };
