@@ -42,7 +42,9 @@ export type DiagnosticCode =
   | 'invalid_marketplace'
   | 'invalid_marketplace_entry'
   | 'marketplace_source_missing'
-  | 'invalid_registry_index';
+  | 'invalid_registry_index'
+  | 'command_argv_differ'
+  | 'ignored_field';
 
 export type Severity = 'error' | 'warning' | 'info';
 

@@ -111,6 +111,8 @@ export function declare(entry: unknown, place: DeclarePlace): DeclaredHandler {
     argv: fields.argv,
     timeout: fields.timeout,
     statusMessage: fields.statusMessage,
+    args: fields.args,
+    shell: fields.shell,
     valid: place.valid,
     path: childPath(childPath(place.path, 'hooks'), place.handlerIndex),
   };

@@ -44,6 +44,12 @@ export interface DeclaredHandler {
   argv: unknown;
   timeout: unknown;
   statusMessage: unknown;
+  /**
+   * Claude Code's exec-form arguments and shell choice, as declared: hookpm runs neither (they are
+   * unknown keys to its engine), but they decide what Claude Code runs, so review shows them.
+   */
+  args?: unknown;
+  shell?: unknown;
   valid: boolean;
   /** `<file>:hooks.<Event>[g].hooks[h]` */
   path: string;

@@ -4,6 +4,7 @@ import { EVENTS, isEventName, type EventName } from '../hooks/events.js';
 import { parseIfRule } from '../hooks/if-rule.js';
 import { compileMatcher } from '../hooks/matcher.js';
 import type { DeclaredHandler, HandlerConfig } from '../hooks/types.js';
+import { hookKey } from './hook-key.js';
 import type { PluginDocument } from './loaded-plugin.js';
 
 /**
@@ -17,7 +18,12 @@ export interface SurfaceEntry extends Pick<
   DeclaredHandler,
   'event' | 'matcher' | 'if' | 'type' | 'command' | 'argv' | 'timeout' | 'statusMessage'
 > {
+  /** Claude Code's `args` and `shell` as declared (hookpm runs neither); null when absent. */
+  args: unknown;
+  shell: unknown;
   source: string;
+  /** The hook's key (plugin/hook-key.ts), for per-hook opt-outs; never hashed. */
+  key: string;
   /** false: the entry never runs (invalid, under an unknown event, bad matcher or `if`). */
   valid: boolean;
   /** Why it is invalid, for review; never hashed. */
@@ -43,9 +49,12 @@ export interface SurfaceInput {
  * (see SurfaceEntry), as canonical JSON (sorted keys, no whitespace). What a user consents to is
  * what would run, when and from where, so:
  * - in: every field shown in review; the entry order (it is the run and reduction order).
- * - out: `valid` and `diagnostic` (hookpm's judgement of the request, whose wording may change
- *   between hookpm versions without the plugin changing); unknown keys (C3: never used); the
- *   plugin's name, version and description (a new version with the same hooks keeps consent).
+ *   `args` and `shell` are in only when declared (OPTIONAL_CONSENTED_FIELDS): a surface without
+ *   them hashes the fields above alone, as index entries built by any hookpm version do.
+ * - out: `key` (derived from the fields above); `valid` and `diagnostic` (hookpm's judgement of
+ *   the request, whose wording may change between hookpm versions without the plugin changing);
+ *   unknown keys (C3: never used); the plugin's name, version and description (a new version with
+ *   the same hooks keeps consent).
  * - A group without a `hooks` array, or an event key whose value is not an array, declares no
  *   handler entry: it adds nothing here and is shown through its diagnostic.
  */
@@ -60,6 +69,9 @@ export const CONSENTED_FIELDS = [
   'statusMessage',
   'source',
 ] as const;
+
+/** Claude Code's exec form and shell: hashed when declared, left out of the hash when absent. */
+export const OPTIONAL_CONSENTED_FIELDS = ['args', 'shell'] as const;
 
 export function buildSurface(plugin: SurfaceInput): Surface {
   const entries: SurfaceEntry[] = [];
@@ -83,7 +95,10 @@ export function surfaceHash(entries: readonly SurfaceEntry[]): string {
 
 /** An entry reduced to what the user consents to (CONSENTED_FIELDS). */
 function consentedForm(entry: SurfaceEntry): Record<string, unknown> {
-  return Object.fromEntries(CONSENTED_FIELDS.map((field) => [field, entry[field]]));
+  const form = Object.fromEntries(CONSENTED_FIELDS.map((field) => [field, entry[field]]));
+  for (const field of OPTIONAL_CONSENTED_FIELDS)
+    if (entry[field] !== null) form[field] = entry[field];
+  return form;
 }
 
 function configuredHandler(
@@ -112,9 +127,13 @@ function entryOf(
     argv: handler?.argv ?? declared.argv ?? null,
     timeout: declared.timeout ?? (known === null ? null : EVENTS[known].defaultTimeoutSec),
     statusMessage: declared.statusMessage ?? null,
+    args: declared.args ?? null,
+    shell: declared.shell ?? null,
     source,
+    key: '',
     valid: handler !== null,
   };
+  entry.key = hookKey(entry);
   const problem =
     handler === null ? declaredProblem(declared, diagnostics) : runtimeProblem(entry, known);
   if (problem !== null) {

@@ -174,6 +174,7 @@ describe('hookpm validate', () => {
         event: 'PreToolUse',
         origin: 'user',
         plugin: null,
+        key: null,
         matcher: 'Bash',
         if: null,
         command: 'echo valid',

@@ -88,13 +88,14 @@ describe('hookpm install from a registry, end to end', () => {
     const before0 = await store();
     const plan = await ok('install', 'guard@examples', '--dry-run');
     expect(plan.stdout).toMatch(/would-install guard@examples 1\.1\.0/);
-    expect(plan.stdout).toMatch(/files: .*scripts\/guard\.mjs/);
+    expect(plan.stdout).toMatch(/files \(\d+; sha256, mode, role\):/);
+    expect(plan.stdout).toMatch(/ [0-9a-f]{12} 0\d{3} scripts\/guard\.mjs {2}code/);
     expect(await store()).toEqual(before0);
     await ok('install', 'guard@examples@1.0.0', '--yes');
     const before = await store();
     const update = await ok('update', '--dry-run');
     expect(update.stdout).toMatch(/version: 1\.0\.0 -> 1\.1\.0/);
-    expect(update.stdout).toMatch(/surface: 1 added, 0 removed, 0 changed/);
+    expect(update.stdout).toMatch(/changes since consent \(1 added, 0 removed, 0 changed\)/);
     const gone = await ok('uninstall', 'guard', '--dry-run');
     expect(gone.stdout).toMatch(/would uninstall guard@examples 1\.0\.0/);
     expect(await store()).toEqual(before);

@@ -299,7 +299,7 @@ describe('plugins end to end', () => {
     expect(JSON.parse((await hookpm(env, 'list', '--json')).stdout)).toEqual({ plugins: [] });
   });
 
-  it('Q4: on a TTY, install shows the review and asks; "y" enables; a declined widened update stays pending (Q5)', async () => {
+  it('Q4: on a TTY, install shows the review and asks; "y" enables; a declined widened update stays pending (Q5), its question showing argv and the changed script (issue 14)', async () => {
     const { env } = await freshStore();
     const guard = await writeGuard(join(dir, `src${n}`));
     const first = await onTty(env, `install ${guard}`, 'y');
@@ -315,8 +315,14 @@ describe('plugins end to end', () => {
     const hooks = JSON.parse(await readFile(join(guard, 'hooks/hooks.json'), 'utf8'));
     hooks.hooks.Stop = [{ hooks: [{ type: 'command', command: 'echo more' }] }];
     await writeFile(join(guard, 'hooks/hooks.json'), JSON.stringify(hooks));
+    const script = await readFile(join(guard, 'guard.sh'), 'utf8');
+    await writeFile(join(guard, 'guard.sh'), `${script}echo changed\n`);
     const update = await onTty(env, `install ${guard}`, 'n');
     expect(update.output).toContain('+ Stop command "echo more"');
+    // Issue 14: the question shows argv beside the command, and the code changed since consent.
+    expect(update.output).toMatch(/argv \["[^"]+","\$\{CLAUDE_PLUGIN_ROOT\}\/argv\.mjs"/);
+    expect(update.output).toMatch(/~ guard\.sh {2}\+1 -0 lines/);
+    expect(update.output).toContain('+echo changed');
     expect(JSON.parse((await hookpm(env, 'list', '--json')).stdout).plugins).toMatchObject([
       { version: '1.0.0', pending: '1.1.0', active: true },
     ]);

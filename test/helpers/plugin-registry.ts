@@ -4,7 +4,7 @@
  * packed at test time with hookpm's own `packPlugin` so their index entries are exact.
  */
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -167,4 +167,29 @@ export async function publishPlugin(
     ...extra,
   });
   return packed;
+}
+
+/**
+ * Packs the plugin made of `files`, with the paths in `executable` made 0755 first, and publishes
+ * it as `name` `version` with its events and surfaceHash.
+ */
+export async function publishTree(
+  registry: ServedRegistry,
+  name: string,
+  version: string,
+  files: Record<string, TreeFile>,
+  executable: readonly string[] = [],
+): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'hookpm-pack-'));
+  try {
+    await writeTree(join(dir, 'src'), files);
+    for (const path of executable) await chmod(join(dir, 'src', ...path.split('/')), 0o755);
+    const packed = await packPlugin(join(dir, 'src'), { outDir: join(dir, 'out') });
+    registry.publish(name, version, await readFile(packed.file), {
+      events: packed.events,
+      surfaceHash: packed.surfaceHash,
+    });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }

@@ -12,7 +12,10 @@ function entry(command: string, extra: Partial<SurfaceEntry> = {}): SurfaceEntry
     argv: null,
     timeout: 600,
     statusMessage: null,
+    args: null,
+    shell: null,
     source: 'hooks/hooks.json',
+    key: '0000000000',
     valid: true,
     ...extra,
   };
@@ -77,5 +80,16 @@ describe('diffSurfaces', () => {
     const before = entry('a', { valid: false, diagnostic: 'old words' });
     const diff = diffSurfaces([before], [entry('a', { valid: false, diagnostic: 'new words' })]);
     expect(widens(diff)).toBe(false);
+  });
+
+  it('Q5: a changed args or shell (what Claude Code runs) is a change, so it widens', () => {
+    for (const [before, after] of [
+      [{ args: ['a.py'] }, { args: ['b.py'] }],
+      [{}, { shell: 'bash' }],
+    ] as const) {
+      const diff = diffSurfaces([entry('python3', before)], [entry('python3', after)]);
+      expect(diff.changed).toHaveLength(1);
+      expect(widens(diff)).toBe(true);
+    }
   });
 });

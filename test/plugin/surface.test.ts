@@ -41,7 +41,7 @@ describe('buildSurface', () => {
     ]);
   });
 
-  it('Q1: defaults are explicit: matcher, if, argv and statusMessage null, timeout the event default', () => {
+  it('Q1: defaults are explicit: matcher, if, argv, args, shell and statusMessage null, timeout the event default', () => {
     const s = surfaceOf(
       doc('hooks/hooks.json', {
         hooks: {
@@ -58,9 +58,12 @@ describe('buildSurface', () => {
         type: 'command',
         command: 'a',
         argv: null,
+        args: null,
+        shell: null,
         timeout: 30,
         statusMessage: null,
         source: 'hooks/hooks.json',
+        key: expect.stringMatching(/^[0-9a-f]{10}$/),
         valid: true,
       },
       {
@@ -70,9 +73,12 @@ describe('buildSurface', () => {
         type: 'command',
         command: 'b',
         argv: null,
+        args: null,
+        shell: null,
         timeout: 5,
         statusMessage: 'checking',
         source: 'hooks/hooks.json',
+        key: expect.stringMatching(/^[0-9a-f]{10}$/),
         valid: true,
       },
     ]);

@@ -1,17 +1,36 @@
 import type { Command } from 'commander';
-import { globalOptions } from '../global-options.js';
+import type { HookSwitchResult } from '../../ops/plugins/hook-switch.js';
+import { globalOptions, type GlobalOptions } from '../global-options.js';
 import { pluginContextOf } from '../plugin-context.js';
 import { escapeControl, printJson, printLine } from '../render/render.js';
 
-/** `hookpm enable <name>` and `hookpm disable <name>` (plugins.md Q4, V3). */
+interface HookFlags {
+  hook?: string[];
+}
+
+/** Repeatable `--hook <key>`. */
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+/** `hookpm enable <name>` and `hookpm disable <name>` (plugins.md Q4, V3), `--hook` for one hook. */
 export function register(program: Command): void {
   program
     .command('enable')
-    .description("consent to a plugin's hooks (shows the review and asks, or --yes) and enable it")
+    .description(
+      "consent to a plugin's hooks (shows the review and asks, or --yes) and enable it; --hook turns one hook back on",
+    )
     .argument('<name>', 'plugin name or id (name@registry)')
-    .addHelpText('after', '\nExample:\n  $ hookpm review guard\n  $ hookpm enable guard --yes\n')
-    .action(async (name: string, _flags: unknown, command: Command) => {
+    .option(
+      '--hook <key>',
+      'turn this hook back on (its key from `hookpm review`); repeatable',
+      collect,
+    )
+    .addHelpText(
+      'after',
+      '\nExample:\n  $ hookpm review guard\n  $ hookpm enable guard --yes\n  $ hookpm enable guard --hook 3fa9c1e2b0\n',
+    )
+    .action(async (name: string, flags: HookFlags, command: Command) => {
       const globals = globalOptions(command);
+      if (flags.hook !== undefined) return switchHooks(globals, name, flags.hook, false);
       const { enablePlugin } = await import('../../ops/plugins/enable.js');
       const result = await enablePlugin(pluginContextOf(globals), { name, yes: globals.yes });
       if (globals.json) return printJson(result);
@@ -23,14 +42,59 @@ export function register(program: Command): void {
     });
   program
     .command('disable')
-    .description("stop a plugin's hooks from running (consent and data are kept)")
+    .description(
+      "stop a plugin's hooks from running (consent and data are kept); --hook turns off one hook only",
+    )
     .argument('<name>', 'plugin name or id (name@registry)')
-    .addHelpText('after', '\nExample:\n  $ hookpm disable guard\n')
-    .action(async (name: string, _flags: unknown, command: Command) => {
+    .option(
+      '--hook <key>',
+      'turn off only this hook (its key from `hookpm review`); repeatable',
+      collect,
+    )
+    .addHelpText(
+      'after',
+      '\nExample:\n  $ hookpm disable guard\n  $ hookpm disable guard --hook 3fa9c1e2b0\n',
+    )
+    .action(async (name: string, flags: HookFlags, command: Command) => {
       const globals = globalOptions(command);
+      if (flags.hook !== undefined) return switchHooks(globals, name, flags.hook, true);
       const { disablePlugin } = await import('../../ops/plugins/disable.js');
       const result = await disablePlugin(pluginContextOf(globals), { name });
       if (globals.json) return printJson(result);
       printLine(escapeControl(`${result.changed ? 'disabled' : 'already disabled'} ${result.id}`));
     });
+}
+
+async function switchHooks(
+  globals: GlobalOptions,
+  name: string,
+  keys: readonly string[],
+  off: boolean,
+): Promise<void> {
+  const ops = await import('../../ops/plugins/hook-switch.js');
+  const result = await ops.switchHooks(pluginContextOf(globals), { name, keys, off });
+  if (globals.json) return printJson(result);
+  for (const line of hookSwitchLines(result)) printLine(escapeControl(line));
+}
+
+function hookSwitchLines(result: HookSwitchResult): string[] {
+  const lines = result.hooks.map((hook) => {
+    const verb = hook.off
+      ? hook.changed
+        ? 'turned off'
+        : 'already off'
+      : hook.changed
+        ? 'turned back on'
+        : 'already on';
+    const what = hook.entries
+      .map(
+        (e) =>
+          `${e.event} command ${JSON.stringify(e.command)}${e.argv === null ? '' : ` argv ${JSON.stringify(e.argv)}`}`,
+      )
+      .join('; ');
+    return `${verb}: hook ${hook.key} of ${result.id}${what === '' ? '' : ` (${what})`}`;
+  });
+  if (!result.enabled)
+    lines.push(`${result.id} itself is disabled; \`hookpm enable ${result.id}\` enables it`);
+  return lines;
 }

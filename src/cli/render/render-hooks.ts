@@ -1,19 +1,31 @@
 import type { HookListing } from '../../ops/run/list-hooks.js';
 import { formatDiagnostic, renderTable } from './render.js';
 
-/** The handler table of `hookpm hooks` (cli.md section 3), or `no hooks`. */
+/**
+ * The handler table of `hookpm hooks` (cli.md section 3), or `no hooks`; a KEY column (for
+ * `hookpm disable <plugin> --hook <key>`) when plugin handlers are listed.
+ */
 export function formatHookTable(listing: HookListing): string {
+  const keyed = listing.handlers.some((h) => h.key !== null);
   const rows = listing.handlers.map((h) => [
     h.id,
     h.plugin === null ? h.origin : `plugin ${h.plugin}`,
+    ...(keyed ? [h.key ?? ''] : []),
     h.matcher ?? '*',
     h.if ?? '',
     `${h.timeout}s`,
     h.argv === null ? h.command : JSON.stringify(h.argv),
   ]);
-  return rows.length === 0
-    ? 'no hooks'
-    : renderTable(['ID', 'ORIGIN', 'MATCHER', 'IF', 'TIMEOUT', 'COMMAND'], rows);
+  const headers = [
+    'ID',
+    'ORIGIN',
+    ...(keyed ? ['KEY'] : []),
+    'MATCHER',
+    'IF',
+    'TIMEOUT',
+    'COMMAND',
+  ];
+  return rows.length === 0 ? 'no hooks' : renderTable(headers, rows);
 }
 
 /** `/hooks` at the session prompt: the table of `hookpm hooks`, then the snapshot id and diagnostics. */

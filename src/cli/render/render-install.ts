@@ -1,7 +1,12 @@
 import type { InstallResult } from '../../ops/install/record.js';
+import { renderReview } from './render-review.js';
 import { escapeControl, printErrorLine, printLine } from './render.js';
 
-/** The human output of `hookpm install` and `hookpm update`: one line per plugin, a plan on --dry-run. */
+/**
+ * The human output of `hookpm install` and `hookpm update`: one line per plugin; on --dry-run the
+ * plan (versions, whether consent carries over) and the plugin's review, rendered as `hookpm
+ * review` renders it (the diff against the consented surface and files included).
+ */
 export function printInstallResult(result: InstallResult): void {
   for (const entry of result.installed) {
     const state = entry.enabled
@@ -16,28 +21,17 @@ export function printInstallResult(result: InstallResult): void {
     const plan = entry.plan;
     if (plan === undefined) continue;
     printLine(escapeControl(`  version: ${plan.from ?? '(not installed)'} -> ${plan.to}`));
-    if (plan.diff !== null) {
-      const { added, removed, changed } = plan.diff;
-      printLine(
-        `  surface: ${added.length} added, ${removed.length} removed, ${changed.length} changed`,
-      );
-      for (const hook of added)
-        printLine(escapeControl(`    + ${hook.event} ${describe(hook.command ?? hook.argv)}`));
-      for (const hook of removed)
-        printLine(escapeControl(`    - ${hook.event} ${describe(hook.command ?? hook.argv)}`));
-      for (const pair of changed)
-        printLine(
-          escapeControl(
-            `    ~ ${pair.after.event} ${describe(pair.after.command ?? pair.after.argv)}`,
-          ),
-        );
-    }
     printLine(`  consent: ${plan.consent}`);
-    printLine(escapeControl(`  files: ${plan.files.join(', ')}`));
+    printLine('');
+    printLine(indent(renderReview(plan.review)));
+    printLine('');
   }
   for (const note of result.notes) printErrorLine(escapeControl(note));
 }
 
-function describe(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => (line === '' ? line : `  ${line}`))
+    .join('\n');
 }

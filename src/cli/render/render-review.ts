@@ -1,11 +1,17 @@
 import type { ReviewHook, ReviewReport } from '../../ops/review/report.js';
+import { codeUnchanged } from '../../plugin/code-diff.js';
+import { codeDiffLines, fileLines, show } from './render-files.js';
 import { escapeControl } from './render.js';
 
 /**
- * plugins.md Q3: the review as text: name, version, source, integrity, description, then per event
- * each handler's matcher, `if` rule, exact command or argv, timeout and source document, then the
- * diff against the consented surface and the diagnostics. Every plugin-supplied string goes
- * through escapeControl (JSON-quoted values are escaped by JSON.stringify, then again here).
+ * plugins.md Q3: the review as text - what `hookpm review` prints, what the consent question shows
+ * and what `install`/`update --dry-run` print for each plugin: name, version, source, integrity,
+ * description, then per event each handler's every field that decides what runs (command, and
+ * argv, args and shell where declared, matcher, `if`, timeout, type), its status message, source
+ * document and key (and whether the user turned it off), then the diff against the consented
+ * surface, the hooks turned off, the files with their digests, the code files changed since
+ * consent, and the diagnostics. Every plugin-supplied string goes through escapeControl
+ * (JSON-quoted values are escaped by JSON.stringify, then again here).
  */
 export function renderReview(report: ReviewReport): string {
   const lines = [
@@ -33,7 +39,10 @@ export function renderReview(report: ReviewReport): string {
     }
     lines.push(...hookLines(hook, '    - '));
   }
-  if (report.diff !== null) lines.push('', ...diffLines(report.diff));
+  if (report.diff !== null) lines.push('', ...diffLines(report));
+  lines.push(...optOutLines(report));
+  lines.push('', ...fileLines(report.files));
+  if (report.codeDiff !== null) lines.push('', ...codeDiffLines(report.codeDiff));
   const problems = report.diagnostics;
   if (problems.length > 0) {
     lines.push('', 'diagnostics:');
@@ -45,37 +54,61 @@ export function renderReview(report: ReviewReport): string {
 
 function consentWords(report: ReviewReport): string {
   if (report.consented) return 'consented';
-  return report.diff === null ? 'not consented yet' : 'differs from what you consented to';
+  if (report.diff === null && report.codeDiff === null) return 'not consented yet';
+  const { diff } = report;
+  const sameHooks =
+    diff !== null && diff.added.length + diff.removed.length + diff.changed.length === 0;
+  return sameHooks
+    ? 'hooks as consented; files changed since'
+    : 'differs from what you consented to';
 }
 
 function hookLines(hook: ReviewHook, lead: string): string[] {
   const pad = ' '.repeat(lead.length);
-  const run = hook.argv !== null ? `argv ${show(hook.argv)}` : `command ${show(hook.command)}`;
-  const lines = [`${lead}${run}`];
+  const lines = [`${lead}command ${show(hook.command)}`];
+  if (hook.argv !== null) lines.push(`${pad}argv ${show(hook.argv)}`);
+  if (hook.args !== null) lines.push(`${pad}args ${show(hook.args)}`);
+  if (hook.shell !== null) lines.push(`${pad}shell ${show(hook.shell)}`);
   lines.push(
     `${pad}matcher ${hook.matcher === null ? '(all)' : show(hook.matcher)}  if ${hook.if === null ? '(none)' : show(hook.if)}  timeout ${show(hook.timeout)}s  type ${show(hook.type)}`,
   );
   if (hook.statusMessage !== null) lines.push(`${pad}status message ${show(hook.statusMessage)}`);
+  const off = hook.off ? '  OFF (you turned it off)' : '';
   lines.push(
-    `${pad}from ${hook.source}${hook.valid ? '' : `  INERT: ${hook.diagnostic ?? 'invalid'}`}`,
+    `${pad}from ${hook.source}  key ${hook.key}${off}${hook.valid ? '' : `  INERT: ${hook.diagnostic ?? 'invalid'}`}`,
   );
   return lines;
 }
 
-function diffLines(diff: NonNullable<ReviewReport['diff']>): string[] {
+function diffLines(report: ReviewReport): string[] {
+  const diff = report.diff as NonNullable<ReviewReport['diff']>;
   if (diff.added.length + diff.removed.length + diff.changed.length === 0)
     return ['changes since consent: none'];
-  const lines = ['changes since consent:'];
+  const lines = [
+    `changes since consent (${diff.added.length} added, ${diff.removed.length} removed, ${diff.changed.length} changed):`,
+  ];
   for (const hook of diff.added) lines.push(...hookLines(hook, `  + ${hook.event} `));
   for (const hook of diff.removed) lines.push(...hookLines(hook, `  - ${hook.event} `));
   for (const change of diff.changed) {
     lines.push(...hookLines(change.before, `  ~ ${change.before.event} was `));
     lines.push(...hookLines(change.after, `  ~ ${change.after.event} now `));
+    if (change.before.off && !change.after.off)
+      lines.push(
+        `      you turned this hook off (key ${change.before.key}); it changed, so it runs unless you turn it off again: hookpm disable ${report.id} --hook ${change.after.key}`,
+      );
   }
   return lines;
 }
 
-/** A plugin value as JSON text, so strings are quoted and every kind of value is visible. */
-function show(value: unknown): string {
-  return JSON.stringify(value) ?? 'null';
+/** The hooks the user turned off, and those whose hook changed or went (the opt-out lapses). */
+function optOutLines(report: ReviewReport): string[] {
+  if (report.optedOut.length === 0) return [];
+  const lines = ['', 'hooks you turned off:'];
+  for (const { key, applies } of report.optedOut)
+    lines.push(
+      applies
+        ? `  ${key}: off`
+        : `  ${key}: names no hook of this version (the hook changed or went), so it no longer applies: a changed hook runs unless you turn it off again`,
+    );
+  return lines;
 }

@@ -1,5 +1,6 @@
 import { HookpmError, type ErrorCode } from '../../errors.js';
 import type { Diagnostic } from '../../hooks/diagnostic.js';
+import { handlerFormWarnings } from '../../plugin/handler-form.js';
 import type { LoadedPlugin } from '../../plugin/loaded-plugin.js';
 import { buildSurface, type Surface } from '../../plugin/surface.js';
 import { readPluginDir } from '../../store/read-plugin.js';
@@ -23,14 +24,20 @@ export interface InspectOptions {
 /** The version recorded for a plugin whose manifest has none. */
 export const NO_VERSION = '0.0.0';
 
-/** Reads `dir` (P1-P4, H1-H5) and computes its surface (Q1, Q2). Never throws for plugin content. */
+/**
+ * Reads `dir` (P1-P4, H1-H5) and computes its surface (Q1, Q2), adding the warnings about
+ * handlers that agents would run differently (plugin/handler-form.ts). Never throws for plugin
+ * content.
+ */
 export async function inspectPluginDir(
   dir: string,
   opts: InspectOptions,
 ): Promise<InspectedPlugin> {
   const plugin = await readPluginDir(dir, { fallbackName: opts.fallbackName });
   const id = `${plugin.name}@${opts.registry}`;
-  plugin.diagnostics = plugin.diagnostics.map((d) => ({ ...d, plugin: id }));
+  plugin.diagnostics = [...plugin.diagnostics, ...handlerFormWarnings(plugin.documents)].map(
+    (d) => ({ ...d, origin: 'plugin' as const, plugin: id }),
+  );
   return { id, version: plugin.version ?? NO_VERSION, plugin, surface: buildSurface(plugin) };
 }
 

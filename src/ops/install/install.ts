@@ -37,6 +37,7 @@ import { decideConsent, type EnableMode } from '../review/consent.js';
 import {
   applyConsent,
   entryOf,
+  keptOptOuts,
   pendingOf,
   recordOf,
   type InstalledEntry,
@@ -154,15 +155,16 @@ function recheckIntegrity(state: State, plugin: StagedPlugin): void {
 }
 
 /**
- * Q5: in non-interactive use without --yes, a widened update is installed (as pending) and the
- * command says so by failing with E_CONSENT_REQUIRED; the consented version stays active.
+ * Q5: in non-interactive use without --yes, a widened update (or one that changes code files, README
+ * "The consent model") is installed as pending and the command says so by failing with
+ * E_CONSENT_REQUIRED; the consented version stays active.
  */
 function consentRequired(waiting: readonly InstalledEntry[], notes: string[]): HookpmError {
   const ids = waiting.map((e) => e.id);
   const first = ids[0] ?? '';
   return new HookpmError(
     'E_CONSENT_REQUIRED',
-    `${ids.join(', ')}: the new version asks for more hooks than you consented to; it is installed and waits for your consent, and the consented version stays active`,
+    `${ids.join(', ')}: the new version changes what runs (hooks added or changed, or code files changed) beyond what you consented to; it is installed and waits for your consent, and the consented version stays active`,
     {
       plugins: ids,
       notes,
@@ -195,7 +197,7 @@ async function installOne(
     staged.dir,
     installDir(ctx.paths, { id, version, integrity: staged.integrity }),
   );
-  const review = await reviewStaged(staged, existing);
+  const review = await reviewStaged(staged, existing, path);
   // An update leaves a disabled plugin disabled: it is neither asked about nor enabled by --yes.
   const mode: EnableMode =
     opts.preserveDisabled === true && existing !== undefined && !existing.enabled
@@ -204,15 +206,17 @@ async function installOne(
   const decision = await decideConsent(review, existing, mode, ctx.confirm);
   const record = recordOf(staged, path, nowIso(ctx));
   if (decision === 'none' && existing?.consent != null) {
-    // Q5: a widened surface waits for consent; the consented version stays active.
+    // Q5: a widened surface, or changed code, waits for consent; the consented version stays active.
     const { pending: _old, ...active } = existing;
     draft.plugins[id] = { ...active, pending: pendingOf(record) };
     notes.push(
-      `${id} ${version} is installed but asks for more than you consented to; it stays on ${existing.version} until you run \`hookpm review ${id}\` and \`hookpm enable ${id}\``,
+      `${id} ${version} is installed but changes what runs beyond what you consented to; it stays on ${existing.version} until you run \`hookpm review ${id}\` and \`hookpm enable ${id}\``,
     );
     return { ...entryOf(draft.plugins[id], 'pending') };
   }
   applyConsent(record, existing, decision, mode, nowIso(ctx));
+  const kept = keptOptOuts(existing?.disabledHooks, review.hooks);
+  if (kept !== undefined) record.disabledHooks = kept;
   draft.plugins[id] = record;
   if (!record.enabled && existing === undefined)
     notes.push(

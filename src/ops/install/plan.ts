@@ -1,5 +1,4 @@
 import { rm } from 'node:fs/promises';
-import { listTree } from '../../store/fingerprint.js';
 import type { State } from '../../store/state/state-schema.js';
 import {
   entryOf,
@@ -11,6 +10,7 @@ import {
 import type { InstallOptions } from './options.js';
 import type { InstallSource, StagedPlugin } from './types.js';
 import { nowIso, type PluginContext } from '../plugin-context.js';
+import { consentCarries } from '../review/consent.js';
 import { reviewStaged } from '../review/review-staged.js';
 import { stageAll } from './stage-all.js';
 
@@ -58,17 +58,15 @@ async function planOne(
     existing.version === staged.inspected.version &&
     existing.fingerprint === staged.fingerprint;
   const review = await reviewStaged(staged, existing);
-  const carries =
-    existing?.consent != null &&
-    (review.consented ||
-      (review.diff !== null && review.diff.added.length === 0 && review.diff.changed.length === 0));
+  const carries = consentCarries(review, existing);
   const wantsEnabled = opts.enable === 'yes' || (existing?.enabled ?? false);
   const plan: InstallPlan = {
     from: existing?.version ?? null,
     to: staged.inspected.version,
     diff: review.diff,
     consent: carries ? 'carries' : wantsEnabled || existing?.consent != null ? 'required' : 'none',
-    files: (await listTree(staged.dir)).map(([path]) => path),
+    files: review.files.map((file) => file.path),
+    review,
   };
   if (same) return { ...entryOf(existing, 'would-keep'), plan };
   const record = recordOf(staged, '', nowIso(ctx));

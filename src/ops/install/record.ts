@@ -1,7 +1,7 @@
 import type { PluginRecord } from '../../store/state/state-schema.js';
 import type { ConsentDecision, EnableMode } from '../review/consent.js';
 import type { StagedPlugin } from './types.js';
-import type { ReviewDiff } from '../review/report.js';
+import type { ReviewDiff, ReviewReport } from '../review/report.js';
 
 /** `installed` is the outcome per plugin; `pending`: installed, waiting for consent to a widened surface (Q5). */
 export type InstallStatus = 'installed' | 'unchanged' | 'pending' | 'would-install' | 'would-keep';
@@ -43,6 +43,8 @@ export interface InstallPlan {
   consent: 'carries' | 'required' | 'none';
   /** The files the installed tree would hold, relative, sorted. */
   files: string[];
+  /** The whole review (plugins.md Q3), as `hookpm review` shows it. */
+  review: ReviewReport;
 }
 
 /** The state record of a staged plugin promoted to `path`; disabled and without consent. */
@@ -106,4 +108,18 @@ export function applyConsent(
     record.consent = consent;
     record.enabled = (existing?.enabled ?? false) || mode === 'yes';
   }
+}
+
+/**
+ * Per-hook opt-outs when a new version becomes the active one: the keys naming a hook of it stay
+ * off; the others lapse (that hook changed or went, which its review showed). Undefined when none
+ * is left, so the record carries no empty list.
+ */
+export function keptOptOuts(
+  disabledHooks: readonly string[] | undefined,
+  hooks: ReadonlyArray<{ key: string }>,
+): string[] | undefined {
+  const keys = new Set(hooks.map((h) => h.key));
+  const kept = (disabledHooks ?? []).filter((key) => keys.has(key));
+  return kept.length === 0 ? undefined : kept;
 }

@@ -1,14 +1,14 @@
 import { HookpmError } from '../../errors.js';
 import { syncTree } from '../../io/sync-tree.js';
 import { toStoreError } from '../../io/fs-error.js';
-import { fingerprintOf, fingerprintTree, type TreeEntry } from '../../store/fingerprint.js';
+import { fingerprintOf, listTree, type TreeEntry } from '../../store/fingerprint.js';
 import { assertInstallable, inspectPluginDir, type InspectedPlugin } from './inspect.js';
 import type { InstallSource, RegistrySource, StagedPlugin } from './types.js';
 
 /**
  * Step 4 for every kind of source: validates the tree in `dir` (the caller removes it on failure)
  * and fingerprints it: from `files`, the entries of the files an extraction just wrote there, else
- * by reading the tree. Meanwhile the tree is flushed to disk (D4: promoteTree names only a tree
+ * by reading the tree (the entries are kept for the review's file list). Meanwhile the tree is flushed to disk (D4: promoteTree names only a tree
  * that is complete on disk, so after a power loss the state never names a tree whose files are
  * empty); a validation error wins over a flush error.
  */
@@ -31,9 +31,17 @@ export async function finishStage(
     requireManifest(inspected, source.spec);
   assertInstallable(inspected, source.spec);
   if (source.kind === 'registry') checkAgainstIndex(inspected, source);
-  const fingerprint = files === undefined ? await fingerprintTree(dir) : fingerprintOf(files);
+  const entries = files ?? (await listTree(dir));
+  const fingerprint = fingerprintOf(entries);
   await flushing;
-  return { source, dir, inspected, fingerprint, integrity: integrity ?? fingerprint };
+  return {
+    source,
+    dir,
+    inspected,
+    fingerprint,
+    integrity: integrity ?? fingerprint,
+    files: entries,
+  };
 }
 
 /** P1: a tarball (registry, file, URL or npm) must hold a manifest; E_MANIFEST_INVALID otherwise. */

@@ -3,6 +3,7 @@
  * resolved source (step 1) and a staged plugin (steps 2-4). Every step imports them from here, so
  * no stager (stage-*.ts) imports stage.ts, which dispatches to it.
  */
+import type { TreeEntry } from '../../store/fingerprint.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import type { PluginContext } from '../plugin-context.js';
 import type { NpmPluginRequest } from './fetch-npm.js';
@@ -102,6 +103,8 @@ export interface StagedPlugin {
   inspected: InspectedPlugin;
   /** Q6: the files fingerprint of the copy, as it will be installed. */
   fingerprint: string;
+  /** The entries the fingerprint is computed over (store/fingerprint.ts listTree). */
+  files?: readonly TreeEntry[];
   /**
    * What names the installed tree: the sha512 SRI of the tarball it came from (verified), or, for
    * a directory, which has no published tarball, its files fingerprint (`sha256-` + base64 of the

@@ -4,6 +4,7 @@ import { ensureDataDir } from '../../store/data-dir.js';
 import { fingerprintTree } from '../../store/fingerprint.js';
 import { readState, withStoreLock, writeState } from '../../store/state/state.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
+import { keptOptOuts } from '../install/record.js';
 import { findInstalled } from './installed.js';
 import { lockOptions, nowIso, type PluginContext } from '../plugin-context.js';
 import type { ReviewReport } from '../review/report.js';
@@ -24,7 +25,8 @@ export interface EnableResult {
 /**
  * `hookpm enable <name>` (plugins.md Q4, Q5, V3): consent to the current surface (the pending
  * update's when there is one; which then becomes the active version), then enable and create the
- * data directory. Already consented to this surface: no question. Otherwise `yes`, else
+ * data directory; hook opt-outs that name no hook of the version enabled lapse (keptOptOuts).
+ * Already consented to this surface: no question. Otherwise `yes`, else
  * ctx.confirm; without either E_CONSENT_REQUIRED, and a "no" is E_CANCELLED; nothing changes then.
  * A tree whose files no longer match its fingerprint is refused with E_PLUGIN_TAMPERED (Q6).
  */
@@ -52,6 +54,9 @@ export function enablePlugin(
         enabled: true,
       };
       next.consent = { surfaceHash: next.surfaceHash, at, version: next.version };
+      const kept = keptOptOuts(record.disabledHooks, review.hooks);
+      if (kept === undefined) delete next.disabledHooks;
+      else next.disabledHooks = kept;
       state.plugins[record.id] = next;
       await writeState(ctx.paths, state);
       const dataDir = await ensureDataDir(ctx.paths, record.id);

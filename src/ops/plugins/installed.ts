@@ -1,7 +1,8 @@
 import { HookpmError } from '../../errors.js';
 import type { SurfaceEntry } from '../../plugin/surface.js';
 import type { PluginRecord, State } from '../../store/state/state-schema.js';
-import { inspectPluginDir } from '../install/inspect.js';
+import { inspectPluginDir, type InspectedPlugin } from '../install/inspect.js';
+import type { ConsentedTree } from '../review/code-review.js';
 import type { ReviewInput } from '../review/report.js';
 import { hasCurrentConsent } from '../review/consent.js';
 import { ownValue } from '../../json/own-value.js';
@@ -38,22 +39,39 @@ export function findInstalled(state: State, nameOrId: string): PluginRecord {
 }
 
 /**
- * Q5: the entries of the surface the user consented to, read from the active installed tree when
- * that tree's surface is the consented one; null when there is no consent or it cannot be read.
+ * Q5 and the files rule (README "The consent model"): the surface entries and the tree the user
+ * consented to, read from the active installed tree when that tree's surface is the consented
+ * one. Entries null when there is no consent or they cannot be read; the tree null without
+ * consent (code-review.ts diffCode checks it against its fingerprint, Q6).
  */
-async function readConsentedEntries(record: PluginRecord): Promise<SurfaceEntry[] | null> {
-  if (record.consent === null || !hasCurrentConsent(record)) return null;
-  try {
-    const active = await inspectPluginDir(record.path, {
-      fallbackName: record.name,
-      registry: record.registry,
-    });
-    return active.surface.surfaceHash === record.consent.surfaceHash
-      ? active.surface.entries
-      : null;
-  } catch {
-    return null;
+async function readConsented(
+  record: PluginRecord,
+): Promise<{ entries: SurfaceEntry[] | null; tree: ConsentedTree | null }> {
+  if (record.consent === null) return { entries: null, tree: null };
+  let active: InspectedPlugin | null = null;
+  if (hasCurrentConsent(record)) {
+    try {
+      active = await inspectPluginDir(record.path, {
+        fallbackName: record.name,
+        registry: record.registry,
+      });
+    } catch {
+      active = null;
+    }
   }
+  const consented = active?.surface.surfaceHash === record.consent.surfaceHash ? active : null;
+  return {
+    entries: consented?.surface.entries ?? null,
+    tree: { root: record.path, fingerprint: record.fingerprint, of: consented },
+  };
+}
+
+/** What a review compares against (Q4, Q5): the installed plugin of the same id, if any. */
+export interface ConsentBaseline extends Pick<
+  ReviewInput,
+  'consentedHash' | 'consentedEntries' | 'installed' | 'disabledHooks'
+> {
+  consentedTree: ConsentedTree | null;
 }
 
 /**
@@ -62,15 +80,25 @@ async function readConsentedEntries(record: PluginRecord): Promise<SurfaceEntry[
  */
 export async function readConsentBaseline(
   record: PluginRecord | undefined,
-): Promise<Pick<ReviewInput, 'consentedHash' | 'consentedEntries' | 'installed'>> {
-  if (record === undefined) return { consentedHash: null, consentedEntries: null, installed: null };
+): Promise<ConsentBaseline> {
+  if (record === undefined)
+    return {
+      consentedHash: null,
+      consentedEntries: null,
+      installed: null,
+      disabledHooks: [],
+      consentedTree: null,
+    };
+  const consented = await readConsented(record);
   return {
     consentedHash: record.consent?.surfaceHash ?? null,
-    consentedEntries: await readConsentedEntries(record),
+    consentedEntries: consented.entries,
     installed: {
       version: record.version,
       enabled: record.enabled,
       pending: record.pending?.version ?? null,
     },
+    disabledHooks: record.disabledHooks ?? [],
+    consentedTree: consented.tree,
   };
 }

@@ -1,3 +1,4 @@
+import { codeUnchanged } from '../../plugin/code-diff.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
 import type { Confirm } from '../plugin-context.js';
 import type { ReviewReport } from './report.js';
@@ -17,6 +18,22 @@ export type EnableMode = 'yes' | 'no' | 'ask';
  */
 export type ConsentDecision = 'carry' | 'grant' | 'none';
 
+/**
+ * plugins.md Q5 and the files rule (README "The consent model"): the consent given to the
+ * installed version covers the reviewed one - the same surface, or one with only removals, and
+ * no code file changed, added or removed.
+ */
+export function consentCarries(
+  review: Pick<ReviewReport, 'consented' | 'diff' | 'codeDiff'>,
+  existing: Pick<PluginRecord, 'consent'> | undefined,
+): boolean {
+  if (existing?.consent == null) return false;
+  if (review.consented) return true;
+  const onlyRemovals =
+    review.diff !== null && review.diff.added.length === 0 && review.diff.changed.length === 0;
+  return onlyRemovals && codeUnchanged(review.codeDiff);
+}
+
 /** plugins.md Q4, Q5: whether the surface in `review` may run, and whether the user was asked. */
 export async function decideConsent(
   review: ReviewReport,
@@ -24,11 +41,7 @@ export async function decideConsent(
   mode: EnableMode,
   confirm: Confirm | undefined,
 ): Promise<ConsentDecision> {
-  if (existing?.consent != null) {
-    if (review.consented) return 'carry';
-    if (review.diff !== null && review.diff.added.length === 0 && review.diff.changed.length === 0)
-      return 'carry';
-  }
+  if (consentCarries(review, existing)) return 'carry';
   if (mode === 'yes') return 'grant';
   if (mode === 'no' || confirm === undefined) return 'none';
   return (await confirm(review)) ? 'grant' : 'none';

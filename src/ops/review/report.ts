@@ -1,5 +1,7 @@
 import type { Diagnostic } from '../../hooks/diagnostic.js';
 import type { EventName } from '../../hooks/events.js';
+import { codeUnchanged, type CodeDiff } from '../../plugin/code-diff.js';
+import type { RoledFile } from '../../plugin/code-files.js';
 import type { LoadedPlugin } from '../../plugin/loaded-plugin.js';
 import { diffSurfaces } from '../../plugin/surface-diff.js';
 import type { Surface, SurfaceEntry } from '../../plugin/surface.js';
@@ -8,6 +10,8 @@ import type { Surface, SurfaceEntry } from '../../plugin/surface.js';
 export type ReviewHook = Omit<SurfaceEntry, 'diagnostic'> & {
   /** Why an entry is invalid (Q1); null for a valid entry. */
   diagnostic: string | null;
+  /** The user turned this hook off (`hookpm disable <plugin> --hook <key>`): it does not run. */
+  off: boolean;
 };
 
 export interface ReviewDiff {
@@ -36,10 +40,22 @@ export interface ReviewReport {
   events: EventName[];
   hooks: ReviewHook[];
   surfaceHash: string;
-  /** Q4: the consent record holds this surfaceHash. */
+  /**
+   * Q4: the consent record holds this surfaceHash, and the plugin's code files are those
+   * consented to (README "The consent model").
+   */
   consented: boolean;
   /** Q5: against the consented surface; null when nothing was consented yet. */
   diff: ReviewDiff | null;
+  /** Every file of the reviewed tree with its digest, mode and role, sorted by path. */
+  files: RoledFile[];
+  /** The code files changed against the consented tree; null when nothing was consented yet. */
+  codeDiff: CodeDiff | null;
+  /**
+   * The installed plugin's hook opt-outs: each key, and whether it names a hook of this surface
+   * (false: that hook changed or went, so the opt-out no longer applies).
+   */
+  optedOut: Array<{ key: string; applies: boolean }>;
   /** P4: false when an error would make install refuse the plugin. */
   ok: boolean;
   diagnostics: ReviewDiagnostic[];
@@ -59,6 +75,10 @@ export interface ReviewInput {
   /** The entries of the consented surface, when they can be read (the active installed tree). */
   consentedEntries: readonly SurfaceEntry[] | null;
   installed: ReviewReport['installed'];
+  files: RoledFile[];
+  codeDiff: CodeDiff | null;
+  /** The installed plugin's `disabledHooks`. */
+  disabledHooks: readonly string[];
 }
 
 export function buildReview(input: ReviewInput): ReviewReport {
@@ -66,6 +86,9 @@ export function buildReview(input: ReviewInput): ReviewReport {
     input.consentedEntries === null
       ? null
       : diffSurfaces(input.consentedEntries, input.surface.entries);
+  const off = new Set(input.disabledHooks);
+  const toReviewHook = (entry: SurfaceEntry): ReviewHook => reviewHookOf(entry, off.has(entry.key));
+  const keys = new Set(input.surface.entries.map((e) => e.key));
   return {
     id: input.id,
     name: input.plugin.name,
@@ -76,7 +99,7 @@ export function buildReview(input: ReviewInput): ReviewReport {
     events: [...input.surface.events],
     hooks: input.surface.entries.map(toReviewHook),
     surfaceHash: input.surface.surfaceHash,
-    consented: input.consentedHash === input.surface.surfaceHash,
+    consented: input.consentedHash === input.surface.surfaceHash && codeUnchanged(input.codeDiff),
     diff:
       diff === null
         ? null
@@ -88,6 +111,9 @@ export function buildReview(input: ReviewInput): ReviewReport {
               after: toReviewHook(c.after),
             })),
           },
+    files: input.files,
+    codeDiff: input.codeDiff,
+    optedOut: [...off].sort().map((key) => ({ key, applies: keys.has(key) })),
     ok: !input.plugin.diagnostics.some((d) => d.severity === 'error'),
     diagnostics: input.plugin.diagnostics
       .filter((d) => d.code !== 'unknown_key')
@@ -96,7 +122,7 @@ export function buildReview(input: ReviewInput): ReviewReport {
   };
 }
 
-function toReviewHook(entry: SurfaceEntry): ReviewHook {
+function reviewHookOf(entry: SurfaceEntry, off: boolean): ReviewHook {
   return {
     event: entry.event,
     matcher: entry.matcher,
@@ -104,9 +130,13 @@ function toReviewHook(entry: SurfaceEntry): ReviewHook {
     type: entry.type,
     command: entry.command,
     argv: entry.argv,
+    args: entry.args,
+    shell: entry.shell,
     timeout: entry.timeout,
     statusMessage: entry.statusMessage,
     source: entry.source,
+    key: entry.key,
+    off,
     valid: entry.valid,
     diagnostic: entry.diagnostic ?? null,
   };

@@ -7,10 +7,11 @@ import { environmentOf } from '../environment.js';
 import { inspectPluginDir } from '../install/inspect.js';
 import { isPathSpec } from '../install/source.js';
 import type { InstallSource } from '../install/types.js';
-import { findInstalled, readConsentBaseline } from '../plugins/installed.js';
+import { findInstalled } from '../plugins/installed.js';
 import type { PluginContext } from '../plugin-context.js';
 import { reviewPlugin } from './review.js';
-import { buildReview, type ReviewReport } from './report.js';
+import type { ReviewReport } from './report.js';
+import { reviewTree } from './review-tree.js';
 import { resolveInstallSources } from '../install/resolve.js';
 import { stageMarketplaceTree } from '../install/stage-marketplace.js';
 import { stageNpmPlugin } from '../install/fetch-npm.js';
@@ -52,15 +53,14 @@ export async function reviewAny(
       fallbackName: source.fallbackName,
       registry: source.registry,
     });
-    const existing = state.plugins[inspected.id];
-    return buildReview({
+    return await reviewTree({
       id: inspected.id,
       version: version ?? inspected.version,
-      plugin: inspected.plugin,
-      surface: inspected.surface,
+      inspected,
+      root: dir,
       source: source.path,
       integrity,
-      ...(await readConsentBaseline(existing)),
+      existing: state.plugins[inspected.id],
     });
   } finally {
     await rm(dir, { recursive: true, force: true }).catch(() => undefined);

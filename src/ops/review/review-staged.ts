@@ -1,20 +1,25 @@
 import type { PluginRecord } from '../../store/state/state-schema.js';
 import type { StagedPlugin } from '../install/types.js';
-import { readConsentBaseline } from '../plugins/installed.js';
-import { buildReview, type ReviewReport } from './report.js';
+import type { ReviewReport } from './report.js';
+import { reviewTree } from './review-tree.js';
 
-/** The review of a staged plugin against the installed one of the same id (Q3, Q5 diff). */
+/**
+ * The review of a staged plugin against the installed one of the same id (Q3, Q5 diff); `root`
+ * is where its tree is now (its installed directory once promoted).
+ */
 export async function reviewStaged(
   staged: StagedPlugin,
   existing: PluginRecord | undefined,
+  root = staged.dir,
 ): Promise<ReviewReport> {
-  return buildReview({
+  return reviewTree({
     id: staged.inspected.id,
     version: staged.inspected.version,
-    plugin: staged.inspected.plugin,
-    surface: staged.inspected.surface,
+    inspected: staged.inspected,
+    root,
     source: staged.source.path,
     integrity: staged.integrity,
-    ...(await readConsentBaseline(existing)),
+    existing,
+    ...(staged.files === undefined ? {} : { entries: staged.files }),
   });
 }

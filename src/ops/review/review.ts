@@ -1,13 +1,13 @@
 import { basename, resolve } from 'node:path';
 import { LOCAL_REGISTRY } from '../../registry/registry-name.js';
-import { fingerprintTree } from '../../store/fingerprint.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { readState } from '../../store/state/state.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
 import { inspectPluginDir } from '../install/inspect.js';
 import { isPathSpec } from '../install/source.js';
-import { findInstalled, readConsentBaseline } from '../plugins/installed.js';
-import { buildReview, type ReviewDiagnostic, type ReviewReport } from './report.js';
+import { findInstalled } from '../plugins/installed.js';
+import type { ReviewReport } from './report.js';
+import { reviewTree } from './review-tree.js';
 
 /**
  * `hookpm review <name|dir>` (plugins.md Q3, cli.md section 3): the consent surface of an installed
@@ -26,53 +26,39 @@ export async function reviewPlugin(
       fallbackName: basename(dir),
       registry: LOCAL_REGISTRY,
     });
-    const existing = state.plugins[inspected.id];
-    return buildReview({
+    return reviewTree({
       id: inspected.id,
       version: inspected.version,
-      plugin: inspected.plugin,
-      surface: inspected.surface,
+      inspected,
+      root: dir,
       source: dir,
       integrity: null,
-      ...(await readConsentBaseline(existing)),
+      existing: state.plugins[inspected.id],
+      directory: true,
     });
   }
   const record = findInstalled(state, opts.target);
   const target = record.pending ?? record;
-  const [report, found] = await Promise.all([
-    reviewInstalledTree(record, target),
-    fingerprintTree(target.path).catch(() => null),
-  ]);
-  if (found !== target.fingerprint) report.diagnostics.unshift(tampered(record.id, target));
-  return report;
+  return reviewInstalledTree(record, target);
 }
 
-/** Q6: the installed files no longer match the fingerprint recorded at install. */
 /** The review of one installed tree of `record` (its active one or its pending update). */
 export async function reviewInstalledTree(
   record: PluginRecord,
-  target: Pick<PluginRecord, 'path' | 'version' | 'source' | 'integrity'>,
+  target: Pick<PluginRecord, 'path' | 'version' | 'source' | 'integrity' | 'fingerprint'>,
 ): Promise<ReviewReport> {
   const inspected = await inspectPluginDir(target.path, {
     fallbackName: record.name,
     registry: record.registry,
   });
-  return buildReview({
+  return reviewTree({
     id: record.id,
     version: target.version,
-    plugin: inspected.plugin,
-    surface: inspected.surface,
+    inspected,
+    root: target.path,
     source: target.source,
     integrity: target.integrity,
-    ...(await readConsentBaseline(record)),
+    existing: record,
+    recordedFingerprint: target.fingerprint,
   });
-}
-
-function tampered(id: string, target: { path: string; source: string }): ReviewDiagnostic {
-  return {
-    severity: 'error',
-    code: 'plugin_tampered',
-    message: `the installed files of ${id} at ${target.path} changed after install; its hooks are left out of snapshots until \`hookpm install --force ${target.source}\` restores them`,
-    path: null,
-  };
 }

@@ -1,6 +1,7 @@
 import type { Diagnostic, Origin } from '../../hooks/diagnostic.js';
 import type { EventName } from '../../hooks/events.js';
 import type { Snapshot } from '../../hooks/snapshot/snapshot.js';
+import { hookKey } from '../../plugin/hook-key.js';
 
 /** One handler as `hookpm hooks --json` shows it (cli.md section 3). */
 export interface ListedHandler {
@@ -8,6 +9,8 @@ export interface ListedHandler {
   event: EventName;
   origin: Origin;
   plugin: string | null;
+  /** A plugin handler's key, for `hookpm disable <plugin> --hook <key>`; null for other origins. */
+  key: string | null;
   matcher: string | null;
   if: string | null;
   command: string;
@@ -33,6 +36,7 @@ export function describeSnapshot(snapshot: Snapshot): HookListing {
       event: h.event,
       origin: h.origin,
       plugin: h.plugin,
+      key: h.plugin === null ? null : hookKey(h),
       matcher: h.matcher,
       if: h.if,
       command: h.command,

@@ -16,6 +16,7 @@ import { readStateFast } from '../../store/state/read-state-fast.js';
 import type { PluginRecord, State } from '../../store/state/state-schema.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { hasCurrentConsent } from '../review/consent.js';
+import { withoutOptedOutHooks } from './hook-opt-outs.js';
 
 /** The plugin part of a snapshot's sources (engine.md S1, S3, S6). */
 export interface PluginSources {
@@ -159,7 +160,9 @@ function bind(
     };
   }
   const plugin = { id: record.id, root: record.path, data: pluginDataDir(paths, record.id) };
-  const sources = read.documents.map(({ source, config }): SourceDocument => ({
+  // Per-hook opt-outs (issue 14): handlers turned off are null in place (hook-opt-outs.ts).
+  const documents = withoutOptedOutHooks(read.documents, record.disabledHooks);
+  const sources = documents.map(({ source, config }): SourceDocument => ({
     origin: 'plugin',
     file: source,
     config,

@@ -89,6 +89,8 @@ const plugin = shape({
   events: strings,
   consent: (v) => v === null || consent(v) !== null,
   pending: (v) => v === null || pending(v) !== null,
+  // Per-hook opt-outs (issue 14); optional, so state files without it load as before.
+  disabledHooks: (v) => v === undefined || strings(v),
 });
 
 /** Top-level keys of the document: all but `version` optional or checked below. */

@@ -53,6 +53,11 @@ const pluginSchema = z.strictObject({
   surfaceHash: z.string().check(z.minLength(1)),
   events: z.array(z.string()),
   pending: z.nullable(pendingSchema),
+  /**
+   * The keys of the hooks the user turned off (`hookpm disable <plugin> --hook <key>`; keys as in
+   * plugin/hook-key.ts), sorted. Optional: absent means none, so state files without it load.
+   */
+  disabledHooks: z.optional(z.array(z.string())),
 });
 
 /**

@@ -1,0 +1,83 @@
+import {
+  CODE_DIFF_LIMITS,
+  type CodeDiff,
+  type CodeFileChange,
+  type FileFacts,
+} from '../../plugin/code-diff.js';
+import type { RoledFile } from '../../plugin/code-files.js';
+
+/** How many files a review lists in text (`--json` lists them all). */
+export const FILES_SHOWN = 100;
+
+const ROLE_WORDS: Readonly<Record<RoledFile['role'], string>> = {
+  code: 'code',
+  hooks: 'hooks (compared as the hooks above)',
+  docs: 'docs (not compared)',
+};
+
+/** The files of the reviewed tree: digest (first 12 hex of the SHA-256), mode, role, path. */
+export function fileLines(files: readonly RoledFile[]): string[] {
+  if (files.length === 0) return ['files: none'];
+  const lines = [`files (${files.length}; sha256, mode, role):`];
+  for (const file of files.slice(0, FILES_SHOWN))
+    lines.push(
+      `  ${digest(file.sha256)} ${mode(file.mode)} ${file.path}  ${ROLE_WORDS[file.role]}`,
+    );
+  if (files.length > FILES_SHOWN)
+    lines.push(`  ... and ${files.length - FILES_SHOWN} more (--json lists every file)`);
+  return lines;
+}
+
+/** The code files changed since consent, each with its counts and its bounded diff. */
+export function codeDiffLines(diff: CodeDiff): string[] {
+  if (diff.baseline === 'unreadable')
+    return [
+      'files changed since consent: unknown - the consented files changed after install or are gone, so every file counts as changed',
+    ];
+  if (diff.files.length === 0) return ['files changed since consent: none'];
+  const lines = ['files changed since consent:'];
+  for (const change of diff.files) {
+    lines.push(`  ${MARKS[change.status]} ${change.path}  ${counts(change)}${facts(change)}`);
+    for (const line of change.diff) lines.push(`      ${line}`);
+    if (change.truncated) lines.push('      ... (diff cut; --json has the same cut diff)');
+  }
+  if (diff.truncated) lines.push('  ... (more diff lines than a review shows)');
+  return lines;
+}
+
+const MARKS: Readonly<Record<CodeFileChange['status'], string>> = {
+  added: '+',
+  removed: '-',
+  changed: '~',
+};
+
+function counts(change: CodeFileChange): string {
+  if (change.content === 'binary') return 'binary, not shown';
+  if (change.content === 'too-large')
+    return `over ${CODE_DIFF_LIMITS.bytesPerFile / (1024 * 1024)} MiB, not shown`;
+  if (change.status === 'added') return `${change.linesAdded} lines`;
+  if (change.status === 'removed') return `${change.linesRemoved} lines`;
+  return `+${change.linesAdded} -${change.linesRemoved} lines`;
+}
+
+function facts(change: CodeFileChange): string {
+  const { before, after } = change;
+  const side = (f: FileFacts | null): string =>
+    f === null ? '' : `${f.kind === 'file' ? '' : `${f.kind} `}${digest(f.sha256)} ${mode(f.mode)}`;
+  if (before === null) return `  (${side(after)})`;
+  if (after === null) return `  (was ${side(before)})`;
+  return `  (${side(before)} -> ${side(after)})`;
+}
+
+function digest(sha256: string): string {
+  return sha256.slice(0, 12);
+}
+
+function mode(value: number): string {
+  return value.toString(8).padStart(4, '0');
+}
+
+/** A plugin value as JSON text, so strings are quoted and every kind of value is visible. */
+export function show(value: unknown): string {
+  return JSON.stringify(value) ?? 'null';
+}

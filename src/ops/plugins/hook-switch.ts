@@ -1,0 +1,94 @@
+import { HookpmError } from '../../errors.js';
+import { HOOK_KEY_LENGTH, isHookKeyForm } from '../../plugin/hook-key.js';
+import type { SurfaceEntry } from '../../plugin/surface.js';
+import { updateState } from '../../store/state/state.js';
+import type { PluginRecord } from '../../store/state/state-schema.js';
+import { inspectPluginDir } from '../install/inspect.js';
+import { lockOptions, type PluginContext } from '../plugin-context.js';
+import { findInstalled } from './installed.js';
+
+/** One hook `enable --hook` or `disable --hook` named, as it is now. */
+export interface SwitchedHook {
+  key: string;
+  /** Its entries in the active (else the pending) surface; empty for a lapsed opt-out. */
+  entries: Array<Pick<SurfaceEntry, 'event' | 'matcher' | 'command' | 'argv' | 'source'>>;
+  off: boolean;
+  /** false when it was already so. */
+  changed: boolean;
+}
+
+export interface HookSwitchResult {
+  id: string;
+  /** The plugin's own switch, which `--hook` never changes. */
+  enabled: boolean;
+  hooks: SwitchedHook[];
+  /** The plugin's opt-outs after the command. */
+  disabledHooks: string[];
+}
+
+/**
+ * `hookpm disable <plugin> --hook <key>` (`off`) and `hookpm enable <plugin> --hook <key>`: turns
+ * single hooks off or back on (README "The consent model"), by the keys `review` and `hooks` show.
+ * A key must name a hook of the installed version or of its pending update (so a hook can be
+ * turned off before an update is approved); turning back on also takes a lapsed key. Consent is
+ * untouched: a hook turned back on runs under the consent already given. A key of another form, or
+ * one that names no hook, fails (E_USAGE, E_NOT_FOUND) with the state unchanged.
+ */
+export function switchHooks(
+  ctx: PluginContext,
+  opts: { name: string; keys: readonly string[]; off: boolean },
+): Promise<HookSwitchResult> {
+  return updateState(
+    ctx.paths,
+    async (draft) => {
+      const record = findInstalled(draft, opts.name);
+      const known = await hooksByKey(record);
+      const disabled = new Set(record.disabledHooks ?? []);
+      const hooks = opts.keys.map((key) => {
+        checkKey(record, key, known.has(key) || (!opts.off && disabled.has(key)));
+        const changed = disabled.has(key) !== opts.off;
+        if (opts.off) disabled.add(key);
+        else disabled.delete(key);
+        return { key, entries: known.get(key) ?? [], off: opts.off, changed };
+      });
+      const next = [...disabled].sort();
+      if (next.length === 0) delete record.disabledHooks;
+      else record.disabledHooks = next;
+      return { id: record.id, enabled: record.enabled, hooks, disabledHooks: next };
+    },
+    lockOptions(ctx),
+  );
+}
+
+/** The hooks of the active tree and of the pending update, by key. */
+async function hooksByKey(record: PluginRecord): Promise<Map<string, SwitchedHook['entries']>> {
+  const trees = [record.path, ...(record.pending === null ? [] : [record.pending.path])];
+  const found = new Map<string, SwitchedHook['entries']>();
+  for (const root of trees) {
+    const inspected = await inspectPluginDir(root, {
+      fallbackName: record.name,
+      registry: record.registry,
+    }).catch(() => null);
+    const here = new Map<string, SwitchedHook['entries']>();
+    for (const { key, event, matcher, command, argv, source } of inspected?.surface.entries ?? [])
+      here.set(key, [...(here.get(key) ?? []), { event, matcher, command, argv, source }]);
+    for (const [key, entries] of here) if (!found.has(key)) found.set(key, entries);
+  }
+  return found;
+}
+
+function checkKey(record: PluginRecord, key: string, known: boolean): void {
+  const hint = `Run \`hookpm review ${record.id}\` to see each hook's key.`;
+  if (!isHookKeyForm(key))
+    throw new HookpmError(
+      'E_USAGE',
+      `${JSON.stringify(key)} is not a hook key: a key is ${HOOK_KEY_LENGTH} hex digits`,
+      { plugin: record.id, key, hint },
+    );
+  if (!known)
+    throw new HookpmError(
+      'E_NOT_FOUND',
+      `${record.id} ${record.version} has no hook with the key ${key}${record.pending === null ? '' : ` (nor has its pending update ${record.pending.version})`}`,
+      { plugin: record.id, key, hint },
+    );
+}

@@ -1,0 +1,35 @@
+import { canonicalJson, sha256Hex } from '../json/canonical-json.js';
+
+/**
+ * A plugin hook's key: how `hookpm disable <plugin> --hook <key>` names one hook (README "The
+ * consent model"). It is the first 10 hex characters of the SHA-256 of the canonical JSON of the
+ * fields that decide what hookpm runs and when - event, matcher, `if`, command, argv - and of
+ * nothing else, so:
+ * - it never depends on the hook's position, its document, its timeout or its status message: an
+ *   update that moves or re-times a hook keeps its key, and an opt-out keeps applying;
+ * - an update that changes what the hook runs or when gives it another key: the opt-out no longer
+ *   applies to it, and the review says so;
+ * - handlers hookpm would run identically share a key (hookpm runs neither Claude Code's `args`
+ *   nor `shell`, so two handlers differing only there are one hook to hookpm's engine).
+ * Field values are those of the surface (plugins.md section 4) and of a snapshot handler alike:
+ * matcher, `if` and argv null when absent; command as the engine shows it.
+ */
+export interface HookKeyFields {
+  event: unknown;
+  matcher: unknown;
+  if: unknown;
+  command: unknown;
+  argv: unknown;
+}
+
+export const HOOK_KEY_LENGTH = 10;
+
+export function hookKey(fields: HookKeyFields): string {
+  const keyed = [fields.event, fields.matcher, fields.if, fields.command, fields.argv];
+  return sha256Hex(canonicalJson(keyed)).slice(0, HOOK_KEY_LENGTH);
+}
+
+/** What a user may type as a key (the CLI checks the form before looking the key up). */
+export function isHookKeyForm(text: string): boolean {
+  return new RegExp(`^[0-9a-f]{${HOOK_KEY_LENGTH}}$`).test(text);
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { parseHooksDocument } from '../../src/hooks/parse-document.js';
+import { handlerFormWarnings, shellWords } from '../../src/plugin/handler-form.js';
+
+function warningsOf(...handlers: object[]) {
+  const parsed = parseHooksDocument(
+    { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: handlers }] } },
+    { file: 'hooks/hooks.json', legacy: false },
+  );
+  return handlerFormWarnings([parsed]).map((d) => [d.code, d.path]);
+}
+
+describe('review warnings about handlers agents run differently (issue 14 item 2)', () => {
+  it('command and argv that differ warn: Claude Code runs the command, hookpm the argv', () => {
+    expect(warningsOf({ type: 'command', command: 'rm -rf ~', argv: ['echo', 'hi'] })).toEqual([
+      ['command_argv_differ', 'hooks/hooks.json:hooks.PreToolUse[0].hooks[0]'],
+    ]);
+  });
+
+  it('the same program written both ways does not warn, quotes and V2 variables included', () => {
+    expect(
+      warningsOf(
+        { type: 'command', command: 'node x.js --a', argv: ['node', 'x.js', '--a'] },
+        {
+          type: 'command',
+          command: 'sh "${CLAUDE_PLUGIN_ROOT}/scripts/run.sh" \'a b\'',
+          argv: ['sh', '${CLAUDE_PLUGIN_ROOT}/scripts/run.sh', 'a b'],
+        },
+        { type: 'command', argv: ['node', 'only-argv.js'] },
+      ),
+    ).toEqual([]);
+  });
+
+  it('anything the shell would expand or interpret counts as different', () => {
+    for (const command of [
+      'node x.js; rm -rf /',
+      'node x.js | sh',
+      'node $(id).js',
+      'node `id`.js',
+      'node $HOME/x.js',
+      'node "$HOME/x.js"',
+      'node *.js',
+      'node ~/x.js',
+      'node x.js > out',
+      'node x.js # comment',
+      'node "x.js',
+    ])
+      expect(warningsOf({ type: 'command', command, argv: ['node', 'x.js'] }), command).toEqual([
+        ['command_argv_differ', 'hooks/hooks.json:hooks.PreToolUse[0].hooks[0]'],
+      ]);
+  });
+
+  it('args and shell, which hookpm does not use, warn at their own path', () => {
+    expect(
+      warningsOf({ type: 'command', command: 'python3', args: ['x.py'], shell: 'bash' }),
+    ).toEqual([
+      ['ignored_field', 'hooks/hooks.json:hooks.PreToolUse[0].hooks[0].args'],
+      ['ignored_field', 'hooks/hooks.json:hooks.PreToolUse[0].hooks[0].shell'],
+    ]);
+  });
+
+  it('shellWords reads words as /bin/sh would, or null', () => {
+    expect(shellWords(`a  'b c' "d" e\\ f`)).toEqual(['a', 'b c', 'd', 'e f']);
+    expect(shellWords('${PLUGIN_ROOT}/x "${CLAUDE_PLUGIN_DATA}"')).toEqual([
+      '${PLUGIN_ROOT}/x',
+      '${CLAUDE_PLUGIN_DATA}',
+    ]);
+    expect(shellWords('${OTHER}/x')).toBeNull();
+  });
+});
