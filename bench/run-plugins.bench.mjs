@@ -101,10 +101,11 @@ export default async function bench() {
     }
     await setTimeout(RACY_WAIT_MS);
     const results = [];
-    for (const [label, node] of [
-      [`node ${process.versions.node}`, process.execPath],
-      [`node ${NODE_24_VERSION}`, node24()],
-    ]) {
+    const nodes = [[`node ${process.versions.node}`, process.execPath]];
+    // Under Node 24 itself (`npm run bench:node24`), once.
+    if (process.versions.node !== NODE_24_VERSION)
+      nodes.push([`node ${NODE_24_VERSION}`, node24()]);
+    for (const [label, node] of nodes) {
       const measured = measure(node, stores);
       const perPluginMs = (measured.many - measured.few) / (MANY - FEW);
       results.push({

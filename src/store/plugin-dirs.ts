@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { sanitizePluginId } from '../plugin/data-id.js';
 import { pluginDataRoot, pluginsDir } from './paths.js';
 import type { StorePaths } from './store-paths.js';
@@ -16,4 +16,10 @@ export function pluginVersionsDir(paths: StorePaths, id: string): string {
 /** V3: one plugin's persistent data directory. */
 export function pluginDataDir(paths: StorePaths, id: string): string {
   return join(pluginDataRoot(paths), sanitizePluginId(id));
+}
+
+/** pluginDataDir for many plugins of one store, its root joined once (a sanitized id is one name). */
+export function pluginDataDirs(paths: StorePaths): (id: string) => string {
+  const root = pluginDataRoot(paths);
+  return (id) => `${root}${sep}${sanitizePluginId(id)}`;
 }

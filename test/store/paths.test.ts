@@ -4,15 +4,17 @@ import envPaths from 'env-paths';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ensureDataDir, removeDataDir } from '../../src/store/data-dir.js';
 import {
+  fingerprintCacheFile,
   indexCacheDir,
   lockFile,
   pluginDataRoot,
+  pluginDocumentsCacheFile,
   resolveStorePaths,
   stagingRoot,
   stateFile,
   tarballCacheDir,
 } from '../../src/store/paths.js';
-import { pluginDataDir, pluginVersionsDir } from '../../src/store/plugin-dirs.js';
+import { pluginDataDir, pluginDataDirs, pluginVersionsDir } from '../../src/store/plugin-dirs.js';
 import type { StorePaths } from '../../src/store/store-paths.js';
 import { sanitizePluginId } from '../../src/plugin/data-id.js';
 import { makeTempHome } from '../helpers/temp-home.js';
@@ -60,6 +62,14 @@ describe('resolveStorePaths', () => {
     );
     expect(tarballCacheDir(paths)).toBe(join(paths.cache, 'tarballs'));
     expect(indexCacheDir(paths)).toBe(join(paths.cache, 'indexes'));
+    expect(fingerprintCacheFile(paths)).toBe(join(paths.cache, 'fingerprints.json'));
+    expect(pluginDocumentsCacheFile(paths)).toBe(join(paths.cache, 'plugin-documents.json'));
+  });
+
+  it('V3: pluginDataDirs names the same directories as pluginDataDir', () => {
+    const dataDir = pluginDataDirs(paths);
+    for (const id of ['a.b@r', 'guard@examples', 'ünï@local', '@scope/x@npm'])
+      expect(dataDir(id)).toBe(pluginDataDir(paths, id));
   });
 });
 

@@ -9,7 +9,7 @@ import {
   type DocumentsCache,
   type PluginDocuments,
 } from '../../store/plugin-documents-cache.js';
-import { pluginDataDir } from '../../store/plugin-dirs.js';
+import { pluginDataDirs } from '../../store/plugin-dirs.js';
 import { readPluginDir } from '../../store/read-plugin.js';
 import { readUnchanged } from '../../store/read-unchanged.js';
 import { readStateFast } from '../../store/state/read-state-fast.js';
@@ -67,8 +67,9 @@ export async function loadPluginSources(
     options,
   );
   const documents = await documentsOf(paths, runnable, scans, options);
+  const dataDir = pluginDataDirs(paths);
   const loaded = runnable.map((record) =>
-    bind(paths, record, scans.get(record.path) ?? null, documents.get(record.id)),
+    bind(record, dataDir(record.id), scans.get(record.path) ?? null, documents.get(record.id)),
   );
   return {
     sources: loaded.flatMap((l) => l.sources),
@@ -137,8 +138,8 @@ async function readDocuments(record: PluginRecord): Promise<Read> {
 }
 
 function bind(
-  paths: StorePaths,
   record: PluginRecord,
+  data: string,
   scan: TreeScan | null,
   read: Read | undefined,
 ): PluginSources {
@@ -159,7 +160,7 @@ function bind(
       diagnostics: [diagnostic('plugin_hooks_failed', 'error', message, where)],
     };
   }
-  const plugin = { id: record.id, root: record.path, data: pluginDataDir(paths, record.id) };
+  const plugin = { id: record.id, root: record.path, data };
   // Per-hook opt-outs (issue 14): handlers turned off are null in place (hook-opt-outs.ts).
   const documents = withoutOptedOutHooks(read.documents, record.disabledHooks);
   const sources = documents.map(({ source, config }): SourceDocument => ({
