@@ -16,6 +16,7 @@ import { INDEX_MAX_AGE_MS } from '../../src/registry/indexes/load-index.js';
 import { readState, writeState } from '../../src/store/state/state.js';
 import { ensureBuilt, runBin } from '../helpers/built-bin.js';
 import { failsCleanly } from '../helpers/failure.js';
+import { writeFiles } from '../helpers/git-repo.js';
 import { startFakeNpmRegistry, type FakeNpmRegistry } from '../helpers/fake-npm-registry.js';
 import {
   publishPlugin,
@@ -147,6 +148,44 @@ describe('V3: an integrity record outlives the plugin', () => {
     } finally {
       await after.close();
     }
+  });
+});
+
+describe('V3 for a marketplace plugin', () => {
+  it('V3: a marketplace plugin (manifest version `v1.2.0`) whose tree changed after an uninstall is E_INTEGRITY_CHANGED; the store is byte-identical', async () => {
+    const market = join(world.dir, 'market');
+    const tree = (script: string) =>
+      writeFiles(market, {
+        '.claude-plugin/marketplace.json': JSON.stringify({
+          name: 'Market',
+          owner: { name: 'Me' },
+          plugins: [{ name: 'greet', source: './plugins/greet' }],
+        }),
+        'plugins/greet/plugin.json': JSON.stringify({ name: 'greet', version: 'v1.2.0' }),
+        'plugins/greet/hooks/hooks.json': JSON.stringify({
+          hooks: { Stop: [{ hooks: [{ type: 'command', command: script }] }] },
+        }),
+      });
+    await tree('true');
+    const mkt = (): PluginContext => ({
+      paths: world.paths,
+      defaults: { mkt: { location: market, kind: 'marketplace', addedAt: '2026-11-30T00:00:00Z' } },
+    });
+    const opts = {
+      specs: ['greet@mkt'],
+      cwd: world.dir,
+      enable: 'yes' as const,
+      force: false,
+      dryRun: false,
+    };
+    const installed = await installPlugins(mkt(), opts);
+    await uninstallPlugins(mkt(), { names: ['greet@mkt'], keepData: false });
+    const { version, integrity } = installed.installed[0] ?? {};
+    expect((await readState(world.paths)).knownIntegrity).toEqual({
+      'greet@mkt': { [version ?? '']: integrity },
+    });
+    await tree('echo changed');
+    await refused('E_INTEGRITY_CHANGED', () => installPlugins(mkt(), opts));
   });
 });
 

@@ -8,13 +8,17 @@ export function knownIntegrityOf(state: State, id: string, version: string): str
   return versions === undefined ? undefined : ownValue(versions, version);
 }
 
-/** Records the integrity `id` `version` is installed with now (replacing one the user accepted a change of). */
+/**
+ * Records the integrity `id` `version` is installed with now (replacing one the user accepted a
+ * change of); an unknown ('') integrity records nothing.
+ */
 export function rememberIntegrity(
   draft: State,
   id: string,
   version: string,
   integrity: string,
 ): void {
+  if (integrity === '') return;
   const known = (draft.knownIntegrity ??= {});
   const versions = ownValue(known, id) ?? {};
   versions[version] = integrity;

@@ -4,8 +4,11 @@ import { PLUGIN_NAME_PATTERN } from '../../plugin/name.js';
 const NAME = PLUGIN_NAME_PATTERN.source.slice(1, -1);
 const PLUGIN_ID = new RegExp(`^${NAME}@${NAME}$`);
 const REGISTRY_NAME = PLUGIN_NAME_PATTERN;
-/** A version as hookpm records one: semver's shape (the registries checked it when installing). */
-const VERSION = /^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]+)?$/;
+/**
+ * A version as hookpm records one: what semver.valid accepts (a manifest's `v1.2.3` and spaces
+ * included), in semver's shape; a word such as `constructor` is none.
+ */
+const VERSION = /^\s*v?\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]+)?\s*$/;
 
 /**
  * D6 on the keys of the raw state document, before the schema copies it (zod drops a `__proto__`
