@@ -11,6 +11,8 @@ export interface PinnedPlugin {
   version: string;
   root: string;
   fingerprint: string;
+  /** What it was installed from (for the `hookpm install --force` that restores it). */
+  source: string;
 }
 
 /** One agent session's pin (session-pins.ts). */
@@ -52,7 +54,7 @@ export function parsePin(value: unknown): SessionPin | null {
 function isPinnedPlugin(value: unknown): boolean {
   return (
     isPlainObject(value) &&
-    ['id', 'version', 'root', 'fingerprint'].every((k) => typeof value[k] === 'string')
+    ['id', 'version', 'root', 'fingerprint', 'source'].every((k) => typeof value[k] === 'string')
   );
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CLAUDE } from '../../src/agents/claude.js';
 import { DEEPAGENTS } from '../../src/agents/deepagents.js';
+import { noDecision } from '../../src/engine/no-decision.js';
 import type { DispatchResult } from '../../src/engine/types.js';
 import type { EventName } from '../../src/hooks/events.js';
 
@@ -9,21 +10,7 @@ import type { EventName } from '../../src/hooks/events.js';
 // format Deep Agents Code reads, ../shared/seeds/hooks-reference.txt).
 
 function result(event: EventName, fields: Partial<DispatchResult> = {}): DispatchResult {
-  return {
-    event,
-    snapshotId: 'a'.repeat(64),
-    continue: true,
-    stopReason: null,
-    systemMessages: [],
-    context: [],
-    permission: null,
-    feedback: [],
-    continueLoop: false,
-    suppressOriginalPrompt: false,
-    diagnostics: [],
-    runs: [],
-    ...fields,
-  };
+  return { ...noDecision(event, 'a'.repeat(64)), ...fields };
 }
 
 const out = (r: DispatchResult, agent = CLAUDE) => {

@@ -43,43 +43,24 @@ function onLog(level, log, handler) {
   if (log.code !== 'INEFFECTIVE_DYNAMIC_IMPORT') handler(level, log);
 }
 const WIRE_ENTRY = join(DIST, 'cli', 'start', 'wire-entry.js');
+/** What both builds share: Node's platform, the module rules above, CommonJS without comments. */
+const common = { cwd: ROOT, platform: 'node', external, resolve, logLevel: 'warn', onLog };
+// Every start reads the text of the chunks it loads: without comments it is much shorter.
+const output = { dir: scratch, format: 'cjs', entryFileNames: '[name].cjs', comments: false };
 await build({
+  ...common,
   input: { entry: join(DIST, 'cli', 'start', 'entry.js') },
-  cwd: ROOT,
-  platform: 'node',
-  external,
-  resolve,
   // entry.js's import of wire-entry.js is a `require('./wire.cjs')` of the bundle built below.
   plugins: [lazyBuiltins(LAZY), bundledApart(WIRE_ENTRY, './wire.cjs')],
-  logLevel: 'warn',
-  onLog,
-  output: {
-    dir: scratch,
-    format: 'cjs',
-    entryFileNames: '[name].cjs',
-    chunkFileNames: '[name]-[hash].cjs',
-    // Every start reads the text of the chunks it loads: without comments it is much shorter.
-    comments: false,
-  },
+  output: { ...output, chunkFileNames: '[name]-[hash].cjs' },
 });
 // `hookpm wire <agent>` (src/cli/start/wire-entry.ts) as one file: a linked agent event reads and
 // compiles one chunk through its code cache, not the twenty its modules would be split into.
 await build({
+  ...common,
   input: { wire: WIRE_ENTRY },
-  cwd: ROOT,
-  platform: 'node',
-  external,
-  resolve,
   plugins: [lazyBuiltins(LAZY)],
-  logLevel: 'warn',
-  onLog,
-  output: {
-    dir: scratch,
-    format: 'cjs',
-    entryFileNames: '[name].cjs',
-    codeSplitting: false,
-    comments: false,
-  },
+  output: { ...output, codeSplitting: false },
 });
 await swapIn(scratch, OUT);
 

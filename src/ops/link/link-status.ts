@@ -3,7 +3,6 @@ import { AGENT_IDS, type AgentId } from '../../agents/agent.js';
 import { parseLinkCommand, type LinkCommand } from '../../agents/link-command.js';
 import { linkHandlersOf } from '../../agents/link-edit.js';
 import { isPlainObject } from '../../json/describe-value.js';
-import { isHookpmError } from '../../errors.js';
 import type { HookpmPaths } from './hookpm-command.js';
 import { linkTarget, type LinkScope } from './link-target.js';
 import { readSettingsText } from './settings-text.js';
@@ -72,7 +71,8 @@ async function statusOf(
   try {
     settings = (await readSettingsText(target.file)).settings;
   } catch (error) {
-    if (!isHookpmError(error) && !(error instanceof Error)) throw error;
+    // E_AGENT_SETTINGS, or a file that cannot be read at all: the link's state says why.
+    if (!(error instanceof Error)) throw error;
     return { ...status, state: 'unreadable', problem: error.message };
   }
   const handlers = linkHandlersOf(settings, agent);

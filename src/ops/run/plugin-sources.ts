@@ -17,6 +17,7 @@ import type { PluginRecord, State } from '../../store/state/state-schema.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { hasCurrentConsent } from '../review/consent.js';
 import { withoutOptedOutHooks } from './hook-opt-outs.js';
+import { tamperedDiagnostic } from './tampered.js';
 
 /** The plugin part of a snapshot's sources (engine.md S1, S3, S6). */
 export interface PluginSources {
@@ -144,14 +145,8 @@ function bind(
   read: Read | undefined,
 ): PluginSources {
   const where = { origin: 'plugin' as const, plugin: record.id };
-  if (scan?.fingerprint !== record.fingerprint) {
-    const what =
-      scan === null
-        ? 'its installed tree is missing or unreadable'
-        : 'its installed files were changed after install';
-    const message = `plugin ${record.id} ${record.version} is left out: ${what} (${record.path}); run \`hookpm install --force ${record.source}\` to restore it`;
-    return { sources: [], diagnostics: [diagnostic('plugin_tampered', 'error', message, where)] };
-  }
+  if (scan?.fingerprint !== record.fingerprint)
+    return { sources: [], diagnostics: [tamperedDiagnostic(record, scan === null)] };
   if (read === undefined) throw new Error(`Assertion failed: no documents for ${record.id}`);
   if ('error' in read) {
     const message = `plugin ${record.id} ${record.version} is left out: it cannot be read: ${read.error}`;

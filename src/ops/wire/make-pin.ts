@@ -34,6 +34,7 @@ export async function makePin(
         version: record.version,
         root: record.path,
         fingerprint: record.fingerprint,
+        source: record.source,
       });
     sources.push(source);
   }

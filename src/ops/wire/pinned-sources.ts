@@ -1,7 +1,8 @@
-import { diagnostic, type Diagnostic } from '../../hooks/diagnostic.js';
+import type { Diagnostic } from '../../hooks/diagnostic.js';
 import type { SourceDocument } from '../../hooks/types.js';
 import type { SessionPin } from '../../store/session-pin-schema.js';
 import type { StorePaths } from '../../store/store-paths.js';
+import { tamperedDiagnostic } from '../run/tampered.js';
 
 /**
  * The pin's documents less those of `plugins` whose trees no longer match (plugins.md Q6, through
@@ -29,14 +30,7 @@ export async function pinnedSources(
     const now = found.get(plugin.root) ?? null;
     if (now === plugin.fingerprint) continue;
     out.add(plugin.id);
-    const what =
-      now === null
-        ? 'its installed tree is missing or unreadable'
-        : 'its installed files were changed after install';
-    const message = `plugin ${plugin.id} ${plugin.version} is left out: ${what} (${plugin.root}); run \`hookpm install --force ${plugin.id}\` to restore it`;
-    diagnostics.push(
-      diagnostic('plugin_tampered', 'error', message, { origin: 'plugin', plugin: plugin.id }),
-    );
+    diagnostics.push(tamperedDiagnostic({ ...plugin, path: plugin.root }, now === null));
   }
   if (out.size === 0) return { sources: pin.sources, diagnostics };
   return { sources: pin.sources.filter((s) => !out.has(s.plugin?.id ?? '')), diagnostics };

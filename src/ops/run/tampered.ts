@@ -1,0 +1,24 @@
+import { diagnostic, type Diagnostic } from '../../hooks/diagnostic.js';
+
+/** What a tamper check needs to say of a plugin it leaves out. */
+export interface TamperedPlugin {
+  id: string;
+  version: string;
+  /** Its installed tree. */
+  path: string;
+  /** What it was installed from, for `hookpm install --force`. */
+  source: string;
+}
+
+/**
+ * plugins.md Q6: the `plugin_tampered` diagnostic of a plugin left out because its tree no longer
+ * has its recorded fingerprint (`missing`: the tree is gone or cannot be read), with the command
+ * that restores it. One wording for the snapshot loader and for session pins.
+ */
+export function tamperedDiagnostic(plugin: TamperedPlugin, missing: boolean): Diagnostic {
+  const what = missing
+    ? 'its installed tree is missing or unreadable'
+    : 'its installed files were changed after install';
+  const message = `plugin ${plugin.id} ${plugin.version} is left out: ${what} (${plugin.path}); run \`hookpm install --force ${plugin.source}\` to restore it`;
+  return diagnostic('plugin_tampered', 'error', message, { origin: 'plugin', plugin: plugin.id });
+}
