@@ -2,12 +2,19 @@ import type { DispatchResult } from '../engine/types.js';
 import type { EventName } from '../hooks/events.js';
 
 /** The agents `hookpm link` knows. */
-export const AGENT_IDS = ['claude', 'deepagents'] as const;
+export const AGENT_IDS = ['claude', 'deepagents', 'codex', 'gemini'] as const;
 export type AgentId = (typeof AGENT_IDS)[number];
 
 export function isAgentId(value: string): value is AgentId {
   return (AGENT_IDS as readonly string[]).includes(value);
 }
+
+/**
+ * The agent's deadline for one linked event, in seconds: the longest engine default (engine.md
+ * section 1), so that hookpm's own per-handler deadlines decide, not the agent's (Claude Code's
+ * default is 60 s, Gemini CLI's 60,000 ms).
+ */
+export const LINK_TIMEOUT_SEC = 600;
 
 /** What the linked handler gives back to its agent: exit code, stdout and stderr. */
 export interface WireAnswer {
@@ -33,8 +40,23 @@ export interface Agent {
   name: string;
   /** The settings file below the user's home (user scope) or the project root (`--project`). */
   settingsFile: readonly string[];
-  /** The events linked: those the agent has and the engine has (engine.md section 1). */
+  /**
+   * The agent's own home variable (Codex's CODEX_HOME, Gemini CLI's GEMINI_CLI_HOME): when set, the
+   * user-scope settings file is `file` below it instead of `settingsFile` below the user's home.
+   */
+  homeEnv: { name: string; file: readonly string[] } | null;
+  /** The engine events linked: those the agent has and the engine has (engine.md section 1). */
   events: readonly EventName[];
+  /** The names under `hooks` in the agent's settings that get a handler, in the order of `events`. */
+  settingsEvents: readonly string[];
+  /** The agent's events that have no engine event, so are not linked (`hookpm link` says which). */
+  eventsNotLinked: readonly string[];
+  /** Keys under `hooks` that are the agent's settings, not events (Gemini CLI's `disabled`, ...). */
+  hooksConfigKeys: readonly string[];
+  /** The `timeout` of the linked handler, in the agent's unit (seconds; Gemini CLI: ms). */
+  linkTimeout: number;
+  /** What the user must do once before the agent runs new hooks of `scope`; null: nothing. */
+  trustNote(scope: 'user' | 'project'): string | null;
   /** The engine event of a payload the agent wrote to stdin; null for one hookpm does not link. */
   decode(payload: Readonly<Record<string, unknown>>): WireEvent | null;
   /** The reduced result in the agent's hook output format. */

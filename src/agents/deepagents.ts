@@ -1,4 +1,4 @@
-import type { Agent } from './agent.js';
+import { LINK_TIMEOUT_SEC, type Agent } from './agent.js';
 import { CLAUDE_EVENTS, decodeClaudePayload } from './claude-payload.js';
 import { encodeClaudeOutput } from './claude-output.js';
 
@@ -10,7 +10,13 @@ export const DEEPAGENTS: Agent = {
   id: 'deepagents',
   name: 'Deep Agents Code',
   settingsFile: ['.deepagents', 'hooks.json'],
+  homeEnv: null,
   events: CLAUDE_EVENTS,
+  settingsEvents: CLAUDE_EVENTS,
+  eventsNotLinked: [],
+  hooksConfigKeys: [],
+  linkTimeout: LINK_TIMEOUT_SEC,
+  trustNote: () => null,
   decode: (payload) => decodeClaudePayload(payload, CLAUDE_EVENTS),
   encode: (result) =>
     encodeClaudeOutput(result, {

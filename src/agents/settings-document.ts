@@ -4,13 +4,18 @@ import { parseJson } from '../json/parse-json.js';
 /**
  * An agent's settings file as `hookpm link` may edit it: strict JSON (no comments, no trailing
  * commas, no duplicate keys, since rewriting such a file would lose what the user wrote), an object
- * at the top, `hooks` an object when present, and each of its events a list of groups. Anything
- * else is refused, and the caller leaves the file untouched.
+ * at the top, `hooks` an object when present, and each of its events a list of groups (`configKeys`
+ * under `hooks` are the agent's settings, not events, and may hold anything). Anything else is
+ * refused, and the caller leaves the file untouched.
  */
 export type SettingsDocument =
   { ok: true; value: Record<string, unknown>; bom: boolean } | { ok: false; problem: string };
 
-export function readSettingsDocument(text: string, file: string): SettingsDocument {
+export function readSettingsDocument(
+  text: string,
+  file: string,
+  configKeys: readonly string[] = [],
+): SettingsDocument {
   const parsed = parseJson(text, file);
   if (!parsed.ok) {
     return {
@@ -24,7 +29,7 @@ export function readSettingsDocument(text: string, file: string): SettingsDocume
   if (hooks !== undefined) {
     if (!isPlainObject(hooks)) return { ok: false, problem: `${file}: "hooks" is not an object` };
     for (const [event, groups] of Object.entries(hooks)) {
-      if (!Array.isArray(groups))
+      if (!Array.isArray(groups) && !configKeys.includes(event))
         return { ok: false, problem: `${file}: "hooks.${event}" is not a list of groups` };
     }
   }

@@ -27,8 +27,13 @@ export function register(program: Command): void {
         'agent keeps running its own hooks. Each agent session runs the plugins enabled when it',
         'started, until `hookpm reload --session <id>`.',
         '',
+        'Codex reads $CODEX_HOME/hooks.json (~/.codex/hooks.json) and asks you to trust new hooks',
+        'once in its /hooks; Gemini CLI reads ~/.gemini/settings.json, under its own event names.',
+        '',
         'Example:',
         '  $ hookpm link claude',
+        '  $ hookpm link codex',
+        '  $ hookpm link gemini --project',
         '  $ hookpm link deepagents --project',
         '  $ hookpm link --json',
         '',
@@ -45,6 +50,7 @@ export function register(program: Command): void {
         home: globals.userHome,
         cwd: globals.cwd,
         store: storePathsOf(globals),
+        env: process.env,
         hookpm: currentHookpm(globals.hookpmHome ?? null),
       });
       if (globals.json) return printJson(result);
@@ -65,6 +71,7 @@ export function register(program: Command): void {
         home: globals.userHome,
         cwd: globals.cwd,
         store: storePathsOf(globals),
+        env: process.env,
       });
       if (globals.json) return printJson(result);
       const { formatUnlinked } = await import('../render/render-link.js');
@@ -78,6 +85,7 @@ async function showLinks(globals: GlobalOptions, flags: LinkFlags): Promise<void
   const links = await listLinks({
     home: globals.userHome,
     cwd: globals.cwd,
+    env: process.env,
     hookpm: currentHookpm(globals.hookpmHome ?? null),
   });
   const shown = flags.project === true ? links.filter((l) => l.scope === 'project') : links;

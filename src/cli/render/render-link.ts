@@ -6,15 +6,32 @@ import { escapeControl, renderTable } from './render.js';
 
 export function formatLinked(result: LinkResult): string {
   const where = `${result.name} (${result.scope}): ${escapeControl(result.file)}`;
-  if (!result.changed) return `${where} is linked already; nothing to do`;
+  const trust = result.trustNote === null ? [] : [`  once: ${result.trustNote}`];
+  if (!result.changed) return [`${where} is linked already; nothing to do`, ...trust].join('\n');
   return [
     `linked ${where}`,
-    `  ${result.events.length} events run hookpm's enabled plugins: ${result.events.join(', ')}`,
+    `  ${result.events.length} events run hookpm's enabled plugins: ${linkedEvents(result)}`,
+    ...(result.eventsNotLinked.length === 0
+      ? []
+      : [
+          `  not linked (no such event in hookpm's engine): ${result.eventsNotLinked.join(', ')}`,
+        ]),
     ...(result.backup === null
       ? []
       : [`  the previous file is kept at ${escapeControl(result.backup)}`]),
     `  ${result.name} still runs its own hooks; \`hookpm unlink ${result.agent}${result.scope === 'project' ? ' --project' : ''}\` takes hookpm's out`,
+    ...trust,
   ].join('\n');
+}
+
+/** `PreToolUse, ...`, or `BeforeTool (PreToolUse), ...` where the agent names events otherwise. */
+function linkedEvents(result: LinkResult): string {
+  return result.events
+    .map((event, i) => {
+      const engine = result.engineEvents[i];
+      return engine === undefined || engine === event ? event : `${event} (${engine})`;
+    })
+    .join(', ');
 }
 
 export function formatUnlinked(result: UnlinkResult): string {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { formatLinkCommand, type LinkCommand } from '../../agents/link-command.js';
 import type { AgentId } from '../../agents/agent.js';
+import { AGENTS } from '../../agents/agents.js';
 import type { LinkHandler } from '../../agents/link-edit.js';
 import { PACKAGE_ROOT } from '../../io/package-root.js';
 
@@ -16,14 +17,8 @@ export function currentHookpm(home: string | null): HookpmPaths {
   return { node: process.execPath, hookpm: join(PACKAGE_ROOT, 'bin', 'hookpm.js'), home };
 }
 
-/**
- * The agent's deadline for one linked event, in seconds: the longest engine default (engine.md
- * section 1), so that hookpm's own per-handler deadlines decide, not the agent's (Claude Code's
- * default is 60 s).
- */
-export const LINK_TIMEOUT_SEC = 600;
-
+/** The handler `hookpm link` writes for `agent`, with the agent's deadline in its own unit. */
 export function linkHandler(agent: AgentId, paths: HookpmPaths): LinkHandler {
   const command: LinkCommand = { ...paths, agent };
-  return { type: 'command', command: formatLinkCommand(command), timeout: LINK_TIMEOUT_SEC };
+  return { type: 'command', command: formatLinkCommand(command), timeout: AGENTS[agent].linkTimeout };
 }

@@ -32,6 +32,8 @@ export interface LinkStatus {
 export interface LinkStatusOptions {
   home: string;
   cwd: string;
+  /** Where the agents' home variables are read (CODEX_HOME, ...); default: this process's. */
+  env?: Readonly<Record<string, string | undefined>>;
   /** This hookpm (currentHookpm): a link to another one is `other`. */
   hookpm: HookpmPaths;
 }
@@ -55,7 +57,7 @@ async function statusOf(
   options: LinkStatusOptions,
   hookpm: HookpmPaths,
 ): Promise<LinkStatus> {
-  const target = await linkTarget({ agent, project, home: options.home, cwd: options.cwd });
+  const target = await linkTarget({ agent, project, ...options });
   const status: LinkStatus = {
     agent,
     name: target.agent.name,
@@ -63,13 +65,13 @@ async function statusOf(
     file: target.file,
     state: 'unlinked',
     events: [],
-    missing: [...target.agent.events],
+    missing: [...target.agent.settingsEvents],
     command: null,
     problem: null,
   };
   let settings: Record<string, unknown>;
   try {
-    settings = (await readSettingsText(target.file)).settings;
+    settings = (await readSettingsText(target.file, target.agent.hooksConfigKeys)).settings;
   } catch (error) {
     // E_AGENT_SETTINGS, or a file that cannot be read at all: the link's state says why.
     if (!(error instanceof Error)) throw error;

@@ -28,6 +28,8 @@ export interface LinkOptions {
   home: string;
   cwd: string;
   store: StorePaths;
+  /** Where the agent's home variable is read (CODEX_HOME, ...); default: this process's. */
+  env?: Readonly<Record<string, string | undefined>>;
   /** The hookpm the handler runs, with the home whose plugins it runs (currentHookpm). */
   hookpm: HookpmPaths;
 }
@@ -39,7 +41,14 @@ export interface LinkResult {
   file: string;
   /** False when the file already held exactly this link (nothing was written). */
   changed: boolean;
-  events: readonly EventName[];
+  /** The events with a hookpm handler, as the agent's settings name them. */
+  events: readonly string[];
+  /** The engine event of each of `events`, in the same order. */
+  engineEvents: readonly EventName[];
+  /** The agent's events that the engine does not have, so are not linked. */
+  eventsNotLinked: readonly string[];
+  /** What the user must do once before the agent runs the handlers (Codex's hook trust); or null. */
+  trustNote: string | null;
   command: string;
   /** The copy of the file as it was before this write; null when nothing was written or no file. */
   backup: string | null;
@@ -60,13 +69,17 @@ export async function linkAgent(options: LinkOptions): Promise<LinkResult> {
     scope: target.scope,
     file: target.file,
     changed: false,
-    events: target.agent.events,
+    events: target.agent.settingsEvents,
+    engineEvents: target.agent.events,
+    eventsNotLinked: target.agent.eventsNotLinked,
+    trustNote: target.agent.trustNote(target.scope),
     command: handler.command,
     backup: null,
   };
   return withStoreLock(options.store, async () => {
-    const read = await readSettingsText(target.file);
-    const text = applyLink({ ...read, agent: options.agent, events: target.agent.events, handler });
+    const read = await readSettingsText(target.file, target.agent.hooksConfigKeys);
+    const events = target.agent.settingsEvents;
+    const text = applyLink({ ...read, agent: options.agent, events, handler });
     if (text === read.text) return result;
     const key = linkKey(options.agent, target.file);
     const earlier = await readLinkRecord(options.store, key);

@@ -16,9 +16,13 @@ const BOM = '\ufeff';
 /**
  * Reads an agent's settings file and checks it can be edited without loss (settings-document.ts).
  * Errors: E_AGENT_SETTINGS for a file that is not valid UTF-8, strict JSON or of the settings shape
- * (nothing is written then); E_IO and kin when it cannot be read.
+ * (nothing is written then); E_IO and kin when it cannot be read. `configKeys`: the agent's
+ * `hooksConfigKeys`.
  */
-export async function readSettingsText(path: string): Promise<SettingsText> {
+export async function readSettingsText(
+  path: string,
+  configKeys: readonly string[] = [],
+): Promise<SettingsText> {
   const file = await readSettingsFile(path);
   if (file.bytes === null) return { file, text: null, settings: {}, bom: false };
   let decoded: string;
@@ -27,7 +31,7 @@ export async function readSettingsText(path: string): Promise<SettingsText> {
   } catch {
     throw refused(path, `${path}: the file is not valid UTF-8`);
   }
-  const checked = readSettingsDocument(decoded, path);
+  const checked = readSettingsDocument(decoded, path, configKeys);
   if (!checked.ok) throw refused(path, checked.problem);
   const text = checked.bom ? decoded.slice(BOM.length) : decoded;
   return { file, text, settings: checked.value, bom: checked.bom };

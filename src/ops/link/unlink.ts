@@ -27,6 +27,8 @@ export interface UnlinkOptions {
   home: string;
   cwd: string;
   store: StorePaths;
+  /** Where the agent's home variable is read (CODEX_HOME, ...); default: this process's. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface UnlinkResult {
@@ -56,7 +58,7 @@ export async function unlinkAgent(options: UnlinkOptions): Promise<UnlinkResult>
     file: target.file,
   };
   return withStoreLock(options.store, async () => {
-    const read = await readSettingsText(target.file);
+    const read = await readSettingsText(target.file, target.agent.hooksConfigKeys);
     const record = await readLinkRecord(options.store, key);
     if (read.text === null || linkHandlersOf(read.settings, options.agent).length === 0) {
       await removeLinkRecord(options.store, key);

@@ -1,0 +1,42 @@
+import type { EventName } from '../hooks/events.js';
+import type { WireEvent } from './agent.js';
+import { decodeClaudePayload } from './claude-payload.js';
+
+/**
+ * The engine events Codex 0.171.0 has: the hook input schemas compiled into its binary
+ * (`codex-rs/hooks/schema/generated/*.command.input.schema.json` in github:openai/codex), whose
+ * `hook_event_name` constants are PreToolUse, PermissionRequest, PostToolUse, PreCompact,
+ * PostCompact, SessionStart, SessionEnd, SubagentStart, SubagentStop, UserPromptSubmit, Stop and
+ * Interrupt. It has no Notification and no PostToolUseFailure.
+ */
+export const CODEX_EVENTS: readonly EventName[] = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'SessionEnd',
+  'PermissionRequest',
+  'PreToolUse',
+  'PostToolUse',
+  'PreCompact',
+  'Stop',
+  'SubagentStart',
+  'SubagentStop',
+];
+
+/** Codex's events that the engine does not have: not linked. */
+export const CODEX_EVENTS_NOT_LINKED: readonly string[] = ['PostCompact', 'Interrupt'];
+
+/**
+ * Codex's payload is the engine's (Claude Code's field names: `session_id`, `hook_event_name`,
+ * `tool_name`, `tool_input`, ...), and Codex already names its shell tool `Bash` with
+ * `tool_input.command` (measured: test/agents/codex.ts). A payload naming the tool as the model
+ * calls it, `exec_command` with `cmd`, is mapped to that too, so a plugin matching `Bash` sees it.
+ */
+export function decodeCodexPayload(payload: Readonly<Record<string, unknown>>): WireEvent | null {
+  const decoded = decodeClaudePayload(payload, CODEX_EVENTS);
+  if (decoded === null || decoded.input['tool_name'] !== 'exec_command') return decoded;
+  const raw = decoded.input['tool_input'];
+  const args = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
+  const { cmd, ...rest } = args;
+  const toolInput = cmd === undefined ? args : { command: cmd, ...rest };
+  return { ...decoded, input: { ...decoded.input, tool_name: 'Bash', tool_input: toolInput } };
+}

@@ -1,0 +1,65 @@
+import type { DispatchResult } from '../engine/types.js';
+import type { WireAnswer } from './agent.js';
+import { geminiEventOf } from './gemini-names.js';
+
+/**
+ * A reduced result as one Gemini CLI hook output (docs/hooks/reference.md of
+ * github:google-gemini/gemini-cli; read by `DefaultHookOutput` in packages/core/src/hooks/types.ts
+ * and its callers): exit 0 with one JSON object on stdout, always, since on an empty stdout Gemini
+ * CLI would read stderr as a plain-text output (`textToParse = stdout.trim() || stderr.trim()` in
+ * packages/core/src/hooks/hookRunner.ts). Diagnostics go to stderr, one line each.
+ *
+ * - `systemMessage` on every event; `continue: false` with `stopReason` where Gemini CLI reads flow
+ *   control (BeforeTool, AfterTool, AfterAgent; it ignores it on the lifecycle events).
+ * - PreToolUse (BeforeTool): the permission as `decision` `deny` (its `reason` is what the model
+ *   gets: "Tool execution blocked: <reason>"), `ask` or `allow`.
+ * - PostToolUse and PostToolUseFailure (AfterTool): feedback and context as
+ *   `hookSpecificOutput.additionalContext`, which Gemini CLI appends to the tool result (its
+ *   `decision: "deny"` would replace the result, which a Claude Code block does not do).
+ * - UserPromptSubmit (BeforeAgent): a block as `decision: "deny"` with the stop reason (the turn is
+ *   not run and the prompt is dropped, as Claude Code drops a blocked prompt); context as
+ *   `additionalContext`.
+ * - Stop (AfterAgent): a continuation as `decision: "deny"` with the feedback, which Gemini CLI
+ *   sends back as the next prompt.
+ * - SessionStart: context as `additionalContext`.
+ */
+export function encodeGeminiOutput(result: DispatchResult): WireAnswer {
+  const event = result.event;
+  const out: Record<string, unknown> = {};
+  const specific: Record<string, unknown> = {};
+  const flow = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop'].includes(event);
+  if (!result.continue && flow) {
+    out['continue'] = false;
+    if (result.stopReason !== null) out['stopReason'] = result.stopReason;
+  }
+  if (result.systemMessages.length > 0) out['systemMessage'] = result.systemMessages.join('\n');
+  if (event === 'PreToolUse' && result.permission !== null) {
+    out['decision'] = result.permission.decision;
+    if (result.permission.reason !== null) out['reason'] = result.permission.reason;
+  }
+  if (event === 'UserPromptSubmit' && !result.continue) {
+    out['decision'] = 'deny';
+    out['reason'] = result.stopReason ?? 'Blocked by hook';
+  }
+  if (event === 'Stop' && result.continueLoop && result.continue) {
+    out['decision'] = 'deny';
+    out['reason'] = result.feedback.join('\n');
+  }
+  const context =
+    event === 'PostToolUse' || event === 'PostToolUseFailure'
+      ? [...result.feedback, ...result.context]
+      : ['UserPromptSubmit', 'SessionStart'].includes(event)
+        ? result.context
+        : [];
+  if (context.length > 0) specific['additionalContext'] = context.join('\n');
+  if (Object.keys(specific).length > 0)
+    out['hookSpecificOutput'] = { hookEventName: geminiEventOf(event), ...specific };
+  return {
+    exitCode: 0,
+    stdout: `${JSON.stringify(out)}\n`,
+    stderr: result.diagnostics
+      .filter((d) => d.severity !== 'info')
+      .map((d) => `hookpm: ${d.severity} ${d.code}: ${d.message}\n`)
+      .join(''),
+  };
+}

@@ -1,0 +1,47 @@
+import { isPlainObject } from '../json/describe-value.js';
+import type { WireEvent } from './agent.js';
+import { GEMINI_EVENT_OF, GEMINI_NOTIFICATION_TYPES, GEMINI_TOOLS } from './gemini-names.js';
+
+/**
+ * A Gemini CLI hook payload (`createBaseInput` and the `fire*Event` methods of
+ * packages/core/src/hooks/hookEventHandler.ts in github:google-gemini/gemini-cli: `session_id`,
+ * `transcript_path`, `cwd`, `hook_event_name`, `timestamp`, then the event's fields) as the engine
+ * event plugins match on: the event renamed (gemini-names.ts), the tool and its arguments as Claude
+ * Code names them, AfterAgent's `prompt_response` also as `last_assistant_message`, an AfterTool
+ * whose `tool_response.error` is set as PostToolUseFailure with that `error`. Gemini's own fields
+ * stay beside them. An event outside GEMINI_EVENT_OF: null.
+ */
+export function decodeGeminiPayload(payload: Readonly<Record<string, unknown>>): WireEvent | null {
+  const name = payload['hook_event_name'];
+  if (typeof name !== 'string' || !Object.hasOwn(GEMINI_EVENT_OF, name)) return null;
+  let event = GEMINI_EVENT_OF[name]!;
+  const input: Record<string, unknown> = { ...payload, hook_event_name: event };
+  const tool = payload['tool_name'];
+  if (typeof tool === 'string' && Object.hasOwn(GEMINI_TOOLS, tool)) {
+    const known = GEMINI_TOOLS[tool]!;
+    input['tool_name'] = known.name;
+    const args = payload['tool_input'];
+    if (isPlainObject(args))
+      input['tool_input'] = Object.fromEntries(
+        Object.entries(args).map(([key, value]) => [known.fields[key] ?? key, value]),
+      );
+  }
+  const response = payload['tool_response'];
+  if (event === 'PostToolUse' && isPlainObject(response) && response['error'] != null) {
+    event = 'PostToolUseFailure';
+    input['hook_event_name'] = event;
+    input['error'] = describeError(response['error']);
+  }
+  if (event === 'Stop' && typeof payload['prompt_response'] === 'string')
+    input['last_assistant_message'] = payload['prompt_response'];
+  const type = payload['notification_type'];
+  if (typeof type === 'string' && Object.hasOwn(GEMINI_NOTIFICATION_TYPES, type))
+    input['notification_type'] = GEMINI_NOTIFICATION_TYPES[type];
+  return { event, input };
+}
+
+function describeError(error: unknown): string {
+  if (typeof error === 'string') return error;
+  if (isPlainObject(error) && typeof error['message'] === 'string') return error['message'];
+  return JSON.stringify(error);
+}

@@ -1,0 +1,29 @@
+import { LINK_TIMEOUT_SEC, type Agent } from './agent.js';
+import { GEMINI_EVENT_OF, GEMINI_EVENTS_NOT_LINKED } from './gemini-names.js';
+import { encodeGeminiOutput } from './gemini-output.js';
+import { decodeGeminiPayload } from './gemini-payload.js';
+
+/**
+ * Gemini CLI: the `hooks` of `~/.gemini/settings.json` (below GEMINI_CLI_HOME when set:
+ * `Storage.getGlobalGeminiDir` and `homedir` in packages/core of github:google-gemini/gemini-cli),
+ * project `<root>/.gemini/settings.json`, which Gemini CLI reads only in a trusted folder. Handler
+ * timeouts are milliseconds there. `hooks.enabled`, `hooks.disabled` and `hooks.notifications`
+ * are settings, not events (`HOOKS_CONFIG_FIELDS` in packages/core/src/hooks/types.ts).
+ */
+export const GEMINI: Agent = {
+  id: 'gemini',
+  name: 'Gemini CLI',
+  settingsFile: ['.gemini', 'settings.json'],
+  homeEnv: { name: 'GEMINI_CLI_HOME', file: ['.gemini', 'settings.json'] },
+  events: Object.values(GEMINI_EVENT_OF),
+  settingsEvents: Object.keys(GEMINI_EVENT_OF),
+  eventsNotLinked: GEMINI_EVENTS_NOT_LINKED,
+  hooksConfigKeys: ['enabled', 'disabled', 'notifications'],
+  linkTimeout: LINK_TIMEOUT_SEC * 1000,
+  trustNote: (scope) =>
+    scope === 'project'
+      ? 'Gemini CLI runs project hooks only in a trusted folder, and warns once about new ones.'
+      : null,
+  decode: decodeGeminiPayload,
+  encode: encodeGeminiOutput,
+};
