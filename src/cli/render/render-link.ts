@@ -13,9 +13,7 @@ export function formatLinked(result: LinkResult): string {
     `  ${result.events.length} events run hookpm's enabled plugins: ${linkedEvents(result)}`,
     ...(result.eventsNotLinked.length === 0
       ? []
-      : [
-          `  not linked (no such event in hookpm's engine): ${result.eventsNotLinked.join(', ')}`,
-        ]),
+      : [`  not linked (no such event in hookpm's engine): ${result.eventsNotLinked.join(', ')}`]),
     ...(result.backup === null
       ? []
       : [`  the previous file is kept at ${escapeControl(result.backup)}`]),

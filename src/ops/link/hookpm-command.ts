@@ -20,5 +20,9 @@ export function currentHookpm(home: string | null): HookpmPaths {
 /** The handler `hookpm link` writes for `agent`, with the agent's deadline in its own unit. */
 export function linkHandler(agent: AgentId, paths: HookpmPaths): LinkHandler {
   const command: LinkCommand = { ...paths, agent };
-  return { type: 'command', command: formatLinkCommand(command), timeout: AGENTS[agent].linkTimeout };
+  return {
+    type: 'command',
+    command: formatLinkCommand(command),
+    timeout: AGENTS[agent].linkTimeout,
+  };
 }

@@ -1,0 +1,139 @@
+// A real Codex for tests: the pinned npm package from the agent cache (agent-cache.ts), run for
+// one non-interactive turn (`codex exec`) against a loopback model (fake-responses-api.ts).
+//
+// MEASURED FACTS (Codex 0.171.0, Linux x64, as root, by hand and in codex-link.test.ts):
+// - Install: 424 MB (the package and its platform package @openai/codex-linux-x64 with the native
+//   binary); 11.4 s from the npm registry. A turn with one tool call takes 1.3-1.6 s.
+// - `codex exec --skip-git-repo-check --dangerously-bypass-hook-trust "<prompt>"` with CODEX_HOME
+//   holding config.toml (a custom provider: agents.md) sends two `POST /v1/responses`.
+// - Events in such a turn, in order: SessionStart (source "startup"), UserPromptSubmit, PreToolUse,
+//   PostToolUse, Stop, SessionEnd (reason "other"); one session_id throughout. Payload keys:
+//     SessionStart      session_id, transcript_path, cwd, hook_event_name, model, permission_mode,
+//                       source
+//     UserPromptSubmit  + turn_id, prompt
+//     PreToolUse        session_id, turn_id, transcript_path, cwd, hook_event_name, model,
+//                       permission_mode, tool_name ("Bash"), tool_input ({command}), tool_use_id
+//     PostToolUse       + tool_response (the command's output as a string)
+//     Stop              session_id, turn_id, ..., stop_hook_active, last_assistant_message
+//     SessionEnd        session_id, transcript_path, cwd, hook_event_name, reason
+// - A PreToolUse deny reaches the model as the function_call_output
+//   `Command blocked by PreToolUse hook: <reason>. Command: <command>`.
+// - Codex warns "clamping SessionEnd hook timeout to 3s" for a longer SessionEnd timeout.
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { installCachedPackage, packageDirIn } from './agent-cache.js';
+
+export const CODEX_VERSION = '0.171.0';
+const PACKAGE = '@openai/codex';
+
+/** The `codex` launcher (bin/codex.js, run with node), installing the package first if needed. */
+export function installCodex(): Promise<string> {
+  installing ??= install();
+  installing.catch(() => (installing = undefined));
+  return installing;
+}
+let installing: Promise<string> | undefined;
+
+async function install(): Promise<string> {
+  const dir = await installCachedPackage(PACKAGE, CODEX_VERSION);
+  const launcher = join(packageDirIn(dir, PACKAGE), 'bin', 'codex.js');
+  if (!existsSync(launcher)) throw new Error(`no Codex launcher at ${launcher}`);
+  const { stdout } = await promisify(execFile)(process.execPath, [launcher, '--version'], {
+    env: { PATH: process.env.PATH ?? '' },
+    timeout: 30_000,
+  });
+  if (!stdout.includes(CODEX_VERSION))
+    throw new Error(`${launcher} --version printed ${JSON.stringify(stdout)}`);
+  return launcher;
+}
+
+/**
+ * Writes `<codexHome>/config.toml`: a model provider at `baseUrl` (a fake Responses API), no
+ * retries, and no approval question or sandbox (agents.md).
+ */
+export function writeCodexConfig(codexHome: string, baseUrl: string): void {
+  mkdirSync(codexHome, { recursive: true });
+  const config = [
+    'model = "gpt-hookpm-fake"',
+    'model_provider = "fake"',
+    'approval_policy = "never"',
+    'sandbox_mode = "danger-full-access"',
+    '',
+    '[model_providers.fake]',
+    'name = "fake"',
+    `base_url = "${baseUrl}"`,
+    'wire_api = "responses"',
+    'env_key = "HOOKPM_FAKE_OPENAI_KEY"',
+    'request_max_retries = 0',
+    'stream_max_retries = 0',
+    '',
+  ].join('\n');
+  writeFileSync(join(codexHome, 'config.toml'), config);
+}
+
+export interface CodexTurn {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+}
+
+/**
+ * One `codex exec` turn in `cwd`, HOME `home`, CODEX_HOME `<home>/.codex` (its config.toml written
+ * by writeCodexConfig), with `--dangerously-bypass-hook-trust` (hooks run without the trust review
+ * a user does once in `/hooks`). Clean environment; its own process group, killed on timeout.
+ */
+export async function runCodexTurn(opts: {
+  home: string;
+  cwd: string;
+  prompt: string;
+  launcher: string;
+  timeoutMs?: number;
+}): Promise<CodexTurn> {
+  const args = [
+    opts.launcher,
+    'exec',
+    '--skip-git-repo-check',
+    '--dangerously-bypass-hook-trust',
+    opts.prompt,
+  ];
+  const env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: opts.home,
+    CODEX_HOME: join(opts.home, '.codex'),
+    HOOKPM_FAKE_OPENAI_KEY: 'sk-hookpm-fake',
+    NO_COLOR: '1',
+  };
+  const child = spawn(process.execPath, args, {
+    cwd: opts.cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killGroup(child.pid);
+  }, opts.timeoutMs ?? 60_000);
+  const exitCode = await new Promise<number>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve(code ?? -1));
+  }).finally(() => clearTimeout(timer));
+  killGroup(child.pid);
+  return { exitCode, stdout, stderr, timedOut };
+}
+
+export function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // ESRCH: the group is gone already.
+  }
+}

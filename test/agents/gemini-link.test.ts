@@ -1,0 +1,122 @@
+// Issue 17 acceptance, Gemini CLI: a real Gemini CLI (pinned, installed by the test setup into the
+// agent cache outside the checkout: agent-cache.ts, gemini-cli.ts) running `gemini -p` against
+// the loopback fake Gemini API, with guard installed by hookpm and `hookpm link gemini`. The
+// commands asked for are harmless if a hook fails to stop them: `git push --force origin main` in
+// a repository without remotes, and `echo`.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, runBin } from '../helpers/built-bin.js';
+import { startFakeGeminiApi } from './fake-gemini-api.js';
+import { GEMINI_BASE_SETTINGS, installGeminiCli, runGeminiTurn } from './gemini-cli.js';
+
+const GUARD = fileURLToPath(new URL('../../registry-fixtures/plugins/guard', import.meta.url));
+const FORCE_PUSH = 'git push --force origin main';
+const GUARD_REASON = 'guard: `git push --force` rewrites shared history';
+// The user's settings, with a hook of their own and a hooks setting that is not an event
+// (`hooks.disabled`), which link and unlink must keep byte for byte.
+const BEFORE = `{
+  "security": ${JSON.stringify(GEMINI_BASE_SETTINGS.security)},
+  "ui": {"theme": "GitHub"},
+  "hooks": {
+    "disabled": [],
+    "AfterAgent": [{"hooks": [{"type": "command", "command": "true", "timeout": 5000}]}]
+  }
+}
+`;
+
+let script: string;
+let root: string;
+let home: string;
+let repo: string;
+let linkOutput: string;
+
+const env = () => ({
+  PATH: process.env.PATH ?? '',
+  HOME: home,
+  HOOKPM_HOME: join(home, 'hookpm'),
+  NO_COLOR: '1',
+});
+const hookpm = (args: string[]) => runBin(args, { cwd: repo, env: env() });
+const settingsFile = () => join(home, '.gemini', 'settings.json');
+
+beforeAll(async () => {
+  ensureBuilt();
+  root = mkdtempSync(join(tmpdir(), 'hookpm-gemini-link-'));
+  home = join(root, 'home');
+  repo = join(root, 'repo');
+  mkdirSync(join(home, '.gemini'), { recursive: true });
+  execFileSync('git', ['init', '-q', repo]);
+  writeFileSync(settingsFile(), BEFORE);
+  // The first install downloads about 100 MB into the agent cache.
+  script = await installGeminiCli();
+  expect((await hookpm(['install', GUARD, '--yes'])).code).toBe(0);
+  const link = await hookpm(['link', 'gemini']);
+  expect(link.code, link.stderr).toBe(0);
+  linkOutput = link.stdout;
+}, 600_000);
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+async function turn(toolCommand: string): Promise<Record<string, unknown>[]> {
+  const api = await startFakeGeminiApi(toolCommand);
+  try {
+    const run = await runGeminiTurn({
+      home,
+      cwd: repo,
+      baseUrl: api.url,
+      prompt: 'Run the command.',
+      script,
+      timeoutMs: 80_000,
+    });
+    expect(run.timedOut, run.stderr).toBe(false);
+    expect(run.exitCode, run.stderr).toBe(0);
+    return api.toolResponses();
+  } finally {
+    await api.close();
+  }
+}
+
+describe('hookpm inside a real Gemini CLI (issue 17 acceptance)', () => {
+  it("issue 17 items 1-2: link writes Gemini CLI's event names, in ms, and says which events are not linked", () => {
+    expect(linkOutput).toContain('BeforeTool (PreToolUse)');
+    expect(linkOutput).toMatch(/not linked.*BeforeModel, AfterModel, BeforeToolSelection/);
+    const linked = JSON.parse(readFileSync(settingsFile(), 'utf8')) as {
+      hooks: Record<string, { hooks: { timeout: number }[] }[]>;
+      ui: unknown;
+    };
+    expect(linked.ui).toEqual({ theme: 'GitHub' });
+    expect(linked.hooks['BeforeTool']?.[0]?.hooks[0]?.timeout).toBe(600_000);
+    expect(Object.keys(linked.hooks)).not.toContain('PreToolUse');
+    expect(Object.keys(linked.hooks)).not.toContain('BeforeModel');
+  });
+
+  it("a requested `git push --force` is blocked with guard's reason", async () => {
+    const responses = await turn(FORCE_PUSH);
+    expect(responses).toHaveLength(1);
+    expect(String(responses[0]?.['error'])).toContain(`Tool execution blocked: ${GUARD_REASON}`);
+  }, 90_000);
+
+  it('an allowed command runs and its output reaches the model', async () => {
+    const responses = await turn('echo hookpm-linked-ok');
+    expect(responses[0]?.['error']).toBeUndefined();
+    expect(String(responses[0]?.['output'])).toContain('hookpm-linked-ok');
+  }, 90_000);
+
+  it('after `hookpm disable guard`, a new session is not blocked (the command runs: git says there is no origin)', async () => {
+    expect((await hookpm(['disable', 'guard'])).code).toBe(0);
+    const responses = await turn(FORCE_PUSH);
+    expect(JSON.stringify(responses[0])).not.toContain('blocked');
+    expect(JSON.stringify(responses[0])).toMatch(/origin/);
+    expect((await hookpm(['enable', 'guard', '--yes'])).code).toBe(0);
+  }, 90_000);
+
+  it('after `hookpm unlink gemini`, settings.json is byte-identical to before link, and guard no longer runs', async () => {
+    expect((await hookpm(['unlink', 'gemini'])).code).toBe(0);
+    expect(readFileSync(settingsFile(), 'utf8')).toBe(BEFORE);
+    const responses = await turn(FORCE_PUSH);
+    expect(JSON.stringify(responses[0])).not.toContain('blocked');
+  }, 90_000);
+});

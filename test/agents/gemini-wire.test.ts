@@ -1,0 +1,205 @@
+import { describe, expect, it } from 'vitest';
+import { GEMINI } from '../../src/agents/gemini.js';
+import { noDecision } from '../../src/engine/no-decision.js';
+import type { DispatchResult } from '../../src/engine/types.js';
+import type { EventName } from '../../src/hooks/events.js';
+
+// Issue 17 item 2, Gemini CLI: the wire adapter's two halves. The payloads are those Gemini CLI
+// 0.61.0 sent a linked hook in test/agents/gemini-link.test.ts's turns (test/agents/gemini-cli.ts
+// lists them); Notification and a failed AfterTool, which such a turn does not fire, as
+// `fireNotificationEvent` and `fireAfterToolEvent` build them (packages/core/src/hooks/
+// hookEventHandler.ts of github:google-gemini/gemini-cli; `tool_response.error` per
+// docs/hooks/reference.md there). The outputs are read as docs/hooks/reference.md says.
+
+const BASE = {
+  session_id: '2f7fa35a-9da7-41a2-83a3-34437f2eb8e6',
+  transcript_path: '/home/u/.gemini/tmp/repo/chats/session-2026-12-02T06-18-2f7fa35a.jsonl',
+  cwd: '/home/u/repo',
+  timestamp: '2026-12-02T06:18:49.011Z',
+};
+const SHELL = { tool_name: 'run_shell_command', tool_input: { command: 'echo probe-ok' } };
+const AFTER_TOOL = {
+  ...BASE,
+  hook_event_name: 'AfterTool',
+  ...SHELL,
+  tool_response: { llmContent: 'Output: probe-ok', returnDisplay: 'probe-ok' },
+};
+
+function result(event: EventName, fields: Partial<DispatchResult> = {}): DispatchResult {
+  return { ...noDecision(event, 'a'.repeat(64)), ...fields };
+}
+
+function out(r: DispatchResult): Record<string, any> {
+  const answer = GEMINI.encode(r);
+  expect(answer.exitCode).toBe(0);
+  return JSON.parse(answer.stdout) as Record<string, any>;
+}
+
+describe('the Gemini CLI wire input (issue 17 item 2)', () => {
+  it.each([
+    ['SessionStart', 'SessionStart', { source: 'startup' }],
+    ['BeforeAgent', 'UserPromptSubmit', { prompt: 'Run it' }],
+    ['SessionEnd', 'SessionEnd', { reason: 'exit' }],
+    ['PreCompress', 'PreCompact', { trigger: 'auto' }],
+  ] as const)('%s is the engine event %s, its fields kept', (name, engine, fields) => {
+    const decoded = GEMINI.decode({ ...BASE, hook_event_name: name, ...fields });
+    expect(decoded).toEqual({
+      event: engine,
+      input: { ...BASE, hook_event_name: engine, ...fields },
+    });
+  });
+
+  it('BeforeTool is PreToolUse, and run_shell_command is Bash with tool_input.command, so a Claude Code plugin matching Bash sees it', () => {
+    const decoded = GEMINI.decode({ ...BASE, hook_event_name: 'BeforeTool', ...SHELL });
+    expect(decoded?.event).toBe('PreToolUse');
+    expect(decoded?.input).toMatchObject({
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'echo probe-ok' },
+    });
+  });
+
+  it.each([
+    [
+      'write_file',
+      { file_path: '/r/a.ts', content: 'x' },
+      'Write',
+      { file_path: '/r/a.ts', content: 'x' },
+    ],
+    [
+      'replace',
+      { file_path: '/r/a.ts', old_string: 'a', new_string: 'b', allow_multiple: true },
+      'Edit',
+      { file_path: '/r/a.ts', old_string: 'a', new_string: 'b', replace_all: true },
+    ],
+    ['read_file', { file_path: '/r/a.ts' }, 'Read', { file_path: '/r/a.ts' }],
+    ['grep_search', { pattern: 'x', dir_path: 'src' }, 'Grep', { pattern: 'x', path: 'src' }],
+    ['glob', { pattern: '**/*.ts' }, 'Glob', { pattern: '**/*.ts' }],
+    ['google_web_search', { query: 'q' }, 'WebSearch', { query: 'q' }],
+    ['list_directory', { dir_path: '.' }, 'list_directory', { dir_path: '.' }],
+  ])(
+    'the tool %s is %s with its arguments named as Claude Code names them',
+    (tool, args, name, input) => {
+      const decoded = GEMINI.decode({
+        ...BASE,
+        hook_event_name: 'BeforeTool',
+        tool_name: tool,
+        tool_input: args,
+      });
+      expect(decoded?.input).toMatchObject({ tool_name: name, tool_input: input });
+    },
+  );
+
+  it('AfterTool is PostToolUse; with tool_response.error it is PostToolUseFailure with that error', () => {
+    expect(GEMINI.decode(AFTER_TOOL)?.event).toBe('PostToolUse');
+    const failed = GEMINI.decode({
+      ...AFTER_TOOL,
+      tool_response: { llmContent: '', returnDisplay: '', error: { message: 'exit 3' } },
+    });
+    expect(failed?.event).toBe('PostToolUseFailure');
+    expect(failed?.input).toMatchObject({ error: 'exit 3', tool_name: 'Bash' });
+  });
+
+  it("AfterAgent is Stop, with prompt_response also as Claude Code's last_assistant_message", () => {
+    const decoded = GEMINI.decode({
+      ...BASE,
+      hook_event_name: 'AfterAgent',
+      prompt: 'Run it',
+      prompt_response: 'done',
+      stop_hook_active: false,
+    });
+    expect(decoded?.event).toBe('Stop');
+    expect(decoded?.input).toMatchObject({
+      last_assistant_message: 'done',
+      stop_hook_active: false,
+    });
+  });
+
+  it('Notification ToolPermission is notification_type permission_prompt', () => {
+    const decoded = GEMINI.decode({
+      ...BASE,
+      hook_event_name: 'Notification',
+      notification_type: 'ToolPermission',
+      message: 'Tool run_shell_command requires confirmation',
+      details: {},
+    });
+    expect(decoded?.event).toBe('Notification');
+    expect(decoded?.input['notification_type']).toBe('permission_prompt');
+  });
+
+  it('BeforeModel, AfterModel and BeforeToolSelection are not linked, nor is any other name', () => {
+    expect(GEMINI.eventsNotLinked).toEqual(['BeforeModel', 'AfterModel', 'BeforeToolSelection']);
+    for (const name of [...GEMINI.eventsNotLinked, 'PreToolUse', 'Stop'])
+      expect(GEMINI.decode({ ...BASE, hook_event_name: name })).toBeNull();
+    expect(GEMINI.settingsEvents).not.toContain('PreToolUse');
+  });
+});
+
+describe('the Gemini CLI wire output (issue 17 item 2: deny, allow, context, stop)', () => {
+  it('nothing decided: `{}` (never an empty stdout, which Gemini CLI would fill from stderr), exit 0', () => {
+    for (const event of GEMINI.events) expect(out(result(event))).toEqual({});
+    const answer = GEMINI.encode(
+      result('PreToolUse', {
+        diagnostics: [{ code: 'nonzero_exit', severity: 'warning', message: 'exit 3' }],
+      }),
+    );
+    expect(answer.stdout).toBe('{}\n');
+    expect(answer.stderr).toBe('hookpm: warning nonzero_exit: exit 3\n');
+  });
+
+  it.each(['deny', 'allow', 'ask'] as const)(
+    'PreToolUse %s: decision with its reason (a deny reaches the model as "Tool execution blocked: <reason>")',
+    (decision) => {
+      expect(
+        out(result('PreToolUse', { permission: { decision, reason: 'why', interrupt: false } })),
+      ).toEqual({ decision, reason: 'why' });
+    },
+  );
+
+  it('PostToolUse feedback and context: additionalContext, appended to the tool result (not a deny, which would replace it)', () => {
+    expect(out(result('PostToolUse', { feedback: ['lint failed'], context: ['ctx'] }))).toEqual({
+      hookSpecificOutput: { hookEventName: 'AfterTool', additionalContext: 'lint failed\nctx' },
+    });
+    expect(out(result('PostToolUseFailure', { context: ['retry'] })).hookSpecificOutput).toEqual({
+      hookEventName: 'AfterTool',
+      additionalContext: 'retry',
+    });
+  });
+
+  it('UserPromptSubmit: a block is decision deny with the stop reason; context is additionalContext of BeforeAgent', () => {
+    expect(out(result('UserPromptSubmit', { continue: false, stopReason: 'no secrets' }))).toEqual({
+      decision: 'deny',
+      reason: 'no secrets',
+    });
+    expect(out(result('UserPromptSubmit', { context: ['today is Tuesday'] }))).toEqual({
+      hookSpecificOutput: { hookEventName: 'BeforeAgent', additionalContext: 'today is Tuesday' },
+    });
+  });
+
+  it('SessionStart context: additionalContext', () => {
+    expect(out(result('SessionStart', { context: ['branch main'] }))).toEqual({
+      hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'branch main' },
+    });
+  });
+
+  it('O1: a Stop continuation is AfterAgent decision deny with the feedback (the next prompt); O2: continue:false stops instead', () => {
+    expect(out(result('Stop', { continueLoop: true, feedback: ['run the tests'] }))).toEqual({
+      decision: 'deny',
+      reason: 'run the tests',
+    });
+    expect(
+      out(result('Stop', { continue: false, stopReason: 'enough', continueLoop: true })),
+    ).toEqual({ continue: false, stopReason: 'enough' });
+  });
+
+  it('continue:false stops the agent on BeforeTool; the lifecycle events, which ignore it, get only systemMessage', () => {
+    expect(out(result('PreToolUse', { continue: false, stopReason: 'halt' }))).toEqual({
+      continue: false,
+      stopReason: 'halt',
+    });
+    for (const event of ['SessionEnd', 'Notification', 'PreCompact'] as const)
+      expect(
+        out(result(event, { continue: false, stopReason: 'x', systemMessages: ['note'] })),
+      ).toEqual({ systemMessage: 'note' });
+  });
+});
