@@ -1,0 +1,187 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ensureBuilt, runBin } from '../helpers/built-bin.js';
+import { makeTempDir, printsJson, removeDir } from '../ops/dispatch-helpers.js';
+
+// Issue 17 items 2 and 4: `hookpm wire codex|gemini`, the handlers link writes, through the built
+// CLI and real plugins, on per-session pins (engine.md R1). The payloads are the ones Codex 0.171.0
+// and Gemini CLI 0.61.0 send (test/agents/codex.ts and test/agents/gemini-cli.ts list them).
+
+const GUARD = fileURLToPath(new URL('../../registry-fixtures/plugins/guard', import.meta.url));
+const FORCE_PUSH = 'git push --force origin main';
+const GUARD_REASON = /^guard: `git push --force` rewrites shared history/;
+
+let dir: string;
+let home: string;
+let repo: string;
+let n = 0;
+
+beforeAll(() => {
+  ensureBuilt();
+  dir = makeTempDir('e2e-wire-cg');
+});
+afterAll(() => removeDir(dir));
+beforeEach(async () => {
+  n += 1;
+  home = join(dir, `home${n}`);
+  repo = join(dir, `repo${n}`);
+  await mkdir(join(repo, '.git'), { recursive: true });
+  await mkdir(home, { recursive: true });
+});
+
+const env = (): Record<string, string> => ({
+  PATH: process.env.PATH ?? '',
+  HOME: home,
+  HOOKPM_HOME: join(home, 'hookpm'),
+  NO_COLOR: '1',
+});
+
+async function ok(args: string[]): Promise<void> {
+  const run = await runBin(args, { cwd: repo, env: env() });
+  expect(run.code, run.stderr).toBe(0);
+}
+
+/** A Claude Code plugin: a directory with one hooks document. */
+async function plugin(name: string, hooks: Record<string, unknown>): Promise<string> {
+  const root = join(dir, `plugins${n}`, name);
+  await mkdir(join(root, '.claude-plugin'), { recursive: true });
+  await mkdir(join(root, 'hooks'), { recursive: true });
+  await writeFile(
+    join(root, '.claude-plugin', 'plugin.json'),
+    JSON.stringify({ name, version: '1.0.0' }),
+  );
+  await writeFile(join(root, 'hooks', 'hooks.json'), JSON.stringify({ hooks }));
+  return root;
+}
+
+async function wire(agent: 'codex' | 'gemini', body: Record<string, unknown>) {
+  const run = await runBin(['wire', agent], { cwd: repo, env: env(), stdin: JSON.stringify(body) });
+  expect(run.code, run.stderr).toBe(0);
+  return run.stdout === '' ? null : (JSON.parse(run.stdout) as Record<string, any>);
+}
+
+const gemini = (session: string, event: string, fields: Record<string, unknown> = {}) => ({
+  session_id: session,
+  transcript_path: join(home, 't.jsonl'),
+  cwd: repo,
+  hook_event_name: event,
+  timestamp: '2026-12-02T06:18:49.011Z',
+  ...fields,
+});
+const shell = (command: string) => ({
+  tool_name: 'run_shell_command',
+  tool_input: { command },
+});
+
+const codex = (session: string, event: string, fields: Record<string, unknown> = {}) => ({
+  session_id: session,
+  turn_id: 't1',
+  transcript_path: join(home, 't.jsonl'),
+  cwd: repo,
+  hook_event_name: event,
+  model: 'gpt-5',
+  permission_mode: 'bypassPermissions',
+  ...fields,
+});
+
+const stopAgain = () =>
+  plugin('again', {
+    Stop: [{ hooks: [{ type: 'command', command: "echo 'not yet' >&2; exit 2" }] }],
+  });
+
+describe('hookpm wire gemini (issue 17 item 2)', () => {
+  it('BeforeTool run_shell_command: guard (a Claude Code plugin matching Bash) denies with its reason; an allowed command gets `{}`', async () => {
+    await ok(['install', GUARD, '--yes']);
+    const denied = await wire('gemini', gemini('g1', 'BeforeTool', shell(FORCE_PUSH)));
+    expect(denied?.['decision']).toBe('deny');
+    expect(denied?.['reason']).toMatch(GUARD_REASON);
+    expect(await wire('gemini', gemini('g1', 'BeforeTool', shell('ls')))).toEqual({});
+  });
+
+  it('AfterTool: a PostToolUse plugin matching Bash adds its context to the tool result', async () => {
+    const context = printsJson({
+      hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'ran it' },
+    });
+    await ok([
+      'install',
+      await plugin('ctx', {
+        PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: context }] }],
+      }),
+      '--yes',
+    ]);
+    const response = { llmContent: 'Output: x', returnDisplay: 'x' };
+    expect(
+      await wire('gemini', gemini('g2', 'AfterTool', { ...shell('ls'), tool_response: response })),
+    ).toEqual({ hookSpecificOutput: { hookEventName: 'AfterTool', additionalContext: 'ran it' } });
+  });
+
+  it('AfterAgent: a Stop block asks for another turn (decision deny with the reason), capped at 8 by the pin (O3)', async () => {
+    await ok(['install', await stopAgain(), '--yes']);
+    await wire('gemini', gemini('g3', 'SessionStart', { source: 'startup' }));
+    const after = (active: boolean) =>
+      gemini('g3', 'AfterAgent', { prompt: 'p', prompt_response: 'r', stop_hook_active: active });
+    const answers = [];
+    for (let i = 0; i < 9; i++) answers.push(await wire('gemini', after(i > 0)));
+    expect(answers.slice(0, 8)).toEqual(Array(8).fill({ decision: 'deny', reason: 'not yet' }));
+    expect(answers[8]).toEqual({});
+  });
+
+  it('issue 17 item 4: a plugin disabled mid-session keeps running in that Gemini CLI session; a new session is not denied; SessionEnd releases the pin', async () => {
+    await ok(['install', GUARD, '--yes']);
+    await wire('gemini', gemini('ga', 'SessionStart', { source: 'startup' }));
+    await ok(['disable', 'guard']);
+    expect(
+      (await wire('gemini', gemini('ga', 'BeforeTool', shell(FORCE_PUSH))))?.['decision'],
+    ).toBe('deny');
+    await wire('gemini', gemini('gb', 'SessionStart', { source: 'startup' }));
+    expect(await wire('gemini', gemini('gb', 'BeforeTool', shell(FORCE_PUSH)))).toEqual({});
+    await wire('gemini', gemini('ga', 'SessionEnd', { reason: 'exit' }));
+    expect(await wire('gemini', gemini('ga', 'BeforeTool', shell(FORCE_PUSH)))).toEqual({});
+  });
+
+  it('an event hookpm does not link (BeforeModel) is answered with nothing', async () => {
+    await ok(['install', GUARD, '--yes']);
+    expect(await wire('gemini', gemini('g4', 'BeforeModel', { llm_request: {} }))).toBeNull();
+  });
+});
+
+describe('hookpm wire codex (issue 17 item 2)', () => {
+  it('PreToolUse Bash: guard denies with its reason (Codex: "Command blocked by PreToolUse hook: <reason>"); an allowed command gets no output', async () => {
+    await ok(['install', GUARD, '--yes']);
+    const bash = (command: string) =>
+      codex('c1', 'PreToolUse', {
+        tool_name: 'Bash',
+        tool_input: { command },
+        tool_use_id: 'call_1',
+      });
+    const denied = await wire('codex', bash(FORCE_PUSH));
+    expect(denied?.['hookSpecificOutput']).toMatchObject({
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'deny',
+    });
+    expect(denied?.['hookSpecificOutput'].permissionDecisionReason).toMatch(GUARD_REASON);
+    expect(await wire('codex', bash('ls'))).toBeNull();
+  });
+
+  it('Stop: a plugin block continues the turn with decision block and the reason', async () => {
+    await ok(['install', await stopAgain(), '--yes']);
+    const stop = codex('c2', 'Stop', { stop_hook_active: false, last_assistant_message: 'done' });
+    expect(await wire('codex', stop)).toEqual({ decision: 'block', reason: 'not yet' });
+  });
+
+  it('issue 17 item 4: a plugin disabled mid-session keeps running in that Codex session until it ends', async () => {
+    await ok(['install', GUARD, '--yes']);
+    await wire('codex', codex('ca', 'SessionStart', { source: 'startup' }));
+    await ok(['disable', 'guard']);
+    const bash = codex('ca', 'PreToolUse', {
+      tool_name: 'Bash',
+      tool_input: { command: FORCE_PUSH },
+      tool_use_id: 'call_1',
+    });
+    expect((await wire('codex', bash))?.['hookSpecificOutput'].permissionDecision).toBe('deny');
+    await wire('codex', codex('ca', 'SessionEnd', { reason: 'other' }));
+    expect(await wire('codex', bash)).toBeNull();
+  });
+});
