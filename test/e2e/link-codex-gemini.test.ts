@@ -1,0 +1,201 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, ensureBuilt, runBin } from '../helpers/built-bin.js';
+import { makeTempDir, removeDir } from '../ops/dispatch-helpers.js';
+
+// Issue 17 items 1 and 3: `hookpm link codex|gemini [--project]`, `unlink`, `link` alone and
+// doctor, with the rules of `link claude` (issue 13): only hookpm's handlers added, everything else
+// kept byte for byte, idempotent, unlink exact, invalid files refused untouched.
+
+let dir: string;
+let home: string;
+let repo: string;
+let n = 0;
+
+beforeAll(() => {
+  ensureBuilt();
+  dir = makeTempDir('e2e-link-cg');
+});
+afterAll(() => removeDir(dir));
+beforeEach(async () => {
+  n += 1;
+  home = join(dir, `home${n}`);
+  repo = join(dir, `repo${n}`);
+  await mkdir(join(repo, '.git'), { recursive: true });
+  await mkdir(home, { recursive: true });
+});
+
+const env = (extra: Record<string, string> = {}): Record<string, string> => ({
+  PATH: process.env.PATH ?? '',
+  HOME: home,
+  HOOKPM_HOME: join(home, 'hookpm'),
+  NO_COLOR: '1',
+  ...extra,
+});
+const hookpm = (args: string[], extra: Record<string, string> = {}, cwd = repo) =>
+  runBin(args, { cwd, env: env(extra) });
+
+async function json(args: string[], extra: Record<string, string> = {}) {
+  const run = await hookpm([...args, '--json'], extra);
+  expect(run.code, run.stderr).toBe(0);
+  return JSON.parse(run.stdout) as Record<string, any>;
+}
+
+const CODEX_HOOKS =
+  '{\n  "description": "mine",\n  "hooks": {\n    "PreToolUse": [{"matcher": "^Bash$", "hooks": [{"type": "command", "command": "./mine.sh", "timeout": 5}]}]\n  }\n}\n';
+const GEMINI_SETTINGS =
+  '{\n  "ui": {"theme": "GitHub"},\n  "hooks": {\n    "enabled": true,\n    "disabled": ["old-hook"],\n    "BeforeTool": [{"matcher": "write_file", "hooks": [{"name": "mine", "type": "command", "command": "./mine.sh"}]}]\n  }\n}\n';
+
+describe('hookpm link codex (issue 17 item 1)', () => {
+  it('writes $CODEX_HOME/hooks.json (default ~/.codex): one handler per Codex event the engine has, the rest byte-kept; twice changes nothing; unlink restores the bytes', async () => {
+    const file = join(home, '.codex', 'hooks.json');
+    await mkdir(join(home, '.codex'), { recursive: true });
+    await writeFile(file, CODEX_HOOKS);
+    const linked = await json(['link', 'codex']);
+    expect(linked).toMatchObject({
+      agent: 'codex',
+      scope: 'user',
+      file,
+      changed: true,
+      eventsNotLinked: ['PostCompact', 'Interrupt'],
+    });
+    expect(linked['trustNote']).toMatch(/\/hooks/);
+    const text = await readFile(file, 'utf8');
+    const doc = JSON.parse(text) as { description: string; hooks: Record<string, any[]> };
+    expect(doc.description).toBe('mine');
+    expect(Object.keys(doc.hooks).sort()).toEqual(
+      [
+        'PermissionRequest',
+        'PostToolUse',
+        'PreCompact',
+        'PreToolUse',
+        'SessionEnd',
+        'SessionStart',
+        'Stop',
+        'SubagentStart',
+        'SubagentStop',
+        'UserPromptSubmit',
+      ].sort(),
+    );
+    expect(doc.hooks['PreToolUse']?.[0]).toEqual({
+      matcher: '^Bash$',
+      hooks: [{ type: 'command', command: './mine.sh', timeout: 5 }],
+    });
+    expect(doc.hooks['Stop']?.[0].hooks[0]).toEqual({
+      type: 'command',
+      command: `'${process.execPath}' '${BIN}' wire codex --home '${join(home, 'hookpm')}'`,
+      timeout: 600,
+    });
+    const mtime = (await stat(file)).mtimeMs;
+    expect(await json(['link', 'codex'])).toMatchObject({ changed: false });
+    expect((await stat(file)).mtimeMs).toBe(mtime);
+    expect(await json(['unlink', 'codex'])).toMatchObject({ outcome: 'restored' });
+    expect(await readFile(file, 'utf8')).toBe(CODEX_HOOKS);
+  });
+
+  it('CODEX_HOME moves the user file; --project edits <project root>/.codex/hooks.json from a subdirectory', async () => {
+    const codexHome = join(dir, `codex-home${n}`);
+    await json(['link', 'codex'], { CODEX_HOME: codexHome });
+    expect(existsSync(join(codexHome, 'hooks.json'))).toBe(true);
+    expect(existsSync(join(home, '.codex'))).toBe(false);
+    await mkdir(join(repo, 'src'), { recursive: true });
+    const run = await hookpm(['link', 'codex', '--project'], {}, join(repo, 'src'));
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(join(repo, '.codex', 'hooks.json'));
+    expect(run.stdout).toMatch(/trusted in Codex/);
+    await hookpm(['unlink', 'codex', '--project']);
+    expect(existsSync(join(repo, '.codex', 'hooks.json'))).toBe(false);
+  });
+
+  it('the text output says which Codex events are not linked and what to do once in Codex', async () => {
+    const run = await hookpm(['link', 'codex']);
+    expect(run.stdout).toContain(
+      "not linked (no such event in hookpm's engine): PostCompact, Interrupt",
+    );
+    expect(run.stdout).toMatch(/once: Codex runs new hooks only once you trust them/);
+  });
+});
+
+describe('hookpm link gemini (issue 17 item 1)', () => {
+  it("writes ~/.gemini/settings.json under Gemini CLI's event names, ms timeouts, keeps its hooks settings; unlink restores the bytes", async () => {
+    const file = join(home, '.gemini', 'settings.json');
+    await mkdir(join(home, '.gemini'), { recursive: true });
+    await writeFile(file, GEMINI_SETTINGS);
+    const linked = await json(['link', 'gemini']);
+    expect(linked).toMatchObject({
+      agent: 'gemini',
+      changed: true,
+      eventsNotLinked: ['BeforeModel', 'AfterModel', 'BeforeToolSelection'],
+      trustNote: null,
+    });
+    expect(linked['events']).toEqual([
+      'SessionStart',
+      'BeforeAgent',
+      'SessionEnd',
+      'Notification',
+      'BeforeTool',
+      'AfterTool',
+      'PreCompress',
+      'AfterAgent',
+    ]);
+    const doc = JSON.parse(await readFile(file, 'utf8')) as { hooks: Record<string, any> };
+    expect(doc.hooks['enabled']).toBe(true);
+    expect(doc.hooks['disabled']).toEqual(['old-hook']);
+    expect(doc.hooks['BeforeTool'][0].matcher).toBe('write_file');
+    expect(doc.hooks['BeforeTool'][1].hooks[0].timeout).toBe(600_000);
+    expect(await json(['link', 'gemini'])).toMatchObject({ changed: false });
+    expect(await json(['unlink', 'gemini'])).toMatchObject({ outcome: 'restored' });
+    expect(await readFile(file, 'utf8')).toBe(GEMINI_SETTINGS);
+  });
+
+  it('a settings.json with comments (which Gemini CLI allows) is refused with E_AGENT_SETTINGS and left byte-identical', async () => {
+    const file = join(home, '.gemini', 'settings.json');
+    await mkdir(join(home, '.gemini'), { recursive: true });
+    const commented = '{\n  // my theme\n  "ui": {"theme": "GitHub"}\n}\n';
+    await writeFile(file, commented);
+    const run = await hookpm(['link', 'gemini', '--json']);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr + run.stdout).toContain('E_AGENT_SETTINGS');
+    expect(await readFile(file, 'utf8')).toBe(commented);
+  });
+
+  it('--project edits <project root>/.gemini/settings.json and says Gemini CLI runs project hooks only in a trusted folder; GEMINI_CLI_HOME moves the user file', async () => {
+    const run = await hookpm(['link', 'gemini', '--project']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(join(repo, '.gemini', 'settings.json'))).toBe(true);
+    expect(run.stdout).toMatch(/trusted folder/);
+    const geminiHome = join(dir, `gemini-home${n}`);
+    await json(['link', 'gemini'], { GEMINI_CLI_HOME: geminiHome });
+    expect(existsSync(join(geminiHome, '.gemini', 'settings.json'))).toBe(true);
+  });
+});
+
+describe('link alone and doctor see Codex and Gemini CLI (issue 17 item 1)', () => {
+  it('link lists both agents at both scopes; doctor reports each link', async () => {
+    await json(['link', 'codex']);
+    await json(['link', 'gemini']);
+    const links = (await json(['link'])) as {
+      links: Array<{ agent: string; scope: string; state: string }>;
+    };
+    expect(links.links).toContainEqual(
+      expect.objectContaining({ agent: 'codex', scope: 'user', state: 'linked' }),
+    );
+    expect(links.links).toContainEqual(
+      expect.objectContaining({ agent: 'gemini', scope: 'user', state: 'linked' }),
+    );
+    expect(links.links).toContainEqual(
+      expect.objectContaining({ agent: 'gemini', scope: 'project', state: 'unlinked' }),
+    );
+    const doctor = JSON.parse((await hookpm(['doctor', '--json'])).stdout) as {
+      checks: Array<{ name: string; status: string }>;
+    };
+    expect(doctor.checks).toContainEqual(
+      expect.objectContaining({ name: 'link:codex:user', status: 'ok' }),
+    );
+    expect(doctor.checks).toContainEqual(
+      expect.objectContaining({ name: 'link:gemini:user', status: 'ok' }),
+    );
+  });
+});
