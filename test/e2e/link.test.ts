@@ -153,6 +153,10 @@ describe('hookpm link claude / unlink claude (issue 13 item 2)', () => {
       ['claude', 'project', 'linked'],
       ['deepagents', 'user', 'unlinked'],
       ['deepagents', 'project', 'unlinked'],
+      ['codex', 'user', 'unlinked'],
+      ['codex', 'project', 'unlinked'],
+      ['gemini', 'user', 'unlinked'],
+      ['gemini', 'project', 'unlinked'],
     ]);
     await linkJson(['unlink', 'claude', '--project']);
     expect(existsSync(join(repo, '.claude', 'settings.json'))).toBe(false);
