@@ -55,6 +55,8 @@ export interface Agent {
   hooksConfigKeys: readonly string[];
   /** The `timeout` of the linked handler, in the agent's unit (seconds; Gemini CLI: ms). */
   linkTimeout: number;
+  /** Lower timeouts for events where the agent caps them (by the names in its settings). */
+  linkTimeoutCaps: Readonly<Record<string, number>>;
   /** What the user must do once before the agent runs new hooks of `scope`; null: nothing. */
   trustNote(scope: 'user' | 'project'): string | null;
   /** The engine event of a payload the agent wrote to stdin; null for one hookpm does not link. */

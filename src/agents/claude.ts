@@ -13,6 +13,7 @@ export const CLAUDE: Agent = {
   eventsNotLinked: [],
   hooksConfigKeys: [],
   linkTimeout: LINK_TIMEOUT_SEC,
+  linkTimeoutCaps: {},
   trustNote: () => null,
   decode: (payload) => decodeClaudePayload(payload, CLAUDE_EVENTS),
   encode: (result) =>

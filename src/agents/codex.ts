@@ -20,6 +20,8 @@ export const CODEX: Agent = {
   eventsNotLinked: CODEX_EVENTS_NOT_LINKED,
   hooksConfigKeys: [],
   linkTimeout: LINK_TIMEOUT_SEC,
+  // Codex 0.171.0 cuts a SessionEnd hook to 3 s, with a warning on every run for a longer one.
+  linkTimeoutCaps: { SessionEnd: 3 },
   trustNote: (scope) =>
     [
       'Codex runs new hooks only once you trust them: start `codex`, type `/hooks` and trust the',

@@ -16,6 +16,7 @@ export const DEEPAGENTS: Agent = {
   eventsNotLinked: [],
   hooksConfigKeys: [],
   linkTimeout: LINK_TIMEOUT_SEC,
+  linkTimeoutCaps: {},
   trustNote: () => null,
   decode: (payload) => decodeClaudePayload(payload, CLAUDE_EVENTS),
   encode: (result) =>

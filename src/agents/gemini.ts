@@ -20,6 +20,7 @@ export const GEMINI: Agent = {
   eventsNotLinked: GEMINI_EVENTS_NOT_LINKED,
   hooksConfigKeys: ['enabled', 'disabled', 'notifications'],
   linkTimeout: LINK_TIMEOUT_SEC * 1000,
+  linkTimeoutCaps: {},
   trustNote: (scope) =>
     scope === 'project'
       ? 'Gemini CLI runs project hooks only in a trusted folder, and warns once about new ones.'

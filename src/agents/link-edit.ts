@@ -32,6 +32,8 @@ export interface LinkEditInput {
   agent: string;
   events: readonly string[];
   handler: LinkHandler;
+  /** The timeout of the handler of an event, where the agent caps it lower (Codex's SessionEnd). */
+  timeouts?: Readonly<Record<string, number>>;
 }
 
 /**
@@ -41,7 +43,11 @@ export interface LinkEditInput {
  * string when nothing changes (linking twice changes nothing).
  */
 export function applyLink(input: LinkEditInput): string {
-  const { settings, agent, events, handler } = input;
+  const { settings, agent, events } = input;
+  const handler = (event: string): LinkHandler => {
+    const timeout = input.timeouts?.[event];
+    return timeout === undefined ? input.handler : { ...input.handler, timeout };
+  };
   if (input.text === null)
     return `${JSON.stringify({ hooks: groupsFor(events, handler) }, null, 2)}\n`;
   let text = input.text;
@@ -55,8 +61,12 @@ export function applyLink(input: LinkEditInput): string {
   // Out-of-place handlers first, last position first, so earlier positions stay valid.
   text = removeHandlers(text, extra);
   for (const at of existing.filter((a) => !extra.includes(a))) {
-    if (sameHandler(at.value, handler)) continue;
-    text = replaceValue(text, ['hooks', at.event, at.group, 'hooks', at.handler], handler);
+    if (sameHandler(at.value, handler(at.event))) continue;
+    text = replaceValue(
+      text,
+      ['hooks', at.event, at.group, 'hooks', at.handler],
+      handler(at.event),
+    );
   }
   const missing = events.filter((event) => !kept.has(event));
   if (missing.length === 0) return text;
@@ -64,7 +74,7 @@ export function applyLink(input: LinkEditInput): string {
   if (!Object.hasOwn(JSON.parse(text) as object, 'hooks'))
     return appendMember(text, [], groupsFor(missing, handler), 'hooks');
   for (const event of missing) {
-    const group = { hooks: [handler] };
+    const group = { hooks: [handler(event)] };
     text = Array.isArray(now[event])
       ? appendMember(text, ['hooks', event], group)
       : appendMember(text, ['hooks'], [group], event);
@@ -112,8 +122,11 @@ function removeHandlers(text: string, handlers: readonly HandlerAt[]): string {
   return out;
 }
 
-function groupsFor(events: readonly string[], handler: LinkHandler): Record<string, unknown> {
-  return Object.fromEntries(events.map((event) => [event, [{ hooks: [handler] }]]));
+function groupsFor(
+  events: readonly string[],
+  handler: (event: string) => LinkHandler,
+): Record<string, unknown> {
+  return Object.fromEntries(events.map((event) => [event, [{ hooks: [handler(event)] }]]));
 }
 
 function sameHandler(value: unknown, handler: LinkHandler): boolean {

@@ -18,7 +18,8 @@
 //     SessionEnd        session_id, transcript_path, cwd, hook_event_name, reason
 // - A PreToolUse deny reaches the model as the function_call_output
 //   `Command blocked by PreToolUse hook: <reason>. Command: <command>`.
-// - Codex warns "clamping SessionEnd hook timeout to 3s" for a longer SessionEnd timeout.
+// - Codex warns "clamping SessionEnd hook timeout to 3s" for a longer SessionEnd timeout (link
+//   writes 3 there).
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

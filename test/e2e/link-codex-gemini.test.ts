@@ -88,6 +88,8 @@ describe('hookpm link codex (issue 17 item 1)', () => {
       command: `'${process.execPath}' '${BIN}' wire codex --home '${join(home, 'hookpm')}'`,
       timeout: 600,
     });
+    // Codex cuts a SessionEnd hook to 3 s (and warns about a longer one): link asks for 3.
+    expect(doc.hooks['SessionEnd']?.[0].hooks[0].timeout).toBe(3);
     const mtime = (await stat(file)).mtimeMs;
     expect(await json(['link', 'codex'])).toMatchObject({ changed: false });
     expect((await stat(file)).mtimeMs).toBe(mtime);

@@ -79,7 +79,8 @@ export async function linkAgent(options: LinkOptions): Promise<LinkResult> {
   return withStoreLock(options.store, async () => {
     const read = await readSettingsText(target.file, target.agent.hooksConfigKeys);
     const events = target.agent.settingsEvents;
-    const text = applyLink({ ...read, agent: options.agent, events, handler });
+    const timeouts = target.agent.linkTimeoutCaps;
+    const text = applyLink({ ...read, agent: options.agent, events, handler, timeouts });
     if (text === read.text) return result;
     const key = linkKey(options.agent, target.file);
     const earlier = await readLinkRecord(options.store, key);
