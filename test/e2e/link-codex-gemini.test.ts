@@ -111,6 +111,19 @@ describe('hookpm link codex (issue 17 item 1)', () => {
     expect(existsSync(join(repo, '.codex', 'hooks.json'))).toBe(false);
   });
 
+  it('a hooks.json with a trailing comma is refused with E_AGENT_SETTINGS by link and unlink, and left byte-identical', async () => {
+    const file = join(home, '.codex', 'hooks.json');
+    await mkdir(join(home, '.codex'), { recursive: true });
+    const broken = '{"hooks": {"Stop": [],}}\n';
+    await writeFile(file, broken);
+    for (const verb of ['link', 'unlink']) {
+      const run = await hookpm([verb, 'codex']);
+      expect(run.code).not.toBe(0);
+      expect(run.stderr).toContain('E_AGENT_SETTINGS');
+      expect(await readFile(file, 'utf8')).toBe(broken);
+    }
+  });
+
   it('the text output says which Codex events are not linked and what to do once in Codex', async () => {
     const run = await hookpm(['link', 'codex']);
     expect(run.stdout).toContain(
