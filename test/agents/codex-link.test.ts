@@ -4,7 +4,7 @@
 // for are harmless if a hook fails to stop them: `git push --force origin main` in a repository
 // without remotes, and `echo`.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,10 +54,10 @@ beforeAll(async () => {
 }, 600_000);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-async function turn(toolCommand: string): Promise<string[]> {
+async function turn(toolCommand: string, trusted: string[] = []): Promise<string[]> {
   const api = await startFakeResponsesApi(toolCommand);
   try {
-    writeCodexConfig(join(home, '.codex'), api.url);
+    writeCodexConfig(join(home, '.codex'), api.url, trusted);
     const run = await runCodexTurn({
       home,
       cwd: repo,
@@ -108,6 +108,20 @@ describe('hookpm inside a real Codex (issue 17 acceptance)', () => {
     expect(outputs[0]).toMatch(/origin/);
     expect((await hookpm(['enable', 'guard', '--yes'])).code).toBe(0);
   }, 60_000);
+
+  it('issue 17 item 1: `link codex --project` writes <repo>/.codex/hooks.json, which Codex runs once it trusts the project', async () => {
+    expect((await hookpm(['unlink', 'codex'])).code).toBe(0);
+    const link = await hookpm(['link', 'codex', '--project']);
+    expect(link.code, link.stderr).toBe(0);
+    expect(link.stdout).toMatch(/trusted in Codex/);
+    expect((await turn(FORCE_PUSH))[0]).not.toContain('blocked');
+    expect((await turn(FORCE_PUSH, [repo]))[0]).toContain(
+      `Command blocked by PreToolUse hook: ${GUARD_REASON}`,
+    );
+    expect((await hookpm(['unlink', 'codex', '--project'])).code).toBe(0);
+    expect(existsSync(join(repo, '.codex', 'hooks.json'))).toBe(false);
+    expect((await hookpm(['link', 'codex'])).code).toBe(0);
+  }, 90_000);
 
   it('after `hookpm unlink codex`, hooks.json is byte-identical to before link, and guard no longer runs', async () => {
     expect((await hookpm(['unlink', 'codex'])).code).toBe(0);

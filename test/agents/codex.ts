@@ -18,6 +18,8 @@
 //     SessionEnd        session_id, transcript_path, cwd, hook_event_name, reason
 // - A PreToolUse deny reaches the model as the function_call_output
 //   `Command blocked by PreToolUse hook: <reason>. Command: <command>`.
+// - `<project>/.codex/hooks.json` runs only when config.toml trusts the project
+//   (`[projects."<dir>"] trust_level = "trusted"`); an untrusted project's hooks are not read.
 // - Codex warns "clamping SessionEnd hook timeout to 3s" for a longer SessionEnd timeout (link
 //   writes 3 there).
 import { execFile, spawn } from 'node:child_process';
@@ -52,9 +54,13 @@ async function install(): Promise<string> {
 
 /**
  * Writes `<codexHome>/config.toml`: a model provider at `baseUrl` (a fake Responses API), no
- * retries, and no approval question or sandbox (agents.md).
+ * retries, no approval question or sandbox (agents.md), and `trustedProjects` trusted.
  */
-export function writeCodexConfig(codexHome: string, baseUrl: string): void {
+export function writeCodexConfig(
+  codexHome: string,
+  baseUrl: string,
+  trustedProjects: readonly string[] = [],
+): void {
   mkdirSync(codexHome, { recursive: true });
   const config = [
     'model = "gpt-hookpm-fake"',
@@ -70,6 +76,12 @@ export function writeCodexConfig(codexHome: string, baseUrl: string): void {
     'request_max_retries = 0',
     'stream_max_retries = 0',
     '',
+    // A project's .codex/ (its hooks.json) is read only when the project is trusted.
+    ...trustedProjects.flatMap((dir) => [
+      `[projects.${JSON.stringify(dir)}]`,
+      'trust_level = "trusted"',
+      '',
+    ]),
   ].join('\n');
   writeFileSync(join(codexHome, 'config.toml'), config);
 }
