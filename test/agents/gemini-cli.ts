@@ -30,10 +30,12 @@ const PACKAGE = '@google/gemini-cli';
 
 /**
  * The settings Gemini CLI needs to run a turn here: the API key as its auth, folder trust off
- * (agents.md).
+ * (agents.md); no update check (it would ask the npm registry) and no usage statistics.
  */
 export const GEMINI_BASE_SETTINGS = {
   security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
+  general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+  privacy: { usageStatisticsEnabled: false },
 };
 
 /** The `gemini` script (bundle/gemini.js, run with node), installing the package first if needed. */

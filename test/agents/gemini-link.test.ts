@@ -20,6 +20,8 @@ const GUARD_REASON = 'guard: `git push --force` rewrites shared history';
 // (`hooks.disabled`), which link and unlink must keep byte for byte.
 const BEFORE = `{
   "security": ${JSON.stringify(GEMINI_BASE_SETTINGS.security)},
+  "general": ${JSON.stringify(GEMINI_BASE_SETTINGS.general)},
+  "privacy": ${JSON.stringify(GEMINI_BASE_SETTINGS.privacy)},
   "ui": {"theme": "GitHub"},
   "hooks": {
     "disabled": [],
