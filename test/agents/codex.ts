@@ -6,6 +6,10 @@
 //   binary); 11.4 s from the npm registry. A turn with one tool call takes 1.3-1.6 s.
 // - `codex exec --skip-git-repo-check --dangerously-bypass-hook-trust "<prompt>"` with CODEX_HOME
 //   holding config.toml (a custom provider: agents.md) sends two `POST /v1/responses`.
+// - The tools of a model Codex has no metadata for (as here): exec_command, write_stdin,
+//   request_user_input, view_image, a multi_agent_v1 namespace, get/create/update_goal and
+//   web_search; no apply_patch (a custom_tool_call of it is answered "unsupported custom tool
+//   call"), so every edit goes through exec_command, which hooks see as Bash.
 // - Events in such a turn, in order: SessionStart (source "startup"), UserPromptSubmit, PreToolUse,
 //   PostToolUse, Stop, SessionEnd (reason "other"); one session_id throughout. Payload keys:
 //     SessionStart      session_id, transcript_path, cwd, hook_event_name, model, permission_mode,
