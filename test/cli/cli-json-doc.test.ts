@@ -44,6 +44,7 @@ async function json(args: string[], stdin?: string): Promise<Record<string, unkn
     ...(stdin === undefined ? {} : { stdin }),
   });
   const value = JSON.parse(run.stdout) as Record<string, unknown>;
+  expect(run.code, run.stdout).toBe('error' in value ? 1 : 0);
   expect(Array.isArray(value), run.stdout).toBe(false);
   expect(Object.keys(value)[0], run.stdout).toBe('schemaVersion');
   expect(value['schemaVersion']).toBe(1);
@@ -81,9 +82,17 @@ const CASES: Array<{ section: string; args: string[]; stdin?: string }> = [
   { section: 'enable, disable', args: ['disable', 'guard@examples'] },
   { section: 'enable, disable', args: ['enable', 'guard@examples', '--yes'] },
   { section: 'link, unlink', args: ['link'] },
+  { section: 'link, unlink', args: ['link', 'claude'] },
+  { section: 'link, unlink', args: ['link'] },
+  { section: 'link, unlink', args: ['unlink', 'claude'] },
   { section: 'trust, untrust', args: ['trust', '.'] },
   { section: 'trust, untrust', args: ['untrust', '.'] },
   { section: 'registry', args: ['registry', 'list'] },
+  { section: 'registry', args: ['registry', 'update'] },
+  {
+    section: 'registry',
+    args: ['registry', 'build', join(ROOT, 'registry-fixtures', 'plugins'), '--out', 'built'],
+  },
   { section: 'registry', args: ['registry', 'add', 'mine', join(ROOT, 'registry-fixtures')] },
   { section: 'registry', args: ['registry', 'remove', 'mine'] },
   { section: 'pack', args: ['pack', GUARD, '--out', 'packed'] },
@@ -97,6 +106,13 @@ describe('docs/cli-json.md and schemaVersion (issue 18 item 8)', () => {
       const value = await json(args, stdin);
       expectDocumented(section, value);
     }
+    const hooks = await json(['hooks']);
+    const [first] = hooks['handlers'] as Array<{ key: string }>;
+    for (const verb of ['disable', 'enable'])
+      expectDocumented(
+        'enable, disable',
+        await json([verb, 'guard@examples', '--hook', first?.key ?? '']),
+      );
   }, 180_000);
 
   it('list and info report installedAt and updatedAt: an update keeps installedAt and moves updatedAt', async () => {
