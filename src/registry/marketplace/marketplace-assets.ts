@@ -52,6 +52,7 @@ border-radius:999px;padding:4px 12px;cursor:pointer}
 .install pre.commands{margin:0;flex:1 1 16em;min-width:0;background:var(--code);border:1px solid var(--line);
 border-radius:8px;padding:6px 10px;white-space:pre-wrap;overflow-wrap:anywhere}
 .install pre.commands code{display:block;background:none;border:0;padding:0;font-size:14px}
+@media (max-width:560px){.install pre.commands{flex-basis:100%}.wrap{padding:0 14px}.plugin article{padding:14px}}
 .copy{font:inherit;font-size:13px;border:1px solid var(--accent);color:var(--accent);background:transparent;
 border-radius:7px;padding:4px 12px;cursor:pointer}
 .copy:hover{background:var(--accent-soft)}
