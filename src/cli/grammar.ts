@@ -47,5 +47,10 @@ export const SEARCH_OPTIONS: readonly OptionDefinition[] = [
   },
 ];
 
-/** `hookpm list` has no options of its own. */
-export const LIST_OPTIONS: readonly OptionDefinition[] = [];
+/** `hookpm list`. */
+export const LIST_OPTIONS: readonly OptionDefinition[] = [
+  {
+    flags: '-l, --long',
+    description: "also show each plugin's source, integrity, install and update times",
+  },
+];

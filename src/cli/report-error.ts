@@ -1,5 +1,5 @@
 import { HookpmError, redact, type ErrorCode } from '../errors.js';
-import { escapeControl, jsonText } from './render/render.js';
+import { escapeControl, JSON_SCHEMA_VERSION, jsonText } from './render/render.js';
 import { writeText } from './stdio.js';
 
 /** Codes that mean the command line itself was wrong (cli.md section 1: exit 2). */
@@ -42,7 +42,10 @@ export function reportError(error: unknown, options: { json: boolean }): number 
   const message = redact(reported.message);
   const hint = reported.hint === null ? null : redact(reported.hint);
   if (options.json) {
-    writeText(1, `${jsonText({ error: { code: reported.code, message, hint } })}\n`);
+    writeText(
+      1,
+      `${jsonText({ schemaVersion: JSON_SCHEMA_VERSION, error: { code: reported.code, message, hint } })}\n`,
+    );
   } else {
     const lines = [`hookpm: error[${reported.code}]: ${escapeControl(message)}`];
     if (hint !== null) lines.push(...hint.split('\n').map((line) => `  ${escapeControl(line)}`));

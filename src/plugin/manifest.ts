@@ -37,6 +37,18 @@ export const ManifestSchema = z.looseObject({
 export type Manifest = z.infer<typeof ManifestSchema>;
 export type ManifestHooksField = z.infer<typeof ManifestHooks>;
 
+/** The manifest fields a marketplace page shows about a plugin; absent ones are left out. */
+export type PluginAbout = Pick<Manifest, 'author' | 'license' | 'homepage' | 'repository'>;
+
+export function aboutOf(manifest: Manifest | null): PluginAbout {
+  const about: PluginAbout = {};
+  if (manifest?.author !== undefined) about.author = manifest.author;
+  if (manifest?.license !== undefined) about.license = manifest.license;
+  if (manifest?.homepage !== undefined) about.homepage = manifest.homepage;
+  if (manifest?.repository !== undefined) about.repository = manifest.repository;
+  return about;
+}
+
 const EXPECTED: Readonly<Record<string, string>> = {
   name: 'a string',
   version: 'a semver version string such as "1.0.0"',

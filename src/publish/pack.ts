@@ -5,6 +5,7 @@ import type { Diagnostic } from '../hooks/diagnostic.js';
 import type { EventName } from '../hooks/events.js';
 import { writeFileDurable } from '../io/durable-write.js';
 import type { LoadedPlugin } from '../plugin/loaded-plugin.js';
+import { aboutOf, type PluginAbout } from '../plugin/manifest.js';
 import { buildSurface, type SurfaceEntry } from '../plugin/surface.js';
 import type { IndexVersion } from '../registry/indexes/index-schema.js';
 import { integrityOf } from '../registry/integrity.js';
@@ -32,6 +33,8 @@ export interface PackResult {
   version: string;
   description: string | null;
   keywords: string[];
+  /** The manifest's author, license, homepage and repository, as declared (for the marketplace page). */
+  about: PluginAbout;
   events: EventName[];
   surfaceHash: string;
   /** The consent surface (plugins.md section 4), for a marketplace page or a review. */
@@ -86,6 +89,7 @@ export async function packPlugin(dir: string, opts: PackOptions): Promise<PackRe
     version,
     description: plugin.description,
     keywords: plugin.manifest?.keywords ?? [],
+    about: aboutOf(plugin.manifest),
     events: surface.events,
     surfaceHash: surface.surfaceHash,
     surface: surface.entries,

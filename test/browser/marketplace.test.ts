@@ -1,7 +1,8 @@
 /**
  * The marketplace page in a real browser: Debian's chromium driven by playwright-core (no browser
- * download; .ci/run installs chromium when missing). The page is opened from file://, as a user
- * opening a built registry's index.html would.
+ * download; find-chromium.ts installs Debian's chromium when it is missing and may, and otherwise
+ * fails with the command to run). The page is opened from file://, as a user opening a built
+ * registry's index.html would.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,9 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRegistry, type BuildRegistryResult } from '../../src/ops/registries/build.js';
 // @ts-expect-error: a plain .mjs script without type declarations
 import { fixtureOptions } from '../../registry-fixtures/build.mjs';
+import { findChromium } from './find-chromium.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = join(ROOT, 'test-output', 'marketplace.png');
 
 let dir: string;
@@ -27,7 +28,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'hookpm-marketplace-'));
   built = await buildRegistry({ ...fixtureOptions(join(dir, 'registry')) });
   context = await chromium.launchPersistentContext(join(dir, 'profile'), {
-    executablePath: CHROMIUM,
+    executablePath: await findChromium(),
     headless: true,
     args: [
       '--no-sandbox',
@@ -47,7 +48,8 @@ beforeAll(async () => {
     if (message.type() === 'error') pageErrors.push(message.text());
   });
   await page.goto(pathToFileURL(join(dir, 'registry', 'index.html')).href);
-}, 60_000);
+  // Long enough for findChromium to install the browser on a fresh machine.
+}, 20 * 60_000);
 
 afterAll(async () => {
   await context?.close();
@@ -117,10 +119,7 @@ describe('the marketplace page (cli.md registry build) in chromium, from file://
     const matchers = await guard.locator('details.surface > .hook code').allTextContents();
     expect(matchers).toContain('Bash');
     expect(matchers).toContain('^mcp__.*__(shell|exec|execute|run_command|bash)$');
-    await expect(guard.locator('.install code').textContent()).resolves.toBe(
-      'hookpm install guard@examples',
-    );
-    await expect(guard.locator('.copy').getAttribute('data-copy')).resolves.toBe(
+    await expect(guard.locator('.install code.install-plugin').textContent()).resolves.toBe(
       'hookpm install guard@examples',
     );
     await mkdir(join(ROOT, 'test-output'), { recursive: true });
@@ -129,6 +128,111 @@ describe('the marketplace page (cli.md registry build) in chromium, from file://
     await guard.locator('.copy').click();
     await expect.poll(() => guard.locator('.copy').textContent(), { timeout: 5000 }).toBe('Copied');
     expect(pageErrors).toEqual([]);
+  });
+
+  it('issue 18 item 9: the install commands add the registry by its name and the URL the page was opened at', async () => {
+    const guard = page.locator('#plugin-guard');
+    const url = pathToFileURL(join(dir, 'registry')).href + '/';
+    const add = `hookpm registry add examples ${url}`;
+    await expect(guard.locator('.install code.add-registry').textContent()).resolves.toBe(add);
+    await expect(guard.locator('.copy').getAttribute('data-copy')).resolves.toBe(
+      `${add}\nhookpm install guard@examples`,
+    );
+    await expect(page.locator('footer code.add-registry').textContent()).resolves.toBe(add);
+  });
+
+  it('issue 18 item 9: a plugin shows the author and license of its manifest', async () => {
+    await expect(page.locator('#plugin-guard .about').textContent()).resolves.toBe(
+      'by hookpm examples · MIT',
+    );
+  });
+
+  for (const width of [1280, 390]) {
+    it(`issue 18 item 9: at ${width} px, with a plugin and its older versions expanded, nothing overflows sideways`, async () => {
+      await page.setViewportSize({ width, height: 900 });
+      await page.evaluate(
+        "document.querySelectorAll('#plugin-guard details').forEach((d) => { d.open = true; })",
+      );
+      await expect(page.locator('#plugin-guard table.versions').isVisible()).resolves.toBe(true);
+      const sizes = (await page.evaluate(
+        '({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth })',
+      )) as { scroll: number; inner: number };
+      expect(sizes.inner).toBe(width);
+      expect(sizes.scroll).toBeLessThanOrEqual(sizes.inner);
+      await mkdir(join(ROOT, 'test-output'), { recursive: true });
+      await page.screenshot({
+        path: join(ROOT, 'test-output', `marketplace-${width}.png`),
+        fullPage: true,
+      });
+      await page.evaluate(
+        "document.querySelectorAll('#plugin-guard details').forEach((d) => { d.open = false; })",
+      );
+      await page.setViewportSize({ width: 1100, height: 900 });
+    });
+  }
+
+  it('issue 18 item 9: homepage, repository and author links are shown for http(s) URLs only, escaped', async () => {
+    const sources = join(dir, 'about');
+    const plugin = async (name: string, manifest: Record<string, unknown>): Promise<void> => {
+      await mkdir(join(sources, name, '.claude-plugin'), { recursive: true });
+      await mkdir(join(sources, name, 'hooks'), { recursive: true });
+      await writeFile(
+        join(sources, name, '.claude-plugin', 'plugin.json'),
+        JSON.stringify({ name, version: '1.0.0', description: name, ...manifest }),
+      );
+      const hooks = { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] } };
+      await writeFile(join(sources, name, 'hooks', 'hooks.json'), JSON.stringify(hooks));
+    };
+    await plugin('linked', {
+      author: 'Ada Lovelace <ada@example.com> (https://ada.example/)',
+      license: 'Apache-2.0',
+      homepage: 'https://linked.example/docs?a=1&b="2"',
+      repository: { type: 'git', url: 'git+https://github.com/acme/linked.git' },
+    });
+    await plugin('hostile-links', {
+      author: { name: '<b>Mallory</b>', url: 'javascript:alert(1)' },
+      homepage: 'javascript:alert(1)',
+      repository: 'data:text/html,<script>alert(1)</script>',
+    });
+    await plugin('shorthand', { repository: 'acme/shorthand' });
+    await plugin('bare', {});
+    await buildRegistry({ pluginsDir: sources, outDir: join(dir, 'about-out'), name: 'about' });
+    const other = await context.newPage();
+    let dialogs = 0;
+    other.on('dialog', (dialog) => {
+      dialogs += 1;
+      void dialog.dismiss();
+    });
+    await other.goto(pathToFileURL(join(dir, 'about-out', 'index.html')).href);
+    const linked = other.locator('#plugin-linked .about');
+    await expect(linked.textContent()).resolves.toBe(
+      'by Ada Lovelace · Apache-2.0 · homepage · repository',
+    );
+    await expect(linked.locator('a.author-link').getAttribute('href')).resolves.toBe(
+      'https://ada.example/',
+    );
+    await expect(linked.locator('a.homepage').getAttribute('href')).resolves.toBe(
+      'https://linked.example/docs?a=1&b=%222%22',
+    );
+    await expect(linked.locator('a.repository').getAttribute('href')).resolves.toBe(
+      'https://github.com/acme/linked',
+    );
+    await expect(linked.locator('a').first().getAttribute('rel')).resolves.toBe(
+      'noopener noreferrer nofollow',
+    );
+    const hostile = other.locator('#plugin-hostile-links .about');
+    await expect(hostile.textContent()).resolves.toBe('by <b>Mallory</b>');
+    await expect(hostile.locator('a').count()).resolves.toBe(0);
+    await expect(other.locator('#plugin-hostile-links b').count()).resolves.toBe(0);
+    await expect(
+      other.locator('#plugin-shorthand .about a.repository').getAttribute('href'),
+    ).resolves.toBe('https://github.com/acme/shorthand');
+    await expect(other.locator('#plugin-bare .about').count()).resolves.toBe(0);
+    await expect(
+      other.locator('#plugin-bare .install code.install-plugin').textContent(),
+    ).resolves.toBe('hookpm install bare@about');
+    expect(dialogs).toBe(0);
+    await other.close();
   });
 
   it('a hostile description and command show as text: no markup, no script runs, no dialog opens', async () => {

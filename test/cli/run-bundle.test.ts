@@ -117,7 +117,7 @@ describe('bin/hookpm.js and the chunks of dist/bundle/', () => {
     const log = join(tmp, 'loaded-list.log');
     const listedRun = hookpm(['list', '--json'], home, { loaded: log });
     expect(listedRun.code, listedRun.stderr).toBe(0);
-    expect(JSON.parse(listedRun.stdout)).toEqual({ plugins: [] });
+    expect(JSON.parse(listedRun.stdout)).toEqual({ schemaVersion: 1, plugins: [] });
     // Node's loader reads bin/hookpm.js, the entry and its own imports, nothing else of dist/.
     const text = await readFile(log, 'utf8');
     expect(text).toContain('/dist/bundle/entry.cjs');

@@ -111,6 +111,7 @@ describe('hookpm trust / untrust', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`trusted ${repo}`);
     expect(JSON.parse(hookpm(['trust', '--cwd', join(repo, 'sub'), '--json']).stdout)).toEqual({
+      schemaVersion: 1,
       root: repo,
       trusted: true,
       changed: false,
@@ -125,7 +126,12 @@ describe('hookpm trust / untrust', () => {
     expect(hookpm(['trust', other]).code).toBe(0);
     const run = hookpm(['untrust', '--json'], join(repo, 'sub'));
     expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({ root: repo, trusted: false, changed: true });
+    expect(JSON.parse(run.stdout)).toEqual({
+      schemaVersion: 1,
+      root: repo,
+      trusted: false,
+      changed: true,
+    });
     expect(await storedRoots()).toEqual([other]);
     expect(hookpm(['untrust'], repo).stdout).toContain('was not trusted');
   });

@@ -65,7 +65,10 @@ describe('hookpm install from a registry, end to end', () => {
       diff: null,
     });
     expect((review['hooks'] as unknown[]).length).toBe(2);
-    expect(JSON.parse((await ok('list', '--json')).stdout)).toEqual({ plugins: [] });
+    expect(JSON.parse((await ok('list', '--json')).stdout)).toEqual({
+      schemaVersion: 1,
+      plugins: [],
+    });
   });
 
   it('Q5: update to a widened surface waits (E_CONSENT_REQUIRED without --yes), and --yes approves it', async () => {

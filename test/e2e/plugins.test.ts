@@ -296,7 +296,10 @@ describe('plugins end to end', () => {
       dryRun: false,
     });
     expect((await stat(data)).isDirectory()).toBe(true);
-    expect(JSON.parse((await hookpm(env, 'list', '--json')).stdout)).toEqual({ plugins: [] });
+    expect(JSON.parse((await hookpm(env, 'list', '--json')).stdout)).toEqual({
+      schemaVersion: 1,
+      plugins: [],
+    });
   });
 
   it('Q4: on a TTY, install shows the review and asks; "y" enables; a declined widened update stays pending (Q5), its question showing argv and the changed script (issue 14)', async () => {

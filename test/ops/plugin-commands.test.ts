@@ -216,6 +216,9 @@ describe('list', () => {
     const b = await install('beta', { Stop: [cmd('echo b')] }, 'yes');
     const a = await install('alpha', { PreToolUse: [cmd('echo a')], Stop: [cmd('echo a')] });
     const { plugins } = await listPlugins(world.paths);
+    // issue 18 item 8: the install time, as recorded; a fresh install's update time is the same.
+    const state = await readState(world.paths);
+    expect(Date.parse(state.plugins['alpha@local']?.installedAt ?? '')).not.toBeNaN();
     expect(plugins).toEqual([
       {
         id: 'alpha@local',
@@ -226,6 +229,8 @@ describe('list', () => {
         events: ['PreToolUse', 'Stop'],
         source: a.dir,
         integrity: a.entry.integrity,
+        installedAt: state.plugins['alpha@local']?.installedAt,
+        updatedAt: state.plugins['alpha@local']?.installedAt,
         active: false,
         pending: null,
       },
@@ -238,6 +243,8 @@ describe('list', () => {
         events: ['Stop'],
         source: b.dir,
         integrity: b.entry.integrity,
+        installedAt: state.plugins['beta@local']?.installedAt,
+        updatedAt: state.plugins['beta@local']?.installedAt,
         active: true,
         pending: null,
       },

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import {
   pathSegments,
   serveRegistry,
   type RegistryServer,
+  type ServedRequest,
 } from '../../src/registry/http/http-server.js';
 import { BIN, ensureBuilt } from '../helpers/built-bin.js';
 
@@ -37,6 +38,7 @@ function get(
   });
 }
 
+const INDEX_JSON = '{"formatVersion":1,"plugins":{}}\n';
 let base: string;
 let server: RegistryServer;
 
@@ -44,7 +46,7 @@ beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), 'hookpm-serve-'));
   const root = join(base, 'registry');
   await mkdir(join(root, 'tarballs'), { recursive: true });
-  await writeFile(join(root, 'index.json'), '{"formatVersion":1,"plugins":{}}\n');
+  await writeFile(join(root, 'index.json'), INDEX_JSON);
   await writeFile(join(root, 'index.html'), '<!doctype html><title>x</title>\n');
   await writeFile(join(root, 'tarballs', 'a-1.0.0.tgz'), Buffer.from([0x1f, 0x8b, 8, 0]));
   await writeFile(join(root, 'notes.bin'), 'raw');
@@ -162,5 +164,69 @@ describe('registry serve (cli.md): a registry directory over HTTP on 127.0.0.1',
     expect((await get(port, '/tarballs/a-1.0.0.tgz')).status).toBe(200);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
+  });
+
+  it('issue 18 item 7: onRequest sees each request once: method, raw path, status, body bytes and time', async () => {
+    const indexBytes = (await readFile(join(base, 'registry', 'index.json'))).length;
+    const seen: ServedRequest[] = [];
+    const logged = await serveRegistry(join(base, 'registry'), { onRequest: (r) => seen.push(r) });
+    try {
+      const index = await get(logged.port, '/index.json');
+      await get(logged.port, '/index.json', { 'If-None-Match': String(index.headers.etag) });
+      await get(logged.port, '/index.html', {}, 'HEAD');
+      await get(logged.port, '/%2e%2e/secret.txt');
+      await expect.poll(() => seen.length).toBe(4);
+    } finally {
+      await logged.close();
+    }
+    expect(seen.map(({ durationMs: _ms, ...rest }) => rest)).toEqual([
+      { method: 'GET', path: '/index.json', status: 200, bytes: indexBytes },
+      { method: 'GET', path: '/index.json', status: 304, bytes: 0 },
+      { method: 'HEAD', path: '/index.html', status: 200, bytes: 0 },
+      { method: 'GET', path: '/%2e%2e/secret.txt', status: 404, bytes: 'not found\n'.length },
+    ]);
+    for (const r of seen) expect(r.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('issue 18 item 7: `hookpm registry serve` logs one line per request on stderr, and none with --quiet', async () => {
+    ensureBuilt();
+    const start = (quiet: boolean) => {
+      const child = spawn(
+        process.execPath,
+        [BIN, 'registry', 'serve', join(base, 'registry'), '--json', ...(quiet ? ['--quiet'] : [])],
+        { env: { ...process.env, HOME: base, HOOKPM_HOME: join(base, 'home') } },
+      );
+      let stdout = '';
+      let stderr = '';
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      const printed = new Promise<{ port: number }>((resolve) => {
+        child.stdout.on('data', (c: Buffer) => {
+          stdout += c.toString();
+          if (stdout.includes('}')) resolve(JSON.parse(stdout) as { port: number });
+        });
+      });
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+      return { child, printed, exited, stderr: () => stderr };
+    };
+    const indexBytes = (await readFile(join(base, 'registry', 'index.json'))).length;
+    const loud = start(false);
+    const { port } = await loud.printed;
+    await get(port, '/index.json');
+    await get(port, '/missing\u0007.json'.replace('\u0007', '%07'));
+    await expect.poll(() => loud.stderr().split('\n').filter(Boolean).length).toBe(2);
+    loud.child.kill('SIGTERM');
+    expect(await loud.exited).toBe(0);
+    const lines = loud.stderr().split('\n').filter(Boolean);
+    expect(lines[0]).toMatch(
+      new RegExp(`^GET /index\\.json 200 ${indexBytes} B \\d+(\\.\\d)? ms$`),
+    );
+    expect(lines[1]).toMatch(/^GET \/missing%07\.json 404 10 B \d+(\.\d)? ms$/);
+
+    const quiet = start(true);
+    const second = await quiet.printed;
+    await get(second.port, '/index.json');
+    quiet.child.kill('SIGTERM');
+    expect(await quiet.exited).toBe(0);
+    expect(quiet.stderr()).toBe('');
   });
 });

@@ -53,6 +53,11 @@ function printInfo(info: PluginInfo): void {
     if (latest.deprecated !== null) rows.push(['deprecated', latest.deprecated]);
   }
   rows.push(['installed', installedLine(info)]);
+  if (info.installed !== null) {
+    rows.push(['installed at', info.installed.installedAt]);
+    if (info.installed.updatedAt !== info.installed.installedAt)
+      rows.push(['updated at', info.installed.updatedAt]);
+  }
   printLine(renderTable(['', ''], rows).split('\n').slice(1).join('\n'));
 }
 

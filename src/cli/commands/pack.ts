@@ -26,7 +26,7 @@ export function register(program: Command): void {
           outDir: resolve(globals.cwd, options.out ?? '.'),
           ...(publishedAt === undefined ? {} : { publishedAt }),
         });
-        const { surface: _surface, ...shown } = result;
+        const { surface: _surface, about: _about, ...shown } = result;
         if (globals.json) return printJson(shown);
         printLine(`packed ${result.name}@${result.version}: ${escapeControl(result.file)}`);
         printLine(`  size         ${result.size} bytes`);

@@ -1,7 +1,8 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { resolve } from 'node:path';
 import { globalOptions } from '../global-options.js';
-import { escapeControl, printJson, printLine } from '../render/render.js';
+import type { ServedRequest } from '../../registry/http/http-server.js';
+import { escapeControl, printErrorLine, printJson, printLine } from '../render/render.js';
 
 /**
  * `hookpm registry build` and `hookpm registry serve` (cli.md section 2), added to the `registry`
@@ -35,11 +36,12 @@ export function register(program: Command): void {
     .command('serve <dir>')
     .description('serve a registry directory over HTTP on 127.0.0.1 until interrupted')
     .option('--port <n>', 'the port (default: any free one)', parsePort)
+    .option('-q, --quiet', 'do not log each request on stderr')
     .addHelpText(
       'after',
       '\nExample:\n  $ hookpm registry serve ./public --port 8080\n  $ hookpm registry add local-dev http://127.0.0.1:8080/\n',
     )
-    .action(async (dir: string, options: { port?: number }, command: Command) =>
+    .action(async (dir: string, options: ServeFlags, command: Command) =>
       serve(dir, options, command),
     );
 }
@@ -89,13 +91,18 @@ async function build(pluginsDir: string, flags: BuildFlags, command: Command): P
   );
 }
 
-async function serve(dir: string, options: { port?: number }, command: Command): Promise<void> {
+interface ServeFlags {
+  port?: number;
+  quiet?: boolean;
+}
+
+async function serve(dir: string, options: ServeFlags, command: Command): Promise<void> {
   const globals = globalOptions(command);
   const { serveRegistry } = await import('../../registry/http/http-server.js');
-  const server = await serveRegistry(
-    resolve(globals.cwd, dir),
-    options.port === undefined ? {} : { port: options.port },
-  );
+  const server = await serveRegistry(resolve(globals.cwd, dir), {
+    ...(options.port === undefined ? {} : { port: options.port }),
+    ...(options.quiet === true ? {} : { onRequest: (r) => printErrorLine(requestLine(r)) }),
+  });
   if (globals.json) printJson({ url: server.url, port: server.port });
   else
     printLine(
@@ -111,6 +118,12 @@ async function serve(dir: string, options: { port?: number }, command: Command):
     process.on('SIGTERM', stop);
   });
   await server.close();
+}
+
+/** One request log line (stderr): `GET /index.json 200 1234 B 3 ms`; the path with controls escaped. */
+export function requestLine(r: ServedRequest): string {
+  const ms = r.durationMs < 10 ? r.durationMs.toFixed(1) : String(Math.round(r.durationMs));
+  return `${escapeControl(r.method)} ${escapeControl(r.path)} ${r.status} ${r.bytes} B ${ms} ms`;
 }
 
 function parsePort(value: string): number {

@@ -49,9 +49,16 @@ export function jsonText(value: unknown): string {
   );
 }
 
-/** Writes one JSON document on stdout (cli.md: `--json` prints exactly one). */
-export function printJson(value: unknown): void {
-  writeText(1, `${jsonText(value)}\n`);
+/** The version of every `--json` document's shape (docs/cli-json.md); its first key. */
+export const JSON_SCHEMA_VERSION = 1;
+
+/**
+ * Writes one JSON document on stdout (cli.md: `--json` prints exactly one): always an object,
+ * whose first key is `schemaVersion` (docs/cli-json.md), then the fields of `value`.
+ */
+export function printJson(value: object): void {
+  if (Array.isArray(value)) throw new Error('Assertion failed: a --json document is an object');
+  writeText(1, `${jsonText({ schemaVersion: JSON_SCHEMA_VERSION, ...value })}\n`);
 }
 
 export function printLine(text = ''): void {

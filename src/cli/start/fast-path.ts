@@ -40,7 +40,8 @@ const FAST_COMMANDS: readonly FastCommand[] = [
 
 /** What commands/list.ts runs. */
 async function runList(line: FastLine): Promise<void> {
-  await (await import('../commands/list.js')).runList(resolveGlobals(line.options));
+  const { runList: list } = await import('../commands/list.js');
+  await list(resolveGlobals(line.options), line.options as { long?: boolean });
 }
 
 /** What commands/search.ts runs. */

@@ -204,7 +204,7 @@ async function installOne(
       ? 'no'
       : opts.enable;
   const decision = await decideConsent(review, existing, mode, ctx.confirm);
-  const record = recordOf(staged, path, nowIso(ctx));
+  const record = recordOf(staged, path, nowIso(ctx), existing?.installedAt);
   if (decision === 'none' && existing?.consent != null) {
     // Q5: a widened surface, or changed code, waits for consent; the consented version stays active.
     const { pending: _old, ...active } = existing;

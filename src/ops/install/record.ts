@@ -47,8 +47,16 @@ export interface InstallPlan {
   review: ReviewReport;
 }
 
-/** The state record of a staged plugin promoted to `path`; disabled and without consent. */
-export function recordOf(staged: StagedPlugin, path: string, at: string): PluginRecord {
+/**
+ * The state record of a staged plugin promoted to `path`; disabled and without consent. `at` is
+ * its updatedAt, and its installedAt unless `installedAt` (the replaced record's) is given.
+ */
+export function recordOf(
+  staged: StagedPlugin,
+  path: string,
+  at: string,
+  installedAt: string = at,
+): PluginRecord {
   const { id, version, plugin, surface } = staged.inspected;
   return {
     id,
@@ -61,7 +69,8 @@ export function recordOf(staged: StagedPlugin, path: string, at: string): Plugin
     fingerprint: staged.fingerprint,
     path,
     enabled: false,
-    installedAt: at,
+    installedAt,
+    updatedAt: at,
     consent: null,
     surfaceHash: surface.surfaceHash,
     events: [...surface.events],

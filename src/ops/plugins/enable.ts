@@ -54,6 +54,7 @@ export function enablePlugin(
         enabled: true,
       };
       next.consent = { surfaceHash: next.surfaceHash, at, version: next.version };
+      if (record.pending !== null) next.updatedAt = at;
       const kept = keptOptOuts(record.disabledHooks, review.hooks);
       if (kept === undefined) delete next.disabledHooks;
       else next.disabledHooks = kept;

@@ -13,6 +13,10 @@ export interface ListedPlugin {
   events: string[];
   source: string;
   integrity: string;
+  /** When it was first installed (ISO 8601). */
+  installedAt: string;
+  /** When its version or files last changed; installedAt for a state that predates it. */
+  updatedAt: string;
   /** Q4: enabled and consented to its current surface, so its hooks run. */
   active: boolean;
   /** Q5: the version installed and waiting for consent, if any. */
@@ -33,6 +37,8 @@ export async function listPlugins(paths: StorePaths): Promise<{ plugins: ListedP
       events: [...p.events],
       source: p.source,
       integrity: p.integrity,
+      installedAt: p.installedAt,
+      updatedAt: p.updatedAt ?? p.installedAt,
       active: p.enabled && hasCurrentConsent(p),
       pending: p.pending?.version ?? null,
     }));

@@ -30,6 +30,8 @@ export interface InstalledInfo {
   events: string[];
   source: string;
   installedAt: string;
+  /** When the installed version or files last changed; installedAt for a state that predates it. */
+  updatedAt: string;
   path: string;
   /** Q5: a newer installed version waiting for consent. */
   pendingVersion: string | null;
@@ -65,6 +67,7 @@ export function installedOf(record: PluginRecord): InstalledInfo {
     events: record.events,
     source: record.source,
     installedAt: record.installedAt,
+    updatedAt: record.updatedAt ?? record.installedAt,
     path: record.path,
     pendingVersion: record.pending?.version ?? null,
   };

@@ -4,6 +4,7 @@ import semver from '../../registry/versions/semver.js';
 import { HookpmError } from '../../errors.js';
 import { writeFileDurable } from '../../io/durable-write.js';
 import { PLUGIN_NAME_PATTERN } from '../../plugin/name.js';
+import type { PluginAbout } from '../../plugin/manifest.js';
 import type { SurfaceEntry } from '../../plugin/surface.js';
 import {
   parseIndex,
@@ -81,12 +82,12 @@ export async function buildRegistry(opts: BuildRegistryOptions): Promise<BuildRe
         await packPlugin(source, { outDir: scratch, tarballPrefix: `${TARBALLS}/`, ...at }),
       );
     }
-    const { index, surfaces } = assembleIndex(packed, name, opts.description);
+    const { index, surfaces, about } = assembleIndex(packed, name, opts.description);
     const checked = parseIndex(JSON.parse(JSON.stringify(index)), join(outDir, 'index.json'));
     for (const result of packed) await rename(result.file, join(tarballDir, basename(result.file)));
     const tarballs = packed.map((p) => p.entry.tarball).sort();
     const removed = await removeStale(tarballDir, new Set(packed.map((p) => basename(p.file))));
-    const html = renderMarketplacePage({ index: checked, registry: name, surfaces });
+    const html = renderMarketplacePage({ index: checked, registry: name, surfaces, about });
     await writeFileDurable(join(outDir, 'index.html'), html);
     await writeFileDurable(join(outDir, 'index.json'), `${JSON.stringify(index, null, 2)}\n`);
     return { name, outDir, index: checked, tarballs, removed };
@@ -100,7 +101,11 @@ function assembleIndex(
   packed: readonly PackResult[],
   name: string,
   description: string | undefined,
-): { index: RegistryIndex; surfaces: Record<string, Record<string, SurfaceEntry[]>> } {
+): {
+  index: RegistryIndex;
+  surfaces: Record<string, Record<string, SurfaceEntry[]>>;
+  about: Record<string, PluginAbout>;
+} {
   const byName = new Map<string, PackResult[]>();
   for (const result of packed) {
     const list = byName.get(result.name) ?? [];
@@ -118,6 +123,7 @@ function assembleIndex(
   }
   const plugins: Record<string, IndexPlugin> = {};
   const surfaces: Record<string, Record<string, SurfaceEntry[]>> = {};
+  const about: Record<string, PluginAbout> = {};
   for (const pluginName of [...byName.keys()].sort()) {
     const versions = (byName.get(pluginName) ?? []).sort((a, b) =>
       semver.compare(a.version, b.version),
@@ -132,6 +138,7 @@ function assembleIndex(
       versions: Object.fromEntries(versions.map((v) => [v.version, v.entry])),
     };
     surfaces[pluginName] = Object.fromEntries(versions.map((v) => [v.version, v.surface]));
+    about[pluginName] = latest.about;
   }
   const index: RegistryIndex = {
     formatVersion: 1,
@@ -139,7 +146,7 @@ function assembleIndex(
     ...(description === undefined ? {} : { description }),
     plugins,
   };
-  return { index, surfaces };
+  return { index, surfaces, about };
 }
 
 /** The subdirectories of `dir`, sorted, without hidden ones. */

@@ -8,6 +8,19 @@ import { HookpmError } from '../../errors.js';
 export interface ServeOptions {
   /** 0 (the default) picks a free port. */
   port?: number;
+  /** Called once per request, when its response has been sent (or the connection closed). */
+  onRequest?: (served: ServedRequest) => void;
+}
+
+/** One request as served, for a request log. */
+export interface ServedRequest {
+  method: string;
+  /** The request target as received (not decoded). */
+  path: string;
+  status: number;
+  /** Body bytes sent (0 for HEAD and 304). */
+  bytes: number;
+  durationMs: number;
 }
 
 export interface RegistryServer {
@@ -35,11 +48,13 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
  * content and 304 for a matching If-None-Match (registry.md N4); `Cache-Control: no-cache` so
  * clients revalidate. Any path with a `.` or `..` segment (raw or percent-encoded), an empty
  * segment, a backslash or NUL, or that resolves (after symlinks) outside `dir`, is 404, as is a
- * directory. Throws E_NOT_FOUND when `dir` is not a directory, E_IO when the port is taken.
+ * directory. `onRequest` sees every request once its response is sent (a request log). Throws
+ * E_NOT_FOUND when `dir` is not a directory, E_IO when the port is taken.
  */
 export async function serveRegistry(dir: string, opts: ServeOptions = {}): Promise<RegistryServer> {
   const root = await realRoot(dir);
   const server = createServer((req, res) => {
+    if (opts.onRequest !== undefined) watch(req, res, opts.onRequest);
     handle(root, req, res).catch(() => send(res, 500, 'internal error\n'));
   });
   await new Promise<void>((resolvePromise, reject) => {
@@ -66,6 +81,31 @@ export async function serveRegistry(dir: string, opts: ServeOptions = {}): Promi
         server.closeAllConnections();
       }),
   };
+}
+
+/** Reports `req` once, when its response finished or its connection closed before that. */
+function watch(
+  req: IncomingMessage,
+  res: ServerResponse,
+  onRequest: (served: ServedRequest) => void,
+): void {
+  const started = process.hrtime.bigint();
+  let reported = false;
+  const report = (): void => {
+    if (reported) return;
+    reported = true;
+    const length = Number(res.getHeader('Content-Length') ?? 0);
+    const bodySent = req.method !== 'HEAD' && res.statusCode !== 304 && res.writableFinished;
+    onRequest({
+      method: req.method ?? '',
+      path: req.url ?? '',
+      status: res.statusCode,
+      bytes: bodySent && Number.isFinite(length) ? length : 0,
+      durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+    });
+  };
+  res.once('finish', report);
+  res.once('close', report);
 }
 
 async function realRoot(dir: string): Promise<string> {
@@ -160,9 +200,8 @@ function send(res: ServerResponse, status: number, text: string): void {
     res.destroy();
     return;
   }
-  res.writeHead(status, {
-    'Content-Type': 'text/plain; charset=utf-8',
-    'Content-Length': String(Buffer.byteLength(text)),
-  });
+  res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+  res.setHeader('Content-Length', String(Buffer.byteLength(text)));
+  res.writeHead(status);
   res.end(text);
 }

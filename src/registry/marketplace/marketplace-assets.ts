@@ -32,8 +32,9 @@ border-radius:999px;padding:4px 12px;cursor:pointer}
 .chip[aria-pressed=true]{background:var(--accent);border-color:var(--accent);color:#fff}
 .chip[aria-pressed=true] .n{color:#fff;opacity:.8}
 #count{margin:4px 0 0;color:var(--muted);font-size:14px}
-.plugins{list-style:none;margin:8px 0 40px;padding:0;display:grid;gap:14px}
+.plugins{list-style:none;margin:8px 0 40px;padding:0;display:grid;grid-template-columns:minmax(0,1fr);gap:14px}
 .plugin[hidden],#empty[hidden]{display:none}
+.plugin,.plugin article{min-width:0}
 .plugin article{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:18px 20px}
 .head{display:flex;align-items:baseline;gap:10px;flex-wrap:wrap}
 .head h2{margin:0;font-size:20px}
@@ -46,7 +47,12 @@ border-radius:999px;padding:4px 12px;cursor:pointer}
 .keywords li{color:var(--muted);font-size:13px}
 .keywords li::before{content:"#"}
 .install{display:flex;align-items:center;gap:8px;margin:10px 0 4px;flex-wrap:wrap}
-.install code{font-size:14px;padding:5px 9px}
+.about{margin:0 0 8px;color:var(--muted);font-size:14px;overflow-wrap:anywhere}
+.about a{color:var(--accent)}
+.install pre.commands{margin:0;flex:1 1 16em;min-width:0;background:var(--code);border:1px solid var(--line);
+border-radius:8px;padding:6px 10px;white-space:pre-wrap;overflow-wrap:anywhere}
+.install pre.commands code{display:block;background:none;border:0;padding:0;font-size:14px}
+@media (max-width:560px){.install pre.commands{flex-basis:100%}.wrap{padding:0 14px}.plugin article{padding:14px}}
 .copy{font:inherit;font-size:13px;border:1px solid var(--accent);color:var(--accent);background:transparent;
 border-radius:7px;padding:4px 12px;cursor:pointer}
 .copy:hover{background:var(--accent-soft)}
@@ -56,12 +62,14 @@ summary{cursor:pointer;font-weight:600;color:var(--accent)}
 .hook{border:1px solid var(--line);border-radius:10px;padding:10px 12px;margin:10px 0}
 .hook.invalid{border-color:var(--bad)}
 .hook .row{display:flex;flex-wrap:wrap;gap:6px 14px;align-items:center;font-size:14px}
+.hook .row>span{min-width:0;max-width:100%}
 .hook .k{color:var(--muted)}
 .hook pre{background:var(--code);border:1px solid var(--line);border-radius:8px;padding:8px 10px;margin:8px 0 4px;
 white-space:pre-wrap;overflow-wrap:anywhere}
 .problem{color:var(--bad);font-size:14px;margin:4px 0 0}
 table.versions{border-collapse:collapse;width:100%;font-size:14px;margin:6px 0}
-table.versions th,table.versions td{text-align:left;border-bottom:1px solid var(--line);padding:6px 8px;vertical-align:top}
+table.versions th,table.versions td{text-align:left;border-bottom:1px solid var(--line);padding:6px 8px;vertical-align:top;
+overflow-wrap:anywhere}
 table.versions th{color:var(--muted);font-weight:600}
 h3{font-size:15px;margin:16px 0 4px}
 details.older{margin:8px 0}
@@ -98,6 +106,17 @@ export const MARKETPLACE_SCRIPT = `
     });
   });
   search.addEventListener('input', apply);
+  // The registry is where this page is: its directory's URL, shell-quoted when it must be.
+  var here = location.href.split('#')[0].split('?')[0];
+  var url = here.slice(0, here.lastIndexOf('/') + 1);
+  if (!/^[A-Za-z0-9_\\/:.@%+=,~-]+$/.test(url)) url = "'" + url.replace(/'/g, "'\\\\''") + "'";
+  function withUrl(text) { return text.split(data.urlPlaceholder).join(url); }
+  Array.prototype.forEach.call(document.querySelectorAll('code.add-registry'), function (code) {
+    code.textContent = withUrl(code.textContent);
+  });
+  Array.prototype.forEach.call(document.querySelectorAll('.copy'), function (button) {
+    button.setAttribute('data-copy', withUrl(button.getAttribute('data-copy')));
+  });
   function copied(button) {
     var label = button.textContent;
     button.textContent = 'Copied';

@@ -85,6 +85,7 @@ const plugin = shape({
   path: nonEmpty,
   enabled: bool,
   installedAt: str,
+  updatedAt: (v) => v === undefined || str(v),
   surfaceHash: nonEmpty,
   events: strings,
   consent: (v) => v === null || consent(v) !== null,

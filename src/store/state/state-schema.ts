@@ -48,7 +48,13 @@ const pluginSchema = z.strictObject({
   /** The installed tree (absolute). */
   path: z.string().check(z.minLength(1)),
   enabled: z.boolean(),
+  /** When the plugin was first installed (ISO 8601); kept by updates and reinstalls. */
   installedAt: z.string(),
+  /**
+   * When the installed version or files last changed (install, update, reinstall, or enabling a
+   * pending update). Optional: a state written before it existed loads, and shows installedAt.
+   */
+  updatedAt: z.optional(z.string()),
   consent: z.nullable(consentSchema),
   surfaceHash: z.string().check(z.minLength(1)),
   events: z.array(z.string()),
