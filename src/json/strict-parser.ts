@@ -7,7 +7,22 @@
 export const MAX_DEPTH = 512;
 
 export type StrictResult =
-  { ok: true; value: unknown } | { ok: false; offset: number; what: string };
+  | { ok: true; value: unknown; duplicates: StrictDuplicate[] }
+  | { ok: false; offset: number; what: string };
+
+/** A repeated key that `duplicateKeys: 'last'` kept (the later value replaced the earlier one). */
+export interface StrictDuplicate {
+  offset: number;
+  what: string;
+}
+
+export interface StrictOptions {
+  /**
+   * `'refuse'` (default, plugins.md P4): a repeated key in one object fails the parse.
+   * `'last'`: the later value wins, as in JSON.parse, and each repeat is listed in `duplicates`.
+   */
+  duplicateKeys?: 'refuse' | 'last';
+}
 
 class ParseFailure {
   constructor(
@@ -28,14 +43,19 @@ const ESCAPES: Readonly<Record<string, string>> = {
   t: '\t',
 };
 
-export function parseStrict(text: string): StrictResult {
-  const state: State = { text, pos: 0, path: [] };
+export function parseStrict(text: string, options: StrictOptions = {}): StrictResult {
+  const state: State = {
+    text,
+    pos: 0,
+    path: [],
+    duplicates: options.duplicateKeys === 'last' ? [] : null,
+  };
   try {
     skipWs(state);
     const value = parseValue(state, 0);
     skipWs(state);
     if (state.pos < text.length) fail(state, 'unexpected data after the JSON document');
-    return { ok: true, value };
+    return { ok: true, value, duplicates: state.duplicates ?? [] };
   } catch (error) {
     if (error instanceof ParseFailure) return { ok: false, offset: error.offset, what: error.what };
     throw error;
@@ -47,6 +67,8 @@ interface State {
   pos: number;
   /** Keys and indexes from the root to the value being parsed (pushed and popped in place). */
   readonly path: Array<string | number>;
+  /** null: a repeated key fails the parse; else repeats are listed here and the last value wins. */
+  readonly duplicates: StrictDuplicate[] | null;
 }
 
 type Path = ReadonlyArray<string | number>;
@@ -107,7 +129,9 @@ function parseObject(state: State, depth: number): Record<string, unknown> {
     const keyAt = state.pos;
     const key = parseString(state);
     if (Object.prototype.hasOwnProperty.call(object, key)) {
-      fail(state, `duplicate key ${JSON.stringify(key)} in ${describePath(state.path)}`, keyAt);
+      const what = `duplicate key ${JSON.stringify(key)} in ${describePath(state.path)}`;
+      if (state.duplicates === null) fail(state, what, keyAt);
+      state.duplicates.push({ offset: keyAt, what });
     }
     skipWs(state);
     if (state.text[state.pos] !== ':')

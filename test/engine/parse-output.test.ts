@@ -77,7 +77,7 @@ describe('K2 and K3: exit codes', () => {
 
   it('K2: exit 2 with blank stderr blocks with "Hook blocked the operation"', () => {
     const out = parseHandlerOutput(exitRun('PreToolUse', 0, 2, ' \n'), 'PreToolUse');
-    expect(out.block).toEqual({ reason: 'Hook blocked the operation' });
+    expect(out.block).toEqual({ reason: 'Hook blocked the operation', generic: true });
   });
 
   it('K3: exit 127 gives nonzero_exit with the code and the stderr tail, and never blocks', () => {
@@ -225,10 +225,12 @@ describe('L1: top-level fields', () => {
     expect(out.systemMessage).toBe('kept');
   });
 
-  it('L1: decision "block" without a reason gets the generic reason', () => {
-    expect(parseJson('Stop', { decision: 'block' }).block).toEqual({
-      reason: 'Hook blocked the operation',
-    });
+  it('L1, issue 15 item 1: decision "block" without a reason (or with an empty one) gets the reference\'s "Blocked by hook"', () => {
+    const generic = { reason: 'Blocked by hook', generic: true };
+    expect(parseJson('Stop', { decision: 'block' }).block).toEqual(generic);
+    expect(parseJson('Stop', { decision: 'block', reason: '' }).block).toEqual(generic);
+    expect(parseJson('Stop', { decision: 'block', reason: null }).block).toEqual(generic);
+    expect(parseJson('Stop', { decision: 'block', reason: 'why' }).block).toEqual({ reason: 'why' });
   });
 
   it('L1: {"continue": false, "stopReason": null} stops: a field given as null counts as absent', () => {
