@@ -230,7 +230,9 @@ describe('L1: top-level fields', () => {
     expect(parseJson('Stop', { decision: 'block' }).block).toEqual(generic);
     expect(parseJson('Stop', { decision: 'block', reason: '' }).block).toEqual(generic);
     expect(parseJson('Stop', { decision: 'block', reason: null }).block).toEqual(generic);
-    expect(parseJson('Stop', { decision: 'block', reason: 'why' }).block).toEqual({ reason: 'why' });
+    expect(parseJson('Stop', { decision: 'block', reason: 'why' }).block).toEqual({
+      reason: 'why',
+    });
   });
 
   it('L1: {"continue": false, "stopReason": null} stops: a field given as null counts as absent', () => {

@@ -218,7 +218,11 @@ describe('M4-M6: context, permission, suppressOriginalPrompt', () => {
 
   it('M5, issue 15 items 1 and 3: a block without a reason gives its fallback text only when no equal deny gave a reason', () => {
     const jsonBlock = (i: number, reason?: string) =>
-      jsonRun('PreToolUse', i, reason === undefined ? { decision: 'block' } : { decision: 'block', reason });
+      jsonRun(
+        'PreToolUse',
+        i,
+        reason === undefined ? { decision: 'block' } : { decision: 'block', reason },
+      );
     expect(reduce('PreToolUse', [jsonBlock(0)]).permission).toEqual({
       decision: 'deny',
       reason: 'Blocked by hook',

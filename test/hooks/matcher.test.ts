@@ -19,7 +19,19 @@ describe('matchers (engine.md E1-E6)', () => {
     expect(accepts(matcher, 'Anything')).toBe(true);
   });
 
-  it.each(['.*', '^.*$', '.*?', '(.*)', '^(.*)$', '(?:.*)', '^.*', '.*$', '((.*))', '[\\s\\S]*', '^[^]*$'])(
+  it.each([
+    '.*',
+    '^.*$',
+    '.*?',
+    '(.*)',
+    '^(.*)$',
+    '(?:.*)',
+    '^.*',
+    '.*$',
+    '((.*))',
+    '[\\s\\S]*',
+    '^[^]*$',
+  ])(
     'E1, issue 15 item 3: the match-everything regular expression %j is a wildcard, on every event',
     (matcher) => {
       expect(compiled(matcher)).toEqual({ kind: 'all' });

@@ -290,7 +290,7 @@ describe('documents (C2, C3)', () => {
     ]);
   });
 
-  it('engine.md section 3 (args), issue 15 item 3: Claude Code\'s exec form is argv = [command, ...args], command kept to be shown', () => {
+  it("engine.md section 3 (args), issue 15 item 3: Claude Code's exec form is argv = [command, ...args], command kept to be shown", () => {
     const result = parse(doc([{ type: 'command', command: 'node', args: ['x.js', '--a b'] }]));
     expect(result.config?.PreToolUse?.[0]?.hooks[0]).toEqual({
       type: 'command',
@@ -311,10 +311,14 @@ describe('documents (C2, C3)', () => {
       { type: 'command', command: 'node', args: ['x.js', 1] },
     ]) {
       const result = parse(doc([handler, { type: 'command', command: 'ok' }]));
-      expect(errors(result.diagnostics).map((d) => d.code), JSON.stringify(handler)).toEqual([
-        'invalid_config',
+      expect(
+        errors(result.diagnostics).map((d) => d.code),
+        JSON.stringify(handler),
+      ).toEqual(['invalid_config']);
+      expect(result.config?.PreToolUse?.[0]?.hooks).toEqual([
+        null,
+        { type: 'command', command: 'ok' },
       ]);
-      expect(result.config?.PreToolUse?.[0]?.hooks).toEqual([null, { type: 'command', command: 'ok' }]);
     }
   });
 

@@ -49,7 +49,9 @@ describe('parseJson', () => {
       ],
     });
     expect(Object.keys(result.ok ? (result.value as object) : {})).toEqual(['a', 'b']);
-    expect(parseJson('{"__proto__":1,"__proto__":{"y":2}}', 'f', { duplicateKeys: 'last' })).toMatchObject({
+    expect(
+      parseJson('{"__proto__":1,"__proto__":{"y":2}}', 'f', { duplicateKeys: 'last' }),
+    ).toMatchObject({
       ok: true,
       value: JSON.parse('{"__proto__":1,"__proto__":{"y":2}}'),
     });

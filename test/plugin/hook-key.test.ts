@@ -109,7 +109,7 @@ describe('hook keys (per-hook opt-outs)', () => {
   });
 });
 
-describe('args and shell in the surface (Claude Code\'s exec form and shell, run by the engine)', () => {
+describe("args and shell in the surface (Claude Code's exec form and shell, run by the engine)", () => {
   it('Q2: a surface that declares neither hashes exactly the consented fields', () => {
     const s = surfaceOf(documentOf({ hooks: { Stop: [{ hooks: [cmd('a')] }] } }));
     const form = s.entries.map((e) => Object.fromEntries(CONSENTED_FIELDS.map((f) => [f, e[f]])));
