@@ -285,7 +285,7 @@ describe('L1: top-level fields', () => {
     expect(out.permission).toBeNull();
   });
 
-  it('L1: on PreToolUse, decision "approve" (the deprecated alias) is permissionDecision "allow" with the reason', () => {
+  it('L1, issue 15 item 3: on PreToolUse, decision "approve" (the deprecated alias) is permissionDecision "allow" with the reason', () => {
     const out = parseJson('PreToolUse', { decision: 'approve', reason: 'read-only command' });
     expect(out.permission).toEqual({
       decision: 'allow',
@@ -331,13 +331,13 @@ describe('L1: top-level fields', () => {
     '{"async": true, "asyncTimeout": 15000}\n{"decision":"block","reason":"late"}',
     '\uFEFF{"async":true}\nplain text',
   ])(
-    'L1: a first stdout line {"async": true} makes the rest of the output ignored, with an info diagnostic (%j)',
+    'L1, issue 15 item 3: a first stdout line {"async": true} makes the rest of the output ignored, with an info diagnostic (%j)',
     (stdout) => {
       const out = parseStdout('PreToolUse', stdout);
       expect(out.diagnostics).toMatchObject([{ code: 'unsupported_field', severity: 'info' }]);
       expect(out).toMatchObject({ block: null, permission: null, context: [], continue: true });
-      const onContext = parseStdout('UserPromptSubmit', stdout);
-      expect(onContext.context).toEqual([]);
+      for (const event of ['UserPromptSubmit', 'SessionStart'] as const)
+        expect(parseStdout(event, stdout).context, event).toEqual([]);
     },
   );
 

@@ -196,7 +196,7 @@ describe('M4-M6: context, permission, suppressOriginalPrompt', () => {
       null,
     ],
   ] as const)(
-    'M5: among equal decisions the first non-empty reason wins (%j gives %s with %s)',
+    'M5, issue 15 item 3: among equal decisions the first non-empty reason wins (%j gives %s with %s)',
     (list, decision, reason) => {
       const r = reduce(
         'PreToolUse',
