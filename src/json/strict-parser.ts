@@ -1,6 +1,7 @@
 /**
  * A strict RFC 8259 recursive-descent JSON parser that accepts exactly what JSON.parse accepts,
- * and also rejects duplicate keys in one object (plugins.md P4). It reports where a document goes
+ * and also rejects duplicate keys in one object (plugins.md P4), or with `duplicateKeys: 'last'`
+ * lists them and keeps the last value, as JSON.parse does. It reports where a document goes
  * wrong: the 0-based offset and a phrase saying what was expected and what was found.
  * Nesting is capped at MAX_DEPTH so that hostile input cannot exhaust the stack.
  */
