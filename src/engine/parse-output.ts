@@ -17,8 +17,11 @@ export interface ParsedOutput {
   /** Hides only this handler's systemMessage (M3). */
   suppressOutput: boolean;
   systemMessage: string | null;
-  /** Exit 2 (K2) or `decision:"block"` (L1); the reason is never empty. */
-  block: { reason: string } | null;
+  /**
+   * Exit 2 (K2) or `decision:"block"` (L1); the reason is never empty. `generic` marks a fallback
+   * text standing for a reason the handler did not give (M5 passes over it for a given one).
+   */
+  block: { reason: string; generic?: true } | null;
   /** This handler's plain-stdout context first, then its additionalContext (M4). */
   context: string[];
   /** PreToolUse `permissionDecision` or PermissionRequest `decision`; blocks are not folded in. */
@@ -150,7 +153,8 @@ export function parseHandlerOutput(run: HandlerRun, event: EventName): ParsedOut
   }
   if (legacy) return out;
   if (run.exitCode === 2) {
-    out.block = { reason: run.stderr.trim() || GENERIC_BLOCK_REASON };
+    const reason = run.stderr.trim();
+    out.block = reason === '' ? { reason: GENERIC_BLOCK_REASON, generic: true } : { reason };
     return out;
   }
   if (run.exitCode === 0) readStdout(run, event, out);

@@ -9,8 +9,14 @@ import {
 import type { SpecificOutput } from './output-schema.js';
 import type { PermissionResult } from './types.js';
 
-/** The generic reason of a block that gave none (K2). */
+/** The generic reason of an exit-2 block with empty stderr (K2). */
 export const GENERIC_BLOCK_REASON = 'Hook blocked the operation';
+
+/**
+ * The reason of a JSON `decision: "block"` that gives no (or an empty) `reason`: the reference
+ * engine's fallback text, kept so its users read the same words.
+ */
+export const JSON_BLOCK_REASON = 'Blocked by hook';
 
 /** What one handler's JSON output asks for, before reduction (engine.md L1-L3). */
 export interface WireFields {
@@ -18,7 +24,7 @@ export interface WireFields {
   stopReason: string | null;
   suppressOutput: boolean;
   systemMessage: string | null;
-  block: { reason: string } | null;
+  block: { reason: string; generic?: true } | null;
   additionalContext: string | null;
   permission: PermissionResult | null;
   suppressOriginalPrompt: boolean;
@@ -149,7 +155,12 @@ export function readWireOutput(
       ? { decision: 'allow', reason: wire.reason ?? null, interrupt: false }
       : null;
   const permission = readPermission(event, specific, approved, notes);
-  const block = wire.decision === 'block' ? { reason: wire.reason || GENERIC_BLOCK_REASON } : null;
+  const block =
+    wire.decision !== 'block'
+      ? null
+      : wire.reason
+        ? { reason: wire.reason }
+        : { reason: JSON_BLOCK_REASON, generic: true as const };
   const fields: WireFields = {
     continue: wire.continue ?? true,
     stopReason: wire.stopReason ?? null,

@@ -20,6 +20,8 @@ export interface ReduceOptions {
 
 type Tally = Omit<DispatchResult, 'event' | 'snapshotId' | 'continueLoop' | 'runs'> & {
   requests: ContinuationRequest[];
+  /** M5: the fallback text of the first reasonless block-deny, for a deny left without a reason. */
+  genericDenyReason: string | null;
 };
 
 /** M7: caps one string bound for the result, reporting `output_capped` for its handler. */
@@ -59,9 +61,10 @@ function applyBlock(
   tally: Tally,
   event: EventName,
   handler: SnapshotHandler,
-  reason: string,
+  block: NonNullable<ParsedOutput['block']>,
   opts: ReduceOptions,
 ): PermissionResult | null {
+  const reason = block.reason;
   switch (EVENTS[event].blockPolicy) {
     case 'none': {
       const message = `${event} cannot be blocked; the block is ignored`;
@@ -73,7 +76,10 @@ function applyBlock(
       offerStopReason(tally, handler, reason);
       return null;
     case 'deny':
-      return { decision: 'deny', reason, interrupt: false };
+      // M5: a fallback text is no reason given; a later equal deny's reason takes its place.
+      if (block.generic !== true) return { decision: 'deny', reason, interrupt: false };
+      tally.genericDenyReason ??= reason;
+      return { decision: 'deny', reason: null, interrupt: false };
     case 'feedback':
       tally.feedback.push(capped(tally, handler, 'feedback', reason));
       return null;
@@ -103,7 +109,7 @@ function applyOutput(tally: Tally, event: EventName, run: HandlerRun, opts: Redu
   }
   let permission = out.permission;
   if (out.block !== null) {
-    const denial = applyBlock(tally, event, handler, out.block.reason, opts);
+    const denial = applyBlock(tally, event, handler, out.block, opts);
     permission = mergePermission(permission, denial);
   }
   for (const text of out.context) {
@@ -140,8 +146,13 @@ export function reduceResults(
     suppressOriginalPrompt: false,
     diagnostics: [],
     requests: [],
+    genericDenyReason: null,
   };
   for (const run of runs) applyOutput(tally, event, run, opts);
+  const permission = tally.permission;
+  if (permission?.decision === 'deny' && permission.reason === null) {
+    tally.permission = { ...permission, reason: tally.genericDenyReason };
+  }
   const stop = settleContinuation(tally.requests, {
     continue: tally.continue,
     continuationCount: opts.continuationCount,

@@ -68,7 +68,7 @@ export function runHandler(handler: SnapshotHandler, opts: RunHandlerOptions): P
       env: handlerEnvironment(opts.env, handler, opts.projectDir, opts.passEnv),
       // X4: a POSIX child becomes the leader of a new process group, so -pid reaches all of it.
       detached: !IS_WINDOWS,
-      shell: IS_WINDOWS && handler.argv === null,
+      shell: IS_WINDOWS && handler.argv === null && handler.shell === undefined,
       stdio: 'pipe',
       windowsHide: true,
     });
@@ -96,7 +96,12 @@ function invalidCommand(handler: SnapshotHandler): string | null {
   return handler.command.trim() === '' ? 'the command is blank' : null;
 }
 
-/** X3: argv runs directly with `${VAR}` substituted; a command runs under `/bin/sh -c`. */
+/**
+ * X3: argv (Claude Code's `args` form included) runs directly with `${VAR}` substituted; a command
+ * runs under `/bin/sh -c`, or under `bash -c` for `shell: "bash"`: bash is looked up on the
+ * handler's PATH, and where there is none the handler is `launch_failed` (the handler table of
+ * engine.md), never quietly run by another shell.
+ */
 function commandLine(
   handler: SnapshotHandler,
   projectDir: string,
@@ -105,6 +110,7 @@ function commandLine(
     const [file = '', ...args] = substituteArgv(handler.argv, argvVariables(handler, projectDir));
     return { file, args };
   }
+  if (handler.shell === 'bash') return { file: 'bash', args: ['-c', handler.command] };
   // On Windows, `shell: true` hands the command to the platform shell (cmd.exe) instead.
   return IS_WINDOWS
     ? { file: handler.command, args: [] }

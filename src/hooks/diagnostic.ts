@@ -31,6 +31,7 @@ export type DiagnosticCode =
   | 'continuation_guard'
   | 'duplicate_document'
   | 'byte_order_mark'
+  | 'duplicate_key'
   | 'trust_store_missing'
   | 'trust_store_invalid'
   | 'trust_not_stored'

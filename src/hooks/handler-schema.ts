@@ -20,6 +20,14 @@ const FIELDS = {
     ),
     rule: 'argv must be a non-empty array of strings with a non-blank first element',
   },
+  args: {
+    schema: z.array(z.string()),
+    rule: 'args must be an array of strings (the arguments of the program command names)',
+  },
+  shell: {
+    schema: z.enum(['bash', 'sh']),
+    rule: 'shell must be "bash" or "sh"',
+  },
   timeout: {
     schema: z.number().check(z.refine((n) => Number.isFinite(n) && n > 0)),
     rule: 'timeout must be a finite number > 0',
@@ -70,13 +78,27 @@ function fieldProblems(raw: Record<string, unknown>): string[] {
   if (!otherType && !hasArgv && (raw.command === undefined || blankCommand)) {
     problems.push(`${FIELDS.command.rule} (or give argv), found ${describeValue(raw.command)}`);
   }
+  if (hasArgv && Object.hasOwn(raw, 'args')) {
+    problems.push(
+      'argv and args are two exec forms of one handler: give argv alone, or command with args',
+    );
+  }
   return problems;
 }
 
-/** Only called once every present field passed its schema. */
+/**
+ * Only called once every present field passed its schema. Claude Code's exec form becomes argv:
+ * `command` names the program and `args` are its arguments (`argv = [command, ...args]`), run
+ * without a shell; `command` stays as written, to be shown. `shell: "sh"` is the default, so only
+ * `"bash"` is kept, and only where a shell runs (no argv).
+ */
 function toHandler(raw: Record<string, unknown>): HandlerConfig {
-  const argv = raw.argv as string[] | undefined;
+  const args = raw.args as string[] | undefined;
   const command = raw.command as string | undefined;
+  const argv =
+    args !== undefined && command !== undefined
+      ? [command, ...args]
+      : (raw.argv as string[] | undefined);
   const handler: HandlerConfig = {
     type: 'command',
     command: command !== undefined && command.trim() !== '' ? command : (argv ?? []).join(' '),
@@ -85,5 +107,6 @@ function toHandler(raw: Record<string, unknown>): HandlerConfig {
   if (raw.timeout !== undefined) handler.timeout = raw.timeout as number;
   if (raw.statusMessage !== undefined) handler.statusMessage = raw.statusMessage as string;
   if (raw.if !== undefined) handler.if = raw.if as string;
+  if (raw.shell === 'bash' && argv === undefined) handler.shell = 'bash';
   return handler;
 }

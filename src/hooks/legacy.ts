@@ -16,9 +16,12 @@ import type {
  * C4: migration of a list-shaped user or project file, `{"hooks": [{"command": [argv...],
  * "events": [...]}]}`. Each (entry, mapped event) pair becomes its own group with one handler whose
  * stdin is `{"event": "<legacy name>", "thread_id"?}`, whose output and exit code are ignored, and
- * whose timeout is 6 s. An entry without `events` gets every mapped legacy event. Other legacy names
- * are dropped with `legacy_unmapped`. A `command` given as a string (not an argv array) is kept as a
- * shell command: legacy files were hand-written by the user, who meant it as a shell line.
+ * whose timeout is 6 s. An entry without `events`, or with `"events": []`, gets every mapped legacy
+ * event (the reference migration and its legacy dispatcher read an empty list as every event).
+ * Other legacy names are dropped with `legacy_unmapped`. Legacy entries are argv lists: a `command`
+ * given as a string is skipped with `legacy_unmapped`, as the reference does (it never ran one
+ * through a shell). A list item that is not an object refuses the whole document (invalid_config,
+ * nothing loaded), as the reference refuses it; other faults of one entry drop that entry only.
  */
 const LEGACY_MAP: ReadonlyMap<string, { event: EventName; matcher: string | null }> = new Map([
   ['session.start', { event: 'UserPromptSubmit', matcher: null }],
@@ -36,7 +39,7 @@ const ENTRY_KEYS: ReadonlySet<string> = new Set(['command', 'events', 'thread_id
 const TOP_LEVEL_KEYS: ReadonlySet<string> = new Set(['hooks', 'description']);
 
 interface LegacyEntry {
-  command: string | string[];
+  command: string[];
   events: readonly string[];
   threadId: string | undefined;
 }
@@ -46,7 +49,10 @@ export function migrateLegacyDocument(
   file: string,
 ): ParsedDocument {
   const hooksPath = childPath(documentPath(file), 'hooks');
-  const entries: unknown[] = Array.isArray(value.hooks) ? value.hooks : [];
+  const items: unknown[] = Array.isArray(value.hooks) ? value.hooks : [];
+  const foreign = items.findIndex((entry) => !isPlainObject(entry));
+  if (foreign >= 0) return refused(items[foreign], childPath(hooksPath, foreign));
+  const entries = items as Array<Record<string, unknown>>;
   const diagnostics: Diagnostic[] = [
     diagnostic(
       'legacy_deprecated',
@@ -95,27 +101,44 @@ export function migrateLegacyDocument(
   return { config: config as HooksConfig, declared, diagnostics };
 }
 
-function readEntry(raw: unknown, path: string, diagnostics: Diagnostic[]): LegacyEntry | null {
+/** The reference refuses a legacy list holding a non-object item: nothing of the file loads. */
+function refused(item: unknown, path: string): ParsedDocument {
+  const message = `legacy hook entry must be an object, found ${describeValue(item)}; the document is not loaded`;
+  return {
+    config: null,
+    declared: [],
+    diagnostics: [diagnostic('invalid_config', 'error', message, { path })],
+  };
+}
+
+function readEntry(
+  raw: Record<string, unknown>,
+  path: string,
+  diagnostics: Diagnostic[],
+): LegacyEntry | null {
   const invalid = (message: string): null => {
     diagnostics.push(diagnostic('invalid_config', 'error', message, { path }));
     return null;
   };
-  if (!isPlainObject(raw))
-    return invalid(`legacy hook entry must be an object, found ${describeValue(raw)}`);
   diagnostics.push(...unknownKeyWarnings(raw, path, ENTRY_KEYS, 'legacy entry'));
   const command = raw.command;
+  if (typeof command === 'string') {
+    const message = `legacy command ${JSON.stringify(command)} is a string, not an argv list (["program", "arg", ...]); the entry is skipped`;
+    diagnostics.push(diagnostic('legacy_unmapped', 'warning', message, { path }));
+    return null;
+  }
   const isArgv =
     Array.isArray(command) &&
     command.length > 0 &&
     command.every((part) => typeof part === 'string') &&
     String(command[0]).trim() !== '';
-  const isShell = typeof command === 'string' && command.trim() !== '';
-  if (!isArgv && !isShell) {
+  if (!isArgv) {
     return invalid(
-      `legacy command must be a non-empty array of strings (or a non-blank string), found ${describeValue(command)}`,
+      `legacy command must be a non-empty array of strings, found ${describeValue(command)}`,
     );
   }
-  const events = raw.events ?? [...LEGACY_MAP.keys()];
+  const listed = raw.events ?? [];
+  const events = Array.isArray(listed) && listed.length === 0 ? [...LEGACY_MAP.keys()] : listed;
   if (!Array.isArray(events) || !events.every((name) => typeof name === 'string')) {
     return invalid(
       `legacy events must be an array of event names, found ${describeValue(raw.events)}`,
@@ -125,7 +148,7 @@ function readEntry(raw: unknown, path: string, diagnostics: Diagnostic[]): Legac
     return invalid(`legacy thread_id must be a string, found ${describeValue(raw.thread_id)}`);
   }
   return {
-    command: command as string | string[],
+    command: command as string[],
     events: [...new Set(events as string[])],
     threadId: raw.thread_id,
   };
@@ -135,7 +158,6 @@ function legacyHandler(entry: LegacyEntry, legacyName: string): HandlerConfig {
   const legacyStdin: Record<string, unknown> = { event: legacyName };
   if (entry.threadId !== undefined) legacyStdin.thread_id = entry.threadId;
   const base = { type: 'command' as const, timeout: LEGACY_TIMEOUT_SEC, legacyStdin };
-  if (typeof entry.command === 'string') return { ...base, command: entry.command };
   return { ...base, command: entry.command.join(' '), argv: [...entry.command] };
 }
 

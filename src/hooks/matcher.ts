@@ -2,6 +2,7 @@ import { EVENTS } from './events.js';
 import type { EventName } from './events.js';
 import { wordTextTest } from './regex/word-text.js';
 import { checkRegexSafety } from './regex/safe-regex.js';
+import { matchesEverything } from './regex/match-everything.js';
 
 /**
  * Group matchers (engine.md E1-E6). `compileMatcher` runs once per group when the snapshot is
@@ -24,9 +25,14 @@ const isExactSet = wordTextTest(',|-');
 
 const ALL: CompiledMatcher = { kind: 'all' };
 
-/** E1: omitted, null, "" and "*" match everything. */
+/**
+ * E1: omitted, null, "" and "*" match everything, and so does a regular expression that matches
+ * every string (`.*`, `^.*$`, ...): a wildcard on every event, those without a matcher field (E5)
+ * and payloads without the field (E6) included.
+ */
 function isWildcardMatcher(matcher: string | null | undefined): boolean {
-  return matcher === undefined || matcher === null || matcher === '' || matcher === '*';
+  if (matcher === undefined || matcher === null) return true;
+  return matcher === '' || matcher === '*' || matchesEverything(matcher);
 }
 
 export function compileMatcher(matcher: string | null, event: EventName): CompileResult {
@@ -34,7 +40,7 @@ export function compileMatcher(matcher: string | null, event: EventName): Compil
   const source = matcher as string;
   const shown = JSON.stringify(source.length > 80 ? `${source.slice(0, 80)}...` : source);
   if (EVENTS[event].matcherField === null) {
-    const message = `${event} has no matcher field, so only a wildcard matcher ("*", "" or none) is allowed; found ${shown}`;
+    const message = `${event} has no matcher field, so only a wildcard matcher ("*", "", ".*" or none) is allowed; found ${shown}`;
     return { ok: false, code: 'unsupported_matcher', message };
   }
   if (isExactSet(source)) {

@@ -6,8 +6,10 @@ export interface HandlerConfig {
   type: 'command';
   /** Shell form; with argv it is only shown. */
   command: string;
-  /** Direct execution without a shell (X3). */
+  /** Direct execution without a shell (X3); Claude Code's `args` form arrives here as `[command, ...args]`. */
   argv?: readonly string[];
+  /** The shell that runs `command` when there is no argv; absent means `/bin/sh`. */
+  shell?: 'bash';
   /** Seconds, finite and > 0. */
   timeout?: number;
   statusMessage?: string;
@@ -45,8 +47,8 @@ export interface DeclaredHandler {
   timeout: unknown;
   statusMessage: unknown;
   /**
-   * Claude Code's exec-form arguments and shell choice, as declared: hookpm runs neither (they are
-   * unknown keys to its engine), but they decide what Claude Code runs, so review shows them.
+   * Claude Code's exec-form arguments and shell choice, as declared (the engine runs them: `args`
+   * as argv after `command`, `shell: "bash"` for a command without argv); review shows them.
    */
   args?: unknown;
   shell?: unknown;
@@ -94,6 +96,8 @@ export interface SnapshotHandler {
   if: string | null;
   command: string;
   argv: readonly string[] | null;
+  /** `'bash'`: `command` runs under `bash -c` (found on PATH); absent: under `/bin/sh -c`. */
+  shell?: 'bash';
   /** The handler's timeout, else the event default (X6). */
   timeoutSec: number;
   statusMessage: string | null;

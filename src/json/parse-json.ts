@@ -1,4 +1,4 @@
-import { MAX_DEPTH, parseStrict } from './strict-parser.js';
+import { MAX_DEPTH, parseStrict, type StrictOptions } from './strict-parser.js';
 
 /**
  * The strict JSON reader every untrusted file goes through (plugins.md P4, security.md
@@ -14,28 +14,49 @@ import { MAX_DEPTH, parseStrict } from './strict-parser.js';
  * comparing the number of `:` outside strings in the text with the number of keys the parsed value
  * holds (a duplicate makes the latter smaller). Only a failure on either count runs the slower
  * strict parser, which finds and locates the problem.
+ *
+ * `duplicateKeys: 'last'` (user and project hooks files, plugins.md P4) reads a repeated key as
+ * JSON.parse does, the last value winning, and lists each repeat in `duplicates` for a warning.
  */
 export type ParseJsonResult =
-  | { ok: true; value: unknown; bom: boolean }
+  | { ok: true; value: unknown; bom: boolean; duplicates: JsonDuplicate[] }
   | { ok: false; message: string; line: number; column: number };
 
-export function parseJson(text: string, _file: string): ParseJsonResult {
+/** A repeated key read with `duplicateKeys: 'last'`: what and where (1-based, like failures). */
+export interface JsonDuplicate {
+  message: string;
+  line: number;
+  column: number;
+}
+
+export function parseJson(
+  text: string,
+  _file: string,
+  options: StrictOptions = {},
+): ParseJsonResult {
   const bom = text.charCodeAt(0) === 0xfeff;
   const body = bom ? text.slice(1) : text;
   let value: unknown;
   try {
     value = JSON.parse(body);
   } catch {
-    return strict(body, bom);
+    return strict(body, bom, options);
   }
   const members = typeof value === 'object' && value !== null ? countMembers(value, 0) : 0;
-  if (members >= 0 && members === countKeysInText(body)) return { ok: true, value, bom };
-  return strict(body, bom);
+  if (members >= 0 && members === countKeysInText(body))
+    return { ok: true, value, bom, duplicates: [] };
+  return strict(body, bom, options);
 }
 
-function strict(body: string, bom: boolean): ParseJsonResult {
-  const result = parseStrict(body);
-  if (result.ok) return { ok: true, value: result.value, bom };
+function strict(body: string, bom: boolean, options: StrictOptions): ParseJsonResult {
+  const result = parseStrict(body, options);
+  if (result.ok) {
+    const duplicates = result.duplicates.map(({ offset, what }) => ({
+      message: what,
+      ...position(body, offset),
+    }));
+    return { ok: true, value: result.value, bom, duplicates };
+  }
   const { line, column } = position(body, result.offset);
   return { ok: false, message: result.what, line, column };
 }

@@ -1,13 +1,29 @@
 /**
  * A strict RFC 8259 recursive-descent JSON parser that accepts exactly what JSON.parse accepts,
- * and also rejects duplicate keys in one object (plugins.md P4). It reports where a document goes
+ * and also rejects duplicate keys in one object (plugins.md P4), or with `duplicateKeys: 'last'`
+ * lists them and keeps the last value, as JSON.parse does. It reports where a document goes
  * wrong: the 0-based offset and a phrase saying what was expected and what was found.
  * Nesting is capped at MAX_DEPTH so that hostile input cannot exhaust the stack.
  */
 export const MAX_DEPTH = 512;
 
 export type StrictResult =
-  { ok: true; value: unknown } | { ok: false; offset: number; what: string };
+  | { ok: true; value: unknown; duplicates: StrictDuplicate[] }
+  | { ok: false; offset: number; what: string };
+
+/** A repeated key that `duplicateKeys: 'last'` kept (the later value replaced the earlier one). */
+export interface StrictDuplicate {
+  offset: number;
+  what: string;
+}
+
+export interface StrictOptions {
+  /**
+   * `'refuse'` (default, plugins.md P4): a repeated key in one object fails the parse.
+   * `'last'`: the later value wins, as in JSON.parse, and each repeat is listed in `duplicates`.
+   */
+  duplicateKeys?: 'refuse' | 'last';
+}
 
 class ParseFailure {
   constructor(
@@ -28,14 +44,19 @@ const ESCAPES: Readonly<Record<string, string>> = {
   t: '\t',
 };
 
-export function parseStrict(text: string): StrictResult {
-  const state: State = { text, pos: 0, path: [] };
+export function parseStrict(text: string, options: StrictOptions = {}): StrictResult {
+  const state: State = {
+    text,
+    pos: 0,
+    path: [],
+    duplicates: options.duplicateKeys === 'last' ? [] : null,
+  };
   try {
     skipWs(state);
     const value = parseValue(state, 0);
     skipWs(state);
     if (state.pos < text.length) fail(state, 'unexpected data after the JSON document');
-    return { ok: true, value };
+    return { ok: true, value, duplicates: state.duplicates ?? [] };
   } catch (error) {
     if (error instanceof ParseFailure) return { ok: false, offset: error.offset, what: error.what };
     throw error;
@@ -47,6 +68,8 @@ interface State {
   pos: number;
   /** Keys and indexes from the root to the value being parsed (pushed and popped in place). */
   readonly path: Array<string | number>;
+  /** null: a repeated key fails the parse; else repeats are listed here and the last value wins. */
+  readonly duplicates: StrictDuplicate[] | null;
 }
 
 type Path = ReadonlyArray<string | number>;
@@ -107,7 +130,9 @@ function parseObject(state: State, depth: number): Record<string, unknown> {
     const keyAt = state.pos;
     const key = parseString(state);
     if (Object.prototype.hasOwnProperty.call(object, key)) {
-      fail(state, `duplicate key ${JSON.stringify(key)} in ${describePath(state.path)}`, keyAt);
+      const what = `duplicate key ${JSON.stringify(key)} in ${describePath(state.path)}`;
+      if (state.duplicates === null) fail(state, what, keyAt);
+      state.duplicates.push({ offset: keyAt, what });
     }
     skipWs(state);
     if (state.text[state.pos] !== ':')

@@ -4,13 +4,15 @@ import type { PluginDocument } from './loaded-plugin.js';
 
 /**
  * Review warnings about handlers whose agents would run different things (README "The consent
- * model"): hookpm runs `argv` when given, else `command` under `/bin/sh -c`; Claude Code runs
- * `command` (with `args` as its exec form, in `shell` when named) and ignores `argv`. So:
+ * model"). hookpm runs `argv` when given; Claude Code's exec form `command` + `args` as the program
+ * `command` names with `args` as its arguments, without a shell (as Claude Code does); else
+ * `command` under `/bin/sh -c`, or `bash -c` for `shell: "bash"`. Claude Code ignores `argv`. So:
  * - `command_argv_differ`: both `command` and `argv` are given and the command, read as the shell
  *   would, is not exactly the argv (another word, a quote that changes one, or anything the shell
  *   would expand or interpret: `$(...)`, backquotes, `$NAME` other than the variables of
  *   plugins.md V2, globs, `~`, redirections, pipes, `;`, `&`, comments);
- * - `ignored_field`: `args` or `shell` is declared; hookpm does not use them.
+ * - `ignored_field`: a `shell` beside `argv` or `args`, where hookpm runs the program directly and
+ *   no shell is involved. `args` and `shell: "bash"` on their own are run as declared: no warning.
  */
 export function handlerFormWarnings(
   documents: ReadonlyArray<Pick<PluginDocument, 'declared'>>,
@@ -18,32 +20,30 @@ export function handlerFormWarnings(
   const found: Diagnostic[] = [];
   for (const document of documents) {
     for (const d of document.declared) {
-      const argv =
-        Array.isArray(d.argv) && d.argv.every((a) => typeof a === 'string') ? d.argv : null;
+      const argv = stringList(d.argv);
       const command = typeof d.command === 'string' && d.command.trim() !== '' ? d.command : null;
+      const shell = typeof d.shell === 'string' ? d.shell : 'sh';
       if (command !== null && argv !== null && !sameWords(shellWords(command), argv)) {
-        const message = `command and argv differ: hookpm runs argv ${JSON.stringify(argv)}, while Claude Code runs the command ${JSON.stringify(command)}`;
+        const message = `command and argv differ: hookpm runs argv ${JSON.stringify(argv)}, while Claude Code runs the command ${JSON.stringify(command)} under ${shell}`;
         found.push(diagnostic('command_argv_differ', 'warning', message, { path: d.path }));
       }
+      const args = stringList(d.args);
+      if (d.shell === undefined || (argv === null && args === null)) continue;
       const runs =
         argv !== null
-          ? `argv ${JSON.stringify(argv)}`
-          : `the command ${JSON.stringify(d.command)} under /bin/sh`;
-      if (d.args !== undefined) {
-        const message = `"args" ${JSON.stringify(d.args)} is not used by hookpm, which runs ${runs} without them; Claude Code passes them to the command`;
-        found.push(
-          diagnostic('ignored_field', 'warning', message, { path: childPath(d.path, 'args') }),
-        );
-      }
-      if (d.shell !== undefined) {
-        const message = `"shell" ${JSON.stringify(d.shell)} is not used by hookpm, which runs ${runs}; Claude Code runs the command in that shell`;
-        found.push(
-          diagnostic('ignored_field', 'warning', message, { path: childPath(d.path, 'shell') }),
-        );
-      }
+          ? `argv ${JSON.stringify(argv)} directly`
+          : `${JSON.stringify(command)} with args ${JSON.stringify(args)} directly`;
+      const message = `"shell" ${JSON.stringify(d.shell)} is not used: hookpm runs ${runs}, without a shell`;
+      found.push(
+        diagnostic('ignored_field', 'warning', message, { path: childPath(d.path, 'shell') }),
+      );
     }
   }
   return found;
+}
+
+function stringList(value: unknown): string[] | null {
+  return Array.isArray(value) && value.every((a) => typeof a === 'string') ? value : null;
 }
 
 /** plugins.md V2: the variables hookpm substitutes in argv, as the shell expands them. */

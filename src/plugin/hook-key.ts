@@ -3,14 +3,16 @@ import { canonicalJson, sha256Hex } from '../json/canonical-json.js';
 /**
  * A plugin hook's key: how `hookpm disable <plugin> --hook <key>` names one hook (README "The
  * consent model"). It is the first 10 hex characters of the SHA-256 of the canonical JSON of the
- * fields that decide what hookpm runs and when - event, matcher, `if`, command, argv - and of
- * nothing else, so:
+ * fields that decide what hookpm runs and when - event, matcher, `if`, command, argv, and the shell
+ * when it is bash and no argv is run - and of nothing else, so:
  * - it never depends on the hook's position, its document, its timeout or its status message: an
  *   update that moves or re-times a hook keeps its key, and an opt-out keeps applying;
  * - an update that changes what the hook runs or when gives it another key: the opt-out no longer
  *   applies to it, and the review says so;
- * - handlers hookpm would run identically share a key (hookpm runs neither Claude Code's `args`
- *   nor `shell`, so two handlers differing only there are one hook to hookpm's engine).
+ * - handlers hookpm would run identically share a key: Claude Code's `args` reach the key as the
+ *   argv they make (`[command, ...args]`), and a `shell` counts only as `"bash"` without argv
+ *   (`"sh"` is the default; beside argv no shell runs), so the keys of every hook declared
+ *   without `shell: "bash"` are what they were before hookpm ran it.
  * Field values are those of the surface (plugins.md section 4) and of a snapshot handler alike:
  * matcher, `if` and argv null when absent; command as the engine shows it.
  */
@@ -20,12 +22,15 @@ export interface HookKeyFields {
   if: unknown;
   command: unknown;
   argv: unknown;
+  shell?: unknown;
 }
 
 export const HOOK_KEY_LENGTH = 10;
 
 export function hookKey(fields: HookKeyFields): string {
   const keyed = [fields.event, fields.matcher, fields.if, fields.command, fields.argv];
+  const bash = fields.shell === 'bash' && (fields.argv === null || fields.argv === undefined);
+  if (bash) keyed.push('bash');
   return sha256Hex(canonicalJson(keyed)).slice(0, HOOK_KEY_LENGTH);
 }
 

@@ -18,7 +18,10 @@ export interface SurfaceEntry extends Pick<
   DeclaredHandler,
   'event' | 'matcher' | 'if' | 'type' | 'command' | 'argv' | 'timeout' | 'statusMessage'
 > {
-  /** Claude Code's `args` and `shell` as declared (hookpm runs neither); null when absent. */
+  /**
+   * Claude Code's `args` and `shell` as declared; null when absent. The engine runs them (`argv`
+   * then holds `[command, ...args]`, and `shell: "bash"` picks bash for a command).
+   */
   args: unknown;
   shell: unknown;
   source: string;

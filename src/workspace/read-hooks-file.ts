@@ -23,7 +23,10 @@ export type HooksFileRead =
 export interface ReadHooksFileOptions {
   file: string;
   origin: Origin;
-  /** C4: user and project files may be legacy list-shaped; plugin documents never are. */
+  /**
+   * User and project files (true): they may be legacy list-shaped (C4), and a duplicate key is a
+   * `duplicate_key` warning with the last value used (plugins.md P4). Plugin documents never are.
+   */
   legacy: boolean;
 }
 
@@ -33,7 +36,9 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 /**
  * S5: a missing file is nothing; an unreadable file, invalid UTF-8 or invalid JSON is one
  * `config_read_failed` naming the file (and line and column for JSON); a leading BOM is accepted
- * with a warning. Never throws for file problems.
+ * with a warning; in a user or project file each repeated key is a `duplicate_key` warning at its
+ * line and column, and the last value is used, as JSON.parse and Python's json read it (so one
+ * repeated key never takes a user's guard away). Never throws for file problems.
  */
 export async function readHooksFile(options: ReadHooksFileOptions): Promise<HooksFileRead> {
   const { file, origin } = options;
@@ -51,13 +56,21 @@ export async function readHooksFile(options: ReadHooksFileOptions): Promise<Hook
   } catch {
     return failed(file, origin, `cannot read ${file}: it is not valid UTF-8`);
   }
-  const json = parseJson(text, file);
+  const json = parseJson(text, file, { duplicateKeys: options.legacy ? 'last' : 'refuse' });
   if (!json.ok) {
     const where = `${file}:${json.line}:${json.column}`;
     return failed(file, origin, `invalid JSON at ${where}: ${json.message}`);
   }
   const parsed = parseHooksDocument(json.value, { file, legacy: options.legacy });
   const diagnostics: Diagnostic[] = parsed.diagnostics.map((d) => ({ ...d, origin }));
+  diagnostics.unshift(
+    ...json.duplicates.map((d) =>
+      diagnostic('duplicate_key', 'warning', `${d.message}; the last value is used`, {
+        origin,
+        path: `${file}:${d.line}:${d.column}`,
+      }),
+    ),
+  );
   if (json.bom) {
     const message = `${file} starts with a byte-order mark; it was ignored`;
     diagnostics.unshift(diagnostic('byte_order_mark', 'warning', message, { origin, path: file }));

@@ -233,6 +233,22 @@ describe('hookpm validate', () => {
     expect(report.events).toEqual([]);
   });
 
+  it('plugins.md P4, issue 15 item 1: a duplicate key in a hooks file is a duplicate_key warning at its line and column (exit 0; --strict: 1)', async () => {
+    const file = join(dir, 'duplicate.json');
+    await writeFile(
+      file,
+      '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "a", "command": "b"}]}]}}',
+    );
+    const lax = hookpm(['validate', file, '--json']);
+    expect(lax.code).toBe(0);
+    expect(JSON.parse(lax.stdout)).toMatchObject({
+      ok: true,
+      events: ['Stop'],
+      diagnostics: [{ severity: 'warning', code: 'duplicate_key', path: `${file}:1:68` }],
+    });
+    expect(hookpm(['validate', '--strict', file, '--json']).code).toBe(1);
+  });
+
   it('S5: invalid JSON is config_read_failed with file, line and column, exit 1', async () => {
     const file = join(dir, 'broken.json');
     await writeFile(file, '{\n  "hooks": {\n    "Stop": [,]\n  }\n}\n');

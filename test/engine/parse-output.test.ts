@@ -77,7 +77,7 @@ describe('K2 and K3: exit codes', () => {
 
   it('K2: exit 2 with blank stderr blocks with "Hook blocked the operation"', () => {
     const out = parseHandlerOutput(exitRun('PreToolUse', 0, 2, ' \n'), 'PreToolUse');
-    expect(out.block).toEqual({ reason: 'Hook blocked the operation' });
+    expect(out.block).toEqual({ reason: 'Hook blocked the operation', generic: true });
   });
 
   it('K3: exit 127 gives nonzero_exit with the code and the stderr tail, and never blocks', () => {
@@ -225,9 +225,13 @@ describe('L1: top-level fields', () => {
     expect(out.systemMessage).toBe('kept');
   });
 
-  it('L1: decision "block" without a reason gets the generic reason', () => {
-    expect(parseJson('Stop', { decision: 'block' }).block).toEqual({
-      reason: 'Hook blocked the operation',
+  it('L1, issue 15 item 1: decision "block" without a reason (or with an empty one) gets the reference\'s "Blocked by hook"', () => {
+    const generic = { reason: 'Blocked by hook', generic: true };
+    expect(parseJson('Stop', { decision: 'block' }).block).toEqual(generic);
+    expect(parseJson('Stop', { decision: 'block', reason: '' }).block).toEqual(generic);
+    expect(parseJson('Stop', { decision: 'block', reason: null }).block).toEqual(generic);
+    expect(parseJson('Stop', { decision: 'block', reason: 'why' }).block).toEqual({
+      reason: 'why',
     });
   });
 
@@ -281,7 +285,7 @@ describe('L1: top-level fields', () => {
     expect(out.permission).toBeNull();
   });
 
-  it('L1: on PreToolUse, decision "approve" (the deprecated alias) is permissionDecision "allow" with the reason', () => {
+  it('L1, issue 15 item 3: on PreToolUse, decision "approve" (the deprecated alias) is permissionDecision "allow" with the reason', () => {
     const out = parseJson('PreToolUse', { decision: 'approve', reason: 'read-only command' });
     expect(out.permission).toEqual({
       decision: 'allow',
@@ -327,13 +331,13 @@ describe('L1: top-level fields', () => {
     '{"async": true, "asyncTimeout": 15000}\n{"decision":"block","reason":"late"}',
     '\uFEFF{"async":true}\nplain text',
   ])(
-    'L1: a first stdout line {"async": true} makes the rest of the output ignored, with an info diagnostic (%j)',
+    'L1, issue 15 item 3: a first stdout line {"async": true} makes the rest of the output ignored, with an info diagnostic (%j)',
     (stdout) => {
       const out = parseStdout('PreToolUse', stdout);
       expect(out.diagnostics).toMatchObject([{ code: 'unsupported_field', severity: 'info' }]);
       expect(out).toMatchObject({ block: null, permission: null, context: [], continue: true });
-      const onContext = parseStdout('UserPromptSubmit', stdout);
-      expect(onContext.context).toEqual([]);
+      for (const event of ['UserPromptSubmit', 'SessionStart'] as const)
+        expect(parseStdout(event, stdout).context, event).toEqual([]);
     },
   );
 

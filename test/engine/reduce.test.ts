@@ -196,7 +196,7 @@ describe('M4-M6: context, permission, suppressOriginalPrompt', () => {
       null,
     ],
   ] as const)(
-    'M5: among equal decisions the first non-empty reason wins (%j gives %s with %s)',
+    'M5, issue 15 item 3: among equal decisions the first non-empty reason wins (%j gives %s with %s)',
     (list, decision, reason) => {
       const r = reduce(
         'PreToolUse',
@@ -214,6 +214,37 @@ describe('M4-M6: context, permission, suppressOriginalPrompt', () => {
       deny(1, { behavior: 'deny', message: 'No' }),
     ]);
     expect(r.permission).toEqual({ decision: 'deny', reason: 'No', interrupt: true });
+  });
+
+  it('M5, issue 15 items 1 and 3: a block without a reason gives its fallback text only when no equal deny gave a reason', () => {
+    const jsonBlock = (i: number, reason?: string) =>
+      jsonRun(
+        'PreToolUse',
+        i,
+        reason === undefined ? { decision: 'block' } : { decision: 'block', reason },
+      );
+    expect(reduce('PreToolUse', [jsonBlock(0)]).permission).toEqual({
+      decision: 'deny',
+      reason: 'Blocked by hook',
+      interrupt: false,
+    });
+    expect(reduce('PreToolUse', [jsonBlock(0), jsonBlock(1, 'not on main')]).permission).toEqual({
+      decision: 'deny',
+      reason: 'not on main',
+      interrupt: false,
+    });
+    expect(
+      reduce('PreToolUse', [exitRun('PreToolUse', 0, 2, ''), decideWithout(1, 'deny', 'policy')])
+        .permission,
+    ).toEqual({ decision: 'deny', reason: 'policy', interrupt: false });
+    // The first fallback text stands when nobody gave a reason.
+    expect(
+      reduce('PreToolUse', [exitRun('PreToolUse', 0, 2, ''), jsonBlock(1)]).permission?.reason,
+    ).toBe('Hook blocked the operation');
+    // A reason from a lower-ranked decision is not taken over.
+    expect(
+      reduce('PreToolUse', [decideWithout(0, 'ask', 'check'), jsonBlock(1)]).permission,
+    ).toEqual({ decision: 'deny', reason: 'Blocked by hook', interrupt: false });
   });
 
   it('M5/K2: an exit-2 deny gives its reason to an earlier reasonless deny', () => {

@@ -74,21 +74,48 @@ describe('legacy list-shaped files (engine.md C4)', () => {
     expect(result.config?.SessionEnd?.[0]?.hooks[0]).toEqual(handler('session.end', ['x'], 't-1'));
   });
 
-  it('C4: a command given as a string is kept as a shell command (no argv)', () => {
-    const result = migrate([{ command: 'say done | tee log', events: ['task.complete'] }]);
-    expect(result.config?.Notification?.[0]?.hooks[0]).toEqual({
-      type: 'command',
-      command: 'say done | tee log',
-      timeout: 6,
-      legacyStdin: { event: 'task.complete' },
-    });
+  it('C4, issue 15 item 1: "events": [] means every mapped legacy event, as the reference migration reads it', () => {
+    const empty = migrate([{ command: ['x'], events: [] }]);
+    const absent = migrate([{ command: ['x'] }]);
+    expect(empty.config).toEqual(absent.config);
+    expect(Object.values(empty.config ?? {}).flat()).toHaveLength(7);
+    expect(empty.diagnostics.filter((d) => d.code === 'legacy_migrated')).toHaveLength(7);
   });
 
-  it('C4: an invalid entry is invalid_config for that entry only; the others migrate', () => {
+  it('C4, issue 15 item 1: a command given as a string is skipped with legacy_unmapped (legacy entries are argv lists)', () => {
+    const result = migrate([
+      { command: 'say done | tee log', events: ['task.complete'] },
+      { command: ['good'], events: ['session.end'] },
+    ]);
+    expect(result.diagnostics.map((d) => [d.code, d.path])).toEqual([
+      ['legacy_deprecated', `${FILE}:hooks`],
+      ['legacy_unmapped', `${FILE}:hooks[0]`],
+      ['legacy_migrated', `${FILE}:hooks[1]`],
+    ]);
+    expect(result.diagnostics[1]?.message).toContain('"say done | tee log"');
+    expect(result.config).toEqual({
+      SessionEnd: [{ matcher: null, hooks: [handler('session.end', ['good'])] }],
+    });
+    expect(result.declared.map((d) => d.command)).toEqual(['good']);
+  });
+
+  it('C4, issue 15 item 1: a legacy list with an item that is not an object refuses the whole document', () => {
+    for (const item of ['echo', 3, null, ['echo']]) {
+      const result = migrate([{ command: ['good'], events: ['session.end'] }, item]);
+      expect(result.config, JSON.stringify(item)).toBeNull();
+      expect(result.declared).toEqual([]);
+      expect(result.diagnostics.map((d) => [d.code, d.severity, d.path])).toEqual([
+        ['invalid_config', 'error', `${FILE}:hooks[1]`],
+      ]);
+      expect(result.diagnostics[0]?.message).toContain('the document is not loaded');
+    }
+  });
+
+  it('C4: an invalid entry (an object) is invalid_config for that entry only; the others migrate', () => {
     const result = migrate([
       { command: [], events: ['session.end'] },
       { command: ['ok'], events: 'session.end' },
-      'echo',
+      { command: ['ok'], events: ['session.end'], thread_id: 5 },
       { command: ['good'], events: ['session.end'] },
     ]);
     const invalid = result.diagnostics.filter((d) => d.code === 'invalid_config');

@@ -19,6 +19,36 @@ describe('matchers (engine.md E1-E6)', () => {
     expect(accepts(matcher, 'Anything')).toBe(true);
   });
 
+  it.each([
+    '.*',
+    '^.*$',
+    '.*?',
+    '(.*)',
+    '^(.*)$',
+    '(?:.*)',
+    '^.*',
+    '.*$',
+    '((.*))',
+    '[\\s\\S]*',
+    '^[^]*$',
+  ])(
+    'E1, issue 15 item 3: the match-everything regular expression %j is a wildcard, on every event',
+    (matcher) => {
+      expect(compiled(matcher)).toEqual({ kind: 'all' });
+      for (const event of ['Stop', 'UserPromptSubmit'] as const)
+        expect(compileMatcher(matcher, event)).toEqual({ ok: true, matcher: { kind: 'all' } });
+      expect(matcherAccepts(compiled(matcher), 'PreToolUse', {})).toBe(true);
+    },
+  );
+
+  it.each(['.+', '^.*x$', '.*\\$', '(.*)|x', '(?=.*)', '(.)*', '.**', '(.*))', 'a*'])(
+    'E1: %j is not a match-everything spelling, so it stays a regular expression',
+    (matcher) => {
+      const result = compileMatcher(matcher, 'PreToolUse');
+      expect(result.ok && result.matcher.kind === 'all').toBe(false);
+    },
+  );
+
   it('E2: a matcher of word characters, spaces, commas, dashes and bars is an exact set, trimmed', () => {
     expect(compiled(' Edit | Write,MultiEdit ,, ')).toEqual({
       kind: 'exact',
@@ -106,7 +136,11 @@ describe('matchers (engine.md E1-E6)', () => {
         ok: false,
         code: 'unsupported_matcher',
       });
-      expect(compileMatcher('.*', event)).toMatchObject({ ok: false, code: 'unsupported_matcher' });
+      expect(compileMatcher('mcp__.*', event)).toMatchObject({
+        ok: false,
+        code: 'unsupported_matcher',
+      });
+      expect(compileMatcher('.*', event)).toEqual({ ok: true, matcher: { kind: 'all' } });
       expect(compileMatcher('*', event)).toEqual({ ok: true, matcher: { kind: 'all' } });
       expect(compileMatcher(null, event)).toEqual({ ok: true, matcher: { kind: 'all' } });
     }
@@ -116,7 +150,8 @@ describe('matchers (engine.md E1-E6)', () => {
     for (const payload of [{}, { tool_name: 5 }, { tool_name: null }]) {
       expect(matcherAccepts(compiled('*'), 'PreToolUse', payload)).toBe(true);
       expect(matcherAccepts(compiled('Bash'), 'PreToolUse', payload)).toBe(false);
-      expect(matcherAccepts(compiled('.*'), 'PreToolUse', payload)).toBe(false);
+      expect(matcherAccepts(compiled('mcp__.*'), 'PreToolUse', payload)).toBe(false);
+      expect(matcherAccepts(compiled('.*'), 'PreToolUse', payload)).toBe(true); // E1
     }
   });
 

@@ -290,10 +290,59 @@ describe('documents (C2, C3)', () => {
     ]);
   });
 
-  it('C3: the exec-form "args" key of other tools is ignored, and the warning says what that means', () => {
-    const result = parse(doc([{ type: 'command', command: 'node', args: ['x.js'] }]));
-    expect(result.config?.PreToolUse?.[0]?.hooks[0]).toEqual({ type: 'command', command: 'node' });
-    expect(result.diagnostics[0]?.message).toContain('did you mean "argv"');
+  it("engine.md section 3 (args), issue 15 item 3: Claude Code's exec form is argv = [command, ...args], command kept to be shown", () => {
+    const result = parse(doc([{ type: 'command', command: 'node', args: ['x.js', '--a b'] }]));
+    expect(result.config?.PreToolUse?.[0]?.hooks[0]).toEqual({
+      type: 'command',
+      command: 'node',
+      argv: ['node', 'x.js', '--a b'],
+    });
+    expect(result.diagnostics).toEqual([]);
+    const empty = parse(doc([{ type: 'command', command: 'true', args: [] }]));
+    expect(empty.config?.PreToolUse?.[0]?.hooks[0]).toMatchObject({ argv: ['true'] });
+  });
+
+  it('engine.md section 3 (args): args with argv, args without a command, or args that are not strings are invalid_config', () => {
+    for (const handler of [
+      { type: 'command', command: 'node', args: ['x.js'], argv: ['node', 'x.js'] },
+      { type: 'command', args: ['x.js'] },
+      { type: 'command', command: '  ', args: ['x.js'] },
+      { type: 'command', command: 'node', args: 'x.js' },
+      { type: 'command', command: 'node', args: ['x.js', 1] },
+    ]) {
+      const result = parse(doc([handler, { type: 'command', command: 'ok' }]));
+      expect(
+        errors(result.diagnostics).map((d) => d.code),
+        JSON.stringify(handler),
+      ).toEqual(['invalid_config']);
+      expect(result.config?.PreToolUse?.[0]?.hooks).toEqual([
+        null,
+        { type: 'command', command: 'ok' },
+      ]);
+    }
+  });
+
+  it('engine.md section 3 (shell): "bash" is kept for a command, "sh" is the default, anything else is invalid_config', () => {
+    const result = parse(
+      doc([
+        { type: 'command', command: 'echo $RANDOM', shell: 'bash' },
+        { type: 'command', command: 'echo x', shell: 'sh' },
+        { type: 'command', command: 'node', args: ['x.js'], shell: 'bash' },
+        { type: 'command', command: 'echo', shell: 'zsh' },
+        { type: 'command', command: 'echo', shell: ['bash'] },
+      ]),
+    );
+    expect(result.config?.PreToolUse?.[0]?.hooks).toEqual([
+      { type: 'command', command: 'echo $RANDOM', shell: 'bash' },
+      { type: 'command', command: 'echo x' },
+      { type: 'command', command: 'node', argv: ['node', 'x.js'] },
+      null,
+      null,
+    ]);
+    expect(errors(result.diagnostics).map((d) => d.path)).toEqual([
+      `${FILE}:hooks.PreToolUse[0].hooks[3]`,
+      `${FILE}:hooks.PreToolUse[0].hooks[4]`,
+    ]);
   });
 
   it('C1: paths quote keys that are not identifiers, so untrusted keys cannot forge a path', () => {

@@ -58,6 +58,7 @@ const config: EffectiveConfig = {
                 statusMessage: 's',
                 timeout: 1.5,
               },
+              { type: 'command', command: 'echo $RANDOM', shell: 'bash' },
             ],
           },
         },
@@ -67,6 +68,14 @@ const config: EffectiveConfig = {
 };
 
 describe('snapshot id', () => {
+  it('R3, issue 15 item 3: shell "bash" is part of the configuration, so it changes the id', () => {
+    const bash = config.events[1]!.groups[1]!.group!.hooks[2]!;
+    const withoutShell = structuredClone(config);
+    const { shell: _dropped, ...plain } = bash;
+    (withoutShell.events[1]!.groups[1]!.group!.hooks as unknown[])[2] = plain;
+    expect(snapshotId(withoutShell)).not.toBe(snapshotId(config));
+  });
+
   it('R3: the fast effective-configuration text is exactly its canonical JSON', () => {
     expect(effectiveConfigJson(config)).toBe(canonicalJson(config));
     expect(snapshotId(config)).toBe(sha256Hex(canonicalJson(config)));

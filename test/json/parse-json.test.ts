@@ -11,7 +11,12 @@ function failure(text: string) {
 describe('parseJson', () => {
   it('P4: valid JSON parses to the same value as JSON.parse', () => {
     const text = '{"a":[1,-2.5e3,true,false,null,"x\\u00e9\\n"],"b":{"c":{}}}';
-    expect(parseJson(text, 'f.json')).toEqual({ ok: true, value: JSON.parse(text), bom: false });
+    expect(parseJson(text, 'f.json')).toEqual({
+      ok: true,
+      value: JSON.parse(text),
+      bom: false,
+      duplicates: [],
+    });
   });
 
   it('P4: a duplicate key in one object is an error naming the key and its JSON path', () => {
@@ -29,6 +34,30 @@ describe('parseJson', () => {
     expect(failure('{"name":"a","name":"b"}').message).toBe(
       'duplicate key "name" in the top-level object',
     );
+  });
+
+  it('P4, issue 15 item 1: duplicateKeys "last" reads a repeated key as JSON.parse does, the last value winning, and lists each repeat', () => {
+    const text = '{\n  "a": 1,\n  "b": {"c": 1, "c": [2]},\n  "a": {"x": true}\n}';
+    const result = parseJson(text, 'hooks.json', { duplicateKeys: 'last' });
+    expect(result).toEqual({
+      ok: true,
+      value: JSON.parse(text),
+      bom: false,
+      duplicates: [
+        { message: 'duplicate key "c" in the object at b', line: 3, column: 17 },
+        { message: 'duplicate key "a" in the top-level object', line: 4, column: 3 },
+      ],
+    });
+    expect(Object.keys(result.ok ? (result.value as object) : {})).toEqual(['a', 'b']);
+    expect(
+      parseJson('{"__proto__":1,"__proto__":{"y":2}}', 'f', { duplicateKeys: 'last' }),
+    ).toMatchObject({
+      ok: true,
+      value: JSON.parse('{"__proto__":1,"__proto__":{"y":2}}'),
+    });
+    // Invalid JSON stays an error; the default still refuses duplicates.
+    expect(parseJson('{"a":1,"a":2,}', 'f', { duplicateKeys: 'last' }).ok).toBe(false);
+    expect(parseJson('{"a":1,"a":2}', 'f').ok).toBe(false);
   });
 
   it('P4: the same key in two different objects is not a duplicate', () => {
@@ -75,7 +104,12 @@ describe('parseJson', () => {
   });
 
   it('P4: a leading byte-order mark is accepted and reported', () => {
-    expect(parseJson('\uFEFF{"x":1}', 'f.json')).toEqual({ ok: true, value: { x: 1 }, bom: true });
+    expect(parseJson('\uFEFF{"x":1}', 'f.json')).toEqual({
+      ok: true,
+      value: { x: 1 },
+      bom: true,
+      duplicates: [],
+    });
   });
 
   it('P4: a byte-order mark does not shift the reported column', () => {
@@ -100,7 +134,7 @@ describe('parseJson', () => {
       'true',
     ];
     for (const text of samples)
-      expect(parseStrict(text)).toEqual({ ok: true, value: JSON.parse(text) });
+      expect(parseStrict(text)).toEqual({ ok: true, value: JSON.parse(text), duplicates: [] });
     for (const text of ['+1', '.5', '1.', 'tru', '[,]', '{,}', '"\\u12"', '\u00a0 1']) {
       expect(() => JSON.parse(text)).toThrow();
       expect(parseStrict(text).ok).toBe(false);

@@ -313,11 +313,13 @@ describe('dispatchEvent: matching and order through dispatch', () => {
             }),
           ),
         ),
-        group('.*', sh('echo regex')),
+        group('mcp__.*', sh('echo regex')),
+        group('.*', sh('echo everything')),
       ],
     });
     const result = await dispatchEvent(snapshot, 'PostToolUse', { tool_response: {} });
-    expect(result.runs.map((r) => r.handler)).toEqual(['PostToolUse:1:0']);
+    // E1: ".*" matches every string, so it is a match-all group too.
+    expect(result.runs.map((r) => r.handler)).toEqual(['PostToolUse:1:0', 'PostToolUse:3:0']);
     expect(result.context).toEqual(['all']);
   });
 

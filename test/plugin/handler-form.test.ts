@@ -50,13 +50,40 @@ describe('review warnings about handlers agents run differently (issue 14 item 2
       ]);
   });
 
-  it('args and shell, which hookpm does not use, warn at their own path', () => {
+  it('engine.md section 3, issue 15 item 3: args and shell: "bash", which hookpm runs as declared, do not warn', () => {
     expect(
-      warningsOf({ type: 'command', command: 'python3', args: ['x.py'], shell: 'bash' }),
+      warningsOf(
+        { type: 'command', command: 'python3', args: ['x.py'] },
+        { type: 'command', command: 'echo ${RANDOM}', shell: 'bash' },
+        { type: 'command', command: 'echo hi', shell: 'sh' },
+      ),
+    ).toEqual([]);
+  });
+
+  it('issue 15 item 3: a shell beside args or argv, where no shell runs, is ignored_field at its own path', () => {
+    expect(
+      warningsOf(
+        { type: 'command', command: 'python3', args: ['x.py'], shell: 'bash' },
+        { type: 'command', command: 'node x.js', argv: ['node', 'x.js'], shell: 'bash' },
+      ),
     ).toEqual([
-      ['ignored_field', 'hooks/hooks.json:hooks.PreToolUse[0].hooks[0].args'],
       ['ignored_field', 'hooks/hooks.json:hooks.PreToolUse[0].hooks[0].shell'],
+      ['ignored_field', 'hooks/hooks.json:hooks.PreToolUse[0].hooks[1].shell'],
     ]);
+  });
+
+  it('command_argv_differ names the shell Claude Code would run the command under', () => {
+    const parsed = parseHooksDocument(
+      {
+        hooks: {
+          Stop: [{ hooks: [{ type: 'command', command: 'a | b', argv: ['a'], shell: 'bash' }] }],
+        },
+      },
+      { file: 'hooks/hooks.json', legacy: false },
+    );
+    const [differ] = handlerFormWarnings([parsed]);
+    expect(differ?.code).toBe('command_argv_differ');
+    expect(differ?.message).toContain('"a | b" under bash');
   });
 
   it('shellWords reads words as /bin/sh would, or null', () => {

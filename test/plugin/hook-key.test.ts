@@ -109,7 +109,7 @@ describe('hook keys (per-hook opt-outs)', () => {
   });
 });
 
-describe('args and shell in the surface (Claude Code fields hookpm does not run)', () => {
+describe("args and shell in the surface (Claude Code's exec form and shell, run by the engine)", () => {
   it('Q2: a surface that declares neither hashes exactly the consented fields', () => {
     const s = surfaceOf(documentOf({ hooks: { Stop: [{ hooks: [cmd('a')] }] } }));
     const form = s.entries.map((e) => Object.fromEntries(CONSENTED_FIELDS.map((f) => [f, e[f]])));
@@ -127,7 +127,42 @@ describe('args and shell in the surface (Claude Code fields hookpm does not run)
     expect(withShell.entries[0]).toMatchObject({ args: null, shell: 'bash' });
     const hashes = new Set([plain, withArgs, otherArgs, withShell].map((s) => s.surfaceHash));
     expect(hashes.size).toBe(4);
-    // hookpm runs neither, so the key (what hookpm runs) stays.
-    expect(withArgs.entries[0]!.key).toBe(plain.entries[0]!.key);
+  });
+
+  it('issue 15 item 3: args and shell: "bash" change what hookpm runs, so they change the key; "sh" and a shell beside argv do not', () => {
+    const of = (extra: object) =>
+      surfaceOf(documentOf({ hooks: { Stop: [{ hooks: [cmd('python3', extra)] }] } })).entries[0]!
+        .key;
+    const keys = [of({}), of({ args: ['a.py'] }), of({ args: ['b.py'] }), of({ shell: 'bash' })];
+    expect(new Set(keys).size).toBe(4);
+    expect(of({ shell: 'sh' })).toBe(of({}));
+    expect(of({ argv: ['python3'], shell: 'bash' })).toBe(of({ argv: ['python3'] }));
+    // The exec form and the same argv run the same program: one hook to hookpm.
+    expect(of({ args: ['a.py'] })).toBe(of({ argv: ['python3', 'a.py'] }));
+  });
+
+  it('the surface, `hookpm hooks` and the engine filter agree on the keys of args and shell handlers', () => {
+    const documents = [
+      documentOf({
+        hooks: {
+          Stop: [
+            {
+              hooks: [
+                cmd('node', { args: ['x.js'] }),
+                cmd('echo $RANDOM', { shell: 'bash' }),
+                cmd('echo $RANDOM'),
+              ],
+            },
+          ],
+        },
+      }),
+    ];
+    const surfaceKeys = surfaceOf(...documents).entries.map((e) => e.key);
+    expect(new Set(surfaceKeys).size).toBe(3);
+    expect(describeSnapshot(snapshotOf(documents)).handlers.map((h) => h.key)).toEqual(surfaceKeys);
+    for (const key of surfaceKeys) {
+      const left = describeSnapshot(snapshotOf(withoutOptedOutHooks(documents, [key])));
+      expect(left.handlers.map((h) => h.key)).toEqual(surfaceKeys.filter((k) => k !== key));
+    }
   });
 });

@@ -192,3 +192,34 @@ describe('buildSurface', () => {
     expect(s.surfaceHash).toBe(surfaceHash([]));
   });
 });
+
+describe('Claude Code forms in the surface (plugins.md Q1, issue 15 item 3)', () => {
+  it('an exec-form handler shows its command, its args and the argv hookpm runs; an invalid one stays inert with its reason', () => {
+    const s = surfaceOf(
+      doc('hooks/hooks.json', {
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: 'Bash',
+              hooks: [
+                cmd('python3', { args: ['${CLAUDE_PLUGIN_ROOT}/hooks/secret-safety.py'] }),
+                cmd('python3', { args: ['x.py'], argv: ['python3', 'x.py'] }),
+                cmd('echo $RANDOM', { shell: 'bash' }),
+              ],
+            },
+          ],
+        },
+      }),
+    );
+    expect(s.entries[0]).toMatchObject({
+      command: 'python3',
+      args: ['${CLAUDE_PLUGIN_ROOT}/hooks/secret-safety.py'],
+      argv: ['python3', '${CLAUDE_PLUGIN_ROOT}/hooks/secret-safety.py'],
+      shell: null,
+      valid: true,
+    });
+    expect(s.entries[1]).toMatchObject({ valid: false, argv: ['python3', 'x.py'] });
+    expect(s.entries[1]?.diagnostic).toContain('argv and args');
+    expect(s.entries[2]).toMatchObject({ shell: 'bash', argv: null, valid: true });
+  });
+});

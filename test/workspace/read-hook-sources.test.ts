@@ -100,11 +100,29 @@ describe('readHookSources', () => {
     expect(result.projectFile.status).toBe('failed');
   });
 
-  it('S5: duplicate keys are invalid JSON too (strict reading)', async () => {
-    await put(userFile(), '{"hooks": {}, "hooks": {}}');
-    const result = await readHookSources({ cwd: repo, home, trustProject: false });
-    expect(result.diagnostics.map((d) => d.code)).toEqual(['config_read_failed']);
-    expect(result.sources).toEqual([]);
+  it('plugins.md P4, issue 15 item 1: a duplicate key in a user or project file is a duplicate_key warning and the last value is used', async () => {
+    const guard = (command: string) => `{"type": "command", "command": "${command}"}`;
+    await put(
+      userFile(),
+      `{"hooks": {"Stop": [{"hooks": [${guard('first')}]}]},
+ "hooks": {"Stop": [{"hooks": [${guard('user')}]}]}}`,
+    );
+    await put(
+      projectFile(),
+      `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "a", "command": "project"}]}]}}`,
+    );
+    const result = await readHookSources({ cwd: repo, home, trustProject: true });
+    expect(commands(result)).toEqual([
+      ['project', 'project'],
+      ['user', 'user'],
+    ]);
+    expect(result.diagnostics.map((d) => [d.code, d.severity, d.origin, d.path])).toEqual([
+      ['duplicate_key', 'warning', 'project', `${projectFile()}:1:68`],
+      ['duplicate_key', 'warning', 'user', `${userFile()}:2:2`],
+    ]);
+    expect(result.diagnostics[0]?.message).toBe(
+      'duplicate key "command" in the object at hooks.Stop[0].hooks[0]; the last value is used',
+    );
   });
 
   it('S5: invalid UTF-8 is config_read_failed and the source is skipped', async () => {

@@ -150,6 +150,7 @@ function toSnapshotHandler(
     if: config.if ?? null,
     command: config.command,
     argv: config.argv ? Object.freeze([...config.argv]) : null,
+    ...(config.shell === undefined ? {} : { shell: config.shell }),
     timeoutSec: config.timeout ?? EVENTS[event].defaultTimeoutSec,
     statusMessage: config.statusMessage ?? null,
     pluginEnv: input.env,

@@ -39,6 +39,7 @@ function filteredGroup(
       if: handler.if ?? null,
       command: handler.command,
       argv: handler.argv ?? null,
+      shell: handler.shell,
     });
   return {
     ...group,
