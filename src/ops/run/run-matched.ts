@@ -23,8 +23,10 @@ export interface Invocation {
 export async function runMatched(call: Invocation): Promise<DispatchResult> {
   const { snapshot, event, input, opts, continuationCount } = call;
   const cwd = opts.cwd ?? stringField(input, 'cwd') ?? snapshot.projectDir;
+  const sessionId = opts.sessionId ?? stringField(input, 'session_id') ?? randomUUID();
+  const startedAt = Date.now();
   const payload = buildPayload(event, input, {
-    sessionId: opts.sessionId ?? stringField(input, 'session_id') ?? randomUUID(),
+    sessionId,
     cwd,
     continuationCount,
     ...(opts.transcriptPath === undefined ? {} : { transcriptPath: opts.transcriptPath }),
@@ -42,9 +44,17 @@ export async function runMatched(call: Invocation): Promise<DispatchResult> {
   };
   // X1: all start now; Promise.all keeps configuration order whatever order they finish in.
   const runs = await Promise.all(call.matched.map((handler) => runHandler(handler, runOptions)));
-  return reduceResults(event, runs, {
+  const result = reduceResults(event, runs, {
     snapshotId: snapshot.id,
     continuationCount,
     stopHookActive: payload['stop_hook_active'] === true,
   });
+  if (opts.log !== undefined) {
+    try {
+      opts.log({ event, startedAt, sessionId, payload, runs, result });
+    } catch {
+      // The log never fails a dispatch (issue 19 item 3).
+    }
+  }
+  return result;
 }
