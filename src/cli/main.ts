@@ -5,6 +5,7 @@ import * as doctor from './commands/doctor.js';
 import * as hooks from './commands/hooks.js';
 import * as install from './commands/install.js';
 import * as info from './commands/info.js';
+import * as init from './commands/init.js';
 import * as link from './commands/link.js';
 import * as list from './commands/list.js';
 import * as pack from './commands/pack.js';
@@ -44,6 +45,7 @@ const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
   // After `registry`: adds `registry build` and `registry serve` to the command it made.
   registryPublish,
   pack,
+  init,
   search,
   info,
   doctor,
