@@ -16,6 +16,7 @@ import * as review from './commands/review.js';
 import * as run from './commands/run.js';
 import * as search from './commands/search.js';
 import * as session from './commands/session.js';
+import * as test from './commands/test.js';
 import * as trust from './commands/trust.js';
 import * as uninstall from './commands/uninstall.js';
 import * as update from './commands/update.js';
@@ -46,6 +47,7 @@ const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
   registryPublish,
   pack,
   init,
+  test,
   search,
   info,
   doctor,
