@@ -59,12 +59,10 @@ function script(event: EventName): string {
 // The ${event} handler of this plugin. It reads the event's payload (one JSON object) on stdin and
 // answers with its exit code and stdout: exit 0 with nothing printed means "no objection", exit 2
 // blocks (stderr is the reason), a JSON object on stdout gives a decision or context.
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-let text = '';
-for await (const chunk of process.stdin) text += chunk;
-const payload = JSON.parse(text);
+const payload = JSON.parse(readFileSync(0, 'utf8'));
 
 ${scriptBody(event)}
 `;
