@@ -38,7 +38,8 @@ function scriptBody(event: EventName): string {
     return `// Deny a recursive rm of the root directory; allow everything else.
 const command = String(payload.tool_input?.command ?? '');
 if (/\\brm\\s+-[a-zA-Z]*r[a-zA-Z]*\\s+\\/(\\s|\\*|$)/.test(command)) {
-  process.stdout.write(
+  writeFileSync(
+    1,
     JSON.stringify({
       hookSpecificOutput: {
         hookEventName: 'PreToolUse',
@@ -59,7 +60,7 @@ function script(event: EventName): string {
 // The ${event} handler of this plugin. It reads the event's payload (one JSON object) on stdin and
 // answers with its exit code and stdout: exit 0 with nothing printed means "no objection", exit 2
 // blocks (stderr is the reason), a JSON object on stdout gives a decision or context.
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const payload = JSON.parse(readFileSync(0, 'utf8'));
