@@ -8,6 +8,7 @@ import * as info from './commands/info.js';
 import * as init from './commands/init.js';
 import * as link from './commands/link.js';
 import * as list from './commands/list.js';
+import * as log from './commands/log.js';
 import * as pack from './commands/pack.js';
 import * as registry from './commands/registry.js';
 import * as registryPublish from './commands/registry-publish.js';
@@ -50,6 +51,7 @@ const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
   test,
   search,
   info,
+  log,
   doctor,
 ];
 

@@ -5,6 +5,7 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
+  readSync,
   renameSync,
   statSync,
   writeSync,
@@ -107,5 +108,69 @@ function readOrEmpty(file: string): string {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return '';
     throw error;
+  }
+}
+
+/** Where a follower of the log has read to: the file (by inode) and the byte offset in it. */
+export interface LogPosition {
+  ino: number;
+  offset: number;
+}
+
+/**
+ * The whole lines added to the log since `from` (null: from its current end, nothing read), and
+ * the position after them. After a rotation, the rest of the rotated file comes first, then the
+ * new file from its start. A line not yet ended by its newline is left for the next call.
+ */
+export function readDispatchLogSince(
+  paths: StorePaths,
+  from: LogPosition | null,
+): { text: string; position: LogPosition | null } {
+  const { current, previous } = dispatchLogFiles(paths);
+  const now = statOrNull(current);
+  if (from === null)
+    return { text: '', position: now === null ? null : { ino: now.ino, offset: now.size } };
+  let text = '';
+  let position: LogPosition | null = from;
+  if (now === null || now.ino !== from.ino) {
+    const old = statOrNull(previous);
+    if (old !== null && old.ino === from.ino)
+      text += readRange(previous, from.offset, old.size).text;
+    position = now === null ? null : { ino: now.ino, offset: 0 };
+  }
+  if (now !== null && position !== null) {
+    const read = readRange(current, position.offset, now.size);
+    text += read.text;
+    position = { ino: now.ino, offset: position.offset + read.bytes };
+  }
+  return { text, position };
+}
+
+function statOrNull(file: string): { ino: number; size: number } | null {
+  try {
+    const stat = statSync(file);
+    return { ino: stat.ino, size: stat.size };
+  } catch {
+    return null;
+  }
+}
+
+/** The whole lines of `file` between `start` and `end`, and how many bytes they are. */
+function readRange(file: string, start: number, end: number): { text: string; bytes: number } {
+  if (end <= start) return { text: '', bytes: 0 };
+  const buffer = Buffer.alloc(end - start);
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return { text: '', bytes: 0 };
+  }
+  try {
+    const got = readSync(fd, buffer, 0, buffer.length, start);
+    const last = buffer.lastIndexOf(10, got - 1);
+    if (last === -1) return { text: '', bytes: 0 };
+    return { text: buffer.toString('utf8', 0, last + 1), bytes: last + 1 };
+  } finally {
+    closeSync(fd);
   }
 }
