@@ -38,8 +38,9 @@ export function dispatchLogFiles(paths: StorePaths): { current: string; previous
 /**
  * Appends one line (no newline in it; one is added) with one `write` on a descriptor opened with
  * O_APPEND: no lock, so concurrent dispatches of several processes each land whole. A log that
- * has reached `maxBytes` is first renamed to dispatch.1.jsonl (replacing the older generation);
- * two processes rotating at once may drop that older generation early, never part of a line.
+ * has reached `maxBytes` is first renamed to dispatch.1.jsonl (replacing the older generation)
+ * and the line goes to a new dispatch.jsonl; two processes rotating at once may drop that older
+ * generation early, never part of a line.
  * Returns whether the line was written; never throws (a full disk, a read-only store, a missing
  * directory that cannot be made all just leave the line out). A short write (the disk filled up
  * mid-line) is ended with a newline when it can be, so the next line starts on its own.
@@ -59,8 +60,12 @@ export function appendDispatchLine(
   }
   try {
     const stat = fstatSync(fd);
-    if (stat.size > 0 && stat.size + bytes.length > maxBytes && stat.isFile())
+    if (stat.size > 0 && stat.size + bytes.length > maxBytes && stat.isFile()) {
       rotate(current, previous, stat.ino);
+      closeSync(fd);
+      fd = -1;
+      fd = openAppend(current);
+    }
     const written = writeSync(fd, bytes);
     if (written === bytes.length) return true;
     if (written > 0) writeSync(fd, '\n');
@@ -69,7 +74,7 @@ export function appendDispatchLine(
     return false;
   } finally {
     try {
-      closeSync(fd);
+      if (fd !== -1) closeSync(fd);
     } catch {
       // Nothing is left to lose.
     }
