@@ -148,6 +148,21 @@ describe('hookpm test <plugin> <Event> (issue 19 item 2)', () => {
     expect(existsSync(join(dir, 'hookpm', 'data', 'log'))).toBe(false);
   });
 
+  it('issue 19 item 2: a plugin with an invalid hooks document exits 1 and says why; its valid documents still run', async () => {
+    const root = await shPlugin('half', 'true');
+    await writeFile(
+      join(root, 'plugin.json'),
+      JSON.stringify({ name: 'half', version: '1.0.0', hooks: './extra.json' }),
+    );
+    await writeFile(join(root, 'extra.json'), '{"hooks": {');
+    const run = await hookpm(['test', root, 'Stop', '--json']);
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.stdout);
+    expect(report).toMatchObject({ invalid: true, failed: false });
+    expect(report.diagnostics.some((d: any) => d.severity === 'error')).toBe(true);
+    expect(report.handlers.length).toBeGreaterThanOrEqual(1);
+  });
+
   it('issue 19 item 2: an unknown plugin and a bad payload are clear errors', async () => {
     const none = await hookpm(['test', 'no-such-plugin', 'Stop']);
     expect(none.code).toBe(1);

@@ -140,6 +140,7 @@ function record(runs: HandlerRun[], payload: Record<string, unknown> = {}): Disp
     sessionId: 's',
     payload,
     runs,
+    decisions: runs.map(() => null),
     result: noDecision('PreToolUse', 'a'.repeat(64)),
   };
 }

@@ -34,7 +34,7 @@ export function register(program: Command): void {
       [
         '',
         'Exits 1 when a handler fails (did not start, timed out, was killed, or exited other than 0',
-        'or 2); a block or a denial is a decision, not a failure.',
+        'or 2) or the plugin has an error install would refuse; a block or a denial is a decision.',
         '',
         'Example:',
         '  $ hookpm test ./my-guard PreToolUse --payload \'{"tool_name":"Bash","tool_input":{"command":"rm -rf /"}}\'',
@@ -59,7 +59,7 @@ export function register(program: Command): void {
         store: storePathsOf(globals),
         ...(flags.data === undefined ? {} : { dataDir: resolve(globals.cwd, flags.data) }),
       });
-      process.exitCode = report.failed ? 1 : 0;
+      process.exitCode = report.failed || report.invalid ? 1 : 0;
       if (globals.json) return printJson(report);
       const { formatTestReport } = await import('../render/render-test.js');
       printLine(formatTestReport(report));

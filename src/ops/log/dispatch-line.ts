@@ -1,6 +1,6 @@
 import { LOG_LINE_MAX_BYTES } from '../../store/dispatch-log.js';
 import type { DispatchRecord } from '../run/dispatch-options.js';
-import { isFailedRun, resultDecision, runDecision, type LoggedDecision } from './run-outcome.js';
+import { isFailedRun, resultDecision, type LoggedDecision } from './run-outcome.js';
 
 /** One handler's run in a log line. Text fields only with `log.text` on. */
 export interface LoggedRun {
@@ -78,7 +78,7 @@ function baseLine(record: DispatchRecord, source: string): LoggedDispatch {
     session: record.sessionId,
     snapshot: result.snapshotId,
     decision: resultDecision(result),
-    runs: record.runs.map((run) => ({
+    runs: record.runs.map((run, i) => ({
       handler: run.handler.id,
       origin: run.handler.origin,
       plugin: run.handler.plugin,
@@ -86,7 +86,7 @@ function baseLine(record: DispatchRecord, source: string): LoggedDispatch {
       ms: Math.round(run.durationMs * 100) / 100,
       timedOut: run.timedOut,
       failed: isFailedRun(run),
-      decision: runDecision(run, event),
+      decision: record.decisions[i] ?? null,
     })),
   };
 }

@@ -1,5 +1,3 @@
-import { EVENTS, type EventName } from '../../hooks/events.js';
-import { parseHandlerOutput } from '../../engine/parse-output.js';
 import type { DispatchResult, HandlerRun } from '../../engine/types.js';
 
 /** What a dispatch or one handler's run decided, as the log and the statistics count it. */
@@ -19,18 +17,6 @@ export const LOGGED_DECISIONS: readonly LoggedDecision[] = [
  */
 export function isFailedRun(run: Pick<HandlerRun, 'exitCode' | 'timedOut' | 'failure'>): boolean {
   return run.failure !== null || run.timedOut || (run.exitCode !== 0 && run.exitCode !== 2);
-}
-
-/**
- * One run's own decision, before reduction: its permission decision, else a block (a denial on
- * the events whose blocks deny, section 1), else `continue:false` as a block, else context.
- */
-export function runDecision(run: HandlerRun, event: EventName): LoggedDecision | null {
-  const out = parseHandlerOutput(run, event);
-  if (out.permission !== null) return out.permission.decision;
-  if (out.block !== null) return EVENTS[event].blockPolicy === 'deny' ? 'deny' : 'block';
-  if (!out.continue) return 'block';
-  return out.context.length > 0 ? 'context' : null;
 }
 
 /**

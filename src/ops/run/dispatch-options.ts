@@ -1,5 +1,6 @@
 import type { DispatchResult, HandlerRun } from '../../engine/types.js';
 import type { EventName } from '../../hooks/events.js';
+import type { LoggedDecision } from '../log/run-outcome.js';
 
 /** What the host knows about one invocation, beyond the event's own fields (engine.md X2). */
 export interface DispatchOptions {
@@ -35,6 +36,8 @@ export interface DispatchRecord {
   payload: Readonly<Record<string, unknown>>;
   /** In configuration order, with their output. */
   runs: readonly HandlerRun[];
+  /** Each run's own decision, before reduction (ops/log/run-decision.ts), in the runs' order. */
+  decisions: readonly (LoggedDecision | null)[];
   result: DispatchResult;
 }
 

@@ -7,6 +7,7 @@ import type { DispatchResult } from '../../engine/types.js';
 import type { EventName } from '../../hooks/events.js';
 import type { Snapshot } from '../../hooks/snapshot/snapshot.js';
 import type { SnapshotHandler } from '../../hooks/types.js';
+import { runDecision } from '../log/run-decision.js';
 import { stringField, type DispatchOptions } from './dispatch-options.js';
 
 /** One dispatch whose matching handlers are known (dispatch.ts). */
@@ -51,7 +52,8 @@ export async function runMatched(call: Invocation): Promise<DispatchResult> {
   });
   if (opts.log !== undefined) {
     try {
-      opts.log({ event, startedAt, sessionId, payload, runs, result });
+      const decisions = runs.map((run) => runDecision(run, event));
+      opts.log({ event, startedAt, sessionId, payload, runs, decisions, result });
     } catch {
       // The log never fails a dispatch (issue 19 item 3).
     }

@@ -7,10 +7,11 @@ import type { Diagnostic } from '../../hooks/diagnostic.js';
 import type { EventName } from '../../hooks/events.js';
 import { buildSnapshot } from '../../hooks/snapshot/snapshot.js';
 import type { SourceDocument } from '../../hooks/types.js';
+import { hasErrors } from '../../plugin/loaded-plugin.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { readUserSettings } from '../../store/user-settings.js';
 import { findProjectRoot } from '../../workspace/find-project-root.js';
-import { isFailedRun, runDecision, type LoggedDecision } from '../log/run-outcome.js';
+import { isFailedRun, type LoggedDecision } from '../log/run-outcome.js';
 import type { DispatchRecord } from '../run/dispatch-options.js';
 import { dispatchEvent } from '../run/dispatch.js';
 import { readPluginUnderTest } from './plugin-under-test.js';
@@ -52,6 +53,8 @@ export interface TestPluginReport {
   handlers: TestedHandler[];
   /** Whether some handler failed (launch failure, timeout, signal, exit other than 0 and 2). */
   failed: boolean;
+  /** Whether the plugin has an error diagnostic: install would refuse it (P4). */
+  invalid: boolean;
   result: DispatchResult;
   /** The plugin's own findings (as `hookpm validate`), then the run's. */
   diagnostics: Diagnostic[];
@@ -85,8 +88,9 @@ export async function testPlugin(options: TestPluginOptions): Promise<TestPlugin
       ...(options.env === undefined ? {} : { env: options.env }),
       log: (r) => (record = r),
     });
-    const runs = (record as DispatchRecord | null)?.runs ?? [];
-    const handlers = runs.map((run) => ({
+    const logged = record as DispatchRecord | null;
+    const runs = logged?.runs ?? [];
+    const handlers = runs.map((run, i) => ({
       handler: run.handler.id,
       command: run.handler.argv === null ? run.handler.command : JSON.stringify(run.handler.argv),
       exitCode: run.exitCode,
@@ -94,7 +98,7 @@ export async function testPlugin(options: TestPluginOptions): Promise<TestPlugin
       ms: Math.round(run.durationMs * 100) / 100,
       timedOut: run.timedOut,
       failed: isFailedRun(run),
-      decision: runDecision(run, options.event),
+      decision: logged?.decisions[i] ?? null,
       stdout: run.stdout,
       stderr: run.stderr,
     }));
@@ -107,6 +111,7 @@ export async function testPlugin(options: TestPluginOptions): Promise<TestPlugin
       dataDir: options.dataDir === undefined ? null : resolve(data),
       handlers,
       failed: handlers.some((h) => h.failed),
+      invalid: hasErrors(inspected.plugin),
       result,
       diagnostics: [
         ...inspected.plugin.diagnostics,
