@@ -22,7 +22,8 @@ export const LOG_MAX_BYTES = 8 * 1024 * 1024;
  */
 export const LOG_LINE_MAX_BYTES = 4096;
 
-const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT;
+/** O_NONBLOCK: a FIFO put where the log belongs fails the open (ENXIO) instead of hanging it. */
+const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK;
 
 /** `<data>/log`. */
 export function logDir(paths: StorePaths): string {

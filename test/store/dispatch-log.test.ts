@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   appendFileSync,
   mkdirSync,
@@ -52,7 +52,7 @@ describe('appendDispatchLine (issue 19 item 3)', () => {
     expect(Buffer.byteLength(read(previous))).toBeLessThanOrEqual(1000);
   });
 
-  it('issue 19 item 3: a write error (ENOSPC on /dev/full, an unwritable directory) returns false and never throws', () => {
+  it('issue 19 item 3: a write error (ENOSPC on /dev/full, an unwritable directory, a FIFO) returns false and never throws', () => {
     const full = homeStorePaths(join(root, 'full'));
     const { current } = dispatchLogFiles(full);
     mkdirSync(join(current, '..'), { recursive: true });
@@ -62,6 +62,10 @@ describe('appendDispatchLine (issue 19 item 3)', () => {
     mkdirSync(blocked.data, { recursive: true });
     writeFileSync(join(blocked.data, 'log'), 'a file where the directory should be');
     expect(appendDispatchLine(blocked, '{"a":1}')).toBe(false);
+    const fifo = homeStorePaths(join(root, 'fifo'));
+    mkdirSync(join(fifo.data, 'log'), { recursive: true });
+    expect(spawnSync('mkfifo', [dispatchLogFiles(fifo).current]).status).toBe(0);
+    expect(appendDispatchLine(fifo, '{"a":1}')).toBe(false); // a FIFO nobody reads never hangs it
   });
 
   it('issue 19 item 3: readDispatchLogSince follows across a rotation and leaves an unfinished line for later', () => {
@@ -99,7 +103,7 @@ describe('appendDispatchLine (issue 19 item 3)', () => {
     const { entries, damaged } = parseLogText(text);
     expect(damaged).toBe(0);
     expect(entries).toHaveLength(4 * 500);
-  });
+  }, 180_000); // ensureBuilt may rebuild dist/ first
 });
 
 function run(i: number, stdout = ''): HandlerRun {
