@@ -165,6 +165,14 @@ describe('formatDispatchLine (issue 19 item 3)', () => {
     expect(line.runs.length).toBeGreaterThan(10);
   });
 
+  it('issue 19 item 4: a reader skips and counts lines that are not whole entries (a line a full disk cut)', () => {
+    const whole = formatDispatchLine(record([run(0)]), { source: 'run', text: false });
+    const text = `${whole}\n${whole.slice(0, 40)}\n[1]\n{"v":2,"runs":[]}\n${whole}\n`;
+    const { entries, damaged } = parseLogText(text);
+    expect(entries).toHaveLength(2);
+    expect(damaged).toBe(3);
+  });
+
   it('issue 19 item 4: p50 and p95 are nearest-rank percentiles', () => {
     const sorted = Array.from({ length: 20 }, (_, i) => i + 1);
     expect(percentile(sorted, 0.5)).toBe(10);
