@@ -39,6 +39,7 @@ export type ErrorCode =
   | 'E_IO'
   | 'E_SESSION_CLOSED'
   | 'E_AGENT_SETTINGS'
+  | 'E_TARGET_EXISTS'
   | 'E_INTERNAL';
 
 export interface ErrorDetails {

@@ -69,7 +69,8 @@ export type { HookListing, ListedHandler } from './ops/run/list-hooks.js';
  * configuration order to one result (engine.md sections 7-9, cli.md section 3).
  */
 export { dispatchEvent } from './ops/run/dispatch.js';
-export type { DispatchOptions } from './ops/run/dispatch-options.js';
+export type { DispatchOptions, DispatchRecord } from './ops/run/dispatch-options.js';
+export type { LoggedDecision } from './ops/log/run-outcome.js';
 export type {
   DispatchResult,
   ResultDiagnostic,

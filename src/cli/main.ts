@@ -5,8 +5,10 @@ import * as doctor from './commands/doctor.js';
 import * as hooks from './commands/hooks.js';
 import * as install from './commands/install.js';
 import * as info from './commands/info.js';
+import * as init from './commands/init.js';
 import * as link from './commands/link.js';
 import * as list from './commands/list.js';
+import * as log from './commands/log.js';
 import * as pack from './commands/pack.js';
 import * as registry from './commands/registry.js';
 import * as registryPublish from './commands/registry-publish.js';
@@ -15,6 +17,7 @@ import * as review from './commands/review.js';
 import * as run from './commands/run.js';
 import * as search from './commands/search.js';
 import * as session from './commands/session.js';
+import * as test from './commands/test.js';
 import * as trust from './commands/trust.js';
 import * as uninstall from './commands/uninstall.js';
 import * as update from './commands/update.js';
@@ -44,8 +47,11 @@ const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
   // After `registry`: adds `registry build` and `registry serve` to the command it made.
   registryPublish,
   pack,
+  init,
+  test,
   search,
   info,
+  log,
   doctor,
 ];
 

@@ -12,11 +12,16 @@ export interface UserSettings {
    * them, by exact name.
    */
   passEnv: string[];
+  /**
+   * `{"log": {"enabled": false, "text": true}}`: whether dispatches are written to the decision log
+   * (default true) and whether its lines carry payload and output text (default false; issue 19).
+   */
+  log: { enabled: boolean; text: boolean };
   /** Why the file was not used (`config_read_failed`); a missing file is no diagnostic. */
   diagnostics: Diagnostic[];
 }
 
-const NONE: UserSettings = { passEnv: [], diagnostics: [] };
+const NONE: UserSettings = { passEnv: [], log: { enabled: true, text: false }, diagnostics: [] };
 const MISSING_CODES = new Set(['ENOENT', 'ENOTDIR']);
 
 /** `<config>/settings.json`. */
@@ -45,13 +50,35 @@ export function readUserSettings(paths: StorePaths): UserSettings {
     return failed(file, `invalid JSON at ${file}:${json.line}:${json.column}: ${json.message}`);
   const problem = checkSettings(json.value);
   if (problem !== null) return failed(file, `${file}: ${problem}`);
-  const env = (json.value as { env?: { pass?: string[] } }).env;
-  return { passEnv: [...(env?.pass ?? [])], diagnostics: [] };
+  const { env, log } = json.value as {
+    env?: { pass?: string[] };
+    log?: Partial<UserSettings['log']>;
+  };
+  return {
+    passEnv: [...(env?.pass ?? [])],
+    log: { enabled: log?.enabled ?? true, text: log?.text ?? false },
+    diagnostics: [],
+  };
 }
 
 /** What is wrong with the settings document, or null. */
 function checkSettings(value: unknown): string | null {
   if (!isPlainObject(value)) return `expected a JSON object, found ${describeValue(value)}`;
+  return checkLog(value) ?? checkEnv(value);
+}
+
+/** `log.enabled` and `log.text`, booleans when given. */
+function checkLog(value: Record<string, unknown>): string | null {
+  if (!Object.hasOwn(value, 'log')) return null;
+  const log = value['log'];
+  if (!isPlainObject(log)) return `log must be an object, found ${describeValue(log)}`;
+  for (const key of ['enabled', 'text'])
+    if (Object.hasOwn(log, key) && typeof log[key] !== 'boolean')
+      return `log.${key} must be true or false, found ${describeValue(log[key])}`;
+  return null;
+}
+
+function checkEnv(value: Record<string, unknown>): string | null {
   if (!Object.hasOwn(value, 'env')) return null;
   const env = value['env'];
   if (!isPlainObject(env)) return `env must be an object, found ${describeValue(env)}`;
@@ -67,6 +94,7 @@ function checkSettings(value: unknown): string | null {
 function failed(file: string, message: string): UserSettings {
   return {
     passEnv: [],
+    log: NONE.log,
     diagnostics: [
       diagnostic('config_read_failed', 'warning', `${message}; no variable is passed through`, {
         path: file,

@@ -126,6 +126,7 @@ describe('hookpm doctor: a healthy store', () => {
       'plugin:guard@local',
       'leftovers',
       'registry:acme',
+      'hooks',
       'trust-store',
     ]);
     expect(only(report, 'registry:acme').message).toContain('3 plugins');

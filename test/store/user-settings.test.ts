@@ -23,11 +23,14 @@ function storeWith(text?: string) {
   return paths;
 }
 
+const LOG_DEFAULT = { enabled: true, text: false };
+
 describe('settings.json: variables passed through X5 (registry.md D1, engine.md X5)', () => {
   it('X5: {"env": {"pass": [...]}} names the variables to pass through; other keys are left alone', () => {
     const paths = storeWith('{"env": {"pass": ["GH_PAT", "npm_config__auth"]}, "later": 1}');
     expect(readUserSettings(paths)).toEqual({
       passEnv: ['GH_PAT', 'npm_config__auth'],
+      log: LOG_DEFAULT,
       diagnostics: [],
     });
   });
@@ -35,12 +38,20 @@ describe('settings.json: variables passed through X5 (registry.md D1, engine.md 
   it.each(['{}', '{"env": {}}', '{"env": {"pass": []}}'])(
     'X5: %s passes nothing through, without a diagnostic',
     (text) => {
-      expect(readUserSettings(storeWith(text))).toEqual({ passEnv: [], diagnostics: [] });
+      expect(readUserSettings(storeWith(text))).toEqual({
+        passEnv: [],
+        log: LOG_DEFAULT,
+        diagnostics: [],
+      });
     },
   );
 
   it('S5: a missing settings.json (or config directory) is no diagnostic', () => {
-    expect(readUserSettings(storeWith())).toEqual({ passEnv: [], diagnostics: [] });
+    expect(readUserSettings(storeWith())).toEqual({
+      passEnv: [],
+      log: LOG_DEFAULT,
+      diagnostics: [],
+    });
   });
 
   it.each([
@@ -52,6 +63,8 @@ describe('settings.json: variables passed through X5 (registry.md D1, engine.md 
     ['{"env": {"pass": ["OK", 7]}}', 'env.pass[1] must be a variable name'],
     ['{"env": {"pass": ["A=B"]}}', 'env.pass[0] must be a variable name'],
     ['{"env": {"pass": [""]}}', 'env.pass[0] must be a variable name'],
+    ['{"env": {"pass": ["A"]}, "log": []}', 'log must be an object'],
+    ['{"env": {"pass": ["A"]}, "log": {"text": 1}}', 'log.text must be true or false, found 1'],
   ])(
     'X5 (fail closed): settings.json %s passes nothing and gives config_read_failed (%s)',
     (text, why) => {
@@ -73,5 +86,21 @@ describe('settings.json: variables passed through X5 (registry.md D1, engine.md 
     expect(read.passEnv).toEqual([]);
     expect(read.diagnostics).toMatchObject([{ code: 'config_read_failed' }]);
     expect(read.diagnostics[0]?.message).toContain('EISDIR');
+  });
+});
+
+describe('settings.json: the decision log (issue 19 item 3)', () => {
+  it('issue 19 item 3: log.enabled and log.text are read; the log defaults to on, without text', () => {
+    expect(readUserSettings(storeWith('{"log": {"text": true}}')).log).toEqual({
+      enabled: true,
+      text: true,
+    });
+    expect(readUserSettings(storeWith('{"log": {"enabled": false}}')).log).toEqual({
+      enabled: false,
+      text: false,
+    });
+    const bad = readUserSettings(storeWith('{"log": {"enabled": "no"}}'));
+    expect(bad.log).toEqual(LOG_DEFAULT);
+    expect(bad.diagnostics[0]?.message).toContain('log.enabled must be true or false');
   });
 });

@@ -5,6 +5,7 @@ import { problem, type DoctorCheck, type DoctorReport } from './check.js';
 import { collectLeftovers } from './fix.js';
 import { findLeftovers, checkLeftovers } from './leftovers.js';
 import type { HookpmPaths } from '../link/hookpm-command.js';
+import { checkHookHealth } from './hook-health.js';
 import { checkLinks } from './links.js';
 import { checkLock } from './lock.js';
 import { checkPlugins } from './plugins.js';
@@ -40,7 +41,7 @@ export interface DoctorOptions {
 /**
  * `hookpm doctor` (cli.md; registry.md D3, D4, D6; plugins.md Q4-Q6): checks the store
  * directories, the state, the lock, every installed plugin, leftovers, registries and the trust
- * store, and says how to fix what it finds. Read-only: it writes nothing (not even the
+ * store, the hooks that time out or fail often (decision log), and says how to fix what it finds. Read-only: it writes nothing (not even the
  * `state.json.corrupt-*` copy other commands keep) except, with `fix`, what collecting leftovers
  * removes (see fix.ts), which runs before the checks so the report shows the result. A
  * check that cannot run becomes an error check; the report is always returned.
@@ -71,6 +72,7 @@ export async function runDoctor(ctx: DoctorContext, opts: DoctorOptions): Promis
       ...(await guarded('registries', () => checkRegistries(ctx.paths, state, registryOpts))),
     );
   }
+  checks.push(...(await guarded('hooks', async () => checkHookHealth(ctx.paths))));
   checks.push(...(await guarded('trust-store', async () => [await checkTrustStore(ctx.userHome)])));
   const links = ctx.links;
   if (links !== undefined)

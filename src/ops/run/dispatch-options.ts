@@ -1,3 +1,7 @@
+import type { DispatchResult, HandlerRun } from '../../engine/types.js';
+import type { EventName } from '../../hooks/events.js';
+import type { LoggedDecision } from '../log/run-outcome.js';
+
 /** What the host knows about one invocation, beyond the event's own fields (engine.md X2). */
 export interface DispatchOptions {
   /** `session_id` of the payload; default: the input's `session_id`, else a fresh UUID. */
@@ -15,6 +19,26 @@ export interface DispatchOptions {
   transcriptPath?: string;
   /** `permission_mode` of the payload; default: the input's, else `default`. */
   permissionMode?: string;
+  /**
+   * Called once per dispatch that ran handlers, after reduction and before the result is returned
+   * (the decision log, ops/log/dispatch-logger.ts). Must not throw; a throw is ignored.
+   */
+  log?: (record: DispatchRecord) => void;
+}
+
+/** One dispatch that ran handlers, as its log sees it. */
+export interface DispatchRecord {
+  event: EventName;
+  /** Epoch milliseconds when the handlers were started. */
+  startedAt: number;
+  sessionId: string;
+  /** The payload handlers were given (X2). */
+  payload: Readonly<Record<string, unknown>>;
+  /** In configuration order, with their output. */
+  runs: readonly HandlerRun[];
+  /** Each run's own decision, before reduction (ops/log/run-decision.ts), in the runs' order. */
+  decisions: readonly (LoggedDecision | null)[];
+  result: DispatchResult;
 }
 
 /** A string field of an event's input, if it has one. */

@@ -1,6 +1,7 @@
 import type { DispatchResult } from '../../engine/types.js';
 import type { EventName } from '../../hooks/events.js';
 import { readUserSettings } from '../../store/user-settings.js';
+import { dispatchLogger } from '../log/dispatch-logger.js';
 import { dispatchEvent } from './dispatch.js';
 import { loadTrustedSnapshot, type LoadTrustedSnapshotOptions } from './load-trusted-snapshot.js';
 
@@ -21,22 +22,28 @@ export interface RunEventOptions extends LoadTrustedSnapshotOptions {
  * dispatches the one event with `cwd` as the invocation's working directory, and returns the result
  * with the snapshot's diagnostics (rejected matchers, tampered plugins, trust notes) and a
  * settings.json that could not be used ahead of the run's. The user settings of `store` name the
- * variables passed through X5 (`env.pass`).
+ * variables passed through X5 (`env.pass`) and whether the dispatch is logged (issue 19).
  */
 export async function runEvent(options: RunEventOptions): Promise<DispatchResult> {
   const { event, input, continuationCount, env, signal, ...load } = options;
   const { snapshot } = await loadTrustedSnapshot(load);
-  const settings =
-    options.store === undefined
-      ? { passEnv: [], diagnostics: [] }
-      : readUserSettings(options.store);
+  const settings = options.store === undefined ? null : readUserSettings(options.store);
+  const log =
+    options.store === undefined || settings === null
+      ? undefined
+      : dispatchLogger(options.store, settings, 'run');
   const result = await dispatchEvent(snapshot, event, input, {
     cwd: options.cwd,
-    passEnv: settings.passEnv,
+    passEnv: settings?.passEnv ?? [],
+    ...(log === undefined ? {} : { log }),
     ...(continuationCount === undefined ? {} : { continuationCount }),
     ...(env === undefined ? {} : { env }),
     ...(signal === undefined ? {} : { signal }),
   });
-  const diagnostics = [...snapshot.diagnostics, ...settings.diagnostics, ...result.diagnostics];
+  const diagnostics = [
+    ...snapshot.diagnostics,
+    ...(settings?.diagnostics ?? []),
+    ...result.diagnostics,
+  ];
   return { ...result, diagnostics };
 }

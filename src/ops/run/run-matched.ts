@@ -7,6 +7,7 @@ import type { DispatchResult } from '../../engine/types.js';
 import type { EventName } from '../../hooks/events.js';
 import type { Snapshot } from '../../hooks/snapshot/snapshot.js';
 import type { SnapshotHandler } from '../../hooks/types.js';
+import { runDecision } from '../log/run-decision.js';
 import { stringField, type DispatchOptions } from './dispatch-options.js';
 
 /** One dispatch whose matching handlers are known (dispatch.ts). */
@@ -23,8 +24,10 @@ export interface Invocation {
 export async function runMatched(call: Invocation): Promise<DispatchResult> {
   const { snapshot, event, input, opts, continuationCount } = call;
   const cwd = opts.cwd ?? stringField(input, 'cwd') ?? snapshot.projectDir;
+  const sessionId = opts.sessionId ?? stringField(input, 'session_id') ?? randomUUID();
+  const startedAt = Date.now();
   const payload = buildPayload(event, input, {
-    sessionId: opts.sessionId ?? stringField(input, 'session_id') ?? randomUUID(),
+    sessionId,
     cwd,
     continuationCount,
     ...(opts.transcriptPath === undefined ? {} : { transcriptPath: opts.transcriptPath }),
@@ -42,9 +45,18 @@ export async function runMatched(call: Invocation): Promise<DispatchResult> {
   };
   // X1: all start now; Promise.all keeps configuration order whatever order they finish in.
   const runs = await Promise.all(call.matched.map((handler) => runHandler(handler, runOptions)));
-  return reduceResults(event, runs, {
+  const result = reduceResults(event, runs, {
     snapshotId: snapshot.id,
     continuationCount,
     stopHookActive: payload['stop_hook_active'] === true,
   });
+  if (opts.log !== undefined) {
+    try {
+      const decisions = runs.map((run) => runDecision(run, event));
+      opts.log({ event, startedAt, sessionId, payload, runs, decisions, result });
+    } catch {
+      // The log never fails a dispatch (issue 19 item 3).
+    }
+  }
+  return result;
 }

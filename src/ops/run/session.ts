@@ -10,6 +10,7 @@ import type { Snapshot, SnapshotPlugin } from '../../hooks/snapshot/snapshot.js'
 import { resolveStorePaths } from '../../store/paths.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { readUserSettings, type UserSettings } from '../../store/user-settings.js';
+import { dispatchLogger } from '../log/dispatch-logger.js';
 import type { DispatchOptions } from './dispatch-options.js';
 import { dispatchEvent } from './dispatch.js';
 import { describeSnapshot, type HookListing } from './list-hooks.js';
@@ -115,6 +116,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
       env,
       passEnv: current.settings.passEnv,
     };
+    if (current.log !== undefined) opts.log = current.log;
     // A payload's own session_id and cwd win (dispatchEvent's defaults); else the session's.
     if (typeof payload['session_id'] !== 'string') opts.sessionId = sessionId;
     if (typeof payload['cwd'] !== 'string') opts.cwd = cwd;
@@ -164,6 +166,8 @@ export async function createSession(options: SessionOptions): Promise<Session> {
 /** A session's configuration: the snapshot (R1) and the user settings read with it. */
 interface SessionConfig extends TrustedSnapshot {
   settings: UserSettings;
+  /** The decision log's sink, per the settings (issue 19); undefined when they turn it off. */
+  log: DispatchOptions['log'];
 }
 
 /**
@@ -186,7 +190,8 @@ function snapshotLoader(
       onceSha256,
       ...(options.askTrust === undefined ? {} : { askTrust: options.askTrust }),
     });
-    return { ...trusted, settings: readUserSettings(store) };
+    const settings = readUserSettings(store);
+    return { ...trusted, settings, log: dispatchLogger(store, settings, 'session') };
   };
 }
 

@@ -8,6 +8,7 @@ import { removePin, writePin } from '../../store/session-pins.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { readUserSettings } from '../../store/user-settings.js';
 import { findProjectRoot } from '../../workspace/find-project-root.js';
+import { dispatchLogger } from '../log/dispatch-logger.js';
 import { dispatchEvent } from '../run/dispatch.js';
 import { pinnedSources } from './pinned-sources.js';
 import { sessionPin } from './session-pin.js';
@@ -65,13 +66,16 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
   if (checked.sources !== pin.sources)
     snapshot = buildSnapshot({ projectDir, sources: checked.sources, diagnostics: [] });
   const continuationCount = event === 'Stop' ? pin.stopContinuations : 0;
-  // X5's pass-through (settings.json), read only when a handler is about to run.
+  // X5's pass-through and the decision log (settings.json), read only when a handler is to run.
   const settings = running.size > 0 ? readUserSettings(options.store) : null;
+  const log =
+    settings === null ? undefined : dispatchLogger(options.store, settings, `wire:${agent.id}`);
   const result = await dispatchEvent(snapshot, event, input, {
     cwd,
     continuationCount,
     env: options.env,
     ...(settings === null ? {} : { passEnv: settings.passEnv }),
+    ...(log === undefined ? {} : { log }),
   });
   if (stored && event === 'Stop') {
     const next = result.continueLoop ? continuationCount + 1 : 0;

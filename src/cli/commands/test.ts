@@ -1,0 +1,103 @@
+import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { HookpmError } from '../../errors.js';
+import { EVENT_NAMES, isEventName, type EventName } from '../../hooks/events.js';
+import { parseJson } from '../../json/parse-json.js';
+import { isPlainObject } from '../../json/describe-value.js';
+import { globalOptions, storePathsOf } from '../global-options.js';
+import { printJson, printLine } from '../render/render.js';
+
+interface TestFlags {
+  payload?: string;
+  data?: string;
+}
+
+/** `hookpm test <plugin> <Event>`: a plugin's handlers on one event, nothing installed (issue 19). */
+export function register(program: Command): void {
+  program
+    .command('test')
+    .helpGroup('Publish')
+    .description("run a plugin's handlers on one event without installing it; shows each run")
+    .argument('<plugin>', 'a plugin directory, a .tgz tarball, or an installed plugin')
+    .argument('<event>', `the event: ${EVENT_NAMES.join(', ')}`)
+    .option(
+      '--payload <file|-|json>',
+      "the event's fields: a JSON file, - for stdin, or the JSON itself (default: the plugin's payloads/<Event>.json, else {})",
+    )
+    .option(
+      '--data <dir>',
+      'the data directory handlers get, kept (default: a scratch one, removed)',
+    )
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Exits 1 when a handler fails (did not start, timed out, was killed, or exited other than 0',
+        'or 2) or the plugin has an error install would refuse; a block or a denial is a decision.',
+        '',
+        'Example:',
+        '  $ hookpm test ./my-guard PreToolUse --payload \'{"tool_name":"Bash","tool_input":{"command":"rm -rf /"}}\'',
+        '  $ hookpm test guard-1.0.0.tgz Stop --json',
+        '',
+      ].join('\n'),
+    )
+    .action(async (target: string, name: string, flags: TestFlags, command: Command) => {
+      const globals = globalOptions(command);
+      const event = parseEvent(name);
+      const [{ testPlugin }, { installExitCleanup }] = await Promise.all([
+        import('../../ops/test/test-plugin.js'),
+        import('../../engine/process-groups.js'),
+      ]);
+      const input = await payloadOf(flags.payload, target, event, globals.cwd);
+      installExitCleanup();
+      const report = await testPlugin({
+        target,
+        event,
+        input,
+        cwd: globals.cwd,
+        store: storePathsOf(globals),
+        ...(flags.data === undefined ? {} : { dataDir: resolve(globals.cwd, flags.data) }),
+      });
+      process.exitCode = report.failed || report.invalid ? 1 : 0;
+      if (globals.json) return printJson(report);
+      const { formatTestReport } = await import('../render/render-test.js');
+      printLine(formatTestReport(report));
+    });
+}
+
+/** `--payload` as inline JSON, a file or stdin; without one, the plugin's sample payload. */
+async function payloadOf(
+  spec: string | undefined,
+  target: string,
+  event: EventName,
+  cwd: string,
+): Promise<Record<string, unknown>> {
+  const sample = join(resolve(cwd, target), 'payloads', `${event}.json`);
+  const given = spec ?? (existsSync(sample) ? sample : undefined);
+  if (given !== undefined && given.trimStart().startsWith('{')) {
+    const parsed = parseJson(given, '--payload');
+    if (parsed.ok && isPlainObject(parsed.value)) return parsed.value;
+    const why = parsed.ok
+      ? 'not a JSON object'
+      : `invalid JSON at column ${parsed.column}: ${parsed.message}`;
+    throw new HookpmError('E_USAGE', `--payload: ${why}`, {
+      hint: 'Give a JSON object with the event\'s fields, e.g. --payload \'{"tool_name":"Bash"}\'.',
+    });
+  }
+  const { readPayload } = await import('../read-payload.js');
+  return readPayload(given, cwd);
+}
+
+function parseEvent(name: string): EventName {
+  if (isEventName(name)) return name;
+  throw new HookpmError(
+    'E_USAGE',
+    `unknown event ${JSON.stringify(name)}: expected one of ${EVENT_NAMES.join(', ')}`,
+    {
+      expected: EVENT_NAMES,
+      found: name,
+      hint: 'Event names are case-sensitive, e.g. PreToolUse, Stop.',
+    },
+  );
+}

@@ -1,0 +1,55 @@
+import type { StorePaths } from '../../store/store-paths.js';
+import { computeStats, type HandlerStats } from '../log/hook-stats.js';
+import { readLog } from '../log/read-log.js';
+import { okCheck, plural, problem, shellWord, type DoctorCheck } from './check.js';
+
+/** How far back doctor reads the decision log. */
+export const HEALTH_WINDOW_MS = 7 * 86400e3;
+/** A handler with fewer runs than this is not judged. */
+const MIN_RUNS = 3;
+/** Share of runs that time out, or fail (timeouts included), past which a handler is named. */
+const TIMEOUT_SHARE = 0.1;
+const FAILURE_SHARE = 0.2;
+
+/**
+ * Issue 19 item 4: one warning per handler of the last 7 days' decision log that times out or
+ * fails often (of at least MIN_RUNS runs, TIMEOUT_SHARE timed out or FAILURE_SHARE failed), else
+ * one ok check. A log that cannot be read is a warning; an absent one is fine.
+ */
+export function checkHookHealth(paths: StorePaths, now: number = Date.now()): DoctorCheck[] {
+  let read;
+  try {
+    read = readLog(paths, { since: now - HEALTH_WINDOW_MS });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return [problem('hooks', 'warning', message, { code: 'log_unreadable' })];
+  }
+  const stats = computeStats(read.entries);
+  const found = stats.handlers.flatMap((h) => finding(h));
+  if (found.length > 0) return found;
+  const seen = `${plural(stats.dispatches, 'dispatch', 'dispatches')} logged in the last 7 days`;
+  return [okCheck('hooks', `${seen}: no hook times out or fails often`)];
+}
+
+function finding(h: HandlerStats): DoctorCheck[] {
+  if (h.count < MIN_RUNS) return [];
+  const timesOut = h.timeouts / h.count >= TIMEOUT_SHARE;
+  if (!timesOut && h.failures / h.count < FAILURE_SHARE) return [];
+  const what = timesOut
+    ? `timed out in ${h.timeouts} of ${h.count} runs`
+    : `failed in ${h.failures} of ${h.count} runs`;
+  const event = h.handler.split(':')[0] ?? '';
+  const isPlugin = h.plugin !== 'user' && h.plugin !== 'project';
+  const test = isPlugin ? `; try it with \`hookpm test ${shellWord(h.plugin)} ${event}\`` : '';
+  return [
+    problem(
+      `hook:${h.plugin} ${h.handler}`,
+      'warning',
+      `${h.plugin} ${h.handler} ${what} in the last 7 days (p95 ${h.p95Ms} ms, max ${h.maxMs} ms)`,
+      {
+        code: timesOut ? 'hook_times_out' : 'hook_fails',
+        fix: `See its runs with \`hookpm log${isPlugin ? ` --plugin ${shellWord(h.plugin)}` : ''} --event ${event}\`${test}.`,
+      },
+    ),
+  ];
+}

@@ -1,0 +1,116 @@
+import { LOG_LINE_MAX_BYTES } from '../../store/dispatch-log.js';
+import type { DispatchRecord } from '../run/dispatch-options.js';
+import { isFailedRun, resultDecision, type LoggedDecision } from './run-outcome.js';
+
+/** One handler's run in a log line. Text fields only with `log.text` on. */
+export interface LoggedRun {
+  handler: string;
+  origin: string;
+  plugin: string | null;
+  exitCode: number | null;
+  ms: number;
+  timedOut: boolean;
+  failed: boolean;
+  decision: LoggedDecision | null;
+  stdout?: string;
+  stderr?: string;
+}
+
+/** One line of `<data>/log/dispatch.jsonl` (issue 19 item 3). */
+export interface LoggedDispatch {
+  v: 1;
+  time: string;
+  event: string;
+  /** Who dispatched: `run`, `session`, `test`, or `wire:<agent>`. */
+  source: string;
+  session: string;
+  snapshot: string;
+  decision: LoggedDecision | null;
+  runs: LoggedRun[];
+  /** With `log.text` on: the payload, and what the result says in words. */
+  payload?: unknown;
+  text?: { reason: string | null; context: string[]; feedback: string[]; systemMessages: string[] };
+  /** Text that did not fit the line was left out. */
+  textOmitted?: true;
+  /** Runs that did not fit the line, left out from the end. */
+  runsOmitted?: number;
+}
+
+export interface LineOptions {
+  source: string;
+  text: boolean;
+}
+
+/** How much of each text field a line holds at most, tried in turn until the line fits. */
+const TEXT_CAPS = [1000, 200];
+
+/**
+ * The log line of a dispatch (no newline), at most LOG_LINE_MAX_BYTES: text, when on, is cut to
+ * fit and else left out (`textOmitted`); a dispatch of very many handlers keeps the runs that fit
+ * (`runsOmitted` counts the rest).
+ */
+export function formatDispatchLine(record: DispatchRecord, opts: LineOptions): string {
+  const base = baseLine(record, opts.source);
+  if (opts.text) {
+    for (const cap of TEXT_CAPS) {
+      const line = JSON.stringify(withText(base, record, cap));
+      if (Buffer.byteLength(line) <= LOG_LINE_MAX_BYTES) return line;
+    }
+    base.textOmitted = true;
+  }
+  let line = JSON.stringify(base);
+  if (Buffer.byteLength(line) <= LOG_LINE_MAX_BYTES) return line;
+  const runs = base.runs;
+  for (let keep = runs.length - 1; keep >= 0; keep -= 1) {
+    line = JSON.stringify({ ...base, runs: runs.slice(0, keep), runsOmitted: runs.length - keep });
+    if (Buffer.byteLength(line) <= LOG_LINE_MAX_BYTES) return line;
+  }
+  return line;
+}
+
+function baseLine(record: DispatchRecord, source: string): LoggedDispatch {
+  const { event, result } = record;
+  return {
+    v: 1,
+    time: new Date(record.startedAt).toISOString(),
+    event,
+    source,
+    session: record.sessionId,
+    snapshot: result.snapshotId,
+    decision: resultDecision(result),
+    runs: record.runs.map((run, i) => ({
+      handler: run.handler.id,
+      origin: run.handler.origin,
+      plugin: run.handler.plugin,
+      exitCode: run.exitCode,
+      ms: Math.round(run.durationMs * 100) / 100,
+      timedOut: run.timedOut,
+      failed: isFailedRun(run),
+      decision: record.decisions[i] ?? null,
+    })),
+  };
+}
+
+function withText(base: LoggedDispatch, record: DispatchRecord, cap: number): LoggedDispatch {
+  const cut = (text: string): string => (text.length > cap ? `${text.slice(0, cap)}…` : text);
+  const { result } = record;
+  const payload = JSON.stringify(record.payload);
+  return {
+    ...base,
+    payload: payload.length > cap ? cut(payload) : record.payload,
+    text: {
+      reason:
+        (result.permission?.reason ?? result.stopReason) === null
+          ? null
+          : cut((result.permission?.reason ?? result.stopReason) as string),
+      context: result.context.map(cut),
+      feedback: result.feedback.map(cut),
+      systemMessages: result.systemMessages.map(cut),
+    },
+    runs: base.runs.map((run, i) => ({
+      ...run,
+      stdout: cut(record.runs[i]!.stdout),
+      stderr: cut(record.runs[i]!.stderr),
+    })),
+  };
+}

@@ -1,0 +1,30 @@
+import type { DispatchResult, HandlerRun } from '../../engine/types.js';
+
+/** What a dispatch or one handler's run decided, as the log and the statistics count it. */
+export type LoggedDecision = 'allow' | 'ask' | 'deny' | 'block' | 'context';
+
+export const LOGGED_DECISIONS: readonly LoggedDecision[] = [
+  'allow',
+  'ask',
+  'deny',
+  'block',
+  'context',
+];
+
+/**
+ * A run failed when it gave no usable answer: it never started (X8), timed out (X6), was killed,
+ * or exited with a code other than 0 and 2 (K3). Exit 2 is a block, not a failure (K2).
+ */
+export function isFailedRun(run: Pick<HandlerRun, 'exitCode' | 'timedOut' | 'failure'>): boolean {
+  return run.failure !== null || run.timedOut || (run.exitCode !== 0 && run.exitCode !== 2);
+}
+
+/**
+ * The reduced decision of a dispatch: the permission decision (M5), else a stop, a block's
+ * feedback or a Stop continuation as `block`, else context given to the model.
+ */
+export function resultDecision(result: DispatchResult): LoggedDecision | null {
+  if (result.permission !== null) return result.permission.decision;
+  if (!result.continue || result.feedback.length > 0 || result.continueLoop) return 'block';
+  return result.context.length > 0 ? 'context' : null;
+}

@@ -1,0 +1,95 @@
+import { mkdtempSync, statSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { HookpmError, isHookpmError } from '../../errors.js';
+import { readTarballFile } from '../../registry/cache-tarball.js';
+import { LOCAL_REGISTRY } from '../../registry/registry-name.js';
+import { isTarballPath } from '../../registry/versions/parse-spec.js';
+import { readState } from '../../store/state/state.js';
+import type { StorePaths } from '../../store/store-paths.js';
+import { extractTarball, scanTarball, tarballInput } from '../../store/tar/tarball-scan.js';
+import { inspectPluginDir, type InspectedPlugin } from '../install/inspect.js';
+import { findInstalled } from '../plugins/installed.js';
+
+/** A plugin read for `hookpm test`: from a directory, a tarball or the installed trees. */
+export interface PluginUnderTest {
+  kind: 'directory' | 'tarball' | 'installed';
+  /** The plugin's root as its handlers see it (CLAUDE_PLUGIN_ROOT). */
+  root: string;
+  inspected: InspectedPlugin;
+  /** Removes what reading it made (a tarball's extracted tree). */
+  dispose: () => Promise<void>;
+}
+
+/**
+ * Finds `target`: a directory (read where it is), a `.tgz`/`.tar.gz` file (scanned and extracted
+ * into a scratch directory under the system's temporary directory, A1-A3, removed by `dispose`),
+ * else the name or id of an installed plugin (its installed tree, read only). Nothing of the store
+ * changes. E_NOT_INSTALLED when it is none of these.
+ */
+export async function readPluginUnderTest(
+  target: string,
+  cwd: string,
+  paths: StorePaths,
+): Promise<PluginUnderTest> {
+  const path = resolve(cwd, target);
+  const kind = kindOf(path);
+  const none = async (): Promise<void> => undefined;
+  if (kind === 'directory') {
+    const inspected = await inspectPluginDir(path, {
+      fallbackName: basename(path),
+      registry: LOCAL_REGISTRY,
+    });
+    return { kind, root: path, inspected, dispose: none };
+  }
+  if (kind === 'file' && isTarballPath(path)) return fromTarball(path);
+  try {
+    const record = findInstalled(await readState(paths), target);
+    const inspected = await inspectPluginDir(record.path, {
+      fallbackName: record.name,
+      registry: record.registry,
+    });
+    return { kind: 'installed', root: record.path, inspected, dispose: none };
+  } catch (error) {
+    if (!isHookpmError(error, 'E_NOT_INSTALLED')) throw error;
+    throw new HookpmError(
+      'E_NOT_INSTALLED',
+      `${target} is not a plugin directory, a plugin tarball (.tgz) or an installed plugin`,
+      {
+        name: target,
+        hint: 'Name a plugin directory (`hookpm init` makes one), a .tgz file, or an installed plugin (`hookpm list`).',
+      },
+    );
+  }
+}
+
+function kindOf(path: string): 'directory' | 'file' | null {
+  try {
+    const stat = statSync(path);
+    return stat.isDirectory() ? 'directory' : stat.isFile() ? 'file' : null;
+  } catch {
+    return null;
+  }
+}
+
+async function fromTarball(file: string): Promise<PluginUnderTest> {
+  const scratch = mkdtempSync(join(tmpdir(), 'hookpm-test-'));
+  const dispose = (): Promise<void> => rm(scratch, { recursive: true, force: true });
+  try {
+    const { bytes } = await readTarballFile(file);
+    const input = tarballInput(file, bytes);
+    const listing = await scanTarball(input);
+    const root = join(scratch, 'package');
+    await extractTarball(input, root, listing);
+    const name = basename(file).replace(/(-\d[^/]*)?\.(tgz|tar\.gz)$/, '');
+    const inspected = await inspectPluginDir(root, {
+      fallbackName: name,
+      registry: LOCAL_REGISTRY,
+    });
+    return { kind: 'tarball', root, inspected, dispose };
+  } catch (error) {
+    await dispose();
+    throw error;
+  }
+}

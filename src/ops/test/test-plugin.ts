@@ -1,0 +1,126 @@
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { DispatchResult } from '../../engine/types.js';
+import type { Diagnostic } from '../../hooks/diagnostic.js';
+import type { EventName } from '../../hooks/events.js';
+import { buildSnapshot } from '../../hooks/snapshot/snapshot.js';
+import type { SourceDocument } from '../../hooks/types.js';
+import { hasErrors } from '../../plugin/loaded-plugin.js';
+import type { StorePaths } from '../../store/store-paths.js';
+import { readUserSettings } from '../../store/user-settings.js';
+import { findProjectRoot } from '../../workspace/find-project-root.js';
+import { isFailedRun, type LoggedDecision } from '../log/run-outcome.js';
+import type { DispatchRecord } from '../run/dispatch-options.js';
+import { dispatchEvent } from '../run/dispatch.js';
+import { readPluginUnderTest } from './plugin-under-test.js';
+
+export interface TestPluginOptions {
+  /** A plugin directory, a tarball, or an installed plugin's name or id. */
+  target: string;
+  event: EventName;
+  input: Readonly<Record<string, unknown>>;
+  cwd: string;
+  store: StorePaths;
+  /** The data directory handlers get; default a fresh scratch directory, removed afterwards. */
+  dataDir?: string;
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** One handler's run as `hookpm test` shows it. */
+export interface TestedHandler {
+  handler: string;
+  command: string;
+  exitCode: number | null;
+  signal: string | null;
+  ms: number;
+  timedOut: boolean;
+  failed: boolean;
+  decision: LoggedDecision | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface TestPluginReport {
+  schemaVersion: 1;
+  plugin: string;
+  version: string;
+  kind: 'directory' | 'tarball' | 'installed';
+  event: EventName;
+  /** The data directory handlers got; null when it was a scratch one, now removed. */
+  dataDir: string | null;
+  handlers: TestedHandler[];
+  /** Whether some handler failed (launch failure, timeout, signal, exit other than 0 and 2). */
+  failed: boolean;
+  /** Whether the plugin has an error diagnostic: install would refuse it (P4). */
+  invalid: boolean;
+  result: DispatchResult;
+  /** The plugin's own findings (as `hookpm validate`), then the run's. */
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * `hookpm test <plugin> <Event>` (issue 19 item 2): runs the plugin's handlers on one event
+ * through the engine, as a dispatch would (matchers, `if` rules, X1-X8, reduction), with its
+ * plugin variables naming its root and a scratch data directory; nothing is installed, enabled,
+ * logged or changed in the store. Every handler of the plugin's valid documents runs, enabled or
+ * not. Errors: those of readPluginUnderTest.
+ */
+export async function testPlugin(options: TestPluginOptions): Promise<TestPluginReport> {
+  const plugin = await readPluginUnderTest(options.target, options.cwd, options.store);
+  const data = options.dataDir ?? mkdtempSync(join(tmpdir(), 'hookpm-test-data-'));
+  try {
+    if (options.dataDir !== undefined) mkdirSync(resolve(data), { recursive: true });
+    const { inspected } = plugin;
+    const binding = { id: inspected.id, root: plugin.root, data: resolve(data) };
+    const sources = inspected.plugin.documents.flatMap((d): SourceDocument[] =>
+      d.config === null
+        ? []
+        : [{ origin: 'plugin', file: d.source, config: d.config, plugin: binding }],
+    );
+    const projectDir = await findProjectRoot(options.cwd);
+    const snapshot = buildSnapshot({ projectDir, sources });
+    let record: DispatchRecord | null = null;
+    const result = await dispatchEvent(snapshot, options.event, options.input, {
+      cwd: options.cwd,
+      passEnv: readUserSettings(options.store).passEnv,
+      ...(options.env === undefined ? {} : { env: options.env }),
+      log: (r) => (record = r),
+    });
+    const logged = record as DispatchRecord | null;
+    const runs = logged?.runs ?? [];
+    const handlers = runs.map((run, i) => ({
+      handler: run.handler.id,
+      command: run.handler.argv === null ? run.handler.command : JSON.stringify(run.handler.argv),
+      exitCode: run.exitCode,
+      signal: run.signal,
+      ms: Math.round(run.durationMs * 100) / 100,
+      timedOut: run.timedOut,
+      failed: isFailedRun(run),
+      decision: logged?.decisions[i] ?? null,
+      stdout: run.stdout,
+      stderr: run.stderr,
+    }));
+    return {
+      schemaVersion: 1,
+      plugin: inspected.id,
+      version: inspected.version,
+      kind: plugin.kind,
+      event: options.event,
+      dataDir: options.dataDir === undefined ? null : resolve(data),
+      handlers,
+      failed: handlers.some((h) => h.failed),
+      invalid: hasErrors(inspected.plugin),
+      result,
+      diagnostics: [
+        ...inspected.plugin.diagnostics,
+        ...snapshot.diagnostics,
+        ...result.diagnostics,
+      ],
+    };
+  } finally {
+    await plugin.dispose();
+    if (options.dataDir === undefined) await rm(data, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,373 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, lstatSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ensureBuilt, runBin } from '../helpers/built-bin.js';
+
+// Issue 19 items 3-4: the decision log of every dispatch (run, session, wire), read back with
+// `hookpm log`, `hookpm stats` and `hookpm doctor`, with real child processes and temp homes.
+
+let dir: string;
+let home: string;
+let repo: string;
+let n = 0;
+const mounts: string[] = [];
+
+beforeAll(async () => {
+  ensureBuilt();
+  dir = await mkdtemp(join(tmpdir(), 'hookpm-dlog-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+beforeEach(async () => {
+  n += 1;
+  home = join(dir, `home${n}`);
+  repo = join(dir, `repo${n}`);
+  await mkdir(join(repo, '.git'), { recursive: true });
+  await mkdir(join(home, '.deepagents'), { recursive: true });
+});
+afterEach(() => {
+  for (const mount of mounts.splice(0)) spawnSync('umount', [mount]);
+});
+
+const env = (): Record<string, string> => ({
+  PATH: process.env.PATH ?? '',
+  HOME: home,
+  HOOKPM_HOME: join(home, 'hookpm'),
+  NO_COLOR: '1',
+});
+const hookpm = (args: string[], stdin?: string) =>
+  runBin(args, { cwd: repo, env: env(), ...(stdin === undefined ? {} : { stdin }) });
+const logFile = () => join(home, 'hookpm', 'data', 'log', 'dispatch.jsonl');
+
+async function userHooks(hooks: Record<string, unknown>): Promise<void> {
+  await writeFile(join(home, '.deepagents', 'hooks.json'), JSON.stringify({ hooks }));
+}
+async function settings(value: unknown): Promise<void> {
+  await mkdir(join(home, 'hookpm', 'config'), { recursive: true });
+  await writeFile(join(home, 'hookpm', 'config', 'settings.json'), JSON.stringify(value));
+}
+const cmd = (command: string, extra: Record<string, unknown> = {}) => ({
+  type: 'command',
+  command,
+  ...extra,
+});
+const denyJson = JSON.stringify({
+  hookSpecificOutput: {
+    hookEventName: 'PreToolUse',
+    permissionDecision: 'deny',
+    permissionDecisionReason: 'SECRET-REASON',
+  },
+});
+const BASH = { tool_name: 'Bash', tool_input: { command: 'echo SECRET-COMMAND' } };
+
+async function logLines(): Promise<any[]> {
+  const text = await readFile(logFile(), 'utf8');
+  expect(text.endsWith('\n')).toBe(true);
+  return text
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+}
+
+/** `hookpm session` fed `count` dispatches of `event` on stdin; resolves with its answers. */
+async function session(count: number, event = 'PreToolUse', payload: unknown = BASH) {
+  const lines = Array.from({ length: count }, (_, i) =>
+    JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: 'dispatch', params: { event, payload } }),
+  );
+  const run = await hookpm(['session'], `${lines.join('\n')}\n`);
+  expect(run.code, run.stderr).toBe(0);
+  return run.stdout
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line))
+    .filter((m) => m.id !== undefined);
+}
+
+describe('the decision log (issue 19 item 3)', () => {
+  it('issue 19 item 3: `run` appends one line: time, event, session, snapshot, each handler, the decision; no text by default', async () => {
+    await userHooks({
+      PreToolUse: [
+        { matcher: 'Bash', hooks: [cmd(`printf '%s' '${denyJson}'`)] },
+        { hooks: [cmd('echo SECRET-STDERR >&2; exit 1')] },
+      ],
+      Stop: [{ hooks: [cmd('true')] }],
+    });
+    const run = await hookpm(
+      ['run', 'PreToolUse', '--payload', '-', '--json'],
+      JSON.stringify({ ...BASH, session_id: 'sess-1' }),
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout);
+    const [line, ...more] = await logLines();
+    expect(more).toEqual([]);
+    expect(line).toMatchObject({
+      v: 1,
+      event: 'PreToolUse',
+      source: 'run',
+      session: 'sess-1',
+      snapshot: result.snapshotId,
+      decision: 'deny',
+    });
+    expect(Date.now() - Date.parse(line.time)).toBeLessThan(60_000);
+    expect(line.runs).toEqual([
+      expect.objectContaining({
+        handler: 'PreToolUse:0:0',
+        origin: 'user',
+        plugin: null,
+        exitCode: 0,
+        timedOut: false,
+        failed: false,
+        decision: 'deny',
+      }),
+      expect.objectContaining({
+        handler: 'PreToolUse:1:0',
+        exitCode: 1,
+        failed: true,
+        decision: null,
+      }),
+    ]);
+    expect(line.runs[0].ms).toBeGreaterThan(0);
+    const text = await readFile(logFile(), 'utf8');
+    for (const secret of ['SECRET-COMMAND', 'SECRET-REASON', 'SECRET-STDERR'])
+      expect(text).not.toContain(secret);
+  });
+
+  it('issue 19 item 3: settings.json log.text adds payload and output text; log.enabled false writes nothing; a bad value is reported', async () => {
+    await userHooks({
+      PreToolUse: [{ hooks: [cmd(`printf '%s' '${denyJson}'; echo SECRET-STDERR >&2`)] }],
+    });
+    await settings({ log: { text: true } });
+    expect((await hookpm(['run', 'PreToolUse', '--payload', '-'], JSON.stringify(BASH))).code).toBe(
+      0,
+    );
+    const [line] = await logLines();
+    expect(line.payload.tool_input.command).toBe('echo SECRET-COMMAND');
+    expect(line.text.reason).toBe('SECRET-REASON');
+    expect(line.runs[0].stderr).toContain('SECRET-STDERR');
+    await rm(logFile());
+    await settings({ log: { enabled: false } });
+    expect((await hookpm(['run', 'PreToolUse', '--payload', '-'], JSON.stringify(BASH))).code).toBe(
+      0,
+    );
+    expect(existsSync(logFile())).toBe(false);
+    await settings({ log: { text: 'yes' } });
+    const bad = await hookpm(
+      ['run', 'PreToolUse', '--payload', '-', '--json'],
+      JSON.stringify(BASH),
+    );
+    const diagnostics = JSON.parse(bad.stdout).diagnostics;
+    expect(diagnostics).toContainEqual(
+      expect.objectContaining({
+        code: 'config_read_failed',
+        message: expect.stringContaining('log.text must be true or false'),
+      }),
+    );
+    const [fallback] = await logLines();
+    expect(fallback.payload).toBeUndefined();
+  });
+
+  it('issue 19 item 3: a dispatch that ran no handler is not logged', async () => {
+    await userHooks({ PreToolUse: [{ matcher: 'Write', hooks: [cmd('true')] }] });
+    expect((await hookpm(['run', 'PreToolUse', '--payload', '-'], JSON.stringify(BASH))).code).toBe(
+      0,
+    );
+    expect(existsSync(logFile())).toBe(false);
+  });
+
+  it('issue 19 item 3: a session logs each dispatch with its session id; a linked agent event logs as wire:claude', async () => {
+    await userHooks({ Stop: [{ hooks: [cmd('true')] }] });
+    const answers = await session(3, 'Stop', {});
+    expect(answers).toHaveLength(3);
+    const lines = await logLines();
+    expect(lines.map((l) => l.source)).toEqual(['session', 'session', 'session']);
+    expect(new Set(lines.map((l) => l.session)).size).toBe(1);
+
+    const root = join(dir, `plugin${n}`);
+    await mkdir(join(root, 'hooks'), { recursive: true });
+    await writeFile(join(root, 'plugin.json'), JSON.stringify({ name: 'wired', version: '1.0.0' }));
+    await writeFile(
+      join(root, 'hooks', 'hooks.json'),
+      JSON.stringify({
+        hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [cmd(`printf '%s' '${denyJson}'`)] }] },
+      }),
+    );
+    expect((await hookpm(['install', root, '--yes'])).code).toBe(0);
+    const body = JSON.stringify({
+      session_id: 'agent-s1',
+      transcript_path: join(home, 't.jsonl'),
+      cwd: repo,
+      hook_event_name: 'PreToolUse',
+      permission_mode: 'default',
+      ...BASH,
+      tool_use_id: 't1',
+    });
+    const wire = await hookpm(['wire', 'claude'], body);
+    expect(wire.code, wire.stderr).toBe(0);
+    const last = (await logLines()).at(-1);
+    expect(last).toMatchObject({
+      source: 'wire:claude',
+      session: 'agent-s1',
+      event: 'PreToolUse',
+      decision: 'deny',
+    });
+    expect(last.runs).toEqual([
+      expect.objectContaining({ plugin: 'wired@local', decision: 'deny' }),
+    ]);
+  });
+
+  it('issue 19 item 3: concurrent dispatches from several processes leave whole lines only', async () => {
+    // Long lines (text on, a 1.5 KB payload) make an interleaved write easy to see.
+    await userHooks({ PreToolUse: [{ hooks: [cmd('echo out'), cmd('true')] }] });
+    await settings({ log: { text: true } });
+    const payload = { ...BASH, tool_input: { command: 'x'.repeat(1500) } };
+    const PROCESSES = 6;
+    const EACH = 25;
+    const answers = await Promise.all(
+      Array.from({ length: PROCESSES }, () => session(EACH, 'PreToolUse', payload)),
+    );
+    expect(answers.flat()).toHaveLength(PROCESSES * EACH);
+    const lines = await logLines(); // every line parses
+    expect(lines).toHaveLength(PROCESSES * EACH);
+    expect(new Set(lines.map((l) => l.session)).size).toBe(PROCESSES);
+    for (const line of lines) expect(line.runs).toHaveLength(2);
+  });
+
+  it('issue 19 item 3: a full disk (a 64 KiB tmpfs) never fails a dispatch, and the log stays readable', async () => {
+    await userHooks({
+      PreToolUse: [{ matcher: 'Bash', hooks: [cmd(`printf '%s' '${denyJson}'`)] }],
+    });
+    await settings({ log: { text: true } });
+    const logDir = join(home, 'hookpm', 'data', 'log');
+    await mkdir(logDir, { recursive: true });
+    const mount = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', logDir]);
+    if (mount.status === 0) mounts.push(logDir);
+    else {
+      // Stand-in where mounting is not permitted: a log path whose writes fail with ENOSPC.
+      await symlink('/dev/full', logFile());
+    }
+    const payload = { ...BASH, tool_input: { command: 'y'.repeat(2000) } };
+    const answers = await session(60, 'PreToolUse', payload);
+    expect(answers).toHaveLength(60);
+    for (const a of answers) expect(a.result.permission.decision).toBe('deny');
+    const run = await hookpm(
+      ['run', 'PreToolUse', '--payload', '-', '--json'],
+      JSON.stringify(BASH),
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout).permission.decision).toBe('deny');
+    const log = await hookpm(['log', '--json']);
+    expect(log.code, log.stderr).toBe(0);
+    const read = JSON.parse(log.stdout);
+    if (mount.status === 0) {
+      expect(lstatSync(logFile()).size).toBeLessThanOrEqual(64 * 1024);
+      expect(read.entries.length).toBeGreaterThan(5);
+      expect(read.entries.length).toBeLessThan(61);
+    }
+    expect((await hookpm(['stats'])).code).toBe(0);
+  });
+});
+
+describe('hookpm log, stats and doctor (issue 19 item 4)', () => {
+  it('issue 19 item 4: log filters by plugin, event and since; stats gives count, p50/p95/max, timeouts, failures, decisions, slowest first; doctor names the bad hooks', async () => {
+    await userHooks({
+      PreToolUse: [
+        { matcher: 'Bash', hooks: [cmd('sleep 0.3')] },
+        { hooks: [cmd('exit 1')] },
+        { hooks: [cmd('sleep 5', { timeout: 1 })] },
+      ],
+      Stop: [{ hooks: [cmd('echo more >&2; exit 2')] }],
+    });
+    await session(4);
+    await session(2, 'Stop', {});
+    const all = JSON.parse((await hookpm(['log', '--json'])).stdout);
+    expect(Object.keys(all)[0]).toBe('schemaVersion');
+    expect(all.entries).toHaveLength(6);
+    const stops = JSON.parse((await hookpm(['log', '--event', 'Stop', '--json'])).stdout);
+    expect(stops.entries.map((e: any) => e.decision)).toEqual(['block', 'block']);
+    const future = JSON.parse((await hookpm(['log', '--since', '2999-01-01', '--json'])).stdout);
+    expect(future.entries).toEqual([]);
+    expect(
+      JSON.parse((await hookpm(['log', '--since', '1h', '--json'])).stdout).entries,
+    ).toHaveLength(6);
+    expect(
+      JSON.parse((await hookpm(['log', '--plugin', 'nobody', '--json'])).stdout).entries,
+    ).toEqual([]);
+    const human = await hookpm(['log']);
+    expect(human.stdout.trimEnd().split('\n')).toHaveLength(6);
+    expect(human.stdout).toContain('PreToolUse:2:0 timeout');
+    const badSince = await hookpm(['log', '--since', 'yesterday']);
+    expect(badSince.code).toBe(2);
+
+    const stats = JSON.parse((await hookpm(['stats', '--json'])).stdout);
+    expect(Object.keys(stats)[0]).toBe('schemaVersion');
+    expect(stats.dispatches).toBe(6);
+    expect(stats.plugins).toEqual([
+      expect.objectContaining({ plugin: 'user', count: 14, timeouts: 4, failures: 8 }),
+    ]);
+    const byId = Object.fromEntries(stats.handlers.map((h: any) => [h.handler, h]));
+    expect(stats.handlers[0].handler).toBe('PreToolUse:2:0'); // slowest first
+    expect(byId['PreToolUse:2:0']).toMatchObject({ count: 4, timeouts: 4, failures: 4 });
+    expect(byId['PreToolUse:2:0'].p95Ms).toBeGreaterThanOrEqual(900);
+    expect(byId['PreToolUse:0:0'].p50Ms).toBeGreaterThanOrEqual(250);
+    expect(byId['PreToolUse:0:0'].maxMs).toBeGreaterThanOrEqual(byId['PreToolUse:0:0'].p95Ms);
+    expect(byId['PreToolUse:1:0']).toMatchObject({ count: 4, failures: 4, timeouts: 0 });
+    expect(byId['Stop:0:0']).toMatchObject({
+      count: 2,
+      failures: 0,
+      decisions: { allow: 0, ask: 0, deny: 0, block: 2, context: 0 },
+    });
+    expect((await hookpm(['stats'])).stdout).toContain('ALLOW/ASK/DENY/BLOCK/CONTEXT');
+
+    const doctor = JSON.parse((await hookpm(['doctor', '--json'])).stdout);
+    const hooks = doctor.checks.filter((c: any) => c.name.startsWith('hook:'));
+    expect(hooks).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          name: 'hook:user PreToolUse:2:0',
+          status: 'warning',
+          code: 'hook_times_out',
+        }),
+        expect.objectContaining({
+          name: 'hook:user PreToolUse:1:0',
+          status: 'warning',
+          code: 'hook_fails',
+        }),
+      ]),
+    );
+    expect(hooks).toHaveLength(2);
+  });
+
+  it('issue 19 item 4: log --follow prints dispatches as they are logged', async () => {
+    await userHooks({ Stop: [{ hooks: [cmd('true')] }] });
+    const { spawn } = await import('node:child_process');
+    const { BIN } = await import('../helpers/built-bin.js');
+    const follow = spawn(process.execPath, [BIN, 'log', '--follow', '--json'], {
+      cwd: repo,
+      env: env(),
+    });
+    let out = '';
+    follow.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    try {
+      await new Promise((r) => setTimeout(r, 1500));
+      expect((await hookpm(['run', 'Stop'])).code).toBe(0);
+      expect((await hookpm(['run', 'Stop'])).code).toBe(0);
+      const deadline = Date.now() + 10_000;
+      while (out.split('\n').filter(Boolean).length < 2 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
+      const lines = out
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(lines.map((l) => [l.schemaVersion, l.event, l.source])).toEqual([
+        [1, 'Stop', 'run'],
+        [1, 'Stop', 'run'],
+      ]);
+    } finally {
+      follow.kill('SIGINT');
+    }
+    const code = await new Promise((r) => follow.on('close', r));
+    expect(code).toBe(0);
+  });
+});

@@ -1,0 +1,92 @@
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENT_NAMES } from '../../src/hooks/events.js';
+import { ensureBuilt, runBin } from '../helpers/built-bin.js';
+
+let dir: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  ensureBuilt();
+  dir = await mkdtemp(join(tmpdir(), 'hookpm-init-'));
+  env = {
+    PATH: process.env.PATH ?? '',
+    HOME: dir,
+    HOOKPM_HOME: join(dir, 'hookpm'),
+    NO_COLOR: '1',
+  };
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const hookpm = (args: string[]) => runBin(args, { cwd: dir, env });
+
+describe('hookpm init (issue 19 item 1)', () => {
+  it('issue 19 item 1: the new plugin validates strictly and packs at once, for every event', async () => {
+    for (const event of EVENT_NAMES) {
+      const name = `p-${event.toLowerCase()}`;
+      const init = await hookpm(['init', name, '--event', event, '--json']);
+      expect(init.code, init.stderr).toBe(0);
+      const result = JSON.parse(init.stdout);
+      expect(Object.keys(result)[0]).toBe('schemaVersion');
+      expect(result.files).toContain('hooks/hooks.json');
+      expect(result.files).toContain(`payloads/${event}.json`);
+      const validate = await hookpm(['validate', name, '--strict', '--json']);
+      expect(validate.code, validate.stdout).toBe(0);
+      expect(JSON.parse(validate.stdout).events).toEqual([event]);
+      const pack = await hookpm(['pack', name, '--out', join(dir, 'out'), '--json']);
+      expect(pack.code, pack.stderr).toBe(0);
+      expect(JSON.parse(pack.stdout).name).toBe(name);
+    }
+  });
+
+  it('issue 19 item 1: the PreToolUse example has matcher Bash, a manifest, a script, a payload and a README', async () => {
+    const init = await hookpm(['init', 'guard']);
+    expect(init.code, init.stderr).toBe(0);
+    const root = join(dir, 'guard');
+    const hooks = JSON.parse(await readFile(join(root, 'hooks', 'hooks.json'), 'utf8'));
+    expect(hooks.hooks.PreToolUse[0].matcher).toBe('Bash');
+    const manifest = JSON.parse(
+      await readFile(join(root, '.claude-plugin', 'plugin.json'), 'utf8'),
+    );
+    expect(manifest).toMatchObject({ name: 'guard', version: '0.1.0' });
+    expect((await readdir(join(root, 'hooks'))).sort()).toEqual(['hooks.json', 'pre-tool-use.mjs']);
+    expect(await readFile(join(root, 'README.md'), 'utf8')).toContain('hookpm test');
+  });
+
+  it('issue 19 item 1: a non-empty directory is refused and left byte-identical; --existing never overwrites', async () => {
+    const root = join(dir, 'mine');
+    await mkdir(join(root, 'hooks'), { recursive: true });
+    await writeFile(join(root, 'hooks', 'hooks.json'), 'my own text');
+    const refused = await hookpm(['init', 'mine']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('E_TARGET_EXISTS');
+    const clash = await hookpm(['init', 'mine', '--existing']);
+    expect(clash.code).toBe(1);
+    expect(clash.stderr).toContain('hooks/hooks.json');
+    expect(await readdir(root)).toEqual(['hooks']);
+    expect(await readdir(join(root, 'hooks'))).toEqual(['hooks.json']);
+    expect(await readFile(join(root, 'hooks', 'hooks.json'), 'utf8')).toBe('my own text');
+
+    const other = join(dir, 'other');
+    await mkdir(other);
+    await writeFile(join(other, 'NOTES.txt'), 'keep');
+    const added = await hookpm(['init', 'other', '--existing']);
+    expect(added.code, added.stderr).toBe(0);
+    expect(await readFile(join(other, 'NOTES.txt'), 'utf8')).toBe('keep');
+  });
+
+  it('issue 19 item 1: an invalid directory name asks for --name; an unknown event is a usage error', async () => {
+    const bad = await hookpm(['init', 'Bad Name']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('E_NAME_INVALID');
+    expect(bad.stderr).toContain('--name');
+    const named = await hookpm(['init', 'Bad Name', '--name', 'good-name', '--json']);
+    expect(named.code, named.stderr).toBe(0);
+    expect(JSON.parse(named.stdout).name).toBe('good-name');
+    const event = await hookpm(['init', 'x', '--event', 'pretooluse']);
+    expect(event.code).toBe(2);
+    expect(event.stderr).toContain('E_USAGE');
+  });
+});

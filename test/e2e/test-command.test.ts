@@ -1,0 +1,174 @@
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, runBin } from '../helpers/built-bin.js';
+
+let dir: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  ensureBuilt();
+  dir = await mkdtemp(join(tmpdir(), 'hookpm-testcmd-'));
+  env = {
+    PATH: process.env.PATH ?? '',
+    HOME: dir,
+    HOOKPM_HOME: join(dir, 'hookpm'),
+    NO_COLOR: '1',
+  };
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const hookpm = (args: string[], cwd = dir, stdin?: string) =>
+  runBin(args, { cwd, env, ...(stdin === undefined ? {} : { stdin }) });
+
+/** A plugin whose one Stop handler runs `script` (sh) and records its data directory. */
+async function shPlugin(name: string, script: string): Promise<string> {
+  const root = join(dir, name);
+  await mkdir(join(root, 'hooks'), { recursive: true });
+  await writeFile(join(root, 'plugin.json'), JSON.stringify({ name, version: '1.0.0' }));
+  const handler = { type: 'command', command: script };
+  await writeFile(
+    join(root, 'hooks', 'hooks.json'),
+    JSON.stringify({ hooks: { Stop: [{ hooks: [handler] }] } }),
+  );
+  return root;
+}
+
+describe('hookpm test <plugin> <Event> (issue 19 item 2)', () => {
+  it("issue 19 item 2: runs an init'ed plugin's handler on its sample payload and shows exit code, output and time", async () => {
+    expect((await hookpm(['init', 'guard'])).code).toBe(0);
+    const run = await hookpm(['test', 'guard', 'PreToolUse', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout);
+    expect(Object.keys(report)[0]).toBe('schemaVersion');
+    expect(report).toMatchObject({ plugin: 'guard@local', kind: 'directory', failed: false });
+    expect(report.handlers).toHaveLength(1);
+    const [h] = report.handlers;
+    expect(h).toMatchObject({ exitCode: 0, timedOut: false, failed: false, decision: 'deny' });
+    expect(h.ms).toBeGreaterThan(0);
+    expect(h.stdout).toContain('permissionDecision');
+    expect(report.result.permission.decision).toBe('deny');
+
+    const human = await hookpm([
+      'test',
+      'guard',
+      'PreToolUse',
+      '--payload',
+      '{"tool_name":"Bash","tool_input":{"command":"ls"}}',
+    ]);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toMatch(/PreToolUse:0:0 {2}exit 0 {2}[\d.]+ ms {2}ok/);
+    expect(human.stdout).toContain('permission: none');
+  });
+
+  it('issue 19 item 2: the plugin variables name its root and a scratch data directory, removed afterwards; --data keeps one', async () => {
+    const root = await shPlugin(
+      'vars',
+      'echo "root=$CLAUDE_PLUGIN_ROOT data=$CLAUDE_PLUGIN_DATA same=$([ "$PLUGIN_DATA" = "$CLAUDE_PLUGIN_DATA" ] && echo yes)" >&2; touch "$PLUGIN_DATA/was-here"',
+    );
+    const run = await hookpm(['test', root, 'Stop', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const { handlers, dataDir } = JSON.parse(run.stdout);
+    expect(dataDir).toBeNull();
+    const stderr: string = handlers[0].stderr;
+    expect(stderr).toContain(`root=${root}`);
+    expect(stderr).toContain('same=yes');
+    const scratch = /data=(\S+)/.exec(stderr)![1]!;
+    expect(scratch).toContain('hookpm-test-data-');
+    expect(existsSync(scratch)).toBe(false);
+    const kept = join(dir, 'kept-data');
+    const withData = await hookpm(['test', root, 'Stop', '--data', kept, '--json']);
+    expect(withData.code, withData.stderr).toBe(0);
+    expect(await readdir(kept)).toEqual(['was-here']);
+  });
+
+  it('issue 19 item 2: exits 1 when a handler fails (exit 1, timeout), 0 for a block (exit 2)', async () => {
+    const failing = await shPlugin('failing', 'echo broken >&2; exit 1');
+    const fail = await hookpm(['test', failing, 'Stop']);
+    expect(fail.code).toBe(1);
+    expect(fail.stdout).toContain('exit 1');
+    expect(fail.stdout).toContain('FAILED');
+    expect(fail.stdout).toContain('broken');
+    const blocking = await shPlugin('blocking', 'echo keep going >&2; exit 2');
+    const block = await hookpm(['test', blocking, 'Stop', '--json']);
+    expect(block.code, block.stdout).toBe(0);
+    expect(JSON.parse(block.stdout).handlers[0]).toMatchObject({ exitCode: 2, decision: 'block' });
+    const slow = join(dir, 'slow');
+    await mkdir(join(slow, 'hooks'), { recursive: true });
+    await writeFile(join(slow, 'plugin.json'), JSON.stringify({ name: 'slow' }));
+    await writeFile(
+      join(slow, 'hooks', 'hooks.json'),
+      JSON.stringify({
+        hooks: { Stop: [{ hooks: [{ type: 'command', command: 'sleep 30', timeout: 1 }] }] },
+      }),
+    );
+    const timeout = await hookpm(['test', slow, 'Stop', '--json']);
+    expect(timeout.code).toBe(1);
+    expect(JSON.parse(timeout.stdout).handlers[0]).toMatchObject({ timedOut: true, failed: true });
+  });
+
+  it('issue 19 item 2: a tarball and an installed plugin are run without installing, enabling or logging anything', async () => {
+    expect((await hookpm(['init', 'packed'])).code).toBe(0);
+    const pack = await hookpm(['pack', 'packed', '--out', join(dir, 'tgz'), '--json']);
+    expect(pack.code, pack.stderr).toBe(0);
+    const file = JSON.parse(pack.stdout).file as string;
+    const fromTarball = await hookpm([
+      'test',
+      file,
+      'PreToolUse',
+      '--payload',
+      join(dir, 'packed', 'payloads', 'PreToolUse.json'),
+      '--json',
+    ]);
+    expect(fromTarball.code, fromTarball.stderr).toBe(0);
+    expect(JSON.parse(fromTarball.stdout)).toMatchObject({
+      kind: 'tarball',
+      plugin: 'packed@local',
+    });
+    expect(existsSync(join(dir, 'hookpm', 'data'))).toBe(false);
+
+    const install = await hookpm(['install', './packed', '--yes']);
+    expect(install.code, install.stderr).toBe(0);
+    expect((await hookpm(['disable', 'packed'])).code).toBe(0);
+    const state = await readFile(join(dir, 'hookpm', 'data', 'state.json'));
+    const elsewhere = join(dir, 'elsewhere');
+    await mkdir(elsewhere);
+    const installed = await hookpm(
+      ['test', 'packed', 'PreToolUse', '--payload', '-', '--json'],
+      elsewhere,
+      '{"tool_name":"Bash","tool_input":{"command":"rm -rf /"}}',
+    );
+    expect(installed.code, installed.stderr).toBe(0);
+    const report = JSON.parse(installed.stdout);
+    expect(report).toMatchObject({ kind: 'installed', plugin: 'packed@local' });
+    expect(report.handlers[0].decision).toBe('deny');
+    expect(await readFile(join(dir, 'hookpm', 'data', 'state.json'))).toEqual(state);
+    expect(existsSync(join(dir, 'hookpm', 'data', 'log'))).toBe(false);
+  });
+
+  it('issue 19 item 2: a plugin with an invalid hooks document exits 1 and says why; its valid documents still run', async () => {
+    const root = await shPlugin('half', 'true');
+    await writeFile(
+      join(root, 'plugin.json'),
+      JSON.stringify({ name: 'half', version: '1.0.0', hooks: './extra.json' }),
+    );
+    await writeFile(join(root, 'extra.json'), '{"hooks": {');
+    const run = await hookpm(['test', root, 'Stop', '--json']);
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.stdout);
+    expect(report).toMatchObject({ invalid: true, failed: false });
+    expect(report.diagnostics.some((d: any) => d.severity === 'error')).toBe(true);
+    expect(report.handlers.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('issue 19 item 2: an unknown plugin and a bad payload are clear errors', async () => {
+    const none = await hookpm(['test', 'no-such-plugin', 'Stop']);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('E_NOT_INSTALLED');
+    const bad = await hookpm(['test', join(dir, 'guard'), 'PreToolUse', '--payload', '{"a":']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--payload');
+  });
+});
