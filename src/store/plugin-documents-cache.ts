@@ -36,7 +36,7 @@ export type DocumentsCache = Map<string, DocumentsEntry>;
  */
 function formatOf(): string | null {
   try {
-    return `hookpm-plugin-documents/1 hookpm@${readPackageVersion()}`;
+    return `hookpm-plugin-documents/2 hookpm@${readPackageVersion()}`;
   } catch {
     return null;
   }

@@ -23,11 +23,6 @@ export const ASYNC =
 
 /** Events INDEX.md lists that hookpm does not load, and the rule that says so. */
 export const EXCEPTIONS: Readonly<Record<string, { missing: string[]; reason: string }>> = {
-  'aws__agent-toolkit-for-aws__aws-core': {
-    missing: ['PreToolUse'],
-    reason:
-      'P1: the root plugin.json is the manifest and has no `hooks` (its path sits under extensions["com.anthropic.claude-code"]); the hooks path in .claude-plugin/plugin.json is ignored with a warning',
-  },
   'EveryInc__compound-engineering-plugin__fixture-custom-paths': {
     missing: ['PostToolUse'],
     reason:

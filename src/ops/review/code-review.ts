@@ -39,7 +39,7 @@ export interface ConsentedTree {
 
 /** What the roles of a tree's files depend on (plugin/code-files.ts). */
 export type RoleSource = {
-  plugin: Pick<LoadedPlugin, 'manifestFile' | 'documents'>;
+  plugin: Pick<LoadedPlugin, 'manifestFile' | 'hooksManifestFile' | 'documents'>;
   surface: Surface;
 };
 
@@ -94,6 +94,7 @@ function rolesOf(entries: readonly TreeEntry[], of: RoleSource): RoledFile[] {
   const files = entries.map(([path, kind, sha256, mode]) => ({ path, kind, sha256, mode }));
   return assignRoles(files, {
     manifestFile: of.plugin.manifestFile,
+    hooksManifestFile: of.plugin.hooksManifestFile ?? null,
     documentSources: of.plugin.documents.map((d) => d.source),
     handlerText,
   });
