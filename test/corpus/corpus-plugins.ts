@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 /**
  * The plugin folders of ../shared/corpus and what corpus/INDEX.md says about them, shared by the
  * conformance tests (plugins.test.ts reads each folder, review.test.ts reviews it, install.test.ts
- * installs it). EXCEPTIONS
- * explains, rule by rule, every event INDEX.md lists that hookpm does not load.
+ * installs it). EXCEPTIONS explains, rule by rule, every event INDEX.md lists that hookpm does not
+ * load.
  */
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const CORPUS = resolve(REPO, '../shared/corpus');
