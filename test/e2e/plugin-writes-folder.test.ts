@@ -76,10 +76,25 @@ async function setUp(extraHandler?: string) {
     const tampered = out.diagnostics.find((d) => d.code === 'plugin_tampered');
     return { out, tampered, text: out.context.join('\n') };
   };
-  return { hookpm, root, start };
+  return { hookpm, root, start, src };
 }
 
 describe('issue 15 item 4: a plugin that writes into its own folder', () => {
+  it('`review` of it reports no tampering, and an update changing only its version carries the consent (Q5)', async () => {
+    const { hookpm, start, src } = await setUp();
+    await start();
+    const review = JSON.parse((await hookpm('review', 'counter', '--json')).stdout);
+    expect(JSON.stringify(review.diagnostics)).not.toContain('plugin_tampered');
+    expect(review.ok).toBe(true);
+    const manifest = join(src, '.claude-plugin', 'plugin.json');
+    const text = await readFile(manifest, 'utf8');
+    await writeFile(manifest, text.replace('1.0.0', '1.0.1'));
+    const updated = await hookpm('install', src);
+    expect(updated.code, updated.stderr).toBe(0);
+    expect(updated.stdout).toContain('installed counter@local 1.0.1 (enabled)');
+    expect((await start()).text).toContain('run 1');
+  });
+
   it('runs every time: its created .state/ is not tampering (Q6)', async () => {
     const { start, root } = await setUp();
     for (const count of [1, 2, 3]) {
@@ -105,7 +120,7 @@ describe('issue 15 item 4: a plugin that writes into its own folder', () => {
   });
 
   it('a created hooks document hookpm would read (hooks/hooks.json, absent at install) is tampering', async () => {
-    const { start, root } = await setUp();
+    const { hookpm, start, root } = await setUp();
     await mkdir(join(root, 'hooks'));
     await writeFile(
       join(root, 'hooks', 'hooks.json'),
@@ -118,6 +133,8 @@ describe('issue 15 item 4: a plugin that writes into its own folder', () => {
       'hooks/hooks.json was created after install and is read as its manifest or hooks, which would change what runs without consent',
     );
     expect(text).not.toContain('sneaked-in');
+    const review = JSON.parse((await hookpm('review', 'counter', '--json')).stdout);
+    expect(review.diagnostics[0]).toMatchObject({ code: 'plugin_tampered' });
   });
 
   it('a created root plugin.json (a manifest that would take over) is tampering', async () => {

@@ -349,7 +349,12 @@ describe('review', () => {
     expect(
       (await reviewPlugin(world.paths, { target: 'guard', cwd: world.dir })).diagnostics,
     ).toEqual([]);
+    // issue 15 item 4: a file the plugin created in its folder is not tampering.
     await writeFile(join(entry.path!, 'new.sh'), 'echo x');
+    expect(
+      (await reviewPlugin(world.paths, { target: 'guard', cwd: world.dir })).diagnostics,
+    ).toEqual([]);
+    await writeFile(join(entry.path!, 'hooks', 'hooks.json'), '{"hooks": {}}');
     const review = await reviewPlugin(world.paths, { target: 'guard', cwd: world.dir });
     expect(review.diagnostics[0]).toMatchObject({ severity: 'error', code: 'plugin_tampered' });
     expect(review.diagnostics[0]!.message).toContain('hookpm install --force');

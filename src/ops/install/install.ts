@@ -202,7 +202,7 @@ async function installOne(
   // Q6, issue 15 item 4: what the tree held, so files its plugin creates later are told apart.
   const files = staged.files ?? (await listTree(path));
   await writeInstalledFiles(ctx.paths, staged.fingerprint, files);
-  const review = await reviewStaged(staged, existing, path);
+  const review = await reviewStaged(staged, existing, ctx.paths, path);
   // An update leaves a disabled plugin disabled: it is neither asked about nor enabled by --yes.
   const mode: EnableMode =
     opts.preserveDisabled === true && existing !== undefined && !existing.enabled

@@ -43,7 +43,7 @@ export function enablePlugin(
       const record = findInstalled(state, opts.name);
       const target = record.pending ?? record;
       await assertUntampered(ctx.paths, record.id, { ...target, name: record.name });
-      const review = await reviewInstalledTree(record, target);
+      const review = await reviewInstalledTree(record, target, ctx.paths);
       const already = record.pending === null && review.consented;
       if (already && record.enabled)
         return resultOf(record, false, await ensureDataDir(ctx.paths, record.id));
