@@ -16,7 +16,12 @@ import type { StorePaths } from './store-paths.js';
  */
 export function installedFilesFile(paths: StorePaths, fingerprint: string): string {
   const digest = Buffer.from(fingerprint.replace(/^sha256-/, ''), 'base64').toString('hex');
-  return join(paths.data, 'installed-files', `${digest}.json`);
+  return join(installedFilesDir(paths), `${digest}.json`);
+}
+
+/** `<data>/installed-files/`; collect.ts removes the lists no plugin names. */
+export function installedFilesDir(paths: StorePaths): string {
+  return join(paths.data, 'installed-files');
 }
 
 /** Writes the list of `entries`' paths for `fingerprint` (durably; the caller holds the lock). */
@@ -28,7 +33,7 @@ export async function writeInstalledFiles(
   const file = installedFilesFile(paths, fingerprint);
   const list = entries.map((entry) => entry[0]).sort();
   try {
-    await mkdir(join(paths.data, 'installed-files'), { recursive: true });
+    await mkdir(installedFilesDir(paths), { recursive: true });
     await writeFileDurable(file, `${JSON.stringify(list)}\n`);
   } catch (error) {
     throw toStoreError(error, file, 'write');

@@ -6,7 +6,7 @@
  * hookpm would read, or a file a handler names. `doctor` names the plugins that write into their
  * folder and points at CLAUDE_PLUGIN_DATA. The built CLI, real handler processes, real trees.
  */
-import { mkdir, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,7 +76,7 @@ async function setUp(extraHandler?: string) {
     const tampered = out.diagnostics.find((d) => d.code === 'plugin_tampered');
     return { out, tampered, text: out.context.join('\n') };
   };
-  return { hookpm, root, start, src };
+  return { hookpm, root, start, src, home };
 }
 
 describe('issue 15 item 4: a plugin that writes into its own folder', () => {
@@ -93,6 +93,19 @@ describe('issue 15 item 4: a plugin that writes into its own folder', () => {
     expect(updated.code, updated.stderr).toBe(0);
     expect(updated.stdout).toContain('installed counter@local 1.0.1 (enabled)');
     expect((await start()).text).toContain('run 1');
+  });
+
+  it('install keeps the installed paths beside the state; uninstall collects them (D4)', async () => {
+    const { hookpm, home } = await setUp();
+    const lists = join(home, 'hk', 'data', 'installed-files');
+    const [name] = await readdir(lists);
+    expect(JSON.parse(await readFile(join(lists, name!), 'utf8'))).toEqual([
+      '.claude-plugin/plugin.json',
+      'extra/hooks.json',
+      'scripts/count.js',
+    ]);
+    expect((await hookpm('uninstall', 'counter')).code).toBe(0);
+    expect(await readdir(lists)).toEqual([]);
   });
 
   it('runs every time: its created .state/ is not tampering (Q6)', async () => {
