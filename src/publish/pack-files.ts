@@ -104,7 +104,7 @@ function tooLarge(run: Walk, why: string): HookpmError {
     `the plugin ${run.realRoot} is over a size limit: ${why}`,
     {
       file: run.realRoot,
-      hint: `A plugin is limited to ${maxEntries.toLocaleString('en-US')} files, ${mib(maxFileBytes)} a file and ${mib(maxTotalBytes)} in all (registry.md A2); leave build output and dependencies out of it.`,
+      hint: `A plugin is limited to ${maxEntries.toLocaleString('en-US')} files, ${mib(maxFileBytes)} a file and ${mib(maxTotalBytes)} in all (a published tarball); leave build output and dependencies out of it.`,
     },
   );
 }

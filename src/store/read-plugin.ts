@@ -156,7 +156,7 @@ function disagreements(root: Manifest | null, claude: Manifest | null): Diagnost
   for (const field of ['name', 'version'] as const) {
     const [mine, theirs] = [root[field], claude[field]];
     if (theirs === undefined || mine === theirs) continue;
-    const message = `${CLAUDE_MANIFEST}:${field} ${JSON.stringify(theirs)} differs from ${ROOT_MANIFEST}:${field} ${JSON.stringify(mine ?? null)}; hookpm uses ${ROOT_MANIFEST}'s (P1)`;
+    const message = `${CLAUDE_MANIFEST}:${field} ${JSON.stringify(theirs)} differs from ${ROOT_MANIFEST}:${field} ${JSON.stringify(mine ?? null)}; hookpm uses ${ROOT_MANIFEST}'s, the first manifest found`;
     out.push(
       diagnostic('ignored_manifest', 'warning', message, { path: `${CLAUDE_MANIFEST}:${field}` }),
     );

@@ -74,7 +74,7 @@ function overLimit(run: Walk, why: string): HookpmError {
     `the plugin directory ${run.shown} is over a size limit: ${why}`,
     {
       file: run.shown,
-      hint: `A plugin tree is limited to ${maxEntries} files, ${mib(maxFileBytes)} a file and ${mib(maxTotalBytes)} in all, ${run.limits.maxDepth} directories deep (registry.md A2); leave build output and caches out of it.`,
+      hint: `A plugin tree is limited to ${maxEntries} files, ${mib(maxFileBytes)} a file and ${mib(maxTotalBytes)} in all, ${run.limits.maxDepth} directories deep; leave build output and caches out of it.`,
     },
   );
 }

@@ -35,7 +35,7 @@ describe('readPluginDir: manifest', () => {
       { code: 'ignored_manifest', severity: 'warning', path: '.claude-plugin/plugin.json:version' },
     ]);
     expect(p.diagnostics[1]!.message).toBe(
-      `.claude-plugin/plugin.json:version "1.0.0" differs from plugin.json:version "2.0.0"; hookpm uses plugin.json's (P1)`,
+      `.claude-plugin/plugin.json:version "1.0.0" differs from plugin.json:version "2.0.0"; hookpm uses plugin.json's, the first manifest found`,
     );
   });
 
