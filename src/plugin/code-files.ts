@@ -31,6 +31,8 @@ export interface RoledFile extends PluginFile {
 export interface RoleInput {
   /** The manifest used (`.claude-plugin/plugin.json`), or null. */
   manifestFile: string | null;
+  /** The manifest whose `hooks` is read, when it is another (`.claude-plugin/plugin.json`). */
+  hooksManifestFile?: string | null;
   /** The plugin's documents' `source` labels (`hooks/hooks.json`, `./extra.json`, `plugin.json#hooks`). */
   documentSources: readonly string[];
   /** Every command, argv element and args element the plugin's handlers declare. */
@@ -43,7 +45,7 @@ const DOC_NAMES =
 
 export function assignRoles(files: readonly PluginFile[], input: RoleInput): RoledFile[] {
   const hooks = new Set(
-    [input.manifestFile, ...input.documentSources]
+    [input.manifestFile, input.hooksManifestFile ?? null, ...input.documentSources]
       .filter((s): s is string => s !== null && !s.includes('#'))
       .map((s) => s.replace(/^\.\//, '')),
   );

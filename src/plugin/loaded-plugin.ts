@@ -21,6 +21,12 @@ export interface LoadedPlugin {
   root: string;
   /** The manifest file used, relative to the root (`.claude-plugin/plugin.json`), or null. */
   manifestFile: string | null;
+  /**
+   * The manifest whose `hooks` field is read: `manifestFile`, or `.claude-plugin/plugin.json`
+   * when a root `plugin.json` is beside it (issue 15 item 3); null without a manifest. Optional
+   * for plugins built in memory, where it is `manifestFile`.
+   */
+  hooksManifestFile?: string | null;
   /** null without a manifest, or when it is unusable (not an object, no valid name). */
   manifest: Manifest | null;
   /** The manifest's name, else the fallback name, else the directory's name; maybe invalid (P3). */

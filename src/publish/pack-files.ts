@@ -2,7 +2,7 @@ import { lstat, readFile, readdir, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { HookpmError } from '../errors.js';
 import { compareCodeUnits } from '../json/compare.js';
-import { TARBALL_LIMITS } from '../store/tar/tarball-rules.js';
+import { TARBALL_LIMITS, type TarballLimits } from '../store/tar/tarball-rules.js';
 
 /** One file of a plugin as it goes into a tarball. */
 export interface PackFile {
@@ -25,12 +25,16 @@ const SKIPPED_NAMES: ReadonlySet<string> = new Set(['.git']);
  * or 0755 (any exec bit). A symlink that resolves inside the root is packed as a copy of what it
  * names (the tarball holds no links, registry.md A1); one that resolves outside the root, or
  * dangles, is refused with E_SYMLINK_ESCAPE (plugins.md H5). FIFOs, sockets and devices are
- * skipped. Bounded by the tarball limits (registry.md A2): E_ARCHIVE_TOO_LARGE past them.
+ * skipped. Bounded by `limits` (default: the tarball limits, registry.md A2): E_ARCHIVE_TOO_LARGE
+ * past them, its message naming the limit and `root`.
  */
-export async function collectPackFiles(root: string): Promise<PackFile[]> {
+export async function collectPackFiles(
+  root: string,
+  limits: TarballLimits = TARBALL_LIMITS,
+): Promise<PackFile[]> {
   const realRoot = await realpath(root);
   const files: PackFile[] = [];
-  await walk({ realRoot, files, total: 0 }, realRoot, '', [realRoot]);
+  await walk({ realRoot, files, total: 0, limits }, realRoot, '', [realRoot]);
   return files.sort((a, b) => compareCodeUnits(a.path, b.path));
 }
 
@@ -38,11 +42,12 @@ interface Walk {
   realRoot: string;
   files: PackFile[];
   total: number;
+  limits: TarballLimits;
 }
 
 async function walk(run: Walk, dir: string, rel: string, chain: string[]): Promise<void> {
-  if (chain.length > TARBALL_LIMITS.maxDepth + 1)
-    throw tooLarge(`more than ${TARBALL_LIMITS.maxDepth} nested directories at ${rel}`);
+  if (chain.length > run.limits.maxDepth + 1)
+    throw tooLarge(run, `more than ${run.limits.maxDepth} nested directories at ${rel}`);
   for (const name of await readdir(dir)) {
     if (SKIPPED_NAMES.has(name)) continue;
     const path = rel === '' ? name : `${rel}/${name}`;
@@ -72,16 +77,15 @@ async function addLink(run: Walk, full: string, path: string, chain: string[]): 
 }
 
 async function addFile(run: Walk, full: string, path: string, mode: number): Promise<void> {
+  const { limits } = run;
+  if (run.files.length >= limits.maxEntries)
+    throw tooLarge(run, `it holds more than ${limits.maxEntries} files`);
   const data = await readFile(full);
-  if (data.length > TARBALL_LIMITS.maxFileBytes)
-    throw tooLarge(
-      `${path} is ${data.length} bytes (limit ${TARBALL_LIMITS.maxFileBytes} per file)`,
-    );
+  if (data.length > limits.maxFileBytes)
+    throw tooLarge(run, `${path} is ${data.length} bytes (limit ${limits.maxFileBytes} a file)`);
   run.total += data.length;
-  if (run.total > TARBALL_LIMITS.maxTotalBytes)
-    throw tooLarge(`the plugin holds more than ${TARBALL_LIMITS.maxTotalBytes} bytes`);
-  if (run.files.length >= TARBALL_LIMITS.maxEntries)
-    throw tooLarge(`the plugin holds more than ${TARBALL_LIMITS.maxEntries} files`);
+  if (run.total > limits.maxTotalBytes)
+    throw tooLarge(run, `it holds more than ${limits.maxTotalBytes} bytes in all`);
   run.files.push({ path, mode: (mode & 0o111) !== 0 ? 0o755 : 0o644, data });
 }
 
@@ -92,8 +96,15 @@ function escape(path: string, why: string): HookpmError {
   });
 }
 
-function tooLarge(why: string): HookpmError {
-  return new HookpmError('E_ARCHIVE_TOO_LARGE', `cannot pack the plugin: ${why}`, {
-    hint: 'Plugin tarballs are limited to 2,000 entries, 20 MiB per file and 50 MiB in total (registry.md A2).',
-  });
+function tooLarge(run: Walk, why: string): HookpmError {
+  const { maxEntries, maxFileBytes, maxTotalBytes } = run.limits;
+  const mib = (bytes: number): string => `${bytes / (1024 * 1024)} MiB`;
+  return new HookpmError(
+    'E_ARCHIVE_TOO_LARGE',
+    `the plugin ${run.realRoot} is over a size limit: ${why}`,
+    {
+      file: run.realRoot,
+      hint: `A plugin is limited to ${maxEntries.toLocaleString('en-US')} files, ${mib(maxFileBytes)} a file and ${mib(maxTotalBytes)} in all (a published tarball); leave build output and dependencies out of it.`,
+    },
+  );
 }

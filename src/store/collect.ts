@@ -7,11 +7,12 @@ import { durableTempPrefix } from '../io/durable-write.js';
 import { errnoCode, quietly, toStoreError } from '../io/fs-error.js';
 import { isProcessAlive, readLockFile } from '../io/lock-record.js';
 import { lockFile, pluginsDir, stagingRoot, stateFile } from './paths.js';
-import { pinnedRoots } from './session-pins.js';
+import { installedFilesDir, installedFilesFile } from './installed-files.js';
+import { pinnedFingerprints, pinnedRoots } from './session-pins.js';
 import type { StorePaths } from './store-paths.js';
 import type { State } from './state/state-schema.js';
 
-export type LeftoverKind = 'staging' | 'unreferenced-tree' | 'temporary-file';
+export type LeftoverKind = 'staging' | 'unreferenced-tree' | 'temporary-file' | 'installed-files';
 
 export interface Leftover {
   kind: LeftoverKind;
@@ -37,6 +38,7 @@ export async function findLeftovers(paths: StorePaths, state: State | null): Pro
     if (!(await stagingInUse(name, entry))) found.push({ kind: 'staging', path: entry });
   }
   if (state !== null) found.push(...(await unreferencedTrees(paths, state)));
+  if (state !== null) found.push(...(await unreferencedFileLists(paths, state)));
   found.push(...(await temporaryFiles(paths)));
   return found;
 }
@@ -64,7 +66,7 @@ export async function collectGarbage(paths: StorePaths, state: State): Promise<s
  * leaves a half-deleted tree under a versioned name (promoteTree could otherwise meet it).
  */
 async function removeLeftover(paths: StorePaths, leftover: Leftover): Promise<void> {
-  if (leftover.kind === 'temporary-file') {
+  if (leftover.kind === 'temporary-file' || leftover.kind === 'installed-files') {
     await unlink(leftover.path).catch(() => undefined);
     return;
   }
@@ -75,6 +77,28 @@ async function removeLeftover(paths: StorePaths, leftover: Leftover): Promise<vo
     await rename(leftover.path, target);
   }
   await rm(target, { recursive: true, force: true });
+}
+
+/**
+ * Installed-files lists (installed-files.ts) of fingerprints that no plugin, pending update or
+ * live session pin names any more.
+ */
+async function unreferencedFileLists(paths: StorePaths, state: State): Promise<Leftover[]> {
+  const dir = installedFilesDir(paths);
+  const names = await listDir(dir);
+  if (names.length === 0) return [];
+  const keep = new Set<string>();
+  const add = (fingerprint: string): void => {
+    keep.add(basename(installedFilesFile(paths, fingerprint)));
+  };
+  for (const plugin of Object.values(state.plugins)) {
+    add(plugin.fingerprint);
+    if (plugin.pending !== null) add(plugin.pending.fingerprint);
+  }
+  for (const fingerprint of await pinnedFingerprints(paths)) add(fingerprint);
+  return names
+    .filter((name) => !keep.has(name))
+    .map((name) => ({ kind: 'installed-files' as const, path: join(dir, name) }));
 }
 
 async function unreferencedTrees(paths: StorePaths, state: State): Promise<Leftover[]> {

@@ -2,6 +2,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { HookpmError } from '../errors.js';
 import { diagnostic, type Diagnostic } from '../hooks/diagnostic.js';
+import { canonicalJson } from '../json/canonical-json.js';
 import { parseJson } from '../json/parse-json.js';
 import type { LoadedPlugin, PluginDocument } from '../plugin/loaded-plugin.js';
 import { parseManifest, type Manifest } from '../plugin/manifest.js';
@@ -45,14 +46,15 @@ export async function readPluginDir(
   const loaded = await loadDocuments(realRoot, {
     // Messages quote a name that is not valid, so no plugin-supplied text reaches them raw.
     plugin: isValidPluginName(name) ? name : JSON.stringify(name),
-    manifestFile: found.file ?? 'plugin.json',
-    hooks: found.manifest?.hooks,
+    manifestFile: found.hooksFile ?? 'plugin.json',
+    hooks: found.hooks,
   });
   diagnostics.push(...loaded.diagnostics);
   const plugin = opts.id ?? name;
   return {
     root,
     manifestFile: found.file,
+    hooksManifestFile: found.hooksFile,
     manifest: found.manifest,
     name,
     version: found.manifest?.version ?? null,
@@ -87,40 +89,86 @@ async function realDirectory(root: string): Promise<string> {
 interface FoundManifest {
   file: string | null;
   manifest: Manifest | null;
+  /** The manifest whose `hooks` field declares the plugin's hooks (see readManifest). */
+  hooksFile: string | null;
+  hooks: Manifest['hooks'];
   diagnostics: Diagnostic[];
 }
 
+const ROOT_MANIFEST = MANIFEST_FILES[0];
+const CLAUDE_MANIFEST = MANIFEST_FILES[1];
+
+/**
+ * P1, and issue 15 item 3 for a plugin with both manifests (a root `plugin.json` is the
+ * cross-agent manifest some publishers add beside Claude Code's): the root one gives the name,
+ * version and other fields (P1); `.claude-plugin/plugin.json` is read too, is held to the same
+ * rules (an error in it is an error of the plugin, P4), and alone declares the hooks, as in
+ * Claude Code, which reads no other manifest. A root `hooks` field, a different name or a
+ * different version is then reported with an `ignored_manifest` warning naming both files, so
+ * no declaration is dropped without a word.
+ */
 async function readManifest(realRoot: string): Promise<FoundManifest> {
-  const result: FoundManifest = { file: null, manifest: null, diagnostics: [] };
+  const found: Array<{ file: string; read: ReadManifest }> = [];
   for (const file of MANIFEST_FILES) {
     const located = await locateInside(realRoot, file);
-    if (located.status === 'missing') continue;
-    if (result.file !== null) {
-      const message = `${file} is ignored: ${result.file} is found first and is the manifest (P1)`;
-      result.diagnostics.push(diagnostic('ignored_manifest', 'warning', message, { path: file }));
-      continue;
-    }
-    result.file = file;
-    const read = await readManifestFile(file, located);
-    result.manifest = read.manifest;
-    result.diagnostics.push(...read.diagnostics);
+    if (located.status !== 'missing')
+      found.push({ file, read: await readManifestFile(file, located) });
   }
+  const diagnostics = found.flatMap((f) => f.read.diagnostics);
   if ((await locateInside(realRoot, NO_DOT_MANIFEST)).status !== 'missing') {
     const message = `${NO_DOT_MANIFEST} is not read: a manifest is plugin.json or .claude-plugin/plugin.json (P1); rename claude-plugin/ to .claude-plugin/ to use it`;
-    result.diagnostics.push(
-      diagnostic('ignored_manifest', 'warning', message, { path: NO_DOT_MANIFEST }),
+    diagnostics.push(diagnostic('ignored_manifest', 'warning', message, { path: NO_DOT_MANIFEST }));
+  }
+  const [first, second] = found;
+  if (first === undefined)
+    return { file: null, manifest: null, hooksFile: null, hooks: undefined, diagnostics };
+  const manifest = first.read.manifest;
+  if (second === undefined) {
+    const hooks = manifest?.hooks;
+    return { file: first.file, manifest, hooksFile: first.file, hooks, diagnostics };
+  }
+  const claude = second.read.manifest;
+  diagnostics.push(...disagreements(manifest, claude));
+  const { hooks: _rootHooks, ...identity } = manifest ?? {};
+  const kept = manifest === null ? null : (identity as Manifest);
+  return {
+    file: first.file,
+    manifest: kept,
+    hooksFile: CLAUDE_MANIFEST,
+    hooks: claude?.hooks,
+    diagnostics,
+  };
+}
+
+/** The `ignored_manifest` warnings for a root manifest beside `.claude-plugin/plugin.json`. */
+function disagreements(root: Manifest | null, claude: Manifest | null): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  if (root === null || claude === null) return out;
+  if (
+    root.hooks !== undefined &&
+    canonicalJson(root.hooks) !== canonicalJson(claude.hooks ?? null)
+  ) {
+    const message = `${ROOT_MANIFEST}:hooks is not loaded: ${CLAUDE_MANIFEST} is the Claude Code manifest and declares the hooks (${claude.hooks === undefined ? 'none besides hooks/hooks.json' : `${CLAUDE_MANIFEST}:hooks`}); move the declaration there to use it`;
+    out.push(
+      diagnostic('ignored_manifest', 'warning', message, { path: `${ROOT_MANIFEST}:hooks` }),
     );
   }
-  return result;
+  for (const field of ['name', 'version'] as const) {
+    const [mine, theirs] = [root[field], claude[field]];
+    if (theirs === undefined || mine === theirs) continue;
+    const message = `${CLAUDE_MANIFEST}:${field} ${JSON.stringify(theirs)} differs from ${ROOT_MANIFEST}:${field} ${JSON.stringify(mine ?? null)}; hookpm uses ${ROOT_MANIFEST}'s, the first manifest found`;
+    out.push(
+      diagnostic('ignored_manifest', 'warning', message, { path: `${CLAUDE_MANIFEST}:${field}` }),
+    );
+  }
+  return out;
 }
 
 type LocatedManifest = Awaited<ReturnType<typeof locateInside>>;
+type ReadManifest = Pick<FoundManifest, 'manifest' | 'diagnostics'>;
 
-async function readManifestFile(
-  file: string,
-  located: LocatedManifest,
-): Promise<Omit<FoundManifest, 'file'>> {
-  const fail = (why: string): Omit<FoundManifest, 'file'> => ({
+async function readManifestFile(file: string, located: LocatedManifest): Promise<ReadManifest> {
+  const fail = (why: string): ReadManifest => ({
     manifest: null,
     diagnostics: [diagnostic('invalid_manifest', 'error', `${file}: ${why}`, { path: file })],
   });

@@ -110,6 +110,19 @@ export async function collectStalePins(paths: StorePaths, now = Date.now()): Pro
 }
 
 /** The installed trees live pins run: garbage collection (D4) spares them. */
+/** The fingerprints of the trees pinnedRoots names (their installed-files lists stay). */
+export async function pinnedFingerprints(
+  paths: StorePaths,
+  now = Date.now(),
+): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (const { pin, usedAt } of await listPins(paths)) {
+    if (now - usedAt > PIN_STALE_MS) continue;
+    for (const plugin of pin.plugins) found.add(plugin.fingerprint);
+  }
+  return found;
+}
+
 export async function pinnedRoots(paths: StorePaths, now = Date.now()): Promise<Set<string>> {
   const roots = new Set<string>();
   for (const { pin, usedAt } of await listPins(paths)) {

@@ -4,8 +4,9 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * The plugin folders of ../shared/corpus and what corpus/INDEX.md says about them, shared by the
- * conformance tests (plugins.test.ts reads each folder, review.test.ts reviews it). EXCEPTIONS
- * explains, rule by rule, every event INDEX.md lists that hookpm does not load.
+ * conformance tests (plugins.test.ts reads each folder, review.test.ts reviews it, install.test.ts
+ * installs it). EXCEPTIONS explains, rule by rule, every event INDEX.md lists that hookpm does not
+ * load.
  */
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const CORPUS = resolve(REPO, '../shared/corpus');
@@ -23,11 +24,6 @@ export const ASYNC =
 
 /** Events INDEX.md lists that hookpm does not load, and the rule that says so. */
 export const EXCEPTIONS: Readonly<Record<string, { missing: string[]; reason: string }>> = {
-  'aws__agent-toolkit-for-aws__aws-core': {
-    missing: ['PreToolUse'],
-    reason:
-      'P1: the root plugin.json is the manifest and has no `hooks` (its path sits under extensions["com.anthropic.claude-code"]); the hooks path in .claude-plugin/plugin.json is ignored with a warning',
-  },
   'EveryInc__compound-engineering-plugin__fixture-custom-paths': {
     missing: ['PostToolUse'],
     reason:

@@ -325,6 +325,28 @@ describe('per-session pins (issue 13 item 4, engine.md R1)', () => {
     expect(run.stderr).toContain('plugin_tampered');
   });
 
+  it('Q6, issue 15 item 4: a file the pinned plugin created in its folder keeps it running; a created manifest does not', async () => {
+    await ok(['install', GUARD, '--yes']);
+    await wire(start('w'));
+    const plugins = join(home, 'hookpm', 'data', 'plugins');
+    const versions = join(
+      plugins,
+      readdirSync(plugins).find((d) => d.startsWith('guard-'))!,
+    );
+    const installed = join(versions, readdirSync(versions)[0]!);
+    await mkdir(join(installed, '.state'));
+    await writeFile(join(installed, '.state', 'seen.json'), '{}');
+    const kept = await wire(bash('w', FORCE_PUSH));
+    expect(kept.out?.hookSpecificOutput?.permissionDecision).toBe('deny');
+    expect(kept.stderr).not.toContain('plugin_tampered');
+    await writeFile(join(installed, 'plugin.json'), '{"name": "guard"}');
+    const shadowed = await wire(bash('w', FORCE_PUSH));
+    expect(shadowed.out).toBeNull();
+    expect(shadowed.stderr).toContain(
+      'plugin.json was created after install and is read as its manifest or hooks',
+    );
+  });
+
   it('reload of a session hookpm never saw is E_NOT_FOUND; reload needs --session or --all', async () => {
     const unknown = await hookpm(['reload', '--session', 'nope']);
     expect(unknown.code).toBe(1);

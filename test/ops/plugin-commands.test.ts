@@ -112,10 +112,24 @@ describe('enable and disable', () => {
 
   it('Q6: enabling a plugin whose installed files changed is refused with E_PLUGIN_TAMPERED and a --force hint', async () => {
     const { entry } = await install('guard', { Stop: [cmd('echo s')] });
-    await writeFile(join(entry.path!, 'extra.sh'), 'echo evil');
+    await writeFile(join(entry.path!, 'hooks', 'hooks.json'), '{"hooks": {}}');
     const error = await failure(() => enablePlugin(ctx, { name: 'guard', yes: true }));
     expect(error.code).toBe('E_PLUGIN_TAMPERED');
     expect(error.hint).toContain('hookpm install --force');
+  });
+
+  it('Q6, issue 15 item 4: a file the plugin created in its folder does not stop enable; one a handler names does', async () => {
+    const { entry } = await install('guard', { Stop: [cmd('sh scripts/run.sh')] });
+    await writeFile(join(entry.path!, 'notes.txt'), 'written by the plugin');
+    expect((await enablePlugin(ctx, { name: 'guard', yes: true })).enabled).toBe(true);
+    await disablePlugin(ctx, { name: 'guard' });
+    await mkdir(join(entry.path!, 'scripts'));
+    await writeFile(join(entry.path!, 'scripts', 'run.sh'), 'echo evil');
+    const error = await failure(() => enablePlugin(ctx, { name: 'guard', yes: true }));
+    expect(error.code).toBe('E_PLUGIN_TAMPERED');
+    expect(error.message).toContain(
+      'scripts/run.sh was created after install and a handler names scripts/run.sh',
+    );
   });
 
   it('Q5: enabling a pending update shows the diff against the consented surface and makes it the active version', async () => {
@@ -342,7 +356,12 @@ describe('review', () => {
     expect(
       (await reviewPlugin(world.paths, { target: 'guard', cwd: world.dir })).diagnostics,
     ).toEqual([]);
+    // issue 15 item 4: a file the plugin created in its folder is not tampering.
     await writeFile(join(entry.path!, 'new.sh'), 'echo x');
+    expect(
+      (await reviewPlugin(world.paths, { target: 'guard', cwd: world.dir })).diagnostics,
+    ).toEqual([]);
+    await writeFile(join(entry.path!, 'hooks', 'hooks.json'), '{"hooks": {}}');
     const review = await reviewPlugin(world.paths, { target: 'guard', cwd: world.dir });
     expect(review.diagnostics[0]).toMatchObject({ severity: 'error', code: 'plugin_tampered' });
     expect(review.diagnostics[0]!.message).toContain('hookpm install --force');

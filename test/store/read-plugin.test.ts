@@ -24,15 +24,85 @@ const eventsOf = (p: { documents: Array<{ config: object | null }> }) =>
   p.documents.map((d) => (d.config === null ? null : Object.keys(d.config)));
 
 describe('readPluginDir: manifest', () => {
-  it('P1: plugin.json in the root comes before .claude-plugin/plugin.json, which is reported as ignored', async () => {
+  it('P1, issue 15 item 3: plugin.json in the root gives the name and version; a different name or version in .claude-plugin/plugin.json is a warning naming both', async () => {
     const p = await plugin({
       'plugin.json': { json: { name: 'root-one', version: '2.0.0' } },
       '.claude-plugin/plugin.json': { json: { name: 'dot-one', version: '1.0.0' } },
     });
     expect([p.name, p.version, p.manifestFile]).toEqual(['root-one', '2.0.0', 'plugin.json']);
     expect(p.diagnostics).toMatchObject([
-      { code: 'ignored_manifest', severity: 'warning', path: '.claude-plugin/plugin.json' },
+      { code: 'ignored_manifest', severity: 'warning', path: '.claude-plugin/plugin.json:name' },
+      { code: 'ignored_manifest', severity: 'warning', path: '.claude-plugin/plugin.json:version' },
     ]);
+    expect(p.diagnostics[1]!.message).toBe(
+      `.claude-plugin/plugin.json:version "1.0.0" differs from plugin.json:version "2.0.0"; hookpm uses plugin.json's, the first manifest found`,
+    );
+  });
+
+  it('issue 15 item 3: with a root plugin.json beside it, the hooks path of .claude-plugin/plugin.json is loaded (aws-core of the corpus)', async () => {
+    const p = await plugin({
+      'plugin.json': {
+        json: {
+          name: 'guard',
+          version: '1.0.0',
+          extensions: { 'com.anthropic.claude-code': { hooks: './cc/hooks/hooks.json' } },
+        },
+      },
+      '.claude-plugin/plugin.json': {
+        json: { name: 'guard', version: '1.0.0', hooks: './cc/hooks/hooks.json' },
+      },
+      'cc/hooks/hooks.json': hooksDoc('PreToolUse'),
+    });
+    expect([p.manifestFile, p.hooksManifestFile]).toEqual([
+      'plugin.json',
+      '.claude-plugin/plugin.json',
+    ]);
+    expect(p.documents.map((d) => d.source)).toEqual(['./cc/hooks/hooks.json']);
+    expect(eventsOf(p)).toEqual([['PreToolUse']]);
+    expect(codes(p).filter((c) => !c.endsWith('unknown_key'))).toEqual([]);
+    expect(hasErrors(p)).toBe(false);
+  });
+
+  it('issue 15 item 3: inline hooks in .claude-plugin/plugin.json load too; hooks only in the root plugin.json are not loaded, with a warning naming both files', async () => {
+    const inline = await plugin({
+      'plugin.json': { json: { name: 'guard', hooks: { Stop: [] } } },
+      '.claude-plugin/plugin.json': {
+        json: { name: 'guard', hooks: hooksDoc('SessionStart').json },
+      },
+    });
+    expect(eventsOf(inline)).toEqual([['SessionStart']]);
+    expect(inline.manifest).not.toHaveProperty('hooks');
+    expect(inline.diagnostics).toMatchObject([
+      { code: 'ignored_manifest', severity: 'warning', path: 'plugin.json:hooks' },
+    ]);
+    expect(inline.diagnostics[0]!.message).toContain(
+      'plugin.json:hooks is not loaded: .claude-plugin/plugin.json is the Claude Code manifest and declares the hooks (.claude-plugin/plugin.json:hooks)',
+    );
+    await cleanup();
+    ({ dir: base, cleanup } = await tempDir());
+    const rootOnly = await plugin({
+      'plugin.json': { json: { name: 'guard', hooks: './extra.json' } },
+      '.claude-plugin/plugin.json': { json: { name: 'guard' } },
+      'extra.json': hooksDoc('Stop'),
+      'hooks/hooks.json': hooksDoc('SessionStart'),
+    });
+    expect(eventsOf(rootOnly)).toEqual([['SessionStart']]);
+    expect(rootOnly.diagnostics).toMatchObject([
+      { code: 'ignored_manifest', severity: 'warning', path: 'plugin.json:hooks' },
+    ]);
+    expect(rootOnly.diagnostics[0]!.message).toContain('(none besides hooks/hooks.json)');
+  });
+
+  it('issue 15 item 3, P4: a broken .claude-plugin/plugin.json beside a root plugin.json is an error, never skipped', async () => {
+    const p = await plugin({
+      'plugin.json': { json: { name: 'guard', version: '1.0.0' } },
+      '.claude-plugin/plugin.json': '{"name": "guard", "hooks": "./h.json",}',
+    });
+    expect(hasErrors(p)).toBe(true);
+    expect(p.diagnostics).toMatchObject([
+      { code: 'invalid_manifest', severity: 'error', path: '.claude-plugin/plugin.json' },
+    ]);
+    expect(p.name).toBe('guard');
   });
 
   it('P1: .claude-plugin/plugin.json is the manifest when there is no root plugin.json', async () => {

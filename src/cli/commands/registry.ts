@@ -95,6 +95,8 @@ async function list(command: Command, verb: 'list' | 'update', name?: string): P
       ),
     );
   for (const r of registries) {
+    for (const warning of verb === 'update' ? r.excluded : [])
+      printErrorLine(`hookpm: warning: registry ${r.name}: ${escapeControl(warning)}`);
     if (r.error === null) continue;
     printErrorLine(
       `hookpm: warning[${r.error.code}]: registry ${r.name}: ${escapeControl(r.error.message)}`,

@@ -16,6 +16,9 @@ export function checkLeftovers(found: readonly Leftover[], stateKnown: boolean):
       ? plural(count('unreferenced-tree'), 'installed tree') + ' no plugin uses'
       : '',
     count('temporary-file') > 0 ? plural(count('temporary-file'), 'temporary file') : '',
+    count('installed-files') > 0
+      ? plural(count('installed-files'), 'installed-files list') + ' no plugin uses'
+      : '',
   ].filter((part) => part !== '');
   const shown = found.slice(0, MAX_SHOWN).map((l) => l.path);
   const more = found.length > MAX_SHOWN ? ` and ${found.length - MAX_SHOWN} more` : '';

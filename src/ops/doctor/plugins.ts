@@ -1,13 +1,11 @@
 import { stat } from 'node:fs/promises';
 import { compareCodeUnits } from '../../json/compare.js';
-import { fingerprintTree } from '../../store/fingerprint.js';
+import { treeStatusOf, type TreeStatus } from '../run/tree-status.js';
 import { pluginDataDir } from '../../store/plugin-dirs.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import type { PluginRecord, State } from '../../store/state/state-schema.js';
 import { okCheck, problem, shellWord, type DoctorCheck } from './check.js';
 import { hasCurrentConsent } from '../review/consent.js';
-
-type TreeStatus = 'match' | 'missing' | 'changed';
 
 /**
  * plugins.md Q4-Q6, V3: for every installed plugin (sorted by id): its installed tree exists and its
@@ -25,13 +23,11 @@ export async function checkPlugins(paths: StorePaths, state: State): Promise<Doc
 async function checkPlugin(paths: StorePaths, record: PluginRecord): Promise<DoctorCheck[]> {
   const name = `plugin:${record.id}`;
   const found: DoctorCheck[] = [];
-  const tree = await treeCheck(
-    name,
-    record,
-    await treeStatus(record.path, record.fingerprint),
-    'installed',
-  );
+  const status = await treeStatusOf(paths, record);
+  const tree = await treeCheck(name, record, status, 'installed');
   if (tree !== null) found.push(tree);
+  if (status.status === 'created')
+    found.push(writesIntoFolder(paths, name, record, status.created));
   const consented = hasCurrentConsent(record);
   if (record.enabled && !consented) {
     found.push(
@@ -46,7 +42,8 @@ async function checkPlugin(paths: StorePaths, record: PluginRecord): Promise<Doc
       ),
     );
   }
-  if (record.pending !== null) found.push(...(await pendingChecks(name, record, record.pending)));
+  if (record.pending !== null)
+    found.push(...(await pendingChecks(paths, name, record, record.pending)));
   if (record.enabled && !(await isDirectory(pluginDataDir(paths, record.id)))) {
     found.push(
       problem(
@@ -68,17 +65,14 @@ async function checkPlugin(paths: StorePaths, record: PluginRecord): Promise<Doc
 }
 
 async function pendingChecks(
+  paths: StorePaths,
   name: string,
   record: PluginRecord,
   pending: NonNullable<PluginRecord['pending']>,
 ): Promise<DoctorCheck[]> {
   const out: DoctorCheck[] = [];
-  const tree = await treeCheck(
-    name,
-    { ...record, ...pending },
-    await treeStatus(pending.path, pending.fingerprint),
-    'pending update',
-  );
+  const status = await treeStatusOf(paths, { ...pending, name: record.name });
+  const tree = await treeCheck(name, { ...record, ...pending }, status, 'pending update');
   if (tree !== null) out.push(tree);
   out.push(
     problem(
@@ -97,12 +91,12 @@ async function pendingChecks(
 async function treeCheck(
   name: string,
   target: Pick<PluginRecord, 'id' | 'version' | 'path' | 'source'>,
-  status: TreeStatus,
+  tree: TreeStatus,
   what: string,
 ): Promise<DoctorCheck | null> {
-  if (status === 'match') return null;
+  if (tree.status === 'match' || tree.status === 'created') return null;
   const fix = `hookpm install --force ${shellWord(target.source)}`;
-  if (status === 'missing') {
+  if (tree.status === 'missing') {
     return problem(
       name,
       'error',
@@ -116,7 +110,7 @@ async function treeCheck(
   return problem(
     name,
     'error',
-    `the ${what} files of ${target.id} ${target.version} at ${target.path} were changed after install (they no longer match the recorded fingerprint); it is left out of every snapshot with plugin_tampered`,
+    `the ${what} files of ${target.id} ${target.version} at ${target.path} were changed after install (${tree.problem ?? 'they no longer match the recorded fingerprint'}); it is left out of every snapshot with plugin_tampered`,
     {
       code: 'plugin_tampered',
       fix,
@@ -124,10 +118,28 @@ async function treeCheck(
   );
 }
 
-async function treeStatus(path: string, fingerprint: string): Promise<TreeStatus> {
-  if (!(await isDirectory(path))) return 'missing';
-  const found = await fingerprintTree(path).catch(() => null);
-  return found === fingerprint ? 'match' : 'changed';
+/**
+ * issue 15 item 4: a plugin that writes into its installed folder works, but what it writes
+ * there is lost when it is updated or reinstalled (a new version is a new tree, D4): a warning
+ * naming what it wrote and pointing at its data directory, CLAUDE_PLUGIN_DATA (plugins.md V3).
+ */
+function writesIntoFolder(
+  paths: StorePaths,
+  name: string,
+  record: PluginRecord,
+  created: readonly string[],
+): DoctorCheck {
+  const shown =
+    created.slice(0, 3).join(', ') + (created.length > 3 ? `, and ${created.length - 3} more` : '');
+  return problem(
+    name,
+    'warning',
+    `${record.id} ${record.version} writes into its installed folder ${record.path} (${shown}); hookpm allows it, but those files are lost when the plugin is updated or reinstalled`,
+    {
+      code: 'plugin_writes_folder',
+      fix: `the plugin's author can keep them in $CLAUDE_PLUGIN_DATA (${pluginDataDir(paths, record.id)}), its data directory, which updates keep`,
+    },
+  );
 }
 
 async function isDirectory(path: string): Promise<boolean> {

@@ -1,10 +1,15 @@
 import { mkdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import semver from '../../registry/versions/semver.js';
-import { HookpmError } from '../../errors.js';
+import { HookpmError, isHookpmError } from '../../errors.js';
 import type { LoadedPlugin } from '../../plugin/loaded-plugin.js';
 import { MANIFEST_FIELDS } from '../../plugin/manifest.js';
-import { isInside, resolveEntryPath, subdirOf } from '../../registry/marketplace/entry-path.js';
+import {
+  isInside,
+  resolveEntryPath,
+  shownTreePath,
+  subdirOf,
+} from '../../registry/marketplace/entry-path.js';
 import { CLONE_TIMEOUT_MS, cloneShallow } from '../../registry/git/git-fetch.js';
 import type {
   EntrySource,
@@ -15,6 +20,7 @@ import { copyPluginTree } from '../../store/copy-tree.js';
 import { createStagingDir } from '../../store/layout.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { readPluginDir } from '../../store/read-plugin.js';
+import { measureTree } from '../../store/tree-size.js';
 import type { ReadMarketplace } from '../registries/read-marketplace.js';
 import { stageNpmPlugin, type NpmPluginRequest } from './fetch-npm.js';
 import { shortDigest, treeIntegrity } from './tree-integrity.js';
@@ -50,7 +56,8 @@ export interface StagedMarketplacePlugin {
  * - `npm`: fetch-npm.ts (the entry's `version` is a range or dist-tag, `registry` honoured).
  * When the tree has no manifest and the entry declares `hooks` (or `strict: false`), a
  * `.claude-plugin/plugin.json` made of the entry's manifest fields is written into the copy, so
- * its hooks resolve as for any plugin. A manifest naming another plugin than the entry is
+ * its hooks resolve as for any plugin. A tree over the tree limits (tree-size.ts) is
+ * E_ARCHIVE_TOO_LARGE before it is copied. A manifest naming another plugin than the entry is
  * E_MANIFEST_MISMATCH. On failure everything made here is removed.
  */
 export async function stageMarketplacePlugin(
@@ -64,6 +71,7 @@ export async function stageMarketplacePlugin(
   try {
     if (source.kind === 'git') return await stageGitEntry(entry, source, dir, ctx);
     const from = await localSource(read, entry, source.path);
+    await measureEntryTree(from, source.path, entry);
     await copyPluginTree(from, dir);
     const origin =
       read.kind === 'git' ? `git+${read.location}#${read.commit ?? ''}:${source.path}` : from;
@@ -113,6 +121,7 @@ async function stageGitEntry(
       ...(source.sha === undefined ? {} : { sha: source.sha }),
     });
     const from = await insideReal(clone.dir, subdirOf(clone.dir, source.path), entry);
+    await measureEntryTree(from, source.path ?? '.', entry);
     await copyPluginTree(from, dir);
     const at = source.path === undefined ? '' : `:${source.path}`;
     const origin = `git+${redactUrl(source.url)}#${clone.commit}${at}`;
@@ -148,6 +157,24 @@ async function localSource(
     );
   }
   return insideReal(read.roots.boundary, target, entry);
+}
+
+/** measureTree with the entry named first in the message, as every other staging error. */
+async function measureEntryTree(
+  from: string,
+  path: string,
+  entry: MarketplaceEntry,
+): Promise<void> {
+  try {
+    await measureTree(from, shownTreePath(path));
+  } catch (error) {
+    if (!isHookpmError(error)) throw error;
+    const details = { ...error.details, plugin: entry.name };
+    throw new HookpmError(error.code, `${entryLabel(entry)}: ${error.message}`, {
+      ...details,
+      ...(error.hint === undefined ? {} : { hint: error.hint }),
+    });
+  }
 }
 
 /** `target` after symlinks, refused unless it is a directory inside `base` after symlinks. */

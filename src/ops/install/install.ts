@@ -31,6 +31,8 @@ import { assertStoreWritable } from '../../store/check-writable.js';
 import { collectGarbage } from '../../store/collect.js';
 import { ensureDataDir } from '../../store/data-dir.js';
 import { installDir, promoteTree } from '../../store/layout.js';
+import { listTree } from '../../store/fingerprint.js';
+import { writeInstalledFiles } from '../../store/installed-files.js';
 import { readState, withStoreLock, writeState } from '../../store/state/state.js';
 import type { State } from '../../store/state/state-schema.js';
 import { decideConsent, type EnableMode } from '../review/consent.js';
@@ -197,7 +199,10 @@ async function installOne(
     staged.dir,
     installDir(ctx.paths, { id, version, integrity: staged.integrity }),
   );
-  const review = await reviewStaged(staged, existing, path);
+  // Q6, issue 15 item 4: what the tree held, so files its plugin creates later are told apart.
+  const files = staged.files ?? (await listTree(path));
+  await writeInstalledFiles(ctx.paths, staged.fingerprint, files);
+  const review = await reviewStaged(staged, existing, ctx.paths, path);
   // An update leaves a disabled plugin disabled: it is neither asked about nor enabled by --yes.
   const mode: EnableMode =
     opts.preserveDisabled === true && existing !== undefined && !existing.enabled

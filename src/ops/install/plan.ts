@@ -57,7 +57,7 @@ async function planOne(
     !opts.force &&
     existing.version === staged.inspected.version &&
     existing.fingerprint === staged.fingerprint;
-  const review = await reviewStaged(staged, existing);
+  const review = await reviewStaged(staged, existing, ctx.paths);
   const carries = consentCarries(review, existing);
   const wantsEnabled = opts.enable === 'yes' || (existing?.enabled ?? false);
   const plan: InstallPlan = {

@@ -2,6 +2,8 @@ import { HookpmError } from '../../errors.js';
 import { collectGarbage } from '../../store/collect.js';
 import { ensureDataDir } from '../../store/data-dir.js';
 import { fingerprintTree } from '../../store/fingerprint.js';
+import type { StorePaths } from '../../store/store-paths.js';
+import { treeStatusOf } from '../run/tree-status.js';
 import { readState, withStoreLock, writeState } from '../../store/state/state.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
 import { keptOptOuts } from '../install/record.js';
@@ -40,8 +42,8 @@ export function enablePlugin(
       const state = await readState(ctx.paths);
       const record = findInstalled(state, opts.name);
       const target = record.pending ?? record;
-      await assertUntampered(record.id, target);
-      const review = await reviewInstalledTree(record, target);
+      await assertUntampered(ctx.paths, record.id, { ...target, name: record.name });
+      const review = await reviewInstalledTree(record, target, ctx.paths);
       const already = record.pending === null && review.consented;
       if (already && record.enabled)
         return resultOf(record, false, await ensureDataDir(ctx.paths, record.id));
@@ -68,15 +70,25 @@ export function enablePlugin(
   );
 }
 
+/** Q6; files the plugin created in its folder pass unless one changes what runs (issue 15 item 4). */
 async function assertUntampered(
+  paths: StorePaths,
   id: string,
-  target: Pick<PluginRecord, 'path' | 'fingerprint' | 'source' | 'version'>,
+  target: Pick<PluginRecord, 'path' | 'fingerprint' | 'source' | 'version' | 'name'>,
 ): Promise<void> {
-  const found = await fingerprintTree(target.path).catch(() => 'unreadable');
-  if (found === target.fingerprint) return;
+  const status = await treeStatusOf(paths, target);
+  if (status.status === 'match' || status.status === 'created') return;
+  const found =
+    status.status === 'missing'
+      ? 'unreadable'
+      : await fingerprintTree(target.path).catch(() => 'unreadable');
+  const why =
+    status.status === 'changed' && status.problem !== undefined
+      ? status.problem
+      : `they no longer match their fingerprint (expected ${target.fingerprint}, found ${found})`;
   throw new HookpmError(
     'E_PLUGIN_TAMPERED',
-    `the installed files of ${id} ${target.version} at ${target.path} no longer match their fingerprint (expected ${target.fingerprint}, found ${found})`,
+    `the installed files of ${id} ${target.version} at ${target.path} were changed: ${why}`,
     {
       plugin: id,
       expected: target.fingerprint,

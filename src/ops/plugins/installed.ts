@@ -1,6 +1,8 @@
 import { HookpmError } from '../../errors.js';
 import type { SurfaceEntry } from '../../plugin/surface.js';
 import type { PluginRecord, State } from '../../store/state/state-schema.js';
+import { readInstalledFiles } from '../../store/installed-files.js';
+import type { StorePaths } from '../../store/store-paths.js';
 import { inspectPluginDir, type InspectedPlugin } from '../install/inspect.js';
 import type { ConsentedTree } from '../review/code-review.js';
 import type { ReviewInput } from '../review/report.js';
@@ -46,6 +48,7 @@ export function findInstalled(state: State, nameOrId: string): PluginRecord {
  */
 async function readConsented(
   record: PluginRecord,
+  paths: StorePaths | undefined,
 ): Promise<{ entries: SurfaceEntry[] | null; tree: ConsentedTree | null }> {
   if (record.consent === null) return { entries: null, tree: null };
   let active: InspectedPlugin | null = null;
@@ -62,7 +65,12 @@ async function readConsented(
   const consented = active?.surface.surfaceHash === record.consent.surfaceHash ? active : null;
   return {
     entries: consented?.surface.entries ?? null,
-    tree: { root: record.path, fingerprint: record.fingerprint, of: consented },
+    tree: {
+      root: record.path,
+      fingerprint: record.fingerprint,
+      of: consented,
+      installed: paths === undefined ? null : readInstalledFiles(paths, record.fingerprint),
+    },
   };
 }
 
@@ -80,6 +88,7 @@ export interface ConsentBaseline extends Pick<
  */
 export async function readConsentBaseline(
   record: PluginRecord | undefined,
+  paths?: StorePaths,
 ): Promise<ConsentBaseline> {
   if (record === undefined)
     return {
@@ -89,7 +98,7 @@ export async function readConsentBaseline(
       disabledHooks: [],
       consentedTree: null,
     };
-  const consented = await readConsented(record);
+  const consented = await readConsented(record, paths);
   return {
     consentedHash: record.consent?.surfaceHash ?? null,
     consentedEntries: consented.entries,

@@ -23,6 +23,8 @@ export interface RegistryStatus {
   /** Set when the registry could not be reached and a stale cached copy was counted. */
   stale: { code: string; message: string } | null;
   error: { code: string; message: string; hint: string | null } | null;
+  /** A marketplace's entries left out of its catalog, with why (as `registry add` warns of them). */
+  excluded: string[];
 }
 
 /** `hookpm registry list`: every registry in effect, with its plugin count (cache policy of load-index). */
@@ -75,6 +77,7 @@ async function statusOf(
       offline: catalog.offline,
       stale: catalog.stale,
       error: null,
+      excluded: (catalog.excluded ?? []).map((e) => e.message),
     };
   } catch (error) {
     if (rethrow || !isHookpmError(error)) throw error;
@@ -87,6 +90,7 @@ async function statusOf(
       offline: false,
       stale: null,
       error: problem,
+      excluded: [],
     };
   }
 }

@@ -52,7 +52,7 @@ export async function buildMarketplaceIndex(
   for (const entry of read.marketplace.plugins) {
     const built = await versionOf(read, entry, ctx);
     if ('problem' in built) {
-      excluded.push({ name: entry.name, message: built.problem });
+      excluded.push({ name: entry.name, ...built.problem });
       continue;
     }
     const plugin: IndexPlugin = {
@@ -79,7 +79,7 @@ async function versionOf(
   read: ReadMarketplace,
   entry: MarketplaceEntry,
   ctx: MarketplaceStageContext,
-): Promise<BuiltVersion | { problem: string }> {
+): Promise<BuiltVersion | { problem: Omit<ExcludedEntry, 'name'> }> {
   if (entry.source.kind !== 'path' || read.roots === null) {
     const declared = entry.manifest.version;
     const version = (declared === undefined ? null : semver.valid(declared)) ?? UNKNOWN_VERSION;
@@ -89,8 +89,9 @@ async function versionOf(
   try {
     staged = await stageMarketplacePlugin(read, entry, ctx);
   } catch (error) {
-    if (isHookpmError(error)) return { problem: `${read.location}: ${error.message}` };
-    throw error;
+    if (!isHookpmError(error)) throw error;
+    const problem = { message: `${read.location}: ${error.message}`, code: error.code };
+    return { problem: error.hint === undefined ? problem : { ...problem, hint: error.hint } };
   }
   try {
     const surface = buildSurface(staged.plugin);

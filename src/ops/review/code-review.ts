@@ -35,11 +35,13 @@ export interface ConsentedTree {
   root: string;
   fingerprint: string;
   of: RoleSource | null;
+  /** Its installed paths (store/installed-files.ts): files its plugin created since are left out. */
+  installed?: ReadonlySet<string> | null;
 }
 
 /** What the roles of a tree's files depend on (plugin/code-files.ts). */
 export type RoleSource = {
-  plugin: Pick<LoadedPlugin, 'manifestFile' | 'documents'>;
+  plugin: Pick<LoadedPlugin, 'manifestFile' | 'hooksManifestFile' | 'documents'>;
   surface: Surface;
 };
 
@@ -51,11 +53,14 @@ export type RoleSource = {
 export async function readReviewedTree(
   root: string,
   of: RoleSource,
-  opts: { entries?: readonly TreeEntry[]; directory?: boolean } = {},
+  opts: { entries?: readonly TreeEntry[]; directory?: boolean; only?: ReadonlySet<string> } = {},
 ): Promise<ReviewedTree> {
   const listed = opts.entries ?? (await listTree(root).catch(() => null));
   if (listed === null) return { root, fingerprint: '', files: [] };
   let entries = [...listed].sort((a, b) => compareCodeUnits(a[0], b[0]));
+  // An installed tree's own files, without those its plugin created since (issue 15 item 4).
+  const only = opts.only;
+  if (only !== undefined) entries = entries.filter((entry) => only.has(entry[0]));
   if (opts.directory === true) entries = entries.filter(notGit).map(asCopied);
   return { root, fingerprint: fingerprintOf(entries), files: rolesOf(entries, of) };
 }
@@ -73,7 +78,10 @@ export async function diffCode(
   if (consented === null) return null;
   if (target.fingerprint === consented.fingerprint)
     return { baseline: 'same', files: [], truncated: false };
-  const entries = consented.of === null ? null : await listTree(consented.root).catch(() => null);
+  const installed = consented.installed ?? null;
+  const listed = consented.of === null ? null : await listTree(consented.root).catch(() => null);
+  const entries =
+    listed === null || installed === null ? listed : listed.filter((e) => installed.has(e[0]));
   if (entries === null || consented.of === null || fingerprintOf(entries) !== consented.fingerprint)
     return { baseline: 'unreadable', files: [], truncated: false };
   const changes = changedCodeFiles(rolesOf(entries, consented.of), target.files);
@@ -94,6 +102,7 @@ function rolesOf(entries: readonly TreeEntry[], of: RoleSource): RoledFile[] {
   const files = entries.map(([path, kind, sha256, mode]) => ({ path, kind, sha256, mode }));
   return assignRoles(files, {
     manifestFile: of.plugin.manifestFile,
+    hooksManifestFile: of.plugin.hooksManifestFile ?? null,
     documentSources: of.plugin.documents.map((d) => d.source),
     handlerText,
   });

@@ -61,6 +61,7 @@ export async function reviewAny(
       source: source.path,
       integrity,
       existing: state.plugins[inspected.id],
+      paths: ctx.paths,
     });
   } finally {
     await rm(dir, { recursive: true, force: true }).catch(() => undefined);

@@ -1,3 +1,4 @@
+import type { StorePaths } from '../../store/store-paths.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
 import type { StagedPlugin } from '../install/types.js';
 import type { ReviewReport } from './report.js';
@@ -5,11 +6,13 @@ import { reviewTree } from './review-tree.js';
 
 /**
  * The review of a staged plugin against the installed one of the same id (Q3, Q5 diff); `root`
- * is where its tree is now (its installed directory once promoted).
+ * is where its tree is now (its installed directory once promoted); `paths` tells the files the
+ * installed plugin created in its folder from its own (issue 15 item 4).
  */
 export async function reviewStaged(
   staged: StagedPlugin,
   existing: PluginRecord | undefined,
+  paths: StorePaths,
   root = staged.dir,
 ): Promise<ReviewReport> {
   return reviewTree({
@@ -20,6 +23,7 @@ export async function reviewStaged(
     source: staged.source.path,
     integrity: staged.integrity,
     existing,
+    paths,
     ...(staged.files === undefined ? {} : { entries: staged.files }),
   });
 }

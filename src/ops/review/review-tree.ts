@@ -1,8 +1,11 @@
 import type { TreeEntry } from '../../store/fingerprint.js';
+import { readInstalledFiles } from '../../store/installed-files.js';
+import type { StorePaths } from '../../store/store-paths.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
 import type { InspectedPlugin } from '../install/inspect.js';
 import { readConsentBaseline } from '../plugins/installed.js';
 import { diffCode, readReviewedTree } from './code-review.js';
+import { treeStatusOf } from '../run/tree-status.js';
 import { buildReview, type ReviewDiagnostic, type ReviewReport } from './report.js';
 
 export interface TreeReview {
@@ -21,6 +24,11 @@ export interface TreeReview {
   directory?: boolean;
   /** An installed tree's fingerprint recorded at install: a tree that differs is reported (Q6). */
   recordedFingerprint?: string;
+  /**
+   * The store, to tell the files a plugin created in its folder from its installed ones
+   * (store/installed-files.ts, issue 15 item 4): those are left out of both trees compared.
+   */
+  paths?: StorePaths;
 }
 
 /**
@@ -28,12 +36,18 @@ export interface TreeReview {
  * files, with the surface diff and the code diff against what was consented for the same id.
  */
 export async function reviewTree(input: TreeReview): Promise<ReviewReport> {
+  const recorded = input.recordedFingerprint;
+  const installed =
+    recorded === undefined || input.paths === undefined
+      ? null
+      : readInstalledFiles(input.paths, recorded);
   const [tree, baseline] = await Promise.all([
     readReviewedTree(input.root, input.inspected, {
       ...(input.entries === undefined ? {} : { entries: input.entries }),
       directory: input.directory === true,
+      ...(installed === null ? {} : { only: installed }),
     }),
-    readConsentBaseline(input.existing),
+    readConsentBaseline(input.existing, input.paths),
   ]);
   const { consentedTree, ...compared } = baseline;
   const report = buildReview({
@@ -47,10 +61,20 @@ export async function reviewTree(input: TreeReview): Promise<ReviewReport> {
     files: tree.files,
     codeDiff: await diffCode(consentedTree, tree),
   });
-  const recorded = input.recordedFingerprint;
-  if (recorded !== undefined && recorded !== tree.fingerprint)
+  if (recorded !== undefined && (await isTampered(input, recorded, tree.fingerprint)))
     report.diagnostics.unshift(tampered(input.id, input.root, input.source));
   return report;
+}
+
+/**
+ * Q6 as the snapshot loader judges it: with the store at hand, files the plugin created in its
+ * folder are allowed unless one changes what runs (issue 15 item 4, ops/run/tree-status.ts).
+ */
+async function isTampered(input: TreeReview, recorded: string, found: string): Promise<boolean> {
+  if (input.paths === undefined) return recorded !== found;
+  const target = { path: input.root, fingerprint: recorded, name: input.inspected.plugin.name };
+  const status = await treeStatusOf(input.paths, target);
+  return status.status !== 'match' && status.status !== 'created';
 }
 
 /** Q6: the installed files no longer match the fingerprint recorded at install. */

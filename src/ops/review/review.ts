@@ -35,17 +35,19 @@ export async function reviewPlugin(
       integrity: null,
       existing: state.plugins[inspected.id],
       directory: true,
+      paths,
     });
   }
   const record = findInstalled(state, opts.target);
   const target = record.pending ?? record;
-  return reviewInstalledTree(record, target);
+  return reviewInstalledTree(record, target, paths);
 }
 
 /** The review of one installed tree of `record` (its active one or its pending update). */
 export async function reviewInstalledTree(
   record: PluginRecord,
   target: Pick<PluginRecord, 'path' | 'version' | 'source' | 'integrity' | 'fingerprint'>,
+  paths: StorePaths,
 ): Promise<ReviewReport> {
   const inspected = await inspectPluginDir(target.path, {
     fallbackName: record.name,
@@ -60,5 +62,6 @@ export async function reviewInstalledTree(
     integrity: target.integrity,
     existing: record,
     recordedFingerprint: target.fingerprint,
+    paths,
   });
 }

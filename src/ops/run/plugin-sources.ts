@@ -1,7 +1,10 @@
 import { diagnostic, type Diagnostic } from '../../hooks/diagnostic.js';
 import type { SourceDocument } from '../../hooks/types.js';
 import { compareCodeUnits } from '../../json/compare.js';
-import { scanTreesCached, type ScanOptions, type TreeScan } from '../../store/fingerprint-cache.js';
+import type { ScanOptions, TreeScan } from '../../store/fingerprint-cache.js';
+import { checkInstalledTrees, type TreeCheck } from '../../store/tree-check.js';
+import { createdFileProblem } from '../../plugin/created-files.js';
+import type { LoadedPlugin } from '../../plugin/loaded-plugin.js';
 import {
   isEntryFor,
   readDocumentsCache,
@@ -18,6 +21,7 @@ import type { StorePaths } from '../../store/store-paths.js';
 import { hasCurrentConsent } from '../review/consent.js';
 import { withoutOptedOutHooks } from './hook-opt-outs.js';
 import { tamperedDiagnostic } from './tampered.js';
+import { handlerTextOf } from './tree-status.js';
 
 /** The plugin part of a snapshot's sources (engine.md S1, S3, S6). */
 export interface PluginSources {
@@ -62,15 +66,15 @@ export async function loadPluginSources(
   const runnable = Object.values(state.plugins)
     .filter((p) => p.enabled && hasCurrentConsent(p))
     .sort((a, b) => compareCodeUnits(a.id, b.id));
-  const scans = await scanTreesCached(
-    paths,
-    runnable.map((record) => record.path),
-    options,
-  );
+  const trees = runnable.map((record) => ({ root: record.path, fingerprint: record.fingerprint }));
+  const checks = await checkInstalledTrees(paths, trees, options);
+  const scans = new Map<string, TreeScan>();
+  for (const [root, check] of checks) if (check.status === 'match') scans.set(root, check.scan);
   const documents = await documentsOf(paths, runnable, scans, options);
+  await readCreated(paths, runnable, checks, documents, options);
   const dataDir = pluginDataDirs(paths);
   const loaded = runnable.map((record) =>
-    bind(record, dataDir(record.id), scans.get(record.path) ?? null, documents.get(record.id)),
+    bind(record, dataDir(record.id), checks.get(record.path), documents.get(record.id)),
   );
   return {
     sources: loaded.flatMap((l) => l.sources),
@@ -78,8 +82,61 @@ export async function loadPluginSources(
   };
 }
 
-/** A plugin's documents, or why they could not be read. */
-type Read = PluginDocuments | { error: string };
+/** A plugin's documents, or why they could not be read, or the created file that left it out. */
+type Read = PluginDocuments | { error: string } | { tampered: string };
+
+/**
+ * issue 15 item 4: the documents of each plugin whose installed files are intact but which has
+ * created files in its folder, read afresh (not cached: its tree keeps changing) and kept only
+ * when no created file changes what runs (plugin/created-files.ts) and the tree is still so after
+ * the read.
+ */
+async function readCreated(
+  paths: StorePaths,
+  runnable: readonly PluginRecord[],
+  checks: ReadonlyMap<string, TreeCheck>,
+  out: Map<string, Read>,
+  options: ScanOptions,
+): Promise<void> {
+  const records = runnable.filter((r) => checks.get(r.path)?.status === 'created');
+  if (records.length === 0) return;
+  const reads = await Promise.all(records.map((record) => readWithCreated(record, checks)));
+  const trees = records.map((record) => ({ root: record.path, fingerprint: record.fingerprint }));
+  const after = await checkInstalledTrees(paths, trees, options);
+  records.forEach((record, i) => {
+    const still = after.get(record.path);
+    const same =
+      still?.status === 'created' &&
+      JSON.stringify(still.created) === JSON.stringify(createdOf(checks.get(record.path)));
+    out.set(record.id, same ? reads[i]! : { tampered: 'its files changed while it was read' });
+  });
+}
+
+function createdOf(check: TreeCheck | undefined): string[] {
+  return check?.status === 'created' ? check.created : [];
+}
+
+async function readWithCreated(
+  record: PluginRecord,
+  checks: ReadonlyMap<string, TreeCheck>,
+): Promise<Read> {
+  let plugin: LoadedPlugin;
+  try {
+    plugin = await readPluginDir(record.path, { fallbackName: record.name, id: record.id });
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+  const problem = createdFileProblem({
+    created: createdOf(checks.get(record.path)),
+    read: [plugin.manifestFile, plugin.hooksManifestFile, ...plugin.documents.map((d) => d.source)],
+    handlerText: handlerTextOf(plugin),
+  });
+  if (problem !== null) return { tampered: problem };
+  const documents = plugin.documents.flatMap(({ source, config }) =>
+    config === null ? [] : [{ source, config }],
+  );
+  return { documents, diagnostics: plugin.diagnostics };
+}
 
 /**
  * The documents of every plugin whose tree has its recorded fingerprint: from the cache when it
@@ -88,7 +145,7 @@ type Read = PluginDocuments | { error: string };
 async function documentsOf(
   paths: StorePaths,
   runnable: readonly PluginRecord[],
-  scans: ReadonlyMap<string, TreeScan | null>,
+  scans: ReadonlyMap<string, TreeScan>,
   options: ScanOptions,
 ): Promise<Map<string, Read>> {
   const cached = readDocumentsCache(paths);
@@ -113,7 +170,8 @@ async function documentsOf(
   for (const [path, { value, scan }] of reads) {
     const record = misses.get(path)!;
     out.set(record.id, value);
-    if ('error' in value || scan === null || scan.fingerprint !== record.fingerprint) continue;
+    if (!('documents' in value) || scan === null || scan.fingerprint !== record.fingerprint)
+      continue;
     next.set(record.id, { path, name: record.name, ...keyOf(scan), documents: value });
   }
   // Unchanged when nothing new was kept and nothing cached was left out.
@@ -141,13 +199,15 @@ async function readDocuments(record: PluginRecord): Promise<Read> {
 function bind(
   record: PluginRecord,
   data: string,
-  scan: TreeScan | null,
+  check: TreeCheck | undefined,
   read: Read | undefined,
 ): PluginSources {
   const where = { origin: 'plugin' as const, plugin: record.id };
-  if (scan?.fingerprint !== record.fingerprint)
-    return { sources: [], diagnostics: [tamperedDiagnostic(record, scan === null)] };
+  if (check?.status !== 'match' && check?.status !== 'created')
+    return { sources: [], diagnostics: [tamperedDiagnostic(record, check?.status !== 'changed')] };
   if (read === undefined) throw new Error(`Assertion failed: no documents for ${record.id}`);
+  if ('tampered' in read)
+    return { sources: [], diagnostics: [tamperedDiagnostic(record, false, read.tampered)] };
   if ('error' in read) {
     const message = `plugin ${record.id} ${record.version} is left out: it cannot be read: ${read.error}`;
     return {

@@ -13,12 +13,20 @@ export interface TamperedPlugin {
 /**
  * plugins.md Q6: the `plugin_tampered` diagnostic of a plugin left out because its tree no longer
  * has its recorded fingerprint (`missing`: the tree is gone or cannot be read), with the command
- * that restores it. One wording for the snapshot loader and for session pins.
+ * that restores it; `created` says which file created in its folder since would change what runs
+ * (issue 15 item 4: other created files are not tampering). One wording for the snapshot loader
+ * and for session pins.
  */
-export function tamperedDiagnostic(plugin: TamperedPlugin, missing: boolean): Diagnostic {
+export function tamperedDiagnostic(
+  plugin: TamperedPlugin,
+  missing: boolean,
+  created?: string,
+): Diagnostic {
   const what = missing
     ? 'its installed tree is missing or unreadable'
-    : 'its installed files were changed after install';
+    : created !== undefined
+      ? `${created}, which would change what runs without consent`
+      : 'its installed files were changed after install';
   const message = `plugin ${plugin.id} ${plugin.version} is left out: ${what} (${plugin.path}); run \`hookpm install --force ${plugin.source}\` to restore it`;
   return diagnostic('plugin_tampered', 'error', message, { origin: 'plugin', plugin: plugin.id });
 }

@@ -4,7 +4,11 @@ import { basename, dirname, join } from 'node:path';
 import { diagnostic, type Diagnostic } from '../../hooks/diagnostic.js';
 import type { EventName } from '../../hooks/events.js';
 import { childPath, documentPath } from '../../hooks/json-path.js';
-import { resolveEntryPath, type MarketplaceRoots } from '../../registry/marketplace/entry-path.js';
+import {
+  resolveEntryPath,
+  shownTreePath,
+  type MarketplaceRoots,
+} from '../../registry/marketplace/entry-path.js';
 import { findRepositoryRoot } from '../../registry/git/git-fetch.js';
 import {
   parseMarketplaceText,
@@ -13,6 +17,8 @@ import {
 import { LOCAL_REGISTRY } from '../../registry/registry-name.js';
 import { MARKETPLACE_FILE } from '../registries/read-marketplace.js';
 import { inspectPluginDir } from '../install/inspect.js';
+import { measureTree } from '../../store/tree-size.js';
+import { isHookpmError } from '../../errors.js';
 import type { KindFindings } from './findings.js';
 
 /** `hookpm validate` takes a directory holding `.claude-plugin/marketplace.json`, or that file. */
@@ -26,8 +32,9 @@ export function isMarketplacePath(path: string, pathKind: string): boolean {
  * entry's source, and every `./` source that exists here, validated as a plugin directory (its
  * diagnostics prefixed with the source path). A `./` source leaving the repository (or, outside
  * any git work tree, the marketplace root) is an error naming the entry; one that is missing here
- * is a warning (a marketplace may be validated without its plugins). `plugins` lists the valid
- * entries.
+ * is a warning (a marketplace may be validated without its plugins); one over the tree limits
+ * (tree-size.ts) is an error with the message `registry add` and `install` give (issue 15 item
+ * 2). `plugins` lists the valid entries.
  */
 export async function validateMarketplace(path: string): Promise<KindFindings> {
   const file = (await stat(path)).isFile() ? path : join(path, MARKETPLACE_FILE);
@@ -89,6 +96,18 @@ async function checkLocal(
       diagnostic('marketplace_source_missing', 'warning', message, { path: at }),
     );
     return true;
+  }
+  const oversize = await measureTree(target, shownTreePath(entry.source.path)).then(
+    () => null,
+    (error: unknown) => {
+      if (isHookpmError(error, 'E_ARCHIVE_TOO_LARGE')) return error.message;
+      throw error;
+    },
+  );
+  if (oversize !== null) {
+    const message = `${label}: ${oversize}`;
+    sink.diagnostics.push(diagnostic('invalid_marketplace_entry', 'error', message, { path: at }));
+    return false;
   }
   const inspected = await inspectPluginDir(target, {
     fallbackName: entry.name,

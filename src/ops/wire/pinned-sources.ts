@@ -7,10 +7,30 @@ import { tamperedDiagnostic } from '../run/tampered.js';
 /**
  * The pin's documents less those of `plugins` whose trees no longer match (plugins.md Q6, through
  * the stat-keyed fingerprint cache, so only changed files are hashed again): a plugin whose tree
- * changed or went is left out with `plugin_tampered`, as the loader does. The caller passes the
+ * changed or went is left out with `plugin_tampered`, as the loader does (files it created in its
+ * folder since are allowed unless a pinned handler names one, issue 15 item 4). The caller passes the
  * plugins about to run; one that would run nothing now needs no check now. Returns the pin's own
  * `sources` array when nothing is left out.
  */
+/**
+ * issue 15 item 4: whether a file created in a pinned plugin's folder changes what its pinned
+ * handlers run (the pin's documents are fixed, so only the handler rule can apply).
+ */
+async function createdProblem(
+  pin: SessionPin,
+  id: string,
+  created: string[],
+): Promise<string | null> {
+  const { createdFileProblem, handlerTextOfConfigs } =
+    await import('../../plugin/created-files.js');
+  const own = pin.sources.filter((s) => s.plugin?.id === id);
+  return createdFileProblem({
+    created,
+    read: own.map((s) => s.file),
+    handlerText: handlerTextOfConfigs(own.map((s) => s.config)),
+  });
+}
+
 export async function pinnedSources(
   paths: StorePaths,
   pin: SessionPin,
@@ -19,18 +39,25 @@ export async function pinnedSources(
   const checked = pin.plugins.filter((p) => plugins.has(p.id));
   if (checked.length === 0) return { sources: pin.sources, diagnostics: [] };
   // The hashing code loads only when a plugin is about to run.
-  const { fingerprintTreesCached } = await import('../../store/fingerprint-cache.js');
-  const found = await fingerprintTreesCached(
+  const { checkInstalledTrees } = await import('../../store/tree-check.js');
+  const found = await checkInstalledTrees(
     paths,
-    checked.map((p) => p.root),
+    checked.map((p) => ({ root: p.root, fingerprint: p.fingerprint })),
   );
   const out = new Set<string>();
   const diagnostics: Diagnostic[] = [];
   for (const plugin of checked) {
-    const now = found.get(plugin.root) ?? null;
-    if (now === plugin.fingerprint) continue;
+    const now = found.get(plugin.root);
+    const problem =
+      now?.status === 'created' ? await createdProblem(pin, plugin.id, now.created) : null;
+    if (now?.status === 'match' || (now?.status === 'created' && problem === null)) continue;
     out.add(plugin.id);
-    diagnostics.push(tamperedDiagnostic({ ...plugin, path: plugin.root }, now === null));
+    const tampered = { ...plugin, path: plugin.root };
+    diagnostics.push(
+      problem === null
+        ? tamperedDiagnostic(tampered, now?.status !== 'changed')
+        : tamperedDiagnostic(tampered, false, problem),
+    );
   }
   if (out.size === 0) return { sources: pin.sources, diagnostics };
   return { sources: pin.sources.filter((s) => !out.has(s.plugin?.id ?? '')), diagnostics };

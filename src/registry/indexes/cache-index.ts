@@ -176,7 +176,12 @@ function isExcluded(value: unknown): value is ExcludedEntry[] {
   return (
     Array.isArray(value) &&
     value.every(
-      (e) => isPlainObject(e) && stringOrNull(e['name']) && typeof e['message'] === 'string',
+      (e) =>
+        isPlainObject(e) &&
+        stringOrNull(e['name']) &&
+        typeof e['message'] === 'string' &&
+        (e['code'] === undefined || typeof e['code'] === 'string') &&
+        (e['hint'] === undefined || typeof e['hint'] === 'string'),
     )
   );
 }

@@ -33,3 +33,8 @@ export function isInside(base: string, target: string): boolean {
 export function subdirOf(checkout: string, path: string | undefined): string {
   return path === undefined || path === '.' ? checkout : join(checkout, ...path.split('/'));
 }
+
+/** `./plugins/big` for a normalised entry path (`plugins/big`), `.` for the root. */
+export function shownTreePath(path: string): string {
+  return path === '.' ? '.' : `./${path}`;
+}

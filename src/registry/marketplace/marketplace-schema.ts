@@ -76,6 +76,10 @@ export interface Marketplace {
 export interface ExcludedEntry {
   name: string | null;
   message: string;
+  /** The error code of why it was left out (e.g. E_ARCHIVE_TOO_LARGE); E_REGISTRY_SCHEMA if absent. */
+  code?: string;
+  /** The hint of that error, shown again when it is installed. */
+  hint?: string;
 }
 
 export interface ParsedMarketplace {

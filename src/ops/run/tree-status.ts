@@ -1,0 +1,49 @@
+import { createdFileProblem } from '../../plugin/created-files.js';
+import type { LoadedPlugin } from '../../plugin/loaded-plugin.js';
+import { readPluginDir } from '../../store/read-plugin.js';
+import type { StorePaths } from '../../store/store-paths.js';
+import { checkInstalledTrees } from '../../store/tree-check.js';
+
+/** An installed tree against its record (plugins.md Q6 with issue 15 item 4). */
+export type TreeStatus =
+  | { status: 'match' }
+  /** Installed files intact; `created` holds what the plugin wrote into its folder since. */
+  | { status: 'created'; created: string[] }
+  /** `problem`: the created file that would change what runs; else an installed file changed. */
+  | { status: 'changed'; problem?: string }
+  | { status: 'missing' };
+
+/**
+ * The status of one installed tree, as the snapshot loader judges it: files created in the
+ * plugin's folder after install are allowed unless one would change what runs
+ * (plugin/created-files.ts), read against the plugin's documents as they are now. For enable and
+ * doctor; never rejects.
+ */
+export async function treeStatusOf(
+  paths: StorePaths,
+  target: { path: string; fingerprint: string; name: string },
+): Promise<TreeStatus> {
+  const checks = await checkInstalledTrees(paths, [
+    { root: target.path, fingerprint: target.fingerprint },
+  ]);
+  const check = checks.get(target.path) ?? { status: 'missing' as const };
+  if (check.status !== 'created') return check.status === 'match' ? { status: 'match' } : check;
+  const plugin = await readPluginDir(target.path, { fallbackName: target.name }).catch(() => null);
+  if (plugin === null) return { status: 'missing' };
+  const problem = createdFileProblem({
+    created: check.created,
+    read: [plugin.manifestFile, plugin.hooksManifestFile, ...plugin.documents.map((d) => d.source)],
+    handlerText: handlerTextOf(plugin),
+  });
+  return problem === null ? check : { status: 'changed', problem };
+}
+
+/** Every command, argv and args string the plugin's handlers declare. */
+export function handlerTextOf(plugin: Pick<LoadedPlugin, 'documents'>): string[] {
+  const text: string[] = [];
+  for (const document of plugin.documents)
+    for (const h of document.declared)
+      for (const value of [h.command, h.argv, h.args].flat())
+        if (typeof value === 'string') text.push(value);
+  return text;
+}

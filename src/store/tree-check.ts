@@ -1,0 +1,87 @@
+import {
+  scanTreesCached,
+  readFingerprintCache,
+  cachedEntry,
+  type ScanOptions,
+  type TreeScan,
+} from './fingerprint-cache.js';
+import { fingerprintOf, readEntries, walkTree, type TreeFile } from './fingerprint.js';
+import { readInstalledFiles } from './installed-files.js';
+import type { StorePaths } from './store-paths.js';
+
+/** What an installed tree holds now against its recorded fingerprint (plugins.md Q6). */
+export type TreeCheck =
+  /** Exactly the installed files. */
+  | { status: 'match'; scan: TreeScan }
+  /**
+   * The installed files unchanged, and files created since (relative paths, sorted): the plugin
+   * writes into its folder (issue 15 item 4). Whether one of them changes what runs is the
+   * caller's question (plugin/created-files.ts).
+   */
+  | { status: 'created'; created: string[] }
+  /** An installed file changed, removed, or its mode changed; or no list tells created ones. */
+  | { status: 'changed' }
+  /** The tree is gone or cannot be read. */
+  | { status: 'missing' };
+
+export interface TreeToCheck {
+  root: string;
+  fingerprint: string;
+}
+
+/**
+ * Checks each tree against its fingerprint: the whole tree first, through the fingerprint cache
+ * (the common case, a tree as installed, costs no more than before); a tree that differs is
+ * checked again over only the files its installed-files list names (installed-files.ts), reusing
+ * the hashes the cache holds for unchanged stats. Never rejects.
+ */
+export async function checkInstalledTrees(
+  paths: StorePaths,
+  trees: readonly TreeToCheck[],
+  options: ScanOptions = {},
+): Promise<Map<string, TreeCheck>> {
+  const scans = await scanTreesCached(
+    paths,
+    trees.map((t) => t.root),
+    options,
+  );
+  const out = new Map<string, TreeCheck>();
+  let cache: ReturnType<typeof readFingerprintCache> | null = null;
+  for (const { root, fingerprint } of trees) {
+    if (out.has(root)) continue;
+    const scan = scans.get(root) ?? null;
+    if (scan === null) out.set(root, { status: 'missing' });
+    else if (scan.fingerprint === fingerprint) out.set(root, { status: 'match', scan });
+    else {
+      cache ??= readFingerprintCache(paths);
+      out.set(root, await checkCreated(paths, root, fingerprint, cache.get(root)?.files));
+    }
+  }
+  return out;
+}
+
+async function checkCreated(
+  paths: StorePaths,
+  root: string,
+  fingerprint: string,
+  cached: Parameters<typeof cachedEntry>[1],
+): Promise<TreeCheck> {
+  const installed = readInstalledFiles(paths, fingerprint);
+  if (installed === null) return { status: 'changed' };
+  let files: TreeFile[];
+  try {
+    files = walkTree(root).files;
+  } catch {
+    return { status: 'missing' };
+  }
+  const kept = files.filter((file) => installed.has(file.path));
+  const created = files.filter((file) => !installed.has(file.path)).map((f) => f.path);
+  if (kept.length !== installed.size) return { status: 'changed' };
+  const entries = kept.map((file) => cachedEntry(file, cached));
+  const misses = kept.filter((_, i) => entries[i] === null);
+  const read = await readEntries(root, misses).catch(() => null);
+  if (read === null) return { status: 'changed' };
+  const all = [...entries.filter((e) => e !== null), ...read];
+  if (fingerprintOf(all) !== fingerprint) return { status: 'changed' };
+  return { status: 'created', created: created.sort() };
+}

@@ -1,0 +1,80 @@
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { HookpmError } from '../errors.js';
+import { TREE_LIMITS, type TarballLimits } from './tar/tarball-rules.js';
+
+/** What a plugin tree holds, counted as `hookpm pack` would pack it. */
+export interface TreeSize {
+  files: number;
+  bytes: number;
+}
+
+/** Version-control metadata is never part of a plugin (copy-tree.ts, pack-files.ts). */
+const SKIPPED_NAMES: ReadonlySet<string> = new Set(['.git']);
+
+/**
+ * Measures the plugin tree `root` (regular files, and symlinks by what they name) against
+ * `limits` without reading any file: E_ARCHIVE_TOO_LARGE naming `shown` and the limit at the
+ * first file, byte or level past one. Used before a marketplace entry's tree is copied and by
+ * `hookpm validate`, so `registry add`, `validate` and `install` refuse it with one message
+ * (issue 15 item 2). Links are not checked here (copy-tree.ts refuses escaping ones); a link to
+ * a directory that contains it ends at the depth limit.
+ */
+export async function measureTree(
+  root: string,
+  shown: string,
+  limits: TarballLimits = TREE_LIMITS,
+): Promise<TreeSize> {
+  const size: TreeSize = { files: 0, bytes: 0 };
+  await walk({ size, limits, shown }, await realpath(root), '');
+  return size;
+}
+
+interface Walk {
+  size: TreeSize;
+  limits: TarballLimits;
+  shown: string;
+}
+
+async function walk(run: Walk, dir: string, rel: string): Promise<void> {
+  if (rel.split('/').length > run.limits.maxDepth)
+    throw overLimit(run, `${rel} is more than ${run.limits.maxDepth} directories deep`);
+  for (const name of await readdir(dir)) {
+    if (SKIPPED_NAMES.has(name)) continue;
+    const full = join(dir, name);
+    const path = rel === '' ? name : `${rel}/${name}`;
+    let info = await lstat(full);
+    if (info.isSymbolicLink()) {
+      const target = await stat(full).catch(() => null);
+      if (target === null) continue;
+      info = target;
+    }
+    if (info.isDirectory()) await walk(run, full, path);
+    else if (info.isFile()) count(run, path, info.size);
+  }
+}
+
+function count(run: Walk, path: string, bytes: number): void {
+  const { limits, size } = run;
+  size.files += 1;
+  size.bytes += bytes;
+  if (size.files > limits.maxEntries)
+    throw overLimit(run, `it holds more than ${limits.maxEntries} files`);
+  if (bytes > limits.maxFileBytes)
+    throw overLimit(run, `${path} is ${bytes} bytes (limit ${limits.maxFileBytes} a file)`);
+  if (size.bytes > limits.maxTotalBytes)
+    throw overLimit(run, `it holds more than ${limits.maxTotalBytes} bytes in all`);
+}
+
+function overLimit(run: Walk, why: string): HookpmError {
+  const { maxEntries, maxFileBytes, maxTotalBytes } = run.limits;
+  const mib = (bytes: number): string => `${bytes / (1024 * 1024)} MiB`;
+  return new HookpmError(
+    'E_ARCHIVE_TOO_LARGE',
+    `the plugin directory ${run.shown} is over a size limit: ${why}`,
+    {
+      file: run.shown,
+      hint: `A plugin tree is limited to ${maxEntries} files, ${mib(maxFileBytes)} a file and ${mib(maxTotalBytes)} in all, ${run.limits.maxDepth} directories deep; leave build output and caches out of it.`,
+    },
+  );
+}
