@@ -94,6 +94,6 @@ function escape(path: string, why: string): HookpmError {
 
 function tooLarge(why: string): HookpmError {
   return new HookpmError('E_ARCHIVE_TOO_LARGE', `cannot pack the plugin: ${why}`, {
-    hint: 'Plugin tarballs are limited to 2,000 entries, 20 MiB per file and 50 MiB in total (registry.md A2).',
+    hint: 'Plugin tarballs are limited to 2,000 entries, 20 MiB per file and 50 MiB in total.',
   });
 }

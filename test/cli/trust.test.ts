@@ -249,7 +249,7 @@ async function answer(
   const output = new PassThrough();
   let shown = '';
   output.on('data', (c: Buffer) => (shown += c.toString()));
-  const pending = promptTrust('/work/repo/.deepagents/hooks.json', { input, output });
+  const pending = promptTrust('/work/repo/.deepagents/hooks.json', undefined, { input, output });
   for (const line of lines) input.write(`${line}\n`);
   if (end) input.end();
   return { answer: await pending, shown };
@@ -284,7 +284,7 @@ describe('the trust prompt', () => {
     const output = new PassThrough();
     let shown = '';
     output.on('data', (c: Buffer) => (shown += c.toString()));
-    const pending = promptTrust('/tmp/evil\u001b[2J\n.deepagents/hooks.json', { input, output });
+    const pending = promptTrust('/tmp/evil\u001b[2J\n.deepagents/hooks.json', undefined, { input, output });
     input.end('4\n');
     expect(await pending).toBe('cancel');
     expect(shown).toContain('/tmp/evil\\u001b[2J\\n.deepagents/hooks.json');
