@@ -40,8 +40,9 @@ function maxDistance(input: string): number {
 }
 
 /**
- * The candidates close to `input`, nearest first (ties in the candidates' order), at most `limit`;
- * `input` itself (same case) is never suggested. Empty when none is close.
+ * The candidates nearest to `input` (all at the least distance, in the candidates' order), at most
+ * `limit`, if that distance is small for its length; `input` itself (same case) is never suggested.
+ * Empty when none is close.
  */
 export function closestNames(
   input: string,
@@ -59,8 +60,13 @@ export function closestNames(
     const distance = editDistance(folded, name.toLowerCase());
     if (distance <= limitDistance) scored.push({ name, distance, order: (order += 1) });
   }
-  scored.sort((x, y) => x.distance - y.distance || x.order - y.order);
-  return scored.slice(0, limit).map((s) => s.name);
+  // As git does: only the nearest (`pretooluse` is PreToolUse, not also PostToolUse).
+  const nearest = Math.min(...scored.map((s) => s.distance));
+  return scored
+    .filter((s) => s.distance === nearest)
+    .sort((x, y) => x.order - y.order)
+    .slice(0, limit)
+    .map((s) => s.name);
 }
 
 /** `Did you mean guard?` / `Did you mean guard or guard2?`, or null when nothing is close. */
