@@ -72,8 +72,9 @@ export function buildProgram(): Command {
 /** Runs the CLI for `argv` (as process.argv) and sets the process exit code (cli.md section 1). */
 export async function main(argv: readonly string[] = process.argv): Promise<void> {
   const json = argv.includes('--json');
+  const program = buildProgram();
   try {
-    await buildProgram().parseAsync([...argv]);
+    await program.parseAsync([...argv]);
   } catch (error) {
     if (error instanceof CommanderError && CLEAN_EXITS.has(error.code)) {
       process.exitCode = 0;
@@ -82,7 +83,7 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
       process.exitCode = error.exitCode === 0 ? 0 : 2;
     } else if (error instanceof CommanderError) {
       // A command line commander refused (cli.md section 1: E_USAGE, exit 2).
-      process.exitCode = reportError(usageErrorOf(error), { json });
+      process.exitCode = reportError(usageErrorOf(error, program, argv.slice(2)), { json });
     } else {
       process.exitCode = reportError(error, { json });
     }

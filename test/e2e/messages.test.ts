@@ -102,7 +102,7 @@ describe('issue 18 item 4: suggestions by edit distance', () => {
     const option = await hookpm(['install', '--yess', 'mine']);
     expect(option.code).toBe(2);
     expect(option.stderr).toBe(
-      'hookpm: error[E_USAGE]: unknown option "--yess"\n  Did you mean --yes?\n  Run `hookpm help <command>` for the options and an example.\n',
+      'hookpm: error[E_USAGE]: unknown option "--yess"\n  Did you mean --yes?\n  Run `hookpm install --help` for the options and an example.\n',
     );
     const json = await refused(2, 'E_USAGE', 'instal');
     expect(json).toEqual({
