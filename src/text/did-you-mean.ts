@@ -44,11 +44,7 @@ function maxDistance(input: string): number {
  * `limit`, if that distance is small for its length; `input` itself (same case) is never suggested.
  * Empty when none is close.
  */
-export function closestNames(
-  input: string,
-  candidates: Iterable<string>,
-  limit = 3,
-): string[] {
+export function closestNames(input: string, candidates: Iterable<string>, limit = 3): string[] {
   const folded = input.toLowerCase();
   const limitDistance = maxDistance(input);
   const scored: Array<{ name: string; distance: number; order: number }> = [];
@@ -78,7 +74,10 @@ export function didYouMean(input: string, candidates: Iterable<string>): string 
 }
 
 /** A hint with the suggestion (if any) as its first line. */
-export function withSuggestion(suggestion: string | null, hint: string | undefined): string | undefined {
+export function withSuggestion(
+  suggestion: string | null,
+  hint: string | undefined,
+): string | undefined {
   if (suggestion === null) return hint;
   return hint === undefined ? suggestion : `${suggestion}\n${hint}`;
 }

@@ -11,7 +11,11 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { lockFile, resolveStorePaths } from '../../src/store/paths.js';
 import { ensureBuilt, runBin, type BinRun } from '../helpers/built-bin.js';
 import { startFakeNpmRegistry } from '../helpers/fake-npm-registry.js';
-import { publishPlugin, startPluginRegistry, type ServedRegistry } from '../helpers/plugin-registry.js';
+import {
+  publishPlugin,
+  startPluginRegistry,
+  type ServedRegistry,
+} from '../helpers/plugin-registry.js';
 import { hookpmOnTty, startOnTty } from '../helpers/pty.js';
 import { hashStore } from '../helpers/store-snapshot.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
@@ -62,15 +66,29 @@ async function refused(exit: number, code: string, ...args: string[]): Promise<J
 
 describe('issue 18 item 4: suggestions by edit distance', () => {
   it('install, info and uninstall of a misspelt name suggest the known plugin names; install Guard suggests guard', async () => {
-    expect((await refused(1, 'E_NOT_FOUND', 'install', 'gaurd')).hint).toMatch(/^Did you mean guard\?\n/);
-    expect((await refused(1, 'E_NOT_FOUND', 'install', 'mien')).hint).toMatch(/^Did you mean mine\?/);
-    expect((await refused(1, 'E_NOT_FOUND', 'info', 'gaurd')).hint).toMatch(/^Did you mean guard\?/);
-    expect((await refused(1, 'E_NAME_INVALID', 'install', 'Guard')).hint).toMatch(/^Did you mean guard\?/);
-    expect((await refused(1, 'E_NAME_INVALID', 'info', 'Guard')).hint).toMatch(/^Did you mean guard\?/);
+    expect((await refused(1, 'E_NOT_FOUND', 'install', 'gaurd')).hint).toMatch(
+      /^Did you mean guard\?\n/,
+    );
+    expect((await refused(1, 'E_NOT_FOUND', 'install', 'mien')).hint).toMatch(
+      /^Did you mean mine\?/,
+    );
+    expect((await refused(1, 'E_NOT_FOUND', 'info', 'gaurd')).hint).toMatch(
+      /^Did you mean guard\?/,
+    );
+    expect((await refused(1, 'E_NAME_INVALID', 'install', 'Guard')).hint).toMatch(
+      /^Did you mean guard\?/,
+    );
+    expect((await refused(1, 'E_NAME_INVALID', 'info', 'Guard')).hint).toMatch(
+      /^Did you mean guard\?/,
+    );
     await ok('install', 'mine', '--yes');
-    expect((await refused(1, 'E_NOT_INSTALLED', 'uninstall', 'mien')).hint).toMatch(/^Did you mean mine\?/);
+    expect((await refused(1, 'E_NOT_INSTALLED', 'uninstall', 'mien')).hint).toMatch(
+      /^Did you mean mine\?/,
+    );
     // Nothing close: no suggestion, the usual hint.
-    expect((await refused(1, 'E_NOT_FOUND', 'install', 'zzzzzzzz')).hint).not.toContain('Did you mean');
+    expect((await refused(1, 'E_NOT_FOUND', 'install', 'zzzzzzzz')).hint).not.toContain(
+      'Did you mean',
+    );
     const human = await hookpm(['install', 'gaurd']);
     expect(human.stderr).toBe(
       [
@@ -83,14 +101,22 @@ describe('issue 18 item 4: suggestions by edit distance', () => {
   });
 
   it('registry names and event names are suggested: registry remove, name@registry, search --event stop, run stop', async () => {
-    expect((await refused(1, 'E_NOT_FOUND', 'registry', 'remove', 'acm')).hint).toMatch(/^Did you mean acme\?/);
+    expect((await refused(1, 'E_NOT_FOUND', 'registry', 'remove', 'acm')).hint).toMatch(
+      /^Did you mean acme\?/,
+    );
     expect((await refused(1, 'E_NOT_FOUND', 'registry', 'update', 'exmaples')).hint).toMatch(
       /^Did you mean examples\?/,
     );
-    expect((await refused(1, 'E_NO_MATCHING_VERSION', 'install', 'mine@acm')).hint).toMatch(/^Did you mean acme\?/);
-    expect((await refused(2, 'E_USAGE', 'search', '--event', 'stop')).hint).toMatch(/^Did you mean Stop\?/);
+    expect((await refused(1, 'E_NO_MATCHING_VERSION', 'install', 'mine@acm')).hint).toMatch(
+      /^Did you mean acme\?/,
+    );
+    expect((await refused(2, 'E_USAGE', 'search', '--event', 'stop')).hint).toMatch(
+      /^Did you mean Stop\?/,
+    );
     expect((await refused(2, 'E_USAGE', 'run', 'stop')).hint).toMatch(/^Did you mean Stop\?/);
-    expect((await refused(2, 'E_USAGE', 'run', 'PreTolUse')).hint).toMatch(/^Did you mean PreToolUse\?/);
+    expect((await refused(2, 'E_USAGE', 'run', 'PreTolUse')).hint).toMatch(
+      /^Did you mean PreToolUse\?/,
+    );
   });
 
   it("commander's errors come in hookpm's style: no literal \\n, the suggestion on the hint's first line, exit 2", async () => {
@@ -143,7 +169,9 @@ describe('issue 18 item 4: waits, payloads, --yes and questions', () => {
     await mkdir(join(home.dir, '.deepagents'), { recursive: true });
     await writeFile(
       join(home.dir, '.deepagents', 'hooks.json'),
-      JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: `cat > '${out}'` }] }] } }),
+      JSON.stringify({
+        hooks: { Stop: [{ hooks: [{ type: 'command', command: `cat > '${out}'` }] }] },
+      }),
     );
     await ok('run', 'Stop', '--payload', '{"marker":"inline-42"}');
     expect(JSON.parse(await readFile(out, 'utf8'))).toMatchObject({ marker: 'inline-42' });
@@ -156,7 +184,9 @@ describe('issue 18 item 4: waits, payloads, --yes and questions', () => {
   it('install X --yes of an installed but disabled X enables it and says so', async () => {
     await ok('install', 'mine', '--no-enable');
     const again = await ok('install', 'mine', '--yes');
-    expect(again.stderr).toContain('mine@acme 1.0.0 was already installed, but disabled; --yes enabled it');
+    expect(again.stderr).toContain(
+      'mine@acme 1.0.0 was already installed, but disabled; --yes enabled it',
+    );
     const listed = JSON.parse((await ok('list', '--json')).stdout) as {
       plugins: Array<{ id: string; enabled: boolean; active: boolean }>;
     };
@@ -208,7 +238,9 @@ describe('issue 18 item 5: the workspace trust question shows what it would load
     });
     const denied = await inRepo(['hooks'], [{ when: 'Choice [1-4]: ', keys: '3\r' }]);
     expect(denied.code, denied.screen).toBe(0);
-    expect(denied.screen).toContain('Loading it runs these commands on your machine, with your permissions:');
+    expect(denied.screen).toContain(
+      'Loading it runs these commands on your machine, with your permissions:',
+    );
     expect(denied.screen).toMatch(/ {2}PreToolUse \(Bash\) {2}\.\/scripts\/check\.sh/);
     expect(denied.screen).toMatch(/ {2}Stop {15}echo done/);
     // Item 6: a home without a trust store yet is not warned about.
@@ -222,7 +254,10 @@ describe('issue 18 item 5: the workspace trust question shows what it would load
 
   it('many hooks get a count and a "Show them" choice that lists them and asks again', async () => {
     const many = Array.from({ length: 10 }, (_, i) => cmd(`echo hook-${i}`));
-    await projectHooks({ PreToolUse: [{ matcher: 'Bash', hooks: many.slice(0, 6) }], Stop: [{ hooks: many.slice(6) }] });
+    await projectHooks({
+      PreToolUse: [{ matcher: 'Bash', hooks: many.slice(0, 6) }],
+      Stop: [{ hooks: many.slice(6) }],
+    });
     const run = await inRepo(
       ['hooks'],
       [
@@ -287,7 +322,10 @@ describe('issue 18 item 6: diagnostics graded by what the user can do', () => {
         versions: ['2.0.0'],
         latest: { version: '2.0.0' },
       });
-      const ranged = await runBin(['info', 'npm:hookpm-plugin-x@^2', '--json'], { env, cwd: home.dir });
+      const ranged = await runBin(['info', 'npm:hookpm-plugin-x@^2', '--json'], {
+        env,
+        cwd: home.dir,
+      });
       expect(ranged.code, ranged.stdout).toBe(0);
     } finally {
       await npm.close();
@@ -295,7 +333,14 @@ describe('issue 18 item 6: diagnostics graded by what the user can do', () => {
   });
 
   it('N3: a host name that does not resolve fails at once, without retries, and says so', async () => {
-    const error = await refused(1, 'E_REGISTRY_NETWORK', 'registry', 'add', 'typo', 'https://registry.invalid/');
+    const error = await refused(
+      1,
+      'E_REGISTRY_NETWORK',
+      'registry',
+      'add',
+      'typo',
+      'https://registry.invalid/',
+    );
     expect(error.message).toMatch(/ENOTFOUND|EAI_AGAIN/);
     expect(error.message).not.toContain('attempts');
     expect(error.hint).toContain('does not resolve');

@@ -49,11 +49,9 @@ describe('closestNames and didYouMean', () => {
 
   it('issue 18 item 4: only the nearest, at most three, each once', () => {
     expect(closestNames('ab', ['abc', 'ab1', 'ab', 'abc', 'xy'])).toEqual(['abc', 'ab1']);
-    expect(closestNames('aaaaaa', ['aaaabb', 'aaaaab', 'aaabbb', 'aaaaaa1', 'aaaaac', 'aaaaad'])).toEqual([
-      'aaaaab',
-      'aaaaaa1',
-      'aaaaac',
-    ]);
+    expect(
+      closestNames('aaaaaa', ['aaaabb', 'aaaaab', 'aaabbb', 'aaaaaa1', 'aaaaac', 'aaaaad']),
+    ).toEqual(['aaaaab', 'aaaaaa1', 'aaaaac']);
     expect(closestNames('aaaaaa', ['aaaabb', 'aaabbb'])).toEqual(['aaaabb']);
     expect(didYouMean('gaurd', plugins)).toBe('Did you mean guard?');
     expect(didYouMean('ab', ['abc', 'ab1'])).toBe('Did you mean abc or ab1?');
@@ -61,7 +59,10 @@ describe('closestNames and didYouMean', () => {
   });
 
   it('issue 18 item 4: suggestIn puts the suggestion first in the hint and the names in `suggestions`', () => {
-    const error = new HookpmError('E_NOT_FOUND', 'no plugin gaurd', { plugin: 'gaurd', hint: 'Run search.' });
+    const error = new HookpmError('E_NOT_FOUND', 'no plugin gaurd', {
+      plugin: 'gaurd',
+      hint: 'Run search.',
+    });
     const suggested = suggestIn(error, 'gaurd', plugins);
     expect(suggested).toMatchObject({
       code: 'E_NOT_FOUND',

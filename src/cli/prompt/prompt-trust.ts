@@ -49,8 +49,12 @@ export function promptTrust(
   const choices = `  1) Allow once   2) Always allow   3) Deny   4) Cancel${many ? '   5) Show them' : ''}`;
   const last = many ? 5 : 4;
   streams.output.write(
-    [`This workspace has project hooks: ${escapeControl(file)}`, ...summaryLines(summary), choices, '']
-      .join('\n'),
+    [
+      `This workspace has project hooks: ${escapeControl(file)}`,
+      ...summaryLines(summary),
+      choices,
+      '',
+    ].join('\n'),
   );
   return new Promise((resolve, reject) => {
     let answered = false;

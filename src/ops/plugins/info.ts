@@ -99,7 +99,8 @@ export async function describePlugin(ctx: RegistryContext, spec: string): Promis
  */
 async function describeNpmSpec(ctx: RegistryContext, spec: string): Promise<PluginInfo> {
   const parsed = parseInstallSpec(spec, []);
-  if (parsed.kind !== 'npm') throw new Error('Assertion failed: an npm: spec parsed as another kind');
+  if (parsed.kind !== 'npm')
+    throw new Error('Assertion failed: an npm: spec parsed as another kind');
   const loaded = await loadCatalogs(ctx, { only: () => false });
   const { npmPluginInfo } = await import('./npm-info.js');
   return npmPluginInfo(ctx, { name: parsed.package, registry: 'npm', location: undefined, loaded });

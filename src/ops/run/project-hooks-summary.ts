@@ -15,8 +15,7 @@ export interface ProjectHook {
  * order, or why it cannot be read now (the loader reports that too, once trusted).
  */
 export type ProjectHooksSummary =
-  | { status: 'read'; hooks: ProjectHook[] }
-  | { status: 'unreadable'; reason: string };
+  { status: 'read'; hooks: ProjectHook[] } | { status: 'unreadable'; reason: string };
 
 export async function summarizeProjectHooks(file: string): Promise<ProjectHooksSummary> {
   const read = await readHooksFile({ file, origin: 'project', legacy: true });

@@ -42,10 +42,14 @@ export function toFetchError(
     );
   }
   if (typeof code === 'string' && !isRetryableFailure(code)) {
-    return new HookpmError('E_REGISTRY_NETWORK', `Could not fetch ${url}: ${describeFailure(error)}.`, {
-      url,
-      hint: 'The host name does not resolve: check the spelling of the registry location and your DNS or network, then try again.',
-    });
+    return new HookpmError(
+      'E_REGISTRY_NETWORK',
+      `Could not fetch ${url}: ${describeFailure(error)}.`,
+      {
+        url,
+        hint: 'The host name does not resolve: check the spelling of the registry location and your DNS or network, then try again.',
+      },
+    );
   }
   return networkError(url, describeFailure(error));
 }

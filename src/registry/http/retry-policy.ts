@@ -17,7 +17,12 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 /** The resolver's answers for a host it cannot resolve (getaddrinfo: no such host, or no answer). */
-const DNS_FAILURES: ReadonlySet<string> = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL']);
+const DNS_FAILURES: ReadonlySet<string> = new Set([
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_NONAME',
+  'EAI_FAIL',
+]);
 
 /** True for a transport failure (by its errno code) that N3 retries: all but DNS failures. */
 export function isRetryableFailure(code: string | undefined): boolean {
