@@ -55,6 +55,7 @@ export type {
   TrustedSnapshot,
 } from './ops/run/load-trusted-snapshot.js';
 export type { AskTrust, TrustAnswer, ResolvedTrust } from './ops/run/resolve-trust.js';
+export type { ProjectHook, ProjectHooksSummary } from './ops/run/project-hooks-summary.js';
 
 /** Where hookpm keeps its state and plugins (`HOOKPM_HOME`, else the platform directories). */
 export { resolveStorePaths } from './store/paths.js';

@@ -35,7 +35,7 @@ export const INSTALL_OPTIONS: readonly OptionDefinition[] = [
   {
     flags: '--force-integrity-change',
     description:
-      'install a version although the registry now serves other bytes for it than it was installed with (V3)',
+      'install a version although the registry now serves other bytes for it than it was installed with',
   },
 ];
 

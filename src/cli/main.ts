@@ -1,5 +1,4 @@
 import { Command, CommanderError } from 'commander';
-import { HookpmError } from '../errors.js';
 import * as disableEnable from './commands/enable.js';
 import * as doctor from './commands/doctor.js';
 import * as hooks from './commands/hooks.js';
@@ -26,6 +25,7 @@ import * as wire from './commands/wire.js';
 import { readVersion } from './start/version.js';
 import { addGlobalOptions } from './global-options.js';
 import { reportError } from './report-error.js';
+import { usageErrorOf } from './commander-error.js';
 
 /** Every command, each in src/cli/commands/<name>.ts; add one line here per new command. */
 const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
@@ -78,8 +78,9 @@ export function buildProgram(): Command {
 /** Runs the CLI for `argv` (as process.argv) and sets the process exit code (cli.md section 1). */
 export async function main(argv: readonly string[] = process.argv): Promise<void> {
   const json = argv.includes('--json');
+  const program = buildProgram();
   try {
-    await buildProgram().parseAsync([...argv]);
+    await program.parseAsync([...argv]);
   } catch (error) {
     if (error instanceof CommanderError && CLEAN_EXITS.has(error.code)) {
       process.exitCode = 0;
@@ -88,8 +89,7 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
       process.exitCode = error.exitCode === 0 ? 0 : 2;
     } else if (error instanceof CommanderError) {
       // A command line commander refused (cli.md section 1: E_USAGE, exit 2).
-      const message = error.message.replace(/^error:\s*/, '');
-      process.exitCode = reportError(new HookpmError('E_USAGE', message), { json });
+      process.exitCode = reportError(usageErrorOf(error, program, argv.slice(2)), { json });
     } else {
       process.exitCode = reportError(error, { json });
     }

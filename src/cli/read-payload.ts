@@ -17,11 +17,19 @@ function usage(message: string, hint: string, details: Record<string, unknown> =
 }
 
 const HINT =
-  'Give a JSON object with the event\'s fields, e.g. --payload - <<< \'{"tool_name":"Bash","tool_input":{"command":"ls"}}\'';
+  'Give a JSON object with the event\'s fields, e.g. --payload \'{"tool_name":"Bash","tool_input":{"command":"ls"}}\' (or a file, or - for stdin)';
 
 /**
- * The `--payload` of `hookpm run` (cli.md section 2): `-` reads stdin to its end, anything else is
- * a file path resolved against `cwd`; no payload is `{}`. The text must be UTF-8 holding one JSON
+ * Issue 18 item 4: a `--payload` whose first non-blank character is `{` is the JSON itself, as
+ * `curl --data '{...}'` takes it (a file whose name starts so is still readable as `./{...}`).
+ */
+function isInlineJson(spec: string): boolean {
+  return spec.trimStart().startsWith('{');
+}
+
+/**
+ * The `--payload` of `hookpm run` (cli.md section 2): inline JSON (isInlineJson), `-` reads stdin
+ * to its end, anything else is a file path resolved against `cwd`; no payload is `{}`. The text must be UTF-8 holding one JSON
  * object (strict parse: duplicate keys are errors). Every failure is E_USAGE (exit 2) naming the
  * source and, for a parse error, the line and column.
  */
@@ -30,10 +38,15 @@ export async function readPayload(
   cwd: string,
 ): Promise<Record<string, unknown>> {
   if (spec === undefined) return {};
-  const file = spec === '-' ? '<stdin>' : resolve(cwd, spec);
+  const inline = isInlineJson(spec);
+  const file = inline ? '<--payload>' : spec === '-' ? '<stdin>' : resolve(cwd, spec);
   let bytes: Buffer;
   try {
-    bytes = spec === '-' ? await readStdin() : await readFile(file);
+    bytes = inline
+      ? Buffer.from(spec, 'utf8')
+      : spec === '-'
+        ? await readStdin()
+        : await readFile(file);
   } catch (error) {
     const why = errnoCode(error) ?? String(error);
     throw usage(`--payload: cannot read ${file} (${why})`, HINT, { file });

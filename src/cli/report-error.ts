@@ -1,6 +1,7 @@
 import { HookpmError, redact, type ErrorCode } from '../errors.js';
 import { escapeControl, JSON_SCHEMA_VERSION, jsonText } from './render/render.js';
 import { writeText } from './stdio.js';
+import { isInterrupted } from './prompt/interrupted.js';
 
 /** Codes that mean the command line itself was wrong (cli.md section 1: exit 2). */
 const USAGE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['E_USAGE']);
@@ -15,7 +16,8 @@ export interface ReportedError {
   code: ErrorCode;
   message: string;
   hint: string | null;
-  exitCode: 1 | 2;
+  /** 2 for a usage error, 130 for Ctrl+C at a question, 1 otherwise. */
+  exitCode: 1 | 2 | 130;
 }
 
 /** THE one mapping from any thrown value to a code, words and an exit code. */
@@ -26,7 +28,7 @@ export function describeError(error: unknown): ReportedError {
       code: error.code,
       message: error.message,
       hint,
-      exitCode: USAGE_CODES.has(error.code) ? 2 : 1,
+      exitCode: USAGE_CODES.has(error.code) ? 2 : isInterrupted(error) ? 130 : 1,
     };
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -95,6 +95,16 @@ function failureNote(run: HandlerRun): [DiagnosticCode, Severity, string] | null
   return null;
 }
 
+/**
+ * K1 on an event that ignores plain stdout, graded by what the user can do (issue 18 item 6): text
+ * that starts as JSON was meant as output and is broken (a warning); other text, such as a
+ * handler printing `done`, is only noted (info).
+ */
+function plainStdoutNote(text: string, event: EventName): [Severity, string] {
+  if (/^[[{]/.test(text)) return ['warning', `stdout is not one JSON object; ignored on ${event}`];
+  return ['info', `plain stdout is not used on ${event} (only a JSON object is read); ignored`];
+}
+
 /** K1: exit 0 stdout, either plain text (policy of section 1) or one JSON object (L1-L3). */
 function readStdout(run: HandlerRun, event: EventName, out: ParsedOutput): void {
   const note = (code: DiagnosticCode, severity: Severity, message: string) =>
@@ -113,7 +123,7 @@ function readStdout(run: HandlerRun, event: EventName, out: ParsedOutput): void 
   const json = parseJsonObject(text);
   if (json === undefined) {
     if (EVENTS[event].plainStdout === 'context') out.context.push(text);
-    else note('malformed_json', 'warning', `stdout is not one JSON object; ignored on ${event}`);
+    else note('malformed_json', ...plainStdoutNote(text, event));
     return;
   }
   const { fields, notes } = readWireOutput(json, event);

@@ -4,8 +4,8 @@ import { z } from '../json/zod.js';
 import { errnoCode, quietly } from './fs-error.js';
 
 /**
- * What a lock file holds: who took the lock, when, the token that proves ownership, and when the
- * holder's process started (processStartOf; absent where the host does not tell, and in records
+ * What a lock file holds: who took the lock, when, with which command, the token that proves
+ * ownership, and when the holder's process started (processStartOf; absent where the host does not tell, and in records
  * of older hookpm versions). Built on first use: an uncontended command never reads another's
  * record (releasing needs only the token, lockTokenOf).
  */
@@ -16,6 +16,8 @@ function buildHolderSchema() {
     startedAt: z.string(),
     token: z.string().check(z.regex(/^[0-9a-f]{8,64}$/)),
     processStart: z.optional(z.string()),
+    /** The holder's command line, for a waiting command to show (absent in older records). */
+    command: z.optional(z.string()),
   });
 }
 let holderSchema: ReturnType<typeof buildHolderSchema> | undefined;

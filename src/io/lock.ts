@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HookpmError } from '../errors.js';
 import { quietly, toStoreError } from './fs-error.js';
@@ -14,6 +14,7 @@ import {
   readLockFile,
 } from './lock-record.js';
 import type { LockHolder, LockSighting } from './lock-record.js';
+import { LOCK_WAIT_NOTICE_MS, notifyLockWait } from './lock-wait.js';
 
 export type { LockHolder } from './lock-record.js';
 
@@ -36,7 +37,8 @@ let ownStart: string | null | undefined;
 
 /**
  * registry.md D3: takes the cross-process lock at `lockPath` (a file holding {pid, hostname,
- * startedAt, token, processStart}), waiting with bounded polling. A lock whose holder is dead, or that has not been
+ * startedAt, token, processStart, command}), waiting with bounded polling; after
+ * LOCK_WAIT_NOTICE_MS of waiting the lock-wait listener is told who holds it (lock-wait.ts). A lock whose holder is dead, or that has not been
  * refreshed for `staleMs`, is taken over (see takeOver). Not reentrant: a process that holds the lock
  * and asks again waits for itself and gets E_LOCKED. Errors: E_LOCKED naming the holder,
  * E_STORE_READONLY / E_NOSPC / E_IO when the lock file cannot be written.
@@ -52,9 +54,12 @@ export async function acquireLock(lockPath: string, opts: LockOptions = {}): Pro
   };
   ownStart ??= processStartOf(process.pid);
   if (ownStart !== null) record.processStart = ownStart;
-  const deadline = Date.now() + waitMs;
+  record.command = ownCommand();
+  const startMs = Date.now();
+  const deadline = startMs + waitMs;
   let delay = 10;
   let waiting = false;
+  let told = false;
   try {
     mkdirSync(dirname(lockPath), { recursive: true });
     for (;;) {
@@ -68,12 +73,27 @@ export async function acquireLock(lockPath: string, opts: LockOptions = {}): Pro
       if (left <= 0) throw lockedError(lockPath, current, waitMs);
       if (!waiting && current.holder !== null) opts.onWait?.(current.holder);
       waiting = true;
+      const waitedMs = Date.now() - startMs;
+      if (!told && waitedMs >= LOCK_WAIT_NOTICE_MS) {
+        told = true;
+        notifyLockWait({ lockPath, holder: current.holder, waitedMs });
+      }
       await sleep(Math.min(delay, left));
       delay = Math.min(delay * 2, MAX_POLL_MS);
     }
   } catch (error) {
     throw toStoreError(error, lockPath, 'lock');
   }
+}
+
+/**
+ * This process's command line as a waiting command shows it: the program's name without its
+ * directory and `.js` (`hookpm install guard`), then its arguments, at most 200 characters.
+ */
+function ownCommand(): string {
+  const program = basename(process.argv[1] ?? process.argv0).replace(/\.[cm]?js$/, '');
+  const text = [program, ...process.argv.slice(2)].join(' ');
+  return text.length <= 200 ? text : `${text.slice(0, 199)}…`;
 }
 
 /** Runs `fn` while holding the lock at `lockPath`; the lock is released however `fn` ends. */
@@ -164,7 +184,7 @@ function lockedError(lockPath: string, current: LockSighting, waitMs: number): H
   const who =
     holder === null
       ? 'an unknown process'
-      : `process ${holder.pid} on ${holder.hostname} since ${holder.startedAt}`;
+      : `process ${holder.pid}${holder.command === undefined ? '' : ` (${holder.command})`} on ${holder.hostname} since ${holder.startedAt}`;
   const waited = waitMs < 1000 ? `${waitMs} ms` : `${Math.round(waitMs / 1000)} s`;
   return new HookpmError(
     'E_LOCKED',

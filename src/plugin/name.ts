@@ -11,6 +11,12 @@ export function isValidPluginName(name: unknown): name is string {
   return typeof name === 'string' && PLUGIN_NAME_PATTERN.test(name);
 }
 
+/** Issue 18 item 4: `Guard` is no plugin name, but `guard` may be the one meant. */
+export function lowerCaseSuggestion(name: string): string | null {
+  const lower = name.toLowerCase();
+  return lower !== name && isValidPluginName(lower) ? `Did you mean ${lower}?` : null;
+}
+
 /** Throws E_NAME_INVALID unless `name` satisfies P3; `where` says where the name came from. */
 export function assertPluginName(name: unknown, where: string): asserts name is string {
   if (isValidPluginName(name)) return;

@@ -105,7 +105,7 @@ function publishable(plugin: LoadedPlugin, dir: string): { name: string; version
   if (plugin.manifest === null) {
     throw new HookpmError(
       'E_MANIFEST_INVALID',
-      `cannot pack ${dir}: it has no manifest (plugin.json or .claude-plugin/plugin.json); a registry plugin needs one with a name and a version (plugins.md P1, P2)`,
+      `cannot pack ${dir}: it has no manifest (plugin.json or .claude-plugin/plugin.json); a registry plugin needs one with a name and a version`,
       {
         file: dir,
         hint: 'Add .claude-plugin/plugin.json with {"name": "...", "version": "1.0.0"}.',
@@ -115,7 +115,7 @@ function publishable(plugin: LoadedPlugin, dir: string): { name: string; version
   if (plugin.version === null) {
     throw new HookpmError(
       'E_MANIFEST_INVALID',
-      `cannot pack ${plugin.name}: ${plugin.manifestFile ?? 'the manifest'} has no "version"; a semver version is required to publish (plugins.md P2)`,
+      `cannot pack ${plugin.name}: ${plugin.manifestFile ?? 'the manifest'} has no "version"; a semver version is required to publish`,
       {
         file: plugin.manifestFile,
         plugin: plugin.name,
@@ -136,7 +136,7 @@ function refusal(errors: readonly Diagnostic[], dir: string): HookpmError {
   const more = errors.length > 5 ? `\n  ... and ${errors.length - 5} more` : '';
   return new HookpmError(
     code,
-    `cannot pack ${dir}: ${errors.length} error(s) (plugins.md P4):${shown.join('')}${more}`,
+    `cannot pack ${dir}: ${errors.length} error(s):${shown.join('')}${more}`,
     {
       file: dir,
       hint: `Run \`hookpm validate ${dir}\` for every diagnostic, fix the errors, and pack again.`,

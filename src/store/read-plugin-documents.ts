@@ -96,7 +96,7 @@ function targetProblem(target: Target): string | null {
     case 'missing':
       return 'does not exist';
     case 'outside':
-      return 'resolves outside the plugin root (through a symlink); it is not followed (H5)';
+      return 'resolves outside the plugin root (through a symlink); it is not followed';
     case 'error':
       return located.reason;
     default:

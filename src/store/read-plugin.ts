@@ -116,7 +116,7 @@ async function readManifest(realRoot: string): Promise<FoundManifest> {
   }
   const diagnostics = found.flatMap((f) => f.read.diagnostics);
   if ((await locateInside(realRoot, NO_DOT_MANIFEST)).status !== 'missing') {
-    const message = `${NO_DOT_MANIFEST} is not read: a manifest is plugin.json or .claude-plugin/plugin.json (P1); rename claude-plugin/ to .claude-plugin/ to use it`;
+    const message = `${NO_DOT_MANIFEST} is not read: a manifest is plugin.json or .claude-plugin/plugin.json; rename claude-plugin/ to .claude-plugin/ to use it`;
     diagnostics.push(diagnostic('ignored_manifest', 'warning', message, { path: NO_DOT_MANIFEST }));
   }
   const [first, second] = found;
@@ -173,7 +173,7 @@ async function readManifestFile(file: string, located: LocatedManifest): Promise
     diagnostics: [diagnostic('invalid_manifest', 'error', `${file}: ${why}`, { path: file })],
   });
   if (located.status === 'outside')
-    return fail('is a symlink that resolves outside the plugin root; it is not followed (H5)');
+    return fail('is a symlink that resolves outside the plugin root; it is not followed');
   if (located.status === 'error') return fail(located.reason);
   if (located.status !== 'file') return fail('is not a regular file');
   const read = await readTextNoFollow(located.real);
@@ -204,7 +204,7 @@ function nameProblem(name: string, found: FoundManifest): Diagnostic {
     found.manifest !== null
       ? `the "name" of ${found.file}`
       : 'the directory name (no manifest name)';
-  const message = `plugin name ${JSON.stringify(name)} (from ${from}) is invalid: expected 1-64 characters of a-z, 0-9, ".", "_" or "-", starting with a letter or digit (P3)`;
+  const message = `plugin name ${JSON.stringify(name)} (from ${from}) is invalid: expected 1-64 characters of a-z, 0-9, ".", "_" or "-", starting with a letter or digit`;
   const path = found.manifest !== null && found.file !== null ? `${found.file}:name` : undefined;
   return diagnostic('invalid_plugin_name', 'error', message, path === undefined ? {} : { path });
 }

@@ -17,7 +17,7 @@ export interface TrustCheck {
   trusted: boolean;
   trustedAt: string | null;
   storeFile: string;
-  /** A warning when the store is missing, unreadable, invalid or of another version (T3). */
+  /** Info when the store is not made yet; a warning when unreadable, invalid or of another version (T3). */
   diagnostics: Diagnostic[];
 }
 
@@ -32,7 +32,7 @@ export interface TrustChange {
   storeFile: string;
 }
 
-/** T2, T3: looks `dir`'s canonical root up; any problem with the store means untrusted, with a warning. */
+/** T2, T3: looks `dir`'s canonical root up; any problem with the store means untrusted, with a diagnostic. */
 export async function readTrust(home: string, dir: string): Promise<TrustCheck> {
   const root = await canonicalProjectRoot(dir);
   const storeFile = trustStorePath(home);
@@ -51,15 +51,16 @@ export async function readTrust(home: string, dir: string): Promise<TrustCheck> 
   };
 }
 
-/** T3: the warning for a store that cannot be used. */
+/** T3: why a store cannot be used (info for one not made yet, a warning otherwise). */
 function unusableStore(
   storeFile: string,
   root: string,
   read: Exclude<StoreRead, { status: 'valid' }>,
 ): Diagnostic {
   if (read.status === 'missing') {
-    const message = `the trust store ${storeFile} does not exist; no workspace is stored as trusted`;
-    return diagnostic('trust_store_missing', 'warning', message, { path: storeFile });
+    // Issue 18 item 6: a new home has no store until a first Always allow; nothing to fix.
+    const message = `no workspace is stored as trusted yet (${storeFile} is made at the first Always allow)`;
+    return diagnostic('trust_store_missing', 'info', message, { path: storeFile });
   }
   const message = `the trust store ${storeFile} is not valid (${read.reason}); it is ignored, so ${root} is not stored as trusted (repair or delete the file)`;
   return diagnostic('trust_store_invalid', 'warning', message, { path: storeFile });

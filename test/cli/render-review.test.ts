@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderReview } from '../../src/cli/render/render-review.js';
+import { consentQuestion } from '../../src/cli/prompt/prompt-consent.js';
 import type { ReviewHook, ReviewReport } from '../../src/ops/review/report.js';
 
 const hook = (over: Partial<ReviewHook>): ReviewHook => ({
@@ -222,5 +223,48 @@ describe('renderReview', () => {
     expect(
       renderReview(report({ codeDiff: { baseline: 'unreadable', files: [], truncated: false } })),
     ).toMatch(/files changed since consent: unknown/);
+  });
+});
+
+describe('consentQuestion (issue 18 item 4)', () => {
+  const installed = { version: '1.0.0', enabled: true, pending: null };
+  const diff = (added: number, changed: number) => ({
+    added: Array.from({ length: added }, () => hook({})),
+    removed: [],
+    changed: Array.from({ length: changed }, () => ({ before: hook({}), after: hook({}) })),
+  });
+
+  it.each([
+    ['a fresh install', {}, 'Enable guard@local 1.1.0 and let these hooks run?'],
+    [
+      'an update with one new hook',
+      { installed, diff: diff(1, 0) },
+      'update guard@local 1.0.0 -> 1.1.0: approve 1 new hook?',
+    ],
+    [
+      'an update with new and changed hooks',
+      { installed, diff: diff(2, 1) },
+      'update guard@local 1.0.0 -> 1.1.0: approve 2 new hooks and 1 changed hook?',
+    ],
+    [
+      'an update that changes only code files',
+      {
+        installed,
+        diff: diff(0, 0),
+        codeDiff: {
+          baseline: 'read' as const,
+          files: [{} as never, {} as never],
+          truncated: false,
+        },
+      },
+      'update guard@local 1.0.0 -> 1.1.0: approve 2 changed code files?',
+    ],
+    [
+      're-enabling the same version',
+      { installed: { ...installed, version: '1.1.0' }, diff: diff(1, 0) },
+      'Enable guard@local 1.1.0 and let these hooks run?',
+    ],
+  ])('issue 18 item 4: %s asks %j', (_what, over, question) => {
+    expect(consentQuestion(report({ version: '1.1.0', ...over }))).toBe(question);
   });
 });

@@ -7,6 +7,7 @@ import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { promptTrust } from '../../src/cli/prompt/prompt-trust.js';
+import type { ProjectHooksSummary } from '../../src/ops/run/project-hooks-summary.js';
 import type { TrustAnswer } from '../../src/ops/run/resolve-trust.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -255,7 +256,7 @@ async function answer(
   const output = new PassThrough();
   let shown = '';
   output.on('data', (c: Buffer) => (shown += c.toString()));
-  const pending = promptTrust('/work/repo/.deepagents/hooks.json', { input, output });
+  const pending = promptTrust('/work/repo/.deepagents/hooks.json', undefined, { input, output });
   for (const line of lines) input.write(`${line}\n`);
   if (end) input.end();
   return { answer: await pending, shown };
@@ -290,10 +291,71 @@ describe('the trust prompt', () => {
     const output = new PassThrough();
     let shown = '';
     output.on('data', (c: Buffer) => (shown += c.toString()));
-    const pending = promptTrust('/tmp/evil\u001b[2J\n.deepagents/hooks.json', { input, output });
+    const pending = promptTrust('/tmp/evil\u001b[2J\n.deepagents/hooks.json', undefined, {
+      input,
+      output,
+    });
     input.end('4\n');
     expect(await pending).toBe('cancel');
     expect(shown).toContain('/tmp/evil\\u001b[2J\\n.deepagents/hooks.json');
     expect(shown).not.toContain('\u001b');
+  });
+});
+
+describe('the trust question shows what it would load (issue 18 item 5)', () => {
+  const hook = (event: string, command: string, matcher: string | null = null) => ({
+    event,
+    matcher,
+    command,
+  });
+
+  async function asked(summary: ProjectHooksSummary, lines: string[]) {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let shown = '';
+    output.on('data', (c: Buffer) => (shown += c.toString()));
+    const pending = promptTrust('/r/.deepagents/hooks.json', summary, { input, output });
+    for (const line of lines) input.write(`${line}\n`);
+    return { answer: await pending, shown };
+  }
+
+  it('issue 18 item 5: up to eight hooks are listed, each with its event, matcher and command, escaped', async () => {
+    const { answer: result, shown } = await asked(
+      {
+        status: 'read',
+        hooks: [hook('PreToolUse', './check.sh', 'Bash'), hook('Stop', 'echo \u001b[2Jdone')],
+      },
+      ['3'],
+    );
+    expect(result).toBe('deny');
+    expect(shown).toContain(
+      '  PreToolUse (Bash)  ./check.sh\n  Stop               echo \\u001b[2Jdone\n',
+    );
+    expect(shown).not.toContain('\u001b');
+    expect(shown).toContain('1) Allow once   2) Always allow   3) Deny   4) Cancel\n');
+    expect(shown).not.toContain('Show them');
+  });
+
+  it('issue 18 item 5: more hooks get a count and choice 5, which lists them and asks again', async () => {
+    const hooks = Array.from({ length: 9 }, (_, i) =>
+      hook(i < 5 ? 'PreToolUse' : 'SessionStart', `run-${i}`),
+    );
+    const { answer: result, shown } = await asked({ status: 'read', hooks }, ['5', '1']);
+    expect(result).toBe('once');
+    const [question, after] = shown.split('Choice [1-5]: ');
+    expect(question).toContain('It declares 9 hooks on the events PreToolUse, SessionStart;');
+    expect(question).toContain('5) Show them');
+    expect(question).not.toContain('run-0');
+    expect(after).toContain('  PreToolUse    run-0');
+    expect(after).toContain('  SessionStart  run-8');
+  });
+
+  it('issue 18 item 5: a file that cannot be read now says so; an empty one says it declares no hooks', async () => {
+    const unreadable = await asked({ status: 'unreadable', reason: 'invalid JSON at 1:2' }, ['4']);
+    expect(unreadable.answer).toBe('cancel');
+    expect(unreadable.shown).toContain('It cannot be read now (invalid JSON at 1:2)');
+    expect((await asked({ status: 'read', hooks: [] }, ['3'])).shown).toContain(
+      'It declares no hooks.',
+    );
   });
 });

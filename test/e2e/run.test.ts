@@ -281,13 +281,13 @@ describe('hookpm run <Event>', () => {
 });
 
 describe('hookpm run: usage errors (exit 2)', () => {
-  it('cli.md 1: an unknown event name is a usage error listing the twelve events', async () => {
+  it('cli.md 1, issue 18 item 4: an unknown event name is a usage error listing the twelve events and suggesting the nearest', async () => {
     const run = await hookpm(['run', 'pretooluse']);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('hookpm: error[E_USAGE]: unknown event "pretooluse"');
     for (const event of EVENT_NAMES) expect(run.stderr).toContain(event);
-    expect(run.stderr).toContain('did you mean PreToolUse?');
+    expect(run.stderr).toContain('  Did you mean PreToolUse? Event names are case-sensitive.');
   });
 
   it('cli.md 1: a payload that is not a JSON object is a usage error; with --json the error is JSON on stdout', async () => {

@@ -111,7 +111,7 @@ describe('hookpm session on a TTY (cli.md section 4)', () => {
     await waitForScreen((t) => t.includes('EXITED:0'), 'a clean exit');
   });
 
-  it('T4: on a TTY the session asks the workspace trust question, and Allow once loads the project hooks', async () => {
+  it('T4, issue 18 item 5: on a TTY the session asks the workspace trust question, listing the hooks, and Allow once loads the project hooks', async () => {
     await ws.writeUserHooks({});
     await mkdir(join(ws.repo, '.deepagents'), { recursive: true });
     await writeFile(
@@ -125,9 +125,13 @@ describe('hookpm session on a TTY (cli.md section 4)', () => {
       (t) => t.includes('session started') && t.includes('1 handler(s)'),
       'the start report',
     );
+    // Issue 18 item 5: the question showed the command, so the feedback is its second sighting.
+    expect(screen()).toContain("  Stop  echo 'project says stop' >&2; exit 2");
     type('Stop {}');
-    await waitForScreen((t) => t.includes('project says stop'), "the project handler's feedback");
-    expect(screen()).toContain('continue loop: yes');
+    await waitForScreen(
+      (t) => count(t, 'project says stop') >= 2 && t.includes('continue loop: yes'),
+      "the project handler's feedback",
+    );
     type('/quit');
     await waitForScreen((t) => t.includes('EXITED:0'), 'a clean exit');
   });

@@ -515,3 +515,20 @@ describe('L3: parsed but not applied', () => {
     expect(out.context).toEqual(['ctx']);
   });
 });
+
+describe('K1 graded by what the user can do (issue 18 item 6)', () => {
+  it.each([
+    ['done', 'info'],
+    ['all checks passed\nbye', 'info'],
+    ['{"continue":', 'warning'],
+    ['[1,2]', 'warning'],
+  ] as const)(
+    'issue 18 item 6: plain stdout %j on Stop is malformed_json at %s',
+    (stdout, severity) => {
+      const out = parseStdout('Stop', stdout);
+      expect(out.diagnostics.map((d) => [d.code, d.severity])).toEqual([
+        ['malformed_json', severity],
+      ]);
+    },
+  );
+});

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { isHookpmError } from '../../src/errors.js';
 import { acquireLock, withLock } from '../../src/io/lock.js';
 import { processStartOf } from '../../src/io/lock-record.js';
+import { setLockWaitListener, type LockWait } from '../../src/io/lock-wait.js';
 import { installPlugins } from '../../src/ops/install/install.js';
 import { lockFile } from '../../src/store/paths.js';
 import { failure } from '../helpers/failure.js';
@@ -352,4 +353,34 @@ describe.runIf(process.platform === 'linux')('a recorded pid that is alive (Linu
       sleeper.kill('SIGKILL');
     }
   });
+});
+
+describe('the lock-wait notice (issue 18 item 4)', () => {
+  it('issue 18 item 4: a wait past one second tells the listener once who holds the lock, with its command; a shorter one says nothing', async () => {
+    const heard: LockWait[] = [];
+    setLockWaitListener((wait) => heard.push(wait));
+    try {
+      const { lock, log } = await newCase('notice');
+      const long = startHolder({ lock, log, holdMs: 2_500, waitMs: 1_000 });
+      await long.waitForLine((l) => l === 'locked');
+      const started = Date.now();
+      const release = await acquireLock(lock, { waitMs: 20_000 });
+      expect(Date.now() - started).toBeGreaterThan(1_000);
+      await release();
+      await resultOf(long);
+      expect(heard).toHaveLength(1);
+      expect(heard[0]).toMatchObject({ lockPath: lock, holder: { pid: long.proc.pid } });
+      expect(heard[0]?.holder?.command).toMatch(/^lock-holder /);
+      expect(heard[0]?.waitedMs).toBeGreaterThanOrEqual(1_000);
+      const short = startHolder({ lock, log, holdMs: 200, waitMs: 1_000 });
+      await short.waitForLine((l) => l === 'locked');
+      await (
+        await acquireLock(lock, { waitMs: 20_000 })
+      )();
+      await resultOf(short);
+      expect(heard).toHaveLength(1);
+    } finally {
+      setLockWaitListener(undefined);
+    }
+  }, 30_000);
 });

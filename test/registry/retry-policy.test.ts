@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  isRetryableFailure,
   isRetryableStatus,
   parseRetryAfterMs,
   retryDelayMs,
@@ -35,5 +36,18 @@ describe('retry policy', () => {
 
   it('N3: Retry-After as an HTTP date counts from now', () => {
     expect(parseRetryAfterMs('Sun, 30 Nov 2026 00:00:05 GMT', now)).toBe(5000);
+  });
+});
+
+describe('isRetryableFailure (issue 18 item 6)', () => {
+  it.each([
+    ['ECONNRESET', true],
+    ['ECONNREFUSED', true],
+    ['UND_ERR_SOCKET', true],
+    [undefined, true],
+    ['ENOTFOUND', false],
+    ['EAI_AGAIN', false],
+  ])('issue 18 item 6, N3: a transport failure %s is retried: %s', (code, retried) => {
+    expect(isRetryableFailure(code)).toBe(retried);
   });
 });

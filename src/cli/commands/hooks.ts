@@ -25,7 +25,7 @@ export function register(program: Command): void {
         home: globals.userHome,
         flag: options.trustProjectHooks === true,
         store: storePathsOf(globals),
-        ...(canAsk(globals.json) ? { askTrust: (file: string) => promptTrust(file) } : {}),
+        ...(canAsk(globals.json) ? { askTrust: promptTrust } : {}),
       });
       const listing = describeSnapshot(snapshot);
       if (globals.json) return printJson(listing);

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { didYouMean } from '../../text/did-you-mean.js';
 import { HookpmError } from '../../errors.js';
 import { EVENT_NAMES, isEventName, type EventName } from '../../hooks/events.js';
 import { globalOptions } from '../global-options.js';
@@ -19,8 +20,11 @@ export function register(program: Command): void {
     .command('run')
     .description('dispatch one event through the engine and print the result')
     .argument('<event>', `the event: ${EVENT_NAMES.join(', ')}`)
-    .option('--payload <file>', "the event's fields as a JSON object, from a file or - for stdin")
-    .option('--continuation-count <n>', 'consecutive Stop continuations so far (engine.md O3)', '0')
+    .option(
+      '--payload <json|file>',
+      "the event's fields as a JSON object: inline ('{...}'), a file, or - for stdin",
+    )
+    .option('--continuation-count <n>', 'consecutive Stop continuations so far', '0')
     .option('--trust-project-hooks', 'load <project>/.deepagents/hooks.json without asking')
     .addHelpText(
       'after',
@@ -30,6 +34,7 @@ export function register(program: Command): void {
         '',
         'Example:',
         '  $ hookpm run PreToolUse --payload payload.json --json',
+        `  $ hookpm run Stop --payload '{"stop_hook_active":false}'`,
         `  $ echo '{"tool_name":"Bash","tool_input":{"command":"rm -rf /"}}' | hookpm run PreToolUse --payload -`,
         '',
       ].join('\n'),
@@ -56,7 +61,7 @@ export function register(program: Command): void {
         home: globals.userHome,
         flag: flags.trustProjectHooks === true,
         store: storePathsOf(globals),
-        ...(ask ? { askTrust: (file: string) => promptTrust(file) } : {}),
+        ...(ask ? { askTrust: promptTrust } : {}),
       });
       if (globals.json) return printJson(result);
       const { formatDispatchResult } = await import('../render/render-dispatch.js');
@@ -66,7 +71,7 @@ export function register(program: Command): void {
 
 function parseEvent(name: string): EventName {
   if (isEventName(name)) return name;
-  const near = EVENT_NAMES.find((e) => e.toLowerCase() === name.toLowerCase());
+  const near = didYouMean(name, EVENT_NAMES);
   throw new HookpmError(
     'E_USAGE',
     `unknown event ${JSON.stringify(name)}: expected one of ${EVENT_NAMES.join(', ')}`,
@@ -74,9 +79,9 @@ function parseEvent(name: string): EventName {
       expected: EVENT_NAMES,
       found: name,
       hint:
-        near === undefined
+        near === null
           ? 'Event names are case-sensitive; run `hookpm run --help` for the list.'
-          : `Event names are case-sensitive: did you mean ${near}?`,
+          : `${near} Event names are case-sensitive.`,
     },
   );
 }

@@ -46,7 +46,7 @@ export function register(program: Command): void {
         home: globals.userHome,
         trustProjectHooks: flags.trustProjectHooks === true,
         store: resolveStorePaths({ HOOKPM_HOME: globals.hookpmHome }),
-        ...(ask ? { askTrust: (file: string) => trust.promptTrust(file) } : {}),
+        ...(ask ? { askTrust: trust.promptTrust } : {}),
       });
       if (interactive) {
         const { runPrompt } = await import('../session/session-prompt.js');

@@ -2,10 +2,14 @@ import { createReadline } from './readline.js';
 import { HookpmError } from '../../errors.js';
 import type { ReviewReport } from '../../ops/review/report.js';
 import { renderReview } from '../render/render-review.js';
+import { escapeControl } from '../render/render.js';
+import { interrupted } from './interrupted.js';
 
 /**
- * plugins.md Q4: shows the review on stderr and asks to enable. `y`/`yes` consents; an empty
- * answer or `n`/`no` declines; end of input and Ctrl+C cancel (E_CANCELLED).
+ * plugins.md Q4: shows the review on stderr and asks to enable (an update: to approve what it
+ * adds or changes, consentQuestion). `y`/`yes` consents; an empty answer or `n`/`no` declines; end
+ * of input cancels (E_CANCELLED, exit 1); Ctrl+C ends the question's line and cancels with exit
+ * status 130 (interrupted.ts). Cancelling says what stays as it was (cancelledWords).
  */
 export function askConsent(review: ReviewReport): Promise<boolean> {
   const input = process.stdin;
@@ -20,22 +24,59 @@ export function askConsent(review: ReviewReport): Promise<boolean> {
       rl.close();
       fn();
     };
-    const cancel = (): void =>
-      finish(() =>
-        reject(
-          new HookpmError('E_CANCELLED', `cancelled: ${review.id} was not enabled`, {
-            plugin: review.id,
-          }),
-        ),
-      );
-    rl.on('SIGINT', cancel);
-    rl.on('close', cancel);
-    rl.question(
-      `Enable ${review.id} ${review.version} and let these hooks run? [y/N] `,
-      (answer) => {
-        const word = answer.trim().toLowerCase();
-        finish(() => resolve(word === 'y' || word === 'yes'));
-      },
+    const details = { plugin: review.id };
+    rl.on('SIGINT', () =>
+      finish(() => {
+        output.write('\n');
+        reject(interrupted(`cancelled: ${cancelledWords(review)}`, details));
+      }),
     );
+    rl.on('close', () =>
+      finish(() => {
+        output.write('\n');
+        reject(new HookpmError('E_CANCELLED', `cancelled: ${cancelledWords(review)}`, details));
+      }),
+    );
+    rl.question(`${escapeControl(consentQuestion(review))} [y/N] `, (answer) => {
+      const word = answer.trim().toLowerCase();
+      finish(() => resolve(word === 'y' || word === 'yes'));
+    });
   });
+}
+
+/**
+ * Issue 18 item 4: "Enable guard@examples 1.0.0 and let these hooks run?" for a plugin not
+ * consented to before; for an update of a consented one, what it asks approval for:
+ * "update guard@examples 1.0.0 -> 1.1.0: approve 1 new hook?" (new and changed hooks, or the
+ * changed code files when the hooks are as consented).
+ */
+export function consentQuestion(review: ReviewReport): string {
+  const { installed, diff } = review;
+  if (installed === null || diff === null || installed.version === review.version)
+    return `Enable ${review.id} ${review.version} and let these hooks run?`;
+  const parts = [
+    counted(diff.added.length, 'new hook', 'new hooks'),
+    counted(diff.changed.length, 'changed hook', 'changed hooks'),
+  ].filter((part) => part !== null);
+  const files = review.codeDiff?.files.length ?? 0;
+  const what =
+    parts.length > 0
+      ? parts.join(' and ')
+      : files > 0
+        ? `${counted(files, 'changed code file', 'changed code files')}`
+        : 'its hooks';
+  return `update ${review.id} ${installed.version} -> ${review.version}: approve ${what}?`;
+}
+
+function counted(n: number, one: string, many: string): string | null {
+  return n === 0 ? null : `${n} ${n === 1 ? one : many}`;
+}
+
+/** What a cancelled question leaves as it was: nothing installed, the old version, or disabled. */
+function cancelledWords(review: ReviewReport): string {
+  const { installed } = review;
+  if (installed === null) return `${review.id} ${review.version} was not installed`;
+  if (installed.version !== review.version)
+    return `${review.id} stays at ${installed.version}; ${review.version} was not installed`;
+  return `${review.id} was not enabled`;
 }

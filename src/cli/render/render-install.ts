@@ -15,9 +15,12 @@ export function printInstallResult(result: InstallResult): void {
         : 'enabled, waiting for consent'
       : 'disabled';
     const events = entry.events.length > 0 ? entry.events.join(', ') : 'none';
-    printLine(
-      escapeControl(`${entry.status} ${entry.id} ${entry.version} (${state}); events: ${events}`),
-    );
+    // Issue 18 item 4: a pending update names the version that waits, and the one that stays.
+    const line =
+      entry.pending === undefined
+        ? `${entry.status} ${entry.id} ${entry.version} (${state}); events: ${events}`
+        : `installed ${entry.id} ${entry.pending}, waiting for your consent; ${entry.version} stays active (${state}); events: ${events}`;
+    printLine(escapeControl(line));
     const plan = entry.plan;
     if (plan === undefined) continue;
     printLine(escapeControl(`  version: ${plan.from ?? '(not installed)'} -> ${plan.to}`));

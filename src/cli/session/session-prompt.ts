@@ -1,4 +1,5 @@
 import type { Interface } from 'node:readline';
+import { didYouMean } from '../../text/did-you-mean.js';
 import { createReadline } from '../prompt/readline.js';
 import type { Readable, Writable } from 'node:stream';
 import { HookpmError } from '../../errors.js';
@@ -90,8 +91,7 @@ async function runCommand(session: Session, line: string): Promise<string | null
   const name = space === -1 ? line : line.slice(0, space);
   const json = space === -1 ? '' : line.slice(space).trim();
   if (!isEventName(name)) {
-    const near = EVENT_NAMES.find((e) => e.toLowerCase() === name.toLowerCase());
-    const hint = near === undefined ? `Events: ${EVENT_NAMES.join(', ')}` : `Did you mean ${near}?`;
+    const hint = didYouMean(name, EVENT_NAMES) ?? `Events: ${EVENT_NAMES.join(', ')}`;
     throw usage(`unknown event ${JSON.stringify(name)}`, hint);
   }
   return formatDispatchResult(await session.dispatch(name, parsePayload(json)));

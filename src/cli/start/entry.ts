@@ -27,6 +27,8 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
   // A linked agent event: its own one-file bundle (wire-entry.ts), which ends the process.
   if (args[0] === 'wire' && (await (await import('./wire-entry.js')).main(argv))) return;
   stopWasmTierUpOnConnect();
+  // Loaded after the chunk cache is on, so it and the lock code share one lock-wait.ts instance.
+  (await import('../lock-wait-notice.js')).watchLockWaits();
   const { runFastPath } = await import('./fast-path.js');
   // A fast path prints with cli/stdio.ts only, so it can end the process as soon as it is done.
   if (await runFastPath(argv)) return exitWhenWritten();

@@ -103,7 +103,7 @@ function checkPlugin(plugin: LoadedPlugin, pkg: string, version: string): void {
       {
         package: pkg,
         version,
-        hint: 'An npm package is a plugin when its tarball has a plugin manifest (registry.md section 1).',
+        hint: 'An npm package is a plugin when its tarball has a plugin manifest.',
       },
     );
   }

@@ -24,9 +24,10 @@
  * `--dry-run` reports the plan after step 4 instead of taking steps 5-7 -> plan.ts.
  */
 import { existsSync, rmSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { rm, rmdir } from 'node:fs/promises';
 import { HookpmError } from '../../errors.js';
 import { quietly } from '../../io/fs-error.js';
+import { pluginsDir } from '../../store/paths.js';
 import { assertStoreWritable } from '../../store/check-writable.js';
 import { collectGarbage } from '../../store/collect.js';
 import { ensureDataDir } from '../../store/data-dir.js';
@@ -116,6 +117,7 @@ async function commit(
   earlier: readonly string[],
 ): Promise<InstallResult> {
   const before = await readState(ctx.paths);
+  const hadPlugins = existsSync(pluginsDir(ctx.paths));
   if (opts.acceptIntegrityChange !== true)
     for (const plugin of staged) recheckIntegrity(before, plugin);
   const draft = structuredClone(before);
@@ -129,6 +131,8 @@ async function commit(
     if (JSON.stringify(draft) !== JSON.stringify(before)) await writeState(ctx.paths, draft);
   } catch (error) {
     await collectGarbage(ctx.paths, before).catch(() => undefined);
+    // A first install that failed (or was cancelled) leaves no empty plugins directory behind.
+    if (!hadPlugins) await rmdir(pluginsDir(ctx.paths)).catch(() => undefined);
     throw error;
   }
   await collectGarbage(ctx.paths, draft);
@@ -192,6 +196,17 @@ async function installOne(
     existing.integrity === staged.integrity
   ) {
     await rm(staged.dir, { recursive: true, force: true });
+    if (opts.enable === 'yes' && opts.preserveDisabled !== true && !existing.enabled) {
+      // Issue 18 item 4: `install X --yes` of a disabled X enables it (--yes is consent to these files).
+      const enabled = {
+        ...existing,
+        enabled: true,
+        consent: { surfaceHash: existing.surfaceHash, at: nowIso(ctx), version },
+      };
+      draft.plugins[id] = enabled;
+      notes.push(`${id} ${version} was already installed, but disabled; --yes enabled it`);
+      return entryOf(enabled, 'unchanged');
+    }
     notes.push(`${id} ${version} is already installed with the same files; --force reinstalls it`);
     return entryOf(existing, 'unchanged');
   }

@@ -1,5 +1,5 @@
 import semver from '../../registry/versions/semver.js';
-import { HookpmError } from '../../errors.js';
+import { HookpmError, isHookpmError } from '../../errors.js';
 import type { InstallSpec } from '../../registry/versions/parse-spec.js';
 import {
   checkKnownIntegrity,
@@ -14,6 +14,8 @@ import type { InstallSource, RegistrySource } from './types.js';
 import { knownIntegrityOf } from '../../store/state/known-integrity.js';
 import type { Catalog } from '../registries/catalog-types.js';
 import { ownValue } from '../../json/own-value.js';
+import { suggestIn } from '../../text/did-you-mean.js';
+import { knownPluginNames } from '../registries/known-names.js';
 
 export type RegistrySpec = Extract<InstallSpec, { kind: 'registry' }>;
 
@@ -39,13 +41,13 @@ export function pickRegistrySource(
   opts: PickOptions,
 ): RegistrySource {
   if (spec.registry !== undefined && !loaded.entries.some((e) => e.name === spec.registry)) {
-    throw new HookpmError(
-      'E_NOT_FOUND',
-      `${spec.raw}: there is no registry named ${spec.registry}`,
-      {
+    throw suggestIn(
+      new HookpmError('E_NOT_FOUND', `${spec.raw}: there is no registry named ${spec.registry}`, {
         registry: spec.registry,
         hint: 'Run `hookpm registry list` to see the registries, or `hookpm registry add` one.',
-      },
+      }),
+      spec.registry,
+      loaded.entries.map((e) => e.name),
     );
   }
   const relevant = (name: string): boolean => spec.registry === undefined || name === spec.registry;
@@ -55,13 +57,27 @@ export function pickRegistrySource(
   });
   const failed = loaded.warnings.filter((w) => relevant(w.registry));
   if (candidates.length === 0 && failed[0] !== undefined) throw errorOf(failed[0]);
-  const picked = pickVersion(candidates, {
+  const request = {
     name: spec.name,
     ...(spec.registry === undefined ? {} : { registry: spec.registry }),
     ...(spec.range === undefined ? {} : { range: spec.range }),
     ...(spec.tag === undefined ? {} : { tag: spec.tag }),
     includePrerelease: opts.includePrerelease,
-  });
+  };
+  let picked: PickedVersion;
+  try {
+    picked = pickVersion(candidates, request);
+  } catch (error) {
+    // Issue 18 item 4: a name no registry holds comes with the known names close to it; an
+    // unknown dist-tag (`guard@exmaples`) with the registries and tags close to it.
+    if (!isHookpmError(error)) throw error;
+    if (candidates.length === 0 && error.code === 'E_NOT_FOUND')
+      throw suggestIn(error, spec.name, knownPluginNames(loaded.catalogs, state, spec.registry));
+    const tags = error.details['tags'];
+    if (spec.tag !== undefined && Array.isArray(tags))
+      throw suggestIn(error, spec.tag, [...loaded.entries.map((e) => e.name), ...tags]);
+    throw error;
+  }
   if (opts.acceptIntegrityChange !== true) assertKnownIntegrity(state, picked);
   const catalog = loaded.catalogs.find((c) => c.registry === picked.registry);
   if (catalog === undefined)

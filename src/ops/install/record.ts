@@ -20,6 +20,8 @@ export interface InstalledEntry {
   source: string;
   surfaceHash: string;
   path: string | null;
+  /** Status `pending` only: the version installed beside this one, waiting for consent (Q5). */
+  pending?: string;
   /** `--dry-run` only: what would change. */
   plan?: InstallPlan;
 }
@@ -98,6 +100,7 @@ export function entryOf(record: PluginRecord, status: InstallStatus): InstalledE
     source: record.source,
     surfaceHash: record.surfaceHash,
     path: record.path,
+    ...(status === 'pending' && record.pending != null ? { pending: record.pending.version } : {}),
   };
 }
 

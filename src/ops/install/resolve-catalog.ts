@@ -8,6 +8,7 @@ import type { Catalog } from '../registries/catalog-types.js';
 import { errorOf, type RegistrySpec } from './pick.js';
 import { excludedEntryError } from '../registries/excluded-entry.js';
 import { ownValue } from '../../json/own-value.js';
+import { suggestIn } from '../../text/did-you-mean.js';
 
 /**
  * V1 for the registry kinds that are not indexes, before index resolution (pick.ts):
@@ -38,10 +39,14 @@ export function resolveCatalogSource(
     if (catalog === undefined || ownValue(catalog.index.plugins, spec.name) === undefined) {
       const excluded = catalog === undefined ? null : excludedEntryError([catalog], spec.name);
       if (excluded !== null) throw excluded;
-      throw new HookpmError('E_NOT_FOUND', `no plugin ${spec.name} in registry ${entry.name}`, {
-        plugin: `${spec.name}@${entry.name}`,
-        hint: `Run \`hookpm search\` to see what the registries offer, or \`hookpm registry update ${entry.name}\`.`,
-      });
+      throw suggestIn(
+        new HookpmError('E_NOT_FOUND', `no plugin ${spec.name} in registry ${entry.name}`, {
+          plugin: `${spec.name}@${entry.name}`,
+          hint: `Run \`hookpm search\` to see what the registries offer, or \`hookpm registry update ${entry.name}\`.`,
+        }),
+        spec.name,
+        catalog === undefined ? [] : Object.keys(catalog.index.plugins),
+      );
     }
     return marketplaceSource(spec, entry);
   }

@@ -52,7 +52,7 @@ export function requireManifest(inspected: InspectedPlugin, spec: string): void 
     `cannot install ${spec}: the tarball's package/ holds no manifest (plugin.json or .claude-plugin/plugin.json)`,
     {
       spec,
-      hint: 'A published plugin needs a manifest with its name and version (plugins.md P1); `hookpm pack` makes such a tarball.',
+      hint: 'A published plugin needs a manifest with its name and version; `hookpm pack` makes such a tarball.',
     },
   );
 }

@@ -1,8 +1,9 @@
 import { HookpmError } from '../../errors.js';
-import { isValidPluginName } from '../../plugin/name.js';
+import { isValidPluginName, lowerCaseSuggestion } from '../../plugin/name.js';
 import type { IndexPlugin } from '../../registry/indexes/index-schema.js';
 import { latestVersion } from '../../registry/versions/latest-version.js';
 import { ambiguousName } from '../../registry/versions/resolve-version.js';
+import { parseInstallSpec } from '../../registry/versions/parse-spec.js';
 import { showLocation, tarballUrlOf } from '../../registry/registry-location.js';
 import { sortDescending } from '../../registry/versions/version-list.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
@@ -12,13 +13,17 @@ import type { Catalog } from '../registries/catalog-types.js';
 import type { RegistryContext } from '../registry-context.js';
 import { installedOf, type LatestEntry, type PluginInfo } from './plugin-info.js';
 import { ownValue } from '../../json/own-value.js';
+import { suggestIn, withSuggestion } from '../../text/did-you-mean.js';
+import { knownPluginNames } from '../registries/known-names.js';
 
 /**
  * `hookpm info <name|name@registry>`: the registry's record of a plugin and the installed record.
  * A bare name in several registries is E_AMBIGUOUS (V1); a plugin in no registry and not
- * installed is E_NOT_FOUND. A named registry that cannot be read is that registry's error.
+ * installed is E_NOT_FOUND (suggesting the known names close to it). A named registry that cannot
+ * be read is that registry's error. `npm:<pkg>` names an npm package, as install takes it.
  */
 export async function describePlugin(ctx: RegistryContext, spec: string): Promise<PluginInfo> {
+  if (spec.startsWith('npm:')) return describeNpmSpec(ctx, spec);
   const at = spec.indexOf('@');
   const name = at === -1 ? spec : spec.slice(0, at);
   const registry = at === -1 ? undefined : spec.slice(at + 1);
@@ -28,7 +33,7 @@ export async function describePlugin(ctx: RegistryContext, spec: string): Promis
       `${JSON.stringify(spec.slice(0, 80))} does not name a plugin.`,
       {
         spec,
-        hint: 'Give a plugin name, or name@registry.',
+        hint: withSuggestion(lowerCaseSuggestion(name), 'Give a plugin name, or name@registry.'),
       },
     );
   }
@@ -73,13 +78,32 @@ export async function describePlugin(ctx: RegistryContext, spec: string): Promis
   if (excluded !== null) throw excluded;
   const where = registry === undefined ? 'in any registry' : `in the registry ${registry}`;
   const failed = loaded.warnings.map((w) => w.registry);
-  throw new HookpmError('E_NOT_FOUND', `No plugin named ${name} ${where}, and none is installed.`, {
-    plugin: name,
-    hint:
-      failed.length > 0
-        ? `These registries could not be read: ${failed.join(', ')}. Run \`hookpm registry update\`.`
-        : 'Run `hookpm search` to see what the registries offer.',
-  });
+  const notFound = new HookpmError(
+    'E_NOT_FOUND',
+    `No plugin named ${name} ${where}, and none is installed.`,
+    {
+      plugin: name,
+      hint:
+        failed.length > 0
+          ? `These registries could not be read: ${failed.join(', ')}. Run \`hookpm registry update\`.`
+          : 'Run `hookpm search` to see what the registries offer.',
+    },
+  );
+  throw suggestIn(notFound, name, knownPluginNames(loaded.catalogs, loaded.state, registry));
+}
+
+/**
+ * `hookpm info npm:<pkg>[@range]`, as `hookpm install npm:<pkg>` names it: the package at the
+ * npm registry install would use (resolveNpmRegistry); the range or tag is not needed to describe
+ * it. E_NAME_INVALID for a spec that names no npm package.
+ */
+async function describeNpmSpec(ctx: RegistryContext, spec: string): Promise<PluginInfo> {
+  const parsed = parseInstallSpec(spec, []);
+  if (parsed.kind !== 'npm')
+    throw new Error('Assertion failed: an npm: spec parsed as another kind');
+  const loaded = await loadCatalogs(ctx, { only: () => false });
+  const { npmPluginInfo } = await import('./npm-info.js');
+  return npmPluginInfo(ctx, { name: parsed.package, registry: 'npm', location: undefined, loaded });
 }
 
 function fromCatalog(catalog: Catalog, name: string, loaded: LoadedCatalogs<Catalog>): PluginInfo {

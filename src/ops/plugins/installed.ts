@@ -8,10 +8,12 @@ import type { ConsentedTree } from '../review/code-review.js';
 import type { ReviewInput } from '../review/report.js';
 import { hasCurrentConsent } from '../review/consent.js';
 import { ownValue } from '../../json/own-value.js';
+import { suggestIn } from '../../text/did-you-mean.js';
 
 /**
  * The installed plugin a user names: an id (`name@registry`) or a bare name that exactly one
- * installed plugin has. E_NOT_INSTALLED when none has it, E_AMBIGUOUS when several registries do.
+ * installed plugin has. E_NOT_INSTALLED when none has it (suggesting the installed names close to
+ * it), E_AMBIGUOUS when several registries do.
  */
 export function findInstalled(state: State, nameOrId: string): PluginRecord {
   const exact = ownValue(state.plugins, nameOrId);
@@ -30,13 +32,14 @@ export function findInstalled(state: State, nameOrId: string): PluginRecord {
       },
     );
   }
-  throw new HookpmError(
-    'E_NOT_INSTALLED',
-    `no installed plugin is named ${JSON.stringify(nameOrId)}`,
-    {
+  const records = Object.values(state.plugins);
+  throw suggestIn(
+    new HookpmError('E_NOT_INSTALLED', `no installed plugin is named ${JSON.stringify(nameOrId)}`, {
       name: nameOrId,
       hint: 'Run `hookpm list` to see the installed plugins.',
-    },
+    }),
+    nameOrId,
+    nameOrId.includes('@') ? records.map((p) => p.id) : records.map((p) => p.name),
   );
 }
 

@@ -59,7 +59,7 @@ export async function buildRegistry(opts: BuildRegistryOptions): Promise<BuildRe
   if (!PLUGIN_NAME_PATTERN.test(name)) {
     throw new HookpmError(
       'E_USAGE',
-      `registry name ${JSON.stringify(name)} is invalid: expected 1-64 characters of a-z, 0-9, ".", "_" or "-" (registry.md section 1)`,
+      `registry name ${JSON.stringify(name)} is invalid: expected 1-64 characters of a-z, 0-9, ".", "_" or "-"`,
       {
         hint: 'Give one with --name, e.g. --name my-plugins.',
       },

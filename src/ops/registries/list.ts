@@ -1,4 +1,5 @@
 import { HookpmError, isHookpmError } from '../../errors.js';
+import { suggestIn } from '../../text/did-you-mean.js';
 import type { IndexOrigin } from '../../registry/indexes/load-index.js';
 import { showLocation } from '../../registry/registry-location.js';
 import { readStateFast } from '../../store/state/read-state-fast.js';
@@ -46,10 +47,14 @@ export async function updateRegistries(
   if (name === undefined) return Promise.all(entries.map((entry) => statusOf(entry, ctx, true)));
   const entry = entries.find((candidate) => candidate.name === name);
   if (entry === undefined) {
-    throw new HookpmError('E_NOT_FOUND', `There is no registry named ${JSON.stringify(name)}.`, {
-      registry: name,
-      hint: 'Run `hookpm registry list` to see the registries.',
-    });
+    throw suggestIn(
+      new HookpmError('E_NOT_FOUND', `There is no registry named ${JSON.stringify(name)}.`, {
+        registry: name,
+        hint: 'Run `hookpm registry list` to see the registries.',
+      }),
+      name,
+      entries.map((e) => e.name),
+    );
   }
   const status = await statusOf(entry, ctx, true, true);
   return [status];

@@ -1,4 +1,5 @@
 import { HookpmError } from '../../errors.js';
+import { suggestIn } from '../../text/did-you-mean.js';
 import { removeCachedIndex } from '../../registry/indexes/cache-index.js';
 import { indexCacheDir } from '../../store/paths.js';
 import { updateState } from '../../store/state/state.js';
@@ -27,13 +28,17 @@ export async function removeRegistry(ctx: RegistryContext, name: string): Promis
       const known =
         ownValue(draft.registries, name) !== undefined || (isBuiltin && !removed.has(name));
       if (!known) {
-        throw new HookpmError(
-          'E_NOT_FOUND',
-          `There is no registry named ${JSON.stringify(name)}.`,
-          {
+        const names = [
+          ...Object.keys(draft.registries),
+          ...Object.keys(defaults).filter((n) => !removed.has(n)),
+        ];
+        throw suggestIn(
+          new HookpmError('E_NOT_FOUND', `There is no registry named ${JSON.stringify(name)}.`, {
             registry: name,
             hint: 'Run `hookpm registry list` to see the registries.',
-          },
+          }),
+          name,
+          names,
         );
       }
       delete draft.registries[name];

@@ -1,4 +1,5 @@
 import { HookpmError } from '../../errors.js';
+import { didYouMean, withSuggestion } from '../../text/did-you-mean.js';
 import { EVENT_NAMES, isEventName } from '../../hooks/events.js';
 import { searchSummaries, type SearchHit } from '../../registry/indexes/search-index.js';
 import { loadSummaries, type RegistryWarning } from './load-catalogs.js';
@@ -34,7 +35,10 @@ export async function searchPlugins(
       `--event ${JSON.stringify(opts.event)} is not an event name.`,
       {
         event: opts.event,
-        hint: `Events: ${EVENT_NAMES.join(', ')} (case-sensitive).`,
+        hint: withSuggestion(
+          didYouMean(opts.event, EVENT_NAMES),
+          `Events: ${EVENT_NAMES.join(', ')} (case-sensitive).`,
+        ),
       },
     );
   }

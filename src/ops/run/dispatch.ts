@@ -40,6 +40,10 @@ function badContinuationCount(found: unknown): HookpmError {
   return new HookpmError(
     'E_USAGE',
     `continuationCount must be a non-negative integer, found ${String(found)}`,
-    { expected: 'a non-negative integer', found, hint: 'Pass 0 for a fresh turn (engine.md O3).' },
+    {
+      expected: 'a non-negative integer',
+      found,
+      hint: 'Pass 0 for a fresh turn (no Stop continuation yet).',
+    },
   );
 }

@@ -9,16 +9,18 @@ import {
 import { canonicalProjectRoot } from '../../workspace/canonical-root.js';
 import { inspectProjectFile } from '../../workspace/project-file.js';
 import { grantTrust, readTrust } from '../../workspace/trust-store.js';
+import { summarizeProjectHooks, type ProjectHooksSummary } from './project-hooks-summary.js';
 
 export type { TrustAnswer } from '../../hooks/trust-policy.js';
 
 /**
- * Asks the person at the terminal whether to trust the project hooks file `file` (T4). Called at
- * most once per resolution, only in interactive use; only cli/ implements it (on a TTY), and it
- * must show `file` with control characters escaped. Resolves with the answer; never rejects for
- * an answer (end of input or Ctrl+C is `cancel`).
+ * Asks the person at the terminal whether to trust the project hooks file `file` (T4), showing
+ * what it would load (`hooks`, issue 18 item 5). Called at most once per resolution, only in
+ * interactive use; only cli/ implements it (on a TTY), and it must show `file` and the hooks with
+ * control characters escaped. Resolves with the answer (end of input is `cancel`); rejects with
+ * E_CANCELLED only for Ctrl+C, which ends the command.
  */
-export type AskTrust = (file: string) => Promise<TrustAnswer>;
+export type AskTrust = (file: string, hooks: ProjectHooksSummary) => Promise<TrustAnswer>;
 
 export interface ResolveTrustOptions {
   /** The working directory; its canonical project root (T2) is the workspace. */
@@ -97,7 +99,7 @@ export async function resolveTrust(options: ResolveTrustOptions): Promise<Resolv
       diagnostics.push(skipped(file.path, 'pass --trust-project-hooks'));
     return { ...untrusted, reason: policy.reason };
   }
-  const effect = applyTrustAnswer(await ask(file.path));
+  const effect = applyTrustAnswer(await ask(file.path, await summarizeProjectHooks(file.path)));
   if (effect.outcome === 'abort') throw cancelled(file.path);
   if (effect.outcome === 'untrusted') {
     diagnostics.push(skipped(file.path, 'denied at the prompt'));

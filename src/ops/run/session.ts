@@ -209,7 +209,7 @@ function checkDispatch(event: unknown, payload: unknown): HookpmError | null {
   if (typeof event !== 'string' || !isEventName(event)) {
     return new HookpmError('E_USAGE', `unknown event ${JSON.stringify(event)}`, {
       found: event,
-      hint: 'Event names are case-sensitive, e.g. PreToolUse, Stop (engine.md section 1).',
+      hint: 'Event names are case-sensitive, e.g. PreToolUse, Stop.',
     });
   }
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {

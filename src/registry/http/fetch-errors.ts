@@ -1,5 +1,6 @@
 import { HookpmError, isHookpmError } from '../../errors.js';
 import { redactUrl } from './url-policy.js';
+import { isRetryableFailure } from './retry-policy.js';
 
 /** `E_REGISTRY_NETWORK` for a failed fetch of the shown (redacted) URL. */
 export function networkError(url: string, reason: string, status?: number): HookpmError {
@@ -37,6 +38,16 @@ export function toFetchError(
       {
         url,
         hint,
+      },
+    );
+  }
+  if (typeof code === 'string' && !isRetryableFailure(code)) {
+    return new HookpmError(
+      'E_REGISTRY_NETWORK',
+      `Could not fetch ${url}: ${describeFailure(error)}.`,
+      {
+        url,
+        hint: 'The host name does not resolve: check the spelling of the registry location and your DNS or network, then try again.',
       },
     );
   }

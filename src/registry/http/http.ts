@@ -6,7 +6,7 @@ import type { BodySink } from './body-reader.js';
 import { fileSink } from './fetch-file-sink.js';
 import { readFileUrl } from '../read-file-url.js';
 import { parseIntegrity } from '../integrity.js';
-import { isRetryableStatus, retryDelayMs } from './retry-policy.js';
+import { isRetryableFailure, isRetryableStatus, retryDelayMs } from './retry-policy.js';
 import { checkRedirect } from './redirect-policy.js';
 import { requestHeaders, stripCredentials } from './request-headers.js';
 import { checkUrl, redactUrl } from './url-policy.js';
@@ -201,12 +201,16 @@ async function attemptOnce<T>(url: URL, ctx: Context<T>): Promise<Step<T>> {
   };
 }
 
-/** N3: dropped connections and truncated bodies are retried like a 5xx; timeouts and our own verdicts are not. */
+/**
+ * N3: dropped connections and truncated bodies are retried like a 5xx; timeouts, a host that does
+ * not resolve and our own verdicts are not.
+ */
 function transientOrThrow(error: unknown): Step<never> {
   if (isHookpmError(error)) throw error;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && /TIMEOUT|ABORT/i.test(code)) throw error;
   if ((error as Error).name === 'AbortError') throw error;
+  if (!isRetryableFailure(typeof code === 'string' ? code : undefined)) throw error;
   const reason =
     error instanceof TruncatedBodyError
       ? `truncated body: ${error.message}`

@@ -1,6 +1,8 @@
 /**
  * When to retry a request and how long to wait (registry.md N3): 5xx and 429 are retried a bounded
- * number of times with exponential backoff; a `Retry-After` header is honoured up to a cap.
+ * number of times with exponential backoff; a `Retry-After` header is honoured up to a cap. A host
+ * name that does not resolve is not retried (issue 18 item 6): a retry a second later asks the
+ * same resolver, and a typo in a registry URL should fail at once.
  */
 export interface RetryTiming {
   /** Delay before the first retry; doubled for each later one. */
@@ -12,6 +14,19 @@ export interface RetryTiming {
 /** True for the statuses N3 retries: every 5xx and 429 Too Many Requests. */
 export function isRetryableStatus(status: number): boolean {
   return status === 429 || (status >= 500 && status <= 599);
+}
+
+/** The resolver's answers for a host it cannot resolve (getaddrinfo: no such host, or no answer). */
+const DNS_FAILURES: ReadonlySet<string> = new Set([
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_NONAME',
+  'EAI_FAIL',
+]);
+
+/** True for a transport failure (by its errno code) that N3 retries: all but DNS failures. */
+export function isRetryableFailure(code: string | undefined): boolean {
+  return code === undefined || !DNS_FAILURES.has(code);
 }
 
 /**

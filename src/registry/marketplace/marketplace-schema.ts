@@ -195,7 +195,7 @@ function parseEntry(
   if (!isValidPluginName(rawName)) {
     problems.push({
       path: childPath(at, 'name'),
-      message: `${label}: name ${describeValue(rawName)} is not a valid plugin name: expected 1-64 characters of a-z, 0-9, ".", "_" or "-", starting with a letter or digit (P3)`,
+      message: `${label}: name ${describeValue(rawName)} is not a valid plugin name: expected 1-64 characters of a-z, 0-9, ".", "_" or "-", starting with a letter or digit`,
     });
   }
   const fields = EntrySchema.safeParse(raw);

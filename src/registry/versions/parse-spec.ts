@@ -3,8 +3,9 @@
  * Paths are returned as given; the caller resolves them against its working directory.
  */
 import semver from './semver.js';
+import { withSuggestion } from '../../text/did-you-mean.js';
 import { HookpmError } from '../../errors.js';
-import { PLUGIN_NAME_PATTERN as PLUGIN_NAME } from '../../plugin/name.js';
+import { lowerCaseSuggestion, PLUGIN_NAME_PATTERN as PLUGIN_NAME } from '../../plugin/name.js';
 import { DIST_TAG_PATTERN, isNpmPackageName } from '../name-rules.js';
 import { checkUrl } from '../http/url-policy.js';
 
@@ -100,7 +101,10 @@ function registrySpec(spec: string, registries: readonly string[]): InstallSpec 
       `install spec ${quote(spec)}: ${quote(name)} is not a valid plugin name (^[a-z0-9][a-z0-9._-]{0,63}$)`,
       {
         spec,
-        hint: 'Plugin names are lower-case ASCII letters, digits, `.`, `_` and `-`; use ./dir for a path.',
+        hint: withSuggestion(
+          lowerCaseSuggestion(name),
+          'Plugin names are lower-case ASCII letters, digits, `.`, `_` and `-`; use ./dir for a path.',
+        ),
       },
     );
   }

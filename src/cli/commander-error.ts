@@ -1,0 +1,49 @@
+import type { Command, CommanderError } from 'commander';
+import { HookpmError } from '../errors.js';
+
+const COMMANDS_HINT = 'Run `hookpm help` for the commands.';
+
+/**
+ * A command line commander refused, in hookpm's error style (cli.md section 1: E_USAGE, exit 2;
+ * issue 18 item 4): the message without commander's `error: ` prefix, its quoted words in double
+ * quotes as hookpm's own messages have them, and its "(Did you mean ...?)" moved to the first line of
+ * the hint (commander joins it to the message with a newline), and the help of the command that
+ * `args` name (commandPath) in the hint.
+ */
+export function usageErrorOf(
+  error: CommanderError,
+  program: Command,
+  args: readonly string[],
+): HookpmError {
+  const [first = '', ...rest] = error.message.replace(/^error:\s*/, '').split('\n');
+  const message = first.replace(/'([^'\n]*)'/g, (_, word: string) => JSON.stringify(word));
+  const suggestion = rest
+    .map((line) => line.trim().replace(/^\((.*)\)$/, '$1'))
+    .filter((line) => line !== '')
+    .join(' ');
+  const unknownCommand = error.code === 'commander.unknownCommand';
+  const path = commandPath(program, args);
+  const help = unknownCommand
+    ? COMMANDS_HINT
+    : path.length === 0
+      ? 'Run `hookpm --help` for the commands and the global options.'
+      : `Run \`hookpm ${path.join(' ')} --help\` for the options and an example.`;
+  return new HookpmError('E_USAGE', message, {
+    commander: error.code,
+    hint: suggestion === '' ? help : `${suggestion}\n${help}`,
+  });
+}
+
+/** The (sub)command names `args` start with, skipping options: `['registry', 'add']`. */
+function commandPath(program: Command, args: readonly string[]): string[] {
+  const path: string[] = [];
+  let command = program;
+  for (const arg of args) {
+    if (arg.startsWith('-')) continue;
+    const sub = command.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
+    if (sub === undefined) break;
+    path.push(sub.name());
+    command = sub;
+  }
+  return path;
+}

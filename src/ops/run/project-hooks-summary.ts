@@ -1,0 +1,40 @@
+import type { DeclaredHandler } from '../../hooks/types.js';
+import { readHooksFile } from '../../workspace/read-hooks-file.js';
+
+/** One handler the project hooks file declares, as the trust question lists it (engine.md T4). */
+export interface ProjectHook {
+  event: string;
+  /** null: every tool (or the event has no matcher). */
+  matcher: string | null;
+  /** The shell command, or the argv as JSON when that is what runs. */
+  command: string;
+}
+
+/**
+ * What trusting the project hooks file would load (issue 18 item 5): its handlers in document
+ * order, or why it cannot be read now (the loader reports that too, once trusted).
+ */
+export type ProjectHooksSummary =
+  { status: 'read'; hooks: ProjectHook[] } | { status: 'unreadable'; reason: string };
+
+export async function summarizeProjectHooks(file: string): Promise<ProjectHooksSummary> {
+  const read = await readHooksFile({ file, origin: 'project', legacy: true });
+  if (read.status === 'missing') return { status: 'unreadable', reason: 'the file is gone' };
+  if (read.status === 'failed') return { status: 'unreadable', reason: read.diagnostic.message };
+  return { status: 'read', hooks: read.parsed.declared.map(projectHookOf) };
+}
+
+function projectHookOf(handler: DeclaredHandler): ProjectHook {
+  const argv = Array.isArray(handler.argv) ? handler.argv : null;
+  const command =
+    argv !== null
+      ? JSON.stringify(argv)
+      : typeof handler.command === 'string'
+        ? handler.command
+        : JSON.stringify(handler.command ?? null);
+  return {
+    event: handler.event,
+    matcher: typeof handler.matcher === 'string' && handler.matcher !== '' ? handler.matcher : null,
+    command,
+  };
+}
