@@ -39,6 +39,8 @@ export type ErrorCode =
   | 'E_IO'
   | 'E_SESSION_CLOSED'
   | 'E_AGENT_SETTINGS'
+  | 'E_LOCK_MISMATCH'
+  | 'E_PROJECT_FILE'
   | 'E_INTERNAL';
 
 export interface ErrorDetails {
