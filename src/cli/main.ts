@@ -4,6 +4,7 @@ import * as disableEnable from './commands/enable.js';
 import * as doctor from './commands/doctor.js';
 import * as hooks from './commands/hooks.js';
 import * as install from './commands/install.js';
+import * as ci from './commands/ci.js';
 import * as info from './commands/info.js';
 import * as link from './commands/link.js';
 import * as list from './commands/list.js';
@@ -30,6 +31,7 @@ const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
   hooks,
   trust,
   install,
+  ci,
   uninstall,
   update,
   disableEnable,

@@ -51,11 +51,11 @@ export function readProjectFiles(root: string): ProjectFiles {
 /**
  * Writes the files whose bytes change (durably: the old bytes or the new ones, never a mix), the
  * lock first so that a crash between the two leaves a lock that still names every plugin of the
- * old manifest. Returns the files written.
+ * old manifest. Without `manifest`, hookpm.json is left as it is. Returns the files written.
  */
 export async function writeProjectFiles(
   files: ProjectFiles,
-  next: { manifest: ProjectManifest; lock: Lockfile },
+  next: { manifest?: ProjectManifest; lock: Lockfile },
 ): Promise<string[]> {
   const written: string[] = [];
   const lockText = serializeLockfile(next.lock);
@@ -63,8 +63,9 @@ export async function writeProjectFiles(
     await writeFileDurable(lockfilePath(files.root), lockText);
     written.push(lockfilePath(files.root));
   }
-  const manifestText = serializeProjectManifest(next.manifest);
-  if (manifestText !== files.manifestText) {
+  const manifestText =
+    next.manifest === undefined ? files.manifestText : serializeProjectManifest(next.manifest);
+  if (manifestText !== null && manifestText !== files.manifestText) {
     await writeFileDurable(manifestPath(files.root), manifestText);
     written.push(manifestPath(files.root));
   }

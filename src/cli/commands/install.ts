@@ -14,16 +14,32 @@ export function register(program: Command): void {
       'install plugins from registries, tarballs or directories; shows the review and asks to enable',
     )
     .argument(
-      '<spec...>',
+      '[spec...]',
       'name, name@range, name@tag, name@registry[@range], ./dir, ./file.tgz, https://.../x.tgz, npm:pkg[@range]',
     );
   for (const { flags, description } of INSTALL_OPTIONS) command.option(flags, description);
+  // Issue 16; not in INSTALL_OPTIONS, so the fast path hands a project line to commander.
+  command.option(
+    '-P, --project',
+    "record the plugins in the project's hookpm.json and hookpm.lock and enable them for this project only",
+  );
   command
     .addHelpText(
       'after',
-      '\nExample:\n  $ hookpm install guard@examples --yes\n  $ hookpm install guard@^1.0.0 ./my-plugin ./x.tgz --no-enable --json\n',
+      '\nExample:\n  $ hookpm install guard@examples --yes\n  $ hookpm install guard@^1.0.0 ./my-plugin ./x.tgz --no-enable --json\n  $ hookpm install --project guard@acme@^1.1.0   (records it in hookpm.json and hookpm.lock)\n  $ hookpm install                               (in a project: what hookpm.json lists)\n',
     )
-    .action((specs: string[], flags: InstallFlags, command: Command) =>
-      runInstall(specs, flags, globalOptions(command)),
+    .action(
+      async (specs: string[], flags: InstallFlags & { project?: boolean }, command: Command) => {
+        const globals = globalOptions(command);
+        if (flags.project !== true && specs.length > 0) return runInstall(specs, flags, globals);
+        const { runProjectAction } = await import('../project-action.js');
+        // `hookpm install` with no spec: what the project's hookpm.json lists (issue 16 item 1).
+        return runProjectAction(
+          specs.length === 0
+            ? { kind: 'install' }
+            : { kind: 'install-specs', specs, includePrerelease: flags.includePrerelease === true },
+          globals,
+        );
+      },
     );
 }
