@@ -165,7 +165,7 @@ export function nextFiles(
  * version, a tarball and a sha512 every teammate's hookpm can fetch. Paths and URLs are one
  * machine's; npm and marketplace plugins are not supported in a project yet.
  */
-function requireRegistrySource(source: InstallSource): RegistrySource {
+export function requireRegistrySource(source: InstallSource): RegistrySource {
   if (source.kind === 'registry') return source;
   throw new HookpmError(
     'E_USAGE',

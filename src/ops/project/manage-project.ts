@@ -11,7 +11,7 @@ import type { EnableMode } from '../review/consent.js';
 import { hasCurrentConsent } from '../review/consent.js';
 import type { ProjectInstallResult } from './ci.js';
 import { commitProject } from './commit-project.js';
-import { nextFiles } from './install-project.js';
+import { nextFiles, requireRegistrySource } from './install-project.js';
 import { noManifest, openProject } from './project-scope.js';
 
 /** The ids of hookpm.json that `names` (ids, or names unique among them) mean; E_NOT_INSTALLED otherwise. */
@@ -86,9 +86,9 @@ export async function updateProjectPlugins(
   const resolved = await resolveInstallSources(
     scope.ctx,
     ids.map((id) => `${id}@${manifest.plugins[id]}`),
-    { cwd: opts.cwd, offline: opts.offline, includePrerelease: false },
+    { cwd: opts.cwd, offline: opts.offline, includePrerelease: false, refresh: true },
   );
-  const staged = await stageAll(resolved.sources, {
+  const staged = await stageAll(resolved.sources.map(requireRegistrySource), {
     ctx: scope.ctx,
     offline: opts.offline,
     cwd: opts.cwd,
