@@ -226,6 +226,33 @@ describe('hookpm.json, hookpm.lock and hookpm ci between two teammates (issue 16
     expect(await ranPlugins(b, project)).toEqual([]);
   });
 
+  it('item 5: a linked agent (`hookpm wire claude`) runs the project plugin for events in the project only, pinned per session', async () => {
+    const [a] = homes as [TempHome];
+    await teammateAdds(a);
+    const elsewhere = await newProject('unrelated');
+    const event = (session: string, cwd: string): string =>
+      JSON.stringify({
+        session_id: session,
+        transcript_path: join(work, 't.jsonl'),
+        cwd,
+        hook_event_name: 'PreToolUse',
+        permission_mode: 'default',
+        tool_name: 'Bash',
+        tool_input: { command: 'ls' },
+        tool_use_id: 'toolu_1',
+      });
+    const wire = (body: string) =>
+      runBin(['wire', 'claude'], { env: a.env, cwd: work, stdin: body });
+    const inside = await wire(event('p1', project));
+    expect(inside.code, inside.stderr).toBe(0);
+    expect(JSON.parse(inside.stdout)).toMatchObject({
+      hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'team-guard' },
+    });
+    const outside = await wire(event('p2', elsewhere));
+    expect(outside.code, outside.stderr).toBe(0);
+    expect(outside.stdout).toBe('');
+  });
+
   it("item 4: consent stays each user's: no --yes and no TTY is E_CONSENT_REQUIRED, nothing runs; the same surface consented in one project is not asked again in another", async () => {
     const [a, b] = homes as [TempHome, TempHome];
     await teammateAdds(a);
