@@ -5,6 +5,7 @@ import * as doctor from './commands/doctor.js';
 import * as hooks from './commands/hooks.js';
 import * as install from './commands/install.js';
 import * as ci from './commands/ci.js';
+import * as outdated from './commands/outdated.js';
 import * as info from './commands/info.js';
 import * as link from './commands/link.js';
 import * as list from './commands/list.js';
@@ -48,6 +49,7 @@ const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
   pack,
   search,
   info,
+  outdated,
   doctor,
 ];
 

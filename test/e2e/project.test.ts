@@ -308,4 +308,37 @@ describe('hookpm.json, hookpm.lock and hookpm ci between two teammates (issue 16
       '{"lockfileVersion": 99, "plugins": {}}\n',
     );
   });
+
+  it('item 6: `hookpm outdated [--project] --json`: installed, newest in range, newest overall, and whether the surface changes', async () => {
+    const [a] = homes as [TempHome];
+    await publishPlugin(acme, 'lint', '1.0.0', { PreToolUse: ['echo lint'] });
+    await ok(a, project, 'registry', 'add', 'acme', acme.url);
+    await ok(a, project, 'install', '--project', 'lint@acme@^1.0.0', '--yes');
+    await ok(a, project, 'install', 'lint@acme@^1.0.0', '--yes');
+    await publishPlugin(acme, 'lint', '1.1.0', { PreToolUse: ['echo lint'] });
+    await publishPlugin(acme, 'lint', '2.0.0', { PreToolUse: ['echo lint', 'echo more'] });
+    const expected = {
+      id: 'lint@acme',
+      installed: '1.0.0',
+      wanted: '^1.0.0',
+      inRange: '1.1.0',
+      latest: '2.0.0',
+      surfaceChangesInRange: false,
+      surfaceChangesLatest: true,
+      outdated: true,
+    };
+    for (const args of [
+      ['outdated', '--project', '--json'],
+      ['outdated', '--json'],
+    ]) {
+      const report = JSON.parse((await ok(a, project, ...args)).stdout) as {
+        schemaVersion: number;
+        plugins: unknown[];
+      };
+      expect(report.schemaVersion).toBe(1);
+      expect(report.plugins).toEqual([expected]);
+    }
+    const table = (await ok(a, project, 'outdated', '--project')).stdout;
+    expect(table).toMatch(/lint@acme\s+1\.0\.0\s+\^1\.0\.0\s+1\.1\.0\s+2\.0\.0\s+same \/ changes/);
+  });
 });
