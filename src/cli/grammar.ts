@@ -37,6 +37,11 @@ export const INSTALL_OPTIONS: readonly OptionDefinition[] = [
     description:
       'install a version although the registry now serves other bytes for it than it was installed with (V3)',
   },
+  {
+    flags: '-P, --project',
+    description:
+      "record the plugins in the project's hookpm.json and hookpm.lock and enable them for this project only (no spec: install what hookpm.json lists)",
+  },
 ];
 
 /** cli.md sections 2 and 3: `hookpm search [query...]`. */
@@ -47,5 +52,11 @@ export const SEARCH_OPTIONS: readonly OptionDefinition[] = [
   },
 ];
 
-/** `hookpm list` has no options of its own. */
-export const LIST_OPTIONS: readonly OptionDefinition[] = [];
+/** `hookpm list [--project]`. */
+export const LIST_OPTIONS: readonly OptionDefinition[] = [
+  {
+    flags: '-P, --project',
+    description:
+      "the project's plugins: what hookpm.json wants, hookpm.lock pins, and what is installed",
+  },
+];

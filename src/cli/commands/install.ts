@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { globalOptions } from '../global-options.js';
+import { globalOptions, type GlobalOptions } from '../global-options.js';
 import { INSTALL_OPTIONS } from '../grammar.js';
 import { runInstall, type InstallFlags } from '../install-action.js';
 
@@ -18,11 +18,6 @@ export function register(program: Command): void {
       'name, name@range, name@tag, name@registry[@range], ./dir, ./file.tgz, https://.../x.tgz, npm:pkg[@range]',
     );
   for (const { flags, description } of INSTALL_OPTIONS) command.option(flags, description);
-  // Issue 16; not in INSTALL_OPTIONS, so the fast path hands a project line to commander.
-  command.option(
-    '-P, --project',
-    "record the plugins in the project's hookpm.json and hookpm.lock and enable them for this project only",
-  );
   command
     .addHelpText(
       'after',
@@ -42,4 +37,23 @@ export function register(program: Command): void {
         );
       },
     );
+}
+
+/**
+ * An install line, from commander or the fast path: `--project` and a bare `hookpm install` are
+ * the project operations (issue 16 item 1), anything else the user-wide install.
+ */
+export async function runInstallLine(
+  specs: readonly string[],
+  flags: InstallFlags & { project?: boolean },
+  globals: GlobalOptions,
+): Promise<void> {
+  if (flags.project !== true && specs.length > 0) return runInstall(specs, flags, globals);
+  const { runProjectAction } = await import('../project-action.js');
+  return runProjectAction(
+    specs.length === 0
+      ? { kind: 'install' }
+      : { kind: 'install-specs', specs, includePrerelease: flags.includePrerelease === true },
+    globals,
+  );
 }

@@ -1,25 +1,24 @@
 import type { Command } from 'commander';
 import { globalOptions, storePathsOf, type GlobalOptions } from '../global-options.js';
+import { LIST_OPTIONS } from '../grammar.js';
 
 /** `hookpm list` (cli.md section 3). The common forms are answered by cli/start/fast-path.ts first. */
 export function register(program: Command): void {
-  program
-    .command('list')
-    .description('list installed plugins')
-    .option(
-      '-P, --project',
-      "list the project's plugins: hookpm.json, hookpm.lock and what is installed",
-    )
+  const command = program.command('list').description('list installed plugins');
+  for (const { flags, description } of LIST_OPTIONS) command.option(flags, description);
+  command
     .addHelpText('after', '\nExample:\n  $ hookpm list --json\n  $ hookpm list --project\n')
     .action((flags: { project?: boolean }, command: Command) =>
-      flags.project === true
-        ? runProjectList(globalOptions(command))
-        : runList(globalOptions(command)),
+      runList(globalOptions(command), flags),
     );
 }
 
-/** `hookpm list`, from commander or from the fast path. */
-export async function runList(globals: GlobalOptions): Promise<void> {
+/** `hookpm list`, from commander or from the fast path (`--project`: the project's plugins). */
+export async function runList(
+  globals: GlobalOptions,
+  flags: { project?: boolean } = {},
+): Promise<void> {
+  if (flags.project === true) return runProjectList(globals);
   const [{ listPlugins }, { printPluginList }] = await Promise.all([
     import('../../ops/plugins/list.js'),
     import('../render/render-list.js'),

@@ -40,7 +40,9 @@ const FAST_COMMANDS: readonly FastCommand[] = [
 
 /** What commands/list.ts runs. */
 async function runList(line: FastLine): Promise<void> {
-  await (await import('../commands/list.js')).runList(resolveGlobals(line.options));
+  await (
+    await import('../commands/list.js')
+  ).runList(resolveGlobals(line.options), line.options as { project?: boolean });
 }
 
 /** What commands/search.ts runs. */
@@ -51,6 +53,6 @@ async function runSearch({ operands, options }: FastLine): Promise<void> {
 
 /** What commands/install.ts runs. */
 async function runInstall({ operands, options }: FastLine): Promise<void> {
-  const { runInstall: install } = await import('../install-action.js');
-  await install(operands, options as unknown as InstallFlags, resolveGlobals(options));
+  const { runInstallLine } = await import('../commands/install.js');
+  await runInstallLine(operands, options as unknown as InstallFlags, resolveGlobals(options));
 }
