@@ -6,8 +6,14 @@ import { printInstallResult } from './render/render-install.js';
 
 /** The project operations (issue 16) the install-like commands run. */
 export type ProjectAction =
-  | { kind: 'install-specs'; specs: readonly string[]; includePrerelease: boolean }
-  | { kind: 'install' }
+  | {
+      kind: 'install-specs';
+      specs: readonly string[];
+      includePrerelease: boolean;
+      /** False with --no-enable. */
+      enable: boolean;
+    }
+  | { kind: 'install'; enable: boolean }
   | { kind: 'ci' }
   | { kind: 'update'; names: readonly string[] }
   | { kind: 'uninstall'; names: readonly string[] };
@@ -18,7 +24,8 @@ export async function runProjectAction(
   globals: GlobalOptions,
 ): Promise<void> {
   const { ctx, progress } = installContextOf(globals);
-  const enable = globals.yes ? ('yes' as const) : ('ask' as const);
+  const noEnable = 'enable' in action && !action.enable;
+  const enable = noEnable ? ('no' as const) : globals.yes ? ('yes' as const) : ('ask' as const);
   const base = { cwd: globals.cwd, enable, offline: globals.offline };
   const run = async (): Promise<ProjectInstallResult> => {
     switch (action.kind) {

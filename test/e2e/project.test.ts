@@ -341,4 +341,45 @@ describe('hookpm.json, hookpm.lock and hookpm ci between two teammates (issue 16
     const table = (await ok(a, project, 'outdated', '--project')).stdout;
     expect(table).toMatch(/lint@acme\s+1\.0\.0\s+\^1\.0\.0\s+1\.1\.0\s+2\.0\.0\s+same \/ changes/);
   });
+
+  it("item 5: where the project pins a plugin the user also has user-wide, the project's version runs there, once; the user's runs elsewhere", async () => {
+    const [a] = homes as [TempHome];
+    await ok(a, project, 'registry', 'add', 'acme', acme.url);
+    const denies = (reason: string) =>
+      `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"${reason}"}}'`;
+    await publishPlugin(acme, 'pinned', '1.0.0', { PreToolUse: [denies('pinned 1.0.0')] });
+    await publishPlugin(acme, 'pinned', '2.0.0', { PreToolUse: [denies('pinned 2.0.0')] });
+    await ok(a, project, 'install', 'pinned@acme@1.0.0', '--yes');
+    await ok(a, project, 'install', '--project', 'pinned@acme@2.0.0', '--yes');
+    const reason = async (cwd: string) => {
+      const run = await ok(a, cwd, 'run', 'PreToolUse', '--payload', '-', '--json');
+      const result = JSON.parse(run.stdout) as {
+        runs: Array<{ plugin: string | null }>;
+        permission: { reason: string } | null;
+      };
+      return { plugins: result.runs.map((r) => r.plugin), reason: result.permission?.reason };
+    };
+    expect(await reason(project)).toEqual({ plugins: ['pinned@acme'], reason: 'pinned 2.0.0' });
+    const elsewhere = await newProject('unrelated');
+    expect(await reason(elsewhere)).toEqual({ plugins: ['pinned@acme'], reason: 'pinned 1.0.0' });
+    const listed = JSON.parse((await ok(a, elsewhere, 'list', '--json')).stdout) as {
+      plugins: Array<{ id: string; version: string }>;
+    };
+    expect(listed.plugins.map((p) => `${p.id} ${p.version}`)).toEqual(['pinned@acme 1.0.0']);
+  });
+
+  it('a project install refuses the flags it does not support (E_USAGE), and changes nothing', async () => {
+    const [a] = homes as [TempHome];
+    await ok(a, project, 'registry', 'add', 'acme', acme.url);
+    const stores = await store(a);
+    for (const flag of ['--dry-run', '--force', '--force-integrity-change']) {
+      const run = await hookpm(a, project, 'install', '-P', 'team-guard@acme', flag);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('error[E_USAGE]');
+    }
+    expect(await store(a)).toEqual(stores);
+    const none = await hookpm(a, project, 'install');
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('no hookpm.json');
+  });
 });

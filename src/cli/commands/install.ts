@@ -23,19 +23,8 @@ export function register(program: Command): void {
       'after',
       '\nExample:\n  $ hookpm install guard@examples --yes\n  $ hookpm install guard@^1.0.0 ./my-plugin ./x.tgz --no-enable --json\n  $ hookpm install --project guard@acme@^1.1.0   (records it in hookpm.json and hookpm.lock)\n  $ hookpm install                               (in a project: what hookpm.json lists)\n',
     )
-    .action(
-      async (specs: string[], flags: InstallFlags & { project?: boolean }, command: Command) => {
-        const globals = globalOptions(command);
-        if (flags.project !== true && specs.length > 0) return runInstall(specs, flags, globals);
-        const { runProjectAction } = await import('../project-action.js');
-        // `hookpm install` with no spec: what the project's hookpm.json lists (issue 16 item 1).
-        return runProjectAction(
-          specs.length === 0
-            ? { kind: 'install' }
-            : { kind: 'install-specs', specs, includePrerelease: flags.includePrerelease === true },
-          globals,
-        );
-      },
+    .action((specs: string[], flags: InstallFlags & { project?: boolean }, command: Command) =>
+      runInstallLine(specs, flags, globalOptions(command)),
     );
 }
 
@@ -49,11 +38,26 @@ export async function runInstallLine(
   globals: GlobalOptions,
 ): Promise<void> {
   if (flags.project !== true && specs.length > 0) return runInstall(specs, flags, globals);
+  const unsupported = (['dryRun', 'force', 'forceIntegrityChange'] as const).find(
+    (flag) => flags[flag] === true,
+  );
+  if (unsupported !== undefined) {
+    const { HookpmError } = await import('../../errors.js');
+    const flag = `--${unsupported.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+    throw new HookpmError('E_USAGE', `${flag} is not supported for a project install`, {
+      hint: 'Project installs follow hookpm.lock; run `hookpm ci` to restore the locked bytes.',
+    });
+  }
   const { runProjectAction } = await import('../project-action.js');
   return runProjectAction(
     specs.length === 0
-      ? { kind: 'install' }
-      : { kind: 'install-specs', specs, includePrerelease: flags.includePrerelease === true },
+      ? { kind: 'install', enable: flags.enable }
+      : {
+          kind: 'install-specs',
+          specs,
+          includePrerelease: flags.includePrerelease === true,
+          enable: flags.enable,
+        },
     globals,
   );
 }
