@@ -366,6 +366,10 @@ describe('hookpm.json, hookpm.lock and hookpm ci between two teammates (issue 16
       plugins: Array<{ id: string; version: string }>;
     };
     expect(listed.plugins.map((p) => `${p.id} ${p.version}`)).toEqual(['pinned@acme 1.0.0']);
+    // The store is shared: removing the user-wide plugin keeps the project's tree (D4 collection).
+    await ok(a, elsewhere, 'uninstall', 'pinned@acme');
+    expect(await reason(project)).toEqual({ plugins: ['pinned@acme'], reason: 'pinned 2.0.0' });
+    expect((await reason(elsewhere)).plugins).toEqual([]);
   });
 
   it('a project install refuses the flags it does not support (E_USAGE), and changes nothing', async () => {
