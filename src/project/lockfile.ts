@@ -60,9 +60,27 @@ export function parseLockfile(text: string, file: string): Lockfile {
     }
     if (!String(entry.integrity).startsWith('sha512-'))
       throw projectFileError(file, `plugins.${id}.integrity is not a sha512 integrity`);
+    if (!isLockedLocation(String(entry.resolved)))
+      throw projectFileError(
+        file,
+        `plugins.${id}.resolved is neither an http(s) URL nor a path inside its registry`,
+      );
     plugins[id] = entry as unknown as LockEntry;
   }
   return { lockfileVersion: LOCKFILE_VERSION, plugins };
+}
+
+/**
+ * What a lock may name as a tarball's location: an http(s) URL, or a relative path that stays
+ * inside the registry's directory (no scheme, no leading `/` or `\`, no `..` segment). A project
+ * file is untrusted input: a lock never makes hookpm read a local file outside a registry.
+ */
+export function isLockedLocation(resolved: string): boolean {
+  if (/^https?:\/\/[^\s]+$/i.test(resolved)) return true;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(resolved) || /^[\\/]/.test(resolved)) return false;
+  // `%2e%2e` is `..` to a URL parser.
+  if (/[?#]|%2e/i.test(resolved)) return false;
+  return !resolved.split(/[\\/]/).some((part) => part === '..' || part === '.' || part === '');
 }
 
 /** The bytes of hookpm.lock (sorted keys at every depth, trailing newline). */

@@ -62,12 +62,37 @@ describe('hookpm.lock (issue 16 item 2)', () => {
       'a sha1 integrity',
       JSON.stringify({ lockfileVersion: 1, plugins: { 'g@r': { ...entry, integrity: 'sha1-x' } } }),
     ],
+    ...[
+      ['a local file URL', 'file:///etc/passwd'],
+      ['an absolute path', '/etc/x.tgz'],
+      ['a path that leaves the registry', 'tarballs/../../x.tgz'],
+      ['an encoded `..`', '%2E%2E/x.tgz'],
+    ].map(([what, resolved]) => [
+      what!,
+      JSON.stringify({ lockfileVersion: 1, plugins: { 'g@r': { ...entry, resolved } } }),
+    ]),
     [
       'an absolute time field',
       JSON.stringify({ lockfileVersion: 1, plugins: { 'g@r': { ...entry, at: 'now' } } }),
     ],
   ])('a lock with %s is refused with E_PROJECT_FILE', (_what, text) => {
     expect(code(() => parseLockfile(text, 'hookpm.lock'))).toBe('E_PROJECT_FILE');
+  });
+});
+
+describe('hookpm.lock resolved locations (a project file is untrusted input)', () => {
+  it('accepts an http(s) URL and a path inside the registry', () => {
+    for (const resolved of [
+      'https://r.example/t/g-1.tgz',
+      'http://127.0.0.1:9/t/g.tgz',
+      'tarballs/guard-1.1.0.tgz',
+    ]) {
+      const text = JSON.stringify({
+        lockfileVersion: 1,
+        plugins: { 'g@r': { ...entry, resolved } },
+      });
+      expect(parseLockfile(text, 'hookpm.lock').plugins['g@r']?.resolved).toBe(resolved);
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 import { HookpmError } from '../../errors.js';
-import type { LockEntry } from '../../project/lockfile.js';
+import { isLockedLocation, type LockEntry } from '../../project/lockfile.js';
 import { splitPluginId } from '../../project/plugin-id.js';
 import type { RegistrySource, StagedPlugin } from '../install/types.js';
 
@@ -12,9 +12,17 @@ const REMOTE = /^https?:\/\//i;
  * another directory).
  */
 export function lockedLocation(url: string, indexUrl: string): string {
-  if (REMOTE.test(url)) return url;
   const base = new URL('.', indexUrl).href;
-  return url.startsWith(base) ? url.slice(base.length) : url;
+  const located = REMOTE.test(url) ? url : url.startsWith(base) ? url.slice(base.length) : url;
+  if (isLockedLocation(located)) return located;
+  throw new HookpmError(
+    'E_USAGE',
+    `the tarball ${url} is neither served over http(s) nor inside its registry's directory, so a lock cannot name it on other machines`,
+    {
+      url,
+      hint: 'Serve the registry over https (`hookpm registry serve` for a try), or keep its tarballs under its directory.',
+    },
+  );
 }
 
 /** The tarball URL of a lock's `resolved`, against the registry's index URL when relative. */

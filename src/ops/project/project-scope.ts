@@ -33,7 +33,8 @@ export async function openProject(ctx: PluginContext, cwd: string): Promise<Proj
  * The registries of hookpm.json join the built-in ones for this command (issue 16 item 1: a fresh
  * clone needs no `registry add`); nothing is added to the user's state. A registry the user
  * configured under the same name takes precedence, as a user-added registry replaces a built-in
- * one (ops/registries/defaults.ts). Project registries are index registries.
+ * one (ops/registries/defaults.ts), and a built-in name is never redefined by a project. Project
+ * registries are index registries.
  */
 export function withProjectRegistries(
   ctx: PluginContext,
@@ -41,8 +42,11 @@ export function withProjectRegistries(
 ): PluginContext {
   if (manifest === null || Object.keys(manifest.registries).length === 0) return ctx;
   const defaults: Record<string, RegistryRecord> = { ...(ctx.defaults ?? builtinRegistries()) };
-  for (const [name, location] of Object.entries(manifest.registries))
+  for (const [name, location] of Object.entries(manifest.registries)) {
+    // A project never redefines a built-in registry (`examples`): its ids mean what they mean.
+    if (Object.hasOwn(defaults, name)) continue;
     defaults[name] = { location, kind: 'index', addedAt: '1970-01-01T00:00:00.000Z' };
+  }
   return { ...ctx, defaults };
 }
 
