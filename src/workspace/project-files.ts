@@ -35,10 +35,17 @@ export function lockfilePath(root: string): string {
   return join(root, LOCKFILE_FILE);
 }
 
+/** The bytes of `<root>/hookpm.json` and `<root>/hookpm.lock` as text (null: no such file). */
+export function readProjectTexts(root: string): {
+  manifestText: string | null;
+  lockText: string | null;
+} {
+  return { manifestText: readText(manifestPath(root)), lockText: readText(lockfilePath(root)) };
+}
+
 /** Reads `<root>/hookpm.json` and `<root>/hookpm.lock` (issue 16 items 1, 2). */
 export function readProjectFiles(root: string): ProjectFiles {
-  const manifestText = readText(manifestPath(root));
-  const lockText = readText(lockfilePath(root));
+  const { manifestText, lockText } = readProjectTexts(root);
   return {
     root,
     manifestText,

@@ -50,7 +50,7 @@ export async function ciProject(
     );
   await assertStoreWritable(ctx.paths);
   const staged = await stageLocked(scope, manifest, lock, { offline: opts.offline });
-  const installed = await commitProject(scope.ctx, staged, {
+  const { entries: installed } = await commitProject(scope.ctx, staged, {
     key: scope.key,
     enable: opts.enable,
     ranges: manifest.plugins,

@@ -8,6 +8,15 @@ import { installDir, promoteTree } from '../../store/layout.js';
 import { rememberIntegrity } from '../../store/state/known-integrity.js';
 import { readState, withStoreLock, writeState } from '../../store/state/state.js';
 import type { PluginRecord, State } from '../../store/state/state-schema.js';
+import type { Lockfile } from '../../project/lockfile.js';
+import type { ProjectManifest } from '../../project/project-manifest.js';
+import {
+  lockfilePath,
+  manifestPath,
+  readProjectTexts,
+  writeProjectFiles,
+  type ProjectFiles,
+} from '../../workspace/project-files.js';
 import { entryOf, recordOf, type InstalledEntry } from '../install/record.js';
 import type { StagedPlugin } from '../install/types.js';
 import { lockOptions, nowIso, type PluginContext } from '../plugin-context.js';
@@ -25,6 +34,18 @@ export interface ProjectCommitOptions {
   exact: boolean;
   /** Ids whose project records are removed (uninstall --project). */
   remove?: readonly string[];
+  /**
+   * The project files as the command read them and what to write: checked under the lock before
+   * the state is written (another command that changed them meanwhile makes this one fail with
+   * E_PROJECT_FILE, having changed nothing), written right after the state, still under the lock.
+   */
+  files?: { read: ProjectFiles; next: { manifest?: ProjectManifest; lock: Lockfile } };
+}
+
+/** What a project commit did: the entries, and the project files it wrote. */
+export interface ProjectCommit {
+  entries: InstalledEntry[];
+  wrote: string[];
 }
 
 /**
@@ -40,7 +61,7 @@ export async function commitProject(
   ctx: PluginContext,
   staged: readonly StagedPlugin[],
   opts: ProjectCommitOptions,
-): Promise<InstalledEntry[]> {
+): Promise<ProjectCommit> {
   try {
     return await withStoreLock(ctx.paths, () => commit(ctx, staged, opts), lockOptions(ctx));
   } finally {
@@ -53,7 +74,7 @@ async function commit(
   ctx: PluginContext,
   staged: readonly StagedPlugin[],
   opts: ProjectCommitOptions,
-): Promise<InstalledEntry[]> {
+): Promise<ProjectCommit> {
   const before = await readState(ctx.paths);
   const draft = structuredClone(before);
   draft.projects ??= {};
@@ -72,17 +93,35 @@ async function commit(
     }
     if (Object.keys(project.plugins).length === 0) delete draft.projects[opts.key];
     if (Object.keys(draft.projects).length === 0) delete draft.projects;
+    if (opts.files !== undefined) assertUnchanged(opts.files.read);
     if (JSON.stringify(draft) !== JSON.stringify(before)) await writeState(ctx.paths, draft);
   } catch (error) {
     await collectGarbage(ctx.paths, before).catch(() => undefined);
     throw error;
   }
+  const wrote =
+    opts.files === undefined ? [] : await writeProjectFiles(opts.files.read, opts.files.next);
   await collectGarbage(ctx.paths, draft);
   for (const entry of entries) if (entry.enabled) await ensureDataDir(ctx.paths, entry.id);
   const waiting = entries.filter((e) => !e.active);
   if (waiting.length > 0 && opts.enable === 'ask' && ctx.confirm === undefined)
     throw consentRequired(waiting.map((e) => e.id));
-  return entries;
+  return { entries, wrote };
+}
+
+/** The project files still hold the bytes the command read (E_PROJECT_FILE otherwise). */
+function assertUnchanged(read: ProjectFiles): void {
+  const now = readProjectTexts(read.root);
+  const changed = [
+    now.manifestText === read.manifestText ? null : manifestPath(read.root),
+    now.lockText === read.lockText ? null : lockfilePath(read.root),
+  ].filter((file): file is string => file !== null);
+  if (changed.length === 0) return;
+  throw new HookpmError(
+    'E_PROJECT_FILE',
+    `${changed.join(' and ')} changed while this command ran (another hookpm, or an editor); nothing was changed`,
+    { file: changed[0], hint: 'Run the command again.' },
+  );
 }
 
 async function commitOne(

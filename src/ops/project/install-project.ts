@@ -5,7 +5,6 @@ import { emptyLockfile, type LockEntry, type Lockfile } from '../../project/lock
 import type { ProjectManifest } from '../../project/project-manifest.js';
 import { assertStoreWritable } from '../../store/check-writable.js';
 import { readState } from '../../store/state/state.js';
-import { writeProjectFiles } from '../../workspace/project-files.js';
 import { resolveInstallSources } from '../install/resolve.js';
 import { stageAll } from '../install/stage-all.js';
 import type { InstallSource, RegistrySource, StagedPlugin } from '../install/types.js';
@@ -56,13 +55,13 @@ export async function installProjectSpecs(
   const next = await removingOnFailure(staged, () =>
     nextFiles(scope, manifest, lock, staged, resolved.state),
   );
-  const installed = await commitProject(scope.ctx, staged, {
+  const { entries: installed, wrote } = await commitProject(scope.ctx, staged, {
     key: scope.key,
     enable: opts.enable,
     ranges: next.manifest.plugins,
     exact: false,
+    files: { read: scope.files, next },
   });
-  const wrote = await writeProjectFiles(scope.files, next);
   return { schemaVersion: 1, project: scope.root, installed, wrote, notes: resolved.notes };
 }
 
@@ -108,16 +107,14 @@ export async function installProject(
   const next = await removingOnFailure(all, () =>
     nextFiles(scope, manifest, kept, fresh, resolved.state),
   );
-  const installed = await commitProject(scope.ctx, all, {
+  const unchanged = mismatches.length === 0 && scope.files.lock !== null;
+  const { entries: installed, wrote } = await commitProject(scope.ctx, all, {
     key: scope.key,
     enable: opts.enable,
     ranges: manifest.plugins,
     exact: true,
+    ...(unchanged ? {} : { files: { read: scope.files, next: { lock: next.lock } } }),
   });
-  const wrote =
-    mismatches.length === 0 && scope.files.lock !== null
-      ? []
-      : await writeProjectFiles(scope.files, { lock: next.lock });
   return { schemaVersion: 1, project: scope.root, installed, wrote, notes: resolved.notes };
 }
 

@@ -3,7 +3,6 @@ import { compareCodeUnits } from '../../json/compare.js';
 import { emptyLockfile, type Lockfile } from '../../project/lockfile.js';
 import { assertStoreWritable } from '../../store/check-writable.js';
 import { readState } from '../../store/state/state.js';
-import { writeProjectFiles } from '../../workspace/project-files.js';
 import { resolveInstallSources } from '../install/resolve.js';
 import { stageAll } from '../install/stage-all.js';
 import type { PluginContext } from '../plugin-context.js';
@@ -54,16 +53,16 @@ export async function uninstallProjectPlugins(
     delete plugins[id];
     delete lock.plugins[id];
   }
-  await commitProject(scope.ctx, [], {
+  const { wrote } = await commitProject(scope.ctx, [], {
     key: scope.key,
     enable: 'no',
     ranges: plugins,
     exact: false,
     remove: ids,
-  });
-  const wrote = await writeProjectFiles(scope.files, {
-    manifest: { plugins, registries: manifest.registries },
-    lock,
+    files: {
+      read: scope.files,
+      next: { manifest: { plugins, registries: manifest.registries }, lock },
+    },
   });
   const notes = ids.map((id) => `removed ${id} from the project`);
   return { schemaVersion: 1, project: scope.root, installed: [], wrote, notes };
@@ -95,13 +94,13 @@ export async function updateProjectPlugins(
   });
   const lock = scope.files.lock ?? emptyLockfile();
   const next = nextFiles(scope, manifest, lock, staged, resolved.state);
-  const installed = await commitProject(scope.ctx, staged, {
+  const { entries: installed, wrote } = await commitProject(scope.ctx, staged, {
     key: scope.key,
     enable: opts.enable,
     ranges: manifest.plugins,
     exact: false,
+    files: { read: scope.files, next: { lock: next.lock } },
   });
-  const wrote = await writeProjectFiles(scope.files, { lock: next.lock });
   return { schemaVersion: 1, project: scope.root, installed, wrote, notes: resolved.notes };
 }
 
