@@ -386,4 +386,17 @@ describe('hookpm.json, hookpm.lock and hookpm ci between two teammates (issue 16
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('no hookpm.json');
   });
+
+  it('item 2: a plugin of a registry on disk (the built-in `examples`) is locked relative to the registry, and a teammate installs it with `ci`', async () => {
+    const [a, b] = homes as [TempHome, TempHome];
+    await ok(a, project, 'install', '--project', 'guard@examples', '--yes');
+    const { json, lock } = await files();
+    expect(JSON.parse(json)).toEqual({ plugins: { 'guard@examples': '^1.1.0' }, registries: {} });
+    expect((JSON.parse(lock) as Lock).plugins['guard@examples']?.resolved).toBe(
+      'tarballs/guard-1.1.0.tgz',
+    );
+    await ok(b, project, 'ci', '--yes');
+    expect(await ranPlugins(b, project)).toEqual(['guard@examples']);
+    expect(await files()).toEqual({ json, lock });
+  });
 });
