@@ -168,6 +168,16 @@ describe('hookpm.json, hookpm.lock and hookpm ci between two teammates (issue 16
     await ok(a, project, 'install', '--project', 'team-guard@acme', '--yes');
     await ok(a, project, 'install');
     expect(await files()).toEqual(first);
+    // Installing it again with another range saves that range (and locks what it picks).
+    await ok(a, project, 'install', '--project', 'team-guard@acme@~1.0.0', '--yes');
+    expect(JSON.parse((await files()).json)).toMatchObject({
+      plugins: { 'team-guard@acme': '~1.0.0' },
+    });
+    expect((JSON.parse((await files()).lock) as Lock).plugins['team-guard@acme']?.version).toBe(
+      '1.0.0',
+    );
+    await ok(a, project, 'install', '--project', 'team-guard@acme', '--yes');
+    expect(await files()).toEqual(first);
     const other = await newProject('other-clone');
     await teammateAdds(b, other);
     expect(await files(other)).toEqual(first);

@@ -53,7 +53,7 @@ export async function installProjectSpecs(
   const lock = scope.files.lock ?? emptyLockfile();
   const staged = await stageAll(sources, { ctx: scope.ctx, offline: opts.offline, cwd: opts.cwd });
   const next = await removingOnFailure(staged, () =>
-    nextFiles(scope, manifest, lock, staged, resolved.state),
+    nextFiles(scope, manifest, lock, staged, resolved.state, { rangeFromSpec: true }),
   );
   const { entries: installed, wrote } = await commitProject(scope.ctx, staged, {
     key: scope.key,
@@ -132,19 +132,26 @@ async function removeStaged(staged: readonly StagedPlugin[]): Promise<void> {
   await Promise.all(staged.map((s) => rm(s.dir, { recursive: true, force: true })));
 }
 
-/** hookpm.json and hookpm.lock with the staged plugins added (or replaced). */
+/**
+ * hookpm.json and hookpm.lock with the staged plugins added (or replaced). With `rangeFromSpec`
+ * (`install --project <spec>`), each plugin's range in hookpm.json becomes the one its spec asked
+ * for (as `npm install` saves it: `^<version>` for a bare name or an exact version); otherwise
+ * hookpm.json keeps its ranges.
+ */
 export function nextFiles(
   scope: ProjectScope,
   manifest: ProjectManifest,
   lock: Lockfile,
   staged: readonly StagedPlugin[],
   state: Awaited<ReturnType<typeof readState>>,
+  opts: { rangeFromSpec?: boolean } = {},
 ): { manifest: ProjectManifest; lock: Lockfile } {
   const plugins = { ...manifest.plugins };
   const locked: Record<string, LockEntry> = { ...lock.plugins };
   for (const s of staged) {
     const id = s.inspected.id;
-    plugins[id] = manifest.plugins[id] ?? s.source.range;
+    plugins[id] =
+      opts.rangeFromSpec === true ? s.source.range : (manifest.plugins[id] ?? s.source.range);
     locked[id] = lockEntryOf(s, indexUrlOfRegistry(scope.ctx, state, s.source.registry));
   }
   const registries = {
