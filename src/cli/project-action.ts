@@ -1,7 +1,7 @@
-import type { ProjectInstallResult } from '../ops/project/ci.js';
+import type { ProjectInstallResult } from '../ops/project/project-result.js';
 import type { GlobalOptions } from './global-options.js';
 import { installContextOf } from './plugin-context.js';
-import { escapeControl, printErrorLine, printJson, printLine } from './render/render.js';
+import { escapeControl, printErrorLine, printJson } from './render/render.js';
 import { printInstallResult } from './render/render-install.js';
 
 /** The project operations (issue 16) the install-like commands run. */
@@ -55,6 +55,6 @@ export async function runProjectAction(
   const result = await run().finally(progress.done);
   if (globals.json) return printJson(result);
   printInstallResult({ installed: result.installed, dryRun: false, notes: [] });
-  for (const note of result.notes) printLine(escapeControl(note));
+  for (const note of result.notes) printErrorLine(escapeControl(note));
   for (const file of result.wrote) printErrorLine(escapeControl(`wrote ${file}`));
 }

@@ -2,22 +2,12 @@ import { HookpmError } from '../../errors.js';
 import { describeMismatch, findLockMismatches } from '../../project/lock-agreement.js';
 import { assertStoreWritable } from '../../store/check-writable.js';
 import { lockfilePath } from '../../workspace/project-files.js';
-import type { InstalledEntry } from '../install/record.js';
+import type { ProjectInstallResult } from './project-result.js';
 import type { PluginContext } from '../plugin-context.js';
 import type { EnableMode } from '../review/consent.js';
 import { commitProject } from './commit-project.js';
 import { noManifest, openProject } from './project-scope.js';
 import { stageLocked } from './stage-locked.js';
-
-export interface ProjectInstallResult {
-  schemaVersion: 1;
-  /** The project root (where hookpm.json and hookpm.lock are). */
-  project: string;
-  installed: InstalledEntry[];
-  /** The project files written (absolute paths); `ci` writes none. */
-  wrote: string[];
-  notes: string[];
-}
 
 /**
  * `hookpm ci` (issue 16 item 3): installs exactly what hookpm.lock pins, for this project, into the

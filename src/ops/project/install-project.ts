@@ -10,7 +10,7 @@ import { stageAll } from '../install/stage-all.js';
 import type { InstallSource, RegistrySource, StagedPlugin } from '../install/types.js';
 import type { PluginContext } from '../plugin-context.js';
 import type { EnableMode } from '../review/consent.js';
-import type { ProjectInstallResult } from './ci.js';
+import type { ProjectInstallResult } from './project-result.js';
 import { commitProject } from './commit-project.js';
 import { lockEntryOf } from './locked-source.js';
 import {

@@ -8,7 +8,7 @@ import { stageAll } from '../install/stage-all.js';
 import type { PluginContext } from '../plugin-context.js';
 import type { EnableMode } from '../review/consent.js';
 import { hasCurrentConsent } from '../review/consent.js';
-import type { ProjectInstallResult } from './ci.js';
+import type { ProjectInstallResult } from './project-result.js';
 import { commitProject } from './commit-project.js';
 import { nextFiles, requireRegistrySource } from './install-project.js';
 import { noManifest, openProject } from './project-scope.js';

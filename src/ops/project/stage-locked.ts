@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import type { Lockfile } from '../../project/lockfile.js';
 import { splitPluginId } from '../../project/plugin-id.js';
 import type { ProjectManifest } from '../../project/project-manifest.js';
@@ -37,7 +38,6 @@ export async function stageLocked(
   try {
     staged.forEach((s, i) => assertMatchesLock(s, ids[i]!, lock.plugins[ids[i]!]!));
   } catch (error) {
-    const { rm } = await import('node:fs/promises');
     await Promise.all(staged.map((s) => rm(s.dir, { recursive: true, force: true })));
     throw error;
   }
