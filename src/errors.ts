@@ -40,6 +40,8 @@ export type ErrorCode =
   | 'E_SESSION_CLOSED'
   | 'E_AGENT_SETTINGS'
   | 'E_TARGET_EXISTS'
+  | 'E_LOCK_MISMATCH'
+  | 'E_PROJECT_FILE'
   | 'E_INTERNAL';
 
 export interface ErrorDetails {

@@ -37,6 +37,11 @@ export const INSTALL_OPTIONS: readonly OptionDefinition[] = [
     description:
       'install a version although the registry now serves other bytes for it than it was installed with',
   },
+  {
+    flags: '-P, --project',
+    description:
+      "record the plugins in the project's hookpm.json and hookpm.lock and enable them for this project only (no spec: install what hookpm.json lists)",
+  },
 ];
 
 /** cli.md sections 2 and 3: `hookpm search [query...]`. */
@@ -47,10 +52,15 @@ export const SEARCH_OPTIONS: readonly OptionDefinition[] = [
   },
 ];
 
-/** `hookpm list`. */
+/** `hookpm list [--long] [--project]`. */
 export const LIST_OPTIONS: readonly OptionDefinition[] = [
   {
     flags: '-l, --long',
     description: "also show each plugin's source, integrity, install and update times",
+  },
+  {
+    flags: '-P, --project',
+    description:
+      "the project's plugins: what hookpm.json wants, hookpm.lock pins, and what is installed",
   },
 ];

@@ -3,6 +3,8 @@ import * as disableEnable from './commands/enable.js';
 import * as doctor from './commands/doctor.js';
 import * as hooks from './commands/hooks.js';
 import * as install from './commands/install.js';
+import * as ci from './commands/ci.js';
+import * as outdated from './commands/outdated.js';
 import * as info from './commands/info.js';
 import * as init from './commands/init.js';
 import * as link from './commands/link.js';
@@ -33,6 +35,7 @@ const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
   hooks,
   trust,
   install,
+  ci,
   uninstall,
   update,
   disableEnable,
@@ -52,6 +55,7 @@ const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
   search,
   info,
   log,
+  outdated,
   doctor,
 ];
 

@@ -78,6 +78,11 @@ export interface PluginBinding {
   id: string;
   root: string;
   data: string;
+  /**
+   * Issue 16: `project` for a plugin the project's hookpm.json names, enabled for that project
+   * only; absent for a user-wide plugin. Project plugins come after the user's (S3).
+   */
+  scope?: 'project';
 }
 
 /** One runnable handler of a snapshot, in merged configuration order (engine.md R2, S3). */

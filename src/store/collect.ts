@@ -28,7 +28,7 @@ const LOCK_DEBRIS_AGE_MS = 60_000;
 /**
  * D4: what interrupted or superseded transactions left behind, without removing anything:
  * staging trees of processes that are gone (or an hour old), installed trees that no plugin of
- * `state` names as its active `path` or its pending update's and no live session pin runs (skipped
+ * `state` (user-wide or of a project) names as its active `path` or its pending update's and no live session pin runs (skipped
  * when `state` is null, that is unknown), temporary state files and lock debris of dead writers.
  */
 export async function findLeftovers(paths: StorePaths, state: State | null): Promise<Leftover[]> {
@@ -104,7 +104,9 @@ async function unreferencedFileLists(paths: StorePaths, state: State): Promise<L
 async function unreferencedTrees(paths: StorePaths, state: State): Promise<Leftover[]> {
   // Trees a live agent session still runs (engine.md R1) stay until the session lets them go.
   const referenced = new Set<string>([...(await pinnedRoots(paths))].map((root) => resolve(root)));
-  for (const plugin of Object.values(state.plugins)) {
+  // Issue 16: the store is shared by every project, so a project's trees are referenced too.
+  const projects = Object.values(state.projects ?? {}).flatMap((p) => Object.values(p.plugins));
+  for (const plugin of [...Object.values(state.plugins), ...projects]) {
     referenced.add(resolve(plugin.path));
     if (plugin.pending !== null) referenced.add(resolve(plugin.pending.path));
   }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { globalOptions } from '../global-options.js';
+import { globalOptions, type GlobalOptions } from '../global-options.js';
 import { INSTALL_OPTIONS } from '../grammar.js';
 import { runInstall, type InstallFlags } from '../install-action.js';
 
@@ -14,16 +14,50 @@ export function register(program: Command): void {
       'install plugins from registries, tarballs or directories; shows the review and asks to enable',
     )
     .argument(
-      '<spec...>',
+      '[spec...]',
       'name, name@range, name@tag, name@registry[@range], ./dir, ./file.tgz, https://.../x.tgz, npm:pkg[@range]',
     );
   for (const { flags, description } of INSTALL_OPTIONS) command.option(flags, description);
   command
     .addHelpText(
       'after',
-      '\nExample:\n  $ hookpm install guard@examples --yes\n  $ hookpm install guard@^1.0.0 ./my-plugin ./x.tgz --no-enable --json\n',
+      '\nExample:\n  $ hookpm install guard@examples --yes\n  $ hookpm install guard@^1.0.0 ./my-plugin ./x.tgz --no-enable --json\n  $ hookpm install --project guard@acme@^1.1.0   (records it in hookpm.json and hookpm.lock)\n  $ hookpm install                               (in a project: what hookpm.json lists)\n',
     )
-    .action((specs: string[], flags: InstallFlags, command: Command) =>
-      runInstall(specs, flags, globalOptions(command)),
+    .action((specs: string[], flags: InstallFlags & { project?: boolean }, command: Command) =>
+      runInstallLine(specs, flags, globalOptions(command)),
     );
+}
+
+/**
+ * An install line, from commander or the fast path: `--project` and a bare `hookpm install` are
+ * the project operations (issue 16 item 1), anything else the user-wide install.
+ */
+export async function runInstallLine(
+  specs: readonly string[],
+  flags: InstallFlags & { project?: boolean },
+  globals: GlobalOptions,
+): Promise<void> {
+  if (flags.project !== true && specs.length > 0) return runInstall(specs, flags, globals);
+  const unsupported = (['dryRun', 'force', 'forceIntegrityChange'] as const).find(
+    (flag) => flags[flag] === true,
+  );
+  if (unsupported !== undefined) {
+    const { HookpmError } = await import('../../errors.js');
+    const flag = `--${unsupported.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+    throw new HookpmError('E_USAGE', `${flag} is not supported for a project install`, {
+      hint: 'Project installs follow hookpm.lock; run `hookpm ci` to restore the locked bytes.',
+    });
+  }
+  const { runProjectAction } = await import('../project-action.js');
+  return runProjectAction(
+    specs.length === 0
+      ? { kind: 'install', enable: flags.enable }
+      : {
+          kind: 'install-specs',
+          specs,
+          includePrerelease: flags.includePrerelease === true,
+          enable: flags.enable,
+        },
+    globals,
+  );
 }

@@ -5,6 +5,8 @@ import { LIST_OPTIONS } from '../grammar.js';
 /** `hookpm list`'s own options (grammar.ts LIST_OPTIONS). */
 export interface ListFlags {
   long?: boolean;
+  /** The project's plugins (issue 16 item 1). */
+  project?: boolean;
 }
 
 /** `hookpm list` (cli.md section 3). The common forms are answered by cli/start/fast-path.ts first. */
@@ -12,13 +14,17 @@ export function register(program: Command): void {
   const list = program
     .command('list')
     .description('list installed plugins')
-    .addHelpText('after', '\nExample:\n  $ hookpm list --long\n  $ hookpm list --json\n');
+    .addHelpText(
+      'after',
+      '\nExample:\n  $ hookpm list --long\n  $ hookpm list --json\n  $ hookpm list --project\n',
+    );
   for (const { flags, description } of LIST_OPTIONS) list.option(flags, description);
   list.action((flags: ListFlags, command: Command) => runList(globalOptions(command), flags));
 }
 
-/** `hookpm list`, from commander or from the fast path. */
+/** `hookpm list`, from commander or from the fast path (`--project`: the project's plugins). */
 export async function runList(globals: GlobalOptions, flags: ListFlags = {}): Promise<void> {
+  if (flags.project === true) return runProjectList(globals);
   const [{ listPlugins }, { printPluginList }] = await Promise.all([
     import('../../ops/plugins/list.js'),
     import('../render/render-list.js'),
@@ -27,4 +33,27 @@ export async function runList(globals: GlobalOptions, flags: ListFlags = {}): Pr
     json: globals.json,
     long: flags.long === true,
   });
+}
+
+/** `hookpm list --project` (issue 16 item 1). */
+async function runProjectList(globals: GlobalOptions): Promise<void> {
+  const [{ listProjectPlugins }, { pluginContextOf }, render] = await Promise.all([
+    import('../../ops/project/manage-project.js'),
+    import('../plugin-context.js'),
+    import('../render/render.js'),
+  ]);
+  const list = await listProjectPlugins(pluginContextOf(globals), globals.cwd);
+  if (globals.json) return render.printJson(list);
+  if (list.plugins.length === 0) {
+    render.printLine(render.escapeControl(`no project plugins in ${list.project}`));
+    return;
+  }
+  const rows = list.plugins.map((p) => [
+    p.id,
+    p.wanted ?? '-',
+    p.locked ?? '-',
+    p.installed ?? '-',
+    p.active ? 'active' : p.installed === null ? 'not installed (run hookpm ci)' : 'not enabled',
+  ]);
+  render.printLine(render.renderTable(['PLUGIN', 'WANTED', 'LOCKED', 'INSTALLED', 'STATUS'], rows));
 }

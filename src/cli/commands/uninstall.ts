@@ -11,14 +11,19 @@ export function register(program: Command): void {
     .argument('<name...>', 'plugin names or ids (name@registry)')
     .option('--keep-data', "keep each plugin's data directory")
     .option('--dry-run', 'show what would be removed; change nothing')
+    .option('-P, --project', "remove them from the project's hookpm.json and hookpm.lock")
     .addHelpText('after', '\nExample:\n  $ hookpm uninstall guard --keep-data\n')
     .action(
       async (
         names: string[],
-        flags: { keepData?: boolean; dryRun?: boolean },
+        flags: { keepData?: boolean; dryRun?: boolean; project?: boolean },
         command: Command,
       ) => {
         const globals = globalOptions(command);
+        if (flags.project === true) {
+          const { runProjectAction } = await import('../project-action.js');
+          return runProjectAction({ kind: 'uninstall', names }, globals);
+        }
         const { uninstallPlugins } = await import('../../ops/plugins/uninstall.js');
         const result = await uninstallPlugins(pluginContextOf(globals), {
           names,

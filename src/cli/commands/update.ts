@@ -8,6 +8,7 @@ interface UpdateFlags {
   dryRun?: boolean;
   allowDowngrade?: boolean;
   includePrerelease?: boolean;
+  project?: boolean;
 }
 
 /** `hookpm update [name...]` (cli.md section 2; plugins.md Q5). */
@@ -21,12 +22,20 @@ export function register(program: Command): void {
     .option('--dry-run', 'show the plan (versions, surface diff, files); change nothing')
     .option('--allow-downgrade', 'follow a registry whose index moved backwards')
     .option('--include-prerelease', 'let ranges match prerelease versions')
+    .option(
+      '-P, --project',
+      "update the project's plugins within hookpm.json's ranges and rewrite hookpm.lock",
+    )
     .addHelpText(
       'after',
       '\nExample:\n  $ hookpm update --dry-run\n  $ hookpm update guard --yes\n',
     )
     .action(async (names: string[], flags: UpdateFlags, command: Command) => {
       const globals = globalOptions(command);
+      if (flags.project === true) {
+        const { runProjectAction } = await import('../project-action.js');
+        return runProjectAction({ kind: 'update', names }, globals);
+      }
       const { updatePlugins } = await import('../../ops/plugins/update.js');
       const { ctx, progress } = installContextOf(globals);
       // Cleared before anything is printed, and when the update fails.

@@ -1,6 +1,7 @@
 import { resolveGlobals } from '../global-options.js';
 import { INSTALL_OPTIONS, LIST_OPTIONS, SEARCH_OPTIONS } from '../grammar.js';
 import type { InstallFlags } from '../install-action.js';
+import type { ListFlags } from '../commands/list.js';
 import { grammarOf, parseFastLine, type FastLine } from './fast-line.js';
 
 /**
@@ -41,7 +42,7 @@ const FAST_COMMANDS: readonly FastCommand[] = [
 /** What commands/list.ts runs. */
 async function runList(line: FastLine): Promise<void> {
   const { runList: list } = await import('../commands/list.js');
-  await list(resolveGlobals(line.options), line.options as { long?: boolean });
+  await list(resolveGlobals(line.options), line.options as ListFlags);
 }
 
 /** What commands/search.ts runs. */
@@ -52,6 +53,6 @@ async function runSearch({ operands, options }: FastLine): Promise<void> {
 
 /** What commands/install.ts runs. */
 async function runInstall({ operands, options }: FastLine): Promise<void> {
-  const { runInstall: install } = await import('../install-action.js');
-  await install(operands, options as unknown as InstallFlags, resolveGlobals(options));
+  const { runInstallLine } = await import('../commands/install.js');
+  await runInstallLine(operands, options as unknown as InstallFlags, resolveGlobals(options));
 }

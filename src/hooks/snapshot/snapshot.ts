@@ -47,10 +47,18 @@ export interface BuildSnapshotInput {
 
 const ORIGIN_RANK = { project: 0, user: 1, plugin: 2 } as const;
 
-/** S3: project, then user, then plugins sorted by id; a plugin's documents keep their order (H4). */
+/** Where a document stands in S3: project file, user file, user plugins, then project plugins. */
+function rankOf(source: SourceDocument): number {
+  return ORIGIN_RANK[source.origin] + (source.plugin?.scope === 'project' ? 1 : 0);
+}
+
+/**
+ * S3: project, then user, then the user's plugins sorted by id, then the project's plugins (issue
+ * 16) sorted by id; a plugin's documents keep their order (H4).
+ */
 function orderSources(sources: readonly SourceDocument[]): SourceDocument[] {
   return [...sources].sort((a, b) => {
-    const rank = ORIGIN_RANK[a.origin] - ORIGIN_RANK[b.origin];
+    const rank = rankOf(a) - rankOf(b);
     if (rank !== 0) return rank;
     return compareCodeUnits(a.plugin?.id ?? '', b.plugin?.id ?? '');
   });

@@ -19,6 +19,8 @@ export interface ResolveOptions {
   includePrerelease: boolean;
   /** `--force-integrity-change`: V3 is not checked. */
   acceptIntegrityChange?: boolean;
+  /** Revalidate every index first (an update looks for what was published since; N4). */
+  refresh?: boolean;
 }
 
 export interface ResolvedSources {
@@ -53,6 +55,7 @@ export async function resolveInstallSources(
           includePrerelease: opts.includePrerelease,
           ...(opts.acceptIntegrityChange === true ? { acceptIntegrityChange: true } : {}),
           notes,
+          refresh: opts.refresh === true,
         });
   const sources: InstallSource[] = [];
   for (const spec of parsed) {
@@ -74,12 +77,12 @@ async function pickAll(
   ctx: RegistryContext,
   specs: readonly RegistrySpec[],
   state: State,
-  opts: PickOptions,
+  opts: PickOptions & { refresh?: boolean },
 ): Promise<Map<RegistrySpec, InstallSource>> {
   const named = new Set(specs.map((s) => s.registry));
   const only = named.has(undefined) ? undefined : (name: string) => named.has(name);
   const load = (refresh: boolean) => loadCatalogs(ctx, { refresh, ...(only ? { only } : {}) });
-  let loaded = await load(false);
+  let loaded = await load(opts.refresh === true && !ctx.offline);
   const attempt = (): Map<RegistrySpec, InstallSource> => {
     const notes: string[] = [];
     const result = new Map(

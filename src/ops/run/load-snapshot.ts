@@ -34,7 +34,7 @@ export async function loadSnapshot(options: LoadSnapshotOptions): Promise<Loaded
     options.plugins ??
       (options.store === undefined
         ? { sources: [], diagnostics: [] }
-        : loadPluginSources(options.store)),
+        : loadPluginSources(options.store, {}, options.cwd)),
   ]);
   const snapshot = buildSnapshot({
     projectDir: workspace.projectDir,

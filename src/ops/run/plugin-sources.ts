@@ -19,6 +19,7 @@ import { readStateFast } from '../../store/state/read-state-fast.js';
 import type { PluginRecord, State } from '../../store/state/state-schema.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { hasCurrentConsent } from '../review/consent.js';
+import { canonicalProjectRoot } from '../../workspace/canonical-root.js';
 import { withoutOptedOutHooks } from './hook-opt-outs.js';
 import { tamperedDiagnostic } from './tampered.js';
 import { handlerTextOf } from './tree-status.js';
@@ -31,7 +32,8 @@ export interface PluginSources {
 
 /**
  * The documents of every installed plugin that may run (plugins.md Q4: enabled, and its consent
- * record holds its current surfaceHash), sorted by id (S3), each bound to its installed tree and
+ * record holds its current surfaceHash): the user's sorted by id, then those of the project `cwd`
+ * is in sorted by id (S3, issue 16; a project's version of a plugin replaces the user's there), each bound to its installed tree and
  * data directory (section 3 variables). A plugin whose tree no longer matches its fingerprint is
  * left out with `plugin_tampered` (Q6); one that cannot be read is left out with a diagnostic
  * naming it (S6); an unreadable state gives no plugins and `plugin_state_unreadable` (R4). Never
@@ -49,6 +51,7 @@ export interface PluginSources {
 export async function loadPluginSources(
   paths: StorePaths,
   options: ScanOptions = {},
+  cwd?: string,
 ): Promise<PluginSources> {
   let state: State;
   try {
@@ -63,9 +66,15 @@ export async function loadPluginSources(
       ],
     };
   }
-  const runnable = Object.values(state.plugins)
-    .filter((p) => p.enabled && hasCurrentConsent(p))
-    .sort((a, b) => compareCodeUnits(a.id, b.id));
+  const project = await projectRecordsOf(state, cwd);
+  const mayRun = (p: PluginRecord): boolean => p.enabled && hasCurrentConsent(p);
+  const byId = (a: PluginRecord, b: PluginRecord): number => compareCodeUnits(a.id, b.id);
+  // Issue 16: a plugin the project pins runs at the project's version there, not twice.
+  const pinned = new Set(project.filter(mayRun).map((p) => p.id));
+  const user = Object.values(state.plugins).filter((p) => mayRun(p) && !pinned.has(p.id));
+  const fromProject = project.filter(mayRun);
+  const runnable = [...user.sort(byId), ...fromProject.sort(byId)];
+  const scoped = new Set(fromProject);
   const trees = runnable.map((record) => ({ root: record.path, fingerprint: record.fingerprint }));
   const checks = await checkInstalledTrees(paths, trees, options);
   const scans = new Map<string, TreeScan>();
@@ -74,7 +83,13 @@ export async function loadPluginSources(
   await readCreated(paths, runnable, checks, documents, options);
   const dataDir = pluginDataDirs(paths);
   const loaded = runnable.map((record) =>
-    bind(record, dataDir(record.id), checks.get(record.path), documents.get(record.id)),
+    bind(
+      record,
+      dataDir(record.id),
+      checks.get(record.path),
+      documents.get(record.id),
+      scoped.has(record),
+    ),
   );
   return {
     sources: loaded.flatMap((l) => l.sources),
@@ -136,6 +151,20 @@ async function readWithCreated(
     config === null ? [] : [{ source, config }],
   );
   return { documents, diagnostics: plugin.diagnostics };
+}
+
+/**
+ * Issue 16: the records of the project `cwd` is in (its canonical root, as `install --project`
+ * keys it), enabled for that project only; none outside it, or without a cwd. The root is looked
+ * up only when the state records some project.
+ */
+async function projectRecordsOf(state: State, cwd: string | undefined): Promise<PluginRecord[]> {
+  const projects = state.projects;
+  if (cwd === undefined || projects === undefined) return [];
+  const key = await canonicalProjectRoot(cwd).catch(() => null);
+  const project =
+    key === null ? undefined : Object.hasOwn(projects, key) ? projects[key] : undefined;
+  return project === undefined ? [] : Object.values(project.plugins);
 }
 
 /**
@@ -201,6 +230,7 @@ function bind(
   data: string,
   check: TreeCheck | undefined,
   read: Read | undefined,
+  ofProject: boolean,
 ): PluginSources {
   const where = { origin: 'plugin' as const, plugin: record.id };
   if (check?.status !== 'match' && check?.status !== 'created')
@@ -215,7 +245,12 @@ function bind(
       diagnostics: [diagnostic('plugin_hooks_failed', 'error', message, where)],
     };
   }
-  const plugin = { id: record.id, root: record.path, data };
+  const plugin = {
+    id: record.id,
+    root: record.path,
+    data,
+    ...(ofProject ? { scope: 'project' as const } : {}),
+  };
   // Per-hook opt-outs (issue 14): handlers turned off are null in place (hook-opt-outs.ts).
   const documents = withoutOptedOutHooks(read.documents, record.disabledHooks);
   const sources = documents.map(({ source, config }): SourceDocument => ({

@@ -49,13 +49,14 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
   const decoded = agent.decode(payload);
   if (decoded === null) return { exitCode: 0, stdout: '', stderr: '' };
   const { event, input } = decoded;
+  const cwd = typeof input['cwd'] === 'string' ? input['cwd'] : options.cwd;
   const { pin, stored } = await sessionPin({
     paths: options.store,
     agent: agent.id,
     event,
     payload,
+    cwd,
   });
-  const cwd = typeof input['cwd'] === 'string' ? input['cwd'] : options.cwd;
   const projectDir = options.env['CLAUDE_PROJECT_DIR'] || (await findProjectRoot(cwd));
   let snapshot = buildSnapshot({ projectDir, sources: pin.sources, id: pin.snapshotId });
   // Q6 for the plugins about to run; a tampered one is left out before anything runs.

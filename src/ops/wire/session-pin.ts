@@ -15,19 +15,21 @@ export async function sessionPin(input: {
   agent: string;
   event: EventName;
   payload: Readonly<Record<string, unknown>>;
+  /** The event's working directory: the project whose plugins (issue 16) join the pin. */
+  cwd?: string;
 }): Promise<{ pin: SessionPin; stored: boolean }> {
-  const { paths, agent, event, payload } = input;
+  const { paths, agent, event, payload, cwd } = input;
   const sessionId = typeof payload['session_id'] === 'string' ? payload['session_id'] : '';
   // The loader of installed plugins (state, manifests, their schemas) loads only to pin.
   if (sessionId === '') {
     const { makePin } = await import('./make-pin.js');
-    return { pin: await makePin(paths, '', agent), stored: false };
+    return { pin: await makePin(paths, '', agent, new Date(), cwd), stored: false };
   }
   const starts = event === 'SessionStart' && payload['source'] !== 'compact';
   const existing = starts ? null : readPin(paths, sessionId);
   if (existing !== null) return { pin: existing, stored: true };
   const { makePin } = await import('./make-pin.js');
-  const pin = await makePin(paths, sessionId, agent);
+  const pin = await makePin(paths, sessionId, agent, new Date(), cwd);
   // A pin is a cache of a decision, never a reason for an event to fail.
   const stored = await writePin(paths, pin).then(
     () => true,

@@ -101,6 +101,7 @@ const TOP_LEVEL = new Set([
   'plugins',
   'removedDefaults',
   'knownIntegrity',
+  'projects',
 ]);
 
 /**
@@ -117,13 +118,7 @@ export function readQuickState(text: string): State | null {
   if (!obj(json) || json.version !== 1 || !obj(json.registries) || !obj(json.plugins)) return null;
   if (Object.keys(json).some((key) => !TOP_LEVEL.has(key))) return null;
   const registries = recordOf(json.registries, registry);
-  const plugins = recordOf(json.plugins, (value, key) => {
-    const parsed = plugin(value);
-    if (parsed === null || parsed.id !== key) return null;
-    parsed.consent = parsed.consent === null ? null : consent(parsed.consent);
-    parsed.pending = parsed.pending === null ? null : pending(parsed.pending);
-    return parsed;
-  });
+  const plugins = recordOf(json.plugins, pluginRecordOf);
   if (registries === null || plugins === null) return null;
   const state: Record<string, unknown> = { version: 1, registries, plugins };
   const removed = json.removedDefaults;
@@ -139,7 +134,28 @@ export function readQuickState(text: string): State | null {
     if (parsed === null) return null;
     state.knownIntegrity = parsed;
   }
+  const projects = json.projects;
+  if (projects !== undefined) {
+    const parsed = recordOf(projects, (project) => {
+      const checked = projectShape(project);
+      if (checked === null) return null;
+      const inner = recordOf(checked.plugins, pluginRecordOf);
+      return inner === null ? null : { plugins: inner };
+    });
+    if (parsed === null) return null;
+    state.projects = parsed;
+  }
   return state as State;
+}
+
+const projectShape = shape({ plugins: (v) => obj(v) });
+
+function pluginRecordOf(value: unknown, key: string): Record<string, unknown> | null {
+  const parsed = plugin(value);
+  if (parsed === null || parsed.id !== key) return null;
+  parsed.consent = parsed.consent === null ? null : consent(parsed.consent);
+  parsed.pending = parsed.pending === null ? null : pending(parsed.pending);
+  return parsed;
 }
 
 /** Each value of a record through `read` (null: the record is refused), or null when not a record. */

@@ -19,12 +19,17 @@ const VERSION = /^\s*v?\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]+)?\s*$/;
  */
 export function findKeyProblem(json: unknown): string | null {
   if (!isObject(json)) return null;
-  const { plugins, registries, knownIntegrity } = json;
-  for (const [key, record] of entriesOf(plugins)) {
-    if (!PLUGIN_ID.test(key)) return `plugins.${show(key)}: is not a plugin id (name@registry)`;
-    const { name, registry } = isObject(record) ? record : {};
-    if (typeof name === 'string' && typeof registry === 'string' && `${name}@${registry}` !== key)
-      return `plugins.${show(key)}: the record's name and registry do not make its id`;
+  const { plugins, registries, knownIntegrity, projects } = json;
+  const badPlugin = findPluginKeyProblem(plugins, 'plugins');
+  if (badPlugin !== null) return badPlugin;
+  for (const [root, project] of entriesOf(projects)) {
+    if (!root.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(root))
+      return `projects.${show(root)}: is not an absolute project root`;
+    const inner = findPluginKeyProblem(
+      isObject(project) ? project.plugins : undefined,
+      `projects.${show(root)}.plugins`,
+    );
+    if (inner !== null) return inner;
   }
   for (const [key] of entriesOf(registries))
     if (!REGISTRY_NAME.test(key)) return `registries.${show(key)}: is not a registry name`;
@@ -34,6 +39,17 @@ export function findKeyProblem(json: unknown): string | null {
     for (const [version] of entriesOf(versions))
       if (!VERSION.test(version))
         return `knownIntegrity.${show(id)}.${show(version)}: is not a version`;
+  }
+  return null;
+}
+
+/** The first key of a plugins record that is no plugin id, or whose record makes another id. */
+function findPluginKeyProblem(plugins: unknown, where: string): string | null {
+  for (const [key, record] of entriesOf(plugins)) {
+    if (!PLUGIN_ID.test(key)) return `${where}.${show(key)}: is not a plugin id (name@registry)`;
+    const { name, registry } = isObject(record) ? record : {};
+    if (typeof name === 'string' && typeof registry === 'string' && `${name}@${registry}` !== key)
+      return `${where}.${show(key)}: the record's name and registry do not make its id`;
   }
   return null;
 }

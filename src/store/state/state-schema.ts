@@ -66,6 +66,11 @@ const pluginSchema = z.strictObject({
   disabledHooks: z.optional(z.array(z.string())),
 });
 
+/** Issue 16: one project's plugins (state.projects). */
+const projectSchema = z.strictObject({
+  plugins: z.record(z.string(), pluginSchema),
+});
+
 /**
  * registry.md D2: the state document, parsed once here (STYLE rule 4). Unknown fields are errors.
  * readQuickState (read-state-fast.ts) checks the same without loading zod; a change here needs the
@@ -86,6 +91,14 @@ export const stateSchema = z
     knownIntegrity: z.optional(
       z.record(z.string(), z.record(z.string(), z.string().check(z.minLength(1)))),
     ),
+    /**
+     * Issue 16: the plugins each project runs, keyed by the project's canonical root (the real path
+     * of its S2 root, workspace/canonical-root.ts). A project's record is like a user-wide one (its
+     * trees in the same shared store) but runs only in that project; `range` is what hookpm.json
+     * asks for, and `pending` is always null (the lock, not an update, decides the version).
+     * Absent in a state written before projects existed, or with none.
+     */
+    projects: z.optional(z.record(z.string(), projectSchema)),
   })
   .check(
     z.superRefine((state, ctx) => {
@@ -98,6 +111,17 @@ export const stateSchema = z
           });
         }
       }
+      for (const [root, project] of Object.entries(state.projects ?? {})) {
+        for (const [key, plugin] of Object.entries(project.plugins)) {
+          if (plugin.id !== key) {
+            ctx.addIssue({
+              code: 'custom',
+              path: ['projects', root, 'plugins', key, 'id'],
+              message: `id ${JSON.stringify(plugin.id)} differs from its key`,
+            });
+          }
+        }
+      }
     }),
   );
 
@@ -105,6 +129,7 @@ export type State = z.infer<typeof stateSchema>;
 export type RegistryRecord = State['registries'][string];
 export type PluginRecord = State['plugins'][string];
 export type RegistryKind = RegistryRecord['kind'];
+export type ProjectRecord = NonNullable<State['projects']>[string];
 
 /** The state of a store that has never been written. */
 export function emptyState(): State {

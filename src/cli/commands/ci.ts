@@ -1,0 +1,26 @@
+import type { Command } from 'commander';
+import { globalOptions } from '../global-options.js';
+
+/** `hookpm ci` (issue 16 item 3): installs exactly what the project's hookpm.lock pins. */
+export function register(program: Command): void {
+  const command = program
+    .command('ci')
+    .description(
+      "install exactly what the project's hookpm.lock pins; fails if hookpm.json and hookpm.lock disagree or bytes differ; writes neither",
+    )
+    .addHelpText(
+      'after',
+      '\nExample:\n  $ hookpm ci --yes            (in CI: consent to the locked plugins)\n  $ hookpm ci --offline        (from the tarball cache)\n',
+    )
+    .action(async (_flags: unknown, command: Command) => {
+      const { runProjectAction } = await import('../project-action.js');
+      await runProjectAction({ kind: 'ci' }, globalOptions(command));
+    });
+  helpGroupOf(command, 'Install and manage');
+}
+
+/** commander's help groups, where this commander has them (issue 18 adds them everywhere). */
+function helpGroupOf(command: Command, group: string): void {
+  const withGroup = command as Command & { helpGroup?: (heading: string) => Command };
+  if (typeof withGroup.helpGroup === 'function') withGroup.helpGroup(group);
+}

@@ -1,0 +1,60 @@
+import type { ProjectInstallResult } from '../ops/project/project-result.js';
+import type { GlobalOptions } from './global-options.js';
+import { installContextOf } from './plugin-context.js';
+import { escapeControl, printErrorLine, printJson } from './render/render.js';
+import { printInstallResult } from './render/render-install.js';
+
+/** The project operations (issue 16) the install-like commands run. */
+export type ProjectAction =
+  | {
+      kind: 'install-specs';
+      specs: readonly string[];
+      includePrerelease: boolean;
+      /** False with --no-enable. */
+      enable: boolean;
+    }
+  | { kind: 'install'; enable: boolean }
+  | { kind: 'ci' }
+  | { kind: 'update'; names: readonly string[] }
+  | { kind: 'uninstall'; names: readonly string[] };
+
+/** Runs a project operation with the install context (consent prompt on a TTY, progress) and prints it. */
+export async function runProjectAction(
+  action: ProjectAction,
+  globals: GlobalOptions,
+): Promise<void> {
+  const { ctx, progress } = installContextOf(globals);
+  const noEnable = 'enable' in action && !action.enable;
+  const enable = noEnable ? ('no' as const) : globals.yes ? ('yes' as const) : ('ask' as const);
+  const base = { cwd: globals.cwd, enable, offline: globals.offline };
+  const run = async (): Promise<ProjectInstallResult> => {
+    switch (action.kind) {
+      case 'install-specs': {
+        const { installProjectSpecs } = await import('../ops/project/install-project.js');
+        return installProjectSpecs(ctx, action.specs, {
+          ...base,
+          includePrerelease: action.includePrerelease,
+        });
+      }
+      case 'install':
+        return (await import('../ops/project/install-project.js')).installProject(ctx, base);
+      case 'ci':
+        return (await import('../ops/project/ci.js')).ciProject(ctx, base);
+      case 'update':
+        return (await import('../ops/project/manage-project.js')).updateProjectPlugins(ctx, {
+          ...base,
+          names: action.names,
+        });
+      case 'uninstall':
+        return (await import('../ops/project/manage-project.js')).uninstallProjectPlugins(ctx, {
+          cwd: globals.cwd,
+          names: action.names,
+        });
+    }
+  };
+  const result = await run().finally(progress.done);
+  if (globals.json) return printJson(result);
+  printInstallResult({ installed: result.installed, dryRun: false, notes: [] });
+  for (const note of result.notes) printErrorLine(escapeControl(note));
+  for (const file of result.wrote) printErrorLine(escapeControl(`wrote ${file}`));
+}

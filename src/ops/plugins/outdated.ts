@@ -1,0 +1,106 @@
+import { compareCodeUnits } from '../../json/compare.js';
+import { ownValue } from '../../json/own-value.js';
+import { splitPluginId } from '../../project/plugin-id.js';
+import { outdatedVersions } from '../../registry/versions/outdated-row.js';
+import { readState } from '../../store/state/state.js';
+import { registryContextOf } from '../install/resolve.js';
+import type { PluginContext } from '../plugin-context.js';
+import { openProject } from '../project/project-scope.js';
+import { loadCatalogs } from '../registries/load-catalogs.js';
+
+/** One row of `hookpm outdated` (issue 16 item 6). */
+export interface OutdatedEntry {
+  id: string;
+  /** The installed version (a project plugin: this user's install for the project, else the locked one). */
+  installed: string;
+  /** The range (or dist-tag) updates stay within: the record's, or hookpm.json's. */
+  wanted: string;
+  inRange: string | null;
+  latest: string | null;
+  surfaceChangesInRange: boolean | null;
+  surfaceChangesLatest: boolean | null;
+  /** Whether a newer version is in range (what `hookpm update` would install). */
+  outdated: boolean;
+}
+
+export interface OutdatedReport {
+  schemaVersion: 1;
+  scope: 'user' | 'project';
+  /** The project root, for `--project`. */
+  project: string | null;
+  plugins: OutdatedEntry[];
+  /** Registries that could not be read, and plugins no registry lists. */
+  notes: string[];
+}
+
+interface Installed {
+  id: string;
+  version: string;
+  surfaceHash: string;
+  wanted: string;
+}
+
+/**
+ * `hookpm outdated [--project]`: for every installed plugin (or the project's), the installed
+ * version, the newest in its range, the newest overall, and whether each changes the consent
+ * surface. Indexes are revalidated unless `offline`; nothing is installed or written but the cache.
+ */
+export async function listOutdated(
+  ctx: PluginContext,
+  opts: { project: boolean; cwd: string; offline: boolean },
+): Promise<OutdatedReport> {
+  let installed: Installed[];
+  let project: string | null = null;
+  let scoped = ctx;
+  if (opts.project) {
+    const scope = await openProject(ctx, opts.cwd);
+    project = scope.root;
+    scoped = scope.ctx;
+    const state = await readState(ctx.paths);
+    const records = state.projects?.[scope.key]?.plugins ?? {};
+    const wanted = scope.files.manifest?.plugins ?? {};
+    const locked = scope.files.lock?.plugins ?? {};
+    installed = Object.entries(wanted).flatMap(([id, range]) => {
+      const record = ownValue(records, id) ?? ownValue(locked, id);
+      return record === undefined
+        ? []
+        : [{ id, version: record.version, surfaceHash: record.surfaceHash, wanted: range }];
+    });
+  } else {
+    const state = await readState(ctx.paths);
+    installed = Object.values(state.plugins).map((r) => ({
+      id: r.id,
+      version: r.version,
+      surfaceHash: r.surfaceHash,
+      wanted: r.range === '' ? '*' : r.range,
+    }));
+  }
+  const registries = new Set(installed.map((p) => splitPluginId(p.id)?.registry ?? ''));
+  const loaded = await loadCatalogs(registryContextOf(scoped, opts.offline), {
+    refresh: !opts.offline,
+    only: (name) => registries.has(name),
+  });
+  const notes = loaded.warnings.map((w) => `${w.registry}: ${w.message}`);
+  const plugins: OutdatedEntry[] = [];
+  for (const p of installed.sort((a, b) => compareCodeUnits(a.id, b.id))) {
+    const split = splitPluginId(p.id);
+    const catalog = loaded.catalogs.find((c) => c.registry === split?.registry);
+    const doc =
+      catalog === undefined || split === null
+        ? undefined
+        : ownValue(catalog.index.plugins, split.name);
+    if (doc === undefined) {
+      notes.push(`${p.id}: no registry lists it; it cannot be checked`);
+      continue;
+    }
+    const versions = outdatedVersions(doc, p, p.wanted);
+    plugins.push({
+      id: p.id,
+      installed: p.version,
+      wanted: p.wanted,
+      ...versions,
+      outdated: versions.inRange !== null && versions.inRange !== p.version,
+    });
+  }
+  return { schemaVersion: 1, scope: opts.project ? 'project' : 'user', project, plugins, notes };
+}

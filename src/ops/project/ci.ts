@@ -1,0 +1,50 @@
+import { HookpmError } from '../../errors.js';
+import { describeMismatch, findLockMismatches } from '../../project/lock-agreement.js';
+import { assertStoreWritable } from '../../store/check-writable.js';
+import { lockfilePath } from '../../workspace/project-files.js';
+import type { ProjectInstallResult } from './project-result.js';
+import type { PluginContext } from '../plugin-context.js';
+import type { EnableMode } from '../review/consent.js';
+import { commitProject } from './commit-project.js';
+import { noManifest, openProject } from './project-scope.js';
+import { stageLocked } from './stage-locked.js';
+
+/**
+ * `hookpm ci` (issue 16 item 3): installs exactly what hookpm.lock pins, for this project, into the
+ * user's store. Fails before touching anything with E_LOCK_MISMATCH when hookpm.json and
+ * hookpm.lock disagree (or the lock is missing), and with E_INTEGRITY when bytes differ from the
+ * lock. Never writes either file. `offline`: from the tarball cache only (no index is read).
+ */
+export async function ciProject(
+  ctx: PluginContext,
+  opts: { cwd: string; enable: EnableMode; offline: boolean },
+): Promise<ProjectInstallResult> {
+  const scope = await openProject(ctx, opts.cwd);
+  const { manifest, lock } = scope.files;
+  if (manifest === null) throw noManifest(scope.root);
+  if (lock === null)
+    throw new HookpmError('E_LOCK_MISMATCH', `there is no hookpm.lock at ${scope.root}`, {
+      file: lockfilePath(scope.root),
+      hint: 'Run `hookpm install` in the project to write hookpm.lock, and commit it.',
+    });
+  const mismatches = findLockMismatches(manifest, lock);
+  if (mismatches.length > 0)
+    throw new HookpmError(
+      'E_LOCK_MISMATCH',
+      `hookpm.json and hookpm.lock disagree: ${mismatches.map(describeMismatch).join('; ')}`,
+      {
+        file: lockfilePath(scope.root),
+        mismatches,
+        hint: 'Run `hookpm install` in the project to update hookpm.lock, and commit it.',
+      },
+    );
+  await assertStoreWritable(ctx.paths);
+  const staged = await stageLocked(scope, manifest, lock, { offline: opts.offline });
+  const { entries: installed } = await commitProject(scope.ctx, staged, {
+    key: scope.key,
+    enable: opts.enable,
+    ranges: manifest.plugins,
+    exact: true,
+  });
+  return { schemaVersion: 1, project: scope.root, installed, wrote: [], notes: [] };
+}

@@ -1,0 +1,182 @@
+import { rm } from 'node:fs/promises';
+import { HookpmError } from '../../errors.js';
+import { findLockMismatches } from '../../project/lock-agreement.js';
+import { emptyLockfile, type LockEntry, type Lockfile } from '../../project/lockfile.js';
+import type { ProjectManifest } from '../../project/project-manifest.js';
+import { assertStoreWritable } from '../../store/check-writable.js';
+import { readState } from '../../store/state/state.js';
+import { resolveInstallSources } from '../install/resolve.js';
+import { stageAll } from '../install/stage-all.js';
+import type { InstallSource, RegistrySource, StagedPlugin } from '../install/types.js';
+import type { PluginContext } from '../plugin-context.js';
+import type { EnableMode } from '../review/consent.js';
+import type { ProjectInstallResult } from './project-result.js';
+import { commitProject } from './commit-project.js';
+import { lockEntryOf } from './locked-source.js';
+import {
+  indexUrlOfRegistry,
+  noManifest,
+  openProject,
+  projectRegistriesOf,
+  type ProjectScope,
+} from './project-scope.js';
+import { stageLocked } from './stage-locked.js';
+
+export interface ProjectInstallOptions {
+  cwd: string;
+  enable: EnableMode;
+  offline: boolean;
+  includePrerelease?: boolean;
+}
+
+/**
+ * `hookpm install --project <spec...>` (issue 16 item 1): resolves each spec in the registries of
+ * the user and of hookpm.json, installs it into the user's shared store, enables it for this
+ * project only (after consent, item 4), and records it: its range in hookpm.json (with the
+ * registries a teammate needs), its exact bytes in hookpm.lock. The files are written last, after
+ * the state; a failure before leaves both byte-identical.
+ */
+export async function installProjectSpecs(
+  ctx: PluginContext,
+  specs: readonly string[],
+  opts: ProjectInstallOptions,
+): Promise<ProjectInstallResult> {
+  const scope = await openProject(ctx, opts.cwd);
+  await assertStoreWritable(ctx.paths);
+  const resolved = await resolveInstallSources(scope.ctx, specs, {
+    cwd: opts.cwd,
+    offline: opts.offline,
+    includePrerelease: opts.includePrerelease === true,
+  });
+  const sources = resolved.sources.map(requireRegistrySource);
+  const manifest = scope.files.manifest ?? { plugins: {}, registries: {} };
+  const lock = scope.files.lock ?? emptyLockfile();
+  const staged = await stageAll(sources, { ctx: scope.ctx, offline: opts.offline, cwd: opts.cwd });
+  const next = await removingOnFailure(staged, () =>
+    nextFiles(scope, manifest, lock, staged, resolved.state, { rangeFromSpec: true }),
+  );
+  const { entries: installed, wrote } = await commitProject(scope.ctx, staged, {
+    key: scope.key,
+    enable: opts.enable,
+    ranges: next.manifest.plugins,
+    exact: false,
+    files: { read: scope.files, next },
+  });
+  return { schemaVersion: 1, project: scope.root, installed, wrote, notes: resolved.notes };
+}
+
+/**
+ * `hookpm install` with no spec in a project (issue 16 item 1): installs what hookpm.json lists at
+ * the lock's versions. Only where the two disagree (a plugin added, removed, or given a range the
+ * locked version is outside of) is a version resolved again and the lock rewritten; otherwise
+ * neither file is written.
+ */
+export async function installProject(
+  ctx: PluginContext,
+  opts: ProjectInstallOptions,
+): Promise<ProjectInstallResult> {
+  const scope = await openProject(ctx, opts.cwd);
+  const manifest = scope.files.manifest;
+  if (manifest === null) throw noManifest(scope.root);
+  await assertStoreWritable(ctx.paths);
+  const lock = scope.files.lock ?? emptyLockfile();
+  const mismatches = findLockMismatches(manifest, lock);
+  const stale = new Set(mismatches.map((m) => m.id));
+  const kept: Lockfile = { lockfileVersion: 1, plugins: {} };
+  for (const [id, entry] of Object.entries(lock.plugins))
+    if (!stale.has(id)) kept.plugins[id] = entry;
+  const toResolve = mismatches.filter((m) => m.kind !== 'extra');
+  const resolved = await resolveInstallSources(
+    scope.ctx,
+    toResolve.map((m) => `${m.id}@${m.wanted}`),
+    { cwd: opts.cwd, offline: opts.offline, includePrerelease: opts.includePrerelease === true },
+  );
+  const fromLock = await stageLocked(scope, manifest, kept, { offline: opts.offline });
+  let fresh: StagedPlugin[];
+  try {
+    fresh = await stageAll(resolved.sources.map(requireRegistrySource), {
+      ctx: scope.ctx,
+      offline: opts.offline,
+      cwd: opts.cwd,
+    });
+  } catch (error) {
+    await removeStaged(fromLock);
+    throw error;
+  }
+  const all = [...fromLock, ...fresh];
+  const next = await removingOnFailure(all, () =>
+    nextFiles(scope, manifest, kept, fresh, resolved.state),
+  );
+  const unchanged = mismatches.length === 0 && scope.files.lock !== null;
+  const { entries: installed, wrote } = await commitProject(scope.ctx, all, {
+    key: scope.key,
+    enable: opts.enable,
+    ranges: manifest.plugins,
+    exact: true,
+    ...(unchanged ? {} : { files: { read: scope.files, next: { lock: next.lock } } }),
+  });
+  return { schemaVersion: 1, project: scope.root, installed, wrote, notes: resolved.notes };
+}
+
+/** `fn`'s value; when it throws, the staging trees are removed first. */
+async function removingOnFailure<T>(staged: readonly StagedPlugin[], fn: () => T): Promise<T> {
+  try {
+    return fn();
+  } catch (error) {
+    await removeStaged(staged);
+    throw error;
+  }
+}
+
+async function removeStaged(staged: readonly StagedPlugin[]): Promise<void> {
+  await Promise.all(staged.map((s) => rm(s.dir, { recursive: true, force: true })));
+}
+
+/**
+ * hookpm.json and hookpm.lock with the staged plugins added (or replaced). With `rangeFromSpec`
+ * (`install --project <spec>`), each plugin's range in hookpm.json becomes the one its spec asked
+ * for (as `npm install` saves it: `^<version>` for a bare name or an exact version); otherwise
+ * hookpm.json keeps its ranges.
+ */
+export function nextFiles(
+  scope: ProjectScope,
+  manifest: ProjectManifest,
+  lock: Lockfile,
+  staged: readonly StagedPlugin[],
+  state: Awaited<ReturnType<typeof readState>>,
+  opts: { rangeFromSpec?: boolean } = {},
+): { manifest: ProjectManifest; lock: Lockfile } {
+  const plugins = { ...manifest.plugins };
+  const locked: Record<string, LockEntry> = { ...lock.plugins };
+  for (const s of staged) {
+    const id = s.inspected.id;
+    plugins[id] =
+      opts.rangeFromSpec === true ? s.source.range : (manifest.plugins[id] ?? s.source.range);
+    locked[id] = lockEntryOf(s, indexUrlOfRegistry(scope.ctx, state, s.source.registry));
+  }
+  const registries = {
+    ...manifest.registries,
+    ...projectRegistriesOf(scope.ctx, state, Object.keys(plugins)),
+  };
+  return {
+    manifest: { plugins, registries },
+    lock: { lockfileVersion: 1, plugins: locked },
+  };
+}
+
+/**
+ * A project plugin comes from an index registry (`name@registry[@range]`): its lock entry needs a
+ * version, a tarball and a sha512 every teammate's hookpm can fetch. Paths and URLs are one
+ * machine's; npm and marketplace plugins are not supported in a project yet.
+ */
+export function requireRegistrySource(source: InstallSource): RegistrySource {
+  if (source.kind === 'registry') return source;
+  throw new HookpmError(
+    'E_USAGE',
+    `${source.spec}: a project plugin must come from an index registry (name@registry[@range]), not a ${source.kind}`,
+    {
+      spec: source.spec,
+      hint: 'Publish the plugin to a registry (`hookpm registry build`), list that registry in hookpm.json, and install it by name.',
+    },
+  );
+}

@@ -1,0 +1,149 @@
+import { HookpmError } from '../../errors.js';
+import { compareCodeUnits } from '../../json/compare.js';
+import { emptyLockfile, type Lockfile } from '../../project/lockfile.js';
+import { assertStoreWritable } from '../../store/check-writable.js';
+import { readState } from '../../store/state/state.js';
+import { resolveInstallSources } from '../install/resolve.js';
+import { stageAll } from '../install/stage-all.js';
+import type { PluginContext } from '../plugin-context.js';
+import type { EnableMode } from '../review/consent.js';
+import { hasCurrentConsent } from '../review/consent.js';
+import type { ProjectInstallResult } from './project-result.js';
+import { commitProject } from './commit-project.js';
+import { nextFiles, requireRegistrySource } from './install-project.js';
+import { noManifest, openProject } from './project-scope.js';
+
+/** The ids of hookpm.json that `names` (ids, or names unique among them) mean; E_NOT_INSTALLED otherwise. */
+export function projectIdsOf(
+  ids: readonly string[],
+  names: readonly string[],
+  root: string,
+): string[] {
+  return names.map((name) => {
+    if (ids.includes(name)) return name;
+    const matches = ids.filter((id) => id.slice(0, id.lastIndexOf('@')) === name);
+    if (matches.length === 1) return matches[0]!;
+    throw new HookpmError(
+      matches.length === 0 ? 'E_NOT_INSTALLED' : 'E_AMBIGUOUS',
+      matches.length === 0
+        ? `${name} is not a plugin of the project ${root} (hookpm.json)`
+        : `${name} names several plugins of the project: ${matches.join(', ')}`,
+      { name, hint: 'Run `hookpm list --project` to see the project plugins.' },
+    );
+  });
+}
+
+/**
+ * `hookpm uninstall --project <name...>`: removes the plugins from hookpm.json, hookpm.lock and this
+ * project's records (state first, then the files). The shared trees are collected when no record
+ * names them; data directories are kept (the user-wide plugin or another project may use them).
+ */
+export async function uninstallProjectPlugins(
+  ctx: PluginContext,
+  opts: { cwd: string; names: readonly string[] },
+): Promise<ProjectInstallResult> {
+  const scope = await openProject(ctx, opts.cwd);
+  const manifest = scope.files.manifest;
+  if (manifest === null) throw noManifest(scope.root);
+  const ids = projectIdsOf(Object.keys(manifest.plugins), opts.names, scope.root);
+  await assertStoreWritable(ctx.paths);
+  const plugins = { ...manifest.plugins };
+  const lock: Lockfile = { lockfileVersion: 1, plugins: { ...(scope.files.lock?.plugins ?? {}) } };
+  for (const id of ids) {
+    delete plugins[id];
+    delete lock.plugins[id];
+  }
+  const { wrote } = await commitProject(scope.ctx, [], {
+    key: scope.key,
+    enable: 'no',
+    ranges: plugins,
+    exact: false,
+    remove: ids,
+    files: {
+      read: scope.files,
+      next: { manifest: { plugins, registries: manifest.registries }, lock },
+    },
+  });
+  const notes = ids.map((id) => `removed ${id} from the project`);
+  return { schemaVersion: 1, project: scope.root, installed: [], wrote, notes };
+}
+
+/**
+ * `hookpm update --project [name...]`: the newest version within each plugin's hookpm.json range
+ * (every project plugin when no name is given), installed for this project and locked.
+ */
+export async function updateProjectPlugins(
+  ctx: PluginContext,
+  opts: { cwd: string; names: readonly string[]; enable: EnableMode; offline: boolean },
+): Promise<ProjectInstallResult> {
+  const scope = await openProject(ctx, opts.cwd);
+  const manifest = scope.files.manifest;
+  if (manifest === null) throw noManifest(scope.root);
+  const all = Object.keys(manifest.plugins).sort(compareCodeUnits);
+  const ids = opts.names.length === 0 ? all : projectIdsOf(all, opts.names, scope.root);
+  await assertStoreWritable(ctx.paths);
+  const resolved = await resolveInstallSources(
+    scope.ctx,
+    ids.map((id) => `${id}@${manifest.plugins[id]}`),
+    { cwd: opts.cwd, offline: opts.offline, includePrerelease: false, refresh: true },
+  );
+  const staged = await stageAll(resolved.sources.map(requireRegistrySource), {
+    ctx: scope.ctx,
+    offline: opts.offline,
+    cwd: opts.cwd,
+  });
+  const lock = scope.files.lock ?? emptyLockfile();
+  const next = nextFiles(scope, manifest, lock, staged, resolved.state);
+  const { entries: installed, wrote } = await commitProject(scope.ctx, staged, {
+    key: scope.key,
+    enable: opts.enable,
+    ranges: manifest.plugins,
+    exact: false,
+    files: { read: scope.files, next: { lock: next.lock } },
+  });
+  return { schemaVersion: 1, project: scope.root, installed, wrote, notes: resolved.notes };
+}
+
+/** One row of `hookpm list --project`. */
+export interface ProjectListEntry {
+  id: string;
+  /** What hookpm.json asks for. */
+  wanted: string | null;
+  /** The version hookpm.lock pins (null: not locked). */
+  locked: string | null;
+  /** The version installed for this project by this user (null: not installed; run `hookpm ci`). */
+  installed: string | null;
+  enabled: boolean;
+  /** Whether its hooks run in this project now (enabled and consented to this surface). */
+  active: boolean;
+}
+
+export interface ProjectList {
+  schemaVersion: 1;
+  project: string;
+  plugins: ProjectListEntry[];
+}
+
+/** `hookpm list --project`: the project's plugins as hookpm.json, hookpm.lock and this user's state see them. */
+export async function listProjectPlugins(ctx: PluginContext, cwd: string): Promise<ProjectList> {
+  const scope = await openProject(ctx, cwd);
+  const state = await readState(ctx.paths);
+  const records = state.projects?.[scope.key]?.plugins ?? {};
+  const wanted = scope.files.manifest?.plugins ?? {};
+  const locked = scope.files.lock?.plugins ?? {};
+  const ids = [
+    ...new Set([...Object.keys(wanted), ...Object.keys(locked), ...Object.keys(records)]),
+  ];
+  const plugins = ids.sort(compareCodeUnits).map((id): ProjectListEntry => {
+    const record = Object.hasOwn(records, id) ? records[id] : undefined;
+    return {
+      id,
+      wanted: Object.hasOwn(wanted, id) ? wanted[id]! : null,
+      locked: Object.hasOwn(locked, id) ? locked[id]!.version : null,
+      installed: record?.version ?? null,
+      enabled: record?.enabled ?? false,
+      active: record !== undefined && record.enabled && hasCurrentConsent(record),
+    };
+  });
+  return { schemaVersion: 1, project: scope.root, plugins };
+}

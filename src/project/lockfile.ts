@@ -1,0 +1,98 @@
+import { splitPluginId } from './plugin-id.js';
+import {
+  objectAt,
+  parseProjectJson,
+  projectFileError,
+  refuseUnknownKeys,
+} from './project-file-error.js';
+import { sortedJsonText } from './sorted-json.js';
+
+/** The committed file at the project root that pins every project plugin (issue 16 item 2). */
+export const LOCKFILE_FILE = 'hookpm.lock';
+
+/** The lockfile format this hookpm reads and writes; a newer one is refused, never rewritten. */
+export const LOCKFILE_VERSION = 1;
+
+/**
+ * One locked plugin: the exact `version`; `resolved`, where its tarball is (an http(s) URL as the
+ * index gave it, or, for a registry on disk, the path relative to the registry's index, so that no
+ * absolute path of one machine is written); `integrity`, the tarball's sha512 SRI; `surfaceHash`,
+ * the consent surface (plugins.md Q2); `fingerprint`, the files fingerprint of the installed tree
+ * (Q6). Nothing in it depends on the machine, the user or the time.
+ */
+export interface LockEntry {
+  version: string;
+  resolved: string;
+  integrity: string;
+  surfaceHash: string;
+  fingerprint: string;
+}
+
+export interface Lockfile {
+  lockfileVersion: typeof LOCKFILE_VERSION;
+  plugins: Record<string, LockEntry>;
+}
+
+const ENTRY_KEYS = ['version', 'resolved', 'integrity', 'surfaceHash', 'fingerprint'] as const;
+
+/** Parses the text of hookpm.lock strictly (unknown keys, other versions: E_PROJECT_FILE). */
+export function parseLockfile(text: string, file: string): Lockfile {
+  const doc = parseProjectJson(text, file);
+  refuseUnknownKeys(doc, ['lockfileVersion', 'plugins'], 'the document', file);
+  if (doc.lockfileVersion !== LOCKFILE_VERSION)
+    throw projectFileError(
+      file,
+      `lockfileVersion is ${JSON.stringify(doc.lockfileVersion)}; this hookpm reads version ${LOCKFILE_VERSION}`,
+    );
+  const plugins: Record<string, LockEntry> = {};
+  for (const [id, raw] of Object.entries(objectAt(doc.plugins ?? {}, 'plugins', file))) {
+    if (splitPluginId(id) === null)
+      throw projectFileError(
+        file,
+        `plugins: ${JSON.stringify(id)} is not a plugin id (name@registry)`,
+      );
+    const entry = objectAt(raw, `plugins.${id}`, file);
+    refuseUnknownKeys(entry, ENTRY_KEYS, `plugins.${id}`, file);
+    for (const key of ENTRY_KEYS) {
+      const value = entry[key];
+      if (typeof value !== 'string' || value === '')
+        throw projectFileError(file, `plugins.${id}.${key} is missing or not a non-empty string`);
+    }
+    if (!String(entry.integrity).startsWith('sha512-'))
+      throw projectFileError(file, `plugins.${id}.integrity is not a sha512 integrity`);
+    if (!isLockedLocation(String(entry.resolved)))
+      throw projectFileError(
+        file,
+        `plugins.${id}.resolved is neither an http(s) URL nor a path inside its registry`,
+      );
+    plugins[id] = entry as unknown as LockEntry;
+  }
+  return { lockfileVersion: LOCKFILE_VERSION, plugins };
+}
+
+/**
+ * What a lock may name as a tarball's location: an http(s) URL, or a relative path that stays
+ * inside the registry's directory (no scheme, no leading `/` or `\`, no `..` segment). A project
+ * file is untrusted input: a lock never makes hookpm read a local file outside a registry.
+ */
+export function isLockedLocation(resolved: string): boolean {
+  if (/^https?:\/\/[^\s]+$/i.test(resolved)) return true;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(resolved) || /^[\\/]/.test(resolved)) return false;
+  // `%2e%2e` is `..` to a URL parser.
+  if (/[?#]|%2e/i.test(resolved)) return false;
+  return !resolved.split(/[\\/]/).some((part) => part === '..' || part === '.' || part === '');
+}
+
+/** The bytes of hookpm.lock (sorted keys at every depth, trailing newline). */
+export function serializeLockfile(lock: Lockfile): string {
+  const plugins: Record<string, LockEntry> = {};
+  for (const [id, entry] of Object.entries(lock.plugins)) {
+    const { version, resolved, integrity, surfaceHash, fingerprint } = entry;
+    plugins[id] = { version, resolved, integrity, surfaceHash, fingerprint };
+  }
+  return sortedJsonText({ lockfileVersion: LOCKFILE_VERSION, plugins });
+}
+
+export function emptyLockfile(): Lockfile {
+  return { lockfileVersion: LOCKFILE_VERSION, plugins: {} };
+}

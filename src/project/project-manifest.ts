@@ -1,0 +1,75 @@
+import semver from '../registry/versions/semver.js';
+import { compareCodeUnits } from '../json/compare.js';
+import { isRegistryName, splitPluginId } from './plugin-id.js';
+import {
+  objectAt,
+  parseProjectJson,
+  projectFileError,
+  refuseUnknownKeys,
+} from './project-file-error.js';
+import { sortedJsonText } from './sorted-json.js';
+
+/** The file at the project root that names the project's plugins (issue 16 item 1). */
+export const PROJECT_MANIFEST_FILE = 'hookpm.json';
+
+/**
+ * `hookpm.json`: `plugins` maps each plugin id (`name@registry`) to the range or dist-tag the
+ * project wants; `registries` maps the registry names those ids use to their locations, so a fresh
+ * clone needs no `registry add` (built-in registries are not listed). Both keys are always written.
+ */
+export interface ProjectManifest {
+  plugins: Record<string, string>;
+  registries: Record<string, string>;
+}
+
+const TAG = /^[A-Za-z][A-Za-z0-9._-]{0,63}$/;
+
+/** Whether `wanted` is a range semver accepts or a dist-tag. */
+export function isWantedVersion(wanted: string): boolean {
+  return wanted.trim() !== '' && (semver.validRange(wanted) !== null || TAG.test(wanted));
+}
+
+/**
+ * Parses the text of hookpm.json, strictly: invalid JSON, duplicate keys, unknown keys, a key that
+ * is not a plugin id or registry name, or a range that is none are E_PROJECT_FILE. `file` names it
+ * in errors.
+ */
+export function parseProjectManifest(text: string, file: string): ProjectManifest {
+  const doc = parseProjectJson(text, file);
+  refuseUnknownKeys(doc, ['plugins', 'registries'], 'the document', file);
+  const plugins: Record<string, string> = {};
+  for (const [id, wanted] of Object.entries(objectAt(doc.plugins ?? {}, 'plugins', file))) {
+    if (splitPluginId(id) === null)
+      throw projectFileError(
+        file,
+        `plugins: ${JSON.stringify(id)} is not a plugin id (name@registry)`,
+      );
+    if (typeof wanted !== 'string' || !isWantedVersion(wanted))
+      throw projectFileError(
+        file,
+        `plugins.${id}: ${JSON.stringify(wanted)} is not a version range or dist-tag`,
+      );
+    plugins[id] = wanted;
+  }
+  const registries: Record<string, string> = {};
+  for (const [name, location] of Object.entries(
+    objectAt(doc.registries ?? {}, 'registries', file),
+  )) {
+    if (!isRegistryName(name))
+      throw projectFileError(file, `registries: ${JSON.stringify(name)} is not a registry name`);
+    if (typeof location !== 'string' || location.trim() === '')
+      throw projectFileError(file, `registries.${name}: the location is not a non-empty string`);
+    registries[name] = location;
+  }
+  return { plugins, registries };
+}
+
+/** The bytes of hookpm.json for `manifest` (sorted keys, trailing newline). */
+export function serializeProjectManifest(manifest: ProjectManifest): string {
+  return sortedJsonText({ plugins: manifest.plugins, registries: manifest.registries });
+}
+
+/** The ids of a manifest, sorted. */
+export function manifestIds(manifest: ProjectManifest): string[] {
+  return Object.keys(manifest.plugins).sort(compareCodeUnits);
+}

@@ -1,0 +1,89 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileDurable } from '../io/durable-write.js';
+import { errnoCode, toStoreError } from '../io/fs-error.js';
+import {
+  LOCKFILE_FILE,
+  parseLockfile,
+  serializeLockfile,
+  type Lockfile,
+} from '../project/lockfile.js';
+import {
+  PROJECT_MANIFEST_FILE,
+  parseProjectManifest,
+  serializeProjectManifest,
+  type ProjectManifest,
+} from '../project/project-manifest.js';
+
+/**
+ * A project's two files as read: each parsed value with the exact bytes it came from (null when
+ * the file does not exist). Reading never writes; a file that cannot be parsed is E_PROJECT_FILE.
+ */
+export interface ProjectFiles {
+  root: string;
+  manifest: ProjectManifest | null;
+  manifestText: string | null;
+  lock: Lockfile | null;
+  lockText: string | null;
+}
+
+export function manifestPath(root: string): string {
+  return join(root, PROJECT_MANIFEST_FILE);
+}
+
+export function lockfilePath(root: string): string {
+  return join(root, LOCKFILE_FILE);
+}
+
+/** The bytes of `<root>/hookpm.json` and `<root>/hookpm.lock` as text (null: no such file). */
+export function readProjectTexts(root: string): {
+  manifestText: string | null;
+  lockText: string | null;
+} {
+  return { manifestText: readText(manifestPath(root)), lockText: readText(lockfilePath(root)) };
+}
+
+/** Reads `<root>/hookpm.json` and `<root>/hookpm.lock` (issue 16 items 1, 2). */
+export function readProjectFiles(root: string): ProjectFiles {
+  const { manifestText, lockText } = readProjectTexts(root);
+  return {
+    root,
+    manifestText,
+    manifest: manifestText === null ? null : parseProjectManifest(manifestText, manifestPath(root)),
+    lockText,
+    lock: lockText === null ? null : parseLockfile(lockText, lockfilePath(root)),
+  };
+}
+
+/**
+ * Writes the files whose bytes change (durably: the old bytes or the new ones, never a mix), the
+ * lock first so that a crash between the two leaves a lock that still names every plugin of the
+ * old manifest. Without `manifest`, hookpm.json is left as it is. Returns the files written.
+ */
+export async function writeProjectFiles(
+  files: ProjectFiles,
+  next: { manifest?: ProjectManifest; lock: Lockfile },
+): Promise<string[]> {
+  const written: string[] = [];
+  const lockText = serializeLockfile(next.lock);
+  if (lockText !== files.lockText) {
+    await writeFileDurable(lockfilePath(files.root), lockText);
+    written.push(lockfilePath(files.root));
+  }
+  const manifestText =
+    next.manifest === undefined ? files.manifestText : serializeProjectManifest(next.manifest);
+  if (manifestText !== null && manifestText !== files.manifestText) {
+    await writeFileDurable(manifestPath(files.root), manifestText);
+    written.push(manifestPath(files.root));
+  }
+  return written;
+}
+
+function readText(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return null;
+    throw toStoreError(error, file, 'read');
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * Issue 16 items 1 and 2: the formats of hookpm.json and hookpm.lock as pure functions (sorted
+ * keys, trailing newline, strict parsing), and how the two files are compared (E_LOCK_MISMATCH).
+ */
+import { describe, expect, it } from 'vitest';
+import { isHookpmError } from '../../src/errors.js';
+import { findLockMismatches } from '../../src/project/lock-agreement.js';
+import { parseLockfile, serializeLockfile, type Lockfile } from '../../src/project/lockfile.js';
+import {
+  parseProjectManifest,
+  serializeProjectManifest,
+} from '../../src/project/project-manifest.js';
+
+const entry = {
+  version: '1.1.0',
+  resolved: 'https://r.example/tarballs/guard-1.1.0.tgz',
+  integrity: 'sha512-AAAA',
+  surfaceHash: 'abc',
+  fingerprint: 'sha256-BBBB',
+};
+
+function code(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (error) {
+    return isHookpmError(error) ? error.code : 'not a HookpmError';
+  }
+  return undefined;
+}
+
+describe('hookpm.lock (issue 16 item 2)', () => {
+  it('is written with sorted keys at every depth and one trailing newline, whatever the input order', () => {
+    const a: Lockfile = { lockfileVersion: 1, plugins: { 'zeta@r': entry, 'alpha@r': entry } };
+    const reordered = Object.fromEntries(Object.entries(entry).reverse()) as typeof entry;
+    const b: Lockfile = {
+      lockfileVersion: 1,
+      plugins: { 'alpha@r': reordered, 'zeta@r': reordered },
+    };
+    const text = serializeLockfile(a);
+    expect(serializeLockfile(b)).toBe(text);
+    expect(text.endsWith('}\n')).toBe(true);
+    expect(text.endsWith('\n\n')).toBe(false);
+    expect(text.indexOf('alpha@r')).toBeLessThan(text.indexOf('zeta@r'));
+    expect(text.indexOf('"fingerprint"')).toBeLessThan(text.indexOf('"version"'));
+    expect(parseLockfile(text, 'hookpm.lock')).toStrictEqual(a);
+  });
+
+  it.each([
+    ['not JSON', '{"lockfileVersion": 1,'],
+    ['a duplicate key', '{"lockfileVersion": 1, "lockfileVersion": 1, "plugins": {}}'],
+    ['a newer version', '{"lockfileVersion": 2, "plugins": {}}'],
+    ['an unknown key', '{"lockfileVersion": 1, "plugins": {}, "x": 1}'],
+    ['an id that is none', JSON.stringify({ lockfileVersion: 1, plugins: { guard: entry } })],
+    [
+      'an entry without integrity',
+      JSON.stringify({
+        lockfileVersion: 1,
+        plugins: { 'g@r': { ...entry, integrity: undefined } },
+      }),
+    ],
+    [
+      'a sha1 integrity',
+      JSON.stringify({ lockfileVersion: 1, plugins: { 'g@r': { ...entry, integrity: 'sha1-x' } } }),
+    ],
+    ...[
+      ['a local file URL', 'file:///etc/passwd'],
+      ['an absolute path', '/etc/x.tgz'],
+      ['a path that leaves the registry', 'tarballs/../../x.tgz'],
+      ['an encoded `..`', '%2E%2E/x.tgz'],
+    ].map(([what, resolved]) => [
+      what!,
+      JSON.stringify({ lockfileVersion: 1, plugins: { 'g@r': { ...entry, resolved } } }),
+    ]),
+    [
+      'an absolute time field',
+      JSON.stringify({ lockfileVersion: 1, plugins: { 'g@r': { ...entry, at: 'now' } } }),
+    ],
+  ])('a lock with %s is refused with E_PROJECT_FILE', (_what, text) => {
+    expect(code(() => parseLockfile(text, 'hookpm.lock'))).toBe('E_PROJECT_FILE');
+  });
+});
+
+describe('hookpm.lock resolved locations (a project file is untrusted input)', () => {
+  it('accepts an http(s) URL and a path inside the registry', () => {
+    for (const resolved of [
+      'https://r.example/t/g-1.tgz',
+      'http://127.0.0.1:9/t/g.tgz',
+      'tarballs/guard-1.1.0.tgz',
+    ]) {
+      const text = JSON.stringify({
+        lockfileVersion: 1,
+        plugins: { 'g@r': { ...entry, resolved } },
+      });
+      expect(parseLockfile(text, 'hookpm.lock').plugins['g@r']?.resolved).toBe(resolved);
+    }
+  });
+});
+
+describe('hookpm.json (issue 16 item 1)', () => {
+  it('round-trips, sorted, with both keys always written', () => {
+    const text = serializeProjectManifest({
+      plugins: { 'b@x': '^1.0.0', 'a@x': 'latest' },
+      registries: {},
+    });
+    expect(text).toBe(
+      '{\n  "plugins": {\n    "a@x": "latest",\n    "b@x": "^1.0.0"\n  },\n  "registries": {}\n}\n',
+    );
+    expect(parseProjectManifest(text, 'hookpm.json')).toStrictEqual({
+      plugins: { 'a@x': 'latest', 'b@x': '^1.0.0' },
+      registries: {},
+    });
+  });
+
+  it.each([
+    ['an unknown key', '{"plugins": {}, "dependencies": {}}'],
+    ['a bare name', '{"plugins": {"guard": "^1.0.0"}}'],
+    ['a range that is none', '{"plugins": {"guard@x": ">>1"}}'],
+    ['a registry location that is empty', '{"registries": {"acme": ""}}'],
+    ['a __proto__ key', '{"plugins": {"__proto__": "^1"}}'],
+  ])('a hookpm.json with %s is refused with E_PROJECT_FILE', (_what, text) => {
+    expect(code(() => parseProjectManifest(text, 'hookpm.json'))).toBe('E_PROJECT_FILE');
+  });
+});
+
+describe('hookpm.json against hookpm.lock (issue 16 item 3, E_LOCK_MISMATCH)', () => {
+  const lock: Lockfile = { lockfileVersion: 1, plugins: { 'guard@r': entry } };
+  it('agree when every id is locked at a version in its range', () => {
+    expect(findLockMismatches({ plugins: { 'guard@r': '^1.0.0' }, registries: {} }, lock)).toEqual(
+      [],
+    );
+    expect(findLockMismatches({ plugins: { 'guard@r': 'latest' }, registries: {} }, lock)).toEqual(
+      [],
+    );
+  });
+  it('disagree on a plugin added by hand, one removed, and a range the lock is outside of', () => {
+    expect(
+      findLockMismatches(
+        { plugins: { 'guard@r': '^2.0.0', 'new@r': '^1.0.0' }, registries: {} },
+        lock,
+      ).map((m) => `${m.id}:${m.kind}`),
+    ).toEqual(['guard@r:range', 'new@r:missing']);
+    expect(findLockMismatches({ plugins: {}, registries: {} }, lock).map((m) => m.kind)).toEqual([
+      'extra',
+    ]);
+  });
+});
