@@ -149,7 +149,10 @@ async function commitOne(
     staged.dir,
     installDir(ctx.paths, { id, version, integrity: staged.integrity }),
   );
-  const record: PluginRecord = { ...recordOf(staged, path, nowIso(ctx), existing?.installedAt), range };
+  const record: PluginRecord = {
+    ...recordOf(staged, path, nowIso(ctx), existing?.installedAt),
+    range,
+  };
   const tree = { surfaceHash: record.surfaceHash, fingerprint: record.fingerprint };
   let granted = consentedAnywhere(draft, id, tree);
   if (!granted) {
