@@ -80,8 +80,8 @@ async function removeLeftover(paths: StorePaths, leftover: Leftover): Promise<vo
 }
 
 /**
- * Installed-files lists (installed-files.ts) of fingerprints that no plugin, pending update or
- * live session pin names any more.
+ * Installed-files lists (installed-files.ts) of fingerprints that no plugin (user-wide or of a
+ * project), pending update or live session pin names any more.
  */
 async function unreferencedFileLists(paths: StorePaths, state: State): Promise<Leftover[]> {
   const dir = installedFilesDir(paths);
@@ -91,9 +91,11 @@ async function unreferencedFileLists(paths: StorePaths, state: State): Promise<L
   const add = (fingerprint: string): void => {
     keep.add(basename(installedFilesFile(paths, fingerprint)));
   };
-  for (const plugin of Object.values(state.plugins)) {
+  // Issue 16: the records of every project too; they share the store's trees.
+  const projects = Object.values(state.projects ?? {}).flatMap((p) => Object.values(p.plugins));
+  for (const plugin of [...Object.values(state.plugins), ...projects]) {
     add(plugin.fingerprint);
-    if (plugin.pending !== null) add(plugin.pending.fingerprint);
+    if (plugin.pending != null) add(plugin.pending.fingerprint);
   }
   for (const fingerprint of await pinnedFingerprints(paths)) add(fingerprint);
   return names

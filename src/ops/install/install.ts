@@ -33,7 +33,7 @@ import { collectGarbage } from '../../store/collect.js';
 import { ensureDataDir } from '../../store/data-dir.js';
 import { installDir, promoteTree } from '../../store/layout.js';
 import { listTree } from '../../store/fingerprint.js';
-import { writeInstalledFiles } from '../../store/installed-files.js';
+import { installedFilesDir, writeInstalledFiles } from '../../store/installed-files.js';
 import { readState, withStoreLock, writeState } from '../../store/state/state.js';
 import type { State } from '../../store/state/state-schema.js';
 import { decideConsent, type EnableMode } from '../review/consent.js';
@@ -117,7 +117,8 @@ async function commit(
   earlier: readonly string[],
 ): Promise<InstallResult> {
   const before = await readState(ctx.paths);
-  const hadPlugins = existsSync(pluginsDir(ctx.paths));
+  // Directories a first install creates, removed again if it fails (or is cancelled).
+  const fresh = [pluginsDir(ctx.paths), installedFilesDir(ctx.paths)].filter((d) => !existsSync(d));
   if (opts.acceptIntegrityChange !== true)
     for (const plugin of staged) recheckIntegrity(before, plugin);
   const draft = structuredClone(before);
@@ -131,8 +132,8 @@ async function commit(
     if (JSON.stringify(draft) !== JSON.stringify(before)) await writeState(ctx.paths, draft);
   } catch (error) {
     await collectGarbage(ctx.paths, before).catch(() => undefined);
-    // A first install that failed (or was cancelled) leaves no empty plugins directory behind.
-    if (!hadPlugins) await rmdir(pluginsDir(ctx.paths)).catch(() => undefined);
+    // A first install that failed (or was cancelled) leaves no empty directory behind.
+    for (const dir of fresh) await rmdir(dir).catch(() => undefined);
     throw error;
   }
   await collectGarbage(ctx.paths, draft);

@@ -4,6 +4,8 @@ import { HookpmError } from '../../errors.js';
 import { quietly } from '../../io/fs-error.js';
 import { collectGarbage } from '../../store/collect.js';
 import { ensureDataDir } from '../../store/data-dir.js';
+import { listTree } from '../../store/fingerprint.js';
+import { writeInstalledFiles } from '../../store/installed-files.js';
 import { installDir, promoteTree } from '../../store/layout.js';
 import { rememberIntegrity } from '../../store/state/known-integrity.js';
 import { readState, withStoreLock, writeState } from '../../store/state/state.js';
@@ -149,6 +151,8 @@ async function commitOne(
     staged.dir,
     installDir(ctx.paths, { id, version, integrity: staged.integrity }),
   );
+  // Q6, issue 15 item 4: what the tree held, so files its plugin creates later are told apart.
+  await writeInstalledFiles(ctx.paths, staged.fingerprint, staged.files ?? (await listTree(path)));
   const record: PluginRecord = {
     ...recordOf(staged, path, nowIso(ctx), existing?.installedAt),
     range,
