@@ -23,6 +23,7 @@ import * as wire from './commands/wire.js';
 import { readVersion } from './start/version.js';
 import { addGlobalOptions } from './global-options.js';
 import { reportError } from './report-error.js';
+import { writeText } from './stdio.js';
 
 /** Every command, each in src/cli/commands/<name>.ts; add one line here per new command. */
 const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
@@ -58,7 +59,12 @@ export function buildProgram(): Command {
     .version(readVersion(), '-V, --version', 'print the version')
     .configureHelp({ showGlobalOptions: true })
     .exitOverride()
-    .configureOutput({ outputError: () => {} })
+    // Help and usage go through cli/stdio.ts, so a closed stdout ends quietly (issue 18 item 2).
+    .configureOutput({
+      writeOut: (text) => writeText(1, text),
+      writeErr: (text) => writeText(2, text),
+      outputError: () => {},
+    })
     .showSuggestionAfterError(true);
   addGlobalOptions(program);
   program.addHelpText(
