@@ -1,4 +1,4 @@
-import { writeSync } from 'node:fs';
+import { fstatSync, writeSync } from 'node:fs';
 
 /**
  * STYLE "Start-up cost": process.stdout, process.stderr and process.stdin are made on first use,
@@ -79,4 +79,25 @@ function endOnClosedOutput(): never {
  */
 export function exitWhenWritten(): void {
   if (queued.size === 0) process.exit();
+}
+
+/**
+ * Issue 18 item 3: the columns that text on stdout (1) or stderr (2) is fitted to: the terminal's
+ * width, or null off a terminal (output to a pipe or file is never fitted). HOOKPM_COLUMNS (a
+ * positive integer) overrides both, terminal or not, so tests and scripts can fix a width.
+ */
+export function terminalWidth(fd: 1 | 2): number | null {
+  const forced = Number.parseInt(process.env.HOOKPM_COLUMNS ?? '', 10);
+  if (Number.isSafeInteger(forced) && forced > 0) return forced;
+  // A pipe or file is not a character device: known without loading node:tty (isTerminal).
+  if (!isCharacterDevice(fd) || !isTerminal(fd)) return null;
+  return streamOf(fd).columns ?? 80;
+}
+
+function isCharacterDevice(fd: 1 | 2): boolean {
+  try {
+    return fstatSync(fd).isCharacterDevice();
+  } catch {
+    return false; // a closed descriptor
+  }
 }

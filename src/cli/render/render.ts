@@ -1,4 +1,5 @@
-import { writeText } from '../stdio.js';
+import { terminalWidth, writeText } from '../stdio.js';
+import { formatTable, type TableOptions } from './table.js';
 
 /**
  * Terminal rendering. Plugin-supplied text is printed with control characters escaped (cli.md
@@ -17,21 +18,21 @@ export function escapeControl(text: string): string {
   );
 }
 
-/** A left-aligned text table; every cell is escaped. */
+/**
+ * A left-aligned text table; every cell is escaped. Fitted to the width of stdout on a terminal
+ * (table.ts), unless `options.width` says otherwise (null: not fitted).
+ */
 export function renderTable(
   headers: readonly string[],
   rows: readonly (readonly string[])[],
+  options: TableOptions = {},
 ): string {
-  const cells = [headers, ...rows].map((row) => row.map(escapeControl));
-  const widths = headers.map((_, col) => Math.max(...cells.map((row) => (row[col] ?? '').length)));
-  return cells
-    .map((row) =>
-      row
-        .map((cell, col) => (col === row.length - 1 ? cell : cell.padEnd(widths[col] ?? 0)))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
+  const width = options.width === undefined ? terminalWidth(1) : options.width;
+  return formatTable(
+    headers.map(escapeControl),
+    rows.map((row) => row.map(escapeControl)),
+    { ...options, width },
+  );
 }
 
 /**
