@@ -1,4 +1,5 @@
-import { terminalWidth, writeText } from '../stdio.js';
+import { isTerminal, terminalWidth, writeText } from '../stdio.js';
+import { colourEnabled, paint } from './colour.js';
 import { formatTable, type TableOptions } from './table.js';
 
 /**
@@ -59,9 +60,17 @@ export function printLine(text = ''): void {
   writeText(1, `${text}\n`);
 }
 
+/** A line on stderr; a warning's `hookpm: warning...:` lead in yellow where stderr has colour. */
 export function printErrorLine(text: string): void {
-  writeText(2, `${text}\n`);
+  const lead = WARNING.exec(text)?.[0];
+  const coloured =
+    lead !== undefined && colourEnabled({ isTTY: isTerminal(2) })
+      ? paint(lead, 'warning', true) + text.slice(lead.length)
+      : text;
+  writeText(2, `${coloured}\n`);
 }
+
+const WARNING = /^(?:hookpm: )?warning(?:\[[A-Z_]+\])?:/;
 
 /** One diagnostic as a readable line: `error invalid_config <path>: <message>`. */
 export function formatDiagnostic(d: {
