@@ -22,6 +22,7 @@ import * as validate from './commands/validate.js';
 import * as wire from './commands/wire.js';
 import { readVersion } from './start/version.js';
 import { addGlobalOptions } from './global-options.js';
+import { arrangeHelp } from './help-groups.js';
 import { reportError } from './report-error.js';
 import { writeText } from './stdio.js';
 
@@ -29,12 +30,12 @@ import { writeText } from './stdio.js';
 const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
   validate,
   hooks,
-  trust,
   install,
   uninstall,
   update,
   disableEnable,
   list,
+  trust,
   review,
   run,
   session,
@@ -72,6 +73,7 @@ export function buildProgram(): Command {
     '\nExample:\n  $ hookpm validate ./hooks/hooks.json\n  $ hookpm hooks --json\n',
   );
   for (const command of COMMANDS) command.register(program);
+  arrangeHelp(program);
   return program;
 }
 

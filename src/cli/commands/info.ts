@@ -6,11 +6,14 @@ import { printRegistryNotes, registryContextFromGlobals } from '../registry-opti
 import { escapeControl, printJson, printLine, renderTable } from '../render/render.js';
 import { wrapText } from '../render/wrap.js';
 import { terminalWidth } from '../stdio.js';
+import { ALIASES } from '../help-groups.js';
 
 /** `hookpm info <name|name@registry>` (cli.md sections 2 and 3). */
 export function register(program: Command): void {
   program
     .command('info <plugin>')
+    .aliases(ALIASES.info)
+    .helpGroup('Inspect')
     .description('registry and installed details of a plugin: versions, dist-tags, events')
     .addHelpText(
       'after',
