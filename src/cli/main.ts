@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { HookpmError } from '../errors.js';
+import * as completion from './commands/completion.js';
 import * as disableEnable from './commands/enable.js';
 import * as doctor from './commands/doctor.js';
 import * as hooks from './commands/hooks.js';
@@ -49,6 +50,7 @@ const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
   search,
   info,
   doctor,
+  completion,
 ];
 
 /** Commander outcomes that are not failures. */
