@@ -187,3 +187,29 @@ describe('issue 18 item 7: colour on a terminal, never with NO_COLOR', () => {
     expect(piped.stdout).not.toContain('\u001b[');
   });
 });
+
+describe('issue 18 item 7: Tab completion at the session prompt', () => {
+  it('Tab completes an event name and a slash command on the line being typed', async () => {
+    await mkdir(join(home.dir, '.deepagents'), { recursive: true });
+    await writeFile(
+      join(home.dir, '.deepagents', 'hooks.json'),
+      JSON.stringify({
+        hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo tabbed >&2' }] }] },
+      }),
+    );
+    const name = startPane(['session']);
+    await waitForScreen(name, (t) => t.includes('hookpm> '), 'the prompt');
+    tmux('send-keys', '-t', name, '-l', 'Sto');
+    tmux('send-keys', '-t', name, 'Tab');
+    await waitForScreen(name, (t) => /hookpm> Stop $/m.test(t), 'the completed event');
+    tmux('send-keys', '-t', name, 'Tab');
+    await waitForScreen(name, (t) => /hookpm> Stop \{\}$/m.test(t), 'the completed payload');
+    tmux('send-keys', '-t', name, 'Enter');
+    await waitForScreen(name, (t) => t.includes('Stop: 1 handler(s) ran'), 'the dispatch');
+    tmux('send-keys', '-t', name, '-l', '/qu');
+    tmux('send-keys', '-t', name, 'Tab');
+    await waitForScreen(name, (t) => /hookpm> \/quit$/m.test(t), 'the completed command');
+    tmux('send-keys', '-t', name, 'Enter');
+    await waitForScreen(name, (t) => t.includes('EXITED:0'), 'a clean exit');
+  });
+});
