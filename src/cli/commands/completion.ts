@@ -13,45 +13,42 @@ export function register(program: Command): void {
   program
     .command('completion')
     .helpGroup('Admin')
-    .argument('[shell]', 'bash, zsh or fish')
-    .argument('[words...]')
+    .argument('[shell]')
+    // With --list the words of the line follow (`completion --list -- hookpm-words...`).
+    .allowExcessArguments(true)
     .addOption(new Option('--list', 'print the candidates for the last of <words>').hideHelp())
+    .usage('bash|zsh|fish')
     .description('print a shell completion script (bash, zsh, fish)')
     .addHelpText(
       'after',
       [
         '',
         'Example:',
-        '  $ source <(hookpm completion bash)      # in ~/.bashrc',
+        '  $ hookpm completion bash > ~/.local/share/bash-completion/completions/hookpm',
+        '  $ source <(hookpm completion bash)      # or this in ~/.bashrc',
         '  $ source <(hookpm completion zsh)       # in ~/.zshrc, after compinit',
         '  $ hookpm completion fish > ~/.config/fish/completions/hookpm.fish',
         '',
       ].join('\n'),
     )
-    .action(
-      async (
-        shell: string | undefined,
-        words: string[],
-        flags: { list?: boolean },
-        command: Command,
-      ) => {
-        const { COMPLETION_SCRIPTS, isShell, SHELLS } =
-          await import('../completion/completion-scripts.js');
-        if (flags.list === true)
-          return listCandidates(
-            program,
-            [...(shell === undefined ? [] : [shell]), ...words],
-            command,
-          );
-        if (shell === undefined || !isShell(shell) || words.length > 0)
-          throw new HookpmError(
-            'E_USAGE',
-            `completion needs one shell: ${SHELLS.join(', ')}${shell === undefined ? '' : ` (not ${JSON.stringify([shell, ...words].join(' '))})`}`,
-            { hint: 'Example: source <(hookpm completion bash)' },
-          );
-        writeText(1, COMPLETION_SCRIPTS[shell]);
-      },
-    );
+    .action(async (shell: string | undefined, flags: { list?: boolean }, command: Command) => {
+      const words = command.args.slice(1);
+      const { COMPLETION_SCRIPTS, isShell, SHELLS } =
+        await import('../completion/completion-scripts.js');
+      if (flags.list === true)
+        return listCandidates(
+          program,
+          [...(shell === undefined ? [] : [shell]), ...words],
+          command,
+        );
+      if (shell === undefined || !isShell(shell) || words.length > 0)
+        throw new HookpmError(
+          'E_USAGE',
+          `completion needs one shell: ${SHELLS.join(', ')}${shell === undefined ? '' : ` (not ${JSON.stringify([shell, ...words].join(' '))})`}`,
+          { hint: 'Example: source <(hookpm completion bash)' },
+        );
+      writeText(1, COMPLETION_SCRIPTS[shell]);
+    });
 }
 
 async function listCandidates(program: Command, words: string[], command: Command): Promise<void> {
