@@ -32,7 +32,7 @@ const UNGROUPED = 'Other commands';
  */
 export function arrangeHelp(program: Command): void {
   const rank = (command: Command): number => {
-    const at = (HELP_GROUPS as readonly string[]).indexOf(command.helpGroup());
+    const at = (HELP_GROUPS as readonly string[]).indexOf(command.helpGroup().replace(/:$/, ''));
     return at === -1 ? HELP_GROUPS.length : at;
   };
   const ordered = [...program.commands].sort((a, b) => rank(a) - rank(b));
