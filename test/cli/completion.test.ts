@@ -5,7 +5,7 @@
  * candidates: commands, options, events, agents, shells and installed plugin names.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdir, symlink } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ensureBuilt, runBin, type BinRun } from '../helpers/built-bin.js';
@@ -105,16 +105,30 @@ describe('`hookpm completion <shell>`', () => {
 
   it('the zsh script is valid zsh and the fish one valid fish, where those shells are installed', async () => {
     for (const [shell, check] of [
-      ['zsh', ['-n']],
-      ['fish', ['--no-execute']],
+      ['zsh', '-n'],
+      ['fish', '--no-execute'],
     ] as const) {
       if (spawnSync(shell, ['-c', 'true']).error !== undefined) continue; // not installed here
-      const script = (await hookpm('completion', shell)).stdout;
-      const parsed = spawnSync(shell, [...check], { input: script, encoding: 'utf8' });
+      const file = join(home.dir, `completion.${shell}`);
+      await writeFile(file, (await hookpm('completion', shell)).stdout);
+      const parsed = spawnSync(shell, [check, file], { encoding: 'utf8' });
       expect(parsed.status, parsed.stderr).toBe(0);
     }
     const bash = spawnSync('bash', ['-n'], { input: (await hookpm('completion', 'bash')).stdout });
     expect(bash.status).toBe(0);
+  });
+
+  it('fish really completes with its script, where fish is installed (`complete -C`)', () => {
+    if (spawnSync('fish', ['-c', 'true']).error !== undefined) return; // not installed here
+    const out = execFileSync(
+      'fish',
+      [
+        '-c',
+        'hookpm completion fish | source; complete -C "hookpm ins"; complete -C "hookpm rm gu"',
+      ],
+      { env, cwd: home.dir, encoding: 'utf8' },
+    );
+    expect(out.split('\n').filter((l) => l !== '')).toEqual(['install', 'guard']);
   });
 
   it('an unknown shell is a usage error (exit 2) naming the shells', async () => {
