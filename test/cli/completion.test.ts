@@ -118,6 +118,23 @@ describe('`hookpm completion <shell>`', () => {
     expect(bash.status).toBe(0);
   });
 
+  it('the zsh function offers the candidates for words/CURRENT, and files where there are none, where zsh is installed', () => {
+    if (spawnSync('zsh', ['-c', 'true']).error !== undefined) return; // not installed here
+    // Stand-ins for compsys's compadd, _files and compdef, which need an interactive zsh: they
+    // print what the function hands them. words and CURRENT are set as compsys sets them.
+    const script = [
+      'compdef() { :; }',
+      'compadd() { [[ $1 == -a ]] && print -l -- ${(P)2}; }',
+      '_files() { print FILES; }',
+      'source <(hookpm completion zsh)',
+      'words=(hookpm ins); CURRENT=2; _hookpm',
+      'words=(hookpm rm gu); CURRENT=3; _hookpm',
+      'words=(hookpm install ./); CURRENT=3; _hookpm',
+    ].join('\n');
+    const out = execFileSync('zsh', ['-c', script], { env, cwd: home.dir, encoding: 'utf8' });
+    expect(out.split('\n').filter((l) => l !== '')).toEqual(['install', 'guard', 'FILES']);
+  });
+
   it('fish really completes with its script, where fish is installed (`complete -C`)', () => {
     if (spawnSync('fish', ['-c', 'true']).error !== undefined) return; // not installed here
     const out = execFileSync(
