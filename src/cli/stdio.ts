@@ -61,9 +61,9 @@ export function endWhenClosed<S extends NodeJS.WritableStream>(stream: S): S {
 }
 
 /**
- * A closed output ends the command at once and quietly, with the status it already has (0 unless
- * it had failed), as `git log | head -1` ends git; not 141 (git's SIGPIPE), so a pipeline under
- * `set -o pipefail` whose reader stops early still succeeds. Nothing is printed: the reader is
+ * A closed output ends the command at once and quietly, as `git log | head -1` ends git, but with
+ * the status it already has (0 unless it had failed) rather than git's 141 (SIGPIPE), so a
+ * pipeline under `set -o pipefail` whose reader stops early still succeeds. Nothing is printed: the reader is
  * gone, and stderr may be the same pipe. The store stays consistent: every state write is a
  * rename, and a lock left by an ended process is taken over (io/lock.ts).
  */
