@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import * as completion from './commands/completion.js';
 import * as disableEnable from './commands/enable.js';
 import * as doctor from './commands/doctor.js';
 import * as hooks from './commands/hooks.js';
@@ -26,20 +27,22 @@ import * as validate from './commands/validate.js';
 import * as wire from './commands/wire.js';
 import { readVersion } from './start/version.js';
 import { addGlobalOptions } from './global-options.js';
+import { arrangeHelp } from './help-groups.js';
 import { reportError } from './report-error.js';
 import { usageErrorOf } from './commander-error.js';
+import { writeText } from './stdio.js';
 
 /** Every command, each in src/cli/commands/<name>.ts; add one line here per new command. */
 const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
   validate,
   hooks,
-  trust,
   install,
   ci,
   uninstall,
   update,
   disableEnable,
   list,
+  trust,
   review,
   run,
   session,
@@ -57,6 +60,7 @@ const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
   log,
   outdated,
   doctor,
+  completion,
 ];
 
 /** Commander outcomes that are not failures. */
@@ -68,7 +72,12 @@ export function buildProgram(): Command {
     .version(readVersion(), '-V, --version', 'print the version')
     .configureHelp({ showGlobalOptions: true })
     .exitOverride()
-    .configureOutput({ outputError: () => {} })
+    // Help and usage go through cli/stdio.ts, so a closed stdout ends quietly (issue 18 item 2).
+    .configureOutput({
+      writeOut: (text) => writeText(1, text),
+      writeErr: (text) => writeText(2, text),
+      outputError: () => {},
+    })
     .showSuggestionAfterError(true);
   addGlobalOptions(program);
   program.addHelpText(
@@ -76,6 +85,7 @@ export function buildProgram(): Command {
     '\nExample:\n  $ hookpm validate ./hooks/hooks.json\n  $ hookpm hooks --json\n',
   );
   for (const command of COMMANDS) command.register(program);
+  arrangeHelp(program);
   return program;
 }
 

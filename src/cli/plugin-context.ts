@@ -27,5 +27,13 @@ export function installContextOf(globals: GlobalOptions): {
   const progress = createInstallProgress();
   const ctx = pluginContextOf(globals);
   if (progress.onProgress !== undefined) ctx.onProgress = progress.onProgress;
+  // The consent question is printed on stderr below the progress line, which goes first: a
+  // finished download's line would otherwise run into the review (issue 18).
+  const ask = ctx.confirm;
+  if (ask !== undefined)
+    ctx.confirm = (review) => {
+      progress.done();
+      return ask(review);
+    };
   return { ctx, progress };
 }

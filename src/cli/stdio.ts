@@ -1,4 +1,4 @@
-import { writeSync } from 'node:fs';
+import { fstatSync, writeSync } from 'node:fs';
 
 /**
  * STYLE "Start-up cost": process.stdout, process.stderr and process.stdin are made on first use,
@@ -29,7 +29,9 @@ export function writeText(fd: 1 | 2, text: string): void {
     try {
       rest = rest.subarray(writeSync(fd, rest));
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EPIPE') return endOnClosedOutput();
+      if (code !== 'EAGAIN') throw error;
       queued.add(fd);
       streamOf(fd).write(rest);
       return;
@@ -38,7 +40,35 @@ export function writeText(fd: 1 | 2, text: string): void {
 }
 
 function streamOf(fd: 1 | 2): NodeJS.WriteStream {
-  return fd === 1 ? process.stdout : process.stderr;
+  return endWhenClosed(fd === 1 ? process.stdout : process.stderr);
+}
+
+const guarded = new WeakSet<NodeJS.WritableStream>();
+
+/**
+ * Issue 18 item 2: `stream` (stdout or stderr, or a stream over them) ends the command quietly
+ * when its reader goes away (EPIPE: `hookpm hooks | head -1`), as writeText does; any other
+ * write error is thrown as before. Returns `stream`.
+ */
+export function endWhenClosed<S extends NodeJS.WritableStream>(stream: S): S {
+  if (guarded.has(stream)) return stream;
+  guarded.add(stream);
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') endOnClosedOutput();
+    throw error;
+  });
+  return stream;
+}
+
+/**
+ * A closed output ends the command at once and quietly, as `git log | head -1` ends git, but with
+ * the status it already has (0 unless it had failed) rather than git's 141 (SIGPIPE), so a
+ * pipeline under `set -o pipefail` whose reader stops early still succeeds. Nothing is printed: the reader is
+ * gone, and stderr may be the same pipe. The store stays consistent: every state write is a
+ * rename, and a lock left by an ended process is taken over (io/lock.ts).
+ */
+function endOnClosedOutput(): never {
+  process.exit();
 }
 
 /**
@@ -49,4 +79,25 @@ function streamOf(fd: 1 | 2): NodeJS.WriteStream {
  */
 export function exitWhenWritten(): void {
   if (queued.size === 0) process.exit();
+}
+
+/**
+ * Issue 18 item 3: the columns that text on stdout (1) or stderr (2) is fitted to: the terminal's
+ * width, or null off a terminal (output to a pipe or file is never fitted). HOOKPM_COLUMNS (a
+ * positive integer) overrides both, terminal or not, so tests and scripts can fix a width.
+ */
+export function terminalWidth(fd: 1 | 2): number | null {
+  const forced = Number.parseInt(process.env.HOOKPM_COLUMNS ?? '', 10);
+  if (Number.isSafeInteger(forced) && forced > 0) return forced;
+  // A pipe or file is not a character device: known without loading node:tty (isTerminal).
+  if (!isCharacterDevice(fd) || !isTerminal(fd)) return null;
+  return streamOf(fd).columns ?? 80;
+}
+
+function isCharacterDevice(fd: 1 | 2): boolean {
+  try {
+    return fstatSync(fd).isCharacterDevice();
+  } catch {
+    return false; // a closed descriptor
+  }
 }

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createInstallProgress } from '../../src/cli/progress/install-progress.js';
+import { displayWidth } from '../../src/cli/render/width.js';
 
 /** A real stream standing in for stderr, with the isTTY flag a terminal has. */
 function terminal(isTTY: boolean): { stream: NodeJS.WriteStream; text: () => string } {
@@ -51,5 +52,21 @@ describe('install progress (cli.md section 1)', () => {
     view.done();
     await new Promise((resolve) => setImmediate(resolve));
     expect(tty.text()).toBe('');
+  });
+});
+
+describe('the progress line fits its terminal (issue 18 item 3)', () => {
+  it('a name of wide characters is cut by display width, so the line never wraps and one clear erases it', async () => {
+    const tty = terminal(true); // 60 columns
+    createInstallProgress(tty.stream).onProgress?.({
+      kind: 'download',
+      plugin: '日本語'.repeat(20),
+      received: 10,
+      total: null,
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    const drawn = tty.text().replace('\r\u001b[2K', '');
+    expect(drawn.endsWith('…')).toBe(true);
+    expect(displayWidth(drawn)).toBeLessThanOrEqual(59);
   });
 });

@@ -11,8 +11,10 @@ export interface TempHome {
 
 export async function makeTempHome(prefix = 'hookpm-home-'): Promise<TempHome> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
+  // FORCE_COLOR (set by some CI systems) would colour the text output the tests read.
+  const { FORCE_COLOR: _colour, ...inherited } = process.env as Record<string, string>;
   const env = {
-    ...(process.env as Record<string, string>),
+    ...inherited,
     HOME: dir,
     HOOKPM_HOME: join(dir, 'hookpm'),
   };

@@ -16,11 +16,5 @@ export function register(program: Command): void {
       const { runProjectAction } = await import('../project-action.js');
       await runProjectAction({ kind: 'ci' }, globalOptions(command));
     });
-  helpGroupOf(command, 'Install and manage');
-}
-
-/** commander's help groups, where this commander has them (issue 18 adds them everywhere). */
-function helpGroupOf(command: Command, group: string): void {
-  const withGroup = command as Command & { helpGroup?: (heading: string) => Command };
-  if (typeof withGroup.helpGroup === 'function') withGroup.helpGroup(group);
+  command.helpGroup('Install and manage');
 }

@@ -11,6 +11,7 @@ import { storePathsOf } from '../global-options.js';
 export function register(program: Command): void {
   program
     .command('doctor')
+    .helpGroup('Admin')
     .description(
       'check the store, state, lock, installed plugins and registries, and say how to fix problems',
     )

@@ -15,6 +15,7 @@ const collect = (value: string, previous: string[] = []): string[] => [...previo
 export function register(program: Command): void {
   program
     .command('enable')
+    .helpGroup('Install and manage')
     .description(
       "consent to a plugin's hooks (shows the review and asks, or --yes) and enable it; --hook turns one hook back on",
     )
@@ -42,6 +43,7 @@ export function register(program: Command): void {
     });
   program
     .command('disable')
+    .helpGroup('Install and manage')
     .description(
       "stop a plugin's hooks from running (consent and data are kept); --hook turns off one hook only",
     )

@@ -9,6 +9,7 @@ import { formatDiagnostic, printErrorLine, printJson, printLine } from '../rende
 export function register(program: Command): void {
   program
     .command('hooks')
+    .helpGroup('Inspect')
     .description('show the effective merged hooks, in order, with origin and id')
     .option('--trust-project-hooks', 'load <project>/.deepagents/hooks.json without asking')
     .addHelpText(

@@ -4,11 +4,16 @@ import { bold, colourEnabled } from '../render/colour.js';
 import { globalOptions } from '../global-options.js';
 import { printRegistryNotes, registryContextFromGlobals } from '../registry-options.js';
 import { escapeControl, printJson, printLine, renderTable } from '../render/render.js';
+import { wrapText } from '../render/wrap.js';
+import { terminalWidth } from '../stdio.js';
+import { ALIASES } from '../help-groups.js';
 
 /** `hookpm info <name|name@registry>` (cli.md sections 2 and 3). */
 export function register(program: Command): void {
   program
     .command('info <plugin>')
+    .aliases(ALIASES.info)
+    .helpGroup('Inspect')
     .description('registry and installed details of a plugin: versions, dist-tags, events')
     .addHelpText(
       'after',
@@ -28,7 +33,8 @@ export function register(program: Command): void {
 function printInfo(info: PluginInfo): void {
   const latest = info.latest;
   printLine(bold(escapeControl(`${info.id} ${latest?.version ?? ''}`.trim()), colourEnabled()));
-  if (info.description !== null) printLine(`  ${escapeControl(info.description)}`);
+  if (info.description !== null)
+    printLine(wrapText(`  ${escapeControl(info.description)}`, terminalWidth(1), 2).join('\n'));
   const tags = Object.entries(info.distTags).map(([tag, v]) => `${tag}: ${v}`);
   const rows: string[][] = [
     [
@@ -58,7 +64,7 @@ function printInfo(info: PluginInfo): void {
     if (info.installed.updatedAt !== info.installed.installedAt)
       rows.push(['updated at', info.installed.updatedAt]);
   }
-  printLine(renderTable(['', ''], rows).split('\n').slice(1).join('\n'));
+  printLine(renderTable(['', ''], rows, { last: 'wrap' }).split('\n').slice(1).join('\n'));
 }
 
 function installedLine(info: PluginInfo): string {

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { globalOptions, type GlobalOptions } from '../global-options.js';
 import { INSTALL_OPTIONS } from '../grammar.js';
 import { runInstall, type InstallFlags } from '../install-action.js';
+import { ALIASES } from '../help-groups.js';
 
 /**
  * `hookpm install <spec...>` (cli.md section 2; registry.md sections 4, 7); cli/start/fast-path.ts
@@ -10,6 +11,8 @@ import { runInstall, type InstallFlags } from '../install-action.js';
 export function register(program: Command): void {
   const command = program
     .command('install')
+    .aliases(ALIASES.install)
+    .helpGroup('Install and manage')
     .description(
       'install plugins from registries, tarballs or directories; shows the review and asks to enable',
     )

@@ -12,6 +12,7 @@ interface LinkFlags {
 export function register(program: Command): void {
   program
     .command('link [agent]')
+    .helpGroup('Run')
     .description(
       `run hookpm's enabled plugins inside an agent (${AGENT_IDS.join(', ')}); alone: every link's state`,
     )
@@ -59,6 +60,7 @@ export function register(program: Command): void {
     });
   program
     .command('unlink <agent>')
+    .helpGroup('Run')
     .description("take hookpm's handlers out of an agent's settings")
     .option('--project', "unlink the project's settings instead of the user's")
     .addHelpText('after', '\nExample:\n  $ hookpm unlink claude\n')

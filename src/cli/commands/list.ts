@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { globalOptions, storePathsOf, type GlobalOptions } from '../global-options.js';
 import { LIST_OPTIONS } from '../grammar.js';
+import { ALIASES } from '../help-groups.js';
 
 /** `hookpm list`'s own options (grammar.ts LIST_OPTIONS). */
 export interface ListFlags {
@@ -13,6 +14,8 @@ export interface ListFlags {
 export function register(program: Command): void {
   const list = program
     .command('list')
+    .aliases(ALIASES.list)
+    .helpGroup('Install and manage')
     .description('list installed plugins')
     .addHelpText(
       'after',

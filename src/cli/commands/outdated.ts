@@ -43,6 +43,5 @@ export function register(program: Command): void {
       else render.printLine('no plugins to check');
       for (const note of report.notes) render.printErrorLine(render.escapeControl(note));
     });
-  const withGroup = command as Command & { helpGroup?: (heading: string) => Command };
-  if (typeof withGroup.helpGroup === 'function') withGroup.helpGroup('Inspect');
+  command.helpGroup('Inspect');
 }

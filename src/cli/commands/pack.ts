@@ -8,6 +8,7 @@ import { publishedAtOption } from './registry-publish.js';
 export function register(program: Command): void {
   program
     .command('pack <dir>')
+    .helpGroup('Publish')
     .description('pack a plugin directory into a registry tarball and print its index entry')
     .option('--out <dir>', 'where to write <name>-<version>.tgz (default: the working directory)')
     .option(

@@ -15,6 +15,7 @@ import {
 export function register(program: Command): void {
   const registry = program
     .command('registry')
+    .helpGroup('Admin')
     .description('manage the registries plugins are searched and installed from')
     .addHelpText(
       'after',
@@ -34,11 +35,13 @@ export function register(program: Command): void {
     );
   registry
     .command('remove <name>')
+    .alias('rm')
     .description('remove a registry (installed plugins from it stay installed)')
     .addHelpText('after', '\nExample:\n  $ hookpm registry remove examples\n')
     .action((name: string, _o: unknown, command: Command) => remove(name, command));
   registry
     .command('list')
+    .alias('ls')
     .description('list the registries with their plugin counts')
     .addHelpText('after', '\nExample:\n  $ hookpm registry list --json\n')
     .action((_o: unknown, command: Command) => list(command, 'list'));

@@ -12,6 +12,7 @@ interface ReloadFlags {
 export function register(program: Command): void {
   program
     .command('reload')
+    .helpGroup('Run')
     .description('let a linked agent session run the plugins enabled now (its next event on)')
     .option('--session <id>', "the agent's session id (the payload's session_id)")
     .option('--all', 'every pinned agent session')

@@ -7,6 +7,7 @@ import { printJson, printLine } from '../render/render.js';
 export function register(program: Command): void {
   program
     .command('review')
+    .helpGroup('Inspect')
     .description(
       'show the hooks a plugin would run (installed, a directory, a registry plugin or a tarball), with changes since consent',
     )

@@ -18,6 +18,7 @@ interface RunFlags {
 export function register(program: Command): void {
   program
     .command('run')
+    .helpGroup('Run')
     .description('dispatch one event through the engine and print the result')
     .argument('<event>', `the event: ${EVENT_NAMES.join(', ')}`)
     .option(

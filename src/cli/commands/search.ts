@@ -3,11 +3,14 @@ import { globalOptions, type GlobalOptions } from '../global-options.js';
 import { SEARCH_OPTIONS } from '../grammar.js';
 import { registryContextFromGlobals } from '../registry-options.js';
 import { printSearchResult } from '../render/render-search.js';
+import { ALIASES } from '../help-groups.js';
 
 /** `hookpm search [query] [--event E]` (cli.md sections 2 and 3); cli/start/fast-path.ts answers the common forms first. */
 export function register(program: Command): void {
   const command = program
     .command('search [query...]')
+    .aliases(ALIASES.search)
+    .helpGroup('Inspect')
     .description('search every registry by name, description and keyword');
   for (const { flags, description } of SEARCH_OPTIONS) command.option(flags, description);
   command

@@ -11,6 +11,7 @@ import { globalOptions } from '../global-options.js';
 export function register(program: Command): void {
   program
     .command('session')
+    .helpGroup('Run')
     .description('a long-running host: JSON-RPC 2.0 over stdio, or an interactive prompt on a TTY')
     .option('--trust-project-hooks', 'load <project>/.deepagents/hooks.json without asking')
     .addHelpText(

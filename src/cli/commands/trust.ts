@@ -9,6 +9,7 @@ type Verb = 'trust' | 'untrust';
 export function register(program: Command): void {
   program
     .command('trust [dir]')
+    .helpGroup('Install and manage')
     .description(
       'trust a workspace: its .deepagents/hooks.json loads in interactive use without asking',
     )
@@ -18,6 +19,7 @@ export function register(program: Command): void {
     );
   program
     .command('untrust [dir]')
+    .helpGroup('Install and manage')
     .description('forget the trust of a workspace: its project hooks are asked about again')
     .addHelpText('after', '\nExample:\n  $ hookpm untrust ./my-project --json\n')
     .action((dir: string | undefined, _options: unknown, command: Command) =>

@@ -2,11 +2,14 @@ import type { Command } from 'commander';
 import { globalOptions } from '../global-options.js';
 import { pluginContextOf } from '../plugin-context.js';
 import { escapeControl, printErrorLine, printJson, printLine } from '../render/render.js';
+import { ALIASES } from '../help-groups.js';
 
 /** `hookpm uninstall <name...> [--keep-data]` (cli.md section 2; plugins.md V3). */
 export function register(program: Command): void {
   program
     .command('uninstall')
+    .aliases(ALIASES.uninstall)
+    .helpGroup('Install and manage')
     .description('remove installed plugins and their data directories')
     .argument('<name...>', 'plugin names or ids (name@registry)')
     .option('--keep-data', "keep each plugin's data directory")

@@ -3,6 +3,7 @@ import { globalOptions } from '../global-options.js';
 import { installContextOf } from '../plugin-context.js';
 import { escapeControl, printErrorLine, printJson } from '../render/render.js';
 import { printInstallResult } from '../render/render-install.js';
+import { ALIASES } from '../help-groups.js';
 
 interface UpdateFlags {
   dryRun?: boolean;
@@ -15,6 +16,8 @@ interface UpdateFlags {
 export function register(program: Command): void {
   program
     .command('update')
+    .aliases(ALIASES.update)
+    .helpGroup('Install and manage')
     .description(
       'update plugins to the newest version in their range; a widened surface waits for your consent',
     )

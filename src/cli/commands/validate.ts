@@ -6,6 +6,7 @@ import { formatDiagnostic, printJson, printLine } from '../render/render.js';
 export function register(program: Command): void {
   program
     .command('validate')
+    .helpGroup('Publish')
     .description(
       'check a hooks.json file, a plugin directory, a marketplace or a registry directory',
     )

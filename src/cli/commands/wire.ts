@@ -13,6 +13,7 @@ import { writeText } from '../stdio.js';
 export function register(program: Command): void {
   program
     .command('wire <agent>')
+    .helpGroup('Run')
     .description(
       "answer one agent event (the handler `hookpm link` writes; reads the agent's payload on stdin)",
     )

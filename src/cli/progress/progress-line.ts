@@ -1,9 +1,11 @@
 import { escapeControl } from '../render/render.js';
+import { truncateToWidth } from '../render/width.js';
 import { isTerminal } from '../stdio.js';
 
 /**
  * cli.md section 1: one progress line on a TTY stream, rewritten in place (`\r`, at most every
- * 80 ms unless `final`), escaped and cut to the terminal width; `clear` erases it if drawn.
+ * 80 ms unless `final`), escaped and cut to the terminal width (with `…`); `clear` erases it if
+ * drawn.
  */
 export interface ProgressLine {
   draw: (text: string, final: boolean) => void;
@@ -18,7 +20,9 @@ export function createProgressLine(stream: NodeJS.WriteStream): ProgressLine {
       const now = Date.now();
       if (now - last < 80 && !final) return;
       last = now;
-      stream.write(`\r\u001b[2K${escapeControl(text).slice(0, (stream.columns ?? 80) - 1)}`);
+      // Cut by display width (a wrapped line could not be erased by \r and one clear).
+      const fitted = truncateToWidth(escapeControl(text), (stream.columns ?? 80) - 1);
+      stream.write(`\r\u001b[2K${fitted}`);
       drawn = true;
     },
     clear: () => {

@@ -1,9 +1,11 @@
 import { createReadline } from './readline.js';
 import { HookpmError } from '../../errors.js';
 import type { ReviewReport } from '../../ops/review/report.js';
+import { colourEnabled } from '../render/colour.js';
 import { renderReview } from '../render/render-review.js';
 import { escapeControl } from '../render/render.js';
 import { interrupted } from './interrupted.js';
+import { terminalWidth } from '../stdio.js';
 
 /**
  * plugins.md Q4: shows the review on stderr and asks to enable (an update: to approve what it
@@ -14,7 +16,9 @@ import { interrupted } from './interrupted.js';
 export function askConsent(review: ReviewReport): Promise<boolean> {
   const input = process.stdin;
   const output = process.stderr;
-  output.write(`${renderReview(review)}\n\n`);
+  output.write(
+    `${renderReview(review, { width: terminalWidth(2), colour: colourEnabled(output) })}\n\n`,
+  );
   const rl = createReadline({ input, output });
   return new Promise((resolve, reject) => {
     let done = false;

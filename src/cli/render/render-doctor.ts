@@ -1,7 +1,9 @@
 import { redact } from '../../errors.js';
 import type { DoctorCheck, DoctorReport } from '../../ops/doctor/check.js';
 import { bold, colourEnabled } from './colour.js';
+import { terminalWidth } from '../stdio.js';
 import { escapeControl, printJson, printLine } from './render.js';
+import { wrapText } from './wrap.js';
 
 const MARKS: Readonly<Record<DoctorCheck['status'], string>> = {
   ok: '✓',
@@ -24,17 +26,25 @@ export function printDoctorReport(report: DoctorReport, json: boolean): void {
   const checks = report.checks.map(redactCheck);
   if (json) return printJson({ ok: report.ok, checks });
   const colour = colourEnabled();
+  const width = terminalWidth(1);
   for (const check of checks) {
+    const name = escapeControl(check.name);
     const mark = colour
       ? `${COLOURS[check.status]}${MARKS[check.status]}\u001b[39m`
       : MARKS[check.status];
-    printLine(
-      `${mark} ${bold(escapeControl(check.name), colour)}: ${escapeControl(check.message)}`,
+    // Wrapped as plain text (the hanging indent under the name), then the mark and name coloured.
+    const [first = '', ...more] = wrapText(
+      `${MARKS[check.status]} ${name}: ${escapeControl(check.message)}`,
+      width,
+      2,
     );
+    const lead = `${MARKS[check.status]} ${name}:`;
+    printLine([`${mark} ${bold(name, colour)}:${first.slice(lead.length)}`, ...more].join('\n'));
     if (check.fix === undefined) continue;
-    const [first = '', ...rest] = check.fix.split('\n');
-    printLine(`    fix: ${escapeControl(first)}`);
-    for (const line of rest) printLine(`         ${escapeControl(line)}`);
+    const [fix = '', ...rest] = check.fix.split('\n');
+    printLine(wrapText(`    fix: ${escapeControl(fix)}`, width, 9).join('\n'));
+    for (const line of rest)
+      printLine(wrapText(`         ${escapeControl(line)}`, width, 9).join('\n'));
   }
   printLine(summary(checks));
 }

@@ -3,9 +3,11 @@ import { formatDiagnostic, renderTable } from './render.js';
 
 /**
  * The handler table of `hookpm hooks` (cli.md section 3), or `no hooks`; a KEY column (for
- * `hookpm disable <plugin> --hook <key>`) when plugin handlers are listed.
+ * `hookpm disable <plugin> --hook <key>`) when plugin handlers are listed. Fitted to `width`
+ * (default: stdout's terminal, table.ts): the other columns are cut, a command never is; one
+ * that does not fit goes on its own line under its row.
  */
-export function formatHookTable(listing: HookListing): string {
+export function formatHookTable(listing: HookListing, width?: number | null): string {
   const keyed = listing.handlers.some((h) => h.key !== null);
   const rows = listing.handlers.map((h) => [
     h.id,
@@ -25,7 +27,14 @@ export function formatHookTable(listing: HookListing): string {
     'TIMEOUT',
     'COMMAND',
   ];
-  return rows.length === 0 ? 'no hooks' : renderTable(headers, rows);
+  return rows.length === 0
+    ? 'no hooks'
+    : renderTable(headers, rows, {
+        last: 'own-line',
+        // ID and KEY are what `hookpm disable --hook` and the run output name.
+        keep: keyed ? [0, 2, 5] : [0, 4],
+        ...(width === undefined ? {} : { width }),
+      });
 }
 
 /** `/hooks` at the session prompt: the table of `hookpm hooks`, then the snapshot id and diagnostics. */

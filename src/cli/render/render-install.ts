@@ -1,5 +1,6 @@
 import type { InstallResult } from '../../ops/install/record.js';
 import { renderReview } from './render-review.js';
+import { terminalWidth } from '../stdio.js';
 import { escapeControl, printErrorLine, printLine } from './render.js';
 
 /**
@@ -26,7 +27,8 @@ export function printInstallResult(result: InstallResult): void {
     printLine(escapeControl(`  version: ${plan.from ?? '(not installed)'} -> ${plan.to}`));
     printLine(`  consent: ${plan.consent}`);
     printLine('');
-    printLine(indent(renderReview(plan.review)));
+    const width = terminalWidth(1);
+    printLine(indent(renderReview(plan.review, { width: width === null ? null : width - 2 })));
     printLine('');
   }
   for (const note of result.notes) printErrorLine(escapeControl(note));

@@ -1,7 +1,19 @@
 import type { ReviewHook, ReviewReport } from '../../ops/review/report.js';
 import { codeUnchanged } from '../../plugin/code-diff.js';
+import { terminalWidth } from '../stdio.js';
+import { colourEnabled, paint, type Tone } from './colour.js';
 import { codeDiffLines, fileLines, show } from './render-files.js';
 import { escapeControl } from './render.js';
+import { wrapLine } from './wrap.js';
+
+/**
+ * Where the review is printed: its width (null: not fitted) and whether it is coloured. Default:
+ * stdout's (stdio.ts terminalWidth, colour.ts colourEnabled).
+ */
+export interface ReviewOutput {
+  width?: number | null;
+  colour?: boolean;
+}
 
 /**
  * plugins.md Q3: the review as text - what `hookpm review` prints, what the consent question shows
@@ -11,10 +23,27 @@ import { escapeControl } from './render.js';
  * document and key (and whether the user turned it off), then the diff against the consented
  * surface, the hooks turned off, the files with their digests, the code files changed since
  * consent, and the diagnostics. Every plugin-supplied string goes through escapeControl
- * (JSON-quoted values are escaped by JSON.stringify, then again here).
+ * (JSON-quoted values are escaped by JSON.stringify, then again here). On a terminal each line
+ * is wrapped at spaces to its width (wrap.ts), and the diff lines are coloured: added green,
+ * removed red, changed yellow.
  */
-export function renderReview(report: ReviewReport): string {
-  const lines = [
+export function renderReview(report: ReviewReport, output: ReviewOutput = {}): string {
+  const width = output.width === undefined ? terminalWidth(1) : output.width;
+  const colour = output.colour ?? colourEnabled();
+  return reviewLines(report)
+    .flatMap((line) => {
+      const text = typeof line === 'string' ? line : line.text;
+      const tone = typeof line === 'string' ? null : line.tone;
+      return wrapLine(escapeControl(text), width).map((part) => paint(part, tone, colour));
+    })
+    .join('\n');
+}
+
+/** A line of the review, with the colour of a diff line. */
+type ReviewLine = string | { text: string; tone: Tone };
+
+function reviewLines(report: ReviewReport): ReviewLine[] {
+  const lines: ReviewLine[] = [
     `${report.id} ${report.version}`,
     `  source:      ${report.source}`,
     `  integrity:   ${report.integrity ?? '(not installed)'}`,
@@ -42,14 +71,21 @@ export function renderReview(report: ReviewReport): string {
   if (report.diff !== null) lines.push('', ...diffLines(report));
   lines.push(...optOutLines(report));
   lines.push('', ...fileLines(report.files));
-  if (report.codeDiff !== null) lines.push('', ...codeDiffLines(report.codeDiff));
+  if (report.codeDiff !== null) lines.push('', ...codeDiffLines(report.codeDiff).map(toneOfCode));
   const problems = report.diagnostics;
   if (problems.length > 0) {
     lines.push('', 'diagnostics:');
     for (const d of problems)
       lines.push(`  ${d.severity} ${d.code} ${d.path === null ? '' : `${d.path}: `}${d.message}`);
   }
-  return lines.map(escapeControl).join('\n');
+  return lines;
+}
+
+/** A line of the code diff: its file lines (`  + path`) and diff lines (`      +text`). */
+function toneOfCode(line: string): ReviewLine {
+  const mark = /^(?: {2}| {6})([-+~])/.exec(line)?.[1];
+  if (mark === undefined || line.startsWith('      ...')) return line;
+  return { text: line, tone: mark === '+' ? 'added' : mark === '-' ? 'removed' : 'changed' };
 }
 
 function consentWords(report: ReviewReport): string {
@@ -80,18 +116,22 @@ function hookLines(hook: ReviewHook, lead: string): string[] {
   return lines;
 }
 
-function diffLines(report: ReviewReport): string[] {
+function diffLines(report: ReviewReport): ReviewLine[] {
   const diff = report.diff as NonNullable<ReviewReport['diff']>;
   if (diff.added.length + diff.removed.length + diff.changed.length === 0)
     return ['changes since consent: none'];
-  const lines = [
+  const lines: ReviewLine[] = [
     `changes since consent (${diff.added.length} added, ${diff.removed.length} removed, ${diff.changed.length} changed):`,
   ];
-  for (const hook of diff.added) lines.push(...hookLines(hook, `  + ${hook.event} `));
-  for (const hook of diff.removed) lines.push(...hookLines(hook, `  - ${hook.event} `));
+  const toned = (tone: Tone, texts: string[]): ReviewLine[] =>
+    texts.map((text) => ({ text, tone }));
+  for (const hook of diff.added)
+    lines.push(...toned('added', hookLines(hook, `  + ${hook.event} `)));
+  for (const hook of diff.removed)
+    lines.push(...toned('removed', hookLines(hook, `  - ${hook.event} `)));
   for (const change of diff.changed) {
-    lines.push(...hookLines(change.before, `  ~ ${change.before.event} was `));
-    lines.push(...hookLines(change.after, `  ~ ${change.after.event} now `));
+    lines.push(...toned('removed', hookLines(change.before, `  ~ ${change.before.event} was `)));
+    lines.push(...toned('added', hookLines(change.after, `  ~ ${change.after.event} now `)));
     if (change.before.off && !change.after.off)
       lines.push(
         `      you turned this hook off (key ${change.before.key}); it changed, so it runs unless you turn it off again: hookpm disable ${report.id} --hook ${change.after.key}`,

@@ -1,6 +1,7 @@
 import type { SearchResult } from '../../ops/registries/search.js';
 import { boldHeader, colourEnabled } from './colour.js';
 import { printRegistryNotes } from '../registry-options.js';
+import { terminalWidth } from '../stdio.js';
 import { escapeControl, printErrorLine, printJson, printLine, renderTable } from './render.js';
 
 /** `hookpm search` output (cli.md section 3): the JSON document, or a table; notes on stderr. */
@@ -9,18 +10,24 @@ export function printSearchResult(found: SearchResult, json: boolean): void {
   for (const note of found.notes) printErrorLine(`hookpm: note: ${escapeControl(note)}`);
   if (json) return printJson(found);
   if (found.results.length === 0) return printLine('no plugins match');
-  const rows = found.results.map((hit) => [
+  printLine(boldHeader(formatSearchTable(found.results, terminalWidth(1)), colourEnabled()));
+}
+
+/**
+ * The result table: on a terminal (`width`) fitted to it, the description cut with `…` where the
+ * row ends; off one (null) each description cut at 80 characters, as ever.
+ */
+export function formatSearchTable(results: SearchResult['results'], width: number | null): string {
+  const rows = results.map((hit) => [
     hit.id,
     hit.deprecated === null ? hit.version : `${hit.version} (deprecated)`,
     hit.events.join(','),
-    oneLine(hit.description),
+    oneLine(hit.description, width === null),
   ]);
-  printLine(
-    boldHeader(renderTable(['ID', 'VERSION', 'EVENTS', 'DESCRIPTION'], rows), colourEnabled()),
-  );
+  return renderTable(['ID', 'VERSION', 'EVENTS', 'DESCRIPTION'], rows, { width, keep: [0, 1] });
 }
 
-function oneLine(text: string): string {
+function oneLine(text: string, cut: boolean): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > 80 ? `${flat.slice(0, 77)}...` : flat;
+  return cut && flat.length > 80 ? `${flat.slice(0, 77)}...` : flat;
 }

@@ -1,4 +1,6 @@
-import { writeText } from '../stdio.js';
+import { isTerminal, terminalWidth, writeText } from '../stdio.js';
+import { colourEnabled, paint } from './colour.js';
+import { formatTable, type TableOptions } from './table.js';
 
 /**
  * Terminal rendering. Plugin-supplied text is printed with control characters escaped (cli.md
@@ -17,21 +19,21 @@ export function escapeControl(text: string): string {
   );
 }
 
-/** A left-aligned text table; every cell is escaped. */
+/**
+ * A left-aligned text table; every cell is escaped. Fitted to the width of stdout on a terminal
+ * (table.ts), unless `options.width` says otherwise (null: not fitted).
+ */
 export function renderTable(
   headers: readonly string[],
   rows: readonly (readonly string[])[],
+  options: TableOptions = {},
 ): string {
-  const cells = [headers, ...rows].map((row) => row.map(escapeControl));
-  const widths = headers.map((_, col) => Math.max(...cells.map((row) => (row[col] ?? '').length)));
-  return cells
-    .map((row) =>
-      row
-        .map((cell, col) => (col === row.length - 1 ? cell : cell.padEnd(widths[col] ?? 0)))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
+  const width = options.width === undefined ? terminalWidth(1) : options.width;
+  return formatTable(
+    headers.map(escapeControl),
+    rows.map((row) => row.map(escapeControl)),
+    { ...options, width },
+  );
 }
 
 /**
@@ -65,9 +67,17 @@ export function printLine(text = ''): void {
   writeText(1, `${text}\n`);
 }
 
+/** A line on stderr; a warning's `hookpm: warning...:` lead in yellow where stderr has colour. */
 export function printErrorLine(text: string): void {
-  writeText(2, `${text}\n`);
+  const lead = WARNING.exec(text)?.[0];
+  const coloured =
+    lead !== undefined && colourEnabled({ isTTY: isTerminal(2) })
+      ? paint(lead, 'warning', true) + text.slice(lead.length)
+      : text;
+  writeText(2, `${coloured}\n`);
 }
+
+const WARNING = /^(?:hookpm: )?warning(?:\[[A-Z_]+\])?:/;
 
 /** One diagnostic as a readable line: `error invalid_config <path>: <message>`. */
 export function formatDiagnostic(d: {

@@ -10,6 +10,7 @@ import { formatDispatchResult } from '../render/render-dispatch.js';
 import { formatHookListing } from '../render/render-hooks.js';
 import { formatSessionReport } from '../render/render-session.js';
 import { reportError } from '../report-error.js';
+import { completeSessionLine } from './session-completer.js';
 
 export interface PromptStreams {
   input: Readable;
@@ -20,7 +21,7 @@ export interface PromptStreams {
 export type PromptEnd = 'quit' | 'interrupted';
 
 const HELP = [
-  'Commands: /reload, /hooks, /quit, or <Event> <json payload>, e.g.',
+  'Commands: /reload, /hooks, /quit, or <Event> <json payload> (Tab completes them), e.g.',
   '  PreToolUse {"tool_name":"Bash","tool_input":{"command":"ls"}}',
   `Events: ${EVENT_NAMES.join(', ')}`,
 ].join('\n');
@@ -143,6 +144,7 @@ function createLineReader(streams: PromptStreams, onInterrupt: () => void): Line
       prompt: 'hookpm> ',
       history: [...history],
       historySize: 200,
+      completer: completeSessionLine,
     });
     rl.on('history', (lines: string[]) => (history = [...lines]));
     rl.on('line', (line) => push({ kind: 'line', line }));

@@ -1,4 +1,5 @@
 import { resolveGlobals } from '../global-options.js';
+import { ALIASES } from '../help-groups.js';
 import { INSTALL_OPTIONS, LIST_OPTIONS, SEARCH_OPTIONS } from '../grammar.js';
 import type { InstallFlags } from '../install-action.js';
 import type { ListFlags } from '../commands/list.js';
@@ -12,8 +13,10 @@ import { grammarOf, parseFastLine, type FastLine } from './fast-line.js';
 export async function runFastPath(argv: readonly string[]): Promise<boolean> {
   const args = argv.slice(2);
   for (const { command, grammar, operands, run } of FAST_COMMANDS) {
-    const line = parseFastLine(args, command, grammar, operands !== 'none');
-    if (line === null || (operands === 'some' && line.operands.length === 0)) continue;
+    const line = [command, ...ALIASES[command]]
+      .map((name) => parseFastLine(args, name, grammar, operands !== 'none'))
+      .find((parsed) => parsed !== null);
+    if (line === undefined || (operands === 'some' && line.operands.length === 0)) continue;
     try {
       await run(line);
     } catch (error) {
@@ -26,7 +29,8 @@ export async function runFastPath(argv: readonly string[]): Promise<boolean> {
 }
 
 interface FastCommand {
-  command: string;
+  /** Its name, which also stands for its aliases (help-groups.ts ALIASES). */
+  command: 'list' | 'search' | 'install';
   grammar: ReturnType<typeof grammarOf>;
   /** `some`: one operand at least (commander's `<spec...>`); `any`: `[query...]`. */
   operands: 'none' | 'any' | 'some';

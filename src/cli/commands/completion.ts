@@ -1,0 +1,69 @@
+import { Option, type Command } from 'commander';
+import { HookpmError } from '../../errors.js';
+import { globalOptions } from '../global-options.js';
+import { printLine } from '../render/render.js';
+import { writeText } from '../stdio.js';
+
+/**
+ * `hookpm completion bash|zsh|fish` (issue 18 item 7): prints the shell's completion script.
+ * The scripts call the hidden form `hookpm completion --list -- <words>`, which prints the
+ * candidates for the last word, one a line.
+ */
+export function register(program: Command): void {
+  program
+    .command('completion')
+    .helpGroup('Admin')
+    .argument('[shell]')
+    // With --list the words of the line follow (`completion --list -- hookpm-words...`).
+    .allowExcessArguments(true)
+    .addOption(new Option('--list', 'print the candidates for the last of <words>').hideHelp())
+    .usage('bash|zsh|fish')
+    .description('print a shell completion script (bash, zsh, fish)')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Example:',
+        '  $ hookpm completion bash > ~/.local/share/bash-completion/completions/hookpm',
+        '  $ source <(hookpm completion bash)      # or this in ~/.bashrc',
+        '  $ source <(hookpm completion zsh)       # in ~/.zshrc, after compinit',
+        '  $ hookpm completion fish > ~/.config/fish/completions/hookpm.fish',
+        '',
+      ].join('\n'),
+    )
+    .action(async (shell: string | undefined, flags: { list?: boolean }, command: Command) => {
+      const words = command.args.slice(1);
+      const { COMPLETION_SCRIPTS, isShell, SHELLS } =
+        await import('../completion/completion-scripts.js');
+      if (flags.list === true)
+        return listCandidates(
+          program,
+          [...(shell === undefined ? [] : [shell]), ...words],
+          command,
+        );
+      if (shell === undefined || !isShell(shell) || words.length > 0)
+        throw new HookpmError(
+          'E_USAGE',
+          `completion needs one shell: ${SHELLS.join(', ')}${shell === undefined ? '' : ` (not ${JSON.stringify([shell, ...words].join(' '))})`}`,
+          { hint: 'Example: source <(hookpm completion bash)' },
+        );
+      writeText(1, COMPLETION_SCRIPTS[shell]);
+    });
+}
+
+async function listCandidates(program: Command, words: string[], command: Command): Promise<void> {
+  const globals = globalOptions(command);
+  const [{ completeWords }, { listPlugins }, { resolveStorePaths }] = await Promise.all([
+    import('../completion/complete-words.js'),
+    import('../../ops/plugins/list.js'),
+    import('../../store/paths.js'),
+  ]);
+  const candidates = await completeWords(program, words.length === 0 ? [''] : words, {
+    installed: async (home) => {
+      const paths = resolveStorePaths({ HOOKPM_HOME: home ?? globals.hookpmHome });
+      // A store that cannot be read has nothing to offer; completion never prints an error.
+      return (await listPlugins(paths).catch(() => ({ plugins: [] }))).plugins;
+    },
+  });
+  for (const candidate of candidates) printLine(candidate);
+}

@@ -1,0 +1,215 @@
+/**
+ * Issue 18 items 3 and 7 on a real pseudo-terminal: tmux runs hookpm in a detached 80-column
+ * pane and the screen is read with capture-pane (-J joins lines the terminal wrapped, so a line
+ * wider than the pane shows as one long line; -e keeps the colour escapes). tmux is required
+ * (.ci/run installs it when missing). Checked: `hooks` and `search` fitted to 80 columns, the
+ * download progress line cleared before the consent question, diff lines coloured on the
+ * terminal and never with NO_COLOR.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { displayWidth } from '../../src/cli/render/width.js';
+import { BIN, ensureBuilt, runBin } from '../helpers/built-bin.js';
+import {
+  publishTree,
+  startPluginRegistry,
+  type ServedRegistry,
+} from '../helpers/plugin-registry.js';
+import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
+
+let home: TempHome;
+let socket: string;
+let pane = 0;
+
+const tmux = (...args: string[]): string =>
+  execFileSync('tmux', ['-S', socket, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, TMUX: '' },
+  });
+
+const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
+
+beforeAll(() => ensureBuilt(), 120_000);
+beforeEach(async () => {
+  home = await makeTempHome('hookpm-tty-');
+  socket = join(home.dir, 'tmux.sock');
+});
+afterEach(async () => {
+  try {
+    tmux('kill-server');
+  } catch {
+    // the server already ended with its last pane
+  }
+  await home.cleanup();
+});
+
+/** Runs `hookpm <args>` in a new detached 80x40 pane; the shell prints EXITED:<code> after it. */
+function startPane(args: string[], env: Record<string, string> = {}): string {
+  pane += 1;
+  const name = `p${pane}`;
+  const vars = Object.entries({ ...home.env, TERM: 'xterm-256color', ...env })
+    .map(([k, v]) => `${k}=${quote(v)}`)
+    .join(' ');
+  const command = `cd ${quote(home.dir)} && env -i ${vars} ${quote(process.execPath)} ${quote(BIN)} ${args.map(quote).join(' ')}; echo EXITED:$?; sleep 60`;
+  const size = ['-x', '80', '-y', '40'];
+  tmux(
+    ...(pane === 1 ? ['new-session', '-d'] : ['new-session', '-d']),
+    ...size,
+    '-s',
+    name,
+    command,
+  );
+  return name;
+}
+
+const screen = (name: string, colour = false): string =>
+  tmux('capture-pane', '-p', '-J', ...(colour ? ['-e'] : []), '-S', '-200', '-t', name);
+
+async function waitForScreen(
+  name: string,
+  test: (text: string) => boolean,
+  what: string,
+  colour = false,
+): Promise<string> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const text = screen(name, colour);
+    if (test(text)) return text;
+    if (Date.now() > deadline) throw new Error(`screen never showed ${what}:\n${text}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const exited = (text: string): boolean => /EXITED:\d+/.test(text);
+const linesOf = (text: string): string[] => text.split('\n').filter((l) => !/^EXITED:/.test(l));
+
+async function ok(...args: string[]): Promise<void> {
+  const run = await runBin(args, { env: home.env, cwd: home.dir });
+  expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(0);
+}
+
+describe('issue 18 item 3: output fitted to an 80-column terminal', () => {
+  it('`hookpm hooks`: no line wider than 80, rows whole, a long command on its own line', async () => {
+    const command =
+      'node "$HOME/scripts/check-the-shell-command.mjs" --mode strict --audit-log "$HOME/.guard/audit.log" --explain';
+    await mkdir(join(home.dir, '.deepagents'), { recursive: true });
+    await writeFile(
+      join(home.dir, '.deepagents', 'hooks.json'),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: '^mcp__.*__(shell|exec|execute|run_command|bash)$',
+              hooks: [{ type: 'command', command }],
+            },
+            { matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }] },
+          ],
+        },
+      }),
+    );
+    const name = startPane(['hooks']);
+    const text = await waitForScreen(name, exited, 'the end of hooks');
+    expect(text).toContain('EXITED:0');
+    const lines = linesOf(text).filter((l) => l !== '');
+    for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
+    expect(lines[0]).toMatch(/^ID +ORIGIN +MATCHER +IF +TIMEOUT +COMMAND$/);
+    expect(lines[1]).toMatch(/^PreToolUse:0:0 +user +\^mcp__\S* +600s$/);
+    // the command, whole, broken only at its spaces, on the lines under its row
+    const under = lines.slice(
+      2,
+      lines.findIndex((l) => l.startsWith('PreToolUse:1:0')),
+    );
+    expect(under.map((l) => l.trim()).join(' ')).toBe(command);
+    expect(lines.find((l) => l.startsWith('PreToolUse:1:0'))).toMatch(/ Bash +600s +true$/);
+  });
+
+  it('`hookpm search`: one line per plugin within 80 columns, descriptions cut with …', async () => {
+    const name = startPane(['search']);
+    const text = await waitForScreen(name, exited, 'the end of search');
+    expect(text).toContain('EXITED:0');
+    const lines = linesOf(text).filter((l) => l !== '');
+    expect(lines[0]).toMatch(/^ID +VERSION +EVENTS +DESCRIPTION$/);
+    expect(lines.find((l) => l.startsWith('guard@examples '))).toMatch(
+      / 1\.1\.0 +PreToolUse +Blocks .*…$/,
+    );
+    for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
+    // the same command off a terminal: not fitted, as before
+    const piped = await runBin(['search'], { env: home.env, cwd: home.dir });
+    expect(piped.stdout).toContain(
+      'Blocks destructive shell commands (rm -rf of / ~ . or outside the project, gi...',
+    );
+  });
+});
+
+describe('issue 18: the download progress line is cleared', () => {
+  let acme: ServedRegistry;
+  afterEach(() => acme.close());
+
+  it('the consent question starts on a clean line, not after `downloading x: 2.7 KiB / 2.7 KiB`', async () => {
+    acme = await startPluginRegistry('acme');
+    await ok('registry', 'add', 'acme', acme.url);
+    await publishTree(acme, 'slow', '1.0.0', {
+      '.claude-plugin/plugin.json': { json: { name: 'slow', version: '1.0.0' } },
+      'hooks/hooks.json': {
+        json: { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] } },
+      },
+      'README.md': `# slow\n\n${'padding '.repeat(300)}\n`,
+    });
+    const name = startPane(['install', 'slow@acme']);
+    const text = await waitForScreen(name, (t) => t.includes('[y/N]'), 'the consent question');
+    const lines = linesOf(text);
+    expect(lines).toContain('slow@acme 1.0.0');
+    expect(text).not.toMatch(/KiB\s*slow@acme/);
+    expect(text).not.toContain('downloading');
+    tmux('send-keys', '-t', name, 'n', 'Enter');
+    await waitForScreen(name, exited, 'the end of install');
+  });
+});
+
+describe('issue 18 item 7: colour on a terminal, never with NO_COLOR', () => {
+  it('a review diff: added lines green on the terminal; no escape at all with NO_COLOR', async () => {
+    await ok('install', 'guard@examples@1.0.0', '--yes');
+    const name = startPane(['review', 'guard@examples@1.1.0']);
+    const coloured = await waitForScreen(name, exited, 'the review', true);
+    expect(coloured).toMatch(/\u001b\[32m {2}\+ PreToolUse command/);
+    const plain = startPane(['review', 'guard@examples@1.1.0'], { NO_COLOR: '1' });
+    const text = await waitForScreen(plain, exited, 'the review without colour', true);
+    expect(text).toContain('  + PreToolUse command');
+    expect(text).not.toContain('\u001b[3');
+    // off a terminal: no colour either
+    const piped = await runBin(['review', 'guard@examples@1.1.0'], {
+      env: home.env,
+      cwd: home.dir,
+    });
+    expect(piped.stdout).toContain('  + PreToolUse command');
+    expect(piped.stdout).not.toContain('\u001b[');
+  });
+});
+
+describe('issue 18 item 7: Tab completion at the session prompt', () => {
+  it('Tab completes an event name and a slash command on the line being typed', async () => {
+    await mkdir(join(home.dir, '.deepagents'), { recursive: true });
+    await writeFile(
+      join(home.dir, '.deepagents', 'hooks.json'),
+      JSON.stringify({
+        hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo tabbed >&2' }] }] },
+      }),
+    );
+    const name = startPane(['session']);
+    await waitForScreen(name, (t) => t.includes('hookpm> '), 'the prompt');
+    tmux('send-keys', '-t', name, '-l', 'Sto');
+    tmux('send-keys', '-t', name, 'Tab');
+    await waitForScreen(name, (t) => /hookpm> Stop $/m.test(t), 'the completed event');
+    tmux('send-keys', '-t', name, 'Tab');
+    await waitForScreen(name, (t) => /hookpm> Stop \{\}$/m.test(t), 'the completed payload');
+    tmux('send-keys', '-t', name, 'Enter');
+    await waitForScreen(name, (t) => t.includes('Stop: 1 handler(s) ran'), 'the dispatch');
+    tmux('send-keys', '-t', name, '-l', '/qu');
+    tmux('send-keys', '-t', name, 'Tab');
+    await waitForScreen(name, (t) => /hookpm> \/quit$/m.test(t), 'the completed command');
+    tmux('send-keys', '-t', name, 'Enter');
+    await waitForScreen(name, (t) => t.includes('EXITED:0'), 'a clean exit');
+  });
+});
