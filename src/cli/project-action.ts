@@ -1,7 +1,7 @@
 import type { ProjectInstallResult } from '../ops/project/project-result.js';
 import type { GlobalOptions } from './global-options.js';
 import { installContextOf } from './plugin-context.js';
-import { escapeControl, printErrorLine, printJson } from './render/render.js';
+import { escapeControl, printErrorLine, printJson, printLine } from './render/render.js';
 import { printInstallResult } from './render/render-install.js';
 
 /** The project operations (issue 16) the install-like commands run. */
@@ -12,11 +12,12 @@ export type ProjectAction =
       includePrerelease: boolean;
       /** False with --no-enable. */
       enable: boolean;
+      dryRun: boolean;
     }
-  | { kind: 'install'; enable: boolean }
+  | { kind: 'install'; enable: boolean; dryRun: boolean }
   | { kind: 'ci' }
-  | { kind: 'update'; names: readonly string[] }
-  | { kind: 'uninstall'; names: readonly string[] };
+  | { kind: 'update'; names: readonly string[]; dryRun: boolean }
+  | { kind: 'uninstall'; names: readonly string[]; keepData: boolean };
 
 /** Runs a project operation with the install context (consent prompt on a TTY, progress) and prints it. */
 export async function runProjectAction(
@@ -34,27 +35,38 @@ export async function runProjectAction(
         return installProjectSpecs(ctx, action.specs, {
           ...base,
           includePrerelease: action.includePrerelease,
+          dryRun: action.dryRun,
         });
       }
       case 'install':
-        return (await import('../ops/project/install-project.js')).installProject(ctx, base);
+        return (await import('../ops/project/install-project.js')).installProject(ctx, {
+          ...base,
+          dryRun: action.dryRun,
+        });
       case 'ci':
         return (await import('../ops/project/ci.js')).ciProject(ctx, base);
       case 'update':
         return (await import('../ops/project/manage-project.js')).updateProjectPlugins(ctx, {
           ...base,
           names: action.names,
+          dryRun: action.dryRun,
         });
       case 'uninstall':
         return (await import('../ops/project/manage-project.js')).uninstallProjectPlugins(ctx, {
           cwd: globals.cwd,
           names: action.names,
+          keepData: action.keepData,
         });
     }
   };
   const result = await run().finally(progress.done);
   if (globals.json) return printJson(result);
-  printInstallResult({ installed: result.installed, dryRun: false, notes: [] });
+  printInstallResult({ installed: result.installed, dryRun: result.dryRun === true, notes: [] });
+  for (const [id, entry] of Object.entries(result.wouldLock ?? {}))
+    printLine(
+      escapeControl(`would lock ${id} ${entry.version} ${entry.integrity} (${entry.resolved})`),
+    );
+  for (const file of result.wouldWrite ?? []) printLine(escapeControl(`would write ${file}`));
   for (const note of result.notes) printErrorLine(escapeControl(note));
   for (const file of result.wrote) printErrorLine(escapeControl(`wrote ${file}`));
 }

@@ -386,7 +386,8 @@ describe('hookpm.json, hookpm.lock and hookpm ci between two teammates (issue 16
     const [a] = homes as [TempHome];
     await ok(a, project, 'registry', 'add', 'acme', acme.url);
     const stores = await store(a);
-    for (const flag of ['--dry-run', '--force', '--force-integrity-change']) {
+    // --dry-run is supported (test/e2e/project-store.test.ts).
+    for (const flag of ['--force', '--force-integrity-change']) {
       const run = await hookpm(a, project, 'install', '-P', 'team-guard@acme', flag);
       expect(run.code).toBe(2);
       expect(run.stderr).toContain('error[E_USAGE]');

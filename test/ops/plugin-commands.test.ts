@@ -196,6 +196,7 @@ describe('uninstall', () => {
           keptData: false,
           trees: [entry.path],
           dataDir: pluginDataDir(world.paths, 'guard@local'),
+          keptFor: [],
         },
       ],
       dryRun: false,

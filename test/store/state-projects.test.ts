@@ -1,12 +1,15 @@
 /**
  * Issue 16: the state's `projects` (each project's plugins, keyed by its canonical root) are held
  * to D6 like the rest: a key that is no absolute root, or a plugin key that is no plugin id or
- * differs from its record, is E_STATE_CORRUPT, never dropped at the next write.
+ * differs from its record, is E_STATE_CORRUPT, never dropped at the next write. A data directory is
+ * kept while any record, user-wide or of a project, names its id.
  */
 import { describe, expect, it } from 'vitest';
 import { readQuickState } from '../../src/store/state/read-state-fast.js';
 import { findProblem } from '../../src/store/state/state.js';
 import { findKeyProblem } from '../../src/store/state/state-keys.js';
+import { dataUsers, describeDataUser } from '../../src/store/state/data-users.js';
+import type { State } from '../../src/store/state/state-schema.js';
 
 const record = {
   id: 'guard@acme',
@@ -57,5 +60,30 @@ describe('state.projects (issue 16, registry.md D6)', () => {
     const doc = state({ '/r': { plugins: {}, extra: true } });
     expect(findProblem(Buffer.from(JSON.stringify(doc))).state).toBeUndefined();
     expect(readQuickState(JSON.stringify(doc))).toBeNull();
+  });
+});
+
+describe('dataUsers: who keeps a data directory (plugins.md V3, one per id; issue 16)', () => {
+  it('names the user-wide record first, then each project whose records name the id, by root', () => {
+    const doc = {
+      ...state({
+        '/work/z': { plugins: { 'guard@acme': record } },
+        '/work/a': { plugins: { 'guard@acme': record } },
+        '/work/m': { plugins: {} },
+      }),
+      plugins: { 'guard@acme': record },
+    } as unknown as State;
+    expect(dataUsers(doc, 'guard@acme').map(describeDataUser)).toEqual([
+      'the user-wide plugin',
+      'the project /work/a',
+      'the project /work/z',
+    ]);
+    delete (doc.plugins as Record<string, unknown>)['guard@acme'];
+    delete doc.projects!['/work/a'];
+    expect(dataUsers(doc, 'guard@acme')).toEqual([{ kind: 'project', root: '/work/z' }]);
+    expect(dataUsers(doc, 'other@acme')).toEqual([]);
+    expect(dataUsers({ version: 1, registries: {}, plugins: {} } as State, 'guard@acme')).toEqual(
+      [],
+    );
   });
 });

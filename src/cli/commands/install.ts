@@ -41,7 +41,7 @@ export async function runInstallLine(
   globals: GlobalOptions,
 ): Promise<void> {
   if (flags.project !== true && specs.length > 0) return runInstall(specs, flags, globals);
-  const unsupported = (['dryRun', 'force', 'forceIntegrityChange'] as const).find(
+  const unsupported = (['force', 'forceIntegrityChange'] as const).find(
     (flag) => flags[flag] === true,
   );
   if (unsupported !== undefined) {
@@ -54,12 +54,13 @@ export async function runInstallLine(
   const { runProjectAction } = await import('../project-action.js');
   return runProjectAction(
     specs.length === 0
-      ? { kind: 'install', enable: flags.enable }
+      ? { kind: 'install', enable: flags.enable, dryRun: flags.dryRun === true }
       : {
           kind: 'install-specs',
           specs,
           includePrerelease: flags.includePrerelease === true,
           enable: flags.enable,
+          dryRun: flags.dryRun === true,
         },
     globals,
   );

@@ -24,8 +24,17 @@ export function register(program: Command): void {
       ) => {
         const globals = globalOptions(command);
         if (flags.project === true) {
+          if (flags.dryRun === true) {
+            const { HookpmError } = await import('../../errors.js');
+            throw new HookpmError('E_USAGE', '--dry-run is not supported with --project', {
+              hint: 'Run `hookpm list --project` to see what the project has; `uninstall --project` removes the plugins from hookpm.json and hookpm.lock.',
+            });
+          }
           const { runProjectAction } = await import('../project-action.js');
-          return runProjectAction({ kind: 'uninstall', names }, globals);
+          return runProjectAction(
+            { kind: 'uninstall', names, keepData: flags.keepData === true },
+            globals,
+          );
         }
         const { uninstallPlugins } = await import('../../ops/plugins/uninstall.js');
         const result = await uninstallPlugins(pluginContextOf(globals), {
@@ -37,7 +46,7 @@ export function register(program: Command): void {
         for (const entry of result.uninstalled) {
           printLine(
             escapeControl(
-              `${result.dryRun ? 'would uninstall' : 'uninstalled'} ${entry.id} ${entry.version}${entry.keptData ? ' (data kept)' : ''}`,
+              `${result.dryRun ? 'would uninstall' : 'uninstalled'} ${entry.id} ${entry.version}${keptNote(entry)}`,
             ),
           );
           if (!result.dryRun) continue;
@@ -47,4 +56,11 @@ export function register(program: Command): void {
         if (result.dryRun) printErrorLine('dry run: nothing was changed');
       },
     );
+}
+
+/** ` (data kept)`, naming who still uses the data directory when that is why. */
+function keptNote(entry: { keptData: boolean; keptFor: readonly string[] }): string {
+  if (!entry.keptData) return '';
+  if (entry.keptFor.length === 0) return ' (data kept)';
+  return ` (data kept: ${entry.keptFor.join(', ')} ${entry.keptFor.length === 1 ? 'uses' : 'use'} it)`;
 }

@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import type { State } from '../../store/state/state-schema.js';
+import type { PluginRecord, State } from '../../store/state/state-schema.js';
 import {
   entryOf,
   recordOf,
@@ -52,19 +52,37 @@ async function planOne(
   opts: Pick<InstallOptions, 'enable' | 'force'> & { state: State },
 ): Promise<InstalledEntry> {
   const existing = opts.state.plugins[staged.inspected.id];
+  return planStaged(ctx, staged, { existing, baseline: existing, ...opts });
+}
+
+/**
+ * The plan of one staged plugin against `existing`, the record it would replace, and `baseline`,
+ * the record whose consent it is reviewed against (Q5; the same record for a user-wide install, a
+ * project's own or the user's for a project install); `carried`: consent the caller knows carries.
+ */
+export async function planStaged(
+  ctx: PluginContext,
+  staged: StagedPlugin,
+  opts: Pick<InstallOptions, 'enable' | 'force'> & {
+    existing: PluginRecord | undefined;
+    baseline: PluginRecord | undefined;
+    carried?: boolean;
+  },
+): Promise<InstalledEntry> {
+  const { existing, baseline } = opts;
   const same =
     existing !== undefined &&
     !opts.force &&
     existing.version === staged.inspected.version &&
     existing.fingerprint === staged.fingerprint;
-  const review = await reviewStaged(staged, existing, ctx.paths);
-  const carries = consentCarries(review, existing);
+  const review = await reviewStaged(staged, baseline, ctx.paths);
+  const carries = opts.carried === true || consentCarries(review, baseline);
   const wantsEnabled = opts.enable === 'yes' || (existing?.enabled ?? false);
   const plan: InstallPlan = {
     from: existing?.version ?? null,
     to: staged.inspected.version,
     diff: review.diff,
-    consent: carries ? 'carries' : wantsEnabled || existing?.consent != null ? 'required' : 'none',
+    consent: carries ? 'carries' : wantsEnabled || baseline?.consent != null ? 'required' : 'none',
     files: review.files.map((file) => file.path),
     review,
   };

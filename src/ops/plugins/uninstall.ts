@@ -1,7 +1,9 @@
 import { collectGarbage } from '../../store/collect.js';
 import { removeDataDir } from '../../store/data-dir.js';
 import { pluginDataDir } from '../../store/plugin-dirs.js';
+import { dataUsers, describeDataUser } from '../../store/state/data-users.js';
 import { readState, withStoreLock, writeState } from '../../store/state/state.js';
+import type { State } from '../../store/state/state-schema.js';
 import { findInstalled } from './installed.js';
 import { LOCAL_REGISTRY } from '../../registry/registry-name.js';
 import { rememberIntegrity } from '../../store/state/known-integrity.js';
@@ -11,11 +13,17 @@ export interface UninstallResult {
   uninstalled: Array<{
     id: string;
     version: string;
+    /** `--keep-data`, or a project still uses the id (`keptFor`). */
     keptData: boolean;
     /** The installed trees removed (the active one and a pending update's). */
     trees: string[];
     /** The data directory removed, null when kept (V3). */
     dataDir: string | null;
+    /**
+     * Who still uses the data directory, so it is kept (issue 16: the projects whose records name
+     * the id, as "the project <root>"); empty when nothing else does.
+     */
+    keptFor: string[];
   }>;
   /** `--dry-run`: nothing was changed. */
   dryRun: boolean;
@@ -25,7 +33,8 @@ export interface UninstallResult {
  * `hookpm uninstall <name...> [--keep-data] [--dry-run]`: every name must be installed (else nothing changes);
  * with `dryRun` the plan (trees and data directories to remove) is returned and nothing changes;
  * the state is written first, then the trees are collected (D4) and, without keepData, the data
- * directories deleted (V3). The integrity of a registry plugin's versions stays in the state
+ * directories deleted (V3), except one a project still names the id for (the data directory is one
+ * per id, shared by the user-wide plugin and the projects: issue 16). The integrity of a registry plugin's versions stays in the state
  * (knownIntegrity, registry.md V3), so a reinstall of the same version with other bytes is refused.
  */
 export function uninstallPlugins(
@@ -38,14 +47,21 @@ export function uninstallPlugins(
       const state = await readState(ctx.paths);
       const records = opts.names.map((name) => findInstalled(state, name));
       const unique = [...new Map(records.map((r) => [r.id, r])).values()];
+      const after: State = { ...state, plugins: { ...state.plugins } };
+      for (const record of unique) delete after.plugins[record.id];
       const result: UninstallResult = {
-        uninstalled: unique.map((r) => ({
-          id: r.id,
-          version: r.version,
-          keptData: opts.keepData,
-          trees: r.pending === null ? [r.path] : [r.path, r.pending.path],
-          dataDir: opts.keepData ? null : pluginDataDir(ctx.paths, r.id),
-        })),
+        uninstalled: unique.map((r) => {
+          const keptFor = dataUsers(after, r.id).map(describeDataUser);
+          const keptData = opts.keepData || keptFor.length > 0;
+          return {
+            id: r.id,
+            version: r.version,
+            keptData,
+            trees: r.pending === null ? [r.path] : [r.path, r.pending.path],
+            dataDir: keptData ? null : pluginDataDir(ctx.paths, r.id),
+            keptFor,
+          };
+        }),
         dryRun: opts.dryRun === true,
       };
       if (opts.dryRun === true) return result;
@@ -61,7 +77,8 @@ export function uninstallPlugins(
       }
       await writeState(ctx.paths, state);
       await collectGarbage(ctx.paths, state);
-      if (!opts.keepData) for (const record of records) await removeDataDir(ctx.paths, record.id);
+      for (const entry of result.uninstalled)
+        if (entry.dataDir !== null) await removeDataDir(ctx.paths, entry.id);
       return result;
     },
     lockOptions(ctx),

@@ -3,10 +3,12 @@ import { rm } from 'node:fs/promises';
 import { HookpmError } from '../../errors.js';
 import { quietly } from '../../io/fs-error.js';
 import { collectGarbage } from '../../store/collect.js';
-import { ensureDataDir } from '../../store/data-dir.js';
+import { ensureDataDir, removeDataDir } from '../../store/data-dir.js';
 import { listTree } from '../../store/fingerprint.js';
 import { writeInstalledFiles } from '../../store/installed-files.js';
 import { installDir, promoteTree } from '../../store/layout.js';
+import { pluginDataDir } from '../../store/plugin-dirs.js';
+import { dataUsers, describeDataUser } from '../../store/state/data-users.js';
 import { rememberIntegrity } from '../../store/state/known-integrity.js';
 import { readState, withStoreLock, writeState } from '../../store/state/state.js';
 import type { PluginRecord, State } from '../../store/state/state-schema.js';
@@ -37,6 +39,11 @@ export interface ProjectCommitOptions {
   /** Ids whose project records are removed (uninstall --project). */
   remove?: readonly string[];
   /**
+   * With `remove`: delete the data directory of each removed id that no record (user-wide or of
+   * any project) names any more (plugins.md V3; the directory is one per id). False: keep them all.
+   */
+  removeData?: boolean;
+  /**
    * The project files as the command read them and what to write: checked under the lock before
    * the state is written (another command that changed them meanwhile makes this one fail with
    * E_PROJECT_FILE, having changed nothing), written right after the state, still under the lock.
@@ -48,6 +55,16 @@ export interface ProjectCommitOptions {
 export interface ProjectCommit {
   entries: InstalledEntry[];
   wrote: string[];
+  /** Per id of `remove`: its data directory if deleted (null: kept), and who still uses it. */
+  data: RemovedData[];
+}
+
+/** What became of a removed plugin's data directory. */
+export interface RemovedData {
+  id: string;
+  /** The data directory deleted; null when kept (`keptFor`, or removeData false). */
+  removed: string | null;
+  keptFor: string[];
 }
 
 /**
@@ -105,10 +122,17 @@ async function commit(
     opts.files === undefined ? [] : await writeProjectFiles(opts.files.read, opts.files.next);
   await collectGarbage(ctx.paths, draft);
   for (const entry of entries) if (entry.enabled) await ensureDataDir(ctx.paths, entry.id);
+  const data: RemovedData[] = [];
+  for (const id of opts.remove ?? []) {
+    const keptFor = dataUsers(draft, id).map(describeDataUser);
+    const remove = opts.removeData === true && keptFor.length === 0;
+    if (remove) await removeDataDir(ctx.paths, id);
+    data.push({ id, removed: remove ? pluginDataDir(ctx.paths, id) : null, keptFor });
+  }
   const waiting = entries.filter((e) => !e.active);
   if (waiting.length > 0 && opts.enable === 'ask' && ctx.confirm === undefined)
     throw consentRequired(waiting.map((e) => e.id));
-  return { entries, wrote };
+  return { entries, wrote, data };
 }
 
 /** The project files still hold the bytes the command read (E_PROJECT_FILE otherwise). */

@@ -13,6 +13,7 @@ import type { EnableMode } from '../review/consent.js';
 import type { ProjectInstallResult } from './project-result.js';
 import { commitProject } from './commit-project.js';
 import { lockEntryOf } from './locked-source.js';
+import { planProject } from './plan-project.js';
 import {
   indexUrlOfRegistry,
   noManifest,
@@ -27,6 +28,8 @@ export interface ProjectInstallOptions {
   enable: EnableMode;
   offline: boolean;
   includePrerelease?: boolean;
+  /** `--dry-run`: the plan (plan-project.ts); nothing is written. */
+  dryRun?: boolean;
 }
 
 /**
@@ -42,7 +45,7 @@ export async function installProjectSpecs(
   opts: ProjectInstallOptions,
 ): Promise<ProjectInstallResult> {
   const scope = await openProject(ctx, opts.cwd);
-  await assertStoreWritable(ctx.paths);
+  if (opts.dryRun !== true) await assertStoreWritable(ctx.paths);
   const resolved = await resolveInstallSources(scope.ctx, specs, {
     cwd: opts.cwd,
     offline: opts.offline,
@@ -55,6 +58,8 @@ export async function installProjectSpecs(
   const next = await removingOnFailure(staged, () =>
     nextFiles(scope, manifest, lock, staged, resolved.state, { rangeFromSpec: true }),
   );
+  if (opts.dryRun === true)
+    return planProject(scope, staged, { ...opts, next, notes: resolved.notes });
   const { entries: installed, wrote } = await commitProject(scope.ctx, staged, {
     key: scope.key,
     enable: opts.enable,
@@ -78,7 +83,7 @@ export async function installProject(
   const scope = await openProject(ctx, opts.cwd);
   const manifest = scope.files.manifest;
   if (manifest === null) throw noManifest(scope.root);
-  await assertStoreWritable(ctx.paths);
+  if (opts.dryRun !== true) await assertStoreWritable(ctx.paths);
   const lock = scope.files.lock ?? emptyLockfile();
   const mismatches = findLockMismatches(manifest, lock);
   const stale = new Set(mismatches.map((m) => m.id));
@@ -108,6 +113,12 @@ export async function installProject(
     nextFiles(scope, manifest, kept, fresh, resolved.state),
   );
   const unchanged = mismatches.length === 0 && scope.files.lock !== null;
+  if (opts.dryRun === true)
+    return planProject(scope, all, {
+      ...opts,
+      next: unchanged ? undefined : { lock: next.lock },
+      notes: resolved.notes,
+    });
   const { entries: installed, wrote } = await commitProject(scope.ctx, all, {
     key: scope.key,
     enable: opts.enable,

@@ -11,6 +11,7 @@ import { hasCurrentConsent } from '../review/consent.js';
 import type { ProjectInstallResult } from './project-result.js';
 import { commitProject } from './commit-project.js';
 import { nextFiles, requireRegistrySource } from './install-project.js';
+import { planProject } from './plan-project.js';
 import { noManifest, openProject } from './project-scope.js';
 
 /** The ids of hookpm.json that `names` (ids, or names unique among them) mean; E_NOT_INSTALLED otherwise. */
@@ -34,13 +35,14 @@ export function projectIdsOf(
 }
 
 /**
- * `hookpm uninstall --project <name...>`: removes the plugins from hookpm.json, hookpm.lock and this
- * project's records (state first, then the files). The shared trees are collected when no record
- * names them; data directories are kept (the user-wide plugin or another project may use them).
+ * `hookpm uninstall --project <name...> [--keep-data]`: removes the plugins from hookpm.json,
+ * hookpm.lock and this project's records (state first, then the files). The shared trees are
+ * collected when no record names them; a data directory is deleted (without keepData) only when no
+ * record names its id any more: the user-wide plugin and other projects keep theirs (V3, issue 16).
  */
 export async function uninstallProjectPlugins(
   ctx: PluginContext,
-  opts: { cwd: string; names: readonly string[] },
+  opts: { cwd: string; names: readonly string[]; keepData: boolean },
 ): Promise<ProjectInstallResult> {
   const scope = await openProject(ctx, opts.cwd);
   const manifest = scope.files.manifest;
@@ -53,18 +55,26 @@ export async function uninstallProjectPlugins(
     delete plugins[id];
     delete lock.plugins[id];
   }
-  const { wrote } = await commitProject(scope.ctx, [], {
+  const { wrote, data } = await commitProject(scope.ctx, [], {
     key: scope.key,
     enable: 'no',
     ranges: plugins,
     exact: false,
     remove: ids,
+    removeData: !opts.keepData,
     files: {
       read: scope.files,
       next: { manifest: { plugins, registries: manifest.registries }, lock },
     },
   });
   const notes = ids.map((id) => `removed ${id} from the project`);
+  for (const { id, removed, keptFor } of data) {
+    if (removed !== null) notes.push(`removed the data directory of ${id}: ${removed}`);
+    else if (keptFor.length > 0)
+      notes.push(
+        `kept the data directory of ${id}: ${keptFor.join(', ')} ${keptFor.length === 1 ? 'uses' : 'use'} it`,
+      );
+  }
   return { schemaVersion: 1, project: scope.root, installed: [], wrote, notes };
 }
 
@@ -74,14 +84,21 @@ export async function uninstallProjectPlugins(
  */
 export async function updateProjectPlugins(
   ctx: PluginContext,
-  opts: { cwd: string; names: readonly string[]; enable: EnableMode; offline: boolean },
+  opts: {
+    cwd: string;
+    names: readonly string[];
+    enable: EnableMode;
+    offline: boolean;
+    /** The plan (plan-project.ts); nothing is written. */
+    dryRun?: boolean;
+  },
 ): Promise<ProjectInstallResult> {
   const scope = await openProject(ctx, opts.cwd);
   const manifest = scope.files.manifest;
   if (manifest === null) throw noManifest(scope.root);
   const all = Object.keys(manifest.plugins).sort(compareCodeUnits);
   const ids = opts.names.length === 0 ? all : projectIdsOf(all, opts.names, scope.root);
-  await assertStoreWritable(ctx.paths);
+  if (opts.dryRun !== true) await assertStoreWritable(ctx.paths);
   const resolved = await resolveInstallSources(
     scope.ctx,
     ids.map((id) => `${id}@${manifest.plugins[id]}`),
@@ -94,6 +111,12 @@ export async function updateProjectPlugins(
   });
   const lock = scope.files.lock ?? emptyLockfile();
   const next = nextFiles(scope, manifest, lock, staged, resolved.state);
+  if (opts.dryRun === true)
+    return planProject(scope, staged, {
+      enable: opts.enable,
+      next: { lock: next.lock },
+      notes: resolved.notes,
+    });
   const { entries: installed, wrote } = await commitProject(scope.ctx, staged, {
     key: scope.key,
     enable: opts.enable,

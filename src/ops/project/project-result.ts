@@ -1,3 +1,4 @@
+import type { LockEntry } from '../../project/lockfile.js';
 import type { InstalledEntry } from '../install/record.js';
 
 /** What a project operation (install, ci, update, uninstall with --project) did. */
@@ -9,4 +10,10 @@ export interface ProjectInstallResult {
   /** The project files written (absolute paths); `ci` writes none. */
   wrote: string[];
   notes: string[];
+  /** `install --dry-run` in a project: nothing was changed; `installed` holds the plans. */
+  dryRun?: true;
+  /** `--dry-run` only: the hookpm.lock entries that would be added or changed, by id. */
+  wouldLock?: Record<string, LockEntry>;
+  /** `--dry-run` only: the project files that would be written (absolute paths). */
+  wouldWrite?: string[];
 }

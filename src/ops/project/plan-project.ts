@@ -1,0 +1,80 @@
+import { rm } from 'node:fs/promises';
+import { serializeLockfile, type LockEntry, type Lockfile } from '../../project/lockfile.js';
+import { serializeProjectManifest, type ProjectManifest } from '../../project/project-manifest.js';
+import { readState } from '../../store/state/state.js';
+import { lockfilePath, manifestPath } from '../../workspace/project-files.js';
+import type { InstalledEntry } from '../install/record.js';
+import { planStaged } from '../install/plan.js';
+import type { StagedPlugin } from '../install/types.js';
+import type { EnableMode } from '../review/consent.js';
+import { consentBaseline, consentedAnywhere } from './project-consent.js';
+import type { ProjectInstallResult } from './project-result.js';
+import type { ProjectScope } from './project-scope.js';
+
+/**
+ * `install --project --dry-run` and `install --dry-run` in a project: the plan of each staged
+ * plugin against this project's records (the versions, the Q5 diff, whether consent would carry:
+ * as the user-wide dry run reports it), the lock entries that would be added or changed and the
+ * project files that would be written. The staging trees are removed; the state, the installed
+ * trees, hookpm.json and hookpm.lock are left as they are (only the download cache, D5, may gain
+ * files, as for any dry run).
+ */
+export async function planProject(
+  scope: ProjectScope,
+  staged: readonly StagedPlugin[],
+  opts: {
+    enable: EnableMode;
+    /** What the command would write; undefined: neither file. */
+    next: { manifest?: ProjectManifest; lock: Lockfile } | undefined;
+    notes: readonly string[];
+  },
+): Promise<ProjectInstallResult> {
+  try {
+    const state = await readState(scope.ctx.paths);
+    const own = state.projects?.[scope.key]?.plugins ?? {};
+    const installed: InstalledEntry[] = [];
+    for (const plugin of staged) {
+      const id = plugin.inspected.id;
+      const tree = {
+        surfaceHash: plugin.inspected.surface.surfaceHash,
+        fingerprint: plugin.fingerprint,
+      };
+      installed.push(
+        await planStaged(scope.ctx, plugin, {
+          enable: opts.enable,
+          force: false,
+          existing: Object.hasOwn(own, id) ? own[id] : undefined,
+          baseline: consentBaseline(state, scope.key, id),
+          carried: consentedAnywhere(state, id, tree),
+        }),
+      );
+    }
+    const { files } = scope;
+    const wouldLock: Record<string, LockEntry> = {};
+    const wouldWrite: string[] = [];
+    if (opts.next !== undefined) {
+      const before = files.lock?.plugins ?? {};
+      for (const [id, entry] of Object.entries(opts.next.lock.plugins))
+        if (!Object.hasOwn(before, id) || JSON.stringify(before[id]) !== JSON.stringify(entry))
+          wouldLock[id] = entry;
+      // The order writeProjectFiles writes in: the lock, then hookpm.json.
+      if (serializeLockfile(opts.next.lock) !== files.lockText)
+        wouldWrite.push(lockfilePath(files.root));
+      const manifest = opts.next.manifest;
+      if (manifest !== undefined && serializeProjectManifest(manifest) !== files.manifestText)
+        wouldWrite.push(manifestPath(files.root));
+    }
+    return {
+      schemaVersion: 1,
+      project: scope.root,
+      installed,
+      wrote: [],
+      notes: [...opts.notes, 'dry run: nothing was changed'],
+      dryRun: true,
+      wouldLock,
+      wouldWrite,
+    };
+  } finally {
+    await Promise.all(staged.map((s) => rm(s.dir, { recursive: true, force: true })));
+  }
+}
