@@ -200,6 +200,10 @@ describe('docs/cli-json.md and schemaVersion (issue 18 item 8)', () => {
         await json(home, { args: [verb, 'guard@examples', '--hook', first?.key ?? ''] }),
       );
     expect((await stat(join(home.dir, 'packed'))).isDirectory()).toBe(true);
+    // registry serve --json: one document once it listens, then it serves until interrupted.
+    const served = await serveDocument(home, ['registry', 'serve', 'built']);
+    expectDocumented('registry', served);
+    expect(served['url']).toBe(`http://127.0.0.1:${String(served['port'])}/`);
     // completion --json carries the same script it prints without --json.
     const script = await runBin(['completion', 'zsh'], { env: home.env, cwd: home.dir });
     expect(await json(home, { args: ['completion', 'zsh'] })).toEqual({
@@ -353,4 +357,30 @@ async function followLines(home: TempHome, dispatch: () => Promise<unknown>): Pr
   const lines = stdout.split('\n').filter((line) => line !== '');
   expect(lines.length).toBeGreaterThan(0);
   return lines;
+}
+
+/** Starts `hookpm <args> --json`, waits for its one document, then interrupts it (SIGINT). */
+async function serveDocument(home: TempHome, args: string[]): Promise<Record<string, unknown>> {
+  const child = spawn(process.execPath, [BIN, ...args, '--json'], { cwd: home.dir, env: home.env });
+  let stdout = '';
+  const parsed = new Promise<Record<string, unknown>>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      try {
+        resolve(JSON.parse(stdout) as Record<string, unknown>);
+      } catch {
+        // Not the whole document yet.
+      }
+    });
+    child.on('close', () => reject(new Error(`exited before its document: ${stdout}`)));
+  });
+  const closed = new Promise<unknown>((resolve) => child.on('close', resolve));
+  try {
+    const value = await parsed;
+    expectFrame(value, stdout);
+    return value;
+  } finally {
+    child.kill('SIGINT');
+    await closed;
+  }
 }
