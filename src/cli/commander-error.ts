@@ -30,8 +30,15 @@ export function usageErrorOf(
       : `Run \`hookpm ${path.join(' ')} --help\` for the options and an example.`;
   return new HookpmError('E_USAGE', message, {
     commander: error.code,
+    suggestions: suggestedNames(suggestion),
     hint: suggestion === '' ? help : `${suggestion}\n${help}`,
   });
+}
+
+/** The names in commander's `Did you mean x?` / `Did you mean one of x, y?`; [] without one. */
+function suggestedNames(suggestion: string): string[] {
+  const names = /^Did you mean (?:one of )?(.+)\?$/.exec(suggestion)?.[1];
+  return names === undefined ? [] : names.split(', ').filter((name) => name !== '');
 }
 
 /** The (sub)command names `args` start with, skipping options: `['registry', 'add']`. */

@@ -1,5 +1,5 @@
 import { HookpmError, redact, type ErrorCode } from '../errors.js';
-import { escapeControl, JSON_SCHEMA_VERSION, jsonText } from './render/render.js';
+import { escapeControl, printJson } from './render/render.js';
 import { writeText } from './stdio.js';
 import { isInterrupted } from './prompt/interrupted.js';
 
@@ -16,6 +16,8 @@ export interface ReportedError {
   code: ErrorCode;
   message: string;
   hint: string | null;
+  /** The names closest to a misspelt one, as the hint's "Did you mean" (details.suggestions). */
+  suggestions: string[];
   /** 2 for a usage error, 130 for Ctrl+C at a question, 1 otherwise. */
   exitCode: 1 | 2 | 130;
 }
@@ -28,26 +30,37 @@ export function describeError(error: unknown): ReportedError {
       code: error.code,
       message: error.message,
       hint,
+      suggestions: suggestionsOf(error),
       exitCode: USAGE_CODES.has(error.code) ? 2 : isInterrupted(error) ? 130 : 1,
     };
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { code: 'E_INTERNAL', message, hint: DEFAULT_HINTS.E_INTERNAL ?? null, exitCode: 1 };
+  return {
+    code: 'E_INTERNAL',
+    message,
+    hint: DEFAULT_HINTS.E_INTERNAL ?? null,
+    suggestions: [],
+    exitCode: 1,
+  };
+}
+
+function suggestionsOf(error: HookpmError): string[] {
+  const names = error.details['suggestions'];
+  return Array.isArray(names) ? names.filter((name) => typeof name === 'string') : [];
 }
 
 /**
  * Prints an error as cli.md section 1 says (human: `hookpm: error[E_CODE]: ...` and an indented
- * hint on stderr; `--json`: `{"error":{code,message,hint}}` on stdout) and returns the exit code.
+ * hint on stderr; `--json`: `{"schemaVersion":1,"error":{code,message,hint,suggestions}}` on
+ * stdout, docs/cli-json.md) and returns the exit code.
  */
 export function reportError(error: unknown, options: { json: boolean }): number {
   const reported = describeError(error);
   const message = redact(reported.message);
   const hint = reported.hint === null ? null : redact(reported.hint);
   if (options.json) {
-    writeText(
-      1,
-      `${jsonText({ schemaVersion: JSON_SCHEMA_VERSION, error: { code: reported.code, message, hint } })}\n`,
-    );
+    const { code, suggestions } = reported;
+    printJson({ error: { code, message, hint, suggestions } });
   } else {
     const lines = [`hookpm: error[${reported.code}]: ${escapeControl(message)}`];
     if (hint !== null) lines.push(...hint.split('\n').map((line) => `  ${escapeControl(line)}`));

@@ -13,8 +13,14 @@ export function isValidPluginName(name: unknown): name is string {
 
 /** Issue 18 item 4: `Guard` is no plugin name, but `guard` may be the one meant. */
 export function lowerCaseSuggestion(name: string): string | null {
+  const [lower] = lowerCaseNames(name);
+  return lower === undefined ? null : `Did you mean ${lower}?`;
+}
+
+/** `[name]` in lower case when that is a valid name and differs, else `[]` (an error's `suggestions`). */
+export function lowerCaseNames(name: string): string[] {
   const lower = name.toLowerCase();
-  return lower !== name && isValidPluginName(lower) ? `Did you mean ${lower}?` : null;
+  return lower !== name && isValidPluginName(lower) ? [lower] : [];
 }
 
 /** Throws E_NAME_INVALID unless `name` satisfies P3; `where` says where the name came from. */

@@ -135,6 +135,7 @@ describe('issue 18 item 4: suggestions by edit distance', () => {
       code: 'E_USAGE',
       message: 'unknown command "instal"',
       hint: 'Did you mean install?\nRun `hookpm help` for the commands.',
+      suggestions: ['install'],
     });
   });
 });

@@ -1,13 +1,14 @@
 import { Option, type Command } from 'commander';
 import { HookpmError } from '../../errors.js';
 import { globalOptions } from '../global-options.js';
-import { printLine } from '../render/render.js';
+import { printJson, printLine } from '../render/render.js';
 import { writeText } from '../stdio.js';
 
 /**
  * `hookpm completion bash|zsh|fish` (issue 18 item 7): prints the shell's completion script.
  * The scripts call the hidden form `hookpm completion --list -- <words>`, which prints the
- * candidates for the last word, one a line.
+ * candidates for the last word, one a line. With `--json` the script comes in a document
+ * (docs/cli-json.md).
  */
 export function register(program: Command): void {
   program
@@ -47,6 +48,8 @@ export function register(program: Command): void {
           `completion needs one shell: ${SHELLS.join(', ')}${shell === undefined ? '' : ` (not ${JSON.stringify([shell, ...words].join(' '))})`}`,
           { hint: 'Example: source <(hookpm completion bash)' },
         );
+      if (globalOptions(command).json)
+        return printJson({ shell, script: COMPLETION_SCRIPTS[shell] });
       writeText(1, COMPLETION_SCRIPTS[shell]);
     });
 }

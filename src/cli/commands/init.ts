@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { HookpmError } from '../../errors.js';
 import { EVENT_NAMES, isEventName, type EventName } from '../../hooks/events.js';
+import { suggestIn } from '../../text/did-you-mean.js';
 import { globalOptions } from '../global-options.js';
 import { escapeControl, printJson, printLine } from '../render/render.js';
 
@@ -46,7 +47,7 @@ export function register(program: Command): void {
         ...(flags.name === undefined ? {} : { name: flags.name }),
         existing: flags.existing === true,
       });
-      if (globals.json) return printJson({ schemaVersion: 1, ...result });
+      if (globals.json) return printJson(result);
       printLine(`created plugin ${result.name} in ${escapeControl(result.dir)} (${result.event}):`);
       for (const file of result.files) printLine(`  ${file}`);
       printLine(
@@ -57,9 +58,10 @@ export function register(program: Command): void {
 
 function parseEvent(name: string): EventName {
   if (isEventName(name)) return name;
-  throw new HookpmError(
+  const error = new HookpmError(
     'E_USAGE',
     `--event: unknown event ${JSON.stringify(name)}: expected one of ${EVENT_NAMES.join(', ')}`,
     { hint: 'Event names are case-sensitive, e.g. PreToolUse, Stop.' },
   );
+  throw suggestIn(error, name, EVENT_NAMES);
 }

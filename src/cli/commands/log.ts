@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { globalOptions, storePathsOf } from '../global-options.js';
-import { printJson, printLine } from '../render/render.js';
-import { writeText } from '../stdio.js';
+import { printJson, printJsonLine, printLine } from '../render/render.js';
 
 interface LogFlags {
   plugin?: string;
@@ -53,16 +52,13 @@ export function register(program: Command): void {
         await followLog(
           paths,
           filter,
-          (entry) =>
-            globals.json
-              ? writeText(1, `${JSON.stringify({ schemaVersion: 1, ...entry })}\n`)
-              : printLine(formatLogEntry(entry)),
+          (entry) => (globals.json ? printJsonLine(entry) : printLine(formatLogEntry(entry))),
           controller.signal,
         );
         return;
       }
       const read = readLog(paths, filter);
-      if (globals.json) return printJson({ schemaVersion: 1, ...read });
+      if (globals.json) return printJson(read);
       for (const entry of read.entries) printLine(formatLogEntry(entry));
       if (read.entries.length === 0) printLine('no dispatch logged matches');
       if (read.damaged > 0) printLine(`(${read.damaged} damaged line(s) skipped)`);
@@ -88,7 +84,6 @@ export function register(program: Command): void {
       const stats = computeStats(read.entries);
       if (globals.json)
         return printJson({
-          schemaVersion: 1,
           since: since === undefined ? null : new Date(since).toISOString(),
           ...stats,
           damaged: read.damaged,

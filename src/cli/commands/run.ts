@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { didYouMean } from '../../text/did-you-mean.js';
+import { closestNames, didYouMean } from '../../text/did-you-mean.js';
 import { HookpmError } from '../../errors.js';
 import { EVENT_NAMES, isEventName, type EventName } from '../../hooks/events.js';
 import { globalOptions } from '../global-options.js';
@@ -79,6 +79,7 @@ function parseEvent(name: string): EventName {
     {
       expected: EVENT_NAMES,
       found: name,
+      suggestions: closestNames(name, EVENT_NAMES),
       hint:
         near === null
           ? 'Event names are case-sensitive; run `hookpm run --help` for the list.'

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { HookpmError } from '../../errors.js';
 import { EVENT_NAMES, isEventName, type EventName } from '../../hooks/events.js';
+import { suggestIn } from '../../text/did-you-mean.js';
 import { parseJson } from '../../json/parse-json.js';
 import { isPlainObject } from '../../json/describe-value.js';
 import { globalOptions, storePathsOf } from '../global-options.js';
@@ -91,7 +92,7 @@ async function payloadOf(
 
 function parseEvent(name: string): EventName {
   if (isEventName(name)) return name;
-  throw new HookpmError(
+  const error = new HookpmError(
     'E_USAGE',
     `unknown event ${JSON.stringify(name)}: expected one of ${EVENT_NAMES.join(', ')}`,
     {
@@ -100,4 +101,5 @@ function parseEvent(name: string): EventName {
       hint: 'Event names are case-sensitive, e.g. PreToolUse, Stop.',
     },
   );
+  throw suggestIn(error, name, EVENT_NAMES);
 }

@@ -43,9 +43,12 @@ export function renderTable(
  */
 const JSON_RAW = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
-/** `value` as indented JSON text with every control character escaped (cli.md section 1). */
-export function jsonText(value: unknown): string {
-  return (JSON.stringify(value, null, 2) ?? 'null').replace(
+/**
+ * `value` as JSON text with every control character escaped (cli.md section 1): indented, or on
+ * one line with `indent` 0.
+ */
+export function jsonText(value: unknown, indent = 2): string {
+  return (JSON.stringify(value, null, indent) ?? 'null').replace(
     JSON_RAW,
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
@@ -61,6 +64,15 @@ export const JSON_SCHEMA_VERSION = 1;
 export function printJson(value: object): void {
   if (Array.isArray(value)) throw new Error('Assertion failed: a --json document is an object');
   writeText(1, `${jsonText({ schemaVersion: JSON_SCHEMA_VERSION, ...value })}\n`);
+}
+
+/**
+ * Writes one JSON object as one line on stdout, `schemaVersion` first, for the commands that print
+ * a stream of them (`log --follow --json`: newline-delimited JSON, docs/cli-json.md).
+ */
+export function printJsonLine(value: object): void {
+  if (Array.isArray(value)) throw new Error('Assertion failed: a --json line is an object');
+  writeText(1, `${jsonText({ schemaVersion: JSON_SCHEMA_VERSION, ...value }, 0)}\n`);
 }
 
 export function printLine(text = ''): void {

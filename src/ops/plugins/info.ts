@@ -1,5 +1,5 @@
 import { HookpmError } from '../../errors.js';
-import { isValidPluginName, lowerCaseSuggestion } from '../../plugin/name.js';
+import { isValidPluginName, lowerCaseNames, lowerCaseSuggestion } from '../../plugin/name.js';
 import type { IndexPlugin } from '../../registry/indexes/index-schema.js';
 import { latestVersion } from '../../registry/versions/latest-version.js';
 import { ambiguousName } from '../../registry/versions/resolve-version.js';
@@ -33,6 +33,7 @@ export async function describePlugin(ctx: RegistryContext, spec: string): Promis
       `${JSON.stringify(spec.slice(0, 80))} does not name a plugin.`,
       {
         spec,
+        suggestions: lowerCaseNames(name),
         hint: withSuggestion(lowerCaseSuggestion(name), 'Give a plugin name, or name@registry.'),
       },
     );

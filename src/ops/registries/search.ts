@@ -1,5 +1,5 @@
 import { HookpmError } from '../../errors.js';
-import { didYouMean, withSuggestion } from '../../text/did-you-mean.js';
+import { closestNames, didYouMean, withSuggestion } from '../../text/did-you-mean.js';
 import { EVENT_NAMES, isEventName } from '../../hooks/events.js';
 import { searchSummaries, type SearchHit } from '../../registry/indexes/search-index.js';
 import { loadSummaries, type RegistryWarning } from './load-catalogs.js';
@@ -35,6 +35,7 @@ export async function searchPlugins(
       `--event ${JSON.stringify(opts.event)} is not an event name.`,
       {
         event: opts.event,
+        suggestions: closestNames(opts.event, EVENT_NAMES),
         hint: withSuggestion(
           didYouMean(opts.event, EVENT_NAMES),
           `Events: ${EVENT_NAMES.join(', ')} (case-sensitive).`,

@@ -5,7 +5,11 @@
 import semver from './semver.js';
 import { withSuggestion } from '../../text/did-you-mean.js';
 import { HookpmError } from '../../errors.js';
-import { lowerCaseSuggestion, PLUGIN_NAME_PATTERN as PLUGIN_NAME } from '../../plugin/name.js';
+import {
+  lowerCaseNames,
+  lowerCaseSuggestion,
+  PLUGIN_NAME_PATTERN as PLUGIN_NAME,
+} from '../../plugin/name.js';
 import { DIST_TAG_PATTERN, isNpmPackageName } from '../name-rules.js';
 import { checkUrl } from '../http/url-policy.js';
 
@@ -101,6 +105,7 @@ function registrySpec(spec: string, registries: readonly string[]): InstallSpec 
       `install spec ${quote(spec)}: ${quote(name)} is not a valid plugin name (^[a-z0-9][a-z0-9._-]{0,63}$)`,
       {
         spec,
+        suggestions: lowerCaseNames(name),
         hint: withSuggestion(
           lowerCaseSuggestion(name),
           'Plugin names are lower-case ASCII letters, digits, `.`, `_` and `-`; use ./dir for a path.',
