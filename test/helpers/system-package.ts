@@ -6,11 +6,13 @@
  * test that needs it, with the fix.
  * Parallel callers (vitest workers, two suites, two tools) run at most one apt-get at a time: every
  * install runs under one lock directory beside the temporary files (dpkg allows one writer), and a
- * caller that waited looks for its tool again before installing.
+ * caller that waited looks for its tool again before installing. The first install runs
+ * `apt-get update` (a fresh image has no package lists); installs within LISTS_FRESH_MS after it
+ * skip that.
  */
 import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
-import { access, mkdir, rm, stat } from 'node:fs/promises';
+import { access, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 
@@ -44,6 +46,8 @@ export interface RequireToolOptions {
 export const KNOWN_DIRS = ['/usr/local/bin', '/usr/bin', '/bin', '/usr/sbin', '/sbin'];
 /** The one lock every install of every tool runs under. */
 export const LOCK_DIR = join(tmpdir(), 'hookpm-apt-install.lock');
+/** How long after one `apt-get update` (marked beside the lock) the next install skips it. */
+export const LISTS_FRESH_MS = 60 * 60_000;
 /** A hook timeout long enough for a first-use install (the lock wait plus the install). */
 export const INSTALL_TIMEOUT_MS = 20 * 60_000;
 
@@ -97,10 +101,20 @@ export async function requireTool(
   const lockDir = opts.lockDir ?? LOCK_DIR;
   await withLock(lockDir, opts.waitMs ?? 15 * 60_000, async () => {
     if ((await locate(tool, env)) !== null) return;
-    (opts.log ?? ((line) => process.stderr.write(`${line}\n`)))(
-      `${neededBy}: ${what}; running ${installLine([tool.package], true)}`,
+    // The package lists one caller fetched serve the next installs for a while.
+    const updated = `${lockDir}.updated`;
+    const fresh = await stat(updated).then(
+      (s) => Date.now() - s.mtimeMs < LISTS_FRESH_MS,
+      () => false,
     );
-    for (const argv of installCommands([tool.package], true)) await run(argv, env);
+    const commands = installCommands([tool.package], true).slice(fresh ? 1 : 0);
+    (opts.log ?? ((line) => process.stderr.write(`${line}\n`)))(
+      `${neededBy}: ${what}; running ${commands.map((argv) => argv.join(' ')).join(' && ')}`,
+    );
+    for (const argv of commands) {
+      await run(argv, env);
+      if (argv[1] === 'update') await writeFile(updated, '');
+    }
   });
   const installed = await locate(tool, env);
   if (installed !== null) return installed;
