@@ -11,6 +11,7 @@ import { CLAUDE_CODE_VERSION, installClaudeCode, runClaudeTurn } from './claude-
 import type { ClaudeTurn } from './claude-code.js';
 import { startFakeMessagesApi } from './fake-messages-api.js';
 import type { FakeMessagesApi } from './fake-messages-api.js';
+import { GIT, requireTool } from '../helpers/system-package.js';
 
 const TURN_MS = 60_000;
 const EVENTS = [
@@ -54,8 +55,10 @@ let binary: string;
 let top: string;
 let apis: FakeMessagesApi[] = [];
 let n = 0;
+let gitPath: string;
 
 beforeAll(async () => {
+  gitPath = await requireTool(GIT);
   top = mkdtempSync(join(tmpdir(), 'hookpm-agents-'));
   // The first install downloads about 400 MB into the agent cache.
   binary = await installClaudeCode();
@@ -74,7 +77,7 @@ function workspace(): Workspace {
   const ws = { root, home: join(root, 'home'), repo: join(root, 'repo'), log: join(root, 'log') };
   mkdirSync(ws.home, { recursive: true });
   mkdirSync(ws.repo, { recursive: true });
-  execFileSync('git', ['init', '-q', ws.repo]);
+  execFileSync(gitPath, ['init', '-q', ws.repo]);
   return ws;
 }
 

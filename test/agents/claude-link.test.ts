@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runBin } from '../helpers/built-bin.js';
+import { GIT, requireTool } from '../helpers/system-package.js';
 import { installClaudeCode, runClaudeTurn } from './claude-code.js';
 import { startFakeMessagesApi, type FakeMessagesApi } from './fake-messages-api.js';
 
@@ -44,7 +45,7 @@ beforeAll(async () => {
   home = join(root, 'home');
   repo = join(root, 'repo');
   mkdirSync(join(home, '.claude'), { recursive: true });
-  execFileSync('git', ['init', '-q', repo]);
+  execFileSync(await requireTool(GIT), ['init', '-q', repo]);
   writeFileSync(settingsFile(), BEFORE);
   // The first install downloads about 400 MB into the agent cache.
   binary = await installClaudeCode();

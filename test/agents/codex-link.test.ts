@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runBin } from '../helpers/built-bin.js';
+import { GIT, requireTool } from '../helpers/system-package.js';
 import { installCodex, runCodexTurn, writeCodexConfig } from './codex.js';
 import { startFakeResponsesApi } from './fake-responses-api.js';
 
@@ -43,7 +44,7 @@ beforeAll(async () => {
   home = join(root, 'home');
   repo = join(root, 'repo');
   mkdirSync(join(home, '.codex'), { recursive: true });
-  execFileSync('git', ['init', '-q', repo]);
+  execFileSync(await requireTool(GIT), ['init', '-q', repo]);
   writeFileSync(hooksFile(), BEFORE);
   // The first install downloads about 420 MB into the agent cache.
   launcher = await installCodex();

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runBin } from '../helpers/built-bin.js';
+import { GIT, requireTool } from '../helpers/system-package.js';
 import { startFakeGeminiApi } from './fake-gemini-api.js';
 import { GEMINI_BASE_SETTINGS, installGeminiCli, runGeminiTurn } from './gemini-cli.js';
 
@@ -51,7 +52,7 @@ beforeAll(async () => {
   home = join(root, 'home');
   repo = join(root, 'repo');
   mkdirSync(join(home, '.gemini'), { recursive: true });
-  execFileSync('git', ['init', '-q', repo]);
+  execFileSync(await requireTool(GIT), ['init', '-q', repo]);
   writeFileSync(settingsFile(), BEFORE);
   // The first install downloads about 100 MB into the agent cache.
   script = await installGeminiCli();

@@ -1,6 +1,7 @@
 /**
- * issue 18 item 1: the browser tests find or install their browser, and otherwise fail with the
- * exact command to run. The machine's chromium is never uninstalled here: the missing browser is a
+ * issue 18 item 1: the browser tests find or install their browser (through
+ * test/helpers/system-package.ts, whose own tests cover the lock and the failures in general), and
+ * otherwise fail with the exact command to run. The machine's chromium is never uninstalled here: the missing browser is a
  * path that does not exist, and apt-get is a stand-in script on PATH (the real one would change
  * the machine) that records its argv and, for `install`, creates the browser at that path.
  */
@@ -8,7 +9,8 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CHROMIUM_ENV, findChromium, installLine } from './find-chromium.js';
+import { installLine } from '../helpers/system-package.js';
+import { CHROMIUM_ENV, findChromium } from './find-chromium.js';
 
 let dir: string;
 let bin: string;
@@ -86,7 +88,7 @@ describe('findChromium (issue 18 item 1)', () => {
     expect((error as Error).message).toContain(
       '\n  apt-get update && apt-get install -y chromium\n',
     );
-    expect(installLine(true)).toBe('apt-get update && apt-get install -y chromium');
+    expect(installLine(['chromium'], true)).toBe('apt-get update && apt-get install -y chromium');
   });
 
   it('root with apt-get: two parallel callers install once (under the lock) and both get the browser', async () => {
@@ -104,7 +106,7 @@ describe('findChromium (issue 18 item 1)', () => {
     expect(found).toEqual([browser, browser]);
     expect(await recorded()).toEqual(['update', 'install -y chromium']);
     expect(logged).toEqual([
-      `browser tests: ${browser} is missing; running apt-get update && apt-get install -y chromium`,
+      `the browser tests: chromium at ${browser}, which is missing; running apt-get update && apt-get install -y chromium`,
     ]);
   });
 
@@ -113,7 +115,7 @@ describe('findChromium (issue 18 item 1)', () => {
     const lockDir = join(dir, 'install.lock');
     const opts = { path: browser, env: env(), root: true, lockDir, log: () => undefined };
     await expect(findChromium(opts)).rejects.toThrow(
-      `apt-get update && apt-get install -y chromium finished, but ${browser} is still missing`,
+      `apt-get update && apt-get install -y chromium finished, but the browser tests still need chromium at ${browser}, which is missing`,
     );
     await expect(readFile(lockDir)).rejects.toMatchObject({ code: 'ENOENT' });
   });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { promptTrust } from '../../src/cli/prompt/prompt-trust.js';
 import type { ProjectHooksSummary } from '../../src/ops/run/project-hooks-summary.js';
 import type { TrustAnswer } from '../../src/ops/run/resolve-trust.js';
+import { INSTALL_TIMEOUT_MS, requireTool, SCRIPT } from '../helpers/system-package.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'hookpm.js');
@@ -36,11 +37,13 @@ let dir: string;
 let home: string;
 let repo: string;
 let n = 0;
+let script: string;
 
 beforeAll(async () => {
+  script = await requireTool({ ...SCRIPT, neededBy: 'the terminal tests' });
   ensureBuilt();
   dir = await realpath(await mkdtemp(join(tmpdir(), 'hookpm-cli-trust-')));
-});
+}, INSTALL_TIMEOUT_MS);
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
@@ -198,7 +201,7 @@ function hookpmOnTty(
   keys: string,
 ): Promise<{ code: number | null; screen: string }> {
   const command = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
-  const child = spawn('script', ['-qec', command, '/dev/null'], {
+  const child = spawn(script, ['-qec', command, '/dev/null'], {
     cwd: repo,
     env: { ...env(), TERM: 'dumb' },
   });

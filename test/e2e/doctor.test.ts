@@ -14,6 +14,7 @@ import {
 import type { StorePaths } from '../../src/store/store-paths.js';
 import { BIN, ensureBuilt, runBin, type BinRun } from '../helpers/built-bin.js';
 import { hashStore } from '../helpers/store-snapshot.js';
+import { MOUNT, requireTool, UNSHARE } from '../helpers/system-package.js';
 import { writeTree } from '../store/plugin-tree.js';
 
 /**
@@ -237,9 +238,11 @@ describe('hookpm doctor (built binary)', () => {
       'exec "$2" "$3" doctor --json',
     ].join('; ');
     const unshare = process.getuid?.() === 0 ? ['-m'] : ['-r', '-m'];
+    await requireTool(MOUNT);
+    const unshareBin = await requireTool(UNSHARE);
     const run = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
       const child = spawn(
-        'unshare',
+        unshareBin,
         [...unshare, 'sh', '-ec', script, 'sh', store, process.execPath, BIN],
         { env: s.env, cwd: s.home },
       );

@@ -14,7 +14,8 @@ import { integrityOf } from '../../src/registry/integrity.js';
 import { resolveStorePaths, tarballCacheDir } from '../../src/store/paths.js';
 import { ensureBuilt, runBin, type BinRun } from '../helpers/built-bin.js';
 import { startFakeNpmRegistry, type FakeNpmRegistry } from '../helpers/fake-npm-registry.js';
-import { gitTestEnv, makeRepo, writeFiles } from '../helpers/git-repo.js';
+import { gitTestEnv, makeRepo, requireGit, writeFiles } from '../helpers/git-repo.js';
+import { INSTALL_TIMEOUT_MS } from '../helpers/system-package.js';
 import { hashStore } from '../helpers/store-snapshot.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
 
@@ -69,6 +70,7 @@ let repoDir: string;
 let repoCommit: string;
 let home: TempHome;
 
+beforeAll(requireGit, INSTALL_TIMEOUT_MS);
 beforeAll(async () => {
   ensureBuilt();
   scratch = await mkdtemp(join(tmpdir(), 'hookpm-mkt-e2e-'));

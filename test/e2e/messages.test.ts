@@ -16,14 +16,18 @@ import {
   startPluginRegistry,
   type ServedRegistry,
 } from '../helpers/plugin-registry.js';
-import { hookpmOnTty, startOnTty } from '../helpers/pty.js';
+import { hookpmOnTty, requireTty, startOnTty } from '../helpers/pty.js';
+import { INSTALL_TIMEOUT_MS } from '../helpers/system-package.js';
 import { hashStore } from '../helpers/store-snapshot.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
 
 let home: TempHome;
 let acme: ServedRegistry;
 
-beforeAll(() => ensureBuilt(), 120_000);
+beforeAll(async () => {
+  await requireTty();
+  ensureBuilt();
+}, INSTALL_TIMEOUT_MS);
 beforeEach(async () => {
   home = await makeTempHome('hookpm-messages-e2e-');
   home.env.NO_COLOR = '1';

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveStorePaths } from '../../src/store/paths.js';
 import { pluginDataDir } from '../../src/store/plugin-dirs.js';
 import { BIN, ensureBuilt, runBin } from '../helpers/built-bin.js';
+import { INSTALL_TIMEOUT_MS, requireTool, SCRIPT } from '../helpers/system-package.js';
 import { writeTree } from '../store/plugin-tree.js';
 
 /**
@@ -17,13 +18,15 @@ import { writeTree } from '../store/plugin-tree.js';
 let dir: string;
 let repo: string;
 let n = 0;
+let script: string;
 
 beforeAll(async () => {
+  script = await requireTool({ ...SCRIPT, neededBy: 'the terminal tests' });
   ensureBuilt();
   dir = await realpath(await mkdtemp(join(tmpdir(), 'hookpm-e2e-plugins-')));
   repo = join(dir, 'repo');
   await mkdir(join(repo, '.git'), { recursive: true });
-});
+}, INSTALL_TIMEOUT_MS);
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 /** A fresh store; its directory name holds `$(touch pwned)` so V1 is checked on every run. */
@@ -105,7 +108,7 @@ function onTty(
   answer: string,
 ): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn('script', ['-qec', `'${process.execPath}' '${BIN}' ${args}`, '/dev/null'], {
+    const child = spawn(script, ['-qec', `'${process.execPath}' '${BIN}' ${args}`, '/dev/null'], {
       env: { ...env, TERM: 'dumb' },
       cwd: repo,
     });

@@ -1,7 +1,8 @@
 /**
  * `hookpm session` on a real pseudo-terminal (cli.md section 4): tmux runs the session in a
  * detached pane, keys are typed with send-keys and the screen is read with capture-pane.
- * tmux is required (.ci/run installs it when missing).
+ * tmux is required: installed on first use, or the tests fail with the command to run
+ * (test/helpers/system-package.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -18,19 +19,24 @@ import {
   waitForPid,
   type SessionWorkspace,
 } from '../helpers/session-workspace.js';
+import { INSTALL_TIMEOUT_MS, requireTool, TMUX } from '../helpers/system-package.js';
 
 let ws: SessionWorkspace;
 let socket: string;
 
+let tmuxPath: string;
 const tmux = (...args: string[]): string =>
-  execFileSync('tmux', ['-S', socket, ...args], {
+  execFileSync(tmuxPath, ['-S', socket, ...args], {
     encoding: 'utf8',
     env: { ...process.env, TMUX: '' },
   });
 
 const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
-beforeAll(() => ensureBuilt());
+beforeAll(async () => {
+  tmuxPath = await requireTool({ ...TMUX, neededBy: 'the terminal tests' });
+  ensureBuilt();
+}, INSTALL_TIMEOUT_MS);
 beforeEach(async () => {
   ws = await makeSessionWorkspace();
   socket = join(ws.dir, 'tmux.sock');

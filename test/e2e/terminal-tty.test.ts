@@ -2,9 +2,9 @@
  * Issue 18 items 3 and 7 on a real pseudo-terminal: tmux runs hookpm in a detached 80-column
  * pane and the screen is read with capture-pane (-J joins lines the terminal wrapped, so a line
  * wider than the pane shows as one long line; -e keeps the colour escapes). tmux is required
- * (.ci/run installs it when missing). Checked: `hooks` and `search` fitted to 80 columns, the
- * download progress line cleared before the consent question, diff lines coloured on the
- * terminal and never with NO_COLOR.
+ * (installed on first use, or the tests fail with the command; test/helpers/system-package.ts).
+ * Checked: `hooks` and `search` fitted to 80 columns, the download progress line cleared before
+ * the consent question, diff lines coloured on the terminal and never with NO_COLOR.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -18,20 +18,25 @@ import {
   type ServedRegistry,
 } from '../helpers/plugin-registry.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
+import { INSTALL_TIMEOUT_MS, requireTool, TMUX } from '../helpers/system-package.js';
 
 let home: TempHome;
 let socket: string;
 let pane = 0;
 
+let tmuxPath: string;
 const tmux = (...args: string[]): string =>
-  execFileSync('tmux', ['-S', socket, ...args], {
+  execFileSync(tmuxPath, ['-S', socket, ...args], {
     encoding: 'utf8',
     env: { ...process.env, TMUX: '' },
   });
 
 const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
-beforeAll(() => ensureBuilt(), 120_000);
+beforeAll(async () => {
+  tmuxPath = await requireTool({ ...TMUX, neededBy: 'the terminal tests' });
+  ensureBuilt();
+}, INSTALL_TIMEOUT_MS);
 beforeEach(async () => {
   home = await makeTempHome('hookpm-tty-');
   socket = join(home.dir, 'tmux.sock');

@@ -1,14 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { GIT as GIT_TOOL, INSTALL_TIMEOUT_MS, requireTool } from '../helpers/system-package.js';
 import { checkPluginFiles, groupMatches } from './plugin-files.js';
 import { makeSandbox, payload, runHook } from './run-hook.js';
 import type { HookSandbox } from './run-hook.js';
 
-const which = (tool: string): string =>
-  execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim();
-const GIT = which('git');
+let GIT: string;
+beforeAll(async () => {
+  GIT = await requireTool(GIT_TOOL);
+}, INSTALL_TIMEOUT_MS);
 
 const boxes: HookSandbox[] = [];
 afterEach(() => {
@@ -108,7 +110,8 @@ describe('project-context (example plugin)', () => {
     const box = sandbox();
     repoWithCommits(box, 1);
     const marker = join(box.base, 'pwned');
-    git(box, 'config', 'core.fsmonitor', `${which('touch')} '${marker}'`);
+    const touch = await requireTool({ command: 'touch', package: 'coreutils' });
+    git(box, 'config', 'core.fsmonitor', `${touch} '${marker}'`);
     writeFileSync(join(box.project, 'new.txt'), 'x\n');
     const run = await runHook(box, 'SessionStart', start(box));
     expect(run.json.hookSpecificOutput.additionalContext).toContain('Working tree: 1 file');

@@ -1,6 +1,18 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { GIT, requireTool } from './system-package.js';
+
+let gitPath: string | undefined;
+
+/**
+ * Finds git (installing it on first use, or failing with the command to run); a test file that
+ * calls git(), makeRepo() or commitFiles() awaits it in `beforeAll` (timeout INSTALL_TIMEOUT_MS).
+ */
+export async function requireGit(): Promise<string> {
+  gitPath = await requireTool(GIT);
+  return gitPath;
+}
 
 /** An environment for git in tests: HOME is a temp dir, so no user or system config leaks in. */
 export function gitTestEnv(home: string): Record<string, string> {
@@ -16,7 +28,8 @@ export function gitTestEnv(home: string): Record<string, string> {
 }
 
 export function git(cwd: string, env: Record<string, string>, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, env, encoding: 'utf8' }).trim();
+  if (gitPath === undefined) throw new Error('Assertion failed: requireGit() was not awaited');
+  return execFileSync(gitPath, args, { cwd, env, encoding: 'utf8' }).trim();
 }
 
 /** Writes `files` (relative path -> content) into `dir`, creating directories. */

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { BIN } from './built-bin.js';
+import { requireTool, SCRIPT } from './system-package.js';
 
 export interface TtyRun {
   code: number | null;
@@ -17,6 +18,16 @@ export interface TtySession {
   done: Promise<TtyRun>;
 }
 
+let scriptPath: string | undefined;
+
+/**
+ * Finds util-linux `script` (installing it on first use, or failing with the command to run);
+ * a test file calls it in `beforeAll` (timeout INSTALL_TIMEOUT_MS) before it starts anything here.
+ */
+export async function requireTty(): Promise<void> {
+  scriptPath = await requireTool({ ...SCRIPT, neededBy: 'the terminal tests' });
+}
+
 /**
  * Starts `hookpm <args>` on a real pseudo-terminal (util-linux `script`, which exits with the
  * command's status). At a question the terminal is in raw mode, so readline sees Ctrl+C as a key.
@@ -28,7 +39,8 @@ export function startOnTty(
   const command = [process.execPath, BIN, ...args]
     .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
     .join(' ');
-  const child = spawn('script', ['-qec', command, '/dev/null'], {
+  if (scriptPath === undefined) throw new Error('Assertion failed: requireTty() was not awaited');
+  const child = spawn(scriptPath, ['-qec', command, '/dev/null'], {
     cwd: opts.cwd,
     env: { ...opts.env, TERM: 'dumb' },
   });

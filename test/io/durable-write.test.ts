@@ -6,14 +6,20 @@ import { isHookpmError } from '../../src/errors.js';
 import { writeFileDurable } from '../../src/io/durable-write.js';
 import { runChild } from '../helpers/child.js';
 import { compiledSandbox } from '../helpers/compile-src.js';
+import { MOUNT, requireTool, UNSHARE } from '../helpers/system-package.js';
 
 const writer = fileURLToPath(new URL('../fixtures/store/durable-writer.mjs', import.meta.url));
 const sandbox = compiledSandbox('hookpm-durable-');
 
 /** Runs a shell script in a private mount namespace (mounts vanish with it): root or a user namespace. */
-function inMountNamespace(script: string, args: string[]): Promise<unknown[]> {
+async function inMountNamespace(script: string, args: string[]): Promise<unknown[]> {
+  await requireTool(MOUNT);
   const unshare = process.getuid?.() === 0 ? ['-m'] : ['-r', '-m'];
-  return runChild('unshare', [...unshare, 'sh', '-ec', script, 'sh', ...args], sandbox.env);
+  return runChild(
+    await requireTool(UNSHARE),
+    [...unshare, 'sh', '-ec', script, 'sh', ...args],
+    sandbox.env,
+  );
 }
 
 async function codeOf(promise: Promise<unknown>): Promise<string> {

@@ -28,7 +28,8 @@ import { readState } from '../../src/store/state/state.js';
 import type { RegistryRecord } from '../../src/store/state/state-schema.js';
 import { startFakeNpmRegistry } from '../helpers/fake-npm-registry.js';
 import { hashStore } from '../helpers/store-snapshot.js';
-import { commitFiles, gitTestEnv, makeRepo, writeFiles } from '../helpers/git-repo.js';
+import { commitFiles, gitTestEnv, makeRepo, requireGit, writeFiles } from '../helpers/git-repo.js';
+import { INSTALL_TIMEOUT_MS } from '../helpers/system-package.js';
 import { failure } from '../helpers/failure.js';
 
 const STOP = { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] } };
@@ -90,6 +91,7 @@ beforeEach(async () => {
 });
 afterEach(() => rm(root, { recursive: true, force: true }));
 
+beforeAll(requireGit, INSTALL_TIMEOUT_MS);
 describe('the catalog of a marketplace registry', () => {
   it('1: a relative-source plugin is listed with the version, integrity, events and surfaceHash an install records; a remote source with version 0.0.0-unknown and no events', async () => {
     const loaded = await loadCatalogs(registryCtx(), { only: (n) => n === 'mkt' });

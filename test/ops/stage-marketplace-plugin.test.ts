@@ -16,7 +16,8 @@ import {
 import { buildSurface } from '../../src/plugin/surface.js';
 import { resolveStorePaths } from '../../src/store/paths.js';
 import { startFakeNpmRegistry, type FakeNpmRegistry } from '../helpers/fake-npm-registry.js';
-import { gitTestEnv, makeRepo, writeFiles } from '../helpers/git-repo.js';
+import { gitTestEnv, makeRepo, requireGit, writeFiles } from '../helpers/git-repo.js';
+import { INSTALL_TIMEOUT_MS } from '../helpers/system-package.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
 
 const HOOKS = {
@@ -68,6 +69,7 @@ function marketplaceFiles(): Record<string, string> {
   };
 }
 
+beforeAll(requireGit, INSTALL_TIMEOUT_MS);
 beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), 'hookpm-mkt-'));
   home = await makeTempHome();

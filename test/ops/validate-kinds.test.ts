@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validate } from '../../src/ops/validate/validate.js';
-import { gitTestEnv, makeRepo, writeFiles } from '../helpers/git-repo.js';
+import { gitTestEnv, makeRepo, requireGit, writeFiles } from '../helpers/git-repo.js';
+import { INSTALL_TIMEOUT_MS } from '../helpers/system-package.js';
 
 const SHA512 = `sha512-${Buffer.alloc(64, 1).toString('base64')}`;
 const HOOKS = JSON.stringify({
@@ -12,6 +13,7 @@ const HOOKS = JSON.stringify({
 
 let tmp: string;
 
+beforeAll(requireGit, INSTALL_TIMEOUT_MS);
 beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), 'hookpm-validate-kinds-'));
 });

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloneShallow, findRepositoryRoot } from '../../src/registry/git/git-fetch.js';
-import { commitFiles, git, gitTestEnv, makeRepo } from '../helpers/git-repo.js';
+import { commitFiles, git, gitTestEnv, makeRepo, requireGit } from '../helpers/git-repo.js';
+import { INSTALL_TIMEOUT_MS } from '../helpers/system-package.js';
 import { failure } from '../helpers/failure.js';
 
 let tmp: string;
@@ -17,6 +18,7 @@ let first: string;
 let second: string;
 let feature: string;
 
+beforeAll(requireGit, INSTALL_TIMEOUT_MS);
 beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), 'hookpm-git-'));
   env = gitTestEnv(join(tmp, 'home'));

@@ -14,6 +14,7 @@ import {
   type ServedRegistry,
 } from '../helpers/plugin-registry.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
+import { MOUNT, requireTool, UNSHARE } from '../helpers/system-package.js';
 
 let home: TempHome;
 let acme: ServedRegistry;
@@ -29,14 +30,16 @@ afterEach(async () => {
 });
 
 /** Runs `sh -ec script` in a private mount namespace with $1 the store, $2 node, $3 the CLI. */
-function inNamespace(
+async function inNamespace(
   script: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const store = home.env.HOOKPM_HOME as string;
   const unshare = process.getuid?.() === 0 ? ['-m'] : ['-r', '-m'];
+  await requireTool(MOUNT);
+  const unshareBin = await requireTool(UNSHARE);
   return new Promise((resolve, reject) => {
     const child = spawn(
-      'unshare',
+      unshareBin,
       [...unshare, 'sh', '-ec', script, 'sh', store, process.execPath, BIN],
       {
         env: home.env,
