@@ -23,9 +23,11 @@ export interface LoggedDispatch {
   event: string;
   /** Who dispatched: `run`, `session`, `test`, or `wire:<agent>`. */
   source: string;
-  session: string;
+  /** Null for a dispatch that matched nothing and was given no session id. */
+  session: string | null;
   snapshot: string;
   decision: LoggedDecision | null;
+  /** Empty for a dispatch that matched no handler (see ranHandlers). */
   runs: LoggedRun[];
   /** With `log.text` on: the payload, and what the result says in words. */
   payload?: unknown;
@@ -113,4 +115,9 @@ function withText(base: LoggedDispatch, record: DispatchRecord, cap: number): Lo
       stderr: cut(record.runs[i]!.stderr),
     })),
   };
+}
+
+/** Whether a logged dispatch ran handlers: it lists runs, or left some out of a full line. */
+export function ranHandlers(entry: Pick<LoggedDispatch, 'runs' | 'runsOmitted'>): boolean {
+  return entry.runs.length > 0 || (entry.runsOmitted ?? 0) > 0;
 }
