@@ -1,5 +1,6 @@
 import { LOG_LINE_MAX_BYTES } from '../../store/dispatch-log.js';
 import type { DispatchRecord } from '../run/dispatch-options.js';
+import { logTime } from './log-time.js';
 import { isFailedRun, resultDecision, type LoggedDecision } from './run-outcome.js';
 
 /** One handler's run in a log line. Text fields only with `log.text` on. */
@@ -74,7 +75,7 @@ function baseLine(record: DispatchRecord, source: string): LoggedDispatch {
   const { event, result } = record;
   return {
     v: 1,
-    time: new Date(record.startedAt).toISOString(),
+    time: logTime(record.startedAt),
     event,
     source,
     session: record.sessionId,
