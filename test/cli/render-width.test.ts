@@ -142,6 +142,7 @@ const handler = (over: Partial<ListedHandler>): ListedHandler => ({
   if: null,
   command: 'node "${CLAUDE_PLUGIN_ROOT}/scripts/guard.mjs" --mode strict --log ~/.guard/audit.log',
   argv: null,
+  shell: null,
   timeout: 10,
   statusMessage: null,
   source: 'hooks/hooks.json',

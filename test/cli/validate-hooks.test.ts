@@ -179,6 +179,7 @@ describe('hookpm validate', () => {
         if: null,
         command: 'echo valid',
         argv: null,
+        shell: null,
         timeout: 5,
         statusMessage: null,
         source: join(userHome, '.deepagents', 'hooks.json'),
@@ -319,6 +320,52 @@ describe('hookpm hooks', () => {
     ]);
     expect(list('--trust-project-hooks').snapshotId).toBe(trusted.snapshotId);
     expect(trusted.snapshotId).not.toBe(untrusted.snapshotId);
+  });
+
+  it('issue 15 item 3: hooks shows the exec form: argv (from argv, or command with args) and shell "bash", readable and --json', async () => {
+    const userHome = join(dir, 'exec-form-home');
+    await writeJson(join(userHome, '.deepagents', 'hooks.json'), {
+      hooks: {
+        PreToolUse: [
+          {
+            hooks: [
+              handler('node', { args: ['check.mjs', 'a b'] }),
+              handler('echo $BASH_VERSION', { shell: 'bash' }),
+              handler('echo plain'),
+              handler('echo x', { argv: ['echo', 'x'] }),
+            ],
+          },
+        ],
+      },
+    });
+    const env = { PATH: process.env.PATH ?? '', HOME: userHome, HOOKPM_HOME: hookpmHome };
+    const json = spawnSync(process.execPath, [BIN, 'hooks', '--json'], {
+      cwd: dir,
+      env,
+      encoding: 'utf8',
+    });
+    expect(json.status, json.stderr).toBe(0);
+    const handlers = (JSON.parse(json.stdout) as { handlers: Record<string, unknown>[] }).handlers;
+    expect(handlers.map((h) => [h['command'], h['argv'], h['shell']])).toEqual([
+      ['node', ['node', 'check.mjs', 'a b'], null],
+      ['echo $BASH_VERSION', null, 'bash'],
+      ['echo plain', null, null],
+      ['echo x', ['echo', 'x'], null],
+    ]);
+    const r = spawnSync(process.execPath, [BIN, 'hooks'], {
+      cwd: dir,
+      env: { ...env, COLUMNS: '200' },
+      encoding: 'utf8',
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const rows = r.stdout.split('\n');
+    expect(rows.find((l) => l.startsWith('PreToolUse:0:0'))).toMatch(
+      / \["node","check\.mjs","a b"\]$/,
+    );
+    expect(rows.find((l) => l.startsWith('PreToolUse:0:1'))).toMatch(
+      / \(bash\) echo \$BASH_VERSION$/,
+    );
+    expect(rows.find((l) => l.startsWith('PreToolUse:0:2'))).toMatch(/600s +echo plain$/);
   });
 
   it('cli.md section 1: the readable table escapes control characters from hooks files', async () => {

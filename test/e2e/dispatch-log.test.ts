@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ensureBuilt, runBin } from '../helpers/built-bin.js';
+import { BIN, ensureBuilt, runBin } from '../helpers/built-bin.js';
 import { MOUNT, requireTool } from '../helpers/system-package.js';
 
 // Issue 19 items 3-4: the decision log of every dispatch (run, session, wire), read back with
@@ -169,12 +169,97 @@ describe('the decision log (issue 19 item 3)', () => {
     expect(fallback.payload).toBeUndefined();
   });
 
-  it('issue 19 item 3: a dispatch that ran no handler is not logged', async () => {
+  it('issue 19 item 3: a `run` of an event nothing matches writes one line with no runs and no decision; log shows it with --all, stats does not count it', async () => {
     await userHooks({ PreToolUse: [{ matcher: 'Write', hooks: [cmd('true')] }] });
+    const run = await hookpm(['run', 'PreToolUse', '--payload', '-'], JSON.stringify(BASH));
+    expect(run.code, run.stderr).toBe(0);
+    const lines = await logLines();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      v: 1,
+      event: 'PreToolUse',
+      source: 'run',
+      session: null, // no session_id given, and no payload was built to make one up
+      decision: null,
+      runs: [],
+    });
+    expect(lines[0].snapshot).toMatch(/^[0-9a-f]{64}$/);
+    expect(lines[0].payload).toBeUndefined(); // no text unless log.text is on
+
+    // One that ran a handler, for the defaults to keep.
+    await userHooks({ PreToolUse: [{ matcher: 'Bash', hooks: [cmd('true')] }] });
     expect((await hookpm(['run', 'PreToolUse', '--payload', '-'], JSON.stringify(BASH))).code).toBe(
       0,
     );
-    expect(existsSync(logFile())).toBe(false);
+    const shown = JSON.parse((await hookpm(['log', '--json'])).stdout);
+    expect(shown.entries).toHaveLength(1);
+    expect(shown.entries[0].runs).toHaveLength(1);
+    const all = JSON.parse((await hookpm(['log', '--all', '--json'])).stdout);
+    expect(all.entries.map((e: any) => e.runs.length)).toEqual([0, 1]);
+    const human = await hookpm(['log', '--all']);
+    expect(human.stdout.trimEnd().split('\n')[0]).toMatch(
+      /PreToolUse {2}- {2}run {2}no handler matched$/,
+    );
+    const stats = JSON.parse((await hookpm(['stats', '--json'])).stdout);
+    expect(stats.dispatches).toBe(1);
+    expect(stats.handlers).toEqual([
+      expect.objectContaining({ handler: 'PreToolUse:0:0', count: 1 }),
+    ]);
+  });
+
+  it('issue 19 item 3: a linked agent event (`hookpm wire claude`) that matches nothing writes one line, loading neither zod nor node:crypto', async () => {
+    const root = join(dir, `plugin${n}`);
+    await mkdir(join(root, 'hooks'), { recursive: true });
+    await writeFile(join(root, 'plugin.json'), JSON.stringify({ name: 'quiet', version: '1.0.0' }));
+    await writeFile(
+      join(root, 'hooks', 'hooks.json'),
+      JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Write', hooks: [cmd('true')] }] } }),
+    );
+    expect((await hookpm(['install', root, '--yes'])).code).toBe(0);
+    // The wire path's cost (bench/link.bench.mjs): at exit, whether zod initialised (it sets
+    // globalThis.__zod_globalConfig) and whether Node loaded its crypto module.
+    const probe = join(dir, `probe${n}.cjs`);
+    const seen = join(dir, `seen${n}.json`);
+    await writeFile(
+      probe,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(seen)}, JSON.stringify({
+        zod: '__zod_globalConfig' in globalThis,
+        crypto: process.moduleLoadList.filter((m) => /crypto/i.test(m)),
+      })));\n`,
+    );
+    const common = {
+      session_id: 'agent-quiet',
+      transcript_path: join(home, 't.jsonl'),
+      cwd: repo,
+      permission_mode: 'default',
+    };
+    // The session's start pins its snapshot (hashing it), as the agent's SessionStart does.
+    const start = { ...common, hook_event_name: 'SessionStart', source: 'startup' };
+    expect((await hookpm(['wire', 'claude'], JSON.stringify(start))).code).toBe(0);
+    const body = JSON.stringify({
+      ...common,
+      hook_event_name: 'PreToolUse',
+      ...BASH,
+      tool_use_id: 't1',
+    });
+    const wire = spawnSync(process.execPath, ['--require', probe, BIN, 'wire', 'claude'], {
+      cwd: repo,
+      env: env(),
+      input: body,
+      encoding: 'utf8',
+    });
+    expect(wire.status, wire.stderr).toBe(0);
+    expect(wire.stdout).toBe('');
+    expect(JSON.parse(await readFile(seen, 'utf8'))).toEqual({ zod: false, crypto: [] });
+    const lines = await logLines();
+    expect(lines.map((l) => l.event)).toEqual(['SessionStart', 'PreToolUse']);
+    expect(lines[1]).toMatchObject({
+      source: 'wire:claude',
+      session: 'agent-quiet',
+      event: 'PreToolUse',
+      decision: null,
+      runs: [],
+    });
   });
 
   it('issue 19 item 3: a session logs each dispatch with its session id; a linked agent event logs as wire:claude', async () => {
@@ -343,7 +428,6 @@ describe('hookpm log, stats and doctor (issue 19 item 4)', () => {
   it('issue 19 item 4: log --follow prints dispatches as they are logged', async () => {
     await userHooks({ Stop: [{ hooks: [cmd('true')] }] });
     const { spawn } = await import('node:child_process');
-    const { BIN } = await import('../helpers/built-bin.js');
     const follow = spawn(process.execPath, [BIN, 'log', '--follow', '--json'], {
       cwd: repo,
       env: env(),

@@ -7,6 +7,7 @@ interface LogFlags {
   event?: string;
   since?: string;
   follow?: boolean;
+  all?: boolean;
 }
 
 /** `hookpm log` and `hookpm stats`: the decision log, read (issue 19 item 4). */
@@ -17,6 +18,7 @@ export function register(program: Command): void {
     .description(
       'show the decision log: each dispatch that ran handlers, with their times and exit codes',
     )
+    .option('--all', 'also the dispatches that matched no handler')
     .option('--plugin <plugin>', 'only dispatches that ran a handler of this plugin (name or id)')
     .option('--event <event>', 'only dispatches of this event')
     .option('--since <time>', 'only dispatches since an ISO date or time, or an age (30m, 2h, 7d)')
@@ -26,6 +28,7 @@ export function register(program: Command): void {
       [
         '',
         'The log is <data>/log/dispatch.jsonl (and dispatch.1.jsonl, the generation before it).',
+        'Every dispatch is logged; one that matched no handler is shown with --all only.',
         'With --follow --json each dispatch is printed as one JSON line.',
         '',
         'Example:',
@@ -43,6 +46,7 @@ export function register(program: Command): void {
         ...(flags.plugin === undefined ? {} : { plugin: flags.plugin }),
         ...(flags.event === undefined ? {} : { event: flags.event }),
         ...(flags.since === undefined ? {} : { since: parseSince(flags.since, Date.now()) }),
+        ...(flags.all === true ? { all: true } : {}),
       };
       if (flags.follow === true) {
         const { followLog } = await import('../../ops/log/follow-log.js');
@@ -73,7 +77,7 @@ export function register(program: Command): void {
     .option('--since <time>', 'only dispatches since an ISO date or time, or an age (30m, 2h, 7d)')
     .addHelpText(
       'after',
-      '\nSlowest first (by p95). Read from the decision log (`hookpm log`).\n\nExample:\n  $ hookpm stats --since 7d --json\n',
+      '\nSlowest first (by p95). Read from the decision log (`hookpm log`); dispatches that matched no handler are not counted.\n\nExample:\n  $ hookpm stats --since 7d --json\n',
     )
     .action(async (flags: { since?: string }, command: Command) => {
       const globals = globalOptions(command);

@@ -1,11 +1,13 @@
-import type { HookListing } from '../../ops/run/list-hooks.js';
+import type { HookListing, ListedHandler } from '../../ops/run/list-hooks.js';
 import { formatDiagnostic, renderTable } from './render.js';
 
 /**
  * The handler table of `hookpm hooks` (cli.md section 3), or `no hooks`; a KEY column (for
  * `hookpm disable <plugin> --hook <key>`) when plugin handlers are listed. Fitted to `width`
  * (default: stdout's terminal, table.ts): the other columns are cut, a command never is; one
- * that does not fit goes on its own line under its row.
+ * that does not fit goes on its own line under its row. COMMAND is what runs: the argv (a handler's
+ * `argv`, or `command` with `args`) as a JSON array, else the shell command, after `(bash)` when
+ * `bash -c` runs it.
  */
 export function formatHookTable(listing: HookListing, width?: number | null): string {
   const keyed = listing.handlers.some((h) => h.key !== null);
@@ -16,7 +18,7 @@ export function formatHookTable(listing: HookListing, width?: number | null): st
     h.matcher ?? '*',
     h.if ?? '',
     `${h.timeout}s`,
-    h.argv === null ? h.command : JSON.stringify(h.argv),
+    execForm(h),
   ]);
   const headers = [
     'ID',
@@ -35,6 +37,11 @@ export function formatHookTable(listing: HookListing, width?: number | null): st
         keep: keyed ? [0, 2, 5] : [0, 4],
         ...(width === undefined ? {} : { width }),
       });
+}
+
+function execForm(h: ListedHandler): string {
+  if (h.argv !== null) return JSON.stringify(h.argv);
+  return h.shell === null ? h.command : `(${h.shell}) ${h.command}`;
 }
 
 /** `/hooks` at the session prompt: the table of `hookpm hooks`, then the snapshot id and diagnostics. */

@@ -2,13 +2,14 @@ import type { LoggedDispatch } from '../../ops/log/dispatch-line.js';
 import type { HandlerStats, HookStats, PluginStats } from '../../ops/log/hook-stats.js';
 import { escapeControl, renderTable } from './render.js';
 
-/** One logged dispatch on one line: time, event, decision, source, then each run. */
+/** One logged dispatch on one line: time, event, decision, source, then each run (or none). */
 export function formatLogEntry(entry: LoggedDispatch): string {
   const runs = entry.runs.map((r) => {
     const exit = r.timedOut ? 'timeout' : r.exitCode === null ? 'killed' : `exit ${r.exitCode}`;
     return `${r.plugin ?? r.origin} ${r.handler} ${exit} ${r.ms} ms${r.decision === null ? '' : ` ${r.decision}`}`;
   });
   const omitted = entry.runsOmitted === undefined ? '' : ` (+${entry.runsOmitted} more)`;
+  if (runs.length === 0 && omitted === '') runs.push('no handler matched');
   const time = entry.time.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
   return escapeControl(
     [time, entry.event, entry.decision ?? '-', entry.source, runs.join('; ') + omitted].join('  '),

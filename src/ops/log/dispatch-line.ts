@@ -1,5 +1,6 @@
 import { LOG_LINE_MAX_BYTES } from '../../store/dispatch-log.js';
 import type { DispatchRecord } from '../run/dispatch-options.js';
+import { logTime } from './log-time.js';
 import { isFailedRun, resultDecision, type LoggedDecision } from './run-outcome.js';
 
 /** One handler's run in a log line. Text fields only with `log.text` on. */
@@ -23,9 +24,11 @@ export interface LoggedDispatch {
   event: string;
   /** Who dispatched: `run`, `session`, `test`, or `wire:<agent>`. */
   source: string;
-  session: string;
+  /** Null for a dispatch that matched nothing and was given no session id. */
+  session: string | null;
   snapshot: string;
   decision: LoggedDecision | null;
+  /** Empty for a dispatch that matched no handler (see ranHandlers). */
   runs: LoggedRun[];
   /** With `log.text` on: the payload, and what the result says in words. */
   payload?: unknown;
@@ -72,7 +75,7 @@ function baseLine(record: DispatchRecord, source: string): LoggedDispatch {
   const { event, result } = record;
   return {
     v: 1,
-    time: new Date(record.startedAt).toISOString(),
+    time: logTime(record.startedAt),
     event,
     source,
     session: record.sessionId,
@@ -113,4 +116,9 @@ function withText(base: LoggedDispatch, record: DispatchRecord, cap: number): Lo
       stderr: cut(record.runs[i]!.stderr),
     })),
   };
+}
+
+/** Whether a logged dispatch ran handlers: it lists runs, or left some out of a full line. */
+export function ranHandlers(entry: Pick<LoggedDispatch, 'runs' | 'runsOmitted'>): boolean {
+  return entry.runs.length > 0 || (entry.runsOmitted ?? 0) > 0;
 }

@@ -6,7 +6,7 @@ import { formatDispatchLine } from './dispatch-line.js';
 
 /**
  * The `log` of DispatchOptions for a dispatch of `source` (`run`, `session`, `wire:<agent>`):
- * appends each dispatch that ran handlers to `<data>/log/dispatch.jsonl`, with text only when the
+ * appends each dispatch (one that matched nothing too) to `<data>/log/dispatch.jsonl`, with text only when the
  * user's settings turn it on; undefined when they turn the log off. Never throws.
  */
 export function dispatchLogger(

@@ -2,7 +2,7 @@ import { HookpmError } from '../../errors.js';
 import { isPlainObject } from '../../json/describe-value.js';
 import { readDispatchLog } from '../../store/dispatch-log.js';
 import type { StorePaths } from '../../store/store-paths.js';
-import type { LoggedDispatch } from './dispatch-line.js';
+import { ranHandlers, type LoggedDispatch } from './dispatch-line.js';
 
 /** Which dispatches `hookpm log` and `hookpm stats` look at. */
 export interface LogFilter {
@@ -11,6 +11,8 @@ export interface LogFilter {
   event?: string;
   /** Epoch milliseconds: dispatches at or after it. */
   since?: number;
+  /** Dispatches that matched no handler too (`hookpm log --all`); left out by default. */
+  all?: boolean;
 }
 
 export interface ReadLog {
@@ -49,6 +51,7 @@ function parseEntry(line: string): LoggedDispatch | null {
 
 /** Whether `entry` passes `filter`. */
 export function matchesFilter(entry: LoggedDispatch, filter: LogFilter): boolean {
+  if (filter.all !== true && !ranHandlers(entry)) return false;
   if (filter.event !== undefined && entry.event !== filter.event) return false;
   if (filter.since !== undefined && !(Date.parse(entry.time) >= filter.since)) return false;
   if (filter.plugin !== undefined) {

@@ -20,21 +20,26 @@ export interface DispatchOptions {
   /** `permission_mode` of the payload; default: the input's, else `default`. */
   permissionMode?: string;
   /**
-   * Called once per dispatch that ran handlers, after reduction and before the result is returned
-   * (the decision log, ops/log/dispatch-logger.ts). Must not throw; a throw is ignored.
+   * Called once per dispatch, after reduction and before the result is returned (the decision
+   * log, ops/log/dispatch-logger.ts); a dispatch that matched nothing too, with no runs. Must not
+   * throw; a throw is ignored.
    */
   log?: (record: DispatchRecord) => void;
 }
 
-/** One dispatch that ran handlers, as its log sees it. */
+/** One dispatch, as its log sees it. */
 export interface DispatchRecord {
   event: EventName;
-  /** Epoch milliseconds when the handlers were started. */
+  /** Epoch milliseconds when the handlers were started (when matching ended, if none matched). */
   startedAt: number;
-  sessionId: string;
-  /** The payload handlers were given (X2). */
+  /**
+   * The payload's `session_id`; null for a dispatch that matched nothing and was given none (no
+   * payload was built, so no id was made up).
+   */
+  sessionId: string | null;
+  /** The payload handlers were given (X2); for a dispatch that matched nothing, its input. */
   payload: Readonly<Record<string, unknown>>;
-  /** In configuration order, with their output. */
+  /** In configuration order, with their output; empty when nothing matched. */
   runs: readonly HandlerRun[];
   /** Each run's own decision, before reduction (ops/log/run-decision.ts), in the runs' order. */
   decisions: readonly (LoggedDecision | null)[];

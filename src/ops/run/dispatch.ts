@@ -4,7 +4,7 @@ import { HookpmError } from '../../errors.js';
 import type { EventName } from '../../hooks/events.js';
 import { matchHandlers } from '../../hooks/snapshot/snapshot-match.js';
 import type { Snapshot } from '../../hooks/snapshot/snapshot.js';
-import type { DispatchOptions } from './dispatch-options.js';
+import { stringField, type DispatchOptions } from './dispatch-options.js';
 
 /**
  * Dispatches one event on a snapshot (engine.md sections 7-9): builds the payload (X2), matches the
@@ -16,7 +16,8 @@ import type { DispatchOptions } from './dispatch-options.js';
  * Matching reads `input` directly: the matcher fields (section 1) and the `if` rule's tool fields are
  * event fields, which the payload copies unchanged, so the payload is built and serialised only when
  * some handler matched. A dispatch that matches nothing allocates one result and one promise, and
- * loads nothing more (run-matched.ts runs the rest).
+ * loads nothing more (run-matched.ts runs the rest); its `log` record has no runs, and the event's
+ * input for a payload.
  */
 export function dispatchEvent(
   snapshot: Snapshot,
@@ -29,11 +30,39 @@ export function dispatchEvent(
     return Promise.reject(badContinuationCount(continuationCount));
   }
   const matched = snapshot.groups[event] === undefined ? [] : matchHandlers(snapshot, event, input);
-  if (matched.length === 0) return Promise.resolve(noDecision(event, snapshot.id));
+  if (matched.length === 0) {
+    const result = noDecision(event, snapshot.id);
+    if (opts.log !== undefined) logUnmatched(opts.log, event, input, opts, result);
+    return Promise.resolve(result);
+  }
   // The runner, the payload builder and the output parser load only when something runs.
   return import('./run-matched.js').then(({ runMatched }) =>
     runMatched({ snapshot, event, input, opts, matched, continuationCount }),
   );
+}
+
+/** The log record of a dispatch that ran nothing: no runs, no made-up session id. */
+function logUnmatched(
+  log: NonNullable<DispatchOptions['log']>,
+  event: EventName,
+  input: Readonly<Record<string, unknown>>,
+  opts: DispatchOptions,
+  result: DispatchResult,
+): void {
+  try {
+    const sessionId = opts.sessionId ?? stringField(input, 'session_id') ?? null;
+    log({
+      event,
+      startedAt: Date.now(),
+      sessionId,
+      payload: input,
+      runs: [],
+      decisions: [],
+      result,
+    });
+  } catch {
+    // The log never fails a dispatch (issue 19 item 3).
+  }
 }
 
 function badContinuationCount(found: unknown): HookpmError {

@@ -14,7 +14,13 @@ export interface ListedHandler {
   matcher: string | null;
   if: string | null;
   command: string;
+  /**
+   * The program and its arguments, run without a shell: the handler's `argv`, or Claude Code's
+   * exec form `[command, ...args]`; null when a shell runs `command`.
+   */
   argv: readonly string[] | null;
+  /** `bash` when `bash -c` runs `command` (`shell: "bash"`); null for `/bin/sh -c` or argv. */
+  shell: 'bash' | null;
   /** Effective timeout in seconds (the handler's, else the event default). */
   timeout: number;
   statusMessage: string | null;
@@ -41,6 +47,7 @@ export function describeSnapshot(snapshot: Snapshot): HookListing {
       if: h.if,
       command: h.command,
       argv: h.argv,
+      shell: h.shell ?? null,
       timeout: h.timeoutSec,
       statusMessage: h.statusMessage,
       source: h.source,

@@ -67,15 +67,15 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
   if (checked.sources !== pin.sources)
     snapshot = buildSnapshot({ projectDir, sources: checked.sources, diagnostics: [] });
   const continuationCount = event === 'Stop' ? pin.stopContinuations : 0;
-  // X5's pass-through and the decision log (settings.json), read only when a handler is to run.
-  const settings = running.size > 0 ? readUserSettings(options.store) : null;
-  const log =
-    settings === null ? undefined : dispatchLogger(options.store, settings, `wire:${agent.id}`);
+  // X5's pass-through and the decision log (settings.json): every event is logged, one that
+  // matches nothing too (issue 19 item 3); a missing file is one failed open.
+  const settings = readUserSettings(options.store);
+  const log = dispatchLogger(options.store, settings, `wire:${agent.id}`);
   const result = await dispatchEvent(snapshot, event, input, {
     cwd,
     continuationCount,
     env: options.env,
-    ...(settings === null ? {} : { passEnv: settings.passEnv }),
+    passEnv: settings.passEnv,
     ...(log === undefined ? {} : { log }),
   });
   if (stored && event === 'Stop') {
@@ -91,7 +91,8 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
     diagnostics: [
       ...told,
       ...checked.diagnostics,
-      ...(settings?.diagnostics ?? []),
+      // A settings file that cannot be used is told where a handler ran, not at every event.
+      ...(running.size > 0 ? settings.diagnostics : []),
       ...result.diagnostics,
     ],
   });
