@@ -24,7 +24,6 @@ export interface OutdatedEntry {
 }
 
 export interface OutdatedReport {
-  schemaVersion: 1;
   scope: 'user' | 'project';
   /** The project root, for `--project`. */
   project: string | null;
@@ -102,5 +101,5 @@ export async function listOutdated(
       outdated: versions.inRange !== null && versions.inRange !== p.version,
     });
   }
-  return { schemaVersion: 1, scope: opts.project ? 'project' : 'user', project, plugins, notes };
+  return { scope: opts.project ? 'project' : 'user', project, plugins, notes };
 }

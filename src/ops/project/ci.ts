@@ -46,5 +46,5 @@ export async function ciProject(
     ranges: manifest.plugins,
     exact: true,
   });
-  return { schemaVersion: 1, project: scope.root, installed, wrote: [], notes: [] };
+  return { project: scope.root, installed, wrote: [], notes: [] };
 }

@@ -67,7 +67,7 @@ export async function installProjectSpecs(
     exact: false,
     files: { read: scope.files, next },
   });
-  return { schemaVersion: 1, project: scope.root, installed, wrote, notes: resolved.notes };
+  return { project: scope.root, installed, wrote, notes: resolved.notes };
 }
 
 /**
@@ -126,7 +126,7 @@ export async function installProject(
     exact: true,
     ...(unchanged ? {} : { files: { read: scope.files, next: { lock: next.lock } } }),
   });
-  return { schemaVersion: 1, project: scope.root, installed, wrote, notes: resolved.notes };
+  return { project: scope.root, installed, wrote, notes: resolved.notes };
 }
 
 /** `fn`'s value; when it throws, the staging trees are removed first. */

@@ -75,7 +75,7 @@ export async function uninstallProjectPlugins(
         `kept the data directory of ${id}: ${keptFor.join(', ')} ${keptFor.length === 1 ? 'uses' : 'use'} it`,
       );
   }
-  return { schemaVersion: 1, project: scope.root, installed: [], wrote, notes };
+  return { project: scope.root, installed: [], wrote, notes };
 }
 
 /**
@@ -124,7 +124,7 @@ export async function updateProjectPlugins(
     exact: false,
     files: { read: scope.files, next: { lock: next.lock } },
   });
-  return { schemaVersion: 1, project: scope.root, installed, wrote, notes: resolved.notes };
+  return { project: scope.root, installed, wrote, notes: resolved.notes };
 }
 
 /** One row of `hookpm list --project`. */
@@ -142,7 +142,6 @@ export interface ProjectListEntry {
 }
 
 export interface ProjectList {
-  schemaVersion: 1;
   project: string;
   plugins: ProjectListEntry[];
 }
@@ -168,5 +167,5 @@ export async function listProjectPlugins(ctx: PluginContext, cwd: string): Promi
       active: record !== undefined && record.enabled && hasCurrentConsent(record),
     };
   });
-  return { schemaVersion: 1, project: scope.root, plugins };
+  return { project: scope.root, plugins };
 }

@@ -65,7 +65,6 @@ export async function planProject(
         wouldWrite.push(manifestPath(files.root));
     }
     return {
-      schemaVersion: 1,
       project: scope.root,
       installed,
       wrote: [],

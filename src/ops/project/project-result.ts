@@ -3,7 +3,6 @@ import type { InstalledEntry } from '../install/record.js';
 
 /** What a project operation (install, ci, update, uninstall with --project) did. */
 export interface ProjectInstallResult {
-  schemaVersion: 1;
   /** The project root (where hookpm.json and hookpm.lock are). */
   project: string;
   installed: InstalledEntry[];

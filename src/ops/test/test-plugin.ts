@@ -43,7 +43,6 @@ export interface TestedHandler {
 }
 
 export interface TestPluginReport {
-  schemaVersion: 1;
   plugin: string;
   version: string;
   kind: 'directory' | 'tarball' | 'installed';
@@ -103,7 +102,6 @@ export async function testPlugin(options: TestPluginOptions): Promise<TestPlugin
       stderr: run.stderr,
     }));
     return {
-      schemaVersion: 1,
       plugin: inspected.id,
       version: inspected.version,
       kind: plugin.kind,
