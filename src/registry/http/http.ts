@@ -166,7 +166,7 @@ async function attemptOnce<T>(url: URL, ctx: Context<T>): Promise<Step<T>> {
     discard(res.body);
     throw new HookpmError(
       'E_NOT_FOUND',
-      `The registry answered ${status} Not Found for ${shown}.`,
+      `the registry answered ${status} Not Found for ${shown}`,
       { url: shown, status },
     );
   }
