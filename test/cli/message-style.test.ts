@@ -45,13 +45,15 @@ function isSentenceCase(word: string): boolean {
 function styleProblem(found: Pick<MessageEnd, 'kind' | 'end' | 'text'>): string | null {
   const { kind, end, text } = found;
   if (kind === 'hint') {
-    if (end === 'first' && !/^[A-Z`'"(]/.test(text) && !LOWER_CASE_NAMES.test(text)) return 'a hint should start with a capital';
+    if (end === 'first' && !/^[A-Z`'"(]/.test(text) && !LOWER_CASE_NAMES.test(text))
+      return 'a hint should start with a capital';
     if (end === 'last' && !/[.?!]$/.test(text.trimEnd())) return 'a hint should end with a period';
     return null;
   }
   if (end === 'first') {
     const message = text.replace(LABEL, '');
-    if (message !== '' && isSentenceCase(firstWord(message))) return `${kind} should start lower-case`;
+    if (message !== '' && isSentenceCase(firstWord(message)))
+      return `${kind} should start lower-case`;
   }
   if (end === 'last' && /(?:^|[^.])\.$/.test(text)) return `${kind} should not end with a period`;
   return null;
@@ -79,13 +81,22 @@ describe('message style (README "Messages", issue 18 item 6)', () => {
       styleProblem({ kind, end: 'first', text }),
       styleProblem({ kind, end: 'last', text }),
     ];
-    expect(both('error', 'Plugin guard is not installed')).toEqual(['error should start lower-case', null]);
-    expect(both('error', 'plugin guard is not installed.')).toEqual([null, 'error should not end with a period']);
+    expect(both('error', 'Plugin guard is not installed')).toEqual([
+      'error should start lower-case',
+      null,
+    ]);
+    expect(both('error', 'plugin guard is not installed.')).toEqual([
+      null,
+      'error should not end with a period',
+    ]);
     expect(both('note', 'warning: Deprecated')).toEqual(['note should start lower-case', null]);
     expect(both('diagnostic', 'PreToolUse accepts no matcher here')).toEqual([null, null]);
     expect(both('diagnostic', 'JSON output is not an object')).toEqual([null, null]);
     expect(both('error', 'waiting...')).toEqual([null, null]);
-    expect(both('hint', 'run `hookpm list`.')).toEqual(['a hint should start with a capital', null]);
+    expect(both('hint', 'run `hookpm list`.')).toEqual([
+      'a hint should start with a capital',
+      null,
+    ]);
     expect(both('hint', 'Run `hookpm list`')).toEqual([null, 'a hint should end with a period']);
     expect(both('hint', 'Run `hookpm list`.')).toEqual([null, null]);
     expect(both('hint', 'hookpm installs only signed tarballs.')).toEqual([null, null]);

@@ -225,7 +225,12 @@ export function findMessageEnds(root: string): MessageEnd[] {
     if (!file.isDeclarationFile && files.includes(file.fileName)) visit(file);
   }
   const out = new Map<string, MessageEnd>();
-  const resolve = (kind: MessageKind, which: 'first' | 'last', end: End, seen: Set<ts.Node>): void => {
+  const resolve = (
+    kind: MessageKind,
+    which: 'first' | 'last',
+    end: End,
+    seen: Set<ts.Node>,
+  ): void => {
     if (end === null) return;
     if ('text' in end) {
       if (end.text === '') return;

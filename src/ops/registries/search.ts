@@ -30,17 +30,13 @@ export async function searchPlugins(
   opts: SearchOptions,
 ): Promise<SearchResult> {
   if (opts.event !== undefined && !isEventName(opts.event)) {
-    throw new HookpmError(
-      'E_USAGE',
-      `--event ${JSON.stringify(opts.event)} is not an event name`,
-      {
-        event: opts.event,
-        hint: withSuggestion(
-          didYouMean(opts.event, EVENT_NAMES),
-          `Events: ${EVENT_NAMES.join(', ')} (case-sensitive).`,
-        ),
-      },
-    );
+    throw new HookpmError('E_USAGE', `--event ${JSON.stringify(opts.event)} is not an event name`, {
+      event: opts.event,
+      hint: withSuggestion(
+        didYouMean(opts.event, EVENT_NAMES),
+        `Events: ${EVENT_NAMES.join(', ')} (case-sensitive).`,
+      ),
+    });
   }
   const loaded = await loadSummaries(ctx);
   const results = searchSummaries(loaded.catalogs, opts);
