@@ -6,14 +6,16 @@ import ts from 'typescript';
  * Finds every place in src/ that writes words a user reads, and the literal text at each end of
  * the message where the source shows it (README "Messages"; issue 18 item 6):
  * - `new HookpmError(code, message, { hint })`: an error line and its hint;
- * - `{ severity, message }` literals (so every `diagnostic(...)` call) and the checks of
- *   `hookpm doctor` (`{ status, message }`, `problem(...)`): diagnostics (a check's `fix` is a command or steps, not checked);
- * - `notes.push(...)` and `notes: [...]`: notes printed after a command; `warnings.push(...)`:
- *   warnings (printed `hookpm: warning: ...`);
+ * - `{ severity, message }` literals (so every `diagnostic(...)`) and the checks of `hookpm doctor`
+ *   (`{ status, message }`, `problem(...)`): diagnostics (a check's `fix` is a command or steps,
+ *   not a hint, and is not looked at);
+ * - `notes.push(...)` and `notes: [...]`: notes printed after a command; `warnings.push(...)` and
+ *   `warnings: [...]`: warnings (printed `hookpm: warning: ...`);
  * - the values of a `...HINTS` table (cli/report-error.ts default hints).
- * A message is followed through `const`s, `+`, `?:`, `[...].join()` and calls of functions
- * declared in src (their `return`s); a part the source does not fix (a parameter, a value read at
- * run time) makes that end unknown, and an unknown end is not checked.
+ * A message is followed through `const`s, `+`, `?:`, `[...].join()`, calls of functions declared
+ * in src (their `return`s) and, for a parameter, the arguments of every call of its function; a
+ * part the source does not fix (a value read at run time, a zod issue) leaves that end unknown,
+ * and an unknown end is not checked.
  */
 
 export type MessageKind = 'error' | 'hint' | 'diagnostic' | 'note';
@@ -197,9 +199,14 @@ export function findMessageEnds(root: string): MessageEnd[] {
       const message = property(node, 'message');
       const graded = property(node, 'severity') ?? property(node, 'status');
       if (message !== undefined && graded !== undefined) add('diagnostic', message);
-      const notes = property(node, 'notes');
-      if (notes !== undefined && ts.isArrayLiteralExpression(notes)) {
-        for (const e of notes.elements) if (!ts.isSpreadElement(e)) add('note', e);
+      for (const [name, kind] of [
+        ['notes', 'note'],
+        ['warnings', 'diagnostic'],
+      ] as const) {
+        const list = property(node, name);
+        if (list !== undefined && ts.isArrayLiteralExpression(list)) {
+          for (const e of list.elements) if (!ts.isSpreadElement(e)) add(kind, e);
+        }
       }
     } else if (
       ts.isCallExpression(node) &&
