@@ -1,5 +1,6 @@
 import { redact } from '../errors.js';
 import { setLockWaitListener, type LockWait } from '../io/lock-wait.js';
+import { clearDrawnLine } from './progress/drawn-line.js';
 import { escapeControl } from './render/render.js';
 import { writeText } from './stdio.js';
 
@@ -13,6 +14,8 @@ export function watchLockWaits(): void {
 }
 
 function printLockWait(wait: LockWait): void {
+  // On its own line, not run into a download's progress line (cli.md section 1).
+  clearDrawnLine();
   const text = `hookpm: waiting for ${holderWords(wait.holder)} to release the lock ${wait.lockPath}`;
   writeText(2, `${escapeControl(redact(text))}\n`);
 }

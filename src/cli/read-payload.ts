@@ -17,7 +17,7 @@ function usage(message: string, hint: string, details: Record<string, unknown> =
 }
 
 const HINT =
-  'Give a JSON object with the event\'s fields, e.g. --payload \'{"tool_name":"Bash","tool_input":{"command":"ls"}}\' (or a file, or - for stdin)';
+  'Give a JSON object with the event\'s fields, e.g. --payload \'{"tool_name":"Bash","tool_input":{"command":"ls"}}\' (or a file, or - for stdin).';
 
 /**
  * Issue 18 item 4: a `--payload` whose first non-blank character is `{` is the JSON itself, as

@@ -70,7 +70,7 @@ function writeAll(fd: number, bytes: Uint8Array, file: string): void {
     if (bytesWritten <= 0) {
       throw new HookpmError(
         'E_IO',
-        `Failed to write ${file}: the write stopped after ${offset} of ${bytes.length} bytes`,
+        `failed to write ${file}: the write stopped after ${offset} of ${bytes.length} bytes`,
         {
           file,
           expected: bytes.length,

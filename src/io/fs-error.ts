@@ -19,7 +19,7 @@ export function toStoreError(error: unknown, file: string, action: string): Hook
   const code = errnoCode(error);
   const reason = error instanceof Error ? error.message : String(error);
   if (code === 'ENOSPC' || code === 'EDQUOT') {
-    return new HookpmError('E_NOSPC', `No space left to ${action} ${file} (${code})`, {
+    return new HookpmError('E_NOSPC', `no space left to ${action} ${file} (${code})`, {
       file,
       errno: code,
       hint: 'Free some disk space and run the command again; nothing was changed.',
@@ -28,7 +28,7 @@ export function toStoreError(error: unknown, file: string, action: string): Hook
   if (code === 'EACCES' || code === 'EROFS' || code === 'EPERM') {
     return new HookpmError(
       'E_STORE_READONLY',
-      `Cannot ${action} ${file}: the store is read-only (${code})`,
+      `cannot ${action} ${file}: the store is read-only (${code})`,
       {
         file,
         errno: code,
@@ -36,7 +36,7 @@ export function toStoreError(error: unknown, file: string, action: string): Hook
       },
     );
   }
-  return new HookpmError('E_IO', `Failed to ${action} ${file}: ${reason}`, { file, errno: code });
+  return new HookpmError('E_IO', `failed to ${action} ${file}: ${reason}`, { file, errno: code });
 }
 
 /**

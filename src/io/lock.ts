@@ -188,7 +188,7 @@ function lockedError(lockPath: string, current: LockSighting, waitMs: number): H
   const waited = waitMs < 1000 ? `${waitMs} ms` : `${Math.round(waitMs / 1000)} s`;
   return new HookpmError(
     'E_LOCKED',
-    `The store is locked by ${who}; waited ${waited} for ${lockPath}`,
+    `the store is locked by ${who}; waited ${waited} for ${lockPath}`,
     {
       lockPath,
       pid: holder?.pid,

@@ -69,7 +69,7 @@ export async function fetchTarballCached(
   if (opts.offline && !url.startsWith('file:')) {
     throw new HookpmError(
       'E_OFFLINE',
-      `--offline: the tarball ${redactUrl(url)} is not in the cache (${opts.integrity.slice(0, 30)}...).`,
+      `--offline: the tarball ${redactUrl(url)} is not in the cache (${opts.integrity.slice(0, 30)}...)`,
       {
         url: redactUrl(url),
         integrity: opts.integrity,

@@ -28,7 +28,7 @@ export function parseIntegrity(sri: string): ParsedIntegrity {
   if (sha512.length === 0) {
     throw new HookpmError(
       'E_INTEGRITY',
-      `Integrity "${sri.slice(0, 120)}" has no sha512 entry: sha512 required.`,
+      `integrity "${sri.slice(0, 120)}" has no sha512 entry: sha512 required`,
       {
         expected: 'sha512-<base64 of 64 bytes>',
         found: sri.slice(0, 200),
@@ -76,7 +76,7 @@ export function verifyIntegrity(
   const where = subject.url ?? subject.file ?? 'the download';
   throw new HookpmError(
     'E_INTEGRITY',
-    `The bytes of ${where} do not match the published integrity.`,
+    `the bytes of ${where} do not match the published integrity`,
     {
       ...subject,
       expected,

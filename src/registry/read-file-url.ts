@@ -26,12 +26,12 @@ export async function readFileUrl<T>(
     await sink.discard();
     const code = errnoCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') {
-      throw new HookpmError('E_NOT_FOUND', `No file at ${limits.url}.`, {
+      throw new HookpmError('E_NOT_FOUND', `no file at ${limits.url}`, {
         url: limits.url,
         file: path,
       });
     }
-    throw new HookpmError('E_IO', `Cannot read ${path}: ${(error as Error).message}`, {
+    throw new HookpmError('E_IO', `cannot read ${path}: ${(error as Error).message}`, {
       url: limits.url,
       file: path,
     });
@@ -52,7 +52,7 @@ export async function readFileUrl<T>(
       error instanceof TruncatedBodyError
         ? 'it changed while being read'
         : (error as Error).message;
-    throw new HookpmError('E_IO', `Cannot read ${path}: ${reason}`, {
+    throw new HookpmError('E_IO', `cannot read ${path}: ${reason}`, {
       url: limits.url,
       file: path,
     });

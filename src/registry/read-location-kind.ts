@@ -18,7 +18,7 @@ export interface LocalRegistryKind {
 export async function readLocationKind(path: string): Promise<LocalRegistryKind> {
   const info = await stat(path).catch(() => null);
   if (info === null) {
-    throw new HookpmError('E_NOT_FOUND', `The registry location ${path} does not exist.`, {
+    throw new HookpmError('E_NOT_FOUND', `the registry location ${path} does not exist`, {
       file: path,
       hint: 'Give an existing directory holding index.json or .claude-plugin/marketplace.json.',
     });
@@ -40,7 +40,7 @@ export async function readLocationKind(path: string): Promise<LocalRegistryKind>
   }
   throw new HookpmError(
     'E_NOT_FOUND',
-    `${path} holds neither index.json nor .claude-plugin/marketplace.json.`,
+    `${path} holds neither index.json nor .claude-plugin/marketplace.json`,
     {
       file: path,
       hint: 'Point at a registry directory (built with `hookpm registry build`) or a marketplace repository.',

@@ -80,7 +80,7 @@ export function showLocation(location: string): string {
 function usage(location: string, reason: string): HookpmError {
   return new HookpmError(
     'E_USAGE',
-    `The registry location ${JSON.stringify(redactUrl(location).slice(0, 200))} ${reason}.`,
+    `the registry location ${JSON.stringify(redactUrl(location).slice(0, 200))} ${reason}`,
     {
       location: redactUrl(location),
       hint: 'Give an https:// URL, an http:// URL on a loopback address, a file:// URL, a directory path, a git repository or `npm`.',

@@ -11,7 +11,7 @@ export function checkRegistryName(name: string): string {
   if (!REGISTRY_NAME_PATTERN.test(name)) {
     throw new HookpmError(
       'E_NAME_INVALID',
-      `The registry name ${JSON.stringify(name.slice(0, 80))} is not valid: expected ^[a-z0-9][a-z0-9._-]{0,63}$.`,
+      `the registry name ${JSON.stringify(name.slice(0, 80))} is not valid: expected ^[a-z0-9][a-z0-9._-]{0,63}$`,
       {
         name,
         hint: 'Use lowercase letters, digits, ".", "_" and "-", starting with a letter or digit.',
@@ -21,7 +21,7 @@ export function checkRegistryName(name: string): string {
   if (name === LOCAL_REGISTRY) {
     throw new HookpmError(
       'E_NAME_INVALID',
-      'The registry name "local" is reserved for plugins installed from a directory, a tarball or a URL.',
+      'the registry name "local" is reserved for plugins installed from a directory, a tarball or a URL',
       { name, hint: 'Choose another name for the registry.' },
     );
   }

@@ -130,7 +130,7 @@ async function ensureStateDir(stateDir: string): Promise<void> {
 function invalidStoreError(file: string, reason: string): HookpmError {
   return new HookpmError(
     'E_TRUST_STORE',
-    `The trust store ${file} is not valid (${reason}); it was left unchanged`,
+    `the trust store ${file} is not valid (${reason}); it was left unchanged`,
     {
       file,
       hint: `Repair ${file} (expected {"version":1,"projects":{...}}), or delete it to forget every trusted workspace, then run the command again.`,

@@ -1,5 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../helpers/built-bin.js';
 import { createInstallProgress } from '../../src/cli/progress/install-progress.js';
 import { displayWidth } from '../../src/cli/render/width.js';
 
@@ -68,5 +71,34 @@ describe('the progress line fits its terminal (issue 18 item 3)', () => {
     const drawn = tty.text().replace('\r\u001b[2K', '');
     expect(drawn.endsWith('…')).toBe(true);
     expect(displayWidth(drawn)).toBeLessThanOrEqual(59);
+  });
+});
+
+describe('the lock-wait notice and the progress line (issue 18 items 4 and "Progress")', () => {
+  it('a lock-wait notice clears a drawn download line first, so it never runs into it', () => {
+    ensureBuilt();
+    const dist = (path: string): string => new URL(`../../dist/${path}`, import.meta.url).href;
+    // A real process writing to its real stderr (a pipe here; the line is drawn as on a TTY): the
+    // CLI's notice printer and progress line as bin/hookpm.js sets them up.
+    const script = [
+      `import { createProgressLine } from ${JSON.stringify(dist('cli/progress/progress-line.js'))};`,
+      `import { watchLockWaits } from ${JSON.stringify(dist('cli/lock-wait-notice.js'))};`,
+      `import { notifyLockWait } from ${JSON.stringify(dist('io/lock-wait.js'))};`,
+      'watchLockWaits();',
+      'const line = createProgressLine(process.stderr);',
+      "line.draw('downloading guard: 2.0 KiB / 2.0 KiB', true);",
+      "notifyLockWait({ lockPath: '/tmp/store.lock', holder: null, waitedMs: 1000 });",
+      'line.clear();',
+    ].join('\n');
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      encoding: 'utf8',
+    });
+    expect(child.status, child.stderr).toBe(0);
+    expect(child.stderr).toBe(
+      '\r\u001b[2Kdownloading guard: 2.0 KiB / 2.0 KiB' +
+        '\r\u001b[2K' +
+        'hookpm: waiting for an unknown process to release the lock /tmp/store.lock\n',
+    );
   });
 });

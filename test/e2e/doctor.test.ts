@@ -122,7 +122,7 @@ describe('hookpm doctor (built binary)', () => {
     expect(copies).toHaveLength(1);
     const run = await hookpm(s, 'doctor');
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain(`✗ state: The state file ${file} is not valid JSON`);
+    expect(run.stdout).toContain(`✗ state: the state file ${file} is not valid JSON`);
     expect(run.stdout).toContain(
       `    fix: 1. The bad bytes are kept at ${join(s.paths.data, copies[0] as string)}.`,
     );

@@ -272,7 +272,7 @@ describe('security.md Archives, through hookpm install', () => {
       const mine = join(world.dir, 'mine.tgz');
       await writeFile(mine, bytes());
       const error = await failsCleanly(world.paths, code, () => install(['./mine.tgz']));
-      expect(error.message).toContain(`Tarball ${mine}:`);
+      expect(error.message).toContain(`tarball ${mine}:`);
       expect(error.details['file']).toBe(mine);
       expect(error.message).not.toContain('.staging');
     },
@@ -284,7 +284,7 @@ describe('security.md Archives, through hookpm install', () => {
       tgz([MANIFEST('evil'), file('package/../x')]),
       'E_ARCHIVE_UNSAFE',
     );
-    expect(error.message).toContain(`Tarball ${acme.url}tarballs/evil-1.0.0.tgz:`);
+    expect(error.message).toContain(`tarball ${acme.url}tarballs/evil-1.0.0.tgz:`);
     expect(error.message).not.toContain(world.paths.cache);
   });
 });

@@ -46,7 +46,7 @@ export function register(program: Command): void {
         throw new HookpmError(
           'E_USAGE',
           `completion needs one shell: ${SHELLS.join(', ')}${shell === undefined ? '' : ` (not ${JSON.stringify([shell, ...words].join(' '))})`}`,
-          { hint: 'Example: source <(hookpm completion bash)' },
+          { hint: 'For example, add `source <(hookpm completion bash)` to ~/.bashrc.' },
         );
       if (globalOptions(command).json)
         return printJson({ shell, script: COMPLETION_SCRIPTS[shell] });

@@ -1,11 +1,12 @@
 import { escapeControl } from '../render/render.js';
 import { truncateToWidth } from '../render/width.js';
 import { isTerminal } from '../stdio.js';
+import { setDrawnLine, unsetDrawnLine } from './drawn-line.js';
 
 /**
  * cli.md section 1: one progress line on a TTY stream, rewritten in place (`\r`, at most every
  * 80 ms unless `final`), escaped and cut to the terminal width (with `…`); `clear` erases it if
- * drawn.
+ * drawn. A drawn line is the one `clearDrawnLine` (drawn-line.ts) erases.
  */
 export interface ProgressLine {
   draw: (text: string, final: boolean) => void;
@@ -15,6 +16,11 @@ export interface ProgressLine {
 export function createProgressLine(stream: NodeJS.WriteStream): ProgressLine {
   let drawn = false;
   let last = 0;
+  const clear = (): void => {
+    if (drawn) stream.write('\r\u001b[2K');
+    drawn = false;
+    unsetDrawnLine(clear);
+  };
   return {
     draw: (text, final) => {
       const now = Date.now();
@@ -24,11 +30,9 @@ export function createProgressLine(stream: NodeJS.WriteStream): ProgressLine {
       const fitted = truncateToWidth(escapeControl(text), (stream.columns ?? 80) - 1);
       stream.write(`\r\u001b[2K${fitted}`);
       drawn = true;
+      setDrawnLine(clear);
     },
-    clear: () => {
-      if (drawn) stream.write('\r\u001b[2K');
-      drawn = false;
-    },
+    clear,
   };
 }
 

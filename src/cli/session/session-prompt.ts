@@ -100,7 +100,7 @@ async function runCommand(session: Session, line: string): Promise<string | null
 
 function parsePayload(json: string): Record<string, unknown> {
   if (json === '') return {};
-  const hint = 'Type the payload as one JSON object after the event, e.g. Stop {}';
+  const hint = 'Type the payload as one JSON object after the event, e.g. `Stop {}`.';
   const parsed = parseJson(json, '<prompt>');
   if (!parsed.ok)
     throw usage(`invalid JSON payload at column ${parsed.column}: ${parsed.message}`, hint);

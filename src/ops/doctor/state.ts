@@ -26,7 +26,7 @@ export async function readStateForDoctor(paths: StorePaths): Promise<StateRead> 
   } catch (error) {
     const code = errnoCode(error) ?? 'EIO';
     if (code === 'ENOENT') return { status: 'valid', state: emptyState(), missing: true };
-    const check = problem('state', 'error', `The state file ${file} cannot be read (${code})`, {
+    const check = problem('state', 'error', `the state file ${file} cannot be read (${code})`, {
       code: 'state_unreadable',
       fix: `Make ${file} readable by this user (commands fail with E_STATE_CORRUPT or E_STORE_READONLY until it is).`,
     });
@@ -38,8 +38,8 @@ export async function readStateForDoctor(paths: StorePaths): Promise<StateRead> 
   const copies = await keptCopies(file);
   const message =
     version === null
-      ? `The state file ${file} ${found.reason}: every command that reads it fails with E_STATE_CORRUPT; it is never reset (plugins and registries are not checked until it is recovered)`
-      : `The state file ${file} was written by a newer hookpm (state version ${version}; this one reads ${STATE_VERSION}): commands fail with E_STATE_CORRUPT and it is never rewritten (plugins and registries are not checked)`;
+      ? `the state file ${file} ${found.reason}: every command that reads it fails with E_STATE_CORRUPT; it is never reset (plugins and registries are not checked until it is recovered)`
+      : `the state file ${file} was written by a newer hookpm (state version ${version}; this one reads ${STATE_VERSION}): commands fail with E_STATE_CORRUPT and it is never rewritten (plugins and registries are not checked)`;
   const check = problem('state', 'error', message, {
     code: version === null ? 'state_corrupt' : 'state_future_version',
     fix: recoverySteps({

@@ -116,7 +116,7 @@ function isNetworkLocation(location: string): boolean {
 function offline(source: MarketplaceSource, where: string): HookpmError {
   return new HookpmError(
     'E_OFFLINE',
-    `--offline: ${source.name}@${source.registry} must be fetched from ${redactUrl(where)}.`,
+    `--offline: ${source.name}@${source.registry} must be fetched from ${redactUrl(where)}`,
     {
       plugin: `${source.name}@${source.registry}`,
       hint: 'Run the command again without --offline; marketplace plugins are not cached.',

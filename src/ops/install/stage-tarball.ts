@@ -85,7 +85,7 @@ async function extractFrom(input: TarballInput, dir: string): Promise<TreeEntry[
 }
 
 function offlineUrl(url: string): HookpmError {
-  return new HookpmError('E_OFFLINE', `--offline: cannot download ${redactUrl(url)}.`, {
+  return new HookpmError('E_OFFLINE', `--offline: cannot download ${redactUrl(url)}`, {
     url: redactUrl(url),
     hint: 'A tarball URL is fetched every time; install it while online, or install the downloaded file (./x.tgz).',
   });

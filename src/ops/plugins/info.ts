@@ -30,7 +30,7 @@ export async function describePlugin(ctx: RegistryContext, spec: string): Promis
   if (!isValidPluginName(name)) {
     throw new HookpmError(
       'E_NAME_INVALID',
-      `${JSON.stringify(spec.slice(0, 80))} does not name a plugin.`,
+      `${JSON.stringify(spec.slice(0, 80))} does not name a plugin`,
       {
         spec,
         suggestions: lowerCaseNames(name),
@@ -81,7 +81,7 @@ export async function describePlugin(ctx: RegistryContext, spec: string): Promis
   const failed = loaded.warnings.map((w) => w.registry);
   const notFound = new HookpmError(
     'E_NOT_FOUND',
-    `No plugin named ${name} ${where}, and none is installed.`,
+    `no plugin named ${name} ${where}, and none is installed`,
     {
       plugin: name,
       hint:

@@ -35,7 +35,7 @@ export async function npmPluginInfo(
   if (ctx.offline) {
     throw new HookpmError(
       'E_OFFLINE',
-      `--offline: cannot read the npm package document of ${name}.`,
+      `--offline: cannot read the npm package document of ${name}`,
       { registry: request.registry, hint: 'Run the command again without --offline.' },
     );
   }

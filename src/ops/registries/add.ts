@@ -50,7 +50,7 @@ export async function addRegistry(
   if (ctx.offline && record.kind === 'index' && !indexUrlOf(record.location).startsWith('file:')) {
     throw new HookpmError(
       'E_OFFLINE',
-      `--offline: cannot add the registry ${name}, whose index must be fetched from ${showLocation(record.location)}.`,
+      `--offline: cannot add the registry ${name}, whose index must be fetched from ${showLocation(record.location)}`,
       { registry: name, hint: 'Run the command again without --offline.' },
     );
   }
@@ -75,7 +75,7 @@ function checkFree(state: State, name: string, ctx: RegistryContext): void {
   if (existing === undefined) return;
   throw new HookpmError(
     'E_REGISTRY_EXISTS',
-    `A registry named ${name} already exists (${existing.record.kind} at ${showLocation(existing.record.location)}).`,
+    `a registry named ${name} already exists (${existing.record.kind} at ${showLocation(existing.record.location)})`,
     {
       registry: name,
       hint: `Choose another name, or run \`hookpm registry remove ${name}\` first.`,

@@ -109,7 +109,7 @@ async function withBuiltinHint<T>(entry: RegistryEntry, load: () => Promise<T>):
     const file = url.startsWith('file:') ? fileURLToPath(url) : showLocation(url);
     throw new HookpmError(
       'E_NOT_FOUND',
-      `The built-in registry ${entry.name} has no index: there is no ${file}.`,
+      `the built-in registry ${entry.name} has no index: there is no ${file}`,
       {
         registry: entry.name,
         url: showLocation(url),

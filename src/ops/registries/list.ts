@@ -48,7 +48,7 @@ export async function updateRegistries(
   const entry = entries.find((candidate) => candidate.name === name);
   if (entry === undefined) {
     throw suggestIn(
-      new HookpmError('E_NOT_FOUND', `There is no registry named ${JSON.stringify(name)}.`, {
+      new HookpmError('E_NOT_FOUND', `there is no registry named ${JSON.stringify(name)}`, {
         registry: name,
         hint: 'Run `hookpm registry list` to see the registries.',
       }),

@@ -65,7 +65,7 @@ export async function loadMarketplaceCatalog(
     if (cached !== null) return fromCache(cached, { offline: true });
     throw new HookpmError(
       'E_OFFLINE',
-      `--offline: no cached catalog for the marketplace ${entry.name} (${showLocation(location)}).`,
+      `--offline: no cached catalog for the marketplace ${entry.name} (${showLocation(location)})`,
       {
         registry: entry.name,
         hint: `Run \`hookpm registry update ${entry.name}\` while online first.`,

@@ -33,7 +33,7 @@ export async function removeRegistry(ctx: RegistryContext, name: string): Promis
           ...Object.keys(defaults).filter((n) => !removed.has(n)),
         ];
         throw suggestIn(
-          new HookpmError('E_NOT_FOUND', `There is no registry named ${JSON.stringify(name)}.`, {
+          new HookpmError('E_NOT_FOUND', `there is no registry named ${JSON.stringify(name)}`, {
             registry: name,
             hint: 'Run `hookpm registry list` to see the registries.',
           }),

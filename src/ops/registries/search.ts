@@ -32,7 +32,7 @@ export async function searchPlugins(
   if (opts.event !== undefined && !isEventName(opts.event)) {
     throw new HookpmError(
       'E_USAGE',
-      `--event ${JSON.stringify(opts.event)} is not an event name.`,
+      `--event ${JSON.stringify(opts.event)} is not an event name`,
       {
         event: opts.event,
         suggestions: closestNames(opts.event, EVENT_NAMES),

@@ -123,7 +123,7 @@ async function storeTrust(
     return true;
   } catch (error) {
     if (!(error instanceof HookpmError)) throw error;
-    const message = `Always allow was not stored (${error.message}); the workspace ${root} is trusted for this session only`;
+    const message = `"Always allow" was not stored (${error.message}); the workspace ${root} is trusted for this session only`;
     const file = error.details.file;
     into.push(
       diagnostic(
@@ -145,7 +145,7 @@ function skipped(file: string, how: string): Diagnostic {
 function cancelled(file: string): HookpmError {
   return new HookpmError(
     'E_CANCELLED',
-    `Cancelled at the workspace trust prompt for ${file}; nothing was loaded`,
+    `cancelled at the workspace trust question for ${file}; nothing was loaded`,
     {
       file,
       hint: 'Run the command again and choose Allow once, Always allow or Deny; or pass --trust-project-hooks.',

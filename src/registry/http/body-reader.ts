@@ -74,7 +74,7 @@ export function tooLarge(url: string, maxBytes: number, declared: number | null)
   const found = declared === null ? `more than ${maxBytes} bytes` : `Content-Length ${declared}`;
   return new HookpmError(
     'E_REGISTRY_TOO_LARGE',
-    `The response from ${url} is too large: ${found}, limit ${maxBytes} bytes.`,
+    `the response from ${url} is too large: ${found}, limit ${maxBytes} bytes`,
     {
       url,
       limit: maxBytes,
@@ -98,7 +98,7 @@ export function wrongSize(
     how === 'more'
       ? `is larger than the ${declared} bytes its index entry declares (stopped after ${found} bytes)`
       : `has ${found} bytes, not the ${declared} bytes its index entry declares`;
-  return new HookpmError('E_INTEGRITY', `The tarball ${url} ${what}; nothing was kept.`, {
+  return new HookpmError('E_INTEGRITY', `the tarball ${url} ${what}; nothing was kept`, {
     url,
     expected: declared,
     found,

@@ -4,7 +4,7 @@ import { isRetryableFailure } from './retry-policy.js';
 
 /** `E_REGISTRY_NETWORK` for a failed fetch of the shown (redacted) URL. */
 export function networkError(url: string, reason: string, status?: number): HookpmError {
-  return new HookpmError('E_REGISTRY_NETWORK', `Could not fetch ${url}: ${reason}.`, {
+  return new HookpmError('E_REGISTRY_NETWORK', `could not fetch ${url}: ${reason}`, {
     url,
     ...(status === undefined ? {} : { status }),
     hint: 'Check the network and the registry location, then try again.',
@@ -26,7 +26,7 @@ export function toFetchError(
   if (deadline.hit) {
     return new HookpmError(
       'E_REGISTRY_TIMEOUT',
-      `Fetching ${url} did not finish within the deadline of ${deadline.ms} ms.`,
+      `fetching ${url} did not finish within the deadline of ${deadline.ms} ms`,
       { url, limit: deadline.ms, hint },
     );
   }
@@ -34,7 +34,7 @@ export function toFetchError(
   if (typeof code === 'string' && code.includes('TIMEOUT')) {
     return new HookpmError(
       'E_REGISTRY_TIMEOUT',
-      `Fetching ${url} timed out (${describeFailure(error)}).`,
+      `fetching ${url} timed out (${describeFailure(error)})`,
       {
         url,
         hint,
@@ -44,7 +44,7 @@ export function toFetchError(
   if (typeof code === 'string' && !isRetryableFailure(code)) {
     return new HookpmError(
       'E_REGISTRY_NETWORK',
-      `Could not fetch ${url}: ${describeFailure(error)}.`,
+      `could not fetch ${url}: ${describeFailure(error)}`,
       {
         url,
         hint: 'The host name does not resolve: check the spelling of the registry location and your DNS or network, then try again.',

@@ -164,11 +164,10 @@ async function attemptOnce<T>(url: URL, ctx: Context<T>): Promise<Step<T>> {
   }
   if (status === 404 || status === 410) {
     discard(res.body);
-    throw new HookpmError(
-      'E_NOT_FOUND',
-      `The registry answered ${status} Not Found for ${shown}.`,
-      { url: shown, status },
-    );
+    throw new HookpmError('E_NOT_FOUND', `the registry answered ${status} Not Found for ${shown}`, {
+      url: shown,
+      status,
+    });
   }
   if (status !== 200) {
     discard(res.body);

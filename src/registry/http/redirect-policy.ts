@@ -31,7 +31,7 @@ export function checkRedirect(
 }
 
 function redirectError(url: string, what: string): HookpmError {
-  return new HookpmError('E_REDIRECT', `Refusing to follow ${what} from ${url}.`, {
+  return new HookpmError('E_REDIRECT', `refusing to follow ${what} from ${url}`, {
     url,
     hint: `Registries may redirect only within their own origin, at most ${MAX_REDIRECTS} times.`,
   });

@@ -21,7 +21,7 @@ export function checkUrl(url: string, purpose: UrlPurpose): URL {
   } catch {
     throw new HookpmError(
       'E_REGISTRY_SCHEMA',
-      `The ${purpose} URL "${redactUrl(url)}" is not a valid URL.`,
+      `the ${purpose} URL "${redactUrl(url)}" is not a valid URL`,
       {
         url: redactUrl(url),
         hint: 'Use an https:// URL, a file:// URL, or an http:// URL on a loopback address.',
@@ -36,7 +36,7 @@ export function checkUrl(url: string, purpose: UrlPurpose): URL {
       if (isLoopbackHost(parsed.hostname)) return parsed;
       throw new HookpmError(
         'E_INSECURE_URL',
-        `Refusing to fetch the ${purpose} over plain http: ${shown}`,
+        `refusing to fetch the ${purpose} over plain http: ${shown}`,
         {
           url: shown,
           hint: 'Use https://; plain http:// is allowed only on a loopback address (127.0.0.1, [::1], localhost).',
@@ -46,7 +46,7 @@ export function checkUrl(url: string, purpose: UrlPurpose): URL {
       if (parsed.hostname === '' || parsed.hostname === 'localhost') return parsed;
       throw new HookpmError(
         'E_REGISTRY_SCHEMA',
-        `The ${purpose} URL ${shown} names a remote file host.`,
+        `the ${purpose} URL ${shown} names a remote file host`,
         {
           url: shown,
           hint: 'A file:// URL must point at this machine (file:///path/to/file).',
@@ -55,7 +55,7 @@ export function checkUrl(url: string, purpose: UrlPurpose): URL {
     default:
       throw new HookpmError(
         'E_REGISTRY_SCHEMA',
-        `The ${purpose} URL ${shown} uses the unsupported scheme "${parsed.protocol}".`,
+        `the ${purpose} URL ${shown} uses the unsupported scheme "${parsed.protocol}"`,
         {
           url: shown,
           hint: 'Use an https:// URL, a file:// URL, or an http:// URL on a loopback address.',

@@ -145,7 +145,7 @@ async function reusable(
       return { url, origin: 'cache', fetchedAt: cached.fetchedAt, offline: true, stale: null };
     throw new HookpmError(
       'E_OFFLINE',
-      `--offline: no cached index for the registry ${name} (${redactUrl(url)}).`,
+      `--offline: no cached index for the registry ${name} (${redactUrl(url)})`,
       {
         registry: name,
         url: redactUrl(url),
@@ -212,7 +212,7 @@ async function decodeIndex(body: Buffer, url: string): Promise<RegistryIndex> {
     const start = body.subarray(0, 40).toString('utf8');
     throw new HookpmError(
       'E_REGISTRY_SCHEMA',
-      `${where} is not a JSON index: ${json.message} at ${json.line}:${json.column} (it starts with ${JSON.stringify(start)}).`,
+      `${where} is not a JSON index: ${json.message} at ${json.line}:${json.column} (it starts with ${JSON.stringify(start)})`,
       {
         url: where,
         hint: 'The registry serves something other than an index; the cached copy, if any, is kept.',

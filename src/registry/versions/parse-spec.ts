@@ -140,7 +140,7 @@ function rangeOrTag(spec: string, text: string, also = ''): { range: string } | 
 function usage(spec: string, what: string): HookpmError {
   return new HookpmError('E_USAGE', `install spec ${quote(spec)} ${what}`, {
     spec,
-    hint: 'Forms: name, name@range, name@tag, name@registry[@range], ./dir, ./file.tgz, https://.../x.tgz, npm:pkg[@range]',
+    hint: 'Forms: name, name@range, name@tag, name@registry[@range], ./dir, ./file.tgz, https://.../x.tgz, npm:pkg[@range].',
   });
 }
 

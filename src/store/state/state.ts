@@ -42,7 +42,7 @@ export async function readState(paths: StorePaths): Promise<State> {
   }
   const copy = await keepCorruptCopy(file, bytes);
   const kept = copy === null ? 'no copy could be written next to it' : `a copy is kept at ${copy}`;
-  throw new HookpmError('E_STATE_CORRUPT', `The state file ${file} ${problem.reason}`, {
+  throw new HookpmError('E_STATE_CORRUPT', `the state file ${file} ${problem.reason}`, {
     file,
     copy,
     hint: `Run \`hookpm doctor\` to see how to recover. The file was left as it is; ${kept}.`,

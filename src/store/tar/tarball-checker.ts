@@ -43,7 +43,7 @@ export async function readTarChecked(
     const entry = lastName();
     const file = tarballName(input);
     const where = entry === null ? '' : ` entry ${JSON.stringify(entry)}:`;
-    throw new HookpmError(error.code, `Tarball ${file}:${where} ${error.message}.`, {
+    throw new HookpmError(error.code, `tarball ${file}:${where} ${error.message}`, {
       ...error.details,
       file,
       entry,

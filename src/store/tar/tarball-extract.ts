@@ -98,7 +98,7 @@ export async function extractTarball(
     ) {
       throw new HookpmError(
         'E_ARCHIVE_CORRUPT',
-        `Tarball ${listing.file} differs from the one that was scanned.`,
+        `tarball ${listing.file} differs from the one that was scanned`,
         { file: listing.file },
       );
     }
