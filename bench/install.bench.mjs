@@ -55,7 +55,7 @@ const hookpm = (args, env) => run(process.execPath, [BIN, ...args], env, env.HOM
 
 /** `hookpm registry serve <dir> --json` as a child; resolves with its URL and a stop function. */
 function serve(dir, env) {
-  const child = spawn(process.execPath, [BIN, 'registry', 'serve', dir, '--json'], {
+  const child = spawn(process.execPath, [BIN, 'registry', 'serve', dir, '--json', '--quiet'], {
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
