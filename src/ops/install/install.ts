@@ -23,10 +23,10 @@
  * 7. Collect what is left -> this file (collectGarbage; stageAndCommit removes leftover staging).
  * `--dry-run` reports the plan after step 4 instead of taking steps 5-7 -> plan.ts.
  */
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { rm, rmdir } from 'node:fs/promises';
 import { HookpmError } from '../../errors.js';
-import { quietly } from '../../io/fs-error.js';
+import { commitLocked } from './commit-locked.js';
 import { pluginsDir } from '../../store/paths.js';
 import { assertStoreWritable } from '../../store/check-writable.js';
 import { collectGarbage } from '../../store/collect.js';
@@ -34,7 +34,7 @@ import { ensureDataDir } from '../../store/data-dir.js';
 import { installDir, promoteTree } from '../../store/layout.js';
 import { listTree } from '../../store/fingerprint.js';
 import { installedFilesDir, writeInstalledFiles } from '../../store/installed-files.js';
-import { readState, withStoreLock, writeState } from '../../store/state/state.js';
+import { readState, writeState } from '../../store/state/state.js';
 import type { State } from '../../store/state/state-schema.js';
 import { decideConsent, type EnableMode } from '../review/consent.js';
 import {
@@ -52,7 +52,7 @@ import { assertKnownIntegrity, isFromRegistry } from './pick.js';
 import { rememberIntegrity } from '../../store/state/known-integrity.js';
 import { resolveInstallSources } from './resolve.js';
 import { stageAll } from './stage-all.js';
-import { lockOptions, nowIso, type PluginContext } from '../plugin-context.js';
+import { nowIso, type PluginContext } from '../plugin-context.js';
 import { reviewStaged } from '../review/review-staged.js';
 
 /**
@@ -100,14 +100,7 @@ export async function stageAndCommit(
     cwd: opts.cwd,
     acceptIntegrityChange: opts.acceptIntegrityChange === true,
   });
-  try {
-    return await withStoreLock(ctx.paths, () => commit(ctx, staged, opts, notes), lockOptions(ctx));
-  } finally {
-    // A promoted tree is no longer there; what is left of the others is removed now. Only what is
-    // there: rmSync loads Node's recursive removal first, even for a path that is gone (~0.3 ms).
-    for (const s of staged)
-      if (existsSync(s.dir)) quietly(() => rmSync(s.dir, { recursive: true, force: true }));
-  }
+  return commitLocked(ctx, staged, () => commit(ctx, staged, opts, notes));
 }
 
 async function commit(

@@ -1,7 +1,6 @@
-import { existsSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { HookpmError } from '../../errors.js';
-import { quietly } from '../../io/fs-error.js';
+import { commitLocked } from '../install/commit-locked.js';
 import { collectGarbage } from '../../store/collect.js';
 import { ensureDataDir, removeDataDir } from '../../store/data-dir.js';
 import { listTree } from '../../store/fingerprint.js';
@@ -10,7 +9,7 @@ import { installDir, promoteTree } from '../../store/layout.js';
 import { pluginDataDir } from '../../store/plugin-dirs.js';
 import { dataUsers, describeDataUser } from '../../store/state/data-users.js';
 import { rememberIntegrity } from '../../store/state/known-integrity.js';
-import { readState, withStoreLock, writeState } from '../../store/state/state.js';
+import { readState, writeState } from '../../store/state/state.js';
 import type { PluginRecord, State } from '../../store/state/state-schema.js';
 import type { Lockfile } from '../../project/lockfile.js';
 import type { ProjectManifest } from '../../project/project-manifest.js';
@@ -23,7 +22,7 @@ import {
 } from '../../workspace/project-files.js';
 import { entryOf, recordOf, type InstalledEntry } from '../install/record.js';
 import type { StagedPlugin } from '../install/types.js';
-import { lockOptions, nowIso, type PluginContext } from '../plugin-context.js';
+import { nowIso, type PluginContext } from '../plugin-context.js';
 import { decideConsent, type EnableMode } from '../review/consent.js';
 import { reviewStaged } from '../review/review-staged.js';
 import { consentBaseline, consentedAnywhere } from './project-consent.js';
@@ -81,12 +80,7 @@ export async function commitProject(
   staged: readonly StagedPlugin[],
   opts: ProjectCommitOptions,
 ): Promise<ProjectCommit> {
-  try {
-    return await withStoreLock(ctx.paths, () => commit(ctx, staged, opts), lockOptions(ctx));
-  } finally {
-    for (const s of staged)
-      if (existsSync(s.dir)) quietly(() => rmSync(s.dir, { recursive: true, force: true }));
-  }
+  return commitLocked(ctx, staged, () => commit(ctx, staged, opts));
 }
 
 async function commit(
