@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { HookpmError } from '../../errors.js';
-import { EVENT_NAMES, isEventName, type EventName } from '../../hooks/events.js';
-import { suggestIn } from '../../text/did-you-mean.js';
+import { EVENT_NAMES } from '../../hooks/events.js';
+import { eventArgument } from '../event-argument.js';
 import { globalOptions } from '../global-options.js';
 import { escapeControl, printJson, printLine } from '../render/render.js';
 
@@ -43,7 +42,7 @@ export function register(program: Command): void {
       const { initPlugin } = await import('../../ops/init/init-plugin.js');
       const result = initPlugin({
         dir: resolve(globals.cwd, dir ?? '.'),
-        event: parseEvent(flags.event),
+        event: eventArgument(flags.event, '--event'),
         ...(flags.name === undefined ? {} : { name: flags.name }),
         existing: flags.existing === true,
       });
@@ -54,14 +53,4 @@ export function register(program: Command): void {
         `try it: hookpm test ${escapeControl(dir ?? '.')} ${result.event} --payload ${escapeControl(dir ?? '.')}/payloads/${result.event}.json`,
       );
     });
-}
-
-function parseEvent(name: string): EventName {
-  if (isEventName(name)) return name;
-  const error = new HookpmError(
-    'E_USAGE',
-    `--event: unknown event ${JSON.stringify(name)}: expected one of ${EVENT_NAMES.join(', ')}`,
-    { hint: 'Event names are case-sensitive, e.g. PreToolUse, Stop.' },
-  );
-  throw suggestIn(error, name, EVENT_NAMES);
 }

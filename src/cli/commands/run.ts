@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { closestNames, didYouMean } from '../../text/did-you-mean.js';
 import { HookpmError } from '../../errors.js';
-import { EVENT_NAMES, isEventName, type EventName } from '../../hooks/events.js';
+import { EVENT_NAMES } from '../../hooks/events.js';
+import { eventArgument } from '../event-argument.js';
 import { globalOptions } from '../global-options.js';
 import { storePathsOf } from '../global-options.js';
 import { canAsk } from '../prompt/can-ask.js';
@@ -42,7 +42,7 @@ export function register(program: Command): void {
     )
     .action(async (name: string, flags: RunFlags, command: Command) => {
       const globals = globalOptions(command);
-      const event = parseEvent(name);
+      const event = eventArgument(name);
       const continuationCount = parseCount(flags.continuationCount ?? '0');
       const [{ readPayload }, { runEvent }, { installExitCleanup }] = await Promise.all([
         import('../read-payload.js'),
@@ -68,24 +68,6 @@ export function register(program: Command): void {
       const { formatDispatchResult } = await import('../render/render-dispatch.js');
       printLine(formatDispatchResult(result));
     });
-}
-
-function parseEvent(name: string): EventName {
-  if (isEventName(name)) return name;
-  const near = didYouMean(name, EVENT_NAMES);
-  throw new HookpmError(
-    'E_USAGE',
-    `unknown event ${JSON.stringify(name)}: expected one of ${EVENT_NAMES.join(', ')}`,
-    {
-      expected: EVENT_NAMES,
-      found: name,
-      suggestions: closestNames(name, EVENT_NAMES),
-      hint:
-        near === null
-          ? 'Event names are case-sensitive; run `hookpm run --help` for the list.'
-          : `${near} Event names are case-sensitive.`,
-    },
-  );
 }
 
 function parseCount(text: string): number {

@@ -1,11 +1,8 @@
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { HookpmError } from '../../errors.js';
-import { EVENT_NAMES, isEventName, type EventName } from '../../hooks/events.js';
-import { suggestIn } from '../../text/did-you-mean.js';
-import { parseJson } from '../../json/parse-json.js';
-import { isPlainObject } from '../../json/describe-value.js';
+import { EVENT_NAMES, type EventName } from '../../hooks/events.js';
+import { eventArgument } from '../event-argument.js';
 import { globalOptions, storePathsOf } from '../global-options.js';
 import { printJson, printLine } from '../render/render.js';
 
@@ -45,7 +42,7 @@ export function register(program: Command): void {
     )
     .action(async (target: string, name: string, flags: TestFlags, command: Command) => {
       const globals = globalOptions(command);
-      const event = parseEvent(name);
+      const event = eventArgument(name);
       const [{ testPlugin }, { installExitCleanup }] = await Promise.all([
         import('../../ops/test/test-plugin.js'),
         import('../../engine/process-groups.js'),
@@ -67,7 +64,7 @@ export function register(program: Command): void {
     });
 }
 
-/** `--payload` as inline JSON, a file or stdin; without one, the plugin's sample payload. */
+/** `--payload` as inline JSON, a file or stdin (read-payload.ts); without one, the plugin's sample payload. */
 async function payloadOf(
   spec: string | undefined,
   target: string,
@@ -75,31 +72,6 @@ async function payloadOf(
   cwd: string,
 ): Promise<Record<string, unknown>> {
   const sample = join(resolve(cwd, target), 'payloads', `${event}.json`);
-  const given = spec ?? (existsSync(sample) ? sample : undefined);
-  if (given !== undefined && given.trimStart().startsWith('{')) {
-    const parsed = parseJson(given, '--payload');
-    if (parsed.ok && isPlainObject(parsed.value)) return parsed.value;
-    const why = parsed.ok
-      ? 'not a JSON object'
-      : `invalid JSON at column ${parsed.column}: ${parsed.message}`;
-    throw new HookpmError('E_USAGE', `--payload: ${why}`, {
-      hint: 'Give a JSON object with the event\'s fields, e.g. --payload \'{"tool_name":"Bash"}\'.',
-    });
-  }
   const { readPayload } = await import('../read-payload.js');
-  return readPayload(given, cwd);
-}
-
-function parseEvent(name: string): EventName {
-  if (isEventName(name)) return name;
-  const error = new HookpmError(
-    'E_USAGE',
-    `unknown event ${JSON.stringify(name)}: expected one of ${EVENT_NAMES.join(', ')}`,
-    {
-      expected: EVENT_NAMES,
-      found: name,
-      hint: 'Event names are case-sensitive, e.g. PreToolUse, Stop.',
-    },
-  );
-  throw suggestIn(error, name, EVENT_NAMES);
+  return readPayload(spec ?? (existsSync(sample) ? sample : undefined), cwd);
 }
