@@ -59,28 +59,19 @@ export type FingerprintCache = Map<string, CachedTree>;
 const NO_TREE: CachedTree = { files: new Map(), fingerprint: null };
 
 /**
- * Q6 fingerprints of `roots` (a root missing or unreadable: null) as fingerprintTree computes
- * them, reading only the files whose lstat (device, inode, size, mtime, ctime, and mode with its
- * kind) differs from the one cached with their hash in `<cache>/fingerprints.json`. Every
- * directory is read each time, so an added or removed file counts. The cache is read once and
- * written only when it changed; a missing or damaged cache is recomputed and a failed write
- * ignored. No lock: the last writer wins and every entry is checked against the stat again.
- * Entries of other roots are kept while those exist. Never rejects.
+ * Q6 scans of `roots` (a root missing or unreadable: null): each tree's fingerprint as
+ * fingerprintTree computes it, and its layout (TreeScan), reading only the files whose lstat
+ * (device, inode, size, mtime, ctime, and mode with its kind) differs from the one cached with
+ * their hash in `<cache>/fingerprints.json`. Every directory is read each time, so an added or
+ * removed file counts. The cache is read once and written only when it changed; a missing or
+ * damaged cache is recomputed and a failed write ignored. No lock: the last writer wins and
+ * every entry is checked against the stat again. Entries of other roots are kept while those
+ * exist. Never rejects.
  *
  * A stat only stands in for content that this cache says was hashed with that very stat: whoever
  * can write the cache file (the user) can also write the trees and the state, so the cache guards
  * against changed files (a stray edit, another tool), not against the user's own processes.
  */
-export async function fingerprintTreesCached(
-  paths: StorePaths,
-  roots: readonly string[],
-  options: ScanOptions = {},
-): Promise<Map<string, string | null>> {
-  const scans = await scanTreesCached(paths, roots, options);
-  return new Map([...scans].map(([root, scan]) => [root, scan?.fingerprint ?? null]));
-}
-
-/** fingerprintTreesCached with the layout of each tree (see TreeScan). Never rejects. */
 export async function scanTreesCached(
   paths: StorePaths,
   roots: readonly string[],

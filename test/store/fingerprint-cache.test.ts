@@ -2,7 +2,7 @@ import { chmod, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/p
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/json/canonical-json.js';
-import { fingerprintTreesCached, scanTreesCached } from '../../src/store/fingerprint-cache.js';
+import { scanTreesCached, type ScanOptions } from '../../src/store/fingerprint-cache.js';
 import { fingerprintTree } from '../../src/store/fingerprint.js';
 import { fingerprintCacheFile } from '../../src/store/paths.js';
 import type { StorePaths } from '../../src/store/store-paths.js';
@@ -34,13 +34,24 @@ beforeEach(async () => {
 });
 afterEach(() => cleanup());
 
-const cached = async (options = later) =>
-  (await fingerprintTreesCached(paths, [root], options)).get(root);
+/** Each root's fingerprint through the cache (null: missing), as the tamper check reads it. */
+const fingerprintsCached = async (
+  roots: string[],
+  options: ScanOptions,
+): Promise<Map<string, string | null>> =>
+  new Map(
+    [...(await scanTreesCached(paths, roots, options))].map(([r, scan]) => [
+      r,
+      scan?.fingerprint ?? null,
+    ]),
+  );
+
+const cached = async (options = later) => (await fingerprintsCached([root], options)).get(root);
 
 /** Waits out the file-system clock's tick, so that the next write moves ctime. */
 const nextTick = () => sleep(50);
 
-describe('fingerprintTreesCached', () => {
+describe('scanTreesCached: fingerprints', () => {
   it('Q6: gives exactly the fingerprint of fingerprintTree, from a cold and from a warm cache', async () => {
     const expected = await fingerprintTree(root);
     expect(await cached()).toBe(expected);
@@ -151,18 +162,18 @@ describe('fingerprintTreesCached', () => {
   it('Q6: a missing tree is null; a gone tree leaves the cache, and other trees stay in it', async () => {
     const other = join(base, 'other');
     await writeTree(other, { 'plugin.json': '{}' });
-    const both = await fingerprintTreesCached(paths, [root, other, join(base, 'none')], later);
+    const both = await fingerprintsCached([root, other, join(base, 'none')], later);
     expect([...both.values()]).toEqual([
       await fingerprintTree(root),
       await fingerprintTree(other),
       null,
     ]);
-    await fingerprintTreesCached(paths, [root], later);
+    await fingerprintsCached([root], later);
     expect(await readFile(fingerprintCacheFile(paths), 'utf8')).toContain(other);
     await rm(other, { recursive: true });
     await nextTick();
     await writeFile(join(root, 'new.txt'), 'x');
-    await fingerprintTreesCached(paths, [root], later);
+    await fingerprintsCached([root], later);
     expect(await readFile(fingerprintCacheFile(paths), 'utf8')).not.toContain(other);
   });
 
