@@ -1,5 +1,5 @@
-import { LINK_TIMEOUT_SEC, type Agent } from './agent.js';
-import { CLAUDE_EVENTS, decodeClaudePayload } from './claude-payload.js';
+import type { Agent } from './agent.js';
+import { CLAUDE_FORMAT } from './claude-format.js';
 import { encodeClaudeOutput } from './claude-output.js';
 
 /**
@@ -10,15 +10,7 @@ export const DEEPAGENTS: Agent = {
   id: 'deepagents',
   name: 'Deep Agents Code',
   settingsFile: ['.deepagents', 'hooks.json'],
-  homeEnv: null,
-  events: CLAUDE_EVENTS,
-  settingsEvents: CLAUDE_EVENTS,
-  eventsNotLinked: [],
-  hooksConfigKeys: [],
-  linkTimeout: LINK_TIMEOUT_SEC,
-  linkTimeoutCaps: {},
-  trustNote: () => null,
-  decode: (payload) => decodeClaudePayload(payload, CLAUDE_EVENTS),
+  ...CLAUDE_FORMAT,
   encode: (result) =>
     encodeClaudeOutput(result, {
       suppressOriginalPrompt: true,

@@ -1,0 +1,19 @@
+import { LINK_TIMEOUT_SEC, type Agent } from './agent.js';
+import { CLAUDE_EVENTS, decodeClaudePayload } from './claude-payload.js';
+
+/**
+ * What Claude Code and Deep Agents Code share (agents.md, ../seeds/): the engine's twelve events
+ * under their own names, payloads read as they are, hookpm's link timeout, no trust step, and no
+ * settings beside the events in their `hooks`. Each adds its files and its output dialect.
+ */
+export const CLAUDE_FORMAT: Omit<Agent, 'id' | 'name' | 'settingsFile' | 'encode'> = {
+  homeEnv: null,
+  events: CLAUDE_EVENTS,
+  settingsEvents: CLAUDE_EVENTS,
+  eventsNotLinked: [],
+  hooksConfigKeys: [],
+  linkTimeout: LINK_TIMEOUT_SEC,
+  linkTimeoutCaps: {},
+  trustNote: () => null,
+  decode: (payload) => decodeClaudePayload(payload, CLAUDE_EVENTS),
+};
