@@ -3,7 +3,6 @@ import type { SourceDocument } from '../../hooks/types.js';
 import { compareCodeUnits } from '../../json/compare.js';
 import type { ScanOptions, TreeScan } from '../../store/fingerprint-cache.js';
 import { checkInstalledTrees, type TreeCheck } from '../../store/tree-check.js';
-import { createdFileProblem } from '../../plugin/created-files.js';
 import type { LoadedPlugin } from '../../plugin/loaded-plugin.js';
 import {
   isEntryFor,
@@ -22,7 +21,7 @@ import { hasCurrentConsent } from '../review/consent.js';
 import { canonicalProjectRoot } from '../../workspace/canonical-root.js';
 import { withoutOptedOutHooks } from './hook-opt-outs.js';
 import { tamperedDiagnostic } from './tampered.js';
-import { handlerTextOf } from './tree-status.js';
+import { createdProblemIn } from './tree-status.js';
 
 /** The plugin part of a snapshot's sources (engine.md S1, S3, S6). */
 export interface PluginSources {
@@ -141,11 +140,7 @@ async function readWithCreated(
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
   }
-  const problem = createdFileProblem({
-    created: createdOf(checks.get(record.path)),
-    read: [plugin.manifestFile, plugin.hooksManifestFile, ...plugin.documents.map((d) => d.source)],
-    handlerText: handlerTextOf(plugin),
-  });
+  const problem = createdProblemIn(plugin, createdOf(checks.get(record.path)));
   if (problem !== null) return { tampered: problem };
   const documents = plugin.documents.flatMap(({ source, config }) =>
     config === null ? [] : [{ source, config }],

@@ -30,16 +30,24 @@ export async function treeStatusOf(
   if (check.status !== 'created') return check.status === 'match' ? { status: 'match' } : check;
   const plugin = await readPluginDir(target.path, { fallbackName: target.name }).catch(() => null);
   if (plugin === null) return { status: 'missing' };
-  const problem = createdFileProblem({
-    created: check.created,
-    read: [plugin.manifestFile, plugin.hooksManifestFile, ...plugin.documents.map((d) => d.source)],
-    handlerText: handlerTextOf(plugin),
-  });
+  const problem = createdProblemIn(plugin, check.created);
   return problem === null ? check : { status: 'changed', problem };
 }
 
+/**
+ * The created file among `created` that would change what `plugin` runs (a document hookpm reads
+ * or a file a handler names: plugin/created-files.ts), or null.
+ */
+export function createdProblemIn(plugin: LoadedPlugin, created: readonly string[]): string | null {
+  return createdFileProblem({
+    created,
+    read: [plugin.manifestFile, plugin.hooksManifestFile, ...plugin.documents.map((d) => d.source)],
+    handlerText: handlerTextOf(plugin),
+  });
+}
+
 /** Every command, argv and args string the plugin's handlers declare. */
-export function handlerTextOf(plugin: Pick<LoadedPlugin, 'documents'>): string[] {
+function handlerTextOf(plugin: Pick<LoadedPlugin, 'documents'>): string[] {
   const text: string[] = [];
   for (const document of plugin.documents)
     for (const h of document.declared)
