@@ -60,7 +60,7 @@ function names(text: string, path: string): boolean {
   return false;
 }
 
-/** Every command, argv and args string of the valid handlers of `configs` (a pinned session's). */
+/** Every command and argv string of the valid handlers of `configs` (a pinned session's). */
 export function handlerTextOfConfigs(configs: readonly HooksConfig[]): string[] {
   const text: string[] = [];
   for (const config of configs)
@@ -68,12 +68,8 @@ export function handlerTextOfConfigs(configs: readonly HooksConfig[]): string[] 
       for (const group of groups ?? [])
         for (const handler of group?.hooks ?? []) {
           if (handler === null) continue;
-          const args = (handler as { args?: unknown }).args;
-          for (const value of [
-            handler.command,
-            handler.argv ?? [],
-            Array.isArray(args) ? args : [],
-          ].flat())
+          // A parsed handler's argv holds Claude Code's `args` already (`[command, ...args]`).
+          for (const value of [handler.command, ...(handler.argv ?? [])])
             if (typeof value === 'string') text.push(value);
         }
   return text;
