@@ -52,7 +52,7 @@ function suggestionsOf(error: HookpmError): string[] {
 /**
  * Prints an error as cli.md section 1 says (human: `hookpm: error[E_CODE]: ...` and an indented
  * hint on stderr; `--json`: `{"schemaVersion":1,"error":{code,message,hint,suggestions}}` on
- * stdout, docs/cli-json.md) and returns the exit code.
+ * stdout, docs/reference/cli-json.md) and returns the exit code.
  *
  * Message style (README "Messages", git's): the message after `error[E_CODE]: ` starts lower-case
  * and has no final period, as do diagnostics (`warning`/`info`), doctor findings and the notes

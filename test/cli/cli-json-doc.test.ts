@@ -1,6 +1,6 @@
 /**
  * issue 18 item 8: every `--json` document starts with `"schemaVersion": 1`, is an object, and
- * docs/cli-json.md names every field it prints (top level, and the keys of the objects in its
+ * docs/reference/cli-json.md names every field it prints (top level, and the keys of the objects in its
  * lists, lists inside those included), so a field added without documenting it fails here; and
  * every command has a section. Runs the built CLI against the built-in `examples` registry, a
  * local marketplace, a plugin directory and a project directory, each test in a temporary home of
@@ -25,7 +25,7 @@ const homes: TempHome[] = [];
 
 beforeAll(async () => {
   ensureBuilt();
-  doc = await readFile(join(ROOT, 'docs', 'cli-json.md'), 'utf8');
+  doc = await readFile(join(ROOT, 'docs', 'reference', 'cli-json.md'), 'utf8');
 }, 120_000);
 
 afterAll(async () => {
@@ -51,7 +51,7 @@ function sectionTitles(): string[] {
 /** The words inside backticks of the doc's `## <title>` section. */
 function documentedWords(title: string): Set<string> {
   const section = doc.split(/^## /m).find((s) => s.split('\n', 1)[0]?.trim() === title);
-  if (section === undefined) throw new Error(`docs/cli-json.md has no section "## ${title}"`);
+  if (section === undefined) throw new Error(`docs/reference/cli-json.md has no section "## ${title}"`);
   const words = new Set<string>();
   for (const [, code] of section.matchAll(/`([^`]+)`/g))
     for (const word of (code ?? '').split(/[^A-Za-z0-9_]+/)) if (word !== '') words.add(word);
@@ -111,7 +111,7 @@ function fieldNames(value: Record<string, unknown>): Set<string> {
 function expectDocumented(section: string, value: Record<string, unknown>): void {
   const words = documentedWords(section);
   const missing = [...fieldNames(value)].filter((key) => !words.has(key));
-  expect(missing, `fields missing from docs/cli-json.md "## ${section}"`).toEqual([]);
+  expect(missing, `fields missing from docs/reference/cli-json.md "## ${section}"`).toEqual([]);
 }
 
 /** Runs the cases in order: later ones see what earlier ones did. */
@@ -188,7 +188,7 @@ const AUTHORING_CASES: readonly Case[] = [
   { section: 'stats', args: ['stats', '--since', '1h'] },
 ];
 
-describe('docs/cli-json.md and schemaVersion (issue 18 item 8)', () => {
+describe('docs/reference/cli-json.md and schemaVersion (issue 18 item 8)', () => {
   it('user-wide commands: each --json document is an object whose first key is schemaVersion 1, with every field documented', async () => {
     const home = await newHome();
     await runCases(home, USER_CASES);

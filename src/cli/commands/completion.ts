@@ -8,7 +8,7 @@ import { writeText } from '../stdio.js';
  * `hookpm completion bash|zsh|fish` (issue 18 item 7): prints the shell's completion script.
  * The scripts call the hidden form `hookpm completion --list -- <words>`, which prints the
  * candidates for the last word, one a line. With `--json` the script comes in a document
- * (docs/cli-json.md).
+ * (docs/reference/cli-json.md).
  */
 export function register(program: Command): void {
   program

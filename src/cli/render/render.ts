@@ -54,12 +54,12 @@ export function jsonText(value: unknown, indent = 2): string {
   );
 }
 
-/** The version of every `--json` document's shape (docs/cli-json.md); its first key. */
+/** The version of every `--json` document's shape (docs/reference/cli-json.md); its first key. */
 export const JSON_SCHEMA_VERSION = 1;
 
 /**
  * Writes one JSON document on stdout (cli.md: `--json` prints exactly one): always an object,
- * whose first key is `schemaVersion` (docs/cli-json.md), then the fields of `value`.
+ * whose first key is `schemaVersion` (docs/reference/cli-json.md), then the fields of `value`.
  */
 export function printJson(value: object): void {
   if (Array.isArray(value)) throw new Error('Assertion failed: a --json document is an object');
@@ -68,7 +68,7 @@ export function printJson(value: object): void {
 
 /**
  * Writes one JSON object as one line on stdout, `schemaVersion` first, for the commands that print
- * a stream of them (`log --follow --json`: newline-delimited JSON, docs/cli-json.md).
+ * a stream of them (`log --follow --json`: newline-delimited JSON, docs/reference/cli-json.md).
  */
 export function printJsonLine(value: object): void {
   if (Array.isArray(value)) throw new Error('Assertion failed: a --json line is an object');
