@@ -13,14 +13,14 @@
 export { HookpmError, isHookpmError } from './errors.js';
 export type { ErrorCode, ErrorDetails } from './errors.js';
 
-/** The twelve events as data (engine.md section 1): matcher field, default timeout, policies. */
+/** The twelve events as data (docs/reference/rules/engine.md#events): matcher field, default timeout, policies. */
 export { EVENTS, EVENT_NAMES, isEventName } from './hooks/events.js';
 export type { EventName, EventSpec, BlockPolicy, PlainStdoutPolicy } from './hooks/events.js';
 
-/** `{code, message, severity, handler?, origin?, plugin?, path?}` (engine.md section 11). */
+/** `{code, message, severity, handler?, origin?, plugin?, path?}` (docs/reference/rules/engine.md#diagnostics). */
 export type { Diagnostic, DiagnosticCode, Severity, Origin } from './hooks/diagnostic.js';
 
-/** Validates one parsed hooks document (engine.md section 3); never throws, reports diagnostics. */
+/** Validates one parsed hooks document (docs/reference/rules/engine.md#configuration); never throws, reports diagnostics. */
 export { parseHooksDocument } from './hooks/parse-document.js';
 export type {
   HooksConfig,
@@ -46,7 +46,7 @@ export { loadSnapshot } from './ops/run/load-snapshot.js';
 export type { LoadSnapshotOptions, LoadedSnapshot } from './ops/run/load-snapshot.js';
 
 /**
- * loadSnapshot after resolving workspace trust (engine.md section 10): headless without `askTrust`
+ * loadSnapshot after resolving workspace trust (docs/reference/rules/engine.md#workspace-trust): headless without `askTrust`
  * (project hooks only with `flag`), interactive with it.
  */
 export { loadTrustedSnapshot } from './ops/run/load-trusted-snapshot.js';
@@ -67,7 +67,7 @@ export type { HookListing, ListedHandler } from './ops/run/list-hooks.js';
 
 /**
  * Dispatches one event on a snapshot: every matching handler runs at once, the runs are reduced in
- * configuration order to one result (engine.md sections 7-9, cli.md section 3).
+ * configuration order to one result (docs/reference/rules/engine.md#running-handlers, #output-and-reduction, #stop-continuations, docs/reference/rules/cli.md#json-shapes).
  */
 export { dispatchEvent } from './ops/run/dispatch.js';
 export type { DispatchOptions, DispatchRecord } from './ops/run/dispatch-options.js';
@@ -87,7 +87,7 @@ export type {
 export { installExitCleanup, killAllHandlers } from './engine/process-groups.js';
 
 /**
- * A long-running session for a working directory, as `hookpm session` runs it (cli.md section 4):
+ * A long-running session for a working directory, as `hookpm session` runs it (docs/reference/rules/cli.md#session):
  * the snapshot is loaded once (R1); dispatch (concurrent; Stop continuations counted, O3), reload
  * (R4), hooks, close (kills running handlers' process groups).
  */

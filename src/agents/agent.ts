@@ -10,8 +10,7 @@ export function isAgentId(value: string): value is AgentId {
 }
 
 /**
- * The agent's deadline for one linked event, in seconds: the longest engine default (engine.md
- * section 1), so that hookpm's own per-handler deadlines decide, not the agent's (Claude Code's
+ * The agent's deadline for one linked event, in seconds: the longest engine default (docs/reference/rules/engine.md#events), so that hookpm's own per-handler deadlines decide, not the agent's (Claude Code's
  * default is 60 s, Gemini CLI's 60,000 ms).
  */
 export const LINK_TIMEOUT_SEC = 600;
@@ -45,7 +44,7 @@ export interface Agent {
    * user-scope settings file is `file` below it instead of `settingsFile` below the user's home.
    */
   homeEnv: { name: string; file: readonly string[] } | null;
-  /** The engine events linked: those the agent has and the engine has (engine.md section 1). */
+  /** The engine events linked: those the agent has and the engine has (docs/reference/rules/engine.md#events). */
   events: readonly EventName[];
   /** The names under `hooks` in the agent's settings that get a handler, in the order of `events`. */
   settingsEvents: readonly string[];

@@ -2,7 +2,7 @@ import { LINK_TIMEOUT_SEC, type Agent } from './agent.js';
 import { CLAUDE_EVENTS, decodeClaudePayload } from './claude-payload.js';
 
 /**
- * What Claude Code and Deep Agents Code share (agents.md, ../seeds/): the engine's twelve events
+ * What Claude Code and Deep Agents Code share (docs/guides/agents.md): the engine's twelve events
  * under their own names, payloads read as they are, hookpm's link timeout, no trust step, and no
  * settings beside the events in their `hooks`. Each adds its files and its output dialect.
  */

@@ -7,7 +7,7 @@ export interface ClaudeOutputDialect {
   /** UserPromptSubmit's `suppressOriginalPrompt` (a Deep Agents Code key; Claude Code has none). */
   suppressOriginalPrompt: boolean;
   /**
-   * SubagentStop context (engine.md section 1: a block there is kept as context): Claude Code
+   * SubagentStop context (docs/reference/rules/engine.md#events: a block there is kept as context): Claude Code
    * reads it back as `decision: "block"` with the text as reason, which keeps the subagent going
    * with that instruction; Deep Agents Code reads `additionalContext`.
    */
@@ -15,7 +15,7 @@ export interface ClaudeOutputDialect {
 }
 
 /**
- * A reduced result (cli.md section 3) as one hook output in the format of engine.md L1-L2, which
+ * A reduced result (docs/reference/rules/cli.md#json-shapes) as one hook output in the format of engine.md L1-L2, which
  * Claude Code and Deep Agents Code read: an agent that reduces this single output gets the
  * decision hookpm reduced from all of its plugins' outputs. Exit 0 always, since the decision is
  * in the JSON; error and warning diagnostics go to stderr, one line each.

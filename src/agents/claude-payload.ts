@@ -3,7 +3,7 @@ import type { WireEvent } from './agent.js';
 
 /**
  * Claude Code and Deep Agents Code name their events and payload fields as the engine does
- * (`hook_event_name`, `tool_name`, `tool_input`, ...: ../seeds/ and agents.md), so the payload is
+ * (`hook_event_name`, `tool_name`, `tool_input`, ...: docs/guides/agents.md), so the payload is
  * the engine's input as it is. An event outside `linked` is not hookpm's: null.
  */
 export function decodeClaudePayload(
@@ -15,5 +15,5 @@ export function decodeClaudePayload(
   return { event: name, input: { ...payload } };
 }
 
-/** Every engine event: Claude Code and Deep Agents Code have all twelve (engine.md section 1). */
+/** Every engine event: Claude Code and Deep Agents Code have all twelve (docs/reference/rules/engine.md#events). */
 export const CLAUDE_EVENTS: readonly EventName[] = EVENT_NAMES;

@@ -4,7 +4,7 @@ import { encodeClaudeOutput } from './claude-output.js';
 
 /**
  * Deep Agents Code: `~/.deepagents/hooks.json`, project `<root>/.deepagents/hooks.json`, in the
- * format of ../seeds/, which is the engine's own (engine.md sections 3 and 8).
+ * engine's own format (docs/reference/rules/engine.md#configuration, #output-and-reduction).
  */
 export const DEEPAGENTS: Agent = {
   id: 'deepagents',

@@ -5,7 +5,7 @@ import { closestNames, didYouMean } from '../text/did-you-mean.js';
 /**
  * An event name given on the command line (`run <Event>`, `test <plugin> <Event>`,
  * `init --event <Event>`), or E_USAGE listing the twelve, with the nearest in its hint and its
- * `suggestions` (issue 18 item 4). `option` names the option it came from, for the message.
+ * `suggestions` (docs/design/decisions.md#where-the-rules-are-silent). `option` names the option it came from, for the message.
  */
 export function eventArgument(name: string, option?: string): EventName {
   if (isEventName(name)) return name;

@@ -5,7 +5,7 @@ import { GLOBAL_OPTIONS } from './grammar.js';
 import { resolveStorePaths } from '../store/paths.js';
 import type { StorePaths } from '../store/store-paths.js';
 
-/** The global options of cli.md section 1, resolved once for a command. */
+/** The global options of docs/reference/rules/cli.md#conventions, resolved once for a command. */
 export interface GlobalOptions {
   json: boolean;
   /** hookpm's own home (`--home`, else HOOKPM_HOME); undefined means the platform directories. */

@@ -10,7 +10,7 @@ export interface OptionDefinition {
   description: string;
 }
 
-/** cli.md section 1: the global options, valid anywhere on the line. */
+/** docs/reference/rules/cli.md#conventions: the global options, valid anywhere on the line. */
 export const GLOBAL_OPTIONS: readonly OptionDefinition[] = [
   { flags: '--home <dir>', description: 'hookpm home directory (same as HOOKPM_HOME)' },
   { flags: '--json', description: 'print exactly one JSON document on stdout' },
@@ -19,7 +19,7 @@ export const GLOBAL_OPTIONS: readonly OptionDefinition[] = [
   { flags: '--cwd <dir>', description: 'working directory to act on' },
 ];
 
-/** cli.md section 2: `hookpm install <spec...>`. */
+/** docs/reference/rules/cli.md#commands: `hookpm install <spec...>`. */
 export const INSTALL_OPTIONS: readonly OptionDefinition[] = [
   { flags: '--no-enable', description: 'install without enabling (no question asked)' },
   {
@@ -44,7 +44,7 @@ export const INSTALL_OPTIONS: readonly OptionDefinition[] = [
   },
 ];
 
-/** cli.md sections 2 and 3: `hookpm search [query...]`. */
+/** docs/reference/rules/cli.md#commands, #json-shapes: `hookpm search [query...]`. */
 export const SEARCH_OPTIONS: readonly OptionDefinition[] = [
   {
     flags: '--event <event>',

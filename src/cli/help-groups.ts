@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 
 /**
- * Issue 18 item 7: the groups `hookpm --help` lists its commands in, in this order. A command
+ * Help groups and completion (docs/reference/commands.md#help-aliases-and-completion): the groups `hookpm --help` lists its commands in, in this order. A command
  * names its group in its own file (`.helpGroup('Inspect')`); arrangeHelp orders the commands by
  * group and gives each heading its colon.
  */

@@ -3,7 +3,7 @@ import { installContextOf } from './plugin-context.js';
 import { printJson } from './render/render.js';
 import { printInstallResult } from './render/render-install.js';
 
-/** The options of `hookpm install` besides the global ones (cli.md section 2). */
+/** The options of `hookpm install` besides the global ones (docs/reference/rules/cli.md#commands). */
 export interface InstallFlags {
   /** False with --no-enable. */
   enable: boolean;

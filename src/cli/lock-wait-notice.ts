@@ -5,7 +5,7 @@ import { escapeControl } from './render/render.js';
 import { writeText } from './stdio.js';
 
 /**
- * Issue 18 item 4: a command that has waited a second for a lock says on stderr (so a terminal, a
+ * Messages, questions and waits (docs/design/decisions.md#where-the-rules-are-silent): a command that has waited a second for a lock says on stderr (so a terminal, a
  * log and a test see it alike) what it waits for: which command and process hold the lock, since
  * when, and the lock file. Said once per lock taken; the wait then goes on silently.
  */
@@ -14,7 +14,7 @@ export function watchLockWaits(): void {
 }
 
 function printLockWait(wait: LockWait): void {
-  // On its own line, not run into a download's progress line (cli.md section 1).
+  // On its own line, not run into a download's progress line (docs/reference/rules/cli.md#conventions).
   clearDrawnLine();
   const text = `hookpm: waiting for ${holderWords(wait.holder)} to release the lock ${wait.lockPath}`;
   writeText(2, `${escapeControl(redact(text))}\n`);

@@ -72,7 +72,7 @@ export function buildProgram(): Command {
     .version(readVersion(), '-V, --version', 'print the version')
     .configureHelp({ showGlobalOptions: true })
     .exitOverride()
-    // Help and usage go through cli/stdio.ts, so a closed stdout ends quietly (issue 18 item 2).
+    // Help and usage go through cli/stdio.ts, so a closed stdout ends quietly (docs/reference/commands.md#terminals-and-pipes).
     .configureOutput({
       writeOut: (text) => writeText(1, text),
       writeErr: (text) => writeText(2, text),
@@ -89,7 +89,7 @@ export function buildProgram(): Command {
   return program;
 }
 
-/** Runs the CLI for `argv` (as process.argv) and sets the process exit code (cli.md section 1). */
+/** Runs the CLI for `argv` (as process.argv) and sets the process exit code (docs/reference/rules/cli.md#conventions). */
 export async function main(argv: readonly string[] = process.argv): Promise<void> {
   const json = argv.includes('--json');
   const program = buildProgram();
@@ -102,7 +102,7 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
       // `hookpm help <command>` succeeds; help shown because a command is missing is a usage error.
       process.exitCode = error.exitCode === 0 ? 0 : 2;
     } else if (error instanceof CommanderError) {
-      // A command line commander refused (cli.md section 1: E_USAGE, exit 2).
+      // A command line commander refused (docs/reference/rules/cli.md#conventions: E_USAGE, exit 2).
       process.exitCode = reportError(usageErrorOf(error, program, argv.slice(2)), { json });
     } else {
       process.exitCode = reportError(error, { json });

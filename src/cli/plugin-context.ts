@@ -28,7 +28,7 @@ export function installContextOf(globals: GlobalOptions): {
   const ctx = pluginContextOf(globals);
   if (progress.onProgress !== undefined) ctx.onProgress = progress.onProgress;
   // The consent question is printed on stderr below the progress line, which goes first: a
-  // finished download's line would otherwise run into the review (issue 18).
+  // finished download's line would otherwise run into the review (docs/reference/commands.md#terminals-and-pipes).
   const ask = ctx.confirm;
   if (ask !== undefined)
     ctx.confirm = (review) => {

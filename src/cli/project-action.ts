@@ -4,7 +4,7 @@ import { installContextOf } from './plugin-context.js';
 import { escapeControl, printErrorLine, printJson, printLine } from './render/render.js';
 import { printInstallResult } from './render/render-install.js';
 
-/** The project operations (issue 16) the install-like commands run. */
+/** The project operations (docs/guides/projects.md) the install-like commands run. */
 export type ProjectAction =
   | {
       kind: 'install-specs';

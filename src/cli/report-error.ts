@@ -3,7 +3,7 @@ import { escapeControl, printJson } from './render/render.js';
 import { writeText } from './stdio.js';
 import { isInterrupted } from './prompt/interrupted.js';
 
-/** Codes that mean the command line itself was wrong (cli.md section 1: exit 2). */
+/** Codes that mean the command line itself was wrong (docs/reference/rules/cli.md#conventions: exit 2). */
 const USAGE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['E_USAGE']);
 
 /** Hints for codes whose errors often come without one. */
@@ -50,11 +50,11 @@ function suggestionsOf(error: HookpmError): string[] {
 }
 
 /**
- * Prints an error as cli.md section 1 says (human: `hookpm: error[E_CODE]: ...` and an indented
+ * Prints an error as docs/reference/rules/cli.md#conventions says (human: `hookpm: error[E_CODE]: ...` and an indented
  * hint on stderr; `--json`: `{"schemaVersion":1,"error":{code,message,hint,suggestions}}` on
  * stdout, docs/reference/cli-json.md) and returns the exit code.
  *
- * Message style (README "Messages", git's): the message after `error[E_CODE]: ` starts lower-case
+ * Message style (docs/reference/commands.md#terminals-and-pipes, git's): the message after `error[E_CODE]: ` starts lower-case
  * and has no final period, as do diagnostics (`warning`/`info`), doctor findings and the notes
  * after a command; a hint is full sentences, a capital first and a period last. Names keep their
  * case (`PreToolUse`, `JSON`, `hookpm`). test/cli/message-style.test.ts checks every message in src.

@@ -46,7 +46,7 @@ function streamOf(fd: 1 | 2): NodeJS.WriteStream {
 const guarded = new WeakSet<NodeJS.WritableStream>();
 
 /**
- * Issue 18 item 2: `stream` (stdout or stderr, or a stream over them) ends the command quietly
+ * A closed pipe ends quietly (docs/reference/commands.md#terminals-and-pipes): `stream` (stdout or stderr, or a stream over them) ends the command quietly
  * when its reader goes away (EPIPE: `hookpm hooks | head -1`), as writeText does; any other
  * write error is thrown as before. Returns `stream`.
  */
@@ -82,7 +82,7 @@ export function exitWhenWritten(): void {
 }
 
 /**
- * Issue 18 item 3: the columns that text on stdout (1) or stderr (2) is fitted to: the terminal's
+ * Output fitted to the terminal (docs/reference/commands.md#terminals-and-pipes): the columns that text on stdout (1) or stderr (2) is fitted to: the terminal's
  * width, or null off a terminal (output to a pipe or file is never fitted). HOOKPM_COLUMNS (a
  * positive integer) overrides both, terminal or not, so tests and scripts can fix a width.
  */

@@ -96,7 +96,7 @@ function failureNote(run: HandlerRun): [DiagnosticCode, Severity, string] | null
 }
 
 /**
- * K1 on an event that ignores plain stdout, graded by what the user can do (issue 18 item 6): text
+ * K1 on an event that ignores plain stdout, graded by what the user can do (docs/design/decisions.md#where-the-rules-are-silent): text
  * that starts as JSON was meant as output and is broken (a warning); other text, such as a
  * handler printing `done`, is only noted (info).
  */

@@ -128,7 +128,7 @@ function applyOutput(tally: Tally, event: EventName, run: HandlerRun, opts: Redu
 }
 
 /**
- * Reduces the runs of one dispatch to its result (engine.md sections 8 and 9). `runs` must be in
+ * Reduces the runs of one dispatch to its result (docs/reference/rules/engine.md#output-and-reduction, #stop-continuations). `runs` must be in
  * configuration order (S3, X1); finish order never matters.
  */
 export function reduceResults(

@@ -1,9 +1,9 @@
 /**
- * The handler runner (engine.md section 7, X2-X8): one handler, one process group, one HandlerRun.
+ * The handler runner (docs/reference/rules/engine.md#running-handlers, X2-X8): one handler, one process group, one HandlerRun.
  *
  * Built on node:child_process rather than execa 9: execa's per-spawn machinery (stream wrappers,
  * promises per stdio, result assembly) measured 30-80% slower than a bare spawn for a `true`
- * handler, against a budget of 15% (issue 3 bench), and its settle-on-pipe-EOF would need undoing
+ * handler, against a budget of 15% (docs/design/benchmarks.md), and its settle-on-pipe-EOF would need undoing
  * anyway to settle while a grandchild holds the pipes (X6). What execa would add (no shell, no
  * string splitting, `detached`) is one spawn option each here.
  */

@@ -27,7 +27,7 @@ export interface PermissionResult {
   interrupt: boolean;
 }
 
-/** A diagnostic of a dispatch result (cli.md section 3): origin and plugin are always present. */
+/** A diagnostic of a dispatch result (docs/reference/rules/cli.md#json-shapes): origin and plugin are always present. */
 export interface ResultDiagnostic extends Diagnostic {
   origin?: Origin;
   plugin?: string;

@@ -1,4 +1,4 @@
-/** Diagnostics of engine.md section 11: the runtime never fails on configuration, it says why. */
+/** Diagnostics of docs/reference/rules/engine.md#diagnostics: the runtime never fails on configuration, it says why. */
 export type DiagnosticCode =
   | 'config_read_failed'
   | 'invalid_config'

@@ -1,5 +1,5 @@
 /**
- * The twelve events of engine.md section 1, as data. Every place that needs an event's matcher
+ * The twelve events of docs/reference/rules/engine.md#events, as data. Every place that needs an event's matcher
  * field, default timeout or policies reads it from here.
  */
 export const EVENT_NAMES = [
@@ -19,7 +19,7 @@ export const EVENT_NAMES = [
 
 export type EventName = (typeof EVENT_NAMES)[number];
 
-/** What exit 2 or `decision:"block"` means for the event (engine.md section 1). */
+/** What exit 2 or `decision:"block"` means for the event (docs/reference/rules/engine.md#events). */
 export type BlockPolicy = 'none' | 'block' | 'deny' | 'feedback' | 'continue' | 'context';
 
 /** What plain (non-JSON) stdout on exit 0 means. */
@@ -32,7 +32,7 @@ export interface EventSpec {
   readonly defaultTimeoutSec: number;
   readonly blockPolicy: BlockPolicy;
   readonly plainStdout: PlainStdoutPolicy;
-  /** Tool events, for the `if` predicate (engine.md section 5). */
+  /** Tool events, for the `if` predicate (docs/reference/rules/engine.md#the-if-predicate). */
   readonly tool: boolean;
   /** Keys recognised inside hookSpecificOutput (L2); null means no specific output allowed. */
   readonly specificKeys: readonly string[] | null;

@@ -1,7 +1,7 @@
 import type { Diagnostic, Origin } from './diagnostic.js';
 import type { EventName } from './events.js';
 
-/** A valid command handler after validation (engine.md section 3). */
+/** A valid command handler after validation (docs/reference/rules/engine.md#configuration). */
 export interface HandlerConfig {
   type: 'command';
   /** Shell form; with argv it is only shown. */
@@ -13,7 +13,7 @@ export interface HandlerConfig {
   /** Seconds, finite and > 0. */
   timeout?: number;
   statusMessage?: string;
-  /** A permission rule (engine.md section 5). */
+  /** A permission rule (docs/reference/rules/engine.md#the-if-predicate). */
   if?: string;
   /** C4: a migrated legacy handler gets this fixed stdin; its output and exit code are ignored. */
   legacyStdin?: Readonly<Record<string, unknown>>;
@@ -73,13 +73,13 @@ export interface SourceDocument {
   plugin?: PluginBinding;
 }
 
-/** What a plugin's handlers get (plugins.md section 3). */
+/** What a plugin's handlers get (docs/reference/rules/plugins.md#variables). */
 export interface PluginBinding {
   id: string;
   root: string;
   data: string;
   /**
-   * Issue 16: `project` for a plugin the project's hookpm.json names, enabled for that project
+   * Projects (docs/guides/projects.md): `project` for a plugin the project's hookpm.json names, enabled for that project
    * only; absent for a user-wide plugin. Project plugins come after the user's (S3).
    */
   scope?: 'project';
@@ -95,7 +95,7 @@ export interface SnapshotHandler {
   origin: Origin;
   /** Plugin id (`name@registry`) for plugin handlers, else null. */
   plugin: string | null;
-  /** The document it came from (plugins.md section 4 `source`). */
+  /** The document it came from (docs/reference/rules/plugins.md#consent-surface `source`). */
   source: string;
   matcher: string | null;
   if: string | null;

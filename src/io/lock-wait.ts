@@ -1,6 +1,6 @@
 import type { LockHolder } from './lock-record.js';
 
-/** What a command waiting for a held lock is told (issue 18 item 4). */
+/** What a command waiting for a held lock is told (docs/design/decisions.md#where-the-rules-are-silent). */
 export interface LockWait {
   lockPath: string;
   /** null when the lock file is not readable as a record. */

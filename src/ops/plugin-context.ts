@@ -24,7 +24,7 @@ export interface PluginContext {
   defaults?: Readonly<Record<string, RegistryRecord>>;
   /** Timeouts and retries of index and tarball downloads (http.ts defaults otherwise). */
   fetch?: DownloadTimings;
-  /** Progress of downloads and bulk installs (cli.md section 1: the CLI draws it on a TTY). */
+  /** Progress of downloads and bulk installs (docs/reference/rules/cli.md#conventions: the CLI draws it on a TTY). */
   onProgress?: (progress: InstallProgress) => void;
   /** HOOKPM_NPM_REGISTRY, npm config and git read from here (environment.ts: default process.env). */
   env?: Record<string, string | undefined>;

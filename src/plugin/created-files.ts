@@ -1,7 +1,7 @@
 import type { HooksConfig } from '../hooks/types.js';
 
 /**
- * issue 15 item 4: which files created in an installed plugin's folder after install would change
+ * files a plugin creates in its folder (docs/design/decisions.md#plugins-and-marketplaces): which files created in an installed plugin's folder after install would change
  * what runs without consent, and so still count as tampering (plugins.md Q6). A created file may
  * be anything the plugin's scripts write (state, logs, caches, dependencies they fetch), except:
  * - a file hookpm itself would read as the plugin's manifest or hooks (`plugin.json`,

@@ -3,8 +3,8 @@ import { childPath } from '../hooks/json-path.js';
 import type { PluginDocument } from './loaded-plugin.js';
 
 /**
- * Review warnings about handlers whose agents would run different things (README "The consent
- * model"). hookpm runs `argv` when given; Claude Code's exec form `command` + `args` as the program
+ * Review warnings about handlers whose agents would run different things
+ * (docs/guides/installing-plugins.md#consent). hookpm runs `argv` when given; Claude Code's exec form `command` + `args` as the program
  * `command` names with `args` as its arguments, without a shell (as Claude Code does); else
  * `command` under `/bin/sh -c`, or `bash -c` for `shell: "bash"`. Claude Code ignores `argv`. So:
  * - `command_argv_differ`: both `command` and `argv` are given and the command, read as the shell

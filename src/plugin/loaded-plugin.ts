@@ -5,7 +5,7 @@ import type { Manifest } from './manifest.js';
 /** One hooks document of a plugin, in H4 order. */
 export interface PluginDocument {
   /**
-   * Where it came from, as shown to the user (plugins.md section 4): `hooks/hooks.json` (or
+   * Where it came from, as shown to the user (docs/reference/rules/plugins.md#consent-surface): `hooks/hooks.json` (or
    * `hooks` for a file named so), `./extra.json` (a manifest path, normalized, with
    * `/hooks.json` appended for a directory), or `plugin.json#hooks` (inline).
    */
@@ -23,7 +23,7 @@ export interface LoadedPlugin {
   manifestFile: string | null;
   /**
    * The manifest whose `hooks` field is read: `manifestFile`, or `.claude-plugin/plugin.json`
-   * when a root `plugin.json` is beside it (issue 15 item 3); null without a manifest. Optional
+   * when a root `plugin.json` is beside it (docs/design/decisions.md#plugins-and-marketplaces); null without a manifest. Optional
    * for plugins built in memory, where it is `manifestFile`.
    */
   hooksManifestFile?: string | null;

@@ -11,7 +11,7 @@ export function isValidPluginName(name: unknown): name is string {
   return typeof name === 'string' && PLUGIN_NAME_PATTERN.test(name);
 }
 
-/** Issue 18 item 4: `Guard` is no plugin name, but `guard` may be the one meant. */
+/** Messages, questions and waits (docs/design/decisions.md#where-the-rules-are-silent): `Guard` is no plugin name, but `guard` may be the one meant. */
 export function lowerCaseSuggestion(name: string): string | null {
   const [lower] = lowerCaseNames(name);
   return lower === undefined ? null : `Did you mean ${lower}?`;

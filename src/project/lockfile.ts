@@ -7,7 +7,7 @@ import {
 } from './project-file-error.js';
 import { sortedJsonText } from './sorted-json.js';
 
-/** The committed file at the project root that pins every project plugin (issue 16 item 2). */
+/** The committed file at the project root that pins every project plugin (docs/guides/projects.md). */
 export const LOCKFILE_FILE = 'hookpm.lock';
 
 /** The lockfile format this hookpm reads and writes; a newer one is refused, never rewritten. */

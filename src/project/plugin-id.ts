@@ -9,7 +9,7 @@ export function splitPluginId(id: string): { name: string; registry: string } | 
   return match === null ? null : { name: match[1]!, registry: match[2]! };
 }
 
-/** P3 and registry.md section 1: a registry name has a plugin name's shape. */
+/** P3 and docs/reference/rules/registry.md#registry-kinds: a registry name has a plugin name's shape. */
 export function isRegistryName(name: string): boolean {
   return PLUGIN_NAME_PATTERN.test(name);
 }

@@ -9,7 +9,7 @@ import {
 } from './project-file-error.js';
 import { sortedJsonText } from './sorted-json.js';
 
-/** The file at the project root that names the project's plugins (issue 16 item 1). */
+/** The file at the project root that names the project's plugins (docs/guides/projects.md). */
 export const PROJECT_MANIFEST_FILE = 'hookpm.json';
 
 /**

@@ -23,7 +23,7 @@ export interface PackOptions {
   tarballPrefix?: string;
 }
 
-/** A packed plugin: its tarball and what an index says about it (registry.md section 2). */
+/** A packed plugin: its tarball and what an index says about it (docs/reference/rules/registry.md#index-format). */
 export interface PackResult {
   /** The tarball's absolute path, `<outDir>/<name>-<version>.tgz`. */
   file: string;
@@ -37,7 +37,7 @@ export interface PackResult {
   about: PluginAbout;
   events: EventName[];
   surfaceHash: string;
-  /** The consent surface (plugins.md section 4), for a marketplace page or a review. */
+  /** The consent surface (docs/reference/rules/plugins.md#consent-surface), for a marketplace page or a review. */
   surface: SurfaceEntry[];
   /** The index version entry. */
   entry: IndexVersion;

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { HookpmError } from '../errors.js';
 
-/** What a local registry location holds (registry.md section 1). */
+/** What a local registry location holds (docs/reference/rules/registry.md#registry-kinds). */
 export interface LocalRegistryKind {
   kind: 'index' | 'marketplace';
   /** The directory that holds `index.json`, or the marketplace root (above `.claude-plugin/`). */

@@ -1,5 +1,5 @@
 /**
- * Kind detection for `hookpm registry add <name> <location>` (registry.md section 1), as far as it
+ * Kind detection for `hookpm registry add <name> <location>` (docs/reference/rules/registry.md#registry-kinds), as far as it
  * can be told from the text alone. A local location (a directory path or a `file:` URL) still has
  * to be looked at on disk (read-location-kind.ts) to tell an index from a marketplace.
  */
@@ -67,7 +67,7 @@ export function indexUrlOf(location: string): string {
   return pathToFileURL(resolve(location, 'index.json')).href;
 }
 
-/** registry.md section 1: a tarball location of an index entry resolves against the index URL. */
+/** docs/reference/rules/registry.md#registry-kinds: a tarball location of an index entry resolves against the index URL. */
 export function tarballUrlOf(indexUrl: string, tarball: string): string {
   return new URL(tarball, indexUrl).href;
 }

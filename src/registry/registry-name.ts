@@ -1,6 +1,6 @@
 import { HookpmError } from '../errors.js';
 
-/** registry.md section 1: the name of a registry. */
+/** docs/reference/rules/registry.md#registry-kinds: the name of a registry. */
 export const REGISTRY_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
 /** D1b: the registry of plugins installed from a directory, a tarball file or a tarball URL. */

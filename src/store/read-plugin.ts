@@ -99,7 +99,7 @@ const ROOT_MANIFEST = MANIFEST_FILES[0];
 const CLAUDE_MANIFEST = MANIFEST_FILES[1];
 
 /**
- * P1, and issue 15 item 3 for a plugin with both manifests (a root `plugin.json` is the
+ * P1, and a root plugin.json beside Claude Code's (docs/design/decisions.md#plugins-and-marketplaces) for a plugin with both manifests (a root `plugin.json` is the
  * cross-agent manifest some publishers add beside Claude Code's): the root one gives the name,
  * version and other fields (P1); `.claude-plugin/plugin.json` is read too, is held to the same
  * rules (an error in it is an error of the plugin, P4), and alone declares the hooks, as in

@@ -15,7 +15,7 @@ export type TreeCheck =
   | { status: 'match'; scan: TreeScan }
   /**
    * The installed files unchanged, and files created since (relative paths, sorted): the plugin
-   * writes into its folder (issue 15 item 4). Whether one of them changes what runs is the
+   * writes into its folder (docs/design/decisions.md#plugins-and-marketplaces). Whether one of them changes what runs is the
    * caller's question (plugin/created-files.ts).
    */
   | { status: 'created'; created: string[] }

@@ -43,7 +43,7 @@ export function readProjectTexts(root: string): {
   return { manifestText: readText(manifestPath(root)), lockText: readText(lockfilePath(root)) };
 }
 
-/** Reads `<root>/hookpm.json` and `<root>/hookpm.lock` (issue 16 items 1, 2). */
+/** Reads `<root>/hookpm.json` and `<root>/hookpm.lock` (docs/guides/projects.md). */
 export function readProjectFiles(root: string): ProjectFiles {
   const { manifestText, lockText } = readProjectTexts(root);
   return {

@@ -27,7 +27,7 @@ export interface ReadHookSourcesOptions {
   cwd: string;
   /** The user's home directory: the user file is `<home>/.deepagents/hooks.json`. */
   home: string;
-  /** Whether the workspace is trusted (engine.md section 10 decides; this only obeys). */
+  /** Whether the workspace is trusted (docs/reference/rules/engine.md#workspace-trust decides; this only obeys). */
   trustProject: boolean;
   /**
    * T6: the SHA-256 hex of the project file's bytes when trust was checked (null: it was missing or

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { globalOptions } from '../global-options.js';
 
-/** `hookpm ci` (issue 16 item 3): installs exactly what the project's hookpm.lock pins. */
+/** `hookpm ci` (docs/guides/projects.md): installs exactly what the project's hookpm.lock pins. */
 export function register(program: Command): void {
   const command = program
     .command('ci')

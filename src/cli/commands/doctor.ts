@@ -4,7 +4,7 @@ import { globalOptions } from '../global-options.js';
 import { storePathsOf } from '../global-options.js';
 
 /**
- * `hookpm doctor [--fix] [--online]` (cli.md section 2): checks the store, state, lock,
+ * `hookpm doctor [--fix] [--online]` (docs/reference/rules/cli.md#commands): checks the store, state, lock,
  * fingerprints, leftovers, registries and trust store, and says how to fix what it finds. Exit 0
  * when no check is an error, 1 otherwise (the report is printed either way, also with --json).
  */

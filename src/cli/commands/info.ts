@@ -8,7 +8,7 @@ import { wrapText } from '../render/wrap.js';
 import { terminalWidth } from '../stdio.js';
 import { ALIASES } from '../help-groups.js';
 
-/** `hookpm info <name|name@registry>` (cli.md sections 2 and 3). */
+/** `hookpm info <name|name@registry>` (docs/reference/rules/cli.md#commands, #json-shapes). */
 export function register(program: Command): void {
   program
     .command('info <plugin>')

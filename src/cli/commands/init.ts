@@ -11,7 +11,7 @@ interface InitFlags {
   existing?: boolean;
 }
 
-/** `hookpm init [dir]`: a new plugin that validates and packs as it is (issue 19 item 1). */
+/** `hookpm init [dir]`: a new plugin that validates and packs as it is (docs/guides/writing-plugins.md). */
 export function register(program: Command): void {
   program
     .command('init')

@@ -5,7 +5,7 @@ import { runInstall, type InstallFlags } from '../install-action.js';
 import { ALIASES } from '../help-groups.js';
 
 /**
- * `hookpm install <spec...>` (cli.md section 2; registry.md sections 4, 7); cli/start/fast-path.ts
+ * `hookpm install <spec...>` (docs/reference/rules/cli.md#commands; docs/reference/rules/registry.md#versions, #install-transaction); cli/start/fast-path.ts
  * answers the common forms first.
  */
 export function register(program: Command): void {
@@ -33,7 +33,7 @@ export function register(program: Command): void {
 
 /**
  * An install line, from commander or the fast path: `--project` and a bare `hookpm install` are
- * the project operations (issue 16 item 1), anything else the user-wide install.
+ * the project operations (docs/guides/projects.md), anything else the user-wide install.
  */
 export async function runInstallLine(
   specs: readonly string[],

@@ -6,11 +6,11 @@ import { ALIASES } from '../help-groups.js';
 /** `hookpm list`'s own options (grammar.ts LIST_OPTIONS). */
 export interface ListFlags {
   long?: boolean;
-  /** The project's plugins (issue 16 item 1). */
+  /** The project's plugins (docs/guides/projects.md). */
   project?: boolean;
 }
 
-/** `hookpm list` (cli.md section 3). The common forms are answered by cli/start/fast-path.ts first. */
+/** `hookpm list` (docs/reference/rules/cli.md#json-shapes). The common forms are answered by cli/start/fast-path.ts first. */
 export function register(program: Command): void {
   const list = program
     .command('list')
@@ -38,7 +38,7 @@ export async function runList(globals: GlobalOptions, flags: ListFlags = {}): Pr
   });
 }
 
-/** `hookpm list --project` (issue 16 item 1). */
+/** `hookpm list --project` (docs/guides/projects.md). */
 async function runProjectList(globals: GlobalOptions): Promise<void> {
   const [{ listProjectPlugins }, { pluginContextOf }, render] = await Promise.all([
     import('../../ops/project/manage-project.js'),

@@ -10,7 +10,7 @@ interface LogFlags {
   all?: boolean;
 }
 
-/** `hookpm log` and `hookpm stats`: the decision log, read (issue 19 item 4). */
+/** `hookpm log` and `hookpm stats`: the decision log, read (docs/guides/decision-log.md). */
 export function register(program: Command): void {
   program
     .command('log')

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { globalOptions } from '../global-options.js';
 
-/** `hookpm outdated [--project]` (issue 16 item 6). */
+/** `hookpm outdated [--project]` (docs/guides/projects.md). */
 export function register(program: Command): void {
   const command = program
     .command('outdated')

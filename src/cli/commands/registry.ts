@@ -11,7 +11,7 @@ import {
   renderTable,
 } from '../render/render.js';
 
-/** `hookpm registry add|remove|list|update` (cli.md section 2, registry.md section 1). */
+/** `hookpm registry add|remove|list|update` (docs/reference/rules/cli.md#commands, docs/reference/rules/registry.md#registry-kinds). */
 export function register(program: Command): void {
   const registry = program
     .command('registry')

@@ -3,7 +3,7 @@ import { globalOptions } from '../global-options.js';
 import { pluginContextOf } from '../plugin-context.js';
 import { printJson, printLine } from '../render/render.js';
 
-/** `hookpm review <name|dir>` (plugins.md Q3; cli.md section 3). */
+/** `hookpm review <name|dir>` (plugins.md Q3; docs/reference/rules/cli.md#json-shapes). */
 export function register(program: Command): void {
   program
     .command('review')

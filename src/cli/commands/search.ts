@@ -5,7 +5,7 @@ import { registryContextFromGlobals } from '../registry-options.js';
 import { printSearchResult } from '../render/render-search.js';
 import { ALIASES } from '../help-groups.js';
 
-/** `hookpm search [query] [--event E]` (cli.md sections 2 and 3); cli/start/fast-path.ts answers the common forms first. */
+/** `hookpm search [query] [--event E]` (docs/reference/rules/cli.md#commands, #json-shapes); cli/start/fast-path.ts answers the common forms first. */
 export function register(program: Command): void {
   const command = program
     .command('search [query...]')

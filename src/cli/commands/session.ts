@@ -3,7 +3,7 @@ import { canAsk } from '../prompt/can-ask.js';
 import { globalOptions } from '../global-options.js';
 
 /**
- * `hookpm session` (cli.md section 4): a long-running host. With stdin and stdout both terminals
+ * `hookpm session` (docs/reference/rules/cli.md#session): a long-running host. With stdin and stdout both terminals
  * (and no --json) it is an interactive prompt, which may ask the workspace trust question (T4);
  * otherwise it speaks JSON-RPC 2.0 on stdin/stdout and never asks (T5). Handlers' process groups
  * are killed before the process ends, however it ends (SIGTERM, SIGINT, SIGHUP included).

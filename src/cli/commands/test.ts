@@ -11,7 +11,7 @@ interface TestFlags {
   data?: string;
 }
 
-/** `hookpm test <plugin> <Event>`: a plugin's handlers on one event, nothing installed (issue 19). */
+/** `hookpm test <plugin> <Event>`: a plugin's handlers on one event, nothing installed (docs/guides/writing-plugins.md). */
 export function register(program: Command): void {
   program
     .command('test')

@@ -4,7 +4,7 @@ import { pluginContextOf } from '../plugin-context.js';
 import { escapeControl, printErrorLine, printJson, printLine } from '../render/render.js';
 import { ALIASES } from '../help-groups.js';
 
-/** `hookpm uninstall <name...> [--keep-data]` (cli.md section 2; plugins.md V3). */
+/** `hookpm uninstall <name...> [--keep-data]` (docs/reference/rules/cli.md#commands; plugins.md V3). */
 export function register(program: Command): void {
   program
     .command('uninstall')

@@ -12,7 +12,7 @@ interface UpdateFlags {
   project?: boolean;
 }
 
-/** `hookpm update [name...]` (cli.md section 2; plugins.md Q5). */
+/** `hookpm update [name...]` (docs/reference/rules/cli.md#commands; plugins.md Q5). */
 export function register(program: Command): void {
   program
     .command('update')

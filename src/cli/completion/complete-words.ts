@@ -23,7 +23,7 @@ const FIRST_OPERANDS: Readonly<Record<string, readonly string[]>> = {
 const EVENT_OPTIONS = new Set(['--event']);
 
 /**
- * Issue 18 item 7: the candidates for the last of `words` (the command line after `hookpm`, the
+ * Help groups and completion (docs/reference/commands.md#help-aliases-and-completion): the candidates for the last of `words` (the command line after `hookpm`, the
  * word under the cursor last, maybe empty), by the command tree of `program`: command and
  * subcommand names, the options of the command reached (its own and the global ones), events
  * for `run` and `--event`, agents, shells, and installed plugin names for the commands that take

@@ -1,5 +1,5 @@
 /**
- * Issue 18 item 7: the scripts `hookpm completion <shell>` prints. Each asks hookpm itself for
+ * Help groups and completion (docs/reference/commands.md#help-aliases-and-completion): the scripts `hookpm completion <shell>` prints. Each asks hookpm itself for
  * the candidates (`hookpm completion --list -- <words>`, complete-words.ts) so it never goes
  * stale; where there are none the shell completes file names.
  */

@@ -1,7 +1,7 @@
 import { formatSize, progressLineFor } from './progress-line.js';
 
 /**
- * cli.md section 1: download progress on stderr, only on a TTY. One line per registry index,
+ * docs/reference/rules/cli.md#conventions: download progress on stderr, only on a TTY. One line per registry index,
  * rewritten in place (`\r`) and cleared when the command ends.
  */
 export interface IndexProgress {

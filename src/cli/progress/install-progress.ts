@@ -2,7 +2,7 @@ import type { InstallProgress } from '../../ops/plugin-context.js';
 import { formatSize, progressLineFor } from './progress-line.js';
 
 /**
- * cli.md section 1: progress of downloads and bulk installs on stderr, only on a TTY: one line,
+ * docs/reference/rules/cli.md#conventions: progress of downloads and bulk installs on stderr, only on a TTY: one line,
  * rewritten in place (at most every 80 ms) and cleared by `done`. A single plugin staged is not a
  * bulk install, so it draws nothing.
  */

@@ -4,7 +4,7 @@ import { isTerminal } from '../stdio.js';
 import { setDrawnLine, unsetDrawnLine } from './drawn-line.js';
 
 /**
- * cli.md section 1: one progress line on a TTY stream, rewritten in place (`\r`, at most every
+ * docs/reference/rules/cli.md#conventions: one progress line on a TTY stream, rewritten in place (`\r`, at most every
  * 80 ms unless `final`), escaped and cut to the terminal width (with `…`); `clear` erases it if
  * drawn. A drawn line is the one `clearDrawnLine` (drawn-line.ts) erases.
  */

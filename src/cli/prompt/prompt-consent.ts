@@ -49,7 +49,7 @@ export function askConsent(review: ReviewReport): Promise<boolean> {
 }
 
 /**
- * Issue 18 item 4: "Enable guard@examples 1.0.0 and let these hooks run?" for a plugin not
+ * Messages, questions and waits (docs/design/decisions.md#where-the-rules-are-silent): "Enable guard@examples 1.0.0 and let these hooks run?" for a plugin not
  * consented to before; for an update of a consented one, what it asks approval for:
  * "update guard@examples 1.0.0 -> 1.1.0: approve 1 new hook?" (new and changed hooks, or the
  * changed code files when the hooks are as consented).

@@ -1,7 +1,7 @@
 import { isTerminal } from '../stdio.js';
 
 /**
- * cli.md section 1: colour only on a TTY and never with NO_COLOR (any non-empty value,
+ * docs/reference/rules/cli.md#conventions: colour only on a TTY and never with NO_COLOR (any non-empty value,
  * https://no-color.org), which wins over everything; FORCE_COLOR set to anything but `0` or
  * `false` colours off a TTY too, as Node and chalk read it. `stream` is stdout unless given.
  */

@@ -2,7 +2,7 @@ import type { HookListing, ListedHandler } from '../../ops/run/list-hooks.js';
 import { formatDiagnostic, renderTable } from './render.js';
 
 /**
- * The handler table of `hookpm hooks` (cli.md section 3), or `no hooks`; a KEY column (for
+ * The handler table of `hookpm hooks` (docs/reference/rules/cli.md#json-shapes), or `no hooks`; a KEY column (for
  * `hookpm disable <plugin> --hook <key>`) when plugin handlers are listed. Fitted to `width`
  * (default: stdout's terminal, table.ts): the other columns are cut, a command never is; one
  * that does not fit goes on its own line under its row. COMMAND is what runs: the argv (a handler's

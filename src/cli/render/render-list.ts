@@ -2,7 +2,7 @@ import type { ListedPlugin } from '../../ops/plugins/list.js';
 import { printJson, printLine, renderTable } from './render.js';
 
 /**
- * `hookpm list` output: the JSON document of cli.md section 3 (every field, whatever `long`), or a
+ * `hookpm list` output: the JSON document of docs/reference/rules/cli.md#json-shapes (every field, whatever `long`), or a
  * table; `long` (`--long`) adds the source, integrity, and install and update times.
  */
 export function printPluginList(

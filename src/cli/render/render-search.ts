@@ -4,7 +4,7 @@ import { printRegistryNotes } from '../registry-options.js';
 import { terminalWidth } from '../stdio.js';
 import { escapeControl, printErrorLine, printJson, printLine, renderTable } from './render.js';
 
-/** `hookpm search` output (cli.md section 3): the JSON document, or a table; notes on stderr. */
+/** `hookpm search` output (docs/reference/rules/cli.md#json-shapes): the JSON document, or a table; notes on stderr. */
 export function printSearchResult(found: SearchResult, json: boolean): void {
   printRegistryNotes(found);
   for (const note of found.notes) printErrorLine(`hookpm: note: ${escapeControl(note)}`);

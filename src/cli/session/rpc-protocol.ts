@@ -3,7 +3,7 @@ import { EVENT_NAMES, isEventName, type EventName } from '../../hooks/events.js'
 import { parseJson } from '../../json/parse-json.js';
 
 /**
- * JSON-RPC 2.0 framing for `hookpm session` (cli.md section 4): one message per line. This module
+ * JSON-RPC 2.0 framing for `hookpm session` (docs/reference/rules/cli.md#session): one message per line. This module
  * parses a line into a request and formats replies; it does no I/O.
  */
 

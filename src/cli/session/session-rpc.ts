@@ -21,7 +21,7 @@ export interface RpcStreams {
 }
 
 /**
- * Serves `session` over JSON-RPC 2.0, one message per line (cli.md section 4). The first line out
+ * Serves `session` over JSON-RPC 2.0, one message per line (docs/reference/rules/cli.md#session). The first line out
  * is the notification `ready` with the start report. Requests are handled as they arrive; replies
  * are written as they settle, so concurrent dispatches are answered out of order, matched by id.
  * Every reply is one whole line in one write, so lines never interleave. Blank lines are skipped.
@@ -86,7 +86,7 @@ async function shutDown(session: Session, replies: Replies, shutdownIds: RpcId[]
 }
 
 /**
- * cli.md section 4, end of input: the requests already read finish and are answered (a dispatch
+ * docs/reference/rules/cli.md#session, end of input: the requests already read finish and are answered (a dispatch
  * ends within its handlers' deadlines, X6), then the session closes; settles once flushed.
  */
 async function drain(session: Session, replies: Replies): Promise<void> {

@@ -11,7 +11,7 @@ import type { Script } from 'node:vm';
  * chunks are compiled and caches made through `underDefaultFlags`, which puts back any flag the
  * run changed for that time (wasm-tier-up.ts). Writing removes the caches of chunks the bundle no
  * longer has. Best effort: a cache directory that cannot be read or written only costs compile
- * time. (Node's compile cache, Node 22.1+, keeps only what V8 compiles as a module loads: README.)
+ * time. (Node's compile cache, Node 22.1+, keeps only what V8 compiles as a module loads: docs/design/benchmarks.md.)
  */
 export function cacheChunks(
   bundleDir: string,

@@ -5,7 +5,7 @@ import { grammarOf, parseFastLine } from './fast-line.js';
 const GRAMMAR = grammarOf([]);
 
 /**
- * `hookpm wire <agent>`, the handler of every linked agent event (issue 13: within 1.5x of a bare
+ * `hookpm wire <agent>`, the handler of every linked agent event (docs/design/benchmarks.md: within 1.5x of a bare
  * node start), started by entry.ts before anything else loads. Bundled on its own, as one file
  * (dist/bundle/wire.cjs, test/tools/bundle-cli.mjs): one chunk to read and compile through its
  * code cache instead of some twenty. Returns false for a line that is not a plain `wire <agent>`,

@@ -41,7 +41,7 @@ export function effectiveConfigJson(config: EffectiveConfig): string {
   return `{"events":[${events.join(',')}],"sources":[${sources.join(',')}]}`;
 }
 
-/** A plugin's four variables (plugins.md section 3) in sorted order; any other overlay generically. */
+/** A plugin's four variables (docs/reference/rules/plugins.md#variables) in sorted order; any other overlay generically. */
 function envJson(env: EffectiveConfig['sources'][number]['env']): string {
   if (env === null) return 'null';
   const keys = Object.keys(env);

@@ -6,7 +6,7 @@ import type { SnapshotHandler } from '../types.js';
 
 /**
  * The handlers to run for one invocation, in configuration order (S3, X1): a group's matcher is
- * applied first (section 4), then each handler's `if` rule (section 5). Only precompiled data is
+ * applied first (E1-E6), then each handler's `if` rule (F1-F3). Only precompiled data is
  * used, so this does no parsing.
  */
 export function matchHandlers(

@@ -64,7 +64,7 @@ function orderSources(sources: readonly SourceDocument[]): SourceDocument[] {
   });
 }
 
-/** The plugin variables of plugins.md section 3; empty for user and project sources. */
+/** The plugin variables of docs/reference/rules/plugins.md#variables; empty for user and project sources. */
 function pluginEnvOf(source: SourceDocument): Readonly<Record<string, string>> {
   if (!source.plugin) return Object.freeze({});
   const { root, data } = source.plugin;

@@ -12,7 +12,7 @@ const TIMEOUT_SHARE = 0.1;
 const FAILURE_SHARE = 0.2;
 
 /**
- * Issue 19 item 4: one warning per handler of the last 7 days' decision log that times out or
+ * The decision log (docs/guides/decision-log.md): one warning per handler of the last 7 days' decision log that times out or
  * fails often (of at least MIN_RUNS runs, TIMEOUT_SHARE timed out or FAILURE_SHARE failed), else
  * one ok check. A log that cannot be read is a warning; an absent one is fine.
  */

@@ -24,7 +24,7 @@ export interface RegistryCheckOptions {
 type Outcome = { ok: true; plugins: number } | { ok: false; reason: string; hint: string | null };
 
 /**
- * registry.md section 1, N4, I2: every registry in effect. A local index (a directory or `file:`)
+ * docs/reference/rules/registry.md#registry-kinds, N4, I2: every registry in effect. A local index (a directory or `file:`)
  * is read from disk and checked; a network index or a marketplace must have a cached copy that
  * parses (a warning otherwise, fix `hookpm registry update <name>`); with `online`, a network index
  * is also fetched and checked, without replacing the cached copy. npm has no index to check.

@@ -35,7 +35,7 @@ export interface StagedNpmPlugin {
   /** The staging directory holding the package's `package/` tree; the caller owns it. */
   dir: string;
   plugin: LoadedPlugin;
-  /** The manifest's name (registry.md section 1: not the package's); the id is `<name>@npm`. */
+  /** The manifest's name (docs/reference/rules/registry.md#registry-kinds: not the package's); the id is `<name>@npm`. */
   name: string;
   version: string;
   /** The published `dist.integrity`, verified against the downloaded bytes. */
@@ -47,7 +47,7 @@ export interface StagedNpmPlugin {
 }
 
 /**
- * npm as a plugin source (registry.md section 1, kind npm; section 7 steps 2-3): fetch the package
+ * npm as a plugin source (docs/reference/rules/registry.md#registry-kinds, kind npm; steps 2-3 of docs/reference/rules/registry.md#install-transaction): fetch the package
  * document, pick a version (V2), download the tarball verifying its sha512 `dist.integrity`
  * (E_INTEGRITY: nothing extracted) into the tarball cache (D5: a later install of the same
  * version downloads nothing), scan it whole (A1-A3), extract into a fresh staging

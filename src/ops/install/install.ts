@@ -1,5 +1,5 @@
 /**
- * The install transaction of registry.md section 7, step by step -> the files of ops/install/ that
+ * The install transaction of docs/reference/rules/registry.md#install-transaction, step by step -> the files of ops/install/ that
  * do it (installPlugins below runs them in this order):
  * 1. Resolve -> resolve.ts (parses the specs, loads the indexes once, from the cache or the
  *    network, revalidated when a spec does not resolve), pick.ts (a version of an index registry,
@@ -56,7 +56,7 @@ import { nowIso, type PluginContext } from '../plugin-context.js';
 import { reviewStaged } from '../review/review-staged.js';
 
 /**
- * `hookpm install <spec...>` as the transaction of registry.md section 7: a read-only store fails
+ * `hookpm install <spec...>` as the transaction of docs/reference/rules/registry.md#install-transaction: a read-only store fails
  * first (E_STORE_READONLY, before any network access), then every spec is resolved
  * (resolve.ts) and stageAndCommit runs. With `dryRun`, the plan instead (plan.ts).
  */
@@ -155,8 +155,7 @@ function recheckIntegrity(state: State, plugin: StagedPlugin): void {
 }
 
 /**
- * Q5: in non-interactive use without --yes, a widened update (or one that changes code files, README
- * "The consent model") is installed as pending and the command says so by failing with
+ * Q5: in non-interactive use without --yes, a widened update (or one that changes code files, docs/guides/installing-plugins.md#consent) is installed as pending and the command says so by failing with
  * E_CONSENT_REQUIRED; the consented version stays active.
  */
 function consentRequired(waiting: readonly InstalledEntry[], notes: string[]): HookpmError {
@@ -191,7 +190,7 @@ async function installOne(
   ) {
     await rm(staged.dir, { recursive: true, force: true });
     if (opts.enable === 'yes' && opts.preserveDisabled !== true && !existing.enabled) {
-      // Issue 18 item 4: `install X --yes` of a disabled X enables it (--yes is consent to these files).
+      // Messages, questions and waits (docs/design/decisions.md#where-the-rules-are-silent): `install X --yes` of a disabled X enables it (--yes is consent to these files).
       const enabled = {
         ...existing,
         enabled: true,
@@ -208,7 +207,7 @@ async function installOne(
     staged.dir,
     installDir(ctx.paths, { id, version, integrity: staged.integrity }),
   );
-  // Q6, issue 15 item 4: what the tree held, so files its plugin creates later are told apart.
+  // Q6, files a plugin creates in its folder (docs/design/decisions.md#plugins-and-marketplaces): what the tree held, so files its plugin creates later are told apart.
   const files = staged.files ?? (await listTree(path));
   await writeInstalledFiles(ctx.paths, staged.fingerprint, files);
   const review = await reviewStaged(staged, existing, ctx.paths, path);

@@ -6,7 +6,7 @@ import type { ReviewDiff, ReviewReport } from '../review/report.js';
 /** `installed` is the outcome per plugin; `pending`: installed, waiting for consent to a widened surface (Q5). */
 export type InstallStatus = 'installed' | 'unchanged' | 'pending' | 'would-install' | 'would-keep';
 
-/** One entry of `hookpm install --json` (cli.md section 3: id, name, version, integrity, enabled, events). */
+/** One entry of `hookpm install --json` (docs/reference/rules/cli.md#json-shapes: id, name, version, integrity, enabled, events). */
 export interface InstalledEntry {
   id: string;
   name: string;

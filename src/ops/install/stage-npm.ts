@@ -5,7 +5,7 @@ import { stageNpmPlugin } from './fetch-npm.js';
 import { environmentOf } from '../environment.js';
 
 /**
- * `npm:<pkg>[@range]` (registry.md section 1): stageNpmPlugin picks the version, downloads the
+ * `npm:<pkg>[@range]` (docs/reference/rules/registry.md#registry-kinds): stageNpmPlugin picks the version, downloads the
  * tarball verifying its sha512 `dist.integrity`, scans and extracts it into staging; the plugin is
  * then validated like any tarball. The id is `<manifest name>@npm`; the recorded source is
  * `npm:<pkg>@<version>` and the range the one asked for, else `^<version>`.

@@ -1,5 +1,5 @@
 /**
- * The values the steps of the install transaction (registry.md section 7) hand each other: a
+ * The values the steps of the install transaction (docs/reference/rules/registry.md#install-transaction) hand each other: a
  * resolved source (step 1) and a staged plugin (steps 2-4). Every step imports them from here, so
  * no stager (stage-*.ts) imports stage.ts, which dispatches to it.
  */
@@ -10,7 +10,7 @@ import type { NpmPluginRequest } from './fetch-npm.js';
 import type { InspectedPlugin } from './inspect.js';
 
 /**
- * Where an install spec points (cli.md section 2), resolved: each kind has its own staging step
+ * Where an install spec points (docs/reference/rules/cli.md#commands), resolved: each kind has its own staging step
  * (stage.ts). Common fields: `spec` as typed, `path` what the state records as the plugin's
  * `source` (a path, a redacted URL, or a spec that reinstalls the same version), `fallbackName` the
  * name to use when a local directory has no manifest (P1), `registry` the id's registry, and `range`
@@ -59,7 +59,7 @@ export interface RegistrySource extends SourceCommon {
   deprecated?: string;
 }
 
-/** `npm:<pkg>[@range|@tag]` (registry.md section 1): resolved and fetched when staged; id `<name>@npm`. */
+/** `npm:<pkg>[@range|@tag]` (docs/reference/rules/registry.md#registry-kinds): resolved and fetched when staged; id `<name>@npm`. */
 export interface NpmSource extends SourceCommon {
   kind: 'npm';
   registry: 'npm';
@@ -67,7 +67,7 @@ export interface NpmSource extends SourceCommon {
 }
 
 /**
- * A plugin of a `marketplace` registry (registry.md section 1), installed by name. A marketplace
+ * A plugin of a `marketplace` registry (docs/reference/rules/registry.md#registry-kinds), installed by name. A marketplace
  * lists one version of each plugin, so it is staged from the marketplace as it is when installing
  * (read again, cloned again for a git repository), and the version and integrity are the staged
  * ones (fetch-marketplace.ts: the manifest's, else the entry's, else `0.0.0-g<commit>` /
@@ -94,7 +94,7 @@ export type InstallSource =
   | NpmSource
   | MarketplaceSource;
 
-/** A validated copy of a plugin in staging, ready to be promoted (registry.md section 7, steps 2-4). */
+/** A validated copy of a plugin in staging, ready to be promoted (docs/reference/rules/registry.md#install-transaction, steps 2-4). */
 export interface StagedPlugin {
   /** The source, with `path` and `range` final (an npm source knows its version only now). */
   source: InstallSource;

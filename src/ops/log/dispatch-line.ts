@@ -17,7 +17,7 @@ export interface LoggedRun {
   stderr?: string;
 }
 
-/** One line of `<data>/log/dispatch.jsonl` (issue 19 item 3). */
+/** One line of `<data>/log/dispatch.jsonl` (docs/guides/decision-log.md). */
 export interface LoggedDispatch {
   v: 1;
   time: string;

@@ -5,7 +5,7 @@ import type { LoggedDecision } from './run-outcome.js';
 
 /**
  * One run's own decision, before reduction: its permission decision, else a block (a denial on
- * the events whose blocks deny, section 1), else `continue:false` as a block, else context.
+ * the events whose blocks deny, docs/reference/rules/engine.md#events), else `continue:false` as a block, else context.
  * Loads the output parser (and its zod schemas): imported only where handlers ran
  * (run-matched.ts), never on the path of a dispatch that matched nothing.
  */

@@ -70,7 +70,7 @@ export function enablePlugin(
   );
 }
 
-/** Q6; files the plugin created in its folder pass unless one changes what runs (issue 15 item 4). */
+/** Q6; files the plugin created in its folder pass unless one changes what runs (docs/design/decisions.md#plugins-and-marketplaces). */
 async function assertUntampered(
   paths: StorePaths,
   id: string,

@@ -44,7 +44,7 @@ export function findInstalled(state: State, nameOrId: string): PluginRecord {
 }
 
 /**
- * Q5 and the files rule (README "The consent model"): the surface entries and the tree the user
+ * Q5 and the files rule (docs/guides/installing-plugins.md#consent): the surface entries and the tree the user
  * consented to, read from the active installed tree when that tree's surface is the consented
  * one. Entries null when there is no consent or they cannot be read; the tree null without
  * consent (code-review.ts diffCode checks it against its fingerprint, Q6).

@@ -3,7 +3,7 @@ import type { StorePaths } from '../../store/store-paths.js';
 import { readStateFast } from '../../store/state/read-state-fast.js';
 import { hasCurrentConsent } from '../review/consent.js';
 
-/** One entry of `hookpm list --json` (cli.md section 3). */
+/** One entry of `hookpm list --json` (docs/reference/rules/cli.md#json-shapes). */
 export interface ListedPlugin {
   id: string;
   name: string;

@@ -20,7 +20,7 @@ export interface NpmInfoRequest {
 }
 
 /**
- * `hookpm info <pkg>@<registry>` for an npm registry (registry.md section 1): the package document
+ * `hookpm info <pkg>@<registry>` for an npm registry (docs/reference/rules/registry.md#registry-kinds): the package document
  * read now (versions, dist-tags, the latest version's integrity and tarball). The npm registry does
  * not know a plugin's events or surface: `events` is empty and `surfaceHash` null until the plugin
  * is reviewed or installed (`hookpm review <pkg>@npm` fetches it). The installed record shown is

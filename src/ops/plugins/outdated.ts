@@ -8,7 +8,7 @@ import type { PluginContext } from '../plugin-context.js';
 import { openProject } from '../project/project-scope.js';
 import { loadCatalogs } from '../registries/load-catalogs.js';
 
-/** One row of `hookpm outdated` (issue 16 item 6). */
+/** One row of `hookpm outdated` (docs/guides/projects.md). */
 export interface OutdatedEntry {
   id: string;
   /** The installed version (a project plugin: this user's install for the project, else the locked one). */

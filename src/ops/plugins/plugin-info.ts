@@ -37,7 +37,7 @@ export interface InstalledInfo {
   pendingVersion: string | null;
 }
 
-/** `hookpm info --json` (cli.md section 3). */
+/** `hookpm info --json` (docs/reference/rules/cli.md#json-shapes). */
 export interface PluginInfo {
   id: string;
   name: string;

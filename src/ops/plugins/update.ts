@@ -50,7 +50,7 @@ export interface UpdateResult extends InstallResult {
 }
 
 /**
- * `hookpm update [name...]` (cli.md section 2; plugins.md Q5; registry.md V2, V3): for each
+ * `hookpm update [name...]` (docs/reference/rules/cli.md#commands; plugins.md Q5; registry.md V2, V3): for each
  * installed registry plugin, the newest version in its recorded range (a dist-tag it follows, or
  * its range), never lower than the installed one unless `allowDowngrade`: an index that moved
  * backwards is reported in `skipped`, not followed. The moves are installed in one transaction

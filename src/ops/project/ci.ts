@@ -10,7 +10,7 @@ import { noManifest, openProject } from './project-scope.js';
 import { stageLocked } from './stage-locked.js';
 
 /**
- * `hookpm ci` (issue 16 item 3): installs exactly what hookpm.lock pins, for this project, into the
+ * `hookpm ci` (docs/guides/projects.md): installs exactly what hookpm.lock pins, for this project, into the
  * user's store. Fails before touching anything with E_LOCK_MISMATCH when hookpm.json and
  * hookpm.lock disagree (or the lock is missing), and with E_INTEGRITY when bytes differ from the
  * lock. Never writes either file. `offline`: from the tarball cache only (no index is read).

@@ -67,7 +67,7 @@ export interface RemovedData {
 }
 
 /**
- * Steps 5-7 of the install transaction for a project (issue 16): under the store lock, each staged
+ * Steps 5-7 of the install transaction for a project (docs/guides/projects.md): under the store lock, each staged
  * tree is promoted into the shared store, consent is decided (item 4: carried without a question
  * when this user consented to the same surface and tree anywhere; else asked, or `--yes`), and the
  * project's records are written in one durable state write; trees no record names are collected.
@@ -169,7 +169,7 @@ async function commitOne(
     staged.dir,
     installDir(ctx.paths, { id, version, integrity: staged.integrity }),
   );
-  // Q6, issue 15 item 4: what the tree held, so files its plugin creates later are told apart.
+  // Q6, files a plugin creates in its folder (docs/design/decisions.md#plugins-and-marketplaces): what the tree held, so files its plugin creates later are told apart.
   await writeInstalledFiles(ctx.paths, staged.fingerprint, staged.files ?? (await listTree(path)));
   const record: PluginRecord = {
     ...recordOf(staged, path, nowIso(ctx), existing?.installedAt),

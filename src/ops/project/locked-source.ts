@@ -6,7 +6,7 @@ import type { RegistrySource, StagedPlugin } from '../install/types.js';
 const REMOTE = /^https?:\/\//i;
 
 /**
- * issue 16 item 2: where a tarball is, as the lock writes it. An http(s) URL stays as it is; a
+ * projects (docs/guides/projects.md): where a tarball is, as the lock writes it. An http(s) URL stays as it is; a
  * tarball of a registry on disk (a `file:` URL) is written relative to the registry's index, so
  * that the lock names no absolute path of one machine (a teammate's `examples` registry is in
  * another directory).
@@ -72,7 +72,7 @@ export function sourceOfLockEntry(
 }
 
 /**
- * issue 16 item 3: the staged plugin is what the lock pins, byte for byte: the tarball's
+ * projects (docs/guides/projects.md): the staged plugin is what the lock pins, byte for byte: the tarball's
  * integrity was checked while downloading; here its version, surface and files fingerprint.
  * E_INTEGRITY otherwise, naming what was expected and found.
  */

@@ -30,7 +30,7 @@ export async function openProject(ctx: PluginContext, cwd: string): Promise<Proj
 }
 
 /**
- * The registries of hookpm.json join the built-in ones for this command (issue 16 item 1: a fresh
+ * The registries of hookpm.json join the built-in ones for this command (docs/guides/projects.md: a fresh
  * clone needs no `registry add`); nothing is added to the user's state. A registry the user
  * configured under the same name takes precedence, as a user-added registry replaces a built-in
  * one (ops/registries/defaults.ts), and a built-in name is never redefined by a project. Project

@@ -19,7 +19,7 @@ export interface BuildRegistryOptions {
   /** Every subdirectory (not starting with `.`) is one plugin's source at one version. */
   pluginsDir: string;
   outDir: string;
-  /** The registry's name (registry.md section 1); default: the name of `outDir`. */
+  /** The registry's name (docs/reference/rules/registry.md#registry-kinds); default: the name of `outDir`. */
   name?: string;
   description?: string;
   /**

@@ -1,5 +1,5 @@
 /**
- * One loader per registry kind (registry.md section 1), each giving the registry's plugins in the
+ * One loader per registry kind (docs/reference/rules/registry.md#registry-kinds), each giving the registry's plugins in the
  * index format, and its search projection, so search, info and install read every kind alike.
  *
  * The `marketplace` kind turns a Claude-style marketplace into a RegistryIndex cached under

@@ -1,5 +1,5 @@
 /**
- * The built-in registries (registry.md section 1): `examples`, the `registry-fixtures/` directory
+ * The built-in registries (docs/reference/rules/registry.md#registry-kinds): `examples`, the `registry-fixtures/` directory
  * shipped in the package, exists until the user removes it. Built-in registries are not written to
  * the state; the state records the ones the user removed (`removedDefaults`), and a registry the
  * user added under a built-in name replaces the built-in one.

@@ -24,7 +24,7 @@ import type { RegistryContext } from '../registry-context.js';
 const UNREACHABLE = new Set(['E_GIT', 'E_REGISTRY_NETWORK', 'E_REGISTRY_TIMEOUT']);
 
 /**
- * The catalog of a `marketplace` registry (registry.md section 1): the marketplace read
+ * The catalog of a `marketplace` registry (docs/reference/rules/registry.md#registry-kinds): the marketplace read
  * (read-marketplace.ts) and turned into an index (marketplace-index.ts), cached under
  * `<cache>/indexes/<registry>.json` like an index, keyed `marketplace:<location>`. Freshness
  * follows load-index.ts:

@@ -28,7 +28,7 @@ import {
 export const UNKNOWN_VERSION = '0.0.0-unknown';
 
 /**
- * A marketplace as a registry index (registry.md section 1, kind marketplace), so search, info and
+ * A marketplace as a registry index (docs/reference/rules/registry.md#registry-kinds, kind marketplace), so search, info and
  * review read it like any index. Each entry is one plugin with one version:
  * - a relative (`./`) source whose files are at hand (a local directory or a clone) is staged
  *   exactly as install stages it (fetch-marketplace.ts), so the version (manifest, entry,

@@ -2,7 +2,7 @@ import type { RegistryEntry } from './defaults.js';
 import type { Catalog } from './catalog-types.js';
 
 /**
- * The catalog of an `npm` registry (registry.md section 1): empty. The npm registry offers no
+ * The catalog of an `npm` registry (docs/reference/rules/registry.md#registry-kinds): empty. The npm registry offers no
  * listing of hook plugins (its search API is not a catalog, and a package is a plugin only when
  * its tarball holds a manifest), so `search` skips npm registries with a note, `info
  * <pkg>@<registry>` reads the package document (npm-info.ts), and `install <pkg>@<registry>`

@@ -54,7 +54,7 @@ export interface ReadMarketplaceOptions {
 }
 
 /**
- * Reads a marketplace (registry.md section 1, kind marketplace) from:
+ * Reads a marketplace (docs/reference/rules/registry.md#registry-kinds, kind marketplace) from:
  * - a local directory holding `.claude-plugin/marketplace.json`, or that file itself: read in
  *   place; relative sources may reach up to the root of the git work tree around it, if any;
  * - a `file://` URL: a local git repository (a directory with `.git`, or a bare repository) is

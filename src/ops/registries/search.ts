@@ -16,12 +16,12 @@ export interface SearchResult {
   warnings: RegistryWarning[];
   /** Registries searched in their cached copy because of --offline. */
   offline: string[];
-  /** What was not searched and why (npm registries: registry.md section 1). */
+  /** What was not searched and why (npm registries: docs/reference/rules/registry.md#registry-kinds). */
   notes: string[];
 }
 
 /**
- * `hookpm search [query] [--event E]` across all registries (cli.md section 2): by name,
+ * `hookpm search [query] [--event E]` across all registries (docs/reference/rules/cli.md#commands): by name,
  * description and keyword; with `event`, only plugins whose latest version declares it.
  * E_USAGE for an unknown event name.
  */

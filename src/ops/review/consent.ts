@@ -19,7 +19,7 @@ export type EnableMode = 'yes' | 'no' | 'ask';
 export type ConsentDecision = 'carry' | 'grant' | 'none';
 
 /**
- * plugins.md Q5 and the files rule (README "The consent model"): the consent given to the
+ * plugins.md Q5 and the files rule (docs/guides/installing-plugins.md#consent): the consent given to the
  * installed version covers the reviewed one - the same surface, or one with only removals, and
  * no code file changed, added or removed.
  */

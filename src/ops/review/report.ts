@@ -6,7 +6,7 @@ import type { LoadedPlugin } from '../../plugin/loaded-plugin.js';
 import { diffSurfaces } from '../../plugin/surface-diff.js';
 import type { Surface, SurfaceEntry } from '../../plugin/surface.js';
 
-/** One surface entry as `hookpm review --json` shows it (cli.md section 3, plugins.md section 4). */
+/** One surface entry as `hookpm review --json` shows it (docs/reference/rules/cli.md#json-shapes, docs/reference/rules/plugins.md#consent-surface). */
 export type ReviewHook = Omit<SurfaceEntry, 'diagnostic'> & {
   /** Why an entry is invalid (Q1); null for a valid entry. */
   diagnostic: string | null;
@@ -28,7 +28,7 @@ export interface ReviewDiagnostic {
   path: string | null;
 }
 
-/** `hookpm review --json` (cli.md section 3), plus what Q3 shows and what install needs. */
+/** `hookpm review --json` (docs/reference/rules/cli.md#json-shapes), plus what Q3 shows and what install needs. */
 export interface ReviewReport {
   id: string;
   name: string;
@@ -42,7 +42,7 @@ export interface ReviewReport {
   surfaceHash: string;
   /**
    * Q4: the consent record holds this surfaceHash, and the plugin's code files are those
-   * consented to (README "The consent model").
+   * consented to (docs/guides/installing-plugins.md#consent).
    */
   consented: boolean;
   /** Q5: against the consented surface; null when nothing was consented yet. */

@@ -10,7 +10,7 @@ import type { ReviewReport } from './report.js';
 import { reviewTree } from './review-tree.js';
 
 /**
- * `hookpm review <name|dir>` (plugins.md Q3, cli.md section 3): the consent surface of an installed
+ * `hookpm review <name|dir>` (plugins.md Q3, docs/reference/rules/cli.md#json-shapes): the consent surface of an installed
  * plugin (its pending update's, if one waits) or of a plugin directory, with the diff against the
  * surface consented to for the same id. Never throws for what a plugin contains: its problems are
  * the report's diagnostics (ok: false when install would refuse it, P4).

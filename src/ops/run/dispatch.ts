@@ -7,13 +7,13 @@ import type { Snapshot } from '../../hooks/snapshot/snapshot.js';
 import { stringField, type DispatchOptions } from './dispatch-options.js';
 
 /**
- * Dispatches one event on a snapshot (engine.md sections 7-9): builds the payload (X2), matches the
+ * Dispatches one event on a snapshot (docs/reference/rules/engine.md#running-handlers, #output-and-reduction, #stop-continuations): builds the payload (X2), matches the
  * handlers (sections 4-5), starts every matching one at once (X1), and reduces their runs in
- * configuration order (S3) to the result of cli.md section 3. The result's diagnostics are the run's
- * only; snapshot diagnostics are the caller's to report (cli.md section 3). Never rejects for a
+ * configuration order (S3) to the result of docs/reference/rules/cli.md#json-shapes. The result's diagnostics are the run's
+ * only; snapshot diagnostics are the caller's to report (docs/reference/rules/cli.md#json-shapes). Never rejects for a
  * handler fault; rejects with E_USAGE for a continuationCount that is not a non-negative integer.
  *
- * Matching reads `input` directly: the matcher fields (section 1) and the `if` rule's tool fields are
+ * Matching reads `input` directly: the matcher fields (docs/reference/rules/engine.md#events) and the `if` rule's tool fields are
  * event fields, which the payload copies unchanged, so the payload is built and serialised only when
  * some handler matched. A dispatch that matches nothing allocates one result and one promise, and
  * loads nothing more (run-matched.ts runs the rest); its `log` record has no runs, and the event's
@@ -61,7 +61,7 @@ function logUnmatched(
       result,
     });
   } catch {
-    // The log never fails a dispatch (issue 19 item 3).
+    // The log never fails a dispatch (docs/guides/decision-log.md).
   }
 }
 

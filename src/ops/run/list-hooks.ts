@@ -3,7 +3,7 @@ import type { EventName } from '../../hooks/events.js';
 import type { Snapshot } from '../../hooks/snapshot/snapshot.js';
 import { hookKey } from '../../plugin/hook-key.js';
 
-/** One handler as `hookpm hooks --json` shows it (cli.md section 3). */
+/** One handler as `hookpm hooks --json` shows it (docs/reference/rules/cli.md#json-shapes). */
 export interface ListedHandler {
   id: string;
   event: EventName;

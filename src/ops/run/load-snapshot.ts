@@ -9,7 +9,7 @@ export interface LoadSnapshotOptions {
   cwd: string;
   /** The user's home directory (the user file lives under it). */
   home: string;
-  /** Workspace trust, already decided by the caller (engine.md section 10). */
+  /** Workspace trust, already decided by the caller (docs/reference/rules/engine.md#workspace-trust). */
   trustProject: boolean;
   /** T6: the SHA-256 the project file's bytes must still have (see readHookSources). */
   expectedProjectSha256?: string | null;

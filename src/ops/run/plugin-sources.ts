@@ -32,8 +32,8 @@ export interface PluginSources {
 /**
  * The documents of every installed plugin that may run (plugins.md Q4: enabled, and its consent
  * record holds its current surfaceHash): the user's sorted by id, then those of the project `cwd`
- * is in sorted by id (S3, issue 16; a project's version of a plugin replaces the user's there), each bound to its installed tree and
- * data directory (section 3 variables). A plugin whose tree no longer matches its fingerprint is
+ * is in sorted by id (S3, docs/guides/projects.md; a project's version of a plugin replaces the user's there), each bound to its installed tree and
+ * data directory (docs/reference/rules/plugins.md#variables). A plugin whose tree no longer matches its fingerprint is
  * left out with `plugin_tampered` (Q6); one that cannot be read is left out with a diagnostic
  * naming it (S6); an unreadable state gives no plugins and `plugin_state_unreadable` (R4). Never
  * throws.
@@ -68,7 +68,7 @@ export async function loadPluginSources(
   const project = await projectRecordsOf(state, cwd);
   const mayRun = (p: PluginRecord): boolean => p.enabled && hasCurrentConsent(p);
   const byId = (a: PluginRecord, b: PluginRecord): number => compareCodeUnits(a.id, b.id);
-  // Issue 16: a plugin the project pins runs at the project's version there, not twice.
+  // Projects (docs/guides/projects.md): a plugin the project pins runs at the project's version there, not twice.
   const pinned = new Set(project.filter(mayRun).map((p) => p.id));
   const user = Object.values(state.plugins).filter((p) => mayRun(p) && !pinned.has(p.id));
   const fromProject = project.filter(mayRun);
@@ -100,7 +100,7 @@ export async function loadPluginSources(
 type Read = PluginDocuments | { error: string } | { tampered: string };
 
 /**
- * issue 15 item 4: the documents of each plugin whose installed files are intact but which has
+ * files a plugin creates in its folder (docs/design/decisions.md#plugins-and-marketplaces): the documents of each plugin whose installed files are intact but which has
  * created files in its folder, read afresh (not cached: its tree keeps changing) and kept only
  * when no created file changes what runs (plugin/created-files.ts) and the tree is still so after
  * the read.
@@ -149,7 +149,7 @@ async function readWithCreated(
 }
 
 /**
- * Issue 16: the records of the project `cwd` is in (its canonical root, as `install --project`
+ * Projects (docs/guides/projects.md): the records of the project `cwd` is in (its canonical root, as `install --project`
  * keys it), enabled for that project only; none outside it, or without a cwd. The root is looked
  * up only when the state records some project.
  */
@@ -246,7 +246,7 @@ function bind(
     data,
     ...(ofProject ? { scope: 'project' as const } : {}),
   };
-  // Per-hook opt-outs (issue 14): handlers turned off are null in place (hook-opt-outs.ts).
+  // Per-hook opt-outs (docs/guides/installing-plugins.md#consent): handlers turned off are null in place (hook-opt-outs.ts).
   const documents = withoutOptedOutHooks(read.documents, record.disabledHooks);
   const sources = documents.map(({ source, config }): SourceDocument => ({
     origin: 'plugin',

@@ -11,7 +11,7 @@ export interface ProjectHook {
 }
 
 /**
- * What trusting the project hooks file would load (issue 18 item 5): its handlers in document
+ * What trusting the project hooks file would load (docs/guides/projects.md#project-hooks-and-workspace-trust): its handlers in document
  * order, or why it cannot be read now (the loader reports that too, once trusted).
  */
 export type ProjectHooksSummary =

@@ -15,7 +15,7 @@ export type { TrustAnswer } from '../../hooks/trust-policy.js';
 
 /**
  * Asks the person at the terminal whether to trust the project hooks file `file` (T4), showing
- * what it would load (`hooks`, issue 18 item 5). Called at most once per resolution, only in
+ * what it would load (`hooks`, docs/guides/projects.md#project-hooks-and-workspace-trust). Called at most once per resolution, only in
  * interactive use; only cli/ implements it (on a TTY), and it must show `file` and the hooks with
  * control characters escaped. Resolves with the answer (end of input is `cancel`); rejects with
  * E_CANCELLED only for Ctrl+C, which ends the command.
@@ -63,7 +63,7 @@ export interface ResolvedTrust {
 }
 
 /**
- * engine.md section 10: decides whether the project hooks file of `cwd`'s workspace is loaded,
+ * docs/reference/rules/engine.md#workspace-trust: decides whether the project hooks file of `cwd`'s workspace is loaded,
  * asking through `askTrust` when the policy says so. Errors: E_CANCELLED when the answer is Cancel,
  * E_USAGE when `cwd` is not a directory. A store that cannot be written on Always allow does not
  * fail: the workspace is trusted for this load and a `trust_not_stored` warning says why.

@@ -55,7 +55,7 @@ export async function runMatched(call: Invocation): Promise<DispatchResult> {
       const decisions = runs.map((run) => runDecision(run, event));
       opts.log({ event, startedAt, sessionId, payload, runs, decisions, result });
     } catch {
-      // The log never fails a dispatch (issue 19 item 3).
+      // The log never fails a dispatch (docs/guides/decision-log.md).
     }
   }
   return result;

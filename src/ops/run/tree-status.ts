@@ -4,7 +4,7 @@ import { readPluginDir } from '../../store/read-plugin.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { checkInstalledTrees } from '../../store/tree-check.js';
 
-/** An installed tree against its record (plugins.md Q6 with issue 15 item 4). */
+/** An installed tree against its record (plugins.md Q6, with the files a plugin creates in its folder: docs/design/decisions.md#plugins-and-marketplaces). */
 export type TreeStatus =
   | { status: 'match' }
   /** Installed files intact; `created` holds what the plugin wrote into its folder since. */

@@ -33,8 +33,7 @@ export function isMarketplacePath(path: string, pathKind: string): boolean {
  * diagnostics prefixed with the source path). A `./` source leaving the repository (or, outside
  * any git work tree, the marketplace root) is an error naming the entry; one that is missing here
  * is a warning (a marketplace may be validated without its plugins); one over the tree limits
- * (tree-size.ts) is an error with the message `registry add` and `install` give (issue 15 item
- * 2). `plugins` lists the valid entries.
+ * (tree-size.ts) is an error with the message `registry add` and `install` give (docs/design/decisions.md#plugins-and-marketplaces). `plugins` lists the valid entries.
  */
 export async function validateMarketplace(path: string): Promise<KindFindings> {
   const file = (await stat(path)).isFile() ? path : join(path, MARKETPLACE_FILE);

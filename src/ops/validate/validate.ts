@@ -20,7 +20,7 @@ export interface ValidateDiagnostic {
   path: string;
 }
 
-/** `hookpm validate --json` (cli.md section 3). */
+/** `hookpm validate --json` (docs/reference/rules/cli.md#json-shapes). */
 export interface ValidateReport {
   ok: boolean;
   kind: ValidateKind;

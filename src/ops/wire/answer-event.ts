@@ -68,7 +68,7 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
     snapshot = buildSnapshot({ projectDir, sources: checked.sources, diagnostics: [] });
   const continuationCount = event === 'Stop' ? pin.stopContinuations : 0;
   // X5's pass-through and the decision log (settings.json): every event is logged, one that
-  // matches nothing too (issue 19 item 3); a missing file is one failed open.
+  // matches nothing too (docs/guides/decision-log.md); a missing file is one failed open.
   const settings = readUserSettings(options.store);
   const log = dispatchLogger(options.store, settings, `wire:${agent.id}`);
   const result = await dispatchEvent(snapshot, event, input, {

@@ -10,7 +10,7 @@ import { loadPluginSources } from '../run/plugin-sources.js';
 /**
  * A pin of the plugins that may run now (plugins.md Q4, the loader's rules: enabled, consented,
  * untampered), for one agent session: their validated documents, and the tree each must still
- * have (Q6) to run. With `cwd`, the plugins of its project (issue 16) too, after the user's. Never throws for plugin faults: those are the pin's diagnostics (S6, R4).
+ * have (Q6) to run. With `cwd`, the plugins of its project (docs/guides/projects.md) too, after the user's. Never throws for plugin faults: those are the pin's diagnostics (S6, R4).
  */
 export async function makePin(
   paths: StorePaths,
@@ -53,7 +53,7 @@ export async function makePin(
   };
 }
 
-/** The record a binding was loaded from: the user-wide one, or a project's (issue 16). */
+/** The record a binding was loaded from: the user-wide one, or a project's (docs/guides/projects.md). */
 function recordOf(state: State, binding: PluginBinding): PluginRecord | undefined {
   const records =
     binding.scope === 'project'

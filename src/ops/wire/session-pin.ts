@@ -15,7 +15,7 @@ export async function sessionPin(input: {
   agent: string;
   event: EventName;
   payload: Readonly<Record<string, unknown>>;
-  /** The event's working directory: the project whose plugins (issue 16) join the pin. */
+  /** The event's working directory: the project whose plugins (docs/guides/projects.md) join the pin. */
   cwd?: string;
 }): Promise<{ pin: SessionPin; stored: boolean }> {
   const { paths, agent, event, payload, cwd } = input;

@@ -1,7 +1,7 @@
 import { isLoopbackHost, redactUrl } from '../http/url-policy.js';
 
 /**
- * The git repository locations hookpm clones from (registry.md section 1, marketplace sources),
+ * The git repository locations hookpm clones from (docs/reference/rules/registry.md#registry-kinds, marketplace sources),
  * decided from the text alone:
  * - `https://` URLs; `http://` only on a loopback host (development);
  * - `file://` URLs without a remote host, and absolute local paths (a local repository);

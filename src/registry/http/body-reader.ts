@@ -17,7 +17,7 @@ export interface BodyLimits {
   /** Content-Length when the server sent one. */
   expectedLength: number | null;
   integrity: string | undefined;
-  /** The size the index entry declares (registry.md section 2, `size`), when it declares one. */
+  /** The size the index entry declares (docs/reference/rules/registry.md#index-format, `size`), when it declares one. */
   declaredSize?: number | undefined;
   onProgress: ((received: number, total: number | null) => void) | undefined;
 }
@@ -34,7 +34,7 @@ export class TruncatedBodyError extends Error {
  * Streams `body` into `sink` under N1 and the integrity rule: more than `maxBytes` stops reading at
  * once with `E_REGISTRY_TOO_LARGE` (leaving the loop destroys the body); more than `declaredSize`
  * stops at once too, and a complete body of another size is refused, both `E_INTEGRITY`
- * (section 7 step 2: size and sha512 are verified while streaming); a body shorter than its
+ * (step 2 of docs/reference/rules/registry.md#install-transaction: size and sha512 are verified while streaming); a body shorter than its
  * Content-Length is a `TruncatedBodyError`; a sha512 mismatch is `E_INTEGRITY`. The sink is
  * finished only when every check passed, and discarded otherwise.
  */

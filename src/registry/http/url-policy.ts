@@ -4,7 +4,7 @@ import { HookpmError } from '../../errors.js';
 export type UrlPurpose = 'index' | 'tarball';
 
 /**
- * Decides whether hookpm may fetch `url` (registry.md section 1, security.md "Registries and the
+ * Decides whether hookpm may fetch `url` (docs/reference/rules/registry.md#registry-kinds, security.md "Registries and the
  * network"):
  * - `https:` always;
  * - `http:` only on a loopback host (127.0.0.0/8, `[::1]`, `localhost`), else `E_INSECURE_URL`;

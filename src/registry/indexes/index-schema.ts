@@ -1,5 +1,5 @@
 /**
- * The registry index format (registry.md section 2), parsed once at the boundary. `parseIndex`
+ * The registry index format (docs/reference/rules/registry.md#index-format), parsed once at the boundary. `parseIndex`
  * either returns a fully checked index or throws; a caller that replaces a cached index with the
  * result therefore never stores a bad one (I2).
  */

@@ -28,7 +28,7 @@ export const REGISTRY_URL_PLACEHOLDER = '<registry-url>';
  * document, inline style and script only (allowed by hash in its Content-Security-Policy), that
  * works from file:// and over HTTP. It lists every plugin with its description, keywords,
  * versions, events, author, license, homepage and repository; a search box and event chips
- * filter the list; each plugin opens to its consent surface (plugins.md section 4: event, matcher,
+ * filter the list; each plugin opens to its consent surface (docs/reference/rules/plugins.md#consent-surface: event, matcher,
  * if, the exact command and argv, timeout, source). Its install commands, with a copy button, add
  * the registry under its own name first (`hookpm registry add <name> <url>`, the URL being where
  * the page was opened, filled in by the script), so they work whatever the reader named it. Every plugin-supplied string is

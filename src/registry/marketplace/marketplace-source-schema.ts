@@ -11,7 +11,7 @@ import {
 } from '../git/repository-url.js';
 
 /**
- * Where a marketplace entry's plugin comes from (registry.md section 1, the Claude Code
+ * Where a marketplace entry's plugin comes from (docs/reference/rules/registry.md#registry-kinds, the Claude Code
  * marketplace format), normalised:
  * - `path`: a directory relative to the marketplace root (the directory holding
  *   `.claude-plugin/`), `/`-separated and lexically normalised; it may start with `../` segments

@@ -4,7 +4,7 @@ import { sortDescending } from './version-list.js';
 import type { IndexPlugin } from '../indexes/index-schema.js';
 import { ownValue } from '../../json/own-value.js';
 
-/** What `hookpm outdated` says of one plugin (issue 16 item 6). */
+/** What `hookpm outdated` says of one plugin (docs/guides/projects.md). */
 export interface OutdatedVersions {
   /** The newest version the range allows (a dist-tag: the version it names); null when none. */
   inRange: string | null;

@@ -1,6 +1,6 @@
 import { PLUGIN_NAME_PATTERN } from '../../plugin/name.js';
 
-/** P3 and registry.md section 1 give plugin names and registry names the same shape. */
+/** P3 and docs/reference/rules/registry.md#registry-kinds give plugin names and registry names the same shape. */
 const NAME = PLUGIN_NAME_PATTERN.source.slice(1, -1);
 const PLUGIN_ID = new RegExp(`^${NAME}@${NAME}$`);
 const REGISTRY_NAME = PLUGIN_NAME_PATTERN;

@@ -66,7 +66,7 @@ const pluginSchema = z.strictObject({
   disabledHooks: z.optional(z.array(z.string())),
 });
 
-/** Issue 16: one project's plugins (state.projects). */
+/** Projects (docs/guides/projects.md): one project's plugins (state.projects). */
 const projectSchema = z.strictObject({
   plugins: z.record(z.string(), pluginSchema),
 });
@@ -92,7 +92,7 @@ export const stateSchema = z
       z.record(z.string(), z.record(z.string(), z.string().check(z.minLength(1)))),
     ),
     /**
-     * Issue 16: the plugins each project runs, keyed by the project's canonical root (the real path
+     * Projects (docs/guides/projects.md): the plugins each project runs, keyed by the project's canonical root (the real path
      * of its S2 root, workspace/canonical-root.ts). A project's record is like a user-wide one (its
      * trees in the same shared store) but runs only in that project; `range` is what hookpm.json
      * asks for, and `pending` is always null (the lock, not an update, decides the version).
