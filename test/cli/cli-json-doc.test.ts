@@ -1,5 +1,5 @@
 /**
- * issue 18 item 8: every `--json` document starts with `"schemaVersion": 1`, is an object, and
+ * schemaVersion: every `--json` document starts with `"schemaVersion": 1`, is an object, and
  * docs/reference/cli-json.md names every field it prints (top level, and the keys of the objects in its
  * lists, lists inside those included), so a field added without documenting it fails here; and
  * every command has a section. Runs the built CLI against the built-in `examples` registry, a
@@ -188,7 +188,7 @@ const AUTHORING_CASES: readonly Case[] = [
   { section: 'stats', args: ['stats', '--since', '1h'] },
 ];
 
-describe('docs/reference/cli-json.md and schemaVersion (issue 18 item 8)', () => {
+describe('docs/reference/cli-json.md and schemaVersion (schemaVersion)', () => {
   it('user-wide commands: each --json document is an object whose first key is schemaVersion 1, with every field documented', async () => {
     const home = await newHome();
     await runCases(home, USER_CASES);
@@ -270,7 +270,7 @@ describe('docs/reference/cli-json.md and schemaVersion (issue 18 item 8)', () =>
     }
   }, 120_000);
 
-  it('--json errors carry `suggestions` (issue 18 item 4): the names the hint offers, or none', async () => {
+  it('--json errors carry `suggestions` (did you mean): the names the hint offers, or none', async () => {
     const home = await newHome();
     const cases: Array<{ args: string[]; code: number; suggestions: string[] }> = [
       { args: ['instal'], code: 2, suggestions: ['install'] },

@@ -1,5 +1,5 @@
 /**
- * Issue 18 item 2: a closed stdout ends the command quietly, with status 0 (README "Pipes"), for
+ * A closed stdout ends the command quietly, with status 0 (docs/reference/commands.md#terminals-and-pipes), for
  * every kind of output: tables, the review, `--json`, help, doctor, the session host. Each run is
  * the built binary with its stdout a real pipe whose reading end the test closes: at once (every
  * write then fails with EPIPE), or after the first line of an output larger than a pipe holds.
@@ -66,7 +66,7 @@ function runClosing(args: string[], when: 'at-once' | 'after-a-line'): Promise<E
   });
 }
 
-describe('issue 18 item 2: a closed stdout ends the command quietly', () => {
+describe('a closed stdout ends the command quietly', () => {
   it.each([
     [['doctor']],
     [['hooks']],

@@ -4,7 +4,7 @@ import { EVENT_NAMES } from '../../src/hooks/events.js';
 import { findMessageEnds, type MessageEnd } from '../helpers/message-sites.js';
 
 /**
- * README "Messages" (issue 18 item 6: messages in one style): error lines, diagnostics and notes
+ * docs/reference/commands.md#terminals-and-pipes, "Messages" (messages in one style): error lines, diagnostics and notes
  * start lower-case and end without a period (git's `error: ...`); hints are full sentences, a
  * capital first and a period last. This scans the sources, so a new message in another style
  * fails here, naming its file and line.
@@ -59,7 +59,7 @@ function styleProblem(found: Pick<MessageEnd, 'kind' | 'end' | 'text'>): string 
   return null;
 }
 
-describe('message style (README "Messages", issue 18 item 6)', () => {
+describe('message style (docs/reference/commands.md, "Messages")', () => {
   const ends = findMessageEnds(ROOT);
 
   it('finds the messages of src: errors, hints, diagnostics and notes', () => {

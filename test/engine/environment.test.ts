@@ -8,7 +8,7 @@ import {
 
 const GH_TOKEN_VALUE = `ghp_${'a1B2'.repeat(9)}`;
 
-describe('filterEnvironment (X5, widened by issue 14: README "What a handler\'s environment holds")', () => {
+describe('filterEnvironment (X5, widened: docs/reference/configuration.md#a-handlers-environment)', () => {
   it.each([
     ['KEY', 'OPENAI_API_KEY'],
     ['KEY', 'aws_secret_access_key'],

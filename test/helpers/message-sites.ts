@@ -4,7 +4,7 @@ import ts from 'typescript';
 
 /**
  * Finds every place in src/ that writes words a user reads, and the literal text at each end of
- * the message where the source shows it (README "Messages"; issue 18 item 6):
+ * the message where the source shows it (docs/reference/commands.md#terminals-and-pipes, "Messages"):
  * - `new HookpmError(code, message, { hint })`: an error line and its hint;
  * - `{ severity, message }` literals (so every `diagnostic(...)`) and the checks of `hookpm doctor`
  *   (`{ status, message }`, `problem(...)`): diagnostics (a check's `fix` is a command or steps,

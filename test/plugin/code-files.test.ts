@@ -31,7 +31,7 @@ const roles = (...paths: Array<string | PluginFile>) =>
     INPUT,
   ).map((f) => [f.path, f.role]);
 
-describe('which files of a plugin run (README "The consent model")', () => {
+describe('which files of a plugin run (docs/guides/installing-plugins.md#consent)', () => {
   it('the manifest and the hooks documents are compared through the surface (role hooks)', () => {
     expect(roles('.claude-plugin/plugin.json', 'hooks/hooks.json', 'extra/hooks.json')).toEqual([
       ['.claude-plugin/plugin.json', 'hooks'],
