@@ -1,7 +1,8 @@
 /**
  * The rules the code cites resolve inside the repository: every rule id named in a comment of src/
  * or test/, or in a test's title, has a heading of its own in docs/reference/rules/*.md; every
- * page of this repository's docs/ (and its anchor) a comment of src/ names exists; and README.md, docs/ and src/ cite no
+ * docs page (and anchor) a comment of src/ names exists, and src/ names sections of the rules by
+ * those paths; the links between docs pages resolve; and README.md, docs/ and src/ cite no
  * tracker ("issue 12"), which readers of the repository cannot open.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -30,7 +31,7 @@ function filesUnder(dir: string, keep: (path: string) => boolean): string[] {
 const isCode = (path: string): boolean => /\.(ts|mts|js|mjs|cjs)$/.test(path);
 
 /** The text of a source file's comments, and of its test titles (`it('E2: ...')`). */
-export function citingText(source: string): string[] {
+function citingText(source: string): string[] {
   const texts: string[] = [];
   for (const match of source.matchAll(/\/\*[\s\S]*?\*\//g)) texts.push(match[0]);
   for (const match of source.matchAll(/(?:^|[\s;{}(),])\/\/([^\n]*)/g)) texts.push(match[1] ?? '');
@@ -92,7 +93,9 @@ describe('docs/reference/rules: the rules code and tests cite', () => {
     const headings = ruleHeadings();
     const cited = citedRules();
     expect(cited.size).toBeGreaterThan(80);
-    const missing = [...cited].filter(([id]) => !headings.has(id)).map(([id, file]) => `${id} (${file})`);
+    const missing = [...cited]
+      .filter(([id]) => !headings.has(id))
+      .map(([id, file]) => `${id} (${file})`);
     expect(missing).toEqual([]);
   });
 
@@ -100,7 +103,9 @@ describe('docs/reference/rules: the rules code and tests cite', () => {
     const broken: string[] = [];
     for (const file of filesUnder(join(ROOT, 'src'), isCode)) {
       for (const text of citingText(readFileSync(file, 'utf8'))) {
-        for (const [, path, anchor] of text.matchAll(/\b(docs\/(?:README|development|guides\/|reference\/|design\/)[\w./-]*\.md)(?:#([\w-]+))?/g)) {
+        for (const [, path, anchor] of text.matchAll(
+          /\b(docs\/(?:README|development|guides\/|reference\/|design\/)[\w./-]*\.md)(?:#([\w-]+))?/g,
+        )) {
           let markdown: string;
           try {
             markdown = readFileSync(join(ROOT, path ?? ''), 'utf8');
@@ -119,7 +124,10 @@ describe('docs/reference/rules: the rules code and tests cite', () => {
 
   it('the links between docs pages name pages and anchors that exist', () => {
     const broken: string[] = [];
-    const pages = [join(ROOT, 'README.md'), ...filesUnder(join(ROOT, 'docs'), (path) => path.endsWith('.md'))];
+    const pages = [
+      join(ROOT, 'README.md'),
+      ...filesUnder(join(ROOT, 'docs'), (path) => path.endsWith('.md')),
+    ];
     for (const page of pages) {
       const text = readFileSync(page, 'utf8');
       for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
@@ -152,18 +160,37 @@ describe('docs/reference/rules: the rules code and tests cite', () => {
       readFileSync(file, 'utf8')
         .split('\n')
         .forEach((line, index) => {
-          for (const [hit] of line.matchAll(ISSUE)) found.push(`${relative(ROOT, file)}:${index + 1}: ${hit}`);
+          for (const [hit] of line.matchAll(ISSUE))
+            found.push(`${relative(ROOT, file)}:${index + 1}: ${hit}`);
         });
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('src/ cites a section of the rules by its docs path, never as "registry.md section 7"', () => {
+    const found: string[] = [];
+    for (const file of filesUnder(join(ROOT, 'src'), isCode)) {
+      for (const text of citingText(readFileSync(file, 'utf8'))) {
+        for (const [hit] of text.matchAll(
+          /\b(?:engine|plugins|registry|cli|security)\.md,?\s+(?:\*\s+)?sections?\s+[0-9]+/g,
+        )) {
+          found.push(`${relative(ROOT, file)}: ${hit}`);
+        }
+      }
     }
     expect(found).toEqual([]);
   });
 
   it('docs/README.md links every page of docs/', () => {
     const index = readFileSync(join(ROOT, 'docs', 'README.md'), 'utf8');
-    const linked = new Set([...index.matchAll(/\]\(([^)#\s]+)/g)].map((match) => join(ROOT, 'docs', match[1] ?? '')));
+    const linked = new Set(
+      [...index.matchAll(/\]\(([^)#\s]+)/g)].map((match) => join(ROOT, 'docs', match[1] ?? '')),
+    );
     const pages = filesUnder(join(ROOT, 'docs'), (path) => path.endsWith('.md')).filter(
       (path) => path !== join(ROOT, 'docs', 'README.md'),
     );
-    expect(pages.filter((page) => !linked.has(page)).map((page) => relative(ROOT, page))).toEqual([]);
+    expect(pages.filter((page) => !linked.has(page)).map((page) => relative(ROOT, page))).toEqual(
+      [],
+    );
   });
 });
