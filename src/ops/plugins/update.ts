@@ -10,17 +10,17 @@ import {
 import { assertStoreWritable } from '../../store/check-writable.js';
 import { readState } from '../../store/state/state.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
-import type { EnableMode } from '../review/consent.js';
-import { planInstall } from '../install/plan.js';
-import type { InstallSource } from '../install/types.js';
-import { stageAndCommit } from '../install/install.js';
-import type { InstallResult } from '../install/record.js';
-import { findInstalled } from './installed.js';
-import { loadCatalogs, type LoadedCatalogs } from '../registries/load-catalogs.js';
-import type { PluginContext } from '../plugin-context.js';
-import type { Catalog } from '../registries/catalog-types.js';
-import { assertRecordIntegrity, errorOf, sourceOf } from '../install/pick.js';
-import { registryContextOf } from '../install/resolve.js';
+import type { EnableMode } from '../steps/consent/consent.js';
+import { planInstall } from '../steps/transaction/plan.js';
+import type { InstallSource } from '../steps/staging/types.js';
+import { stageAndCommit } from '../steps/transaction/install-transaction.js';
+import type { InstallResult } from '../steps/transaction/record.js';
+import { findInstalled } from '../steps/installed/installed.js';
+import { loadCatalogs, type LoadedCatalogs } from '../steps/catalogs/load-catalogs.js';
+import type { PluginContext } from '../steps/context/plugin-context.js';
+import type { Catalog } from '../steps/catalogs/catalog-types.js';
+import { assertRecordIntegrity, errorOf, sourceOf } from '../steps/staging/pick.js';
+import { registryContextOf } from '../steps/staging/resolve.js';
 import { planMarketplaceUpdate } from './update-marketplace.js';
 import { ownValue } from '../../json/own-value.js';
 

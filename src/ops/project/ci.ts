@@ -3,11 +3,11 @@ import { describeMismatch, findLockMismatches } from '../../project/lock-agreeme
 import { assertStoreWritable } from '../../store/check-writable.js';
 import { lockfilePath } from '../../workspace/project-files.js';
 import type { ProjectInstallResult } from './project-result.js';
-import type { PluginContext } from '../plugin-context.js';
-import type { EnableMode } from '../review/consent.js';
-import { commitProject } from './commit-project.js';
-import { noManifest, openProject } from './project-scope.js';
-import { stageLocked } from './stage-locked.js';
+import type { PluginContext } from '../steps/context/plugin-context.js';
+import type { EnableMode } from '../steps/consent/consent.js';
+import { commitProject } from '../steps/transaction/commit-project.js';
+import { noManifest, openProject } from '../steps/transaction/project-scope.js';
+import { stageLocked } from '../steps/transaction/stage-locked.js';
 
 /**
  * `hookpm ci` (issue 16 item 3): installs exactly what hookpm.lock pins, for this project, into the

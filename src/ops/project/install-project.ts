@@ -5,14 +5,14 @@ import { emptyLockfile, type LockEntry, type Lockfile } from '../../project/lock
 import type { ProjectManifest } from '../../project/project-manifest.js';
 import { assertStoreWritable } from '../../store/check-writable.js';
 import { readState } from '../../store/state/state.js';
-import { resolveInstallSources } from '../install/resolve.js';
-import { stageAll } from '../install/stage-all.js';
-import type { InstallSource, RegistrySource, StagedPlugin } from '../install/types.js';
-import type { PluginContext } from '../plugin-context.js';
-import type { EnableMode } from '../review/consent.js';
+import { resolveInstallSources } from '../steps/staging/resolve.js';
+import { stageAll } from '../steps/staging/stage-all.js';
+import type { InstallSource, RegistrySource, StagedPlugin } from '../steps/staging/types.js';
+import type { PluginContext } from '../steps/context/plugin-context.js';
+import type { EnableMode } from '../steps/consent/consent.js';
 import type { ProjectInstallResult } from './project-result.js';
-import { commitProject } from './commit-project.js';
-import { lockEntryOf } from './locked-source.js';
+import { commitProject } from '../steps/transaction/commit-project.js';
+import { lockEntryOf } from '../steps/transaction/locked-source.js';
 import { planProject } from './plan-project.js';
 import {
   indexUrlOfRegistry,
@@ -20,8 +20,8 @@ import {
   openProject,
   projectRegistriesOf,
   type ProjectScope,
-} from './project-scope.js';
-import { stageLocked } from './stage-locked.js';
+} from '../steps/transaction/project-scope.js';
+import { stageLocked } from '../steps/transaction/stage-locked.js';
 
 export interface ProjectInstallOptions {
   cwd: string;

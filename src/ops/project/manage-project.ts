@@ -3,16 +3,16 @@ import { compareCodeUnits } from '../../json/compare.js';
 import { emptyLockfile, type Lockfile } from '../../project/lockfile.js';
 import { assertStoreWritable } from '../../store/check-writable.js';
 import { readState } from '../../store/state/state.js';
-import { resolveInstallSources } from '../install/resolve.js';
-import { stageAll } from '../install/stage-all.js';
-import type { PluginContext } from '../plugin-context.js';
-import type { EnableMode } from '../review/consent.js';
-import { hasCurrentConsent } from '../review/consent.js';
+import { resolveInstallSources } from '../steps/staging/resolve.js';
+import { stageAll } from '../steps/staging/stage-all.js';
+import type { PluginContext } from '../steps/context/plugin-context.js';
+import type { EnableMode } from '../steps/consent/consent.js';
+import { hasCurrentConsent } from '../steps/consent/consent.js';
 import type { ProjectInstallResult } from './project-result.js';
-import { commitProject } from './commit-project.js';
+import { commitProject } from '../steps/transaction/commit-project.js';
 import { nextFiles, requireRegistrySource } from './install-project.js';
 import { planProject } from './plan-project.js';
-import { noManifest, openProject } from './project-scope.js';
+import { noManifest, openProject } from '../steps/transaction/project-scope.js';
 
 /** The ids of hookpm.json that `names` (ids, or names unique among them) mean; E_NOT_INSTALLED otherwise. */
 export function projectIdsOf(

@@ -3,13 +3,13 @@ import { serializeLockfile, type LockEntry, type Lockfile } from '../../project/
 import { serializeProjectManifest, type ProjectManifest } from '../../project/project-manifest.js';
 import { readState } from '../../store/state/state.js';
 import { lockfilePath, manifestPath } from '../../workspace/project-files.js';
-import type { InstalledEntry } from '../install/record.js';
-import { planStaged } from '../install/plan.js';
-import type { StagedPlugin } from '../install/types.js';
-import type { EnableMode } from '../review/consent.js';
-import { consentBaseline, consentedAnywhere } from './project-consent.js';
+import type { InstalledEntry } from '../steps/transaction/record.js';
+import { planStaged } from '../steps/transaction/plan.js';
+import type { StagedPlugin } from '../steps/staging/types.js';
+import type { EnableMode } from '../steps/consent/consent.js';
+import { consentBaseline, consentedAnywhere } from '../steps/transaction/project-consent.js';
 import type { ProjectInstallResult } from './project-result.js';
-import type { ProjectScope } from './project-scope.js';
+import type { ProjectScope } from '../steps/transaction/project-scope.js';
 
 /**
  * `install --project --dry-run` and `install --dry-run` in a project: the plan of each staged
