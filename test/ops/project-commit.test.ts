@@ -31,7 +31,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('commitProject under the store lock (issue 16 items 1, 2)', () => {
+describe('the project scope of the install transaction under the store lock (issue 16 items 1, 2)', () => {
   it('a hookpm.json changed while the consent question was open fails E_PROJECT_FILE and changes nothing', async () => {
     const project = join(dir, 'repo');
     await mkdir(join(project, '.git'), { recursive: true });

@@ -3,12 +3,13 @@ import type { PluginContext } from '../steps/context/plugin-context.js';
 import { resolveInstallSources } from '../steps/staging/resolve.js';
 import type { InstallOptions } from '../steps/transaction/options.js';
 import type { InstallResult } from '../steps/transaction/record.js';
-import { stageAndCommit } from '../steps/transaction/install-transaction.js';
+import { installResultOf, stageAndCommit } from '../steps/transaction/transaction.js';
 
 /**
  * `hookpm install <spec...>` as the transaction of registry.md section 7: a read-only store fails
  * first (E_STORE_READONLY, before any network access), then every spec is resolved
- * (resolve.ts) and stageAndCommit runs. With `dryRun`, the plan instead (plan.ts).
+ * (resolve.ts) and the transaction runs for the user's records (transaction.ts). With `dryRun`,
+ * the plan instead (plan.ts).
  */
 export async function installPlugins(
   ctx: PluginContext,
@@ -25,7 +26,9 @@ export async function installPlugins(
     ? await (
         await import('../steps/transaction/plan.js')
       ).planInstall(ctx, resolved.sources, { ...opts, state: resolved.state })
-    : await stageAndCommit(ctx, resolved.sources, opts, resolved.notes);
+    : installResultOf(
+        await stageAndCommit(ctx, resolved.sources, { kind: 'user' }, opts, resolved.notes),
+      );
   result.notes.unshift(...resolved.notes);
   return result;
 }

@@ -29,3 +29,9 @@ export type TransactionOptions = Pick<
   /** `hookpm update`: a plugin that is installed but disabled stays so (mode `no` for it). */
   preserveDisabled?: boolean;
 };
+
+/** What the commit (steps 5-7, transaction.ts) needs of them, for either scope. */
+export type CommitOptions = Pick<TransactionOptions, 'enable' | 'acceptIntegrityChange'> & {
+  force?: boolean;
+  preserveDisabled?: boolean;
+};

@@ -7,6 +7,7 @@ import { readProjectFiles, type ProjectFiles } from '../../../workspace/project-
 import type { ProjectManifest } from '../../../project/project-manifest.js';
 import { builtinRegistries, effectiveRegistries } from '../catalogs/defaults.js';
 import type { PluginContext } from '../context/plugin-context.js';
+import type { ProjectInstallScope } from './install-scope.js';
 
 /**
  * The project a command works on: `root`, the S2 root of its working directory (where hookpm.json
@@ -90,4 +91,12 @@ export function noManifest(root: string): HookpmError {
     file: `${root}/hookpm.json`,
     hint: 'Add plugins to the project with `hookpm install --project <spec...>`.',
   });
+}
+
+/** The install scope of the opened project (transaction.ts) with what the command commits. */
+export function installScopeOf(
+  scope: ProjectScope,
+  opts: Omit<ProjectInstallScope, 'kind' | 'root' | 'key'>,
+): ProjectInstallScope {
+  return { kind: 'project', root: scope.root, key: scope.key, ...opts };
 }
