@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isHookpmError } from '../../src/errors.js';
 import { installProjectSpecs } from '../../src/ops/project/install-project.js';
-import { resolveStorePaths } from '../../src/store/paths.js';
+import { installedFilesDir } from '../../src/store/installed-files.js';
+import { pluginsDir, resolveStorePaths } from '../../src/store/paths.js';
 import {
   publishPlugin,
   startPluginRegistry,
@@ -59,5 +60,28 @@ describe('the project scope of the install transaction under the store lock (iss
       ? readdirSync(join(paths.data, 'plugins'))
       : [];
     expect(trees).toEqual([]);
+  });
+
+  it('one transaction for both scopes: a failed first project install, like a user-wide one, leaves no empty store directory behind', async () => {
+    const project = join(dir, 'repo-first');
+    await mkdir(join(project, '.git'), { recursive: true });
+    await writeFile(
+      join(project, 'hookpm.json'),
+      `${JSON.stringify({ plugins: {}, registries: { acme: acme.url } }, null, 2)}\n`,
+    );
+    const paths = resolveStorePaths({ HOOKPM_HOME: join(dir, 'home-first') });
+    const confirm = async (): Promise<boolean> => {
+      await writeFile(join(project, 'hookpm.json'), '{"plugins":{},"registries":{}}\n');
+      return true;
+    };
+    const failure = await installProjectSpecs({ paths, confirm }, ['team-guard@acme'], {
+      cwd: project,
+      enable: 'ask',
+      offline: false,
+    }).catch((error: unknown) => error);
+    expect(isHookpmError(failure, 'E_PROJECT_FILE')).toBe(true);
+    expect(existsSync(pluginsDir(paths))).toBe(false);
+    expect(existsSync(installedFilesDir(paths))).toBe(false);
+    expect(existsSync(join(paths.data, 'state.json'))).toBe(false);
   });
 });

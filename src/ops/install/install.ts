@@ -8,8 +8,8 @@ import { installResultOf, stageAndCommit } from '../steps/transaction/transactio
 /**
  * `hookpm install <spec...>` as the transaction of registry.md section 7: a read-only store fails
  * first (E_STORE_READONLY, before any network access), then every spec is resolved
- * (resolve.ts) and the transaction runs for the user's records (transaction.ts). With `dryRun`,
- * the plan instead (plan.ts).
+ * (steps/staging/resolve.ts) and the transaction runs for the user's records
+ * (steps/transaction/transaction.ts). With `dryRun`, the plan instead (plan.ts).
  */
 export async function installPlugins(
   ctx: PluginContext,

@@ -1,6 +1,6 @@
 import type { EnableMode } from '../consent/consent.js';
 
-/** What `hookpm install` is asked to do (installPlugins, install.ts). */
+/** What `hookpm install` is asked to do (installPlugins, ops/install/install.ts). */
 export interface InstallOptions {
   specs: readonly string[];
   /** Relative paths are taken from here. */

@@ -34,7 +34,7 @@ export async function openProject(ctx: PluginContext, cwd: string): Promise<Proj
  * The registries of hookpm.json join the built-in ones for this command (issue 16 item 1: a fresh
  * clone needs no `registry add`); nothing is added to the user's state. A registry the user
  * configured under the same name takes precedence, as a user-added registry replaces a built-in
- * one (ops/registries/defaults.ts), and a built-in name is never redefined by a project. Project
+ * one (ops/steps/catalogs/defaults.ts), and a built-in name is never redefined by a project. Project
  * registries are index registries.
  */
 export function withProjectRegistries(
