@@ -1,5 +1,5 @@
 import { storePathsOf, type GlobalOptions } from './global-options.js';
-import type { Confirm, PluginContext } from '../ops/plugin-context.js';
+import type { Confirm, PluginContext } from '../ops/steps/context/plugin-context.js';
 import { canAsk } from './prompt/can-ask.js';
 import { createInstallProgress, type InstallProgressView } from './progress/install-progress.js';
 import { askConsent } from './prompt/prompt-consent.js';

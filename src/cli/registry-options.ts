@@ -1,5 +1,5 @@
-import type { RegistryContext } from '../ops/registry-context.js';
-import type { RegistryWarning } from '../ops/registries/load-catalogs.js';
+import type { RegistryContext } from '../ops/steps/context/registry-context.js';
+import type { RegistryWarning } from '../ops/steps/catalogs/load-catalogs.js';
 import { storePathsOf, type GlobalOptions } from './global-options.js';
 import { createIndexProgress, type IndexProgress } from './progress/index-progress.js';
 import { escapeControl, printErrorLine } from './render/render.js';

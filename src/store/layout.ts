@@ -61,7 +61,7 @@ export async function createStagingDir(paths: StorePaths): Promise<string> {
 }
 
 /**
- * D4: moves the validated tree `staging`, already flushed to disk (ops/install/staged.ts
+ * D4: moves the validated tree `staging`, already flushed to disk (ops/steps/staging/staged.ts
  * finishStage), to `target` by rename (then flushes the parent directory), and returns where it
  * now lives.
  * When `target` already exists with the same content, the existing tree is kept (and staging

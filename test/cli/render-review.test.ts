@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderReview } from '../../src/cli/render/render-review.js';
 import { consentQuestion } from '../../src/cli/prompt/prompt-consent.js';
-import type { ReviewHook, ReviewReport } from '../../src/ops/review/report.js';
+import type { ReviewHook, ReviewReport } from '../../src/ops/steps/consent/report.js';
 
 const hook = (over: Partial<ReviewHook>): ReviewHook => ({
   event: 'PreToolUse',

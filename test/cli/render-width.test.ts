@@ -12,7 +12,7 @@ import { formatTable } from '../../src/cli/render/table.js';
 import { displayWidth, truncateToWidth } from '../../src/cli/render/width.js';
 import { wrapLine, wrapText } from '../../src/cli/render/wrap.js';
 import type { ListedHandler } from '../../src/ops/run/list-hooks.js';
-import type { ReviewReport } from '../../src/ops/review/report.js';
+import type { ReviewReport } from '../../src/ops/steps/consent/report.js';
 import type { SearchHit } from '../../src/registry/indexes/search-index.js';
 
 const widest = (text: string): number => Math.max(...text.split('\n').map(displayWidth));

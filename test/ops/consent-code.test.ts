@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HookpmError } from '../../src/errors.js';
 import { installPlugins } from '../../src/ops/install/install.js';
-import type { PluginContext } from '../../src/ops/plugin-context.js';
+import type { PluginContext } from '../../src/ops/steps/context/plugin-context.js';
 import { enablePlugin } from '../../src/ops/plugins/enable.js';
 import { switchHooks } from '../../src/ops/plugins/hook-switch.js';
 import { updatePlugins, type UpdateOptions } from '../../src/ops/plugins/update.js';

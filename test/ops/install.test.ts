@@ -2,9 +2,9 @@ import { chmod, lstat, readFile, readdir, stat, symlink, writeFile } from 'node:
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { installPlugins } from '../../src/ops/install/install.js';
-import type { InstallOptions } from '../../src/ops/install/options.js';
-import type { PluginContext } from '../../src/ops/plugin-context.js';
-import type { ReviewReport } from '../../src/ops/review/report.js';
+import type { InstallOptions } from '../../src/ops/steps/transaction/options.js';
+import type { PluginContext } from '../../src/ops/steps/context/plugin-context.js';
+import type { ReviewReport } from '../../src/ops/steps/consent/report.js';
 import { fingerprintTree } from '../../src/store/fingerprint.js';
 import { stagingRoot } from '../../src/store/paths.js';
 import { pluginDataDir } from '../../src/store/plugin-dirs.js';

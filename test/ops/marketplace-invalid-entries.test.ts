@@ -12,7 +12,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { installPlugins } from '../../src/ops/install/install.js';
 import { describePlugin } from '../../src/ops/plugins/info.js';
 import { addRegistry } from '../../src/ops/registries/add.js';
-import type { RegistryContext } from '../../src/ops/registry-context.js';
+import type { RegistryContext } from '../../src/ops/steps/context/registry-context.js';
 import { resolveStorePaths } from '../../src/store/paths.js';
 import type { StorePaths } from '../../src/store/store-paths.js';
 import { ensureBuilt, runBin } from '../helpers/built-bin.js';

@@ -13,11 +13,11 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { addRegistry } from '../../src/ops/registries/add.js';
 import { checkRegistries } from '../../src/ops/doctor/registries.js';
 import { installPlugins } from '../../src/ops/install/install.js';
-import type { InstallOptions } from '../../src/ops/install/options.js';
+import type { InstallOptions } from '../../src/ops/steps/transaction/options.js';
 import { updateRegistries } from '../../src/ops/registries/list.js';
-import { loadCatalogs } from '../../src/ops/registries/load-catalogs.js';
-import type { PluginContext } from '../../src/ops/plugin-context.js';
-import type { RegistryContext } from '../../src/ops/registry-context.js';
+import { loadCatalogs } from '../../src/ops/steps/catalogs/load-catalogs.js';
+import type { PluginContext } from '../../src/ops/steps/context/plugin-context.js';
+import type { RegistryContext } from '../../src/ops/steps/context/registry-context.js';
 import { reviewAny } from '../../src/ops/review/review-any.js';
 import { searchPlugins } from '../../src/ops/registries/search.js';
 import { updatePlugins } from '../../src/ops/plugins/update.js';

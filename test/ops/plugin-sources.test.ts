@@ -6,7 +6,7 @@ import { installPlugins } from '../../src/ops/install/install.js';
 import { loadSnapshot } from '../../src/ops/run/load-snapshot.js';
 import { loadPluginSources } from '../../src/ops/run/plugin-sources.js';
 import { sha256Hex } from '../../src/json/canonical-json.js';
-import type { PluginContext } from '../../src/ops/plugin-context.js';
+import type { PluginContext } from '../../src/ops/steps/context/plugin-context.js';
 import { pluginDocumentsCacheFile } from '../../src/store/paths.js';
 import { pluginDataDir } from '../../src/store/plugin-dirs.js';
 import { readState, writeState } from '../../src/store/state/state.js';

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isHookpmError } from '../../src/errors.js';
 import { installProjectSpecs } from '../../src/ops/project/install-project.js';
-import { resolveStorePaths } from '../../src/store/paths.js';
+import { installedFilesDir } from '../../src/store/installed-files.js';
+import { pluginsDir, resolveStorePaths } from '../../src/store/paths.js';
 import {
   publishPlugin,
   startPluginRegistry,
@@ -31,7 +32,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('commitProject under the store lock (issue 16 items 1, 2)', () => {
+describe('the project scope of the install transaction under the store lock (issue 16 items 1, 2)', () => {
   it('a hookpm.json changed while the consent question was open fails E_PROJECT_FILE and changes nothing', async () => {
     const project = join(dir, 'repo');
     await mkdir(join(project, '.git'), { recursive: true });
@@ -59,5 +60,28 @@ describe('commitProject under the store lock (issue 16 items 1, 2)', () => {
       ? readdirSync(join(paths.data, 'plugins'))
       : [];
     expect(trees).toEqual([]);
+  });
+
+  it('one transaction for both scopes: a failed first project install, like a user-wide one, leaves no empty store directory behind', async () => {
+    const project = join(dir, 'repo-first');
+    await mkdir(join(project, '.git'), { recursive: true });
+    await writeFile(
+      join(project, 'hookpm.json'),
+      `${JSON.stringify({ plugins: {}, registries: { acme: acme.url } }, null, 2)}\n`,
+    );
+    const paths = resolveStorePaths({ HOOKPM_HOME: join(dir, 'home-first') });
+    const confirm = async (): Promise<boolean> => {
+      await writeFile(join(project, 'hookpm.json'), '{"plugins":{},"registries":{}}\n');
+      return true;
+    };
+    const failure = await installProjectSpecs({ paths, confirm }, ['team-guard@acme'], {
+      cwd: project,
+      enable: 'ask',
+      offline: false,
+    }).catch((error: unknown) => error);
+    expect(isHookpmError(failure, 'E_PROJECT_FILE')).toBe(true);
+    expect(existsSync(pluginsDir(paths))).toBe(false);
+    expect(existsSync(installedFilesDir(paths))).toBe(false);
+    expect(existsSync(join(paths.data, 'state.json'))).toBe(false);
   });
 });

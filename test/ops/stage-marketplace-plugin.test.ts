@@ -8,11 +8,11 @@ import { isHookpmError } from '../../src/errors.js';
 import {
   readMarketplace,
   type ReadMarketplace,
-} from '../../src/ops/registries/read-marketplace.js';
+} from '../../src/ops/steps/catalogs/read-marketplace.js';
 import {
   stageMarketplacePlugin,
   type MarketplaceStageContext,
-} from '../../src/ops/install/fetch-marketplace.js';
+} from '../../src/ops/steps/catalogs/fetch-marketplace.js';
 import { buildSurface } from '../../src/plugin/surface.js';
 import { resolveStorePaths } from '../../src/store/paths.js';
 import { startFakeNpmRegistry, type FakeNpmRegistry } from '../helpers/fake-npm-registry.js';

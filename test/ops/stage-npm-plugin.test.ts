@@ -3,7 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isHookpmError } from '../../src/errors.js';
-import { stageNpmPlugin, type NpmStageContext } from '../../src/ops/install/fetch-npm.js';
+import { stageNpmPlugin, type NpmStageContext } from '../../src/ops/steps/catalogs/fetch-npm.js';
 import { integrityOf } from '../../src/registry/integrity.js';
 import { DEFAULT_NPM_REGISTRY, resolveNpmRegistry } from '../../src/registry/npm/npm-client.js';
 import { resolveStorePaths, stagingRoot } from '../../src/store/paths.js';

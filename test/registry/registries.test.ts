@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addRegistry } from '../../src/ops/registries/add.js';
 import { listRegistries, updateRegistries } from '../../src/ops/registries/list.js';
 import { describePlugin } from '../../src/ops/plugins/info.js';
-import type { RegistryContext } from '../../src/ops/registry-context.js';
+import type { RegistryContext } from '../../src/ops/steps/context/registry-context.js';
 import { removeRegistry } from '../../src/ops/registries/remove.js';
 import { searchPlugins } from '../../src/ops/registries/search.js';
 import { indexCacheFile } from '../../src/registry/indexes/cache-index.js';

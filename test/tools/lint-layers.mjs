@@ -7,7 +7,11 @@
 //   read `process`;
 // - only cli/ prints, prompts or exits (console, process.stdout/stderr/stdin, readline,
 //   process.exit/exitCode);
-// - no import cycle, counting value, type and dynamic imports alike.
+// - no import cycle, counting value, type and dynamic imports alike;
+// - in ops/ (STYLE.md layers, ops/): a command folder (a direct subfolder of ops/ other than
+//   steps/) never imports another command folder; a step folder (ops/steps/<step>/) never imports a
+//   command folder, and the step folders import each other in no cycle (counted folder by folder);
+//   no file sits directly in ops/ (it belongs to a command folder or a step).
 // Run by `npm run lint` (and so by `npm test`).
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -41,6 +45,31 @@ const TALKS = [
   [/\bprocess\s*\.\s*(stdout|stderr)\b/, 'prints (process.stdout/stderr)'],
   [/\bprocess\s*\.\s*stdin\b/, 'reads the terminal (process.stdin)'],
 ];
+/**
+ * TEMPORARY, deleted when the runtime folders move (ops/run, ops/log and the host they share go to
+ * steps/host, steps/decision-log, engine/ and store/): the imports between command folders that
+ * still exist until then, as `importer -> imported` (src-relative). Nothing else may be added.
+ */
+const PENDING_RUNTIME_MOVES = new Set([
+  'ops/doctor/hook-health.ts -> ops/log/hook-stats.ts',
+  'ops/doctor/hook-health.ts -> ops/log/read-log.ts',
+  'ops/doctor/plugins.ts -> ops/run/tree-status.ts',
+  'ops/plugins/enable.ts -> ops/run/tree-status.ts',
+  'ops/steps/review/review-tree.ts -> ops/run/tree-status.ts',
+  'ops/log/dispatch-line.ts -> ops/run/dispatch-options.ts',
+  'ops/log/dispatch-logger.ts -> ops/run/dispatch-options.ts',
+  'ops/run/dispatch-options.ts -> ops/log/run-outcome.ts',
+  'ops/run/run-event.ts -> ops/log/dispatch-logger.ts',
+  'ops/run/run-matched.ts -> ops/log/run-decision.ts',
+  'ops/run/session.ts -> ops/log/dispatch-logger.ts',
+  'ops/test/test-plugin.ts -> ops/log/run-outcome.ts',
+  'ops/test/test-plugin.ts -> ops/run/dispatch-options.ts',
+  'ops/test/test-plugin.ts -> ops/run/dispatch.ts',
+  'ops/wire/answer-event.ts -> ops/log/dispatch-logger.ts',
+  'ops/wire/answer-event.ts -> ops/run/dispatch.ts',
+  'ops/wire/make-pin.ts -> ops/run/plugin-sources.ts',
+  'ops/wire/pinned-sources.ts -> ops/run/tampered.ts',
+]);
 const EXITS = /\bprocess\s*\.\s*(exit|exitCode)\b/;
 const PROMPT_MODULES = /^(node:)?(readline|readline\/promises|tty)$/;
 
@@ -57,6 +86,33 @@ function classify(rel) {
   if (PURE_DIRS.includes(top)) return { layer: 'pure', group: top };
   if (ADAPTER_DIRS.includes(top)) return { layer: 'adapter', group: top };
   return { layer: 'unknown', group: top };
+}
+
+/**
+ * Where a file of ops/ sits: `{ kind: 'command', name }` in a command folder, `{ kind: 'step',
+ * name: 'steps/<step>' }` in a step folder, `{ kind: 'loose' }` directly in ops/ or steps/; null
+ * outside ops/.
+ */
+function opsUnit(p) {
+  const parts = p.split('/');
+  if (parts[0] !== 'ops') return null;
+  if (parts.length === 2) return { kind: 'loose', name: 'ops' };
+  if (parts[1] !== 'steps') return { kind: 'command', name: parts[1] };
+  if (parts.length === 3) return { kind: 'loose', name: 'ops/steps' };
+  return { kind: 'step', name: `steps/${parts[2]}` };
+}
+
+/** The ops/ folder rules for one import (see the header); null when it keeps them. */
+function opsFolderProblem(rel, target) {
+  const me = opsUnit(rel);
+  const them = opsUnit(target);
+  if (me === null || them === null || me.name === them.name) return null;
+  if (them.kind !== 'command' || PENDING_RUNTIME_MOVES.has(`${rel} -> ${target}`)) return null;
+  if (me.kind === 'command')
+    return `${rel}: command folder ops/${me.name}/ imports ${target} of command folder ops/${them.name}/ (a command folder never imports another command folder)`;
+  if (me.kind === 'step')
+    return `${rel}: step folder ops/${me.name}/ imports ${target} of command folder ops/${them.name}/ (a step never imports a command folder)`;
+  return null;
 }
 
 function walk(dir) {
@@ -79,6 +135,8 @@ const IMPORT_RE =
 const problems = [];
 /** The import graph: file -> the src files it imports (any kind of import). */
 const graph = new Map();
+/** The step folders' graph: `steps/<step>` -> the step folders its files import. */
+const stepGraph = new Map();
 for (const file of walk(src)) {
   const rel = relative(src, file).split(sep).join('/');
   const me = classify(rel);
@@ -86,6 +144,12 @@ for (const file of walk(src)) {
   graph.set(rel, edges);
   const text = stripComments(readFileSync(file, 'utf8'));
   if (me.layer === 'unknown') problems.push(`${rel}: not in a known layer directory (STYLE.md)`);
+  const unit = opsUnit(rel);
+  if (unit?.kind === 'loose')
+    problems.push(
+      `${rel}: a file directly in ${unit.name}/ (it belongs to a command folder or a step folder)`,
+    );
+  if (unit?.kind === 'step' && !stepGraph.has(unit.name)) stepGraph.set(unit.name, new Set());
   if (me.layer === 'pure' && /\bprocess\s*\.\s*\w/.test(text)) {
     problems.push(`${rel}: a pure module reads \`process\``);
   }
@@ -111,6 +175,11 @@ for (const file of walk(src)) {
       .split(sep)
       .join('/');
     edges.add(target);
+    const folderProblem = opsFolderProblem(rel, target);
+    if (folderProblem !== null) problems.push(folderProblem);
+    const targetUnit = opsUnit(target);
+    if (unit?.kind === 'step' && targetUnit?.kind === 'step' && targetUnit.name !== unit.name)
+      stepGraph.get(unit.name).add(targetUnit.name);
     const them = classify(target);
     const theirDir = target.split('/')[0];
     if (me.layer === 'adapter' && ADAPTER_DIRS.includes(theirDir) && theirDir !== me.group) {
@@ -127,6 +196,10 @@ for (const file of walk(src)) {
 }
 
 for (const cycle of cyclesOf(graph)) problems.push(`import cycle: ${cycle.join(' -> ')}`);
+for (const cycle of cyclesOf(stepGraph))
+  problems.push(
+    `step folder cycle: ${cycle.map((s) => `ops/${s}/`).join(' -> ')} (step folders import each other in no cycle)`,
+  );
 
 if (problems.length > 0) {
   console.error(

@@ -31,7 +31,7 @@ export function register(program: Command): void {
       const [{ runDoctor }, { printDoctorReport }, { currentHookpm }] = await Promise.all([
         import('../../ops/doctor/doctor.js'),
         import('../render/render-doctor.js'),
-        import('../../ops/link/hookpm-command.js'),
+        import('../../ops/steps/links/hookpm-command.js'),
       ]);
       const links = { cwd: globals.cwd, hookpm: currentHookpm(globals.hookpmHome ?? null) };
       const report = await runDoctor(

@@ -44,7 +44,7 @@ export function register(program: Command): void {
       const globals = globalOptions(command);
       if (agent === undefined) return showLinks(globals, flags);
       const { linkAgent } = await import('../../ops/link/link.js');
-      const { currentHookpm } = await import('../../ops/link/hookpm-command.js');
+      const { currentHookpm } = await import('../../ops/steps/links/hookpm-command.js');
       const result = await linkAgent({
         agent: parseAgent(agent),
         project: flags.project === true,
@@ -82,8 +82,8 @@ export function register(program: Command): void {
 }
 
 async function showLinks(globals: GlobalOptions, flags: LinkFlags): Promise<void> {
-  const { listLinks } = await import('../../ops/link/link-status.js');
-  const { currentHookpm } = await import('../../ops/link/hookpm-command.js');
+  const { listLinks } = await import('../../ops/steps/links/link-status.js');
+  const { currentHookpm } = await import('../../ops/steps/links/hookpm-command.js');
   const links = await listLinks({
     home: globals.userHome,
     cwd: globals.cwd,

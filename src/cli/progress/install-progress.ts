@@ -1,4 +1,4 @@
-import type { InstallProgress } from '../../ops/plugin-context.js';
+import type { InstallProgress } from '../../ops/steps/context/plugin-context.js';
 import { formatSize, progressLineFor } from './progress-line.js';
 
 /**

@@ -1,6 +1,6 @@
 import { createReadline } from './readline.js';
 import { HookpmError } from '../../errors.js';
-import type { ReviewReport } from '../../ops/review/report.js';
+import type { ReviewReport } from '../../ops/steps/consent/report.js';
 import { colourEnabled } from '../render/colour.js';
 import { renderReview } from '../render/render-review.js';
 import { escapeControl } from '../render/render.js';

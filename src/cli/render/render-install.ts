@@ -1,4 +1,4 @@
-import type { InstallResult } from '../../ops/install/record.js';
+import type { InstallResult } from '../../ops/steps/transaction/record.js';
 import { renderReview } from './render-review.js';
 import { terminalWidth } from '../stdio.js';
 import { escapeControl, printErrorLine, printLine } from './render.js';

@@ -1,5 +1,5 @@
 import type { LinkResult } from '../../ops/link/link.js';
-import type { LinkStatus } from '../../ops/link/link-status.js';
+import type { LinkStatus } from '../../ops/steps/links/link-status.js';
 import type { UnlinkResult } from '../../ops/link/unlink.js';
 import type { ReloadedSession } from '../../ops/wire/reload-sessions.js';
 import { escapeControl, renderTable } from './render.js';

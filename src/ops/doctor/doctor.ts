@@ -4,7 +4,7 @@ import type { RegistryRecord } from '../../store/state/state-schema.js';
 import { problem, type DoctorCheck, type DoctorReport } from './check.js';
 import { collectLeftovers } from './fix.js';
 import { findLeftovers, checkLeftovers } from './leftovers.js';
-import type { HookpmPaths } from '../link/hookpm-command.js';
+import type { HookpmPaths } from '../steps/links/hookpm-command.js';
 import { checkHookHealth } from './hook-health.js';
 import { checkLinks } from './links.js';
 import { checkLock } from './lock.js';

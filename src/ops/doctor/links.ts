@@ -1,5 +1,5 @@
-import type { HookpmPaths } from '../link/hookpm-command.js';
-import { listLinks, type LinkStatus } from '../link/link-status.js';
+import type { HookpmPaths } from '../steps/links/hookpm-command.js';
+import { listLinks, type LinkStatus } from '../steps/links/link-status.js';
 import { okCheck, problem, type DoctorCheck } from './check.js';
 
 /**

@@ -5,7 +5,7 @@ import { pluginDataDir } from '../../store/plugin-dirs.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import type { PluginRecord, State } from '../../store/state/state-schema.js';
 import { okCheck, problem, shellWord, type DoctorCheck } from './check.js';
-import { hasCurrentConsent } from '../review/consent.js';
+import { hasCurrentConsent } from '../steps/consent/consent.js';
 
 /**
  * plugins.md Q4-Q6, V3: for every installed plugin (sorted by id): its installed tree exists and its

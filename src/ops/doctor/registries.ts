@@ -11,7 +11,7 @@ import { indexCacheDir } from '../../store/paths.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import type { RegistryRecord, State } from '../../store/state/state-schema.js';
 import { okCheck, plural, problem, shellWord, type DoctorCheck } from './check.js';
-import { effectiveRegistries, type RegistryEntry } from '../registries/defaults.js';
+import { effectiveRegistries, type RegistryEntry } from '../steps/catalogs/defaults.js';
 
 export interface RegistryCheckOptions {
   /** Fetch each network index now (with the normal client); otherwise no network access. */
@@ -163,7 +163,7 @@ async function checkMarketplace(
   name: string,
   where: string,
 ): Promise<DoctorCheck> {
-  const { marketplaceCacheKey } = await import('../registries/marketplace-catalog.js');
+  const { marketplaceCacheKey } = await import('../steps/catalogs/marketplace-catalog.js');
   const { readCachedHead } = await import('../../registry/indexes/cache-index.js');
   const key = marketplaceCacheKey(entry.record.location);
   const head = await readCachedHead(indexCacheDir(paths), entry.name, key);

@@ -12,15 +12,15 @@ import {
 import { withStoreLock } from '../../store/state/state.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { writeSettingsFile } from '../../workspace/agent-settings-file.js';
-import { linkHandler, type HookpmPaths } from './hookpm-command.js';
-import { linkTarget, type LinkScope } from './link-target.js';
+import { linkHandler, type HookpmPaths } from '../steps/links/hookpm-command.js';
+import { linkTarget, type LinkScope } from '../steps/links/link-target.js';
 import {
   changedMeanwhile,
   readSettingsText,
   settingsBytes,
   unchangedSince,
   type SettingsText,
-} from './settings-text.js';
+} from '../steps/links/settings-text.js';
 
 export interface LinkOptions {
   agent: AgentId;

@@ -12,14 +12,14 @@ import {
 import { withStoreLock } from '../../store/state/state.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { removeSettingsFile, writeSettingsFile } from '../../workspace/agent-settings-file.js';
-import { linkTarget, type LinkScope } from './link-target.js';
+import { linkTarget, type LinkScope } from '../steps/links/link-target.js';
 import {
   changedMeanwhile,
   readSettingsText,
   settingsBytes,
   unchangedSince,
   type SettingsText,
-} from './settings-text.js';
+} from '../steps/links/settings-text.js';
 
 export interface UnlinkOptions {
   agent: AgentId;

@@ -1,6 +1,6 @@
 import { updateState } from '../../store/state/state.js';
-import { findInstalled } from './installed.js';
-import { lockOptions, type PluginContext } from '../plugin-context.js';
+import { findInstalled } from '../steps/installed/installed.js';
+import { lockOptions, type PluginContext } from '../steps/context/plugin-context.js';
 
 export interface DisableResult {
   id: string;

@@ -6,11 +6,11 @@ import type { StorePaths } from '../../store/store-paths.js';
 import { treeStatusOf } from '../run/tree-status.js';
 import { readState, withStoreLock, writeState } from '../../store/state/state.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
-import { keptOptOuts } from '../install/record.js';
-import { findInstalled } from './installed.js';
-import { lockOptions, nowIso, type PluginContext } from '../plugin-context.js';
-import type { ReviewReport } from '../review/report.js';
-import { reviewInstalledTree } from '../review/review.js';
+import { keptOptOuts } from '../steps/transaction/record.js';
+import { findInstalled } from '../steps/installed/installed.js';
+import { lockOptions, nowIso, type PluginContext } from '../steps/context/plugin-context.js';
+import type { ReviewReport } from '../steps/consent/report.js';
+import { reviewInstalledTree } from '../steps/review/review-installed.js';
 
 export interface EnableResult {
   id: string;

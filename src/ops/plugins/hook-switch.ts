@@ -3,9 +3,9 @@ import { HOOK_KEY_LENGTH, isHookKeyForm } from '../../plugin/hook-key.js';
 import type { SurfaceEntry } from '../../plugin/surface.js';
 import { updateState } from '../../store/state/state.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
-import { inspectPluginDir } from '../install/inspect.js';
-import { lockOptions, type PluginContext } from '../plugin-context.js';
-import { findInstalled } from './installed.js';
+import { inspectPluginDir } from '../steps/staging/inspect.js';
+import { lockOptions, type PluginContext } from '../steps/context/plugin-context.js';
+import { findInstalled } from '../steps/installed/installed.js';
 
 /** One hook `enable --hook` or `disable --hook` named, as it is now. */
 export interface SwitchedHook {

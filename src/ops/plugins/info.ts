@@ -7,14 +7,14 @@ import { parseInstallSpec } from '../../registry/versions/parse-spec.js';
 import { showLocation, tarballUrlOf } from '../../registry/registry-location.js';
 import { sortDescending } from '../../registry/versions/version-list.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
-import { loadCatalogs, type LoadedCatalogs } from '../registries/load-catalogs.js';
-import { excludedEntryError } from '../registries/excluded-entry.js';
-import type { Catalog } from '../registries/catalog-types.js';
-import type { RegistryContext } from '../registry-context.js';
+import { loadCatalogs, type LoadedCatalogs } from '../steps/catalogs/load-catalogs.js';
+import { excludedEntryError } from '../steps/catalogs/excluded-entry.js';
+import type { Catalog } from '../steps/catalogs/catalog-types.js';
+import type { RegistryContext } from '../steps/context/registry-context.js';
 import { installedOf, type LatestEntry, type PluginInfo } from './plugin-info.js';
 import { ownValue } from '../../json/own-value.js';
 import { suggestIn, withSuggestion } from '../../text/did-you-mean.js';
-import { knownPluginNames } from '../registries/known-names.js';
+import { knownPluginNames } from '../steps/catalogs/known-names.js';
 
 /**
  * `hookpm info <name|name@registry>`: the registry's record of a plugin and the installed record.

@@ -2,11 +2,11 @@ import { HookpmError } from '../../errors.js';
 import { fetchNpmDocument, resolveNpmRegistry } from '../../registry/npm/npm-client.js';
 import { redactUrl } from '../../registry/http/url-policy.js';
 import { sortDescending } from '../../registry/versions/version-list.js';
-import { environmentOf } from '../environment.js';
-import type { LoadedCatalogs } from '../registries/load-catalogs.js';
+import { environmentOf } from '../steps/context/environment.js';
+import type { LoadedCatalogs } from '../steps/catalogs/load-catalogs.js';
 import { installedOf, type PluginInfo } from './plugin-info.js';
-import type { Catalog } from '../registries/catalog-types.js';
-import type { RegistryContext } from '../registry-context.js';
+import type { Catalog } from '../steps/catalogs/catalog-types.js';
+import type { RegistryContext } from '../steps/context/registry-context.js';
 import { ownValue } from '../../json/own-value.js';
 
 export interface NpmInfoRequest {

@@ -3,10 +3,10 @@ import { ownValue } from '../../json/own-value.js';
 import { splitPluginId } from '../../project/plugin-id.js';
 import { outdatedVersions } from '../../registry/versions/outdated-row.js';
 import { readState } from '../../store/state/state.js';
-import { registryContextOf } from '../install/resolve.js';
-import type { PluginContext } from '../plugin-context.js';
-import { openProject } from '../project/project-scope.js';
-import { loadCatalogs } from '../registries/load-catalogs.js';
+import { registryContextOf } from '../steps/staging/resolve.js';
+import type { PluginContext } from '../steps/context/plugin-context.js';
+import { openProject } from '../steps/transaction/project-scope.js';
+import { loadCatalogs } from '../steps/catalogs/load-catalogs.js';
 
 /** One row of `hookpm outdated` (docs/guides/projects.md). */
 export interface OutdatedEntry {

@@ -3,8 +3,8 @@
  * catalog or the state, npm-info.ts from an npm package document.
  */
 import type { PluginRecord } from '../../store/state/state-schema.js';
-import type { RegistryWarning } from '../registries/load-catalogs.js';
-import { hasCurrentConsent } from '../review/consent.js';
+import type { RegistryWarning } from '../steps/catalogs/load-catalogs.js';
+import { hasCurrentConsent } from '../steps/consent/consent.js';
 
 /** The plugin's latest version: its registry's entry, else the installed record's. */
 export interface LatestEntry {

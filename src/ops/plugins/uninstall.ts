@@ -4,10 +4,10 @@ import { pluginDataDir } from '../../store/plugin-dirs.js';
 import { dataUsers, describeDataUser } from '../../store/state/data-users.js';
 import { readState, withStoreLock, writeState } from '../../store/state/state.js';
 import type { State } from '../../store/state/state-schema.js';
-import { findInstalled } from './installed.js';
+import { findInstalled } from '../steps/installed/installed.js';
 import { LOCAL_REGISTRY } from '../../registry/registry-name.js';
 import { rememberIntegrity } from '../../store/state/known-integrity.js';
-import { lockOptions, type PluginContext } from '../plugin-context.js';
+import { lockOptions, type PluginContext } from '../steps/context/plugin-context.js';
 
 export interface UninstallResult {
   uninstalled: Array<{

@@ -1,9 +1,9 @@
 import semver from '../../registry/versions/semver.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
-import type { RegistryEntry } from '../registries/defaults.js';
-import type { MarketplaceSource } from '../install/types.js';
-import { UNKNOWN_VERSION } from '../registries/marketplace-index.js';
-import type { Catalog } from '../registries/catalog-types.js';
+import type { RegistryEntry } from '../steps/catalogs/defaults.js';
+import type { MarketplaceSource } from '../steps/staging/types.js';
+import { UNKNOWN_VERSION } from '../steps/catalogs/marketplace-index.js';
+import type { Catalog } from '../steps/catalogs/catalog-types.js';
 import { ownValue } from '../../json/own-value.js';
 
 /** `0.0.0-g<commit>` and `0.0.0-t<tree digest>` (fetch-marketplace.ts) name trees, in no order. */

@@ -10,17 +10,17 @@ import {
 import { assertStoreWritable } from '../../store/check-writable.js';
 import { readState } from '../../store/state/state.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
-import type { EnableMode } from '../review/consent.js';
-import { planInstall } from '../install/plan.js';
-import type { InstallSource } from '../install/types.js';
-import { stageAndCommit } from '../install/install.js';
-import type { InstallResult } from '../install/record.js';
-import { findInstalled } from './installed.js';
-import { loadCatalogs, type LoadedCatalogs } from '../registries/load-catalogs.js';
-import type { PluginContext } from '../plugin-context.js';
-import type { Catalog } from '../registries/catalog-types.js';
-import { assertRecordIntegrity, errorOf, sourceOf } from '../install/pick.js';
-import { registryContextOf } from '../install/resolve.js';
+import type { EnableMode } from '../steps/consent/consent.js';
+import { planInstall } from '../steps/transaction/plan.js';
+import type { InstallSource } from '../steps/staging/types.js';
+import { installResultOf, stageAndCommit } from '../steps/transaction/transaction.js';
+import type { InstallResult } from '../steps/transaction/record.js';
+import { findInstalled } from '../steps/installed/installed.js';
+import { loadCatalogs, type LoadedCatalogs } from '../steps/catalogs/load-catalogs.js';
+import type { PluginContext } from '../steps/context/plugin-context.js';
+import type { Catalog } from '../steps/catalogs/catalog-types.js';
+import { assertRecordIntegrity, errorOf, sourceOf } from '../steps/staging/pick.js';
+import { registryContextOf } from '../steps/staging/resolve.js';
 import { planMarketplaceUpdate } from './update-marketplace.js';
 import { ownValue } from '../../json/own-value.js';
 
@@ -54,11 +54,11 @@ export interface UpdateResult extends InstallResult {
  * installed registry plugin, the newest version in its recorded range (a dist-tag it follows, or
  * its range), never lower than the installed one unless `allowDowngrade`: an index that moved
  * backwards is reported in `skipped`, not followed. The moves are installed in one transaction
- * (stageAndCommit): a surface with only removals keeps its consent; an added or changed entry
- * installs the new version as pending while the consented one stays active - approved with --yes
- * or the prompt, else E_CONSENT_REQUIRED (with the state already consistent). A disabled plugin
- * stays disabled. A registry that cannot be read, or a changed integrity (E_INTEGRITY_CHANGED),
- * fails the command before anything changes.
+ * (stageAndCommit, into the user's records): a surface with only removals keeps its consent; an
+ * added or changed entry installs the new version as pending while the consented one stays active
+ * - approved with --yes or the prompt, else E_CONSENT_REQUIRED (with the state already
+ * consistent). A disabled plugin stays disabled. A registry that cannot be read, or a changed
+ * integrity (E_INTEGRITY_CHANGED), fails the command before anything changes.
  */
 export async function updatePlugins(
   ctx: PluginContext,
@@ -113,7 +113,7 @@ export async function updatePlugins(
       ? { installed: [], dryRun: opts.dryRun, notes: [] }
       : opts.dryRun
         ? await planInstall(ctx, sources, { ...transaction, state })
-        : await stageAndCommit(ctx, sources, transaction, notes);
+        : installResultOf(await stageAndCommit(ctx, sources, { kind: 'user' }, transaction, notes));
   return { ...result, notes: [...notes, ...result.notes], skipped };
 }
 

@@ -3,11 +3,11 @@ import { describeMismatch, findLockMismatches } from '../../project/lock-agreeme
 import { assertStoreWritable } from '../../store/check-writable.js';
 import { lockfilePath } from '../../workspace/project-files.js';
 import type { ProjectInstallResult } from './project-result.js';
-import type { PluginContext } from '../plugin-context.js';
-import type { EnableMode } from '../review/consent.js';
-import { commitProject } from './commit-project.js';
-import { noManifest, openProject } from './project-scope.js';
-import { stageLocked } from './stage-locked.js';
+import type { PluginContext } from '../steps/context/plugin-context.js';
+import type { EnableMode } from '../steps/consent/consent.js';
+import { commitTransaction } from '../steps/transaction/transaction.js';
+import { installScopeOf, noManifest, openProject } from '../steps/transaction/project-scope.js';
+import { stageLocked } from '../steps/transaction/stage-locked.js';
 
 /**
  * `hookpm ci` (docs/guides/projects.md): installs exactly what hookpm.lock pins, for this project, into the
@@ -40,11 +40,11 @@ export async function ciProject(
     );
   await assertStoreWritable(ctx.paths);
   const staged = await stageLocked(scope, manifest, lock, { offline: opts.offline });
-  const { entries: installed } = await commitProject(scope.ctx, staged, {
-    key: scope.key,
-    enable: opts.enable,
-    ranges: manifest.plugins,
-    exact: true,
-  });
+  const { entries: installed } = await commitTransaction(
+    scope.ctx,
+    staged,
+    installScopeOf(scope, { ranges: manifest.plugins, exact: true }),
+    { enable: opts.enable },
+  );
   return { project: scope.root, installed, wrote: [], notes: [] };
 }

@@ -5,23 +5,24 @@ import { emptyLockfile, type LockEntry, type Lockfile } from '../../project/lock
 import type { ProjectManifest } from '../../project/project-manifest.js';
 import { assertStoreWritable } from '../../store/check-writable.js';
 import { readState } from '../../store/state/state.js';
-import { resolveInstallSources } from '../install/resolve.js';
-import { stageAll } from '../install/stage-all.js';
-import type { InstallSource, RegistrySource, StagedPlugin } from '../install/types.js';
-import type { PluginContext } from '../plugin-context.js';
-import type { EnableMode } from '../review/consent.js';
+import { resolveInstallSources } from '../steps/staging/resolve.js';
+import { stageAll } from '../steps/staging/stage-all.js';
+import type { InstallSource, RegistrySource, StagedPlugin } from '../steps/staging/types.js';
+import type { PluginContext } from '../steps/context/plugin-context.js';
+import type { EnableMode } from '../steps/consent/consent.js';
 import type { ProjectInstallResult } from './project-result.js';
-import { commitProject } from './commit-project.js';
-import { lockEntryOf } from './locked-source.js';
+import { commitTransaction } from '../steps/transaction/transaction.js';
+import { lockEntryOf } from '../steps/transaction/locked-source.js';
 import { planProject } from './plan-project.js';
 import {
   indexUrlOfRegistry,
+  installScopeOf,
   noManifest,
   openProject,
   projectRegistriesOf,
   type ProjectScope,
-} from './project-scope.js';
-import { stageLocked } from './stage-locked.js';
+} from '../steps/transaction/project-scope.js';
+import { stageLocked } from '../steps/transaction/stage-locked.js';
 
 export interface ProjectInstallOptions {
   cwd: string;
@@ -60,13 +61,16 @@ export async function installProjectSpecs(
   );
   if (opts.dryRun === true)
     return planProject(scope, staged, { ...opts, next, notes: resolved.notes });
-  const { entries: installed, wrote } = await commitProject(scope.ctx, staged, {
-    key: scope.key,
-    enable: opts.enable,
-    ranges: next.manifest.plugins,
-    exact: false,
-    files: { read: scope.files, next },
-  });
+  const { entries: installed, wrote } = await commitTransaction(
+    scope.ctx,
+    staged,
+    installScopeOf(scope, {
+      ranges: next.manifest.plugins,
+      exact: false,
+      files: { read: scope.files, next },
+    }),
+    { enable: opts.enable },
+  );
   return { project: scope.root, installed, wrote, notes: resolved.notes };
 }
 
@@ -119,13 +123,16 @@ export async function installProject(
       next: unchanged ? undefined : { lock: next.lock },
       notes: resolved.notes,
     });
-  const { entries: installed, wrote } = await commitProject(scope.ctx, all, {
-    key: scope.key,
-    enable: opts.enable,
-    ranges: manifest.plugins,
-    exact: true,
-    ...(unchanged ? {} : { files: { read: scope.files, next: { lock: next.lock } } }),
-  });
+  const { entries: installed, wrote } = await commitTransaction(
+    scope.ctx,
+    all,
+    installScopeOf(scope, {
+      ranges: manifest.plugins,
+      exact: true,
+      ...(unchanged ? {} : { files: { read: scope.files, next: { lock: next.lock } } }),
+    }),
+    { enable: opts.enable },
+  );
   return { project: scope.root, installed, wrote, notes: resolved.notes };
 }
 

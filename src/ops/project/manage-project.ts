@@ -3,16 +3,16 @@ import { compareCodeUnits } from '../../json/compare.js';
 import { emptyLockfile, type Lockfile } from '../../project/lockfile.js';
 import { assertStoreWritable } from '../../store/check-writable.js';
 import { readState } from '../../store/state/state.js';
-import { resolveInstallSources } from '../install/resolve.js';
-import { stageAll } from '../install/stage-all.js';
-import type { PluginContext } from '../plugin-context.js';
-import type { EnableMode } from '../review/consent.js';
-import { hasCurrentConsent } from '../review/consent.js';
+import { resolveInstallSources } from '../steps/staging/resolve.js';
+import { stageAll } from '../steps/staging/stage-all.js';
+import type { PluginContext } from '../steps/context/plugin-context.js';
+import type { EnableMode } from '../steps/consent/consent.js';
+import { hasCurrentConsent } from '../steps/consent/consent.js';
 import type { ProjectInstallResult } from './project-result.js';
-import { commitProject } from './commit-project.js';
+import { commitTransaction } from '../steps/transaction/transaction.js';
 import { nextFiles, requireRegistrySource } from './install-project.js';
 import { planProject } from './plan-project.js';
-import { noManifest, openProject } from './project-scope.js';
+import { installScopeOf, noManifest, openProject } from '../steps/transaction/project-scope.js';
 
 /** The ids of hookpm.json that `names` (ids, or names unique among them) mean; E_NOT_INSTALLED otherwise. */
 export function projectIdsOf(
@@ -55,18 +55,21 @@ export async function uninstallProjectPlugins(
     delete plugins[id];
     delete lock.plugins[id];
   }
-  const { wrote, data } = await commitProject(scope.ctx, [], {
-    key: scope.key,
-    enable: 'no',
-    ranges: plugins,
-    exact: false,
-    remove: ids,
-    removeData: !opts.keepData,
-    files: {
-      read: scope.files,
-      next: { manifest: { plugins, registries: manifest.registries }, lock },
-    },
-  });
+  const { wrote, data } = await commitTransaction(
+    scope.ctx,
+    [],
+    installScopeOf(scope, {
+      ranges: plugins,
+      exact: false,
+      remove: ids,
+      removeData: !opts.keepData,
+      files: {
+        read: scope.files,
+        next: { manifest: { plugins, registries: manifest.registries }, lock },
+      },
+    }),
+    { enable: 'no' },
+  );
   const notes = ids.map((id) => `removed ${id} from the project`);
   for (const { id, removed, keptFor } of data) {
     if (removed !== null) notes.push(`removed the data directory of ${id}: ${removed}`);
@@ -117,13 +120,16 @@ export async function updateProjectPlugins(
       next: { lock: next.lock },
       notes: resolved.notes,
     });
-  const { entries: installed, wrote } = await commitProject(scope.ctx, staged, {
-    key: scope.key,
-    enable: opts.enable,
-    ranges: manifest.plugins,
-    exact: false,
-    files: { read: scope.files, next: { lock: next.lock } },
-  });
+  const { entries: installed, wrote } = await commitTransaction(
+    scope.ctx,
+    staged,
+    installScopeOf(scope, {
+      ranges: manifest.plugins,
+      exact: false,
+      files: { read: scope.files, next: { lock: next.lock } },
+    }),
+    { enable: opts.enable },
+  );
   return { project: scope.root, installed, wrote, notes: resolved.notes };
 }
 

@@ -3,13 +3,11 @@ import { serializeLockfile, type LockEntry, type Lockfile } from '../../project/
 import { serializeProjectManifest, type ProjectManifest } from '../../project/project-manifest.js';
 import { readState } from '../../store/state/state.js';
 import { lockfilePath, manifestPath } from '../../workspace/project-files.js';
-import type { InstalledEntry } from '../install/record.js';
-import { planStaged } from '../install/plan.js';
-import type { StagedPlugin } from '../install/types.js';
-import type { EnableMode } from '../review/consent.js';
-import { consentBaseline, consentedAnywhere } from './project-consent.js';
+import { planTransaction } from '../steps/transaction/plan.js';
+import type { StagedPlugin } from '../steps/staging/types.js';
+import type { EnableMode } from '../steps/consent/consent.js';
 import type { ProjectInstallResult } from './project-result.js';
-import type { ProjectScope } from './project-scope.js';
+import type { ProjectScope } from '../steps/transaction/project-scope.js';
 
 /**
  * `install --project --dry-run` and `install --dry-run` in a project: the plan of each staged
@@ -31,24 +29,12 @@ export async function planProject(
 ): Promise<ProjectInstallResult> {
   try {
     const state = await readState(scope.ctx.paths);
-    const own = state.projects?.[scope.key]?.plugins ?? {};
-    const installed: InstalledEntry[] = [];
-    for (const plugin of staged) {
-      const id = plugin.inspected.id;
-      const tree = {
-        surfaceHash: plugin.inspected.surface.surfaceHash,
-        fingerprint: plugin.fingerprint,
-      };
-      installed.push(
-        await planStaged(scope.ctx, plugin, {
-          enable: opts.enable,
-          force: false,
-          existing: Object.hasOwn(own, id) ? own[id] : undefined,
-          baseline: consentBaseline(state, scope.key, id),
-          carried: consentedAnywhere(state, id, tree),
-        }),
-      );
-    }
+    const installed = await planTransaction(
+      scope.ctx,
+      staged,
+      { kind: 'project', key: scope.key },
+      { enable: opts.enable, state },
+    );
     const { files } = scope;
     const wouldLock: Record<string, LockEntry> = {};
     const wouldWrite: string[] = [];

@@ -1,5 +1,5 @@
 import type { LockEntry } from '../../project/lockfile.js';
-import type { InstalledEntry } from '../install/record.js';
+import type { InstalledEntry } from '../steps/transaction/record.js';
 
 /** What a project operation (install, ci, update, uninstall with --project) did. */
 export interface ProjectInstallResult {

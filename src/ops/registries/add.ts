@@ -9,10 +9,10 @@ import { classifyLocation, indexUrlOf, showLocation } from '../../registry/regis
 import { assertStoreWritable } from '../../store/check-writable.js';
 import { readState, updateState } from '../../store/state/state.js';
 import type { RegistryRecord, State } from '../../store/state/state-schema.js';
-import { effectiveRegistries } from './defaults.js';
-import { environmentOf } from '../environment.js';
-import { loadCatalogSummary } from './catalog.js';
-import { registryLockOptions, type RegistryContext } from '../registry-context.js';
+import { effectiveRegistries } from '../steps/catalogs/defaults.js';
+import { environmentOf } from '../steps/context/environment.js';
+import { loadCatalogSummary } from '../steps/catalogs/catalog.js';
+import { registryLockOptions, type RegistryContext } from '../steps/context/registry-context.js';
 
 export interface AddRegistryOptions {
   name: string;

@@ -4,9 +4,9 @@ import type { IndexOrigin } from '../../registry/indexes/load-index.js';
 import { showLocation } from '../../registry/registry-location.js';
 import { readStateFast } from '../../store/state/read-state-fast.js';
 import type { RegistryKind } from '../../store/state/state-schema.js';
-import { effectiveRegistries, type RegistryEntry } from './defaults.js';
-import { loadCatalogSummary } from './catalog.js';
-import type { RegistryContext } from '../registry-context.js';
+import { effectiveRegistries, type RegistryEntry } from '../steps/catalogs/defaults.js';
+import { loadCatalogSummary } from '../steps/catalogs/catalog.js';
+import type { RegistryContext } from '../steps/context/registry-context.js';
 
 /** One line of `hookpm registry list` / `registry update` (cli.md: name, location, kind, plugins). */
 export interface RegistryStatus {

@@ -3,8 +3,8 @@ import { suggestIn } from '../../text/did-you-mean.js';
 import { removeCachedIndex } from '../../registry/indexes/cache-index.js';
 import { indexCacheDir } from '../../store/paths.js';
 import { updateState } from '../../store/state/state.js';
-import { builtinRegistries } from './defaults.js';
-import { registryLockOptions, type RegistryContext } from '../registry-context.js';
+import { builtinRegistries } from '../steps/catalogs/defaults.js';
+import { registryLockOptions, type RegistryContext } from '../steps/context/registry-context.js';
 import { ownValue } from '../../json/own-value.js';
 
 export interface RemovedRegistry {

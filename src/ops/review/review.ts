@@ -2,12 +2,12 @@ import { basename, resolve } from 'node:path';
 import { LOCAL_REGISTRY } from '../../registry/registry-name.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { readState } from '../../store/state/state.js';
-import type { PluginRecord } from '../../store/state/state-schema.js';
-import { inspectPluginDir } from '../install/inspect.js';
-import { isPathSpec } from '../install/source.js';
-import { findInstalled } from '../plugins/installed.js';
-import type { ReviewReport } from './report.js';
-import { reviewTree } from './review-tree.js';
+import { inspectPluginDir } from '../steps/staging/inspect.js';
+import { isPathSpec } from '../steps/staging/source.js';
+import { findInstalled } from '../steps/installed/installed.js';
+import type { ReviewReport } from '../steps/consent/report.js';
+import { reviewTree } from '../steps/review/review-tree.js';
+import { reviewInstalledTree } from '../steps/review/review-installed.js';
 
 /**
  * `hookpm review <name|dir>` (plugins.md Q3, docs/reference/rules/cli.md#json-shapes): the consent surface of an installed
@@ -41,27 +41,4 @@ export async function reviewPlugin(
   const record = findInstalled(state, opts.target);
   const target = record.pending ?? record;
   return reviewInstalledTree(record, target, paths);
-}
-
-/** The review of one installed tree of `record` (its active one or its pending update). */
-export async function reviewInstalledTree(
-  record: PluginRecord,
-  target: Pick<PluginRecord, 'path' | 'version' | 'source' | 'integrity' | 'fingerprint'>,
-  paths: StorePaths,
-): Promise<ReviewReport> {
-  const inspected = await inspectPluginDir(target.path, {
-    fallbackName: record.name,
-    registry: record.registry,
-  });
-  return reviewTree({
-    id: record.id,
-    version: target.version,
-    inspected,
-    root: target.path,
-    source: target.source,
-    integrity: target.integrity,
-    existing: record,
-    recordedFingerprint: target.fingerprint,
-    paths,
-  });
 }

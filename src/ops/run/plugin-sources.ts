@@ -17,7 +17,7 @@ import { readUnchanged } from '../../store/read-unchanged.js';
 import { readStateFast } from '../../store/state/read-state-fast.js';
 import type { PluginRecord, State } from '../../store/state/state-schema.js';
 import type { StorePaths } from '../../store/store-paths.js';
-import { hasCurrentConsent } from '../review/consent.js';
+import { hasCurrentConsent } from '../steps/consent/consent.js';
 import { canonicalProjectRoot } from '../../workspace/canonical-root.js';
 import { withoutOptedOutHooks } from './hook-opt-outs.js';
 import { tamperedDiagnostic } from './tampered.js';

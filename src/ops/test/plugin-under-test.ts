@@ -9,8 +9,8 @@ import { isTarballPath } from '../../registry/versions/parse-spec.js';
 import { readState } from '../../store/state/state.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { extractTarball, scanTarball, tarballInput } from '../../store/tar/tarball-scan.js';
-import { inspectPluginDir, type InspectedPlugin } from '../install/inspect.js';
-import { findInstalled } from '../plugins/installed.js';
+import { inspectPluginDir, type InspectedPlugin } from '../steps/staging/inspect.js';
+import { findInstalled } from '../steps/installed/installed.js';
 
 /** A plugin read for `hookpm test`: from a directory, a tarball or the installed trees. */
 export interface PluginUnderTest {

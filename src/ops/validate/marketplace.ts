@@ -15,8 +15,8 @@ import {
   type MarketplaceEntry,
 } from '../../registry/marketplace/marketplace-schema.js';
 import { LOCAL_REGISTRY } from '../../registry/registry-name.js';
-import { MARKETPLACE_FILE } from '../registries/read-marketplace.js';
-import { inspectPluginDir } from '../install/inspect.js';
+import { MARKETPLACE_FILE } from '../steps/catalogs/read-marketplace.js';
+import { inspectPluginDir } from '../steps/staging/inspect.js';
 import { measureTree } from '../../store/tree-size.js';
 import { isHookpmError } from '../../errors.js';
 import type { KindFindings } from './findings.js';

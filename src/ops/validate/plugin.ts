@@ -1,6 +1,6 @@
 import { basename, resolve } from 'node:path';
 import { LOCAL_REGISTRY } from '../../registry/registry-name.js';
-import { inspectPluginDir } from '../install/inspect.js';
+import { inspectPluginDir } from '../steps/staging/inspect.js';
 import type { KindFindings } from './findings.js';
 
 /**

@@ -1,0 +1,32 @@
+import type { IndexOrigin } from '../../../registry/indexes/load-index.js';
+import type { RegistryIndex } from '../../../registry/indexes/index-schema.js';
+import type { IndexSummary } from '../../../registry/indexes/index-summary.js';
+import type { RegistryKind } from '../../../store/state/state-schema.js';
+import type { ExcludedEntry } from '../../../registry/marketplace/marketplace-schema.js';
+
+/** What every registry kind's loader gives for search and registry list/update (catalog.ts). */
+export interface CatalogSummary {
+  registry: string;
+  kind: RegistryKind;
+  summary: IndexSummary;
+  /** Tarball locations in the index resolve against this URL. */
+  indexUrl: string;
+  origin: IndexOrigin;
+  fetchedAt: string;
+  /** True when --offline made it come from the cache. */
+  offline: boolean;
+  /** Set when the registry could not be reached and a stale cached copy was used (load-index.ts). */
+  stale: { code: string; message: string } | null;
+  /** A marketplace's entries left out of its catalog, each naming the entry and why. */
+  excluded?: ExcludedEntry[];
+}
+
+/** A registry's plugins in the index format, whatever its kind (for info and install). */
+export interface Catalog extends CatalogSummary {
+  index: RegistryIndex;
+}
+
+export interface CatalogOptions {
+  /** Re-read or revalidate now whatever the cached copy (registry add, registry update). */
+  refresh: boolean;
+}

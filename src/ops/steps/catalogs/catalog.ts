@@ -1,0 +1,121 @@
+/**
+ * One loader per registry kind (docs/reference/rules/registry.md#registry-kinds), each giving the registry's plugins in the
+ * index format, and its search projection, so search, info and install read every kind alike.
+ *
+ * The `marketplace` kind turns a Claude-style marketplace into a RegistryIndex cached under
+ * `<cache>/indexes/<registry>.json` (marketplace-catalog.ts); the `npm` kind has an empty catalog
+ * (npm-catalog.ts): its plugins are found by package name (install, info), never listed.
+ */
+import { fileURLToPath } from 'node:url';
+import { HookpmError, isHookpmError } from '../../../errors.js';
+import { loadIndex, loadIndexSummary } from '../../../registry/indexes/load-index.js';
+import type { LoadIndexOptions } from '../../../registry/indexes/load-index.js';
+import { indexUrlOf, showLocation } from '../../../registry/registry-location.js';
+import { indexCacheDir } from '../../../store/paths.js';
+import type { RegistryKind } from '../../../store/state/state-schema.js';
+import type { RegistryEntry } from './defaults.js';
+import type { RegistryContext } from '../context/registry-context.js';
+import type { Catalog, CatalogOptions, CatalogSummary } from './catalog-types.js';
+
+export interface KindLoader {
+  full(entry: RegistryEntry, ctx: RegistryContext, opts: CatalogOptions): Promise<Catalog>;
+  summary(
+    entry: RegistryEntry,
+    ctx: RegistryContext,
+    opts: CatalogOptions,
+  ): Promise<CatalogSummary>;
+}
+
+const LOADERS: Readonly<Record<RegistryKind, KindLoader>> = {
+  index: {
+    full: (entry, ctx, opts) =>
+      withBuiltinHint(entry, async () => {
+        const loaded = await loadIndex(source(entry), indexOptions(entry, ctx, opts));
+        return { registry: entry.name, kind: 'index', ...loaded, indexUrl: loaded.url };
+      }),
+    summary: (entry, ctx, opts) =>
+      withBuiltinHint(entry, async () => {
+        const loaded = await loadIndexSummary(source(entry), indexOptions(entry, ctx, opts));
+        return { registry: entry.name, kind: 'index', ...loaded, indexUrl: loaded.url };
+      }),
+  },
+  // Loaded only when used: search must not pay for git, tar or the marketplace schema.
+  marketplace: {
+    full: async (entry, ctx, opts) =>
+      (await import('./marketplace-catalog.js')).loadMarketplaceCatalog(entry, ctx, opts),
+    summary: async (entry, ctx, opts) =>
+      (await import('./marketplace-catalog.js')).loadMarketplaceCatalog(entry, ctx, opts),
+  },
+  npm: {
+    full: async (entry, ctx) =>
+      (await import('./npm-catalog.js')).createNpmCatalog(entry, nowOf(ctx)),
+    summary: async (entry, ctx) =>
+      (await import('./npm-catalog.js')).createNpmCatalog(entry, nowOf(ctx)),
+  },
+};
+
+function nowOf(ctx: RegistryContext): Date {
+  return ctx.now?.() ?? new Date();
+}
+
+/** The registry's whole index (for info and install). */
+export function loadCatalog(
+  entry: RegistryEntry,
+  ctx: RegistryContext,
+  opts: CatalogOptions,
+): Promise<Catalog> {
+  return LOADERS[entry.record.kind].full(entry, ctx, opts);
+}
+
+/** The registry's search projection (for search and registry list/update). */
+export function loadCatalogSummary(
+  entry: RegistryEntry,
+  ctx: RegistryContext,
+  opts: CatalogOptions,
+): Promise<CatalogSummary> {
+  return LOADERS[entry.record.kind].summary(entry, ctx, opts);
+}
+
+function source(entry: RegistryEntry): { name: string; location: string } {
+  return { name: entry.name, location: entry.record.location };
+}
+
+function indexOptions(
+  entry: RegistryEntry,
+  ctx: RegistryContext,
+  opts: CatalogOptions,
+): LoadIndexOptions {
+  const onProgress = ctx.onProgress;
+  return {
+    cacheDir: indexCacheDir(ctx.paths),
+    offline: ctx.offline,
+    refresh: opts.refresh,
+    ...(ctx.now ? { now: ctx.now } : {}),
+    ...(ctx.indexMaxAgeMs === undefined ? {} : { maxAgeMs: ctx.indexMaxAgeMs }),
+    ...(ctx.fetch ? { fetch: ctx.fetch } : {}),
+    ...(onProgress
+      ? { onProgress: (got: number, total: number | null) => onProgress(entry.name, got, total) }
+      : {}),
+  };
+}
+
+/** A built-in registry whose index is missing gets an error that says what to do. */
+async function withBuiltinHint<T>(entry: RegistryEntry, load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    if (!entry.builtin || !isHookpmError(error, 'E_NOT_FOUND')) throw error;
+    const url = indexUrlOf(entry.record.location);
+    const file = url.startsWith('file:') ? fileURLToPath(url) : showLocation(url);
+    throw new HookpmError(
+      'E_NOT_FOUND',
+      `the built-in registry ${entry.name} has no index: there is no ${file}`,
+      {
+        registry: entry.name,
+        url: showLocation(url),
+        cause: error.message,
+        hint: `The package's registry-fixtures/ has not been built (\`hookpm registry build registry-fixtures/plugins --out registry-fixtures\`); or remove it: \`hookpm registry remove ${entry.name}\`.`,
+      },
+    );
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The built-in registries (docs/reference/rules/registry.md#registry-kinds): `examples`, the `registry-fixtures/` directory
+ * shipped in the package, exists until the user removes it. Built-in registries are not written to
+ * the state; the state records the ones the user removed (`removedDefaults`), and a registry the
+ * user added under a built-in name replaces the built-in one.
+ */
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../../../io/package-root.js';
+import { compareCodeUnits } from '../../../json/compare.js';
+import type { RegistryRecord, State } from '../../../store/state/state-schema.js';
+
+export const EXAMPLES_REGISTRY = 'examples';
+
+/** The package root's `registry-fixtures/`. */
+function examplesLocation(): string {
+  return join(PACKAGE_ROOT, 'registry-fixtures');
+}
+
+export function builtinRegistries(): Record<string, RegistryRecord> {
+  return {
+    [EXAMPLES_REGISTRY]: {
+      location: examplesLocation(),
+      kind: 'index',
+      addedAt: '1970-01-01T00:00:00.000Z',
+    },
+  };
+}
+
+/** A configured registry as the operations see it. */
+export interface RegistryEntry {
+  name: string;
+  record: RegistryRecord;
+  /** True for a built-in registry that the user has neither removed nor replaced. */
+  builtin: boolean;
+}
+
+/** The registries in effect, by name. */
+export function effectiveRegistries(
+  state: State,
+  defaults: Readonly<Record<string, RegistryRecord>> = builtinRegistries(),
+): RegistryEntry[] {
+  const removed = new Set(state.removedDefaults ?? []);
+  const entries: RegistryEntry[] = Object.entries(state.registries).map(([name, record]) => ({
+    name,
+    record,
+    builtin: false,
+  }));
+  for (const [name, record] of Object.entries(defaults)) {
+    if (removed.has(name) || state.registries[name] !== undefined) continue;
+    entries.push({ name, record, builtin: true });
+  }
+  return entries.sort((a, b) => compareCodeUnits(a.name, b.name));
+}

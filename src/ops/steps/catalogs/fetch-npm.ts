@@ -1,0 +1,122 @@
+import { rm } from 'node:fs/promises';
+import { HookpmError } from '../../../errors.js';
+import type { LoadedPlugin } from '../../../plugin/loaded-plugin.js';
+import {
+  checkNpmTarballUrl,
+  fetchNpmDocument,
+  resolveNpmRegistry,
+} from '../../../registry/npm/npm-client.js';
+import { fetchTarballCached } from '../../../registry/cache-tarball.js';
+import { redactUrl } from '../../../registry/http/url-policy.js';
+import { pickNpmVersion } from '../../../registry/npm/npm-document.js';
+import { createStagingDir } from '../../../store/layout.js';
+import { tarballCacheDir } from '../../../store/paths.js';
+import type { StorePaths } from '../../../store/store-paths.js';
+import { readPluginDir } from '../../../store/read-plugin.js';
+import { extractTarball, scanTarball, tarballInput } from '../../../store/tar/tarball-scan.js';
+
+export interface NpmPluginRequest {
+  package: string;
+  range?: string;
+  tag?: string;
+  /** A registry base URL (a marketplace entry's `registry`); default resolveNpmRegistry. */
+  registry?: string;
+  includePrerelease?: boolean;
+}
+
+export interface NpmStageContext {
+  paths: StorePaths;
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+/** A plugin extracted from an npm tarball into staging, not yet validated for install. */
+export interface StagedNpmPlugin {
+  /** The staging directory holding the package's `package/` tree; the caller owns it. */
+  dir: string;
+  plugin: LoadedPlugin;
+  /** The manifest's name (docs/reference/rules/registry.md#registry-kinds: not the package's); the id is `<name>@npm`. */
+  name: string;
+  version: string;
+  /** The published `dist.integrity`, verified against the downloaded bytes. */
+  integrity: string;
+  package: string;
+  registry: string;
+  tarball: string;
+  deprecated?: string;
+}
+
+/**
+ * npm as a plugin source (docs/reference/rules/registry.md#registry-kinds, kind npm; steps 2-3 of docs/reference/rules/registry.md#install-transaction): fetch the package
+ * document, pick a version (V2), download the tarball verifying its sha512 `dist.integrity`
+ * (E_INTEGRITY: nothing extracted) into the tarball cache (D5: a later install of the same
+ * version downloads nothing), scan it whole (A1-A3), extract into a fresh staging
+ * directory and read the plugin. No npm command and no package script ever runs. A package
+ * without a plugin manifest is E_MANIFEST_INVALID; a manifest version other than the package's is
+ * E_MANIFEST_MISMATCH. On failure every directory made here is removed.
+ */
+export async function stageNpmPlugin(
+  request: NpmPluginRequest,
+  ctx: NpmStageContext,
+): Promise<StagedNpmPlugin> {
+  const registry = request.registry ?? (await resolveNpmRegistry({ env: ctx.env, cwd: ctx.cwd }));
+  const doc = await fetchNpmDocument(registry, request.package);
+  const pick = pickNpmVersion(doc, request);
+  let dir: string | null = null;
+  try {
+    // D5: cached by integrity, verified again on every use (cache-tarball.ts).
+    const url = checkNpmTarballUrl(pick, registry);
+    const { file, bytes } = await fetchTarballCached(url, {
+      cacheDir: tarballCacheDir(ctx.paths),
+      integrity: pick.integrity,
+      offline: false,
+    });
+    const input = tarballInput(file, bytes, redactUrl(url));
+    const listing = await scanTarball(input);
+    dir = await createStagingDir(ctx.paths);
+    await extractTarball(input, dir, listing);
+    const plugin = await readPluginDir(dir);
+    checkPlugin(plugin, request.package, pick.version);
+    const staged: StagedNpmPlugin = {
+      dir,
+      plugin,
+      name: plugin.name,
+      version: pick.version,
+      integrity: pick.integrity,
+      package: request.package,
+      registry,
+      tarball: pick.tarball,
+    };
+    if (pick.deprecated !== undefined) staged.deprecated = pick.deprecated;
+    return staged;
+  } catch (error) {
+    if (dir !== null) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    throw error;
+  }
+}
+
+function checkPlugin(plugin: LoadedPlugin, pkg: string, version: string): void {
+  if (plugin.manifestFile === null) {
+    throw new HookpmError(
+      'E_MANIFEST_INVALID',
+      `the npm package ${pkg}@${version} is not a plugin: its package/ holds no plugin.json or .claude-plugin/plugin.json`,
+      {
+        package: pkg,
+        version,
+        hint: 'An npm package is a plugin when its tarball has a plugin manifest.',
+      },
+    );
+  }
+  if (plugin.version !== null && plugin.version !== version) {
+    throw new HookpmError(
+      'E_MANIFEST_MISMATCH',
+      `the npm package ${pkg}@${version} holds the plugin ${plugin.name} with manifest version ${plugin.version}`,
+      {
+        package: pkg,
+        expected: version,
+        found: plugin.version,
+        hint: 'The manifest version must equal the published package version; ask the publisher to release a fixed version.',
+      },
+    );
+  }
+}

@@ -1,0 +1,98 @@
+import { isHookpmError } from '../../../errors.js';
+import { readStateFast } from '../../../store/state/read-state-fast.js';
+import type { State } from '../../../store/state/state-schema.js';
+import { effectiveRegistries, type RegistryEntry } from './defaults.js';
+import { loadCatalog, loadCatalogSummary } from './catalog.js';
+import type { Catalog, CatalogSummary } from './catalog-types.js';
+import type { RegistryContext } from '../context/registry-context.js';
+
+/** A registry that could not be read; the others are still used. */
+export interface RegistryWarning {
+  registry: string;
+  code: string;
+  message: string;
+  hint: string | null;
+}
+
+export interface LoadedCatalogs<C> {
+  state: State;
+  entries: RegistryEntry[];
+  catalogs: C[];
+  warnings: RegistryWarning[];
+  /** Registries whose index came from the cache because of --offline. */
+  offline: string[];
+}
+
+export interface LoadCatalogsOptions {
+  /** Only these registries (by name); default all in effect. */
+  only?: (name: string) => boolean;
+  refresh?: boolean;
+}
+
+/** The whole indexes of the registries in effect; see loadEach. */
+export function loadCatalogs(
+  ctx: RegistryContext,
+  opts: LoadCatalogsOptions = {},
+): Promise<LoadedCatalogs<Catalog>> {
+  return loadEach(ctx, opts, loadCatalog);
+}
+
+/** The search projections of the registries in effect; see loadEach. */
+export function loadSummaries(
+  ctx: RegistryContext,
+  opts: LoadCatalogsOptions = {},
+): Promise<LoadedCatalogs<CatalogSummary>> {
+  return loadEach(ctx, opts, loadCatalogSummary);
+}
+
+/**
+ * Loads every registry in effect concurrently, under the cache policy of load-index. A registry
+ * that fails with a HookpmError becomes a warning and the others are still used; one served from
+ * a stale cached copy (unreachable) is used with a warning; other errors propagate. Read-only:
+ * the state is read without the lock.
+ */
+async function loadEach<C extends CatalogSummary>(
+  ctx: RegistryContext,
+  opts: LoadCatalogsOptions,
+  load: (entry: RegistryEntry, ctx: RegistryContext, o: { refresh: boolean }) => Promise<C>,
+): Promise<LoadedCatalogs<C>> {
+  const state = await readStateFast(ctx.paths);
+  const only = opts.only;
+  const entries = effectiveRegistries(state, ctx.defaults).filter(
+    (e) => only === undefined || only(e.name),
+  );
+  const refresh = opts.refresh === true;
+  const settled = await Promise.allSettled(entries.map((e) => load(e, ctx, { refresh })));
+  const catalogs: C[] = [];
+  const warnings: RegistryWarning[] = [];
+  settled.forEach((outcome, i) => {
+    if (outcome.status === 'fulfilled') {
+      catalogs.push(outcome.value);
+      const stale = outcome.value.stale;
+      if (stale !== null) warnings.push(staleWarning(outcome.value, stale));
+      return;
+    }
+    const error: unknown = outcome.reason;
+    if (!isHookpmError(error)) throw error;
+    warnings.push({
+      registry: entries[i]?.name ?? '',
+      code: error.code,
+      message: error.message,
+      hint: error.hint ?? null,
+    });
+  });
+  const offline = catalogs.filter((c) => c.offline).map((c) => c.registry);
+  return { state, entries, catalogs, warnings, offline };
+}
+
+function staleWarning(
+  catalog: CatalogSummary,
+  stale: { code: string; message: string },
+): RegistryWarning {
+  return {
+    registry: catalog.registry,
+    code: stale.code,
+    message: `${stale.message} Using the cached index from ${catalog.fetchedAt}.`,
+    hint: `Run \`hookpm registry update ${catalog.registry}\` when the registry can be reached.`,
+  };
+}

@@ -1,0 +1,184 @@
+import { readFile, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { HookpmError } from '../../../errors.js';
+import type { Diagnostic } from '../../../hooks/diagnostic.js';
+import type { MarketplaceRoots } from '../../../registry/marketplace/entry-path.js';
+import {
+  CLONE_TIMEOUT_MS,
+  cloneShallow,
+  findRepositoryRoot,
+  gitRepositoryKind,
+} from '../../../registry/git/git-fetch.js';
+import { fetchBytes, INDEX_MAX_BYTES } from '../../../registry/http/http.js';
+import {
+  parseMarketplaceText,
+  type ExcludedEntry,
+  type Marketplace,
+} from '../../../registry/marketplace/marketplace-schema.js';
+import { redactUrl } from '../../../registry/http/url-policy.js';
+import { createStagingDir } from '../../../store/layout.js';
+import type { StorePaths } from '../../../store/store-paths.js';
+
+export const MARKETPLACE_FILE = '.claude-plugin/marketplace.json';
+
+/** A marketplace catalog read from its location, with where its relative sources live. */
+export interface ReadMarketplace {
+  /** How it was read: in place, from a clone, or as a lone JSON file over https. */
+  kind: 'directory' | 'git' | 'url';
+  /** The location as given, credentials redacted. */
+  location: string;
+  /** The marketplace.json read (a path, or the redacted URL). */
+  file: string;
+  marketplace: Marketplace;
+  /** Diagnostics of invalid entries (left out of `marketplace.plugins`) and warnings. */
+  diagnostics: Diagnostic[];
+  /** The invalid entries, left out of `marketplace.plugins`, each with why. */
+  excluded: ExcludedEntry[];
+  /** Where relative sources resolve; null for a `url` catalog, which has no files beside it. */
+  roots: MarketplaceRoots | null;
+  /** The commit of a cloned repository. */
+  commit?: string;
+  /** Removes the clone, if one was made; the result must not be used after. */
+  dispose(): Promise<void>;
+}
+
+export interface ReadMarketplaceOptions {
+  cwd: string;
+  env: Record<string, string | undefined>;
+  /** Store paths: a clone goes to a fresh staging directory (unless `workDir` is given). */
+  paths: StorePaths;
+  /** An empty directory to clone into, owned by the caller. */
+  workDir?: string;
+  timeoutMs?: number;
+}
+
+/**
+ * Reads a marketplace (docs/reference/rules/registry.md#registry-kinds, kind marketplace) from:
+ * - a local directory holding `.claude-plugin/marketplace.json`, or that file itself: read in
+ *   place; relative sources may reach up to the root of the git work tree around it, if any;
+ * - a `file://` URL: a local git repository (a directory with `.git`, or a bare repository) is
+ *   cloned, so what is read is what is committed; any other directory is read in place;
+ * - an `https://` (or loopback `http://`) URL whose path ends in `.json`: that file alone;
+ * - any other `https://`, loopback `http://` or `git@host:path` location: a git repository,
+ *   cloned shallow (git-fetch.ts); relative sources stay inside the clone.
+ * A document that is not a marketplace is E_REGISTRY_SCHEMA with its diagnostic's words.
+ */
+export async function readMarketplace(
+  location: string,
+  opts: ReadMarketplaceOptions,
+): Promise<ReadMarketplace> {
+  const shown = redactUrl(location);
+  if (/^https?:\/\//i.test(location) && urlPathname(location).endsWith('.json')) {
+    const result = await fetchBytes(location, { purpose: 'index', maxBytes: INDEX_MAX_BYTES });
+    if (result.status !== 200)
+      throw new Error('Assertion failed: 304 without a conditional request');
+    return finish(
+      { kind: 'url', location: shown, file: shown, roots: null },
+      result.body.toString('utf8'),
+    );
+  }
+  if (/^file:/i.test(location)) {
+    const path = fileURLToPath(location);
+    if ((await gitRepositoryKind(path)) === null) return readLocal(path, shown);
+    return readClone(location, shown, opts);
+  }
+  if (/^(https?:\/\/|git@)/i.test(location)) return readClone(location, shown, opts);
+  if (/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(location) && !/^[a-zA-Z]:[\\/]/.test(location)) {
+    throw new HookpmError(
+      'E_USAGE',
+      `cannot read a marketplace from ${shown}: unsupported location`,
+      {
+        hint: 'Give a directory, a file:// URL, an https:// git repository or marketplace.json URL, or git@host:owner/repo.git.',
+      },
+    );
+  }
+  return readLocal(resolve(opts.cwd, location), shown);
+}
+
+async function readLocal(path: string, shown: string): Promise<ReadMarketplace> {
+  const info = await stat(path).catch(() => null);
+  const file = info?.isFile() === true ? path : join(path, MARKETPLACE_FILE);
+  const parent = dirname(file);
+  const root = basename(parent) === '.claude-plugin' ? dirname(parent) : parent;
+  const text = await readFile(file, 'utf8').catch(() => null);
+  if (text === null) {
+    throw new HookpmError(
+      'E_NOT_FOUND',
+      `no marketplace at ${shown}: ${file} does not exist or cannot be read`,
+      {
+        file,
+        hint: `A marketplace directory holds ${MARKETPLACE_FILE}.`,
+      },
+    );
+  }
+  const boundary = (await findRepositoryRoot(root)) ?? root;
+  return finish({ kind: 'directory', location: shown, file, roots: { root, boundary } }, text);
+}
+
+async function readClone(
+  url: string,
+  shown: string,
+  opts: ReadMarketplaceOptions,
+): Promise<ReadMarketplace> {
+  const work = opts.workDir ?? (await createStagingDir(opts.paths));
+  const owned = opts.workDir === undefined;
+  const dispose = async (): Promise<void> => {
+    await rm(owned ? work : join(work, 'repo'), { recursive: true, force: true }).catch(
+      () => undefined,
+    );
+  };
+  try {
+    const dest = join(work, 'repo');
+    const clone = await cloneShallow(url, {
+      dest,
+      timeoutMs: opts.timeoutMs ?? CLONE_TIMEOUT_MS,
+      env: opts.env,
+    });
+    const file = join(dest, MARKETPLACE_FILE);
+    const text = await readFile(file, 'utf8').catch(() => null);
+    if (text === null) {
+      throw new HookpmError(
+        'E_NOT_FOUND',
+        `the repository ${shown} has no ${MARKETPLACE_FILE} (commit ${clone.commit})`,
+        { url: shown },
+      );
+    }
+    const read = finish(
+      { kind: 'git', location: shown, file, roots: { root: dest, boundary: dest } },
+      text,
+    );
+    return { ...read, commit: clone.commit, dispose };
+  } catch (error) {
+    await dispose();
+    throw error;
+  }
+}
+
+type Frame = Pick<ReadMarketplace, 'kind' | 'location' | 'file' | 'roots'>;
+
+function finish(frame: Frame, text: string): ReadMarketplace {
+  const parsed = parseMarketplaceText(text, frame.file);
+  if (parsed.marketplace === null) {
+    const reason = parsed.diagnostics.map((d) => d.message).join('; ');
+    throw new HookpmError('E_REGISTRY_SCHEMA', reason, {
+      file: frame.file,
+      hint: 'Run `hookpm validate` on the marketplace for every diagnostic.',
+    });
+  }
+  return {
+    ...frame,
+    marketplace: parsed.marketplace,
+    diagnostics: parsed.diagnostics,
+    excluded: parsed.excluded,
+    dispose: async () => undefined,
+  };
+}
+
+function urlPathname(location: string): string {
+  try {
+    return new URL(location).pathname;
+  } catch {
+    return '';
+  }
+}

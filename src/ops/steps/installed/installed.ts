@@ -1,0 +1,37 @@
+import { HookpmError } from '../../../errors.js';
+import type { PluginRecord, State } from '../../../store/state/state-schema.js';
+import { ownValue } from '../../../json/own-value.js';
+import { suggestIn } from '../../../text/did-you-mean.js';
+
+/**
+ * The installed plugin a user names: an id (`name@registry`) or a bare name that exactly one
+ * installed plugin has. E_NOT_INSTALLED when none has it (suggesting the installed names close to
+ * it), E_AMBIGUOUS when several registries do.
+ */
+export function findInstalled(state: State, nameOrId: string): PluginRecord {
+  const exact = ownValue(state.plugins, nameOrId);
+  if (exact !== undefined) return exact;
+  const named = Object.values(state.plugins).filter((p) => p.name === nameOrId);
+  if (named.length === 1) return named[0] as PluginRecord;
+  if (named.length > 1) {
+    const ids = named.map((p) => p.id).sort();
+    throw new HookpmError(
+      'E_AMBIGUOUS',
+      `${nameOrId} names ${ids.length} installed plugins: ${ids.join(', ')}`,
+      {
+        name: nameOrId,
+        ids,
+        hint: `Name one by its id, for example \`${ids[0]}\`.`,
+      },
+    );
+  }
+  const records = Object.values(state.plugins);
+  throw suggestIn(
+    new HookpmError('E_NOT_INSTALLED', `no installed plugin is named ${JSON.stringify(nameOrId)}`, {
+      name: nameOrId,
+      hint: 'Run `hookpm list` to see the installed plugins.',
+    }),
+    nameOrId,
+    nameOrId.includes('@') ? records.map((p) => p.id) : records.map((p) => p.name),
+  );
+}

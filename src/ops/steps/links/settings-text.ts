@@ -1,0 +1,68 @@
+import { readSettingsDocument } from '../../../agents/settings-document.js';
+import { HookpmError } from '../../../errors.js';
+import { readSettingsFile, type SettingsFile } from '../../../workspace/agent-settings-file.js';
+
+/** A settings file read and checked for editing: its text without a byte-order mark. */
+export interface SettingsText {
+  file: SettingsFile;
+  /** null when there is no file. */
+  text: string | null;
+  settings: Record<string, unknown>;
+  bom: boolean;
+}
+
+const BOM = '\ufeff';
+
+/**
+ * Reads an agent's settings file and checks it can be edited without loss (settings-document.ts).
+ * Errors: E_AGENT_SETTINGS for a file that is not valid UTF-8, strict JSON or of the settings shape
+ * (nothing is written then); E_IO and kin when it cannot be read. `configKeys`: the agent's
+ * `hooksConfigKeys`.
+ */
+export async function readSettingsText(
+  path: string,
+  configKeys: readonly string[] = [],
+): Promise<SettingsText> {
+  const file = await readSettingsFile(path);
+  if (file.bytes === null) return { file, text: null, settings: {}, bom: false };
+  let decoded: string;
+  try {
+    decoded = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(file.bytes);
+  } catch {
+    throw refused(path, `${path}: the file is not valid UTF-8`);
+  }
+  const checked = readSettingsDocument(decoded, path, configKeys);
+  if (!checked.ok) throw refused(path, checked.problem);
+  const text = checked.bom ? decoded.slice(BOM.length) : decoded;
+  return { file, text, settings: checked.value, bom: checked.bom };
+}
+
+/** The bytes of edited text, with the byte-order mark the file had. */
+export function settingsBytes(text: string, bom: boolean): Buffer {
+  return Buffer.from(bom ? `${BOM}${text}` : text, 'utf8');
+}
+
+/** Whether the file still has the bytes it had when read (nothing else wrote it meanwhile). */
+export async function unchangedSince(read: SettingsText): Promise<boolean> {
+  const now = await readSettingsFile(read.file.path);
+  if (now.bytes === null || read.file.bytes === null) return now.bytes === read.file.bytes;
+  return now.bytes.equals(read.file.bytes);
+}
+
+export function changedMeanwhile(path: string): HookpmError {
+  return new HookpmError(
+    'E_AGENT_SETTINGS',
+    `${path} changed while hookpm was editing it; nothing was written`,
+    {
+      file: path,
+      hint: 'Run the command again.',
+    },
+  );
+}
+
+function refused(path: string, problem: string): HookpmError {
+  return new HookpmError('E_AGENT_SETTINGS', `cannot edit ${problem}; the file was left as it is`, {
+    file: path,
+    hint: `Fix the file by hand (or move it away), then run the command again.`,
+  });
+}

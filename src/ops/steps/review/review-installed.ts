@@ -1,0 +1,28 @@
+import type { StorePaths } from '../../../store/store-paths.js';
+import type { PluginRecord } from '../../../store/state/state-schema.js';
+import type { ReviewReport } from '../consent/report.js';
+import { inspectPluginDir } from '../staging/inspect.js';
+import { reviewTree } from './review-tree.js';
+
+/** The review of one installed tree of `record` (its active one or its pending update). */
+export async function reviewInstalledTree(
+  record: PluginRecord,
+  target: Pick<PluginRecord, 'path' | 'version' | 'source' | 'integrity' | 'fingerprint'>,
+  paths: StorePaths,
+): Promise<ReviewReport> {
+  const inspected = await inspectPluginDir(target.path, {
+    fallbackName: record.name,
+    registry: record.registry,
+  });
+  return reviewTree({
+    id: record.id,
+    version: target.version,
+    inspected,
+    root: target.path,
+    source: target.source,
+    integrity: target.integrity,
+    existing: record,
+    recordedFingerprint: target.fingerprint,
+    paths,
+  });
+}

@@ -1,0 +1,170 @@
+import semver from '../../../registry/versions/semver.js';
+import { HookpmError, isHookpmError } from '../../../errors.js';
+import type { InstallSpec } from '../../../registry/versions/parse-spec.js';
+import {
+  checkKnownIntegrity,
+  pickVersion,
+  type Candidate,
+  type PickedVersion,
+} from '../../../registry/versions/resolve-version.js';
+import { redactUrl } from '../../../registry/http/url-policy.js';
+import type { PluginRecord, State } from '../../../store/state/state-schema.js';
+import type { LoadedCatalogs, RegistryWarning } from '../catalogs/load-catalogs.js';
+import type { InstallSource, RegistrySource } from './types.js';
+import { knownIntegrityOf } from '../../../store/state/known-integrity.js';
+import type { Catalog } from '../catalogs/catalog-types.js';
+import { ownValue } from '../../../json/own-value.js';
+import { suggestIn } from '../../../text/did-you-mean.js';
+import { knownPluginNames } from '../catalogs/known-names.js';
+
+export type RegistrySpec = Extract<InstallSpec, { kind: 'registry' }>;
+
+export interface PickOptions {
+  includePrerelease: boolean;
+  /** `--force-integrity-change`: V3 is not checked (the new integrity replaces the known one). */
+  acceptIntegrityChange?: boolean;
+  /** Things to tell the user (a deprecated version). */
+  notes: string[];
+}
+
+/**
+ * V1-V3 for one spec over the loaded catalogs: the candidates are the index registries holding the
+ * name (only the named registry when the spec names one); pickVersion decides (E_AMBIGUOUS,
+ * E_NO_MATCHING_VERSION, E_NOT_FOUND); checkKnownIntegrity refuses a changed integrity for an
+ * installed version (E_INTEGRITY_CHANGED). A registry that could not be read is its own error when
+ * the spec names it, or when no other registry has the name.
+ */
+export function pickRegistrySource(
+  spec: RegistrySpec,
+  loaded: LoadedCatalogs<Catalog>,
+  state: State,
+  opts: PickOptions,
+): RegistrySource {
+  if (spec.registry !== undefined && !loaded.entries.some((e) => e.name === spec.registry)) {
+    throw suggestIn(
+      new HookpmError('E_NOT_FOUND', `${spec.raw}: there is no registry named ${spec.registry}`, {
+        registry: spec.registry,
+        hint: 'Run `hookpm registry list` to see the registries, or `hookpm registry add` one.',
+      }),
+      spec.registry,
+      loaded.entries.map((e) => e.name),
+    );
+  }
+  const relevant = (name: string): boolean => spec.registry === undefined || name === spec.registry;
+  const candidates: Candidate[] = loaded.catalogs.flatMap((c) => {
+    const plugin = relevant(c.registry) ? ownValue(c.index.plugins, spec.name) : undefined;
+    return plugin === undefined ? [] : [{ registry: c.registry, plugin }];
+  });
+  const failed = loaded.warnings.filter((w) => relevant(w.registry));
+  if (candidates.length === 0 && failed[0] !== undefined) throw errorOf(failed[0]);
+  const request = {
+    name: spec.name,
+    ...(spec.registry === undefined ? {} : { registry: spec.registry }),
+    ...(spec.range === undefined ? {} : { range: spec.range }),
+    ...(spec.tag === undefined ? {} : { tag: spec.tag }),
+    includePrerelease: opts.includePrerelease,
+  };
+  let picked: PickedVersion;
+  try {
+    picked = pickVersion(candidates, request);
+  } catch (error) {
+    // Messages, questions and waits (docs/design/decisions.md#where-the-rules-are-silent): a name no registry holds comes with the known names close to it; an
+    // unknown dist-tag (`guard@exmaples`) with the registries and tags close to it.
+    if (!isHookpmError(error)) throw error;
+    if (candidates.length === 0 && error.code === 'E_NOT_FOUND')
+      throw suggestIn(error, spec.name, knownPluginNames(loaded.catalogs, state, spec.registry));
+    const tags = error.details['tags'];
+    if (spec.tag !== undefined && Array.isArray(tags))
+      throw suggestIn(error, spec.tag, [...loaded.entries.map((e) => e.name), ...tags]);
+    throw error;
+  }
+  if (opts.acceptIntegrityChange !== true) assertKnownIntegrity(state, picked);
+  const catalog = loaded.catalogs.find((c) => c.registry === picked.registry);
+  if (catalog === undefined)
+    throw new Error('Assertion failed: the picked registry has no catalog');
+  if (picked.deprecated !== undefined)
+    opts.notes.push(
+      `warning: ${spec.name}@${picked.registry} ${picked.version} is deprecated: ${picked.deprecated}`,
+    );
+  return sourceOf(spec.raw, picked, catalog, recordedRange(spec, picked.version));
+}
+
+/**
+ * What `hookpm update` later stays within (after npm's save-prefix): a dist-tag or a range as
+ * given; an exact version or a bare name becomes `^<version>`.
+ */
+export function recordedRange(spec: RegistrySpec, version: string): string {
+  if (spec.tag !== undefined) return spec.tag;
+  if (spec.range === undefined || semver.valid(spec.range) !== null) return `^${version}`;
+  return spec.range;
+}
+
+/**
+ * V3 against the active version, a pending one, and the integrity the state keeps for every
+ * version installed before (knownIntegrity: it outlives an uninstall).
+ */
+export function assertKnownIntegrity(state: State, picked: PickedVersion): void {
+  const id = `${picked.name}@${picked.registry}`;
+  const record = ownValue(state.plugins, id);
+  if (record !== undefined) assertRecordIntegrity(record, picked);
+  const known = knownIntegrityOf(state, id, picked.version);
+  if (known !== undefined)
+    checkKnownIntegrity({ version: picked.version, integrity: known }, picked);
+}
+
+/** The sources V3 holds for: a registry serves them, and must serve a version's bytes unchanged. */
+export function isFromRegistry(source: InstallSource): boolean {
+  return source.kind === 'registry' || source.kind === 'npm' || source.kind === 'marketplace';
+}
+
+/** V3 for one installed plugin: its active version and its pending update. */
+export function assertRecordIntegrity(record: PluginRecord, picked: PickedVersion): void {
+  checkKnownIntegrity(record, picked);
+  if (record.pending !== null) checkKnownIntegrity(record.pending, picked);
+}
+
+/**
+ * The source of a picked version. The tarball location resolves against the index URL; a remote
+ * index may not point at a local `file:` tarball (E_INSECURE_URL): only a local index may.
+ */
+export function sourceOf(
+  spec: string,
+  picked: PickedVersion,
+  catalog: Catalog,
+  range: string,
+): RegistrySource {
+  const url = new URL(picked.entry.tarball, catalog.indexUrl).href;
+  if (url.startsWith('file:') && !catalog.indexUrl.startsWith('file:')) {
+    throw new HookpmError(
+      'E_INSECURE_URL',
+      `${picked.name}@${picked.registry} ${picked.version}: the remote index ${redactUrl(catalog.indexUrl)} points at the local file ${url}`,
+      { url, hint: 'A remote registry must serve its tarballs over https (or loopback http).' },
+    );
+  }
+  const { entry } = picked;
+  const source: RegistrySource = {
+    kind: 'registry',
+    spec,
+    path: `${picked.name}@${picked.registry}@${picked.version}`,
+    fallbackName: picked.name,
+    registry: picked.registry,
+    range,
+    name: picked.name,
+    version: picked.version,
+    url,
+    integrity: entry.integrity,
+  };
+  if (entry.size !== undefined) source.size = entry.size;
+  if (entry.events !== undefined) source.events = entry.events;
+  if (entry.surfaceHash !== undefined) source.surfaceHash = entry.surfaceHash;
+  if (picked.deprecated !== undefined) source.deprecated = picked.deprecated;
+  return source;
+}
+
+/** A registry's load failure as the error it was. */
+export function errorOf(warning: RegistryWarning): HookpmError {
+  return new HookpmError(warning.code as HookpmError['code'], warning.message, {
+    registry: warning.registry,
+    ...(warning.hint === null ? {} : { hint: warning.hint }),
+  });
+}

@@ -1,0 +1,141 @@
+import { isHookpmError } from '../../../errors.js';
+import { parseInstallSpec, type InstallSpec } from '../../../registry/versions/parse-spec.js';
+import { readState } from '../../../store/state/state.js';
+import type { State } from '../../../store/state/state-schema.js';
+import { effectiveRegistries } from '../catalogs/defaults.js';
+import { resolveCatalogSource } from './resolve-catalog.js';
+import { npmSource, resolveLocalSource } from './source.js';
+import type { InstallSource } from './types.js';
+import { loadCatalogs, type LoadedCatalogs } from '../catalogs/load-catalogs.js';
+import type { PluginContext } from '../context/plugin-context.js';
+import type { RegistryContext } from '../context/registry-context.js';
+import type { Catalog } from '../catalogs/catalog-types.js';
+import { pickRegistrySource, type PickOptions, type RegistrySpec } from './pick.js';
+
+export interface ResolveOptions {
+  cwd: string;
+  /** D5: only cached indexes and tarballs. */
+  offline: boolean;
+  includePrerelease: boolean;
+  /** `--force-integrity-change`: V3 is not checked. */
+  acceptIntegrityChange?: boolean;
+  /** Revalidate every index first (an update looks for what was published since; N4). */
+  refresh?: boolean;
+}
+
+export interface ResolvedSources {
+  sources: InstallSource[];
+  /** The state the resolution saw (read without the lock; re-checked under it). */
+  state: State;
+  /** Deprecations, registries skipped, --offline use of the cache: for the CLI to print. */
+  notes: string[];
+}
+
+/**
+ * Step 1 of the install transaction (docs/reference/rules/registry.md#install-transaction) for every spec, in order: parses it
+ * (the configured registry names decide `name@x`), checks local paths, and picks registry versions
+ * from the indexes, which are loaded once for all specs (only the named registries when every spec
+ * names one; see pickAll). Nothing is written but the index cache.
+ */
+export async function resolveInstallSources(
+  ctx: PluginContext,
+  specs: readonly string[],
+  opts: ResolveOptions,
+): Promise<ResolvedSources> {
+  const state = await readState(ctx.paths);
+  // `<pkg>@npm` names the npm registry even when none was added (resolve-catalog.ts).
+  const names = [...effectiveRegistries(state, ctx.defaults).map((e) => e.name), 'npm'];
+  const parsed: InstallSpec[] = specs.map((spec) => parseInstallSpec(spec, names));
+  const notes: string[] = [];
+  const registrySpecs = parsed.filter((p): p is RegistrySpec => p.kind === 'registry');
+  const picked =
+    registrySpecs.length === 0
+      ? new Map<RegistrySpec, InstallSource>()
+      : await pickAll(registryContextOf(ctx, opts.offline), registrySpecs, state, {
+          includePrerelease: opts.includePrerelease,
+          ...(opts.acceptIntegrityChange === true ? { acceptIntegrityChange: true } : {}),
+          notes,
+          refresh: opts.refresh === true,
+        });
+  const sources: InstallSource[] = [];
+  for (const spec of parsed) {
+    if (spec.kind === 'registry') sources.push(picked.get(spec) as InstallSource);
+    else if (spec.kind === 'npm') sources.push(npmSource(spec, opts.includePrerelease));
+    else sources.push(await resolveLocalSource(spec, opts.cwd));
+  }
+  return { sources, state, notes };
+}
+
+/**
+ * Picks every registry spec from the indexes under the cache policy of load-index (a fresh cached
+ * copy is used as it is, so a warm install needs no network). When a spec does not resolve (an
+ * unknown name, version or tag) and some index came from the cache, the indexes are revalidated
+ * (N4: a conditional request; a `file:` index is re-read) and every spec is picked again, so a
+ * version published a minute ago is found. --offline never revalidates.
+ */
+async function pickAll(
+  ctx: RegistryContext,
+  specs: readonly RegistrySpec[],
+  state: State,
+  opts: PickOptions & { refresh?: boolean },
+): Promise<Map<RegistrySpec, InstallSource>> {
+  const named = new Set(specs.map((s) => s.registry));
+  const only = named.has(undefined) ? undefined : (name: string) => named.has(name);
+  const load = (refresh: boolean) => loadCatalogs(ctx, { refresh, ...(only ? { only } : {}) });
+  let loaded = await load(opts.refresh === true && !ctx.offline);
+  const attempt = (): Map<RegistrySpec, InstallSource> => {
+    const notes: string[] = [];
+    const result = new Map(
+      specs.map((spec) => [
+        spec,
+        resolveCatalogSource(spec, loaded, opts.includePrerelease) ??
+          pickRegistrySource(spec, loaded, state, { ...opts, notes }),
+      ]),
+    );
+    opts.notes.push(...notes);
+    return result;
+  };
+  try {
+    return withOfflineNote(loaded, opts, attempt());
+  } catch (error) {
+    const stale = loaded.catalogs.some((c) => c.origin === 'cache' && !c.offline);
+    const retry =
+      isHookpmError(error) &&
+      (RETRY_CODES.has(error.code) || error.details['excludedEntry'] === true);
+    if (ctx.offline || !stale || !retry) throw error;
+  }
+  loaded = await load(true);
+  return withOfflineNote(loaded, opts, attempt());
+}
+
+const RETRY_CODES: ReadonlySet<string> = new Set(['E_NOT_FOUND', 'E_NO_MATCHING_VERSION']);
+
+function withOfflineNote<T>(loaded: LoadedCatalogs<Catalog>, opts: PickOptions, value: T): T {
+  if (loaded.offline.length > 0)
+    opts.notes.unshift(`--offline: using the cached indexes of ${loaded.offline.join(', ')}`);
+  return value;
+}
+
+/**
+ * The registry operations' context for the plugin context (same store, clock, lock wait, fetch,
+ * environment).
+ */
+export function registryContextOf(ctx: PluginContext, offline: boolean): RegistryContext {
+  const onProgress = ctx.onProgress;
+  return {
+    paths: ctx.paths,
+    offline,
+    ...(ctx.defaults === undefined ? {} : { defaults: ctx.defaults }),
+    ...(ctx.now === undefined ? {} : { now: ctx.now }),
+    ...(ctx.lockWaitMs === undefined ? {} : { lockWaitMs: ctx.lockWaitMs }),
+    ...(ctx.fetch === undefined ? {} : { fetch: ctx.fetch }),
+    ...(ctx.env === undefined ? {} : { env: ctx.env }),
+    ...(ctx.cwd === undefined ? {} : { cwd: ctx.cwd }),
+    ...(onProgress === undefined
+      ? {}
+      : {
+          onProgress: (registry: string, received: number, total: number | null) =>
+            onProgress({ kind: 'download', plugin: `index of ${registry}`, received, total }),
+        }),
+  };
+}

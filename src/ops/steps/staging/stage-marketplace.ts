@@ -1,0 +1,144 @@
+import { rename, rm } from 'node:fs/promises';
+import semver from '../../../registry/versions/semver.js';
+import { HookpmError } from '../../../errors.js';
+import { redactUrl } from '../../../registry/http/url-policy.js';
+import type { StorePaths } from '../../../store/store-paths.js';
+import { readState } from '../../../store/state/state.js';
+import { finishStage } from './staged.js';
+import { readMarketplace } from '../catalogs/read-marketplace.js';
+import { assertKnownIntegrity } from './pick.js';
+import { stageMarketplacePlugin } from '../catalogs/fetch-marketplace.js';
+import { environmentOf } from '../context/environment.js';
+import type { MarketplaceSource, StageEnv, StagedPlugin, StageTarget } from './types.js';
+
+/** A marketplace plugin's tree in staging, before validation; the caller owns `dir`. */
+export interface MarketplaceTree {
+  dir: string;
+  version: string;
+  /** The packed-tree sha512 (or the npm `dist.integrity` of an npm entry). */
+  integrity: string;
+}
+
+/**
+ * Reads the marketplace, stages the entry's plugin (fetch-marketplace.ts) and checks its
+ * version against the range or tag asked for (E_NO_MATCHING_VERSION); the clone, if any, is
+ * removed, and on failure the staged tree too. `review` shows the result; install validates it.
+ * With `offline` (D5), a marketplace or plugin that must come over the network is E_OFFLINE:
+ * marketplace trees are not cached (a local directory or `file:` repository is read as usual).
+ */
+export async function stageMarketplaceTree(
+  source: MarketplaceSource,
+  ctx: {
+    paths: StorePaths;
+    cwd: string;
+    offline: boolean;
+    env: Record<string, string | undefined>;
+  },
+): Promise<MarketplaceTree> {
+  const stage = { paths: ctx.paths, env: ctx.env, cwd: ctx.cwd };
+  if (ctx.offline && isNetworkLocation(source.location)) throw offline(source, source.location);
+  const read = await readMarketplace(source.location, stage);
+  try {
+    const entry = read.marketplace.plugins.find((e) => e.name === source.name);
+    if (entry === undefined) {
+      throw new HookpmError(
+        'E_NOT_FOUND',
+        `the marketplace ${source.registry} (${read.location}) no longer lists ${source.name}`,
+        { plugin: source.path, hint: `Run \`hookpm registry update ${source.registry}\`.` },
+      );
+    }
+    if (ctx.offline && entry.source.kind === 'npm') throw offline(source, entry.source.package);
+    if (ctx.offline && entry.source.kind === 'git' && isNetworkLocation(entry.source.url))
+      throw offline(source, entry.source.url);
+    const staged = await stageMarketplacePlugin(read, entry, stage);
+    try {
+      checkWanted(source, staged.version);
+    } catch (error) {
+      await rm(staged.dir, { recursive: true, force: true }).catch(() => undefined);
+      throw error;
+    }
+    return { dir: staged.dir, version: staged.version, integrity: staged.integrity };
+  } finally {
+    await read.dispose();
+  }
+}
+
+/**
+ * Steps 2-4 for a MarketplaceSource: stageMarketplaceTree (into `where.into` for a dry run), V3
+ * (an installed version whose packed tree now differs is E_INTEGRITY_CHANGED), then validated like
+ * any plugin (finishStage). A plugin without a manifest is accepted (Claude Code
+ * plugins need none; its entry gives the name). On failure the staged tree is removed.
+ */
+export async function stageMarketplace(
+  source: MarketplaceSource,
+  where: StageTarget,
+  env: StageEnv,
+): Promise<StagedPlugin> {
+  const paths = env.ctx.paths;
+  const tree = await stageMarketplaceTree(source, {
+    paths,
+    cwd: env.cwd,
+    offline: env.offline,
+    env: environmentOf(env.ctx).env,
+  });
+  let dir = tree.dir;
+  try {
+    // V3: an installed version whose tree now differs is refused (the lock re-reads the state later).
+    if (env.acceptIntegrityChange !== true)
+      assertKnownIntegrity(await readState(paths), {
+        registry: source.registry,
+        name: source.name,
+        version: tree.version,
+        entry: { tarball: source.path, integrity: tree.integrity },
+      });
+    if ('into' in where) {
+      await rename(tree.dir, where.into);
+      dir = where.into;
+    }
+    const result = await finishStage(source, dir, tree.integrity);
+    // The marketplace decides the version of a plugin whose manifest has none.
+    result.inspected.version = tree.version;
+    return result;
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Whether reading `location` needs the network (a local path or `file:` URL does not). */
+function isNetworkLocation(location: string): boolean {
+  return (
+    /^(https?:|ssh:|git:|git\+)/i.test(location) ||
+    /^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:/.test(location)
+  );
+}
+
+function offline(source: MarketplaceSource, where: string): HookpmError {
+  return new HookpmError(
+    'E_OFFLINE',
+    `--offline: ${source.name}@${source.registry} must be fetched from ${redactUrl(where)}`,
+    {
+      plugin: `${source.name}@${source.registry}`,
+      hint: 'Run the command again without --offline; marketplace plugins are not cached.',
+    },
+  );
+}
+
+function checkWanted(source: MarketplaceSource, version: string): void {
+  const range = source.wantRange;
+  const tag = source.wantTag;
+  const ok =
+    (range === undefined || semver.satisfies(version, range, { includePrerelease: true })) &&
+    (tag === undefined || tag === 'latest');
+  if (ok) return;
+  const wanted = range ?? tag ?? '';
+  throw new HookpmError(
+    'E_NO_MATCHING_VERSION',
+    `${source.name}@${source.registry}: the marketplace offers version ${version}, which does not match ${wanted}`,
+    {
+      plugin: `${source.name}@${source.registry}`,
+      nearest: [version],
+      hint: `A marketplace lists one version of each plugin; install \`${source.name}@${source.registry}\`.`,
+    },
+  );
+}

@@ -1,0 +1,43 @@
+import { rename, rm } from 'node:fs/promises';
+import { finishStage } from './staged.js';
+import type { NpmSource, StageEnv, StagedPlugin, StageTarget } from './types.js';
+import { stageNpmPlugin } from '../catalogs/fetch-npm.js';
+import { environmentOf } from '../context/environment.js';
+
+/**
+ * `npm:<pkg>[@range]` (docs/reference/rules/registry.md#registry-kinds): stageNpmPlugin picks the version, downloads the
+ * tarball verifying its sha512 `dist.integrity`, scans and extracts it into staging; the plugin is
+ * then validated like any tarball. The id is `<manifest name>@npm`; the recorded source is
+ * `npm:<pkg>@<version>` and the range the one asked for, else `^<version>`.
+ */
+export async function stageNpm(
+  source: NpmSource,
+  where: StageTarget,
+  env: StageEnv,
+): Promise<StagedPlugin> {
+  const npm = await stageNpmPlugin(source.request, {
+    paths: env.ctx.paths,
+    env: environmentOf(env.ctx).env,
+    cwd: env.cwd,
+  });
+  let dir = npm.dir;
+  try {
+    if ('into' in where) {
+      await rename(npm.dir, where.into);
+      dir = where.into;
+    }
+    const resolved: NpmSource = {
+      ...source,
+      path: `npm:${source.request.package}@${npm.version}`,
+      fallbackName: npm.name,
+      range: source.range === '' ? `^${npm.version}` : source.range,
+    };
+    const staged = await finishStage(resolved, dir, npm.integrity);
+    // The package's version is the plugin's (stageNpmPlugin refused a manifest that says otherwise).
+    staged.inspected.version = npm.version;
+    return staged;
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,100 @@
+import { HookpmError } from '../../../errors.js';
+import { isLockedLocation, type LockEntry } from '../../../project/lockfile.js';
+import { splitPluginId } from '../../../project/plugin-id.js';
+import type { RegistrySource, StagedPlugin } from '../staging/types.js';
+
+const REMOTE = /^https?:\/\//i;
+
+/**
+ * projects (docs/guides/projects.md): where a tarball is, as the lock writes it. An http(s) URL stays as it is; a
+ * tarball of a registry on disk (a `file:` URL) is written relative to the registry's index, so
+ * that the lock names no absolute path of one machine (a teammate's `examples` registry is in
+ * another directory).
+ */
+export function lockedLocation(url: string, indexUrl: string): string {
+  const base = new URL('.', indexUrl).href;
+  const located = REMOTE.test(url) ? url : url.startsWith(base) ? url.slice(base.length) : url;
+  if (isLockedLocation(located)) return located;
+  throw new HookpmError(
+    'E_USAGE',
+    `the tarball ${url} is neither served over http(s) nor inside its registry's directory, so a lock cannot name it on other machines`,
+    {
+      url,
+      hint: 'Serve the registry over https (`hookpm registry serve` for a try), or keep its tarballs under its directory.',
+    },
+  );
+}
+
+/** The tarball URL of a lock's `resolved`, against the registry's index URL when relative. */
+export function tarballUrlOfLocked(resolved: string, indexUrl: string): string {
+  return new URL(resolved, indexUrl).href;
+}
+
+/** The lock entry of a staged registry plugin. */
+export function lockEntryOf(staged: StagedPlugin, indexUrl: string): LockEntry {
+  if (staged.source.kind !== 'registry')
+    throw new Error('Assertion failed: a project plugin comes from an index registry');
+  return {
+    version: staged.inspected.version,
+    resolved: lockedLocation(staged.source.url, indexUrl),
+    integrity: staged.integrity,
+    surfaceHash: staged.inspected.surface.surfaceHash,
+    fingerprint: staged.fingerprint,
+  };
+}
+
+/**
+ * The source that installs exactly a lock entry: its version, its tarball, its integrity (checked
+ * while the bytes stream in: E_INTEGRITY). No index is read, so a warm tarball cache is enough
+ * for --offline.
+ */
+export function sourceOfLockEntry(
+  id: string,
+  entry: LockEntry,
+  range: string,
+  indexUrl: string,
+): RegistrySource {
+  const split = splitPluginId(id);
+  if (split === null) throw new Error(`Assertion failed: ${id} is not a plugin id`);
+  const { name, registry } = split;
+  return {
+    kind: 'registry',
+    spec: `${id}@${entry.version}`,
+    path: `${id}@${entry.version}`,
+    fallbackName: name,
+    registry,
+    range,
+    name,
+    version: entry.version,
+    url: tarballUrlOfLocked(entry.resolved, indexUrl),
+    integrity: entry.integrity,
+  };
+}
+
+/**
+ * projects (docs/guides/projects.md): the staged plugin is what the lock pins, byte for byte: the tarball's
+ * integrity was checked while downloading; here its version, surface and files fingerprint.
+ * E_INTEGRITY otherwise, naming what was expected and found.
+ */
+export function assertMatchesLock(staged: StagedPlugin, id: string, entry: LockEntry): void {
+  const found = {
+    version: staged.inspected.version,
+    surfaceHash: staged.inspected.surface.surfaceHash,
+    fingerprint: staged.fingerprint,
+    integrity: staged.integrity,
+  };
+  for (const key of ['integrity', 'version', 'surfaceHash', 'fingerprint'] as const) {
+    if (found[key] === entry[key]) continue;
+    throw new HookpmError(
+      'E_INTEGRITY',
+      `${id}: the installed ${key} ${found[key]} differs from hookpm.lock's ${entry[key]}`,
+      {
+        plugin: id,
+        field: key,
+        expected: entry[key],
+        found: found[key],
+        hint: 'The registry serves other bytes than the lock was written with. If the change is expected, run `hookpm update --project` to lock the new bytes and commit hookpm.lock.',
+      },
+    );
+  }
+}

@@ -1,0 +1,37 @@
+import type { EnableMode } from '../consent/consent.js';
+
+/** What `hookpm install` is asked to do (installPlugins, ops/install/install.ts). */
+export interface InstallOptions {
+  specs: readonly string[];
+  /** Relative paths are taken from here. */
+  cwd: string;
+  enable: EnableMode;
+  /** Reinstall even when the same version with the same files is installed (restores a tampered tree, Q6). */
+  force: boolean;
+  /** Show what would happen; change nothing. */
+  dryRun: boolean;
+  /** D5: only cached indexes and tarballs; says so in the notes. */
+  offline?: boolean;
+  /** V2: let ranges match prereleases. */
+  includePrerelease?: boolean;
+  /**
+   * V3, `--force-integrity-change`: install a version whose integrity differs from the one it was
+   * installed with before; the new integrity replaces the known one.
+   */
+  acceptIntegrityChange?: boolean;
+}
+
+/** What the transaction needs of the install options (update passes the same). */
+export type TransactionOptions = Pick<
+  InstallOptions,
+  'cwd' | 'enable' | 'force' | 'offline' | 'acceptIntegrityChange'
+> & {
+  /** `hookpm update`: a plugin that is installed but disabled stays so (mode `no` for it). */
+  preserveDisabled?: boolean;
+};
+
+/** What the commit (steps 5-7, transaction.ts) needs of them, for either scope. */
+export type CommitOptions = Pick<TransactionOptions, 'enable' | 'acceptIntegrityChange'> & {
+  force?: boolean;
+  preserveDisabled?: boolean;
+};

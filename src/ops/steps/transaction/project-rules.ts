@@ -1,0 +1,145 @@
+import { rm } from 'node:fs/promises';
+import { HookpmError } from '../../../errors.js';
+import { removeDataDir } from '../../../store/data-dir.js';
+import { pluginDataDir } from '../../../store/plugin-dirs.js';
+import { dataUsers, describeDataUser } from '../../../store/state/data-users.js';
+import type { PluginRecord, State } from '../../../store/state/state-schema.js';
+import {
+  lockfilePath,
+  manifestPath,
+  readProjectTexts,
+  writeProjectFiles,
+  type ProjectFiles,
+} from '../../../workspace/project-files.js';
+import { nowIso, type PluginContext } from '../context/plugin-context.js';
+import { decideConsent } from '../consent/consent.js';
+import { reviewStaged } from '../review/review-staged.js';
+import type { StagedPlugin } from '../staging/types.js';
+import {
+  draftRecords,
+  type ProjectInstallScope,
+  type RemovedData,
+  type ScopeRules,
+} from './install-scope.js';
+import type { CommitOptions } from './options.js';
+import { consentBaseline, consentedAnywhere } from './project-consent.js';
+import { promoteStaged } from './promote-staged.js';
+import { entryOf, recordOf, type InstalledEntry } from './record.js';
+
+/**
+ * The project scope of the transaction (README "Projects and teams"): the records are
+ * `state.projects[key]`, each with the range hookpm.json asks for. Consent stays the user's: it
+ * carries without a question when this user consented to the same surface and tree in any scope
+ * (project-consent.ts), else it is asked (or `--yes`); a plugin left without it is recorded as
+ * installed and not enabled, and where no question can be asked (no TTY, no --yes) the command
+ * fails with E_CONSENT_REQUIRED. With `exact` the project's records become exactly the staged
+ * plugins; `remove` drops records (and with `removeData` the data directories no record names any
+ * more); `files` are re-checked under the lock and written right after the state.
+ */
+export function projectRules(
+  ctx: PluginContext,
+  scope: ProjectInstallScope,
+  opts: CommitOptions,
+): ScopeRules {
+  return {
+    open(draft, staged) {
+      const plugins = draftRecords(draft, scope);
+      if (scope.exact) {
+        const keep = new Set(staged.map((s) => s.inspected.id));
+        for (const id of Object.keys(plugins)) if (!keep.has(id)) delete plugins[id];
+      }
+      for (const id of scope.remove ?? []) delete plugins[id];
+    },
+    commitOne: (draft, staged) => commitOne(ctx, draft, scope, opts, staged),
+    close(draft) {
+      if (Object.keys(draftRecords(draft, scope)).length === 0) delete draft.projects![scope.key];
+      if (Object.keys(draft.projects!).length === 0) delete draft.projects;
+      if (scope.files !== undefined) assertUnchanged(scope.files.read);
+    },
+    written: async () =>
+      scope.files === undefined ? [] : writeProjectFiles(scope.files.read, scope.files.next),
+    async finish(draft) {
+      const data: RemovedData[] = [];
+      for (const id of scope.remove ?? []) {
+        const keptFor = dataUsers(draft, id).map(describeDataUser);
+        const remove = scope.removeData === true && keptFor.length === 0;
+        if (remove) await removeDataDir(ctx.paths, id);
+        data.push({ id, removed: remove ? pluginDataDir(ctx.paths, id) : null, keptFor });
+      }
+      return data;
+    },
+    consentRequired(entries) {
+      const waiting = entries.filter((e) => !e.active);
+      if (waiting.length === 0 || opts.enable !== 'ask' || ctx.confirm !== undefined) return null;
+      return consentRequired(waiting.map((e) => e.id));
+    },
+  };
+}
+
+/** The project files still hold the bytes the command read (E_PROJECT_FILE otherwise). */
+function assertUnchanged(read: ProjectFiles): void {
+  const now = readProjectTexts(read.root);
+  const changed = [
+    now.manifestText === read.manifestText ? null : manifestPath(read.root),
+    now.lockText === read.lockText ? null : lockfilePath(read.root),
+  ].filter((file): file is string => file !== null);
+  if (changed.length === 0) return;
+  throw new HookpmError(
+    'E_PROJECT_FILE',
+    `${changed.join(' and ')} changed while this command ran (another hookpm, or an editor); nothing was changed`,
+    { file: changed[0], hint: 'Run the command again.' },
+  );
+}
+
+async function commitOne(
+  ctx: PluginContext,
+  draft: State,
+  scope: ProjectInstallScope,
+  opts: CommitOptions,
+  staged: StagedPlugin,
+): Promise<InstalledEntry> {
+  const { id, version } = staged.inspected;
+  const plugins = draftRecords(draft, scope);
+  const existing = Object.hasOwn(plugins, id) ? plugins[id] : undefined;
+  const range = scope.ranges[id] ?? staged.source.range;
+  if (
+    existing !== undefined &&
+    existing.version === version &&
+    existing.fingerprint === staged.fingerprint &&
+    existing.integrity === staged.integrity &&
+    existing.enabled
+  ) {
+    await rm(staged.dir, { recursive: true, force: true });
+    plugins[id] = { ...existing, range };
+    return entryOf(plugins[id], 'unchanged');
+  }
+  const path = await promoteStaged(ctx, staged);
+  const record: PluginRecord = {
+    ...recordOf(staged, path, nowIso(ctx), existing?.installedAt),
+    range,
+  };
+  const tree = { surfaceHash: record.surfaceHash, fingerprint: record.fingerprint };
+  let granted = consentedAnywhere(draft, id, tree);
+  if (!granted) {
+    const baseline = consentBaseline(draft, scope.key, id);
+    const review = await reviewStaged(staged, baseline, ctx.paths, path);
+    granted = (await decideConsent(review, baseline, opts.enable, ctx.confirm)) !== 'none';
+  }
+  if (granted) {
+    record.consent = { surfaceHash: record.surfaceHash, at: nowIso(ctx), version };
+    record.enabled = true;
+  }
+  plugins[id] = record;
+  return entryOf(record, 'installed');
+}
+
+function consentRequired(ids: readonly string[]): HookpmError {
+  return new HookpmError(
+    'E_CONSENT_REQUIRED',
+    `${ids.join(', ')}: installed for this project but not enabled: you have not consented to what ${ids.length === 1 ? 'it runs' : 'they run'} (a project can name plugins, never consent for you)`,
+    {
+      plugins: [...ids],
+      hint: 'Run `hookpm install` in the project on a terminal to review and consent, or `hookpm ci --yes` to consent to the locked plugins.',
+    },
+  );
+}

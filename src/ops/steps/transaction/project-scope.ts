@@ -1,0 +1,102 @@
+import { HookpmError } from '../../../errors.js';
+import { indexUrlOf } from '../../../registry/registry-location.js';
+import type { RegistryRecord, State } from '../../../store/state/state-schema.js';
+import { canonicalProjectRoot } from '../../../workspace/canonical-root.js';
+import { findProjectRoot } from '../../../workspace/find-project-root.js';
+import { readProjectFiles, type ProjectFiles } from '../../../workspace/project-files.js';
+import type { ProjectManifest } from '../../../project/project-manifest.js';
+import { builtinRegistries, effectiveRegistries } from '../catalogs/defaults.js';
+import type { PluginContext } from '../context/plugin-context.js';
+import type { ProjectInstallScope } from './install-scope.js';
+
+/**
+ * The project a command works on: `root`, the S2 root of its working directory (where hookpm.json
+ * and hookpm.lock are); `key`, the canonical root the state records the project's plugins under
+ * (its real path, as workspace trust keys it, T2); the two files as read (E_PROJECT_FILE when one
+ * cannot be parsed: nothing else happens then); and `ctx`, the plugin context whose registries
+ * include those hookpm.json lists.
+ */
+export interface ProjectScope {
+  root: string;
+  key: string;
+  files: ProjectFiles;
+  ctx: PluginContext;
+}
+
+export async function openProject(ctx: PluginContext, cwd: string): Promise<ProjectScope> {
+  const root = await findProjectRoot(cwd);
+  const key = await canonicalProjectRoot(root);
+  const files = readProjectFiles(root);
+  return { root, key, files, ctx: withProjectRegistries(ctx, files.manifest) };
+}
+
+/**
+ * The registries of hookpm.json join the built-in ones for this command (docs/guides/projects.md: a fresh
+ * clone needs no `registry add`); nothing is added to the user's state. A registry the user
+ * configured under the same name takes precedence, as a user-added registry replaces a built-in
+ * one (ops/steps/catalogs/defaults.ts), and a built-in name is never redefined by a project. Project
+ * registries are index registries.
+ */
+export function withProjectRegistries(
+  ctx: PluginContext,
+  manifest: ProjectManifest | null,
+): PluginContext {
+  if (manifest === null || Object.keys(manifest.registries).length === 0) return ctx;
+  const defaults: Record<string, RegistryRecord> = { ...(ctx.defaults ?? builtinRegistries()) };
+  for (const [name, location] of Object.entries(manifest.registries)) {
+    // A project never redefines a built-in registry (`examples`): its ids mean what they mean.
+    if (Object.hasOwn(defaults, name)) continue;
+    defaults[name] = { location, kind: 'index', addedAt: '1970-01-01T00:00:00.000Z' };
+  }
+  return { ...ctx, defaults };
+}
+
+/** The index URL of the registry `name` as this command sees it; E_NOT_FOUND when there is none. */
+export function indexUrlOfRegistry(ctx: PluginContext, state: State, name: string): string {
+  const entry = effectiveRegistries(state, ctx.defaults).find((e) => e.name === name);
+  if (entry === undefined || entry.record.kind !== 'index')
+    throw new HookpmError('E_NOT_FOUND', `there is no index registry named ${name}`, {
+      registry: name,
+      hint: 'List the registry under "registries" in hookpm.json, or run `hookpm registry add`.',
+    });
+  return indexUrlOf(entry.record.location);
+}
+
+/**
+ * The registries hookpm.json lists for `ids`: each non-built-in registry an id names, with the
+ * location the user's state or hookpm.json gives it (built-in ones, such as `examples`, need none).
+ */
+export function projectRegistriesOf(
+  ctx: PluginContext,
+  state: State,
+  ids: readonly string[],
+): Record<string, string> {
+  const builtin = builtinRegistries();
+  const entries = effectiveRegistries(state, ctx.defaults);
+  const out: Record<string, string> = {};
+  for (const id of ids) {
+    const name = id.slice(id.lastIndexOf('@') + 1);
+    const entry = entries.find((e) => e.name === name);
+    if (entry === undefined) continue;
+    const isBuiltin =
+      Object.hasOwn(builtin, name) && builtin[name]?.location === entry.record.location;
+    if (!isBuiltin) out[name] = entry.record.location;
+  }
+  return out;
+}
+
+/** E_USAGE: the command needs a hookpm.json at the project root. */
+export function noManifest(root: string): HookpmError {
+  return new HookpmError('E_USAGE', `there is no hookpm.json at the project root ${root}`, {
+    file: `${root}/hookpm.json`,
+    hint: 'Add plugins to the project with `hookpm install --project <spec...>`.',
+  });
+}
+
+/** The install scope of the opened project (transaction.ts) with what the command commits. */
+export function installScopeOf(
+  scope: ProjectScope,
+  opts: Omit<ProjectInstallScope, 'kind' | 'root' | 'key'>,
+): ProjectInstallScope {
+  return { kind: 'project', root: scope.root, key: scope.key, ...opts };
+}

@@ -1,0 +1,137 @@
+/**
+ * The install transaction of registry.md section 7, one for both scopes (install-scope.ts: the
+ * user's records, or a project's), step by step -> the files that do it. `install`
+ * (ops/install/install.ts) and `update` (ops/plugins/update.ts) run steps 1-7 for the user scope;
+ * the project commands (ops/project/: `install` in a project, `install --project`, `ci`,
+ * `update --project`, `uninstall --project`) stage from their specs or from hookpm.lock
+ * (stage-locked.ts) and run steps 5-7 for the project scope.
+ * 1. Resolve -> ../staging/resolve.ts (parses the specs, loads the indexes once, from the cache or
+ *    the network, revalidated when a spec does not resolve), ../staging/pick.ts (a version of an
+ *    index registry, V1-V3), ../staging/resolve-catalog.ts (a marketplace or npm registry),
+ *    ../staging/source.ts (a path, `npm:`). Reviewing is `hookpm review <spec>`: the same resolve
+ *    and staging (ops/review/review-any.ts).
+ * 2. Download, verifying size and sha512 while streaming -> ../staging/stage-all.ts stages every
+ *    source through stage.ts, which picks the stager of its kind: stage-tarball.ts (registry
+ *    tarballs into the tarball cache, D5; a file or URL into a scratch directory), stage-npm.ts
+ *    with ../catalogs/fetch-npm.ts (picks the npm version, then downloads), stage-marketplace.ts
+ *    with ../catalogs/fetch-marketplace.ts (copies or clones the tree; tree-integrity.ts gives its
+ *    integrity).
+ * 3. Pre-scan the archive, then extract into a fresh staging directory -> stage-tarball.ts
+ *    (fetch-npm.ts for npm); stage.ts copies a directory instead.
+ * 4. Validate, recompute events and surfaceHash, check name and version -> ../staging/staged.ts
+ *    (finishStage with inspect.ts; requireManifest; checkAgainstIndex), fetch-npm.ts (the
+ *    package's version), stage-marketplace.ts (the range asked for; V3 with pick.ts).
+ * 5. Move the tree into its versioned directory -> this file (commitTransaction) holding the store
+ *    lock (commit-locked.ts), promote-staged.ts; for the user scope after V3 again against the
+ *    state as it is now (user-rules.ts, pick.ts).
+ * 6. Consent, then the state -> ../review/review-staged.ts (the surface diff),
+ *    ../consent/consent.ts (decides; ctx.confirm asks), record.ts (the record, pending or
+ *    consented), by the rules of the scope (user-rules.ts; project-rules.ts: consent given in any
+ *    scope carries, project-consent.ts); this file writes the state once, last, then a project's
+ *    files.
+ * 7. Collect what is left -> this file (collectGarbage; commitLocked removes leftover staging).
+ * `--dry-run` reports the plan after step 4 instead of taking steps 5-7 -> plan.ts.
+ */
+import { existsSync } from 'node:fs';
+import { rmdir } from 'node:fs/promises';
+import { pluginsDir } from '../../../store/paths.js';
+import { collectGarbage } from '../../../store/collect.js';
+import { ensureDataDir } from '../../../store/data-dir.js';
+import { installedFilesDir } from '../../../store/installed-files.js';
+import { rememberIntegrity } from '../../../store/state/known-integrity.js';
+import { readState, writeState } from '../../../store/state/state.js';
+import type { PluginContext } from '../context/plugin-context.js';
+import { isFromRegistry } from '../staging/pick.js';
+import { stageAll } from '../staging/stage-all.js';
+import type { InstallSource, StagedPlugin } from '../staging/types.js';
+import { commitLocked } from './commit-locked.js';
+import type { InstallScope, ScopeRules, TransactionResult } from './install-scope.js';
+import type { CommitOptions, TransactionOptions } from './options.js';
+import { projectRules } from './project-rules.js';
+import type { InstalledEntry, InstallResult } from './record.js';
+import { userRules } from './user-rules.js';
+
+/**
+ * Steps 2-7 for resolved sources: stages each (download, verify, scan, extract, validate) without
+ * the lock - a staging tree is named for its live process, so collection spares it - then commits
+ * them into `scope` (commitTransaction). `notes` of the caller are kept when E_CONSENT_REQUIRED
+ * ends the command.
+ */
+export async function stageAndCommit(
+  ctx: PluginContext,
+  sources: readonly InstallSource[],
+  scope: InstallScope,
+  opts: TransactionOptions,
+  notes: readonly string[] = [],
+): Promise<TransactionResult> {
+  const staged = await stageAll(sources, {
+    ctx,
+    offline: opts.offline === true,
+    cwd: opts.cwd,
+    acceptIntegrityChange: opts.acceptIntegrityChange === true,
+  });
+  return commitTransaction(ctx, staged, scope, opts, notes);
+}
+
+/**
+ * Steps 5-7 for staged plugins, holding the store lock (D3): the scope's rules check the state as
+ * it is now, then each tree is promoted into its versioned directory of the shared store (D4),
+ * consent is decided (Q4, Q5; ctx.confirm asks) and its record written into a draft of the state;
+ * the state is written once, last (then a project's files, still under the lock), and what no
+ * record names is collected. Any failure leaves the state file and every installed tree as they
+ * were (and no directory a first install created); staging trees not promoted are removed either
+ * way. Plugins left waiting for consent where no question can be asked (no TTY, no `--yes`) end
+ * the command with E_CONSENT_REQUIRED, the state already consistent; `earlier` notes go with it.
+ */
+export async function commitTransaction(
+  ctx: PluginContext,
+  staged: readonly StagedPlugin[],
+  scope: InstallScope,
+  opts: CommitOptions,
+  earlier: readonly string[] = [],
+): Promise<TransactionResult> {
+  const rules = scope.kind === 'user' ? userRules(ctx, opts) : projectRules(ctx, scope, opts);
+  return commitLocked(ctx, staged, () => commit(ctx, staged, rules, earlier));
+}
+
+async function commit(
+  ctx: PluginContext,
+  staged: readonly StagedPlugin[],
+  rules: ScopeRules,
+  earlier: readonly string[],
+): Promise<TransactionResult> {
+  const before = await readState(ctx.paths);
+  // Directories a first install creates, removed again if it fails (or is cancelled).
+  const fresh = [pluginsDir(ctx.paths), installedFilesDir(ctx.paths)].filter((d) => !existsSync(d));
+  const draft = structuredClone(before);
+  const entries: InstalledEntry[] = [];
+  const notes: string[] = [];
+  rules.open(draft, staged);
+  try {
+    for (const plugin of staged) {
+      entries.push(await rules.commitOne(draft, plugin, notes));
+      const { id, version } = plugin.inspected;
+      if (isFromRegistry(plugin.source)) rememberIntegrity(draft, id, version, plugin.integrity);
+    }
+    rules.close(draft);
+    if (JSON.stringify(draft) !== JSON.stringify(before)) await writeState(ctx.paths, draft);
+  } catch (error) {
+    await collectGarbage(ctx.paths, before).catch(() => undefined);
+    // A first install that failed (or was cancelled) leaves no empty directory behind.
+    for (const dir of fresh) await rmdir(dir).catch(() => undefined);
+    throw error;
+  }
+  const wrote = await rules.written();
+  await collectGarbage(ctx.paths, draft);
+  // V3: data directories are created once the state that enables them is written.
+  for (const entry of entries) if (entry.enabled) await ensureDataDir(ctx.paths, entry.id);
+  const data = await rules.finish(draft);
+  const waiting = rules.consentRequired(entries, [...earlier, ...notes]);
+  if (waiting !== null) throw waiting;
+  return { entries, notes, wrote, data };
+}
+
+/** A user-scope transaction's result as `install` and `update` report it. */
+export function installResultOf(result: TransactionResult): InstallResult {
+  return { installed: result.entries, dryRun: false, notes: result.notes };
+}

@@ -1,0 +1,138 @@
+import { rm } from 'node:fs/promises';
+import { HookpmError } from '../../../errors.js';
+import type { State } from '../../../store/state/state-schema.js';
+import { nowIso, type PluginContext } from '../context/plugin-context.js';
+import { decideConsent, type EnableMode } from '../consent/consent.js';
+import { reviewStaged } from '../review/review-staged.js';
+import { assertKnownIntegrity, isFromRegistry } from '../staging/pick.js';
+import type { StagedPlugin } from '../staging/types.js';
+import type { ScopeRules } from './install-scope.js';
+import type { CommitOptions } from './options.js';
+import { promoteStaged } from './promote-staged.js';
+import {
+  applyConsent,
+  entryOf,
+  keptOptOuts,
+  pendingOf,
+  recordOf,
+  type InstalledEntry,
+} from './record.js';
+
+/**
+ * The user scope of the transaction (`install`, `update`): the records are `state.plugins`; V3 is
+ * checked again under the lock; a plugin with the same files is kept (unless `force`); an update
+ * that changes what runs beyond the consent given waits as pending (Q5) beside the consented
+ * version, which stays active.
+ */
+export function userRules(ctx: PluginContext, opts: CommitOptions): ScopeRules {
+  return {
+    open(draft, staged) {
+      if (opts.acceptIntegrityChange !== true)
+        for (const plugin of staged) recheckIntegrity(draft, plugin);
+    },
+    commitOne: (draft, staged, notes) => installOne(ctx, draft, staged, opts, notes),
+    close() {},
+    written: async () => [],
+    finish: async () => [],
+    consentRequired(entries, notes) {
+      const waiting = entries.filter((e) => e.status === 'pending');
+      if (waiting.length === 0 || opts.enable !== 'ask' || ctx.confirm !== undefined) return null;
+      return consentRequired(waiting, notes);
+    },
+  };
+}
+
+/**
+ * V3 again under the lock, on the staged bytes of every registry kind (an npm plugin's id and
+ * version are known only now): another command may have installed the version meanwhile, and
+ * the state keeps the integrity of versions installed before, uninstalled ones included.
+ */
+function recheckIntegrity(state: State, plugin: StagedPlugin): void {
+  const { source, inspected } = plugin;
+  if (!isFromRegistry(source)) return;
+  assertKnownIntegrity(state, {
+    registry: source.registry,
+    name: inspected.plugin.name,
+    version: inspected.version,
+    entry: { tarball: source.path, integrity: plugin.integrity },
+  });
+}
+
+/**
+ * Q5: in non-interactive use without --yes, a widened update (or one that changes code files, README
+ * "The consent model") is installed as pending and the command says so by failing with
+ * E_CONSENT_REQUIRED; the consented version stays active.
+ */
+function consentRequired(waiting: readonly InstalledEntry[], notes: string[]): HookpmError {
+  const ids = waiting.map((e) => e.id);
+  const first = ids[0] ?? '';
+  return new HookpmError(
+    'E_CONSENT_REQUIRED',
+    `${ids.join(', ')}: the new version changes what runs (hooks added or changed, or code files changed) beyond what you consented to; it is installed and waits for your consent, and the consented version stays active`,
+    {
+      plugins: ids,
+      notes,
+      hint: `Run \`hookpm review ${first}\` to see the changes, then \`hookpm enable ${first} --yes\`.`,
+    },
+  );
+}
+
+async function installOne(
+  ctx: PluginContext,
+  draft: State,
+  staged: StagedPlugin,
+  opts: CommitOptions,
+  notes: string[],
+): Promise<InstalledEntry> {
+  const { id, version } = staged.inspected;
+  const existing = draft.plugins[id];
+  if (
+    existing !== undefined &&
+    opts.force !== true &&
+    existing.version === version &&
+    existing.fingerprint === staged.fingerprint &&
+    existing.integrity === staged.integrity
+  ) {
+    await rm(staged.dir, { recursive: true, force: true });
+    if (opts.enable === 'yes' && opts.preserveDisabled !== true && !existing.enabled) {
+      // `install X --yes` of a disabled X enables it (--yes is consent to these files).
+      const enabled = {
+        ...existing,
+        enabled: true,
+        consent: { surfaceHash: existing.surfaceHash, at: nowIso(ctx), version },
+      };
+      draft.plugins[id] = enabled;
+      notes.push(`${id} ${version} was already installed, but disabled; --yes enabled it`);
+      return entryOf(enabled, 'unchanged');
+    }
+    notes.push(`${id} ${version} is already installed with the same files; --force reinstalls it`);
+    return entryOf(existing, 'unchanged');
+  }
+  const path = await promoteStaged(ctx, staged);
+  const review = await reviewStaged(staged, existing, ctx.paths, path);
+  // An update leaves a disabled plugin disabled: it is neither asked about nor enabled by --yes.
+  const mode: EnableMode =
+    opts.preserveDisabled === true && existing !== undefined && !existing.enabled
+      ? 'no'
+      : opts.enable;
+  const decision = await decideConsent(review, existing, mode, ctx.confirm);
+  const record = recordOf(staged, path, nowIso(ctx), existing?.installedAt);
+  if (decision === 'none' && existing?.consent != null) {
+    // Q5: a widened surface, or changed code, waits for consent; the consented version stays active.
+    const { pending: _old, ...active } = existing;
+    draft.plugins[id] = { ...active, pending: pendingOf(record) };
+    notes.push(
+      `${id} ${version} is installed but changes what runs beyond what you consented to; it stays on ${existing.version} until you run \`hookpm review ${id}\` and \`hookpm enable ${id}\``,
+    );
+    return { ...entryOf(draft.plugins[id], 'pending') };
+  }
+  applyConsent(record, existing, decision, mode, nowIso(ctx));
+  const kept = keptOptOuts(existing?.disabledHooks, review.hooks);
+  if (kept !== undefined) record.disabledHooks = kept;
+  draft.plugins[id] = record;
+  if (!record.enabled && existing === undefined)
+    notes.push(
+      `${id} is installed but not enabled; run \`hookpm enable ${id}\` to review and enable it`,
+    );
+  return entryOf(record, 'installed');
+}
