@@ -48,7 +48,6 @@ describe('commitProject under the store lock (issue 16 items 1, 2)', () => {
     const failure = await installProjectSpecs({ paths, confirm }, ['team-guard@acme'], {
       cwd: project,
       enable: 'ask',
-      offline: false,
     }).catch((error: unknown) => error);
     expect(asked).toBe(1);
     expect(isHookpmError(failure, 'E_PROJECT_FILE')).toBe(true);

@@ -2,11 +2,11 @@ import { HookpmError } from '../../errors.js';
 import { fetchNpmDocument, resolveNpmRegistry } from '../../registry/npm/npm-client.js';
 import { redactUrl } from '../../registry/http/url-policy.js';
 import { sortDescending } from '../../registry/versions/version-list.js';
-import { environmentOf } from '../steps/context/environment.js';
+import { environmentOf } from '../steps/context/operation-context.js';
 import type { LoadedCatalogs } from '../steps/catalogs/load-catalogs.js';
 import { installedOf, type PluginInfo } from './plugin-info.js';
 import type { Catalog } from '../steps/catalogs/catalog-types.js';
-import type { RegistryContext } from '../steps/context/registry-context.js';
+import type { OperationContext } from '../steps/context/operation-context.js';
 import { ownValue } from '../../json/own-value.js';
 
 export interface NpmInfoRequest {
@@ -28,7 +28,7 @@ export interface NpmInfoRequest {
  * E_OFFLINE with --offline: package documents are not cached.
  */
 export async function npmPluginInfo(
-  ctx: RegistryContext,
+  ctx: OperationContext,
   request: NpmInfoRequest,
 ): Promise<PluginInfo> {
   const { name, loaded } = request;

@@ -10,9 +10,9 @@ import { assertStoreWritable } from '../../store/check-writable.js';
 import { readState, updateState } from '../../store/state/state.js';
 import type { RegistryRecord, State } from '../../store/state/state-schema.js';
 import { effectiveRegistries } from '../steps/catalogs/defaults.js';
-import { environmentOf } from '../steps/context/environment.js';
+import { environmentOf } from '../steps/context/operation-context.js';
 import { loadCatalogSummary } from '../steps/catalogs/catalog.js';
-import { registryLockOptions, type RegistryContext } from '../steps/context/registry-context.js';
+import { lockOptions, type OperationContext } from '../steps/context/operation-context.js';
 
 export interface AddRegistryOptions {
   name: string;
@@ -39,7 +39,7 @@ export interface AddedRegistry {
  * failure the state file is unchanged. A marketplace's invalid entries come back as `warnings`.
  */
 export async function addRegistry(
-  ctx: RegistryContext,
+  ctx: OperationContext,
   opts: AddRegistryOptions,
 ): Promise<AddedRegistry> {
   const name = checkRegistryName(opts.name);
@@ -63,14 +63,14 @@ export async function addRegistry(
       checkFree(draft, name, ctx);
       draft.registries[name] = record;
     },
-    registryLockOptions(ctx),
+    lockOptions(ctx),
   );
   const location = showLocation(record.location);
   const warnings = (catalog.excluded ?? []).map((entry) => entry.message);
   return { name, kind: record.kind, location, plugins: catalog.summary.length, warnings };
 }
 
-function checkFree(state: State, name: string, ctx: RegistryContext): void {
+function checkFree(state: State, name: string, ctx: OperationContext): void {
   const existing = effectiveRegistries(state, ctx.defaults).find((entry) => entry.name === name);
   if (existing === undefined) return;
   throw new HookpmError(
@@ -83,7 +83,7 @@ function checkFree(state: State, name: string, ctx: RegistryContext): void {
   );
 }
 
-async function recordFor(opts: AddRegistryOptions, ctx: RegistryContext): Promise<RegistryRecord> {
+async function recordFor(opts: AddRegistryOptions, ctx: OperationContext): Promise<RegistryRecord> {
   const addedAt = (ctx.now?.() ?? new Date()).toISOString();
   const guess = classifyLocation(opts.location, opts.cwd);
   if (guess.kind === 'npm') {

@@ -14,14 +14,15 @@ import { indexUrlOf, showLocation } from '../../../registry/registry-location.js
 import { indexCacheDir } from '../../../store/paths.js';
 import type { RegistryKind } from '../../../store/state/state-schema.js';
 import type { RegistryEntry } from './defaults.js';
-import type { RegistryContext } from '../context/registry-context.js';
+import type { OperationContext } from '../context/operation-context.js';
+import { isOffline } from '../context/network.js';
 import type { Catalog, CatalogOptions, CatalogSummary } from './catalog-types.js';
 
 export interface KindLoader {
-  full(entry: RegistryEntry, ctx: RegistryContext, opts: CatalogOptions): Promise<Catalog>;
+  full(entry: RegistryEntry, ctx: OperationContext, opts: CatalogOptions): Promise<Catalog>;
   summary(
     entry: RegistryEntry,
-    ctx: RegistryContext,
+    ctx: OperationContext,
     opts: CatalogOptions,
   ): Promise<CatalogSummary>;
 }
@@ -54,14 +55,14 @@ const LOADERS: Readonly<Record<RegistryKind, KindLoader>> = {
   },
 };
 
-function nowOf(ctx: RegistryContext): Date {
+function nowOf(ctx: OperationContext): Date {
   return ctx.now?.() ?? new Date();
 }
 
 /** The registry's whole index (for info and install). */
 export function loadCatalog(
   entry: RegistryEntry,
-  ctx: RegistryContext,
+  ctx: OperationContext,
   opts: CatalogOptions,
 ): Promise<Catalog> {
   return LOADERS[entry.record.kind].full(entry, ctx, opts);
@@ -70,7 +71,7 @@ export function loadCatalog(
 /** The registry's search projection (for search and registry list/update). */
 export function loadCatalogSummary(
   entry: RegistryEntry,
-  ctx: RegistryContext,
+  ctx: OperationContext,
   opts: CatalogOptions,
 ): Promise<CatalogSummary> {
   return LOADERS[entry.record.kind].summary(entry, ctx, opts);
@@ -82,19 +83,22 @@ function source(entry: RegistryEntry): { name: string; location: string } {
 
 function indexOptions(
   entry: RegistryEntry,
-  ctx: RegistryContext,
+  ctx: OperationContext,
   opts: CatalogOptions,
 ): LoadIndexOptions {
   const onProgress = ctx.onProgress;
   return {
     cacheDir: indexCacheDir(ctx.paths),
-    offline: ctx.offline,
+    offline: isOffline(ctx),
     refresh: opts.refresh,
     ...(ctx.now ? { now: ctx.now } : {}),
     ...(ctx.indexMaxAgeMs === undefined ? {} : { maxAgeMs: ctx.indexMaxAgeMs }),
     ...(ctx.fetch ? { fetch: ctx.fetch } : {}),
     ...(onProgress
-      ? { onProgress: (got: number, total: number | null) => onProgress(entry.name, got, total) }
+      ? {
+          onProgress: (received: number, total: number | null) =>
+            onProgress({ kind: 'index', registry: entry.name, received, total }),
+        }
       : {}),
   };
 }

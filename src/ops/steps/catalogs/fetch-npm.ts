@@ -12,6 +12,7 @@ import { pickNpmVersion } from '../../../registry/npm/npm-document.js';
 import { createStagingDir } from '../../../store/layout.js';
 import { tarballCacheDir } from '../../../store/paths.js';
 import type { StorePaths } from '../../../store/store-paths.js';
+import { requireNetwork } from '../context/network.js';
 import { readPluginDir } from '../../../store/read-plugin.js';
 import { extractTarball, scanTarball, tarballInput } from '../../../store/tar/tarball-scan.js';
 
@@ -26,6 +27,8 @@ export interface NpmPluginRequest {
 
 export interface NpmStageContext {
   paths: StorePaths;
+  /** D5: package documents are not cached, so nothing is fetched and this is E_OFFLINE. */
+  offline?: boolean;
   env: Record<string, string | undefined>;
   cwd: string;
 }
@@ -59,6 +62,9 @@ export async function stageNpmPlugin(
   request: NpmPluginRequest,
   ctx: NpmStageContext,
 ): Promise<StagedNpmPlugin> {
+  requireNetwork(ctx, `cannot read the npm package document of ${request.package}`, {
+    package: request.package,
+  });
   const registry = request.registry ?? (await resolveNpmRegistry({ env: ctx.env, cwd: ctx.cwd }));
   const doc = await fetchNpmDocument(registry, request.package);
   const pick = pickNpmVersion(doc, request);

@@ -14,11 +14,11 @@ import { INDEX_MAX_AGE_MS } from '../../../registry/indexes/load-index.js';
 import { showLocation } from '../../../registry/registry-location.js';
 import { indexCacheDir } from '../../../store/paths.js';
 import type { RegistryEntry } from './defaults.js';
-import { environmentOf } from '../context/environment.js';
+import { environmentOf } from '../context/operation-context.js';
 import { buildMarketplaceIndex } from './marketplace-index.js';
 import { MARKETPLACE_FILE, readMarketplace } from './read-marketplace.js';
 import type { Catalog, CatalogOptions } from './catalog-types.js';
-import type { RegistryContext } from '../context/registry-context.js';
+import type { OperationContext } from '../context/operation-context.js';
 
 /** Failures that mean "cannot reach it now": a stale cached catalog is used instead (as for indexes). */
 const UNREACHABLE = new Set(['E_GIT', 'E_REGISTRY_NETWORK', 'E_REGISTRY_TIMEOUT']);
@@ -38,7 +38,7 @@ const UNREACHABLE = new Set(['E_GIT', 'E_REGISTRY_NETWORK', 'E_REGISTRY_TIMEOUT'
  */
 export async function loadMarketplaceCatalog(
   entry: RegistryEntry,
-  ctx: RegistryContext,
+  ctx: OperationContext,
   opts: CatalogOptions,
 ): Promise<Catalog> {
   const location = entry.record.location;
@@ -100,7 +100,7 @@ export function marketplaceCacheKey(location: string): string {
 
 async function readAndBuild(
   location: string,
-  ctx: RegistryContext,
+  ctx: OperationContext,
 ): Promise<{ index: RegistryIndex; excluded: ExcludedEntry[] }> {
   const { env, cwd } = environmentOf(ctx);
   const read = await readMarketplace(location, { cwd, env, paths: ctx.paths });
@@ -137,6 +137,6 @@ async function fileValidator(file: string): Promise<string | null> {
   return info === null ? null : `${info.size}:${info.mtimeMs}:${info.ino}`;
 }
 
-function now(ctx: RegistryContext): Date {
+function now(ctx: OperationContext): Date {
   return ctx.now?.() ?? new Date();
 }

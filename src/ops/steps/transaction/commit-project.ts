@@ -22,7 +22,7 @@ import {
 } from '../../../workspace/project-files.js';
 import { entryOf, recordOf, type InstalledEntry } from './record.js';
 import type { StagedPlugin } from '../staging/types.js';
-import { nowIso, type PluginContext } from '../context/plugin-context.js';
+import { nowIso, type OperationContext } from '../context/operation-context.js';
 import { decideConsent, type EnableMode } from '../consent/consent.js';
 import { reviewStaged } from '../review/review-staged.js';
 import { consentBaseline, consentedAnywhere } from './project-consent.js';
@@ -76,7 +76,7 @@ export interface RemovedData {
  * is recorded as installed and not enabled, and the command fails with E_CONSENT_REQUIRED.
  */
 export async function commitProject(
-  ctx: PluginContext,
+  ctx: OperationContext,
   staged: readonly StagedPlugin[],
   opts: ProjectCommitOptions,
 ): Promise<ProjectCommit> {
@@ -84,7 +84,7 @@ export async function commitProject(
 }
 
 async function commit(
-  ctx: PluginContext,
+  ctx: OperationContext,
   staged: readonly StagedPlugin[],
   opts: ProjectCommitOptions,
 ): Promise<ProjectCommit> {
@@ -145,7 +145,7 @@ function assertUnchanged(read: ProjectFiles): void {
 }
 
 async function commitOne(
-  ctx: PluginContext,
+  ctx: OperationContext,
   draft: State,
   opts: ProjectCommitOptions,
   staged: StagedPlugin,

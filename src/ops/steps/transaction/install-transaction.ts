@@ -50,7 +50,7 @@ import type { InstallSource, StagedPlugin } from '../staging/types.js';
 import { assertKnownIntegrity, isFromRegistry } from '../staging/pick.js';
 import { rememberIntegrity } from '../../../store/state/known-integrity.js';
 import { stageAll } from '../staging/stage-all.js';
-import { nowIso, type PluginContext } from '../context/plugin-context.js';
+import { nowIso, type OperationContext } from '../context/operation-context.js';
 import { reviewStaged } from '../review/review-staged.js';
 
 /**
@@ -62,14 +62,13 @@ import { reviewStaged } from '../review/review-staged.js';
  * were. `notes` of the caller are kept when E_CONSENT_REQUIRED ends the command.
  */
 export async function stageAndCommit(
-  ctx: PluginContext,
+  ctx: OperationContext,
   sources: readonly InstallSource[],
   opts: TransactionOptions,
   notes: readonly string[] = [],
 ): Promise<InstallResult> {
   const staged = await stageAll(sources, {
     ctx,
-    offline: opts.offline === true,
     cwd: opts.cwd,
     acceptIntegrityChange: opts.acceptIntegrityChange === true,
   });
@@ -77,7 +76,7 @@ export async function stageAndCommit(
 }
 
 async function commit(
-  ctx: PluginContext,
+  ctx: OperationContext,
   staged: readonly StagedPlugin[],
   opts: TransactionOptions,
   earlier: readonly string[],
@@ -147,7 +146,7 @@ function consentRequired(waiting: readonly InstalledEntry[], notes: string[]): H
 }
 
 async function installOne(
-  ctx: PluginContext,
+  ctx: OperationContext,
   draft: State,
   staged: StagedPlugin,
   opts: TransactionOptions,

@@ -9,7 +9,7 @@ import {
 } from './record.js';
 import type { InstallOptions } from './options.js';
 import type { InstallSource, StagedPlugin } from '../staging/types.js';
-import { nowIso, type PluginContext } from '../context/plugin-context.js';
+import { nowIso, type OperationContext } from '../context/operation-context.js';
 import { consentCarries } from '../consent/consent.js';
 import { reviewStaged } from '../review/review-staged.js';
 import { stageAll } from '../staging/stage-all.js';
@@ -21,9 +21,9 @@ import { stageAll } from '../staging/stage-all.js';
  * and every installed tree are left as they are; only the download cache (D5) may gain files.
  */
 export async function planInstall(
-  ctx: PluginContext,
+  ctx: OperationContext,
   sources: readonly InstallSource[],
-  opts: Pick<InstallOptions, 'enable' | 'force' | 'offline' | 'cwd' | 'acceptIntegrityChange'> & {
+  opts: Pick<InstallOptions, 'enable' | 'force' | 'cwd' | 'acceptIntegrityChange'> & {
     state: State;
   },
 ): Promise<InstallResult> {
@@ -34,7 +34,6 @@ export async function planInstall(
   };
   const staged = await stageAll(sources, {
     ctx,
-    offline: opts.offline === true,
     cwd: opts.cwd,
     acceptIntegrityChange: opts.acceptIntegrityChange === true,
   });
@@ -47,7 +46,7 @@ export async function planInstall(
 }
 
 async function planOne(
-  ctx: PluginContext,
+  ctx: OperationContext,
   staged: StagedPlugin,
   opts: Pick<InstallOptions, 'enable' | 'force'> & { state: State },
 ): Promise<InstalledEntry> {
@@ -61,7 +60,7 @@ async function planOne(
  * project's own or the user's for a project install); `carried`: consent the caller knows carries.
  */
 export async function planStaged(
-  ctx: PluginContext,
+  ctx: OperationContext,
   staged: StagedPlugin,
   opts: Pick<InstallOptions, 'enable' | 'force'> & {
     existing: PluginRecord | undefined;
