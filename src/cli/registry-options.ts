@@ -2,7 +2,7 @@ import { offlineIndexesNote } from '../registry/offline-error.js';
 import type { RegistryWarning } from '../ops/steps/catalogs/load-catalogs.js';
 import { escapeControl, printErrorLine } from './render/render.js';
 
-/** Registries that could not be read, and --offline use of cached indexes, said on stderr. */
+/** Registries that could not be read, and cached indexes used offline (D5), said on stderr. */
 export function printRegistryNotes(notes: {
   warnings: RegistryWarning[];
   offline: string[];

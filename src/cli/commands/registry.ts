@@ -3,6 +3,7 @@ import type { RegistryStatus } from '../../ops/registries/list.js';
 import { boldHeader, colourEnabled } from '../render/colour.js';
 import { globalOptions } from '../global-options.js';
 import { createOperationContext } from '../operation-context.js';
+import { printRegistryNotes } from '../registry-options.js';
 import {
   escapeControl,
   printErrorLine,
@@ -106,9 +107,10 @@ async function list(command: Command, verb: 'list' | 'update', name?: string): P
     );
     if (r.error.hint !== null) printErrorLine(`  ${escapeControl(r.error.hint)}`);
   }
-  const offline = registries.filter((r) => r.offline).map((r) => r.name);
-  if (offline.length > 0)
-    printErrorLine(`hookpm: --offline: using the cached indexes of ${offline.join(', ')}`);
+  printRegistryNotes({
+    warnings: [],
+    offline: registries.filter((r) => r.offline).map((r) => r.name),
+  });
 }
 
 function row(r: RegistryStatus): string[] {

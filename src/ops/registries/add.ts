@@ -10,9 +10,13 @@ import { assertStoreWritable } from '../../store/check-writable.js';
 import { readState, updateState } from '../../store/state/state.js';
 import type { RegistryRecord, State } from '../../store/state/state-schema.js';
 import { effectiveRegistries } from '../steps/catalogs/defaults.js';
-import { environmentOf } from '../steps/context/operation-context.js';
 import { loadCatalogSummary } from '../steps/catalogs/catalog.js';
-import { lockOptions, type OperationContext } from '../steps/context/operation-context.js';
+import {
+  environmentOf,
+  lockOptions,
+  type OperationContext,
+} from '../steps/context/operation-context.js';
+import { requireNetwork } from '../steps/context/network.js';
 
 export interface AddRegistryOptions {
   name: string;
@@ -47,13 +51,12 @@ export async function addRegistry(
   await assertStoreWritable(ctx.paths);
   checkFree(await readState(ctx.paths), name, ctx);
   const record = await recordFor(opts, ctx);
-  if (ctx.offline && record.kind === 'index' && !indexUrlOf(record.location).startsWith('file:')) {
-    throw new HookpmError(
-      'E_OFFLINE',
-      `--offline: cannot add the registry ${name}, whose index must be fetched from ${showLocation(record.location)}`,
-      { registry: name, hint: 'Run the command again without --offline.' },
+  if (record.kind === 'index' && !indexUrlOf(record.location).startsWith('file:'))
+    requireNetwork(
+      ctx,
+      `cannot add the registry ${name}, whose index must be fetched from ${showLocation(record.location)}`,
+      { registry: name },
     );
-  }
   const catalog = await loadCatalogSummary({ name, record, builtin: false }, ctx, {
     refresh: true,
   });

@@ -19,7 +19,7 @@ export interface RegistryStatus {
   builtin: boolean;
   origin: IndexOrigin | null;
   fetchedAt: string | null;
-  /** True when --offline made the index come from the cache. */
+  /** True when the index came from the cache because the command runs offline (D5). */
   offline: boolean;
   /** Set when the registry could not be reached and a stale cached copy was counted. */
   stale: { code: string; message: string } | null;

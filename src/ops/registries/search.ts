@@ -14,7 +14,7 @@ export interface SearchResult {
   results: SearchHit[];
   /** Registries that could not be read; the search used the others. */
   warnings: RegistryWarning[];
-  /** Registries searched in their cached copy because of --offline. */
+  /** Registries searched in their cached copy because the command runs offline (D5). */
   offline: string[];
   /** What was not searched and why (npm registries: registry.md section 1). */
   notes: string[];

@@ -32,12 +32,12 @@ const LOADERS: Readonly<Record<RegistryKind, KindLoader>> = {
     full: (entry, ctx, opts) =>
       withBuiltinHint(entry, async () => {
         const loaded = await loadIndex(source(entry), indexOptions(entry, ctx, opts));
-        return { registry: entry.name, kind: 'index', ...loaded, indexUrl: loaded.url };
+        return { registry: entry.name, kind: 'index', ...loaded, ...cachedBy(ctx, loaded) };
       }),
     summary: (entry, ctx, opts) =>
       withBuiltinHint(entry, async () => {
         const loaded = await loadIndexSummary(source(entry), indexOptions(entry, ctx, opts));
-        return { registry: entry.name, kind: 'index', ...loaded, indexUrl: loaded.url };
+        return { registry: entry.name, kind: 'index', ...loaded, ...cachedBy(ctx, loaded) };
       }),
   },
   // Loaded only when used: search must not pay for git, tar or the marketplace schema.
@@ -54,6 +54,18 @@ const LOADERS: Readonly<Record<RegistryKind, KindLoader>> = {
       (await import('./npm-catalog.js')).createNpmCatalog(entry, nowOf(ctx)),
   },
 };
+
+/**
+ * The index URL, and whether the index came from the cache only because the context is offline
+ * (a network index: load-index reads a `file:` one as usual).
+ */
+function cachedBy(
+  ctx: OperationContext,
+  loaded: { url: string; origin: string },
+): Pick<CatalogSummary, 'indexUrl' | 'offline'> {
+  const network = !loaded.url.startsWith('file:');
+  return { indexUrl: loaded.url, offline: isOffline(ctx) && network && loaded.origin === 'cache' };
+}
 
 function nowOf(ctx: OperationContext): Date {
   return ctx.now?.() ?? new Date();

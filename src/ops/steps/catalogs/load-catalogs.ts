@@ -20,14 +20,14 @@ export interface LoadedCatalogs<C> {
   entries: RegistryEntry[];
   catalogs: C[];
   warnings: RegistryWarning[];
-  /** Registries whose index came from the cache because of --offline. */
+  /** Registries whose index came from the cache because the context is offline (D5). */
   offline: string[];
 }
 
 export interface LoadCatalogsOptions {
   /** Only these registries (by name); default all in effect. */
   only?: (name: string) => boolean;
-  /** Revalidate (re-read) every index now (N4); ignored by an offline context, which uses the cache. */
+  /** Revalidate (re-read) every index now (N4); ignored without network, which uses the cache. */
   refresh?: boolean;
 }
 
@@ -83,8 +83,8 @@ async function loadEach<C extends CatalogSummary>(
       hint: error.hint ?? null,
     });
   });
-  const offline = catalogs.filter((c) => c.offline).map((c) => c.registry);
-  return { state, entries, catalogs, warnings, offline };
+  const cachedOnly = catalogs.filter((c) => c.offline).map((c) => c.registry);
+  return { state, entries, catalogs, warnings, offline: cachedOnly };
 }
 
 function staleWarning(
