@@ -11,8 +11,8 @@ import { redactUrl } from '../../../registry/http/url-policy.js';
 import { pickNpmVersion } from '../../../registry/npm/npm-document.js';
 import { createStagingDir } from '../../../store/layout.js';
 import { tarballCacheDir } from '../../../store/paths.js';
-import type { StorePaths } from '../../../store/store-paths.js';
 import { requireNetwork } from '../context/network.js';
+import type { Environment, OperationContext } from '../context/operation-context.js';
 import { readPluginDir } from '../../../store/read-plugin.js';
 import { extractTarball, scanTarball, tarballInput } from '../../../store/tar/tarball-scan.js';
 
@@ -25,13 +25,11 @@ export interface NpmPluginRequest {
   includePrerelease?: boolean;
 }
 
-export interface NpmStageContext {
-  paths: StorePaths;
-  /** D5: package documents are not cached, so nothing is fetched and this is E_OFFLINE. */
-  offline?: boolean;
-  env: Record<string, string | undefined>;
-  cwd: string;
-}
+/**
+ * The operation context's store and offline setting (package documents are not cached, so an
+ * offline context is E_OFFLINE before any request), with its environment resolved.
+ */
+export type NpmStageContext = Pick<OperationContext, 'paths' | 'offline'> & Environment;
 
 /** A plugin extracted from an npm tarball into staging, not yet validated for install. */
 export interface StagedNpmPlugin {
