@@ -1,5 +1,5 @@
 import type { GlobalOptions } from './global-options.js';
-import { installContextOf } from './plugin-context.js';
+import { createOperationContext, enableModeOf } from './operation-context.js';
 import { printJson } from './render/render.js';
 import { printInstallResult } from './render/render-install.js';
 
@@ -20,18 +20,17 @@ export async function runInstall(
   globals: GlobalOptions,
 ): Promise<void> {
   const { installPlugins } = await import('../ops/install/install.js');
-  const { ctx, progress } = installContextOf(globals);
+  const { ctx, done } = createOperationContext(globals, 'install');
   // Cleared before anything is printed, and when the install fails.
   const result = await installPlugins(ctx, {
     specs,
     cwd: globals.cwd,
-    enable: !flags.enable ? 'no' : globals.yes ? 'yes' : 'ask',
+    enable: enableModeOf(ctx, flags.enable),
     force: flags.force === true,
     dryRun: flags.dryRun === true,
-    offline: globals.offline,
     includePrerelease: flags.includePrerelease === true,
     acceptIntegrityChange: flags.forceIntegrityChange === true,
-  }).finally(progress.done);
+  }).finally(done);
   if (globals.json) return printJson(result);
   printInstallResult(result);
 }

@@ -1,6 +1,6 @@
 import type { ProjectInstallResult } from '../ops/project/project-result.js';
 import type { GlobalOptions } from './global-options.js';
-import { installContextOf } from './plugin-context.js';
+import { createOperationContext, enableModeOf } from './operation-context.js';
 import { escapeControl, printErrorLine, printJson, printLine } from './render/render.js';
 import { printInstallResult } from './render/render-install.js';
 
@@ -24,10 +24,9 @@ export async function runProjectAction(
   action: ProjectAction,
   globals: GlobalOptions,
 ): Promise<void> {
-  const { ctx, progress } = installContextOf(globals);
-  const noEnable = 'enable' in action && !action.enable;
-  const enable = noEnable ? ('no' as const) : globals.yes ? ('yes' as const) : ('ask' as const);
-  const base = { cwd: globals.cwd, enable, offline: globals.offline };
+  const { ctx, done } = createOperationContext(globals, 'install');
+  const enable = enableModeOf(ctx, !('enable' in action) || action.enable);
+  const base = { cwd: globals.cwd, enable };
   const run = async (): Promise<ProjectInstallResult> => {
     switch (action.kind) {
       case 'install-specs': {
@@ -59,7 +58,7 @@ export async function runProjectAction(
         });
     }
   };
-  const result = await run().finally(progress.done);
+  const result = await run().finally(done);
   if (globals.json) return printJson(result);
   printInstallResult({ installed: result.installed, dryRun: result.dryRun === true, notes: [] });
   for (const [id, entry] of Object.entries(result.wouldLock ?? {}))

@@ -1,26 +1,8 @@
-import type { RegistryContext } from '../ops/steps/context/registry-context.js';
+import { offlineIndexesNote } from '../registry/offline-error.js';
 import type { RegistryWarning } from '../ops/steps/catalogs/load-catalogs.js';
-import { storePathsOf, type GlobalOptions } from './global-options.js';
-import { createIndexProgress, type IndexProgress } from './progress/index-progress.js';
 import { escapeControl, printErrorLine } from './render/render.js';
 
-/** The context of the registry commands, and the progress display to clear when they end. */
-export function registryContextFromGlobals(globals: GlobalOptions): {
-  ctx: RegistryContext;
-  progress: IndexProgress;
-} {
-  const progress = createIndexProgress();
-  const ctx: RegistryContext = {
-    paths: storePathsOf(globals),
-    offline: globals.offline,
-    env: process.env,
-    cwd: globals.cwd,
-    ...(progress.onProgress ? { onProgress: progress.onProgress } : {}),
-  };
-  return { ctx, progress };
-}
-
-/** Registries that could not be read, and --offline use of cached indexes, said on stderr. */
+/** Registries that could not be read, and cached indexes used offline (D5), said on stderr. */
 export function printRegistryNotes(notes: {
   warnings: RegistryWarning[];
   offline: string[];
@@ -31,7 +13,5 @@ export function printRegistryNotes(notes: {
     );
     if (w.hint !== null) printErrorLine(`  ${escapeControl(w.hint)}`);
   }
-  if (notes.offline.length > 0) {
-    printErrorLine(`hookpm: --offline: using the cached indexes of ${notes.offline.join(', ')}`);
-  }
+  if (notes.offline.length > 0) printErrorLine(`hookpm: ${offlineIndexesNote(notes.offline)}`);
 }

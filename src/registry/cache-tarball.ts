@@ -9,8 +9,8 @@
 import { closeSync, createReadStream, fstatSync, openSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HookpmError } from '../errors.js';
 import { toStoreError } from '../io/fs-error.js';
+import { offlineError } from './offline-error.js';
 import type { FetchOptions } from './http/fetch-options.js';
 import { createIntegrityChecker, integrityOf, parseIntegrity } from './integrity.js';
 import { redactUrl } from './http/url-policy.js';
@@ -67,14 +67,10 @@ export async function fetchTarballCached(
   const hit = await readVerified(file, opts.integrity);
   if (hit !== null) return { file, origin: 'cache', ...hit };
   if (opts.offline && !url.startsWith('file:')) {
-    throw new HookpmError(
-      'E_OFFLINE',
-      `--offline: the tarball ${redactUrl(url)} is not in the cache (${opts.integrity.slice(0, 30)}...)`,
-      {
-        url: redactUrl(url),
-        integrity: opts.integrity,
-        hint: 'Install it once while online; later installs of the same version need no network.',
-      },
+    throw offlineError(
+      `the tarball ${redactUrl(url)} is not in the cache (${opts.integrity.slice(0, 30)}...)`,
+      { url: redactUrl(url), integrity: opts.integrity },
+      'Install it once while online; later installs of the same version need no network.',
     );
   }
   await mkdir(opts.cacheDir, { recursive: true }).catch((error: unknown) => {

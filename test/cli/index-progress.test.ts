@@ -20,8 +20,8 @@ describe('cli.md section 1: progress and colour only on a TTY', () => {
   it('index download progress is drawn on a TTY stream and cleared when done', async () => {
     const { out, text } = stream(true);
     const progress = createIndexProgress(out);
-    progress.onProgress?.('acme', 1024, 4096);
-    progress.onProgress?.('acme', 4096, 4096);
+    progress.onProgress?.({ kind: 'index', registry: 'acme', received: 1024, total: 4096 });
+    progress.onProgress?.({ kind: 'index', registry: 'acme', received: 4096, total: 4096 });
     progress.done();
     await new Promise((resolve) => setImmediate(resolve));
     expect(text()).toContain('fetching the index of acme: 1.0 KiB / 4.0 KiB');

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HookpmError } from '../../src/errors.js';
 import { installPlugins } from '../../src/ops/install/install.js';
-import type { PluginContext } from '../../src/ops/steps/context/plugin-context.js';
+import type { OperationContext } from '../../src/ops/steps/context/operation-context.js';
 import { enablePlugin } from '../../src/ops/plugins/enable.js';
 import { switchHooks } from '../../src/ops/plugins/hook-switch.js';
 import { updatePlugins, type UpdateOptions } from '../../src/ops/plugins/update.js';
@@ -27,7 +27,7 @@ import { makeWorld, type World } from './plugin-fixture.js';
 
 let world: World;
 let acme: ServedRegistry;
-let ctx: PluginContext;
+let ctx: OperationContext;
 
 beforeEach(async () => {
   world = await makeWorld();
@@ -86,7 +86,6 @@ const update = (over: Partial<UpdateOptions> = {}) =>
     dryRun: false,
     allowDowngrade: false,
     includePrerelease: false,
-    offline: false,
     ...over,
   });
 
@@ -137,9 +136,7 @@ describe('the consent covers the plugin code (issue 14 item 1; plugins.md Q5)', 
     ]);
 
     await refusedCleanly('E_CONSENT_REQUIRED', () => update());
-    await refusedCleanly('E_CONSENT_REQUIRED', () =>
-      enablePlugin(ctx, { name: 'guard', yes: false }),
-    );
+    await refusedCleanly('E_CONSENT_REQUIRED', () => enablePlugin(ctx, { name: 'guard' }));
 
     const approved = await update({ enable: 'yes' });
     expect(approved.installed[0]).toMatchObject({ version: '1.1.0', active: true });
@@ -283,7 +280,7 @@ describe('per-hook opt-outs (issue 14 item 3)', () => {
     expect(pending.optedOut).toEqual([{ key, applies: false }]);
     expect(pending.diff?.removed).toMatchObject([{ command: 'echo second', off: true }]);
     expect(pending.diff?.added).toMatchObject([{ command: 'echo changed', off: false }]);
-    await enablePlugin(ctx, { name: 'guard', yes: true });
+    await enablePlugin({ ...ctx, consent: 'yes' }, { name: 'guard' });
     expect((await record()).disabledHooks).toBeUndefined();
     expect(await running()).toEqual([
       ['PreToolUse:0:0', HOOK.command],
@@ -299,7 +296,7 @@ describe('per-hook opt-outs (issue 14 item 3)', () => {
     await failure(() => update());
     const third = (await review()).hooks.find((h) => h.command === 'echo third')!.key;
     await switchHooks(ctx, { name: 'guard', keys: [third], off: true });
-    await enablePlugin(ctx, { name: 'guard', yes: true });
+    await enablePlugin({ ...ctx, consent: 'yes' }, { name: 'guard' });
     expect(await record()).toMatchObject({ version: '1.1.0', disabledHooks: [third] });
     expect((await running()).map(([, command]) => command)).toEqual([HOOK.command, 'echo second']);
   });

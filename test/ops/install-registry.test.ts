@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { enablePlugin } from '../../src/ops/plugins/enable.js';
 import { installPlugins } from '../../src/ops/install/install.js';
 import type { InstallOptions } from '../../src/ops/steps/transaction/options.js';
-import type { PluginContext } from '../../src/ops/steps/context/plugin-context.js';
+import type { OperationContext } from '../../src/ops/steps/context/operation-context.js';
 import { uninstallPlugins } from '../../src/ops/plugins/uninstall.js';
 import { updatePlugins, type UpdateOptions } from '../../src/ops/plugins/update.js';
 import { INDEX_MAX_AGE_MS } from '../../src/registry/indexes/load-index.js';
@@ -29,7 +29,7 @@ import { failsCleanly, failure } from '../helpers/failure.js';
 
 let world: World;
 let acme: ServedRegistry;
-let ctx: PluginContext;
+let ctx: OperationContext;
 /** The context's clock; moved past INDEX_MAX_AGE_MS when a test needs the cached index revalidated. */
 let clock = Date.parse('2026-11-30T12:00:00.000Z');
 
@@ -42,7 +42,7 @@ const FAST = {
   connectTimeoutMs: 2000,
 };
 
-function contextFor(...registries: ServedRegistry[]): PluginContext {
+function contextFor(...registries: ServedRegistry[]): OperationContext {
   const defaults = Object.fromEntries(
     registries.map((r) => [
       r.index.name,
@@ -68,14 +68,20 @@ afterEach(async () => {
 });
 
 const install = (specs: string[], over: Partial<InstallOptions> = {}) =>
-  installPlugins(ctx, {
-    specs,
-    cwd: world.dir,
-    enable: 'yes',
-    force: false,
-    dryRun: false,
-    ...over,
-  });
+  installPlugins(ctx, installOptions(specs, over));
+
+/** The same install in a context of the network-less command (`--offline`, D5). */
+const installOffline = (specs: string[], over: Partial<InstallOptions> = {}) =>
+  installPlugins({ ...ctx, offline: true }, installOptions(specs, over));
+
+const installOptions = (specs: string[], over: Partial<InstallOptions>): InstallOptions => ({
+  specs,
+  cwd: world.dir,
+  enable: 'yes',
+  force: false,
+  dryRun: false,
+  ...over,
+});
 
 const update = (names: string[] = [], over: Partial<UpdateOptions> = {}) =>
   updatePlugins(ctx, {
@@ -85,7 +91,6 @@ const update = (names: string[] = [], over: Partial<UpdateOptions> = {}) =>
     dryRun: false,
     allowDowngrade: false,
     includePrerelease: false,
-    offline: false,
     ...over,
   });
 
@@ -231,19 +236,19 @@ describe('D5: the tarball cache and --offline', () => {
     await install(['guard']);
     await uninstallPlugins(ctx, { names: ['guard'], keepData: false });
     await acme.close();
-    const result = await install(['guard'], { offline: true });
+    const result = await installOffline(['guard']);
     expect(result.installed[0]).toMatchObject({ id: 'guard@acme', version: '1.0.0' });
     expect(result.notes.join('\n')).toMatch(/--offline: using the cached indexes of acme/);
     acme = await startPluginRegistry('acme');
   });
 
   it('D5: --offline without a cached index or tarball is E_OFFLINE and nothing is fetched', async () => {
-    await failsCleanly(world.paths, 'E_OFFLINE', () => install(['guard'], { offline: true }));
+    await failsCleanly(world.paths, 'E_OFFLINE', () => installOffline(['guard']));
     expect(acme.requests).toEqual([]);
     await install(['guard'], { dryRun: true });
     for (const file of await readdir(tarballCacheDir(world.paths)))
       await writeFile(join(tarballCacheDir(world.paths), file), 'damaged');
-    await failsCleanly(world.paths, 'E_OFFLINE', () => install(['guard'], { offline: true }));
+    await failsCleanly(world.paths, 'E_OFFLINE', () => installOffline(['guard']));
   });
 });
 
@@ -280,7 +285,7 @@ describe('hookpm update (plugins.md Q5; V2)', () => {
       PreToolUse: ['echo one', 'echo two', 'echo three'],
     });
     await failure(() => update());
-    const enabled = await enablePlugin(ctx, { name: 'guard', yes: true });
+    const enabled = await enablePlugin({ ...ctx, consent: 'yes' }, { name: 'guard' });
     expect(enabled).toMatchObject({ version: '1.2.0', changed: true });
     const record = (await readState(world.paths)).plugins['guard@acme']!;
     expect(record).toMatchObject({
@@ -376,7 +381,7 @@ describe('D1b: tarball files and URLs belong to `local`', () => {
     const state = await readState(world.paths);
     expect(state.plugins['served@local']!.source).toBe(`${acme.url}x/served.tgz`);
     await failsCleanly(world.paths, 'E_OFFLINE', () =>
-      install([`${acme.url}x/served.tgz`], { offline: true, force: true }),
+      installOffline([`${acme.url}x/served.tgz`], { force: true }),
     );
   });
 

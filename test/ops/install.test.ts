@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { installPlugins } from '../../src/ops/install/install.js';
 import type { InstallOptions } from '../../src/ops/steps/transaction/options.js';
-import type { PluginContext } from '../../src/ops/steps/context/plugin-context.js';
+import type { OperationContext } from '../../src/ops/steps/context/operation-context.js';
 import type { ReviewReport } from '../../src/ops/steps/consent/report.js';
 import { fingerprintTree } from '../../src/store/fingerprint.js';
 import { stagingRoot } from '../../src/store/paths.js';
@@ -15,7 +15,7 @@ import { cmd, makeWorld, pluginFiles, type World } from './plugin-fixture.js';
 import { failure } from '../helpers/failure.js';
 
 let world: World;
-let ctx: PluginContext;
+let ctx: OperationContext;
 beforeEach(async () => {
   world = await makeWorld();
   ctx = { paths: world.paths, now: () => new Date('2026-11-30T12:00:00.000Z') };

@@ -12,7 +12,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { installPlugins } from '../../src/ops/install/install.js';
 import { describePlugin } from '../../src/ops/plugins/info.js';
 import { addRegistry } from '../../src/ops/registries/add.js';
-import type { RegistryContext } from '../../src/ops/steps/context/registry-context.js';
+import type { OperationContext } from '../../src/ops/steps/context/operation-context.js';
 import { resolveStorePaths } from '../../src/store/paths.js';
 import type { StorePaths } from '../../src/store/store-paths.js';
 import { ensureBuilt, runBin } from '../helpers/built-bin.js';
@@ -52,7 +52,7 @@ beforeEach(async () => {
 });
 afterEach(() => rm(root, { recursive: true, force: true }));
 
-const ctx = (): RegistryContext => ({ paths, offline: false, defaults: {} });
+const ctx = (): OperationContext => ({ paths, offline: false, defaults: {} });
 
 const WHY: Record<string, string> = {
   broken: 'plugins[1] ("broken"): version',

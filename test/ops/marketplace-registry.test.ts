@@ -16,8 +16,7 @@ import { installPlugins } from '../../src/ops/install/install.js';
 import type { InstallOptions } from '../../src/ops/steps/transaction/options.js';
 import { updateRegistries } from '../../src/ops/registries/list.js';
 import { loadCatalogs } from '../../src/ops/steps/catalogs/load-catalogs.js';
-import type { PluginContext } from '../../src/ops/steps/context/plugin-context.js';
-import type { RegistryContext } from '../../src/ops/steps/context/registry-context.js';
+import type { OperationContext } from '../../src/ops/steps/context/operation-context.js';
 import { reviewAny } from '../../src/ops/review/review-any.js';
 import { searchPlugins } from '../../src/ops/registries/search.js';
 import { updatePlugins } from '../../src/ops/plugins/update.js';
@@ -61,7 +60,7 @@ function record(location: string): RegistryRecord {
   return { location, kind: 'marketplace', addedAt: '2026-11-30T00:00:00.000Z' };
 }
 
-function registryCtx(offline = false): RegistryContext {
+function registryCtx(offline = false): OperationContext {
   return {
     paths,
     offline,
@@ -70,7 +69,7 @@ function registryCtx(offline = false): RegistryContext {
   };
 }
 
-function pluginCtx(): PluginContext {
+function pluginCtx(): OperationContext {
   const { defaults, now } = registryCtx();
   return { paths, now, ...(defaults === undefined ? {} : { defaults }) };
 }
@@ -144,7 +143,7 @@ describe('the catalog of a marketplace registry', () => {
   });
 
   it('D5, N4: a git catalog is used from the cache while fresh, stale with a warning when git cannot fetch it, from the cache with --offline, and E_OFFLINE without one', async () => {
-    const ids = async (ctx: RegistryContext) => {
+    const ids = async (ctx: OperationContext) => {
       const found = await searchPlugins(ctx, { query: 'greet' });
       return { ids: found.results.map((r) => r.id), warnings: found.warnings.map((w) => w.code) };
     };
@@ -241,14 +240,10 @@ describe('installing and updating marketplace plugins', () => {
 
   it('D5: --offline refuses a plugin that must be fetched (E_OFFLINE) and reads a local marketplace as usual', async () => {
     const offline = (spec: string) =>
-      installPlugins(pluginCtx(), {
-        specs: [spec],
-        cwd: root,
-        enable: 'yes',
-        force: false,
-        dryRun: false,
-        offline: true,
-      });
+      installPlugins(
+        { ...pluginCtx(), offline: true },
+        { specs: [spec], cwd: root, enable: 'yes', force: false, dryRun: false },
+      );
     await loadCatalogs(registryCtx(), { only: (n) => n === 'mkt' });
     expect((await failure(offline('far@mkt'))).code).toBe('E_OFFLINE');
     expect((await offline('greet@mkt')).installed[0]).toMatchObject({ id: 'greet@mkt' });
@@ -258,7 +253,6 @@ describe('installing and updating marketplace plugins', () => {
     const review = await reviewAny(pluginCtx(), {
       target: 'greet@mktgit',
       cwd: root,
-      offline: false,
       includePrerelease: false,
     });
     expect(review).toMatchObject({
@@ -280,7 +274,6 @@ describe('installing and updating marketplace plugins', () => {
       dryRun: false,
       allowDowngrade: false,
       includePrerelease: false,
-      offline: false,
     };
     const moved = await updatePlugins(pluginCtx(), opts);
     expect(moved.installed.map((p) => [p.id, p.version])).toEqual([['greet@mktgit', '1.1.0']]);

@@ -5,7 +5,7 @@ import { disablePlugin } from '../../src/ops/plugins/disable.js';
 import { enablePlugin } from '../../src/ops/plugins/enable.js';
 import { installPlugins } from '../../src/ops/install/install.js';
 import { listPlugins } from '../../src/ops/plugins/list.js';
-import type { PluginContext } from '../../src/ops/steps/context/plugin-context.js';
+import type { OperationContext } from '../../src/ops/steps/context/operation-context.js';
 import type { ReviewReport } from '../../src/ops/steps/consent/report.js';
 import { reviewPlugin } from '../../src/ops/review/review.js';
 import { uninstallPlugins } from '../../src/ops/plugins/uninstall.js';
@@ -16,7 +16,7 @@ import { cmd, makeWorld, pluginFiles, type World } from './plugin-fixture.js';
 import { failure } from '../helpers/failure.js';
 
 let world: World;
-let ctx: PluginContext;
+let ctx: OperationContext;
 beforeEach(async () => {
   world = await makeWorld();
   ctx = { paths: world.paths };
@@ -42,7 +42,7 @@ describe('enable and disable', () => {
     const asked: ReviewReport[] = [];
     const result = await enablePlugin(
       { ...ctx, confirm: async (r) => (asked.push(r), true), now: () => new Date(0) },
-      { name: 'guard', yes: false },
+      { name: 'guard' },
     );
     expect(asked.map((r) => [r.id, r.consented])).toEqual([['guard@local', false]]);
     const record = (await readState(world.paths)).plugins['guard@local']!;
@@ -63,7 +63,7 @@ describe('enable and disable', () => {
   it('Q4: without a TTY and without --yes, enable fails with E_CONSENT_REQUIRED and changes nothing', async () => {
     await install('guard', { Stop: [cmd('echo s')] });
     const before = await hashStore(world.paths);
-    const error = await failure(() => enablePlugin(ctx, { name: 'guard', yes: false }));
+    const error = await failure(() => enablePlugin(ctx, { name: 'guard' }));
     expect(error.code).toBe('E_CONSENT_REQUIRED');
     expect(error.hint).toContain('--yes');
     expect(await hashStore(world.paths)).toEqual(before);
@@ -73,11 +73,8 @@ describe('enable and disable', () => {
     await install('guard', { Stop: [cmd('echo s')] });
     const before = await hashStore(world.paths);
     expect(
-      (
-        await failure(() =>
-          enablePlugin({ ...ctx, confirm: async () => false }, { name: 'guard', yes: false }),
-        )
-      ).code,
+      (await failure(() => enablePlugin({ ...ctx, confirm: async () => false }, { name: 'guard' })))
+        .code,
     ).toBe('E_CANCELLED');
     expect(await hashStore(world.paths)).toEqual(before);
   });
@@ -92,7 +89,7 @@ describe('enable and disable', () => {
           throw new Error('asked');
         },
       },
-      { name: 'guard@local', yes: false },
+      { name: 'guard@local' },
     );
     expect(result.changed).toBe(true);
   });
@@ -113,7 +110,7 @@ describe('enable and disable', () => {
   it('Q6: enabling a plugin whose installed files changed is refused with E_PLUGIN_TAMPERED and a --force hint', async () => {
     const { entry } = await install('guard', { Stop: [cmd('echo s')] });
     await writeFile(join(entry.path!, 'hooks', 'hooks.json'), '{"hooks": {}}');
-    const error = await failure(() => enablePlugin(ctx, { name: 'guard', yes: true }));
+    const error = await failure(() => enablePlugin({ ...ctx, consent: 'yes' }, { name: 'guard' }));
     expect(error.code).toBe('E_PLUGIN_TAMPERED');
     expect(error.hint).toContain('hookpm install --force');
   });
@@ -121,11 +118,11 @@ describe('enable and disable', () => {
   it('Q6, issue 15 item 4: a file the plugin created in its folder does not stop enable; one a handler names does', async () => {
     const { entry } = await install('guard', { Stop: [cmd('sh scripts/run.sh')] });
     await writeFile(join(entry.path!, 'notes.txt'), 'written by the plugin');
-    expect((await enablePlugin(ctx, { name: 'guard', yes: true })).enabled).toBe(true);
+    expect((await enablePlugin({ ...ctx, consent: 'yes' }, { name: 'guard' })).enabled).toBe(true);
     await disablePlugin(ctx, { name: 'guard' });
     await mkdir(join(entry.path!, 'scripts'));
     await writeFile(join(entry.path!, 'scripts', 'run.sh'), 'echo evil');
-    const error = await failure(() => enablePlugin(ctx, { name: 'guard', yes: true }));
+    const error = await failure(() => enablePlugin({ ...ctx, consent: 'yes' }, { name: 'guard' }));
     expect(error.code).toBe('E_PLUGIN_TAMPERED');
     expect(error.message).toContain(
       'scripts/run.sh was created after install and a handler names scripts/run.sh',
@@ -154,10 +151,7 @@ describe('enable and disable', () => {
     });
     expect(review.diff).toMatchObject({ added: [{ command: 'echo b' }], removed: [], changed: [] });
     const asked: ReviewReport[] = [];
-    await enablePlugin(
-      { ...ctx, confirm: async (r) => (asked.push(r), true) },
-      { name: 'guard', yes: false },
-    );
+    await enablePlugin({ ...ctx, confirm: async (r) => (asked.push(r), true) }, { name: 'guard' });
     expect(asked[0]!.diff!.added).toHaveLength(1);
     const record = (await readState(world.paths)).plugins['guard@local']!;
     expect(record).toMatchObject({ version: '2.0.0', pending: null, enabled: true });

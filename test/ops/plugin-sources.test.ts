@@ -6,14 +6,14 @@ import { installPlugins } from '../../src/ops/install/install.js';
 import { loadSnapshot } from '../../src/ops/run/load-snapshot.js';
 import { loadPluginSources } from '../../src/ops/run/plugin-sources.js';
 import { sha256Hex } from '../../src/json/canonical-json.js';
-import type { PluginContext } from '../../src/ops/steps/context/plugin-context.js';
+import type { OperationContext } from '../../src/ops/steps/context/operation-context.js';
 import { pluginDocumentsCacheFile } from '../../src/store/paths.js';
 import { pluginDataDir } from '../../src/store/plugin-dirs.js';
 import { readState, writeState } from '../../src/store/state/state.js';
 import { cmd, makeWorld, pluginFiles, type World } from './plugin-fixture.js';
 
 let world: World;
-let ctx: PluginContext;
+let ctx: OperationContext;
 beforeEach(async () => {
   world = await makeWorld();
   ctx = { paths: world.paths };
@@ -83,7 +83,7 @@ describe('the engine plugin source', () => {
   it('R1, R4: a snapshot taken after enabling picks the plugin up; the earlier one is unchanged, and the ids differ (R3)', async () => {
     await install('late', 'no');
     const before = await snapshot();
-    await enablePlugin(ctx, { name: 'late', yes: true });
+    await enablePlugin({ ...ctx, consent: 'yes' }, { name: 'late' });
     const after = await snapshot();
     expect(before.handlers).toHaveLength(1);
     expect(after.handlers.map((h) => h.plugin)).toEqual([null, 'late@local']);

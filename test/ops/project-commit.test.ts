@@ -49,7 +49,6 @@ describe('the project scope of the install transaction under the store lock (iss
     const failure = await installProjectSpecs({ paths, confirm }, ['team-guard@acme'], {
       cwd: project,
       enable: 'ask',
-      offline: false,
     }).catch((error: unknown) => error);
     expect(asked).toBe(1);
     expect(isHookpmError(failure, 'E_PROJECT_FILE')).toBe(true);

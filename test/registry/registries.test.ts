@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addRegistry } from '../../src/ops/registries/add.js';
 import { listRegistries, updateRegistries } from '../../src/ops/registries/list.js';
 import { describePlugin } from '../../src/ops/plugins/info.js';
-import type { RegistryContext } from '../../src/ops/steps/context/registry-context.js';
+import type { OperationContext } from '../../src/ops/steps/context/operation-context.js';
 import { removeRegistry } from '../../src/ops/registries/remove.js';
 import { searchPlugins } from '../../src/ops/registries/search.js';
 import { indexCacheFile } from '../../src/registry/indexes/cache-index.js';
@@ -23,7 +23,7 @@ import { failure } from '../helpers/failure.js';
 let root: string;
 let paths: StorePaths;
 let examples: string;
-let ctx: RegistryContext;
+let ctx: OperationContext;
 const servers: IndexServer[] = [];
 
 beforeEach(async () => {

@@ -12,7 +12,7 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isHookpmError, type HookpmError } from '../../src/errors.js';
 import { installPlugins } from '../../src/ops/install/install.js';
-import type { PluginContext } from '../../src/ops/steps/context/plugin-context.js';
+import type { OperationContext } from '../../src/ops/steps/context/operation-context.js';
 import { readState } from '../../src/store/state/state.js';
 import { makeWorld, type World } from '../ops/plugin-fixture.js';
 import {
@@ -33,7 +33,7 @@ import {
 
 let world: World;
 let acme: ServedRegistry;
-let ctx: PluginContext;
+let ctx: OperationContext;
 
 beforeEach(async () => {
   world = await makeWorld();

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HookpmError } from '../../src/errors.js';
 import { installPlugins } from '../../src/ops/install/install.js';
 import type { InstallOptions } from '../../src/ops/steps/transaction/options.js';
-import type { PluginContext } from '../../src/ops/steps/context/plugin-context.js';
+import type { OperationContext } from '../../src/ops/steps/context/operation-context.js';
 import { uninstallPlugins } from '../../src/ops/plugins/uninstall.js';
 import { INDEX_MAX_AGE_MS } from '../../src/registry/indexes/load-index.js';
 import { readState, writeState } from '../../src/store/state/state.js';
@@ -31,7 +31,7 @@ let acme: ServedRegistry;
 let clock = Date.parse('2026-11-30T12:00:00.000Z');
 let env: Record<string, string | undefined> = {};
 
-const ctx = (): PluginContext => ({
+const ctx = (): OperationContext => ({
   paths: world.paths,
   now: () => new Date(clock),
   defaults: { acme: { location: acme.url, kind: 'index', addedAt: '2026-11-30T00:00:00.000Z' } },
@@ -167,7 +167,7 @@ describe('V3 for a marketplace plugin', () => {
         }),
       });
     await tree('true');
-    const mkt = (): PluginContext => ({
+    const mkt = (): OperationContext => ({
       paths: world.paths,
       defaults: { mkt: { location: market, kind: 'marketplace', addedAt: '2026-11-30T00:00:00Z' } },
     });

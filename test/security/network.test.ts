@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isHookpmError, type HookpmError } from '../../src/errors.js';
 import { installPlugins } from '../../src/ops/install/install.js';
 import type { InstallOptions } from '../../src/ops/steps/transaction/options.js';
-import type { PluginContext } from '../../src/ops/steps/context/plugin-context.js';
+import type { OperationContext } from '../../src/ops/steps/context/operation-context.js';
 import { INDEX_MAX_AGE_MS } from '../../src/registry/indexes/load-index.js';
 import { indexCacheDir, tarballCacheDir } from '../../src/store/paths.js';
 import { readState } from '../../src/store/state/state.js';
@@ -24,7 +24,7 @@ import { hashStore } from '../helpers/store-snapshot.js';
 
 let world: World;
 let acme: ServedRegistry;
-let ctx: PluginContext;
+let ctx: OperationContext;
 /** The clock of the context: a test moves it past INDEX_MAX_AGE_MS so the cached index is revalidated. */
 let clock = Date.parse('2026-11-30T12:00:00.000Z');
 const agePastCache = (): void => {
@@ -40,7 +40,7 @@ const TIMINGS = {
   connectTimeoutMs: 1000,
 };
 
-function contextWith(location: string): PluginContext {
+function contextWith(location: string): OperationContext {
   return {
     paths: world.paths,
     defaults: { acme: { location, kind: 'index', addedAt: '2026-11-30T00:00:00.000Z' } },

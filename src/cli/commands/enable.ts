@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { HookSwitchResult } from '../../ops/plugins/hook-switch.js';
 import { globalOptions, type GlobalOptions } from '../global-options.js';
-import { pluginContextOf } from '../plugin-context.js';
+import { createOperationContext } from '../operation-context.js';
 import { escapeControl, printJson, printLine } from '../render/render.js';
 
 interface HookFlags {
@@ -33,7 +33,7 @@ export function register(program: Command): void {
       const globals = globalOptions(command);
       if (flags.hook !== undefined) return switchHooks(globals, name, flags.hook, false);
       const { enablePlugin } = await import('../../ops/plugins/enable.js');
-      const result = await enablePlugin(pluginContextOf(globals), { name, yes: globals.yes });
+      const result = await enablePlugin(createOperationContext(globals).ctx, { name });
       if (globals.json) return printJson(result);
       printLine(
         escapeControl(
@@ -61,7 +61,7 @@ export function register(program: Command): void {
       const globals = globalOptions(command);
       if (flags.hook !== undefined) return switchHooks(globals, name, flags.hook, true);
       const { disablePlugin } = await import('../../ops/plugins/disable.js');
-      const result = await disablePlugin(pluginContextOf(globals), { name });
+      const result = await disablePlugin(createOperationContext(globals).ctx, { name });
       if (globals.json) return printJson(result);
       printLine(escapeControl(`${result.changed ? 'disabled' : 'already disabled'} ${result.id}`));
     });
@@ -74,7 +74,7 @@ async function switchHooks(
   off: boolean,
 ): Promise<void> {
   const ops = await import('../../ops/plugins/hook-switch.js');
-  const result = await ops.switchHooks(pluginContextOf(globals), { name, keys, off });
+  const result = await ops.switchHooks(createOperationContext(globals).ctx, { name, keys, off });
   if (globals.json) return printJson(result);
   for (const line of hookSwitchLines(result)) printLine(escapeControl(line));
 }

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import type { PluginInfo } from '../../ops/plugins/plugin-info.js';
 import { bold, colourEnabled } from '../render/colour.js';
 import { globalOptions } from '../global-options.js';
-import { printRegistryNotes, registryContextFromGlobals } from '../registry-options.js';
+import { printRegistryNotes } from '../registry-options.js';
+import { createOperationContext } from '../operation-context.js';
 import { escapeControl, printJson, printLine, renderTable } from '../render/render.js';
 import { wrapText } from '../render/wrap.js';
 import { terminalWidth } from '../stdio.js';
@@ -21,9 +22,9 @@ export function register(program: Command): void {
     )
     .action(async (spec: string, _o: unknown, command: Command) => {
       const globals = globalOptions(command);
-      const { ctx, progress } = registryContextFromGlobals(globals);
+      const { ctx, done } = createOperationContext(globals, 'index');
       const { describePlugin } = await import('../../ops/plugins/info.js');
-      const info = await describePlugin(ctx, spec).finally(progress.done);
+      const info = await describePlugin(ctx, spec).finally(done);
       printRegistryNotes(info);
       if (globals.json) return printJson(info);
       printInfo(info);

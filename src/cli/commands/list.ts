@@ -40,12 +40,12 @@ export async function runList(globals: GlobalOptions, flags: ListFlags = {}): Pr
 
 /** `hookpm list --project` (docs/guides/projects.md). */
 async function runProjectList(globals: GlobalOptions): Promise<void> {
-  const [{ listProjectPlugins }, { pluginContextOf }, render] = await Promise.all([
+  const [{ listProjectPlugins }, { createOperationContext }, render] = await Promise.all([
     import('../../ops/project/manage-project.js'),
-    import('../plugin-context.js'),
+    import('../operation-context.js'),
     import('../render/render.js'),
   ]);
-  const list = await listProjectPlugins(pluginContextOf(globals), globals.cwd);
+  const list = await listProjectPlugins(createOperationContext(globals).ctx, globals.cwd);
   if (globals.json) return render.printJson(list);
   if (list.plugins.length === 0) {
     render.printLine(render.escapeControl(`no project plugins in ${list.project}`));

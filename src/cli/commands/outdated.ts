@@ -12,15 +12,14 @@ export function register(program: Command): void {
     .addHelpText('after', '\nExample:\n  $ hookpm outdated\n  $ hookpm outdated --project --json\n')
     .action(async (flags: { project?: boolean }, command: Command) => {
       const globals = globalOptions(command);
-      const [{ listOutdated }, { pluginContextOf }, render] = await Promise.all([
+      const [{ listOutdated }, { createOperationContext }, render] = await Promise.all([
         import('../../ops/plugins/outdated.js'),
-        import('../plugin-context.js'),
+        import('../operation-context.js'),
         import('../render/render.js'),
       ]);
-      const report = await listOutdated(pluginContextOf(globals), {
+      const report = await listOutdated(createOperationContext(globals).ctx, {
         project: flags.project === true,
         cwd: globals.cwd,
-        offline: globals.offline,
       });
       if (globals.json) return render.printJson(report);
       const surface = (changes: boolean | null): string =>

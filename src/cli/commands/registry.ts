@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import type { RegistryStatus } from '../../ops/registries/list.js';
 import { boldHeader, colourEnabled } from '../render/colour.js';
 import { globalOptions } from '../global-options.js';
-import { registryContextFromGlobals } from '../registry-options.js';
+import { createOperationContext } from '../operation-context.js';
+import { printRegistryNotes } from '../registry-options.js';
 import {
   escapeControl,
   printErrorLine,
@@ -56,9 +57,9 @@ export function register(program: Command): void {
 
 async function add(name: string, location: string, command: Command): Promise<void> {
   const globals = globalOptions(command);
-  const { ctx, progress } = registryContextFromGlobals(globals);
+  const { ctx, done } = createOperationContext(globals, 'index');
   const { addRegistry } = await import('../../ops/registries/add.js');
-  const added = await addRegistry(ctx, { name, location, cwd: globals.cwd }).finally(progress.done);
+  const added = await addRegistry(ctx, { name, location, cwd: globals.cwd }).finally(done);
   if (globals.json) return printJson({ added });
   printLine(
     `added registry ${added.name} (${added.kind}, ${added.plugins} plugin(s)) at ${escapeControl(added.location)}`,
@@ -69,7 +70,7 @@ async function add(name: string, location: string, command: Command): Promise<vo
 
 async function remove(name: string, command: Command): Promise<void> {
   const globals = globalOptions(command);
-  const { ctx } = registryContextFromGlobals(globals);
+  const { ctx } = createOperationContext(globals, 'index');
   const { removeRegistry } = await import('../../ops/registries/remove.js');
   const removed = await removeRegistry(ctx, name);
   if (globals.json) return printJson({ removed });
@@ -81,11 +82,11 @@ async function remove(name: string, command: Command): Promise<void> {
 
 async function list(command: Command, verb: 'list' | 'update', name?: string): Promise<void> {
   const globals = globalOptions(command);
-  const { ctx, progress } = registryContextFromGlobals(globals);
+  const { ctx, done } = createOperationContext(globals, 'index');
   const ops = await import('../../ops/registries/list.js');
   const registries = await (
     verb === 'list' ? ops.listRegistries(ctx) : ops.updateRegistries(ctx, name)
-  ).finally(progress.done);
+  ).finally(done);
   if (registries.some((r) => r.error !== null)) process.exitCode = verb === 'update' ? 1 : 0;
   if (globals.json) return printJson({ registries });
   if (registries.length === 0)
@@ -106,9 +107,10 @@ async function list(command: Command, verb: 'list' | 'update', name?: string): P
     );
     if (r.error.hint !== null) printErrorLine(`  ${escapeControl(r.error.hint)}`);
   }
-  const offline = registries.filter((r) => r.offline).map((r) => r.name);
-  if (offline.length > 0)
-    printErrorLine(`hookpm: --offline: using the cached indexes of ${offline.join(', ')}`);
+  printRegistryNotes({
+    warnings: [],
+    offline: registries.filter((r) => r.offline).map((r) => r.name),
+  });
 }
 
 function row(r: RegistryStatus): string[] {

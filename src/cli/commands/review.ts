@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { globalOptions } from '../global-options.js';
-import { pluginContextOf } from '../plugin-context.js';
+import { createOperationContext } from '../operation-context.js';
 import { printJson, printLine } from '../render/render.js';
 
 /** `hookpm review <name|dir>` (plugins.md Q3; docs/reference/rules/cli.md#json-shapes). */
@@ -23,10 +23,9 @@ export function register(program: Command): void {
     .action(async (spec: string, flags: { includePrerelease?: boolean }, command: Command) => {
       const globals = globalOptions(command);
       const { reviewAny } = await import('../../ops/review/review-any.js');
-      const report = await reviewAny(pluginContextOf(globals), {
+      const report = await reviewAny(createOperationContext(globals).ctx, {
         target: spec,
         cwd: globals.cwd,
-        offline: globals.offline,
         includePrerelease: flags.includePrerelease === true,
       });
       if (globals.json) return printJson(report);

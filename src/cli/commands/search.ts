@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { globalOptions, type GlobalOptions } from '../global-options.js';
 import { SEARCH_OPTIONS } from '../grammar.js';
-import { registryContextFromGlobals } from '../registry-options.js';
+import { createOperationContext } from '../operation-context.js';
 import { printSearchResult } from '../render/render-search.js';
 import { ALIASES } from '../help-groups.js';
 
@@ -29,11 +29,11 @@ export async function runSearch(
   options: { event?: string },
   globals: GlobalOptions,
 ): Promise<void> {
-  const { ctx, progress } = registryContextFromGlobals(globals);
+  const { ctx, done } = createOperationContext(globals, 'index');
   const { searchPlugins } = await import('../../ops/registries/search.js');
   const found = await searchPlugins(ctx, {
     query: words.join(' '),
     ...(options.event === undefined ? {} : { event: options.event }),
-  }).finally(progress.done);
+  }).finally(done);
   printSearchResult(found, globals.json);
 }

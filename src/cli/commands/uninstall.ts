@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { globalOptions } from '../global-options.js';
-import { pluginContextOf } from '../plugin-context.js';
+import { createOperationContext } from '../operation-context.js';
 import { escapeControl, printErrorLine, printJson, printLine } from '../render/render.js';
 import { ALIASES } from '../help-groups.js';
 
@@ -37,7 +37,7 @@ export function register(program: Command): void {
           );
         }
         const { uninstallPlugins } = await import('../../ops/plugins/uninstall.js');
-        const result = await uninstallPlugins(pluginContextOf(globals), {
+        const result = await uninstallPlugins(createOperationContext(globals).ctx, {
           names,
           keepData: flags.keepData === true,
           dryRun: flags.dryRun === true,

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { globalOptions } from '../global-options.js';
-import { installContextOf } from '../plugin-context.js';
+import { consentEnableMode, createOperationContext } from '../operation-context.js';
 import { escapeControl, printErrorLine, printJson } from '../render/render.js';
 import { printInstallResult } from '../render/render-install.js';
 import { ALIASES } from '../help-groups.js';
@@ -40,17 +40,16 @@ export function register(program: Command): void {
         return runProjectAction({ kind: 'update', names, dryRun: flags.dryRun === true }, globals);
       }
       const { updatePlugins } = await import('../../ops/plugins/update.js');
-      const { ctx, progress } = installContextOf(globals);
+      const { ctx, done } = createOperationContext(globals, 'install');
       // Cleared before anything is printed, and when the update fails.
       const result = await updatePlugins(ctx, {
         names,
         cwd: globals.cwd,
-        enable: globals.yes ? 'yes' : 'ask',
+        enable: consentEnableMode(ctx),
         dryRun: flags.dryRun === true,
         allowDowngrade: flags.allowDowngrade === true,
         includePrerelease: flags.includePrerelease === true,
-        offline: globals.offline,
-      }).finally(progress.done);
+      }).finally(done);
       if (globals.json) return printJson(result);
       printInstallResult(result);
       for (const s of result.skipped)

@@ -1,3 +1,4 @@
+import type { InstallProgress } from '../../ops/steps/context/operation-context.js';
 import { formatSize, progressLineFor } from './progress-line.js';
 
 /**
@@ -5,8 +6,8 @@ import { formatSize, progressLineFor } from './progress-line.js';
  * rewritten in place (`\r`) and cleared when the command ends.
  */
 export interface IndexProgress {
-  /** For RegistryContext.onProgress; undefined when the given stream is not a TTY. */
-  onProgress: ((registry: string, received: number, total: number | null) => void) | undefined;
+  /** For OperationContext.onProgress (draws `index` progress); undefined off a TTY. */
+  onProgress: ((progress: InstallProgress) => void) | undefined;
   /** Clears the progress line, if one was drawn. */
   done: () => void;
 }
@@ -15,7 +16,9 @@ export interface IndexProgress {
 export function createIndexProgress(stream?: NodeJS.WriteStream): IndexProgress {
   const line = progressLineFor(stream);
   if (line === null) return { onProgress: undefined, done: () => undefined };
-  const onProgress = (registry: string, received: number, total: number | null): void => {
+  const onProgress = (progress: InstallProgress): void => {
+    if (progress.kind !== 'index') return;
+    const { registry, received, total } = progress;
     const amount =
       total === null ? formatSize(received) : `${formatSize(received)} / ${formatSize(total)}`;
     line.draw(`fetching the index of ${registry}: ${amount}`, received === total);

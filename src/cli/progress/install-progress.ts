@@ -1,4 +1,4 @@
-import type { InstallProgress } from '../../ops/steps/context/plugin-context.js';
+import type { InstallProgress } from '../../ops/steps/context/operation-context.js';
 import { formatSize, progressLineFor } from './progress-line.js';
 
 /**
@@ -7,7 +7,7 @@ import { formatSize, progressLineFor } from './progress-line.js';
  * bulk install, so it draws nothing.
  */
 export interface InstallProgressView {
-  /** For PluginContext.onProgress; undefined when the given stream is not a TTY. */
+  /** For OperationContext.onProgress; undefined when the given stream is not a TTY. */
   onProgress: ((progress: InstallProgress) => void) | undefined;
   done: () => void;
 }
@@ -25,7 +25,8 @@ export function createInstallProgress(stream?: NodeJS.WriteStream): InstallProgr
       return;
     }
     const total = p.total === null ? '' : ` / ${formatSize(p.total)}`;
-    line.draw(`downloading ${p.plugin}: ${formatSize(p.received)}${total}`, p.received === p.total);
+    const what = p.kind === 'index' ? `the index of ${p.registry}` : p.plugin;
+    line.draw(`downloading ${what}: ${formatSize(p.received)}${total}`, p.received === p.total);
   };
   return { onProgress, done: line.clear };
 }

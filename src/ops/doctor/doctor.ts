@@ -1,6 +1,5 @@
 import { HookpmError } from '../../errors.js';
-import type { StorePaths } from '../../store/store-paths.js';
-import type { RegistryRecord } from '../../store/state/state-schema.js';
+import type { OperationContext } from '../steps/context/operation-context.js';
 import { problem, type DoctorCheck, type DoctorReport } from './check.js';
 import { collectLeftovers } from './fix.js';
 import { findLeftovers, checkLeftovers } from './leftovers.js';
@@ -16,17 +15,16 @@ import { checkTrustStore } from './trust.js';
 
 export type { CheckStatus, DoctorCheck, DoctorReport } from './check.js';
 
-/** What `hookpm doctor` looks at. */
-export interface DoctorContext {
-  paths: StorePaths;
+/**
+ * What `hookpm doctor` looks at: the operation context's store, built-in registries, fetch timings
+ * (of `--online` index fetches) and lock wait (of `--fix`; default 10 s here), and the user's home.
+ */
+export interface DoctorContext extends Pick<
+  OperationContext,
+  'paths' | 'defaults' | 'fetch' | 'lockWaitMs'
+> {
   /** The user's home directory, whose `.deepagents/.state/hooks_trust.json` is the trust store. */
   userHome: string;
-  /** The built-in registries (default: `examples`). */
-  defaults?: Readonly<Record<string, RegistryRecord>>;
-  /** Timeouts and retries of `--online` index fetches. */
-  fetch?: RegistryCheckOptions['fetch'];
-  /** How long `--fix` waits for another command's lock (default 10 s). */
-  lockWaitMs?: number;
   /** The links to check (`hookpm link`): this hookpm and the directory whose project is looked at. */
   links?: { cwd: string; hookpm: HookpmPaths };
 }

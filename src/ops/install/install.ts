@@ -1,5 +1,5 @@
 import { assertStoreWritable } from '../../store/check-writable.js';
-import type { PluginContext } from '../steps/context/plugin-context.js';
+import type { OperationContext } from '../steps/context/operation-context.js';
 import { resolveInstallSources } from '../steps/staging/resolve.js';
 import type { InstallOptions } from '../steps/transaction/options.js';
 import type { InstallResult } from '../steps/transaction/record.js';
@@ -12,13 +12,12 @@ import { installResultOf, stageAndCommit } from '../steps/transaction/transactio
  * (steps/transaction/transaction.ts). With `dryRun`, the plan instead (plan.ts).
  */
 export async function installPlugins(
-  ctx: PluginContext,
+  ctx: OperationContext,
   opts: InstallOptions,
 ): Promise<InstallResult> {
   if (!opts.dryRun) await assertStoreWritable(ctx.paths);
   const resolved = await resolveInstallSources(ctx, opts.specs, {
     cwd: opts.cwd,
-    offline: opts.offline === true,
     includePrerelease: opts.includePrerelease === true,
     acceptIntegrityChange: opts.acceptIntegrityChange === true,
   });

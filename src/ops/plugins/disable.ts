@@ -1,6 +1,6 @@
 import { updateState } from '../../store/state/state.js';
 import { findInstalled } from '../steps/installed/installed.js';
-import { lockOptions, type PluginContext } from '../steps/context/plugin-context.js';
+import { lockOptions, type OperationContext } from '../steps/context/operation-context.js';
 
 export interface DisableResult {
   id: string;
@@ -10,7 +10,10 @@ export interface DisableResult {
 }
 
 /** `hookpm disable <name>`: its hooks stop contributing; consent and the data directory stay (V3). */
-export function disablePlugin(ctx: PluginContext, opts: { name: string }): Promise<DisableResult> {
+export function disablePlugin(
+  ctx: OperationContext,
+  opts: { name: string },
+): Promise<DisableResult> {
   return updateState(
     ctx.paths,
     (draft) => {

@@ -8,7 +8,12 @@ import { readState, withStoreLock, writeState } from '../../store/state/state.js
 import type { PluginRecord } from '../../store/state/state-schema.js';
 import { keptOptOuts } from '../steps/transaction/record.js';
 import { findInstalled } from '../steps/installed/installed.js';
-import { lockOptions, nowIso, type PluginContext } from '../steps/context/plugin-context.js';
+import {
+  consentModeOf,
+  lockOptions,
+  nowIso,
+  type OperationContext,
+} from '../steps/context/operation-context.js';
 import type { ReviewReport } from '../steps/consent/report.js';
 import { reviewInstalledTree } from '../steps/review/review-installed.js';
 
@@ -28,14 +33,11 @@ export interface EnableResult {
  * `hookpm enable <name>` (plugins.md Q4, Q5, V3): consent to the current surface (the pending
  * update's when there is one; which then becomes the active version), then enable and create the
  * data directory; hook opt-outs that name no hook of the version enabled lapse (keptOptOuts).
- * Already consented to this surface: no question. Otherwise `yes`, else
- * ctx.confirm; without either E_CONSENT_REQUIRED, and a "no" is E_CANCELLED; nothing changes then.
+ * Already consented to this surface: no question. Otherwise consent mode `yes`
+ * (--yes), else ctx.confirm; without either E_CONSENT_REQUIRED, and a "no" is E_CANCELLED; nothing changes then.
  * A tree whose files no longer match its fingerprint is refused with E_PLUGIN_TAMPERED (Q6).
  */
-export function enablePlugin(
-  ctx: PluginContext,
-  opts: { name: string; yes: boolean },
-): Promise<EnableResult> {
+export function enablePlugin(ctx: OperationContext, opts: { name: string }): Promise<EnableResult> {
   return withStoreLock(
     ctx.paths,
     async () => {
@@ -47,7 +49,7 @@ export function enablePlugin(
       const already = record.pending === null && review.consented;
       if (already && record.enabled)
         return resultOf(record, false, await ensureDataDir(ctx.paths, record.id));
-      if (!already) await askConsent(ctx, review, opts.yes);
+      if (!already) await askConsent(ctx, review);
       const at = nowIso(ctx);
       const next: PluginRecord = {
         ...record,
@@ -98,8 +100,8 @@ async function assertUntampered(
   );
 }
 
-async function askConsent(ctx: PluginContext, review: ReviewReport, yes: boolean): Promise<void> {
-  if (yes) return;
+async function askConsent(ctx: OperationContext, review: ReviewReport): Promise<void> {
+  if (consentModeOf(ctx) === 'yes') return;
   if (ctx.confirm === undefined) {
     throw new HookpmError(
       'E_CONSENT_REQUIRED',

@@ -4,7 +4,7 @@ import type { SurfaceEntry } from '../../plugin/surface.js';
 import { updateState } from '../../store/state/state.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
 import { inspectPluginDir } from '../steps/staging/inspect.js';
-import { lockOptions, type PluginContext } from '../steps/context/plugin-context.js';
+import { lockOptions, type OperationContext } from '../steps/context/operation-context.js';
 import { findInstalled } from '../steps/installed/installed.js';
 
 /** One hook `enable --hook` or `disable --hook` named, as it is now. */
@@ -35,7 +35,7 @@ export interface HookSwitchResult {
  * one that names no hook, fails (E_USAGE, E_NOT_FOUND) with the state unchanged.
  */
 export function switchHooks(
-  ctx: PluginContext,
+  ctx: OperationContext,
   opts: { name: string; keys: readonly string[]; off: boolean },
 ): Promise<HookSwitchResult> {
   return updateState(

@@ -10,7 +10,7 @@ import type { PluginRecord } from '../../store/state/state-schema.js';
 import { loadCatalogs, type LoadedCatalogs } from '../steps/catalogs/load-catalogs.js';
 import { excludedEntryError } from '../steps/catalogs/excluded-entry.js';
 import type { Catalog } from '../steps/catalogs/catalog-types.js';
-import type { RegistryContext } from '../steps/context/registry-context.js';
+import type { OperationContext } from '../steps/context/operation-context.js';
 import { installedOf, type LatestEntry, type PluginInfo } from './plugin-info.js';
 import { ownValue } from '../../json/own-value.js';
 import { suggestIn, withSuggestion } from '../../text/did-you-mean.js';
@@ -22,7 +22,7 @@ import { knownPluginNames } from '../steps/catalogs/known-names.js';
  * installed is E_NOT_FOUND (suggesting the known names close to it). A named registry that cannot
  * be read is that registry's error. `npm:<pkg>` names an npm package, as install takes it.
  */
-export async function describePlugin(ctx: RegistryContext, spec: string): Promise<PluginInfo> {
+export async function describePlugin(ctx: OperationContext, spec: string): Promise<PluginInfo> {
   if (spec.startsWith('npm:')) return describeNpmSpec(ctx, spec);
   const at = spec.indexOf('@');
   const name = at === -1 ? spec : spec.slice(0, at);
@@ -98,7 +98,7 @@ export async function describePlugin(ctx: RegistryContext, spec: string): Promis
  * npm registry install would use (resolveNpmRegistry); the range or tag is not needed to describe
  * it. E_NAME_INVALID for a spec that names no npm package.
  */
-async function describeNpmSpec(ctx: RegistryContext, spec: string): Promise<PluginInfo> {
+async function describeNpmSpec(ctx: OperationContext, spec: string): Promise<PluginInfo> {
   const parsed = parseInstallSpec(spec, []);
   if (parsed.kind !== 'npm')
     throw new Error('Assertion failed: an npm: spec parsed as another kind');

@@ -1,12 +1,11 @@
-import { HookpmError } from '../../errors.js';
 import { fetchNpmDocument, resolveNpmRegistry } from '../../registry/npm/npm-client.js';
 import { redactUrl } from '../../registry/http/url-policy.js';
 import { sortDescending } from '../../registry/versions/version-list.js';
-import { environmentOf } from '../steps/context/environment.js';
 import type { LoadedCatalogs } from '../steps/catalogs/load-catalogs.js';
 import { installedOf, type PluginInfo } from './plugin-info.js';
 import type { Catalog } from '../steps/catalogs/catalog-types.js';
-import type { RegistryContext } from '../steps/context/registry-context.js';
+import { environmentOf, type OperationContext } from '../steps/context/operation-context.js';
+import { requireNetwork } from '../steps/context/network.js';
 import { ownValue } from '../../json/own-value.js';
 
 export interface NpmInfoRequest {
@@ -25,20 +24,16 @@ export interface NpmInfoRequest {
  * not know a plugin's events or surface: `events` is empty and `surfaceHash` null until the plugin
  * is reviewed or installed (`hookpm review <pkg>@npm` fetches it). The installed record shown is
  * `<pkg>@npm`'s (a manifest may name the plugin otherwise; `hookpm list` shows the ids).
- * E_OFFLINE with --offline: package documents are not cached.
+ * E_OFFLINE in an offline context: package documents are not cached.
  */
 export async function npmPluginInfo(
-  ctx: RegistryContext,
+  ctx: OperationContext,
   request: NpmInfoRequest,
 ): Promise<PluginInfo> {
   const { name, loaded } = request;
-  if (ctx.offline) {
-    throw new HookpmError(
-      'E_OFFLINE',
-      `--offline: cannot read the npm package document of ${name}`,
-      { registry: request.registry, hint: 'Run the command again without --offline.' },
-    );
-  }
+  requireNetwork(ctx, `cannot read the npm package document of ${name}`, {
+    registry: request.registry,
+  });
   const base = request.location ?? (await resolveNpmRegistry(environmentOf(ctx)));
   const doc = await fetchNpmDocument(base, name);
   const versions = sortDescending(Object.keys(doc.versions));

@@ -3,8 +3,7 @@ import { ownValue } from '../../json/own-value.js';
 import { splitPluginId } from '../../project/plugin-id.js';
 import { outdatedVersions } from '../../registry/versions/outdated-row.js';
 import { readState } from '../../store/state/state.js';
-import { registryContextOf } from '../steps/staging/resolve.js';
-import type { PluginContext } from '../steps/context/plugin-context.js';
+import type { OperationContext } from '../steps/context/operation-context.js';
 import { openProject } from '../steps/transaction/project-scope.js';
 import { loadCatalogs } from '../steps/catalogs/load-catalogs.js';
 
@@ -42,11 +41,11 @@ interface Installed {
 /**
  * `hookpm outdated [--project]`: for every installed plugin (or the project's), the installed
  * version, the newest in its range, the newest overall, and whether each changes the consent
- * surface. Indexes are revalidated unless `offline`; nothing is installed or written but the cache.
+ * surface. Indexes are revalidated unless the context is offline; nothing is installed or written but the cache.
  */
 export async function listOutdated(
-  ctx: PluginContext,
-  opts: { project: boolean; cwd: string; offline: boolean },
+  ctx: OperationContext,
+  opts: { project: boolean; cwd: string },
 ): Promise<OutdatedReport> {
   let installed: Installed[];
   let project: string | null = null;
@@ -75,8 +74,8 @@ export async function listOutdated(
     }));
   }
   const registries = new Set(installed.map((p) => splitPluginId(p.id)?.registry ?? ''));
-  const loaded = await loadCatalogs(registryContextOf(scoped, opts.offline), {
-    refresh: !opts.offline,
+  const loaded = await loadCatalogs(scoped, {
+    refresh: true,
     only: (name) => registries.has(name),
   });
   const notes = loaded.warnings.map((w) => `${w.registry}: ${w.message}`);

@@ -7,7 +7,7 @@ import type { State } from '../../store/state/state-schema.js';
 import { findInstalled } from '../steps/installed/installed.js';
 import { LOCAL_REGISTRY } from '../../registry/registry-name.js';
 import { rememberIntegrity } from '../../store/state/known-integrity.js';
-import { lockOptions, type PluginContext } from '../steps/context/plugin-context.js';
+import { lockOptions, type OperationContext } from '../steps/context/operation-context.js';
 
 export interface UninstallResult {
   uninstalled: Array<{
@@ -38,7 +38,7 @@ export interface UninstallResult {
  * (knownIntegrity, registry.md V3), so a reinstall of the same version with other bytes is refused.
  */
 export function uninstallPlugins(
-  ctx: PluginContext,
+  ctx: OperationContext,
   opts: { names: readonly string[]; keepData: boolean; dryRun?: boolean },
 ): Promise<UninstallResult> {
   return withStoreLock(

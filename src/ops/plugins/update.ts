@@ -17,10 +17,10 @@ import { installResultOf, stageAndCommit } from '../steps/transaction/transactio
 import type { InstallResult } from '../steps/transaction/record.js';
 import { findInstalled } from '../steps/installed/installed.js';
 import { loadCatalogs, type LoadedCatalogs } from '../steps/catalogs/load-catalogs.js';
-import type { PluginContext } from '../steps/context/plugin-context.js';
+import type { OperationContext } from '../steps/context/operation-context.js';
 import type { Catalog } from '../steps/catalogs/catalog-types.js';
 import { assertRecordIntegrity, errorOf, sourceOf } from '../steps/staging/pick.js';
-import { registryContextOf } from '../steps/staging/resolve.js';
+import { offlineIndexesNote } from '../../registry/offline-error.js';
 import { planMarketplaceUpdate } from './update-marketplace.js';
 import { ownValue } from '../../json/own-value.js';
 
@@ -33,7 +33,6 @@ export interface UpdateOptions {
   dryRun: boolean;
   allowDowngrade: boolean;
   includePrerelease: boolean;
-  offline: boolean;
 }
 
 /** A plugin `update` did not move, and why. */
@@ -61,7 +60,7 @@ export interface UpdateResult extends InstallResult {
  * integrity (E_INTEGRITY_CHANGED), fails the command before anything changes.
  */
 export async function updatePlugins(
-  ctx: PluginContext,
+  ctx: OperationContext,
   opts: UpdateOptions,
 ): Promise<UpdateResult> {
   if (!opts.dryRun) await assertStoreWritable(ctx.paths);
@@ -88,14 +87,9 @@ export async function updatePlugins(
   const loaded =
     needed.size === 0
       ? null
-      : await loadCatalogs(registryContextOf(ctx, opts.offline), {
-          only: (n) => needed.has(n),
-          refresh: !opts.offline,
-        });
+      : await loadCatalogs(ctx, { only: (n) => needed.has(n), refresh: true });
   const notes =
-    loaded !== null && loaded.offline.length > 0
-      ? [`--offline: using the cached indexes of ${loaded.offline.join(', ')}`]
-      : [];
+    loaded !== null && loaded.offline.length > 0 ? [offlineIndexesNote(loaded.offline)] : [];
   const sources: InstallSource[] = [];
   for (const record of fromIndex) {
     const source = planOne(record, loaded as LoadedCatalogs<Catalog>, opts, skipped, notes);
@@ -105,7 +99,6 @@ export async function updatePlugins(
     cwd: opts.cwd,
     enable: opts.enable,
     force: false,
-    offline: opts.offline,
     preserveDisabled: true,
   };
   const result =

@@ -3,7 +3,7 @@ import { describeMismatch, findLockMismatches } from '../../project/lock-agreeme
 import { assertStoreWritable } from '../../store/check-writable.js';
 import { lockfilePath } from '../../workspace/project-files.js';
 import type { ProjectInstallResult } from './project-result.js';
-import type { PluginContext } from '../steps/context/plugin-context.js';
+import type { OperationContext } from '../steps/context/operation-context.js';
 import type { EnableMode } from '../steps/consent/consent.js';
 import { commitTransaction } from '../steps/transaction/transaction.js';
 import { installScopeOf, noManifest, openProject } from '../steps/transaction/project-scope.js';
@@ -13,11 +13,11 @@ import { stageLocked } from '../steps/transaction/stage-locked.js';
  * `hookpm ci` (docs/guides/projects.md): installs exactly what hookpm.lock pins, for this project, into the
  * user's store. Fails before touching anything with E_LOCK_MISMATCH when hookpm.json and
  * hookpm.lock disagree (or the lock is missing), and with E_INTEGRITY when bytes differ from the
- * lock. Never writes either file. `offline`: from the tarball cache only (no index is read).
+ * lock. Never writes either file. Offline (D5): from the tarball cache only (no index is read).
  */
 export async function ciProject(
-  ctx: PluginContext,
-  opts: { cwd: string; enable: EnableMode; offline: boolean },
+  ctx: OperationContext,
+  opts: { cwd: string; enable: EnableMode },
 ): Promise<ProjectInstallResult> {
   const scope = await openProject(ctx, opts.cwd);
   const { manifest, lock } = scope.files;
@@ -39,7 +39,7 @@ export async function ciProject(
       },
     );
   await assertStoreWritable(ctx.paths);
-  const staged = await stageLocked(scope, manifest, lock, { offline: opts.offline });
+  const staged = await stageLocked(scope, manifest, lock);
   const { entries: installed } = await commitTransaction(
     scope.ctx,
     staged,

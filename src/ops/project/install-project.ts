@@ -8,7 +8,7 @@ import { readState } from '../../store/state/state.js';
 import { resolveInstallSources } from '../steps/staging/resolve.js';
 import { stageAll } from '../steps/staging/stage-all.js';
 import type { InstallSource, RegistrySource, StagedPlugin } from '../steps/staging/types.js';
-import type { PluginContext } from '../steps/context/plugin-context.js';
+import type { OperationContext } from '../steps/context/operation-context.js';
 import type { EnableMode } from '../steps/consent/consent.js';
 import type { ProjectInstallResult } from './project-result.js';
 import { commitTransaction } from '../steps/transaction/transaction.js';
@@ -27,7 +27,6 @@ import { stageLocked } from '../steps/transaction/stage-locked.js';
 export interface ProjectInstallOptions {
   cwd: string;
   enable: EnableMode;
-  offline: boolean;
   includePrerelease?: boolean;
   /** `--dry-run`: the plan (plan-project.ts); nothing is written. */
   dryRun?: boolean;
@@ -41,7 +40,7 @@ export interface ProjectInstallOptions {
  * the state; a failure before leaves both byte-identical.
  */
 export async function installProjectSpecs(
-  ctx: PluginContext,
+  ctx: OperationContext,
   specs: readonly string[],
   opts: ProjectInstallOptions,
 ): Promise<ProjectInstallResult> {
@@ -49,13 +48,12 @@ export async function installProjectSpecs(
   if (opts.dryRun !== true) await assertStoreWritable(ctx.paths);
   const resolved = await resolveInstallSources(scope.ctx, specs, {
     cwd: opts.cwd,
-    offline: opts.offline,
     includePrerelease: opts.includePrerelease === true,
   });
   const sources = resolved.sources.map(requireRegistrySource);
   const manifest = scope.files.manifest ?? { plugins: {}, registries: {} };
   const lock = scope.files.lock ?? emptyLockfile();
-  const staged = await stageAll(sources, { ctx: scope.ctx, offline: opts.offline, cwd: opts.cwd });
+  const staged = await stageAll(sources, { ctx: scope.ctx, cwd: opts.cwd });
   const next = await removingOnFailure(staged, () =>
     nextFiles(scope, manifest, lock, staged, resolved.state, { rangeFromSpec: true }),
   );
@@ -81,7 +79,7 @@ export async function installProjectSpecs(
  * neither file is written.
  */
 export async function installProject(
-  ctx: PluginContext,
+  ctx: OperationContext,
   opts: ProjectInstallOptions,
 ): Promise<ProjectInstallResult> {
   const scope = await openProject(ctx, opts.cwd);
@@ -98,14 +96,13 @@ export async function installProject(
   const resolved = await resolveInstallSources(
     scope.ctx,
     toResolve.map((m) => `${m.id}@${m.wanted}`),
-    { cwd: opts.cwd, offline: opts.offline, includePrerelease: opts.includePrerelease === true },
+    { cwd: opts.cwd, includePrerelease: opts.includePrerelease === true },
   );
-  const fromLock = await stageLocked(scope, manifest, kept, { offline: opts.offline });
+  const fromLock = await stageLocked(scope, manifest, kept);
   let fresh: StagedPlugin[];
   try {
     fresh = await stageAll(resolved.sources.map(requireRegistrySource), {
       ctx: scope.ctx,
-      offline: opts.offline,
       cwd: opts.cwd,
     });
   } catch (error) {

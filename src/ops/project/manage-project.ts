@@ -5,7 +5,7 @@ import { assertStoreWritable } from '../../store/check-writable.js';
 import { readState } from '../../store/state/state.js';
 import { resolveInstallSources } from '../steps/staging/resolve.js';
 import { stageAll } from '../steps/staging/stage-all.js';
-import type { PluginContext } from '../steps/context/plugin-context.js';
+import type { OperationContext } from '../steps/context/operation-context.js';
 import type { EnableMode } from '../steps/consent/consent.js';
 import { hasCurrentConsent } from '../steps/consent/consent.js';
 import type { ProjectInstallResult } from './project-result.js';
@@ -41,7 +41,7 @@ export function projectIdsOf(
  * record names its id any more: the user-wide plugin and other projects keep theirs (plugins.md V3, docs/guides/projects.md).
  */
 export async function uninstallProjectPlugins(
-  ctx: PluginContext,
+  ctx: OperationContext,
   opts: { cwd: string; names: readonly string[]; keepData: boolean },
 ): Promise<ProjectInstallResult> {
   const scope = await openProject(ctx, opts.cwd);
@@ -86,12 +86,11 @@ export async function uninstallProjectPlugins(
  * (every project plugin when no name is given), installed for this project and locked.
  */
 export async function updateProjectPlugins(
-  ctx: PluginContext,
+  ctx: OperationContext,
   opts: {
     cwd: string;
     names: readonly string[];
     enable: EnableMode;
-    offline: boolean;
     /** The plan (plan-project.ts); nothing is written. */
     dryRun?: boolean;
   },
@@ -105,11 +104,10 @@ export async function updateProjectPlugins(
   const resolved = await resolveInstallSources(
     scope.ctx,
     ids.map((id) => `${id}@${manifest.plugins[id]}`),
-    { cwd: opts.cwd, offline: opts.offline, includePrerelease: false, refresh: true },
+    { cwd: opts.cwd, includePrerelease: false, refresh: true },
   );
   const staged = await stageAll(resolved.sources.map(requireRegistrySource), {
     ctx: scope.ctx,
-    offline: opts.offline,
     cwd: opts.cwd,
   });
   const lock = scope.files.lock ?? emptyLockfile();
@@ -153,7 +151,7 @@ export interface ProjectList {
 }
 
 /** `hookpm list --project`: the project's plugins as hookpm.json, hookpm.lock and this user's state see them. */
-export async function listProjectPlugins(ctx: PluginContext, cwd: string): Promise<ProjectList> {
+export async function listProjectPlugins(ctx: OperationContext, cwd: string): Promise<ProjectList> {
   const scope = await openProject(ctx, cwd);
   const state = await readState(ctx.paths);
   const records = state.projects?.[scope.key]?.plugins ?? {};

@@ -10,9 +10,13 @@ import { assertStoreWritable } from '../../store/check-writable.js';
 import { readState, updateState } from '../../store/state/state.js';
 import type { RegistryRecord, State } from '../../store/state/state-schema.js';
 import { effectiveRegistries } from '../steps/catalogs/defaults.js';
-import { environmentOf } from '../steps/context/environment.js';
 import { loadCatalogSummary } from '../steps/catalogs/catalog.js';
-import { registryLockOptions, type RegistryContext } from '../steps/context/registry-context.js';
+import {
+  environmentOf,
+  lockOptions,
+  type OperationContext,
+} from '../steps/context/operation-context.js';
+import { requireNetwork } from '../steps/context/network.js';
 
 export interface AddRegistryOptions {
   name: string;
@@ -39,7 +43,7 @@ export interface AddedRegistry {
  * failure the state file is unchanged. A marketplace's invalid entries come back as `warnings`.
  */
 export async function addRegistry(
-  ctx: RegistryContext,
+  ctx: OperationContext,
   opts: AddRegistryOptions,
 ): Promise<AddedRegistry> {
   const name = checkRegistryName(opts.name);
@@ -47,13 +51,12 @@ export async function addRegistry(
   await assertStoreWritable(ctx.paths);
   checkFree(await readState(ctx.paths), name, ctx);
   const record = await recordFor(opts, ctx);
-  if (ctx.offline && record.kind === 'index' && !indexUrlOf(record.location).startsWith('file:')) {
-    throw new HookpmError(
-      'E_OFFLINE',
-      `--offline: cannot add the registry ${name}, whose index must be fetched from ${showLocation(record.location)}`,
-      { registry: name, hint: 'Run the command again without --offline.' },
+  if (record.kind === 'index' && !indexUrlOf(record.location).startsWith('file:'))
+    requireNetwork(
+      ctx,
+      `cannot add the registry ${name}, whose index must be fetched from ${showLocation(record.location)}`,
+      { registry: name },
     );
-  }
   const catalog = await loadCatalogSummary({ name, record, builtin: false }, ctx, {
     refresh: true,
   });
@@ -63,14 +66,14 @@ export async function addRegistry(
       checkFree(draft, name, ctx);
       draft.registries[name] = record;
     },
-    registryLockOptions(ctx),
+    lockOptions(ctx),
   );
   const location = showLocation(record.location);
   const warnings = (catalog.excluded ?? []).map((entry) => entry.message);
   return { name, kind: record.kind, location, plugins: catalog.summary.length, warnings };
 }
 
-function checkFree(state: State, name: string, ctx: RegistryContext): void {
+function checkFree(state: State, name: string, ctx: OperationContext): void {
   const existing = effectiveRegistries(state, ctx.defaults).find((entry) => entry.name === name);
   if (existing === undefined) return;
   throw new HookpmError(
@@ -83,7 +86,7 @@ function checkFree(state: State, name: string, ctx: RegistryContext): void {
   );
 }
 
-async function recordFor(opts: AddRegistryOptions, ctx: RegistryContext): Promise<RegistryRecord> {
+async function recordFor(opts: AddRegistryOptions, ctx: OperationContext): Promise<RegistryRecord> {
   const addedAt = (ctx.now?.() ?? new Date()).toISOString();
   const guess = classifyLocation(opts.location, opts.cwd);
   if (guess.kind === 'npm') {

@@ -6,7 +6,7 @@ import { readStateFast } from '../../store/state/read-state-fast.js';
 import type { RegistryKind } from '../../store/state/state-schema.js';
 import { effectiveRegistries, type RegistryEntry } from '../steps/catalogs/defaults.js';
 import { loadCatalogSummary } from '../steps/catalogs/catalog.js';
-import type { RegistryContext } from '../steps/context/registry-context.js';
+import type { OperationContext } from '../steps/context/operation-context.js';
 
 /** One line of `hookpm registry list` / `registry update` (cli.md: name, location, kind, plugins). */
 export interface RegistryStatus {
@@ -19,7 +19,7 @@ export interface RegistryStatus {
   builtin: boolean;
   origin: IndexOrigin | null;
   fetchedAt: string | null;
-  /** True when --offline made the index come from the cache. */
+  /** True when the index came from the cache because the command runs offline (D5). */
   offline: boolean;
   /** Set when the registry could not be reached and a stale cached copy was counted. */
   stale: { code: string; message: string } | null;
@@ -29,7 +29,7 @@ export interface RegistryStatus {
 }
 
 /** `hookpm registry list`: every registry in effect, with its plugin count (cache policy of load-index). */
-export async function listRegistries(ctx: RegistryContext): Promise<RegistryStatus[]> {
+export async function listRegistries(ctx: OperationContext): Promise<RegistryStatus[]> {
   const entries = effectiveRegistries(await readStateFast(ctx.paths), ctx.defaults);
   return Promise.all(entries.map((entry) => statusOf(entry, ctx, false)));
 }
@@ -40,7 +40,7 @@ export async function listRegistries(ctx: RegistryContext): Promise<RegistryStat
  * without, every registry is tried and failures are reported in its line.
  */
 export async function updateRegistries(
-  ctx: RegistryContext,
+  ctx: OperationContext,
   name?: string,
 ): Promise<RegistryStatus[]> {
   const entries = effectiveRegistries(await readStateFast(ctx.paths), ctx.defaults);
@@ -62,7 +62,7 @@ export async function updateRegistries(
 
 async function statusOf(
   entry: RegistryEntry,
-  ctx: RegistryContext,
+  ctx: OperationContext,
   refresh: boolean,
   rethrow = false,
 ): Promise<RegistryStatus> {

@@ -4,7 +4,7 @@ import { removeCachedIndex } from '../../registry/indexes/cache-index.js';
 import { indexCacheDir } from '../../store/paths.js';
 import { updateState } from '../../store/state/state.js';
 import { builtinRegistries } from '../steps/catalogs/defaults.js';
-import { registryLockOptions, type RegistryContext } from '../steps/context/registry-context.js';
+import { lockOptions, type OperationContext } from '../steps/context/operation-context.js';
 import { ownValue } from '../../json/own-value.js';
 
 export interface RemovedRegistry {
@@ -18,7 +18,10 @@ export interface RemovedRegistry {
  * A built-in registry stays removed (recorded in `removedDefaults`). E_NOT_FOUND for an unknown
  * name, with the state unchanged.
  */
-export async function removeRegistry(ctx: RegistryContext, name: string): Promise<RemovedRegistry> {
+export async function removeRegistry(
+  ctx: OperationContext,
+  name: string,
+): Promise<RemovedRegistry> {
   const defaults = ctx.defaults ?? builtinRegistries();
   const installed = await updateState(
     ctx.paths,
@@ -47,7 +50,7 @@ export async function removeRegistry(ctx: RegistryContext, name: string): Promis
         .filter((plugin) => plugin.registry === name)
         .map((plugin) => plugin.id);
     },
-    registryLockOptions(ctx),
+    lockOptions(ctx),
   );
   await removeCachedIndex(indexCacheDir(ctx.paths), name);
   return { name, installed };

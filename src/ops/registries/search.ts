@@ -3,7 +3,7 @@ import { closestNames, didYouMean, withSuggestion } from '../../text/did-you-mea
 import { EVENT_NAMES, isEventName } from '../../hooks/events.js';
 import { searchSummaries, type SearchHit } from '../../registry/indexes/search-index.js';
 import { loadSummaries, type RegistryWarning } from '../steps/catalogs/load-catalogs.js';
-import type { RegistryContext } from '../steps/context/registry-context.js';
+import type { OperationContext } from '../steps/context/operation-context.js';
 
 export interface SearchOptions {
   query?: string;
@@ -14,7 +14,7 @@ export interface SearchResult {
   results: SearchHit[];
   /** Registries that could not be read; the search used the others. */
   warnings: RegistryWarning[];
-  /** Registries searched in their cached copy because of --offline. */
+  /** Registries searched in their cached copy because the command runs offline (D5). */
   offline: string[];
   /** What was not searched and why (npm registries: docs/reference/rules/registry.md#registry-kinds). */
   notes: string[];
@@ -26,7 +26,7 @@ export interface SearchResult {
  * E_USAGE for an unknown event name.
  */
 export async function searchPlugins(
-  ctx: RegistryContext,
+  ctx: OperationContext,
   opts: SearchOptions,
 ): Promise<SearchResult> {
   if (opts.event !== undefined && !isEventName(opts.event)) {

@@ -3,12 +3,11 @@ import { isHookpmError } from '../../errors.js';
 import { isTarballPath } from '../../registry/versions/parse-spec.js';
 import { createStagingDir } from '../../store/layout.js';
 import { readState } from '../../store/state/state.js';
-import { environmentOf } from '../steps/context/environment.js';
 import { inspectPluginDir } from '../steps/staging/inspect.js';
 import { isPathSpec } from '../steps/staging/source.js';
 import type { InstallSource } from '../steps/staging/types.js';
 import { findInstalled } from '../steps/installed/installed.js';
-import type { PluginContext } from '../steps/context/plugin-context.js';
+import { environmentOf, type OperationContext } from '../steps/context/operation-context.js';
 import { reviewPlugin } from './review.js';
 import type { ReviewReport } from '../steps/consent/report.js';
 import { reviewTree } from '../steps/review/review-tree.js';
@@ -20,7 +19,6 @@ import { fetchAndExtract } from '../steps/staging/stage-tarball.js';
 export interface ReviewSourceOptions {
   target: string;
   cwd: string;
-  offline: boolean;
   includePrerelease: boolean;
 }
 
@@ -31,7 +29,7 @@ export interface ReviewSourceOptions {
  * extracted into a staging directory that is removed afterwards. The state is not changed.
  */
 export async function reviewAny(
-  ctx: PluginContext,
+  ctx: OperationContext,
   opts: ReviewSourceOptions,
 ): Promise<ReviewReport> {
   const tarballPath = isPathSpec(opts.target) && isTarballPath(opts.target);
@@ -69,24 +67,23 @@ export async function reviewAny(
 }
 
 async function materialise(
-  ctx: PluginContext,
+  ctx: OperationContext,
   source: InstallSource,
   opts: ReviewSourceOptions,
 ): Promise<{ dir: string; integrity: string | null; version: string | null }> {
   if (source.kind === 'npm') {
     const npm = await stageNpmPlugin(source.request, {
-      paths: ctx.paths,
-      env: environmentOf(ctx).env,
+      ...environmentOf(ctx),
+      ...ctx,
       cwd: opts.cwd,
     });
     return { dir: npm.dir, integrity: npm.integrity, version: npm.version };
   }
   if (source.kind === 'marketplace') {
     const tree = await stageMarketplaceTree(source, {
-      paths: ctx.paths,
+      ...environmentOf(ctx),
+      ...ctx,
       cwd: opts.cwd,
-      offline: opts.offline,
-      env: environmentOf(ctx).env,
     });
     return { dir: tree.dir, integrity: tree.integrity, version: tree.version };
   }
@@ -94,11 +91,7 @@ async function materialise(
     throw new Error('Assertion failed: directories are reviewed in place');
   const dir = await createStagingDir(ctx.paths);
   try {
-    const { integrity } = await fetchAndExtract(source, dir, {
-      ctx,
-      offline: opts.offline,
-      cwd: opts.cwd,
-    });
+    const { integrity } = await fetchAndExtract(source, dir, { ctx, cwd: opts.cwd });
     return { dir, integrity, version: null };
   } catch (error) {
     await rm(dir, { recursive: true, force: true }).catch(() => undefined);

@@ -10,8 +10,8 @@
  *   is served from a stale cached copy, and the result says so (`stale`);
  * - `refresh` (registry add, registry update) skips both checks: always re-read or revalidate,
  *   and a failure is an error;
- * - `offline` never touches the network: a network index comes from the cache whatever its age
- *   (`E_OFFLINE` when there is none) and the result says so; a `file:` index is read as usual.
+ * - `offline` (D5) never touches the network: a network index comes from the cache whatever its
+ *   age (`E_OFFLINE` when there is none; its origin is `cache`); a `file:` index is read as usual.
  * A fetched index is parsed and checked as a whole before it replaces the cached copy, so a bad
  * one (HTML, truncated JSON, a schema error) leaves the cache byte-identical.
  */
@@ -26,6 +26,7 @@ import type { RegistryIndex } from './index-schema.js';
 import type { IndexSummary } from './index-summary.js';
 import { indexUrlOf } from '../registry-location.js';
 import { redactUrl } from '../http/url-policy.js';
+import { offlineError } from '../offline-error.js';
 
 /** How long a network index is used without asking the registry again. */
 export const INDEX_MAX_AGE_MS = 10 * 60 * 1000;
@@ -53,8 +54,6 @@ export interface LoadedSummary {
   url: string;
   origin: IndexOrigin;
   fetchedAt: string;
-  /** True when `offline` made a network index come from the cache. */
-  offline: boolean;
   /**
    * Set when a stale cached copy was used because the registry could not be reached
    * (E_REGISTRY_NETWORK, E_REGISTRY_TIMEOUT): that error. Never with `refresh`.
@@ -93,8 +92,8 @@ export async function loadIndexSummary(
   if (reuse !== null && cached !== null) return { ...reuse, summary: cached.summary };
   const fallback = cached && { summary: cached.summary };
   const loaded = await fetchOrStale(registry.name, url, cached, opts, fallback);
-  const { summary, origin, fetchedAt, offline, stale } = loaded;
-  return { summary, url, origin, fetchedAt, offline, stale };
+  const { summary, origin, fetchedAt, stale } = loaded;
+  return { summary, url, origin, fetchedAt, stale };
 }
 
 type Reuse = Omit<LoadedSummary, 'summary'>;
@@ -120,7 +119,6 @@ async function fetchOrStale<T extends { summary: IndexSummary }>(
       url,
       origin: 'cache',
       fetchedAt: cached.fetchedAt,
-      offline: false,
       stale,
     };
   }
@@ -137,28 +135,21 @@ async function reusable(
     if (cached === null || opts.refresh) return null;
     const validator = await fileValidator(url);
     return validator !== null && cached.validator === validator
-      ? { url, origin: 'cache', fetchedAt: cached.fetchedAt, offline: false, stale: null }
+      ? { url, origin: 'cache', fetchedAt: cached.fetchedAt, stale: null }
       : null;
   }
   if (opts.offline) {
-    if (cached !== null)
-      return { url, origin: 'cache', fetchedAt: cached.fetchedAt, offline: true, stale: null };
-    throw new HookpmError(
-      'E_OFFLINE',
-      `--offline: no cached index for the registry ${name} (${redactUrl(url)})`,
-      {
-        registry: name,
-        url: redactUrl(url),
-        hint: `Run \`hookpm registry update ${name}\` while online first.`,
-      },
+    if (cached !== null) return { url, origin: 'cache', fetchedAt: cached.fetchedAt, stale: null };
+    throw offlineError(
+      `no cached index for the registry ${name} (${redactUrl(url)})`,
+      { registry: name, url: redactUrl(url) },
+      `Run \`hookpm registry update ${name}\` while online first.`,
     );
   }
   if (cached === null || opts.refresh) return null;
   const age = nowOf(opts).getTime() - Date.parse(cached.fetchedAt);
   const fresh = age >= 0 && age < (opts.maxAgeMs ?? INDEX_MAX_AGE_MS);
-  return fresh
-    ? { url, origin: 'cache', fetchedAt: cached.fetchedAt, offline: false, stale: null }
-    : null;
+  return fresh ? { url, origin: 'cache', fetchedAt: cached.fetchedAt, stale: null } : null;
 }
 
 /** Fetches (conditionally, with the ETag of `cached`) or re-reads the index and caches it. */
@@ -185,13 +176,13 @@ async function fetchIndex(
     if (full === null || full.etag !== etag) return fetchIndex(name, url, null, opts);
     await writeCachedIndex(opts.cacheDir, name, { ...full, fetchedAt });
     const { index, summary } = full;
-    return { url, origin: 'not-modified', fetchedAt, offline: false, stale: null, index, summary };
+    return { url, origin: 'not-modified', fetchedAt, stale: null, index, summary };
   }
   const index = await decodeIndex(result.body, url);
   const meta = { url, etag: result.etag, validator, fetchedAt };
   const summary = await writeCachedIndex(opts.cacheDir, name, { ...meta, index });
   const origin = isFile ? 'disk' : 'network';
-  return { url, origin, fetchedAt, offline: false, stale: null, index, summary };
+  return { url, origin, fetchedAt, stale: null, index, summary };
 }
 
 /** Size, mtime and inode of a `file:` index; null when it cannot be stat'ed (the read then says why). */

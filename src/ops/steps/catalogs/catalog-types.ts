@@ -13,7 +13,7 @@ export interface CatalogSummary {
   indexUrl: string;
   origin: IndexOrigin;
   fetchedAt: string;
-  /** True when --offline made it come from the cache. */
+  /** True when it came from the cache because the context is offline (D5). */
   offline: boolean;
   /** Set when the registry could not be reached and a stale cached copy was used (load-index.ts). */
   stale: { code: string; message: string } | null;

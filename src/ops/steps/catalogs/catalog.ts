@@ -14,14 +14,15 @@ import { indexUrlOf, showLocation } from '../../../registry/registry-location.js
 import { indexCacheDir } from '../../../store/paths.js';
 import type { RegistryKind } from '../../../store/state/state-schema.js';
 import type { RegistryEntry } from './defaults.js';
-import type { RegistryContext } from '../context/registry-context.js';
+import type { OperationContext } from '../context/operation-context.js';
+import { isOffline } from '../context/network.js';
 import type { Catalog, CatalogOptions, CatalogSummary } from './catalog-types.js';
 
 export interface KindLoader {
-  full(entry: RegistryEntry, ctx: RegistryContext, opts: CatalogOptions): Promise<Catalog>;
+  full(entry: RegistryEntry, ctx: OperationContext, opts: CatalogOptions): Promise<Catalog>;
   summary(
     entry: RegistryEntry,
-    ctx: RegistryContext,
+    ctx: OperationContext,
     opts: CatalogOptions,
   ): Promise<CatalogSummary>;
 }
@@ -31,12 +32,12 @@ const LOADERS: Readonly<Record<RegistryKind, KindLoader>> = {
     full: (entry, ctx, opts) =>
       withBuiltinHint(entry, async () => {
         const loaded = await loadIndex(source(entry), indexOptions(entry, ctx, opts));
-        return { registry: entry.name, kind: 'index', ...loaded, indexUrl: loaded.url };
+        return { registry: entry.name, kind: 'index', ...loaded, ...cachedBy(ctx, loaded) };
       }),
     summary: (entry, ctx, opts) =>
       withBuiltinHint(entry, async () => {
         const loaded = await loadIndexSummary(source(entry), indexOptions(entry, ctx, opts));
-        return { registry: entry.name, kind: 'index', ...loaded, indexUrl: loaded.url };
+        return { registry: entry.name, kind: 'index', ...loaded, ...cachedBy(ctx, loaded) };
       }),
   },
   // Loaded only when used: search must not pay for git, tar or the marketplace schema.
@@ -54,14 +55,26 @@ const LOADERS: Readonly<Record<RegistryKind, KindLoader>> = {
   },
 };
 
-function nowOf(ctx: RegistryContext): Date {
+/**
+ * The index URL, and whether the index came from the cache only because the context is offline
+ * (a network index: load-index reads a `file:` one as usual).
+ */
+function cachedBy(
+  ctx: OperationContext,
+  loaded: { url: string; origin: string },
+): Pick<CatalogSummary, 'indexUrl' | 'offline'> {
+  const network = !loaded.url.startsWith('file:');
+  return { indexUrl: loaded.url, offline: isOffline(ctx) && network && loaded.origin === 'cache' };
+}
+
+function nowOf(ctx: OperationContext): Date {
   return ctx.now?.() ?? new Date();
 }
 
 /** The registry's whole index (for info and install). */
 export function loadCatalog(
   entry: RegistryEntry,
-  ctx: RegistryContext,
+  ctx: OperationContext,
   opts: CatalogOptions,
 ): Promise<Catalog> {
   return LOADERS[entry.record.kind].full(entry, ctx, opts);
@@ -70,7 +83,7 @@ export function loadCatalog(
 /** The registry's search projection (for search and registry list/update). */
 export function loadCatalogSummary(
   entry: RegistryEntry,
-  ctx: RegistryContext,
+  ctx: OperationContext,
   opts: CatalogOptions,
 ): Promise<CatalogSummary> {
   return LOADERS[entry.record.kind].summary(entry, ctx, opts);
@@ -82,19 +95,22 @@ function source(entry: RegistryEntry): { name: string; location: string } {
 
 function indexOptions(
   entry: RegistryEntry,
-  ctx: RegistryContext,
+  ctx: OperationContext,
   opts: CatalogOptions,
 ): LoadIndexOptions {
   const onProgress = ctx.onProgress;
   return {
     cacheDir: indexCacheDir(ctx.paths),
-    offline: ctx.offline,
+    offline: isOffline(ctx),
     refresh: opts.refresh,
     ...(ctx.now ? { now: ctx.now } : {}),
     ...(ctx.indexMaxAgeMs === undefined ? {} : { maxAgeMs: ctx.indexMaxAgeMs }),
     ...(ctx.fetch ? { fetch: ctx.fetch } : {}),
     ...(onProgress
-      ? { onProgress: (got: number, total: number | null) => onProgress(entry.name, got, total) }
+      ? {
+          onProgress: (received: number, total: number | null) =>
+            onProgress({ kind: 'index', registry: entry.name, received, total }),
+        }
       : {}),
   };
 }

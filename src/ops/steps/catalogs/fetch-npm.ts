@@ -11,7 +11,8 @@ import { redactUrl } from '../../../registry/http/url-policy.js';
 import { pickNpmVersion } from '../../../registry/npm/npm-document.js';
 import { createStagingDir } from '../../../store/layout.js';
 import { tarballCacheDir } from '../../../store/paths.js';
-import type { StorePaths } from '../../../store/store-paths.js';
+import { requireNetwork } from '../context/network.js';
+import type { Environment, OperationContext } from '../context/operation-context.js';
 import { readPluginDir } from '../../../store/read-plugin.js';
 import { extractTarball, scanTarball, tarballInput } from '../../../store/tar/tarball-scan.js';
 
@@ -24,11 +25,11 @@ export interface NpmPluginRequest {
   includePrerelease?: boolean;
 }
 
-export interface NpmStageContext {
-  paths: StorePaths;
-  env: Record<string, string | undefined>;
-  cwd: string;
-}
+/**
+ * The operation context's store and offline setting (package documents are not cached, so an
+ * offline context is E_OFFLINE before any request), with its environment resolved.
+ */
+export type NpmStageContext = Pick<OperationContext, 'paths' | 'offline'> & Environment;
 
 /** A plugin extracted from an npm tarball into staging, not yet validated for install. */
 export interface StagedNpmPlugin {
@@ -59,6 +60,9 @@ export async function stageNpmPlugin(
   request: NpmPluginRequest,
   ctx: NpmStageContext,
 ): Promise<StagedNpmPlugin> {
+  requireNetwork(ctx, `cannot read the npm package document of ${request.package}`, {
+    package: request.package,
+  });
   const registry = request.registry ?? (await resolveNpmRegistry({ env: ctx.env, cwd: ctx.cwd }));
   const doc = await fetchNpmDocument(registry, request.package);
   const pick = pickNpmVersion(doc, request);

@@ -4,7 +4,8 @@ import type { State } from '../../../store/state/state-schema.js';
 import { effectiveRegistries, type RegistryEntry } from './defaults.js';
 import { loadCatalog, loadCatalogSummary } from './catalog.js';
 import type { Catalog, CatalogSummary } from './catalog-types.js';
-import type { RegistryContext } from '../context/registry-context.js';
+import type { OperationContext } from '../context/operation-context.js';
+import { isOffline } from '../context/network.js';
 
 /** A registry that could not be read; the others are still used. */
 export interface RegistryWarning {
@@ -19,19 +20,20 @@ export interface LoadedCatalogs<C> {
   entries: RegistryEntry[];
   catalogs: C[];
   warnings: RegistryWarning[];
-  /** Registries whose index came from the cache because of --offline. */
+  /** Registries whose index came from the cache because the context is offline (D5). */
   offline: string[];
 }
 
 export interface LoadCatalogsOptions {
   /** Only these registries (by name); default all in effect. */
   only?: (name: string) => boolean;
+  /** Revalidate (re-read) every index now (N4); ignored without network, which uses the cache. */
   refresh?: boolean;
 }
 
 /** The whole indexes of the registries in effect; see loadEach. */
 export function loadCatalogs(
-  ctx: RegistryContext,
+  ctx: OperationContext,
   opts: LoadCatalogsOptions = {},
 ): Promise<LoadedCatalogs<Catalog>> {
   return loadEach(ctx, opts, loadCatalog);
@@ -39,7 +41,7 @@ export function loadCatalogs(
 
 /** The search projections of the registries in effect; see loadEach. */
 export function loadSummaries(
-  ctx: RegistryContext,
+  ctx: OperationContext,
   opts: LoadCatalogsOptions = {},
 ): Promise<LoadedCatalogs<CatalogSummary>> {
   return loadEach(ctx, opts, loadCatalogSummary);
@@ -52,16 +54,16 @@ export function loadSummaries(
  * the state is read without the lock.
  */
 async function loadEach<C extends CatalogSummary>(
-  ctx: RegistryContext,
+  ctx: OperationContext,
   opts: LoadCatalogsOptions,
-  load: (entry: RegistryEntry, ctx: RegistryContext, o: { refresh: boolean }) => Promise<C>,
+  load: (entry: RegistryEntry, ctx: OperationContext, o: { refresh: boolean }) => Promise<C>,
 ): Promise<LoadedCatalogs<C>> {
   const state = await readStateFast(ctx.paths);
   const only = opts.only;
   const entries = effectiveRegistries(state, ctx.defaults).filter(
     (e) => only === undefined || only(e.name),
   );
-  const refresh = opts.refresh === true;
+  const refresh = opts.refresh === true && !isOffline(ctx);
   const settled = await Promise.allSettled(entries.map((e) => load(e, ctx, { refresh })));
   const catalogs: C[] = [];
   const warnings: RegistryWarning[] = [];
@@ -81,8 +83,8 @@ async function loadEach<C extends CatalogSummary>(
       hint: error.hint ?? null,
     });
   });
-  const offline = catalogs.filter((c) => c.offline).map((c) => c.registry);
-  return { state, entries, catalogs, warnings, offline };
+  const cachedOnly = catalogs.filter((c) => c.offline).map((c) => c.registry);
+  return { state, entries, catalogs, warnings, offline: cachedOnly };
 }
 
 function staleWarning(

@@ -14,11 +14,12 @@ import { INDEX_MAX_AGE_MS } from '../../../registry/indexes/load-index.js';
 import { showLocation } from '../../../registry/registry-location.js';
 import { indexCacheDir } from '../../../store/paths.js';
 import type { RegistryEntry } from './defaults.js';
-import { environmentOf } from '../context/environment.js';
 import { buildMarketplaceIndex } from './marketplace-index.js';
 import { MARKETPLACE_FILE, readMarketplace } from './read-marketplace.js';
 import type { Catalog, CatalogOptions } from './catalog-types.js';
-import type { RegistryContext } from '../context/registry-context.js';
+import { environmentOf, type OperationContext } from '../context/operation-context.js';
+import { isOffline } from '../context/network.js';
+import { offlineError } from '../../../registry/offline-error.js';
 
 /** Failures that mean "cannot reach it now": a stale cached catalog is used instead (as for indexes). */
 const UNREACHABLE = new Set(['E_GIT', 'E_REGISTRY_NETWORK', 'E_REGISTRY_TIMEOUT']);
@@ -33,12 +34,12 @@ const UNREACHABLE = new Set(['E_GIT', 'E_REGISTRY_NETWORK', 'E_REGISTRY_TIMEOUT'
  *   plugin directory alone is seen on `hookpm registry update` (installs always read it anew);
  * - a git repository or remote marketplace.json is reused for INDEX_MAX_AGE_MS (ctx.indexMaxAgeMs),
  *   then cloned or fetched again; when that fails with E_GIT or a network error, a stale cached
- *   copy is used and the result says so; `--offline` uses only the cache (E_OFFLINE without one);
+ *   copy is used and the result says so; an offline context uses only the cache (E_OFFLINE without one);
  * - `refresh` (registry add, registry update, install) always rebuilds, and a failure is an error.
  */
 export async function loadMarketplaceCatalog(
   entry: RegistryEntry,
-  ctx: RegistryContext,
+  ctx: OperationContext,
   opts: CatalogOptions,
 ): Promise<Catalog> {
   const location = entry.record.location;
@@ -61,15 +62,12 @@ export async function loadMarketplaceCatalog(
     ...extra,
   });
   const validator = file === null ? null : await fileValidator(file);
-  if (file === null && ctx.offline) {
+  if (file === null && isOffline(ctx)) {
     if (cached !== null) return fromCache(cached, { offline: true });
-    throw new HookpmError(
-      'E_OFFLINE',
-      `--offline: no cached catalog for the marketplace ${entry.name} (${showLocation(location)})`,
-      {
-        registry: entry.name,
-        hint: `Run \`hookpm registry update ${entry.name}\` while online first.`,
-      },
+    throw offlineError(
+      `no cached catalog for the marketplace ${entry.name} (${showLocation(location)})`,
+      { registry: entry.name },
+      `Run \`hookpm registry update ${entry.name}\` while online first.`,
     );
   }
   if (cached !== null && !opts.refresh) {
@@ -100,7 +98,7 @@ export function marketplaceCacheKey(location: string): string {
 
 async function readAndBuild(
   location: string,
-  ctx: RegistryContext,
+  ctx: OperationContext,
 ): Promise<{ index: RegistryIndex; excluded: ExcludedEntry[] }> {
   const { env, cwd } = environmentOf(ctx);
   const read = await readMarketplace(location, { cwd, env, paths: ctx.paths });
@@ -137,6 +135,6 @@ async function fileValidator(file: string): Promise<string | null> {
   return info === null ? null : `${info.size}:${info.mtimeMs}:${info.ino}`;
 }
 
-function now(ctx: RegistryContext): Date {
+function now(ctx: OperationContext): Date {
   return ctx.now?.() ?? new Date();
 }

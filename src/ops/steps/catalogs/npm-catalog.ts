@@ -7,7 +7,7 @@ import type { Catalog } from './catalog-types.js';
  * its tarball holds a manifest), so `search` skips npm registries with a note, `info
  * <pkg>@<registry>` reads the package document (npm-info.ts), and `install <pkg>@<registry>`
  * resolves against the package document when it stages (fetch-npm.ts). Nothing is fetched
- * or cached here, so it works offline.
+ * or cached here, so it works without network.
  */
 export function createNpmCatalog(entry: RegistryEntry, now: Date): Catalog {
   return {

@@ -7,15 +7,14 @@ import { resolveCatalogSource } from './resolve-catalog.js';
 import { npmSource, resolveLocalSource } from './source.js';
 import type { InstallSource } from './types.js';
 import { loadCatalogs, type LoadedCatalogs } from '../catalogs/load-catalogs.js';
-import type { PluginContext } from '../context/plugin-context.js';
-import type { RegistryContext } from '../context/registry-context.js';
+import type { OperationContext } from '../context/operation-context.js';
+import { isOffline } from '../context/network.js';
+import { offlineIndexesNote } from '../../../registry/offline-error.js';
 import type { Catalog } from '../catalogs/catalog-types.js';
 import { pickRegistrySource, type PickOptions, type RegistrySpec } from './pick.js';
 
 export interface ResolveOptions {
   cwd: string;
-  /** D5: only cached indexes and tarballs. */
-  offline: boolean;
   includePrerelease: boolean;
   /** `--force-integrity-change`: V3 is not checked. */
   acceptIntegrityChange?: boolean;
@@ -27,7 +26,7 @@ export interface ResolvedSources {
   sources: InstallSource[];
   /** The state the resolution saw (read without the lock; re-checked under it). */
   state: State;
-  /** Deprecations, registries skipped, --offline use of the cache: for the CLI to print. */
+  /** Deprecations, registries skipped, cached indexes used offline: for the CLI to print. */
   notes: string[];
 }
 
@@ -38,7 +37,7 @@ export interface ResolvedSources {
  * names one; see pickAll). Nothing is written but the index cache.
  */
 export async function resolveInstallSources(
-  ctx: PluginContext,
+  ctx: OperationContext,
   specs: readonly string[],
   opts: ResolveOptions,
 ): Promise<ResolvedSources> {
@@ -51,7 +50,7 @@ export async function resolveInstallSources(
   const picked =
     registrySpecs.length === 0
       ? new Map<RegistrySpec, InstallSource>()
-      : await pickAll(registryContextOf(ctx, opts.offline), registrySpecs, state, {
+      : await pickAll(ctx, registrySpecs, state, {
           includePrerelease: opts.includePrerelease,
           ...(opts.acceptIntegrityChange === true ? { acceptIntegrityChange: true } : {}),
           notes,
@@ -71,10 +70,10 @@ export async function resolveInstallSources(
  * copy is used as it is, so a warm install needs no network). When a spec does not resolve (an
  * unknown name, version or tag) and some index came from the cache, the indexes are revalidated
  * (N4: a conditional request; a `file:` index is re-read) and every spec is picked again, so a
- * version published a minute ago is found. --offline never revalidates.
+ * version published a minute ago is found. An offline context never revalidates.
  */
 async function pickAll(
-  ctx: RegistryContext,
+  ctx: OperationContext,
   specs: readonly RegistrySpec[],
   state: State,
   opts: PickOptions & { refresh?: boolean },
@@ -82,7 +81,7 @@ async function pickAll(
   const named = new Set(specs.map((s) => s.registry));
   const only = named.has(undefined) ? undefined : (name: string) => named.has(name);
   const load = (refresh: boolean) => loadCatalogs(ctx, { refresh, ...(only ? { only } : {}) });
-  let loaded = await load(opts.refresh === true && !ctx.offline);
+  let loaded = await load(opts.refresh === true);
   const attempt = (): Map<RegistrySpec, InstallSource> => {
     const notes: string[] = [];
     const result = new Map(
@@ -96,46 +95,22 @@ async function pickAll(
     return result;
   };
   try {
-    return withOfflineNote(loaded, opts, attempt());
+    return withCacheNote(loaded, opts, attempt());
   } catch (error) {
-    const stale = loaded.catalogs.some((c) => c.origin === 'cache' && !c.offline);
+    if (isOffline(ctx)) throw error;
+    const stale = loaded.catalogs.some((c) => c.origin === 'cache');
     const retry =
       isHookpmError(error) &&
       (RETRY_CODES.has(error.code) || error.details['excludedEntry'] === true);
-    if (ctx.offline || !stale || !retry) throw error;
+    if (!stale || !retry) throw error;
   }
   loaded = await load(true);
-  return withOfflineNote(loaded, opts, attempt());
+  return withCacheNote(loaded, opts, attempt());
 }
 
 const RETRY_CODES: ReadonlySet<string> = new Set(['E_NOT_FOUND', 'E_NO_MATCHING_VERSION']);
 
-function withOfflineNote<T>(loaded: LoadedCatalogs<Catalog>, opts: PickOptions, value: T): T {
-  if (loaded.offline.length > 0)
-    opts.notes.unshift(`--offline: using the cached indexes of ${loaded.offline.join(', ')}`);
+function withCacheNote<T>(loaded: LoadedCatalogs<Catalog>, opts: PickOptions, value: T): T {
+  if (loaded.offline.length > 0) opts.notes.unshift(offlineIndexesNote(loaded.offline));
   return value;
-}
-
-/**
- * The registry operations' context for the plugin context (same store, clock, lock wait, fetch,
- * environment).
- */
-export function registryContextOf(ctx: PluginContext, offline: boolean): RegistryContext {
-  const onProgress = ctx.onProgress;
-  return {
-    paths: ctx.paths,
-    offline,
-    ...(ctx.defaults === undefined ? {} : { defaults: ctx.defaults }),
-    ...(ctx.now === undefined ? {} : { now: ctx.now }),
-    ...(ctx.lockWaitMs === undefined ? {} : { lockWaitMs: ctx.lockWaitMs }),
-    ...(ctx.fetch === undefined ? {} : { fetch: ctx.fetch }),
-    ...(ctx.env === undefined ? {} : { env: ctx.env }),
-    ...(ctx.cwd === undefined ? {} : { cwd: ctx.cwd }),
-    ...(onProgress === undefined
-      ? {}
-      : {
-          onProgress: (registry: string, received: number, total: number | null) =>
-            onProgress({ kind: 'download', plugin: `index of ${registry}`, received, total }),
-        }),
-  };
 }

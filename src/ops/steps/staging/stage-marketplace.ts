@@ -2,13 +2,17 @@ import { rename, rm } from 'node:fs/promises';
 import semver from '../../../registry/versions/semver.js';
 import { HookpmError } from '../../../errors.js';
 import { redactUrl } from '../../../registry/http/url-policy.js';
-import type { StorePaths } from '../../../store/store-paths.js';
 import { readState } from '../../../store/state/state.js';
 import { finishStage } from './staged.js';
 import { readMarketplace } from '../catalogs/read-marketplace.js';
 import { assertKnownIntegrity } from './pick.js';
 import { stageMarketplacePlugin } from '../catalogs/fetch-marketplace.js';
-import { environmentOf } from '../context/environment.js';
+import {
+  environmentOf,
+  type Environment,
+  type OperationContext,
+} from '../context/operation-context.js';
+import { requireNetwork } from '../context/network.js';
 import type { MarketplaceSource, StageEnv, StagedPlugin, StageTarget } from './types.js';
 
 /** A marketplace plugin's tree in staging, before validation; the caller owns `dir`. */
@@ -23,20 +27,15 @@ export interface MarketplaceTree {
  * Reads the marketplace, stages the entry's plugin (fetch-marketplace.ts) and checks its
  * version against the range or tag asked for (E_NO_MATCHING_VERSION); the clone, if any, is
  * removed, and on failure the staged tree too. `review` shows the result; install validates it.
- * With `offline` (D5), a marketplace or plugin that must come over the network is E_OFFLINE:
+ * Offline (D5), a marketplace or plugin that must come over the network is E_OFFLINE:
  * marketplace trees are not cached (a local directory or `file:` repository is read as usual).
  */
 export async function stageMarketplaceTree(
   source: MarketplaceSource,
-  ctx: {
-    paths: StorePaths;
-    cwd: string;
-    offline: boolean;
-    env: Record<string, string | undefined>;
-  },
+  ctx: Pick<OperationContext, 'paths' | 'offline'> & Environment,
 ): Promise<MarketplaceTree> {
   const stage = { paths: ctx.paths, env: ctx.env, cwd: ctx.cwd };
-  if (ctx.offline && isNetworkLocation(source.location)) throw offline(source, source.location);
+  if (isNetworkLocation(source.location)) mustFetch(ctx, source, source.location);
   const read = await readMarketplace(source.location, stage);
   try {
     const entry = read.marketplace.plugins.find((e) => e.name === source.name);
@@ -47,9 +46,9 @@ export async function stageMarketplaceTree(
         { plugin: source.path, hint: `Run \`hookpm registry update ${source.registry}\`.` },
       );
     }
-    if (ctx.offline && entry.source.kind === 'npm') throw offline(source, entry.source.package);
-    if (ctx.offline && entry.source.kind === 'git' && isNetworkLocation(entry.source.url))
-      throw offline(source, entry.source.url);
+    if (entry.source.kind === 'npm') mustFetch(ctx, source, entry.source.package);
+    if (entry.source.kind === 'git' && isNetworkLocation(entry.source.url))
+      mustFetch(ctx, source, entry.source.url);
     const staged = await stageMarketplacePlugin(read, entry, stage);
     try {
       checkWanted(source, staged.version);
@@ -76,10 +75,9 @@ export async function stageMarketplace(
 ): Promise<StagedPlugin> {
   const paths = env.ctx.paths;
   const tree = await stageMarketplaceTree(source, {
-    paths,
+    ...environmentOf(env.ctx),
+    ...env.ctx,
     cwd: env.cwd,
-    offline: env.offline,
-    env: environmentOf(env.ctx).env,
   });
   let dir = tree.dir;
   try {
@@ -113,14 +111,17 @@ function isNetworkLocation(location: string): boolean {
   );
 }
 
-function offline(source: MarketplaceSource, where: string): HookpmError {
-  return new HookpmError(
-    'E_OFFLINE',
-    `--offline: ${source.name}@${source.registry} must be fetched from ${redactUrl(where)}`,
-    {
-      plugin: `${source.name}@${source.registry}`,
-      hint: 'Run the command again without --offline; marketplace plugins are not cached.',
-    },
+/** D5: marketplace trees are not cached, so one that must be fetched is E_OFFLINE offline. */
+function mustFetch(
+  ctx: Pick<OperationContext, 'offline'>,
+  source: MarketplaceSource,
+  where: string,
+): void {
+  requireNetwork(
+    ctx,
+    `${source.name}@${source.registry} must be fetched from ${redactUrl(where)}`,
+    { plugin: `${source.name}@${source.registry}` },
+    'Run the command again online; marketplace plugins are not cached.',
   );
 }
 

@@ -2,7 +2,7 @@ import { rename, rm } from 'node:fs/promises';
 import { finishStage } from './staged.js';
 import type { NpmSource, StageEnv, StagedPlugin, StageTarget } from './types.js';
 import { stageNpmPlugin } from '../catalogs/fetch-npm.js';
-import { environmentOf } from '../context/environment.js';
+import { environmentOf } from '../context/operation-context.js';
 
 /**
  * `npm:<pkg>[@range]` (docs/reference/rules/registry.md#registry-kinds): stageNpmPlugin picks the version, downloads the
@@ -16,8 +16,8 @@ export async function stageNpm(
   env: StageEnv,
 ): Promise<StagedPlugin> {
   const npm = await stageNpmPlugin(source.request, {
-    paths: env.ctx.paths,
-    env: environmentOf(env.ctx).env,
+    ...environmentOf(env.ctx),
+    ...env.ctx,
     cwd: env.cwd,
   });
   let dir = npm.dir;

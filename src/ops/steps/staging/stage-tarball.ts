@@ -1,6 +1,5 @@
 import { copyFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HookpmError } from '../../../errors.js';
 import { toStoreError } from '../../../io/fs-error.js';
 import { fetchTarballCached, readTarballFile } from '../../../registry/cache-tarball.js';
 import { redactUrl } from '../../../registry/http/url-policy.js';
@@ -13,6 +12,7 @@ import {
   tarballInput,
   type TarballInput,
 } from '../../../store/tar/tarball-scan.js';
+import { isOffline, requireNetwork } from '../context/network.js';
 import type { RegistrySource, StageEnv, TarballFileSource, TarballUrlSource } from './types.js';
 
 /** The sources whose plugin comes as a tarball hookpm downloads or reads itself. */
@@ -51,7 +51,7 @@ export async function fetchAndExtract(
       cacheDir: tarballCacheDir(ctx.paths),
       integrity: source.integrity,
       ...(source.size === undefined ? {} : { size: source.size }),
-      offline: env.offline,
+      offline: isOffline(ctx),
       ...(ctx.fetch === undefined ? {} : { fetch: ctx.fetch }),
       ...progress,
     });
@@ -66,7 +66,12 @@ export async function fetchAndExtract(
         throw toStoreError(error, source.file, 'copy the tarball');
       });
     } else {
-      if (env.offline) throw offlineUrl(source.url);
+      requireNetwork(
+        ctx,
+        `cannot download ${redactUrl(source.url)}`,
+        { url: redactUrl(source.url) },
+        'A tarball URL is fetched every time; install it while online, or install the downloaded file (./x.tgz).',
+      );
       const { fetchToFile } = await import('../../../registry/http/http.js');
       await fetchToFile(source.url, file, { purpose: 'tarball', ...ctx.fetch, ...progress });
     }
@@ -82,11 +87,4 @@ export async function fetchAndExtract(
 /** A1-A3: the whole archive is scanned before anything is written. */
 async function extractFrom(input: TarballInput, dir: string): Promise<TreeEntry[]> {
   return extractTarball(input, dir, await scanTarball(input));
-}
-
-function offlineUrl(url: string): HookpmError {
-  return new HookpmError('E_OFFLINE', `--offline: cannot download ${redactUrl(url)}`, {
-    url: redactUrl(url),
-    hint: 'A tarball URL is fetched every time; install it while online, or install the downloaded file (./x.tgz).',
-  });
 }

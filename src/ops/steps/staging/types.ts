@@ -5,7 +5,7 @@
  */
 import type { TreeEntry } from '../../../store/fingerprint.js';
 import type { StorePaths } from '../../../store/store-paths.js';
-import type { PluginContext } from '../context/plugin-context.js';
+import type { OperationContext } from '../context/operation-context.js';
 import type { NpmPluginRequest } from '../catalogs/fetch-npm.js';
 import type { InspectedPlugin } from './inspect.js';
 
@@ -116,9 +116,7 @@ export interface StagedPlugin {
 
 /** What staging needs besides the source: the store, the network settings, progress. */
 export interface StageEnv {
-  ctx: PluginContext;
-  /** D5: only the tarball cache (and local files). */
-  offline: boolean;
+  ctx: OperationContext;
   cwd: string;
   /** `--force-integrity-change`: V3 is not checked. */
   acceptIntegrityChange?: boolean;

@@ -1,7 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { quietly } from '../../../io/fs-error.js';
 import { withStoreLock } from '../../../store/state/state.js';
-import { lockOptions, type PluginContext } from '../context/plugin-context.js';
+import { lockOptions, type OperationContext } from '../context/operation-context.js';
 import type { StagedPlugin } from '../staging/types.js';
 
 /**
@@ -11,7 +11,7 @@ import type { StagedPlugin } from '../staging/types.js';
  * (~0.3 ms). Returns what `commit` returns.
  */
 export async function commitLocked<T>(
-  ctx: PluginContext,
+  ctx: OperationContext,
   staged: readonly StagedPlugin[],
   commit: () => Promise<T>,
 ): Promise<T> {

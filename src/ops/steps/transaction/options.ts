@@ -10,8 +10,6 @@ export interface InstallOptions {
   force: boolean;
   /** Show what would happen; change nothing. */
   dryRun: boolean;
-  /** D5: only cached indexes and tarballs; says so in the notes. */
-  offline?: boolean;
   /** V2: let ranges match prereleases. */
   includePrerelease?: boolean;
   /**
@@ -24,7 +22,7 @@ export interface InstallOptions {
 /** What the transaction needs of the install options (update passes the same). */
 export type TransactionOptions = Pick<
   InstallOptions,
-  'cwd' | 'enable' | 'force' | 'offline' | 'acceptIntegrityChange'
+  'cwd' | 'enable' | 'force' | 'acceptIntegrityChange'
 > & {
   /** `hookpm update`: a plugin that is installed but disabled stays so (mode `no` for it). */
   preserveDisabled?: boolean;

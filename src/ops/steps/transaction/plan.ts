@@ -9,7 +9,7 @@ import {
 } from './record.js';
 import type { InstallOptions } from './options.js';
 import type { InstallSource, StagedPlugin } from '../staging/types.js';
-import { nowIso, type PluginContext } from '../context/plugin-context.js';
+import { nowIso, type OperationContext } from '../context/operation-context.js';
 import { consentCarries } from '../consent/consent.js';
 import { reviewStaged } from '../review/review-staged.js';
 import { stageAll } from '../staging/stage-all.js';
@@ -23,15 +23,14 @@ import { consentBaseline, consentedAnywhere } from './project-consent.js';
  * download cache (D5) may gain files.
  */
 export async function planInstall(
-  ctx: PluginContext,
+  ctx: OperationContext,
   sources: readonly InstallSource[],
-  opts: Pick<InstallOptions, 'enable' | 'force' | 'offline' | 'cwd' | 'acceptIntegrityChange'> & {
+  opts: Pick<InstallOptions, 'enable' | 'force' | 'cwd' | 'acceptIntegrityChange'> & {
     state: State;
   },
 ): Promise<InstallResult> {
   const staged = await stageAll(sources, {
     ctx,
-    offline: opts.offline === true,
     cwd: opts.cwd,
     acceptIntegrityChange: opts.acceptIntegrityChange === true,
   });
@@ -50,7 +49,7 @@ export async function planInstall(
  * (project-consent.ts: consent given in any scope carries).
  */
 export async function planTransaction(
-  ctx: PluginContext,
+  ctx: OperationContext,
   staged: readonly StagedPlugin[],
   scope: { kind: 'user' } | Pick<ProjectInstallScope, 'kind' | 'key'>,
   opts: Pick<InstallOptions, 'enable'> & { force?: boolean; state: State },
@@ -92,7 +91,7 @@ export async function planTransaction(
  * project's own or the user's for a project install); `carried`: consent the caller knows carries.
  */
 async function planStaged(
-  ctx: PluginContext,
+  ctx: OperationContext,
   staged: StagedPlugin,
   opts: Pick<InstallOptions, 'enable' | 'force'> & {
     existing: PluginRecord | undefined;

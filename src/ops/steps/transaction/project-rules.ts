@@ -11,7 +11,7 @@ import {
   writeProjectFiles,
   type ProjectFiles,
 } from '../../../workspace/project-files.js';
-import { nowIso, type PluginContext } from '../context/plugin-context.js';
+import { nowIso, type OperationContext } from '../context/operation-context.js';
 import { decideConsent } from '../consent/consent.js';
 import { reviewStaged } from '../review/review-staged.js';
 import type { StagedPlugin } from '../staging/types.js';
@@ -37,7 +37,7 @@ import { entryOf, recordOf, type InstalledEntry } from './record.js';
  * more); `files` are re-checked under the lock and written right after the state.
  */
 export function projectRules(
-  ctx: PluginContext,
+  ctx: OperationContext,
   scope: ProjectInstallScope,
   opts: CommitOptions,
 ): ScopeRules {
@@ -92,7 +92,7 @@ function assertUnchanged(read: ProjectFiles): void {
 }
 
 async function commitOne(
-  ctx: PluginContext,
+  ctx: OperationContext,
   draft: State,
   scope: ProjectInstallScope,
   opts: CommitOptions,

@@ -6,7 +6,7 @@ import { findProjectRoot } from '../../../workspace/find-project-root.js';
 import { readProjectFiles, type ProjectFiles } from '../../../workspace/project-files.js';
 import type { ProjectManifest } from '../../../project/project-manifest.js';
 import { builtinRegistries, effectiveRegistries } from '../catalogs/defaults.js';
-import type { PluginContext } from '../context/plugin-context.js';
+import type { OperationContext } from '../context/operation-context.js';
 import type { ProjectInstallScope } from './install-scope.js';
 
 /**
@@ -20,10 +20,10 @@ export interface ProjectScope {
   root: string;
   key: string;
   files: ProjectFiles;
-  ctx: PluginContext;
+  ctx: OperationContext;
 }
 
-export async function openProject(ctx: PluginContext, cwd: string): Promise<ProjectScope> {
+export async function openProject(ctx: OperationContext, cwd: string): Promise<ProjectScope> {
   const root = await findProjectRoot(cwd);
   const key = await canonicalProjectRoot(root);
   const files = readProjectFiles(root);
@@ -38,9 +38,9 @@ export async function openProject(ctx: PluginContext, cwd: string): Promise<Proj
  * registries are index registries.
  */
 export function withProjectRegistries(
-  ctx: PluginContext,
+  ctx: OperationContext,
   manifest: ProjectManifest | null,
-): PluginContext {
+): OperationContext {
   if (manifest === null || Object.keys(manifest.registries).length === 0) return ctx;
   const defaults: Record<string, RegistryRecord> = { ...(ctx.defaults ?? builtinRegistries()) };
   for (const [name, location] of Object.entries(manifest.registries)) {
@@ -52,7 +52,7 @@ export function withProjectRegistries(
 }
 
 /** The index URL of the registry `name` as this command sees it; E_NOT_FOUND when there is none. */
-export function indexUrlOfRegistry(ctx: PluginContext, state: State, name: string): string {
+export function indexUrlOfRegistry(ctx: OperationContext, state: State, name: string): string {
   const entry = effectiveRegistries(state, ctx.defaults).find((e) => e.name === name);
   if (entry === undefined || entry.record.kind !== 'index')
     throw new HookpmError('E_NOT_FOUND', `there is no index registry named ${name}`, {
@@ -67,7 +67,7 @@ export function indexUrlOfRegistry(ctx: PluginContext, state: State, name: strin
  * location the user's state or hookpm.json gives it (built-in ones, such as `examples`, need none).
  */
 export function projectRegistriesOf(
-  ctx: PluginContext,
+  ctx: OperationContext,
   state: State,
   ids: readonly string[],
 ): Record<string, string> {

@@ -1,7 +1,7 @@
 import { listTree } from '../../../store/fingerprint.js';
 import { writeInstalledFiles } from '../../../store/installed-files.js';
 import { installDir, promoteTree } from '../../../store/layout.js';
-import type { PluginContext } from '../context/plugin-context.js';
+import type { OperationContext } from '../context/operation-context.js';
 import type { StagedPlugin } from '../staging/types.js';
 
 /**
@@ -9,7 +9,7 @@ import type { StagedPlugin } from '../staging/types.js';
  * of the shared store (D4) and records the files that tree held (Q6: files its plugin creates
  * later are told apart from them). Returns the installed directory.
  */
-export async function promoteStaged(ctx: PluginContext, staged: StagedPlugin): Promise<string> {
+export async function promoteStaged(ctx: OperationContext, staged: StagedPlugin): Promise<string> {
   const { id, version } = staged.inspected;
   const path = await promoteTree(
     staged.dir,

@@ -18,7 +18,7 @@ export async function stageLocked(
   scope: ProjectScope,
   manifest: ProjectManifest,
   lock: Lockfile,
-  opts: { offline: boolean; ids?: readonly string[] },
+  opts: { ids?: readonly string[] } = {},
 ): Promise<StagedPlugin[]> {
   const state = await readState(scope.ctx.paths);
   const ids = opts.ids ?? Object.keys(lock.plugins).sort();
@@ -32,7 +32,6 @@ export async function stageLocked(
   });
   const staged = await stageAll(sources, {
     ctx: scope.ctx,
-    offline: opts.offline,
     cwd: scope.root,
   });
   try {

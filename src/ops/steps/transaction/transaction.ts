@@ -40,7 +40,7 @@ import { ensureDataDir } from '../../../store/data-dir.js';
 import { installedFilesDir } from '../../../store/installed-files.js';
 import { rememberIntegrity } from '../../../store/state/known-integrity.js';
 import { readState, writeState } from '../../../store/state/state.js';
-import type { PluginContext } from '../context/plugin-context.js';
+import type { OperationContext } from '../context/operation-context.js';
 import { isFromRegistry } from '../staging/pick.js';
 import { stageAll } from '../staging/stage-all.js';
 import type { InstallSource, StagedPlugin } from '../staging/types.js';
@@ -58,7 +58,7 @@ import { userRules } from './user-rules.js';
  * ends the command.
  */
 export async function stageAndCommit(
-  ctx: PluginContext,
+  ctx: OperationContext,
   sources: readonly InstallSource[],
   scope: InstallScope,
   opts: TransactionOptions,
@@ -66,7 +66,6 @@ export async function stageAndCommit(
 ): Promise<TransactionResult> {
   const staged = await stageAll(sources, {
     ctx,
-    offline: opts.offline === true,
     cwd: opts.cwd,
     acceptIntegrityChange: opts.acceptIntegrityChange === true,
   });
@@ -84,7 +83,7 @@ export async function stageAndCommit(
  * the command with E_CONSENT_REQUIRED, the state already consistent; `earlier` notes go with it.
  */
 export async function commitTransaction(
-  ctx: PluginContext,
+  ctx: OperationContext,
   staged: readonly StagedPlugin[],
   scope: InstallScope,
   opts: CommitOptions,
@@ -95,7 +94,7 @@ export async function commitTransaction(
 }
 
 async function commit(
-  ctx: PluginContext,
+  ctx: OperationContext,
   staged: readonly StagedPlugin[],
   rules: ScopeRules,
   earlier: readonly string[],

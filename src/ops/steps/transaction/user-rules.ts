@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { HookpmError } from '../../../errors.js';
 import type { State } from '../../../store/state/state-schema.js';
-import { nowIso, type PluginContext } from '../context/plugin-context.js';
+import { nowIso, type OperationContext } from '../context/operation-context.js';
 import { decideConsent, type EnableMode } from '../consent/consent.js';
 import { reviewStaged } from '../review/review-staged.js';
 import { assertKnownIntegrity, isFromRegistry } from '../staging/pick.js';
@@ -24,7 +24,7 @@ import {
  * that changes what runs beyond the consent given waits as pending (Q5) beside the consented
  * version, which stays active.
  */
-export function userRules(ctx: PluginContext, opts: CommitOptions): ScopeRules {
+export function userRules(ctx: OperationContext, opts: CommitOptions): ScopeRules {
   return {
     open(draft, staged) {
       if (opts.acceptIntegrityChange !== true)
@@ -78,7 +78,7 @@ function consentRequired(waiting: readonly InstalledEntry[], notes: string[]): H
 }
 
 async function installOne(
-  ctx: PluginContext,
+  ctx: OperationContext,
   draft: State,
   staged: StagedPlugin,
   opts: CommitOptions,
