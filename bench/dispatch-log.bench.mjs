@@ -11,8 +11,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSnapshot } from '../dist/hooks/snapshot/snapshot.js';
-import { dispatchEvent } from '../dist/ops/run/dispatch.js';
-import { dispatchLogger } from '../dist/ops/log/dispatch-logger.js';
+import { dispatchEvent } from '../dist/engine/dispatch.js';
+import { dispatchLogger } from '../dist/ops/steps/decision-log/dispatch-logger.js';
 import { homeStorePaths } from '../dist/store/home-paths.js';
 import { median } from './measure.mjs';
 

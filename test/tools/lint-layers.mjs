@@ -22,6 +22,9 @@ const ADAPTER_FILES = {
   'engine/run-handler.ts': 'engine',
   'engine/process-groups.ts': 'engine',
   'engine/group-watchdog.ts': 'engine',
+  // dispatchEvent loads the runner when a handler matched; run-matched.ts starts the handlers.
+  'engine/dispatch.ts': 'engine',
+  'engine/run-matched.ts': 'engine',
 };
 /**
  * Files outside cli/ that may end the process, and why. process-groups.ts is the library's

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { compareCodeUnits } from '../../json/compare.js';
-import { treeStatusOf, type TreeStatus } from '../run/tree-status.js';
+import { treeStatusOf, type TreeStatus } from '../../store/tree-status.js';
 import { pluginDataDir } from '../../store/plugin-dirs.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import type { PluginRecord, State } from '../../store/state/state-schema.js';

@@ -19,9 +19,9 @@ import type { PluginRecord, State } from '../../store/state/state-schema.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { hasCurrentConsent } from '../review/consent.js';
 import { canonicalProjectRoot } from '../../workspace/canonical-root.js';
-import { withoutOptedOutHooks } from './hook-opt-outs.js';
-import { tamperedDiagnostic } from './tampered.js';
-import { createdProblemIn } from './tree-status.js';
+import { withoutOptedOutHooks } from '../../plugin/hook-opt-outs.js';
+import { tamperedDiagnostic } from '../../store/tampered.js';
+import { createdProblemIn } from '../../store/tree-status.js';
 
 /** The plugin part of a snapshot's sources (engine.md S1, S3, S6). */
 export interface PluginSources {

@@ -1,8 +1,8 @@
 import type { DispatchResult } from '../../engine/types.js';
 import type { EventName } from '../../hooks/events.js';
 import { readUserSettings } from '../../store/user-settings.js';
-import { dispatchLogger } from '../log/dispatch-logger.js';
-import { dispatchEvent } from './dispatch.js';
+import { dispatchLogger } from '../steps/decision-log/dispatch-logger.js';
+import { dispatchEvent } from '../../engine/dispatch.js';
 import { loadTrustedSnapshot, type LoadTrustedSnapshotOptions } from './load-trusted-snapshot.js';
 
 export interface RunEventOptions extends LoadTrustedSnapshotOptions {

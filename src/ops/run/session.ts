@@ -10,9 +10,9 @@ import type { Snapshot, SnapshotPlugin } from '../../hooks/snapshot/snapshot.js'
 import { resolveStorePaths } from '../../store/paths.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { readUserSettings, type UserSettings } from '../../store/user-settings.js';
-import { dispatchLogger } from '../log/dispatch-logger.js';
-import type { DispatchOptions } from './dispatch-options.js';
-import { dispatchEvent } from './dispatch.js';
+import { dispatchLogger } from '../steps/decision-log/dispatch-logger.js';
+import type { DispatchOptions } from '../../engine/dispatch-options.js';
+import { dispatchEvent } from '../../engine/dispatch.js';
 import { describeSnapshot, type HookListing } from './list-hooks.js';
 import { loadTrustedSnapshot, type TrustedSnapshot } from './load-trusted-snapshot.js';
 import type { AskTrust } from './resolve-trust.js';

@@ -11,9 +11,9 @@ import { hasErrors } from '../../plugin/loaded-plugin.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { readUserSettings } from '../../store/user-settings.js';
 import { findProjectRoot } from '../../workspace/find-project-root.js';
-import { isFailedRun, type LoggedDecision } from '../log/run-outcome.js';
-import type { DispatchRecord } from '../run/dispatch-options.js';
-import { dispatchEvent } from '../run/dispatch.js';
+import { isFailedRun, type LoggedDecision } from '../steps/decision-log/run-outcome.js';
+import type { DispatchRecord } from '../../engine/dispatch-options.js';
+import { dispatchEvent } from '../../engine/dispatch.js';
 import { readPluginUnderTest } from './plugin-under-test.js';
 
 export interface TestPluginOptions {

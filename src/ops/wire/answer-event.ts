@@ -8,8 +8,8 @@ import { removePin, writePin } from '../../store/session-pins.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { readUserSettings } from '../../store/user-settings.js';
 import { findProjectRoot } from '../../workspace/find-project-root.js';
-import { dispatchLogger } from '../log/dispatch-logger.js';
-import { dispatchEvent } from '../run/dispatch.js';
+import { dispatchLogger } from '../steps/decision-log/dispatch-logger.js';
+import { dispatchEvent } from '../../engine/dispatch.js';
 import { pinnedSources } from './pinned-sources.js';
 import { sessionPin } from './session-pin.js';
 
