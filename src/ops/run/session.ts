@@ -9,10 +9,8 @@ import { isEventName, type EventName } from '../../hooks/events.js';
 import type { Snapshot, SnapshotPlugin } from '../../hooks/snapshot/snapshot.js';
 import { resolveStorePaths } from '../../store/paths.js';
 import type { StorePaths } from '../../store/store-paths.js';
-import { readUserSettings, type UserSettings } from '../../store/user-settings.js';
-import { dispatchLogger } from '../steps/decision-log/dispatch-logger.js';
+import { openHost, type Host } from '../steps/host/host.js';
 import type { DispatchOptions } from '../../engine/dispatch-options.js';
-import { dispatchEvent } from '../../engine/dispatch.js';
 import { describeSnapshot, type HookListing } from './list-hooks.js';
 import { loadTrustedSnapshot, type TrustedSnapshot } from './load-trusted-snapshot.js';
 import type { AskTrust } from './resolve-trust.js';
@@ -110,17 +108,11 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   ): Promise<DispatchResult> => {
     if (closing !== null) return Promise.reject(closedError('dispatch'));
     const continuationCount = given ?? (event === 'Stop' ? stopCount : 0);
-    const opts: DispatchOptions = {
-      continuationCount,
-      signal: controller.signal,
-      env,
-      passEnv: current.settings.passEnv,
-    };
-    if (current.log !== undefined) opts.log = current.log;
+    const opts: DispatchOptions = { continuationCount, signal: controller.signal, env };
     // A payload's own session_id and cwd win (dispatchEvent's defaults); else the session's.
     if (typeof payload['session_id'] !== 'string') opts.sessionId = sessionId;
     if (typeof payload['cwd'] !== 'string') opts.cwd = cwd;
-    const result = dispatchEvent(current.snapshot, event, payload, opts);
+    const result = current.host.dispatch(event, payload, opts);
     if (event !== 'Stop') return result;
     return result.then((r) => {
       stopCount = r.continueLoop ? continuationCount + 1 : 0;
@@ -163,11 +155,9 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   };
 }
 
-/** A session's configuration: the snapshot (R1) and the user settings read with it. */
+/** A session's configuration: the snapshot (R1) and its host (the user settings read with it). */
 interface SessionConfig extends TrustedSnapshot {
-  settings: UserSettings;
-  /** The decision log's sink, per the settings (issue 19); undefined when they turn it off. */
-  log: DispatchOptions['log'];
+  host: Host;
 }
 
 /**
@@ -190,17 +180,16 @@ function snapshotLoader(
       onceSha256,
       ...(options.askTrust === undefined ? {} : { askTrust: options.askTrust }),
     });
-    const settings = readUserSettings(store);
-    return { ...trusted, settings, log: dispatchLogger(store, settings, 'session') };
+    return { ...trusted, host: openHost({ snapshot: trusted.snapshot, store, source: 'session' }) };
   };
 }
 
-function reportOf({ snapshot, settings }: SessionConfig): SessionReport {
+function reportOf({ snapshot, host }: SessionConfig): SessionReport {
   return {
     snapshotId: snapshot.id,
     handlers: snapshot.handlers.length,
     plugins: snapshot.plugins.map((p) => ({ id: p.id, events: [...p.events] })),
-    diagnostics: [...snapshot.diagnostics, ...settings.diagnostics],
+    diagnostics: [...snapshot.diagnostics, ...host.settingsDiagnostics],
   };
 }
 
