@@ -1,4 +1,9 @@
 import type { SnapshotHandler } from '../hooks/types.js';
+import {
+  CLAUDE_PROJECT_DIR,
+  PATH_VARIABLES,
+  PLUGIN_VARIABLES as PLUGIN_VARIABLE_NAMES,
+} from '../plugin/path-variables.js';
 
 /**
  * X5, widened by issue 14 (README "What a handler's environment holds"): a variable carries a
@@ -64,15 +69,10 @@ export function isSecret(name: string, value: string): boolean {
 }
 
 /** The variables a plugin's handlers get (plugins.md section 3); no other handler may inherit them. */
-const PLUGIN_VARIABLES: ReadonlySet<string> = new Set([
-  'CLAUDE_PLUGIN_ROOT',
-  'PLUGIN_ROOT',
-  'CLAUDE_PLUGIN_DATA',
-  'PLUGIN_DATA',
-]);
+const PLUGIN_VARIABLES: ReadonlySet<string> = new Set(PLUGIN_VARIABLE_NAMES);
 
 /** The names `${NAME}` may refer to in argv (plugins.md V2, engine.md X3). */
-const ARGV_VARIABLES: ReadonlySet<string> = new Set([...PLUGIN_VARIABLES, 'CLAUDE_PROJECT_DIR']);
+const ARGV_VARIABLES: ReadonlySet<string> = new Set(PATH_VARIABLES);
 
 /**
  * X5: the environment minus every variable that carries a secret (isSecret), except the names in
@@ -119,7 +119,7 @@ export function handlerEnvironment(
   pass: readonly string[] = [],
 ): Record<string, string> {
   const env = copyEnvironment(base, pass, true);
-  env.CLAUDE_PROJECT_DIR = projectDir;
+  env[CLAUDE_PROJECT_DIR] = projectDir;
   for (const name in handler.pluginEnv) env[name] = handler.pluginEnv[name] as string;
   return env;
 }
@@ -129,7 +129,7 @@ export function argvVariables(
   handler: Pick<SnapshotHandler, 'pluginEnv'>,
   projectDir: string,
 ): Record<string, string> {
-  return { ...handler.pluginEnv, CLAUDE_PROJECT_DIR: projectDir };
+  return { ...handler.pluginEnv, [CLAUDE_PROJECT_DIR]: projectDir };
 }
 
 /**

@@ -2,6 +2,7 @@ import { AGENTS } from '../../agents/agents.js';
 import type { AgentId, WireAnswer } from '../../agents/agent.js';
 import type { Diagnostic } from '../../hooks/diagnostic.js';
 import { isPlainObject } from '../../json/describe-value.js';
+import { CLAUDE_PROJECT_DIR } from '../../plugin/path-variables.js';
 import { matchHandlers } from '../../hooks/snapshot/snapshot-match.js';
 import { buildSnapshot } from '../../hooks/snapshot/snapshot.js';
 import { removePin, writePin } from '../../store/session-pins.js';
@@ -55,7 +56,7 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
     payload,
     cwd,
   });
-  const projectDir = options.env['CLAUDE_PROJECT_DIR'] || (await findProjectRoot(cwd));
+  const projectDir = options.env[CLAUDE_PROJECT_DIR] || (await findProjectRoot(cwd));
   let snapshot = buildSnapshot({ projectDir, sources: pin.sources, id: pin.snapshotId });
   // Q6 for the plugins about to run; a tampered one is left out before anything runs.
   const running = new Set(
