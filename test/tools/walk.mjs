@@ -132,7 +132,9 @@ async function traced(args, options) {
 function report(title, files) {
   const byFolder = new Map();
   for (const file of [...files.keys()].sort()) {
-    const folder = dirname(file).replace(/^src\//, '').replace(/^src$/, '.');
+    const folder = dirname(file)
+      .replace(/^src\//, '')
+      .replace(/^src$/, '.');
     byFolder.set(folder, [...(byFolder.get(folder) ?? []), file]);
   }
   const deeper = [...files.values()].filter(Boolean).length;
