@@ -41,7 +41,10 @@ export interface DispatchRecord {
   payload: Readonly<Record<string, unknown>>;
   /** In configuration order, with their output; empty when nothing matched. */
   runs: readonly HandlerRun[];
-  /** Each run's own decision, before reduction (run-decision.ts), read from the output reduction parsed, in the runs' order. */
+  /**
+   * Each run's own decision, before reduction (run-decision.ts), in the runs' order: read from
+   * the parse reduction read, not parsed again.
+   */
   decisions: readonly (LoggedDecision | null)[];
   result: DispatchResult;
 }
