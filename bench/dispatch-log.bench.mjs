@@ -1,5 +1,5 @@
 // Issue 19 acceptance: what the decision log adds to a dispatch. dispatchEvent of one `true`
-// handler (argv) with the log's sink (ops/log/dispatch-logger.ts: the line built, one O_APPEND
+// handler (argv) with the log's sink (ops/steps/decision-log/dispatch-logger.ts: the line built, one O_APPEND
 // write to <data>/log/dispatch.jsonl in a temporary store) next to the same dispatch without it,
 // measured side by side in one run: rounds alternate which goes first so machine noise hits both
 // alike, and the logged figure is the unlogged median plus the median of the rounds' paired
@@ -11,8 +11,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSnapshot } from '../dist/hooks/snapshot/snapshot.js';
-import { dispatchEvent } from '../dist/ops/run/dispatch.js';
-import { dispatchLogger } from '../dist/ops/log/dispatch-logger.js';
+import { dispatchEvent } from '../dist/engine/dispatch.js';
+import { dispatchLogger } from '../dist/ops/steps/decision-log/dispatch-logger.js';
 import { homeStorePaths } from '../dist/store/home-paths.js';
 import { median } from './measure.mjs';
 

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSnapshot } from '../dist/hooks/snapshot/snapshot.js';
-import { dispatchEvent } from '../dist/ops/run/dispatch.js';
+import { dispatchEvent } from '../dist/engine/dispatch.js';
 import { median } from './measure.mjs';
 
 const ROUNDS = 60;

@@ -69,9 +69,9 @@ export type { HookListing, ListedHandler } from './ops/run/list-hooks.js';
  * Dispatches one event on a snapshot: every matching handler runs at once, the runs are reduced in
  * configuration order to one result (docs/reference/rules/engine.md#running-handlers, #output-and-reduction, #stop-continuations, docs/reference/rules/cli.md#json-shapes).
  */
-export { dispatchEvent } from './ops/run/dispatch.js';
-export type { DispatchOptions, DispatchRecord } from './ops/run/dispatch-options.js';
-export type { LoggedDecision } from './ops/log/run-outcome.js';
+export { dispatchEvent } from './engine/dispatch.js';
+export type { DispatchOptions, DispatchRecord } from './engine/dispatch-options.js';
+export type { LoggedDecision } from './ops/steps/decision-log/run-outcome.js';
 export type {
   DispatchResult,
   ResultDiagnostic,

@@ -98,9 +98,9 @@ function applyBlock(
 }
 
 /** Folds one handler's parsed output into the tally, in configuration order. */
-function applyOutput(tally: Tally, event: EventName, run: HandlerRun, opts: ReduceOptions): void {
+function applyOutput(tally: Tally, event: EventName, parsed: ParsedRun, opts: ReduceOptions): void {
+  const { run, output: out } = parsed;
   const handler = run.handler;
-  const out = parseHandlerOutput(run, event);
   tally.diagnostics.push(...out.diagnostics);
   if (!out.continue) tally.continue = false; // M1
   applyStopReason(tally, handler, out);
@@ -127,6 +127,17 @@ function applyOutput(tally: Tally, event: EventName, run: HandlerRun, opts: Redu
   if (out.suppressOriginalPrompt) tally.suppressOriginalPrompt = true; // M6
 }
 
+/** One handler's run with its output parsed (parse-output.ts), once: reduction and the log read it. */
+export interface ParsedRun {
+  run: HandlerRun;
+  output: ParsedOutput;
+}
+
+/** Parses each run's output once, in the runs' order. */
+export function parseRuns(event: EventName, runs: readonly HandlerRun[]): ParsedRun[] {
+  return runs.map((run) => ({ run, output: parseHandlerOutput(run, event) }));
+}
+
 /**
  * Reduces the runs of one dispatch to its result (docs/reference/rules/engine.md#output-and-reduction, #stop-continuations). `runs` must be in
  * configuration order (S3, X1); finish order never matters.
@@ -134,6 +145,15 @@ function applyOutput(tally: Tally, event: EventName, run: HandlerRun, opts: Redu
 export function reduceResults(
   event: EventName,
   runs: readonly HandlerRun[],
+  opts: ReduceOptions,
+): DispatchResult {
+  return reduceParsed(event, parseRuns(event, runs), opts);
+}
+
+/** reduceResults over runs whose outputs are parsed already (parseRuns). */
+export function reduceParsed(
+  event: EventName,
+  parsed: readonly ParsedRun[],
   opts: ReduceOptions,
 ): DispatchResult {
   const tally: Tally = {
@@ -148,7 +168,7 @@ export function reduceResults(
     requests: [],
     genericDenyReason: null,
   };
-  for (const run of runs) applyOutput(tally, event, run, opts);
+  for (const run of parsed) applyOutput(tally, event, run, opts);
   const permission = tally.permission;
   if (permission?.decision === 'deny' && permission.reason === null) {
     tally.permission = { ...permission, reason: tally.genericDenyReason };
@@ -172,7 +192,7 @@ export function reduceResults(
     continueLoop: stop.continueLoop,
     suppressOriginalPrompt: tally.suppressOriginalPrompt,
     diagnostics: tally.diagnostics,
-    runs: runs.map((run) => ({
+    runs: parsed.map(({ run }) => ({
       handler: run.handler.id,
       origin: run.handler.origin,
       plugin: run.handler.plugin,

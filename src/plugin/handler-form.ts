@@ -1,6 +1,7 @@
 import { diagnostic, type Diagnostic } from '../hooks/diagnostic.js';
 import { childPath } from '../hooks/json-path.js';
 import type { PluginDocument } from './loaded-plugin.js';
+import { PATH_VARIABLES } from './path-variables.js';
 
 /**
  * Review warnings about handlers whose agents would run different things
@@ -47,8 +48,7 @@ function stringList(value: unknown): string[] | null {
 }
 
 /** plugins.md V2: the variables hookpm substitutes in argv, as the shell expands them. */
-const SUBSTITUTED =
-  /^\$\{(CLAUDE_PLUGIN_ROOT|PLUGIN_ROOT|CLAUDE_PLUGIN_DATA|PLUGIN_DATA|CLAUDE_PROJECT_DIR)\}/;
+const SUBSTITUTED = new RegExp(`^\\$\\{(${PATH_VARIABLES.join('|')})\\}`);
 const INTERPRETED = new Set(['|', '&', ';', '<', '>', '(', ')', '`', '*', '?', '[', '\n']);
 
 /**

@@ -36,16 +36,18 @@ afterAll(() => removeDir(work));
  */
 function buildHost(dir: string): void {
   mkdirSync(join(dir, 'engine'));
+  mkdirSync(join(dir, 'plugin'));
   const modules = [
-    'run-handler',
-    'environment',
-    'output-capture',
-    'process-groups',
-    'group-watchdog',
+    'engine/run-handler',
+    'engine/environment',
+    'engine/output-capture',
+    'engine/process-groups',
+    'engine/group-watchdog',
+    'plugin/path-variables',
   ];
   for (const name of modules) {
     const source = readFileSync(
-      fileURLToPath(new URL(`../../src/engine/${name}.ts`, import.meta.url)),
+      fileURLToPath(new URL(`../../src/${name}.ts`, import.meta.url)),
       'utf8',
     );
     const { outputText } = ts.transpileModule(source, {
@@ -55,7 +57,7 @@ function buildHost(dir: string): void {
         verbatimModuleSyntax: true,
       },
     });
-    writeFileSync(join(dir, 'engine', `${name}.js`), outputText);
+    writeFileSync(join(dir, `${name}.js`), outputText);
   }
   writeFileSync(
     join(dir, 'host.mjs'),

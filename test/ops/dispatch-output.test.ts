@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventName } from '../../src/hooks/events.js';
-import { dispatchEvent } from '../../src/ops/run/dispatch.js';
+import { dispatchEvent } from '../../src/engine/dispatch.js';
 import {
   argv,
   codes,

@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { watchdogPid } from '../../src/engine/group-watchdog.js';
-import { dispatchEvent } from '../../src/ops/run/dispatch.js';
+import { dispatchEvent } from '../../src/engine/dispatch.js';
 import { isAlive } from '../engine/runner-fixtures.js';
 import { argv, group, sh, userSnapshot } from './dispatch-helpers.js';
 

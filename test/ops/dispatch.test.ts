@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseHooksDocument } from '../../src/hooks/parse-document.js';
 import { buildSnapshot } from '../../src/hooks/snapshot/snapshot.js';
-import { dispatchEvent } from '../../src/ops/run/dispatch.js';
+import { dispatchEvent } from '../../src/engine/dispatch.js';
 import { KILL_GRACE_MS } from '../../src/engine/process-groups.js';
 import { isAlive, readPid, waitUntil } from '../engine/runner-fixtures.js';
 import {

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { enablePlugin } from '../../src/ops/plugins/enable.js';
 import { installPlugins } from '../../src/ops/install/install.js';
 import { loadSnapshot } from '../../src/ops/run/load-snapshot.js';
-import { loadPluginSources } from '../../src/ops/run/plugin-sources.js';
+import { loadPluginSources } from '../../src/ops/steps/host/plugin-sources.js';
 import { sha256Hex } from '../../src/json/canonical-json.js';
 import type { OperationContext } from '../../src/ops/steps/context/operation-context.js';
 import { pluginDocumentsCacheFile } from '../../src/store/paths.js';

@@ -3,7 +3,7 @@ import { parseHooksDocument } from '../../src/hooks/parse-document.js';
 import { buildSnapshot } from '../../src/hooks/snapshot/snapshot.js';
 import type { SourceDocument } from '../../src/hooks/types.js';
 import { canonicalJson, sha256Base64 } from '../../src/json/canonical-json.js';
-import { withoutOptedOutHooks } from '../../src/ops/run/hook-opt-outs.js';
+import { withoutOptedOutHooks } from '../../src/plugin/hook-opt-outs.js';
 import { describeSnapshot } from '../../src/ops/run/list-hooks.js';
 import { hookKey, isHookKeyForm } from '../../src/plugin/hook-key.js';
 import { buildSurface, CONSENTED_FIELDS } from '../../src/plugin/surface.js';

@@ -21,10 +21,10 @@ import {
 } from '../../src/store/dispatch-log.js';
 import { homeStorePaths } from '../../src/store/home-paths.js';
 import type { StorePaths } from '../../src/store/store-paths.js';
-import { formatDispatchLine } from '../../src/ops/log/dispatch-line.js';
-import { parseLogText } from '../../src/ops/log/read-log.js';
-import { percentile } from '../../src/ops/log/hook-stats.js';
-import type { DispatchRecord } from '../../src/ops/run/dispatch-options.js';
+import { formatDispatchLine } from '../../src/ops/steps/decision-log/dispatch-line.js';
+import { parseLogText } from '../../src/ops/steps/decision-log/read-log.js';
+import { percentile } from '../../src/ops/steps/decision-log/hook-stats.js';
+import type { DispatchRecord } from '../../src/engine/dispatch-options.js';
 import { noDecision } from '../../src/engine/no-decision.js';
 import type { HandlerRun } from '../../src/engine/types.js';
 

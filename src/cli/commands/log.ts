@@ -40,7 +40,7 @@ export function register(program: Command): void {
     .action(async (flags: LogFlags, command: Command) => {
       const globals = globalOptions(command);
       const paths = storePathsOf(globals);
-      const { readLog, parseSince } = await import('../../ops/log/read-log.js');
+      const { readLog, parseSince } = await import('../../ops/steps/decision-log/read-log.js');
       const { formatLogEntry } = await import('../render/render-log.js');
       const filter = {
         ...(flags.plugin === undefined ? {} : { plugin: flags.plugin }),
@@ -81,8 +81,8 @@ export function register(program: Command): void {
     )
     .action(async (flags: { since?: string }, command: Command) => {
       const globals = globalOptions(command);
-      const { readLog, parseSince } = await import('../../ops/log/read-log.js');
-      const { computeStats } = await import('../../ops/log/hook-stats.js');
+      const { readLog, parseSince } = await import('../../ops/steps/decision-log/read-log.js');
+      const { computeStats } = await import('../../ops/steps/decision-log/hook-stats.js');
       const since = flags.since === undefined ? undefined : parseSince(flags.since, Date.now());
       const read = readLog(storePathsOf(globals), since === undefined ? {} : { since });
       const stats = computeStats(read.entries);

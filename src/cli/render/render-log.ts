@@ -1,5 +1,5 @@
-import type { LoggedDispatch } from '../../ops/log/dispatch-line.js';
-import type { HandlerStats, HookStats, PluginStats } from '../../ops/log/hook-stats.js';
+import type { LoggedDispatch } from '../../ops/steps/decision-log/dispatch-line.js';
+import type { HandlerStats, HookStats, PluginStats } from '../../ops/steps/decision-log/hook-stats.js';
 import { escapeControl, renderTable } from './render.js';
 
 /** One logged dispatch on one line: time, event, decision, source, then each run (or none). */

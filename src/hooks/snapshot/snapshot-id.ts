@@ -1,4 +1,5 @@
 import { canonicalJson, sha256Hex } from '../../json/canonical-json.js';
+import { PLUGIN_VARIABLES } from '../../plugin/path-variables.js';
 import type { EventName } from '../events.js';
 import type { GroupConfig, HandlerConfig, SourceDocument } from '../types.js';
 
@@ -45,22 +46,19 @@ export function effectiveConfigJson(config: EffectiveConfig): string {
 function envJson(env: EffectiveConfig['sources'][number]['env']): string {
   if (env === null) return 'null';
   const keys = Object.keys(env);
-  if (keys.length !== 4 || !keys.every((key) => PLUGIN_ENV_KEYS.has(key)))
+  if (
+    keys.length !== SORTED_PLUGIN_VARIABLES.length ||
+    !keys.every((key) => PLUGIN_ENV_KEYS.has(key))
+  )
     return canonicalJson(env);
-  return JSON.stringify({
-    CLAUDE_PLUGIN_DATA: env.CLAUDE_PLUGIN_DATA,
-    CLAUDE_PLUGIN_ROOT: env.CLAUDE_PLUGIN_ROOT,
-    PLUGIN_DATA: env.PLUGIN_DATA,
-    PLUGIN_ROOT: env.PLUGIN_ROOT,
-  });
+  const sorted: Record<string, string | undefined> = {};
+  for (const key of SORTED_PLUGIN_VARIABLES) sorted[key] = env[key];
+  return JSON.stringify(sorted);
 }
 
-const PLUGIN_ENV_KEYS = new Set([
-  'CLAUDE_PLUGIN_DATA',
-  'CLAUDE_PLUGIN_ROOT',
-  'PLUGIN_DATA',
-  'PLUGIN_ROOT',
-]);
+const PLUGIN_ENV_KEYS: ReadonlySet<string> = new Set(PLUGIN_VARIABLES);
+/** In code-unit order, as canonical JSON writes them. */
+const SORTED_PLUGIN_VARIABLES = [...PLUGIN_VARIABLES].sort();
 
 /** HandlerConfig keys in sorted order; the check below fails to compile if one is missing. */
 const HANDLER_KEYS = [

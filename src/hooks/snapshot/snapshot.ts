@@ -1,4 +1,5 @@
 import { compareCodeUnits } from '../../json/compare.js';
+import { pluginVariables } from '../../plugin/path-variables.js';
 import type { Diagnostic } from '../diagnostic.js';
 import { EVENT_NAMES, type EventName } from '../events.js';
 import { compileGroup, createCompileCache, type SnapshotGroup } from './snapshot-compile.js';
@@ -67,13 +68,7 @@ function orderSources(sources: readonly SourceDocument[]): SourceDocument[] {
 /** The plugin variables of docs/reference/rules/plugins.md#variables; empty for user and project sources. */
 function pluginEnvOf(source: SourceDocument): Readonly<Record<string, string>> {
   if (!source.plugin) return Object.freeze({});
-  const { root, data } = source.plugin;
-  return Object.freeze({
-    CLAUDE_PLUGIN_ROOT: root,
-    PLUGIN_ROOT: root,
-    CLAUDE_PLUGIN_DATA: data,
-    PLUGIN_DATA: data,
-  });
+  return Object.freeze(pluginVariables(source.plugin.root, source.plugin.data));
 }
 
 export function buildSnapshot(input: BuildSnapshotInput): Snapshot {

@@ -1,6 +1,6 @@
 import type { StorePaths } from '../../store/store-paths.js';
-import { computeStats, type HandlerStats } from '../log/hook-stats.js';
-import { readLog } from '../log/read-log.js';
+import { computeStats, type HandlerStats } from '../steps/decision-log/hook-stats.js';
+import { readLog } from '../steps/decision-log/read-log.js';
 import { okCheck, plural, problem, shellWord, type DoctorCheck } from './check.js';
 
 /** How far back doctor reads the decision log. */

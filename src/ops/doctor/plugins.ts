@@ -1,11 +1,11 @@
 import { stat } from 'node:fs/promises';
 import { compareCodeUnits } from '../../json/compare.js';
-import { treeStatusOf, type TreeStatus } from '../run/tree-status.js';
+import { treeStatusOf, type TreeStatus } from '../../store/tree-status.js';
 import { pluginDataDir } from '../../store/plugin-dirs.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import type { PluginRecord, State } from '../../store/state/state-schema.js';
 import { okCheck, problem, shellWord, type DoctorCheck } from './check.js';
-import { hasCurrentConsent } from '../steps/consent/consent.js';
+import { hasCurrentConsent } from '../../store/state/current-consent.js';
 
 /**
  * plugins.md Q4-Q6, V3: for every installed plugin (sorted by id): its installed tree exists and its

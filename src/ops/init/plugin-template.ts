@@ -1,4 +1,9 @@
 import { EVENTS, type EventName } from '../../hooks/events.js';
+import {
+  CLAUDE_PLUGIN_DATA,
+  CLAUDE_PLUGIN_ROOT,
+  PLUGIN_DATA,
+} from '../../plugin/path-variables.js';
 
 /** One file of a new plugin: its path relative to the plugin root, its text and mode. */
 export interface TemplateFile {
@@ -51,7 +56,7 @@ if (/\\brm\\s+-[a-zA-Z]*r[a-zA-Z]*\\s+\\/(\\s|\\*|$)/.test(command)) {
 }
 // No output and exit 0: no objection.`;
   return `// Record the event in the plugin's data directory, which survives updates; print nothing.
-const data = process.env.CLAUDE_PLUGIN_DATA ?? process.env.PLUGIN_DATA;
+const data = process.env.${CLAUDE_PLUGIN_DATA} ?? process.env.${PLUGIN_DATA};
 if (data) appendFileSync(join(data, 'events.log'), \`\${new Date().toISOString()} ${event}\\n\`);`;
 }
 
@@ -97,7 +102,7 @@ export function pluginTemplate(name: string, event: EventName): TemplateFile[] {
   const matcher = matcherOf(event);
   const handler = {
     type: 'command',
-    command: `node "\${CLAUDE_PLUGIN_ROOT}/${scriptFile}"`,
+    command: `node "\${${CLAUDE_PLUGIN_ROOT}}/${scriptFile}"`,
     timeout: 10,
   };
   const hooks = { [event]: [{ ...(matcher === null ? {} : { matcher }), hooks: [handler] }] };

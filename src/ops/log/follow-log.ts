@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readDispatchLogSince, type LogPosition } from '../../store/dispatch-log.js';
 import type { StorePaths } from '../../store/store-paths.js';
-import type { LoggedDispatch } from './dispatch-line.js';
-import { matchesFilter, parseLogText, type LogFilter } from './read-log.js';
+import type { LoggedDispatch } from '../steps/decision-log/dispatch-line.js';
+import { matchesFilter, parseLogText, type LogFilter } from '../steps/decision-log/read-log.js';
 
 /** How often `hookpm log --follow` looks for new lines. */
 export const FOLLOW_INTERVAL_MS = 200;

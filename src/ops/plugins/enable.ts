@@ -3,7 +3,7 @@ import { collectGarbage } from '../../store/collect.js';
 import { ensureDataDir } from '../../store/data-dir.js';
 import { fingerprintTree } from '../../store/fingerprint.js';
 import type { StorePaths } from '../../store/store-paths.js';
-import { treeStatusOf } from '../run/tree-status.js';
+import { treeStatusOf } from '../../store/tree-status.js';
 import { readState, withStoreLock, writeState } from '../../store/state/state.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
 import { keptOptOuts } from '../steps/transaction/record.js';

@@ -1,7 +1,7 @@
 import { compareCodeUnits } from '../../json/compare.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { readStateFast } from '../../store/state/read-state-fast.js';
-import { hasCurrentConsent } from '../steps/consent/consent.js';
+import { hasCurrentConsent } from '../../store/state/current-consent.js';
 
 /** One entry of `hookpm list --json` (docs/reference/rules/cli.md#json-shapes). */
 export interface ListedPlugin {

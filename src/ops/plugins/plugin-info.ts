@@ -4,7 +4,7 @@
  */
 import type { PluginRecord } from '../../store/state/state-schema.js';
 import type { RegistryWarning } from '../steps/catalogs/load-catalogs.js';
-import { hasCurrentConsent } from '../steps/consent/consent.js';
+import { hasCurrentConsent } from '../../store/state/current-consent.js';
 
 /** The plugin's latest version: its registry's entry, else the installed record's. */
 export interface LatestEntry {

@@ -7,7 +7,7 @@ import { resolveInstallSources } from '../steps/staging/resolve.js';
 import { stageAll } from '../steps/staging/stage-all.js';
 import type { OperationContext } from '../steps/context/operation-context.js';
 import type { EnableMode } from '../steps/consent/consent.js';
-import { hasCurrentConsent } from '../steps/consent/consent.js';
+import { hasCurrentConsent } from '../../store/state/current-consent.js';
 import type { ProjectInstallResult } from './project-result.js';
 import { commitTransaction } from '../steps/transaction/transaction.js';
 import { nextFiles, requireRegistrySource } from './install-project.js';

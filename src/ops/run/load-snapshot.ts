@@ -3,7 +3,7 @@ import { buildSnapshot, type Snapshot } from '../../hooks/snapshot/snapshot.js';
 import type { SourceDocument } from '../../hooks/types.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { readHookSources, type HookSources } from '../../workspace/read-hook-sources.js';
-import { loadPluginSources } from './plugin-sources.js';
+import { loadPluginSources } from '../steps/host/plugin-sources.js';
 
 export interface LoadSnapshotOptions {
   cwd: string;

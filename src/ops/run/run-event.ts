@@ -1,8 +1,6 @@
 import type { DispatchResult } from '../../engine/types.js';
 import type { EventName } from '../../hooks/events.js';
-import { readUserSettings } from '../../store/user-settings.js';
-import { dispatchLogger } from '../log/dispatch-logger.js';
-import { dispatchEvent } from './dispatch.js';
+import { openHost } from '../steps/host/host.js';
 import { loadTrustedSnapshot, type LoadTrustedSnapshotOptions } from './load-trusted-snapshot.js';
 
 export interface RunEventOptions extends LoadTrustedSnapshotOptions {
@@ -27,23 +25,17 @@ export interface RunEventOptions extends LoadTrustedSnapshotOptions {
 export async function runEvent(options: RunEventOptions): Promise<DispatchResult> {
   const { event, input, continuationCount, env, signal, ...load } = options;
   const { snapshot } = await loadTrustedSnapshot(load);
-  const settings = options.store === undefined ? null : readUserSettings(options.store);
-  const log =
-    options.store === undefined || settings === null
-      ? undefined
-      : dispatchLogger(options.store, settings, 'run');
-  const result = await dispatchEvent(snapshot, event, input, {
+  const host = openHost({
+    snapshot,
+    source: 'run',
+    ...(options.store === undefined ? {} : { store: options.store }),
+  });
+  const result = await host.dispatch(event, input, {
     cwd: options.cwd,
-    passEnv: settings?.passEnv ?? [],
-    ...(log === undefined ? {} : { log }),
     ...(continuationCount === undefined ? {} : { continuationCount }),
     ...(env === undefined ? {} : { env }),
     ...(signal === undefined ? {} : { signal }),
   });
-  const diagnostics = [
-    ...snapshot.diagnostics,
-    ...(settings?.diagnostics ?? []),
-    ...result.diagnostics,
-  ];
+  const diagnostics = [...snapshot.diagnostics, ...host.settingsDiagnostics, ...result.diagnostics];
   return { ...result, diagnostics };
 }

@@ -9,10 +9,8 @@ import { isEventName, type EventName } from '../../hooks/events.js';
 import type { Snapshot, SnapshotPlugin } from '../../hooks/snapshot/snapshot.js';
 import { resolveStorePaths } from '../../store/paths.js';
 import type { StorePaths } from '../../store/store-paths.js';
-import { readUserSettings, type UserSettings } from '../../store/user-settings.js';
-import { dispatchLogger } from '../log/dispatch-logger.js';
-import type { DispatchOptions } from './dispatch-options.js';
-import { dispatchEvent } from './dispatch.js';
+import { openHost, type Host } from '../steps/host/host.js';
+import type { DispatchOptions } from '../../engine/dispatch-options.js';
 import { describeSnapshot, type HookListing } from './list-hooks.js';
 import { loadTrustedSnapshot, type TrustedSnapshot } from './load-trusted-snapshot.js';
 import type { AskTrust } from './resolve-trust.js';
@@ -33,7 +31,7 @@ export interface SessionOptions {
   store?: StorePaths;
 }
 
-/** A snapshot as a session reports it at start and on reload (docs/reference/rules/cli.md#session, engine.md R4). */
+/** A snapshot as a session reports it at start and on reload (cli.md section 4, engine.md R4). */
 export interface SessionReport {
   snapshotId: string;
   handlers: number;
@@ -57,7 +55,7 @@ export interface Session {
   /** The report of the current snapshot; right after createSession, the start report. */
   readonly report: SessionReport;
   /**
-   * Dispatches one event (docs/reference/rules/cli.md#json-shapes result). Several may run at once. On Stop without
+   * Dispatches one event (cli.md section 3 result). Several may run at once. On Stop without
    * `continuationCount`, the session passes its count of consecutive continuations, which grows by
    * one with each Stop that continued and resets to 0 with each Stop that did not (O3); an explicit
    * count is used as given and the session's count follows that Stop's outcome all the same.
@@ -86,7 +84,7 @@ export interface Session {
 }
 
 /**
- * Starts a session for `cwd` (docs/reference/rules/cli.md#session): resolves workspace trust and loads the snapshot
+ * Starts a session for `cwd` (cli.md section 4): resolves workspace trust and loads the snapshot
  * once (R1). Errors: those of loadTrustedSnapshot (E_USAGE for a cwd that is not a directory,
  * E_CANCELLED at the trust prompt).
  */
@@ -110,17 +108,11 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   ): Promise<DispatchResult> => {
     if (closing !== null) return Promise.reject(closedError('dispatch'));
     const continuationCount = given ?? (event === 'Stop' ? stopCount : 0);
-    const opts: DispatchOptions = {
-      continuationCount,
-      signal: controller.signal,
-      env,
-      passEnv: current.settings.passEnv,
-    };
-    if (current.log !== undefined) opts.log = current.log;
+    const opts: DispatchOptions = { continuationCount, signal: controller.signal, env };
     // A payload's own session_id and cwd win (dispatchEvent's defaults); else the session's.
     if (typeof payload['session_id'] !== 'string') opts.sessionId = sessionId;
     if (typeof payload['cwd'] !== 'string') opts.cwd = cwd;
-    const result = dispatchEvent(current.snapshot, event, payload, opts);
+    const result = current.host.dispatch(event, payload, opts);
     if (event !== 'Stop') return result;
     return result.then((r) => {
       stopCount = r.continueLoop ? continuationCount + 1 : 0;
@@ -163,11 +155,9 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   };
 }
 
-/** A session's configuration: the snapshot (R1) and the user settings read with it. */
+/** A session's configuration: the snapshot (R1) and its host (the user settings read with it). */
 interface SessionConfig extends TrustedSnapshot {
-  settings: UserSettings;
-  /** The decision log's sink, per the settings (docs/guides/decision-log.md); undefined when they turn it off. */
-  log: DispatchOptions['log'];
+  host: Host;
 }
 
 /**
@@ -190,17 +180,16 @@ function snapshotLoader(
       onceSha256,
       ...(options.askTrust === undefined ? {} : { askTrust: options.askTrust }),
     });
-    const settings = readUserSettings(store);
-    return { ...trusted, settings, log: dispatchLogger(store, settings, 'session') };
+    return { ...trusted, host: openHost({ snapshot: trusted.snapshot, store, source: 'session' }) };
   };
 }
 
-function reportOf({ snapshot, settings }: SessionConfig): SessionReport {
+function reportOf({ snapshot, host }: SessionConfig): SessionReport {
   return {
     snapshotId: snapshot.id,
     handlers: snapshot.handlers.length,
     plugins: snapshot.plugins.map((p) => ({ id: p.id, events: [...p.events] })),
-    diagnostics: [...snapshot.diagnostics, ...settings.diagnostics],
+    diagnostics: [...snapshot.diagnostics, ...host.settingsDiagnostics],
   };
 }
 

@@ -9,11 +9,10 @@ import { buildSnapshot } from '../../hooks/snapshot/snapshot.js';
 import type { SourceDocument } from '../../hooks/types.js';
 import { hasErrors } from '../../plugin/loaded-plugin.js';
 import type { StorePaths } from '../../store/store-paths.js';
-import { readUserSettings } from '../../store/user-settings.js';
 import { findProjectRoot } from '../../workspace/find-project-root.js';
-import { isFailedRun, type LoggedDecision } from '../log/run-outcome.js';
-import type { DispatchRecord } from '../run/dispatch-options.js';
-import { dispatchEvent } from '../run/dispatch.js';
+import { isFailedRun, type LoggedDecision } from '../steps/decision-log/run-outcome.js';
+import type { DispatchRecord } from '../../engine/dispatch-options.js';
+import { openHost } from '../steps/host/host.js';
 import { readPluginUnderTest } from './plugin-under-test.js';
 
 export interface TestPluginOptions {
@@ -81,9 +80,10 @@ export async function testPlugin(options: TestPluginOptions): Promise<TestPlugin
     const projectDir = await findProjectRoot(options.cwd);
     const snapshot = buildSnapshot({ projectDir, sources });
     let record: DispatchRecord | null = null;
-    const result = await dispatchEvent(snapshot, options.event, options.input, {
+    // The store's `env.pass` applies; nothing is logged (source null).
+    const host = openHost({ snapshot, store: options.store, source: null });
+    const result = await host.dispatch(options.event, options.input, {
       cwd: options.cwd,
-      passEnv: readUserSettings(options.store).passEnv,
       ...(options.env === undefined ? {} : { env: options.env }),
       log: (r) => (record = r),
     });

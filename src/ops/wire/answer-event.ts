@@ -2,14 +2,13 @@ import { AGENTS } from '../../agents/agents.js';
 import type { AgentId, WireAnswer } from '../../agents/agent.js';
 import type { Diagnostic } from '../../hooks/diagnostic.js';
 import { isPlainObject } from '../../json/describe-value.js';
+import { CLAUDE_PROJECT_DIR } from '../../plugin/path-variables.js';
 import { matchHandlers } from '../../hooks/snapshot/snapshot-match.js';
 import { buildSnapshot } from '../../hooks/snapshot/snapshot.js';
 import { removePin, writePin } from '../../store/session-pins.js';
 import type { StorePaths } from '../../store/store-paths.js';
-import { readUserSettings } from '../../store/user-settings.js';
 import { findProjectRoot } from '../../workspace/find-project-root.js';
-import { dispatchLogger } from '../log/dispatch-logger.js';
-import { dispatchEvent } from '../run/dispatch.js';
+import { openHost } from '../steps/host/host.js';
 import { pinnedSources } from './pinned-sources.js';
 import { sessionPin } from './session-pin.js';
 
@@ -57,7 +56,7 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
     payload,
     cwd,
   });
-  const projectDir = options.env['CLAUDE_PROJECT_DIR'] || (await findProjectRoot(cwd));
+  const projectDir = options.env[CLAUDE_PROJECT_DIR] || (await findProjectRoot(cwd));
   let snapshot = buildSnapshot({ projectDir, sources: pin.sources, id: pin.snapshotId });
   // Q6 for the plugins about to run; a tampered one is left out before anything runs.
   const running = new Set(
@@ -68,16 +67,9 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
     snapshot = buildSnapshot({ projectDir, sources: checked.sources, diagnostics: [] });
   const continuationCount = event === 'Stop' ? pin.stopContinuations : 0;
   // X5's pass-through and the decision log (settings.json): every event is logged, one that
-  // matches nothing too (docs/guides/decision-log.md); a missing file is one failed open.
-  const settings = readUserSettings(options.store);
-  const log = dispatchLogger(options.store, settings, `wire:${agent.id}`);
-  const result = await dispatchEvent(snapshot, event, input, {
-    cwd,
-    continuationCount,
-    env: options.env,
-    passEnv: settings.passEnv,
-    ...(log === undefined ? {} : { log }),
-  });
+  // matches nothing too (issue 19 item 3); a missing file is one failed open.
+  const host = openHost({ snapshot, store: options.store, source: `wire:${agent.id}` });
+  const result = await host.dispatch(event, input, { cwd, continuationCount, env: options.env });
   if (stored && event === 'Stop') {
     const next = result.continueLoop ? continuationCount + 1 : 0;
     if (next !== pin.stopContinuations)
@@ -92,7 +84,7 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
       ...told,
       ...checked.diagnostics,
       // A settings file that cannot be used is told where a handler ran, not at every event.
-      ...(running.size > 0 ? settings.diagnostics : []),
+      ...(running.size > 0 ? host.settingsDiagnostics : []),
       ...result.diagnostics,
     ],
   });

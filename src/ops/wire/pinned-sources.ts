@@ -2,7 +2,7 @@ import type { Diagnostic } from '../../hooks/diagnostic.js';
 import type { SourceDocument } from '../../hooks/types.js';
 import type { SessionPin } from '../../store/session-pin-schema.js';
 import type { StorePaths } from '../../store/store-paths.js';
-import { tamperedDiagnostic } from '../run/tampered.js';
+import { tamperedDiagnostic } from '../../store/tampered.js';
 
 /**
  * The pin's documents less those of `plugins` whose trees no longer match (plugins.md Q6, through

@@ -2,11 +2,6 @@ import { codeUnchanged } from '../../../plugin/code-diff.js';
 import type { PluginRecord } from '../../../store/state/state-schema.js';
 import type { ReviewReport } from './report.js';
 
-/** plugins.md Q4: the consent record holds the plugin's current surfaceHash, so its hooks may run. */
-export function hasCurrentConsent(record: Pick<PluginRecord, 'consent' | 'surfaceHash'>): boolean {
-  return record.consent !== null && record.consent.surfaceHash === record.surfaceHash;
-}
-
 /** What the user asked for: `--yes`, `--no-enable`, or ask (when a question can be asked). */
 export type EnableMode = 'yes' | 'no' | 'ask';
 

@@ -5,7 +5,7 @@ import type { StorePaths } from '../../../store/store-paths.js';
 import { inspectPluginDir, type InspectedPlugin } from '../staging/inspect.js';
 import type { ConsentedTree } from './code-review.js';
 import type { ReviewInput } from '../consent/report.js';
-import { hasCurrentConsent } from '../consent/consent.js';
+import { hasCurrentConsent } from '../../../store/state/current-consent.js';
 
 /**
  * Q5 and the files rule (docs/guides/installing-plugins.md#consent): the surface entries and the tree the user

@@ -5,7 +5,7 @@ import type { PluginRecord } from '../../../store/state/state-schema.js';
 import type { InspectedPlugin } from '../staging/inspect.js';
 import { readConsentBaseline } from './consent-baseline.js';
 import { diffCode, readReviewedTree } from './code-review.js';
-import { treeStatusOf } from '../../run/tree-status.js';
+import { treeStatusOf } from '../../../store/tree-status.js';
 import { buildReview, type ReviewDiagnostic, type ReviewReport } from '../consent/report.js';
 
 export interface TreeReview {

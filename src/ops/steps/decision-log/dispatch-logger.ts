@@ -1,7 +1,7 @@
-import { appendDispatchLine } from '../../store/dispatch-log.js';
-import type { StorePaths } from '../../store/store-paths.js';
-import type { UserSettings } from '../../store/user-settings.js';
-import type { DispatchRecord } from '../run/dispatch-options.js';
+import { appendDispatchLine } from '../../../store/dispatch-log.js';
+import type { StorePaths } from '../../../store/store-paths.js';
+import type { UserSettings } from '../../../store/user-settings.js';
+import type { DispatchRecord } from '../../../engine/dispatch-options.js';
 import { formatDispatchLine } from './dispatch-line.js';
 
 /**

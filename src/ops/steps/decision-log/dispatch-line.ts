@@ -1,5 +1,5 @@
-import { LOG_LINE_MAX_BYTES } from '../../store/dispatch-log.js';
-import type { DispatchRecord } from '../run/dispatch-options.js';
+import { LOG_LINE_MAX_BYTES } from '../../../store/dispatch-log.js';
+import type { DispatchRecord } from '../../../engine/dispatch-options.js';
 import { logTime } from './log-time.js';
 import { isFailedRun, resultDecision, type LoggedDecision } from './run-outcome.js';
 

@@ -1,9 +1,9 @@
-import { noDecision } from '../../engine/no-decision.js';
-import type { DispatchResult } from '../../engine/types.js';
-import { HookpmError } from '../../errors.js';
-import type { EventName } from '../../hooks/events.js';
-import { matchHandlers } from '../../hooks/snapshot/snapshot-match.js';
-import type { Snapshot } from '../../hooks/snapshot/snapshot.js';
+import { noDecision } from './no-decision.js';
+import type { DispatchResult } from './types.js';
+import { HookpmError } from '../errors.js';
+import type { EventName } from '../hooks/events.js';
+import { matchHandlers } from '../hooks/snapshot/snapshot-match.js';
+import type { Snapshot } from '../hooks/snapshot/snapshot.js';
 import { stringField, type DispatchOptions } from './dispatch-options.js';
 
 /**

@@ -1,6 +1,6 @@
-import type { DispatchResult, HandlerRun } from '../../engine/types.js';
-import type { EventName } from '../../hooks/events.js';
-import type { LoggedDecision } from '../log/run-outcome.js';
+import type { DispatchResult, HandlerRun } from './types.js';
+import type { EventName } from '../hooks/events.js';
+import type { LoggedDecision } from './run-decision.js';
 
 /** What the host knows about one invocation, beyond the event's own fields (engine.md X2). */
 export interface DispatchOptions {
@@ -20,8 +20,8 @@ export interface DispatchOptions {
   /** `permission_mode` of the payload; default: the input's, else `default`. */
   permissionMode?: string;
   /**
-   * Called once per dispatch, after reduction and before the result is returned (the decision
-   * log, ops/log/dispatch-logger.ts); a dispatch that matched nothing too, with no runs. Must not
+   * The host's sink (the decision log is one): called once per dispatch, after reduction and
+   * before the result is returned; a dispatch that matched nothing too, with no runs. Must not
    * throw; a throw is ignored.
    */
   log?: (record: DispatchRecord) => void;
@@ -41,7 +41,10 @@ export interface DispatchRecord {
   payload: Readonly<Record<string, unknown>>;
   /** In configuration order, with their output; empty when nothing matched. */
   runs: readonly HandlerRun[];
-  /** Each run's own decision, before reduction (ops/log/run-decision.ts), in the runs' order. */
+  /**
+   * Each run's own decision, before reduction (run-decision.ts), in the runs' order: read from
+   * the parse reduction read, not parsed again.
+   */
   decisions: readonly (LoggedDecision | null)[];
   result: DispatchResult;
 }

@@ -1,8 +1,8 @@
-import { createdFileProblem } from '../../plugin/created-files.js';
-import type { LoadedPlugin } from '../../plugin/loaded-plugin.js';
-import { readPluginDir } from '../../store/read-plugin.js';
-import type { StorePaths } from '../../store/store-paths.js';
-import { checkInstalledTrees } from '../../store/tree-check.js';
+import { createdFileProblem } from '../plugin/created-files.js';
+import type { LoadedPlugin } from '../plugin/loaded-plugin.js';
+import { readPluginDir } from './read-plugin.js';
+import type { StorePaths } from './store-paths.js';
+import { checkInstalledTrees } from './tree-check.js';
 
 /** An installed tree against its record (plugins.md Q6, with the files a plugin creates in its folder: docs/design/decisions.md#plugins-and-marketplaces). */
 export type TreeStatus =

@@ -1,7 +1,7 @@
-import { HookpmError } from '../../errors.js';
-import { isPlainObject } from '../../json/describe-value.js';
-import { readDispatchLog } from '../../store/dispatch-log.js';
-import type { StorePaths } from '../../store/store-paths.js';
+import { HookpmError } from '../../../errors.js';
+import { isPlainObject } from '../../../json/describe-value.js';
+import { readDispatchLog } from '../../../store/dispatch-log.js';
+import type { StorePaths } from '../../../store/store-paths.js';
 import { ranHandlers, type LoggedDispatch } from './dispatch-line.js';
 
 /** Which dispatches `hookpm log` and `hookpm stats` look at. */

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { filterEnvironment } from '../../engine/environment.js';
-import { buildPayload } from '../../engine/payload.js';
-import { reduceResults } from '../../engine/reduce.js';
-import { runHandler, type RunHandlerOptions } from '../../engine/run-handler.js';
-import type { DispatchResult } from '../../engine/types.js';
-import type { EventName } from '../../hooks/events.js';
-import type { Snapshot } from '../../hooks/snapshot/snapshot.js';
-import type { SnapshotHandler } from '../../hooks/types.js';
-import { runDecision } from '../log/run-decision.js';
+import { filterEnvironment } from './environment.js';
+import { buildPayload } from './payload.js';
+import { parseRuns, reduceParsed } from './reduce.js';
+import { runHandler, type RunHandlerOptions } from './run-handler.js';
+import type { DispatchResult } from './types.js';
+import type { EventName } from '../hooks/events.js';
+import type { Snapshot } from '../hooks/snapshot/snapshot.js';
+import type { SnapshotHandler } from '../hooks/types.js';
+import { runDecision } from './run-decision.js';
 import { stringField, type DispatchOptions } from './dispatch-options.js';
 
 /** One dispatch whose matching handlers are known (dispatch.ts). */
@@ -45,14 +45,16 @@ export async function runMatched(call: Invocation): Promise<DispatchResult> {
   };
   // X1: all start now; Promise.all keeps configuration order whatever order they finish in.
   const runs = await Promise.all(call.matched.map((handler) => runHandler(handler, runOptions)));
-  const result = reduceResults(event, runs, {
+  // Each output is parsed once: reduction and the log's per-run decisions read the same parse.
+  const parsed = parseRuns(event, runs);
+  const result = reduceParsed(event, parsed, {
     snapshotId: snapshot.id,
     continuationCount,
     stopHookActive: payload['stop_hook_active'] === true,
   });
   if (opts.log !== undefined) {
     try {
-      const decisions = runs.map((run) => runDecision(run, event));
+      const decisions = parsed.map(({ output }) => runDecision(output, event));
       opts.log({ event, startedAt, sessionId, payload, runs, decisions, result });
     } catch {
       // The log never fails a dispatch (docs/guides/decision-log.md).

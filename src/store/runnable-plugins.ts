@@ -1,26 +1,25 @@
-import { diagnostic, type Diagnostic } from '../../hooks/diagnostic.js';
-import type { SourceDocument } from '../../hooks/types.js';
-import { compareCodeUnits } from '../../json/compare.js';
-import type { ScanOptions, TreeScan } from '../../store/fingerprint-cache.js';
-import { checkInstalledTrees, type TreeCheck } from '../../store/tree-check.js';
-import type { LoadedPlugin } from '../../plugin/loaded-plugin.js';
+import { diagnostic, type Diagnostic } from '../hooks/diagnostic.js';
+import type { SourceDocument } from '../hooks/types.js';
+import { compareCodeUnits } from '../json/compare.js';
+import { withoutOptedOutHooks } from '../plugin/hook-opt-outs.js';
+import type { LoadedPlugin } from '../plugin/loaded-plugin.js';
+import type { ScanOptions, TreeScan } from './fingerprint-cache.js';
 import {
   isEntryFor,
   readDocumentsCache,
   writeDocumentsCache,
   type DocumentsCache,
   type PluginDocuments,
-} from '../../store/plugin-documents-cache.js';
-import { pluginDataDirs } from '../../store/plugin-dirs.js';
-import { readPluginDir } from '../../store/read-plugin.js';
-import { readUnchanged } from '../../store/read-unchanged.js';
-import { readStateFast } from '../../store/state/read-state-fast.js';
-import type { PluginRecord, State } from '../../store/state/state-schema.js';
-import type { StorePaths } from '../../store/store-paths.js';
-import { hasCurrentConsent } from '../steps/consent/consent.js';
-import { canonicalProjectRoot } from '../../workspace/canonical-root.js';
-import { withoutOptedOutHooks } from './hook-opt-outs.js';
+} from './plugin-documents-cache.js';
+import { pluginDataDirs } from './plugin-dirs.js';
+import { readPluginDir } from './read-plugin.js';
+import { readUnchanged } from './read-unchanged.js';
+import { readStateFast } from './state/read-state-fast.js';
+import type { PluginRecord, State } from './state/state-schema.js';
+import type { StorePaths } from './store-paths.js';
+import { hasCurrentConsent } from './state/current-consent.js';
 import { tamperedDiagnostic } from './tampered.js';
+import { checkInstalledTrees, type TreeCheck } from './tree-check.js';
 import { createdProblemIn } from './tree-status.js';
 
 /** The plugin part of a snapshot's sources (engine.md S1, S3, S6). */
@@ -29,11 +28,36 @@ export interface PluginSources {
   diagnostics: Diagnostic[];
 }
 
+/** One plugin that can run now, with the record it was loaded from. */
+export interface RunnablePlugin {
+  record: PluginRecord;
+  /** Its documents, bound to its tree and data directory, opted-out hooks null (issue 14). */
+  sources: SourceDocument[];
+}
+
+/** The answer of runnablePlugins: each plugin that can run, in order, and why others cannot. */
+export interface RunnablePlugins extends PluginSources {
+  plugins: RunnablePlugin[];
+}
+
+export interface RunnablePluginsOptions extends ScanOptions {
+  /**
+   * The canonical root of the project the invocation is in, as `install --project` keys it (issue
+   * 16); asked only when the state records some project. Absent or null: user plugins only.
+   */
+  projectKey?: () => Promise<string | null>;
+}
+
+/** plugins.md Q4: a plugin may run when it is enabled and its consent is current. */
+export function mayRun(record: PluginRecord): boolean {
+  return record.enabled && hasCurrentConsent(record);
+}
+
 /**
- * The documents of every installed plugin that may run (plugins.md Q4: enabled, and its consent
- * record holds its current surfaceHash): the user's sorted by id, then those of the project `cwd`
- * is in sorted by id (S3, docs/guides/projects.md; a project's version of a plugin replaces the user's there), each bound to its installed tree and
- * data directory (docs/reference/rules/plugins.md#variables). A plugin whose tree no longer matches its fingerprint is
+ * Which plugins can run now, in one call: every installed plugin that may run (plugins.md Q4:
+ * enabled, and its consent record holds its current surfaceHash) whose tree is intact, with its
+ * documents: the user's sorted by id, then those of the project (`options.projectKey`) sorted by id (S3, issue 16; a project's version of a plugin replaces the user's there), each bound to its installed tree and
+ * data directory (section 3 variables). A plugin whose tree no longer matches its fingerprint is
  * left out with `plugin_tampered` (Q6); one that cannot be read is left out with a diagnostic
  * naming it (S6); an unreadable state gives no plugins and `plugin_state_unreadable` (R4). Never
  * throws.
@@ -47,11 +71,10 @@ export interface PluginSources {
  * pass. Whoever can write the cache directory can write the state too (both are the user's), so
  * the caches open no new way in. `options.now` is the clock the racy window is judged by.
  */
-export async function loadPluginSources(
+export async function runnablePlugins(
   paths: StorePaths,
-  options: ScanOptions = {},
-  cwd?: string,
-): Promise<PluginSources> {
+  options: RunnablePluginsOptions = {},
+): Promise<RunnablePlugins> {
   let state: State;
   try {
     state = await readStateFast(paths);
@@ -59,16 +82,16 @@ export async function loadPluginSources(
     const why = error instanceof Error ? error.message : String(error);
     const message = `the plugin state cannot be read, so no plugin hooks are loaded (user and project hooks still are): ${why}`;
     return {
+      plugins: [],
       sources: [],
       diagnostics: [
         diagnostic('plugin_state_unreadable', 'warning', message, { origin: 'plugin' }),
       ],
     };
   }
-  const project = await projectRecordsOf(state, cwd);
-  const mayRun = (p: PluginRecord): boolean => p.enabled && hasCurrentConsent(p);
+  const project = await projectRecordsOf(state, options.projectKey);
   const byId = (a: PluginRecord, b: PluginRecord): number => compareCodeUnits(a.id, b.id);
-  // Projects (docs/guides/projects.md): a plugin the project pins runs at the project's version there, not twice.
+  // Issue 16: a plugin the project pins runs at the project's version there, not twice.
   const pinned = new Set(project.filter(mayRun).map((p) => p.id));
   const user = Object.values(state.plugins).filter((p) => mayRun(p) && !pinned.has(p.id));
   const fromProject = project.filter(mayRun);
@@ -91,6 +114,9 @@ export async function loadPluginSources(
     ),
   );
   return {
+    plugins: runnable.flatMap((record, i) =>
+      loaded[i]!.runs ? [{ record, sources: loaded[i]!.sources }] : [],
+    ),
     sources: loaded.flatMap((l) => l.sources),
     diagnostics: loaded.flatMap((l) => l.diagnostics),
   };
@@ -100,7 +126,7 @@ export async function loadPluginSources(
 type Read = PluginDocuments | { error: string } | { tampered: string };
 
 /**
- * files a plugin creates in its folder (docs/design/decisions.md#plugins-and-marketplaces): the documents of each plugin whose installed files are intact but which has
+ * issue 15 item 4: the documents of each plugin whose installed files are intact but which has
  * created files in its folder, read afresh (not cached: its tree keeps changing) and kept only
  * when no created file changes what runs (plugin/created-files.ts) and the tree is still so after
  * the read.
@@ -149,14 +175,16 @@ async function readWithCreated(
 }
 
 /**
- * Projects (docs/guides/projects.md): the records of the project `cwd` is in (its canonical root, as `install --project`
- * keys it), enabled for that project only; none outside it, or without a cwd. The root is looked
- * up only when the state records some project.
+ * Issue 16: the records of the project `projectKey` names, enabled for that project only; none
+ * outside one. The key is asked for only when the state records some project.
  */
-async function projectRecordsOf(state: State, cwd: string | undefined): Promise<PluginRecord[]> {
+async function projectRecordsOf(
+  state: State,
+  projectKey: (() => Promise<string | null>) | undefined,
+): Promise<PluginRecord[]> {
   const projects = state.projects;
-  if (cwd === undefined || projects === undefined) return [];
-  const key = await canonicalProjectRoot(cwd).catch(() => null);
+  if (projectKey === undefined || projects === undefined) return [];
+  const key = await projectKey().catch(() => null);
   const project =
     key === null ? undefined : Object.hasOwn(projects, key) ? projects[key] : undefined;
   return project === undefined ? [] : Object.values(project.plugins);
@@ -226,16 +254,25 @@ function bind(
   check: TreeCheck | undefined,
   read: Read | undefined,
   ofProject: boolean,
-): PluginSources {
+): PluginSources & { runs: boolean } {
   const where = { origin: 'plugin' as const, plugin: record.id };
   if (check?.status !== 'match' && check?.status !== 'created')
-    return { sources: [], diagnostics: [tamperedDiagnostic(record, check?.status !== 'changed')] };
+    return {
+      runs: false,
+      sources: [],
+      diagnostics: [tamperedDiagnostic(record, check?.status !== 'changed')],
+    };
   if (read === undefined) throw new Error(`Assertion failed: no documents for ${record.id}`);
   if ('tampered' in read)
-    return { sources: [], diagnostics: [tamperedDiagnostic(record, false, read.tampered)] };
+    return {
+      runs: false,
+      sources: [],
+      diagnostics: [tamperedDiagnostic(record, false, read.tampered)],
+    };
   if ('error' in read) {
     const message = `plugin ${record.id} ${record.version} is left out: it cannot be read: ${read.error}`;
     return {
+      runs: false,
       sources: [],
       diagnostics: [diagnostic('plugin_hooks_failed', 'error', message, where)],
     };
@@ -246,7 +283,7 @@ function bind(
     data,
     ...(ofProject ? { scope: 'project' as const } : {}),
   };
-  // Per-hook opt-outs (docs/guides/installing-plugins.md#consent): handlers turned off are null in place (hook-opt-outs.ts).
+  // Per-hook opt-outs (issue 14): handlers turned off are null in place (hook-opt-outs.ts).
   const documents = withoutOptedOutHooks(read.documents, record.disabledHooks);
   const sources = documents.map(({ source, config }): SourceDocument => ({
     origin: 'plugin',
@@ -254,5 +291,5 @@ function bind(
     config,
     plugin,
   }));
-  return { sources, diagnostics: read.diagnostics };
+  return { runs: true, sources, diagnostics: read.diagnostics };
 }

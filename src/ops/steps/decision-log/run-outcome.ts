@@ -1,7 +1,7 @@
-import type { DispatchResult, HandlerRun } from '../../engine/types.js';
+import type { LoggedDecision } from '../../../engine/run-decision.js';
+import type { DispatchResult, HandlerRun } from '../../../engine/types.js';
 
-/** What a dispatch or one handler's run decided, as the log and the statistics count it. */
-export type LoggedDecision = 'allow' | 'ask' | 'deny' | 'block' | 'context';
+export type { LoggedDecision };
 
 export const LOGGED_DECISIONS: readonly LoggedDecision[] = [
   'allow',

@@ -1,4 +1,4 @@
-import { diagnostic, type Diagnostic } from '../../hooks/diagnostic.js';
+import { diagnostic, type Diagnostic } from '../hooks/diagnostic.js';
 
 /** What a tamper check needs to say of a plugin it leaves out. */
 export interface TamperedPlugin {

@@ -1,6 +1,6 @@
-import type { EventName } from '../../hooks/events.js';
-import type { GroupConfig, HandlerConfig, HooksConfig } from '../../hooks/types.js';
-import { hookKey } from '../../plugin/hook-key.js';
+import type { EventName } from '../hooks/events.js';
+import type { GroupConfig, HandlerConfig, HooksConfig } from '../hooks/types.js';
+import { hookKey } from './hook-key.js';
 
 /**
  * Per-hook opt-outs (`hookpm disable <plugin> --hook <key>`): a plugin's documents as they become

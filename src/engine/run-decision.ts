@@ -1,0 +1,17 @@
+import { EVENTS, type EventName } from '../hooks/events.js';
+import type { ParsedOutput } from './parse-output.js';
+
+/** What a dispatch or one handler's run decided, as the log and the statistics count it. */
+export type LoggedDecision = 'allow' | 'ask' | 'deny' | 'block' | 'context';
+
+/**
+ * One run's own decision, before reduction, read from its parsed output (the one parse of that
+ * output, which reduction reads too): its permission decision, else a block (a denial on the
+ * events whose blocks deny, section 1), else `continue:false` as a block, else context.
+ */
+export function runDecision(out: ParsedOutput, event: EventName): LoggedDecision | null {
+  if (out.permission !== null) return out.permission.decision;
+  if (out.block !== null) return EVENTS[event].blockPolicy === 'deny' ? 'deny' : 'block';
+  if (!out.continue) return 'block';
+  return out.context.length > 0 ? 'context' : null;
+}

@@ -1,0 +1,23 @@
+import { runnablePlugins, type PluginSources } from '../../../store/runnable-plugins.js';
+import type { ScanOptions } from '../../../store/fingerprint-cache.js';
+import type { StorePaths } from '../../../store/store-paths.js';
+import { canonicalProjectRoot } from '../../../workspace/canonical-root.js';
+
+export type { PluginSources };
+
+/**
+ * The plugin part of a host's snapshot (engine.md S1, S3, S6): the documents of the plugins that
+ * can run now (store/runnable-plugins.ts), the user's, then those of the project `cwd` is in
+ * (issue 16; its canonical root, looked up only when the state records a project). Never throws.
+ */
+export async function loadPluginSources(
+  paths: StorePaths,
+  options: ScanOptions = {},
+  cwd?: string,
+): Promise<PluginSources> {
+  const { sources, diagnostics } = await runnablePlugins(paths, {
+    ...options,
+    ...(cwd === undefined ? {} : { projectKey: () => canonicalProjectRoot(cwd) }),
+  });
+  return { sources, diagnostics };
+}
