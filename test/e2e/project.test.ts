@@ -158,6 +158,11 @@ describe('hookpm.json, hookpm.lock and hookpm ci between two teammates (issue 16
     expect(JSON.parse((await ok(b, project, 'list', '--json')).stdout)).toMatchObject({
       plugins: [],
     });
+    // The text of `list` inside the project shows the project's plugins beside the user's.
+    const text = (await ok(b, project, 'list')).stdout;
+    expect(text).toMatch(
+      /^project .*:\nID +VERSION +STATE.*\nteam-guard@acme +1\.1\.0 +enabled\b/m,
+    );
     expect(await ranPlugins(b, project)).toEqual(['team-guard@acme']);
   });
 

@@ -248,6 +248,7 @@ describe('list', () => {
         updatedAt: state.plugins['alpha@local']?.installedAt,
         active: false,
         pending: null,
+        tampered: false,
       },
       {
         id: 'beta@local',
@@ -262,6 +263,7 @@ describe('list', () => {
         updatedAt: state.plugins['beta@local']?.installedAt,
         active: true,
         pending: null,
+        tampered: false,
       },
     ]);
   });
