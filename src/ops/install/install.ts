@@ -116,9 +116,13 @@ async function commit(
     for (const plugin of staged) recheckIntegrity(before, plugin);
   const draft = structuredClone(before);
   const result: InstallResult = { installed: [], dryRun: false, notes: [] };
+  const unconsented = new Set<string>();
   try {
     for (const plugin of staged) {
-      result.installed.push(await installOne(ctx, draft, plugin, opts, result.notes));
+      const entry = await installOne(ctx, draft, plugin, opts, result.notes);
+      result.installed.push(entry);
+      if (entry.status === 'installed' && !entry.enabled && before.plugins[entry.id] === undefined)
+        unconsented.add(entry.id);
       const { id, version } = plugin.inspected;
       if (isFromRegistry(plugin.source)) rememberIntegrity(draft, id, version, plugin.integrity);
     }
@@ -132,9 +136,12 @@ async function commit(
   await collectGarbage(ctx.paths, draft);
   // V3: data directories are created once the state that enables them is written.
   for (const entry of result.installed) if (entry.enabled) await ensureDataDir(ctx.paths, entry.id);
-  const waiting = result.installed.filter((e) => e.status === 'pending');
-  if (waiting.length > 0 && opts.enable === 'ask' && ctx.confirm === undefined)
-    throw consentRequired(waiting, [...earlier, ...result.notes]);
+  if (opts.enable === 'ask' && ctx.confirm === undefined) {
+    const waiting = result.installed.filter((e) => e.status === 'pending');
+    if (waiting.length > 0) throw consentRequired(waiting, [...earlier, ...result.notes]);
+    const inactive = result.installed.filter((e) => unconsented.has(e.id));
+    if (inactive.length > 0) throw notEnabled(inactive, [...earlier, ...result.notes]);
+  }
   return result;
 }
 
@@ -169,6 +176,28 @@ function consentRequired(waiting: readonly InstalledEntry[], notes: string[]): H
       plugins: ids,
       notes,
       hint: `Run \`hookpm review ${first}\` to see the changes, then \`hookpm enable ${first} --yes\`.`,
+    },
+  );
+}
+
+/**
+ * The one rule of every command that needs consent (install, update, enable, project install):
+ * where no question can be asked (no terminal) and `--yes` was not given, the command does what
+ * needs no consent, and fails with E_CONSENT_REQUIRED naming the `--yes` that answers it. Here: a
+ * plugin newly installed is left installed and disabled.
+ */
+function notEnabled(entries: readonly InstalledEntry[], notes: string[]): HookpmError {
+  const ids = entries.map((e) => e.id);
+  const first = ids[0] ?? '';
+  return new HookpmError(
+    'E_CONSENT_REQUIRED',
+    `${ids.join(', ')}: installed but not enabled: enabling ${ids.length === 1 ? 'it' : 'them'} needs your consent to what ${ids.length === 1 ? 'it runs' : 'they run'}, and no question can be asked here`,
+    {
+      plugins: ids,
+      notes: notes.filter(
+        (n) => !ids.some((id) => n.startsWith(`${id} is installed but not enabled`)),
+      ),
+      hint: `Run \`hookpm review ${first}\` to see what it runs, then \`hookpm enable ${first} --yes\` (or install with --yes).`,
     },
   );
 }
