@@ -1,6 +1,8 @@
 import { storePathsOf, type GlobalOptions } from './global-options.js';
 import type { Confirm, PluginContext } from '../ops/plugin-context.js';
 import { canAsk } from './prompt/can-ask.js';
+import { removeTemporaries } from '../io/interrupt-cleanup.js';
+import { clearDrawnLine } from './progress/drawn-line.js';
 import { createInstallProgress, type InstallProgressView } from './progress/install-progress.js';
 import { askConsent } from './prompt/prompt-consent.js';
 
@@ -25,6 +27,7 @@ export function installContextOf(globals: GlobalOptions): {
   progress: InstallProgressView;
 } {
   const progress = createInstallProgress();
+  onInterrupt();
   const ctx = pluginContextOf(globals);
   if (progress.onProgress !== undefined) ctx.onProgress = progress.onProgress;
   // The consent question is printed on stderr below the progress line, which goes first: a
@@ -36,4 +39,24 @@ export function installContextOf(globals: GlobalOptions): {
       return ask(review);
     };
   return { ctx, progress };
+}
+
+const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
+let interruptible = false;
+
+/**
+ * Ctrl+C (SIGINT) or SIGTERM while a command downloads or stages: the progress line is cleared,
+ * the download's temporary file and the staging directories are removed (io/interrupt-cleanup.ts),
+ * and the process exits 130 (143), as a shell reports a command the signal stopped. What was
+ * committed stays; nothing is committed half (the state is written last, in one rename).
+ */
+function onInterrupt(): void {
+  if (interruptible) return;
+  interruptible = true;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => {
+      clearDrawnLine();
+      removeTemporaries();
+      process.exit(SIGNAL_EXIT[signal]);
+    });
 }
