@@ -5,7 +5,6 @@ import type { PluginRecord } from '../../store/state/state-schema.js';
 import { checkInstalledTrees } from '../../store/tree-check.js';
 import { canonicalProjectRoot } from '../../workspace/canonical-root.js';
 import { hasCurrentConsent } from '../review/consent.js';
-import { treeStatusOf } from '../run/tree-status.js';
 
 /** One entry of `hookpm list --json` (cli.md section 3). */
 export interface ListedPlugin {
@@ -97,6 +96,8 @@ async function tamperedPaths(paths: StorePaths, records: PluginRecord[]): Promis
     const check = checks.get(record.path);
     if (check?.status === 'match') continue;
     if (check?.status === 'created') {
+      // Rare, and it reads the plugin (zod): loaded only then, so `list` stays light.
+      const { treeStatusOf } = await import('../run/tree-status.js');
       const status = await treeStatusOf(paths, record);
       if (status.status === 'match' || status.status === 'created') continue;
     }
