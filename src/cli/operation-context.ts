@@ -2,6 +2,8 @@ import type { EnableMode } from '../ops/steps/consent/consent.js';
 import type { ConsentMode, OperationContext } from '../ops/steps/context/operation-context.js';
 import { storePathsOf, type GlobalOptions } from './global-options.js';
 import { canAsk } from './prompt/can-ask.js';
+import { removeTemporaries } from '../io/interrupt-cleanup.js';
+import { clearDrawnLine } from './progress/drawn-line.js';
 import { createIndexProgress } from './progress/index-progress.js';
 import { createInstallProgress } from './progress/install-progress.js';
 
@@ -19,6 +21,7 @@ export function createOperationContext(
   globals: GlobalOptions,
   progressKind: ProgressKind = 'none',
 ): { ctx: OperationContext; done: () => void } {
+  if (progressKind !== 'none') onInterrupt();
   const consent: ConsentMode = globals.yes ? 'yes' : canAsk(globals.json) ? 'ask' : 'none';
   const progress =
     progressKind === 'install'
@@ -54,4 +57,24 @@ export function enableModeOf(ctx: OperationContext, enable: boolean): EnableMode
 /** `yes` when the consent mode answers every question (--yes), else `ask` (the prompt, or none). */
 export function consentEnableMode(ctx: OperationContext): 'yes' | 'ask' {
   return ctx.consent === 'yes' ? 'yes' : 'ask';
+}
+
+const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
+let interruptible = false;
+
+/**
+ * Ctrl+C (SIGINT) or SIGTERM while a command downloads or stages: the progress line is cleared,
+ * the download's temporary file and the staging directories are removed (io/interrupt-cleanup.ts),
+ * and the process exits 130 (143), as a shell reports a command the signal stopped. What was
+ * committed stays; nothing is committed half (the state is written last, in one rename).
+ */
+function onInterrupt(): void {
+  if (interruptible) return;
+  interruptible = true;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => {
+      clearDrawnLine();
+      removeTemporaries();
+      process.exit(SIGNAL_EXIT[signal]);
+    });
 }

@@ -3,6 +3,7 @@ import { mkdirSync, renameSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { errnoCode, toStoreError } from '../io/fs-error.js';
+import { trackTemporary } from '../io/interrupt-cleanup.js';
 import { stagingRoot } from './paths.js';
 import { pluginVersionsDir } from './plugin-dirs.js';
 import type { StorePaths } from './store-paths.js';
@@ -53,6 +54,8 @@ export async function createStagingDir(paths: StorePaths): Promise<string> {
   const dir = join(root, `stage-${process.pid}-${randomBytes(6).toString('hex')}`);
   try {
     mkdirSync(root, { recursive: true });
+    // An interrupted command removes it (a promoted tree was renamed away: nothing to remove).
+    trackTemporary(dir);
     mkdirSync(dir, { mode: 0o755 });
   } catch (error) {
     throw toStoreError(error, dir, 'create the staging directory');

@@ -128,7 +128,7 @@ const USER_CASES: readonly Case[] = [
   { section: 'install', args: ['install', 'guard@examples@1.0.0', '--yes'] },
   { section: 'list', args: ['list'] },
   { section: 'info', args: ['info', 'guard@examples'] },
-  { section: 'outdated', args: ['outdated'] },
+  { section: 'outdated', args: ['outdated'], code: 1 }, // guard 1.0.0 has a newer version
   { section: 'update', args: ['update', '--yes'] },
   { section: 'hooks', args: ['hooks'] },
   { section: 'run', args: ['run', 'Stop', '--payload', '-'], stdin: '{}' },

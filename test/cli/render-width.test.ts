@@ -113,6 +113,18 @@ describe('tables (table.ts)', () => {
     },
   );
 
+  it('`whole` columns (ids, figures) are never cut: the others give way, and a row wider than the width stays whole', () => {
+    const h = ['PLUGIN', 'P95', 'DESCRIPTION'];
+    const r = [
+      ['guard-the-shell@examples', '310 ms', 'Blocks destructive shell commands '.repeat(3)],
+    ];
+    const fitted = formatTable(h, r, { width: 60, whole: [0, 1] });
+    expect(fitted.split('\n')[1]).toMatch(/^guard-the-shell@examples {2}310 ms {2}Blocks.*…$/);
+    expect(widest(fitted)).toBeLessThanOrEqual(60);
+    const tight = formatTable(h, r, { width: 20, whole: [0, 1] });
+    expect(tight.split('\n')[1]).toMatch(/^guard-the-shell@examples {2}310 ms {2}/);
+  });
+
   it('a table that fits is unchanged at any width', () => {
     const small = [['a', '1', 'x']];
     expect(formatTable(headers, small, { width: 80 })).toBe(

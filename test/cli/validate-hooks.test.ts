@@ -98,6 +98,11 @@ describe('hookpm --version and --help', () => {
     expect(run).toMatchObject({ code: 0, stdout: `${version}\n` });
   });
 
+  it('cli.md section 1: -v prints the version as --version does', () => {
+    expect(hookpm(['-v'])).toEqual(hookpm(['--version']));
+    expect(hookpm(['-v']).code).toBe(0);
+  });
+
   it('cli.md section 2: every command has --help with an example', async () => {
     const { buildProgram } = (await import(MAIN)) as typeof import('../../src/cli/main.js');
     const names = buildProgram().commands.map((c) => c.name());
@@ -191,6 +196,33 @@ describe('hookpm validate', () => {
       'invalid_config',
       'invalid_matcher',
     ]);
+  });
+
+  it('a plugin whose hooks are all invalid hooks nothing: validate <dir> fails (exit 1) with their errors', async () => {
+    const plugin = join(dir, 'all-invalid');
+    await writeJson(join(plugin, 'plugin.json'), { name: 'all-invalid', version: '1.0.0' });
+    await writeJson(join(plugin, 'hooks', 'hooks.json'), {
+      hooks: {
+        PreToolUse: [{ hooks: [{ type: 'command' }] }],
+        NoSuchEvent: [{ hooks: [handler('true')] }],
+      },
+    });
+    const run = hookpm(['validate', plugin]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^error invalid_config hooks\/hooks\.json:hooks\.PreToolUse/m);
+    expect(run.stdout).toMatch(/^error invalid_config hooks\/hooks\.json:hooks\.NoSuchEvent/m);
+    expect(run.stdout).toContain('invalid plugin: 2 error(s), 0 warning(s); events: none');
+    expect(JSON.parse(hookpm(['validate', plugin, '--json']).stdout)).toMatchObject({ ok: false });
+    // One valid hook beside them: the plugin hooks something, and the others stay warnings.
+    await writeJson(join(plugin, 'hooks', 'hooks.json'), {
+      hooks: {
+        PreToolUse: [{ hooks: [{ type: 'command' }] }],
+        Stop: [{ hooks: [handler('true')] }],
+      },
+    });
+    const some = hookpm(['validate', plugin]);
+    expect(some.code).toBe(0);
+    expect(some.stdout).toContain('valid plugin: 0 error(s), 1 warning(s); events: Stop');
   });
 
   it('C3: unknown keys are warnings (exit 0); --strict turns them into errors (exit 1)', async () => {

@@ -404,7 +404,7 @@ describe('hookpm log, stats and doctor (issue 19 item 4)', () => {
       failures: 0,
       decisions: { allow: 0, ask: 0, deny: 0, block: 2, context: 0 },
     });
-    expect((await hookpm(['stats'])).stdout).toContain('ALLOW/ASK/DENY/BLOCK/CONTEXT');
+    expect((await hookpm(['stats'])).stdout).toMatch(/^user +PreToolUse:2:0 +4 +\d+ ms/m);
 
     const doctor = JSON.parse((await hookpm(['doctor', '--json'])).stdout);
     const hooks = doctor.checks.filter((c: any) => c.name.startsWith('hook:'));
@@ -454,5 +454,75 @@ describe('hookpm log, stats and doctor (issue 19 item 4)', () => {
     }
     const code = await new Promise((r) => follow.on('close', r));
     expect(code).toBe(0);
+  });
+});
+
+describe('hooks named by their stable key in log and stats', () => {
+  async function plugin(name: string, command: string): Promise<string> {
+    const root = join(dir, `${name}${n}`);
+    await mkdir(join(root, 'hooks'), { recursive: true });
+    await writeFile(join(root, 'plugin.json'), JSON.stringify({ name, version: '1.0.0' }));
+    await writeFile(
+      join(root, 'hooks', 'hooks.json'),
+      JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [cmd(command)] }] } }),
+    );
+    return root;
+  }
+
+  it("a plugin hook's figures stay one row, under the key `hooks --json` shows, when another plugin installed before it moves its position; log names it by that key", async () => {
+    expect((await hookpm(['install', await plugin('zeta', 'sleep 0.05'), '--yes'])).code).toBe(0);
+    const listed = JSON.parse((await hookpm(['hooks', '--json'])).stdout);
+    const zeta = listed.handlers.find((h: any) => h.plugin === 'zeta@local');
+    expect(zeta.key).toMatch(/^[0-9a-f]{10}$/);
+    await session(2);
+    // `alpha` sorts first (snapshot order S3): zeta's handler id moves from PreToolUse:0:0.
+    expect((await hookpm(['install', await plugin('alpha', 'true'), '--yes'])).code).toBe(0);
+    const moved = JSON.parse((await hookpm(['hooks', '--json'])).stdout);
+    const zetaNow = moved.handlers.find((h: any) => h.plugin === 'zeta@local');
+    expect(zetaNow.id).not.toBe(zeta.id);
+    expect(zetaNow.key).toBe(zeta.key);
+    await session(3);
+
+    const stats = JSON.parse((await hookpm(['stats', '--json'])).stdout);
+    const rows = stats.handlers.filter((h: any) => h.plugin === 'zeta@local');
+    expect(rows).toEqual([
+      expect.objectContaining({ key: zeta.key, event: 'PreToolUse', count: 5 }),
+    ]);
+    const log = (await hookpm(['log'])).stdout;
+    expect(log).toContain(`zeta@local ${zeta.key} exit 0`);
+    expect(log).not.toContain('zeta@local PreToolUse:');
+    const text = (await hookpm(['stats'])).stdout;
+    expect(text).toMatch(new RegExp(`^zeta@local +${zeta.key} +5 +\\d+ ms`, 'm'));
+  });
+
+  it('stats and hooks at 80 columns show every plugin id, key and figure whole; only decisions, events and matchers give way', async () => {
+    await userHooks({
+      PreToolUse: [{ hooks: [cmd(`sleep 0.3; echo '${denyJson}'`)] }],
+    });
+    expect(
+      (await hookpm(['install', await plugin('guard-shell', 'sleep 0.31'), '--yes'])).code,
+    ).toBe(0);
+    await session(2);
+    const text = await runBin(['stats'], {
+      cwd: repo,
+      env: { ...env(), HOOKPM_COLUMNS: '80' },
+    });
+    expect(text.code, text.stderr).toBe(0);
+    const lines = text.stdout.trimEnd().split('\n');
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
+    expect(text.stdout).not.toMatch(/\d…/);
+    const row = new RegExp(
+      '^(guard-shell@local|user)( +(?:[0-9a-f]{10}|PreToolUse:\\d:\\d))? +2 +(\\d+ ms +){3}0 +0',
+    );
+    expect(lines.filter((l) => row.test(l))).toHaveLength(4);
+    expect(text.stdout).toContain('2 deny');
+
+    const hooks = await runBin(['hooks'], { cwd: repo, env: { ...env(), HOOKPM_COLUMNS: '80' } });
+    const key = JSON.parse((await hookpm(['hooks', '--json'])).stdout).handlers[1].key;
+    expect(hooks.stdout).toMatch(
+      new RegExp(`^PreToolUse:1:0 +plugin guard-shell@local +${key} +Bash +\\d+s`, 'm'),
+    );
+    for (const line of hooks.stdout.split('\n').filter((l) => !l.startsWith('snapshot ')))
+      expect(line.length, line).toBeLessThanOrEqual(80);
   });
 });

@@ -136,7 +136,7 @@ describe('hookpm doctor (built binary)', () => {
     ).toEqual(copies);
   });
 
-  it('Q6: a tampered plugin is listed with the fix `hookpm install --force <spec>`, and running that fix makes doctor pass', async () => {
+  it('Q6: a tampered plugin is listed (doctor and list) with the fix `hookpm install --force <spec>`, and running that fix makes doctor pass', async () => {
     const s = await freshStore();
     await installGuard(s);
     const [tree] = await readdir(
@@ -163,8 +163,14 @@ describe('hookpm doctor (built binary)', () => {
       status: 'error',
       fix: `hookpm install --force ${s.plugin}`,
     });
+    // `list` says so too, with the same fix, rather than `enabled`.
+    const list = await hookpm(s, 'list');
+    expect(list.stdout).toMatch(/^guard@local +1\.0\.0 +tampered\b/m);
+    expect(list.stdout).toContain(`\`hookpm install --force ${s.plugin}\``);
+    expect(json(await hookpm(s, 'list', '--json')).plugins[0]).toMatchObject({ tampered: true });
     const force = await hookpm(s, 'install', '--force', s.plugin, '--yes');
     expect(force.code).toBe(0);
+    expect((await hookpm(s, 'list')).stdout).toMatch(/^guard@local +1\.0\.0 +enabled\b/m);
     const after = await hookpm(s, 'doctor');
     expect(after.stdout).toContain('no problems found');
     expect(after.code).toBe(0);

@@ -40,9 +40,10 @@ interface Listed {
 
 describe('hookpm install from a registry, end to end', () => {
   it('`hookpm install guard@examples` works with no configuration; --json has the cli.md shape', async () => {
-    const plain = await ok('install', 'guard@examples');
-    expect(plain.stdout).toMatch(/^installed guard@examples 1\.1\.0 \(disabled\)/);
-    expect(plain.stderr).toContain('hookpm enable guard@examples');
+    const plain = await hookpm(['install', 'guard@examples']);
+    expect(plain.code).toBe(1); // no terminal, no --yes: installed but not enabled
+    expect(plain.stderr).toContain('E_CONSENT_REQUIRED');
+    expect(plain.stderr).toContain('hookpm enable guard@examples --yes');
     const run = await ok('install', 'guard@examples', '--yes', '--force', '--json');
     const result = JSON.parse(run.stdout) as { installed: Array<Record<string, unknown>> };
     expect(result.installed[0]).toMatchObject({

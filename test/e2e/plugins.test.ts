@@ -135,9 +135,14 @@ describe('plugins end to end', () => {
   it('Q4, V1-V3: a PreToolUse hook that denies rm -rf runs only after `enable --yes`, with the plugin variables in env and argv', async () => {
     const { env, store } = await freshStore();
     const guard = await writeGuard(join(dir, `src${n}`));
+    // Without a terminal and without --yes: installed, disabled, and the command fails naming
+    // the --yes that answers it (as enable and update do).
     const install = await hookpm(env, 'install', guard);
-    expect(install.code, install.stderr).toBe(0);
-    expect(install.stderr).toContain('hookpm enable guard@local');
+    expect(install.code, install.stderr).toBe(1);
+    expect(install.stderr).toContain(
+      'hookpm: error[E_CONSENT_REQUIRED]: guard@local: installed but not enabled',
+    );
+    expect(install.stderr).toContain('`hookpm enable guard@local --yes`');
     const listed = JSON.parse((await hookpm(env, 'list', '--json')).stdout);
     expect(listed.plugins).toMatchObject([
       {
@@ -379,7 +384,7 @@ describe('plugins end to end', () => {
     expect((await hookpm(env, '--version')).stdout).toBe(`${pkg.version}\n`);
     const other = join(home, 'other-home');
     const guard = await writeGuard(join(dir, `src${n}`));
-    expect((await hookpm(env, '--home', other, 'install', guard)).code).toBe(0);
+    expect((await hookpm(env, '--home', other, 'install', guard, '--no-enable')).code).toBe(0);
     expect(
       JSON.parse((await hookpm(env, 'list', '--home', other, '--json')).stdout).plugins,
     ).toHaveLength(1);

@@ -158,6 +158,11 @@ describe('hookpm.json, hookpm.lock and hookpm ci between two teammates (issue 16
     expect(JSON.parse((await ok(b, project, 'list', '--json')).stdout)).toMatchObject({
       plugins: [],
     });
+    // The text of `list` inside the project shows the project's plugins beside the user's.
+    const text = (await ok(b, project, 'list')).stdout;
+    expect(text).toMatch(
+      /^project .*:\nID +VERSION +STATE.*\nteam-guard@acme +1\.1\.0 +enabled\b/m,
+    );
     expect(await ranPlugins(b, project)).toEqual(['team-guard@acme']);
   });
 
@@ -336,20 +341,45 @@ describe('hookpm.json, hookpm.lock and hookpm ci between two teammates (issue 16
       surfaceChangesInRange: false,
       surfaceChangesLatest: true,
       outdated: true,
+      newer: true,
     };
     for (const args of [
       ['outdated', '--project', '--json'],
       ['outdated', '--json'],
     ]) {
-      const report = JSON.parse((await ok(a, project, ...args)).stdout) as {
-        schemaVersion: number;
-        plugins: unknown[];
-      };
+      // Something is outdated: exit 1, as `npm outdated`.
+      const run = await hookpm(a, project, ...args);
+      expect(run.code, run.stderr).toBe(1);
+      const report = JSON.parse(run.stdout) as { schemaVersion: number; plugins: unknown[] };
       expect(report.schemaVersion).toBe(1);
       expect(report.plugins).toEqual([expected]);
     }
-    const table = (await ok(a, project, 'outdated', '--project')).stdout;
+    const table = (await hookpm(a, project, 'outdated', '--project')).stdout;
     expect(table).toMatch(/lint@acme\s+1\.0\.0\s+\^1\.0\.0\s+1\.1\.0\s+2\.0\.0\s+same \/ changes/);
+  });
+
+  it('item 6: `hookpm outdated` lists only what has a newer version and exits 1 then; 0 with nothing to list; --all lists everything', async () => {
+    const [a] = homes as [TempHome];
+    await publishPlugin(acme, 'fresh', '1.0.0', { PreToolUse: ['echo fresh'] });
+    await publishPlugin(acme, 'stale', '1.0.0', { PreToolUse: ['echo stale'] });
+    await ok(a, project, 'registry', 'add', 'acme', acme.url);
+    await ok(a, project, 'install', 'fresh@acme', '--yes');
+    await ok(a, project, 'install', 'stale@acme', '--yes');
+    const current = await ok(a, project, 'outdated');
+    expect(current.stdout).toBe('everything is up to date\n');
+    await publishPlugin(acme, 'stale', '1.0.1', { PreToolUse: ['echo stale'] });
+    const behind = await hookpm(a, project, 'outdated');
+    expect(behind.code).toBe(1);
+    expect(behind.stdout).toMatch(/^stale@acme +1\.0\.0 /m);
+    expect(behind.stdout).not.toContain('fresh@acme');
+    const all = await hookpm(a, project, 'outdated', '--all', '--json');
+    expect(all.code).toBe(1);
+    const ids = (JSON.parse(all.stdout) as { plugins: Array<{ id: string; newer: boolean }> })
+      .plugins;
+    expect(ids.map((p) => [p.id, p.newer])).toEqual([
+      ['fresh@acme', false],
+      ['stale@acme', true],
+    ]);
   });
 
   it("item 5: where the project pins a plugin the user also has user-wide, the project's version runs there, once; the user's runs elsewhere", async () => {

@@ -6,8 +6,9 @@
  * Checked: `hooks` and `search` fitted to 80 columns, the download progress line cleared before
  * the consent question, diff lines coloured on the terminal and never with NO_COLOR.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/cli/render/width.js';
@@ -170,6 +171,71 @@ describe('issue 18: the download progress line is cleared', () => {
     expect(text).not.toContain('downloading');
     tmux('send-keys', '-t', name, 'n', 'Enter');
     await waitForScreen(name, exited, 'the end of install');
+  });
+});
+
+describe('Ctrl+C during a download', () => {
+  let acme: ServedRegistry;
+  afterEach(() => acme.close());
+
+  /** A registry whose tarball of `stalled` sends its first 16 KiB, then nothing more. */
+  async function stalledRegistry(): Promise<void> {
+    acme = await startPluginRegistry('acme');
+    await ok('registry', 'add', 'acme', acme.url);
+    await publishTree(acme, 'stalled', '1.0.0', {
+      '.claude-plugin/plugin.json': { json: { name: 'stalled', version: '1.0.0' } },
+      'hooks/hooks.json': {
+        json: { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] } },
+      },
+      // Incompressible, so the tarball is large enough to be cut.
+      'README.md': randomBytes(192 * 1024).toString('base64'),
+    });
+    const path = '/tarballs/stalled-1.0.0.tgz';
+    const bytes = acme.files.get(path) as Buffer;
+    acme.handlers.set(path, (_req, res) => {
+      res.setHeader('content-length', String(bytes.length));
+      res.write(bytes.subarray(0, 16 * 1024));
+    });
+  }
+
+  /** Every file and directory under `dir` named like a temporary: `.part` files, staging entries. */
+  async function temporaries(dir: string): Promise<string[]> {
+    const entries = await readdir(dir, { recursive: true }).catch(() => [] as string[]);
+    return entries.filter((e) => e.endsWith('.part') || /(^|\/)\.staging\/./.test(e));
+  }
+
+  it('on a terminal: the progress line is cleared, the process exits 130, and no temporary file is left', async () => {
+    await stalledRegistry();
+    const name = startPane(['install', 'stalled@acme', '--yes']);
+    await waitForScreen(name, (t) => t.includes('downloading'), 'the progress line');
+    expect(await temporaries(home.dir)).not.toEqual([]);
+    tmux('send-keys', '-t', name, 'C-c');
+    const text = await waitForScreen(name, exited, 'the end of install');
+    expect(text).toContain('EXITED:130');
+    expect(text).not.toContain('downloading');
+    expect(await temporaries(home.dir)).toEqual([]);
+    expect(
+      JSON.parse((await runBin(['list', '--json'], { env: home.env, cwd: home.dir })).stdout)
+        .plugins,
+    ).toEqual([]);
+  });
+
+  it('off a terminal: a child process sent SIGINT exits 130 and leaves no temporary file', async () => {
+    await stalledRegistry();
+    const child = spawn(process.execPath, [BIN, 'install', 'stalled@acme', '--yes'], {
+      cwd: home.dir,
+      env: home.env,
+      stdio: 'ignore',
+    });
+    const deadline = Date.now() + 15_000;
+    while ((await temporaries(home.dir)).every((e) => !e.endsWith('.part'))) {
+      if (Date.now() > deadline) throw new Error('the download never started');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const code = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    child.kill('SIGINT');
+    expect(await code).toBe(130);
+    expect(await temporaries(home.dir)).toEqual([]);
   });
 });
 

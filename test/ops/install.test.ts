@@ -136,14 +136,18 @@ describe('install from a directory', () => {
     expect((await readState(world.paths)).plugins['guard@local']!.consent).toBeNull();
   });
 
-  it('Q4: without a way to ask (no TTY) and without --yes, it is installed disabled and a note says how to enable', async () => {
+  it('Q4: without a way to ask (no TTY) and without --yes, it is installed disabled and the command fails with E_CONSENT_REQUIRED naming --yes, as enable and update do', async () => {
     const dir = await world.plugin(
       'guard',
       pluginFiles('guard', '1.0.0', { Stop: [cmd('echo stop')] }),
     );
-    const result = await installPlugins(ctx, opts([dir], { enable: 'ask' }));
-    expect(result.installed[0]!.enabled).toBe(false);
-    expect(result.notes.join('\n')).toContain('hookpm enable guard@local');
+    const error = await installPlugins(ctx, opts([dir], { enable: 'ask' })).then(
+      () => null,
+      (e: unknown) => e as { code: string; hint: string },
+    );
+    expect(error?.code).toBe('E_CONSENT_REQUIRED');
+    expect(error?.hint).toContain('hookpm enable guard@local --yes');
+    expect((await readState(world.paths)).plugins['guard@local']?.enabled).toBe(false);
   });
 
   it('P4: problems inside a valid document (unknown event, prompt handler, bad matcher) do not block install; they stay inert', async () => {

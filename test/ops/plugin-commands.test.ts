@@ -242,6 +242,7 @@ describe('list', () => {
         updatedAt: state.plugins['alpha@local']?.installedAt,
         active: false,
         pending: null,
+        tampered: false,
       },
       {
         id: 'beta@local',
@@ -256,6 +257,7 @@ describe('list', () => {
         updatedAt: state.plugins['beta@local']?.installedAt,
         active: true,
         pending: null,
+        tampered: false,
       },
     ]);
   });

@@ -32,7 +32,7 @@ export async function runList(globals: GlobalOptions, flags: ListFlags = {}): Pr
     import('../../ops/plugins/list.js'),
     import('../render/render-list.js'),
   ]);
-  printPluginList(await listPlugins(storePathsOf(globals)), {
+  printPluginList(await listPlugins(storePathsOf(globals), globals.cwd), {
     json: globals.json,
     long: flags.long === true,
   });

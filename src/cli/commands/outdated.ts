@@ -9,8 +9,12 @@ export function register(program: Command): void {
       'show installed plugins with newer versions: in their range, overall, and whether the hooks they run change',
     )
     .option('-P, --project', "the project's plugins (hookpm.json) instead of the user-wide ones")
-    .addHelpText('after', '\nExample:\n  $ hookpm outdated\n  $ hookpm outdated --project --json\n')
-    .action(async (flags: { project?: boolean }, command: Command) => {
+    .option('--all', 'every installed plugin, also those with no newer version')
+    .addHelpText(
+      'after',
+      '\nLists the plugins with a newer version and exits 1 when there is one (as `npm outdated`).\n\nExample:\n  $ hookpm outdated\n  $ hookpm outdated --project --json\n',
+    )
+    .action(async (flags: { project?: boolean; all?: boolean }, command: Command) => {
       const globals = globalOptions(command);
       const [{ listOutdated }, { createOperationContext }, render] = await Promise.all([
         import('../../ops/plugins/outdated.js'),
@@ -20,7 +24,9 @@ export function register(program: Command): void {
       const report = await listOutdated(createOperationContext(globals).ctx, {
         project: flags.project === true,
         cwd: globals.cwd,
+        all: flags.all === true,
       });
+      process.exitCode = report.plugins.some((p) => p.newer) ? 1 : 0;
       if (globals.json) return render.printJson(report);
       const surface = (changes: boolean | null): string =>
         changes === null ? 'unknown' : changes ? 'changes' : 'same';
@@ -39,7 +45,8 @@ export function register(program: Command): void {
             rows,
           ),
         );
-      else render.printLine('no plugins to check');
+      else
+        render.printLine(flags.all === true ? 'no plugins to check' : 'everything is up to date');
       for (const note of report.notes) render.printErrorLine(render.escapeControl(note));
     });
   command.helpGroup('Inspect');

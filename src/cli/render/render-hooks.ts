@@ -4,8 +4,8 @@ import { formatDiagnostic, renderTable } from './render.js';
 /**
  * The handler table of `hookpm hooks` (docs/reference/rules/cli.md#json-shapes), or `no hooks`; a KEY column (for
  * `hookpm disable <plugin> --hook <key>`) when plugin handlers are listed. Fitted to `width`
- * (default: stdout's terminal, table.ts): the other columns are cut, a command never is; one
- * that does not fit goes on its own line under its row. COMMAND is what runs: the argv (a handler's
+ * (default: stdout's terminal, table.ts): the matcher and `if` are cut, ids, the origin, key and
+ * timeout never are, nor a command; one that does not fit goes on its own line under its row. COMMAND is what runs: the argv (a handler's
  * `argv`, or `command` with `args`) as a JSON array, else the shell command, after `(bash)` when
  * `bash -c` runs it.
  */
@@ -33,8 +33,8 @@ export function formatHookTable(listing: HookListing, width?: number | null): st
     ? 'no hooks'
     : renderTable(headers, rows, {
         last: 'own-line',
-        // ID and KEY are what `hookpm disable --hook` and the run output name.
-        keep: keyed ? [0, 2, 5] : [0, 4],
+        // ID, ORIGIN (the plugin id), KEY and TIMEOUT are never cut; MATCHER and IF are.
+        whole: keyed ? [0, 1, 2, 5] : [0, 1, 4],
         ...(width === undefined ? {} : { width }),
       });
 }

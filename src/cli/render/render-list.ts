@@ -1,28 +1,53 @@
-import type { ListedPlugin } from '../../ops/plugins/list.js';
-import { printJson, printLine, renderTable } from './render.js';
+import type { ListedPlugin, ListedProject } from '../../ops/plugins/list.js';
+import { shellWord } from '../../ops/doctor/check.js';
+import { escapeControl, printJson, printLine, renderTable } from './render.js';
 
 /**
- * `hookpm list` output: the JSON document of docs/reference/rules/cli.md#json-shapes (every field, whatever `long`), or a
- * table; `long` (`--long`) adds the source, integrity, and install and update times.
+ * `hookpm list` output: the JSON document of docs/reference/rules/cli.md#json-shapes (every field, whatever `long`; the
+ * user-wide plugins: `list --project --json` is the project's), or a table; `long` (`--long`) adds
+ * the source, integrity, and install and update times. The text output adds, inside a project,
+ * the plugins installed for it, and under each table the command that restores a tampered plugin.
  */
 export function printPluginList(
-  result: { plugins: ListedPlugin[] },
+  result: { plugins: ListedPlugin[]; project: ListedProject | null },
   opts: { json: boolean; long: boolean },
 ): void {
-  if (opts.json) return printJson(result);
-  if (result.plugins.length === 0) return printLine('no plugins installed');
+  if (opts.json) return printJson({ plugins: result.plugins });
+  if (result.plugins.length === 0 && result.project === null)
+    return printLine('no plugins installed');
+  if (result.plugins.length > 0) printTable(result.plugins, opts.long);
+  if (result.project !== null) {
+    if (result.plugins.length > 0) printLine();
+    printLine(escapeControl(`project ${result.project.root}:`));
+    printTable(result.project.plugins, opts.long);
+  }
+}
+
+function printTable(plugins: readonly ListedPlugin[], long: boolean): void {
   const headers = ['ID', 'VERSION', 'STATE', 'PENDING', 'EVENTS'];
-  if (opts.long) headers.push('SOURCE', 'INTEGRITY', 'INSTALLED', 'UPDATED');
-  const rows = result.plugins.map((p) => {
+  if (long) headers.push('SOURCE', 'INTEGRITY', 'INSTALLED', 'UPDATED');
+  const rows = plugins.map((p) => {
     const row = [
       p.id,
       p.version,
-      p.active ? 'enabled' : p.enabled ? 'enabled (no consent)' : 'disabled',
+      stateOf(p),
       p.pending === null ? '' : `update ${p.pending} waits`,
-      p.events.join(', '),
     ];
-    if (opts.long) row.push(p.source, p.integrity, p.installedAt, p.updatedAt);
+    row.push(p.events.join(', '));
+    if (long) row.push(p.source, p.integrity, p.installedAt, p.updatedAt);
     return row;
   });
-  printLine(renderTable(headers, rows));
+  // ID, VERSION and STATE are never cut; the events are.
+  printLine(renderTable(headers, rows, { whole: [0, 1, 2] }));
+  for (const p of plugins.filter((p) => p.tampered))
+    printLine(
+      escapeControl(
+        `${p.id}: its installed files changed, so its hooks do not run; restore it with \`hookpm install --force ${shellWord(p.source)}\``,
+      ),
+    );
+}
+
+function stateOf(p: ListedPlugin): string {
+  if (p.tampered) return 'tampered';
+  return p.active ? 'enabled' : p.enabled ? 'enabled (no consent)' : 'disabled';
 }

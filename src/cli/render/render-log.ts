@@ -1,12 +1,16 @@
 import type { LoggedDispatch } from '../../ops/steps/decision-log/dispatch-line.js';
-import type { HandlerStats, HookStats, PluginStats } from '../../ops/steps/decision-log/hook-stats.js';
+import type { HookStats, RunStats } from '../../ops/steps/decision-log/hook-stats.js';
+import { LOGGED_DECISIONS } from '../../ops/steps/decision-log/run-outcome.js';
 import { escapeControl, renderTable } from './render.js';
 
-/** One logged dispatch on one line: time, event, decision, source, then each run (or none). */
+/**
+ * One logged dispatch on one line: time, event, decision, source, then each run (or none). A run
+ * names its hook as `hookpm hooks` does: a plugin's by its key, a hooks file's by its id.
+ */
 export function formatLogEntry(entry: LoggedDispatch): string {
   const runs = entry.runs.map((r) => {
     const exit = r.timedOut ? 'timeout' : r.exitCode === null ? 'killed' : `exit ${r.exitCode}`;
-    return `${r.plugin ?? r.origin} ${r.handler} ${exit} ${r.ms} ms${r.decision === null ? '' : ` ${r.decision}`}`;
+    return `${r.plugin ?? r.origin} ${r.key ?? r.handler} ${exit} ${r.ms} ms${r.decision === null ? '' : ` ${r.decision}`}`;
   });
   const omitted = entry.runsOmitted === undefined ? '' : ` (+${entry.runsOmitted} more)`;
   if (runs.length === 0 && omitted === '') runs.push('no handler matched');
@@ -16,44 +20,54 @@ export function formatLogEntry(entry: LoggedDispatch): string {
   );
 }
 
-function row(name: string[], s: PluginStats | HandlerStats): string[] {
-  const d = s.decisions;
+function figures(s: RunStats): string[] {
   return [
-    ...name,
     String(s.count),
     `${s.p50Ms} ms`,
     `${s.p95Ms} ms`,
     `${s.maxMs} ms`,
     String(s.timeouts),
     String(s.failures),
-    `${d.allow}/${d.ask}/${d.deny}/${d.block}/${d.context}`,
   ];
 }
 
-const FIGURES = [
-  'RUNS',
-  'P50',
-  'P95',
-  'MAX',
-  'TIMEOUTS',
-  'FAILURES',
-  'ALLOW/ASK/DENY/BLOCK/CONTEXT',
-];
+/** The decisions taken, most first, as `4 deny, 1 allow`; `-` for none. */
+export function decisionsText(d: RunStats['decisions']): string {
+  const taken = LOGGED_DECISIONS.filter((name) => d[name] > 0)
+    .sort((a, b) => d[b] - d[a])
+    .map((name) => `${d[name]} ${name}`);
+  return taken.length === 0 ? '-' : taken.join(', ');
+}
 
-/** `hookpm stats`: the plugins, then the handlers, slowest first. */
-export function formatStats(stats: HookStats): string {
+const FIGURES = ['RUNS', 'P50', 'P95', 'MAX', 'TIMEOUT', 'FAILED'];
+
+/**
+ * `hookpm stats`: the plugins, then the hooks, slowest first. A hook is named as `hookpm hooks`
+ * names it: a plugin's by its key, a hooks file's by its id. Ids, keys and figures are never cut
+ * (table.ts `whole`); at a narrow width the decisions (and a hook's event) are cut, or go on a line
+ * of their own under the row.
+ */
+export function formatStats(stats: HookStats, width?: number | null): string {
   if (stats.dispatches === 0) return 'no dispatch logged (hookpm log shows what is logged)';
+  const fit = width === undefined ? {} : { width };
   return [
     `${stats.dispatches} dispatch(es) logged`,
     '',
     renderTable(
-      ['PLUGIN', ...FIGURES],
-      stats.plugins.map((p) => row([p.plugin], p)),
+      ['PLUGIN', ...FIGURES, 'DECISIONS'],
+      stats.plugins.map((p) => [p.plugin, ...figures(p), decisionsText(p.decisions)]),
+      { whole: [0, 1, 2, 3, 4, 5, 6], ...fit },
     ),
     '',
     renderTable(
-      ['PLUGIN', 'HANDLER', ...FIGURES],
-      stats.handlers.map((h) => row([h.plugin, h.handler], h)),
+      ['PLUGIN', 'HOOK', ...FIGURES, 'EVENT, DECISIONS'],
+      stats.handlers.map((h) => [
+        h.plugin,
+        h.key ?? h.handler,
+        ...figures(h),
+        `${h.event}, ${decisionsText(h.decisions)}`,
+      ]),
+      { whole: [0, 1, 2, 3, 4, 5, 6, 7], last: 'own-line', ...fit },
     ),
   ].join('\n');
 }

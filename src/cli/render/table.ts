@@ -19,6 +19,11 @@ export interface TableOptions {
   last?: 'cut' | 'own-line' | 'wrap';
   /** Columns narrowed only once the others are as narrow as they go (names a user types). */
   keep?: readonly number[];
+  /**
+   * Columns never cut (figures and ids: a cut `310…` or `guard…` says nothing): where the other
+   * columns cannot make room, the row is wider than `width` and the terminal wraps it.
+   */
+  whole?: readonly number[];
 }
 
 const GAP = 2;
@@ -40,7 +45,10 @@ export function formatTable(
   const floors = headers.map((h, col) => Math.min(natural[col] ?? 0, displayWidth(h)));
   const keep = new Set(options.keep ?? []);
   const kept = floors.map((floor, col) => (keep.has(col) ? (natural[col] ?? 0) : floor));
-  const phases = [kept, floors, floors.map(() => 1)];
+  const whole = new Set(options.whole ?? []);
+  const phases = [kept, floors, floors.map(() => 1)].map((floor) =>
+    floor.map((w, col) => (whole.has(col) ? (natural[col] ?? 0) : w)),
+  );
   if (mode === 'cut') return layout(all, narrow(natural, phases, width));
   // The columns before the last fit the width with room for the last cell's least width.
   const least =
@@ -50,7 +58,7 @@ export function formatTable(
     phases.map((floor) => floor.slice(0, last)),
     width - GAP - least,
   );
-  const room = width - rowWidth(lead) - GAP;
+  const room = Math.max(width - rowWidth(lead) - GAP, 0);
   const lines: string[] = [];
   for (const row of all) {
     const cell = row[last] ?? '';

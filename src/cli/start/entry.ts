@@ -17,7 +17,7 @@ import { stopWasmTierUpOnConnect, underDefaultFlags } from './wasm-tier-up.js';
  */
 export async function main(argv: readonly string[] = process.argv): Promise<void> {
   const args = argv.slice(2);
-  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V' || args[0] === '-v')) {
     writeText(1, `${readVersion()}\n`);
     return exitWhenWritten();
   }

@@ -1,6 +1,9 @@
 import { compareCodeUnits } from '../../json/compare.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { readStateFast } from '../../store/state/read-state-fast.js';
+import type { PluginRecord } from '../../store/state/state-schema.js';
+import { checkInstalledTrees } from '../../store/tree-check.js';
+import { canonicalProjectRoot } from '../../workspace/canonical-root.js';
 import { hasCurrentConsent } from '../../store/state/current-consent.js';
 
 /** One entry of `hookpm list --json` (docs/reference/rules/cli.md#json-shapes). */
@@ -21,26 +24,84 @@ export interface ListedPlugin {
   active: boolean;
   /** Q5: the version installed and waiting for consent, if any. */
   pending: string | null;
+  /**
+   * Q6: its installed tree is missing or no longer has its recorded fingerprint, so it is left
+   * out of every snapshot whatever `active` says; `hookpm install --force <source>` restores it.
+   */
+  tampered: boolean;
 }
 
-/** `hookpm list`: the installed plugins, sorted by id. Reads the state without taking the lock. */
-export async function listPlugins(paths: StorePaths): Promise<{ plugins: ListedPlugin[] }> {
+/** The plugins installed for the project `cwd` is in (issue 16), as `list` shows them beside. */
+export interface ListedProject {
+  root: string;
+  plugins: ListedPlugin[];
+}
+
+/**
+ * `hookpm list`: the installed plugins, sorted by id, each checked against its fingerprint (the
+ * cached tree scan the snapshot loader uses). Reads the state without taking the lock. With a
+ * `cwd` inside a project that has plugins installed for it, `project` lists those too.
+ */
+export async function listPlugins(
+  paths: StorePaths,
+  cwd?: string,
+): Promise<{ plugins: ListedPlugin[]; project: ListedProject | null }> {
   const state = await readStateFast(paths);
-  const plugins = Object.values(state.plugins)
-    .sort((a, b) => compareCodeUnits(a.id, b.id))
-    .map((p) => ({
-      id: p.id,
-      name: p.name,
-      registry: p.registry,
-      version: p.version,
-      enabled: p.enabled,
-      events: [...p.events],
-      source: p.source,
-      integrity: p.integrity,
-      installedAt: p.installedAt,
-      updatedAt: p.updatedAt ?? p.installedAt,
-      active: p.enabled && hasCurrentConsent(p),
-      pending: p.pending?.version ?? null,
-    }));
-  return { plugins };
+  const user = Object.values(state.plugins);
+  let project: { root: string; records: PluginRecord[] } | null = null;
+  if (cwd !== undefined && state.projects !== undefined) {
+    const root = await canonicalProjectRoot(cwd).catch(() => null);
+    const records =
+      root !== null && Object.hasOwn(state.projects, root)
+        ? Object.values(state.projects[root]!.plugins)
+        : [];
+    if (root !== null && records.length > 0) project = { root, records };
+  }
+  const tampered = await tamperedPaths(paths, [...user, ...(project?.records ?? [])]);
+  const listed = (records: PluginRecord[]): ListedPlugin[] =>
+    records
+      .sort((a, b) => compareCodeUnits(a.id, b.id))
+      .map((p) => ({
+        id: p.id,
+        name: p.name,
+        registry: p.registry,
+        version: p.version,
+        enabled: p.enabled,
+        events: [...p.events],
+        source: p.source,
+        integrity: p.integrity,
+        installedAt: p.installedAt,
+        updatedAt: p.updatedAt ?? p.installedAt,
+        active: p.enabled && hasCurrentConsent(p),
+        pending: p.pending?.version ?? null,
+        tampered: tampered.has(p.path),
+      }));
+  return {
+    plugins: listed(user),
+    project: project === null ? null : { root: project.root, plugins: listed(project.records) },
+  };
+}
+
+/**
+ * The trees of `records` the snapshot loader would leave out (Q6): missing, changed, or holding a
+ * created file that changes what runs (issue 15 item 4).
+ */
+async function tamperedPaths(paths: StorePaths, records: PluginRecord[]): Promise<Set<string>> {
+  const checks = await checkInstalledTrees(
+    paths,
+    records.map((r) => ({ root: r.path, fingerprint: r.fingerprint })),
+  );
+  const out = new Set<string>();
+  for (const record of records) {
+    const check = checks.get(record.path);
+    if (check?.status === 'match') continue;
+    if (check?.status === 'created') {
+      // Rare, and it reads the plugin (zod): loaded only then, so `list` stays light.
+      const { treeStatusOf } = await import('../../store/tree-status.js');
+      const status = await treeStatusOf(paths, record);
+      if (status.status === 'match' || status.status === 'created') continue;
+    }
+    out.add(record.path);
+  }
+  return out;
 }

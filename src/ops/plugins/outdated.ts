@@ -2,6 +2,7 @@ import { compareCodeUnits } from '../../json/compare.js';
 import { ownValue } from '../../json/own-value.js';
 import { splitPluginId } from '../../project/plugin-id.js';
 import { outdatedVersions } from '../../registry/versions/outdated-row.js';
+import semver from '../../registry/versions/semver.js';
 import { readState } from '../../store/state/state.js';
 import type { OperationContext } from '../steps/context/operation-context.js';
 import { openProject } from '../steps/transaction/project-scope.js';
@@ -20,6 +21,8 @@ export interface OutdatedEntry {
   surfaceChangesLatest: boolean | null;
   /** Whether a newer version is in range (what `hookpm update` would install). */
   outdated: boolean;
+  /** Whether a newer version exists, in range or overall: what `hookpm outdated` lists. */
+  newer: boolean;
 }
 
 export interface OutdatedReport {
@@ -39,13 +42,14 @@ interface Installed {
 }
 
 /**
- * `hookpm outdated [--project]`: for every installed plugin (or the project's), the installed
- * version, the newest in its range, the newest overall, and whether each changes the consent
- * surface. Indexes are revalidated unless the context is offline; nothing is installed or written but the cache.
+ * `hookpm outdated [--project] [--all]`: for every installed plugin (or the project's) with a
+ * newer version (`newer`; every one with `all`), the installed version, the newest in its range,
+ * the newest overall, and whether each changes the consent surface. Indexes are revalidated
+ * unless the context is offline; nothing is installed or written but the cache.
  */
 export async function listOutdated(
   ctx: OperationContext,
-  opts: { project: boolean; cwd: string },
+  opts: { project: boolean; cwd: string; all?: boolean },
 ): Promise<OutdatedReport> {
   let installed: Installed[];
   let project: string | null = null;
@@ -92,13 +96,23 @@ export async function listOutdated(
       continue;
     }
     const versions = outdatedVersions(doc, p, p.wanted);
-    plugins.push({
-      id: p.id,
-      installed: p.version,
-      wanted: p.wanted,
-      ...versions,
-      outdated: versions.inRange !== null && versions.inRange !== p.version,
-    });
+    const outdated = versions.inRange !== null && versions.inRange !== p.version;
+    const newer = outdated || isNewer(versions.latest, p.version);
+    if (newer || opts.all === true)
+      plugins.push({
+        id: p.id,
+        installed: p.version,
+        wanted: p.wanted,
+        ...versions,
+        outdated,
+        newer,
+      });
   }
   return { scope: opts.project ? 'project' : 'user', project, plugins, notes };
+}
+
+function isNewer(version: string | null, than: string): boolean {
+  return version !== null && semver.valid(version) !== null && semver.valid(than) !== null
+    ? semver.gt(version, than)
+    : false;
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { open, rename, unlink } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { toStoreError } from '../../io/fs-error.js';
+import { trackTemporary } from '../../io/interrupt-cleanup.js';
 import type { BodySink } from './body-reader.js';
 
 /**
@@ -14,6 +15,8 @@ import type { BodySink } from './body-reader.js';
 export function fileSink(file: string): BodySink<string> {
   const temp = `${file}.${randomBytes(6).toString('hex')}.part`;
   let handle: FileHandle | undefined;
+  // An interrupted command removes the temporary file (io/interrupt-cleanup.ts).
+  let untrack = (): void => undefined;
   const guarded = async <T>(action: string, step: () => Promise<T>): Promise<T> => {
     try {
       return await step();
@@ -22,7 +25,10 @@ export function fileSink(file: string): BodySink<string> {
     }
   };
   const ensureOpen = async (): Promise<FileHandle> => {
-    handle ??= await guarded('create', () => open(temp, 'wx', 0o644));
+    if (handle === undefined) {
+      untrack = trackTemporary(temp);
+      handle = await guarded('create', () => open(temp, 'wx', 0o644));
+    }
     return handle;
   };
   return {
@@ -42,12 +48,14 @@ export function fileSink(file: string): BodySink<string> {
         handle = undefined;
         await rename(temp, file);
       });
+      untrack();
       return file;
     },
     discard: async () => {
       await handle?.close().catch(() => undefined);
       handle = undefined;
       await unlink(temp).catch(() => undefined);
+      untrack();
     },
   };
 }

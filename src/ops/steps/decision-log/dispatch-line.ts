@@ -1,3 +1,4 @@
+import { hookKey } from '../../../plugin/hook-key.js';
 import { LOG_LINE_MAX_BYTES } from '../../../store/dispatch-log.js';
 import type { DispatchRecord } from '../../../engine/dispatch-options.js';
 import { logTime } from './log-time.js';
@@ -5,7 +6,15 @@ import { isFailedRun, resultDecision, type LoggedDecision } from './run-outcome.
 
 /** One handler's run in a log line. Text fields only with `log.text` on. */
 export interface LoggedRun {
+  /** The handler's id in its snapshot (`<Event>:<group>:<handler>`): a position, not stable. */
   handler: string;
+  /**
+   * A plugin hook's key (plugin/hook-key.ts, as `hookpm hooks --json` shows it): stable across
+   * installs and updates, so `hookpm log` and `hookpm stats` name the hook by it. Absent for the
+   * hooks files' handlers (their ids do not move with plugins: snapshot order S3) and in lines
+   * logged before it was.
+   */
+  key?: string;
   origin: string;
   plugin: string | null;
   exitCode: number | null;
@@ -83,6 +92,7 @@ function baseLine(record: DispatchRecord, source: string): LoggedDispatch {
     decision: resultDecision(result),
     runs: record.runs.map((run, i) => ({
       handler: run.handler.id,
+      ...(run.handler.plugin === null ? {} : { key: hookKey(run.handler) }),
       origin: run.handler.origin,
       plugin: run.handler.plugin,
       exitCode: run.exitCode,

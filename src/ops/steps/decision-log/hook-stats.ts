@@ -18,7 +18,14 @@ export interface PluginStats extends RunStats {
 }
 
 export interface HandlerStats extends PluginStats {
-  /** `<Event>:<group>:<handler>` (engine.md R2). */
+  /**
+   * A plugin hook's key (plugin/hook-key.ts, as `hookpm hooks --json` shows it): runs are grouped
+   * by it, so a hook's figures stay one row when another plugin's install moves its position;
+   * null for the hooks files' handlers and runs logged without one (grouped by `handler` then).
+   */
+  key: string | null;
+  event: string;
+  /** `<Event>:<group>:<handler>` (engine.md R2) of its latest run: a position, not stable. */
   handler: string;
 }
 
@@ -39,13 +46,22 @@ interface Runs {
 /** Per plugin and per handler: count, p50/p95/max time, timeouts, failures, decisions. */
 export function computeStats(entries: readonly LoggedDispatch[]): HookStats {
   const plugins = new Map<string, Runs>();
-  const handlers = new Map<string, { plugin: string; handler: string; runs: Runs }>();
+  const handlers = new Map<
+    string,
+    { plugin: string; key: string | null; event: string; handler: string; runs: Runs }
+  >();
   for (const entry of entries) {
     for (const run of entry.runs) {
       const plugin = run.plugin ?? run.origin;
-      const key = `${plugin}\0${run.handler}`;
-      let h = handlers.get(key);
-      if (h === undefined) handlers.set(key, (h = { plugin, handler: run.handler, runs: empty() }));
+      const key = run.key ?? null;
+      const group = `${plugin}\0${entry.event}\0${key ?? `id:${run.handler}`}`;
+      let h = handlers.get(group);
+      if (h === undefined)
+        handlers.set(
+          group,
+          (h = { plugin, key, event: entry.event, handler: run.handler, runs: empty() }),
+        );
+      h.handler = run.handler;
       let p = plugins.get(plugin);
       if (p === undefined) plugins.set(plugin, (p = empty()));
       for (const into of [p, h.runs]) {
@@ -61,8 +77,10 @@ export function computeStats(entries: readonly LoggedDispatch[]): HookStats {
     dispatches: entries.length,
     plugins: slowestFirst([...plugins].map(([plugin, runs]) => ({ plugin, ...figures(runs) }))),
     handlers: slowestFirst(
-      [...handlers.values()].map(({ plugin, handler, runs }) => ({
+      [...handlers.values()].map(({ plugin, key, event, handler, runs }) => ({
         plugin,
+        key,
+        event,
         handler,
         ...figures(runs),
       })),

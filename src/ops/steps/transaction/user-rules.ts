@@ -25,8 +25,12 @@ import {
  * version, which stays active.
  */
 export function userRules(ctx: OperationContext, opts: CommitOptions): ScopeRules {
+  // Plugins not installed before this transaction: left disabled without consent, they fail it.
+  const firstInstalls = new Set<string>();
   return {
     open(draft, staged) {
+      for (const { inspected } of staged)
+        if (draft.plugins[inspected.id] === undefined) firstInstalls.add(inspected.id);
       if (opts.acceptIntegrityChange !== true)
         for (const plugin of staged) recheckIntegrity(draft, plugin);
     },
@@ -35,9 +39,13 @@ export function userRules(ctx: OperationContext, opts: CommitOptions): ScopeRule
     written: async () => [],
     finish: async () => [],
     consentRequired(entries, notes) {
+      if (opts.enable !== 'ask' || ctx.confirm !== undefined) return null;
       const waiting = entries.filter((e) => e.status === 'pending');
-      if (waiting.length === 0 || opts.enable !== 'ask' || ctx.confirm !== undefined) return null;
-      return consentRequired(waiting, notes);
+      if (waiting.length > 0) return consentRequired(waiting, notes);
+      const inactive = entries.filter(
+        (e) => e.status === 'installed' && !e.enabled && firstInstalls.has(e.id),
+      );
+      return inactive.length > 0 ? notEnabled(inactive, notes) : null;
     },
   };
 }
@@ -73,6 +81,28 @@ function consentRequired(waiting: readonly InstalledEntry[], notes: string[]): H
       plugins: ids,
       notes,
       hint: `Run \`hookpm review ${first}\` to see the changes, then \`hookpm enable ${first} --yes\`.`,
+    },
+  );
+}
+
+/**
+ * The one rule of every command that needs consent (install, update, enable, project install):
+ * where no question can be asked (no terminal) and `--yes` was not given, the command does what
+ * needs no consent, and fails with E_CONSENT_REQUIRED naming the `--yes` that answers it. Here: a
+ * plugin newly installed is left installed and disabled.
+ */
+function notEnabled(entries: readonly InstalledEntry[], notes: string[]): HookpmError {
+  const ids = entries.map((e) => e.id);
+  const first = ids[0] ?? '';
+  return new HookpmError(
+    'E_CONSENT_REQUIRED',
+    `${ids.join(', ')}: installed but not enabled: enabling ${ids.length === 1 ? 'it' : 'them'} needs your consent to what ${ids.length === 1 ? 'it runs' : 'they run'}, and no question can be asked here`,
+    {
+      plugins: ids,
+      notes: notes.filter(
+        (n) => !ids.some((id) => n.startsWith(`${id} is installed but not enabled`)),
+      ),
+      hint: `Run \`hookpm review ${first}\` to see what it runs, then \`hookpm enable ${first} --yes\` (or install with --yes).`,
     },
   );
 }
