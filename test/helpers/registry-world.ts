@@ -1,0 +1,36 @@
+import { afterEach, beforeEach } from 'vitest';
+import type { PluginContext } from '../../src/ops/plugin-context.js';
+import { makeWorld, type World } from '../ops/plugin-fixture.js';
+import { startPluginRegistry, type ServedRegistry } from './plugin-registry.js';
+
+/**
+ * A fresh world (a temporary store and project, ops/plugin-fixture.ts) and a plugin registry
+ * `acme` on 127.0.0.1 per test, for the in-process operations. The fields change before each
+ * test: read them inside tests and hooks.
+ */
+export interface RegistryWorld {
+  world: World;
+  acme: ServedRegistry;
+}
+
+/**
+ * Registers the hooks that make the world and the registry before each test, and close and remove
+ * them after. Hooks the caller registers after this one run after these.
+ */
+export function useRegistryWorld(): RegistryWorld {
+  const fx = {} as RegistryWorld;
+  beforeEach(async () => {
+    fx.world = await makeWorld();
+    fx.acme = await startPluginRegistry('acme');
+  });
+  afterEach(async () => {
+    await fx.acme.close();
+    await fx.world.cleanup();
+  });
+  return fx;
+}
+
+/** The `defaults` of a plugin context with one index registry, `acme` at `location`. */
+export function acmeAt(location: string): PluginContext['defaults'] {
+  return { acme: { location, kind: 'index', addedAt: '2026-11-30T00:00:00.000Z' } };
+}
