@@ -18,6 +18,7 @@ import {
   snapshotOf,
   userSnapshot,
 } from './dispatch-helpers.js';
+import { neutralResult } from '../helpers/neutral-result.js';
 
 let dir: string;
 let n = 0;
@@ -369,20 +370,7 @@ describe('dispatchEvent: matching and order through dispatch', () => {
   it('X1: a dispatch that matches nothing runs nothing and returns the neutral result (cli.md 3)', async () => {
     const snapshot = userSnapshot(dir, { PreToolUse: [group('Write', sh('exit 2'))] });
     const result = await dispatchEvent(snapshot, 'PreToolUse', { tool_name: 'Bash' });
-    expect(result).toEqual({
-      event: 'PreToolUse',
-      snapshotId: snapshot.id,
-      continue: true,
-      stopReason: null,
-      systemMessages: [],
-      context: [],
-      permission: null,
-      feedback: [],
-      continueLoop: false,
-      suppressOriginalPrompt: false,
-      diagnostics: [],
-      runs: [],
-    });
+    expect(result).toEqual(neutralResult('PreToolUse', snapshot.id));
   });
 
   it('O3: a continuationCount that is not a non-negative integer is a usage error', async () => {
