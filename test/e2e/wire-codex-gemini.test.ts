@@ -1,10 +1,10 @@
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runBin } from '../helpers/built-bin.js';
 import { printsJson } from '../ops/dispatch-helpers.js';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
+import { writeClaudePlugin } from '../helpers/claude-plugin.js';
 
 // Issue 17 items 2 and 4: `hookpm wire codex|gemini`, the handlers link writes, through the built
 // CLI and real plugins, on per-session pins (engine.md R1). The payloads are the ones Codex 0.171.0
@@ -23,15 +23,7 @@ async function ok(args: string[]): Promise<void> {
 
 /** A Claude Code plugin: a directory with one hooks document. */
 async function plugin(name: string, hooks: Record<string, unknown>): Promise<string> {
-  const root = join(ws.dir, `plugins${ws.n}`, name);
-  await mkdir(join(root, '.claude-plugin'), { recursive: true });
-  await mkdir(join(root, 'hooks'), { recursive: true });
-  await writeFile(
-    join(root, '.claude-plugin', 'plugin.json'),
-    JSON.stringify({ name, version: '1.0.0' }),
-  );
-  await writeFile(join(root, 'hooks', 'hooks.json'), JSON.stringify({ hooks }));
-  return root;
+  return writeClaudePlugin(join(ws.dir, `plugins${ws.n}`, name), name, hooks);
 }
 
 async function wire(agent: 'codex' | 'gemini', body: Record<string, unknown>) {

@@ -9,6 +9,7 @@ import { HANDLERS } from '../helpers/session-workspace.js';
 import { killHostWhileHandlerRuns } from '../engine/runner-fixtures.js';
 import { printsJson } from '../ops/dispatch-helpers.js';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
+import { writeClaudePlugin } from '../helpers/claude-plugin.js';
 
 // Issue 13 items 3-4: `hookpm wire <agent>`, the handler link writes, on per-session pins (engine.md
 // R1). The payloads are the ones Claude Code 2.1.332 sends (test/agents/claude-code.ts lists them).
@@ -28,15 +29,7 @@ async function ok(args: string[]): Promise<string> {
 
 /** A plugin directory with one hooks document. */
 async function plugin(name: string, hooks: Record<string, unknown>): Promise<string> {
-  const root = join(ws.dir, `plugins${ws.n}`, name);
-  await mkdir(join(root, '.claude-plugin'), { recursive: true });
-  await mkdir(join(root, 'hooks'), { recursive: true });
-  await writeFile(
-    join(root, '.claude-plugin', 'plugin.json'),
-    JSON.stringify({ name, version: '1.0.0' }),
-  );
-  await writeFile(join(root, 'hooks', 'hooks.json'), JSON.stringify({ hooks }));
-  return root;
+  return writeClaudePlugin(join(ws.dir, `plugins${ws.n}`, name), name, hooks);
 }
 
 const contextPlugin = () =>
