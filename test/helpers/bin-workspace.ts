@@ -70,3 +70,22 @@ export function useBinWorkspace(label: string, homeDir = ''): BinWorkspace {
   });
   return ws;
 }
+
+/** One directory for a whole test file, HOME and working directory of the built hookpm. */
+export interface BinHome {
+  dir: string;
+  /** binEnv of `dir`. */
+  env: Record<string, string>;
+}
+
+/** Registers the hooks that build dist/ and make the file's directory (removed after all). */
+export function useBinHome(label: string): BinHome {
+  const home: BinHome = { dir: '', env: {} };
+  beforeAll(() => {
+    ensureBuilt();
+    home.dir = makeTempDir(label);
+    home.env = binEnv(home.dir);
+  });
+  afterAll(() => removeDir(home.dir));
+  return home;
+}
