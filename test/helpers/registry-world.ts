@@ -1,5 +1,8 @@
 import { afterEach, beforeEach } from 'vitest';
+import { installPlugins } from '../../src/ops/install/install.js';
+import type { InstallOptions } from '../../src/ops/install/options.js';
 import type { PluginContext } from '../../src/ops/plugin-context.js';
+import { updatePlugins, type UpdateOptions } from '../../src/ops/plugins/update.js';
 import { makeWorld, type World } from '../ops/plugin-fixture.js';
 import { startPluginRegistry, type ServedRegistry } from './plugin-registry.js';
 
@@ -33,4 +36,33 @@ export function useRegistryWorld(): RegistryWorld {
 /** The `defaults` of a plugin context with one index registry, `acme` at `location`. */
 export function acmeAt(location: string): PluginContext['defaults'] {
   return { acme: { location, kind: 'index', addedAt: '2026-11-30T00:00:00.000Z' } };
+}
+
+/** `installPlugins` of `specs` from `cwd`: enabled (consent yes), no force, no dry run; then `over`. */
+export function installSpecs(
+  ctx: PluginContext,
+  cwd: string,
+  specs: string[],
+  over: Partial<InstallOptions> = {},
+): ReturnType<typeof installPlugins> {
+  return installPlugins(ctx, { specs, cwd, enable: 'yes', force: false, dryRun: false, ...over });
+}
+
+/** `updatePlugins` of `names` from `cwd`: asking, no dry run, no downgrade, no prerelease, online. */
+export function updateNames(
+  ctx: PluginContext,
+  cwd: string,
+  names: string[],
+  over: Partial<UpdateOptions> = {},
+): ReturnType<typeof updatePlugins> {
+  return updatePlugins(ctx, {
+    names,
+    cwd,
+    enable: 'ask',
+    dryRun: false,
+    allowDowngrade: false,
+    includePrerelease: false,
+    offline: false,
+    ...over,
+  });
 }

@@ -7,11 +7,10 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { HookpmError } from '../../src/errors.js';
-import { installPlugins } from '../../src/ops/install/install.js';
 import type { PluginContext } from '../../src/ops/plugin-context.js';
 import { enablePlugin } from '../../src/ops/plugins/enable.js';
 import { switchHooks } from '../../src/ops/plugins/hook-switch.js';
-import { updatePlugins, type UpdateOptions } from '../../src/ops/plugins/update.js';
+import { type UpdateOptions } from '../../src/ops/plugins/update.js';
 import { reviewPlugin } from '../../src/ops/review/review.js';
 import { loadSnapshot } from '../../src/ops/run/load-snapshot.js';
 import { readState } from '../../src/store/state/state.js';
@@ -23,7 +22,7 @@ import {
 } from '../helpers/plugin-registry.js';
 import { hashStore } from '../helpers/store-snapshot.js';
 import type { TreeFile } from '../store/plugin-tree.js';
-import { acmeAt, useRegistryWorld } from '../helpers/registry-world.js';
+import { acmeAt, installSpecs, updateNames, useRegistryWorld } from '../helpers/registry-world.js';
 
 const fx = useRegistryWorld();
 let ctx: PluginContext;
@@ -62,26 +61,9 @@ function guard(
 const publish = (version: string, files: Record<string, TreeFile>, executable: string[] = []) =>
   publishTree(fx.acme, 'guard', version, files, executable);
 
-const install = (spec: string) =>
-  installPlugins(ctx, {
-    specs: [spec],
-    cwd: fx.world.dir,
-    enable: 'yes',
-    force: false,
-    dryRun: false,
-  });
+const install = (spec: string) => installSpecs(ctx, fx.world.dir, [spec]);
 
-const update = (over: Partial<UpdateOptions> = {}) =>
-  updatePlugins(ctx, {
-    names: [],
-    cwd: fx.world.dir,
-    enable: 'ask',
-    dryRun: false,
-    allowDowngrade: false,
-    includePrerelease: false,
-    offline: false,
-    ...over,
-  });
+const update = (over: Partial<UpdateOptions> = {}) => updateNames(ctx, fx.world.dir, [], over);
 
 const record = async () => (await readState(fx.world.paths)).plugins['guard@acme']!;
 const review = () => reviewPlugin(fx.world.paths, { target: 'guard', cwd: fx.world.dir });

@@ -7,11 +7,10 @@ import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { enablePlugin } from '../../src/ops/plugins/enable.js';
-import { installPlugins } from '../../src/ops/install/install.js';
 import type { InstallOptions } from '../../src/ops/install/options.js';
 import type { PluginContext } from '../../src/ops/plugin-context.js';
 import { uninstallPlugins } from '../../src/ops/plugins/uninstall.js';
-import { updatePlugins, type UpdateOptions } from '../../src/ops/plugins/update.js';
+import { type UpdateOptions } from '../../src/ops/plugins/update.js';
 import { INDEX_MAX_AGE_MS } from '../../src/registry/indexes/load-index.js';
 import { fingerprintTree } from '../../src/store/fingerprint.js';
 import { stagingRoot, tarballCacheDir } from '../../src/store/paths.js';
@@ -25,7 +24,7 @@ import {
 } from '../helpers/plugin-registry.js';
 import { hashStore } from '../helpers/store-snapshot.js';
 import { failsCleanly, failure } from '../helpers/failure.js';
-import { useRegistryWorld } from '../helpers/registry-world.js';
+import { installSpecs, updateNames, useRegistryWorld } from '../helpers/registry-world.js';
 
 const fx = useRegistryWorld();
 let ctx: PluginContext;
@@ -61,26 +60,10 @@ beforeEach(() => {
 });
 
 const install = (specs: string[], over: Partial<InstallOptions> = {}) =>
-  installPlugins(ctx, {
-    specs,
-    cwd: fx.world.dir,
-    enable: 'yes',
-    force: false,
-    dryRun: false,
-    ...over,
-  });
+  installSpecs(ctx, fx.world.dir, specs, over);
 
 const update = (names: string[] = [], over: Partial<UpdateOptions> = {}) =>
-  updatePlugins(ctx, {
-    names,
-    cwd: fx.world.dir,
-    enable: 'ask',
-    dryRun: false,
-    allowDowngrade: false,
-    includePrerelease: false,
-    offline: false,
-    ...over,
-  });
+  updateNames(ctx, fx.world.dir, names, over);
 
 const ONE = { PreToolUse: ['echo one'] };
 const TWO = { PreToolUse: ['echo one', 'echo two'] };

@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { isHookpmError, type HookpmError } from '../../src/errors.js';
-import { installPlugins } from '../../src/ops/install/install.js';
 import type { PluginContext } from '../../src/ops/plugin-context.js';
 import { readState } from '../../src/store/state/state.js';
 import {
@@ -29,7 +28,7 @@ import {
   writeTgzStream,
   type RawEntry,
 } from '../helpers/tar-writer.js';
-import { acmeAt, useRegistryWorld } from '../helpers/registry-world.js';
+import { acmeAt, installSpecs, useRegistryWorld } from '../helpers/registry-world.js';
 
 const fx = useRegistryWorld();
 let ctx: PluginContext;
@@ -46,13 +45,7 @@ beforeEach(async () => {
 });
 
 function install(specs: string[]) {
-  return installPlugins(ctx, {
-    specs,
-    cwd: fx.world.dir,
-    enable: 'yes',
-    force: false,
-    dryRun: false,
-  });
+  return installSpecs(ctx, fx.world.dir, specs);
 }
 
 const MANIFEST = (name: string): RawEntry => ({

@@ -24,7 +24,7 @@ import {
   type ServedRegistry,
 } from '../helpers/plugin-registry.js';
 import { hashStore } from '../helpers/store-snapshot.js';
-import { acmeAt, useRegistryWorld } from '../helpers/registry-world.js';
+import { acmeAt, installSpecs, useRegistryWorld } from '../helpers/registry-world.js';
 
 const fx = useRegistryWorld();
 let clock = Date.parse('2026-11-30T12:00:00.000Z');
@@ -38,14 +38,7 @@ const ctx = (): PluginContext => ({
 });
 
 const install = (specs: string[], over: Partial<InstallOptions> = {}) =>
-  installPlugins(ctx(), {
-    specs,
-    cwd: fx.world.dir,
-    enable: 'yes',
-    force: false,
-    dryRun: false,
-    ...over,
-  });
+  installSpecs(ctx(), fx.world.dir, specs, over);
 
 const refused = (code: string, fn: () => Promise<unknown>): Promise<HookpmError> =>
   failsCleanly(fx.world.paths, code, fn);

@@ -8,7 +8,6 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { isHookpmError, type HookpmError } from '../../src/errors.js';
-import { installPlugins } from '../../src/ops/install/install.js';
 import type { InstallOptions } from '../../src/ops/install/options.js';
 import type { PluginContext } from '../../src/ops/plugin-context.js';
 import { INDEX_MAX_AGE_MS } from '../../src/registry/indexes/load-index.js';
@@ -20,7 +19,7 @@ import {
   type ServedRegistry,
 } from '../helpers/plugin-registry.js';
 import { hashStore } from '../helpers/store-snapshot.js';
-import { acmeAt, useRegistryWorld } from '../helpers/registry-world.js';
+import { acmeAt, installSpecs, useRegistryWorld } from '../helpers/registry-world.js';
 
 const fx = useRegistryWorld();
 let ctx: PluginContext;
@@ -55,14 +54,7 @@ beforeEach(async () => {
 });
 
 function install(specs: string[], over: Partial<InstallOptions> = {}) {
-  return installPlugins(ctx, {
-    specs,
-    cwd: fx.world.dir,
-    enable: 'yes',
-    force: false,
-    dryRun: false,
-    ...over,
-  });
+  return installSpecs(ctx, fx.world.dir, specs, over);
 }
 
 async function rejects(specs: string[], code: string): Promise<HookpmError> {
