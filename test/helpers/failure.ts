@@ -34,3 +34,8 @@ export async function failsCleanly(
   expect(await hashStore(paths)).toEqual(before);
   return error;
 }
+
+/** The code of the HookpmError that `work` fails with (see failure). */
+export async function codeOf(work: Promise<unknown> | (() => Promise<unknown>)): Promise<string> {
+  return (await failure(work)).code;
+}

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isHookpmError } from '../../src/errors.js';
 import {
   readMarketplace,
   type ReadMarketplace,
@@ -19,6 +18,7 @@ import { startFakeNpmRegistry, type FakeNpmRegistry } from '../helpers/fake-npm-
 import { gitTestEnv, makeRepo, requireGit, writeFiles } from '../helpers/git-repo.js';
 import { INSTALL_TIMEOUT_MS } from '../helpers/system-package.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
+import { codeOf } from '../helpers/failure.js';
 
 const HOOKS = {
   hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo guard' }] }] },
@@ -122,15 +122,6 @@ async function stage(market: ReadMarketplace, name: string) {
   const entry = market.marketplace.plugins.find((p) => p.name === name);
   if (entry === undefined) throw new Error(`no entry ${name}`);
   return stageMarketplacePlugin(market, entry, ctx);
-}
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!isHookpmError(error)) throw new Error(`expected a HookpmError, got ${String(error)}`);
-  return error.code;
 }
 
 describe('a local marketplace directory (registry.md 1, kind marketplace)', () => {
