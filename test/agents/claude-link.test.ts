@@ -3,7 +3,6 @@
 // guard installed by hookpm and `hookpm link claude`. The commands asked for are harmless if a hook
 // fails to stop them: `git push --force origin main` in a repository without remotes, and `echo`.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { installClaudeCode, runClaudeTurn } from './claude-code.js';
 import { startFakeMessagesApi, type FakeMessagesApi } from './fake-messages-api.js';
@@ -18,12 +17,7 @@ let apis: FakeMessagesApi[] = [];
 const BEFORE =
   '{\n  "model": "claude-sonnet-4-5",\n  "permissions": {"allow": ["Bash(ls:*)"]},\n  "env": {"FOO": "1"}\n}\n';
 
-const claude = useLinkedAgent({
-  agent: 'claude',
-  settings: join('.claude', 'settings.json'),
-  before: BEFORE,
-  installAgent: installClaudeCode,
-});
+const claude = useLinkedAgent({ agent: 'claude', before: BEFORE, installAgent: installClaudeCode });
 const { hookpm, settingsFile } = claude;
 afterEach(async () => {
   await Promise.all(apis.map((api) => api.close()));

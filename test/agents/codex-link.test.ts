@@ -15,13 +15,7 @@ import { FORCE_PUSH, GUARD_REASON, useLinkedAgent } from '../helpers/linked-agen
 const BEFORE =
   '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true", "timeout": 5}]}]},\n  "description": "mine"}\n';
 
-const codex = useLinkedAgent({
-  agent: 'codex',
-  settings: join('.codex', 'hooks.json'),
-  before: BEFORE,
-  installAgent: installCodex,
-  env: (home) => ({ CODEX_HOME: join(home, '.codex') }),
-});
+const codex = useLinkedAgent({ agent: 'codex', before: BEFORE, installAgent: installCodex });
 const { hookpm } = codex;
 const hooksFile = codex.settingsFile;
 

@@ -4,7 +4,6 @@
 // commands asked for are harmless if a hook fails to stop them: `git push --force origin main` in
 // a repository without remotes, and `echo`.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startFakeGeminiApi } from './fake-gemini-api.js';
 import { GEMINI_BASE_SETTINGS, installGeminiCli, runGeminiTurn } from './gemini-cli.js';
@@ -24,12 +23,7 @@ const BEFORE = `{
 }
 `;
 
-const gemini = useLinkedAgent({
-  agent: 'gemini',
-  settings: join('.gemini', 'settings.json'),
-  before: BEFORE,
-  installAgent: installGeminiCli,
-});
+const gemini = useLinkedAgent({ agent: 'gemini', before: BEFORE, installAgent: installGeminiCli });
 const { hookpm, settingsFile } = gemini;
 
 async function turn(toolCommand: string): Promise<Record<string, unknown>[]> {

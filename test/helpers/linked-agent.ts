@@ -31,18 +31,25 @@ export interface LinkedAgent {
   hookpm: (args: string[]) => Promise<BinRun>;
 }
 
+/** The user settings file, under HOME, that `hookpm link <agent>` edits. */
+const SETTINGS = {
+  claude: join('.claude', 'settings.json'),
+  codex: join('.codex', 'hooks.json'),
+  gemini: join('.gemini', 'settings.json'),
+};
+
 export interface LinkedAgentOptions {
-  /** The agent name `hookpm link` takes: claude, codex, gemini. */
-  agent: string;
-  /** The settings file under HOME, such as `.claude/settings.json`. */
-  settings: string;
+  /** The agent name `hookpm link` takes. */
+  agent: keyof typeof SETTINGS;
   /** What the settings file holds before link (the user's own configuration). */
   before: string;
   /** Installs the agent into the agent cache, answering its binary. */
   installAgent: () => Promise<string>;
-  /** More environment for hookpm (such as CODEX_HOME). */
-  env?: (home: string) => Record<string, string>;
 }
+
+/** hookpm's environment: Codex's home (CODEX_HOME) is `<home>/.codex`, as Codex's default. */
+const agentEnv = (agent: string, home: string): Record<string, string> =>
+  agent === 'codex' ? { CODEX_HOME: join(home, '.codex') } : {};
 
 /**
  * Registers the hooks that build dist/, install the agent (the first install downloads hundreds of
@@ -56,9 +63,9 @@ export function useLinkedAgent(opts: LinkedAgentOptions): LinkedAgent {
     repo: '',
     binary: '',
     linkOutput: '',
-    settingsFile: () => join(agent.home, opts.settings),
+    settingsFile: () => join(agent.home, SETTINGS[opts.agent]),
     hookpm: (args) =>
-      runBin(args, { cwd: agent.repo, env: binEnv(agent.home, opts.env?.(agent.home)) }),
+      runBin(args, { cwd: agent.repo, env: binEnv(agent.home, agentEnv(opts.agent, agent.home)) }),
   };
   beforeAll(async () => {
     ensureBuilt();
