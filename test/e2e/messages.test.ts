@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { lockFile, resolveStorePaths } from '../../src/store/paths.js';
 import { runBin } from '../helpers/built-bin.js';
-import { startFakeNpmRegistry } from '../helpers/fake-npm-registry.js';
+import { startFakeNpmRegistry, onlyVersion } from '../helpers/fake-npm-registry.js';
 import {
   publishPlugin,
   startPluginRegistry,
@@ -289,18 +289,11 @@ describe('issue 18 item 6: diagnostics graded by what the user can do', () => {
 
   it('`info npm:<pkg>` describes the package as `install npm:<pkg>` would install it', async () => {
     const npm = await startFakeNpmRegistry({
-      'hookpm-plugin-x': {
-        distTags: { latest: '2.0.0' },
-        versions: {
-          '2.0.0': {
-            files: {
-              'package.json': JSON.stringify({ name: 'hookpm-plugin-x', version: '2.0.0' }),
-              'plugin.json': JSON.stringify({ name: 'x', version: '2.0.0' }),
-              'hooks/hooks.json': JSON.stringify({ hooks: {} }),
-            },
-          },
-        },
-      },
+      'hookpm-plugin-x': onlyVersion('2.0.0', {
+        'package.json': JSON.stringify({ name: 'hookpm-plugin-x', version: '2.0.0' }),
+        'plugin.json': JSON.stringify({ name: 'x', version: '2.0.0' }),
+        'hooks/hooks.json': JSON.stringify({ hooks: {} }),
+      }),
     });
     try {
       const env = { ...ctx.home.env, HOOKPM_NPM_REGISTRY: npm.url };

@@ -14,7 +14,11 @@ import {
 } from '../../src/ops/install/fetch-marketplace.js';
 import { buildSurface } from '../../src/plugin/surface.js';
 import { resolveStorePaths } from '../../src/store/paths.js';
-import { startFakeNpmRegistry, type FakeNpmRegistry } from '../helpers/fake-npm-registry.js';
+import {
+  startFakeNpmRegistry,
+  type FakeNpmRegistry,
+  onlyVersion,
+} from '../helpers/fake-npm-registry.js';
 import { gitTestEnv, makeRepo, requireGit, writeFiles } from '../helpers/git-repo.js';
 import { INSTALL_TIMEOUT_MS } from '../helpers/system-package.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
@@ -75,17 +79,10 @@ beforeAll(async () => {
   home = await makeTempHome();
   const env = gitTestEnv(home.dir);
   registry = await startFakeNpmRegistry({
-    '@acme/from-npm': {
-      distTags: { latest: '1.0.1' },
-      versions: {
-        '1.0.1': {
-          files: {
-            'plugin.json': JSON.stringify({ name: 'from-npm', version: '1.0.1' }),
-            'hooks/hooks.json': JSON.stringify(HOOKS),
-          },
-        },
-      },
-    },
+    '@acme/from-npm': onlyVersion('1.0.1', {
+      'plugin.json': JSON.stringify({ name: 'from-npm', version: '1.0.1' }),
+      'hooks/hooks.json': JSON.stringify(HOOKS),
+    }),
   });
   ctx = {
     paths: resolveStorePaths(home.env),

@@ -17,7 +17,11 @@ import { readState, writeState } from '../../src/store/state/state.js';
 import { ensureBuilt, runBin } from '../helpers/built-bin.js';
 import { failsCleanly } from '../helpers/failure.js';
 import { writeFiles } from '../helpers/git-repo.js';
-import { startFakeNpmRegistry, type FakeNpmRegistry } from '../helpers/fake-npm-registry.js';
+import {
+  startFakeNpmRegistry,
+  type FakeNpmRegistry,
+  onlyVersion,
+} from '../helpers/fake-npm-registry.js';
 import {
   publishPlugin,
   startPluginRegistry,
@@ -108,18 +112,11 @@ describe('V3: an integrity record outlives the plugin', () => {
     });
     const served = (readme: string): Promise<FakeNpmRegistry> =>
       startFakeNpmRegistry({
-        'npm-guard': {
-          distTags: { latest: '1.0.0' },
-          versions: {
-            '1.0.0': {
-              files: {
-                'plugin.json': JSON.stringify({ name: 'npm-guard', version: '1.0.0' }),
-                'hooks/hooks.json': hooks,
-                'README.md': readme,
-              },
-            },
-          },
-        },
+        'npm-guard': onlyVersion('1.0.0', {
+          'plugin.json': JSON.stringify({ name: 'npm-guard', version: '1.0.0' }),
+          'hooks/hooks.json': hooks,
+          'README.md': readme,
+        }),
       });
     const before = await served('first');
     env = { HOOKPM_NPM_REGISTRY: before.url };
