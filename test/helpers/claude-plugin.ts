@@ -19,3 +19,11 @@ export async function writeClaudePlugin(
   await writeFile(join(root, 'hooks', 'hooks.json'), JSON.stringify({ hooks }));
   return root;
 }
+
+/** A marketplace catalog (`.claude-plugin/marketplace.json`) named `name`, owned by "Me". */
+export function marketplaceCatalog(
+  name: string,
+  plugins: Array<Record<string, unknown>>,
+): Record<string, unknown> {
+  return { name, owner: { name: 'Me' }, plugins };
+}
