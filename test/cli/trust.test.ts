@@ -1,37 +1,15 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { promptTrust } from '../../src/cli/prompt/prompt-trust.js';
 import type { ProjectHooksSummary } from '../../src/ops/run/project-hooks-summary.js';
 import type { TrustAnswer } from '../../src/ops/run/resolve-trust.js';
 import { INSTALL_TIMEOUT_MS, requireTool, SCRIPT } from '../helpers/system-package.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = join(ROOT, 'bin', 'hookpm.js');
-const MAIN = join(ROOT, 'dist', 'cli', 'main.js');
-
-/** Builds dist/ when it is missing or older than a source file (`npm test` builds first anyway). */
-function ensureBuilt(): void {
-  const newest = (d: string): number =>
-    Math.max(
-      0,
-      ...readdirSync(d).map((name) => {
-        const entry = statSync(join(d, name));
-        return entry.isDirectory() ? newest(join(d, name)) : entry.mtimeMs;
-      }),
-    );
-  if (existsSync(MAIN) && statSync(MAIN).mtimeMs >= newest(join(ROOT, 'src'))) return;
-  spawnSync(
-    process.execPath,
-    [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'],
-    { cwd: ROOT, stdio: 'ignore' },
-  );
-}
+import { BIN, ensureBuilt } from '../helpers/built-bin.js';
 
 let dir: string;
 let home: string;

@@ -2,15 +2,14 @@
  * A throw-away workspace for session tests: a temporary HOME (user hooks under
  * `<home>/.deepagents/hooks.json`), HOOKPM_HOME below it, and a project directory with `.git`.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+export { BIN, ensureBuilt } from './built-bin.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const BIN = join(ROOT, 'bin', 'hookpm.js');
 export const HANDLERS = join(ROOT, 'test', 'fixtures', 'handlers');
 
 export interface SessionWorkspace {
@@ -99,23 +98,4 @@ export async function waitForPid(file: string, timeoutMs = 10_000): Promise<numb
     if (Date.now() > deadline) throw new Error(`no pid in ${file} after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-}
-
-/** Builds dist/ when it is missing or older than a source file (`npm test` builds first anyway). */
-export function ensureBuilt(): void {
-  const main = join(ROOT, 'dist', 'cli', 'main.js');
-  const newest = (d: string): number =>
-    Math.max(
-      0,
-      ...readdirSync(d).map((name) => {
-        const entry = statSync(join(d, name));
-        return entry.isDirectory() ? newest(join(d, name)) : entry.mtimeMs;
-      }),
-    );
-  if (existsSync(main) && statSync(main).mtimeMs >= newest(join(ROOT, 'src'))) return;
-  spawnSync(
-    process.execPath,
-    [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'],
-    { cwd: ROOT, stdio: 'ignore' },
-  );
 }
