@@ -48,15 +48,14 @@ export function installSpecs(
   return installPlugins(ctx, { specs, cwd, enable: 'yes', force: false, dryRun: false, ...over });
 }
 
-/** `updatePlugins` of `names` from `cwd`: asking, no dry run, no downgrade, no prerelease, online. */
+/** `updatePlugins` from `cwd` (all plugins unless `names`): asking, no dry run, no downgrade, no prerelease, online. */
 export function updateNames(
   ctx: PluginContext,
   cwd: string,
-  names: string[],
   over: Partial<UpdateOptions> = {},
 ): ReturnType<typeof updatePlugins> {
   return updatePlugins(ctx, {
-    names,
+    names: [],
     cwd,
     enable: 'ask',
     dryRun: false,

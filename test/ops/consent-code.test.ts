@@ -63,7 +63,7 @@ const publish = (version: string, files: Record<string, TreeFile>, executable: s
 
 const install = (spec: string) => installSpecs(ctx, fx.world.dir, [spec]);
 
-const update = (over: Partial<UpdateOptions> = {}) => updateNames(ctx, fx.world.dir, [], over);
+const update = (over: Partial<UpdateOptions> = {}) => updateNames(ctx, fx.world.dir, over);
 
 const record = async () => (await readState(fx.world.paths)).plugins['guard@acme']!;
 const review = () => reviewPlugin(fx.world.paths, { target: 'guard', cwd: fx.world.dir });

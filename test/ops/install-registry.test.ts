@@ -63,7 +63,7 @@ const install = (specs: string[], over: Partial<InstallOptions> = {}) =>
   installSpecs(ctx, fx.world.dir, specs, over);
 
 const update = (names: string[] = [], over: Partial<UpdateOptions> = {}) =>
-  updateNames(ctx, fx.world.dir, names, over);
+  updateNames(ctx, fx.world.dir, { names, ...over });
 
 const ONE = { PreToolUse: ['echo one'] };
 const TWO = { PreToolUse: ['echo one', 'echo two'] };
