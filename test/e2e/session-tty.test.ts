@@ -8,14 +8,12 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  goneWithin,
   group,
-  isAlive,
   makeSessionWorkspace,
   sleeperGroup,
-  waitForPid,
   type SessionWorkspace,
 } from '../helpers/session-workspace.js';
+import { goneWithin, isAlive, waitForPid } from '../helpers/pids.js';
 import { useTmux } from '../helpers/tmux.js';
 
 let ws: SessionWorkspace;

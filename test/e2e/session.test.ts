@@ -9,14 +9,12 @@ import {
   BIN,
   ROOT,
   ensureBuilt,
-  goneWithin,
   group,
-  isAlive,
   makeSessionWorkspace,
   sleeperGroup,
-  waitForPid,
   type SessionWorkspace,
 } from '../helpers/session-workspace.js';
+import { goneWithin, isAlive, waitForPid } from '../helpers/pids.js';
 
 let ws: SessionWorkspace;
 let session: RpcSession | null = null;

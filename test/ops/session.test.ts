@@ -6,12 +6,11 @@ import { createSession, type Session } from '../../src/ops/run/session.js';
 import { homeStorePaths, stateFile } from '../../src/store/home-paths.js';
 import {
   group,
-  isAlive,
   makeSessionWorkspace,
   sleeperGroup,
-  waitForPid,
   type SessionWorkspace,
 } from '../helpers/session-workspace.js';
+import { isAlive, waitForPid } from '../helpers/pids.js';
 
 let ws: SessionWorkspace;
 let session: Session | null = null;
