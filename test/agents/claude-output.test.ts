@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { CLAUDE } from '../../src/agents/claude.js';
 import { DEEPAGENTS } from '../../src/agents/deepagents.js';
 import type { DispatchResult } from '../../src/engine/types.js';
-import type { EventName } from '../../src/hooks/events.js';
 import {
   expectPermissionRequestDeny,
   expectPreToolUseDecision,

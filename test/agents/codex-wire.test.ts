@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CODEX } from '../../src/agents/codex.js';
 import type { DispatchResult } from '../../src/engine/types.js';
-import type { EventName } from '../../src/hooks/events.js';
 import {
   expectPermissionRequestDeny,
   expectPreToolUseDecision,

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GEMINI } from '../../src/agents/gemini.js';
 import type { DispatchResult } from '../../src/engine/types.js';
-import type { EventName } from '../../src/hooks/events.js';
 import { result } from '../helpers/wire-output.js';
 
 // Issue 17 item 2, Gemini CLI: the wire adapter's two halves. The payloads are those Gemini CLI

@@ -7,11 +7,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type BinRun } from '../helpers/built-bin.js';
-import {
-  publishTree,
-  startPluginRegistry,
-  type ServedRegistry,
-} from '../helpers/plugin-registry.js';
+import { publishTree } from '../helpers/plugin-registry.js';
 import type { TreeFile } from '../store/plugin-tree.js';
 import { useRegistryHome } from '../helpers/registry-home.js';
 

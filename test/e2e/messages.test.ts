@@ -11,11 +11,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { lockFile, resolveStorePaths } from '../../src/store/paths.js';
 import { runBin } from '../helpers/built-bin.js';
 import { startFakeNpmRegistry, onlyVersion } from '../helpers/fake-npm-registry.js';
-import {
-  publishPlugin,
-  startPluginRegistry,
-  type ServedRegistry,
-} from '../helpers/plugin-registry.js';
+import { publishPlugin } from '../helpers/plugin-registry.js';
 import { hookpmOnTty, requireTty, startOnTty } from '../helpers/pty.js';
 import { INSTALL_TIMEOUT_MS } from '../helpers/system-package.js';
 import { useRegistryHome } from '../helpers/registry-home.js';

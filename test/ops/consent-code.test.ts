@@ -15,11 +15,7 @@ import { reviewPlugin } from '../../src/ops/review/review.js';
 import { loadSnapshot } from '../../src/ops/run/load-snapshot.js';
 import { readState } from '../../src/store/state/state.js';
 import { failsCleanly, failure } from '../helpers/failure.js';
-import {
-  publishTree,
-  startPluginRegistry,
-  type ServedRegistry,
-} from '../helpers/plugin-registry.js';
+import { publishTree } from '../helpers/plugin-registry.js';
 import { hashStore } from '../helpers/store-snapshot.js';
 import type { TreeFile } from '../store/plugin-tree.js';
 import { acmeAt, installSpecs, updateNames, useRegistryWorld } from '../helpers/registry-world.js';

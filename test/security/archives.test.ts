@@ -13,11 +13,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { isHookpmError, type HookpmError } from '../../src/errors.js';
 import type { PluginContext } from '../../src/ops/plugin-context.js';
 import { readState } from '../../src/store/state/state.js';
-import {
-  publishPlugin,
-  startPluginRegistry,
-  type ServedRegistry,
-} from '../helpers/plugin-registry.js';
+import { publishPlugin } from '../helpers/plugin-registry.js';
 import { hashStore } from '../helpers/store-snapshot.js';
 import { failsCleanly } from '../helpers/failure.js';
 import {

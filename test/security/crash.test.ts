@@ -11,13 +11,7 @@ import { readFile, readdir, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/built-bin.js';
-import {
-  packFiles,
-  pluginTree,
-  publishPlugin,
-  startPluginRegistry,
-  type ServedRegistry,
-} from '../helpers/plugin-registry.js';
+import { packFiles, pluginTree, publishPlugin } from '../helpers/plugin-registry.js';
 import { useRegistryHome } from '../helpers/registry-home.js';
 
 const ctx = useRegistryHome('hookpm-crash-');

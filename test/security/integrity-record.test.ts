@@ -22,11 +22,7 @@ import {
   type FakeNpmRegistry,
   onlyVersion,
 } from '../helpers/fake-npm-registry.js';
-import {
-  publishPlugin,
-  startPluginRegistry,
-  type ServedRegistry,
-} from '../helpers/plugin-registry.js';
+import { publishPlugin } from '../helpers/plugin-registry.js';
 import { hashStore } from '../helpers/store-snapshot.js';
 import { acmeAt, installSpecs, useRegistryWorld } from '../helpers/registry-world.js';
 

@@ -13,11 +13,7 @@ import type { PluginContext } from '../../src/ops/plugin-context.js';
 import { INDEX_MAX_AGE_MS } from '../../src/registry/indexes/load-index.js';
 import { indexCacheDir, tarballCacheDir } from '../../src/store/paths.js';
 import { readState } from '../../src/store/state/state.js';
-import {
-  publishPlugin,
-  startPluginRegistry,
-  type ServedRegistry,
-} from '../helpers/plugin-registry.js';
+import { publishPlugin } from '../helpers/plugin-registry.js';
 import { hashStore } from '../helpers/store-snapshot.js';
 import { acmeAt, installSpecs, useRegistryWorld } from '../helpers/registry-world.js';
 

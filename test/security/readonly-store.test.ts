@@ -8,11 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/built-bin.js';
-import {
-  publishPlugin,
-  startPluginRegistry,
-  type ServedRegistry,
-} from '../helpers/plugin-registry.js';
+import { publishPlugin, startPluginRegistry } from '../helpers/plugin-registry.js';
 import { MOUNT, requireTool, UNSHARE } from '../helpers/system-package.js';
 import { useRegistryHome } from '../helpers/registry-home.js';
 

@@ -6,10 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { collectGarbage } from '../../src/store/collect.js';
 import { createStagingDir, installDir, promoteTree } from '../../src/store/layout.js';
 import { pluginsDir, stagingRoot, stateFile } from '../../src/store/paths.js';
-import type { StorePaths } from '../../src/store/store-paths.js';
 import { writeState, readState } from '../../src/store/state/state.js';
 import { makePlugin, makeState } from '../helpers/state-records.js';
-import type { TempHome } from '../helpers/temp-home.js';
 import { useTempStore } from '../helpers/temp-home.js';
 
 const SHA512_A = `sha512-${Buffer.alloc(64, 0xab).toString('base64')}`;

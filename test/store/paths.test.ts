@@ -15,9 +15,7 @@ import {
   tarballCacheDir,
 } from '../../src/store/paths.js';
 import { pluginDataDir, pluginDataDirs, pluginVersionsDir } from '../../src/store/plugin-dirs.js';
-import type { StorePaths } from '../../src/store/store-paths.js';
 import { sanitizePluginId } from '../../src/plugin/data-id.js';
-import type { TempHome } from '../helpers/temp-home.js';
 import { useTempStore } from '../helpers/temp-home.js';
 
 const store = useTempStore();

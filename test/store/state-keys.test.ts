@@ -9,7 +9,6 @@ import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stateFile } from '../../src/store/paths.js';
-import type { StorePaths } from '../../src/store/store-paths.js';
 import { readStateFast } from '../../src/store/state/read-state-fast.js';
 import { readState } from '../../src/store/state/state.js';
 import { ensureBuilt, runBin } from '../helpers/built-bin.js';
