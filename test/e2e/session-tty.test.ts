@@ -7,16 +7,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  group,
-  makeSessionWorkspace,
-  sleeperGroup,
-  type SessionWorkspace,
-} from '../helpers/session-workspace.js';
+import { group, sleeperGroup, useSessionWorkspace } from '../helpers/session-workspace.js';
 import { goneWithin, isAlive, waitForPid } from '../helpers/pids.js';
 import { useTmux } from '../helpers/tmux.js';
 
-let ws: SessionWorkspace;
+const ws = useSessionWorkspace();
 let socket: string;
 
 const {
@@ -28,12 +23,10 @@ const {
 } = useTmux(() => socket);
 
 beforeEach(async () => {
-  ws = await makeSessionWorkspace();
   socket = join(ws.dir, 'tmux.sock');
 });
 afterEach(async () => {
   killServer();
-  await ws.cleanup();
 });
 
 /** Starts `hookpm session` in a detached 160x50 pane; the shell prints EXITED:<code> after it. */

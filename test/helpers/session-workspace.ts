@@ -6,6 +6,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach } from 'vitest';
 export { BIN, ensureBuilt } from './built-bin.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -57,4 +58,18 @@ export function sleeperGroup(pidFile: string, matcher?: string): unknown[] {
     argv: ['/bin/sh', join(HANDLERS, 'record-pid-and-sleep.sh'), pidFile],
   };
   return [{ ...(matcher === undefined ? {} : { matcher }), hooks: [handler] }];
+}
+
+/**
+ * Registers the hooks that make a fresh workspace before each test and remove it after; the
+ * returned object takes each new workspace's fields. Hooks the caller registers later run after
+ * the making, and (vitest runs after-hooks as a stack) before the removal.
+ */
+export function useSessionWorkspace(): SessionWorkspace {
+  const ws = {} as SessionWorkspace;
+  beforeEach(async () => {
+    Object.assign(ws, await makeSessionWorkspace());
+  });
+  afterEach(() => ws.cleanup());
+  return ws;
 }
