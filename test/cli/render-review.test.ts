@@ -2,25 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { renderReview } from '../../src/cli/render/render-review.js';
 import { consentQuestion } from '../../src/cli/prompt/prompt-consent.js';
 import type { ReviewHook, ReviewReport } from '../../src/ops/review/report.js';
+import { reviewHook } from '../helpers/review-hook.js';
 
-const hook = (over: Partial<ReviewHook>): ReviewHook => ({
-  event: 'PreToolUse',
-  matcher: 'Bash',
-  if: 'Bash(rm *)',
-  type: 'command',
-  command: 'sh guard.sh',
-  argv: null,
-  args: null,
-  shell: null,
-  timeout: 30,
-  statusMessage: null,
-  source: 'hooks/hooks.json',
-  key: '0123456789',
-  off: false,
-  valid: true,
-  diagnostic: null,
-  ...over,
-});
+const hook = (over: Partial<ReviewHook>): ReviewHook => reviewHook({ if: 'Bash(rm *)', ...over });
 
 const report = (over: Partial<ReviewReport>): ReviewReport => ({
   id: 'guard@local',

@@ -14,6 +14,7 @@ import { wrapLine, wrapText } from '../../src/cli/render/wrap.js';
 import type { ListedHandler } from '../../src/ops/run/list-hooks.js';
 import type { ReviewReport } from '../../src/ops/review/report.js';
 import type { SearchHit } from '../../src/registry/indexes/search-index.js';
+import { reviewHook } from '../helpers/review-hook.js';
 
 const widest = (text: string): number => Math.max(...text.split('\n').map(displayWidth));
 
@@ -234,24 +235,11 @@ describe('`hookpm search` table (render-search.ts)', () => {
 });
 
 describe('`hookpm review` text (render-review.ts)', () => {
-  const hook = {
-    event: 'PreToolUse' as const,
-    matcher: 'Bash',
-    if: null,
-    type: 'command',
+  const hook = reviewHook({
     command:
       'node "${CLAUDE_PLUGIN_ROOT}/scripts/guard.mjs" --mode strict --log ~/.guard/audit.log --verbose',
-    argv: null,
-    args: null,
-    shell: null,
     timeout: 10,
-    statusMessage: null,
-    source: 'hooks/hooks.json',
-    key: '0123456789',
-    off: false,
-    valid: true,
-    diagnostic: null,
-  };
+  });
   const report: ReviewReport = {
     id: 'guard@examples',
     name: 'guard',

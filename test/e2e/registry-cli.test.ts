@@ -14,7 +14,7 @@ import {
   type IndexServer,
 } from '../helpers/index-documents.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
-import { GUARD_INFO } from '../helpers/guard-info.js';
+import { GUARD_HIT, GUARD_INFO } from '../helpers/guard-info.js';
 
 let home: TempHome;
 let server: IndexServer;
@@ -154,16 +154,7 @@ describe('hookpm search and info', () => {
 
   it("search --json has the cli.md shape; --event filters by the latest version's events", async () => {
     const found = json<{ results: unknown[] }>(await ok('search', 'shell', '--json'));
-    expect(found.results).toEqual([
-      expect.objectContaining({
-        id: 'guard@acme',
-        name: 'guard',
-        registry: 'acme',
-        version: '1.2.0',
-        description: 'Blocks destructive shell commands',
-        events: ['PreToolUse', 'SessionStart'],
-      }),
-    ]);
+    expect(found.results).toEqual([expect.objectContaining(GUARD_HIT)]);
     const stop = json<{ results: Array<{ id: string }> }>(
       await ok('search', '--event', 'Stop', '--json'),
     );

@@ -9,3 +9,13 @@ export const GUARD_INFO = {
   latest: { version: '1.2.0', events: ['PreToolUse', 'SessionStart'] },
   installed: null,
 };
+
+/** cli.md `search`: guard's row in the results. */
+export const GUARD_HIT = {
+  id: 'guard@acme',
+  name: 'guard',
+  registry: 'acme',
+  version: '1.2.0',
+  description: 'Blocks destructive shell commands',
+  events: ['PreToolUse', 'SessionStart'],
+};
