@@ -2,30 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { renderReview } from '../../src/cli/render/render-review.js';
 import { consentQuestion } from '../../src/cli/prompt/prompt-consent.js';
 import type { ReviewHook, ReviewReport } from '../../src/ops/review/report.js';
-import { reviewHook } from '../helpers/review-hook.js';
+import { reviewHook, reviewReport } from '../helpers/review-report.js';
 
 const hook = (over: Partial<ReviewHook>): ReviewHook => reviewHook({ if: 'Bash(rm *)', ...over });
 
-const report = (over: Partial<ReviewReport>): ReviewReport => ({
-  id: 'guard@local',
-  name: 'guard',
-  version: '1.0.0',
-  description: 'blocks things',
-  source: '/src/guard',
-  integrity: 'sha256-abc',
-  events: ['PreToolUse'],
-  hooks: [hook({})],
-  surfaceHash: 'sha256-xyz',
-  consented: false,
-  diff: null,
-  files: [],
-  codeDiff: null,
-  optedOut: [],
-  ok: true,
-  diagnostics: [],
-  installed: null,
-  ...over,
-});
+const report = (over: Partial<ReviewReport>): ReviewReport =>
+  reviewReport({ hooks: [hook({})], ...over });
 
 describe('renderReview', () => {
   it('Q3: shows name, version, source, integrity, description, and per event the matcher, if, command, timeout and source', () => {
