@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { resolveStorePaths } from '../../src/store/paths.js';
 import { ensureBuilt, runBin, type BinRun } from './built-bin.js';
 import { startPluginRegistry, type ServedRegistry } from './plugin-registry.js';
@@ -49,4 +49,18 @@ export function useRegistryHome(prefix: string): RegistryHome {
     await ctx.home.cleanup();
   });
   return ctx;
+}
+
+/**
+ * Registers the hooks that build dist/ and make one temporary home, named `prefix...`, for the
+ * whole file (removed after all); the returned object takes its fields before the first test.
+ */
+export function useBuiltHome(prefix: string): TempHome {
+  const home = {} as TempHome;
+  beforeAll(async () => {
+    ensureBuilt();
+    Object.assign(home, await makeTempHome(prefix));
+  }, 120_000);
+  afterAll(() => home.cleanup());
+  return home;
 }
