@@ -58,15 +58,9 @@
 //   request whose last user message is a string containing "Stop hook feedback:\nr" (inside a
 //   <system-reminder>), followed by a role "system" message 'Stop hook blocking error from
 //   command: "<hook command>": r'; the next Stop payload has stop_hook_active: true.
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  expectVersion,
-  installOnce,
-  runAgentProcess,
-  type AgentTurn,
-} from '../helpers/agent-process.js';
-import { installCachedPackage, packageDirIn } from './agent-cache.js';
+import { cachedAgentInstaller, runAgentProcess, type AgentTurn } from '../helpers/agent-process.js';
 
 export const CLAUDE_CODE_VERSION = '2.1.332';
 const PACKAGE = '@anthropic-ai/claude-code';
@@ -76,15 +70,13 @@ const PACKAGE = '@anthropic-ai/claude-code';
  * at `bin/claude.exe`), installing the package into the agent cache first if needed. Checked by
  * running `claude --version`, which must print CLAUDE_CODE_VERSION.
  */
-export const installClaudeCode = installOnce(async () => {
-  const dir = await installCachedPackage(PACKAGE, CLAUDE_CODE_VERSION);
-  const binary = join(packageDirIn(dir, PACKAGE), 'bin', 'claude.exe');
-  if (!existsSync(binary)) throw new Error(`no Claude Code binary at ${binary}`);
-  await expectVersion(binary, ['--version'], CLAUDE_CODE_VERSION, {
-    env: { PATH: process.env.PATH ?? '', DISABLE_AUTOUPDATER: '1' },
-    timeout: 30_000,
-  });
-  return binary;
+export const installClaudeCode = cachedAgentInstaller({
+  package: PACKAGE,
+  version: CLAUDE_CODE_VERSION,
+  file: 'bin/claude.exe',
+  node: false,
+  env: () => ({ PATH: process.env.PATH ?? '', DISABLE_AUTOUPDATER: '1' }),
+  timeout: 30_000,
 });
 
 export interface ClaudeTurnOptions {

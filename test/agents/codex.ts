@@ -26,29 +26,21 @@
 //   (`[projects."<dir>"] trust_level = "trusted"`); an untrusted project's hooks are not read.
 // - Codex warns "clamping SessionEnd hook timeout to 3s" for a longer SessionEnd timeout (link
 //   writes 3 there).
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  expectVersion,
-  installOnce,
-  runAgentProcess,
-  type AgentTurn,
-} from '../helpers/agent-process.js';
-import { installCachedPackage, packageDirIn } from './agent-cache.js';
+import { cachedAgentInstaller, runAgentProcess, type AgentTurn } from '../helpers/agent-process.js';
 
 export const CODEX_VERSION = '0.171.0';
 const PACKAGE = '@openai/codex';
 
 /** The `codex` launcher (bin/codex.js, run with node), installing the package first if needed. */
-export const installCodex = installOnce(async () => {
-  const dir = await installCachedPackage(PACKAGE, CODEX_VERSION);
-  const launcher = join(packageDirIn(dir, PACKAGE), 'bin', 'codex.js');
-  if (!existsSync(launcher)) throw new Error(`no Codex launcher at ${launcher}`);
-  await expectVersion(process.execPath, [launcher, '--version'], CODEX_VERSION, {
-    env: { PATH: process.env.PATH ?? '' },
-    timeout: 30_000,
-  });
-  return launcher;
+export const installCodex = cachedAgentInstaller({
+  package: PACKAGE,
+  version: CODEX_VERSION,
+  file: 'bin/codex.js',
+  node: true,
+  env: () => ({ PATH: process.env.PATH ?? '' }),
+  timeout: 30_000,
 });
 
 /**

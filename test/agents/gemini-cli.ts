@@ -18,15 +18,7 @@
 //   `{"error": "Tool execution blocked: <r>"}`; an allowed command's as `{"output": "...<out>..."}`.
 // - Handler timeouts are milliseconds; hooks run with GEMINI_PROJECT_DIR, GEMINI_SESSION_ID and
 //   CLAUDE_PROJECT_DIR (= cwd) set.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import {
-  expectVersion,
-  installOnce,
-  runAgentProcess,
-  type AgentTurn,
-} from '../helpers/agent-process.js';
-import { installCachedPackage, packageDirIn } from './agent-cache.js';
+import { cachedAgentInstaller, runAgentProcess, type AgentTurn } from '../helpers/agent-process.js';
 
 export const GEMINI_CLI_VERSION = '0.61.0';
 const PACKAGE = '@google/gemini-cli';
@@ -42,15 +34,13 @@ export const GEMINI_BASE_SETTINGS = {
 };
 
 /** The `gemini` script (bundle/gemini.js, run with node), installing the package first if needed. */
-export const installGeminiCli = installOnce(async () => {
-  const dir = await installCachedPackage(PACKAGE, GEMINI_CLI_VERSION);
-  const script = join(packageDirIn(dir, PACKAGE), 'bundle', 'gemini.js');
-  if (!existsSync(script)) throw new Error(`no Gemini CLI script at ${script}`);
-  await expectVersion(process.execPath, [script, '--version'], GEMINI_CLI_VERSION, {
-    env: { PATH: process.env.PATH ?? '', HOME: dir },
-    timeout: 60_000,
-  });
-  return script;
+export const installGeminiCli = cachedAgentInstaller({
+  package: PACKAGE,
+  version: GEMINI_CLI_VERSION,
+  file: 'bundle/gemini.js',
+  node: true,
+  env: (dir) => ({ PATH: process.env.PATH ?? '', HOME: dir }),
+  timeout: 60_000,
 });
 
 export type GeminiTurn = AgentTurn;

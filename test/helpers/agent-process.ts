@@ -1,5 +1,8 @@
 import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { installCachedPackage, packageDirIn } from '../agents/agent-cache.js';
 
 /** How one agent run ended. */
 export interface AgentTurn {
@@ -78,4 +81,37 @@ export async function expectVersion(
   if (!stdout.includes(version)) {
     throw new Error(`${[command, ...args].join(' ')} printed ${JSON.stringify(stdout)}`);
   }
+}
+
+/** An agent published on npm, installed into the agent cache (agents/agent-cache.ts). */
+export interface CachedAgent {
+  package: string;
+  version: string;
+  /** The runnable file, relative to the installed package (such as `bin/claude.exe`). */
+  file: string;
+  /** Whether the file is a script run with node rather than an executable. */
+  node: boolean;
+  /** The environment of `<file> --version`, given the cache directory. */
+  env: (dir: string) => Record<string, string>;
+  timeout: number;
+}
+
+/**
+ * The installer of `agent`: installs the package once (installOnce), checks that
+ * `<file> --version` prints the version, and answers the file.
+ */
+export function cachedAgentInstaller(agent: CachedAgent): () => Promise<string> {
+  return installOnce(async () => {
+    const dir = await installCachedPackage(agent.package, agent.version);
+    const file = join(packageDirIn(dir, agent.package), agent.file);
+    if (!existsSync(file)) throw new Error(`no ${agent.package} ${agent.file} at ${file}`);
+    const [command, args] = agent.node
+      ? [process.execPath, [file, '--version']]
+      : [file, ['--version']];
+    await expectVersion(command, args, agent.version, {
+      env: agent.env(dir),
+      timeout: agent.timeout,
+    });
+    return file;
+  });
 }
