@@ -63,7 +63,6 @@ import { join } from 'node:path';
 import { cachedAgentInstaller, runAgentProcess, type AgentTurn } from '../helpers/agent-process.js';
 
 export const CLAUDE_CODE_VERSION = '2.1.332';
-const PACKAGE = '@anthropic-ai/claude-code';
 
 /**
  * The path of the runnable `claude` binary (the native executable the package's postinstall puts
@@ -71,12 +70,10 @@ const PACKAGE = '@anthropic-ai/claude-code';
  * running `claude --version`, which must print CLAUDE_CODE_VERSION.
  */
 export const installClaudeCode = cachedAgentInstaller({
-  package: PACKAGE,
+  package: '@anthropic-ai/claude-code',
   version: CLAUDE_CODE_VERSION,
   file: 'bin/claude.exe',
-  node: false,
-  env: () => ({ PATH: process.env.PATH ?? '', DISABLE_AUTOUPDATER: '1' }),
-  timeout: 30_000,
+  env: () => ({ DISABLE_AUTOUPDATER: '1' }),
 });
 
 export interface ClaudeTurnOptions {

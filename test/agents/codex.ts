@@ -31,16 +31,12 @@ import { join } from 'node:path';
 import { cachedAgentInstaller, runAgentProcess, type AgentTurn } from '../helpers/agent-process.js';
 
 export const CODEX_VERSION = '0.171.0';
-const PACKAGE = '@openai/codex';
 
 /** The `codex` launcher (bin/codex.js, run with node), installing the package first if needed. */
 export const installCodex = cachedAgentInstaller({
-  package: PACKAGE,
+  package: '@openai/codex',
   version: CODEX_VERSION,
   file: 'bin/codex.js',
-  node: true,
-  env: () => ({ PATH: process.env.PATH ?? '' }),
-  timeout: 30_000,
 });
 
 /**

@@ -21,7 +21,6 @@
 import { cachedAgentInstaller, runAgentProcess, type AgentTurn } from '../helpers/agent-process.js';
 
 export const GEMINI_CLI_VERSION = '0.61.0';
-const PACKAGE = '@google/gemini-cli';
 
 /**
  * The settings Gemini CLI needs to run a turn here: the API key as its auth, folder trust off
@@ -35,11 +34,10 @@ export const GEMINI_BASE_SETTINGS = {
 
 /** The `gemini` script (bundle/gemini.js, run with node), installing the package first if needed. */
 export const installGeminiCli = cachedAgentInstaller({
-  package: PACKAGE,
+  package: '@google/gemini-cli',
   version: GEMINI_CLI_VERSION,
   file: 'bundle/gemini.js',
-  node: true,
-  env: (dir) => ({ PATH: process.env.PATH ?? '', HOME: dir }),
+  env: (dir) => ({ HOME: dir }),
   timeout: 60_000,
 });
 

@@ -87,13 +87,12 @@ export async function expectVersion(
 export interface CachedAgent {
   package: string;
   version: string;
-  /** The runnable file, relative to the installed package (such as `bin/claude.exe`). */
+  /** The runnable file, relative to the installed package; a `.js` file runs with node. */
   file: string;
-  /** Whether the file is a script run with node rather than an executable. */
-  node: boolean;
-  /** The environment of `<file> --version`, given the cache directory. */
-  env: (dir: string) => Record<string, string>;
-  timeout: number;
+  /** More environment for `<file> --version` than PATH, given the cache directory. */
+  env?: (dir: string) => Record<string, string>;
+  /** How long `--version` may take; default 30 s. */
+  timeout?: number;
 }
 
 /**
@@ -105,12 +104,12 @@ export function cachedAgentInstaller(agent: CachedAgent): () => Promise<string> 
     const dir = await installCachedPackage(agent.package, agent.version);
     const file = join(packageDirIn(dir, agent.package), agent.file);
     if (!existsSync(file)) throw new Error(`no ${agent.package} ${agent.file} at ${file}`);
-    const [command, args] = agent.node
+    const [command, args] = file.endsWith('.js')
       ? [process.execPath, [file, '--version']]
       : [file, ['--version']];
     await expectVersion(command, args, agent.version, {
-      env: agent.env(dir),
-      timeout: agent.timeout,
+      env: { PATH: process.env.PATH ?? '', ...agent.env?.(dir) },
+      timeout: agent.timeout ?? 30_000,
     });
     return file;
   });
