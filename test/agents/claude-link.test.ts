@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { installClaudeCode, runClaudeTurn } from './claude-code.js';
 import { startFakeMessagesApi, type FakeMessagesApi } from './fake-messages-api.js';
 import { FORCE_PUSH, GUARD_REASON, useLinkedAgent } from '../helpers/linked-agent.js';
+import { expectCleanTurn } from '../helpers/agent-process.js';
 
 interface Result {
   session_id: string;
@@ -36,8 +37,7 @@ async function turn(toolCommand: string) {
     allowedTools: ['Bash'],
     timeoutMs: 50_000,
   });
-  expect(run.timedOut, run.stderr).toBe(false);
-  expect(run.exitCode, run.stderr).toBe(0);
+  expectCleanTurn(run);
   return { results: api.toolResults(), result: run.result as Result };
 }
 

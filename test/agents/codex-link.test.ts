@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { installCodex, runCodexTurn, writeCodexConfig } from './codex.js';
 import { startFakeResponsesApi } from './fake-responses-api.js';
 import { FORCE_PUSH, GUARD_REASON, useLinkedAgent } from '../helpers/linked-agent.js';
+import { expectCleanTurn } from '../helpers/agent-process.js';
 
 // The user's own Codex hook, which link and unlink must keep byte for byte (Codex reads only
 // `description` and `hooks` at the top: `HooksFile` refuses other keys, measured).
@@ -30,8 +31,7 @@ async function turn(toolCommand: string, trusted: string[] = []): Promise<string
       launcher: codex.binary,
       timeoutMs: 50_000,
     });
-    expect(run.timedOut, run.stderr).toBe(false);
-    expect(run.exitCode, run.stderr).toBe(0);
+    expectCleanTurn(run);
     // The linked SessionEnd handler asks for no more than Codex gives it (3 s).
     expect(run.stderr).not.toContain('clamping');
     return api.toolOutputs();

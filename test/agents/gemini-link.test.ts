@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { startFakeGeminiApi } from './fake-gemini-api.js';
 import { GEMINI_BASE_SETTINGS, installGeminiCli, runGeminiTurn } from './gemini-cli.js';
 import { FORCE_PUSH, GUARD_REASON, useLinkedAgent } from '../helpers/linked-agent.js';
+import { expectCleanTurn } from '../helpers/agent-process.js';
 
 // The user's settings, with a hook of their own and a hooks setting that is not an event
 // (`hooks.disabled`), which link and unlink must keep byte for byte.
@@ -37,8 +38,7 @@ async function turn(toolCommand: string): Promise<Record<string, unknown>[]> {
       script: gemini.binary,
       timeoutMs: 80_000,
     });
-    expect(run.timedOut, run.stderr).toBe(false);
-    expect(run.exitCode, run.stderr).toBe(0);
+    expectCleanTurn(run);
     return api.toolResponses();
   } finally {
     await api.close();

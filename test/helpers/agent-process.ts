@@ -2,6 +2,7 @@ import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { expect } from 'vitest';
 import { installCachedPackage, packageDirIn } from '../agents/agent-cache.js';
 
 /** How one agent run ended. */
@@ -113,4 +114,10 @@ export function cachedAgentInstaller(agent: CachedAgent): () => Promise<string> 
     });
     return file;
   });
+}
+
+/** The turn ended by itself (no timeout) with exit 0; stderr explains a failure. */
+export function expectCleanTurn(run: AgentTurn): void {
+  expect(run.timedOut, run.stderr).toBe(false);
+  expect(run.exitCode, run.stderr).toBe(0);
 }
