@@ -12,7 +12,6 @@ import { formatTable } from '../../src/cli/render/table.js';
 import { displayWidth, truncateToWidth } from '../../src/cli/render/width.js';
 import { wrapLine, wrapText } from '../../src/cli/render/wrap.js';
 import type { ListedHandler } from '../../src/ops/run/list-hooks.js';
-import type { ReviewReport } from '../../src/ops/review/report.js';
 import type { SearchHit } from '../../src/registry/indexes/search-index.js';
 import { reviewHook, reviewReport } from '../helpers/review-report.js';
 

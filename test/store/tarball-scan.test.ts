@@ -1,10 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { lstat, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as tar from 'tar';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HookpmError } from '../../src/errors.js';
 import type { ErrorCode } from '../../src/errors.js';
 import { fingerprintOf, fingerprintTree } from '../../src/store/fingerprint.js';
@@ -21,16 +20,13 @@ import {
 } from '../helpers/tar-writer.js';
 import type { RawEntry } from '../helpers/tar-writer.js';
 import { failure } from '../helpers/failure.js';
+import { useTempDirs } from '../helpers/temp-dir.js';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
-});
+const tempDir = useTempDirs('hookpm-tar-');
 
 /** A sandbox whose staging directory sits two levels down, so `../../x` would still land inside it. */
 async function sandbox(): Promise<{ root: string; tarball: string; staging: string }> {
-  const root = await mkdtemp(join(tmpdir(), 'hookpm-tar-'));
-  dirs.push(root);
+  const root = await tempDir();
   const staging = join(root, 'store', 'a', 'staging');
   await mkdir(staging, { recursive: true });
   return { root, tarball: join(root, 'plugin.tgz'), staging };
