@@ -39,3 +39,12 @@ export async function failsCleanly(
 export async function codeOf(work: Promise<unknown> | (() => Promise<unknown>)): Promise<string> {
   return (await failure(work)).code;
 }
+
+/** What `run` returns, or the code of the HookpmError it throws ('other' for anything else). */
+export function outcomeOf(run: () => unknown): unknown {
+  try {
+    return run();
+  } catch (error) {
+    return isHookpmError(error) ? error.code : 'other';
+  }
+}
