@@ -22,9 +22,10 @@ export interface RegistryHome {
 
 /**
  * Registers the hooks that build dist/ once, and make (then close and remove) the home, named
- * `prefix...`, and the registry around each test. Hooks the caller registers after run after these.
+ * `prefix...`, and (unless `withRegistry` is false) the registry around each test. Hooks the
+ * caller registers after run after these.
  */
-export function useRegistryHome(prefix: string): RegistryHome {
+export function useRegistryHome(prefix: string, withRegistry = true): RegistryHome {
   const ctx = {
     hookpm: (args, stdin) =>
       runBin(args, {
@@ -42,10 +43,10 @@ export function useRegistryHome(prefix: string): RegistryHome {
   beforeAll(() => ensureBuilt(), 120_000);
   beforeEach(async () => {
     ctx.home = await makeTempHome(prefix);
-    ctx.acme = await startPluginRegistry('acme');
+    if (withRegistry) ctx.acme = await startPluginRegistry('acme');
   });
   afterEach(async () => {
-    await ctx.acme.close();
+    if (withRegistry) await ctx.acme.close();
     await ctx.home.cleanup();
   });
   return ctx;
