@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as hookpm from '../src/index.js';
-import { group, makeTempDir, printsJson, removeDir, sh } from './ops/dispatch-helpers.js';
+import { group, printsJson, sh } from './ops/dispatch-helpers.js';
+import { useTempDir } from './helpers/temp-dir.js';
 
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 const IMPORT =
@@ -29,11 +30,7 @@ function importGraph(entry: string): { files: Set<string>; packages: Set<string>
   return { files, packages };
 }
 
-let dir: string;
-beforeAll(() => {
-  dir = makeTempDir('index');
-});
-afterAll(() => removeDir(dir));
+const tmp = useTempDir('index');
 
 describe('src/index.ts, the library for hosts', () => {
   it('exports the engine: buildSnapshot, matchHandlers, dispatchEvent, the loaders, parseHooksDocument, EVENTS, HookpmError', () => {
@@ -64,8 +61,8 @@ describe('src/index.ts, the library for hosts', () => {
   });
 
   it('cli.md 3: a host loads the snapshot of a directory and dispatches on it', async () => {
-    const home = join(dir, 'home');
-    const project = join(dir, 'project');
+    const home = join(tmp.dir, 'home');
+    const project = join(tmp.dir, 'project');
     await mkdir(join(home, '.deepagents'), { recursive: true });
     await mkdir(join(project, '.git'), { recursive: true });
     const hooks = {

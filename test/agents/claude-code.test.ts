@@ -12,6 +12,7 @@ import type { ClaudeTurn } from './claude-code.js';
 import { startFakeMessagesApi } from './fake-messages-api.js';
 import type { FakeMessagesApi } from './fake-messages-api.js';
 import { GIT, requireTool } from '../helpers/system-package.js';
+import { expectCleanTurn } from '../helpers/agent-process.js';
 
 const TURN_MS = 60_000;
 const EVENTS = [
@@ -137,8 +138,7 @@ async function turn(
     timeoutMs: TURN_MS - 10_000,
     ...(allowedTools ? { allowedTools } : {}),
   });
-  expect(run.timedOut, run.stderr).toBe(false);
-  expect(run.exitCode, run.stderr).toBe(0);
+  expectCleanTurn(run);
   return { api, run, result: run.result as Result };
 }
 

@@ -58,41 +58,23 @@
 //   request whose last user message is a string containing "Stop hook feedback:\nr" (inside a
 //   <system-reminder>), followed by a role "system" message 'Stop hook blocking error from
 //   command: "<hook command>": r'; the next Stop payload has stop_hook_active: true.
-import { spawn, execFile } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { installCachedPackage, packageDirIn } from './agent-cache.js';
+import { cachedAgentInstaller, runAgentProcess, type AgentTurn } from '../helpers/agent-process.js';
 
 export const CLAUDE_CODE_VERSION = '2.1.332';
-const PACKAGE = '@anthropic-ai/claude-code';
 
 /**
  * The path of the runnable `claude` binary (the native executable the package's postinstall puts
  * at `bin/claude.exe`), installing the package into the agent cache first if needed. Checked by
  * running `claude --version`, which must print CLAUDE_CODE_VERSION.
  */
-export function installClaudeCode(): Promise<string> {
-  installing ??= install();
-  // A failed install is not remembered: the next call tries again.
-  installing.catch(() => (installing = undefined));
-  return installing;
-}
-let installing: Promise<string> | undefined;
-
-async function install(): Promise<string> {
-  const dir = await installCachedPackage(PACKAGE, CLAUDE_CODE_VERSION);
-  const binary = join(packageDirIn(dir, PACKAGE), 'bin', 'claude.exe');
-  if (!existsSync(binary)) throw new Error(`no Claude Code binary at ${binary}`);
-  const { stdout } = await promisify(execFile)(binary, ['--version'], {
-    env: { PATH: process.env.PATH ?? '', DISABLE_AUTOUPDATER: '1' },
-    timeout: 30_000,
-  });
-  if (!stdout.includes(CLAUDE_CODE_VERSION)) {
-    throw new Error(`${binary} --version printed ${JSON.stringify(stdout)}`);
-  }
-  return binary;
-}
+export const installClaudeCode = cachedAgentInstaller({
+  package: '@anthropic-ai/claude-code',
+  version: CLAUDE_CODE_VERSION,
+  file: 'bin/claude.exe',
+  env: () => ({ DISABLE_AUTOUPDATER: '1' }),
+});
 
 export interface ClaudeTurnOptions {
   /** The private HOME (its `.claude/settings.json` is the user scope). */
@@ -112,14 +94,9 @@ export interface ClaudeTurnOptions {
   binary?: string;
 }
 
-export interface ClaudeTurn {
-  /** The exit status; -1 when it ended by a signal (e.g. killed on timeout). */
-  exitCode: number;
-  stdout: string;
-  stderr: string;
+export interface ClaudeTurn extends AgentTurn {
   /** stdout parsed as the `--output-format json` result object; null when it is not JSON. */
   result: unknown;
-  timedOut: boolean;
 }
 
 /**
@@ -148,39 +125,12 @@ export async function runClaudeTurn(opts: ClaudeTurnOptions): Promise<ClaudeTurn
     ...opts.extraEnv,
   };
   mkdirSync(env.TMPDIR ?? join(opts.home, 'tmp'), { recursive: true });
-  const child = spawn(binary, args, {
+  const turn = await runAgentProcess(binary, args, {
     cwd: opts.cwd,
     env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
+    timeoutMs: opts.timeoutMs,
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8');
-  child.stderr.setEncoding('utf8');
-  child.stdout.on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.on('data', (chunk: string) => (stderr += chunk));
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    killGroup(child.pid);
-  }, opts.timeoutMs ?? 60_000);
-  const exitCode = await new Promise<number>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve(code ?? -1));
-  }).finally(() => clearTimeout(timer));
-  // Hooks still running after the turn (none should be) go with the group.
-  killGroup(child.pid);
-  return { exitCode, stdout, stderr, result: parseResult(stdout), timedOut };
-}
-
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // ESRCH: the group is gone already.
-  }
+  return { ...turn, result: parseResult(turn.stdout) };
 }
 
 function parseResult(stdout: string): unknown {

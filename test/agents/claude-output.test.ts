@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { CLAUDE } from '../../src/agents/claude.js';
 import { DEEPAGENTS } from '../../src/agents/deepagents.js';
-import { noDecision } from '../../src/engine/no-decision.js';
 import type { DispatchResult } from '../../src/engine/types.js';
-import type { EventName } from '../../src/hooks/events.js';
+import {
+  expectPermissionRequestDeny,
+  expectPreToolUseDecision,
+  permissionRequest,
+  result,
+} from '../helpers/wire-output.js';
 
 // Issue 13 item 3: a reduced result reaches the agent as the plugin's own handler output would
 // (Claude Code's hook output format: code.claude.com/docs/en/hooks, "JSON output"; the same
 // format Deep Agents Code reads, ../shared/seeds/hooks-reference.txt).
-
-function result(event: EventName, fields: Partial<DispatchResult> = {}): DispatchResult {
-  return { ...noDecision(event, 'a'.repeat(64)), ...fields };
-}
 
 const out = (r: DispatchResult, agent = CLAUDE) => {
   const answer = agent.encode(r);
@@ -26,39 +26,12 @@ describe('the Claude Code wire output (issue 13 item 3)', () => {
 
   it.each(['deny', 'ask', 'allow'] as const)(
     'M5: a PreToolUse %s is a permissionDecision with its reason',
-    (decision) => {
-      expect(
-        out(result('PreToolUse', { permission: { decision, reason: 'why', interrupt: false } })),
-      ).toEqual({
-        hookSpecificOutput: {
-          hookEventName: 'PreToolUse',
-          permissionDecision: decision,
-          permissionDecisionReason: 'why',
-        },
-      });
-    },
+    (decision) => expectPreToolUseDecision(out, decision),
   );
 
   it('a PermissionRequest deny carries message and interrupt; an allow only its behavior', () => {
-    expect(
-      out(
-        result('PermissionRequest', {
-          permission: { decision: 'deny', reason: 'no', interrupt: true },
-        }),
-      ),
-    ).toEqual({
-      hookSpecificOutput: {
-        hookEventName: 'PermissionRequest',
-        decision: { behavior: 'deny', message: 'no', interrupt: true },
-      },
-    });
-    expect(
-      out(
-        result('PermissionRequest', {
-          permission: { decision: 'allow', reason: null, interrupt: false },
-        }),
-      ),
-    ).toEqual({
+    expectPermissionRequestDeny(out);
+    expect(out(permissionRequest('allow', null, false))).toEqual({
       hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } },
     });
   });

@@ -3,71 +3,35 @@
 // fake Responses API, with guard installed by hookpm and `hookpm link codex`. The commands asked
 // for are harmless if a hook fails to stop them: `git push --force origin main` in a repository
 // without remotes, and `echo`.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, runBin } from '../helpers/built-bin.js';
-import { GIT, requireTool } from '../helpers/system-package.js';
+import { describe, expect, it } from 'vitest';
 import { installCodex, runCodexTurn, writeCodexConfig } from './codex.js';
 import { startFakeResponsesApi } from './fake-responses-api.js';
+import { FORCE_PUSH, GUARD_REASON, useLinkedAgent } from '../helpers/linked-agent.js';
+import { expectCleanTurn } from '../helpers/agent-process.js';
 
-const GUARD = fileURLToPath(new URL('../../registry-fixtures/plugins/guard', import.meta.url));
-const FORCE_PUSH = 'git push --force origin main';
-const GUARD_REASON = 'guard: `git push --force` rewrites shared history';
 // The user's own Codex hook, which link and unlink must keep byte for byte (Codex reads only
 // `description` and `hooks` at the top: `HooksFile` refuses other keys, measured).
 const BEFORE =
   '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true", "timeout": 5}]}]},\n  "description": "mine"}\n';
 
-let launcher: string;
-let root: string;
-let home: string;
-let repo: string;
-let linkOutput: string;
-
-const env = () => ({
-  PATH: process.env.PATH ?? '',
-  HOME: home,
-  CODEX_HOME: join(home, '.codex'),
-  HOOKPM_HOME: join(home, 'hookpm'),
-  NO_COLOR: '1',
-});
-const hookpm = (args: string[]) => runBin(args, { cwd: repo, env: env() });
-const hooksFile = () => join(home, '.codex', 'hooks.json');
-
-beforeAll(async () => {
-  ensureBuilt();
-  root = mkdtempSync(join(tmpdir(), 'hookpm-codex-link-'));
-  home = join(root, 'home');
-  repo = join(root, 'repo');
-  mkdirSync(join(home, '.codex'), { recursive: true });
-  execFileSync(await requireTool(GIT), ['init', '-q', repo]);
-  writeFileSync(hooksFile(), BEFORE);
-  // The first install downloads about 420 MB into the agent cache.
-  launcher = await installCodex();
-  expect((await hookpm(['install', GUARD, '--yes'])).code).toBe(0);
-  const link = await hookpm(['link', 'codex']);
-  expect(link.code, link.stderr).toBe(0);
-  linkOutput = link.stdout;
-}, 600_000);
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const codex = useLinkedAgent({ agent: 'codex', before: BEFORE, installAgent: installCodex });
+const { hookpm } = codex;
+const hooksFile = codex.settingsFile;
 
 async function turn(toolCommand: string, trusted: string[] = []): Promise<string[]> {
   const api = await startFakeResponsesApi(toolCommand);
   try {
-    writeCodexConfig(join(home, '.codex'), api.url, trusted);
+    writeCodexConfig(join(codex.home, '.codex'), api.url, trusted);
     const run = await runCodexTurn({
-      home,
-      cwd: repo,
+      home: codex.home,
+      cwd: codex.repo,
       prompt: 'Run the command.',
-      launcher,
+      launcher: codex.binary,
       timeoutMs: 50_000,
     });
-    expect(run.timedOut, run.stderr).toBe(false);
-    expect(run.exitCode, run.stderr).toBe(0);
+    expectCleanTurn(run);
     // The linked SessionEnd handler asks for no more than Codex gives it (3 s).
     expect(run.stderr).not.toContain('clamping');
     return api.toolOutputs();
@@ -78,9 +42,9 @@ async function turn(toolCommand: string, trusted: string[] = []): Promise<string
 
 describe('hookpm inside a real Codex (issue 17 acceptance)', () => {
   it('issue 17 items 2-3: link says which Codex events are not linked and that Codex asks to trust the hooks once', () => {
-    expect(linkOutput).toContain('not linked');
-    expect(linkOutput).toMatch(/PostCompact, Interrupt/);
-    expect(linkOutput).toMatch(/\/hooks/);
+    expect(codex.linkOutput).toContain('not linked');
+    expect(codex.linkOutput).toMatch(/PostCompact, Interrupt/);
+    expect(codex.linkOutput).toMatch(/\/hooks/);
     const linked = JSON.parse(readFileSync(hooksFile(), 'utf8')) as {
       hooks: Record<string, unknown[]>;
       description: string;
@@ -116,11 +80,11 @@ describe('hookpm inside a real Codex (issue 17 acceptance)', () => {
     expect(link.code, link.stderr).toBe(0);
     expect(link.stdout).toMatch(/trusted in Codex/);
     expect((await turn(FORCE_PUSH))[0]).not.toContain('blocked');
-    expect((await turn(FORCE_PUSH, [repo]))[0]).toContain(
+    expect((await turn(FORCE_PUSH, [codex.repo]))[0]).toContain(
       `Command blocked by PreToolUse hook: ${GUARD_REASON}`,
     );
     expect((await hookpm(['unlink', 'codex', '--project'])).code).toBe(0);
-    expect(existsSync(join(repo, '.codex', 'hooks.json'))).toBe(false);
+    expect(existsSync(join(codex.repo, '.codex', 'hooks.json'))).toBe(false);
     expect((await hookpm(['link', 'codex'])).code).toBe(0);
   }, 90_000);
 

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { CODEX } from '../../src/agents/codex.js';
-import { noDecision } from '../../src/engine/no-decision.js';
 import type { DispatchResult } from '../../src/engine/types.js';
-import type { EventName } from '../../src/hooks/events.js';
+import {
+  expectPermissionRequestDeny,
+  expectPreToolUseDecision,
+  permissionRequest,
+  result,
+} from '../helpers/wire-output.js';
 
 // Issue 17 item 2, Codex: the wire adapter's two halves. The payloads are those Codex 0.171.0 sent
 // a linked hook in test/agents/codex-link.test.ts's turns (test/agents/codex.ts lists their keys);
@@ -69,10 +73,6 @@ const ALLOWED: Record<string, { top: string[]; specific: string[] }> = {
   SubagentStop: { top: BLOCK, specific: [] },
 };
 
-function result(event: EventName, fields: Partial<DispatchResult> = {}): DispatchResult {
-  return { ...noDecision(event, 'a'.repeat(64)), ...fields };
-}
-
 /** The answer's stdout, checked against Codex's schema keys of the event. */
 function out(r: DispatchResult): Record<string, any> | null {
   const answer = CODEX.encode(r);
@@ -126,39 +126,14 @@ describe('the Codex wire output (issue 17 item 2: deny, allow, context, stop)', 
 
   it.each(['deny', 'allow', 'ask'] as const)(
     'PreToolUse %s: permissionDecision with its reason (Codex: "Command blocked by PreToolUse hook: <reason>")',
-    (decision) => {
-      expect(
-        out(result('PreToolUse', { permission: { decision, reason: 'why', interrupt: false } })),
-      ).toEqual({
-        hookSpecificOutput: {
-          hookEventName: 'PreToolUse',
-          permissionDecision: decision,
-          permissionDecisionReason: 'why',
-        },
-      });
-    },
+    (decision) => expectPreToolUseDecision(out, decision),
   );
 
   it('PermissionRequest deny and allow: hookSpecificOutput.decision.behavior', () => {
-    expect(
-      out(
-        result('PermissionRequest', {
-          permission: { decision: 'deny', reason: 'no', interrupt: true },
-        }),
-      ),
-    ).toEqual({
-      hookSpecificOutput: {
-        hookEventName: 'PermissionRequest',
-        decision: { behavior: 'deny', message: 'no', interrupt: true },
-      },
+    expectPermissionRequestDeny(out);
+    expect(out(permissionRequest('allow', null, false))?.hookSpecificOutput.decision).toEqual({
+      behavior: 'allow',
     });
-    expect(
-      out(
-        result('PermissionRequest', {
-          permission: { decision: 'allow', reason: null, interrupt: false },
-        }),
-      )?.hookSpecificOutput.decision,
-    ).toEqual({ behavior: 'allow' });
   });
 
   it.each([

@@ -26,35 +26,18 @@
 //   (`[projects."<dir>"] trust_level = "trusted"`); an untrusted project's hooks are not read.
 // - Codex warns "clamping SessionEnd hook timeout to 3s" for a longer SessionEnd timeout (link
 //   writes 3 there).
-import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { installCachedPackage, packageDirIn } from './agent-cache.js';
+import { cachedAgentInstaller, runAgentProcess, type AgentTurn } from '../helpers/agent-process.js';
 
 export const CODEX_VERSION = '0.171.0';
-const PACKAGE = '@openai/codex';
 
 /** The `codex` launcher (bin/codex.js, run with node), installing the package first if needed. */
-export function installCodex(): Promise<string> {
-  installing ??= install();
-  installing.catch(() => (installing = undefined));
-  return installing;
-}
-let installing: Promise<string> | undefined;
-
-async function install(): Promise<string> {
-  const dir = await installCachedPackage(PACKAGE, CODEX_VERSION);
-  const launcher = join(packageDirIn(dir, PACKAGE), 'bin', 'codex.js');
-  if (!existsSync(launcher)) throw new Error(`no Codex launcher at ${launcher}`);
-  const { stdout } = await promisify(execFile)(process.execPath, [launcher, '--version'], {
-    env: { PATH: process.env.PATH ?? '' },
-    timeout: 30_000,
-  });
-  if (!stdout.includes(CODEX_VERSION))
-    throw new Error(`${launcher} --version printed ${JSON.stringify(stdout)}`);
-  return launcher;
-}
+export const installCodex = cachedAgentInstaller({
+  package: '@openai/codex',
+  version: CODEX_VERSION,
+  file: 'bin/codex.js',
+});
 
 /**
  * Writes `<codexHome>/config.toml`: a model provider at `baseUrl` (a fake Responses API), no
@@ -90,12 +73,7 @@ export function writeCodexConfig(
   writeFileSync(join(codexHome, 'config.toml'), config);
 }
 
-export interface CodexTurn {
-  exitCode: number;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-}
+export type CodexTurn = AgentTurn;
 
 /**
  * One `codex exec` turn in `cwd`, HOME `home`, CODEX_HOME `<home>/.codex` (its config.toml written
@@ -123,34 +101,5 @@ export async function runCodexTurn(opts: {
     HOOKPM_FAKE_OPENAI_KEY: 'sk-hookpm-fake',
     NO_COLOR: '1',
   };
-  const child = spawn(process.execPath, args, {
-    cwd: opts.cwd,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    killGroup(child.pid);
-  }, opts.timeoutMs ?? 60_000);
-  const exitCode = await new Promise<number>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve(code ?? -1));
-  }).finally(() => clearTimeout(timer));
-  killGroup(child.pid);
-  return { exitCode, stdout, stderr, timedOut };
-}
-
-export function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // ESRCH: the group is gone already.
-  }
+  return runAgentProcess(process.execPath, args, { cwd: opts.cwd, env, timeoutMs: opts.timeoutMs });
 }

@@ -18,15 +18,9 @@
 //   `{"error": "Tool execution blocked: <r>"}`; an allowed command's as `{"output": "...<out>..."}`.
 // - Handler timeouts are milliseconds; hooks run with GEMINI_PROJECT_DIR, GEMINI_SESSION_ID and
 //   CLAUDE_PROJECT_DIR (= cwd) set.
-import { execFile, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { installCachedPackage, packageDirIn } from './agent-cache.js';
-import { killGroup } from './codex.js';
+import { cachedAgentInstaller, runAgentProcess, type AgentTurn } from '../helpers/agent-process.js';
 
 export const GEMINI_CLI_VERSION = '0.61.0';
-const PACKAGE = '@google/gemini-cli';
 
 /**
  * The settings Gemini CLI needs to run a turn here: the API key as its auth, folder trust off
@@ -39,32 +33,15 @@ export const GEMINI_BASE_SETTINGS = {
 };
 
 /** The `gemini` script (bundle/gemini.js, run with node), installing the package first if needed. */
-export function installGeminiCli(): Promise<string> {
-  installing ??= install();
-  installing.catch(() => (installing = undefined));
-  return installing;
-}
-let installing: Promise<string> | undefined;
+export const installGeminiCli = cachedAgentInstaller({
+  package: '@google/gemini-cli',
+  version: GEMINI_CLI_VERSION,
+  file: 'bundle/gemini.js',
+  env: (dir) => ({ HOME: dir }),
+  timeout: 60_000,
+});
 
-async function install(): Promise<string> {
-  const dir = await installCachedPackage(PACKAGE, GEMINI_CLI_VERSION);
-  const script = join(packageDirIn(dir, PACKAGE), 'bundle', 'gemini.js');
-  if (!existsSync(script)) throw new Error(`no Gemini CLI script at ${script}`);
-  const { stdout } = await promisify(execFile)(process.execPath, [script, '--version'], {
-    env: { PATH: process.env.PATH ?? '', HOME: dir },
-    timeout: 60_000,
-  });
-  if (!stdout.includes(GEMINI_CLI_VERSION))
-    throw new Error(`${script} --version printed ${JSON.stringify(stdout)}`);
-  return script;
-}
-
-export interface GeminiTurn {
-  exitCode: number;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-}
+export type GeminiTurn = AgentTurn;
 
 /**
  * One `gemini -p <prompt> --yolo` turn in `cwd`, HOME `home` (its `.gemini/settings.json` is the
@@ -86,25 +63,9 @@ export async function runGeminiTurn(opts: {
     GEMINI_API_KEY: 'hookpm-fake-gemini-key',
     NO_COLOR: '1',
   };
-  const child = spawn(process.execPath, [opts.script, '-p', opts.prompt, '--yolo'], {
+  return runAgentProcess(process.execPath, [opts.script, '-p', opts.prompt, '--yolo'], {
     cwd: opts.cwd,
     env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
+    timeoutMs: opts.timeoutMs,
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    killGroup(child.pid);
-  }, opts.timeoutMs ?? 60_000);
-  const exitCode = await new Promise<number>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve(code ?? -1));
-  }).finally(() => clearTimeout(timer));
-  killGroup(child.pid);
-  return { exitCode, stdout, stderr, timedOut };
 }

@@ -3,20 +3,13 @@
 // the loopback fake Gemini API, with guard installed by hookpm and `hookpm link gemini`. The
 // commands asked for are harmless if a hook fails to stop them: `git push --force origin main` in
 // a repository without remotes, and `echo`.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, runBin } from '../helpers/built-bin.js';
-import { GIT, requireTool } from '../helpers/system-package.js';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { startFakeGeminiApi } from './fake-gemini-api.js';
 import { GEMINI_BASE_SETTINGS, installGeminiCli, runGeminiTurn } from './gemini-cli.js';
+import { FORCE_PUSH, GUARD_REASON, useLinkedAgent } from '../helpers/linked-agent.js';
+import { expectCleanTurn } from '../helpers/agent-process.js';
 
-const GUARD = fileURLToPath(new URL('../../registry-fixtures/plugins/guard', import.meta.url));
-const FORCE_PUSH = 'git push --force origin main';
-const GUARD_REASON = 'guard: `git push --force` rewrites shared history';
 // The user's settings, with a hook of their own and a hooks setting that is not an event
 // (`hooks.disabled`), which link and unlink must keep byte for byte.
 const BEFORE = `{
@@ -31,51 +24,21 @@ const BEFORE = `{
 }
 `;
 
-let script: string;
-let root: string;
-let home: string;
-let repo: string;
-let linkOutput: string;
-
-const env = () => ({
-  PATH: process.env.PATH ?? '',
-  HOME: home,
-  HOOKPM_HOME: join(home, 'hookpm'),
-  NO_COLOR: '1',
-});
-const hookpm = (args: string[]) => runBin(args, { cwd: repo, env: env() });
-const settingsFile = () => join(home, '.gemini', 'settings.json');
-
-beforeAll(async () => {
-  ensureBuilt();
-  root = mkdtempSync(join(tmpdir(), 'hookpm-gemini-link-'));
-  home = join(root, 'home');
-  repo = join(root, 'repo');
-  mkdirSync(join(home, '.gemini'), { recursive: true });
-  execFileSync(await requireTool(GIT), ['init', '-q', repo]);
-  writeFileSync(settingsFile(), BEFORE);
-  // The first install downloads about 100 MB into the agent cache.
-  script = await installGeminiCli();
-  expect((await hookpm(['install', GUARD, '--yes'])).code).toBe(0);
-  const link = await hookpm(['link', 'gemini']);
-  expect(link.code, link.stderr).toBe(0);
-  linkOutput = link.stdout;
-}, 600_000);
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const gemini = useLinkedAgent({ agent: 'gemini', before: BEFORE, installAgent: installGeminiCli });
+const { hookpm, settingsFile } = gemini;
 
 async function turn(toolCommand: string): Promise<Record<string, unknown>[]> {
   const api = await startFakeGeminiApi(toolCommand);
   try {
     const run = await runGeminiTurn({
-      home,
-      cwd: repo,
+      home: gemini.home,
+      cwd: gemini.repo,
       baseUrl: api.url,
       prompt: 'Run the command.',
-      script,
+      script: gemini.binary,
       timeoutMs: 80_000,
     });
-    expect(run.timedOut, run.stderr).toBe(false);
-    expect(run.exitCode, run.stderr).toBe(0);
+    expectCleanTurn(run);
     return api.toolResponses();
   } finally {
     await api.close();
@@ -84,8 +47,8 @@ async function turn(toolCommand: string): Promise<Record<string, unknown>[]> {
 
 describe('hookpm inside a real Gemini CLI (issue 17 acceptance)', () => {
   it("issue 17 items 1-2: link writes Gemini CLI's event names, in ms, and says which events are not linked", () => {
-    expect(linkOutput).toContain('BeforeTool (PreToolUse)');
-    expect(linkOutput).toMatch(/not linked.*BeforeModel, AfterModel, BeforeToolSelection/);
+    expect(gemini.linkOutput).toContain('BeforeTool (PreToolUse)');
+    expect(gemini.linkOutput).toMatch(/not linked.*BeforeModel, AfterModel, BeforeToolSelection/);
     const linked = JSON.parse(readFileSync(settingsFile(), 'utf8')) as {
       hooks: Record<string, { hooks: { timeout: number }[] }[]>;
       ui: unknown;

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GEMINI } from '../../src/agents/gemini.js';
-import { noDecision } from '../../src/engine/no-decision.js';
 import type { DispatchResult } from '../../src/engine/types.js';
-import type { EventName } from '../../src/hooks/events.js';
+import { result } from '../helpers/wire-output.js';
 
 // Issue 17 item 2, Gemini CLI: the wire adapter's two halves. The payloads are those Gemini CLI
 // 0.61.0 sent a linked hook in test/agents/gemini-link.test.ts's turns (test/agents/gemini-cli.ts
@@ -24,10 +23,6 @@ const AFTER_TOOL = {
   ...SHELL,
   tool_response: { llmContent: 'Output: probe-ok', returnDisplay: 'probe-ok' },
 };
-
-function result(event: EventName, fields: Partial<DispatchResult> = {}): DispatchResult {
-  return { ...noDecision(event, 'a'.repeat(64)), ...fields };
-}
 
 function out(r: DispatchResult): Record<string, any> {
   const answer = GEMINI.encode(r);

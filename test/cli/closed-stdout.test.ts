@@ -7,15 +7,13 @@
 import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ensureBuilt, runBin } from '../helpers/built-bin.js';
-import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN, runBin } from '../helpers/built-bin.js';
+import { useBuiltHome } from '../helpers/registry-home.js';
 
-let home: TempHome;
+const home = useBuiltHome('hookpm-closed-stdout-');
 
 beforeAll(async () => {
-  ensureBuilt();
-  home = await makeTempHome('hookpm-closed-stdout-');
   // 3000 handlers: the `hooks` table is far larger than a pipe's 64 KiB.
   const handlers = Array.from({ length: 3000 }, (_, i) => ({
     type: 'command',
@@ -32,8 +30,6 @@ beforeAll(async () => {
   });
   expect(installed.code, installed.stderr).toBe(0);
 }, 120_000);
-
-afterAll(() => home.cleanup());
 
 interface Ended {
   code: number | null;

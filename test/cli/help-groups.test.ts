@@ -2,19 +2,13 @@
  * Issue 18 item 7: `hookpm --help` lists the commands in groups (install and manage, inspect,
  * run, publish, admin), and npm-style aliases run the same commands (`i`, `ls`, `rm`, `up`, ...).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/main.js';
 import { ALIASES, HELP_GROUPS } from '../../src/cli/help-groups.js';
-import { ensureBuilt, runBin, type BinRun } from '../helpers/built-bin.js';
-import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
+import { runBin, type BinRun } from '../helpers/built-bin.js';
+import { useBuiltHome } from '../helpers/registry-home.js';
 
-let home: TempHome;
-
-beforeAll(async () => {
-  ensureBuilt();
-  home = await makeTempHome('hookpm-help-');
-}, 120_000);
-afterAll(() => home.cleanup());
+const home = useBuiltHome('hookpm-help-');
 
 const hookpm = (...args: string[]): Promise<BinRun> =>
   runBin(args, { env: home.env, cwd: home.dir });

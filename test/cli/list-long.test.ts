@@ -2,25 +2,19 @@
  * issue 18 item 6: `hookpm list --long` (or `-l`) adds the source, integrity, and install and
  * update times to the table; plain `hookpm list` keeps its columns. Runs the built CLI.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, runBin } from '../helpers/built-bin.js';
-import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runBin } from '../helpers/built-bin.js';
+import { useBuiltHome } from '../helpers/registry-home.js';
 
-let home: TempHome;
+const home = useBuiltHome('hookpm-list-long-');
 
 beforeAll(async () => {
-  ensureBuilt();
-  home = await makeTempHome('hookpm-list-long-');
   const installed = await runBin(['install', 'guard@examples', '--yes'], {
     env: home.env,
     cwd: home.dir,
   });
   expect(installed.code, installed.stderr).toBe(0);
 }, 120_000);
-
-afterAll(async () => {
-  await home?.cleanup();
-});
 
 async function hookpm(...args: string[]): Promise<string> {
   const run = await runBin(args, { env: home.env, cwd: home.dir });

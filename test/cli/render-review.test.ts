@@ -2,46 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { renderReview } from '../../src/cli/render/render-review.js';
 import { consentQuestion } from '../../src/cli/prompt/prompt-consent.js';
 import type { ReviewHook, ReviewReport } from '../../src/ops/steps/consent/report.js';
+import { reviewHook, reviewReport } from '../helpers/review-report.js';
 
-const hook = (over: Partial<ReviewHook>): ReviewHook => ({
-  event: 'PreToolUse',
-  matcher: 'Bash',
-  if: 'Bash(rm *)',
-  type: 'command',
-  command: 'sh guard.sh',
-  argv: null,
-  args: null,
-  shell: null,
-  timeout: 30,
-  statusMessage: null,
-  source: 'hooks/hooks.json',
-  key: '0123456789',
-  off: false,
-  valid: true,
-  diagnostic: null,
-  ...over,
-});
+const hook = (over: Partial<ReviewHook>): ReviewHook => reviewHook({ if: 'Bash(rm *)', ...over });
 
-const report = (over: Partial<ReviewReport>): ReviewReport => ({
-  id: 'guard@local',
-  name: 'guard',
-  version: '1.0.0',
-  description: 'blocks things',
-  source: '/src/guard',
-  integrity: 'sha256-abc',
-  events: ['PreToolUse'],
-  hooks: [hook({})],
-  surfaceHash: 'sha256-xyz',
-  consented: false,
-  diff: null,
-  files: [],
-  codeDiff: null,
-  optedOut: [],
-  ok: true,
-  diagnostics: [],
-  installed: null,
-  ...over,
-});
+const report = (over: Partial<ReviewReport>): ReviewReport =>
+  reviewReport({ hooks: [hook({})], ...over });
 
 describe('renderReview', () => {
   it('Q3: shows name, version, source, integrity, description, and per event the matcher, if, command, timeout and source', () => {

@@ -12,8 +12,8 @@ import { formatTable } from '../../src/cli/render/table.js';
 import { displayWidth, truncateToWidth } from '../../src/cli/render/width.js';
 import { wrapLine, wrapText } from '../../src/cli/render/wrap.js';
 import type { ListedHandler } from '../../src/ops/run/list-hooks.js';
-import type { ReviewReport } from '../../src/ops/steps/consent/report.js';
 import type { SearchHit } from '../../src/registry/indexes/search-index.js';
+import { reviewHook, reviewReport } from '../helpers/review-report.js';
 
 const widest = (text: string): number => Math.max(...text.split('\n').map(displayWidth));
 
@@ -246,25 +246,12 @@ describe('`hookpm search` table (render-search.ts)', () => {
 });
 
 describe('`hookpm review` text (render-review.ts)', () => {
-  const hook = {
-    event: 'PreToolUse' as const,
-    matcher: 'Bash',
-    if: null,
-    type: 'command',
+  const hook = reviewHook({
     command:
       'node "${CLAUDE_PLUGIN_ROOT}/scripts/guard.mjs" --mode strict --log ~/.guard/audit.log --verbose',
-    argv: null,
-    args: null,
-    shell: null,
     timeout: 10,
-    statusMessage: null,
-    source: 'hooks/hooks.json',
-    key: '0123456789',
-    off: false,
-    valid: true,
-    diagnostic: null,
-  };
-  const report: ReviewReport = {
+  });
+  const report = reviewReport({
     id: 'guard@examples',
     name: 'guard',
     version: '1.1.0',
@@ -272,18 +259,9 @@ describe('`hookpm review` text (render-review.ts)', () => {
       'Blocks destructive shell commands (rm -rf of / ~ . or outside the project, git push --force, git reset --hard, mkfs) before they run.',
     source: 'guard@examples@1.1.0',
     integrity: `sha512-${'Q'.repeat(86)}==`,
-    events: ['PreToolUse'],
     hooks: [hook],
-    surfaceHash: 'sha256-xyz',
-    consented: false,
     diff: { added: [{ ...hook, key: 'abcdef0123' }], removed: [hook], changed: [] },
-    files: [],
-    codeDiff: null,
-    optedOut: [],
-    ok: true,
-    diagnostics: [],
-    installed: null,
-  } as unknown as ReviewReport;
+  });
 
   it.each([80, 120])(
     'at %i columns no line is wider and every word of the plain text is kept whole',

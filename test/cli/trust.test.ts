@@ -1,60 +1,23 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { promptTrust } from '../../src/cli/prompt/prompt-trust.js';
 import type { ProjectHooksSummary } from '../../src/ops/run/project-hooks-summary.js';
 import type { TrustAnswer } from '../../src/ops/run/resolve-trust.js';
 import { INSTALL_TIMEOUT_MS, requireTool, SCRIPT } from '../helpers/system-package.js';
+import { BIN } from '../helpers/built-bin.js';
+import { useBinWorkspace } from '../helpers/bin-workspace.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = join(ROOT, 'bin', 'hookpm.js');
-const MAIN = join(ROOT, 'dist', 'cli', 'main.js');
-
-/** Builds dist/ when it is missing or older than a source file (`npm test` builds first anyway). */
-function ensureBuilt(): void {
-  const newest = (d: string): number =>
-    Math.max(
-      0,
-      ...readdirSync(d).map((name) => {
-        const entry = statSync(join(d, name));
-        return entry.isDirectory() ? newest(join(d, name)) : entry.mtimeMs;
-      }),
-    );
-  if (existsSync(MAIN) && statSync(MAIN).mtimeMs >= newest(join(ROOT, 'src'))) return;
-  spawnSync(
-    process.execPath,
-    [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'],
-    { cwd: ROOT, stdio: 'ignore' },
-  );
-}
-
-let dir: string;
-let home: string;
-let repo: string;
-let n = 0;
+const ws = useBinWorkspace('cli-trust');
 let script: string;
 
 beforeAll(async () => {
   script = await requireTool({ ...SCRIPT, neededBy: 'the terminal tests' });
-  ensureBuilt();
-  dir = await realpath(await mkdtemp(join(tmpdir(), 'hookpm-cli-trust-')));
 }, INSTALL_TIMEOUT_MS);
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-beforeEach(async () => {
-  n += 1;
-  home = join(dir, `home${n}`);
-  repo = join(dir, `repo${n}`);
-  await mkdir(join(repo, '.git'), { recursive: true });
-  await mkdir(join(repo, 'sub'), { recursive: true });
-  await mkdir(home, { recursive: true });
-});
+beforeEach(() => mkdir(join(ws.repo, 'sub'), { recursive: true }));
 
 interface Run {
   code: number | null;
@@ -62,30 +25,20 @@ interface Run {
   stderr: string;
 }
 
-const env = (): Record<string, string> => ({
-  PATH: process.env.PATH ?? '',
-  HOME: home,
-  HOOKPM_HOME: join(home, 'hookpm'),
-  NO_COLOR: '1',
-});
-
-function hookpm(args: string[], cwd = repo): Run {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, env: env(), encoding: 'utf8' });
+function hookpm(args: string[], cwd = ws.repo): Run {
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    env: ws.env(),
+    encoding: 'utf8',
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 function hookpmAsync(args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: env() });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return ws.hookpm(args, { cwd: ws.dir });
 }
 
-const storeFile = (): string => join(home, '.deepagents', '.state', 'hooks_trust.json');
+const storeFile = (): string => join(ws.home, '.deepagents', '.state', 'hooks_trust.json');
 const storedRoots = async (): Promise<string[]> =>
   Object.keys(
     (JSON.parse(await readFile(storeFile(), 'utf8')) as { projects: object }).projects,
@@ -100,54 +53,54 @@ const doc = (command: string): string =>
 
 describe('hookpm trust / untrust', () => {
   it('T1: `hookpm trust <dir>` stores the root (mode 0600 in a 0700 directory) and --json prints {root, trusted}', async () => {
-    const run = hookpm(['trust', repo, '--json']);
+    const run = hookpm(['trust', ws.repo, '--json']);
     expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toMatchObject({ root: repo, trusted: true });
-    expect(await storedRoots()).toEqual([repo]);
+    expect(JSON.parse(run.stdout)).toMatchObject({ root: ws.repo, trusted: true });
+    expect(await storedRoots()).toEqual([ws.repo]);
     expect((await stat(storeFile())).mode & 0o777).toBe(0o600);
     expect((await stat(join(storeFile(), '..'))).mode & 0o777).toBe(0o700);
   });
 
   it('T2: trusting a symlinked path trusts its target, and a subdirectory (via --cwd) resolves to its root', async () => {
-    const link = join(dir, `link${n}`);
-    await symlink(repo, link);
+    const link = join(ws.dir, `link${ws.n}`);
+    await symlink(ws.repo, link);
     const run = hookpm(['trust', link]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`trusted ${repo}`);
-    expect(JSON.parse(hookpm(['trust', '--cwd', join(repo, 'sub'), '--json']).stdout)).toEqual({
+    expect(run.stdout).toContain(`trusted ${ws.repo}`);
+    expect(JSON.parse(hookpm(['trust', '--cwd', join(ws.repo, 'sub'), '--json']).stdout)).toEqual({
       schemaVersion: 1,
-      root: repo,
+      root: ws.repo,
       trusted: true,
       changed: false,
     });
-    expect(await storedRoots()).toEqual([repo]);
+    expect(await storedRoots()).toEqual([ws.repo]);
   });
 
   it('T2: without [dir] the working directory is used, and `hookpm untrust` removes only that root', async () => {
-    const other = join(dir, `other${n}`);
+    const other = join(ws.dir, `other${ws.n}`);
     await mkdir(other);
-    expect(hookpm(['trust'], join(repo, 'sub')).code).toBe(0);
+    expect(hookpm(['trust'], join(ws.repo, 'sub')).code).toBe(0);
     expect(hookpm(['trust', other]).code).toBe(0);
-    const run = hookpm(['untrust', '--json'], join(repo, 'sub'));
+    const run = hookpm(['untrust', '--json'], join(ws.repo, 'sub'));
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({
       schemaVersion: 1,
-      root: repo,
+      root: ws.repo,
       trusted: false,
       changed: true,
     });
     expect(await storedRoots()).toEqual([other]);
-    expect(hookpm(['untrust'], repo).stdout).toContain('was not trusted');
+    expect(hookpm(['untrust'], ws.repo).stdout).toContain('was not trusted');
   });
 
   it('T3: a corrupt store makes `hookpm trust` fail with E_TRUST_STORE naming the file, and its bytes stay identical', async () => {
     await put(storeFile(), '{"version":1,"projects":{"/a":{"trusted_at":');
     const before = await readFile(storeFile());
-    const run = hookpm(['trust', repo]);
+    const run = hookpm(['trust', ws.repo]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('hookpm: error[E_TRUST_STORE]:');
     expect(run.stderr).toContain(storeFile());
-    const json = hookpm(['untrust', repo, '--json']);
+    const json = hookpm(['untrust', ws.repo, '--json']);
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout)).toMatchObject({
       error: { code: 'E_TRUST_STORE', hint: expect.stringContaining(storeFile()) },
@@ -156,14 +109,14 @@ describe('hookpm trust / untrust', () => {
   });
 
   it('T2: a directory that does not exist is a usage error (exit 2) and creates no store', async () => {
-    const run = hookpm(['trust', join(dir, 'missing')]);
+    const run = hookpm(['trust', join(ws.dir, 'missing')]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('error[E_USAGE]');
     expect(existsSync(storeFile())).toBe(false);
   });
 
   it('T1: concurrent `hookpm trust` of different directories from separate processes all end up in the store', async () => {
-    const roots = [0, 1, 2, 3].map((i) => join(dir, `concurrent${n}-${i}`));
+    const roots = [0, 1, 2, 3].map((i) => join(ws.dir, `concurrent${ws.n}-${i}`));
     await Promise.all(roots.map((root) => mkdir(root)));
     const runs = await Promise.all(roots.map((root) => hookpmAsync(['trust', root, '--json'])));
     expect(runs.map((r) => r.code)).toEqual([0, 0, 0, 0]);
@@ -174,9 +127,9 @@ describe('hookpm trust / untrust', () => {
 
 describe('hookpm hooks and workspace trust', () => {
   it('T5: headless `hookpm hooks` ignores a stored trust: without --trust-project-hooks the project hooks are not loaded', async () => {
-    await put(join(repo, '.deepagents', 'hooks.json'), doc('project-hook'));
-    await put(join(home, '.deepagents', 'hooks.json'), doc('user-hook'));
-    expect(hookpm(['trust', repo]).code).toBe(0);
+    await put(join(ws.repo, '.deepagents', 'hooks.json'), doc('project-hook'));
+    await put(join(ws.home, '.deepagents', 'hooks.json'), doc('user-hook'));
+    expect(hookpm(['trust', ws.repo]).code).toBe(0);
     const run = hookpm(['hooks', '--json']);
     expect(run.code).toBe(0);
     const listing = JSON.parse(run.stdout) as {
@@ -202,8 +155,8 @@ function hookpmOnTty(
 ): Promise<{ code: number | null; screen: string }> {
   const command = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
   const child = spawn(script, ['-qec', command, '/dev/null'], {
-    cwd: repo,
-    env: { ...env(), TERM: 'dumb' },
+    cwd: ws.repo,
+    env: { ...ws.env(), TERM: 'dumb' },
   });
   let screen = '';
   let typed = false;
@@ -219,17 +172,17 @@ function hookpmOnTty(
 
 describe('hookpm hooks on a terminal (T4)', () => {
   beforeEach(async () => {
-    await put(join(repo, '.deepagents', 'hooks.json'), doc('project-hook'));
+    await put(join(ws.repo, '.deepagents', 'hooks.json'), doc('project-hook'));
   });
 
   it('T4: on a TTY an untrusted project file is asked about; Always allow loads it and stores the root', async () => {
     const run = await hookpmOnTty(['hooks'], '2\r');
     expect(run.code).toBe(0);
     expect(run.screen).toContain(
-      `This workspace has project hooks: ${join(repo, '.deepagents', 'hooks.json')}`,
+      `This workspace has project hooks: ${join(ws.repo, '.deepagents', 'hooks.json')}`,
     );
     expect(run.screen).toContain('project-hook');
-    expect(await storedRoots()).toEqual([repo]);
+    expect(await storedRoots()).toEqual([ws.repo]);
     const again = await hookpmOnTty(['hooks'], '4\r');
     expect(again.screen).not.toContain('Choice [1-4]:');
     expect(again.screen).toContain('project-hook');

@@ -1,36 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ensureBuilt } from '../helpers/built-bin.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = join(ROOT, 'bin', 'hookpm.js');
 const MAIN = join(ROOT, 'dist', 'cli', 'main.js');
-
-/** Builds dist/ when it is missing or older than a source file (`npm test` builds first anyway). */
-function ensureBuilt(): void {
-  const newest = (dir: string): number =>
-    Math.max(
-      0,
-      ...readdirSync(dir).map((name) => {
-        const full = join(dir, name);
-        const entry = statSync(full);
-        return entry.isDirectory() ? newest(full) : entry.mtimeMs;
-      }),
-    );
-  if (existsSync(MAIN) && statSync(MAIN).mtimeMs >= newest(join(ROOT, 'src'))) return;
-  spawnSync(
-    process.execPath,
-    [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'],
-    {
-      cwd: ROOT,
-      stdio: 'ignore',
-    },
-  );
-}
 
 let dir: string;
 let home: string;

@@ -5,18 +5,12 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/cli/render/width.js';
-import { ensureBuilt, runBin, type BinRun } from '../helpers/built-bin.js';
-import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
+import { runBin, type BinRun } from '../helpers/built-bin.js';
+import { useBuiltHome } from '../helpers/registry-home.js';
 
-let home: TempHome;
-
-beforeAll(async () => {
-  ensureBuilt();
-  home = await makeTempHome('hookpm-colour-');
-}, 120_000);
-afterAll(() => home.cleanup());
+const home = useBuiltHome('hookpm-colour-');
 
 const hookpm = (args: string[], env: Record<string, string> = {}): Promise<BinRun> =>
   runBin(args, { env: { ...home.env, ...env }, cwd: home.dir });

@@ -5,42 +5,17 @@
  * when they differ, and `update --dry-run` prints the same review; one hook turned off by key.
  * Every refused command leaves the store byte-identical.
  */
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { resolveStorePaths } from '../../src/store/paths.js';
-import { ensureBuilt, runBin, type BinRun } from '../helpers/built-bin.js';
-import {
-  publishTree,
-  startPluginRegistry,
-  type ServedRegistry,
-} from '../helpers/plugin-registry.js';
-import { hashStore } from '../helpers/store-snapshot.js';
-import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type BinRun } from '../helpers/built-bin.js';
+import { publishTree } from '../helpers/plugin-registry.js';
 import type { TreeFile } from '../store/plugin-tree.js';
+import { useRegistryHome } from '../helpers/registry-home.js';
 
-let home: TempHome;
-let acme: ServedRegistry;
-
-beforeAll(() => ensureBuilt(), 120_000);
+const ctx = useRegistryHome('hookpm-consent-e2e-');
+const { hookpm, ok, store } = ctx;
 beforeEach(async () => {
-  home = await makeTempHome('hookpm-consent-e2e-');
-  acme = await startPluginRegistry('acme');
-  await ok('registry', 'add', 'acme', acme.url);
+  await ok('registry', 'add', 'acme', ctx.acme.url);
 });
-afterEach(async () => {
-  await acme.close();
-  await home.cleanup();
-});
-
-const hookpm = (args: string[], stdin?: string): Promise<BinRun> =>
-  runBin(args, { env: home.env, cwd: home.dir, ...(stdin === undefined ? {} : { stdin }) });
-
-async function ok(...args: string[]): Promise<BinRun> {
-  const run = await hookpm(args);
-  expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(0);
-  return run;
-}
-
-const store = () => hashStore(resolveStorePaths({ HOOKPM_HOME: home.env.HOOKPM_HOME }));
 
 /** `args` fails with exit `code` and the error `error`, leaving the store byte-identical. */
 async function refused(code: number, error: string, ...args: string[]): Promise<BinRun> {
@@ -66,7 +41,7 @@ function guard(version: string, files: Record<string, TreeFile> = {}, hooks: unk
 }
 
 const publish = (version: string, files: Record<string, TreeFile>) =>
-  publishTree(acme, 'guard', version, files, ['scripts/run.sh']);
+  publishTree(ctx.acme, 'guard', version, files, ['scripts/run.sh']);
 
 /** What `hookpm run PreToolUse` decides for a Bash command, and which handlers ran. */
 async function decide(): Promise<{ reason: string | null; ran: string[] }> {

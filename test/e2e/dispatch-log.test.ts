@@ -1,53 +1,31 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, ensureBuilt, runBin } from '../helpers/built-bin.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN } from '../helpers/built-bin.js';
 import { MOUNT, requireTool } from '../helpers/system-package.js';
+import { useBinWorkspace } from '../helpers/bin-workspace.js';
 
 // Issue 19 items 3-4: the decision log of every dispatch (run, session, wire), read back with
 // `hookpm log`, `hookpm stats` and `hookpm doctor`, with real child processes and temp homes.
 
-let dir: string;
-let home: string;
-let repo: string;
-let n = 0;
+const ws = useBinWorkspace('e2e-dlog', '.deepagents');
 const mounts: string[] = [];
 
-beforeAll(async () => {
-  ensureBuilt();
-  dir = await mkdtemp(join(tmpdir(), 'hookpm-dlog-'));
-});
-afterAll(() => rm(dir, { recursive: true, force: true }));
-beforeEach(async () => {
-  n += 1;
-  home = join(dir, `home${n}`);
-  repo = join(dir, `repo${n}`);
-  await mkdir(join(repo, '.git'), { recursive: true });
-  await mkdir(join(home, '.deepagents'), { recursive: true });
-});
 afterEach(() => {
   for (const mount of mounts.splice(0)) spawnSync('umount', [mount]);
 });
 
-const env = (): Record<string, string> => ({
-  PATH: process.env.PATH ?? '',
-  HOME: home,
-  HOOKPM_HOME: join(home, 'hookpm'),
-  NO_COLOR: '1',
-});
-const hookpm = (args: string[], stdin?: string) =>
-  runBin(args, { cwd: repo, env: env(), ...(stdin === undefined ? {} : { stdin }) });
-const logFile = () => join(home, 'hookpm', 'data', 'log', 'dispatch.jsonl');
+const hookpm = (args: string[], stdin?: string) => ws.hookpm(args, { stdin });
+const logFile = () => join(ws.home, 'hookpm', 'data', 'log', 'dispatch.jsonl');
 
 async function userHooks(hooks: Record<string, unknown>): Promise<void> {
-  await writeFile(join(home, '.deepagents', 'hooks.json'), JSON.stringify({ hooks }));
+  await writeFile(join(ws.home, '.deepagents', 'hooks.json'), JSON.stringify({ hooks }));
 }
 async function settings(value: unknown): Promise<void> {
-  await mkdir(join(home, 'hookpm', 'config'), { recursive: true });
-  await writeFile(join(home, 'hookpm', 'config', 'settings.json'), JSON.stringify(value));
+  await mkdir(join(ws.home, 'hookpm', 'config'), { recursive: true });
+  await writeFile(join(ws.home, 'hookpm', 'config', 'settings.json'), JSON.stringify(value));
 }
 const cmd = (command: string, extra: Record<string, unknown> = {}) => ({
   type: 'command',
@@ -208,7 +186,7 @@ describe('the decision log (issue 19 item 3)', () => {
   });
 
   it('issue 19 item 3: a linked agent event (`hookpm wire claude`) that matches nothing writes one line, loading neither zod nor node:crypto', async () => {
-    const root = join(dir, `plugin${n}`);
+    const root = join(ws.dir, `plugin${ws.n}`);
     await mkdir(join(root, 'hooks'), { recursive: true });
     await writeFile(join(root, 'plugin.json'), JSON.stringify({ name: 'quiet', version: '1.0.0' }));
     await writeFile(
@@ -218,8 +196,8 @@ describe('the decision log (issue 19 item 3)', () => {
     expect((await hookpm(['install', root, '--yes'])).code).toBe(0);
     // The wire path's cost (bench/link.bench.mjs): at exit, whether zod initialised (it sets
     // globalThis.__zod_globalConfig) and whether Node loaded its crypto module.
-    const probe = join(dir, `probe${n}.cjs`);
-    const seen = join(dir, `seen${n}.json`);
+    const probe = join(ws.dir, `probe${ws.n}.cjs`);
+    const seen = join(ws.dir, `seen${ws.n}.json`);
     await writeFile(
       probe,
       `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(seen)}, JSON.stringify({
@@ -229,8 +207,8 @@ describe('the decision log (issue 19 item 3)', () => {
     );
     const common = {
       session_id: 'agent-quiet',
-      transcript_path: join(home, 't.jsonl'),
-      cwd: repo,
+      transcript_path: join(ws.home, 't.jsonl'),
+      cwd: ws.repo,
       permission_mode: 'default',
     };
     // The session's start pins its snapshot (hashing it), as the agent's SessionStart does.
@@ -243,8 +221,8 @@ describe('the decision log (issue 19 item 3)', () => {
       tool_use_id: 't1',
     });
     const wire = spawnSync(process.execPath, ['--require', probe, BIN, 'wire', 'claude'], {
-      cwd: repo,
-      env: env(),
+      cwd: ws.repo,
+      env: ws.env(),
       input: body,
       encoding: 'utf8',
     });
@@ -270,7 +248,7 @@ describe('the decision log (issue 19 item 3)', () => {
     expect(lines.map((l) => l.source)).toEqual(['session', 'session', 'session']);
     expect(new Set(lines.map((l) => l.session)).size).toBe(1);
 
-    const root = join(dir, `plugin${n}`);
+    const root = join(ws.dir, `plugin${ws.n}`);
     await mkdir(join(root, 'hooks'), { recursive: true });
     await writeFile(join(root, 'plugin.json'), JSON.stringify({ name: 'wired', version: '1.0.0' }));
     await writeFile(
@@ -282,8 +260,8 @@ describe('the decision log (issue 19 item 3)', () => {
     expect((await hookpm(['install', root, '--yes'])).code).toBe(0);
     const body = JSON.stringify({
       session_id: 'agent-s1',
-      transcript_path: join(home, 't.jsonl'),
-      cwd: repo,
+      transcript_path: join(ws.home, 't.jsonl'),
+      cwd: ws.repo,
       hook_event_name: 'PreToolUse',
       permission_mode: 'default',
       ...BASH,
@@ -325,7 +303,7 @@ describe('the decision log (issue 19 item 3)', () => {
       PreToolUse: [{ matcher: 'Bash', hooks: [cmd(`printf '%s' '${denyJson}'`)] }],
     });
     await settings({ log: { text: true } });
-    const logDir = join(home, 'hookpm', 'data', 'log');
+    const logDir = join(ws.home, 'hookpm', 'data', 'log');
     await mkdir(logDir, { recursive: true });
     const mount = spawnSync(
       await requireTool(MOUNT),
@@ -429,8 +407,8 @@ describe('hookpm log, stats and doctor (issue 19 item 4)', () => {
     await userHooks({ Stop: [{ hooks: [cmd('true')] }] });
     const { spawn } = await import('node:child_process');
     const follow = spawn(process.execPath, [BIN, 'log', '--follow', '--json'], {
-      cwd: repo,
-      env: env(),
+      cwd: ws.repo,
+      env: ws.env(),
     });
     let out = '';
     follow.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -459,7 +437,7 @@ describe('hookpm log, stats and doctor (issue 19 item 4)', () => {
 
 describe('hooks named by their stable key in log and stats', () => {
   async function plugin(name: string, command: string): Promise<string> {
-    const root = join(dir, `${name}${n}`);
+    const root = join(ws.dir, `${name}${ws.n}`);
     await mkdir(join(root, 'hooks'), { recursive: true });
     await writeFile(join(root, 'plugin.json'), JSON.stringify({ name, version: '1.0.0' }));
     await writeFile(
@@ -503,10 +481,7 @@ describe('hooks named by their stable key in log and stats', () => {
       (await hookpm(['install', await plugin('guard-shell', 'sleep 0.31'), '--yes'])).code,
     ).toBe(0);
     await session(2);
-    const text = await runBin(['stats'], {
-      cwd: repo,
-      env: { ...env(), HOOKPM_COLUMNS: '80' },
-    });
+    const text = await ws.hookpm(['stats'], { env: ws.env({ HOOKPM_COLUMNS: '80' }) });
     expect(text.code, text.stderr).toBe(0);
     const lines = text.stdout.trimEnd().split('\n');
     for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
@@ -514,15 +489,15 @@ describe('hooks named by their stable key in log and stats', () => {
     const row = new RegExp(
       '^(guard-shell@local|user)( +(?:[0-9a-f]{10}|PreToolUse:\\d:\\d))? +2 +(\\d+ ms +){3}0 +0',
     );
-    expect(lines.filter((l) => row.test(l))).toHaveLength(4);
+    expect(lines.filter((l: string) => row.test(l))).toHaveLength(4);
     expect(text.stdout).toContain('2 deny');
 
-    const hooks = await runBin(['hooks'], { cwd: repo, env: { ...env(), HOOKPM_COLUMNS: '80' } });
+    const hooks = await ws.hookpm(['hooks'], { env: ws.env({ HOOKPM_COLUMNS: '80' }) });
     const key = JSON.parse((await hookpm(['hooks', '--json'])).stdout).handlers[1].key;
     expect(hooks.stdout).toMatch(
       new RegExp(`^PreToolUse:1:0 +plugin guard-shell@local +${key} +Bash +\\d+s`, 'm'),
     );
-    for (const line of hooks.stdout.split('\n').filter((l) => !l.startsWith('snapshot ')))
+    for (const line of hooks.stdout.split('\n').filter((l: string) => !l.startsWith('snapshot ')))
       expect(line.length, line).toBeLessThanOrEqual(80);
   });
 });

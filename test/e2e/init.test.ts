@@ -1,26 +1,13 @@
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EVENT_NAMES } from '../../src/hooks/events.js';
-import { ensureBuilt, runBin } from '../helpers/built-bin.js';
+import { runBin } from '../helpers/built-bin.js';
+import { useBinHome } from '../helpers/bin-workspace.js';
 
-let dir: string;
-let env: Record<string, string>;
+const bin = useBinHome('init');
 
-beforeAll(async () => {
-  ensureBuilt();
-  dir = await mkdtemp(join(tmpdir(), 'hookpm-init-'));
-  env = {
-    PATH: process.env.PATH ?? '',
-    HOME: dir,
-    HOOKPM_HOME: join(dir, 'hookpm'),
-    NO_COLOR: '1',
-  };
-});
-afterAll(() => rm(dir, { recursive: true, force: true }));
-
-const hookpm = (args: string[]) => runBin(args, { cwd: dir, env });
+const hookpm = (args: string[]) => runBin(args, { cwd: bin.dir, env: bin.env });
 
 describe('hookpm init (issue 19 item 1)', () => {
   it('issue 19 item 1: the new plugin validates strictly and packs at once, for every event', async () => {
@@ -35,7 +22,7 @@ describe('hookpm init (issue 19 item 1)', () => {
       const validate = await hookpm(['validate', name, '--strict', '--json']);
       expect(validate.code, validate.stdout).toBe(0);
       expect(JSON.parse(validate.stdout).events).toEqual([event]);
-      const pack = await hookpm(['pack', name, '--out', join(dir, 'out'), '--json']);
+      const pack = await hookpm(['pack', name, '--out', join(bin.dir, 'out'), '--json']);
       expect(pack.code, pack.stderr).toBe(0);
       expect(JSON.parse(pack.stdout).name).toBe(name);
     }
@@ -44,7 +31,7 @@ describe('hookpm init (issue 19 item 1)', () => {
   it('issue 19 item 1: the PreToolUse example has matcher Bash, a manifest, a script, a payload and a README', async () => {
     const init = await hookpm(['init', 'guard']);
     expect(init.code, init.stderr).toBe(0);
-    const root = join(dir, 'guard');
+    const root = join(bin.dir, 'guard');
     const hooks = JSON.parse(await readFile(join(root, 'hooks', 'hooks.json'), 'utf8'));
     expect(hooks.hooks.PreToolUse[0].matcher).toBe('Bash');
     const manifest = JSON.parse(
@@ -56,7 +43,7 @@ describe('hookpm init (issue 19 item 1)', () => {
   });
 
   it('issue 19 item 1: a non-empty directory is refused and left byte-identical; --existing never overwrites', async () => {
-    const root = join(dir, 'mine');
+    const root = join(bin.dir, 'mine');
     await mkdir(join(root, 'hooks'), { recursive: true });
     await writeFile(join(root, 'hooks', 'hooks.json'), 'my own text');
     const refused = await hookpm(['init', 'mine']);
@@ -69,7 +56,7 @@ describe('hookpm init (issue 19 item 1)', () => {
     expect(await readdir(join(root, 'hooks'))).toEqual(['hooks.json']);
     expect(await readFile(join(root, 'hooks', 'hooks.json'), 'utf8')).toBe('my own text');
 
-    const other = join(dir, 'other');
+    const other = join(bin.dir, 'other');
     await mkdir(other);
     await writeFile(join(other, 'NOTES.txt'), 'keep');
     const added = await hookpm(['init', 'other', '--existing']);

@@ -7,32 +7,12 @@
 import { copyFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { resolveStorePaths } from '../../src/store/paths.js';
-import { ensureBuilt, runBin, type BinRun } from '../helpers/built-bin.js';
-import { hashStore } from '../helpers/store-snapshot.js';
-import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
+import { describe, expect, it } from 'vitest';
+import { useRegistryHome } from '../helpers/registry-home.js';
 
 const FIXTURES = fileURLToPath(new URL('../../registry-fixtures', import.meta.url));
-let home: TempHome;
-
-beforeAll(() => ensureBuilt(), 120_000);
-beforeEach(async () => {
-  home = await makeTempHome('hookpm-install-e2e-');
-});
-afterEach(() => home.cleanup());
-
-function hookpm(args: string[], stdin?: string): Promise<BinRun> {
-  return runBin(args, { env: home.env, cwd: home.dir, ...(stdin === undefined ? {} : { stdin }) });
-}
-
-async function ok(...args: string[]): Promise<BinRun> {
-  const run = await hookpm(args);
-  expect(run.code, run.stderr).toBe(0);
-  return run;
-}
-
-const store = () => hashStore(resolveStorePaths({ HOOKPM_HOME: home.env.HOOKPM_HOME }));
+const ctx = useRegistryHome('hookpm-install-e2e-', false);
+const { hookpm, ok, store } = ctx;
 
 interface Listed {
   plugins: Array<{ id: string; version: string; enabled: boolean; pending: string | null }>;
@@ -108,7 +88,7 @@ describe('hookpm install from a registry, end to end', () => {
   it('D1b: `review ./guard-1.0.0.tgz` shows it and `install ./guard-1.0.0.tgz` installs guard@local', async () => {
     await copyFile(
       join(FIXTURES, 'tarballs', 'guard-1.0.0.tgz'),
-      join(home.dir, 'guard-1.0.0.tgz'),
+      join(ctx.home.dir, 'guard-1.0.0.tgz'),
     );
     const review = JSON.parse((await ok('review', './guard-1.0.0.tgz', '--json')).stdout) as Record<
       string,

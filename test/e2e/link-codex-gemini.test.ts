@@ -1,41 +1,18 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, ensureBuilt, runBin } from '../helpers/built-bin.js';
-import { makeTempDir, removeDir } from '../ops/dispatch-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, runBin } from '../helpers/built-bin.js';
+import { useBinWorkspace } from '../helpers/bin-workspace.js';
 
 // Issue 17 items 1 and 3: `hookpm link codex|gemini [--project]`, `unlink`, `link` alone and
 // doctor, with the rules of `link claude` (issue 13): only hookpm's handlers added, everything else
 // kept byte for byte, idempotent, unlink exact, invalid files refused untouched.
 
-let dir: string;
-let home: string;
-let repo: string;
-let n = 0;
+const ws = useBinWorkspace('e2e-link-cg');
 
-beforeAll(() => {
-  ensureBuilt();
-  dir = makeTempDir('e2e-link-cg');
-});
-afterAll(() => removeDir(dir));
-beforeEach(async () => {
-  n += 1;
-  home = join(dir, `home${n}`);
-  repo = join(dir, `repo${n}`);
-  await mkdir(join(repo, '.git'), { recursive: true });
-  await mkdir(home, { recursive: true });
-});
-
-const env = (extra: Record<string, string> = {}): Record<string, string> => ({
-  PATH: process.env.PATH ?? '',
-  HOME: home,
-  HOOKPM_HOME: join(home, 'hookpm'),
-  NO_COLOR: '1',
-  ...extra,
-});
-const hookpm = (args: string[], extra: Record<string, string> = {}, cwd = repo) =>
-  runBin(args, { cwd, env: env(extra) });
+const hookpm = (args: string[], extra: Record<string, string> = {}, cwd = ws.repo) =>
+  runBin(args, { cwd, env: ws.env(extra) });
 
 async function json(args: string[], extra: Record<string, string> = {}) {
   const run = await hookpm([...args, '--json'], extra);
@@ -50,8 +27,8 @@ const GEMINI_SETTINGS =
 
 describe('hookpm link codex (issue 17 item 1)', () => {
   it('writes $CODEX_HOME/hooks.json (default ~/.codex): one handler per Codex event the engine has, the rest byte-kept; twice changes nothing; unlink restores the bytes', async () => {
-    const file = join(home, '.codex', 'hooks.json');
-    await mkdir(join(home, '.codex'), { recursive: true });
+    const file = join(ws.home, '.codex', 'hooks.json');
+    await mkdir(join(ws.home, '.codex'), { recursive: true });
     await writeFile(file, CODEX_HOOKS);
     const linked = await json(['link', 'codex']);
     expect(linked).toMatchObject({
@@ -85,7 +62,7 @@ describe('hookpm link codex (issue 17 item 1)', () => {
     });
     expect(doc.hooks['Stop']?.[0].hooks[0]).toEqual({
       type: 'command',
-      command: `'${process.execPath}' '${BIN}' wire codex --home '${join(home, 'hookpm')}'`,
+      command: `'${process.execPath}' '${BIN}' wire codex --home '${join(ws.home, 'hookpm')}'`,
       timeout: 600,
     });
     // Codex cuts a SessionEnd hook to 3 s (and warns about a longer one): link asks for 3.
@@ -98,22 +75,22 @@ describe('hookpm link codex (issue 17 item 1)', () => {
   });
 
   it('CODEX_HOME moves the user file; --project edits <project root>/.codex/hooks.json from a subdirectory', async () => {
-    const codexHome = join(dir, `codex-home${n}`);
+    const codexHome = join(ws.dir, `codex-home${ws.n}`);
     await json(['link', 'codex'], { CODEX_HOME: codexHome });
     expect(existsSync(join(codexHome, 'hooks.json'))).toBe(true);
-    expect(existsSync(join(home, '.codex'))).toBe(false);
-    await mkdir(join(repo, 'src'), { recursive: true });
-    const run = await hookpm(['link', 'codex', '--project'], {}, join(repo, 'src'));
+    expect(existsSync(join(ws.home, '.codex'))).toBe(false);
+    await mkdir(join(ws.repo, 'src'), { recursive: true });
+    const run = await hookpm(['link', 'codex', '--project'], {}, join(ws.repo, 'src'));
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toContain(join(repo, '.codex', 'hooks.json'));
+    expect(run.stdout).toContain(join(ws.repo, '.codex', 'hooks.json'));
     expect(run.stdout).toMatch(/trusted in Codex/);
     await hookpm(['unlink', 'codex', '--project']);
-    expect(existsSync(join(repo, '.codex', 'hooks.json'))).toBe(false);
+    expect(existsSync(join(ws.repo, '.codex', 'hooks.json'))).toBe(false);
   });
 
   it('a hooks.json with a trailing comma is refused with E_AGENT_SETTINGS by link and unlink, and left byte-identical', async () => {
-    const file = join(home, '.codex', 'hooks.json');
-    await mkdir(join(home, '.codex'), { recursive: true });
+    const file = join(ws.home, '.codex', 'hooks.json');
+    await mkdir(join(ws.home, '.codex'), { recursive: true });
     const broken = '{"hooks": {"Stop": [],}}\n';
     await writeFile(file, broken);
     for (const verb of ['link', 'unlink']) {
@@ -135,8 +112,8 @@ describe('hookpm link codex (issue 17 item 1)', () => {
 
 describe('hookpm link gemini (issue 17 item 1)', () => {
   it("writes ~/.gemini/settings.json under Gemini CLI's event names, ms timeouts, keeps its hooks settings; unlink restores the bytes", async () => {
-    const file = join(home, '.gemini', 'settings.json');
-    await mkdir(join(home, '.gemini'), { recursive: true });
+    const file = join(ws.home, '.gemini', 'settings.json');
+    await mkdir(join(ws.home, '.gemini'), { recursive: true });
     await writeFile(file, GEMINI_SETTINGS);
     const linked = await json(['link', 'gemini']);
     expect(linked).toMatchObject({
@@ -166,8 +143,8 @@ describe('hookpm link gemini (issue 17 item 1)', () => {
   });
 
   it('a settings.json with comments (which Gemini CLI allows) is refused with E_AGENT_SETTINGS and left byte-identical', async () => {
-    const file = join(home, '.gemini', 'settings.json');
-    await mkdir(join(home, '.gemini'), { recursive: true });
+    const file = join(ws.home, '.gemini', 'settings.json');
+    await mkdir(join(ws.home, '.gemini'), { recursive: true });
     const commented = '{\n  // my theme\n  "ui": {"theme": "GitHub"}\n}\n';
     await writeFile(file, commented);
     const run = await hookpm(['link', 'gemini', '--json']);
@@ -179,9 +156,9 @@ describe('hookpm link gemini (issue 17 item 1)', () => {
   it('--project edits <project root>/.gemini/settings.json and says Gemini CLI runs project hooks only in a trusted folder; GEMINI_CLI_HOME moves the user file', async () => {
     const run = await hookpm(['link', 'gemini', '--project']);
     expect(run.code, run.stderr).toBe(0);
-    expect(existsSync(join(repo, '.gemini', 'settings.json'))).toBe(true);
+    expect(existsSync(join(ws.repo, '.gemini', 'settings.json'))).toBe(true);
     expect(run.stdout).toMatch(/trusted folder/);
-    const geminiHome = join(dir, `gemini-home${n}`);
+    const geminiHome = join(ws.dir, `gemini-home${ws.n}`);
     await json(['link', 'gemini'], { GEMINI_CLI_HOME: geminiHome });
     expect(existsSync(join(geminiHome, '.gemini', 'settings.json'))).toBe(true);
   });

@@ -1,46 +1,22 @@
 import { spawn } from 'node:child_process';
-import { existsSync, lstatSync, readdirSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, ensureBuilt, runBin } from '../helpers/built-bin.js';
-import { makeTempDir, removeDir } from '../ops/dispatch-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, runBin } from '../helpers/built-bin.js';
+import { useBinWorkspace } from '../helpers/bin-workspace.js';
 
 // Issue 13 items 1-3: `hookpm link <agent> [--project]`, `unlink`, `link` alone, doctor's checks.
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const GUARD = join(ROOT, 'registry-fixtures', 'plugins', 'guard');
 
-let dir: string;
-let home: string;
-let repo: string;
-let n = 0;
+const ws = useBinWorkspace('e2e-link', '.claude');
 
-beforeAll(() => {
-  ensureBuilt();
-  dir = makeTempDir('e2e-link');
-});
-afterAll(() => removeDir(dir));
-beforeEach(async () => {
-  n += 1;
-  home = join(dir, `home${n}`);
-  repo = join(dir, `repo${n}`);
-  await mkdir(join(repo, '.git'), { recursive: true });
-  await mkdir(join(home, '.claude'), { recursive: true });
-});
+const hookpm = (args: string[], stdin?: string) => ws.hookpm(args, { stdin });
 
-const env = (): Record<string, string> => ({
-  PATH: process.env.PATH ?? '',
-  HOME: home,
-  HOOKPM_HOME: join(home, 'hookpm'),
-  NO_COLOR: '1',
-});
-
-const hookpm = (args: string[], stdin?: string) =>
-  runBin(args, { cwd: repo, env: env(), ...(stdin === undefined ? {} : { stdin }) });
-
-const claudeFile = () => join(home, '.claude', 'settings.json');
+const claudeFile = () => join(ws.home, '.claude', 'settings.json');
 const USER_SETTINGS =
   '{\n  "model": "opus",\n  "permissions": {"allow": ["Bash(ls)"]},\n  "hooks": {\n    "PreToolUse": [\n      {"matcher": "Bash", "hooks": [{"type": "command", "command": "./mine.sh"}]}\n    ]\n  }\n}\n';
 
@@ -79,7 +55,7 @@ describe('hookpm link claude / unlink claude (issue 13 item 2)', () => {
       settings.hooks['Stop']?.[0] as { hooks: Array<{ command: string; timeout: number }> }
     ).hooks[0]!;
     expect(handler.command).toBe(
-      `'${process.execPath}' '${BIN}' wire claude --home '${join(home, 'hookpm')}'`,
+      `'${process.execPath}' '${BIN}' wire claude --home '${join(ws.home, 'hookpm')}'`,
     );
     expect(handler.timeout).toBe(600);
     // The backup holds the file as it was.
@@ -128,21 +104,21 @@ describe('hookpm link claude / unlink claude (issue 13 item 2)', () => {
         expect(run.stderr).toContain(claudeFile());
         expect((await readFile(claudeFile())).equals(before)).toBe(true);
       }
-      expect(existsSync(join(home, 'hookpm', 'data', 'links'))).toBe(false);
+      expect(existsSync(join(ws.home, 'hookpm', 'data', 'links'))).toBe(false);
     },
   );
 
   it('--project edits <project root>/.claude/settings.json from a subdirectory, and not the user file', async () => {
     await writeFile(claudeFile(), USER_SETTINGS);
-    await mkdir(join(repo, 'src', 'deep'), { recursive: true });
+    await mkdir(join(ws.repo, 'src', 'deep'), { recursive: true });
     const run = await runBin(['link', 'claude', '--project', '--json'], {
-      cwd: join(repo, 'src', 'deep'),
-      env: env(),
+      cwd: join(ws.repo, 'src', 'deep'),
+      env: ws.env(),
     });
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({
       scope: 'project',
-      file: join(repo, '.claude', 'settings.json'),
+      file: join(ws.repo, '.claude', 'settings.json'),
     });
     expect(await readFile(claudeFile(), 'utf8')).toBe(USER_SETTINGS);
     const list = (await linkJson(['link'])) as {
@@ -159,11 +135,11 @@ describe('hookpm link claude / unlink claude (issue 13 item 2)', () => {
       ['gemini', 'project', 'unlinked'],
     ]);
     await linkJson(['unlink', 'claude', '--project']);
-    expect(existsSync(join(repo, '.claude', 'settings.json'))).toBe(false);
+    expect(existsSync(join(ws.repo, '.claude', 'settings.json'))).toBe(false);
   });
 
   it('a settings file that is a symlink (a dotfiles repository) stays a link; its target is edited', async () => {
-    const dotfiles = join(home, 'dotfiles');
+    const dotfiles = join(ws.home, 'dotfiles');
     await mkdir(dotfiles);
     await writeFile(join(dotfiles, 'claude.json'), USER_SETTINGS);
     await symlink(join(dotfiles, 'claude.json'), claudeFile());
@@ -189,8 +165,8 @@ describe('hookpm link claude / unlink claude (issue 13 item 2)', () => {
     for (let i = 0; i < 24; i++) {
       const verb = i % 2 === 0 ? 'link' : 'unlink';
       const child = spawn(process.execPath, [BIN, verb, 'claude'], {
-        cwd: repo,
-        env: env(),
+        cwd: ws.repo,
+        env: ws.env(),
         stdio: 'ignore',
       });
       const closed = new Promise((r) => child.on('close', r));
@@ -217,7 +193,7 @@ describe('hookpm link claude / unlink claude (issue 13 item 2)', () => {
     );
     const moved = (await readFile(claudeFile(), 'utf8')).replaceAll(
       BIN.replaceAll('/', '\\/').replaceAll('\\/', '/'),
-      join(dir, 'gone', 'bin', 'hookpm.js'),
+      join(ws.dir, 'gone', 'bin', 'hookpm.js'),
     );
     await writeFile(claudeFile(), moved);
     const list = (await linkJson(['link'])) as {
@@ -250,10 +226,10 @@ describe('hookpm link claude / unlink claude (issue 13 item 2)', () => {
 
 describe('hookpm link deepagents (issue 13 item 3)', () => {
   it('S1: `hookpm run` with the linked ~/.deepagents/hooks.json runs each plugin once and the user hook once', async () => {
-    const log = join(dir, `log${n}`);
-    await mkdir(join(home, '.deepagents'), { recursive: true });
+    const log = join(ws.dir, `log${ws.n}`);
+    await mkdir(join(ws.home, '.deepagents'), { recursive: true });
     await writeFile(
-      join(home, '.deepagents', 'hooks.json'),
+      join(ws.home, '.deepagents', 'hooks.json'),
       JSON.stringify({
         hooks: {
           PreToolUse: [

@@ -14,6 +14,7 @@ import { resolveStorePaths } from '../../src/store/paths.js';
 import { ensureBuilt, runBin } from '../helpers/built-bin.js';
 import { writeFiles } from '../helpers/git-repo.js';
 import { hashStore } from '../helpers/store-snapshot.js';
+import { marketplaceCatalog } from '../helpers/claude-plugin.js';
 
 const FILES = 2_500;
 const HUGE_BYTES = 21 * 1000 * 1000;
@@ -30,14 +31,12 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'hookpm-mkt-large-'));
   market = join(root, 'market');
   await writeFiles(market, {
-    '.claude-plugin/marketplace.json': JSON.stringify({
-      name: 'large',
-      owner: { name: 'Me' },
-      plugins: [
+    '.claude-plugin/marketplace.json': JSON.stringify(
+      marketplaceCatalog('large', [
         { name: 'big', source: './plugins/big' },
         { name: 'huge', source: './plugins/huge' },
-      ],
-    }),
+      ]),
+    ),
     'plugins/big/.claude-plugin/plugin.json': JSON.stringify({ name: 'big', version: '1.0.0' }),
     'plugins/big/hooks/hooks.json': JSON.stringify({
       hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'echo big' }] }] },

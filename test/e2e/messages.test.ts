@@ -7,51 +7,25 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { lockFile, resolveStorePaths } from '../../src/store/paths.js';
-import { ensureBuilt, runBin, type BinRun } from '../helpers/built-bin.js';
-import { startFakeNpmRegistry } from '../helpers/fake-npm-registry.js';
-import {
-  publishPlugin,
-  startPluginRegistry,
-  type ServedRegistry,
-} from '../helpers/plugin-registry.js';
+import { runBin } from '../helpers/built-bin.js';
+import { startFakeNpmRegistry, onlyVersion } from '../helpers/fake-npm-registry.js';
+import { publishPlugin } from '../helpers/plugin-registry.js';
 import { hookpmOnTty, requireTty, startOnTty } from '../helpers/pty.js';
 import { INSTALL_TIMEOUT_MS } from '../helpers/system-package.js';
-import { hashStore } from '../helpers/store-snapshot.js';
-import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
+import { useRegistryHome } from '../helpers/registry-home.js';
 
-let home: TempHome;
-let acme: ServedRegistry;
-
-beforeAll(async () => {
-  await requireTty();
-  ensureBuilt();
-}, INSTALL_TIMEOUT_MS);
+const ctx = useRegistryHome('hookpm-messages-e2e-');
+const { hookpm, ok, store } = ctx;
+beforeAll(() => requireTty(), INSTALL_TIMEOUT_MS);
 beforeEach(async () => {
-  home = await makeTempHome('hookpm-messages-e2e-');
-  home.env.NO_COLOR = '1';
-  acme = await startPluginRegistry('acme');
-  await publishPlugin(acme, 'mine', '1.0.0', { PreToolUse: ['echo check'] });
-  await ok('registry', 'add', 'acme', acme.url);
+  ctx.home.env.NO_COLOR = '1';
+  await publishPlugin(ctx.acme, 'mine', '1.0.0', { PreToolUse: ['echo check'] });
+  await ok('registry', 'add', 'acme', ctx.acme.url);
 });
-afterEach(async () => {
-  await acme.close();
-  await home.cleanup();
-});
-
-const hookpm = (args: string[], stdin?: string): Promise<BinRun> =>
-  runBin(args, { env: home.env, cwd: home.dir, ...(stdin === undefined ? {} : { stdin }) });
-
-async function ok(...args: string[]): Promise<BinRun> {
-  const run = await hookpm(args);
-  expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(0);
-  return run;
-}
-
-const store = () => hashStore(resolveStorePaths({ HOOKPM_HOME: home.env.HOOKPM_HOME }));
 const onTty = (args: string[], steps: Array<{ when: string; keys: string }>) =>
-  hookpmOnTty(args, steps, { env: home.env, cwd: home.dir });
+  hookpmOnTty(args, steps, { env: ctx.home.env, cwd: ctx.home.dir });
 
 interface JsonError {
   error: { code: string; message: string; hint: string | null };
@@ -147,9 +121,9 @@ describe('issue 18 item 4: suggestions by edit distance', () => {
 describe('issue 18 item 4: waits, payloads, --yes and questions', () => {
   it('a command waiting a second for the store lock says on stderr which command and process hold it', async () => {
     await ok('install', 'guard', '--yes');
-    const lock = lockFile(resolveStorePaths({ HOOKPM_HOME: home.env.HOOKPM_HOME }));
+    const lock = lockFile(resolveStorePaths({ HOOKPM_HOME: ctx.home.env.HOOKPM_HOME }));
     // The consent question is asked with the store lock held (registry.md section 7, step 6).
-    const first = startOnTty(['install', 'mine'], { env: home.env, cwd: home.dir });
+    const first = startOnTty(['install', 'mine'], { env: ctx.home.env, cwd: ctx.home.dir });
     await first.shown('[y/N]');
     const holder = JSON.parse(await readFile(lock, 'utf8')) as { pid: number; command: string };
     expect(holder.command).toBe('hookpm install mine');
@@ -170,10 +144,10 @@ describe('issue 18 item 4: waits, payloads, --yes and questions', () => {
   }, 60_000);
 
   it('--payload takes inline JSON; broken inline JSON is E_USAGE naming where', async () => {
-    const out = join(home.dir, 'payload.json');
-    await mkdir(join(home.dir, '.deepagents'), { recursive: true });
+    const out = join(ctx.home.dir, 'payload.json');
+    await mkdir(join(ctx.home.dir, '.deepagents'), { recursive: true });
     await writeFile(
-      join(home.dir, '.deepagents', 'hooks.json'),
+      join(ctx.home.dir, '.deepagents', 'hooks.json'),
       JSON.stringify({
         hooks: { Stop: [{ hooks: [{ type: 'command', command: `cat > '${out}'` }] }] },
       }),
@@ -202,7 +176,10 @@ describe('issue 18 item 4: waits, payloads, --yes and questions', () => {
 
   it('an update asks "update A 1.0.0 -> 1.1.0: approve 1 new hook?"; declined, it names the waiting and the active version', async () => {
     await ok('install', 'mine', '--yes');
-    await publishPlugin(acme, 'mine', '1.1.0', { PreToolUse: ['echo check'], Stop: ['echo more'] });
+    await publishPlugin(ctx.acme, 'mine', '1.1.0', {
+      PreToolUse: ['echo check'],
+      Stop: ['echo more'],
+    });
     const run = await onTty(['update', 'mine'], [{ when: '[y/N]', keys: 'n\r' }]);
     expect(run.code, run.screen).toBe(0);
     expect(run.screen).toContain('update mine@acme 1.0.0 -> 1.1.0: approve 1 new hook? [y/N]');
@@ -228,12 +205,15 @@ describe('issue 18 item 4: waits, payloads, --yes and questions', () => {
 
 describe('issue 18 item 5: the workspace trust question shows what it would load', () => {
   const projectHooks = async (hooks: Record<string, unknown>) => {
-    await mkdir(join(home.dir, 'repo', '.git'), { recursive: true });
-    await mkdir(join(home.dir, 'repo', '.deepagents'), { recursive: true });
-    await writeFile(join(home.dir, 'repo', '.deepagents', 'hooks.json'), JSON.stringify({ hooks }));
+    await mkdir(join(ctx.home.dir, 'repo', '.git'), { recursive: true });
+    await mkdir(join(ctx.home.dir, 'repo', '.deepagents'), { recursive: true });
+    await writeFile(
+      join(ctx.home.dir, 'repo', '.deepagents', 'hooks.json'),
+      JSON.stringify({ hooks }),
+    );
   };
   const inRepo = (args: string[], steps: Array<{ when: string; keys: string }>) =>
-    hookpmOnTty(args, steps, { env: home.env, cwd: join(home.dir, 'repo') });
+    hookpmOnTty(args, steps, { env: ctx.home.env, cwd: join(ctx.home.dir, 'repo') });
   const cmd = (command: string) => ({ type: 'command', command });
 
   it('a few hooks are listed by event, matcher and command; Ctrl+C at the question exits 130 on a clean line', async () => {
@@ -282,8 +262,8 @@ describe('issue 18 item 5: the workspace trust question shows what it would load
 
 describe('issue 18 item 6: diagnostics graded by what the user can do', () => {
   const userHooks = async (hooks: Record<string, unknown>) => {
-    await mkdir(join(home.dir, '.deepagents'), { recursive: true });
-    await writeFile(join(home.dir, '.deepagents', 'hooks.json'), JSON.stringify({ hooks }));
+    await mkdir(join(ctx.home.dir, '.deepagents'), { recursive: true });
+    await writeFile(join(ctx.home.dir, '.deepagents', 'hooks.json'), JSON.stringify({ hooks }));
   };
 
   it('K1: `done` on stdout of a Stop hook is info; broken JSON stays a warning', async () => {
@@ -305,22 +285,18 @@ describe('issue 18 item 6: diagnostics graded by what the user can do', () => {
 
   it('`info npm:<pkg>` describes the package as `install npm:<pkg>` would install it', async () => {
     const npm = await startFakeNpmRegistry({
-      'hookpm-plugin-x': {
-        distTags: { latest: '2.0.0' },
-        versions: {
-          '2.0.0': {
-            files: {
-              'package.json': JSON.stringify({ name: 'hookpm-plugin-x', version: '2.0.0' }),
-              'plugin.json': JSON.stringify({ name: 'x', version: '2.0.0' }),
-              'hooks/hooks.json': JSON.stringify({ hooks: {} }),
-            },
-          },
-        },
-      },
+      'hookpm-plugin-x': onlyVersion('2.0.0', {
+        'package.json': JSON.stringify({ name: 'hookpm-plugin-x', version: '2.0.0' }),
+        'plugin.json': JSON.stringify({ name: 'x', version: '2.0.0' }),
+        'hooks/hooks.json': JSON.stringify({ hooks: {} }),
+      }),
     });
     try {
-      const env = { ...home.env, HOOKPM_NPM_REGISTRY: npm.url };
-      const run = await runBin(['info', 'npm:hookpm-plugin-x', '--json'], { env, cwd: home.dir });
+      const env = { ...ctx.home.env, HOOKPM_NPM_REGISTRY: npm.url };
+      const run = await runBin(['info', 'npm:hookpm-plugin-x', '--json'], {
+        env,
+        cwd: ctx.home.dir,
+      });
       expect(run.code, run.stdout + run.stderr).toBe(0);
       expect(JSON.parse(run.stdout)).toMatchObject({
         id: 'hookpm-plugin-x@npm',
@@ -329,7 +305,7 @@ describe('issue 18 item 6: diagnostics graded by what the user can do', () => {
       });
       const ranged = await runBin(['info', 'npm:hookpm-plugin-x@^2', '--json'], {
         env,
-        cwd: home.dir,
+        cwd: ctx.home.dir,
       });
       expect(ranged.code, ranged.stdout).toBe(0);
     } finally {

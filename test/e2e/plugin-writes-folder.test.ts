@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runBin } from '../helpers/built-bin.js';
 import { writeFiles } from '../helpers/git-repo.js';
+import { COUNTER, SESSION_START } from '../helpers/plugin-scripts.js';
 
 let dir: string;
 let n = 0;
@@ -21,23 +22,6 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'hookpm-writes-folder-'));
 }, 120_000);
 afterAll(() => rm(dir, { recursive: true, force: true }));
-
-/** A counter plugin: each SessionStart writes `.state/count` in its own folder, as Dev-GOM's do. */
-const COUNTER = [
-  'const fs = require("fs"), path = require("path");',
-  'const state = path.join(__dirname, "..", ".state");',
-  'fs.mkdirSync(state, { recursive: true });',
-  'const file = path.join(state, "count");',
-  'const count = (fs.existsSync(file) ? Number(fs.readFileSync(file, "utf8")) : 0) + 1;',
-  'fs.writeFileSync(file, String(count));',
-  'process.stdout.write(`run ${count}`);',
-].join('\n');
-
-const PAYLOAD = JSON.stringify({
-  session_id: 's1',
-  hook_event_name: 'SessionStart',
-  source: 'startup',
-});
 
 async function setUp(extraHandler?: string) {
   n += 1;
@@ -61,7 +45,7 @@ async function setUp(extraHandler?: string) {
     HOOKPM_HOME: join(home, 'hk'),
     NO_COLOR: '1',
   };
-  const hookpm = (...args: string[]) => runBin(args, { env, cwd: dir, stdin: PAYLOAD });
+  const hookpm = (...args: string[]) => runBin(args, { env, cwd: dir, stdin: SESSION_START });
   const installed = await hookpm('install', src, '--yes');
   expect(installed.code, installed.stderr).toBe(0);
   const state = JSON.parse(await readFile(join(home, 'hk', 'data', 'state.json'), 'utf8'));

@@ -24,27 +24,12 @@ import {
 } from '../helpers/plugin-registry.js';
 import { hashStore } from '../helpers/store-snapshot.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
+import { COUNTER, SESSION_START } from '../helpers/plugin-scripts.js';
 
 /** Appends a line to `$CLAUDE_PLUGIN_DATA/seen` on each PreToolUse: the data a user would lose. */
 const REMEMBER = 'echo seen >> "$CLAUDE_PLUGIN_DATA/seen"';
 
-/** A counter that keeps `.state/count` in its own installed folder, as Dev-GOM's plugins do. */
-const COUNTER = [
-  'const fs = require("fs"), path = require("path");',
-  'const state = path.join(__dirname, "..", ".state");',
-  'fs.mkdirSync(state, { recursive: true });',
-  'const file = path.join(state, "count");',
-  'const count = (fs.existsSync(file) ? Number(fs.readFileSync(file, "utf8")) : 0) + 1;',
-  'fs.writeFileSync(file, String(count));',
-  'process.stdout.write(`run ${count}`);',
-].join('\n');
-
 const PRE_TOOL_USE = JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'ls' } });
-const SESSION_START = JSON.stringify({
-  session_id: 's1',
-  hook_event_name: 'SessionStart',
-  source: 'startup',
-});
 
 let acme: ServedRegistry;
 let homes: TempHome[];

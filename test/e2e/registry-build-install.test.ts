@@ -9,24 +9,21 @@ import { createHash } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RegistryIndex } from '../../src/registry/indexes/index-schema.js';
-import { ensureBuilt, runBin, type BinRun } from '../helpers/built-bin.js';
-import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
+import { runBin, type BinRun } from '../helpers/built-bin.js';
+import { useBuiltHome } from '../helpers/registry-home.js';
 
 const PLUGINS = fileURLToPath(new URL('../../registry-fixtures/plugins', import.meta.url));
-let home: TempHome;
+const home = useBuiltHome('hookpm-build-install-');
 let out: string;
 let firstBuild: Record<string, string>;
 
 beforeAll(async () => {
-  ensureBuilt();
-  home = await makeTempHome('hookpm-build-install-');
   out = join(home.dir, 'built');
   await hookpm('registry', 'build', PLUGINS, '--out', out);
   firstBuild = await treeOf(out);
 }, 120_000);
-afterAll(() => home?.cleanup());
 
 async function hookpm(...args: string[]): Promise<BinRun> {
   const run = await runBin(args, { env: home.env, cwd: home.dir });

@@ -14,6 +14,7 @@ import {
   type IndexServer,
 } from '../helpers/index-documents.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
+import { GUARD_HIT, GUARD_INFO } from '../helpers/guard-info.js';
 
 let home: TempHome;
 let server: IndexServer;
@@ -153,16 +154,7 @@ describe('hookpm search and info', () => {
 
   it("search --json has the cli.md shape; --event filters by the latest version's events", async () => {
     const found = json<{ results: unknown[] }>(await ok('search', 'shell', '--json'));
-    expect(found.results).toEqual([
-      expect.objectContaining({
-        id: 'guard@acme',
-        name: 'guard',
-        registry: 'acme',
-        version: '1.2.0',
-        description: 'Blocks destructive shell commands',
-        events: ['PreToolUse', 'SessionStart'],
-      }),
-    ]);
+    expect(found.results).toEqual([expect.objectContaining(GUARD_HIT)]);
     const stop = json<{ results: Array<{ id: string }> }>(
       await ok('search', '--event', 'Stop', '--json'),
     );
@@ -201,14 +193,7 @@ describe('hookpm search and info', () => {
   it('info --json has the cli.md shape; a name in no registry is E_NOT_FOUND', async () => {
     const info = json(await ok('info', 'guard', '--json'));
     expect(info).toMatchObject({
-      id: 'guard@acme',
-      name: 'guard',
-      registry: 'acme',
-      description: 'Blocks destructive shell commands',
-      distTags: { latest: '1.2.0' },
-      versions: ['1.2.0', '1.1.0'],
-      latest: { version: '1.2.0', events: ['PreToolUse', 'SessionStart'] },
-      installed: null,
+      ...GUARD_INFO,
     });
     const latest = info.latest as Record<string, unknown>;
     expect(latest.integrity).toMatch(/^sha512-/);

@@ -1,33 +1,18 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ensureBuilt, runBin } from '../helpers/built-bin.js';
-import { fixture, group, makeTempDir, printsJson, removeDir, sh } from '../ops/dispatch-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { runBin } from '../helpers/built-bin.js';
+import { fixture, group, printsJson, sh } from '../ops/dispatch-helpers.js';
+import { useBinWorkspace } from '../helpers/bin-workspace.js';
 
 /**
  * Issue 15 items 1 and 3 end to end: user hooks files written as Deep Agents' reference and
  * Claude Code read them, dispatched by the built `hookpm run` to real handlers.
  */
-let dir: string;
-let home: string;
-let repo: string;
-let n = 0;
+const ws = useBinWorkspace('e2e-reference-forms', '.deepagents');
 
-beforeAll(() => {
-  ensureBuilt();
-  dir = makeTempDir('e2e-reference-forms');
-});
-afterAll(() => removeDir(dir));
-beforeEach(async () => {
-  n += 1;
-  home = join(dir, `home${n}`);
-  repo = join(dir, `repo${n}`);
-  await mkdir(join(repo, '.git'), { recursive: true });
-  await mkdir(join(home, '.deepagents'), { recursive: true });
-});
-
-const userFile = (): string => join(home, '.deepagents', 'hooks.json');
+const userFile = (): string => join(ws.home, '.deepagents', 'hooks.json');
 
 interface RunResult {
   permission: { decision: string; reason: string | null } | null;
@@ -38,8 +23,8 @@ interface RunResult {
 
 async function run(event: string, payload: Record<string, unknown>): Promise<RunResult> {
   const result = await runBin(['run', event, '--payload', '-', '--json'], {
-    cwd: repo,
-    env: { PATH: process.env.PATH ?? '', HOME: home, HOOKPM_HOME: join(home, 'hookpm') },
+    cwd: ws.repo,
+    env: { PATH: process.env.PATH ?? '', HOME: ws.home, HOOKPM_HOME: join(ws.home, 'hookpm') },
     stdin: JSON.stringify(payload),
   });
   expect(result.code, result.stderr).toBe(0);
@@ -50,9 +35,9 @@ const codes = (r: RunResult): string[] => r.diagnostics.map((d) => d.code);
 
 describe('legacy user files as the reference migrates them (engine.md C4, issue 15 item 1)', () => {
   it('"events": [] runs on every mapped event; a string command is skipped with legacy_unmapped and never runs', async () => {
-    const log = join(dir, `legacy-${n}`);
+    const log = join(ws.dir, `legacy-${ws.n}`);
     await mkdir(log);
-    const stringRan = join(dir, `string-ran-${n}`);
+    const stringRan = join(ws.dir, `string-ran-${ws.n}`);
     await writeFile(
       userFile(),
       JSON.stringify({
@@ -82,7 +67,7 @@ describe('legacy user files as the reference migrates them (engine.md C4, issue 
   });
 
   it('a legacy list with a non-object item loads nothing: invalid_config, and no entry runs', async () => {
-    const ran = join(dir, `ran-${n}`);
+    const ran = join(ws.dir, `ran-${ws.n}`);
     await writeFile(
       userFile(),
       JSON.stringify({ hooks: [{ command: ['touch', ran], events: [] }, 'echo'] }),

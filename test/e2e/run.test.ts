@@ -3,51 +3,22 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EVENT_NAMES } from '../../src/hooks/events.js';
-import { BIN, ensureBuilt, runBin } from '../helpers/built-bin.js';
+import { BIN } from '../helpers/built-bin.js';
 import { isAlive, killHostWhileHandlerRuns, readPid } from '../engine/runner-fixtures.js';
-import { fixture, group, makeTempDir, printsJson, removeDir, sh } from '../ops/dispatch-helpers.js';
+import { fixture, group, printsJson, sh } from '../ops/dispatch-helpers.js';
+import { useBinWorkspace } from '../helpers/bin-workspace.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-let dir: string;
-let home: string;
-let repo: string;
-let n = 0;
-
-beforeAll(() => {
-  ensureBuilt();
-  dir = makeTempDir('e2e-run');
-});
-afterAll(() => removeDir(dir));
-beforeEach(async () => {
-  n += 1;
-  home = join(dir, `home${n}`);
-  repo = join(dir, `repo${n}`);
-  await mkdir(join(repo, '.git'), { recursive: true });
-  await mkdir(join(home, '.deepagents'), { recursive: true });
-});
-
-const env = (extra: Record<string, string> = {}): Record<string, string> => ({
-  PATH: process.env.PATH ?? '',
-  HOME: home,
-  HOOKPM_HOME: join(home, 'hookpm'),
-  NO_COLOR: '1',
-  ...extra,
-});
+const ws = useBinWorkspace('e2e-run', '.deepagents');
 
 async function userHooks(hooks: Record<string, unknown>): Promise<void> {
-  await writeFile(join(home, '.deepagents', 'hooks.json'), JSON.stringify({ hooks }));
+  await writeFile(join(ws.home, '.deepagents', 'hooks.json'), JSON.stringify({ hooks }));
 }
 
-function hookpm(args: string[], opts: { stdin?: string; env?: Record<string, string> } = {}) {
-  return runBin(args, {
-    cwd: repo,
-    env: opts.env ?? env(),
-    ...(opts.stdin === undefined ? {} : { stdin: opts.stdin }),
-  });
-}
+const hookpm = ws.hookpm;
 
 describe('hookpm run <Event>', () => {
   it('cli.md 1: prints the result readably, hook text with control characters escaped, and exits 0 whatever the hooks decided', async () => {
@@ -75,8 +46,8 @@ describe('hookpm run <Event>', () => {
   });
 
   it('X2/X5: --payload - with $(touch pwned), backticks and quotes reaches the handler byte-exact, creates nothing, and OPENAI_API_KEY is absent', async () => {
-    const stdinCopy = join(dir, `stdin-${n}`);
-    const envDump = join(dir, `env-${n}`);
+    const stdinCopy = join(ws.dir, `stdin-${ws.n}`);
+    const envDump = join(ws.dir, `env-${ws.n}`);
     await userHooks({
       PreToolUse: [group(null, sh(`cat > '${stdinCopy}'; env > '${envDump}'`))],
     });
@@ -87,7 +58,7 @@ describe('hookpm run <Event>', () => {
     };
     const run = await hookpm(['run', 'PreToolUse', '--payload', '-', '--json'], {
       stdin: JSON.stringify(input),
-      env: env({ OPENAI_API_KEY: 'sk-never-leaked' }),
+      env: ws.env({ OPENAI_API_KEY: 'sk-never-leaked' }),
     });
     expect(run.code).toBe(0);
     const result = JSON.parse(run.stdout) as { runs: { exitCode: number }[] };
@@ -96,7 +67,7 @@ describe('hookpm run <Event>', () => {
     expect(await readFile(stdinCopy, 'utf8')).toBe(
       JSON.stringify({
         session_id,
-        cwd: repo,
+        cwd: ws.repo,
         permission_mode: 'default',
         hook_event_name: 'PreToolUse',
         ...fields,
@@ -105,12 +76,12 @@ describe('hookpm run <Event>', () => {
     const handlerEnv = await readFile(envDump, 'utf8');
     expect(handlerEnv).not.toContain('OPENAI_API_KEY');
     expect(handlerEnv).not.toContain('sk-never-leaked');
-    expect(handlerEnv).toContain(`CLAUDE_PROJECT_DIR=${repo}`);
-    expect(existsSync(join(repo, 'pwned'))).toBe(false);
+    expect(handlerEnv).toContain(`CLAUDE_PROJECT_DIR=${ws.repo}`);
+    expect(existsSync(join(ws.repo, 'pwned'))).toBe(false);
   });
 
   it('X5 (issue 14): a handler sees no MYSQL_PWD, credentialed DATABASE_URL, GH_PAT or npm_config__auth; settings.json env.pass passes GH_PAT through; PWD stays', async () => {
-    const envDump = join(dir, `env-x5-${n}`);
+    const envDump = join(ws.dir, `env-x5-${ws.n}`);
     await userHooks({ Stop: [group(null, sh(`env > '${envDump}'`))] });
     const secrets = {
       MYSQL_PWD: 'mysql-secret',
@@ -119,7 +90,7 @@ describe('hookpm run <Event>', () => {
       npm_config__auth: 'npm-auth-secret',
     };
     const seen = async (): Promise<string> => {
-      const run = await hookpm(['run', 'Stop', '--json'], { env: env(secrets) });
+      const run = await hookpm(['run', 'Stop', '--json'], { env: ws.env(secrets) });
       expect(run.code, run.stderr).toBe(0);
       return readFile(envDump, 'utf8');
     };
@@ -127,9 +98,9 @@ describe('hookpm run <Event>', () => {
     for (const value of Object.values(secrets)) expect(filtered).not.toContain(value);
     expect(filtered).toMatch(/^PWD=/m);
 
-    await mkdir(join(home, 'hookpm', 'config'), { recursive: true });
+    await mkdir(join(ws.home, 'hookpm', 'config'), { recursive: true });
     await writeFile(
-      join(home, 'hookpm', 'config', 'settings.json'),
+      join(ws.home, 'hookpm', 'config', 'settings.json'),
       JSON.stringify({ env: { pass: ['GH_PAT'] } }),
     );
     const passed = await seen();
@@ -138,14 +109,19 @@ describe('hookpm run <Event>', () => {
   });
 
   it('X5 (fail closed): an invalid settings.json passes nothing and the result says so (config_read_failed)', async () => {
-    const envDump = join(dir, `env-bad-${n}`);
+    const envDump = join(ws.dir, `env-bad-${ws.n}`);
     await userHooks({ Stop: [group(null, sh(`env > '${envDump}'`))] });
-    await mkdir(join(home, 'hookpm', 'config'), { recursive: true });
-    await writeFile(join(home, 'hookpm', 'config', 'settings.json'), '{"env": {"pass": "GH_PAT"}}');
-    const run = await hookpm(['run', 'Stop', '--json'], { env: env({ GH_PAT: 'gh-pat-secret' }) });
+    await mkdir(join(ws.home, 'hookpm', 'config'), { recursive: true });
+    await writeFile(
+      join(ws.home, 'hookpm', 'config', 'settings.json'),
+      '{"env": {"pass": "GH_PAT"}}',
+    );
+    const run = await hookpm(['run', 'Stop', '--json'], {
+      env: ws.env({ GH_PAT: 'gh-pat-secret' }),
+    });
     const result = JSON.parse(run.stdout) as { diagnostics: { code: string; path?: string }[] };
     expect(result.diagnostics).toMatchObject([
-      { code: 'config_read_failed', path: join(home, 'hookpm', 'config', 'settings.json') },
+      { code: 'config_read_failed', path: join(ws.home, 'hookpm', 'config', 'settings.json') },
     ]);
     expect(await readFile(envDump, 'utf8')).not.toContain('gh-pat-secret');
   });
@@ -154,7 +130,7 @@ describe('hookpm run <Event>', () => {
     await userHooks({
       Notification: [group('(unclosed', sh('true')), group(null, sh('exit 5'))],
     });
-    const payload = join(repo, 'payload.json');
+    const payload = join(ws.repo, 'payload.json');
     await writeFile(payload, JSON.stringify({ notification_type: 'idle', message: 'hi' }));
     const run = await hookpm([
       'run',
@@ -162,7 +138,7 @@ describe('hookpm run <Event>', () => {
       '--payload',
       'payload.json',
       '--cwd',
-      repo,
+      ws.repo,
       '--json',
     ]);
     expect(run.code).toBe(0);
@@ -205,9 +181,9 @@ describe('hookpm run <Event>', () => {
   });
 
   it('T5: headless, the project file loads only with --trust-project-hooks', async () => {
-    await mkdir(join(repo, '.deepagents'), { recursive: true });
+    await mkdir(join(ws.repo, '.deepagents'), { recursive: true });
     await writeFile(
-      join(repo, '.deepagents', 'hooks.json'),
+      join(ws.repo, '.deepagents', 'hooks.json'),
       JSON.stringify({ hooks: { UserPromptSubmit: [group(null, sh('echo from project'))] } }),
     );
     const without = JSON.parse((await hookpm(['run', 'UserPromptSubmit', '--json'])).stdout);
@@ -241,7 +217,7 @@ describe('hookpm run <Event>', () => {
   });
 
   it('X6: a handler whose grandchild holds stdout and ignores SIGTERM, timeout 1: `hookpm run` ends in time and leaves nothing alive', async () => {
-    const pidFile = join(dir, `grandchild-${n}`);
+    const pidFile = join(ws.dir, `grandchild-${ws.n}`);
     await userHooks({
       SessionEnd: [
         group(null, sh(`exec '${fixture('hold-pipes.sh')}' '${pidFile}'`, { timeout: 1 })),
@@ -261,20 +237,20 @@ describe('hookpm run <Event>', () => {
       Stop: [group(null, sh(`exec '${fixture('record-pid-and-sleep.sh')}' '${pidFile}'`))],
     });
     return spawn(process.execPath, [BIN, 'run', 'Stop'], {
-      cwd: repo,
-      env: env(),
+      cwd: ws.repo,
+      env: ws.env(),
       stdio: 'ignore',
     });
   }
 
   it('X4: SIGTERM to a `hookpm run` whose handler sleeps leaves no handler process alive', async () => {
-    const pidFile = join(dir, `sleeper-${n}`);
+    const pidFile = join(ws.dir, `sleeper-${ws.n}`);
     const child = await runSleeper(pidFile);
     expect(await killHostWhileHandlerRuns(child, pidFile, 'SIGTERM', 1000)).toBe(143);
   });
 
   it('security: SIGKILL of a `hookpm run` whose handler sleeps leaves no handler alive (the watchdog kills it)', async () => {
-    const pidFile = join(dir, `killed-${n}`);
+    const pidFile = join(ws.dir, `killed-${ws.n}`);
     const child = await runSleeper(pidFile);
     expect(await killHostWhileHandlerRuns(child, pidFile, 'SIGKILL')).toBeNull();
   });
@@ -303,7 +279,7 @@ describe('hookpm run: usage errors (exit 2)', () => {
     expect(error.message).toMatch(/^--payload: invalid JSON at <stdin>:1:\d+: /);
     const missing = await hookpm(['run', 'Stop', '--payload', 'nope.json']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain(`cannot read ${join(repo, 'nope.json')} (ENOENT)`);
+    expect(missing.stderr).toContain(`cannot read ${join(ws.repo, 'nope.json')} (ENOENT)`);
   });
 
   it('O3: a --continuation-count that is not a non-negative integer is a usage error', async () => {

@@ -4,72 +4,40 @@
  * tmux is required: installed on first use, or the tests fail with the command to run
  * (test/helpers/system-package.ts).
  */
-import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  BIN,
-  ensureBuilt,
-  goneWithin,
-  group,
-  isAlive,
-  makeSessionWorkspace,
-  sleeperGroup,
-  waitForPid,
-  type SessionWorkspace,
-} from '../helpers/session-workspace.js';
-import { INSTALL_TIMEOUT_MS, requireTool, TMUX } from '../helpers/system-package.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { group, sleeperGroup, useSessionWorkspace } from '../helpers/session-workspace.js';
+import { goneWithin, isAlive, waitForPid } from '../helpers/pids.js';
+import { useTmux } from '../helpers/tmux.js';
 
-let ws: SessionWorkspace;
+const ws = useSessionWorkspace();
 let socket: string;
 
-let tmuxPath: string;
-const tmux = (...args: string[]): string =>
-  execFileSync(tmuxPath, ['-S', socket, ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, TMUX: '' },
-  });
+const {
+  tmux,
+  startHookpm,
+  waitForScreen: waitForPane,
+  screen: paneScreen,
+  killServer,
+} = useTmux(() => socket);
 
-const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
-
-beforeAll(async () => {
-  tmuxPath = await requireTool({ ...TMUX, neededBy: 'the terminal tests' });
-  ensureBuilt();
-}, INSTALL_TIMEOUT_MS);
 beforeEach(async () => {
-  ws = await makeSessionWorkspace();
   socket = join(ws.dir, 'tmux.sock');
 });
 afterEach(async () => {
-  try {
-    tmux('kill-server');
-  } catch {
-    // the server already ended with its last pane
-  }
-  await ws.cleanup();
+  killServer();
 });
 
 /** Starts `hookpm session` in a detached 160x50 pane; the shell prints EXITED:<code> after it. */
 function startPane(): void {
-  const env = Object.entries({ ...ws.env, TERM: 'xterm-256color' })
-    .map(([k, v]) => `${k}=${quote(v)}`)
-    .join(' ');
-  const command = `cd ${quote(ws.repo)} && env -i ${env} ${quote(process.execPath)} ${quote(BIN)} session; echo EXITED:$?; sleep 60`;
-  tmux('new-session', '-d', '-x', '160', '-y', '50', '-s', 'k', command);
+  startHookpm('k', { cwd: ws.repo, env: ws.env, args: ['session'], cols: 160, rows: 50 });
 }
 
-const screen = (): string => tmux('capture-pane', '-p', '-J', '-S', '-200', '-t', 'k');
+const screen = (): string => paneScreen('k');
 
-async function waitForScreen(test: (text: string) => boolean, what: string): Promise<string> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const text = screen();
-    if (test(text)) return text;
-    if (Date.now() > deadline) throw new Error(`screen never showed ${what}:\n${text}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const waitForScreen = (test: (text: string) => boolean, what: string): Promise<string> =>
+  waitForPane('k', test, what);
 
 /** Types a line as a person would: the literal text, then Enter. */
 function type(line: string): void {

@@ -2,29 +2,23 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { whileRunning } from '../engine/runner-fixtures.js';
 import { startRpcSession, type RpcMessage, type RpcSession } from '../helpers/rpc-session.js';
 import {
   BIN,
   ROOT,
   ensureBuilt,
-  goneWithin,
   group,
-  isAlive,
-  makeSessionWorkspace,
+  useSessionWorkspace,
   sleeperGroup,
-  waitForPid,
-  type SessionWorkspace,
 } from '../helpers/session-workspace.js';
+import { goneWithin, isAlive, waitForPid } from '../helpers/pids.js';
 
-let ws: SessionWorkspace;
+const ws = useSessionWorkspace();
 let session: RpcSession | null = null;
 
 beforeAll(() => ensureBuilt());
-beforeEach(async () => {
-  ws = await makeSessionWorkspace();
-});
 afterEach(async () => {
   if (session !== null && session.proc.exitCode === null && session.proc.signalCode === null) {
     session.proc.stdin.end();
@@ -33,7 +27,6 @@ afterEach(async () => {
     clearTimeout(timer);
   }
   session = null;
-  await ws.cleanup();
 });
 
 function start(args: string[] = []): RpcSession {

@@ -6,48 +6,33 @@
  * Checked: `hooks` and `search` fitted to 80 columns, the download progress line cleared before
  * the consent question, diff lines coloured on the terminal and never with NO_COLOR.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/cli/render/width.js';
-import { BIN, ensureBuilt, runBin } from '../helpers/built-bin.js';
+import { BIN, runBin } from '../helpers/built-bin.js';
 import {
   publishTree,
   startPluginRegistry,
   type ServedRegistry,
 } from '../helpers/plugin-registry.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
-import { INSTALL_TIMEOUT_MS, requireTool, TMUX } from '../helpers/system-package.js';
+import { useTmux } from '../helpers/tmux.js';
 
 let home: TempHome;
 let socket: string;
 let pane = 0;
 
-let tmuxPath: string;
-const tmux = (...args: string[]): string =>
-  execFileSync(tmuxPath, ['-S', socket, ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, TMUX: '' },
-  });
+const { tmux, startHookpm, waitForScreen: waitForPane, killServer } = useTmux(() => socket);
 
-const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
-
-beforeAll(async () => {
-  tmuxPath = await requireTool({ ...TMUX, neededBy: 'the terminal tests' });
-  ensureBuilt();
-}, INSTALL_TIMEOUT_MS);
 beforeEach(async () => {
   home = await makeTempHome('hookpm-tty-');
   socket = join(home.dir, 'tmux.sock');
 });
 afterEach(async () => {
-  try {
-    tmux('kill-server');
-  } catch {
-    // the server already ended with its last pane
-  }
+  killServer();
   await home.cleanup();
 });
 
@@ -55,38 +40,16 @@ afterEach(async () => {
 function startPane(args: string[], env: Record<string, string> = {}): string {
   pane += 1;
   const name = `p${pane}`;
-  const vars = Object.entries({ ...home.env, TERM: 'xterm-256color', ...env })
-    .map(([k, v]) => `${k}=${quote(v)}`)
-    .join(' ');
-  const command = `cd ${quote(home.dir)} && env -i ${vars} ${quote(process.execPath)} ${quote(BIN)} ${args.map(quote).join(' ')}; echo EXITED:$?; sleep 60`;
-  const size = ['-x', '80', '-y', '40'];
-  tmux(
-    ...(pane === 1 ? ['new-session', '-d'] : ['new-session', '-d']),
-    ...size,
-    '-s',
-    name,
-    command,
-  );
+  startHookpm(name, { cwd: home.dir, env: home.env, extra: env, args, cols: 80, rows: 40 });
   return name;
 }
 
-const screen = (name: string, colour = false): string =>
-  tmux('capture-pane', '-p', '-J', ...(colour ? ['-e'] : []), '-S', '-200', '-t', name);
-
-async function waitForScreen(
+const waitForScreen = (
   name: string,
   test: (text: string) => boolean,
   what: string,
   colour = false,
-): Promise<string> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const text = screen(name, colour);
-    if (test(text)) return text;
-    if (Date.now() > deadline) throw new Error(`screen never showed ${what}:\n${text}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+): Promise<string> => waitForPane(name, test, what, { colour, timeoutMs: 15_000 });
 
 const exited = (text: string): boolean => /EXITED:\d+/.test(text);
 const linesOf = (text: string): string[] => text.split('\n').filter((l) => !/^EXITED:/.test(l));

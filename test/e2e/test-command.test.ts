@@ -1,31 +1,18 @@
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, runBin } from '../helpers/built-bin.js';
+import { describe, expect, it } from 'vitest';
+import { runBin } from '../helpers/built-bin.js';
+import { useBinHome } from '../helpers/bin-workspace.js';
 
-let dir: string;
-let env: Record<string, string>;
+const bin = useBinHome('testcmd');
 
-beforeAll(async () => {
-  ensureBuilt();
-  dir = await mkdtemp(join(tmpdir(), 'hookpm-testcmd-'));
-  env = {
-    PATH: process.env.PATH ?? '',
-    HOME: dir,
-    HOOKPM_HOME: join(dir, 'hookpm'),
-    NO_COLOR: '1',
-  };
-});
-afterAll(() => rm(dir, { recursive: true, force: true }));
-
-const hookpm = (args: string[], cwd = dir, stdin?: string) =>
-  runBin(args, { cwd, env, ...(stdin === undefined ? {} : { stdin }) });
+const hookpm = (args: string[], cwd = bin.dir, stdin?: string) =>
+  runBin(args, { cwd, env: bin.env, ...(stdin === undefined ? {} : { stdin }) });
 
 /** A plugin whose one Stop handler runs `script` (sh) and records its data directory. */
 async function shPlugin(name: string, script: string): Promise<string> {
-  const root = join(dir, name);
+  const root = join(bin.dir, name);
   await mkdir(join(root, 'hooks'), { recursive: true });
   await writeFile(join(root, 'plugin.json'), JSON.stringify({ name, version: '1.0.0' }));
   const handler = { type: 'command', command: script };
@@ -78,7 +65,7 @@ describe('hookpm test <plugin> <Event> (issue 19 item 2)', () => {
     const scratch = /data=(\S+)/.exec(stderr)![1]!;
     expect(scratch).toContain('hookpm-test-data-');
     expect(existsSync(scratch)).toBe(false);
-    const kept = join(dir, 'kept-data');
+    const kept = join(bin.dir, 'kept-data');
     const withData = await hookpm(['test', root, 'Stop', '--data', kept, '--json']);
     expect(withData.code, withData.stderr).toBe(0);
     expect(await readdir(kept)).toEqual(['was-here']);
@@ -95,7 +82,7 @@ describe('hookpm test <plugin> <Event> (issue 19 item 2)', () => {
     const block = await hookpm(['test', blocking, 'Stop', '--json']);
     expect(block.code, block.stdout).toBe(0);
     expect(JSON.parse(block.stdout).handlers[0]).toMatchObject({ exitCode: 2, decision: 'block' });
-    const slow = join(dir, 'slow');
+    const slow = join(bin.dir, 'slow');
     await mkdir(join(slow, 'hooks'), { recursive: true });
     await writeFile(join(slow, 'plugin.json'), JSON.stringify({ name: 'slow' }));
     await writeFile(
@@ -111,7 +98,7 @@ describe('hookpm test <plugin> <Event> (issue 19 item 2)', () => {
 
   it('issue 19 item 2: a tarball and an installed plugin are run without installing, enabling or logging anything', async () => {
     expect((await hookpm(['init', 'packed'])).code).toBe(0);
-    const pack = await hookpm(['pack', 'packed', '--out', join(dir, 'tgz'), '--json']);
+    const pack = await hookpm(['pack', 'packed', '--out', join(bin.dir, 'tgz'), '--json']);
     expect(pack.code, pack.stderr).toBe(0);
     const file = JSON.parse(pack.stdout).file as string;
     const fromTarball = await hookpm([
@@ -119,7 +106,7 @@ describe('hookpm test <plugin> <Event> (issue 19 item 2)', () => {
       file,
       'PreToolUse',
       '--payload',
-      join(dir, 'packed', 'payloads', 'PreToolUse.json'),
+      join(bin.dir, 'packed', 'payloads', 'PreToolUse.json'),
       '--json',
     ]);
     expect(fromTarball.code, fromTarball.stderr).toBe(0);
@@ -127,13 +114,13 @@ describe('hookpm test <plugin> <Event> (issue 19 item 2)', () => {
       kind: 'tarball',
       plugin: 'packed@local',
     });
-    expect(existsSync(join(dir, 'hookpm', 'data'))).toBe(false);
+    expect(existsSync(join(bin.dir, 'hookpm', 'data'))).toBe(false);
 
     const install = await hookpm(['install', './packed', '--yes']);
     expect(install.code, install.stderr).toBe(0);
     expect((await hookpm(['disable', 'packed'])).code).toBe(0);
-    const state = await readFile(join(dir, 'hookpm', 'data', 'state.json'));
-    const elsewhere = join(dir, 'elsewhere');
+    const state = await readFile(join(bin.dir, 'hookpm', 'data', 'state.json'));
+    const elsewhere = join(bin.dir, 'elsewhere');
     await mkdir(elsewhere);
     const installed = await hookpm(
       ['test', 'packed', 'PreToolUse', '--payload', '-', '--json'],
@@ -144,8 +131,8 @@ describe('hookpm test <plugin> <Event> (issue 19 item 2)', () => {
     const report = JSON.parse(installed.stdout);
     expect(report).toMatchObject({ kind: 'installed', plugin: 'packed@local' });
     expect(report.handlers[0].decision).toBe('deny');
-    expect(await readFile(join(dir, 'hookpm', 'data', 'state.json'))).toEqual(state);
-    expect(existsSync(join(dir, 'hookpm', 'data', 'log'))).toBe(false);
+    expect(await readFile(join(bin.dir, 'hookpm', 'data', 'state.json'))).toEqual(state);
+    expect(existsSync(join(bin.dir, 'hookpm', 'data', 'log'))).toBe(false);
   });
 
   it('issue 19 item 2: a plugin with an invalid hooks document exits 1 and says why; its valid documents still run', async () => {
@@ -167,7 +154,7 @@ describe('hookpm test <plugin> <Event> (issue 19 item 2)', () => {
     const none = await hookpm(['test', 'no-such-plugin', 'Stop']);
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('E_NOT_INSTALLED');
-    const bad = await hookpm(['test', join(dir, 'guard'), 'PreToolUse', '--payload', '{"a":']);
+    const bad = await hookpm(['test', join(bin.dir, 'guard'), 'PreToolUse', '--payload', '{"a":']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--payload');
   });

@@ -1,9 +1,10 @@
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ensureBuilt, runBin } from '../helpers/built-bin.js';
-import { makeTempDir, printsJson, removeDir } from '../ops/dispatch-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { runBin } from '../helpers/built-bin.js';
+import { printsJson } from '../ops/dispatch-helpers.js';
+import { useBinWorkspace } from '../helpers/bin-workspace.js';
+import { writeClaudePlugin } from '../helpers/claude-plugin.js';
 
 // Issue 17 items 2 and 4: `hookpm wire codex|gemini`, the handlers link writes, through the built
 // CLI and real plugins, on per-session pins (engine.md R1). The payloads are the ones Codex 0.171.0
@@ -13,59 +14,32 @@ const GUARD = fileURLToPath(new URL('../../registry-fixtures/plugins/guard', imp
 const FORCE_PUSH = 'git push --force origin main';
 const GUARD_REASON = /^guard: `git push --force` rewrites shared history/;
 
-let dir: string;
-let home: string;
-let repo: string;
-let n = 0;
-
-beforeAll(() => {
-  ensureBuilt();
-  dir = makeTempDir('e2e-wire-cg');
-});
-afterAll(() => removeDir(dir));
-beforeEach(async () => {
-  n += 1;
-  home = join(dir, `home${n}`);
-  repo = join(dir, `repo${n}`);
-  await mkdir(join(repo, '.git'), { recursive: true });
-  await mkdir(home, { recursive: true });
-});
-
-const env = (): Record<string, string> => ({
-  PATH: process.env.PATH ?? '',
-  HOME: home,
-  HOOKPM_HOME: join(home, 'hookpm'),
-  NO_COLOR: '1',
-});
+const ws = useBinWorkspace('e2e-wire-cg');
 
 async function ok(args: string[]): Promise<void> {
-  const run = await runBin(args, { cwd: repo, env: env() });
+  const run = await runBin(args, { cwd: ws.repo, env: ws.env() });
   expect(run.code, run.stderr).toBe(0);
 }
 
 /** A Claude Code plugin: a directory with one hooks document. */
 async function plugin(name: string, hooks: Record<string, unknown>): Promise<string> {
-  const root = join(dir, `plugins${n}`, name);
-  await mkdir(join(root, '.claude-plugin'), { recursive: true });
-  await mkdir(join(root, 'hooks'), { recursive: true });
-  await writeFile(
-    join(root, '.claude-plugin', 'plugin.json'),
-    JSON.stringify({ name, version: '1.0.0' }),
-  );
-  await writeFile(join(root, 'hooks', 'hooks.json'), JSON.stringify({ hooks }));
-  return root;
+  return writeClaudePlugin(join(ws.dir, `plugins${ws.n}`, name), name, hooks);
 }
 
 async function wire(agent: 'codex' | 'gemini', body: Record<string, unknown>) {
-  const run = await runBin(['wire', agent], { cwd: repo, env: env(), stdin: JSON.stringify(body) });
+  const run = await runBin(['wire', agent], {
+    cwd: ws.repo,
+    env: ws.env(),
+    stdin: JSON.stringify(body),
+  });
   expect(run.code, run.stderr).toBe(0);
   return run.stdout === '' ? null : (JSON.parse(run.stdout) as Record<string, any>);
 }
 
 const gemini = (session: string, event: string, fields: Record<string, unknown> = {}) => ({
   session_id: session,
-  transcript_path: join(home, 't.jsonl'),
-  cwd: repo,
+  transcript_path: join(ws.home, 't.jsonl'),
+  cwd: ws.repo,
   hook_event_name: event,
   timestamp: '2026-12-02T06:18:49.011Z',
   ...fields,
@@ -78,8 +52,8 @@ const shell = (command: string) => ({
 const codex = (session: string, event: string, fields: Record<string, unknown> = {}) => ({
   session_id: session,
   turn_id: 't1',
-  transcript_path: join(home, 't.jsonl'),
-  cwd: repo,
+  transcript_path: join(ws.home, 't.jsonl'),
+  cwd: ws.repo,
   hook_event_name: event,
   model: 'gpt-5',
   permission_mode: 'bypassPermissions',

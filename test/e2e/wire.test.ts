@@ -3,11 +3,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, ensureBuilt, runBin } from '../helpers/built-bin.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, runBin } from '../helpers/built-bin.js';
 import { HANDLERS } from '../helpers/session-workspace.js';
 import { killHostWhileHandlerRuns } from '../engine/runner-fixtures.js';
-import { makeTempDir, printsJson, removeDir } from '../ops/dispatch-helpers.js';
+import { printsJson } from '../ops/dispatch-helpers.js';
+import { useBinWorkspace } from '../helpers/bin-workspace.js';
+import { writeClaudePlugin } from '../helpers/claude-plugin.js';
 
 // Issue 13 items 3-4: `hookpm wire <agent>`, the handler link writes, on per-session pins (engine.md
 // R1). The payloads are the ones Claude Code 2.1.332 sends (test/agents/claude-code.ts lists them).
@@ -15,32 +17,9 @@ import { makeTempDir, printsJson, removeDir } from '../ops/dispatch-helpers.js';
 const GUARD = fileURLToPath(new URL('../../registry-fixtures/plugins/guard', import.meta.url));
 const FORCE_PUSH = 'git push --force origin main';
 
-let dir: string;
-let home: string;
-let repo: string;
-let n = 0;
+const ws = useBinWorkspace('e2e-wire');
 
-beforeAll(() => {
-  ensureBuilt();
-  dir = makeTempDir('e2e-wire');
-});
-afterAll(() => removeDir(dir));
-beforeEach(async () => {
-  n += 1;
-  home = join(dir, `home${n}`);
-  repo = join(dir, `repo${n}`);
-  await mkdir(join(repo, '.git'), { recursive: true });
-  await mkdir(home, { recursive: true });
-});
-
-const env = (): Record<string, string> => ({
-  PATH: process.env.PATH ?? '',
-  HOME: home,
-  HOOKPM_HOME: join(home, 'hookpm'),
-  NO_COLOR: '1',
-});
-const hookpm = (args: string[], stdin?: string) =>
-  runBin(args, { cwd: repo, env: env(), ...(stdin === undefined ? {} : { stdin }) });
+const hookpm = (args: string[], stdin?: string) => ws.hookpm(args, { stdin });
 
 async function ok(args: string[]): Promise<string> {
   const run = await hookpm(args);
@@ -50,15 +29,7 @@ async function ok(args: string[]): Promise<string> {
 
 /** A plugin directory with one hooks document. */
 async function plugin(name: string, hooks: Record<string, unknown>): Promise<string> {
-  const root = join(dir, `plugins${n}`, name);
-  await mkdir(join(root, '.claude-plugin'), { recursive: true });
-  await mkdir(join(root, 'hooks'), { recursive: true });
-  await writeFile(
-    join(root, '.claude-plugin', 'plugin.json'),
-    JSON.stringify({ name, version: '1.0.0' }),
-  );
-  await writeFile(join(root, 'hooks', 'hooks.json'), JSON.stringify({ hooks }));
-  return root;
+  return writeClaudePlugin(join(ws.dir, `plugins${ws.n}`, name), name, hooks);
 }
 
 const contextPlugin = () =>
@@ -84,8 +55,8 @@ const contextPlugin = () =>
 function payload(event: string, session: string, extra: Record<string, unknown> = {}): string {
   const common = {
     session_id: session,
-    transcript_path: join(home, 't.jsonl'),
-    cwd: repo,
+    transcript_path: join(ws.home, 't.jsonl'),
+    cwd: ws.repo,
     hook_event_name: event,
   };
   return JSON.stringify({ ...common, ...extra });
@@ -161,7 +132,7 @@ describe('hookpm wire claude (issue 13 item 3)', () => {
   });
 
   it("security: SIGKILL of `hookpm wire` while a plugin's handler runs leaves no handler alive (the watchdog kills it)", async () => {
-    const pidFile = join(dir, `wire-sleeper-${n}`);
+    const pidFile = join(ws.dir, `wire-sleeper-${ws.n}`);
     const sleeper = {
       type: 'command',
       command: `sh record-pid-and-sleep.sh ${pidFile}`,
@@ -170,8 +141,8 @@ describe('hookpm wire claude (issue 13 item 3)', () => {
     await ok(['install', await plugin('sleeper', { PreToolUse: [{ hooks: [sleeper] }] }), '--yes']);
     await wire(start('s9'));
     const child = spawn(process.execPath, [BIN, 'wire', 'claude'], {
-      cwd: repo,
-      env: env(),
+      cwd: ws.repo,
+      env: ws.env(),
       stdio: ['pipe', 'ignore', 'ignore'],
     });
     child.stdin.end(bash('s9', 'ls'));
@@ -179,19 +150,19 @@ describe('hookpm wire claude (issue 13 item 3)', () => {
   });
 
   it("X5: a plugin's handler under `hookpm wire` sees no GH_PAT or MYSQL_PWD, unless settings.json env.pass names it", async () => {
-    const envDump = join(dir, `wire-env-${n}`);
+    const envDump = join(ws.dir, `wire-env-${ws.n}`);
     const dump = { type: 'command', command: `env > '${envDump}'` };
     await ok(['install', await plugin('dump', { PreToolUse: [{ hooks: [dump] }] }), '--yes']);
-    const secrets = { ...env(), GH_PAT: 'gh-pat-secret', MYSQL_PWD: 'mysql-secret' };
+    const secrets = { ...ws.env(), GH_PAT: 'gh-pat-secret', MYSQL_PWD: 'mysql-secret' };
     const run = () =>
-      runBin(['wire', 'claude'], { cwd: repo, env: secrets, stdin: bash('s8', 'ls') });
+      runBin(['wire', 'claude'], { cwd: ws.repo, env: secrets, stdin: bash('s8', 'ls') });
     expect((await run()).code).toBe(0);
     const filtered = readFileSync(envDump, 'utf8');
     expect(filtered).not.toContain('gh-pat-secret');
     expect(filtered).not.toContain('mysql-secret');
-    await mkdir(join(home, 'hookpm', 'config'), { recursive: true });
+    await mkdir(join(ws.home, 'hookpm', 'config'), { recursive: true });
     await writeFile(
-      join(home, 'hookpm', 'config', 'settings.json'),
+      join(ws.home, 'hookpm', 'config', 'settings.json'),
       JSON.stringify({ env: { pass: ['GH_PAT'] } }),
     );
     expect((await run()).code).toBe(0);
@@ -296,24 +267,24 @@ describe('per-session pins (issue 13 item 4, engine.md R1)', () => {
     await ok(['install', GUARD, '--yes']);
     await wire(start('u'));
     const trees = () =>
-      readdirSync(join(home, 'hookpm', 'data', 'plugins')).filter((d) => d.startsWith('guard-'));
+      readdirSync(join(ws.home, 'hookpm', 'data', 'plugins')).filter((d) => d.startsWith('guard-'));
     await ok(['uninstall', 'guard']);
     expect(trees()).toHaveLength(1);
     expect((await wire(bash('u', FORCE_PUSH))).out?.hookSpecificOutput?.permissionDecision).toBe(
       'deny',
     );
     await wire(payload('SessionEnd', 'u', { reason: 'other' }));
-    expect(readdirSync(join(home, 'hookpm', 'data', 'sessions'))).toEqual([]);
+    expect(readdirSync(join(ws.home, 'hookpm', 'data', 'sessions'))).toEqual([]);
     await ok(['install', await contextPlugin(), '--yes']);
     expect(
-      readdirSync(join(home, 'hookpm', 'data', 'plugins')).filter((d) => d.startsWith('guard-')),
+      readdirSync(join(ws.home, 'hookpm', 'data', 'plugins')).filter((d) => d.startsWith('guard-')),
     ).toEqual([]);
   });
 
   it('Q6: a pinned plugin whose files change is left out at the next event, with plugin_tampered on stderr', async () => {
     await ok(['install', GUARD, '--yes']);
     await wire(start('t'));
-    const plugins = join(home, 'hookpm', 'data', 'plugins');
+    const plugins = join(ws.home, 'hookpm', 'data', 'plugins');
     const versions = join(
       plugins,
       readdirSync(plugins).find((d) => d.startsWith('guard-'))!,
@@ -328,7 +299,7 @@ describe('per-session pins (issue 13 item 4, engine.md R1)', () => {
   it('Q6, issue 15 item 4: a file the pinned plugin created in its folder keeps it running; a created manifest does not', async () => {
     await ok(['install', GUARD, '--yes']);
     await wire(start('w'));
-    const plugins = join(home, 'hookpm', 'data', 'plugins');
+    const plugins = join(ws.home, 'hookpm', 'data', 'plugins');
     const versions = join(
       plugins,
       readdirSync(plugins).find((d) => d.startsWith('guard-'))!,

@@ -3,6 +3,7 @@ import { reduceResults } from '../../src/engine/reduce.js';
 import type { HandlerRun } from '../../src/engine/types.js';
 import type { EventName } from '../../src/hooks/events.js';
 import { exitRun, jsonRun, makeHandler, makeRun } from './helpers.js';
+import { neutralResult } from '../helpers/neutral-result.js';
 
 const SNAPSHOT = 'a'.repeat(64);
 
@@ -577,19 +578,6 @@ describe('cli.md 3: result shape', () => {
   });
 
   it('cli.md 3: no runs reduce to the neutral result', () => {
-    expect(reduce('Stop', [])).toEqual({
-      event: 'Stop',
-      snapshotId: SNAPSHOT,
-      continue: true,
-      stopReason: null,
-      systemMessages: [],
-      context: [],
-      permission: null,
-      feedback: [],
-      continueLoop: false,
-      suppressOriginalPrompt: false,
-      diagnostics: [],
-      runs: [],
-    });
+    expect(reduce('Stop', [])).toEqual(neutralResult('Stop', SNAPSHOT));
   });
 });

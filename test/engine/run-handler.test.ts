@@ -157,6 +157,16 @@ describe('X3 / V1 / V2: argv without a shell, commands under /bin/sh -c', () => 
     PLUGIN_DATA: '/data/demo',
   };
 
+  /** Arguments that name no plugin variable as ${VAR}: passed through as written. */
+  const UNEXPANDED = [
+    '$CLAUDE_PLUGIN_ROOT',
+    '${HOME}',
+    '$(touch pwned)',
+    '`touch pwned2`',
+    '*',
+    'a b; c',
+  ];
+
   it('X3/V2: argv runs directly; ${VAR} of the plugin variables is substituted, nothing else expanded', async () => {
     const handler = argvHandler(
       [
@@ -164,12 +174,7 @@ describe('X3 / V1 / V2: argv without a shell, commands under /bin/sh -c', () => 
         '${CLAUDE_PLUGIN_ROOT}/bin',
         '${PLUGIN_DATA}',
         '${CLAUDE_PROJECT_DIR}',
-        '$CLAUDE_PLUGIN_ROOT',
-        '${HOME}',
-        '$(touch pwned)',
-        '`touch pwned2`',
-        '*',
-        'a b; c',
+        ...UNEXPANDED,
       ],
       { plugin: 'demo@local', origin: 'plugin', pluginEnv },
     );
@@ -178,12 +183,7 @@ describe('X3 / V1 / V2: argv without a shell, commands under /bin/sh -c', () => 
       '/plugins/demo/bin',
       '/data/demo',
       work,
-      '$CLAUDE_PLUGIN_ROOT',
-      '${HOME}',
-      '$(touch pwned)',
-      '`touch pwned2`',
-      '*',
-      'a b; c',
+      ...UNEXPANDED,
     ]);
     noPwnedFiles(work);
   });

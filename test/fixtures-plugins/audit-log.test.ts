@@ -1,20 +1,11 @@
 import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkPluginFiles, groupMatches } from './plugin-files.js';
-import { makeSandbox, payload, runHook } from './run-hook.js';
+import { payload, runHook, useSandboxes } from './run-hook.js';
 import type { HookSandbox } from './run-hook.js';
 
-const boxes: HookSandbox[] = [];
-afterEach(() => {
-  for (const box of boxes.splice(0)) box.cleanup();
-});
-
-function sandbox(): HookSandbox {
-  const box = makeSandbox('audit-log');
-  boxes.push(box);
-  return box;
-}
+const sandbox = useSandboxes('audit-log');
 
 function lines(box: HookSandbox): any[] {
   return readFileSync(join(box.data, 'audit.jsonl'), 'utf8')

@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
-import { checkPluginFiles, groupMatches } from './plugin-files.js';
-import { makeSandbox, payload, runHook } from './run-hook.js';
+import { describe, expect, it } from 'vitest';
+import { checkPluginFiles, expectGroupMatches } from './plugin-files.js';
+import { payload, runHook, useSandboxes } from './run-hook.js';
 import type { HookSandbox } from './run-hook.js';
 
 const REAL_PRETTIER = resolve(
@@ -11,16 +11,7 @@ const REAL_PRETTIER = resolve(
   '../../../node_modules/prettier/bin/prettier.cjs',
 );
 
-const boxes: HookSandbox[] = [];
-afterEach(() => {
-  for (const box of boxes.splice(0)) box.cleanup();
-});
-
-function sandbox(): HookSandbox {
-  const box = makeSandbox('format-on-write');
-  boxes.push(box);
-  return box;
-}
+const sandbox = useSandboxes('format-on-write');
 
 function write(
   box: HookSandbox,
@@ -45,12 +36,12 @@ function write(
 describe('format-on-write (example plugin)', () => {
   it('P2, C1, E1-E2: its manifest and hooks.json are valid, with one PostToolUse handler', () => {
     checkPluginFiles('format-on-write', ['PostToolUse']);
-    expect(groupMatches('format-on-write', 'PostToolUse', 'Write')).toBe(true);
-    expect(groupMatches('format-on-write', 'PostToolUse', 'Edit')).toBe(true);
-    expect(groupMatches('format-on-write', 'PostToolUse', 'MultiEdit')).toBe(true);
-    expect(groupMatches('format-on-write', 'PostToolUse', 'WriteFile')).toBe(false);
-    expect(groupMatches('format-on-write', 'PostToolUse', 'Read')).toBe(false);
-    expect(groupMatches('format-on-write', 'PostToolUse', 'NotebookEdit')).toBe(false);
+    expectGroupMatches(
+      'format-on-write',
+      'PostToolUse',
+      ['Write', 'Edit', 'MultiEdit'],
+      ['WriteFile', 'Read', 'NotebookEdit'],
+    );
   });
 
   it("formats a written TypeScript file with the project's own prettier and says so (L1, L2)", async () => {

@@ -1,20 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkPluginFiles } from './plugin-files.js';
-import { makeSandbox, payload, runHook } from './run-hook.js';
+import { payload, runHook, useSandboxes } from './run-hook.js';
 import type { HookSandbox } from './run-hook.js';
 
-const boxes: HookSandbox[] = [];
-afterEach(() => {
-  for (const box of boxes.splice(0)) box.cleanup();
-});
-
-function sandbox(): HookSandbox {
-  const box = makeSandbox('notify-on-stop');
-  boxes.push(box);
-  return box;
-}
+const sandbox = useSandboxes('notify-on-stop');
 
 /** A fake notifier that records each argument on its own line, then exits with `code`. */
 function recorder(box: HookSandbox, name: string, code = 0): string {

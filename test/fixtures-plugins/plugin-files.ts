@@ -55,3 +55,14 @@ export function groupMatches(name: string, event: string, value: string): boolea
   const field = EVENTS[event].matcherField;
   return matcherAccepts(compiled.matcher, event, field === null ? {} : { [field]: value });
 }
+
+/** The plugin's first `event` group matches each of `matching` and none of `notMatching`. */
+export function expectGroupMatches(
+  name: string,
+  event: string,
+  matching: string[],
+  notMatching: string[] = [],
+): void {
+  for (const value of matching) expect(groupMatches(name, event, value), value).toBe(true);
+  for (const value of notMatching) expect(groupMatches(name, event, value), value).toBe(false);
+}

@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { GIT as GIT_TOOL, INSTALL_TIMEOUT_MS, requireTool } from '../helpers/system-package.js';
-import { checkPluginFiles, groupMatches } from './plugin-files.js';
-import { makeSandbox, payload, runHook } from './run-hook.js';
+import { checkPluginFiles, expectGroupMatches } from './plugin-files.js';
+import { payload, runHook, useSandboxes } from './run-hook.js';
 import type { HookSandbox } from './run-hook.js';
 
 let GIT: string;
@@ -12,17 +12,7 @@ beforeAll(async () => {
   GIT = await requireTool(GIT_TOOL);
 }, INSTALL_TIMEOUT_MS);
 
-const boxes: HookSandbox[] = [];
-afterEach(() => {
-  for (const box of boxes.splice(0)) box.cleanup();
-});
-
-function sandbox(): HookSandbox {
-  const box = makeSandbox('project-context');
-  box.addTool('git', { link: GIT });
-  boxes.push(box);
-  return box;
-}
+const sandbox = useSandboxes('project-context', (box) => box.addTool('git', { link: GIT }));
 
 function git(box: HookSandbox, ...args: string[]): void {
   execFileSync(GIT, args, {
@@ -55,10 +45,12 @@ const start = (box: HookSandbox) =>
 describe('project-context (example plugin)', () => {
   it('P2, C1, E1-E2: its manifest and hooks.json are valid, with SessionStart matching startup|resume', () => {
     checkPluginFiles('project-context', ['SessionStart']);
-    expect(groupMatches('project-context', 'SessionStart', 'startup')).toBe(true);
-    expect(groupMatches('project-context', 'SessionStart', 'resume')).toBe(true);
-    expect(groupMatches('project-context', 'SessionStart', 'clear')).toBe(false);
-    expect(groupMatches('project-context', 'SessionStart', 'compact')).toBe(false);
+    expectGroupMatches(
+      'project-context',
+      'SessionStart',
+      ['startup', 'resume'],
+      ['clear', 'compact'],
+    );
   });
 
   it('L2: injects branch, the last 5 commits, the uncommitted count and CONTEXT.md as additionalContext', async () => {

@@ -17,6 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterEach } from 'vitest';
 
 export const PLUGINS_DIR = resolve(
   fileURLToPath(import.meta.url),
@@ -149,4 +150,24 @@ export async function runHook(
     });
   });
   return { code, stdout, stderr, json: stdout.trim() === '' ? null : JSON.parse(stdout) };
+}
+
+/**
+ * Registers the hook that removes, after each test, the sandboxes of `plugin` the returned
+ * function made; `prepare` runs on each new sandbox (tools a test needs on PATH, say).
+ */
+export function useSandboxes(
+  plugin: string,
+  prepare: (box: HookSandbox) => void = () => {},
+): () => HookSandbox {
+  const boxes: HookSandbox[] = [];
+  afterEach(() => {
+    for (const box of boxes.splice(0)) box.cleanup();
+  });
+  return () => {
+    const box = makeSandbox(plugin);
+    prepare(box);
+    boxes.push(box);
+    return box;
+  };
 }

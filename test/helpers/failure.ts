@@ -34,3 +34,17 @@ export async function failsCleanly(
   expect(await hashStore(paths)).toEqual(before);
   return error;
 }
+
+/** The code of the HookpmError that `work` fails with (see failure). */
+export async function codeOf(work: Promise<unknown> | (() => Promise<unknown>)): Promise<string> {
+  return (await failure(work)).code;
+}
+
+/** What `run` returns, or the code of the HookpmError it throws ('other' for anything else). */
+export function outcomeOf(run: () => unknown): unknown {
+  try {
+    return run();
+  } catch (error) {
+    return isHookpmError(error) ? error.code : 'other';
+  }
+}

@@ -97,3 +97,8 @@ export async function startFakeNpmRegistry(
     close: () => new Promise<void>((done) => server.close(() => done())),
   };
 }
+
+/** A package with one published version, `version`, which is also `latest`. */
+export function onlyVersion(version: string, files: Readonly<Record<string, string>>): FakePackage {
+  return { distTags: { latest: version }, versions: { [version]: { files } } };
+}

@@ -2,15 +2,14 @@
  * A throw-away workspace for session tests: a temporary HOME (user hooks under
  * `<home>/.deepagents/hooks.json`), HOOKPM_HOME below it, and a project directory with `.git`.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach } from 'vitest';
+export { BIN, ensureBuilt } from './built-bin.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const BIN = join(ROOT, 'bin', 'hookpm.js');
 export const HANDLERS = join(ROOT, 'test', 'fixtures', 'handlers');
 
 export interface SessionWorkspace {
@@ -61,61 +60,16 @@ export function sleeperGroup(pidFile: string, matcher?: string): unknown[] {
   return [{ ...(matcher === undefined ? {} : { matcher }), hooks: [handler] }];
 }
 
-/** Whether `pid` is a live process; a zombie (killed, not yet reaped by its parent) is not. */
-export function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    if (existsSync('/proc/self/stat')) return false;
-  }
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
- * Whether `pid` is gone within `timeoutMs`: a SIGKILL takes effect when the kernel next schedules
- * the process, a moment after the sender (which may have exited since) sent it.
+ * Registers the hooks that make a fresh workspace before each test and remove it after; the
+ * returned object takes each new workspace's fields. Hooks the caller registers later run after
+ * the making, and (vitest runs after-hooks as a stack) before the removal.
  */
-export async function goneWithin(pid: number, timeoutMs = 1000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (isAlive(pid)) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return true;
-}
-
-/** Polls until `file` holds a pid, and returns it. */
-export async function waitForPid(file: string, timeoutMs = 10_000): Promise<number> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const text = existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
-    if (/^\d+$/.test(text)) return Number(text);
-    if (Date.now() > deadline) throw new Error(`no pid in ${file} after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-/** Builds dist/ when it is missing or older than a source file (`npm test` builds first anyway). */
-export function ensureBuilt(): void {
-  const main = join(ROOT, 'dist', 'cli', 'main.js');
-  const newest = (d: string): number =>
-    Math.max(
-      0,
-      ...readdirSync(d).map((name) => {
-        const entry = statSync(join(d, name));
-        return entry.isDirectory() ? newest(join(d, name)) : entry.mtimeMs;
-      }),
-    );
-  if (existsSync(main) && statSync(main).mtimeMs >= newest(join(ROOT, 'src'))) return;
-  spawnSync(
-    process.execPath,
-    [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'],
-    { cwd: ROOT, stdio: 'ignore' },
-  );
+export function useSessionWorkspace(): SessionWorkspace {
+  const ws = {} as SessionWorkspace;
+  beforeEach(async () => {
+    Object.assign(ws, await makeSessionWorkspace());
+  });
+  afterEach(() => ws.cleanup());
+  return ws;
 }

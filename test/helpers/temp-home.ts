@@ -1,6 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
+import { resolveStorePaths } from '../../src/store/paths.js';
+import type { StorePaths } from '../../src/store/store-paths.js';
 
 /** A temporary directory used as HOME and HOOKPM_HOME; `env` is what child processes get. */
 export interface TempHome {
@@ -19,4 +22,21 @@ export async function makeTempHome(prefix = 'hookpm-home-'): Promise<TempHome> {
     HOOKPM_HOME: join(dir, 'hookpm'),
   };
   return { dir, env, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** A temporary home per test and the store paths its environment resolves to. */
+export interface TempStore {
+  home: TempHome;
+  paths: StorePaths;
+}
+
+/** Registers the hooks that make a temporary home before each test and remove it after. */
+export function useTempStore(prefix?: string): TempStore {
+  const store = {} as TempStore;
+  beforeEach(async () => {
+    store.home = await makeTempHome(prefix);
+    store.paths = resolveStorePaths(store.home.env);
+  });
+  afterEach(() => store.home.cleanup());
+  return store;
 }

@@ -7,6 +7,7 @@ import { writeFileDurable } from '../../src/io/durable-write.js';
 import { runChild } from '../helpers/child.js';
 import { compiledSandbox } from '../helpers/compile-src.js';
 import { MOUNT, requireTool, UNSHARE } from '../helpers/system-package.js';
+import { codeOf } from '../helpers/failure.js';
 
 const writer = fileURLToPath(new URL('../fixtures/store/durable-writer.mjs', import.meta.url));
 const sandbox = compiledSandbox('hookpm-durable-');
@@ -20,15 +21,6 @@ async function inMountNamespace(script: string, args: string[]): Promise<unknown
     [...unshare, 'sh', '-ec', script, 'sh', ...args],
     sandbox.env,
   );
-}
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  const error: unknown = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isHookpmError(error)) throw new Error(`expected a HookpmError, got ${String(error)}`);
-  return error.code;
 }
 
 describe('writeFileDurable', () => {

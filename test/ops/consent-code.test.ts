@@ -5,43 +5,31 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { HookpmError } from '../../src/errors.js';
-import { installPlugins } from '../../src/ops/install/install.js';
 import type { OperationContext } from '../../src/ops/steps/context/operation-context.js';
 import { enablePlugin } from '../../src/ops/plugins/enable.js';
 import { switchHooks } from '../../src/ops/plugins/hook-switch.js';
-import { updatePlugins, type UpdateOptions } from '../../src/ops/plugins/update.js';
+import { type UpdateOptions } from '../../src/ops/plugins/update.js';
 import { reviewPlugin } from '../../src/ops/review/review.js';
 import { loadSnapshot } from '../../src/ops/run/load-snapshot.js';
 import { readState } from '../../src/store/state/state.js';
 import { failsCleanly, failure } from '../helpers/failure.js';
-import {
-  publishTree,
-  startPluginRegistry,
-  type ServedRegistry,
-} from '../helpers/plugin-registry.js';
+import { publishTree } from '../helpers/plugin-registry.js';
 import { hashStore } from '../helpers/store-snapshot.js';
 import type { TreeFile } from '../store/plugin-tree.js';
-import { makeWorld, type World } from './plugin-fixture.js';
+import { acmeAt, installSpecs, updateNames, useRegistryWorld } from '../helpers/registry-world.js';
 
-let world: World;
-let acme: ServedRegistry;
+const fx = useRegistryWorld();
 let ctx: OperationContext;
 
-beforeEach(async () => {
-  world = await makeWorld();
-  acme = await startPluginRegistry('acme');
+beforeEach(() => {
   ctx = {
-    paths: world.paths,
+    paths: fx.world.paths,
     now: () => new Date('2026-11-30T12:00:00.000Z'),
-    defaults: { acme: { location: acme.url, kind: 'index', addedAt: '2026-11-30T00:00:00.000Z' } },
+    defaults: acmeAt(fx.acme.url),
     fetch: { retries: 0, deadlineMs: 4000, headersTimeoutMs: 2000, connectTimeoutMs: 2000 },
   };
-});
-afterEach(async () => {
-  await acme.close();
-  await world.cleanup();
 });
 
 const RUN_SH = '#!/bin/sh\n# reads the event and says nothing\ncat > /dev/null\nexit 0\n';
@@ -67,42 +55,26 @@ function guard(
 }
 
 const publish = (version: string, files: Record<string, TreeFile>, executable: string[] = []) =>
-  publishTree(acme, 'guard', version, files, executable);
+  publishTree(fx.acme, 'guard', version, files, executable);
 
-const install = (spec: string) =>
-  installPlugins(ctx, {
-    specs: [spec],
-    cwd: world.dir,
-    enable: 'yes',
-    force: false,
-    dryRun: false,
-  });
+const install = (spec: string) => installSpecs(ctx, fx.world.dir, [spec]);
 
-const update = (over: Partial<UpdateOptions> = {}) =>
-  updatePlugins(ctx, {
-    names: [],
-    cwd: world.dir,
-    enable: 'ask',
-    dryRun: false,
-    allowDowngrade: false,
-    includePrerelease: false,
-    ...over,
-  });
+const update = (over: Partial<UpdateOptions> = {}) => updateNames(ctx, fx.world.dir, over);
 
-const record = async () => (await readState(world.paths)).plugins['guard@acme']!;
-const review = () => reviewPlugin(world.paths, { target: 'guard', cwd: world.dir });
+const record = async () => (await readState(fx.world.paths)).plugins['guard@acme']!;
+const review = () => reviewPlugin(fx.world.paths, { target: 'guard', cwd: fx.world.dir });
 
 /** The store must be byte-identical after `work` fails with `code`. */
 const refusedCleanly = (code: string, work: () => Promise<unknown>): Promise<HookpmError> =>
-  failsCleanly(world.paths, code, work);
+  failsCleanly(fx.world.paths, code, work);
 
 /** The plugin handlers a snapshot would run now: [id, command]. */
 async function running(): Promise<string[][]> {
   const { snapshot } = await loadSnapshot({
-    cwd: world.dir,
-    home: world.home,
+    cwd: fx.world.dir,
+    home: fx.world.home,
     trustProject: false,
-    store: world.paths,
+    store: fx.world.paths,
   });
   return snapshot.handlers.filter((h) => h.plugin !== null).map((h) => [h.id, h.command]);
 }
@@ -194,11 +166,11 @@ describe('the consent covers the plugin code (issue 14 item 1; plugins.md Q5)', 
 
   it('--dry-run: consent `required` with the code diff in the plan review; the store is byte-identical', async () => {
     await publish('1.1.0', guard('1.1.0', { files: { 'scripts/run.sh': `${RUN_SH}echo more\n` } }));
-    const before = await hashStore(world.paths);
+    const before = await hashStore(fx.world.paths);
     const plan = (await update({ dryRun: true })).installed[0]!.plan!;
     expect(plan.consent).toBe('required');
     expect(plan.review.codeDiff?.files.map((f) => f.path)).toEqual(['scripts/run.sh']);
-    expect(await hashStore(world.paths)).toEqual(before);
+    expect(await hashStore(fx.world.paths)).toEqual(before);
   });
 
   it('Q6: when the consented tree was edited after install, what changed cannot be told, so an update waits', async () => {

@@ -1,23 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EventName } from '../../src/hooks/events.js';
 import { dispatchEvent } from '../../src/engine/dispatch.js';
-import {
-  argv,
-  codes,
-  fixture,
-  group,
-  makeTempDir,
-  printsJson,
-  removeDir,
-  sh,
-  userSnapshot,
-} from './dispatch-helpers.js';
+import { argv, codes, fixture, group, printsJson, sh, userSnapshot } from './dispatch-helpers.js';
+import { useTempDir } from '../helpers/temp-dir.js';
 
-let dir: string;
-beforeAll(() => {
-  dir = makeTempDir('dispatch-output');
-});
-afterAll(() => removeDir(dir));
+const tmp = useTempDir('dispatch-output');
 
 /** Dispatches `event` to one match-all group of shell commands, each its own handler. */
 function dispatchTo(
@@ -26,7 +13,7 @@ function dispatchTo(
   input: Record<string, unknown> = {},
   count = 0,
 ) {
-  const snapshot = userSnapshot(dir, { [event]: [group(null, ...commands.map((c) => sh(c)))] });
+  const snapshot = userSnapshot(tmp.dir, { [event]: [group(null, ...commands.map((c) => sh(c)))] });
   return dispatchEvent(snapshot, event, input, { continuationCount: count });
 }
 
@@ -61,7 +48,7 @@ describe('exit codes and output (engine.md section 8, K and L)', () => {
   });
 
   it('K2: exit 2 ignores stdout and blocks with the trimmed stderr, or the generic reason', async () => {
-    const snapshot = userSnapshot(dir, {
+    const snapshot = userSnapshot(tmp.dir, {
       PreToolUse: [group('Bash', argv([fixture('exit-with.sh'), '2', '  no rm please \n']))],
       PostToolUse: [group(null, sh(`${printsJson({ systemMessage: 'ignored' })}; exit 2`))],
     });
@@ -268,7 +255,7 @@ describe('Stop continuations (engine.md section 9, O)', () => {
   });
 
   it('O3: a Stop hook that always blocks yields continueLoop true for counts 0-7 and continuation_cap at 8', async () => {
-    const snapshot = userSnapshot(dir, {
+    const snapshot = userSnapshot(tmp.dir, {
       Stop: [group(null, sh(`echo 'keep going' >&2; exit 2`))],
     });
     const results = await Promise.all(

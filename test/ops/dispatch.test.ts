@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseHooksDocument } from '../../src/hooks/parse-document.js';
 import { buildSnapshot } from '../../src/hooks/snapshot/snapshot.js';
 import { dispatchEvent } from '../../src/engine/dispatch.js';
@@ -18,20 +18,17 @@ import {
   snapshotOf,
   userSnapshot,
 } from './dispatch-helpers.js';
+import { neutralResult } from '../helpers/neutral-result.js';
+import { useTempDir } from '../helpers/temp-dir.js';
 
-let dir: string;
+const tmp = useTempDir('dispatch');
 let n = 0;
 /** A fresh file path under the test directory. */
-const file = (label: string): string => join(dir, `${label}-${(n += 1)}`);
-
-beforeAll(() => {
-  dir = makeTempDir('dispatch');
-});
-afterAll(() => removeDir(dir));
+const file = (label: string): string => join(tmp.dir, `${label}-${(n += 1)}`);
 
 describe('dispatchEvent: running handlers (engine.md section 7)', () => {
   it('X1: two handlers that each sleep 300 ms finish together in under 550 ms', async () => {
-    const snapshot = userSnapshot(dir, {
+    const snapshot = userSnapshot(tmp.dir, {
       Stop: [group(null, sh('sleep 0.3')), group(null, sh('sleep 0.3'))],
     });
     const started = performance.now();
@@ -44,7 +41,7 @@ describe('dispatchEvent: running handlers (engine.md section 7)', () => {
   it('X1: when the first configured handler finishes last, its stopReason still wins', async () => {
     const first = printsJson({ continue: false, stopReason: 'first' });
     const second = printsJson({ continue: false, stopReason: 'second' });
-    const snapshot = userSnapshot(dir, {
+    const snapshot = userSnapshot(tmp.dir, {
       UserPromptSubmit: [group(null, sh(`sleep 0.3; ${first}`), sh(second))],
     });
     const result = await dispatchEvent(snapshot, 'UserPromptSubmit', { prompt: 'hi' });
@@ -60,7 +57,7 @@ describe('dispatchEvent: running handlers (engine.md section 7)', () => {
 
   it('X1: there is no short-circuit: a handler after a deny still runs', async () => {
     const marker = file('ran');
-    const snapshot = userSnapshot(dir, {
+    const snapshot = userSnapshot(tmp.dir, {
       PreToolUse: [group('Bash', sh('echo no >&2; exit 2')), group(null, argv(['touch', marker]))],
     });
     const result = await dispatchEvent(snapshot, 'PreToolUse', { tool_name: 'Bash' });
@@ -74,7 +71,7 @@ describe('dispatchEvent: running handlers (engine.md section 7)', () => {
       const viaArgv = file('stdin-argv');
       const viaShell = file('stdin-sh');
       const hostile = `$(touch pwned) \`touch pwned\` "double" 'single' \\ ; touch pwned`;
-      const snapshot = userSnapshot(dir, {
+      const snapshot = userSnapshot(tmp.dir, {
         PreToolUse: [
           group('Bash', argv([fixture('stdin-to-file.sh'), viaArgv]), sh(`cat > '${viaShell}'`)),
         ],
@@ -91,7 +88,7 @@ describe('dispatchEvent: running handlers (engine.md section 7)', () => {
       expect(readFileSync(viaArgv, 'utf8')).toBe(expected);
       expect(readFileSync(viaShell, 'utf8')).toBe(expected);
       expect(existsSync(join(cwd, 'pwned'))).toBe(false);
-      expect(existsSync(join(dir, 'pwned'))).toBe(false);
+      expect(existsSync(join(tmp.dir, 'pwned'))).toBe(false);
       expect(existsSync(join(process.cwd(), 'pwned'))).toBe(false);
     } finally {
       removeDir(cwd);
@@ -100,7 +97,7 @@ describe('dispatchEvent: running handlers (engine.md section 7)', () => {
 
   it('X2: the common fields come from the host; stop_hook_active is continuationCount > 0 on Stop', async () => {
     const out = file('stop-stdin');
-    const snapshot = userSnapshot(dir, {
+    const snapshot = userSnapshot(tmp.dir, {
       Stop: [group(null, argv([fixture('stdin-to-file.sh'), out]))],
     });
     await dispatchEvent(
@@ -108,7 +105,7 @@ describe('dispatchEvent: running handlers (engine.md section 7)', () => {
       'Stop',
       { session_id: 'from-input' },
       {
-        cwd: dir,
+        cwd: tmp.dir,
         continuationCount: 2,
         transcriptPath: '/t.jsonl',
         permissionMode: 'plan',
@@ -117,7 +114,7 @@ describe('dispatchEvent: running handlers (engine.md section 7)', () => {
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual({
       session_id: 'from-input',
       transcript_path: '/t.jsonl',
-      cwd: dir,
+      cwd: tmp.dir,
       permission_mode: 'plan',
       hook_event_name: 'Stop',
       stop_hook_active: true,
@@ -125,7 +122,7 @@ describe('dispatchEvent: running handlers (engine.md section 7)', () => {
   });
 
   it('X3: argv runs directly with ${CLAUDE_PROJECT_DIR} substituted and nothing else expanded; a command expands variables itself', async () => {
-    const snapshot = userSnapshot(dir, {
+    const snapshot = userSnapshot(tmp.dir, {
       UserPromptSubmit: [
         group(
           null,
@@ -135,14 +132,14 @@ describe('dispatchEvent: running handlers (engine.md section 7)', () => {
       ],
     });
     const result = await dispatchEvent(snapshot, 'UserPromptSubmit', {});
-    expect(JSON.parse(result.context[0]!)).toEqual([dir, '$HOME', '$(echo x)', '*']);
-    expect(result.context[1]).toBe(dir);
+    expect(JSON.parse(result.context[0]!)).toEqual([tmp.dir, '$HOME', '$(echo x)', '*']);
+    expect(result.context[1]).toBe(tmp.dir);
   });
 
   it('X4: a handler runs in the invocation cwd, as the leader of its own process group', async () => {
     const cwd = makeTempDir('dispatch-x4');
     try {
-      const snapshot = userSnapshot(dir, {
+      const snapshot = userSnapshot(tmp.dir, {
         UserPromptSubmit: [group(null, sh('pwd'), argv([fixture('group-info.sh')]))],
       });
       const result = await dispatchEvent(snapshot, 'UserPromptSubmit', {}, { cwd });
@@ -161,11 +158,11 @@ describe('dispatchEvent: running handlers (engine.md section 7)', () => {
     try {
       const plugin = {
         id: 'envy@test',
-        root: join(dir, 'plugin-root'),
-        data: join(dir, 'plugin-data'),
+        root: join(tmp.dir, 'plugin-root'),
+        data: join(tmp.dir, 'plugin-data'),
       };
       const snapshot = snapshotOf(
-        dir,
+        tmp.dir,
         { origin: 'user', hooks: { UserPromptSubmit: [group(null, sh('env'))] } },
         { origin: 'plugin', plugin, hooks: { UserPromptSubmit: [group(null, sh('env'))] } },
       );
@@ -174,7 +171,7 @@ describe('dispatchEvent: running handlers (engine.md section 7)', () => {
       for (const lines of [user!, fromPlugin!]) {
         expect(lines.some((l) => l.startsWith('OPENAI_API_KEY='))).toBe(false);
         expect(lines.some((l) => l.startsWith('GITHUB_TOKEN='))).toBe(false);
-        expect(lines).toContain(`CLAUDE_PROJECT_DIR=${dir}`);
+        expect(lines).toContain(`CLAUDE_PROJECT_DIR=${tmp.dir}`);
         expect(lines).toContain(`PATH=${process.env.PATH}`);
       }
       expect(user!.some((l) => l.startsWith('CLAUDE_PLUGIN_ROOT='))).toBe(false);
@@ -191,7 +188,9 @@ describe('dispatchEvent: running handlers (engine.md section 7)', () => {
     const grandchildPid = file('grandchild-pid');
     const block = printsJson({ decision: 'block', reason: 'too late' });
     const command = `echo $$ > '${handlerPid}'; ${block}; exec '${fixture('hold-pipes.sh')}' '${grandchildPid}'`;
-    const snapshot = userSnapshot(dir, { PreToolUse: [group(null, sh(command, { timeout: 1 }))] });
+    const snapshot = userSnapshot(tmp.dir, {
+      PreToolUse: [group(null, sh(command, { timeout: 1 }))],
+    });
     const started = performance.now();
     const result = await dispatchEvent(snapshot, 'PreToolUse', { tool_name: 'Bash' });
     expect(performance.now() - started).toBeLessThan(2500);
@@ -208,7 +207,7 @@ describe('dispatchEvent: running handlers (engine.md section 7)', () => {
 
   it('X6: a handler forking a child that ignores SIGTERM is timed out, and the child is SIGKILLed after the grace', async () => {
     const pidFile = file('child-pid');
-    const snapshot = userSnapshot(dir, {
+    const snapshot = userSnapshot(tmp.dir, {
       Notification: [
         group(null, argv([fixture('ignore-term-child.sh'), pidFile], { timeout: 0.5 })),
       ],
@@ -225,7 +224,7 @@ describe('dispatchEvent: running handlers (engine.md section 7)', () => {
 
   it('X6: aborting the signal kills every running handler of the dispatch, which then settles without output', async () => {
     const pidFiles = [file('abort-a'), file('abort-b')];
-    const snapshot = userSnapshot(dir, {
+    const snapshot = userSnapshot(tmp.dir, {
       Stop: pidFiles.map((pidFile) =>
         group(null, argv([fixture('record-pid-and-sleep.sh'), pidFile])),
       ),
@@ -243,7 +242,7 @@ describe('dispatchEvent: running handlers (engine.md section 7)', () => {
   });
 
   it('X7: a handler printing 10 MB completes with stdout_truncated, and its plain output is capped at 10,000 characters (M7)', async () => {
-    const snapshot = userSnapshot(dir, {
+    const snapshot = userSnapshot(tmp.dir, {
       UserPromptSubmit: [
         group(
           null,
@@ -285,7 +284,7 @@ describe('dispatchEvent: running handlers (engine.md section 7)', () => {
       ],
     };
     const snapshot = buildSnapshot({
-      projectDir: dir,
+      projectDir: tmp.dir,
       sources: [{ origin: 'user', file: 'u.json', config }],
     });
     const result = await dispatchEvent(snapshot, 'PreToolUse', { tool_name: 'Bash' });
@@ -302,7 +301,7 @@ describe('dispatchEvent: running handlers (engine.md section 7)', () => {
 
 describe('dispatchEvent: matching and order through dispatch', () => {
   it('E6: when the payload lacks the matcher field, only match-all groups run', async () => {
-    const snapshot = userSnapshot(dir, {
+    const snapshot = userSnapshot(tmp.dir, {
       PostToolUse: [
         group('Bash', sh('echo bash')),
         group(
@@ -325,9 +324,13 @@ describe('dispatchEvent: matching and order through dispatch', () => {
 
   it('S3: results are reduced project, user, then plugins by id, whatever the source order', async () => {
     const say = (text: string) => ({ UserPromptSubmit: [group(null, sh(`echo ${text}`))] });
-    const binding = (id: string) => ({ id, root: join(dir, id), data: join(dir, `${id}-data`) });
+    const binding = (id: string) => ({
+      id,
+      root: join(tmp.dir, id),
+      data: join(tmp.dir, `${id}-data`),
+    });
     const snapshot = snapshotOf(
-      dir,
+      tmp.dir,
       { origin: 'plugin', plugin: binding('zeta@r'), hooks: say('zeta') },
       { origin: 'user', hooks: say('user') },
       { origin: 'plugin', plugin: binding('alpha@r'), hooks: say('alpha') },
@@ -357,7 +360,7 @@ describe('dispatchEvent: matching and order through dispatch', () => {
       { file: 'legacy.json', legacy: true },
     );
     const snapshot = buildSnapshot({
-      projectDir: dir,
+      projectDir: tmp.dir,
       sources: [{ origin: 'user', file: 'legacy.json', config: parsed.config! }],
     });
     const result = await dispatchEvent(snapshot, 'SessionEnd', { reason: 'exit' });
@@ -367,26 +370,13 @@ describe('dispatchEvent: matching and order through dispatch', () => {
   });
 
   it('X1: a dispatch that matches nothing runs nothing and returns the neutral result (cli.md 3)', async () => {
-    const snapshot = userSnapshot(dir, { PreToolUse: [group('Write', sh('exit 2'))] });
+    const snapshot = userSnapshot(tmp.dir, { PreToolUse: [group('Write', sh('exit 2'))] });
     const result = await dispatchEvent(snapshot, 'PreToolUse', { tool_name: 'Bash' });
-    expect(result).toEqual({
-      event: 'PreToolUse',
-      snapshotId: snapshot.id,
-      continue: true,
-      stopReason: null,
-      systemMessages: [],
-      context: [],
-      permission: null,
-      feedback: [],
-      continueLoop: false,
-      suppressOriginalPrompt: false,
-      diagnostics: [],
-      runs: [],
-    });
+    expect(result).toEqual(neutralResult('PreToolUse', snapshot.id));
   });
 
   it('O3: a continuationCount that is not a non-negative integer is a usage error', async () => {
-    const snapshot = userSnapshot(dir, {});
+    const snapshot = userSnapshot(tmp.dir, {});
     await expect(
       dispatchEvent(snapshot, 'Stop', {}, { continuationCount: -1 }),
     ).rejects.toMatchObject({

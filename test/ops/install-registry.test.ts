@@ -5,13 +5,12 @@
  */
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { enablePlugin } from '../../src/ops/plugins/enable.js';
-import { installPlugins } from '../../src/ops/install/install.js';
 import type { InstallOptions } from '../../src/ops/steps/transaction/options.js';
 import type { OperationContext } from '../../src/ops/steps/context/operation-context.js';
 import { uninstallPlugins } from '../../src/ops/plugins/uninstall.js';
-import { updatePlugins, type UpdateOptions } from '../../src/ops/plugins/update.js';
+import { type UpdateOptions } from '../../src/ops/plugins/update.js';
 import { INDEX_MAX_AGE_MS } from '../../src/registry/indexes/load-index.js';
 import { fingerprintTree } from '../../src/store/fingerprint.js';
 import { stagingRoot, tarballCacheDir } from '../../src/store/paths.js';
@@ -24,11 +23,10 @@ import {
   type ServedRegistry,
 } from '../helpers/plugin-registry.js';
 import { hashStore } from '../helpers/store-snapshot.js';
-import { makeWorld, type World } from './plugin-fixture.js';
 import { failsCleanly, failure } from '../helpers/failure.js';
+import { installSpecs, updateNames, useRegistryWorld } from '../helpers/registry-world.js';
 
-let world: World;
-let acme: ServedRegistry;
+const fx = useRegistryWorld();
 let ctx: OperationContext;
 /** The context's clock; moved past INDEX_MAX_AGE_MS when a test needs the cached index revalidated. */
 let clock = Date.parse('2026-11-30T12:00:00.000Z');
@@ -50,59 +48,36 @@ function contextFor(...registries: ServedRegistry[]): OperationContext {
     ]),
   );
   return {
-    paths: world.paths,
+    paths: fx.world.paths,
     now: () => new Date(clock),
     defaults,
     fetch: FAST,
   };
 }
 
-beforeEach(async () => {
-  world = await makeWorld();
-  acme = await startPluginRegistry('acme');
-  ctx = contextFor(acme);
-});
-afterEach(async () => {
-  await acme.close();
-  await world.cleanup();
+beforeEach(() => {
+  ctx = contextFor(fx.acme);
 });
 
 const install = (specs: string[], over: Partial<InstallOptions> = {}) =>
-  installPlugins(ctx, installOptions(specs, over));
+  installSpecs(ctx, fx.world.dir, specs, over);
 
 /** The same install in a context of the network-less command (`--offline`, D5). */
 const installOffline = (specs: string[], over: Partial<InstallOptions> = {}) =>
-  installPlugins({ ...ctx, offline: true }, installOptions(specs, over));
-
-const installOptions = (specs: string[], over: Partial<InstallOptions>): InstallOptions => ({
-  specs,
-  cwd: world.dir,
-  enable: 'yes',
-  force: false,
-  dryRun: false,
-  ...over,
-});
+  installSpecs({ ...ctx, offline: true }, fx.world.dir, specs, over);
 
 const update = (names: string[] = [], over: Partial<UpdateOptions> = {}) =>
-  updatePlugins(ctx, {
-    names,
-    cwd: world.dir,
-    enable: 'ask',
-    dryRun: false,
-    allowDowngrade: false,
-    includePrerelease: false,
-    ...over,
-  });
+  updateNames(ctx, fx.world.dir, { names, ...over });
 
 const ONE = { PreToolUse: ['echo one'] };
 const TWO = { PreToolUse: ['echo one', 'echo two'] };
 
 describe('V1-V2: resolving a registry spec', () => {
   beforeEach(async () => {
-    await publishPlugin(acme, 'guard', '1.0.0', ONE);
-    await publishPlugin(acme, 'guard', '1.1.0', ONE);
-    await publishPlugin(acme, 'guard', '2.0.0-beta.1', ONE, { latest: false });
-    acme.index.plugins['guard']!.distTags['beta'] = '2.0.0-beta.1';
+    await publishPlugin(fx.acme, 'guard', '1.0.0', ONE);
+    await publishPlugin(fx.acme, 'guard', '1.1.0', ONE);
+    await publishPlugin(fx.acme, 'guard', '2.0.0-beta.1', ONE, { latest: false });
+    fx.acme.index.plugins['guard']!.distTags['beta'] = '2.0.0-beta.1';
   });
 
   it('V1: a bare name installs the latest version as guard@acme, with the index integrity and range ^<version>', async () => {
@@ -110,18 +85,18 @@ describe('V1-V2: resolving a registry spec', () => {
     expect(installed).toMatchObject([
       { id: 'guard@acme', version: '1.1.0', status: 'installed', enabled: true },
     ]);
-    const record = (await readState(world.paths)).plugins['guard@acme']!;
+    const record = (await readState(fx.world.paths)).plugins['guard@acme']!;
     expect(record).toMatchObject({ registry: 'acme', range: '^1.1.0', source: 'guard@acme@1.1.0' });
-    expect(record.integrity).toBe(acme.index.plugins['guard']!.versions['1.1.0']!.integrity);
+    expect(record.integrity).toBe(fx.acme.index.plugins['guard']!.versions['1.1.0']!.integrity);
     expect(await fingerprintTree(record.path)).toBe(record.fingerprint);
-    expect(await readdir(stagingRoot(world.paths))).toEqual([]);
+    expect(await readdir(stagingRoot(fx.world.paths))).toEqual([]);
   });
 
   it('V1: name@range, name@tag, name@registry and name@registry@range pick what they say', async () => {
     expect((await install(['guard@~1.0.0'])).installed[0]).toMatchObject({ version: '1.0.0' });
-    expect((await readState(world.paths)).plugins['guard@acme']!.range).toBe('~1.0.0');
+    expect((await readState(fx.world.paths)).plugins['guard@acme']!.range).toBe('~1.0.0');
     expect((await install(['guard@beta'])).installed[0]).toMatchObject({ version: '2.0.0-beta.1' });
-    expect((await readState(world.paths)).plugins['guard@acme']!.range).toBe('beta');
+    expect((await readState(fx.world.paths)).plugins['guard@acme']!.range).toBe('beta');
     expect((await install(['guard@acme'])).installed[0]).toMatchObject({ version: '1.1.0' });
     expect((await install(['guard@acme@1.0.0'])).installed[0]).toMatchObject({ version: '1.0.0' });
   });
@@ -130,8 +105,8 @@ describe('V1-V2: resolving a registry spec', () => {
     const other = await startPluginRegistry('other');
     try {
       await publishPlugin(other, 'guard', '3.0.0', ONE);
-      ctx = contextFor(acme, other);
-      const error = await failsCleanly(world.paths, 'E_AMBIGUOUS', () => install(['guard']));
+      ctx = contextFor(fx.acme, other);
+      const error = await failsCleanly(fx.world.paths, 'E_AMBIGUOUS', () => install(['guard']));
       expect(error.details['ids']).toEqual(['guard@acme', 'guard@other']);
       expect((await install(['guard@other'])).installed[0]).toMatchObject({
         id: 'guard@other',
@@ -157,7 +132,7 @@ describe('V1-V2: resolving a registry spec', () => {
   });
 
   it('V2: a range that matches nothing is E_NO_MATCHING_VERSION listing the nearest versions', async () => {
-    const error = await failsCleanly(world.paths, 'E_NO_MATCHING_VERSION', () =>
+    const error = await failsCleanly(fx.world.paths, 'E_NO_MATCHING_VERSION', () =>
       install(['guard@^5.0.0']),
     );
     expect(error.details['nearest']).toEqual(['2.0.0-beta.1', '1.1.0', '1.0.0']);
@@ -165,15 +140,15 @@ describe('V1-V2: resolving a registry spec', () => {
   });
 
   it('V2: a deprecated version installs with a warning', async () => {
-    acme.index.plugins['guard']!.versions['1.0.0']!.deprecated = 'use 1.1.0';
+    fx.acme.index.plugins['guard']!.versions['1.0.0']!.deprecated = 'use 1.1.0';
     const result = await install(['guard@1.0.0']);
     expect(result.installed[0]).toMatchObject({ version: '1.0.0', status: 'installed' });
     expect(result.notes.join('\n')).toMatch(/deprecated: use 1\.1\.0/);
   });
 
   it('a name no registry has is E_NOT_FOUND; an unknown registry is E_NOT_FOUND naming it', async () => {
-    await failsCleanly(world.paths, 'E_NOT_FOUND', () => install(['nothing']));
-    const error = await failsCleanly(world.paths, 'E_NOT_FOUND', () =>
+    await failsCleanly(fx.world.paths, 'E_NOT_FOUND', () => install(['nothing']));
+    const error = await failsCleanly(fx.world.paths, 'E_NOT_FOUND', () =>
       install(['guard@nowhere@1.0.0']),
     );
     expect(error.message).toContain('nowhere');
@@ -182,11 +157,11 @@ describe('V1-V2: resolving a registry spec', () => {
 
 describe('V3, I3: what was downloaded must be what the index promised', () => {
   it('V3: a registry that later serves another integrity for an installed version is E_INTEGRITY_CHANGED; nothing changes', async () => {
-    await publishPlugin(acme, 'guard', '1.0.0', ONE);
+    await publishPlugin(fx.acme, 'guard', '1.0.0', ONE);
     await install(['guard']);
-    await publishPlugin(acme, 'guard', '1.0.0', TWO);
+    await publishPlugin(fx.acme, 'guard', '1.0.0', TWO);
     clock += INDEX_MAX_AGE_MS + 1000;
-    const error = await failsCleanly(world.paths, 'E_INTEGRITY_CHANGED', () =>
+    const error = await failsCleanly(fx.world.paths, 'E_INTEGRITY_CHANGED', () =>
       install(['guard@1.0.0'], { force: true }),
     );
     expect(error.message).toContain('guard@acme 1.0.0');
@@ -194,24 +169,26 @@ describe('V3, I3: what was downloaded must be what the index promised', () => {
 
   it('I3: a manifest name, version, events or surfaceHash other than the index entry is E_MANIFEST_MISMATCH', async () => {
     const other = await packFiles(pluginTree('other', '1.0.0', ONE));
-    acme.publish('wrongname', '1.0.0', other.bytes);
-    await failsCleanly(world.paths, 'E_MANIFEST_MISMATCH', () => install(['wrongname']));
+    fx.acme.publish('wrongname', '1.0.0', other.bytes);
+    await failsCleanly(fx.world.paths, 'E_MANIFEST_MISMATCH', () => install(['wrongname']));
     const older = await packFiles(pluginTree('wrongver', '0.9.0', ONE));
-    acme.publish('wrongver', '1.0.0', older.bytes);
-    await failsCleanly(world.paths, 'E_MANIFEST_MISMATCH', () => install(['wrongver']));
+    fx.acme.publish('wrongver', '1.0.0', older.bytes);
+    await failsCleanly(fx.world.paths, 'E_MANIFEST_MISMATCH', () => install(['wrongver']));
     const narrow = await packFiles(pluginTree('surf', '1.0.0', ONE));
     const wide = await packFiles(pluginTree('surf', '1.0.0', TWO));
-    acme.publish('surf', '1.0.0', wide.bytes, {
+    fx.acme.publish('surf', '1.0.0', wide.bytes, {
       events: narrow.events,
       surfaceHash: narrow.surfaceHash,
     });
-    const error = await failsCleanly(world.paths, 'E_MANIFEST_MISMATCH', () => install(['surf']));
+    const error = await failsCleanly(fx.world.paths, 'E_MANIFEST_MISMATCH', () =>
+      install(['surf']),
+    );
     expect(error.details['field']).toBe('surfaceHash');
-    acme.publish('evts', '1.0.0', (await packFiles(pluginTree('evts', '1.0.0', ONE))).bytes, {
+    fx.acme.publish('evts', '1.0.0', (await packFiles(pluginTree('evts', '1.0.0', ONE))).bytes, {
       events: ['Stop'],
     });
     expect(
-      (await failsCleanly(world.paths, 'E_MANIFEST_MISMATCH', () => install(['evts']))).details[
+      (await failsCleanly(fx.world.paths, 'E_MANIFEST_MISMATCH', () => install(['evts']))).details[
         'field'
       ],
     ).toBe('events');
@@ -220,49 +197,49 @@ describe('V3, I3: what was downloaded must be what the index promised', () => {
 
 describe('D5: the tarball cache and --offline', () => {
   beforeEach(async () => {
-    await publishPlugin(acme, 'guard', '1.0.0', ONE);
+    await publishPlugin(fx.acme, 'guard', '1.0.0', ONE);
   });
 
   it('D5: a later install of the same version is served from the cache with no tarball request', async () => {
     await install(['guard']);
-    expect(await readdir(tarballCacheDir(world.paths))).toHaveLength(1);
+    expect(await readdir(tarballCacheDir(fx.world.paths))).toHaveLength(1);
     await uninstallPlugins(ctx, { names: ['guard'], keepData: false });
-    const before = acme.requests.filter((p) => p.endsWith('.tgz')).length;
+    const before = fx.acme.requests.filter((p) => p.endsWith('.tgz')).length;
     await install(['guard']);
-    expect(acme.requests.filter((p) => p.endsWith('.tgz')).length).toBe(before);
+    expect(fx.acme.requests.filter((p) => p.endsWith('.tgz')).length).toBe(before);
   });
 
   it('D5: --offline installs from the cached index and tarball with the server gone, and says so', async () => {
     await install(['guard']);
     await uninstallPlugins(ctx, { names: ['guard'], keepData: false });
-    await acme.close();
+    await fx.acme.close();
     const result = await installOffline(['guard']);
     expect(result.installed[0]).toMatchObject({ id: 'guard@acme', version: '1.0.0' });
     expect(result.notes.join('\n')).toMatch(/--offline: using the cached indexes of acme/);
-    acme = await startPluginRegistry('acme');
+    fx.acme = await startPluginRegistry('acme');
   });
 
   it('D5: --offline without a cached index or tarball is E_OFFLINE and nothing is fetched', async () => {
-    await failsCleanly(world.paths, 'E_OFFLINE', () => installOffline(['guard']));
-    expect(acme.requests).toEqual([]);
+    await failsCleanly(fx.world.paths, 'E_OFFLINE', () => installOffline(['guard']));
+    expect(fx.acme.requests).toEqual([]);
     await install(['guard'], { dryRun: true });
-    for (const file of await readdir(tarballCacheDir(world.paths)))
-      await writeFile(join(tarballCacheDir(world.paths), file), 'damaged');
-    await failsCleanly(world.paths, 'E_OFFLINE', () => installOffline(['guard']));
+    for (const file of await readdir(tarballCacheDir(fx.world.paths)))
+      await writeFile(join(tarballCacheDir(fx.world.paths), file), 'damaged');
+    await failsCleanly(fx.world.paths, 'E_OFFLINE', () => installOffline(['guard']));
   });
 });
 
 describe('hookpm update (plugins.md Q5; V2)', () => {
   beforeEach(async () => {
-    await publishPlugin(acme, 'guard', '1.0.0', ONE);
+    await publishPlugin(fx.acme, 'guard', '1.0.0', ONE);
     await install(['guard']);
   });
 
   it('Q5: a widened surface is installed as pending and is E_CONSENT_REQUIRED without --yes; the consented version stays active', async () => {
-    await publishPlugin(acme, 'guard', '1.1.0', TWO);
+    await publishPlugin(fx.acme, 'guard', '1.1.0', TWO);
     const error = await failure(() => update());
     expect(error.code).toBe('E_CONSENT_REQUIRED');
-    const record = (await readState(world.paths)).plugins['guard@acme']!;
+    const record = (await readState(fx.world.paths)).plugins['guard@acme']!;
     expect(record).toMatchObject({
       version: '1.0.0',
       enabled: true,
@@ -274,20 +251,20 @@ describe('hookpm update (plugins.md Q5; V2)', () => {
   });
 
   it('Q5: --yes approves the widened surface; enable approves a waiting one', async () => {
-    await publishPlugin(acme, 'guard', '1.1.0', TWO);
+    await publishPlugin(fx.acme, 'guard', '1.1.0', TWO);
     const result = await update([], { enable: 'yes' });
     expect(result.installed[0]).toMatchObject({
       version: '1.1.0',
       status: 'installed',
       active: true,
     });
-    await publishPlugin(acme, 'guard', '1.2.0', {
+    await publishPlugin(fx.acme, 'guard', '1.2.0', {
       PreToolUse: ['echo one', 'echo two', 'echo three'],
     });
     await failure(() => update());
     const enabled = await enablePlugin({ ...ctx, consent: 'yes' }, { name: 'guard' });
     expect(enabled).toMatchObject({ version: '1.2.0', changed: true });
-    const record = (await readState(world.paths)).plugins['guard@acme']!;
+    const record = (await readState(fx.world.paths)).plugins['guard@acme']!;
     expect(record).toMatchObject({
       version: '1.2.0',
       pending: null,
@@ -296,30 +273,30 @@ describe('hookpm update (plugins.md Q5; V2)', () => {
   });
 
   it('Q5: a surface with only removals carries the consent over', async () => {
-    await publishPlugin(acme, 'guard', '1.1.0', TWO);
+    await publishPlugin(fx.acme, 'guard', '1.1.0', TWO);
     await update([], { enable: 'yes' });
-    await publishPlugin(acme, 'guard', '1.2.0', ONE);
+    await publishPlugin(fx.acme, 'guard', '1.2.0', ONE);
     const result = await update();
     expect(result.installed[0]).toMatchObject({
       version: '1.2.0',
       status: 'installed',
       active: true,
     });
-    expect((await readState(world.paths)).plugins['guard@acme']!.consent?.version).toBe('1.2.0');
+    expect((await readState(fx.world.paths)).plugins['guard@acme']!.consent?.version).toBe('1.2.0');
   });
 
   it('V2: an index that moved backwards is reported, not followed; --allow-downgrade follows it', async () => {
-    await publishPlugin(acme, 'guard', '1.1.0', ONE);
+    await publishPlugin(fx.acme, 'guard', '1.1.0', ONE);
     await update();
-    delete acme.index.plugins['guard']!.versions['1.1.0'];
-    acme.index.plugins['guard']!.distTags['latest'] = '1.0.0';
-    const before = await hashStore(world.paths);
+    delete fx.acme.index.plugins['guard']!.versions['1.1.0'];
+    fx.acme.index.plugins['guard']!.distTags['latest'] = '1.0.0';
+    const before = await hashStore(fx.world.paths);
     const result = await update();
     expect(result.installed).toEqual([]);
     expect(result.skipped).toMatchObject([
       { id: 'guard@acme', reason: 'backwards', version: '1.1.0' },
     ]);
-    expect(await hashStore(world.paths)).toEqual(before);
+    expect(await hashStore(fx.world.paths)).toEqual(before);
     const down = await update([], { allowDowngrade: true });
     expect(down.installed[0]).toMatchObject({ version: '1.0.0', active: true });
   });
@@ -330,24 +307,24 @@ describe('hookpm update (plugins.md Q5; V2)', () => {
   });
 
   it('V3 on update: a pending version the registry now serves with another integrity is E_INTEGRITY_CHANGED', async () => {
-    await publishPlugin(acme, 'guard', '1.1.0', TWO);
+    await publishPlugin(fx.acme, 'guard', '1.1.0', TWO);
     await failure(() => update());
-    await publishPlugin(acme, 'guard', '1.1.0', { PreToolUse: ['echo one', 'echo three'] });
-    await failsCleanly(world.paths, 'E_INTEGRITY_CHANGED', () => update());
+    await publishPlugin(fx.acme, 'guard', '1.1.0', { PreToolUse: ['echo one', 'echo three'] });
+    await failsCleanly(fx.world.paths, 'E_INTEGRITY_CHANGED', () => update());
   });
 });
 
 describe('--dry-run prints the plan and changes nothing', () => {
   it('install, update and uninstall --dry-run leave the state and every tree byte-identical', async () => {
-    await publishPlugin(acme, 'guard', '1.0.0', ONE);
+    await publishPlugin(fx.acme, 'guard', '1.0.0', ONE);
     const planned = await install(['guard'], { dryRun: true });
     expect(planned.installed[0]).toMatchObject({
       status: 'would-install',
       plan: { from: null, to: '1.0.0', files: ['.claude-plugin/plugin.json', 'hooks/hooks.json'] },
     });
     await install(['guard']);
-    await publishPlugin(acme, 'guard', '1.1.0', TWO);
-    const before = await hashStore(world.paths);
+    await publishPlugin(fx.acme, 'guard', '1.1.0', TWO);
+    const before = await hashStore(fx.world.paths);
     const plan = await update([], { dryRun: true });
     expect(plan.installed[0]?.plan).toMatchObject({
       from: '1.0.0',
@@ -357,39 +334,39 @@ describe('--dry-run prints the plan and changes nothing', () => {
     expect(plan.installed[0]?.plan?.diff?.added).toHaveLength(1);
     const gone = await uninstallPlugins(ctx, { names: ['guard'], keepData: false, dryRun: true });
     expect(gone).toMatchObject({ dryRun: true, uninstalled: [{ id: 'guard@acme' }] });
-    expect(await hashStore(world.paths)).toEqual(before);
+    expect(await hashStore(fx.world.paths)).toEqual(before);
   });
 });
 
 describe('D1b: tarball files and URLs belong to `local`', () => {
   it('install ./file.tgz and install http://127.0.0.1/.../x.tgz record <name>@local with the sha512 integrity', async () => {
     const packed = await packFiles(pluginTree('tarred', '1.0.0', ONE));
-    await writeFile(join(world.dir, 'tarred.tgz'), packed.bytes);
+    await writeFile(join(fx.world.dir, 'tarred.tgz'), packed.bytes);
     const fromFile = await install(['./tarred.tgz']);
     expect(fromFile.installed[0]).toMatchObject({
       id: 'tarred@local',
       integrity: packed.integrity,
     });
     const served = await packFiles(pluginTree('served', '2.0.0', ONE));
-    acme.files.set('/x/served.tgz', served.bytes);
-    const fromUrl = await install([`${acme.url}x/served.tgz`]);
+    fx.acme.files.set('/x/served.tgz', served.bytes);
+    const fromUrl = await install([`${fx.acme.url}x/served.tgz`]);
     expect(fromUrl.installed[0]).toMatchObject({
       id: 'served@local',
       version: '2.0.0',
       integrity: served.integrity,
     });
-    const state = await readState(world.paths);
-    expect(state.plugins['served@local']!.source).toBe(`${acme.url}x/served.tgz`);
-    await failsCleanly(world.paths, 'E_OFFLINE', () =>
-      installOffline([`${acme.url}x/served.tgz`], { force: true }),
+    const state = await readState(fx.world.paths);
+    expect(state.plugins['served@local']!.source).toBe(`${fx.acme.url}x/served.tgz`);
+    await failsCleanly(fx.world.paths, 'E_OFFLINE', () =>
+      installOffline([`${fx.acme.url}x/served.tgz`], { force: true }),
     );
   });
 
   it('section 7: several specs install in one transaction; one failure changes nothing', async () => {
-    await publishPlugin(acme, 'a', '1.0.0', ONE);
-    await publishPlugin(acme, 'b', '1.0.0', ONE);
-    acme.publish('c', '1.0.0', Buffer.from('not a tarball'));
-    await failsCleanly(world.paths, 'E_ARCHIVE_CORRUPT', () => install(['a', 'b', 'c']));
+    await publishPlugin(fx.acme, 'a', '1.0.0', ONE);
+    await publishPlugin(fx.acme, 'b', '1.0.0', ONE);
+    fx.acme.publish('c', '1.0.0', Buffer.from('not a tarball'));
+    await failsCleanly(fx.world.paths, 'E_ARCHIVE_CORRUPT', () => install(['a', 'b', 'c']));
     const { installed } = await install(['a', 'b']);
     expect(installed.map((e) => e.id)).toEqual(['a@acme', 'b@acme']);
   });

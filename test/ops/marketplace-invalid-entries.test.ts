@@ -19,6 +19,7 @@ import { ensureBuilt, runBin } from '../helpers/built-bin.js';
 import { failure } from '../helpers/failure.js';
 import { writeFiles } from '../helpers/git-repo.js';
 import { hashStore } from '../helpers/store-snapshot.js';
+import { marketplaceCatalog } from '../helpers/claude-plugin.js';
 
 const STOP = JSON.stringify({
   hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] },
@@ -33,16 +34,14 @@ beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), 'hookpm-mkt-invalid-'));
   market = join(root, 'market');
   await writeFiles(market, {
-    '.claude-plugin/marketplace.json': JSON.stringify({
-      name: 'Market',
-      owner: { name: 'Me' },
-      plugins: [
+    '.claude-plugin/marketplace.json': JSON.stringify(
+      marketplaceCatalog('Market', [
         { name: 'greet', source: './plugins/greet' },
         { name: 'broken', source: './plugins/greet', version: 5 },
         { name: 'liar', source: './plugins/liar' },
         { name: 'missing', source: './plugins/missing' },
-      ],
-    }),
+      ]),
+    ),
     'plugins/greet/plugin.json': JSON.stringify({ name: 'greet', version: '1.0.0' }),
     'plugins/greet/hooks/hooks.json': STOP,
     'plugins/liar/plugin.json': JSON.stringify({ name: 'someone-else', version: '1.0.0' }),

@@ -25,7 +25,7 @@ import { resolveStorePaths, stateFile } from '../../src/store/paths.js';
 import type { StorePaths } from '../../src/store/store-paths.js';
 import { readState } from '../../src/store/state/state.js';
 import type { RegistryRecord } from '../../src/store/state/state-schema.js';
-import { startFakeNpmRegistry } from '../helpers/fake-npm-registry.js';
+import { startFakeNpmRegistry, onlyVersion } from '../helpers/fake-npm-registry.js';
 import { hashStore } from '../helpers/store-snapshot.js';
 import { commitFiles, gitTestEnv, makeRepo, requireGit, writeFiles } from '../helpers/git-repo.js';
 import { INSTALL_TIMEOUT_MS } from '../helpers/system-package.js';
@@ -291,17 +291,10 @@ describe('`<package>@npm` without an added npm registry', () => {
   let close: () => Promise<void>;
   beforeAll(async () => {
     const npm = await startFakeNpmRegistry({
-      'hookpm-stop': {
-        distTags: { latest: '1.0.0' },
-        versions: {
-          '1.0.0': {
-            files: {
-              'plugin.json': JSON.stringify({ name: 'stopper', version: '1.0.0' }),
-              'hooks/hooks.json': JSON.stringify(STOP),
-            },
-          },
-        },
-      },
+      'hookpm-stop': onlyVersion('1.0.0', {
+        'plugin.json': JSON.stringify({ name: 'stopper', version: '1.0.0' }),
+        'hooks/hooks.json': JSON.stringify(STOP),
+      }),
     });
     close = npm.close;
     process.env.HOOKPM_NPM_REGISTRY = npm.url;

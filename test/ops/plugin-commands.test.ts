@@ -228,37 +228,25 @@ describe('list', () => {
     // issue 18 item 8: the install time, as recorded; a fresh install's update time is the same.
     const state = await readState(world.paths);
     expect(Date.parse(state.plugins['alpha@local']?.installedAt ?? '')).not.toBeNaN();
+    /** The row of a plugin installed from `p` (with the recorded times) in the list. */
+    const row = (name: string, p: typeof a, enabled: boolean, events: string[]) => ({
+      id: `${name}@local`,
+      name,
+      registry: 'local',
+      version: '1.0.0',
+      enabled,
+      events,
+      source: p.dir,
+      integrity: p.entry.integrity,
+      installedAt: state.plugins[`${name}@local`]?.installedAt,
+      updatedAt: state.plugins[`${name}@local`]?.installedAt,
+      active: enabled,
+      pending: null,
+      tampered: false,
+    });
     expect(plugins).toEqual([
-      {
-        id: 'alpha@local',
-        name: 'alpha',
-        registry: 'local',
-        version: '1.0.0',
-        enabled: false,
-        events: ['PreToolUse', 'Stop'],
-        source: a.dir,
-        integrity: a.entry.integrity,
-        installedAt: state.plugins['alpha@local']?.installedAt,
-        updatedAt: state.plugins['alpha@local']?.installedAt,
-        active: false,
-        pending: null,
-        tampered: false,
-      },
-      {
-        id: 'beta@local',
-        name: 'beta',
-        registry: 'local',
-        version: '1.0.0',
-        enabled: true,
-        events: ['Stop'],
-        source: b.dir,
-        integrity: b.entry.integrity,
-        installedAt: state.plugins['beta@local']?.installedAt,
-        updatedAt: state.plugins['beta@local']?.installedAt,
-        active: true,
-        pending: null,
-        tampered: false,
-      },
+      row('alpha', a, false, ['PreToolUse', 'Stop']),
+      row('beta', b, true, ['Stop']),
     ]);
   });
 

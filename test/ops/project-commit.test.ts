@@ -76,7 +76,6 @@ describe('the project scope of the install transaction under the store lock (iss
     const failure = await installProjectSpecs({ paths, confirm }, ['team-guard@acme'], {
       cwd: project,
       enable: 'ask',
-      offline: false,
     }).catch((error: unknown) => error);
     expect(isHookpmError(failure, 'E_PROJECT_FILE')).toBe(true);
     expect(existsSync(pluginsDir(paths))).toBe(false);

@@ -1,23 +1,14 @@
-import { cp, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HookpmError, type ErrorCode } from '../../src/errors.js';
 import { buildRegistry, normaliseDate } from '../../src/ops/registries/build.js';
 import { parseIndex } from '../../src/registry/indexes/index-schema.js';
 import { integrityOf } from '../../src/registry/integrity.js';
 import { failure } from '../helpers/failure.js';
+import { useTempDirs } from '../helpers/temp-dir.js';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
-});
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'hookpm-build-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = useTempDirs('hookpm-build-');
 
 interface Source {
   name: string;

@@ -1,28 +1,18 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { isHookpmError } from '../../src/errors.js';
 import { createSession, type Session } from '../../src/ops/run/session.js';
 import { homeStorePaths, stateFile } from '../../src/store/home-paths.js';
-import {
-  group,
-  isAlive,
-  makeSessionWorkspace,
-  sleeperGroup,
-  waitForPid,
-  type SessionWorkspace,
-} from '../helpers/session-workspace.js';
+import { group, sleeperGroup, useSessionWorkspace } from '../helpers/session-workspace.js';
+import { isAlive, waitForPid } from '../helpers/pids.js';
 
-let ws: SessionWorkspace;
+const ws = useSessionWorkspace();
 let session: Session | null = null;
 
-beforeEach(async () => {
-  ws = await makeSessionWorkspace();
-});
 afterEach(async () => {
   await session?.close();
   session = null;
-  await ws.cleanup();
 });
 
 async function start(trustProjectHooks = false): Promise<Session> {

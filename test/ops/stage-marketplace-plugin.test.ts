@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isHookpmError } from '../../src/errors.js';
 import {
   readMarketplace,
   type ReadMarketplace,
@@ -15,10 +14,15 @@ import {
 } from '../../src/ops/steps/catalogs/fetch-marketplace.js';
 import { buildSurface } from '../../src/plugin/surface.js';
 import { resolveStorePaths } from '../../src/store/paths.js';
-import { startFakeNpmRegistry, type FakeNpmRegistry } from '../helpers/fake-npm-registry.js';
+import {
+  startFakeNpmRegistry,
+  type FakeNpmRegistry,
+  onlyVersion,
+} from '../helpers/fake-npm-registry.js';
 import { gitTestEnv, makeRepo, requireGit, writeFiles } from '../helpers/git-repo.js';
 import { INSTALL_TIMEOUT_MS } from '../helpers/system-package.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
+import { codeOf } from '../helpers/failure.js';
 
 const HOOKS = {
   hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo guard' }] }] },
@@ -75,17 +79,10 @@ beforeAll(async () => {
   home = await makeTempHome();
   const env = gitTestEnv(home.dir);
   registry = await startFakeNpmRegistry({
-    '@acme/from-npm': {
-      distTags: { latest: '1.0.1' },
-      versions: {
-        '1.0.1': {
-          files: {
-            'plugin.json': JSON.stringify({ name: 'from-npm', version: '1.0.1' }),
-            'hooks/hooks.json': JSON.stringify(HOOKS),
-          },
-        },
-      },
-    },
+    '@acme/from-npm': onlyVersion('1.0.1', {
+      'plugin.json': JSON.stringify({ name: 'from-npm', version: '1.0.1' }),
+      'hooks/hooks.json': JSON.stringify(HOOKS),
+    }),
   });
   ctx = {
     paths: resolveStorePaths(home.env),
@@ -122,15 +119,6 @@ async function stage(market: ReadMarketplace, name: string) {
   const entry = market.marketplace.plugins.find((p) => p.name === name);
   if (entry === undefined) throw new Error(`no entry ${name}`);
   return stageMarketplacePlugin(market, entry, ctx);
-}
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!isHookpmError(error)) throw new Error(`expected a HookpmError, got ${String(error)}`);
-  return error.code;
 }
 
 describe('a local marketplace directory (registry.md 1, kind marketplace)', () => {

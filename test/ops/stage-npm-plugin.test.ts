@@ -9,6 +9,7 @@ import { DEFAULT_NPM_REGISTRY, resolveNpmRegistry } from '../../src/registry/npm
 import { resolveStorePaths, stagingRoot } from '../../src/store/paths.js';
 import { startFakeNpmRegistry, type FakeNpmRegistry } from '../helpers/fake-npm-registry.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
+import { codeOf } from '../helpers/failure.js';
 
 const HOOKS = JSON.stringify({
   hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }] }] },
@@ -83,15 +84,6 @@ afterAll(async () => {
 
 async function stagingLeft(): Promise<string[]> {
   return readdir(stagingRoot(ctx.paths)).catch(() => []);
-}
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!isHookpmError(error)) throw new Error(`expected a HookpmError, got ${String(error)}`);
-  return error.code;
 }
 
 describe('stageNpmPlugin (registry.md 1: the npm registry as a source)', () => {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validate } from '../../src/ops/validate/validate.js';
 import { gitTestEnv, makeRepo, requireGit, writeFiles } from '../helpers/git-repo.js';
 import { INSTALL_TIMEOUT_MS } from '../helpers/system-package.js';
+import { marketplaceCatalog } from '../helpers/claude-plugin.js';
 
 const SHA512 = `sha512-${Buffer.alloc(64, 1).toString('base64')}`;
 const HOOKS = JSON.stringify({
@@ -62,15 +63,11 @@ describe('hookpm validate <registry dir> (cli.md 2, kind "registry")', () => {
 describe('hookpm validate <marketplace> (cli.md 2, kind "marketplace")', () => {
   it('validates each ./ plugin present, naming its files under the source path', async () => {
     const dir = join(tmp, 'market');
-    const catalog = {
-      name: 'm',
-      owner: { name: 'o' },
-      plugins: [
-        { name: 'good', source: './good' },
-        { name: 'broken', source: './broken' },
-        { name: 'absent', source: './absent' },
-      ],
-    };
+    const catalog = marketplaceCatalog('m', [
+      { name: 'good', source: './good' },
+      { name: 'broken', source: './broken' },
+      { name: 'absent', source: './absent' },
+    ]);
     await writeFiles(dir, {
       '.claude-plugin/marketplace.json': JSON.stringify(catalog),
       'good/hooks/hooks.json': HOOKS,
@@ -99,14 +96,10 @@ describe('hookpm validate <marketplace> (cli.md 2, kind "marketplace")', () => {
   it('inside a git work tree, a ./ source may climb to the repository root, not above it', async () => {
     const repo = join(tmp, 'repo');
     await mkdir(join(tmp, 'home'), { recursive: true });
-    const catalog = {
-      name: 'dev',
-      owner: { name: 'o' },
-      plugins: [
-        { name: 'root', source: './..' },
-        { name: 'above', source: './../..' },
-      ],
-    };
+    const catalog = marketplaceCatalog('dev', [
+      { name: 'root', source: './..' },
+      { name: 'above', source: './../..' },
+    ]);
     await makeRepo(repo, gitTestEnv(join(tmp, 'home')), {
       '.dev-marketplace/.claude-plugin/marketplace.json': JSON.stringify(catalog),
       'hooks/hooks.json': HOOKS,

@@ -19,6 +19,7 @@ import { SAMPLE_PLUGINS, makeIndex, startIndexServer } from '../helpers/index-do
 import type { IndexServer } from '../helpers/index-documents.js';
 import { makePlugin } from '../helpers/state-records.js';
 import { failure } from '../helpers/failure.js';
+import { GUARD_HIT, GUARD_INFO } from '../helpers/guard-info.js';
 
 let root: string;
 let paths: StorePaths;
@@ -505,27 +506,13 @@ describe('search and info (cli.md sections 2, 3)', () => {
 
   it('search results have the cli.md shape', async () => {
     const [hit] = (await searchPlugins(ctx, { query: 'guard' })).results;
-    expect(hit).toMatchObject({
-      id: 'guard@acme',
-      name: 'guard',
-      registry: 'acme',
-      version: '1.2.0',
-      description: 'Blocks destructive shell commands',
-      events: ['PreToolUse', 'SessionStart'],
-    });
+    expect(hit).toMatchObject(GUARD_HIT);
   });
 
   it('info has the cli.md shape: registry, versions, dist-tags, latest entry, installed null', async () => {
     const info = await describePlugin(ctx, 'guard');
     expect(info).toMatchObject({
-      id: 'guard@acme',
-      name: 'guard',
-      registry: 'acme',
-      description: 'Blocks destructive shell commands',
-      distTags: { latest: '1.2.0' },
-      versions: ['1.2.0', '1.1.0'],
-      latest: { version: '1.2.0', events: ['PreToolUse', 'SessionStart'] },
-      installed: null,
+      ...GUARD_INFO,
       registryInfo: { name: 'acme', kind: 'index', location: join(root, 'acme') },
     });
     expect(info.latest?.integrity).toMatch(/^sha512-/);

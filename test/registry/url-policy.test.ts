@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { isHookpmError } from '../../src/errors.js';
 import { checkUrl, redactUrl } from '../../src/registry/http/url-policy.js';
+import { outcomeOf } from '../helpers/failure.js';
 
-function codeOf(url: string): string {
-  try {
+/** 'ok' when `url` passes as a tarball URL, else the error code. */
+const codeOf = (url: string): unknown =>
+  outcomeOf(() => {
     checkUrl(url, 'tarball');
     return 'ok';
-  } catch (error) {
-    return isHookpmError(error) ? error.code : 'other';
-  }
-}
+  });
 
 describe('checkUrl', () => {
   it.each([

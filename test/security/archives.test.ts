@@ -9,17 +9,11 @@ import { existsSync } from 'node:fs';
 import { readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { isHookpmError, type HookpmError } from '../../src/errors.js';
-import { installPlugins } from '../../src/ops/install/install.js';
 import type { OperationContext } from '../../src/ops/steps/context/operation-context.js';
 import { readState } from '../../src/store/state/state.js';
-import { makeWorld, type World } from '../ops/plugin-fixture.js';
-import {
-  publishPlugin,
-  startPluginRegistry,
-  type ServedRegistry,
-} from '../helpers/plugin-registry.js';
+import { publishPlugin } from '../helpers/plugin-registry.js';
 import { hashStore } from '../helpers/store-snapshot.js';
 import { failsCleanly } from '../helpers/failure.js';
 import {
@@ -30,30 +24,24 @@ import {
   writeTgzStream,
   type RawEntry,
 } from '../helpers/tar-writer.js';
+import { acmeAt, installSpecs, useRegistryWorld } from '../helpers/registry-world.js';
 
-let world: World;
-let acme: ServedRegistry;
+const fx = useRegistryWorld();
 let ctx: OperationContext;
 
 beforeEach(async () => {
-  world = await makeWorld();
-  acme = await startPluginRegistry('acme');
   ctx = {
-    paths: world.paths,
-    defaults: { acme: { location: acme.url, kind: 'index', addedAt: '2026-11-30T00:00:00.000Z' } },
+    paths: fx.world.paths,
+    defaults: acmeAt(fx.acme.url),
     fetch: { retries: 0, deadlineMs: 10_000 },
   };
   // An installed plugin, so "every installed tree byte-identical" is checked on a real tree.
-  await publishPlugin(acme, 'keep', '1.0.0');
+  await publishPlugin(fx.acme, 'keep', '1.0.0');
   await install(['keep']);
-});
-afterEach(async () => {
-  await acme.close();
-  await world.cleanup();
 });
 
 function install(specs: string[]) {
-  return installPlugins(ctx, { specs, cwd: world.dir, enable: 'yes', force: false, dryRun: false });
+  return installSpecs(ctx, fx.world.dir, specs);
 }
 
 const MANIFEST = (name: string): RawEntry => ({
@@ -69,19 +57,19 @@ async function outsideStore(): Promise<string[]> {
   const walk = async (dir: string): Promise<void> => {
     for (const name of await readdir(dir)) {
       const path = join(dir, name);
-      if (path === join(world.dir, 'hookpm')) continue;
+      if (path === join(fx.world.dir, 'hookpm')) continue;
       found.push(path);
       if ((await stat(path)).isDirectory()) await walk(path);
     }
   };
-  await walk(world.dir);
+  await walk(fx.world.dir);
   return found.sort();
 }
 
 /** Publishes `bytes` as `name` 1.0.0 and installs it by name: it must fail with `code` and change nothing. */
 async function rejects(name: string, bytes: Buffer, code: string): Promise<HookpmError> {
-  acme.publish(name, '1.0.0', bytes);
-  const before = await hashStore(world.paths);
+  fx.acme.publish(name, '1.0.0', bytes);
+  const before = await hashStore(fx.world.paths);
   const outside = await outsideStore();
   let error: unknown;
   try {
@@ -91,9 +79,9 @@ async function rejects(name: string, bytes: Buffer, code: string): Promise<Hookp
   }
   if (!isHookpmError(error)) throw new Error(`expected a HookpmError, got ${String(error)}`);
   expect(error.code, error.message).toBe(code);
-  expect(await hashStore(world.paths)).toEqual(before);
+  expect(await hashStore(fx.world.paths)).toEqual(before);
   expect(await outsideStore()).toEqual(outside);
-  expect(Object.keys((await readState(world.paths)).plugins)).toEqual(['keep@acme']);
+  expect(Object.keys((await readState(fx.world.paths)).plugins)).toEqual(['keep@acme']);
   return error;
 }
 
@@ -104,8 +92,8 @@ describe('security.md Archives, through hookpm install', () => {
       tgz([MANIFEST('dotdot'), file('package/../../outside.txt')]),
       'E_ARCHIVE_UNSAFE',
     );
-    expect(existsSync(join(world.paths.data, 'outside.txt'))).toBe(false);
-    expect(existsSync(join(world.paths.data, '..', 'outside.txt'))).toBe(false);
+    expect(existsSync(join(fx.world.paths.data, 'outside.txt'))).toBe(false);
+    expect(existsSync(join(fx.world.paths.data, '..', 'outside.txt'))).toBe(false);
   });
 
   it.each([
@@ -162,7 +150,7 @@ describe('security.md Archives, through hookpm install', () => {
   });
 
   it('a gzip bomb of 300 MB of zeros is E_ARCHIVE_TOO_LARGE before it is written', async () => {
-    const bomb = join(world.dir, 'bomb.tgz');
+    const bomb = join(fx.world.dir, 'bomb.tgz');
     const zeros = Buffer.alloc(1024 * 1024);
     await writeTgzStream(
       bomb,
@@ -213,13 +201,13 @@ describe('security.md Archives, through hookpm install', () => {
   });
 
   it('a setuid file (mode 4755) is installed as 0755, never setuid', async () => {
-    acme.publish(
+    fx.acme.publish(
       'suid',
       '1.0.0',
       tgz([MANIFEST('suid'), file('package/run.sh', '#!/bin/sh\n', 0o4755)]),
     );
     await install(['suid']);
-    const record = (await readState(world.paths)).plugins['suid@acme']!;
+    const record = (await readState(fx.world.paths)).plugins['suid@acme']!;
     expect((await stat(join(record.path, 'run.sh'))).mode & 0o7777).toBe(0o755);
   });
 
@@ -248,10 +236,10 @@ describe('security.md Archives, through hookpm install', () => {
 
   it('the same rows hold for a tarball file: ./evil.tgz with ../ is E_ARCHIVE_UNSAFE and changes nothing', async () => {
     await writeFile(
-      join(world.dir, 'evil.tgz'),
+      join(fx.world.dir, 'evil.tgz'),
       tgz([MANIFEST('evil'), file('package/../../outside.txt')]),
     );
-    const before = await hashStore(world.paths);
+    const before = await hashStore(fx.world.paths);
     let error: unknown;
     try {
       await install(['./evil.tgz']);
@@ -259,8 +247,8 @@ describe('security.md Archives, through hookpm install', () => {
       error = caught;
     }
     expect(isHookpmError(error, 'E_ARCHIVE_UNSAFE')).toBe(true);
-    expect(await hashStore(world.paths)).toEqual(before);
-    expect(existsSync(join(world.dir, 'outside.txt'))).toBe(false);
+    expect(await hashStore(fx.world.paths)).toEqual(before);
+    expect(existsSync(join(fx.world.dir, 'outside.txt'))).toBe(false);
   });
 
   it.each([
@@ -269,9 +257,9 @@ describe('security.md Archives, through hookpm install', () => {
   ])(
     "security.md: an error about %s in ./x.tgz names the user's file and entry, never its copy in staging; the store is byte-identical",
     async (_what, bytes, code) => {
-      const mine = join(world.dir, 'mine.tgz');
+      const mine = join(fx.world.dir, 'mine.tgz');
       await writeFile(mine, bytes());
-      const error = await failsCleanly(world.paths, code, () => install(['./mine.tgz']));
+      const error = await failsCleanly(fx.world.paths, code, () => install(['./mine.tgz']));
       expect(error.message).toContain(`tarball ${mine}:`);
       expect(error.details['file']).toBe(mine);
       expect(error.message).not.toContain('.staging');
@@ -284,7 +272,7 @@ describe('security.md Archives, through hookpm install', () => {
       tgz([MANIFEST('evil'), file('package/../x')]),
       'E_ARCHIVE_UNSAFE',
     );
-    expect(error.message).toContain(`tarball ${acme.url}tarballs/evil-1.0.0.tgz:`);
-    expect(error.message).not.toContain(world.paths.cache);
+    expect(error.message).toContain(`tarball ${fx.acme.url}tarballs/evil-1.0.0.tgz:`);
+    expect(error.message).not.toContain(fx.world.paths.cache);
   });
 });

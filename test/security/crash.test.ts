@@ -9,42 +9,30 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile, readdir, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, ensureBuilt, runBin } from '../helpers/built-bin.js';
-import {
-  packFiles,
-  pluginTree,
-  publishPlugin,
-  startPluginRegistry,
-  type ServedRegistry,
-} from '../helpers/plugin-registry.js';
-import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { BIN } from '../helpers/built-bin.js';
+import { packFiles, pluginTree, publishPlugin } from '../helpers/plugin-registry.js';
+import { useRegistryHome } from '../helpers/registry-home.js';
 
-let home: TempHome;
-let acme: ServedRegistry;
-const data = (): string => join(home.env.HOOKPM_HOME as string, 'data');
+const ctx = useRegistryHome('hookpm-crash-');
+const data = (): string => join(ctx.home.env.HOOKPM_HOME as string, 'data');
 
-beforeAll(() => ensureBuilt(), 120_000);
 beforeEach(async () => {
-  home = await makeTempHome('hookpm-crash-');
-  acme = await startPluginRegistry('acme');
-  await publishPlugin(acme, 'keep', '1.0.0');
-  await hookpm('registry', 'add', 'acme', acme.url);
+  await publishPlugin(ctx.acme, 'keep', '1.0.0');
+  await hookpm('registry', 'add', 'acme', ctx.acme.url);
   await hookpm('install', 'keep@acme', '--yes');
-});
-afterEach(async () => {
-  await acme.close();
-  await home.cleanup();
 });
 
 async function hookpm(...args: string[]): Promise<string> {
-  const run = await runBin(args, { env: home.env, cwd: home.dir });
-  expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(0);
-  return run.stdout;
+  return (await ctx.ok(...args)).stdout;
 }
 
 function start(...args: string[]): ChildProcess {
-  return spawn(process.execPath, [BIN, ...args], { env: home.env, cwd: home.dir, stdio: 'ignore' });
+  return spawn(process.execPath, [BIN, ...args], {
+    env: ctx.home.env,
+    cwd: ctx.home.dir,
+    stdio: 'ignore',
+  });
 }
 
 /** Polls `test` every 2 ms; SIGKILLs the child as soon as it holds, and waits for the exit. */
@@ -110,13 +98,13 @@ async function expectConsistent(allowed: ReadonlyArray<readonly string[]>): Prom
 
 describe('security.md: SIGKILL during an install', () => {
   it('killed during the download (a slow server): the old state, nothing promoted; leftovers collected', async () => {
-    const packed = await publishPlugin(acme, 'slow', '1.0.0');
+    const packed = await publishPlugin(ctx.acme, 'slow', '1.0.0');
     let sent = false;
-    acme.handlers.set('/tarballs/slow-1.0.0.tgz', (_req, res) => {
+    ctx.acme.handlers.set('/tarballs/slow-1.0.0.tgz', (_req, res) => {
       res.setHeader('content-length', String(packed.bytes.length));
       res.write(packed.bytes.subarray(0, 64), () => (sent = true));
     });
-    const cache = join(home.env.HOOKPM_HOME as string, 'cache', 'tarballs');
+    const cache = join(ctx.home.env.HOOKPM_HOME as string, 'cache', 'tarballs');
     const child = start('install', 'slow@acme', '--yes');
     const partial = (): boolean => sent && entries(cache).some((name) => name.endsWith('.part'));
     await killWhen(child, partial, 'the download started');
@@ -127,7 +115,7 @@ describe('security.md: SIGKILL during an install', () => {
     expect(parts).toHaveLength(1);
     const old = new Date(Date.now() - 60 * 60_000);
     await utimes(join(cache, parts[0] as string), old, old);
-    acme.handlers.delete('/tarballs/slow-1.0.0.tgz');
+    ctx.acme.handlers.delete('/tarballs/slow-1.0.0.tgz');
     await hookpm('install', 'slow@acme', '--yes');
     expect(entries(cache).filter((name) => name.endsWith('.part'))).toEqual([]);
   }, 30_000);
@@ -139,7 +127,7 @@ describe('security.md: SIGKILL during an install', () => {
       const files = pluginTree(name, '1.0.0');
       for (let f = 0; f < 200; f += 1) files[`data/f${f}.bin`] = Buffer.alloc(4096, n + f);
       const packed = await packFiles(files);
-      acme.publish(name, '1.0.0', packed.bytes, {
+      ctx.acme.publish(name, '1.0.0', packed.bytes, {
         events: packed.events,
         surfaceHash: packed.surfaceHash,
       });
@@ -153,7 +141,7 @@ describe('security.md: SIGKILL during an install', () => {
   it('killed right after a tree was promoted, before the state was written: the old state; the orphan tree collected', async () => {
     const names: string[] = [];
     for (let n = 0; n < 40; n += 1) {
-      await publishPlugin(acme, `p${n}`, '1.0.0');
+      await publishPlugin(ctx.acme, `p${n}`, '1.0.0');
       names.push(`p${n}@acme`);
     }
     const child = start('install', ...names, '--yes');

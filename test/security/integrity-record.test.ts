@@ -6,7 +6,7 @@
  * after every refusal. Real registries on 127.0.0.1, real tarballs, real temporary directories.
  */
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { HookpmError } from '../../src/errors.js';
 import { installPlugins } from '../../src/ops/install/install.js';
 import type { InstallOptions } from '../../src/ops/steps/transaction/options.js';
@@ -17,62 +17,48 @@ import { readState, writeState } from '../../src/store/state/state.js';
 import { ensureBuilt, runBin } from '../helpers/built-bin.js';
 import { failsCleanly } from '../helpers/failure.js';
 import { writeFiles } from '../helpers/git-repo.js';
-import { startFakeNpmRegistry, type FakeNpmRegistry } from '../helpers/fake-npm-registry.js';
 import {
-  publishPlugin,
-  startPluginRegistry,
-  type ServedRegistry,
-} from '../helpers/plugin-registry.js';
+  startFakeNpmRegistry,
+  type FakeNpmRegistry,
+  onlyVersion,
+} from '../helpers/fake-npm-registry.js';
+import { publishPlugin } from '../helpers/plugin-registry.js';
 import { hashStore } from '../helpers/store-snapshot.js';
-import { makeWorld, type World } from '../ops/plugin-fixture.js';
+import { acmeAt, installSpecs, useRegistryWorld } from '../helpers/registry-world.js';
 
-let world: World;
-let acme: ServedRegistry;
+const fx = useRegistryWorld();
 let clock = Date.parse('2026-11-30T12:00:00.000Z');
 let env: Record<string, string | undefined> = {};
 
 const ctx = (): OperationContext => ({
-  paths: world.paths,
+  paths: fx.world.paths,
   now: () => new Date(clock),
-  defaults: { acme: { location: acme.url, kind: 'index', addedAt: '2026-11-30T00:00:00.000Z' } },
+  defaults: acmeAt(fx.acme.url),
   env,
 });
 
 const install = (specs: string[], over: Partial<InstallOptions> = {}) =>
-  installPlugins(ctx(), {
-    specs,
-    cwd: world.dir,
-    enable: 'yes',
-    force: false,
-    dryRun: false,
-    ...over,
-  });
+  installSpecs(ctx(), fx.world.dir, specs, over);
 
 const refused = (code: string, fn: () => Promise<unknown>): Promise<HookpmError> =>
-  failsCleanly(world.paths, code, fn);
+  failsCleanly(fx.world.paths, code, fn);
 
 const ONE = { PreToolUse: ['echo one'] };
 const OTHER = { PreToolUse: ['echo other bytes'] };
 
-beforeEach(async () => {
-  world = await makeWorld();
-  acme = await startPluginRegistry('acme');
+beforeEach(() => {
   env = {};
-});
-afterEach(async () => {
-  await acme.close();
-  await world.cleanup();
 });
 
 describe('V3: an integrity record outlives the plugin', () => {
   it('V3: after an uninstall, a reinstall of the version the registry now serves with other bytes is E_INTEGRITY_CHANGED; the store is byte-identical', async () => {
-    const first = await publishPlugin(acme, 'guard', '1.0.0', ONE);
+    const first = await publishPlugin(fx.acme, 'guard', '1.0.0', ONE);
     await install(['guard']);
     await uninstallPlugins(ctx(), { names: ['guard'], keepData: false });
-    expect((await readState(world.paths)).knownIntegrity).toEqual({
+    expect((await readState(fx.world.paths)).knownIntegrity).toEqual({
       'guard@acme': { '1.0.0': first.integrity },
     });
-    await publishPlugin(acme, 'guard', '1.0.0', OTHER);
+    await publishPlugin(fx.acme, 'guard', '1.0.0', OTHER);
     clock += INDEX_MAX_AGE_MS + 1000;
     const error = await refused('E_INTEGRITY_CHANGED', () => install(['guard@1.0.0']));
     expect(error.message).toContain('guard@acme 1.0.0 was installed with integrity');
@@ -80,36 +66,38 @@ describe('V3: an integrity record outlives the plugin', () => {
   });
 
   it('V3: --force-integrity-change installs the new bytes and records their integrity; without it the next install is unchanged', async () => {
-    await publishPlugin(acme, 'guard', '1.0.0', ONE);
+    await publishPlugin(fx.acme, 'guard', '1.0.0', ONE);
     await install(['guard']);
     await uninstallPlugins(ctx(), { names: ['guard'], keepData: false });
-    const second = await publishPlugin(acme, 'guard', '1.0.0', OTHER);
+    const second = await publishPlugin(fx.acme, 'guard', '1.0.0', OTHER);
     clock += INDEX_MAX_AGE_MS + 1000;
     const result = await install(['guard@1.0.0'], { acceptIntegrityChange: true });
     expect(result.installed[0]).toMatchObject({ id: 'guard@acme', integrity: second.integrity });
-    const state = await readState(world.paths);
+    const state = await readState(fx.world.paths);
     expect(state.knownIntegrity?.['guard@acme']).toEqual({ '1.0.0': second.integrity });
     expect((await install(['guard@1.0.0'])).installed[0]?.status).toBe('unchanged');
   });
 
   it('V3: an installed version changed in place (not uninstalled) is accepted with --force-integrity-change too', async () => {
-    await publishPlugin(acme, 'guard', '1.0.0', ONE);
+    await publishPlugin(fx.acme, 'guard', '1.0.0', ONE);
     await install(['guard']);
-    const second = await publishPlugin(acme, 'guard', '1.0.0', OTHER);
+    const second = await publishPlugin(fx.acme, 'guard', '1.0.0', OTHER);
     clock += INDEX_MAX_AGE_MS + 1000;
     await refused('E_INTEGRITY_CHANGED', () => install(['guard@1.0.0'], { force: true }));
     const result = await install(['guard@1.0.0'], { acceptIntegrityChange: true });
     expect(result.installed[0]).toMatchObject({ status: 'installed', integrity: second.integrity });
-    expect((await readState(world.paths)).plugins['guard@acme']?.integrity).toBe(second.integrity);
+    expect((await readState(fx.world.paths)).plugins['guard@acme']?.integrity).toBe(
+      second.integrity,
+    );
   });
 
   it('V3: uninstalling a plugin of a state written before knownIntegrity records its integrity then', async () => {
-    const first = await publishPlugin(acme, 'guard', '1.0.0', ONE);
+    const first = await publishPlugin(fx.acme, 'guard', '1.0.0', ONE);
     await install(['guard']);
-    const { knownIntegrity: _dropped, ...older } = await readState(world.paths);
-    await writeState(world.paths, older);
+    const { knownIntegrity: _dropped, ...older } = await readState(fx.world.paths);
+    await writeState(fx.world.paths, older);
     await uninstallPlugins(ctx(), { names: ['guard'], keepData: false });
-    expect((await readState(world.paths)).knownIntegrity).toEqual({
+    expect((await readState(fx.world.paths)).knownIntegrity).toEqual({
       'guard@acme': { '1.0.0': first.integrity },
     });
   });
@@ -120,18 +108,11 @@ describe('V3: an integrity record outlives the plugin', () => {
     });
     const served = (readme: string): Promise<FakeNpmRegistry> =>
       startFakeNpmRegistry({
-        'npm-guard': {
-          distTags: { latest: '1.0.0' },
-          versions: {
-            '1.0.0': {
-              files: {
-                'plugin.json': JSON.stringify({ name: 'npm-guard', version: '1.0.0' }),
-                'hooks/hooks.json': hooks,
-                'README.md': readme,
-              },
-            },
-          },
-        },
+        'npm-guard': onlyVersion('1.0.0', {
+          'plugin.json': JSON.stringify({ name: 'npm-guard', version: '1.0.0' }),
+          'hooks/hooks.json': hooks,
+          'README.md': readme,
+        }),
       });
     const before = await served('first');
     env = { HOOKPM_NPM_REGISTRY: before.url };
@@ -153,7 +134,7 @@ describe('V3: an integrity record outlives the plugin', () => {
 
 describe('V3 for a marketplace plugin', () => {
   it('V3: a marketplace plugin (manifest version `v1.2.0`) whose tree changed after an uninstall is E_INTEGRITY_CHANGED; the store is byte-identical', async () => {
-    const market = join(world.dir, 'market');
+    const market = join(fx.world.dir, 'market');
     const tree = (script: string) =>
       writeFiles(market, {
         '.claude-plugin/marketplace.json': JSON.stringify({
@@ -168,12 +149,12 @@ describe('V3 for a marketplace plugin', () => {
       });
     await tree('true');
     const mkt = (): OperationContext => ({
-      paths: world.paths,
+      paths: fx.world.paths,
       defaults: { mkt: { location: market, kind: 'marketplace', addedAt: '2026-11-30T00:00:00Z' } },
     });
     const opts = {
       specs: ['greet@mkt'],
-      cwd: world.dir,
+      cwd: fx.world.dir,
       enable: 'yes' as const,
       force: false,
       dryRun: false,
@@ -181,7 +162,7 @@ describe('V3 for a marketplace plugin', () => {
     const installed = await installPlugins(mkt(), opts);
     await uninstallPlugins(mkt(), { names: ['greet@mkt'], keepData: false });
     const { version, integrity } = installed.installed[0] ?? {};
-    expect((await readState(world.paths)).knownIntegrity).toEqual({
+    expect((await readState(fx.world.paths)).knownIntegrity).toEqual({
       'greet@mkt': { [version ?? '']: integrity },
     });
     await tree('echo changed');
@@ -194,20 +175,21 @@ describe('V3 on the command line', () => {
     ensureBuilt();
     const envOf = {
       ...(process.env as Record<string, string>),
-      HOME: world.home,
-      HOOKPM_HOME: join(world.dir, 'hookpm'),
+      HOME: fx.world.home,
+      HOOKPM_HOME: join(fx.world.dir, 'hookpm'),
     };
-    const run = (...args: string[]) => runBin([...args, '--json'], { env: envOf, cwd: world.dir });
-    expect((await run('registry', 'add', 'acme', acme.url)).code).toBe(0);
-    await publishPlugin(acme, 'guard', '1.0.0', ONE);
+    const run = (...args: string[]) =>
+      runBin([...args, '--json'], { env: envOf, cwd: fx.world.dir });
+    expect((await run('registry', 'add', 'acme', fx.acme.url)).code).toBe(0);
+    await publishPlugin(fx.acme, 'guard', '1.0.0', ONE);
     expect((await run('install', 'guard@acme', '--yes')).code).toBe(0);
     expect((await run('uninstall', 'guard')).code).toBe(0);
-    await publishPlugin(acme, 'guard', '1.0.0', OTHER);
+    await publishPlugin(fx.acme, 'guard', '1.0.0', OTHER);
     expect((await run('registry', 'update', 'acme')).code).toBe(0);
-    const before = await hashStore(world.paths);
+    const before = await hashStore(fx.world.paths);
     const refusedRun = await run('install', 'guard@acme@1.0.0', '--yes');
     expect(JSON.parse(refusedRun.stdout).error.code).toBe('E_INTEGRITY_CHANGED');
-    expect(await hashStore(world.paths)).toEqual(before);
+    expect(await hashStore(fx.world.paths)).toEqual(before);
     const accepted = await run('install', 'guard@acme@1.0.0', '--yes', '--force-integrity-change');
     expect(JSON.parse(accepted.stdout).installed[0]).toMatchObject({ id: 'guard@acme' });
   });

@@ -21,6 +21,7 @@ import {
 } from '../helpers/plugin-registry.js';
 import { hashStore } from '../helpers/store-snapshot.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
+import { marketplaceCatalog } from '../helpers/claude-plugin.js';
 
 const HOOKS = JSON.stringify({
   hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] },
@@ -57,15 +58,13 @@ beforeAll(async () => {
   home.env['HOOKPM_NPM_REGISTRY'] = npm.url;
   const market = join(home.dir, 'market');
   await writeFiles(market, {
-    '.claude-plugin/marketplace.json': JSON.stringify({
-      name: 'Market',
-      owner: { name: 'Me' },
-      plugins: [
+    '.claude-plugin/marketplace.json': JSON.stringify(
+      marketplaceCatalog('Market', [
         { name: 'guard', source: './plugins/guard' },
         { name: '__proto__', source: './plugins/guard' },
         { name: 'toString', source: './plugins/guard' },
-      ],
-    }),
+      ]),
+    ),
     'plugins/guard/plugin.json': JSON.stringify({ name: 'guard', version: '1.0.0' }),
     'plugins/guard/hooks/hooks.json': HOOKS,
   });

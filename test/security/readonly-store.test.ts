@@ -6,34 +6,18 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, ensureBuilt } from '../helpers/built-bin.js';
-import {
-  publishPlugin,
-  startPluginRegistry,
-  type ServedRegistry,
-} from '../helpers/plugin-registry.js';
-import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
+import { describe, expect, it } from 'vitest';
+import { BIN } from '../helpers/built-bin.js';
+import { publishPlugin, startPluginRegistry } from '../helpers/plugin-registry.js';
 import { MOUNT, requireTool, UNSHARE } from '../helpers/system-package.js';
+import { useRegistryHome } from '../helpers/registry-home.js';
 
-let home: TempHome;
-let acme: ServedRegistry;
+const ctx = useRegistryHome('hookpm-readonly-');
 
-beforeAll(() => ensureBuilt(), 120_000);
-beforeEach(async () => {
-  home = await makeTempHome('hookpm-readonly-');
-  acme = await startPluginRegistry('acme');
-});
-afterEach(async () => {
-  await acme.close();
-  await home.cleanup();
-});
-
-/** Runs `sh -ec script` in a private mount namespace with $1 the store, $2 node, $3 the CLI. */
 async function inNamespace(
   script: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const store = home.env.HOOKPM_HOME as string;
+  const store = ctx.home.env.HOOKPM_HOME as string;
   const unshare = process.getuid?.() === 0 ? ['-m'] : ['-r', '-m'];
   await requireTool(MOUNT);
   const unshareBin = await requireTool(UNSHARE);
@@ -42,8 +26,8 @@ async function inNamespace(
       unshareBin,
       [...unshare, 'sh', '-ec', script, 'sh', store, process.execPath, BIN],
       {
-        env: home.env,
-        cwd: home.dir,
+        env: ctx.home.env,
+        cwd: ctx.home.dir,
       },
     );
     let stdout = '';
@@ -57,11 +41,11 @@ async function inNamespace(
 
 describe('security.md: a read-only store', () => {
   it('install and update fail with E_STORE_READONLY before any network access', async () => {
-    await publishPlugin(acme, 'keep', '1.0.0');
-    await mkdir(home.env.HOOKPM_HOME as string, { recursive: true });
+    await publishPlugin(ctx.acme, 'keep', '1.0.0');
+    await mkdir(ctx.home.env.HOOKPM_HOME as string, { recursive: true });
     const script = [
       'mount -t tmpfs -o size=4m tmpfs "$1"',
-      `"$2" "$3" registry add acme ${acme.url} >/dev/null`,
+      `"$2" "$3" registry add acme ${ctx.acme.url} >/dev/null`,
       `"$2" "$3" install keep@acme --yes >/dev/null`,
       'mount -o remount,ro "$1"',
       'echo ---',
@@ -69,28 +53,28 @@ describe('security.md: a read-only store', () => {
       'echo ---',
       '"$2" "$3" update --json || true',
     ].join('; ');
-    const before = acme.requests.length;
-    await publishPlugin(acme, 'guard', '1.0.0');
-    await publishPlugin(acme, 'keep', '1.1.0');
+    const before = ctx.acme.requests.length;
+    await publishPlugin(ctx.acme, 'guard', '1.0.0');
+    await publishPlugin(ctx.acme, 'keep', '1.1.0');
     const run = await inNamespace(script);
     expect(run.code, run.stderr).toBe(0);
     const [, install, update] = run.stdout.split('---\n');
     expect(JSON.parse(install ?? '')).toMatchObject({ error: { code: 'E_STORE_READONLY' } });
     expect(JSON.parse(update ?? '')).toMatchObject({ error: { code: 'E_STORE_READONLY' } });
     // Only the registry add and the first install, before the remount, talked to the registry.
-    expect(acme.requests.slice(before)).toEqual(['/index.json', '/tarballs/keep-1.1.0.tgz']);
+    expect(ctx.acme.requests.slice(before)).toEqual(['/index.json', '/tarballs/keep-1.1.0.tgz']);
   });
 
   it('registry add fails with E_STORE_READONLY before any network access; the store is byte-identical', async () => {
     const other = await startPluginRegistry('other');
     try {
       await publishPlugin(other, 'guard', '1.0.0');
-      await mkdir(home.env.HOOKPM_HOME as string, { recursive: true });
+      await mkdir(ctx.home.env.HOOKPM_HOME as string, { recursive: true });
       // Every file of the store with its digest, in a stable order, printed between the markers.
       const digest = 'find "$1" -type f -exec sha256sum {} + | sort';
       const script = [
         'mount -t tmpfs -o size=4m tmpfs "$1"',
-        `"$2" "$3" registry add acme ${acme.url} >/dev/null`,
+        `"$2" "$3" registry add acme ${ctx.acme.url} >/dev/null`,
         'mount -o remount,ro "$1"',
         `echo ---; ${digest}; echo ---`,
         `"$2" "$3" registry add other ${other.url} --json || true`,

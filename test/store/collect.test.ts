@@ -2,26 +2,18 @@ import { chmod, mkdir, readFile, readdir, rename, stat, utimes, writeFile } from
 import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { join, sep } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { collectGarbage } from '../../src/store/collect.js';
 import { createStagingDir, installDir, promoteTree } from '../../src/store/layout.js';
-import { pluginsDir, resolveStorePaths, stagingRoot, stateFile } from '../../src/store/paths.js';
-import type { StorePaths } from '../../src/store/store-paths.js';
+import { pluginsDir, stagingRoot, stateFile } from '../../src/store/paths.js';
 import { writeState, readState } from '../../src/store/state/state.js';
 import { makePlugin, makeState } from '../helpers/state-records.js';
-import { makeTempHome } from '../helpers/temp-home.js';
-import type { TempHome } from '../helpers/temp-home.js';
+import { useTempStore } from '../helpers/temp-home.js';
 
 const SHA512_A = `sha512-${Buffer.alloc(64, 0xab).toString('base64')}`;
 const SHA512_B = `sha512-${Buffer.alloc(64, 0xcd).toString('base64')}`;
-let home: TempHome;
-let paths: StorePaths;
 
-beforeEach(async () => {
-  home = await makeTempHome();
-  paths = resolveStorePaths(home.env);
-});
-afterEach(() => home.cleanup());
+const store = useTempStore();
 
 /** A pid that belongs to no running process: one that has exited and been reaped. */
 function deadPid(): number {
@@ -35,13 +27,13 @@ function deadPid(): number {
 /** Renames a staging tree as if a process that has exited had made it. */
 async function deadStaging(dir: string): Promise<string> {
   const deadPid = spawnSync('true').pid;
-  const moved = join(stagingRoot(paths), `stage-${deadPid}-dead`);
+  const moved = join(stagingRoot(store.paths), `stage-${deadPid}-dead`);
   await rename(dir, moved);
   return moved;
 }
 
 async function stageTree(files: Record<string, string>): Promise<string> {
-  const staging = await createStagingDir(paths);
+  const staging = await createStagingDir(store.paths);
   for (const [name, content] of Object.entries(files)) {
     await mkdir(join(staging, name, '..'), { recursive: true });
     await writeFile(join(staging, name), content);
@@ -58,26 +50,30 @@ async function exists(path: string): Promise<boolean> {
 
 describe('layout', () => {
   it('D4: an installed tree lives at plugins/<sanitized id>/<version>-<first 12 hex of the sha512>', () => {
-    const dir = installDir(paths, { id: 'guard@examples', version: '1.2.0', integrity: SHA512_A });
-    expect(dir.startsWith(pluginsDir(paths) + sep)).toBe(true);
+    const dir = installDir(store.paths, {
+      id: 'guard@examples',
+      version: '1.2.0',
+      integrity: SHA512_A,
+    });
+    expect(dir.startsWith(pluginsDir(store.paths) + sep)).toBe(true);
     expect(dir.endsWith(`${sep}1.2.0-abababababab`)).toBe(true);
     expect(
-      installDir(paths, { id: 'guard@examples', version: '1.2.0', integrity: SHA512_B }),
+      installDir(store.paths, { id: 'guard@examples', version: '1.2.0', integrity: SHA512_B }),
     ).not.toBe(dir);
   });
 
   it('D4: a version that is not a safe path segment is refused as a bug', () => {
     expect(() =>
-      installDir(paths, { id: 'g@r', version: '../1.0.0', integrity: SHA512_A }),
+      installDir(store.paths, { id: 'g@r', version: '../1.0.0', integrity: SHA512_A }),
     ).toThrow('Assertion failed');
   });
 
   it('A3: each staging directory is fresh, empty and under <data>/.staging', async () => {
-    const a = await createStagingDir(paths);
-    const b = await createStagingDir(paths);
+    const a = await createStagingDir(store.paths);
+    const b = await createStagingDir(store.paths);
     expect(a).not.toBe(b);
     for (const dir of [a, b]) {
-      expect(dir.startsWith(stagingRoot(paths) + sep)).toBe(true);
+      expect(dir.startsWith(stagingRoot(store.paths) + sep)).toBe(true);
       expect(await readdir(dir)).toEqual([]);
     }
   });
@@ -87,7 +83,7 @@ describe('layout', () => {
       'plugin.json': '{"name":"guard"}',
       'hooks/hooks.json': '{}',
     });
-    const target = installDir(paths, {
+    const target = installDir(store.paths, {
       id: 'guard@examples',
       version: '1.0.0',
       integrity: SHA512_A,
@@ -98,7 +94,7 @@ describe('layout', () => {
   });
 
   it('D4: promoting a tree identical to the installed one keeps the installed tree', async () => {
-    const target = installDir(paths, {
+    const target = installDir(store.paths, {
       id: 'guard@examples',
       version: '1.0.0',
       integrity: SHA512_A,
@@ -112,7 +108,7 @@ describe('layout', () => {
   });
 
   it('D4: an existing tree with other content (tampered) is never modified in place: the new tree goes beside it', async () => {
-    const target = installDir(paths, {
+    const target = installDir(store.paths, {
       id: 'guard@examples',
       version: '1.0.0',
       integrity: SHA512_A,
@@ -126,7 +122,7 @@ describe('layout', () => {
   });
 
   it('D4: a difference in permission bits alone counts as other content', async () => {
-    const target = installDir(paths, {
+    const target = installDir(store.paths, {
       id: 'guard@examples',
       version: '1.0.0',
       integrity: SHA512_A,
@@ -140,22 +136,22 @@ describe('layout', () => {
 
 describe('collectGarbage', () => {
   it('D4: removes staging leftovers, unreferenced trees, empty plugin directories and state temp files; keeps every referenced tree', async () => {
-    const active = installDir(paths, {
+    const active = installDir(store.paths, {
       id: 'guard@examples',
       version: '1.0.0',
       integrity: SHA512_A,
     });
-    const pending = installDir(paths, {
+    const pending = installDir(store.paths, {
       id: 'guard@examples',
       version: '1.1.0',
       integrity: SHA512_B,
     });
-    const orphan = installDir(paths, {
+    const orphan = installDir(store.paths, {
       id: 'guard@examples',
       version: '0.9.0',
       integrity: SHA512_B,
     });
-    const gone = installDir(paths, {
+    const gone = installDir(store.paths, {
       id: 'removed@examples',
       version: '2.0.0',
       integrity: SHA512_A,
@@ -177,51 +173,55 @@ describe('collectGarbage', () => {
         },
       }),
     ]);
-    await writeState(paths, state);
-    const temp = join(paths.data, '.state.json.tmp-123-abcdef');
+    await writeState(store.paths, state);
+    const temp = join(store.paths.data, '.state.json.tmp-123-abcdef');
     await writeFile(temp, '{"half');
-    const removed = await collectGarbage(paths, await readState(paths));
+    const removed = await collectGarbage(store.paths, await readState(store.paths));
     expect(removed.sort()).toEqual([leftover, orphan, gone, temp].sort());
     expect(await exists(active)).toBe(true);
     expect(await exists(pending)).toBe(true);
     expect(await exists(orphan)).toBe(false);
     expect(await exists(join(gone, '..'))).toBe(false);
-    expect(await readdir(stagingRoot(paths))).toEqual([]);
-    expect(await readState(paths)).toEqual(state);
-    expect((await readdir(paths.data)).sort()).toEqual(['.staging', 'plugins', 'state.json']);
+    expect(await readdir(stagingRoot(store.paths))).toEqual([]);
+    expect(await readState(store.paths)).toEqual(state);
+    expect((await readdir(store.paths.data)).sort()).toEqual(['.staging', 'plugins', 'state.json']);
   });
 
   it('D3, D4: removes lock debris of dead or long-gone processes, never that of a live one', async () => {
-    await mkdir(paths.data, { recursive: true });
+    await mkdir(store.paths.data, { recursive: true });
     const record = (pid: number, token: string): string =>
       JSON.stringify({ pid, hostname: hostname(), startedAt: '2026-11-30T00:00:00Z', token });
-    const aged = join(paths.data, '.lock.takeover-0123456789abcdef');
+    const aged = join(store.paths.data, '.lock.takeover-0123456789abcdef');
     await writeFile(aged, record(process.pid, '0123456789abcdef'));
     const old = new Date(Date.now() - 120_000);
     await utimes(aged, old, old);
-    const dead = join(paths.data, '.lock.1111111111111111.tmp');
+    const dead = join(store.paths.data, '.lock.1111111111111111.tmp');
     await writeFile(dead, record(deadPid(), '1111111111111111'));
-    const live = join(paths.data, '.lock.fedcba9876543210.tmp');
+    const live = join(store.paths.data, '.lock.fedcba9876543210.tmp');
     await writeFile(live, record(process.pid, 'fedcba9876543210'));
-    const removed = await collectGarbage(paths, makeState([]));
+    const removed = await collectGarbage(store.paths, makeState([]));
     expect(removed.sort()).toEqual([aged, dead].sort());
-    expect(await readdir(paths.data)).toEqual(['.lock.fedcba9876543210.tmp']);
+    expect(await readdir(store.paths.data)).toEqual(['.lock.fedcba9876543210.tmp']);
   });
 
   it('D4: leaves the state file, the lock and plugin data alone, and is a no-op on an empty store', async () => {
-    expect(await collectGarbage(paths, makeState([]))).toEqual([]);
-    await writeState(paths, makeState([]));
-    await mkdir(join(paths.data, 'plugin-data', 'x-000000000000'), { recursive: true });
-    await writeFile(join(paths.data, '.lock'), '{}');
-    expect(await collectGarbage(paths, makeState([]))).toEqual([]);
-    expect((await readdir(paths.data)).sort()).toEqual(['.lock', 'plugin-data', 'state.json']);
-    expect(await readFile(stateFile(paths), 'utf8')).toContain('"version": 1');
+    expect(await collectGarbage(store.paths, makeState([]))).toEqual([]);
+    await writeState(store.paths, makeState([]));
+    await mkdir(join(store.paths.data, 'plugin-data', 'x-000000000000'), { recursive: true });
+    await writeFile(join(store.paths.data, '.lock'), '{}');
+    expect(await collectGarbage(store.paths, makeState([]))).toEqual([]);
+    expect((await readdir(store.paths.data)).sort()).toEqual([
+      '.lock',
+      'plugin-data',
+      'state.json',
+    ]);
+    expect(await readFile(stateFile(store.paths), 'utf8')).toContain('"version": 1');
   });
 
   it('D4: a staging tree that a live process is still filling is not collected', async () => {
     const live = await stageTree({ 'plugin.json': '{}' });
     const dead = await deadStaging(await stageTree({ 'plugin.json': '{}' }));
-    const removed = await collectGarbage(paths, await readState(paths));
+    const removed = await collectGarbage(store.paths, await readState(store.paths));
     expect(removed).toEqual([dead]);
     expect(await exists(live)).toBe(true);
   });

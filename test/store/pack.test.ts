@@ -1,18 +1,7 @@
-import {
-  chmod,
-  mkdir,
-  mkdtemp,
-  readFile,
-  readdir,
-  rm,
-  symlink,
-  utimes,
-  writeFile,
-} from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, mkdir, readFile, readdir, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as tar from 'tar';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ErrorCode } from '../../src/errors.js';
 import { buildSurface } from '../../src/plugin/surface.js';
 import { parseIndex } from '../../src/registry/indexes/index-schema.js';
@@ -21,17 +10,9 @@ import { packPlugin } from '../../src/publish/pack.js';
 import { readPluginDir } from '../../src/store/read-plugin.js';
 import { scanTarball } from '../../src/store/tar/tarball-scan.js';
 import { failure } from '../helpers/failure.js';
+import { useTempDirs } from '../helpers/temp-dir.js';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
-});
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'hookpm-pack-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = useTempDirs('hookpm-pack-');
 
 const HOOKS = {
   hooks: {

@@ -1,7 +1,7 @@
 import { readdir, stat, writeFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import envPaths from 'env-paths';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ensureDataDir, removeDataDir } from '../../src/store/data-dir.js';
 import {
   fingerprintCacheFile,
@@ -15,19 +15,10 @@ import {
   tarballCacheDir,
 } from '../../src/store/paths.js';
 import { pluginDataDir, pluginDataDirs, pluginVersionsDir } from '../../src/store/plugin-dirs.js';
-import type { StorePaths } from '../../src/store/store-paths.js';
 import { sanitizePluginId } from '../../src/plugin/data-id.js';
-import { makeTempHome } from '../helpers/temp-home.js';
-import type { TempHome } from '../helpers/temp-home.js';
+import { useTempStore } from '../helpers/temp-home.js';
 
-let home: TempHome;
-let paths: StorePaths;
-
-beforeEach(async () => {
-  home = await makeTempHome();
-  paths = resolveStorePaths(home.env);
-});
-afterEach(() => home.cleanup());
+const store = useTempStore();
 
 describe('resolveStorePaths', () => {
   it('D1: with HOOKPM_HOME set, config, data and cache are its subdirectories', () => {
@@ -51,51 +42,53 @@ describe('resolveStorePaths', () => {
   });
 
   it('D1: state, lock, trees, staging and plugin data live in data; tarballs and indexes in cache', () => {
-    expect(stateFile(paths)).toBe(join(paths.data, 'state.json'));
-    expect(lockFile(paths)).toBe(join(paths.data, '.lock'));
-    expect(pluginVersionsDir(paths, 'a.b@r')).toBe(
-      join(paths.data, 'plugins', sanitizePluginId('a.b@r')),
+    expect(stateFile(store.paths)).toBe(join(store.paths.data, 'state.json'));
+    expect(lockFile(store.paths)).toBe(join(store.paths.data, '.lock'));
+    expect(pluginVersionsDir(store.paths, 'a.b@r')).toBe(
+      join(store.paths.data, 'plugins', sanitizePluginId('a.b@r')),
     );
-    expect(stagingRoot(paths)).toBe(join(paths.data, '.staging'));
-    expect(pluginDataDir(paths, 'a.b@r')).toBe(
-      join(paths.data, 'plugin-data', sanitizePluginId('a.b@r')),
+    expect(stagingRoot(store.paths)).toBe(join(store.paths.data, '.staging'));
+    expect(pluginDataDir(store.paths, 'a.b@r')).toBe(
+      join(store.paths.data, 'plugin-data', sanitizePluginId('a.b@r')),
     );
-    expect(tarballCacheDir(paths)).toBe(join(paths.cache, 'tarballs'));
-    expect(indexCacheDir(paths)).toBe(join(paths.cache, 'indexes'));
-    expect(fingerprintCacheFile(paths)).toBe(join(paths.cache, 'fingerprints.json'));
-    expect(pluginDocumentsCacheFile(paths)).toBe(join(paths.cache, 'plugin-documents.json'));
+    expect(tarballCacheDir(store.paths)).toBe(join(store.paths.cache, 'tarballs'));
+    expect(indexCacheDir(store.paths)).toBe(join(store.paths.cache, 'indexes'));
+    expect(fingerprintCacheFile(store.paths)).toBe(join(store.paths.cache, 'fingerprints.json'));
+    expect(pluginDocumentsCacheFile(store.paths)).toBe(
+      join(store.paths.cache, 'plugin-documents.json'),
+    );
   });
 
   it('V3: pluginDataDirs names the same directories as pluginDataDir', () => {
-    const dataDir = pluginDataDirs(paths);
+    const dataDir = pluginDataDirs(store.paths);
     for (const id of ['a.b@r', 'guard@examples', 'ünï@local', '@scope/x@npm'])
-      expect(dataDir(id)).toBe(pluginDataDir(paths, id));
+      expect(dataDir(id)).toBe(pluginDataDir(store.paths, id));
   });
 });
 
 describe('plugin data directories', () => {
   it('V3: ensureDataDir creates <data>/plugin-data/<sanitized id>, keeps its files when called again', async () => {
-    const dir = await ensureDataDir(paths, 'guard@examples');
-    expect(dir).toBe(pluginDataDir(paths, 'guard@examples'));
+    const dir = await ensureDataDir(store.paths, 'guard@examples');
+    expect(dir).toBe(pluginDataDir(store.paths, 'guard@examples'));
     expect((await stat(dir)).isDirectory()).toBe(true);
     await writeFile(join(dir, 'memo.txt'), 'kept');
-    expect(await ensureDataDir(paths, 'guard@examples')).toBe(dir);
+    expect(await ensureDataDir(store.paths, 'guard@examples')).toBe(dir);
     expect(await readdir(dir)).toEqual(['memo.txt']);
   });
 
   it('V3: a.b@r and a-b@r get different data directories', async () => {
-    const a = await ensureDataDir(paths, 'a.b@r');
-    const b = await ensureDataDir(paths, 'a-b@r');
+    const a = await ensureDataDir(store.paths, 'a.b@r');
+    const b = await ensureDataDir(store.paths, 'a-b@r');
     expect(a).not.toBe(b);
-    expect((await readdir(pluginDataRoot(paths))).length).toBe(2);
+    expect((await readdir(pluginDataRoot(store.paths))).length).toBe(2);
   });
 
   it("V3: removeDataDir deletes only that plugin's directory, and an absent one is fine", async () => {
-    const a = await ensureDataDir(paths, 'a.b@r');
-    const b = await ensureDataDir(paths, 'a-b@r');
+    const a = await ensureDataDir(store.paths, 'a.b@r');
+    const b = await ensureDataDir(store.paths, 'a-b@r');
     await writeFile(join(a, 'x'), 'x');
-    await removeDataDir(paths, 'a.b@r');
-    await removeDataDir(paths, 'a.b@r');
-    expect(await readdir(pluginDataRoot(paths))).toEqual([b.split(sep).pop()]);
+    await removeDataDir(store.paths, 'a.b@r');
+    await removeDataDir(store.paths, 'a.b@r');
+    expect(await readdir(pluginDataRoot(store.paths))).toEqual([b.split(sep).pop()]);
   });
 });

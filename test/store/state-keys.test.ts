@@ -7,26 +7,18 @@
  */
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { resolveStorePaths, stateFile } from '../../src/store/paths.js';
-import type { StorePaths } from '../../src/store/store-paths.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { stateFile } from '../../src/store/paths.js';
 import { readStateFast } from '../../src/store/state/read-state-fast.js';
 import { readState } from '../../src/store/state/state.js';
 import { ensureBuilt, runBin } from '../helpers/built-bin.js';
 import { failure } from '../helpers/failure.js';
 import { makePlugin, makeState } from '../helpers/state-records.js';
 import { hashStore } from '../helpers/store-snapshot.js';
-import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
-
-let home: TempHome;
-let paths: StorePaths;
+import { useTempStore } from '../helpers/temp-home.js';
 
 beforeAll(() => ensureBuilt(), 120_000);
-beforeEach(async () => {
-  home = await makeTempHome('hookpm-state-keys-');
-  paths = resolveStorePaths(home.env);
-});
-afterEach(() => home.cleanup());
+const store = useTempStore('hookpm-state-keys-');
 
 const GOOD = makeState([makePlugin('guard@examples')]);
 const RECORD = JSON.stringify(makePlugin('guard@examples'));
@@ -76,12 +68,12 @@ const CASES: [string, string, string][] = [
 ];
 
 async function plant(content: string): Promise<void> {
-  await mkdir(paths.data, { recursive: true });
-  await writeFile(stateFile(paths), content);
+  await mkdir(store.paths.data, { recursive: true });
+  await writeFile(stateFile(store.paths), content);
 }
 
 const copies = async (): Promise<string[]> =>
-  (await readdir(paths.data)).filter((name) => name.startsWith('state.json.corrupt-'));
+  (await readdir(store.paths.data)).filter((name) => name.startsWith('state.json.corrupt-'));
 
 describe('D6: keys of state.json that name no plugin, registry or field', () => {
   it.each(CASES)(
@@ -89,24 +81,24 @@ describe('D6: keys of state.json that name no plugin, registry or field', () => 
     async (_label, content, words) => {
       await plant(content);
       for (const read of [readState, readStateFast]) {
-        const error = await failure(read(paths));
+        const error = await failure(read(store.paths));
         expect(error.code).toBe('E_STATE_CORRUPT');
         expect(error.message).toContain(words);
       }
       const kept = await copies();
       expect(kept).toHaveLength(1);
-      expect(await readFile(join(paths.data, kept[0] ?? ''), 'utf8')).toBe(content);
-      expect(await readFile(stateFile(paths), 'utf8')).toBe(content);
+      expect(await readFile(join(store.paths.data, kept[0] ?? ''), 'utf8')).toBe(content);
+      expect(await readFile(stateFile(store.paths), 'utf8')).toBe(content);
     },
   );
 
   it('D6: `hookpm list`, `install` and `uninstall` on a state with a `__proto__` plugin fail with E_STATE_CORRUPT; the store is byte-identical', async () => {
     await plant(CASES[0]?.[1] ?? '');
     for (const args of [['list'], ['install', 'guard@examples', '--yes'], ['uninstall', 'guard']]) {
-      const before = await hashStore(paths);
-      const run = await runBin([...args, '--json'], { env: home.env, cwd: home.dir });
+      const before = await hashStore(store.paths);
+      const run = await runBin([...args, '--json'], { env: store.home.env, cwd: store.home.dir });
       expect(JSON.parse(run.stdout).error.code, run.stdout).toBe('E_STATE_CORRUPT');
-      expect(await hashStore(paths)).toEqual(before);
+      expect(await hashStore(store.paths)).toEqual(before);
     }
     expect(await copies()).toHaveLength(1);
   });

@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isHookpmError } from '../../src/errors.js';
 import { createCollisionGuard, normaliseEntryPath } from '../../src/store/tar/tarball-rules.js';
-
-function outcome(run: () => unknown): unknown {
-  try {
-    return run();
-  } catch (error) {
-    return isHookpmError(error) ? error.code : 'other';
-  }
-}
+import { outcomeOf } from '../helpers/failure.js';
 
 describe('A2 name rules', () => {
   it.each([
@@ -32,7 +24,7 @@ describe('A2 name rules', () => {
     [`package/${'x'.repeat(255)}`, 'x'.repeat(255)],
     [`package/${'x'.repeat(256)}`, 'E_ARCHIVE_UNSAFE'],
   ])('A2: %j gives %j', (raw, expected) => {
-    expect(outcome(() => normaliseEntryPath(raw))).toBe(expected);
+    expect(outcomeOf(() => normaliseEntryPath(raw))).toBe(expected);
   });
 
   it.each([
@@ -47,7 +39,7 @@ describe('A2 name rules', () => {
     [['A/x', 'a/y'], 'E_ARCHIVE_UNSAFE'],
   ])('A2: the names %j collide: %s', (paths, expected) => {
     const guard = createCollisionGuard();
-    const result = outcome(() => {
+    const result = outcomeOf(() => {
       for (const path of paths) {
         const isDir = path.endsWith('/');
         guard.add(isDir ? path.slice(0, -1) : path, isDir ? 'directory' : 'file');

@@ -1,10 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { lstat, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as tar from 'tar';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HookpmError } from '../../src/errors.js';
 import type { ErrorCode } from '../../src/errors.js';
 import { fingerprintOf, fingerprintTree } from '../../src/store/fingerprint.js';
@@ -21,16 +20,13 @@ import {
 } from '../helpers/tar-writer.js';
 import type { RawEntry } from '../helpers/tar-writer.js';
 import { failure } from '../helpers/failure.js';
+import { useTempDirs } from '../helpers/temp-dir.js';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
-});
+const tempDir = useTempDirs('hookpm-tar-');
 
 /** A sandbox whose staging directory sits two levels down, so `../../x` would still land inside it. */
 async function sandbox(): Promise<{ root: string; tarball: string; staging: string }> {
-  const root = await mkdtemp(join(tmpdir(), 'hookpm-tar-'));
-  dirs.push(root);
+  const root = await tempDir();
   const staging = join(root, 'store', 'a', 'staging');
   await mkdir(staging, { recursive: true });
   return { root, tarball: join(root, 'plugin.tgz'), staging };
@@ -101,16 +97,21 @@ async function expectRejected(
 const file = (name: string, data = 'x', mode = 0o644): RawEntry => ({ name, data, mode });
 const dir = (name: string): RawEntry => ({ name, type: '5' });
 
+/** A sandbox holding a tarball of `entries`, and its scan. */
+async function scanned(entries: RawEntry[]) {
+  const box = await sandbox();
+  await writeTgz(box.tarball, entries);
+  return { box, listing: await scanTarball(box.tarball) };
+}
+
 describe('scanTarball and extractTarball on accepted archives', () => {
   it('A1/A3: an npm-pack style archive is listed, then extracted with package/ stripped and modes masked', async () => {
-    const box = await sandbox();
-    await writeTgz(box.tarball, [
+    const { box, listing } = await scanned([
       file('package/plugin.json', '{"name":"guard","version":"1.0.0"}'),
       file('package/hooks/hooks.json', '{"hooks":{}}'),
       file('package/bin/run.sh', '#!/bin/sh\nexit 0\n', 0o775),
       dir('package/empty/'),
     ]);
-    const listing = await scanTarball(box.tarball);
     expect(listing.entries.map((e) => [e.path, e.type, e.mode])).toEqual([
       ['plugin.json', 'file', 0o644],
       ['hooks/hooks.json', 'file', 0o644],
@@ -195,26 +196,22 @@ describe('scanTarball and extractTarball on accepted archives', () => {
   });
 
   it('security.md: a setuid file (mode 4755) is installed as 0755, never setuid', async () => {
-    const box = await sandbox();
-    await writeTgz(box.tarball, [
+    const { box, listing } = await scanned([
       file('package/plugin.json', '{}'),
       file('package/bin/suid', 'x', 0o4755),
       file('package/g', 'x', 0o2644),
     ]);
-    const listing = await scanTarball(box.tarball);
     await extractTarball(box.tarball, box.staging, listing);
     expect((await stat(join(box.staging, 'bin', 'suid'))).mode & 0o7777).toBe(0o755);
     expect((await stat(join(box.staging, 'g'))).mode & 0o7777).toBe(0o644);
   });
 
   it('A3: the modes are exact whatever the umask (a restrictive 077 here), for files and directories', async () => {
-    const box = await sandbox();
-    await writeTgz(box.tarball, [
+    const { box, listing } = await scanned([
       file('package/plugin.json', '{}'),
       file('package/bin/run.sh', '#!/bin/sh\n', 0o700),
       file('package/docs/a.md', 'x', 0o600),
     ]);
-    const listing = await scanTarball(box.tarball);
     const previous = process.umask(0o077);
     try {
       await extractTarball(box.tarball, box.staging, listing);

@@ -1,21 +1,17 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { homeStorePaths } from '../../src/store/home-paths.js';
 import { readUserSettings, settingsFile } from '../../src/store/user-settings.js';
-import { makeTempDir, removeDir } from '../engine/runner-fixtures.js';
+import { useTempDir } from '../helpers/temp-dir.js';
 
-let dir: string;
+const tmp = useTempDir('user-settings');
 let n = 0;
-beforeAll(() => {
-  dir = makeTempDir('user-settings');
-});
-afterAll(() => removeDir(dir));
 
 /** A fresh store whose settings.json holds `text` (none when undefined). */
 function storeWith(text?: string) {
   n += 1;
-  const paths = homeStorePaths(join(dir, `home${n}`));
+  const paths = homeStorePaths(join(tmp.dir, `home${n}`));
   if (text !== undefined) {
     mkdirSync(paths.config, { recursive: true });
     writeFileSync(settingsFile(paths), text);
