@@ -6,7 +6,7 @@ import {
 } from '../plugin/path-variables.js';
 
 /**
- * X5, widened by issue 14 (README "What a handler's environment holds"): a variable carries a
+ * X5, widened (docs/reference/configuration.md#a-handlers-environment): a variable carries a
  * secret when its upper-cased name contains KEY, TOKEN, SECRET, PASS (PASSWORD, PASSWD,
  * PASSPHRASE, PGPASSFILE, SSHPASS, ..._PASS), PWD (MYSQL_PWD), AUTH but not as the word AUTHOR
  * (GIT_AUTHOR_NAME stays; AUTHORIZATION goes), CRED (CREDENTIALS, CREDS), JWT (CI_JOB_JWT),
@@ -68,7 +68,7 @@ export function isSecret(name: string, value: string): boolean {
   );
 }
 
-/** The variables a plugin's handlers get (plugins.md section 3); no other handler may inherit them. */
+/** The variables a plugin's handlers get (docs/reference/rules/plugins.md#variables); no other handler may inherit them. */
 const PLUGIN_VARIABLES: ReadonlySet<string> = new Set(PLUGIN_VARIABLE_NAMES);
 
 /** The names `${NAME}` may refer to in argv (plugins.md V2, engine.md X3). */
@@ -107,7 +107,7 @@ function copyEnvironment(
 }
 
 /**
- * The full environment of one handler (X5, plugins.md section 3): the filtered base (less secrets,
+ * The full environment of one handler (X5, docs/reference/rules/plugins.md#variables): the filtered base (less secrets,
  * the names in `pass` kept), without any inherited plugin variable (a host running inside another
  * plugin must not leak its own), plus CLAUDE_PROJECT_DIR for every handler, plus the handler's
  * own plugin variables.

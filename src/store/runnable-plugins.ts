@@ -31,7 +31,7 @@ export interface PluginSources {
 /** One plugin that can run now, with the record it was loaded from. */
 export interface RunnablePlugin {
   record: PluginRecord;
-  /** Its documents, bound to its tree and data directory, opted-out hooks null (issue 14). */
+  /** Its documents, bound to its tree and data directory, opted-out hooks null (`enable --hook`, docs/reference/commands.md). */
   sources: SourceDocument[];
 }
 
@@ -42,8 +42,8 @@ export interface RunnablePlugins extends PluginSources {
 
 export interface RunnablePluginsOptions extends ScanOptions {
   /**
-   * The canonical root of the project the invocation is in, as `install --project` keys it (issue
-   * 16); asked only when the state records some project. Absent or null: user plugins only.
+   * The canonical root of the project the invocation is in, as `install --project` keys it
+   * (docs/guides/projects.md); asked only when the state records some project. Absent or null: user plugins only.
    */
   projectKey?: () => Promise<string | null>;
 }
@@ -56,7 +56,7 @@ export function mayRun(record: PluginRecord): boolean {
 /**
  * Which plugins can run now, in one call: every installed plugin that may run (plugins.md Q4:
  * enabled, and its consent record holds its current surfaceHash) whose tree is intact, with its
- * documents: the user's sorted by id, then those of the project (`options.projectKey`) sorted by id (S3, issue 16; a project's version of a plugin replaces the user's there), each bound to its installed tree and
+ * documents: the user's sorted by id, then those of the project (`options.projectKey`) sorted by id (S3, docs/guides/projects.md; a project's version of a plugin replaces the user's there), each bound to its installed tree and
  * data directory (section 3 variables). A plugin whose tree no longer matches its fingerprint is
  * left out with `plugin_tampered` (Q6); one that cannot be read is left out with a diagnostic
  * naming it (S6); an unreadable state gives no plugins and `plugin_state_unreadable` (R4). Never
@@ -91,7 +91,7 @@ export async function runnablePlugins(
   }
   const project = await projectRecordsOf(state, options.projectKey);
   const byId = (a: PluginRecord, b: PluginRecord): number => compareCodeUnits(a.id, b.id);
-  // Issue 16: a plugin the project pins runs at the project's version there, not twice.
+  // docs/guides/projects.md: a plugin the project pins runs at the project's version there, not twice.
   const pinned = new Set(project.filter(mayRun).map((p) => p.id));
   const user = Object.values(state.plugins).filter((p) => mayRun(p) && !pinned.has(p.id));
   const fromProject = project.filter(mayRun);
@@ -126,7 +126,7 @@ export async function runnablePlugins(
 type Read = PluginDocuments | { error: string } | { tampered: string };
 
 /**
- * issue 15 item 4: the documents of each plugin whose installed files are intact but which has
+ * docs/design/decisions.md#plugins-and-marketplaces: the documents of each plugin whose installed files are intact but which has
  * created files in its folder, read afresh (not cached: its tree keeps changing) and kept only
  * when no created file changes what runs (plugin/created-files.ts) and the tree is still so after
  * the read.
@@ -175,7 +175,7 @@ async function readWithCreated(
 }
 
 /**
- * Issue 16: the records of the project `projectKey` names, enabled for that project only; none
+ * docs/guides/projects.md: the records of the project `projectKey` names, enabled for that project only; none
  * outside one. The key is asked for only when the state records some project.
  */
 async function projectRecordsOf(
@@ -283,7 +283,7 @@ function bind(
     data,
     ...(ofProject ? { scope: 'project' as const } : {}),
   };
-  // Per-hook opt-outs (issue 14): handlers turned off are null in place (hook-opt-outs.ts).
+  // Per-hook opt-outs (`enable --hook`): handlers turned off are null in place (hook-opt-outs.ts).
   const documents = withoutOptedOutHooks(read.documents, record.disabledHooks);
   const sources = documents.map(({ source, config }): SourceDocument => ({
     origin: 'plugin',

@@ -51,7 +51,8 @@ function sectionTitles(): string[] {
 /** The words inside backticks of the doc's `## <title>` section. */
 function documentedWords(title: string): Set<string> {
   const section = doc.split(/^## /m).find((s) => s.split('\n', 1)[0]?.trim() === title);
-  if (section === undefined) throw new Error(`docs/reference/cli-json.md has no section "## ${title}"`);
+  if (section === undefined)
+    throw new Error(`docs/reference/cli-json.md has no section "## ${title}"`);
   const words = new Set<string>();
   for (const [, code] of section.matchAll(/`([^`]+)`/g))
     for (const word of (code ?? '').split(/[^A-Za-z0-9_]+/)) if (word !== '') words.add(word);

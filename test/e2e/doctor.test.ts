@@ -167,7 +167,9 @@ describe('hookpm doctor (built binary)', () => {
     const list = await hookpm(s, 'list');
     expect(list.stdout).toMatch(/^guard@local +1\.0\.0 +tampered\b/m);
     expect(list.stdout).toContain(`\`hookpm install --force ${s.plugin}\``);
-    expect(JSON.parse((await hookpm(s, 'list', '--json')).stdout).plugins[0]).toMatchObject({ tampered: true });
+    expect(JSON.parse((await hookpm(s, 'list', '--json')).stdout).plugins[0]).toMatchObject({
+      tampered: true,
+    });
     const force = await hookpm(s, 'install', '--force', s.plugin, '--yes');
     expect(force.code).toBe(0);
     expect((await hookpm(s, 'list')).stdout).toMatch(/^guard@local +1\.0\.0 +enabled\b/m);

@@ -54,8 +54,8 @@ function rankOf(source: SourceDocument): number {
 }
 
 /**
- * S3: project, then user, then the user's plugins sorted by id, then the project's plugins (issue
- * 16) sorted by id; a plugin's documents keep their order (H4).
+ * S3: project, then user, then the user's plugins sorted by id, then the project's plugins
+ * (docs/guides/projects.md) sorted by id; a plugin's documents keep their order (H4).
  */
 function orderSources(sources: readonly SourceDocument[]): SourceDocument[] {
   return [...sources].sort((a, b) => {

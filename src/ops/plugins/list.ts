@@ -31,7 +31,7 @@ export interface ListedPlugin {
   tampered: boolean;
 }
 
-/** The plugins installed for the project `cwd` is in (issue 16), as `list` shows them beside. */
+/** The plugins installed for the project `cwd` is in (docs/guides/projects.md), as `list` shows them beside. */
 export interface ListedProject {
   root: string;
   plugins: ListedPlugin[];
@@ -84,7 +84,7 @@ export async function listPlugins(
 
 /**
  * The trees of `records` the snapshot loader would leave out (Q6): missing, changed, or holding a
- * created file that changes what runs (issue 15 item 4).
+ * created file that changes what runs (docs/design/decisions.md#plugins-and-marketplaces).
  */
 async function tamperedPaths(paths: StorePaths, records: PluginRecord[]): Promise<Set<string>> {
   const checks = await checkInstalledTrees(

@@ -31,7 +31,7 @@ export interface SessionOptions {
   store?: StorePaths;
 }
 
-/** A snapshot as a session reports it at start and on reload (cli.md section 4, engine.md R4). */
+/** A snapshot as a session reports it at start and on reload (docs/reference/rules/cli.md#session, engine.md R4). */
 export interface SessionReport {
   snapshotId: string;
   handlers: number;
@@ -55,7 +55,7 @@ export interface Session {
   /** The report of the current snapshot; right after createSession, the start report. */
   readonly report: SessionReport;
   /**
-   * Dispatches one event (cli.md section 3 result). Several may run at once. On Stop without
+   * Dispatches one event (docs/reference/rules/cli.md#json-shapes result). Several may run at once. On Stop without
    * `continuationCount`, the session passes its count of consecutive continuations, which grows by
    * one with each Stop that continued and resets to 0 with each Stop that did not (O3); an explicit
    * count is used as given and the session's count follows that Stop's outcome all the same.
@@ -84,7 +84,7 @@ export interface Session {
 }
 
 /**
- * Starts a session for `cwd` (cli.md section 4): resolves workspace trust and loads the snapshot
+ * Starts a session for `cwd` (docs/reference/rules/cli.md#session): resolves workspace trust and loads the snapshot
  * once (R1). Errors: those of loadTrustedSnapshot (E_USAGE for a cwd that is not a directory,
  * E_CANCELLED at the trust prompt).
  */

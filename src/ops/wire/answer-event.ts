@@ -67,7 +67,7 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
     snapshot = buildSnapshot({ projectDir, sources: checked.sources, diagnostics: [] });
   const continuationCount = event === 'Stop' ? pin.stopContinuations : 0;
   // X5's pass-through and the decision log (settings.json): every event is logged, one that
-  // matches nothing too (issue 19 item 3); a missing file is one failed open.
+  // matches nothing too (docs/guides/decision-log.md); a missing file is one failed open.
   const host = openHost({ snapshot, store: options.store, source: `wire:${agent.id}` });
   const result = await host.dispatch(event, input, { cwd, continuationCount, env: options.env });
   if (stored && event === 'Stop') {

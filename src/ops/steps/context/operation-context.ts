@@ -12,7 +12,7 @@ import type { ReviewReport } from '../consent/report.js';
 export type Confirm = (review: ReviewReport) => Promise<boolean>;
 
 /**
- * How consent questions are answered, decided once per command (cli.md section 1):
+ * How consent questions are answered, decided once per command (docs/reference/rules/cli.md#conventions):
  * `yes` (`--yes`: every question is answered yes), `ask` (a TTY: `confirm` asks), `none` (no
  * question can be asked: operations never enable silently, E_CONSENT_REQUIRED).
  */
@@ -51,7 +51,7 @@ export interface OperationContext {
   consent?: ConsentMode;
   /** Absent when no question can be asked (no TTY): operations then never enable silently. */
   confirm?: Confirm;
-  /** Progress of downloads and bulk installs (cli.md section 1: the CLI draws it on a TTY). */
+  /** Progress of downloads and bulk installs (docs/reference/rules/cli.md#conventions: the CLI draws it on a TTY). */
   onProgress?: (progress: InstallProgress) => void;
   /** The clock for consent, install and cache times. */
   now?: () => Date;

@@ -42,7 +42,7 @@ export interface Host {
 }
 
 /**
- * Composes a host (engine.md sections 7-10, the decision log of settings.json). Reads the user
+ * Composes a host (docs/reference/rules/engine.md#running-handlers and the sections after it, the decision log of settings.json). Reads the user
  * settings once: a host made again (a session's reload) picks up an edit. Never throws for a
  * settings file (readUserSettings reports it instead).
  */

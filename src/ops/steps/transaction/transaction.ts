@@ -1,5 +1,5 @@
 /**
- * The install transaction of registry.md section 7, one for both scopes (install-scope.ts: the
+ * The install transaction of docs/reference/rules/registry.md#install-transaction, one for both scopes (install-scope.ts: the
  * user's records, or a project's), step by step -> the files that do it. `install`
  * (ops/install/install.ts) and `update` (ops/plugins/update.ts) run steps 1-7 for the user scope;
  * the project commands (ops/project/: `install` in a project, `install --project`, `ci`,
