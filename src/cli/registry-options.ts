@@ -1,11 +1,11 @@
-import { offlineIndexesNote } from '../registry/offline-error.js';
+import { cachedIndexesNote } from '../registry/network-refused.js';
 import type { RegistryWarning } from '../ops/steps/catalogs/load-catalogs.js';
 import { escapeControl, printErrorLine } from './render/render.js';
 
-/** Registries that could not be read, and cached indexes used offline (D5), said on stderr. */
+/** Registries that could not be read, and cached indexes used without the network (D5), said on stderr. */
 export function printRegistryNotes(notes: {
   warnings: RegistryWarning[];
-  offline: string[];
+  cacheOnly: string[];
 }): void {
   for (const w of notes.warnings) {
     printErrorLine(
@@ -13,5 +13,5 @@ export function printRegistryNotes(notes: {
     );
     if (w.hint !== null) printErrorLine(`  ${escapeControl(w.hint)}`);
   }
-  if (notes.offline.length > 0) printErrorLine(`hookpm: ${offlineIndexesNote(notes.offline)}`);
+  if (notes.cacheOnly.length > 0) printErrorLine(`hookpm: ${cachedIndexesNote(notes.cacheOnly)}`);
 }

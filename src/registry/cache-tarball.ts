@@ -10,7 +10,7 @@ import { closeSync, createReadStream, fstatSync, openSync, readFileSync } from '
 import { mkdir, readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { toStoreError } from '../io/fs-error.js';
-import { offlineError } from './offline-error.js';
+import { networkRefused } from './network-refused.js';
 import type { FetchOptions } from './http/fetch-options.js';
 import { createIntegrityChecker, integrityOf, parseIntegrity } from './integrity.js';
 import { redactUrl } from './http/url-policy.js';
@@ -34,7 +34,7 @@ export interface CachedFetchOptions {
   /** The size the index entry declares, checked while streaming a download. */
   size?: number;
   /** D5: never use the network; a miss is E_OFFLINE (a `file:` URL is read, it is not network). */
-  offline: boolean;
+  cacheOnly?: boolean;
   fetch?: DownloadTimings;
   onProgress?: (received: number, total: number | null) => void;
 }
@@ -57,7 +57,7 @@ function tarballCacheFile(cacheDir: string, integrity: string): string {
 /**
  * The verified tarball for `url` with `integrity`, from the cache when it holds it (no network),
  * else fetched into the cache with fetchToFile (N1-N5, E_INTEGRITY on a mismatch: nothing is
- * cached). Offline and not cached (and not a `file:` URL): E_OFFLINE.
+ * cached). `cacheOnly` and not cached (and not a `file:` URL): E_OFFLINE.
  */
 export async function fetchTarballCached(
   url: string,
@@ -66,8 +66,8 @@ export async function fetchTarballCached(
   const file = tarballCacheFile(opts.cacheDir, opts.integrity);
   const hit = await readVerified(file, opts.integrity);
   if (hit !== null) return { file, origin: 'cache', ...hit };
-  if (opts.offline && !url.startsWith('file:')) {
-    throw offlineError(
+  if (opts.cacheOnly === true && !url.startsWith('file:')) {
+    throw networkRefused(
       `the tarball ${redactUrl(url)} is not in the cache (${opts.integrity.slice(0, 30)}...)`,
       { url: redactUrl(url), integrity: opts.integrity },
       'Install it once while online; later installs of the same version need no network.',

@@ -213,6 +213,17 @@ describe('hookpm search and info', () => {
       'guard@acme',
     ]);
     expect(run.stderr).toMatch(/--offline: using the cached indexes of acme/);
+    // docs/reference/cli-json.md: the documents name the registries read from the cache only
+    // `offline`, after the flag, in search and info, and per registry in `registry list`.
+    expect(json<Record<string, unknown>>(run)).toMatchObject({ offline: ['acme'] });
+    expect(json<Record<string, unknown>>(run)).not.toHaveProperty('cacheOnly');
+    const info = await ok('info', 'guard@acme', '--offline', '--json');
+    expect(json<Record<string, unknown>>(info)).toMatchObject({ offline: ['acme'] });
+    const listed = json<{ registries: Array<Record<string, unknown>> }>(
+      await ok('registry', 'list', '--offline', '--json'),
+    ).registries.find((r) => r.name === 'acme');
+    expect(listed).toMatchObject({ offline: true, error: null });
+    expect(listed).not.toHaveProperty('cacheOnly');
     await writeFile(join(env.HOOKPM_HOME as string, 'cache', 'indexes', 'acme.json'), '');
     const none = await hookpm('info', 'guard@acme', '--offline', '--json');
     expect(none.code).toBe(1);

@@ -407,7 +407,7 @@ describe('hookpm doctor: registries (N4, I2) and the trust store', () => {
       await saveState([], { acme: { location: server.url, kind: 'index', addedAt: 'x' } });
       await loadIndex(registry, {
         cacheDir: indexCacheDir(world.paths),
-        offline: false,
+        cacheOnly: false,
         refresh: true,
       });
       const seen = server.requests.length;

@@ -269,7 +269,7 @@ describe('the index cache (N4, I2)', () => {
     expect(s.requests[1]?.ifNoneMatch).toBe('"v1"');
     const loaded = await loadIndex(
       { name: 'acme', location: s.url },
-      { cacheDir: indexCacheDir(paths), offline: false, refresh: true },
+      { cacheDir: indexCacheDir(paths), cacheOnly: false, refresh: true },
     );
     expect(loaded.origin).toBe('not-modified');
     expect(Object.keys(loaded.index.plugins).sort()).toEqual([
@@ -368,7 +368,7 @@ describe('the index cache (N4, I2)', () => {
     await addRegistry(ctx, { name: 'mine', location: dir, cwd: root });
     const loaded = await loadIndex(
       { name: 'mine', location: dir },
-      { cacheDir: indexCacheDir(paths), offline: false, refresh: false },
+      { cacheDir: indexCacheDir(paths), cacheOnly: false, refresh: false },
     );
     expect(loaded.origin).toBe('cache');
     await writeIndex(dir, makeIndex([...SAMPLE_PLUGINS, { name: 'added-later' }]));
@@ -391,11 +391,11 @@ describe('--offline (D5)', () => {
     };
     const found = await searchPlugins(offline, { query: 'guard' });
     expect(found.results.map((r) => r.id)).toEqual(['guard@acme']);
-    expect(found.offline).toEqual(['acme']);
+    expect(found.cacheOnly).toEqual(['acme']);
     const listed = await listRegistries(offline);
     expect(listed.find((r) => r.name === 'acme')).toMatchObject({
       plugins: 3,
-      offline: true,
+      cacheOnly: true,
       error: null,
     });
   });

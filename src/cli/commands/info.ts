@@ -5,6 +5,7 @@ import { globalOptions } from '../global-options.js';
 import { printRegistryNotes } from '../registry-options.js';
 import { createOperationContext } from '../operation-context.js';
 import { escapeControl, printJson, printLine, renderTable } from '../render/render.js';
+import { withFlagNames } from '../render/json-field-names.js';
 import { wrapText } from '../render/wrap.js';
 import { terminalWidth } from '../stdio.js';
 import { ALIASES } from '../help-groups.js';
@@ -26,7 +27,7 @@ export function register(program: Command): void {
       const { describePlugin } = await import('../../ops/plugins/info.js');
       const info = await describePlugin(ctx, spec).finally(done);
       printRegistryNotes(info);
-      if (globals.json) return printJson(info);
+      if (globals.json) return printJson(withFlagNames(info));
       printInfo(info);
     });
 }

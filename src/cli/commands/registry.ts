@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { RegistryStatus } from '../../ops/registries/list.js';
 import { boldHeader, colourEnabled } from '../render/colour.js';
+import { withFlagNames } from '../render/json-field-names.js';
 import { globalOptions } from '../global-options.js';
 import { createOperationContext } from '../operation-context.js';
 import { printRegistryNotes } from '../registry-options.js';
@@ -88,7 +89,7 @@ async function list(command: Command, verb: 'list' | 'update', name?: string): P
     verb === 'list' ? ops.listRegistries(ctx) : ops.updateRegistries(ctx, name)
   ).finally(done);
   if (registries.some((r) => r.error !== null)) process.exitCode = verb === 'update' ? 1 : 0;
-  if (globals.json) return printJson({ registries });
+  if (globals.json) return printJson({ registries: registries.map(withFlagNames) });
   if (registries.length === 0)
     printLine('no registries; add one with `hookpm registry add <name> <location>`');
   else
@@ -109,7 +110,7 @@ async function list(command: Command, verb: 'list' | 'update', name?: string): P
   }
   printRegistryNotes({
     warnings: [],
-    offline: registries.filter((r) => r.offline).map((r) => r.name),
+    cacheOnly: registries.filter((r) => r.cacheOnly).map((r) => r.name),
   });
 }
 
@@ -119,7 +120,7 @@ function row(r: RegistryStatus): string[] {
 
 function statusWord(r: RegistryStatus): string {
   if (r.error !== null) return `error ${r.error.code}`;
-  if (r.offline) return 'cached (offline)';
+  if (r.cacheOnly) return 'cached (offline)';
   if (r.stale !== null) return `cached (unreachable: ${r.stale.code})`;
   switch (r.origin) {
     case 'network':

@@ -2,13 +2,14 @@ import type { SearchResult } from '../../ops/registries/search.js';
 import { boldHeader, colourEnabled } from './colour.js';
 import { printRegistryNotes } from '../registry-options.js';
 import { terminalWidth } from '../stdio.js';
+import { withFlagNames } from './json-field-names.js';
 import { escapeControl, printErrorLine, printJson, printLine, renderTable } from './render.js';
 
 /** `hookpm search` output (docs/reference/rules/cli.md#json-shapes): the JSON document, or a table; notes on stderr. */
 export function printSearchResult(found: SearchResult, json: boolean): void {
   printRegistryNotes(found);
   for (const note of found.notes) printErrorLine(`hookpm: note: ${escapeControl(note)}`);
-  if (json) return printJson(found);
+  if (json) return printJson(withFlagNames(found));
   if (found.results.length === 0) return printLine('no plugins match');
   printLine(boldHeader(formatSearchTable(found.results, terminalWidth(1)), colourEnabled()));
 }

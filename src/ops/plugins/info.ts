@@ -133,7 +133,7 @@ function fromCatalog(catalog: Catalog, name: string, loaded: LoadedCatalogs<Cata
     latest: latestOf(plugin, catalog.indexUrl, catalog.kind),
     installed: record === undefined ? null : installedOf(record),
     warnings: loaded.warnings,
-    offline: loaded.offline,
+    cacheOnly: loaded.cacheOnly,
   };
 }
 
@@ -177,6 +177,6 @@ function fromInstalled(record: PluginRecord, loaded: LoadedCatalogs<Catalog>): P
     },
     installed: installedOf(record),
     warnings: loaded.warnings,
-    offline: loaded.offline,
+    cacheOnly: loaded.cacheOnly,
   };
 }

@@ -24,7 +24,7 @@ export interface NpmInfoRequest {
  * not know a plugin's events or surface: `events` is empty and `surfaceHash` null until the plugin
  * is reviewed or installed (`hookpm review <pkg>@npm` fetches it). The installed record shown is
  * `<pkg>@npm`'s (a manifest may name the plugin otherwise; `hookpm list` shows the ids).
- * E_OFFLINE in an offline context: package documents are not cached.
+ * E_OFFLINE without the network (D5): package documents are not cached.
  */
 export async function npmPluginInfo(
   ctx: OperationContext,
@@ -69,6 +69,6 @@ export async function npmPluginInfo(
           },
     installed: record === undefined ? null : installedOf(record),
     warnings: loaded.warnings,
-    offline: loaded.offline,
+    cacheOnly: loaded.cacheOnly,
   };
 }

@@ -45,7 +45,7 @@ interface Installed {
  * `hookpm outdated [--project] [--all]`: for every installed plugin (or the project's) with a
  * newer version (`newer`; every one with `all`), the installed version, the newest in its range,
  * the newest overall, and whether each changes the consent surface. Indexes are revalidated
- * unless the context is offline; nothing is installed or written but the cache.
+ * unless the network is off; nothing is installed or written but the cache.
  */
 export async function listOutdated(
   ctx: OperationContext,

@@ -53,7 +53,7 @@ export interface PluginInfo {
   latest: LatestEntry | null;
   installed: InstalledInfo | null;
   warnings: RegistryWarning[];
-  offline: string[];
+  cacheOnly: string[];
 }
 
 /** The installed part of PluginInfo: the state record as `hookpm info` shows it. */

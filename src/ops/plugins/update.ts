@@ -20,7 +20,7 @@ import { loadCatalogs, type LoadedCatalogs } from '../steps/catalogs/load-catalo
 import type { OperationContext } from '../steps/context/operation-context.js';
 import type { Catalog } from '../steps/catalogs/catalog-types.js';
 import { assertRecordIntegrity, errorOf, sourceOf } from '../steps/staging/pick.js';
-import { offlineIndexesNote } from '../../registry/offline-error.js';
+import { cachedIndexesNote } from '../../registry/network-refused.js';
 import { planMarketplaceUpdate } from './update-marketplace.js';
 import { ownValue } from '../../json/own-value.js';
 
@@ -89,7 +89,7 @@ export async function updatePlugins(
       ? null
       : await loadCatalogs(ctx, { only: (n) => needed.has(n), refresh: true });
   const notes =
-    loaded !== null && loaded.offline.length > 0 ? [offlineIndexesNote(loaded.offline)] : [];
+    loaded !== null && loaded.cacheOnly.length > 0 ? [cachedIndexesNote(loaded.cacheOnly)] : [];
   const sources: InstallSource[] = [];
   for (const record of fromIndex) {
     const source = planOne(record, loaded as LoadedCatalogs<Catalog>, opts, skipped, notes);

@@ -19,8 +19,8 @@ export interface RegistryStatus {
   builtin: boolean;
   origin: IndexOrigin | null;
   fetchedAt: string | null;
-  /** True when the index came from the cache because the command runs offline (D5). */
-  offline: boolean;
+  /** True when the index came from the cache only, because the network is off (D5). */
+  cacheOnly: boolean;
   /** Set when the registry could not be reached and a stale cached copy was counted. */
   stale: { code: string; message: string } | null;
   error: { code: string; message: string; hint: string | null } | null;
@@ -79,7 +79,7 @@ async function statusOf(
       plugins: catalog.summary.length,
       origin: catalog.origin,
       fetchedAt: catalog.fetchedAt,
-      offline: catalog.offline,
+      cacheOnly: catalog.cacheOnly,
       stale: catalog.stale,
       error: null,
       excluded: (catalog.excluded ?? []).map((e) => e.message),
@@ -92,7 +92,7 @@ async function statusOf(
       plugins: null,
       origin: null,
       fetchedAt: null,
-      offline: false,
+      cacheOnly: false,
       stale: null,
       error: problem,
       excluded: [],

@@ -14,8 +14,8 @@ export interface SearchResult {
   results: SearchHit[];
   /** Registries that could not be read; the search used the others. */
   warnings: RegistryWarning[];
-  /** Registries searched in their cached copy because the command runs offline (D5). */
-  offline: string[];
+  /** Registries searched in their cached copy only, because the network is off (D5). */
+  cacheOnly: string[];
   /** What was not searched and why (npm registries: docs/reference/rules/registry.md#registry-kinds). */
   notes: string[];
 }
@@ -47,5 +47,5 @@ export async function searchPlugins(
       (e) =>
         `registry ${e.name} (npm) is not searched: the npm registry does not list hook plugins; install one by package name (\`hookpm install <package>@${e.name}\`)`,
     );
-  return { results, warnings: loaded.warnings, offline: loaded.offline, notes };
+  return { results, warnings: loaded.warnings, cacheOnly: loaded.cacheOnly, notes };
 }

@@ -10,8 +10,9 @@
  *   is served from a stale cached copy, and the result says so (`stale`);
  * - `refresh` (registry add, registry update) skips both checks: always re-read or revalidate,
  *   and a failure is an error;
- * - `offline` (D5) never touches the network: a network index comes from the cache whatever its
- *   age (`E_OFFLINE` when there is none; its origin is `cache`); a `file:` index is read as usual.
+ * - `cacheOnly` (D5: the network is off) never touches the network: a network index comes from
+ *   the cache whatever its age (`E_OFFLINE` when there is none; its origin is `cache`); a `file:`
+ *   index is read as usual.
  * A fetched index is parsed and checked as a whole before it replaces the cached copy, so a bad
  * one (HTML, truncated JSON, a schema error) leaves the cache byte-identical.
  */
@@ -26,7 +27,7 @@ import type { RegistryIndex } from './index-schema.js';
 import type { IndexSummary } from './index-summary.js';
 import { indexUrlOf } from '../registry-location.js';
 import { redactUrl } from '../http/url-policy.js';
-import { offlineError } from '../offline-error.js';
+import { networkRefused } from '../network-refused.js';
 
 /** How long a network index is used without asking the registry again. */
 export const INDEX_MAX_AGE_MS = 10 * 60 * 1000;
@@ -34,7 +35,7 @@ export const INDEX_MAX_AGE_MS = 10 * 60 * 1000;
 export interface LoadIndexOptions {
   /** `<cache>/indexes`. */
   cacheDir: string;
-  offline: boolean;
+  cacheOnly: boolean;
   refresh: boolean;
   maxAgeMs?: number;
   now?: () => Date;
@@ -138,9 +139,9 @@ async function reusable(
       ? { url, origin: 'cache', fetchedAt: cached.fetchedAt, stale: null }
       : null;
   }
-  if (opts.offline) {
+  if (opts.cacheOnly) {
     if (cached !== null) return { url, origin: 'cache', fetchedAt: cached.fetchedAt, stale: null };
-    throw offlineError(
+    throw networkRefused(
       `no cached index for the registry ${name} (${redactUrl(url)})`,
       { registry: name, url: redactUrl(url) },
       `Run \`hookpm registry update ${name}\` while online first.`,

@@ -13,8 +13,8 @@ export interface CatalogSummary {
   indexUrl: string;
   origin: IndexOrigin;
   fetchedAt: string;
-  /** True when it came from the cache because the context is offline (D5). */
-  offline: boolean;
+  /** True when it came from the cache only, because the network is off (D5). */
+  cacheOnly: boolean;
   /** Set when the registry could not be reached and a stale cached copy was used (load-index.ts). */
   stale: { code: string; message: string } | null;
   /** A marketplace's entries left out of its catalog, each naming the entry and why. */

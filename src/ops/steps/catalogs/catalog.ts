@@ -15,7 +15,7 @@ import { indexCacheDir } from '../../../store/paths.js';
 import type { RegistryKind } from '../../../store/state/state-schema.js';
 import type { RegistryEntry } from './defaults.js';
 import type { OperationContext } from '../context/operation-context.js';
-import { isOffline } from '../context/network.js';
+import { networkAllowed } from '../context/network.js';
 import type { Catalog, CatalogOptions, CatalogSummary } from './catalog-types.js';
 
 export interface KindLoader {
@@ -56,15 +56,16 @@ const LOADERS: Readonly<Record<RegistryKind, KindLoader>> = {
 };
 
 /**
- * The index URL, and whether the index came from the cache only because the context is offline
- * (a network index: load-index reads a `file:` one as usual).
+ * The index URL, and whether the index came from the cache only because the network is off (a
+ * network index: load-index reads a `file:` one as usual).
  */
 function cachedBy(
   ctx: OperationContext,
   loaded: { url: string; origin: string },
-): Pick<CatalogSummary, 'indexUrl' | 'offline'> {
+): Pick<CatalogSummary, 'indexUrl' | 'cacheOnly'> {
   const network = !loaded.url.startsWith('file:');
-  return { indexUrl: loaded.url, offline: isOffline(ctx) && network && loaded.origin === 'cache' };
+  const cacheOnly = !networkAllowed(ctx) && network && loaded.origin === 'cache';
+  return { indexUrl: loaded.url, cacheOnly };
 }
 
 function nowOf(ctx: OperationContext): Date {
@@ -101,7 +102,7 @@ function indexOptions(
   const onProgress = ctx.onProgress;
   return {
     cacheDir: indexCacheDir(ctx.paths),
-    offline: isOffline(ctx),
+    cacheOnly: !networkAllowed(ctx),
     refresh: opts.refresh,
     ...(ctx.now ? { now: ctx.now } : {}),
     ...(ctx.indexMaxAgeMs === undefined ? {} : { maxAgeMs: ctx.indexMaxAgeMs }),

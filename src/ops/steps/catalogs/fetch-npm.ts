@@ -11,7 +11,7 @@ import { redactUrl } from '../../../registry/http/url-policy.js';
 import { pickNpmVersion } from '../../../registry/npm/npm-document.js';
 import { createStagingDir } from '../../../store/layout.js';
 import { tarballCacheDir } from '../../../store/paths.js';
-import { requireNetwork } from '../context/network.js';
+import { requireNetwork, type NetworkSwitch } from '../context/network.js';
 import type { Environment, OperationContext } from '../context/operation-context.js';
 import { readPluginDir } from '../../../store/read-plugin.js';
 import { extractTarball, scanTarball, tarballInput } from '../../../store/tar/tarball-scan.js';
@@ -26,10 +26,10 @@ export interface NpmPluginRequest {
 }
 
 /**
- * The operation context's store and offline setting (package documents are not cached, so an
- * offline context is E_OFFLINE before any request), with its environment resolved.
+ * The operation context's store and network switch (package documents are not cached, so
+ * without the network it is E_OFFLINE before any request), with its environment resolved.
  */
-export type NpmStageContext = Pick<OperationContext, 'paths' | 'offline'> & Environment;
+export type NpmStageContext = Pick<OperationContext, 'paths'> & NetworkSwitch & Environment;
 
 /** A plugin extracted from an npm tarball into staging, not yet validated for install. */
 export interface StagedNpmPlugin {
@@ -73,7 +73,6 @@ export async function stageNpmPlugin(
     const { file, bytes } = await fetchTarballCached(url, {
       cacheDir: tarballCacheDir(ctx.paths),
       integrity: pick.integrity,
-      offline: false,
     });
     const input = tarballInput(file, bytes, redactUrl(url));
     const listing = await scanTarball(input);

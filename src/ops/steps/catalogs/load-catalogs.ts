@@ -5,7 +5,7 @@ import { effectiveRegistries, type RegistryEntry } from './defaults.js';
 import { loadCatalog, loadCatalogSummary } from './catalog.js';
 import type { Catalog, CatalogSummary } from './catalog-types.js';
 import type { OperationContext } from '../context/operation-context.js';
-import { isOffline } from '../context/network.js';
+import { networkAllowed } from '../context/network.js';
 
 /** A registry that could not be read; the others are still used. */
 export interface RegistryWarning {
@@ -20,8 +20,8 @@ export interface LoadedCatalogs<C> {
   entries: RegistryEntry[];
   catalogs: C[];
   warnings: RegistryWarning[];
-  /** Registries whose index came from the cache because the context is offline (D5). */
-  offline: string[];
+  /** Registries whose index came from the cache only, because the network is off (D5). */
+  cacheOnly: string[];
 }
 
 export interface LoadCatalogsOptions {
@@ -63,7 +63,7 @@ async function loadEach<C extends CatalogSummary>(
   const entries = effectiveRegistries(state, ctx.defaults).filter(
     (e) => only === undefined || only(e.name),
   );
-  const refresh = opts.refresh === true && !isOffline(ctx);
+  const refresh = opts.refresh === true && networkAllowed(ctx);
   const settled = await Promise.allSettled(entries.map((e) => load(e, ctx, { refresh })));
   const catalogs: C[] = [];
   const warnings: RegistryWarning[] = [];
@@ -83,8 +83,8 @@ async function loadEach<C extends CatalogSummary>(
       hint: error.hint ?? null,
     });
   });
-  const cachedOnly = catalogs.filter((c) => c.offline).map((c) => c.registry);
-  return { state, entries, catalogs, warnings, offline: cachedOnly };
+  const cacheOnly = catalogs.filter((c) => c.cacheOnly).map((c) => c.registry);
+  return { state, entries, catalogs, warnings, cacheOnly };
 }
 
 function staleWarning(

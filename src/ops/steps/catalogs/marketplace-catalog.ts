@@ -18,8 +18,8 @@ import { buildMarketplaceIndex } from './marketplace-index.js';
 import { MARKETPLACE_FILE, readMarketplace } from './read-marketplace.js';
 import type { Catalog, CatalogOptions } from './catalog-types.js';
 import { environmentOf, type OperationContext } from '../context/operation-context.js';
-import { isOffline } from '../context/network.js';
-import { offlineError } from '../../../registry/offline-error.js';
+import { networkAllowed } from '../context/network.js';
+import { networkRefused } from '../../../registry/network-refused.js';
 
 /** Failures that mean "cannot reach it now": a stale cached catalog is used instead (as for indexes). */
 const UNREACHABLE = new Set(['E_GIT', 'E_REGISTRY_NETWORK', 'E_REGISTRY_TIMEOUT']);
@@ -34,7 +34,7 @@ const UNREACHABLE = new Set(['E_GIT', 'E_REGISTRY_NETWORK', 'E_REGISTRY_TIMEOUT'
  *   plugin directory alone is seen on `hookpm registry update` (installs always read it anew);
  * - a git repository or remote marketplace.json is reused for INDEX_MAX_AGE_MS (ctx.indexMaxAgeMs),
  *   then cloned or fetched again; when that fails with E_GIT or a network error, a stale cached
- *   copy is used and the result says so; an offline context uses only the cache (E_OFFLINE without one);
+ *   copy is used and the result says so; without the network only the cache (E_OFFLINE without one);
  * - `refresh` (registry add, registry update, install) always rebuilds, and a failure is an error.
  */
 export async function loadMarketplaceCatalog(
@@ -56,15 +56,15 @@ export async function loadMarketplaceCatalog(
     indexUrl,
     origin: 'cache',
     fetchedAt: c.fetchedAt,
-    offline: false,
+    cacheOnly: false,
     stale: null,
     excluded: c.excluded ?? [],
     ...extra,
   });
   const validator = file === null ? null : await fileValidator(file);
-  if (file === null && isOffline(ctx)) {
-    if (cached !== null) return fromCache(cached, { offline: true });
-    throw offlineError(
+  if (file === null && !networkAllowed(ctx)) {
+    if (cached !== null) return fromCache(cached, { cacheOnly: true });
+    throw networkRefused(
       `no cached catalog for the marketplace ${entry.name} (${showLocation(location)})`,
       { registry: entry.name },
       `Run \`hookpm registry update ${entry.name}\` while online first.`,

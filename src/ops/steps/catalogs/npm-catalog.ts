@@ -18,7 +18,7 @@ export function createNpmCatalog(entry: RegistryEntry, now: Date): Catalog {
     indexUrl: entry.record.location,
     origin: 'cache',
     fetchedAt: now.toISOString(),
-    offline: false,
+    cacheOnly: false,
     stale: null,
   };
 }

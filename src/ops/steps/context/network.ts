@@ -1,20 +1,23 @@
-import { offlineError } from '../../../registry/offline-error.js';
+import { networkRefused } from '../../../registry/network-refused.js';
 import type { OperationContext } from './operation-context.js';
 
-/** D5: true when the command runs without network access (only cached data and local files). */
-export function isOffline(ctx: Pick<OperationContext, 'offline'>): boolean {
-  return ctx.offline === true;
+/** The part of the operation context that says whether the network may be used (D5). */
+export type NetworkSwitch = Pick<OperationContext, 'offline'>;
+
+/** D5: false when the command runs without the network (only cached data and local files). */
+export function networkAllowed(ctx: NetworkSwitch): boolean {
+  return ctx.offline !== true;
 }
 
 /**
- * The gate before any network access a step makes: E_OFFLINE (offline-error.ts, naming the flag)
- * when the context is offline, so nothing is requested. `what` completes "--offline: <what>".
+ * The gate before any network access a step makes: E_OFFLINE (network-refused.ts, naming the
+ * flag) when the network is off, so nothing is requested. `what` completes "--offline: <what>".
  */
 export function requireNetwork(
-  ctx: Pick<OperationContext, 'offline'>,
+  ctx: NetworkSwitch,
   what: string,
   details: Record<string, unknown> = {},
   hint?: string,
 ): void {
-  if (isOffline(ctx)) throw offlineError(what, details, hint);
+  if (!networkAllowed(ctx)) throw networkRefused(what, details, hint);
 }

@@ -8,8 +8,8 @@ import { npmSource, resolveLocalSource } from './source.js';
 import type { InstallSource } from './types.js';
 import { loadCatalogs, type LoadedCatalogs } from '../catalogs/load-catalogs.js';
 import type { OperationContext } from '../context/operation-context.js';
-import { isOffline } from '../context/network.js';
-import { offlineIndexesNote } from '../../../registry/offline-error.js';
+import { networkAllowed } from '../context/network.js';
+import { cachedIndexesNote } from '../../../registry/network-refused.js';
 import type { Catalog } from '../catalogs/catalog-types.js';
 import { pickRegistrySource, type PickOptions, type RegistrySpec } from './pick.js';
 
@@ -26,7 +26,7 @@ export interface ResolvedSources {
   sources: InstallSource[];
   /** The state the resolution saw (read without the lock; re-checked under it). */
   state: State;
-  /** Deprecations, registries skipped, cached indexes used offline: for the CLI to print. */
+  /** Deprecations, registries skipped, cached indexes used without the network: for the CLI to print. */
   notes: string[];
 }
 
@@ -70,7 +70,7 @@ export async function resolveInstallSources(
  * copy is used as it is, so a warm install needs no network). When a spec does not resolve (an
  * unknown name, version or tag) and some index came from the cache, the indexes are revalidated
  * (N4: a conditional request; a `file:` index is re-read) and every spec is picked again, so a
- * version published a minute ago is found. An offline context never revalidates.
+ * version published a minute ago is found. Without the network (D5) nothing is revalidated.
  */
 async function pickAll(
   ctx: OperationContext,
@@ -97,7 +97,7 @@ async function pickAll(
   try {
     return withCacheNote(loaded, opts, attempt());
   } catch (error) {
-    if (isOffline(ctx)) throw error;
+    if (!networkAllowed(ctx)) throw error;
     const stale = loaded.catalogs.some((c) => c.origin === 'cache');
     const retry =
       isHookpmError(error) &&
@@ -111,6 +111,6 @@ async function pickAll(
 const RETRY_CODES: ReadonlySet<string> = new Set(['E_NOT_FOUND', 'E_NO_MATCHING_VERSION']);
 
 function withCacheNote<T>(loaded: LoadedCatalogs<Catalog>, opts: PickOptions, value: T): T {
-  if (loaded.offline.length > 0) opts.notes.unshift(offlineIndexesNote(loaded.offline));
+  if (loaded.cacheOnly.length > 0) opts.notes.unshift(cachedIndexesNote(loaded.cacheOnly));
   return value;
 }

@@ -12,7 +12,7 @@ import {
   type Environment,
   type OperationContext,
 } from '../context/operation-context.js';
-import { requireNetwork } from '../context/network.js';
+import { requireNetwork, type NetworkSwitch } from '../context/network.js';
 import type { MarketplaceSource, StageEnv, StagedPlugin, StageTarget } from './types.js';
 
 /** A marketplace plugin's tree in staging, before validation; the caller owns `dir`. */
@@ -32,7 +32,7 @@ export interface MarketplaceTree {
  */
 export async function stageMarketplaceTree(
   source: MarketplaceSource,
-  ctx: Pick<OperationContext, 'paths' | 'offline'> & Environment,
+  ctx: Pick<OperationContext, 'paths'> & NetworkSwitch & Environment,
 ): Promise<MarketplaceTree> {
   const stage = { paths: ctx.paths, env: ctx.env, cwd: ctx.cwd };
   if (isNetworkLocation(source.location)) mustFetch(ctx, source, source.location);
@@ -111,12 +111,8 @@ function isNetworkLocation(location: string): boolean {
   );
 }
 
-/** D5: marketplace trees are not cached, so one that must be fetched is E_OFFLINE offline. */
-function mustFetch(
-  ctx: Pick<OperationContext, 'offline'>,
-  source: MarketplaceSource,
-  where: string,
-): void {
+/** D5: marketplace trees are not cached, so one that must be fetched is E_OFFLINE without the network. */
+function mustFetch(ctx: NetworkSwitch, source: MarketplaceSource, where: string): void {
   requireNetwork(
     ctx,
     `${source.name}@${source.registry} must be fetched from ${redactUrl(where)}`,

@@ -12,7 +12,7 @@ import {
   tarballInput,
   type TarballInput,
 } from '../../../store/tar/tarball-scan.js';
-import { isOffline, requireNetwork } from '../context/network.js';
+import { networkAllowed, requireNetwork } from '../context/network.js';
 import type { RegistrySource, StageEnv, TarballFileSource, TarballUrlSource } from './types.js';
 
 /** The sources whose plugin comes as a tarball hookpm downloads or reads itself. */
@@ -51,7 +51,7 @@ export async function fetchAndExtract(
       cacheDir: tarballCacheDir(ctx.paths),
       integrity: source.integrity,
       ...(source.size === undefined ? {} : { size: source.size }),
-      offline: isOffline(ctx),
+      cacheOnly: !networkAllowed(ctx),
       ...(ctx.fetch === undefined ? {} : { fetch: ctx.fetch }),
       ...progress,
     });

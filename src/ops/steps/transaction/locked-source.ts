@@ -46,7 +46,7 @@ export function lockEntryOf(staged: StagedPlugin, indexUrl: string): LockEntry {
 /**
  * The source that installs exactly a lock entry: its version, its tarball, its integrity (checked
  * while the bytes stream in: E_INTEGRITY). No index is read, so a warm tarball cache is enough
- * for --offline.
+ * without the network (D5).
  */
 export function sourceOfLockEntry(
   id: string,
