@@ -47,7 +47,6 @@ import type { InstallSource, StagedPlugin } from '../staging/types.js';
 import { commitLocked } from './commit-locked.js';
 import type { InstallScope, ScopeRules, TransactionResult } from './install-scope.js';
 import type { CommitOptions, TransactionOptions } from './options.js';
-import { projectRules } from './project-rules.js';
 import type { InstalledEntry, InstallResult } from './record.js';
 import { userRules } from './user-rules.js';
 
@@ -89,7 +88,11 @@ export async function commitTransaction(
   opts: CommitOptions,
   earlier: readonly string[] = [],
 ): Promise<TransactionResult> {
-  const rules = scope.kind === 'user' ? userRules(ctx, opts) : projectRules(ctx, scope, opts);
+  // A project's rules (and the project files they read and write) load only for a project scope.
+  const rules =
+    scope.kind === 'user'
+      ? userRules(ctx, opts)
+      : (await import('./project-rules.js')).projectRules(ctx, scope, opts);
   return commitLocked(ctx, staged, () => commit(ctx, staged, rules, earlier));
 }
 
