@@ -46,8 +46,8 @@ export { loadSnapshot } from './ops/run/load-snapshot.js';
 export type { LoadSnapshotOptions, LoadedSnapshot } from './ops/run/load-snapshot.js';
 
 /**
- * loadSnapshot after resolving workspace trust (docs/reference/rules/engine.md#workspace-trust): headless without `askTrust`
- * (project hooks only with `flag`), interactive with it.
+ * loadSnapshot after resolving workspace trust (docs/reference/rules/engine.md#workspace-trust):
+ * headless without `askTrust` (project hooks only with `flag`), interactive with it.
  */
 export { loadTrustedSnapshot } from './ops/run/load-trusted-snapshot.js';
 export type {
@@ -67,7 +67,8 @@ export type { HookListing, ListedHandler } from './ops/run/list-hooks.js';
 
 /**
  * Dispatches one event on a snapshot: every matching handler runs at once, the runs are reduced in
- * configuration order to one result (docs/reference/rules/engine.md#running-handlers, #output-and-reduction, #stop-continuations, docs/reference/rules/cli.md#json-shapes).
+ * configuration order to one result (docs/reference/rules/engine.md#running-handlers,
+ * #output-and-reduction, #stop-continuations, docs/reference/rules/cli.md#json-shapes).
  */
 export { dispatchEvent } from './engine/dispatch.js';
 export type { DispatchOptions, DispatchRecord } from './engine/dispatch-options.js';
@@ -87,9 +88,10 @@ export type {
 export { installExitCleanup, killAllHandlers } from './engine/process-groups.js';
 
 /**
- * A long-running session for a working directory, as `hookpm session` runs it (docs/reference/rules/cli.md#session):
- * the snapshot is loaded once (R1); dispatch (concurrent; Stop continuations counted, O3), reload
- * (R4), hooks, close (kills running handlers' process groups).
+ * A long-running session for a working directory, as `hookpm session` runs it
+ * (docs/reference/rules/cli.md#session): the snapshot is loaded once (R1); dispatch (concurrent;
+ * Stop continuations counted, O3), reload (R4), hooks, close (kills running handlers' process
+ * groups).
  */
 export { createSession } from './ops/run/session.js';
 export type {

@@ -10,8 +10,9 @@ export function isAgentId(value: string): value is AgentId {
 }
 
 /**
- * The agent's deadline for one linked event, in seconds: the longest engine default (docs/reference/rules/engine.md#events), so that hookpm's own per-handler deadlines decide, not the agent's (Claude Code's
- * default is 60 s, Gemini CLI's 60,000 ms).
+ * The agent's deadline for one linked event, in seconds: the longest engine default
+ * (docs/reference/rules/engine.md#events), so that hookpm's own per-handler deadlines decide, not
+ * the agent's (Claude Code's default is 60 s, Gemini CLI's 60,000 ms).
  */
 export const LINK_TIMEOUT_SEC = 600;
 

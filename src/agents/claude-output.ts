@@ -7,18 +7,18 @@ export interface ClaudeOutputDialect {
   /** UserPromptSubmit's `suppressOriginalPrompt` (a Deep Agents Code key; Claude Code has none). */
   suppressOriginalPrompt: boolean;
   /**
-   * SubagentStop context (docs/reference/rules/engine.md#events: a block there is kept as context): Claude Code
-   * reads it back as `decision: "block"` with the text as reason, which keeps the subagent going
-   * with that instruction; Deep Agents Code reads `additionalContext`.
+   * SubagentStop context (docs/reference/rules/engine.md#events: a block there is kept as context):
+   * Claude Code reads it back as `decision: "block"` with the text as reason, which keeps the
+   * subagent going with that instruction; Deep Agents Code reads `additionalContext`.
    */
   subagentStopContext: 'block' | 'additionalContext';
 }
 
 /**
- * A reduced result (docs/reference/rules/cli.md#json-shapes) as one hook output in the format of engine.md L1-L2, which
- * Claude Code and Deep Agents Code read: an agent that reduces this single output gets the
- * decision hookpm reduced from all of its plugins' outputs. Exit 0 always, since the decision is
- * in the JSON; error and warning diagnostics go to stderr, one line each.
+ * A reduced result (docs/reference/rules/cli.md#json-shapes) as one hook output in the format of
+ * engine.md L1-L2, which Claude Code and Deep Agents Code read: an agent that reduces this single
+ * output gets the decision hookpm reduced from all of its plugins' outputs. Exit 0 always, since
+ * the decision is in the JSON; error and warning diagnostics go to stderr, one line each.
  */
 export function encodeClaudeOutput(
   result: DispatchResult,

@@ -4,11 +4,12 @@ import { HookpmError } from '../errors.js';
 const COMMANDS_HINT = 'Run `hookpm help` for the commands.';
 
 /**
- * A command line commander refused, in hookpm's error style (docs/reference/rules/cli.md#conventions: E_USAGE, exit 2;
- * docs/design/decisions.md#where-the-rules-are-silent): the message without commander's `error: ` prefix, its quoted words in double
- * quotes as hookpm's own messages have them, and its "(Did you mean ...?)" moved to the first line of
- * the hint (commander joins it to the message with a newline), and the help of the command that
- * `args` name (commandPath) in the hint.
+ * A command line commander refused, in hookpm's error style
+ * (docs/reference/rules/cli.md#conventions: E_USAGE, exit 2;
+ * docs/design/decisions.md#where-the-rules-are-silent): the message without commander's `error: `
+ * prefix, its quoted words in double quotes as hookpm's own messages have them, and its "(Did you
+ * mean ...?)" moved to the first line of the hint (commander joins it to the message with a
+ * newline), and the help of the command that `args` name (commandPath) in the hint.
  */
 export function usageErrorOf(
   error: CommanderError,

@@ -3,9 +3,10 @@ import { EVENT_NAMES, isEventName, type EventName } from '../hooks/events.js';
 import { closestNames, didYouMean } from '../text/did-you-mean.js';
 
 /**
- * An event name given on the command line (`run <Event>`, `test <plugin> <Event>`,
- * `init --event <Event>`), or E_USAGE listing the twelve, with the nearest in its hint and its
- * `suggestions` (docs/design/decisions.md#where-the-rules-are-silent). `option` names the option it came from, for the message.
+ * An event name given on the command line (`run <Event>`, `test <plugin> <Event>`, `init --event
+ * <Event>`), or E_USAGE listing the twelve, with the nearest in its hint and its `suggestions`
+ * (docs/design/decisions.md#where-the-rules-are-silent). `option` names the option it came from,
+ * for the message.
  */
 export function eventArgument(name: string, option?: string): EventName {
   if (isEventName(name)) return name;

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 
 /**
- * Help groups and completion (docs/reference/commands.md#help-aliases-and-completion): the groups `hookpm --help` lists its commands in, in this order. A command
- * names its group in its own file (`.helpGroup('Inspect')`); arrangeHelp orders the commands by
- * group and gives each heading its colon.
+ * Help groups and completion (docs/reference/commands.md#help-aliases-and-completion): the groups
+ * `hookpm --help` lists its commands in, in this order. A command names its group in its own file
+ * (`.helpGroup('Inspect')`); arrangeHelp orders the commands by group and gives each heading its
+ * colon.
  */
 export const HELP_GROUPS = ['Install and manage', 'Inspect', 'Run', 'Publish', 'Admin'] as const;
 

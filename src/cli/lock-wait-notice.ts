@@ -5,16 +5,18 @@ import { escapeControl } from './render/render.js';
 import { writeText } from './stdio.js';
 
 /**
- * Messages, questions and waits (docs/design/decisions.md#where-the-rules-are-silent): a command that has waited a second for a lock says on stderr (so a terminal, a
- * log and a test see it alike) what it waits for: which command and process hold the lock, since
- * when, and the lock file. Said once per lock taken; the wait then goes on silently.
+ * Messages, questions and waits (docs/design/decisions.md#where-the-rules-are-silent): a command
+ * that has waited a second for a lock says on stderr (so a terminal, a log and a test see it alike)
+ * what it waits for: which command and process hold the lock, since when, and the lock file. Said
+ * once per lock taken; the wait then goes on silently.
  */
 export function watchLockWaits(): void {
   setLockWaitListener(printLockWait);
 }
 
 function printLockWait(wait: LockWait): void {
-  // On its own line, not run into a download's progress line (docs/reference/rules/cli.md#conventions).
+  // On its own line, not run into a download's progress line
+  // (docs/reference/rules/cli.md#conventions).
   clearDrawnLine();
   const text = `hookpm: waiting for ${holderWords(wait.holder)} to release the lock ${wait.lockPath}`;
   writeText(2, `${escapeControl(redact(text))}\n`);

@@ -72,7 +72,8 @@ export function buildProgram(): Command {
     .version(readVersion(), '-V, --version', 'print the version')
     .configureHelp({ showGlobalOptions: true })
     .exitOverride()
-    // Help and usage go through cli/stdio.ts, so a closed stdout ends quietly (docs/reference/commands.md#terminals-and-pipes).
+    // Help and usage go through cli/stdio.ts, so a closed stdout ends quietly
+    // (docs/reference/commands.md#terminals-and-pipes).
     .configureOutput({
       writeOut: (text) => writeText(1, text),
       writeErr: (text) => writeText(2, text),
@@ -102,7 +103,8 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
       // `hookpm help <command>` succeeds; help shown because a command is missing is a usage error.
       process.exitCode = error.exitCode === 0 ? 0 : 2;
     } else if (error instanceof CommanderError) {
-      // A command line commander refused (docs/reference/rules/cli.md#conventions: E_USAGE, exit 2).
+      // A command line commander refused (docs/reference/rules/cli.md#conventions: E_USAGE, exit
+      // 2).
       process.exitCode = reportError(usageErrorOf(error, program, argv.slice(2)), { json });
     } else {
       process.exitCode = reportError(error, { json });

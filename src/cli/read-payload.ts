@@ -20,18 +20,20 @@ const HINT =
   'Give a JSON object with the event\'s fields, e.g. --payload \'{"tool_name":"Bash","tool_input":{"command":"ls"}}\' (or a file, or - for stdin).';
 
 /**
- * Messages, questions and waits (docs/design/decisions.md#where-the-rules-are-silent): a `--payload` whose first non-blank character is `{` is the JSON itself, as
- * `curl --data '{...}'` takes it (a file whose name starts so is still readable as `./{...}`).
+ * Messages, questions and waits (docs/design/decisions.md#where-the-rules-are-silent): a
+ * `--payload` whose first non-blank character is `{` is the JSON itself, as `curl --data '{...}'`
+ * takes it (a file whose name starts so is still readable as `./{...}`).
  */
 function isInlineJson(spec: string): boolean {
   return spec.trimStart().startsWith('{');
 }
 
 /**
- * The `--payload` of `hookpm run` (docs/reference/rules/cli.md#commands): inline JSON (isInlineJson), `-` reads stdin
- * to its end, anything else is a file path resolved against `cwd`; no payload is `{}`. The text must be UTF-8 holding one JSON
- * object (strict parse: duplicate keys are errors). Every failure is E_USAGE (exit 2) naming the
- * source and, for a parse error, the line and column.
+ * The `--payload` of `hookpm run` (docs/reference/rules/cli.md#commands): inline JSON
+ * (isInlineJson), `-` reads stdin to its end, anything else is a file path resolved against `cwd`;
+ * no payload is `{}`. The text must be UTF-8 holding one JSON object (strict parse: duplicate keys
+ * are errors). Every failure is E_USAGE (exit 2) naming the source and, for a parse error, the line
+ * and column.
  */
 export async function readPayload(
   spec: string | undefined,

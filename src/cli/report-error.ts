@@ -50,14 +50,16 @@ function suggestionsOf(error: HookpmError): string[] {
 }
 
 /**
- * Prints an error as docs/reference/rules/cli.md#conventions says (human: `hookpm: error[E_CODE]: ...` and an indented
- * hint on stderr; `--json`: `{"schemaVersion":1,"error":{code,message,hint,suggestions}}` on
- * stdout, docs/reference/cli-json.md) and returns the exit code.
+ * Prints an error as docs/reference/rules/cli.md#conventions says (human: `hookpm: error[E_CODE]:
+ * ...` and an indented hint on stderr; `--json`:
+ * `{"schemaVersion":1,"error":{code,message,hint,suggestions}}` on stdout,
+ * docs/reference/cli-json.md) and returns the exit code.
  *
- * Message style (docs/reference/commands.md#terminals-and-pipes, git's): the message after `error[E_CODE]: ` starts lower-case
- * and has no final period, as do diagnostics (`warning`/`info`), doctor findings and the notes
- * after a command; a hint is full sentences, a capital first and a period last. Names keep their
- * case (`PreToolUse`, `JSON`, `hookpm`). test/cli/message-style.test.ts checks every message in src.
+ * Message style (docs/reference/commands.md#terminals-and-pipes, git's): the message after
+ * `error[E_CODE]: ` starts lower-case and has no final period, as do diagnostics
+ * (`warning`/`info`), doctor findings and the notes after a command; a hint is full sentences, a
+ * capital first and a period last. Names keep their case (`PreToolUse`, `JSON`, `hookpm`).
+ * test/cli/message-style.test.ts checks every message in src.
  */
 export function reportError(error: unknown, options: { json: boolean }): number {
   const reported = describeError(error);

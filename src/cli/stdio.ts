@@ -46,9 +46,10 @@ function streamOf(fd: 1 | 2): NodeJS.WriteStream {
 const guarded = new WeakSet<NodeJS.WritableStream>();
 
 /**
- * A closed pipe ends quietly (docs/reference/commands.md#terminals-and-pipes): `stream` (stdout or stderr, or a stream over them) ends the command quietly
- * when its reader goes away (EPIPE: `hookpm hooks | head -1`), as writeText does; any other
- * write error is thrown as before. Returns `stream`.
+ * A closed pipe ends quietly (docs/reference/commands.md#terminals-and-pipes): `stream` (stdout or
+ * stderr, or a stream over them) ends the command quietly when its reader goes away (EPIPE: `hookpm
+ * hooks | head -1`), as writeText does; any other write error is thrown as before. Returns
+ * `stream`.
  */
 export function endWhenClosed<S extends NodeJS.WritableStream>(stream: S): S {
   if (guarded.has(stream)) return stream;
@@ -82,9 +83,10 @@ export function exitWhenWritten(): void {
 }
 
 /**
- * Output fitted to the terminal (docs/reference/commands.md#terminals-and-pipes): the columns that text on stdout (1) or stderr (2) is fitted to: the terminal's
- * width, or null off a terminal (output to a pipe or file is never fitted). HOOKPM_COLUMNS (a
- * positive integer) overrides both, terminal or not, so tests and scripts can fix a width.
+ * Output fitted to the terminal (docs/reference/commands.md#terminals-and-pipes): the columns that
+ * text on stdout (1) or stderr (2) is fitted to: the terminal's width, or null off a terminal
+ * (output to a pipe or file is never fitted). HOOKPM_COLUMNS (a positive integer) overrides both,
+ * terminal or not, so tests and scripts can fix a width.
  */
 export function terminalWidth(fd: 1 | 2): number | null {
   const forced = Number.parseInt(process.env.HOOKPM_COLUMNS ?? '', 10);

@@ -7,17 +7,19 @@ import type { Snapshot } from '../hooks/snapshot/snapshot.js';
 import { stringField, type DispatchOptions } from './dispatch-options.js';
 
 /**
- * Dispatches one event on a snapshot (docs/reference/rules/engine.md#running-handlers, #output-and-reduction, #stop-continuations): builds the payload (X2), matches the
- * handlers (sections 4-5), starts every matching one at once (X1), and reduces their runs in
- * configuration order (S3) to the result of docs/reference/rules/cli.md#json-shapes. The result's diagnostics are the run's
- * only; snapshot diagnostics are the caller's to report (docs/reference/rules/cli.md#json-shapes). Never rejects for a
- * handler fault; rejects with E_USAGE for a continuationCount that is not a non-negative integer.
+ * Dispatches one event on a snapshot (docs/reference/rules/engine.md#running-handlers,
+ * #output-and-reduction, #stop-continuations): builds the payload (X2), matches the handlers
+ * (sections 4-5), starts every matching one at once (X1), and reduces their runs in configuration
+ * order (S3) to the result of docs/reference/rules/cli.md#json-shapes. The result's diagnostics are
+ * the run's only; snapshot diagnostics are the caller's to report
+ * (docs/reference/rules/cli.md#json-shapes). Never rejects for a handler fault; rejects with
+ * E_USAGE for a continuationCount that is not a non-negative integer.
  *
- * Matching reads `input` directly: the matcher fields (docs/reference/rules/engine.md#events) and the `if` rule's tool fields are
- * event fields, which the payload copies unchanged, so the payload is built and serialised only when
- * some handler matched. A dispatch that matches nothing allocates one result and one promise, and
- * loads nothing more (run-matched.ts runs the rest); its `log` record has no runs, and the event's
- * input for a payload.
+ * Matching reads `input` directly: the matcher fields (docs/reference/rules/engine.md#events) and
+ * the `if` rule's tool fields are event fields, which the payload copies unchanged, so the payload
+ * is built and serialised only when some handler matched. A dispatch that matches nothing allocates
+ * one result and one promise, and loads nothing more (run-matched.ts runs the rest); its `log`
+ * record has no runs, and the event's input for a payload.
  */
 export function dispatchEvent(
   snapshot: Snapshot,

@@ -107,10 +107,10 @@ function copyEnvironment(
 }
 
 /**
- * The full environment of one handler (X5, docs/reference/rules/plugins.md#variables): the filtered base (less secrets,
- * the names in `pass` kept), without any inherited plugin variable (a host running inside another
- * plugin must not leak its own), plus CLAUDE_PROJECT_DIR for every handler, plus the handler's
- * own plugin variables.
+ * The full environment of one handler (X5, docs/reference/rules/plugins.md#variables): the filtered
+ * base (less secrets, the names in `pass` kept), without any inherited plugin variable (a host
+ * running inside another plugin must not leak its own), plus CLAUDE_PROJECT_DIR for every handler,
+ * plus the handler's own plugin variables.
  */
 export function handlerEnvironment(
   base: Readonly<Record<string, string | undefined>>,

@@ -96,9 +96,10 @@ function failureNote(run: HandlerRun): [DiagnosticCode, Severity, string] | null
 }
 
 /**
- * K1 on an event that ignores plain stdout, graded by what the user can do (docs/design/decisions.md#where-the-rules-are-silent): text
- * that starts as JSON was meant as output and is broken (a warning); other text, such as a
- * handler printing `done`, is only noted (info).
+ * K1 on an event that ignores plain stdout, graded by what the user can do
+ * (docs/design/decisions.md#where-the-rules-are-silent): text that starts as JSON was meant as
+ * output and is broken (a warning); other text, such as a handler printing `done`, is only noted
+ * (info).
  */
 function plainStdoutNote(text: string, event: EventName): [Severity, string] {
   if (/^[[{]/.test(text)) return ['warning', `stdout is not one JSON object; ignored on ${event}`];

@@ -139,7 +139,8 @@ export function parseRuns(event: EventName, runs: readonly HandlerRun[]): Parsed
 }
 
 /**
- * Reduces the runs of one dispatch to its result (docs/reference/rules/engine.md#output-and-reduction, #stop-continuations). `runs` must be in
+ * Reduces the runs of one dispatch to its result
+ * (docs/reference/rules/engine.md#output-and-reduction, #stop-continuations). `runs` must be in
  * configuration order (S3, X1); finish order never matters.
  */
 export function reduceResults(

@@ -1,11 +1,12 @@
 /**
- * The handler runner (docs/reference/rules/engine.md#running-handlers, X2-X8): one handler, one process group, one HandlerRun.
+ * The handler runner (docs/reference/rules/engine.md#running-handlers, X2-X8): one handler, one
+ * process group, one HandlerRun.
  *
  * Built on node:child_process rather than execa 9: execa's per-spawn machinery (stream wrappers,
  * promises per stdio, result assembly) measured 30-80% slower than a bare spawn for a `true`
- * handler, against a budget of 15% (docs/design/benchmarks.md), and its settle-on-pipe-EOF would need undoing
- * anyway to settle while a grandchild holds the pipes (X6). What execa would add (no shell, no
- * string splitting, `detached`) is one spawn option each here.
+ * handler, against a budget of 15% (docs/design/benchmarks.md), and its settle-on-pipe-EOF would
+ * need undoing anyway to settle while a grandchild holds the pipes (X6). What execa would add (no
+ * shell, no string splitting, `detached`) is one spawn option each here.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';

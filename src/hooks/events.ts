@@ -1,6 +1,6 @@
 /**
- * The twelve events of docs/reference/rules/engine.md#events, as data. Every place that needs an event's matcher
- * field, default timeout or policies reads it from here.
+ * The twelve events of docs/reference/rules/engine.md#events, as data. Every place that needs an
+ * event's matcher field, default timeout or policies reads it from here.
  */
 export const EVENT_NAMES = [
   'SessionStart',

@@ -7,10 +7,10 @@ import { childPath } from './json-path.js';
 import type { DeclaredHandler, GroupConfig } from './types.js';
 
 /**
- * One matcher group (docs/reference/rules/engine.md#configuration): `{"matcher"?: string|null, "hooks": [<handler>...]}`.
- * A shape error rejects the group (`invalid_config` at `<file>:hooks.<Event>[g]`); an invalid
- * handler is null in place (C1); a group without a valid handler is null. The matcher's syntax is
- * checked when the snapshot is built (E4), not here.
+ * One matcher group (docs/reference/rules/engine.md#configuration): `{"matcher"?: string|null,
+ * "hooks": [<handler>...]}`. A shape error rejects the group (`invalid_config` at
+ * `<file>:hooks.<Event>[g]`); an invalid handler is null in place (C1); a group without a valid
+ * handler is null. The matcher's syntax is checked when the snapshot is built (E4), not here.
  */
 const GROUP_KEYS: ReadonlySet<string> = new Set(['matcher', 'hooks']);
 

@@ -6,9 +6,10 @@ import { unknownKeyWarnings } from './unknown-keys.js';
 import type { HandlerConfig } from './types.js';
 
 /**
- * One command handler of a hooks document (docs/reference/rules/engine.md#configuration). Each field has one zod schema and
- * the words of its rule; values are never coerced (`timeout: "60"` is invalid). A handler with any
- * problem is invalid as a whole (C1), with one `invalid_config` per problem.
+ * One command handler of a hooks document (docs/reference/rules/engine.md#configuration). Each
+ * field has one zod schema and the words of its rule; values are never coerced (`timeout: "60"` is
+ * invalid). A handler with any problem is invalid as a whole (C1), with one `invalid_config` per
+ * problem.
  */
 const FIELDS = {
   type: { schema: z.literal('command'), rule: 'type must be "command"' },

@@ -10,11 +10,12 @@ import { migrateLegacyDocument } from './legacy.js';
 import type { DeclaredHandler, GroupConfig, HooksConfig, ParsedDocument } from './types.js';
 
 /**
- * Validates one already-parsed hooks document (docs/reference/rules/engine.md#configuration, C1-C4). Never throws: what is
- * wrong becomes diagnostics and is left out (an invalid handler or group is null in place, an event
- * without a valid group is absent). `declared` lists every handler entry under any event key, in
- * document order, valid or not, for consent surfaces and `hookpm validate`. `legacy` allows the C4
- * migration of a list-shaped `hooks` (user and project files only; plugin documents never).
+ * Validates one already-parsed hooks document (docs/reference/rules/engine.md#configuration,
+ * C1-C4). Never throws: what is wrong becomes diagnostics and is left out (an invalid handler or
+ * group is null in place, an event without a valid group is absent). `declared` lists every handler
+ * entry under any event key, in document order, valid or not, for consent surfaces and `hookpm
+ * validate`. `legacy` allows the C4 migration of a list-shaped `hooks` (user and project files
+ * only; plugin documents never).
  */
 export function parseHooksDocument(
   value: unknown,

@@ -1,7 +1,8 @@
 /**
- * Workspace trust as data (docs/reference/rules/engine.md#workspace-trust): whether the project hooks file may be loaded,
- * must be asked about, or must be skipped. The policy knows nothing of plugins: enabling a plugin
- * with consent is their gate, and trust neither grants nor withholds it (T7).
+ * Workspace trust as data (docs/reference/rules/engine.md#workspace-trust): whether the project
+ * hooks file may be loaded, must be asked about, or must be skipped. The policy knows nothing of
+ * plugins: enabling a plugin with consent is their gate, and trust neither grants nor withholds it
+ * (T7).
  */
 
 /** What is known when trust is checked. */

@@ -79,8 +79,9 @@ export interface PluginBinding {
   root: string;
   data: string;
   /**
-   * Projects (docs/guides/projects.md): `project` for a plugin the project's hookpm.json names, enabled for that project
-   * only; absent for a user-wide plugin. Project plugins come after the user's (S3).
+   * Projects (docs/guides/projects.md): `project` for a plugin the project's hookpm.json names,
+   * enabled for that project only; absent for a user-wide plugin. Project plugins come after the
+   * user's (S3).
    */
   scope?: 'project';
 }

@@ -2,9 +2,10 @@ import type { FileChange, RoledFile } from './code-files.js';
 import { diffText } from './text-diff.js';
 
 /**
- * The readable diff of the code files an update changes (docs/guides/installing-plugins.md#consent): per file,
- * what happened, its digests and modes, line counts, and for text the unified diff - bounded per
- * file and in total (CODE_DIFF_LIMITS), so a review stays readable whatever the plugin holds.
+ * The readable diff of the code files an update changes
+ * (docs/guides/installing-plugins.md#consent): per file, what happened, its digests and modes, line
+ * counts, and for text the unified diff - bounded per file and in total (CODE_DIFF_LIMITS), so a
+ * review stays readable whatever the plugin holds.
  */
 export interface CodeFileChange {
   path: string;

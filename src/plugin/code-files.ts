@@ -1,8 +1,8 @@
 import { compareCodeUnits } from '../json/compare.js';
 
 /**
- * The files part of what a user consents to (docs/guides/installing-plugins.md#consent): every file of the
- * plugin's tree, as the Q6 fingerprint lists it, has a role.
+ * The files part of what a user consents to (docs/guides/installing-plugins.md#consent): every file
+ * of the plugin's tree, as the Q6 fingerprint lists it, has a role.
  * - `hooks`: the manifest and the hooks documents the surface is read from. They are compared
  *   through the surface (plugins.md Q5), so a new version number, a new description or hooks
  *   that are only removed keep today's rules.

@@ -1,9 +1,10 @@
 import type { HooksConfig } from '../hooks/types.js';
 
 /**
- * files a plugin creates in its folder (docs/design/decisions.md#plugins-and-marketplaces): which files created in an installed plugin's folder after install would change
- * what runs without consent, and so still count as tampering (plugins.md Q6). A created file may
- * be anything the plugin's scripts write (state, logs, caches, dependencies they fetch), except:
+ * files a plugin creates in its folder (docs/design/decisions.md#plugins-and-marketplaces): which
+ * files created in an installed plugin's folder after install would change what runs without
+ * consent, and so still count as tampering (plugins.md Q6). A created file may be anything the
+ * plugin's scripts write (state, logs, caches, dependencies they fetch), except:
  * - a file hookpm itself would read as the plugin's manifest or hooks (`plugin.json`,
  *   `.claude-plugin/plugin.json`, `hooks/hooks.json`, a file named `hooks`, or any document the
  *   manifest names): it would change the consented surface;

@@ -5,9 +5,10 @@ import { PATH_VARIABLES } from './path-variables.js';
 
 /**
  * Review warnings about handlers whose agents would run different things
- * (docs/guides/installing-plugins.md#consent). hookpm runs `argv` when given; Claude Code's exec form `command` + `args` as the program
- * `command` names with `args` as its arguments, without a shell (as Claude Code does); else
- * `command` under `/bin/sh -c`, or `bash -c` for `shell: "bash"`. Claude Code ignores `argv`. So:
+ * (docs/guides/installing-plugins.md#consent). hookpm runs `argv` when given; Claude Code's exec
+ * form `command` + `args` as the program `command` names with `args` as its arguments, without a
+ * shell (as Claude Code does); else `command` under `/bin/sh -c`, or `bash -c` for `shell: "bash"`.
+ * Claude Code ignores `argv`. So:
  * - `command_argv_differ`: both `command` and `argv` are given and the command, read as the shell
  *   would, is not exactly the argv (another word, a quote that changes one, or anything the shell
  *   would expand or interpret: `$(...)`, backquotes, `$NAME` other than the variables of

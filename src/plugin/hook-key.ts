@@ -1,9 +1,10 @@
 import { canonicalJson, sha256Hex } from '../json/canonical-json.js';
 
 /**
- * A plugin hook's key: how `hookpm disable <plugin> --hook <key>` names one hook (docs/guides/installing-plugins.md#consent). It is the first 10 hex characters of the SHA-256 of the canonical JSON of the
- * fields that decide what hookpm runs and when - event, matcher, `if`, command, argv, and the shell
- * when it is bash and no argv is run - and of nothing else, so:
+ * A plugin hook's key: how `hookpm disable <plugin> --hook <key>` names one hook
+ * (docs/guides/installing-plugins.md#consent). It is the first 10 hex characters of the SHA-256 of
+ * the canonical JSON of the fields that decide what hookpm runs and when - event, matcher, `if`,
+ * command, argv, and the shell when it is bash and no argv is run - and of nothing else, so:
  * - it never depends on the hook's position, its document, its timeout or its status message: an
  *   update that moves or re-times a hook keeps its key, and an opt-out keeps applying;
  * - an update that changes what the hook runs or when gives it another key: the opt-out no longer
@@ -11,8 +12,8 @@ import { canonicalJson, sha256Hex } from '../json/canonical-json.js';
  * - handlers hookpm would run identically share a key: Claude Code's `args` reach the key as the
  *   argv they make (`[command, ...args]`), and a `shell` counts only as `"bash"` without argv
  *   (`"sh"` is the default; beside argv no shell runs), so the keys of every hook declared
- *   without `shell: "bash"` are what they were before hookpm ran it.
- * Field values are those of the surface (docs/reference/rules/plugins.md#consent-surface) and of a snapshot handler alike:
+ * without `shell: "bash"` are what they were before hookpm ran it. Field values are those of the
+ * surface (docs/reference/rules/plugins.md#consent-surface) and of a snapshot handler alike:
  * matcher, `if` and argv null when absent; command as the engine shows it.
  */
 export interface HookKeyFields {

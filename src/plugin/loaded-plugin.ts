@@ -5,9 +5,9 @@ import type { Manifest } from './manifest.js';
 /** One hooks document of a plugin, in H4 order. */
 export interface PluginDocument {
   /**
-   * Where it came from, as shown to the user (docs/reference/rules/plugins.md#consent-surface): `hooks/hooks.json` (or
-   * `hooks` for a file named so), `./extra.json` (a manifest path, normalized, with
-   * `/hooks.json` appended for a directory), or `plugin.json#hooks` (inline).
+   * Where it came from, as shown to the user (docs/reference/rules/plugins.md#consent-surface):
+   * `hooks/hooks.json` (or `hooks` for a file named so), `./extra.json` (a manifest path,
+   * normalized, with `/hooks.json` appended for a directory), or `plugin.json#hooks` (inline).
    */
   source: string;
   /** null when the document is not loaded at all (invalid JSON, not of the hooks shape). */
@@ -22,9 +22,9 @@ export interface LoadedPlugin {
   /** The manifest file used, relative to the root (`.claude-plugin/plugin.json`), or null. */
   manifestFile: string | null;
   /**
-   * The manifest whose `hooks` field is read: `manifestFile`, or `.claude-plugin/plugin.json`
-   * when a root `plugin.json` is beside it (docs/design/decisions.md#plugins-and-marketplaces); null without a manifest. Optional
-   * for plugins built in memory, where it is `manifestFile`.
+   * The manifest whose `hooks` field is read: `manifestFile`, or `.claude-plugin/plugin.json` when
+   * a root `plugin.json` is beside it (docs/design/decisions.md#plugins-and-marketplaces); null
+   * without a manifest. Optional for plugins built in memory, where it is `manifestFile`.
    */
   hooksManifestFile?: string | null;
   /** null without a manifest, or when it is unusable (not an object, no valid name). */

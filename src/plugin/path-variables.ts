@@ -1,8 +1,9 @@
 /**
- * The path variables of docs/reference/rules/plugins.md#variables and engine.md X3, X5: each plugin handler gets its
- * plugin's root and data directory under two names each (Claude Code's and the agent-neutral
- * one), every handler gets the project root; argv substitutes `${NAME}` for all five (V2). The one
- * place their names are spelled: whoever sets, strips or substitutes them reads them here.
+ * The path variables of docs/reference/rules/plugins.md#variables and engine.md X3, X5: each plugin
+ * handler gets its plugin's root and data directory under two names each (Claude Code's and the
+ * agent-neutral one), every handler gets the project root; argv substitutes `${NAME}` for all five
+ * (V2). The one place their names are spelled: whoever sets, strips or substitutes them reads them
+ * here.
  */
 export const CLAUDE_PLUGIN_ROOT = 'CLAUDE_PLUGIN_ROOT';
 export const PLUGIN_ROOT = 'PLUGIN_ROOT';

@@ -8,11 +8,12 @@ import { hookKey } from './hook-key.js';
 import type { PluginDocument } from './loaded-plugin.js';
 
 /**
- * The consent surface (docs/reference/rules/plugins.md#consent-surface): every handler a plugin declares, valid or not, as
- * the user sees and approves it. Field values are the declared JSON values with the defaults
- * made explicit: an absent matcher, `if`, type, argv or statusMessage is null; an absent timeout
- * is the event's default (docs/reference/rules/engine.md#events; null under an unknown event); a handler given
- * only as argv shows the command the engine shows (argv joined by spaces).
+ * The consent surface (docs/reference/rules/plugins.md#consent-surface): every handler a plugin
+ * declares, valid or not, as the user sees and approves it. Field values are the declared JSON
+ * values with the defaults made explicit: an absent matcher, `if`, type, argv or statusMessage is
+ * null; an absent timeout is the event's default (docs/reference/rules/engine.md#events; null under
+ * an unknown event); a handler given only as argv shows the command the engine shows (argv joined
+ * by spaces).
  */
 export interface SurfaceEntry extends Pick<
   DeclaredHandler,

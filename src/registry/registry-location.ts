@@ -1,7 +1,8 @@
 /**
- * Kind detection for `hookpm registry add <name> <location>` (docs/reference/rules/registry.md#registry-kinds), as far as it
- * can be told from the text alone. A local location (a directory path or a `file:` URL) still has
- * to be looked at on disk (read-location-kind.ts) to tell an index from a marketplace.
+ * Kind detection for `hookpm registry add <name> <location>`
+ * (docs/reference/rules/registry.md#registry-kinds), as far as it can be told from the text alone.
+ * A local location (a directory path or a `file:` URL) still has to be looked at on disk
+ * (read-location-kind.ts) to tell an index from a marketplace.
  */
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

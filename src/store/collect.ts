@@ -91,7 +91,8 @@ async function unreferencedFileLists(paths: StorePaths, state: State): Promise<L
   const add = (fingerprint: string): void => {
     keep.add(basename(installedFilesFile(paths, fingerprint)));
   };
-  // Projects (docs/guides/projects.md): the records of every project too; they share the store's trees.
+  // Projects (docs/guides/projects.md): the records of every project too; they share the store's
+  // trees.
   const projects = Object.values(state.projects ?? {}).flatMap((p) => Object.values(p.plugins));
   for (const plugin of [...Object.values(state.plugins), ...projects]) {
     add(plugin.fingerprint);
@@ -106,7 +107,8 @@ async function unreferencedFileLists(paths: StorePaths, state: State): Promise<L
 async function unreferencedTrees(paths: StorePaths, state: State): Promise<Leftover[]> {
   // Trees a live agent session still runs (engine.md R1) stay until the session lets them go.
   const referenced = new Set<string>([...(await pinnedRoots(paths))].map((root) => resolve(root)));
-  // Projects (docs/guides/projects.md): the store is shared by every project, so a project's trees are referenced too.
+  // Projects (docs/guides/projects.md): the store is shared by every project, so a project's trees
+  // are referenced too.
   const projects = Object.values(state.projects ?? {}).flatMap((p) => Object.values(p.plugins));
   for (const plugin of [...Object.values(state.plugins), ...projects]) {
     referenced.add(resolve(plugin.path));

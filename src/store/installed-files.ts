@@ -7,12 +7,12 @@ import type { TreeEntry } from './fingerprint.js';
 import type { StorePaths } from './store-paths.js';
 
 /**
- * The paths of the files an installed tree held when it was fingerprinted (plugins.md Q6), kept
- * in `<data>/installed-files/<fingerprint as hex>.json` beside the state, outside every tree, so
- * that files a plugin creates in its own folder later can be told from the installed ones
- * (docs/design/decisions.md#plugins-and-marketplaces). The list needs no trust: a tree passes only when the installed files it
- * names hash, with their current content and modes, to the fingerprint the state records, so a
- * list with a path left out or added never lets a changed tree through.
+ * The paths of the files an installed tree held when it was fingerprinted (plugins.md Q6), kept in
+ * `<data>/installed-files/<fingerprint as hex>.json` beside the state, outside every tree, so that
+ * files a plugin creates in its own folder later can be told from the installed ones
+ * (docs/design/decisions.md#plugins-and-marketplaces). The list needs no trust: a tree passes only
+ * when the installed files it names hash, with their current content and modes, to the fingerprint
+ * the state records, so a list with a path left out or added never lets a changed tree through.
  */
 export function installedFilesFile(paths: StorePaths, fingerprint: string): string {
   const digest = Buffer.from(fingerprint.replace(/^sha256-/, ''), 'base64').toString('hex');

@@ -99,13 +99,14 @@ const ROOT_MANIFEST = MANIFEST_FILES[0];
 const CLAUDE_MANIFEST = MANIFEST_FILES[1];
 
 /**
- * P1, and a root plugin.json beside Claude Code's (docs/design/decisions.md#plugins-and-marketplaces) for a plugin with both manifests (a root `plugin.json` is the
- * cross-agent manifest some publishers add beside Claude Code's): the root one gives the name,
- * version and other fields (P1); `.claude-plugin/plugin.json` is read too, is held to the same
- * rules (an error in it is an error of the plugin, P4), and alone declares the hooks, as in
- * Claude Code, which reads no other manifest. A root `hooks` field, a different name or a
- * different version is then reported with an `ignored_manifest` warning naming both files, so
- * no declaration is dropped without a word.
+ * P1, and a root plugin.json beside Claude Code's
+ * (docs/design/decisions.md#plugins-and-marketplaces) for a plugin with both manifests (a root
+ * `plugin.json` is the cross-agent manifest some publishers add beside Claude Code's): the root one
+ * gives the name, version and other fields (P1); `.claude-plugin/plugin.json` is read too, is held
+ * to the same rules (an error in it is an error of the plugin, P4), and alone declares the hooks,
+ * as in Claude Code, which reads no other manifest. A root `hooks` field, a different name or a
+ * different version is then reported with an `ignored_manifest` warning naming both files, so no
+ * declaration is dropped without a word.
  */
 async function readManifest(realRoot: string): Promise<FoundManifest> {
   const found: Array<{ file: string; read: ReadManifest }> = [];

@@ -43,7 +43,8 @@ export interface RunnablePlugins extends PluginSources {
 export interface RunnablePluginsOptions extends ScanOptions {
   /**
    * The canonical root of the project the invocation is in, as `install --project` keys it
-   * (docs/guides/projects.md); asked only when the state records some project. Absent or null: user plugins only.
+   * (docs/guides/projects.md); asked only when the state records some project. Absent or null: user
+   * plugins only.
    */
   projectKey?: () => Promise<string | null>;
 }
@@ -56,11 +57,12 @@ export function mayRun(record: PluginRecord): boolean {
 /**
  * Which plugins can run now, in one call: every installed plugin that may run (plugins.md Q4:
  * enabled, and its consent record holds its current surfaceHash) whose tree is intact, with its
- * documents: the user's sorted by id, then those of the project (`options.projectKey`) sorted by id (S3, docs/guides/projects.md; a project's version of a plugin replaces the user's there), each bound to its installed tree and
- * data directory (section 3 variables). A plugin whose tree no longer matches its fingerprint is
- * left out with `plugin_tampered` (Q6); one that cannot be read is left out with a diagnostic
- * naming it (S6); an unreadable state gives no plugins and `plugin_state_unreadable` (R4). Never
- * throws.
+ * documents: the user's sorted by id, then those of the project (`options.projectKey`) sorted by id
+ * (S3, docs/guides/projects.md; a project's version of a plugin replaces the user's there), each
+ * bound to its installed tree and data directory (section 3 variables). A plugin whose tree no
+ * longer matches its fingerprint is left out with `plugin_tampered` (Q6); one that cannot be read
+ * is left out with a diagnostic naming it (S6); an unreadable state gives no plugins and
+ * `plugin_state_unreadable` (R4). Never throws.
  *
  * Every call reads the state and checks every tree's fingerprint, through two caches of the cache
  * directory: a file is hashed again only when its lstat changed (store/fingerprint-cache.ts), and
@@ -91,7 +93,8 @@ export async function runnablePlugins(
   }
   const project = await projectRecordsOf(state, options.projectKey);
   const byId = (a: PluginRecord, b: PluginRecord): number => compareCodeUnits(a.id, b.id);
-  // docs/guides/projects.md: a plugin the project pins runs at the project's version there, not twice.
+  // docs/guides/projects.md: a plugin the project pins runs at the project's version there, not
+  // twice.
   const pinned = new Set(project.filter(mayRun).map((p) => p.id));
   const user = Object.values(state.plugins).filter((p) => mayRun(p) && !pinned.has(p.id));
   const fromProject = project.filter(mayRun);
@@ -126,10 +129,10 @@ export async function runnablePlugins(
 type Read = PluginDocuments | { error: string } | { tampered: string };
 
 /**
- * docs/design/decisions.md#plugins-and-marketplaces: the documents of each plugin whose installed files are intact but which has
- * created files in its folder, read afresh (not cached: its tree keeps changing) and kept only
- * when no created file changes what runs (plugin/created-files.ts) and the tree is still so after
- * the read.
+ * docs/design/decisions.md#plugins-and-marketplaces: the documents of each plugin whose installed
+ * files are intact but which has created files in its folder, read afresh (not cached: its tree
+ * keeps changing) and kept only when no created file changes what runs (plugin/created-files.ts)
+ * and the tree is still so after the read.
  */
 async function readCreated(
   paths: StorePaths,
@@ -175,8 +178,8 @@ async function readWithCreated(
 }
 
 /**
- * docs/guides/projects.md: the records of the project `projectKey` names, enabled for that project only; none
- * outside one. The key is asked for only when the state records some project.
+ * docs/guides/projects.md: the records of the project `projectKey` names, enabled for that project
+ * only; none outside one. The key is asked for only when the state records some project.
  */
 async function projectRecordsOf(
   state: State,

@@ -14,8 +14,8 @@ export interface TamperedPlugin {
  * plugins.md Q6: the `plugin_tampered` diagnostic of a plugin left out because its tree no longer
  * has its recorded fingerprint (`missing`: the tree is gone or cannot be read), with the command
  * that restores it; `created` says which file created in its folder since would change what runs
- * (docs/design/decisions.md#plugins-and-marketplaces: other created files are not tampering). One wording for the snapshot loader
- * and for session pins.
+ * (docs/design/decisions.md#plugins-and-marketplaces: other created files are not tampering). One
+ * wording for the snapshot loader and for session pins.
  */
 export function tamperedDiagnostic(
   plugin: TamperedPlugin,

@@ -15,8 +15,8 @@ export type TreeCheck =
   | { status: 'match'; scan: TreeScan }
   /**
    * The installed files unchanged, and files created since (relative paths, sorted): the plugin
-   * writes into its folder (docs/design/decisions.md#plugins-and-marketplaces). Whether one of them changes what runs is the
-   * caller's question (plugin/created-files.ts).
+   * writes into its folder (docs/design/decisions.md#plugins-and-marketplaces). Whether one of them
+   * changes what runs is the caller's question (plugin/created-files.ts).
    */
   | { status: 'created'; created: string[] }
   /** An installed file changed, removed, or its mode changed; or no list tells created ones. */

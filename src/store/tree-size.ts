@@ -13,12 +13,12 @@ export interface TreeSize {
 const SKIPPED_NAMES: ReadonlySet<string> = new Set(['.git']);
 
 /**
- * Measures the plugin tree `root` (regular files, and symlinks by what they name) against
- * `limits` without reading any file: E_ARCHIVE_TOO_LARGE naming `shown` and the limit at the
- * first file, byte or level past one. Used before a marketplace entry's tree is copied and by
- * `hookpm validate`, so `registry add`, `validate` and `install` refuse it with one message
- * (docs/design/decisions.md#plugins-and-marketplaces). Links are not checked here (copy-tree.ts refuses escaping ones); a link to
- * a directory that contains it ends at the depth limit.
+ * Measures the plugin tree `root` (regular files, and symlinks by what they name) against `limits`
+ * without reading any file: E_ARCHIVE_TOO_LARGE naming `shown` and the limit at the first file,
+ * byte or level past one. Used before a marketplace entry's tree is copied and by `hookpm
+ * validate`, so `registry add`, `validate` and `install` refuse it with one message
+ * (docs/design/decisions.md#plugins-and-marketplaces). Links are not checked here (copy-tree.ts
+ * refuses escaping ones); a link to a directory that contains it ends at the depth limit.
  */
 export async function measureTree(
   root: string,

@@ -14,7 +14,8 @@ export interface UserSettings {
   passEnv: string[];
   /**
    * `{"log": {"enabled": false, "text": true}}`: whether dispatches are written to the decision log
-   * (default true) and whether its lines carry payload and output text (default false; docs/guides/decision-log.md).
+   * (default true) and whether its lines carry payload and output text (default false;
+   * docs/guides/decision-log.md).
    */
   log: { enabled: boolean; text: boolean };
   /** Why the file was not used (`config_read_failed`); a missing file is no diagnostic. */

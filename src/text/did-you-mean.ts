@@ -1,10 +1,11 @@
 import { HookpmError } from '../errors.js';
 
 /**
- * "Did you mean ...?" suggestions by edit distance (docs/design/decisions.md#where-the-rules-are-silent): the optimal-string-alignment
- * form of the Damerau-Levenshtein distance (insert, delete, substitute, swap two neighbours; each
- * costs 1), compared without regard to case, so `gaurd` finds `guard` and `Guard` or `stop` find
- * `guard` and `Stop`.
+ * "Did you mean ...?" suggestions by edit distance
+ * (docs/design/decisions.md#where-the-rules-are-silent): the optimal-string-alignment form of the
+ * Damerau-Levenshtein distance (insert, delete, substitute, swap two neighbours; each costs 1),
+ * compared without regard to case, so `gaurd` finds `guard` and `Guard` or `stop` find `guard` and
+ * `Stop`.
  */
 
 /** The optimal-string-alignment distance between `a` and `b` (code units). */

@@ -58,7 +58,8 @@ function unusableStore(
   read: Exclude<StoreRead, { status: 'valid' }>,
 ): Diagnostic {
   if (read.status === 'missing') {
-    // Message style (docs/reference/commands.md#terminals-and-pipes): a new home has no store until a first Always allow; nothing to fix.
+    // Message style (docs/reference/commands.md#terminals-and-pipes): a new home has no store until
+    // a first Always allow; nothing to fix.
     const message = `no workspace is stored as trusted yet (${storeFile} is made at the first Always allow)`;
     return diagnostic('trust_store_missing', 'info', message, { path: storeFile });
   }

@@ -5,10 +5,10 @@ import { printJson, printLine } from '../render/render.js';
 import { writeText } from '../stdio.js';
 
 /**
- * `hookpm completion bash|zsh|fish` (docs/reference/commands.md#help-aliases-and-completion): prints the shell's completion script.
- * The scripts call the hidden form `hookpm completion --list -- <words>`, which prints the
- * candidates for the last word, one a line. With `--json` the script comes in a document
- * (docs/reference/cli-json.md).
+ * `hookpm completion bash|zsh|fish` (docs/reference/commands.md#help-aliases-and-completion):
+ * prints the shell's completion script. The scripts call the hidden form `hookpm completion --list
+ * -- <words>`, which prints the candidates for the last word, one a line. With `--json` the script
+ * comes in a document (docs/reference/cli-json.md).
  */
 export function register(program: Command): void {
   program

@@ -4,9 +4,10 @@ import { globalOptions } from '../global-options.js';
 import { storePathsOf } from '../global-options.js';
 
 /**
- * `hookpm doctor [--fix] [--online]` (docs/reference/rules/cli.md#commands): checks the store, state, lock,
- * fingerprints, leftovers, registries and trust store, and says how to fix what it finds. Exit 0
- * when no check is an error, 1 otherwise (the report is printed either way, also with --json).
+ * `hookpm doctor [--fix] [--online]` (docs/reference/rules/cli.md#commands): checks the store,
+ * state, lock, fingerprints, leftovers, registries and trust store, and says how to fix what it
+ * finds. Exit 0 when no check is an error, 1 otherwise (the report is printed either way, also with
+ * --json).
  */
 export function register(program: Command): void {
   program

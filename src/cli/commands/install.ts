@@ -5,8 +5,9 @@ import { runInstall, type InstallFlags } from '../install-action.js';
 import { ALIASES } from '../help-groups.js';
 
 /**
- * `hookpm install <spec...>` (docs/reference/rules/cli.md#commands; docs/reference/rules/registry.md#versions, #install-transaction); cli/start/fast-path.ts
- * answers the common forms first.
+ * `hookpm install <spec...>` (docs/reference/rules/cli.md#commands;
+ * docs/reference/rules/registry.md#versions, #install-transaction); cli/start/fast-path.ts answers
+ * the common forms first.
  */
 export function register(program: Command): void {
   const command = program

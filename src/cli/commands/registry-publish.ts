@@ -5,8 +5,9 @@ import type { ServedRequest } from '../../registry/http/http-server.js';
 import { escapeControl, printErrorLine, printJson, printLine } from '../render/render.js';
 
 /**
- * `hookpm registry build` and `hookpm registry serve` (docs/reference/rules/cli.md#commands), added to the `registry`
- * command that registry.ts makes (or made here when it is absent), so the two files never touch.
+ * `hookpm registry build` and `hookpm registry serve` (docs/reference/rules/cli.md#commands), added
+ * to the `registry` command that registry.ts makes (or made here when it is absent), so the two
+ * files never touch.
  */
 export function register(program: Command): void {
   const registry =

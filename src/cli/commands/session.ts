@@ -3,10 +3,11 @@ import { canAsk } from '../prompt/can-ask.js';
 import { globalOptions } from '../global-options.js';
 
 /**
- * `hookpm session` (docs/reference/rules/cli.md#session): a long-running host. With stdin and stdout both terminals
- * (and no --json) it is an interactive prompt, which may ask the workspace trust question (T4);
- * otherwise it speaks JSON-RPC 2.0 on stdin/stdout and never asks (T5). Handlers' process groups
- * are killed before the process ends, however it ends (SIGTERM, SIGINT, SIGHUP included).
+ * `hookpm session` (docs/reference/rules/cli.md#session): a long-running host. With stdin and
+ * stdout both terminals (and no --json) it is an interactive prompt, which may ask the workspace
+ * trust question (T4); otherwise it speaks JSON-RPC 2.0 on stdin/stdout and never asks (T5).
+ * Handlers' process groups are killed before the process ends, however it ends (SIGTERM, SIGINT,
+ * SIGHUP included).
  */
 export function register(program: Command): void {
   program

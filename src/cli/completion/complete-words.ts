@@ -23,11 +23,12 @@ const FIRST_OPERANDS: Readonly<Record<string, readonly string[]>> = {
 const EVENT_OPTIONS = new Set(['--event']);
 
 /**
- * Help groups and completion (docs/reference/commands.md#help-aliases-and-completion): the candidates for the last of `words` (the command line after `hookpm`, the
- * word under the cursor last, maybe empty), by the command tree of `program`: command and
- * subcommand names, the options of the command reached (its own and the global ones), events
- * for `run` and `--event`, agents, shells, and installed plugin names for the commands that take
- * them. Empty where the shell's own completion (file names) fits better, such as a path.
+ * Help groups and completion (docs/reference/commands.md#help-aliases-and-completion): the
+ * candidates for the last of `words` (the command line after `hookpm`, the word under the cursor
+ * last, maybe empty), by the command tree of `program`: command and subcommand names, the options
+ * of the command reached (its own and the global ones), events for `run` and `--event`, agents,
+ * shells, and installed plugin names for the commands that take them. Empty where the shell's own
+ * completion (file names) fits better, such as a path.
  */
 export async function completeWords(
   program: Command,

@@ -1,7 +1,8 @@
 /**
- * Help groups and completion (docs/reference/commands.md#help-aliases-and-completion): the scripts `hookpm completion <shell>` prints. Each asks hookpm itself for
- * the candidates (`hookpm completion --list -- <words>`, complete-words.ts) so it never goes
- * stale; where there are none the shell completes file names.
+ * Help groups and completion (docs/reference/commands.md#help-aliases-and-completion): the scripts
+ * `hookpm completion <shell>` prints. Each asks hookpm itself for the candidates (`hookpm
+ * completion --list -- <words>`, complete-words.ts) so it never goes stale; where there are none
+ * the shell completes file names.
  */
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];

@@ -2,8 +2,8 @@ import type { InstallProgress } from '../../ops/steps/context/operation-context.
 import { formatSize, progressLineFor } from './progress-line.js';
 
 /**
- * docs/reference/rules/cli.md#conventions: download progress on stderr, only on a TTY. One line per registry index,
- * rewritten in place (`\r`) and cleared when the command ends.
+ * docs/reference/rules/cli.md#conventions: download progress on stderr, only on a TTY. One line per
+ * registry index, rewritten in place (`\r`) and cleared when the command ends.
  */
 export interface IndexProgress {
   /** For OperationContext.onProgress (draws `index` progress); undefined off a TTY. */

@@ -2,9 +2,9 @@ import type { InstallProgress } from '../../ops/steps/context/operation-context.
 import { formatSize, progressLineFor } from './progress-line.js';
 
 /**
- * docs/reference/rules/cli.md#conventions: progress of downloads and bulk installs on stderr, only on a TTY: one line,
- * rewritten in place (at most every 80 ms) and cleared by `done`. A single plugin staged is not a
- * bulk install, so it draws nothing.
+ * docs/reference/rules/cli.md#conventions: progress of downloads and bulk installs on stderr, only
+ * on a TTY: one line, rewritten in place (at most every 80 ms) and cleared by `done`. A single
+ * plugin staged is not a bulk install, so it draws nothing.
  */
 export interface InstallProgressView {
   /** For OperationContext.onProgress; undefined when the given stream is not a TTY. */

@@ -4,9 +4,9 @@ import { isTerminal } from '../stdio.js';
 import { setDrawnLine, unsetDrawnLine } from './drawn-line.js';
 
 /**
- * docs/reference/rules/cli.md#conventions: one progress line on a TTY stream, rewritten in place (`\r`, at most every
- * 80 ms unless `final`), escaped and cut to the terminal width (with `…`); `clear` erases it if
- * drawn. A drawn line is the one `clearDrawnLine` (drawn-line.ts) erases.
+ * docs/reference/rules/cli.md#conventions: one progress line on a TTY stream, rewritten in place
+ * (`\r`, at most every 80 ms unless `final`), escaped and cut to the terminal width (with `…`);
+ * `clear` erases it if drawn. A drawn line is the one `clearDrawnLine` (drawn-line.ts) erases.
  */
 export interface ProgressLine {
   draw: (text: string, final: boolean) => void;

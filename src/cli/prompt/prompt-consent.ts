@@ -49,10 +49,11 @@ export function askConsent(review: ReviewReport): Promise<boolean> {
 }
 
 /**
- * Messages, questions and waits (docs/design/decisions.md#where-the-rules-are-silent): "Enable guard@examples 1.0.0 and let these hooks run?" for a plugin not
- * consented to before; for an update of a consented one, what it asks approval for:
- * "update guard@examples 1.0.0 -> 1.1.0: approve 1 new hook?" (new and changed hooks, or the
- * changed code files when the hooks are as consented).
+ * Messages, questions and waits (docs/design/decisions.md#where-the-rules-are-silent): "Enable
+ * guard@examples 1.0.0 and let these hooks run?" for a plugin not consented to before; for an
+ * update of a consented one, what it asks approval for: "update guard@examples 1.0.0 -> 1.1.0:
+ * approve 1 new hook?" (new and changed hooks, or the changed code files when the hooks are as
+ * consented).
  */
 export function consentQuestion(review: ReviewReport): string {
   const { installed, diff } = review;

@@ -34,10 +34,11 @@ const EMPTY: ProjectHooksSummary = { status: 'read', hooks: [] };
 
 /**
  * engine.md T4: the workspace trust prompt, on stdin/stderr (stdout stays for data). Shows the file
- * path and what it would load (docs/guides/projects.md#project-hooks-and-workspace-trust: each hook's event, matcher and command, or for
- * many a count and choice 5, Show them), control characters escaped; asks again on an unknown
- * answer; end of input (Ctrl+D) and Esc are Cancel; Ctrl+C ends the line and rejects with
- * E_CANCELLED marked as interrupted (exit 130). Implements ops' AskTrust.
+ * path and what it would load (docs/guides/projects.md#project-hooks-and-workspace-trust: each
+ * hook's event, matcher and command, or for many a count and choice 5, Show them), control
+ * characters escaped; asks again on an unknown answer; end of input (Ctrl+D) and Esc are Cancel;
+ * Ctrl+C ends the line and rejects with E_CANCELLED marked as interrupted (exit 130). Implements
+ * ops' AskTrust.
  */
 export function promptTrust(
   file: string,

@@ -1,9 +1,10 @@
 import { isTerminal } from '../stdio.js';
 
 /**
- * docs/reference/rules/cli.md#conventions: colour only on a TTY and never with NO_COLOR (any non-empty value,
- * https://no-color.org), which wins over everything; FORCE_COLOR set to anything but `0` or
- * `false` colours off a TTY too, as Node and chalk read it. `stream` is stdout unless given.
+ * docs/reference/rules/cli.md#conventions: colour only on a TTY and never with NO_COLOR (any
+ * non-empty value, https://no-color.org), which wins over everything; FORCE_COLOR set to anything
+ * but `0` or `false` colours off a TTY too, as Node and chalk read it. `stream` is stdout unless
+ * given.
  */
 export function colourEnabled(stream?: { isTTY?: boolean }): boolean {
   const noColor = process.env.NO_COLOR;

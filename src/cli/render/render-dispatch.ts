@@ -2,9 +2,9 @@ import type { DispatchResult } from '../../engine/types.js';
 import { escapeControl, renderTable } from './render.js';
 
 /**
- * Hook-supplied text, escaped (docs/reference/rules/cli.md#conventions) line by line: each line of a multi-line message is
- * escaped and indented under the first, so hook output can neither hide text nor pose as a line of
- * the report.
+ * Hook-supplied text, escaped (docs/reference/rules/cli.md#conventions) line by line: each line of
+ * a multi-line message is escaped and indented under the first, so hook output can neither hide
+ * text nor pose as a line of the report.
  */
 function block(text: string, indent: string): string {
   return text

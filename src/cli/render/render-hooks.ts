@@ -2,12 +2,12 @@ import type { HookListing, ListedHandler } from '../../ops/run/list-hooks.js';
 import { formatDiagnostic, renderTable } from './render.js';
 
 /**
- * The handler table of `hookpm hooks` (docs/reference/rules/cli.md#json-shapes), or `no hooks`; a KEY column (for
- * `hookpm disable <plugin> --hook <key>`) when plugin handlers are listed. Fitted to `width`
- * (default: stdout's terminal, table.ts): the matcher and `if` are cut, ids, the origin, key and
- * timeout never are, nor a command; one that does not fit goes on its own line under its row. COMMAND is what runs: the argv (a handler's
- * `argv`, or `command` with `args`) as a JSON array, else the shell command, after `(bash)` when
- * `bash -c` runs it.
+ * The handler table of `hookpm hooks` (docs/reference/rules/cli.md#json-shapes), or `no hooks`; a
+ * KEY column (for `hookpm disable <plugin> --hook <key>`) when plugin handlers are listed. Fitted
+ * to `width` (default: stdout's terminal, table.ts): the matcher and `if` are cut, ids, the origin,
+ * key and timeout never are, nor a command; one that does not fit goes on its own line under its
+ * row. COMMAND is what runs: the argv (a handler's `argv`, or `command` with `args`) as a JSON
+ * array, else the shell command, after `(bash)` when `bash -c` runs it.
  */
 export function formatHookTable(listing: HookListing, width?: number | null): string {
   const keyed = listing.handlers.some((h) => h.key !== null);

@@ -16,7 +16,8 @@ export function printInstallResult(result: InstallResult): void {
         : 'enabled, waiting for consent'
       : 'disabled';
     const events = entry.events.length > 0 ? entry.events.join(', ') : 'none';
-    // Messages, questions and waits (docs/design/decisions.md#where-the-rules-are-silent): a pending update names the version that waits, and the one that stays.
+    // Messages, questions and waits (docs/design/decisions.md#where-the-rules-are-silent): a
+    // pending update names the version that waits, and the one that stays.
     const line =
       entry.pending === undefined
         ? `${entry.status} ${entry.id} ${entry.version} (${state}); events: ${events}`

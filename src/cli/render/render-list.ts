@@ -3,10 +3,11 @@ import { shellWord } from '../../ops/doctor/check.js';
 import { escapeControl, printJson, printLine, renderTable } from './render.js';
 
 /**
- * `hookpm list` output: the JSON document of docs/reference/rules/cli.md#json-shapes (every field, whatever `long`; the
- * user-wide plugins: `list --project --json` is the project's), or a table; `long` (`--long`) adds
- * the source, integrity, and install and update times. The text output adds, inside a project,
- * the plugins installed for it, and under each table the command that restores a tampered plugin.
+ * `hookpm list` output: the JSON document of docs/reference/rules/cli.md#json-shapes (every field,
+ * whatever `long`; the user-wide plugins: `list --project --json` is the project's), or a table;
+ * `long` (`--long`) adds the source, integrity, and install and update times. The text output adds,
+ * inside a project, the plugins installed for it, and under each table the command that restores a
+ * tampered plugin.
  */
 export function printPluginList(
   result: { plugins: ListedPlugin[]; project: ListedProject | null },

@@ -3,7 +3,9 @@ import { colourEnabled, paint } from './colour.js';
 import { formatTable, type TableOptions } from './table.js';
 
 /**
- * Terminal rendering. Plugin-supplied text is printed with control characters escaped (docs/reference/rules/cli.md#conventions), so a hooks file cannot move the cursor, recolour the terminal or hide text.
+ * Terminal rendering. Plugin-supplied text is printed with control characters escaped
+ * (docs/reference/rules/cli.md#conventions), so a hooks file cannot move the cursor, recolour the
+ * terminal or hide text.
  */
 
 const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
@@ -43,8 +45,8 @@ export function renderTable(
 const JSON_RAW = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /**
- * `value` as JSON text with every control character escaped (docs/reference/rules/cli.md#conventions): indented, or on
- * one line with `indent` 0.
+ * `value` as JSON text with every control character escaped
+ * (docs/reference/rules/cli.md#conventions): indented, or on one line with `indent` 0.
  */
 export function jsonText(value: unknown, indent = 2): string {
   return (JSON.stringify(value, null, indent) ?? 'null').replace(

@@ -3,8 +3,8 @@ import { EVENT_NAMES, isEventName, type EventName } from '../../hooks/events.js'
 import { parseJson } from '../../json/parse-json.js';
 
 /**
- * JSON-RPC 2.0 framing for `hookpm session` (docs/reference/rules/cli.md#session): one message per line. This module
- * parses a line into a request and formats replies; it does no I/O.
+ * JSON-RPC 2.0 framing for `hookpm session` (docs/reference/rules/cli.md#session): one message per
+ * line. This module parses a line into a request and formats replies; it does no I/O.
  */
 
 /** JSON-RPC 2.0 error codes; -32000 carries a hookpm error (`data.code` is its E_ code). */

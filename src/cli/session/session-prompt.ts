@@ -29,11 +29,11 @@ const HELP = [
 type Read = { kind: 'line'; line: string } | { kind: 'eof' } | { kind: 'interrupt' };
 
 /**
- * `hookpm session` on a TTY (docs/reference/rules/cli.md#session): prints the start report, then reads commands until
- * `/quit`, end of input or Ctrl+C, printing each result readably (plugin text escaped). One command
- * runs at a time; lines typed meanwhile wait their turn. During /reload the prompt lets go of the
- * terminal, so a trust question (engine.md T4) can own it while it is asked. Errors
- * are printed as the CLI prints them and the prompt carries on. Closes the session before
+ * `hookpm session` on a TTY (docs/reference/rules/cli.md#session): prints the start report, then
+ * reads commands until `/quit`, end of input or Ctrl+C, printing each result readably (plugin text
+ * escaped). One command runs at a time; lines typed meanwhile wait their turn. During /reload the
+ * prompt lets go of the terminal, so a trust question (engine.md T4) can own it while it is asked.
+ * Errors are printed as the CLI prints them and the prompt carries on. Closes the session before
  * resolving.
  */
 export async function runPrompt(

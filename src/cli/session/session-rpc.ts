@@ -21,10 +21,11 @@ export interface RpcStreams {
 }
 
 /**
- * Serves `session` over JSON-RPC 2.0, one message per line (docs/reference/rules/cli.md#session). The first line out
- * is the notification `ready` with the start report. Requests are handled as they arrive; replies
- * are written as they settle, so concurrent dispatches are answered out of order, matched by id.
- * Every reply is one whole line in one write, so lines never interleave. Blank lines are skipped.
+ * Serves `session` over JSON-RPC 2.0, one message per line (docs/reference/rules/cli.md#session).
+ * The first line out is the notification `ready` with the start report. Requests are handled as
+ * they arrive; replies are written as they settle, so concurrent dispatches are answered out of
+ * order, matched by id. Every reply is one whole line in one write, so lines never interleave.
+ * Blank lines are skipped.
  *
  * End of input drains: nothing more is read, the requests in flight finish (each dispatch within
  * its handlers' deadlines) and are answered, then the session closes. Shutdown (a `shutdown`
@@ -86,8 +87,9 @@ async function shutDown(session: Session, replies: Replies, shutdownIds: RpcId[]
 }
 
 /**
- * docs/reference/rules/cli.md#session, end of input: the requests already read finish and are answered (a dispatch
- * ends within its handlers' deadlines, X6), then the session closes; settles once flushed.
+ * docs/reference/rules/cli.md#session, end of input: the requests already read finish and are
+ * answered (a dispatch ends within its handlers' deadlines, X6), then the session closes; settles
+ * once flushed.
  */
 async function drain(session: Session, replies: Replies): Promise<void> {
   await replies.settled();

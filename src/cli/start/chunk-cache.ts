@@ -6,12 +6,13 @@ import type { Script } from 'node:vm';
  * STYLE "Start-up cost": the chunks of dist/bundle/ are compiled with V8's code cache, kept in
  * `<dir>/<chunk>.bin`. A chunk's name holds the hash of its content, so a cache belongs to exactly
  * one chunk text. A cache is made when the run that loaded the chunk exits with status 0, so it
- * holds every function that run compiled, the lazily compiled ones too; a cache V8 rejects (made
- * by another V8) is made again. V8 tags a cache with its flags and rejects it under others, so
- * chunks are compiled and caches made through `underDefaultFlags`, which puts back any flag the
- * run changed for that time (wasm-tier-up.ts). Writing removes the caches of chunks the bundle no
+ * holds every function that run compiled, the lazily compiled ones too; a cache V8 rejects (made by
+ * another V8) is made again. V8 tags a cache with its flags and rejects it under others, so chunks
+ * are compiled and caches made through `underDefaultFlags`, which puts back any flag the run
+ * changed for that time (wasm-tier-up.ts). Writing removes the caches of chunks the bundle no
  * longer has. Best effort: a cache directory that cannot be read or written only costs compile
- * time. (Node's compile cache, Node 22.1+, keeps only what V8 compiles as a module loads: docs/design/benchmarks.md.)
+ * time. (Node's compile cache, Node 22.1+, keeps only what V8 compiles as a module loads:
+ * docs/design/benchmarks.md.)
  */
 export function cacheChunks(
   bundleDir: string,

@@ -5,12 +5,12 @@ import { grammarOf, parseFastLine } from './fast-line.js';
 const GRAMMAR = grammarOf([]);
 
 /**
- * `hookpm wire <agent>`, the handler of every linked agent event (docs/design/benchmarks.md: within 1.5x of a bare
- * node start), started by entry.ts before anything else loads. Bundled on its own, as one file
- * (dist/bundle/wire.cjs, test/tools/bundle-cli.mjs): one chunk to read and compile through its
- * code cache instead of some twenty. Returns false for a line that is not a plain `wire <agent>`,
- * which then goes to the full CLI to be explained. Ends the process itself once its output is
- * written, since its output module is its own bundle's.
+ * `hookpm wire <agent>`, the handler of every linked agent event (docs/design/benchmarks.md: within
+ * 1.5x of a bare node start), started by entry.ts before anything else loads. Bundled on its own,
+ * as one file (dist/bundle/wire.cjs, test/tools/bundle-cli.mjs): one chunk to read and compile
+ * through its code cache instead of some twenty. Returns false for a line that is not a plain `wire
+ * <agent>`, which then goes to the full CLI to be explained. Ends the process itself once its
+ * output is written, since its output module is its own bundle's.
  */
 export async function main(argv: readonly string[]): Promise<boolean> {
   const line = parseFastLine(argv.slice(2), 'wire', GRAMMAR, true);

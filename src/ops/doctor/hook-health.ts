@@ -12,9 +12,10 @@ const TIMEOUT_SHARE = 0.1;
 const FAILURE_SHARE = 0.2;
 
 /**
- * The decision log (docs/guides/decision-log.md): one warning per handler of the last 7 days' decision log that times out or
- * fails often (of at least MIN_RUNS runs, TIMEOUT_SHARE timed out or FAILURE_SHARE failed), else
- * one ok check. A log that cannot be read is a warning; an absent one is fine.
+ * The decision log (docs/guides/decision-log.md): one warning per handler of the last 7 days'
+ * decision log that times out or fails often (of at least MIN_RUNS runs, TIMEOUT_SHARE timed out or
+ * FAILURE_SHARE failed), else one ok check. A log that cannot be read is a warning; an absent one
+ * is fine.
  */
 export function checkHookHealth(paths: StorePaths, now: number = Date.now()): DoctorCheck[] {
   let read;

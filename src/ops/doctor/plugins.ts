@@ -119,9 +119,10 @@ async function treeCheck(
 }
 
 /**
- * files a plugin creates in its folder (docs/design/decisions.md#plugins-and-marketplaces): a plugin that writes into its installed folder works, but what it writes
- * there is lost when it is updated or reinstalled (a new version is a new tree, D4): a warning
- * naming what it wrote and pointing at its data directory, CLAUDE_PLUGIN_DATA (plugins.md V3).
+ * files a plugin creates in its folder (docs/design/decisions.md#plugins-and-marketplaces): a
+ * plugin that writes into its installed folder works, but what it writes there is lost when it is
+ * updated or reinstalled (a new version is a new tree, D4): a warning naming what it wrote and
+ * pointing at its data directory, CLAUDE_PLUGIN_DATA (plugins.md V3).
  */
 function writesIntoFolder(
   paths: StorePaths,

@@ -24,10 +24,11 @@ export interface RegistryCheckOptions {
 type Outcome = { ok: true; plugins: number } | { ok: false; reason: string; hint: string | null };
 
 /**
- * docs/reference/rules/registry.md#registry-kinds, N4, I2: every registry in effect. A local index (a directory or `file:`)
- * is read from disk and checked; a network index or a marketplace must have a cached copy that
- * parses (a warning otherwise, fix `hookpm registry update <name>`); with `online`, a network index
- * is also fetched and checked, without replacing the cached copy. npm has no index to check.
+ * docs/reference/rules/registry.md#registry-kinds, N4, I2: every registry in effect. A local index
+ * (a directory or `file:`) is read from disk and checked; a network index or a marketplace must
+ * have a cached copy that parses (a warning otherwise, fix `hookpm registry update <name>`); with
+ * `online`, a network index is also fetched and checked, without replacing the cached copy. npm has
+ * no index to check.
  */
 export async function checkRegistries(
   paths: StorePaths,

@@ -6,8 +6,9 @@ import type { InstallResult } from '../steps/transaction/record.js';
 import { installResultOf, stageAndCommit } from '../steps/transaction/transaction.js';
 
 /**
- * `hookpm install <spec...>` as the transaction of docs/reference/rules/registry.md#install-transaction: a read-only store fails
- * first (E_STORE_READONLY, before any network access), then every spec is resolved
+ * `hookpm install <spec...>` as the transaction of
+ * docs/reference/rules/registry.md#install-transaction: a read-only store fails first
+ * (E_STORE_READONLY, before any network access), then every spec is resolved
  * (steps/staging/resolve.ts) and the transaction runs for the user's records
  * (steps/transaction/transaction.ts). With `dryRun`, the plan instead (plan.ts).
  */

@@ -33,8 +33,8 @@ export interface EnableResult {
  * `hookpm enable <name>` (plugins.md Q4, Q5, V3): consent to the current surface (the pending
  * update's when there is one; which then becomes the active version), then enable and create the
  * data directory; hook opt-outs that name no hook of the version enabled lapse (keptOptOuts).
- * Already consented to this surface: no question. Otherwise consent mode `yes`
- * (--yes), else ctx.confirm; without either E_CONSENT_REQUIRED, and a "no" is E_CANCELLED; nothing changes then.
+ * Already consented to this surface: no question. Otherwise consent mode `yes` (--yes), else
+ * ctx.confirm; without either E_CONSENT_REQUIRED, and a "no" is E_CANCELLED; nothing changes then.
  * A tree whose files no longer match its fingerprint is refused with E_PLUGIN_TAMPERED (Q6).
  */
 export function enablePlugin(ctx: OperationContext, opts: { name: string }): Promise<EnableResult> {

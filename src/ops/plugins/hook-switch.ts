@@ -28,11 +28,11 @@ export interface HookSwitchResult {
 
 /**
  * `hookpm disable <plugin> --hook <key>` (`off`) and `hookpm enable <plugin> --hook <key>`: turns
- * single hooks off or back on (docs/guides/installing-plugins.md#consent), by the keys `review` and `hooks` show.
- * A key must name a hook of the installed version or of its pending update (so a hook can be
- * turned off before an update is approved); turning back on also takes a lapsed key. Consent is
- * untouched: a hook turned back on runs under the consent already given. A key of another form, or
- * one that names no hook, fails (E_USAGE, E_NOT_FOUND) with the state unchanged.
+ * single hooks off or back on (docs/guides/installing-plugins.md#consent), by the keys `review` and
+ * `hooks` show. A key must name a hook of the installed version or of its pending update (so a hook
+ * can be turned off before an update is approved); turning back on also takes a lapsed key. Consent
+ * is untouched: a hook turned back on runs under the consent already given. A key of another form,
+ * or one that names no hook, fails (E_USAGE, E_NOT_FOUND) with the state unchanged.
  */
 export function switchHooks(
   ctx: OperationContext,

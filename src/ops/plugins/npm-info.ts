@@ -19,12 +19,13 @@ export interface NpmInfoRequest {
 }
 
 /**
- * `hookpm info <pkg>@<registry>` for an npm registry (docs/reference/rules/registry.md#registry-kinds): the package document
- * read now (versions, dist-tags, the latest version's integrity and tarball). The npm registry does
- * not know a plugin's events or surface: `events` is empty and `surfaceHash` null until the plugin
- * is reviewed or installed (`hookpm review <pkg>@npm` fetches it). The installed record shown is
- * `<pkg>@npm`'s (a manifest may name the plugin otherwise; `hookpm list` shows the ids).
- * E_OFFLINE without the network (D5): package documents are not cached.
+ * `hookpm info <pkg>@<registry>` for an npm registry
+ * (docs/reference/rules/registry.md#registry-kinds): the package document read now (versions,
+ * dist-tags, the latest version's integrity and tarball). The npm registry does not know a plugin's
+ * events or surface: `events` is empty and `surfaceHash` null until the plugin is reviewed or
+ * installed (`hookpm review <pkg>@npm` fetches it). The installed record shown is `<pkg>@npm`'s (a
+ * manifest may name the plugin otherwise; `hookpm list` shows the ids). E_OFFLINE without the
+ * network (D5): package documents are not cached.
  */
 export async function npmPluginInfo(
   ctx: OperationContext,

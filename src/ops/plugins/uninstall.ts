@@ -20,8 +20,8 @@ export interface UninstallResult {
     /** The data directory removed, null when kept (V3). */
     dataDir: string | null;
     /**
-     * Who still uses the data directory, so it is kept (docs/guides/projects.md: the projects whose records name
-     * the id, as "the project <root>"); empty when nothing else does.
+     * Who still uses the data directory, so it is kept (docs/guides/projects.md: the projects whose
+     * records name the id, as "the project <root>"); empty when nothing else does.
      */
     keptFor: string[];
   }>;
@@ -30,11 +30,12 @@ export interface UninstallResult {
 }
 
 /**
- * `hookpm uninstall <name...> [--keep-data] [--dry-run]`: every name must be installed (else nothing changes);
- * with `dryRun` the plan (trees and data directories to remove) is returned and nothing changes;
- * the state is written first, then the trees are collected (D4) and, without keepData, the data
- * directories deleted (V3), except one a project still names the id for (the data directory is one
- * per id, shared by the user-wide plugin and the projects: docs/guides/projects.md). The integrity of a registry plugin's versions stays in the state
+ * `hookpm uninstall <name...> [--keep-data] [--dry-run]`: every name must be installed (else
+ * nothing changes); with `dryRun` the plan (trees and data directories to remove) is returned and
+ * nothing changes; the state is written first, then the trees are collected (D4) and, without
+ * keepData, the data directories deleted (V3), except one a project still names the id for (the
+ * data directory is one per id, shared by the user-wide plugin and the projects:
+ * docs/guides/projects.md). The integrity of a registry plugin's versions stays in the state
  * (knownIntegrity, registry.md V3), so a reinstall of the same version with other bytes is refused.
  */
 export function uninstallPlugins(

@@ -49,12 +49,13 @@ export interface UpdateResult extends InstallResult {
 }
 
 /**
- * `hookpm update [name...]` (docs/reference/rules/cli.md#commands; plugins.md Q5; registry.md V2, V3): for each
- * installed registry plugin, the newest version in its recorded range (a dist-tag it follows, or
- * its range), never lower than the installed one unless `allowDowngrade`: an index that moved
- * backwards is reported in `skipped`, not followed. The moves are installed in one transaction
- * (stageAndCommit, into the user's records): a surface with only removals keeps its consent; an
- * added or changed entry installs the new version as pending while the consented one stays active
+ * `hookpm update [name...]` (docs/reference/rules/cli.md#commands; plugins.md Q5; registry.md V2,
+ * V3): for each installed registry plugin, the newest version in its recorded range (a dist-tag it
+ * follows, or its range), never lower than the installed one unless `allowDowngrade`: an index that
+ * moved backwards is reported in `skipped`, not followed. The moves are installed in one
+ * transaction (stageAndCommit, into the user's records): a surface with only removals keeps its
+ * consent; an added or changed entry installs the new version as pending while the consented one
+ * stays active
  * - approved with --yes or the prompt, else E_CONSENT_REQUIRED (with the state already
  * consistent). A disabled plugin stays disabled. A registry that cannot be read, or a changed
  * integrity (E_INTEGRITY_CHANGED), fails the command before anything changes.

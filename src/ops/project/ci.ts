@@ -10,8 +10,8 @@ import { installScopeOf, noManifest, openProject } from '../steps/transaction/pr
 import { stageLocked } from '../steps/transaction/stage-locked.js';
 
 /**
- * `hookpm ci` (docs/guides/projects.md): installs exactly what hookpm.lock pins, for this project, into the
- * user's store. Fails before touching anything with E_LOCK_MISMATCH when hookpm.json and
+ * `hookpm ci` (docs/guides/projects.md): installs exactly what hookpm.lock pins, for this project,
+ * into the user's store. Fails before touching anything with E_LOCK_MISMATCH when hookpm.json and
  * hookpm.lock disagree (or the lock is missing), and with E_INTEGRITY when bytes differ from the
  * lock. Never writes either file. Offline (D5): from the tarball cache only (no index is read).
  */

@@ -33,9 +33,9 @@ export interface ProjectInstallOptions {
 }
 
 /**
- * `hookpm install --project <spec...>` (docs/guides/projects.md): resolves each spec in the registries of
- * the user and of hookpm.json, installs it into the user's shared store, enables it for this
- * project only (after consent, item 4), and records it: its range in hookpm.json (with the
+ * `hookpm install --project <spec...>` (docs/guides/projects.md): resolves each spec in the
+ * registries of the user and of hookpm.json, installs it into the user's shared store, enables it
+ * for this project only (after consent, item 4), and records it: its range in hookpm.json (with the
  * registries a teammate needs), its exact bytes in hookpm.lock. The files are written last, after
  * the state; a failure before leaves both byte-identical.
  */
@@ -73,10 +73,10 @@ export async function installProjectSpecs(
 }
 
 /**
- * `hookpm install` with no spec in a project (docs/guides/projects.md): installs what hookpm.json lists at
- * the lock's versions. Only where the two disagree (a plugin added, removed, or given a range the
- * locked version is outside of) is a version resolved again and the lock rewritten; otherwise
- * neither file is written.
+ * `hookpm install` with no spec in a project (docs/guides/projects.md): installs what hookpm.json
+ * lists at the lock's versions. Only where the two disagree (a plugin added, removed, or given a
+ * range the locked version is outside of) is a version resolved again and the lock rewritten;
+ * otherwise neither file is written.
  */
 export async function installProject(
   ctx: OperationContext,

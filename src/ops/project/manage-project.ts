@@ -38,7 +38,8 @@ export function projectIdsOf(
  * `hookpm uninstall --project <name...> [--keep-data]`: removes the plugins from hookpm.json,
  * hookpm.lock and this project's records (state first, then the files). The shared trees are
  * collected when no record names them; a data directory is deleted (without keepData) only when no
- * record names its id any more: the user-wide plugin and other projects keep theirs (plugins.md V3, docs/guides/projects.md).
+ * record names its id any more: the user-wide plugin and other projects keep theirs (plugins.md V3,
+ * docs/guides/projects.md).
  */
 export async function uninstallProjectPlugins(
   ctx: OperationContext,

@@ -36,11 +36,12 @@ export interface AddedRegistry {
 }
 
 /**
- * `hookpm registry add <name> <location>` (docs/reference/rules/registry.md#registry-kinds): detects the kind, fetches and
- * validates the index (which also fills the cache), then records the registry under the store lock
- * (D3) with one durable state write. E_STORE_READONLY first, before any network access;
- * E_REGISTRY_EXISTS when the name is taken (built-in names included, until removed); on any
- * failure the state file is unchanged. A marketplace's invalid entries come back as `warnings`.
+ * `hookpm registry add <name> <location>` (docs/reference/rules/registry.md#registry-kinds):
+ * detects the kind, fetches and validates the index (which also fills the cache), then records the
+ * registry under the store lock (D3) with one durable state write. E_STORE_READONLY first, before
+ * any network access; E_REGISTRY_EXISTS when the name is taken (built-in names included, until
+ * removed); on any failure the state file is unchanged. A marketplace's invalid entries come back
+ * as `warnings`.
  */
 export async function addRegistry(
   ctx: OperationContext,
@@ -90,7 +91,8 @@ async function recordFor(opts: AddRegistryOptions, ctx: OperationContext): Promi
   const addedAt = (ctx.now?.() ?? new Date()).toISOString();
   const guess = classifyLocation(opts.location, opts.cwd);
   if (guess.kind === 'npm') {
-    // docs/reference/rules/registry.md#registry-kinds: the URL is fixed when the registry is added (HOOKPM_NPM_REGISTRY, else npm's).
+    // docs/reference/rules/registry.md#registry-kinds: the URL is fixed when the registry is added
+    // (HOOKPM_NPM_REGISTRY, else npm's).
     const { resolveNpmRegistry } = await import('../../registry/npm/npm-client.js');
     const location = await resolveNpmRegistry({ env: environmentOf(ctx).env, cwd: opts.cwd });
     return { location, kind: 'npm', addedAt };

@@ -21,8 +21,8 @@ export interface SearchResult {
 }
 
 /**
- * `hookpm search [query] [--event E]` across all registries (docs/reference/rules/cli.md#commands): by name,
- * description and keyword; with `event`, only plugins whose latest version declares it.
+ * `hookpm search [query] [--event E]` across all registries (docs/reference/rules/cli.md#commands):
+ * by name, description and keyword; with `event`, only plugins whose latest version declares it.
  * E_USAGE for an unknown event name.
  */
 export async function searchPlugins(

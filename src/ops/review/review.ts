@@ -10,10 +10,10 @@ import { reviewTree } from '../steps/review/review-tree.js';
 import { reviewInstalledTree } from '../steps/review/review-installed.js';
 
 /**
- * `hookpm review <name|dir>` (plugins.md Q3, docs/reference/rules/cli.md#json-shapes): the consent surface of an installed
- * plugin (its pending update's, if one waits) or of a plugin directory, with the diff against the
- * surface consented to for the same id. Never throws for what a plugin contains: its problems are
- * the report's diagnostics (ok: false when install would refuse it, P4).
+ * `hookpm review <name|dir>` (plugins.md Q3, docs/reference/rules/cli.md#json-shapes): the consent
+ * surface of an installed plugin (its pending update's, if one waits) or of a plugin directory,
+ * with the diff against the surface consented to for the same id. Never throws for what a plugin
+ * contains: its problems are the report's diagnostics (ok: false when install would refuse it, P4).
  */
 export async function reviewPlugin(
   paths: StorePaths,

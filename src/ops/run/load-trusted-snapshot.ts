@@ -17,10 +17,11 @@ export interface TrustedSnapshot extends LoadedSnapshot {
 }
 
 /**
- * docs/reference/rules/engine.md#workspace-trust and R1: resolves workspace trust, then loads the configuration from the
- * canonical project root (the root trust was decided for), with the project file only when trusted
- * and only if its bytes are still the ones hashed when trust was checked (T6). Plugins load
- * whatever the trust decision (T7). Errors: those of resolveTrust (E_CANCELLED, E_USAGE).
+ * docs/reference/rules/engine.md#workspace-trust and R1: resolves workspace trust, then loads the
+ * configuration from the canonical project root (the root trust was decided for), with the project
+ * file only when trusted and only if its bytes are still the ones hashed when trust was checked
+ * (T6). Plugins load whatever the trust decision (T7). Errors: those of resolveTrust (E_CANCELLED,
+ * E_USAGE).
  */
 export async function loadTrustedSnapshot(
   options: LoadTrustedSnapshotOptions,

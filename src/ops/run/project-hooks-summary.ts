@@ -11,8 +11,9 @@ export interface ProjectHook {
 }
 
 /**
- * What trusting the project hooks file would load (docs/guides/projects.md#project-hooks-and-workspace-trust): its handlers in document
- * order, or why it cannot be read now (the loader reports that too, once trusted).
+ * What trusting the project hooks file would load
+ * (docs/guides/projects.md#project-hooks-and-workspace-trust): its handlers in document order, or
+ * why it cannot be read now (the loader reports that too, once trusted).
  */
 export type ProjectHooksSummary =
   { status: 'read'; hooks: ProjectHook[] } | { status: 'unreadable'; reason: string };

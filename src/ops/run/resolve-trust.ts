@@ -14,11 +14,11 @@ import { summarizeProjectHooks, type ProjectHooksSummary } from './project-hooks
 export type { TrustAnswer } from '../../hooks/trust-policy.js';
 
 /**
- * Asks the person at the terminal whether to trust the project hooks file `file` (T4), showing
- * what it would load (`hooks`, docs/guides/projects.md#project-hooks-and-workspace-trust). Called at most once per resolution, only in
- * interactive use; only cli/ implements it (on a TTY), and it must show `file` and the hooks with
- * control characters escaped. Resolves with the answer (end of input is `cancel`); rejects with
- * E_CANCELLED only for Ctrl+C, which ends the command.
+ * Asks the person at the terminal whether to trust the project hooks file `file` (T4), showing what
+ * it would load (`hooks`, docs/guides/projects.md#project-hooks-and-workspace-trust). Called at
+ * most once per resolution, only in interactive use; only cli/ implements it (on a TTY), and it
+ * must show `file` and the hooks with control characters escaped. Resolves with the answer (end of
+ * input is `cancel`); rejects with E_CANCELLED only for Ctrl+C, which ends the command.
  */
 export type AskTrust = (file: string, hooks: ProjectHooksSummary) => Promise<TrustAnswer>;
 
@@ -63,10 +63,11 @@ export interface ResolvedTrust {
 }
 
 /**
- * docs/reference/rules/engine.md#workspace-trust: decides whether the project hooks file of `cwd`'s workspace is loaded,
- * asking through `askTrust` when the policy says so. Errors: E_CANCELLED when the answer is Cancel,
- * E_USAGE when `cwd` is not a directory. A store that cannot be written on Always allow does not
- * fail: the workspace is trusted for this load and a `trust_not_stored` warning says why.
+ * docs/reference/rules/engine.md#workspace-trust: decides whether the project hooks file of `cwd`'s
+ * workspace is loaded, asking through `askTrust` when the policy says so. Errors: E_CANCELLED when
+ * the answer is Cancel, E_USAGE when `cwd` is not a directory. A store that cannot be written on
+ * Always allow does not fail: the workspace is trusted for this load and a `trust_not_stored`
+ * warning says why.
  */
 export async function resolveTrust(options: ResolveTrustOptions): Promise<ResolvedTrust> {
   const root = await canonicalProjectRoot(options.cwd);

@@ -15,12 +15,13 @@ export interface RunEventOptions extends LoadTrustedSnapshotOptions {
 }
 
 /**
- * `hookpm run <Event>` (docs/reference/rules/cli.md#commands, #json-shapes): loads the configuration for `cwd` the way `hookpm
- * hooks` does (workspace trust resolved once, docs/reference/rules/engine.md#workspace-trust; enabled plugins from `store`),
- * dispatches the one event with `cwd` as the invocation's working directory, and returns the result
- * with the snapshot's diagnostics (rejected matchers, tampered plugins, trust notes) and a
- * settings.json that could not be used ahead of the run's. The user settings of `store` name the
- * variables passed through X5 (`env.pass`) and whether the dispatch is logged (docs/guides/decision-log.md).
+ * `hookpm run <Event>` (docs/reference/rules/cli.md#commands, #json-shapes): loads the
+ * configuration for `cwd` the way `hookpm hooks` does (workspace trust resolved once,
+ * docs/reference/rules/engine.md#workspace-trust; enabled plugins from `store`), dispatches the one
+ * event with `cwd` as the invocation's working directory, and returns the result with the
+ * snapshot's diagnostics (rejected matchers, tampered plugins, trust notes) and a settings.json
+ * that could not be used ahead of the run's. The user settings of `store` name the variables passed
+ * through X5 (`env.pass`) and whether the dispatch is logged (docs/guides/decision-log.md).
  */
 export async function runEvent(options: RunEventOptions): Promise<DispatchResult> {
   const { event, input, continuationCount, env, signal, ...load } = options;

@@ -1,6 +1,7 @@
 /**
- * The ordering rule of a session (docs/reference/rules/cli.md#session): dispatches are independent and run at once;
- * a reload waits for the dispatches in flight and applies to the ones that come after it.
+ * The ordering rule of a session (docs/reference/rules/cli.md#session): dispatches are independent
+ * and run at once; a reload waits for the dispatches in flight and applies to the ones that come
+ * after it.
  */
 export interface SessionGate {
   /**

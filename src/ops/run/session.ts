@@ -55,11 +55,12 @@ export interface Session {
   /** The report of the current snapshot; right after createSession, the start report. */
   readonly report: SessionReport;
   /**
-   * Dispatches one event (docs/reference/rules/cli.md#json-shapes result). Several may run at once. On Stop without
-   * `continuationCount`, the session passes its count of consecutive continuations, which grows by
-   * one with each Stop that continued and resets to 0 with each Stop that did not (O3); an explicit
-   * count is used as given and the session's count follows that Stop's outcome all the same.
-   * Rejects with E_USAGE (unknown event, payload not an object, bad count) or E_SESSION_CLOSED.
+   * Dispatches one event (docs/reference/rules/cli.md#json-shapes result). Several may run at once.
+   * On Stop without `continuationCount`, the session passes its count of consecutive continuations,
+   * which grows by one with each Stop that continued and resets to 0 with each Stop that did not
+   * (O3); an explicit count is used as given and the session's count follows that Stop's outcome
+   * all the same. Rejects with E_USAGE (unknown event, payload not an object, bad count) or
+   * E_SESSION_CLOSED.
    */
   dispatch(
     event: EventName,
@@ -84,9 +85,9 @@ export interface Session {
 }
 
 /**
- * Starts a session for `cwd` (docs/reference/rules/cli.md#session): resolves workspace trust and loads the snapshot
- * once (R1). Errors: those of loadTrustedSnapshot (E_USAGE for a cwd that is not a directory,
- * E_CANCELLED at the trust prompt).
+ * Starts a session for `cwd` (docs/reference/rules/cli.md#session): resolves workspace trust and
+ * loads the snapshot once (R1). Errors: those of loadTrustedSnapshot (E_USAGE for a cwd that is not
+ * a directory, E_CANCELLED at the trust prompt).
  */
 export async function createSession(options: SessionOptions): Promise<Session> {
   const env = options.env ?? process.env;

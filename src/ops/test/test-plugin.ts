@@ -59,9 +59,9 @@ export interface TestPluginReport {
 }
 
 /**
- * `hookpm test <plugin> <Event>` (docs/guides/writing-plugins.md): runs the plugin's handlers on one event
- * through the engine, as a dispatch would (matchers, `if` rules, X1-X8, reduction), with its
- * plugin variables naming its root and a scratch data directory; nothing is installed, enabled,
+ * `hookpm test <plugin> <Event>` (docs/guides/writing-plugins.md): runs the plugin's handlers on
+ * one event through the engine, as a dispatch would (matchers, `if` rules, X1-X8, reduction), with
+ * its plugin variables naming its root and a scratch data directory; nothing is installed, enabled,
  * logged or changed in the store. Every handler of the plugin's valid documents runs, enabled or
  * not. Errors: those of readPluginUnderTest.
  */

@@ -30,10 +30,11 @@ export function isMarketplacePath(path: string, pathKind: string): boolean {
 /**
  * `hookpm validate <marketplace>` (kind "marketplace"): the catalog (marketplace-schema.ts), each
  * entry's source, and every `./` source that exists here, validated as a plugin directory (its
- * diagnostics prefixed with the source path). A `./` source leaving the repository (or, outside
- * any git work tree, the marketplace root) is an error naming the entry; one that is missing here
- * is a warning (a marketplace may be validated without its plugins); one over the tree limits
- * (tree-size.ts) is an error with the message `registry add` and `install` give (docs/design/decisions.md#plugins-and-marketplaces). `plugins` lists the valid entries.
+ * diagnostics prefixed with the source path). A `./` source leaving the repository (or, outside any
+ * git work tree, the marketplace root) is an error naming the entry; one that is missing here is a
+ * warning (a marketplace may be validated without its plugins); one over the tree limits
+ * (tree-size.ts) is an error with the message `registry add` and `install` give
+ * (docs/design/decisions.md#plugins-and-marketplaces). `plugins` lists the valid entries.
  */
 export async function validateMarketplace(path: string): Promise<KindFindings> {
   const file = (await stat(path)).isFile() ? path : join(path, MARKETPLACE_FILE);

@@ -7,8 +7,9 @@ import { canonicalProjectRoot } from '../../workspace/canonical-root.js';
 
 /**
  * A pin of the plugins that may run now (plugins.md Q4, the loader's rules: enabled, consented,
- * untampered), for one agent session: their validated documents, and the tree each must still
- * have (Q6) to run. With `cwd`, the plugins of its project (docs/guides/projects.md) too, after the user's. Never throws for plugin faults: those are the pin's diagnostics (S6, R4).
+ * untampered), for one agent session: their validated documents, and the tree each must still have
+ * (Q6) to run. With `cwd`, the plugins of its project (docs/guides/projects.md) too, after the
+ * user's. Never throws for plugin faults: those are the pin's diagnostics (S6, R4).
  */
 export async function makePin(
   paths: StorePaths,

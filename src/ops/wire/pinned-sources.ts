@@ -8,13 +8,15 @@ import { tamperedDiagnostic } from '../../store/tampered.js';
  * The pin's documents less those of `plugins` whose trees no longer match (plugins.md Q6, through
  * the stat-keyed fingerprint cache, so only changed files are hashed again): a plugin whose tree
  * changed or went is left out with `plugin_tampered`, as the loader does (files it created in its
- * folder since are allowed unless a pinned handler names one, docs/design/decisions.md#plugins-and-marketplaces). The caller passes the
- * plugins about to run; one that would run nothing now needs no check now. Returns the pin's own
- * `sources` array when nothing is left out.
+ * folder since are allowed unless a pinned handler names one,
+ * docs/design/decisions.md#plugins-and-marketplaces). The caller passes the plugins about to run;
+ * one that would run nothing now needs no check now. Returns the pin's own `sources` array when
+ * nothing is left out.
  */
 /**
- * files a plugin creates in its folder (docs/design/decisions.md#plugins-and-marketplaces): whether a file created in a pinned plugin's folder changes what its pinned
- * handlers run (the pin's documents are fixed, so only the handler rule can apply).
+ * files a plugin creates in its folder (docs/design/decisions.md#plugins-and-marketplaces): whether
+ * a file created in a pinned plugin's folder changes what its pinned handlers run (the pin's
+ * documents are fixed, so only the handler rule can apply).
  */
 async function createdProblem(
   pin: SessionPin,

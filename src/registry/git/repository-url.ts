@@ -1,8 +1,8 @@
 import { isLoopbackHost, redactUrl } from '../http/url-policy.js';
 
 /**
- * The git repository locations hookpm clones from (docs/reference/rules/registry.md#registry-kinds, marketplace sources),
- * decided from the text alone:
+ * The git repository locations hookpm clones from (docs/reference/rules/registry.md#registry-kinds,
+ * marketplace sources), decided from the text alone:
  * - `https://` URLs; `http://` only on a loopback host (development);
  * - `file://` URLs without a remote host, and absolute local paths (a local repository);
  * - the scp-like `git@host:owner/name(.git)` form (ssh, run non-interactively by git-fetch.ts),

@@ -33,10 +33,10 @@ export class TruncatedBodyError extends Error {
 /**
  * Streams `body` into `sink` under N1 and the integrity rule: more than `maxBytes` stops reading at
  * once with `E_REGISTRY_TOO_LARGE` (leaving the loop destroys the body); more than `declaredSize`
- * stops at once too, and a complete body of another size is refused, both `E_INTEGRITY`
- * (step 2 of docs/reference/rules/registry.md#install-transaction: size and sha512 are verified while streaming); a body shorter than its
- * Content-Length is a `TruncatedBodyError`; a sha512 mismatch is `E_INTEGRITY`. The sink is
- * finished only when every check passed, and discarded otherwise.
+ * stops at once too, and a complete body of another size is refused, both `E_INTEGRITY` (step 2 of
+ * docs/reference/rules/registry.md#install-transaction: size and sha512 are verified while
+ * streaming); a body shorter than its Content-Length is a `TruncatedBodyError`; a sha512 mismatch
+ * is `E_INTEGRITY`. The sink is finished only when every check passed, and discarded otherwise.
  */
 export async function readBody<T>(
   body: AsyncIterable<Buffer>,

@@ -1,8 +1,8 @@
 /**
  * When to retry a request and how long to wait (registry.md N3): 5xx and 429 are retried a bounded
  * number of times with exponential backoff; a `Retry-After` header is honoured up to a cap. A host
- * name that does not resolve is not retried (docs/design/decisions.md#where-the-rules-are-silent): a retry a second later asks the
- * same resolver, and a typo in a registry URL should fail at once.
+ * name that does not resolve is not retried (docs/design/decisions.md#where-the-rules-are-silent):
+ * a retry a second later asks the same resolver, and a typo in a registry URL should fail at once.
  */
 export interface RetryTiming {
   /** Delay before the first retry; doubled for each later one. */

@@ -4,8 +4,8 @@ import { HookpmError } from '../../errors.js';
 export type UrlPurpose = 'index' | 'tarball';
 
 /**
- * Decides whether hookpm may fetch `url` (docs/reference/rules/registry.md#registry-kinds, security.md "Registries and the
- * network"):
+ * Decides whether hookpm may fetch `url` (docs/reference/rules/registry.md#registry-kinds,
+ * security.md "Registries and the network"):
  * - `https:` always;
  * - `http:` only on a loopback host (127.0.0.0/8, `[::1]`, `localhost`), else `E_INSECURE_URL`;
  * - `file:` without a host (or with `localhost`), for local registries;

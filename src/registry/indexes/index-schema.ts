@@ -1,7 +1,7 @@
 /**
- * The registry index format (docs/reference/rules/registry.md#index-format), parsed once at the boundary. `parseIndex`
- * either returns a fully checked index or throws; a caller that replaces a cached index with the
- * result therefore never stores a bad one (I2).
+ * The registry index format (docs/reference/rules/registry.md#index-format), parsed once at the
+ * boundary. `parseIndex` either returns a fully checked index or throws; a caller that replaces a
+ * cached index with the result therefore never stores a bad one (I2).
  */
 import semver from '../versions/semver.js';
 import { z } from '../../json/zod.js';

@@ -1,7 +1,7 @@
 /**
- * `hookpm search` over index summaries (docs/reference/rules/cli.md#commands): a pure function of the summaries. A
- * plugin matches when every word of the query occurs (case-insensitively) in its name,
- * description or keywords, and, with `event`, when its latest version declares that event.
+ * `hookpm search` over index summaries (docs/reference/rules/cli.md#commands): a pure function of
+ * the summaries. A plugin matches when every word of the query occurs (case-insensitively) in its
+ * name, description or keywords, and, with `event`, when its latest version declares that event.
  * Results are ranked: exact name, name prefix, word in the name, exact keyword, keyword part,
  * description; then by name and registry.
  */

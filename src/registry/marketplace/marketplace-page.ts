@@ -26,14 +26,15 @@ export const REGISTRY_URL_PLACEHOLDER = '<registry-url>';
 /**
  * The static marketplace page of a registry (cli.md `registry build`): one self-contained HTML
  * document, inline style and script only (allowed by hash in its Content-Security-Policy), that
- * works from file:// and over HTTP. It lists every plugin with its description, keywords,
- * versions, events, author, license, homepage and repository; a search box and event chips
- * filter the list; each plugin opens to its consent surface (docs/reference/rules/plugins.md#consent-surface: event, matcher,
- * if, the exact command and argv, timeout, source). Its install commands, with a copy button, add
- * the registry under its own name first (`hookpm registry add <name> <url>`, the URL being where
- * the page was opened, filled in by the script), so they work whatever the reader named it. Every plugin-supplied string is
- * HTML-escaped; the search data is embedded as JSON with `<`, `>` and `&` escaped. The output
- * depends only on the input, so building twice gives the same bytes.
+ * works from file:// and over HTTP. It lists every plugin with its description, keywords, versions,
+ * events, author, license, homepage and repository; a search box and event chips filter the list;
+ * each plugin opens to its consent surface (docs/reference/rules/plugins.md#consent-surface: event,
+ * matcher, if, the exact command and argv, timeout, source). Its install commands, with a copy
+ * button, add the registry under its own name first (`hookpm registry add <name> <url>`, the URL
+ * being where the page was opened, filled in by the script), so they work whatever the reader named
+ * it. Every plugin-supplied string is HTML-escaped; the search data is embedded as JSON with `<`,
+ * `>` and `&` escaped. The output depends only on the input, so building twice gives the same
+ * bytes.
  */
 export function renderMarketplacePage(input: MarketplaceInput): string {
   const names = Object.keys(input.index.plugins).sort();

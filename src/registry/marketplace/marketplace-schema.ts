@@ -15,10 +15,11 @@ import { formatIssue } from '../indexes/schema-issue.js';
 export type { EntrySource } from './marketplace-source-schema.js';
 
 /**
- * The Claude Code marketplace catalog, `.claude-plugin/marketplace.json` (docs/reference/rules/registry.md#registry-kinds,
- * kind marketplace). The marketplace's own `name` is a label for people: hookpm names a registry
- * by `hookpm registry add <name>`, so any non-empty string is accepted (the corpus has
- * `Mixedbread-Grep`). Entry names are plugin names and follow P3.
+ * The Claude Code marketplace catalog, `.claude-plugin/marketplace.json`
+ * (docs/reference/rules/registry.md#registry-kinds, kind marketplace). The marketplace's own `name`
+ * is a label for people: hookpm names a registry by `hookpm registry add <name>`, so any non-empty
+ * string is accepted (the corpus has `Mixedbread-Grep`). Entry names are plugin names and follow
+ * P3.
  */
 const Owner = z.looseObject({
   name: z.string(),

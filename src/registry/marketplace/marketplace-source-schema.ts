@@ -11,8 +11,8 @@ import {
 } from '../git/repository-url.js';
 
 /**
- * Where a marketplace entry's plugin comes from (docs/reference/rules/registry.md#registry-kinds, the Claude Code
- * marketplace format), normalised:
+ * Where a marketplace entry's plugin comes from (docs/reference/rules/registry.md#registry-kinds,
+ * the Claude Code marketplace format), normalised:
  * - `path`: a directory relative to the marketplace root (the directory holding
  *   `.claude-plugin/`), `/`-separated and lexically normalised; it may start with `../` segments
  *   (`climbs` counts them), which the reader checks against the repository root;

@@ -34,9 +34,9 @@ function field(label: string, value: string, code = true): string {
 }
 
 /**
- * One version's consent surface (docs/reference/rules/plugins.md#consent-surface), each handler with its event, matcher, `if`
- * rule, type, timeout, source, the exact command and argv, its status message and, for an entry
- * that never runs, why.
+ * One version's consent surface (docs/reference/rules/plugins.md#consent-surface), each handler
+ * with its event, matcher, `if` rule, type, timeout, source, the exact command and argv, its status
+ * message and, for an entry that never runs, why.
  */
 export function renderSurface(
   version: string,

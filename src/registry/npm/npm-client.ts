@@ -22,10 +22,10 @@ export interface NpmRegistryOptions {
 }
 
 /**
- * The npm registry's base URL (docs/reference/rules/registry.md#registry-kinds): HOOKPM_NPM_REGISTRY, else what
- * `npm config get registry` prints (run once, no shell, with a timeout), else
- * https://registry.npmjs.org/. Always ends in `/`; checked by url-policy (E_INSECURE_URL for
- * plain http off loopback).
+ * The npm registry's base URL (docs/reference/rules/registry.md#registry-kinds):
+ * HOOKPM_NPM_REGISTRY, else what `npm config get registry` prints (run once, no shell, with a
+ * timeout), else https://registry.npmjs.org/. Always ends in `/`; checked by url-policy
+ * (E_INSECURE_URL for plain http off loopback).
  */
 export async function resolveNpmRegistry(opts: NpmRegistryOptions): Promise<string> {
   const configured = opts.env.HOOKPM_NPM_REGISTRY;

@@ -9,10 +9,11 @@ import { formatIssue, pathOf } from '../indexes/schema-issue.js';
 import { ownValue } from '../../json/own-value.js';
 
 /**
- * An npm package document (the registry's `GET /<name>`, full or abbreviated "corgi" form),
- * reduced to what installing needs (docs/reference/rules/registry.md#registry-kinds, kind npm). Versions whose key is not
- * canonical semver or whose `dist` lacks a tarball are not offered; dist-tags naming them are
- * dropped. Package scripts are never looked at: hookpm never runs npm, only reads tarballs.
+ * An npm package document (the registry's `GET /<name>`, full or abbreviated "corgi" form), reduced
+ * to what installing needs (docs/reference/rules/registry.md#registry-kinds, kind npm). Versions
+ * whose key is not canonical semver or whose `dist` lacks a tarball are not offered; dist-tags
+ * naming them are dropped. Package scripts are never looked at: hookpm never runs npm, only reads
+ * tarballs.
  */
 export interface NpmDocument {
   name: string;

@@ -5,9 +5,9 @@ import type { State } from './state-schema.js';
 export type DataUser = { kind: 'user' } | { kind: 'project'; root: string };
 
 /**
- * plugins.md V3 with projects (docs/guides/projects.md): the records of `state` that name `id`, user-wide first, then the
- * projects by root. The data directory is one per id (the user-wide plugin and every project's
- * share it), so it is deleted only when this is empty.
+ * plugins.md V3 with projects (docs/guides/projects.md): the records of `state` that name `id`,
+ * user-wide first, then the projects by root. The data directory is one per id (the user-wide
+ * plugin and every project's share it), so it is deleted only when this is empty.
  */
 export function dataUsers(state: State, id: string): DataUser[] {
   const users: DataUser[] = Object.hasOwn(state.plugins, id) ? [{ kind: 'user' }] : [];

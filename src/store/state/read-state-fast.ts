@@ -90,7 +90,8 @@ const plugin = shape({
   events: strings,
   consent: (v) => v === null || consent(v) !== null,
   pending: (v) => v === null || pending(v) !== null,
-  // Per-hook opt-outs (docs/guides/installing-plugins.md#consent); optional, so state files without it load as before.
+  // Per-hook opt-outs (docs/guides/installing-plugins.md#consent); optional, so state files without
+  // it load as before.
   disabledHooks: (v) => v === undefined || strings(v),
 });
 

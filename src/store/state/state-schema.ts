@@ -92,11 +92,12 @@ export const stateSchema = z
       z.record(z.string(), z.record(z.string(), z.string().check(z.minLength(1)))),
     ),
     /**
-     * Projects (docs/guides/projects.md): the plugins each project runs, keyed by the project's canonical root (the real path
-     * of its S2 root, workspace/canonical-root.ts). A project's record is like a user-wide one (its
-     * trees in the same shared store) but runs only in that project; `range` is what hookpm.json
-     * asks for, and `pending` is always null (the lock, not an update, decides the version).
-     * Absent in a state written before projects existed, or with none.
+     * Projects (docs/guides/projects.md): the plugins each project runs, keyed by the project's
+     * canonical root (the real path of its S2 root, workspace/canonical-root.ts). A project's
+     * record is like a user-wide one (its trees in the same shared store) but runs only in that
+     * project; `range` is what hookpm.json asks for, and `pending` is always null (the lock, not an
+     * update, decides the version). Absent in a state written before projects existed, or with
+     * none.
      */
     projects: z.optional(z.record(z.string(), projectSchema)),
   })

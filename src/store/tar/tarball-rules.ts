@@ -19,10 +19,11 @@ export const TARBALL_LIMITS: TarballLimits = {
 };
 
 /**
- * A plugin that comes as a tree (a marketplace's relative source, a git checkout) is hashed as
- * the tarball `hookpm pack` would make of it (tree-integrity.ts), so A2's byte and depth limits
- * hold for it; its file count is bounded like a directory install (copy-tree.ts), not by A2's
- * 2,000 entries, which is the limit of what a publisher uploads (docs/design/decisions.md#plugins-and-marketplaces).
+ * A plugin that comes as a tree (a marketplace's relative source, a git checkout) is hashed as the
+ * tarball `hookpm pack` would make of it (tree-integrity.ts), so A2's byte and depth limits hold
+ * for it; its file count is bounded like a directory install (copy-tree.ts), not by A2's 2,000
+ * entries, which is the limit of what a publisher uploads
+ * (docs/design/decisions.md#plugins-and-marketplaces).
  */
 export const TREE_LIMITS: TarballLimits = { ...TARBALL_LIMITS, maxEntries: 20_000 };
 

@@ -1,6 +1,7 @@
 /**
- * One loader per registry kind (docs/reference/rules/registry.md#registry-kinds), each giving the registry's plugins in the
- * index format, and its search projection, so search, info and install read every kind alike.
+ * One loader per registry kind (docs/reference/rules/registry.md#registry-kinds), each giving the
+ * registry's plugins in the index format, and its search projection, so search, info and install
+ * read every kind alike.
  *
  * The `marketplace` kind turns a Claude-style marketplace into a RegistryIndex cached under
  * `<cache>/indexes/<registry>.json` (marketplace-catalog.ts); the `npm` kind has an empty catalog

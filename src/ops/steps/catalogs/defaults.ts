@@ -1,8 +1,9 @@
 /**
- * The built-in registries (docs/reference/rules/registry.md#registry-kinds): `examples`, the `registry-fixtures/` directory
- * shipped in the package, exists until the user removes it. Built-in registries are not written to
- * the state; the state records the ones the user removed (`removedDefaults`), and a registry the
- * user added under a built-in name replaces the built-in one.
+ * The built-in registries (docs/reference/rules/registry.md#registry-kinds): `examples`, the
+ * `registry-fixtures/` directory shipped in the package, exists until the user removes it. Built-in
+ * registries are not written to the state; the state records the ones the user removed
+ * (`removedDefaults`), and a registry the user added under a built-in name replaces the built-in
+ * one.
  */
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../../../io/package-root.js';

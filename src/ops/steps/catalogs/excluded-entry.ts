@@ -4,9 +4,9 @@ import type { Catalog } from './catalog-types.js';
 /**
  * The error for `name` when no catalog holds it but a marketplace lists it in an entry it left out
  * (invalid, or its plugin could not be staged; marketplace-index.ts): E_REGISTRY_SCHEMA naming the
- * entry and why, instead of a bare E_NOT_FOUND. Null when no marketplace lists the name so.
- * An entry left out for a size limit keeps its code, E_ARCHIVE_TOO_LARGE, and its hint, so
- * install says what `registry add` and `validate` said (docs/design/decisions.md#plugins-and-marketplaces).
+ * entry and why, instead of a bare E_NOT_FOUND. Null when no marketplace lists the name so. An
+ * entry left out for a size limit keeps its code, E_ARCHIVE_TOO_LARGE, and its hint, so install
+ * says what `registry add` and `validate` said (docs/design/decisions.md#plugins-and-marketplaces).
  * `details.excludedEntry` lets a caller revalidate a cached catalog before giving up.
  */
 export function excludedEntryError(catalogs: readonly Catalog[], name: string): HookpmError | null {

@@ -49,7 +49,8 @@ export interface StagedMarketplacePlugin {
 }
 
 /**
- * Materialises `entry`'s plugin into a fresh staging directory (docs/reference/rules/registry.md#registry-kinds):
+ * Materialises `entry`'s plugin into a fresh staging directory
+ * (docs/reference/rules/registry.md#registry-kinds):
  * - a `./` path: copied from the marketplace directory or clone; it must stay inside the
  *   boundary (entry-path.ts), after symlinks too (E_SYMLINK_ESCAPE);
  * - `github`, `url`, `git-subdir`: cloned shallow at `sha`/`ref`, then the subdirectory copied;

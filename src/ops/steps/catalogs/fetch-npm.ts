@@ -48,13 +48,14 @@ export interface StagedNpmPlugin {
 }
 
 /**
- * npm as a plugin source (docs/reference/rules/registry.md#registry-kinds, kind npm; steps 2-3 of docs/reference/rules/registry.md#install-transaction): fetch the package
- * document, pick a version (V2), download the tarball verifying its sha512 `dist.integrity`
- * (E_INTEGRITY: nothing extracted) into the tarball cache (D5: a later install of the same
- * version downloads nothing), scan it whole (A1-A3), extract into a fresh staging
- * directory and read the plugin. No npm command and no package script ever runs. A package
- * without a plugin manifest is E_MANIFEST_INVALID; a manifest version other than the package's is
- * E_MANIFEST_MISMATCH. On failure every directory made here is removed.
+ * npm as a plugin source (docs/reference/rules/registry.md#registry-kinds, kind npm; steps 2-3 of
+ * docs/reference/rules/registry.md#install-transaction): fetch the package document, pick a version
+ * (V2), download the tarball verifying its sha512 `dist.integrity` (E_INTEGRITY: nothing extracted)
+ * into the tarball cache (D5: a later install of the same version downloads nothing), scan it whole
+ * (A1-A3), extract into a fresh staging directory and read the plugin. No npm command and no
+ * package script ever runs. A package without a plugin manifest is E_MANIFEST_INVALID; a manifest
+ * version other than the package's is E_MANIFEST_MISMATCH. On failure every directory made here is
+ * removed.
  */
 export async function stageNpmPlugin(
   request: NpmPluginRequest,

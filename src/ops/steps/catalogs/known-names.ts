@@ -2,8 +2,9 @@ import type { State } from '../../../store/state/state-schema.js';
 import type { Catalog } from './catalog-types.js';
 
 /**
- * The plugin names a "did you mean" may suggest (docs/design/decisions.md#where-the-rules-are-silent): those the loaded catalogs list
- * (only `registry`'s when one is named), then those installed (of that registry).
+ * The plugin names a "did you mean" may suggest
+ * (docs/design/decisions.md#where-the-rules-are-silent): those the loaded catalogs list (only
+ * `registry`'s when one is named), then those installed (of that registry).
  */
 export function knownPluginNames(
   catalogs: readonly Catalog[],

@@ -25,16 +25,16 @@ import { networkRefused } from '../../../registry/network-refused.js';
 const UNREACHABLE = new Set(['E_GIT', 'E_REGISTRY_NETWORK', 'E_REGISTRY_TIMEOUT']);
 
 /**
- * The catalog of a `marketplace` registry (docs/reference/rules/registry.md#registry-kinds): the marketplace read
- * (read-marketplace.ts) and turned into an index (marketplace-index.ts), cached under
- * `<cache>/indexes/<registry>.json` like an index, keyed `marketplace:<location>`. Freshness
+ * The catalog of a `marketplace` registry (docs/reference/rules/registry.md#registry-kinds): the
+ * marketplace read (read-marketplace.ts) and turned into an index (marketplace-index.ts), cached
+ * under `<cache>/indexes/<registry>.json` like an index, keyed `marketplace:<location>`. Freshness
  * follows load-index.ts:
  * - a marketplace read in place (a directory, or a `file:` URL of a directory that is not a git
  *   repository) is rebuilt when its marketplace.json's size, mtime or inode change; a change to a
  *   plugin directory alone is seen on `hookpm registry update` (installs always read it anew);
  * - a git repository or remote marketplace.json is reused for INDEX_MAX_AGE_MS (ctx.indexMaxAgeMs),
  *   then cloned or fetched again; when that fails with E_GIT or a network error, a stale cached
- *   copy is used and the result says so; without the network only the cache (E_OFFLINE without one);
+ * copy is used and the result says so; without the network only the cache (E_OFFLINE without one);
  * - `refresh` (registry add, registry update, install) always rebuilds, and a failure is an error.
  */
 export async function loadMarketplaceCatalog(

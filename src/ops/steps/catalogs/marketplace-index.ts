@@ -25,8 +25,9 @@ import { stageMarketplacePlugin, type MarketplaceStageContext } from './fetch-ma
 export const UNKNOWN_VERSION = '0.0.0-unknown';
 
 /**
- * A marketplace as a registry index (docs/reference/rules/registry.md#registry-kinds, kind marketplace), so search, info and
- * review read it like any index. Each entry is one plugin with one version:
+ * A marketplace as a registry index (docs/reference/rules/registry.md#registry-kinds, kind
+ * marketplace), so search, info and review read it like any index. Each entry is one plugin with
+ * one version:
  * - a relative (`./`) source whose files are at hand (a local directory or a clone) is staged
  *   exactly as install stages it (fetch-marketplace.ts), so the version (manifest, entry,
  *   else `0.0.0-g<commit>` / `0.0.0-t<tree digest>`), the integrity (packed-tree sha512), the

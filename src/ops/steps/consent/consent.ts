@@ -13,9 +13,9 @@ export type EnableMode = 'yes' | 'no' | 'ask';
 export type ConsentDecision = 'carry' | 'grant' | 'none';
 
 /**
- * plugins.md Q5 and the files rule (docs/guides/installing-plugins.md#consent): the consent given to the
- * installed version covers the reviewed one - the same surface, or one with only removals, and
- * no code file changed, added or removed.
+ * plugins.md Q5 and the files rule (docs/guides/installing-plugins.md#consent): the consent given
+ * to the installed version covers the reviewed one - the same surface, or one with only removals,
+ * and no code file changed, added or removed.
  */
 export function consentCarries(
   review: Pick<ReviewReport, 'consented' | 'diff' | 'codeDiff'>,

@@ -12,9 +12,10 @@ import type { ReviewReport } from '../consent/report.js';
 export type Confirm = (review: ReviewReport) => Promise<boolean>;
 
 /**
- * How consent questions are answered, decided once per command (docs/reference/rules/cli.md#conventions):
- * `yes` (`--yes`: every question is answered yes), `ask` (a TTY: `confirm` asks), `none` (no
- * question can be asked: operations never enable silently, E_CONSENT_REQUIRED).
+ * How consent questions are answered, decided once per command
+ * (docs/reference/rules/cli.md#conventions): `yes` (`--yes`: every question is answered yes), `ask`
+ * (a TTY: `confirm` asks), `none` (no question can be asked: operations never enable silently,
+ * E_CONSENT_REQUIRED).
  */
 export type ConsentMode = 'yes' | 'ask' | 'none';
 

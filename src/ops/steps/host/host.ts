@@ -42,9 +42,9 @@ export interface Host {
 }
 
 /**
- * Composes a host (docs/reference/rules/engine.md#running-handlers and the sections after it, the decision log of settings.json). Reads the user
- * settings once: a host made again (a session's reload) picks up an edit. Never throws for a
- * settings file (readUserSettings reports it instead).
+ * Composes a host (docs/reference/rules/engine.md#running-handlers and the sections after it, the
+ * decision log of settings.json). Reads the user settings once: a host made again (a session's
+ * reload) picks up an edit. Never throws for a settings file (readUserSettings reports it instead).
  */
 export function openHost(options: HostOptions): Host {
   const { snapshot, store, source } = options;

@@ -58,7 +58,8 @@ export async function readReviewedTree(
   const listed = opts.entries ?? (await listTree(root).catch(() => null));
   if (listed === null) return { root, fingerprint: '', files: [] };
   let entries = [...listed].sort((a, b) => compareCodeUnits(a[0], b[0]));
-  // An installed tree's own files, without those its plugin created since (docs/design/decisions.md#plugins-and-marketplaces).
+  // An installed tree's own files, without those its plugin created since
+  // (docs/design/decisions.md#plugins-and-marketplaces).
   const only = opts.only;
   if (only !== undefined) entries = entries.filter((entry) => only.has(entry[0]));
   if (opts.directory === true) entries = entries.filter(notGit).map(asCopied);
@@ -66,9 +67,9 @@ export async function readReviewedTree(
 }
 
 /**
- * The code diff of `target` against the consented tree (docs/guides/installing-plugins.md#consent): `same` when
- * it is that very tree by fingerprint; else the consented tree is listed, and when it still
- * matches its recorded fingerprint the changed files' bytes are read (bounded by
+ * The code diff of `target` against the consented tree (docs/guides/installing-plugins.md#consent):
+ * `same` when it is that very tree by fingerprint; else the consented tree is listed, and when it
+ * still matches its recorded fingerprint the changed files' bytes are read (bounded by
  * CODE_DIFF_LIMITS) from both trees; `unreadable` when it does not. Null with no consent.
  */
 export async function diffCode(

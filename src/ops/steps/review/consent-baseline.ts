@@ -8,10 +8,10 @@ import type { ReviewInput } from '../consent/report.js';
 import { hasCurrentConsent } from '../../../store/state/current-consent.js';
 
 /**
- * Q5 and the files rule (docs/guides/installing-plugins.md#consent): the surface entries and the tree the user
- * consented to, read from the active installed tree when that tree's surface is the consented
- * one. Entries null when there is no consent or they cannot be read; the tree null without
- * consent (code-review.ts diffCode checks it against its fingerprint, Q6).
+ * Q5 and the files rule (docs/guides/installing-plugins.md#consent): the surface entries and the
+ * tree the user consented to, read from the active installed tree when that tree's surface is the
+ * consented one. Entries null when there is no consent or they cannot be read; the tree null
+ * without consent (code-review.ts diffCode checks it against its fingerprint, Q6).
  */
 async function readConsented(
   record: PluginRecord,

@@ -5,9 +5,10 @@ import type { ReviewReport } from '../consent/report.js';
 import { reviewTree } from './review-tree.js';
 
 /**
- * The review of a staged plugin against the installed one of the same id (Q3, Q5 diff); `root`
- * is where its tree is now (its installed directory once promoted); `paths` tells the files the
- * installed plugin created in its folder from its own (docs/design/decisions.md#plugins-and-marketplaces).
+ * The review of a staged plugin against the installed one of the same id (Q3, Q5 diff); `root` is
+ * where its tree is now (its installed directory once promoted); `paths` tells the files the
+ * installed plugin created in its folder from its own
+ * (docs/design/decisions.md#plugins-and-marketplaces).
  */
 export async function reviewStaged(
   staged: StagedPlugin,

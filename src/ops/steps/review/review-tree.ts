@@ -26,14 +26,16 @@ export interface TreeReview {
   recordedFingerprint?: string;
   /**
    * The store, to tell the files a plugin created in its folder from its installed ones
-   * (store/installed-files.ts, docs/design/decisions.md#plugins-and-marketplaces): those are left out of both trees compared.
+   * (store/installed-files.ts, docs/design/decisions.md#plugins-and-marketplaces): those are left
+   * out of both trees compared.
    */
   paths?: StorePaths;
 }
 
 /**
- * The review of one plugin tree (plugins.md Q3-Q5, docs/guides/installing-plugins.md#consent): its surface and
- * files, with the surface diff and the code diff against what was consented for the same id.
+ * The review of one plugin tree (plugins.md Q3-Q5, docs/guides/installing-plugins.md#consent): its
+ * surface and files, with the surface diff and the code diff against what was consented for the
+ * same id.
  */
 export async function reviewTree(input: TreeReview): Promise<ReviewReport> {
   const recorded = input.recordedFingerprint;
@@ -68,7 +70,8 @@ export async function reviewTree(input: TreeReview): Promise<ReviewReport> {
 
 /**
  * Q6 as the snapshot loader judges it: with the store at hand, files the plugin created in its
- * folder are allowed unless one changes what runs (docs/design/decisions.md#plugins-and-marketplaces, ops/run/tree-status.ts).
+ * folder are allowed unless one changes what runs (store/tree-status.ts;
+ * docs/design/decisions.md#plugins-and-marketplaces).
  */
 async function isTampered(input: TreeReview, recorded: string, found: string): Promise<boolean> {
   if (input.paths === undefined) return recorded !== found;

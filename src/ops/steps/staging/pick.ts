@@ -68,8 +68,9 @@ export function pickRegistrySource(
   try {
     picked = pickVersion(candidates, request);
   } catch (error) {
-    // Messages, questions and waits (docs/design/decisions.md#where-the-rules-are-silent): a name no registry holds comes with the known names close to it; an
-    // unknown dist-tag (`guard@exmaples`) with the registries and tags close to it.
+    // Messages, questions and waits (docs/design/decisions.md#where-the-rules-are-silent): a name
+    // no registry holds comes with the known names close to it; an unknown dist-tag
+    // (`guard@exmaples`) with the registries and tags close to it.
     if (!isHookpmError(error)) throw error;
     if (candidates.length === 0 && error.code === 'E_NOT_FOUND')
       throw suggestIn(error, spec.name, knownPluginNames(loaded.catalogs, state, spec.registry));

@@ -31,10 +31,11 @@ export interface ResolvedSources {
 }
 
 /**
- * Step 1 of the install transaction (docs/reference/rules/registry.md#install-transaction) for every spec, in order: parses it
- * (the configured registry names decide `name@x`), checks local paths, and picks registry versions
- * from the indexes, which are loaded once for all specs (only the named registries when every spec
- * names one; see pickAll). Nothing is written but the index cache.
+ * Step 1 of the install transaction (docs/reference/rules/registry.md#install-transaction) for
+ * every spec, in order: parses it (the configured registry names decide `name@x`), checks local
+ * paths, and picks registry versions from the indexes, which are loaded once for all specs (only
+ * the named registries when every spec names one; see pickAll). Nothing is written but the index
+ * cache.
  */
 export async function resolveInstallSources(
   ctx: OperationContext,

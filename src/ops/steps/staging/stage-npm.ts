@@ -5,10 +5,10 @@ import { stageNpmPlugin } from '../catalogs/fetch-npm.js';
 import { environmentOf } from '../context/operation-context.js';
 
 /**
- * `npm:<pkg>[@range]` (docs/reference/rules/registry.md#registry-kinds): stageNpmPlugin picks the version, downloads the
- * tarball verifying its sha512 `dist.integrity`, scans and extracts it into staging; the plugin is
- * then validated like any tarball. The id is `<manifest name>@npm`; the recorded source is
- * `npm:<pkg>@<version>` and the range the one asked for, else `^<version>`.
+ * `npm:<pkg>[@range]` (docs/reference/rules/registry.md#registry-kinds): stageNpmPlugin picks the
+ * version, downloads the tarball verifying its sha512 `dist.integrity`, scans and extracts it into
+ * staging; the plugin is then validated like any tarball. The id is `<manifest name>@npm`; the
+ * recorded source is `npm:<pkg>@<version>` and the range the one asked for, else `^<version>`.
  */
 export async function stageNpm(
   source: NpmSource,

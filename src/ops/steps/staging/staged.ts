@@ -58,9 +58,10 @@ export function requireManifest(inspected: InspectedPlugin, spec: string): void 
 }
 
 /**
- * I3 and step 4 of docs/reference/rules/registry.md#install-transaction: the downloaded plugin must be the one the index described: the
- * manifest's name and version equal the resolved ones, and the events and surfaceHash recomputed
- * from its files equal the index entry's (when the entry has them). E_MANIFEST_MISMATCH otherwise.
+ * I3 and step 4 of docs/reference/rules/registry.md#install-transaction: the downloaded plugin must
+ * be the one the index described: the manifest's name and version equal the resolved ones, and the
+ * events and surfaceHash recomputed from its files equal the index entry's (when the entry has
+ * them). E_MANIFEST_MISMATCH otherwise.
  */
 export function checkAgainstIndex(inspected: InspectedPlugin, source: RegistrySource): void {
   const { plugin, surface } = inspected;

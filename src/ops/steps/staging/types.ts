@@ -1,7 +1,8 @@
 /**
- * The values the steps of the install transaction (docs/reference/rules/registry.md#install-transaction) hand each other: a
- * resolved source (step 1) and a staged plugin (steps 2-4). Every step imports them from here, so
- * no stager (stage-*.ts) imports stage.ts, which dispatches to it.
+ * The values the steps of the install transaction
+ * (docs/reference/rules/registry.md#install-transaction) hand each other: a resolved source (step
+ * 1) and a staged plugin (steps 2-4). Every step imports them from here, so no stager (stage-*.ts)
+ * imports stage.ts, which dispatches to it.
  */
 import type { TreeEntry } from '../../../store/fingerprint.js';
 import type { StorePaths } from '../../../store/store-paths.js';
@@ -10,11 +11,11 @@ import type { NpmPluginRequest } from '../catalogs/fetch-npm.js';
 import type { InspectedPlugin } from './inspect.js';
 
 /**
- * Where an install spec points (docs/reference/rules/cli.md#commands), resolved: each kind has its own staging step
- * (stage.ts). Common fields: `spec` as typed, `path` what the state records as the plugin's
- * `source` (a path, a redacted URL, or a spec that reinstalls the same version), `fallbackName` the
- * name to use when a local directory has no manifest (P1), `registry` the id's registry, and `range`
- * what `hookpm update` stays within ('' for a local source).
+ * Where an install spec points (docs/reference/rules/cli.md#commands), resolved: each kind has its
+ * own staging step (stage.ts). Common fields: `spec` as typed, `path` what the state records as the
+ * plugin's `source` (a path, a redacted URL, or a spec that reinstalls the same version),
+ * `fallbackName` the name to use when a local directory has no manifest (P1), `registry` the id's
+ * registry, and `range` what `hookpm update` stays within ('' for a local source).
  */
 export interface SourceCommon {
   spec: string;
@@ -67,12 +68,12 @@ export interface NpmSource extends SourceCommon {
 }
 
 /**
- * A plugin of a `marketplace` registry (docs/reference/rules/registry.md#registry-kinds), installed by name. A marketplace
- * lists one version of each plugin, so it is staged from the marketplace as it is when installing
- * (read again, cloned again for a git repository), and the version and integrity are the staged
- * ones (fetch-marketplace.ts: the manifest's, else the entry's, else `0.0.0-g<commit>` /
- * `0.0.0-t<tree digest>`; the packed-tree sha512). `path` (the recorded source) is `<name>@<registry>`,
- * the spec that installs it again.
+ * A plugin of a `marketplace` registry (docs/reference/rules/registry.md#registry-kinds), installed
+ * by name. A marketplace lists one version of each plugin, so it is staged from the marketplace as
+ * it is when installing (read again, cloned again for a git repository), and the version and
+ * integrity are the staged ones (fetch-marketplace.ts: the manifest's, else the entry's, else
+ * `0.0.0-g<commit>` / `0.0.0-t<tree digest>`; the packed-tree sha512). `path` (the recorded source)
+ * is `<name>@<registry>`, the spec that installs it again.
  */
 export interface MarketplaceSource extends SourceCommon {
   kind: 'marketplace';

@@ -6,10 +6,10 @@ import type { RegistrySource, StagedPlugin } from '../staging/types.js';
 const REMOTE = /^https?:\/\//i;
 
 /**
- * projects (docs/guides/projects.md): where a tarball is, as the lock writes it. An http(s) URL stays as it is; a
- * tarball of a registry on disk (a `file:` URL) is written relative to the registry's index, so
- * that the lock names no absolute path of one machine (a teammate's `examples` registry is in
- * another directory).
+ * projects (docs/guides/projects.md): where a tarball is, as the lock writes it. An http(s) URL
+ * stays as it is; a tarball of a registry on disk (a `file:` URL) is written relative to the
+ * registry's index, so that the lock names no absolute path of one machine (a teammate's `examples`
+ * registry is in another directory).
  */
 export function lockedLocation(url: string, indexUrl: string): string {
   const base = new URL('.', indexUrl).href;
@@ -72,9 +72,9 @@ export function sourceOfLockEntry(
 }
 
 /**
- * projects (docs/guides/projects.md): the staged plugin is what the lock pins, byte for byte: the tarball's
- * integrity was checked while downloading; here its version, surface and files fingerprint.
- * E_INTEGRITY otherwise, naming what was expected and found.
+ * projects (docs/guides/projects.md): the staged plugin is what the lock pins, byte for byte: the
+ * tarball's integrity was checked while downloading; here its version, surface and files
+ * fingerprint. E_INTEGRITY otherwise, naming what was expected and found.
  */
 export function assertMatchesLock(staged: StagedPlugin, id: string, entry: LockEntry): void {
   const found = {

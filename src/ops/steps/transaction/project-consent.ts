@@ -1,9 +1,11 @@
 import type { PluginRecord, State } from '../../../store/state/state-schema.js';
 
 /**
- * projects (docs/guides/projects.md): consent stays the user's, and is not asked twice for the same thing. A record
- * of this user's state - the user-wide one or any project's - that holds consent to `surfaceHash`
- * for the same tree (same files fingerprint: consent covers the code it was given for, docs/guides/installing-plugins.md#consent) lets the plugin run in another project without a question.
+ * projects (docs/guides/projects.md): consent stays the user's, and is not asked twice for the same
+ * thing. A record of this user's state - the user-wide one or any project's - that holds consent to
+ * `surfaceHash` for the same tree (same files fingerprint: consent covers the code it was given
+ * for, docs/guides/installing-plugins.md#consent) lets the plugin run in another project without a
+ * question.
  */
 export function consentedAnywhere(
   state: State,

@@ -31,10 +31,10 @@ export async function openProject(ctx: OperationContext, cwd: string): Promise<P
 }
 
 /**
- * The registries of hookpm.json join the built-in ones for this command (docs/guides/projects.md: a fresh
- * clone needs no `registry add`); nothing is added to the user's state. A registry the user
- * configured under the same name takes precedence, as a user-added registry replaces a built-in
- * one (ops/steps/catalogs/defaults.ts), and a built-in name is never redefined by a project. Project
+ * The registries of hookpm.json join the built-in ones for this command (docs/guides/projects.md: a
+ * fresh clone needs no `registry add`); nothing is added to the user's state. A registry the user
+ * configured under the same name takes precedence, as a user-added registry replaces a built-in one
+ * (ops/steps/catalogs/defaults.ts), and a built-in name is never redefined by a project. Project
  * registries are index registries.
  */
 export function withProjectRegistries(

@@ -1,9 +1,9 @@
 /**
- * The install transaction of docs/reference/rules/registry.md#install-transaction, one for both scopes (install-scope.ts: the
- * user's records, or a project's), step by step -> the files that do it. `install`
- * (ops/install/install.ts) and `update` (ops/plugins/update.ts) run steps 1-7 for the user scope;
- * the project commands (ops/project/: `install` in a project, `install --project`, `ci`,
- * `update --project`, `uninstall --project`) stage from their specs or from hookpm.lock
+ * The install transaction of docs/reference/rules/registry.md#install-transaction, one for both
+ * scopes (install-scope.ts: the user's records, or a project's), step by step -> the files that do
+ * it. `install` (ops/install/install.ts) and `update` (ops/plugins/update.ts) run steps 1-7 for the
+ * user scope; the project commands (ops/project/: `install` in a project, `install --project`,
+ * `ci`, `update --project`, `uninstall --project`) stage from their specs or from hookpm.lock
  * (stage-locked.ts) and run steps 5-7 for the project scope.
  * 1. Resolve -> ../staging/resolve.ts (parses the specs, loads the indexes once, from the cache or
  *    the network, revalidated when a spec does not resolve), ../staging/pick.ts (a version of an

@@ -67,8 +67,8 @@ function recheckIntegrity(state: State, plugin: StagedPlugin): void {
 }
 
 /**
- * Q5: in non-interactive use without --yes, a widened update (or one that changes code files, README
- * "The consent model") is installed as pending and the command says so by failing with
+ * Q5: in non-interactive use without --yes, a widened update (or one that changes code files,
+ * README "The consent model") is installed as pending and the command says so by failing with
  * E_CONSENT_REQUIRED; the consented version stays active.
  */
 function consentRequired(waiting: readonly InstalledEntry[], notes: string[]): HookpmError {
@@ -148,7 +148,8 @@ async function installOne(
   const decision = await decideConsent(review, existing, mode, ctx.confirm);
   const record = recordOf(staged, path, nowIso(ctx), existing?.installedAt);
   if (decision === 'none' && existing?.consent != null) {
-    // Q5: a widened surface, or changed code, waits for consent; the consented version stays active.
+    // Q5: a widened surface, or changed code, waits for consent; the consented version stays
+    // active.
     const { pending: _old, ...active } = existing;
     draft.plugins[id] = { ...active, pending: pendingOf(record) };
     notes.push(
