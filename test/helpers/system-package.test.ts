@@ -7,11 +7,11 @@
  * `install`, creates the tool in the stand-in's directory.
  */
 import { spawn } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useTempDirs } from './temp-dir.js';
 import { installLine, KNOWN_DIRS, requireTool, type SystemTool } from './system-package.js';
 
 let dir: string;
@@ -22,15 +22,13 @@ let calls: string;
 const TOOL: SystemTool = { command: 'hookpm-test-tool', package: 'hookpm-test-pkg' };
 const OTHER: SystemTool = { command: 'hookpm-test-other', package: 'hookpm-test-other-pkg' };
 
+const freshDir = useTempDirs('hookpm-system-package-');
+
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'hookpm-system-package-'));
+  dir = await freshDir();
   bin = join(dir, 'bin');
   calls = join(dir, 'apt-calls.txt');
   await mkdir(bin);
-});
-
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
 });
 
 /**
