@@ -8,6 +8,7 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { recordedLines, writeAptGet } from '../helpers/apt-stand-in.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
 import { installLine } from '../helpers/system-package.js';
 import { CHROMIUM_ENV, findChromium } from './find-chromium.js';
@@ -36,14 +37,10 @@ async function fakeAptGet(creates: boolean): Promise<void> {
 echo "$*" >> "${calls}"
 if [ "$1" = install ]; then sleep 0.3; ${make}; fi
 `;
-  await writeFile(join(bin, 'apt-get'), script);
-  await chmod(join(bin, 'apt-get'), 0o755);
+  await writeAptGet(bin, script);
 }
 
-async function recorded(): Promise<string[]> {
-  const text = await readFile(calls, 'utf8').catch(() => '');
-  return text.split('\n').filter(Boolean);
-}
+const recorded = (): Promise<string[]> => recordedLines(calls);
 
 function env(): NodeJS.ProcessEnv {
   return { PATH: `${bin}:/usr/bin:/bin`, TARGET: browser };

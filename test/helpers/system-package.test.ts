@@ -11,6 +11,7 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { recordedLines, writeAptGet } from './apt-stand-in.js';
 import { useTempDirs } from './temp-dir.js';
 import { installLine, KNOWN_DIRS, requireTool, type SystemTool } from './system-package.js';
 
@@ -47,14 +48,10 @@ if [ "$1" = install ]; then
   touch "${dir}/running"; sleep 0.3; ${make}; rm -f "${dir}/running"
 fi
 `;
-  await writeFile(join(bin, 'apt-get'), script);
-  await chmod(join(bin, 'apt-get'), 0o755);
+  await writeAptGet(bin, script);
 }
 
-async function recorded(): Promise<string[]> {
-  const text = await readFile(calls, 'utf8').catch(() => '');
-  return text.split('\n').filter(Boolean);
-}
+const recorded = (): Promise<string[]> => recordedLines(calls);
 
 function env(): NodeJS.ProcessEnv {
   return {
