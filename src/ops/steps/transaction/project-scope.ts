@@ -4,30 +4,37 @@ import type { RegistryRecord, State } from '../../../store/state/state-schema.js
 import { canonicalProjectRoot } from '../../../workspace/canonical-root.js';
 import { findProjectRoot } from '../../../workspace/find-project-root.js';
 import { readProjectFiles, type ProjectFiles } from '../../../workspace/project-files.js';
-import type { ProjectManifest } from '../../../project/project-manifest.js';
+import { readStateFast } from '../../../store/state/read-state-fast.js';
 import { builtinRegistries, effectiveRegistries } from '../catalogs/defaults.js';
 import type { OperationContext } from '../context/operation-context.js';
 import type { ProjectInstallScope } from './install-scope.js';
+import { checkProjectRegistries, type ProjectRegistries } from './project-registries.js';
 
 /**
  * The project a command works on: `root`, the S2 root of its working directory (where hookpm.json
  * and hookpm.lock are); `key`, the canonical root the state records the project's plugins under
  * (its real path, as workspace trust keys it, T2); the two files as read (E_PROJECT_FILE when one
- * cannot be parsed: nothing else happens then); and `ctx`, the plugin context whose registries
- * include those hookpm.json lists.
+ * cannot be parsed: nothing else happens then); `ctx`, the plugin context whose registries
+ * include those hookpm.json lists; and `registries`, those registries as checked (J3:
+ * E_REGISTRY_LOCATION before anything is read from one).
  */
 export interface ProjectScope {
   root: string;
   key: string;
   files: ProjectFiles;
   ctx: OperationContext;
+  registries: ProjectRegistries;
 }
 
 export async function openProject(ctx: OperationContext, cwd: string): Promise<ProjectScope> {
   const root = await findProjectRoot(cwd);
   const key = await canonicalProjectRoot(root);
   const files = readProjectFiles(root);
-  return { root, key, files, ctx: withProjectRegistries(ctx, files.manifest) };
+  const registries =
+    files.manifest === null || Object.keys(files.manifest.registries).length === 0
+      ? { locations: {}, onDisk: new Set<string>() }
+      : checkProjectRegistries(root, files.manifest, await readStateFast(ctx.paths), ctx.defaults);
+  return { root, key, files, ctx: withProjectRegistries(ctx, registries.locations), registries };
 }
 
 /**
@@ -39,11 +46,11 @@ export async function openProject(ctx: OperationContext, cwd: string): Promise<P
  */
 export function withProjectRegistries(
   ctx: OperationContext,
-  manifest: ProjectManifest | null,
+  locations: Readonly<Record<string, string>>,
 ): OperationContext {
-  if (manifest === null || Object.keys(manifest.registries).length === 0) return ctx;
+  if (Object.keys(locations).length === 0) return ctx;
   const defaults: Record<string, RegistryRecord> = { ...(ctx.defaults ?? builtinRegistries()) };
-  for (const [name, location] of Object.entries(manifest.registries)) {
+  for (const [name, location] of Object.entries(locations)) {
     // A project never redefines a built-in registry (`examples`): its ids mean what they mean.
     if (Object.hasOwn(defaults, name)) continue;
     defaults[name] = { location, kind: 'index', addedAt: '1970-01-01T00:00:00.000Z' };
