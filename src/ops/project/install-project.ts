@@ -175,7 +175,7 @@ export function nextFiles(
   }
   const registries = {
     ...manifest.registries,
-    ...projectRegistriesOf(scope.ctx, state, Object.keys(plugins)),
+    ...projectRegistriesOf(scope.ctx, state, Object.keys(plugins), scope.root),
   };
   return {
     manifest: { plugins, registries },

@@ -1,8 +1,11 @@
+import { existsSync } from 'node:fs';
+import { isAbsolute, relative } from 'node:path';
 import { HookpmError } from '../../../errors.js';
 import { indexUrlOf } from '../../../registry/registry-location.js';
 import type { RegistryRecord, State } from '../../../store/state/state-schema.js';
 import { canonicalProjectRoot } from '../../../workspace/canonical-root.js';
 import { findProjectRoot } from '../../../workspace/find-project-root.js';
+import { isInside, landingOf, realRootOf } from '../../../workspace/inside-root.js';
 import { readProjectFiles, type ProjectFiles } from '../../../workspace/project-files.js';
 import { readStateFast } from '../../../store/state/read-state-fast.js';
 import { builtinRegistries, effectiveRegistries } from '../catalogs/defaults.js';
@@ -72,11 +75,14 @@ export function indexUrlOfRegistry(ctx: OperationContext, state: State, name: st
 /**
  * The registries hookpm.json lists for `ids`: each non-built-in registry an id names, with the
  * location the user's state or hookpm.json gives it (built-in ones, such as `examples`, need none).
+ * A directory inside the project `root` is written relative to it, as a teammate's clone reads it
+ * (J3); a directory elsewhere names one machine, and a teammate's hookpm refuses it.
  */
 export function projectRegistriesOf(
   ctx: OperationContext,
   state: State,
   ids: readonly string[],
+  root?: string,
 ): Record<string, string> {
   const builtin = builtinRegistries();
   const entries = effectiveRegistries(state, ctx.defaults);
@@ -87,9 +93,18 @@ export function projectRegistriesOf(
     if (entry === undefined) continue;
     const isBuiltin =
       Object.hasOwn(builtin, name) && builtin[name]?.location === entry.record.location;
-    if (!isBuiltin) out[name] = entry.record.location;
+    if (!isBuiltin) out[name] = relativeInside(entry.record.location, root);
   }
   return out;
+}
+
+/** `location` relative to `root` when it is a directory path inside it (symlinks resolved). */
+function relativeInside(location: string, root: string | undefined): string {
+  if (root === undefined || !isAbsolute(location) || !existsSync(location)) return location;
+  const realRoot = realRootOf(root);
+  const landing = landingOf(location);
+  if (landing === null || !isInside(realRoot, landing) || landing === realRoot) return location;
+  return relative(realRoot, landing);
 }
 
 /** E_USAGE: the command needs a hookpm.json at the project root. */
