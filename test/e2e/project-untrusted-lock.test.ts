@@ -241,6 +241,21 @@ describe('registry locations in hookpm.json are checked before use (J3)', () => 
     }
   });
 
+  it('J3: `install --project` from a registry the user added inside the project writes its location relative to the root, and a teammate installs from it with `ci`', async () => {
+    const [author, teammate] = homes;
+    await cp(join(EXAMPLES, 'index.json'), join(project, 'tools', 'reg', 'index.json'));
+    await cp(join(EXAMPLES, 'tarballs'), join(project, 'tools', 'reg', 'tarballs'), {
+      recursive: true,
+    });
+    await ok(author, 'registry', 'add', 'team', join(project, 'tools', 'reg'));
+    await ok(author, 'install', '--project', 'guard@team', '--yes');
+    const manifest = JSON.parse(await readFile(join(project, 'hookpm.json'), 'utf8')) as {
+      registries: Record<string, string>;
+    };
+    expect(manifest.registries).toEqual({ team: join('tools', 'reg') });
+    await ok(teammate, 'ci', '--yes');
+  });
+
   it("J3: an index.json inside the project that is not JSON is E_REGISTRY_SCHEMA without quoting it; the user's own registry of that name takes precedence over the project's", async () => {
     const [victim] = homes;
     await mkdir(join(project, 'reg'));
