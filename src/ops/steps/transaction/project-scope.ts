@@ -41,11 +41,11 @@ export async function openProject(ctx: OperationContext, cwd: string): Promise<P
 }
 
 /**
- * The registries of hookpm.json join the built-in ones for this command (docs/guides/projects.md: a
- * fresh clone needs no `registry add`); nothing is added to the user's state. A registry the user
- * configured under the same name takes precedence, as a user-added registry replaces a built-in one
- * (ops/steps/catalogs/defaults.ts), and a built-in name is never redefined by a project. Project
- * registries are index registries.
+ * The registries of hookpm.json, as checked (project-registries.ts), join the built-in ones for
+ * this command (docs/guides/projects.md: a fresh clone needs no `registry add`); nothing is added
+ * to the user's state. A registry the user configured under the same name takes precedence, as a
+ * user-added registry replaces a built-in one (ops/steps/catalogs/defaults.ts), and a built-in
+ * name is never redefined by a project. Project registries are index registries.
  */
 export function withProjectRegistries(
   ctx: OperationContext,
