@@ -3,6 +3,7 @@ import { ownValue } from '../../../json/own-value.js';
 import type { LockEntry } from '../../../project/lockfile.js';
 import { splitPluginId } from '../../../project/plugin-id.js';
 import { redactUrl } from '../../../registry/http/url-policy.js';
+import { sha512Digests } from '../../../registry/versions/resolve-version.js';
 import type { State } from '../../../store/state/state-schema.js';
 import type { Catalog } from '../catalogs/catalog-types.js';
 import { loadCatalogs, type RegistryWarning } from '../catalogs/load-catalogs.js';
@@ -104,14 +105,6 @@ function sourceOfLocked(
 function sameBytes(a: string, b: string): boolean {
   const digests = sha512Digests(b);
   return sha512Digests(a).some((d) => digests.includes(d));
-}
-
-function sha512Digests(integrity: string): string[] {
-  return integrity
-    .trim()
-    .split(/\s+/)
-    .filter((part) => part.startsWith('sha512-'))
-    .map((part) => part.replace(/\?.*$/, ''));
 }
 
 function noRegistry(id: string, registry: string): HookpmError {
