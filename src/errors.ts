@@ -42,6 +42,7 @@ export type ErrorCode =
   | 'E_TARGET_EXISTS'
   | 'E_LOCK_MISMATCH'
   | 'E_PROJECT_FILE'
+  | 'E_REGISTRY_LOCATION'
   | 'E_INTERNAL';
 
 export interface ErrorDetails {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileDurable } from '../io/durable-write.js';
 import { errnoCode, toStoreError } from '../io/fs-error.js';
+import { assertWriteInside } from './inside-root.js';
 import {
   LOCKFILE_FILE,
   parseLockfile,
@@ -64,19 +65,29 @@ export async function writeProjectFiles(
   files: ProjectFiles,
   next: { manifest?: ProjectManifest; lock: Lockfile },
 ): Promise<string[]> {
-  const written: string[] = [];
+  const writes = projectFileWrites(files, next);
+  for (const [file, text] of writes) await writeFileDurable(file, text);
+  return writes.map(([file]) => file);
+}
+
+/**
+ * The files writeProjectFiles would write, in order, with their text; each checked to land inside
+ * the project (J2: E_SYMLINK_ESCAPE before any is written), so a caller can check before it
+ * writes anything else.
+ */
+export function projectFileWrites(
+  files: ProjectFiles,
+  next: { manifest?: ProjectManifest; lock: Lockfile },
+): Array<[file: string, text: string]> {
   const lockText = serializeLockfile(next.lock);
-  if (lockText !== files.lockText) {
-    await writeFileDurable(lockfilePath(files.root), lockText);
-    written.push(lockfilePath(files.root));
-  }
   const manifestText =
     next.manifest === undefined ? files.manifestText : serializeProjectManifest(next.manifest);
-  if (manifestText !== null && manifestText !== files.manifestText) {
-    await writeFileDurable(manifestPath(files.root), manifestText);
-    written.push(manifestPath(files.root));
-  }
-  return written;
+  const writes: Array<[string, string]> = [];
+  if (lockText !== files.lockText) writes.push([lockfilePath(files.root), lockText]);
+  if (manifestText !== null && manifestText !== files.manifestText)
+    writes.push([manifestPath(files.root), manifestText]);
+  for (const [file] of writes) assertWriteInside(files.root, file, 'the project');
+  return writes;
 }
 
 function readText(file: string): string | null {

@@ -12,6 +12,7 @@ import { HookpmError } from '../../errors.js';
 import type { EventName } from '../../hooks/events.js';
 import { toStoreError } from '../../io/fs-error.js';
 import { isValidPluginName } from '../../plugin/name.js';
+import { assertWriteInside } from '../../workspace/inside-root.js';
 import { pluginTemplate } from './plugin-template.js';
 
 export interface InitOptions {
@@ -38,7 +39,8 @@ const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | c
  * `hookpm init [dir]`: writes a new plugin (plugin-template.ts) into `dir`. Never overwrites: a
  * directory that is not empty is refused unless `existing`, and then any file of the template
  * that exists already refuses the whole (E_TARGET_EXISTS, nothing written); each file is created
- * exclusively, so one made meanwhile is not overwritten either. E_NAME_INVALID for a name that
+ * exclusively, so one made meanwhile is not overwritten either; a file that a symlinked folder
+ * would put outside `dir` refuses the whole (E_SYMLINK_ESCAPE). E_NAME_INVALID for a name that
  * breaks P3 (the directory's, when no name is given).
  */
 export function initPlugin(options: InitOptions): InitResult {
@@ -51,6 +53,9 @@ export function initPlugin(options: InitOptions): InitResult {
     const clashes = files.map((f) => f.path).filter((path) => exists(join(dir, path)));
     if (options.existing !== true || clashes.length > 0)
       throw notEmpty(dir, options.existing === true ? clashes : present);
+    // J2: a symlinked folder (`hooks/` -> elsewhere) is refused before anything is written.
+    for (const file of files)
+      assertWriteInside(dir, join(dir, ...file.path.split('/')), 'the plugin directory');
   }
   const written: string[] = [];
   for (const file of files) {

@@ -13,6 +13,7 @@ import { withStoreLock } from '../../store/state/state.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { writeSettingsFile } from '../../workspace/agent-settings-file.js';
 import { linkHandler, type HookpmPaths } from '../steps/links/hookpm-command.js';
+import { assertWriteInside } from '../../workspace/inside-root.js';
 import { linkTarget, type LinkScope } from '../steps/links/link-target.js';
 import {
   changedMeanwhile,
@@ -62,6 +63,7 @@ export interface LinkResult {
  */
 export async function linkAgent(options: LinkOptions): Promise<LinkResult> {
   const target = await linkTarget(options);
+  if (target.root !== undefined) assertWriteInside(target.root, target.file, 'the project');
   const handler = linkHandler(options.agent, options.hookpm);
   const result: LinkResult = {
     agent: options.agent,

@@ -12,6 +12,7 @@ import {
 import { withStoreLock } from '../../store/state/state.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { removeSettingsFile, writeSettingsFile } from '../../workspace/agent-settings-file.js';
+import { assertWriteInside } from '../../workspace/inside-root.js';
 import { linkTarget, type LinkScope } from '../steps/links/link-target.js';
 import {
   changedMeanwhile,
@@ -50,6 +51,7 @@ export interface UnlinkResult {
  */
 export async function unlinkAgent(options: UnlinkOptions): Promise<UnlinkResult> {
   const target = await linkTarget(options);
+  if (target.root !== undefined) assertWriteInside(target.root, target.file, 'the project');
   const key = linkKey(options.agent, target.file);
   const base = {
     agent: options.agent,

@@ -23,6 +23,7 @@ import {
   type ProjectScope,
 } from '../steps/transaction/project-scope.js';
 import { stageLocked } from '../steps/transaction/stage-locked.js';
+import { assertProjectTarballs } from '../steps/transaction/project-registries.js';
 
 export interface ProjectInstallOptions {
   cwd: string;
@@ -53,6 +54,7 @@ export async function installProjectSpecs(
   const sources = resolved.sources.map(requireRegistrySource);
   const manifest = scope.files.manifest ?? { plugins: {}, registries: {} };
   const lock = scope.files.lock ?? emptyLockfile();
+  assertProjectTarballs(scope.root, scope.registries, sources);
   const staged = await stageAll(sources, { ctx: scope.ctx, cwd: opts.cwd });
   const next = await removingOnFailure(staged, () =>
     nextFiles(scope, manifest, lock, staged, resolved.state, { rangeFromSpec: true }),
@@ -98,10 +100,12 @@ export async function installProject(
     toResolve.map((m) => `${m.id}@${m.wanted}`),
     { cwd: opts.cwd, includePrerelease: opts.includePrerelease === true },
   );
+  const freshSources = resolved.sources.map(requireRegistrySource);
+  assertProjectTarballs(scope.root, scope.registries, freshSources);
   const fromLock = await stageLocked(scope, manifest, kept);
   let fresh: StagedPlugin[];
   try {
-    fresh = await stageAll(resolved.sources.map(requireRegistrySource), {
+    fresh = await stageAll(freshSources, {
       ctx: scope.ctx,
       cwd: opts.cwd,
     });
@@ -171,7 +175,7 @@ export function nextFiles(
   }
   const registries = {
     ...manifest.registries,
-    ...projectRegistriesOf(scope.ctx, state, Object.keys(plugins)),
+    ...projectRegistriesOf(scope.ctx, state, Object.keys(plugins), scope.root),
   };
   return {
     manifest: { plugins, registries },

@@ -13,6 +13,7 @@ import { commitTransaction } from '../steps/transaction/transaction.js';
 import { nextFiles, requireRegistrySource } from './install-project.js';
 import { planProject } from './plan-project.js';
 import { installScopeOf, noManifest, openProject } from '../steps/transaction/project-scope.js';
+import { assertProjectTarballs } from '../steps/transaction/project-registries.js';
 
 /** The ids of hookpm.json that `names` (ids, or names unique among them) mean; E_NOT_INSTALLED otherwise. */
 export function projectIdsOf(
@@ -107,10 +108,9 @@ export async function updateProjectPlugins(
     ids.map((id) => `${id}@${manifest.plugins[id]}`),
     { cwd: opts.cwd, includePrerelease: false, refresh: true },
   );
-  const staged = await stageAll(resolved.sources.map(requireRegistrySource), {
-    ctx: scope.ctx,
-    cwd: opts.cwd,
-  });
+  const sources = resolved.sources.map(requireRegistrySource);
+  assertProjectTarballs(scope.root, scope.registries, sources);
+  const staged = await stageAll(sources, { ctx: scope.ctx, cwd: opts.cwd });
   const lock = scope.files.lock ?? emptyLockfile();
   const next = nextFiles(scope, manifest, lock, staged, resolved.state);
   if (opts.dryRun === true)

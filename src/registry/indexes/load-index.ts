@@ -201,10 +201,13 @@ async function decodeIndex(body: Buffer, url: string): Promise<RegistryIndex> {
   ]);
   const json = parseJson(body.toString('utf8'), where);
   if (!json.ok) {
-    const start = body.subarray(0, 40).toString('utf8');
+    // A file on disk is never quoted (docs/reference/rules/registry.md#j3): it may be any file.
+    const start = url.startsWith('file:')
+      ? ''
+      : ` (it starts with ${JSON.stringify(body.subarray(0, 40).toString('utf8'))})`;
     throw new HookpmError(
       'E_REGISTRY_SCHEMA',
-      `${where} is not a JSON index: ${json.message} at ${json.line}:${json.column} (it starts with ${JSON.stringify(start)})`,
+      `${where} is not a JSON index: ${json.message} at ${json.line}:${json.column}${start}`,
       {
         url: where,
         hint: 'The registry serves something other than an index; the cached copy, if any, is kept.',

@@ -218,7 +218,8 @@ export function checkKnownIntegrity(
   );
 }
 
-function sha512Digests(integrity: string): string[] {
+/** The sha512 digests of an SRI string (without options). */
+export function sha512Digests(integrity: string): string[] {
   return integrity
     .trim()
     .split(/\s+/)

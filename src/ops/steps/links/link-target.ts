@@ -10,6 +10,8 @@ export interface LinkTarget {
   agent: Agent;
   scope: LinkScope;
   file: string;
+  /** The project root, for the project scope: the file must be written inside it (J2). */
+  root?: string;
 }
 
 export interface LinkTargetOptions {
@@ -30,7 +32,7 @@ export async function linkTarget(options: LinkTargetOptions): Promise<LinkTarget
   const agent = AGENTS[options.agent];
   if (options.project) {
     const root = await findProjectRoot(options.cwd);
-    return { agent, scope: 'project', file: join(root, ...agent.settingsFile) };
+    return { agent, scope: 'project', file: join(root, ...agent.settingsFile), root };
   }
   const own = agent.homeEnv === null ? undefined : (options.env ?? process.env)[agent.homeEnv.name];
   const file =

@@ -1,7 +1,6 @@
 import { HookpmError } from '../../../errors.js';
 import { isLockedLocation, type LockEntry } from '../../../project/lockfile.js';
-import { splitPluginId } from '../../../project/plugin-id.js';
-import type { RegistrySource, StagedPlugin } from '../staging/types.js';
+import type { StagedPlugin } from '../staging/types.js';
 
 const REMOTE = /^https?:\/\//i;
 
@@ -40,34 +39,6 @@ export function lockEntryOf(staged: StagedPlugin, indexUrl: string): LockEntry {
     integrity: staged.integrity,
     surfaceHash: staged.inspected.surface.surfaceHash,
     fingerprint: staged.fingerprint,
-  };
-}
-
-/**
- * The source that installs exactly a lock entry: its version, its tarball, its integrity (checked
- * while the bytes stream in: E_INTEGRITY). No index is read, so a warm tarball cache is enough
- * without the network (D5).
- */
-export function sourceOfLockEntry(
-  id: string,
-  entry: LockEntry,
-  range: string,
-  indexUrl: string,
-): RegistrySource {
-  const split = splitPluginId(id);
-  if (split === null) throw new Error(`Assertion failed: ${id} is not a plugin id`);
-  const { name, registry } = split;
-  return {
-    kind: 'registry',
-    spec: `${id}@${entry.version}`,
-    path: `${id}@${entry.version}`,
-    fallbackName: name,
-    registry,
-    range,
-    name,
-    version: entry.version,
-    url: tarballUrlOfLocked(entry.resolved, indexUrl),
-    integrity: entry.integrity,
   };
 }
 

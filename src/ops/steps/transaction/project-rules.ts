@@ -7,6 +7,7 @@ import type { PluginRecord, State } from '../../../store/state/state-schema.js';
 import {
   lockfilePath,
   manifestPath,
+  projectFileWrites,
   readProjectTexts,
   writeProjectFiles,
   type ProjectFiles,
@@ -22,6 +23,7 @@ import {
   type ScopeRules,
 } from './install-scope.js';
 import type { CommitOptions } from './options.js';
+import { assertLockedIntegrity } from './locked-integrity.js';
 import { consentBaseline, consentedAnywhere } from './project-consent.js';
 import { promoteStaged } from './promote-staged.js';
 import { entryOf, recordOf, type InstalledEntry } from './record.js';
@@ -43,6 +45,9 @@ export function projectRules(
 ): ScopeRules {
   return {
     open(draft, staged) {
+      // V3 again under the lock (J1): another command may have installed a version meanwhile.
+      for (const { source, integrity } of staged)
+        if (source.kind === 'registry') assertLockedIntegrity(draft, { ...source, integrity });
       const plugins = draftRecords(draft, scope);
       if (scope.exact) {
         const keep = new Set(staged.map((s) => s.inspected.id));
@@ -54,7 +59,11 @@ export function projectRules(
     close(draft) {
       if (Object.keys(draftRecords(draft, scope)).length === 0) delete draft.projects![scope.key];
       if (Object.keys(draft.projects!).length === 0) delete draft.projects;
-      if (scope.files !== undefined) assertUnchanged(scope.files.read);
+      if (scope.files !== undefined) {
+        assertUnchanged(scope.files.read);
+        // J2: a file leading outside the project is refused before the state is written.
+        projectFileWrites(scope.files.read, scope.files.next);
+      }
     },
     written: async () =>
       scope.files === undefined ? [] : writeProjectFiles(scope.files.read, scope.files.next),

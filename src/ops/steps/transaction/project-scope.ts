@@ -1,49 +1,59 @@
+import { existsSync } from 'node:fs';
+import { isAbsolute, relative } from 'node:path';
 import { HookpmError } from '../../../errors.js';
 import { indexUrlOf } from '../../../registry/registry-location.js';
 import type { RegistryRecord, State } from '../../../store/state/state-schema.js';
 import { canonicalProjectRoot } from '../../../workspace/canonical-root.js';
 import { findProjectRoot } from '../../../workspace/find-project-root.js';
+import { isInside, landingOf, realRootOf } from '../../../workspace/inside-root.js';
 import { readProjectFiles, type ProjectFiles } from '../../../workspace/project-files.js';
-import type { ProjectManifest } from '../../../project/project-manifest.js';
+import { readStateFast } from '../../../store/state/read-state-fast.js';
 import { builtinRegistries, effectiveRegistries } from '../catalogs/defaults.js';
 import type { OperationContext } from '../context/operation-context.js';
 import type { ProjectInstallScope } from './install-scope.js';
+import { checkProjectRegistries, type ProjectRegistries } from './project-registries.js';
 
 /**
  * The project a command works on: `root`, the S2 root of its working directory (where hookpm.json
  * and hookpm.lock are); `key`, the canonical root the state records the project's plugins under
  * (its real path, as workspace trust keys it, T2); the two files as read (E_PROJECT_FILE when one
- * cannot be parsed: nothing else happens then); and `ctx`, the plugin context whose registries
- * include those hookpm.json lists.
+ * cannot be parsed: nothing else happens then); `ctx`, the plugin context whose registries
+ * include those hookpm.json lists; and `registries`, those registries as checked (J3:
+ * E_REGISTRY_LOCATION before anything is read from one).
  */
 export interface ProjectScope {
   root: string;
   key: string;
   files: ProjectFiles;
   ctx: OperationContext;
+  registries: ProjectRegistries;
 }
 
 export async function openProject(ctx: OperationContext, cwd: string): Promise<ProjectScope> {
   const root = await findProjectRoot(cwd);
   const key = await canonicalProjectRoot(root);
   const files = readProjectFiles(root);
-  return { root, key, files, ctx: withProjectRegistries(ctx, files.manifest) };
+  const registries =
+    files.manifest === null || Object.keys(files.manifest.registries).length === 0
+      ? { locations: {}, onDisk: new Set<string>() }
+      : checkProjectRegistries(root, files.manifest, await readStateFast(ctx.paths), ctx.defaults);
+  return { root, key, files, ctx: withProjectRegistries(ctx, registries.locations), registries };
 }
 
 /**
- * The registries of hookpm.json join the built-in ones for this command (docs/guides/projects.md: a
- * fresh clone needs no `registry add`); nothing is added to the user's state. A registry the user
- * configured under the same name takes precedence, as a user-added registry replaces a built-in one
- * (ops/steps/catalogs/defaults.ts), and a built-in name is never redefined by a project. Project
- * registries are index registries.
+ * The registries of hookpm.json, as checked (project-registries.ts), join the built-in ones for
+ * this command (docs/guides/projects.md: a fresh clone needs no `registry add`); nothing is added
+ * to the user's state. A registry the user configured under the same name takes precedence, as a
+ * user-added registry replaces a built-in one (ops/steps/catalogs/defaults.ts), and a built-in
+ * name is never redefined by a project. Project registries are index registries.
  */
 export function withProjectRegistries(
   ctx: OperationContext,
-  manifest: ProjectManifest | null,
+  locations: Readonly<Record<string, string>>,
 ): OperationContext {
-  if (manifest === null || Object.keys(manifest.registries).length === 0) return ctx;
+  if (Object.keys(locations).length === 0) return ctx;
   const defaults: Record<string, RegistryRecord> = { ...(ctx.defaults ?? builtinRegistries()) };
-  for (const [name, location] of Object.entries(manifest.registries)) {
+  for (const [name, location] of Object.entries(locations)) {
     // A project never redefines a built-in registry (`examples`): its ids mean what they mean.
     if (Object.hasOwn(defaults, name)) continue;
     defaults[name] = { location, kind: 'index', addedAt: '1970-01-01T00:00:00.000Z' };
@@ -65,11 +75,14 @@ export function indexUrlOfRegistry(ctx: OperationContext, state: State, name: st
 /**
  * The registries hookpm.json lists for `ids`: each non-built-in registry an id names, with the
  * location the user's state or hookpm.json gives it (built-in ones, such as `examples`, need none).
+ * A directory inside the project `root` is written relative to it, as a teammate's clone reads it
+ * (J3); a directory elsewhere names one machine, and a teammate's hookpm refuses it.
  */
 export function projectRegistriesOf(
   ctx: OperationContext,
   state: State,
   ids: readonly string[],
+  root?: string,
 ): Record<string, string> {
   const builtin = builtinRegistries();
   const entries = effectiveRegistries(state, ctx.defaults);
@@ -80,9 +93,18 @@ export function projectRegistriesOf(
     if (entry === undefined) continue;
     const isBuiltin =
       Object.hasOwn(builtin, name) && builtin[name]?.location === entry.record.location;
-    if (!isBuiltin) out[name] = entry.record.location;
+    if (!isBuiltin) out[name] = relativeInside(entry.record.location, root);
   }
   return out;
+}
+
+/** `location` relative to `root` when it is a directory path inside it (symlinks resolved). */
+function relativeInside(location: string, root: string | undefined): string {
+  if (root === undefined || !isAbsolute(location) || !existsSync(location)) return location;
+  const realRoot = realRootOf(root);
+  const landing = landingOf(location);
+  if (landing === null || !isInside(realRoot, landing) || landing === realRoot) return location;
+  return relative(realRoot, landing);
 }
 
 /** E_USAGE: the command needs a hookpm.json at the project root. */

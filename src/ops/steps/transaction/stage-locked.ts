@@ -1,18 +1,22 @@
 import { rm } from 'node:fs/promises';
 import type { Lockfile } from '../../../project/lockfile.js';
-import { splitPluginId } from '../../../project/plugin-id.js';
 import type { ProjectManifest } from '../../../project/project-manifest.js';
 import { readState } from '../../../store/state/state.js';
 import { stageAll } from '../staging/stage-all.js';
-import type { InstallSource, StagedPlugin } from '../staging/types.js';
-import { assertMatchesLock, sourceOfLockEntry } from './locked-source.js';
-import { indexUrlOfRegistry, type ProjectScope } from './project-scope.js';
+import type { StagedPlugin } from '../staging/types.js';
+import { assertMatchesLock } from './locked-source.js';
+import { lockedSources, type LockedPlugin } from './locked-registry.js';
+import { assertProjectTarballs } from './project-registries.js';
+import type { ProjectScope } from './project-scope.js';
 
 /**
- * Stages exactly what the lock pins for `ids` (every locked id when absent): each tarball from its
- * locked location, verified against its locked integrity while it streams in (E_INTEGRITY), then
- * its version, surface and fingerprint against the lock (E_INTEGRITY). All or nothing: on any
- * failure every staging tree is removed and nothing else was touched.
+ * Stages exactly what the lock pins for `ids` (every locked id when absent): each tarball from the
+ * registry its id names, where that registry's index lists the locked version (J1:
+ * E_LOCK_MISMATCH, E_INTEGRITY, E_INTEGRITY_CHANGED before anything is read; locked-registry.ts),
+ * inside the project for a project registry on disk (J3), verified against its locked integrity
+ * while it streams in (E_INTEGRITY), then its version, surface and fingerprint against the lock
+ * (E_INTEGRITY). All or nothing: on any failure every staging tree is removed and nothing else was
+ * touched.
  */
 export async function stageLocked(
   scope: ProjectScope,
@@ -20,16 +24,15 @@ export async function stageLocked(
   lock: Lockfile,
   opts: { ids?: readonly string[] } = {},
 ): Promise<StagedPlugin[]> {
-  const state = await readState(scope.ctx.paths);
   const ids = opts.ids ?? Object.keys(lock.plugins).sort();
-  const sources: InstallSource[] = ids.map((id) => {
+  if (ids.length === 0) return [];
+  const state = await readState(scope.ctx.paths);
+  const locked = ids.map((id): LockedPlugin => {
     const entry = lock.plugins[id]!;
-    const registry = splitPluginId(id)!.registry;
-    const indexUrl = /^https?:\/\//i.test(entry.resolved)
-      ? entry.resolved
-      : indexUrlOfRegistry(scope.ctx, state, registry);
-    return sourceOfLockEntry(id, entry, manifest.plugins[id] ?? `^${entry.version}`, indexUrl);
+    return { id, entry, range: manifest.plugins[id] ?? `^${entry.version}` };
   });
+  const sources = await lockedSources(scope, locked, state);
+  assertProjectTarballs(scope.root, scope.registries, sources);
   const staged = await stageAll(sources, {
     ctx: scope.ctx,
     cwd: scope.root,

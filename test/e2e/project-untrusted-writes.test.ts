@@ -1,0 +1,93 @@
+/**
+ * docs/reference/rules/registry.md J2 with the built binary: a cloned repository can hold
+ * symlinks, so every file hookpm writes for a project (`link --project`, `unlink --project`,
+ * hookpm.json, hookpm.lock) and into the directory `init --existing` fills lands inside that root
+ * once symlinks are resolved, or the command is refused with E_SYMLINK_ESCAPE before anything is
+ * written, the symlink's target untouched.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, readdir, symlink, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { resolveStorePaths } from '../../src/store/paths.js';
+import type { BinRun } from '../helpers/built-bin.js';
+import { useBinWorkspace } from '../helpers/bin-workspace.js';
+import { hashStore } from '../helpers/store-snapshot.js';
+
+const ws = useBinWorkspace('e2e-untrusted-writes', '.claude');
+
+const USER_SETTINGS = '{\n  "model": "opus"\n}\n';
+const userFile = () => join(ws.home, '.claude', 'settings.json');
+
+function refused(run: BinRun, file: string): void {
+  expect(run.code, run.stdout).not.toBe(0);
+  expect(run.stderr).toContain('error[E_SYMLINK_ESCAPE]');
+  expect(run.stderr).toContain(file);
+  expect(run.stderr).not.toContain('E_INTERNAL');
+}
+
+const store = () => hashStore(resolveStorePaths({ HOOKPM_HOME: join(ws.home, 'hookpm') }));
+
+describe('files hookpm writes for a project stay inside it (J2)', () => {
+  it("J2: `link claude --project` refuses a .claude that links to ~/.claude, and a symlinked .claude/settings.json; the user's file is untouched", async () => {
+    await writeFile(userFile(), USER_SETTINGS);
+    await symlink(join(ws.home, '.claude'), join(ws.repo, '.claude'));
+    for (const verb of ['link', 'unlink']) {
+      const run = await ws.hookpm([verb, 'claude', '--project']);
+      refused(run, join(ws.repo, '.claude', 'settings.json'));
+      expect(run.stderr).toContain(`outside the project ${ws.repo}`);
+    }
+    expect(await readFile(userFile(), 'utf8')).toBe(USER_SETTINGS);
+
+    const elsewhere = join(ws.home, 'elsewhere');
+    await mkdir(elsewhere);
+    await writeFile(join(elsewhere, 'settings.json'), USER_SETTINGS);
+    await unlink(join(ws.repo, '.claude'));
+    await mkdir(join(ws.repo, '.claude'));
+    await symlink(join(elsewhere, 'settings.json'), join(ws.repo, '.claude', 'settings.json'));
+    refused(await ws.hookpm(['link', 'claude', '--project']), join(ws.repo, '.claude'));
+    expect(await readFile(join(elsewhere, 'settings.json'), 'utf8')).toBe(USER_SETTINGS);
+    // A dangling link: where it would write cannot be known, so it is refused too.
+    await unlink(join(ws.repo, '.claude', 'settings.json'));
+    await symlink(join(elsewhere, 'new.json'), join(ws.repo, '.claude', 'settings.json'));
+    refused(await ws.hookpm(['link', 'claude', '--project']), join(ws.repo, '.claude'));
+    expect(existsSync(join(elsewhere, 'new.json'))).toBe(false);
+    expect(existsSync(join(ws.home, 'hookpm', 'data', 'links'))).toBe(false);
+  });
+
+  it('J2: a symlink that stays inside the project is followed (a .claude linked to a folder of the repository)', async () => {
+    await mkdir(join(ws.repo, 'config', 'claude'), { recursive: true });
+    await symlink(join(ws.repo, 'config', 'claude'), join(ws.repo, '.claude'));
+    const run = await ws.hookpm(['link', 'claude', '--project']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(join(ws.repo, 'config', 'claude', 'settings.json'))).toBe(true);
+  });
+
+  it('J2: hookpm.lock or hookpm.json linked to a file outside the project is refused before the state is written; the file is untouched', async () => {
+    const outside = join(ws.home, 'shared-lock.json');
+    const text = '{\n  "lockfileVersion": 1,\n  "plugins": {}\n}\n';
+    await writeFile(outside, text);
+    await symlink(outside, join(ws.repo, 'hookpm.lock'));
+    const before = await store();
+    refused(
+      await ws.hookpm(['install', '--project', 'guard@examples', '--yes']),
+      join(ws.repo, 'hookpm.lock'),
+    );
+    expect(await readFile(outside, 'utf8')).toBe(text);
+    expect(await store()).toEqual(before);
+    expect(existsSync(join(ws.repo, 'hookpm.json'))).toBe(false);
+  });
+
+  it('J2: `init --existing` refuses a symlinked hooks/ folder that leads outside the plugin directory, and writes nothing', async () => {
+    const plugin = join(ws.repo, 'my-plugin');
+    const outside = join(ws.home, 'outside-hooks');
+    await mkdir(plugin);
+    await mkdir(outside);
+    await writeFile(join(plugin, 'notes.txt'), 'mine\n');
+    await symlink(outside, join(plugin, 'hooks'));
+    const run = await ws.hookpm(['init', plugin, '--existing']);
+    refused(run, join(plugin, 'hooks'));
+    expect(await readdir(outside)).toEqual([]);
+    expect((await readdir(plugin)).sort()).toEqual(['hooks', 'notes.txt']);
+  });
+});

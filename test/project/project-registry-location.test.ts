@@ -1,0 +1,53 @@
+/**
+ * docs/reference/rules/registry.md J3 as a pure function: the forms a registry location of
+ * hookpm.json may take, and everything else refused with E_REGISTRY_LOCATION before use.
+ */
+import { describe, expect, it } from 'vitest';
+import { isHookpmError } from '../../src/errors.js';
+import { parseProjectRegistryLocation } from '../../src/project/project-registry-location.js';
+
+const ROOT = '/work/repo';
+
+function refusal(location: string): string | undefined {
+  try {
+    parseProjectRegistryLocation('team', location, ROOT);
+  } catch (error) {
+    if (!isHookpmError(error)) return 'not a HookpmError';
+    expect(error.message).toContain('the registry team');
+    return error.code;
+  }
+  return undefined;
+}
+
+describe('registry locations of hookpm.json (J3)', () => {
+  it.each([
+    ['https://plugins.example/team/', { kind: 'url', url: 'https://plugins.example/team/' }],
+    ['http://127.0.0.1:8080/', { kind: 'url', url: 'http://127.0.0.1:8080/' }],
+    ['registry', { kind: 'path', path: '/work/repo/registry' }],
+    ['./tools/registry', { kind: 'path', path: '/work/repo/tools/registry' }],
+    ['/abs/registry', { kind: 'path', path: '/abs/registry' }],
+    ['file:///work/repo/registry/', { kind: 'path', path: '/work/repo/registry/' }],
+  ])('J3: %s is read as an index registry location', (location, expected) => {
+    expect(parseProjectRegistryLocation('team', location, ROOT)).toEqual(expected);
+  });
+
+  it.each([
+    'ext::sh -c touch% /tmp/pwned',
+    'javascript:alert(1)',
+    'data:application/json,{}',
+    '--upload-pack=touch /tmp/pwned',
+    '-oProxyCommand=touch /tmp/pwned',
+    ' --config=core.sshCommand=x',
+    'ssh://-oProxyCommand=x/repo',
+    'git://example.com/repo',
+    'git+https://example.com/repo.git',
+    'git@example.com:team/plugins.git',
+    'fd::17',
+    'ftp://example.com/',
+    'file://other-host/registry',
+    'https://exa mple.com/\u0000',
+    'registry\nx',
+  ])('J3: %j is E_REGISTRY_LOCATION', (location) => {
+    expect(refusal(location)).toBe('E_REGISTRY_LOCATION');
+  });
+});
