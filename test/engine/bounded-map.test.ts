@@ -27,20 +27,27 @@ describe('mapBounded (engine.md X1)', () => {
     expect(result).toEqual([...Array(40).keys()].map((i) => i * 2));
   });
 
-  it('X1: items start one per turn of the event loop, so the loop turns between spawns', async () => {
+  it('X1: up to the bound start at once; each later one starts in a turn of the event loop of its own', async () => {
     const started: number[] = [];
-    const never = new Promise<number>(() => {});
-    const all = mapBounded([0, 1, 2, 3], 4, (i) => {
+    const releases: Array<() => void> = [];
+    const all = mapBounded([0, 1, 2, 3, 4], 2, (i) => {
       started.push(i);
-      return never;
+      return new Promise<number>((resolve) => releases.push(() => resolve(i)));
     });
-    expect(started).toEqual([0]);
-    await turn();
     expect(started).toEqual([0, 1]);
+    releases[0]?.();
+    releases[1]?.();
     await turn();
+    await turn();
+    expect(started).toEqual([0, 1, 2]);
     await turn();
     expect(started).toEqual([0, 1, 2, 3]);
-    void all;
+    releases[2]?.();
+    releases[3]?.();
+    await turn();
+    await turn();
+    releases[4]?.();
+    expect(await all).toEqual([0, 1, 2, 3, 4]);
   });
 
   it('X1: no items is an empty result; a rejection rejects the map and starts nothing more', async () => {
