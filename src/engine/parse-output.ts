@@ -96,6 +96,16 @@ function failureNote(run: HandlerRun): [DiagnosticCode, Severity, string] | null
 }
 
 /**
+ * X9: the reason of the block that a failure of an `onFailure: "block"` handler stands for. It
+ * names hookpm, the handler and its plugin, and what went wrong (the diagnostic's message).
+ */
+function failureBlockReason(run: HandlerRun, failure: [DiagnosticCode, Severity, string]): string {
+  const { handler } = run;
+  const owner = handler.plugin === null ? `${handler.origin} hooks` : `plugin ${handler.plugin}`;
+  return `hookpm: handler ${handler.id} of ${owner} failed (${failure[0]}: ${failure[2]}) and declares onFailure "block"`;
+}
+
+/**
  * K1 on an event that ignores plain stdout, graded by what the user can do
  * (docs/design/decisions.md#where-the-rules-are-silent): text that starts as JSON was meant as
  * output and is broken (a warning); other text, such as a handler printing `done`, is only noted
@@ -160,6 +170,7 @@ export function parseHandlerOutput(run: HandlerRun, event: EventName): ParsedOut
   const failure = failureNote(run);
   if (failure !== null) {
     out.diagnostics.push(handlerDiagnostic(run.handler, ...failure));
+    if (run.handler.onFailure === 'block') out.block = { reason: failureBlockReason(run, failure) };
     return out;
   }
   if (legacy) return out;

@@ -185,12 +185,24 @@ function supervise(s: Supervised): Promise<HandlerRun> {
       });
     }
 
+    function expire(): void {
+      if (state.settled) return;
+      state.timedOut = true;
+      terminate();
+    }
+
     child.on('close', settle);
     if (pid === undefined) return; // the launch failed: 'error' then 'close' follow
     child.stdin?.end(s.stdin);
     deadline = startDeadline(s.handler.timeoutSec, () => {
-      state.timedOut = true;
-      terminate();
+      // X6: timers run before the host reads pending I/O, so after a stall of the host (thousands
+      // of spawns, a long synchronous task) the deadline could fire on a handler whose exit is
+      // already waiting to be read. The check after that I/O counts only a handler still running;
+      // one that has exited gets one more turn of the event loop, in which its pipes close.
+      setImmediate(() => {
+        if (seen.exited) setImmediate(expire);
+        else expire();
+      });
     });
     opts.signal?.addEventListener('abort', terminate, { once: true });
   });
@@ -201,6 +213,8 @@ interface Observed {
   out: OutputCapture;
   err: OutputCapture;
   exit: { code: number | null; signal: string | null };
+  /** The 'exit' event was seen: the handler itself no longer runs. */
+  exited: boolean;
   launchError: unknown;
 }
 
@@ -210,6 +224,7 @@ function observe(child: ChildProcess): Observed {
     out: createOutputCapture(),
     err: createOutputCapture(),
     exit: { code: null, signal: null },
+    exited: false,
     launchError: null,
   };
   const launched = child.pid !== undefined;
@@ -220,7 +235,10 @@ function observe(child: ChildProcess): Observed {
   child.on('error', (error) => {
     if (!launched) seen.launchError = error; // later errors are failed kills: the deadline covers them
   });
-  child.on('exit', (code, signal) => (seen.exit = { code, signal }));
+  child.on('exit', (code, signal) => {
+    seen.exit = { code, signal };
+    seen.exited = true;
+  });
   return seen;
 }
 

@@ -9,6 +9,18 @@ import type { Snapshot } from '../hooks/snapshot/snapshot.js';
 import type { SnapshotHandler } from '../hooks/types.js';
 import { runDecision } from './run-decision.js';
 import { stringField, type DispatchOptions } from './dispatch-options.js';
+import { mapBounded } from './bounded-map.js';
+
+/**
+ * X1: the most handlers of one dispatch that run at once; they start one per turn of the event loop
+ * (bounded-map.ts). Measured on a busy 2-core machine (docs/design/decisions.md): a spawn costs
+ * the host 10-40 ms, which sets the pace whatever the bound. 500 `true` handlers took 13-16 s at
+ * bounds 8, 32, 128 and none alike, none timed out, the longest run 0.2-0.3 s (spawned in one loop,
+ * 1,259-1,651 of 2,000 timed out at 10 s); 400 handlers of `sleep 1` took 16.4 s unbounded, 15.5 s
+ * at 32 and 13.6 s at 64. The bound keeps live processes and their pipes few, and fewer hung
+ * handlers than it never hold up the rest.
+ */
+export const HANDLERS_AT_ONCE = 64;
 
 /** One dispatch whose matching handlers are known (dispatch.ts). */
 export interface Invocation {
@@ -20,7 +32,10 @@ export interface Invocation {
   continuationCount: number;
 }
 
-/** Runs the matched handlers at once (X1) and reduces their runs in configuration order (S3). */
+/**
+ * Runs the matched handlers, HANDLERS_AT_ONCE at a time (X1), and reduces their runs in
+ * configuration order (S3).
+ */
 export async function runMatched(call: Invocation): Promise<DispatchResult> {
   const { snapshot, event, input, opts, continuationCount } = call;
   const cwd = opts.cwd ?? stringField(input, 'cwd') ?? snapshot.projectDir;
@@ -43,8 +58,11 @@ export async function runMatched(call: Invocation): Promise<DispatchResult> {
     ...(opts.passEnv === undefined ? {} : { passEnv: opts.passEnv }),
     ...(opts.signal === undefined ? {} : { signal: opts.signal }),
   };
-  // X1: all start now; Promise.all keeps configuration order whatever order they finish in.
-  const runs = await Promise.all(call.matched.map((handler) => runHandler(handler, runOptions)));
+  // X1: the first HANDLERS_AT_ONCE start now, each later one as an earlier one settles; each
+  // deadline starts at its own spawn (X6). Runs keep configuration order, whatever order they end.
+  const runs = await mapBounded(call.matched, HANDLERS_AT_ONCE, (handler) =>
+    runHandler(handler, runOptions),
+  );
   // Each output is parsed once: reduction and the log's per-run decisions read the same parse.
   const parsed = parseRuns(event, runs);
   const result = reduceParsed(event, parsed, {

@@ -113,6 +113,7 @@ export function declare(entry: unknown, place: DeclarePlace): DeclaredHandler {
     statusMessage: fields.statusMessage,
     args: fields.args,
     shell: fields.shell,
+    onFailure: fields.onFailure,
     valid: place.valid,
     path: childPath(childPath(place.path, 'hooks'), place.handlerIndex),
   };

@@ -36,6 +36,10 @@ const FIELDS = {
   statusMessage: { schema: z.string(), rule: 'statusMessage must be a string' },
   if: { schema: z.string(), rule: 'if must be a string (a permission rule such as "Bash(git *)")' },
   async: { schema: z.literal(false), rule: 'async must be false or absent' },
+  onFailure: {
+    schema: z.enum(['block', 'continue']),
+    rule: 'onFailure must be "block" or "continue"',
+  },
 } as const;
 
 type FieldName = keyof typeof FIELDS;
@@ -91,7 +95,8 @@ function fieldProblems(raw: Record<string, unknown>): string[] {
  * Only called once every present field passed its schema. Claude Code's exec form becomes argv:
  * `command` names the program and `args` are its arguments (`argv = [command, ...args]`), run
  * without a shell; `command` stays as written, to be shown. `shell: "sh"` is the default, so only
- * `"bash"` is kept, and only where a shell runs (no argv).
+ * `"bash"` is kept, and only where a shell runs (no argv); `onFailure: "continue"` is the default,
+ * so only `"block"` is kept (engine.md X9).
  */
 function toHandler(raw: Record<string, unknown>): HandlerConfig {
   const args = raw.args as string[] | undefined;
@@ -109,5 +114,6 @@ function toHandler(raw: Record<string, unknown>): HandlerConfig {
   if (raw.statusMessage !== undefined) handler.statusMessage = raw.statusMessage as string;
   if (raw.if !== undefined) handler.if = raw.if as string;
   if (raw.shell === 'bash' && argv === undefined) handler.shell = 'bash';
+  if (raw.onFailure === 'block') handler.onFailure = 'block';
   return handler;
 }

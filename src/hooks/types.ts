@@ -17,6 +17,8 @@ export interface HandlerConfig {
   if?: string;
   /** C4: a migrated legacy handler gets this fixed stdin; its output and exit code are ignored. */
   legacyStdin?: Readonly<Record<string, unknown>>;
+  /** X9: a failure of this handler (exit other than 0 and 2, timeout, no launch) is a block. */
+  onFailure?: 'block';
 }
 
 /**
@@ -52,6 +54,8 @@ export interface DeclaredHandler {
    */
   args?: unknown;
   shell?: unknown;
+  /** Claude Code's `onFailure` as declared (engine.md X9); review shows it. */
+  onFailure?: unknown;
   valid: boolean;
   /** `<file>:hooks.<Event>[g].hooks[h]` */
   path: string;
@@ -106,6 +110,8 @@ export interface SnapshotHandler {
   shell?: 'bash';
   /** The handler's timeout, else the event default (X6). */
   timeoutSec: number;
+  /** X9: `'block'` when a failure of this handler blocks; absent: a failure only adds a diagnostic. */
+  onFailure?: 'block';
   statusMessage: string | null;
   /** Plugin variables CLAUDE_PLUGIN_ROOT, PLUGIN_ROOT, CLAUDE_PLUGIN_DATA, PLUGIN_DATA; {} otherwise. */
   pluginEnv: Readonly<Record<string, string>>;

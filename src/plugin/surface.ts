@@ -25,6 +25,11 @@ export interface SurfaceEntry extends Pick<
    */
   args: unknown;
   shell: unknown;
+  /**
+   * Claude Code's `onFailure` as declared; null when absent. `"block"` makes a failure of the
+   * handler a block (engine.md X9), so it is consented to like what runs.
+   */
+  onFailure: unknown;
   source: string;
   /** The hook's key (plugin/hook-key.ts), for per-hook opt-outs; never hashed. */
   key: string;
@@ -53,8 +58,9 @@ export interface SurfaceInput {
  * (see SurfaceEntry), as canonical JSON (sorted keys, no whitespace). What a user consents to is
  * what would run, when and from where, so:
  * - in: every field shown in review; the entry order (it is the run and reduction order).
- *   `args` and `shell` are in only when declared (OPTIONAL_CONSENTED_FIELDS): a surface without
- *   them hashes the fields above alone, as index entries built by any hookpm version do.
+ *   `args`, `shell` and `onFailure` are in only when declared (OPTIONAL_CONSENTED_FIELDS): a
+ *   surface without them hashes the fields above alone, as index entries built by any hookpm
+ *   version do.
  * - out: `key` (derived from the fields above); `valid` and `diagnostic` (hookpm's judgement of
  *   the request, whose wording may change between hookpm versions without the plugin changing);
  *   unknown keys (C3: never used); the plugin's name, version and description (a new version with
@@ -74,8 +80,11 @@ export const CONSENTED_FIELDS = [
   'source',
 ] as const;
 
-/** Claude Code's exec form and shell: hashed when declared, left out of the hash when absent. */
-export const OPTIONAL_CONSENTED_FIELDS = ['args', 'shell'] as const;
+/**
+ * Claude Code's exec form, shell and failure policy: hashed when declared, left out of the hash
+ * when absent.
+ */
+export const OPTIONAL_CONSENTED_FIELDS = ['args', 'shell', 'onFailure'] as const;
 
 export function buildSurface(plugin: SurfaceInput): Surface {
   const entries: SurfaceEntry[] = [];
@@ -133,6 +142,7 @@ function entryOf(
     statusMessage: declared.statusMessage ?? null,
     args: declared.args ?? null,
     shell: declared.shell ?? null,
+    onFailure: declared.onFailure ?? null,
     source,
     key: '',
     valid: handler !== null,

@@ -105,6 +105,14 @@ describe('renderReview', () => {
     );
   });
 
+  it('Q3/X9: onFailure is shown where declared, after what runs', () => {
+    const text = renderReview(
+      report({ hooks: [hook({ command: 'guard', onFailure: 'block' }), hook({ command: 'b' })] }),
+    );
+    expect(text).toMatch(/- command "guard"\n\s+on failure "block"\n\s+matcher "Bash"/);
+    expect(text.match(/on failure/g)).toHaveLength(1);
+  });
+
   it('per-hook opt-outs: each hook shows its key and OFF when turned off; a changed hook that was off says it runs now; a lapsed opt-out is named', () => {
     const text = renderReview(
       report({

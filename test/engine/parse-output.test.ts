@@ -135,6 +135,60 @@ describe('X6-X8 and C4: run facts', () => {
     },
   );
 
+  const blocking = (event: EventName) =>
+    makeHandler(event, 0, { plugin: 'guard@examples', onFailure: 'block', timeoutSec: 10 });
+
+  it.each([
+    [
+      'exit 1',
+      { exitCode: 1, stderr: 'Traceback: boom' },
+      'nonzero_exit: exit code 1: Traceback: boom',
+    ],
+    [
+      'a signal',
+      { exitCode: null, signal: 'SIGSEGV' },
+      'nonzero_exit: terminated by signal SIGSEGV',
+    ],
+    [
+      'a timeout',
+      { exitCode: null, timedOut: true },
+      'timeout: timed out after 10s; no output applied',
+    ],
+    [
+      'a launch failure',
+      {
+        exitCode: null,
+        failure: { kind: 'launch_failed' as const, message: 'x: program not found' },
+      },
+      'launch_failed: x: program not found',
+    ],
+  ])(
+    'X9: with onFailure "block", %s is a block naming hookpm, the handler and its plugin',
+    (_, over, why) => {
+      const out = parseHandlerOutput(makeRun(blocking('PreToolUse'), over), 'PreToolUse');
+      expect(out.block?.reason).toBe(
+        `hookpm: handler PreToolUse:0:0 of plugin guard@examples failed (${why}) and declares onFailure "block"`,
+      );
+      expect(out.diagnostics).toHaveLength(1);
+    },
+  );
+
+  it('X9: with onFailure "block", exit 0 and exit 2 read as always, and without it a failure never blocks', () => {
+    const ok = parseHandlerOutput(makeRun(blocking('PreToolUse'), { stdout: '' }), 'PreToolUse');
+    expect(ok).toMatchObject({ block: null, diagnostics: [] });
+    const two = parseHandlerOutput(
+      makeRun(blocking('PreToolUse'), { exitCode: 2, stderr: 'no' }),
+      'PreToolUse',
+    );
+    expect(two.block).toEqual({ reason: 'no' });
+    const plain = parseHandlerOutput(
+      makeRun(makeHandler('PreToolUse'), { exitCode: 1 }),
+      'PreToolUse',
+    );
+    expect(plain).toMatchObject({ block: null, permission: null });
+    expect(codes(plain)).toEqual(['nonzero_exit']);
+  });
+
   it('X7: truncated stdout and stderr each give their diagnostic', () => {
     const run = makeRun(makeHandler('SessionStart'), {
       stdout: 'partial',

@@ -10,6 +10,7 @@ export const reviewHook = (over: Partial<ReviewHook> = {}): ReviewHook => ({
   argv: null,
   args: null,
   shell: null,
+  onFailure: null,
   timeout: 30,
   statusMessage: null,
   source: 'hooks/hooks.json',

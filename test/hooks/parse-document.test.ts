@@ -345,6 +345,34 @@ describe('documents (C2, C3)', () => {
     ]);
   });
 
+  it('X9: onFailure "block" is kept, "continue" is the default, anything else is invalid_config; neither is an unknown key', () => {
+    const result = parse(
+      doc([
+        { type: 'command', command: 'guard', onFailure: 'block' },
+        { type: 'command', command: 'guard', onFailure: 'continue' },
+        { type: 'command', command: 'guard', onFailure: 'deny' },
+        { type: 'command', command: 'guard', onFailure: true },
+      ]),
+    );
+    expect(result.config?.PreToolUse?.[0]?.hooks).toEqual([
+      { type: 'command', command: 'guard', onFailure: 'block' },
+      { type: 'command', command: 'guard' },
+      null,
+      null,
+    ]);
+    expect(errors(result.diagnostics).map((d) => [d.path, d.message])).toEqual([
+      [
+        `${FILE}:hooks.PreToolUse[0].hooks[2]`,
+        'onFailure must be "block" or "continue", found "deny"',
+      ],
+      [
+        `${FILE}:hooks.PreToolUse[0].hooks[3]`,
+        'onFailure must be "block" or "continue", found true',
+      ],
+    ]);
+    expect(result.diagnostics.map((d) => d.code)).not.toContain('unknown_key');
+  });
+
   it('C1: paths quote keys that are not identifiers, so untrusted keys cannot forge a path', () => {
     const result = parse({ hooks: { 'Pre.Tool\u001b[31m': [] } });
     expect(result.diagnostics[0]?.path).toBe(`${FILE}:hooks["Pre.Tool\\u001b[31m"]`);

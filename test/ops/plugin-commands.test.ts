@@ -304,6 +304,7 @@ describe('review', () => {
         argv: null,
         args: null,
         shell: null,
+        onFailure: null,
         timeout: 5,
         statusMessage: null,
         source: 'hooks/hooks.json',

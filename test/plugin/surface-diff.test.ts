@@ -14,6 +14,7 @@ function entry(command: string, extra: Partial<SurfaceEntry> = {}): SurfaceEntry
     statusMessage: null,
     args: null,
     shell: null,
+    onFailure: null,
     source: 'hooks/hooks.json',
     key: '0000000000',
     valid: true,
@@ -82,10 +83,12 @@ describe('diffSurfaces', () => {
     expect(widens(diff)).toBe(false);
   });
 
-  it('Q5: a changed args or shell (what Claude Code runs) is a change, so it widens', () => {
+  it('Q5/X9: a changed args, shell or onFailure (what runs, and whether its failure blocks) is a change, so it widens', () => {
     for (const [before, after] of [
       [{ args: ['a.py'] }, { args: ['b.py'] }],
       [{}, { shell: 'bash' }],
+      [{}, { onFailure: 'block' }],
+      [{ onFailure: 'block' }, {}],
     ] as const) {
       const diff = diffSurfaces([entry('python3', before)], [entry('python3', after)]);
       expect(diff.changed).toHaveLength(1);

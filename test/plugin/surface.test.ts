@@ -41,7 +41,7 @@ describe('buildSurface', () => {
     ]);
   });
 
-  it('Q1: defaults are explicit: matcher, if, argv, args, shell and statusMessage null, timeout the event default', () => {
+  it('Q1: defaults are explicit: matcher, if, argv, args, shell, onFailure and statusMessage null, timeout the event default', () => {
     const s = surfaceOf(
       doc('hooks/hooks.json', {
         hooks: {
@@ -60,6 +60,7 @@ describe('buildSurface', () => {
         argv: null,
         args: null,
         shell: null,
+        onFailure: null,
         timeout: 30,
         statusMessage: null,
         source: 'hooks/hooks.json',
@@ -75,6 +76,7 @@ describe('buildSurface', () => {
         argv: null,
         args: null,
         shell: null,
+        onFailure: null,
         timeout: 5,
         statusMessage: 'checking',
         source: 'hooks/hooks.json',
@@ -221,5 +223,22 @@ describe('Claude Code forms in the surface (plugins.md Q1, issue 15 item 3)', ()
     expect(s.entries[1]).toMatchObject({ valid: false, argv: ['python3', 'x.py'] });
     expect(s.entries[1]?.diagnostic).toContain('argv and args');
     expect(s.entries[2]).toMatchObject({ shell: 'bash', argv: null, valid: true });
+  });
+
+  it('Q2/X9: onFailure is shown as declared and hashed only when declared, so changing it changes the surface hash', () => {
+    const surface = (extra: Record<string, unknown>) =>
+      surfaceOf(
+        doc('hooks/hooks.json', {
+          hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [cmd('guard', extra)] }] },
+        }),
+      );
+    const plain = surface({});
+    const blocking = surface({ onFailure: 'block' });
+    const continuing = surface({ onFailure: 'continue' });
+    expect(plain.entries[0]?.onFailure).toBeNull();
+    expect(blocking.entries[0]).toMatchObject({ onFailure: 'block', valid: true });
+    expect(continuing.entries[0]).toMatchObject({ onFailure: 'continue', valid: true });
+    expect(new Set([plain, blocking, continuing].map((s) => s.surfaceHash)).size).toBe(3);
+    expect(blocking.entries[0]?.key).toBe(plain.entries[0]?.key);
   });
 });

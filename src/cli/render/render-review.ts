@@ -19,13 +19,13 @@ export interface ReviewOutput {
  * plugins.md Q3: the review as text - what `hookpm review` prints, what the consent question shows
  * and what `install`/`update --dry-run` print for each plugin: name, version, source, integrity,
  * description, then per event each handler's every field that decides what runs (command, and
- * argv, args and shell where declared, matcher, `if`, timeout, type), its status message, source
- * document and key (and whether the user turned it off), then the diff against the consented
- * surface, the hooks turned off, the files with their digests, the code files changed since
- * consent, and the diagnostics. Every plugin-supplied string goes through escapeControl
- * (JSON-quoted values are escaped by JSON.stringify, then again here). On a terminal each line
- * is wrapped at spaces to its width (wrap.ts), and the diff lines are coloured: added green,
- * removed red, changed yellow.
+ * argv, args, shell and onFailure where declared, matcher, `if`, timeout, type), its status
+ * message, source document and key (and whether the user turned it off), then the diff against the
+ * consented surface, the hooks turned off, the files with their digests, the code files changed
+ * since consent, and the diagnostics. Every plugin-supplied string goes through escapeControl
+ * (JSON-quoted values are escaped by JSON.stringify, then again here). On a terminal each line is
+ * wrapped at spaces to its width (wrap.ts), and the diff lines are coloured: added green, removed
+ * red, changed yellow.
  */
 export function renderReview(report: ReviewReport, output: ReviewOutput = {}): string {
   const width = output.width === undefined ? terminalWidth(1) : output.width;
@@ -105,6 +105,8 @@ function hookLines(hook: ReviewHook, lead: string): string[] {
   if (hook.argv !== null) lines.push(`${pad}argv ${show(hook.argv)}`);
   if (hook.args !== null) lines.push(`${pad}args ${show(hook.args)}`);
   if (hook.shell !== null) lines.push(`${pad}shell ${show(hook.shell)}`);
+  if (hook.onFailure !== null && hook.onFailure !== undefined)
+    lines.push(`${pad}on failure ${show(hook.onFailure)}`);
   lines.push(
     `${pad}matcher ${hook.matcher === null ? '(all)' : show(hook.matcher)}  if ${hook.if === null ? '(none)' : show(hook.if)}  timeout ${show(hook.timeout)}s  type ${show(hook.type)}`,
   );

@@ -151,6 +151,7 @@ function toSnapshotHandler(
     command: config.command,
     argv: config.argv ? Object.freeze([...config.argv]) : null,
     ...(config.shell === undefined ? {} : { shell: config.shell }),
+    ...(config.onFailure === undefined ? {} : { onFailure: config.onFailure }),
     timeoutSec: config.timeout ?? EVENTS[event].defaultTimeoutSec,
     statusMessage: config.statusMessage ?? null,
     pluginEnv: input.env,

@@ -132,6 +132,7 @@ function reviewHookOf(entry: SurfaceEntry, off: boolean): ReviewHook {
     argv: entry.argv,
     args: entry.args,
     shell: entry.shell,
+    onFailure: entry.onFailure ?? null,
     timeout: entry.timeout,
     statusMessage: entry.statusMessage,
     source: entry.source,
