@@ -16,6 +16,8 @@ export const REASON_CHARS = 600;
  * that has more is denied unread rather than let through unjudged.
  */
 export const MAX_COMMANDS = 10_000;
+/** Linux's PATH_MAX: the longest path guard resolves. */
+const PATH_MAX = 4096;
 
 const ADVICE = 'If this is really intended, run it yourself outside the agent.';
 
@@ -314,6 +316,8 @@ function dangerousTarget(target, ctx) {
     return 'the whole working directory or its parent';
   // Inside the project on every step: no path to resolve.
   if (strictlyInside(t, ctx)) return null;
+  // Longer than PATH_MAX: no system call takes it whole, and resolving it is not worth the time.
+  if (t.length > PATH_MAX) return `a path of ${t.length} characters, too long to check`;
   // unknown variable: cannot judge
   if (/^\$[A-Za-z_{]/.test(t) && !/^\$(\{HOME\}|HOME)\//.test(t)) return null;
   const expanded = t.replace(/^(~|\$HOME|\$\{HOME\})(?=\/)/, ctx.home);

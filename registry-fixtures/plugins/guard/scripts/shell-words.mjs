@@ -6,7 +6,7 @@
 const SEPARATORS = new Set([';', '&', '|', '\n', '(', ')', '`']);
 
 /** Characters that end a run of plain word characters: each has a meaning of its own. */
-const SPECIAL = new Set(["'", '"', '\\', '$', '#', '<', '>', ' ', '\t', '\r', ...SEPARATORS]);
+const SPECIAL = new Set(["'", '"', '\\', '#', '<', '>', ' ', '\t', '\r', ...SEPARATORS]);
 
 /**
  * The index after the run of characters from `start` on that are not in `stops`. Runs are sliced
@@ -14,9 +14,14 @@ const SPECIAL = new Set(["'", '"', '\\', '$', '#', '<', '>', ' ', '\t', '\r', ..
  */
 function runEnd(text, start, stops) {
   let end = start;
-  while (end < text.length && !stops.has(text[end])) end += 1;
+  while (end < text.length && !stops.has(text[end])) {
+    if (text[end] === '$' && text[end + 1] === '(' && stops === SPECIAL) break;
+    end += 1;
+  }
   return end;
 }
+
+const REDIRECT_CHARS = new Set(['<', '>', '&']);
 
 const DOUBLE_QUOTED_STOPS = new Set(['"', '\\']);
 
@@ -33,11 +38,12 @@ const DOUBLE_QUOTED_STOPS = new Set(['"', '\\']);
 export function splitCommands(text, visit) {
   let found = null;
   let words = [];
-  let word = '';
+  /** The pieces of the word being read, joined once at its end (never a copy per character). */
+  let word = [];
   let inWord = false;
   const endWord = () => {
-    if (inWord) words.push(word);
-    word = '';
+    if (inWord) words.push(word.length === 1 ? word[0] : word.join(''));
+    word = [];
     inWord = false;
   };
   const endCommand = () => {
@@ -50,7 +56,7 @@ export function splitCommands(text, visit) {
     if (c === "'") {
       const end = text.indexOf("'", i + 1);
       const stop = end === -1 ? text.length : end;
-      word += text.slice(i + 1, stop);
+      word.push(text.slice(i + 1, stop));
       inWord = true;
       i = stop;
     } else if (c === '"') {
@@ -58,11 +64,11 @@ export function splitCommands(text, visit) {
       while (i < text.length && text[i] !== '"') {
         if (text[i] === '\\') {
           if (i + 1 < text.length && '"\\$`'.includes(text[i + 1])) i += 1;
-          word += text[i];
+          word.push(text[i]);
           i += 1;
         } else {
           const end = runEnd(text, i, DOUBLE_QUOTED_STOPS);
-          word += text.slice(i, end);
+          word.push(text.slice(i, end));
           i = end;
         }
       }
@@ -70,7 +76,7 @@ export function splitCommands(text, visit) {
     } else if (c === '\\') {
       if (text[i + 1] === '\n') i += 1;
       else if (i + 1 < text.length) {
-        word += text[i + 1];
+        word.push(text[i + 1]);
         inWord = true;
         i += 1;
       }
@@ -81,12 +87,10 @@ export function splitCommands(text, visit) {
       endCommand();
     } else if (c === '<' || c === '>') {
       endWord();
-      let op = c;
-      while (text[i + 1] === '>' || text[i + 1] === '&' || text[i + 1] === '<') {
-        op += text[i + 1];
-        i += 1;
-      }
-      words.push(op);
+      let end = i + 1;
+      while (end < text.length && REDIRECT_CHARS.has(text[end])) end += 1;
+      words.push(text.slice(i, end));
+      i = end - 1;
     } else if (c === ' ' || c === '\t' || c === '\r') {
       endWord();
     } else if (c === '#' && !inWord) {
@@ -94,7 +98,7 @@ export function splitCommands(text, visit) {
       i = end === -1 ? text.length : end - 1;
     } else {
       const end = runEnd(text, i + 1, SPECIAL);
-      word += text.slice(i, end);
+      word.push(text.slice(i, end));
       inWord = true;
       i = end - 1;
     }
