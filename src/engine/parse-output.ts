@@ -1,6 +1,7 @@
 import type { DiagnosticCode, Severity } from '../hooks/diagnostic.js';
 import { EVENTS } from '../hooks/events.js';
 import type { EventName } from '../hooks/events.js';
+import { readCutJsonObject } from './cut-json.js';
 import { handlerDiagnostic } from './handler-diagnostic.js';
 import { GENERIC_BLOCK_REASON, readWireOutput } from './read-wire-output.js';
 import type { HandlerRun, PermissionResult, ResultDiagnostic } from './types.js';
@@ -132,6 +133,10 @@ function readStdout(run: HandlerRun, event: EventName, out: ParsedOutput): void 
     return;
   }
   const json = parseJsonObject(text);
+  if (json === undefined && run.stdoutTruncated && text.startsWith('{')) {
+    readCutOutput(run, event, text, out);
+    return;
+  }
   if (json === undefined) {
     if (EVENTS[event].plainStdout === 'context') out.context.push(text);
     else note('malformed_json', ...plainStdoutNote(text, event));
@@ -148,6 +153,31 @@ function readStdout(run: HandlerRun, event: EventName, out: ParsedOutput): void 
   if (fields.additionalContext !== null) out.context.push(fields.additionalContext);
   out.permission = fields.permission;
   out.suppressOriginalPrompt = fields.suppressOriginalPrompt;
+}
+
+/**
+ * X7: a JSON object cut at the capture limit. What arrived is read (cut-json.ts), and only what
+ * stops something is applied: a block, a deny, a `continue: false`. Anything else it asked for
+ * (an allow, context, a message) could have been changed by what was cut, so it is dropped. When
+ * nothing that stops can be read, the run is a failure: `stdout_truncated` as an error, which a
+ * handler's `onFailure: "block"` turns into a block.
+ */
+function readCutOutput(run: HandlerRun, event: EventName, text: string, out: ParsedOutput): void {
+  const note = (severity: Severity, message: string) =>
+    out.diagnostics.push(handlerDiagnostic(run.handler, 'stdout_truncated', severity, message));
+  const cut = readCutJsonObject(text);
+  const fields = cut === undefined ? null : readWireOutput(cut, event).fields;
+  const deny = fields?.permission?.decision === 'deny' ? fields.permission : null;
+  const stops = fields !== null && (fields.block !== null || deny !== null || !fields.continue);
+  if (fields === null || !stops) {
+    note('error', 'stdout was cut and holds no block or deny that can be read; output dropped');
+    return;
+  }
+  note('warning', 'stdout was cut: its block or deny is applied, the rest of it is dropped');
+  out.block = fields.block;
+  out.permission = deny;
+  out.continue = fields.continue;
+  out.stopReason = fields.continue ? null : fields.stopReason;
 }
 
 /**

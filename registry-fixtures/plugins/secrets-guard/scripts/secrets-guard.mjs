@@ -4,7 +4,10 @@
 // files, and shell commands that print, copy or send them. Template files (.env.example,
 // .env.sample, .env.template) and public keys (*.pub) stay allowed. Silent (exit 0, no output)
 // for everything else.
-import { allCommands, basename } from './shell-words.mjs';
+import { basename, eachCommand } from './shell-words.mjs';
+
+/** The most characters of a path a reason quotes, so the answer stays far below the output limit. */
+const SHOWN_CHARS = 120;
 
 const READERS = new Set([
   'cat',
@@ -88,11 +91,11 @@ function judge(tool, input) {
   const kind = secretKind(path);
   if (kind === null) return null;
   const verb = tool === 'Read' ? 'reading' : 'writing';
-  return `${verb} ${path} is blocked: it looks like ${kind}`;
+  return `${verb} ${shown(path)} is blocked: it looks like ${kind}`;
 }
 
 function judgeCommand(text) {
-  for (const words of allCommands(text)) {
+  return eachCommand(text, (words) => {
     const name = basename(words[0]);
     for (let i = 1; i < words.length; i += 1) {
       const word = words[i];
@@ -100,10 +103,25 @@ function judgeCommand(text) {
       const target = redirect ? words[i + 1] : word;
       if (target === undefined || (!redirect && !READERS.has(name))) continue;
       const kind = secretKind(operandPath(target));
-      if (kind !== null) return `\`${name}\` on ${target} is blocked: it looks like ${kind}`;
+      if (kind !== null)
+        return `\`${shown(name)}\` on ${shown(target)} is blocked: it looks like ${kind}`;
     }
-  }
-  return null;
+    return null;
+  });
+}
+
+/** `text` cut to its head and tail around an ellipsis when longer than SHOWN_CHARS. */
+function shown(text) {
+  if (text.length <= SHOWN_CHARS) return text;
+  const tail = Math.floor(SHOWN_CHARS / 3);
+  return `${text.slice(0, SHOWN_CHARS - tail - 1)}…${text.slice(-tail)}`;
+}
+
+/** `text` without its trailing slashes (a loop: a pattern would backtrack over each run). */
+function trimTrailingSlashes(text) {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 47) end -= 1;
+  return text.slice(0, end);
 }
 
 /** The path inside `--data=@.env`, `if=.env`, `@.env`; globs lose their wildcards. */
@@ -116,7 +134,7 @@ function operandPath(word) {
 
 /** What kind of secret the file name suggests, or null. */
 function secretKind(path) {
-  const name = basename(path.replace(/\/+$/, '')).toLowerCase();
+  const name = basename(trimTrailingSlashes(path)).toLowerCase();
   if (name === '') return null;
   if (/^\.env(\.|$)/.test(name) || /\.env$/.test(name)) {
     return /\.(example|sample|template|dist|defaults)$/.test(name)
