@@ -32,6 +32,20 @@ const READ = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
  * caller still tells a missing file apart (errnoCode).
  */
 export function readRegularFile(file: string, opts: ReadRegularOptions): Buffer {
+  const fd = openRegularFile(file, opts);
+  try {
+    return readOpenedFile(fd, file, opts.maxBytes);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The first half of readRegularFile, for a caller that needs the descriptor itself (to read it and
+ * touch its times, say): opens `file` under the same rules and returns the descriptor of a regular
+ * file of at most `opts.maxBytes` bytes, which the caller closes. Throws as readRegularFile does.
+ */
+export function openRegularFile(file: string, opts: ReadRegularOptions): number {
   const follow = opts.followSymlink === true;
   let fd: number;
   try {
@@ -44,10 +58,19 @@ export function readRegularFile(file: string, opts: ReadRegularOptions): Buffer 
     if (!info.isFile())
       throw refused(file, 'not_regular', `is ${kindOf(info)}, not a regular file`);
     if (info.size > opts.maxBytes) throw tooLarge(file, info.size, opts.maxBytes);
-    return readAll(fd, file, info.size, opts.maxBytes);
-  } finally {
+    return fd;
+  } catch (error) {
     closeSync(fd);
+    throw error;
   }
+}
+
+/**
+ * Reads the descriptor `fd` of openRegularFile from where it stands to its end; a file that grew
+ * past `maxBytes` meanwhile is refused (too_large).
+ */
+export function readOpenedFile(fd: number, file: string, maxBytes: number): Buffer {
+  return readAll(fd, file, fstatSync(fd).size, maxBytes);
 }
 
 /** `readRegularFile` as UTF-8 text (a BOM or invalid bytes are kept as the decoder gives them). */
