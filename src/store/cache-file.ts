@@ -9,9 +9,9 @@ export const CACHE_FILE_MAX_BYTES = 256 * 1024 * 1024;
 
 /**
  * A file of the cache directory that only ever saves work: its first line is the SHA-256 hex of
- * the rest and a format name, the rest is JSON. Reading gives null for a missing file, one that is not
- * a regular file (a symlink, a FIFO, a device) of at most CACHE_FILE_MAX_BYTES, another format, a
- * damaged file (the hash does not match: a torn or hand-edited file) or invalid JSON;
+ * the rest and a format name, the rest is JSON. Reading gives null for a missing file, one that
+ * is not a regular file (a symlink, a FIFO, a device) of at most CACHE_FILE_MAX_BYTES, another
+ * format, a damaged file (the hash does not match: a torn or hand-edited file) or invalid JSON;
  * writing replaces the file whole (io/durable-write.ts), so readers see the old or the new one.
  * The hash detects damage, not forgery: a process running as the user can write a matching file,
  * as it can write the state (see the callers for why that gives it nothing more).

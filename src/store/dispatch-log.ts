@@ -59,8 +59,8 @@ export function dispatchLogFiles(paths: StorePaths): { current: string; previous
  * generation early, never part of a line.
  * Returns whether the line was written; never throws (a full disk, a read-only store, a missing
  * directory that cannot be made, a log that is a symlink, a FIFO or a device all just leave the
- * line out). A short write (the disk filled up
- * mid-line) is ended with a newline when it can be, so the next line starts on its own.
+ * line out). A short write (the disk filled up mid-line) is ended with a newline when it can be,
+ * so the next line starts on its own.
  */
 export function appendDispatchLine(
   paths: StorePaths,

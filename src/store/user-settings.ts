@@ -36,10 +36,10 @@ export function settingsFile(paths: StorePaths): string {
 /**
  * Reads the settings once, synchronously (a dispatch about to start its handlers reads it; it is
  * one small file). A file that cannot be read (or is not a regular file of at most
- * SETTINGS_MAX_BYTES: a FIFO or a device is never waited on), is not strict JSON or has a wrong `env.pass` is
- * not used at all: nothing is passed through (secrets stay removed) and one `config_read_failed`
- * says why. Keys other than `env.pass` are left for other settings. Checked by hand rather than
- * with zod, which the linked-agent path never loads.
+ * SETTINGS_MAX_BYTES: a FIFO or a device is never waited on), is not strict JSON or has a wrong
+ * `env.pass` is not used at all: nothing is passed through (secrets stay removed) and one
+ * `config_read_failed` says why. Keys other than `env.pass` are left for other settings. Checked by
+ * hand rather than with zod, which the linked-agent path never loads.
  */
 export function readUserSettings(paths: StorePaths): UserSettings {
   const file = settingsFile(paths);

@@ -38,11 +38,12 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * S5: a missing file is nothing; an unreadable file (or one that is not a regular file of at most
- * HOOKS_FILE_MAX_BYTES after its symlinks: a FIFO or a device is never waited on), invalid UTF-8 or invalid JSON is one
- * `config_read_failed` naming the file (and line and column for JSON); a leading BOM is accepted
- * with a warning; in a user or project file each repeated key is a `duplicate_key` warning at its
- * line and column, and the last value is used, as JSON.parse and Python's json read it (so one
- * repeated key never takes a user's guard away). Never throws for file problems.
+ * HOOKS_FILE_MAX_BYTES after its symlinks: a FIFO or a device is never waited on), invalid UTF-8 or
+ * invalid JSON is one `config_read_failed` naming the file (and line and column for JSON); a
+ * leading BOM is accepted with a warning; in a user or project file each repeated key is a
+ * `duplicate_key` warning at its line and column, and the last value is used, as JSON.parse and
+ * Python's json read it (so one repeated key never takes a user's guard away). Never throws for
+ * file problems.
  */
 export async function readHooksFile(options: ReadHooksFileOptions): Promise<HooksFileRead> {
   const { file, origin } = options;
