@@ -2,6 +2,7 @@ import { linkSync, lstatSync, readFileSync, unlinkSync, writeFileSync } from 'no
 import { hostname } from 'node:os';
 import { z } from '../json/zod.js';
 import { errnoCode, quietly } from './fs-error.js';
+import { isRefusedFile, readRegularText } from './read-regular-file.js';
 
 /**
  * What a lock file holds: who took the lock, when, with which command, the token that proves
@@ -63,11 +64,21 @@ export function lockTempFile(file: string, holder: LockHolder): string {
   return `${file}.${holder.pid}-${holder.token}.tmp`;
 }
 
-/** Reads a lock file; undefined when it does not exist (any more). */
+/** A lock record is under a kilobyte; a larger file is not one. */
+const LOCK_MAX_BYTES = 64 * 1024;
+
+/**
+ * Reads a lock file; undefined when it does not exist (any more). A file there that is not a
+ * regular file (a symlink, a FIFO, a device: never followed, waited on or read) is no lock hookpm
+ * made, as hookpm links a regular file into place: it is an unreadable record of age "always", so
+ * isStale judges it stale at once and it is replaced. A regular file over LOCK_MAX_BYTES is an
+ * unreadable record of its own age.
+ */
 export async function readLockFile(file: string): Promise<LockSighting | undefined> {
   try {
     const stats = lstatSync(file);
-    const text = readFileSync(file, 'utf8');
+    if (!stats.isFile()) return { holder: null, identity: `ino${stats.ino}`, mtimeMs: 0 };
+    const text = readLockText(file);
     const parsed = (holderSchema ??= buildHolderSchema()).safeParse(safeJson(text));
     const holder = parsed.success ? parsed.data : null;
     return { holder, identity: holder?.token ?? `ino${stats.ino}`, mtimeMs: stats.mtimeMs };
@@ -77,10 +88,21 @@ export async function readLockFile(file: string): Promise<LockSighting | undefin
   }
 }
 
+/** The record's text; '' (no record) for a file that is not a regular file of a lock's size. */
+function readLockText(file: string): string {
+  try {
+    return readRegularText(file, { maxBytes: LOCK_MAX_BYTES });
+  } catch (error) {
+    if (isRefusedFile(error)) return '';
+    throw error;
+  }
+}
+
 /** The token in the lock record at `file`; undefined when it is missing or has none. */
 export function lockTokenOf(file: string): string | undefined {
   try {
-    const token = (safeJson(readFileSync(file, 'utf8')) as { token?: unknown } | null)?.token;
+    const text = readRegularText(file, { maxBytes: LOCK_MAX_BYTES });
+    const token = (safeJson(text) as { token?: unknown } | null)?.token;
     return typeof token === 'string' ? token : undefined;
   } catch {
     return undefined;

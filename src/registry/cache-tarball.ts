@@ -6,7 +6,8 @@
  * may be damaged or deleted at any time without loss; a damaged entry is removed and fetched anew.
  * Partial downloads left by a killed process are removed by the next download into the cache.
  */
-import { closeSync, createReadStream, fstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, createReadStream, fstatSync, readFileSync } from 'node:fs';
+import { openRegularFile } from '../io/read-regular-file.js';
 import { mkdir, readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { toStoreError } from '../io/fs-error.js';
@@ -129,7 +130,8 @@ export const IN_MEMORY_TARBALL_BYTES = 1024 * 1024;
 export async function readTarballFile(
   file: string,
 ): Promise<{ integrity: string; bytes?: Buffer }> {
-  const fd = openSync(file, 'r');
+  // A FIFO or a device given as a tarball is refused (E_IO) at once, never waited on.
+  const fd = openRegularFile(file, { maxBytes: Number.MAX_SAFE_INTEGER, followSymlink: true });
   try {
     if (fstatSync(fd).size <= IN_MEMORY_TARBALL_BYTES) {
       const bytes = readFileSync(fd);

@@ -1,11 +1,16 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { writeFileDurable } from '../io/durable-write.js';
 import { sha256Hex } from '../json/canonical-json.js';
+import { readRegularText } from '../io/read-regular-file.js';
+
+/** A cache file larger than this is not read (and so is recomputed). */
+export const CACHE_FILE_MAX_BYTES = 256 * 1024 * 1024;
 
 /**
  * A file of the cache directory that only ever saves work: its first line is the SHA-256 hex of
- * the rest and a format name, the rest is JSON. Reading gives null for a missing file, another
+ * the rest and a format name, the rest is JSON. Reading gives null for a missing file, one that
+ * is not a regular file (a symlink, a FIFO, a device) of at most CACHE_FILE_MAX_BYTES, another
  * format, a damaged file (the hash does not match: a torn or hand-edited file) or invalid JSON;
  * writing replaces the file whole (io/durable-write.ts), so readers see the old or the new one.
  * The hash detects damage, not forgery: a process running as the user can write a matching file,
@@ -14,7 +19,7 @@ import { sha256Hex } from '../json/canonical-json.js';
 export function readCacheFile(file: string, format: string): unknown {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularText(file, { maxBytes: CACHE_FILE_MAX_BYTES });
   } catch {
     return null;
   }

@@ -2,15 +2,15 @@ import {
   closeSync,
   constants,
   fstatSync,
+  lstatSync,
   mkdirSync,
   openSync,
-  readFileSync,
   readSync,
   renameSync,
-  statSync,
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { readRegularText } from '../io/read-regular-file.js';
 import type { StorePaths } from './store-paths.js';
 
 /** Past this size the log is rotated to dispatch.1.jsonl (one older generation is kept). */
@@ -22,8 +22,23 @@ export const LOG_MAX_BYTES = 8 * 1024 * 1024;
  */
 export const LOG_LINE_MAX_BYTES = 4096;
 
-/** O_NONBLOCK: a FIFO put where the log belongs fails the open (ENXIO) instead of hanging it. */
-const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK;
+/**
+ * O_NONBLOCK: a FIFO put where the log belongs fails the open (ENXIO) instead of hanging it;
+ * O_NOFOLLOW: a log that is a symlink is never appended through (ELOOP), wherever it points.
+ */
+const APPEND =
+  constants.O_WRONLY |
+  constants.O_APPEND |
+  constants.O_CREAT |
+  constants.O_NONBLOCK |
+  (constants.O_NOFOLLOW ?? 0);
+/** O_NONBLOCK and O_NOFOLLOW as above, for `log --follow`'s reads. */
+const READ = constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOFOLLOW ?? 0);
+/**
+ * A generation larger than this is refused unread (rotation keeps each near LOG_MAX_BYTES; only
+ * a file put there by something else is larger).
+ */
+export const LOG_READ_MAX_BYTES = 8 * LOG_MAX_BYTES;
 
 /** `<data>/log`. */
 export function logDir(paths: StorePaths): string {
@@ -43,8 +58,9 @@ export function dispatchLogFiles(paths: StorePaths): { current: string; previous
  * and the line goes to a new dispatch.jsonl; two processes rotating at once may drop that older
  * generation early, never part of a line.
  * Returns whether the line was written; never throws (a full disk, a read-only store, a missing
- * directory that cannot be made all just leave the line out). A short write (the disk filled up
- * mid-line) is ended with a newline when it can be, so the next line starts on its own.
+ * directory that cannot be made, a log that is a symlink, a FIFO or a device all just leave the
+ * line out). A short write (the disk filled up mid-line) is ended with a newline when it can be,
+ * so the next line starts on its own.
  */
 export function appendDispatchLine(
   paths: StorePaths,
@@ -61,7 +77,8 @@ export function appendDispatchLine(
   }
   try {
     const stat = fstatSync(fd);
-    if (stat.size > 0 && stat.size + bytes.length > maxBytes && stat.isFile()) {
+    if (!stat.isFile()) return false;
+    if (stat.size > 0 && stat.size + bytes.length > maxBytes) {
       rotate(current, previous, stat.ino);
       closeSync(fd);
       fd = -1;
@@ -95,13 +112,17 @@ function openAppend(file: string): number {
 /** Renames the log aside, unless another process already did (its inode is no longer `ino`). */
 function rotate(current: string, previous: string, ino: number): void {
   try {
-    if (statSync(current).ino === ino) renameSync(current, previous);
+    if (lstatSync(current).ino === ino) renameSync(current, previous);
   } catch {
     // Rotated by someone else, or not possible: the line is appended all the same.
   }
 }
 
-/** The text of both generations, oldest first; a missing file is empty. */
+/**
+ * The text of both generations, oldest first; a missing file is empty. Each is read only when it
+ * is a regular file of at most LOG_READ_MAX_BYTES and not a symlink: otherwise E_IO
+ * (io/read-regular-file.ts), at once, never waiting on a FIFO or reading a device without end.
+ */
 export function readDispatchLog(paths: StorePaths): string {
   const { current, previous } = dispatchLogFiles(paths);
   return readOrEmpty(previous) + readOrEmpty(current);
@@ -109,7 +130,7 @@ export function readDispatchLog(paths: StorePaths): string {
 
 function readOrEmpty(file: string): string {
   try {
-    return readFileSync(file, 'utf8');
+    return readRegularText(file, { maxBytes: LOG_READ_MAX_BYTES });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return '';
@@ -152,10 +173,11 @@ export function readDispatchLogSince(
   return { text, position };
 }
 
+/** The log file's inode and size; null when it is missing or not a regular file (never followed). */
 function statOrNull(file: string): { ino: number; size: number } | null {
   try {
-    const stat = statSync(file);
-    return { ino: stat.ino, size: stat.size };
+    const stat = lstatSync(file);
+    return stat.isFile() ? { ino: stat.ino, size: stat.size } : null;
   } catch {
     return null;
   }
@@ -164,14 +186,15 @@ function statOrNull(file: string): { ino: number; size: number } | null {
 /** The whole lines of `file` between `start` and `end`, and how many bytes they are. */
 function readRange(file: string, start: number, end: number): { text: string; bytes: number } {
   if (end <= start) return { text: '', bytes: 0 };
-  const buffer = Buffer.alloc(end - start);
+  const buffer = Buffer.alloc(Math.min(end - start, LOG_READ_MAX_BYTES));
   let fd: number;
   try {
-    fd = openSync(file, 'r');
+    fd = openSync(file, READ);
   } catch {
     return { text: '', bytes: 0 };
   }
   try {
+    if (!fstatSync(fd).isFile()) return { text: '', bytes: 0 };
     const got = readSync(fd, buffer, 0, buffer.length, start);
     const last = buffer.lastIndexOf(10, got - 1);
     if (last === -1) return { text: '', bytes: 0 };

@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileDurable } from '../io/durable-write.js';
 import { toStoreError } from '../io/fs-error.js';
+import { readRegularText } from '../io/read-regular-file.js';
 import type { TreeEntry } from './fingerprint.js';
 import type { StorePaths } from './store-paths.js';
 
@@ -40,10 +40,17 @@ export async function writeInstalledFiles(
   }
 }
 
-/** The installed paths recorded for `fingerprint`; null when none are (an older install). */
+/** A list larger than this is not read (a plugin has at most a few thousand files). */
+const LIST_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The installed paths recorded for `fingerprint`; null when none are (an older install), or the
+ * file is not a regular file (never followed through a symlink) of at most LIST_MAX_BYTES.
+ */
 export function readInstalledFiles(paths: StorePaths, fingerprint: string): Set<string> | null {
   try {
-    const value: unknown = JSON.parse(readFileSync(installedFilesFile(paths, fingerprint), 'utf8'));
+    const file = installedFilesFile(paths, fingerprint);
+    const value: unknown = JSON.parse(readRegularText(file, { maxBytes: LIST_MAX_BYTES }));
     if (!Array.isArray(value) || !value.every((p) => typeof p === 'string')) return null;
     return new Set(value as string[]);
   } catch {

@@ -1,6 +1,7 @@
-import { copyFile, mkdir, readFile, readdir, unlink } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileDurable } from '../io/durable-write.js';
+import { readRegularText } from '../io/read-regular-file.js';
 import { sha256Hex } from '../json/canonical-json.js';
 import { z } from '../json/zod.js';
 import type { StorePaths } from './store-paths.js';
@@ -41,10 +42,16 @@ export function linkKey(agent: string, file: string): string {
   return `${agent}-${sha256Hex(file).slice(0, 16)}`;
 }
 
+/** A link record larger than this is no record (it is a few hundred bytes). */
+const RECORD_MAX_BYTES = 1024 * 1024;
+
+/** The record of `key`; null when there is none or it is not a regular file holding a record. */
 export async function readLinkRecord(paths: StorePaths, key: string): Promise<LinkRecord | null> {
   try {
     const parsed = linkRecordSchema.safeParse(
-      JSON.parse(await readFile(join(linksDir(paths), `${key}.json`), 'utf8')),
+      JSON.parse(
+        readRegularText(join(linksDir(paths), `${key}.json`), { maxBytes: RECORD_MAX_BYTES }),
+      ),
     );
     return parsed.success ? parsed.data : null;
   } catch {

@@ -68,12 +68,14 @@ export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
 export async function readTextNoFollow(real: string): Promise<TextRead> {
   let fd: number;
   try {
-    fd = openSync(real, constants.O_RDONLY | constants.O_NOFOLLOW);
+    // O_NONBLOCK: a FIFO swapped in after locateInside looked is opened at once, then refused.
+    fd = openSync(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
     return { ok: false, reason: `cannot open it (${errorCode(error)})` };
   }
   try {
     const info = fstatSync(fd);
+    if (!info.isFile()) return { ok: false, reason: 'it is not a regular file' };
     if (info.size > MAX_DOCUMENT_BYTES) {
       return {
         ok: false,

@@ -1,5 +1,6 @@
-import { closeSync, fstatSync, futimesSync, openSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, readdir, stat, unlink } from 'node:fs/promises';
+import { closeSync, fstatSync, futimesSync } from 'node:fs';
+import { mkdir, readdir, stat, unlink } from 'node:fs/promises';
+import { openRegularFile, readOpenedFile, readRegularText } from '../io/read-regular-file.js';
 import { join } from 'node:path';
 import { writeFileDurable } from '../io/durable-write.js';
 import { sha256Hex } from '../json/canonical-json.js';
@@ -28,6 +29,13 @@ const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 /** A pin unused this long belongs to a session that ended without SessionEnd: it is collected. */
 export const PIN_STALE_MS = 7 * 24 * 60 * 60_000;
 
+/**
+ * A pin larger than this is not read (it is a few kilobytes). Like every file of the store, a pin
+ * is read only when it is a regular file and not a symlink (io/read-regular-file.ts); anything else
+ * is no pin, and the session is pinned afresh.
+ */
+const PIN_MAX_BYTES = 16 * 1024 * 1024;
+
 /** A pin in use is touched at most this often, so staleness needs no write per event. */
 const TOUCH_EVERY_MS = 60 * 60_000;
 
@@ -39,12 +47,12 @@ const TOUCH_EVERY_MS = 60 * 60_000;
 export function readPin(paths: StorePaths, sessionId: string, now = Date.now()): SessionPin | null {
   let fd: number;
   try {
-    fd = openSync(pinFile(paths, sessionId), 'r');
+    fd = openRegularFile(pinFile(paths, sessionId), { maxBytes: PIN_MAX_BYTES });
   } catch {
     return null;
   }
   try {
-    const text = readFileSync(fd, 'utf8');
+    const text = readOpenedFile(fd, pinFile(paths, sessionId), PIN_MAX_BYTES).toString('utf8');
     if (now - fstatSync(fd).mtimeMs > TOUCH_EVERY_MS) futimesSync(fd, now / 1000, now / 1000);
     const pin = parsePin(JSON.parse(text));
     return pin !== null && pin.sessionId === sessionId ? pin : null;
@@ -77,7 +85,8 @@ export async function listPins(
   for (const name of names.filter((n) => n.endsWith('.json'))) {
     const file = join(sessionsDir(paths), name);
     try {
-      const [text, info] = await Promise.all([readFile(file, 'utf8'), stat(file)]);
+      const text = readRegularText(file, { maxBytes: PIN_MAX_BYTES });
+      const info = await stat(file);
       const pin = parsePin(JSON.parse(text));
       if (pin !== null) found.push({ pin, file, usedAt: info.mtimeMs });
     } catch {

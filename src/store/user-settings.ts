@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { diagnostic, type Diagnostic } from '../hooks/diagnostic.js';
 import { describeValue, isPlainObject } from '../json/describe-value.js';
 import { parseJson } from '../json/parse-json.js';
+import { errnoCode } from '../io/fs-error.js';
+import { readFailureReason, readRegularText } from '../io/read-regular-file.js';
 import type { StorePaths } from './store-paths.js';
 
 /** What the user's `<config>/settings.json` asks for (registry.md D1: settings go in config). */
@@ -24,6 +25,8 @@ export interface UserSettings {
 
 const NONE: UserSettings = { passEnv: [], log: { enabled: true, text: false }, diagnostics: [] };
 const MISSING_CODES = new Set(['ENOENT', 'ENOTDIR']);
+/** A settings file larger than this is not read (it is a few hundred bytes). */
+const SETTINGS_MAX_BYTES = 1024 * 1024;
 
 /** `<config>/settings.json`. */
 export function settingsFile(paths: StorePaths): string {
@@ -32,19 +35,21 @@ export function settingsFile(paths: StorePaths): string {
 
 /**
  * Reads the settings once, synchronously (a dispatch about to start its handlers reads it; it is
- * one small file). A file that cannot be read, is not strict JSON or has a wrong `env.pass` is
- * not used at all: nothing is passed through (secrets stay removed) and one `config_read_failed`
- * says why. Keys other than `env.pass` are left for other settings. Checked by hand rather than
- * with zod, which the linked-agent path never loads.
+ * one small file). A file that cannot be read (or is not a regular file of at most
+ * SETTINGS_MAX_BYTES: a FIFO or a device is never waited on), is not strict JSON or has a wrong
+ * `env.pass` is not used at all: nothing is passed through (secrets stay removed) and one
+ * `config_read_failed` says why. Keys other than `env.pass` are left for other settings. Checked by
+ * hand rather than with zod, which the linked-agent path never loads.
  */
 export function readUserSettings(paths: StorePaths): UserSettings {
   const file = settingsFile(paths);
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    // The user's file, which a dotfiles manager may link: followed, but only to a regular file.
+    text = readRegularText(file, { maxBytes: SETTINGS_MAX_BYTES, followSymlink: true });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
-    return MISSING_CODES.has(code) ? NONE : failed(file, `cannot read ${file}: ${code}`);
+    if (MISSING_CODES.has(errnoCode(error) ?? '')) return NONE;
+    return failed(file, `cannot read ${file}: ${readFailureReason(error)}`);
   }
   const json = parseJson(text, file);
   if (!json.ok)

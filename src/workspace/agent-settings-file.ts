@@ -1,7 +1,8 @@
-import { lstat, mkdir, readFile, realpath, stat, unlink } from 'node:fs/promises';
+import { lstat, mkdir, realpath, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { writeFileDurable } from '../io/durable-write.js';
 import { errnoCode, toStoreError } from '../io/fs-error.js';
+import { readRegularFile } from '../io/read-regular-file.js';
 
 /**
  * An agent's settings file as `hookpm link` reads and writes it. `path` is where the agent looks;
@@ -17,13 +18,25 @@ export interface SettingsFile {
   mode: number | null;
 }
 
+/** An agent's settings file larger than this is refused (they are a few kilobytes). */
+export const SETTINGS_FILE_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Reads the settings file at `path`, following its symlinks to a regular file of at most
+ * SETTINGS_FILE_MAX_BYTES: a FIFO, a device or a directory there is refused (E_IO), never waited
+ * on or read without end.
+ */
 export async function readSettingsFile(path: string): Promise<SettingsFile> {
   const target = await realpath(path).catch((error: unknown) => {
     if (errnoCode(error) === 'ENOENT') return path;
     throw toStoreError(error, path, 'read');
   });
   try {
-    const [bytes, info] = await Promise.all([readFile(target), stat(target)]);
+    const bytes = readRegularFile(path, {
+      maxBytes: SETTINGS_FILE_MAX_BYTES,
+      followSymlink: true,
+    });
+    const info = await stat(target);
     return { path, target, bytes, mode: info.mode & 0o7777 };
   } catch (error) {
     if (errnoCode(error) === 'ENOENT' && !(await isDanglingLink(path)))

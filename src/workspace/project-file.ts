@@ -1,6 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { sha256Hex } from '../json/canonical-json.js';
 import { errnoCode } from '../io/fs-error.js';
+import { readRegularFile } from '../io/read-regular-file.js';
+import { HOOKS_FILE_MAX_BYTES } from './read-hooks-file.js';
 import { hooksFileIn, realPathOrNull } from './hooks-file-path.js';
 
 /** The project hooks file as seen when trust is checked (engine.md T4, T6). */
@@ -21,7 +22,7 @@ export async function inspectProjectFile(root: string, home: string): Promise<Pr
   const path = hooksFileIn(root);
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(path);
+    bytes = readRegularFile(path, { maxBytes: HOOKS_FILE_MAX_BYTES, followSymlink: true });
   } catch (error) {
     const code = errnoCode(error) ?? '';
     if (MISSING.has(code)) return { path, status: 'missing', sameAsUserFile: false, sha256: null };

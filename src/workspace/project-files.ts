@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readRegularText } from '../io/read-regular-file.js';
 import { join } from 'node:path';
 import { writeFileDurable } from '../io/durable-write.js';
 import { errnoCode, toStoreError } from '../io/fs-error.js';
@@ -90,9 +90,16 @@ export function projectFileWrites(
   return writes;
 }
 
+/** hookpm.json or hookpm.lock larger than this is refused unread (E_IO). */
+const PROJECT_FILE_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * A project file's text, null when missing; E_IO when it is not a regular file (after its
+ * symlinks) of at most PROJECT_FILE_MAX_BYTES: a FIFO or a device is refused, never waited on.
+ */
 function readText(file: string): string | null {
   try {
-    return readFileSync(file, 'utf8');
+    return readRegularText(file, { maxBytes: PROJECT_FILE_MAX_BYTES, followSymlink: true });
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return null;
     throw toStoreError(error, file, 'read');

@@ -1,10 +1,13 @@
-import { readFile } from 'node:fs/promises';
 import { sha256Hex } from '../json/canonical-json.js';
 import { diagnostic, type Diagnostic, type Origin } from '../hooks/diagnostic.js';
 import { parseHooksDocument } from '../hooks/parse-document.js';
 import type { ParsedDocument } from '../hooks/types.js';
 import { parseJson } from '../json/parse-json.js';
 import { errnoCode } from '../io/fs-error.js';
+import { readFailureReason, readRegularFile } from '../io/read-regular-file.js';
+
+/** A hooks file larger than this is refused unread (they are a few kilobytes). */
+export const HOOKS_FILE_MAX_BYTES = 16 * 1024 * 1024;
 
 /** The outcome of reading one hooks document from disk (engine.md S5). */
 export type HooksFileRead =
@@ -34,21 +37,22 @@ const MISSING_CODES = new Set(['ENOENT', 'ENOTDIR']);
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
- * S5: a missing file is nothing; an unreadable file, invalid UTF-8 or invalid JSON is one
- * `config_read_failed` naming the file (and line and column for JSON); a leading BOM is accepted
- * with a warning; in a user or project file each repeated key is a `duplicate_key` warning at its
- * line and column, and the last value is used, as JSON.parse and Python's json read it (so one
- * repeated key never takes a user's guard away). Never throws for file problems.
+ * S5: a missing file is nothing; an unreadable file (or one that is not a regular file of at most
+ * HOOKS_FILE_MAX_BYTES after its symlinks: a FIFO or a device is never waited on), invalid UTF-8 or
+ * invalid JSON is one `config_read_failed` naming the file (and line and column for JSON); a
+ * leading BOM is accepted with a warning; in a user or project file each repeated key is a
+ * `duplicate_key` warning at its line and column, and the last value is used, as JSON.parse and
+ * Python's json read it (so one repeated key never takes a user's guard away). Never throws for
+ * file problems.
  */
 export async function readHooksFile(options: ReadHooksFileOptions): Promise<HooksFileRead> {
   const { file, origin } = options;
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(file);
+    bytes = readRegularFile(file, { maxBytes: HOOKS_FILE_MAX_BYTES, followSymlink: true });
   } catch (error) {
-    const code = errnoCode(error) ?? 'unknown error';
-    if (MISSING_CODES.has(code)) return { status: 'missing' };
-    return failed(file, origin, `cannot read ${file}: ${code}`);
+    if (MISSING_CODES.has(errnoCode(error) ?? '')) return { status: 'missing' };
+    return failed(file, origin, `cannot read ${file}: ${readFailureReason(error)}`);
   }
   let text: string;
   try {

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFailureReason, readRegularFile } from '../io/read-regular-file.js';
 import { join } from 'node:path';
 import { z } from '../json/zod.js';
 import { parseJson } from '../json/parse-json.js';
@@ -26,15 +26,20 @@ export function trustStorePath(home: string): string {
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Parses the store once (STYLE rule 4); never throws. */
+/** A trust store larger than this is refused unread. */
+const TRUST_STORE_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Parses the store once (STYLE rule 4); never throws. Only a regular file (after its symlinks) of
+ * at most TRUST_STORE_MAX_BYTES is read: a FIFO or a device there is invalid, never waited on.
+ */
 export async function readStore(file: string): Promise<StoreRead> {
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(file);
+    bytes = readRegularFile(file, { maxBytes: TRUST_STORE_MAX_BYTES, followSymlink: true });
   } catch (error) {
-    const code = errnoCode(error) ?? 'unknown error';
-    if (code === 'ENOENT') return { status: 'missing' };
-    return { status: 'invalid', reason: `it cannot be read: ${code}` };
+    if (errnoCode(error) === 'ENOENT') return { status: 'missing' };
+    return { status: 'invalid', reason: `it cannot be read: ${readFailureReason(error)}` };
   }
   let text: string;
   try {

@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { lstatSync, symlinkSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -296,6 +297,37 @@ describe.runIf(process.platform === 'linux')('a recorded pid that is alive (Linu
       sleeper.kill('SIGKILL');
     }
   });
+
+  it("D3: a lock naming a live unrelated process (this test's own pid, with a start time that is not its own) is taken over at once", async () => {
+    const { lock } = await newCase('own-pid');
+    const own = processStartOf(process.pid) as string;
+    await plant(lock, { pid: process.pid, processStart: `${own}1`, token: 'abadcafeabadcafe' });
+    const started = Date.now();
+    const release = await acquireLock(lock, { waitMs: 5000 });
+    expect(Date.now() - started).toBeLessThan(1000);
+    const record = JSON.parse(await readFile(lock, 'utf8')) as Record<string, unknown>;
+    expect(record).toMatchObject({ pid: process.pid, processStart: own });
+    expect(record['token']).not.toBe('abadcafeabadcafe');
+    await release();
+  });
+
+  it.each([
+    ['a FIFO', (lock: string) => expect(spawnSync('mkfifo', [lock]).status).toBe(0)],
+    ['a symlink to /dev/zero', (lock: string) => symlinkSync('/dev/zero', lock)],
+  ])(
+    'D3, D7: a lock file that is %s (no lock hookpm makes) is replaced at once, never read',
+    async (_, make) => {
+      const { lock } = await newCase(`odd-${_.length}`);
+      await mkdir(join(lock, '..'), { recursive: true });
+      make(lock);
+      const started = Date.now();
+      const release = await acquireLock(lock, { waitMs: 5000 });
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(lstatSync(lock).isFile()).toBe(true);
+      expect(JSON.parse(await readFile(lock, 'utf8'))).toMatchObject({ pid: process.pid });
+      await release();
+    },
+  );
 
   it('D3: a lock whose live pid has the recorded start time is held: E_LOCKED, and the lock file is byte-identical', async () => {
     const { lock } = await newCase('held');

@@ -75,13 +75,13 @@ describe('settings.json: variables passed through X5 (registry.md D1, engine.md 
     },
   );
 
-  it('X5 (fail closed): a settings.json that cannot be read (a directory: EISDIR) passes nothing, with config_read_failed', () => {
+  it('X5 (fail closed): a settings.json that is not a regular file (a directory) passes nothing, with config_read_failed', () => {
     const paths = storeWith();
     mkdirSync(settingsFile(paths), { recursive: true });
     const read = readUserSettings(paths);
     expect(read.passEnv).toEqual([]);
     expect(read.diagnostics).toMatchObject([{ code: 'config_read_failed' }]);
-    expect(read.diagnostics[0]?.message).toContain('EISDIR');
+    expect(read.diagnostics[0]?.message).toContain('it is a directory, not a regular file');
   });
 });
 

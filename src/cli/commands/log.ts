@@ -94,5 +94,6 @@ export function register(program: Command): void {
         });
       const { formatStats } = await import('../render/render-log.js');
       printLine(formatStats(stats));
+      if (read.damaged > 0) printLine(`(${read.damaged} damaged line(s) skipped)`);
     });
 }

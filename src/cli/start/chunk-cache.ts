@@ -1,4 +1,15 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Script } from 'node:vm';
 
@@ -94,10 +105,21 @@ function writeCaches(bundleDir: string, dir: string, fresh: Array<[string, Scrip
   }
 }
 
+/**
+ * The cached data at `path`, or undefined: missing, or not a regular file (a symlink, a FIFO, a
+ * device there is never followed, waited on or read; io/read-regular-file.ts has the same rule,
+ * inlined here to keep the start-up path to its own module).
+ */
 function readIfPresent(path: string): Buffer | undefined {
+  let fd: number | undefined;
   try {
-    return readFileSync(path);
+    fd = openSync(path, READ_CACHE);
+    return fstatSync(fd).isFile() ? readFileSync(fd) : undefined;
   } catch {
     return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
+
+const READ_CACHE = constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOFOLLOW ?? 0);

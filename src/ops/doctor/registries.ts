@@ -1,8 +1,12 @@
-import { readFile } from 'node:fs/promises';
+import { readRegularFile } from '../../io/read-regular-file.js';
 import { fileURLToPath } from 'node:url';
 import { isHookpmError } from '../../errors.js';
 import { parseJson } from '../../json/parse-json.js';
-import { INDEX_CACHE_VERSION, indexCacheFile } from '../../registry/indexes/cache-index.js';
+import {
+  INDEX_CACHE_MAX_BYTES,
+  INDEX_CACHE_VERSION,
+  indexCacheFile,
+} from '../../registry/indexes/cache-index.js';
 import { INDEX_MAX_BYTES } from '../../registry/http/fetch-options.js';
 import { parseIndex } from '../../registry/indexes/index-schema.js';
 import type { LoadIndexOptions } from '../../registry/indexes/load-index.js';
@@ -125,7 +129,12 @@ function checkIndexText(text: string, where: string): Outcome {
 
 /** The cached copy (registry/indexes/cache-index.ts format): present, of this URL (when known), and a valid index. */
 async function readCache(file: string, url: string | null): Promise<Outcome> {
-  const bytes = await readFile(file).catch(() => null);
+  let bytes: Buffer | null;
+  try {
+    bytes = readRegularFile(file, { maxBytes: INDEX_CACHE_MAX_BYTES });
+  } catch {
+    bytes = null;
+  }
   if (bytes === null) return { ok: false, reason: `no cached index (${file})`, hint: null };
   const newline = bytes.indexOf(10);
   const head = newline === -1 ? null : parseOrNull(bytes.toString('utf8', 0, newline));

@@ -1,6 +1,8 @@
-import { readFile, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { errnoCode } from '../../io/fs-error.js';
+import { readFailureReason } from '../../io/read-regular-file.js';
+import { readStateBytes } from '../../store/state/read-state-bytes.js';
 import { pluginsDir, stateFile } from '../../store/paths.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { STATE_VERSION, emptyState, type State } from '../../store/state/state-schema.js';
@@ -22,13 +24,14 @@ export async function readStateForDoctor(paths: StorePaths): Promise<StateRead> 
   const file = stateFile(paths);
   let bytes: Buffer;
   try {
-    bytes = await readFile(file);
+    bytes = readStateBytes(file);
   } catch (error) {
-    const code = errnoCode(error) ?? 'EIO';
-    if (code === 'ENOENT') return { status: 'valid', state: emptyState(), missing: true };
-    const check = problem('state', 'error', `the state file ${file} cannot be read (${code})`, {
+    if (errnoCode(error) === 'ENOENT')
+      return { status: 'valid', state: emptyState(), missing: true };
+    const why = readFailureReason(error);
+    const check = problem('state', 'error', `the state file ${file} cannot be read (${why})`, {
       code: 'state_unreadable',
-      fix: `Make ${file} readable by this user (commands fail with E_STATE_CORRUPT or E_STORE_READONLY until it is).`,
+      fix: `Make ${file} a regular file readable by this user (commands fail with E_IO, E_STATE_CORRUPT or E_STORE_READONLY until it is).`,
     });
     return { status: 'unusable', check };
   }

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readRegularFile } from '../../io/read-regular-file.js';
 import type { AgentId } from '../../agents/agent.js';
 import { applyUnlink, linkHandlersOf } from '../../agents/link-edit.js';
 import { sha256Hex } from '../../json/canonical-json.js';
@@ -11,7 +11,11 @@ import {
 } from '../../store/link-records.js';
 import { withStoreLock } from '../../store/state/state.js';
 import type { StorePaths } from '../../store/store-paths.js';
-import { removeSettingsFile, writeSettingsFile } from '../../workspace/agent-settings-file.js';
+import {
+  SETTINGS_FILE_MAX_BYTES,
+  removeSettingsFile,
+  writeSettingsFile,
+} from '../../workspace/agent-settings-file.js';
 import { assertWriteInside } from '../../workspace/inside-root.js';
 import { linkTarget, type LinkScope } from '../steps/links/link-target.js';
 import {
@@ -94,5 +98,10 @@ async function restorable(
   if (record === null || !record.restorable || read.file.bytes === null) return null;
   if (sha256Hex(read.file.bytes) !== record.writtenSha256) return null;
   if (record.before === null) return 'no file';
-  return readFile(record.before).catch(() => null);
+  try {
+    // The backup hookpm made: a regular file, never read through a symlink.
+    return readRegularFile(record.before, { maxBytes: SETTINGS_FILE_MAX_BYTES });
+  } catch {
+    return null;
+  }
 }

@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { readFailureReason, readRegularText } from '../../io/read-regular-file.js';
+import { INDEX_MAX_BYTES } from '../../registry/http/fetch-options.js';
 import { basename, dirname, join } from 'node:path';
 import { diagnostic, type Diagnostic } from '../../hooks/diagnostic.js';
 import type { EventName } from '../../hooks/events.js';
@@ -39,9 +41,12 @@ export function isMarketplacePath(path: string, pathKind: string): boolean {
 export async function validateMarketplace(path: string): Promise<KindFindings> {
   const file = (await stat(path)).isFile() ? path : join(path, MARKETPLACE_FILE);
   const shown = basename(dirname(file)) === '.claude-plugin' ? MARKETPLACE_FILE : basename(file);
-  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => error);
-  if (typeof text !== 'string') {
-    const message = `${file}: cannot read the marketplace: ${text.code ?? text.message}`;
+  let text: string;
+  try {
+    // A FIFO or a device given as the catalog is refused at once (registry.md D7).
+    text = readRegularText(file, { maxBytes: INDEX_MAX_BYTES, followSymlink: true });
+  } catch (error) {
+    const message = `${file}: cannot read the marketplace: ${readFailureReason(error)}`;
     return {
       events: [],
       diagnostics: [diagnostic('invalid_marketplace', 'error', message, { path: file })],

@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { readFailureReason, readRegularText } from '../../io/read-regular-file.js';
+import { INDEX_MAX_BYTES } from '../../registry/http/fetch-options.js';
 import { basename, join } from 'node:path';
 import { isHookpmError } from '../../errors.js';
 import { diagnostic } from '../../hooks/diagnostic.js';
@@ -31,8 +33,13 @@ export async function validateRegistryDir(path: string): Promise<KindFindings> {
       }),
     ],
   });
-  const text = await readFile(file, 'utf8').catch(() => null);
-  if (text === null) return fail(`${file}: cannot be read`);
+  let text: string;
+  try {
+    // A FIFO or a device given as the index is refused at once (registry.md D7), never waited on.
+    text = readRegularText(file, { maxBytes: INDEX_MAX_BYTES, followSymlink: true });
+  } catch (error) {
+    return fail(`${file}: cannot be read (${readFailureReason(error)})`);
+  }
   const json = parseJson(text, 'index.json');
   if (!json.ok)
     return fail(`index.json:${json.line}:${json.column}: invalid JSON: ${json.message}`);

@@ -12,12 +12,14 @@
  * half a second for 10,000 plugins, which `hookpm search` must not pay. A file that fails the
  * envelope check (truncated, another format, another location) counts as absent.
  */
-import { readFileSync } from 'node:fs';
+import { constants } from 'node:fs';
 import { mkdir, open, rm } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isPlainObject } from '../../json/describe-value.js';
 import { toStoreError } from '../../io/fs-error.js';
+import { readRegularFile } from '../../io/read-regular-file.js';
+import { INDEX_MAX_BYTES } from '../http/fetch-options.js';
 import type { RegistryIndex } from './index-schema.js';
 import type { IndexSummary } from './index-summary.js';
 import type { ExcludedEntry } from '../marketplace/marketplace-schema.js';
@@ -59,7 +61,17 @@ export async function readCachedHead(
   return bytes === null ? null : headOf(bytes, bytes.length, url);
 }
 
-/** The whole cached copy (both lines, from one read), or null. */
+/**
+ * A cached copy larger than this is not read: the index is at most INDEX_MAX_BYTES, and its
+ * summary is smaller than the index.
+ */
+export const INDEX_CACHE_MAX_BYTES = 4 * INDEX_MAX_BYTES;
+const CACHE_READ = constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOFOLLOW ?? 0);
+
+/**
+ * The whole cached copy (both lines, from one read), or null; null too for a file that is not a
+ * regular file (a symlink, a FIFO, a device) of at most INDEX_CACHE_MAX_BYTES.
+ */
 export async function readCachedIndex(
   cacheDir: string,
   registry: string,
@@ -67,7 +79,9 @@ export async function readCachedIndex(
 ): Promise<CachedIndex | null> {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(indexCacheFile(cacheDir, registry));
+    bytes = readRegularFile(indexCacheFile(cacheDir, registry), {
+      maxBytes: INDEX_CACHE_MAX_BYTES,
+    });
   } catch {
     return null;
   }
@@ -127,7 +141,9 @@ function headOf(bytes: Buffer, end: number, url: string): CachedHead | null {
 async function readFirstLine(file: string): Promise<Buffer | null> {
   let handle: FileHandle | undefined;
   try {
-    handle = await open(file, 'r');
+    // Never through a symlink, never waiting on a FIFO; only a regular file is read.
+    handle = await open(file, CACHE_READ);
+    if (!(await handle.stat()).isFile()) return null;
     const chunks: Buffer[] = [];
     let size = 1 << 20;
     for (;;) {

@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { errnoCode } from '../../io/fs-error.js';
 import { stateFile } from '../home-paths.js';
 import type { StorePaths } from '../store-paths.js';
 import type { State } from './state-schema.js';
 import { findKeyProblem } from './state-keys.js';
+import { readStateBytes } from './read-state-bytes.js';
 
 /**
  * Reads the state for read-only commands that must start fast (`hookpm list`, STYLE "Start-up
@@ -18,7 +18,7 @@ import { findKeyProblem } from './state-keys.js';
 export async function readStateFast(paths: StorePaths): Promise<State> {
   let text: string | undefined;
   try {
-    text = readFileSync(stateFile(paths), 'utf8');
+    text = readStateBytes(stateFile(paths)).toString('utf8');
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return { version: 1, registries: {}, plugins: {} };
   }

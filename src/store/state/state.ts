@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { HookpmError } from '../../errors.js';
@@ -12,6 +12,7 @@ import type { StorePaths } from '../store-paths.js';
 import { STATE_VERSION, emptyState, stateSchema } from './state-schema.js';
 import type { State } from './state-schema.js';
 import { findKeyProblem } from './state-keys.js';
+import { readStateBytes } from './read-state-bytes.js';
 
 /**
  * The last state document read and the state it parsed to: a command reads the state before it
@@ -28,7 +29,7 @@ export async function readState(paths: StorePaths): Promise<State> {
   const file = stateFile(paths);
   let bytes: Buffer;
   try {
-    bytes = readFileSync(file);
+    bytes = readStateBytes(file);
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return emptyState();
     throw toStoreError(error, file, 'read');

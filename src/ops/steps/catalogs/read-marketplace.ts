@@ -1,4 +1,5 @@
-import { readFile, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
+import { readRegularText } from '../../../io/read-regular-file.js';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HookpmError } from '../../../errors.js';
@@ -101,7 +102,7 @@ async function readLocal(path: string, shown: string): Promise<ReadMarketplace> 
   const file = info?.isFile() === true ? path : join(path, MARKETPLACE_FILE);
   const parent = dirname(file);
   const root = basename(parent) === '.claude-plugin' ? dirname(parent) : parent;
-  const text = await readFile(file, 'utf8').catch(() => null);
+  const text = readMarketplaceText(file);
   if (text === null) {
     throw new HookpmError(
       'E_NOT_FOUND',
@@ -136,7 +137,7 @@ async function readClone(
       env: opts.env,
     });
     const file = join(dest, MARKETPLACE_FILE);
-    const text = await readFile(file, 'utf8').catch(() => null);
+    const text = readMarketplaceText(file);
     if (text === null) {
       throw new HookpmError(
         'E_NOT_FOUND',
@@ -180,5 +181,17 @@ function urlPathname(location: string): string {
     return new URL(location).pathname;
   } catch {
     return '';
+  }
+}
+
+/**
+ * The catalog's text; null when it is missing, unreadable, or not a regular file (after its
+ * symlinks) of at most INDEX_MAX_BYTES: a FIFO or a device is never waited on.
+ */
+function readMarketplaceText(file: string): string | null {
+  try {
+    return readRegularText(file, { maxBytes: INDEX_MAX_BYTES, followSymlink: true });
+  } catch {
+    return null;
   }
 }

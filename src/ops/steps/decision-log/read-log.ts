@@ -1,7 +1,8 @@
 import { HookpmError } from '../../../errors.js';
-import { isPlainObject } from '../../../json/describe-value.js';
 import { readDispatchLog } from '../../../store/dispatch-log.js';
 import type { StorePaths } from '../../../store/store-paths.js';
+import { readFailureReason, isRefusedFile } from '../../../io/read-regular-file.js';
+import { checkLogLine } from './check-log-line.js';
 import { ranHandlers, type LoggedDispatch } from './dispatch-line.js';
 
 /** Which dispatches `hookpm log` and `hookpm stats` look at. */
@@ -22,8 +23,9 @@ export interface ReadLog {
 }
 
 /**
- * Parses log text: one entry per line that is a JSON object of version 1; anything else counts as
- * damaged and is skipped, so a line a full disk cut short never hides the rest.
+ * Parses log text: one entry per line that is a JSON object of version 1 with the fields of a log
+ * entry (check-log-line.ts); anything else counts as damaged and is skipped, so a line a full disk
+ * cut short, or one edited by hand, never hides the rest or stops `log` and `stats`.
  */
 export function parseLogText(text: string): ReadLog {
   const entries: LoggedDispatch[] = [];
@@ -38,15 +40,12 @@ export function parseLogText(text: string): ReadLog {
 }
 
 function parseEntry(line: string): LoggedDispatch | null {
-  let value: unknown;
   try {
-    value = JSON.parse(line);
+    return checkLogLine(JSON.parse(line));
   } catch {
+    // Not JSON, or nested past what the parser takes.
     return null;
   }
-  if (!isPlainObject(value) || value['v'] !== 1 || !Array.isArray(value['runs'])) return null;
-  if (typeof value['time'] !== 'string' || typeof value['event'] !== 'string') return null;
-  return value as unknown as LoggedDispatch;
 }
 
 /** Whether `entry` passes `filter`. */
@@ -66,14 +65,18 @@ export function isPlugin(id: string, wanted: string): boolean {
   return id === wanted || (!wanted.includes('@') && id.startsWith(`${wanted}@`));
 }
 
-/** Both generations of the log, filtered; E_IO when a log file exists but cannot be read. */
+/**
+ * Both generations of the log, filtered; E_IO when a log file exists but cannot be read, or is not
+ * a regular file (a symlink, a FIFO, a device: refused at once, store/dispatch-log.ts).
+ */
 export function readLog(paths: StorePaths, filter: LogFilter = {}): ReadLog {
   let text: string;
   try {
     text = readDispatchLog(paths);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? String(error);
-    throw new HookpmError('E_IO', `cannot read the decision log in ${paths.data}: ${code}`, {
+    if (isRefusedFile(error)) throw error;
+    const why = readFailureReason(error);
+    throw new HookpmError('E_IO', `cannot read the decision log in ${paths.data}: ${why}`, {
       hint: 'Check the permissions of <data>/log/dispatch.jsonl.',
     });
   }

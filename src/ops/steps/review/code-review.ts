@@ -1,4 +1,5 @@
-import { lstat, readFile } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
+import { readRegularFile } from '../../../io/read-regular-file.js';
 import { join } from 'node:path';
 import {
   CODE_DIFF_LIMITS,
@@ -126,7 +127,8 @@ async function bytesOf(root: string, file: RoledFile | null): Promise<FileBytes>
   const full = join(root, file.path);
   try {
     if ((await lstat(full)).size > CODE_DIFF_LIMITS.bytesPerFile) return 'too-large';
-    return await readFile(full);
+    // Not through a link, and never waiting on a FIFO swapped in since it was listed.
+    return readRegularFile(full, { maxBytes: CODE_DIFF_LIMITS.bytesPerFile });
   } catch {
     // Gone since it was listed: shown without its text.
     return null;
