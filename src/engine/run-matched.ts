@@ -42,6 +42,7 @@ export async function runMatched(call: Invocation): Promise<DispatchResult> {
     env: filterEnvironment(opts.env ?? process.env, opts.passEnv),
     ...(opts.passEnv === undefined ? {} : { passEnv: opts.passEnv }),
     ...(opts.signal === undefined ? {} : { signal: opts.signal }),
+    ...(opts.deadline === undefined ? {} : { deadline: opts.deadline }),
   };
   // X1: all start now; Promise.all keeps configuration order whatever order they finish in.
   const runs = await Promise.all(call.matched.map((handler) => runHandler(handler, runOptions)));
@@ -52,10 +53,12 @@ export async function runMatched(call: Invocation): Promise<DispatchResult> {
     continuationCount,
     stopHookActive: payload['stop_hook_active'] === true,
   });
+  if (opts.notes !== undefined) result.diagnostics.unshift(...opts.notes);
   if (opts.log !== undefined) {
     try {
       const decisions = parsed.map(({ output }) => runDecision(output, event));
-      opts.log({ event, startedAt, sessionId, payload, runs, decisions, result });
+      const notes = opts.notes === undefined ? {} : { notes: opts.notes };
+      opts.log({ event, startedAt, sessionId, payload, runs, decisions, result, ...notes });
     } catch {
       // The log never fails a dispatch (docs/guides/decision-log.md).
     }
