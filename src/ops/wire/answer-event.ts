@@ -71,7 +71,8 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
     payload,
     cwd: where.forPin,
   });
-  const { cwd, notes } = where.resolve(pin.projectRoot);
+  // An event without a session id has no session to fall back on, only the pin of the moment.
+  const { cwd, notes } = where.resolve(pin.sessionId === '' ? undefined : pin.projectRoot);
   const projectDir = options.env[CLAUDE_PROJECT_DIR] || (await findProjectRoot(cwd));
   let snapshot = buildSnapshot({ projectDir, sources: pin.sources, id: pin.snapshotId });
   // Q6 for the plugins about to run; a tampered one is left out before anything runs.
