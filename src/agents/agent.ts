@@ -13,7 +13,7 @@ export function isAgentId(value: string): value is AgentId {
  * The agent's deadline for one linked event, in seconds, when `hookpm link --timeout` names none
  * (and for a link written without `--deadline`): the longest engine default
  * (docs/reference/rules/engine.md#events). Claude Code's own default is 60 s, Gemini CLI's
- * 60,000 ms. Under `wire`, every handler ends before it (docs/reference/rules/cli.md#linked-events).
+ * 60,000 ms. Under `wire`, every handler ends before it (docs/reference/rules/cli.md#w1).
  */
 export const LINK_TIMEOUT_SEC = 600;
 
@@ -57,7 +57,7 @@ export interface Agent {
   eventsNotLinked: readonly string[];
   /** Keys under `hooks` that are the agent's settings, not events (Gemini CLI's `disabled`, ...). */
   hooksConfigKeys: readonly string[];
-  /** The agent's unit of a handler's `timeout`, per second: 1 (seconds), 1000 (Gemini CLI's ms). */
+  /** The agent's `timeout` units per second: 1 (seconds), 1000 (Gemini CLI: ms). */
   timeoutPerSecond: number;
   /**
    * Seconds: the agent's own caps of a handler's timeout on some events (by the names in its

@@ -5,7 +5,7 @@ import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { writeClaudePlugin } from '../helpers/claude-plugin.js';
 import { FORCE_PUSH, GUARD, GUARD_REASON } from '../helpers/linked-agent.js';
 
-// docs/reference/rules/cli.md#linked-events: a payload whose `cwd` cannot be used (absent, not a
+// docs/reference/rules/cli.md#w2: a payload whose `cwd` cannot be used (absent, not a
 // string, not absolute, gone, a file) runs its handlers in the project root the session was pinned
 // for (else where the agent started hookpm, else the home), says why (`cwd_unusable`, on stderr and
 // in the decision log), and guards still decide.
@@ -50,8 +50,8 @@ async function wire(body: string, cwd = ws.repo) {
   return { out, stderr: run.stderr };
 }
 
-describe('a payload cwd hookpm cannot use (cli.md linked events)', () => {
-  it('linked events: absent, not a string, relative, gone, a file: the guard still denies, and handlers run in the project root the session was pinned for, with cwd_unusable on stderr', async () => {
+describe('a payload cwd hookpm cannot use (cli.md W2)', () => {
+  it('W2: absent, not a string, relative, gone, a file: the guard still denies, and handlers run in the project root the session was pinned for, with cwd_unusable on stderr', async () => {
     await ok(['install', GUARD, '--yes']);
     await ok(['install', await wherePlugin(), '--yes']);
     const sub = join(ws.repo, 'src', 'deep');
@@ -78,7 +78,7 @@ describe('a payload cwd hookpm cannot use (cli.md linked events)', () => {
     }
   });
 
-  it('linked events: a cwd removed mid-session (the first event after it) still gets the deny, and the decision log says why', async () => {
+  it('W2: a cwd removed mid-session (the first event after it) still gets the deny, and the decision log says why', async () => {
     await ok(['install', GUARD, '--yes']);
     const work = join(ws.repo, 'worktree');
     await mkdir(work);
@@ -98,7 +98,7 @@ describe('a payload cwd hookpm cannot use (cli.md linked events)', () => {
     expect(await ok(['log'])).toContain('cwd_unusable: the payload');
   });
 
-  it('linked events: `reload --session` keeps the project root the session was pinned for', async () => {
+  it('W2: `reload --session` keeps the project root the session was pinned for', async () => {
     await ok(['install', await wherePlugin(), '--yes']);
     await wire(payload('s3', 'SessionStart', { cwd: ws.repo, source: 'startup' }));
     await ok(['reload', '--session', 's3']);
@@ -106,7 +106,7 @@ describe('a payload cwd hookpm cannot use (cli.md linked events)', () => {
     expect(out.hookSpecificOutput.additionalContext).toBe(`ran in ${ws.repo}`);
   });
 
-  it('linked events: with no session to fall back on, handlers run where the agent started hookpm', async () => {
+  it('W2: with no session to fall back on, handlers run where the agent started hookpm', async () => {
     await ok(['install', GUARD, '--yes']);
     await ok(['install', await wherePlugin(), '--yes']);
     const agentDir = join(ws.home, 'agent-cwd');

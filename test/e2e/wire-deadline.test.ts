@@ -7,7 +7,7 @@ import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { writeClaudePlugin } from '../helpers/claude-plugin.js';
 import { printsJson } from '../ops/dispatch-helpers.js';
 
-// docs/reference/rules/cli.md#linked-events: `hookpm link <agent> --timeout <s>` writes the agent's
+// docs/reference/rules/cli.md#w1: `hookpm link <agent> --timeout <s>` writes the agent's
 // deadline for hookpm's handler, in the agent's unit and on the command line (`wire --deadline`),
 // and under `wire` every plugin handler ends before it, so that hookpm answers with what finished.
 // The handlers are run as the agent runs them: the command link wrote, under /bin/sh, payload on
@@ -94,8 +94,8 @@ function asAgent(command: string, stdin: string) {
 
 const claudeFile = () => join(ws.home, '.claude', 'settings.json');
 
-describe('deadlines that fit inside the agent (cli.md linked events)', () => {
-  it("linked events: with an agent deadline of 3 s, a handler of timeout 3600 that hangs is ended and the other handler's deny reaches the agent before the deadline", async () => {
+describe('deadlines that fit inside the agent (cli.md W1)', () => {
+  it("W1: with an agent deadline of 3 s, a handler of timeout 3600 that hangs is ended and the other handler's deny reaches the agent before the deadline", async () => {
     await ok(['install', await hungAndDeny(), '--yes']);
     await ok(['link', 'claude', '--timeout', '3']);
     const handler = await linked(claudeFile(), 'PreToolUse');
@@ -111,7 +111,7 @@ describe('deadlines that fit inside the agent (cli.md linked events)', () => {
     expect(run.stderr).toMatch(/timeout: ended at the host's deadline .*its own 3600s timeout/);
   });
 
-  it('linked events: a handler that ignores SIGTERM is killed after the grace, still before a 3 s deadline', async () => {
+  it('W1: a handler that ignores SIGTERM is killed after the grace, still before a 3 s deadline', async () => {
     await ok(['install', await hungAndDeny("trap '' TERM; sleep 3600"), '--yes']);
     await ok(['link', 'claude', '--timeout', '3']);
     const handler = await linked(claudeFile(), 'PreToolUse');
@@ -120,7 +120,7 @@ describe('deadlines that fit inside the agent (cli.md linked events)', () => {
     expect(JSON.parse(run.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
   });
 
-  it("linked events: Codex's 3 s cap of SessionEnd is the deadline there, whatever --timeout says", async () => {
+  it("W1: Codex's 3 s cap of SessionEnd is the deadline there, whatever --timeout says", async () => {
     await ok(['install', await hungAndDeny(), '--yes']);
     await ok(['link', 'codex'], { CODEX_HOME: join(ws.home, '.codex') });
     const file = join(ws.home, '.codex', 'hooks.json');
@@ -140,14 +140,14 @@ describe('deadlines that fit inside the agent (cli.md linked events)', () => {
     expect(run.stderr).toMatch(/timeout: ended at the host's deadline/);
   });
 
-  it('linked events: a link an earlier hookpm wrote (no --deadline) still answers, with the 600 s deadline it was written with', async () => {
+  it('W1: a link an earlier hookpm wrote (no --deadline) still answers, with the 600 s deadline it was written with', async () => {
     await ok(['install', await hungAndDeny('true'), '--yes']);
     const run = await ws.hookpm(['wire', 'claude'], { stdin: bash('ls') });
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
   });
 
-  it('linked events: a --deadline that is not seconds is told on stderr and the event answered all the same', async () => {
+  it('W1: a --deadline that is not seconds is told on stderr and the event answered all the same', async () => {
     await ok(['install', await hungAndDeny('true'), '--yes']);
     const run = await ws.hookpm(['wire', 'claude', '--deadline', 'soon'], { stdin: bash('ls') });
     expect(run.code).toBe(0);
@@ -156,8 +156,8 @@ describe('deadlines that fit inside the agent (cli.md linked events)', () => {
   });
 });
 
-describe('link --timeout (cli.md linked events)', () => {
-  it('linked events: --timeout is written in each agent’s unit (seconds; Gemini CLI: ms) and on the command line; Codex keeps its SessionEnd cap', async () => {
+describe('link --timeout (cli.md W1)', () => {
+  it('W1: --timeout is written in each agent’s unit (seconds; Gemini CLI: ms) and on the command line; Codex keeps its SessionEnd cap', async () => {
     const env = { CODEX_HOME: join(ws.home, '.codex'), GEMINI_CLI_HOME: ws.home };
     for (const agent of ['claude', 'deepagents', 'codex', 'gemini'])
       await ok(['link', agent, '--timeout', '45'], env);
@@ -178,7 +178,7 @@ describe('link --timeout (cli.md linked events)', () => {
     expect((await linked(files.codex[0], 'Stop')).timeout).toBe(2);
   });
 
-  it('linked events: linking again with another --timeout rewrites the handlers; the default is 600', async () => {
+  it('W1: linking again with another --timeout rewrites the handlers; the default is 600', async () => {
     await ok(['link', 'claude', '--timeout', '30']);
     expect((await linked(claudeFile(), 'Stop')).timeout).toBe(30);
     const again = JSON.parse(await ok(['link', 'claude', '--json'])) as Record<string, unknown>;
@@ -188,7 +188,7 @@ describe('link --timeout (cli.md linked events)', () => {
     expect(handler.command).toContain(' wire claude --deadline 600 ');
   });
 
-  it('linked events: a --timeout that is not whole seconds from 1 to 86400 is E_USAGE and writes nothing', async () => {
+  it('W1: a --timeout that is not whole seconds from 1 to 86400 is E_USAGE and writes nothing', async () => {
     for (const bad of ['0', 'abc', '1.5', '86401', '-3']) {
       const run = await ws.hookpm(['link', 'claude', `--timeout=${bad}`]);
       expect(run.code, bad).toBe(2);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cwdProblem, eventCwd } from '../../src/ops/wire/event-cwd.js';
 import { makeTempDir, removeDir } from './dispatch-helpers.js';
 
-// docs/reference/rules/cli.md#linked-events: where a linked event's handlers run when the payload's
+// docs/reference/rules/cli.md#w2: where a linked event's handlers run when the payload's
 // `cwd` cannot be used.
 
 let dir: string;
@@ -14,13 +14,13 @@ beforeAll(() => {
 afterAll(() => removeDir(dir));
 
 describe('eventCwd', () => {
-  it('linked events: a usable payload cwd is where handlers run and the pin is made for, with no note', () => {
+  it('W2: a usable payload cwd is where handlers run and the pin is made for, with no note', () => {
     const where = eventCwd(dir, '/agent', '/home');
     expect(where.forPin).toBe(dir);
     expect(where.resolve('/pinned')).toEqual({ cwd: dir });
   });
 
-  it("linked events: the pinned root first, then the agent's directory, then the home; each one that went is skipped", async () => {
+  it("W2: the pinned root first, then the agent's directory, then the home; each one that went is skipped", async () => {
     const [root, agent, home] = ['root', 'agent', 'home'].map((n) => join(dir, n)) as [
       string,
       string,
@@ -45,7 +45,7 @@ describe('eventCwd', () => {
     ]);
   });
 
-  it('linked events: what makes a cwd unusable', async () => {
+  it('W2: what makes a cwd unusable', async () => {
     await writeFile(join(dir, 'file'), 'x');
     expect(cwdProblem(undefined)).toBe('the payload has no cwd');
     expect(cwdProblem(null)).toBe("the payload's cwd is null, not a path");

@@ -1,9 +1,9 @@
 import { KILL_GRACE_MS } from '../../engine/process-groups.js';
 
 /**
- * What `hookpm wire` keeps for itself before the agent's deadline (docs/reference/rules/cli.md#linked-events):
- * the kill of engine.md X6 (SIGTERM, the grace, SIGKILL, then at most the grace again for pipes a
- * grandchild holds) and one second to reduce, log and write the answer.
+ * What `hookpm wire` keeps for itself before the agent's deadline
+ * (docs/reference/rules/cli.md#w1): the kill of engine.md X6 (SIGTERM, the grace, SIGKILL, then at
+ * most the grace again for pipes a grandchild holds) and one second to reduce, log and answer.
  */
 export const WIRE_MARGIN_MS = 2 * KILL_GRACE_MS + 1000;
 

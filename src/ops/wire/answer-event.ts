@@ -27,8 +27,8 @@ export interface WireOptions {
   home: string;
   /**
    * The agent's deadline for this handler: `seconds` (`wire --deadline`; null: a link that names
-   * none, LINK_TIMEOUT_SEC) from `startedAt`, a `performance.now()` value (0: this process's start).
-   * Absent: no deadline but each handler's own.
+   * none, LINK_TIMEOUT_SEC) from `startedAt`, a `performance.now()` value (0: this process's
+   * start). Absent: no deadline but each handler's own.
    */
   deadline?: { seconds: number | null; startedAt: number };
 }
@@ -44,7 +44,7 @@ export interface WireOptions {
  * Handlers run in the payload's `cwd`, or where event-cwd.ts says when it cannot be used, with
  * the reason as a note of the dispatch (its result and its log line). With `deadline`, every
  * handler is ended before the agent's deadline (agent-deadline.ts), and hookpm answers with what
- * finished (docs/reference/rules/cli.md#linked-events).
+ * finished (cli.md W1, W2).
  */
 export async function answerWireEvent(options: WireOptions): Promise<WireAnswer> {
   const agent = AGENTS[options.agent];

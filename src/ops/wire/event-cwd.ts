@@ -3,7 +3,7 @@ import { isAbsolute } from 'node:path';
 import { diagnostic, type Diagnostic } from '../../hooks/diagnostic.js';
 import { describeValue } from '../../json/describe-value.js';
 
-/** Where a linked event's handlers run, and the note that says why when not in the payload's cwd. */
+/** Where a linked event's handlers run, and the note that says why when not the payload's cwd. */
 export interface EventCwd {
   /** The directory a new pin of the session is made for (its project's plugins join the pin). */
   forPin: string;
@@ -18,11 +18,11 @@ const FALLBACK_WORDS = [
 ];
 
 /**
- * engine.md X4 for a linked event: handlers run in the payload's `cwd`. When it cannot be used
- * (cwdProblem), they run in the first usable of the project root the session was pinned for, the
- * directory the agent started hookpm in, and the user's home (the home when none is), with a
- * `cwd_unusable` warning naming the problem and the directory; a new pin is made for the first
- * usable of the last two.
+ * docs/reference/rules/cli.md#w2 (engine.md X4 for a linked event): handlers run in the payload's
+ * `cwd`. When it cannot be used (cwdProblem), they run in the first usable of the project root the
+ * session was pinned for, the directory the agent started hookpm in, and the user's home (the home
+ * when none is), with a `cwd_unusable` warning naming the problem and the directory; a new pin is
+ * made for the first usable of the last two.
  */
 export function eventCwd(value: unknown, agentCwd: string, home: string): EventCwd {
   const problem = cwdProblem(value);
