@@ -7,12 +7,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CLAUDE_CODE_VERSION, installClaudeCode, runClaudeTurn } from './claude-code.js';
+import { CLAUDE_CODE_VERSION, commandTurn, installClaudeCode } from './claude-code.js';
 import type { ClaudeTurn } from './claude-code.js';
-import { startFakeMessagesApi } from './fake-messages-api.js';
 import type { FakeMessagesApi } from './fake-messages-api.js';
 import { GIT, requireTool } from '../helpers/system-package.js';
-import { expectCleanTurn } from '../helpers/agent-process.js';
 
 const TURN_MS = 60_000;
 const EVENTS = [
@@ -127,18 +125,16 @@ async function turn(
   /** null: no --allowedTools (a default parameter would take undefined for ['Bash']). */
   allowedTools: string[] | null = ['Bash'],
 ): Promise<{ api: FakeMessagesApi; run: ClaudeTurn; result: Result }> {
-  const api = await startFakeMessagesApi({ toolCommand, maxToolCalls: 3 });
-  apis.push(api);
-  const run = await runClaudeTurn({
+  const { api, run } = await commandTurn({
+    toolCommand,
+    maxToolCalls: 3,
+    apis,
     home: ws.home,
     cwd: ws.repo,
-    baseUrl: api.url,
-    prompt: 'Run the command.',
     binary,
     timeoutMs: TURN_MS - 10_000,
     ...(allowedTools ? { allowedTools } : {}),
   });
-  expectCleanTurn(run);
   return { api, run, result: run.result as Result };
 }
 

@@ -60,7 +60,13 @@
 //   command: "<hook command>": r'; the next Stop payload has stop_hook_active: true.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { cachedAgentInstaller, runAgentProcess, type AgentTurn } from '../helpers/agent-process.js';
+import {
+  cachedAgentInstaller,
+  expectCleanTurn,
+  runAgentProcess,
+  type AgentTurn,
+} from '../helpers/agent-process.js';
+import { startFakeMessagesApi, type FakeMessagesApi } from './fake-messages-api.js';
 
 export const CLAUDE_CODE_VERSION = '2.1.332';
 
@@ -139,4 +145,24 @@ function parseResult(stdout: string): unknown {
   } catch {
     return null;
   }
+}
+
+/**
+ * One `-p` turn in which the model (a fresh fake Messages API, added to `apis` for the caller to
+ * close) asks to run `toolCommand` as a Bash call, up to `maxToolCalls` times, on the prompt "Run
+ * the command.". Fails the test unless Claude Code ended the turn cleanly (expectCleanTurn).
+ */
+export async function commandTurn(
+  opts: Omit<ClaudeTurnOptions, 'baseUrl' | 'prompt'> & {
+    toolCommand: string;
+    maxToolCalls: number;
+    apis: FakeMessagesApi[];
+  },
+): Promise<{ api: FakeMessagesApi; run: ClaudeTurn }> {
+  const { toolCommand, maxToolCalls, apis, ...turn } = opts;
+  const api = await startFakeMessagesApi({ toolCommand, maxToolCalls });
+  apis.push(api);
+  const run = await runClaudeTurn({ ...turn, baseUrl: api.url, prompt: 'Run the command.' });
+  expectCleanTurn(run);
+  return { api, run };
 }

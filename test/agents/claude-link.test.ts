@@ -4,10 +4,9 @@
 // fails to stop them: `git push --force origin main` in a repository without remotes, and `echo`.
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { installClaudeCode, runClaudeTurn } from './claude-code.js';
-import { startFakeMessagesApi, type FakeMessagesApi } from './fake-messages-api.js';
+import { commandTurn, installClaudeCode } from './claude-code.js';
+import type { FakeMessagesApi } from './fake-messages-api.js';
 import { FORCE_PUSH, GUARD_REASON, useLinkedAgent } from '../helpers/linked-agent.js';
-import { expectCleanTurn } from '../helpers/agent-process.js';
 
 interface Result {
   session_id: string;
@@ -26,18 +25,16 @@ afterEach(async () => {
 });
 
 async function turn(toolCommand: string) {
-  const api = await startFakeMessagesApi({ toolCommand, maxToolCalls: 2 });
-  apis.push(api);
-  const run = await runClaudeTurn({
+  const { api, run } = await commandTurn({
+    toolCommand,
+    maxToolCalls: 2,
+    apis,
     home: claude.home,
     cwd: claude.repo,
-    baseUrl: api.url,
-    prompt: 'Run the command.',
     binary: claude.binary,
     allowedTools: ['Bash'],
     timeoutMs: 50_000,
   });
-  expectCleanTurn(run);
   return { results: api.toolResults(), result: run.result as Result };
 }
 

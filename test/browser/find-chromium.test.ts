@@ -5,10 +5,11 @@
  * path that does not exist, and apt-get is a stand-in script on PATH (the real one would change
  * the machine) that records its argv and, for `install`, creates the browser at that path.
  */
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { recordedLines, writeAptGet } from '../helpers/apt-stand-in.js';
+import { useTempDirs } from '../helpers/temp-dir.js';
 import { installLine } from '../helpers/system-package.js';
 import { CHROMIUM_ENV, findChromium } from './find-chromium.js';
 
@@ -17,16 +18,14 @@ let bin: string;
 let browser: string;
 let calls: string;
 
+const freshDir = useTempDirs('hookpm-find-chromium-');
+
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'hookpm-find-chromium-'));
+  dir = await freshDir();
   bin = join(dir, 'bin');
   browser = join(dir, 'missing', 'chromium');
   calls = join(dir, 'apt-calls.txt');
   await mkdir(bin);
-});
-
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
 });
 
 /** A stand-in apt-get: appends its argv to `calls`; `install` waits a little, then (if `creates`) makes the browser. */
@@ -38,14 +37,10 @@ async function fakeAptGet(creates: boolean): Promise<void> {
 echo "$*" >> "${calls}"
 if [ "$1" = install ]; then sleep 0.3; ${make}; fi
 `;
-  await writeFile(join(bin, 'apt-get'), script);
-  await chmod(join(bin, 'apt-get'), 0o755);
+  await writeAptGet(bin, script);
 }
 
-async function recorded(): Promise<string[]> {
-  const text = await readFile(calls, 'utf8').catch(() => '');
-  return text.split('\n').filter(Boolean);
-}
+const recorded = (): Promise<string[]> => recordedLines(calls);
 
 function env(): NodeJS.ProcessEnv {
   return { PATH: `${bin}:/usr/bin:/bin`, TARGET: browser };

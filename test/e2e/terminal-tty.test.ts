@@ -167,11 +167,20 @@ describe('Ctrl+C during a download', () => {
     return entries.filter((e) => e.endsWith('.part') || /(^|\/)\.staging\/./.test(e));
   }
 
+  /** Waits (15 s at most) until the download has its `.part` file under `dir`. */
+  async function downloadStarted(dir: string): Promise<void> {
+    const deadline = Date.now() + 15_000;
+    while ((await temporaries(dir)).every((e) => !e.endsWith('.part'))) {
+      if (Date.now() > deadline) throw new Error('the download never started');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
   it('on a terminal: the progress line is cleared, the process exits 130, and no temporary file is left', async () => {
     await stalledRegistry();
     const name = startPane(['install', 'stalled@acme', '--yes']);
     await waitForScreen(name, (t) => t.includes('downloading'), 'the progress line');
-    expect(await temporaries(home.dir)).not.toEqual([]);
+    await downloadStarted(home.dir);
     tmux('send-keys', '-t', name, 'C-c');
     const text = await waitForScreen(name, exited, 'the end of install');
     expect(text).toContain('EXITED:130');
@@ -190,11 +199,7 @@ describe('Ctrl+C during a download', () => {
       env: home.env,
       stdio: 'ignore',
     });
-    const deadline = Date.now() + 15_000;
-    while ((await temporaries(home.dir)).every((e) => !e.endsWith('.part'))) {
-      if (Date.now() > deadline) throw new Error('the download never started');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await downloadStarted(home.dir);
     const code = new Promise<number | null>((resolve) => child.on('exit', resolve));
     child.kill('SIGINT');
     expect(await code).toBe(130);

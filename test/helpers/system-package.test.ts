@@ -7,11 +7,12 @@
  * `install`, creates the tool in the stand-in's directory.
  */
 import { spawn } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { recordedLines, writeAptGet } from './apt-stand-in.js';
+import { useTempDirs } from './temp-dir.js';
 import { installLine, KNOWN_DIRS, requireTool, type SystemTool } from './system-package.js';
 
 let dir: string;
@@ -22,15 +23,13 @@ let calls: string;
 const TOOL: SystemTool = { command: 'hookpm-test-tool', package: 'hookpm-test-pkg' };
 const OTHER: SystemTool = { command: 'hookpm-test-other', package: 'hookpm-test-other-pkg' };
 
+const freshDir = useTempDirs('hookpm-system-package-');
+
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'hookpm-system-package-'));
+  dir = await freshDir();
   bin = join(dir, 'bin');
   calls = join(dir, 'apt-calls.txt');
   await mkdir(bin);
-});
-
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
 });
 
 /**
@@ -49,14 +48,10 @@ if [ "$1" = install ]; then
   touch "${dir}/running"; sleep 0.3; ${make}; rm -f "${dir}/running"
 fi
 `;
-  await writeFile(join(bin, 'apt-get'), script);
-  await chmod(join(bin, 'apt-get'), 0o755);
+  await writeAptGet(bin, script);
 }
 
-async function recorded(): Promise<string[]> {
-  const text = await readFile(calls, 'utf8').catch(() => '');
-  return text.split('\n').filter(Boolean);
-}
+const recorded = (): Promise<string[]> => recordedLines(calls);
 
 function env(): NodeJS.ProcessEnv {
   return {
