@@ -5,11 +5,10 @@
 // harmless `git push --force` in a repository without remotes).
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { installClaudeCode, runClaudeTurn } from './claude-code.js';
-import { startFakeMessagesApi, type FakeMessagesApi } from './fake-messages-api.js';
+import { commandTurn, installClaudeCode } from './claude-code.js';
+import type { FakeMessagesApi } from './fake-messages-api.js';
 import { writeClaudePlugin } from '../helpers/claude-plugin.js';
 import { FORCE_PUSH, GUARD_REASON, useLinkedAgent } from '../helpers/linked-agent.js';
-import { expectCleanTurn } from '../helpers/agent-process.js';
 
 let apis: FakeMessagesApi[] = [];
 const claude = useLinkedAgent({ agent: 'claude', before: '{}\n', installAgent: installClaudeCode });
@@ -31,18 +30,16 @@ beforeAll(async () => {
 
 describe('hookpm inside a real Claude Code, under its deadline (cli.md W1)', () => {
   it("W1: with a hung handler of timeout 3600 and a 6 s link, Claude Code still gets guard's deny for `git push --force`", async () => {
-    const api = await startFakeMessagesApi({ toolCommand: FORCE_PUSH, maxToolCalls: 2 });
-    apis.push(api);
-    const run = await runClaudeTurn({
+    const { api } = await commandTurn({
       home: claude.home,
       cwd: claude.repo,
-      baseUrl: api.url,
-      prompt: 'Run the command.',
       binary: claude.binary,
       allowedTools: ['Bash'],
       timeoutMs: 50_000,
+      toolCommand: FORCE_PUSH,
+      maxToolCalls: 2,
+      apis,
     });
-    expectCleanTurn(run);
     const results = api.toolResults();
     expect(results).toHaveLength(1);
     expect(results[0]).toMatchObject({ is_error: true });
