@@ -64,19 +64,24 @@ function timeRun(node, args, env, input) {
 
 function measure(node, envs) {
   for (const env of Object.values(envs))
-    timeRun(node, [BIN, 'wire', 'claude', '--home', env.HOOKPM_HOME], env, START);
+    timeRun(
+      node,
+      [BIN, 'wire', 'claude', '--deadline', '600', '--home', env.HOOKPM_HOME],
+      env,
+      START,
+    );
   const times = { node: [], p20: [], p200: [] };
   for (let i = 0; i < RUNS + 2; i += 1) {
     const bare = timeRun(node, ['-e', '0'], envs.p20, '').ms;
     const p20 = timeRun(
       node,
-      [BIN, 'wire', 'claude', '--home', envs.p20.HOOKPM_HOME],
+      [BIN, 'wire', 'claude', '--deadline', '600', '--home', envs.p20.HOOKPM_HOME],
       envs.p20,
       EVENT,
     );
     const p200 = timeRun(
       node,
-      [BIN, 'wire', 'claude', '--home', envs.p200.HOOKPM_HOME],
+      [BIN, 'wire', 'claude', '--deadline', '600', '--home', envs.p200.HOOKPM_HOME],
       envs.p200,
       EVENT,
     );

@@ -10,11 +10,15 @@ export function isAgentId(value: string): value is AgentId {
 }
 
 /**
- * The agent's deadline for one linked event, in seconds: the longest engine default
- * (docs/reference/rules/engine.md#events), so that hookpm's own per-handler deadlines decide, not
- * the agent's (Claude Code's default is 60 s, Gemini CLI's 60,000 ms).
+ * The agent's deadline for one linked event, in seconds, when `hookpm link --timeout` names none
+ * (and for a link written without `--deadline`): the longest engine default
+ * (docs/reference/rules/engine.md#events). Claude Code's own default is 60 s, Gemini CLI's
+ * 60,000 ms. Under `wire`, every handler ends before it (docs/reference/rules/cli.md#w1).
  */
 export const LINK_TIMEOUT_SEC = 600;
+
+/** The `hookpm link --timeout` range, in seconds. */
+export const LINK_TIMEOUT_RANGE = { min: 1, max: 86_400 } as const;
 
 /** What the linked handler gives back to its agent: exit code, stdout and stderr. */
 export interface WireAnswer {
@@ -53,9 +57,12 @@ export interface Agent {
   eventsNotLinked: readonly string[];
   /** Keys under `hooks` that are the agent's settings, not events (Gemini CLI's `disabled`, ...). */
   hooksConfigKeys: readonly string[];
-  /** The `timeout` of the linked handler, in the agent's unit (seconds; Gemini CLI: ms). */
-  linkTimeout: number;
-  /** Lower timeouts for events where the agent caps them (by the names in its settings). */
+  /** The agent's `timeout` units per second: 1 (seconds), 1000 (Gemini CLI: ms). */
+  timeoutPerSecond: number;
+  /**
+   * Seconds: the agent's own caps of a handler's timeout on some events (by the names in its
+   * settings): link writes no more there, and `wire` counts its deadline from no more there.
+   */
   linkTimeoutCaps: Readonly<Record<string, number>>;
   /** What the user must do once before the agent runs new hooks of `scope`; null: nothing. */
   trustNote(scope: 'user' | 'project'): string | null;
@@ -63,4 +70,17 @@ export interface Agent {
   decode(payload: Readonly<Record<string, unknown>>): WireEvent | null;
   /** The reduced result in the agent's hook output format. */
   encode(result: DispatchResult): WireAnswer;
+}
+
+/**
+ * The agent's deadline, in seconds, for hookpm's handler of `event` (an engine event): the one the
+ * link command names (`wire <agent> --deadline <s>`; a link without one is LINK_TIMEOUT_SEC, what
+ * such links wrote), less where the agent caps that event lower.
+ */
+export function agentDeadlineSec(agent: Agent, event: EventName, linked: number | null): number {
+  const at = agent.events.indexOf(event);
+  const name = at === -1 ? undefined : agent.settingsEvents[at];
+  const cap = name === undefined ? undefined : agent.linkTimeoutCaps[name];
+  const given = linked ?? LINK_TIMEOUT_SEC;
+  return cap === undefined ? given : Math.min(given, cap);
 }

@@ -1,4 +1,4 @@
-import { LINK_TIMEOUT_SEC, type Agent } from './agent.js';
+import type { Agent } from './agent.js';
 import { CLAUDE_EVENTS, decodeClaudePayload } from './claude-payload.js';
 
 /**
@@ -12,7 +12,7 @@ export const CLAUDE_FORMAT: Omit<Agent, 'id' | 'name' | 'settingsFile' | 'encode
   settingsEvents: CLAUDE_EVENTS,
   eventsNotLinked: [],
   hooksConfigKeys: [],
-  linkTimeout: LINK_TIMEOUT_SEC,
+  timeoutPerSecond: 1,
   linkTimeoutCaps: {},
   trustNote: () => null,
   decode: (payload) => decodeClaudePayload(payload, CLAUDE_EVENTS),

@@ -1,4 +1,4 @@
-import { LINK_TIMEOUT_SEC, type Agent } from './agent.js';
+import type { Agent } from './agent.js';
 import { encodeCodexOutput } from './codex-output.js';
 import { CODEX_EVENTS, CODEX_EVENTS_NOT_LINKED, decodeCodexPayload } from './codex-payload.js';
 
@@ -19,7 +19,7 @@ export const CODEX: Agent = {
   settingsEvents: CODEX_EVENTS,
   eventsNotLinked: CODEX_EVENTS_NOT_LINKED,
   hooksConfigKeys: [],
-  linkTimeout: LINK_TIMEOUT_SEC,
+  timeoutPerSecond: 1,
   // Codex 0.171.0 cuts a SessionEnd hook to 3 s, with a warning on every run for a longer one.
   linkTimeoutCaps: { SessionEnd: 3 },
   trustNote: (scope) =>

@@ -1,4 +1,4 @@
-import { LINK_TIMEOUT_SEC, type Agent } from './agent.js';
+import type { Agent } from './agent.js';
 import { GEMINI_EVENT_OF, GEMINI_EVENTS_NOT_LINKED } from './gemini-names.js';
 import { encodeGeminiOutput } from './gemini-output.js';
 import { decodeGeminiPayload } from './gemini-payload.js';
@@ -19,7 +19,7 @@ export const GEMINI: Agent = {
   settingsEvents: Object.keys(GEMINI_EVENT_OF),
   eventsNotLinked: GEMINI_EVENTS_NOT_LINKED,
   hooksConfigKeys: ['enabled', 'disabled', 'notifications'],
-  linkTimeout: LINK_TIMEOUT_SEC * 1000,
+  timeoutPerSecond: 1000,
   linkTimeoutCaps: {},
   trustNote: (scope) =>
     scope === 'project'

@@ -3,11 +3,15 @@
  * a command from any other (for `unlink`, `link` alone, `doctor`, and so that hookpm's own engine
  * never runs it: engine.md S1 sources are read less these handlers).
  *
- * The form is exactly `'<node>' '<hookpm bin>' wire <agent>`, then ` --home '<dir>'` when the link
- * was made for a hookpm home other than the platform's (`--home`, HOOKPM_HOME): every path absolute
- * and single-quoted for a POSIX shell (an embedded `'` written as `'\''`), so the handler runs
- * without hookpm on PATH, whatever the paths contain and whatever the agent's environment holds. The command names no scope, so the same link written at user and
- * project scope is one command, which Claude Code runs once (it dedupes identical commands).
+ * The form is exactly `'<node>' '<hookpm bin>' wire <agent> --deadline <s>`, where `<s>` is the
+ * agent's deadline for the handler in whole seconds (`hookpm link --timeout`, the `timeout` written
+ * beside it), then ` --home '<dir>'` when the link was made for a hookpm home other than the
+ * platform's (`--home`, HOOKPM_HOME): every path absolute and single-quoted for a POSIX shell (an
+ * embedded `'` written as `'\''`), so the handler runs without hookpm on PATH, whatever the paths
+ * contain and whatever the agent's environment holds. A command without `--deadline` (what an
+ * earlier hookpm wrote) is a link command too. The command names no scope, so the same link
+ * written at user and project scope is one command, which Claude Code runs once (it dedupes
+ * identical commands).
  */
 export const WIRE_COMMAND = 'wire';
 
@@ -20,17 +24,23 @@ export interface LinkCommand {
   agent: string;
   /** hookpm's home (`--home`); null: the platform's directories. */
   home: string | null;
+  /** The agent's deadline for the handler, whole seconds; null: a link that names none. */
+  deadline: number | null;
 }
 
-/** `'<node>' '<hookpm>' wire <agent>[ --home '<dir>']`. */
+/** `'<node>' '<hookpm>' wire <agent>[ --deadline <s>][ --home '<dir>']`. */
 export function formatLinkCommand(link: LinkCommand): string {
+  const deadline = link.deadline === null ? '' : ` ${DEADLINE_OPTION} ${link.deadline}`;
   const home = link.home === null ? '' : ` --home ${quote(link.home)}`;
-  return `${quote(link.node)} ${quote(link.hookpm)} ${WIRE_COMMAND} ${link.agent}${home}`;
+  return `${quote(link.node)} ${quote(link.hookpm)} ${WIRE_COMMAND} ${link.agent}${deadline}${home}`;
 }
+
+/** The `hookpm wire` option that carries the agent's deadline (cli/grammar.ts WIRE_OPTIONS). */
+export const DEADLINE_OPTION = '--deadline';
 
 const QUOTED = String.raw`'((?:[^']|'\\'')*)'`;
 const LINK_RE = new RegExp(
-  `^${QUOTED} ${QUOTED} ${WIRE_COMMAND} ([a-z][a-z0-9-]*)(?: --home ${QUOTED})?$`,
+  `^${QUOTED} ${QUOTED} ${WIRE_COMMAND} ([a-z][a-z0-9-]*)(?: ${DEADLINE_OPTION} ([1-9][0-9]{0,5}))?(?: --home ${QUOTED})?$`,
 );
 
 /** The parts of a command `formatLinkCommand` wrote, or null for any other command. */
@@ -42,7 +52,8 @@ export function parseLinkCommand(command: unknown): LinkCommand | null {
     node: unquote(match[1]!),
     hookpm: unquote(match[2]!),
     agent: match[3]!,
-    home: match[4] === undefined ? null : unquote(match[4]),
+    home: match[5] === undefined ? null : unquote(match[5]),
+    deadline: match[4] === undefined ? null : Number(match[4]),
   };
 }
 

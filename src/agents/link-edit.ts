@@ -13,7 +13,7 @@ import { handlersOf, type HandlerAt } from './settings-document.js';
 export interface LinkHandler {
   type: 'command';
   command: string;
-  /** Seconds; the agent's own deadline for hookpm, above every engine default (engine.md 1). */
+  /** The agent's deadline for hookpm, in the agent's unit (`hookpm link --timeout`, cli.md W1). */
   timeout: number;
 }
 

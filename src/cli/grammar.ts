@@ -64,3 +64,15 @@ export const LIST_OPTIONS: readonly OptionDefinition[] = [
       "the project's plugins: what hookpm.json wants, hookpm.lock pins, and what is installed",
   },
 ];
+
+/**
+ * `hookpm wire <agent>`: the agent's deadline for the handler, which `hookpm link` writes on the
+ * handler's command line (agents/link-command.ts).
+ */
+export const WIRE_OPTIONS: readonly OptionDefinition[] = [
+  {
+    flags: '--deadline <s>',
+    description:
+      "the agent's deadline for this handler, in seconds (default 600): hookpm answers before it",
+  },
+];

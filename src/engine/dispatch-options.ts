@@ -1,4 +1,4 @@
-import type { DispatchResult, HandlerRun } from './types.js';
+import type { DispatchResult, HandlerRun, ResultDiagnostic } from './types.js';
 import type { EventName } from '../hooks/events.js';
 import type { LoggedDecision } from './run-decision.js';
 
@@ -16,6 +16,17 @@ export interface DispatchOptions {
   passEnv?: readonly string[];
   /** Aborting kills every running handler's process group, as a deadline does. */
   signal?: AbortSignal;
+  /**
+   * The host's own deadline (engine.md X6), as a `performance.now()` value: every handler is ended
+   * by then, whatever its `timeout`, and one not started by then is not started; both count as
+   * timeouts. `hookpm wire` sets it from the agent's deadline for hookpm.
+   */
+  deadline?: number;
+  /**
+   * What the host noted about this invocation before dispatching it (a payload `cwd` it could not
+   * use): first among the result's diagnostics, and in the log record.
+   */
+  notes?: readonly ResultDiagnostic[];
   transcriptPath?: string;
   /** `permission_mode` of the payload; default: the input's, else `default`. */
   permissionMode?: string;
@@ -47,6 +58,8 @@ export interface DispatchRecord {
    */
   decisions: readonly (LoggedDecision | null)[];
   result: DispatchResult;
+  /** DispatchOptions.notes, when the host gave some. */
+  notes?: readonly ResultDiagnostic[];
 }
 
 /** A string field of an event's input, if it has one. */

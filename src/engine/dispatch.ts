@@ -34,6 +34,7 @@ export function dispatchEvent(
   const matched = snapshot.groups[event] === undefined ? [] : matchHandlers(snapshot, event, input);
   if (matched.length === 0) {
     const result = noDecision(event, snapshot.id);
+    if (opts.notes !== undefined) result.diagnostics.push(...opts.notes);
     if (opts.log !== undefined) logUnmatched(opts.log, event, input, opts, result);
     return Promise.resolve(result);
   }
@@ -61,6 +62,7 @@ function logUnmatched(
       runs: [],
       decisions: [],
       result,
+      ...(opts.notes === undefined ? {} : { notes: opts.notes }),
     });
   } catch {
     // The log never fails a dispatch (docs/guides/decision-log.md).

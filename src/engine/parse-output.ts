@@ -83,6 +83,11 @@ function stderrTail(stderr: string): string {
 function failureNote(run: HandlerRun): [DiagnosticCode, Severity, string] | null {
   const timeoutSec = run.handler.timeoutSec;
   if (run.failure !== null) return [run.failure.kind, 'error', run.failure.message];
+  if (run.timedOut && run.deadlineCapped !== undefined) {
+    const how = run.deadlineCapped === 'ended' ? 'ended' : 'not started';
+    const message = `${how} at the host's deadline (under \`hookpm wire\`: the agent's, less a margin), before its own ${timeoutSec}s timeout; no output applied`;
+    return ['timeout', 'warning', message];
+  }
   if (run.timedOut)
     return ['timeout', 'warning', `timed out after ${timeoutSec}s; no output applied`];
   if (run.handler.legacyStdin !== null) return null;

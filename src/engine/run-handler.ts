@@ -36,6 +36,11 @@ export interface RunHandlerOptions {
   passEnv?: readonly string[];
   /** Aborting kills the handler's group like a deadline does (session shutdown). */
   signal?: AbortSignal;
+  /**
+   * The host's deadline (X6), a `performance.now()` value: the handler's timer is the earlier of
+   * its own timeout and this, and past it the handler is not started (a timeout, `deadlineCapped`).
+   */
+  deadline?: number;
 }
 
 /** setTimeout fires at once past this; longer timeouts are clamped (about 24.8 days). */
@@ -60,6 +65,12 @@ export function runHandler(handler: SnapshotHandler, opts: RunHandlerOptions): P
     const failure: Failure = { kind: 'launch_failed', message: 'aborted before launch' };
     return Promise.resolve(neverRan(handler, started, failure));
   }
+  if (opts.deadline !== undefined && started >= opts.deadline)
+    return Promise.resolve({
+      ...neverRan(handler, started, null),
+      timedOut: true,
+      deadlineCapped: 'not_started',
+    });
   const { file, args } = commandLine(handler, opts.projectDir);
   prepareGroup();
   let child: ChildProcess;
@@ -126,7 +137,7 @@ function launchMessage(file: string, cwd: string, error: unknown): string {
   return `${file}: ${error instanceof Error ? error.message : String(error)}`;
 }
 
-function neverRan(handler: SnapshotHandler, started: number, failure: Failure): HandlerRun {
+function neverRan(handler: SnapshotHandler, started: number, failure: Failure | null): HandlerRun {
   return {
     handler,
     exitCode: null,
@@ -160,7 +171,7 @@ function supervise(s: Supervised): Promise<HandlerRun> {
     const { child, opts } = s;
     const pid = child.pid;
     const seen = observe(child);
-    const state = { timedOut: false, killing: false, settled: false };
+    const state = { timedOut: false, capped: false, killing: false, settled: false };
     let deadline: NodeJS.Timeout | undefined;
     let fallback: NodeJS.Timeout | undefined;
 
@@ -173,7 +184,8 @@ function supervise(s: Supervised): Promise<HandlerRun> {
       // After a normal exit the group is left alone (a handler may detach a helper on purpose);
       // after a kill it stays registered until terminateGroup has sent SIGKILL.
       if (!state.killing && pid !== undefined) unregisterGroup(pid);
-      resolve(settledRun(s, seen, state.timedOut));
+      const run = settledRun(s, seen, state.timedOut);
+      resolve(state.timedOut && state.capped ? { ...run, deadlineCapped: 'ended' } : run);
     }
 
     /** X6: SIGTERM to the group; after the grace, SIGKILL to the group and stop waiting for pipes. */
@@ -194,7 +206,9 @@ function supervise(s: Supervised): Promise<HandlerRun> {
     child.on('close', settle);
     if (pid === undefined) return; // the launch failed: 'error' then 'close' follow
     child.stdin?.end(s.stdin);
-    deadline = startDeadline(s.handler.timeoutSec, () => {
+    const ms = timerMs(s.handler.timeoutSec, opts.deadline);
+    state.capped = ms.capped;
+    deadline = setTimeout(() => {
       // X6: timers run before the host reads pending I/O, so after a stall of the host (thousands
       // of spawns, a long synchronous task) the deadline could fire on a handler whose exit is
       // already waiting to be read. The check after that I/O counts only a handler still running;
@@ -203,7 +217,7 @@ function supervise(s: Supervised): Promise<HandlerRun> {
         if (seen.exited) setImmediate(expire);
         else expire();
       });
-    });
+    }, ms.ms);
     opts.signal?.addEventListener('abort', terminate, { once: true });
   });
 }
@@ -242,9 +256,18 @@ function observe(child: ChildProcess): Observed {
   return seen;
 }
 
-/** X6: calls `expired` once the handler's timeout has passed, clamped to what a timer can hold. */
-function startDeadline(timeoutSec: number, expired: () => void): NodeJS.Timeout {
-  return setTimeout(expired, Math.min(timeoutSec * 1000, MAX_TIMER_MS));
+/**
+ * X6: the handler's timer from now, its timeout or the host's deadline when that comes first
+ * (`capped`), clamped to what a timer can hold.
+ */
+function timerMs(
+  timeoutSec: number,
+  hostDeadline: number | undefined,
+): { ms: number; capped: boolean } {
+  const own = Math.min(timeoutSec * 1000, MAX_TIMER_MS);
+  const left =
+    hostDeadline === undefined ? Infinity : Math.max(0, hostDeadline - performance.now());
+  return left < own ? { ms: left, capped: true } : { ms: own, capped: false };
 }
 
 /**

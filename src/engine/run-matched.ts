@@ -57,6 +57,7 @@ export async function runMatched(call: Invocation): Promise<DispatchResult> {
     env: filterEnvironment(opts.env ?? process.env, opts.passEnv),
     ...(opts.passEnv === undefined ? {} : { passEnv: opts.passEnv }),
     ...(opts.signal === undefined ? {} : { signal: opts.signal }),
+    ...(opts.deadline === undefined ? {} : { deadline: opts.deadline }),
   };
   // X1: the first HANDLERS_AT_ONCE start now, each later one as an earlier one settles; each
   // deadline starts at its own spawn (X6). Runs keep configuration order, whatever order they end.
@@ -70,10 +71,12 @@ export async function runMatched(call: Invocation): Promise<DispatchResult> {
     continuationCount,
     stopHookActive: payload['stop_hook_active'] === true,
   });
+  if (opts.notes !== undefined) result.diagnostics.unshift(...opts.notes);
   if (opts.log !== undefined) {
     try {
       const decisions = parsed.map(({ output }) => runDecision(output, event));
-      opts.log({ event, startedAt, sessionId, payload, runs, decisions, result });
+      const notes = opts.notes === undefined ? {} : { notes: opts.notes };
+      opts.log({ event, startedAt, sessionId, payload, runs, decisions, result, ...notes });
     } catch {
       // The log never fails a dispatch (docs/guides/decision-log.md).
     }

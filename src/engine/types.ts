@@ -14,6 +14,11 @@ export interface HandlerRun {
   stdoutTruncated: boolean;
   stderrTruncated: boolean;
   timedOut: boolean;
+  /**
+   * The timeout was the host's deadline (DispatchOptions.deadline), which came before the
+   * handler's own: the handler was ended then, or not started at all.
+   */
+  deadlineCapped?: 'ended' | 'not_started';
   /** The handler never ran: a launch failure (X8) or a blank command / empty argv. */
   failure: { kind: 'launch_failed' | 'invalid_command'; message: string } | null;
   durationMs: number;

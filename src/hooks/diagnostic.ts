@@ -45,7 +45,8 @@ export type DiagnosticCode =
   | 'marketplace_source_missing'
   | 'invalid_registry_index'
   | 'command_argv_differ'
-  | 'ignored_field';
+  | 'ignored_field'
+  | 'cwd_unusable';
 
 export type Severity = 'error' | 'warning' | 'info';
 

@@ -29,6 +29,11 @@ export interface SessionPin {
   diagnostics: Diagnostic[];
   /** Consecutive Stop continuations of the session so far (engine.md O3). */
   stopContinuations: number;
+  /**
+   * The project root (engine.md S2) of the directory the pin was made for: where handlers run when
+   * a later payload's `cwd` cannot be used. Absent in a pin made without one.
+   */
+  projectRoot?: string;
 }
 
 /**
@@ -44,6 +49,7 @@ export function parsePin(value: unknown): SessionPin | null {
   );
   const count = value['stopContinuations'];
   if (!strings || !Number.isSafeInteger(count) || (count as number) < 0) return null;
+  if (value['projectRoot'] !== undefined && typeof value['projectRoot'] !== 'string') return null;
   const { plugins, sources, diagnostics } = value;
   if (!Array.isArray(plugins) || !plugins.every(isPinnedPlugin)) return null;
   if (!Array.isArray(sources) || !sources.every(isPinnedSource)) return null;

@@ -13,6 +13,7 @@ const COMMAND = formatLinkCommand({
   hookpm: "/opt/it's/bin/hookpm.js",
   agent: 'claude',
   home: null,
+  deadline: 600,
 });
 const HANDLER = { type: 'command' as const, command: COMMAND, timeout: 600 };
 const EVENTS = ['PreToolUse', 'Stop'];
@@ -111,7 +112,13 @@ describe('link edits (issue 13 item 2)', () => {
   it("another agent's link is not this agent's: unlink claude leaves deepagents' handler", () => {
     const other = {
       ...HANDLER,
-      command: formatLinkCommand({ node: '/n', hookpm: '/h', agent: 'deepagents', home: null }),
+      command: formatLinkCommand({
+        node: '/n',
+        hookpm: '/h',
+        agent: 'deepagents',
+        home: null,
+        deadline: 600,
+      }),
     };
     const text = `{"hooks": {"Stop": [{"hooks": [${JSON.stringify(other)}]}]}}`;
     expect(unlink(text)).toBe(text);
@@ -136,12 +143,31 @@ describe('link edits (issue 13 item 2)', () => {
 describe('link commands', () => {
   it('format and parse are inverse, whatever the paths hold', () => {
     for (const link of [
-      { node: '/usr/bin/node', hookpm: '/a b/hookpm.js', agent: 'claude', home: null },
-      { node: "/it's", hookpm: "/x'y'/h.js", agent: 'deepagents', home: "/h o'me" },
+      {
+        node: '/usr/bin/node',
+        hookpm: '/a b/hookpm.js',
+        agent: 'claude',
+        home: null,
+        deadline: 600,
+      },
+      { node: "/it's", hookpm: "/x'y'/h.js", agent: 'deepagents', home: "/h o'me", deadline: 45 },
+      { node: '/n', hookpm: '/h', agent: 'codex', home: null, deadline: null },
     ])
       expect(parseLinkCommand(formatLinkCommand(link))).toEqual(link);
     expect(parseLinkCommand('hookpm wire claude')).toBeNull();
     expect(parseLinkCommand("'/n' '/h' wire claude; rm -rf /")).toBeNull();
+    expect(parseLinkCommand("'/n' '/h' wire claude --deadline 0")).toBeNull();
+    expect(parseLinkCommand("'/n' '/h' wire claude --deadline 6; rm -rf /")).toBeNull();
+  });
+
+  it('a link an earlier hookpm wrote (no --deadline) is still a link command, with no deadline', () => {
+    expect(parseLinkCommand("'/n' '/h' wire claude --home '/x'")).toEqual({
+      node: '/n',
+      hookpm: '/h',
+      agent: 'claude',
+      home: '/x',
+      deadline: null,
+    });
   });
 
   it('S1: a user or project document less its link handlers keeps every position (R2)', () => {

@@ -62,7 +62,7 @@ describe('hookpm link codex (issue 17 item 1)', () => {
     });
     expect(doc.hooks['Stop']?.[0].hooks[0]).toEqual({
       type: 'command',
-      command: `'${process.execPath}' '${BIN}' wire codex --home '${join(ws.home, 'hookpm')}'`,
+      command: `'${process.execPath}' '${BIN}' wire codex --deadline 600 --home '${join(ws.home, 'hookpm')}'`,
       timeout: 600,
     });
     // Codex cuts a SessionEnd hook to 3 s (and warns about a longer one): link asks for 3.

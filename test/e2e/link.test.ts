@@ -55,7 +55,7 @@ describe('hookpm link claude / unlink claude (issue 13 item 2)', () => {
       settings.hooks['Stop']?.[0] as { hooks: Array<{ command: string; timeout: number }> }
     ).hooks[0]!;
     expect(handler.command).toBe(
-      `'${process.execPath}' '${BIN}' wire claude --home '${join(ws.home, 'hookpm')}'`,
+      `'${process.execPath}' '${BIN}' wire claude --deadline 600 --home '${join(ws.home, 'hookpm')}'`,
     );
     expect(handler.timeout).toBe(600);
     // The backup holds the file as it was.

@@ -1,11 +1,18 @@
 import type { Command } from 'commander';
-import { AGENT_IDS, isAgentId, type AgentId } from '../../agents/agent.js';
+import {
+  AGENT_IDS,
+  isAgentId,
+  LINK_TIMEOUT_RANGE,
+  LINK_TIMEOUT_SEC,
+  type AgentId,
+} from '../../agents/agent.js';
 import { HookpmError } from '../../errors.js';
 import { globalOptions, storePathsOf, type GlobalOptions } from '../global-options.js';
 import { printJson, printLine } from '../render/render.js';
 
 interface LinkFlags {
   project?: boolean;
+  timeout?: string;
 }
 
 /** `hookpm link [agent]` and `hookpm unlink <agent>`: hookpm's plugins inside an agent. */
@@ -20,6 +27,10 @@ export function register(program: Command): void {
       '--project',
       "link the project's settings (<project root>/.claude/settings.json, ...) instead of the user's",
     )
+    .option(
+      '--timeout <s>',
+      `the agent's deadline for hookpm's handler, in seconds (default ${LINK_TIMEOUT_SEC}); hookpm answers before it`,
+    )
     .addHelpText(
       'after',
       [
@@ -33,6 +44,7 @@ export function register(program: Command): void {
         '',
         'Example:',
         '  $ hookpm link claude',
+        '  $ hookpm link claude --timeout 120',
         '  $ hookpm link codex',
         '  $ hookpm link gemini --project',
         '  $ hookpm link deepagents --project',
@@ -53,6 +65,7 @@ export function register(program: Command): void {
         store: storePathsOf(globals),
         env: process.env,
         hookpm: currentHookpm(globals.hookpmHome ?? null),
+        ...(flags.timeout === undefined ? {} : { timeoutSec: parseTimeout(flags.timeout) }),
       });
       if (globals.json) return printJson(result);
       const { formatLinked } = await import('../render/render-link.js');
@@ -94,6 +107,20 @@ async function showLinks(globals: GlobalOptions, flags: LinkFlags): Promise<void
   if (globals.json) return printJson({ links: shown });
   const { formatLinks } = await import('../render/render-link.js');
   printLine(formatLinks(shown));
+}
+
+/** `--timeout <s>`: whole seconds (linkAgent checks the range). */
+function parseTimeout(text: string): number {
+  if (/^\d{1,9}$/.test(text)) return Number(text);
+  throw new HookpmError(
+    'E_USAGE',
+    `--timeout: expected whole seconds, found ${JSON.stringify(text)}`,
+    {
+      expected: `an integer from ${LINK_TIMEOUT_RANGE.min} to ${LINK_TIMEOUT_RANGE.max}`,
+      found: text,
+      hint: `The agent's deadline for hookpm's handler, e.g. --timeout ${LINK_TIMEOUT_SEC}.`,
+    },
+  );
 }
 
 function parseAgent(name: string): AgentId {

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { AGENT_IDS, isAgentId } from '../../agents/agent.js';
 import { HookpmError } from '../../errors.js';
 import { globalOptions, storePathsOf, type GlobalOptions } from '../global-options.js';
+import { WIRE_OPTIONS } from '../grammar.js';
 import { writeText } from '../stdio.js';
 
 /**
@@ -11,12 +12,14 @@ import { writeText } from '../stdio.js';
  * (ops/wire/answer-event.ts); the exit code is the answer's.
  */
 export function register(program: Command): void {
-  program
+  const command = program
     .command('wire <agent>')
     .helpGroup('Run')
     .description(
       "answer one agent event (the handler `hookpm link` writes; reads the agent's payload on stdin)",
-    )
+    );
+  for (const { flags, description } of WIRE_OPTIONS) command.option(flags, description);
+  command
     .addHelpText(
       'after',
       [
@@ -29,13 +32,21 @@ export function register(program: Command): void {
         '',
       ].join('\n'),
     )
-    .action((agent: string, _flags: unknown, command: Command) =>
-      runWire(agent, globalOptions(command)),
+    .action((agent: string, flags: { deadline?: string }, command: Command) =>
+      runWire(agent, globalOptions(command), flags.deadline),
     );
 }
 
-/** What `hookpm wire <agent>` runs (also from cli/start/fast-path.ts). */
-export async function runWire(agent: string, globals: GlobalOptions): Promise<void> {
+/**
+ * What `hookpm wire <agent> [--deadline <s>]` runs (also from cli/start/wire-entry.ts). A deadline
+ * that is not a number of seconds above 0 is told on stderr and the default used: the agent's
+ * event is answered all the same.
+ */
+export async function runWire(
+  agent: string,
+  globals: GlobalOptions,
+  deadline?: string | boolean,
+): Promise<void> {
   if (!isAgentId(agent))
     throw new HookpmError(
       'E_USAGE',
@@ -47,16 +58,32 @@ export async function runWire(agent: string, globals: GlobalOptions): Promise<vo
   ]);
   // The agent's deadline (a signal) takes hookpm's handler process groups with it (X4).
   installExitCleanup();
+  const deadlineSec = deadlineOf(deadline);
   const answer = await answerWireEvent({
     agent,
     stdin: readAll(),
     store: storePathsOf(globals),
     env: process.env,
     cwd: globals.cwd,
+    home: globals.userHome,
+    // Counted from this process's start (performance.now() 0): hookpm's start-up is in it.
+    deadline: { seconds: deadlineSec, startedAt: 0 },
   });
+  if (deadlineSec === null && typeof deadline === 'string')
+    writeText(
+      2,
+      `hookpm: warning: --deadline ${JSON.stringify(deadline)} is not seconds; ignored\n`,
+    );
   if (answer.stdout !== '') writeText(1, answer.stdout);
   if (answer.stderr !== '') writeText(2, answer.stderr);
   process.exitCode = answer.exitCode;
+}
+
+/** `--deadline <s>`: seconds above 0, or null (none given, or not a number). */
+function deadlineOf(given: string | boolean | undefined): number | null {
+  if (typeof given !== 'string' || !/^\d+(\.\d+)?$/.test(given)) return null;
+  const seconds = Number(given);
+  return seconds > 0 && Number.isFinite(seconds) ? seconds : null;
 }
 
 /** The agent's payload: stdin to its end, read from the descriptor (no stream to set up). */

@@ -11,6 +11,7 @@ export function formatLinked(result: LinkResult): string {
   return [
     `linked ${where}`,
     `  ${result.events.length} events run hookpm's enabled plugins: ${linkedEvents(result)}`,
+    `  ${result.name} gives hookpm ${result.timeoutSec} s per event (--timeout); plugins' handlers end before that`,
     ...(result.eventsNotLinked.length === 0
       ? []
       : [`  not linked (no such event in hookpm's engine): ${result.eventsNotLinked.join(', ')}`]),

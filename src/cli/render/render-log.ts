@@ -1,6 +1,7 @@
 import type { LoggedDispatch } from '../../ops/steps/decision-log/dispatch-line.js';
 import type { HookStats, RunStats } from '../../ops/steps/decision-log/hook-stats.js';
 import { LOGGED_DECISIONS } from '../../ops/steps/decision-log/run-outcome.js';
+import { isPlainObject } from '../../json/describe-value.js';
 import { escapeControl, renderTable } from './render.js';
 
 /**
@@ -15,9 +16,23 @@ export function formatLogEntry(entry: LoggedDispatch): string {
   const omitted = entry.runsOmitted === undefined ? '' : ` (+${entry.runsOmitted} more)`;
   if (runs.length === 0 && omitted === '') runs.push('no handler matched');
   const time = entry.time.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+  const notes = Array.isArray(entry.notes) ? entry.notes.map(noteText) : [];
   return escapeControl(
-    [time, entry.event, entry.decision ?? '-', entry.source, runs.join('; ') + omitted].join('  '),
+    [
+      time,
+      entry.event,
+      entry.decision ?? '-',
+      entry.source,
+      runs.join('; ') + omitted,
+      ...notes,
+    ].join('  '),
   );
+}
+
+/** A logged note as `code: message`; one of another shape (a damaged line) as its JSON. */
+function noteText(note: unknown): string {
+  if (!isPlainObject(note)) return JSON.stringify(note);
+  return `${String(note['code'])}: ${String(note['message'])}`;
 }
 
 function figures(s: RunStats): string[] {

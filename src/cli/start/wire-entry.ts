@@ -1,15 +1,16 @@
 import { resolveGlobals } from '../global-options.js';
 import { exitWhenWritten } from '../stdio.js';
+import { WIRE_OPTIONS } from '../grammar.js';
 import { grammarOf, parseFastLine } from './fast-line.js';
 
-const GRAMMAR = grammarOf([]);
+const GRAMMAR = grammarOf(WIRE_OPTIONS);
 
 /**
  * `hookpm wire <agent>`, the handler of every linked agent event (docs/design/benchmarks.md: within
  * 1.5x of a bare node start), started by entry.ts before anything else loads. Bundled on its own,
  * as one file (dist/bundle/wire.cjs, test/tools/bundle-cli.mjs): one chunk to read and compile
  * through its code cache instead of some twenty. Returns false for a line that is not a plain `wire
- * <agent>`, which then goes to the full CLI to be explained. Ends the process itself once its
+ * <agent> [--deadline <s>]`, which then goes to the full CLI to be explained. Ends the process itself once its
  * output is written, since its output module is its own bundle's.
  */
 export async function main(argv: readonly string[]): Promise<boolean> {
@@ -18,7 +19,7 @@ export async function main(argv: readonly string[]): Promise<boolean> {
   try {
     await (
       await import('../commands/wire.js')
-    ).runWire(line.operands[0]!, resolveGlobals(line.options));
+    ).runWire(line.operands[0]!, resolveGlobals(line.options), line.options['deadline']);
   } catch (error) {
     const { reportError } = await import('../report-error.js');
     process.exitCode = reportError(error, { json: false });

@@ -1,4 +1,5 @@
-import type { AgentId } from '../../agents/agent.js';
+import { LINK_TIMEOUT_RANGE, LINK_TIMEOUT_SEC, type AgentId } from '../../agents/agent.js';
+import { HookpmError } from '../../errors.js';
 import { applyLink, linkHandlersOf } from '../../agents/link-edit.js';
 import type { EventName } from '../../hooks/events.js';
 import { sha256Hex } from '../../json/canonical-json.js';
@@ -12,7 +13,7 @@ import {
 import { withStoreLock } from '../../store/state/state.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { writeSettingsFile } from '../../workspace/agent-settings-file.js';
-import { linkHandler, type HookpmPaths } from '../steps/links/hookpm-command.js';
+import { cappedTimeouts, linkHandler, type HookpmPaths } from '../steps/links/hookpm-command.js';
 import { assertWriteInside } from '../../workspace/inside-root.js';
 import { linkTarget, type LinkScope } from '../steps/links/link-target.js';
 import {
@@ -33,6 +34,11 @@ export interface LinkOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** The hookpm the handler runs, with the home whose plugins it runs (currentHookpm). */
   hookpm: HookpmPaths;
+  /**
+   * The agent's deadline for hookpm's handler, whole seconds in LINK_TIMEOUT_RANGE (`--timeout`);
+   * default LINK_TIMEOUT_SEC.
+   */
+  timeoutSec?: number;
 }
 
 export interface LinkResult {
@@ -51,20 +57,25 @@ export interface LinkResult {
   /** What the user must do once before the agent runs the handlers (Codex's hook trust); or null. */
   trustNote: string | null;
   command: string;
+  /** The agent's deadline for hookpm's handler, in seconds (`timeout` in the agent's unit). */
+  timeoutSec: number;
   /** The copy of the file as it was before this write; null when nothing was written or no file. */
   backup: string | null;
 }
 
 /**
  * `hookpm link <agent>`: one hookpm handler per event the agent has, in a group of its own that
- * matches everything, and nothing else changed (link-edit.ts). Under the store lock; the file is
- * backed up, then replaced durably, and only if no one else wrote it since it was read. Errors:
- * E_AGENT_SETTINGS (the file is left untouched), E_IO, E_NOSPC, E_STORE_READONLY, E_LOCKED.
+ * matches everything, and nothing else changed (link-edit.ts), each with the agent's deadline
+ * (`timeoutSec`) as its timeout and on its command line (`wire --deadline`). Under the store lock;
+ * the file is backed up, then replaced durably, and only if no one else wrote it since it was read.
+ * Errors: E_USAGE (a timeout out of range), E_AGENT_SETTINGS (the file is left untouched), E_IO,
+ * E_NOSPC, E_STORE_READONLY, E_LOCKED.
  */
 export async function linkAgent(options: LinkOptions): Promise<LinkResult> {
   const target = await linkTarget(options);
   if (target.root !== undefined) assertWriteInside(target.root, target.file, 'the project');
-  const handler = linkHandler(options.agent, options.hookpm);
+  const timeoutSec = linkTimeoutOf(options.timeoutSec);
+  const handler = linkHandler(options.agent, options.hookpm, timeoutSec);
   const result: LinkResult = {
     agent: options.agent,
     name: target.agent.name,
@@ -76,12 +87,13 @@ export async function linkAgent(options: LinkOptions): Promise<LinkResult> {
     eventsNotLinked: target.agent.eventsNotLinked,
     trustNote: target.agent.trustNote(target.scope),
     command: handler.command,
+    timeoutSec,
     backup: null,
   };
   return withStoreLock(options.store, async () => {
     const read = await readSettingsText(target.file, target.agent.hooksConfigKeys);
     const events = target.agent.settingsEvents;
-    const timeouts = target.agent.linkTimeoutCaps;
+    const timeouts = cappedTimeouts(options.agent, timeoutSec);
     const text = applyLink({ ...read, agent: options.agent, events, handler, timeouts });
     if (text === read.text) return result;
     const key = linkKey(options.agent, target.file);
@@ -96,6 +108,18 @@ export async function linkAgent(options: LinkOptions): Promise<LinkResult> {
     await writeSettingsFile(read.file, bytes);
     await writeLinkRecord(options.store, key, { ...record, writtenSha256: sha256Hex(bytes) });
     return { ...result, changed: true, backup };
+  });
+}
+
+/** `--timeout`: whole seconds in LINK_TIMEOUT_RANGE; E_USAGE otherwise. */
+function linkTimeoutOf(given: number | undefined): number {
+  if (given === undefined) return LINK_TIMEOUT_SEC;
+  const { min, max } = LINK_TIMEOUT_RANGE;
+  if (Number.isSafeInteger(given) && given >= min && given <= max) return given;
+  throw new HookpmError('E_USAGE', `--timeout must be whole seconds from ${min} to ${max}`, {
+    expected: `an integer from ${min} to ${max}`,
+    found: given,
+    hint: `The agent's deadline for hookpm's handler, in seconds (default ${LINK_TIMEOUT_SEC}).`,
   });
 }
 

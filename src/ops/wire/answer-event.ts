@@ -1,5 +1,5 @@
 import { AGENTS } from '../../agents/agents.js';
-import type { AgentId, WireAnswer } from '../../agents/agent.js';
+import { agentDeadlineSec, type AgentId, type WireAnswer } from '../../agents/agent.js';
 import type { Diagnostic } from '../../hooks/diagnostic.js';
 import { isPlainObject } from '../../json/describe-value.js';
 import { CLAUDE_PROJECT_DIR } from '../../plugin/path-variables.js';
@@ -9,6 +9,8 @@ import { removePin, writePin } from '../../store/session-pins.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { findProjectRoot } from '../../workspace/find-project-root.js';
 import { openHost } from '../steps/host/host.js';
+import { handlersDeadline } from './agent-deadline.js';
+import { eventCwd } from './event-cwd.js';
 import { pinnedSources } from './pinned-sources.js';
 import { sessionPin } from './session-pin.js';
 
@@ -19,8 +21,16 @@ export interface WireOptions {
   store: StorePaths;
   /** The handler's environment: what plugin handlers inherit, less secrets (X5). */
   env: Readonly<Record<string, string | undefined>>;
-  /** The handler's working directory, for a payload without `cwd`. */
+  /** The handler's working directory: where the agent started hookpm. */
   cwd: string;
+  /** The user's home directory: where handlers run when no other directory can be used. */
+  home: string;
+  /**
+   * The agent's deadline for this handler: `seconds` (`wire --deadline`; null: a link that names
+   * none, LINK_TIMEOUT_SEC) from `startedAt`, a `performance.now()` value (0: this process's
+   * start). Absent: no deadline but each handler's own.
+   */
+  deadline?: { seconds: number | null; startedAt: number };
 }
 
 /**
@@ -30,6 +40,11 @@ export interface WireOptions {
  * kept in the pin (engine.md O3); SessionEnd releases the pin. An event the agent's link does not
  * cover is answered with nothing. A payload that is not a JSON object is exit 1, which the agents
  * report as a non-blocking hook error.
+ *
+ * Handlers run in the payload's `cwd`, or where event-cwd.ts says when it cannot be used, with
+ * the reason as a note of the dispatch (its result and its log line). With `deadline`, every
+ * handler is ended before the agent's deadline (agent-deadline.ts), and hookpm answers with what
+ * finished (cli.md W1, W2).
  */
 export async function answerWireEvent(options: WireOptions): Promise<WireAnswer> {
   const agent = AGENTS[options.agent];
@@ -48,14 +63,16 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
   const decoded = agent.decode(payload);
   if (decoded === null) return { exitCode: 0, stdout: '', stderr: '' };
   const { event, input } = decoded;
-  const cwd = typeof input['cwd'] === 'string' ? input['cwd'] : options.cwd;
+  const where = eventCwd(input['cwd'], options.cwd, options.home);
   const { pin, stored } = await sessionPin({
     paths: options.store,
     agent: agent.id,
     event,
     payload,
-    cwd,
+    cwd: where.forPin,
   });
+  // An event without a session id has no session to fall back on, only the pin of the moment.
+  const { cwd, notes } = where.resolve(pin.sessionId === '' ? undefined : pin.projectRoot);
   const projectDir = options.env[CLAUDE_PROJECT_DIR] || (await findProjectRoot(cwd));
   let snapshot = buildSnapshot({ projectDir, sources: pin.sources, id: pin.snapshotId });
   // Q6 for the plugins about to run; a tampered one is left out before anything runs.
@@ -69,7 +86,16 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
   // X5's pass-through and the decision log (settings.json): every event is logged, one that
   // matches nothing too (docs/guides/decision-log.md); a missing file is one failed open.
   const host = openHost({ snapshot, store: options.store, source: `wire:${agent.id}` });
-  const result = await host.dispatch(event, input, { cwd, continuationCount, env: options.env });
+  const seconds = agentDeadlineSec(agent, event, options.deadline?.seconds ?? null);
+  const result = await host.dispatch(event, input, {
+    cwd,
+    continuationCount,
+    env: options.env,
+    ...(notes === undefined ? {} : { notes }),
+    ...(options.deadline === undefined
+      ? {}
+      : { deadline: handlersDeadline(options.deadline.startedAt, seconds) }),
+  });
   if (stored && event === 'Stop') {
     const next = result.continueLoop ? continuationCount + 1 : 0;
     if (next !== pin.stopContinuations)

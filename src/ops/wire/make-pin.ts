@@ -4,6 +4,7 @@ import { PIN_VERSION } from '../../store/session-pin-schema.js';
 import { runnablePlugins } from '../../store/runnable-plugins.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { canonicalProjectRoot } from '../../workspace/canonical-root.js';
+import { findProjectRoot } from '../../workspace/find-project-root.js';
 
 /**
  * A pin of the plugins that may run now (plugins.md Q4, the loader's rules: enabled, consented,
@@ -41,5 +42,6 @@ export async function makePin(
     sources,
     diagnostics: loaded.diagnostics,
     stopContinuations: 0,
+    ...(cwd === undefined ? {} : { projectRoot: await findProjectRoot(cwd) }),
   };
 }

@@ -43,7 +43,8 @@ export async function reloadSessions(
   }
   const reloaded: ReloadedSession[] = [];
   for (const old of pins) {
-    const pin = await makePin(paths, old.sessionId, old.agent);
+    // The session's project (its plugins, where its handlers fall back to) stays the one it had.
+    const pin = await makePin(paths, old.sessionId, old.agent, new Date(), old.projectRoot);
     await writePin(paths, pin);
     const snapshot = buildSnapshot({ projectDir: '', sources: pin.sources, id: pin.snapshotId });
     reloaded.push({

@@ -46,6 +46,8 @@ export interface LoggedDispatch {
   textOmitted?: true;
   /** Runs that did not fit the line, left out from the end. */
   runsOmitted?: number;
+  /** What the host noted about the invocation (DispatchOptions.notes: a `cwd` it could not use). */
+  notes?: Array<{ code: string; message: string }>;
 }
 
 export interface LineOptions {
@@ -101,6 +103,9 @@ function baseLine(record: DispatchRecord, source: string): LoggedDispatch {
       failed: isFailedRun(run),
       decision: record.decisions[i] ?? null,
     })),
+    ...(record.notes === undefined || record.notes.length === 0
+      ? {}
+      : { notes: record.notes.map((n) => ({ code: n.code, message: n.message })) }),
   };
 }
 

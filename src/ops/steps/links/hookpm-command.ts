@@ -17,12 +17,29 @@ export function currentHookpm(home: string | null): HookpmPaths {
   return { node: process.execPath, hookpm: join(PACKAGE_ROOT, 'bin', 'hookpm.js'), home };
 }
 
-/** The handler `hookpm link` writes for `agent`, with the agent's deadline in its own unit. */
-export function linkHandler(agent: AgentId, paths: HookpmPaths): LinkHandler {
-  const command: LinkCommand = { ...paths, agent };
+/**
+ * The handler `hookpm link` writes for `agent`: the agent's deadline of `timeoutSec` as its
+ * `timeout`, in the agent's unit, and on the command line, so that `wire` ends its handlers in time.
+ */
+export function linkHandler(agent: AgentId, paths: HookpmPaths, timeoutSec: number): LinkHandler {
+  const command: LinkCommand = { ...paths, agent, deadline: timeoutSec };
   return {
     type: 'command',
     command: formatLinkCommand(command),
-    timeout: AGENTS[agent].linkTimeout,
+    timeout: timeoutSec * AGENTS[agent].timeoutPerSecond,
   };
+}
+
+/**
+ * The timeouts, in the agent's unit, of the events where the agent caps a handler's lower than
+ * `timeoutSec` (Codex's SessionEnd), for applyLink.
+ */
+export function cappedTimeouts(agent: AgentId, timeoutSec: number): Record<string, number> {
+  const { linkTimeoutCaps, timeoutPerSecond } = AGENTS[agent];
+  return Object.fromEntries(
+    Object.entries(linkTimeoutCaps).map(([event, cap]) => [
+      event,
+      Math.min(cap, timeoutSec) * timeoutPerSecond,
+    ]),
+  );
 }

@@ -1,0 +1,70 @@
+import { accessSync, constants, statSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import { diagnostic, type Diagnostic } from '../../hooks/diagnostic.js';
+import { describeValue } from '../../json/describe-value.js';
+
+/** Where a linked event's handlers run, and the note that says why when not the payload's cwd. */
+export interface EventCwd {
+  /** The directory a new pin of the session is made for (its project's plugins join the pin). */
+  forPin: string;
+  /** The directory handlers run in, once the session's pin (and its project root) is known. */
+  resolve(pinnedRoot: string | undefined): { cwd: string; notes?: Diagnostic[] };
+}
+
+const FALLBACK_WORDS = [
+  'the project root this session was pinned for',
+  'where the agent started hookpm',
+  "the user's home",
+];
+
+/**
+ * docs/reference/rules/cli.md#w2 (engine.md X4 for a linked event): handlers run in the payload's
+ * `cwd`. When it cannot be used (cwdProblem), they run in the first usable of the project root the
+ * session was pinned for, the directory the agent started hookpm in, and the user's home (the home
+ * when none is), with a `cwd_unusable` warning naming the problem and the directory; a new pin is
+ * made for the first usable of the last two.
+ */
+export function eventCwd(value: unknown, agentCwd: string, home: string): EventCwd {
+  const problem = cwdProblem(value);
+  if (problem === null) {
+    const cwd = value as string;
+    return { forPin: cwd, resolve: () => ({ cwd }) };
+  }
+  return {
+    forPin: firstUsable([agentCwd, home]) === 0 ? agentCwd : home,
+    resolve(pinnedRoot) {
+      const dirs = [pinnedRoot, agentCwd, home];
+      const at = firstUsable(dirs) ?? dirs.length - 1;
+      const cwd = dirs[at]!;
+      const message = `${problem}; handlers run in ${cwd}, ${FALLBACK_WORDS[at]}`;
+      return { cwd, notes: [diagnostic('cwd_unusable', 'warning', message)] };
+    },
+  };
+}
+
+/**
+ * Why a payload's `cwd` cannot be where handlers run, or null when it names an existing directory
+ * hookpm may enter: absent, not a string, not an absolute path, a path that does not exist, a file.
+ * Synchronous: one stat and one access on the path of every linked event.
+ */
+export function cwdProblem(value: unknown): string | null {
+  if (value === undefined) return 'the payload has no cwd';
+  if (typeof value !== 'string') return `the payload's cwd is ${describeValue(value)}, not a path`;
+  if (!isAbsolute(value)) return "the payload's cwd is not an absolute path";
+  try {
+    if (!statSync(value).isDirectory()) return "the payload's cwd is not a directory";
+    accessSync(value, constants.X_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException | null)?.code;
+    return code === 'ENOENT'
+      ? "the payload's cwd does not exist"
+      : `the payload's cwd cannot be entered (${code ?? 'not a path'})`;
+  }
+  return null;
+}
+
+/** The index of the first of `dirs` that is an existing directory hookpm may enter; else null. */
+function firstUsable(dirs: readonly (string | undefined)[]): number | null {
+  const at = dirs.findIndex((dir) => dir !== undefined && cwdProblem(dir) === null);
+  return at === -1 ? null : at;
+}
