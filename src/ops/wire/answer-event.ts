@@ -2,6 +2,11 @@ import { AGENTS } from '../../agents/agents.js';
 import type { AgentId, WireAnswer } from '../../agents/agent.js';
 import type { Diagnostic } from '../../hooks/diagnostic.js';
 import { isPlainObject } from '../../json/describe-value.js';
+import { nestsDeeperThan } from '../../json/nesting-depth.js';
+import { refusedPayload } from '../../engine/fail-closed.js';
+import { BLOCKING_EVENTS } from '../../hooks/fail-closed-entry.js';
+import type { Agent } from '../../agents/agent.js';
+import type { EventName } from '../../hooks/events.js';
 import { CLAUDE_PROJECT_DIR } from '../../plugin/path-variables.js';
 import { matchHandlers } from '../../hooks/snapshot/snapshot-match.js';
 import { buildSnapshot } from '../../hooks/snapshot/snapshot.js';
@@ -29,7 +34,10 @@ export interface WireOptions {
  * session's pin (session-pin.ts), answered in the agent's format. A Stop continuation count is
  * kept in the pin (engine.md O3); SessionEnd releases the pin. An event the agent's link does not
  * cover is answered with nothing. A payload that is not a JSON object is exit 1, which the agents
- * report as a non-blocking hook error.
+ * report as a non-blocking hook error. What cannot run as consented fails closed
+ * (docs/reference/rules/engine.md#fail-closed): the pin's entries and the pinned plugins about to
+ * run whose trees changed. A payload nested deeper than MAX_DEPTH levels runs nothing: a blocking
+ * event gets its blocking answer, another exit 1 with the reason.
  */
 export async function answerWireEvent(options: WireOptions): Promise<WireAnswer> {
   const agent = AGENTS[options.agent];
@@ -48,6 +56,8 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
   const decoded = agent.decode(payload);
   if (decoded === null) return { exitCode: 0, stdout: '', stderr: '' };
   const { event, input } = decoded;
+  // Point of docs/reference/rules/engine.md#fail-closed: refused before anything walks it.
+  if (nestsDeeperThan(payload)) return refuseDeepPayload(agent, event);
   const cwd = typeof input['cwd'] === 'string' ? input['cwd'] : options.cwd;
   const { pin, stored } = await sessionPin({
     paths: options.store,
@@ -68,7 +78,13 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
   const continuationCount = event === 'Stop' ? pin.stopContinuations : 0;
   // X5's pass-through and the decision log (settings.json): every event is logged, one that
   // matches nothing too (docs/guides/decision-log.md); a missing file is one failed open.
-  const host = openHost({ snapshot, store: options.store, source: `wire:${agent.id}` });
+  const failClosed = [...(pin.failClosed ?? []), ...checked.failClosed];
+  const host = openHost({
+    snapshot,
+    store: options.store,
+    source: `wire:${agent.id}`,
+    ...(failClosed.length === 0 ? {} : { failClosed }),
+  });
   const result = await host.dispatch(event, input, { cwd, continuationCount, env: options.env });
   if (stored && event === 'Stop') {
     const next = result.continueLoop ? continuationCount + 1 : 0;
@@ -88,4 +104,14 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
       ...result.diagnostics,
     ],
   });
+}
+
+/**
+ * A payload nested too deep (refusedPayload): on a blocking event its blocking answer; on another,
+ * exit 1 with the reason, which the agents report as a non-blocking hook error.
+ */
+function refuseDeepPayload(agent: Agent, event: EventName): WireAnswer {
+  const result = refusedPayload(event, '');
+  if (BLOCKING_EVENTS.has(event)) return agent.encode(result);
+  return { exitCode: 1, stdout: '', stderr: `hookpm: ${result.diagnostics[0]!.message}\n` };
 }
