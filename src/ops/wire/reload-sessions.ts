@@ -44,7 +44,8 @@ export async function reloadSessions(
   const reloaded: ReloadedSession[] = [];
   for (const old of pins) {
     const pin = await makePin(paths, old.sessionId, old.agent);
-    await writePin(paths, pin);
+    // docs/reference/rules/engine.md#fail-closed: never a pin from a state that cannot be read.
+    if (!(pin.failClosed ?? []).some((entry) => entry.plugin === null)) await writePin(paths, pin);
     const snapshot = buildSnapshot({ projectDir: '', sources: pin.sources, id: pin.snapshotId });
     reloaded.push({
       sessionId: pin.sessionId,
