@@ -85,8 +85,8 @@ async function everyEventPlugin(): Promise<string> {
   return writeClaudePlugin(join(ws.dir, `plugins${ws.n}`, 'every'), 'every', hooks);
 }
 
-describe('fail closed through `hookpm wire claude` (engine.md fail-closed)', () => {
-  it('fail-closed: a truncated state.json denies a Bash call with a reason naming hookpm, the file and `hookpm doctor`; no pin is stored', async () => {
+describe('fail closed through `hookpm wire claude` (engine.md B1-B6)', () => {
+  it('B3: a truncated state.json denies a Bash call with a reason naming hookpm, the file and `hookpm doctor`; no pin is stored', async () => {
     await ok(['install', GUARD, '--yes']);
     const good = readFileSync(stateFile(), 'utf8');
     await writeFile(stateFile(), good.slice(0, 120));
@@ -99,7 +99,7 @@ describe('fail closed through `hookpm wire claude` (engine.md fail-closed)', () 
     expect(existsSync(sessionsDir()) ? readdirSync(sessionsDir()) : []).toEqual([]);
   });
 
-  it('fail-closed: a state written by a newer hookpm denies; UserPromptSubmit is blocked, Stop continues once, Notification gets a systemMessage', async () => {
+  it('B2, B3: a state written by a newer hookpm denies; UserPromptSubmit is blocked, Stop continues once, Notification gets a systemMessage', async () => {
     await ok(['install', GUARD, '--yes']);
     const state = JSON.parse(readFileSync(stateFile(), 'utf8'));
     await writeFile(stateFile(), JSON.stringify({ ...state, version: 2 }));
@@ -120,7 +120,7 @@ describe('fail closed through `hookpm wire claude` (engine.md fail-closed)', () 
     expect(note.out).toEqual({ systemMessage: expect.stringMatching(/^hookpm fails closed/) });
   });
 
-  it('fail-closed: a pin made while the state could not be read is not kept; once it is repaired, guard runs at the next event', async () => {
+  it('B4: a pin made while the state could not be read is not kept; once it is repaired, guard runs at the next event', async () => {
     await ok(['install', GUARD, '--yes']);
     const good = readFileSync(stateFile(), 'utf8');
     await writeFile(stateFile(), good.slice(0, 50));
@@ -132,7 +132,7 @@ describe('fail closed through `hookpm wire claude` (engine.md fail-closed)', () 
     expect(reason(guarded.out).startsWith(GUARD_REASON)).toBe(true);
   });
 
-  it('fail-closed: a pin an older hookpm made from an unreadable state (no plugins, plugin_state_unreadable) is made afresh', async () => {
+  it('B4: a pin an older hookpm made from an unreadable state (no plugins, plugin_state_unreadable) is made afresh', async () => {
     await ok(['install', GUARD, '--yes']);
     await wire(payload('SessionStart', 'old', { source: 'startup' }));
     const [file] = readdirSync(sessionsDir());
@@ -145,7 +145,7 @@ describe('fail closed through `hookpm wire claude` (engine.md fail-closed)', () 
     expect(decision((await wire(bash('old', FORCE_PUSH))).out)).toBe('deny');
   });
 
-  it('fail-closed, Q6: a tampered guard denies every Bash call when the first event of the session is not SessionStart', async () => {
+  it('B2, Q6: a tampered guard denies every Bash call when the first event of the session is not SessionStart', async () => {
     await ok(['install', GUARD, '--yes']);
     await tamperGuard();
     const run = await wire(bash('late', 'ls'));
@@ -161,7 +161,7 @@ describe('fail closed through `hookpm wire claude` (engine.md fail-closed)', () 
     expect(decision((await wire(bash('late', FORCE_PUSH))).out)).toBe('deny');
   });
 
-  it('fail-closed, Q6: a guard tampered after SessionStart pinned it denies where its handlers match, and only there', async () => {
+  it('B2, Q6: a guard tampered after SessionStart pinned it denies where its handlers match, and only there', async () => {
     await ok(['install', GUARD, '--yes']);
     await wire(payload('SessionStart', 'pinned', { source: 'startup' }));
     await tamperGuard();
@@ -170,7 +170,7 @@ describe('fail closed through `hookpm wire claude` (engine.md fail-closed)', () 
     expect((await wire(read)).out).toBeNull();
   });
 
-  it('fail-closed: a missing installed tree fails closed on every event the plugin was consented for; others get a systemMessage', async () => {
+  it('B2: a missing installed tree fails closed on every event the plugin was consented for; others get a systemMessage', async () => {
     await ok(['install', await everyEventPlugin(), '--yes']);
     await rm(await installedTree('every'), { recursive: true });
     const denied = await wire(bash('gone', 'ls'));
@@ -183,7 +183,7 @@ describe('fail closed through `hookpm wire claude` (engine.md fail-closed)', () 
     expect(start.out).toBeNull();
   });
 
-  it('fail-closed: settings.json failOpen naming the plugin lets the call through with a systemMessage instead', async () => {
+  it('B6: settings.json failOpen naming the plugin lets the call through with a systemMessage instead', async () => {
     await ok(['install', GUARD, '--yes']);
     await tamperGuard();
     await mkdir(join(ws.home, 'hookpm', 'config'), { recursive: true });
@@ -201,7 +201,7 @@ describe('fail closed through `hookpm wire claude` (engine.md fail-closed)', () 
     expect(decision((await wire(bash('open', FORCE_PUSH))).out)).toBe('deny');
   });
 
-  it('payload_too_deep: a payload nested 5,000 deep is refused clearly: a deny on PreToolUse, exit 1 on Notification, never E_INTERNAL', async () => {
+  it('B5: a payload nested 5,000 deep is refused clearly: a deny on PreToolUse, exit 1 on Notification, never E_INTERNAL', async () => {
     await ok(['install', GUARD, '--yes']);
     const deep = '{"a":'.repeat(5000) + '1' + '}'.repeat(5000);
     const body = bash('deep', FORCE_PUSH).replace('"tool_use_id"', `"x":${deep},"tool_use_id"`);
@@ -229,7 +229,7 @@ describe('fail closed through `hookpm wire claude` (engine.md fail-closed)', () 
 });
 
 describe('fail closed in `hookpm run`, `hookpm session` and `hookpm doctor`', () => {
-  it('fail-closed: `hookpm run PreToolUse` with a tampered guard answers a deny naming the plugin', async () => {
+  it('B2: `hookpm run PreToolUse` with a tampered guard answers a deny naming the plugin', async () => {
     await ok(['install', GUARD, '--yes']);
     await tamperGuard();
     const body = JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'ls' } });
@@ -241,7 +241,7 @@ describe('fail closed in `hookpm run`, `hookpm session` and `hookpm doctor`', ()
     expect(result.diagnostics.map((d: { code: string }) => d.code)).toContain('failed_closed');
   });
 
-  it('fail-closed: `hookpm run` with a truncated state denies; a deep --payload is E_USAGE naming the limit', async () => {
+  it('B3, B5: `hookpm run` with a truncated state denies; a deep --payload is E_USAGE naming the limit', async () => {
     await ok(['install', GUARD, '--yes']);
     await writeFile(stateFile(), readFileSync(stateFile(), 'utf8').slice(0, 80));
     const body = JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'ls' } });
@@ -254,7 +254,7 @@ describe('fail closed in `hookpm run`, `hookpm session` and `hookpm doctor`', ()
     expect(refused.stderr).toContain('nesting deeper than 512 levels');
   });
 
-  it('fail-closed: `hookpm session` with a tampered guard denies PreToolUse over JSON-RPC', async () => {
+  it('B2: `hookpm session` with a tampered guard denies PreToolUse over JSON-RPC', async () => {
     await ok(['install', GUARD, '--yes']);
     await tamperGuard();
     session = startRpcSession(ws.repo, ws.env());
@@ -268,7 +268,7 @@ describe('fail closed in `hookpm run`, `hookpm session` and `hookpm doctor`', ()
     expect(result.permission.reason).toMatch(/^hookpm fails closed: plugin guard@local/);
   });
 
-  it('fail-closed: `hookpm doctor` lists the tampered guard as failing closed, and the unreadable state', async () => {
+  it('B6: `hookpm doctor` lists the tampered guard as failing closed, and the unreadable state', async () => {
     await ok(['install', GUARD, '--yes']);
     const healthy = JSON.parse((await ws.hookpm(['doctor', '--json'])).stdout);
     expect(healthy.checks).toContainEqual(
