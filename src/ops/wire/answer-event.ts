@@ -1,11 +1,10 @@
 import { AGENTS } from '../../agents/agents.js';
-import type { AgentId, WireAnswer } from '../../agents/agent.js';
+import type { Agent, AgentId, WireAnswer } from '../../agents/agent.js';
 import type { Diagnostic } from '../../hooks/diagnostic.js';
 import { isPlainObject } from '../../json/describe-value.js';
 import { nestsDeeperThan } from '../../json/nesting-depth.js';
 import { refusedPayload } from '../../engine/fail-closed.js';
 import { BLOCKING_EVENTS } from '../../hooks/fail-closed-entry.js';
-import type { Agent } from '../../agents/agent.js';
 import type { EventName } from '../../hooks/events.js';
 import { CLAUDE_PROJECT_DIR } from '../../plugin/path-variables.js';
 import { matchHandlers } from '../../hooks/snapshot/snapshot-match.js';
@@ -56,7 +55,7 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
   const decoded = agent.decode(payload);
   if (decoded === null) return { exitCode: 0, stdout: '', stderr: '' };
   const { event, input } = decoded;
-  // Point of docs/reference/rules/engine.md#fail-closed: refused before anything walks it.
+  // engine.md B5: refused before the pin, the matchers or the payload builder walk it.
   if (nestsDeeperThan(payload)) return refuseDeepPayload(agent, event);
   const cwd = typeof input['cwd'] === 'string' ? input['cwd'] : options.cwd;
   const { pin, stored } = await sessionPin({
