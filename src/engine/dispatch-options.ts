@@ -1,6 +1,7 @@
 import type { DispatchResult, HandlerRun, ResultDiagnostic } from './types.js';
 import type { EventName } from '../hooks/events.js';
 import type { LoggedDecision } from './run-decision.js';
+import type { FailClosed } from '../hooks/fail-closed-entry.js';
 
 /** What the host knows about one invocation, beyond the event's own fields (engine.md X2). */
 export interface DispatchOptions {
@@ -36,6 +37,12 @@ export interface DispatchOptions {
    * throw; a throw is ignored.
    */
   log?: (record: DispatchRecord) => void;
+  /**
+   * What the host cannot run as consented (docs/reference/rules/engine.md#fail-closed): the
+   * entries for the dispatched event give its blocking answer, or a `systemMessage`
+   * (fail-closed.ts), whether or not any handler matched.
+   */
+  failClosed?: readonly FailClosed[];
 }
 
 /** One dispatch, as its log sees it. */

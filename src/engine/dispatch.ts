@@ -1,3 +1,4 @@
+import { applyFailClosed, failClosedOn, refusedPayload } from './fail-closed.js';
 import { noDecision } from './no-decision.js';
 import type { DispatchResult } from './types.js';
 import { HookpmError } from '../errors.js';
@@ -5,6 +6,7 @@ import type { EventName } from '../hooks/events.js';
 import { matchHandlers } from '../hooks/snapshot/snapshot-match.js';
 import type { Snapshot } from '../hooks/snapshot/snapshot.js';
 import { stringField, type DispatchOptions } from './dispatch-options.js';
+import { nestsDeeperThan } from '../json/nesting-depth.js';
 
 /**
  * Dispatches one event on a snapshot (docs/reference/rules/engine.md#running-handlers,
@@ -20,6 +22,10 @@ import { stringField, type DispatchOptions } from './dispatch-options.js';
  * is built and serialised only when some handler matched. A dispatch that matches nothing allocates
  * one result and one promise, and loads nothing more (run-matched.ts runs the rest); its `log`
  * record has no runs, and the event's input for a payload.
+ *
+ * docs/reference/rules/engine.md#fail-closed: `opts.failClosed` entries for the event are added to
+ * the result (before the log sees it) whether or not a handler matched; an input nested deeper than
+ * MAX_DEPTH levels runs nothing and fails closed itself (refusedPayload), unlogged.
  */
 export function dispatchEvent(
   snapshot: Snapshot,
@@ -31,9 +37,17 @@ export function dispatchEvent(
   if (!Number.isSafeInteger(continuationCount) || continuationCount < 0) {
     return Promise.reject(badContinuationCount(continuationCount));
   }
+  if (nestsDeeperThan(input)) return Promise.resolve(refusedPayload(event, snapshot.id));
   const matched = snapshot.groups[event] === undefined ? [] : matchHandlers(snapshot, event, input);
   if (matched.length === 0) {
-    const result = noDecision(event, snapshot.id);
+    const failing = failClosedOn(opts.failClosed, event);
+    const result =
+      failing.length === 0
+        ? noDecision(event, snapshot.id)
+        : applyFailClosed(noDecision(event, snapshot.id), failing, {
+            continuationCount,
+            stopHookActive: input['stop_hook_active'] === true,
+          });
     if (opts.notes !== undefined) result.diagnostics.push(...opts.notes);
     if (opts.log !== undefined) logUnmatched(opts.log, event, input, opts, result);
     return Promise.resolve(result);

@@ -8,6 +8,7 @@ import type { EventName } from '../hooks/events.js';
 import type { Snapshot } from '../hooks/snapshot/snapshot.js';
 import type { SnapshotHandler } from '../hooks/types.js';
 import { runDecision } from './run-decision.js';
+import { applyFailClosed, failClosedOn } from './fail-closed.js';
 import { stringField, type DispatchOptions } from './dispatch-options.js';
 import { mapBounded } from './bounded-map.js';
 
@@ -66,11 +67,18 @@ export async function runMatched(call: Invocation): Promise<DispatchResult> {
   );
   // Each output is parsed once: reduction and the log's per-run decisions read the same parse.
   const parsed = parseRuns(event, runs);
-  const result = reduceParsed(event, parsed, {
+  const stopHookActive = payload['stop_hook_active'] === true;
+  const reduced = reduceParsed(event, parsed, {
     snapshotId: snapshot.id,
     continuationCount,
-    stopHookActive: payload['stop_hook_active'] === true,
+    stopHookActive,
   });
+  // docs/reference/rules/engine.md#fail-closed: what cannot run as consented, after what ran.
+  const failing = failClosedOn(opts.failClosed, event);
+  const result =
+    failing.length === 0
+      ? reduced
+      : applyFailClosed(reduced, failing, { continuationCount, stopHookActive });
   if (opts.notes !== undefined) result.diagnostics.unshift(...opts.notes);
   if (opts.log !== undefined) {
     try {

@@ -9,6 +9,8 @@ export type DiagnosticCode =
   | 'plugin_hooks_failed'
   | 'plugin_tampered'
   | 'plugin_state_unreadable'
+  | 'failed_closed'
+  | 'payload_too_deep'
   | 'invalid_matcher'
   | 'unsafe_matcher'
   | 'unsupported_matcher'

@@ -1,3 +1,4 @@
+import type { FailClosed } from '../hooks/fail-closed-entry.js';
 import { diagnostic, type Diagnostic } from '../hooks/diagnostic.js';
 import type { SourceDocument } from '../hooks/types.js';
 import { compareCodeUnits } from '../json/compare.js';
@@ -11,6 +12,7 @@ import {
   type DocumentsCache,
   type PluginDocuments,
 } from './plugin-documents-cache.js';
+import { failingPlugin, failingState } from './fail-closed-plugin.js';
 import { pluginDataDirs } from './plugin-dirs.js';
 import { readPluginDir } from './read-plugin.js';
 import { readUnchanged } from './read-unchanged.js';
@@ -26,6 +28,11 @@ import { createdProblemIn } from './tree-status.js';
 export interface PluginSources {
   sources: SourceDocument[];
   diagnostics: Diagnostic[];
+  /**
+   * docs/reference/rules/engine.md#fail-closed: the enabled, consented plugins left out because
+   * they cannot run as consented, and a state that cannot be read (then the only entry).
+   */
+  failClosed: FailClosed[];
 }
 
 /** One plugin that can run now, with the record it was loaded from. */
@@ -62,7 +69,9 @@ export function mayRun(record: PluginRecord): boolean {
  * bound to its installed tree and data directory (section 3 variables). A plugin whose tree no
  * longer matches its fingerprint is left out with `plugin_tampered` (Q6); one that cannot be read
  * is left out with a diagnostic naming it (S6); an unreadable state gives no plugins and
- * `plugin_state_unreadable` (R4). Never throws.
+ * `plugin_state_unreadable` (R4). Each plugin left out so, and an unreadable state, is also a
+ * `failClosed` entry (docs/reference/rules/engine.md#fail-closed): the hosts deny the blocking
+ * events it would have run on. Never throws.
  *
  * Every call reads the state and checks every tree's fingerprint, through two caches of the cache
  * directory: a file is hashed again only when its lstat changed (store/fingerprint-cache.ts), and
@@ -89,6 +98,7 @@ export async function runnablePlugins(
       diagnostics: [
         diagnostic('plugin_state_unreadable', 'warning', message, { origin: 'plugin' }),
       ],
+      failClosed: [failingState(error)],
     };
   }
   const project = await projectRecordsOf(state, options.projectKey);
@@ -122,6 +132,7 @@ export async function runnablePlugins(
     ),
     sources: loaded.flatMap((l) => l.sources),
     diagnostics: loaded.flatMap((l) => l.diagnostics),
+    failClosed: loaded.flatMap((l) => (l.failing === null ? [] : [l.failing])),
   };
 }
 
@@ -257,20 +268,29 @@ function bind(
   check: TreeCheck | undefined,
   read: Read | undefined,
   ofProject: boolean,
-): PluginSources & { runs: boolean } {
+): Bound {
   const where = { origin: 'plugin' as const, plugin: record.id };
-  if (check?.status !== 'match' && check?.status !== 'created')
+  const failing = (why: string): FailClosed => failingPlugin(record, record.events, why);
+  if (check?.status !== 'match' && check?.status !== 'created') {
+    const missing = check?.status !== 'changed';
     return {
       runs: false,
       sources: [],
-      diagnostics: [tamperedDiagnostic(record, check?.status !== 'changed')],
+      diagnostics: [tamperedDiagnostic(record, missing)],
+      failing: failing(
+        missing
+          ? 'its installed tree is missing or unreadable'
+          : 'its installed files were changed after install',
+      ),
     };
+  }
   if (read === undefined) throw new Error(`Assertion failed: no documents for ${record.id}`);
   if ('tampered' in read)
     return {
       runs: false,
       sources: [],
       diagnostics: [tamperedDiagnostic(record, false, read.tampered)],
+      failing: failing(read.tampered),
     };
   if ('error' in read) {
     const message = `plugin ${record.id} ${record.version} is left out: it cannot be read: ${read.error}`;
@@ -278,6 +298,7 @@ function bind(
       runs: false,
       sources: [],
       diagnostics: [diagnostic('plugin_hooks_failed', 'error', message, where)],
+      failing: failing(`it cannot be read: ${read.error}`),
     };
   }
   const plugin = {
@@ -294,5 +315,13 @@ function bind(
     config,
     plugin,
   }));
-  return { runs: true, sources, diagnostics: read.diagnostics };
+  return { runs: true, sources, diagnostics: read.diagnostics, failing: null };
+}
+
+/** One plugin bound: its sources when it runs, else why not, and what fails closed for it. */
+interface Bound {
+  runs: boolean;
+  sources: SourceDocument[];
+  diagnostics: Diagnostic[];
+  failing: FailClosed | null;
 }

@@ -1,4 +1,6 @@
+import type { FailClosed } from '../hooks/fail-closed-entry.js';
 import type { Diagnostic } from '../hooks/diagnostic.js';
+import { isEventName } from '../hooks/events.js';
 import type { SourceDocument } from '../hooks/types.js';
 import { isPlainObject } from '../json/describe-value.js';
 
@@ -34,6 +36,12 @@ export interface SessionPin {
    * a later payload's `cwd` cannot be used. Absent in a pin made without one.
    */
   projectRoot?: string;
+  /**
+   * The enabled plugins that could not run as consented when the pin was made, and a state that
+   * could not be read (docs/reference/rules/engine.md#fail-closed). Absent in a pin written before
+   * it existed: none. A pin with any is made afresh at each event (session-pin.ts).
+   */
+  failClosed?: FailClosed[];
 }
 
 /**
@@ -54,6 +62,9 @@ export function parsePin(value: unknown): SessionPin | null {
   if (!Array.isArray(plugins) || !plugins.every(isPinnedPlugin)) return null;
   if (!Array.isArray(sources) || !sources.every(isPinnedSource)) return null;
   if (!Array.isArray(diagnostics) || !diagnostics.every(isDiagnostic)) return null;
+  const failClosed = value['failClosed'];
+  if (failClosed !== undefined && (!Array.isArray(failClosed) || !failClosed.every(isFailClosed)))
+    return null;
   return value as unknown as SessionPin;
 }
 
@@ -73,6 +84,16 @@ function isPinnedSource(value: unknown): boolean {
     Object.values(config).every(Array.isArray) &&
     isPlainObject(plugin) &&
     ['id', 'root', 'data'].every((k) => typeof plugin[k] === 'string')
+  );
+}
+
+function isFailClosed(value: unknown): boolean {
+  if (!isPlainObject(value) || typeof value['reason'] !== 'string') return false;
+  const { plugin, events } = value;
+  return (
+    (plugin === null || typeof plugin === 'string') &&
+    (events === null ||
+      (Array.isArray(events) && events.every((e) => typeof e === 'string' && isEventName(e))))
   );
 }
 

@@ -19,11 +19,22 @@ export interface UserSettings {
    * docs/guides/decision-log.md).
    */
   log: { enabled: boolean; text: boolean };
+  /**
+   * `{"failOpen": true}` or `{"failOpen": ["<plugin id>", ...]}`: what the user prefers to fail open
+   * (docs/reference/rules/engine.md#fail-closed): every plugin and hookpm's own state, or the
+   * plugins named. Default: nothing (everything fails closed); a file not used fails closed too.
+   */
+  failOpen: { all: boolean; plugins: string[] };
   /** Why the file was not used (`config_read_failed`); a missing file is no diagnostic. */
   diagnostics: Diagnostic[];
 }
 
-const NONE: UserSettings = { passEnv: [], log: { enabled: true, text: false }, diagnostics: [] };
+const NONE: UserSettings = {
+  passEnv: [],
+  log: { enabled: true, text: false },
+  failOpen: { all: false, plugins: [] },
+  diagnostics: [],
+};
 const MISSING_CODES = new Set(['ENOENT', 'ENOTDIR']);
 /** A settings file larger than this is not read (it is a few hundred bytes). */
 const SETTINGS_MAX_BYTES = 1024 * 1024;
@@ -37,9 +48,9 @@ export function settingsFile(paths: StorePaths): string {
  * Reads the settings once, synchronously (a dispatch about to start its handlers reads it; it is
  * one small file). A file that cannot be read (or is not a regular file of at most
  * SETTINGS_MAX_BYTES: a FIFO or a device is never waited on), is not strict JSON or has a wrong
- * `env.pass` is not used at all: nothing is passed through (secrets stay removed) and one
- * `config_read_failed` says why. Keys other than `env.pass` are left for other settings. Checked by
- * hand rather than with zod, which the linked-agent path never loads.
+ * `env.pass` is not used at all: nothing is passed through (secrets stay removed), nothing fails
+ * open, and one `config_read_failed` says why. Keys other than `env.pass` are left for other
+ * settings. Checked by hand rather than with zod, which the linked-agent path never loads.
  */
 export function readUserSettings(paths: StorePaths): UserSettings {
   const file = settingsFile(paths);
@@ -56,13 +67,18 @@ export function readUserSettings(paths: StorePaths): UserSettings {
     return failed(file, `invalid JSON at ${file}:${json.line}:${json.column}: ${json.message}`);
   const problem = checkSettings(json.value);
   if (problem !== null) return failed(file, `${file}: ${problem}`);
-  const { env, log } = json.value as {
+  const { env, log, failOpen } = json.value as {
     env?: { pass?: string[] };
     log?: Partial<UserSettings['log']>;
+    failOpen?: boolean | string[];
   };
   return {
     passEnv: [...(env?.pass ?? [])],
     log: { enabled: log?.enabled ?? true, text: log?.text ?? false },
+    failOpen: {
+      all: failOpen === true,
+      plugins: Array.isArray(failOpen) ? [...failOpen] : [],
+    },
     diagnostics: [],
   };
 }
@@ -70,7 +86,16 @@ export function readUserSettings(paths: StorePaths): UserSettings {
 /** What is wrong with the settings document, or null. */
 function checkSettings(value: unknown): string | null {
   if (!isPlainObject(value)) return `expected a JSON object, found ${describeValue(value)}`;
-  return checkLog(value) ?? checkEnv(value);
+  return checkLog(value) ?? checkEnv(value) ?? checkFailOpen(value);
+}
+
+/** `failOpen`: true, false, or an array of plugin ids. */
+function checkFailOpen(value: Record<string, unknown>): string | null {
+  if (!Object.hasOwn(value, 'failOpen')) return null;
+  const open = value['failOpen'];
+  if (typeof open === 'boolean') return null;
+  if (Array.isArray(open) && open.every((id) => typeof id === 'string' && id !== '')) return null;
+  return `failOpen must be true, false or an array of plugin ids, found ${describeValue(open)}`;
 }
 
 /** `log.enabled` and `log.text`, booleans when given. */
@@ -101,6 +126,7 @@ function failed(file: string, message: string): UserSettings {
   return {
     passEnv: [],
     log: NONE.log,
+    failOpen: NONE.failOpen,
     diagnostics: [
       diagnostic('config_read_failed', 'warning', `${message}; no variable is passed through`, {
         path: file,

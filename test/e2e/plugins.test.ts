@@ -200,14 +200,14 @@ describe('plugins end to end', () => {
     ]);
   });
 
-  it('Q6: editing an installed script leaves the plugin out with plugin_tampered; install --force restores it', async () => {
+  it('Q6, B2: editing an installed script leaves the plugin out with plugin_tampered and fails closed; install --force restores it', async () => {
     const { env, store } = await freshStore();
     const guard = await writeGuard(join(dir, `src${n}`));
     expect((await hookpm(env, 'install', guard, '--yes')).code).toBe(0);
     const root = (await stateOf(store)).plugins['guard@local']!.path;
     await writeFile(join(root, 'guard.sh'), '#!/bin/sh\ncat >/dev/null\n');
     const tampered = await runPreToolUse(env);
-    expect(tampered.permission).toBeNull();
+    expect(tampered.permission?.reason).toMatch(/^hookpm fails closed: plugin guard@local/);
     expect(tampered.diagnostics).toContainEqual(
       expect.objectContaining({ code: 'plugin_tampered', plugin: 'guard@local' }),
     );

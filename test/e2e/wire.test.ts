@@ -281,7 +281,7 @@ describe('per-session pins (issue 13 item 4, engine.md R1)', () => {
     ).toEqual([]);
   });
 
-  it('Q6: a pinned plugin whose files change is left out at the next event, with plugin_tampered on stderr', async () => {
+  it('Q6, B2: a pinned plugin whose files change is left out at the next event, with plugin_tampered on stderr, and fails closed', async () => {
     await ok(['install', GUARD, '--yes']);
     await wire(start('t'));
     const plugins = join(ws.home, 'hookpm', 'data', 'plugins');
@@ -292,11 +292,13 @@ describe('per-session pins (issue 13 item 4, engine.md R1)', () => {
     const installed = join(versions, readdirSync(versions)[0]!);
     await appendFile(join(installed, 'scripts', 'guard.mjs'), '\n// changed\n');
     const run = await wire(bash('t', FORCE_PUSH));
-    expect(run.out).toBeNull();
+    expect(run.out?.hookSpecificOutput?.permissionDecisionReason).toMatch(
+      /^hookpm fails closed: plugin guard@local/,
+    );
     expect(run.stderr).toContain('plugin_tampered');
   });
 
-  it('Q6, issue 15 item 4: a file the pinned plugin created in its folder keeps it running; a created manifest does not', async () => {
+  it('Q6, B2, issue 15 item 4: a file the pinned plugin created in its folder keeps it running; a created manifest fails closed', async () => {
     await ok(['install', GUARD, '--yes']);
     await wire(start('w'));
     const plugins = join(ws.home, 'hookpm', 'data', 'plugins');
@@ -312,7 +314,9 @@ describe('per-session pins (issue 13 item 4, engine.md R1)', () => {
     expect(kept.stderr).not.toContain('plugin_tampered');
     await writeFile(join(installed, 'plugin.json'), '{"name": "guard"}');
     const shadowed = await wire(bash('w', FORCE_PUSH));
-    expect(shadowed.out).toBeNull();
+    expect(shadowed.out?.hookSpecificOutput?.permissionDecisionReason).toMatch(
+      /^hookpm fails closed: plugin guard@local .*plugin\.json was created after install/,
+    );
     expect(shadowed.stderr).toContain(
       'plugin.json was created after install and is read as its manifest or hooks',
     );

@@ -124,6 +124,7 @@ describe('hookpm doctor: a healthy store', () => {
       'state',
       'lock',
       'plugin:guard@local',
+      'fail-closed',
       'leftovers',
       'registry:acme',
       'hooks',

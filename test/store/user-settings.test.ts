@@ -20,6 +20,7 @@ function storeWith(text?: string) {
 }
 
 const LOG_DEFAULT = { enabled: true, text: false };
+const FAIL_CLOSED = { all: false, plugins: [] };
 
 describe('settings.json: variables passed through X5 (registry.md D1, engine.md X5)', () => {
   it('X5: {"env": {"pass": [...]}} names the variables to pass through; other keys are left alone', () => {
@@ -27,6 +28,7 @@ describe('settings.json: variables passed through X5 (registry.md D1, engine.md 
     expect(readUserSettings(paths)).toEqual({
       passEnv: ['GH_PAT', 'npm_config__auth'],
       log: LOG_DEFAULT,
+      failOpen: FAIL_CLOSED,
       diagnostics: [],
     });
   });
@@ -37,6 +39,7 @@ describe('settings.json: variables passed through X5 (registry.md D1, engine.md 
       expect(readUserSettings(storeWith(text))).toEqual({
         passEnv: [],
         log: LOG_DEFAULT,
+        failOpen: FAIL_CLOSED,
         diagnostics: [],
       });
     },
@@ -46,6 +49,7 @@ describe('settings.json: variables passed through X5 (registry.md D1, engine.md 
     expect(readUserSettings(storeWith())).toEqual({
       passEnv: [],
       log: LOG_DEFAULT,
+      failOpen: FAIL_CLOSED,
       diagnostics: [],
     });
   });
@@ -98,5 +102,21 @@ describe('settings.json: the decision log (issue 19 item 3)', () => {
     const bad = readUserSettings(storeWith('{"log": {"enabled": "no"}}'));
     expect(bad.log).toEqual(LOG_DEFAULT);
     expect(bad.diagnostics[0]?.message).toContain('log.enabled must be true or false');
+  });
+
+  it('B6: failOpen is true or a list of plugin ids; anything else is not used, and nothing fails open', () => {
+    expect(readUserSettings(storeWith('{"failOpen": true}')).failOpen).toEqual({
+      all: true,
+      plugins: [],
+    });
+    expect(readUserSettings(storeWith('{"failOpen": ["guard@examples"]}')).failOpen).toEqual({
+      all: false,
+      plugins: ['guard@examples'],
+    });
+    for (const bad of ['{"failOpen": "yes"}', '{"failOpen": [""]}', '{"failOpen": [1]}']) {
+      const read = readUserSettings(storeWith(bad));
+      expect(read.failOpen).toEqual(FAIL_CLOSED);
+      expect(read.diagnostics[0]?.message).toContain('failOpen must be');
+    }
   });
 });

@@ -4,6 +4,7 @@ import { problem, type DoctorCheck, type DoctorReport } from './check.js';
 import { collectLeftovers } from './fix.js';
 import { findLeftovers, checkLeftovers } from './leftovers.js';
 import type { HookpmPaths } from '../steps/links/hookpm-command.js';
+import { checkFailClosed } from './fail-closed.js';
 import { checkHookHealth } from './hook-health.js';
 import { checkLinks } from './links.js';
 import { checkLock } from './lock.js';
@@ -39,7 +40,8 @@ export interface DoctorOptions {
 /**
  * `hookpm doctor` (cli.md; registry.md D3, D4, D6; plugins.md Q4-Q6): checks the store
  * directories, the state, the lock, every installed plugin, leftovers, registries and the trust
- * store, the hooks that time out or fail often (decision log), and says how to fix what it finds. Read-only: it writes nothing (not even the
+ * store, what fails closed (docs/reference/rules/engine.md#fail-closed), the hooks that time out
+ * or fail often (decision log), and says how to fix what it finds. Read-only: it writes nothing (not even the
  * `state.json.corrupt-*` copy other commands keep) except, with `fix`, what collecting leftovers
  * removes (see fix.ts), which runs before the checks so the report shows the result. A
  * check that cannot run becomes an error check; the report is always returned.
@@ -54,6 +56,7 @@ export async function runDoctor(ctx: DoctorContext, opts: DoctorOptions): Promis
   const state = read.status === 'valid' ? read.state : null;
   if (state !== null)
     checks.push(...(await guarded('plugins', () => checkPlugins(ctx.paths, state))));
+  checks.push(...(await guarded('fail-closed', () => checkFailClosed(ctx.paths, state))));
   if (fixed !== null) checks.push(fixed);
   checks.push(
     ...(await guarded('leftovers', async () => [

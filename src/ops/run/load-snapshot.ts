@@ -1,3 +1,4 @@
+import type { FailClosed } from '../../hooks/fail-closed-entry.js';
 import type { Diagnostic } from '../../hooks/diagnostic.js';
 import { buildSnapshot, type Snapshot } from '../../hooks/snapshot/snapshot.js';
 import type { SourceDocument } from '../../hooks/types.js';
@@ -16,13 +17,25 @@ export interface LoadSnapshotOptions {
   /** Diagnostics of deciding trust (T3 warnings), reported before the sources' own. */
   trustDiagnostics?: readonly Diagnostic[];
   /** Documents of enabled plugins and the diagnostics of loading them (S6), when known. */
-  plugins?: { sources: readonly SourceDocument[]; diagnostics: readonly Diagnostic[] };
+  plugins?: GivenPlugins;
   /** The store whose enabled plugins contribute (plugins.md Q4, Q6), when `plugins` is not given. */
   store?: StorePaths;
 }
 
+/** Plugin documents a caller loaded itself, and what fails closed among them (absent: nothing). */
+export interface GivenPlugins {
+  sources: readonly SourceDocument[];
+  diagnostics: readonly Diagnostic[];
+  failClosed?: readonly FailClosed[];
+}
+
 export interface LoadedSnapshot {
   snapshot: Snapshot;
+  /**
+   * The plugins that cannot run as consented, and a state that cannot be read: what the host fails
+   * closed on (docs/reference/rules/engine.md#fail-closed).
+   */
+  failClosed: readonly FailClosed[];
   /** What was read from the workspace, for trust checks (T4, T6) and reports. */
   workspace: HookSources;
 }
@@ -33,7 +46,7 @@ export async function loadSnapshot(options: LoadSnapshotOptions): Promise<Loaded
     readHookSources(options),
     options.plugins ??
       (options.store === undefined
-        ? { sources: [], diagnostics: [] }
+        ? { sources: [], diagnostics: [], failClosed: [] }
         : loadPluginSources(options.store, {}, options.cwd)),
   ]);
   const snapshot = buildSnapshot({
@@ -45,5 +58,5 @@ export async function loadSnapshot(options: LoadSnapshotOptions): Promise<Loaded
       ...plugins.diagnostics,
     ],
   });
-  return { snapshot, workspace };
+  return { snapshot, workspace, failClosed: plugins.failClosed ?? [] };
 }

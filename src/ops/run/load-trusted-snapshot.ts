@@ -1,12 +1,10 @@
-import type { Diagnostic } from '../../hooks/diagnostic.js';
-import type { SourceDocument } from '../../hooks/types.js';
 import type { StorePaths } from '../../store/store-paths.js';
-import { loadSnapshot, type LoadedSnapshot } from './load-snapshot.js';
+import { loadSnapshot, type GivenPlugins, type LoadedSnapshot } from './load-snapshot.js';
 import { resolveTrust, type ResolvedTrust, type ResolveTrustOptions } from './resolve-trust.js';
 
 export interface LoadTrustedSnapshotOptions extends ResolveTrustOptions {
   /** Documents of enabled plugins and the diagnostics of loading them: trust never gates them (T7). */
-  plugins?: { sources: readonly SourceDocument[]; diagnostics: readonly Diagnostic[] };
+  plugins?: GivenPlugins;
   /** The store whose enabled plugins contribute, when `plugins` is not given (see loadSnapshot). */
   store?: StorePaths;
 }

@@ -21,14 +21,17 @@ export interface RunEventOptions extends LoadTrustedSnapshotOptions {
  * event with `cwd` as the invocation's working directory, and returns the result with the
  * snapshot's diagnostics (rejected matchers, tampered plugins, trust notes) and a settings.json
  * that could not be used ahead of the run's. The user settings of `store` name the variables passed
- * through X5 (`env.pass`) and whether the dispatch is logged (docs/guides/decision-log.md).
+ * through X5 (`env.pass`) and whether the dispatch is logged (docs/guides/decision-log.md). An
+ * enabled plugin that cannot run as consented, or a state that cannot be read, fails closed
+ * (docs/reference/rules/engine.md#fail-closed).
  */
 export async function runEvent(options: RunEventOptions): Promise<DispatchResult> {
   const { event, input, continuationCount, env, signal, ...load } = options;
-  const { snapshot } = await loadTrustedSnapshot(load);
+  const { snapshot, failClosed } = await loadTrustedSnapshot(load);
   const host = openHost({
     snapshot,
     source: 'run',
+    failClosed,
     ...(options.store === undefined ? {} : { store: options.store }),
   });
   const result = await host.dispatch(event, input, {

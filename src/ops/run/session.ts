@@ -181,7 +181,13 @@ function snapshotLoader(
       onceSha256,
       ...(options.askTrust === undefined ? {} : { askTrust: options.askTrust }),
     });
-    return { ...trusted, host: openHost({ snapshot: trusted.snapshot, store, source: 'session' }) };
+    const host = openHost({
+      snapshot: trusted.snapshot,
+      store,
+      source: 'session',
+      failClosed: trusted.failClosed,
+    });
+    return { ...trusted, host };
   };
 }
 

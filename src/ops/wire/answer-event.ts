@@ -1,7 +1,11 @@
 import { AGENTS } from '../../agents/agents.js';
-import { agentDeadlineSec, type AgentId, type WireAnswer } from '../../agents/agent.js';
+import { agentDeadlineSec, type Agent, type AgentId, type WireAnswer } from '../../agents/agent.js';
 import type { Diagnostic } from '../../hooks/diagnostic.js';
 import { isPlainObject } from '../../json/describe-value.js';
+import { nestsDeeperThan } from '../../json/nesting-depth.js';
+import { refusedPayload } from '../../engine/fail-closed.js';
+import { BLOCKING_EVENTS } from '../../hooks/fail-closed-entry.js';
+import type { EventName } from '../../hooks/events.js';
 import { CLAUDE_PROJECT_DIR } from '../../plugin/path-variables.js';
 import { matchHandlers } from '../../hooks/snapshot/snapshot-match.js';
 import { buildSnapshot } from '../../hooks/snapshot/snapshot.js';
@@ -44,7 +48,10 @@ export interface WireOptions {
  * Handlers run in the payload's `cwd`, or where event-cwd.ts says when it cannot be used, with
  * the reason as a note of the dispatch (its result and its log line). With `deadline`, every
  * handler is ended before the agent's deadline (agent-deadline.ts), and hookpm answers with what
- * finished (cli.md W1, W2).
+ * finished (cli.md W1, W2). What cannot run as consented fails closed
+ * (docs/reference/rules/engine.md#fail-closed): the pin's entries and the pinned plugins about to
+ * run whose trees changed. A payload nested deeper than MAX_DEPTH levels runs nothing: a blocking
+ * event gets its blocking answer, another exit 1 with the reason.
  */
 export async function answerWireEvent(options: WireOptions): Promise<WireAnswer> {
   const agent = AGENTS[options.agent];
@@ -63,6 +70,8 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
   const decoded = agent.decode(payload);
   if (decoded === null) return { exitCode: 0, stdout: '', stderr: '' };
   const { event, input } = decoded;
+  // engine.md B5: refused before the pin, the matchers or the payload builder walk it.
+  if (nestsDeeperThan(payload)) return refuseDeepPayload(agent, event);
   const where = eventCwd(input['cwd'], options.cwd, options.home);
   const { pin, stored } = await sessionPin({
     paths: options.store,
@@ -85,7 +94,13 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
   const continuationCount = event === 'Stop' ? pin.stopContinuations : 0;
   // X5's pass-through and the decision log (settings.json): every event is logged, one that
   // matches nothing too (docs/guides/decision-log.md); a missing file is one failed open.
-  const host = openHost({ snapshot, store: options.store, source: `wire:${agent.id}` });
+  const failClosed = [...(pin.failClosed ?? []), ...checked.failClosed];
+  const host = openHost({
+    snapshot,
+    store: options.store,
+    source: `wire:${agent.id}`,
+    ...(failClosed.length === 0 ? {} : { failClosed }),
+  });
   const seconds = agentDeadlineSec(agent, event, options.deadline?.seconds ?? null);
   const result = await host.dispatch(event, input, {
     cwd,
@@ -114,4 +129,14 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
       ...result.diagnostics,
     ],
   });
+}
+
+/**
+ * A payload nested too deep (refusedPayload): on a blocking event its blocking answer; on another,
+ * exit 1 with the reason, which the agents report as a non-blocking hook error.
+ */
+function refuseDeepPayload(agent: Agent, event: EventName): WireAnswer {
+  const result = refusedPayload(event, '');
+  if (BLOCKING_EVENTS.has(event)) return agent.encode(result);
+  return { exitCode: 1, stdout: '', stderr: `hookpm: ${result.diagnostics[0]!.message}\n` };
 }

@@ -10,7 +10,9 @@ import { findProjectRoot } from '../../workspace/find-project-root.js';
  * A pin of the plugins that may run now (plugins.md Q4, the loader's rules: enabled, consented,
  * untampered), for one agent session: their validated documents, and the tree each must still have
  * (Q6) to run. With `cwd`, the plugins of its project (docs/guides/projects.md) too, after the
- * user's. Never throws for plugin faults: those are the pin's diagnostics (S6, R4).
+ * user's. Never throws for plugin faults: those are the pin's diagnostics (S6, R4), and the
+ * enabled plugins that cannot run as consented, or a state that cannot be read, its `failClosed`
+ * (docs/reference/rules/engine.md#fail-closed).
  */
 export async function makePin(
   paths: StorePaths,
@@ -43,5 +45,6 @@ export async function makePin(
     diagnostics: loaded.diagnostics,
     stopContinuations: 0,
     ...(cwd === undefined ? {} : { projectRoot: await findProjectRoot(cwd) }),
+    ...(loaded.failClosed.length === 0 ? {} : { failClosed: loaded.failClosed }),
   };
 }

@@ -1,7 +1,9 @@
+import type { FailClosed } from '../../hooks/fail-closed-entry.js';
 import type { Diagnostic } from '../../hooks/diagnostic.js';
 import type { SourceDocument } from '../../hooks/types.js';
 import type { SessionPin } from '../../store/session-pin-schema.js';
 import type { StorePaths } from '../../store/store-paths.js';
+import { failingPlugin } from '../../store/fail-closed-plugin.js';
 import { tamperedDiagnostic } from '../../store/tampered.js';
 
 /**
@@ -11,7 +13,9 @@ import { tamperedDiagnostic } from '../../store/tampered.js';
  * folder since are allowed unless a pinned handler names one,
  * docs/design/decisions.md#plugins-and-marketplaces). The caller passes the plugins about to run;
  * one that would run nothing now needs no check now. Returns the pin's own `sources` array when
- * nothing is left out.
+ * nothing is left out. Each plugin left out fails closed on this event
+ * (docs/reference/rules/engine.md#fail-closed): its `failClosed` entry applies to every event,
+ * since the caller passes only the plugins whose handlers match the one about to be dispatched.
  */
 /**
  * files a plugin creates in its folder (docs/design/decisions.md#plugins-and-marketplaces): whether
@@ -37,9 +41,9 @@ export async function pinnedSources(
   paths: StorePaths,
   pin: SessionPin,
   plugins: ReadonlySet<string>,
-): Promise<{ sources: SourceDocument[]; diagnostics: Diagnostic[] }> {
+): Promise<{ sources: SourceDocument[]; diagnostics: Diagnostic[]; failClosed: FailClosed[] }> {
   const checked = pin.plugins.filter((p) => plugins.has(p.id));
-  if (checked.length === 0) return { sources: pin.sources, diagnostics: [] };
+  if (checked.length === 0) return { sources: pin.sources, diagnostics: [], failClosed: [] };
   // The hashing code loads only when a plugin is about to run.
   const { checkInstalledTrees } = await import('../../store/tree-check.js');
   const found = await checkInstalledTrees(
@@ -48,6 +52,7 @@ export async function pinnedSources(
   );
   const out = new Set<string>();
   const diagnostics: Diagnostic[] = [];
+  const failClosed: FailClosed[] = [];
   for (const plugin of checked) {
     const now = found.get(plugin.root);
     const problem =
@@ -55,12 +60,18 @@ export async function pinnedSources(
     if (now?.status === 'match' || (now?.status === 'created' && problem === null)) continue;
     out.add(plugin.id);
     const tampered = { ...plugin, path: plugin.root };
+    const missing = problem === null && now?.status !== 'changed';
     diagnostics.push(
       problem === null
-        ? tamperedDiagnostic(tampered, now?.status !== 'changed')
+        ? tamperedDiagnostic(tampered, missing)
         : tamperedDiagnostic(tampered, false, problem),
     );
+    const why = missing
+      ? 'its installed tree is missing or unreadable'
+      : (problem ?? 'its installed files were changed after install');
+    failClosed.push(failingPlugin(plugin, null, why));
   }
-  if (out.size === 0) return { sources: pin.sources, diagnostics };
-  return { sources: pin.sources.filter((s) => !out.has(s.plugin?.id ?? '')), diagnostics };
+  if (out.size === 0) return { sources: pin.sources, diagnostics, failClosed };
+  const sources = pin.sources.filter((s) => !out.has(s.plugin?.id ?? ''));
+  return { sources, diagnostics, failClosed };
 }

@@ -45,7 +45,8 @@ export async function reloadSessions(
   for (const old of pins) {
     // The session's project (its plugins, where its handlers fall back to) stays the one it had.
     const pin = await makePin(paths, old.sessionId, old.agent, new Date(), old.projectRoot);
-    await writePin(paths, pin);
+    // docs/reference/rules/engine.md#fail-closed: never a pin from a state that cannot be read.
+    if (!(pin.failClosed ?? []).some((entry) => entry.plugin === null)) await writePin(paths, pin);
     const snapshot = buildSnapshot({ projectDir: '', sources: pin.sources, id: pin.snapshotId });
     reloaded.push({
       sessionId: pin.sessionId,

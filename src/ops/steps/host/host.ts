@@ -1,5 +1,6 @@
 import { dispatchEvent } from '../../../engine/dispatch.js';
 import type { DispatchOptions } from '../../../engine/dispatch-options.js';
+import type { FailClosed } from '../../../hooks/fail-closed-entry.js';
 import type { DispatchResult } from '../../../engine/types.js';
 import type { EventName } from '../../../hooks/events.js';
 import type { Snapshot } from '../../../hooks/snapshot/snapshot.js';
@@ -17,6 +18,11 @@ export interface HostOptions {
    * null: nothing is logged whatever the settings say (`hookpm test`).
    */
   source: string | null;
+  /**
+   * What cannot run as consented (docs/reference/rules/engine.md#fail-closed): every dispatch
+   * fails closed on it, unless settings.json's `failOpen` names it (then it is only told).
+   */
+  failClosed?: readonly FailClosed[];
 }
 
 /**
@@ -29,6 +35,8 @@ export interface Host {
   readonly settings: UserSettings | null;
   /** What the settings file said about itself (unreadable, unknown keys); empty without one. */
   readonly settingsDiagnostics: UserSettings['diagnostics'];
+  /** The host's fail-closed entries, those the settings open marked `open`. */
+  readonly failClosed: readonly FailClosed[];
   /**
    * dispatchEvent on the host's snapshot, with X5's pass-through (`env.pass`) and the log's sink
    * of the settings; `opts` adds the invocation's own fields, and `opts.log` is called as well as
@@ -45,6 +53,7 @@ export interface Host {
  * Composes a host (docs/reference/rules/engine.md#running-handlers and the sections after it, the
  * decision log of settings.json). Reads the user settings once: a host made again (a session's
  * reload) picks up an edit. Never throws for a settings file (readUserSettings reports it instead).
+ * Every dispatch gets the host's fail-closed entries (those the settings open marked `open`).
  */
 export function openHost(options: HostOptions): Host {
   const { snapshot, store, source } = options;
@@ -54,19 +63,37 @@ export function openHost(options: HostOptions): Host {
       ? undefined
       : dispatchLogger(store, settings, source);
   const passEnv = settings?.passEnv ?? [];
+  const failClosed = withFailOpen(options.failClosed ?? [], settings);
   return {
     snapshot,
     settings,
     settingsDiagnostics: settings?.diagnostics ?? [],
+    failClosed,
     dispatch(event, input, opts = {}) {
       const log = bothSinks(logged, opts.log);
       return dispatchEvent(snapshot, event, input, {
         passEnv,
+        ...(failClosed.length === 0 ? {} : { failClosed }),
         ...opts,
         ...(log === undefined ? {} : { log }),
       });
     },
   };
+}
+
+/** The entries settings.json's `failOpen` names (every one, with `true`) marked `open`. */
+function withFailOpen(
+  entries: readonly FailClosed[],
+  settings: UserSettings | null,
+): readonly FailClosed[] {
+  const open = settings?.failOpen;
+  if (entries.length === 0 || open === undefined) return entries;
+  if (!open.all && open.plugins.length === 0) return entries;
+  return entries.map((entry) =>
+    open.all || (entry.plugin !== null && open.plugins.includes(entry.plugin))
+      ? { ...entry, open: true }
+      : entry,
+  );
 }
 
 type Sink = NonNullable<DispatchOptions['log']>;

@@ -8,17 +8,17 @@ export type { PluginSources };
 /**
  * The plugin part of a host's snapshot (engine.md S1, S3, S6): the documents of the plugins that
  * can run now (store/runnable-plugins.ts), the user's, then those of the project `cwd` is in
- * (docs/guides/projects.md; its canonical root, looked up only when the state records a project).
- * Never throws.
+ * (docs/guides/projects.md; its canonical root, looked up only when the state records a project),
+ * and what fails closed (docs/reference/rules/engine.md#fail-closed). Never throws.
  */
 export async function loadPluginSources(
   paths: StorePaths,
   options: ScanOptions = {},
   cwd?: string,
 ): Promise<PluginSources> {
-  const { sources, diagnostics } = await runnablePlugins(paths, {
+  const { sources, diagnostics, failClosed } = await runnablePlugins(paths, {
     ...options,
     ...(cwd === undefined ? {} : { projectKey: () => canonicalProjectRoot(cwd) }),
   });
-  return { sources, diagnostics };
+  return { sources, diagnostics, failClosed };
 }

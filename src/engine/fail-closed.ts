@@ -1,0 +1,100 @@
+import type { EventName } from '../hooks/events.js';
+import { BLOCKING_EVENTS, type FailClosed } from '../hooks/fail-closed-entry.js';
+import { MAX_DEPTH } from '../json/nesting-depth.js';
+import { noDecision } from './no-decision.js';
+import { CONTINUATION_CAP } from './stop-continuation.js';
+import type { DispatchResult, ResultDiagnostic } from './types.js';
+
+/** The entries that apply to `event`. */
+export function failClosedOn(
+  entries: readonly FailClosed[] | undefined,
+  event: EventName,
+): FailClosed[] {
+  if (entries === undefined || entries.length === 0) return [];
+  return entries.filter((e) => e.events === null || e.events.includes(event));
+}
+
+export interface FailClosedOptions {
+  /** Consecutive Stop continuations so far (O3). */
+  continuationCount: number;
+  /** The payload's `stop_hook_active`: a Stop already continued by a hook is not blocked again. */
+  stopHookActive: boolean;
+}
+
+/**
+ * docs/reference/rules/engine.md#fail-closed: `result` with `entries` (those for its event) added.
+ * PreToolUse and PermissionRequest get a deny whose reason starts with the entries' reasons;
+ * UserPromptSubmit gets `continue: false` with them as stop reason; Stop continues the turn with
+ * them (once per stop: not over the O3 cap, not when `stop_hook_active`, so a Stop never loops);
+ * every other event, an entry marked `open`, and a Stop not continued get them as a
+ * `systemMessage`. Each entry adds one `failed_closed` error diagnostic naming its plugin.
+ */
+export function applyFailClosed(
+  result: DispatchResult,
+  entries: readonly FailClosed[],
+  opts: FailClosedOptions,
+): DispatchResult {
+  if (entries.length === 0) return result;
+  const event = result.event;
+  const closed = entries.filter((e) => e.open !== true && BLOCKING_EVENTS.has(event));
+  const told = entries.filter((e) => !closed.includes(e)).map((e) => e.reason);
+  const out: DispatchResult = {
+    ...result,
+    systemMessages: [...result.systemMessages],
+    feedback: [...result.feedback],
+    diagnostics: [...result.diagnostics, ...entries.map(diagnosticOf)],
+  };
+  const reasons = closed.map((e) => e.reason);
+  if (reasons.length > 0) {
+    const text = reasons.join('\n');
+    if (event === 'PreToolUse' || event === 'PermissionRequest') {
+      const earlier = result.permission?.decision === 'deny' ? result.permission : null;
+      out.permission = {
+        decision: 'deny',
+        reason: earlier?.reason ? `${text}\n${earlier.reason}` : text,
+        interrupt: earlier?.interrupt ?? false,
+      };
+    } else if (event === 'UserPromptSubmit') {
+      out.continue = false;
+      out.stopReason = result.stopReason === null ? text : `${text}\n${result.stopReason}`;
+    } else if (opts.continuationCount < CONTINUATION_CAP && !opts.stopHookActive) {
+      out.continueLoop = true;
+      out.feedback = [...reasons, ...result.feedback];
+    } else {
+      told.unshift(...reasons);
+    }
+  }
+  if (told.length > 0) out.systemMessages = [...told, ...out.systemMessages];
+  return out;
+}
+
+function diagnosticOf(entry: FailClosed): ResultDiagnostic {
+  const where: ResultDiagnostic = {
+    code: 'failed_closed',
+    severity: entry.open === true ? 'warning' : 'error',
+    message: entry.reason,
+  };
+  if (entry.plugin !== null) {
+    where.origin = 'plugin';
+    where.plugin = entry.plugin;
+  }
+  return where;
+}
+
+/**
+ * docs/reference/rules/engine.md#fail-closed: the result of an event whose payload nests deeper than
+ * MAX_DEPTH levels: no handler ran; its blocking answer on a blocking event, else a
+ * `systemMessage`; one `payload_too_deep` error diagnostic.
+ */
+export function refusedPayload(event: EventName, snapshotId: string): DispatchResult {
+  const reason = `hookpm refused the ${event} payload: it is nested deeper than ${MAX_DEPTH} levels, so no handler ran`;
+  const entry: FailClosed = { plugin: null, events: null, reason };
+  const result = applyFailClosed(noDecision(event, snapshotId), [entry], {
+    continuationCount: 0,
+    stopHookActive: false,
+  });
+  return {
+    ...result,
+    diagnostics: [{ code: 'payload_too_deep', severity: 'error', message: reason }],
+  };
+}

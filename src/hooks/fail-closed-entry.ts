@@ -1,0 +1,32 @@
+import type { EventName } from './events.js';
+
+/**
+ * docs/reference/rules/engine.md#fail-closed: the events whose answer can stop what the agent is
+ * about to do (a deny, a block, a stop refused). A handler hookpm cannot run as consented gives
+ * their blocking answer; on the other events it gives a `systemMessage`.
+ */
+export const BLOCKING_EVENTS: ReadonlySet<EventName> = new Set<EventName>([
+  'PreToolUse',
+  'PermissionRequest',
+  'UserPromptSubmit',
+  'Stop',
+]);
+
+/**
+ * Something the host cannot run as consented (a plugin whose tree is tampered, missing or
+ * unreadable; hookpm's own state or store it cannot read; a payload it refuses): what fails
+ * closed, on which events, and why.
+ */
+export interface FailClosed {
+  /** The plugin id; null for hookpm's own state, store or the payload. */
+  plugin: string | null;
+  /** The events its handlers would run on; null: every event. */
+  events: readonly EventName[] | null;
+  /** The text the agent gets: names hookpm, the plugin (or the file) and the command that fixes it. */
+  reason: string;
+  /**
+   * The user chose fail-open for it (`failOpen` in settings.json): blocking events are not
+   * blocked, and every event it applies to gets its reason as a `systemMessage` instead.
+   */
+  open?: boolean;
+}

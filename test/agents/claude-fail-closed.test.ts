@@ -1,0 +1,59 @@
+// docs/reference/rules/engine.md#fail-closed inside a real Claude Code (installed into the agent
+// cache, agent-cache.ts) running `claude -p` against the loopback fake Messages API, with guard
+// installed by hookpm and `hookpm link claude`, then guard's installed files changed. The command
+// asked for is harmless if nothing stops it: `git push --force origin main` in a repository
+// without remotes.
+import { appendFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { installClaudeCode, runClaudeTurn } from './claude-code.js';
+import { startFakeMessagesApi, type FakeMessagesApi } from './fake-messages-api.js';
+import { FORCE_PUSH, useLinkedAgent } from '../helpers/linked-agent.js';
+import { expectCleanTurn } from '../helpers/agent-process.js';
+
+interface Result {
+  permission_denials: Array<{ tool_name: string; tool_input: { command?: string } }>;
+}
+
+let api: FakeMessagesApi | null = null;
+const claude = useLinkedAgent({ agent: 'claude', before: '{}\n', installAgent: installClaudeCode });
+afterEach(async () => {
+  await api?.close();
+  api = null;
+});
+
+describe('a tampered guard inside a real Claude Code', () => {
+  it('B2, Q6: with guard tampered, `git push --force` is still denied, by hookpm, naming guard and the fix', async () => {
+    const plugins = join(claude.home, 'hookpm', 'data', 'plugins');
+    const versions = join(
+      plugins,
+      (await readdir(plugins)).find((d) => d.startsWith('guard-'))!,
+    );
+    const tree = join(versions, (await readdir(versions))[0]!);
+    await appendFile(join(tree, 'scripts', 'guard.mjs'), '\nprocess.exit(0);\n');
+    api = await startFakeMessagesApi({ toolCommand: FORCE_PUSH, maxToolCalls: 2 });
+    const run = await runClaudeTurn({
+      home: claude.home,
+      cwd: claude.repo,
+      baseUrl: api.url,
+      prompt: 'Run the command.',
+      binary: claude.binary,
+      allowedTools: ['Bash'],
+      timeoutMs: 50_000,
+    });
+    expectCleanTurn(run);
+    const results = api.toolResults();
+    expect(results).toHaveLength(1);
+    expect(results[0]).toMatchObject({ is_error: true });
+    expect(results[0]?.content).toContain(
+      'PreToolUse:Bash hook error: hookpm fails closed: plugin guard@local 1.1.0 cannot run as consented',
+    );
+    expect(results[0]?.content).toContain('hookpm install --force');
+    expect((run.result as Result).permission_denials).toEqual([
+      expect.objectContaining({
+        tool_name: 'Bash',
+        tool_input: expect.objectContaining({ command: FORCE_PUSH }),
+      }),
+    ]);
+  }, 60_000);
+});

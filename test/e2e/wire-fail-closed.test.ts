@@ -1,0 +1,293 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFile, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useBinWorkspace } from '../helpers/bin-workspace.js';
+import { writeClaudePlugin } from '../helpers/claude-plugin.js';
+import { FORCE_PUSH, GUARD, GUARD_REASON } from '../helpers/linked-agent.js';
+import { startRpcSession, type RpcSession } from '../helpers/rpc-session.js';
+
+// docs/reference/rules/engine.md#fail-closed through the command `hookpm link claude` writes
+// (`hookpm wire claude`, payload on stdin), and through `hookpm run` and `hookpm session`.
+
+const ws = useBinWorkspace('e2e-fail-closed');
+let session: RpcSession | null = null;
+
+afterEach(async () => {
+  if (session === null) return;
+  session.proc.stdin.end();
+  await session.exited;
+  session = null;
+});
+
+async function ok(args: string[]): Promise<string> {
+  const run = await ws.hookpm(args);
+  expect(run.code, run.stderr).toBe(0);
+  return run.stdout;
+}
+
+const stateFile = () => join(ws.home, 'hookpm', 'data', 'state.json');
+const sessionsDir = () => join(ws.home, 'hookpm', 'data', 'sessions');
+
+function payload(event: string, session: string, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    session_id: session,
+    transcript_path: join(ws.home, 't.jsonl'),
+    cwd: ws.repo,
+    hook_event_name: event,
+    ...extra,
+  });
+}
+const bash = (session: string, command: string) =>
+  payload('PreToolUse', session, {
+    permission_mode: 'default',
+    tool_name: 'Bash',
+    tool_input: { command },
+    tool_use_id: 'toolu_1',
+  });
+
+async function wire(body: string) {
+  const run = await ws.hookpm(['wire', 'claude'], { stdin: body });
+  return {
+    code: run.code,
+    stderr: run.stderr,
+    out: run.stdout === '' ? null : (JSON.parse(run.stdout) as Record<string, any>),
+  };
+}
+
+const decision = (out: Record<string, any> | null) => out?.hookSpecificOutput?.permissionDecision;
+const reason = (out: Record<string, any> | null): string =>
+  out?.hookSpecificOutput?.permissionDecisionReason ?? '';
+
+/** The installed tree of the one installed version of `name`. */
+async function installedTree(name: string): Promise<string> {
+  const plugins = join(ws.home, 'hookpm', 'data', 'plugins');
+  const versions = join(
+    plugins,
+    (await readdir(plugins)).find((d) => d.startsWith(`${name}-`))!,
+  );
+  return join(versions, (await readdir(versions))[0]!);
+}
+
+async function tamperGuard(): Promise<void> {
+  await appendFile(join(await installedTree('guard'), 'scripts', 'guard.mjs'), '\n// changed\n');
+}
+
+/** A plugin that hooks every event this test looks at, and says so. */
+async function everyEventPlugin(): Promise<string> {
+  const say = { type: 'command', command: 'true' };
+  const hooks = Object.fromEntries(
+    ['PreToolUse', 'UserPromptSubmit', 'Stop', 'PostToolUse', 'Notification'].map((e) => [
+      e,
+      [{ hooks: [say] }],
+    ]),
+  );
+  return writeClaudePlugin(join(ws.dir, `plugins${ws.n}`, 'every'), 'every', hooks);
+}
+
+describe('fail closed through `hookpm wire claude` (engine.md B1-B6)', () => {
+  it('B3: a truncated state.json denies a Bash call with a reason naming hookpm, the file and `hookpm doctor`; no pin is stored', async () => {
+    await ok(['install', GUARD, '--yes']);
+    const good = readFileSync(stateFile(), 'utf8');
+    await writeFile(stateFile(), good.slice(0, 120));
+    const run = await wire(bash('trunc', 'ls'));
+    expect(run.code).toBe(0);
+    expect(decision(run.out)).toBe('deny');
+    expect(reason(run.out)).toMatch(/^hookpm fails closed: it cannot read its plugin state/);
+    expect(reason(run.out)).toContain(stateFile());
+    expect(reason(run.out)).toContain('hookpm doctor');
+    expect(existsSync(sessionsDir()) ? readdirSync(sessionsDir()) : []).toEqual([]);
+  });
+
+  it('B2, B3: a state written by a newer hookpm denies; UserPromptSubmit is blocked, Stop continues once, Notification gets a systemMessage', async () => {
+    await ok(['install', GUARD, '--yes']);
+    const state = JSON.parse(readFileSync(stateFile(), 'utf8'));
+    await writeFile(stateFile(), JSON.stringify({ ...state, version: 2 }));
+    const denied = await wire(bash('newer', FORCE_PUSH));
+    expect(decision(denied.out)).toBe('deny');
+    expect(reason(denied.out)).toContain('has version 2, newer than');
+    const prompt = await wire(payload('UserPromptSubmit', 'newer', { prompt: 'hi' }));
+    expect(prompt.out).toMatchObject({ continue: false });
+    expect(prompt.out?.stopReason).toMatch(/^hookpm fails closed/);
+    const stop = await wire(payload('Stop', 'newer', { stop_hook_active: false }));
+    expect(stop.out).toMatchObject({ decision: 'block' });
+    expect(stop.out?.reason).toMatch(/^hookpm fails closed/);
+    // A Stop already continued by a hook is not blocked again: no endless turn.
+    const again = await wire(payload('Stop', 'newer', { stop_hook_active: true }));
+    expect(again.out?.decision).toBeUndefined();
+    expect(again.out?.systemMessage).toMatch(/^hookpm fails closed/);
+    const note = await wire(payload('Notification', 'newer', { notification_type: 'idle_prompt' }));
+    expect(note.out).toEqual({ systemMessage: expect.stringMatching(/^hookpm fails closed/) });
+  });
+
+  it('B4: a pin made while the state could not be read is not kept; once it is repaired, guard runs at the next event', async () => {
+    await ok(['install', GUARD, '--yes']);
+    const good = readFileSync(stateFile(), 'utf8');
+    await writeFile(stateFile(), good.slice(0, 50));
+    await wire(payload('SessionStart', 'broken', { source: 'startup' }));
+    expect(decision((await wire(bash('broken', 'ls'))).out)).toBe('deny');
+    await writeFile(stateFile(), good);
+    expect((await wire(bash('broken', 'ls'))).out).toBeNull();
+    const guarded = await wire(bash('broken', FORCE_PUSH));
+    expect(reason(guarded.out).startsWith(GUARD_REASON)).toBe(true);
+  });
+
+  it('B4: a pin an older hookpm made from an unreadable state (no plugins, plugin_state_unreadable) is made afresh', async () => {
+    await ok(['install', GUARD, '--yes']);
+    await wire(payload('SessionStart', 'old', { source: 'startup' }));
+    const [file] = readdirSync(sessionsDir());
+    const pin = JSON.parse(readFileSync(join(sessionsDir(), file!), 'utf8'));
+    const unreadable = { code: 'plugin_state_unreadable', severity: 'warning', message: 'x' };
+    await writeFile(
+      join(sessionsDir(), file!),
+      JSON.stringify({ ...pin, plugins: [], sources: [], diagnostics: [unreadable] }),
+    );
+    expect(decision((await wire(bash('old', FORCE_PUSH))).out)).toBe('deny');
+  });
+
+  it('B2, Q6: a tampered guard denies every Bash call when the first event of the session is not SessionStart', async () => {
+    await ok(['install', GUARD, '--yes']);
+    await tamperGuard();
+    const run = await wire(bash('late', 'ls'));
+    expect(run.code).toBe(0);
+    expect(decision(run.out)).toBe('deny');
+    expect(reason(run.out)).toMatch(
+      /^hookpm fails closed: plugin guard@local 1\.1\.0 cannot run as consented \(its installed files were changed after install\); run `hookpm install --force .*guard` to restore it, or `hookpm disable guard@local` to stop using it$/,
+    );
+    expect(run.stderr).toContain('failed_closed');
+    // Restored, the next event of the same session runs the real guard.
+    await ok(['install', '--force', GUARD, '--yes']);
+    expect((await wire(bash('late', 'ls'))).out).toBeNull();
+    expect(decision((await wire(bash('late', FORCE_PUSH))).out)).toBe('deny');
+  });
+
+  it('B2, Q6: a guard tampered after SessionStart pinned it denies where its handlers match, and only there', async () => {
+    await ok(['install', GUARD, '--yes']);
+    await wire(payload('SessionStart', 'pinned', { source: 'startup' }));
+    await tamperGuard();
+    expect(decision((await wire(bash('pinned', 'ls'))).out)).toBe('deny');
+    const read = payload('PreToolUse', 'pinned', { tool_name: 'Read', tool_input: {} });
+    expect((await wire(read)).out).toBeNull();
+  });
+
+  it('B2: a missing installed tree fails closed on every event the plugin was consented for; others get a systemMessage', async () => {
+    await ok(['install', await everyEventPlugin(), '--yes']);
+    await rm(await installedTree('every'), { recursive: true });
+    const denied = await wire(bash('gone', 'ls'));
+    expect(reason(denied.out)).toContain('its installed tree is missing or unreadable');
+    const post = await wire(
+      payload('PostToolUse', 'gone', { tool_name: 'Bash', tool_input: {}, tool_response: {} }),
+    );
+    expect(post.out?.systemMessage).toMatch(/^hookpm fails closed: plugin every@local/);
+    const start = await wire(payload('SessionStart', 'gone', { source: 'startup' }));
+    expect(start.out).toBeNull();
+  });
+
+  it('B6: settings.json failOpen naming the plugin lets the call through with a systemMessage instead', async () => {
+    await ok(['install', GUARD, '--yes']);
+    await tamperGuard();
+    await mkdir(join(ws.home, 'hookpm', 'config'), { recursive: true });
+    await writeFile(
+      join(ws.home, 'hookpm', 'config', 'settings.json'),
+      JSON.stringify({ failOpen: ['guard@local'] }),
+    );
+    const run = await wire(bash('open', FORCE_PUSH));
+    expect(decision(run.out)).toBeUndefined();
+    expect(run.out?.systemMessage).toMatch(/^hookpm fails closed: plugin guard@local/);
+    await writeFile(
+      join(ws.home, 'hookpm', 'config', 'settings.json'),
+      JSON.stringify({ failOpen: 'yes' }),
+    );
+    expect(decision((await wire(bash('open', FORCE_PUSH))).out)).toBe('deny');
+  });
+
+  it('B5: a payload nested 5,000 deep is refused clearly: a deny on PreToolUse, exit 1 on Notification, never E_INTERNAL', async () => {
+    await ok(['install', GUARD, '--yes']);
+    const deep = '{"a":'.repeat(5000) + '1' + '}'.repeat(5000);
+    const body = bash('deep', FORCE_PUSH).replace('"tool_use_id"', `"x":${deep},"tool_use_id"`);
+    const run = await wire(body);
+    expect(run.code).toBe(0);
+    expect(decision(run.out)).toBe('deny');
+    expect(reason(run.out)).toBe(
+      'hookpm refused the PreToolUse payload: it is nested deeper than 512 levels, so no handler ran',
+    );
+    expect(run.stderr).not.toContain('E_INTERNAL');
+    const note = payload('Notification', 'deep', { notification_type: 'idle_prompt' });
+    const other = await wire(
+      note.replace('"notification_type"', `"x":${deep},"notification_type"`),
+    );
+    expect(other.code).toBe(1);
+    expect(other.out).toBeNull();
+    expect(other.stderr).toContain('nested deeper than 512 levels');
+    // 512 levels are accepted: the payload, then 511 objects inside it.
+    const fits = '{"a":'.repeat(511) + '1' + '}'.repeat(511);
+    const ok512 = await wire(
+      bash('deep', 'ls').replace('"tool_use_id"', `"x":${fits},"tool_use_id"`),
+    );
+    expect(ok512.out).toBeNull();
+  });
+});
+
+describe('fail closed in `hookpm run`, `hookpm session` and `hookpm doctor`', () => {
+  it('B2: `hookpm run PreToolUse` with a tampered guard answers a deny naming the plugin', async () => {
+    await ok(['install', GUARD, '--yes']);
+    await tamperGuard();
+    const body = JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'ls' } });
+    const run = await ws.hookpm(['run', 'PreToolUse', '--payload', body, '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result.permission).toMatchObject({ decision: 'deny' });
+    expect(result.permission.reason).toMatch(/^hookpm fails closed: plugin guard@local/);
+    expect(result.diagnostics.map((d: { code: string }) => d.code)).toContain('failed_closed');
+  });
+
+  it('B3, B5: `hookpm run` with a truncated state denies; a deep --payload is E_USAGE naming the limit', async () => {
+    await ok(['install', GUARD, '--yes']);
+    await writeFile(stateFile(), readFileSync(stateFile(), 'utf8').slice(0, 80));
+    const body = JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'ls' } });
+    const run = await ws.hookpm(['run', 'PreToolUse', '--payload', body, '--json']);
+    expect(JSON.parse(run.stdout).permission.reason).toContain(stateFile());
+    const deep = `{"x":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    const refused = await ws.hookpm(['run', 'PreToolUse', '--payload', deep]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('E_USAGE');
+    expect(refused.stderr).toContain('nesting deeper than 512 levels');
+  });
+
+  it('B2: `hookpm session` with a tampered guard denies PreToolUse over JSON-RPC', async () => {
+    await ok(['install', GUARD, '--yes']);
+    await tamperGuard();
+    session = startRpcSession(ws.repo, ws.env());
+    await session.waitFor((m) => m.method === 'ready');
+    const reply = await session.call('dispatch', {
+      event: 'PreToolUse',
+      payload: { tool_name: 'Bash', tool_input: { command: 'ls' } },
+    });
+    const result = reply.result as { permission: { decision: string; reason: string } };
+    expect(result.permission.decision).toBe('deny');
+    expect(result.permission.reason).toMatch(/^hookpm fails closed: plugin guard@local/);
+  });
+
+  it('B6: `hookpm doctor` lists the tampered guard as failing closed, and the unreadable state', async () => {
+    await ok(['install', GUARD, '--yes']);
+    const healthy = JSON.parse((await ws.hookpm(['doctor', '--json'])).stdout);
+    expect(healthy.checks).toContainEqual(
+      expect.objectContaining({ name: 'fail-closed', status: 'ok' }),
+    );
+    await tamperGuard();
+    const report = JSON.parse((await ws.hookpm(['doctor', '--json'])).stdout);
+    expect(report.checks).toContainEqual(
+      expect.objectContaining({
+        name: 'fail-closed:guard@local',
+        status: 'error',
+        code: 'failed_closed',
+        message: expect.stringContaining('PreToolUse denied'),
+      }),
+    );
+    await writeFile(stateFile(), '{');
+    const broken = JSON.parse((await ws.hookpm(['doctor', '--json'])).stdout);
+    expect(broken.checks).toContainEqual(
+      expect.objectContaining({ name: 'fail-closed', status: 'error', code: 'failed_closed' }),
+    );
+  });
+});

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { applyFailClosed, failClosedOn, refusedPayload } from '../../src/engine/fail-closed.js';
+import { noDecision } from '../../src/engine/no-decision.js';
+import { CONTINUATION_CAP } from '../../src/engine/stop-continuation.js';
+import { EVENT_NAMES, type EventName } from '../../src/hooks/events.js';
+import type { FailClosed } from '../../src/hooks/fail-closed-entry.js';
+import { nestsDeeperThan } from '../../src/json/nesting-depth.js';
+
+const GUARD: FailClosed = { plugin: 'guard@x', events: ['PreToolUse'], reason: 'hookpm: guard' };
+const fresh = { continuationCount: 0, stopHookActive: false };
+const apply = (
+  event: EventName,
+  entries: FailClosed[] = [{ ...GUARD, events: null }],
+  opts = fresh,
+) => applyFailClosed(noDecision(event, 'id'), entries, opts);
+
+describe('fail closed in the engine (engine.md B1-B6)', () => {
+  it('B2: PreToolUse and PermissionRequest get a deny with the reason; a deny a handler gave keeps its reason after it', () => {
+    expect(apply('PreToolUse').permission).toEqual({
+      decision: 'deny',
+      reason: 'hookpm: guard',
+      interrupt: false,
+    });
+    expect(apply('PermissionRequest').permission?.decision).toBe('deny');
+    const denied = {
+      ...noDecision('PreToolUse', 'id'),
+      permission: { decision: 'deny' as const, reason: 'other', interrupt: true },
+    };
+    expect(applyFailClosed(denied, [GUARD], fresh).permission).toEqual({
+      decision: 'deny',
+      reason: 'hookpm: guard\nother',
+      interrupt: true,
+    });
+  });
+
+  it('B2: an allow a handler gave becomes a deny', () => {
+    const allowed = {
+      ...noDecision('PreToolUse', 'id'),
+      permission: { decision: 'allow' as const, reason: null, interrupt: false },
+    };
+    expect(applyFailClosed(allowed, [GUARD], fresh).permission?.decision).toBe('deny');
+  });
+
+  it('B2: UserPromptSubmit is blocked with the reason as stop reason', () => {
+    expect(apply('UserPromptSubmit')).toMatchObject({
+      continue: false,
+      stopReason: 'hookpm: guard',
+    });
+  });
+
+  it('B2, O3: Stop continues once with the reason, never over the cap nor when stop_hook_active', () => {
+    expect(apply('Stop')).toMatchObject({ continueLoop: true, feedback: ['hookpm: guard'] });
+    for (const opts of [
+      { continuationCount: CONTINUATION_CAP, stopHookActive: false },
+      { continuationCount: 0, stopHookActive: true },
+    ])
+      expect(apply('Stop', undefined, opts)).toMatchObject({
+        continueLoop: false,
+        systemMessages: ['hookpm: guard'],
+      });
+  });
+
+  it('B1, B2: every other event gets a systemMessage and no decision', () => {
+    const others = EVENT_NAMES.filter(
+      (e) => !['PreToolUse', 'PermissionRequest', 'UserPromptSubmit', 'Stop'].includes(e),
+    );
+    for (const event of others) {
+      const result = apply(event);
+      expect(result).toMatchObject({ systemMessages: ['hookpm: guard'], continue: true });
+      expect(result.permission).toBeNull();
+    }
+  });
+
+  it('B2: each entry adds one failed_closed error diagnostic naming its plugin', () => {
+    expect(apply('PreToolUse').diagnostics).toEqual([
+      {
+        code: 'failed_closed',
+        severity: 'error',
+        message: 'hookpm: guard',
+        origin: 'plugin',
+        plugin: 'guard@x',
+      },
+    ]);
+  });
+
+  it('B6: an entry marked open is only told, as a systemMessage, with a warning', () => {
+    const result = apply('PreToolUse', [{ ...GUARD, open: true }]);
+    expect(result.permission).toBeNull();
+    expect(result.systemMessages).toEqual(['hookpm: guard']);
+    expect(result.diagnostics[0]?.severity).toBe('warning');
+  });
+
+  it('B2: only the entries of the event apply (null: every event)', () => {
+    const state: FailClosed = { plugin: null, events: null, reason: 'state' };
+    expect(failClosedOn([GUARD, state], 'Stop')).toEqual([state]);
+    expect(failClosedOn([GUARD, state], 'PreToolUse')).toEqual([GUARD, state]);
+    expect(failClosedOn(undefined, 'PreToolUse')).toEqual([]);
+  });
+
+  it('B5: a refused payload denies PreToolUse with payload_too_deep, and tells a Notification', () => {
+    const denied = refusedPayload('PreToolUse', 'id');
+    expect(denied.permission?.decision).toBe('deny');
+    expect(denied.diagnostics.map((d) => d.code)).toEqual(['payload_too_deep']);
+    expect(refusedPayload('Notification', 'id').systemMessages[0]).toContain('512 levels');
+  });
+
+  it('B5: nesting is counted with the payload as level 1: 512 levels pass, 513 do not, and a cycle ends', () => {
+    const nest = (levels: number): unknown => {
+      let value: unknown = 1;
+      for (let i = 0; i < levels; i += 1) value = i % 2 === 0 ? { a: value } : [value];
+      return value;
+    };
+    expect(nestsDeeperThan(nest(512))).toBe(false);
+    expect(nestsDeeperThan(nest(513))).toBe(true);
+    expect(nestsDeeperThan({ a: 'text', b: [1, 2, { c: null }] }, 3)).toBe(false);
+    const cycle: Record<string, unknown> = {};
+    cycle['self'] = cycle;
+    expect(nestsDeeperThan(cycle)).toBe(true);
+  });
+});
