@@ -79,7 +79,7 @@ describe('hookpm install from a registry, end to end', () => {
     const before = await store();
     const update = await ok('update', '--dry-run');
     expect(update.stdout).toMatch(/version: 1\.0\.0 -> 1\.2\.0/);
-    expect(update.stdout).toMatch(/changes since consent \(1 added, 0 removed, 0 changed\)/);
+    expect(update.stdout).toMatch(/changes since consent \(1 added, 0 removed, 1 changed\)/);
     const gone = await ok('uninstall', 'guard', '--dry-run');
     expect(gone.stdout).toMatch(/would uninstall guard@examples 1\.0\.0/);
     expect(await store()).toEqual(before);
