@@ -99,9 +99,7 @@ function notEnabled(entries: readonly InstalledEntry[], notes: string[]): Hookpm
     `${ids.join(', ')}: installed but not enabled: enabling ${ids.length === 1 ? 'it' : 'them'} needs your consent to what ${ids.length === 1 ? 'it runs' : 'they run'}, and no question can be asked here`,
     {
       plugins: ids,
-      notes: notes.filter(
-        (n) => !ids.some((id) => n.startsWith(`${id} is installed but not enabled`)),
-      ),
+      notes,
       hint: `Run \`hookpm review ${first}\` to see what it runs, then \`hookpm enable ${first} --yes\` (or install with --yes).`,
     },
   );
@@ -161,7 +159,9 @@ async function installOne(
   const kept = keptOptOuts(existing?.disabledHooks, review.hooks);
   if (kept !== undefined) record.disabledHooks = kept;
   draft.plugins[id] = record;
-  if (!record.enabled && existing === undefined)
+  // Where no question could be asked, notEnabled (E_CONSENT_REQUIRED) says it instead.
+  const failsForConsent = opts.enable === 'ask' && ctx.confirm === undefined;
+  if (!record.enabled && existing === undefined && !failsForConsent)
     notes.push(
       `${id} is installed but not enabled; run \`hookpm enable ${id}\` to review and enable it`,
     );
