@@ -1,4 +1,5 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isHookpmError } from '../../src/errors.js';
@@ -30,6 +31,29 @@ const DENY = `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permiss
 const BASH = { tool_name: 'Bash', tool_input: { command: 'ls' } };
 
 describe('the library session (cli.md section 4)', () => {
+  it('W2: a payload cwd that is gone or a file runs handlers in the session directory, with a cwd_unusable note, and a guard still denies', async () => {
+    const seen = join(ws.home, 'where-handlers-ran');
+    await ws.writeUserHooks({ PreToolUse: group(`pwd >> '${seen}'; ${DENY}`, 'Bash') });
+    const s = await start();
+    const file = join(ws.repo, 'a-file');
+    await writeFile(file, '');
+    for (const [cwd, problem] of [
+      [join(ws.repo, 'gone'), 'does not exist'],
+      [file, 'is not a directory'],
+      [42, 'not a path'],
+    ] as const) {
+      const result = await s.dispatch('PreToolUse', { ...BASH, cwd });
+      expect(result.permission).toEqual({ decision: 'deny', reason: 'blocked', interrupt: false });
+      expect(result.diagnostics[0]).toMatchObject({ code: 'cwd_unusable', severity: 'warning' });
+      expect(result.diagnostics[0]?.message).toContain(problem);
+      expect(result.diagnostics[0]?.message).toContain(`handlers run in ${ws.repo}`);
+    }
+    const own = await s.dispatch('PreToolUse', { ...BASH, cwd: ws.home });
+    expect(own.diagnostics.some((d) => d.code === 'cwd_unusable')).toBe(false);
+    const dirs = (await readFile(seen, 'utf8')).trim().split('\n');
+    expect(dirs).toEqual([ws.repo, ws.repo, ws.repo, ws.home].map((d) => realpathSync(d)));
+  });
+
   it('R1: an edit to the user hooks file is invisible to dispatches until reload, then visible with a new snapshotId', async () => {
     await ws.writeUserHooks({ PreToolUse: group('true', 'Bash') });
     const s = await start();

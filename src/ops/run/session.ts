@@ -9,6 +9,7 @@ import { isEventName, type EventName } from '../../hooks/events.js';
 import type { Snapshot, SnapshotPlugin } from '../../hooks/snapshot/snapshot.js';
 import { resolveStorePaths } from '../../store/paths.js';
 import type { StorePaths } from '../../store/store-paths.js';
+import { cwdProblem, cwdUnusable } from '../steps/host/event-cwd.js';
 import { openHost, type Host } from '../steps/host/host.js';
 import type { DispatchOptions } from '../../engine/dispatch-options.js';
 import { describeSnapshot, type HookListing } from './list-hooks.js';
@@ -112,7 +113,9 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     const opts: DispatchOptions = { continuationCount, signal: controller.signal, env };
     // A payload's own session_id and cwd win (dispatchEvent's defaults); else the session's.
     if (typeof payload['session_id'] !== 'string') opts.sessionId = sessionId;
-    if (typeof payload['cwd'] !== 'string') opts.cwd = cwd;
+    const unusable = payload['cwd'] === undefined ? null : cwdProblem(payload['cwd']);
+    if (payload['cwd'] === undefined || unusable !== null) opts.cwd = cwd;
+    if (unusable !== null) opts.notes = [cwdUnusable(unusable, cwd)];
     const result = current.host.dispatch(event, payload, opts);
     if (event !== 'Stop') return result;
     return result.then((r) => {

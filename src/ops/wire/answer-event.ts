@@ -14,7 +14,7 @@ import type { StorePaths } from '../../store/store-paths.js';
 import { findProjectRoot } from '../../workspace/find-project-root.js';
 import { openHost } from '../steps/host/host.js';
 import { handlersDeadline } from './agent-deadline.js';
-import { eventCwd } from './event-cwd.js';
+import { eventCwd } from '../steps/host/event-cwd.js';
 import { pinnedSources } from './pinned-sources.js';
 import { sessionPin } from './session-pin.js';
 

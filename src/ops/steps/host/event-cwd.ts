@@ -1,7 +1,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { diagnostic, type Diagnostic } from '../../hooks/diagnostic.js';
-import { describeValue } from '../../json/describe-value.js';
+import { diagnostic, type Diagnostic } from '../../../hooks/diagnostic.js';
+import { describeValue } from '../../../json/describe-value.js';
 
 /** Where a linked event's handlers run, and the note that says why when not the payload's cwd. */
 export interface EventCwd {
@@ -36,10 +36,22 @@ export function eventCwd(value: unknown, agentCwd: string, home: string): EventC
       const dirs = [pinnedRoot, agentCwd, home];
       const at = firstUsable(dirs) ?? dirs.length - 1;
       const cwd = dirs[at]!;
-      const message = `${problem}; handlers run in ${cwd}, ${FALLBACK_WORDS[at]}`;
-      return { cwd, notes: [diagnostic('cwd_unusable', 'warning', message)] };
+      return { cwd, notes: [cwdUnusable(problem, cwd, FALLBACK_WORDS[at]!)] };
     },
   };
+}
+
+/**
+ * The `cwd_unusable` warning (cli.md W2): the payload's cwd `problem`, and the directory handlers
+ * run in instead, `where` saying which one it is (default: the session's own directory, as
+ * `hookpm session` falls back to).
+ */
+export function cwdUnusable(
+  problem: string,
+  cwd: string,
+  where = "the session's directory",
+): Diagnostic {
+  return diagnostic('cwd_unusable', 'warning', `${problem}; handlers run in ${cwd}, ${where}`);
 }
 
 /**
