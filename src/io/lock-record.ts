@@ -121,22 +121,31 @@ function safeJson(text: string): unknown {
  * A lock is stale when its holder ran on this host and is gone (`kill(pid, 0)` says ESRCH), or when
  * its pid now names another process: one whose start time (processStartOf) is not the one the
  * record holds, as after the holder was killed and its pid reused by any program. A holder on this
- * host that is alive, and is the process that wrote the record (or the host cannot tell, or the
- * record has no start time), is never stale, however long ago it last refreshed the lock (a
- * process starved of CPU must not lose its lock mid-transaction); only a lock of another host, or
- * an unreadable one, is judged by age: stale when not refreshed for `staleMs` (holders refresh its
- * mtime while they hold it).
+ * host that is alive and is the process that wrote the record is never stale, however long ago it
+ * last refreshed the lock (a process starved of CPU must not lose its lock mid-transaction); one
+ * whose start time cannot be compared is stale after UNTOLD_STALE_FACTOR times `staleMs` without a
+ * refresh. A lock of another host, or an unreadable one, is judged by age: stale when not refreshed
+ * for `staleMs` (holders refresh its mtime while they hold it).
  */
 export function isStale(sighting: LockSighting, staleMs: number): boolean {
   const { holder } = sighting;
+  const age = Date.now() - sighting.mtimeMs;
   if (holder !== null && holder.hostname === hostname()) {
     if (!isProcessAlive(holder.pid)) return true;
-    if (holder.processStart === undefined) return false;
-    const now = processStartOf(holder.pid);
-    return now !== null && now !== holder.processStart;
+    const now = holder.processStart === undefined ? null : processStartOf(holder.pid);
+    if (now === null) return age > staleMs * UNTOLD_STALE_FACTOR;
+    return now !== holder.processStart;
   }
-  return Date.now() - sighting.mtimeMs > staleMs;
+  return age > staleMs;
 }
+
+/**
+ * Where a live holder's start time cannot be compared (a record without one, from an older hookpm
+ * or a host where processStartOf tells nothing, such as macOS and Windows), a pid reused by another
+ * program would hold the lock forever: such a lock is stale once nobody refreshed it for this many
+ * times `staleMs` (ten minutes by default; a holder refreshes it every quarter of `staleMs`).
+ */
+const UNTOLD_STALE_FACTOR = 10;
 
 let bootId: string | undefined;
 

@@ -374,6 +374,29 @@ describe.runIf(process.platform === 'linux')('a recorded pid that is alive (Linu
     }
   });
 
+  it('D3: a record without a start time (an older hookpm, or macOS and Windows) and a live pid is recovered once nobody refreshed it for ten times staleMs, and held before', async () => {
+    const { lock } = await newCase('untold');
+    const sleeper = startSleeper();
+    try {
+      const text = await plant(lock, { pid: sleeper.pid });
+      const nineAgo = (Date.now() - 9_000) / 1000;
+      await utimes(lock, nineAgo, nineAgo);
+      const held = await acquireLock(lock, { waitMs: 300, staleMs: 1_000 }).then(
+        (release) => release().then(() => 'acquired'),
+        (e: unknown) => e,
+      );
+      expect(isHookpmError(held, 'E_LOCKED')).toBe(true);
+      expect(await readFile(lock, 'utf8')).toBe(text);
+      const elevenAgo = (Date.now() - 11_000) / 1000;
+      await utimes(lock, elevenAgo, elevenAgo);
+      const release = await acquireLock(lock, { waitMs: 300, staleMs: 1_000 });
+      expect(JSON.parse(await readFile(lock, 'utf8'))).toMatchObject({ pid: process.pid });
+      await release();
+    } finally {
+      sleeper.kill('SIGKILL');
+    }
+  });
+
   it("D3: a record without a start time (an older hookpm) and a live pid keeps today's rule: E_LOCKED, the lock file byte-identical", async () => {
     const { lock } = await newCase('older');
     const sleeper = startSleeper();
