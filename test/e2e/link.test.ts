@@ -217,6 +217,27 @@ describe('hookpm link claude / unlink claude (issue 13 item 2)', () => {
     ).toBe('linked');
   });
 
+  it('W1: doctor warns of a link an earlier hookpm wrote without --deadline; link rewrites it with one', async () => {
+    await linkJson(['link', 'claude']);
+    const text = await readFile(claudeFile(), 'utf8');
+    expect(text).toMatch(/ wire claude --deadline 600/);
+    await writeFile(claudeFile(), text.replaceAll(' --deadline 600', ''));
+    const doctor = await hookpm(['doctor', '--json']);
+    expect(JSON.parse(doctor.stdout).checks).toContainEqual(
+      expect.objectContaining({
+        name: 'link:claude:user',
+        status: 'warning',
+        code: 'link_no_deadline',
+        fix: 'Run `hookpm link claude` to write the deadline.',
+      }),
+    );
+    expect(await linkJson(['link', 'claude'])).toMatchObject({ changed: true });
+    expect(await readFile(claudeFile(), 'utf8')).toMatch(/ wire claude --deadline 600/);
+    expect(JSON.parse((await hookpm(['doctor', '--json'])).stdout).checks).toContainEqual(
+      expect.objectContaining({ name: 'link:claude:user', status: 'ok' }),
+    );
+  });
+
   it('an unknown agent is a usage error with a suggestion', async () => {
     const run = await hookpm(['link', 'Claude']);
     expect(run.code).toBe(2);

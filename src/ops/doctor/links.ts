@@ -6,7 +6,8 @@ import { okCheck, problem, type DoctorCheck } from './check.js';
  * `hookpm link`'s handlers in the agents' settings (user scope and the project of `cwd`): one
  * check per link, an error for a link left pointing at a hookpm or node that moved (the agent's
  * events then reach no plugin), a warning for a partial link, a link to another hookpm, or a
- * settings file hookpm cannot read.
+ * settings file hookpm cannot read, and a link an earlier hookpm wrote without `--deadline`
+ * (docs/reference/rules/cli.md#w1: its handlers' deadlines are not capped to the agent's).
  */
 export async function checkLinks(input: {
   home: string;
@@ -25,6 +26,13 @@ function checkOf(link: LinkStatus): DoctorCheck {
   const where = `${link.name} (${link.scope}, ${link.file})`;
   switch (link.state) {
     case 'linked':
+      if (link.command !== null && link.command.deadline === null)
+        return problem(
+          name,
+          'warning',
+          `${where} names no deadline (an earlier hookpm wrote it), so a hung handler can make the agent kill hookpm before it answers`,
+          { code: 'link_no_deadline', fix: `Run \`${relink}\` to write the deadline.` },
+        );
       return okCheck(name, `${where} runs hookpm's plugins on ${link.events.length} events`);
     case 'partial':
       return problem(
