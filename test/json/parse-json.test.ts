@@ -141,7 +141,7 @@ describe('parseJson', () => {
     }
   });
 
-  it('P4: a 1 MB document parses in a few milliseconds', () => {
+  it('P4: a 1 MB document parses in a few milliseconds, within 4x JSON.parse of the same text', () => {
     const big = JSON.stringify(
       Array.from({ length: 10_000 }, (_, i) => ({
         id: i,
@@ -151,12 +151,17 @@ describe('parseJson', () => {
       })),
     );
     expect(big.length).toBeGreaterThan(900_000);
+    // Against JSON.parse of the same text, measured alternately, so a busy machine slows both.
     let best = Infinity;
+    let native = Infinity;
     for (let i = 0; i < 5; i++) {
-      const start = performance.now();
+      let start = performance.now();
       expect(parseJson(big, 'big.json').ok).toBe(true);
       best = Math.min(best, performance.now() - start);
+      start = performance.now();
+      JSON.parse(big);
+      native = Math.min(native, performance.now() - start);
     }
-    expect(best).toBeLessThan(100);
+    expect(best).toBeLessThan(Math.max(100, 4 * native));
   });
 });
