@@ -32,6 +32,7 @@ let github: GitHttpServer;
 let gitlab: GitHttpServer;
 let helperHost: GitHttpServer;
 let open: GitHttpServer;
+let redirector: GitHttpServer;
 
 beforeAll(async () => {
   const gitPath = await requireGit();
@@ -56,16 +57,17 @@ beforeAll(async () => {
   gitlab = await startGitHttpServer(root, gitPath, wants(basic('oauth2', GL)));
   helperHost = await startGitHttpServer(root, gitPath, wants(`Bearer ${HELPER}`));
   open = await startGitHttpServer(root, gitPath, () => true);
+  redirector = await startGitHttpServer(root, gitPath, () => true, open.origin);
 }, INSTALL_TIMEOUT_MS);
 afterAll(async () => {
-  for (const server of [github, gitlab, helperHost, open]) await server?.close();
+  for (const server of [github, gitlab, helperHost, open, redirector]) await server?.close();
 });
 
 /** settings.json naming the loopback servers' kinds, and optionally a headers helper. */
 async function settings(extra: Record<string, unknown> = {}): Promise<void> {
   const dir = join(ws.home, 'hookpm', 'config');
   await mkdir(dir, { recursive: true });
-  const hosts = { github: [github.host], gitlab: [gitlab.host] };
+  const hosts = { github: [github.host, redirector.host], gitlab: [gitlab.host] };
   await writeFile(join(dir, 'settings.json'), JSON.stringify({ git: { hosts, ...extra } }));
 }
 
@@ -148,5 +150,17 @@ describe('K6: token-protected git marketplaces', () => {
     expect(run.code).toBe(1);
     expect(run.stdout + run.stderr).toMatch(/headers helper failed .*exit 3/);
     expect(run.stdout + run.stderr).not.toContain('leaked-secret');
+  });
+
+  it('K6: with a token to send, a redirect to another host is not followed, and that host gets nothing', async () => {
+    await settings();
+    const before = open.requests.length;
+    const run = await ws.hookpm(['registry', 'add', 'acme', market(redirector), '--json'], {
+      env: ws.env({ GITHUB_TOKEN: GH }),
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout + run.stderr).toMatch(/E_GIT/);
+    expect(run.stdout + run.stderr).not.toContain(GH);
+    for (const r of open.requests.slice(before)) expect(r.headers.authorization).toBeUndefined();
   });
 });

@@ -21,10 +21,18 @@ export async function startGitHttpServer(
   root: string,
   git: string,
   allow: (headers: IncomingHttpHeaders) => boolean,
+  /** Every request is answered 302 to this origin (same path) instead. */
+  redirectTo?: string,
 ): Promise<GitHttpServer> {
   const requests: GitHttpServer['requests'] = [];
   const server: Server = createServer((req, res) => {
     requests.push({ path: req.url ?? '', headers: req.headers });
+    if (redirectTo !== undefined) {
+      req.resume();
+      res.writeHead(302, { location: `${redirectTo}${req.url ?? '/'}` });
+      res.end();
+      return;
+    }
     if (!allow(req.headers)) {
       req.resume();
       res.writeHead(401, { 'www-authenticate': 'Basic realm="private"' });

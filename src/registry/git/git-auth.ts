@@ -75,7 +75,9 @@ export async function gitHeadersFor(
 /**
  * git configuration entries that send `headers` to `origin` only (`http.<origin>/.extraHeader`),
  * as GIT_CONFIG_COUNT/GIT_CONFIG_KEY_n/GIT_CONFIG_VALUE_n variables appended after any the
- * environment has: never on git's command line, where other users could read them.
+ * environment has: never on git's command line, where other users could read them. Redirects are
+ * then not followed (`http.followRedirects=false`): git keeps sending extra headers after a
+ * redirect, to whatever host it led to.
  */
 export function gitHeaderEnvironment(
   env: Readonly<Record<string, string | undefined>>,
@@ -87,10 +89,17 @@ export function gitHeaderEnvironment(
   const origin = new URL(url).origin;
   const before = Number(env.GIT_CONFIG_COUNT ?? '0');
   const start = Number.isInteger(before) && before > 0 ? before : 0;
-  const out: Record<string, string> = { GIT_CONFIG_COUNT: String(start + names.length) };
-  names.forEach((name, i) => {
-    out[`GIT_CONFIG_KEY_${start + i}`] = `http.${origin}/.extraHeader`;
-    out[`GIT_CONFIG_VALUE_${start + i}`] = `${name}: ${headers[name]}`;
+  const entries: [string, string][] = [
+    ['http.followRedirects', 'false'],
+    ...names.map((name): [string, string] => [
+      `http.${origin}/.extraHeader`,
+      `${name}: ${headers[name]}`,
+    ]),
+  ];
+  const out: Record<string, string> = { GIT_CONFIG_COUNT: String(start + entries.length) };
+  entries.forEach(([key, value], i) => {
+    out[`GIT_CONFIG_KEY_${start + i}`] = key;
+    out[`GIT_CONFIG_VALUE_${start + i}`] = value;
   });
   return out;
 }
