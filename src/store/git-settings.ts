@@ -4,7 +4,7 @@ import { readRegularText } from '../io/read-regular-file.js';
 import type { StorePaths } from './store-paths.js';
 import { settingsFile } from './user-settings.js';
 
-/** settings.json's `git` object as far as it is valid (docs/reference/configuration.md#git). */
+/** settings.json's `git` object as far as it is valid (docs/reference/configuration.md#private-registries-and-git-hosts). */
 export interface GitSettings {
   /** `git.headersHelper`: a shell command printing a JSON object of HTTP headers. */
   headersHelper?: string;
