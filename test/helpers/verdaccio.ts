@@ -34,6 +34,8 @@ export interface Verdaccio {
   addUser(name: string, password: string): Promise<string>;
   /** `npm publish` of `dir` (a package directory) with `token`; rejects with npm's stderr. */
   publish(dir: string, token: string): Promise<void>;
+  /** Writes `files` (relative path -> content, a package.json among them) and publishes them. */
+  publishFiles(files: Readonly<Record<string, string>>, token: string): Promise<void>;
   /** What Verdaccio wrote to stdout and stderr (warnings and errors only). */
   log(): string;
   stop(): Promise<void>;
@@ -68,15 +70,11 @@ export async function startVerdaccio(): Promise<Verdaccio> {
   let output = '';
   // Verdaccio 6.10 needs Node 22 or later: it runs on the tools' pinned Node 24 (node-24.mjs).
   const node = (node24 as () => string)();
-  const child = spawn(
-    node,
-    [bin, '--config', config, '--listen', `127.0.0.1:${port}`],
-    {
-      cwd: dir,
-      env: { PATH: process.env.PATH ?? '', HOME: dir, NODE_ENV: 'production' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(node, [bin, '--config', config, '--listen', `127.0.0.1:${port}`], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '', HOME: dir, NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   const url = `http://127.0.0.1:${port}/`;
@@ -119,6 +117,16 @@ export async function startVerdaccio(): Promise<Verdaccio> {
         npm_config_fund: 'false',
       });
       await rm(userconfig, { force: true });
+    },
+    async publishFiles(files, token) {
+      const pkg = await mkdtemp(join(dir, 'package-'));
+      for (const [path, content] of Object.entries(files)) {
+        const full = join(pkg, ...path.split('/'));
+        await mkdir(dirname(full), { recursive: true });
+        await writeFile(full, content);
+      }
+      await this.publish(pkg, token);
+      await rm(pkg, { recursive: true, force: true });
     },
   };
 }
