@@ -88,7 +88,7 @@ export async function startVerdaccio(): Promise<Verdaccio> {
     await stop();
     throw error;
   }
-  return {
+  const registry: Verdaccio = {
     url,
     nerfDart: `//127.0.0.1:${port}/`,
     log: () => output,
@@ -125,10 +125,11 @@ export async function startVerdaccio(): Promise<Verdaccio> {
         await mkdir(dirname(full), { recursive: true });
         await writeFile(full, content);
       }
-      await this.publish(pkg, token);
+      await registry.publish(pkg, token);
       await rm(pkg, { recursive: true, force: true });
     },
   };
+  return registry;
 }
 
 async function waitReady(url: string, child: ChildProcess, log: () => string): Promise<void> {
