@@ -25,6 +25,7 @@ export type DownloadTimings = Pick<
   | 'deadlineMs'
   | 'headersTimeoutMs'
   | 'connectTimeoutMs'
+  | 'authorize'
 >;
 
 export interface CachedFetchOptions {

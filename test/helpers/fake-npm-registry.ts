@@ -19,7 +19,10 @@ export interface FakePackage {
 /**
  * A fake npm registry on 127.0.0.1 answering as registry.npmjs.org does: `GET /<name>` (a scoped
  * name as `@scope%2fname`) is the package document with `dist-tags` and `versions[v].dist`
- * {tarball, integrity, shasum}; `GET /<name>/-/<file>.tgz` is the tarball, built at start.
+ * {tarball, integrity, shasum}; `GET /<name>/-/<file>.tgz` is the tarball, built at start. For
+ * what a real registry will not serve (a lying integrity, a foreign tarball URL, hostile dist-tags,
+ * a tarball changed under the same version) and for counting requests; an ordinary install from
+ * npm is tested against a real Verdaccio (verdaccio.ts).
  */
 export interface FakeNpmRegistry {
   url: string;

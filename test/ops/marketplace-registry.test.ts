@@ -25,7 +25,7 @@ import { resolveStorePaths, stateFile } from '../../src/store/paths.js';
 import type { StorePaths } from '../../src/store/store-paths.js';
 import { readState } from '../../src/store/state/state.js';
 import type { RegistryRecord } from '../../src/store/state/state-schema.js';
-import { startFakeNpmRegistry, onlyVersion } from '../helpers/fake-npm-registry.js';
+import { startVerdaccio, VERDACCIO_START_TIMEOUT_MS } from '../helpers/verdaccio.js';
 import { hashStore } from '../helpers/store-snapshot.js';
 import { commitFiles, gitTestEnv, makeRepo, requireGit, writeFiles } from '../helpers/git-repo.js';
 import { INSTALL_TIMEOUT_MS } from '../helpers/system-package.js';
@@ -288,21 +288,26 @@ describe('installing and updating marketplace plugins', () => {
 
 describe('`<package>@npm` without an added npm registry', () => {
   const saved = process.env.HOOKPM_NPM_REGISTRY;
-  let close: () => Promise<void>;
+  let close: (() => Promise<void>) | undefined;
   beforeAll(async () => {
-    const npm = await startFakeNpmRegistry({
-      'hookpm-stop': onlyVersion('1.0.0', {
+    // A real npm registry (Verdaccio): the package is published with `npm publish`.
+    const npm = await startVerdaccio();
+    close = npm.stop;
+    const token = await npm.addUser('publisher', 'publisher-password');
+    await npm.publishFiles(
+      {
+        'package.json': JSON.stringify({ name: 'hookpm-stop', version: '1.0.0' }),
         'plugin.json': JSON.stringify({ name: 'stopper', version: '1.0.0' }),
         'hooks/hooks.json': JSON.stringify(STOP),
-      }),
-    });
-    close = npm.close;
+      },
+      token,
+    );
     process.env.HOOKPM_NPM_REGISTRY = npm.url;
-  });
+  }, VERDACCIO_START_TIMEOUT_MS);
   afterAll(async () => {
     if (saved === undefined) delete process.env.HOOKPM_NPM_REGISTRY;
     else process.env.HOOKPM_NPM_REGISTRY = saved;
-    await close();
+    await close?.();
   });
 
   it('1: `install hookpm-stop@npm` reads HOOKPM_NPM_REGISTRY and installs `stopper@npm` with range ^1.0.0', async () => {

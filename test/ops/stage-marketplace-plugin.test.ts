@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,10 +15,10 @@ import {
 import { buildSurface } from '../../src/plugin/surface.js';
 import { resolveStorePaths } from '../../src/store/paths.js';
 import {
-  startFakeNpmRegistry,
-  type FakeNpmRegistry,
-  onlyVersion,
-} from '../helpers/fake-npm-registry.js';
+  startVerdaccio,
+  VERDACCIO_START_TIMEOUT_MS,
+  type Verdaccio,
+} from '../helpers/verdaccio.js';
 import { gitTestEnv, makeRepo, requireGit, writeFiles } from '../helpers/git-repo.js';
 import { INSTALL_TIMEOUT_MS } from '../helpers/system-package.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
@@ -31,7 +31,7 @@ const INLINE = { Stop: [{ hooks: [{ type: 'command', command: 'echo stop' }] }] 
 
 let tmp: string;
 let home: TempHome;
-let registry: FakeNpmRegistry;
+let registry: Verdaccio;
 let ctx: MarketplaceStageContext;
 let dir: string;
 let pluginRepo: string;
@@ -78,15 +78,26 @@ beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), 'hookpm-mkt-'));
   home = await makeTempHome();
   const env = gitTestEnv(home.dir);
-  registry = await startFakeNpmRegistry({
-    '@acme/from-npm': onlyVersion('1.0.1', {
+  // A real private registry (Verdaccio): `@acme/*` needs the token, which ~/.npmrc holds (K4, K5).
+  registry = await startVerdaccio();
+  const token = await registry.addUser('publisher', 'publisher-password');
+  await registry.publishFiles(
+    {
+      'package.json': JSON.stringify({ name: '@acme/from-npm', version: '1.0.1' }),
       'plugin.json': JSON.stringify({ name: 'from-npm', version: '1.0.1' }),
       'hooks/hooks.json': JSON.stringify(HOOKS),
-    }),
-  });
+    },
+    token,
+  );
+  await writeFile(join(home.dir, '.npmrc'), `${registry.nerfDart}:_authToken=\${NPM_TOKEN}\n`);
   ctx = {
     paths: resolveStorePaths(home.env),
-    env: { ...env, HOOKPM_HOME: home.env.HOOKPM_HOME ?? '', HOOKPM_NPM_REGISTRY: registry.url },
+    env: {
+      ...env,
+      HOOKPM_HOME: home.env.HOOKPM_HOME ?? '',
+      HOOKPM_NPM_REGISTRY: registry.url,
+      NPM_TOKEN: token,
+    },
     cwd: tmp,
   };
   pluginRepo = join(tmp, 'plugin-repo');
@@ -100,11 +111,11 @@ beforeAll(async () => {
   await writeFiles(dir, marketplaceFiles());
   await mkdir(join(tmp, 'outside'));
   await symlink(join(tmp, 'outside'), join(dir, 'plugins', 'linked'));
-});
+}, VERDACCIO_START_TIMEOUT_MS);
 
 afterAll(async () => {
   for (const read of reads) await read.dispose();
-  await registry.close();
+  await registry?.stop();
   await home.cleanup();
   await rm(tmp, { recursive: true, force: true });
 });

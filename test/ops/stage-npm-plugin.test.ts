@@ -151,7 +151,7 @@ describe('stageNpmPlugin (registry.md 1: the npm registry as a source)', () => {
   });
 });
 
-describe('resolveNpmRegistry (registry.md 1: npm config get registry, or HOOKPM_NPM_REGISTRY)', () => {
+describe('resolveNpmRegistry (registry.md K4: HOOKPM_NPM_REGISTRY, else npm configuration)', () => {
   it('HOOKPM_NPM_REGISTRY wins, ending in "/"', async () => {
     expect(
       await resolveNpmRegistry({
@@ -161,7 +161,7 @@ describe('resolveNpmRegistry (registry.md 1: npm config get registry, or HOOKPM_
     ).toBe('http://127.0.0.1:9/r/');
   });
 
-  it('otherwise `npm config get registry` answers (here from npm_config_registry)', async () => {
+  it('otherwise npm configuration answers, without running npm (here npm_config_registry)', async () => {
     const env = {
       PATH: process.env.PATH ?? '',
       HOME: home.dir,
@@ -170,7 +170,7 @@ describe('resolveNpmRegistry (registry.md 1: npm config get registry, or HOOKPM_
     expect(await resolveNpmRegistry({ env, cwd: home.dir })).toBe('https://npm.example.test/');
   });
 
-  it('without npm it falls back to registry.npmjs.org; plain http off loopback is E_INSECURE_URL', async () => {
+  it('with no configuration it falls back to registry.npmjs.org; plain http off loopback is E_INSECURE_URL', async () => {
     expect(
       await resolveNpmRegistry({ env: { PATH: '/nonexistent', HOME: home.dir }, cwd: home.dir }),
     ).toBe(DEFAULT_NPM_REGISTRY);

@@ -1,4 +1,4 @@
-import { fetchNpmDocument, resolveNpmRegistry } from '../../registry/npm/npm-client.js';
+import { fetchNpmDocument, npmRegistryAccess } from '../../registry/npm/npm-client.js';
 import { redactUrl } from '../../registry/http/url-policy.js';
 import { sortDescending } from '../../registry/versions/version-list.js';
 import type { LoadedCatalogs } from '../steps/catalogs/load-catalogs.js';
@@ -13,7 +13,7 @@ export interface NpmInfoRequest {
   name: string;
   /** The registry named in the spec (an `npm` registry, or `npm` when none is named so). */
   registry: string;
-  /** That registry's recorded URL; undefined: resolveNpmRegistry (HOOKPM_NPM_REGISTRY, npm config). */
+  /** That registry's recorded URL; undefined: npmRegistryAccess (`@scope:registry`, HOOKPM_NPM_REGISTRY, .npmrc). */
   location: string | undefined;
   loaded: LoadedCatalogs<Catalog>;
 }
@@ -35,8 +35,9 @@ export async function npmPluginInfo(
   requireNetwork(ctx, `cannot read the npm package document of ${name}`, {
     registry: request.registry,
   });
-  const base = request.location ?? (await resolveNpmRegistry(environmentOf(ctx)));
-  const doc = await fetchNpmDocument(base, name);
+  const access = await npmRegistryAccess(environmentOf(ctx), name, request.location);
+  const base = access.registry;
+  const doc = await fetchNpmDocument(base, name, access.authorization);
   const versions = sortDescending(Object.keys(doc.versions));
   const latestVersion = ownValue(doc.distTags, 'latest') ?? versions[0];
   const latest = latestVersion === undefined ? undefined : ownValue(doc.versions, latestVersion);

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { HookpmError } from '../../errors.js';
 import { checkRepositoryUrl, isCommitSha, isSafeRef } from './repository-url.js';
 import { gitEnvironment, runGit, type GitContext } from './git-run.js';
+import { gitHeaderEnvironment, gitHeadersFor, type GitAuthSettings } from './git-auth.js';
 import { redactUrl } from '../http/url-policy.js';
 
 export interface CloneOptions {
@@ -16,6 +17,8 @@ export interface CloneOptions {
   dest: string;
   /** The environment git starts from (the caller's, filtered by gitEnvironment). */
   env: Record<string, string | undefined>;
+  /** K6: token variables and settings.json's `git` settings for private HTTPS hosts. */
+  auth?: GitAuthSettings;
 }
 
 export interface Clone {
@@ -63,8 +66,13 @@ export async function cloneShallow(url: string, opts: CloneOptions): Promise<Clo
       'init.templateDir=',
     ],
   ].flatMap((c) => ['-c', c]);
+  // K6: tokens and helper headers for this URL's origin only, through the environment.
+  const headers = await gitHeadersFor(checked.url, opts.env, opts.auth ?? {});
   const ctx: GitContext = {
-    env: gitEnvironment(opts.env, protocol),
+    env: {
+      ...gitEnvironment(opts.env, protocol),
+      ...gitHeaderEnvironment(opts.env, checked.url, headers),
+    },
     deadline: Date.now() + opts.timeoutMs,
   };
   const git = async (args: readonly string[]): Promise<string> => {

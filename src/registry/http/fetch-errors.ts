@@ -62,3 +62,22 @@ export function describeFailure(error: unknown): string {
     typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
   return text.replace(/[a-z][a-z0-9+.-]*:\/\/\S+/gi, (match) => redactUrl(match));
 }
+
+/**
+ * `E_REGISTRY_NETWORK` for a 401 or 403 answer (K5): the registry wants credentials, or refused
+ * the ones sent. Never retried; the credentials themselves are never named.
+ */
+export function refusedAccess(url: string, status: number, sentCredentials: boolean): HookpmError {
+  const what = status === 401 ? '401 Unauthorized' : '403 Forbidden';
+  return new HookpmError(
+    'E_REGISTRY_NETWORK',
+    `the registry answered ${what} for ${url}${sentCredentials ? ' (credentials were sent and refused)' : ' (no credentials were sent)'}`,
+    {
+      url,
+      status,
+      hint: sentCredentials
+        ? 'The token or password configured for this host is wrong, expired or lacks access to this package.'
+        : 'This registry needs credentials: for npm, set `//<host>/:_authToken=...` in ~/.npmrc or the project .npmrc; for an index, put them in the URL.',
+    },
+  );
+}

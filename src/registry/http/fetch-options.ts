@@ -21,6 +21,11 @@ export interface FetchOptions {
   maxRetryDelayMs?: number;
   /** Extra request headers (e.g. authorization); never printed. */
   headers?: Readonly<Record<string, string>>;
+  /**
+   * The Authorization header for one request URL (asked at every redirect hop and retry; K5), or
+   * undefined for none; never printed. Credentials in the URL itself win.
+   */
+  authorize?: (url: URL) => string | undefined;
   onProgress?: (received: number, total: number | null) => void;
   /** SRI with a sha512 entry; the body is verified while streaming (`E_INTEGRITY`). */
   integrity?: string;

@@ -8,9 +8,9 @@ import { readFileUrl } from '../read-file-url.js';
 import { parseIntegrity } from '../integrity.js';
 import { isRetryableFailure, isRetryableStatus, retryDelayMs } from './retry-policy.js';
 import { checkRedirect } from './redirect-policy.js';
-import { requestHeaders, stripCredentials } from './request-headers.js';
+import { requestHeaders, stripCredentials, withAuthorization } from './request-headers.js';
 import { checkUrl, redactUrl } from './url-policy.js';
-import { describeFailure, networkError, toFetchError } from './fetch-errors.js';
+import { describeFailure, networkError, refusedAccess, toFetchError } from './fetch-errors.js';
 import type { FetchFileOptions, FetchOptions, FetchResult } from './fetch-options.js';
 import { TARBALL_MAX_BYTES } from './fetch-options.js';
 
@@ -143,7 +143,7 @@ async function attemptOnce<T>(url: URL, ctx: Context<T>): Promise<Step<T>> {
     method: 'GET',
     dispatcher: ctx.dispatcher,
     signal: ctx.signal,
-    headers: ctx.headers,
+    headers: withAuthorization(ctx.headers, url, ctx.opts.authorize),
   });
   const status = res.statusCode;
   if ([301, 302, 303, 307, 308].includes(status)) {
@@ -168,6 +168,14 @@ async function attemptOnce<T>(url: URL, ctx: Context<T>): Promise<Step<T>> {
       url: shown,
       status,
     });
+  }
+  if (status === 401 || status === 403) {
+    discard(res.body);
+    throw refusedAccess(
+      shown,
+      status,
+      'authorization' in ctx.headers || ctx.opts.authorize?.(url) !== undefined,
+    );
   }
   if (status !== 200) {
     discard(res.body);

@@ -29,3 +29,18 @@ export function stripCredentials(url: URL): URL {
   copy.password = '';
   return copy;
 }
+
+/**
+ * The headers of one request to `url`: `base`, plus `authorize(url)` as the Authorization header
+ * when `base` has none (credentials in the URL win). Asked per request, so a redirect hop gets only
+ * what is configured for its own URL (K5).
+ */
+export function withAuthorization(
+  base: Readonly<Record<string, string>>,
+  url: URL,
+  authorize: ((url: URL) => string | undefined) | undefined,
+): Record<string, string> {
+  if (authorize === undefined || base.authorization !== undefined) return { ...base };
+  const value = authorize(url);
+  return value === undefined ? { ...base } : { ...base, authorization: value };
+}

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { HookpmError } from '../../errors.js';
 import { parseJson } from '../../json/parse-json.js';
 import { fetchBytes } from '../http/http.js';
@@ -9,63 +8,76 @@ import {
   type NpmPick,
 } from './npm-document.js';
 import { checkUrl, redactUrl } from '../http/url-policy.js';
+import { authorizationFor, type NpmRegistryAccess } from './npm-auth.js';
+import { readNpmConfig } from './read-npmrc.js';
 
 export const DEFAULT_NPM_REGISTRY = 'https://registry.npmjs.org/';
 /** Package documents of plugins are small; the abbreviated form of a large package stays far below. */
 export const NPM_DOCUMENT_MAX_BYTES = 16 * 1024 * 1024;
-const NPM_CONFIG_TIMEOUT_MS = 10_000;
 
 export interface NpmRegistryOptions {
   env: Record<string, string | undefined>;
-  /** Where `npm config get registry` runs (a project's .npmrc counts). */
+  /** Where the project `.npmrc` is looked for (readNpmConfig). */
   cwd: string;
 }
 
 /**
- * The npm registry's base URL (docs/reference/rules/registry.md#registry-kinds):
- * HOOKPM_NPM_REGISTRY, else what `npm config get registry` prints (run once, no shell, with a
- * timeout), else https://registry.npmjs.org/. Always ends in `/`; checked by url-policy
- * (E_INSECURE_URL for plain http off loopback).
+ * The npm registry's base URL (docs/reference/rules/registry.md#registry-kinds, K4):
+ * HOOKPM_NPM_REGISTRY, else `registry` from npm's configuration (readNpmConfig: npm_config_registry,
+ * the project, user and global `.npmrc`; npm itself never runs), else https://registry.npmjs.org/.
+ * Always ends in `/`; checked by url-policy (E_INSECURE_URL for plain http off loopback).
  */
 export async function resolveNpmRegistry(opts: NpmRegistryOptions): Promise<string> {
-  const configured = opts.env.HOOKPM_NPM_REGISTRY;
-  const found =
-    configured !== undefined && configured !== ''
-      ? configured
-      : ((await npmConfigRegistry(opts)) ?? DEFAULT_NPM_REGISTRY);
-  const base = found.endsWith('/') ? found : `${found}/`;
-  checkUrl(base, 'index');
-  return base;
+  return (await npmRegistryAccess(opts)).registry;
 }
 
-function npmConfigRegistry(opts: NpmRegistryOptions): Promise<string | null> {
-  return new Promise((done) => {
-    execFile(
-      'npm',
-      ['config', 'get', 'registry'],
-      {
-        cwd: opts.cwd,
-        env: opts.env,
-        timeout: NPM_CONFIG_TIMEOUT_MS,
-        killSignal: 'SIGKILL',
-        windowsHide: true,
-      },
-      (error, stdout) => {
-        const text = String(stdout).trim();
-        done(error === null && /^https?:\/\/\S+$/.test(text) ? text : null);
-      },
-    );
-  });
+/**
+ * Where to ask for `pkg` and with which credentials (K4, K5): a scoped package's
+ * `@scope:registry` first, else `registry` (explicit, e.g. a marketplace entry's or a recorded
+ * registry's URL), else HOOKPM_NPM_REGISTRY, else npm's `registry`, else the public registry. The
+ * credentials come from the same configuration and are matched against every request URL.
+ */
+export async function npmRegistryAccess(
+  opts: NpmRegistryOptions,
+  pkg?: string,
+  registry?: string,
+): Promise<NpmRegistryAccess> {
+  const config = await readNpmConfig(opts);
+  const scope = pkg?.startsWith('@') === true ? pkg.slice(0, pkg.indexOf('/')) : undefined;
+  const scoped = scope === undefined ? undefined : config.get(`${scope}:registry`);
+  const configured = opts.env.HOOKPM_NPM_REGISTRY;
+  const found =
+    nonEmpty(scoped) ??
+    nonEmpty(registry) ??
+    nonEmpty(configured) ??
+    nonEmpty(config.get('registry')) ??
+    DEFAULT_NPM_REGISTRY;
+  const base = found.endsWith('/') ? found : `${found}/`;
+  checkUrl(base, 'index');
+  const defaultRegistry = nonEmpty(config.get('registry')) ?? DEFAULT_NPM_REGISTRY;
+  return {
+    registry: base,
+    authorization: (url) => authorizationFor(config, url, defaultRegistry),
+  };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
 }
 
 /** Fetches and parses `<registry>/<package>` (abbreviated form preferred). */
-export async function fetchNpmDocument(registry: string, pkg: string): Promise<NpmDocument> {
+export async function fetchNpmDocument(
+  registry: string,
+  pkg: string,
+  authorize?: (url: URL) => string | undefined,
+): Promise<NpmDocument> {
   const url = npmDocumentUrl(registry, pkg);
   const shown = redactUrl(url);
   const result = await fetchBytes(url, {
     purpose: 'index',
     maxBytes: NPM_DOCUMENT_MAX_BYTES,
     headers: { accept: 'application/vnd.npm.install-v1+json; q=1.0, application/json; q=0.8' },
+    ...(authorize === undefined ? {} : { authorize }),
   });
   if (result.status !== 200) throw new Error('Assertion failed: 304 without a conditional request');
   const json = parseJson(result.body.toString('utf8'), shown);

@@ -1,3 +1,4 @@
+import { readGitSettings } from '../../../store/git-settings.js';
 import { mkdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import semver from '../../../registry/versions/semver.js';
@@ -118,6 +119,7 @@ async function stageGitEntry(
       dest: join(work, 'repo'),
       timeoutMs: ctx.timeoutMs ?? CLONE_TIMEOUT_MS,
       env: ctx.env,
+      auth: readGitSettings(ctx.paths),
       ...(source.ref === undefined ? {} : { ref: source.ref }),
       ...(source.sha === undefined ? {} : { sha: source.sha }),
     });

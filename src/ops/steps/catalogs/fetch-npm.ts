@@ -4,7 +4,7 @@ import type { LoadedPlugin } from '../../../plugin/loaded-plugin.js';
 import {
   checkNpmTarballUrl,
   fetchNpmDocument,
-  resolveNpmRegistry,
+  npmRegistryAccess,
 } from '../../../registry/npm/npm-client.js';
 import { fetchTarballCached } from '../../../registry/cache-tarball.js';
 import { redactUrl } from '../../../registry/http/url-policy.js';
@@ -20,7 +20,7 @@ export interface NpmPluginRequest {
   package: string;
   range?: string;
   tag?: string;
-  /** A registry base URL (a marketplace entry's `registry`); default resolveNpmRegistry. */
+  /** A registry base URL (a marketplace entry's `registry`); default npmRegistryAccess's. */
   registry?: string;
   includePrerelease?: boolean;
 }
@@ -64,8 +64,14 @@ export async function stageNpmPlugin(
   requireNetwork(ctx, `cannot read the npm package document of ${request.package}`, {
     package: request.package,
   });
-  const registry = request.registry ?? (await resolveNpmRegistry({ env: ctx.env, cwd: ctx.cwd }));
-  const doc = await fetchNpmDocument(registry, request.package);
+  // K4/K5: the registry for this package and the credentials npm's configuration holds for it.
+  const access = await npmRegistryAccess(
+    { env: ctx.env, cwd: ctx.cwd },
+    request.package,
+    request.registry,
+  );
+  const registry = access.registry;
+  const doc = await fetchNpmDocument(registry, request.package, access.authorization);
   const pick = pickNpmVersion(doc, request);
   let dir: string | null = null;
   try {
@@ -74,6 +80,7 @@ export async function stageNpmPlugin(
     const { file, bytes } = await fetchTarballCached(url, {
       cacheDir: tarballCacheDir(ctx.paths),
       integrity: pick.integrity,
+      fetch: { authorize: access.authorization },
     });
     const input = tarballInput(file, bytes, redactUrl(url));
     const listing = await scanTarball(input);

@@ -20,6 +20,7 @@ import {
 import { redactUrl } from '../../../registry/http/url-policy.js';
 import { createStagingDir } from '../../../store/layout.js';
 import type { StorePaths } from '../../../store/store-paths.js';
+import { readGitSettings } from '../../../store/git-settings.js';
 
 export const MARKETPLACE_FILE = '.claude-plugin/marketplace.json';
 
@@ -135,6 +136,7 @@ async function readClone(
       dest,
       timeoutMs: opts.timeoutMs ?? CLONE_TIMEOUT_MS,
       env: opts.env,
+      auth: readGitSettings(opts.paths),
     });
     const file = join(dest, MARKETPLACE_FILE);
     const text = readMarketplaceText(file);

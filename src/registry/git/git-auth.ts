@@ -1,0 +1,165 @@
+import { spawn } from 'node:child_process';
+import { HookpmError } from '../../errors.js';
+
+/**
+ * How hookpm authenticates to private git hosts over HTTPS (docs/reference/rules/registry.md#k6),
+ * beside git's own credential helpers and credentials in the URL, which keep working.
+ */
+export interface GitAuthSettings {
+  /**
+   * settings.json `git.headersHelper`: a shell command printing a JSON object of HTTP headers for
+   * the repository named by HOOKPM_GIT_URL (its host in HOOKPM_GIT_HOST), as Claude Code's
+   * `headersHelper` does for MCP servers. Its headers go to that origin only.
+   */
+  headersHelper?: string;
+  /**
+   * settings.json `git.hosts`: further hosts (`host` or `host:port`) that are GitHub, GitLab or
+   * Bitbucket servers (GitHub Enterprise, a self-hosted GitLab), so their token variables apply.
+   */
+  hosts?: Partial<Record<GitHostKind, readonly string[]>>;
+}
+
+export type GitHostKind = 'github' | 'gitlab' | 'bitbucket';
+
+/** The hosts each token belongs to without configuration. */
+const KNOWN_HOSTS: Record<GitHostKind, readonly string[]> = {
+  github: ['github.com'],
+  gitlab: ['gitlab.com'],
+  bitbucket: ['bitbucket.org'],
+};
+
+/** Token variables by host kind, first set wins, and the user name git's Basic auth pairs with it. */
+const TOKENS: Record<GitHostKind, { vars: readonly string[]; user: string }> = {
+  github: { vars: ['GITHUB_TOKEN', 'GH_TOKEN'], user: 'x-access-token' },
+  gitlab: { vars: ['GITLAB_TOKEN', 'GL_TOKEN'], user: 'oauth2' },
+  bitbucket: { vars: ['BITBUCKET_TOKEN'], user: 'x-token-auth' },
+};
+
+/** A helper that has not answered after this long is killed, and the clone fails. */
+export const HEADERS_HELPER_TIMEOUT_MS = 10_000;
+const HELPER_OUTPUT_MAX = 64 * 1024;
+
+/**
+ * The HTTP headers git should send to the origin of `url` (an `https:` URL, or `http:` on a
+ * loopback address), or an empty object for any other URL or when nothing applies: the token of
+ * the host's kind (GitHub, GitLab, Bitbucket: by KNOWN_HOSTS and `settings.hosts`) as Basic auth,
+ * then whatever the headers helper prints (it wins for the same header name). A URL that already
+ * holds credentials gets no token. Errors: E_GIT when the helper fails, never quoting its output.
+ */
+export async function gitHeadersFor(
+  url: string,
+  env: Readonly<Record<string, string | undefined>>,
+  settings: GitAuthSettings,
+): Promise<Record<string, string>> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return {};
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return {};
+  const headers: Record<string, string> = {};
+  const kind = hostKind(parsed, settings);
+  if (kind !== null && parsed.username === '' && parsed.password === '') {
+    const { vars, user } = TOKENS[kind];
+    const token = vars.map((name) => env[name]).find((v) => v !== undefined && v !== '');
+    if (token !== undefined)
+      headers.Authorization = `Basic ${Buffer.from(`${user}:${token}`).toString('base64')}`;
+  }
+  const helper = settings.headersHelper;
+  if (helper !== undefined && helper.trim() !== '')
+    Object.assign(headers, await runHeadersHelper(helper, parsed, env));
+  return headers;
+}
+
+/**
+ * git configuration entries that send `headers` to `origin` only (`http.<origin>/.extraHeader`),
+ * as GIT_CONFIG_COUNT/GIT_CONFIG_KEY_n/GIT_CONFIG_VALUE_n variables appended after any the
+ * environment has: never on git's command line, where other users could read them. Redirects are
+ * then not followed (`http.followRedirects=false`): git keeps sending extra headers after a
+ * redirect, to whatever host it led to.
+ */
+export function gitHeaderEnvironment(
+  env: Readonly<Record<string, string | undefined>>,
+  url: string,
+  headers: Readonly<Record<string, string>>,
+): Record<string, string> {
+  const names = Object.keys(headers);
+  if (names.length === 0) return {};
+  const origin = new URL(url).origin;
+  const before = Number(env.GIT_CONFIG_COUNT ?? '0');
+  const start = Number.isInteger(before) && before > 0 ? before : 0;
+  const entries: [string, string][] = [
+    ['http.followRedirects', 'false'],
+    ...names.map((name): [string, string] => [
+      `http.${origin}/.extraHeader`,
+      `${name}: ${headers[name]}`,
+    ]),
+  ];
+  const out: Record<string, string> = { GIT_CONFIG_COUNT: String(start + entries.length) };
+  entries.forEach(([key, value], i) => {
+    out[`GIT_CONFIG_KEY_${start + i}`] = key;
+    out[`GIT_CONFIG_VALUE_${start + i}`] = value;
+  });
+  return out;
+}
+
+function hostKind(url: URL, settings: GitAuthSettings): GitHostKind | null {
+  const host = url.host.toLowerCase();
+  for (const kind of Object.keys(TOKENS) as GitHostKind[]) {
+    const hosts = [...KNOWN_HOSTS[kind], ...(settings.hosts?.[kind] ?? [])];
+    if (hosts.some((h) => h.toLowerCase() === host)) return kind;
+  }
+  return null;
+}
+
+function runHeadersHelper(
+  command: string,
+  url: URL,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<Record<string, string>> {
+  const shown = `${url.origin}${url.pathname}`;
+  const fail = (why: string): HookpmError =>
+    new HookpmError('E_GIT', `the git headers helper failed for ${shown}: ${why}`, {
+      url: shown,
+      hint: 'settings.json `git.headersHelper` must print a JSON object of header names to string values and exit 0.',
+    });
+  return new Promise((done, reject) => {
+    const child = spawn('/bin/sh', ['-c', command], {
+      env: { ...env, HOOKPM_GIT_URL: shown, HOOKPM_GIT_HOST: url.host },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    let out = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), HEADERS_HELPER_TIMEOUT_MS);
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (out.length < HELPER_OUTPUT_MAX) out += chunk.toString('utf8');
+    });
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(fail(`cannot start it (${error.message})`));
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code !== 0) return reject(fail(signal !== null ? `killed by ${signal}` : `exit ${code}`));
+      let value: unknown;
+      try {
+        value = JSON.parse(out);
+      } catch {
+        return reject(fail('its output is not JSON'));
+      }
+      if (typeof value !== 'object' || value === null || Array.isArray(value))
+        return reject(fail('its output is not a JSON object'));
+      const headers: Record<string, string> = {};
+      for (const [name, v] of Object.entries(value)) {
+        if (
+          !/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name) ||
+          typeof v !== 'string' ||
+          /[\r\n\0]/.test(v)
+        )
+          return reject(fail('a header name or value is not valid'));
+        headers[name] = v;
+      }
+      done(headers);
+    });
+  });
+}

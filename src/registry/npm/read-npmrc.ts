@@ -1,0 +1,126 @@
+import { readFile, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { parse } from 'ini';
+import { replaceEnv, type NpmConfig, type NpmrcLayer } from './npm-config.js';
+
+export interface NpmConfigOptions {
+  /** The environment (npm_config_* variables, HOME, `${VAR}` substitution). */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Where the project `.npmrc` is looked for (see projectRoot). */
+  cwd: string;
+}
+
+/** The largest `.npmrc` read; a bigger file is ignored like an unreadable one. */
+const NPMRC_MAX_BYTES = 1024 * 1024;
+
+/**
+ * npm's configuration read the way npm reads it (docs/reference/rules/registry.md#k4), without
+ * running npm: `npm_config_*` variables (case-insensitive; `_` after the first character is `-`),
+ * then the project `.npmrc` (in the nearest directory above `cwd` holding a package.json or a
+ * node_modules, else `cwd`), then the user file (`npm_config_userconfig`, else `~/.npmrc`), then
+ * the global file (`npm_config_globalconfig`, else `<prefix>/etc/npmrc`, the prefix being
+ * `npm_config_prefix` or the directory above the one holding node). Files are ini (npm's own
+ * parser); `${VAR}` in keys and values is replaced from `env` as npm does (`${VAR?}` is empty when
+ * unset, an unset `${VAR}` stays as written, `\${VAR}` is literal). A missing or unreadable file is
+ * an empty layer. Values are kept in memory only: never written, logged or printed.
+ */
+export async function readNpmConfig(opts: NpmConfigOptions): Promise<NpmConfig> {
+  const env = opts.env;
+  const envLayer: NpmrcLayer = { source: 'env', values: envValues(env) };
+  const pick = (key: string): string | undefined => envLayer.values[key];
+  const home = env.HOME !== undefined && env.HOME !== '' ? env.HOME : homedir();
+  const userFile = resolve(opts.cwd, expandHome(pick('userconfig') ?? join(home, '.npmrc'), home));
+  const prefix = pick('prefix') ?? dirname(dirname(process.execPath));
+  const globalFile = resolve(
+    opts.cwd,
+    expandHome(pick('globalconfig') ?? join(prefix, 'etc', 'npmrc'), home),
+  );
+  const projectFile = join(await projectRoot(opts.cwd), '.npmrc');
+  const layers: NpmrcLayer[] = [envLayer];
+  if (projectFile !== userFile) layers.push(await fileLayer('project', projectFile, env));
+  layers.push(await fileLayer('user', userFile, env));
+  if (globalFile !== userFile) layers.push(await fileLayer('global', globalFile, env));
+  return {
+    layers,
+    get(key) {
+      for (const layer of layers) {
+        if (Object.hasOwn(layer.values, key)) return layer.values[key];
+      }
+      return undefined;
+    },
+  };
+}
+
+/** npm's local prefix: the nearest directory from `cwd` up with a package.json or node_modules. */
+export async function projectRoot(cwd: string): Promise<string> {
+  const start = resolve(cwd);
+  for (let dir = start; ; dir = dirname(dir)) {
+    if ((await exists(join(dir, 'package.json'))) || (await exists(join(dir, 'node_modules'))))
+      return dir;
+    if (dirname(dir) === dir) return start;
+  }
+}
+
+function envValues(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const values: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [name, value] of Object.entries(env)) {
+    if (!/^npm_config_/i.test(name) || value === undefined || value === '') continue;
+    const key = name
+      .slice('npm_config_'.length)
+      .replace(/(?!^)_/g, '-')
+      .toLowerCase();
+    values[key] = value;
+  }
+  return values;
+}
+
+async function fileLayer(
+  source: 'project' | 'user' | 'global',
+  file: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<NpmrcLayer> {
+  const values: Record<string, string> = Object.create(null) as Record<string, string>;
+  const text = await readSmall(file);
+  if (text !== null) {
+    for (const [key, value] of Object.entries(parse(text))) {
+      if (typeof value !== 'string' && typeof value !== 'boolean' && typeof value !== 'number')
+        continue; // sections and arrays name nothing hookpm reads
+      values[replaceEnv(key, env)] = replaceEnv(unquote(String(value)), env);
+    }
+  }
+  return { source, file, values };
+}
+
+/** npm reads a value in double quotes as JSON. */
+function unquote(value: string): string {
+  const trimmed = value.trim();
+  if (!/^".*"$/.test(trimmed)) return trimmed;
+  try {
+    const parsed: unknown = JSON.parse(trimmed);
+    return typeof parsed === 'string' ? parsed : trimmed;
+  } catch {
+    return trimmed;
+  }
+}
+
+async function readSmall(file: string): Promise<string | null> {
+  try {
+    const info = await stat(file);
+    if (!info.isFile() || info.size > NPMRC_MAX_BYTES) return null;
+    return await readFile(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+function expandHome(path: string, home: string): string {
+  return path.startsWith('~/') ? join(home, path.slice(2)) : path;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}

@@ -1,0 +1,166 @@
+/**
+ * K6 end to end: private marketplaces over HTTPS-style git (a loopback smart-HTTP server running
+ * `git http-backend`, test/helpers/git-http-server.ts) that answer 401 without the right
+ * Authorization header. GITHUB_TOKEN/GH_TOKEN and GITLAB_TOKEN reach hosts of their kind (here
+ * loopback hosts listed in settings.json `git.hosts`, as a GitHub Enterprise or self-hosted GitLab
+ * would be, since github.com cannot be reached from tests), settings.json `git.headersHelper` adds
+ * headers for the host it is asked about, and nothing is sent to any other host. The built CLI.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import type { IncomingHttpHeaders } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useBinWorkspace } from '../helpers/bin-workspace.js';
+import { marketplaceCatalog } from '../helpers/claude-plugin.js';
+import { startGitHttpServer, type GitHttpServer } from '../helpers/git-http-server.js';
+import { git, gitTestEnv, makeRepo, requireGit } from '../helpers/git-repo.js';
+import { INSTALL_TIMEOUT_MS } from '../helpers/system-package.js';
+
+const ws = useBinWorkspace('git-private');
+const GH = 'ghp_test_token_0123456789';
+const GL = 'glpat-test-token-abcdef';
+const HELPER = 'helper-bearer-xyz';
+
+const basic = (user: string, token: string): string =>
+  `Basic ${Buffer.from(`${user}:${token}`).toString('base64')}`;
+const wants =
+  (value: string) =>
+  (headers: IncomingHttpHeaders): boolean =>
+    headers.authorization === value;
+
+let github: GitHttpServer;
+let gitlab: GitHttpServer;
+let helperHost: GitHttpServer;
+let open: GitHttpServer;
+let redirector: GitHttpServer;
+
+beforeAll(async () => {
+  const gitPath = await requireGit();
+  const root = join(ws.dir, 'srv');
+  const env = gitTestEnv(ws.dir);
+  const work = join(ws.dir, 'work');
+  await makeRepo(work, env, {
+    '.claude-plugin/marketplace.json': JSON.stringify(
+      marketplaceCatalog('acme', [{ name: 'guardlet', source: './plugins/guardlet' }]),
+    ),
+    'plugins/guardlet/.claude-plugin/plugin.json': JSON.stringify({
+      name: 'guardlet',
+      version: '1.0.0',
+    }),
+    'plugins/guardlet/hooks/hooks.json': JSON.stringify({
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] },
+    }),
+  });
+  await mkdir(join(root, 'acme'), { recursive: true });
+  git(ws.dir, env, 'clone', '-q', '--bare', work, join(root, 'acme', 'market.git'));
+  github = await startGitHttpServer(root, gitPath, wants(basic('x-access-token', GH)));
+  gitlab = await startGitHttpServer(root, gitPath, wants(basic('oauth2', GL)));
+  helperHost = await startGitHttpServer(root, gitPath, wants(`Bearer ${HELPER}`));
+  open = await startGitHttpServer(root, gitPath, () => true);
+  redirector = await startGitHttpServer(root, gitPath, () => true, open.origin);
+}, INSTALL_TIMEOUT_MS);
+afterAll(async () => {
+  for (const server of [github, gitlab, helperHost, open, redirector]) await server?.close();
+});
+
+/** settings.json naming the loopback servers' kinds, and optionally a headers helper. */
+async function settings(extra: Record<string, unknown> = {}): Promise<void> {
+  const dir = join(ws.home, 'hookpm', 'config');
+  await mkdir(dir, { recursive: true });
+  const hosts = { github: [github.host, redirector.host], gitlab: [gitlab.host] };
+  await writeFile(join(dir, 'settings.json'), JSON.stringify({ git: { hosts, ...extra } }));
+}
+
+const market = (server: GitHttpServer): string => `${server.origin}/acme/market.git`;
+
+describe('K6: token-protected git marketplaces', () => {
+  it('K6: GITHUB_TOKEN is sent to a GitHub host; add and install work, and the token is never printed', async () => {
+    await settings();
+    const env = ws.env({ GITHUB_TOKEN: GH });
+    const added = await ws.hookpm(['registry', 'add', 'acme', market(github)], { env });
+    expect(added.code, added.stderr).toBe(0);
+    const installed = await ws.hookpm(['install', 'guardlet@acme', '--yes'], { env });
+    expect(installed.code, installed.stderr).toBe(0);
+    const out = added.stdout + added.stderr + installed.stdout + installed.stderr;
+    expect(out).not.toContain(GH);
+    const state = await readFile(join(ws.home, 'hookpm', 'data', 'state.json'), 'utf8');
+    expect(state).not.toContain(GH);
+    expect(state).not.toContain(Buffer.from(`x-access-token:${GH}`).toString('base64'));
+  });
+
+  it('K6: GH_TOKEN works too; without a token the clone is refused with E_GIT', async () => {
+    await settings();
+    const ok = await ws.hookpm(['registry', 'add', 'acme', market(github)], {
+      env: ws.env({ GH_TOKEN: GH }),
+    });
+    expect(ok.code, ok.stderr).toBe(0);
+    const refused = await ws.hookpm(['registry', 'add', 'acme2', market(github), '--json']);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout + refused.stderr).toMatch(/E_GIT/);
+  });
+
+  it('K6: GITLAB_TOKEN goes to a GitLab host as oauth2 Basic auth, and GITHUB_TOKEN does not', async () => {
+    await settings();
+    const env = ws.env({ GITLAB_TOKEN: GL, GITHUB_TOKEN: GH });
+    const before = gitlab.requests.length;
+    const added = await ws.hookpm(['registry', 'add', 'acme', market(gitlab)], { env });
+    expect(added.code, added.stderr).toBe(0);
+    const sent = gitlab.requests.slice(before).map((r) => r.headers.authorization);
+    expect(sent.length).toBeGreaterThan(0);
+    expect(new Set(sent)).toEqual(new Set([basic('oauth2', GL)]));
+  });
+
+  it('K6: a host of no known kind gets no token, whatever is set', async () => {
+    await settings();
+    const env = ws.env({ GITLAB_TOKEN: GL, GITHUB_TOKEN: GH, GH_TOKEN: GH });
+    const before = open.requests.length;
+    const added = await ws.hookpm(['registry', 'add', 'acme', market(open)], { env });
+    expect(added.code, added.stderr).toBe(0);
+    const seen = open.requests.slice(before);
+    expect(seen.length).toBeGreaterThan(0);
+    for (const r of seen) expect(r.headers.authorization).toBeUndefined();
+  });
+
+  it('K6: git.headersHelper prints headers for the host it is asked about, and only that host gets them', async () => {
+    const record = join(ws.dir, `helper-${ws.n}.log`);
+    const script = join(ws.dir, `helper-${ws.n}.mjs`);
+    await writeFile(
+      script,
+      [
+        "import { appendFileSync } from 'node:fs';",
+        `appendFileSync(${JSON.stringify(record)}, process.env.HOOKPM_GIT_URL + '\\n');`,
+        `const mine = process.env.HOOKPM_GIT_HOST === ${JSON.stringify(helperHost.host)};`,
+        `console.log(JSON.stringify(mine ? { Authorization: 'Bearer ${HELPER}' } : {}));`,
+      ].join('\n'),
+    );
+    await settings({ headersHelper: `node ${script}` });
+    const added = await ws.hookpm(['registry', 'add', 'acme', market(helperHost)]);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout + added.stderr).not.toContain(HELPER);
+    expect(await readFile(record, 'utf8')).toContain(`${market(helperHost)}`);
+    const before = open.requests.length;
+    const other = await ws.hookpm(['registry', 'add', 'other', market(open)]);
+    expect(other.code, other.stderr).toBe(0);
+    for (const r of open.requests.slice(before)) expect(r.headers.authorization).toBeUndefined();
+  });
+
+  it('K6: a headers helper that fails is E_GIT naming the helper, never its output', async () => {
+    await settings({ headersHelper: "echo 'Authorization: leaked-secret'; exit 3" });
+    const run = await ws.hookpm(['registry', 'add', 'acme', market(helperHost), '--json']);
+    expect(run.code).toBe(1);
+    expect(run.stdout + run.stderr).toMatch(/headers helper failed .*exit 3/);
+    expect(run.stdout + run.stderr).not.toContain('leaked-secret');
+  });
+
+  it('K6: with a token to send, a redirect to another host is not followed, and that host gets nothing', async () => {
+    await settings();
+    const before = open.requests.length;
+    const run = await ws.hookpm(['registry', 'add', 'acme', market(redirector), '--json'], {
+      env: ws.env({ GITHUB_TOKEN: GH }),
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout + run.stderr).toMatch(/E_GIT/);
+    expect(run.stdout + run.stderr).not.toContain(GH);
+    for (const r of open.requests.slice(before)) expect(r.headers.authorization).toBeUndefined();
+  });
+});

@@ -1,0 +1,185 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fetchBytes } from '../../src/registry/http/http.js';
+import { authorizationFor, nerfDart } from '../../src/registry/npm/npm-auth.js';
+import { replaceEnv } from '../../src/registry/npm/npm-config.js';
+import { npmRegistryAccess } from '../../src/registry/npm/npm-client.js';
+import { readNpmConfig } from '../../src/registry/npm/read-npmrc.js';
+import { failure } from '../helpers/failure.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+
+const tmp = useTempDir('npmrc');
+
+/** A home with ~/.npmrc, a project (package.json, .npmrc) and a subdirectory of it. */
+async function layout(files: { user?: string; project?: string; global?: string }): Promise<{
+  home: string;
+  project: string;
+  sub: string;
+  globalFile: string;
+}> {
+  const root = join(tmp.dir, Math.random().toString(36).slice(2));
+  const home = join(root, 'home');
+  const project = join(root, 'project');
+  const sub = join(project, 'deep', 'er');
+  await mkdir(home, { recursive: true });
+  await mkdir(sub, { recursive: true });
+  await writeFile(join(project, 'package.json'), '{}');
+  const globalFile = join(root, 'global-npmrc');
+  if (files.user !== undefined) await writeFile(join(home, '.npmrc'), files.user);
+  if (files.project !== undefined) await writeFile(join(project, '.npmrc'), files.project);
+  if (files.global !== undefined) await writeFile(globalFile, files.global);
+  return { home, project, sub, globalFile };
+}
+
+describe('readNpmConfig (registry.md K4: npm configuration without running npm)', () => {
+  it('K4: env over project over user over global; the project .npmrc is found from a subdirectory', async () => {
+    const l = await layout({
+      user: 'registry=https://user.example.test/\n@acme:registry=https://acme-user.example.test/\n',
+      project: '@acme:registry=https://acme-project.example.test/\n',
+      global: 'registry=https://global.example.test/\ncolor=false\n',
+    });
+    const env = { HOME: l.home, npm_config_globalconfig: l.globalFile };
+    const config = await readNpmConfig({ env, cwd: l.sub });
+    expect(config.get('registry')).toBe('https://user.example.test/');
+    expect(config.get('@acme:registry')).toBe('https://acme-project.example.test/');
+    expect(config.get('color')).toBe('false');
+    const overridden = await readNpmConfig({
+      env: { ...env, NPM_CONFIG_REGISTRY: 'https://env.example.test/' },
+      cwd: l.sub,
+    });
+    expect(overridden.get('registry')).toBe('https://env.example.test/');
+  });
+
+  it('K4: NPM_CONFIG_USERCONFIG names the user file', async () => {
+    const l = await layout({});
+    const other = join(l.home, 'other-npmrc');
+    await writeFile(other, 'registry=https://other.example.test/\n');
+    const config = await readNpmConfig({
+      env: { HOME: l.home, NPM_CONFIG_USERCONFIG: other },
+      cwd: l.home,
+    });
+    expect(config.get('registry')).toBe('https://other.example.test/');
+  });
+
+  it('K4: ${VAR} is replaced as npm does (unset stays, ${VAR?} is empty, \\${VAR} is literal)', () => {
+    const env = { TOKEN: 's3cret' };
+    expect(replaceEnv('${TOKEN}', env)).toBe('s3cret');
+    expect(replaceEnv('a-${UNSET}-b', env)).toBe('a-${UNSET}-b');
+    expect(replaceEnv('a-${UNSET?}-b', env)).toBe('a--b');
+    expect(replaceEnv('\\${TOKEN}', env)).toBe('${TOKEN}');
+    expect(replaceEnv('\\\\${TOKEN}', env)).toBe('\\s3cret');
+  });
+
+  it('K4: npmRegistryAccess picks @scope:registry for a scoped package, else HOOKPM_NPM_REGISTRY, else registry', async () => {
+    const l = await layout({
+      user: 'registry=https://user.example.test/\n@acme:registry=https://npm.acme.test/r\n',
+    });
+    const opts = { env: { HOME: l.home }, cwd: l.home };
+    expect((await npmRegistryAccess(opts, '@acme/guardlet')).registry).toBe(
+      'https://npm.acme.test/r/',
+    );
+    expect((await npmRegistryAccess(opts, '@other/x')).registry).toBe('https://user.example.test/');
+    const pinned = { ...opts, env: { ...opts.env, HOOKPM_NPM_REGISTRY: 'http://127.0.0.1:9/' } };
+    expect((await npmRegistryAccess(pinned, 'plain')).registry).toBe('http://127.0.0.1:9/');
+    expect((await npmRegistryAccess(pinned, '@acme/guardlet')).registry).toBe(
+      'https://npm.acme.test/r/',
+    );
+  });
+});
+
+describe('authorizationFor (registry.md K5: credentials only for their own host and path)', () => {
+  it('K5: _authToken, _auth and username/_password are matched by the longest //host/path prefix', async () => {
+    const l = await layout({
+      user: [
+        '//npm.acme.test/:_authToken=${ACME_TOKEN}',
+        '//npm.acme.test/private/:_auth=dXNlcjpwYXNz',
+        '//basic.example.test:8443/:username=bob',
+        `//basic.example.test:8443/:_password=${Buffer.from('hunter2').toString('base64')}`,
+        '',
+      ].join('\n'),
+    });
+    const config = await readNpmConfig({ env: { HOME: l.home, ACME_TOKEN: 'tok-1' }, cwd: l.home });
+    const auth = (url: string): string | undefined =>
+      authorizationFor(config, new URL(url), 'https://registry.npmjs.org/');
+    expect(auth('https://npm.acme.test/@acme%2fguardlet')).toBe('Bearer tok-1');
+    expect(auth('https://npm.acme.test/private/x/-/x-1.0.0.tgz')).toBe('Basic dXNlcjpwYXNz');
+    expect(auth('https://basic.example.test:8443/x')).toBe(
+      `Basic ${Buffer.from('bob:hunter2').toString('base64')}`,
+    );
+    // Another host, another port, another scheme's host: nothing.
+    expect(auth('https://evil.example.test/npm.acme.test/x')).toBeUndefined();
+    expect(auth('https://basic.example.test/x')).toBeUndefined();
+    expect(auth('https://npm.acme.test.evil.example/x')).toBeUndefined();
+    expect(auth('file:///npm.acme.test/x')).toBeUndefined();
+  });
+
+  it('K5: a top-level _authToken counts for the default registry only', async () => {
+    const l = await layout({
+      user: 'registry=https://npm.corp.test/\n_authToken=top\n',
+    });
+    const config = await readNpmConfig({ env: { HOME: l.home }, cwd: l.home });
+    expect(
+      authorizationFor(config, new URL('https://npm.corp.test/x'), 'https://npm.corp.test/'),
+    ).toBe('Bearer top');
+    expect(
+      authorizationFor(config, new URL('https://other.test/x'), 'https://npm.corp.test/'),
+    ).toBeUndefined();
+    expect(nerfDart('https://npm.corp.test:444/a/b/c?q=1')).toBe('//npm.corp.test:444/a/b/');
+  });
+});
+
+describe('authorize per request (registry.md K5, N2, N5)', () => {
+  let server: Server;
+  let base = '';
+  const seen: { path: string; headers: IncomingHttpHeaders }[] = [];
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      seen.push({ path: req.url ?? '', headers: req.headers });
+      if (req.url === '/private/hop') {
+        res.writeHead(302, { location: '/public/doc' });
+        res.end();
+      } else if (req.url === '/private/denied') {
+        res.writeHead(401, { 'www-authenticate': 'Bearer' });
+        res.end('{"error":"authorization required"}');
+      } else {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{}');
+      }
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((done) => server.close(() => done())));
+
+  it('K5: a redirect hop to a path the credential is not configured for gets none', async () => {
+    seen.length = 0;
+    const authorize = (url: URL): string | undefined =>
+      url.pathname.startsWith('/private/') ? 'Bearer only-private' : undefined;
+    await fetchBytes(`${base}/private/hop`, { purpose: 'index', maxBytes: 1024, authorize });
+    expect(seen.map((r) => [r.path, r.headers.authorization])).toEqual([
+      ['/private/hop', 'Bearer only-private'],
+      ['/public/doc', undefined],
+    ]);
+  });
+
+  it('K5: a 401 is E_REGISTRY_NETWORK saying whether credentials were sent, never which', async () => {
+    const without = await failure(
+      fetchBytes(`${base}/private/denied`, { purpose: 'index', maxBytes: 1024 }),
+    );
+    expect(without.code).toBe('E_REGISTRY_NETWORK');
+    expect(without.message).toMatch(/401 Unauthorized .*no credentials were sent/);
+    const refused = await failure(
+      fetchBytes(`${base}/private/denied`, {
+        purpose: 'index',
+        maxBytes: 1024,
+        authorize: () => 'Bearer wrong-token-value',
+      }),
+    );
+    expect(refused.message).toMatch(/credentials were sent and refused/);
+    const shown = JSON.stringify({ m: refused.message, d: refused.details, h: refused.hint });
+    expect(shown).not.toContain('wrong-token-value');
+  });
+});
