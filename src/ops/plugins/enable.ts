@@ -9,6 +9,13 @@ import type { PluginRecord } from '../../store/state/state-schema.js';
 import { keptOptOuts } from '../steps/transaction/record.js';
 import { findInstalled } from '../steps/installed/installed.js';
 import {
+  assertProjectHasRecords,
+  recordsIn,
+  stateIn,
+  USER_RECORDS,
+  type RecordScope,
+} from '../steps/installed/project-records.js';
+import {
   consentModeOf,
   lockOptions,
   nowIso,
@@ -36,13 +43,19 @@ export interface EnableResult {
  * Already consented to this surface: no question. Otherwise consent mode `yes` (--yes), else
  * ctx.confirm; without either E_CONSENT_REQUIRED, and a "no" is E_CANCELLED; nothing changes then.
  * A tree whose files no longer match its fingerprint is refused with E_PLUGIN_TAMPERED (Q6).
+ * `scope`: the records of a project (`enable --project`) instead of the user-wide ones.
  */
-export function enablePlugin(ctx: OperationContext, opts: { name: string }): Promise<EnableResult> {
+export function enablePlugin(
+  ctx: OperationContext,
+  opts: { name: string; scope?: RecordScope },
+): Promise<EnableResult> {
+  const scope = opts.scope ?? USER_RECORDS;
   return withStoreLock(
     ctx.paths,
     async () => {
       const state = await readState(ctx.paths);
-      const record = findInstalled(state, opts.name);
+      assertProjectHasRecords(state, scope);
+      const record = findInstalled(stateIn(state, scope), opts.name);
       const target = record.pending ?? record;
       await assertUntampered(ctx.paths, record.id, { ...target, name: record.name });
       const review = await reviewInstalledTree(record, target, ctx.paths);
@@ -62,7 +75,7 @@ export function enablePlugin(ctx: OperationContext, opts: { name: string }): Pro
       const kept = keptOptOuts(record.disabledHooks, review.hooks);
       if (kept === undefined) delete next.disabledHooks;
       else next.disabledHooks = kept;
-      state.plugins[record.id] = next;
+      recordsIn(state, scope)[record.id] = next;
       await writeState(ctx.paths, state);
       const dataDir = await ensureDataDir(ctx.paths, record.id);
       await collectGarbage(ctx.paths, state);
