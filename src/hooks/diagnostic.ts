@@ -51,7 +51,8 @@ export type DiagnosticCode =
   | 'cwd_unusable'
   | 'invalid_terminal_sequence'
   | 'argv_without_command'
-  | 'unknown_notification_type';
+  | 'unknown_notification_type'
+  | 'linked_surface_changed';
 
 export type Severity = 'error' | 'warning' | 'info';
 

@@ -57,7 +57,9 @@ export function enablePlugin(
       assertProjectHasRecords(state, scope);
       const record = findInstalled(stateIn(state, scope), opts.name);
       const target = record.pending ?? record;
-      await assertUntampered(ctx.paths, record.id, { ...target, name: record.name });
+      // plugins.md D15: a linked directory is read in place; only its surface needs consent.
+      if (record.linked !== true)
+        await assertUntampered(ctx.paths, record.id, { ...target, name: record.name });
       const review = await reviewInstalledTree(record, target, ctx.paths);
       const already = record.pending === null && review.consented;
       if (already && record.enabled)
@@ -70,6 +72,7 @@ export function enablePlugin(
         pending: null,
         enabled: true,
       };
+      if (record.linked === true) await relink(next, review);
       next.consent = { surfaceHash: next.surfaceHash, at, version: next.version };
       if (record.pending !== null) next.updatedAt = at;
       const kept = keptOptOuts(record.disabledHooks, review.hooks);
@@ -111,6 +114,14 @@ async function assertUntampered(
       hint: `Reinstall it with \`hookpm install --force ${target.source}\`.`,
     },
   );
+}
+
+/** plugins.md D15: a linked record takes its directory's surface, version and files as they are now. */
+async function relink(next: PluginRecord, review: ReviewReport): Promise<void> {
+  next.surfaceHash = review.surfaceHash;
+  next.events = [...review.events];
+  next.version = review.version;
+  next.fingerprint = await fingerprintTree(next.path);
 }
 
 async function askConsent(ctx: OperationContext, review: ReviewReport): Promise<void> {
