@@ -246,6 +246,52 @@ describe('Deep Agents Code conformance through `hookpm wire deepagents` (engine.
     expect(claude.stderr).toContain('invalid_terminal_sequence');
   });
 
+  it('D9, D10: through wire deepagents a newer unsupported key is a warning on stderr, and a cold_cache_warning Notification reaches the handler matching it', async () => {
+    const seen = join(ws.dir, `notified${ws.n}.txt`);
+    await install('newer', {
+      SessionStart: [
+        {
+          hooks: [
+            {
+              type: 'command',
+              command: printsJson({
+                hookSpecificOutput: {
+                  hookEventName: 'SessionStart',
+                  additionalContext: 'ctx',
+                  sessionTitle: 'Refactor',
+                },
+              }),
+            },
+          ],
+        },
+      ],
+      Notification: [
+        {
+          matcher: 'cold_cache_warning',
+          hooks: [{ type: 'command', command: `cat > '${seen}'` }],
+        },
+      ],
+    });
+    const start = await ws.hookpm(['wire', 'deepagents'], {
+      stdin: JSON.stringify({ ...JSON.parse(payload('SessionStart')), source: 'startup' }),
+    });
+    expect(start.code).toBe(0);
+    expect(JSON.parse(start.stdout)).toEqual({
+      hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'ctx' },
+    });
+    expect(start.stderr).toContain('unsupported_field: sessionTitle is not supported; ignored');
+    const notification = payload('Notification', {
+      message: 'The prompt cache is cold',
+      notification_type: 'cold_cache_warning',
+    });
+    const told = await ws.hookpm(['wire', 'deepagents'], { stdin: notification });
+    expect(told.code).toBe(0);
+    expect(JSON.parse(await readFile(seen, 'utf8'))).toMatchObject({
+      hook_event_name: 'Notification',
+      notification_type: 'cold_cache_warning',
+    });
+  });
+
   it('D12: Deep Agents Code gives CLAUDE_PROJECT_DIR to plugin handlers only, so not to the hookpm wire handler it runs; hookpm gives its plugin handlers the project root all the same', async () => {
     const out = join(ws.dir, `project-dir${ws.n}.txt`);
     await install('where', {
