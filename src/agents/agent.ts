@@ -70,6 +70,11 @@ export interface Agent {
   decode(payload: Readonly<Record<string, unknown>>): WireEvent | null;
   /** The reduced result in the agent's hook output format. */
   encode(result: DispatchResult): WireAnswer;
+  /**
+   * D8 (docs/reference/rules/engine.md#d8): the agent writes a handler's `terminalSequence` to
+   * its terminal, so `wire` passes the allowed ones on in its answer.
+   */
+  terminalSequences?: 'pass';
 }
 
 /**

@@ -12,6 +12,8 @@ export interface ClaudeOutputDialect {
    * subagent going with that instruction; Deep Agents Code reads `additionalContext`.
    */
   subagentStopContext: 'block' | 'additionalContext';
+  /** D8: the allowed terminal sequences, joined, as the one `terminalSequence` (Deep Agents Code). */
+  terminalSequence?: true;
 }
 
 /**
@@ -68,6 +70,9 @@ export function encodeClaudeOutput(
     dialect.suppressOriginalPrompt
   )
     specific['suppressOriginalPrompt'] = true;
+  const sequences = result.terminalSequences ?? [];
+  if (dialect.terminalSequence === true && sequences.length > 0)
+    out['terminalSequence'] = sequences.join('');
   if (Object.keys(specific).length > 0)
     out['hookSpecificOutput'] = { hookEventName: event, ...specific };
   return {

@@ -15,5 +15,7 @@ export const DEEPAGENTS: Agent = {
     encodeClaudeOutput(result, {
       suppressOriginalPrompt: true,
       subagentStopContext: 'additionalContext',
+      terminalSequence: true,
     }),
+  terminalSequences: 'pass',
 };

@@ -42,6 +42,11 @@ export const INSTALL_OPTIONS: readonly OptionDefinition[] = [
     description:
       "record the plugins in the project's hookpm.json and hookpm.lock and enable them for this project only (no spec: install what hookpm.json lists)",
   },
+  {
+    flags: '--link',
+    description:
+      'read one plugin directory in place, as npm link does: edits need no version bump; changed hooks need your consent again',
+  },
 ];
 
 /** docs/reference/rules/cli.md#commands, #json-shapes: `hookpm search [query...]`. */

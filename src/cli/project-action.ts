@@ -16,7 +16,13 @@ export type ProjectAction =
     }
   | { kind: 'install'; enable: boolean; dryRun: boolean }
   | { kind: 'ci' }
-  | { kind: 'update'; names: readonly string[]; dryRun: boolean }
+  | {
+      kind: 'update';
+      names: readonly string[];
+      dryRun: boolean;
+      allowDowngrade: boolean;
+      includePrerelease: boolean;
+    }
   | { kind: 'uninstall'; names: readonly string[]; keepData: boolean };
 
 /** Runs a project operation with the install context (consent prompt on a TTY, progress) and prints it. */
@@ -49,6 +55,8 @@ export async function runProjectAction(
           ...base,
           names: action.names,
           dryRun: action.dryRun,
+          allowDowngrade: action.allowDowngrade,
+          includePrerelease: action.includePrerelease,
         });
       case 'uninstall':
         return (await import('../ops/project/manage-project.js')).uninstallProjectPlugins(ctx, {

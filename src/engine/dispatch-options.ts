@@ -43,6 +43,11 @@ export interface DispatchOptions {
    * (fail-closed.ts), whether or not any handler matched.
    */
   failClosed?: readonly FailClosed[];
+  /**
+   * D8: `'pass'` when the host writes handlers' `terminalSequence` to its terminal (`hookpm wire
+   * deepagents`): the result carries them. Otherwise each gives an `info` diagnostic.
+   */
+  terminalSequences?: 'pass';
 }
 
 /** One dispatch, as its log sees it. */

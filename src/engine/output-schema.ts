@@ -16,6 +16,8 @@ export const TOP_LEVEL_KEYS = [
   'decision',
   'reason',
   'hookSpecificOutput',
+  // D8: Deep Agents Code's terminal output, checked by the reader (terminal-sequence.ts).
+  'terminalSequence',
 ] as const;
 
 export const wireOutputSchema = z.object({
@@ -28,6 +30,7 @@ export const wireOutputSchema = z.object({
   decision: z.optional(z.enum(['block', 'approve'])),
   reason: z.optional(z.string()),
   hookSpecificOutput: z.optional(z.record(z.string(), z.unknown())),
+  terminalSequence: z.optional(z.string()),
 });
 
 const jsonObject = z.record(z.string(), z.unknown());

@@ -28,6 +28,8 @@ export interface ParsedOutput {
   /** PreToolUse `permissionDecision` or PermissionRequest `decision`; blocks are not folded in. */
   permission: PermissionResult | null;
   suppressOriginalPrompt: boolean;
+  /** D8: an allowed `terminalSequence`, which only Deep Agents Code writes to its terminal. */
+  terminalSequence: string | null;
   /** Each names the handler, its origin and plugin. */
   diagnostics: ResultDiagnostic[];
 }
@@ -45,6 +47,7 @@ function emptyOutput(): ParsedOutput {
     context: [],
     permission: null,
     suppressOriginalPrompt: false,
+    terminalSequence: null,
     diagnostics: [],
   };
 }
@@ -158,6 +161,7 @@ function readStdout(run: HandlerRun, event: EventName, out: ParsedOutput): void 
   if (fields.additionalContext !== null) out.context.push(fields.additionalContext);
   out.permission = fields.permission;
   out.suppressOriginalPrompt = fields.suppressOriginalPrompt;
+  out.terminalSequence = fields.terminalSequence;
 }
 
 /**

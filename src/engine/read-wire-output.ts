@@ -7,6 +7,8 @@ import {
   withoutNulls,
 } from './output-schema.js';
 import type { SpecificOutput } from './output-schema.js';
+import { isAllowedTerminalSequence } from './terminal-sequence.js';
+import { unreadSpecificKeys } from './unread-specific-keys.js';
 import type { PermissionResult } from './types.js';
 
 /** The generic reason of an exit-2 block with empty stderr (K2). */
@@ -28,6 +30,8 @@ export interface WireFields {
   additionalContext: string | null;
   permission: PermissionResult | null;
   suppressOriginalPrompt: boolean;
+  /** D8: a `terminalSequence` made only of the allowed sequences; a refused one is a note. */
+  terminalSequence: string | null;
 }
 
 /** A diagnostic about the output being read, before it is bound to its handler. */
@@ -145,6 +149,8 @@ export function readWireOutput(
         return { fields: null, notes: [...notes, invalid(`hookSpecificOutput.${issue}`)] };
       }
       specific = result.data;
+      for (const key of unreadSpecificKeys(event, wire.hookSpecificOutput))
+        notes.push(unsupported(key, 'is not supported; ignored'));
     }
   }
   if (specific.updatedToolOutput !== undefined) {
@@ -161,6 +167,16 @@ export function readWireOutput(
       : wire.reason
         ? { reason: wire.reason }
         : { reason: JSON_BLOCK_REASON, generic: true as const };
+  let terminalSequence: string | null = null;
+  if (wire.terminalSequence !== undefined) {
+    if (isAllowedTerminalSequence(wire.terminalSequence)) terminalSequence = wire.terminalSequence;
+    else
+      notes.push({
+        code: 'invalid_terminal_sequence',
+        severity: 'warning',
+        message: 'terminalSequence refused: only OSC 0/1/2/9/99/777 and BEL are allowed',
+      });
+  }
   const fields: WireFields = {
     continue: wire.continue ?? true,
     stopReason: wire.stopReason ?? null,
@@ -170,6 +186,7 @@ export function readWireOutput(
     additionalContext: specific.additionalContext ?? null,
     permission,
     suppressOriginalPrompt: specific.suppressOriginalPrompt ?? false,
+    terminalSequence,
   };
   return { fields, notes };
 }

@@ -16,6 +16,8 @@ export interface ReduceOptions {
   continuationCount: number;
   /** SubagentStop: the payload's `stop_hook_active`; a block is then ignored (section 1). */
   stopHookActive?: boolean;
+  /** D8: `'pass'` where the host writes terminal sequences (Deep Agents Code); else each is noted. */
+  terminalSequences?: 'pass';
 }
 
 type Tally = Omit<DispatchResult, 'event' | 'snapshotId' | 'continueLoop' | 'runs'> & {
@@ -125,6 +127,15 @@ function applyOutput(tally: Tally, event: EventName, parsed: ParsedRun, opts: Re
     tally.permission = mergePermission(tally.permission, { ...permission, reason }); // M5
   }
   if (out.suppressOriginalPrompt) tally.suppressOriginalPrompt = true; // M6
+  if (out.terminalSequence !== null) {
+    if (opts.terminalSequences === 'pass')
+      (tally.terminalSequences ??= []).push(out.terminalSequence);
+    else {
+      const message =
+        'terminalSequence is written to the terminal by Deep Agents Code only (hookpm wire deepagents); ignored here';
+      tally.diagnostics.push(handlerDiagnostic(handler, 'unsupported_field', 'info', message));
+    }
+  }
 }
 
 /** One handler's run with its output parsed (parse-output.ts), once: reduction and the log read it. */
@@ -192,6 +203,9 @@ export function reduceParsed(
     feedback: tally.feedback,
     continueLoop: stop.continueLoop,
     suppressOriginalPrompt: tally.suppressOriginalPrompt,
+    ...(tally.terminalSequences === undefined
+      ? {}
+      : { terminalSequences: tally.terminalSequences }),
     diagnostics: tally.diagnostics,
     runs: parsed.map(({ run }) => ({
       handler: run.handler.id,

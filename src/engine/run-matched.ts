@@ -72,6 +72,7 @@ export async function runMatched(call: Invocation): Promise<DispatchResult> {
     snapshotId: snapshot.id,
     continuationCount,
     stopHookActive,
+    ...(opts.terminalSequences === undefined ? {} : { terminalSequences: opts.terminalSequences }),
   });
   // docs/reference/rules/engine.md#fail-closed: what cannot run as consented, after what ran.
   const failing = failClosedOn(opts.failClosed, event);

@@ -59,6 +59,11 @@ export interface DispatchResult {
   feedback: string[];
   continueLoop: boolean;
   suppressOriginalPrompt: boolean;
+  /**
+   * D8: the allowed `terminalSequence` outputs, in configuration order; present, and non-empty,
+   * only where the host writes them to its terminal (`wire deepagents`).
+   */
+  terminalSequences?: string[];
   diagnostics: ResultDiagnostic[];
   runs: RunSummary[];
 }

@@ -48,7 +48,11 @@ export type DiagnosticCode =
   | 'invalid_registry_index'
   | 'command_argv_differ'
   | 'ignored_field'
-  | 'cwd_unusable';
+  | 'cwd_unusable'
+  | 'invalid_terminal_sequence'
+  | 'argv_without_command'
+  | 'unknown_notification_type'
+  | 'linked_surface_changed';
 
 export type Severity = 'error' | 'warning' | 'info';
 

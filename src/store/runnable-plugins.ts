@@ -15,6 +15,7 @@ import {
 import { failingPlugin, failingState } from './fail-closed-plugin.js';
 import { pluginDataDirs } from './plugin-dirs.js';
 import { readPluginDir } from './read-plugin.js';
+import { buildSurface } from '../plugin/surface.js';
 import { readUnchanged } from './read-unchanged.js';
 import { readStateFast } from './state/read-state-fast.js';
 import type { PluginRecord, State } from './state/state-schema.js';
@@ -110,12 +111,18 @@ export async function runnablePlugins(
   const fromProject = project.filter(mayRun);
   const runnable = [...user.sort(byId), ...fromProject.sort(byId)];
   const scoped = new Set(fromProject);
-  const trees = runnable.map((record) => ({ root: record.path, fingerprint: record.fingerprint }));
+  // plugins.md D15: a linked directory is read in place, without the tamper check (Q6).
+  const trees = runnable
+    .filter((record) => record.linked !== true)
+    .map((record) => ({ root: record.path, fingerprint: record.fingerprint }));
   const checks = await checkInstalledTrees(paths, trees, options);
   const scans = new Map<string, TreeScan>();
   for (const [root, check] of checks) if (check.status === 'match') scans.set(root, check.scan);
   const documents = await documentsOf(paths, runnable, scans, options);
   await readCreated(paths, runnable, checks, documents, options);
+  const linked = runnable.filter((record) => record.linked === true);
+  const reads = await Promise.all(linked.map(readLinked));
+  linked.forEach((record, i) => documents.set(record.id, reads[i]!));
   const dataDir = pluginDataDirs(paths);
   const loaded = runnable.map((record) =>
     bind(
@@ -136,8 +143,30 @@ export async function runnablePlugins(
   };
 }
 
-/** A plugin's documents, or why they could not be read, or the created file that left it out. */
-type Read = PluginDocuments | { error: string } | { tampered: string };
+/**
+ * A plugin's documents, or why they could not be read, or the created file that left it out, or
+ * (a linked directory) the surface it has now, which its consent does not hold.
+ */
+type Read = PluginDocuments | { error: string } | { tampered: string } | { unconsented: string };
+
+/**
+ * plugins.md D15: a linked plugin's documents, read from its directory now (not cached: it is
+ * being edited), kept only when the surface they make is the one consented to (Q4).
+ */
+async function readLinked(record: PluginRecord): Promise<Read> {
+  let plugin: LoadedPlugin;
+  try {
+    plugin = await readPluginDir(record.path, { fallbackName: record.name, id: record.id });
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+  const now = buildSurface(plugin).surfaceHash;
+  if (now !== record.consent?.surfaceHash) return { unconsented: now };
+  const documents = plugin.documents.flatMap(({ source, config }) =>
+    config === null ? [] : [{ source, config }],
+  );
+  return { documents, diagnostics: plugin.diagnostics };
+}
 
 /**
  * docs/design/decisions.md#plugins-and-marketplaces: the documents of each plugin whose installed
@@ -271,7 +300,7 @@ function bind(
 ): Bound {
   const where = { origin: 'plugin' as const, plugin: record.id };
   const failing = (why: string): FailClosed => failingPlugin(record, record.events, why);
-  if (check?.status !== 'match' && check?.status !== 'created') {
+  if (record.linked !== true && check?.status !== 'match' && check?.status !== 'created') {
     const missing = check?.status !== 'changed';
     return {
       runs: false,
@@ -292,6 +321,15 @@ function bind(
       diagnostics: [tamperedDiagnostic(record, false, read.tampered)],
       failing: failing(read.tampered),
     };
+  if ('unconsented' in read) {
+    const message = `linked plugin ${record.id} is left out: the hooks of ${record.path} changed since you consented (surface ${read.unconsented}); run \`hookpm enable ${record.id}\` to review them`;
+    return {
+      runs: false,
+      sources: [],
+      diagnostics: [diagnostic('linked_surface_changed', 'error', message, where)],
+      failing: failing('its linked directory hooks changed since consent'),
+    };
+  }
   if ('error' in read) {
     const message = `plugin ${record.id} ${record.version} is left out: it cannot be read: ${read.error}`;
     return {

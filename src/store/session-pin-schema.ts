@@ -7,6 +7,12 @@ import { isPlainObject } from '../json/describe-value.js';
 /** The pin document versions this hookpm reads and writes; another version is not this hookpm's. */
 export const PIN_VERSION = 1;
 
+/**
+ * The `fingerprint` of a pinned linked plugin (plugins.md D15): its directory is read in place and
+ * not held to a fingerprint; its pinned documents are the consented ones read at the pin.
+ */
+export const LINKED_PIN_FINGERPRINT = 'linked';
+
 /** What a pinned plugin's tree must still be (plugins.md Q6) for its documents to run. */
 export interface PinnedPlugin {
   id: string;

@@ -6,6 +6,20 @@ import { escapeControl, printJson, printLine } from '../render/render.js';
 
 interface HookFlags {
   hook?: string[];
+  project?: boolean;
+}
+
+/** `--project`: the project's records (docs/guides/projects.md); not with `--hook`. */
+async function scopeOf(globals: GlobalOptions, flags: HookFlags) {
+  if (flags.project !== true) return undefined;
+  if (flags.hook !== undefined) {
+    const { HookpmError } = await import('../../errors.js');
+    throw new HookpmError('E_USAGE', '--hook and --project cannot be combined', {
+      hint: 'Turn a hook off or on for the user-wide plugin, without --project.',
+    });
+  }
+  const { projectRecordScope } = await import('../../ops/steps/installed/project-records.js');
+  return projectRecordScope(globals.cwd);
 }
 
 /** Repeatable `--hook <key>`. */
@@ -25,15 +39,20 @@ export function register(program: Command): void {
       'turn this hook back on (its key from `hookpm review`); repeatable',
       collect,
     )
+    .option('-P, --project', "enable it in this project only (the project's plugin)")
     .addHelpText(
       'after',
       '\nExample:\n  $ hookpm review guard\n  $ hookpm enable guard --yes\n  $ hookpm enable guard --hook 3fa9c1e2b0\n',
     )
     .action(async (name: string, flags: HookFlags, command: Command) => {
       const globals = globalOptions(command);
+      const scope = await scopeOf(globals, flags);
       if (flags.hook !== undefined) return switchHooks(globals, name, flags.hook, false);
       const { enablePlugin } = await import('../../ops/plugins/enable.js');
-      const result = await enablePlugin(createOperationContext(globals).ctx, { name });
+      const result = await enablePlugin(createOperationContext(globals).ctx, {
+        name,
+        ...(scope === undefined ? {} : { scope }),
+      });
       if (globals.json) return printJson(result);
       printLine(
         escapeControl(
@@ -53,15 +72,20 @@ export function register(program: Command): void {
       'turn off only this hook (its key from `hookpm review`); repeatable',
       collect,
     )
+    .option('-P, --project', "disable it in this project only (the project's plugin)")
     .addHelpText(
       'after',
       '\nExample:\n  $ hookpm disable guard\n  $ hookpm disable guard --hook 3fa9c1e2b0\n',
     )
     .action(async (name: string, flags: HookFlags, command: Command) => {
       const globals = globalOptions(command);
+      const scope = await scopeOf(globals, flags);
       if (flags.hook !== undefined) return switchHooks(globals, name, flags.hook, true);
       const { disablePlugin } = await import('../../ops/plugins/disable.js');
-      const result = await disablePlugin(createOperationContext(globals).ctx, { name });
+      const result = await disablePlugin(createOperationContext(globals).ctx, {
+        name,
+        ...(scope === undefined ? {} : { scope }),
+      });
       if (globals.json) return printJson(result);
       printLine(escapeControl(`${result.changed ? 'disabled' : 'already disabled'} ${result.id}`));
     });

@@ -17,15 +17,20 @@ export function register(program: Command): void {
     .aliases(ALIASES.info)
     .helpGroup('Inspect')
     .description('registry and installed details of a plugin: versions, dist-tags, events')
+    .option('-P, --project', "the project's installed plugin (and hookpm.json's registries)")
     .addHelpText(
       'after',
       '\nExample:\n  $ hookpm info guard\n  $ hookpm info guard@examples --json\n',
     )
-    .action(async (spec: string, _o: unknown, command: Command) => {
+    .action(async (spec: string, flags: { project?: boolean }, command: Command) => {
       const globals = globalOptions(command);
       const { ctx, done } = createOperationContext(globals, 'index');
-      const { describePlugin } = await import('../../ops/plugins/info.js');
-      const info = await describePlugin(ctx, spec).finally(done);
+      const ops = await import('../../ops/plugins/info.js');
+      const info = await (
+        flags.project === true
+          ? ops.describeProjectPlugin(ctx, spec, globals.cwd)
+          : ops.describePlugin(ctx, spec)
+      ).finally(done);
       printRegistryNotes(info);
       if (globals.json) return printJson(withFlagNames(info));
       printInfo(info);

@@ -27,8 +27,12 @@ export function register(program: Command): void {
       'after',
       '\nExample:\n  $ hookpm install guard@examples --yes\n  $ hookpm install guard@^1.0.0 ./my-plugin ./x.tgz --no-enable --json\n  $ hookpm install --project guard@acme@^1.1.0   (records it in hookpm.json and hookpm.lock)\n  $ hookpm install                               (in a project: what hookpm.json lists)\n',
     )
-    .action((specs: string[], flags: InstallFlags & { project?: boolean }, command: Command) =>
-      runInstallLine(specs, flags, globalOptions(command)),
+    .action(
+      (
+        specs: string[],
+        flags: InstallFlags & { project?: boolean; link?: boolean },
+        command: Command,
+      ) => runInstallLine(specs, flags, globalOptions(command)),
     );
 }
 
@@ -38,9 +42,10 @@ export function register(program: Command): void {
  */
 export async function runInstallLine(
   specs: readonly string[],
-  flags: InstallFlags & { project?: boolean },
+  flags: InstallFlags & { project?: boolean; link?: boolean },
   globals: GlobalOptions,
 ): Promise<void> {
+  if (flags.link === true) return runLinkInstall(specs, flags, globals);
   if (flags.project !== true && specs.length > 0) return runInstall(specs, flags, globals);
   const unsupported = (['force', 'forceIntegrityChange'] as const).find(
     (flag) => flags[flag] === true,
@@ -64,5 +69,50 @@ export async function runInstallLine(
           dryRun: flags.dryRun === true,
         },
     globals,
+  );
+}
+
+/**
+ * `hookpm install --link <dir>` (docs/reference/rules/plugins.md#d15): one plugin directory, read
+ * in place; the flags that copy, plan or defer (`--project`, `--dry-run`, `--force`,
+ * `--no-enable`, ...) do not apply to it (E_USAGE).
+ */
+async function runLinkInstall(
+  specs: readonly string[],
+  flags: InstallFlags & { project?: boolean },
+  globals: GlobalOptions,
+): Promise<void> {
+  const { HookpmError } = await import('../../errors.js');
+  const refused =
+    flags.project === true
+      ? '--project'
+      : flags.dryRun === true
+        ? '--dry-run'
+        : flags.force === true
+          ? '--force'
+          : flags.forceIntegrityChange === true
+            ? '--force-integrity-change'
+            : !flags.enable
+              ? '--no-enable'
+              : null;
+  if (refused !== null)
+    throw new HookpmError('E_USAGE', `--link cannot be combined with ${refused}`, {
+      hint: 'Link one plugin directory with `hookpm install --link ./dir`.',
+    });
+  const dir = specs[0];
+  if (dir === undefined || specs.length > 1)
+    throw new HookpmError('E_USAGE', '--link takes exactly one plugin directory', {
+      hint: 'Link one plugin directory with `hookpm install --link ./dir`.',
+    });
+  const { createOperationContext } = await import('../operation-context.js');
+  const { installLinked } = await import('../../ops/install/install-link.js');
+  const { escapeControl, printJson, printLine } = await import('../render/render.js');
+  const { ctx, done } = createOperationContext(globals, 'install');
+  const result = await installLinked(ctx, { dir, cwd: globals.cwd }).finally(done);
+  if (globals.json) return printJson(result);
+  printLine(
+    escapeControl(
+      `${result.changed ? 'linked' : 'already linked'} ${result.id} ${result.version} (enabled) from ${result.path}; events: ${result.events.join(', ') || 'none'}`,
+    ),
   );
 }

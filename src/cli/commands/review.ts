@@ -3,6 +3,11 @@ import { globalOptions } from '../global-options.js';
 import { createOperationContext } from '../operation-context.js';
 import { printJson, printLine } from '../render/render.js';
 
+interface ReviewFlags {
+  includePrerelease?: boolean;
+  project?: boolean;
+}
+
 /** `hookpm review <name|dir>` (plugins.md Q3; docs/reference/rules/cli.md#json-shapes). */
 export function register(program: Command): void {
   program
@@ -16,17 +21,20 @@ export function register(program: Command): void {
       'an installed plugin name or id, a plugin directory (./dir), a registry plugin (name[@registry][@range]), ./file.tgz, https://.../x.tgz or npm:pkg',
     )
     .option('--include-prerelease', 'let ranges match prerelease versions')
+    .option('-P, --project', 'an installed plugin of the project, with the consent given there')
     .addHelpText(
       'after',
       '\nExample:\n  $ hookpm review ./my-plugin\n  $ hookpm review guard --json\n',
     )
-    .action(async (spec: string, flags: { includePrerelease?: boolean }, command: Command) => {
+    .action(async (spec: string, flags: ReviewFlags, command: Command) => {
       const globals = globalOptions(command);
       const { reviewAny } = await import('../../ops/review/review-any.js');
+      const { projectRecordScope } = await import('../../ops/steps/installed/project-records.js');
       const report = await reviewAny(createOperationContext(globals).ctx, {
         target: spec,
         cwd: globals.cwd,
         includePrerelease: flags.includePrerelease === true,
+        ...(flags.project === true ? { scope: await projectRecordScope(globals.cwd) } : {}),
       });
       if (globals.json) return printJson(report);
       const { renderReview } = await import('../render/render-review.js');

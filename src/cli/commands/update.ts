@@ -37,7 +37,16 @@ export function register(program: Command): void {
       const globals = globalOptions(command);
       if (flags.project === true) {
         const { runProjectAction } = await import('../project-action.js');
-        return runProjectAction({ kind: 'update', names, dryRun: flags.dryRun === true }, globals);
+        return runProjectAction(
+          {
+            kind: 'update',
+            names,
+            dryRun: flags.dryRun === true,
+            allowDowngrade: flags.allowDowngrade === true,
+            includePrerelease: flags.includePrerelease === true,
+          },
+          globals,
+        );
       }
       const { updatePlugins } = await import('../../ops/plugins/update.js');
       const { ctx, done } = createOperationContext(globals, 'install');

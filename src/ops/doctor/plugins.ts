@@ -23,6 +23,11 @@ export async function checkPlugins(paths: StorePaths, state: State): Promise<Doc
 async function checkPlugin(paths: StorePaths, record: PluginRecord): Promise<DoctorCheck[]> {
   const name = `plugin:${record.id}`;
   const found: DoctorCheck[] = [];
+  // plugins.md D15: a linked directory is read in place and held to no fingerprint.
+  if (record.linked === true)
+    return [
+      okCheck(name, `${record.id} ${record.version}: linked to ${record.path}, read in place`),
+    ];
   const status = await treeStatusOf(paths, record);
   const tree = await treeCheck(name, record, status, 'installed');
   if (tree !== null) found.push(tree);

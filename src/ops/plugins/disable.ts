@@ -1,5 +1,11 @@
 import { updateState } from '../../store/state/state.js';
 import { findInstalled } from '../steps/installed/installed.js';
+import {
+  assertProjectHasRecords,
+  stateIn,
+  USER_RECORDS,
+  type RecordScope,
+} from '../steps/installed/project-records.js';
 import { lockOptions, type OperationContext } from '../steps/context/operation-context.js';
 
 export interface DisableResult {
@@ -9,15 +15,20 @@ export interface DisableResult {
   changed: boolean;
 }
 
-/** `hookpm disable <name>`: its hooks stop contributing; consent and the data directory stay (V3). */
+/**
+ * `hookpm disable <name>`: its hooks stop contributing; consent and the data directory stay (V3).
+ * `scope`: the records of a project (`disable --project`): the plugin stops in that project only.
+ */
 export function disablePlugin(
   ctx: OperationContext,
-  opts: { name: string },
+  opts: { name: string; scope?: RecordScope },
 ): Promise<DisableResult> {
+  const scope = opts.scope ?? USER_RECORDS;
   return updateState(
     ctx.paths,
     (draft) => {
-      const record = findInstalled(draft, opts.name);
+      assertProjectHasRecords(draft, scope);
+      const record = findInstalled(stateIn(draft, scope), opts.name);
       const changed = record.enabled;
       record.enabled = false;
       return { id: record.id, enabled: false as const, changed };

@@ -9,6 +9,13 @@ import type { PluginRecord } from '../../store/state/state-schema.js';
 import { keptOptOuts } from '../steps/transaction/record.js';
 import { findInstalled } from '../steps/installed/installed.js';
 import {
+  assertProjectHasRecords,
+  recordsIn,
+  stateIn,
+  USER_RECORDS,
+  type RecordScope,
+} from '../steps/installed/project-records.js';
+import {
   consentModeOf,
   lockOptions,
   nowIso,
@@ -36,15 +43,23 @@ export interface EnableResult {
  * Already consented to this surface: no question. Otherwise consent mode `yes` (--yes), else
  * ctx.confirm; without either E_CONSENT_REQUIRED, and a "no" is E_CANCELLED; nothing changes then.
  * A tree whose files no longer match its fingerprint is refused with E_PLUGIN_TAMPERED (Q6).
+ * `scope`: the records of a project (`enable --project`) instead of the user-wide ones.
  */
-export function enablePlugin(ctx: OperationContext, opts: { name: string }): Promise<EnableResult> {
+export function enablePlugin(
+  ctx: OperationContext,
+  opts: { name: string; scope?: RecordScope },
+): Promise<EnableResult> {
+  const scope = opts.scope ?? USER_RECORDS;
   return withStoreLock(
     ctx.paths,
     async () => {
       const state = await readState(ctx.paths);
-      const record = findInstalled(state, opts.name);
+      assertProjectHasRecords(state, scope);
+      const record = findInstalled(stateIn(state, scope), opts.name);
       const target = record.pending ?? record;
-      await assertUntampered(ctx.paths, record.id, { ...target, name: record.name });
+      // plugins.md D15: a linked directory is read in place; only its surface needs consent.
+      if (record.linked !== true)
+        await assertUntampered(ctx.paths, record.id, { ...target, name: record.name });
       const review = await reviewInstalledTree(record, target, ctx.paths);
       const already = record.pending === null && review.consented;
       if (already && record.enabled)
@@ -57,12 +72,13 @@ export function enablePlugin(ctx: OperationContext, opts: { name: string }): Pro
         pending: null,
         enabled: true,
       };
+      if (record.linked === true) await relink(next, review);
       next.consent = { surfaceHash: next.surfaceHash, at, version: next.version };
       if (record.pending !== null) next.updatedAt = at;
       const kept = keptOptOuts(record.disabledHooks, review.hooks);
       if (kept === undefined) delete next.disabledHooks;
       else next.disabledHooks = kept;
-      state.plugins[record.id] = next;
+      recordsIn(state, scope)[record.id] = next;
       await writeState(ctx.paths, state);
       const dataDir = await ensureDataDir(ctx.paths, record.id);
       await collectGarbage(ctx.paths, state);
@@ -98,6 +114,14 @@ async function assertUntampered(
       hint: `Reinstall it with \`hookpm install --force ${target.source}\`.`,
     },
   );
+}
+
+/** plugins.md D15: a linked record takes its directory's surface, version and files as they are now. */
+async function relink(next: PluginRecord, review: ReviewReport): Promise<void> {
+  next.surfaceHash = review.surfaceHash;
+  next.events = [...review.events];
+  next.version = review.version;
+  next.fingerprint = await fingerprintTree(next.path);
 }
 
 async function askConsent(ctx: OperationContext, review: ReviewReport): Promise<void> {

@@ -15,15 +15,22 @@ import { installedOf, type LatestEntry, type PluginInfo } from './plugin-info.js
 import { ownValue } from '../../json/own-value.js';
 import { suggestIn, withSuggestion } from '../../text/did-you-mean.js';
 import { knownPluginNames } from '../steps/catalogs/known-names.js';
+import { openProject } from '../steps/transaction/project-scope.js';
+import { stateIn, USER_RECORDS, type RecordScope } from '../steps/installed/project-records.js';
 
 /**
  * `hookpm info <name|name@registry>`: the registry's record of a plugin and the installed record.
  * A bare name in several registries is E_AMBIGUOUS (V1); a plugin in no registry and not
  * installed is E_NOT_FOUND (suggesting the known names close to it). A named registry that cannot
  * be read is that registry's error. `npm:<pkg>` names an npm package, as install takes it.
+ * `scope`: a project's records (`info --project`) for the installed part.
  */
-export async function describePlugin(ctx: OperationContext, spec: string): Promise<PluginInfo> {
-  if (spec.startsWith('npm:')) return describeNpmSpec(ctx, spec);
+export async function describePlugin(
+  ctx: OperationContext,
+  spec: string,
+  scope: RecordScope = USER_RECORDS,
+): Promise<PluginInfo> {
+  if (spec.startsWith('npm:')) return describeNpmSpec(ctx, spec, scope);
   const at = spec.indexOf('@');
   const name = at === -1 ? spec : spec.slice(0, at);
   const registry = at === -1 ? undefined : spec.slice(at + 1);
@@ -38,9 +45,9 @@ export async function describePlugin(ctx: OperationContext, spec: string): Promi
       },
     );
   }
-  const loaded = await loadCatalogs(
-    ctx,
-    registry === undefined ? {} : { only: (n) => n === registry },
+  const loaded = inScope(
+    await loadCatalogs(ctx, registry === undefined ? {} : { only: (n) => n === registry }),
+    scope,
   );
   const named = loaded.entries.find((e) => e.name === registry);
   const npm = (registry === 'npm' && named === undefined) || named?.record.kind === 'npm';
@@ -98,13 +105,39 @@ export async function describePlugin(ctx: OperationContext, spec: string): Promi
  * npm registry install would use (resolveNpmRegistry); the range or tag is not needed to describe
  * it. E_NAME_INVALID for a spec that names no npm package.
  */
-async function describeNpmSpec(ctx: OperationContext, spec: string): Promise<PluginInfo> {
+async function describeNpmSpec(
+  ctx: OperationContext,
+  spec: string,
+  scope: RecordScope,
+): Promise<PluginInfo> {
   const parsed = parseInstallSpec(spec, []);
   if (parsed.kind !== 'npm')
     throw new Error('Assertion failed: an npm: spec parsed as another kind');
-  const loaded = await loadCatalogs(ctx, { only: () => false });
+  const loaded = inScope(await loadCatalogs(ctx, { only: () => false }), scope);
   const { npmPluginInfo } = await import('./npm-info.js');
   return npmPluginInfo(ctx, { name: parsed.package, registry: 'npm', location: undefined, loaded });
+}
+
+/**
+ * `hookpm info --project <name>`: describePlugin with the registries of hookpm.json joined to the
+ * user's and the project's record as the installed part (docs/guides/projects.md).
+ */
+export async function describeProjectPlugin(
+  ctx: OperationContext,
+  spec: string,
+  cwd: string,
+): Promise<PluginInfo> {
+  const project = await openProject(ctx, cwd);
+  return describePlugin(project.ctx, spec, {
+    kind: 'project',
+    root: project.root,
+    key: project.key,
+  });
+}
+
+/** `info --project`: the installed part is the project's record (docs/guides/projects.md). */
+function inScope(loaded: LoadedCatalogs<Catalog>, scope: RecordScope): LoadedCatalogs<Catalog> {
+  return scope.kind === 'user' ? loaded : { ...loaded, state: stateIn(loaded.state, scope) };
 }
 
 function fromCatalog(catalog: Catalog, name: string, loaded: LoadedCatalogs<Catalog>): PluginInfo {

@@ -1,4 +1,7 @@
 import { HookpmError } from '../../errors.js';
+import { ownValue } from '../../json/own-value.js';
+import semver from '../../registry/versions/semver.js';
+import type { RegistrySource } from '../steps/staging/types.js';
 import { compareCodeUnits } from '../../json/compare.js';
 import { emptyLockfile, type Lockfile } from '../../project/lockfile.js';
 import { assertStoreWritable } from '../../store/check-writable.js';
@@ -85,7 +88,10 @@ export async function uninstallProjectPlugins(
 
 /**
  * `hookpm update --project [name...]`: the newest version within each plugin's hookpm.json range
- * (every project plugin when no name is given), installed for this project and locked.
+ * (every project plugin when no name is given), installed for this project and locked. As the
+ * user-wide update (registry.md V3): prerelease versions only with `includePrerelease`, and never
+ * lower than the locked version unless `allowDowngrade`; a plugin whose registry moved backwards
+ * keeps its lock entry and is named in a warning note.
  */
 export async function updateProjectPlugins(
   ctx: OperationContext,
@@ -95,6 +101,8 @@ export async function updateProjectPlugins(
     enable: EnableMode;
     /** The plan (plan-project.ts); nothing is written. */
     dryRun?: boolean;
+    allowDowngrade?: boolean;
+    includePrerelease?: boolean;
   },
 ): Promise<ProjectInstallResult> {
   const scope = await openProject(ctx, opts.cwd);
@@ -106,9 +114,11 @@ export async function updateProjectPlugins(
   const resolved = await resolveInstallSources(
     scope.ctx,
     ids.map((id) => `${id}@${manifest.plugins[id]}`),
-    { cwd: opts.cwd, includePrerelease: false, refresh: true },
+    { cwd: opts.cwd, includePrerelease: opts.includePrerelease === true, refresh: true },
   );
-  const sources = resolved.sources.map(requireRegistrySource);
+  const held = heldBack(scope.files.lock, resolved.sources.map(requireRegistrySource), opts);
+  const sources = held.sources;
+  resolved.notes.push(...held.notes);
   assertProjectTarballs(scope.root, scope.registries, sources);
   const staged = await stageAll(sources, { ctx: scope.ctx, cwd: opts.cwd });
   const lock = scope.files.lock ?? emptyLockfile();
@@ -130,6 +140,29 @@ export async function updateProjectPlugins(
     { enable: opts.enable },
   );
   return { project: scope.root, installed, wrote, notes: resolved.notes };
+}
+
+/**
+ * The sources an update follows: without `allowDowngrade`, one whose version is lower than the
+ * locked one (its registry moved backwards) is held back, with a note; the lock keeps it.
+ */
+function heldBack(
+  lock: Lockfile | null,
+  sources: readonly RegistrySource[],
+  opts: { allowDowngrade?: boolean },
+): { sources: RegistrySource[]; notes: string[] } {
+  const notes: string[] = [];
+  const kept = sources.filter((source) => {
+    const id = `${source.name}@${source.registry}`;
+    const locked = lock === null ? undefined : ownValue(lock.plugins, id);
+    if (opts.allowDowngrade === true || locked === undefined) return true;
+    if (!semver.valid(locked.version) || !semver.lt(source.version, locked.version)) return true;
+    notes.push(
+      `warning: ${id}: the newest version its registry lists in its range is ${source.version}, older than the locked ${locked.version}; the lock keeps ${locked.version} (--allow-downgrade follows the registry)`,
+    );
+    return false;
+  });
+  return { sources: kept, notes };
 }
 
 /** One row of `hookpm list --project`. */

@@ -7,6 +7,7 @@ import { inspectPluginDir } from '../steps/staging/inspect.js';
 import { isPathSpec } from '../steps/staging/source.js';
 import type { InstallSource } from '../steps/staging/types.js';
 import { findInstalled } from '../steps/installed/installed.js';
+import { stateIn, USER_RECORDS, type RecordScope } from '../steps/installed/project-records.js';
 import { environmentOf, type OperationContext } from '../steps/context/operation-context.js';
 import { reviewPlugin } from './review.js';
 import type { ReviewReport } from '../steps/consent/report.js';
@@ -20,6 +21,8 @@ export interface ReviewSourceOptions {
   target: string;
   cwd: string;
   includePrerelease: boolean;
+  /** `review --project`: the project's records stand for the installed plugins. */
+  scope?: RecordScope;
 }
 
 /**
@@ -34,7 +37,7 @@ export async function reviewAny(
 ): Promise<ReviewReport> {
   const tarballPath = isPathSpec(opts.target) && isTarballPath(opts.target);
   if (isPathSpec(opts.target) && !tarballPath) return reviewPlugin(ctx.paths, opts);
-  const state = await readState(ctx.paths);
+  const state = stateIn(await readState(ctx.paths), opts.scope ?? USER_RECORDS);
   if (!tarballPath) {
     try {
       findInstalled(state, opts.target);

@@ -5,6 +5,7 @@ import { readState } from '../../store/state/state.js';
 import { inspectPluginDir } from '../steps/staging/inspect.js';
 import { isPathSpec } from '../steps/staging/source.js';
 import { findInstalled } from '../steps/installed/installed.js';
+import { stateIn, USER_RECORDS, type RecordScope } from '../steps/installed/project-records.js';
 import type { ReviewReport } from '../steps/consent/report.js';
 import { reviewTree } from '../steps/review/review-tree.js';
 import { reviewInstalledTree } from '../steps/review/review-installed.js';
@@ -14,12 +15,13 @@ import { reviewInstalledTree } from '../steps/review/review-installed.js';
  * surface of an installed plugin (its pending update's, if one waits) or of a plugin directory,
  * with the diff against the surface consented to for the same id. Never throws for what a plugin
  * contains: its problems are the report's diagnostics (ok: false when install would refuse it, P4).
+ * `scope`: a project's records (`review --project`): its plugin, and the consent given there.
  */
 export async function reviewPlugin(
   paths: StorePaths,
-  opts: { target: string; cwd: string },
+  opts: { target: string; cwd: string; scope?: RecordScope },
 ): Promise<ReviewReport> {
-  const state = await readState(paths);
+  const state = stateIn(await readState(paths), opts.scope ?? USER_RECORDS);
   if (isPathSpec(opts.target)) {
     const dir = resolve(opts.cwd, opts.target);
     const inspected = await inspectPluginDir(dir, {

@@ -3,6 +3,7 @@ import { LOCAL_REGISTRY } from '../../registry/registry-name.js';
 import { inspectPluginDir } from '../steps/staging/inspect.js';
 import type { Diagnostic } from '../../hooks/diagnostic.js';
 import type { KindFindings } from './findings.js';
+import { agentCompatWarnings } from './agent-compat.js';
 
 /** A diagnostic inside a hooks document's `hooks` (`<file>:hooks.<Event>...`). */
 const IN_HOOKS = /:hooks[.[]/;
@@ -20,7 +21,10 @@ export async function validatePluginDir(dir: string): Promise<KindFindings> {
     registry: LOCAL_REGISTRY,
   });
   const events = [...inspected.surface.events];
-  const diagnostics = inspected.plugin.diagnostics;
+  const diagnostics = [
+    ...inspected.plugin.diagnostics,
+    ...agentCompatWarnings(inspected.plugin.documents.flatMap((d) => d.declared)),
+  ];
   const inHooks = (d: Diagnostic): boolean => IN_HOOKS.test(d.path ?? '');
   if (events.length > 0 || !diagnostics.some(inHooks)) return { events, diagnostics };
   return {

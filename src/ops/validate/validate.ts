@@ -9,6 +9,7 @@ import { isMarketplacePath, validateMarketplace } from './marketplace.js';
 import { validatePluginDir } from './plugin.js';
 import { isRegistryPath, validateRegistryDir } from './registry.js';
 import type { KindFindings } from './findings.js';
+import { agentCompatWarnings } from './agent-compat.js';
 
 export type ValidateKind = 'hooks' | 'plugin' | 'marketplace' | 'registry';
 
@@ -109,6 +110,10 @@ async function validateHooksFile(file: string): Promise<KindFindings> {
   const declared = Object.keys(config).filter(isEventName);
   return {
     events: declared.filter((e) => hooked.has(e)),
-    diagnostics: [...read.diagnostics, ...snapshot.diagnostics],
+    diagnostics: [
+      ...read.diagnostics,
+      ...snapshot.diagnostics,
+      ...agentCompatWarnings(read.parsed.declared),
+    ],
   };
 }

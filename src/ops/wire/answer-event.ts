@@ -106,6 +106,9 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
     cwd,
     continuationCount,
     env: options.env,
+    ...(agent.terminalSequences === undefined
+      ? {}
+      : { terminalSequences: agent.terminalSequences }),
     ...(notes === undefined ? {} : { notes }),
     ...(options.deadline === undefined
       ? {}

@@ -1,5 +1,9 @@
 import { buildSnapshot } from '../../hooks/snapshot/snapshot.js';
-import type { PinnedPlugin, SessionPin } from '../../store/session-pin-schema.js';
+import {
+  LINKED_PIN_FINGERPRINT,
+  type PinnedPlugin,
+  type SessionPin,
+} from '../../store/session-pin-schema.js';
 import { PIN_VERSION } from '../../store/session-pin-schema.js';
 import { runnablePlugins } from '../../store/runnable-plugins.js';
 import type { StorePaths } from '../../store/store-paths.js';
@@ -30,7 +34,7 @@ export async function makePin(
     id: record.id,
     version: record.version,
     root: record.path,
-    fingerprint: record.fingerprint,
+    fingerprint: record.linked === true ? LINKED_PIN_FINGERPRINT : record.fingerprint,
     source: record.source,
   }));
   const sources = pinned.flatMap((p) => p.sources);

@@ -1,7 +1,7 @@
 import type { FailClosed } from '../../hooks/fail-closed-entry.js';
 import type { Diagnostic } from '../../hooks/diagnostic.js';
 import type { SourceDocument } from '../../hooks/types.js';
-import type { SessionPin } from '../../store/session-pin-schema.js';
+import { LINKED_PIN_FINGERPRINT, type SessionPin } from '../../store/session-pin-schema.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { failingPlugin } from '../../store/fail-closed-plugin.js';
 import { tamperedDiagnostic } from '../../store/tampered.js';
@@ -42,7 +42,10 @@ export async function pinnedSources(
   pin: SessionPin,
   plugins: ReadonlySet<string>,
 ): Promise<{ sources: SourceDocument[]; diagnostics: Diagnostic[]; failClosed: FailClosed[] }> {
-  const checked = pin.plugins.filter((p) => plugins.has(p.id));
+  // plugins.md D15: a linked directory is not held to a fingerprint.
+  const checked = pin.plugins.filter(
+    (p) => plugins.has(p.id) && p.fingerprint !== LINKED_PIN_FINGERPRINT,
+  );
   if (checked.length === 0) return { sources: pin.sources, diagnostics: [], failClosed: [] };
   // The hashing code loads only when a plugin is about to run.
   const { checkInstalledTrees } = await import('../../store/tree-check.js');

@@ -93,6 +93,7 @@ const plugin = shape({
   // Per-hook opt-outs (docs/guides/installing-plugins.md#consent); optional, so state files without
   // it load as before.
   disabledHooks: (v) => v === undefined || strings(v),
+  linked: (v) => v === undefined || v === true,
 });
 
 /** Top-level keys of the document: all but `version` optional or checked below. */

@@ -64,6 +64,11 @@ const pluginSchema = z.strictObject({
    * plugin/hook-key.ts), sorted. Optional: absent means none, so state files without it load.
    */
   disabledHooks: z.optional(z.array(z.string())),
+  /**
+   * plugins.md D15: `install --link <dir>`: `path` is the directory itself, read in place; the
+   * tamper check (Q6) does not apply, consent to its surface does. Absent: an installed copy.
+   */
+  linked: z.optional(z.literal(true)),
 });
 
 /** Projects (docs/guides/projects.md): one project's plugins (state.projects). */

@@ -1,6 +1,6 @@
 import { rename, rm } from 'node:fs/promises';
 import semver from '../../../registry/versions/semver.js';
-import { HookpmError } from '../../../errors.js';
+import { HookpmError, isHookpmError } from '../../../errors.js';
 import { redactUrl } from '../../../registry/http/url-policy.js';
 import { readState } from '../../../store/state/state.js';
 import { finishStage } from './staged.js';
@@ -99,8 +99,20 @@ export async function stageMarketplace(
     return result;
   } catch (error) {
     await rm(dir, { recursive: true, force: true }).catch(() => undefined);
-    throw error;
+    throw withLinkHint(error, source);
   }
+}
+
+/**
+ * plugins.md D15, for a marketplace on this machine: a tree edited without a version bump stays
+ * E_INTEGRITY_CHANGED (V3: a version is one set of bytes), and the hint names the development
+ * form that reads a directory in place.
+ */
+function withLinkHint(error: unknown, source: MarketplaceSource): unknown {
+  if (!isHookpmError(error, 'E_INTEGRITY_CHANGED') || isNetworkLocation(source.location))
+    return error;
+  const hint = `${error.hint ?? ''} While you develop a plugin in a directory, \`hookpm install --link <dir>\` reads it in place and needs no version bump.`;
+  return new HookpmError(error.code, error.message, { ...error.details, hint: hint.trim() });
 }
 
 /** Whether reading `location` needs the network (a local path or `file:` URL does not). */

@@ -1,0 +1,153 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useBinWorkspace } from '../helpers/bin-workspace.js';
+import { marketplaceCatalog } from '../helpers/claude-plugin.js';
+
+/**
+ * `hookpm install --link <dir>` (plugins.md D15): a plugin directory read in place, as `npm link`
+ * does, with the built binary.
+ */
+
+const ws = useBinWorkspace('e2e-install-link');
+
+/** A Stop hook that runs `say.sh` of the plugin, which prints a systemMessage. */
+function hooks(command = 'sh "${CLAUDE_PLUGIN_ROOT}/say.sh"') {
+  return { hooks: { Stop: [{ hooks: [{ type: 'command', command }] }] } };
+}
+
+const say = (text: string) => `printf '{"systemMessage":"${text}"}'\n`;
+
+async function pluginDir(name = 'dev'): Promise<string> {
+  const dir = join(ws.dir, `src${ws.n}`, name);
+  await mkdir(join(dir, '.claude-plugin'), { recursive: true });
+  await mkdir(join(dir, 'hooks'), { recursive: true });
+  await writeFile(
+    join(dir, '.claude-plugin', 'plugin.json'),
+    JSON.stringify({ name, version: '1.0.0' }),
+  );
+  await writeFile(join(dir, 'hooks', 'hooks.json'), JSON.stringify(hooks()));
+  await writeFile(join(dir, 'say.sh'), say('one'));
+  return dir;
+}
+
+async function ok(args: string[], stdin?: string) {
+  const run = await ws.hookpm(args, stdin === undefined ? {} : { stdin });
+  expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(0);
+  return run;
+}
+
+interface Result {
+  systemMessages: string[];
+  runs: Array<{ plugin: string | null }>;
+  diagnostics: Array<{ code: string; message: string }>;
+}
+
+async function stop(): Promise<Result> {
+  const run = await ws.hookpm(['run', 'Stop', '--payload', '{}', '--json']);
+  return JSON.parse(run.stdout) as Result;
+}
+
+describe('install --link (plugins.md D15)', () => {
+  it('D15: the directory is read in place: an edited script runs at once, with no version bump, no copy and no tamper check', async () => {
+    const dir = await pluginDir();
+    const linked = JSON.parse((await ok(['install', '--link', dir, '--yes', '--json'])).stdout) as {
+      id: string;
+      path: string;
+      linked: boolean;
+    };
+    expect(linked).toMatchObject({ id: 'dev@local', linked: true });
+    expect((await stop()).systemMessages).toEqual(['one']);
+    await writeFile(join(dir, 'say.sh'), say('two'));
+    const after = await stop();
+    expect(after.systemMessages).toEqual(['two']);
+    expect(after.diagnostics.map((d) => d.code)).not.toContain('plugin_tampered');
+    const state = JSON.parse(
+      await readFile(join(ws.home, 'hookpm', 'data', 'state.json'), 'utf8').catch(() => '{}'),
+    ) as { plugins?: Record<string, { path: string; linked?: boolean }> };
+    if (state.plugins !== undefined)
+      expect(state.plugins['dev@local']).toMatchObject({ linked: true, path: linked.path });
+    const doctor = await ws.hookpm(['doctor', '--json']);
+    expect(doctor.stdout).not.toContain('plugin_tampered');
+  });
+
+  it('D15: a change of its hooks stops them (failing closed) until consent is given again with enable', async () => {
+    const dir = await pluginDir();
+    await ok(['install', '--link', dir, '--yes']);
+    await writeFile(
+      join(dir, 'hooks', 'hooks.json'),
+      JSON.stringify(hooks(`sh "\${CLAUDE_PLUGIN_ROOT}/say.sh" && true`)),
+    );
+    const changed = await stop();
+    expect(changed.systemMessages).not.toContain('one');
+    expect(changed.diagnostics.map((d) => d.code)).toContain('linked_surface_changed');
+    // No TTY and no --yes: the new hooks are not consented to.
+    const asked = await ws.hookpm(['enable', 'dev']);
+    expect(asked.code).not.toBe(0);
+    expect(asked.stderr).toContain('E_CONSENT_REQUIRED');
+    await ok(['enable', 'dev', '--yes']);
+    expect((await stop()).systemMessages).toEqual(['one']);
+  });
+
+  it('D15: under a linked agent the pinned plugin runs an edited script without a tamper refusal', async () => {
+    const dir = await pluginDir();
+    await ok(['install', '--link', dir, '--yes']);
+    const payload = (event: string, extra: Record<string, unknown>) =>
+      JSON.stringify({
+        session_id: 's-link',
+        transcript_path: join(ws.home, 't.jsonl'),
+        cwd: ws.repo,
+        hook_event_name: event,
+        ...extra,
+      });
+    await ok(['wire', 'claude'], payload('SessionStart', { source: 'startup' }));
+    await writeFile(join(dir, 'say.sh'), say('three'));
+    const answer = await ok(
+      ['wire', 'claude'],
+      payload('Stop', { stop_hook_active: false, last_assistant_message: 'ok' }),
+    );
+    expect(JSON.parse(answer.stdout)).toEqual({ systemMessage: 'three' });
+  });
+
+  it('D15: linking needs consent (E_CONSENT_REQUIRED without --yes or a TTY, nothing recorded); --link takes one directory and no --project', async () => {
+    const dir = await pluginDir();
+    const refused = await ws.hookpm(['install', '--link', dir]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('E_CONSENT_REQUIRED');
+    expect((await stop()).runs).toEqual([]);
+    for (const args of [
+      ['install', '--link', dir, '--project', '--yes'],
+      ['install', '--link', dir, dir, '--yes'],
+      ['install', '--link', dir, '--dry-run'],
+    ]) {
+      const run = await ws.hookpm(args);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('error[E_USAGE]');
+    }
+  });
+
+  it('D15: unlinked, a plugin of a marketplace on disk edited without a version bump stays E_INTEGRITY_CHANGED, and the hint names --link', async () => {
+    const market = join(ws.dir, `market${ws.n}`);
+    const dir = join(market, 'plugins', 'dev');
+    await mkdir(join(market, '.claude-plugin'), { recursive: true });
+    await mkdir(join(dir, '.claude-plugin'), { recursive: true });
+    await mkdir(join(dir, 'hooks'), { recursive: true });
+    await writeFile(
+      join(dir, '.claude-plugin', 'plugin.json'),
+      JSON.stringify({ name: 'dev', version: '1.0.0' }),
+    );
+    await writeFile(join(dir, 'hooks', 'hooks.json'), JSON.stringify(hooks()));
+    await writeFile(join(dir, 'say.sh'), say('one'));
+    await writeFile(
+      join(market, '.claude-plugin', 'marketplace.json'),
+      JSON.stringify(marketplaceCatalog('mk', [{ name: 'dev', source: './plugins/dev' }])),
+    );
+    await ok(['registry', 'add', 'mk', market]);
+    await ok(['install', 'dev@mk', '--yes']);
+    await writeFile(join(dir, 'say.sh'), say('two'));
+    const update = await ws.hookpm(['update', 'dev']);
+    expect(update.code).not.toBe(0);
+    expect(update.stderr).toContain('E_INTEGRITY_CHANGED');
+    expect(update.stderr).toContain('hookpm install --link <dir>');
+  });
+});

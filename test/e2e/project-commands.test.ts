@@ -1,0 +1,152 @@
+/**
+ * The per-plugin commands with `--project` (registry.md D13) and `update --project`'s flags (D14),
+ * with the built binary, a real registry served on 127.0.0.1 and a project directory.
+ */
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ensureBuilt, runBin, type BinRun } from '../helpers/built-bin.js';
+import {
+  publishPlugin,
+  type ServedRegistry,
+  startPluginRegistry,
+} from '../helpers/plugin-registry.js';
+import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
+
+const DENY = `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"pg"}}'`;
+const PAYLOAD = JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'ls' } });
+
+let acme: ServedRegistry;
+let home: TempHome;
+let work: string;
+let project: string;
+
+beforeAll(async () => {
+  ensureBuilt();
+  acme = await startPluginRegistry('acme');
+  await publishPlugin(acme, 'pg', '1.0.0', { PreToolUse: [DENY] });
+  await publishPlugin(acme, 'pg', '1.1.0', { PreToolUse: [DENY] });
+}, 120_000);
+afterAll(() => acme.close());
+
+beforeEach(async () => {
+  home = await makeTempHome('hookpm-project-commands-');
+  work = await mkdtemp(join(tmpdir(), 'hookpm-project-commands-'));
+  project = join(work, 'repo');
+  await mkdir(join(project, '.git'), { recursive: true });
+});
+afterEach(async () => {
+  await home.cleanup();
+  await rm(work, { recursive: true, force: true });
+});
+
+function hookpm(...args: string[]): Promise<BinRun> {
+  return runBin(args, { env: home.env, cwd: project, stdin: args[0] === 'run' ? PAYLOAD : '' });
+}
+
+async function ok(...args: string[]): Promise<BinRun> {
+  const run = await hookpm(...args);
+  expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(0);
+  return run;
+}
+
+async function fails(code: string, ...args: string[]): Promise<BinRun> {
+  const run = await hookpm(...args);
+  expect(run.code, run.stdout).not.toBe(0);
+  expect(run.stderr).toContain(`error[${code}]`);
+  return run;
+}
+
+async function ranPlugins(): Promise<string[]> {
+  const run = await ok('run', 'PreToolUse', '--payload', '-', '--json');
+  const result = JSON.parse(run.stdout) as { runs: Array<{ plugin: string | null }> };
+  return result.runs.flatMap((r) => (r.plugin === null ? [] : [r.plugin]));
+}
+
+const lockedVersion = async (): Promise<string> =>
+  (
+    JSON.parse(await readFile(join(project, 'hookpm.lock'), 'utf8')) as {
+      plugins: Record<string, { version: string }>;
+    }
+  ).plugins['pg@acme']!.version;
+
+async function addPg(): Promise<void> {
+  await ok('registry', 'add', 'acme', acme.url);
+  await ok('install', '--project', 'pg@acme@^1.0.0', '--yes');
+}
+
+describe('project plugins by name (registry.md D13, D14)', () => {
+  it("D13: disable, enable, review and info with --project act on the project's plugin, not a user-wide one", async () => {
+    await addPg();
+    expect(await ranPlugins()).toEqual(['pg@acme']);
+    // Not installed user-wide: the commands without --project do not see it.
+    await fails('E_NOT_INSTALLED', 'disable', 'pg');
+    const off = await ok('disable', '--project', 'pg', '--json');
+    expect(JSON.parse(off.stdout)).toMatchObject({ id: 'pg@acme', enabled: false, changed: true });
+    expect(await ranPlugins()).toEqual([]);
+    const listed = JSON.parse((await ok('list', '--project', '--json')).stdout) as {
+      plugins: Array<{ id: string; enabled: boolean }>;
+    };
+    expect(listed.plugins).toMatchObject([{ id: 'pg@acme', enabled: false }]);
+    // Consent was given at install: enabling again asks nothing (no --yes, no TTY).
+    const on = await ok('enable', '--project', 'pg', '--json');
+    expect(JSON.parse(on.stdout)).toMatchObject({ id: 'pg@acme', version: '1.1.0', enabled: true });
+    expect(await ranPlugins()).toEqual(['pg@acme']);
+    const review = JSON.parse((await ok('review', '--project', 'pg', '--json')).stdout) as {
+      id: string;
+      version: string;
+      consented: boolean;
+    };
+    expect(review).toMatchObject({ id: 'pg@acme', version: '1.1.0', consented: true });
+    const info = JSON.parse((await ok('info', '--project', 'pg', '--json')).stdout) as {
+      id: string;
+      installed: { version: string; enabled: boolean } | null;
+    };
+    expect(info.id).toBe('pg@acme');
+    expect(info.installed).toMatchObject({ version: '1.1.0', enabled: true });
+    const userInfo = JSON.parse((await ok('info', 'pg@acme', '--json')).stdout) as {
+      installed: unknown;
+    };
+    expect(userInfo.installed).toBeNull();
+    await fails('E_USAGE', 'enable', '--project', 'pg', '--hook', '0123456789');
+  });
+
+  it('D13: a project with no plugin installed by this user says so', async () => {
+    const run = await fails('E_NOT_INSTALLED', 'enable', '--project', 'pg');
+    expect(run.stderr).toContain('no plugin is installed for the project');
+  });
+
+  it('D14: update --project follows --include-prerelease, and holds a registry that moved backwards unless --allow-downgrade', async () => {
+    await addPg();
+    expect(await lockedVersion()).toBe('1.1.0');
+    // The registry moved backwards: 1.1.0 is gone from its index.
+    const doc = acme.index.plugins['pg']!;
+    const removed = doc.versions['1.1.0']!;
+    delete doc.versions['1.1.0'];
+    doc.distTags['latest'] = '1.0.0';
+    try {
+      const lockBefore = await readFile(join(project, 'hookpm.lock'), 'utf8');
+      const held = await ok('update', '--project');
+      expect(held.stderr).toContain('older than the locked 1.1.0');
+      expect(held.stderr).toContain('--allow-downgrade');
+      expect(await readFile(join(project, 'hookpm.lock'), 'utf8')).toBe(lockBefore);
+      await ok('update', '--project', '--allow-downgrade', '--yes');
+      expect(await lockedVersion()).toBe('1.0.0');
+    } finally {
+      doc.versions['1.1.0'] = removed;
+      doc.distTags['latest'] = '1.1.0';
+    }
+    // `latest` names the prerelease: ^1.0.0 takes it only with --include-prerelease.
+    await publishPlugin(acme, 'pg', '1.2.0-beta.1', { PreToolUse: [DENY] });
+    try {
+      await ok('update', '--project', '--yes');
+      expect(await lockedVersion()).toBe('1.1.0');
+      await ok('update', '--project', '--include-prerelease', '--yes');
+      expect(await lockedVersion()).toBe('1.2.0-beta.1');
+    } finally {
+      delete doc.versions['1.2.0-beta.1'];
+      doc.distTags['latest'] = '1.1.0';
+    }
+  });
+});
