@@ -38,10 +38,10 @@ export async function describePlugin(ctx: OperationContext, spec: string): Promi
       },
     );
   }
-  const loaded = await loadCatalogs(
-    ctx,
-    registry === undefined ? {} : { only: (n) => n === registry },
-  );
+  const loaded = await loadCatalogs(ctx, {
+    plugins: [name],
+    ...(registry === undefined ? {} : { only: (n: string) => n === registry }),
+  });
   const named = loaded.entries.find((e) => e.name === registry);
   const npm = (registry === 'npm' && named === undefined) || named?.record.kind === 'npm';
   if (registry !== undefined && npm) {
