@@ -12,7 +12,7 @@ import { checkUrl, redactUrl } from './http/url-policy.js';
 export type LocationGuess =
   /**
    * An `https:` or loopback `http:` base URL, ending in `/`; its index is `<base>index.json`. Or
-   * the URL of a sparse layout's root document, ending in `/registry.json` (registry.md S1).
+   * the URL of a sparse layout's root document, ending in `/registry.json` (registry.md N6).
    */
   | { kind: 'index'; location: string }
   /** A local directory (absolute path), or a file in one; `fileUrl` when it was given as `file:`. */
@@ -73,7 +73,7 @@ export function indexUrlOf(location: string): string {
   return pathToFileURL(resolve(location, 'index.json')).href;
 }
 
-/** A stored location naming a sparse layout's root document (registry.md S1): an URL ending in `/registry.json`. */
+/** A stored location naming a sparse layout's root document (registry.md N6): an URL ending in `/registry.json`. */
 export function isSparseRootUrl(location: string): boolean {
   return SCHEME.test(location) && !isAbsolute(location) && /\/registry\.json$/.test(location);
 }

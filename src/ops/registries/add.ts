@@ -84,7 +84,7 @@ export async function addRegistry(
 }
 
 /**
- * The catalog of the registry being added (refreshed). registry.md S1: a base URL whose
+ * The catalog of the registry being added (refreshed). registry.md N6: a base URL whose
  * `index.json` is missing (404) or over the index cap is asked for a sparse root document
  * (`registry.json`) instead; when it has one, the record stores that root's URL.
  */

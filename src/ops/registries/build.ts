@@ -30,7 +30,7 @@ export interface BuildRegistryOptions {
   historyDir?: string;
   /** Every version's `publishedAt` (ISO 8601); left out of the index when not given. */
   publishedAt?: string;
-  /** Write the sparse layout (registry.md S4) beside `index.json`; default true. */
+  /** Write the sparse layout (registry.md N9) beside `index.json`; default true. */
   sparse?: boolean;
 }
 
@@ -51,7 +51,7 @@ const TARBALLS = 'tarballs';
 /**
  * `hookpm registry build` (cli.md): packs every plugin source (into a scratch directory, so a
  * refused plugin leaves the registry as it was), moves the tarballs into `<outDir>/tarballs/`, then
- * writes `index.html` (the marketplace page), the sparse layout (S4, incrementally; unless
+ * writes `index.html` (the marketplace page), the sparse layout (N9, incrementally; unless
  * `sparse: false`) and last `index.json`, kept for clients without the sparse layout (formatVersion 1, plugins and
  * versions sorted, `distTags.latest` the newest non-prerelease version), so a reader never sees an
  * index naming a missing tarball. The output depends only on the sources and the options: building

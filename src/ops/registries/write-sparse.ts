@@ -19,7 +19,7 @@ export interface SparseWriteResult {
 }
 
 /**
- * Writes the sparse layout of `index` into `outDir` (registry.md S4): incrementally, so a file
+ * Writes the sparse layout of `index` into `outDir` (registry.md N9): incrementally, so a file
  * whose bytes would not change is not touched (its mtime, and so `registry serve`'s ETag, stay),
  * and in an order a reader can rely on: plugin documents and search shards first, then the search
  * manifest, the root document last, then stale documents are removed.

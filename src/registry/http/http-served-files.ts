@@ -29,7 +29,7 @@ interface Entry {
 }
 
 /**
- * The files `registry serve` answers with (registry.md S5): a file's SHA-256 and its gzip body are
+ * The files `registry serve` answers with (registry.md N10): a file's SHA-256 and its gzip body are
  * computed once and kept while its size, mtime and inode stay the same, so an unchanged file is
  * never hashed or compressed again (a 304 for it reads no byte of it); a changed one is, on its
  * next request. A gzip body is used only when it is smaller. At most MAX_ENTRIES files are kept.

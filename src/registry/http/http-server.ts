@@ -45,7 +45,7 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
  * `hookpm registry serve` (cli.md): serves the files of the registry directory `dir` over HTTP on
  * 127.0.0.1 only. GET and HEAD; `/` is `index.html`; content types by extension (JSON, HTML,
  * gzip, else application/octet-stream) with `nosniff`; a strong ETag from the SHA-256 of the
- * content, kept while the file's size, mtime and inode stay (S5: an unchanged file is not hashed
+ * content, kept while the file's size, mtime and inode stay (N10: an unchanged file is not hashed
  * again), and 304 for a matching If-None-Match (registry.md N4); JSON and text gzip-compressed
  * for a client that accepts it (another ETag for that representation, `Vary: Accept-Encoding`);
  * `Cache-Control: no-cache` so clients revalidate. Any path with a `.` or `..` segment (raw or percent-encoded), an empty

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createGunzip } from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import { HookpmError, isHookpmError } from '../../errors.js';
 import { bufferSink, readBody, tooLarge, TruncatedBodyError, wrongSize } from './body-reader.js';
@@ -197,7 +198,7 @@ async function attemptOnce<T>(url: URL, ctx: Context<T>): Promise<Step<T>> {
     declaredSize,
     onProgress: ctx.opts.onProgress,
   };
-  const body = gzip ? res.body.pipe((await import('node:zlib')).createGunzip()) : res.body;
+  const body = gzip ? res.body.pipe(createGunzip()) : res.body;
   if (gzip) res.body.on('error', (error) => body.destroy(error));
   const value = await readBody(body, ctx.makeSink(), limits);
   return {

@@ -1,5 +1,5 @@
 /**
- * The cache of a sparse registry (registry.md S6, D1: `<cache>/indexes/.sparse/<registry>/`; it
+ * The cache of a sparse registry (registry.md N11, D1: `<cache>/indexes/.sparse/<registry>/`; it
  * may be deleted at any time without loss). Each fetched document is two files: `<path>` holds its
  * bytes as served (decoded), `<path>.meta` where they came from and how to revalidate them, so a
  * 304 rewrites only the small `.meta` file. A search shard is kept as its summary rows

@@ -1,5 +1,5 @@
 /**
- * Loading a sparse registry (registry.md S6) document by document, under the freshness policy of
+ * Loading a sparse registry (registry.md N11) document by document, under the freshness policy of
  * load-index.ts applied to each document on its own: a cached document is used as it is for
  * INDEX_MAX_AGE_MS after it was last confirmed, then revalidated with If-None-Match (a 304 rewrites
  * only its metadata); `refresh` revalidates now; `cacheOnly` never touches the network; an
@@ -144,7 +144,7 @@ export async function loadSparsePlugins(
 
 /**
  * The search summary (summary-row.ts rows): the manifest under the document policy, then every
- * shard whose cached rows do not carry the manifest's hash for it (S3: shards are addressed by
+ * shard whose cached rows do not carry the manifest's hash for it (N8: shards are addressed by
  * hash, so an unchanged shard is never asked for again).
  */
 export async function loadSparseSummary(

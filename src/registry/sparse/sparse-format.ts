@@ -1,5 +1,5 @@
 /**
- * The sparse registry layout (docs/reference/registry-format.md, registry.md S1-S3): a small root
+ * The sparse registry layout (docs/reference/registry-format.md, registry.md N6-N8): a small root
  * document, one document per plugin in folders by name prefix, and a search summary in shards by
  * the same prefix with a manifest of their hashes. Parsed once at the boundary, like index-schema.
  */
@@ -80,7 +80,7 @@ function relativePath(value: unknown, where: string, field: string): string {
   throw schemaError(where, field, 'is not a relative path of [A-Za-z0-9._/-] without `.` or `..`');
 }
 
-/** S1: the root document, checked. E_REGISTRY_SCHEMA otherwise. */
+/** N6: the root document, checked. E_REGISTRY_SCHEMA otherwise. */
 export function parseRoot(value: unknown, where: string): SparseRoot {
   if (!isPlainObject(value)) throw schemaError(where, '', 'is not a JSON object');
   if (value['formatVersion'] !== SPARSE_FORMAT_VERSION)
@@ -112,7 +112,7 @@ export function parseRoot(value: unknown, where: string): SparseRoot {
 const HASH = /^sha256-[A-Za-z0-9_-]{43}$/;
 const SHARD_KEY = /^[a-z0-9][a-z0-9_]$/;
 
-/** S3: the search manifest, checked. */
+/** N8: the search manifest, checked. */
 export function parseSearchManifest(value: unknown, where: string): SearchManifest {
   if (!isPlainObject(value) || value['formatVersion'] !== SPARSE_FORMAT_VERSION)
     throw schemaError(where, 'formatVersion', `is not ${SPARSE_FORMAT_VERSION}`);
@@ -138,7 +138,7 @@ export function parseSearchManifest(value: unknown, where: string): SearchManife
 const strings = (v: unknown): v is string[] =>
   Array.isArray(v) && v.every((x) => typeof x === 'string');
 
-/** S3: a search shard, checked; entries with a bad name or shape are a schema error. */
+/** N8: a search shard, checked; entries with a bad name or shape are a schema error. */
 export function parseSearchShard(value: unknown, where: string): SearchShard {
   if (!isPlainObject(value) || value['formatVersion'] !== SPARSE_FORMAT_VERSION)
     throw schemaError(where, 'formatVersion', `is not ${SPARSE_FORMAT_VERSION}`);

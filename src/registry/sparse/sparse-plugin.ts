@@ -1,10 +1,10 @@
-/** A plugin document of the sparse layout (registry.md S2); apart, so a search never loads zod. */
+/** A plugin document of the sparse layout (registry.md N7); apart, so a search never loads zod. */
 import { isPlainObject } from '../../json/describe-value.js';
 import { parseIndex, type IndexPlugin } from '../indexes/index-schema.js';
 import { schemaError } from './sparse-format.js';
 
 /**
- * S2: a plugin document, checked by the index schema (I1, the tarball and integrity rules) as if
+ * N7: a plugin document, checked by the index schema (I1, the tarball and integrity rules) as if
  * it were the one plugin of an index; its `name` must be the name it was fetched for.
  */
 export function parsePluginDocument(value: unknown, name: string, where: string): IndexPlugin {

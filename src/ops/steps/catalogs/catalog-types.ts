@@ -31,7 +31,7 @@ export interface Catalog extends CatalogSummary {
 export interface CatalogOptions {
   /** Re-read or revalidate now whatever the cached copy (registry add, registry update). */
   refresh: boolean;
-  /** The plugins looked up: a sparse registry fetches only their documents (registry.md S6). */
+  /** The plugins looked up: a sparse registry fetches only their documents (registry.md N11). */
   plugins?: readonly string[];
   /** Only the number of plugins is needed: a sparse registry reads its root document only. */
   countOnly?: boolean;

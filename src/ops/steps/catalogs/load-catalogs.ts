@@ -29,7 +29,7 @@ export interface LoadCatalogsOptions {
   only?: (name: string) => boolean;
   /** Revalidate (re-read) every index now (N4); ignored without network, which uses the cache. */
   refresh?: boolean;
-  /** The plugins looked up: a sparse registry fetches only their documents (registry.md S6). */
+  /** The plugins looked up: a sparse registry fetches only their documents (registry.md N11). */
   plugins?: readonly string[];
 }
 

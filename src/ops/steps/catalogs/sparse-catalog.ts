@@ -1,5 +1,5 @@
 /**
- * An index registry with the sparse layout (registry.md S1-S6) as a catalog: the root document,
+ * An index registry with the sparse layout (registry.md N6-N11) as a catalog: the root document,
  * then only what the caller needs. `plugins` names the plugins install, info, update and outdated
  * look up (only their documents are fetched: the catalog's index holds those the registry lists);
  * a summary reads the search shards unless only the count is needed (`registry add`, `list`).
