@@ -1,5 +1,5 @@
 /**
- * The sparse registry layout (docs/reference/rules/registry.md S1-S7): `registry build` writes it
+ * The sparse registry layout (docs/reference/rules/registry.md N6-N12): `registry build` writes it
  * incrementally, `registry serve` serves it with gzip and kept ETags, a plain static server
  * (python3 -m http.server) serves it too, and the client reads only what a command needs: the
  * root for `registry add`, one plugin document for install and info, the search shards for search.
@@ -96,8 +96,8 @@ async function pythonServer(dir: string): Promise<{ url: string; log: () => stri
 const install = (c: OperationContext, spec: string) =>
   installSpecs(c, root, [spec], { enable: 'yes' });
 
-describe('sparse layout: registry build (S4)', () => {
-  it('S4: build writes the root, one document per plugin by prefix and the search shards; a rebuild rewrites only what changed and removes what went', async () => {
+describe('sparse layout: registry build (N9)', () => {
+  it('N9: build writes the root, one document per plugin by prefix and the search shards; a rebuild rewrites only what changed and removes what went', async () => {
     const out = join(root, 'out');
     const src = join(root, 'src');
     const { cp } = await import('node:fs/promises');
@@ -152,8 +152,8 @@ describe('sparse layout: registry build (S4)', () => {
   });
 });
 
-describe('sparse layout: registry serve (S5)', () => {
-  it('S5: serve answers gzip to a client that accepts it, 304 for its ETag, and keeps an ETag while size, mtime and inode stay (no re-hash)', async () => {
+describe('sparse layout: registry serve (N10)', () => {
+  it('N10: serve answers gzip to a client that accepts it, 304 for its ETag, and keeps an ETag while size, mtime and inode stay (no re-hash)', async () => {
     const dir = join(root, 'reg');
     await writeSparseRegistry(dir, 50, GUARD);
     const file = join(dir, 'search', 'index.json');
@@ -196,8 +196,8 @@ describe('sparse layout: registry serve (S5)', () => {
   });
 });
 
-describe('sparse layout: the client (S6)', () => {
-  it('S6: from a plain python3 http.server: add reads the root only, install one plugin document and its tarball, search the manifest and shards', async () => {
+describe('sparse layout: the client (N11)', () => {
+  it('N11: from a plain python3 http.server: add reads the root only, install one plugin document and its tarball, search the manifest and shards', async () => {
     const dir = join(root, 'reg');
     await writeSparseRegistry(dir, 40, GUARD);
     const py = await pythonServer(dir);
@@ -224,7 +224,7 @@ describe('sparse layout: the client (S6)', () => {
     expect(info).toMatchObject({ name: 'guard', registry: 'big' });
   });
 
-  it('S6: a base URL without index.json is read through its registry.json, and stored as that root', async () => {
+  it('N11: a base URL without index.json is read through its registry.json, and stored as that root', async () => {
     const dir = join(root, 'reg');
     await writeSparseRegistry(dir, 10, GUARD);
     const { server, log } = await serve(dir);
@@ -237,7 +237,7 @@ describe('sparse layout: the client (S6)', () => {
     expect(state.registries['base']?.location).toBe(`${server.url}registry.json`);
   });
 
-  it('S6, N4: a 304 rewrites only the metadata of a cached document; a changed document is fetched again', async () => {
+  it('N11, N4: a 304 rewrites only the metadata of a cached document; a changed document is fetched again', async () => {
     const dir = join(root, 'reg');
     await writeSparseRegistry(dir, 10, GUARD);
     const { server, log } = await serve(dir);
@@ -255,7 +255,7 @@ describe('sparse layout: the client (S6)', () => {
     expect(await readFile(`${body}.meta`, 'utf8')).not.toBe(metaBefore);
   });
 
-  it('S6, D5: offline, cached sparse documents are used and an uncached plugin document is not fetched', async () => {
+  it('N11, D5: offline, cached sparse documents are used and an uncached plugin document is not fetched', async () => {
     const dir = join(root, 'reg');
     await writeSparseRegistry(dir, 10, GUARD);
     const { server, log } = await serve(dir);
@@ -268,8 +268,8 @@ describe('sparse layout: the client (S6)', () => {
   });
 });
 
-describe('sparse layout: cost independent of registry size (S7)', () => {
-  it('S7: registry add + one install move the same requests and at most 1.5x the bytes from 20,000 plugins as from 1,000', async () => {
+describe('sparse layout: cost independent of registry size (N12)', () => {
+  it('N12: registry add + one install move the same requests and at most 1.5x the bytes from 20,000 plugins as from 1,000', async () => {
     const costs: Array<{ requests: string[]; bytes: number }> = [];
     for (const count of [1_000, 20_000]) {
       const dir = join(root, `reg-${count}`);
