@@ -255,7 +255,7 @@ describe('sparse layout: the client (N11)', () => {
     expect(await readFile(`${body}.meta`, 'utf8')).not.toBe(metaBefore);
   });
 
-  it('N11, D5: offline, cached sparse documents are used and an uncached plugin document is not fetched', async () => {
+  it('N11, D5: offline, cached sparse documents are used, and an uncached plugin document is E_OFFLINE without a request', async () => {
     const dir = join(root, 'reg');
     await writeSparseRegistry(dir, 10, GUARD);
     const { server, log } = await serve(dir);
@@ -264,6 +264,11 @@ describe('sparse layout: the client (N11)', () => {
     const count = log.length;
     const offline = { ...ctx, offline: true, indexMaxAgeMs: 0 };
     expect(await describePlugin(offline, 'guard@acme')).toMatchObject({ name: 'guard' });
+    const { generatedPlugin } = await import('../helpers/sparse-registry.js');
+    const other = generatedPlugin(3).name;
+    await expect(describePlugin(offline, `${other}@acme`)).rejects.toMatchObject({
+      code: 'E_OFFLINE',
+    });
     expect(log.length).toBe(count);
   });
 });

@@ -105,7 +105,8 @@ export async function loadSparseRoot(
 
 /**
  * The documents of the named plugins, as an index holding those the registry lists (a name it
- * does not list is left out: its document is 404). At most 8 are fetched at once.
+ * does not list is left out: its document is 404). At most 8 are fetched at once. Without the
+ * network (D5), a plugin whose document is not cached is E_OFFLINE.
  */
 export async function loadSparsePlugins(
   sparse: SparseLoad,
@@ -128,7 +129,14 @@ export async function loadSparsePlugins(
       if (isHookpmError(error, 'E_NOT_FOUND')) return;
       throw error;
     }
-    if (doc === null) return;
+    if (doc === null) {
+      const { networkRefused } = await import('../network-refused.js');
+      throw networkRefused(
+        `no cached document for ${name} in the registry ${sparse.registry} (${redactUrl(url)})`,
+        { registry: sparse.registry, plugin: name, url: redactUrl(url) },
+        `Run the command again online once; its document is then cached.`,
+      );
+    }
     plugins[name] = parse(doc.body);
     if (doc.origin !== 'cache') origin = doc.origin;
   });
