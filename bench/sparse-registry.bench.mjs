@@ -6,7 +6,7 @@
 // the wire (gzip as served) at most 1.5x, requests equal.
 //
 // The registries are generated as sparse files directly (only guard gets a real tarball) once,
-// into `<os tmpdir>/hookpm-bench-sparse-v<format>-<count>/`, reused while the format version and
+// into `<os tmpdir>/hookpm-bench-sparse-v<format>.<generator>-<count>/`, reused while the format version and
 // the `.complete` marker stay; the million takes minutes and about 4 GB of small files the first
 // time (the time is printed on stderr). BENCH_SPARSE_MILLION=0 leaves the million out.
 import { spawn } from 'node:child_process';
@@ -21,6 +21,8 @@ const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(REPO, 'bin', 'hookpm.js');
 const GUARD = join(REPO, 'registry-fixtures', 'plugins', 'guard');
 const RUNS = 5;
+/** Bumped whenever the generated files change for the same format version. */
+const GENERATOR = 2;
 
 const dist = (path) => import(new URL(`../dist/${path}`, import.meta.url).href);
 
@@ -91,10 +93,11 @@ async function generate(dir, count) {
       await writeFile(join(dir, 'plugins', format.pluginDocumentPath(name)), body);
       entries.push(docs.searchEntryOf(name, plugin));
     }
-    const body = `${JSON.stringify({ formatVersion: 1, plugins: entries })}\n`;
     await mkdir(join(dir, 'search'), { recursive: true });
-    await writeFile(join(dir, 'search', `${key}.json`), body);
-    shards.push({ key, path: `${key}.json`, rows: entries.length, hash: docs.hashOf(body) });
+    for (const page of docs.searchPages(key, entries)) {
+      await writeFile(join(dir, 'search', page.path), page.body);
+      shards.push({ key, path: page.path, rows: page.rows, hash: docs.hashOf(page.body) });
+    }
   }
   await writeFile(
     join(dir, 'search', 'index.json'),
@@ -114,7 +117,7 @@ async function generate(dir, count) {
 
 async function registryOf(count) {
   const { SPARSE_FORMAT_VERSION } = await dist('registry/sparse/sparse-format.js');
-  const dir = join(tmpdir(), `hookpm-bench-sparse-v${SPARSE_FORMAT_VERSION}-${count}`);
+  const dir = join(tmpdir(), `hookpm-bench-sparse-v${SPARSE_FORMAT_VERSION}.${GENERATOR}-${count}`);
   if (existsSync(join(dir, '.complete'))) return dir;
   await rm(dir, { recursive: true, force: true });
   const start = performance.now();

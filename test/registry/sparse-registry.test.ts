@@ -152,6 +152,45 @@ describe('sparse layout: registry build (N9)', () => {
   });
 });
 
+describe('sparse layout: search pages (N8)', () => {
+  it('N8: a crowded prefix is split into pages of bounded size, and search reads every page', async () => {
+    const { sparseDocuments, SEARCH_PAGE_BYTES } =
+      await import('../../src/registry/sparse/sparse-documents.js');
+    const { generatedPlugin } = await import('../helpers/sparse-registry.js');
+    const plugins: Record<string, ReturnType<typeof generatedPlugin>['plugin']> = {};
+    for (let i = 0; i < 3_000; i += 1) {
+      const { plugin } = generatedPlugin(i);
+      plugins[`claude-${String(i).padStart(4, '0')}`] = {
+        ...plugin,
+        description: `${'a long description '.repeat(20)}${i}`,
+      };
+    }
+    const files = sparseDocuments({ formatVersion: 1, name: 'crowd', plugins });
+    const manifest = JSON.parse(files.get('search/index.json') ?? '') as {
+      shards: Array<{ key: string; path: string; rows: number }>;
+    };
+    expect(manifest.shards.length).toBeGreaterThan(2);
+    expect(manifest.shards.every((p) => p.key === 'cl')).toBe(true);
+    expect(manifest.shards.slice(0, 2).map((p) => p.path)).toEqual(['cl.json', 'cl-2.json']);
+    expect(manifest.shards.reduce((n, p) => n + p.rows, 0)).toBe(3_000);
+    for (const page of manifest.shards)
+      expect((files.get(`search/${page.path}`) ?? '').length).toBeLessThan(
+        SEARCH_PAGE_BYTES + 1024,
+      );
+
+    const dir = join(root, 'crowd');
+    const { mkdir } = await import('node:fs/promises');
+    for (const [path, body] of files) {
+      await mkdir(join(dir, path, '..'), { recursive: true });
+      await writeFile(join(dir, path), body);
+    }
+    const { server } = await serve(dir);
+    await addRegistry(ctx, { name: 'crowd', location: `${server.url}registry.json`, cwd: root });
+    const found = await searchPlugins(ctx, { query: 'claude' });
+    expect(found.results.length).toBe(3_000);
+  });
+});
+
 describe('sparse layout: registry serve (N10)', () => {
   it('N10: serve answers gzip to a client that accepts it, 304 for its ETag, and keeps an ETag while size, mtime and inode stay (no re-hash)', async () => {
     const dir = join(root, 'reg');

@@ -3,7 +3,7 @@
  * may be deleted at any time without loss). Each fetched document is two files: `<path>` holds its
  * bytes as served (decoded), `<path>.meta` where they came from and how to revalidate them, so a
  * 304 rewrites only the small `.meta` file. A search shard is kept as its summary rows
- * (`search/<key>.rows`, with the hash the manifest gave it), so a search reads no JSON documents.
+ * (`search/<page>.rows`, with the hash the manifest gave it), so a search reads no JSON documents.
  * Only documents that passed their parser are written here, by hookpm alone; a file that fails the
  * envelope check counts as absent.
  */
@@ -86,13 +86,18 @@ export async function writeMeta(dir: string, path: string, meta: DocumentMeta): 
   await writeFileDurable(file, `${JSON.stringify({ v: META_VERSION, url, etag, fetchedAt })}\n`);
 }
 
-/** A search shard's rows, if cached under this hash. */
+/** The cache file name of a search page: its manifest path, `/` as `+` (never in a path, N8). */
+function rowsFile(dir: string, path: string): string {
+  return join(dir, 'search', `${path.replaceAll('/', '+')}.rows`);
+}
+
+/** A search page's rows, if cached under this hash. */
 export async function readCachedRows(
   dir: string,
-  key: string,
+  path: string,
   hash: string,
 ): Promise<string[] | null> {
-  const text = await readFile(join(dir, 'search', `${key}.rows`), 'utf8').catch(() => null);
+  const text = await readFile(rowsFile(dir, path), 'utf8').catch(() => null);
   const value = text === null ? null : parseOrNull(text);
   if (!isPlainObject(value) || value['hash'] !== hash || !Array.isArray(value['rows'])) return null;
   const rows = value['rows'] as unknown[];
@@ -101,20 +106,21 @@ export async function readCachedRows(
 
 export async function writeCachedRows(
   dir: string,
-  key: string,
+  path: string,
   hash: string,
   rows: readonly string[],
 ): Promise<void> {
   const { writeFileDurable } = await import('../../io/durable-write.js');
   await ensureDir(join(dir, 'search'));
-  await writeFileDurable(join(dir, 'search', `${key}.rows`), JSON.stringify({ hash, rows }));
+  await writeFileDurable(rowsFile(dir, path), JSON.stringify({ hash, rows }));
 }
 
-/** Removes cached shards whose keys the manifest no longer lists. */
-export async function pruneCachedRows(dir: string, keep: ReadonlySet<string>): Promise<void> {
+/** Removes cached search pages whose paths the manifest no longer lists. */
+export async function pruneCachedRows(dir: string, keep: readonly string[]): Promise<void> {
+  const kept = new Set(keep.map((path) => rowsFile(dir, path)));
   const names = await readdir(join(dir, 'search')).catch(() => [] as string[]);
   for (const name of names)
-    if (name.endsWith('.rows') && !keep.has(name.slice(0, -'.rows'.length)))
+    if (name.endsWith('.rows') && !kept.has(join(dir, 'search', name)))
       await unlink(join(dir, 'search', name)).catch(() => undefined);
 }
 

@@ -171,7 +171,7 @@ export async function loadSparseSummary(
     manifest.shards.map((s, i) => ({ ...s, i })),
     8,
     async (shard) => {
-      const cached = await readCachedRows(dir, shard.key, shard.hash);
+      const cached = await readCachedRows(dir, shard.path, shard.hash);
       if (cached !== null || opts.cacheOnly) {
         parts[shard.i] = cached ?? [];
         return;
@@ -184,12 +184,15 @@ export async function loadSparseSummary(
       const rows = parsed.plugins.map(writeRow);
       const { hashOf } = await import('./sparse-documents.js');
       // A shard rebuilt since the manifest was read is kept under its own hash: asked again later.
-      await writeCachedRows(dir, shard.key, hashOf(result.body), rows);
+      await writeCachedRows(dir, shard.path, hashOf(result.body), rows);
       parts[shard.i] = rows;
       origin = 'network';
     },
   );
-  await pruneCachedRows(dir, new Set(manifest.shards.map((s) => s.key)));
+  await pruneCachedRows(
+    dir,
+    manifest.shards.map((s) => s.path),
+  );
   return { summary: parts.flat(), origin };
 }
 

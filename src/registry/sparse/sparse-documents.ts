@@ -41,11 +41,10 @@ export function sparseDocuments(index: RegistryIndex): Map<string, string> {
   }
   const manifest: SearchManifest = { formatVersion: SPARSE_FORMAT_VERSION, shards: [] };
   for (const key of [...shards.keys()].sort()) {
-    const plugins = shards.get(key) ?? [];
-    const body = text({ formatVersion: SPARSE_FORMAT_VERSION, plugins });
-    const path = searchShardPath(key);
-    files.set(`${SEARCH_DIR}${path}`, body);
-    manifest.shards.push({ key, path, rows: plugins.length, hash: hashOf(body) });
+    for (const page of searchPages(key, shards.get(key) ?? [])) {
+      files.set(`${SEARCH_DIR}${page.path}`, page.body);
+      manifest.shards.push({ key, path: page.path, rows: page.rows, hash: hashOf(page.body) });
+    }
   }
   files.set(`${SEARCH_DIR}${SEARCH_MANIFEST}`, text(manifest));
   const root: SparseRoot = {
@@ -59,6 +58,40 @@ export function sparseDocuments(index: RegistryIndex): Map<string, string> {
   };
   files.set(ROOT_FILE, text(root));
   return files;
+}
+
+/** A search page holds entries up to about this many bytes (one larger entry gets a page alone). */
+export const SEARCH_PAGE_BYTES = 512 * 1024;
+
+/**
+ * The pages of one search shard (N8): its entries in name order, a new page whenever the next
+ * entry would take the page past SEARCH_PAGE_BYTES, so a shard of a crowded prefix (a million
+ * `claude-*` plugins) stays within the per-document cap. The first page is `<key>.json`, the
+ * next `<key>-2.json`, and so on.
+ */
+export function searchPages(
+  key: string,
+  entries: readonly SearchEntry[],
+): Array<{ path: string; body: string; rows: number }> {
+  const pages: Array<{ path: string; body: string; rows: number }> = [];
+  let current: string[] = [];
+  let size = 0;
+  const flush = (): void => {
+    const n = pages.length + 1;
+    const path = n === 1 ? searchShardPath(key) : searchShardPath(`${key}-${n}`);
+    const body = `{"formatVersion":${SPARSE_FORMAT_VERSION},"plugins":[${current.join(',')}]}\n`;
+    pages.push({ path, body, rows: current.length });
+    current = [];
+    size = 0;
+  };
+  for (const entry of entries) {
+    const json = JSON.stringify(entry);
+    if (current.length > 0 && size + json.length > SEARCH_PAGE_BYTES) flush();
+    current.push(json);
+    size += json.length + 1;
+  }
+  if (current.length > 0) flush();
+  return pages;
 }
 
 /** `sha256-<base64url>` of a text's UTF-8 bytes: a search shard's hash in the manifest. */
