@@ -192,6 +192,17 @@ describe('sparse layout: search pages (N8)', () => {
 });
 
 describe('sparse layout: registry serve (N10)', () => {
+  it('N10, N11: a monolithic index.json from `registry serve` also travels gzip-compressed and is decoded', async () => {
+    const out = join(root, 'mono');
+    await buildRegistry({ pluginsDir: PLUGINS, outDir: out, name: 'mono', sparse: false });
+    const { server, log } = await serve(out);
+    const added = await addRegistry(ctx, { name: 'mono', location: server.url, cwd: root });
+    expect(added.plugins).toBe(6);
+    const size = (await stat(join(out, 'index.json'))).size;
+    expect(log.map((r) => r.path)).toEqual(['/index.json']);
+    expect(log[0]?.bytes).toBeLessThan(size / 2);
+  });
+
   it('N10: serve answers gzip to a client that accepts it, 304 for its ETag, and keeps an ETag while size, mtime and inode stay (no re-hash)', async () => {
     const dir = join(root, 'reg');
     await writeSparseRegistry(dir, 50, GUARD);
