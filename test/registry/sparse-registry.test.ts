@@ -272,6 +272,12 @@ describe('sparse layout: the client (N11)', () => {
     expect(py.log().length).toBe(4 + searched.length);
     const info = await describePlugin(ctx, 'guard@big');
     expect(info).toMatchObject({ name: 'guard', registry: 'big' });
+    const { checkRegistries } = await import('../../src/ops/doctor/registries.js');
+    const checks = await checkRegistries(ctx.paths, await readState(ctx.paths), {
+      online: false,
+      defaults: {},
+    });
+    expect(checks).toEqual([expect.objectContaining({ name: 'registry:big', status: 'ok' })]);
   });
 
   it('N11: a base URL without index.json is read through its registry.json, and stored as that root', async () => {
