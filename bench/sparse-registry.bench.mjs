@@ -1,7 +1,7 @@
 // Sparse registry benchmark (docs/reference/rules/registry.md N12), on the built code (bin/, dist/):
 // `hookpm registry add scale <url>/registry.json` then `hookpm install guard@scale --yes`, each in a
 // fresh store, from generated sparse registries of 1,000, 20,000 and 1,000,000 plugins served by
-// `registry serve` on 127.0.0.1 (in this process). Medians of interleaved runs; the yardstick of
+// `registry serve` on 127.0.0.1 (in this process). Medians of 9 interleaved runs; the yardstick of
 // each size is the 1,000-plugin registry of the same round. Targets: time at most 1.2x, bytes on
 // the wire (gzip as served) at most 1.5x, requests equal.
 //
@@ -20,7 +20,7 @@ import { median } from './measure.mjs';
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(REPO, 'bin', 'hookpm.js');
 const GUARD = join(REPO, 'registry-fixtures', 'plugins', 'guard');
-const RUNS = 5;
+const RUNS = 9;
 /** Bumped whenever the generated files change for the same format version. */
 const GENERATOR = 2;
 
@@ -188,7 +188,7 @@ export default async function bench() {
       const bytes = (o.bytes / base.bytes).toFixed(2);
       const same = o.requests === base.requests ? 'same requests' : 'OTHER REQUESTS';
       return {
-        name: `sparse registry add+install, ${o.count} plugins (bytes ${bytes}x, ${same})`,
+        name: `sparse registry add+install, ${o.count} plugins (${o.bytes} B vs ${base.bytes} B: ${bytes}x, ${same})`,
         valueMs: o.requests === base.requests && o.bytes <= 1.5 * base.bytes ? o.ms : Infinity,
         yardstick: { name: `${base.count} plugins`, valueMs: base.ms },
         targetMs: 1.2 * base.ms,
