@@ -20,6 +20,8 @@ export function fixtureOptions(outDir = here) {
     description:
       'Example hook plugins that ship with hookpm: guards, formatting, context, audit and notifications.',
     publishedAt: '2026-11-01T00:00:00Z',
+    // Six plugins: the monolithic index.json is the whole registry; no sparse layout beside it.
+    sparse: false,
   };
 }
 

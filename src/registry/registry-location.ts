@@ -10,7 +10,10 @@ import { HookpmError, isHookpmError } from '../errors.js';
 import { checkUrl, redactUrl } from './http/url-policy.js';
 
 export type LocationGuess =
-  /** An `https:` or loopback `http:` base URL, ending in `/`; its index is `<base>index.json`. */
+  /**
+   * An `https:` or loopback `http:` base URL, ending in `/`; its index is `<base>index.json`. Or
+   * the URL of a sparse layout's root document, ending in `/registry.json` (registry.md N6).
+   */
   | { kind: 'index'; location: string }
   /** A local directory (absolute path), or a file in one; `fileUrl` when it was given as `file:`. */
   | { kind: 'local'; path: string; fileUrl: boolean }
@@ -50,6 +53,7 @@ export function classifyLocation(location: string, cwd: string): LocationGuess {
   if (/\.git\/?$/.test(url.pathname)) return { kind: 'marketplace', location: url.href };
   if (/(^|\/)marketplace\.json$/.test(url.pathname))
     return { kind: 'marketplace', location: url.href };
+  if (/(^|\/)registry\.json$/.test(url.pathname)) return { kind: 'index', location: url.href };
   if (/(^|\/)index\.json$/.test(url.pathname))
     url.pathname = url.pathname.replace(/index\.json$/, '');
   if (!url.pathname.endsWith('/')) url.pathname = `${url.pathname}/`;
@@ -61,11 +65,17 @@ export function classifyLocation(location: string, cwd: string): LocationGuess {
  * or an absolute directory path.
  */
 export function indexUrlOf(location: string): string {
+  if (isSparseRootUrl(location)) return new URL('index.json', location).href;
   if (SCHEME.test(location) && !isAbsolute(location)) {
     const base = location.endsWith('/') ? location : `${location}/`;
     return new URL('index.json', base).href;
   }
   return pathToFileURL(resolve(location, 'index.json')).href;
+}
+
+/** A stored location naming a sparse layout's root document (registry.md N6): an URL ending in `/registry.json`. */
+export function isSparseRootUrl(location: string): boolean {
+  return SCHEME.test(location) && !isAbsolute(location) && /\/registry\.json$/.test(location);
 }
 
 /** docs/reference/rules/registry.md#registry-kinds: a tarball location of an index entry resolves against the index URL. */

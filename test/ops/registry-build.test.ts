@@ -73,6 +73,12 @@ describe('buildRegistry (cli.md registry build)', () => {
     expect([...one.keys()].sort()).toEqual([
       'index.html',
       'index.json',
+      'plugins/al/alpha.json',
+      'plugins/be/beta.json',
+      'registry.json',
+      'search/al.json',
+      'search/be.json',
+      'search/index.json',
       'tarballs/alpha-1.0.0.tgz',
       'tarballs/beta-0.3.1.tgz',
     ]);
@@ -172,7 +178,14 @@ describe('buildRegistry (cli.md registry build)', () => {
     expect(error.code).toBe<ErrorCode>('E_MANIFEST_INVALID');
     expect(error.message).toContain('broken');
     expect(await tree(join(base, 'out'))).toEqual(before);
-    expect(await readdir(join(base, 'out'))).toEqual(['index.html', 'index.json', 'tarballs']);
+    expect((await readdir(join(base, 'out'))).sort()).toEqual([
+      'index.html',
+      'index.json',
+      'plugins',
+      'registry.json',
+      'search',
+      'tarballs',
+    ]);
   });
 
   it('I1: the same name and version from two source directories is refused', async () => {

@@ -16,7 +16,7 @@ export function register(program: Command): void {
   registry
     .command('build <plugins-dir>')
     .description(
-      'build a static registry: index.json, tarballs/ and index.html, a marketplace page',
+      'build a static registry: registry.json and plugins/ (sparse), index.json, tarballs/ and index.html',
     )
     .requiredOption('--out <dir>', 'the registry directory to write')
     .option('--name <name>', 'the registry name (default: the name of the --out directory)')
@@ -40,7 +40,7 @@ export function register(program: Command): void {
     .option('-q, --quiet', 'do not log each request on stderr')
     .addHelpText(
       'after',
-      '\nExample:\n  $ hookpm registry serve ./public --port 8080\n  $ hookpm registry add local-dev http://127.0.0.1:8080/\n',
+      '\nExample:\n  $ hookpm registry serve ./public --port 8080\n  $ hookpm registry add local-dev http://127.0.0.1:8080/registry.json\n',
     )
     .action(async (dir: string, options: ServeFlags, command: Command) =>
       serve(dir, options, command),
@@ -90,6 +90,10 @@ async function build(pluginsDir: string, flags: BuildFlags, command: Command): P
   printLine(
     `open ${escapeControl(resolve(result.outDir, 'index.html'))} or run: hookpm registry serve ${escapeControl(result.outDir)}`,
   );
+  if (result.sparse !== null)
+    printLine(
+      `sparse layout: ${result.sparse.written.length} file(s) written, ${result.sparse.unchanged} unchanged, ${result.sparse.removed.length} removed; users add it as: hookpm registry add ${result.name} <url>/registry.json`,
+    );
 }
 
 interface ServeFlags {

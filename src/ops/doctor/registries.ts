@@ -10,7 +10,7 @@ import {
 import { INDEX_MAX_BYTES } from '../../registry/http/fetch-options.js';
 import { parseIndex } from '../../registry/indexes/index-schema.js';
 import type { LoadIndexOptions } from '../../registry/indexes/load-index.js';
-import { indexUrlOf, showLocation } from '../../registry/registry-location.js';
+import { indexUrlOf, isSparseRootUrl, showLocation } from '../../registry/registry-location.js';
 import { indexCacheDir } from '../../store/paths.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import type { RegistryRecord, State } from '../../store/state/state-schema.js';
@@ -56,6 +56,13 @@ async function checkRegistry(
       `npm registry: package documents are fetched when needed; there is no index to check`,
     );
   if (entry.record.kind === 'marketplace') return checkMarketplace(paths, entry, name, where);
+  if (isSparseRootUrl(entry.record.location))
+    return (await import('./sparse-registry-check.js')).checkSparseRegistry(
+      paths,
+      entry,
+      name,
+      where,
+    );
   const url = entry.record.kind === 'index' ? indexUrlOf(entry.record.location) : null;
   if (url !== null && url.startsWith('file:')) {
     const read = await fetchIndex(url, opts);

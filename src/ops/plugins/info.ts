@@ -46,7 +46,10 @@ export async function describePlugin(
     );
   }
   const loaded = inScope(
-    await loadCatalogs(ctx, registry === undefined ? {} : { only: (n) => n === registry }),
+    await loadCatalogs(ctx, {
+      plugins: [name],
+      ...(registry === undefined ? {} : { only: (n: string) => n === registry }),
+    }),
     scope,
   );
   const named = loaded.entries.find((e) => e.name === registry);

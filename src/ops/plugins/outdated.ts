@@ -81,6 +81,7 @@ export async function listOutdated(
   const loaded = await loadCatalogs(scoped, {
     refresh: true,
     only: (name) => registries.has(name),
+    plugins: installed.flatMap((p) => splitPluginId(p.id)?.name ?? []),
   });
   const notes = loaded.warnings.map((w) => `${w.registry}: ${w.message}`);
   const plugins: OutdatedEntry[] = [];

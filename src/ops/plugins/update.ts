@@ -88,7 +88,11 @@ export async function updatePlugins(
   const loaded =
     needed.size === 0
       ? null
-      : await loadCatalogs(ctx, { only: (n) => needed.has(n), refresh: true });
+      : await loadCatalogs(ctx, {
+          only: (n) => needed.has(n),
+          refresh: true,
+          plugins: fromIndex.map((r) => r.name),
+        });
   const notes =
     loaded !== null && loaded.cacheOnly.length > 0 ? [cachedIndexesNote(loaded.cacheOnly)] : [];
   const sources: InstallSource[] = [];

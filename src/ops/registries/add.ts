@@ -1,11 +1,16 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { HookpmError } from '../../errors.js';
+import { HookpmError, isHookpmError } from '../../errors.js';
 import { gitRepositoryKind } from '../../registry/git/git-fetch.js';
 import { readLocationKind } from '../../registry/read-location-kind.js';
 import { checkRegistryName } from '../../registry/registry-name.js';
-import { classifyLocation, indexUrlOf, showLocation } from '../../registry/registry-location.js';
+import {
+  classifyLocation,
+  indexUrlOf,
+  isSparseRootUrl,
+  showLocation,
+} from '../../registry/registry-location.js';
 import { assertStoreWritable } from '../../store/check-writable.js';
 import { readState, updateState } from '../../store/state/state.js';
 import type { RegistryRecord, State } from '../../store/state/state-schema.js';
@@ -58,9 +63,7 @@ export async function addRegistry(
       `cannot add the registry ${name}, whose index must be fetched from ${showLocation(record.location)}`,
       { registry: name },
     );
-  const catalog = await loadCatalogSummary({ name, record, builtin: false }, ctx, {
-    refresh: true,
-  });
+  const catalog = await loadAdded(name, record, ctx);
   await updateState(
     ctx.paths,
     (draft) => {
@@ -71,7 +74,46 @@ export async function addRegistry(
   );
   const location = showLocation(record.location);
   const warnings = (catalog.excluded ?? []).map((entry) => entry.message);
-  return { name, kind: record.kind, location, plugins: catalog.summary.length, warnings };
+  return {
+    name,
+    kind: record.kind,
+    location,
+    plugins: catalog.pluginCount ?? catalog.summary.length,
+    warnings,
+  };
+}
+
+/**
+ * The catalog of the registry being added (refreshed). registry.md N6: a base URL whose
+ * `index.json` is missing (404) or over the index cap is asked for a sparse root document
+ * (`registry.json`) instead; when it has one, the record stores that root's URL.
+ */
+async function loadAdded(
+  name: string,
+  record: RegistryRecord,
+  ctx: OperationContext,
+): ReturnType<typeof loadCatalogSummary> {
+  const opts = { refresh: true, countOnly: true };
+  try {
+    return await loadCatalogSummary({ name, record, builtin: false }, ctx, opts);
+  } catch (error) {
+    const fallback = record.kind === 'index' && !isSparseRootUrl(record.location);
+    const url = indexUrlOf(record.location);
+    if (!fallback || url.startsWith('file:')) throw error;
+    if (!isHookpmError(error, 'E_NOT_FOUND') && !isHookpmError(error, 'E_REGISTRY_TOO_LARGE'))
+      throw error;
+    const root = new URL('registry.json', url).href;
+    const sparse = { ...record, location: root };
+    const catalog = await loadCatalogSummary(
+      { name, record: sparse, builtin: false },
+      ctx,
+      opts,
+    ).catch(() => {
+      throw error;
+    });
+    record.location = root;
+    return catalog;
+  }
 }
 
 function checkFree(state: State, name: string, ctx: OperationContext): void {

@@ -14,6 +14,7 @@ import {
 import { renderMarketplacePage } from '../../registry/marketplace/marketplace-page.js';
 import { packPlugin, type PackResult } from '../../publish/pack.js';
 import { errnoCode } from '../../io/fs-error.js';
+import { writeSparseLayout, type SparseWriteResult } from './write-sparse.js';
 
 export interface BuildRegistryOptions {
   /** Every subdirectory (not starting with `.`) is one plugin's source at one version. */
@@ -29,6 +30,8 @@ export interface BuildRegistryOptions {
   historyDir?: string;
   /** Every version's `publishedAt` (ISO 8601); left out of the index when not given. */
   publishedAt?: string;
+  /** Write the sparse layout (registry.md N9) beside `index.json`; default true. */
+  sparse?: boolean;
 }
 
 export interface BuildRegistryResult {
@@ -39,6 +42,8 @@ export interface BuildRegistryResult {
   tarballs: string[];
   /** Stale `.tgz` files removed from `<outDir>/tarballs/`. */
   removed: string[];
+  /** What the sparse layout's incremental write did; null with `sparse: false`. */
+  sparse: SparseWriteResult | null;
 }
 
 const TARBALLS = 'tarballs';
@@ -46,7 +51,8 @@ const TARBALLS = 'tarballs';
 /**
  * `hookpm registry build` (cli.md): packs every plugin source (into a scratch directory, so a
  * refused plugin leaves the registry as it was), moves the tarballs into `<outDir>/tarballs/`, then
- * writes `index.html` (the marketplace page) and last `index.json` (formatVersion 1, plugins and
+ * writes `index.html` (the marketplace page), the sparse layout (N9, incrementally; unless
+ * `sparse: false`) and last `index.json`, kept for clients without the sparse layout (formatVersion 1, plugins and
  * versions sorted, `distTags.latest` the newest non-prerelease version), so a reader never sees an
  * index naming a missing tarball. The output depends only on the sources and the options: building
  * twice gives byte-identical files. The index is checked with parseIndex before it is written.
@@ -89,8 +95,9 @@ export async function buildRegistry(opts: BuildRegistryOptions): Promise<BuildRe
     const removed = await removeStale(tarballDir, new Set(packed.map((p) => basename(p.file))));
     const html = renderMarketplacePage({ index: checked, registry: name, surfaces, about });
     await writeFileDurable(join(outDir, 'index.html'), html);
+    const sparse = opts.sparse === false ? null : await writeSparseLayout(outDir, checked);
     await writeFileDurable(join(outDir, 'index.json'), `${JSON.stringify(index, null, 2)}\n`);
-    return { name, outDir, index: checked, tarballs, removed };
+    return { name, outDir, index: checked, tarballs, removed, sparse };
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }

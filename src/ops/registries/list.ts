@@ -73,10 +73,10 @@ async function statusOf(
     builtin: entry.builtin,
   };
   try {
-    const catalog = await loadCatalogSummary(entry, ctx, { refresh });
+    const catalog = await loadCatalogSummary(entry, ctx, { refresh, countOnly: true });
     return {
       ...base,
-      plugins: catalog.summary.length,
+      plugins: catalog.pluginCount ?? catalog.summary.length,
       origin: catalog.origin,
       fetchedAt: catalog.fetchedAt,
       cacheOnly: catalog.cacheOnly,

@@ -1,6 +1,7 @@
 import { HookpmError } from '../../errors.js';
 import { suggestIn } from '../../text/did-you-mean.js';
 import { removeCachedIndex } from '../../registry/indexes/cache-index.js';
+import { removeSparseCache } from '../../registry/sparse/cache-sparse.js';
 import { indexCacheDir } from '../../store/paths.js';
 import { updateState } from '../../store/state/state.js';
 import { builtinRegistries } from '../steps/catalogs/defaults.js';
@@ -53,5 +54,6 @@ export async function removeRegistry(
     lockOptions(ctx),
   );
   await removeCachedIndex(indexCacheDir(ctx.paths), name);
+  await removeSparseCache(indexCacheDir(ctx.paths), name);
   return { name, installed };
 }

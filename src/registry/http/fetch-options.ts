@@ -14,6 +14,8 @@ export interface FetchOptions {
   headersTimeoutMs?: number;
   /** N4: sent as If-None-Match; a 304 answer is returned as `{ status: 304 }` (file: URLs ignore it). */
   etag?: string;
+  /** Send `accept-encoding: gzip` and decode a gzip answer; caps apply to the decoded bytes. */
+  acceptGzip?: boolean;
   /** Retries after a 5xx, a 429, a dropped connection or a truncated body (default 2). */
   retries?: number;
   retryBaseDelayMs?: number;

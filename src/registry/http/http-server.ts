@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, sep } from 'node:path';
 import { HookpmError } from '../../errors.js';
+import type { ServedFiles } from './http-served-files.js';
 
 export interface ServeOptions {
   /** 0 (the default) picks a free port. */
@@ -45,17 +45,21 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
  * `hookpm registry serve` (cli.md): serves the files of the registry directory `dir` over HTTP on
  * 127.0.0.1 only. GET and HEAD; `/` is `index.html`; content types by extension (JSON, HTML,
  * gzip, else application/octet-stream) with `nosniff`; a strong ETag from the SHA-256 of the
- * content and 304 for a matching If-None-Match (registry.md N4); `Cache-Control: no-cache` so
- * clients revalidate. Any path with a `.` or `..` segment (raw or percent-encoded), an empty
+ * content, kept while the file's size, mtime and inode stay (N10: an unchanged file is not hashed
+ * again), and 304 for a matching If-None-Match (registry.md N4); JSON and text gzip-compressed
+ * for a client that accepts it (another ETag for that representation, `Vary: Accept-Encoding`);
+ * `Cache-Control: no-cache` so clients revalidate. Any path with a `.` or `..` segment (raw or percent-encoded), an empty
  * segment, a backslash or NUL, or that resolves (after symlinks) outside `dir`, is 404, as is a
  * directory. `onRequest` sees every request once its response is sent (a request log). Throws
  * E_NOT_FOUND when `dir` is not a directory, E_IO when the port is taken.
  */
 export async function serveRegistry(dir: string, opts: ServeOptions = {}): Promise<RegistryServer> {
   const root = await realRoot(dir);
+  const { createServedFiles } = await import('./http-served-files.js');
+  const files = createServedFiles();
   const server = createServer((req, res) => {
     if (opts.onRequest !== undefined) watch(req, res, opts.onRequest);
-    handle(root, req, res).catch(() => send(res, 500, 'internal error\n'));
+    handle(root, files, req, res).catch(() => send(res, 500, 'internal error\n'));
   });
   await new Promise<void>((resolvePromise, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
@@ -125,7 +129,12 @@ async function realRoot(dir: string): Promise<string> {
   );
 }
 
-async function handle(root: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(
+  root: string,
+  files: ServedFiles,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.setHeader('Allow', 'GET, HEAD');
     return send(res, 405, 'method not allowed\n');
@@ -133,23 +142,39 @@ async function handle(root: string, req: IncomingMessage, res: ServerResponse): 
   const segments = pathSegments(req.url ?? '');
   const file = segments === null ? null : await locate(root, segments);
   if (file === null) return send(res, 404, 'not found\n');
-  const body = await readFile(file);
-  const etag = `"${createHash('sha256').update(body).digest('base64url')}"`;
-  res.setHeader('ETag', etag);
+  const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+  const gzip = COMPRESSIBLE.test(type) && acceptsGzip(req.headers['accept-encoding']);
+  const served = await files.get(file, gzip, (etag) =>
+    matchesEtag(req.headers['if-none-match'], etag),
+  );
+  res.setHeader('ETag', served.etag);
   res.setHeader('Cache-Control', 'no-cache');
   res.setHeader('X-Content-Type-Options', 'nosniff');
-  if (matchesEtag(req.headers['if-none-match'], etag)) {
+  if (COMPRESSIBLE.test(type)) res.setHeader('Vary', 'Accept-Encoding');
+  if (served.body === null) {
     res.writeHead(304);
     res.end();
     return;
   }
-  res.setHeader(
-    'Content-Type',
-    CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
-  );
+  res.setHeader('Content-Type', type);
+  if (served.encoding === 'gzip') res.setHeader('Content-Encoding', 'gzip');
+  const body = served.body;
   res.setHeader('Content-Length', String(body.length));
   res.writeHead(200);
   res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+const COMPRESSIBLE = /^(application\/json|text\/)/;
+
+/** Accept-Encoding names gzip with a q-value above 0. */
+function acceptsGzip(header: string | undefined): boolean {
+  if (header === undefined) return false;
+  return header.split(',').some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(';');
+    if (coding !== 'gzip' && coding !== 'x-gzip') return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
 }
 
 /**

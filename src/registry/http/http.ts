@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createGunzip } from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import { HookpmError, isHookpmError } from '../../errors.js';
 import { bufferSink, readBody, tooLarge, TruncatedBodyError, wrongSize } from './body-reader.js';
@@ -182,8 +183,12 @@ async function attemptOnce<T>(url: URL, ctx: Context<T>): Promise<Step<T>> {
     throw networkError(shown, `unexpected HTTP ${status}`, status);
   }
   const lengthHeader = headerValue(res.headers, 'content-length');
-  const expectedLength =
+  const encoding = (headerValue(res.headers, 'content-encoding') ?? 'identity').toLowerCase();
+  const gzip = ctx.opts.acceptGzip === true && (encoding === 'gzip' || encoding === 'x-gzip');
+  // A gzip body's Content-Length counts encoded bytes: the caps apply to the decoded ones.
+  const declaredLength =
     lengthHeader !== undefined && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : null;
+  const expectedLength = gzip ? null : declaredLength;
   if (expectedLength !== null && expectedLength > ctx.opts.maxBytes) {
     discard(res.body);
     throw tooLarge(shown, ctx.opts.maxBytes, expectedLength);
@@ -201,7 +206,9 @@ async function attemptOnce<T>(url: URL, ctx: Context<T>): Promise<Step<T>> {
     declaredSize,
     onProgress: ctx.opts.onProgress,
   };
-  const value = await readBody(res.body, ctx.makeSink(), limits);
+  const body = gzip ? res.body.pipe(createGunzip()) : res.body;
+  if (gzip) res.body.on('error', (error) => body.destroy(error));
+  const value = await readBody(body, ctx.makeSink(), limits);
   return {
     kind: 'done',
     outcome: { status: 200, value, etag: headerValue(res.headers, 'etag') ?? null },

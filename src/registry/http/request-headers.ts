@@ -4,13 +4,15 @@ export interface HeaderOptions {
   headers?: Readonly<Record<string, string>>;
   /** N4: sent as If-None-Match. */
   etag?: string;
+  /** Ask for a gzip body (registry documents); tarballs are gzip already and are asked identity. */
+  acceptGzip?: boolean;
 }
 
 /** Credentials in the URL travel as an Authorization header, never in the request line or output (N5). */
 export function requestHeaders(url: URL, opts: HeaderOptions): Record<string, string> {
   const headers: Record<string, string> = {
     'user-agent': 'hookpm',
-    'accept-encoding': 'identity',
+    'accept-encoding': opts.acceptGzip === true ? 'gzip' : 'identity',
     ...opts.headers,
   };
   if (url.username !== '' || url.password !== '') {

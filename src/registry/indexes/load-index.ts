@@ -168,6 +168,7 @@ async function fetchIndex(
     ...opts.fetch,
     purpose: 'index',
     maxBytes: INDEX_MAX_BYTES,
+    acceptGzip: true,
     ...(etag !== null ? { etag } : {}),
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
   });

@@ -19,6 +19,8 @@ export interface CatalogSummary {
   stale: { code: string; message: string } | null;
   /** A marketplace's entries left out of its catalog, each naming the entry and why. */
   excluded?: ExcludedEntry[];
+  /** How many plugins the registry lists, when `summary` does not hold them all (a sparse registry). */
+  pluginCount?: number;
 }
 
 /** A registry's plugins in the index format, whatever its kind (for info and install). */
@@ -29,4 +31,8 @@ export interface Catalog extends CatalogSummary {
 export interface CatalogOptions {
   /** Re-read or revalidate now whatever the cached copy (registry add, registry update). */
   refresh: boolean;
+  /** The plugins looked up: a sparse registry fetches only their documents (registry.md N11). */
+  plugins?: readonly string[];
+  /** Only the number of plugins is needed: a sparse registry reads its root document only. */
+  countOnly?: boolean;
 }

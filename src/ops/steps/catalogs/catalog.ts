@@ -32,12 +32,28 @@ const LOADERS: Readonly<Record<RegistryKind, KindLoader>> = {
   index: {
     full: (entry, ctx, opts) =>
       withBuiltinHint(entry, async () => {
-        const loaded = await loadIndex(source(entry), indexOptions(entry, ctx, opts));
+        const load = indexOptions(entry, ctx, opts);
+        const { loadSparseRoot } = await import('../../../registry/sparse/load-sparse.js');
+        const sparse = await loadSparseRoot(source(entry), load);
+        if (sparse !== null) {
+          const { sparseCatalog } = await import('./sparse-catalog.js');
+          const loaded = await sparseCatalog(entry, sparse, load, opts);
+          return { ...loaded, ...cachedBy(ctx, loaded) };
+        }
+        const loaded = await loadIndex(source(entry), load);
         return { registry: entry.name, kind: 'index', ...loaded, ...cachedBy(ctx, loaded) };
       }),
     summary: (entry, ctx, opts) =>
       withBuiltinHint(entry, async () => {
-        const loaded = await loadIndexSummary(source(entry), indexOptions(entry, ctx, opts));
+        const load = indexOptions(entry, ctx, opts);
+        const { loadSparseRoot } = await import('../../../registry/sparse/load-sparse.js');
+        const sparse = await loadSparseRoot(source(entry), load);
+        if (sparse !== null) {
+          const { sparseSummary } = await import('./sparse-catalog.js');
+          const loaded = await sparseSummary(entry, sparse, load, opts);
+          return { ...loaded, ...cachedBy(ctx, loaded) };
+        }
+        const loaded = await loadIndexSummary(source(entry), load);
         return { registry: entry.name, kind: 'index', ...loaded, ...cachedBy(ctx, loaded) };
       }),
   },
@@ -64,6 +80,7 @@ function cachedBy(
   ctx: OperationContext,
   loaded: { url: string; origin: string },
 ): Pick<CatalogSummary, 'indexUrl' | 'cacheOnly'> {
+  // A sparse registry's `url` is its root document: tarball locations resolve against it too.
   const network = !loaded.url.startsWith('file:');
   const cacheOnly = !networkAllowed(ctx) && network && loaded.origin === 'cache';
   return { indexUrl: loaded.url, cacheOnly };

@@ -3,7 +3,7 @@ import { readStateFast } from '../../../store/state/read-state-fast.js';
 import type { State } from '../../../store/state/state-schema.js';
 import { effectiveRegistries, type RegistryEntry } from './defaults.js';
 import { loadCatalog, loadCatalogSummary } from './catalog.js';
-import type { Catalog, CatalogSummary } from './catalog-types.js';
+import type { Catalog, CatalogOptions, CatalogSummary } from './catalog-types.js';
 import type { OperationContext } from '../context/operation-context.js';
 import { networkAllowed } from '../context/network.js';
 
@@ -29,6 +29,8 @@ export interface LoadCatalogsOptions {
   only?: (name: string) => boolean;
   /** Revalidate (re-read) every index now (N4); ignored without network, which uses the cache. */
   refresh?: boolean;
+  /** The plugins looked up: a sparse registry fetches only their documents (registry.md N11). */
+  plugins?: readonly string[];
 }
 
 /** The whole indexes of the registries in effect; see loadEach. */
@@ -56,7 +58,7 @@ export function loadSummaries(
 async function loadEach<C extends CatalogSummary>(
   ctx: OperationContext,
   opts: LoadCatalogsOptions,
-  load: (entry: RegistryEntry, ctx: OperationContext, o: { refresh: boolean }) => Promise<C>,
+  load: (entry: RegistryEntry, ctx: OperationContext, o: CatalogOptions) => Promise<C>,
 ): Promise<LoadedCatalogs<C>> {
   const state = await readStateFast(ctx.paths);
   const only = opts.only;
@@ -64,7 +66,10 @@ async function loadEach<C extends CatalogSummary>(
     (e) => only === undefined || only(e.name),
   );
   const refresh = opts.refresh === true && networkAllowed(ctx);
-  const settled = await Promise.allSettled(entries.map((e) => load(e, ctx, { refresh })));
+  const plugins = opts.plugins === undefined ? {} : { plugins: opts.plugins };
+  const settled = await Promise.allSettled(
+    entries.map((e) => load(e, ctx, { refresh, ...plugins })),
+  );
   const catalogs: C[] = [];
   const warnings: RegistryWarning[] = [];
   settled.forEach((outcome, i) => {

@@ -81,7 +81,9 @@ async function pickAll(
 ): Promise<Map<RegistrySpec, InstallSource>> {
   const named = new Set(specs.map((s) => s.registry));
   const only = named.has(undefined) ? undefined : (name: string) => named.has(name);
-  const load = (refresh: boolean) => loadCatalogs(ctx, { refresh, ...(only ? { only } : {}) });
+  const plugins = specs.map((s) => s.name);
+  const load = (refresh: boolean) =>
+    loadCatalogs(ctx, { refresh, plugins, ...(only ? { only } : {}) });
   let loaded = await load(opts.refresh === true);
   const attempt = (): Map<RegistrySpec, InstallSource> => {
     const notes: string[] = [];

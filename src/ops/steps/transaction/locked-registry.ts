@@ -30,7 +30,8 @@ export async function lockedSources(
 ): Promise<RegistrySource[]> {
   if (locked.length === 0) return [];
   const names = new Set(locked.map(({ id }) => splitPluginId(id)!.registry));
-  let loaded = await loadCatalogs(scope.ctx, { only: (name) => names.has(name) });
+  const plugins = locked.map(({ id }) => splitPluginId(id)!.name);
+  let loaded = await loadCatalogs(scope.ctx, { only: (name) => names.has(name), plugins });
   // An index copy cached before the lock was written may not list its version yet: read it again
   // once, as a spec not found in a cached index is (N4).
   const stale = new Set(
@@ -40,7 +41,11 @@ export async function lockedSources(
       .filter((name) => loaded.catalogs.some((c) => c.registry === name && c.origin === 'cache')),
   );
   if (stale.size > 0 && networkAllowed(scope.ctx)) {
-    const again = await loadCatalogs(scope.ctx, { only: (name) => stale.has(name), refresh: true });
+    const again = await loadCatalogs(scope.ctx, {
+      only: (name) => stale.has(name),
+      refresh: true,
+      plugins,
+    });
     loaded = {
       ...loaded,
       catalogs: [...loaded.catalogs.filter((c) => !stale.has(c.registry)), ...again.catalogs],

@@ -1,0 +1,77 @@
+import { mkdir, readdir, readFile, rmdir, unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { writeFileDurable } from '../../io/durable-write.js';
+import type { RegistryIndex } from '../../registry/indexes/index-schema.js';
+import { ROOT_FILE } from '../../registry/sparse/sparse-format.js';
+import {
+  PLUGINS_DIR,
+  SEARCH_DIR,
+  sparseDocuments,
+} from '../../registry/sparse/sparse-documents.js';
+
+export interface SparseWriteResult {
+  /** Files (relative to the registry directory) whose bytes changed, or that were new. */
+  written: string[];
+  /** Files kept as they were: their bytes are what this build would write. */
+  unchanged: number;
+  /** Plugin documents and search shards of plugins no longer built. */
+  removed: string[];
+}
+
+/**
+ * Writes the sparse layout of `index` into `outDir` (registry.md N9): incrementally, so a file
+ * whose bytes would not change is not touched (its mtime, and so `registry serve`'s ETag, stay),
+ * and in an order a reader can rely on: plugin documents and search shards first, then the search
+ * manifest, the root document last, then stale documents are removed.
+ */
+export async function writeSparseLayout(
+  outDir: string,
+  index: RegistryIndex,
+): Promise<SparseWriteResult> {
+  const files = sparseDocuments(index);
+  const result: SparseWriteResult = { written: [], unchanged: 0, removed: [] };
+  const made = new Set<string>();
+  for (const [path, body] of files) {
+    const file = join(outDir, path);
+    const old = await readFile(file, 'utf8').catch(() => null);
+    if (old === body) {
+      result.unchanged += 1;
+      continue;
+    }
+    const dir = dirname(file);
+    if (!made.has(dir)) {
+      await mkdir(dir, { recursive: true });
+      made.add(dir);
+    }
+    await writeFileDurable(file, body);
+    result.written.push(path);
+  }
+  for (const top of [PLUGINS_DIR, SEARCH_DIR])
+    result.removed.push(...(await removeOthers(outDir, top, files)));
+  if (!files.has(ROOT_FILE)) throw new Error('Assertion failed: a sparse layout without its root');
+  return result;
+}
+
+/** Removes the `.json` files under `outDir/top` (two levels) that `keep` does not name. */
+async function removeOthers(
+  outDir: string,
+  top: string,
+  keep: ReadonlyMap<string, string>,
+): Promise<string[]> {
+  const removed: string[] = [];
+  const walk = async (rel: string, depth: number): Promise<void> => {
+    const entries = await readdir(join(outDir, rel), { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      const path = `${rel}${entry.name}`;
+      if (entry.isDirectory() && depth > 0) {
+        await walk(`${path}/`, depth - 1);
+        await rmdir(join(outDir, path)).catch(() => undefined);
+      } else if (entry.isFile() && entry.name.endsWith('.json') && !keep.has(path)) {
+        await unlink(join(outDir, path));
+        removed.push(path);
+      }
+    }
+  };
+  await walk(top, 1);
+  return removed.sort();
+}

@@ -1,0 +1,139 @@
+/**
+ * The cache of a sparse registry (registry.md N11, D1: `<cache>/indexes/.sparse/<registry>/`; it
+ * may be deleted at any time without loss). Each fetched document is two files: `<path>` holds its
+ * bytes as served (decoded), `<path>.meta` where they came from and how to revalidate them, so a
+ * 304 rewrites only the small `.meta` file. A search shard is kept as its summary rows
+ * (`search/<page>.rows`, with the hash the manifest gave it), so a search reads no JSON documents.
+ * Only documents that passed their parser are written here, by hookpm alone; a file that fails the
+ * envelope check counts as absent.
+ */
+import { mkdir, readdir, readFile, rm, unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { isPlainObject } from '../../json/describe-value.js';
+import { toStoreError } from '../../io/fs-error.js';
+
+export interface DocumentMeta {
+  /** The URL the document was read from; a copy for another URL is never used. */
+  url: string;
+  etag: string | null;
+  /** When the copy was last confirmed current (ISO time). */
+  fetchedAt: string;
+}
+
+export interface CachedDocument extends DocumentMeta {
+  body: Buffer;
+}
+
+const META_VERSION = 1;
+
+/** The cache folder of one sparse registry. */
+export function sparseCacheDir(indexCacheDir: string, registry: string): string {
+  return join(indexCacheDir, '.sparse', registry);
+}
+
+export async function removeSparseCache(indexCacheDir: string, registry: string): Promise<void> {
+  await rm(sparseCacheDir(indexCacheDir, registry), { recursive: true, force: true });
+}
+
+export async function readCachedDocument(
+  dir: string,
+  path: string,
+  url: string,
+): Promise<CachedDocument | null> {
+  const meta = await readMeta(dir, path, url);
+  if (meta === null) return null;
+  const body = await readFile(join(dir, path)).catch(() => null);
+  return body === null ? null : { ...meta, body };
+}
+
+export async function readMeta(
+  dir: string,
+  path: string,
+  url: string,
+): Promise<DocumentMeta | null> {
+  const text = await readFile(join(dir, `${path}.meta`), 'utf8').catch(() => null);
+  const meta = text === null ? null : parseOrNull(text);
+  if (
+    !isPlainObject(meta) ||
+    meta['v'] !== META_VERSION ||
+    meta['url'] !== url ||
+    !(meta['etag'] === null || typeof meta['etag'] === 'string') ||
+    typeof meta['fetchedAt'] !== 'string'
+  )
+    return null;
+  return { url, etag: meta['etag'] as string | null, fetchedAt: meta['fetchedAt'] };
+}
+
+/** Stores a checked document: the body first, then its `.meta` (D2 write discipline). */
+export async function writeCachedDocument(
+  dir: string,
+  path: string,
+  doc: CachedDocument,
+): Promise<void> {
+  const { writeFileDurable } = await import('../../io/durable-write.js');
+  const file = join(dir, path);
+  await ensureDir(dirname(file));
+  await writeFileDurable(file, doc.body);
+  await writeMeta(dir, path, doc);
+}
+
+/** After a 304: only the `.meta` file changes. */
+export async function writeMeta(dir: string, path: string, meta: DocumentMeta): Promise<void> {
+  const { writeFileDurable } = await import('../../io/durable-write.js');
+  const file = join(dir, `${path}.meta`);
+  await ensureDir(dirname(file));
+  const { url, etag, fetchedAt } = meta;
+  await writeFileDurable(file, `${JSON.stringify({ v: META_VERSION, url, etag, fetchedAt })}\n`);
+}
+
+/** The cache file name of a search page: its manifest path, `/` as `+` (never in a path, N8). */
+function rowsFile(dir: string, path: string): string {
+  return join(dir, 'search', `${path.replaceAll('/', '+')}.rows`);
+}
+
+/** A search page's rows, if cached under this hash. */
+export async function readCachedRows(
+  dir: string,
+  path: string,
+  hash: string,
+): Promise<string[] | null> {
+  const text = await readFile(rowsFile(dir, path), 'utf8').catch(() => null);
+  const value = text === null ? null : parseOrNull(text);
+  if (!isPlainObject(value) || value['hash'] !== hash || !Array.isArray(value['rows'])) return null;
+  const rows = value['rows'] as unknown[];
+  return rows.every((r) => typeof r === 'string') ? (rows as string[]) : null;
+}
+
+export async function writeCachedRows(
+  dir: string,
+  path: string,
+  hash: string,
+  rows: readonly string[],
+): Promise<void> {
+  const { writeFileDurable } = await import('../../io/durable-write.js');
+  await ensureDir(join(dir, 'search'));
+  await writeFileDurable(rowsFile(dir, path), JSON.stringify({ hash, rows }));
+}
+
+/** Removes cached search pages whose paths the manifest no longer lists. */
+export async function pruneCachedRows(dir: string, keep: readonly string[]): Promise<void> {
+  const kept = new Set(keep.map((path) => rowsFile(dir, path)));
+  const names = await readdir(join(dir, 'search')).catch(() => [] as string[]);
+  for (const name of names)
+    if (name.endsWith('.rows') && !kept.has(join(dir, 'search', name)))
+      await unlink(join(dir, 'search', name)).catch(() => undefined);
+}
+
+async function ensureDir(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true }).catch((error: unknown) => {
+    throw toStoreError(error, dir, 'write');
+  });
+}
+
+function parseOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,309 @@
+/**
+ * Loading a sparse registry (registry.md N11) document by document, under the freshness policy of
+ * load-index.ts applied to each document on its own: a cached document is used as it is for
+ * INDEX_MAX_AGE_MS after it was last confirmed, then revalidated with If-None-Match (a 304 rewrites
+ * only its metadata); `refresh` revalidates now; `cacheOnly` never touches the network; an
+ * unreachable registry falls back to a stale cached copy (`stale`). A `file:` registry is read
+ * from disk every time and never cached. Requests ask for gzip.
+ *
+ * `registry add` reads the root only; install and info read the root and the named plugins'
+ * documents; search reads the search manifest and the shards whose hash changed.
+ */
+import { HookpmError, isHookpmError } from '../../errors.js';
+import { INDEX_MAX_BYTES } from '../http/fetch-options.js';
+import {
+  INDEX_MAX_AGE_MS,
+  type IndexOrigin,
+  type LoadIndexOptions,
+} from '../indexes/load-index.js';
+import type { IndexPlugin, RegistryIndex } from '../indexes/index-schema.js';
+import { writeRow, type IndexSummary } from '../indexes/summary-row.js';
+import { redactUrl } from '../http/url-policy.js';
+import { indexUrlOf, isSparseRootUrl } from '../registry-location.js';
+import {
+  readCachedDocument,
+  readCachedRows,
+  pruneCachedRows,
+  sparseCacheDir,
+  writeCachedDocument,
+  writeCachedRows,
+  writeMeta,
+  type CachedDocument,
+} from './cache-sparse.js';
+import {
+  parseRoot,
+  parseSearchManifest,
+  parseSearchShard,
+  pluginDocumentPath,
+  ROOT_FILE,
+  type SparseRoot,
+} from './sparse-format.js';
+
+export interface SparseLoad {
+  registry: string;
+  root: SparseRoot;
+  /** The root document's URL: relative tarball locations resolve against it. */
+  url: string;
+  origin: IndexOrigin;
+  fetchedAt: string;
+  stale: { code: string; message: string } | null;
+}
+
+interface Registry {
+  name: string;
+  location: string;
+}
+
+interface Doc {
+  body: Buffer;
+  origin: IndexOrigin;
+  fetchedAt: string;
+  stale: { code: string; message: string } | null;
+}
+
+const UNREACHABLE = new Set(['E_REGISTRY_NETWORK', 'E_REGISTRY_TIMEOUT']);
+
+/**
+ * The root document of `registry` when it has the sparse layout, else null (load its `index.json`).
+ * A location naming the root (`.../registry.json`, as `registry add` stores it) is sparse: a
+ * missing root is an error. A local directory is sparse when it holds `registry.json` (a file
+ * read, no request). A base URL is read through its `index.json`: no request is spent on asking it
+ * for a root it may not have.
+ */
+export async function loadSparseRoot(
+  registry: Registry,
+  opts: LoadIndexOptions,
+): Promise<SparseLoad | null> {
+  const declared = isSparseRootUrl(registry.location);
+  const indexUrl = indexUrlOf(registry.location);
+  if (!declared && !indexUrl.startsWith('file:')) return null;
+  const url = declared ? registry.location : new URL(ROOT_FILE, indexUrl).href;
+  const dir = sparseCacheDir(opts.cacheDir, registry.name);
+  let doc: Doc | null;
+  try {
+    const where = redactUrl(url);
+    doc = await loadDocument(dir, ROOT_FILE, url, opts, (body) =>
+      parseRoot(json(body, url), where),
+    );
+  } catch (error) {
+    if (!declared && isHookpmError(error, 'E_NOT_FOUND')) return null;
+    throw error;
+  }
+  if (doc === null) {
+    if (!declared) return null;
+    const { networkRefused } = await import('../network-refused.js');
+    throw networkRefused(
+      `no cached root document for the registry ${registry.name} (${redactUrl(url)})`,
+      { registry: registry.name, url: redactUrl(url) },
+      `Run \`hookpm registry update ${registry.name}\` while online first.`,
+    );
+  }
+  const root = parseRoot(json(doc.body, url), redactUrl(url));
+  const { origin, fetchedAt, stale } = doc;
+  return { registry: registry.name, root, url, origin, fetchedAt, stale };
+}
+
+/**
+ * The documents of the named plugins, as an index holding those the registry lists (a name it
+ * does not list is left out: its document is 404). At most 8 are fetched at once. Without the
+ * network (D5), a plugin whose document is not cached is E_OFFLINE.
+ */
+export async function loadSparsePlugins(
+  sparse: SparseLoad,
+  names: readonly string[],
+  opts: LoadIndexOptions,
+): Promise<{ index: RegistryIndex; origin: IndexOrigin }> {
+  const dir = sparseCacheDir(opts.cacheDir, sparse.registry);
+  const { parsePluginDocument } = await import('./sparse-plugin.js');
+  const plugins: Record<string, IndexPlugin> = {};
+  let origin: IndexOrigin = sparse.origin;
+  await eachLimited([...new Set(names)], 8, async (name) => {
+    const path = `plugins/${pluginDocumentPath(name)}`;
+    const url = new URL(`${sparse.root.plugins}${pluginDocumentPath(name)}`, sparse.url).href;
+    const parse = (body: Buffer): IndexPlugin =>
+      parsePluginDocument(json(body, url), name, redactUrl(url));
+    let doc: Doc | null;
+    try {
+      doc = await loadDocument(dir, path, url, opts, parse);
+    } catch (error) {
+      if (isHookpmError(error, 'E_NOT_FOUND')) return;
+      throw error;
+    }
+    if (doc === null) {
+      const { networkRefused } = await import('../network-refused.js');
+      throw networkRefused(
+        `no cached document for ${name} in the registry ${sparse.registry} (${redactUrl(url)})`,
+        { registry: sparse.registry, plugin: name, url: redactUrl(url) },
+        `Run the command again online once; its document is then cached.`,
+      );
+    }
+    plugins[name] = parse(doc.body);
+    if (doc.origin !== 'cache') origin = doc.origin;
+  });
+  const { name, description } = sparse.root;
+  const index: RegistryIndex = {
+    formatVersion: 1,
+    ...(name === undefined ? {} : { name }),
+    ...(description === undefined ? {} : { description }),
+    plugins,
+  };
+  return { index, origin };
+}
+
+/**
+ * The search summary (summary-row.ts rows): the manifest under the document policy, then every
+ * shard whose cached rows do not carry the manifest's hash for it (N8: shards are addressed by
+ * hash, so an unchanged shard is never asked for again).
+ */
+export async function loadSparseSummary(
+  sparse: SparseLoad,
+  opts: LoadIndexOptions,
+): Promise<{ summary: IndexSummary; origin: IndexOrigin }> {
+  const dir = sparseCacheDir(opts.cacheDir, sparse.registry);
+  const url = new URL(sparse.root.search, sparse.url).href;
+  const parse = (body: Buffer) => parseSearchManifest(json(body, url), redactUrl(url));
+  const doc = await loadDocument(dir, 'search/index.json', url, opts, parse);
+  if (doc === null) throw new Error('Assertion failed: a search manifest without a document');
+  const manifest = parse(doc.body);
+  let origin = doc.origin;
+  const parts: string[][] = new Array<string[]>(manifest.shards.length);
+  await eachLimited(
+    manifest.shards.map((s, i) => ({ ...s, i })),
+    8,
+    async (shard) => {
+      const cached = await readCachedRows(dir, shard.path, shard.hash);
+      if (cached !== null || opts.cacheOnly) {
+        parts[shard.i] = cached ?? [];
+        return;
+      }
+      const shardUrl = new URL(shard.path, url).href;
+      const { fetchBytes } = await import('../http/http.js');
+      const result = await fetchBytes(shardUrl, fetchOptions(opts, undefined));
+      if (result.status === 304) throw new Error('Assertion failed: 304 without an ETag');
+      const parsed = parseSearchShard(json(result.body, shardUrl), redactUrl(shardUrl));
+      const rows = parsed.plugins.map(writeRow);
+      const { hashOf } = await import('./sparse-documents.js');
+      // A shard rebuilt since the manifest was read is kept under its own hash: asked again later.
+      await writeCachedRows(dir, shard.path, hashOf(result.body), rows);
+      parts[shard.i] = rows;
+      origin = 'network';
+    },
+  );
+  await pruneCachedRows(
+    dir,
+    manifest.shards.map((s) => s.path),
+  );
+  return { summary: parts.flat(), origin };
+}
+
+/**
+ * One document under the policy above: the cached copy, a revalidated one, or a new one that
+ * `check` accepted (it throws for a bad one, which then never enters the cache). Null only when
+ * `cacheOnly` and nothing is cached.
+ */
+async function loadDocument(
+  dir: string,
+  path: string,
+  url: string,
+  opts: LoadIndexOptions,
+  check: (body: Buffer) => unknown,
+): Promise<Doc | null> {
+  const now = (opts.now?.() ?? new Date()).toISOString();
+  if (url.startsWith('file:')) {
+    const { fetchBytes } = await import('../http/http.js');
+    const result = await fetchBytes(url, fetchOptions(opts, undefined));
+    if (result.status === 304) throw new Error('Assertion failed: 304 for a file');
+    return { body: result.body, origin: 'disk', fetchedAt: now, stale: null };
+  }
+  const cached = await readCachedDocument(dir, path, url);
+  if (cached !== null && !opts.refresh) {
+    const age = Date.parse(now) - Date.parse(cached.fetchedAt);
+    const fresh = age >= 0 && age < (opts.maxAgeMs ?? INDEX_MAX_AGE_MS);
+    if (opts.cacheOnly || fresh) return fromCache(cached, null);
+  }
+  if (opts.cacheOnly) {
+    if (cached !== null) return fromCache(cached, null);
+    return null;
+  }
+  try {
+    return await revalidate(dir, path, url, cached, opts, check, now);
+  } catch (error) {
+    if (cached === null || opts.refresh) throw error;
+    if (!isHookpmError(error) || !UNREACHABLE.has(error.code)) throw error;
+    return fromCache(cached, { code: error.code, message: error.message });
+  }
+}
+
+async function revalidate(
+  dir: string,
+  path: string,
+  url: string,
+  cached: CachedDocument | null,
+  opts: LoadIndexOptions,
+  check: (body: Buffer) => unknown,
+  now: string,
+): Promise<Doc> {
+  const { fetchBytes } = await import('../http/http.js');
+  const etag = cached?.etag ?? undefined;
+  const result = await fetchBytes(url, fetchOptions(opts, etag));
+  if (result.status === 304 && cached !== null) {
+    await writeMeta(dir, path, { url, etag: cached.etag, fetchedAt: now });
+    return { body: cached.body, origin: 'not-modified', fetchedAt: now, stale: null };
+  }
+  if (result.status === 304) throw new Error('Assertion failed: 304 without a cached copy');
+  check(result.body);
+  await writeCachedDocument(dir, path, {
+    url,
+    etag: result.etag,
+    fetchedAt: now,
+    body: result.body,
+  });
+  return { body: result.body, origin: 'network', fetchedAt: now, stale: null };
+}
+
+function fromCache(cached: CachedDocument, stale: Doc['stale']): Doc {
+  return { body: cached.body, origin: 'cache', fetchedAt: cached.fetchedAt, stale };
+}
+
+function fetchOptions(opts: LoadIndexOptions, etag: string | undefined) {
+  return {
+    ...opts.fetch,
+    purpose: 'index' as const,
+    maxBytes: INDEX_MAX_BYTES,
+    acceptGzip: true,
+    ...(etag === undefined ? {} : { etag }),
+  };
+}
+
+/** JSON of a document; E_REGISTRY_SCHEMA for anything else (never quoting a local file). */
+function json(body: Buffer, url: string): unknown {
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch (error) {
+    const where = redactUrl(url);
+    throw new HookpmError(
+      'E_REGISTRY_SCHEMA',
+      `${where} is not JSON: ${(error as Error).message}`,
+      {
+        url: where,
+        hint: 'The registry serves something other than a registry document; the cached copy, if any, is kept.',
+      },
+    );
+  }
+}
+
+async function eachLimited<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const item = items[next] as T;
+      next += 1;
+      await work(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
