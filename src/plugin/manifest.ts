@@ -3,6 +3,7 @@ import { z } from '../json/zod.js';
 import { describeValue } from '../json/describe-value.js';
 import { diagnostic, type Diagnostic } from '../hooks/diagnostic.js';
 import { childPath, documentPath, valueAtPath } from '../hooks/json-path.js';
+import { CapabilitiesSchema } from './capabilities.js';
 
 /**
  * The plugin manifest (plugins.md P1, P2, P4): the fields hookpm uses are checked strictly (no
@@ -32,6 +33,8 @@ export const ManifestSchema = z.looseObject({
   license: z.optional(z.string()),
   keywords: z.optional(z.array(z.string())),
   hooks: z.optional(ManifestHooks),
+  /** Z1 (security.md#confinement): what the plugin's handlers may do; absent: unconfined. */
+  capabilities: z.optional(CapabilitiesSchema),
 });
 
 export type Manifest = z.infer<typeof ManifestSchema>;
@@ -59,6 +62,8 @@ const EXPECTED: Readonly<Record<string, string>> = {
   license: 'a string',
   keywords: 'an array of strings',
   hooks: 'a "./" path string, an array of them, or an inline hooks object',
+  capabilities:
+    'an object {"network": false or true, "write": [places among "data", "project", "tmp"]}',
 };
 
 export const MANIFEST_FIELDS: readonly string[] = Object.keys(EXPECTED);
