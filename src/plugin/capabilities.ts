@@ -88,3 +88,14 @@ export function describeCapabilities(capabilities: Capabilities | null): string 
   const writes = capabilities.write.length === 0 ? 'nowhere' : capabilities.write.join(', ');
   return `network: ${capabilities.network ? 'any' : 'none'}; writes: ${writes}`;
 }
+
+/**
+ * Z8, for a policy that requires confinement (`{"sandbox": {"require": true}}`): whether a plugin
+ * declares capabilities, or the user confined it with `enable --confine`.
+ */
+export function isDeclaredOrConfined(plugin: {
+  capabilities: Capabilities | null;
+  confine?: Capabilities | null | undefined;
+}): boolean {
+  return plugin.capabilities !== null || (plugin.confine ?? null) !== null;
+}
