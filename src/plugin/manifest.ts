@@ -41,7 +41,10 @@ export type Manifest = z.infer<typeof ManifestSchema>;
 export type ManifestHooksField = z.infer<typeof ManifestHooks>;
 
 /** The manifest fields a marketplace page shows about a plugin; absent ones are left out. */
-export type PluginAbout = Pick<Manifest, 'author' | 'license' | 'homepage' | 'repository'>;
+export type PluginAbout = Pick<
+  Manifest,
+  'author' | 'license' | 'homepage' | 'repository' | 'capabilities'
+>;
 
 export function aboutOf(manifest: Manifest | null): PluginAbout {
   const about: PluginAbout = {};
@@ -49,6 +52,7 @@ export function aboutOf(manifest: Manifest | null): PluginAbout {
   if (manifest?.license !== undefined) about.license = manifest.license;
   if (manifest?.homepage !== undefined) about.homepage = manifest.homepage;
   if (manifest?.repository !== undefined) about.repository = manifest.repository;
+  if (manifest?.capabilities !== undefined) about.capabilities = manifest.capabilities;
   return about;
 }
 
