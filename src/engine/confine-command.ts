@@ -37,9 +37,12 @@ export type ConfinedLaunch =
   | { ok: true; file: string; args: string[]; env: Record<string, string>; cleanup: () => void }
   | { ok: false; message: string };
 
-const found = new Map<string, string | null>();
+const found = new Map<string, string>();
 
-/** `bwrap` on PATH (cached per PATH value), or null. */
+/**
+ * `bwrap` on PATH, or null. A hit is cached per PATH value; a miss is not, so a long-lived host
+ * (`hookpm session`) finds bubblewrap once the user installs it.
+ */
 export function findBwrap(path: string | undefined): string | null {
   const key = path ?? '';
   const cached = found.get(key);
@@ -56,7 +59,7 @@ export function findBwrap(path: string | undefined): string | null {
       // not here
     }
   }
-  found.set(key, hit);
+  if (hit !== null) found.set(key, hit);
   return hit;
 }
 

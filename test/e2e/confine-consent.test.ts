@@ -129,6 +129,9 @@ describe('declared capabilities and consent (security.md Z1-Z4)', () => {
     });
     expect(await wireHome()).toBe('probe home: blocked EROFS');
     expect(existsSync(join(ws.home, 'pwned'))).toBe(false);
+    expect((await ws.hookpm(['review', 'cap'])).stdout).toContain(
+      'confined by you: network: none; writes: data (enable --confine)',
+    );
 
     const lift = await ws.hookpm(['enable', 'cap', '--confine', 'off', '--json']);
     expect(JSON.parse(lift.stdout)).toMatchObject({ error: { code: 'E_CONSENT_REQUIRED' } });

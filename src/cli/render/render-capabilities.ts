@@ -13,6 +13,8 @@ export function capabilityLines(
   const lines: Array<string | { text: string; tone: Tone }> = [
     `  confinement: ${describeCapabilities(report.capabilities)}`,
   ];
+  if (report.confine !== undefined)
+    lines.push(`  confined by you: ${describeCapabilities(report.confine)} (enable --confine)`);
   const change = report.diff?.capabilities ?? null;
   if (change !== null) {
     const what = change.widens ? 'widened, waits for consent' : 'narrowed';

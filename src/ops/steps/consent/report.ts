@@ -52,6 +52,8 @@ export interface ReviewReport {
   surfaceHash: string;
   /** Z1: the declared capabilities; null: none declared, its hooks run unconfined. */
   capabilities: Capabilities | null;
+  /** Z4: the confinement the user recorded with the consent (`enable --confine`), if any. */
+  confine?: Capabilities;
   /**
    * Q4: the consent record holds this surfaceHash, and the plugin's code files are those
    * consented to (docs/guides/installing-plugins.md#consent).
@@ -88,6 +90,8 @@ export interface ReviewInput {
   consentedEntries: readonly SurfaceEntry[] | null;
   /** Z2: the consented surface's capabilities, read with consentedEntries; absent: none. */
   consentedCapabilities?: Capabilities | null;
+  /** Z4: the installed plugin's `enable --confine`, if any. */
+  confine?: Capabilities | undefined;
   installed: ReviewReport['installed'];
   files: RoledFile[];
   codeDiff: CodeDiff | null;
@@ -114,6 +118,7 @@ export function buildReview(input: ReviewInput): ReviewReport {
     hooks: input.surface.entries.map(toReviewHook),
     surfaceHash: input.surface.surfaceHash,
     capabilities: input.surface.capabilities,
+    ...(input.confine === undefined ? {} : { confine: input.confine }),
     consented: input.consentedHash === input.surface.surfaceHash && codeUnchanged(input.codeDiff),
     diff:
       diff === null

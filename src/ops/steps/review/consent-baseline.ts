@@ -50,7 +50,12 @@ async function readConsented(
 /** What a review compares against (Q4, Q5): the installed plugin of the same id, if any. */
 export interface ConsentBaseline extends Pick<
   ReviewInput,
-  'consentedHash' | 'consentedEntries' | 'consentedCapabilities' | 'installed' | 'disabledHooks'
+  | 'consentedHash'
+  | 'consentedEntries'
+  | 'consentedCapabilities'
+  | 'confine'
+  | 'installed'
+  | 'disabledHooks'
 > {
   consentedTree: ConsentedTree | null;
 }
@@ -76,6 +81,7 @@ export async function readConsentBaseline(
     consentedHash: record.consent?.surfaceHash ?? null,
     consentedEntries: consented.entries,
     consentedCapabilities: consented.capabilities,
+    confine: record.consent?.confine,
     installed: {
       version: record.version,
       enabled: record.enabled,
