@@ -114,6 +114,13 @@ function failureBlockReason(run: HandlerRun, failure: [DiagnosticCode, Severity,
   return `hookpm: handler ${handler.id} of ${owner} failed (${failure[0]}: ${failure[2]}) and declares onFailure "block"`;
 }
 
+/** Z6: the reason of the block a confined handler that could not be confined stands for. */
+function confinementBlockReason(run: HandlerRun): string {
+  const { handler } = run;
+  const owner = handler.plugin === null ? `${handler.origin} hooks` : `plugin ${handler.plugin}`;
+  return `hookpm fails closed: handler ${handler.id} of ${owner} must run confined, and ${run.failure?.message ?? 'its sandbox cannot be set up'}`;
+}
+
 /**
  * K1 on an event that ignores plain stdout, graded by what the user can do
  * (docs/design/decisions.md#where-the-rules-are-silent): text that starts as JSON was meant as
@@ -210,6 +217,9 @@ export function parseHandlerOutput(run: HandlerRun, event: EventName): ParsedOut
   if (failure !== null) {
     out.diagnostics.push(handlerDiagnostic(run.handler, ...failure));
     if (run.handler.onFailure === 'block') out.block = { reason: failureBlockReason(run, failure) };
+    // Z6: a confined handler whose sandbox cannot be set up fails closed, whatever its onFailure.
+    if (run.failure?.kind === 'confinement_unavailable')
+      out.block = { reason: confinementBlockReason(run) };
     return out;
   }
   if (legacy) return out;

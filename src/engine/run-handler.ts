@@ -11,6 +11,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { SnapshotHandler } from '../hooks/types.js';
+import { confineCommand, sandboxFailure, watchSandboxStatus } from './confine-command.js';
 import { argvVariables, handlerEnvironment, substituteArgv } from './environment.js';
 import { createOutputCapture, type OutputCapture } from './output-capture.js';
 import {
@@ -71,20 +72,28 @@ export function runHandler(handler: SnapshotHandler, opts: RunHandlerOptions): P
       timedOut: true,
       deadlineCapped: 'not_started',
     });
-  const { file, args } = commandLine(handler, opts.projectDir);
+  const command = commandLine(handler, opts.projectDir);
+  const launch = launchOf(handler, opts, command);
+  if (!launch.ok) {
+    const failure: Failure = { kind: 'confinement_unavailable', message: launch.message };
+    return Promise.resolve(neverRan(handler, started, failure));
+  }
+  const { file, args } = launch;
   prepareGroup();
   let child: ChildProcess;
   try {
     child = spawn(file, args, {
       cwd: opts.cwd,
-      env: handlerEnvironment(opts.env, handler, opts.projectDir, opts.passEnv),
+      env: launch.env,
       // X4: a POSIX child becomes the leader of a new process group, so -pid reaches all of it.
       detached: !IS_WINDOWS,
       shell: IS_WINDOWS && handler.argv === null && handler.shell === undefined,
-      stdio: 'pipe',
+      // Z6: a confined run gets bwrap's status pipe as fd 3.
+      stdio: launch.cleanup === null ? 'pipe' : ['pipe', 'pipe', 'pipe', 'pipe'],
       windowsHide: true,
     });
   } catch (error) {
+    launch.cleanup?.();
     // Synchronous refusals, such as a NUL byte in argv, the command or the environment.
     const failure: Failure = {
       kind: 'launch_failed',
@@ -95,7 +104,38 @@ export function runHandler(handler: SnapshotHandler, opts: RunHandlerOptions): P
   // At once: the watchdog must know the group before anything else can happen to this host.
   if (child.pid !== undefined) registerGroup(child.pid);
   const stdin = handler.legacyStdin !== null ? JSON.stringify(handler.legacyStdin) : opts.stdin;
-  return supervise({ child, handler, opts, stdin, file, started });
+  const confined = launch.cleanup === null ? null : watchSandboxStatus(child.stdio[3] as never);
+  const run = supervise({ child, handler, opts, stdin, file, started, confined });
+  return launch.cleanup === null ? run : run.finally(launch.cleanup);
+}
+
+type Launch =
+  | {
+      ok: true;
+      file: string;
+      args: string[];
+      env: Record<string, string>;
+      cleanup: (() => void) | null;
+    }
+  | { ok: false; message: string };
+
+/** The process to spawn: the handler itself, or (Z4) bwrap running it confined. */
+function launchOf(
+  handler: SnapshotHandler,
+  opts: RunHandlerOptions,
+  command: { file: string; args: string[] },
+): Launch {
+  const env = handlerEnvironment(opts.env, handler, opts.projectDir, opts.passEnv);
+  if (handler.confine === undefined) return { ok: true, ...command, env, cleanup: null };
+  return confineCommand({
+    confine: handler.confine,
+    ...command,
+    cwd: opts.cwd,
+    projectDir: opts.projectDir,
+    pluginRoot: handler.pluginEnv['CLAUDE_PLUGIN_ROOT'] ?? null,
+    pluginData: handler.pluginEnv['CLAUDE_PLUGIN_DATA'] ?? null,
+    env,
+  });
 }
 
 /** X8: the reason a handler cannot be launched at all, or null. */
@@ -159,6 +199,8 @@ interface Supervised {
   stdin: string;
   file: string;
   started: number;
+  /** Z6: for a confined run, whether bwrap reported the sandbox set up; null when unconfined. */
+  confined: (() => boolean) | null;
 }
 
 /**
@@ -283,10 +325,12 @@ function abandonPipes(child: ChildProcess, settle: () => void): NodeJS.Timeout {
 function settledRun(s: Supervised, seen: Observed, timedOut: boolean): HandlerRun {
   const stdout = seen.out.finish();
   const stderr = seen.err.finish();
-  const failure: Failure | null =
+  let failure: Failure | null =
     seen.launchError === null
       ? null
       : { kind: 'launch_failed', message: launchMessage(s.file, s.opts.cwd, seen.launchError) };
+  if (failure === null && !timedOut && s.confined !== null && !s.confined())
+    failure = { kind: 'confinement_unavailable', message: sandboxFailure(stderr.text) };
   return {
     handler: s.handler,
     exitCode: timedOut || failure !== null ? null : seen.exit.code,

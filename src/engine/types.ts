@@ -19,8 +19,14 @@ export interface HandlerRun {
    * handler's own: the handler was ended then, or not started at all.
    */
   deadlineCapped?: 'ended' | 'not_started';
-  /** The handler never ran: a launch failure (X8) or a blank command / empty argv. */
-  failure: { kind: 'launch_failed' | 'invalid_command'; message: string } | null;
+  /**
+   * The handler never ran: a launch failure (X8), a blank command / empty argv, or its sandbox
+   * could not be set up (security.md Z6: it never runs unconfined instead).
+   */
+  failure: {
+    kind: 'launch_failed' | 'invalid_command' | 'confinement_unavailable';
+    message: string;
+  } | null;
   durationMs: number;
 }
 

@@ -17,6 +17,7 @@ export type DiagnosticCode =
   | 'invalid_if'
   | 'invalid_command'
   | 'launch_failed'
+  | 'confinement_unavailable'
   | 'timeout'
   | 'nonzero_exit'
   | 'invalid_output'

@@ -88,6 +88,19 @@ export interface PluginBinding {
    * user's (S3).
    */
   scope?: 'project';
+  /**
+   * Z4 (security.md#confinement): the confinement its handlers run under, from its declared
+   * capabilities narrowed by the user's `enable --confine`; absent: they run unconfined.
+   */
+  confine?: HandlerConfinement;
+}
+
+/** Z4: what a confined handler may do, and what it may not even read (Z3). */
+export interface HandlerConfinement {
+  network: boolean;
+  write: ReadonlyArray<'data' | 'project' | 'tmp'>;
+  /** Directories hidden behind an empty folder (the store's), except the plugin's own tree and data. */
+  hide: readonly string[];
 }
 
 /** One runnable handler of a snapshot, in merged configuration order (engine.md R2, S3). */
@@ -117,4 +130,6 @@ export interface SnapshotHandler {
   pluginEnv: Readonly<Record<string, string>>;
   /** C4 legacy handler: this object is its stdin, and its output and exit code are ignored. */
   legacyStdin: Readonly<Record<string, unknown>> | null;
+  /** Z4: its plugin's confinement (PluginBinding.confine); absent: unconfined. */
+  confine?: HandlerConfinement;
 }

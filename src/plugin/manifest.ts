@@ -3,6 +3,7 @@ import { z } from '../json/zod.js';
 import { describeValue } from '../json/describe-value.js';
 import { diagnostic, type Diagnostic } from '../hooks/diagnostic.js';
 import { childPath, documentPath, valueAtPath } from '../hooks/json-path.js';
+import { CapabilitiesSchema } from './capabilities.js';
 
 /**
  * The plugin manifest (plugins.md P1, P2, P4): the fields hookpm uses are checked strictly (no
@@ -32,13 +33,18 @@ export const ManifestSchema = z.looseObject({
   license: z.optional(z.string()),
   keywords: z.optional(z.array(z.string())),
   hooks: z.optional(ManifestHooks),
+  /** Z1 (security.md#confinement): what the plugin's handlers may do; absent: unconfined. */
+  capabilities: z.optional(CapabilitiesSchema),
 });
 
 export type Manifest = z.infer<typeof ManifestSchema>;
 export type ManifestHooksField = z.infer<typeof ManifestHooks>;
 
 /** The manifest fields a marketplace page shows about a plugin; absent ones are left out. */
-export type PluginAbout = Pick<Manifest, 'author' | 'license' | 'homepage' | 'repository'>;
+export type PluginAbout = Pick<
+  Manifest,
+  'author' | 'license' | 'homepage' | 'repository' | 'capabilities'
+>;
 
 export function aboutOf(manifest: Manifest | null): PluginAbout {
   const about: PluginAbout = {};
@@ -46,6 +52,7 @@ export function aboutOf(manifest: Manifest | null): PluginAbout {
   if (manifest?.license !== undefined) about.license = manifest.license;
   if (manifest?.homepage !== undefined) about.homepage = manifest.homepage;
   if (manifest?.repository !== undefined) about.repository = manifest.repository;
+  if (manifest?.capabilities !== undefined) about.capabilities = manifest.capabilities;
   return about;
 }
 
@@ -59,6 +66,8 @@ const EXPECTED: Readonly<Record<string, string>> = {
   license: 'a string',
   keywords: 'an array of strings',
   hooks: 'a "./" path string, an array of them, or an inline hooks object',
+  capabilities:
+    'an object {"network": false or true, "write": [places among "data", "project", "tmp"]}',
 };
 
 export const MANIFEST_FIELDS: readonly string[] = Object.keys(EXPECTED);

@@ -4,6 +4,7 @@ import { EVENTS, isEventName, type EventName } from '../hooks/events.js';
 import { parseIfRule } from '../hooks/if-rule.js';
 import { compileMatcher } from '../hooks/matcher.js';
 import type { DeclaredHandler, HandlerConfig } from '../hooks/types.js';
+import { normalizeCapabilities, type Capabilities } from './capabilities.js';
 import { hookKey } from './hook-key.js';
 import type { PluginDocument } from './loaded-plugin.js';
 
@@ -45,12 +46,16 @@ export interface Surface {
   entries: SurfaceEntry[];
   /** Q2: `sha256-` + base64 SHA-256 of the canonical JSON of the consented fields. */
   surfaceHash: string;
+  /** Z1: the manifest's declared capabilities, canonical; null when it declares none. */
+  capabilities: Capabilities | null;
 }
 
 export interface SurfaceInput {
   documents: ReadonlyArray<Pick<PluginDocument, 'source' | 'config' | 'declared'>>;
   /** The plugin's diagnostics; an invalid entry's message is taken from the one at its path. */
   diagnostics?: readonly Diagnostic[];
+  /** The plugin's manifest, for its declared capabilities (Z1); absent or null: none declared. */
+  manifest?: { capabilities?: Capabilities | undefined } | null;
 }
 
 /**
@@ -99,11 +104,23 @@ export function buildSurface(plugin: SurfaceInput): Surface {
     if (entry.valid && isEventName(entry.event) && !events.includes(entry.event))
       events.push(entry.event);
   }
-  return { events, entries, surfaceHash: surfaceHash(entries) };
+  const declared = plugin.manifest?.capabilities;
+  const capabilities = declared === undefined ? null : normalizeCapabilities(declared);
+  return { events, entries, surfaceHash: surfaceHash(entries, capabilities), capabilities };
 }
 
-export function surfaceHash(entries: readonly SurfaceEntry[]): string {
-  return `sha256-${sha256Base64(canonicalJson(entries.map(consentedForm)))}`;
+/**
+ * Q2, and Z2 for declared capabilities: without them the hash is that of the entries alone (so
+ * every surface hashed before capabilities existed keeps its hash); with them it is that of
+ * `{"capabilities": ..., "hooks": [entries]}`, an object where the other form is an array.
+ */
+export function surfaceHash(
+  entries: readonly SurfaceEntry[],
+  capabilities: Capabilities | null = null,
+): string {
+  const forms = entries.map(consentedForm);
+  const hashed = capabilities === null ? forms : { capabilities, hooks: forms };
+  return `sha256-${sha256Base64(canonicalJson(hashed))}`;
 }
 
 /** An entry reduced to what the user consents to (CONSENTED_FIELDS). */

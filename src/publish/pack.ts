@@ -71,7 +71,11 @@ export async function packPlugin(dir: string, opts: PackOptions): Promise<PackRe
     await unlink(file).catch(() => undefined);
     throw error;
   }
-  const surface = buildSurface({ documents: plugin.documents, diagnostics: plugin.diagnostics });
+  const surface = buildSurface({
+    documents: plugin.documents,
+    diagnostics: plugin.diagnostics,
+    manifest: plugin.manifest,
+  });
   const integrity = integrityOf(bytes);
   const entry: IndexVersion = {
     tarball: `${opts.tarballPrefix ?? ''}${fileName}`,

@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../hooks/diagnostic.js';
 import type { HooksConfig } from '../hooks/types.js';
+import type { Capabilities } from '../plugin/capabilities.js';
 import { readPackageVersion } from '../io/package-root.js';
 import { readCacheFile, writeCacheFile } from './cache-file.js';
 import { pluginDocumentsCacheFile } from './paths.js';
@@ -9,6 +10,8 @@ import type { StorePaths } from './store-paths.js';
 export interface PluginDocuments {
   documents: { source: string; config: HooksConfig }[];
   diagnostics: Diagnostic[];
+  /** Z1: the manifest's declared capabilities, canonical; null or absent: none declared. */
+  capabilities?: Capabilities | null;
 }
 
 /**
@@ -36,7 +39,7 @@ export type DocumentsCache = Map<string, DocumentsEntry>;
  */
 function formatOf(): string | null {
   try {
-    return `hookpm-plugin-documents/2 hookpm@${readPackageVersion()}`;
+    return `hookpm-plugin-documents/3 hookpm@${readPackageVersion()}`;
   } catch {
     return null;
   }

@@ -4,6 +4,11 @@ import type { SourceDocument } from '../hooks/types.js';
 import { compareCodeUnits } from '../json/compare.js';
 import { withoutOptedOutHooks } from '../plugin/hook-opt-outs.js';
 import type { LoadedPlugin } from '../plugin/loaded-plugin.js';
+import {
+  effectiveConfinement,
+  normalizeCapabilities,
+  type Capabilities,
+} from '../plugin/capabilities.js';
 import type { ScanOptions, TreeScan } from './fingerprint-cache.js';
 import {
   isEntryFor,
@@ -124,14 +129,14 @@ export async function runnablePlugins(
   const reads = await Promise.all(linked.map(readLinked));
   linked.forEach((record, i) => documents.set(record.id, reads[i]!));
   const dataDir = pluginDataDirs(paths);
+  // Z3: what a confined handler may not read: the store's directories (state, settings, trust,
+  // every plugin's tree and data, caches), its own tree and data excepted.
+  const hide = [paths.config, paths.data, paths.cache];
   const loaded = runnable.map((record) =>
-    bind(
-      record,
-      dataDir(record.id),
-      checks.get(record.path),
-      documents.get(record.id),
-      scoped.has(record),
-    ),
+    bind(record, dataDir(record.id), checks.get(record.path), documents.get(record.id), {
+      ofProject: scoped.has(record),
+      hide,
+    }),
   );
   return {
     plugins: runnable.flatMap((record, i) =>
@@ -214,7 +219,7 @@ async function readWithCreated(
   const documents = plugin.documents.flatMap(({ source, config }) =>
     config === null ? [] : [{ source, config }],
   );
-  return { documents, diagnostics: plugin.diagnostics };
+  return { documents, diagnostics: plugin.diagnostics, capabilities: declaredOf(plugin) };
 }
 
 /**
@@ -285,7 +290,7 @@ async function readDocuments(record: PluginRecord): Promise<Read> {
     const documents = plugin.documents.flatMap(({ source, config }) =>
       config === null ? [] : [{ source, config }],
     );
-    return { documents, diagnostics: plugin.diagnostics };
+    return { documents, diagnostics: plugin.diagnostics, capabilities: declaredOf(plugin) };
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
   }
@@ -296,7 +301,7 @@ function bind(
   data: string,
   check: TreeCheck | undefined,
   read: Read | undefined,
-  ofProject: boolean,
+  { ofProject, hide }: { ofProject: boolean; hide: readonly string[] },
 ): Bound {
   const where = { origin: 'plugin' as const, plugin: record.id };
   const failing = (why: string): FailClosed => failingPlugin(record, record.events, why);
@@ -339,11 +344,13 @@ function bind(
       failing: failing(`it cannot be read: ${read.error}`),
     };
   }
+  const confine = effectiveConfinement(read.capabilities ?? null, record.consent?.confine ?? null);
   const plugin = {
     id: record.id,
     root: record.path,
     data,
     ...(ofProject ? { scope: 'project' as const } : {}),
+    ...(confine === null ? {} : { confine: { ...confine, hide } }),
   };
   // Per-hook opt-outs (`enable --hook`): handlers turned off are null in place (hook-opt-outs.ts).
   const documents = withoutOptedOutHooks(read.documents, record.disabledHooks);
@@ -354,6 +361,12 @@ function bind(
     plugin,
   }));
   return { runs: true, sources, diagnostics: read.diagnostics, failing: null };
+}
+
+/** Z1: the manifest's declared capabilities, canonical, or null. */
+function declaredOf(plugin: LoadedPlugin): Capabilities | null {
+  const declared = plugin.manifest?.capabilities;
+  return declared === undefined ? null : normalizeCapabilities(declared);
 }
 
 /** One plugin bound: its sources when it runs, else why not, and what fails closed for it. */

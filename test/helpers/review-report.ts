@@ -32,6 +32,7 @@ export const reviewReport = (over: Partial<ReviewReport> = {}): ReviewReport => 
   events: ['PreToolUse'],
   hooks: [reviewHook()],
   surfaceHash: 'sha256-xyz',
+  capabilities: null,
   consented: false,
   diff: null,
   files: [],

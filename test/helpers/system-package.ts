@@ -56,6 +56,8 @@ export const FISH: SystemTool = { command: 'fish', package: 'fish' };
 export const BASH: SystemTool = { command: 'bash', package: 'bash' };
 export const TMUX: SystemTool = { command: 'tmux', package: 'tmux' };
 export const GIT: SystemTool = { command: 'git', package: 'git' };
+/** bubblewrap: the sandbox confined handlers run in (security.md Z4). */
+export const BWRAP: SystemTool = { command: 'bwrap', package: 'bubblewrap' };
 /** util-linux's `script`: a command on a pseudo-terminal. */
 export const SCRIPT: SystemTool = { command: 'script', package: 'bsdutils' };
 export const MOUNT: SystemTool = { command: 'mount', package: 'mount' };

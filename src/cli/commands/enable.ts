@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
+import { HookpmError } from '../../errors.js';
 import type { HookSwitchResult } from '../../ops/plugins/hook-switch.js';
+import { parseConfineSpec, type Capabilities } from '../../plugin/capabilities.js';
 import { globalOptions, type GlobalOptions } from '../global-options.js';
 import { createOperationContext } from '../operation-context.js';
 import { escapeControl, printJson, printLine } from '../render/render.js';
@@ -7,6 +9,7 @@ import { escapeControl, printJson, printLine } from '../render/render.js';
 interface HookFlags {
   hook?: string[];
   project?: boolean;
+  confine?: string;
 }
 
 /** `--project`: the project's records (docs/guides/projects.md); not with `--hook`. */
@@ -40,9 +43,13 @@ export function register(program: Command): void {
       collect,
     )
     .option('-P, --project', "enable it in this project only (the project's plugin)")
+    .option(
+      '--confine <spec>',
+      'run its hooks confined, recorded with the consent: network=false|true,write=data+project+tmp (or write=none); off lifts it',
+    )
     .addHelpText(
       'after',
-      '\nExample:\n  $ hookpm review guard\n  $ hookpm enable guard --yes\n  $ hookpm enable guard --hook 3fa9c1e2b0\n',
+      '\nExample:\n  $ hookpm review guard\n  $ hookpm enable guard --yes\n  $ hookpm enable guard --hook 3fa9c1e2b0\n  $ hookpm enable notify-on-stop --confine network=false,write=data\n',
     )
     .action(async (name: string, flags: HookFlags, command: Command) => {
       const globals = globalOptions(command);
@@ -52,6 +59,7 @@ export function register(program: Command): void {
       const result = await enablePlugin(createOperationContext(globals).ctx, {
         name,
         ...(scope === undefined ? {} : { scope }),
+        ...(flags.confine === undefined ? {} : { confine: confineFlag(flags.confine) }),
       });
       if (globals.json) return printJson(result);
       printLine(
@@ -89,6 +97,17 @@ export function register(program: Command): void {
       if (globals.json) return printJson(result);
       printLine(escapeControl(`${result.changed ? 'disabled' : 'already disabled'} ${result.id}`));
     });
+}
+
+/** `--confine <spec>` (security.md Z4), or E_USAGE naming what is wrong. */
+function confineFlag(text: string): Capabilities | 'off' {
+  if (text.trim() === 'off') return 'off';
+  const parsed = parseConfineSpec(text);
+  if ('error' in parsed)
+    throw new HookpmError('E_USAGE', `--confine ${JSON.stringify(text)}: ${parsed.error}`, {
+      hint: 'Example: --confine network=false,write=data+tmp',
+    });
+  return parsed;
 }
 
 async function switchHooks(

@@ -2,6 +2,7 @@ import type { ReviewHook, ReviewReport } from '../../ops/steps/consent/report.js
 import { codeUnchanged } from '../../plugin/code-diff.js';
 import { terminalWidth } from '../stdio.js';
 import { colourEnabled, paint, type Tone } from './colour.js';
+import { capabilityLines } from './render-capabilities.js';
 import { codeDiffLines, fileLines, show } from './render-files.js';
 import { escapeControl } from './render.js';
 import { wrapLine } from './wrap.js';
@@ -50,6 +51,7 @@ function reviewLines(report: ReviewReport): ReviewLine[] {
     `  description: ${report.description ?? '(none)'}`,
     `  surface:     ${report.surfaceHash} (${consentWords(report)})`,
   ];
+  lines.push(...capabilityLines(report));
   if (report.installed !== null) {
     const pending =
       report.installed.pending === null
@@ -93,7 +95,9 @@ function consentWords(report: ReviewReport): string {
   if (report.diff === null && report.codeDiff === null) return 'not consented yet';
   const { diff } = report;
   const sameHooks =
-    diff !== null && diff.added.length + diff.removed.length + diff.changed.length === 0;
+    diff !== null &&
+    diff.added.length + diff.removed.length + diff.changed.length === 0 &&
+    (diff.capabilities ?? null) === null;
   return sameHooks
     ? 'hooks as consented; files changed since'
     : 'differs from what you consented to';

@@ -156,6 +156,7 @@ function toSnapshotHandler(
     statusMessage: config.statusMessage ?? null,
     pluginEnv: input.env,
     legacyStdin: config.legacyStdin ? deepFreeze(structuredClone(config.legacyStdin)) : null,
+    ...(source.plugin?.confine === undefined ? {} : { confine: source.plugin.confine }),
   });
 }
 

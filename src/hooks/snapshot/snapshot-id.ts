@@ -1,7 +1,7 @@
 import { canonicalJson, sha256Hex } from '../../json/canonical-json.js';
 import { PLUGIN_VARIABLES } from '../../plugin/path-variables.js';
 import type { EventName } from '../events.js';
-import type { GroupConfig, HandlerConfig, SourceDocument } from '../types.js';
+import type { GroupConfig, HandlerConfig, HandlerConfinement, SourceDocument } from '../types.js';
 
 /**
  * The effective configuration hashed into the snapshot id (R3): the sources in S3 order with their
@@ -13,6 +13,8 @@ export interface EffectiveConfig {
     origin: SourceDocument['origin'];
     plugin: string | null;
     env: Readonly<Record<string, string>> | null;
+    /** Z4: present only for a confined plugin, so other ids stay as they were. */
+    confine?: HandlerConfinement;
   }[];
   events: { event: EventName; groups: { source: number; group: GroupConfig | null }[] }[];
 }
@@ -36,8 +38,8 @@ export function effectiveConfigJson(config: EffectiveConfig): string {
     return `{"event":${JSON.stringify(event)},"groups":[${items.join(',')}]}`;
   });
   const sources = config.sources.map(
-    ({ origin, plugin, env }) =>
-      `{"env":${envJson(env)},"origin":${JSON.stringify(origin)},"plugin":${JSON.stringify(plugin)}}`,
+    ({ origin, plugin, env, confine }) =>
+      `{${confine === undefined ? '' : `"confine":${canonicalJson(confine)},`}"env":${envJson(env)},"origin":${JSON.stringify(origin)},"plugin":${JSON.stringify(plugin)}}`,
   );
   return `{"events":[${events.join(',')}],"sources":[${sources.join(',')}]}`;
 }

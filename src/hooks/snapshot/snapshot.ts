@@ -83,6 +83,7 @@ export function buildSnapshot(input: BuildSnapshotInput): Snapshot {
       origin: source.origin,
       plugin: source.plugin?.id ?? null,
       env: source.plugin ? (envs[s] ?? null) : null,
+      ...(source.plugin?.confine === undefined ? {} : { confine: source.plugin.confine }),
     })),
     events: [],
   };

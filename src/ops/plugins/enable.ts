@@ -1,4 +1,6 @@
 import { HookpmError } from '../../errors.js';
+import { canonicalJson } from '../../json/canonical-json.js';
+import { widensCapabilities, type Capabilities } from '../../plugin/capabilities.js';
 import { collectGarbage } from '../../store/collect.js';
 import { ensureDataDir } from '../../store/data-dir.js';
 import { fingerprintTree } from '../../store/fingerprint.js';
@@ -44,10 +46,12 @@ export interface EnableResult {
  * ctx.confirm; without either E_CONSENT_REQUIRED, and a "no" is E_CANCELLED; nothing changes then.
  * A tree whose files no longer match its fingerprint is refused with E_PLUGIN_TAMPERED (Q6).
  * `scope`: the records of a project (`enable --project`) instead of the user-wide ones.
+ * `confine` (Z4, `--confine`) is recorded with the consent: its handlers run confined so, narrowed
+ * further by what the plugin declares; `off` drops it, which is asked like a consent.
  */
 export function enablePlugin(
   ctx: OperationContext,
-  opts: { name: string; scope?: RecordScope },
+  opts: { name: string; scope?: RecordScope; confine?: Capabilities | 'off' },
 ): Promise<EnableResult> {
   const scope = opts.scope ?? USER_RECORDS;
   return withStoreLock(
@@ -62,9 +66,16 @@ export function enablePlugin(
         await assertUntampered(ctx.paths, record.id, { ...target, name: record.name });
       const review = await reviewInstalledTree(record, target, ctx.paths);
       const already = record.pending === null && review.consented;
-      if (already && record.enabled)
+      const confine = confineOf(record, opts.confine);
+      const sameConfine =
+        canonicalJson(confine ?? null) === canonicalJson(record.consent?.confine ?? null);
+      if (already && record.enabled && sameConfine)
         return resultOf(record, false, await ensureDataDir(ctx.paths, record.id));
-      if (!already) await askConsent(ctx, review);
+      // Z4: confining further is a narrowing and needs no new consent; lifting or widening does.
+      const lifts =
+        record.consent?.confine !== undefined &&
+        widensCapabilities(record.consent.confine, confine ?? null);
+      if (!already || lifts) await askConsent(ctx, review);
       const at = nowIso(ctx);
       const next: PluginRecord = {
         ...record,
@@ -73,7 +84,12 @@ export function enablePlugin(
         enabled: true,
       };
       if (record.linked === true) await relink(next, review);
-      next.consent = { surfaceHash: next.surfaceHash, at, version: next.version };
+      next.consent = {
+        surfaceHash: next.surfaceHash,
+        at,
+        version: next.version,
+        ...(confine === undefined ? {} : { confine }),
+      };
       if (record.pending !== null) next.updatedAt = at;
       const kept = keptOptOuts(record.disabledHooks, review.hooks);
       if (kept === undefined) delete next.disabledHooks;
@@ -122,6 +138,15 @@ async function relink(next: PluginRecord, review: ReviewReport): Promise<void> {
   next.events = [...review.events];
   next.version = review.version;
   next.fingerprint = await fingerprintTree(next.path);
+}
+
+/** Z4: the confinement to record: the one asked for, none for `off`, else the one recorded. */
+function confineOf(
+  record: PluginRecord,
+  asked: Capabilities | 'off' | undefined,
+): Capabilities | undefined {
+  if (asked === 'off') return undefined;
+  return asked ?? record.consent?.confine;
 }
 
 async function askConsent(ctx: OperationContext, review: ReviewReport): Promise<void> {

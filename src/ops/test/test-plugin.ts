@@ -71,7 +71,15 @@ export async function testPlugin(options: TestPluginOptions): Promise<TestPlugin
   try {
     if (options.dataDir !== undefined) mkdirSync(resolve(data), { recursive: true });
     const { inspected } = plugin;
-    const binding = { id: inspected.id, root: plugin.root, data: resolve(data) };
+    // Z4: a plugin that declares capabilities is tested confined, as it runs once installed.
+    const declared = inspected.surface.capabilities;
+    const hide = [options.store.config, options.store.data, options.store.cache];
+    const binding = {
+      id: inspected.id,
+      root: plugin.root,
+      data: resolve(data),
+      ...(declared === null ? {} : { confine: { ...declared, hide } }),
+    };
     const sources = inspected.plugin.documents.flatMap((d): SourceDocument[] =>
       d.config === null
         ? []

@@ -1,4 +1,5 @@
 import type { PluginAbout } from '../../plugin/manifest.js';
+import { describeCapabilities, normalizeCapabilities } from '../../plugin/capabilities.js';
 import { escapeHtml } from './marketplace-surface.js';
 
 /**
@@ -82,4 +83,13 @@ export function renderAbout(about: PluginAbout): string {
   const repository = repositoryUrl(about.repository);
   if (repository !== null) parts.push(link(repository, 'repository', 'repository'));
   return parts.length === 0 ? '' : `<p class="about">${parts.join(' · ')}</p>`;
+}
+
+/** Z1: what the plugin's hooks may do, as review says it (security.md#confinement). */
+export function renderConfinement(capabilities: PluginAbout['capabilities']): string {
+  const text = describeCapabilities(
+    capabilities === undefined ? null : normalizeCapabilities(capabilities),
+  );
+  const cls = capabilities === undefined ? 'confinement unconfined' : 'confinement';
+  return `<p class="${cls}">confinement: ${escapeHtml(text)}</p>`;
 }

@@ -5,7 +5,7 @@ import { compareCodeUnits } from '../../json/compare.js';
 import type { PluginAbout } from '../../plugin/manifest.js';
 import type { SurfaceEntry } from '../../plugin/surface.js';
 import type { IndexPlugin, IndexVersion, RegistryIndex } from '../indexes/index-schema.js';
-import { renderAbout } from './marketplace-about.js';
+import { renderAbout, renderConfinement } from './marketplace-about.js';
 import { MARKETPLACE_SCRIPT, MARKETPLACE_STYLE } from './marketplace-assets.js';
 import { escapeHtml, renderSurface } from './marketplace-surface.js';
 
@@ -144,7 +144,7 @@ function renderPlugin(name: string, plugin: IndexPlugin, input: MarketplaceInput
 <p class="desc">${escapeHtml(plugin.description ?? '(no description)')}</p>
 <ul class="events" aria-label="Events">${(latest.entry.events ?? []).map((e) => `<li class="ev">${escapeHtml(e)}</li>`).join('')}</ul>
 ${plugin.keywords.length > 0 ? `<ul class="keywords" aria-label="Keywords">${plugin.keywords.map((k) => `<li>${escapeHtml(k)}</li>`).join('')}</ul>` : ''}
-${renderAbout(input.about?.[name] ?? {})}
+${renderAbout(input.about?.[name] ?? {})}${input.about?.[name] === undefined ? '' : renderConfinement(input.about[name]!.capabilities)}
 <div class="install"><pre class="commands"><code class="add-registry">${escapeHtml(add)}</code>
 <code class="install-plugin">${escapeHtml(install)}</code></pre><button type="button" class="copy" data-copy="${escapeHtml(`${add}\n${install}`)}">Copy</button></div>
 <details class="surface"><summary>Hooks and consent surface${handlerCount(surfaceOf(latest.version))}</summary>

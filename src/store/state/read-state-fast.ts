@@ -58,7 +58,17 @@ function shape(fields: Record<string, Check>): (v: unknown) => Record<string, un
   };
 }
 
-const consent = shape({ surfaceHash: nonEmpty, at: str, version: nonEmpty });
+/** Z4: `enable --confine`, {network, write} with places among data, project, tmp. */
+const confine = shape({
+  network: bool,
+  write: (v) => Array.isArray(v) && v.every((p) => p === 'data' || p === 'project' || p === 'tmp'),
+});
+const consent = shape({
+  surfaceHash: nonEmpty,
+  at: str,
+  version: nonEmpty,
+  confine: (v) => v === undefined || confine(v) !== null,
+});
 const pending = shape({
   version: nonEmpty,
   path: nonEmpty,

@@ -20,6 +20,13 @@ const consentSchema = z.strictObject({
   at: z.string(),
   /** The plugin version the consent was given for. */
   version: z.string().check(z.minLength(1)),
+  /**
+   * Z4 (security.md#confinement): the confinement the user gave with the consent (`hookpm enable
+   * <plugin> --confine ...`); absent: none beyond the plugin's declared capabilities.
+   */
+  confine: z.optional(
+    z.strictObject({ network: z.boolean(), write: z.array(z.enum(['data', 'project', 'tmp'])) }),
+  ),
 });
 
 /** plugins.md Q5: an installed update that waits for consent to its widened surface. */

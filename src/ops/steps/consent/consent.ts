@@ -15,7 +15,7 @@ export type ConsentDecision = 'carry' | 'grant' | 'none';
 /**
  * plugins.md Q5 and the files rule (docs/guides/installing-plugins.md#consent): the consent given
  * to the installed version covers the reviewed one - the same surface, or one with only removals,
- * and no code file changed, added or removed.
+ * and no code file changed, added or removed; declared capabilities only narrowed (Z2).
  */
 export function consentCarries(
   review: Pick<ReviewReport, 'consented' | 'diff' | 'codeDiff'>,
@@ -24,7 +24,10 @@ export function consentCarries(
   if (existing?.consent == null) return false;
   if (review.consented) return true;
   const onlyRemovals =
-    review.diff !== null && review.diff.added.length === 0 && review.diff.changed.length === 0;
+    review.diff !== null &&
+    review.diff.added.length === 0 &&
+    review.diff.changed.length === 0 &&
+    review.diff.capabilities?.widens !== true;
   return onlyRemovals && codeUnchanged(review.codeDiff);
 }
 

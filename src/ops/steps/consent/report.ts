@@ -3,6 +3,7 @@ import type { EventName } from '../../../hooks/events.js';
 import { codeUnchanged, type CodeDiff } from '../../../plugin/code-diff.js';
 import type { RoledFile } from '../../../plugin/code-files.js';
 import type { LoadedPlugin } from '../../../plugin/loaded-plugin.js';
+import { widensCapabilities, type Capabilities } from '../../../plugin/capabilities.js';
 import { diffSurfaces } from '../../../plugin/surface-diff.js';
 import type { Surface, SurfaceEntry } from '../../../plugin/surface.js';
 
@@ -18,6 +19,15 @@ export interface ReviewDiff {
   added: ReviewHook[];
   removed: ReviewHook[];
   changed: Array<{ before: ReviewHook; after: ReviewHook }>;
+  /**
+   * Z2: the declared capabilities changed (null: the same); `widens` when the new ones allow
+   * more, which waits for consent like a new hook; a narrowing carries consent.
+   */
+  capabilities?: {
+    before: Capabilities | null;
+    after: Capabilities | null;
+    widens: boolean;
+  } | null;
 }
 
 export interface ReviewDiagnostic {
@@ -40,6 +50,10 @@ export interface ReviewReport {
   events: EventName[];
   hooks: ReviewHook[];
   surfaceHash: string;
+  /** Z1: the declared capabilities; null: none declared, its hooks run unconfined. */
+  capabilities: Capabilities | null;
+  /** Z4: the confinement the user recorded with the consent (`enable --confine`), if any. */
+  confine?: Capabilities;
   /**
    * Q4: the consent record holds this surfaceHash, and the plugin's code files are those
    * consented to (docs/guides/installing-plugins.md#consent).
@@ -74,6 +88,10 @@ export interface ReviewInput {
   consentedHash: string | null;
   /** The entries of the consented surface, when they can be read (the active installed tree). */
   consentedEntries: readonly SurfaceEntry[] | null;
+  /** Z2: the consented surface's capabilities, read with consentedEntries; absent: none. */
+  consentedCapabilities?: Capabilities | null;
+  /** Z4: the installed plugin's `enable --confine`, if any. */
+  confine?: Capabilities | undefined;
   installed: ReviewReport['installed'];
   files: RoledFile[];
   codeDiff: CodeDiff | null;
@@ -99,6 +117,8 @@ export function buildReview(input: ReviewInput): ReviewReport {
     events: [...input.surface.events],
     hooks: input.surface.entries.map(toReviewHook),
     surfaceHash: input.surface.surfaceHash,
+    capabilities: input.surface.capabilities,
+    ...(input.confine === undefined ? {} : { confine: input.confine }),
     consented: input.consentedHash === input.surface.surfaceHash && codeUnchanged(input.codeDiff),
     diff:
       diff === null
@@ -110,6 +130,10 @@ export function buildReview(input: ReviewInput): ReviewReport {
               before: toReviewHook(c.before),
               after: toReviewHook(c.after),
             })),
+            capabilities: capabilitiesChange(
+              input.consentedCapabilities ?? null,
+              input.surface.capabilities,
+            ),
           },
     files: input.files,
     codeDiff: input.codeDiff,
@@ -120,6 +144,14 @@ export function buildReview(input: ReviewInput): ReviewReport {
       .map(toReviewDiagnostic),
     installed: input.installed,
   };
+}
+
+function capabilitiesChange(
+  before: Capabilities | null,
+  after: Capabilities | null,
+): ReviewDiff['capabilities'] {
+  if (JSON.stringify(before) === JSON.stringify(after)) return null;
+  return { before, after, widens: widensCapabilities(before, after) };
 }
 
 function reviewHookOf(entry: SurfaceEntry, off: boolean): ReviewHook {

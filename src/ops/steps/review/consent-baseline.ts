@@ -1,3 +1,4 @@
+import type { Capabilities } from '../../../plugin/capabilities.js';
 import type { SurfaceEntry } from '../../../plugin/surface.js';
 import type { PluginRecord } from '../../../store/state/state-schema.js';
 import { readInstalledFiles } from '../../../store/installed-files.js';
@@ -16,8 +17,12 @@ import { hasCurrentConsent } from '../../../store/state/current-consent.js';
 async function readConsented(
   record: PluginRecord,
   paths: StorePaths | undefined,
-): Promise<{ entries: SurfaceEntry[] | null; tree: ConsentedTree | null }> {
-  if (record.consent === null) return { entries: null, tree: null };
+): Promise<{
+  entries: SurfaceEntry[] | null;
+  capabilities: Capabilities | null;
+  tree: ConsentedTree | null;
+}> {
+  if (record.consent === null) return { entries: null, capabilities: null, tree: null };
   let active: InspectedPlugin | null = null;
   if (hasCurrentConsent(record)) {
     try {
@@ -32,6 +37,7 @@ async function readConsented(
   const consented = active?.surface.surfaceHash === record.consent.surfaceHash ? active : null;
   return {
     entries: consented?.surface.entries ?? null,
+    capabilities: consented?.surface.capabilities ?? null,
     tree: {
       root: record.path,
       fingerprint: record.fingerprint,
@@ -44,7 +50,12 @@ async function readConsented(
 /** What a review compares against (Q4, Q5): the installed plugin of the same id, if any. */
 export interface ConsentBaseline extends Pick<
   ReviewInput,
-  'consentedHash' | 'consentedEntries' | 'installed' | 'disabledHooks'
+  | 'consentedHash'
+  | 'consentedEntries'
+  | 'consentedCapabilities'
+  | 'confine'
+  | 'installed'
+  | 'disabledHooks'
 > {
   consentedTree: ConsentedTree | null;
 }
@@ -69,6 +80,8 @@ export async function readConsentBaseline(
   return {
     consentedHash: record.consent?.surfaceHash ?? null,
     consentedEntries: consented.entries,
+    consentedCapabilities: consented.capabilities,
+    confine: record.consent?.confine,
     installed: {
       version: record.version,
       enabled: record.enabled,

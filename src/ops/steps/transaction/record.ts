@@ -113,6 +113,9 @@ export function applyConsent(
   at: string,
 ): void {
   const consent = { surfaceHash: record.surfaceHash, at, version: record.version };
+  // Z4: the user's own confinement (`enable --confine`) stays with the consent across versions.
+  const confine = existing?.consent?.confine;
+  if (confine !== undefined) Object.assign(consent, { confine });
   if (decision === 'grant') {
     record.consent = consent;
     record.enabled = true;

@@ -127,7 +127,12 @@ async function installOne(
       const enabled = {
         ...existing,
         enabled: true,
-        consent: { surfaceHash: existing.surfaceHash, at: nowIso(ctx), version },
+        consent: {
+          surfaceHash: existing.surfaceHash,
+          at: nowIso(ctx),
+          version,
+          ...(existing.consent?.confine === undefined ? {} : { confine: existing.consent.confine }),
+        },
       };
       draft.plugins[id] = enabled;
       notes.push(`${id} ${version} was already installed, but disabled; --yes enabled it`);

@@ -1,0 +1,144 @@
+/**
+ * Z4-Z7 (docs/reference/rules/security.md#confinement): the command line that runs one handler
+ * inside bubblewrap, held to its plugin's capabilities. Part of the engine runner (run-handler.ts).
+ *
+ * The sandbox: the whole file system read-only (`--ro-bind / /`); the store's directories hidden
+ * behind empty ones (Z3), the plugin's own tree shown again read-only and its data directory
+ * read-only or, when declared, writable; the project and a private temporary folder writable when
+ * declared; a fresh /dev and a /proc of its own process namespace (`--unshare-pid`), so no process
+ * outside is visible, and `/proc/<pid>/root` leads nowhere; no capabilities (`--cap-drop ALL`, which
+ * matters when hookpm runs as root); no network (`--unshare-net`) unless declared. It stays in the
+ * runner's process group, and `--die-with-parent` plus the namespace's end take every process it
+ * started with it when the group is killed (X6).
+ */
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join, relative, isAbsolute } from 'node:path';
+import type { HandlerConfinement } from '../hooks/types.js';
+
+/** The fix named wherever confinement cannot be set up (Z6). */
+export const CONFINE_FIX =
+  'install bubblewrap (Debian/Ubuntu: `apt-get install bubblewrap`; Fedora: `dnf install bubblewrap`)';
+
+export interface ConfineInput {
+  confine: HandlerConfinement;
+  file: string;
+  args: readonly string[];
+  cwd: string;
+  projectDir: string;
+  /** The plugin's tree and data directory (CLAUDE_PLUGIN_ROOT, CLAUDE_PLUGIN_DATA). */
+  pluginRoot: string | null;
+  pluginData: string | null;
+  /** The handler's environment: its PATH finds bwrap; TMPDIR is set here for `tmp`. */
+  env: Record<string, string>;
+}
+
+export type ConfinedLaunch =
+  | { ok: true; file: string; args: string[]; env: Record<string, string>; cleanup: () => void }
+  | { ok: false; message: string };
+
+const found = new Map<string, string>();
+
+/**
+ * `bwrap` on PATH, or null. A hit is cached per PATH value; a miss is not, so a long-lived host
+ * (`hookpm session`) finds bubblewrap once the user installs it.
+ */
+export function findBwrap(path: string | undefined): string | null {
+  const key = path ?? '';
+  const cached = found.get(key);
+  if (cached !== undefined) return cached;
+  let hit: string | null = null;
+  for (const dir of key.split(delimiter)) {
+    if (dir === '' || !isAbsolute(dir)) continue;
+    const candidate = join(dir, 'bwrap');
+    try {
+      accessSync(candidate, constants.X_OK);
+      hit = candidate;
+      break;
+    } catch {
+      // not here
+    }
+  }
+  if (hit !== null) found.set(key, hit);
+  return hit;
+}
+
+/**
+ * Z4: the bwrap command line for one handler, or, Z6, why it cannot be confined here (no Linux,
+ * no bwrap on PATH): the caller then does not run it at all.
+ */
+export function confineCommand(input: ConfineInput, platform = process.platform): ConfinedLaunch {
+  if (platform !== 'linux')
+    return {
+      ok: false,
+      message: `confined handlers run only on Linux, under bubblewrap; on ${platform} hookpm does not run them (security.md Z7)`,
+    };
+  const bwrap = findBwrap(input.env['PATH']);
+  if (bwrap === null)
+    return {
+      ok: false,
+      message: `the sandbox cannot be set up: bubblewrap (bwrap) is not on PATH; ${CONFINE_FIX}`,
+    };
+  const { confine } = input;
+  const args = ['--die-with-parent', '--unshare-pid', '--unshare-ipc', '--cap-drop', 'ALL'];
+  if (!confine.network) args.push('--unshare-net');
+  args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
+  for (const dir of confine.hide) if (existsSync(dir)) args.push('--tmpfs', dir);
+  const shown = (dir: string): boolean => confine.hide.some((h) => isInside(dir, h));
+  if (input.pluginRoot !== null && shown(input.pluginRoot) && existsSync(input.pluginRoot))
+    args.push('--ro-bind', input.pluginRoot, input.pluginRoot);
+  const env = { ...input.env };
+  let temp: string | null = null;
+  try {
+    if (input.pluginData !== null) {
+      if (confine.write.includes('data')) {
+        mkdirSync(input.pluginData, { recursive: true });
+        args.push('--bind', input.pluginData, input.pluginData);
+      } else if (shown(input.pluginData) && existsSync(input.pluginData))
+        args.push('--ro-bind', input.pluginData, input.pluginData);
+    }
+    if (confine.write.includes('project') && existsSync(input.projectDir))
+      args.push('--bind', input.projectDir, input.projectDir);
+    if (confine.write.includes('tmp')) {
+      temp = mkdtempSync(join(tmpdir(), 'hookpm-confined-'));
+      args.push('--bind', temp, temp);
+      env['TMPDIR'] = env['TMP'] = env['TEMP'] = temp;
+    }
+  } catch (error) {
+    if (temp !== null) rmSync(temp, { recursive: true, force: true });
+    const why = error instanceof Error ? error.message : String(error);
+    return { ok: false, message: `the sandbox cannot be set up: ${why}` };
+  }
+  args.push('--json-status-fd', '3', '--', input.file, ...input.args);
+  const cleanup = (): void => {
+    if (temp !== null) rmSync(temp, { recursive: true, force: true });
+  };
+  return { ok: true, file: bwrap, args, env, cleanup };
+}
+
+/** `inner` is `outer` or inside it. */
+function isInside(inner: string, outer: string): boolean {
+  const rel = relative(outer, inner);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/**
+ * Z6: reads bwrap's status pipe (`--json-status-fd 3`); the answer is true once bwrap has reported
+ * the handler's pid, that is, once the sandbox was set up and the handler started in it.
+ */
+export function watchSandboxStatus(
+  stream: NodeJS.ReadableStream | null | undefined,
+): () => boolean {
+  let text = '';
+  stream?.on('error', () => {});
+  stream?.on('data', (chunk: Buffer) => {
+    if (text.length < 4096) text += chunk.toString('utf8');
+  });
+  return () => text.includes('"child-pid"');
+}
+
+/** Z6: the failure of a confined run whose sandbox was never set up (bwrap's own words kept). */
+export function sandboxFailure(stderr: string): string {
+  const said = stderr.trim().split('\n').slice(-3).join(' ').slice(-500);
+  return `the sandbox cannot be set up${said === '' ? '' : ` (${said})`}; ${CONFINE_FIX}, and check that user namespaces are allowed`;
+}

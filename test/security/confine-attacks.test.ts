@@ -1,0 +1,181 @@
+/**
+ * security.md Z4-Z6 through the built `bin/hookpm`: a plugin that declares
+ * `{"network": false, "write": ["data"]}` runs a hostile handler (test/fixtures/handlers/
+ * confine-probe.mjs) that tries to reach a loopback server, write in HOME, write out through a
+ * symlink in its data directory, write through another process's `/proc/<pid>/root`, read the
+ * store's state and keep a grandchild running past its deadline. Each is blocked, through
+ * `hookpm wire claude` (the command `hookpm link claude` writes) and through `hookpm test`; and
+ * where bubblewrap is missing the handler does not run at all: it fails closed.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { copyFile, mkdir, symlink } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useBinWorkspace } from '../helpers/bin-workspace.js';
+import { writeClaudePlugin } from '../helpers/claude-plugin.js';
+import { BWRAP, INSTALL_TIMEOUT_MS, requireTool } from '../helpers/system-package.js';
+import { writeFile } from 'node:fs/promises';
+
+const ws = useBinWorkspace('security-confine');
+const PROBE = join(import.meta.dirname, '..', 'fixtures', 'handlers', 'confine-probe.mjs');
+
+let server: Server;
+let port = 0;
+let requests = 0;
+
+beforeAll(async () => {
+  await requireTool(BWRAP);
+  server = createServer((_req, res) => {
+    requests += 1;
+    res.end('reached');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+}, INSTALL_TIMEOUT_MS);
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+/** Installs and enables the probe plugin declaring `capabilities`; answers its root. */
+async function installProbe(capabilities: Record<string, unknown> | null): Promise<string> {
+  const root = join(ws.dir, `probe${ws.n}`);
+  await writeClaudePlugin(root, 'probe', {
+    PreToolUse: [
+      {
+        matcher: 'Bash',
+        hooks: [
+          {
+            type: 'command',
+            command: 'node',
+            args: ['${CLAUDE_PLUGIN_ROOT}/probe.mjs'],
+            timeout: 2,
+          },
+        ],
+      },
+    ],
+  });
+  await copyFile(PROBE, join(root, 'probe.mjs'));
+  const manifest = { name: 'probe', version: '1.0.0', ...(capabilities ? { capabilities } : {}) };
+  await writeFile(join(root, '.claude-plugin', 'plugin.json'), JSON.stringify(manifest));
+  const run = await ws.hookpm(['install', root, '--yes']);
+  expect(run.code, run.stderr).toBe(0);
+  return root;
+}
+
+const CONFINED = { network: false, write: ['data'] };
+/** The plugin's data directory (V3), whatever its sanitized name. */
+const dataDir = () => {
+  const root = join(ws.home, 'hookpm', 'data', 'plugin-data');
+  const found = readdirSync(root).find((name) => name.startsWith('probe-local-'));
+  return join(root, found ?? 'missing');
+};
+let sessions = 0;
+
+async function wireBash(command: string, env?: Record<string, string>) {
+  const body = JSON.stringify({
+    session_id: `s${ws.n}-${(sessions += 1)}`,
+    transcript_path: join(ws.home, 't.jsonl'),
+    cwd: ws.repo,
+    hook_event_name: 'PreToolUse',
+    permission_mode: 'default',
+    tool_name: 'Bash',
+    tool_input: { command },
+    tool_use_id: 'toolu_1',
+  });
+  const run = await ws.hookpm(['wire', 'claude'], { stdin: body, ...(env ? { env } : {}) });
+  expect(run.code, run.stderr).toBe(0);
+  const out = run.stdout === '' ? null : (JSON.parse(run.stdout) as Record<string, any>);
+  return {
+    decision: out?.hookSpecificOutput?.permissionDecision as string | undefined,
+    reason: (out?.hookSpecificOutput?.permissionDecisionReason ?? '') as string,
+    ms: run.ms,
+  };
+}
+
+describe('confined handlers under attack (security.md Z4-Z6)', () => {
+  it('Z5: a confined handler cannot reach a loopback HTTP server; the same plugin declaring network reaches it', async () => {
+    await installProbe(CONFINED);
+    const before = requests;
+    const blocked = await wireBash(`net ${port}`);
+    expect(blocked.reason).toMatch(/^probe net: blocked /);
+    expect(requests).toBe(before);
+
+    await installProbe({ network: true, write: ['data'] });
+    const open = await wireBash(`net ${port}`);
+    expect(open.reason).toBe('probe net: DONE');
+    expect(requests).toBe(before + 1);
+  });
+
+  it('Z4: a confined handler cannot write in HOME, and writes its declared data directory', async () => {
+    await installProbe(CONFINED);
+    expect((await wireBash('home')).reason).toBe('probe home: blocked EROFS');
+    expect(existsSync(join(ws.home, 'pwned'))).toBe(false);
+    expect((await wireBash('data')).reason).toBe('probe data: DONE');
+    expect(existsSync(join(dataDir(), 'ok'))).toBe(true);
+  });
+
+  it('Z4: a symlink in its data directory pointing out does not let it write outside its places', async () => {
+    await installProbe(CONFINED);
+    expect((await wireBash('symlink')).reason).toBe('probe symlink: blocked EROFS');
+    expect(existsSync(join(ws.home, 'through-link'))).toBe(false);
+  });
+
+  it("Z4: /proc shows only the sandbox's own processes, so no /proc/<pid>/root leads out", async () => {
+    await installProbe(CONFINED);
+    const { reason } = await wireBash('proc');
+    expect(reason).toMatch(/^probe proc: blocked \(\d processes visible\)$/);
+    expect(existsSync(join(ws.home, 'via-proc'))).toBe(false);
+  });
+
+  it("Z3: the store's state and other plugins' data are hidden from a confined handler", async () => {
+    await installProbe(CONFINED);
+    const other = join(ws.home, 'hookpm', 'data', 'plugin-data', 'other@local');
+    await mkdir(other, { recursive: true });
+    await writeFile(join(other, 'secret'), 'x');
+    const state = join(ws.home, 'hookpm', 'data', 'state.json');
+    expect((await wireBash(`read ${state}`)).reason).toBe('probe read: blocked ENOENT');
+    expect((await wireBash(`read ${join(other, 'secret')}`)).reason).toBe(
+      'probe read: blocked ENOENT',
+    );
+  });
+
+  it('X6/Z4: a grandchild in a session of its own does not outlive the handler past its deadline', async () => {
+    await installProbe(CONFINED);
+    const { decision, ms } = await wireBash('linger');
+    expect(decision).toBeUndefined(); // a timeout without onFailure lets the call through (X6)
+    expect(ms).toBeLessThan(4000);
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    expect(existsSync(join(dataDir(), 'late'))).toBe(false);
+  }, 20_000);
+
+  it('Z6: without bubblewrap on PATH a confined handler never runs: the tool call is denied, naming the fix', async () => {
+    await installProbe(CONFINED);
+    const bin = join(ws.dir, `nobwrap${ws.n}`);
+    await mkdir(bin, { recursive: true });
+    await symlink(process.execPath, join(bin, 'node'));
+    const { decision, reason } = await wireBash('data', ws.env({ PATH: bin }));
+    expect(decision).toBe('deny');
+    expect(reason).toMatch(
+      /^hookpm fails closed: handler PreToolUse:0:0 of plugin probe@local must run confined/,
+    );
+    expect(reason).toContain('install bubblewrap');
+    expect(existsSync(join(dataDir(), 'ok'))).toBe(false);
+  });
+
+  it('Z4: `hookpm test` runs a plugin that declares capabilities confined, as it runs installed', async () => {
+    const root = await installProbe(CONFINED);
+    const input = JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'home' } });
+    const run = await ws.hookpm(['test', root, 'PreToolUse', '--payload', input, '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as { handlers: Array<{ stderr: string }> };
+    expect(report.handlers[0]?.stderr).toBe('probe home: blocked EROFS');
+    expect(existsSync(join(ws.home, 'pwned'))).toBe(false);
+  });
+
+  it("Z4: a plugin that declares nothing runs unconfined, with the user's rights, as before", async () => {
+    await installProbe(null);
+    expect((await wireBash('home')).reason).toBe('probe home: DONE');
+    expect(existsSync(join(ws.home, 'pwned'))).toBe(true);
+  });
+});
