@@ -5,17 +5,10 @@
 // figure twice: the CPU time of the Node processes of a run (bench/cpu-preload.cjs), steadier
 // on a shared machine, and the wall time. Generated stores (bench/scale-store.mjs),
 // medians of interleaved runs, on the Node running the benchmarks and on Node 24 LTS.
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { node24, NODE_24_VERSION } from '../test/tools/node-24.mjs';
 import { median } from './measure.mjs';
+import { BIN, REPO, timeRun } from './scale-measure.mjs';
 import { scaleStore } from './scale-store.mjs';
-
-const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
-const BIN = join(REPO, 'bin', 'hookpm.js');
 const RUNS = Number(process.env.SCALE_RUNS ?? 21);
 const TARGET_2000_VS_20 = 1.15;
 const TARGET_MATCH_VS_NODE = 1.3;
@@ -36,30 +29,6 @@ const ONE = payload('PreToolUse', {
   tool_input: { command: 'ls' },
   tool_use_id: 't',
 });
-
-const CPU_FILE = join(tmpdir(), `hookpm-bench-cpu-${process.pid}`);
-const PRELOAD = join(REPO, 'bench', 'cpu-preload.cjs');
-
-/**
- * One run: its wall time, and the CPU time of its Node processes (bench/cpu-preload.cjs; 0 for a
- * command that is not Node).
- */
-function timeRun(node, args, env, input) {
-  rmSync(CPU_FILE, { force: true });
-  const cpuEnv = { ...env, BENCH_CPU_FILE: CPU_FILE, NODE_OPTIONS: `--require=${PRELOAD}` };
-  const start = performance.now();
-  const child = spawnSync(node, args, { env: cpuEnv, input, stdio: ['pipe', 'pipe', 'pipe'] });
-  const ms = performance.now() - start;
-  if (child.status !== 0)
-    throw new Error(`${args.join(' ')} exited ${child.status}: ${child.stderr}`);
-  const cpu = existsSync(CPU_FILE)
-    ? readFileSync(CPU_FILE, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .reduce((sum, line) => sum + Number(line), 0)
-    : 0;
-  return { ms, cpu, stdout: child.stdout.toString('utf8') };
-}
 
 /** `node -e 0` plus one spawn of `true`: the yardstick of an event whose one handler is `true`. */
 const SPAWN_TRUE = "require('node:child_process').spawn('true', { stdio: 'ignore' })";
