@@ -25,6 +25,7 @@ export function timeRun(command, args, env, input = '', cwd = undefined) {
     env: cpuEnv,
     input,
     cwd,
+    maxBuffer: 256 * 1024 * 1024,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const ms = performance.now() - start;

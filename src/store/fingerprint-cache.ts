@@ -41,12 +41,13 @@ const RACY_MS = 2000;
 const FORMAT = 'hookpm-fingerprints/2';
 
 /**
- * The shard of the cache that holds `root`'s entry (with any other root of the same name):
- * `<cache>/fingerprints/<fnv1a of the root>.json`, so a check of a few trees reads and writes
- * only their shards, whatever else is installed (engine.md X10).
+ * The shard of the cache that holds `root`'s entry, with the other roots of its shard:
+ * `<cache>/fingerprints/<first two hex digits of fnv1a of the root>.json`, one of 256. Checking a
+ * few trees reads and writes their shards only (about 1/256 of the cache each, engine.md X10),
+ * and a check of every tree (`list`, a new pin) reads at most 256 files.
  */
 export function fingerprintShardFile(paths: StorePaths, root: string): string {
-  return join(fingerprintCacheDir(paths), `${fnv1a(root)}.json`);
+  return join(fingerprintCacheDir(paths), `${fnv1a(root).slice(0, 2)}.json`);
 }
 
 /** The lstat fields that must all match for the hash to be reused, then the content hash. */
