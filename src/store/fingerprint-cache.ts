@@ -1,5 +1,6 @@
 import { existsSync, type Stats } from 'node:fs';
-import { readCacheFile, writeCacheFile } from './cache-file.js';
+import { join } from 'node:path';
+import { fnv1a, readShard, writeShard } from './cache-shard.js';
 import {
   entryOf,
   fingerprintOf,
@@ -9,7 +10,7 @@ import {
   type TreeFile,
   type TreeWalk,
 } from './fingerprint.js';
-import { fingerprintCacheFile } from './paths.js';
+import { fingerprintCacheDir } from './paths.js';
 import type { StorePaths } from './store-paths.js';
 
 /** What scanTreesCached found of one tree. */
@@ -37,7 +38,17 @@ export interface ScanOptions {
  * is hashed and not cached, so every cached stat is older than any write to come.
  */
 const RACY_MS = 2000;
-const FORMAT = 'hookpm-fingerprints/1';
+const FORMAT = 'hookpm-fingerprints/2';
+
+/**
+ * The shard of the cache that holds `root`'s entry, with the other roots of its shard:
+ * `<cache>/fingerprints/<first two hex digits of fnv1a of the root>.json`, one of 256. Checking a
+ * few trees reads and writes their shards only (about 1/256 of the cache each, engine.md X10),
+ * and a check of every tree (`list`, a new pin) reads at most 256 files.
+ */
+export function fingerprintShardFile(paths: StorePaths, root: string): string {
+  return join(fingerprintCacheDir(paths), `${fnv1a(root).slice(0, 2)}.json`);
+}
 
 /** The lstat fields that must all match for the hash to be reused, then the content hash. */
 export type CachedFile = [
@@ -62,11 +73,11 @@ const NO_TREE: CachedTree = { files: new Map(), fingerprint: null };
  * Q6 scans of `roots` (a root missing or unreadable: null): each tree's fingerprint as
  * fingerprintTree computes it, and its layout (TreeScan), reading only the files whose lstat
  * (device, inode, size, mtime, ctime, and mode with its kind) differs from the one cached with
- * their hash in `<cache>/fingerprints.json`. Every directory is read each time, so an added or
- * removed file counts. The cache is read once and written only when it changed; a missing or
- * damaged cache is recomputed and a failed write ignored. No lock: the last writer wins and
- * every entry is checked against the stat again. Entries of other roots are kept while those
- * exist. Never rejects.
+ * their hash in the roots' shards (fingerprintShardFile). Every directory is read each time, so an
+ * added or removed file counts. Each shard is read once and written only when an entry of it
+ * changed; a missing or damaged shard is recomputed and a failed write ignored. No lock: the last
+ * writer wins and every entry is checked against the stat again. Entries of other roots in a
+ * rewritten shard are kept while those exist. Never rejects.
  *
  * A stat only stands in for content that this cache says was hashed with that very stat: whoever
  * can write the cache file (the user) can also write the trees and the state, so the cache guards
@@ -78,11 +89,11 @@ export async function scanTreesCached(
   options: ScanOptions = {},
 ): Promise<Map<string, TreeScan | null>> {
   const now = (options.now ?? Date.now)();
-  const cache = readFingerprintCache(paths);
+  const cache = readFingerprintCache(paths, roots);
   const next: FingerprintCache = new Map();
   const scans = new Map<string, TreeScan | null>();
   const rehashes: Promise<void>[] = [];
-  let changed = false;
+  const changed = new Set<string>();
   for (const root of roots) {
     if (scans.has(root)) continue;
     const cached = cache.get(root) ?? NO_TREE;
@@ -91,7 +102,7 @@ export async function scanTreesCached(
     try {
       walk = walkTree(root);
     } catch {
-      if (cache.has(root)) changed = true;
+      if (cache.has(root)) changed.add(root);
       continue;
     }
     const layout = layoutOf(walk.directories);
@@ -105,22 +116,31 @@ export async function scanTreesCached(
       (tree) => {
         scans.set(root, { fingerprint: tree.fingerprint, layout });
         next.set(root, tree.cached);
-        if (tree.changed) changed = true;
+        if (tree.changed) changed.add(root);
       },
       () => {
-        if (cache.has(root)) changed = true;
+        if (cache.has(root)) changed.add(root);
       },
     );
     rehashes.push(rehash);
   }
   await Promise.all(rehashes);
-  if (!changed) return scans;
-  for (const [root, tree] of cache) if (!scans.has(root) && existsSync(root)) next.set(root, tree);
-  const json = [...next].map(([root, { files, fingerprint }]) => [
-    root,
-    [fingerprint, Object.fromEntries(files)],
-  ]);
-  await writeCacheFile(fingerprintCacheFile(paths), FORMAT, Object.fromEntries(json));
+  if (changed.size === 0) return scans;
+  const shards = new Map<string, Array<[string, CachedTree]>>();
+  for (const root of changed) shards.set(fingerprintShardFile(paths, root), []);
+  const kept = (root: string): CachedTree | undefined =>
+    scans.has(root) ? next.get(root) : existsSync(root) ? cache.get(root) : undefined;
+  for (const root of new Set([...cache.keys(), ...next.keys()])) {
+    const tree = kept(root);
+    if (tree !== undefined) shards.get(fingerprintShardFile(paths, root))?.push([root, tree]);
+  }
+  for (const [file, trees] of shards) {
+    const json = trees.map(([root, { files, fingerprint }]) => [
+      root,
+      [fingerprint, Object.fromEntries(files)],
+    ]);
+    writeShard(file, FORMAT, Object.fromEntries(json));
+  }
   return scans;
 }
 
@@ -166,11 +186,22 @@ async function rehashTree(
   };
 }
 
-/** The cache as read, keeping only well-formed entries (anything else is recomputed). */
-export function readFingerprintCache(paths: StorePaths): FingerprintCache {
-  const value = readCacheFile(fingerprintCacheFile(paths), FORMAT);
+/**
+ * The shards of `roots` as read (each shard whole: other roots of the same shard too), keeping
+ * only well-formed entries (anything else is recomputed).
+ */
+export function readFingerprintCache(
+  paths: StorePaths,
+  roots: readonly string[],
+): FingerprintCache {
   const out: FingerprintCache = new Map();
-  if (!isRecord(value)) return out;
+  const files = new Set(roots.map((root) => fingerprintShardFile(paths, root)));
+  for (const file of files) readShardInto(readShard(file, FORMAT), out);
+  return out;
+}
+
+function readShardInto(value: unknown, out: FingerprintCache): void {
+  if (!isRecord(value)) return;
   for (const [root, tree] of Object.entries(value)) {
     if (!Array.isArray(tree) || tree.length !== 2 || !isRecord(tree[1])) continue;
     const files = new Map<string, CachedFile>();
@@ -180,7 +211,6 @@ export function readFingerprintCache(paths: StorePaths): FingerprintCache {
       else whole = false;
     out.set(root, { files, fingerprint: whole ? (tree[0] as string) : null });
   }
-  return out;
 }
 
 /** The entry of `file` when `cached` holds a hash taken with exactly its stat, else null. */

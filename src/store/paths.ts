@@ -47,9 +47,12 @@ export function indexCacheDir(paths: StorePaths): string {
   return join(paths.cache, 'indexes');
 }
 
-/** Q6: the content hashes of installed files, reused while their lstat is unchanged. */
-export function fingerprintCacheFile(paths: StorePaths): string {
-  return join(paths.cache, 'fingerprints.json');
+/**
+ * Q6: the content hashes of installed files, reused while their lstat is unchanged, one shard per
+ * tree (store/fingerprint-cache.ts fingerprintShardFile).
+ */
+export function fingerprintCacheDir(paths: StorePaths): string {
+  return join(paths.cache, 'fingerprints');
 }
 
 /** Q6: the parsed documents of enabled plugins, reused while their tree is unchanged. */

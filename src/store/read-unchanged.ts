@@ -38,7 +38,7 @@ export async function readUnchanged<T>(
   options: ScanOptions = {},
 ): Promise<Map<string, ReadUnchanged<T>>> {
   const now = (options.now ?? Date.now)();
-  const cache = readFingerprintCache(paths);
+  const cache = readFingerprintCache(paths, roots);
   const out = new Map<string, ReadUnchanged<T>>();
   await Promise.all(
     roots.map(async (root) => {

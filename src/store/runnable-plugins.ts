@@ -51,6 +51,8 @@ export interface RunnablePlugin {
 /** The answer of runnablePlugins: each plugin that can run, in order, and why others cannot. */
 export interface RunnablePlugins extends PluginSources {
   plugins: RunnablePlugin[];
+  /** With `presume`: the plugins bound from the documents cache whose trees were not checked. */
+  presumed: string[];
 }
 
 export interface RunnablePluginsOptions extends ScanOptions {
@@ -60,6 +62,14 @@ export interface RunnablePluginsOptions extends ScanOptions {
    * plugins only.
    */
   projectKey?: () => Promise<string | null>;
+  /** Only these plugins (ids) are loaded and checked; the documents cache keeps the others. */
+  only?: ReadonlySet<string>;
+  /**
+   * engine.md X10: a plugin whose cached documents were read from the tree its record names now
+   * (path, name and fingerprint) is bound from them without checking its tree, and listed in
+   * `presumed`; the caller checks the presumed plugins about to run (`only`) before they run.
+   */
+  presume?: boolean;
 }
 
 /** plugins.md Q4: a plugin may run when it is enabled and its consent is current. */
@@ -105,6 +115,7 @@ export async function runnablePlugins(
         diagnostic('plugin_state_unreadable', 'warning', message, { origin: 'plugin' }),
       ],
       failClosed: [failingState(error)],
+      presumed: [],
     };
   }
   const project = await projectRecordsOf(state, options.projectKey);
@@ -114,17 +125,34 @@ export async function runnablePlugins(
   const pinned = new Set(project.filter(mayRun).map((p) => p.id));
   const user = Object.values(state.plugins).filter((p) => mayRun(p) && !pinned.has(p.id));
   const fromProject = project.filter(mayRun);
-  const runnable = [...user.sort(byId), ...fromProject.sort(byId)];
+  const only = options.only;
+  const runnable = [...user.sort(byId), ...fromProject.sort(byId)].filter(
+    (record) => only === undefined || only.has(record.id),
+  );
   const scoped = new Set(fromProject);
+  const cached = readDocumentsCache(paths);
+  const presumed = new Map<string, Read>();
+  if (options.presume === true)
+    for (const record of runnable) {
+      const entry = cached.get(record.id);
+      if (
+        record.linked !== true &&
+        entry !== undefined &&
+        entry.path === record.path &&
+        entry.name === record.name &&
+        entry.fingerprint === record.fingerprint
+      )
+        presumed.set(record.id, entry.documents);
+    }
   // plugins.md D15: a linked directory is read in place, without the tamper check (Q6).
-  const trees = runnable
-    .filter((record) => record.linked !== true)
-    .map((record) => ({ root: record.path, fingerprint: record.fingerprint }));
+  const checked = runnable.filter((record) => record.linked !== true && !presumed.has(record.id));
+  const trees = checked.map((record) => ({ root: record.path, fingerprint: record.fingerprint }));
   const checks = await checkInstalledTrees(paths, trees, options);
   const scans = new Map<string, TreeScan>();
   for (const [root, check] of checks) if (check.status === 'match') scans.set(root, check.scan);
-  const documents = await documentsOf(paths, runnable, scans, options);
-  await readCreated(paths, runnable, checks, documents, options);
+  const partial = only !== undefined || presumed.size > 0;
+  const documents = await documentsOf(paths, checked, scans, cached, partial, options);
+  await readCreated(paths, checked, checks, documents, options);
   const linked = runnable.filter((record) => record.linked === true);
   const reads = await Promise.all(linked.map(readLinked));
   linked.forEach((record, i) => documents.set(record.id, reads[i]!));
@@ -132,12 +160,15 @@ export async function runnablePlugins(
   // Z3: what a confined handler may not read: the store's directories (state, settings, trust,
   // every plugin's tree and data, caches), its own tree and data excepted.
   const hide = [paths.config, paths.data, paths.cache];
-  const loaded = runnable.map((record) =>
-    bind(record, dataDir(record.id), checks.get(record.path), documents.get(record.id), {
-      ofProject: scoped.has(record),
-      hide,
-    }),
-  );
+  const loaded = runnable.map((record) => {
+    const presumedRead = presumed.get(record.id);
+    const check: TreeCheck | undefined =
+      presumedRead === undefined
+        ? checks.get(record.path)
+        : { status: 'match', scan: { fingerprint: record.fingerprint, layout: '' } };
+    const read = presumedRead ?? documents.get(record.id);
+    return bind(record, dataDir(record.id), check, read, { ofProject: scoped.has(record), hide });
+  });
   return {
     plugins: runnable.flatMap((record, i) =>
       loaded[i]!.runs ? [{ record, sources: loaded[i]!.sources }] : [],
@@ -145,6 +176,7 @@ export async function runnablePlugins(
     sources: loaded.flatMap((l) => l.sources),
     diagnostics: loaded.flatMap((l) => l.diagnostics),
     failClosed: loaded.flatMap((l) => (l.failing === null ? [] : [l.failing])),
+    presumed: [...presumed.keys()],
   };
 }
 
@@ -241,14 +273,16 @@ async function projectRecordsOf(
 /**
  * The documents of every plugin whose tree has its recorded fingerprint: from the cache when it
  * holds them for that fingerprint and layout, else read (and cached when the tree held still).
+ * `partial`: `runnable` is not every runnable plugin, so the cache keeps the entries of others.
  */
 async function documentsOf(
   paths: StorePaths,
   runnable: readonly PluginRecord[],
   scans: ReadonlyMap<string, TreeScan>,
+  cached: DocumentsCache,
+  partial: boolean,
   options: ScanOptions,
 ): Promise<Map<string, Read>> {
-  const cached = readDocumentsCache(paths);
   const out = new Map<string, Read>();
   const hits: DocumentsCache = new Map();
   const misses = new Map<string, PluginRecord>();
@@ -262,11 +296,14 @@ async function documentsOf(
       hits.set(record.id, entry);
     } else misses.set(record.path, record);
   }
-  if (misses.size === 0 && hits.size === cached.size) return out;
+  const ours = new Set(runnable.map((record) => record.id));
+  const kept = partial ? [...cached].filter(([id]) => !ours.has(id)) : [];
+  const known = hits.size + kept.length;
+  if (misses.size === 0 && known === cached.size) return out;
   const read = (path: string): Promise<Read> => readDocuments(misses.get(path)!);
   const reads =
     misses.size === 0 ? [] : await readUnchanged(paths, [...misses.keys()], read, options);
-  const next = new Map(hits);
+  const next = new Map([...kept, ...hits]);
   for (const [path, { value, scan }] of reads) {
     const record = misses.get(path)!;
     out.set(record.id, value);
@@ -275,7 +312,7 @@ async function documentsOf(
     next.set(record.id, { path, name: record.name, ...keyOf(scan), documents: value });
   }
   // Unchanged when nothing new was kept and nothing cached was left out.
-  if (next.size !== hits.size || hits.size !== cached.size) await writeDocumentsCache(paths, next);
+  if (next.size !== known || known !== cached.size) await writeDocumentsCache(paths, next);
   return out;
 }
 

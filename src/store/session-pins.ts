@@ -6,6 +6,14 @@ import { writeFileDurable } from '../io/durable-write.js';
 import { sha256Hex } from '../json/canonical-json.js';
 import { parsePin, type SessionPin } from './session-pin-schema.js';
 import type { StorePaths } from './store-paths.js';
+import {
+  pinNameOfTable,
+  removePinTables,
+  tablesUsedAt,
+  tableStopCount,
+  writePinTables,
+  writeTableStopCount,
+} from './session-pin-tables.js';
 
 /**
  * engine.md R1 for linked agents: one pin per agent session, `<data>/sessions/<key>.json`, the key
@@ -63,17 +71,73 @@ export function readPin(paths: StorePaths, sessionId: string, now = Date.now()):
   }
 }
 
-/** Writes a session's pin durably (D2), replacing any earlier one. */
+/**
+ * Writes a session's pin durably (D2), replacing any earlier one, then its tables by event and
+ * matcher (session-pin-tables.ts; a table that cannot be written is rebuilt from the pin later).
+ */
 export async function writePin(paths: StorePaths, pin: SessionPin): Promise<void> {
   await mkdir(sessionsDir(paths), { recursive: true });
-  await writeFileDurable(pinFile(paths, pin.sessionId), `${JSON.stringify(pin)}\n`, {
-    mode: 0o600,
-  });
+  const file = pinFile(paths, pin.sessionId);
+  removePinTables(file);
+  await writeFileDurable(file, `${JSON.stringify(pin)}\n`, { mode: 0o600 });
+  writeTables(file, pin);
 }
 
-/** Releases a session's pin (SessionEnd); no pin is not an error. */
+/**
+ * Writes the tables of a pin already written; false when they could not be (ignored). Only a
+ * whole pin has tables (nothing in it fails closed, and it was made from a readable state): any
+ * other is made afresh at each event (ops/wire/session-pin.ts), which the tables would skip.
+ */
+export function writeTables(file: string, pin: SessionPin): boolean {
+  if (!isWholePin(pin)) return false;
+  try {
+    writePinTables(file, pin);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Sets a stored pin's Stop continuation count (engine.md O3): in the head of its tables, which is
+ * where the count is read from while they exist, else in the pin itself.
+ */
+export async function writeStopCount(
+  paths: StorePaths,
+  pin: SessionPin,
+  count: number,
+): Promise<void> {
+  const file = pinFile(paths, pin.sessionId);
+  let written = false;
+  try {
+    written = writeTableStopCount(file, pin.sessionId, count);
+  } catch {
+    written = false;
+  }
+  if (written) return;
+  // `pin` may be a table's part of the pin: the whole one is what is written.
+  const whole = readPin(paths, pin.sessionId);
+  if (whole !== null) await writePin(paths, { ...whole, stopContinuations: count });
+}
+
+/** The session's Stop count: its tables' while they exist, else the pin's own. */
+export function stopCountOf(paths: StorePaths, pin: SessionPin): number {
+  return tableStopCount(pinFile(paths, pin.sessionId), pin.sessionId) ?? pin.stopContinuations;
+}
+
+/** A pin kept for later events: nothing in it fails closed, and it was made from a readable state. */
+export function isWholePin(pin: SessionPin): boolean {
+  return (
+    (pin.failClosed === undefined || pin.failClosed.length === 0) &&
+    !pin.diagnostics.some((d) => d.code === 'plugin_state_unreadable')
+  );
+}
+
+/** Releases a session's pin (SessionEnd) and its tables; no pin is not an error. */
 export async function removePin(paths: StorePaths, sessionId: string): Promise<void> {
-  await unlink(pinFile(paths, sessionId)).catch(() => undefined);
+  const file = pinFile(paths, sessionId);
+  removePinTables(file);
+  await unlink(file).catch(() => undefined);
 }
 
 /** Every readable pin with its file's last use, oldest first. */
@@ -88,7 +152,9 @@ export async function listPins(
       const text = readRegularText(file, { maxBytes: PIN_MAX_BYTES });
       const info = await stat(file);
       const pin = parsePin(JSON.parse(text));
-      if (pin !== null) found.push({ pin, file, usedAt: info.mtimeMs });
+      // An event reads the pin's tables, not the pin: the later of the two is its last use.
+      const usedAt = Math.max(info.mtimeMs, tablesUsedAt(file));
+      if (pin !== null) found.push({ pin, file, usedAt });
     } catch {
       // A pin being replaced or removed meanwhile is not listed.
     }
@@ -97,16 +163,37 @@ export async function listPins(
 }
 
 /**
- * Removes the pins unused for PIN_STALE_MS, and files of `sessions/` that are not pins at all (a
- * crash's temporary file, a pin of another version) once as old. Returns the files removed.
+ * Removes the pins unused for PIN_STALE_MS with their tables, and files of `sessions/` that are
+ * not pins at all (a crash's temporary file, a pin of another version) once as old. A pin's
+ * tables are its pin's: kept while the pin or its head was used within PIN_STALE_MS. Returns the
+ * files removed.
  */
 export async function collectStalePins(paths: StorePaths, now = Date.now()): Promise<string[]> {
   const names = await readdir(sessionsDir(paths)).catch(() => [] as string[]);
   const removed: string[] = [];
+  const present = new Set(names);
+  const usedAt = new Map<string, number>();
+  const lastUse = async (name: string): Promise<number | null> => {
+    const file = join(sessionsDir(paths), name);
+    if (!usedAt.has(name)) {
+      const info = await stat(file).catch(() => null);
+      usedAt.set(name, info === null ? -1 : Math.max(info.mtimeMs, tablesUsedAt(file)));
+    }
+    const at = usedAt.get(name)!;
+    return at < 0 ? null : at;
+  };
   for (const name of names) {
     const file = join(sessionsDir(paths), name);
+    const pinName = pinNameOfTable(name);
+    const pinUsed = pinName === null || !present.has(pinName) ? null : await lastUse(pinName);
     const info = await stat(file).catch(() => null);
-    if (info === null || now - info.mtimeMs <= PIN_STALE_MS) continue;
+    if (info === null) continue;
+    const used = Math.max(
+      info.mtimeMs,
+      pinUsed ?? 0,
+      name.endsWith('.json') ? tablesUsedAt(file) : 0,
+    );
+    if (now - used <= PIN_STALE_MS) continue;
     if (
       await unlink(file).then(
         () => true,

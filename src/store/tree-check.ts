@@ -46,15 +46,14 @@ export async function checkInstalledTrees(
     options,
   );
   const out = new Map<string, TreeCheck>();
-  let cache: ReturnType<typeof readFingerprintCache> | null = null;
   for (const { root, fingerprint } of trees) {
     if (out.has(root)) continue;
     const scan = scans.get(root) ?? null;
     if (scan === null) out.set(root, { status: 'missing' });
     else if (scan.fingerprint === fingerprint) out.set(root, { status: 'match', scan });
     else {
-      cache ??= readFingerprintCache(paths);
-      out.set(root, await checkCreated(paths, root, fingerprint, cache.get(root)?.files));
+      const cached = readFingerprintCache(paths, [root]).get(root)?.files;
+      out.set(root, await checkCreated(paths, root, fingerprint, cached));
     }
   }
   return out;

@@ -2,9 +2,13 @@ import { chmod, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/p
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/json/canonical-json.js';
-import { scanTreesCached, type ScanOptions } from '../../src/store/fingerprint-cache.js';
+import { fnv1a } from '../../src/store/cache-shard.js';
+import {
+  fingerprintShardFile,
+  scanTreesCached,
+  type ScanOptions,
+} from '../../src/store/fingerprint-cache.js';
 import { fingerprintTree } from '../../src/store/fingerprint.js';
-import { fingerprintCacheFile } from '../../src/store/paths.js';
 import type { StorePaths } from '../../src/store/store-paths.js';
 import { tempDir, writeTree } from './plugin-tree.js';
 
@@ -55,7 +59,7 @@ describe('scanTreesCached: fingerprints', () => {
   it('Q6: gives exactly the fingerprint of fingerprintTree, from a cold and from a warm cache', async () => {
     const expected = await fingerprintTree(root);
     expect(await cached()).toBe(expected);
-    expect(await readFile(fingerprintCacheFile(paths), 'utf8')).toContain('hooks/hooks.json');
+    expect(await readFile(fingerprintShardFile(paths, root), 'utf8')).toContain('hooks/hooks.json');
     expect(await cached()).toBe(expected);
   });
 
@@ -99,10 +103,10 @@ describe('scanTreesCached: fingerprints', () => {
 
   it('Q6: a cache hit trusts what was cached with that stat and reads no file (forging shows it)', async () => {
     const honest = (await cached())!;
-    const file = fingerprintCacheFile(paths);
+    const file = fingerprintShardFile(paths, root);
     const body = (await readFile(file, 'utf8')).split('\n')[1]!;
     const forge = (forged: string) =>
-      writeFile(file, `${sha256Hex(forged)} hookpm-fingerprints/1\n${forged}`);
+      writeFile(file, `${fnv1a(forged)} hookpm-fingerprints/2\n${forged}`);
     // The tree's fingerprint is kept whole while every file hits...
     await forge(body.replace(honest, 'sha256-forged'));
     expect(await cached()).toBe('sha256-forged');
@@ -122,7 +126,7 @@ describe('scanTreesCached: fingerprints', () => {
 
   it('Q6: the cache is written once and then left alone while nothing changes', async () => {
     await cached();
-    const file = fingerprintCacheFile(paths);
+    const file = fingerprintShardFile(paths, root);
     const first = { text: await readFile(file, 'utf8'), mtimeMs: (await stat(file)).mtimeMs };
     await nextTick();
     await cached();
@@ -135,21 +139,21 @@ describe('scanTreesCached: fingerprints', () => {
   it('Q6: files changed within the racy window are hashed every time and never cached', async () => {
     const expected = await fingerprintTree(root);
     expect(await cached({ now: Date.now })).toBe(expected);
-    await expect(stat(fingerprintCacheFile(paths))).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(stat(fingerprintShardFile(paths, root))).rejects.toMatchObject({ code: 'ENOENT' });
     expect(await cached({ now: Date.now })).toBe(expected);
   });
 
   it('Q6: a damaged, foreign or unwritable cache is ignored, never an error', async () => {
     const expected = await fingerprintTree(root);
-    const file = fingerprintCacheFile(paths);
+    const file = fingerprintShardFile(paths, root);
     await cached();
     const text = await readFile(file, 'utf8');
     for (const damaged of [
       'not json',
       text.replace('hooks/hooks.json', 'hooks/hooks.jsom'),
-      text.replace('hookpm-fingerprints/1', 'hookpm-fingerprints/9'),
-      `${sha256Hex('[1]')} hookpm-fingerprints/1\n[1]`,
-      `${sha256Hex('{"x":[1,{"a":"b"}]}')} hookpm-fingerprints/1\n{"x":[1,{"a":"b"}]}`,
+      text.replace('hookpm-fingerprints/2', 'hookpm-fingerprints/9'),
+      `${fnv1a('[1]')} hookpm-fingerprints/2\n[1]`,
+      `${fnv1a('{"x":[1,{"a":"b"}]}')} hookpm-fingerprints/2\n{"x":[1,{"a":"b"}]}`,
     ]) {
       await writeFile(file, damaged);
       expect(await cached()).toBe(expected);
@@ -159,8 +163,14 @@ describe('scanTreesCached: fingerprints', () => {
     expect(await cached()).toBe(expected);
   });
 
-  it('Q6: a missing tree is null; a gone tree leaves the cache, and other trees stay in it', async () => {
-    const other = join(base, 'other');
+  it('Q6, X10: a missing tree is null; a check reads and writes its own shard only, which a gone tree leaves', async () => {
+    // A tree in another shard than `root`'s (one in 256 shares it).
+    let n = 0;
+    while (
+      fingerprintShardFile(paths, join(base, `other${n}`)) === fingerprintShardFile(paths, root)
+    )
+      n += 1;
+    const other = join(base, `other${n}`);
     await writeTree(other, { 'plugin.json': '{}' });
     const both = await fingerprintsCached([root, other, join(base, 'none')], later);
     expect([...both.values()]).toEqual([
@@ -168,13 +178,18 @@ describe('scanTreesCached: fingerprints', () => {
       await fingerprintTree(other),
       null,
     ]);
-    await fingerprintsCached([root], later);
-    expect(await readFile(fingerprintCacheFile(paths), 'utf8')).toContain(other);
-    await rm(other, { recursive: true });
+    const otherShard = fingerprintShardFile(paths, other);
+    expect(otherShard).not.toBe(fingerprintShardFile(paths, root));
+    // A check of one tree reads and writes its own shard only.
+    const before = await stat(otherShard);
     await nextTick();
     await writeFile(join(root, 'new.txt'), 'x');
     await fingerprintsCached([root], later);
-    expect(await readFile(fingerprintCacheFile(paths), 'utf8')).not.toContain(other);
+    expect((await stat(otherShard)).mtimeMs).toBe(before.mtimeMs);
+    expect(await readFile(fingerprintShardFile(paths, root), 'utf8')).not.toContain(other);
+    await rm(other, { recursive: true });
+    expect((await fingerprintsCached([other], later)).get(other)).toBeNull();
+    expect(await readFile(otherShard, 'utf8')).not.toContain(other);
   });
 
   it("Q6: scanTreesCached gives the tree's directories too, which the fingerprint leaves out", async () => {

@@ -4,7 +4,7 @@ import envPaths from 'env-paths';
 import { describe, expect, it } from 'vitest';
 import { ensureDataDir, removeDataDir } from '../../src/store/data-dir.js';
 import {
-  fingerprintCacheFile,
+  fingerprintCacheDir,
   indexCacheDir,
   lockFile,
   pluginDataRoot,
@@ -53,7 +53,7 @@ describe('resolveStorePaths', () => {
     );
     expect(tarballCacheDir(store.paths)).toBe(join(store.paths.cache, 'tarballs'));
     expect(indexCacheDir(store.paths)).toBe(join(store.paths.cache, 'indexes'));
-    expect(fingerprintCacheFile(store.paths)).toBe(join(store.paths.cache, 'fingerprints.json'));
+    expect(fingerprintCacheDir(store.paths)).toBe(join(store.paths.cache, 'fingerprints'));
     expect(pluginDocumentsCacheFile(store.paths)).toBe(
       join(store.paths.cache, 'plugin-documents.json'),
     );

@@ -20,6 +20,11 @@ export interface LoadSnapshotOptions {
   plugins?: GivenPlugins;
   /** The store whose enabled plugins contribute (plugins.md Q4, Q6), when `plugins` is not given. */
   store?: StorePaths;
+  /**
+   * engine.md X10: plugins whose cached documents match their records are loaded without
+   * checking their trees; `recheck` then checks those about to run.
+   */
+  presume?: boolean;
 }
 
 /** Plugin documents a caller loaded itself, and what fails closed among them (absent: nothing). */
@@ -38,17 +43,49 @@ export interface LoadedSnapshot {
   failClosed: readonly FailClosed[];
   /** What was read from the workspace, for trust checks (T4, T6) and reports. */
   workspace: HookSources;
+  /**
+   * With `presume`: the snapshot again after checking the trees (Q6) of those of `plugins` that
+   * were loaded unchecked, each left out and failing closed when it no longer matches; the same
+   * snapshot when none of them was unchecked.
+   */
+  recheck?: (plugins: ReadonlySet<string>) => Promise<LoadedSnapshot>;
 }
 
 /** Reads the project and user files, adds plugin documents and builds the snapshot (R1). */
 export async function loadSnapshot(options: LoadSnapshotOptions): Promise<LoadedSnapshot> {
+  const store = options.store;
+  const presume = options.plugins === undefined && store !== undefined && options.presume === true;
   const [workspace, plugins] = await Promise.all([
     readHookSources(options),
     options.plugins ??
-      (options.store === undefined
+      (store === undefined
         ? { sources: [], diagnostics: [], failClosed: [] }
-        : loadPluginSources(options.store, {}, options.cwd)),
+        : loadPluginSources(store, presume ? { presume } : {}, options.cwd)),
   ]);
+  const loaded = build(options, workspace, plugins);
+  if (!presume || !('presumed' in plugins) || plugins.presumed.length === 0) return loaded;
+  const unchecked = new Set(plugins.presumed);
+  const recheck = async (running: ReadonlySet<string>): Promise<LoadedSnapshot> => {
+    const only = new Set([...running].filter((id) => unchecked.has(id)));
+    if (only.size === 0) return loaded;
+    const checked = await loadPluginSources(store!, { only }, options.cwd);
+    return build(options, workspace, {
+      sources: [
+        ...plugins.sources.filter((s) => !only.has(s.plugin?.id ?? '')),
+        ...checked.sources,
+      ],
+      diagnostics: [...plugins.diagnostics, ...checked.diagnostics],
+      failClosed: [...(plugins.failClosed ?? []), ...checked.failClosed],
+    });
+  };
+  return { ...loaded, recheck };
+}
+
+function build(
+  options: LoadSnapshotOptions,
+  workspace: HookSources,
+  plugins: GivenPlugins,
+): LoadedSnapshot {
   const snapshot = buildSnapshot({
     projectDir: workspace.projectDir,
     sources: [...workspace.sources, ...plugins.sources],

@@ -7,6 +7,8 @@ export interface LoadTrustedSnapshotOptions extends ResolveTrustOptions {
   plugins?: GivenPlugins;
   /** The store whose enabled plugins contribute, when `plugins` is not given (see loadSnapshot). */
   store?: StorePaths;
+  /** See loadSnapshot's `presume` (engine.md X10). */
+  presume?: boolean;
 }
 
 export interface TrustedSnapshot extends LoadedSnapshot {
@@ -33,6 +35,7 @@ export async function loadTrustedSnapshot(
     trustDiagnostics: trust.diagnostics,
     ...(options.plugins === undefined ? {} : { plugins: options.plugins }),
     ...(options.store === undefined ? {} : { store: options.store }),
+    ...(options.presume === true ? { presume: true } : {}),
   });
   return { ...loaded, trust };
 }

@@ -1,6 +1,9 @@
 import type { DispatchResult } from '../../engine/types.js';
 import type { EventName } from '../../hooks/events.js';
 import { openHost } from '../steps/host/host.js';
+import { matchHandlers } from '../../hooks/snapshot/snapshot-match.js';
+import { nestsDeeperThan } from '../../json/nesting-depth.js';
+import type { LoadedSnapshot } from './load-snapshot.js';
 import { loadTrustedSnapshot, type LoadTrustedSnapshotOptions } from './load-trusted-snapshot.js';
 
 export interface RunEventOptions extends LoadTrustedSnapshotOptions {
@@ -27,7 +30,11 @@ export interface RunEventOptions extends LoadTrustedSnapshotOptions {
  */
 export async function runEvent(options: RunEventOptions): Promise<DispatchResult> {
   const { event, input, continuationCount, env, signal, ...load } = options;
-  const { snapshot, failClosed } = await loadTrustedSnapshot(load);
+  const { snapshot, failClosed } = await checkedSnapshot(
+    await loadTrustedSnapshot({ ...load, presume: true }),
+    event,
+    input,
+  );
   const host = openHost({
     snapshot,
     source: 'run',
@@ -42,4 +49,23 @@ export async function runEvent(options: RunEventOptions): Promise<DispatchResult
   });
   const diagnostics = [...snapshot.diagnostics, ...host.settingsDiagnostics, ...result.diagnostics];
   return { ...result, diagnostics };
+}
+
+/**
+ * engine.md X10, Q6: the snapshot with the trees of the plugins about to run checked (the others
+ * were loaded from the documents cache without a tree walk); a tampered one is left out and fails
+ * closed before anything runs.
+ */
+async function checkedSnapshot(
+  loaded: LoadedSnapshot,
+  event: EventName,
+  input: Readonly<Record<string, unknown>>,
+): Promise<LoadedSnapshot> {
+  if (loaded.recheck === undefined || nestsDeeperThan(input)) return loaded;
+  const running = new Set(
+    matchHandlers(loaded.snapshot, event, input).flatMap((h) =>
+      h.plugin === null ? [] : [h.plugin],
+    ),
+  );
+  return running.size === 0 ? loaded : loaded.recheck(running);
 }

@@ -9,7 +9,7 @@ import type { EventName } from '../../hooks/events.js';
 import { CLAUDE_PROJECT_DIR } from '../../plugin/path-variables.js';
 import { matchHandlers } from '../../hooks/snapshot/snapshot-match.js';
 import { buildSnapshot } from '../../hooks/snapshot/snapshot.js';
-import { removePin, writePin } from '../../store/session-pins.js';
+import { removePin, writeStopCount } from '../../store/session-pins.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { findProjectRoot } from '../../workspace/find-project-root.js';
 import { openHost } from '../steps/host/host.js';
@@ -117,7 +117,7 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
   if (stored && event === 'Stop') {
     const next = result.continueLoop ? continuationCount + 1 : 0;
     if (next !== pin.stopContinuations)
-      await writePin(options.store, { ...pin, stopContinuations: next }).catch(() => undefined);
+      await writeStopCount(options.store, pin, next).catch(() => undefined);
   }
   if (stored && event === 'SessionEnd') await removePin(options.store, pin.sessionId);
   // The pin's own diagnostics (rejected matchers, ...) are told once, at the start of the session.

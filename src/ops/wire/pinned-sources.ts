@@ -4,6 +4,7 @@ import type { SourceDocument } from '../../hooks/types.js';
 import { LINKED_PIN_FINGERPRINT, type SessionPin } from '../../store/session-pin-schema.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { failingPlugin } from '../../store/fail-closed-plugin.js';
+import { readPin } from '../../store/session-pins.js';
 import { tamperedDiagnostic } from '../../store/tampered.js';
 
 /**
@@ -23,13 +24,16 @@ import { tamperedDiagnostic } from '../../store/tampered.js';
  * documents are fixed, so only the handler rule can apply).
  */
 async function createdProblem(
+  paths: StorePaths,
   pin: SessionPin,
   id: string,
   created: string[],
 ): Promise<string | null> {
   const { createdFileProblem, handlerTextOfConfigs } =
     await import('../../plugin/created-files.js');
-  const own = pin.sources.filter((s) => s.plugin?.id === id);
+  // Every document of the plugin, all events: the whole pin when `pin` is a table's part of it.
+  const whole = (pin.sessionId === '' ? null : readPin(paths, pin.sessionId)) ?? pin;
+  const own = whole.sources.filter((s) => s.plugin?.id === id);
   return createdFileProblem({
     created,
     read: own.map((s) => s.file),
@@ -59,7 +63,7 @@ export async function pinnedSources(
   for (const plugin of checked) {
     const now = found.get(plugin.root);
     const problem =
-      now?.status === 'created' ? await createdProblem(pin, plugin.id, now.created) : null;
+      now?.status === 'created' ? await createdProblem(paths, pin, plugin.id, now.created) : null;
     if (now?.status === 'match' || (now?.status === 'created' && problem === null)) continue;
     out.add(plugin.id);
     const tampered = { ...plugin, path: plugin.root };

@@ -1,6 +1,15 @@
 import type { EventName } from '../../hooks/events.js';
-import type { SessionPin } from '../../store/session-pin-schema.js';
-import { collectStalePins, readPin, writePin } from '../../store/session-pins.js';
+import { PIN_VERSION, type SessionPin } from '../../store/session-pin-schema.js';
+import {
+  collectStalePins,
+  isWholePin,
+  pinFile,
+  readPin,
+  stopCountOf,
+  writePin,
+  writeTables,
+} from '../../store/session-pins.js';
+import { readPinTable } from '../../store/session-pin-tables.js';
 import type { StorePaths } from '../../store/store-paths.js';
 
 /**
@@ -9,6 +18,11 @@ import type { StorePaths } from '../../store/store-paths.js';
  * an event of a session with no pin (hookpm missed its start, or the pin went stale) pins then.
  * Later events use the pin, whatever was enabled, disabled or updated since, until `hookpm reload`.
  * An event without a session id runs on the plugins of the moment and pins nothing.
+ *
+ * engine.md X10: a later event reads only the part of the pin it can match, from the pin's tables
+ * (store/session-pin-tables.ts): `pin.plugins` and `pin.sources` then hold only those, and
+ * `pin.failClosed` is absent (only a whole pin has tables). Tables that are missing or damaged
+ * are written again from the whole pin.
  *
  * docs/reference/rules/engine.md#fail-closed: a pin is never made from a state that could not be
  * read (the event runs on the moment's answer, which fails closed, and nothing is stored), and a
@@ -32,11 +46,20 @@ export async function sessionPin(input: {
     return { pin: await makePin(paths, '', agent, new Date(), cwd), stored: false };
   }
   const starts = event === 'SessionStart' && payload['source'] !== 'compact';
+  if (!starts) {
+    const table = readPinTable(pinFile(paths, sessionId), sessionId, event, payload);
+    if (table !== null) return { pin: { version: PIN_VERSION, agent, ...table }, stored: true };
+  }
   const existing = starts ? null : readPin(paths, sessionId);
-  if (existing !== null && isWhole(existing)) return { pin: existing, stored: true };
+  if (existing !== null && isWholePin(existing)) {
+    const whole = { ...existing, stopContinuations: stopCountOf(paths, existing) };
+    writeTables(pinFile(paths, sessionId), whole);
+    return { pin: whole, stored: true };
+  }
   const { makePin } = await import('./make-pin.js');
   const made = await makePin(paths, sessionId, agent, new Date(), cwd);
-  const pin = existing === null ? made : { ...made, stopContinuations: existing.stopContinuations };
+  const pin =
+    existing === null ? made : { ...made, stopContinuations: stopCountOf(paths, existing) };
   if (!isStorable(pin)) return { pin, stored: false };
   // A pin is a cache of a decision, never a reason for an event to fail.
   const stored = await writePin(paths, pin).then(
@@ -45,14 +68,6 @@ export async function sessionPin(input: {
   );
   await collectStalePins(paths).catch(() => undefined);
   return { pin, stored };
-}
-
-/** A pin kept for later events: nothing in it fails closed, and it was made from a readable state. */
-function isWhole(pin: SessionPin): boolean {
-  return (
-    (pin.failClosed === undefined || pin.failClosed.length === 0) &&
-    !pin.diagnostics.some((d) => d.code === 'plugin_state_unreadable')
-  );
 }
 
 /** A pin made from a state that could be read (its failures, if any, are plugins'). */

@@ -1,5 +1,8 @@
-import { runnablePlugins, type PluginSources } from '../../../store/runnable-plugins.js';
-import type { ScanOptions } from '../../../store/fingerprint-cache.js';
+import {
+  runnablePlugins,
+  type PluginSources,
+  type RunnablePluginsOptions,
+} from '../../../store/runnable-plugins.js';
 import type { StorePaths } from '../../../store/store-paths.js';
 import { canonicalProjectRoot } from '../../../workspace/canonical-root.js';
 
@@ -13,12 +16,12 @@ export type { PluginSources };
  */
 export async function loadPluginSources(
   paths: StorePaths,
-  options: ScanOptions = {},
+  options: Omit<RunnablePluginsOptions, 'projectKey'> = {},
   cwd?: string,
-): Promise<PluginSources> {
-  const { sources, diagnostics, failClosed } = await runnablePlugins(paths, {
+): Promise<PluginSources & { presumed: string[] }> {
+  const { sources, diagnostics, failClosed, presumed } = await runnablePlugins(paths, {
     ...options,
     ...(cwd === undefined ? {} : { projectKey: () => canonicalProjectRoot(cwd) }),
   });
-  return { sources, diagnostics, failClosed };
+  return { sources, diagnostics, failClosed, presumed };
 }

@@ -1,0 +1,87 @@
+/**
+ * What a linked event reads (engine.md X10), through the built `hookpm wire claude`: the session
+ * pin's tables by event and matcher rather than the pin, and no `node:crypto` on a matching
+ * event that has nothing to hash.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN } from '../helpers/built-bin.js';
+import { useBinWorkspace } from '../helpers/bin-workspace.js';
+
+const ws = useBinWorkspace('e2e-wire-per-event');
+
+const SESSION = '5e551011-0000-4000-8000-00000000000a';
+
+function payload(event: string, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    session_id: SESSION,
+    transcript_path: join(ws.home, 't.jsonl'),
+    cwd: ws.repo,
+    hook_event_name: event,
+    ...extra,
+  });
+}
+
+/** `hookpm wire claude` with `probe` preloaded: its exit code, stdout and stderr. */
+function wire(body: string, probe?: string) {
+  const args = [...(probe === undefined ? [] : ['--require', probe]), BIN, 'wire', 'claude'];
+  return spawnSync(process.execPath, args, {
+    cwd: ws.repo,
+    env: ws.env(),
+    input: body,
+    encoding: 'utf8',
+  });
+}
+
+describe('hookpm wire: per-event cost (engine.md X10)', () => {
+  it('X10: a matching event runs from the pin tables (the pin itself unreadable) and, with nothing to hash, loads no node:crypto', async () => {
+    const marker = join(ws.dir, `ran${ws.n}`);
+    const root = join(ws.dir, `plugin${ws.n}`);
+    await mkdir(join(root, 'hooks'), { recursive: true });
+    await writeFile(join(root, 'plugin.json'), JSON.stringify({ name: 'marks', version: '1.0.0' }));
+    const touch = { type: 'command', command: `touch ${marker}`, argv: ['touch', marker] };
+    const hooks = {
+      PreToolUse: [
+        { matcher: 'Bash', hooks: [touch] },
+        { matcher: 'Write', hooks: [{ type: 'command', command: 'false', argv: ['false'] }] },
+      ],
+    };
+    await writeFile(join(root, 'hooks', 'hooks.json'), JSON.stringify({ hooks }));
+    expect((await ws.hookpm(['install', root, '--yes'])).code).toBe(0);
+    // The decision log names each run by its hook key (a SHA-256): off, nothing is hashed.
+    await mkdir(join(ws.home, 'hookpm', 'config'), { recursive: true });
+    await writeFile(
+      join(ws.home, 'hookpm', 'config', 'settings.json'),
+      JSON.stringify({ log: { enabled: false } }),
+    );
+    expect(wire(payload('SessionStart', { source: 'startup' })).status).toBe(0);
+    const bash = payload('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' } });
+    // A first event checks the tree and caches its stats (hashing is allowed then).
+    expect(wire(bash).status).toBe(0);
+    expect(existsSync(marker)).toBe(true);
+    // The pin itself is no longer what an event reads: its tables are.
+    const sessions = join(ws.home, 'hookpm', 'data', 'sessions');
+    const names = await readdir(sessions);
+    const pin = names.find((n) => n.endsWith('.json'))!;
+    expect(names).toContain(pin.replace(/\.json$/, '.head'));
+    await writeFile(join(sessions, pin), 'not a pin any more');
+    const probe = join(ws.dir, `probe${ws.n}.cjs`);
+    const seen = join(ws.dir, `seen${ws.n}.json`);
+    await writeFile(
+      probe,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(seen)}, JSON.stringify(
+        process.moduleLoadList.filter((m) => /crypto/i.test(m)))));\n`,
+    );
+    await rm(marker);
+    const run = wire(bash, probe);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toBe('');
+    expect(existsSync(marker)).toBe(true);
+    expect(JSON.parse(await readFile(seen, 'utf8'))).toEqual([]);
+    // The pin stays as it was: an event whose tables are whole never reads or rewrites it.
+    expect(await readFile(join(sessions, pin), 'utf8')).toBe('not a pin any more');
+  });
+});

@@ -1,0 +1,169 @@
+import { readdir, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { EventName } from '../../src/hooks/events.js';
+import { matchHandlers } from '../../src/hooks/snapshot/snapshot-match.js';
+import { buildSnapshot } from '../../src/hooks/snapshot/snapshot.js';
+import type { SourceDocument } from '../../src/hooks/types.js';
+import { PIN_VERSION, type SessionPin } from '../../src/store/session-pin-schema.js';
+import { readPinTable } from '../../src/store/session-pin-tables.js';
+import {
+  collectStalePins,
+  pinFile,
+  PIN_STALE_MS,
+  readPin,
+  removePin,
+  sessionsDir,
+  stopCountOf,
+  writePin,
+  writeStopCount,
+} from '../../src/store/session-pins.js';
+import { useTempStore } from '../helpers/temp-home.js';
+
+const store = useTempStore();
+const SESSION = 'c0ffee00-1111-4222-8333-444455556666';
+
+const handler = (command: string) => ({ type: 'command' as const, command });
+const group = (matcher: string | undefined, ...commands: string[]) => ({
+  ...(matcher === undefined ? {} : { matcher }),
+  hooks: commands.map(handler),
+});
+
+function source(id: string, config: SourceDocument['config']): SourceDocument {
+  return {
+    origin: 'plugin',
+    file: 'hooks/hooks.json',
+    config,
+    plugin: { id, root: `/store/${id}`, data: `/data/${id}` },
+  };
+}
+
+/** Three plugins whose groups fall in every kind of bucket: exact names, wildcards, regexes. */
+function makePin(): SessionPin {
+  const sources = [
+    source('a@local', {
+      PreToolUse: [group('Bash', 'a1'), null, group('Edit|Write', 'a2'), group('Ba.*', 'a3')],
+      Stop: [group(undefined, 'a4')],
+    }),
+    source('b@local', { PostToolUse: [group('Bash', 'b1')] }),
+    source('c@local', {
+      PreToolUse: [group('*', 'c1'), group('Read', 'c2'), group('Bash', 'c3', 'c4')],
+      UserPromptSubmit: [group(undefined, 'c5')],
+    }),
+  ];
+  const plugins = ['a@local', 'b@local', 'c@local'].map((id) => ({
+    id,
+    version: '1.0.0',
+    root: `/store/${id}`,
+    fingerprint: `sha256-${id}`,
+    source: `/src/${id}`,
+  }));
+  return {
+    version: PIN_VERSION,
+    sessionId: SESSION,
+    agent: 'claude',
+    pinnedAt: '2026-01-01T00:00:00.000Z',
+    snapshotId: 'id-of-the-whole-pin',
+    plugins,
+    sources,
+    diagnostics: [],
+    stopContinuations: 0,
+  };
+}
+
+/** The ids and commands of the handlers a snapshot of `sources` runs for the event. */
+function matched(sources: SourceDocument[], event: EventName, input: Record<string, unknown>) {
+  const snapshot = buildSnapshot({ projectDir: '', sources });
+  return matchHandlers(snapshot, event, input).map((h) => [h.id, h.plugin, h.command]);
+}
+
+describe('session pin tables (engine.md X10)', () => {
+  it('X10: the table of an event and target runs exactly the handlers the whole pin runs, with the same ids', async () => {
+    const pin = makePin();
+    await writePin(store.paths, pin);
+    const cases: Array<[EventName, Record<string, unknown>]> = [
+      ['PreToolUse', { tool_name: 'Bash' }],
+      ['PreToolUse', { tool_name: 'Write' }],
+      ['PreToolUse', { tool_name: 'Read' }],
+      ['PreToolUse', { tool_name: 'Bask' }],
+      ['PreToolUse', {}],
+      ['PostToolUse', { tool_name: 'Bash' }],
+      ['Stop', {}],
+      ['UserPromptSubmit', { prompt: 'x' }],
+      ['SessionStart', { source: 'resume' }],
+    ];
+    for (const [event, input] of cases) {
+      const table = readPinTable(pinFile(store.paths, SESSION), SESSION, event, input);
+      expect(table, `${event} ${JSON.stringify(input)}`).not.toBeNull();
+      expect(matched(table!.sources, event, input)).toEqual(matched(pin.sources, event, input));
+      const running = new Set(table!.sources.map((s) => s.plugin!.id));
+      expect(table!.plugins.map((p) => p.id).sort()).toEqual([...running].sort());
+    }
+    // Only what can match is read: a Read call does not see plugin a's Bash or Edit groups.
+    const read = readPinTable(pinFile(store.paths, SESSION), SESSION, 'PreToolUse', {
+      tool_name: 'Read',
+    })!;
+    expect(JSON.stringify(read.sources)).not.toContain('"a1"');
+    expect(JSON.stringify(read.sources)).toContain('"a3"');
+  });
+
+  it('X10: missing, damaged or foreign tables are not used (the caller reads the whole pin)', async () => {
+    const pin = makePin();
+    await writePin(store.paths, pin);
+    const file = pinFile(store.paths, SESSION);
+    const read = () => readPinTable(file, SESSION, 'PreToolUse', { tool_name: 'Bash' });
+    expect(read()).not.toBeNull();
+    expect(readPinTable(file, 'another-session', 'PreToolUse', { tool_name: 'Bash' })).toBeNull();
+    const bucket = file.replace(/\.json$/, `.PreToolUse.n-${Buffer.from('Bash').toString('hex')}`);
+    await writeFile(bucket, '{"version":1,"pin":"not this pin","plugins":[],"sources":[]}');
+    expect(read()).toBeNull();
+    await writeFile(bucket, '{"torn');
+    expect(read()).toBeNull();
+    // Written again with the pin, they are used again.
+    await writePin(store.paths, pin);
+    expect(read()).not.toBeNull();
+    await writeFile(file.replace(/\.json$/, '.head'), 'not json');
+    expect(read()).toBeNull();
+  });
+
+  it('X10, O3: a Stop count is kept in the head, not by rewriting the pin', async () => {
+    const pin = makePin();
+    await writePin(store.paths, pin);
+    const before = readPin(store.paths, SESSION)!;
+    await writeStopCount(store.paths, pin, 2);
+    expect(readPin(store.paths, SESSION)!.stopContinuations).toBe(before.stopContinuations);
+    expect(stopCountOf(store.paths, before)).toBe(2);
+    const file = pinFile(store.paths, SESSION);
+    expect(readPinTable(file, SESSION, 'Stop', {})!.stopContinuations).toBe(2);
+  });
+
+  it('X10: a pin that fails closed gets no tables; removing a pin removes its tables', async () => {
+    const failing: SessionPin = {
+      ...makePin(),
+      failClosed: [{ plugin: 'a@local', events: ['PreToolUse'], reason: 'tampered' }],
+    };
+    await writePin(store.paths, failing);
+    expect(await readdir(sessionsDir(store.paths))).toEqual([
+      pinFile(store.paths, SESSION).split('/').pop(),
+    ]);
+    await writePin(store.paths, makePin());
+    expect((await readdir(sessionsDir(store.paths))).length).toBeGreaterThan(3);
+    await removePin(store.paths, SESSION);
+    expect(await readdir(sessionsDir(store.paths))).toEqual([]);
+  });
+
+  it('X10, D4: a pin whose tables are in use is not stale; one unused with its tables is collected whole', async () => {
+    await writePin(store.paths, makePin());
+    const file = pinFile(store.paths, SESSION);
+    const old = new Date(Date.now() - PIN_STALE_MS - 60_000);
+    const dir = sessionsDir(store.paths);
+    for (const name of await readdir(dir)) await utimes(join(dir, name), old, old);
+    // An event reads the head (and touches it), never the pin.
+    const now = new Date();
+    await utimes(file.replace(/\.json$/, '.head'), now, now);
+    expect(await collectStalePins(store.paths)).toEqual([]);
+    await utimes(file.replace(/\.json$/, '.head'), old, old);
+    expect((await collectStalePins(store.paths)).length).toBeGreaterThan(3);
+    expect(await readdir(dir)).toEqual([]);
+  });
+});
