@@ -51,6 +51,9 @@ describe('hookpm wire: per-event cost (engine.md X10)', () => {
     };
     await writeFile(join(root, 'hooks', 'hooks.json'), JSON.stringify({ hooks }));
     expect((await ws.hookpm(['install', root, '--yes'])).code).toBe(0);
+    // The stat cache keeps a file's hash only once its stat is older than its racy window (2 s,
+    // store/fingerprint-cache.ts): the events below come after it, as any but the first seconds'.
+    await new Promise((done) => setTimeout(done, 2_100));
     // The decision log names each run by its hook key (a SHA-256): off, nothing is hashed.
     await mkdir(join(ws.home, 'hookpm', 'config'), { recursive: true });
     await writeFile(
