@@ -12,6 +12,7 @@ import * as link from './commands/link.js';
 import * as list from './commands/list.js';
 import * as log from './commands/log.js';
 import * as pack from './commands/pack.js';
+import * as policy from './commands/policy.js';
 import * as registry from './commands/registry.js';
 import * as registryPublish from './commands/registry-publish.js';
 import * as reload from './commands/reload.js';
@@ -60,6 +61,7 @@ const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
   log,
   outdated,
   doctor,
+  policy,
   completion,
 ];
 

@@ -23,6 +23,9 @@ import { hasCurrentConsent } from './state/current-consent.js';
 import { tamperedDiagnostic } from './tampered.js';
 import { checkInstalledTrees, type TreeCheck } from './tree-check.js';
 import { createdProblemIn } from './tree-status.js';
+import type { PolicyInForce } from '../policy/policy.js';
+import { policyStops } from '../policy/policy-at-run.js';
+import { readPolicyFile } from './policy-file.js';
 
 /** The plugin part of a snapshot's sources (engine.md S1, S3, S6). */
 export interface PluginSources {
@@ -54,6 +57,11 @@ export interface RunnablePluginsOptions extends ScanOptions {
    * plugins only.
    */
   projectKey?: () => Promise<string | null>;
+  /**
+   * The administrator's policy in force (docs/reference/rules/policy.md); absent: read now from
+   * this process's environment (store/policy-file.ts).
+   */
+  policy?: PolicyInForce;
 }
 
 /** plugins.md Q4: a plugin may run when it is enabled and its consent is current. */
@@ -108,7 +116,12 @@ export async function runnablePlugins(
   const pinned = new Set(project.filter(mayRun).map((p) => p.id));
   const user = Object.values(state.plugins).filter((p) => mayRun(p) && !pinned.has(p.id));
   const fromProject = project.filter(mayRun);
-  const runnable = [...user.sort(byId), ...fromProject.sort(byId)];
+  const mayRunNow = [...user.sort(byId), ...fromProject.sort(byId)];
+  // A13, A11: what the policy stops is left out before its tree is even checked.
+  const stops = policyStops(options.policy ?? readPolicyFile(process.env), mayRunNow, (name) =>
+    Object.hasOwn(state.registries, name) ? state.registries[name]!.location : undefined,
+  );
+  const runnable = mayRunNow.filter((record) => !stops.stopped.has(record.id));
   const scoped = new Set(fromProject);
   const trees = runnable.map((record) => ({ root: record.path, fingerprint: record.fingerprint }));
   const checks = await checkInstalledTrees(paths, trees, options);
@@ -132,7 +145,10 @@ export async function runnablePlugins(
     ),
     sources: loaded.flatMap((l) => l.sources),
     diagnostics: loaded.flatMap((l) => l.diagnostics),
-    failClosed: loaded.flatMap((l) => (l.failing === null ? [] : [l.failing])),
+    failClosed: [
+      ...stops.failClosed,
+      ...loaded.flatMap((l) => (l.failing === null ? [] : [l.failing])),
+    ],
   };
 }
 

@@ -135,6 +135,7 @@ const USER_CASES: readonly Case[] = [
   { section: 'run', args: ['run', 'Stop', '--payload', '-'], stdin: '{}' },
   { section: 'validate', args: ['validate', GUARD] },
   { section: 'doctor', args: ['doctor'] },
+  { section: 'policy', args: ['policy'] },
   { section: 'reload', args: ['reload', '--all'] },
   { section: 'enable, disable', args: ['disable', 'guard@examples'] },
   { section: 'enable, disable', args: ['enable', 'guard@examples', '--yes'] },

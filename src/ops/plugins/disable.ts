@@ -1,5 +1,6 @@
 import { updateState } from '../../store/state/state.js';
 import { findInstalled } from '../steps/installed/installed.js';
+import { requireNotRequired } from '../steps/policy/enforce-policy.js';
 import { lockOptions, type OperationContext } from '../steps/context/operation-context.js';
 
 export interface DisableResult {
@@ -18,6 +19,8 @@ export function disablePlugin(
     ctx.paths,
     (draft) => {
       const record = findInstalled(draft, opts.name);
+      // docs/reference/rules/policy.md#a14: a plugin the policy requires stays enabled.
+      if (record.enabled) requireNotRequired(ctx, 'disabling', record);
       const changed = record.enabled;
       record.enabled = false;
       return { id: record.id, enabled: false as const, changed };

@@ -16,6 +16,7 @@ import {
 } from '../steps/context/operation-context.js';
 import type { ReviewReport } from '../steps/consent/report.js';
 import { reviewInstalledTree } from '../steps/review/review-installed.js';
+import { policyRegistryOf, requirePluginAllowed } from '../steps/policy/enforce-policy.js';
 
 export interface EnableResult {
   id: string;
@@ -43,6 +44,9 @@ export function enablePlugin(ctx: OperationContext, opts: { name: string }): Pro
     async () => {
       const state = await readState(ctx.paths);
       const record = findInstalled(state, opts.name);
+      // docs/reference/rules/policy.md#a13: refused before any question or write.
+      const registry = policyRegistryOf(ctx, state, record.registry);
+      requirePluginAllowed(ctx, 'enabling', record, registry);
       const target = record.pending ?? record;
       await assertUntampered(ctx.paths, record.id, { ...target, name: record.name });
       const review = await reviewInstalledTree(record, target, ctx.paths);

@@ -49,10 +49,9 @@ export async function sessionPin(input: {
 
 /** A pin kept for later events: nothing in it fails closed, and it was made from a readable state. */
 function isWhole(pin: SessionPin): boolean {
-  return (
-    (pin.failClosed === undefined || pin.failClosed.length === 0) &&
-    !pin.diagnostics.some((d) => d.code === 'plugin_state_unreadable')
-  );
+  // A plugin the policy stops (docs/reference/rules/policy.md#a13) is left out of a whole pin.
+  const failing = (pin.failClosed ?? []).filter((e) => !(e.enforced === true && e.open === true));
+  return failing.length === 0 && !pin.diagnostics.some((d) => d.code === 'plugin_state_unreadable');
 }
 
 /** A pin made from a state that could be read (its failures, if any, are plugins'). */

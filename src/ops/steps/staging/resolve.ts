@@ -12,6 +12,7 @@ import { networkAllowed } from '../context/network.js';
 import { cachedIndexesNote } from '../../../registry/network-refused.js';
 import type { Catalog } from '../catalogs/catalog-types.js';
 import { pickRegistrySource, type PickOptions, type RegistrySpec } from './pick.js';
+import { requireSourceAllowed } from '../policy/source-allowed.js';
 
 export interface ResolveOptions {
   cwd: string;
@@ -63,6 +64,8 @@ export async function resolveInstallSources(
     else if (spec.kind === 'npm') sources.push(npmSource(spec, opts.includePrerelease));
     else sources.push(await resolveLocalSource(spec, opts.cwd));
   }
+  // docs/reference/rules/policy.md: refused before anything is downloaded (and again at commit).
+  for (const source of sources) requireSourceAllowed(ctx, state, source);
   return { sources, state, notes };
 }
 
