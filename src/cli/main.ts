@@ -17,6 +17,7 @@ import * as registry from './commands/registry.js';
 import * as registryPublish from './commands/registry-publish.js';
 import * as reload from './commands/reload.js';
 import * as review from './commands/review.js';
+import * as rollback from './commands/rollback.js';
 import * as run from './commands/run.js';
 import * as search from './commands/search.js';
 import * as session from './commands/session.js';
@@ -41,6 +42,7 @@ const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
   ci,
   uninstall,
   update,
+  rollback,
   disableEnable,
   list,
   trust,

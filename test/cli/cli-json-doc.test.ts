@@ -131,6 +131,8 @@ const USER_CASES: readonly Case[] = [
   { section: 'info', args: ['info', 'guard@examples'] },
   { section: 'outdated', args: ['outdated'], code: 1 }, // guard 1.0.0 has a newer version
   { section: 'update', args: ['update', '--yes'] },
+  { section: 'rollback', args: ['rollback', 'guard@examples', '--offline'] },
+  { section: 'update', args: ['update', '--yes'] },
   { section: 'hooks', args: ['hooks'] },
   { section: 'run', args: ['run', 'Stop', '--payload', '-'], stdin: '{}' },
   { section: 'validate', args: ['validate', GUARD] },

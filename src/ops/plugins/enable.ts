@@ -6,7 +6,7 @@ import type { StorePaths } from '../../store/store-paths.js';
 import { treeStatusOf } from '../../store/tree-status.js';
 import { readState, withStoreLock, writeState } from '../../store/state/state.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
-import { keptOptOuts } from '../steps/transaction/record.js';
+import { keptOptOuts, withPrevious } from '../steps/transaction/record.js';
 import { findInstalled } from '../steps/installed/installed.js';
 import {
   consentModeOf,
@@ -66,7 +66,8 @@ export function enablePlugin(ctx: OperationContext, opts: { name: string }): Pro
       const kept = keptOptOuts(record.disabledHooks, review.hooks);
       if (kept === undefined) delete next.disabledHooks;
       else next.disabledHooks = kept;
-      state.plugins[record.id] = next;
+      // docs/reference/commands.md#rollback: a pending update made active remembers the old one.
+      state.plugins[record.id] = record.pending === null ? next : withPrevious(next, record);
       await writeState(ctx.paths, state);
       const dataDir = await ensureDataDir(ctx.paths, record.id);
       await collectGarbage(ctx.paths, state);

@@ -68,6 +68,16 @@ const pending = shape({
   events: strings,
   source: str,
 });
+const previous = shape({
+  version: nonEmpty,
+  path: nonEmpty,
+  integrity: nonEmpty,
+  fingerprint: nonEmpty,
+  surfaceHash: nonEmpty,
+  events: strings,
+  source: str,
+  consent: (v) => consent(v) !== null,
+});
 const registry = shape({
   location: nonEmpty,
   kind: (v) => v === 'index' || v === 'marketplace' || v === 'npm',
@@ -93,6 +103,8 @@ const plugin = shape({
   // Per-hook opt-outs (docs/guides/installing-plugins.md#consent); optional, so state files without
   // it load as before.
   disabledHooks: (v) => v === undefined || strings(v),
+  // `hookpm rollback`'s version; optional, so state files without it load as before.
+  previous: (v) => v === undefined || previous(v) !== null,
 });
 
 /** Top-level keys of the document: all but `version` optional or checked below. */

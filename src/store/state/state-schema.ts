@@ -33,6 +33,21 @@ const pendingSchema = z.strictObject({
   source: z.string(),
 });
 
+/**
+ * docs/reference/commands.md#rollback: the version that was active, and its consent, before the
+ * last update made another version active; its tree stays in the store until the next update.
+ */
+const previousSchema = z.strictObject({
+  version: z.string().check(z.minLength(1)),
+  path: z.string().check(z.minLength(1)),
+  integrity: z.string().check(z.minLength(1)),
+  fingerprint: z.string().check(z.minLength(1)),
+  surfaceHash: z.string().check(z.minLength(1)),
+  events: z.array(z.string()),
+  source: z.string(),
+  consent: consentSchema,
+});
+
 const pluginSchema = z.strictObject({
   id: z.string().check(z.minLength(1)),
   name: z.string().check(z.minLength(1)),
@@ -64,6 +79,8 @@ const pluginSchema = z.strictObject({
    * plugin/hook-key.ts), sorted. Optional: absent means none, so state files without it load.
    */
   disabledHooks: z.optional(z.array(z.string())),
+  /** `hookpm rollback`'s version (previousSchema). Optional: absent before the first update. */
+  previous: z.optional(previousSchema),
 });
 
 /** Projects (docs/guides/projects.md): one project's plugins (state.projects). */
