@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import * as completion from './commands/completion.js';
+import * as config from './commands/config.js';
 import * as disableEnable from './commands/enable.js';
 import * as doctor from './commands/doctor.js';
 import * as hooks from './commands/hooks.js';
@@ -64,6 +65,7 @@ const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
   outdated,
   doctor,
   policy,
+  config,
   completion,
 ];
 

@@ -138,6 +138,7 @@ const USER_CASES: readonly Case[] = [
   { section: 'validate', args: ['validate', GUARD] },
   { section: 'doctor', args: ['doctor'] },
   { section: 'policy', args: ['policy'] },
+  { section: 'config', args: ['config', 'set', 'updates.minimumReleaseAgeDays', '0'] },
   { section: 'reload', args: ['reload', '--all'] },
   { section: 'enable, disable', args: ['disable', 'guard@examples'] },
   { section: 'enable, disable', args: ['enable', 'guard@examples', '--yes'] },

@@ -13,6 +13,7 @@ import { cachedIndexesNote } from '../../../registry/network-refused.js';
 import type { Catalog } from '../catalogs/catalog-types.js';
 import { pickRegistrySource, type PickOptions, type RegistrySpec } from './pick.js';
 import { requireSourceAllowed } from '../policy/source-allowed.js';
+import { releaseAgeOf } from '../policy/release-age-of.js';
 
 export interface ResolveOptions {
   cwd: string;
@@ -55,6 +56,7 @@ export async function resolveInstallSources(
       : await pickAll(ctx, registrySpecs, state, {
           includePrerelease: opts.includePrerelease,
           ...(opts.acceptIntegrityChange === true ? { acceptIntegrityChange: true } : {}),
+          releaseAge: releaseAgeOf(ctx),
           notes,
           refresh: opts.refresh === true,
         });
