@@ -17,6 +17,7 @@ import { handlersDeadline } from './agent-deadline.js';
 import { eventCwd } from './event-cwd.js';
 import { pinnedSources } from './pinned-sources.js';
 import { pinUnderPolicy } from './policy-pin.js';
+import { updateAnnouncement } from './update-announcement.js';
 import { sessionPin } from './session-pin.js';
 
 export interface WireOptions {
@@ -122,8 +123,11 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
   if (stored && event === 'SessionEnd') await removePin(options.store, pin.sessionId);
   // The pin's own diagnostics (rejected matchers, ...) are told once, at the start of the session.
   const told = event === 'SessionStart' ? pin.diagnostics : [];
+  // Updates waiting, from the last check (no network): told once, at the start of the session.
+  const update = event === 'SessionStart' ? updateAnnouncement(options.store, pin) : null;
   return agent.encode({
     ...result,
+    ...(update === null ? {} : { systemMessages: [...result.systemMessages, update] }),
     diagnostics: [
       ...told,
       ...checked.diagnostics,
