@@ -12,6 +12,11 @@ import { settingsFile } from './user-settings.js';
 export interface UpdateSettings {
   /** The user's release-age cooldown in days; the policy's, when higher, wins. */
   minimumReleaseAgeDays?: number;
+  /**
+   * `daily`: a linked agent's SessionStart starts `hookpm update --check` in the background when
+   * the last check is a day old or more (ops/wire/background-check.ts); `never` (the default): not.
+   */
+  check?: 'daily' | 'never';
 }
 
 /** The keys `hookpm config set` writes, each with its check. */
@@ -20,6 +25,8 @@ export const UPDATE_KEYS = {
     const days = Number(value);
     return value.trim() !== '' && Number.isFinite(days) && days >= 0 ? days : null;
   },
+  'updates.check': (value: string): string | null =>
+    value === 'daily' || value === 'never' ? value : null,
 } as const;
 
 export type UpdateKey = keyof typeof UPDATE_KEYS;
@@ -35,9 +42,13 @@ export function readUpdateSettings(paths: StorePaths): UpdateSettings {
   const updates = document?.['updates'];
   if (!isPlainObject(updates)) return {};
   const days = updates['minimumReleaseAgeDays'];
-  return typeof days === 'number' && Number.isFinite(days) && days >= 0
-    ? { minimumReleaseAgeDays: days }
-    : {};
+  const check = updates['check'];
+  return {
+    ...(typeof days === 'number' && Number.isFinite(days) && days >= 0
+      ? { minimumReleaseAgeDays: days }
+      : {}),
+    ...(check === 'daily' || check === 'never' ? { check } : {}),
+  };
 }
 
 /**
@@ -49,11 +60,11 @@ export async function writeUpdateSetting(
   paths: StorePaths,
   key: UpdateKey,
   value: string,
-): Promise<number> {
+): Promise<number | string> {
   const parsed = UPDATE_KEYS[key](value);
   if (parsed === null)
-    throw new HookpmError('E_USAGE', `${key} takes a number of days (0 or more), not ${value}`, {
-      hint: `Give a number, as in \`hookpm config set ${key} 3\`.`,
+    throw new HookpmError('E_USAGE', `${key} does not take ${value}`, {
+      hint: `Give ${key === 'updates.check' ? '`daily` or `never`' : 'a number of days (0 or more)'}, as in \`hookpm config set ${key} ${key === 'updates.check' ? 'daily' : '3'}\`.`,
     });
   const file = settingsFile(paths);
   const document = readSettingsDocument(paths, true) ?? {};

@@ -11,12 +11,12 @@ export function register(program: Command): void {
   const config = program
     .command('config')
     .helpGroup('Admin')
-    .description('change a setting of settings.json (updates.minimumReleaseAgeDays)')
+    .description('change a setting of settings.json (updates.minimumReleaseAgeDays, updates.check)')
     .addHelpText('after', '\nExample:\n  $ hookpm config set updates.minimumReleaseAgeDays 3\n');
   config
     .command('set')
-    .description('set a setting: updates.minimumReleaseAgeDays <days>')
-    .argument('<key>', 'updates.minimumReleaseAgeDays')
+    .description('set a setting: updates.minimumReleaseAgeDays <days>, updates.check daily|never')
+    .argument('<key>', 'updates.minimumReleaseAgeDays or updates.check')
     .argument('<value>', 'the value')
     .addHelpText('after', '\nExample:\n  $ hookpm config set updates.minimumReleaseAgeDays 3\n')
     .action(async (key: string, value: string, _flags: unknown, command: Command) => {

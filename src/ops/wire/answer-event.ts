@@ -124,7 +124,8 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
   // The pin's own diagnostics (rejected matchers, ...) are told once, at the start of the session.
   const told = event === 'SessionStart' ? pin.diagnostics : [];
   // Updates waiting, from the last check (no network): told once, at the start of the session.
-  const update = event === 'SessionStart' ? updateAnnouncement(options.store, pin) : null;
+  const update =
+    event === 'SessionStart' ? updateAnnouncement(options.store, pin, options.env) : null;
   return agent.encode({
     ...result,
     ...(update === null ? {} : { systemMessages: [...result.systemMessages, update] }),
