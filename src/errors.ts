@@ -43,6 +43,7 @@ export type ErrorCode =
   | 'E_LOCK_MISMATCH'
   | 'E_PROJECT_FILE'
   | 'E_REGISTRY_LOCATION'
+  | 'E_POLICY'
   | 'E_INTERNAL';
 
 export interface ErrorDetails {

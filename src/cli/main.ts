@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import * as completion from './commands/completion.js';
+import * as config from './commands/config.js';
 import * as disableEnable from './commands/enable.js';
 import * as doctor from './commands/doctor.js';
 import * as hooks from './commands/hooks.js';
@@ -12,10 +13,12 @@ import * as link from './commands/link.js';
 import * as list from './commands/list.js';
 import * as log from './commands/log.js';
 import * as pack from './commands/pack.js';
+import * as policy from './commands/policy.js';
 import * as registry from './commands/registry.js';
 import * as registryPublish from './commands/registry-publish.js';
 import * as reload from './commands/reload.js';
 import * as review from './commands/review.js';
+import * as rollback from './commands/rollback.js';
 import * as run from './commands/run.js';
 import * as search from './commands/search.js';
 import * as session from './commands/session.js';
@@ -40,6 +43,7 @@ const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
   ci,
   uninstall,
   update,
+  rollback,
   disableEnable,
   list,
   trust,
@@ -60,6 +64,8 @@ const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
   log,
   outdated,
   doctor,
+  policy,
+  config,
   completion,
 ];
 

@@ -29,4 +29,9 @@ export interface FailClosed {
    * blocked, and every event it applies to gets its reason as a `systemMessage` instead.
    */
   open?: boolean;
+  /**
+   * docs/reference/rules/policy.md#a11: set by the administrator's policy, which the user cannot
+   * override: settings.json's `failOpen` never marks it `open`.
+   */
+  enforced?: boolean;
 }

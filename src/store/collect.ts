@@ -97,6 +97,7 @@ async function unreferencedFileLists(paths: StorePaths, state: State): Promise<L
   for (const plugin of [...Object.values(state.plugins), ...projects]) {
     add(plugin.fingerprint);
     if (plugin.pending != null) add(plugin.pending.fingerprint);
+    if (plugin.previous !== undefined) add(plugin.previous.fingerprint);
   }
   for (const fingerprint of await pinnedFingerprints(paths)) add(fingerprint);
   return names
@@ -113,6 +114,8 @@ async function unreferencedTrees(paths: StorePaths, state: State): Promise<Lefto
   for (const plugin of [...Object.values(state.plugins), ...projects]) {
     referenced.add(resolve(plugin.path));
     if (plugin.pending !== null) referenced.add(resolve(plugin.pending.path));
+    // `hookpm rollback`'s tree stays until the next update replaces it.
+    if (plugin.previous !== undefined) referenced.add(resolve(plugin.previous.path));
   }
   const found: Leftover[] = [];
   for (const plugin of await listDir(pluginsDir(paths))) {

@@ -29,6 +29,9 @@ import { hasCurrentConsent } from './state/current-consent.js';
 import { tamperedDiagnostic } from './tampered.js';
 import { checkInstalledTrees, type TreeCheck } from './tree-check.js';
 import { createdProblemIn } from './tree-status.js';
+import type { PolicyInForce } from '../policy/policy.js';
+import { policyStops } from '../policy/policy-at-run.js';
+import { readPolicyFile } from './policy-file.js';
 
 /** The plugin part of a snapshot's sources (engine.md S1, S3, S6). */
 export interface PluginSources {
@@ -70,6 +73,11 @@ export interface RunnablePluginsOptions extends ScanOptions {
    * `presumed`; the caller checks the presumed plugins about to run (`only`) before they run.
    */
   presume?: boolean;
+  /**
+   * The administrator's policy in force (docs/reference/rules/policy.md); absent: read now from
+   * this process's environment (store/policy-file.ts).
+   */
+  policy?: PolicyInForce;
 }
 
 /** plugins.md Q4: a plugin may run when it is enabled and its consent is current. */
@@ -126,9 +134,14 @@ export async function runnablePlugins(
   const user = Object.values(state.plugins).filter((p) => mayRun(p) && !pinned.has(p.id));
   const fromProject = project.filter(mayRun);
   const only = options.only;
-  const runnable = [...user.sort(byId), ...fromProject.sort(byId)].filter(
+  const mayRunNow = [...user.sort(byId), ...fromProject.sort(byId)].filter(
     (record) => only === undefined || only.has(record.id),
   );
+  // A13, A11: what the policy stops is left out before its tree is even checked.
+  const stops = policyStops(options.policy ?? readPolicyFile(process.env), mayRunNow, (name) =>
+    Object.hasOwn(state.registries, name) ? state.registries[name]!.location : undefined,
+  );
+  const runnable = mayRunNow.filter((record) => !stops.stopped.has(record.id));
   const scoped = new Set(fromProject);
   const cached = readDocumentsCache(paths);
   const presumed = new Map<string, Read>();
@@ -175,7 +188,10 @@ export async function runnablePlugins(
     ),
     sources: loaded.flatMap((l) => l.sources),
     diagnostics: loaded.flatMap((l) => l.diagnostics),
-    failClosed: loaded.flatMap((l) => (l.failing === null ? [] : [l.failing])),
+    failClosed: [
+      ...stops.failClosed,
+      ...loaded.flatMap((l) => (l.failing === null ? [] : [l.failing])),
+    ],
     presumed: [...presumed.keys()],
   };
 }

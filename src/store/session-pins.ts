@@ -127,10 +127,9 @@ export function stopCountOf(paths: StorePaths, pin: SessionPin): number {
 
 /** A pin kept for later events: nothing in it fails closed, and it was made from a readable state. */
 export function isWholePin(pin: SessionPin): boolean {
-  return (
-    (pin.failClosed === undefined || pin.failClosed.length === 0) &&
-    !pin.diagnostics.some((d) => d.code === 'plugin_state_unreadable')
-  );
+  // A plugin the policy stops (docs/reference/rules/policy.md#a13) is left out of a whole pin.
+  const failing = (pin.failClosed ?? []).filter((e) => !(e.enforced === true && e.open === true));
+  return failing.length === 0 && !pin.diagnostics.some((d) => d.code === 'plugin_state_unreadable');
 }
 
 /** Releases a session's pin (SessionEnd) and its tables; no pin is not an error. */

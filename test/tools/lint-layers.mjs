@@ -37,7 +37,17 @@ const ADAPTER_FILES = {
  * 128 + the signal's number, as a signal's default action would report it.
  */
 const MAY_EXIT = new Set(['engine/process-groups.ts']);
-const PURE_DIRS = ['hooks', 'plugin', 'json', 'engine', 'registry', 'agents', 'text', 'project'];
+const PURE_DIRS = [
+  'hooks',
+  'plugin',
+  'json',
+  'engine',
+  'registry',
+  'agents',
+  'text',
+  'project',
+  'policy',
+];
 const ADAPTER_DIRS = ['store', 'workspace', 'registry', 'engine'];
 const RANK = { errors: 0, pure: 1, io: 2, adapter: 3, publish: 4, ops: 5, index: 6, cli: 7 };
 const IO_MODULES =

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { globalOptions } from '../global-options.js';
 import { consentEnableMode, createOperationContext } from '../operation-context.js';
-import { escapeControl, printErrorLine, printJson } from '../render/render.js';
+import { escapeControl, printErrorLine, printJson, printLine } from '../render/render.js';
 import { printInstallResult } from '../render/render-install.js';
 import { ALIASES } from '../help-groups.js';
 
@@ -10,6 +10,7 @@ interface UpdateFlags {
   allowDowngrade?: boolean;
   includePrerelease?: boolean;
   project?: boolean;
+  check?: boolean;
 }
 
 /** `hookpm update [name...]` (docs/reference/rules/cli.md#commands; plugins.md Q5). */
@@ -25,6 +26,10 @@ export function register(program: Command): void {
     .option('--dry-run', 'show the plan (versions, surface diff, files); change nothing')
     .option('--allow-downgrade', 'follow a registry whose index moved backwards')
     .option('--include-prerelease', 'let ranges match prerelease versions')
+    .option(
+      '--check',
+      'refresh the registries and record which plugins have a newer version (announced at the next agent session); install nothing',
+    )
     .option(
       '-P, --project',
       "update the project's plugins within hookpm.json's ranges and rewrite hookpm.lock",
@@ -47,6 +52,16 @@ export function register(program: Command): void {
           },
           globals,
         );
+      }
+      if (flags.check === true) {
+        const { checkUpdates } = await import('../../ops/plugins/check-updates.js');
+        const found = await checkUpdates(createOperationContext(globals).ctx, globals.cwd);
+        if (globals.json) return printJson({ ...found });
+        if (found.plugins.length === 0)
+          return printLine('every plugin is on the newest version in its range');
+        for (const p of found.plugins)
+          printLine(escapeControl(`${p.id} ${p.installed} -> ${p.available}`));
+        return;
       }
       const { updatePlugins } = await import('../../ops/plugins/update.js');
       const { ctx, done } = createOperationContext(globals, 'install');

@@ -10,7 +10,15 @@ export interface CompletionSources {
 }
 
 /** Commands whose operands are installed plugins. */
-const PLUGIN_OPERANDS = new Set(['uninstall', 'update', 'enable', 'disable', 'review', 'info']);
+const PLUGIN_OPERANDS = new Set([
+  'uninstall',
+  'update',
+  'rollback',
+  'enable',
+  'disable',
+  'review',
+  'info',
+]);
 /** Commands whose first operand is an event, an agent or a shell. */
 const FIRST_OPERANDS: Readonly<Record<string, readonly string[]>> = {
   run: EVENT_NAMES,

@@ -9,6 +9,8 @@ import { checkHookHealth } from './hook-health.js';
 import { checkLinks } from './links.js';
 import { checkLock } from './lock.js';
 import { checkPlugins } from './plugins.js';
+import { checkPolicy } from './policy.js';
+import { readPolicyFile } from '../../store/policy-file.js';
 import { checkRegistries, type RegistryCheckOptions } from './registries.js';
 import { readStateForDoctor, stateOkCheck } from './state.js';
 import { checkStorePaths } from './store.js';
@@ -22,7 +24,7 @@ export type { CheckStatus, DoctorCheck, DoctorReport } from './check.js';
  */
 export interface DoctorContext extends Pick<
   OperationContext,
-  'paths' | 'defaults' | 'fetch' | 'lockWaitMs'
+  'paths' | 'defaults' | 'fetch' | 'lockWaitMs' | 'policy'
 > {
   /** The user's home directory, whose `.deepagents/.state/hooks_trust.json` is the trust store. */
   userHome: string;
@@ -57,6 +59,10 @@ export async function runDoctor(ctx: DoctorContext, opts: DoctorOptions): Promis
   if (state !== null)
     checks.push(...(await guarded('plugins', () => checkPlugins(ctx.paths, state))));
   checks.push(...(await guarded('fail-closed', () => checkFailClosed(ctx.paths, state))));
+  const policy = ctx.policy ?? readPolicyFile(process.env);
+  // docs/reference/rules/policy.md#a17: checked when a policy file exists.
+  if (policy.status !== 'absent')
+    checks.push(...(await guarded('policy', async () => checkPolicy(policy, state, ctx.defaults))));
   if (fixed !== null) checks.push(fixed);
   checks.push(
     ...(await guarded('leftovers', async () => [

@@ -6,6 +6,7 @@ import {
   USER_RECORDS,
   type RecordScope,
 } from '../steps/installed/project-records.js';
+import { requireNotRequired } from '../steps/policy/enforce-policy.js';
 import { lockOptions, type OperationContext } from '../steps/context/operation-context.js';
 
 export interface DisableResult {
@@ -29,6 +30,8 @@ export function disablePlugin(
     (draft) => {
       assertProjectHasRecords(draft, scope);
       const record = findInstalled(stateIn(draft, scope), opts.name);
+      // docs/reference/rules/policy.md#a14: a plugin the policy requires stays enabled.
+      if (record.enabled) requireNotRequired(ctx, 'disabling', record);
       const changed = record.enabled;
       record.enabled = false;
       return { id: record.id, enabled: false as const, changed };

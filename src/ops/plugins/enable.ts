@@ -8,7 +8,7 @@ import type { StorePaths } from '../../store/store-paths.js';
 import { treeStatusOf } from '../../store/tree-status.js';
 import { readState, withStoreLock, writeState } from '../../store/state/state.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
-import { keptOptOuts } from '../steps/transaction/record.js';
+import { keptOptOuts, withPrevious } from '../steps/transaction/record.js';
 import { findInstalled } from '../steps/installed/installed.js';
 import {
   assertProjectHasRecords,
@@ -25,6 +25,7 @@ import {
 } from '../steps/context/operation-context.js';
 import type { ReviewReport } from '../steps/consent/report.js';
 import { reviewInstalledTree } from '../steps/review/review-installed.js';
+import { policyRegistryOf, requirePluginAllowed } from '../steps/policy/enforce-policy.js';
 
 export interface EnableResult {
   id: string;
@@ -60,6 +61,9 @@ export function enablePlugin(
       const state = await readState(ctx.paths);
       assertProjectHasRecords(state, scope);
       const record = findInstalled(stateIn(state, scope), opts.name);
+      // docs/reference/rules/policy.md#a13: refused before any question or write.
+      const registry = policyRegistryOf(ctx, state, record.registry);
+      requirePluginAllowed(ctx, 'enabling', record, registry);
       const target = record.pending ?? record;
       // plugins.md D15: a linked directory is read in place; only its surface needs consent.
       if (record.linked !== true)
@@ -94,7 +98,9 @@ export function enablePlugin(
       const kept = keptOptOuts(record.disabledHooks, review.hooks);
       if (kept === undefined) delete next.disabledHooks;
       else next.disabledHooks = kept;
-      recordsIn(state, scope)[record.id] = next;
+      // docs/reference/commands.md#rollback: a pending update made active remembers the old one.
+      recordsIn(state, scope)[record.id] =
+        record.pending === null ? next : withPrevious(next, record);
       await writeState(ctx.paths, state);
       const dataDir = await ensureDataDir(ctx.paths, record.id);
       await collectGarbage(ctx.paths, state);

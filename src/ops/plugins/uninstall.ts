@@ -7,6 +7,7 @@ import type { State } from '../../store/state/state-schema.js';
 import { findInstalled } from '../steps/installed/installed.js';
 import { LOCAL_REGISTRY } from '../../registry/registry-name.js';
 import { rememberIntegrity } from '../../store/state/known-integrity.js';
+import { requireNotRequired } from '../steps/policy/enforce-policy.js';
 import { lockOptions, type OperationContext } from '../steps/context/operation-context.js';
 
 export interface UninstallResult {
@@ -47,6 +48,8 @@ export function uninstallPlugins(
     async () => {
       const state = await readState(ctx.paths);
       const records = opts.names.map((name) => findInstalled(state, name));
+      // docs/reference/rules/policy.md#a14: nothing is removed when one is required.
+      for (const record of records) requireNotRequired(ctx, 'uninstalling', record);
       const unique = [...new Map(records.map((r) => [r.id, r])).values()];
       const after: State = { ...state, plugins: { ...state.plugins } };
       for (const record of unique) delete after.plugins[record.id];

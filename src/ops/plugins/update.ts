@@ -23,6 +23,8 @@ import { assertRecordIntegrity, errorOf, sourceOf } from '../steps/staging/pick.
 import { cachedIndexesNote } from '../../registry/network-refused.js';
 import { planMarketplaceUpdate } from './update-marketplace.js';
 import { ownValue } from '../../json/own-value.js';
+import { heldNote, holdBackYoung, type ReleaseAge } from '../../registry/versions/release-age.js';
+import { releaseAgeOf } from '../steps/policy/release-age-of.js';
 
 export interface UpdateOptions {
   /** Names or ids; empty: every installed plugin. */
@@ -96,8 +98,9 @@ export async function updatePlugins(
   const notes =
     loaded !== null && loaded.cacheOnly.length > 0 ? [cachedIndexesNote(loaded.cacheOnly)] : [];
   const sources: InstallSource[] = [];
+  const age = releaseAgeOf(ctx);
   for (const record of fromIndex) {
-    const source = planOne(record, loaded as LoadedCatalogs<Catalog>, opts, skipped, notes);
+    const source = planOne(record, loaded as LoadedCatalogs<Catalog>, opts, skipped, notes, age);
     if (source !== null) sources.push(source);
   }
   const transaction = {
@@ -122,6 +125,7 @@ function planOne(
   opts: UpdateOptions,
   skipped: UpdateSkip[],
   notes: string[],
+  age: ReleaseAge | null,
 ): InstallSource | null {
   const failed = loaded.warnings.find((w) => w.registry === record.registry);
   if (failed !== undefined) throw errorOf(failed);
@@ -144,7 +148,13 @@ function planOne(
     skipped.push(skip(record, planned.reason, planned.message));
     return null;
   }
-  const candidate = { registry: record.registry, plugin };
+  // docs/reference/rules/policy.md#a15: versions younger than the cooldown are not offered.
+  const gated = age === null ? { plugin, held: [] } : holdBackYoung(plugin, age, record.version);
+  const candidate = { registry: record.registry, plugin: gated.plugin };
+  const tell = (below: string): void => {
+    for (const h of gated.held)
+      if (age !== null && semver.gt(h.version, below)) notes.push(heldNote(record.id, h, age));
+  };
   const request: UpdateRequest = {
     name: record.name,
     installed: record.version,
@@ -162,6 +172,7 @@ function planOne(
     skipped.push(skip(record, 'backwards', error.message));
     return null;
   }
+  tell(plan.version);
   if (plan.change === 'none') {
     skipped.push(
       skip(

@@ -22,6 +22,7 @@ import {
   type OperationContext,
 } from '../steps/context/operation-context.js';
 import { requireNetwork } from '../steps/context/network.js';
+import { requireRegistryAllowed } from '../steps/policy/enforce-policy.js';
 
 export interface AddRegistryOptions {
   name: string;
@@ -57,6 +58,11 @@ export async function addRegistry(
   await assertStoreWritable(ctx.paths);
   checkFree(await readState(ctx.paths), name, ctx);
   const record = await recordFor(opts, ctx);
+  // docs/reference/rules/policy.md#a12: refused before the index is fetched or anything written.
+  requireRegistryAllowed(ctx, `adding the registry ${name} (${showLocation(record.location)})`, {
+    name,
+    location: record.location,
+  });
   if (record.kind === 'index' && !indexUrlOf(record.location).startsWith('file:'))
     requireNetwork(
       ctx,

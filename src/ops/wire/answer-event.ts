@@ -16,6 +16,8 @@ import { openHost } from '../steps/host/host.js';
 import { handlersDeadline } from './agent-deadline.js';
 import { eventCwd } from '../steps/host/event-cwd.js';
 import { pinnedSources } from './pinned-sources.js';
+import { pinUnderPolicy } from './policy-pin.js';
+import { updateAnnouncement } from './update-announcement.js';
 import { sessionPin } from './session-pin.js';
 
 export interface WireOptions {
@@ -73,13 +75,15 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
   // engine.md B5: refused before the pin, the matchers or the payload builder walk it.
   if (nestsDeeperThan(payload)) return refuseDeepPayload(agent, event);
   const where = eventCwd(input['cwd'], options.cwd, options.home);
-  const { pin, stored } = await sessionPin({
+  const { pin: pinned, stored } = await sessionPin({
     paths: options.store,
     agent: agent.id,
     event,
     payload,
     cwd: where.forPin,
   });
+  // docs/reference/rules/policy.md#a13: the policy of this moment, whatever was pinned.
+  const pin = pinUnderPolicy(pinned, options.env);
   // An event without a session id has no session to fall back on, only the pin of the moment.
   const { cwd, notes } = where.resolve(pin.sessionId === '' ? undefined : pin.projectRoot);
   const projectDir = options.env[CLAUDE_PROJECT_DIR] || (await findProjectRoot(cwd));
@@ -122,8 +126,12 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
   if (stored && event === 'SessionEnd') await removePin(options.store, pin.sessionId);
   // The pin's own diagnostics (rejected matchers, ...) are told once, at the start of the session.
   const told = event === 'SessionStart' ? pin.diagnostics : [];
+  // Updates waiting, from the last check (no network): told once, at the start of the session.
+  const update =
+    event === 'SessionStart' ? updateAnnouncement(options.store, pin, options.env) : null;
   return agent.encode({
     ...result,
+    ...(update === null ? {} : { systemMessages: [...result.systemMessages, update] }),
     diagnostics: [
       ...told,
       ...checked.diagnostics,

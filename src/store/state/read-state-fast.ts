@@ -78,6 +78,16 @@ const pending = shape({
   events: strings,
   source: str,
 });
+const previous = shape({
+  version: nonEmpty,
+  path: nonEmpty,
+  integrity: nonEmpty,
+  fingerprint: nonEmpty,
+  surfaceHash: nonEmpty,
+  events: strings,
+  source: str,
+  consent: (v) => consent(v) !== null,
+});
 const registry = shape({
   location: nonEmpty,
   kind: (v) => v === 'index' || v === 'marketplace' || v === 'npm',
@@ -104,6 +114,8 @@ const plugin = shape({
   // it load as before.
   disabledHooks: (v) => v === undefined || strings(v),
   linked: (v) => v === undefined || v === true,
+  // `hookpm rollback`'s version; optional, so state files without it load as before.
+  previous: (v) => v === undefined || previous(v) !== null,
 });
 
 /** Top-level keys of the document: all but `version` optional or checked below. */

@@ -40,6 +40,21 @@ const pendingSchema = z.strictObject({
   source: z.string(),
 });
 
+/**
+ * docs/reference/commands.md#rollback: the version that was active, and its consent, before the
+ * last update made another version active; its tree stays in the store until the next update.
+ */
+const previousSchema = z.strictObject({
+  version: z.string().check(z.minLength(1)),
+  path: z.string().check(z.minLength(1)),
+  integrity: z.string().check(z.minLength(1)),
+  fingerprint: z.string().check(z.minLength(1)),
+  surfaceHash: z.string().check(z.minLength(1)),
+  events: z.array(z.string()),
+  source: z.string(),
+  consent: consentSchema,
+});
+
 const pluginSchema = z.strictObject({
   id: z.string().check(z.minLength(1)),
   name: z.string().check(z.minLength(1)),
@@ -76,6 +91,8 @@ const pluginSchema = z.strictObject({
    * tamper check (Q6) does not apply, consent to its surface does. Absent: an installed copy.
    */
   linked: z.optional(z.literal(true)),
+  /** `hookpm rollback`'s version (previousSchema). Optional: absent before the first update. */
+  previous: z.optional(previousSchema),
 });
 
 /** Projects (docs/guides/projects.md): one project's plugins (state.projects). */

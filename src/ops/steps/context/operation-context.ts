@@ -2,6 +2,7 @@ import type { DownloadTimings } from '../../../registry/cache-tarball.js';
 import type { StorePaths } from '../../../store/store-paths.js';
 import type { RegistryRecord } from '../../../store/state/state-schema.js';
 import type { ReviewReport } from '../consent/report.js';
+import type { PolicyInForce } from '../../../policy/policy.js';
 
 /**
  * Asked before a plugin's hooks may run (plugins.md Q4, Q5; STYLE rule 1: consent comes through an
@@ -58,6 +59,11 @@ export interface OperationContext {
   now?: () => Date;
   /** How long to wait for another command's store lock (D3); default 30 s. */
   lockWaitMs?: number;
+  /**
+   * The administrator's policy in force (docs/reference/rules/policy.md): absent until a step first
+   * needs it, then read once from `env` (steps/policy/policy-of.ts) and kept here for the command.
+   */
+  policy?: PolicyInForce;
 }
 
 /** The process environment and working directory an operation reads npm config, git and paths from. */

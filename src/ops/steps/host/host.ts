@@ -90,7 +90,8 @@ function withFailOpen(
   if (entries.length === 0 || open === undefined) return entries;
   if (!open.all && open.plugins.length === 0) return entries;
   return entries.map((entry) =>
-    open.all || (entry.plugin !== null && open.plugins.includes(entry.plugin))
+    entry.enforced !== true &&
+    (open.all || (entry.plugin !== null && open.plugins.includes(entry.plugin)))
       ? { ...entry, open: true }
       : entry,
   );

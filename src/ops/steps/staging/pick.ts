@@ -16,6 +16,12 @@ import type { Catalog } from '../catalogs/catalog-types.js';
 import { ownValue } from '../../../json/own-value.js';
 import { suggestIn } from '../../../text/did-you-mean.js';
 import { knownPluginNames } from '../catalogs/known-names.js';
+import {
+  heldNote,
+  holdBackYoung,
+  type HeldVersion,
+  type ReleaseAge,
+} from '../../../registry/versions/release-age.js';
 
 export type RegistrySpec = Extract<InstallSpec, { kind: 'registry' }>;
 
@@ -25,6 +31,8 @@ export interface PickOptions {
   acceptIntegrityChange?: boolean;
   /** Things to tell the user (a deprecated version). */
   notes: string[];
+  /** docs/reference/rules/policy.md#a15: versions younger than this are not picked. */
+  releaseAge?: ReleaseAge | null;
 }
 
 /**
@@ -51,9 +59,14 @@ export function pickRegistrySource(
     );
   }
   const relevant = (name: string): boolean => spec.registry === undefined || name === spec.registry;
+  const held = new Map<string, HeldVersion[]>();
   const candidates: Candidate[] = loaded.catalogs.flatMap((c) => {
     const plugin = relevant(c.registry) ? ownValue(c.index.plugins, spec.name) : undefined;
-    return plugin === undefined ? [] : [{ registry: c.registry, plugin }];
+    if (plugin === undefined) return [];
+    if (opts.releaseAge == null) return [{ registry: c.registry, plugin }];
+    const gated = holdBackYoung(plugin, opts.releaseAge);
+    held.set(c.registry, gated.held);
+    return [{ registry: c.registry, plugin: gated.plugin }];
   });
   const failed = loaded.warnings.filter((w) => relevant(w.registry));
   if (candidates.length === 0 && failed[0] !== undefined) throw errorOf(failed[0]);
@@ -72,6 +85,9 @@ export function pickRegistrySource(
     // no registry holds comes with the known names close to it; an unknown dist-tag
     // (`guard@exmaples`) with the registries and tags close to it.
     if (!isHookpmError(error)) throw error;
+    const young = [...held.values()].flat();
+    if (opts.releaseAge != null && young.length > 0 && error.code === 'E_NO_MATCHING_VERSION')
+      throw tooYoung(spec.raw, young, opts.releaseAge);
     if (candidates.length === 0 && error.code === 'E_NOT_FOUND')
       throw suggestIn(error, spec.name, knownPluginNames(loaded.catalogs, state, spec.registry));
     const tags = error.details['tags'];
@@ -79,6 +95,10 @@ export function pickRegistrySource(
       throw suggestIn(error, spec.tag, [...loaded.entries.map((e) => e.name), ...tags]);
     throw error;
   }
+  if (opts.releaseAge != null)
+    for (const h of held.get(picked.registry) ?? [])
+      if (semver.gt(h.version, picked.version))
+        opts.notes.push(heldNote(`${spec.name}@${picked.registry}`, h, opts.releaseAge));
   if (opts.acceptIntegrityChange !== true) assertKnownIntegrity(state, picked);
   const catalog = loaded.catalogs.find((c) => c.registry === picked.registry);
   if (catalog === undefined)
@@ -168,4 +188,18 @@ export function errorOf(warning: RegistryWarning): HookpmError {
     registry: warning.registry,
     ...(warning.hint === null ? {} : { hint: warning.hint }),
   });
+}
+
+/** A15: every version the spec could take is younger than the cooldown: E_NO_MATCHING_VERSION naming the age. */
+function tooYoung(spec: string, held: readonly HeldVersion[], age: ReleaseAge): HookpmError {
+  const newest = [...held].sort((a, b) => semver.rcompare(a.version, b.version))[0]!;
+  return new HookpmError(
+    'E_NO_MATCHING_VERSION',
+    `${spec}: every version that matches is younger than the minimum release age of ${age.days} day(s) (${age.from}); the newest, ${newest.version}, was published ${newest.ageDays} day(s) ago (${newest.publishedAt})`,
+    {
+      minimumReleaseAgeDays: age.days,
+      held: held.map((h) => h.version),
+      hint: 'Wait until it is old enough, or name an older version.',
+    },
+  );
 }

@@ -12,6 +12,8 @@ import { networkAllowed } from '../context/network.js';
 import { cachedIndexesNote } from '../../../registry/network-refused.js';
 import type { Catalog } from '../catalogs/catalog-types.js';
 import { pickRegistrySource, type PickOptions, type RegistrySpec } from './pick.js';
+import { requireSourceAllowed } from '../policy/source-allowed.js';
+import { releaseAgeOf } from '../policy/release-age-of.js';
 
 export interface ResolveOptions {
   cwd: string;
@@ -54,6 +56,7 @@ export async function resolveInstallSources(
       : await pickAll(ctx, registrySpecs, state, {
           includePrerelease: opts.includePrerelease,
           ...(opts.acceptIntegrityChange === true ? { acceptIntegrityChange: true } : {}),
+          releaseAge: releaseAgeOf(ctx),
           notes,
           refresh: opts.refresh === true,
         });
@@ -63,6 +66,8 @@ export async function resolveInstallSources(
     else if (spec.kind === 'npm') sources.push(npmSource(spec, opts.includePrerelease));
     else sources.push(await resolveLocalSource(spec, opts.cwd));
   }
+  // docs/reference/rules/policy.md: refused before anything is downloaded (and again at commit).
+  for (const source of sources) requireSourceAllowed(ctx, state, source);
   return { sources, state, notes };
 }
 

@@ -138,3 +138,23 @@ export function keptOptOuts(
   const kept = (disabledHooks ?? []).filter((key) => keys.has(key));
   return kept.length === 0 ? undefined : kept;
 }
+
+/**
+ * docs/reference/commands.md#rollback: `next` (the record about to replace `before`) remembers the
+ * version `before` ran, with its consent, when another tree becomes the active one; otherwise it
+ * keeps what `before` remembered. A version never consented is not remembered: there would be
+ * nothing to return to.
+ */
+export function withPrevious(next: PluginRecord, before: PluginRecord | undefined): PluginRecord {
+  if (before === undefined) return next;
+  if (before.path !== next.path && before.consent !== null) {
+    const { version, path, integrity, fingerprint, surfaceHash, events, source } = before;
+    const consent = { ...before.consent };
+    return {
+      ...next,
+      previous: { version, path, integrity, fingerprint, surfaceHash, events, source, consent },
+    };
+  }
+  if (before.previous === undefined) return next;
+  return { ...next, previous: before.previous };
+}

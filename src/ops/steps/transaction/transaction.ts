@@ -45,6 +45,7 @@ import { isFromRegistry } from '../staging/pick.js';
 import { stageAll } from '../staging/stage-all.js';
 import type { InstallSource, StagedPlugin } from '../staging/types.js';
 import { commitLocked } from './commit-locked.js';
+import { requireStagedAllowed } from '../policy/source-allowed.js';
 import type { InstallScope, ScopeRules, TransactionResult } from './install-scope.js';
 import type { CommitOptions, TransactionOptions } from './options.js';
 import type { InstalledEntry, InstallResult } from './record.js';
@@ -103,6 +104,7 @@ async function commit(
   earlier: readonly string[],
 ): Promise<TransactionResult> {
   const before = await readState(ctx.paths);
+  requireStagedAllowed(ctx, before, staged);
   // Directories a first install creates, removed again if it fails (or is cancelled).
   const fresh = [pluginsDir(ctx.paths), installedFilesDir(ctx.paths)].filter((d) => !existsSync(d));
   const draft = structuredClone(before);

@@ -15,6 +15,7 @@ import {
   keptOptOuts,
   pendingOf,
   recordOf,
+  withPrevious,
   type InstalledEntry,
 } from './record.js';
 
@@ -163,12 +164,12 @@ async function installOne(
   applyConsent(record, existing, decision, mode, nowIso(ctx));
   const kept = keptOptOuts(existing?.disabledHooks, review.hooks);
   if (kept !== undefined) record.disabledHooks = kept;
-  draft.plugins[id] = record;
+  draft.plugins[id] = withPrevious(record, existing);
   // Where no question could be asked, notEnabled (E_CONSENT_REQUIRED) says it instead.
   const failsForConsent = opts.enable === 'ask' && ctx.confirm === undefined;
   if (!record.enabled && existing === undefined && !failsForConsent)
     notes.push(
       `${id} is installed but not enabled; run \`hookpm enable ${id}\` to review and enable it`,
     );
-  return entryOf(record, 'installed');
+  return entryOf(draft.plugins[id], 'installed');
 }

@@ -1,0 +1,89 @@
+import type { PolicyInForce } from '../../policy/policy.js';
+import {
+  pluginRefusal,
+  describeRefusal,
+  matchesPlugin,
+  registryRefusal,
+} from '../../policy/policy-rules.js';
+import type { State } from '../../store/state/state-schema.js';
+import { effectiveRegistries } from '../steps/catalogs/defaults.js';
+import type { OperationContext } from '../steps/context/operation-context.js';
+import { okCheck, problem, type DoctorCheck } from './check.js';
+
+/**
+ * docs/reference/rules/policy.md#a17: the administrator's policy as doctor sees it: where it is,
+ * whether it can be used (an error when not: hookpm fails closed, A11), and against the state (when
+ * read) the enabled plugins it stops, the registries it no longer lets be used, and the plugins it
+ * requires that are not installed and enabled.
+ */
+export function checkPolicy(
+  inForce: PolicyInForce,
+  state: State | null,
+  defaults: OperationContext['defaults'],
+): DoctorCheck[] {
+  if (inForce.status === 'absent')
+    return [okCheck('policy', `no administrator's policy (no file at ${inForce.file})`)];
+  if (inForce.status === 'invalid')
+    return [
+      problem(
+        'policy',
+        'error',
+        `the administrator's policy ${inForce.file} cannot be used (${inForce.problem}): no plugin runs, and commands it could refuse are refused`,
+        { code: 'policy_invalid', fix: `Ask your administrator to fix ${inForce.file}.` },
+      ),
+    ];
+  const checks = [okCheck('policy', `the administrator's policy ${inForce.file} is in force`)];
+  if (state === null) return checks;
+  const { policy } = inForce;
+  const registries = effectiveRegistries(state, defaults);
+  for (const entry of registries) {
+    const refusal = registryRefusal(policy, { name: entry.name, location: entry.record.location });
+    if (refusal !== null)
+      checks.push(
+        problem(
+          'registry:' + entry.name,
+          'warning',
+          `the policy does not let registry ${entry.name} be used (${describeRefusal(refusal)})`,
+          {
+            code: 'policy_registry_refused',
+            fix: `hookpm registry remove ${entry.name}`,
+          },
+        ),
+      );
+  }
+  const locationOf = (name: string): string =>
+    registries.find((e) => e.name === name)?.record.location ?? name;
+  for (const record of Object.values(state.plugins)) {
+    if (!record.enabled) continue;
+    const registry = { name: record.registry, location: locationOf(record.registry) };
+    const refusal = pluginRefusal(policy, record, registry);
+    if (refusal !== null)
+      checks.push(
+        problem(
+          `plugin:${record.id}`,
+          'warning',
+          `${record.id} is enabled but the policy stops it: it does not run (${describeRefusal(refusal)})`,
+          {
+            code: 'policy_denied',
+            fix: `hookpm disable ${record.id}`,
+          },
+        ),
+      );
+  }
+  for (const entry of policy.required ?? []) {
+    const found = Object.values(state.plugins).some((r) => r.enabled && matchesPlugin(entry, r));
+    if (!found)
+      checks.push(
+        problem(
+          'policy',
+          'warning',
+          `the policy requires ${entry}, which is not installed and enabled`,
+          {
+            code: 'policy_required_missing',
+            fix: `hookpm install ${entry}`,
+          },
+        ),
+      );
+  }
+  return checks;
+}

@@ -1,0 +1,23 @@
+import { writeUpdatesWaiting, type UpdatesWaiting } from '../../store/updates-waiting.js';
+import { nowIso, type OperationContext } from '../steps/context/operation-context.js';
+import { listOutdated } from './outdated.js';
+
+/**
+ * `hookpm update --check` (docs/guides/installing-plugins.md#updates-announced-in-your-agent): the
+ * registries are refreshed and the installed plugins with a newer version in their range are
+ * recorded in the cache (store/updates-waiting.ts), for a linked agent's next SessionStart to
+ * announce. Nothing is installed; no consent changes.
+ */
+export async function checkUpdates(ctx: OperationContext, cwd: string): Promise<UpdatesWaiting> {
+  const report = await listOutdated(ctx, { project: false, cwd });
+  const found: UpdatesWaiting = {
+    checkedAt: nowIso(ctx),
+    plugins: report.plugins.flatMap((p) =>
+      p.outdated && p.inRange !== null
+        ? [{ id: p.id, installed: p.installed, available: p.inRange }]
+        : [],
+    ),
+  };
+  await writeUpdatesWaiting(ctx.paths, found);
+  return found;
+}

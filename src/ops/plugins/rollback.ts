@@ -1,0 +1,86 @@
+import { HookpmError } from '../../errors.js';
+import { collectGarbage } from '../../store/collect.js';
+import { ensureDataDir } from '../../store/data-dir.js';
+import { treeStatusOf } from '../../store/tree-status.js';
+import { readState, withStoreLock, writeState } from '../../store/state/state.js';
+import type { PluginRecord } from '../../store/state/state-schema.js';
+import { findInstalled } from '../steps/installed/installed.js';
+import { lockOptions, nowIso, type OperationContext } from '../steps/context/operation-context.js';
+import { policyRegistryOf, requirePluginAllowed } from '../steps/policy/enforce-policy.js';
+
+export interface RollbackResult {
+  id: string;
+  /** The version active before the rollback (its tree is collected). */
+  from: string;
+  /** The version active now: the one consented before the last update. */
+  to: string;
+  enabled: boolean;
+}
+
+/**
+ * `hookpm rollback <plugin>` (docs/reference/commands.md#rollback): the version that was active
+ * before the last update becomes the active one again, from its tree in the store (no network:
+ * `--offline` changes nothing), with the consent record it had then; the version rolled back
+ * from, and any update waiting for consent, are dropped and their trees collected. The range stays,
+ * so `hookpm update` moves forward again. E_NOT_FOUND when no earlier version is kept (never
+ * updated, or rolled back already); E_PLUGIN_TAMPERED when its tree changed (Q6); E_POLICY when
+ * the policy refuses the plugin (docs/reference/rules/policy.md#a13). Nothing changes on failure.
+ */
+export function rollbackPlugin(
+  ctx: OperationContext,
+  opts: { name: string },
+): Promise<RollbackResult> {
+  return withStoreLock(
+    ctx.paths,
+    async () => {
+      const state = await readState(ctx.paths);
+      const record = findInstalled(state, opts.name);
+      const previous = record.previous;
+      if (previous === undefined)
+        throw new HookpmError(
+          'E_NOT_FOUND',
+          `${record.id} has no earlier version to roll back to: it was not updated since it was installed, or was rolled back already`,
+          {
+            plugin: record.id,
+            hint: `\`hookpm info ${record.id}\` shows its version; \`hookpm install ${record.id}@<version>\` installs another one.`,
+          },
+        );
+      requirePluginAllowed(
+        ctx,
+        'rolling back',
+        record,
+        policyRegistryOf(ctx, state, record.registry),
+      );
+      const status = await treeStatusOf(ctx.paths, { ...previous, name: record.name });
+      if (status.status !== 'match' && status.status !== 'created')
+        throw new HookpmError(
+          'E_PLUGIN_TAMPERED',
+          `the kept tree of ${record.id} ${previous.version} at ${previous.path} no longer matches its fingerprint, so it cannot be rolled back to`,
+          {
+            plugin: record.id,
+            hint: `Install that version again with \`hookpm install ${record.id}@${previous.version} --force\`.`,
+          },
+        );
+      const { previous: _gone, pending: _dropped, ...rest } = record;
+      const next: PluginRecord = {
+        ...rest,
+        version: previous.version,
+        path: previous.path,
+        integrity: previous.integrity,
+        fingerprint: previous.fingerprint,
+        surfaceHash: previous.surfaceHash,
+        events: [...previous.events],
+        source: previous.source,
+        consent: { ...previous.consent },
+        pending: null,
+        updatedAt: nowIso(ctx),
+      };
+      state.plugins[record.id] = next;
+      await writeState(ctx.paths, state);
+      if (next.enabled) await ensureDataDir(ctx.paths, record.id);
+      await collectGarbage(ctx.paths, state);
+      return { id: record.id, from: record.version, to: next.version, enabled: next.enabled };
+    },
+    lockOptions(ctx),
+  );
+}

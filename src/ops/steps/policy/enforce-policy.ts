@@ -1,0 +1,75 @@
+import { policyRefused, policyUnusable } from '../../../policy/policy-error.js';
+import {
+  pluginRefusal,
+  registryRefusal,
+  requiredEntry,
+  type PolicyPlugin,
+  type PolicyRegistry,
+} from '../../../policy/policy-rules.js';
+import type { State } from '../../../store/state/state-schema.js';
+import { effectiveRegistries } from '../catalogs/defaults.js';
+import type { OperationContext } from '../context/operation-context.js';
+import { policyOf } from './policy-of.js';
+
+/**
+ * A12, A13, A16 (docs/reference/rules/policy.md): throws E_POLICY when the policy refuses `plugin`
+ * (from `registry`, when known) for `what` ("installing", "enabling", "updating to"), or when the
+ * policy file cannot be used (A11). Called before anything is written.
+ */
+export function requirePluginAllowed(
+  ctx: OperationContext,
+  what: string,
+  plugin: PolicyPlugin,
+  registry?: PolicyRegistry,
+): void {
+  const inForce = policyOf(ctx);
+  const id = `${plugin.name}@${plugin.registry}`;
+  if (inForce.status === 'absent') return;
+  if (inForce.status === 'invalid') throw policyUnusable(inForce, `${what} ${id}`);
+  const refusal = pluginRefusal(inForce.policy, plugin, registry);
+  if (refusal !== null) throw policyRefused(inForce, `${what} ${id}`, refusal, { plugin: id });
+}
+
+/** A12: E_POLICY when the registry may not be added or used (or the file cannot be used, A11). */
+export function requireRegistryAllowed(
+  ctx: OperationContext,
+  what: string,
+  registry: PolicyRegistry,
+): void {
+  const inForce = policyOf(ctx);
+  if (inForce.status === 'absent') return;
+  if (inForce.status === 'invalid') throw policyUnusable(inForce, what);
+  const refusal = registryRefusal(inForce.policy, registry);
+  if (refusal !== null) throw policyRefused(inForce, what, refusal, { registry: registry.name });
+}
+
+/**
+ * A14: E_POLICY when a `required` entry names the plugin, which then cannot be disabled or
+ * uninstalled. A policy file that cannot be used refuses too (A11: it may have required it).
+ */
+export function requireNotRequired(
+  ctx: OperationContext,
+  what: string,
+  plugin: PolicyPlugin,
+): void {
+  const inForce = policyOf(ctx);
+  const id = `${plugin.name}@${plugin.registry}`;
+  if (inForce.status === 'absent') return;
+  if (inForce.status === 'invalid') throw policyUnusable(inForce, `${what} ${id}`);
+  const entry = requiredEntry(inForce.policy, plugin);
+  if (entry !== null)
+    throw policyRefused(inForce, `${what} ${id}`, { rule: 'required', entry }, { plugin: id });
+}
+
+/**
+ * A12: a registry as the policy matches it: its name and its location in effect (the state's
+ * record, else the built-in's); `local` and `npm`, which have none recorded, by their name.
+ */
+export function policyRegistryOf(
+  ctx: OperationContext,
+  state: State,
+  name: string,
+): PolicyRegistry {
+  const entry = effectiveRegistries(state, ctx.defaults).find((e) => e.name === name);
+  return { name, location: entry?.record.location ?? name };
+}

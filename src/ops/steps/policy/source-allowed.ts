@@ -1,0 +1,64 @@
+import type { State } from '../../../store/state/state-schema.js';
+import type { OperationContext } from '../context/operation-context.js';
+
+/** What of a resolved source (staging/types.ts InstallSource) the policy looks at. */
+interface SourceSeen {
+  kind: string;
+  spec: string;
+  registry: string;
+  /** A registry source's plugin name. */
+  name?: string;
+}
+
+/** What of a staged plugin (staging/types.ts StagedPlugin) the policy looks at. */
+interface StagedSeen {
+  source: { registry: string };
+  inspected: { id: string };
+}
+import {
+  policyRegistryOf,
+  requirePluginAllowed,
+  requireRegistryAllowed,
+} from './enforce-policy.js';
+
+/**
+ * A12, A13 before a source is staged: its registry must be one the policy lets be used, and a
+ * registry plugin, whose name is known already, must be allowed. E_POLICY otherwise.
+ */
+export function requireSourceAllowed(
+  ctx: OperationContext,
+  state: State,
+  source: SourceSeen,
+): void {
+  const registry = policyRegistryOf(ctx, state, source.registry);
+  if (source.kind === 'registry' && source.name !== undefined)
+    requirePluginAllowed(
+      ctx,
+      'installing',
+      { name: source.name, registry: source.registry },
+      registry,
+    );
+  else
+    requireRegistryAllowed(
+      ctx,
+      `installing ${source.spec} from registry ${source.registry}`,
+      registry,
+    );
+}
+
+/**
+ * A12, A13 at the commit of the install transaction, before anything is promoted or written: each
+ * staged plugin by its real id (a local directory's name is known only once it is read).
+ */
+export function requireStagedAllowed(
+  ctx: OperationContext,
+  state: State,
+  staged: readonly StagedSeen[],
+): void {
+  for (const plugin of staged) {
+    const registryName = plugin.source.registry;
+    const name = plugin.inspected.id.slice(0, plugin.inspected.id.lastIndexOf('@'));
+    const registry = policyRegistryOf(ctx, state, registryName);
+    requirePluginAllowed(ctx, 'installing', { name, registry: registryName }, registry);
+  }
+}

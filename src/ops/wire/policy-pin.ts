@@ -1,0 +1,40 @@
+import { buildSnapshot } from '../../hooks/snapshot/snapshot.js';
+import { policyStops, type RunningPlugin } from '../../policy/policy-at-run.js';
+import type { PolicyInForce } from '../../policy/policy.js';
+import { readPolicyFile } from '../../store/policy-file.js';
+import type { SessionPin } from '../../store/session-pin-schema.js';
+
+/**
+ * docs/reference/rules/policy.md#a13 for a linked agent's event: the session's pin less the
+ * plugins the administrator's policy stops now (read at every event, so a plugin denied after it
+ * was pinned stops at the next one), each told in a `systemMessage` on the events it would have
+ * run on; with a policy file that cannot be used, every pinned plugin fails closed (A11). The pin
+ * itself when the policy stops nothing in it.
+ */
+export function pinUnderPolicy(
+  pin: SessionPin,
+  env: Readonly<Record<string, string | undefined>>,
+  inForce: PolicyInForce = readPolicyFile(env),
+): SessionPin {
+  if (inForce.status === 'absent' || pin.plugins.length === 0) return pin;
+  const plugins = pin.plugins.map(({ id }): RunningPlugin => {
+    const at = id.lastIndexOf('@');
+    const events = new Set<string>();
+    for (const source of pin.sources)
+      if (source.plugin?.id === id)
+        for (const event of Object.keys(source.config)) events.add(event);
+    return { id, name: id.slice(0, at), registry: id.slice(at + 1), events: [...events] };
+  });
+  const stops = policyStops(inForce, plugins);
+  if (stops.stopped.size === 0) return pin;
+  const sources = pin.sources.filter(
+    (s) => s.plugin === undefined || !stops.stopped.has(s.plugin.id),
+  );
+  return {
+    ...pin,
+    plugins: pin.plugins.filter((p) => !stops.stopped.has(p.id)),
+    sources,
+    snapshotId: buildSnapshot({ projectDir: '', sources }).id,
+    failClosed: [...(pin.failClosed ?? []), ...stops.failClosed],
+  };
+}

@@ -1,0 +1,70 @@
+import { join, win32 } from 'node:path';
+import { parseJson } from '../json/parse-json.js';
+import { errnoCode } from '../io/fs-error.js';
+import { readFailureReason, readRegularText } from '../io/read-regular-file.js';
+import { checkPolicy, type Policy, type PolicyInForce } from '../policy/policy.js';
+
+/** A policy file larger than this is not used (A11); a real one is a few hundred bytes. */
+const POLICY_MAX_BYTES = 1024 * 1024;
+const MISSING_CODES = new Set(['ENOENT', 'ENOTDIR']);
+
+/**
+ * A10: where the administrator's policy is: HOOKPM_POLICY_FILE when set and not empty, else the
+ * platform's location: `%ProgramData%\hookpm\policy.json` on Windows,
+ * `/Library/Application Support/hookpm/policy.json` on macOS, `/etc/hookpm/policy.json` elsewhere.
+ */
+export function policyFileOf(
+  env: Readonly<Record<string, string | undefined>>,
+  platform: NodeJS.Platform = process.platform,
+): { file: string; from: PolicyInForce['from'] } {
+  const named = env['HOOKPM_POLICY_FILE'];
+  if (named !== undefined && named !== '') return { file: named, from: 'env' };
+  if (platform === 'win32')
+    return {
+      file: win32.join(
+        env['ProgramData'] ?? env['PROGRAMDATA'] ?? 'C:\\ProgramData',
+        'hookpm',
+        'policy.json',
+      ),
+      from: 'system',
+    };
+  if (platform === 'darwin')
+    return { file: '/Library/Application Support/hookpm/policy.json', from: 'system' };
+  return { file: join('/etc', 'hookpm', 'policy.json'), from: 'system' };
+}
+
+/**
+ * A10, A11: reads the policy in force, synchronously (a linked agent's event reads it; it is one
+ * small file). No file: `absent`. A file that cannot be read (or is not a regular file of at most
+ * POLICY_MAX_BYTES), is not strict JSON or not of the policy's shape: `invalid`, with the problem.
+ * Never throws.
+ */
+export function readPolicyFile(
+  env: Readonly<Record<string, string | undefined>>,
+  platform?: NodeJS.Platform,
+): PolicyInForce {
+  const { file, from } = policyFileOf(env, platform);
+  let text: string;
+  try {
+    text = readRegularText(file, { maxBytes: POLICY_MAX_BYTES, followSymlink: true });
+  } catch (error) {
+    if (MISSING_CODES.has(errnoCode(error) ?? '')) return { status: 'absent', file, from };
+    return {
+      status: 'invalid',
+      file,
+      from,
+      problem: `it cannot be read (${readFailureReason(error)})`,
+    };
+  }
+  const json = parseJson(text, file);
+  if (!json.ok)
+    return {
+      status: 'invalid',
+      file,
+      from,
+      problem: `invalid JSON at line ${json.line}, column ${json.column}: ${json.message}`,
+    };
+  const problem = checkPolicy(json.value);
+  if (problem !== null) return { status: 'invalid', file, from, problem };
+  return { status: 'ok', file, from, policy: json.value as Policy };
+}

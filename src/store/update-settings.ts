@@ -1,0 +1,95 @@
+import { mkdirSync } from 'node:fs';
+import { writeFileDurable } from '../io/durable-write.js';
+import { errnoCode } from '../io/fs-error.js';
+import { readRegularText } from '../io/read-regular-file.js';
+import { isPlainObject } from '../json/describe-value.js';
+import { parseJson } from '../json/parse-json.js';
+import { HookpmError } from '../errors.js';
+import type { StorePaths } from './store-paths.js';
+import { settingsFile } from './user-settings.js';
+
+/** The settings of settings.json's `updates` key (docs/reference/rules/policy.md#a15). */
+export interface UpdateSettings {
+  /** The user's release-age cooldown in days; the policy's, when higher, wins. */
+  minimumReleaseAgeDays?: number;
+  /**
+   * `daily`: a linked agent's SessionStart starts `hookpm update --check` in the background when
+   * the last check is a day old or more (ops/wire/background-check.ts); `never` (the default): not.
+   */
+  check?: 'daily' | 'never';
+}
+
+/** The keys `hookpm config set` writes, each with its check. */
+export const UPDATE_KEYS = {
+  'updates.minimumReleaseAgeDays': (value: string): number | null => {
+    const days = Number(value);
+    return value.trim() !== '' && Number.isFinite(days) && days >= 0 ? days : null;
+  },
+  'updates.check': (value: string): string | null =>
+    value === 'daily' || value === 'never' ? value : null,
+} as const;
+
+export type UpdateKey = keyof typeof UPDATE_KEYS;
+
+const MAX_BYTES = 1024 * 1024;
+
+/**
+ * settings.json's `updates`: a value of the wrong type, or a file that cannot be read or parsed, is
+ * left out (the policy's cooldown still applies; the settings' other readers report the file).
+ */
+export function readUpdateSettings(paths: StorePaths): UpdateSettings {
+  const document = readSettingsDocument(paths);
+  const updates = document?.['updates'];
+  if (!isPlainObject(updates)) return {};
+  const days = updates['minimumReleaseAgeDays'];
+  const check = updates['check'];
+  return {
+    ...(typeof days === 'number' && Number.isFinite(days) && days >= 0
+      ? { minimumReleaseAgeDays: days }
+      : {}),
+    ...(check === 'daily' || check === 'never' ? { check } : {}),
+  };
+}
+
+/**
+ * `hookpm config set <key> <value>`: writes one key of settings.json's `updates`, keeping every
+ * other key of the file; E_USAGE for a value the key does not take, E_IO for a file that is not a
+ * JSON object (it is left untouched).
+ */
+export async function writeUpdateSetting(
+  paths: StorePaths,
+  key: UpdateKey,
+  value: string,
+): Promise<number | string> {
+  const parsed = UPDATE_KEYS[key](value);
+  if (parsed === null)
+    throw new HookpmError('E_USAGE', `${key} does not take ${value}`, {
+      hint: `Give ${key === 'updates.check' ? '`daily` or `never`' : 'a number of days (0 or more)'}, as in \`hookpm config set ${key} ${key === 'updates.check' ? 'daily' : '3'}\`.`,
+    });
+  const file = settingsFile(paths);
+  const document = readSettingsDocument(paths, true) ?? {};
+  const updates = isPlainObject(document['updates']) ? { ...document['updates'] } : {};
+  updates[key.slice('updates.'.length)] = parsed;
+  mkdirSync(paths.config, { recursive: true });
+  await writeFileDurable(file, `${JSON.stringify({ ...document, updates }, null, 2)}\n`);
+  return parsed;
+}
+
+function readSettingsDocument(paths: StorePaths, strict = false): Record<string, unknown> | null {
+  const file = settingsFile(paths);
+  let text: string;
+  try {
+    text = readRegularText(file, { maxBytes: MAX_BYTES, followSymlink: true });
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return null;
+    if (strict) throw error;
+    return null;
+  }
+  const json = parseJson(text, file);
+  if (json.ok && isPlainObject(json.value)) return json.value;
+  if (!strict) return null;
+  throw new HookpmError('E_IO', `${file} is not a JSON object, so it was not changed`, {
+    file,
+    hint: `Fix ${file} by hand, then run the command again.`,
+  });
+}

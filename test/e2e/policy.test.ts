@@ -1,0 +1,258 @@
+/**
+ * The administrator's policy (docs/reference/rules/policy.md) end to end with the built binary:
+ * each rule in install, registry add, enable, disable, uninstall, run, session and wire, `hookpm
+ * policy` and `doctor`.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { BIN } from '../helpers/built-bin.js';
+import { useBinWorkspace } from '../helpers/bin-workspace.js';
+
+const FIXTURES = fileURLToPath(new URL('../../registry-fixtures', import.meta.url));
+const GUARD_DIR = join(FIXTURES, 'plugins', 'guard');
+const FORCE_PUSH = 'git push --force origin main';
+
+const ws = useBinWorkspace('e2e-policy');
+
+/** Writes the policy file of this test and returns the environment naming it (A10). */
+async function withPolicy(policy: unknown): Promise<Record<string, string>> {
+  const file = join(ws.dir, `policy-${ws.n}.json`);
+  await writeFile(file, typeof policy === 'string' ? policy : JSON.stringify(policy));
+  return ws.env({ HOOKPM_POLICY_FILE: file });
+}
+
+async function hookpm(args: string[], env = ws.env(), stdin?: string) {
+  return ws.hookpm(args, { env, ...(stdin === undefined ? {} : { stdin }) });
+}
+
+async function ok(args: string[], env = ws.env()): Promise<string> {
+  const run = await hookpm(args, env);
+  expect(run.code, run.stderr).toBe(0);
+  return run.stdout;
+}
+
+/** The state file's bytes, hashed: A16 says a refusal writes nothing. */
+function stateHash(): string {
+  try {
+    return createHash('sha256')
+      .update(readFileSync(join(ws.home, 'hookpm', 'data', 'state.json')))
+      .digest('hex');
+  } catch {
+    return 'none';
+  }
+}
+
+function expectPolicyError(run: { code: number; stderr: string }, rule: string, file: string) {
+  expect(run.code).toBe(1);
+  expect(run.stderr).toContain('E_POLICY');
+  expect(run.stderr).toContain(rule);
+  expect(run.stderr).toContain(file);
+}
+
+function payload(event: string, session: string, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    session_id: session,
+    transcript_path: join(ws.home, 't.jsonl'),
+    cwd: ws.repo,
+    hook_event_name: event,
+    ...extra,
+  });
+}
+const bash = (session: string, command: string) =>
+  payload('PreToolUse', session, {
+    permission_mode: 'default',
+    tool_name: 'Bash',
+    tool_input: { command },
+    tool_use_id: 'toolu_1',
+  });
+
+async function wire(body: string, env: Record<string, string>) {
+  const run = await hookpm(['wire', 'claude'], env, body);
+  expect(run.code, run.stderr).toBe(0);
+  return run.stdout === '' ? null : (JSON.parse(run.stdout) as Record<string, any>);
+}
+
+describe('the policy file and `hookpm policy` (A10, A11, A17)', () => {
+  it('A10: `hookpm policy` shows the policy HOOKPM_POLICY_FILE names, and says when there is none', async () => {
+    const env = await withPolicy({ plugins: { deny: ['format-on-write'] } });
+    const shown = JSON.parse(await ok(['policy', '--json'], env)) as Record<string, unknown>;
+    expect(shown).toMatchObject({
+      status: 'ok',
+      from: 'env',
+      file: env['HOOKPM_POLICY_FILE'],
+      policy: { plugins: { deny: ['format-on-write'] } },
+    });
+    const absent = await ok(['policy'], ws.env({ HOOKPM_POLICY_FILE: join(ws.dir, 'none.json') }));
+    expect(absent).toContain('no policy');
+  });
+
+  it('A11: a policy file that cannot be parsed: `policy` and `doctor` fail naming the file, installs are refused', async () => {
+    const env = await withPolicy('{"plugins": {"deny": ["x",]}}');
+    const file = env['HOOKPM_POLICY_FILE']!;
+    const shown = await hookpm(['policy'], env);
+    expect(shown.code).toBe(1);
+    expect(shown.stdout).toContain(file);
+    expect(shown.stdout).toContain('invalid JSON');
+    const doctor = await hookpm(['doctor', '--json'], env);
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toContain('policy_invalid');
+    const install = await hookpm(['install', GUARD_DIR, '--yes'], env);
+    expectPolicyError(install, 'cannot be used', file);
+    expect(stateHash()).toBe('none');
+  });
+
+  it('A11: an unknown key makes the policy unusable (it is never half obeyed)', async () => {
+    const env = await withPolicy({ plugins: { block: ['guard'] } });
+    const shown = await hookpm(['policy'], env);
+    expect(shown.code).toBe(1);
+    expect(shown.stdout).toContain('unknown key "plugins.block"');
+  });
+});
+
+describe('install, registry add, enable (A12, A13, A16)', () => {
+  it('A13: install of a denied plugin (by name, and by name@registry with *) is E_POLICY naming the rule and the file; nothing is written', async () => {
+    const env = await withPolicy({ plugins: { deny: ['*@untrusted', 'guard'] } });
+    const run = await hookpm(['install', 'guard@examples', '--yes'], env);
+    expectPolicyError(run, 'plugins.deny entry "guard"', env['HOOKPM_POLICY_FILE']!);
+    expect(stateHash()).toBe('none');
+    // A local directory is judged by its real id at commit (guard@local).
+    const local = await hookpm(['install', GUARD_DIR, '--yes'], env);
+    expectPolicyError(local, 'plugins.deny', env['HOOKPM_POLICY_FILE']!);
+    expect(stateHash()).toBe('none');
+  });
+
+  it('A13: with plugins.allow only the plugins it names install', async () => {
+    const env = await withPolicy({ plugins: { allow: ['guard@examples'] } });
+    await ok(['install', 'guard@examples', '--yes'], env);
+    const other = await hookpm(['install', 'format-on-write@examples', '--yes'], env);
+    expectPolicyError(other, 'plugins.allow (no entry matches)', env['HOOKPM_POLICY_FILE']!);
+  });
+
+  it('A12: registries.allow refuses an install from a registry it does not name, and `registry add` of one', async () => {
+    const env = await withPolicy({ registries: { allow: ['https://plugins.acme.example/*'] } });
+    const before = stateHash();
+    const install = await hookpm(['install', 'guard@examples', '--yes'], env);
+    expectPolicyError(install, 'registries.allow', env['HOOKPM_POLICY_FILE']!);
+    const local = await hookpm(['install', GUARD_DIR, '--yes'], env);
+    expectPolicyError(local, 'registries.allow', env['HOOKPM_POLICY_FILE']!);
+    const add = await hookpm(['registry', 'add', 'mine', FIXTURES], env);
+    expectPolicyError(add, 'registries.allow', env['HOOKPM_POLICY_FILE']!);
+    expect(stateHash()).toBe(before);
+    // A location pattern lets it be added.
+    const allowed = await withPolicy({ registries: { allow: [`${FIXTURES}*`] } });
+    await ok(['registry', 'add', 'mine', FIXTURES], allowed);
+  });
+
+  it('A13: enable of a plugin the policy came to deny after install is E_POLICY, the plugin stays disabled', async () => {
+    await ok(['install', GUARD_DIR, '--yes']);
+    await ok(['disable', 'guard']);
+    const env = await withPolicy({ plugins: { deny: ['guard@local'] } });
+    const before = stateHash();
+    const run = await hookpm(['enable', 'guard', '--yes'], env);
+    expectPolicyError(run, 'plugins.deny entry "guard@local"', env['HOOKPM_POLICY_FILE']!);
+    expect(stateHash()).toBe(before);
+  });
+});
+
+describe('disable and uninstall (A14)', () => {
+  it('A14: a required plugin cannot be disabled or uninstalled; another can', async () => {
+    await ok(['install', GUARD_DIR, '--yes']);
+    const env = await withPolicy({ required: ['guard@local'] });
+    const before = stateHash();
+    const disable = await hookpm(['disable', 'guard'], env);
+    expectPolicyError(disable, 'required entry "guard@local"', env['HOOKPM_POLICY_FILE']!);
+    const uninstall = await hookpm(['uninstall', 'guard'], env);
+    expectPolicyError(uninstall, 'required entry "guard@local"', env['HOOKPM_POLICY_FILE']!);
+    expect(stateHash()).toBe(before);
+    const doctor = JSON.parse(
+      (await hookpm(['doctor', '--json'], await withPolicy({ required: ['audit-log'] }))).stdout,
+    ) as { checks: Array<{ code?: string }> };
+    expect(doctor.checks.map((c) => c.code)).toContain('policy_required_missing');
+    await ok(['uninstall', 'guard'], ws.env());
+  });
+});
+
+describe('run, session and wire (A11, A13)', () => {
+  it('A13: `hookpm run` leaves a denied plugin out and says why', async () => {
+    await ok(['install', GUARD_DIR, '--yes']);
+    const input = JSON.stringify({ tool_name: 'Bash', tool_input: { command: FORCE_PUSH } });
+    const allowed = await hookpm(
+      ['run', 'PreToolUse', '--payload', '-', '--json'],
+      ws.env(),
+      input,
+    );
+    expect(JSON.parse(allowed.stdout).permission.decision).toBe('deny');
+    const env = await withPolicy({ plugins: { deny: ['guard'] } });
+    const run = await hookpm(['run', 'PreToolUse', '--payload', '-', '--json'], env, input);
+    expect(run.code, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout) as { permission: unknown; systemMessages: string[] };
+    expect(result.permission).toBeNull();
+    expect(result.systemMessages.join('\n')).toMatch(/guard@local no longer runs.*plugins\.deny/);
+  });
+
+  it('A13: `hookpm session` starts without a denied plugin', () => {
+    const install = spawnSync(process.execPath, [BIN, 'install', GUARD_DIR, '--yes'], {
+      cwd: ws.repo,
+      env: ws.env(),
+      encoding: 'utf8',
+    });
+    expect(install.status, install.stderr).toBe(0);
+    const file = join(ws.dir, `policy-session-${ws.n}.json`);
+    spawnSync('/bin/sh', ['-c', `printf '%s' '{"plugins":{"deny":["guard"]}}' > "${file}"`]);
+    const line = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'dispatch',
+      params: {
+        event: 'PreToolUse',
+        payload: { tool_name: 'Bash', tool_input: { command: 'rm -rf /' } },
+      },
+    });
+    const piped = spawnSync('/bin/sh', ['-c', `printf '%s\\n' "$LINE" | "$NODE" "$BIN" session`], {
+      cwd: ws.repo,
+      env: { ...ws.env({ HOOKPM_POLICY_FILE: file }), LINE: line, NODE: process.execPath, BIN },
+      encoding: 'utf8',
+    });
+    expect(piped.status, piped.stderr).toBe(0);
+    const [ready, answer] = piped.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(ready.params.plugins).toEqual([]);
+    expect(answer.result.permission).toBeNull();
+    expect(answer.result.runs).toEqual([]);
+  });
+
+  it('A13: under `wire`, a plugin denied after its session pinned it stops at the next event, with a systemMessage', async () => {
+    await ok(['install', GUARD_DIR, '--yes']);
+    await wire(payload('SessionStart', 'p1', { source: 'startup' }), ws.env());
+    const before = await wire(bash('p1', FORCE_PUSH), ws.env());
+    expect(before?.hookSpecificOutput.permissionDecision).toBe('deny');
+    const env = await withPolicy({ plugins: { deny: ['guard@local'] } });
+    const after = await wire(bash('p1', FORCE_PUSH), env);
+    expect(after?.hookSpecificOutput?.permissionDecision).toBeUndefined();
+    expect(after?.systemMessage).toMatch(/guard@local no longer runs.*policy/);
+    // A new session pins without it.
+    await wire(payload('SessionStart', 'p2', { source: 'startup' }), env);
+    const fresh = await wire(bash('p2', FORCE_PUSH), env);
+    expect(fresh?.hookSpecificOutput?.permissionDecision).toBeUndefined();
+  });
+
+  it('A11: under `wire`, a policy file that cannot be parsed denies the blocking events its plugins would run on, naming the file; failOpen does not open it', async () => {
+    await ok(['install', GUARD_DIR, '--yes']);
+    await mkdir(join(ws.home, 'hookpm', 'config'), { recursive: true });
+    await writeFile(join(ws.home, 'hookpm', 'config', 'settings.json'), '{"failOpen": true}');
+    const env = await withPolicy('not json');
+    const answer = await wire(bash('p3', 'ls -la'), env);
+    expect(answer?.hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(answer?.hookSpecificOutput.permissionDecisionReason).toContain(
+      env['HOOKPM_POLICY_FILE'],
+    );
+    expect(answer?.hookSpecificOutput.permissionDecisionReason).toContain('cannot be used');
+  });
+});

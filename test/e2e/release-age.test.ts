@@ -1,0 +1,91 @@
+/**
+ * Release-age cooldowns (docs/reference/rules/policy.md#a15) end to end with the built binary: a
+ * copy of the fixture registry whose guard versions were published 30, 10 and 1 day(s) ago.
+ */
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { useBinWorkspace } from '../helpers/bin-workspace.js';
+
+const FIXTURES = fileURLToPath(new URL('../../registry-fixtures', import.meta.url));
+const DAY = 24 * 60 * 60 * 1000;
+const ws = useBinWorkspace('e2e-release-age');
+
+/** The registry `ages`, added to this test's store; returns the environment with `policy`. */
+async function setUp(policy: unknown | null): Promise<Record<string, string>> {
+  const dir = join(ws.dir, `registry-${ws.n}`);
+  await mkdir(dir, { recursive: true });
+  await cp(join(FIXTURES, 'tarballs'), join(dir, 'tarballs'), { recursive: true });
+  const index = JSON.parse(await readFile(join(FIXTURES, 'index.json'), 'utf8'));
+  const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
+  const versions = index.plugins.guard.versions;
+  versions['1.0.0'].publishedAt = ago(30);
+  versions['1.1.0'].publishedAt = ago(10);
+  versions['1.2.0'].publishedAt = ago(1);
+  await writeFile(join(dir, 'index.json'), JSON.stringify(index));
+  const file = join(ws.dir, `policy-${ws.n}.json`);
+  if (policy !== null) await writeFile(file, JSON.stringify(policy));
+  const env = ws.env({ HOOKPM_POLICY_FILE: file });
+  const added = await ws.hookpm(['registry', 'add', 'ages', dir], { env });
+  expect(added.code, added.stderr).toBe(0);
+  return env;
+}
+
+async function installed(env: Record<string, string>): Promise<string> {
+  const list = await ws.hookpm(['list', '--json'], { env });
+  return (JSON.parse(list.stdout) as { plugins: Array<{ version: string }> }).plugins[0]!.version;
+}
+
+describe('release-age cooldowns', () => {
+  it('A15: install picks the newest version old enough for the policy and says which newer one was skipped and why', async () => {
+    const env = await setUp({ updates: { minimumReleaseAgeDays: 3 } });
+    const run = await ws.hookpm(['install', 'guard@ages', '--yes'], { env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(await installed(env)).toBe('1.1.0');
+    expect(run.stdout + run.stderr).toMatch(
+      /guard@ages 1\.2\.0 was skipped: published 1 day\(s\) ago .*minimum release age of 3 day\(s\) \(policy /,
+    );
+  });
+
+  it('A15: an install whose every version is too young is refused, naming the age', async () => {
+    const env = await setUp({ updates: { minimumReleaseAgeDays: 60 } });
+    const run = await ws.hookpm(['install', 'guard@ages', '--yes'], { env });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('E_NO_MATCHING_VERSION');
+    expect(run.stderr).toMatch(
+      /younger than the minimum release age of 60 day\(s\).*1\.2\.0, was published 1 day\(s\) ago/,
+    );
+  });
+
+  it('A15: update moves only to a version old enough, and names the one it skipped', async () => {
+    const env = await setUp(null);
+    expect((await ws.hookpm(['install', 'guard@ages@1.0.0', '--yes'], { env })).code).toBe(0);
+    await writeFile(
+      env['HOOKPM_POLICY_FILE']!,
+      JSON.stringify({ updates: { minimumReleaseAgeDays: 3 } }),
+    );
+    const run = await ws.hookpm(['update', '--yes'], { env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(await installed(env)).toBe('1.1.0');
+    expect(run.stdout + run.stderr).toContain('guard@ages 1.2.0 was skipped');
+  });
+
+  it('A15: `hookpm config set updates.minimumReleaseAgeDays` raises the policy cooldown, never lowers it', async () => {
+    const env = await setUp({ updates: { minimumReleaseAgeDays: 3 } });
+    const set = await ws.hookpm(['config', 'set', 'updates.minimumReleaseAgeDays', '20'], { env });
+    expect(set.code, set.stderr).toBe(0);
+    expect((await ws.hookpm(['install', 'guard@ages', '--yes'], { env })).code).toBe(0);
+    expect(await installed(env)).toBe('1.0.0');
+    // A user setting below the policy's leaves the policy's in force.
+    await ws.hookpm(['uninstall', 'guard'], { env });
+    await ws.hookpm(['config', 'set', 'updates.minimumReleaseAgeDays', '0'], { env });
+    const run = await ws.hookpm(['install', 'guard@ages', '--yes'], { env });
+    expect(run.stdout + run.stderr).toContain('(policy ');
+    expect(await installed(env)).toBe('1.1.0');
+    const bad = await ws.hookpm(['config', 'set', 'updates.minimumReleaseAgeDays', 'soon'], {
+      env,
+    });
+    expect(bad.code).toBe(2);
+  });
+});

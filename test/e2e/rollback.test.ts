@@ -1,0 +1,84 @@
+/**
+ * `hookpm rollback <plugin>` (docs/reference/commands.md#rollback) end to end with the built
+ * binary: back to the version consented before the last update, from the store, under --offline.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useRegistryHome } from '../helpers/registry-home.js';
+
+const ctx = useRegistryHome('hookpm-rollback-e2e-', false);
+const { hookpm, ok } = ctx;
+
+interface Record_ {
+  version: string;
+  path: string;
+  enabled: boolean;
+  consent: { version: string; surfaceHash: string } | null;
+  surfaceHash: string;
+  previous?: { version: string; path: string };
+}
+
+function guardRecord(): Record_ {
+  const state = JSON.parse(
+    readFileSync(join(ctx.home.env.HOOKPM_HOME!, 'data', 'state.json'), 'utf8'),
+  ) as { plugins: Record<string, Record_> };
+  return state.plugins['guard@examples']!;
+}
+
+describe('hookpm rollback', () => {
+  it('rollback: after `update --yes`, --offline returns to 1.0.0 with its own consent; the 1.2.0 tree goes, a second rollback has nothing left', async () => {
+    await ok('install', 'guard@examples@1.0.0', '--yes');
+    const first = guardRecord();
+    expect(first.previous).toBeUndefined();
+    await ok('update', '--yes');
+    const updated = guardRecord();
+    expect(updated.version).toBe('1.2.0');
+    expect(updated.previous).toMatchObject({ version: '1.0.0', path: first.path });
+    // The store keeps the earlier tree until the next update.
+    expect(existsSync(first.path)).toBe(true);
+
+    const run = await ok('rollback', 'guard', '--offline', '--json');
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      id: 'guard@examples',
+      from: '1.2.0',
+      to: '1.0.0',
+      enabled: true,
+    });
+    const back = guardRecord();
+    expect(back).toMatchObject({
+      version: '1.0.0',
+      path: first.path,
+      surfaceHash: first.surfaceHash,
+      enabled: true,
+      consent: first.consent,
+    });
+    expect(back.previous).toBeUndefined();
+    expect(existsSync(updated.path)).toBe(false);
+    // The consented version runs: guard 1.0.0 still denies a force push.
+    const decided = await hookpm(
+      ['run', 'PreToolUse', '--payload', '-', '--json'],
+      JSON.stringify({
+        tool_name: 'Bash',
+        tool_input: { command: 'git push --force origin main' },
+      }),
+    );
+    expect(JSON.parse(decided.stdout).permission.decision).toBe('deny');
+
+    const again = await hookpm(['rollback', 'guard']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('E_NOT_FOUND');
+    expect(again.stderr).toContain('no earlier version');
+  });
+
+  it('rollback: a pending update approved by `enable` is rolled back to the version consented before it', async () => {
+    await ok('install', 'guard@examples@1.0.0', '--yes');
+    const first = guardRecord();
+    expect((await hookpm(['update'])).code).toBe(1); // waits for consent (Q5)
+    expect(guardRecord().previous).toBeUndefined();
+    await ok('enable', 'guard', '--yes');
+    expect(guardRecord()).toMatchObject({ version: '1.2.0', previous: { version: '1.0.0' } });
+    await ok('rollback', 'guard@examples', '--offline');
+    expect(guardRecord()).toMatchObject({ version: '1.0.0', consent: first.consent });
+  });
+});

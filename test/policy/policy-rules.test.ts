@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { checkPolicy } from '../../src/policy/policy.js';
+import {
+  matchesPattern,
+  matchesPlugin,
+  pluginRefusal,
+  registryRefusal,
+  requiredEntry,
+} from '../../src/policy/policy-rules.js';
+import { policyStops } from '../../src/policy/policy-at-run.js';
+
+describe('policy rules as data', () => {
+  it.each([
+    ['guard', 'guard', true],
+    ['guard', 'guards', false],
+    ['acme-*', 'acme-lint', true],
+    ['acme-*', 'acme-', true],
+    ['*-lint', 'acme-lint', true],
+    ['a*b*c', 'axxbyyc', true],
+    ['a*b*c', 'acb', false],
+    ['https://plugins.acme.example/*', 'https://plugins.acme.example/index.json', true],
+    ['https://plugins.acme.example/*', 'https://plugins.acme.example.evil/x', false],
+  ])('A13: pattern %s against %s is %s', (pattern, text, expected) => {
+    expect(matchesPattern(pattern, text)).toBe(expected);
+  });
+
+  it('A13: `name` matches in any registry, `name@registry` only there, `*@registry` every plugin of it', () => {
+    const guard = { name: 'guard', registry: 'examples' };
+    expect(matchesPlugin('guard', guard)).toBe(true);
+    expect(matchesPlugin('guard@examples', guard)).toBe(true);
+    expect(matchesPlugin('guard@acme', guard)).toBe(false);
+    expect(matchesPlugin('*@examples', guard)).toBe(true);
+  });
+
+  it('A13: deny wins over allow; with allow, what no entry names is refused', () => {
+    const policy = { plugins: { allow: ['guard@examples', 'acme-*@acme'], deny: ['guard'] } };
+    expect(pluginRefusal(policy, { name: 'guard', registry: 'examples' })).toEqual({
+      rule: 'plugins.deny',
+      entry: 'guard',
+    });
+    expect(pluginRefusal(policy, { name: 'acme-lint', registry: 'acme' })).toBeNull();
+    expect(pluginRefusal(policy, { name: 'other', registry: 'acme' })).toEqual({
+      rule: 'plugins.allow',
+      entry: null,
+    });
+    expect(pluginRefusal({}, { name: 'other', registry: 'acme' })).toBeNull();
+  });
+
+  it('A12: a registry is allowed by its name or its location', () => {
+    const policy = { registries: { allow: ['examples', 'https://plugins.acme.example/*'] } };
+    expect(registryRefusal(policy, { name: 'examples', location: '/x' })).toBeNull();
+    expect(
+      registryRefusal(policy, { name: 'acme', location: 'https://plugins.acme.example/' }),
+    ).toBeNull();
+    expect(registryRefusal(policy, { name: 'local', location: 'local' })).toEqual({
+      rule: 'registries.allow',
+      entry: null,
+    });
+  });
+
+  it('A14: required names the plugins that cannot be disabled or uninstalled', () => {
+    expect(
+      requiredEntry({ required: ['guard@examples'] }, { name: 'guard', registry: 'examples' }),
+    ).toBe('guard@examples');
+    expect(
+      requiredEntry({ required: ['guard@examples'] }, { name: 'guard', registry: 'local' }),
+    ).toBeNull();
+  });
+
+  it.each([
+    [{ plugins: { allow: 'guard' } }, 'plugins.allow must be an array'],
+    [{ plugins: { allow: [''] } }, 'plugins.allow[0] must be a non-empty string'],
+    [{ registry: {} }, 'unknown key "registry"'],
+    [{ updates: { minimumReleaseAgeDays: -1 } }, 'minimumReleaseAgeDays'],
+    [[], 'expected a JSON object'],
+  ])('A11: %j cannot be used: %s', (value, problem) => {
+    expect(checkPolicy(value)).toContain(problem);
+  });
+
+  it('A11: the shape of the documented example is valid', () => {
+    expect(
+      checkPolicy({
+        registries: { allow: ['examples', 'https://plugins.acme.example/*'] },
+        plugins: {
+          allow: ['guard@examples', 'acme-*@acme'],
+          deny: ['format-on-write', '*@untrusted'],
+        },
+        required: ['guard@examples'],
+        updates: { minimumReleaseAgeDays: 3 },
+      }),
+    ).toBeNull();
+  });
+
+  it('A13, A11: at run time a denied plugin is told (open), an unusable policy fails closed (not open); both enforced', () => {
+    const plugins = [
+      { id: 'guard@examples', name: 'guard', registry: 'examples', events: ['PreToolUse'] },
+      { id: 'fmt@examples', name: 'fmt', registry: 'examples', events: ['PostToolUse'] },
+    ];
+    const ok = policyStops(
+      { status: 'ok', file: '/p.json', from: 'env', policy: { plugins: { deny: ['fmt'] } } },
+      plugins,
+    );
+    expect([...ok.stopped]).toEqual(['fmt@examples']);
+    expect(ok.failClosed).toEqual([
+      expect.objectContaining({
+        plugin: 'fmt@examples',
+        events: ['PostToolUse'],
+        open: true,
+        enforced: true,
+      }),
+    ]);
+    const bad = policyStops(
+      { status: 'invalid', file: '/p.json', from: 'env', problem: 'x' },
+      plugins,
+    );
+    expect(bad.stopped.size).toBe(2);
+    expect(bad.failClosed.every((e) => e.open === undefined && e.enforced === true)).toBe(true);
+    expect(bad.failClosed[0]!.reason).toContain('/p.json');
+  });
+});
