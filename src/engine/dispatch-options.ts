@@ -1,5 +1,5 @@
 import type { DispatchResult, HandlerRun, ResultDiagnostic } from './types.js';
-import type { EventName } from '../hooks/events.js';
+import type { HookEventName } from '../hooks/events.js';
 import type { LoggedDecision } from './run-decision.js';
 import type { FailClosed } from '../hooks/fail-closed-entry.js';
 
@@ -47,7 +47,7 @@ export interface DispatchOptions {
 
 /** One dispatch, as its log sees it. */
 export interface DispatchRecord {
-  event: EventName;
+  event: HookEventName;
   /** Epoch milliseconds when the handlers were started (when matching ended, if none matched). */
   startedAt: number;
   /**

@@ -1,8 +1,8 @@
 import { diagnostic } from './diagnostic.js';
 import type { Diagnostic } from './diagnostic.js';
 import { describeValue, isPlainObject } from '../json/describe-value.js';
-import { EVENT_NAMES, isEventName } from './events.js';
-import type { EventName } from './events.js';
+import { EVENT_NAMES, isEventName, isHookEventName } from './events.js';
+import type { HookEventName } from './events.js';
 import { declare, parseGroup } from './group-schema.js';
 import { unknownKeyWarnings } from './unknown-keys.js';
 import { childPath, documentPath } from './json-path.js';
@@ -36,7 +36,7 @@ export function parseHooksDocument(
   const config: HooksConfig = {};
   for (const [key, groups] of Object.entries(value.hooks)) {
     const path = childPath(hooksPath, key);
-    if (!isEventName(key)) {
+    if (!isHookEventName(key)) {
       diagnostics.push(diagnostic('invalid_config', 'error', unknownEventMessage(key), { path }));
       declared.push(...declareUnknownEvent(key, groups, path));
       continue;
@@ -57,7 +57,7 @@ interface ParsedEvent {
   diagnostics: Diagnostic[];
 }
 
-function parseEvent(event: EventName, raw: unknown, path: string): ParsedEvent {
+function parseEvent(event: HookEventName, raw: unknown, path: string): ParsedEvent {
   const result: ParsedEvent = { groups: [], declared: [], diagnostics: [] };
   if (!Array.isArray(raw)) {
     const message = `the value of ${event} must be an array of groups, found ${describeValue(raw)}`;

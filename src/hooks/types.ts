@@ -1,5 +1,5 @@
 import type { Diagnostic, Origin } from './diagnostic.js';
-import type { EventName } from './events.js';
+import type { HookEventName } from './events.js';
 
 /** A valid command handler after validation (docs/reference/rules/engine.md#configuration). */
 export interface HandlerConfig {
@@ -31,7 +31,7 @@ export interface GroupConfig {
 }
 
 /** A validated hooks document: per event, its groups by original position; null = dropped group. */
-export type HooksConfig = Partial<Record<EventName, ReadonlyArray<GroupConfig | null>>>;
+export type HooksConfig = Partial<Record<HookEventName, ReadonlyArray<GroupConfig | null>>>;
 
 /**
  * One handler as declared, valid or not, with its raw field values: what a user consents to
@@ -94,7 +94,7 @@ export interface PluginBinding {
 export interface SnapshotHandler {
   /** `<Event>:<groupIndex>:<handlerIndex>` (R2). */
   id: string;
-  event: EventName;
+  event: HookEventName;
   groupIndex: number;
   handlerIndex: number;
   origin: Origin;

@@ -1,6 +1,13 @@
 import { canonicalJson, sha256Base64 } from '../json/canonical-json.js';
 import type { Diagnostic } from '../hooks/diagnostic.js';
-import { EVENTS, isEventName, type EventName } from '../hooks/events.js';
+import {
+  EVENTS,
+  isClaudeCodeEvent,
+  isEventName,
+  isHookEventName,
+  type EventName,
+  type HookEventName,
+} from '../hooks/events.js';
 import { parseIfRule } from '../hooks/if-rule.js';
 import { compileMatcher } from '../hooks/matcher.js';
 import type { DeclaredHandler, HandlerConfig } from '../hooks/types.js';
@@ -37,6 +44,11 @@ export interface SurfaceEntry extends Pick<
   valid: boolean;
   /** Why it is invalid, for review; never hashed. */
   diagnostic?: string;
+  /**
+   * Where a valid entry runs when not everywhere hookpm runs handlers; never hashed. `claude`: an
+   * entry under one of Claude Code's own events (plugins.md C1), run only by `hookpm wire claude`.
+   */
+  runsIn?: 'claude';
 }
 
 export interface Surface {
@@ -118,7 +130,7 @@ function configuredHandler(
   document: Pick<PluginDocument, 'config'>,
   declared: DeclaredHandler,
 ): HandlerConfig | null {
-  if (!declared.valid || !isEventName(declared.event)) return null;
+  if (!declared.valid || !isHookEventName(declared.event)) return null;
   return (
     document.config?.[declared.event]?.[declared.groupIndex]?.hooks[declared.handlerIndex] ?? null
   );
@@ -131,6 +143,7 @@ function entryOf(
   diagnostics: readonly Diagnostic[],
 ): SurfaceEntry {
   const known = isEventName(declared.event) ? declared.event : null;
+  const hooked = isHookEventName(declared.event) ? declared.event : null;
   const entry: SurfaceEntry = {
     event: declared.event,
     matcher: declared.matcher ?? null,
@@ -149,11 +162,11 @@ function entryOf(
   };
   entry.key = hookKey(entry);
   const problem =
-    handler === null ? declaredProblem(declared, diagnostics) : runtimeProblem(entry, known);
+    handler === null ? declaredProblem(declared, diagnostics) : runtimeProblem(entry, hooked);
   if (problem !== null) {
     entry.valid = false;
     entry.diagnostic = problem;
-  }
+  } else if (isClaudeCodeEvent(declared.event)) entry.runsIn = 'claude';
   return entry;
 }
 
@@ -166,13 +179,13 @@ function declaredProblem(declared: DeclaredHandler, diagnostics: readonly Diagno
     const found = diagnostics.find((d) => d.path === path && d.code !== 'unknown_key');
     if (found !== undefined) return found.message;
   }
-  return isEventName(declared.event)
+  return isHookEventName(declared.event)
     ? 'this handler is invalid and never runs'
     : `unknown event ${JSON.stringify(declared.event)}; this handler never runs`;
 }
 
 /** Problems found when a snapshot is built: a matcher (E4, E5) or `if` rule (F3) that never works. */
-function runtimeProblem(entry: SurfaceEntry, event: EventName | null): string | null {
+function runtimeProblem(entry: SurfaceEntry, event: HookEventName | null): string | null {
   if (event === null) return null;
   const matcher = typeof entry.matcher === 'string' ? entry.matcher : null;
   const compiled = compileMatcher(matcher, event);

@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseHooksDocument } from '../../src/hooks/parse-document.js';
+import { isEventName } from '../../src/hooks/events.js';
 import type { Diagnostic } from '../../src/hooks/diagnostic.js';
 
 const FILE = 'plugin/hooks/hooks.json';
@@ -397,7 +398,7 @@ describe('declared handlers (consent surface input)', () => {
     const value = {
       hooks: {
         PreToolUse: [{ matcher: 'Bash', hooks: [{ ...ok, timeout: '60', if: 'Bash(rm *)' }, ok] }],
-        Setup: [{ matcher: 'init', hooks: [{ type: 'command', command: 'setup.sh' }] }],
+        OnSave: [{ matcher: 'init', hooks: [{ type: 'command', command: 'setup.sh' }] }],
         Stop: [{ matcher: 5, hooks: [ok] }],
       },
     };
@@ -419,7 +420,7 @@ describe('declared handlers (consent surface input)', () => {
       },
       expect.objectContaining({ event: 'PreToolUse', handlerIndex: 1, valid: true }),
       expect.objectContaining({
-        event: 'Setup',
+        event: 'OnSave',
         matcher: 'init',
         command: 'setup.sh',
         valid: false,
@@ -469,7 +470,7 @@ describe('the real-world corpus (corpus/INDEX.md)', () => {
     expect(parsed).toBeGreaterThan(50);
   });
 
-  it('C1: corpus quirks load as the spec says (async:true dropped, singular hook rejected, no wrapper rejected)', () => {
+  it('C1 (engine.md, plugins.md): corpus quirks load as the spec says (async:true dropped, singular hook rejected, no wrapper rejected, Claude Code events kept)', () => {
     const load = (path: string) =>
       parseHooksDocument(JSON.parse(readFileSync(join(CORPUS, path), 'utf8')), {
         file: path,
@@ -487,7 +488,35 @@ describe('the real-world corpus (corpus/INDEX.md)', () => {
     );
     expect(unwrapped.config).toBeNull();
     const manyEvents = load('rohitg00__pro-workflow__pro-workflow/hooks/hooks.json');
-    expect(Object.keys(manyEvents.config ?? {})).toHaveLength(12);
-    expect(manyEvents.declared.some((d) => d.event === 'FileChanged')).toBe(true);
+    const loadedEvents = Object.keys(manyEvents.config ?? {});
+    expect(loadedEvents.filter((e) => isEventName(e))).toHaveLength(12);
+    // plugins.md C1: Claude Code's own events load too, to run inside Claude Code only.
+    expect(loadedEvents).toContain('FileChanged');
+    expect(manyEvents.declared.some((d) => d.event === 'FileChanged' && d.valid)).toBe(true);
+  });
+});
+
+describe("Claude Code's own events (plugins.md C1)", () => {
+  it("C1: a group under one of Claude Code's events loads and is validated like an engine event's; a name no agent knows stays invalid_config", () => {
+    const result = parseHooksDocument(
+      {
+        hooks: {
+          PostToolBatch: [{ hooks: [{ type: 'command', command: 'batch.sh' }] }],
+          FileChanged: [{ matcher: '.envrc', hooks: [{ type: 'command', timeout: 'x' }] }],
+          OnSave: [{ hooks: [{ type: 'command', command: 'x' }] }],
+        },
+      },
+      { file: 'hooks.json', legacy: false },
+    );
+    expect(Object.keys(result.config ?? {})).toEqual(['PostToolBatch']);
+    expect(result.declared.map((d) => [d.event, d.valid])).toEqual([
+      ['PostToolBatch', true],
+      ['FileChanged', false],
+      ['OnSave', false],
+    ]);
+    const invalid = result.diagnostics.filter((d) => d.code === 'invalid_config');
+    expect(invalid.some((d) => d.path === 'hooks.json:hooks.OnSave')).toBe(true);
+    expect(invalid.some((d) => d.path === 'hooks.json:hooks.PostToolBatch')).toBe(false);
+    expect(invalid.some((d) => d.path?.startsWith('hooks.json:hooks.FileChanged[0]'))).toBe(true);
   });
 });

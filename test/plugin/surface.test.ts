@@ -100,7 +100,7 @@ describe('buildSurface', () => {
     const s = surfaceOf(
       doc('hooks/hooks.json', {
         hooks: {
-          ConfigChange: [{ hooks: [cmd('x')] }],
+          OnSave: [{ hooks: [cmd('x')] }],
           Stop: [{ hooks: [{ type: 'prompt', prompt: 'p' }, cmd('ok', { async: true })] }],
           PreToolUse: [{ matcher: 1, hooks: [cmd('y')] }],
         },
@@ -108,12 +108,12 @@ describe('buildSurface', () => {
     );
     expect(s.events).toEqual([]);
     expect(s.entries.map((e) => [e.event, e.type, e.valid])).toEqual([
-      ['ConfigChange', 'command', false],
+      ['OnSave', 'command', false],
       ['Stop', 'prompt', false],
       ['Stop', 'command', false],
       ['PreToolUse', 'command', false],
     ]);
-    expect(s.entries[0]!.diagnostic).toContain('ConfigChange');
+    expect(s.entries[0]!.diagnostic).toContain('OnSave');
     expect(s.entries[1]!.diagnostic).toContain('prompt');
     expect(s.entries[2]!.diagnostic).toContain('async');
     expect(s.entries[3]!.diagnostic).toContain('matcher');

@@ -3,6 +3,7 @@ import type { HookSwitchResult } from '../../ops/plugins/hook-switch.js';
 import { globalOptions, type GlobalOptions } from '../global-options.js';
 import { createOperationContext } from '../operation-context.js';
 import { escapeControl, printJson, printLine } from '../render/render.js';
+import { relinkClaudeAfter } from '../relink-claude.js';
 
 interface HookFlags {
   hook?: string[];
@@ -34,6 +35,7 @@ export function register(program: Command): void {
       if (flags.hook !== undefined) return switchHooks(globals, name, flags.hook, false);
       const { enablePlugin } = await import('../../ops/plugins/enable.js');
       const result = await enablePlugin(createOperationContext(globals).ctx, { name });
+      await relinkClaudeAfter(globals);
       if (globals.json) return printJson(result);
       printLine(
         escapeControl(
@@ -62,6 +64,7 @@ export function register(program: Command): void {
       if (flags.hook !== undefined) return switchHooks(globals, name, flags.hook, true);
       const { disablePlugin } = await import('../../ops/plugins/disable.js');
       const result = await disablePlugin(createOperationContext(globals).ctx, { name });
+      await relinkClaudeAfter(globals);
       if (globals.json) return printJson(result);
       printLine(escapeControl(`${result.changed ? 'disabled' : 'already disabled'} ${result.id}`));
     });

@@ -1,6 +1,6 @@
 import { canonicalJson, sha256Hex } from '../../json/canonical-json.js';
 import { PLUGIN_VARIABLES } from '../../plugin/path-variables.js';
-import type { EventName } from '../events.js';
+import type { HookEventName } from '../events.js';
 import type { GroupConfig, HandlerConfig, SourceDocument } from '../types.js';
 
 /**
@@ -14,7 +14,7 @@ export interface EffectiveConfig {
     plugin: string | null;
     env: Readonly<Record<string, string>> | null;
   }[];
-  events: { event: EventName; groups: { source: number; group: GroupConfig | null }[] }[];
+  events: { event: HookEventName; groups: { source: number; group: GroupConfig | null }[] }[];
 }
 
 /** R3: SHA-256 hex of the canonical JSON of the effective configuration. */

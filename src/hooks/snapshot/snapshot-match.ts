@@ -1,4 +1,4 @@
-import type { EventName } from '../events.js';
+import type { HookEventName } from '../events.js';
 import { ifRuleHolds } from '../if-rule.js';
 import { matcherAccepts } from '../matcher.js';
 import type { Snapshot } from './snapshot.js';
@@ -11,7 +11,7 @@ import type { SnapshotHandler } from '../types.js';
  */
 export function matchHandlers(
   snapshot: Snapshot,
-  event: EventName,
+  event: HookEventName,
   payload: Readonly<Record<string, unknown>>,
 ): SnapshotHandler[] {
   const matched: SnapshotHandler[] = [];

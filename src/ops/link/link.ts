@@ -16,6 +16,7 @@ import { writeSettingsFile } from '../../workspace/agent-settings-file.js';
 import { cappedTimeouts, linkHandler, type HookpmPaths } from '../steps/links/hookpm-command.js';
 import { assertWriteInside } from '../../workspace/inside-root.js';
 import { linkTarget, type LinkScope } from '../steps/links/link-target.js';
+import { hookedClaudeCodeEvents } from '../steps/links/claude-code-events.js';
 import {
   changedMeanwhile,
   readSettingsText,
@@ -48,9 +49,12 @@ export interface LinkResult {
   file: string;
   /** False when the file already held exactly this link (nothing was written). */
   changed: boolean;
-  /** The events with a hookpm handler, as the agent's settings name them. */
+  /**
+   * The events with a hookpm handler, as the agent's settings name them: the agent's engine events,
+   * then (Claude Code) those of its own events that an enabled plugin hooks (plugins.md C1).
+   */
   events: readonly string[];
-  /** The engine event of each of `events`, in the same order. */
+  /** The engine event of each of the agent's engine events, the first of `events`, in order. */
   engineEvents: readonly EventName[];
   /** The agent's events that the engine does not have, so are not linked. */
   eventsNotLinked: readonly string[];
@@ -76,13 +80,19 @@ export async function linkAgent(options: LinkOptions): Promise<LinkResult> {
   if (target.root !== undefined) assertWriteInside(target.root, target.file, 'the project');
   const timeoutSec = linkTimeoutOf(options.timeoutSec);
   const handler = linkHandler(options.agent, options.hookpm, timeoutSec);
+  const events = [
+    ...target.agent.settingsEvents,
+    ...(options.agent === 'claude'
+      ? await hookedClaudeCodeEvents(options.store, { project: options.project, cwd: options.cwd })
+      : []),
+  ];
   const result: LinkResult = {
     agent: options.agent,
     name: target.agent.name,
     scope: target.scope,
     file: target.file,
     changed: false,
-    events: target.agent.settingsEvents,
+    events,
     engineEvents: target.agent.events,
     eventsNotLinked: target.agent.eventsNotLinked,
     trustNote: target.agent.trustNote(target.scope),
@@ -92,7 +102,6 @@ export async function linkAgent(options: LinkOptions): Promise<LinkResult> {
   };
   return withStoreLock(options.store, async () => {
     const read = await readSettingsText(target.file, target.agent.hooksConfigKeys);
-    const events = target.agent.settingsEvents;
     const timeouts = cappedTimeouts(options.agent, timeoutSec);
     const text = applyLink({ ...read, agent: options.agent, events, handler, timeouts });
     if (text === read.text) return result;

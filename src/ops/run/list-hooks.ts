@@ -1,12 +1,12 @@
 import type { Diagnostic, Origin } from '../../hooks/diagnostic.js';
-import type { EventName } from '../../hooks/events.js';
+import type { HookEventName } from '../../hooks/events.js';
 import type { Snapshot } from '../../hooks/snapshot/snapshot.js';
 import { hookKey } from '../../plugin/hook-key.js';
 
 /** One handler as `hookpm hooks --json` shows it (docs/reference/rules/cli.md#json-shapes). */
 export interface ListedHandler {
   id: string;
-  event: EventName;
+  event: HookEventName;
   origin: Origin;
   plugin: string | null;
   /** A plugin handler's key, for `hookpm disable <plugin> --hook <key>`; null for other origins. */

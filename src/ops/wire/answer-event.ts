@@ -5,7 +5,7 @@ import { isPlainObject } from '../../json/describe-value.js';
 import { nestsDeeperThan } from '../../json/nesting-depth.js';
 import { refusedPayload } from '../../engine/fail-closed.js';
 import { BLOCKING_EVENTS } from '../../hooks/fail-closed-entry.js';
-import type { EventName } from '../../hooks/events.js';
+import { isClaudeCodeEvent, type EventName } from '../../hooks/events.js';
 import { CLAUDE_PROJECT_DIR } from '../../plugin/path-variables.js';
 import { matchHandlers } from '../../hooks/snapshot/snapshot-match.js';
 import { buildSnapshot } from '../../hooks/snapshot/snapshot.js';
@@ -67,6 +67,11 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
       stdout: '',
       stderr: `hookpm: ${agent.name} sent a payload that is not a JSON object\n`,
     };
+  const named = payload['hook_event_name'];
+  if (agent.id === 'claude' && typeof named === 'string' && isClaudeCodeEvent(named)) {
+    const { answerClaudeCodeWireEvent } = await import('./answer-claude-code-event.js');
+    return answerClaudeCodeWireEvent(options, named, payload);
+  }
   const decoded = agent.decode(payload);
   if (decoded === null) return { exitCode: 0, stdout: '', stderr: '' };
   const { event, input } = decoded;

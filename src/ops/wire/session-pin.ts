@@ -1,4 +1,4 @@
-import type { EventName } from '../../hooks/events.js';
+import type { HookEventName } from '../../hooks/events.js';
 import type { SessionPin } from '../../store/session-pin-schema.js';
 import { collectStalePins, readPin, writePin } from '../../store/session-pins.js';
 import type { StorePaths } from '../../store/store-paths.js';
@@ -19,7 +19,7 @@ import type { StorePaths } from '../../store/store-paths.js';
 export async function sessionPin(input: {
   paths: StorePaths;
   agent: string;
-  event: EventName;
+  event: HookEventName;
   payload: Readonly<Record<string, unknown>>;
   /** The event's working directory: the project whose plugins (docs/guides/projects.md) join the pin. */
   cwd?: string;
