@@ -124,7 +124,7 @@ describe('corpus conformance (corpus/INDEX.md)', () => {
 
   const index = indexEvents();
   it.each([...index.keys()].filter((f) => FOLDERS.includes(f)))(
-    'Q1, C2, C1: the events declared by the documents of %s are those INDEX.md lists (‡ ones give invalid_config, Claude Code\'s † ones load)',
+    "Q1, C2, C1: the events declared by the documents of %s are those INDEX.md lists (‡ ones give invalid_config, Claude Code's † ones load)",
     async (folder) => {
       const { documents } = findDocuments(join(CORPUS, folder));
       const declared = new Set<string>();
