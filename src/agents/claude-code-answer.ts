@@ -1,5 +1,5 @@
 import type { DispatchResult, HandlerRun, ResultDiagnostic } from '../engine/types.js';
-import { EVENTS, type ClaudeCodeEventName } from '../hooks/events.js';
+import { EVENTS, type ClaudeCodeEventName, type HookEventName } from '../hooks/events.js';
 import { isPlainObject } from '../json/describe-value.js';
 import type { WireAnswer } from './agent.js';
 
@@ -177,7 +177,8 @@ function readBack(json: Record<string, unknown> | null, result: DispatchResult):
   }
 }
 
-function runProblems(run: HandlerRun): ResultDiagnostic[] {
+/** A run's faults as non-blocking diagnostics: no launch, a timeout, an exit other than 0 and 2. */
+export function runProblems(run: HandlerRun): ResultDiagnostic[] {
   const where = {
     origin: run.handler.origin,
     ...(run.handler.plugin === null ? {} : { plugin: run.handler.plugin }),
@@ -208,8 +209,9 @@ function runProblems(run: HandlerRun): ResultDiagnostic[] {
   return [];
 }
 
-function emptyResult(
-  event: ClaudeCodeEventName,
+/** A result with the runs and nothing decided, to fill in (and for the decision log). */
+export function emptyResult(
+  event: HookEventName,
   snapshotId: string,
   runs: readonly HandlerRun[],
   notes: readonly ResultDiagnostic[],
@@ -235,4 +237,30 @@ function emptyResult(
       durationMs: run.durationMs,
     })),
   };
+}
+
+/**
+ * plugins.md C3: the answer of `wire claude --background`, the link entry Claude Code runs in the
+ * background. A background handler that asked for `asyncRewake` and exited 2 wakes the model:
+ * the answer is exit 2 with, per such handler, its `rewakeMessage` (when given) and its stderr
+ * (else its stdout), which Claude Code gives the model as the link entry's output (the entry has
+ * `asyncRewake: true`). Anything else is exit 0 and nothing: Claude Code shows no background
+ * output; the decision log keeps each run's.
+ */
+export function answerBackground(
+  event: HookEventName,
+  runs: readonly HandlerRun[],
+  snapshotId: string,
+): ClaudeCodeAnswer {
+  const result = emptyResult(event, snapshotId, runs, []);
+  result.diagnostics = runs.flatMap(runProblems);
+  const woke = runs.filter((run) => run.handler.background?.rewake === true && run.exitCode === 2);
+  if (woke.length === 0) return { answer: { exitCode: 0, stdout: '', stderr: '' }, result };
+  const texts = woke.map((run) => {
+    const said = (run.stderr.trim() === '' ? run.stdout : run.stderr).replace(/\n$/, '');
+    const prefix = run.handler.background?.message;
+    return prefix === undefined ? said : `${prefix}\n${said}`;
+  });
+  result.feedback.push(...texts);
+  return { answer: { exitCode: 2, stdout: '', stderr: `${texts.join('\n')}\n` }, result };
 }

@@ -46,9 +46,12 @@ export interface SurfaceEntry extends Pick<
   diagnostic?: string;
   /**
    * Where a valid entry runs when not everywhere hookpm runs handlers; never hashed. `claude`: an
-   * entry under one of Claude Code's own events (plugins.md C1), run only by `hookpm wire claude`.
+   * entry under one of Claude Code's own events (plugins.md C1), run only by `hookpm wire claude`;
+   * `claude-background`: a background handler (`async: true`, plugins.md C3), run in the
+   * background inside Claude Code only; `background-in-claude`: an `asyncRewake` handler without
+   * `async`, run in the background inside Claude Code and as an ordinary handler elsewhere.
    */
-  runsIn?: 'claude';
+  runsIn?: 'claude' | 'claude-background' | 'background-in-claude';
 }
 
 export interface Surface {
@@ -108,8 +111,10 @@ export function buildSurface(plugin: SurfaceInput): Surface {
   }
   const events: EventName[] = [];
   for (const entry of entries) {
-    if (entry.valid && isEventName(entry.event) && !events.includes(entry.event))
-      events.push(entry.event);
+    // Q1: what hookpm's engine runs; entries that run only inside Claude Code (C1, C3) add none.
+    const engineRuns = entry.runsIn === undefined || entry.runsIn === 'background-in-claude';
+    if (entry.valid && engineRuns && isEventName(entry.event))
+      if (!events.includes(entry.event)) events.push(entry.event);
   }
   return { events, entries, surfaceHash: surfaceHash(entries) };
 }
@@ -166,7 +171,11 @@ function entryOf(
   if (problem !== null) {
     entry.valid = false;
     entry.diagnostic = problem;
-  } else if (isClaudeCodeEvent(declared.event)) entry.runsIn = 'claude';
+  } else if (handler?.background !== undefined)
+    entry.runsIn = handler.background.foregroundElsewhere
+      ? 'background-in-claude'
+      : 'claude-background';
+  else if (isClaudeCodeEvent(declared.event)) entry.runsIn = 'claude';
   return entry;
 }
 

@@ -78,8 +78,8 @@ describe('handler schema (engine.md section 3)', () => {
     ['type "prompt"', { type: 'prompt', prompt: 'x' }, 'type must be "command", found "prompt"'],
     ['type "http"', { type: 'http', url: 'https://x' }, 'type must be "command", found "http"'],
     ['a missing type', { command: 'x' }, 'type must be "command", found nothing'],
-    ['async: true', { ...ok, async: true }, 'async command hooks are not supported'],
-    ['async: "yes"', { ...ok, async: 'yes' }, 'async must be false or absent, found "yes"'],
+    ['async: "yes"', { ...ok, async: 'yes' }, 'async must be true or false, found "yes"'],
+    ['asyncRewake: 1', { ...ok, asyncRewake: 1 }, 'asyncRewake must be true or false, found 1'],
     ['timeout 0', { ...ok, timeout: 0 }, 'timeout must be a finite number > 0, found 0'],
     ['timeout -1', { ...ok, timeout: -1 }, 'timeout must be a finite number > 0, found -1'],
     [
@@ -140,10 +140,10 @@ describe('handler schema (engine.md section 3)', () => {
   });
 
   it('C1: each problem of one handler is its own diagnostic', () => {
-    const result = parse(doc([ok, { ...ok, async: true, timeout: 0 }]));
+    const result = parse(doc([ok, { ...ok, async: 'yes', timeout: 0 }]));
     expect(errors(result.diagnostics).map((d) => d.message)).toEqual([
-      'async command hooks are not supported',
       'timeout must be a finite number > 0, found 0',
+      'async must be true or false, found "yes"',
     ]);
   });
 });
@@ -152,7 +152,7 @@ describe('groups and events (C1)', () => {
   it('C1: a group whose handlers are all invalid is null, and later groups keep their index', () => {
     const value = {
       hooks: {
-        Stop: [{ hooks: [ok] }, { hooks: [{ ...ok, async: true }] }, { hooks: [ok] }],
+        Stop: [{ hooks: [ok] }, { hooks: [{ ...ok, async: 'yes' }] }, { hooks: [ok] }],
       },
     };
     const result = parse(value);
@@ -470,16 +470,20 @@ describe('the real-world corpus (corpus/INDEX.md)', () => {
     expect(parsed).toBeGreaterThan(50);
   });
 
-  it('C1 (engine.md, plugins.md): corpus quirks load as the spec says (async:true dropped, singular hook rejected, no wrapper rejected, Claude Code events kept)', () => {
+  it('C1, C3 (engine.md, plugins.md): corpus quirks load as the spec says (async:true kept as background, singular hook rejected, no wrapper rejected, Claude Code events kept)', () => {
     const load = (path: string) =>
       parseHooksDocument(JSON.parse(readFileSync(join(CORPUS, path), 'utf8')), {
         file: path,
         legacy: false,
       });
     const omc = load('Yeachan-Heo__oh-my-claudecode__oh-my-claudecode/hooks/hooks.json');
-    expect(omc.config?.SessionEnd).toBeUndefined();
+    // plugins.md C3: async handlers load as background handlers; the engine says it runs none.
+    const background = omc.config?.SessionEnd?.flatMap((g) => g?.hooks ?? []) ?? [];
+    expect(background.length).toBeGreaterThan(0);
+    expect(background.every((h) => h?.background?.foregroundElsewhere === false)).toBe(true);
+    expect(errors(omc.diagnostics)).toEqual([]);
     expect(
-      errors(omc.diagnostics).every((d) => d.message === 'async command hooks are not supported'),
+      omc.diagnostics.some((d) => d.message.startsWith('async command hooks are not supported')),
     ).toBe(true);
     const singular = load('wshobson__agents__protect-mcp_at_da311bf/hooks/hooks.json');
     expect(singular.config).toEqual({});
@@ -518,5 +522,41 @@ describe("Claude Code's own events (plugins.md C1)", () => {
     expect(invalid.some((d) => d.path === 'hooks.json:hooks.OnSave')).toBe(true);
     expect(invalid.some((d) => d.path === 'hooks.json:hooks.PostToolBatch')).toBe(false);
     expect(invalid.some((d) => d.path?.startsWith('hooks.json:hooks.FileChanged[0]'))).toBe(true);
+  });
+});
+
+describe('background handlers (plugins.md C3)', () => {
+  it("C3: async: true is a background handler with a warning that hookpm's engine does not run it; asyncRewake alone implies background and keeps its message", () => {
+    const result = parseHooksDocument(
+      {
+        hooks: {
+          Stop: [
+            {
+              hooks: [
+                { type: 'command', command: 'a', async: true },
+                {
+                  type: 'command',
+                  command: 'b',
+                  asyncRewake: true,
+                  rewakeMessage: 'Review:',
+                  rewakeSummary: 'found issues',
+                },
+              ],
+            },
+          ],
+        },
+      },
+      { file: 'hooks.json', legacy: false },
+    );
+    const [a, b] = result.config?.Stop?.[0]?.hooks ?? [];
+    expect(a?.background).toEqual({ rewake: false, foregroundElsewhere: false });
+    expect(b?.background).toEqual({
+      rewake: true,
+      foregroundElsewhere: true,
+      message: 'Review:',
+      summary: 'found issues',
+    });
+    expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(result.diagnostics.map((d) => d.path)).toEqual(['hooks.json:hooks.Stop[0].hooks[0]']);
   });
 });

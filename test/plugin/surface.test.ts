@@ -101,7 +101,7 @@ describe('buildSurface', () => {
       doc('hooks/hooks.json', {
         hooks: {
           OnSave: [{ hooks: [cmd('x')] }],
-          Stop: [{ hooks: [{ type: 'prompt', prompt: 'p' }, cmd('ok', { async: true })] }],
+          Stop: [{ hooks: [{ type: 'prompt', prompt: 'p' }, cmd('ok', { async: 'yes' })] }],
           PreToolUse: [{ matcher: 1, hooks: [cmd('y')] }],
         },
       }),
@@ -118,6 +118,25 @@ describe('buildSurface', () => {
     expect(s.entries[2]!.diagnostic).toContain('async');
     expect(s.entries[3]!.diagnostic).toContain('matcher');
     expect(s.entries[3]!.matcher).toBe(1);
+  });
+
+  it('Q1, C1, C3: entries that run only inside Claude Code are valid, say where they run, and add no engine event', () => {
+    const s = surfaceOf(
+      doc('hooks/hooks.json', {
+        hooks: {
+          PostToolBatch: [{ hooks: [cmd('a')] }],
+          Stop: [{ hooks: [cmd('b', { async: true })] }],
+          SessionStart: [{ hooks: [cmd('c', { asyncRewake: true })] }],
+        },
+      }),
+    );
+    expect(s.entries.map((e) => [e.event, e.valid, e.runsIn])).toEqual([
+      ['PostToolBatch', true, 'claude'],
+      ['Stop', true, 'claude-background'],
+      ['SessionStart', true, 'background-in-claude'],
+    ]);
+    // asyncRewake alone still runs (in the foreground) in hookpm's engine, as it did before C3.
+    expect(s.events).toEqual(['SessionStart']);
   });
 
   it('Q1: a matcher or if rule that can never work marks its entry invalid (E4, E5, F3)', () => {

@@ -152,6 +152,7 @@ function toSnapshotHandler(
     argv: config.argv ? Object.freeze([...config.argv]) : null,
     ...(config.shell === undefined ? {} : { shell: config.shell }),
     ...(config.onFailure === undefined ? {} : { onFailure: config.onFailure }),
+    ...(config.background === undefined ? {} : { background: { ...config.background } }),
     timeoutSec: config.timeout ?? EVENTS[event].defaultTimeoutSec,
     statusMessage: config.statusMessage ?? null,
     pluginEnv: input.env,

@@ -63,6 +63,7 @@ const SORTED_PLUGIN_VARIABLES = [...PLUGIN_VARIABLES].sort();
 /** HandlerConfig keys in sorted order; the check below fails to compile if one is missing. */
 const HANDLER_KEYS = [
   'argv',
+  'background',
   'command',
   'if',
   'legacyStdin',
@@ -77,7 +78,8 @@ export const ALL_HANDLER_KEYS_LISTED: [UnlistedKey] extends [never] ? true : nev
 
 function groupJson(group: GroupConfig | null): string {
   if (group === null) return 'null';
-  if (group.hooks.some((h) => h?.legacyStdin !== undefined)) return canonicalJson(group);
+  if (group.hooks.some((h) => h?.legacyStdin !== undefined || h?.background !== undefined))
+    return canonicalJson(group);
   const hooks = group.hooks.map((h) =>
     h === null
       ? null

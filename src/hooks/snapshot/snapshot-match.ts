@@ -5,6 +5,21 @@ import type { Snapshot } from './snapshot.js';
 import type { SnapshotHandler } from '../types.js';
 
 /**
+ * plugins.md C3, which handlers a host runs: `engine` (hookpm's engine and every agent but Claude
+ * Code) all but `async: true` ones; `claude` (`wire claude`) none of the background ones, which
+ * Claude Code runs through the background entry; `background` (`wire claude --background`) those
+ * alone.
+ */
+export type HandlerSet = 'engine' | 'claude' | 'background';
+
+function inSet(handler: SnapshotHandler, which: HandlerSet): boolean {
+  const background = handler.background;
+  if (which === 'background') return background !== undefined;
+  if (background === undefined) return true;
+  return which === 'engine' && background.foregroundElsewhere;
+}
+
+/**
  * The handlers to run for one invocation, in configuration order (S3, X1): a group's matcher is
  * applied first (E1-E6), then each handler's `if` rule (F1-F3). Only precompiled data is
  * used, so this does no parsing.
@@ -13,11 +28,13 @@ export function matchHandlers(
   snapshot: Snapshot,
   event: HookEventName,
   payload: Readonly<Record<string, unknown>>,
+  which: HandlerSet = 'engine',
 ): SnapshotHandler[] {
   const matched: SnapshotHandler[] = [];
   for (const group of snapshot.groups[event] ?? []) {
     if (!matcherAccepts(group.matcher, event, payload)) continue;
     for (const entry of group.handlers) {
+      if (!inSet(entry.handler, which)) continue;
       if (entry.rule === null || ifRuleHolds(entry.rule, event, payload))
         matched.push(entry.handler);
     }

@@ -13,10 +13,15 @@ import {
 import { withStoreLock } from '../../store/state/state.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { writeSettingsFile } from '../../workspace/agent-settings-file.js';
-import { cappedTimeouts, linkHandler, type HookpmPaths } from '../steps/links/hookpm-command.js';
+import {
+  backgroundLinkHandler,
+  cappedTimeouts,
+  linkHandler,
+  type HookpmPaths,
+} from '../steps/links/hookpm-command.js';
 import { assertWriteInside } from '../../workspace/inside-root.js';
 import { linkTarget, type LinkScope } from '../steps/links/link-target.js';
-import { hookedClaudeCodeEvents } from '../steps/links/claude-code-events.js';
+import { claudeLinkPlan } from '../steps/links/claude-code-events.js';
 import {
   changedMeanwhile,
   readSettingsText,
@@ -54,6 +59,8 @@ export interface LinkResult {
    * then (Claude Code) those of its own events that an enabled plugin hooks (plugins.md C1).
    */
   events: readonly string[];
+  /** plugins.md C3: the events with a background link entry (Claude Code's `async: true`). */
+  background: readonly string[];
   /** The engine event of each of the agent's engine events, the first of `events`, in order. */
   engineEvents: readonly EventName[];
   /** The agent's events that the engine does not have, so are not linked. */
@@ -80,12 +87,15 @@ export async function linkAgent(options: LinkOptions): Promise<LinkResult> {
   if (target.root !== undefined) assertWriteInside(target.root, target.file, 'the project');
   const timeoutSec = linkTimeoutOf(options.timeoutSec);
   const handler = linkHandler(options.agent, options.hookpm, timeoutSec);
-  const events = [
-    ...target.agent.settingsEvents,
-    ...(options.agent === 'claude'
-      ? await hookedClaudeCodeEvents(options.store, { project: options.project, cwd: options.cwd })
-      : []),
-  ];
+  const plan =
+    options.agent === 'claude'
+      ? await claudeLinkPlan(options.store, { project: options.project, cwd: options.cwd })
+      : { events: [], background: [] };
+  const events = [...target.agent.settingsEvents, ...plan.events];
+  const background = plan.background.map((b) => ({
+    event: b.event,
+    handler: backgroundLinkHandler(options.hookpm, b),
+  }));
   const result: LinkResult = {
     agent: options.agent,
     name: target.agent.name,
@@ -93,6 +103,7 @@ export async function linkAgent(options: LinkOptions): Promise<LinkResult> {
     file: target.file,
     changed: false,
     events,
+    background: background.map((b) => b.event),
     engineEvents: target.agent.events,
     eventsNotLinked: target.agent.eventsNotLinked,
     trustNote: target.agent.trustNote(target.scope),
@@ -103,7 +114,14 @@ export async function linkAgent(options: LinkOptions): Promise<LinkResult> {
   return withStoreLock(options.store, async () => {
     const read = await readSettingsText(target.file, target.agent.hooksConfigKeys);
     const timeouts = cappedTimeouts(options.agent, timeoutSec);
-    const text = applyLink({ ...read, agent: options.agent, events, handler, timeouts });
+    const text = applyLink({
+      ...read,
+      agent: options.agent,
+      events,
+      handler,
+      timeouts,
+      background,
+    });
     if (text === read.text) return result;
     const key = linkKey(options.agent, target.file);
     const earlier = await readLinkRecord(options.store, key);

@@ -2,7 +2,6 @@ import { parseLinkCommand } from '../../agents/link-command.js';
 import { linkHandlersOf } from '../../agents/link-edit.js';
 import { isPlainObject } from '../../json/describe-value.js';
 import type { StorePaths } from '../../store/store-paths.js';
-import { hookedClaudeCodeEvents } from '../steps/links/claude-code-events.js';
 import type { HookpmPaths } from '../steps/links/hookpm-command.js';
 import { linkTarget } from '../steps/links/link-target.js';
 import { readSettingsText } from '../steps/links/settings-text.js';
@@ -19,7 +18,8 @@ export interface RelinkOptions {
 /**
  * plugins.md C1: after install, enable, disable, update and uninstall, each Claude Code link of
  * this hookpm (user scope, and the project of `cwd`) is made again when the Claude Code events its
- * enabled plugins hook are not the ones linked, with the deadline the link has. A settings file
+ * enabled plugins hook, or their background handlers (C3), are not the ones linked, with the
+ * deadline the link has. A settings file
  * without such a link, or one hookpm cannot read, is left alone. Returns the links rewritten.
  * Never throws: a link that cannot be refreshed is the next `hookpm link claude`'s to fix, and
  * `hookpm doctor` names it.
@@ -50,10 +50,9 @@ async function relinkOne(options: RelinkOptions, project: boolean): Promise<Link
   )
     return null;
   const read = await readSettingsText(target.file, target.agent.hooksConfigKeys);
-  const handlers = linkHandlersOf(read.settings, 'claude');
-  const command = handlers
+  const command = linkHandlersOf(read.settings, 'claude')
     .map((h) => parseLinkCommand(isPlainObject(h.value) ? h.value['command'] : undefined))
-    .find((c) => c !== null);
+    .find((c) => c !== null && c.background !== true);
   if (command === undefined || command === null) return null;
   const { hookpm } = options;
   if (
@@ -62,12 +61,7 @@ async function relinkOne(options: RelinkOptions, project: boolean): Promise<Link
     command.home !== hookpm.home
   )
     return null;
-  const linked = new Set(handlers.map((h) => h.event));
-  const wanted = [
-    ...target.agent.settingsEvents,
-    ...(await hookedClaudeCodeEvents(options.store, { project, cwd: options.cwd })),
-  ];
-  if (wanted.length === linked.size && wanted.every((event) => linked.has(event))) return null;
+  // linkAgent writes nothing when the link already holds what the plugins want.
   const result = await linkAgent({
     agent: 'claude',
     project,

@@ -60,12 +60,12 @@ export async function answerClaudeCodeWireEvent(
   const projectDir = options.env[CLAUDE_PROJECT_DIR] || (await findProjectRoot(cwd));
   const matchInput = matchingInput(event, payload);
   let snapshot = buildSnapshot({ projectDir, sources: pin.sources, id: pin.snapshotId });
-  let matched = matchHandlers(snapshot, event, matchInput);
+  let matched = matchHandlers(snapshot, event, matchInput, 'claude');
   const running = new Set(matched.flatMap((h) => (h.plugin === null ? [] : [h.plugin])));
   const checked = await pinnedSources(options.store, pin, running);
   if (checked.sources !== pin.sources) {
     snapshot = buildSnapshot({ projectDir, sources: checked.sources, diagnostics: [] });
-    matched = matchHandlers(snapshot, event, matchInput);
+    matched = matchHandlers(snapshot, event, matchInput, 'claude');
   }
   const settings = readUserSettings(options.store);
   const startedAt = Date.now();

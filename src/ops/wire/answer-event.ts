@@ -7,7 +7,7 @@ import { refusedPayload } from '../../engine/fail-closed.js';
 import { BLOCKING_EVENTS } from '../../hooks/fail-closed-entry.js';
 import { isClaudeCodeEvent, type EventName } from '../../hooks/events.js';
 import { CLAUDE_PROJECT_DIR } from '../../plugin/path-variables.js';
-import { matchHandlers } from '../../hooks/snapshot/snapshot-match.js';
+import { matchHandlers, type HandlerSet } from '../../hooks/snapshot/snapshot-match.js';
 import { buildSnapshot } from '../../hooks/snapshot/snapshot.js';
 import { removePin, writePin } from '../../store/session-pins.js';
 import type { StorePaths } from '../../store/store-paths.js';
@@ -35,6 +35,11 @@ export interface WireOptions {
    * start). Absent: no deadline but each handler's own.
    */
   deadline?: { seconds: number | null; startedAt: number };
+  /**
+   * plugins.md C3: `wire claude --background`, the link entry Claude Code runs in the background:
+   * only the plugins' background handlers of the event run (answer-background.ts).
+   */
+  background?: boolean;
 }
 
 /**
@@ -68,6 +73,10 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
       stderr: `hookpm: ${agent.name} sent a payload that is not a JSON object\n`,
     };
   const named = payload['hook_event_name'];
+  if (options.background === true) {
+    const { answerBackgroundEvent } = await import('./answer-background.js');
+    return answerBackgroundEvent(options, agent.id, payload);
+  }
   if (agent.id === 'claude' && typeof named === 'string' && isClaudeCodeEvent(named)) {
     const { answerClaudeCodeWireEvent } = await import('./answer-claude-code-event.js');
     return answerClaudeCodeWireEvent(options, named, payload);
@@ -91,7 +100,9 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
   let snapshot = buildSnapshot({ projectDir, sources: pin.sources, id: pin.snapshotId });
   // Q6 for the plugins about to run; a tampered one is left out before anything runs.
   const running = new Set(
-    matchHandlers(snapshot, event, input).flatMap((h) => (h.plugin === null ? [] : [h.plugin])),
+    matchHandlers(snapshot, event, input, handlerSet(agent.id)).flatMap((h) =>
+      h.plugin === null ? [] : [h.plugin],
+    ),
   );
   const checked = await pinnedSources(options.store, pin, running);
   if (checked.sources !== pin.sources)
@@ -108,6 +119,7 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
   });
   const seconds = agentDeadlineSec(agent, event, options.deadline?.seconds ?? null);
   const result = await host.dispatch(event, input, {
+    handlers: handlerSet(agent.id),
     cwd,
     continuationCount,
     env: options.env,
@@ -134,6 +146,11 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
       ...result.diagnostics,
     ],
   });
+}
+
+/** plugins.md C3: Claude Code runs the background handlers through its background link entry. */
+function handlerSet(agent: AgentId): HandlerSet {
+  return agent === 'claude' ? 'claude' : 'engine';
 }
 
 /**

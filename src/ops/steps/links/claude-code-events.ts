@@ -1,4 +1,10 @@
-import { CLAUDE_CODE_EVENT_NAMES, type ClaudeCodeEventName } from '../../../hooks/events.js';
+import {
+  CLAUDE_CODE_EVENT_NAMES,
+  EVENTS,
+  HOOK_EVENT_NAMES,
+  type ClaudeCodeEventName,
+  type HookEventName,
+} from '../../../hooks/events.js';
 import type { SourceDocument } from '../../../hooks/types.js';
 import { runnablePlugins } from '../../../store/runnable-plugins.js';
 import type { StorePaths } from '../../../store/store-paths.js';
@@ -10,14 +16,51 @@ import { canonicalProjectRoot } from '../../../workspace/canonical-root.js';
  * `project`, the project's of `cwd` too), in table order. Linking only these keeps Claude Code from
  * starting hookpm on events no plugin wants (FileChanged and MessageDisplay fire often).
  */
-export async function hookedClaudeCodeEvents(
+export async function claudeLinkPlan(
   store: StorePaths,
   scope: { project: boolean; cwd: string },
-): Promise<ClaudeCodeEventName[]> {
+): Promise<ClaudeLinkPlan> {
   const loaded = await runnablePlugins(store, {
     ...(scope.project ? { projectKey: () => canonicalProjectRoot(scope.cwd) } : {}),
   });
-  return claudeCodeEventsOf(loaded.sources);
+  return { events: claudeCodeEventsOf(loaded.sources), background: backgroundOf(loaded.sources) };
+}
+
+export interface ClaudeLinkPlan {
+  /** Claude Code's own events that get a (foreground) link entry, in table order. */
+  events: ClaudeCodeEventName[];
+  /** plugins.md C3: the events that get a background link entry, in table order. */
+  background: BackgroundEvent[];
+}
+
+/** An event with background handlers: whether one wakes the model, and the longest timeout. */
+export interface BackgroundEvent {
+  event: HookEventName;
+  rewake: boolean;
+  timeoutSec: number;
+}
+
+/**
+ * plugins.md C3: the events (engine or Claude Code's) where a plugin that may run declares a
+ * background handler; `timeoutSec` is the longest of their timeouts (each its own, else the
+ * event's default), so Claude Code gives the background entry as long as its longest handler.
+ */
+export function backgroundOf(sources: readonly SourceDocument[]): BackgroundEvent[] {
+  const out: BackgroundEvent[] = [];
+  for (const event of HOOK_EVENT_NAMES) {
+    const handlers = sources.flatMap((source) =>
+      (source.config[event] ?? []).flatMap((group) =>
+        group === null ? [] : group.hooks.filter((h) => h?.background !== undefined),
+      ),
+    );
+    if (handlers.length === 0) continue;
+    out.push({
+      event,
+      rewake: handlers.some((h) => h?.background?.rewake === true),
+      timeoutSec: Math.max(...handlers.map((h) => h?.timeout ?? EVENTS[event].defaultTimeoutSec)),
+    });
+  }
+  return out;
 }
 
 /** The Claude Code events with a valid group in `sources`, in table order. */
