@@ -226,4 +226,46 @@ describe("hookpm wire claude: Claude Code's own events (plugins.md C1-C2)", () =
     await ok(['uninstall', 'batch']);
     expect(await events()).toHaveLength(12);
   });
+
+  it('C3: link claude adds a background entry (async, asyncRewake) per event with background handlers; wire claude --background runs them alone, a rewake exit 2 carries its rewakeMessage; foreground wire and the engine do not run async ones', async () => {
+    const settings = join(ws.home, '.claude', 'settings.json');
+    const fg = join(ws.dir, `fg${ws.n}`);
+    const bg = join(ws.dir, `bg${ws.n}`);
+    await install('review', {
+      Stop: [
+        {
+          hooks: [
+            cmd(`touch '${fg}'`),
+            cmd(`touch '${bg}'`, { async: true, timeout: 40 }),
+            cmd("echo 'found a leaked key' >&2; exit 2", {
+              asyncRewake: true,
+              rewakeMessage: 'Background review:',
+              timeout: 90,
+            }),
+          ],
+        },
+      ],
+    });
+    await ok(['link', 'claude']);
+    const stop = (JSON.parse(await readFile(settings, 'utf8')) as { hooks: Record<string, any[]> })
+      .hooks['Stop']!;
+    expect(stop).toHaveLength(2);
+    expect(stop[1].hooks[0]).toMatchObject({ async: true, asyncRewake: true, timeout: 90 });
+    expect(stop[1].hooks[0].command).toMatch(/ wire claude --background --deadline 90 /);
+    const body = payload('Stop', { stop_hook_active: false });
+    expect(await wire(body)).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(existsSync(fg)).toBe(true);
+    expect(existsSync(bg)).toBe(false);
+    const run = await ws.hookpm(['wire', 'claude', '--background', '--deadline', '90'], {
+      stdin: body,
+    });
+    expect(run).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'Background review:\nfound a leaked key\n',
+    });
+    expect(existsSync(bg)).toBe(true);
+    const log = await ok(['log', '--json']);
+    expect(log).toContain('wire:claude:background');
+  });
 });
