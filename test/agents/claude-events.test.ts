@@ -76,4 +76,56 @@ describe("Claude Code's own events inside a real Claude Code (plugins.md C1)", (
       `PostToolBatch turn: ${Math.round(turnMs)} ms; payload keys: ${Object.keys(payload).sort().join(', ')}`,
     );
   }, 120_000);
+
+  // Measured with Claude Code 2.1.332: a `-p` turn does not wait for the background entry, and
+  // when the turn ends Claude Code ends it, so a handler still running then is ended with its host
+  // (security.md: handlers die with their host); in an interactive session it runs to its end.
+  it('C3: an async PostToolUse handler runs in the background: the turn goes on without waiting for it', async () => {
+    const started = join(claude.home, 'bg-started');
+    const done = join(claude.home, 'bg-done');
+    const root = await writeClaudePlugin(join(claude.home, 'plugins', 'slow'), 'slow', {
+      PostToolUse: [
+        {
+          matcher: 'Bash',
+          hooks: [
+            {
+              type: 'command',
+              command: `date +%s%N > '${started}'; sleep 10; date +%s%N > '${done}'`,
+              async: true,
+              timeout: 30,
+            },
+          ],
+        },
+      ],
+    });
+    const installed = await claude.hookpm(['install', root, '--yes']);
+    expect(installed.code, installed.stderr).toBe(0);
+    const settings = JSON.parse(readFileSync(claude.settingsFile(), 'utf8')) as {
+      hooks: Record<string, Array<{ hooks: Array<Record<string, unknown>> }>>;
+    };
+    expect(settings.hooks['PostToolUse']?.map((g) => g.hooks[0]?.['async'] === true)).toEqual([
+      false,
+      true,
+    ]);
+    const t0 = Date.now();
+    await commandTurn({
+      toolCommand: 'echo bg-ok',
+      maxToolCalls: 1,
+      apis,
+      home: claude.home,
+      cwd: claude.repo,
+      binary: claude.binary,
+      allowedTools: ['Bash'],
+      timeoutMs: 50_000,
+    });
+    const turnEnded = Date.now();
+    const startedAt = existsSync(started) ? Number(readFileSync(started, 'utf8')) / 1e6 : null;
+    const doneAtTurnEnd = existsSync(done);
+    expect(startedAt, 'the background handler started').not.toBeNull();
+    expect(doneAtTurnEnd, 'the turn did not wait for the 10 s handler').toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    console.log(
+      `background PostToolUse: turn ${turnEnded - t0} ms; handler started ${Math.round(startedAt! - t0)} ms in; finished after the turn: ${existsSync(done)}`,
+    );
+  }, 120_000);
 });
