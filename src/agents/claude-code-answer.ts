@@ -4,7 +4,7 @@ import { isPlainObject } from '../json/describe-value.js';
 import type { WireAnswer } from './agent.js';
 
 /**
- * plugins.md C2: the one answer `hookpm wire claude` gives for one of Claude Code's own events,
+ * plugins.md G2: the one answer `hookpm wire claude` gives for one of Claude Code's own events,
  * made of the runs of every plugin handler that matched, so that Claude Code, reading it as one
  * hook's answer, does what it would have done with each handler run by itself:
  *
@@ -240,7 +240,7 @@ export function emptyResult(
 }
 
 /**
- * plugins.md C3: the answer of `wire claude --background`, the link entry Claude Code runs in the
+ * plugins.md G3: the answer of `wire claude --background`, the link entry Claude Code runs in the
  * background. A background handler that asked for `asyncRewake` and exited 2 wakes the model:
  * the answer is exit 2 with, per such handler, its `rewakeMessage` (when given) and its stderr
  * (else its stdout), which Claude Code gives the model as the link entry's output (the entry has

@@ -27,7 +27,7 @@ export interface LinkCommand {
   /** The agent's deadline for the handler, whole seconds; null: a link that names none. */
   deadline: number | null;
   /**
-   * plugins.md C3: the link entry Claude Code runs in the background (`async: true`), which runs
+   * plugins.md G3: the link entry Claude Code runs in the background (`async: true`), which runs
    * the plugins' background handlers (`wire claude --background`); absent: the foreground one.
    */
   background?: true;
@@ -41,7 +41,7 @@ export function formatLinkCommand(link: LinkCommand): string {
   return `${quote(link.node)} ${quote(link.hookpm)} ${WIRE_COMMAND} ${link.agent}${background}${deadline}${home}`;
 }
 
-/** The `hookpm wire` option of the background link entry (plugins.md C3). */
+/** The `hookpm wire` option of the background link entry (plugins.md G3). */
 export const BACKGROUND_OPTION = '--background';
 
 /** The `hookpm wire` option that carries the agent's deadline (cli/grammar.ts WIRE_OPTIONS). */

@@ -15,9 +15,9 @@ export interface LinkHandler {
   command: string;
   /** The agent's deadline for hookpm, in the agent's unit (`hookpm link --timeout`, cli.md W1). */
   timeout: number;
-  /** plugins.md C3: Claude Code runs this entry in the background (`wire claude --background`). */
+  /** plugins.md G3: Claude Code runs this entry in the background (`wire claude --background`). */
   async?: true;
-  /** plugins.md C3: its exit 2 wakes the model (a background handler asked for `asyncRewake`). */
+  /** plugins.md G3: its exit 2 wakes the model (a background handler asked for `asyncRewake`). */
   asyncRewake?: true;
 }
 
@@ -39,7 +39,7 @@ export interface LinkEditInput {
   /** The timeout of the handler of an event, where the agent caps it lower (Codex's SessionEnd). */
   timeouts?: Readonly<Record<string, number>>;
   /**
-   * plugins.md C3: the events that get a second, background link entry (Claude Code), each with
+   * plugins.md G3: the events that get a second, background link entry (Claude Code), each with
    * its handler; absent or empty: none.
    */
   background?: ReadonlyArray<{ event: string; handler: LinkHandler }>;

@@ -4,7 +4,7 @@ import { escapeControl, printErrorLine } from './render/render.js';
 /**
  * After a command that changes which plugins run (install, enable, disable, update, uninstall):
  * each Claude Code link of this hookpm is made again when the Claude Code events its plugins hook
- * changed (plugins.md C1, ops/link/relink-claude.ts), with one line on stderr per file rewritten.
+ * changed (plugins.md G1, ops/link/relink-claude.ts), with one line on stderr per file rewritten.
  * Loads nothing more when no Claude Code settings file holds a link of this hookpm.
  */
 export async function relinkClaudeAfter(globals: GlobalOptions): Promise<void> {

@@ -6,7 +6,7 @@ import type { HandlerSet } from '../hooks/snapshot/snapshot-match.js';
 
 /** What the host knows about one invocation, beyond the event's own fields (engine.md X2). */
 export interface DispatchOptions {
-  /** plugins.md C3: which handlers run (snapshot-match.ts HandlerSet); default `engine`. */
+  /** plugins.md G3: which handlers run (snapshot-match.ts HandlerSet); default `engine`. */
   handlers?: HandlerSet;
   /** `session_id` of the payload; default: the input's `session_id`, else a fresh UUID. */
   sessionId?: string;

@@ -49,7 +49,7 @@ export interface RunSummary {
 
 /** The result of one dispatched event: `hookpm run --json` and the session's `dispatch` (cli.md 3). */
 export interface DispatchResult {
-  /** An engine event; one of Claude Code's own only under `wire claude` (plugins.md C1). */
+  /** An engine event; one of Claude Code's own only under `wire claude` (plugins.md G1). */
   event: HookEventName;
   snapshotId: string;
   continue: boolean;

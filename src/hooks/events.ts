@@ -20,7 +20,7 @@ export const EVENT_NAMES = [
 export type EventName = (typeof EVENT_NAMES)[number];
 
 /**
- * Claude Code's events beyond the twelve (plugins.md C1): Claude Code 2.1.332 has 34 events, and
+ * Claude Code's events beyond the twelve (plugins.md G1): Claude Code 2.1.332 has 34 events, and
  * these 22 are its alone. Plugin documents may hook them; only `hookpm wire claude` runs them
  * (linked by `hookpm link claude` when an enabled plugin hooks them), with Claude Code's own
  * semantics (agents/claude-code-answer.ts). hookpm's engine, Deep Agents Code, Codex and Gemini CLI
@@ -130,7 +130,7 @@ export const EVENTS: Readonly<Record<HookEventName, EventSpec>> = {
   Stop: spec('Stop', null, 'continue', CONTEXT_ONLY),
   SubagentStart: spec('SubagentStart', 'agent_type', 'none', CONTEXT_ONLY),
   SubagentStop: spec('SubagentStop', 'agent_type', 'context', CONTEXT_ONLY),
-  // Claude Code's own events (C1): the matcher field is the one Claude Code matches, the block
+  // Claude Code's own events (G1): the matcher field is the one Claude Code matches, the block
   // policy what its exit 2 does there ('none': exit 2 is a plain error), as Claude Code 2.1.332's
   // hook event table says. specificKeys null: hookSpecificOutput passes through to Claude Code.
   PostToolBatch: spec('PostToolBatch', null, 'block', null),
@@ -167,7 +167,7 @@ export function isEventName(name: string): name is EventName {
   return NAME_SET.has(name);
 }
 
-/** One of Claude Code's own events (C1), which only `hookpm wire claude` runs. */
+/** One of Claude Code's own events (G1), which only `hookpm wire claude` runs. */
 export function isClaudeCodeEvent(name: string): name is ClaudeCodeEventName {
   return CLAUDE_CODE_SET.has(name);
 }

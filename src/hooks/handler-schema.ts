@@ -79,7 +79,7 @@ export function parseHandler(raw: unknown, path: string): ParsedHandler {
 }
 
 /**
- * plugins.md C3: a background handler (`async: true`, or `asyncRewake: true`, which implies it)
+ * plugins.md G3: a background handler (`async: true`, or `asyncRewake: true`, which implies it)
  * is valid, and runs only inside Claude Code; hookpm's engine does not run it (the seed's rule).
  */
 function backgroundNote(path: string): Diagnostic {

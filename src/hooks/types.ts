@@ -20,19 +20,19 @@ export interface HandlerConfig {
   /** X9: a failure of this handler (exit other than 0 and 2, timeout, no launch) is a block. */
   onFailure?: 'block';
   /**
-   * plugins.md C3: Claude Code's `async: true` (or `asyncRewake: true`): run in the background,
+   * plugins.md G3: Claude Code's `async: true` (or `asyncRewake: true`): run in the background,
    * inside Claude Code only; hookpm's engine never matches it.
    */
   background?: BackgroundRun;
 }
 
-/** How a background handler runs inside Claude Code (plugins.md C3). */
+/** How a background handler runs inside Claude Code (plugins.md G3). */
 export interface BackgroundRun {
   /** `asyncRewake`: its exit 2 wakes the model with its output. */
   rewake: boolean;
   /**
    * `asyncRewake` without `async`: hookpm's engine and the other agents run it as an ordinary
-   * handler (as they did before C3); only `async: true` keeps it out of the engine.
+   * handler (as they did before G3); only `async: true` keeps it out of the engine.
    */
   foregroundElsewhere: boolean;
   /** `rewakeMessage`: the prefix of what the model is told. */
@@ -137,6 +137,6 @@ export interface SnapshotHandler {
   pluginEnv: Readonly<Record<string, string>>;
   /** C4 legacy handler: this object is its stdin, and its output and exit code are ignored. */
   legacyStdin: Readonly<Record<string, unknown>> | null;
-  /** plugins.md C3: a background handler, run only by `hookpm wire claude --background`. */
+  /** plugins.md G3: a background handler, run only by `hookpm wire claude --background`. */
   background?: BackgroundRun;
 }

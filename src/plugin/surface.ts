@@ -46,8 +46,8 @@ export interface SurfaceEntry extends Pick<
   diagnostic?: string;
   /**
    * Where a valid entry runs when not everywhere hookpm runs handlers; never hashed. `claude`: an
-   * entry under one of Claude Code's own events (plugins.md C1), run only by `hookpm wire claude`;
-   * `claude-background`: a background handler (`async: true`, plugins.md C3), run in the
+   * entry under one of Claude Code's own events (plugins.md G1), run only by `hookpm wire claude`;
+   * `claude-background`: a background handler (`async: true`, plugins.md G3), run in the
    * background inside Claude Code only; `background-in-claude`: an `asyncRewake` handler without
    * `async`, run in the background inside Claude Code and as an ordinary handler elsewhere.
    */
@@ -111,7 +111,7 @@ export function buildSurface(plugin: SurfaceInput): Surface {
   }
   const events: EventName[] = [];
   for (const entry of entries) {
-    // Q1: what hookpm's engine runs; entries that run only inside Claude Code (C1, C3) add none.
+    // Q1: what hookpm's engine runs; entries that run only inside Claude Code (G1, G3) add none.
     const engineRuns = entry.runsIn === undefined || entry.runsIn === 'background-in-claude';
     if (entry.valid && engineRuns && isEventName(entry.event))
       if (!events.includes(entry.event)) events.push(entry.event);

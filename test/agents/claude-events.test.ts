@@ -1,4 +1,4 @@
-// plugins.md C1-C2 inside a real Claude Code (pinned, from the agent cache): a plugin hooking one
+// plugins.md G1-G2 inside a real Claude Code (pinned, from the agent cache): a plugin hooking one
 // of Claude Code's own events, PostToolBatch, installed after `hookpm link claude` (the install
 // relinks), fires in a `-p` turn whose one Bash call is allowed; its context reaches the model.
 import { existsSync, readFileSync } from 'node:fs';
@@ -19,8 +19,8 @@ afterEach(async () => {
 
 const CONTEXT = 'hookpm-batch-context-7f3a';
 
-describe("Claude Code's own events inside a real Claude Code (plugins.md C1)", () => {
-  it('C1, C2: a PostToolBatch handler installed after link is linked by the install, runs on the payload Claude Code sends, and its additionalContext reaches the next model request', async () => {
+describe("Claude Code's own events inside a real Claude Code (plugins.md G1)", () => {
+  it('G1, G2: a PostToolBatch handler installed after link is linked by the install, runs on the payload Claude Code sends, and its additionalContext reaches the next model request', async () => {
     const seen = join(claude.home, 'batch-payload.json');
     const root = await writeClaudePlugin(join(claude.home, 'plugins', 'batch'), 'batch', {
       PostToolBatch: [
@@ -80,7 +80,7 @@ describe("Claude Code's own events inside a real Claude Code (plugins.md C1)", (
   // Measured with Claude Code 2.1.332: a `-p` turn does not wait for the background entry, and
   // when the turn ends Claude Code ends it, so a handler still running then is ended with its host
   // (security.md: handlers die with their host); in an interactive session it runs to its end.
-  it('C3: an async PostToolUse handler runs in the background: the turn goes on without waiting for it', async () => {
+  it('G3: an async PostToolUse handler runs in the background: the turn goes on without waiting for it', async () => {
     const started = join(claude.home, 'bg-started');
     const done = join(claude.home, 'bg-done');
     const root = await writeClaudePlugin(join(claude.home, 'plugins', 'slow'), 'slow', {

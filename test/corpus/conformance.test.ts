@@ -105,7 +105,7 @@ describe('corpus conformance (corpus/INDEX.md)', () => {
           const path = childPath(hooksPath, key);
           if (!isEventName(key) && !isClaudeCodeEvent(key)) {
             // C2: a name no agent knows is invalid_config for that key only; Claude Code's own
-            // events (plugins.md C1) load like the engine's, to run inside Claude Code.
+            // events (plugins.md G1) load like the engine's, to run inside Claude Code.
             expect(
               loaded.diagnostics.some((d) => d.code === 'invalid_config' && d.path === path),
               `${path}`,
@@ -124,7 +124,7 @@ describe('corpus conformance (corpus/INDEX.md)', () => {
 
   const index = indexEvents();
   it.each([...index.keys()].filter((f) => FOLDERS.includes(f)))(
-    "Q1, C2, C1: the events declared by the documents of %s are those INDEX.md lists (‡ ones give invalid_config, Claude Code's † ones load)",
+    "Q1, C2, G1: the events declared by the documents of %s are those INDEX.md lists (‡ ones give invalid_config, Claude Code's † ones load)",
     async (folder) => {
       const { documents } = findDocuments(join(CORPUS, folder));
       const declared = new Set<string>();
@@ -149,7 +149,7 @@ describe('corpus conformance (corpus/INDEX.md)', () => {
       }
       for (const event of expected.filter((e) => /†$/.test(e))) {
         expect(isClaudeCodeEvent(event.slice(0, -1)), `${event} is Claude Code's`).toBe(true);
-        expect(invalidKeys, `${event} loads (C1)`).not.toContain(event.slice(0, -1));
+        expect(invalidKeys, `${event} loads (G1)`).not.toContain(event.slice(0, -1));
       }
     },
   );

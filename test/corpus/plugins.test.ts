@@ -27,7 +27,7 @@ describe('corpus plugins', () => {
   });
 
   it.each(folders)(
-    'P4, H4, Q1, C1: %s loads or says which file is wrong, never throws',
+    'P4, H4, Q1, G1: %s loads or says which file is wrong, never throws',
     async (folder) => {
       const plugin = await readPluginDir(join(CORPUS, folder));
       const surface = buildSurface(plugin);
@@ -39,7 +39,7 @@ describe('corpus plugins', () => {
       for (const entry of surface.entries) {
         if (!entry.valid)
           expect(entry.diagnostic, `${folder}: ${entry.event}`).toBeTypeOf('string');
-        // C1: a valid entry under one of Claude Code's own events runs inside Claude Code only.
+        // G1: a valid entry under one of Claude Code's own events runs inside Claude Code only.
         if (
           entry.valid &&
           entry.runsIn !== 'claude-background' &&

@@ -6,7 +6,7 @@ import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { writeClaudePlugin } from '../helpers/claude-plugin.js';
 import { printsJson } from '../ops/dispatch-helpers.js';
 
-// plugins.md C1-C2: Claude Code's own events (beyond the engine's twelve) through the built
+// plugins.md G1-G2: Claude Code's own events (beyond the engine's twelve) through the built
 // `hookpm wire claude`, with the payloads Claude Code 2.1.332 documents for them; inert under the
 // other agents and hookpm's engine; linked by `hookpm link claude` when an enabled plugin hooks them.
 
@@ -47,8 +47,8 @@ async function wire(body: string, agent = 'claude') {
 
 const json = (stdout: string): Record<string, any> => JSON.parse(stdout) as Record<string, any>;
 
-describe("hookpm wire claude: Claude Code's own events (plugins.md C1-C2)", () => {
-  it('C2 blocking family: an exit 2 on TaskCreated is the answer (exit 2, the stderr of each such handler), whatever the other handlers said', async () => {
+describe("hookpm wire claude: Claude Code's own events (plugins.md G1-G2)", () => {
+  it('G2 blocking family: an exit 2 on TaskCreated is the answer (exit 2, the stderr of each such handler), whatever the other handlers said', async () => {
     await install('gate', { TaskCreated: [{ hooks: [cmd("echo 'no tasks today' >&2; exit 2")] }] });
     await install('note', {
       TaskCreated: [
@@ -66,7 +66,7 @@ describe("hookpm wire claude: Claude Code's own events (plugins.md C1-C2)", () =
     expect(run).toEqual({ code: 2, stdout: '', stderr: 'no tasks today\nsecond gate\n' });
   });
 
-  it('C2 context family: PostToolBatch additionalContext of two plugins is joined in one hookSpecificOutput; UserPromptExpansion plain stdout is joined', async () => {
+  it('G2 context family: PostToolBatch additionalContext of two plugins is joined in one hookSpecificOutput; UserPromptExpansion plain stdout is joined', async () => {
     const context = (text: string) =>
       cmd(
         printsJson({
@@ -92,7 +92,7 @@ describe("hookpm wire claude: Claude Code's own events (plugins.md C1-C2)", () =
     expect(expansion).toEqual({ code: 0, stdout: 'expanded by one\n', stderr: '' });
   });
 
-  it('C2 decision family: on PreModelSwitch a deny beats an allow and keeps its reason; the matcher reads to_model', async () => {
+  it('G2 decision family: on PreModelSwitch a deny beats an allow and keeps its reason; the matcher reads to_model', async () => {
     const decide = (decision: string, reason: string) =>
       cmd(
         printsJson({
@@ -121,7 +121,7 @@ describe("hookpm wire claude: Claude Code's own events (plugins.md C1-C2)", () =
     expect(json(allowed.stdout).hookSpecificOutput.permissionDecision).toBe('allow');
   });
 
-  it('C2 observing family: exit 2 on StopFailure or InstructionsLoaded blocks nothing (exit 0, a hookpm note on stderr); FileChanged matches the base name and watchPaths are united', async () => {
+  it('G2 observing family: exit 2 on StopFailure or InstructionsLoaded blocks nothing (exit 0, a hookpm note on stderr); FileChanged matches the base name and watchPaths are united', async () => {
     const marker = join(ws.dir, `ran${ws.n}`);
     await install('watch', {
       StopFailure: [{ matcher: 'rate_limit', hooks: [cmd(`touch '${marker}'; exit 2`)] }],
@@ -160,7 +160,7 @@ describe("hookpm wire claude: Claude Code's own events (plugins.md C1-C2)", () =
     expect(other).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 
-  it('C2 WorktreeCreate: the first handler that succeeds gives the path; when none succeeds the answer is exit 1, which fails the creation', async () => {
+  it('G2 WorktreeCreate: the first handler that succeeds gives the path; when none succeeds the answer is exit 1, which fails the creation', async () => {
     const path = join(ws.dir, `tree${ws.n}`);
     await install('trees', {
       WorktreeCreate: [{ hooks: [cmd(`echo '${path}'`), cmd('echo /other')] }],
@@ -178,7 +178,7 @@ describe("hookpm wire claude: Claude Code's own events (plugins.md C1-C2)", () =
     expect(failed.stderr).toContain('nope');
   });
 
-  it("C1: outside Claude Code the same handlers stay inert: wire codex, wire deepagents and hookpm's engine run nothing", async () => {
+  it("G1: outside Claude Code the same handlers stay inert: wire codex, wire deepagents and hookpm's engine run nothing", async () => {
     const marker = join(ws.dir, `ran${ws.n}`);
     await install('batch', { PostToolBatch: [{ hooks: [cmd(`touch '${marker}'`)] }] });
     for (const agent of ['codex', 'deepagents', 'gemini'])
@@ -194,7 +194,7 @@ describe("hookpm wire claude: Claude Code's own events (plugins.md C1-C2)", () =
     expect(existsSync(marker)).toBe(true);
   });
 
-  it('C1: review says a hook under a Claude Code event runs inside Claude Code only', async () => {
+  it('G1: review says a hook under a Claude Code event runs inside Claude Code only', async () => {
     await install('batch', { PostToolBatch: [{ hooks: [cmd('true')] }] });
     const text = await ok(['review', 'batch']);
     expect(text).toContain('runs inside Claude Code only');
@@ -206,7 +206,7 @@ describe("hookpm wire claude: Claude Code's own events (plugins.md C1-C2)", () =
     ]);
   });
 
-  it('C1: link claude links the Claude Code events enabled plugins hook; disable, enable and uninstall relink', async () => {
+  it('G1: link claude links the Claude Code events enabled plugins hook; disable, enable and uninstall relink', async () => {
     const settings = join(ws.home, '.claude', 'settings.json');
     await writeFile(settings, '{}\n');
     await install('batch', {
@@ -227,7 +227,7 @@ describe("hookpm wire claude: Claude Code's own events (plugins.md C1-C2)", () =
     expect(await events()).toHaveLength(12);
   });
 
-  it('C3: link claude adds a background entry (async, asyncRewake) per event with background handlers; wire claude --background runs them alone, a rewake exit 2 carries its rewakeMessage; foreground wire and the engine do not run async ones', async () => {
+  it('G3: link claude adds a background entry (async, asyncRewake) per event with background handlers; wire claude --background runs them alone, a rewake exit 2 carries its rewakeMessage; foreground wire and the engine do not run async ones', async () => {
     const settings = join(ws.home, '.claude', 'settings.json');
     const fg = join(ws.dir, `fg${ws.n}`);
     const bg = join(ws.dir, `bg${ws.n}`);

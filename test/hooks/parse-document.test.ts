@@ -470,14 +470,14 @@ describe('the real-world corpus (corpus/INDEX.md)', () => {
     expect(parsed).toBeGreaterThan(50);
   });
 
-  it('C1, C3 (engine.md, plugins.md): corpus quirks load as the spec says (async:true kept as background, singular hook rejected, no wrapper rejected, Claude Code events kept)', () => {
+  it('C1 (engine.md), G1, G3 (plugins.md): corpus quirks load as the spec says (async:true kept as background, singular hook rejected, no wrapper rejected, Claude Code events kept)', () => {
     const load = (path: string) =>
       parseHooksDocument(JSON.parse(readFileSync(join(CORPUS, path), 'utf8')), {
         file: path,
         legacy: false,
       });
     const omc = load('Yeachan-Heo__oh-my-claudecode__oh-my-claudecode/hooks/hooks.json');
-    // plugins.md C3: async handlers load as background handlers; the engine says it runs none.
+    // plugins.md G3: async handlers load as background handlers; the engine says it runs none.
     const background = omc.config?.SessionEnd?.flatMap((g) => g?.hooks ?? []) ?? [];
     expect(background.length).toBeGreaterThan(0);
     expect(background.every((h) => h?.background?.foregroundElsewhere === false)).toBe(true);
@@ -494,14 +494,14 @@ describe('the real-world corpus (corpus/INDEX.md)', () => {
     const manyEvents = load('rohitg00__pro-workflow__pro-workflow/hooks/hooks.json');
     const loadedEvents = Object.keys(manyEvents.config ?? {});
     expect(loadedEvents.filter((e) => isEventName(e))).toHaveLength(12);
-    // plugins.md C1: Claude Code's own events load too, to run inside Claude Code only.
+    // plugins.md G1: Claude Code's own events load too, to run inside Claude Code only.
     expect(loadedEvents).toContain('FileChanged');
     expect(manyEvents.declared.some((d) => d.event === 'FileChanged' && d.valid)).toBe(true);
   });
 });
 
-describe("Claude Code's own events (plugins.md C1)", () => {
-  it("C1: a group under one of Claude Code's events loads and is validated like an engine event's; a name no agent knows stays invalid_config", () => {
+describe("Claude Code's own events (plugins.md G1)", () => {
+  it("G1: a group under one of Claude Code's events loads and is validated like an engine event's; a name no agent knows stays invalid_config", () => {
     const result = parseHooksDocument(
       {
         hooks: {
@@ -525,8 +525,8 @@ describe("Claude Code's own events (plugins.md C1)", () => {
   });
 });
 
-describe('background handlers (plugins.md C3)', () => {
-  it("C3: async: true is a background handler with a warning that hookpm's engine does not run it; asyncRewake alone implies background and keeps its message", () => {
+describe('background handlers (plugins.md G3)', () => {
+  it("G3: async: true is a background handler with a warning that hookpm's engine does not run it; asyncRewake alone implies background and keeps its message", () => {
     const result = parseHooksDocument(
       {
         hooks: {

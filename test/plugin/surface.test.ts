@@ -120,7 +120,7 @@ describe('buildSurface', () => {
     expect(s.entries[3]!.matcher).toBe(1);
   });
 
-  it('Q1, C1, C3: entries that run only inside Claude Code are valid, say where they run, and add no engine event', () => {
+  it('Q1, G1, G3: entries that run only inside Claude Code are valid, say where they run, and add no engine event', () => {
     const s = surfaceOf(
       doc('hooks/hooks.json', {
         hooks: {
@@ -135,7 +135,7 @@ describe('buildSurface', () => {
       ['Stop', true, 'claude-background'],
       ['SessionStart', true, 'background-in-claude'],
     ]);
-    // asyncRewake alone still runs (in the foreground) in hookpm's engine, as it did before C3.
+    // asyncRewake alone still runs (in the foreground) in hookpm's engine, as it did before G3.
     expect(s.events).toEqual(['SessionStart']);
   });
 

@@ -119,7 +119,7 @@ function hookLines(hook: ReviewHook, lead: string): string[] {
   return lines;
 }
 
-/** Where a hook runs when not everywhere (plugins.md C1): its review line. */
+/** Where a hook runs when not everywhere (plugins.md G1): its review line. */
 function runsInLine(where: NonNullable<ReviewHook['runsIn']>): string {
   switch (where) {
     case 'claude':

@@ -5,7 +5,7 @@ import type { Snapshot } from './snapshot.js';
 import type { SnapshotHandler } from '../types.js';
 
 /**
- * plugins.md C3, which handlers a host runs: `engine` (hookpm's engine and every agent but Claude
+ * plugins.md G3, which handlers a host runs: `engine` (hookpm's engine and every agent but Claude
  * Code) all but `async: true` ones; `claude` (`wire claude`) none of the background ones, which
  * Claude Code runs through the background entry; `background` (`wire claude --background`) those
  * alone.

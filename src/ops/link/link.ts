@@ -56,10 +56,10 @@ export interface LinkResult {
   changed: boolean;
   /**
    * The events with a hookpm handler, as the agent's settings name them: the agent's engine events,
-   * then (Claude Code) those of its own events that an enabled plugin hooks (plugins.md C1).
+   * then (Claude Code) those of its own events that an enabled plugin hooks (plugins.md G1).
    */
   events: readonly string[];
-  /** plugins.md C3: the events with a background link entry (Claude Code's `async: true`). */
+  /** plugins.md G3: the events with a background link entry (Claude Code's `async: true`). */
   background: readonly string[];
   /** The engine event of each of the agent's engine events, the first of `events`, in order. */
   engineEvents: readonly EventName[];

@@ -16,9 +16,9 @@ export interface RelinkOptions {
 }
 
 /**
- * plugins.md C1: after install, enable, disable, update and uninstall, each Claude Code link of
+ * plugins.md G1: after install, enable, disable, update and uninstall, each Claude Code link of
  * this hookpm (user scope, and the project of `cwd`) is made again when the Claude Code events its
- * enabled plugins hook, or their background handlers (C3), are not the ones linked, with the
+ * enabled plugins hook, or their background handlers (G3), are not the ones linked, with the
  * deadline the link has. A settings file
  * without such a link, or one hookpm cannot read, is left alone. Returns the links rewritten.
  * Never throws: a link that cannot be refreshed is the next `hookpm link claude`'s to fix, and

@@ -20,7 +20,7 @@ import { pinnedSources } from './pinned-sources.js';
 import { sessionPin } from './session-pin.js';
 
 /**
- * plugins.md C3: `hookpm wire claude --background`, the link entry Claude Code runs in the
+ * plugins.md G3: `hookpm wire claude --background`, the link entry Claude Code runs in the
  * background (`async: true`) for an event with background handlers. Runs only the plugins'
  * background handlers that match the event (on the session's pin, each tree checked, Q6), all at
  * once, each within its own timeout and the entry's deadline (`--deadline`, the longest of them);

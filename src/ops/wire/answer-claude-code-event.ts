@@ -29,7 +29,7 @@ export interface ClaudeCodeWireOptions {
 }
 
 /**
- * plugins.md C2: `hookpm wire claude` for one of Claude Code's own events. The plugins of the
+ * plugins.md G2: `hookpm wire claude` for one of Claude Code's own events. The plugins of the
  * session's pin whose handlers hook the event and match it (the matcher against the field Claude
  * Code matches; FileChanged's file name) run with Claude Code's payload as it is, in the payload's
  * `cwd`, all at once (X1's bound), each within its timeout and the agent's deadline; a plugin

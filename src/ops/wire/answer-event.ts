@@ -36,7 +36,7 @@ export interface WireOptions {
    */
   deadline?: { seconds: number | null; startedAt: number };
   /**
-   * plugins.md C3: `wire claude --background`, the link entry Claude Code runs in the background:
+   * plugins.md G3: `wire claude --background`, the link entry Claude Code runs in the background:
    * only the plugins' background handlers of the event run (answer-background.ts).
    */
   background?: boolean;
@@ -148,7 +148,7 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
   });
 }
 
-/** plugins.md C3: Claude Code runs the background handlers through its background link entry. */
+/** plugins.md G3: Claude Code runs the background handlers through its background link entry. */
 function handlerSet(agent: AgentId): HandlerSet {
   return agent === 'claude' ? 'claude' : 'engine';
 }

@@ -11,7 +11,7 @@ import type { StorePaths } from '../../../store/store-paths.js';
 import { canonicalProjectRoot } from '../../../workspace/canonical-root.js';
 
 /**
- * plugins.md C1: the events of Claude Code's own that `hookpm link claude` links besides the
+ * plugins.md G1: the events of Claude Code's own that `hookpm link claude` links besides the
  * twelve: those a plugin that may run now hooks with a valid group (the user's plugins; with
  * `project`, the project's of `cwd` too), in table order. Linking only these keeps Claude Code from
  * starting hookpm on events no plugin wants (FileChanged and MessageDisplay fire often).
@@ -29,7 +29,7 @@ export async function claudeLinkPlan(
 export interface ClaudeLinkPlan {
   /** Claude Code's own events that get a (foreground) link entry, in table order. */
   events: ClaudeCodeEventName[];
-  /** plugins.md C3: the events that get a background link entry, in table order. */
+  /** plugins.md G3: the events that get a background link entry, in table order. */
   background: BackgroundEvent[];
 }
 
@@ -41,7 +41,7 @@ export interface BackgroundEvent {
 }
 
 /**
- * plugins.md C3: the events (engine or Claude Code's) where a plugin that may run declares a
+ * plugins.md G3: the events (engine or Claude Code's) where a plugin that may run declares a
  * background handler; `timeoutSec` is the longest of their timeouts (each its own, else the
  * event's default), so Claude Code gives the background entry as long as its longest handler.
  */

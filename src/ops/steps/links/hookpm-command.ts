@@ -45,7 +45,7 @@ export function cappedTimeouts(agent: AgentId, timeoutSec: number): Record<strin
 }
 
 /**
- * plugins.md C3: the background link entry of an event with background handlers: Claude Code runs
+ * plugins.md G3: the background link entry of an event with background handlers: Claude Code runs
  * it with `async: true` (the event goes on at once), `asyncRewake: true` when one of the handlers
  * asks for it, and the longest handler's timeout (within LINK_TIMEOUT_RANGE) as both its
  * `timeout` and `wire --deadline`.
