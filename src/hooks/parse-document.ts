@@ -30,8 +30,12 @@ export function parseHooksDocument(
   }
   if (opts.legacy && Array.isArray(value.hooks)) return migrateLegacyDocument(value, opts.file);
   const hooksPath = childPath(root, 'hooks');
+  const modules = Object.hasOwn(value, 'modules') ? [modulesNote(childPath(root, 'modules'))] : [];
+  // G4: Claude Code's in-process hook modules alone make a document Claude Code loads.
+  if (value.hooks === undefined && modules.length > 0)
+    return { config: {}, declared: [], diagnostics: modules };
   if (!isPlainObject(value.hooks)) return rejected(hooksMessage(value, opts.legacy), hooksPath);
-  const diagnostics = unknownKeyWarnings(value, root, TOP_LEVEL_KEYS, 'top-level');
+  const diagnostics = [...modules, ...unknownKeyWarnings(value, root, TOP_LEVEL_KEYS, 'top-level')];
   const declared: DeclaredHandler[] = [];
   const config: HooksConfig = {};
   for (const [key, groups] of Object.entries(value.hooks)) {
@@ -49,7 +53,20 @@ export function parseHooksDocument(
   return { config, declared, diagnostics };
 }
 
-const TOP_LEVEL_KEYS: ReadonlySet<string> = new Set(['hooks', 'description']);
+const TOP_LEVEL_KEYS: ReadonlySet<string> = new Set(['hooks', 'description', 'modules']);
+
+/**
+ * plugins.md G4: `modules` are Claude Code's in-process hook modules, which Claude Code alone runs
+ * (inside its own process); hookpm keeps the document and runs none of them anywhere.
+ */
+function modulesNote(path: string): Diagnostic {
+  return diagnostic(
+    'unsupported_field',
+    'warning',
+    "modules are Claude Code's in-process hook modules: Claude Code alone runs them, when it loads the plugin itself; hookpm and the agents it links run none of them",
+    { path },
+  );
+}
 
 interface ParsedEvent {
   groups: Array<GroupConfig | null>;

@@ -560,3 +560,27 @@ describe('background handlers (plugins.md G3)', () => {
     expect(result.diagnostics.map((d) => d.path)).toEqual(['hooks.json:hooks.Stop[0].hooks[0]']);
   });
 });
+
+describe('hook modules (plugins.md G4)', () => {
+  it('G4: a hooks document with modules and no hooks loads with no handler and a warning that Claude Code alone runs its modules; with hooks, they load as before', () => {
+    const only = parseHooksDocument(
+      { modules: [{ module: 'hooks/board.tsx' }] },
+      { file: 'hooks.json', legacy: false },
+    );
+    expect(only.config).toEqual({});
+    expect(only.diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'unsupported_field',
+        severity: 'warning',
+        path: 'hooks.json:modules',
+      }),
+    ]);
+    expect(only.diagnostics[0]!.message).toContain('Claude Code alone runs them');
+    const both = parseHooksDocument(
+      { modules: [], hooks: { Stop: [{ hooks: [{ type: 'command', command: 'x' }] }] } },
+      { file: 'hooks.json', legacy: false },
+    );
+    expect(Object.keys(both.config ?? {})).toEqual(['Stop']);
+    expect(both.diagnostics.map((d) => d.code)).toEqual(['unsupported_field']);
+  });
+});
