@@ -1,5 +1,5 @@
 import type { Diagnostic, Origin } from '../../hooks/diagnostic.js';
-import type { HookEventName } from '../../hooks/events.js';
+import { isEventName, type HookEventName } from '../../hooks/events.js';
 import type { Snapshot } from '../../hooks/snapshot/snapshot.js';
 import { hookKey } from '../../plugin/hook-key.js';
 
@@ -33,11 +33,17 @@ export interface HookListing {
   diagnostics: Diagnostic[];
 }
 
-/** The effective merged hooks of a snapshot, in order, with origin and id. */
+/**
+ * The effective merged hooks of a snapshot that hookpm's engine runs, in order, with origin and
+ * id: not those only Claude Code runs (plugins.md G1, G3).
+ */
 export function describeSnapshot(snapshot: Snapshot): HookListing {
+  const runs = snapshot.handlers.filter(
+    (h) => isEventName(h.event) && (h.background?.foregroundElsewhere ?? true),
+  );
   return {
     snapshotId: snapshot.id,
-    handlers: snapshot.handlers.map((h) => ({
+    handlers: runs.map((h) => ({
       id: h.id,
       event: h.event,
       origin: h.origin,
