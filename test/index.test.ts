@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import * as hookpm from '../src/index.js';
 import { group, printsJson, sh } from './ops/dispatch-helpers.js';
 import { useTempDir } from './helpers/temp-dir.js';
+import { CLAUDE_CODE_EVENT_NAMES } from '../src/hooks/events.js';
 
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 const IMPORT =
@@ -47,7 +48,8 @@ describe('src/index.ts, the library for hosts', () => {
       expect(typeof (hookpm as Record<string, unknown>)[name]).toBe('function');
     }
     expect(hookpm.EVENT_NAMES).toHaveLength(12);
-    expect(Object.keys(hookpm.EVENTS)).toEqual([...hookpm.EVENT_NAMES]);
+    // plugins.md G1: the table holds Claude Code's own events after the engine's twelve.
+    expect(Object.keys(hookpm.EVENTS)).toEqual([...hookpm.EVENT_NAMES, ...CLAUDE_CODE_EVENT_NAMES]);
     expect(new hookpm.HookpmError('E_USAGE', 'x').code).toBe('E_USAGE');
   });
 

@@ -1,5 +1,5 @@
 import type { DispatchResult } from '../engine/types.js';
-import type { EventName } from '../hooks/events.js';
+import type { HookEventName } from '../hooks/events.js';
 import type { WireAnswer } from './agent.js';
 import { encodeClaudeOutput } from './claude-output.js';
 
@@ -19,7 +19,7 @@ const CONTEXT = { top: [...COMMON, 'hookSpecificOutput'], specific: ['additional
  * outside them would make Codex reject the whole output. SessionEnd has no output schema: Codex
  * reads nothing back from it.
  */
-const CODEX_OUTPUT: Readonly<Partial<Record<EventName, CodexOutputKeys>>> = {
+const CODEX_OUTPUT: Readonly<Partial<Record<HookEventName, CodexOutputKeys>>> = {
   SessionStart: CONTEXT,
   UserPromptSubmit: { top: [...BLOCKING, 'hookSpecificOutput'], specific: ['additionalContext'] },
   PermissionRequest: { top: [...COMMON, 'hookSpecificOutput'], specific: ['decision'] },

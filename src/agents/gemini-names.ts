@@ -1,4 +1,4 @@
-import type { EventName } from '../hooks/events.js';
+import type { EventName, HookEventName } from '../hooks/events.js';
 
 /**
  * Gemini CLI's hook events (`HookEventName` in packages/core/src/hooks/types.ts of
@@ -25,7 +25,7 @@ export const GEMINI_EVENTS_NOT_LINKED: readonly string[] = [
 ];
 
 /** The Gemini CLI event of an engine event: the reverse of GEMINI_EVENT_OF. */
-export function geminiEventOf(event: EventName): string {
+export function geminiEventOf(event: HookEventName): string {
   if (event === 'PostToolUseFailure') return 'AfterTool';
   const found = Object.entries(GEMINI_EVENT_OF).find(([, engine]) => engine === event);
   if (found === undefined) throw new Error(`Assertion failed: Gemini CLI has no ${event} event`);

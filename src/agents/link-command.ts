@@ -26,14 +26,23 @@ export interface LinkCommand {
   home: string | null;
   /** The agent's deadline for the handler, whole seconds; null: a link that names none. */
   deadline: number | null;
+  /**
+   * plugins.md G3: the link entry Claude Code runs in the background (`async: true`), which runs
+   * the plugins' background handlers (`wire claude --background`); absent: the foreground one.
+   */
+  background?: true;
 }
 
-/** `'<node>' '<hookpm>' wire <agent>[ --deadline <s>][ --home '<dir>']`. */
+/** `'<node>' '<hookpm>' wire <agent>[ --background][ --deadline <s>][ --home '<dir>']`. */
 export function formatLinkCommand(link: LinkCommand): string {
+  const background = link.background === true ? ` ${BACKGROUND_OPTION}` : '';
   const deadline = link.deadline === null ? '' : ` ${DEADLINE_OPTION} ${link.deadline}`;
   const home = link.home === null ? '' : ` --home ${quote(link.home)}`;
-  return `${quote(link.node)} ${quote(link.hookpm)} ${WIRE_COMMAND} ${link.agent}${deadline}${home}`;
+  return `${quote(link.node)} ${quote(link.hookpm)} ${WIRE_COMMAND} ${link.agent}${background}${deadline}${home}`;
 }
+
+/** The `hookpm wire` option of the background link entry (plugins.md G3). */
+export const BACKGROUND_OPTION = '--background';
 
 /** The `hookpm wire` option that carries the agent's deadline (cli/grammar.ts WIRE_OPTIONS). */
 export const DEADLINE_OPTION = '--deadline';
@@ -42,11 +51,16 @@ const QUOTED = String.raw`'((?:[^']|'\\'')*)'`;
 const LINK_RE = new RegExp(
   `^${QUOTED} ${QUOTED} ${WIRE_COMMAND} ([a-z][a-z0-9-]*)(?: ${DEADLINE_OPTION} ([1-9][0-9]{0,5}))?(?: --home ${QUOTED})?$`,
 );
+/** The background form: the same with `--background` after the agent. */
+const BACKGROUND_RE = new RegExp(
+  `^${QUOTED} ${QUOTED} ${WIRE_COMMAND} ([a-z][a-z0-9-]*) --background(?: ${DEADLINE_OPTION} ([1-9][0-9]{0,5}))?(?: --home ${QUOTED})?$`,
+);
 
 /** The parts of a command `formatLinkCommand` wrote, or null for any other command. */
 export function parseLinkCommand(command: unknown): LinkCommand | null {
   if (typeof command !== 'string') return null;
-  const match = LINK_RE.exec(command.trim());
+  const foreground = LINK_RE.exec(command.trim());
+  const match = foreground ?? BACKGROUND_RE.exec(command.trim());
   if (match === null) return null;
   return {
     node: unquote(match[1]!),
@@ -54,6 +68,7 @@ export function parseLinkCommand(command: unknown): LinkCommand | null {
     agent: match[3]!,
     home: match[5] === undefined ? null : unquote(match[5]),
     deadline: match[4] === undefined ? null : Number(match[4]),
+    ...(foreground === null ? { background: true as const } : {}),
   };
 }
 

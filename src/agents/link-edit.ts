@@ -15,6 +15,10 @@ export interface LinkHandler {
   command: string;
   /** The agent's deadline for hookpm, in the agent's unit (`hookpm link --timeout`, cli.md W1). */
   timeout: number;
+  /** plugins.md G3: Claude Code runs this entry in the background (`wire claude --background`). */
+  async?: true;
+  /** plugins.md G3: its exit 2 wakes the model (a background handler asked for `asyncRewake`). */
+  asyncRewake?: true;
 }
 
 /** The handlers of `agent`'s link in a document, in file order. */
@@ -34,13 +38,29 @@ export interface LinkEditInput {
   handler: LinkHandler;
   /** The timeout of the handler of an event, where the agent caps it lower (Codex's SessionEnd). */
   timeouts?: Readonly<Record<string, number>>;
+  /**
+   * plugins.md G3: the events that get a second, background link entry (Claude Code), each with
+   * its handler; absent or empty: none.
+   */
+  background?: ReadonlyArray<{ event: string; handler: LinkHandler }>;
 }
 
+/** One link entry the file must hold: its event, whether it is the background one, its handler. */
+interface Slot {
+  event: string;
+  background: boolean;
+  handler: LinkHandler;
+}
+
+const slotKey = (event: string, background: boolean): string =>
+  `${event}\u0000${background ? 'background' : 'foreground'}`;
+
 /**
- * The text with exactly one `handler` per event of `events`, each in a group of its own appended
- * to the event's list; a link handler of `agent` already there is kept when equal, else replaced
- * in place, and one on an event outside `events`, or a second one, is taken out. Returns the same
- * string when nothing changes (linking twice changes nothing).
+ * The text with exactly one `handler` per event of `events` (and one background handler per
+ * entry of `background`), each in a group of its own appended to the event's list; a link handler
+ * of `agent` already there is kept when equal, else replaced in place, and one on an event outside
+ * these, or a second one, is taken out. Returns the same string when nothing changes (linking
+ * twice changes nothing).
  */
 export function applyLink(input: LinkEditInput): string {
   const { settings, agent, events } = input;
@@ -48,36 +68,42 @@ export function applyLink(input: LinkEditInput): string {
     const timeout = input.timeouts?.[event];
     return timeout === undefined ? input.handler : { ...input.handler, timeout };
   };
-  if (input.text === null)
-    return `${JSON.stringify({ hooks: groupsFor(events, handler) }, null, 2)}\n`;
+  const slots: Slot[] = [
+    ...events.map((event) => ({ event, background: false, handler: handler(event) })),
+    ...(input.background ?? []).map((b) => ({ ...b, background: true })),
+  ];
+  const wanted = new Map(slots.map((slot) => [slotKey(slot.event, slot.background), slot]));
+  if (input.text === null) return `${JSON.stringify({ hooks: groupsFor(slots) }, null, 2)}\n`;
   let text = input.text;
   const existing = linkHandlersOf(settings, agent);
+  const keyOf = (at: HandlerAt): string => {
+    const command = isPlainObject(at.value) ? at.value['command'] : undefined;
+    return slotKey(at.event, parseLinkCommand(command)?.background === true);
+  };
   const kept = new Set<string>();
   const extra: HandlerAt[] = [];
   for (const at of existing) {
-    if (!events.includes(at.event) || kept.has(at.event)) extra.push(at);
-    else kept.add(at.event);
+    const key = keyOf(at);
+    if (!wanted.has(key) || kept.has(key)) extra.push(at);
+    else kept.add(key);
   }
   // Out-of-place handlers first, last position first, so earlier positions stay valid.
   text = removeHandlers(text, extra);
-  for (const at of existing.filter((a) => !extra.includes(a))) {
-    if (sameHandler(at.value, handler(at.event))) continue;
-    text = replaceValue(
-      text,
-      ['hooks', at.event, at.group, 'hooks', at.handler],
-      handler(at.event),
-    );
+  const remaining = linkHandlersOf(JSON.parse(text) as Record<string, unknown>, agent);
+  for (const at of remaining) {
+    const slot = wanted.get(keyOf(at))!;
+    if (sameHandler(at.value, slot.handler)) continue;
+    text = replaceValue(text, ['hooks', at.event, at.group, 'hooks', at.handler], slot.handler);
   }
-  const missing = events.filter((event) => !kept.has(event));
+  const missing = slots.filter((slot) => !kept.has(slotKey(slot.event, slot.background)));
   if (missing.length === 0) return text;
-  const now = hooksOf(text);
   if (!Object.hasOwn(JSON.parse(text) as object, 'hooks'))
-    return appendMember(text, [], groupsFor(missing, handler), 'hooks');
-  for (const event of missing) {
-    const group = { hooks: [handler(event)] };
-    text = Array.isArray(now[event])
-      ? appendMember(text, ['hooks', event], group)
-      : appendMember(text, ['hooks'], [group], event);
+    return appendMember(text, [], groupsFor(missing), 'hooks');
+  for (const slot of missing) {
+    const group = { hooks: [slot.handler] };
+    text = Array.isArray(hooksOf(text)[slot.event])
+      ? appendMember(text, ['hooks', slot.event], group)
+      : appendMember(text, ['hooks'], [group], slot.event);
   }
   return text;
 }
@@ -122,11 +148,10 @@ function removeHandlers(text: string, handlers: readonly HandlerAt[]): string {
   return out;
 }
 
-function groupsFor(
-  events: readonly string[],
-  handler: (event: string) => LinkHandler,
-): Record<string, unknown> {
-  return Object.fromEntries(events.map((event) => [event, [{ hooks: [handler(event)] }]]));
+function groupsFor(slots: readonly Slot[]): Record<string, unknown> {
+  const groups: Record<string, unknown[]> = {};
+  for (const slot of slots) (groups[slot.event] ??= []).push({ hooks: [slot.handler] });
+  return groups;
 }
 
 function sameHandler(value: unknown, handler: LinkHandler): boolean {

@@ -80,4 +80,9 @@ export const WIRE_OPTIONS: readonly OptionDefinition[] = [
     description:
       "the agent's deadline for this handler, in seconds (default 600): hookpm answers before it",
   },
+  {
+    flags: '--background',
+    description:
+      "run the plugins' background (async) handlers of the event: the entry Claude Code runs in the background",
+  },
 ];

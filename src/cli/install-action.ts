@@ -2,6 +2,7 @@ import type { GlobalOptions } from './global-options.js';
 import { createOperationContext, enableModeOf } from './operation-context.js';
 import { printJson } from './render/render.js';
 import { printInstallResult } from './render/render-install.js';
+import { relinkClaudeAfter } from './relink-claude.js';
 
 /** The options of `hookpm install` besides the global ones (docs/reference/rules/cli.md#commands). */
 export interface InstallFlags {
@@ -31,6 +32,7 @@ export async function runInstall(
     includePrerelease: flags.includePrerelease === true,
     acceptIntegrityChange: flags.forceIntegrityChange === true,
   }).finally(done);
+  if (flags.dryRun !== true) await relinkClaudeAfter(globals);
   if (globals.json) return printJson(result);
   printInstallResult(result);
 }

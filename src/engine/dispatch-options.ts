@@ -1,10 +1,13 @@
 import type { DispatchResult, HandlerRun, ResultDiagnostic } from './types.js';
-import type { EventName } from '../hooks/events.js';
+import type { HookEventName } from '../hooks/events.js';
 import type { LoggedDecision } from './run-decision.js';
 import type { FailClosed } from '../hooks/fail-closed-entry.js';
+import type { HandlerSet } from '../hooks/snapshot/snapshot-match.js';
 
 /** What the host knows about one invocation, beyond the event's own fields (engine.md X2). */
 export interface DispatchOptions {
+  /** plugins.md G3: which handlers run (snapshot-match.ts HandlerSet); default `engine`. */
+  handlers?: HandlerSet;
   /** `session_id` of the payload; default: the input's `session_id`, else a fresh UUID. */
   sessionId?: string;
   /** The invocation's working directory (X4); default: the input's `cwd`, else the project root. */
@@ -52,7 +55,7 @@ export interface DispatchOptions {
 
 /** One dispatch, as its log sees it. */
 export interface DispatchRecord {
-  event: EventName;
+  event: HookEventName;
   /** Epoch milliseconds when the handlers were started (when matching ended, if none matched). */
   startedAt: number;
   /**

@@ -38,7 +38,10 @@ export function dispatchEvent(
     return Promise.reject(badContinuationCount(continuationCount));
   }
   if (nestsDeeperThan(input)) return Promise.resolve(refusedPayload(event, snapshot.id));
-  const matched = snapshot.groups[event] === undefined ? [] : matchHandlers(snapshot, event, input);
+  const matched =
+    snapshot.groups[event] === undefined
+      ? []
+      : matchHandlers(snapshot, event, input, opts.handlers ?? 'engine');
   if (matched.length === 0) {
     const failing = failClosedOn(opts.failClosed, event);
     const result =

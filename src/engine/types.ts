@@ -1,5 +1,5 @@
 import type { Diagnostic, Origin } from '../hooks/diagnostic.js';
-import type { EventName } from '../hooks/events.js';
+import type { HookEventName } from '../hooks/events.js';
 import type { SnapshotHandler } from '../hooks/types.js';
 
 /** The facts of one handler's run, as the runner saw them; reduction interprets them. */
@@ -55,7 +55,8 @@ export interface RunSummary {
 
 /** The result of one dispatched event: `hookpm run --json` and the session's `dispatch` (cli.md 3). */
 export interface DispatchResult {
-  event: EventName;
+  /** An engine event; one of Claude Code's own only under `wire claude` (plugins.md G1). */
+  event: HookEventName;
   snapshotId: string;
   continue: boolean;
   stopReason: string | null;

@@ -1,11 +1,11 @@
-import type { EventName } from './events.js';
+import type { EventName, HookEventName } from './events.js';
 
 /**
  * docs/reference/rules/engine.md#fail-closed: the events whose answer can stop what the agent is
  * about to do (a deny, a block, a stop refused). A handler hookpm cannot run as consented gives
  * their blocking answer; on the other events it gives a `systemMessage`.
  */
-export const BLOCKING_EVENTS: ReadonlySet<EventName> = new Set<EventName>([
+export const BLOCKING_EVENTS: ReadonlySet<HookEventName> = new Set<EventName>([
   'PreToolUse',
   'PermissionRequest',
   'UserPromptSubmit',

@@ -35,7 +35,16 @@ const FIELDS = {
   },
   statusMessage: { schema: z.string(), rule: 'statusMessage must be a string' },
   if: { schema: z.string(), rule: 'if must be a string (a permission rule such as "Bash(git *)")' },
-  async: { schema: z.literal(false), rule: 'async must be false or absent' },
+  async: { schema: z.boolean(), rule: 'async must be true or false' },
+  asyncRewake: { schema: z.boolean(), rule: 'asyncRewake must be true or false' },
+  rewakeMessage: {
+    schema: z.string().check(z.minLength(1)),
+    rule: 'rewakeMessage must be a non-empty string',
+  },
+  rewakeSummary: {
+    schema: z.string().check(z.minLength(1)),
+    rule: 'rewakeSummary must be a non-empty string',
+  },
   onFailure: {
     schema: z.enum(['block', 'continue']),
     rule: 'onFailure must be "block" or "continue"',
@@ -64,14 +73,28 @@ export function parseHandler(raw: unknown, path: string): ParsedHandler {
     diagnostic('invalid_config', 'error', message, { path }),
   );
   diagnostics.push(...unknownKeyWarnings(raw, path, FIELD_NAMES, 'handler'));
-  return { handler: problems.length === 0 ? toHandler(raw) : null, diagnostics };
+  const handler = problems.length === 0 ? toHandler(raw) : null;
+  if (handler?.background?.foregroundElsewhere === false) diagnostics.push(backgroundNote(path));
+  return { handler, diagnostics };
+}
+
+/**
+ * plugins.md G3: a background handler (`async: true`, or `asyncRewake: true`, which implies it)
+ * is valid, and runs only inside Claude Code; hookpm's engine does not run it (the seed's rule).
+ */
+function backgroundNote(path: string): Diagnostic {
+  return diagnostic(
+    'unsupported_field',
+    'warning',
+    "async command hooks are not supported by hookpm's engine, so this handler is inert there; inside Claude Code (`hookpm link claude`) it runs in the background",
+    { path },
+  );
 }
 
 function fieldProblems(raw: Record<string, unknown>): string[] {
   const problems: string[] = [];
-  if (raw.async === true) problems.push('async command hooks are not supported');
   for (const name of Object.keys(FIELDS) as FieldName[]) {
-    if (!Object.hasOwn(raw, name) || (name === 'async' && raw.async === true)) continue;
+    if (!Object.hasOwn(raw, name)) continue;
     if (!FIELDS[name].schema.safeParse(raw[name]).success) {
       problems.push(`${FIELDS[name].rule}, found ${describeValue(raw[name])}`);
     }
@@ -115,5 +138,13 @@ function toHandler(raw: Record<string, unknown>): HandlerConfig {
   if (raw.if !== undefined) handler.if = raw.if as string;
   if (raw.shell === 'bash' && argv === undefined) handler.shell = 'bash';
   if (raw.onFailure === 'block') handler.onFailure = 'block';
+  if (raw.async === true || raw.asyncRewake === true) {
+    handler.background = {
+      rewake: raw.asyncRewake === true,
+      foregroundElsewhere: raw.async !== true,
+    };
+    if (raw.rewakeMessage !== undefined) handler.background.message = raw.rewakeMessage as string;
+    if (raw.rewakeSummary !== undefined) handler.background.summary = raw.rewakeSummary as string;
+  }
   return handler;
 }

@@ -1,5 +1,5 @@
 import { EVENTS } from './events.js';
-import type { EventName } from './events.js';
+import type { HookEventName } from './events.js';
 import { compileGlob, globMatches } from './glob.js';
 import { wordTextTest } from './regex/word-text.js';
 import type { Glob } from './glob.js';
@@ -75,7 +75,7 @@ export function parseIfRule(rule: string): IfRuleResult {
 /** F2/F3: false on non-tool events, for other tools, and when the primary input is missing. */
 export function ifRuleHolds(
   rule: IfRule,
-  event: EventName,
+  event: HookEventName,
   payload: Readonly<Record<string, unknown>>,
 ): boolean {
   if (!EVENTS[event].tool) return false;

@@ -1,5 +1,5 @@
 import { EVENTS } from './events.js';
-import type { EventName } from './events.js';
+import type { HookEventName } from './events.js';
 import { wordTextTest } from './regex/word-text.js';
 import { checkRegexSafety } from './regex/safe-regex.js';
 import { matchesEverything } from './regex/match-everything.js';
@@ -35,7 +35,7 @@ function isWildcardMatcher(matcher: string | null | undefined): boolean {
   return matcher === '' || matcher === '*' || matchesEverything(matcher);
 }
 
-export function compileMatcher(matcher: string | null, event: EventName): CompileResult {
+export function compileMatcher(matcher: string | null, event: HookEventName): CompileResult {
   if (isWildcardMatcher(matcher)) return { ok: true, matcher: ALL };
   const source = matcher as string;
   const shown = JSON.stringify(source.length > 80 ? `${source.slice(0, 80)}...` : source);
@@ -87,7 +87,7 @@ function compileRegex(source: string, shown: string): CompileResult {
  */
 export function matcherAccepts(
   m: CompiledMatcher,
-  event: EventName,
+  event: HookEventName,
   payload: Readonly<Record<string, unknown>>,
 ): boolean {
   if (m.kind === 'all') return true;

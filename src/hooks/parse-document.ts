@@ -1,8 +1,8 @@
 import { diagnostic } from './diagnostic.js';
 import type { Diagnostic } from './diagnostic.js';
 import { describeValue, isPlainObject } from '../json/describe-value.js';
-import { EVENT_NAMES, isEventName } from './events.js';
-import type { EventName } from './events.js';
+import { EVENT_NAMES, isEventName, isHookEventName } from './events.js';
+import type { HookEventName } from './events.js';
 import { declare, parseGroup } from './group-schema.js';
 import { unknownKeyWarnings } from './unknown-keys.js';
 import { childPath, documentPath } from './json-path.js';
@@ -30,13 +30,17 @@ export function parseHooksDocument(
   }
   if (opts.legacy && Array.isArray(value.hooks)) return migrateLegacyDocument(value, opts.file);
   const hooksPath = childPath(root, 'hooks');
+  const modules = Object.hasOwn(value, 'modules') ? [modulesNote(childPath(root, 'modules'))] : [];
+  // G4: Claude Code's in-process hook modules alone make a document Claude Code loads.
+  if (value.hooks === undefined && modules.length > 0)
+    return { config: {}, declared: [], diagnostics: modules };
   if (!isPlainObject(value.hooks)) return rejected(hooksMessage(value, opts.legacy), hooksPath);
-  const diagnostics = unknownKeyWarnings(value, root, TOP_LEVEL_KEYS, 'top-level');
+  const diagnostics = [...modules, ...unknownKeyWarnings(value, root, TOP_LEVEL_KEYS, 'top-level')];
   const declared: DeclaredHandler[] = [];
   const config: HooksConfig = {};
   for (const [key, groups] of Object.entries(value.hooks)) {
     const path = childPath(hooksPath, key);
-    if (!isEventName(key)) {
+    if (!isHookEventName(key)) {
       diagnostics.push(diagnostic('invalid_config', 'error', unknownEventMessage(key), { path }));
       declared.push(...declareUnknownEvent(key, groups, path));
       continue;
@@ -49,7 +53,20 @@ export function parseHooksDocument(
   return { config, declared, diagnostics };
 }
 
-const TOP_LEVEL_KEYS: ReadonlySet<string> = new Set(['hooks', 'description']);
+const TOP_LEVEL_KEYS: ReadonlySet<string> = new Set(['hooks', 'description', 'modules']);
+
+/**
+ * plugins.md G4: `modules` are Claude Code's in-process hook modules, which Claude Code alone runs
+ * (inside its own process); hookpm keeps the document and runs none of them anywhere.
+ */
+function modulesNote(path: string): Diagnostic {
+  return diagnostic(
+    'unsupported_field',
+    'warning',
+    "modules are Claude Code's in-process hook modules: Claude Code alone runs them, when it loads the plugin itself; hookpm and the agents it links run none of them",
+    { path },
+  );
+}
 
 interface ParsedEvent {
   groups: Array<GroupConfig | null>;
@@ -57,7 +74,7 @@ interface ParsedEvent {
   diagnostics: Diagnostic[];
 }
 
-function parseEvent(event: EventName, raw: unknown, path: string): ParsedEvent {
+function parseEvent(event: HookEventName, raw: unknown, path: string): ParsedEvent {
   const result: ParsedEvent = { groups: [], declared: [], diagnostics: [] };
   if (!Array.isArray(raw)) {
     const message = `the value of ${event} must be an array of groups, found ${describeValue(raw)}`;

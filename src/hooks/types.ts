@@ -1,5 +1,5 @@
 import type { Diagnostic, Origin } from './diagnostic.js';
-import type { EventName } from './events.js';
+import type { HookEventName } from './events.js';
 
 /** A valid command handler after validation (docs/reference/rules/engine.md#configuration). */
 export interface HandlerConfig {
@@ -19,6 +19,26 @@ export interface HandlerConfig {
   legacyStdin?: Readonly<Record<string, unknown>>;
   /** X9: a failure of this handler (exit other than 0 and 2, timeout, no launch) is a block. */
   onFailure?: 'block';
+  /**
+   * plugins.md G3: Claude Code's `async: true` (or `asyncRewake: true`): run in the background,
+   * inside Claude Code only; hookpm's engine never matches it.
+   */
+  background?: BackgroundRun;
+}
+
+/** How a background handler runs inside Claude Code (plugins.md G3). */
+export interface BackgroundRun {
+  /** `asyncRewake`: its exit 2 wakes the model with its output. */
+  rewake: boolean;
+  /**
+   * `asyncRewake` without `async`: hookpm's engine and the other agents run it as an ordinary
+   * handler (as they did before G3); only `async: true` keeps it out of the engine.
+   */
+  foregroundElsewhere: boolean;
+  /** `rewakeMessage`: the prefix of what the model is told. */
+  message?: string;
+  /** `rewakeSummary`: the line the user is shown. */
+  summary?: string;
 }
 
 /**
@@ -31,7 +51,7 @@ export interface GroupConfig {
 }
 
 /** A validated hooks document: per event, its groups by original position; null = dropped group. */
-export type HooksConfig = Partial<Record<EventName, ReadonlyArray<GroupConfig | null>>>;
+export type HooksConfig = Partial<Record<HookEventName, ReadonlyArray<GroupConfig | null>>>;
 
 /**
  * One handler as declared, valid or not, with its raw field values: what a user consents to
@@ -107,7 +127,7 @@ export interface HandlerConfinement {
 export interface SnapshotHandler {
   /** `<Event>:<groupIndex>:<handlerIndex>` (R2). */
   id: string;
-  event: EventName;
+  event: HookEventName;
   groupIndex: number;
   handlerIndex: number;
   origin: Origin;
@@ -132,4 +152,6 @@ export interface SnapshotHandler {
   legacyStdin: Readonly<Record<string, unknown>> | null;
   /** Z4: its plugin's confinement (PluginBinding.confine); absent: unconfined. */
   confine?: HandlerConfinement;
+  /** plugins.md G3: a background handler, run only by `hookpm wire claude --background`. */
+  background?: BackgroundRun;
 }

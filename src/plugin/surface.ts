@@ -1,6 +1,13 @@
 import { canonicalJson, sha256Base64 } from '../json/canonical-json.js';
 import type { Diagnostic } from '../hooks/diagnostic.js';
-import { EVENTS, isEventName, type EventName } from '../hooks/events.js';
+import {
+  EVENTS,
+  isClaudeCodeEvent,
+  isEventName,
+  isHookEventName,
+  type EventName,
+  type HookEventName,
+} from '../hooks/events.js';
 import { parseIfRule } from '../hooks/if-rule.js';
 import { compileMatcher } from '../hooks/matcher.js';
 import type { DeclaredHandler, HandlerConfig } from '../hooks/types.js';
@@ -38,6 +45,14 @@ export interface SurfaceEntry extends Pick<
   valid: boolean;
   /** Why it is invalid, for review; never hashed. */
   diagnostic?: string;
+  /**
+   * Where a valid entry runs when not everywhere hookpm runs handlers; never hashed. `claude`: an
+   * entry under one of Claude Code's own events (plugins.md G1), run only by `hookpm wire claude`;
+   * `claude-background`: a background handler (`async: true`, plugins.md G3), run in the
+   * background inside Claude Code only; `background-in-claude`: an `asyncRewake` handler without
+   * `async`, run in the background inside Claude Code and as an ordinary handler elsewhere.
+   */
+  runsIn?: 'claude' | 'claude-background' | 'background-in-claude';
 }
 
 export interface Surface {
@@ -101,8 +116,10 @@ export function buildSurface(plugin: SurfaceInput): Surface {
   }
   const events: EventName[] = [];
   for (const entry of entries) {
-    if (entry.valid && isEventName(entry.event) && !events.includes(entry.event))
-      events.push(entry.event);
+    // Q1: what hookpm's engine runs; entries that run only inside Claude Code (G1, G3) add none.
+    const engineRuns = entry.runsIn === undefined || entry.runsIn === 'background-in-claude';
+    if (entry.valid && engineRuns && isEventName(entry.event))
+      if (!events.includes(entry.event)) events.push(entry.event);
   }
   const declared = plugin.manifest?.capabilities;
   const capabilities = declared === undefined ? null : normalizeCapabilities(declared);
@@ -135,7 +152,7 @@ function configuredHandler(
   document: Pick<PluginDocument, 'config'>,
   declared: DeclaredHandler,
 ): HandlerConfig | null {
-  if (!declared.valid || !isEventName(declared.event)) return null;
+  if (!declared.valid || !isHookEventName(declared.event)) return null;
   return (
     document.config?.[declared.event]?.[declared.groupIndex]?.hooks[declared.handlerIndex] ?? null
   );
@@ -148,6 +165,7 @@ function entryOf(
   diagnostics: readonly Diagnostic[],
 ): SurfaceEntry {
   const known = isEventName(declared.event) ? declared.event : null;
+  const hooked = isHookEventName(declared.event) ? declared.event : null;
   const entry: SurfaceEntry = {
     event: declared.event,
     matcher: declared.matcher ?? null,
@@ -166,11 +184,15 @@ function entryOf(
   };
   entry.key = hookKey(entry);
   const problem =
-    handler === null ? declaredProblem(declared, diagnostics) : runtimeProblem(entry, known);
+    handler === null ? declaredProblem(declared, diagnostics) : runtimeProblem(entry, hooked);
   if (problem !== null) {
     entry.valid = false;
     entry.diagnostic = problem;
-  }
+  } else if (handler?.background !== undefined)
+    entry.runsIn = handler.background.foregroundElsewhere
+      ? 'background-in-claude'
+      : 'claude-background';
+  else if (isClaudeCodeEvent(declared.event)) entry.runsIn = 'claude';
   return entry;
 }
 
@@ -183,13 +205,13 @@ function declaredProblem(declared: DeclaredHandler, diagnostics: readonly Diagno
     const found = diagnostics.find((d) => d.path === path && d.code !== 'unknown_key');
     if (found !== undefined) return found.message;
   }
-  return isEventName(declared.event)
+  return isHookEventName(declared.event)
     ? 'this handler is invalid and never runs'
     : `unknown event ${JSON.stringify(declared.event)}; this handler never runs`;
 }
 
 /** Problems found when a snapshot is built: a matcher (E4, E5) or `if` rule (F3) that never works. */
-function runtimeProblem(entry: SurfaceEntry, event: EventName | null): string | null {
+function runtimeProblem(entry: SurfaceEntry, event: HookEventName | null): string | null {
   if (event === null) return null;
   const matcher = typeof entry.matcher === 'string' ? entry.matcher : null;
   const compiled = compileMatcher(matcher, event);

@@ -19,8 +19,16 @@ export interface ReadPluginOptions {
   id?: string;
 }
 
-/** P1: the manifest is the first of these found in the plugin root. */
-const MANIFEST_FILES = ['plugin.json', '.claude-plugin/plugin.json'] as const;
+/**
+ * P1 and G5: the manifest is the first of these found in the plugin root: the cross-agent root
+ * one, Claude Code's, Codex's, Cursor's.
+ */
+const MANIFEST_FILES = [
+  'plugin.json',
+  '.claude-plugin/plugin.json',
+  '.codex-plugin/plugin.json',
+  '.cursor-plugin/plugin.json',
+] as const;
 /**
  * Not a manifest location (P1) but seen in real plugins (corpus fixture-custom-paths): reported
  * with a warning so its author knows why its name and hooks paths are not used.
@@ -95,18 +103,19 @@ interface FoundManifest {
   diagnostics: Diagnostic[];
 }
 
-const ROOT_MANIFEST = MANIFEST_FILES[0];
 const CLAUDE_MANIFEST = MANIFEST_FILES[1];
+/** Cursor's manifest names Cursor-format hooks files: its `hooks` is never read (G5). */
+const CURSOR_MANIFEST = MANIFEST_FILES[3];
 
 /**
- * P1, and a root plugin.json beside Claude Code's
- * (docs/design/decisions.md#plugins-and-marketplaces) for a plugin with both manifests (a root
- * `plugin.json` is the cross-agent manifest some publishers add beside Claude Code's): the root one
- * gives the name, version and other fields (P1); `.claude-plugin/plugin.json` is read too, is held
- * to the same rules (an error in it is an error of the plugin, P4), and alone declares the hooks,
- * as in Claude Code, which reads no other manifest. A root `hooks` field, a different name or a
- * different version is then reported with an `ignored_manifest` warning naming both files, so no
- * declaration is dropped without a word.
+ * P1, and several manifests side by side (docs/design/decisions.md#plugins-and-marketplaces,
+ * plugins.md G5): the first found gives the name, version and other fields (P1); every one found
+ * is read and held to the same rules (an error in one is an error of the plugin, P4). The hooks
+ * come from `.claude-plugin/plugin.json` when there is one, as in Claude Code, which reads no other
+ * manifest; else from the first found that is not Cursor's (whose `hooks` names Cursor-format
+ * files). A `hooks` field of another manifest, a different name or a different version is
+ * reported with an `ignored_manifest` warning naming both files, so no declaration is dropped
+ * without a word.
  */
 async function readManifest(realRoot: string): Promise<FoundManifest> {
   const found: Array<{ file: string; read: ReadManifest }> = [];
@@ -120,46 +129,63 @@ async function readManifest(realRoot: string): Promise<FoundManifest> {
     const message = `${NO_DOT_MANIFEST} is not read: a manifest is plugin.json or .claude-plugin/plugin.json; rename claude-plugin/ to .claude-plugin/ to use it`;
     diagnostics.push(diagnostic('ignored_manifest', 'warning', message, { path: NO_DOT_MANIFEST }));
   }
-  const [first, second] = found;
+  const first = found[0];
   if (first === undefined)
     return { file: null, manifest: null, hooksFile: null, hooks: undefined, diagnostics };
+  const hooksFrom =
+    found.find((f) => f.file === CLAUDE_MANIFEST) ??
+    found.find((f) => f.file !== CURSOR_MANIFEST) ??
+    null;
   const manifest = first.read.manifest;
-  if (second === undefined) {
+  if (found.length === 1 && hooksFrom !== null) {
     const hooks = manifest?.hooks;
     return { file: first.file, manifest, hooksFile: first.file, hooks, diagnostics };
   }
-  const claude = second.read.manifest;
-  diagnostics.push(...disagreements(manifest, claude));
-  const { hooks: _rootHooks, ...identity } = manifest ?? {};
+  for (const other of found) {
+    if (other !== hooksFrom) diagnostics.push(...ignoredHooks(other, hooksFrom));
+    if (other !== first) diagnostics.push(...disagreements(first, other));
+  }
+  const { hooks: _firstHooks, ...identity } = manifest ?? {};
   const kept = manifest === null ? null : (identity as Manifest);
   return {
     file: first.file,
     manifest: kept,
-    hooksFile: CLAUDE_MANIFEST,
-    hooks: claude?.hooks,
+    hooksFile: hooksFrom?.file ?? null,
+    hooks: hooksFrom?.read.manifest?.hooks,
     diagnostics,
   };
 }
 
-/** The `ignored_manifest` warnings for a root manifest beside `.claude-plugin/plugin.json`. */
-function disagreements(root: Manifest | null, claude: Manifest | null): Diagnostic[] {
+interface FoundFile {
+  file: string;
+  read: ReadManifest;
+}
+
+/** The `ignored_manifest` warning for a `hooks` field of a manifest that does not declare them. */
+function ignoredHooks(other: FoundFile, hooksFrom: FoundFile | null): Diagnostic[] {
+  const mine = other.read.manifest?.hooks;
+  if (mine === undefined) return [];
+  const theirs = hooksFrom?.read.manifest?.hooks;
+  if (hooksFrom !== null && canonicalJson(mine) === canonicalJson(theirs ?? null)) return [];
+  const declares =
+    hooksFrom === null
+      ? 'no manifest declares them here (hooks/hooks.json alone)'
+      : `${hooksFrom.file} ${hooksFrom.file === CLAUDE_MANIFEST ? 'is the Claude Code manifest and declares' : 'declares'} the hooks (${theirs === undefined ? 'none besides hooks/hooks.json' : `${hooksFrom.file}:hooks`})`;
+  const message = `${other.file}:hooks is not loaded: ${declares}; move the declaration there to use it`;
+  return [diagnostic('ignored_manifest', 'warning', message, { path: `${other.file}:hooks` })];
+}
+
+/** The `ignored_manifest` warnings for a name or version that differs from the first manifest's. */
+function disagreements(first: FoundFile, other: FoundFile): Diagnostic[] {
   const out: Diagnostic[] = [];
-  if (root === null || claude === null) return out;
-  if (
-    root.hooks !== undefined &&
-    canonicalJson(root.hooks) !== canonicalJson(claude.hooks ?? null)
-  ) {
-    const message = `${ROOT_MANIFEST}:hooks is not loaded: ${CLAUDE_MANIFEST} is the Claude Code manifest and declares the hooks (${claude.hooks === undefined ? 'none besides hooks/hooks.json' : `${CLAUDE_MANIFEST}:hooks`}); move the declaration there to use it`;
-    out.push(
-      diagnostic('ignored_manifest', 'warning', message, { path: `${ROOT_MANIFEST}:hooks` }),
-    );
-  }
+  const [root, them] = [first.read.manifest, other.read.manifest];
+  if (root === null || them === null) return out;
   for (const field of ['name', 'version'] as const) {
-    const [mine, theirs] = [root[field], claude[field]];
+    const [mine, theirs] = [root[field], them[field]];
     if (theirs === undefined || mine === theirs) continue;
-    const message = `${CLAUDE_MANIFEST}:${field} ${JSON.stringify(theirs)} differs from ${ROOT_MANIFEST}:${field} ${JSON.stringify(mine ?? null)}; hookpm uses ${ROOT_MANIFEST}'s, the first manifest found`;
+    const message = `${other.file}:${field} ${JSON.stringify(theirs)} differs from ${first.file}:${field} ${JSON.stringify(mine ?? null)}; hookpm uses ${first.file}'s, the first manifest found`;
     out.push(
-      diagnostic('ignored_manifest', 'warning', message, { path: `${CLAUDE_MANIFEST}:${field}` }),
+      diagnostic('ignored_manifest', 'warning', message, { path: `${other.file}:${field}` }),
     );
   }
   return out;

@@ -49,7 +49,10 @@ const handler = (command: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-/** Issue 2 acceptance: a bad regex, an unknown event, async: true, a timeout of 0 and a valid sibling. */
+/**
+ * Issue 2 acceptance: a bad regex, an unknown event, async: true (inert in the engine, with a
+ * warning: plugins.md G3), a timeout of 0 and a valid sibling.
+ */
 const ACCEPTANCE = {
   hooks: {
     PreToolUse: [
@@ -63,7 +66,7 @@ const ACCEPTANCE = {
         ],
       },
     ],
-    ConfigChange: [{ hooks: [handler('echo unknown-event')] }],
+    OnSave: [{ hooks: [handler('echo unknown-event')] }],
   },
 };
 
@@ -117,8 +120,8 @@ describe('hookpm validate', () => {
     expect(report).toMatchObject({ ok: false, kind: 'hooks', events: ['PreToolUse'] });
     expect(report.diagnostics.map((d) => [d.severity, d.code, d.path]).sort()).toEqual(
       [
-        ['error', 'invalid_config', `${file}:hooks.ConfigChange`],
-        ['error', 'invalid_config', `${file}:hooks.PreToolUse[1].hooks[0]`],
+        ['error', 'invalid_config', `${file}:hooks.OnSave`],
+        ['warning', 'unsupported_field', `${file}:hooks.PreToolUse[1].hooks[0]`],
         ['error', 'invalid_config', `${file}:hooks.PreToolUse[1].hooks[1]`],
         ['error', 'invalid_matcher', `${file}:hooks.PreToolUse[0].matcher`],
       ].sort(),
@@ -131,8 +134,8 @@ describe('hookpm validate', () => {
     const run = hookpm(['validate', file]);
     expect(run.code).toBe(1);
     const lines = run.stdout.trim().split('\n');
-    expect(lines.filter((l) => /^error (invalid_config|invalid_matcher) /.test(l))).toHaveLength(4);
-    expect(lines.at(-1)).toMatch(/invalid hooks: 4 error\(s\), 0 warning\(s\); events: PreToolUse/);
+    expect(lines.filter((l) => /^error (invalid_config|invalid_matcher) /.test(l))).toHaveLength(3);
+    expect(lines.at(-1)).toMatch(/invalid hooks: 3 error\(s\), 1 warning\(s\); events: PreToolUse/);
   });
 
   it('issue 2 acceptance: the valid handler is visible in `hookpm hooks`, with its R2 id', async () => {
@@ -171,8 +174,8 @@ describe('hookpm validate', () => {
     expect(listing.diagnostics.map((d) => d.code).sort()).toEqual([
       'invalid_config',
       'invalid_config',
-      'invalid_config',
       'invalid_matcher',
+      'unsupported_field',
     ]);
   });
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/hooks/diagnostic.js';
-import { isEventName } from '../../src/hooks/events.js';
+import { isClaudeCodeEvent, isEventName } from '../../src/hooks/events.js';
 import { childPath, documentPath } from '../../src/hooks/json-path.js';
 import { parseHooksDocument } from '../../src/hooks/parse-document.js';
 import { buildSnapshot } from '../../src/hooks/snapshot/snapshot.js';
@@ -103,8 +103,9 @@ describe('corpus conformance (corpus/INDEX.md)', () => {
         for (const event of loadedEvents) expect(keys).toContain(event);
         for (const key of keys) {
           const path = childPath(hooksPath, key);
-          if (!isEventName(key)) {
-            // C2: an event outside the engine's twelve is invalid_config for that key only.
+          if (!isEventName(key) && !isClaudeCodeEvent(key)) {
+            // C2: a name no agent knows is invalid_config for that key only; Claude Code's own
+            // events (plugins.md G1) load like the engine's, to run inside Claude Code.
             expect(
               loaded.diagnostics.some((d) => d.code === 'invalid_config' && d.path === path),
               `${path}`,
@@ -123,7 +124,7 @@ describe('corpus conformance (corpus/INDEX.md)', () => {
 
   const index = indexEvents();
   it.each([...index.keys()].filter((f) => FOLDERS.includes(f)))(
-    'Q1, C2: the events declared by the documents of %s are those INDEX.md lists (†/‡ ones give invalid_config)',
+    "Q1, C2, G1: the events declared by the documents of %s are those INDEX.md lists (‡ ones give invalid_config, Claude Code's † ones load)",
     async (folder) => {
       const { documents } = findDocuments(join(CORPUS, folder));
       const declared = new Set<string>();
@@ -143,8 +144,12 @@ describe('corpus conformance (corpus/INDEX.md)', () => {
       const expected = listed.filter((e) => !override?.missing.includes(e));
       const names = expected.map((e) => e.replace(/[†‡]$/, ''));
       expect([...declared].sort()).toEqual([...names].sort());
-      for (const event of expected.filter((e) => /[†‡]$/.test(e))) {
+      for (const event of expected.filter((e) => /‡$/.test(e))) {
         expect(invalidKeys, `${event} must give invalid_config`).toContain(event.slice(0, -1));
+      }
+      for (const event of expected.filter((e) => /†$/.test(e))) {
+        expect(isClaudeCodeEvent(event.slice(0, -1)), `${event} is Claude Code's`).toBe(true);
+        expect(invalidKeys, `${event} loads (G1)`).not.toContain(event.slice(0, -1));
       }
     },
   );

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { isClaudeCodeEvent } from '../../src/hooks/events.js';
 import { buildSurface } from '../../src/plugin/surface.js';
 import { readPluginDir } from '../../src/store/read-plugin.js';
 import { CORPUS, EXCEPTIONS, indexedEvents, pluginFolders } from './corpus-plugins.js';
@@ -26,17 +27,25 @@ describe('corpus plugins', () => {
   });
 
   it.each(folders)(
-    'P4, H4, Q1: %s loads or says which file is wrong, never throws',
+    'P4, H4, Q1, G1: %s loads or says which file is wrong, never throws',
     async (folder) => {
       const plugin = await readPluginDir(join(CORPUS, folder));
       const surface = buildSurface(plugin);
       const named = plugin.diagnostics.filter(
         (d) => typeof d.path === 'string' && d.path.length > 0,
       );
-      expect(surface.events.length > 0 || named.length > 0).toBe(true);
+      const claudeOnly = surface.entries.filter((e) => e.runsIn === 'claude');
+      expect(surface.events.length > 0 || claudeOnly.length > 0 || named.length > 0).toBe(true);
       for (const entry of surface.entries) {
         if (!entry.valid)
           expect(entry.diagnostic, `${folder}: ${entry.event}`).toBeTypeOf('string');
+        // G1: a valid entry under one of Claude Code's own events runs inside Claude Code only.
+        if (
+          entry.valid &&
+          entry.runsIn !== 'claude-background' &&
+          entry.runsIn !== 'background-in-claude'
+        )
+          expect(entry.runsIn === 'claude').toBe(isClaudeCodeEvent(entry.event));
       }
       for (const document of plugin.documents) {
         expect(plugin.documents.filter((d) => d.source === document.source)).toHaveLength(1);

@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseHooksDocument } from '../../src/hooks/parse-document.js';
+import { isEventName } from '../../src/hooks/events.js';
 import type { Diagnostic } from '../../src/hooks/diagnostic.js';
 
 const FILE = 'plugin/hooks/hooks.json';
@@ -77,8 +78,8 @@ describe('handler schema (engine.md section 3)', () => {
     ['type "prompt"', { type: 'prompt', prompt: 'x' }, 'type must be "command", found "prompt"'],
     ['type "http"', { type: 'http', url: 'https://x' }, 'type must be "command", found "http"'],
     ['a missing type', { command: 'x' }, 'type must be "command", found nothing'],
-    ['async: true', { ...ok, async: true }, 'async command hooks are not supported'],
-    ['async: "yes"', { ...ok, async: 'yes' }, 'async must be false or absent, found "yes"'],
+    ['async: "yes"', { ...ok, async: 'yes' }, 'async must be true or false, found "yes"'],
+    ['asyncRewake: 1', { ...ok, asyncRewake: 1 }, 'asyncRewake must be true or false, found 1'],
     ['timeout 0', { ...ok, timeout: 0 }, 'timeout must be a finite number > 0, found 0'],
     ['timeout -1', { ...ok, timeout: -1 }, 'timeout must be a finite number > 0, found -1'],
     [
@@ -139,10 +140,10 @@ describe('handler schema (engine.md section 3)', () => {
   });
 
   it('C1: each problem of one handler is its own diagnostic', () => {
-    const result = parse(doc([ok, { ...ok, async: true, timeout: 0 }]));
+    const result = parse(doc([ok, { ...ok, async: 'yes', timeout: 0 }]));
     expect(errors(result.diagnostics).map((d) => d.message)).toEqual([
-      'async command hooks are not supported',
       'timeout must be a finite number > 0, found 0',
+      'async must be true or false, found "yes"',
     ]);
   });
 });
@@ -151,7 +152,7 @@ describe('groups and events (C1)', () => {
   it('C1: a group whose handlers are all invalid is null, and later groups keep their index', () => {
     const value = {
       hooks: {
-        Stop: [{ hooks: [ok] }, { hooks: [{ ...ok, async: true }] }, { hooks: [ok] }],
+        Stop: [{ hooks: [ok] }, { hooks: [{ ...ok, async: 'yes' }] }, { hooks: [ok] }],
       },
     };
     const result = parse(value);
@@ -397,7 +398,7 @@ describe('declared handlers (consent surface input)', () => {
     const value = {
       hooks: {
         PreToolUse: [{ matcher: 'Bash', hooks: [{ ...ok, timeout: '60', if: 'Bash(rm *)' }, ok] }],
-        Setup: [{ matcher: 'init', hooks: [{ type: 'command', command: 'setup.sh' }] }],
+        OnSave: [{ matcher: 'init', hooks: [{ type: 'command', command: 'setup.sh' }] }],
         Stop: [{ matcher: 5, hooks: [ok] }],
       },
     };
@@ -419,7 +420,7 @@ describe('declared handlers (consent surface input)', () => {
       },
       expect.objectContaining({ event: 'PreToolUse', handlerIndex: 1, valid: true }),
       expect.objectContaining({
-        event: 'Setup',
+        event: 'OnSave',
         matcher: 'init',
         command: 'setup.sh',
         valid: false,
@@ -469,16 +470,20 @@ describe('the real-world corpus (corpus/INDEX.md)', () => {
     expect(parsed).toBeGreaterThan(50);
   });
 
-  it('C1: corpus quirks load as the spec says (async:true dropped, singular hook rejected, no wrapper rejected)', () => {
+  it('C1 (engine.md), G1, G3 (plugins.md): corpus quirks load as the spec says (async:true kept as background, singular hook rejected, no wrapper rejected, Claude Code events kept)', () => {
     const load = (path: string) =>
       parseHooksDocument(JSON.parse(readFileSync(join(CORPUS, path), 'utf8')), {
         file: path,
         legacy: false,
       });
     const omc = load('Yeachan-Heo__oh-my-claudecode__oh-my-claudecode/hooks/hooks.json');
-    expect(omc.config?.SessionEnd).toBeUndefined();
+    // plugins.md G3: async handlers load as background handlers; the engine says it runs none.
+    const background = omc.config?.SessionEnd?.flatMap((g) => g?.hooks ?? []) ?? [];
+    expect(background.length).toBeGreaterThan(0);
+    expect(background.every((h) => h?.background?.foregroundElsewhere === false)).toBe(true);
+    expect(errors(omc.diagnostics)).toEqual([]);
     expect(
-      errors(omc.diagnostics).every((d) => d.message === 'async command hooks are not supported'),
+      omc.diagnostics.some((d) => d.message.startsWith('async command hooks are not supported')),
     ).toBe(true);
     const singular = load('wshobson__agents__protect-mcp_at_da311bf/hooks/hooks.json');
     expect(singular.config).toEqual({});
@@ -487,7 +492,95 @@ describe('the real-world corpus (corpus/INDEX.md)', () => {
     );
     expect(unwrapped.config).toBeNull();
     const manyEvents = load('rohitg00__pro-workflow__pro-workflow/hooks/hooks.json');
-    expect(Object.keys(manyEvents.config ?? {})).toHaveLength(12);
-    expect(manyEvents.declared.some((d) => d.event === 'FileChanged')).toBe(true);
+    const loadedEvents = Object.keys(manyEvents.config ?? {});
+    expect(loadedEvents.filter((e) => isEventName(e))).toHaveLength(12);
+    // plugins.md G1: Claude Code's own events load too, to run inside Claude Code only.
+    expect(loadedEvents).toContain('FileChanged');
+    expect(manyEvents.declared.some((d) => d.event === 'FileChanged' && d.valid)).toBe(true);
+  });
+});
+
+describe("Claude Code's own events (plugins.md G1)", () => {
+  it("G1: a group under one of Claude Code's events loads and is validated like an engine event's; a name no agent knows stays invalid_config", () => {
+    const result = parseHooksDocument(
+      {
+        hooks: {
+          PostToolBatch: [{ hooks: [{ type: 'command', command: 'batch.sh' }] }],
+          FileChanged: [{ matcher: '.envrc', hooks: [{ type: 'command', timeout: 'x' }] }],
+          OnSave: [{ hooks: [{ type: 'command', command: 'x' }] }],
+        },
+      },
+      { file: 'hooks.json', legacy: false },
+    );
+    expect(Object.keys(result.config ?? {})).toEqual(['PostToolBatch']);
+    expect(result.declared.map((d) => [d.event, d.valid])).toEqual([
+      ['PostToolBatch', true],
+      ['FileChanged', false],
+      ['OnSave', false],
+    ]);
+    const invalid = result.diagnostics.filter((d) => d.code === 'invalid_config');
+    expect(invalid.some((d) => d.path === 'hooks.json:hooks.OnSave')).toBe(true);
+    expect(invalid.some((d) => d.path === 'hooks.json:hooks.PostToolBatch')).toBe(false);
+    expect(invalid.some((d) => d.path?.startsWith('hooks.json:hooks.FileChanged[0]'))).toBe(true);
+  });
+});
+
+describe('background handlers (plugins.md G3)', () => {
+  it("G3: async: true is a background handler with a warning that hookpm's engine does not run it; asyncRewake alone implies background and keeps its message", () => {
+    const result = parseHooksDocument(
+      {
+        hooks: {
+          Stop: [
+            {
+              hooks: [
+                { type: 'command', command: 'a', async: true },
+                {
+                  type: 'command',
+                  command: 'b',
+                  asyncRewake: true,
+                  rewakeMessage: 'Review:',
+                  rewakeSummary: 'found issues',
+                },
+              ],
+            },
+          ],
+        },
+      },
+      { file: 'hooks.json', legacy: false },
+    );
+    const [a, b] = result.config?.Stop?.[0]?.hooks ?? [];
+    expect(a?.background).toEqual({ rewake: false, foregroundElsewhere: false });
+    expect(b?.background).toEqual({
+      rewake: true,
+      foregroundElsewhere: true,
+      message: 'Review:',
+      summary: 'found issues',
+    });
+    expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(result.diagnostics.map((d) => d.path)).toEqual(['hooks.json:hooks.Stop[0].hooks[0]']);
+  });
+});
+
+describe('hook modules (plugins.md G4)', () => {
+  it('G4: a hooks document with modules and no hooks loads with no handler and a warning that Claude Code alone runs its modules; with hooks, they load as before', () => {
+    const only = parseHooksDocument(
+      { modules: [{ module: 'hooks/board.tsx' }] },
+      { file: 'hooks.json', legacy: false },
+    );
+    expect(only.config).toEqual({});
+    expect(only.diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'unsupported_field',
+        severity: 'warning',
+        path: 'hooks.json:modules',
+      }),
+    ]);
+    expect(only.diagnostics[0]!.message).toContain('Claude Code alone runs them');
+    const both = parseHooksDocument(
+      { modules: [], hooks: { Stop: [{ hooks: [{ type: 'command', command: 'x' }] }] } },
+      { file: 'hooks.json', legacy: false },
+    );
+    expect(Object.keys(both.config ?? {})).toEqual(['Stop']);
+    expect(both.diagnostics.map((d) => d.code)).toEqual(['unsupported_field']);
   });
 });

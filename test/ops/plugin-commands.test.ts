@@ -270,7 +270,7 @@ describe('review', () => {
       'hooks/hooks.json': {
         json: {
           hooks: {
-            ConfigChange: [{ hooks: [cmd('echo c')] }],
+            OnSave: [{ hooks: [cmd('echo c')] }],
             Stop: [{ hooks: [{ ...cmd('echo s'), timeout: 5 }] }],
           },
         },
@@ -291,7 +291,7 @@ describe('review', () => {
     });
     expect(review.hooks).toEqual([
       expect.objectContaining({
-        event: 'ConfigChange',
+        event: 'OnSave',
         valid: false,
         diagnostic: expect.any(String),
       }),

@@ -135,7 +135,7 @@ describe('the engine plugin source', () => {
         json: {
           hooks: {
             Stop: [{ hooks: [cmd('echo ok')] }],
-            ConfigChange: [{ hooks: [cmd('echo x')] }],
+            OnSave: [{ hooks: [cmd('echo x')] }],
           },
         },
       },

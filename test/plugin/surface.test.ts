@@ -100,24 +100,43 @@ describe('buildSurface', () => {
     const s = surfaceOf(
       doc('hooks/hooks.json', {
         hooks: {
-          ConfigChange: [{ hooks: [cmd('x')] }],
-          Stop: [{ hooks: [{ type: 'prompt', prompt: 'p' }, cmd('ok', { async: true })] }],
+          OnSave: [{ hooks: [cmd('x')] }],
+          Stop: [{ hooks: [{ type: 'prompt', prompt: 'p' }, cmd('ok', { async: 'yes' })] }],
           PreToolUse: [{ matcher: 1, hooks: [cmd('y')] }],
         },
       }),
     );
     expect(s.events).toEqual([]);
     expect(s.entries.map((e) => [e.event, e.type, e.valid])).toEqual([
-      ['ConfigChange', 'command', false],
+      ['OnSave', 'command', false],
       ['Stop', 'prompt', false],
       ['Stop', 'command', false],
       ['PreToolUse', 'command', false],
     ]);
-    expect(s.entries[0]!.diagnostic).toContain('ConfigChange');
+    expect(s.entries[0]!.diagnostic).toContain('OnSave');
     expect(s.entries[1]!.diagnostic).toContain('prompt');
     expect(s.entries[2]!.diagnostic).toContain('async');
     expect(s.entries[3]!.diagnostic).toContain('matcher');
     expect(s.entries[3]!.matcher).toBe(1);
+  });
+
+  it('Q1, G1, G3: entries that run only inside Claude Code are valid, say where they run, and add no engine event', () => {
+    const s = surfaceOf(
+      doc('hooks/hooks.json', {
+        hooks: {
+          PostToolBatch: [{ hooks: [cmd('a')] }],
+          Stop: [{ hooks: [cmd('b', { async: true })] }],
+          SessionStart: [{ hooks: [cmd('c', { asyncRewake: true })] }],
+        },
+      }),
+    );
+    expect(s.entries.map((e) => [e.event, e.valid, e.runsIn])).toEqual([
+      ['PostToolBatch', true, 'claude'],
+      ['Stop', true, 'claude-background'],
+      ['SessionStart', true, 'background-in-claude'],
+    ]);
+    // asyncRewake alone still runs (in the foreground) in hookpm's engine, as it did before G3.
+    expect(s.events).toEqual(['SessionStart']);
   });
 
   it('Q1: a matcher or if rule that can never work marks its entry invalid (E4, E5, F3)', () => {

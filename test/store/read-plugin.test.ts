@@ -374,7 +374,7 @@ describe('readPluginDir: hooks documents', () => {
       'hooks/hooks.json': {
         json: {
           hooks: {
-            ConfigChange: [{ hooks: [{ type: 'command', command: 'a' }] }],
+            OnSave: [{ hooks: [{ type: 'command', command: 'a' }] }],
             Stop: [
               {
                 hooks: [
@@ -392,7 +392,7 @@ describe('readPluginDir: hooks documents', () => {
       ['warning', 'warning'],
     );
     expect(p.documents[0]!.declared.map((d) => [d.event, d.valid])).toEqual([
-      ['ConfigChange', false],
+      ['OnSave', false],
       ['Stop', false],
       ['Stop', true],
     ]);

@@ -5,6 +5,7 @@ import { parseConfineSpec, type Capabilities } from '../../plugin/capabilities.j
 import { globalOptions, type GlobalOptions } from '../global-options.js';
 import { createOperationContext } from '../operation-context.js';
 import { escapeControl, printJson, printLine } from '../render/render.js';
+import { relinkClaudeAfter } from '../relink-claude.js';
 
 interface HookFlags {
   hook?: string[];
@@ -61,6 +62,7 @@ export function register(program: Command): void {
         ...(scope === undefined ? {} : { scope }),
         ...(flags.confine === undefined ? {} : { confine: confineFlag(flags.confine) }),
       });
+      await relinkClaudeAfter(globals);
       if (globals.json) return printJson(result);
       printLine(
         escapeControl(
@@ -94,6 +96,7 @@ export function register(program: Command): void {
         name,
         ...(scope === undefined ? {} : { scope }),
       });
+      await relinkClaudeAfter(globals);
       if (globals.json) return printJson(result);
       printLine(escapeControl(`${result.changed ? 'disabled' : 'already disabled'} ${result.id}`));
     });

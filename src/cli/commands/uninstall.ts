@@ -3,6 +3,7 @@ import { globalOptions } from '../global-options.js';
 import { createOperationContext } from '../operation-context.js';
 import { escapeControl, printErrorLine, printJson, printLine } from '../render/render.js';
 import { ALIASES } from '../help-groups.js';
+import { relinkClaudeAfter } from '../relink-claude.js';
 
 /** `hookpm uninstall <name...> [--keep-data]` (docs/reference/rules/cli.md#commands; plugins.md V3). */
 export function register(program: Command): void {
@@ -42,6 +43,7 @@ export function register(program: Command): void {
           keepData: flags.keepData === true,
           dryRun: flags.dryRun === true,
         });
+        if (flags.dryRun !== true) await relinkClaudeAfter(globals);
         if (globals.json) return printJson(result);
         for (const entry of result.uninstalled) {
           printLine(

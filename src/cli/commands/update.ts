@@ -4,6 +4,7 @@ import { consentEnableMode, createOperationContext } from '../operation-context.
 import { escapeControl, printErrorLine, printJson, printLine } from '../render/render.js';
 import { printInstallResult } from '../render/render-install.js';
 import { ALIASES } from '../help-groups.js';
+import { relinkClaudeAfter } from '../relink-claude.js';
 
 interface UpdateFlags {
   dryRun?: boolean;
@@ -74,6 +75,7 @@ export function register(program: Command): void {
         allowDowngrade: flags.allowDowngrade === true,
         includePrerelease: flags.includePrerelease === true,
       }).finally(done);
+      if (flags.dryRun !== true) await relinkClaudeAfter(globals);
       if (globals.json) return printJson(result);
       printInstallResult(result);
       for (const s of result.skipped)

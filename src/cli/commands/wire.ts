@@ -32,8 +32,8 @@ export function register(program: Command): void {
         '',
       ].join('\n'),
     )
-    .action((agent: string, flags: { deadline?: string }, command: Command) =>
-      runWire(agent, globalOptions(command), flags.deadline),
+    .action((agent: string, flags: { deadline?: string; background?: boolean }, command: Command) =>
+      runWire(agent, globalOptions(command), flags.deadline, flags.background === true),
     );
 }
 
@@ -46,6 +46,7 @@ export async function runWire(
   agent: string,
   globals: GlobalOptions,
   deadline?: string | boolean,
+  background = false,
 ): Promise<void> {
   if (!isAgentId(agent))
     throw new HookpmError(
@@ -68,6 +69,7 @@ export async function runWire(
     home: globals.userHome,
     // Counted from this process's start (performance.now() 0): hookpm's start-up is in it.
     deadline: { seconds: deadlineSec, startedAt: 0 },
+    ...(background ? { background: true } : {}),
   });
   if (deadlineSec === null && typeof deadline === 'string')
     writeText(

@@ -119,7 +119,20 @@ function hookLines(hook: ReviewHook, lead: string): string[] {
   lines.push(
     `${pad}from ${hook.source}  key ${hook.key}${off}${hook.valid ? '' : `  INERT: ${hook.diagnostic ?? 'invalid'}`}`,
   );
+  if (hook.runsIn !== undefined) lines.push(`${pad}${runsInLine(hook.runsIn)}`);
   return lines;
+}
+
+/** Where a hook runs when not everywhere (plugins.md G1): its review line. */
+function runsInLine(where: NonNullable<ReviewHook['runsIn']>): string {
+  switch (where) {
+    case 'claude':
+      return "runs inside Claude Code only (Claude Code's own event, through `hookpm link claude`); inert in hookpm's engine, Deep Agents Code, Codex and Gemini CLI";
+    case 'background-in-claude':
+      return "runs in the background inside Claude Code (asyncRewake, through `hookpm link claude`); an ordinary handler in hookpm's engine and the other agents";
+    case 'claude-background':
+      return "runs in the background inside Claude Code only (async, through `hookpm link claude`); inert in hookpm's engine, Deep Agents Code, Codex and Gemini CLI";
+  }
 }
 
 function diffLines(report: ReviewReport): ReviewLine[] {

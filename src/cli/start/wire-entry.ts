@@ -19,7 +19,12 @@ export async function main(argv: readonly string[]): Promise<boolean> {
   try {
     await (
       await import('../commands/wire.js')
-    ).runWire(line.operands[0]!, resolveGlobals(line.options), line.options['deadline']);
+    ).runWire(
+      line.operands[0]!,
+      resolveGlobals(line.options),
+      line.options['deadline'],
+      line.options['background'] === true,
+    );
   } catch (error) {
     const { reportError } = await import('../report-error.js');
     process.exitCode = reportError(error, { json: false });

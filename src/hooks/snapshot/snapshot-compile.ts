@@ -1,5 +1,5 @@
 import { diagnostic, type Diagnostic } from '../diagnostic.js';
-import { EVENTS, type EventName } from '../events.js';
+import { EVENTS, type HookEventName } from '../events.js';
 import { parseIfRule, type IfRule } from '../if-rule.js';
 import { childPath, documentPath } from '../json-path.js';
 import { compileMatcher, type CompiledMatcher } from '../matcher.js';
@@ -32,7 +32,7 @@ export function createCompileCache(): CompileCache {
 }
 
 export interface GroupInput {
-  event: EventName;
+  event: HookEventName;
   /** Position in the merged group list of the event (R2). */
   index: number;
   /** Position in its own document, for diagnostic paths. */
@@ -114,7 +114,7 @@ function whereOf(input: GroupInput): Pick<Diagnostic, 'origin' | 'plugin'> {
 /** F3: no rule always holds; an unparseable rule, or any rule on a non-tool event, never does. */
 function compileIf(
   rule: string | undefined,
-  event: EventName,
+  event: HookEventName,
   cache: CompileCache,
 ): { ok: true; rule: IfRule | null } | { ok: false; message: string } {
   if (rule === undefined) return { ok: true, rule: null };
@@ -152,6 +152,7 @@ function toSnapshotHandler(
     argv: config.argv ? Object.freeze([...config.argv]) : null,
     ...(config.shell === undefined ? {} : { shell: config.shell }),
     ...(config.onFailure === undefined ? {} : { onFailure: config.onFailure }),
+    ...(config.background === undefined ? {} : { background: { ...config.background } }),
     timeoutSec: config.timeout ?? EVENTS[event].defaultTimeoutSec,
     statusMessage: config.statusMessage ?? null,
     pluginEnv: input.env,

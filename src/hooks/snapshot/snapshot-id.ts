@@ -1,6 +1,6 @@
 import { canonicalJson, sha256Hex } from '../../json/canonical-json.js';
 import { PLUGIN_VARIABLES } from '../../plugin/path-variables.js';
-import type { EventName } from '../events.js';
+import type { HookEventName } from '../events.js';
 import type { GroupConfig, HandlerConfig, HandlerConfinement, SourceDocument } from '../types.js';
 
 /**
@@ -16,7 +16,7 @@ export interface EffectiveConfig {
     /** Z4: present only for a confined plugin, so other ids stay as they were. */
     confine?: HandlerConfinement;
   }[];
-  events: { event: EventName; groups: { source: number; group: GroupConfig | null }[] }[];
+  events: { event: HookEventName; groups: { source: number; group: GroupConfig | null }[] }[];
 }
 
 /** R3: SHA-256 hex of the canonical JSON of the effective configuration. */
@@ -65,6 +65,7 @@ const SORTED_PLUGIN_VARIABLES = [...PLUGIN_VARIABLES].sort();
 /** HandlerConfig keys in sorted order; the check below fails to compile if one is missing. */
 const HANDLER_KEYS = [
   'argv',
+  'background',
   'command',
   'if',
   'legacyStdin',
@@ -79,7 +80,8 @@ export const ALL_HANDLER_KEYS_LISTED: [UnlistedKey] extends [never] ? true : nev
 
 function groupJson(group: GroupConfig | null): string {
   if (group === null) return 'null';
-  if (group.hooks.some((h) => h?.legacyStdin !== undefined)) return canonicalJson(group);
+  if (group.hooks.some((h) => h?.legacyStdin !== undefined || h?.background !== undefined))
+    return canonicalJson(group);
   const hooks = group.hooks.map((h) =>
     h === null
       ? null

@@ -1,8 +1,23 @@
-import type { EventName } from '../events.js';
+import type { HookEventName } from '../events.js';
 import { ifRuleHolds } from '../if-rule.js';
 import { matcherAccepts } from '../matcher.js';
 import type { Snapshot } from './snapshot.js';
 import type { SnapshotHandler } from '../types.js';
+
+/**
+ * plugins.md G3, which handlers a host runs: `engine` (hookpm's engine and every agent but Claude
+ * Code) all but `async: true` ones; `claude` (`wire claude`) none of the background ones, which
+ * Claude Code runs through the background entry; `background` (`wire claude --background`) those
+ * alone.
+ */
+export type HandlerSet = 'engine' | 'claude' | 'background';
+
+function inSet(handler: SnapshotHandler, which: HandlerSet): boolean {
+  const background = handler.background;
+  if (which === 'background') return background !== undefined;
+  if (background === undefined) return true;
+  return which === 'engine' && background.foregroundElsewhere;
+}
 
 /**
  * The handlers to run for one invocation, in configuration order (S3, X1): a group's matcher is
@@ -11,13 +26,15 @@ import type { SnapshotHandler } from '../types.js';
  */
 export function matchHandlers(
   snapshot: Snapshot,
-  event: EventName,
+  event: HookEventName,
   payload: Readonly<Record<string, unknown>>,
+  which: HandlerSet = 'engine',
 ): SnapshotHandler[] {
   const matched: SnapshotHandler[] = [];
   for (const group of snapshot.groups[event] ?? []) {
     if (!matcherAccepts(group.matcher, event, payload)) continue;
     for (const entry of group.handlers) {
+      if (!inSet(entry.handler, which)) continue;
       if (entry.rule === null || ifRuleHolds(entry.rule, event, payload))
         matched.push(entry.handler);
     }

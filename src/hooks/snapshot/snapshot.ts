@@ -1,7 +1,7 @@
 import { compareCodeUnits } from '../../json/compare.js';
 import { pluginVariables } from '../../plugin/path-variables.js';
 import type { Diagnostic } from '../diagnostic.js';
-import { EVENT_NAMES, type EventName } from '../events.js';
+import { HOOK_EVENT_NAMES, type HookEventName } from '../events.js';
 import { compileGroup, createCompileCache, type SnapshotGroup } from './snapshot-compile.js';
 import { snapshotId, type EffectiveConfig } from './snapshot-id.js';
 import type { SnapshotHandler, SourceDocument } from '../types.js';
@@ -9,7 +9,7 @@ import type { SnapshotHandler, SourceDocument } from '../types.js';
 /** A plugin that contributed a source, with the events its runnable handlers hook (R4). */
 export interface SnapshotPlugin {
   readonly id: string;
-  readonly events: readonly EventName[];
+  readonly events: readonly HookEventName[];
 }
 
 /**
@@ -30,7 +30,7 @@ export interface Snapshot {
   /** Load diagnostics (without C3 `unknown_key` warnings) then compile diagnostics (E4, E5, F3). */
   readonly diagnostics: readonly Diagnostic[];
   readonly plugins: readonly SnapshotPlugin[];
-  readonly groups: Readonly<Partial<Record<EventName, readonly SnapshotGroup[]>>>;
+  readonly groups: Readonly<Partial<Record<HookEventName, readonly SnapshotGroup[]>>>;
 }
 
 export interface BuildSnapshotInput {
@@ -77,7 +77,7 @@ export function buildSnapshot(input: BuildSnapshotInput): Snapshot {
   const diagnostics = (input.diagnostics ?? []).filter((d) => d.code !== 'unknown_key');
   const cache = createCompileCache();
   const handlers: SnapshotHandler[] = [];
-  const groups: Partial<Record<EventName, readonly SnapshotGroup[]>> = {};
+  const groups: Partial<Record<HookEventName, readonly SnapshotGroup[]>> = {};
   const effective: EffectiveConfig = {
     sources: sources.map((source, s) => ({
       origin: source.origin,
@@ -88,7 +88,7 @@ export function buildSnapshot(input: BuildSnapshotInput): Snapshot {
     events: [],
   };
 
-  for (const event of EVENT_NAMES) {
+  for (const event of HOOK_EVENT_NAMES) {
     const runnable: SnapshotGroup[] = [];
     const described: EffectiveConfig['events'][number]['groups'] = [];
     sources.forEach((source, s) => {
@@ -122,11 +122,11 @@ function summarizePlugins(
   sources: readonly SourceDocument[],
   handlers: readonly SnapshotHandler[],
 ): SnapshotPlugin[] {
-  const events = new Map<string, Set<EventName>>();
+  const events = new Map<string, Set<HookEventName>>();
   for (const source of sources) if (source.plugin) events.set(source.plugin.id, new Set());
   for (const handler of handlers)
     if (handler.plugin) events.get(handler.plugin)?.add(handler.event);
   return [...events].map(([id, hooked]) =>
-    Object.freeze({ id, events: Object.freeze(EVENT_NAMES.filter((e) => hooked.has(e))) }),
+    Object.freeze({ id, events: Object.freeze(HOOK_EVENT_NAMES.filter((e) => hooked.has(e))) }),
   );
 }

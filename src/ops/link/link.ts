@@ -13,9 +13,15 @@ import {
 import { withStoreLock } from '../../store/state/state.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { writeSettingsFile } from '../../workspace/agent-settings-file.js';
-import { cappedTimeouts, linkHandler, type HookpmPaths } from '../steps/links/hookpm-command.js';
+import {
+  backgroundLinkHandler,
+  cappedTimeouts,
+  linkHandler,
+  type HookpmPaths,
+} from '../steps/links/hookpm-command.js';
 import { assertWriteInside } from '../../workspace/inside-root.js';
 import { linkTarget, type LinkScope } from '../steps/links/link-target.js';
+import { claudeLinkPlan } from '../steps/links/claude-code-events.js';
 import {
   changedMeanwhile,
   readSettingsText,
@@ -48,9 +54,14 @@ export interface LinkResult {
   file: string;
   /** False when the file already held exactly this link (nothing was written). */
   changed: boolean;
-  /** The events with a hookpm handler, as the agent's settings name them. */
+  /**
+   * The events with a hookpm handler, as the agent's settings name them: the agent's engine events,
+   * then (Claude Code) those of its own events that an enabled plugin hooks (plugins.md G1).
+   */
   events: readonly string[];
-  /** The engine event of each of `events`, in the same order. */
+  /** plugins.md G3: the events with a background link entry (Claude Code's `async: true`). */
+  background: readonly string[];
+  /** The engine event of each of the agent's engine events, the first of `events`, in order. */
   engineEvents: readonly EventName[];
   /** The agent's events that the engine does not have, so are not linked. */
   eventsNotLinked: readonly string[];
@@ -76,13 +87,23 @@ export async function linkAgent(options: LinkOptions): Promise<LinkResult> {
   if (target.root !== undefined) assertWriteInside(target.root, target.file, 'the project');
   const timeoutSec = linkTimeoutOf(options.timeoutSec);
   const handler = linkHandler(options.agent, options.hookpm, timeoutSec);
+  const plan =
+    options.agent === 'claude'
+      ? await claudeLinkPlan(options.store, { project: options.project, cwd: options.cwd })
+      : { events: [], background: [] };
+  const events = [...target.agent.settingsEvents, ...plan.events];
+  const background = plan.background.map((b) => ({
+    event: b.event,
+    handler: backgroundLinkHandler(options.hookpm, b),
+  }));
   const result: LinkResult = {
     agent: options.agent,
     name: target.agent.name,
     scope: target.scope,
     file: target.file,
     changed: false,
-    events: target.agent.settingsEvents,
+    events,
+    background: background.map((b) => b.event),
     engineEvents: target.agent.events,
     eventsNotLinked: target.agent.eventsNotLinked,
     trustNote: target.agent.trustNote(target.scope),
@@ -92,9 +113,15 @@ export async function linkAgent(options: LinkOptions): Promise<LinkResult> {
   };
   return withStoreLock(options.store, async () => {
     const read = await readSettingsText(target.file, target.agent.hooksConfigKeys);
-    const events = target.agent.settingsEvents;
     const timeouts = cappedTimeouts(options.agent, timeoutSec);
-    const text = applyLink({ ...read, agent: options.agent, events, handler, timeouts });
+    const text = applyLink({
+      ...read,
+      agent: options.agent,
+      events,
+      handler,
+      timeouts,
+      background,
+    });
     if (text === read.text) return result;
     const key = linkKey(options.agent, target.file);
     const earlier = await readLinkRecord(options.store, key);

@@ -1,12 +1,12 @@
 import type { Diagnostic, Origin } from '../../hooks/diagnostic.js';
-import type { EventName } from '../../hooks/events.js';
+import { isEventName, type HookEventName } from '../../hooks/events.js';
 import type { Snapshot } from '../../hooks/snapshot/snapshot.js';
 import { hookKey } from '../../plugin/hook-key.js';
 
 /** One handler as `hookpm hooks --json` shows it (docs/reference/rules/cli.md#json-shapes). */
 export interface ListedHandler {
   id: string;
-  event: EventName;
+  event: HookEventName;
   origin: Origin;
   plugin: string | null;
   /** A plugin handler's key, for `hookpm disable <plugin> --hook <key>`; null for other origins. */
@@ -33,11 +33,17 @@ export interface HookListing {
   diagnostics: Diagnostic[];
 }
 
-/** The effective merged hooks of a snapshot, in order, with origin and id. */
+/**
+ * The effective merged hooks of a snapshot that hookpm's engine runs, in order, with origin and
+ * id: not those only Claude Code runs (plugins.md G1, G3).
+ */
 export function describeSnapshot(snapshot: Snapshot): HookListing {
+  const runs = snapshot.handlers.filter(
+    (h) => isEventName(h.event) && (h.background?.foregroundElsewhere ?? true),
+  );
   return {
     snapshotId: snapshot.id,
-    handlers: snapshot.handlers.map((h) => ({
+    handlers: runs.map((h) => ({
       id: h.id,
       event: h.event,
       origin: h.origin,

@@ -5,9 +5,9 @@ import { isPlainObject } from '../../json/describe-value.js';
 import { nestsDeeperThan } from '../../json/nesting-depth.js';
 import { refusedPayload } from '../../engine/fail-closed.js';
 import { BLOCKING_EVENTS } from '../../hooks/fail-closed-entry.js';
-import type { EventName } from '../../hooks/events.js';
+import { isClaudeCodeEvent, type EventName } from '../../hooks/events.js';
 import { CLAUDE_PROJECT_DIR } from '../../plugin/path-variables.js';
-import { matchHandlers } from '../../hooks/snapshot/snapshot-match.js';
+import { matchHandlers, type HandlerSet } from '../../hooks/snapshot/snapshot-match.js';
 import { buildSnapshot } from '../../hooks/snapshot/snapshot.js';
 import { removePin, writeStopCount } from '../../store/session-pins.js';
 import type { StorePaths } from '../../store/store-paths.js';
@@ -37,6 +37,11 @@ export interface WireOptions {
    * start). Absent: no deadline but each handler's own.
    */
   deadline?: { seconds: number | null; startedAt: number };
+  /**
+   * plugins.md G3: `wire claude --background`, the link entry Claude Code runs in the background:
+   * only the plugins' background handlers of the event run (answer-background.ts).
+   */
+  background?: boolean;
 }
 
 /**
@@ -69,6 +74,15 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
       stdout: '',
       stderr: `hookpm: ${agent.name} sent a payload that is not a JSON object\n`,
     };
+  const named = payload['hook_event_name'];
+  if (options.background === true) {
+    const { answerBackgroundEvent } = await import('./answer-background.js');
+    return answerBackgroundEvent(options, agent.id, payload);
+  }
+  if (agent.id === 'claude' && typeof named === 'string' && isClaudeCodeEvent(named)) {
+    const { answerClaudeCodeWireEvent } = await import('./answer-claude-code-event.js');
+    return answerClaudeCodeWireEvent(options, named, payload);
+  }
   const decoded = agent.decode(payload);
   if (decoded === null) return { exitCode: 0, stdout: '', stderr: '' };
   const { event, input } = decoded;
@@ -90,7 +104,9 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
   let snapshot = buildSnapshot({ projectDir, sources: pin.sources, id: pin.snapshotId });
   // Q6 for the plugins about to run; a tampered one is left out before anything runs.
   const running = new Set(
-    matchHandlers(snapshot, event, input).flatMap((h) => (h.plugin === null ? [] : [h.plugin])),
+    matchHandlers(snapshot, event, input, handlerSet(agent.id)).flatMap((h) =>
+      h.plugin === null ? [] : [h.plugin],
+    ),
   );
   const checked = await pinnedSources(options.store, pin, running);
   if (checked.sources !== pin.sources)
@@ -107,6 +123,7 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
   });
   const seconds = agentDeadlineSec(agent, event, options.deadline?.seconds ?? null);
   const result = await host.dispatch(event, input, {
+    handlers: handlerSet(agent.id),
     cwd,
     continuationCount,
     env: options.env,
@@ -140,6 +157,11 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
       ...result.diagnostics,
     ],
   });
+}
+
+/** plugins.md G3: Claude Code runs the background handlers through its background link entry. */
+function handlerSet(agent: AgentId): HandlerSet {
+  return agent === 'claude' ? 'claude' : 'engine';
 }
 
 /**

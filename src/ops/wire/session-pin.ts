@@ -1,4 +1,4 @@
-import type { EventName } from '../../hooks/events.js';
+import { isEventName, type HookEventName } from '../../hooks/events.js';
 import { PIN_VERSION, type SessionPin } from '../../store/session-pin-schema.js';
 import {
   collectStalePins,
@@ -33,7 +33,7 @@ import type { StorePaths } from '../../store/store-paths.js';
 export async function sessionPin(input: {
   paths: StorePaths;
   agent: string;
-  event: EventName;
+  event: HookEventName;
   payload: Readonly<Record<string, unknown>>;
   /** The event's working directory: the project whose plugins (docs/guides/projects.md) join the pin. */
   cwd?: string;
@@ -46,7 +46,8 @@ export async function sessionPin(input: {
     return { pin: await makePin(paths, '', agent, new Date(), cwd), stored: false };
   }
   const starts = event === 'SessionStart' && payload['source'] !== 'compact';
-  if (!starts) {
+  // engine.md X10: the tables hold the engine's events; Claude Code's own read the whole pin.
+  if (!starts && isEventName(event)) {
     const table = readPinTable(pinFile(paths, sessionId), sessionId, event, payload);
     if (table !== null) return { pin: { version: PIN_VERSION, agent, ...table }, stored: true };
   }

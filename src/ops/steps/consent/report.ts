@@ -172,6 +172,7 @@ function reviewHookOf(entry: SurfaceEntry, off: boolean): ReviewHook {
     off,
     valid: entry.valid,
     diagnostic: entry.diagnostic ?? null,
+    ...(entry.runsIn === undefined ? {} : { runsIn: entry.runsIn }),
   };
 }
 

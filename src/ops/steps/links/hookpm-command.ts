@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { formatLinkCommand, type LinkCommand } from '../../../agents/link-command.js';
-import type { AgentId } from '../../../agents/agent.js';
+import { LINK_TIMEOUT_RANGE, type AgentId } from '../../../agents/agent.js';
 import { AGENTS } from '../../../agents/agents.js';
 import type { LinkHandler } from '../../../agents/link-edit.js';
 import { PACKAGE_ROOT } from '../../../io/package-root.js';
@@ -42,4 +42,28 @@ export function cappedTimeouts(agent: AgentId, timeoutSec: number): Record<strin
       Math.min(cap, timeoutSec) * timeoutPerSecond,
     ]),
   );
+}
+
+/**
+ * plugins.md G3: the background link entry of an event with background handlers: Claude Code runs
+ * it with `async: true` (the event goes on at once), `asyncRewake: true` when one of the handlers
+ * asks for it, and the longest handler's timeout (within LINK_TIMEOUT_RANGE) as both its
+ * `timeout` and `wire --deadline`.
+ */
+export function backgroundLinkHandler(
+  paths: HookpmPaths,
+  plan: { rewake: boolean; timeoutSec: number },
+): LinkHandler {
+  const seconds = Math.min(
+    LINK_TIMEOUT_RANGE.max,
+    Math.max(LINK_TIMEOUT_RANGE.min, Math.ceil(plan.timeoutSec)),
+  );
+  const command: LinkCommand = { ...paths, agent: 'claude', deadline: seconds, background: true };
+  return {
+    type: 'command',
+    command: formatLinkCommand(command),
+    timeout: seconds,
+    async: true,
+    ...(plan.rewake ? { asyncRewake: true as const } : {}),
+  };
 }

@@ -1,0 +1,266 @@
+import type { DispatchResult, HandlerRun, ResultDiagnostic } from '../engine/types.js';
+import { EVENTS, type ClaudeCodeEventName, type HookEventName } from '../hooks/events.js';
+import { isPlainObject } from '../json/describe-value.js';
+import type { WireAnswer } from './agent.js';
+
+/**
+ * plugins.md G2: the one answer `hookpm wire claude` gives for one of Claude Code's own events,
+ * made of the runs of every plugin handler that matched, so that Claude Code, reading it as one
+ * hook's answer, does what it would have done with each handler run by itself:
+ *
+ * - exit 2 of any handler, on an event where exit 2 blocks (EVENTS' blockPolicy other than
+ *   `none`), is the answer: exit 2 with the stderr of each such handler, one after the other;
+ * - else exit 0, with the JSON outputs merged: `continue: false` (the first `stopReason`),
+ *   `decision: "block"` (the reasons joined), `suppressOutput` if any asks, `systemMessage`s
+ *   joined, and in `hookSpecificOutput` the `additionalContext`s joined, the most restrictive
+ *   `permissionDecision` (deny, then ask, then allow) with its reason, `watchPaths` united,
+ *   `retry` if any asks, every other key from the first handler that gave it;
+ * - plain stdout (not a JSON object) is joined and given as it is when no handler wrote JSON;
+ *   WorktreeCreate takes the first handler's alone (a worktree's path);
+ * - WorktreeCreate fails (exit 1) when no handler succeeded, as its handler's failure does there.
+ *
+ * Other failures (a timeout, exit 1) are non-blocking errors in Claude Code: they go to stderr as
+ * hookpm diagnostics, which Claude Code does not show on exit 0.
+ */
+export interface ClaudeCodeAnswer {
+  answer: WireAnswer;
+  /** The same answer as a dispatch result, for the decision log. */
+  result: DispatchResult;
+}
+
+export function answerClaudeCodeEvent(
+  event: ClaudeCodeEventName,
+  runs: readonly HandlerRun[],
+  snapshotId: string,
+  notes: readonly ResultDiagnostic[] = [],
+): ClaudeCodeAnswer {
+  const result = emptyResult(event, snapshotId, runs, notes);
+  const diagnostics = [...notes, ...runs.flatMap(runProblems)];
+  result.diagnostics = diagnostics;
+  const stderr = diagnostics
+    .filter((d) => d.severity !== 'info')
+    .map((d) => `hookpm: ${d.severity} ${d.code}: ${d.message}\n`)
+    .join('');
+  const blocking = EVENTS[event].blockPolicy !== 'none';
+  const blocked = blocking ? runs.filter((run) => run.exitCode === 2) : [];
+  if (blocked.length > 0) {
+    const reason = blocked.map((run) => run.stderr.replace(/\n$/, '')).join('\n');
+    result.feedback.push(reason);
+    return { answer: { exitCode: 2, stdout: '', stderr: `${reason}\n` }, result };
+  }
+  const ok = runs.filter((run) => run.exitCode === 0);
+  if (event === 'WorktreeCreate' && ok.length === 0)
+    return { answer: { exitCode: 1, stdout: '', stderr }, result };
+  const merged = mergeOutputs(event, ok);
+  if (merged.text !== null) result.context.push(merged.text);
+  readBack(merged.json, result);
+  const stdout =
+    merged.json !== null
+      ? `${JSON.stringify(merged.json)}\n`
+      : merged.text === null
+        ? ''
+        : `${merged.text}\n`;
+  return { answer: { exitCode: 0, stdout, stderr }, result };
+}
+
+interface Merged {
+  json: Record<string, unknown> | null;
+  text: string | null;
+}
+
+const PERMISSION_RANK: Readonly<Record<string, number>> = { deny: 3, ask: 2, allow: 1 };
+
+function mergeOutputs(event: ClaudeCodeEventName, runs: readonly HandlerRun[]): Merged {
+  const texts: string[] = [];
+  let json: Record<string, unknown> | null = null;
+  const specific: Record<string, unknown> = {};
+  const contexts: string[] = [];
+  const messages: string[] = [];
+  const reasons: string[] = [];
+  for (const run of runs) {
+    const out = jsonOutput(run.stdout);
+    if (out === null) {
+      const text = run.stdout.replace(/\n$/, '');
+      if (text.trim() !== '') texts.push(text);
+      continue;
+    }
+    json ??= {};
+    for (const [key, value] of Object.entries(out)) {
+      if (key === 'hookSpecificOutput' && isPlainObject(value))
+        mergeSpecific(specific, value, contexts);
+      else if (key === 'systemMessage' && typeof value === 'string') messages.push(value);
+      else if (key === 'decision' && value === 'block') {
+        json['decision'] = 'block';
+        if (typeof out['reason'] === 'string') reasons.push(out['reason']);
+      } else if (key === 'continue' && value === false) {
+        json['continue'] = false;
+        if (json['stopReason'] === undefined && typeof out['stopReason'] === 'string')
+          json['stopReason'] = out['stopReason'];
+      } else if (key === 'suppressOutput' && value === true) json['suppressOutput'] = true;
+      else if (!['reason', 'stopReason', 'continue', 'decision', 'suppressOutput'].includes(key))
+        if (!Object.hasOwn(json, key)) json[key] = value;
+    }
+  }
+  if (json === null) {
+    if (texts.length === 0) return { json: null, text: null };
+    return { json: null, text: event === 'WorktreeCreate' ? texts[0]! : texts.join('\n') };
+  }
+  if (reasons.length > 0) json['reason'] = reasons.join('\n');
+  if (messages.length > 0) json['systemMessage'] = messages.join('\n');
+  if (contexts.length > 0) specific['additionalContext'] = contexts.join('\n');
+  if (Object.keys(specific).length > 0)
+    json['hookSpecificOutput'] = { ...specific, hookEventName: event };
+  return { json, text: null };
+}
+
+function mergeSpecific(
+  into: Record<string, unknown>,
+  from: Record<string, unknown>,
+  contexts: string[],
+): void {
+  for (const [key, value] of Object.entries(from)) {
+    if (key === 'hookEventName') continue;
+    if (key === 'additionalContext') {
+      if (typeof value === 'string') contexts.push(value);
+    } else if (key === 'permissionDecision' && typeof value === 'string') {
+      const rank = PERMISSION_RANK[value] ?? 0;
+      const held = PERMISSION_RANK[String(into['permissionDecision'])] ?? 0;
+      if (rank > held) {
+        into['permissionDecision'] = value;
+        if (typeof from['permissionDecisionReason'] === 'string')
+          into['permissionDecisionReason'] = from['permissionDecisionReason'];
+        else delete into['permissionDecisionReason'];
+      }
+    } else if (key === 'permissionDecisionReason') continue;
+    else if (key === 'watchPaths' && Array.isArray(value)) {
+      const held = Array.isArray(into['watchPaths']) ? (into['watchPaths'] as unknown[]) : [];
+      into['watchPaths'] = [...new Set([...held, ...value])];
+    } else if (key === 'retry') {
+      if (value === true || into['retry'] === undefined) into['retry'] = value;
+    } else if (!Object.hasOwn(into, key)) into[key] = value;
+  }
+}
+
+/** A stdout that is one JSON object (leading and trailing whitespace allowed); else null. */
+function jsonOutput(stdout: string): Record<string, unknown> | null {
+  const text = stdout.trim();
+  if (!text.startsWith('{')) return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    return isPlainObject(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** What the merged JSON says, in the result's words (for the decision log). */
+function readBack(json: Record<string, unknown> | null, result: DispatchResult): void {
+  if (json === null) return;
+  if (json['continue'] === false) {
+    result.continue = false;
+    result.stopReason = typeof json['stopReason'] === 'string' ? json['stopReason'] : null;
+  }
+  if (typeof json['systemMessage'] === 'string') result.systemMessages.push(json['systemMessage']);
+  if (typeof json['reason'] === 'string') result.feedback.push(json['reason']);
+  const specific = json['hookSpecificOutput'];
+  if (!isPlainObject(specific)) return;
+  if (typeof specific['additionalContext'] === 'string')
+    result.context.push(specific['additionalContext']);
+  const decision = specific['permissionDecision'];
+  if (decision === 'allow' || decision === 'ask' || decision === 'deny') {
+    const reason = specific['permissionDecisionReason'];
+    result.permission = {
+      decision,
+      reason: typeof reason === 'string' ? reason : null,
+      interrupt: false,
+    };
+  }
+}
+
+/** A run's faults as non-blocking diagnostics: no launch, a timeout, an exit other than 0 and 2. */
+export function runProblems(run: HandlerRun): ResultDiagnostic[] {
+  const where = {
+    origin: run.handler.origin,
+    ...(run.handler.plugin === null ? {} : { plugin: run.handler.plugin }),
+    handler: run.handler.id,
+  };
+  if (run.failure !== null)
+    return [{ code: run.failure.kind, severity: 'error', message: run.failure.message, ...where }];
+  if (run.timedOut)
+    return [
+      {
+        code: 'timeout',
+        severity: 'error',
+        message: `handler ${run.handler.id} timed out after ${run.handler.timeoutSec}s`,
+        ...where,
+      },
+    ];
+  if (run.exitCode !== 0 && run.exitCode !== 2) {
+    const said = run.stderr.trim() === '' ? '' : `: ${run.stderr.trim()}`;
+    return [
+      {
+        code: 'nonzero_exit',
+        severity: 'warning',
+        message: `handler ${run.handler.id} exited ${String(run.exitCode)}${said}`,
+        ...where,
+      },
+    ];
+  }
+  return [];
+}
+
+/** A result with the runs and nothing decided, to fill in (and for the decision log). */
+export function emptyResult(
+  event: HookEventName,
+  snapshotId: string,
+  runs: readonly HandlerRun[],
+  notes: readonly ResultDiagnostic[],
+): DispatchResult {
+  return {
+    event,
+    snapshotId,
+    continue: true,
+    stopReason: null,
+    systemMessages: [],
+    context: [],
+    permission: null,
+    feedback: [],
+    continueLoop: false,
+    suppressOriginalPrompt: false,
+    diagnostics: [...notes],
+    runs: runs.map((run) => ({
+      handler: run.handler.id,
+      origin: run.handler.origin,
+      plugin: run.handler.plugin,
+      exitCode: run.exitCode,
+      timedOut: run.timedOut,
+      durationMs: run.durationMs,
+    })),
+  };
+}
+
+/**
+ * plugins.md G3: the answer of `wire claude --background`, the link entry Claude Code runs in the
+ * background. A background handler that asked for `asyncRewake` and exited 2 wakes the model:
+ * the answer is exit 2 with, per such handler, its `rewakeMessage` (when given) and its stderr
+ * (else its stdout), which Claude Code gives the model as the link entry's output (the entry has
+ * `asyncRewake: true`). Anything else is exit 0 and nothing: Claude Code shows no background
+ * output; the decision log keeps each run's.
+ */
+export function answerBackground(
+  event: HookEventName,
+  runs: readonly HandlerRun[],
+  snapshotId: string,
+): ClaudeCodeAnswer {
+  const result = emptyResult(event, snapshotId, runs, []);
+  result.diagnostics = runs.flatMap(runProblems);
+  const woke = runs.filter((run) => run.handler.background?.rewake === true && run.exitCode === 2);
+  if (woke.length === 0) return { answer: { exitCode: 0, stdout: '', stderr: '' }, result };
+  const texts = woke.map((run) => {
+    const said = (run.stderr.trim() === '' ? run.stdout : run.stderr).replace(/\n$/, '');
+    const prefix = run.handler.background?.message;
+    return prefix === undefined ? said : `${prefix}\n${said}`;
+  });
+  result.feedback.push(...texts);
+  return { answer: { exitCode: 2, stdout: '', stderr: `${texts.join('\n')}\n` }, result };
+}
