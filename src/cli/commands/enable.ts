@@ -108,7 +108,7 @@ function confineFlag(text: string): Capabilities | 'off' {
   const parsed = parseConfineSpec(text);
   if ('error' in parsed)
     throw new HookpmError('E_USAGE', `--confine ${JSON.stringify(text)}: ${parsed.error}`, {
-      hint: 'Example: --confine network=false,write=data+tmp',
+      hint: 'For example: `--confine network=false,write=data+tmp`.',
     });
   return parsed;
 }

@@ -122,7 +122,7 @@ function runHeadersHelper(
   const fail = (why: string): HookpmError =>
     new HookpmError('E_GIT', `the git headers helper failed for ${shown}: ${why}`, {
       url: shown,
-      hint: 'settings.json `git.headersHelper` must print a JSON object of header names to string values and exit 0.',
+      hint: 'The command in settings.json `git.headersHelper` must print a JSON object of header names to string values and exit 0.',
     });
   return new Promise((done, reject) => {
     const child = spawn('/bin/sh', ['-c', command], {
