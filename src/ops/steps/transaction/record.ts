@@ -141,13 +141,13 @@ export function keptOptOuts(
 
 /**
  * docs/reference/commands.md#rollback: `next` (the record about to replace `before`) remembers the
- * version `before` ran, with its consent, when another tree becomes the active one; otherwise it
- * keeps what `before` remembered. A version never consented is not remembered: there would be
- * nothing to return to.
+ * version `before` ran, with its consent, when another version becomes the active one; otherwise
+ * it keeps what `before` remembered. A version never consented is not remembered (there would be
+ * nothing to return to), nor the tree a reinstall of the same version (`--force`) replaces.
  */
 export function withPrevious(next: PluginRecord, before: PluginRecord | undefined): PluginRecord {
   if (before === undefined) return next;
-  if (before.path !== next.path && before.consent !== null) {
+  if (before.path !== next.path && before.version !== next.version && before.consent !== null) {
     const { version, path, integrity, fingerprint, surfaceHash, events, source } = before;
     const consent = { ...before.consent };
     return {
