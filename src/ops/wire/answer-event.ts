@@ -94,6 +94,7 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
     agent: agent.id,
     event,
     payload,
+    input,
     cwd: where.forPin,
   });
   // docs/reference/rules/policy.md#a13: the policy of this moment, whatever was pinned.

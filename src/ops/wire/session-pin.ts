@@ -35,6 +35,11 @@ export async function sessionPin(input: {
   agent: string;
   event: HookEventName;
   payload: Readonly<Record<string, unknown>>;
+  /**
+   * The event's fields as hookpm's matchers read them (the agent's payload decoded: Gemini CLI's
+   * `run_shell_command` is `Bash`); default: `payload`. Picks the pin table to read (X10).
+   */
+  input?: Readonly<Record<string, unknown>>;
   /** The event's working directory: the project whose plugins (docs/guides/projects.md) join the pin. */
   cwd?: string;
 }): Promise<{ pin: SessionPin; stored: boolean }> {
@@ -48,7 +53,7 @@ export async function sessionPin(input: {
   const starts = event === 'SessionStart' && payload['source'] !== 'compact';
   // engine.md X10: the tables hold the engine's events; Claude Code's own read the whole pin.
   if (!starts && isEventName(event)) {
-    const table = readPinTable(pinFile(paths, sessionId), sessionId, event, payload);
+    const table = readPinTable(pinFile(paths, sessionId), sessionId, event, input.input ?? payload);
     if (table !== null) return { pin: { version: PIN_VERSION, agent, ...table }, stored: true };
   }
   const existing = starts ? null : readPin(paths, sessionId);
