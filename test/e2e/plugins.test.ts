@@ -95,7 +95,7 @@ async function runPreToolUse(env: Record<string, string>) {
   const run = await hookpm(env, 'run', 'PreToolUse', '--payload', payload, '--json');
   expect(run.code, run.stderr).toBe(0);
   return JSON.parse(run.stdout) as {
-    permission: { decision: string } | null;
+    permission: { decision: string; reason?: string | null } | null;
     diagnostics: Array<{ code: string; plugin?: string }>;
     runs: unknown[];
   };

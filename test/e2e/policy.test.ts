@@ -47,7 +47,11 @@ function stateHash(): string {
   }
 }
 
-function expectPolicyError(run: { code: number; stderr: string }, rule: string, file: string) {
+function expectPolicyError(
+  run: { code: number | null; stderr: string },
+  rule: string,
+  file: string,
+) {
   expect(run.code).toBe(1);
   expect(run.stderr).toContain('E_POLICY');
   expect(run.stderr).toContain(rule);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { EventName } from '../../src/hooks/events.js';
 import { matchHandlers } from '../../src/hooks/snapshot/snapshot-match.js';
 import { buildSnapshot } from '../../src/hooks/snapshot/snapshot.js';
-import type { SourceDocument } from '../../src/hooks/types.js';
+import type { GroupConfig, SourceDocument } from '../../src/hooks/types.js';
 import { PIN_VERSION, type SessionPin } from '../../src/store/session-pin-schema.js';
 import { readPinTable } from '../../src/store/session-pin-tables.js';
 import {
@@ -24,10 +24,9 @@ const store = useTempStore();
 const SESSION = 'c0ffee00-1111-4222-8333-444455556666';
 
 const handler = (command: string) => ({ type: 'command' as const, command });
-const group = (matcher: string | undefined, ...commands: string[]) => ({
-  ...(matcher === undefined ? {} : { matcher }),
-  hooks: commands.map(handler),
-});
+/** A group as the parser leaves it (no matcher: null); handlers carry only what tables read. */
+const group = (matcher: string | undefined, ...commands: string[]): GroupConfig =>
+  ({ matcher: matcher ?? null, hooks: commands.map(handler) }) as unknown as GroupConfig;
 
 function source(id: string, config: SourceDocument['config']): SourceDocument {
   return {
