@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
@@ -267,5 +267,34 @@ describe("hookpm wire claude: Claude Code's own events (plugins.md G1-G2)", () =
     expect(existsSync(bg)).toBe(true);
     const log = await ok(['log', '--json']);
     expect(log).toContain('wire:claude:background');
+  });
+
+  it("A13: a plugin the administrator's policy denies after the session pinned it runs on none of Claude Code's own events, in the foreground or the background, while another still does", async () => {
+    const ran = (name: string) => join(ws.dir, `${name}-ran${ws.n}`);
+    const [denied, deniedBg, allowed] = [ran('denied'), ran('denied-bg'), ran('allowed')];
+    await install('denied', {
+      PostToolBatch: [{ hooks: [cmd(`touch '${denied}'`)] }],
+      PostToolUse: [{ hooks: [cmd(`touch '${deniedBg}'`, { async: true })] }],
+    });
+    await install('allowed', { PostToolBatch: [{ hooks: [cmd(`touch '${allowed}'`)] }] });
+    const batch = payload('PostToolBatch', { tool_calls: [] });
+    const used = payload('PostToolUse', { tool_name: 'Bash', tool_input: {}, tool_response: {} });
+    // The session pins both plugins before any policy exists.
+    expect((await wire(batch)).code).toBe(0);
+    expect([existsSync(denied), existsSync(allowed)]).toEqual([true, true]);
+    await Promise.all([rm(denied), rm(allowed)]);
+    const policy = join(ws.dir, `policy${ws.n}.json`);
+    await writeFile(policy, JSON.stringify({ plugins: { deny: ['denied'] } }));
+    const env = ws.env({ HOOKPM_POLICY_FILE: policy });
+    const underPolicy = await ws.hookpm(['wire', 'claude'], { stdin: batch, env });
+    expect(underPolicy.code, underPolicy.stderr).toBe(0);
+    expect([existsSync(denied), existsSync(allowed)]).toEqual([false, true]);
+    const background = await ws.hookpm(['wire', 'claude', '--background'], { stdin: used, env });
+    expect(background.code, background.stderr).toBe(0);
+    expect(existsSync(deniedBg)).toBe(false);
+    // Without the policy the same session's background event runs it: the check is not vacuous.
+    const open = await ws.hookpm(['wire', 'claude', '--background'], { stdin: used });
+    expect(open.code, open.stderr).toBe(0);
+    expect(existsSync(deniedBg)).toBe(true);
   });
 });

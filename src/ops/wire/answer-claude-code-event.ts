@@ -17,6 +17,7 @@ import { handlersDeadline } from './agent-deadline.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { eventCwd } from '../steps/host/event-cwd.js';
 import { pinnedSources } from './pinned-sources.js';
+import { pinUnderPolicy } from './policy-pin.js';
 import { sessionPin } from './session-pin.js';
 
 /** What answer-event.ts's WireOptions give this event (the same fields, the same meaning). */
@@ -49,13 +50,15 @@ export async function answerClaudeCodeWireEvent(
       stderr: `hookpm: hookpm refused the ${event} payload: it is nested deeper than ${MAX_DEPTH} levels, so no handler ran\n`,
     };
   const where = eventCwd(payload['cwd'], options.cwd, options.home);
-  const { pin } = await sessionPin({
+  const { pin: pinned } = await sessionPin({
     paths: options.store,
     agent: 'claude',
     event,
     payload,
     cwd: where.forPin,
   });
+  // docs/reference/rules/policy.md#a13: what the policy stops now runs on none of Claude Code's events.
+  const pin = pinUnderPolicy(pinned, options.env);
   const { cwd, notes } = where.resolve(pin.sessionId === '' ? undefined : pin.projectRoot);
   const projectDir = options.env[CLAUDE_PROJECT_DIR] || (await findProjectRoot(cwd));
   const matchInput = matchingInput(event, payload);
