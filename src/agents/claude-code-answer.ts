@@ -1,3 +1,5 @@
+import { noDecision } from '../engine/no-decision.js';
+import { runSummary } from '../engine/run-summary.js';
 import type { DispatchResult, HandlerRun, ResultDiagnostic } from '../engine/types.js';
 import { EVENTS, type ClaudeCodeEventName, type HookEventName } from '../hooks/events.js';
 import { isPlainObject } from '../json/describe-value.js';
@@ -216,27 +218,7 @@ export function emptyResult(
   runs: readonly HandlerRun[],
   notes: readonly ResultDiagnostic[],
 ): DispatchResult {
-  return {
-    event,
-    snapshotId,
-    continue: true,
-    stopReason: null,
-    systemMessages: [],
-    context: [],
-    permission: null,
-    feedback: [],
-    continueLoop: false,
-    suppressOriginalPrompt: false,
-    diagnostics: [...notes],
-    runs: runs.map((run) => ({
-      handler: run.handler.id,
-      origin: run.handler.origin,
-      plugin: run.handler.plugin,
-      exitCode: run.exitCode,
-      timedOut: run.timedOut,
-      durationMs: run.durationMs,
-    })),
-  };
+  return { ...noDecision(event, snapshotId), diagnostics: [...notes], runs: runs.map(runSummary) };
 }
 
 /**

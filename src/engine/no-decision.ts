@@ -1,4 +1,4 @@
-import type { EventName } from '../hooks/events.js';
+import type { HookEventName } from '../hooks/events.js';
 import type { DispatchResult } from './types.js';
 
 /**
@@ -6,7 +6,7 @@ import type { DispatchResult } from './types.js';
  * (test/engine/no-decision.test.ts holds them equal), without loading the output parser and its
  * schemas, which a dispatch that runs nothing never needs (bench/link.bench.mjs).
  */
-export function noDecision(event: EventName, snapshotId: string): DispatchResult {
+export function noDecision(event: HookEventName, snapshotId: string): DispatchResult {
   return {
     event,
     snapshotId,

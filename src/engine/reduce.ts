@@ -1,4 +1,5 @@
 import { EVENTS } from '../hooks/events.js';
+import { runSummary } from './run-summary.js';
 import type { EventName } from '../hooks/events.js';
 import type { SnapshotHandler } from '../hooks/types.js';
 import { capText } from './cap-text.js';
@@ -207,13 +208,6 @@ export function reduceParsed(
       ? {}
       : { terminalSequences: tally.terminalSequences }),
     diagnostics: tally.diagnostics,
-    runs: parsed.map(({ run }) => ({
-      handler: run.handler.id,
-      origin: run.handler.origin,
-      plugin: run.handler.plugin,
-      exitCode: run.exitCode,
-      timedOut: run.timedOut,
-      durationMs: run.durationMs,
-    })),
+    runs: parsed.map(({ run }) => runSummary(run)),
   };
 }
