@@ -1,0 +1,131 @@
+import { LINK_TIMEOUT_SEC, type WireAnswer } from '../../agents/agent.js';
+import { mapBounded } from '../../engine/bounded-map.js';
+import { filterEnvironment } from '../../engine/environment.js';
+import { runHandler } from '../../engine/run-handler.js';
+import { HANDLERS_AT_ONCE } from '../../engine/run-matched.js';
+import type { DispatchResult, HandlerRun, ResultDiagnostic } from '../../engine/types.js';
+import type { HookEventName } from '../../hooks/events.js';
+import { matchHandlers, type HandlerSet } from '../../hooks/snapshot/snapshot-match.js';
+import { buildSnapshot } from '../../hooks/snapshot/snapshot.js';
+import { MAX_DEPTH, nestsDeeperThan } from '../../json/nesting-depth.js';
+import { CLAUDE_PROJECT_DIR } from '../../plugin/path-variables.js';
+import type { StorePaths } from '../../store/store-paths.js';
+import { readUserSettings } from '../../store/user-settings.js';
+import { findProjectRoot } from '../../workspace/find-project-root.js';
+import { dispatchLogger } from '../steps/decision-log/dispatch-logger.js';
+import { eventCwd } from '../steps/host/event-cwd.js';
+import { handlersDeadline } from './agent-deadline.js';
+import { pinnedSources } from './pinned-sources.js';
+import { pinUnderPolicy } from './policy-pin.js';
+import { sessionPin } from './session-pin.js';
+
+/** What answer-event.ts's WireOptions give this event (the same fields, the same meaning). */
+export interface ClaudeCodeWireOptions {
+  store: StorePaths;
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  home: string;
+  deadline?: { seconds: number | null; startedAt: number };
+}
+
+/** One event's runs of pinned handlers, and what the decision log line needs of them. */
+export interface PinnedRuns {
+  runs: HandlerRun[];
+  snapshotId: string;
+  /** The `cwd_unusable` note (W2), if any, then the plugins left out as tampered (Q6). */
+  told: ResultDiagnostic[];
+  /** Logs the event's result as one decision log line when `source` is logged; never throws. */
+  log(result: DispatchResult): void;
+}
+
+/**
+ * engine.md B5 for an event whose handlers hookpm runs itself inside Claude Code (its own events,
+ * and the background entry): the answer to a payload nested too deep, a non-blocking error before
+ * the pin or the matchers walk it; null for any other payload.
+ */
+export function refuseDeepPayload(
+  event: HookEventName,
+  payload: Record<string, unknown>,
+): WireAnswer | null {
+  if (!nestsDeeperThan(payload)) return null;
+  return {
+    exitCode: 1,
+    stdout: '',
+    stderr: `hookpm: hookpm refused the ${event} payload: it is nested deeper than ${MAX_DEPTH} levels, so no handler ran\n`,
+  };
+}
+
+/**
+ * Runs, for Claude Code, the `which` handlers of the session's pin that match `matchInput` on
+ * `event`, with Claude Code's `payload` as it is: the pin less what the administrator's policy
+ * stops now (policy.md A13), in the payload's `cwd` (W2), the plugins about to run checked (Q6), all
+ * at once within X1's bound, each within its timeout and the agent's deadline.
+ */
+export async function runPinnedHandlers(
+  options: ClaudeCodeWireOptions,
+  event: HookEventName,
+  payload: Record<string, unknown>,
+  matchInput: Record<string, unknown>,
+  which: HandlerSet,
+): Promise<PinnedRuns> {
+  const where = eventCwd(payload['cwd'], options.cwd, options.home);
+  const { pin: pinned } = await sessionPin({
+    paths: options.store,
+    agent: 'claude',
+    event,
+    payload,
+    cwd: where.forPin,
+  });
+  const pin = pinUnderPolicy(pinned, options.env);
+  const { cwd, notes } = where.resolve(pin.sessionId === '' ? undefined : pin.projectRoot);
+  const projectDir = options.env[CLAUDE_PROJECT_DIR] || (await findProjectRoot(cwd));
+  let snapshot = buildSnapshot({ projectDir, sources: pin.sources, id: pin.snapshotId });
+  let matched = matchHandlers(snapshot, event, matchInput, which);
+  const running = new Set(matched.flatMap((h) => (h.plugin === null ? [] : [h.plugin])));
+  const checked = await pinnedSources(options.store, pin, running);
+  if (checked.sources !== pin.sources) {
+    snapshot = buildSnapshot({ projectDir, sources: checked.sources, diagnostics: [] });
+    matched = matchHandlers(snapshot, event, matchInput, which);
+  }
+  const settings = readUserSettings(options.store);
+  const startedAt = Date.now();
+  const seconds = options.deadline?.seconds ?? LINK_TIMEOUT_SEC;
+  const runs = await mapBounded(matched, HANDLERS_AT_ONCE, (handler) =>
+    runHandler(handler, {
+      stdin: JSON.stringify(payload),
+      cwd,
+      projectDir,
+      env: filterEnvironment(options.env, settings.passEnv),
+      passEnv: settings.passEnv,
+      ...(options.deadline === undefined
+        ? {}
+        : { deadline: handlersDeadline(options.deadline.startedAt, seconds) }),
+    }),
+  );
+  const source = which === 'background' ? 'wire:claude:background' : 'wire:claude';
+  return {
+    runs,
+    snapshotId: snapshot.id,
+    told: [...(notes ?? []), ...checked.diagnostics],
+    log(result) {
+      try {
+        dispatchLogger(
+          options.store,
+          settings,
+          source,
+        )?.({
+          event,
+          startedAt,
+          sessionId: pin.sessionId === '' ? null : pin.sessionId,
+          payload,
+          runs,
+          decisions: runs.map(() => null),
+          result,
+          ...(notes === undefined ? {} : { notes }),
+        });
+      } catch {
+        // The log never fails an event (docs/guides/decision-log.md).
+      }
+    },
+  };
+}
