@@ -61,6 +61,7 @@ async function generate(dir, count) {
   const { packPlugin } = await dist('publish/pack.js');
   const format = await dist('registry/sparse/sparse-format.js');
   const docs = await dist('registry/sparse/sparse-documents.js');
+  const { summarizePlugin } = await dist('registry/indexes/index-summary.js');
   const packed = await packPlugin(GUARD, {
     outDir: join(dir, 'tarballs'),
     tarballPrefix: 'tarballs/',
@@ -91,7 +92,7 @@ async function generate(dir, count) {
     for (const { name, plugin } of plugins) {
       const body = `${JSON.stringify({ name, ...plugin })}\n`;
       await writeFile(join(dir, 'plugins', format.pluginDocumentPath(name)), body);
-      entries.push(docs.searchEntryOf(name, plugin));
+      entries.push(summarizePlugin(name, plugin));
     }
     await mkdir(join(dir, 'search'), { recursive: true });
     for (const page of docs.searchPages(key, entries)) {

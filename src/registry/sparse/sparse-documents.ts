@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { RegistryIndex } from '../indexes/index-schema.js';
-import { latestVersion } from '../versions/latest-version.js';
+import { summarizePlugin } from '../indexes/index-summary.js';
 import {
   pluginDocumentPath,
   ROOT_FILE,
@@ -32,7 +32,7 @@ export function sparseDocuments(index: RegistryIndex): Map<string, string> {
     const plugin = index.plugins[name];
     if (plugin === undefined) continue;
     files.set(`${PLUGINS_DIR}${pluginDocumentPath(name)}`, text({ name, ...plugin }));
-    const entry = searchEntryOf(name, plugin);
+    const entry = summarizePlugin(name, plugin);
     if (entry === null) continue;
     const key = shardOf(name);
     const list = shards.get(key) ?? [];
@@ -97,22 +97,4 @@ export function searchPages(
 /** `sha256-<base64url>` of a text's UTF-8 bytes: a search shard's hash in the manifest. */
 export function hashOf(body: string | Buffer): string {
   return `sha256-${createHash('sha256').update(body).digest('base64url')}`;
-}
-
-/** What search shows of a plugin: its latest version's entry; null for a plugin without versions. */
-export function searchEntryOf(
-  name: string,
-  plugin: RegistryIndex['plugins'][string],
-): SearchEntry | null {
-  const version = latestVersion(plugin);
-  const entry = version === undefined ? undefined : plugin.versions[version];
-  if (version === undefined || entry === undefined) return null;
-  return {
-    name,
-    description: plugin.description ?? '',
-    keywords: plugin.keywords,
-    version,
-    events: entry.events ?? [],
-    deprecated: entry.deprecated ?? null,
-  };
 }

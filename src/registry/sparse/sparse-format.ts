@@ -6,6 +6,7 @@
 import { HookpmError } from '../../errors.js';
 import { isPlainObject } from '../../json/describe-value.js';
 import { PLUGIN_NAME_PATTERN } from '../../plugin/name.js';
+import type { PluginSummary } from '../indexes/summary-row.js';
 
 /** The root document's file name, beside (and preferred to) `index.json`. */
 export const ROOT_FILE = 'registry.json';
@@ -25,14 +26,7 @@ export interface SparseRoot {
 }
 
 /** One row of a search shard: what `hookpm search` shows of a plugin's latest version. */
-export interface SearchEntry {
-  name: string;
-  description: string;
-  keywords: string[];
-  version: string;
-  events: string[];
-  deprecated: string | null;
-}
+export type SearchEntry = PluginSummary;
 
 export interface SearchManifest {
   formatVersion: 1;
