@@ -69,7 +69,7 @@ const consent = shape({
   version: nonEmpty,
   confine: (v) => v === undefined || confine(v) !== null,
 });
-const pending = shape({
+const pendingFields = {
   version: nonEmpty,
   path: nonEmpty,
   integrity: nonEmpty,
@@ -77,17 +77,9 @@ const pending = shape({
   surfaceHash: nonEmpty,
   events: strings,
   source: str,
-});
-const previous = shape({
-  version: nonEmpty,
-  path: nonEmpty,
-  integrity: nonEmpty,
-  fingerprint: nonEmpty,
-  surfaceHash: nonEmpty,
-  events: strings,
-  source: str,
-  consent: (v) => consent(v) !== null,
-});
+};
+const pending = shape(pendingFields);
+const previous = shape({ ...pendingFields, consent: (v) => consent(v) !== null });
 const registry = shape({
   location: nonEmpty,
   kind: (v) => v === 'index' || v === 'marketplace' || v === 'npm',

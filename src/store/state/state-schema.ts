@@ -41,19 +41,11 @@ const pendingSchema = z.strictObject({
 });
 
 /**
- * docs/reference/commands.md#rollback: the version that was active, and its consent, before the
- * last update made another version active; its tree stays in the store until the next update.
+ * docs/reference/commands.md#rollback: the version that was active (a pending update's fields),
+ * and its consent, before the last update made another version active; its tree stays in the
+ * store until the next update.
  */
-const previousSchema = z.strictObject({
-  version: z.string().check(z.minLength(1)),
-  path: z.string().check(z.minLength(1)),
-  integrity: z.string().check(z.minLength(1)),
-  fingerprint: z.string().check(z.minLength(1)),
-  surfaceHash: z.string().check(z.minLength(1)),
-  events: z.array(z.string()),
-  source: z.string(),
-  consent: consentSchema,
-});
+const previousSchema = z.strictObject({ ...pendingSchema.shape, consent: consentSchema });
 
 const pluginSchema = z.strictObject({
   id: z.string().check(z.minLength(1)),
