@@ -46,7 +46,7 @@ describe('a tampered guard inside a real Claude Code', () => {
     expect(results).toHaveLength(1);
     expect(results[0]).toMatchObject({ is_error: true });
     expect(results[0]?.content).toContain(
-      'PreToolUse:Bash hook error: hookpm fails closed: plugin guard@local 1.2.0 cannot run as consented',
+      'PreToolUse:Bash hook error: hookpm fails closed: plugin guard@local 1.3.0 cannot run as consented',
     );
     expect(results[0]?.content).toContain('hookpm install --force');
     expect((run.result as Result).permission_denials).toEqual([

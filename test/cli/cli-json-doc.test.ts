@@ -224,7 +224,7 @@ describe('docs/reference/cli-json.md and schemaVersion (schemaVersion)', () => {
     await json(home, { args: ['update', '--yes'] });
     const list = await json(home, { args: ['list'] });
     const [guard] = list['plugins'] as Array<Record<string, string>>;
-    expect(guard?.['version']).toBe('1.2.0');
+    expect(guard?.['version']).toBe('1.3.0');
     const installedAt = Date.parse(guard?.['installedAt'] ?? '');
     const updatedAt = Date.parse(guard?.['updatedAt'] ?? '');
     expect(Number.isNaN(installedAt)).toBe(false);
@@ -238,14 +238,14 @@ describe('docs/reference/cli-json.md and schemaVersion (schemaVersion)', () => {
   it('an install waiting for consent carries `pending`; a marketplace lists its `excluded` entries', async () => {
     const home = await newHome();
     await json(home, { args: ['install', 'guard@examples@1.0.0', '--yes'] });
-    // 1.2.0 changes the hooks: with --no-enable it is installed beside 1.0.0, waiting for consent.
+    // 1.3.0 changes the hooks: with --no-enable it is installed beside 1.0.0, waiting for consent.
     const [install] = PENDING_CASES;
     const waiting = await json(home, install!);
     expectDocumented(install!.section, waiting);
     const [entry] = waiting['installed'] as Array<Record<string, unknown>>;
-    expect(entry).toMatchObject({ status: 'pending', version: '1.0.0', pending: '1.2.0' });
+    expect(entry).toMatchObject({ status: 'pending', version: '1.0.0', pending: '1.3.0' });
     const listed = await json(home, { args: ['list'] });
-    expect((listed['plugins'] as Array<Record<string, unknown>>)[0]?.['pending']).toBe('1.2.0');
+    expect((listed['plugins'] as Array<Record<string, unknown>>)[0]?.['pending']).toBe('1.3.0');
 
     const market = join(home.dir, 'market');
     await mkdir(join(market, '.claude-plugin'), { recursive: true });

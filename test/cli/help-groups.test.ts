@@ -72,7 +72,7 @@ describe('npm-style aliases (issue 18 item 7)', () => {
   it('`i`, `ls`, `up`, `s`, `view` and `rm` run install, list, update, search, info and uninstall', async () => {
     expect(ALIASES.install).toContain('i');
     const installed = await ok('i', 'guard@examples', '--yes');
-    expect(installed.stdout).toMatch(/^installed guard@examples 1\.2\.0 \(enabled\)/);
+    expect(installed.stdout).toMatch(/^installed guard@examples 1\.3\.0 \(enabled\)/);
     expect(JSON.parse((await ok('ls', '--json')).stdout)).toEqual(
       JSON.parse((await ok('list', '--json')).stdout),
     );

@@ -1,7 +1,7 @@
 /**
  * Issue 6 end to end with the built binary in a fresh HOME and HOOKPM_HOME: installing from the
  * built-in `examples` registry with no configuration, review of a registry plugin, the Q5 update
- * flow (guard 1.2.0 widens 1.0.0's surface), --dry-run on install, update and uninstall, a tarball
+ * flow (guard 1.3.0 widens 1.0.0's surface), --dry-run on install, update and uninstall, a tarball
  * file, and the installed guard deciding a PreToolUse event.
  */
 import { copyFile, readFile } from 'node:fs/promises';
@@ -29,7 +29,7 @@ describe('hookpm install from a registry, end to end', () => {
     expect(result.installed[0]).toMatchObject({
       id: 'guard@examples',
       name: 'guard',
-      version: '1.2.0',
+      version: '1.3.0',
       enabled: true,
       events: ['PreToolUse'],
     });
@@ -41,7 +41,7 @@ describe('hookpm install from a registry, end to end', () => {
     const review = JSON.parse(run.stdout) as Record<string, unknown>;
     expect(review).toMatchObject({
       id: 'guard@examples',
-      version: '1.2.0',
+      version: '1.3.0',
       consented: false,
       diff: null,
     });
@@ -58,27 +58,27 @@ describe('hookpm install from a registry, end to end', () => {
     expect(waiting.code).toBe(1);
     expect(JSON.parse(waiting.stdout)).toMatchObject({ error: { code: 'E_CONSENT_REQUIRED' } });
     const listed = JSON.parse((await ok('list', '--json')).stdout) as Listed;
-    expect(listed.plugins[0]).toMatchObject({ version: '1.0.0', enabled: true, pending: '1.2.0' });
+    expect(listed.plugins[0]).toMatchObject({ version: '1.0.0', enabled: true, pending: '1.3.0' });
     const review = JSON.parse((await ok('review', 'guard', '--json')).stdout) as {
       diff: { added: unknown[] };
     };
     expect(review.diff.added).toHaveLength(1);
     await ok('update', '--yes');
     const after = JSON.parse((await ok('list', '--json')).stdout) as Listed;
-    expect(after.plugins[0]).toMatchObject({ version: '1.2.0', enabled: true, pending: null });
+    expect(after.plugins[0]).toMatchObject({ version: '1.3.0', enabled: true, pending: null });
   });
 
   it('--dry-run on install, update and uninstall prints the plan and leaves the store byte-identical', async () => {
     const before0 = await store();
     const plan = await ok('install', 'guard@examples', '--dry-run');
-    expect(plan.stdout).toMatch(/would-install guard@examples 1\.2\.0/);
+    expect(plan.stdout).toMatch(/would-install guard@examples 1\.3\.0/);
     expect(plan.stdout).toMatch(/files \(\d+; sha256, mode, role\):/);
     expect(plan.stdout).toMatch(/ [0-9a-f]{12} 0\d{3} scripts\/guard\.mjs {2}code/);
     expect(await store()).toEqual(before0);
     await ok('install', 'guard@examples@1.0.0', '--yes');
     const before = await store();
     const update = await ok('update', '--dry-run');
-    expect(update.stdout).toMatch(/version: 1\.0\.0 -> 1\.2\.0/);
+    expect(update.stdout).toMatch(/version: 1\.0\.0 -> 1\.3\.0/);
     expect(update.stdout).toMatch(/changes since consent \(1 added, 0 removed, 1 changed\)/);
     const gone = await ok('uninstall', 'guard', '--dry-run');
     expect(gone.stdout).toMatch(/would uninstall guard@examples 1\.0\.0/);

@@ -34,7 +34,7 @@ beforeAll(async () => {
   await publishPlugin(acme, 'team-guard', '1.1.0', { PreToolUse: [DENY] });
   evil = await startPluginRegistry('evil');
   await publishPlugin(evil, 'team-guard', '1.1.0', { PreToolUse: ['touch pwned'] });
-  await publishPlugin(evil, 'guard', '1.2.0', { PreToolUse: ['touch pwned'] });
+  await publishPlugin(evil, 'guard', '1.3.0', { PreToolUse: ['touch pwned'] });
 }, 120_000);
 afterAll(async () => {
   await acme.close();
@@ -85,12 +85,12 @@ const tarballRequests = (registry: ServedRegistry) =>
   registry.requests.filter((path) => path.startsWith('/tarballs/'));
 
 describe('a lock fetches only from the registry its ids name (J1)', () => {
-  it("J1: a lock pinning guard@examples 1.2.0 (its newest) at an attacker's URL, with that tarball's integrity, is E_LOCK_MISMATCH for ci and install; the URL is never fetched", async () => {
+  it("J1: a lock pinning guard@examples 1.3.0 (its newest) at an attacker's URL, with that tarball's integrity, is E_LOCK_MISMATCH for ci and install; the URL is never fetched", async () => {
     const [victim, author] = homes;
     // The victim installed the real guard before; the lock names the attacker's bytes.
     await ok(victim, 'install', 'guard@examples', '--yes');
     await ok(author, 'install', '--project', 'guard@examples', '--yes');
-    const forged = evil.index.plugins['guard']!.versions['1.2.0']!;
+    const forged = evil.index.plugins['guard']!.versions['1.3.0']!;
     await editLock((lock) => {
       lock.plugins['guard@examples']!['resolved'] = `${evil.url}${forged.tarball}`;
       lock.plugins['guard@examples']!['integrity'] = forged.integrity;
@@ -103,8 +103,8 @@ describe('a lock fetches only from the registry its ids name (J1)', () => {
       ['ci', '--offline', '--yes'],
     ]) {
       const run = await refused(victim, 'E_LOCK_MISMATCH', ...args);
-      expect(run.stderr).toContain('guard@examples 1.2.0');
-      expect(run.stderr).toContain('tarballs/guard-1.2.0.tgz');
+      expect(run.stderr).toContain('guard@examples 1.3.0');
+      expect(run.stderr).toContain('tarballs/guard-1.3.0.tgz');
     }
     expect(tarballRequests(evil).length).toBe(served);
     expect(await store(victim)).toEqual(before);
@@ -207,7 +207,7 @@ describe('registry locations in hookpm.json are checked before use (J3)', () => 
     });
     expect(installed.code, installed.stderr).toBe(0);
     const lock = JSON.parse(await readFile(join(project, 'hookpm.lock'), 'utf8')) as LockDoc;
-    expect(lock.plugins['guard@team']?.['resolved']).toBe('tarballs/guard-1.2.0.tgz');
+    expect(lock.plugins['guard@team']?.['resolved']).toBe('tarballs/guard-1.3.0.tgz');
 
     // The tarballs moved outside, behind a symlink.
     const outside = join(work, 'outside');

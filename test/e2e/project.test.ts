@@ -432,9 +432,9 @@ describe('hookpm.json, hookpm.lock and hookpm ci between two teammates (issue 16
     const [a, b] = homes as [TempHome, TempHome];
     await ok(a, project, 'install', '--project', 'guard@examples', '--yes');
     const { json, lock } = await files();
-    expect(JSON.parse(json)).toEqual({ plugins: { 'guard@examples': '^1.2.0' }, registries: {} });
+    expect(JSON.parse(json)).toEqual({ plugins: { 'guard@examples': '^1.3.0' }, registries: {} });
     expect((JSON.parse(lock) as Lock).plugins['guard@examples']?.resolved).toBe(
-      'tarballs/guard-1.2.0.tgz',
+      'tarballs/guard-1.3.0.tgz',
     );
     await ok(b, project, 'ci', '--yes');
     expect(await ranPlugins(b, project)).toEqual(['guard@examples']);

@@ -83,12 +83,12 @@ describe('hookpm pack (cli.md)', () => {
     const checkedIn = JSON.parse(
       await readFile(join(ROOT, 'registry-fixtures', 'index.json'), 'utf8'),
     ) as RegistryIndex;
-    expect(packed.integrity).toBe(checkedIn.plugins['guard']?.versions['1.2.0']?.integrity);
+    expect(packed.integrity).toBe(checkedIn.plugins['guard']?.versions['1.3.0']?.integrity);
     expect(await readFile(packed.file)).toEqual(
-      await readFile(join(ROOT, 'registry-fixtures', 'tarballs', 'guard-1.2.0.tgz')),
+      await readFile(join(ROOT, 'registry-fixtures', 'tarballs', 'guard-1.3.0.tgz')),
     );
     expect(packed.entry).toMatchObject({
-      tarball: 'guard-1.2.0.tgz',
+      tarball: 'guard-1.3.0.tgz',
       publishedAt: '2026-11-01T00:00:00Z',
     });
   });
@@ -129,8 +129,8 @@ describe('hookpm registry build -> registry add -> search/info (issue 7 acceptan
       versions: string[];
       latest: { version: string; surfaceHash: string };
     };
-    expect([...shown.versions].sort()).toEqual(['1.0.0', '1.1.0', '1.2.0']);
-    expect(shown.latest.version).toBe('1.2.0');
-    expect(shown.latest.surfaceHash).toBe(index.plugins['guard']?.versions['1.2.0']?.surfaceHash);
+    expect([...shown.versions].sort()).toEqual(['1.0.0', '1.1.0', '1.2.0', '1.3.0']);
+    expect(shown.latest.version).toBe('1.3.0');
+    expect(shown.latest.surfaceHash).toBe(index.plugins['guard']?.versions['1.3.0']?.surfaceHash);
   });
 });

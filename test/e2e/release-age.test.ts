@@ -22,7 +22,8 @@ async function setUp(policy: unknown | null): Promise<Record<string, string>> {
   const versions = index.plugins.guard.versions;
   versions['1.0.0'].publishedAt = ago(30);
   versions['1.1.0'].publishedAt = ago(10);
-  versions['1.2.0'].publishedAt = ago(1);
+  versions['1.2.0'].publishedAt = ago(2);
+  versions['1.3.0'].publishedAt = ago(1);
   await writeFile(join(dir, 'index.json'), JSON.stringify(index));
   const file = join(ws.dir, `policy-${ws.n}.json`);
   if (policy !== null) await writeFile(file, JSON.stringify(policy));
@@ -44,7 +45,7 @@ describe('release-age cooldowns', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(await installed(env)).toBe('1.1.0');
     expect(run.stdout + run.stderr).toMatch(
-      /guard@ages 1\.2\.0 was skipped: published 1 day\(s\) ago .*minimum release age of 3 day\(s\) \(policy /,
+      /guard@ages 1\.3\.0 was skipped: published 1 day\(s\) ago .*minimum release age of 3 day\(s\) \(policy /,
     );
   });
 
@@ -54,7 +55,7 @@ describe('release-age cooldowns', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('E_NO_MATCHING_VERSION');
     expect(run.stderr).toMatch(
-      /younger than the minimum release age of 60 day\(s\).*1\.2\.0, was published 1 day\(s\) ago/,
+      /younger than the minimum release age of 60 day\(s\).*1\.3\.0, was published 1 day\(s\) ago/,
     );
   });
 
@@ -68,7 +69,7 @@ describe('release-age cooldowns', () => {
     const run = await ws.hookpm(['update', '--yes'], { env });
     expect(run.code, run.stderr).toBe(0);
     expect(await installed(env)).toBe('1.1.0');
-    expect(run.stdout + run.stderr).toContain('guard@ages 1.2.0 was skipped');
+    expect(run.stdout + run.stderr).toContain('guard@ages 1.3.0 was skipped');
   });
 
   it('A15: `hookpm config set updates.minimumReleaseAgeDays` raises the policy cooldown, never lowers it', async () => {

@@ -27,13 +27,13 @@ function guardRecord(): Record_ {
 }
 
 describe('hookpm rollback', () => {
-  it('rollback: after `update --yes`, --offline returns to 1.0.0 with its own consent; the 1.2.0 tree goes, a second rollback has nothing left', async () => {
+  it('rollback: after `update --yes`, --offline returns to 1.0.0 with its own consent; the 1.3.0 tree goes, a second rollback has nothing left', async () => {
     await ok('install', 'guard@examples@1.0.0', '--yes');
     const first = guardRecord();
     expect(first.previous).toBeUndefined();
     await ok('update', '--yes');
     const updated = guardRecord();
-    expect(updated.version).toBe('1.2.0');
+    expect(updated.version).toBe('1.3.0');
     expect(updated.previous).toMatchObject({ version: '1.0.0', path: first.path });
     // The store keeps the earlier tree until the next update.
     expect(existsSync(first.path)).toBe(true);
@@ -41,7 +41,7 @@ describe('hookpm rollback', () => {
     const run = await ok('rollback', 'guard', '--offline', '--json');
     expect(JSON.parse(run.stdout)).toMatchObject({
       id: 'guard@examples',
-      from: '1.2.0',
+      from: '1.3.0',
       to: '1.0.0',
       enabled: true,
     });
@@ -77,7 +77,7 @@ describe('hookpm rollback', () => {
     expect((await hookpm(['update'])).code).toBe(1); // waits for consent (Q5)
     expect(guardRecord().previous).toBeUndefined();
     await ok('enable', 'guard', '--yes');
-    expect(guardRecord()).toMatchObject({ version: '1.2.0', previous: { version: '1.0.0' } });
+    expect(guardRecord()).toMatchObject({ version: '1.3.0', previous: { version: '1.0.0' } });
     await ok('rollback', 'guard@examples', '--offline');
     expect(guardRecord()).toMatchObject({ version: '1.0.0', consent: first.consent });
   });

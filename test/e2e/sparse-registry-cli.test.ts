@@ -66,7 +66,7 @@ describe('sparse registry through the built binary (N6-N11)', () => {
     expect(JSON.parse(installed.stdout).installed[0]).toMatchObject({ id: 'guard@acme' });
     expect(server.lines().slice(8)).toEqual([
       'GET /plugins/gu/guard.json 200',
-      'GET /tarballs/guard-1.2.0.tgz 200',
+      'GET /tarballs/guard-1.3.0.tgz 200',
     ]);
     const info = await reg.ok('info', 'secrets-guard@acme', '--json');
     expect(info.stdout).toContain('secrets-guard');

@@ -19,7 +19,7 @@ const start = (session: string) =>
   });
 
 describe('updates announced at SessionStart', () => {
-  it('update --check: records that guard 1.2.0 waits without installing it; the next SessionStart under `wire` names it and how to review it', async () => {
+  it('update --check: records that guard 1.3.0 waits without installing it; the next SessionStart under `wire` names it and how to review it', async () => {
     const install = await ws.hookpm(['install', 'guard@examples@1.0.0', '--yes']);
     expect(install.code, install.stderr).toBe(0);
     const silent = await ws.hookpm(['wire', 'claude'], { stdin: start('u1') });
@@ -27,14 +27,14 @@ describe('updates announced at SessionStart', () => {
     const check = await ws.hookpm(['update', '--check', '--json']);
     expect(check.code, check.stderr).toBe(0);
     expect(JSON.parse(check.stdout).plugins).toEqual([
-      { id: 'guard@examples', installed: '1.0.0', available: '1.2.0' },
+      { id: 'guard@examples', installed: '1.0.0', available: '1.3.0' },
     ]);
     const list = JSON.parse((await ws.hookpm(['list', '--json'])).stdout);
     expect(list.plugins[0].version).toBe('1.0.0');
     const told = await ws.hookpm(['wire', 'claude', '--offline'], { stdin: start('u2') });
     expect(told.code, told.stderr).toBe(0);
     const answer = JSON.parse(told.stdout) as { systemMessage: string };
-    expect(answer.systemMessage).toContain('guard@examples 1.0.0 -> 1.2.0');
+    expect(answer.systemMessage).toContain('guard@examples 1.0.0 -> 1.3.0');
     expect(answer.systemMessage).toContain('hookpm update --dry-run');
     // Once updated, nothing is announced.
     expect((await ws.hookpm(['update', '--yes'])).code).toBe(0);
@@ -54,7 +54,7 @@ describe('updates announced at SessionStart', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     expect(existsSync(record)).toBe(true);
     const told = await ws.hookpm(['wire', 'claude'], { stdin: start('d2') });
-    expect(JSON.parse(told.stdout).systemMessage).toContain('guard@examples 1.0.0 -> 1.2.0');
+    expect(JSON.parse(told.stdout).systemMessage).toContain('guard@examples 1.0.0 -> 1.3.0');
     // Still on 1.0.0: the check installs nothing.
     expect(JSON.parse((await ws.hookpm(['list', '--json'])).stdout).plugins[0].version).toBe(
       '1.0.0',

@@ -152,7 +152,7 @@ describe('fail closed through `hookpm wire claude` (engine.md B1-B6)', () => {
     expect(run.code).toBe(0);
     expect(decision(run.out)).toBe('deny');
     expect(reason(run.out)).toMatch(
-      /^hookpm fails closed: plugin guard@local 1\.2\.0 cannot run as consented \(its installed files were changed after install\); run `hookpm install --force .*guard` to restore it, or `hookpm disable guard@local` to stop using it$/,
+      /^hookpm fails closed: plugin guard@local 1\.3\.0 cannot run as consented \(its installed files were changed after install\); run `hookpm install --force .*guard` to restore it, or `hookpm disable guard@local` to stop using it$/,
     );
     expect(run.stderr).toContain('failed_closed');
     // Restored, the next event of the same session runs the real guard.

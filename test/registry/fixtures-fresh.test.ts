@@ -41,14 +41,14 @@ describe('registry-fixtures (the examples registry)', () => {
     }
   });
 
-  it('I1, Q5: holds six or more plugins, and guard at 1.0.0, 1.1.0 and 1.2.0; 1.1.0 widens the surface by one handler', async () => {
+  it('I1, Q5: holds six or more plugins, and guard at 1.0.0, 1.1.0, 1.2.0 and 1.3.0; 1.1.0 widens the surface by one handler', async () => {
     const raw: unknown = JSON.parse(await readFile(join(FIXTURES, 'index.json'), 'utf8'));
     const index = parseIndex(raw, 'registry-fixtures/index.json');
     expect(index.name).toBe('examples');
     expect(Object.keys(index.plugins).length).toBeGreaterThanOrEqual(6);
     const guard = index.plugins['guard'];
-    expect(Object.keys(guard?.versions ?? {})).toEqual(['1.0.0', '1.1.0', '1.2.0']);
-    expect(guard?.distTags['latest']).toBe('1.2.0');
+    expect(Object.keys(guard?.versions ?? {})).toEqual(['1.0.0', '1.1.0', '1.2.0', '1.3.0']);
+    expect(guard?.distTags['latest']).toBe('1.3.0');
     expect(guard?.versions['1.0.0']?.surfaceHash).not.toBe(guard?.versions['1.1.0']?.surfaceHash);
     const html = await readFile(join(FIXTURES, 'index.html'), 'utf8');
     expect(html).toContain('Hooks and consent surface · 2 handlers');
