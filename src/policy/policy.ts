@@ -1,9 +1,10 @@
 import { describeValue, isPlainObject } from '../json/describe-value.js';
 
 /**
- * An administrator's policy (docs/reference/rules/policy.md, A10-A17), as read from its file:
+ * An administrator's policy (docs/reference/rules/policy.md, A10-A18), as read from its file:
  * which registries may be added or used, which plugins may be installed, enabled and run, which
- * plugins cannot be disabled or uninstalled, and how old a version must be before it is installed.
+ * plugins cannot be disabled or uninstalled, how old a version must be before it is installed, and
+ * whether every plugin must run confined.
  * Every key is optional; an absent key restricts nothing.
  */
 export interface Policy {
@@ -11,6 +12,8 @@ export interface Policy {
   plugins?: { allow?: string[]; deny?: string[] };
   required?: string[];
   updates?: { minimumReleaseAgeDays?: number };
+  /** A18: `require`: every plugin enabled or run must declare capabilities or be confined. */
+  sandbox?: { require?: boolean };
 }
 
 /**
@@ -26,7 +29,7 @@ export type PolicyInForce =
 /** `env`: the file HOOKPM_POLICY_FILE names; `system`: the platform's location (A10). */
 export type PolicyOrigin = 'env' | 'system';
 
-const TOP_KEYS = new Set(['registries', 'plugins', 'required', 'updates']);
+const TOP_KEYS = new Set(['registries', 'plugins', 'required', 'updates', 'sandbox']);
 
 /**
  * What is wrong with a parsed policy document, or null (A11). Checked by hand rather than with zod,
@@ -41,7 +44,8 @@ export function checkPolicy(value: unknown): string | null {
     checkSection(value, 'registries', ['allow']) ??
     checkSection(value, 'plugins', ['allow', 'deny']) ??
     checkPatterns(value['required'], 'required') ??
-    checkUpdates(value['updates'])
+    checkUpdates(value['updates']) ??
+    checkSandbox(value['sandbox'])
   );
 }
 
@@ -80,4 +84,14 @@ function checkUpdates(updates: unknown): string | null {
   if (days === undefined || (typeof days === 'number' && Number.isFinite(days) && days >= 0))
     return null;
   return `updates.minimumReleaseAgeDays must be a number of days (0 or more), found ${describeValue(days)}`;
+}
+
+function checkSandbox(sandbox: unknown): string | null {
+  if (sandbox === undefined) return null;
+  if (!isPlainObject(sandbox)) return `sandbox must be an object, found ${describeValue(sandbox)}`;
+  for (const key of Object.keys(sandbox))
+    if (key !== 'require') return `unknown key "sandbox.${key}"`;
+  const require = sandbox['require'];
+  if (require === undefined || typeof require === 'boolean') return null;
+  return `sandbox.require must be true or false, found ${describeValue(require)}`;
 }

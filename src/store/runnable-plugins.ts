@@ -31,6 +31,7 @@ import { checkInstalledTrees, type TreeCheck } from './tree-check.js';
 import { createdProblemIn } from './tree-status.js';
 import type { PolicyInForce } from '../policy/policy.js';
 import { policyStops } from '../policy/policy-at-run.js';
+import { sandboxStops } from '../policy/sandbox-require.js';
 import { readPolicyFile } from './policy-file.js';
 
 /** The plugin part of a snapshot's sources (engine.md S1, S3, S6). */
@@ -138,7 +139,8 @@ export async function runnablePlugins(
     (record) => only === undefined || only.has(record.id),
   );
   // A13, A11: what the policy stops is left out before its tree is even checked.
-  const stops = policyStops(options.policy ?? readPolicyFile(process.env), mayRunNow, (name) =>
+  const policy = options.policy ?? readPolicyFile(process.env);
+  const stops = policyStops(policy, mayRunNow, (name) =>
     Object.hasOwn(state.registries, name) ? state.registries[name]!.location : undefined,
   );
   const runnable = mayRunNow.filter((record) => !stops.stopped.has(record.id));
@@ -182,6 +184,15 @@ export async function runnablePlugins(
     const read = presumedRead ?? documents.get(record.id);
     return bind(record, dataDir(record.id), check, read, { ofProject: scoped.has(record), hide });
   });
+  // A18: with sandbox.require, a plugin that would run unconfined is left out too.
+  const unconfined = sandboxStops(
+    policy,
+    runnable.flatMap((record, i) =>
+      loaded[i]!.runs ? [{ ...record, confined: loaded[i]!.confined === true }] : [],
+    ),
+  );
+  for (const [i, record] of runnable.entries())
+    if (unconfined.stopped.has(record.id)) loaded[i] = { ...loaded[i]!, runs: false, sources: [] };
   return {
     plugins: runnable.flatMap((record, i) =>
       loaded[i]!.runs ? [{ record, sources: loaded[i]!.sources }] : [],
@@ -190,6 +201,7 @@ export async function runnablePlugins(
     diagnostics: loaded.flatMap((l) => l.diagnostics),
     failClosed: [
       ...stops.failClosed,
+      ...unconfined.failClosed,
       ...loaded.flatMap((l) => (l.failing === null ? [] : [l.failing])),
     ],
     presumed: [...presumed.keys()],
@@ -413,7 +425,13 @@ function bind(
     config,
     plugin,
   }));
-  return { runs: true, sources, diagnostics: read.diagnostics, failing: null };
+  return {
+    runs: true,
+    sources,
+    diagnostics: read.diagnostics,
+    failing: null,
+    confined: confine !== null,
+  };
 }
 
 /** Z1: the manifest's declared capabilities, canonical, or null. */
@@ -428,4 +446,6 @@ interface Bound {
   sources: SourceDocument[];
   diagnostics: Diagnostic[];
   failing: FailClosed | null;
+  /** Z4: whether its handlers run confined (declared capabilities or `--confine`). */
+  confined?: boolean;
 }

@@ -8,6 +8,7 @@ import {
   requiredEntry,
 } from '../../src/policy/policy-rules.js';
 import { policyStops } from '../../src/policy/policy-at-run.js';
+import { sandboxStops } from '../../src/policy/sandbox-require.js';
 
 describe('policy rules as data', () => {
   it.each([
@@ -73,6 +74,9 @@ describe('policy rules as data', () => {
     [{ registry: {} }, 'unknown key "registry"'],
     [{ updates: { minimumReleaseAgeDays: -1 } }, 'minimumReleaseAgeDays'],
     [[], 'expected a JSON object'],
+    [{ sandbox: { require: 'yes' } }, 'sandbox.require must be true or false'],
+    [{ sandbox: { required: true } }, 'unknown key "sandbox.required"'],
+    [{ sandbox: true }, 'sandbox must be an object'],
   ])('A11: %j cannot be used: %s', (value, problem) => {
     expect(checkPolicy(value)).toContain(problem);
   });
@@ -87,6 +91,7 @@ describe('policy rules as data', () => {
         },
         required: ['guard@examples'],
         updates: { minimumReleaseAgeDays: 3 },
+        sandbox: { require: true },
       }),
     ).toBeNull();
   });
@@ -116,5 +121,40 @@ describe('policy rules as data', () => {
     expect(bad.stopped.size).toBe(2);
     expect(bad.failClosed.every((e) => e.open === undefined && e.enforced === true)).toBe(true);
     expect(bad.failClosed[0]!.reason).toContain('/p.json');
+  });
+
+  it('A18: with sandbox.require only the unconfined plugins stop, each told (open, enforced); without it none', () => {
+    const plugins = [
+      {
+        id: 'guard@examples',
+        name: 'guard',
+        registry: 'examples',
+        events: ['PreToolUse'],
+        confined: true,
+      },
+      {
+        id: 'fmt@examples',
+        name: 'fmt',
+        registry: 'examples',
+        events: ['PostToolUse'],
+        confined: false,
+      },
+    ];
+    const ok = { status: 'ok', file: '/p.json', from: 'env' } as const;
+    const stops = sandboxStops({ ...ok, policy: { sandbox: { require: true } } }, plugins);
+    expect([...stops.stopped]).toEqual(['fmt@examples']);
+    expect(stops.failClosed).toEqual([
+      expect.objectContaining({
+        plugin: 'fmt@examples',
+        events: ['PostToolUse'],
+        open: true,
+        enforced: true,
+      }),
+    ]);
+    expect(stops.failClosed[0]!.reason).toMatch(/\/p\.json requires confined plugins.*--confine/);
+    expect(
+      sandboxStops({ ...ok, policy: { sandbox: { require: false } } }, plugins).stopped.size,
+    ).toBe(0);
+    expect(sandboxStops({ ...ok, policy: {} }, plugins).stopped.size).toBe(0);
   });
 });

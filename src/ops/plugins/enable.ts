@@ -26,6 +26,7 @@ import {
 import type { ReviewReport } from '../steps/consent/report.js';
 import { reviewInstalledTree } from '../steps/review/review-installed.js';
 import { policyRegistryOf, requirePluginAllowed } from '../steps/policy/enforce-policy.js';
+import { requireSandboxed } from '../steps/policy/sandbox-allowed.js';
 
 export interface EnableResult {
   id: string;
@@ -71,6 +72,8 @@ export function enablePlugin(
       const review = await reviewInstalledTree(record, target, ctx.paths);
       const already = record.pending === null && review.consented;
       const confine = confineOf(record, opts.confine);
+      // policy.md#a18: an unconfined plugin is refused before any question or write.
+      requireSandboxed(ctx, 'enabling', record.id, { capabilities: review.capabilities, confine });
       const sameConfine =
         canonicalJson(confine ?? null) === canonicalJson(record.consent?.confine ?? null);
       if (already && record.enabled && sameConfine)

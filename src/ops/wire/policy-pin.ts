@@ -1,6 +1,7 @@
 import { buildSnapshot } from '../../hooks/snapshot/snapshot.js';
 import { policyStops, type RunningPlugin } from '../../policy/policy-at-run.js';
 import type { PolicyInForce } from '../../policy/policy.js';
+import { sandboxStops } from '../../policy/sandbox-require.js';
 import { readPolicyFile } from '../../store/policy-file.js';
 import type { SessionPin } from '../../store/session-pin-schema.js';
 
@@ -8,7 +9,8 @@ import type { SessionPin } from '../../store/session-pin-schema.js';
  * docs/reference/rules/policy.md#a13 for a linked agent's event: the session's pin less the
  * plugins the administrator's policy stops now (read at every event, so a plugin denied after it
  * was pinned stops at the next one), each told in a `systemMessage` on the events it would have
- * run on; with a policy file that cannot be used, every pinned plugin fails closed (A11). The pin
+ * run on; with a policy file that cannot be used, every pinned plugin fails closed (A11); with
+ * `sandbox.require`, a pinned plugin that runs unconfined stops as a denied one does (A18). The pin
  * itself when the policy stops nothing in it.
  */
 export function pinUnderPolicy(
@@ -25,7 +27,21 @@ export function pinUnderPolicy(
         for (const event of Object.keys(source.config)) events.add(event);
     return { id, name: id.slice(0, at), registry: id.slice(at + 1), events: [...events] };
   });
-  const stops = policyStops(inForce, plugins);
+  const denied = policyStops(inForce, plugins);
+  // A18: a pinned plugin that runs unconfined stops too when the policy requires confinement.
+  const unconfined = sandboxStops(
+    inForce,
+    plugins
+      .filter((p) => !denied.stopped.has(p.id))
+      .map((p) => ({
+        ...p,
+        confined: pin.sources.some((s) => s.plugin?.id === p.id && s.plugin.confine !== undefined),
+      })),
+  );
+  const stops = {
+    stopped: new Set([...denied.stopped, ...unconfined.stopped]),
+    failClosed: [...denied.failClosed, ...unconfined.failClosed],
+  };
   if (stops.stopped.size === 0) return pin;
   const sources = pin.sources.filter(
     (s) => s.plugin === undefined || !stops.stopped.has(s.plugin.id),

@@ -46,6 +46,7 @@ import { stageAll } from '../staging/stage-all.js';
 import type { InstallSource, StagedPlugin } from '../staging/types.js';
 import { commitLocked } from './commit-locked.js';
 import { requireStagedAllowed } from '../policy/source-allowed.js';
+import { requireStagedSandboxed } from '../policy/sandbox-allowed.js';
 import type { InstallScope, ScopeRules, TransactionResult } from './install-scope.js';
 import type { CommitOptions, TransactionOptions } from './options.js';
 import type { InstalledEntry, InstallResult } from './record.js';
@@ -118,6 +119,8 @@ async function commit(
       if (isFromRegistry(plugin.source)) rememberIntegrity(draft, id, version, plugin.integrity);
     }
     rules.close(draft);
+    // A18: decided on the draft, so a refusal writes nothing and the promoted trees are collected.
+    requireStagedSandboxed(ctx, draft, staged, entries);
     if (JSON.stringify(draft) !== JSON.stringify(before)) await writeState(ctx.paths, draft);
   } catch (error) {
     await collectGarbage(ctx.paths, before).catch(() => undefined);

@@ -1,0 +1,166 @@
+/**
+ * The policy's `sandbox.require` (docs/reference/rules/policy.md#a18) end to end with the built
+ * binary: `hookpm policy`, enable, install and enable, `run` and `wire`. guard 1.2.0 (kept in the
+ * examples registry's history) declares no capabilities; guard 1.3.0 declares no network and no
+ * writes, so its handlers run under bubblewrap, installed on first use.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useBinWorkspace } from '../helpers/bin-workspace.js';
+import { BWRAP, INSTALL_TIMEOUT_MS, requireTool } from '../helpers/system-package.js';
+
+const FIXTURES = fileURLToPath(new URL('../../registry-fixtures', import.meta.url));
+/** Declares capabilities (Z1). */
+const DECLARED = join(FIXTURES, 'plugins', 'guard');
+/** Declares none. */
+const UNDECLARED = join(FIXTURES, 'history', 'guard-1.2.0');
+const FORCE_PUSH = 'git push --force origin main';
+const SANDBOX = { sandbox: { require: true } };
+
+const ws = useBinWorkspace('e2e-policy-sandbox');
+
+beforeAll(async () => {
+  await requireTool(BWRAP);
+}, INSTALL_TIMEOUT_MS);
+
+async function withPolicy(policy: unknown): Promise<Record<string, string>> {
+  const file = join(ws.dir, `policy-${ws.n}.json`);
+  await writeFile(file, JSON.stringify(policy));
+  return ws.env({ HOOKPM_POLICY_FILE: file });
+}
+
+async function ok(args: string[], env = ws.env()): Promise<string> {
+  const run = await ws.hookpm(args, { env });
+  expect(run.code, run.stderr).toBe(0);
+  return run.stdout;
+}
+
+/** The state file's bytes, hashed: A16 says a refusal writes nothing. */
+function stateHash(): string {
+  try {
+    return createHash('sha256')
+      .update(readFileSync(join(ws.home, 'hookpm', 'data', 'state.json')))
+      .digest('hex');
+  } catch {
+    return 'none';
+  }
+}
+
+function expectSandboxRefusal(run: { code: number | null; stderr: string }, file: string) {
+  expect(run.code).toBe(1);
+  expect(run.stderr).toContain('E_POLICY');
+  expect(run.stderr).toContain('sandbox.require');
+  expect(run.stderr).toContain(file);
+  expect(run.stderr).toContain('--confine');
+}
+
+function bash(session: string, command: string): string {
+  return JSON.stringify({
+    session_id: session,
+    transcript_path: join(ws.home, 't.jsonl'),
+    cwd: ws.repo,
+    hook_event_name: 'PreToolUse',
+    permission_mode: 'default',
+    tool_name: 'Bash',
+    tool_input: { command },
+    tool_use_id: 'toolu_1',
+  });
+}
+
+async function wire(body: string, env: Record<string, string>) {
+  const run = await ws.hookpm(['wire', 'claude'], { env, stdin: body });
+  expect(run.code, run.stderr).toBe(0);
+  return run.stdout === '' ? null : (JSON.parse(run.stdout) as Record<string, any>);
+}
+
+describe('sandbox.require (A18)', () => {
+  it('A18: `hookpm policy` says what sandbox.require means; a value that is not a boolean makes the file unusable (A11)', async () => {
+    const env = await withPolicy(SANDBOX);
+    const shown = await ok(['policy'], env);
+    expect(shown).toContain('"require": true');
+    expect(shown).toMatch(/sandbox\.require: only plugins that declare capabilities.*--confine/);
+    const bad = await ws.hookpm(['policy'], { env: await withPolicy({ sandbox: { require: 1 } }) });
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain('sandbox.require must be true or false');
+  });
+
+  it('A18: enable of an undeclared plugin is E_POLICY naming the rule and the file, the state byte-identical; `enable --confine` is accepted', async () => {
+    await ok(['install', UNDECLARED, '--yes']);
+    await ok(['disable', 'guard']);
+    const env = await withPolicy(SANDBOX);
+    const before = stateHash();
+    const refused = await ws.hookpm(['enable', 'guard', '--yes'], { env });
+    expectSandboxRefusal(refused, env['HOOKPM_POLICY_FILE']!);
+    expect(stateHash()).toBe(before);
+    await ok(['enable', 'guard', '--confine', 'network=false,write=', '--yes'], env);
+    const listed = JSON.parse(await ok(['list', '--json'], env)) as {
+      plugins: Array<{ id: string; enabled: boolean }>;
+    };
+    expect(listed.plugins).toEqual([expect.objectContaining({ id: 'guard@local', enabled: true })]);
+    // Confined by the user, it runs (under bubblewrap) and still denies.
+    const input = JSON.stringify({ tool_name: 'Bash', tool_input: { command: FORCE_PUSH } });
+    const run = await ws.hookpm(['run', 'PreToolUse', '--payload', '-', '--json'], {
+      env,
+      stdin: input,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout).permission.decision).toBe('deny');
+  });
+
+  it('A18: install and enable of an undeclared plugin is refused and writes nothing; a declared plugin installs and enables', async () => {
+    const env = await withPolicy(SANDBOX);
+    const refused = await ws.hookpm(['install', UNDECLARED, '--yes'], { env });
+    expectSandboxRefusal(refused, env['HOOKPM_POLICY_FILE']!);
+    expect(stateHash()).toBe('none');
+    const installed = JSON.parse(await ok(['install', DECLARED, '--yes', '--json'], env)) as {
+      installed: Array<Record<string, unknown>>;
+    };
+    expect(installed.installed[0]).toMatchObject({ id: 'guard@local', enabled: true });
+  });
+
+  it('A18: `hookpm run` leaves an undeclared plugin out and says why; a declared one runs', async () => {
+    await ok(['install', UNDECLARED, '--yes']);
+    const env = await withPolicy(SANDBOX);
+    const input = JSON.stringify({ tool_name: 'Bash', tool_input: { command: FORCE_PUSH } });
+    const run = await ws.hookpm(['run', 'PreToolUse', '--payload', '-', '--json'], {
+      env,
+      stdin: input,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout) as { permission: unknown; systemMessages: string[] };
+    expect(result.permission).toBeNull();
+    expect(result.systemMessages.join('\n')).toMatch(
+      /guard@local no longer runs.*requires confined plugins \(sandbox\.require\)/,
+    );
+  });
+
+  it('A18: under `wire`, an undeclared plugin pinned before the policy stops at the next event, with a systemMessage', async () => {
+    await ok(['install', UNDECLARED, '--yes']);
+    const start = JSON.stringify({
+      session_id: 's1',
+      transcript_path: join(ws.home, 't.jsonl'),
+      cwd: ws.repo,
+      hook_event_name: 'SessionStart',
+      source: 'startup',
+    });
+    await wire(start, ws.env());
+    const before = await wire(bash('s1', FORCE_PUSH), ws.env());
+    expect(before?.hookSpecificOutput.permissionDecision).toBe('deny');
+    const env = await withPolicy(SANDBOX);
+    const after = await wire(bash('s1', FORCE_PUSH), env);
+    expect(after?.hookSpecificOutput?.permissionDecision).toBeUndefined();
+    expect(after?.systemMessage).toMatch(/guard@local no longer runs.*sandbox\.require/);
+  });
+
+  it('A18: under `wire`, a declared plugin keeps running, confined', async () => {
+    await ok(['install', DECLARED, '--yes']);
+    const env = await withPolicy(SANDBOX);
+    const answer = await wire(bash('s2', FORCE_PUSH), env);
+    expect(answer?.hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(answer?.systemMessage ?? '').not.toContain('no longer runs');
+  });
+});
