@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/main.js';
 import { BIN, ensureBuilt, runBin } from '../helpers/built-bin.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
+import { useBubblewrap } from '../helpers/bubblewrap.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURES = join(ROOT, 'registry-fixtures', 'plugins');
@@ -192,6 +193,9 @@ const AUTHORING_CASES: readonly Case[] = [
   { section: 'stats', args: ['stats'] },
   { section: 'stats', args: ['stats', '--since', '1h'] },
 ];
+
+// guard declares capabilities: its handlers run under bubblewrap.
+useBubblewrap();
 
 describe('docs/reference/cli-json.md and schemaVersion (schemaVersion)', () => {
   it('user-wide commands: each --json document is an object whose first key is schemaVersion 1, with every field documented', async () => {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { useRegistryHome } from '../helpers/registry-home.js';
+import { useBubblewrap } from '../helpers/bubblewrap.js';
 
 const FIXTURES = fileURLToPath(new URL('../../registry-fixtures', import.meta.url));
 const ctx = useRegistryHome('hookpm-install-e2e-', false);
@@ -17,6 +18,9 @@ const { hookpm, ok, store } = ctx;
 interface Listed {
   plugins: Array<{ id: string; version: string; enabled: boolean; pending: string | null }>;
 }
+
+// guard declares capabilities: its handlers run under bubblewrap.
+useBubblewrap();
 
 describe('hookpm install from a registry, end to end', () => {
   it('`hookpm install guard@examples` works with no configuration; --json has the cli.md shape', async () => {

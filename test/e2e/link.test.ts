@@ -6,11 +6,15 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BIN, runBin } from '../helpers/built-bin.js';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
+import { useBubblewrap } from '../helpers/bubblewrap.js';
 
 // Issue 13 items 1-3: `hookpm link <agent> [--project]`, `unlink`, `link` alone, doctor's checks.
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const GUARD = join(ROOT, 'registry-fixtures', 'plugins', 'guard');
+
+// guard declares capabilities: its handlers run under bubblewrap.
+useBubblewrap();
 
 const ws = useBinWorkspace('e2e-link', '.claude');
 

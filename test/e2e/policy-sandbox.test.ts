@@ -9,9 +9,9 @@ import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
-import { BWRAP, INSTALL_TIMEOUT_MS, requireTool } from '../helpers/system-package.js';
+import { useBubblewrap } from '../helpers/bubblewrap.js';
 
 const FIXTURES = fileURLToPath(new URL('../../registry-fixtures', import.meta.url));
 /** Declares capabilities (Z1). */
@@ -23,9 +23,7 @@ const SANDBOX = { sandbox: { require: true } };
 
 const ws = useBinWorkspace('e2e-policy-sandbox');
 
-beforeAll(async () => {
-  await requireTool(BWRAP);
-}, INSTALL_TIMEOUT_MS);
+useBubblewrap();
 
 async function withPolicy(policy: unknown): Promise<Record<string, string>> {
   const file = join(ws.dir, `policy-${ws.n}.json`);

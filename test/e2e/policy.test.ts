@@ -12,10 +12,14 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/built-bin.js';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
+import { useBubblewrap } from '../helpers/bubblewrap.js';
 
 const FIXTURES = fileURLToPath(new URL('../../registry-fixtures', import.meta.url));
 const GUARD_DIR = join(FIXTURES, 'plugins', 'guard');
 const FORCE_PUSH = 'git push --force origin main';
+
+// guard declares capabilities: its handlers run under bubblewrap.
+useBubblewrap();
 
 const ws = useBinWorkspace('e2e-policy');
 

@@ -20,6 +20,7 @@ import {
 } from '../helpers/plugin-registry.js';
 import { hashStore } from '../helpers/store-snapshot.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
+import { useBubblewrap } from '../helpers/bubblewrap.js';
 
 /** A PreToolUse hook that denies, so its run is visible in `hookpm run --json`. */
 const DENY = `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"team-guard"}}'`;
@@ -102,6 +103,9 @@ async function teammateAdds(home: TempHome, dir = project): Promise<void> {
   await ok(home, dir, 'registry', 'add', 'acme', acme.url);
   await ok(home, dir, 'install', '--project', 'team-guard@acme', '--yes');
 }
+
+// guard declares capabilities: its handlers run under bubblewrap.
+useBubblewrap();
 
 describe('hookpm.json, hookpm.lock and hookpm ci between two teammates (issue 16)', () => {
   it('acceptance: the second teammate runs `hookpm ci --yes` with no `registry add` and gets the same versions and integrity', async () => {

@@ -9,8 +9,12 @@ import { BIN } from '../helpers/built-bin.js';
 import { isAlive, killHostWhileHandlerRuns, readPid } from '../engine/runner-fixtures.js';
 import { fixture, group, printsJson, sh } from '../ops/dispatch-helpers.js';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
+import { useBubblewrap } from '../helpers/bubblewrap.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+// guard declares capabilities: its handlers run under bubblewrap.
+useBubblewrap();
 
 const ws = useBinWorkspace('e2e-run', '.deepagents');
 

@@ -14,6 +14,10 @@ import {
   sleeperGroup,
 } from '../helpers/session-workspace.js';
 import { goneWithin, isAlive, waitForPid } from '../helpers/pids.js';
+import { useBubblewrap } from '../helpers/bubblewrap.js';
+
+// guard declares capabilities: its handlers run under bubblewrap.
+useBubblewrap();
 
 const ws = useSessionWorkspace();
 let session: RpcSession | null = null;

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/built-bin.js';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
+import { useBubblewrap } from '../helpers/bubblewrap.js';
 
 // registry.md D7: a file hookpm reads that is a FIFO or a device (here a symlink to /dev/zero) is
 // refused at once with a clear message: no command waits on it or reads it without end. Each
@@ -21,6 +22,9 @@ const GUARD = fileURLToPath(new URL('../../registry-fixtures/plugins/guard', imp
 const FORCE_PUSH = 'git push --force origin main';
 /** Far above what any of these commands takes (about a second), far below a hang. */
 const LIMIT_MS = 15_000;
+
+// guard declares capabilities: its handlers run under bubblewrap.
+useBubblewrap();
 
 const ws = useBinWorkspace('e2e-special-files', '.claude');
 

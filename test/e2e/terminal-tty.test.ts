@@ -101,7 +101,7 @@ describe('issue 18 item 3: output fitted to an 80-column terminal', () => {
     const lines = linesOf(text).filter((l) => l !== '');
     expect(lines[0]).toMatch(/^ID +VERSION +EVENTS +DESCRIPTION$/);
     expect(lines.find((l) => l.startsWith('guard@examples '))).toMatch(
-      / 1\.2\.0 +PreToolUse +Blocks .*…$/,
+      / 1\.3\.0 +PreToolUse +Blocks .*…$/,
     );
     for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
     // the same command off a terminal: not fitted, as before

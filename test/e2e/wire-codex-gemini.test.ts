@@ -5,6 +5,7 @@ import { runBin } from '../helpers/built-bin.js';
 import { printsJson } from '../ops/dispatch-helpers.js';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { writeClaudePlugin } from '../helpers/claude-plugin.js';
+import { useBubblewrap } from '../helpers/bubblewrap.js';
 
 // Issue 17 items 2 and 4: `hookpm wire codex|gemini`, the handlers link writes, through the built
 // CLI and real plugins, on per-session pins (engine.md R1). The payloads are the ones Codex 0.171.0
@@ -13,6 +14,9 @@ import { writeClaudePlugin } from '../helpers/claude-plugin.js';
 const GUARD = fileURLToPath(new URL('../../registry-fixtures/plugins/guard', import.meta.url));
 const FORCE_PUSH = 'git push --force origin main';
 const GUARD_REASON = /^guard: `git push --force` rewrites shared history/;
+
+// guard declares capabilities: its handlers run under bubblewrap.
+useBubblewrap();
 
 const ws = useBinWorkspace('e2e-wire-cg');
 

@@ -3,11 +3,15 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { writeClaudePlugin } from '../helpers/claude-plugin.js';
+import { useBubblewrap } from '../helpers/bubblewrap.js';
 
 // A deny that does not fit under the 100,000-byte output limit (engine.md X7), and guard's answer
 // on hostile commands, as Claude Code receives them from `hookpm wire claude`.
 
 const GUARD = fileURLToPath(new URL('../../registry-fixtures/plugins/guard', import.meta.url));
+
+// guard declares capabilities: its handlers run under bubblewrap.
+useBubblewrap();
 
 const ws = useBinWorkspace('e2e-wire-cut');
 

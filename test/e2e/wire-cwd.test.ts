@@ -4,11 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { writeClaudePlugin } from '../helpers/claude-plugin.js';
 import { FORCE_PUSH, GUARD, GUARD_REASON } from '../helpers/linked-agent.js';
+import { useBubblewrap } from '../helpers/bubblewrap.js';
 
 // docs/reference/rules/cli.md#w2: a payload whose `cwd` cannot be used (absent, not a
 // string, not absolute, gone, a file) runs its handlers in the project root the session was pinned
 // for (else where the agent started hookpm, else the home), says why (`cwd_unusable`, on stderr and
 // in the decision log), and guards still decide.
+
+// guard declares capabilities: its handlers run under bubblewrap.
+useBubblewrap();
 
 const ws = useBinWorkspace('e2e-wire-cwd');
 

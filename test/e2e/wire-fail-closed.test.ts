@@ -6,9 +6,13 @@ import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { writeClaudePlugin } from '../helpers/claude-plugin.js';
 import { FORCE_PUSH, GUARD, GUARD_REASON } from '../helpers/linked-agent.js';
 import { startRpcSession, type RpcSession } from '../helpers/rpc-session.js';
+import { useBubblewrap } from '../helpers/bubblewrap.js';
 
 // docs/reference/rules/engine.md#fail-closed through the command `hookpm link claude` writes
 // (`hookpm wire claude`, payload on stdin), and through `hookpm run` and `hookpm session`.
+
+// guard declares capabilities: its handlers run under bubblewrap.
+useBubblewrap();
 
 const ws = useBinWorkspace('e2e-fail-closed');
 let session: RpcSession | null = null;

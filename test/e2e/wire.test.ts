@@ -10,12 +10,16 @@ import { killHostWhileHandlerRuns } from '../engine/runner-fixtures.js';
 import { printsJson } from '../ops/dispatch-helpers.js';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { writeClaudePlugin } from '../helpers/claude-plugin.js';
+import { useBubblewrap } from '../helpers/bubblewrap.js';
 
 // Issue 13 items 3-4: `hookpm wire <agent>`, the handler link writes, on per-session pins (engine.md
 // R1). The payloads are the ones Claude Code 2.1.332 sends (test/agents/claude-code.ts lists them).
 
 const GUARD = fileURLToPath(new URL('../../registry-fixtures/plugins/guard', import.meta.url));
 const FORCE_PUSH = 'git push --force origin main';
+
+// guard declares capabilities: its handlers run under bubblewrap.
+useBubblewrap();
 
 const ws = useBinWorkspace('e2e-wire');
 

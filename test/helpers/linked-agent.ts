@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { binEnv } from './bin-workspace.js';
 import { ensureBuilt, runBin, type BinRun } from './built-bin.js';
-import { GIT, requireTool } from './system-package.js';
+import { BWRAP, GIT, requireTool } from './system-package.js';
 
 /** The guard fixture plugin, the command it denies, and the start of the reason it gives. */
 export const GUARD = fileURLToPath(
@@ -76,6 +76,8 @@ export function useLinkedAgent(opts: LinkedAgentOptions): LinkedAgent {
     execFileSync(await requireTool(GIT), ['init', '-q', agent.repo]);
     writeFileSync(agent.settingsFile(), opts.before);
     agent.binary = await opts.installAgent();
+    // guard declares capabilities: its handlers run under bubblewrap (security.md Z4).
+    await requireTool(BWRAP);
     expect((await agent.hookpm(['install', GUARD, '--yes'])).code).toBe(0);
     const link = await agent.hookpm(['link', opts.agent]);
     expect(link.code, link.stderr).toBe(0);
