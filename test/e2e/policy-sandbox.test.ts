@@ -120,7 +120,7 @@ describe('sandbox.require (A18)', () => {
     expect(installed.installed[0]).toMatchObject({ id: 'guard@local', enabled: true });
   });
 
-  it('A18: `hookpm run` leaves an undeclared plugin out and says why; a declared one runs', async () => {
+  it('A18: `hookpm run` leaves an undeclared plugin out and says why; `doctor` warns policy_unconfined', async () => {
     await ok(['install', UNDECLARED, '--yes']);
     const env = await withPolicy(SANDBOX);
     const input = JSON.stringify({ tool_name: 'Bash', tool_input: { command: FORCE_PUSH } });
@@ -133,6 +133,15 @@ describe('sandbox.require (A18)', () => {
     expect(result.permission).toBeNull();
     expect(result.systemMessages.join('\n')).toMatch(
       /guard@local no longer runs.*requires confined plugins \(sandbox\.require\)/,
+    );
+    const doctor = JSON.parse((await ws.hookpm(['doctor', '--json'], { env })).stdout) as {
+      checks: Array<{ code?: string; fix?: string }>;
+    };
+    expect(doctor.checks).toContainEqual(
+      expect.objectContaining({
+        code: 'policy_unconfined',
+        fix: expect.stringContaining('--confine'),
+      }),
     );
   });
 

@@ -10,6 +10,7 @@ import { checkLinks } from './links.js';
 import { checkLock } from './lock.js';
 import { checkPlugins } from './plugins.js';
 import { checkPolicy } from './policy.js';
+import { checkSandboxPolicy } from './policy-sandbox.js';
 import { readPolicyFile } from '../../store/policy-file.js';
 import { checkRegistries, type RegistryCheckOptions } from './registries.js';
 import { readStateForDoctor, stateOkCheck } from './state.js';
@@ -63,6 +64,7 @@ export async function runDoctor(ctx: DoctorContext, opts: DoctorOptions): Promis
   // docs/reference/rules/policy.md#a17: checked when a policy file exists.
   if (policy.status !== 'absent')
     checks.push(...(await guarded('policy', async () => checkPolicy(policy, state, ctx.defaults))));
+  checks.push(...(await guarded('policy', () => checkSandboxPolicy(policy, state))));
   if (fixed !== null) checks.push(fixed);
   checks.push(
     ...(await guarded('leftovers', async () => [

@@ -1,0 +1,52 @@
+import {
+  effectiveConfinement,
+  normalizeCapabilities,
+  type Capabilities,
+} from '../../plugin/capabilities.js';
+import type { PolicyInForce } from '../../policy/policy.js';
+import { requiresSandbox, SANDBOX_RULE } from '../../policy/sandbox-require.js';
+import { readPluginDir } from '../../store/read-plugin.js';
+import type { PluginRecord, State } from '../../store/state/state-schema.js';
+import { problem, type DoctorCheck } from './check.js';
+
+/**
+ * docs/reference/rules/policy.md#a18 as doctor sees it: with `sandbox.require`, each enabled user
+ * plugin that would run unconfined (its installed manifest declares no capabilities and the user
+ * gave no `--confine`) is a `policy_unconfined` warning: the policy stops it. A plugin whose tree
+ * cannot be read is left to the plugin checks.
+ */
+export async function checkSandboxPolicy(
+  inForce: PolicyInForce,
+  state: State | null,
+): Promise<DoctorCheck[]> {
+  if (!requiresSandbox(inForce) || state === null) return [];
+  const enabled = Object.values(state.plugins).filter((record) => record.enabled);
+  const declared = await Promise.all(enabled.map(declaredOf));
+  return enabled.flatMap((record, i) => {
+    const read = declared[i];
+    if (read === undefined) return [];
+    if (effectiveConfinement(read, record.consent?.confine ?? null) !== null) return [];
+    return [
+      problem(
+        `plugin:${record.id}`,
+        'warning',
+        `${record.id} is enabled but the policy stops it: it neither declares capabilities nor was confined (${SANDBOX_RULE})`,
+        {
+          code: 'policy_unconfined',
+          fix: `hookpm enable ${record.id} --confine network=false,write=data`,
+        },
+      ),
+    ];
+  });
+}
+
+/** The capabilities the installed manifest declares (null: none); undefined when unreadable. */
+async function declaredOf(record: PluginRecord): Promise<Capabilities | null | undefined> {
+  try {
+    const plugin = await readPluginDir(record.path, { fallbackName: record.name, id: record.id });
+    const declared = plugin.manifest?.capabilities;
+    return declared === undefined ? null : normalizeCapabilities(declared);
+  } catch {
+    return undefined;
+  }
+}
