@@ -4,6 +4,7 @@
  * examples registry's history) declares no capabilities; guard 1.3.0 declares no network and no
  * writes, so its handlers run under bubblewrap, installed on first use.
  */
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -11,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
+import { BIN } from '../helpers/built-bin.js';
 import { useBubblewrap } from '../helpers/bubblewrap.js';
 
 const FIXTURES = fileURLToPath(new URL('../../registry-fixtures', import.meta.url));
@@ -143,6 +145,42 @@ describe('sandbox.require (A18)', () => {
         fix: expect.stringContaining('--confine'),
       }),
     );
+  });
+
+  it('A18: `hookpm session` starts without an undeclared plugin, and with a declared one', async () => {
+    await ok(['install', UNDECLARED, '--yes']);
+    const env = await withPolicy(SANDBOX);
+    const line = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'dispatch',
+      params: {
+        event: 'PreToolUse',
+        payload: { tool_name: 'Bash', tool_input: { command: FORCE_PUSH } },
+      },
+    });
+    const session = () => {
+      const piped = spawnSync(
+        '/bin/sh',
+        ['-c', `printf '%s\\n' "$LINE" | "$NODE" "$BIN" session`],
+        {
+          cwd: ws.repo,
+          env: { ...env, LINE: line, NODE: process.execPath, BIN },
+          encoding: 'utf8',
+        },
+      );
+      expect(piped.status, piped.stderr).toBe(0);
+      return piped.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, any>);
+    };
+    const [ready, answer] = session();
+    expect(ready!['params'].plugins).toEqual([]);
+    expect(answer!['result'].permission).toBeNull();
+    await ok(['install', DECLARED, '--yes', '--force'], env);
+    const [, confined] = session();
+    expect(confined!['result'].permission.decision).toBe('deny');
   });
 
   it('A18: under `wire`, an undeclared plugin pinned before the policy stops at the next event, with a systemMessage', async () => {
