@@ -259,8 +259,8 @@ describe('sparse layout: the client (N11)', () => {
     expect(added).toMatchObject({ kind: 'index', plugins: 40 });
     expect(py.log()).toEqual(['/', '/registry.json']);
     const installed = await install(ctx, 'guard@big');
-    expect(installed.installed[0]).toMatchObject({ id: 'guard@big', version: '1.2.0' });
-    expect(py.log().slice(2)).toEqual(['/plugins/gu/guard.json', '/tarballs/guard-1.2.0.tgz']);
+    expect(installed.installed[0]).toMatchObject({ id: 'guard@big', version: '1.3.0' });
+    expect(py.log().slice(2)).toEqual(['/plugins/gu/guard.json', '/tarballs/guard-1.3.0.tgz']);
     const found = await searchPlugins(ctx, { query: 'guard' });
     expect(found.results.map((r) => r.id)).toContain('guard@big');
     expect(found.results.length).toBe(40);
@@ -352,7 +352,7 @@ describe('sparse layout: cost independent of registry size (N12)', () => {
     expect(small.requests).toEqual([
       'GET /registry.json 200',
       'GET /plugins/gu/guard.json 200',
-      'GET /tarballs/guard-1.2.0.tgz 200',
+      'GET /tarballs/guard-1.3.0.tgz 200',
     ]);
     expect(large.bytes / small.bytes).toBeLessThanOrEqual(1.5);
   }, 120_000);
