@@ -6,7 +6,7 @@ import {
 } from './marketplace-source-schema.js';
 
 /**
- * What an entry of Codex's `.agents/plugins/marketplace.json` (docs/reference/rules/registry.md#g10)
+ * What an entry of Codex's `.agents/plugins/marketplace.json` (docs/reference/rules/plugins.md#g10)
  * adds to a Claude Code entry:
  * - `source: {"source": "local", "path": "./dir"}`, a directory relative to the marketplace root
  *   (the directory holding `.agents/`), which must start with `./`, name something below `./` and

@@ -1,7 +1,7 @@
 import { basename, dirname } from 'node:path';
 
 /**
- * The catalog files a marketplace root may hold (docs/reference/rules/registry.md#g10), in the
+ * The catalog files a marketplace root may hold (docs/reference/rules/plugins.md#g10), in the
  * order they are looked for: Claude Code's `.claude-plugin/marketplace.json`, then Codex's
  * `.agents/plugins/marketplace.json` (which Deep Agents Code reads too, after Claude Code's). The
  * first that is a regular file is the catalog; the other is never read.
