@@ -179,4 +179,23 @@ describe('marketplace plugins in hookpm.json and hookpm.lock (J10)', () => {
     const remote = await refused(author, 'E_USAGE', 'install', '--project', 'remote@mkt', '--yes');
     expect(remote.stderr).toContain('its source is git');
   });
+
+  it('J10: after the plugin moves to a new version in the marketplace, update --project locks the new tree, and ci from another HOME installs it', async () => {
+    await authorInstalls();
+    const before = (await readLock()).plugins['codex-guard@mkt']!;
+    const dir = join(project, 'vendor', 'mkt', 'plugins', 'codex-guard');
+    const manifest = join(dir, '.codex-plugin', 'plugin.json');
+    const doc = JSON.parse(await readFile(manifest, 'utf8')) as Record<string, unknown>;
+    await writeFile(manifest, JSON.stringify({ ...doc, version: '1.1.0' }));
+    await writeFile(
+      join(dir, 'scripts', 'guard.mjs'),
+      await readFile(join(LAYOUTS, GUARD), 'utf8'),
+    );
+    await ok(author, 'update', '--project', '--yes');
+    const after = (await readLock()).plugins['codex-guard@mkt']!;
+    expect(after).toMatchObject({ version: '1.1.0', resolved: 'plugins/codex-guard' });
+    expect(after.integrity).not.toBe(before.integrity);
+    await ok(teammate, 'ci', '--yes');
+    expect(await denyReason(teammate)).toBe('codex-guard: rm -rf is refused');
+  });
 });
