@@ -1,17 +1,20 @@
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { HookpmError } from '../errors.js';
+import { catalogRootOf } from './marketplace/catalog-files.js';
+import { findCatalogFile } from './marketplace/read-catalog-file.js';
 
 /** What a local registry location holds (docs/reference/rules/registry.md#registry-kinds). */
 export interface LocalRegistryKind {
   kind: 'index' | 'marketplace';
-  /** The directory that holds `index.json`, or the marketplace root (above `.claude-plugin/`). */
+  /** The directory that holds `index.json`, or the marketplace root (above `.claude-plugin/` or `.agents/`). */
   dir: string;
 }
 
 /**
  * Looks at a local location: a directory holding `index.json` is an index registry (it wins over a
- * marketplace file beside it); one holding `.claude-plugin/marketplace.json` is a marketplace. A
+ * marketplace file beside it); one holding `.claude-plugin/marketplace.json` or
+ * `.agents/plugins/marketplace.json` (catalog-files.ts) is a marketplace. A
  * path to an `index.json` or `marketplace.json` file names its directory. Anything else is
  * E_NOT_FOUND naming what was looked for.
  */
@@ -20,27 +23,20 @@ export async function readLocationKind(path: string): Promise<LocalRegistryKind>
   if (info === null) {
     throw new HookpmError('E_NOT_FOUND', `the registry location ${path} does not exist`, {
       file: path,
-      hint: 'Give an existing directory holding index.json or .claude-plugin/marketplace.json.',
+      hint: 'Give an existing directory holding index.json, .claude-plugin/marketplace.json or .agents/plugins/marketplace.json.',
     });
   }
   if (info.isFile()) {
     if (basename(path) === 'index.json') return { kind: 'index', dir: dirname(path) };
-    if (basename(path) === 'marketplace.json') {
-      const parent = dirname(path);
-      return {
-        kind: 'marketplace',
-        dir: basename(parent) === '.claude-plugin' ? dirname(parent) : parent,
-      };
-    }
+    if (basename(path) === 'marketplace.json')
+      return { kind: 'marketplace', dir: catalogRootOf(path) };
   } else if (info.isDirectory()) {
     if (await isFile(join(path, 'index.json'))) return { kind: 'index', dir: path };
-    if (await isFile(join(path, '.claude-plugin', 'marketplace.json'))) {
-      return { kind: 'marketplace', dir: path };
-    }
+    if (findCatalogFile(path) !== null) return { kind: 'marketplace', dir: path };
   }
   throw new HookpmError(
     'E_NOT_FOUND',
-    `${path} holds neither index.json nor .claude-plugin/marketplace.json`,
+    `${path} holds neither index.json nor .claude-plugin/marketplace.json nor .agents/plugins/marketplace.json`,
     {
       file: path,
       hint: 'Point at a registry directory (built with `hookpm registry build`) or a marketplace repository.',

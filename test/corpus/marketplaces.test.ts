@@ -5,7 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validate } from '../../src/ops/validate/validate.js';
 import { ensureBuilt, runBin } from '../helpers/built-bin.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
-import { CORPUS } from './corpus-plugins.js';
+import { CORPUS, REPO } from './corpus-plugins.js';
+import { gitTestEnv, makeRepo, requireGit } from '../helpers/git-repo.js';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { pathToFileURL } from 'node:url';
 
 /**
  * Conformance over every marketplace catalog of ../shared/corpus (registry.md section 1, kind
@@ -115,6 +119,106 @@ describe('corpus marketplaces', () => {
       expect(badReport.ok).toBe(false);
       expect(badReport.diagnostics.map((d) => d.path)).toContain(
         '.claude-plugin/marketplace.json:plugins[0].source',
+      );
+    });
+  });
+});
+
+/**
+ * The new layouts, in corpus-style fixtures of this repository (test/corpus/layouts): a catalog in
+ * Codex's `.agents/plugins/marketplace.json` whose plugins carry only `.codex-plugin/plugin.json`
+ * and `.cursor-plugin/plugin.json` (plugins.md G5, G10).
+ */
+const LAYOUTS = join(REPO, 'test/corpus/layouts/agents-catalog');
+
+/** Every file of a directory, by relative path, for a repository made of the fixture. */
+async function filesOf(dir: string, prefix = ''): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const entry of await readdir(join(dir, prefix), { withFileTypes: true })) {
+    const rel = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
+    if (entry.isDirectory()) Object.assign(out, await filesOf(dir, rel));
+    else out[rel] = await readFile(join(dir, rel), 'utf8');
+  }
+  return out;
+}
+
+describe('the new catalog and manifest layouts (test/corpus/layouts)', () => {
+  it('G10, G5: the .agents/plugins catalog validates as a marketplace listing its .codex-plugin and .cursor-plugin plugins', async () => {
+    const report = await validate({ path: LAYOUTS, strict: false });
+    expect(report).toMatchObject({ kind: 'marketplace', ok: true });
+    expect(report.plugins).toEqual(['codex-guard', 'cursor-guard']);
+    expect(report.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(report.diagnostics.map((d) => [d.code, d.path])).toContainEqual([
+      'ignored_manifest',
+      'plugins/cursor-guard/.cursor-plugin/plugin.json:hooks',
+    ]);
+  });
+
+  describe('the built CLI', () => {
+    let home: TempHome;
+    let scratch: string;
+    beforeAll(async () => {
+      ensureBuilt();
+      await requireGit();
+      home = await makeTempHome();
+      scratch = await mkdtemp(join(tmpdir(), 'hookpm-layouts-'));
+    }, 60_000);
+    afterAll(async () => {
+      await home.cleanup();
+      await rm(scratch, { recursive: true, force: true });
+    });
+
+    async function hookpm(args: string[], stdin?: string) {
+      const run = await runBin(args, {
+        env: home.env,
+        cwd: home.dir,
+        ...(stdin === undefined ? {} : { stdin }),
+      });
+      expect(run.code, run.stderr).toBe(0);
+      return run;
+    }
+
+    async function guardReasons(command: string): Promise<string | null> {
+      const payload = JSON.stringify({ tool_name: 'Bash', tool_input: { command } });
+      const run = await hookpm(['run', 'PreToolUse', '--payload', '-', '--json'], payload);
+      const out = JSON.parse(run.stdout) as { permission: { reason: string } | null };
+      return out.permission?.reason ?? null;
+    }
+
+    it('G10: `registry add` of the directory and of a file:// git repository of it list both plugins; both install and run', async () => {
+      const local = await hookpm(['registry', 'add', 'layouts', LAYOUTS, '--json']);
+      expect(JSON.parse(local.stdout)).toMatchObject({
+        added: { kind: 'marketplace', plugins: 2 },
+      });
+      const repo = join(scratch, 'repo');
+      await makeRepo(repo, gitTestEnv(scratch), await filesOf(LAYOUTS));
+      const cloned = await hookpm([
+        'registry',
+        'add',
+        'layoutsgit',
+        pathToFileURL(repo).href,
+        '--json',
+      ]);
+      expect(JSON.parse(cloned.stdout)).toMatchObject({
+        added: { kind: 'marketplace', plugins: 2 },
+      });
+      const installed = await hookpm([
+        'install',
+        'codex-guard@layouts',
+        'cursor-guard@layoutsgit',
+        '--yes',
+        '--json',
+      ]);
+      const result = JSON.parse(installed.stdout) as {
+        installed: { id: string; version: string; events: string[] }[];
+      };
+      expect(result.installed.map((p) => [p.id, p.version, p.events])).toEqual([
+        ['codex-guard@layouts', '1.0.0', ['PreToolUse']],
+        ['cursor-guard@layoutsgit', '2.0.0', ['PreToolUse']],
+      ]);
+      expect(await guardReasons('ls')).toBeNull();
+      expect(await guardReasons('rm -rf build')).toMatch(
+        /^(codex|cursor)-guard: rm -rf is refused$/,
       );
     });
   });

@@ -7,7 +7,17 @@ import { assertStoreWritable } from '../../store/check-writable.js';
 import { readState } from '../../store/state/state.js';
 import { resolveInstallSources } from '../steps/staging/resolve.js';
 import { stageAll } from '../steps/staging/stage-all.js';
-import type { InstallSource, RegistrySource, StagedPlugin } from '../steps/staging/types.js';
+import type {
+  InstallSource,
+  MarketplaceSource,
+  RegistrySource,
+  StagedPlugin,
+} from '../steps/staging/types.js';
+import {
+  marketplaceEntriesOf,
+  marketplaceLockEntry,
+  marketplaceRange,
+} from '../steps/transaction/project-marketplace.js';
 import type { OperationContext } from '../steps/context/operation-context.js';
 import type { EnableMode } from '../steps/consent/consent.js';
 import type { ProjectInstallResult } from './project-result.js';
@@ -51,13 +61,14 @@ export async function installProjectSpecs(
     cwd: opts.cwd,
     includePrerelease: opts.includePrerelease === true,
   });
-  const sources = resolved.sources.map(requireRegistrySource);
+  const sources = resolved.sources.map(requireProjectSource);
   const manifest = scope.files.manifest ?? { plugins: {}, registries: {} };
   const lock = scope.files.lock ?? emptyLockfile();
   assertProjectTarballs(scope.root, scope.registries, sources);
+  const entries = await marketplaceEntriesOf(scope, resolved.state, sources);
   const staged = await stageAll(sources, { ctx: scope.ctx, cwd: opts.cwd });
   const next = await removingOnFailure(staged, () =>
-    nextFiles(scope, manifest, lock, staged, resolved.state, { rangeFromSpec: true }),
+    nextFiles(scope, manifest, lock, staged, resolved.state, { rangeFromSpec: true, entries }),
   );
   if (opts.dryRun === true)
     return planProject(scope, staged, { ...opts, next, notes: resolved.notes });
@@ -100,8 +111,9 @@ export async function installProject(
     toResolve.map((m) => `${m.id}@${m.wanted}`),
     { cwd: opts.cwd, includePrerelease: opts.includePrerelease === true },
   );
-  const freshSources = resolved.sources.map(requireRegistrySource);
+  const freshSources = resolved.sources.map(requireProjectSource);
   assertProjectTarballs(scope.root, scope.registries, freshSources);
+  const entries = await marketplaceEntriesOf(scope, resolved.state, freshSources);
   const fromLock = await stageLocked(scope, manifest, kept);
   let fresh: StagedPlugin[];
   try {
@@ -115,7 +127,7 @@ export async function installProject(
   }
   const all = [...fromLock, ...fresh];
   const next = await removingOnFailure(all, () =>
-    nextFiles(scope, manifest, kept, fresh, resolved.state),
+    nextFiles(scope, manifest, kept, fresh, resolved.state, { entries }),
   );
   const unchanged = mismatches.length === 0 && scope.files.lock !== null;
   if (opts.dryRun === true)
@@ -163,15 +175,24 @@ export function nextFiles(
   lock: Lockfile,
   staged: readonly StagedPlugin[],
   state: Awaited<ReturnType<typeof readState>>,
-  opts: { rangeFromSpec?: boolean } = {},
+  opts: { rangeFromSpec?: boolean; entries?: ReadonlyMap<string, string> } = {},
 ): { manifest: ProjectManifest; lock: Lockfile } {
   const plugins = { ...manifest.plugins };
   const locked: Record<string, LockEntry> = { ...lock.plugins };
   for (const s of staged) {
     const id = s.inspected.id;
-    plugins[id] =
-      opts.rangeFromSpec === true ? s.source.range : (manifest.plugins[id] ?? s.source.range);
-    locked[id] = lockEntryOf(s, indexUrlOfRegistry(scope.ctx, state, s.source.registry));
+    const range =
+      s.source.kind === 'marketplace'
+        ? marketplaceRange(s.source.range, s.inspected.version)
+        : s.source.range;
+    plugins[id] = opts.rangeFromSpec === true ? range : (manifest.plugins[id] ?? range);
+    const resolved = s.source.kind === 'marketplace' ? opts.entries?.get(id) : undefined;
+    if (s.source.kind === 'marketplace' && resolved === undefined)
+      throw new Error(`Assertion failed: ${id} has no checked marketplace entry`);
+    locked[id] =
+      resolved === undefined
+        ? lockEntryOf(s, indexUrlOfRegistry(scope.ctx, state, s.source.registry))
+        : marketplaceLockEntry(s, resolved);
   }
   const registries = {
     ...manifest.registries,
@@ -181,6 +202,14 @@ export function nextFiles(
     manifest: { plugins, registries },
     lock: { lockfileVersion: 1, plugins: locked },
   };
+}
+
+/**
+ * A plugin `install` can hold in a project: one of an index registry (requireRegistrySource), or
+ * of a marketplace (J10: project-marketplace.ts checks where it is before it is staged).
+ */
+export function requireProjectSource(source: InstallSource): RegistrySource | MarketplaceSource {
+  return source.kind === 'marketplace' ? source : requireRegistrySource(source);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { HookpmError } from '../../errors.js';
 import { ownValue } from '../../json/own-value.js';
 import semver from '../../registry/versions/semver.js';
-import type { RegistrySource } from '../steps/staging/types.js';
+import type { MarketplaceSource, RegistrySource } from '../steps/staging/types.js';
 import { compareCodeUnits } from '../../json/compare.js';
 import { emptyLockfile, type Lockfile } from '../../project/lockfile.js';
 import { assertStoreWritable } from '../../store/check-writable.js';
@@ -13,7 +13,8 @@ import type { EnableMode } from '../steps/consent/consent.js';
 import { hasCurrentConsent } from '../../store/state/current-consent.js';
 import type { ProjectInstallResult } from './project-result.js';
 import { commitTransaction } from '../steps/transaction/transaction.js';
-import { nextFiles, requireRegistrySource } from './install-project.js';
+import { nextFiles, requireProjectSource } from './install-project.js';
+import { marketplaceEntriesOf } from '../steps/transaction/project-marketplace.js';
 import { planProject } from './plan-project.js';
 import { installScopeOf, noManifest, openProject } from '../steps/transaction/project-scope.js';
 import { assertProjectTarballs } from '../steps/transaction/project-registries.js';
@@ -116,13 +117,14 @@ export async function updateProjectPlugins(
     ids.map((id) => `${id}@${manifest.plugins[id]}`),
     { cwd: opts.cwd, includePrerelease: opts.includePrerelease === true, refresh: true },
   );
-  const held = heldBack(scope.files.lock, resolved.sources.map(requireRegistrySource), opts);
+  const held = heldBack(scope.files.lock, resolved.sources.map(requireProjectSource), opts);
   const sources = held.sources;
   resolved.notes.push(...held.notes);
   assertProjectTarballs(scope.root, scope.registries, sources);
+  const entries = await marketplaceEntriesOf(scope, resolved.state, sources);
   const staged = await stageAll(sources, { ctx: scope.ctx, cwd: opts.cwd });
   const lock = scope.files.lock ?? emptyLockfile();
-  const next = nextFiles(scope, manifest, lock, staged, resolved.state);
+  const next = nextFiles(scope, manifest, lock, staged, resolved.state, { entries });
   if (opts.dryRun === true)
     return planProject(scope, staged, {
       enable: opts.enable,
@@ -148,11 +150,13 @@ export async function updateProjectPlugins(
  */
 function heldBack(
   lock: Lockfile | null,
-  sources: readonly RegistrySource[],
+  sources: readonly (RegistrySource | MarketplaceSource)[],
   opts: { allowDowngrade?: boolean },
-): { sources: RegistrySource[]; notes: string[] } {
+): { sources: (RegistrySource | MarketplaceSource)[]; notes: string[] } {
   const notes: string[] = [];
   const kept = sources.filter((source) => {
+    // A marketplace lists one version, known once staged: it is what the catalog holds now.
+    if (source.kind === 'marketplace') return true;
     const id = `${source.name}@${source.registry}`;
     const locked = lock === null ? undefined : ownValue(lock.plugins, id);
     if (opts.allowDowngrade === true || locked === undefined) return true;

@@ -18,15 +18,24 @@ import {
 } from '../../registry/marketplace/marketplace-schema.js';
 import { LOCAL_REGISTRY } from '../../registry/registry-name.js';
 import { MARKETPLACE_FILE } from '../steps/catalogs/read-marketplace.js';
+import {
+  catalogLayoutOf,
+  catalogRootOf,
+  shownCatalogFile,
+} from '../../registry/marketplace/catalog-files.js';
+import { findCatalogFile } from '../../registry/marketplace/read-catalog-file.js';
 import { inspectPluginDir } from '../steps/staging/inspect.js';
 import { measureTree } from '../../store/tree-size.js';
 import { isHookpmError } from '../../errors.js';
 import type { KindFindings } from './findings.js';
 
-/** `hookpm validate` takes a directory holding `.claude-plugin/marketplace.json`, or that file. */
+/**
+ * `hookpm validate` takes a directory holding `.claude-plugin/marketplace.json` or
+ * `.agents/plugins/marketplace.json` (catalog-files.ts: the first is the catalog), or that file.
+ */
 export function isMarketplacePath(path: string, pathKind: string): boolean {
   if (pathKind === 'file') return basename(path) === 'marketplace.json';
-  return pathKind === 'directory' && existsSync(join(path, MARKETPLACE_FILE));
+  return pathKind === 'directory' && findCatalogFile(path) !== null;
 }
 
 /**
@@ -39,8 +48,10 @@ export function isMarketplacePath(path: string, pathKind: string): boolean {
  * (docs/design/decisions.md#plugins-and-marketplaces). `plugins` lists the valid entries.
  */
 export async function validateMarketplace(path: string): Promise<KindFindings> {
-  const file = (await stat(path)).isFile() ? path : join(path, MARKETPLACE_FILE);
-  const shown = basename(dirname(file)) === '.claude-plugin' ? MARKETPLACE_FILE : basename(file);
+  const file = (await stat(path)).isFile()
+    ? path
+    : (findCatalogFile(path) ?? join(path, MARKETPLACE_FILE));
+  const shown = shownCatalogFile(file);
   let text: string;
   try {
     // A FIFO or a device given as the catalog is refused at once (registry.md D7).
@@ -53,11 +64,10 @@ export async function validateMarketplace(path: string): Promise<KindFindings> {
       plugins: [],
     };
   }
-  const parsed = parseMarketplaceText(text, shown);
+  const parsed = parseMarketplaceText(text, shown, catalogLayoutOf(file));
   if (parsed.marketplace === null)
     return { events: [], diagnostics: parsed.diagnostics, plugins: [] };
-  const parent = dirname(file);
-  const root = basename(parent) === '.claude-plugin' ? dirname(parent) : parent;
+  const root = catalogRootOf(file);
   const roots: MarketplaceRoots = { root, boundary: (await findRepositoryRoot(root)) ?? root };
   const diagnostics = [...parsed.diagnostics];
   const events: EventName[] = [];

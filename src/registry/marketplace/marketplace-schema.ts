@@ -11,6 +11,8 @@ import {
   type EntrySource,
 } from './marketplace-source-schema.js';
 import { formatIssue } from '../indexes/schema-issue.js';
+import { catalogLayoutOf, type CatalogLayout } from './catalog-files.js';
+import { parseAgentsEntry } from './agents-entry.js';
 
 export type { EntrySource } from './marketplace-source-schema.js';
 
@@ -37,6 +39,11 @@ const DocumentSchema = z.looseObject({
   description: z.optional(z.string()),
   metadata: z.optional(Metadata),
   plugins: z.array(z.unknown()),
+});
+/** Codex's `.agents/plugins/marketplace.json` (G10): no `owner`; `interface.displayName` instead. */
+const AgentsDocumentSchema = z.extend(DocumentSchema, {
+  owner: z.optional(Owner),
+  interface: z.optional(z.looseObject({ displayName: z.optional(z.string()) })),
 });
 
 /** An entry's fields: the manifest's (P2), checked the same way, plus the catalog's own. */
@@ -97,16 +104,24 @@ export interface ParsedMarketplace {
  * and name (`marketplace.json:plugins[3] ("foo"): source.url ...`) while the valid entries stay;
  * two entries with one name keep the first. `file` names the document in paths and messages.
  */
-export function parseMarketplace(value: unknown, file: string): ParsedMarketplace {
+export function parseMarketplace(
+  value: unknown,
+  file: string,
+  layout: CatalogLayout = catalogLayoutOf(file),
+): ParsedMarketplace {
   const root = documentPath(file);
-  const parsed = DocumentSchema.safeParse(value);
+  const parsed = (layout === 'agents' ? AgentsDocumentSchema : DocumentSchema).safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue === undefined ? '' : issue.path.map(String).join('.');
     const what = isPlainObject(value)
       ? `${field === '' ? 'the document' : field} ${issue === undefined ? 'is invalid' : formatIssue(issue, value)}`
       : `must be a JSON object, found ${describeValue(value)}`;
-    const message = `${file}: not a marketplace catalog: ${what} (a marketplace has "name", "owner" {name} and a "plugins" array)`;
+    const needs =
+      layout === 'agents'
+        ? '"name" and a "plugins" array'
+        : '"name", "owner" {name} and a "plugins" array';
+    const message = `${file}: not a marketplace catalog: ${what} (a marketplace has ${needs})`;
     return {
       marketplace: null,
       diagnostics: [
@@ -125,7 +140,7 @@ export function parseMarketplace(value: unknown, file: string): ParsedMarketplac
   const seen = new Set<string>();
   doc.plugins.forEach((raw, index) => {
     const at = childPath(childPath(root, 'plugins'), index);
-    const entry = parseEntry(raw, index, pluginRoot, at);
+    const entry = parseEntry(raw, index, pluginRoot, at, layout);
     if ('problems' in entry) {
       for (const p of entry.problems)
         diagnostics.push(
@@ -146,7 +161,8 @@ export function parseMarketplace(value: unknown, file: string): ParsedMarketplac
     seen.add(entry.name);
     plugins.push(entry);
   });
-  const marketplace: Marketplace = { name: doc.name, owner: doc.owner, plugins };
+  const owner = doc.owner ?? { name: agentsDisplayName(doc) ?? doc.name };
+  const marketplace: Marketplace = { name: doc.name, owner, plugins };
   const description = doc.description ?? doc.metadata?.description;
   if (description !== undefined) marketplace.description = description;
   if (doc.metadata?.version !== undefined) marketplace.version = doc.metadata.version;
@@ -155,7 +171,11 @@ export function parseMarketplace(value: unknown, file: string): ParsedMarketplac
 }
 
 /** Parses marketplace.json text strictly (P4: position of invalid JSON, duplicate keys), then checks it. */
-export function parseMarketplaceText(text: string, file: string): ParsedMarketplace {
+export function parseMarketplaceText(
+  text: string,
+  file: string,
+  layout: CatalogLayout = catalogLayoutOf(file),
+): ParsedMarketplace {
   const json = parseJson(text, file);
   if (!json.ok) {
     const message = `${file}:${json.line}:${json.column}: invalid JSON: ${json.message}`;
@@ -165,7 +185,7 @@ export function parseMarketplaceText(text: string, file: string): ParsedMarketpl
       excluded: [],
     };
   }
-  const parsed = parseMarketplace(json.value, file);
+  const parsed = parseMarketplace(json.value, file, layout);
   if (json.bom) {
     const message = `${file}: starts with a byte-order mark; it is accepted, but remove it`;
     parsed.diagnostics.unshift(diagnostic('byte_order_mark', 'warning', message, { path: file }));
@@ -180,6 +200,7 @@ function parseEntry(
   index: number,
   pluginRoot: string | undefined,
   at: string,
+  layout: CatalogLayout,
 ): EntryResult {
   if (!isPlainObject(raw))
     return {
@@ -208,10 +229,12 @@ function parseEntry(
       message: `${label}: ${field} ${formatIssue(issue, raw)}`,
     });
   }
-  const source = parseEntrySource(raw['source'], pluginRoot);
+  const agents = layout === 'agents' ? parseAgentsEntry(raw) : { source: null };
+  const source =
+    'problem' in agents ? agents : (agents.source ?? parseEntrySource(raw['source'], pluginRoot));
   if ('problem' in source)
     problems.push({
-      path: childPath(at, 'source'),
+      path: childPath(at, source.at.split('.')[0] ?? 'source'),
       message: `${label}: ${source.at} ${source.problem}`,
     });
   if (problems.length > 0 || !fields.success || 'problem' in source) return { problems };
@@ -226,6 +249,12 @@ function parseEntry(
   };
   if (data.category !== undefined) entry.category = data.category;
   return entry;
+}
+
+function agentsDisplayName(doc: Record<string, unknown>): string | undefined {
+  const face = doc['interface'];
+  const name = isPlainObject(face) ? face['displayName'] : undefined;
+  return typeof name === 'string' && name !== '' ? name : undefined;
 }
 
 function readPluginRoot(

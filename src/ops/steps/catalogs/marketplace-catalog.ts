@@ -16,6 +16,7 @@ import { indexCacheDir } from '../../../store/paths.js';
 import type { RegistryEntry } from './defaults.js';
 import { buildMarketplaceIndex } from './marketplace-index.js';
 import { MARKETPLACE_FILE, readMarketplace } from './read-marketplace.js';
+import { findCatalogFile } from '../../../registry/marketplace/read-catalog-file.js';
 import type { Catalog, CatalogOptions } from './catalog-types.js';
 import { environmentOf, type OperationContext } from '../context/operation-context.js';
 import { networkAllowed } from '../context/network.js';
@@ -121,7 +122,8 @@ async function localMarketplaceFile(location: string): Promise<string | null> {
   } else if (isAbsolute(location)) path = location;
   else return null;
   const info = await stat(path).catch(() => null);
-  return info?.isFile() === true ? path : join(path, ...MARKETPLACE_FILE.split('/'));
+  if (info?.isFile() === true) return path;
+  return findCatalogFile(path) ?? join(path, ...MARKETPLACE_FILE.split('/'));
 }
 
 /** What `hookpm info` (info.ts) resolves `tarball` against; a directory's URL ends in `/`. */

@@ -21,8 +21,12 @@ import { redactUrl } from '../../../registry/http/url-policy.js';
 import { createStagingDir } from '../../../store/layout.js';
 import type { StorePaths } from '../../../store/store-paths.js';
 import { readGitSettings } from '../../../store/git-settings.js';
+import { CATALOG_FILES, catalogRootOf } from '../../../registry/marketplace/catalog-files.js';
+import { findCatalogFile } from '../../../registry/marketplace/read-catalog-file.js';
 
 export const MARKETPLACE_FILE = '.claude-plugin/marketplace.json';
+/** The catalog files looked for, in order (catalog-files.ts), for messages. */
+const CATALOG_NAMES = CATALOG_FILES.join(' or ');
 
 /** A marketplace catalog read from its location, with where its relative sources live. */
 export interface ReadMarketplace {
@@ -57,7 +61,8 @@ export interface ReadMarketplaceOptions {
 
 /**
  * Reads a marketplace (docs/reference/rules/registry.md#registry-kinds, kind marketplace) from:
- * - a local directory holding `.claude-plugin/marketplace.json`, or that file itself: read in
+ * - a local directory holding `.claude-plugin/marketplace.json` or, failing that,
+ *   `.agents/plugins/marketplace.json` (catalog-files.ts, G10), or such a file itself: read in
  *   place; relative sources may reach up to the root of the git work tree around it, if any;
  * - a `file://` URL: a local git repository (a directory with `.git`, or a bare repository) is
  *   cloned, so what is read is what is committed; any other directory is read in place;
@@ -100,9 +105,9 @@ export async function readMarketplace(
 
 async function readLocal(path: string, shown: string): Promise<ReadMarketplace> {
   const info = await stat(path).catch(() => null);
-  const file = info?.isFile() === true ? path : join(path, MARKETPLACE_FILE);
-  const parent = dirname(file);
-  const root = basename(parent) === '.claude-plugin' ? dirname(parent) : parent;
+  const file =
+    info?.isFile() === true ? path : (findCatalogFile(path) ?? join(path, MARKETPLACE_FILE));
+  const root = catalogRootOf(file);
   const text = readMarketplaceText(file);
   if (text === null) {
     throw new HookpmError(
@@ -110,7 +115,7 @@ async function readLocal(path: string, shown: string): Promise<ReadMarketplace> 
       `no marketplace at ${shown}: ${file} does not exist or cannot be read`,
       {
         file,
-        hint: `A marketplace directory holds ${MARKETPLACE_FILE}.`,
+        hint: `A marketplace directory holds ${CATALOG_NAMES}.`,
       },
     );
   }
@@ -138,12 +143,12 @@ async function readClone(
       env: opts.env,
       auth: readGitSettings(opts.paths),
     });
-    const file = join(dest, MARKETPLACE_FILE);
+    const file = findCatalogFile(dest) ?? join(dest, MARKETPLACE_FILE);
     const text = readMarketplaceText(file);
     if (text === null) {
       throw new HookpmError(
         'E_NOT_FOUND',
-        `the repository ${shown} has no ${MARKETPLACE_FILE} (commit ${clone.commit})`,
+        `the repository ${shown} has no ${CATALOG_NAMES} (commit ${clone.commit})`,
         { url: shown },
       );
     }

@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { findCatalogFile } from '../../../registry/marketplace/read-catalog-file.js';
 import { fileURLToPath } from 'node:url';
 import {
   locationError,
@@ -16,6 +18,8 @@ export interface ProjectRegistries {
   locations: Record<string, string>;
   /** The names of those on disk: their files must stay inside the project (J3). */
   onDisk: ReadonlySet<string>;
+  /** The names of those on disk that are marketplace directories (J10), not index registries. */
+  marketplaces?: ReadonlySet<string>;
 }
 
 /**
@@ -34,6 +38,7 @@ export function checkProjectRegistries(
 ): ProjectRegistries {
   const locations: Record<string, string> = {};
   const onDisk = new Set<string>();
+  const marketplaces = new Set<string>();
   for (const [name, location] of Object.entries(manifest.registries)) {
     if (Object.hasOwn(defaults, name) || Object.hasOwn(state.registries, name)) continue;
     const checked = parseProjectRegistryLocation(name, location, root);
@@ -41,14 +46,18 @@ export function checkProjectRegistries(
       locations[name] = checked.url;
       continue;
     }
-    for (const path of [checked.path, join(checked.path, 'index.json')])
+    const catalog = existsSync(join(checked.path, 'index.json'))
+      ? null
+      : findCatalogFile(checked.path);
+    if (catalog !== null) marketplaces.add(name);
+    for (const path of [checked.path, catalog ?? join(checked.path, 'index.json')])
       assertInsideProject(root, path, () =>
         locationError(name, location, root, `leads outside the project: ${leadsTo(path)}`),
       );
     locations[name] = checked.path;
     onDisk.add(name);
   }
-  return { locations, onDisk };
+  return { locations, onDisk, marketplaces };
 }
 
 /**

@@ -37,7 +37,13 @@ export async function openProject(ctx: OperationContext, cwd: string): Promise<P
     files.manifest === null || Object.keys(files.manifest.registries).length === 0
       ? { locations: {}, onDisk: new Set<string>() }
       : checkProjectRegistries(root, files.manifest, await readStateFast(ctx.paths), ctx.defaults);
-  return { root, key, files, ctx: withProjectRegistries(ctx, registries.locations), registries };
+  return {
+    root,
+    key,
+    files,
+    ctx: withProjectRegistries(ctx, registries.locations, registries.marketplaces),
+    registries,
+  };
 }
 
 /**
@@ -45,18 +51,21 @@ export async function openProject(ctx: OperationContext, cwd: string): Promise<P
  * this command (docs/guides/projects.md: a fresh clone needs no `registry add`); nothing is added
  * to the user's state. A registry the user configured under the same name takes precedence, as a
  * user-added registry replaces a built-in one (ops/steps/catalogs/defaults.ts), and a built-in
- * name is never redefined by a project. Project registries are index registries.
+ * name is never redefined by a project. A project registry is an index registry, or a marketplace
+ * directory inside the project (J10).
  */
 export function withProjectRegistries(
   ctx: OperationContext,
   locations: Readonly<Record<string, string>>,
+  marketplaces: ReadonlySet<string> = new Set(),
 ): OperationContext {
   if (Object.keys(locations).length === 0) return ctx;
   const defaults: Record<string, RegistryRecord> = { ...(ctx.defaults ?? builtinRegistries()) };
   for (const [name, location] of Object.entries(locations)) {
     // A project never redefines a built-in registry (`examples`): its ids mean what they mean.
     if (Object.hasOwn(defaults, name)) continue;
-    defaults[name] = { location, kind: 'index', addedAt: '1970-01-01T00:00:00.000Z' };
+    const kind = marketplaces.has(name) ? 'marketplace' : 'index';
+    defaults[name] = { location, kind, addedAt: '1970-01-01T00:00:00.000Z' };
   }
   return { ...ctx, defaults };
 }

@@ -3,11 +3,44 @@ import type { Lockfile } from '../../../project/lockfile.js';
 import type { ProjectManifest } from '../../../project/project-manifest.js';
 import { readState } from '../../../store/state/state.js';
 import { stageAll } from '../staging/stage-all.js';
-import type { StagedPlugin } from '../staging/types.js';
+import type { InstallSource, StagedPlugin } from '../staging/types.js';
+import type { State } from '../../../store/state/state-schema.js';
+import { assertLockedIntegrity } from './locked-integrity.js';
+import {
+  isMarketplaceRegistry,
+  lockedMarketplaceSource,
+  marketplaceEntryOf,
+  movedInCatalog,
+} from './project-marketplace.js';
 import { assertMatchesLock } from './locked-source.js';
 import { lockedSources, type LockedPlugin } from './locked-registry.js';
 import { assertProjectTarballs } from './project-registries.js';
 import type { ProjectScope } from './project-scope.js';
+
+/**
+ * J10: a locked marketplace plugin is staged from its marketplace only where the catalog still
+ * lists it at the locked directory, inside the project (E_LOCK_MISMATCH, E_REGISTRY_LOCATION before
+ * it is read), and V3 holds for its locked integrity; the staged tree is then held to the lock as
+ * a tarball is (assertMatchesLock: E_INTEGRITY when its files changed).
+ */
+async function marketplaceSourceOfLocked(
+  scope: ProjectScope,
+  state: State,
+  { id, entry, range }: LockedPlugin,
+): Promise<InstallSource> {
+  const at = id.lastIndexOf('@');
+  const name = id.slice(0, at);
+  const registry = id.slice(at + 1);
+  const now = await marketplaceEntryOf(scope, state, id, registry, name);
+  if (now !== entry.resolved) throw movedInCatalog(id, entry.resolved, now);
+  assertLockedIntegrity(state, {
+    name,
+    registry,
+    version: entry.version,
+    integrity: entry.integrity,
+  });
+  return lockedMarketplaceSource(scope, state, id, range);
+}
 
 /**
  * Stages exactly what the lock pins for `ids` (every locked id when absent): each tarball from the
@@ -31,7 +64,22 @@ export async function stageLocked(
     const entry = lock.plugins[id]!;
     return { id, entry, range: manifest.plugins[id] ?? `^${entry.version}` };
   });
-  const sources = await lockedSources(scope, locked, state);
+  const fromMarketplace = locked.filter((p) =>
+    isMarketplaceRegistry(scope, state, p.id.slice(p.id.lastIndexOf('@') + 1)),
+  );
+  const indexSources = await lockedSources(
+    scope,
+    locked.filter((p) => !fromMarketplace.includes(p)),
+    state,
+  );
+  const sources: InstallSource[] = [];
+  for (const plugin of locked) {
+    if (!fromMarketplace.includes(plugin)) {
+      sources.push(indexSources.shift()!);
+      continue;
+    }
+    sources.push(await marketplaceSourceOfLocked(scope, state, plugin));
+  }
   assertProjectTarballs(scope.root, scope.registries, sources);
   const staged = await stageAll(sources, {
     ctx: scope.ctx,

@@ -1,0 +1,16 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { CATALOG_FILES } from './catalog-files.js';
+
+/** The catalog file of a marketplace root (CATALOG_FILES order), or null when it holds none. */
+export function findCatalogFile(root: string): string | null {
+  for (const relative of CATALOG_FILES) {
+    const file = join(root, ...relative.split('/'));
+    try {
+      if (statSync(file).isFile()) return file;
+    } catch {
+      // absent or unreadable: the next one
+    }
+  }
+  return null;
+}

@@ -1,0 +1,201 @@
+/**
+ * docs/reference/rules/registry.md J10 with the built binary: a project holds a plugin of a
+ * marketplace committed in the project; `install --project` records it in hookpm.json and
+ * hookpm.lock (the entry's directory and the tree's integrity), `ci` from another HOME installs the
+ * same bytes, and a lock or a marketplace from a cloned repository cannot reach outside it.
+ */
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { resolveStorePaths } from '../../src/store/paths.js';
+import { ensureBuilt, runBin, type BinRun } from '../helpers/built-bin.js';
+import { hashStore } from '../helpers/store-snapshot.js';
+import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
+import { REPO } from '../corpus/corpus-plugins.js';
+
+/** The corpus-style `.agents/plugins` marketplace of this repository (plugins.md G10). */
+const LAYOUTS = join(REPO, 'test/corpus/layouts/agents-catalog');
+const GUARD = 'plugins/codex-guard/scripts/guard.mjs';
+
+let author: TempHome;
+let teammate: TempHome;
+let work: string;
+let project: string;
+
+beforeAll(() => ensureBuilt());
+beforeEach(async () => {
+  author = await makeTempHome('hookpm-mkt-author-');
+  teammate = await makeTempHome('hookpm-mkt-teammate-');
+  work = await mkdtemp(join(tmpdir(), 'hookpm-mkt-project-'));
+  project = join(work, 'project');
+  await mkdir(join(project, '.git'), { recursive: true });
+  await cp(LAYOUTS, join(project, 'vendor', 'mkt'), { recursive: true });
+});
+afterEach(async () => {
+  await author.cleanup();
+  await teammate.cleanup();
+  await rm(work, { recursive: true, force: true });
+});
+
+function hookpm(home: TempHome, args: string[], stdin?: string): Promise<BinRun> {
+  return runBin(args, {
+    env: home.env,
+    cwd: project,
+    ...(stdin === undefined ? {} : { stdin }),
+  });
+}
+
+async function ok(home: TempHome, ...args: string[]): Promise<BinRun> {
+  const run = await hookpm(home, args);
+  expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(0);
+  return run;
+}
+
+async function refused(home: TempHome, code: string, ...args: string[]): Promise<BinRun> {
+  const run = await hookpm(home, args);
+  expect(run.code, run.stdout).not.toBe(0);
+  expect(run.stderr).toContain(`error[${code}]`);
+  expect(run.stderr).not.toContain('E_INTERNAL');
+  return run;
+}
+
+const store = (home: TempHome) =>
+  hashStore(resolveStorePaths({ HOOKPM_HOME: home.env.HOOKPM_HOME }));
+
+type LockDoc = { plugins: Record<string, Record<string, string>> };
+
+async function readLock(): Promise<LockDoc> {
+  return JSON.parse(await readFile(join(project, 'hookpm.lock'), 'utf8')) as LockDoc;
+}
+
+/** The author adds the marketplace and installs codex-guard into the project. */
+async function authorInstalls(): Promise<void> {
+  await ok(author, 'registry', 'add', 'mkt', './vendor/mkt');
+  await ok(author, 'install', '--project', 'codex-guard@mkt', '--yes');
+}
+
+async function denyReason(home: TempHome): Promise<string | null> {
+  const payload = JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'rm -rf x' } });
+  const run = await hookpm(home, ['run', 'PreToolUse', '--payload', '-', '--json'], payload);
+  expect(run.code, run.stderr).toBe(0);
+  const out = JSON.parse(run.stdout) as { permission: { reason: string } | null };
+  return out.permission?.reason ?? null;
+}
+
+describe('marketplace plugins in hookpm.json and hookpm.lock (J10)', () => {
+  it("J10: install --project records the marketplace directory and the tree's integrity; ci from another HOME installs the same bytes", async () => {
+    await authorInstalls();
+    const manifest = JSON.parse(await readFile(join(project, 'hookpm.json'), 'utf8')) as unknown;
+    expect(manifest).toEqual({
+      plugins: { 'codex-guard@mkt': '^1.0.0' },
+      registries: { mkt: 'vendor/mkt' },
+    });
+    const locked = (await readLock()).plugins['codex-guard@mkt']!;
+    expect(locked).toMatchObject({ version: '1.0.0', resolved: 'plugins/codex-guard' });
+    expect(locked.integrity).toMatch(/^sha512-/);
+    expect(await denyReason(author)).toBe('codex-guard: rm -rf is refused');
+
+    const lockBefore = await readFile(join(project, 'hookpm.lock'), 'utf8');
+    await ok(teammate, 'ci', '--yes');
+    expect(await readFile(join(project, 'hookpm.lock'), 'utf8')).toBe(lockBefore);
+    const listed = JSON.parse((await ok(teammate, 'list', '--project', '--json')).stdout) as {
+      plugins: unknown[];
+    };
+    expect(listed.plugins).toEqual([
+      expect.objectContaining({
+        id: 'codex-guard@mkt',
+        locked: '1.0.0',
+        installed: '1.0.0',
+        enabled: true,
+      }),
+    ]);
+    const state = JSON.parse(
+      await readFile(join(teammate.env.HOOKPM_HOME!, 'data', 'state.json'), 'utf8'),
+    ) as unknown;
+    expect(JSON.stringify(state)).toContain(locked.integrity!);
+    expect(await denyReason(teammate)).toBe('codex-guard: rm -rf is refused');
+  });
+
+  it('J10: a plugin tree changed since the lock fails ci from a fresh HOME with E_INTEGRITY, and the store is untouched', async () => {
+    await authorInstalls();
+    const script = join(project, 'vendor', 'mkt', GUARD);
+    await writeFile(script, `${await readFile(script, 'utf8')}\n// changed\n`);
+    const before = await store(teammate);
+    await refused(teammate, 'E_INTEGRITY', 'ci', '--yes');
+    expect(await store(teammate)).toEqual(before);
+  });
+
+  it("J10: a lock whose resolved names another directory than the catalog's entry is E_LOCK_MISMATCH before anything is read", async () => {
+    await authorInstalls();
+    const lock = await readLock();
+    lock.plugins['codex-guard@mkt']!.resolved = 'plugins/cursor-guard';
+    await writeFile(join(project, 'hookpm.lock'), `${JSON.stringify(lock, null, 2)}\n`);
+    const before = await store(teammate);
+    await refused(teammate, 'E_LOCK_MISMATCH', 'ci', '--yes');
+    expect(await store(teammate)).toEqual(before);
+  });
+
+  it('J10: a marketplace plugin directory that is a symlink out of the project is E_REGISTRY_LOCATION; nothing is read from it', async () => {
+    await authorInstalls();
+    const outside = join(work, 'outside-plugin');
+    await cp(join(project, 'vendor', 'mkt', 'plugins', 'codex-guard'), outside, {
+      recursive: true,
+    });
+    await rm(join(project, 'vendor', 'mkt', 'plugins', 'codex-guard'), { recursive: true });
+    await symlink(outside, join(project, 'vendor', 'mkt', 'plugins', 'codex-guard'));
+    const run = await refused(teammate, 'E_REGISTRY_LOCATION', 'ci', '--yes');
+    expect(run.stderr).toContain('names a plugin outside the project');
+  });
+
+  it('J10, J3: a catalog file that is a symlink out of the project is E_REGISTRY_LOCATION', async () => {
+    await authorInstalls();
+    const catalog = join(project, 'vendor', 'mkt', '.agents', 'plugins', 'marketplace.json');
+    const outside = join(work, 'outside-marketplace.json');
+    await cp(catalog, outside);
+    await rm(catalog);
+    await symlink(outside, catalog);
+    await refused(teammate, 'E_REGISTRY_LOCATION', 'ci', '--yes');
+  });
+
+  it('J10: install --project refuses a marketplace outside the project, and an entry that is not a directory of it (E_USAGE)', async () => {
+    const elsewhere = join(work, 'elsewhere');
+    await cp(LAYOUTS, elsewhere, { recursive: true });
+    await ok(author, 'registry', 'add', 'far', elsewhere);
+    const far = await refused(
+      author,
+      'E_USAGE',
+      'install',
+      '--project',
+      'codex-guard@far',
+      '--yes',
+    );
+    expect(far.stderr).toContain('is not a directory inside the project');
+    const catalog = join(project, 'vendor', 'mkt', '.agents', 'plugins', 'marketplace.json');
+    const doc = JSON.parse(await readFile(catalog, 'utf8')) as { plugins: unknown[] };
+    doc.plugins.push({ name: 'remote', source: { source: 'github', repo: 'acme/remote' } });
+    await writeFile(catalog, JSON.stringify(doc));
+    await ok(author, 'registry', 'add', 'mkt', './vendor/mkt');
+    const remote = await refused(author, 'E_USAGE', 'install', '--project', 'remote@mkt', '--yes');
+    expect(remote.stderr).toContain('its source is git');
+  });
+
+  it('J10: after the plugin moves to a new version in the marketplace, update --project locks the new tree, and ci from another HOME installs it', async () => {
+    await authorInstalls();
+    const before = (await readLock()).plugins['codex-guard@mkt']!;
+    const dir = join(project, 'vendor', 'mkt', 'plugins', 'codex-guard');
+    const manifest = join(dir, '.codex-plugin', 'plugin.json');
+    const doc = JSON.parse(await readFile(manifest, 'utf8')) as Record<string, unknown>;
+    await writeFile(manifest, JSON.stringify({ ...doc, version: '1.1.0' }));
+    await writeFile(
+      join(dir, 'scripts', 'guard.mjs'),
+      await readFile(join(LAYOUTS, GUARD), 'utf8'),
+    );
+    await ok(author, 'update', '--project', '--yes');
+    const after = (await readLock()).plugins['codex-guard@mkt']!;
+    expect(after).toMatchObject({ version: '1.1.0', resolved: 'plugins/codex-guard' });
+    expect(after.integrity).not.toBe(before.integrity);
+    await ok(teammate, 'ci', '--yes');
+    expect(await denyReason(teammate)).toBe('codex-guard: rm -rf is refused');
+  });
+});
