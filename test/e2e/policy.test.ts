@@ -260,3 +260,26 @@ describe('run, session and wire (A11, A13)', () => {
     expect(answer?.hookSpecificOutput.permissionDecisionReason).toContain('cannot be used');
   });
 });
+
+describe('update (A20)', () => {
+  it('A20: a plain `update` passes over a denied plugin naming the rule, updates the others and exits 0; `update <name>` of it is E_POLICY', async () => {
+    await ok(['install', 'guard@examples@1.0.0', 'format-on-write@examples@1.0.0', '--yes']);
+    const env = await withPolicy({ plugins: { deny: ['format-on-write'] } });
+    const run = await hookpm(['update', '--yes', '--json'], env);
+    expect(run.code, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout) as {
+      installed: Array<{ id: string; version: string }>;
+      skipped: Array<{ id: string; reason: string; message: string }>;
+    };
+    expect(result.installed.map((p) => `${p.id} ${p.version}`)).toEqual(['guard@examples 1.2.0']);
+    const denied = result.skipped.find((s) => s.id === 'format-on-write@examples');
+    expect(denied?.reason).toBe('policy');
+    expect(denied?.message).toContain('plugins.deny entry "format-on-write"');
+    expect(denied?.message).toContain(env['HOOKPM_POLICY_FILE']!);
+    const plain = await hookpm(['update', '--yes'], env);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stderr).toContain('format-on-write@examples was not updated');
+    const named = await hookpm(['update', 'format-on-write', '--yes'], env);
+    expectPolicyError(named, 'plugins.deny entry "format-on-write"', env['HOOKPM_POLICY_FILE']!);
+  });
+});

@@ -88,4 +88,18 @@ describe('release-age cooldowns', () => {
     });
     expect(bad.code).toBe(2);
   });
+
+  it('A20, A15: a plain `update` whose every newer version is too young holds the plugin, names the versions held, and exits 0', async () => {
+    const env = await setUp(null);
+    expect((await ws.hookpm(['install', 'guard@ages@1.0.0', '--yes'], { env })).code).toBe(0);
+    await writeFile(
+      env['HOOKPM_POLICY_FILE']!,
+      JSON.stringify({ updates: { minimumReleaseAgeDays: 20 } }),
+    );
+    const run = await ws.hookpm(['update', '--yes'], { env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(await installed(env)).toBe('1.0.0');
+    expect(run.stderr).toContain('guard@ages 1.1.0 was skipped');
+    expect(run.stderr).toContain('guard@ages 1.2.0 was skipped');
+  });
 });
