@@ -50,6 +50,18 @@ function suggestionsOf(error: HookpmError): string[] {
 }
 
 /**
+ * docs/reference/rules/policy.md#a16: an E_POLICY refusal's `--json` error also carries the rule,
+ * the entry that decided (null when no allow entry matched) and the policy file.
+ */
+function policyFieldsOf(error: unknown): Record<string, unknown> {
+  if (!(error instanceof HookpmError) || error.code !== 'E_POLICY') return {};
+  const { rule, entry, file } = error.details;
+  return typeof rule === 'string' && typeof file === 'string'
+    ? { rule, entry: typeof entry === 'string' ? entry : null, file }
+    : {};
+}
+
+/**
  * Prints an error as docs/reference/rules/cli.md#conventions says (human: `hookpm: error[E_CODE]:
  * ...` and an indented hint on stderr; `--json`:
  * `{"schemaVersion":1,"error":{code,message,hint,suggestions}}` on stdout,
@@ -67,7 +79,7 @@ export function reportError(error: unknown, options: { json: boolean }): number 
   const hint = reported.hint === null ? null : redact(reported.hint);
   if (options.json) {
     const { code, suggestions } = reported;
-    printJson({ error: { code, message, hint, suggestions } });
+    printJson({ error: { code, message, hint, suggestions, ...policyFieldsOf(error) } });
   } else {
     const lines = [`hookpm: error[${reported.code}]: ${escapeControl(message)}`];
     if (hint !== null) lines.push(...hint.split('\n').map((line) => `  ${escapeControl(line)}`));

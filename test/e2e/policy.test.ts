@@ -264,3 +264,86 @@ describe('run, session and wire (A11, A13)', () => {
     expect(answer?.hookSpecificOutput.permissionDecisionReason).toContain('cannot be used');
   });
 });
+
+describe('update (A20)', () => {
+  it('A20: a plain `update` passes over a denied plugin naming the rule, updates the others and exits 0; `update <name>` of it is E_POLICY', async () => {
+    await ok(['install', 'guard@examples@1.0.0', 'format-on-write@examples@1.0.0', '--yes']);
+    const env = await withPolicy({ plugins: { deny: ['format-on-write'] } });
+    const run = await hookpm(['update', '--yes', '--json'], env);
+    expect(run.code, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout) as {
+      installed: Array<{ id: string; version: string }>;
+      skipped: Array<{ id: string; reason: string; message: string }>;
+    };
+    expect(result.installed.map((p) => `${p.id} ${p.version}`)).toEqual(['guard@examples 1.2.0']);
+    const denied = result.skipped.find((s) => s.id === 'format-on-write@examples');
+    expect(denied?.reason).toBe('policy');
+    expect(denied?.message).toContain('plugins.deny entry "format-on-write"');
+    expect(denied?.message).toContain(env['HOOKPM_POLICY_FILE']!);
+    const plain = await hookpm(['update', '--yes'], env);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stderr).toContain('format-on-write@examples was not updated');
+    const named = await hookpm(['update', 'format-on-write', '--yes'], env);
+    expectPolicyError(named, 'plugins.deny entry "format-on-write"', env['HOOKPM_POLICY_FILE']!);
+  });
+});
+
+describe('what each command does with the policy, the remaining cases (A11, A12, A16, A17)', () => {
+  it('A11: while the policy file cannot be used, registry add, enable, disable, uninstall and update are each E_POLICY naming the file; nothing is written', async () => {
+    await ok(['install', 'guard@examples@1.0.0', '--yes']);
+    await ok(['install', 'format-on-write@examples', '--no-enable']);
+    const env = await withPolicy('{"plugins": ');
+    const file = env['HOOKPM_POLICY_FILE']!;
+    const before = stateHash();
+    for (const args of [
+      ['registry', 'add', 'mine', FIXTURES],
+      ['enable', 'format-on-write', '--yes'],
+      ['disable', 'guard'],
+      ['uninstall', 'guard'],
+      ['update', '--yes'],
+    ]) {
+      const run = await hookpm(args, env);
+      expect(run.code, args.join(' ')).toBe(1);
+      expectPolicyError(run, 'cannot be used', file);
+    }
+    expect(stateHash()).toBe(before);
+  });
+
+  it('A12: a plugin whose registry the policy no longer allows does not run under `run` nor `wire`, with a systemMessage naming registries.allow; doctor reports policy_denied and policy_registry_refused', async () => {
+    await ok(['install', GUARD_DIR, '--yes']);
+    const env = await withPolicy({ registries: { allow: ['https://plugins.acme.example/*'] } });
+    const input = JSON.stringify({ tool_name: 'Bash', tool_input: { command: FORCE_PUSH } });
+    const run = await hookpm(['run', 'PreToolUse', '--payload', '-', '--json'], env, input);
+    expect(run.code, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout) as { permission: unknown; systemMessages: string[] };
+    expect(result.permission).toBeNull();
+    expect(result.systemMessages.join('\n')).toMatch(
+      /guard@local no longer runs.*registries\.allow/,
+    );
+    const wired = await wire(bash('p4', FORCE_PUSH), env);
+    expect(wired?.hookSpecificOutput?.permissionDecision).toBeUndefined();
+    expect(wired?.systemMessage).toMatch(/guard@local no longer runs.*registries\.allow/);
+    const doctor = JSON.parse((await hookpm(['doctor', '--json'], env)).stdout) as {
+      checks: Array<{ code?: string }>;
+    };
+    const codes = doctor.checks.map((c) => c.code);
+    expect(codes).toContain('policy_denied');
+    expect(codes).toContain('policy_registry_refused');
+  });
+
+  it('A16: an E_POLICY refusal under --json carries the rule, the entry and the file', async () => {
+    const env = await withPolicy({ plugins: { deny: ['guard'] } });
+    const run = await hookpm(['install', 'guard@examples', '--yes', '--json'], env);
+    expect(run.code).toBe(1);
+    const { error } = JSON.parse(run.stdout) as { error: Record<string, unknown> };
+    expect(error).toMatchObject({
+      code: 'E_POLICY',
+      rule: 'plugins.deny',
+      entry: 'guard',
+      file: env['HOOKPM_POLICY_FILE'],
+    });
+    const allow = await withPolicy({ plugins: { allow: ['audit-log'] } });
+    const refused = await hookpm(['install', 'guard@examples', '--yes', '--json'], allow);
+    expect(JSON.parse(refused.stdout).error).toMatchObject({ rule: 'plugins.allow', entry: null });
+  });
+});

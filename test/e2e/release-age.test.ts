@@ -89,4 +89,43 @@ describe('release-age cooldowns', () => {
     });
     expect(bad.code).toBe(2);
   });
+
+  it('A20, A15: a plain `update` whose every newer version is too young holds the plugin, names the versions held, and exits 0', async () => {
+    const env = await setUp(null);
+    expect((await ws.hookpm(['install', 'guard@ages@1.0.0', '--yes'], { env })).code).toBe(0);
+    await writeFile(
+      env['HOOKPM_POLICY_FILE']!,
+      JSON.stringify({ updates: { minimumReleaseAgeDays: 20 } }),
+    );
+    const run = await ws.hookpm(['update', '--yes'], { env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(await installed(env)).toBe('1.0.0');
+    expect(run.stderr).toContain('guard@ages 1.1.0 was skipped');
+    expect(run.stderr).toContain('guard@ages 1.2.0 was skipped');
+  });
+});
+
+describe('release-age cooldowns against the examples registry', () => {
+  // registry-fixtures records publishedAt 2026-11-01T00:00:00Z for every version (build.mjs).
+  const published = Date.parse('2026-11-01T00:00:00Z');
+
+  it('A15: the examples registry records publish times: a cooldown longer than their age refuses guard naming it, a shorter one installs the newest', async () => {
+    const age = Math.floor((Date.now() - published) / DAY);
+    const file = join(ws.dir, `policy-${ws.n}.json`);
+    const env = ws.env({ HOOKPM_POLICY_FILE: file });
+    await writeFile(file, JSON.stringify({ updates: { minimumReleaseAgeDays: age + 2 } }));
+    const refused = await ws.hookpm(['install', 'guard@examples', '--yes'], { env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('E_NO_MATCHING_VERSION');
+    expect(refused.stderr).toMatch(
+      new RegExp(`minimum release age of ${age + 2} day\\(s\\).*was published \\d+ day\\(s\\) ago`),
+    );
+    await writeFile(
+      file,
+      JSON.stringify({ updates: { minimumReleaseAgeDays: Math.max(1, age - 2) } }),
+    );
+    const run = await ws.hookpm(['install', 'guard@examples', '--yes'], { env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(await installed(env)).toBe('1.2.0');
+  });
 });

@@ -214,4 +214,55 @@ describe('buildRegistry (cli.md registry build)', () => {
     expect(normaliseDate('2026-11-01T01:00:00.000+01:00')).toBe('2026-11-01T00:00:00Z');
     expect(() => normaliseDate('yesterday')).toThrow(HookpmError);
   });
+
+  it('A22: a rebuild keeps the publish time recorded for a version with the same bytes, in index.json and the sparse layout; a new version, or changed bytes, gets the date given', async () => {
+    const base = await tempDir();
+    const out = join(base, 'out');
+    await writePlugin(join(base, 'src', 'alpha'), { name: 'alpha', version: '1.0.0' });
+    await writePlugin(join(base, 'src', 'beta'), { name: 'beta', version: '1.0.0' });
+    await buildRegistry({ pluginsDir: join(base, 'src'), outDir: out, publishedAt: '2026-10-01' });
+    await writePlugin(join(base, 'old', 'alpha-0.9.0'), { name: 'alpha', version: '0.9.0' });
+    await writePlugin(join(base, 'src', 'beta'), {
+      name: 'beta',
+      version: '1.0.0',
+      command: 'echo changed',
+    });
+    const times = async (): Promise<Record<string, string | undefined>> => {
+      const index = parseIndex(
+        JSON.parse(await readFile(join(out, 'index.json'), 'utf8')),
+        'index.json',
+      );
+      const sparse = JSON.parse(
+        await readFile(join(out, 'plugins', 'al', 'alpha.json'), 'utf8'),
+      ) as {
+        versions: Record<string, { publishedAt?: string }>;
+      };
+      return {
+        'alpha@0.9.0': index.plugins['alpha']?.versions['0.9.0']?.publishedAt,
+        'alpha@1.0.0': index.plugins['alpha']?.versions['1.0.0']?.publishedAt,
+        'alpha@1.0.0 (sparse)': sparse.versions['1.0.0']?.publishedAt,
+        'beta@1.0.0': index.plugins['beta']?.versions['1.0.0']?.publishedAt,
+      };
+    };
+    await buildRegistry({
+      pluginsDir: join(base, 'src'),
+      historyDir: join(base, 'old'),
+      outDir: out,
+      publishedAt: '2026-11-15',
+    });
+    expect(await times()).toEqual({
+      'alpha@0.9.0': '2026-11-15T00:00:00Z',
+      'alpha@1.0.0': '2026-10-01T00:00:00Z',
+      'alpha@1.0.0 (sparse)': '2026-10-01T00:00:00Z',
+      'beta@1.0.0': '2026-11-15T00:00:00Z',
+    });
+    // Without a date, what the index records stays.
+    await buildRegistry({
+      pluginsDir: join(base, 'src'),
+      historyDir: join(base, 'old'),
+      outDir: out,
+    });
+    expect((await times())['alpha@1.0.0']).toBe('2026-10-01T00:00:00Z');
+    expect((await times())['beta@1.0.0']).toBe('2026-11-15T00:00:00Z');
+  });
 });

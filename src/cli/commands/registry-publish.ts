@@ -24,7 +24,7 @@ export function register(program: Command): void {
     .option('--history <dir>', 'older plugin versions: each subdirectory is one more plugin source')
     .option(
       '--published-at <date>',
-      'publishedAt of every version (default: SOURCE_DATE_EPOCH, else none)',
+      'publishedAt of each version the index does not record yet (default: SOURCE_DATE_EPOCH, else none)',
     )
     .addHelpText(
       'after',

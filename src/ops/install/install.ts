@@ -3,6 +3,7 @@ import type { OperationContext } from '../steps/context/operation-context.js';
 import { resolveInstallSources } from '../steps/staging/resolve.js';
 import type { InstallOptions } from '../steps/transaction/options.js';
 import type { InstallResult } from '../steps/transaction/record.js';
+import { bringInRequired } from '../steps/transaction/bring-in-required.js';
 import { installResultOf, stageAndCommit } from '../steps/transaction/transaction.js';
 
 /**
@@ -30,5 +31,11 @@ export async function installPlugins(
         await stageAndCommit(ctx, resolved.sources, { kind: 'user' }, opts, resolved.notes),
       );
   result.notes.unshift(...resolved.notes);
-  return result;
+  // policy.md A21: every install run makes sure the policy's required plugins are present.
+  const required = await bringInRequired(ctx, { cwd: opts.cwd, dryRun: opts.dryRun });
+  return {
+    ...result,
+    installed: [...result.installed, ...required.installed],
+    notes: [...result.notes, ...required.notes],
+  };
 }

@@ -9,7 +9,7 @@ import {
 } from '../../registry/versions/resolve-version.js';
 import { assertStoreWritable } from '../../store/check-writable.js';
 import { readState } from '../../store/state/state.js';
-import type { PluginRecord } from '../../store/state/state-schema.js';
+import type { PluginRecord, State } from '../../store/state/state-schema.js';
 import type { EnableMode } from '../steps/consent/consent.js';
 import { planInstall } from '../steps/transaction/plan.js';
 import type { InstallSource } from '../steps/staging/types.js';
@@ -25,6 +25,7 @@ import { planMarketplaceUpdate } from './update-marketplace.js';
 import { ownValue } from '../../json/own-value.js';
 import { heldNote, holdBackYoung, type ReleaseAge } from '../../registry/versions/release-age.js';
 import { releaseAgeOf } from '../steps/policy/release-age-of.js';
+import { policyRefusalOf } from '../steps/policy/enforce-policy.js';
 
 export interface UpdateOptions {
   /** Names or ids; empty: every installed plugin. */
@@ -41,8 +42,8 @@ export interface UpdateOptions {
 export interface UpdateSkip {
   id: string;
   version: string;
-  /** `current`: newest in range; `local`/`npm`: not updatable from an index; `backwards`: the index moved backwards (not followed); `gone`: the registry no longer lists it. */
-  reason: 'current' | 'local' | 'npm' | 'backwards' | 'gone';
+  /** `current`: newest in range; `local`/`npm`: not updatable from an index; `backwards`: the index moved backwards (not followed); `gone`: the registry no longer lists it; `policy`: a plain `update` passes over a plugin the administrator's policy refuses (A13). */
+  reason: 'current' | 'local' | 'npm' | 'backwards' | 'gone' | 'policy';
   message: string;
 }
 
@@ -73,7 +74,9 @@ export async function updatePlugins(
       ? Object.values(state.plugins).sort((a, b) => compareCodeUnits(a.id, b.id))
       : unique(opts.names.map((name) => findInstalled(state, name)));
   const skipped: UpdateSkip[] = [];
-  const fromIndex = records.filter((r) => {
+  const allowed =
+    opts.names.length === 0 ? skipRefused(ctx, state, records, skipped) : records;
+  const fromIndex = allowed.filter((r) => {
     if (r.registry !== LOCAL_REGISTRY && r.registry !== 'npm') return true;
     skipped.push(
       skip(
@@ -193,6 +196,32 @@ function planOne(
     catalog,
     record.range,
   );
+}
+
+/**
+ * docs/reference/rules/policy.md#a20: a plain `update` (no names) passes over each plugin the
+ * policy refuses, recording it in `skipped` with the rule and the file, and updates the others.
+ * `update <name>` of one stays E_POLICY (the transaction refuses it), and so does any update while
+ * the policy file cannot be used (A11).
+ */
+function skipRefused(
+  ctx: OperationContext,
+  state: State,
+  records: readonly PluginRecord[],
+  skipped: UpdateSkip[],
+): PluginRecord[] {
+  return records.filter((record) => {
+    const refused = policyRefusalOf(ctx, state, record);
+    if (refused === null) return true;
+    skipped.push(
+      skip(
+        record,
+        'policy',
+        `${record.id} was not updated: the administrator's policy ${refused.file} refuses it (${refused.rule})`,
+      ),
+    );
+    return false;
+  });
 }
 
 function skip(record: PluginRecord, reason: UpdateSkip['reason'], message: string): UpdateSkip {

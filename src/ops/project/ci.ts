@@ -2,7 +2,8 @@ import { HookpmError } from '../../errors.js';
 import { describeMismatch, findLockMismatches } from '../../project/lock-agreement.js';
 import { assertStoreWritable } from '../../store/check-writable.js';
 import { lockfilePath } from '../../workspace/project-files.js';
-import type { ProjectInstallResult } from './project-result.js';
+import { withRequired, type ProjectInstallResult } from './project-result.js';
+import { bringInRequired } from '../steps/transaction/bring-in-required.js';
 import type { OperationContext } from '../steps/context/operation-context.js';
 import type { EnableMode } from '../steps/consent/consent.js';
 import { commitTransaction } from '../steps/transaction/transaction.js';
@@ -46,5 +47,8 @@ export async function ciProject(
     installScopeOf(scope, { ranges: manifest.plugins, exact: true }),
     { enable: opts.enable },
   );
-  return { project: scope.root, installed, wrote: [], notes: [] };
+  return withRequired(
+    { project: scope.root, installed, wrote: [], notes: [] },
+    await bringInRequired(scope.ctx, { cwd: opts.cwd }),
+  );
 }

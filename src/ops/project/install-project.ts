@@ -20,7 +20,8 @@ import {
 } from '../steps/transaction/project-marketplace.js';
 import type { OperationContext } from '../steps/context/operation-context.js';
 import type { EnableMode } from '../steps/consent/consent.js';
-import type { ProjectInstallResult } from './project-result.js';
+import { withRequired, type ProjectInstallResult } from './project-result.js';
+import { bringInRequired } from '../steps/transaction/bring-in-required.js';
 import { commitTransaction } from '../steps/transaction/transaction.js';
 import { lockEntryOf } from '../steps/transaction/locked-source.js';
 import { planProject } from './plan-project.js';
@@ -71,7 +72,10 @@ export async function installProjectSpecs(
     nextFiles(scope, manifest, lock, staged, resolved.state, { rangeFromSpec: true, entries }),
   );
   if (opts.dryRun === true)
-    return planProject(scope, staged, { ...opts, next, notes: resolved.notes });
+    return withRequired(
+      await planProject(scope, staged, { ...opts, next, notes: resolved.notes }),
+      await bringInRequired(scope.ctx, { cwd: opts.cwd, dryRun: true }),
+    );
   const { entries: installed, wrote } = await commitTransaction(
     scope.ctx,
     staged,
@@ -82,7 +86,10 @@ export async function installProjectSpecs(
     }),
     { enable: opts.enable },
   );
-  return { project: scope.root, installed, wrote, notes: resolved.notes };
+  return withRequired(
+    { project: scope.root, installed, wrote, notes: resolved.notes },
+    await bringInRequired(scope.ctx, { cwd: opts.cwd }),
+  );
 }
 
 /**
@@ -97,7 +104,7 @@ export async function installProject(
 ): Promise<ProjectInstallResult> {
   const scope = await openProject(ctx, opts.cwd);
   const manifest = scope.files.manifest;
-  if (manifest === null) throw noManifest(scope.root);
+  if (manifest === null) return requiredOnly(ctx, scope.root, opts);
   if (opts.dryRun !== true) await assertStoreWritable(ctx.paths);
   const lock = scope.files.lock ?? emptyLockfile();
   const mismatches = findLockMismatches(manifest, lock);
@@ -131,11 +138,14 @@ export async function installProject(
   );
   const unchanged = mismatches.length === 0 && scope.files.lock !== null;
   if (opts.dryRun === true)
-    return planProject(scope, all, {
-      ...opts,
-      next: unchanged ? undefined : { lock: next.lock },
-      notes: resolved.notes,
-    });
+    return withRequired(
+      await planProject(scope, all, {
+        ...opts,
+        next: unchanged ? undefined : { lock: next.lock },
+        notes: resolved.notes,
+      }),
+      await bringInRequired(scope.ctx, { cwd: opts.cwd, dryRun: true }),
+    );
   const { entries: installed, wrote } = await commitTransaction(
     scope.ctx,
     all,
@@ -146,7 +156,38 @@ export async function installProject(
     }),
     { enable: opts.enable },
   );
-  return { project: scope.root, installed, wrote, notes: resolved.notes };
+  return withRequired(
+    { project: scope.root, installed, wrote, notes: resolved.notes },
+    await bringInRequired(scope.ctx, { cwd: opts.cwd }),
+  );
+}
+
+/**
+ * A bare `hookpm install` outside a project (no hookpm.json): it brings in the policy's required
+ * plugins (policy.md A21) when there are any to bring in or to warn about; otherwise it is the
+ * E_USAGE of a missing hookpm.json.
+ */
+async function requiredOnly(
+  ctx: OperationContext,
+  root: string,
+  opts: ProjectInstallOptions,
+): Promise<ProjectInstallResult> {
+  if (opts.dryRun !== true) await assertStoreWritable(ctx.paths);
+  const required = await bringInRequired(ctx, {
+    cwd: opts.cwd,
+    ...(opts.dryRun === true ? { dryRun: true } : {}),
+  });
+  if (required.installed.length === 0 && required.notes.length === 0) throw noManifest(root);
+  return withRequired(
+    {
+      project: root,
+      installed: [],
+      wrote: [],
+      notes: [],
+      ...(opts.dryRun === true ? { dryRun: true as const } : {}),
+    },
+    required,
+  );
 }
 
 /** `fn`'s value; when it throws, the staging trees are removed first. */

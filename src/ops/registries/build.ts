@@ -14,6 +14,7 @@ import {
 import { renderMarketplacePage } from '../../registry/marketplace/marketplace-page.js';
 import { packPlugin, type PackResult } from '../../publish/pack.js';
 import { errnoCode } from '../../io/fs-error.js';
+import { keepRecordedTime, readRecordedTimes } from './recorded-times.js';
 import { writeSparseLayout, type SparseWriteResult } from './write-sparse.js';
 
 export interface BuildRegistryOptions {
@@ -28,7 +29,10 @@ export interface BuildRegistryOptions {
    * `pluginsDir` and collated by its manifest's name and version (`history/guard-1.0.0/`).
    */
   historyDir?: string;
-  /** Every version's `publishedAt` (ISO 8601); left out of the index when not given. */
+  /**
+   * Every version's `publishedAt` (ISO 8601); left out of the index when not given. A version the
+   * index.json in `outDir` already records with the same bytes keeps its recorded time (policy.md A22).
+   */
   publishedAt?: string;
   /** Write the sparse layout (registry.md N9) beside `index.json`; default true. */
   sparse?: boolean;
@@ -77,6 +81,7 @@ export async function buildRegistry(opts: BuildRegistryOptions): Promise<BuildRe
     ...(opts.historyDir === undefined ? [] : await sourceDirs(opts.historyDir)),
   ];
   const tarballDir = join(outDir, TARBALLS);
+  const recorded = await readRecordedTimes(outDir);
   await mkdir(tarballDir, { recursive: true });
   // Packed into a scratch directory first, so a refused plugin leaves the registry untouched.
   const scratch = await mkdtemp(join(outDir, '.build-'));
@@ -84,9 +89,12 @@ export async function buildRegistry(opts: BuildRegistryOptions): Promise<BuildRe
     const packed: PackResult[] = [];
     for (const source of sources) {
       const at = publishedAt === undefined ? {} : { publishedAt };
-      packed.push(
-        await packPlugin(source, { outDir: scratch, tarballPrefix: `${TARBALLS}/`, ...at }),
-      );
+      const result = await packPlugin(source, {
+        outDir: scratch,
+        tarballPrefix: `${TARBALLS}/`,
+        ...at,
+      });
+      packed.push(keepRecordedTime(result, recorded));
     }
     const { index, surfaces, about } = assembleIndex(packed, name, opts.description);
     const checked = parseIndex(JSON.parse(JSON.stringify(index)), join(outDir, 'index.json'));

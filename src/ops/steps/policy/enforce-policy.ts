@@ -1,5 +1,6 @@
 import { policyRefused, policyUnusable } from '../../../policy/policy-error.js';
 import {
+  describeRefusal,
   pluginRefusal,
   registryRefusal,
   requiredEntry,
@@ -72,4 +73,24 @@ export function policyRegistryOf(
 ): PolicyRegistry {
   const entry = effectiveRegistries(state, ctx.defaults).find((e) => e.name === name);
   return { name, location: entry?.record.location ?? name };
+}
+
+/**
+ * A12, A13: why the policy in force refuses an installed plugin (its rule described, and the file),
+ * or null when it allows it, when there is no policy, or when the file cannot be used (A11: the
+ * caller's transaction then refuses with E_POLICY).
+ */
+export function policyRefusalOf(
+  ctx: OperationContext,
+  state: State,
+  plugin: PolicyPlugin,
+): { rule: string; file: string } | null {
+  const inForce = policyOf(ctx);
+  if (inForce.status !== 'ok') return null;
+  const refusal = pluginRefusal(
+    inForce.policy,
+    plugin,
+    policyRegistryOf(ctx, state, plugin.registry),
+  );
+  return refusal === null ? null : { rule: describeRefusal(refusal), file: inForce.file };
 }
