@@ -42,7 +42,7 @@ describe('required plugins are brought in (A21)', () => {
     const run = await ok(['install', 'format-on-write@examples', '--no-enable'], env);
     expect(run.stderr).toMatch(
       new RegExp(
-        `guard@examples 1\\.2\\.0 was installed and enabled: the administrator's policy .*requires it; \`hookpm review guard\``,
+        `guard@examples 1\\.3\\.0 was installed and enabled: the administrator's policy .*requires it; \`hookpm review guard\``,
       ),
     );
     expect(run.stderr).toContain(file);
@@ -60,7 +60,7 @@ describe('required plugins are brought in (A21)', () => {
   it('A21: a bare `install` outside a project brings in what is required, warns about a pattern it cannot, and one the registry cannot provide; without required entries it is still E_USAGE', async () => {
     const env = await withPolicy({ required: ['guard@examples', 'acme-*@acme', 'nope@examples'] });
     const run = await ok(['install'], env);
-    expect(run.stderr).toContain('guard@examples 1.2.0 was installed and enabled');
+    expect(run.stderr).toContain('guard@examples 1.3.0 was installed and enabled');
     expect(run.stderr).toContain(`requires "acme-*@acme", which hookpm cannot bring in`);
     expect(run.stderr).toMatch(/requires nope@examples, which could not be installed: .*\(E_/);
     expect(await listed(env)).toEqual(['guard@examples enabled']);

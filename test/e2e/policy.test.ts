@@ -275,7 +275,7 @@ describe('update (A20)', () => {
       installed: Array<{ id: string; version: string }>;
       skipped: Array<{ id: string; reason: string; message: string }>;
     };
-    expect(result.installed.map((p) => `${p.id} ${p.version}`)).toEqual(['guard@examples 1.2.0']);
+    expect(result.installed.map((p) => `${p.id} ${p.version}`)).toEqual(['guard@examples 1.3.0']);
     const denied = result.skipped.find((s) => s.id === 'format-on-write@examples');
     expect(denied?.reason).toBe('policy');
     expect(denied?.message).toContain('plugins.deny entry "format-on-write"');

@@ -126,6 +126,6 @@ describe('release-age cooldowns against the examples registry', () => {
     );
     const run = await ws.hookpm(['install', 'guard@examples', '--yes'], { env });
     expect(run.code, run.stderr).toBe(0);
-    expect(await installed(env)).toBe('1.2.0');
+    expect(await installed(env)).toBe('1.3.0');
   });
 });
