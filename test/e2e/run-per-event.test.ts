@@ -87,7 +87,7 @@ describe('hookpm run: the tamper check of the plugins about to run (engine.md X1
     );
   });
 
-  it('X10: once written for the state, `hookpm run` reads the store tables, not the state or the documents cache, with the same runs and ids; a change to the state is seen at the next event', async () => {
+  it('X11: once written for the state, `hookpm run` reads the store tables, not the state or the documents cache, with the same runs and ids; a change to the state is seen at the next event', async () => {
     await plugin('first', 'Bash');
     await plugin('second', 'Bash');
     await plugin('other', 'Read');
@@ -112,7 +112,7 @@ describe('hookpm run: the tamper check of the plugins about to run (engine.md X1
     expect((await run('Bash')).runs.map((r) => r.plugin)).toEqual(['second@local']);
   });
 
-  it('X10, A13: with a policy file in force, `hookpm run` loads the whole store, so the policy judges every plugin', async () => {
+  it('X11, A13: with a policy file in force, `hookpm run` loads the whole store, so the policy judges every plugin', async () => {
     await plugin('denied', 'Bash');
     await new Promise((resolve) => setTimeout(resolve, 2_100));
     expect((await run('Bash')).runs).toHaveLength(1);

@@ -88,7 +88,7 @@ describe('hookpm wire: per-event cost (engine.md X10)', () => {
     expect(await readFile(join(sessions, pin), 'utf8')).toBe('not a pin any more');
   });
 
-  it('X10: with the decision log on, a matching event names its hook by the key the pin tables hold, and loads no node:crypto', async () => {
+  it('X12: with the decision log on, a matching event names its hook by the key the pin tables hold, and loads no node:crypto', async () => {
     const root = join(ws.dir, `plugin${ws.n}`);
     await mkdir(join(root, 'hooks'), { recursive: true });
     await writeFile(join(root, 'plugin.json'), JSON.stringify({ name: 'keyed', version: '1.0.0' }));
