@@ -169,7 +169,9 @@ export async function writeRunTable(
       version: PIN_VERSION,
       sessionId: identity,
       agent: 'run',
-      pinnedAt: new Date().toISOString(),
+      // Fixed, so that two events writing the tables of one state at once write the same files
+      // (a bucket carries the pin's time and id, and a reader refuses one of another pin).
+      pinnedAt: new Date(0).toISOString(),
       snapshotId: identity,
       plugins: pinned.map(({ record }) => ({
         id: record.id,
