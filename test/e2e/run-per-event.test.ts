@@ -33,7 +33,7 @@ async function run(tool: string, env?: Record<string, string>) {
     snapshotId: string;
     permission: { decision: string; reason?: string } | null;
     diagnostics: Array<{ code: string; plugin?: string }>;
-    runs: Array<{ handler: string; plugin: string | null }>;
+    runs: Array<{ handler: string; origin: string; plugin: string | null }>;
   };
 }
 
@@ -123,5 +123,29 @@ describe('hookpm run: the tamper check of the plugins about to run (engine.md X1
     const stopped = await run('Bash', { ...probe.env, HOOKPM_POLICY_FILE: policy });
     expect(stopped.runs).toHaveLength(0);
     expect(await probe.opened()).toContain('state.json');
+  });
+
+  it("X11, R3: a change to the user hook file is seen at the next event, whose snapshot id is the whole configuration's, as `hookpm hooks` gives it", async () => {
+    await plugin('only', 'Bash');
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    await run('Bash');
+    expect((await run('Bash')).runs.map((r) => r.origin)).toEqual(['plugin']);
+    const userFile = join(ws.home, '.deepagents', 'hooks.json');
+    await mkdir(join(ws.home, '.deepagents'), { recursive: true });
+    const hooks = {
+      PreToolUse: [
+        { matcher: 'Bash', hooks: [{ type: 'command', command: 'true', argv: ['true'] }] },
+      ],
+    };
+    await writeFile(userFile, JSON.stringify({ hooks }));
+    const changed = await run('Bash');
+    expect(changed.runs.map((r) => r.origin)).toEqual(['user', 'plugin']);
+    const again = await run('Bash');
+    expect(again.runs.map((r) => r.origin)).toEqual(['user', 'plugin']);
+    const listed = JSON.parse((await ws.hookpm(['hooks', '--json'])).stdout) as {
+      snapshotId: string;
+    };
+    expect(changed.snapshotId).toBe(listed.snapshotId);
+    expect(again.snapshotId).toBe(listed.snapshotId);
   });
 });
