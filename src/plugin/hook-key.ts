@@ -28,10 +28,36 @@ export interface HookKeyFields {
 export const HOOK_KEY_LENGTH = 10;
 
 export function hookKey(fields: HookKeyFields): string {
+  return sha256Hex(hookKeyText(fields)).slice(0, HOOK_KEY_LENGTH);
+}
+
+/** The canonical JSON a hook's key is the hash of: equal texts have equal keys. */
+export function hookKeyText(fields: HookKeyFields): string {
   const keyed = [fields.event, fields.matcher, fields.if, fields.command, fields.argv];
   const bash = fields.shell === 'bash' && (fields.argv === null || fields.argv === undefined);
   if (bash) keyed.push('bash');
-  return sha256Hex(canonicalJson(keyed)).slice(0, HOOK_KEY_LENGTH);
+  return canonicalJson(keyed);
+}
+
+/** Keys stored with the texts they hash (rememberHookKeys), for loggedHookKey only. */
+const remembered = new Map<string, string>();
+
+/**
+ * engine.md X10: keys computed when a session pin's tables were written, stored there beside the
+ * texts they hash, so that logging an event of the pin loads no hashing code. A pair whose key is
+ * not of the key's form is ignored.
+ */
+export function rememberHookKeys(pairs: Iterable<readonly [string, string]>): void {
+  for (const [text, key] of pairs) if (isHookKeyForm(key)) remembered.set(text, key);
+}
+
+/**
+ * The key the decision log names a hook by (docs/guides/decision-log.md): a remembered one for
+ * the same text, else hookKey. Only the log reads remembered keys: what runs and what is opted out
+ * (hook-opt-outs.ts) always hash, so a forged table can at worst misname a hook in the log.
+ */
+export function loggedHookKey(fields: HookKeyFields): string {
+  return remembered.get(hookKeyText(fields)) ?? hookKey(fields);
 }
 
 /** What a user may type as a key (the CLI checks the form before looking the key up). */

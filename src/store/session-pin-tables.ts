@@ -5,6 +5,7 @@ import { compileMatcher } from '../hooks/matcher.js';
 import type { GroupConfig, SourceDocument } from '../hooks/types.js';
 import { isPlainObject } from '../json/describe-value.js';
 import { openRegularFile, readOpenedFile } from '../io/read-regular-file.js';
+import { hookKey, hookKeyText, rememberHookKeys } from '../plugin/hook-key.js';
 import type { PinnedPlugin, SessionPin } from './session-pin-schema.js';
 import { replaceFile } from './replace-file.js';
 
@@ -72,6 +73,11 @@ interface Bucket {
   pin: string;
   plugins: PinnedPlugin[];
   sources: BucketSource[];
+  /**
+   * The key of each handler of the bucket's groups, beside the text it hashes (plugin/hook-key.ts
+   * hookKeyText), so that logging an event loads no hashing code; absent in older tables.
+   */
+  keys?: Array<[text: string, key: string]>;
 }
 
 const identity = (pin: { pinnedAt: string; snapshotId: string }): string =>
@@ -135,6 +141,7 @@ export function writePinTables(pinFile: string, pin: SessionPin): void {
         pin: identity(pin),
         plugins: [...ids].flatMap((id) => pluginOf.get(id) ?? []),
         sources: entries,
+        keys: keysOf(event, entries),
       };
       replaceFile(tableFile(pinFile, `${event}.${name}`), JSON.stringify(bucket));
     }
@@ -149,6 +156,27 @@ export function writePinTables(pinFile: string, pin: SessionPin): void {
     diagnostics: pin.diagnostics,
     buckets,
   });
+}
+
+/** The hook key of every handler of `sources`, by its text (see Bucket.keys). */
+function keysOf(event: EventName, sources: readonly BucketSource[]): Array<[string, string]> {
+  const keys = new Map<string, string>();
+  for (const { groups } of sources)
+    for (const [, group] of groups)
+      for (const handler of group.hooks) {
+        if (handler === null) continue;
+        const fields = {
+          event,
+          matcher: group.matcher ?? null,
+          if: handler.if ?? null,
+          command: handler.command,
+          argv: handler.argv ?? null,
+          shell: handler.shell,
+        };
+        const text = hookKeyText(fields);
+        if (!keys.has(text)) keys.set(text, hookKey(fields));
+      }
+  return [...keys];
 }
 
 function writeHead(pinFile: string, head: Head): void {
@@ -210,10 +238,12 @@ export function readPinTable(
   if (named !== null) wanted.push(named);
   const plugins = new Map<string, PinnedPlugin>();
   const bySource = new Map<number, BucketSource>();
+  const keys: Array<[string, string]> = [];
   for (const name of wanted) {
     if (!listed.includes(name)) continue;
     const bucket = readJson(tableFile(pinFile, `${event}.${name}`));
     if (!isBucket(bucket) || bucket.pin !== identity(head)) return null;
+    if (Array.isArray(bucket.keys)) keys.push(...bucket.keys.filter(isKeyPair));
     for (const plugin of bucket.plugins) plugins.set(plugin.id, plugin);
     for (const source of bucket.sources) {
       const seen = bySource.get(source.s);
@@ -226,6 +256,7 @@ export function readPinTable(
     [...bySource.values()].sort((a, b) => a.s - b.s),
   );
   if (sources === null) return null;
+  rememberHookKeys(keys);
   return {
     sessionId,
     pinnedAt: head.pinnedAt,
@@ -328,6 +359,15 @@ function isBucket(value: unknown): value is Bucket {
     ) &&
     Array.isArray(sources) &&
     sources.every(isBucketSource)
+  );
+}
+
+function isKeyPair(value: unknown): value is [string, string] {
+  return (
+    Array.isArray(value) &&
+    value.length === 2 &&
+    typeof value[0] === 'string' &&
+    typeof value[1] === 'string'
   );
 }
 

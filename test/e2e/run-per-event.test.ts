@@ -23,15 +23,44 @@ async function plugin(name: string, tool: string): Promise<string> {
   return state.plugins[`${name}@local`].path as string;
 }
 
-async function run(tool: string) {
+async function run(tool: string, env?: Record<string, string>) {
   const payload = join(ws.dir, `payload${ws.n}-${tool}.json`);
   await writeFile(payload, JSON.stringify({ tool_name: tool, tool_input: { command: 'ls' } }));
-  const out = await ws.hookpm(['run', 'PreToolUse', '--payload', payload, '--json']);
+  const args = ['run', 'PreToolUse', '--payload', payload, '--json'];
+  const out = await ws.hookpm(args, env === undefined ? {} : { env: ws.env(env) });
   expect(out.code, out.stderr).toBe(0);
   return JSON.parse(out.stdout) as {
+    snapshotId: string;
     permission: { decision: string; reason?: string } | null;
     diagnostics: Array<{ code: string; plugin?: string }>;
-    runs: unknown[];
+    runs: Array<{ handler: string; origin: string; plugin: string | null }>;
+  };
+}
+
+/** A preload that writes, at exit, which of the store's whole files the process opened. */
+async function openProbe(): Promise<{
+  env: Record<string, string>;
+  opened: () => Promise<string[]>;
+}> {
+  const probe = join(ws.dir, `probe${ws.n}.cjs`);
+  const seen = join(ws.dir, `opened${ws.n}.json`);
+  await writeFile(
+    probe,
+    `const fs = require('node:fs');
+const opened = [];
+const watch = (p) => { const s = String(p); if (/state\\.json$|plugin-documents/.test(s)) opened.push(s.split('/').pop()); };
+for (const name of ['openSync', 'readFileSync']) {
+  const real = fs[name];
+  fs[name] = function (p, ...rest) { watch(p); return real.call(this, p, ...rest); };
+}
+const realOpen = fs.promises.open;
+fs.promises.open = function (p, ...rest) { watch(p); return realOpen.call(this, p, ...rest); };
+process.on('exit', () => fs.writeFileSync(${JSON.stringify(seen)}, JSON.stringify(opened)));
+`,
+  );
+  return {
+    env: { NODE_OPTIONS: `--require=${probe}` },
+    opened: async () => JSON.parse(await readFile(seen, 'utf8')) as string[],
   };
 }
 
@@ -56,5 +85,67 @@ describe('hookpm run: the tamper check of the plugins about to run (engine.md X1
     expect(bash.diagnostics).toContainEqual(
       expect.objectContaining({ code: 'plugin_tampered', plugin: 'edited@local' }),
     );
+  });
+
+  it('X11: once written for the state, `hookpm run` reads the store tables, not the state or the documents cache, with the same runs and ids; a change to the state is seen at the next event', async () => {
+    await plugin('first', 'Bash');
+    await plugin('second', 'Bash');
+    await plugin('other', 'Read');
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const whole = await run('Bash');
+    expect(whole.runs.map((r) => r.plugin)).toEqual(['first@local', 'second@local']);
+    const probe = await openProbe();
+    const tabled = await run('Bash', probe.env);
+    expect(await probe.opened()).toEqual([]);
+    expect(tabled.runs.map((r) => [r.handler, r.plugin])).toEqual(
+      whole.runs.map((r) => [r.handler, r.plugin]),
+    );
+    expect(tabled.diagnostics).toEqual(whole.diagnostics);
+    // R3: the id is the whole configuration's, as the whole load computed it.
+    expect(tabled.snapshotId).toBe(whole.snapshotId);
+    expect((await run('Read')).runs.map((r) => r.plugin)).toEqual(['other@local']);
+    // Disabling a plugin writes the state: the tables of the state before are not used.
+    expect((await ws.hookpm(['disable', 'first@local'])).code).toBe(0);
+    const after = await run('Bash', probe.env);
+    expect(after.runs.map((r) => r.plugin)).toEqual(['second@local']);
+    expect(await probe.opened()).toContain('state.json');
+    expect((await run('Bash')).runs.map((r) => r.plugin)).toEqual(['second@local']);
+  });
+
+  it('X11, A13: with a policy file in force, `hookpm run` loads the whole store, so the policy judges every plugin', async () => {
+    await plugin('denied', 'Bash');
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    expect((await run('Bash')).runs).toHaveLength(1);
+    expect((await run('Bash')).runs).toHaveLength(1);
+    const policy = join(ws.dir, `policy${ws.n}.json`);
+    await writeFile(policy, JSON.stringify({ plugins: { deny: ['denied@local'] } }));
+    const probe = await openProbe();
+    const stopped = await run('Bash', { ...probe.env, HOOKPM_POLICY_FILE: policy });
+    expect(stopped.runs).toHaveLength(0);
+    expect(await probe.opened()).toContain('state.json');
+  });
+
+  it("X11, R3: a change to the user hook file is seen at the next event, whose snapshot id is the whole configuration's, as `hookpm hooks` gives it", async () => {
+    await plugin('only', 'Bash');
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    await run('Bash');
+    expect((await run('Bash')).runs.map((r) => r.origin)).toEqual(['plugin']);
+    const userFile = join(ws.home, '.deepagents', 'hooks.json');
+    await mkdir(join(ws.home, '.deepagents'), { recursive: true });
+    const hooks = {
+      PreToolUse: [
+        { matcher: 'Bash', hooks: [{ type: 'command', command: 'true', argv: ['true'] }] },
+      ],
+    };
+    await writeFile(userFile, JSON.stringify({ hooks }));
+    const changed = await run('Bash');
+    expect(changed.runs.map((r) => r.origin)).toEqual(['user', 'plugin']);
+    const again = await run('Bash');
+    expect(again.runs.map((r) => r.origin)).toEqual(['user', 'plugin']);
+    const listed = JSON.parse((await ws.hookpm(['hooks', '--json'])).stdout) as {
+      snapshotId: string;
+    };
+    expect(changed.snapshotId).toBe(listed.snapshotId);
+    expect(again.snapshotId).toBe(listed.snapshotId);
   });
 });

@@ -87,4 +87,50 @@ describe('hookpm wire: per-event cost (engine.md X10)', () => {
     // The pin stays as it was: an event whose tables are whole never reads or rewrites it.
     expect(await readFile(join(sessions, pin), 'utf8')).toBe('not a pin any more');
   });
+
+  it('X12: with the decision log on, a matching event names its hook by the key the pin tables hold, and loads no node:crypto', async () => {
+    const root = join(ws.dir, `plugin${ws.n}`);
+    await mkdir(join(root, 'hooks'), { recursive: true });
+    await writeFile(join(root, 'plugin.json'), JSON.stringify({ name: 'keyed', version: '1.0.0' }));
+    const hooks = {
+      PreToolUse: [
+        { matcher: 'Bash', hooks: [{ type: 'command', command: 'true', argv: ['true'] }] },
+      ],
+    };
+    await writeFile(join(root, 'hooks', 'hooks.json'), JSON.stringify({ hooks }));
+    expect((await ws.hookpm(['install', root, '--yes'])).code).toBe(0);
+    // Past the stat cache's racy window (see the test above).
+    await new Promise((done) => setTimeout(done, 2_100));
+    await rm(join(ws.home, 'hookpm', 'config', 'settings.json'), { force: true });
+    const listed = await ws.hookpm(['hooks', '--json']);
+    const key = (
+      JSON.parse(listed.stdout) as {
+        handlers: Array<{ plugin: string | null; key: string | null }>;
+      }
+    ).handlers.find((h) => h.plugin === 'keyed@local')?.key;
+    expect(key).toMatch(/^[0-9a-f]{10}$/);
+    const session = '5e551011-0000-4000-8000-00000000000b';
+    const body = (event: string, extra: Record<string, unknown>): string =>
+      JSON.stringify({ ...JSON.parse(payload(event, extra)), session_id: session });
+    expect(wire(body('SessionStart', { source: 'startup' })).status).toBe(0);
+    const bash = body('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' } });
+    expect(wire(bash).status).toBe(0);
+    const probe = join(ws.dir, `probe${ws.n}.cjs`);
+    const seen = join(ws.dir, `seen${ws.n}.json`);
+    await writeFile(
+      probe,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(seen)}, JSON.stringify(
+        process.moduleLoadList.filter((m) => /crypto/i.test(m)))));\n`,
+    );
+    const run = wire(bash, probe);
+    expect(run.status, run.stderr).toBe(0);
+    expect(JSON.parse(await readFile(seen, 'utf8'))).toEqual([]);
+    const log = await readFile(join(ws.home, 'hookpm', 'data', 'log', 'dispatch.jsonl'), 'utf8');
+    const last = JSON.parse(log.trim().split('\n').pop()!) as {
+      session: string;
+      runs: Array<{ plugin: string; key: string }>;
+    };
+    expect(last.session).toBe(session);
+    expect(last.runs.filter((r) => r.plugin === 'keyed@local').map((r) => r.key)).toEqual([key]);
+  });
 });

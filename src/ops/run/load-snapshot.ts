@@ -25,6 +25,12 @@ export interface LoadSnapshotOptions {
    * checking their trees; `recheck` then checks those about to run.
    */
   presume?: boolean;
+  /**
+   * engine.md X10, R3: the snapshot id of the whole configuration when the caller knows it for
+   * these workspace sources without hashing (the `plugins` given are then a part of the store's);
+   * undefined: computed from the sources.
+   */
+  snapshotIdOf?: (workspace: readonly SourceDocument[]) => string | undefined;
 }
 
 /** Plugin documents a caller loaded itself, and what fails closed among them (absent: nothing). */
@@ -86,7 +92,9 @@ function build(
   workspace: HookSources,
   plugins: GivenPlugins,
 ): LoadedSnapshot {
+  const id = options.snapshotIdOf?.(workspace.sources);
   const snapshot = buildSnapshot({
+    ...(id === undefined ? {} : { id }),
     projectDir: workspace.projectDir,
     sources: [...workspace.sources, ...plugins.sources],
     diagnostics: [

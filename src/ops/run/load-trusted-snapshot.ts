@@ -1,5 +1,10 @@
 import type { StorePaths } from '../../store/store-paths.js';
-import { loadSnapshot, type GivenPlugins, type LoadedSnapshot } from './load-snapshot.js';
+import {
+  loadSnapshot,
+  type GivenPlugins,
+  type LoadedSnapshot,
+  type LoadSnapshotOptions,
+} from './load-snapshot.js';
 import { resolveTrust, type ResolvedTrust, type ResolveTrustOptions } from './resolve-trust.js';
 
 export interface LoadTrustedSnapshotOptions extends ResolveTrustOptions {
@@ -9,6 +14,8 @@ export interface LoadTrustedSnapshotOptions extends ResolveTrustOptions {
   store?: StorePaths;
   /** See loadSnapshot's `presume` (engine.md X10). */
   presume?: boolean;
+  /** See loadSnapshot's `snapshotIdOf` (engine.md X10). */
+  snapshotIdOf?: LoadSnapshotOptions['snapshotIdOf'];
 }
 
 export interface TrustedSnapshot extends LoadedSnapshot {
@@ -36,6 +43,7 @@ export async function loadTrustedSnapshot(
     ...(options.plugins === undefined ? {} : { plugins: options.plugins }),
     ...(options.store === undefined ? {} : { store: options.store }),
     ...(options.presume === true ? { presume: true } : {}),
+    ...(options.snapshotIdOf === undefined ? {} : { snapshotIdOf: options.snapshotIdOf }),
   });
   return { ...loaded, trust };
 }

@@ -5,6 +5,7 @@ import { matchHandlers } from '../../hooks/snapshot/snapshot-match.js';
 import { nestsDeeperThan } from '../../json/nesting-depth.js';
 import type { LoadedSnapshot } from './load-snapshot.js';
 import { loadTrustedSnapshot, type LoadTrustedSnapshotOptions } from './load-trusted-snapshot.js';
+import { stateIdentity, tablePlugins, writeRunTable } from './run-table.js';
 
 export interface RunEventOptions extends LoadTrustedSnapshotOptions {
   event: EventName;
@@ -30,11 +31,28 @@ export interface RunEventOptions extends LoadTrustedSnapshotOptions {
  */
 export async function runEvent(options: RunEventOptions): Promise<DispatchResult> {
   const { event, input, continuationCount, env, signal, ...load } = options;
-  const { snapshot, failClosed } = await checkedSnapshot(
-    await loadTrustedSnapshot({ ...load, presume: true }),
-    event,
-    input,
-  );
+  // engine.md X10: the store's tables when they hold this state, else the whole store (and the
+  // tables are written for the next event).
+  const store = load.plugins === undefined && !nestsDeeperThan(input) ? load.store : undefined;
+  const identity = store === undefined ? null : stateIdentity(store);
+  const fromTable = store === undefined ? null : await tablePlugins(store, identity, event, input);
+  let known = fromTable !== null;
+  const tabled =
+    fromTable === null
+      ? null
+      : await loadTrustedSnapshot({
+          ...load,
+          plugins: fromTable.plugins,
+          snapshotIdOf: (workspace) => {
+            const id = fromTable.snapshotIdOf(workspace);
+            known = id !== undefined;
+            return id;
+          },
+        });
+  const { snapshot, failClosed, workspace } =
+    tabled !== null && known
+      ? tabled
+      : await checkedSnapshot(await loadTrustedSnapshot({ ...load, presume: true }), event, input);
   const host = openHost({
     snapshot,
     source: 'run',
@@ -48,6 +66,11 @@ export async function runEvent(options: RunEventOptions): Promise<DispatchResult
     ...(signal === undefined ? {} : { signal }),
   });
   const diagnostics = [...snapshot.diagnostics, ...host.settingsDiagnostics, ...result.diagnostics];
+  if (store !== undefined && !(tabled !== null && known) && failClosed.length === 0)
+    await writeRunTable(store, identity, {
+      workspace: workspace.sources,
+      snapshotId: snapshot.id,
+    });
   return { ...result, diagnostics };
 }
 

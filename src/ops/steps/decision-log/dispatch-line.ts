@@ -1,4 +1,4 @@
-import { hookKey } from '../../../plugin/hook-key.js';
+import { loggedHookKey } from '../../../plugin/hook-key.js';
 import { LOG_LINE_MAX_BYTES } from '../../../store/dispatch-log.js';
 import type { DispatchRecord } from '../../../engine/dispatch-options.js';
 import { logTime } from './log-time.js';
@@ -94,7 +94,7 @@ function baseLine(record: DispatchRecord, source: string): LoggedDispatch {
     decision: resultDecision(result),
     runs: record.runs.map((run, i) => ({
       handler: run.handler.id,
-      ...(run.handler.plugin === null ? {} : { key: hookKey(run.handler) }),
+      ...(run.handler.plugin === null ? {} : { key: loggedHookKey(run.handler) }),
       origin: run.handler.origin,
       plugin: run.handler.plugin,
       exitCode: run.exitCode,
