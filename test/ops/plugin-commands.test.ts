@@ -221,7 +221,7 @@ describe('uninstall', () => {
 });
 
 describe('list', () => {
-  it('Q6: list shows a tree changed, or holding a file removed, as tampered when the fingerprint cache holds its stats and directory stats', async () => {
+  it('S30, Q6: list shows a tree changed, or holding a file removed, as tampered when the fingerprint cache holds its stats and directory stats', async () => {
     const a = await install('alpha', { Stop: [cmd('echo a')] });
     const b = await install('beta', { Stop: [cmd('echo b')] });
     // Older than the cache's racy window, so the scans below cache every stat and skip the walk.

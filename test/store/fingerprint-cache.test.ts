@@ -111,7 +111,7 @@ describe('scanTreesCached: fingerprints', () => {
     }
   });
 
-  it('Q6: with directory stats cached, a file created, removed or renamed in a subdirectory, and a new empty directory, are each seen', async () => {
+  it('S30, Q6: with directory stats cached, a file created, removed or renamed in a subdirectory, and a new empty directory, are each seen', async () => {
     const scan = async () => (await scanTreesCached(paths, [root], later)).get(root)!;
     const first = await scan();
     await scan();
