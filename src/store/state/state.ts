@@ -16,8 +16,9 @@ import { readStateBytes } from './read-state-bytes.js';
 import { quickStateOf, readQuickState } from './quick-state.js';
 
 /**
- * The last state document read and the state it parsed to: a command reads the state before it
- * takes the lock and again under it (install, update), and unchanged bytes need no second parse.
+ * The last state document only the schema accepted and the state it parsed to: a command reads
+ * the state before it takes the lock and again under it (install, update), and unchanged bytes
+ * need no second schema parse.
  */
 let lastRead: { file: string; bytes: Buffer; state: State } | undefined;
 
@@ -35,6 +36,11 @@ export async function readState(paths: StorePaths): Promise<State> {
     if (errnoCode(error) === 'ENOENT') return emptyState();
     throw toStoreError(error, file, 'read');
   }
+  // The common case: the structural check (quick-state.ts) passes; parsing the bytes again on a
+  // command's second read costs less than a structuredClone of a kept state would. A state only
+  // the schema accepted is kept (lastRead) and cloned.
+  const quick = readQuickState(bytes.toString('utf8'));
+  if (quick !== null && findKeyProblem(quick) === null) return quick;
   if (lastRead?.file === file && lastRead.bytes.equals(bytes))
     return structuredClone(lastRead.state);
   const problem = findProblem(bytes);
