@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, rmdirSync, statSync } from 'node:fs';
 import { mkdir, rename, rm, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { durableTempPrefix } from '../io/durable-write.js';
 import { errnoCode, quietly, toStoreError } from '../io/fs-error.js';
 import { isProcessAlive, readLockFile } from '../io/lock-record.js';
@@ -31,13 +31,17 @@ const LOCK_DEBRIS_AGE_MS = 60_000;
  * `state` (user-wide or of a project) names as its active `path` or its pending update's and no live session pin runs (skipped
  * when `state` is null, that is unknown), temporary state files and lock debris of dead writers.
  */
-export async function findLeftovers(paths: StorePaths, state: State | null): Promise<Leftover[]> {
+export async function findLeftovers(
+  paths: StorePaths,
+  state: State | null,
+  emptyPluginDirs?: Set<string>,
+): Promise<Leftover[]> {
   const found: Leftover[] = [];
   for (const name of await listDir(stagingRoot(paths))) {
     const entry = join(stagingRoot(paths), name);
     if (!(await stagingInUse(name, entry))) found.push({ kind: 'staging', path: entry });
   }
-  if (state !== null) found.push(...(await unreferencedTrees(paths, state)));
+  if (state !== null) found.push(...(await unreferencedTrees(paths, state, emptyPluginDirs)));
   if (state !== null) found.push(...(await unreferencedFileLists(paths, state)));
   found.push(...(await temporaryFiles(paths)));
   return found;
@@ -50,11 +54,16 @@ export async function findLeftovers(paths: StorePaths, state: State | null): Pro
  */
 export async function collectGarbage(paths: StorePaths, state: State): Promise<string[]> {
   try {
-    const found = await findLeftovers(paths, state);
-    for (const leftover of found) await removeLeftover(paths, leftover);
-    // A plugin directory that is not empty holds installed versions and stays.
-    for (const plugin of await listDir(pluginsDir(paths)))
-      quietly(() => rmdirSync(join(pluginsDir(paths), plugin)));
+    // A plugin directory is left empty when it was found empty or every tree in it was collected
+    // (the lock keeps others from filling it meanwhile): only those are tried, not every plugin's
+    // (engine.md X10). One that is not empty after all holds installed versions and stays.
+    const empty = new Set<string>();
+    const found = await findLeftovers(paths, state, empty);
+    for (const leftover of found) {
+      await removeLeftover(paths, leftover);
+      if (leftover.kind === 'unreferenced-tree') empty.add(dirname(leftover.path));
+    }
+    for (const dir of [...empty].sort()) quietly(() => rmdirSync(dir));
     return found.map((leftover) => leftover.path);
   } catch (error) {
     throw toStoreError(error, paths.data, 'collect leftovers in');
@@ -105,7 +114,12 @@ async function unreferencedFileLists(paths: StorePaths, state: State): Promise<L
     .map((name) => ({ kind: 'installed-files' as const, path: join(dir, name) }));
 }
 
-async function unreferencedTrees(paths: StorePaths, state: State): Promise<Leftover[]> {
+/** Trees no record names; `empty` (when given) receives the plugin directories found empty. */
+async function unreferencedTrees(
+  paths: StorePaths,
+  state: State,
+  empty?: Set<string>,
+): Promise<Leftover[]> {
   // Trees a live agent session still runs (engine.md R1) stay until the session lets them go.
   const referenced = new Set<string>([...(await pinnedRoots(paths))].map((root) => resolve(root)));
   // Projects (docs/guides/projects.md): the store is shared by every project, so a project's trees
@@ -120,7 +134,9 @@ async function unreferencedTrees(paths: StorePaths, state: State): Promise<Lefto
   const found: Leftover[] = [];
   for (const plugin of await listDir(pluginsDir(paths))) {
     const versions = join(pluginsDir(paths), plugin);
-    for (const name of await listDir(versions)) {
+    const names = await listDir(versions);
+    if (names.length === 0) empty?.add(versions);
+    for (const name of names) {
       const tree = join(versions, name);
       if (!referenced.has(resolve(tree))) found.push({ kind: 'unreferenced-tree', path: tree });
     }

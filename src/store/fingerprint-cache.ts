@@ -1,5 +1,5 @@
-import { existsSync, type Stats } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, lstatSync, type Stats } from 'node:fs';
+import { join, sep } from 'node:path';
 import { fnv1a, readShard, writeShard } from './cache-shard.js';
 import {
   entryOf,
@@ -38,7 +38,7 @@ export interface ScanOptions {
  * is hashed and not cached, so every cached stat is older than any write to come.
  */
 const RACY_MS = 2000;
-const FORMAT = 'hookpm-fingerprints/2';
+const FORMAT = 'hookpm-fingerprints/3';
 
 /**
  * The shard of the cache that holds `root`'s entry, with the other roots of its shard:
@@ -60,10 +60,23 @@ export type CachedFile = [
   mode: number,
   sha256: string,
 ];
-/** A tree's cached files by relative path, and the fingerprint of exactly those (when it is). */
+/** The lstat fields of a directory that must all match for its listing to be reused. */
+export type CachedDirectory = [
+  dev: number,
+  ino: number,
+  mtimeMs: number,
+  ctimeMs: number,
+  mode: number,
+];
+/**
+ * A tree's cached files by relative path, and the fingerprint of exactly those (when it is); and,
+ * when every directory of the tree (`''`: the root) had a stat older than RACY_MS as it was read,
+ * those stats (`directories`), which let a scan skip reading the directories (scanTreesCached).
+ */
 export interface CachedTree {
   files: ReadonlyMap<string, CachedFile>;
   fingerprint: string | null;
+  directories?: ReadonlyMap<string, CachedDirectory>;
 }
 /** Per root. */
 export type FingerprintCache = Map<string, CachedTree>;
@@ -73,8 +86,12 @@ const NO_TREE: CachedTree = { files: new Map(), fingerprint: null };
  * Q6 scans of `roots` (a root missing or unreadable: null): each tree's fingerprint as
  * fingerprintTree computes it, and its layout (TreeScan), reading only the files whose lstat
  * (device, inode, size, mtime, ctime, and mode with its kind) differs from the one cached with
- * their hash in the roots' shards (fingerprintShardFile). Every directory is read each time, so an
- * added or removed file counts. Each shard is read once and written only when an entry of it
+ * their hash in the roots' shards (fingerprintShardFile). A directory is read unless the cache
+ * holds the tree's directory stats and each directory's lstat (device, inode, mtime, ctime, mode)
+ * is still the cached one: adding, removing or renaming an entry of a directory sets its mtime
+ * and ctime, and nothing sets a ctime back, so an unchanged directory stat (cached only once older
+ * than RACY_MS, as file stats are) means its listing is the one cached; the files are then
+ * lstat'd one by one as always, so an added, removed or changed file still counts. Each shard is read once and written only when an entry of it
  * changed; a missing or damaged shard is recomputed and a failed write ignored. No lock: the last
  * writer wins and every entry is checked against the stat again. Entries of other roots in a
  * rewritten shard are kept while those exist. Never rejects.
@@ -98,25 +115,38 @@ export async function scanTreesCached(
     if (scans.has(root)) continue;
     const cached = cache.get(root) ?? NO_TREE;
     scans.set(root, null);
+    // The common case at scale: no directory and no file changed, found without reading a
+    // directory (engine.md X10).
+    const unchanged = unchangedLayout(root, cached);
+    if (unchanged !== null) {
+      scans.set(root, { fingerprint: cached.fingerprint!, layout: unchanged });
+      next.set(root, cached);
+      continue;
+    }
     let walk: TreeWalk;
+    const stats = new Map<string, Stats>();
     try {
-      walk = walkTree(root);
+      walk = walkTree(root, (path, info) => stats.set(path, info));
     } catch {
       if (cache.has(root)) changed.add(root);
       continue;
     }
     const layout = layoutOf(walk.directories);
-    // The common case, done without a promise: every file as it was when its hash was cached.
+    const directories = directoriesOf(stats, now);
+    // Next, done without a promise: every file as it was when its hash was cached.
     if (cached.fingerprint !== null && sameFiles(walk.files, cached.files)) {
       scans.set(root, { fingerprint: cached.fingerprint, layout });
-      next.set(root, cached);
+      next.set(root, { ...cached, directories });
+      if (!sameDirectories(cached.directories, directories)) changed.add(root);
       continue;
     }
     const rehash = rehashTree(root, walk.files, cached.files, now).then(
       (tree) => {
         scans.set(root, { fingerprint: tree.fingerprint, layout });
-        next.set(root, tree.cached);
-        if (tree.changed) changed.add(root);
+        const whole = tree.cached.fingerprint !== null;
+        next.set(root, whole ? { ...tree.cached, directories } : tree.cached);
+        if (tree.changed || (whole && !sameDirectories(cached.directories, directories)))
+          changed.add(root);
       },
       () => {
         if (cache.has(root)) changed.add(root);
@@ -135,13 +165,75 @@ export async function scanTreesCached(
     if (tree !== undefined) shards.get(fingerprintShardFile(paths, root))?.push([root, tree]);
   }
   for (const [file, trees] of shards) {
-    const json = trees.map(([root, { files, fingerprint }]) => [
+    const json = trees.map(([root, { files, fingerprint, directories }]) => [
       root,
-      [fingerprint, Object.fromEntries(files)],
+      directories === undefined
+        ? [fingerprint, Object.fromEntries(files)]
+        : [fingerprint, Object.fromEntries(files), Object.fromEntries(directories)],
     ]);
     writeShard(file, FORMAT, Object.fromEntries(json));
   }
   return scans;
+}
+
+/**
+ * The layout of `root` when the cache holds its fingerprint and directory stats and every
+ * directory and every cached file still has its cached lstat (so the tree holds exactly the
+ * cached files, as hashed), else null (then the tree is walked).
+ */
+function unchangedLayout(root: string, cached: CachedTree): string | null {
+  if (cached.fingerprint === null || cached.directories === undefined) return null;
+  const base = join(root);
+  const at = (path: string): string => (path === '' ? base : `${base}${sep}${path}`);
+  try {
+    for (const [path, hit] of cached.directories) {
+      const info = lstatSync(at(path), { throwIfNoEntry: false });
+      if (info === undefined || !info.isDirectory() || !sameDirectoryStat(hit, info)) return null;
+    }
+    for (const [path, hit] of cached.files) {
+      const info = lstatSync(at(path), { throwIfNoEntry: false });
+      if (info === undefined || !sameStat(hit, info)) return null;
+    }
+  } catch {
+    return null;
+  }
+  return layoutOf([...cached.directories.keys()].filter((path) => path !== ''));
+}
+
+/** The directory stats to cache: all of them, or none when one is racy (RACY_MS). */
+function directoriesOf(
+  stats: ReadonlyMap<string, Stats>,
+  now: number,
+): Map<string, CachedDirectory> | undefined {
+  const out = new Map<string, CachedDirectory>();
+  for (const [path, info] of stats) {
+    if (isRacy(info, now)) return undefined;
+    out.set(path, [info.dev, info.ino, info.mtimeMs, info.ctimeMs, info.mode]);
+  }
+  return out;
+}
+
+function sameDirectoryStat(hit: CachedDirectory, info: Stats): boolean {
+  return (
+    hit[0] === info.dev &&
+    hit[1] === info.ino &&
+    hit[2] === info.mtimeMs &&
+    hit[3] === info.ctimeMs &&
+    hit[4] === info.mode
+  );
+}
+
+function sameDirectories(
+  a: ReadonlyMap<string, CachedDirectory> | undefined,
+  b: ReadonlyMap<string, CachedDirectory> | undefined,
+): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  if (a.size !== b.size) return false;
+  for (const [path, hit] of b) {
+    const other = a.get(path);
+    if (other === undefined || other.some((value, i) => value !== hit[i])) return false;
+  }
+  return true;
 }
 
 /** Whether `files` are exactly the cached files, each with the stat it was hashed with. */
@@ -195,21 +287,28 @@ export function readFingerprintCache(
   roots: readonly string[],
 ): FingerprintCache {
   const out: FingerprintCache = new Map();
-  const files = new Set(roots.map((root) => fingerprintShardFile(paths, root)));
-  for (const file of files) readShardInto(readShard(file, FORMAT), out);
+  // The shard names first, then a path per shard (at most 256), not one per root.
+  const shards = new Set(roots.map((root) => fnv1a(root).slice(0, 2)));
+  const dir = fingerprintCacheDir(paths);
+  for (const shard of shards) readShardInto(readShard(join(dir, `${shard}.json`), FORMAT), out);
   return out;
 }
 
 function readShardInto(value: unknown, out: FingerprintCache): void {
   if (!isRecord(value)) return;
   for (const [root, tree] of Object.entries(value)) {
-    if (!Array.isArray(tree) || tree.length !== 2 || !isRecord(tree[1])) continue;
+    if (!Array.isArray(tree) || tree.length < 2 || tree.length > 3 || !isRecord(tree[1])) continue;
     const files = new Map<string, CachedFile>();
     let whole = typeof tree[0] === 'string';
     for (const [path, entry] of Object.entries(tree[1]))
       if (isCachedFile(entry)) files.set(path, entry);
       else whole = false;
-    out.set(root, { files, fingerprint: whole ? (tree[0] as string) : null });
+    const fingerprint = whole ? (tree[0] as string) : null;
+    const directories = fingerprint === null ? undefined : directoriesIn(tree[2]);
+    out.set(
+      root,
+      directories === undefined ? { files, fingerprint } : { files, fingerprint, directories },
+    );
   }
 }
 
@@ -249,6 +348,18 @@ export function layoutOf(directories: readonly string[]): string {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Cached directory stats as written, or undefined when absent or malformed (then a walk). */
+function directoriesIn(value: unknown): Map<string, CachedDirectory> | undefined {
+  if (!isRecord(value) || !Object.hasOwn(value, '')) return undefined;
+  const out = new Map<string, CachedDirectory>();
+  for (const [path, entry] of Object.entries(value)) {
+    if (!Array.isArray(entry) || entry.length !== 5) return undefined;
+    if (!entry.every((n) => typeof n === 'number')) return undefined;
+    out.set(path, entry as CachedDirectory);
+  }
+  return out;
 }
 
 function isCachedFile(value: unknown): value is CachedFile {

@@ -57,11 +57,17 @@ export async function listTree(root: string): Promise<TreeEntry[]> {
  * Every non-directory below `root` with its lstat, and every directory; a symlink is listed, never
  * followed. Synchronous: a walk is one small call after another, and a thread-pool round trip per
  * readdir or lstat costs more than the call (2-3x over 200 plugin trees or one of 2,000 files).
- * Throws what readdir or lstat throws.
+ * Throws what readdir or lstat throws. `onDirectory` is given each directory's lstat (`''`: the
+ * root), taken before it is read.
  */
-export function walkTree(root: string): TreeWalk {
+export function walkTree(
+  root: string,
+  onDirectory?: (path: string, info: Stats) => void,
+): TreeWalk {
   const walk: TreeWalk = { files: [], directories: [] };
   const visit = (dir: string, full: string): void => {
+    // Before the directory is read, so a change made while it is read shows in a later stat.
+    onDirectory?.(dir, lstatSync(full));
     for (const entry of readdirSync(full, { withFileTypes: true })) {
       const path = dir === '' ? entry.name : `${dir}/${entry.name}`;
       // As join(root, path) gives, without normalizing a path already normal at each step.

@@ -1,4 +1,4 @@
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { disablePlugin } from '../../src/ops/plugins/disable.js';
@@ -221,6 +221,24 @@ describe('uninstall', () => {
 });
 
 describe('list', () => {
+  it('S30, Q6: list shows a tree changed, or holding a file removed, as tampered when the fingerprint cache holds its stats and directory stats', async () => {
+    const a = await install('alpha', { Stop: [cmd('echo a')] });
+    const b = await install('beta', { Stop: [cmd('echo b')] });
+    // Older than the cache's racy window, so the scans below cache every stat and skip the walk.
+    await new Promise((resolve) => setTimeout(resolve, 2_200));
+    const tampered = async () =>
+      Object.fromEntries((await listPlugins(world.paths)).plugins.map((p) => [p.name, p.tampered]));
+    expect(await tampered()).toEqual({ alpha: false, beta: false });
+    expect(await tampered()).toEqual({ alpha: false, beta: false });
+    const state = await readState(world.paths);
+    const hooks = join(state.plugins['alpha@local']!.path, 'hooks', 'hooks.json');
+    await writeFile(hooks, `${JSON.stringify({ hooks: {} })}\n`);
+    await rm(join(state.plugins['beta@local']!.path, 'hooks', 'hooks.json'));
+    expect(await tampered()).toEqual({ alpha: true, beta: true });
+    expect(await tampered()).toEqual({ alpha: true, beta: true });
+    expect([a.entry.id, b.entry.id]).toEqual(['alpha@local', 'beta@local']);
+  });
+
   it('cli.md list shape: plugins sorted by id with id, name, registry, version, enabled, events, source, integrity', async () => {
     const b = await install('beta', { Stop: [cmd('echo b')] }, 'yes');
     const a = await install('alpha', { PreToolUse: [cmd('echo a')], Stop: [cmd('echo a')] });

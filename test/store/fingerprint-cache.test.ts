@@ -1,4 +1,14 @@
-import { chmod, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  mkdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  symlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/json/canonical-json.js';
@@ -101,12 +111,45 @@ describe('scanTreesCached: fingerprints', () => {
     }
   });
 
+  it('S30, Q6: with directory stats cached, a file created, removed or renamed in a subdirectory, and a new empty directory, are each seen', async () => {
+    const scan = async () => (await scanTreesCached(paths, [root], later)).get(root)!;
+    const first = await scan();
+    await scan();
+    // The shard holds the tree's directory stats, so a scan may skip reading the directories.
+    const shard = (await readFile(fingerprintShardFile(paths, root), 'utf8')).split('\n')[1]!;
+    const entry = (JSON.parse(shard) as Record<string, unknown[]>)[root]!;
+    expect(Object.keys(entry[2] as object).sort()).toEqual([
+      '',
+      '.claude-plugin',
+      'hooks',
+      'scripts',
+    ]);
+    const changes: Array<() => Promise<void>> = [
+      () => writeFile(join(root, 'scripts/extra.sh'), '#!/bin/sh\n'),
+      () => rename(join(root, 'scripts/extra.sh'), join(root, 'hooks/extra.sh')),
+      () => rm(join(root, 'hooks/extra.sh')),
+      () => mkdir(join(root, 'scripts/empty')),
+    ];
+    let previous = first;
+    for (const change of changes) {
+      await nextTick();
+      await change();
+      const found = await scan();
+      expect(found).not.toEqual(previous);
+      expect(found?.fingerprint).toBe(await fingerprintTree(root));
+      // Seen again from the cache, unchanged.
+      expect(await scan()).toEqual(found);
+      previous = found;
+    }
+    expect(previous?.layout).toBe(first?.layout.replace(']', ',"scripts/empty"]'));
+  });
+
   it('Q6: a cache hit trusts what was cached with that stat and reads no file (forging shows it)', async () => {
     const honest = (await cached())!;
     const file = fingerprintShardFile(paths, root);
     const body = (await readFile(file, 'utf8')).split('\n')[1]!;
     const forge = (forged: string) =>
-      writeFile(file, `${fnv1a(forged)} hookpm-fingerprints/2\n${forged}`);
+      writeFile(file, `${fnv1a(forged)} hookpm-fingerprints/3\n${forged}`);
     // The tree's fingerprint is kept whole while every file hits...
     await forge(body.replace(honest, 'sha256-forged'));
     expect(await cached()).toBe('sha256-forged');
@@ -151,9 +194,9 @@ describe('scanTreesCached: fingerprints', () => {
     for (const damaged of [
       'not json',
       text.replace('hooks/hooks.json', 'hooks/hooks.jsom'),
-      text.replace('hookpm-fingerprints/2', 'hookpm-fingerprints/9'),
-      `${fnv1a('[1]')} hookpm-fingerprints/2\n[1]`,
-      `${fnv1a('{"x":[1,{"a":"b"}]}')} hookpm-fingerprints/2\n{"x":[1,{"a":"b"}]}`,
+      text.replace('hookpm-fingerprints/3', 'hookpm-fingerprints/9'),
+      `${fnv1a('[1]')} hookpm-fingerprints/3\n[1]`,
+      `${fnv1a('{"x":[1,{"a":"b"}]}')} hookpm-fingerprints/3\n{"x":[1,{"a":"b"}]}`,
     ]) {
       await writeFile(file, damaged);
       expect(await cached()).toBe(expected);
