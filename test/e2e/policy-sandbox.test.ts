@@ -14,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { BIN } from '../helpers/built-bin.js';
 import { useBubblewrap } from '../helpers/bubblewrap.js';
+import { claudeBashPayload } from '../helpers/claude-payload.js';
 
 const FIXTURES = fileURLToPath(new URL('../../registry-fixtures', import.meta.url));
 /** Declares capabilities (Z1). */
@@ -56,19 +57,6 @@ function expectSandboxRefusal(run: { code: number | null; stderr: string }, file
   expect(run.stderr).toContain('sandbox.require');
   expect(run.stderr).toContain(file);
   expect(run.stderr).toContain('--confine');
-}
-
-function bash(session: string, command: string): string {
-  return JSON.stringify({
-    session_id: session,
-    transcript_path: join(ws.home, 't.jsonl'),
-    cwd: ws.repo,
-    hook_event_name: 'PreToolUse',
-    permission_mode: 'default',
-    tool_name: 'Bash',
-    tool_input: { command },
-    tool_use_id: 'toolu_1',
-  });
 }
 
 async function wire(body: string, env: Record<string, string>) {
@@ -193,10 +181,10 @@ describe('sandbox.require (A18)', () => {
       source: 'startup',
     });
     await wire(start, ws.env());
-    const before = await wire(bash('s1', FORCE_PUSH), ws.env());
+    const before = await wire(claudeBashPayload(ws, 's1', FORCE_PUSH), ws.env());
     expect(before?.hookSpecificOutput.permissionDecision).toBe('deny');
     const env = await withPolicy(SANDBOX);
-    const after = await wire(bash('s1', FORCE_PUSH), env);
+    const after = await wire(claudeBashPayload(ws, 's1', FORCE_PUSH), env);
     expect(after?.hookSpecificOutput?.permissionDecision).toBeUndefined();
     expect(after?.systemMessage).toMatch(/guard@local no longer runs.*sandbox\.require/);
   });
@@ -204,7 +192,7 @@ describe('sandbox.require (A18)', () => {
   it('A18: under `wire`, a declared plugin keeps running, confined', async () => {
     await ok(['install', DECLARED, '--yes']);
     const env = await withPolicy(SANDBOX);
-    const answer = await wire(bash('s2', FORCE_PUSH), env);
+    const answer = await wire(claudeBashPayload(ws, 's2', FORCE_PUSH), env);
     expect(answer?.hookSpecificOutput.permissionDecision).toBe('deny');
     expect(answer?.systemMessage ?? '').not.toContain('no longer runs');
   });

@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/built-bin.js';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { useBubblewrap } from '../helpers/bubblewrap.js';
+import { claudeBashPayload } from '../helpers/claude-payload.js';
 
 // registry.md D7: a file hookpm reads that is a FIFO or a device (here a symlink to /dev/zero) is
 // refused at once with a clear message: no command waits on it or reads it without end. Each
@@ -62,17 +63,7 @@ function hookpm(args: string[], stdin = ''): Promise<LimitedRun> {
 }
 
 /** The PreToolUse payload Claude Code sends for a Bash command. */
-const bash = (command: string) =>
-  JSON.stringify({
-    session_id: `s${ws.n}`,
-    transcript_path: join(ws.home, 't.jsonl'),
-    cwd: ws.repo,
-    hook_event_name: 'PreToolUse',
-    permission_mode: 'default',
-    tool_name: 'Bash',
-    tool_input: { command },
-    tool_use_id: 'toolu_1',
-  });
+const bash = (command: string) => claudeBashPayload(ws, `s${ws.n}`, command);
 
 /** Guard installed, Claude Code linked, and one linked event logged. */
 async function linkedGuard(): Promise<void> {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { writeClaudePlugin } from '../helpers/claude-plugin.js';
 import { useBubblewrap } from '../helpers/bubblewrap.js';
+import { claudeBashPayload } from '../helpers/claude-payload.js';
 
 // A deny that does not fit under the 100,000-byte output limit (engine.md X7), and guard's answer
 // on hostile commands, as Claude Code receives them from `hookpm wire claude`.
@@ -14,19 +15,6 @@ const GUARD = fileURLToPath(new URL('../../registry-fixtures/plugins/guard', imp
 useBubblewrap();
 
 const ws = useBinWorkspace('e2e-wire-cut');
-
-function bash(command: string): string {
-  return JSON.stringify({
-    session_id: 'cut-1',
-    transcript_path: join(ws.home, 't.jsonl'),
-    cwd: ws.repo,
-    hook_event_name: 'PreToolUse',
-    permission_mode: 'default',
-    tool_name: 'Bash',
-    tool_input: { command },
-    tool_use_id: 'toolu_1',
-  });
-}
 
 async function wire(body: string) {
   const run = await ws.hookpm(['wire', 'claude'], { stdin: body });
@@ -44,7 +32,7 @@ describe('hookpm wire claude: outputs cut at the limit, hostile commands', () =>
     });
     const install = await ws.hookpm(['install', dir, '--yes']);
     expect(install.code, install.stderr).toBe(0);
-    const out = await wire(bash('ls'));
+    const out = await wire(claudeBashPayload(ws, 'cut-1', 'ls'));
     expect(out.hookSpecificOutput['permissionDecision']).toBe('deny');
     expect(out.hookSpecificOutput['permissionDecisionReason']).toMatch(/^too big: x+/);
   });
@@ -56,7 +44,7 @@ describe('hookpm wire claude: outputs cut at the limit, hostile commands', () =>
       `echo ${'a'.repeat(150_000)}; rm -rf /`,
       `rm -rf /${'a/'.repeat(30_000)}`,
     ]) {
-      const out = await wire(bash(command));
+      const out = await wire(claudeBashPayload(ws, 'cut-1', command));
       expect(out.hookSpecificOutput['permissionDecision']).toBe('deny');
       expect(out.hookSpecificOutput['permissionDecisionReason']).toMatch(/^guard: `rm -r /);
       expect(out.hookSpecificOutput['permissionDecisionReason']?.length).toBeLessThan(1_000);

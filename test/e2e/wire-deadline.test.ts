@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { writeClaudePlugin } from '../helpers/claude-plugin.js';
 import { printsJson } from '../ops/dispatch-helpers.js';
+import { claudeBashPayload } from '../helpers/claude-payload.js';
 
 // docs/reference/rules/cli.md#w1: `hookpm link <agent> --timeout <s>` writes the agent's
 // deadline for hookpm's handler, in the agent's unit and on the command line (`wire --deadline`),
@@ -45,17 +46,7 @@ async function ok(args: string[], env: Record<string, string> = {}): Promise<str
   return run.stdout;
 }
 
-const bash = (command: string) =>
-  JSON.stringify({
-    session_id: `s${ws.n}`,
-    transcript_path: join(ws.home, 't.jsonl'),
-    cwd: ws.repo,
-    hook_event_name: 'PreToolUse',
-    permission_mode: 'default',
-    tool_name: 'Bash',
-    tool_input: { command },
-    tool_use_id: 'toolu_1',
-  });
+const bash = (command: string) => claudeBashPayload(ws, `s${ws.n}`, command);
 
 interface Handler {
   type: string;

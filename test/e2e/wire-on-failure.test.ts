@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { writeClaudePlugin } from '../helpers/claude-plugin.js';
+import { claudeBashPayload } from '../helpers/claude-payload.js';
 
 const ws = useBinWorkspace('e2e-wire-on-failure');
 
@@ -37,16 +38,7 @@ async function installStrict(): Promise<string> {
 }
 
 async function wireBash(command: string) {
-  const payload = JSON.stringify({
-    session_id: `s${ws.n}`,
-    transcript_path: join(ws.home, 't.jsonl'),
-    cwd: ws.repo,
-    hook_event_name: 'PreToolUse',
-    permission_mode: 'default',
-    tool_name: 'Bash',
-    tool_input: { command },
-    tool_use_id: 'toolu_1',
-  });
+  const payload = claudeBashPayload(ws, `s${ws.n}`, command);
   const run = await ws.hookpm(['wire', 'claude'], { stdin: payload });
   expect(run.code, run.stderr).toBe(0);
   return run.stdout === '' ? null : (JSON.parse(run.stdout) as Record<string, any>);

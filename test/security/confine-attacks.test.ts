@@ -17,6 +17,7 @@ import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { writeClaudePlugin } from '../helpers/claude-plugin.js';
 import { BWRAP, INSTALL_TIMEOUT_MS, requireTool } from '../helpers/system-package.js';
 import { writeFile } from 'node:fs/promises';
+import { claudeBashPayload } from '../helpers/claude-payload.js';
 
 const ws = useBinWorkspace('security-confine');
 const PROBE = join(import.meta.dirname, '..', 'fixtures', 'handlers', 'confine-probe.mjs');
@@ -73,16 +74,7 @@ const dataDir = () => {
 let sessions = 0;
 
 async function wireBash(command: string, env?: Record<string, string>) {
-  const body = JSON.stringify({
-    session_id: `s${ws.n}-${(sessions += 1)}`,
-    transcript_path: join(ws.home, 't.jsonl'),
-    cwd: ws.repo,
-    hook_event_name: 'PreToolUse',
-    permission_mode: 'default',
-    tool_name: 'Bash',
-    tool_input: { command },
-    tool_use_id: 'toolu_1',
-  });
+  const body = claudeBashPayload(ws, `s${ws.n}-${(sessions += 1)}`, command);
   const run = await ws.hookpm(['wire', 'claude'], { stdin: body, ...(env ? { env } : {}) });
   expect(run.code, run.stderr).toBe(0);
   const out = run.stdout === '' ? null : (JSON.parse(run.stdout) as Record<string, any>);
