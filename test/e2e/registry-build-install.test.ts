@@ -18,10 +18,14 @@ const PLUGINS = fileURLToPath(new URL('../../registry-fixtures/plugins', import.
 const home = useBuiltHome('hookpm-build-install-');
 let out: string;
 let firstBuild: Record<string, string>;
+/** When the first build started and ended, to the second (publishedAt carries no milliseconds). */
+let builtBetween: [number, number];
 
 beforeAll(async () => {
   out = join(home.dir, 'built');
+  const started = Math.floor(Date.now() / 1000) * 1000;
   await hookpm('registry', 'build', PLUGINS, '--out', out);
+  builtBetween = [started, Date.now()];
   firstBuild = await treeOf(out);
 }, 120_000);
 
@@ -54,6 +58,23 @@ describe('hookpm registry build -> registry add -> install by name (issue 7 acce
     expect(Object.keys(first)).toEqual(expect.arrayContaining(['index.json', 'index.html']));
     expect(Object.keys(first).filter((f) => f.endsWith('.tgz')).length).toBeGreaterThan(0);
     expect(second).toEqual(first);
+  });
+
+  it("policy.md A22: without --published-at or SOURCE_DATE_EPOCH every version new to the index is published at the build's time, and a rebuild keeps it", async () => {
+    expect(home.env['SOURCE_DATE_EPOCH']).toBeUndefined();
+    const index = JSON.parse(await readFile(join(out, 'index.json'), 'utf8')) as RegistryIndex;
+    const times = Object.values(index.plugins).flatMap((plugin) =>
+      Object.values(plugin.versions).map((entry) => entry.publishedAt),
+    );
+    expect(times.length).toBeGreaterThan(1);
+    for (const at of times) {
+      expect(at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+      const ms = Date.parse(at!);
+      expect(ms).toBeGreaterThanOrEqual(builtBetween[0]);
+      expect(ms).toBeLessThanOrEqual(builtBetween[1]);
+    }
+    // A1 above rebuilt into the same directory: the same times, the same bytes.
+    expect(await treeOf(out)).toEqual(firstBuild);
   });
 
   it('1, I3: `registry add mine <out>` then `install <name>@mine --yes` for every plugin installs each as its index entry states, and `list --json` shows all enabled', async () => {

@@ -24,7 +24,7 @@ export function register(program: Command): void {
     .option('--history <dir>', 'older plugin versions: each subdirectory is one more plugin source')
     .option(
       '--published-at <date>',
-      'publishedAt of each version the index does not record yet (default: SOURCE_DATE_EPOCH, else none)',
+      'publishedAt of each version the index does not record yet (default: SOURCE_DATE_EPOCH, else now)',
     )
     .addHelpText(
       'after',
@@ -58,14 +58,15 @@ interface BuildFlags {
 async function build(pluginsDir: string, flags: BuildFlags, command: Command): Promise<void> {
   const globals = globalOptions(command);
   const { buildRegistry } = await import('../../ops/registries/build.js');
-  const publishedAt = publishedAtOption(flags.publishedAt);
+  // policy.md A22: a version the index does not record yet is published now unless told otherwise.
+  const publishedAt = publishedAtOption(flags.publishedAt) ?? new Date().toISOString();
   const result = await buildRegistry({
     pluginsDir: resolve(globals.cwd, pluginsDir),
     outDir: resolve(globals.cwd, flags.out),
     ...(flags.name === undefined ? {} : { name: flags.name }),
     ...(flags.description === undefined ? {} : { description: flags.description }),
     ...(flags.history === undefined ? {} : { historyDir: resolve(globals.cwd, flags.history) }),
-    ...(publishedAt === undefined ? {} : { publishedAt }),
+    publishedAt,
   });
   const plugins = Object.entries(result.index.plugins).map(([name, plugin]) => ({
     name,
