@@ -5,8 +5,6 @@
  * writes, so its handlers run under bubblewrap, installed on first use.
  */
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +13,7 @@ import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { BIN } from '../helpers/built-bin.js';
 import { useBubblewrap } from '../helpers/bubblewrap.js';
 import { claudeBashPayload } from '../helpers/claude-payload.js';
+import { stateFileHash } from '../helpers/store-snapshot.js';
 
 const FIXTURES = fileURLToPath(new URL('../../registry-fixtures', import.meta.url));
 /** Declares capabilities (Z1). */
@@ -38,17 +37,6 @@ async function ok(args: string[], env = ws.env()): Promise<string> {
   const run = await ws.hookpm(args, { env });
   expect(run.code, run.stderr).toBe(0);
   return run.stdout;
-}
-
-/** The state file's bytes, hashed: A16 says a refusal writes nothing. */
-function stateHash(): string {
-  try {
-    return createHash('sha256')
-      .update(readFileSync(join(ws.home, 'hookpm', 'data', 'state.json')))
-      .digest('hex');
-  } catch {
-    return 'none';
-  }
 }
 
 function expectSandboxRefusal(run: { code: number | null; stderr: string }, file: string) {
@@ -80,10 +68,10 @@ describe('sandbox.require (A18)', () => {
     await ok(['install', UNDECLARED, '--yes']);
     await ok(['disable', 'guard']);
     const env = await withPolicy(SANDBOX);
-    const before = stateHash();
+    const before = stateFileHash(ws.home);
     const refused = await ws.hookpm(['enable', 'guard', '--yes'], { env });
     expectSandboxRefusal(refused, env['HOOKPM_POLICY_FILE']!);
-    expect(stateHash()).toBe(before);
+    expect(stateFileHash(ws.home)).toBe(before);
     await ok(['enable', 'guard', '--confine', 'network=false,write=', '--yes'], env);
     const listed = JSON.parse(await ok(['list', '--json'], env)) as {
       plugins: Array<{ id: string; enabled: boolean }>;
@@ -103,7 +91,7 @@ describe('sandbox.require (A18)', () => {
     const env = await withPolicy(SANDBOX);
     const refused = await ws.hookpm(['install', UNDECLARED, '--yes'], { env });
     expectSandboxRefusal(refused, env['HOOKPM_POLICY_FILE']!);
-    expect(stateHash()).toBe('none');
+    expect(stateFileHash(ws.home)).toBe('none');
     const installed = JSON.parse(await ok(['install', DECLARED, '--yes', '--json'], env)) as {
       installed: Array<Record<string, unknown>>;
     };

@@ -4,8 +4,6 @@
  * policy` and `doctor`.
  */
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/built-bin.js';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { useBubblewrap } from '../helpers/bubblewrap.js';
+import { stateFileHash } from '../helpers/store-snapshot.js';
 
 const FIXTURES = fileURLToPath(new URL('../../registry-fixtures', import.meta.url));
 const GUARD_DIR = join(FIXTURES, 'plugins', 'guard');
@@ -38,17 +37,6 @@ async function ok(args: string[], env = ws.env()): Promise<string> {
   const run = await hookpm(args, env);
   expect(run.code, run.stderr).toBe(0);
   return run.stdout;
-}
-
-/** The state file's bytes, hashed: A16 says a refusal writes nothing. */
-function stateHash(): string {
-  try {
-    return createHash('sha256')
-      .update(readFileSync(join(ws.home, 'hookpm', 'data', 'state.json')))
-      .digest('hex');
-  } catch {
-    return 'none';
-  }
 }
 
 function expectPolicyError(
@@ -111,7 +99,7 @@ describe('the policy file and `hookpm policy` (A10, A11, A17)', () => {
     expect(doctor.stdout).toContain('policy_invalid');
     const install = await hookpm(['install', GUARD_DIR, '--yes'], env);
     expectPolicyError(install, 'cannot be used', file);
-    expect(stateHash()).toBe('none');
+    expect(stateFileHash(ws.home)).toBe('none');
   });
 
   it('A11: an unknown key makes the policy unusable (it is never half obeyed)', async () => {
@@ -127,11 +115,11 @@ describe('install, registry add, enable (A12, A13, A16)', () => {
     const env = await withPolicy({ plugins: { deny: ['*@untrusted', 'guard'] } });
     const run = await hookpm(['install', 'guard@examples', '--yes'], env);
     expectPolicyError(run, 'plugins.deny entry "guard"', env['HOOKPM_POLICY_FILE']!);
-    expect(stateHash()).toBe('none');
+    expect(stateFileHash(ws.home)).toBe('none');
     // A local directory is judged by its real id at commit (guard@local).
     const local = await hookpm(['install', GUARD_DIR, '--yes'], env);
     expectPolicyError(local, 'plugins.deny', env['HOOKPM_POLICY_FILE']!);
-    expect(stateHash()).toBe('none');
+    expect(stateFileHash(ws.home)).toBe('none');
   });
 
   it('A13: with plugins.allow only the plugins it names install', async () => {
@@ -143,14 +131,14 @@ describe('install, registry add, enable (A12, A13, A16)', () => {
 
   it('A12: registries.allow refuses an install from a registry it does not name, and `registry add` of one', async () => {
     const env = await withPolicy({ registries: { allow: ['https://plugins.acme.example/*'] } });
-    const before = stateHash();
+    const before = stateFileHash(ws.home);
     const install = await hookpm(['install', 'guard@examples', '--yes'], env);
     expectPolicyError(install, 'registries.allow', env['HOOKPM_POLICY_FILE']!);
     const local = await hookpm(['install', GUARD_DIR, '--yes'], env);
     expectPolicyError(local, 'registries.allow', env['HOOKPM_POLICY_FILE']!);
     const add = await hookpm(['registry', 'add', 'mine', FIXTURES], env);
     expectPolicyError(add, 'registries.allow', env['HOOKPM_POLICY_FILE']!);
-    expect(stateHash()).toBe(before);
+    expect(stateFileHash(ws.home)).toBe(before);
     // A location pattern lets it be added.
     const allowed = await withPolicy({ registries: { allow: [`${FIXTURES}*`] } });
     await ok(['registry', 'add', 'mine', FIXTURES], allowed);
@@ -160,10 +148,10 @@ describe('install, registry add, enable (A12, A13, A16)', () => {
     await ok(['install', GUARD_DIR, '--yes']);
     await ok(['disable', 'guard']);
     const env = await withPolicy({ plugins: { deny: ['guard@local'] } });
-    const before = stateHash();
+    const before = stateFileHash(ws.home);
     const run = await hookpm(['enable', 'guard', '--yes'], env);
     expectPolicyError(run, 'plugins.deny entry "guard@local"', env['HOOKPM_POLICY_FILE']!);
-    expect(stateHash()).toBe(before);
+    expect(stateFileHash(ws.home)).toBe(before);
   });
 });
 
@@ -171,12 +159,12 @@ describe('disable and uninstall (A14)', () => {
   it('A14: a required plugin cannot be disabled or uninstalled; another can', async () => {
     await ok(['install', GUARD_DIR, '--yes']);
     const env = await withPolicy({ required: ['guard@local'] });
-    const before = stateHash();
+    const before = stateFileHash(ws.home);
     const disable = await hookpm(['disable', 'guard'], env);
     expectPolicyError(disable, 'required entry "guard@local"', env['HOOKPM_POLICY_FILE']!);
     const uninstall = await hookpm(['uninstall', 'guard'], env);
     expectPolicyError(uninstall, 'required entry "guard@local"', env['HOOKPM_POLICY_FILE']!);
-    expect(stateHash()).toBe(before);
+    expect(stateFileHash(ws.home)).toBe(before);
     const doctor = JSON.parse(
       (await hookpm(['doctor', '--json'], await withPolicy({ required: ['audit-log'] }))).stdout,
     ) as { checks: Array<{ code?: string }> };
@@ -294,7 +282,7 @@ describe('what each command does with the policy, the remaining cases (A11, A12,
     await ok(['install', 'format-on-write@examples', '--no-enable']);
     const env = await withPolicy('{"plugins": ');
     const file = env['HOOKPM_POLICY_FILE']!;
-    const before = stateHash();
+    const before = stateFileHash(ws.home);
     for (const args of [
       ['registry', 'add', 'mine', FIXTURES],
       ['enable', 'format-on-write', '--yes'],
@@ -306,7 +294,7 @@ describe('what each command does with the policy, the remaining cases (A11, A12,
       expect(run.code, args.join(' ')).toBe(1);
       expectPolicyError(run, 'cannot be used', file);
     }
-    expect(stateHash()).toBe(before);
+    expect(stateFileHash(ws.home)).toBe(before);
   });
 
   it('A12: a plugin whose registry the policy no longer allows does not run under `run` nor `wire`, with a systemMessage naming registries.allow; doctor reports policy_denied and policy_registry_refused', async () => {

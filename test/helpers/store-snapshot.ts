@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { lstat, readFile, readdir, readlink } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StorePaths } from '../../src/store/store-paths.js';
 
@@ -41,5 +42,20 @@ async function walk(root: string, rel: string, out: Record<string, string>): Pro
       out[path] = `file:${mode}:${createHash('sha256')
         .update(await readFile(full))
         .digest('hex')}`;
+  }
+}
+
+/**
+ * security.md invariant, for the commands a test runs through the binary: the sha256 of the state
+ * file under `home` (a bin workspace's HOME, whose store is `<home>/hookpm`), or `none` when there
+ * is no state file yet. Equal before and after a refusal: nothing was written.
+ */
+export function stateFileHash(home: string): string {
+  try {
+    return createHash('sha256')
+      .update(readFileSync(join(home, 'hookpm', 'data', 'state.json')))
+      .digest('hex');
+  } catch {
+    return 'none';
   }
 }
