@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listPlugins } from '../../src/ops/plugins/list.js';
 import { installedOf } from '../../src/ops/plugins/plugin-info.js';
 import { homeStorePaths, stateFile } from '../../src/store/home-paths.js';
-import { readQuickState } from '../../src/store/state/read-state-fast.js';
+import { readQuickState } from '../../src/store/state/quick-state.js';
 import { readState } from '../../src/store/state/state.js';
 import type { StorePaths } from '../../src/store/store-paths.js';
 import { makePlugin, makeState } from '../helpers/state-records.js';

@@ -1,7 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { resolveStorePaths } from '../../src/store/paths.js';
-import { readQuickState, readStateFast } from '../../src/store/state/read-state-fast.js';
+import { readQuickState } from '../../src/store/state/quick-state.js';
+import { readStateFast } from '../../src/store/state/read-state-fast.js';
 import { emptyState, stateSchema } from '../../src/store/state/state-schema.js';
 import { placesOf, validOf, withValueAt } from '../helpers/schema-walk.js';
 import type { Path, Place } from '../helpers/schema-walk.js';

@@ -5,7 +5,7 @@
  * kept while any record, user-wide or of a project, names its id.
  */
 import { describe, expect, it } from 'vitest';
-import { readQuickState } from '../../src/store/state/read-state-fast.js';
+import { readQuickState } from '../../src/store/state/quick-state.js';
 import { findProblem } from '../../src/store/state/state.js';
 import { findKeyProblem } from '../../src/store/state/state-keys.js';
 import { dataUsers, describeDataUser } from '../../src/store/state/data-users.js';

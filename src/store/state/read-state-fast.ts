@@ -6,8 +6,6 @@ import { findKeyProblem } from './state-keys.js';
 import { readStateBytes } from './read-state-bytes.js';
 import { readQuickState } from './quick-state.js';
 
-export { readQuickState };
-
 /**
  * Reads the state for read-only commands that must start fast (`hookpm list`, STYLE "Start-up
  * cost"): loading zod costs more than the whole start-up budget. A document that passes the
