@@ -5,6 +5,7 @@
  * test/e2e/registry-build-install.test.ts.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,7 +41,12 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  server?.kill('SIGTERM');
+  // The server writes its code cache into the home as it exits: wait for that before removing it.
+  if (server !== undefined && server.exitCode === null && server.signalCode === null) {
+    const exited = once(server, 'exit');
+    server.kill('SIGTERM');
+    await exited;
+  }
   await home?.cleanup();
 });
 
