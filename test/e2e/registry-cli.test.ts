@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { ensureBuilt, runBin, type BinRun } from '../helpers/built-bin.js';
 import {
   SAMPLE_PLUGINS,
+  indexRequests,
   makeIndex,
   startIndexServer,
   type IndexServer,
@@ -87,7 +88,7 @@ describe('hookpm registry', () => {
     expect(updated.registries).toEqual([
       expect.objectContaining({ name: 'acme', origin: 'not-modified', plugins: 3 }),
     ]);
-    expect(server.requests.map((r) => r.ifNoneMatch)).toEqual([undefined, '"e1"']);
+    expect(indexRequests(server).map((r) => r.ifNoneMatch)).toEqual([undefined, '"e1"']);
   });
 
   it('security.md: a plain http registry off loopback is E_INSECURE_URL (exit 1), the state byte-identical', async () => {

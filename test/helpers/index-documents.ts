@@ -74,6 +74,14 @@ export interface IndexServer {
   close: () => Promise<void>;
 }
 
+/**
+ * The requests for /index.json alone: `registry add` of a base URL first asks for the sparse root
+ * `/registry.json` (registry.md N6), which this server answers 404.
+ */
+export function indexRequests(s: IndexServer): IndexServer['requests'] {
+  return s.requests.filter((r) => r.path === '/index.json');
+}
+
 /** A node:http server on 127.0.0.1 serving /index.json with ETag and 304 support (N4). */
 export async function startIndexServer(): Promise<IndexServer> {
   let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => {

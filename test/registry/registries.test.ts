@@ -15,7 +15,12 @@ import { indexCacheDir, stateFile } from '../../src/store/paths.js';
 import type { StorePaths } from '../../src/store/store-paths.js';
 import { readStateFast } from '../../src/store/state/read-state-fast.js';
 import { readState, writeState } from '../../src/store/state/state.js';
-import { SAMPLE_PLUGINS, makeIndex, startIndexServer } from '../helpers/index-documents.js';
+import {
+  SAMPLE_PLUGINS,
+  indexRequests,
+  makeIndex,
+  startIndexServer,
+} from '../helpers/index-documents.js';
 import type { IndexServer } from '../helpers/index-documents.js';
 import { makePlugin } from '../helpers/state-records.js';
 import { failure } from '../helpers/failure.js';
@@ -81,7 +86,7 @@ async function seedState(): Promise<Buffer> {
 }
 
 describe('registry add (registry.md section 1)', () => {
-  it('1: a loopback http index is fetched and validated, then recorded with its normalised base URL', async () => {
+  it('1, N6: a loopback http index is fetched and validated (after a 404 for the sparse root), then recorded with its normalised base URL', async () => {
     const s = await server();
     const added = await addRegistry(ctx, {
       name: 'acme',
@@ -97,7 +102,7 @@ describe('registry add (registry.md section 1)', () => {
     });
     const state = await readState(paths);
     expect(state.registries['acme']).toMatchObject({ location: s.url, kind: 'index' });
-    expect(s.requests.map((r) => r.path)).toEqual(['/index.json']);
+    expect(s.requests.map((r) => r.path)).toEqual(['/registry.json', '/index.json']);
     expect(await bytesOf(indexCacheFile(indexCacheDir(paths), 'acme'))).not.toBeNull();
   });
 
@@ -261,12 +266,12 @@ describe('the index cache (N4, I2)', () => {
     await addRegistry(ctx, { name: 'acme', location: s.url, cwd: root });
     const cache = indexCacheFile(indexCacheDir(paths), 'acme');
     await searchPlugins(ctx, { query: 'guard' });
-    expect(s.requests).toHaveLength(1);
+    expect(indexRequests(s)).toHaveLength(1);
     const later = { ...ctx, now: () => new Date(Date.now() + INDEX_MAX_AGE_MS + 1000) };
     const found = await searchPlugins(later, { query: 'guard' });
     expect(found.results.map((r) => r.id)).toEqual(['guard@acme']);
-    expect(s.requests).toHaveLength(2);
-    expect(s.requests[1]?.ifNoneMatch).toBe('"v1"');
+    expect(indexRequests(s)).toHaveLength(2);
+    expect(indexRequests(s)[1]?.ifNoneMatch).toBe('"v1"');
     const loaded = await loadIndex(
       { name: 'acme', location: s.url },
       { cacheDir: indexCacheDir(paths), cacheOnly: false, refresh: true },
@@ -286,7 +291,7 @@ describe('the index cache (N4, I2)', () => {
     const always = { ...ctx, indexMaxAgeMs: 0 };
     await searchPlugins(always, { query: 'guard' });
     await describePlugin(always, 'guard');
-    expect(s.requests.map((r) => r.ifNoneMatch)).toEqual([undefined, '"v1"', '"v1"']);
+    expect(indexRequests(s).map((r) => r.ifNoneMatch)).toEqual([undefined, '"v1"', '"v1"']);
   });
 
   it('N4: registry update fetches a changed index (new ETag) and search sees it', async () => {
@@ -298,7 +303,7 @@ describe('the index cache (N4, I2)', () => {
     );
     const [status] = await updateRegistries(ctx, 'acme');
     expect(status).toMatchObject({ name: 'acme', plugins: 4, origin: 'network', error: null });
-    expect(s.requests[1]?.ifNoneMatch).toBe('"v1"');
+    expect(indexRequests(s)[1]?.ifNoneMatch).toBe('"v1"');
     expect((await searchPlugins(ctx, { query: 'newcomer' })).results.map((r) => r.id)).toEqual([
       'newcomer@acme',
     ]);
@@ -358,8 +363,8 @@ describe('the index cache (N4, I2)', () => {
     await writeFile(indexCacheFile(indexCacheDir(paths), 'acme'), '{"cacheVersion":1,"url":');
     const found = await searchPlugins(ctx, { query: 'guard' });
     expect(found.results).toHaveLength(1);
-    expect(s.requests).toHaveLength(2);
-    expect(s.requests[1]?.ifNoneMatch).toBeUndefined();
+    expect(indexRequests(s)).toHaveLength(2);
+    expect(indexRequests(s)[1]?.ifNoneMatch).toBeUndefined();
   });
 
   it('file: registries are served from the cache while index.json is unchanged and re-read when it changes', async () => {
@@ -413,7 +418,7 @@ describe('--offline (D5)', () => {
     expect(
       (await failure(addRegistry(offline, { name: 'more', location: s.url, cwd: root }))).code,
     ).toBe('E_OFFLINE');
-    expect(s.requests).toHaveLength(1);
+    expect(indexRequests(s)).toHaveLength(1);
     expect(await bytesOf(stateFile(paths))).toEqual(before);
   });
 });

@@ -61,8 +61,13 @@ describe('security.md: a read-only store', () => {
     const [, install, update] = run.stdout.split('---\n');
     expect(JSON.parse(install ?? '')).toMatchObject({ error: { code: 'E_STORE_READONLY' } });
     expect(JSON.parse(update ?? '')).toMatchObject({ error: { code: 'E_STORE_READONLY' } });
-    // Only the registry add and the first install, before the remount, talked to the registry.
-    expect(ctx.acme.requests.slice(before)).toEqual(['/index.json', '/tarballs/keep-1.1.0.tgz']);
+    // Only the registry add (its sparse root asked first, N6) and the first install, before the
+    // remount, talked to the registry.
+    expect(ctx.acme.requests.slice(before)).toEqual([
+      '/registry.json',
+      '/index.json',
+      '/tarballs/keep-1.1.0.tgz',
+    ]);
   });
 
   it('registry add fails with E_STORE_READONLY before any network access; the store is byte-identical', async () => {

@@ -90,9 +90,10 @@ export async function addRegistry(
 }
 
 /**
- * The catalog of the registry being added (refreshed). registry.md N6: a base URL whose
- * `index.json` is missing (404) or over the index cap is asked for a sparse root document
- * (`registry.json`) instead; when it has one, the record stores that root's URL.
+ * The catalog of the registry being added (refreshed). registry.md N6: a base URL is asked first
+ * for its sparse root document (`registry.json`), whose size does not grow with the registry; when
+ * it has one, the record stores that root's URL. Only a 404 there falls back to the base URL's
+ * `index.json`, whose error is then the one reported.
  */
 async function loadAdded(
   name: string,
@@ -100,25 +101,19 @@ async function loadAdded(
   ctx: OperationContext,
 ): ReturnType<typeof loadCatalogSummary> {
   const opts = { refresh: true, countOnly: true };
+  const load = (location: string): ReturnType<typeof loadCatalogSummary> =>
+    loadCatalogSummary({ name, record: { ...record, location }, builtin: false }, ctx, opts);
+  const url = indexUrlOf(record.location);
+  const probe = record.kind === 'index' && !isSparseRootUrl(record.location);
+  if (!probe || url.startsWith('file:')) return load(record.location);
+  const root = new URL('registry.json', url).href;
   try {
-    return await loadCatalogSummary({ name, record, builtin: false }, ctx, opts);
-  } catch (error) {
-    const fallback = record.kind === 'index' && !isSparseRootUrl(record.location);
-    const url = indexUrlOf(record.location);
-    if (!fallback || url.startsWith('file:')) throw error;
-    if (!isHookpmError(error, 'E_NOT_FOUND') && !isHookpmError(error, 'E_REGISTRY_TOO_LARGE'))
-      throw error;
-    const root = new URL('registry.json', url).href;
-    const sparse = { ...record, location: root };
-    const catalog = await loadCatalogSummary(
-      { name, record: sparse, builtin: false },
-      ctx,
-      opts,
-    ).catch(() => {
-      throw error;
-    });
+    const catalog = await load(root);
     record.location = root;
     return catalog;
+  } catch (error) {
+    if (!isHookpmError(error, 'E_NOT_FOUND')) throw error;
+    return load(record.location);
   }
 }
 
