@@ -229,4 +229,16 @@ describe('marketplace plugins in hookpm.json and hookpm.lock (J10)', () => {
     await ok(teammate, 'ci', '--yes');
     expect(await denyReason(teammate)).toBe('codex-guard: rm -rf is refused');
   });
+
+  it("J10, G13: a project's marketplace whose only catalog is Cursor's .cursor-plugin/marketplace.json locks like any other; ci from another HOME installs the same bytes", async () => {
+    await cp(join(REPO, 'test/corpus/layouts/cursor-catalog'), join(project, 'vendor', 'cur'), {
+      recursive: true,
+    });
+    await ok(author, 'registry', 'add', 'cur', './vendor/cur');
+    await ok(author, 'install', '--project', 'cursor-audit@cur', '--yes');
+    const locked = (await readLock()).plugins['cursor-audit@cur']!;
+    expect(locked).toMatchObject({ version: '3.0.0', resolved: 'plugins/cursor-audit' });
+    await ok(teammate, 'ci', '--yes');
+    expect(await denyReason(teammate)).toBe('cursor-audit: rm -rf is refused');
+  });
 });
