@@ -1,42 +1,40 @@
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { HookpmError } from '../errors.js';
-import { catalogRootOf } from './marketplace/catalog-files.js';
+import { CATALOG_FILES, catalogRootOf, isCatalogFileName } from './marketplace/catalog-files.js';
 import { findCatalogFile } from './marketplace/read-catalog-file.js';
 
 /** What a local registry location holds (docs/reference/rules/registry.md#registry-kinds). */
 export interface LocalRegistryKind {
   kind: 'index' | 'marketplace';
-  /** The directory that holds `index.json`, or the marketplace root (above `.claude-plugin/` or `.agents/`). */
+  /** The directory that holds `index.json`, or the marketplace root (above the catalog's folder). */
   dir: string;
 }
 
 /**
  * Looks at a local location: a directory holding `index.json` is an index registry (it wins over a
- * marketplace file beside it); one holding `.claude-plugin/marketplace.json` or
- * `.agents/plugins/marketplace.json` (catalog-files.ts) is a marketplace. A
- * path to an `index.json` or `marketplace.json` file names its directory. Anything else is
- * E_NOT_FOUND naming what was looked for.
+ * marketplace file beside it); one holding a catalog file (catalog-files.ts: Claude Code's, Codex's
+ * or Cursor's) is a marketplace. A path to an `index.json` or a catalog file names its directory.
+ * Anything else is E_NOT_FOUND naming what was looked for.
  */
 export async function readLocationKind(path: string): Promise<LocalRegistryKind> {
   const info = await stat(path).catch(() => null);
   if (info === null) {
     throw new HookpmError('E_NOT_FOUND', `the registry location ${path} does not exist`, {
       file: path,
-      hint: 'Give an existing directory holding index.json, .claude-plugin/marketplace.json or .agents/plugins/marketplace.json.',
+      hint: `Give an existing directory holding index.json or a marketplace catalog (${CATALOG_FILES.join(', ')}).`,
     });
   }
   if (info.isFile()) {
     if (basename(path) === 'index.json') return { kind: 'index', dir: dirname(path) };
-    if (basename(path) === 'marketplace.json')
-      return { kind: 'marketplace', dir: catalogRootOf(path) };
+    if (isCatalogFileName(path)) return { kind: 'marketplace', dir: catalogRootOf(path) };
   } else if (info.isDirectory()) {
     if (await isFile(join(path, 'index.json'))) return { kind: 'index', dir: path };
     if (findCatalogFile(path) !== null) return { kind: 'marketplace', dir: path };
   }
   throw new HookpmError(
     'E_NOT_FOUND',
-    `${path} holds neither index.json nor .claude-plugin/marketplace.json nor .agents/plugins/marketplace.json`,
+    `${path} holds neither index.json nor a marketplace catalog (${CATALOG_FILES.join(', ')})`,
     {
       file: path,
       hint: 'Point at a registry directory (built with `hookpm registry build`) or a marketplace repository.',

@@ -87,6 +87,19 @@ describe('corpus marketplaces', () => {
     expect(report.plugins).toEqual(['mgrep']);
   });
 
+  it("G13: Codex's api_marketplace.json and Cursor's catalog validate as marketplaces, by directory and by file", async () => {
+    for (const [dir, file, name] of [
+      [API_LAYOUT, '.agents/plugins/api_marketplace.json', 'api-guard'],
+      [CURSOR_LAYOUT, '.cursor-plugin/marketplace.json', 'cursor-audit'],
+    ] as const) {
+      for (const path of [dir, join(dir, ...file.split('/'))]) {
+        const report = await validate({ path, strict: false });
+        expect(report).toMatchObject({ kind: 'marketplace', ok: true, plugins: [name] });
+        expect(report.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+      }
+    }
+  });
+
   describe('the built CLI', () => {
     let home: TempHome;
     beforeAll(async () => {
@@ -130,6 +143,9 @@ describe('corpus marketplaces', () => {
  * and `.cursor-plugin/plugin.json` (plugins.md G5, G10).
  */
 const LAYOUTS = join(REPO, 'test/corpus/layouts/agents-catalog');
+/** Codex's `.agents/plugins/api_marketplace.json` alone, and Cursor's catalog alone (G13). */
+const API_LAYOUT = join(REPO, 'test/corpus/layouts/api-catalog');
+const CURSOR_LAYOUT = join(REPO, 'test/corpus/layouts/cursor-catalog');
 
 /** Every file of a directory, by relative path, for a repository made of the fixture. */
 async function filesOf(dir: string, prefix = ''): Promise<Record<string, string>> {
@@ -220,6 +236,37 @@ describe('the new catalog and manifest layouts (test/corpus/layouts)', () => {
       expect(await guardReasons('rm -rf build')).toMatch(
         /^(codex|cursor)-guard: rm -rf is refused$/,
       );
+    });
+
+    it("G13: `registry add` of Codex's api_marketplace.json directory and of a file:// git repository of Cursor's catalog; both install and run", async () => {
+      await hookpm(['registry', 'add', 'apicat', API_LAYOUT, '--json']);
+      const repo = join(scratch, 'cursor-repo');
+      await makeRepo(repo, gitTestEnv(scratch), await filesOf(CURSOR_LAYOUT));
+      const cloned = await hookpm([
+        'registry',
+        'add',
+        'cursorcat',
+        pathToFileURL(repo).href,
+        '--json',
+      ]);
+      expect(JSON.parse(cloned.stdout)).toMatchObject({
+        added: { kind: 'marketplace', plugins: 1 },
+      });
+      const installed = await hookpm([
+        'install',
+        'api-guard@apicat',
+        'cursor-audit@cursorcat',
+        '--yes',
+        '--json',
+      ]);
+      const result = JSON.parse(installed.stdout) as {
+        installed: { id: string; version: string; events: string[] }[];
+      };
+      expect(result.installed.map((p) => [p.id, p.version, p.events])).toEqual([
+        ['api-guard@apicat', '1.1.0', ['PreToolUse']],
+        ['cursor-audit@cursorcat', '3.0.0', ['PreToolUse']],
+      ]);
+      expect(await guardReasons('rm -rf build')).toMatch(/-(guard|audit): rm -rf is refused$/);
     });
   });
 });

@@ -126,6 +126,37 @@ describe('marketplace plugins in hookpm.json and hookpm.lock (J10)', () => {
     expect(await store(teammate)).toEqual(before);
   });
 
+  it('J11: the E_INTEGRITY of a changed marketplace tree names the plugin directory checked and the fix; `install --project` re-locks a deliberate change', async () => {
+    await authorInstalls();
+    const script = join(project, 'vendor', 'mkt', GUARD);
+    await writeFile(script, `${await readFile(script, 'utf8')}\n// changed\n`);
+    const run = await refused(teammate, 'E_INTEGRITY', 'ci', '--yes');
+    expect(run.stderr).toContain(
+      "codex-guard@mkt: the marketplace mkt's plugin directory vendor/mkt/plugins/codex-guard is not the tree hookpm.lock pins",
+    );
+    expect(run.stderr).toContain('hookpm checked the files of vendor/mkt/plugins/codex-guard');
+    expect(run.stderr).toContain('`hookpm install --project codex-guard@mkt`');
+    expect(run.stderr).toContain('`git checkout -- vendor/mkt/plugins/codex-guard`');
+    expect(run.stderr).not.toMatch(/registry serves/);
+
+    // From a home that never installed 1.0.0, the hint's command locks the changed tree.
+    const before = (await readLock()).plugins['codex-guard@mkt']!.integrity;
+    await ok(teammate, 'install', '--project', 'codex-guard@mkt', '--yes');
+    expect((await readLock()).plugins['codex-guard@mkt']!.integrity).not.toBe(before);
+    // Where 1.0.0 is installed with other bytes, a version's bytes never change (V3): the
+    // author bumps the version, as the hint says, and the same command locks it.
+    const manifest = join(
+      project,
+      'vendor',
+      'mkt',
+      'plugins/codex-guard/.codex-plugin/plugin.json',
+    );
+    await writeFile(manifest, (await readFile(manifest, 'utf8')).replace('"1.0.0"', '"1.0.1"'));
+    await ok(author, 'install', '--project', 'codex-guard@mkt', '--yes');
+    expect((await readLock()).plugins['codex-guard@mkt']).toMatchObject({ version: '1.0.1' });
+    await ok(teammate, 'ci', '--yes');
+  });
+
   it("J10: a lock whose resolved names another directory than the catalog's entry is E_LOCK_MISMATCH before anything is read", async () => {
     await authorInstalls();
     const lock = await readLock();
@@ -197,5 +228,17 @@ describe('marketplace plugins in hookpm.json and hookpm.lock (J10)', () => {
     expect(after.integrity).not.toBe(before.integrity);
     await ok(teammate, 'ci', '--yes');
     expect(await denyReason(teammate)).toBe('codex-guard: rm -rf is refused');
+  });
+
+  it("J10, G13: a project's marketplace whose only catalog is Cursor's .cursor-plugin/marketplace.json locks like any other; ci from another HOME installs the same bytes", async () => {
+    await cp(join(REPO, 'test/corpus/layouts/cursor-catalog'), join(project, 'vendor', 'cur'), {
+      recursive: true,
+    });
+    await ok(author, 'registry', 'add', 'cur', './vendor/cur');
+    await ok(author, 'install', '--project', 'cursor-audit@cur', '--yes');
+    const locked = (await readLock()).plugins['cursor-audit@cur']!;
+    expect(locked).toMatchObject({ version: '3.0.0', resolved: 'plugins/cursor-audit' });
+    await ok(teammate, 'ci', '--yes');
+    expect(await denyReason(teammate)).toBe('cursor-audit: rm -rf is refused');
   });
 });

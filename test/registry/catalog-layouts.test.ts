@@ -1,12 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseMarketplace } from '../../src/registry/marketplace/marketplace-schema.js';
-import { catalogLayoutOf, catalogRootOf } from '../../src/registry/marketplace/catalog-files.js';
+import {
+  CATALOG_FILES,
+  catalogLayoutOf,
+  catalogRootOf,
+} from '../../src/registry/marketplace/catalog-files.js';
 import { readLocationKind } from '../../src/registry/read-location-kind.js';
 import { readMarketplace } from '../../src/ops/steps/catalogs/read-marketplace.js';
 import { resolveStorePaths } from '../../src/store/paths.js';
 import { validate } from '../../src/ops/validate/validate.js';
-import { writeFiles } from '../helpers/git-repo.js';
+import { gitTestEnv, makeRepo, requireGit, writeFiles } from '../helpers/git-repo.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
 
 const AGENTS = '.agents/plugins/marketplace.json';
@@ -120,5 +125,112 @@ describe("Codex's .agents/plugins/marketplace.json (plugins.md G10)", () => {
     expect(read.roots?.root).toBe(root);
     const report = await validate({ path: root, strict: false });
     expect(report).toMatchObject({ kind: 'marketplace', ok: true, plugins: ['from-agents'] });
+  });
+});
+
+describe("Codex's api_marketplace.json and Cursor's catalog, in one order (plugins.md G13)", () => {
+  const API = '.agents/plugins/api_marketplace.json';
+  beforeAll(async () => {
+    await requireGit();
+  }, 120_000);
+  const CURSOR = '.cursor-plugin/marketplace.json';
+
+  /** Each catalog file, listing a plugin named after it, in the format of its agent. */
+  function catalogs(): Record<string, string> {
+    const local = (name: string) => ({ source: 'local', path: `./plugins/${name}` });
+    return {
+      [CLAUDE]: JSON.stringify({
+        name: 'claude-side',
+        owner: { name: 'A' },
+        plugins: [{ name: 'from-claude', source: './plugins/from-claude' }],
+      }),
+      [AGENTS]: JSON.stringify({
+        name: 'agents-side',
+        plugins: [agentsEntry('from-agents', local('from-agents'))],
+      }),
+      [API]: JSON.stringify({
+        name: 'api-side',
+        plugins: [agentsEntry('from-api', local('from-api'))],
+      }),
+      [CURSOR]: JSON.stringify({
+        name: 'cursor-side',
+        plugins: [{ name: 'from-cursor', source: './plugins/from-cursor' }],
+      }),
+      ...plugin('from-claude'),
+      ...plugin('from-agents'),
+      ...plugin('from-api'),
+      ...plugin('from-cursor'),
+    };
+  }
+
+  it('G13: the layout and the root follow from where the file lies, for api_marketplace.json and .cursor-plugin', () => {
+    expect(catalogLayoutOf('/m/.agents/plugins/api_marketplace.json')).toBe('agents');
+    expect(catalogRootOf('/m/.agents/plugins/api_marketplace.json')).toBe('/m');
+    expect(catalogLayoutOf('/m/.cursor-plugin/marketplace.json')).toBe('cursor');
+    expect(catalogRootOf('/m/.cursor-plugin/marketplace.json')).toBe('/m');
+    expect(CATALOG_FILES).toEqual([CLAUDE, AGENTS, API, CURSOR]);
+  });
+
+  it("G13: Cursor's catalog is Claude Code's document with owner optional; a local source object stays invalid in it", () => {
+    const parsed = parseMarketplace(
+      {
+        name: 'cursor-side',
+        metadata: { description: 'd' },
+        plugins: [
+          { name: 'ok', source: './plugins/ok' },
+          agentsEntry('local', { source: 'local', path: './plugins/local' }),
+        ],
+      },
+      CURSOR,
+    );
+    expect(parsed.marketplace?.owner).toEqual({ name: 'cursor-side' });
+    expect(parsed.marketplace?.plugins.map((p) => p.name)).toEqual(['ok']);
+    expect(parsed.excluded[0]?.message).toMatch(/source\.source is "local"/);
+    const notOne = parseMarketplace({ name: 'cursor-side' }, CURSOR);
+    expect(notOne.diagnostics[0]?.message).toMatch(
+      /a marketplace has "name" and a "plugins" array/,
+    );
+  });
+
+  it('G13: with every catalog present, each is read only when all before it in CATALOG_FILES are absent (directory, file:// git, validate)', async () => {
+    const order: [string, string][] = [
+      [CLAUDE, 'from-claude'],
+      [AGENTS, 'from-agents'],
+      [API, 'from-api'],
+      [CURSOR, 'from-cursor'],
+    ];
+    for (let drop = 0; drop < order.length; drop++) {
+      const root = await newDir();
+      const files = catalogs();
+      // The catalogs before this one are absent; those after it are broken, and never read.
+      for (const [file] of order.slice(0, drop)) delete files[file];
+      for (const [file] of order.slice(drop + 1)) files[file] = '{ not json';
+      await writeFiles(root, files);
+      const [file, name] = order[drop]!;
+      expect(await readLocationKind(root)).toEqual({ kind: 'marketplace', dir: root });
+      expect(await readLocationKind(join(root, file))).toEqual({ kind: 'marketplace', dir: root });
+      const paths = resolveStorePaths({ HOOKPM_HOME: join(root, 'home') });
+      const read = await readMarketplace(root, { cwd: root, env: {}, paths });
+      expect(read.file).toBe(join(root, ...file.split('/')));
+      expect(read.marketplace.plugins.map((p) => p.name)).toEqual([name]);
+      const report = await validate({ path: root, strict: false });
+      expect(report).toMatchObject({ kind: 'marketplace', ok: true, plugins: [name] });
+      const byFile = await validate({ path: join(root, file), strict: false });
+      expect(byFile).toMatchObject({ kind: 'marketplace', ok: true, plugins: [name] });
+
+      const repo = await newDir();
+      await makeRepo(repo, gitTestEnv(repo), files);
+      const cloned = await readMarketplace(pathToFileURL(repo).href, {
+        cwd: root,
+        env: gitTestEnv(repo),
+        paths,
+      });
+      try {
+        expect(cloned.kind).toBe('git');
+        expect(cloned.marketplace.plugins.map((p) => p.name)).toEqual([name]);
+      } finally {
+        await cloned.dispose();
+      }
+    }
   });
 });

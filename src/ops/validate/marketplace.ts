@@ -21,6 +21,7 @@ import { MARKETPLACE_FILE } from '../steps/catalogs/read-marketplace.js';
 import {
   catalogLayoutOf,
   catalogRootOf,
+  isCatalogFileName,
   shownCatalogFile,
 } from '../../registry/marketplace/catalog-files.js';
 import { findCatalogFile } from '../../registry/marketplace/read-catalog-file.js';
@@ -30,11 +31,11 @@ import { isHookpmError } from '../../errors.js';
 import type { KindFindings } from './findings.js';
 
 /**
- * `hookpm validate` takes a directory holding `.claude-plugin/marketplace.json` or
- * `.agents/plugins/marketplace.json` (catalog-files.ts: the first is the catalog), or that file.
+ * `hookpm validate` takes a directory holding a catalog file (catalog-files.ts: the first found in
+ * CATALOG_FILES order is the catalog), or such a file itself.
  */
 export function isMarketplacePath(path: string, pathKind: string): boolean {
-  if (pathKind === 'file') return basename(path) === 'marketplace.json';
+  if (pathKind === 'file') return isCatalogFileName(path);
   return pathKind === 'directory' && findCatalogFile(path) !== null;
 }
 

@@ -45,6 +45,13 @@ const AgentsDocumentSchema = z.extend(DocumentSchema, {
   owner: z.optional(Owner),
   interface: z.optional(z.looseObject({ displayName: z.optional(z.string()) })),
 });
+/** Cursor's `.cursor-plugin/marketplace.json` (G13): Claude Code's document, `owner` optional. */
+const CursorDocumentSchema = z.extend(DocumentSchema, { owner: z.optional(Owner) });
+const DOCUMENT_SCHEMAS = {
+  claude: DocumentSchema,
+  agents: AgentsDocumentSchema,
+  cursor: CursorDocumentSchema,
+} as const;
 
 /** An entry's fields: the manifest's (P2), checked the same way, plus the catalog's own. */
 const EntrySchema = z.extend(ManifestSchema, {
@@ -110,7 +117,7 @@ export function parseMarketplace(
   layout: CatalogLayout = catalogLayoutOf(file),
 ): ParsedMarketplace {
   const root = documentPath(file);
-  const parsed = (layout === 'agents' ? AgentsDocumentSchema : DocumentSchema).safeParse(value);
+  const parsed = DOCUMENT_SCHEMAS[layout].safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue === undefined ? '' : issue.path.map(String).join('.');
@@ -118,7 +125,7 @@ export function parseMarketplace(
       ? `${field === '' ? 'the document' : field} ${issue === undefined ? 'is invalid' : formatIssue(issue, value)}`
       : `must be a JSON object, found ${describeValue(value)}`;
     const needs =
-      layout === 'agents'
+      layout !== 'claude'
         ? '"name" and a "plugins" array'
         : '"name", "owner" {name} and a "plugins" array';
     const message = `${file}: not a marketplace catalog: ${what} (a marketplace has ${needs})`;

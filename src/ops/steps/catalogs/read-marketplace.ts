@@ -61,8 +61,8 @@ export interface ReadMarketplaceOptions {
 
 /**
  * Reads a marketplace (docs/reference/rules/registry.md#registry-kinds, kind marketplace) from:
- * - a local directory holding `.claude-plugin/marketplace.json` or, failing that,
- *   `.agents/plugins/marketplace.json` (catalog-files.ts, G10), or such a file itself: read in
+ * - a local directory holding a catalog file (the first of CATALOG_FILES found: Claude Code's,
+ *   Codex's two, Cursor's; G10, G13), or such a file itself: read in
  *   place; relative sources may reach up to the root of the git work tree around it, if any;
  * - a `file://` URL: a local git repository (a directory with `.git`, or a bare repository) is
  *   cloned, so what is read is what is committed; any other directory is read in place;

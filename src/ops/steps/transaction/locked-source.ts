@@ -1,6 +1,7 @@
 import { HookpmError } from '../../../errors.js';
 import { isLockedLocation, type LockEntry } from '../../../project/lockfile.js';
 import type { StagedPlugin } from '../staging/types.js';
+import { marketplaceTreeMismatch } from './marketplace-tree-mismatch.js';
 
 const REMOTE = /^https?:\/\//i;
 
@@ -45,9 +46,15 @@ export function lockEntryOf(staged: StagedPlugin, indexUrl: string): LockEntry {
 /**
  * projects (docs/guides/projects.md): the staged plugin is what the lock pins, byte for byte: the
  * tarball's integrity was checked while downloading; here its version, surface and files
- * fingerprint. E_INTEGRITY otherwise, naming what was expected and found.
+ * fingerprint. E_INTEGRITY otherwise, naming what was expected and found (for a marketplace tree,
+ * its directory below `projectRoot` and how to re-lock or restore it: J11).
  */
-export function assertMatchesLock(staged: StagedPlugin, id: string, entry: LockEntry): void {
+export function assertMatchesLock(
+  staged: StagedPlugin,
+  id: string,
+  entry: LockEntry,
+  projectRoot = '',
+): void {
   const found = {
     version: staged.inspected.version,
     surfaceHash: staged.inspected.surface.surfaceHash,
@@ -56,6 +63,8 @@ export function assertMatchesLock(staged: StagedPlugin, id: string, entry: LockE
   };
   for (const key of ['integrity', 'version', 'surfaceHash', 'fingerprint'] as const) {
     if (found[key] === entry[key]) continue;
+    if (staged.source.kind === 'marketplace')
+      throw marketplaceTreeMismatch(staged.source, id, entry, key, found[key], projectRoot);
     throw new HookpmError(
       'E_INTEGRITY',
       `${id}: the installed ${key} ${found[key]} differs from hookpm.lock's ${entry[key]}`,

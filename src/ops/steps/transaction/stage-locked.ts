@@ -86,7 +86,7 @@ export async function stageLocked(
     cwd: scope.root,
   });
   try {
-    staged.forEach((s, i) => assertMatchesLock(s, ids[i]!, lock.plugins[ids[i]!]!));
+    staged.forEach((s, i) => assertMatchesLock(s, ids[i]!, lock.plugins[ids[i]!]!, scope.root));
   } catch (error) {
     await Promise.all(staged.map((s) => rm(s.dir, { recursive: true, force: true })));
     throw error;

@@ -1,0 +1,44 @@
+import { isAbsolute, join, relative, sep } from 'node:path';
+import { HookpmError } from '../../../errors.js';
+import type { LockEntry } from '../../../project/lockfile.js';
+import type { MarketplaceSource } from '../staging/types.js';
+
+/** The lock fields a staged tree is held to (locked-source.ts, assertMatchesLock). */
+export type LockedField = 'integrity' | 'version' | 'surfaceHash' | 'fingerprint';
+
+/**
+ * docs/reference/rules/registry.md#j11: E_INTEGRITY for a project's marketplace plugin whose tree
+ * differs from hookpm.lock. No registry served these bytes: the message names what was checked,
+ * the catalog's plugin directory (relative to the project root when it lies inside it), and the
+ * hint the two ways out: re-lock a deliberate change with `hookpm install --project`, or restore
+ * the directory (a version installed with other bytes stays refused by V3, so the hint says to bump
+ * the version where it is installed).
+ */
+export function marketplaceTreeMismatch(
+  source: MarketplaceSource,
+  id: string,
+  entry: LockEntry,
+  field: LockedField,
+  found: string,
+  projectRoot: string,
+): HookpmError {
+  const dir = shownDirectory(join(source.location, ...entry.resolved.split('/')), projectRoot);
+  return new HookpmError(
+    'E_INTEGRITY',
+    `${id}: the marketplace ${source.registry}'s plugin directory ${dir} is not the tree hookpm.lock pins: its ${field} is ${found}, the lock's ${entry[field]}`,
+    {
+      plugin: id,
+      field,
+      expected: entry[field],
+      found,
+      file: dir,
+      hint: `hookpm checked the files of ${dir} against hookpm.lock. If the change is deliberate, run \`hookpm install --project ${id}\` to lock the tree as it is now (where this version is installed with the old files, bump the version in the plugin's manifest first: a version's bytes never change) and commit hookpm.lock; otherwise restore ${dir} (for example with \`git checkout -- ${dir}\`).`,
+    },
+  );
+}
+
+function shownDirectory(dir: string, projectRoot: string): string {
+  const rel = relative(projectRoot, dir);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return dir;
+  return rel.split(sep).join('/');
+}
