@@ -8,6 +8,8 @@ export interface ListFlags {
   long?: boolean;
   /** The project's plugins (docs/guides/projects.md). */
   project?: boolean;
+  /** Check every tree now (registry.md S32). */
+  verify?: boolean;
 }
 
 /** `hookpm list` (docs/reference/rules/cli.md#json-shapes). The common forms are answered by cli/start/fast-path.ts first. */
@@ -19,7 +21,7 @@ export function register(program: Command): void {
     .description('list installed plugins')
     .addHelpText(
       'after',
-      '\nExample:\n  $ hookpm list --long\n  $ hookpm list --json\n  $ hookpm list --project\n',
+      '\nExample:\n  $ hookpm list --long\n  $ hookpm list --json\n  $ hookpm list --verify\n  $ hookpm list --project\n',
     );
   for (const { flags, description } of LIST_OPTIONS) list.option(flags, description);
   list.action((flags: ListFlags, command: Command) => runList(globalOptions(command), flags));
@@ -32,9 +34,11 @@ export async function runList(globals: GlobalOptions, flags: ListFlags = {}): Pr
     import('../../ops/plugins/list.js'),
     import('../render/render-list.js'),
   ]);
-  printPluginList(await listPlugins(storePathsOf(globals), globals.cwd), {
+  const verify = flags.verify === true;
+  printPluginList(await listPlugins(storePathsOf(globals), globals.cwd, { verify }), {
     json: globals.json,
     long: flags.long === true,
+    verify,
   });
 }
 

@@ -5,13 +5,14 @@ import { escapeControl, printJson, printLine, renderTable } from './render.js';
 /**
  * `hookpm list` output: the JSON document of docs/reference/rules/cli.md#json-shapes (every field,
  * whatever `long`; the user-wide plugins: `list --project --json` is the project's), or a table;
- * `long` (`--long`) adds the source, integrity, and install and update times. The text output adds,
+ * `long` (`--long`) adds the source, integrity, the install and update times and when its tree was
+ * last checked (registry.md S32). The text output adds,
  * inside a project, the plugins installed for it, and under each table the command that restores a
  * tampered plugin.
  */
 export function printPluginList(
   result: { plugins: ListedPlugin[]; project: ListedProject | null },
-  opts: { json: boolean; long: boolean },
+  opts: { json: boolean; long: boolean; verify?: boolean },
 ): void {
   if (opts.json) return printJson({ plugins: result.plugins });
   if (result.plugins.length === 0 && result.project === null)
@@ -22,11 +23,14 @@ export function printPluginList(
     printLine(escapeControl(`project ${result.project.root}:`));
     printTable(result.project.plugins, opts.long);
   }
+  // registry.md S32: say what `tampered` stands on.
+  if (opts.verify !== true)
+    printLine('tamper status as last checked; `hookpm list --verify` checks every plugin now');
 }
 
 function printTable(plugins: readonly ListedPlugin[], long: boolean): void {
   const headers = ['ID', 'VERSION', 'STATE', 'PENDING', 'EVENTS'];
-  if (long) headers.push('SOURCE', 'INTEGRITY', 'INSTALLED', 'UPDATED');
+  if (long) headers.push('SOURCE', 'INTEGRITY', 'INSTALLED', 'UPDATED', 'CHECKED');
   const rows = plugins.map((p) => {
     const row = [
       p.id,
@@ -35,7 +39,7 @@ function printTable(plugins: readonly ListedPlugin[], long: boolean): void {
       p.pending === null ? '' : `update ${p.pending} waits`,
     ];
     row.push(p.events.join(', '));
-    if (long) row.push(p.source, p.integrity, p.installedAt, p.updatedAt);
+    if (long) row.push(p.source, p.integrity, p.installedAt, p.updatedAt, p.checkedAt);
     return row;
   });
   // ID, VERSION and STATE are never cut; the events are.
