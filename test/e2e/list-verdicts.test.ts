@@ -71,7 +71,14 @@ async function world() {
       diagnostics: Array<{ code: string; plugin?: string }>;
     };
   };
-  return { store, hookpm, plugin, tree: state.plugins['guard@local']!.path, list, event };
+  return {
+    store,
+    hookpm,
+    plugin,
+    tree: state.plugins['guard@local']!.path,
+    list,
+    event,
+  };
 }
 
 describe('list and the recorded tamper verdicts (registry.md S32)', () => {
@@ -125,5 +132,39 @@ describe('list and the recorded tamper verdicts (registry.md S32)', () => {
     expect((await w.list()).tampered).toBe(false);
     expect((await w.hookpm('doctor')).code).toBe(1);
     expect((await w.list()).tampered).toBe(true);
+  }, 60_000);
+});
+
+describe('list --json kept for the state and verdicts it was made of (registry.md S33)', () => {
+  it('S33, D6, S32: a kept document is printed while the state and verdicts are unchanged; a disable, a corrupt state or a new verdict is seen at once', async () => {
+    const w = await world();
+    const kept = join(w.store, 'cache', 'list', 'user.json');
+    // Older than the racy window: the document made now is kept.
+    await new Promise((resolve) => setTimeout(resolve, 2_200));
+    const first = await w.hookpm('list', '--json');
+    expect(first.code, first.stderr).toBe(0);
+    expect((await readFile(kept, 'utf8')).endsWith(first.stdout)).toBe(true);
+    expect((await w.hookpm('list', '--json')).stdout).toBe(first.stdout);
+    // The state changes: the kept document is not used.
+    expect((await w.hookpm('disable', 'guard')).code).toBe(0);
+    expect(JSON.parse((await w.hookpm('list', '--json')).stdout).plugins[0]).toMatchObject({
+      enabled: false,
+      tampered: false,
+    });
+    // A verdict changes (doctor finds the tree changed): seen at once.
+    await writeFile(join(w.tree, 'guard.sh'), '#!/bin/sh\ncat >/dev/null\n');
+    expect((await w.hookpm('doctor')).code).toBe(1);
+    expect((await w.list()).tampered).toBe(true);
+    // A state edited in place is read and checked again: E_STATE_CORRUPT as for every command.
+    await new Promise((resolve) => setTimeout(resolve, 2_200));
+    expect((await w.hookpm('list', '--json')).code).toBe(0);
+    expect((await readFile(kept, 'utf8')).length).toBeGreaterThan(0);
+    await writeFile(
+      join(w.store, 'data', 'state.json'),
+      '{"version":1,"registries":{},"plugins":{"a@b":{}}}',
+    );
+    const corrupt = await w.hookpm('list', '--json');
+    expect(corrupt.code).not.toBe(0);
+    expect(corrupt.stdout + corrupt.stderr).toContain('E_STATE_CORRUPT');
   }, 60_000);
 });

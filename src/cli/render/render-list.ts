@@ -1,6 +1,7 @@
 import type { ListedPlugin, ListedProject } from '../../ops/plugins/list.js';
 import { shellWord } from '../../ops/doctor/check.js';
-import { escapeControl, printJson, printLine, renderTable } from './render.js';
+import { writeText } from '../stdio.js';
+import { escapeControl, JSON_SCHEMA_VERSION, jsonText, printLine, renderTable } from './render.js';
 
 /**
  * `hookpm list` output: the JSON document of docs/reference/rules/cli.md#json-shapes (every field,
@@ -14,7 +15,7 @@ export function printPluginList(
   result: { plugins: ListedPlugin[]; project: ListedProject | null },
   opts: { json: boolean; long: boolean; verify?: boolean },
 ): void {
-  if (opts.json) return printJson({ plugins: result.plugins });
+  if (opts.json) return writeText(1, listJsonText(result.plugins));
   if (result.plugins.length === 0 && result.project === null)
     return printLine('no plugins installed');
   if (result.plugins.length > 0) printTable(result.plugins, opts.long);
@@ -26,6 +27,11 @@ export function printPluginList(
   // registry.md S32: say what `tampered` stands on.
   if (opts.verify !== true)
     printLine('tamper status as last checked; `hookpm list --verify` checks every plugin now');
+}
+
+/** The whole `list --json` document, as printed (registry.md S33 keeps it). */
+export function listJsonText(plugins: readonly ListedPlugin[]): string {
+  return `${jsonText({ schemaVersion: JSON_SCHEMA_VERSION, plugins })}\n`;
 }
 
 function printTable(plugins: readonly ListedPlugin[], long: boolean): void {
