@@ -3,7 +3,9 @@
 // plugins next to 20, target 1.25x; `hookpm list --json` and one more `hookpm install` of a local
 // plugin with 5,000 installed next to 10, target 1.5x. Each install is undone (untimed) before
 // the next. Medians of interleaved runs, CPU time (bench/cpu-preload.cjs) and wall time.
-// SCALE_ONLY (a comma-separated list of run, list, install) measures only those.
+// SCALE_ONLY (a comma-separated list of run, list, install) measures only those. `list --json`
+// prints the document it kept (registry.md S33) from the first timed round on: the warm-up round
+// makes it; docs/design/benchmarks.md gives the first call after a change beside it.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
