@@ -64,6 +64,10 @@ export const LIST_OPTIONS: readonly OptionDefinition[] = [
     description: "also show each plugin's source, integrity, install and update times",
   },
   {
+    flags: '--verify',
+    description: "check every plugin's installed files now (else: as last checked)",
+  },
+  {
     flags: '-P, --project',
     description:
       "the project's plugins: what hookpm.json wants, hookpm.lock pins, and what is installed",

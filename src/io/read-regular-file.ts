@@ -100,7 +100,9 @@ function isRefusedReason(value: unknown): value is RefusedReason {
 
 /** Reads up to `expected` bytes and checks for more: a file that grew past the limit is refused. */
 function readAll(fd: number, file: string, expected: number, maxBytes: number): Buffer {
-  let buffer = Buffer.allocUnsafe(Math.min(Math.max(expected, 1024), maxBytes + 1));
+  // One byte more than expected, so a file of the size its stat gave is read whole and its end
+  // found without growing (and copying) the buffer.
+  let buffer = Buffer.allocUnsafe(Math.min(Math.max(expected + 1, 1024), maxBytes + 1));
   let length = 0;
   for (;;) {
     if (length === buffer.length) {

@@ -8,6 +8,7 @@ import {
 import { fingerprintOf, readEntries, walkTree, type TreeFile } from './fingerprint.js';
 import { readInstalledFiles } from './installed-files.js';
 import type { StorePaths } from './store-paths.js';
+import { recordTreeVerdicts } from './tree-verdicts.js';
 
 /** What an installed tree holds now against its recorded fingerprint (plugins.md Q6). */
 export type TreeCheck =
@@ -33,7 +34,8 @@ export interface TreeToCheck {
  * Checks each tree against its fingerprint: the whole tree first, through the fingerprint cache
  * (the common case, a tree as installed, costs no more than before); a tree that differs is
  * checked again over only the files its installed-files list names (installed-files.ts), reusing
- * the hashes the cache holds for unchanged stats. Never rejects.
+ * the hashes the cache holds for unchanged stats. What it found is recorded for `list`
+ * (tree-verdicts.ts). Never rejects.
  */
 export async function checkInstalledTrees(
   paths: StorePaths,
@@ -56,6 +58,18 @@ export async function checkInstalledTrees(
       out.set(root, await checkCreated(paths, root, fingerprint, cached));
     }
   }
+  recordTreeVerdicts(paths, verdictsOf(out), (options.now ?? Date.now)());
+  return out;
+}
+
+/**
+ * registry.md S32: the verdicts a check gives `list`: intact for a match, tampered for a changed or
+ * missing tree; a tree with created files is left to the caller, which reads the plugin to decide.
+ */
+function verdictsOf(checks: ReadonlyMap<string, TreeCheck>): Map<string, boolean> {
+  const out = new Map<string, boolean>();
+  for (const [root, check] of checks)
+    if (check.status !== 'created') out.set(root, check.status !== 'match');
   return out;
 }
 

@@ -3,6 +3,7 @@ import type { LoadedPlugin } from '../plugin/loaded-plugin.js';
 import { readPluginDir } from './read-plugin.js';
 import type { StorePaths } from './store-paths.js';
 import { checkInstalledTrees } from './tree-check.js';
+import { recordTreeVerdicts } from './tree-verdicts.js';
 
 /** An installed tree against its record (plugins.md Q6, with the files a plugin creates in its folder: docs/design/decisions.md#plugins-and-marketplaces). */
 export type TreeStatus =
@@ -31,6 +32,7 @@ export async function treeStatusOf(
   const plugin = await readPluginDir(target.path, { fallbackName: target.name }).catch(() => null);
   if (plugin === null) return { status: 'missing' };
   const problem = createdProblemIn(plugin, check.created);
+  recordTreeVerdicts(paths, new Map([[target.path, problem !== null]]), Date.now());
   return problem === null ? check : { status: 'changed', problem };
 }
 

@@ -43,8 +43,9 @@ describe('hookpm list --long (issue 18 item 6)', () => {
         'INTEGRITY',
         'INSTALLED',
         'UPDATED',
+        'CHECKED',
       ]);
-      for (const field of ['id', 'source', 'integrity', 'installedAt', 'updatedAt'])
+      for (const field of ['id', 'source', 'integrity', 'installedAt', 'updatedAt', 'checkedAt'])
         expect(row).toContain(plugin?.[field]);
     }
   });

@@ -221,13 +221,18 @@ describe('uninstall', () => {
 });
 
 describe('list', () => {
-  it('S30, Q6: list shows a tree changed, or holding a file removed, as tampered when the fingerprint cache holds its stats and directory stats', async () => {
+  it('S30, S32, Q6: list --verify shows a tree changed, or holding a file removed, as tampered when the fingerprint cache holds its stats and directory stats', async () => {
     const a = await install('alpha', { Stop: [cmd('echo a')] });
     const b = await install('beta', { Stop: [cmd('echo b')] });
     // Older than the cache's racy window, so the scans below cache every stat and skip the walk.
     await new Promise((resolve) => setTimeout(resolve, 2_200));
     const tampered = async () =>
-      Object.fromEntries((await listPlugins(world.paths)).plugins.map((p) => [p.name, p.tampered]));
+      Object.fromEntries(
+        (await listPlugins(world.paths, undefined, { verify: true })).plugins.map((p) => [
+          p.name,
+          p.tampered,
+        ]),
+      );
     expect(await tampered()).toEqual({ alpha: false, beta: false });
     expect(await tampered()).toEqual({ alpha: false, beta: false });
     const state = await readState(world.paths);
@@ -261,6 +266,7 @@ describe('list', () => {
       active: enabled,
       pending: null,
       tampered: false,
+      checkedAt: state.plugins[`${name}@local`]?.installedAt,
     });
     expect(plugins).toEqual([
       row('alpha', a, false, ['PreToolUse', 'Stop']),

@@ -2,12 +2,15 @@ import type { Command } from 'commander';
 import { globalOptions, storePathsOf, type GlobalOptions } from '../global-options.js';
 import { LIST_OPTIONS } from '../grammar.js';
 import { ALIASES } from '../help-groups.js';
+import { writeText } from '../stdio.js';
 
 /** `hookpm list`'s own options (grammar.ts LIST_OPTIONS). */
 export interface ListFlags {
   long?: boolean;
   /** The project's plugins (docs/guides/projects.md). */
   project?: boolean;
+  /** Check every tree now (registry.md S32). */
+  verify?: boolean;
 }
 
 /** `hookpm list` (docs/reference/rules/cli.md#json-shapes). The common forms are answered by cli/start/fast-path.ts first. */
@@ -19,7 +22,7 @@ export function register(program: Command): void {
     .description('list installed plugins')
     .addHelpText(
       'after',
-      '\nExample:\n  $ hookpm list --long\n  $ hookpm list --json\n  $ hookpm list --project\n',
+      '\nExample:\n  $ hookpm list --long\n  $ hookpm list --json\n  $ hookpm list --verify\n  $ hookpm list --project\n',
     );
   for (const { flags, description } of LIST_OPTIONS) list.option(flags, description);
   list.action((flags: ListFlags, command: Command) => runList(globalOptions(command), flags));
@@ -32,10 +35,33 @@ export async function runList(globals: GlobalOptions, flags: ListFlags = {}): Pr
     import('../../ops/plugins/list.js'),
     import('../render/render-list.js'),
   ]);
-  printPluginList(await listPlugins(storePathsOf(globals), globals.cwd), {
+  const verify = flags.verify === true;
+  if (globals.json && !verify) return runListJson(globals);
+  printPluginList(await listPlugins(storePathsOf(globals), globals.cwd, { verify }), {
     json: globals.json,
     long: flags.long === true,
+    verify,
   });
+}
+
+/**
+ * `hookpm list --json`: the document kept for the state and tree verdicts as they are
+ * (registry.md S33), else the one made from them, kept for the next.
+ */
+async function runListJson(globals: GlobalOptions): Promise<void> {
+  const paths = storePathsOf(globals);
+  const cache = await import('../../ops/plugins/list-cache.js');
+  const key = cache.listKey(paths);
+  const kept = key === null ? null : cache.readListDocument(paths, key);
+  if (kept !== null) return writeText(1, kept);
+  const [{ listPlugins }, { listJsonText }] = await Promise.all([
+    import('../../ops/plugins/list.js'),
+    import('../render/render-list.js'),
+  ]);
+  // The document holds the user-wide plugins only (cli.md#json-shapes), whatever the directory.
+  const text = listJsonText((await listPlugins(paths)).plugins);
+  writeText(1, text);
+  if (key !== null) cache.keepListDocument(paths, key, text);
 }
 
 /** `hookpm list --project` (docs/guides/projects.md). */

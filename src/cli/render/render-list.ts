@@ -1,19 +1,21 @@
 import type { ListedPlugin, ListedProject } from '../../ops/plugins/list.js';
 import { shellWord } from '../../ops/doctor/check.js';
-import { escapeControl, printJson, printLine, renderTable } from './render.js';
+import { writeText } from '../stdio.js';
+import { escapeControl, JSON_SCHEMA_VERSION, jsonText, printLine, renderTable } from './render.js';
 
 /**
  * `hookpm list` output: the JSON document of docs/reference/rules/cli.md#json-shapes (every field,
  * whatever `long`; the user-wide plugins: `list --project --json` is the project's), or a table;
- * `long` (`--long`) adds the source, integrity, and install and update times. The text output adds,
+ * `long` (`--long`) adds the source, integrity, the install and update times and when its tree was
+ * last checked (registry.md S32). The text output adds,
  * inside a project, the plugins installed for it, and under each table the command that restores a
  * tampered plugin.
  */
 export function printPluginList(
   result: { plugins: ListedPlugin[]; project: ListedProject | null },
-  opts: { json: boolean; long: boolean },
+  opts: { json: boolean; long: boolean; verify?: boolean },
 ): void {
-  if (opts.json) return printJson({ plugins: result.plugins });
+  if (opts.json) return writeText(1, listJsonText(result.plugins));
   if (result.plugins.length === 0 && result.project === null)
     return printLine('no plugins installed');
   if (result.plugins.length > 0) printTable(result.plugins, opts.long);
@@ -22,11 +24,19 @@ export function printPluginList(
     printLine(escapeControl(`project ${result.project.root}:`));
     printTable(result.project.plugins, opts.long);
   }
+  // registry.md S32: say what `tampered` stands on.
+  if (opts.verify !== true)
+    printLine('tamper status as last checked; `hookpm list --verify` checks every plugin now');
+}
+
+/** The whole `list --json` document, as printed (registry.md S33 keeps it). */
+export function listJsonText(plugins: readonly ListedPlugin[]): string {
+  return `${jsonText({ schemaVersion: JSON_SCHEMA_VERSION, plugins })}\n`;
 }
 
 function printTable(plugins: readonly ListedPlugin[], long: boolean): void {
   const headers = ['ID', 'VERSION', 'STATE', 'PENDING', 'EVENTS'];
-  if (long) headers.push('SOURCE', 'INTEGRITY', 'INSTALLED', 'UPDATED');
+  if (long) headers.push('SOURCE', 'INTEGRITY', 'INSTALLED', 'UPDATED', 'CHECKED');
   const rows = plugins.map((p) => {
     const row = [
       p.id,
@@ -35,7 +45,7 @@ function printTable(plugins: readonly ListedPlugin[], long: boolean): void {
       p.pending === null ? '' : `update ${p.pending} waits`,
     ];
     row.push(p.events.join(', '));
-    if (long) row.push(p.source, p.integrity, p.installedAt, p.updatedAt);
+    if (long) row.push(p.source, p.integrity, p.installedAt, p.updatedAt, p.checkedAt);
     return row;
   });
   // ID, VERSION and STATE are never cut; the events are.

@@ -3,6 +3,7 @@ import type { StorePaths } from '../../store/store-paths.js';
 import { readStateFast } from '../../store/state/read-state-fast.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
 import { checkInstalledTrees } from '../../store/tree-check.js';
+import { readTreeVerdicts, recordFullCheck, verdictOf } from '../../store/tree-verdicts.js';
 import { canonicalProjectRoot } from '../../workspace/canonical-root.js';
 import { hasCurrentConsent } from '../../store/state/current-consent.js';
 
@@ -27,8 +28,15 @@ export interface ListedPlugin {
   /**
    * Q6: its installed tree is missing or no longer has its recorded fingerprint, so it is left
    * out of every snapshot whatever `active` says; `hookpm install --force <source>` restores it.
+   * S32: as the last check found it (`checkedAt`), or as checked now with `verify`.
    */
   tampered: boolean;
+  /**
+   * S32: when its tree was last known to be as `tampered` says (ISO 8601): the check that found
+   * it so (at an event that was to run it, `doctor`, `review`, `enable`, `list --verify`), or its
+   * install or update when no check since found otherwise.
+   */
+  checkedAt: string;
 }
 
 /** The plugins installed for the project `cwd` is in (docs/guides/projects.md), as `list` shows them beside. */
@@ -38,13 +46,16 @@ export interface ListedProject {
 }
 
 /**
- * `hookpm list`: the installed plugins, sorted by id, each checked against its fingerprint (the
- * cached tree scan the snapshot loader uses). Reads the state without taking the lock. With a
- * `cwd` inside a project that has plugins installed for it, `project` lists those too.
+ * `hookpm list`: the installed plugins, sorted by id. Reads the state without taking the lock.
+ * With a `cwd` inside a project that has plugins installed for it, `project` lists those too.
+ * S32: each tree's tamper status is the one its last check recorded (tree-verdicts.ts), so `list`
+ * reads no tree; with `verify`, every listed tree is checked now against its fingerprint (the
+ * cached tree scan the snapshot loader uses) and that check is recorded.
  */
 export async function listPlugins(
   paths: StorePaths,
   cwd?: string,
+  options: { verify?: boolean } = {},
 ): Promise<{ plugins: ListedPlugin[]; project: ListedProject | null }> {
   const state = await readStateFast(paths);
   const user = Object.values(state.plugins);
@@ -57,28 +68,46 @@ export async function listPlugins(
         : [];
     if (root !== null && records.length > 0) project = { root, records };
   }
-  const tampered = await tamperedPaths(paths, [...user, ...(project?.records ?? [])]);
-  const listed = (records: PluginRecord[]): ListedPlugin[] =>
+  if (options.verify === true) {
+    const at = Date.now();
+    // plugins.md D15: a linked directory is read in place and held to no fingerprint.
+    const installed = (records: PluginRecord[]) => records.filter((r) => r.linked !== true);
+    const tampered = await tamperedPaths(paths, installed([...user, ...(project?.records ?? [])]));
+    const roots = new Set(installed(user).map((r) => r.path));
+    recordFullCheck(paths, roots, new Set([...tampered].filter((root) => roots.has(root))), at);
+  }
+  const verdicts = readTreeVerdicts(paths);
+  const listed = (records: PluginRecord[], ofUser: boolean): ListedPlugin[] =>
     records
       .sort((a, b) => compareCodeUnits(a.id, b.id))
-      .map((p) => ({
-        id: p.id,
-        name: p.name,
-        registry: p.registry,
-        version: p.version,
-        enabled: p.enabled,
-        events: [...p.events],
-        source: p.source,
-        integrity: p.integrity,
-        installedAt: p.installedAt,
-        updatedAt: p.updatedAt ?? p.installedAt,
-        active: p.enabled && hasCurrentConsent(p),
-        pending: p.pending?.version ?? null,
-        tampered: tampered.has(p.path),
-      }));
+      .map((p) => {
+        const updatedAt = p.updatedAt ?? p.installedAt;
+        const since = Date.parse(updatedAt) || 0;
+        const verdict =
+          p.linked === true
+            ? { tampered: false, checkedAt: since }
+            : verdictOf(verdicts, p.path, since, ofUser);
+        return {
+          id: p.id,
+          name: p.name,
+          registry: p.registry,
+          version: p.version,
+          enabled: p.enabled,
+          events: p.events,
+          source: p.source,
+          integrity: p.integrity,
+          installedAt: p.installedAt,
+          updatedAt,
+          active: p.enabled && hasCurrentConsent(p),
+          pending: p.pending?.version ?? null,
+          tampered: verdict.tampered,
+          checkedAt: new Date(verdict.checkedAt).toISOString(),
+        };
+      });
   return {
-    plugins: listed(user),
-    project: project === null ? null : { root: project.root, plugins: listed(project.records) },
+    plugins: listed(user, true),
+    project:
+      project === null ? null : { root: project.root, plugins: listed(project.records, false) },
   };
 }
 
