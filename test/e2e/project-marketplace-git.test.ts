@@ -154,6 +154,20 @@ describe('git marketplaces in hookpm.json and hookpm.lock (J12)', () => {
     expect(state).toContain(locked.integrity!);
   });
 
+  it('J12: update --project locks the commit the remote moved on to, and ci then installs that', async () => {
+    await authorInstalls();
+    const manifest = 'plugins/codex-guard/.codex-plugin/plugin.json';
+    const script = await readFile(join(source, GUARD), 'utf8');
+    const next = await remoteMovesOn({
+      [manifest]: (await readFile(join(source, manifest), 'utf8')).replace('"1.0.0"', '"1.0.1"'),
+      [GUARD]: script.replace('rm -rf is refused', 'rm -rf is still refused'),
+    });
+    await ok(author, 'update', '--project', '--yes');
+    expect((await readLock()).plugins[ID]).toMatchObject({ version: '1.0.1', commit: next });
+    await ok(teammate, 'ci', '--yes');
+    expect(await denyReason(teammate)).toBe('codex-guard: rm -rf is still refused');
+  });
+
   it('J12: install --project and ci through the loopback smart-HTTP git server', async () => {
     server = await startGitHttpServer(join(work, 'srv'), gitPath, () => true);
     const url = `${server.origin}/mkt.git`;
