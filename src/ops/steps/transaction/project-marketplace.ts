@@ -125,7 +125,7 @@ export function movedInCatalog(id: string, locked: string, now: string): HookpmE
 function unsupported(id: string, why: string): HookpmError {
   return new HookpmError('E_USAGE', `${id}: a project cannot hold this plugin: ${why}`, {
     plugin: id,
-    hint: 'A project holds a marketplace plugin whose marketplace is a directory committed in the project, and whose entry is a "./" directory of it.',
+    hint: 'A project holds a marketplace plugin whose marketplace is a directory committed in the project or a git repository added by its URL ending in .git (https://, or file:// on this machine), and whose entry is a "./" directory of it.',
   });
 }
 
