@@ -168,7 +168,7 @@ describe('git marketplaces in hookpm.json and hookpm.lock (J12)', () => {
     expect(await denyReason(teammate)).toBe('codex-guard: rm -rf is still refused');
   });
 
-  it('J12: install --project and ci through the loopback smart-HTTP git server', async () => {
+  it('J12, D5: install --project and ci through the loopback smart-HTTP git server; ci --offline requests nothing', async () => {
     server = await startGitHttpServer(join(work, 'srv'), gitPath, () => true);
     const url = `${server.origin}/mkt.git`;
     await authorInstalls(url);
@@ -177,6 +177,9 @@ describe('git marketplaces in hookpm.json and hookpm.lock (J12)', () => {
     };
     expect(manifest.registries).toEqual({ mkt: url });
     expect((await readLock()).plugins[ID]!.commit).toBe(git(bare, gitEnv, 'rev-parse', 'HEAD'));
+    const requests = server.requests.length;
+    await refused(teammate, 'E_OFFLINE', 'ci', '--offline', '--yes');
+    expect(server.requests.length).toBe(requests);
     await ok(teammate, 'ci', '--yes');
     expect(await denyReason(teammate)).toBe('codex-guard: rm -rf is refused');
   });
