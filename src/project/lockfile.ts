@@ -82,6 +82,11 @@ export function parseLockfile(text: string, file: string): Lockfile {
   return { lockfileVersion: LOCKFILE_VERSION, plugins };
 }
 
+/** A commit a lock may name (J12): a full sha1 commit id in lowercase hex. */
+export function isLockedCommit(value: unknown): value is string {
+  return typeof value === 'string' && COMMIT.test(value);
+}
+
 /**
  * What a lock may name as a tarball's location: an http(s) URL, or a relative path that stays
  * inside the registry's directory (no scheme, no leading `/` or `\`, no `..` segment). A project

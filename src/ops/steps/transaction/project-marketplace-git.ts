@@ -1,6 +1,6 @@
 import { relative, sep } from 'node:path';
 import { HookpmError, isHookpmError } from '../../../errors.js';
-import { isLockedLocation } from '../../../project/lockfile.js';
+import { isLockedCommit, isLockedLocation } from '../../../project/lockfile.js';
 import { resolveEntryPath } from '../../../registry/marketplace/entry-path.js';
 import { redactUrl } from '../../../registry/http/url-policy.js';
 import { readMarketplace } from '../catalogs/read-marketplace.js';
@@ -75,6 +75,8 @@ export async function gitMarketplaceEntryOf(
   try {
     if (read.kind !== 'git' || read.roots === null || read.commit === undefined)
       throw refused(id, `its marketplace ${shown} is not a git repository`);
+    if (!isLockedCommit(read.commit))
+      throw refused(id, `its repository's commit id ${read.commit} is not a sha1 id`);
     const item = read.marketplace.plugins.find((p) => p.name === name);
     if (item === undefined)
       throw new HookpmError(
