@@ -273,6 +273,6 @@ describe('git marketplaces in hookpm.json and hookpm.lock (J12)', () => {
       'cursor-guard@mkt',
       '--yes',
     );
-    expect(run.stderr).toContain('a project cannot hold this plugin');
+    expect(run.stderr).toContain('a project cannot hold this plugin: its source is git');
   });
 });
