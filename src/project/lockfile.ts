@@ -18,7 +18,10 @@ export const LOCKFILE_VERSION = 1;
  * index gave it, or, for a registry on disk, the path relative to the registry's index, so that no
  * absolute path of one machine is written); `integrity`, the tarball's sha512 SRI; `surfaceHash`,
  * the consent surface (plugins.md Q2); `fingerprint`, the files fingerprint of the installed tree
- * (Q6). Nothing in it depends on the machine, the user or the time.
+ * (Q6); `commit`, only for a plugin of a git marketplace (registry.md J12), the full commit id the
+ * marketplace's repository was read at (40 lowercase hex digits), `resolved` then being the
+ * plugin's directory inside that repository. Nothing in it depends on the machine, the user or the
+ * time.
  */
 export interface LockEntry {
   version: string;
@@ -26,6 +29,7 @@ export interface LockEntry {
   integrity: string;
   surfaceHash: string;
   fingerprint: string;
+  commit?: string;
 }
 
 export interface Lockfile {
@@ -33,7 +37,10 @@ export interface Lockfile {
   plugins: Record<string, LockEntry>;
 }
 
-const ENTRY_KEYS = ['version', 'resolved', 'integrity', 'surfaceHash', 'fingerprint'] as const;
+const REQUIRED_KEYS = ['version', 'resolved', 'integrity', 'surfaceHash', 'fingerprint'] as const;
+const ENTRY_KEYS = [...REQUIRED_KEYS, 'commit'] as const;
+/** A locked commit: a full sha1 commit id, lowercase, as `git rev-parse HEAD` prints it. */
+const COMMIT = /^[0-9a-f]{40}$/;
 
 /** Parses the text of hookpm.lock strictly (unknown keys, other versions: E_PROJECT_FILE). */
 export function parseLockfile(text: string, file: string): Lockfile {
@@ -53,11 +60,16 @@ export function parseLockfile(text: string, file: string): Lockfile {
       );
     const entry = objectAt(raw, `plugins.${id}`, file);
     refuseUnknownKeys(entry, ENTRY_KEYS, `plugins.${id}`, file);
-    for (const key of ENTRY_KEYS) {
+    for (const key of REQUIRED_KEYS) {
       const value = entry[key];
       if (typeof value !== 'string' || value === '')
         throw projectFileError(file, `plugins.${id}.${key} is missing or not a non-empty string`);
     }
+    if (
+      entry.commit !== undefined &&
+      (typeof entry.commit !== 'string' || !COMMIT.test(entry.commit))
+    )
+      throw projectFileError(file, `plugins.${id}.commit is not a full commit id (40 hex digits)`);
     if (!String(entry.integrity).startsWith('sha512-'))
       throw projectFileError(file, `plugins.${id}.integrity is not a sha512 integrity`);
     if (!isLockedLocation(String(entry.resolved)))
@@ -68,6 +80,11 @@ export function parseLockfile(text: string, file: string): Lockfile {
     plugins[id] = entry as unknown as LockEntry;
   }
   return { lockfileVersion: LOCKFILE_VERSION, plugins };
+}
+
+/** A commit a lock may name (J12): a full sha1 commit id in lowercase hex. */
+export function isLockedCommit(value: unknown): value is string {
+  return typeof value === 'string' && COMMIT.test(value);
 }
 
 /**
@@ -87,8 +104,9 @@ export function isLockedLocation(resolved: string): boolean {
 export function serializeLockfile(lock: Lockfile): string {
   const plugins: Record<string, LockEntry> = {};
   for (const [id, entry] of Object.entries(lock.plugins)) {
-    const { version, resolved, integrity, surfaceHash, fingerprint } = entry;
+    const { version, resolved, integrity, surfaceHash, fingerprint, commit } = entry;
     plugins[id] = { version, resolved, integrity, surfaceHash, fingerprint };
+    if (commit !== undefined) plugins[id].commit = commit;
   }
   return sortedJsonText({ lockfileVersion: LOCKFILE_VERSION, plugins });
 }

@@ -6,10 +6,12 @@ import { redactUrl } from '../registry/http/url-policy.js';
 /**
  * A registry location of hookpm.json once checked (docs/reference/rules/registry.md#j3): a URL
  * hookpm fetches the index from (`https:`, `http:`; the network rules then apply, loopback-only
- * `http` included), or an absolute path on disk (a relative path, or a `file:` URL, made absolute
- * against the project root), which must still be found inside the project.
+ * `http` included), an absolute path on disk (a relative path, or a `file:` URL, made absolute
+ * against the project root), which must still be found inside the project, or the URL of a git
+ * marketplace's repository (J12: `https:`, loopback `http:` or `file:`, its path ending in `.git`).
  */
-export type ProjectRegistryLocation = { kind: 'url'; url: string } | { kind: 'path'; path: string };
+export type ProjectRegistryLocation =
+  { kind: 'url'; url: string } | { kind: 'path'; path: string } | { kind: 'git'; url: string };
 
 const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):/;
 /** `git@host:path`, the scp-like form git and ssh read. */
@@ -20,8 +22,9 @@ const SCP_LIKE = /^[^/\\:@\s]+@[^/\\:\s]+:/;
  * file is written by strangers, so only the forms an index registry has are accepted: an `https:`
  * or `http:` URL, a `file:` URL on this machine, or a directory path. Anything else is
  * E_REGISTRY_LOCATION, naming the registry and the (redacted) location, never read: another scheme
- * (`ext::`, `javascript:`, `data:`, `ssh:`, `git:`), a git or scp-like location (a project registry
- * is an index registry), a location that starts with `-` (the form of a command-line option, which
+ * (`ext::`, `javascript:`, `data:`, `ssh:`, `git:`), an scp-like or `git+` location, a git URL
+ * (J12: an `https:`, `http:` or `file:` URL whose path ends in `.git`) holding credentials or a
+ * `#` fragment, a location that starts with `-` (the form of a command-line option, which
  * a git or ssh would read as one), or one holding control characters. `root` is the project root.
  */
 export function parseProjectRegistryLocation(
@@ -34,7 +37,7 @@ export function parseProjectRegistryLocation(
   const trimmed = location.trim();
   if (trimmed.startsWith('-')) throw refuse('starts with "-", the form of a command-line option');
   if (SCP_LIKE.test(trimmed) || /^git\+/i.test(trimmed))
-    throw refuse('is a git location; a project registry is an index registry');
+    throw refuse('is an scp-like or git+ location; a project lists a git marketplace by its URL');
   const scheme = SCHEME.exec(trimmed)?.[1]?.toLowerCase();
   if (scheme === undefined) return { kind: 'path', path: resolve(root, trimmed) };
   let url: URL;
@@ -42,6 +45,14 @@ export function parseProjectRegistryLocation(
     url = new URL(trimmed);
   } catch {
     throw refuse('is not a valid URL');
+  }
+  if (isGitUrl(url)) {
+    if (scheme === 'file' && url.hostname !== '' && url.hostname !== 'localhost')
+      throw refuse('names a file on another host');
+    if (url.username !== '' || url.password !== '') throw refuse('holds credentials');
+    if (url.hash !== '' || trimmed.includes('#'))
+      throw refuse('names a ref; hookpm.lock pins the commit of a git marketplace');
+    return { kind: 'git', url: url.href };
   }
   if (scheme === 'https' || scheme === 'http') return { kind: 'url', url: url.href };
   if (scheme === 'file') {
@@ -52,6 +63,23 @@ export function parseProjectRegistryLocation(
     return { kind: 'path', path };
   }
   throw refuse(`has the scheme "${scheme}:", which is not a registry location`);
+}
+
+/**
+ * J12: whether `location` (a registry location as hookpm.json or the user's state gives it) is the
+ * URL of a git marketplace a project can list: `https:`, `http:` or `file:`, its path ending in
+ * `.git` (or `.git/`), the forms `registry add` records for a git marketplace.
+ */
+export function isProjectGitLocation(location: string): boolean {
+  try {
+    return isGitUrl(new URL(location));
+  } catch {
+    return false;
+  }
+}
+
+function isGitUrl(url: URL): boolean {
+  return ['https:', 'http:', 'file:'].includes(url.protocol) && /\.git\/?$/.test(url.pathname);
 }
 
 export function locationError(
@@ -68,7 +96,7 @@ export function locationError(
       registry: name,
       location: redactUrl(location),
       file: `${root}/hookpm.json`,
-      hint: 'A project registry is an index registry: give an https:// URL (http:// only on a loopback address) or a directory inside the project, relative to its root. Or configure the registry yourself (`hookpm registry add`): your own registry of that name takes precedence.',
+      hint: 'A project registry is an index registry (an https:// URL, http:// only on a loopback address, or a directory inside the project, relative to its root) or a marketplace: a directory inside the project, or a git repository URL ending in .git without credentials. Or configure the registry yourself (`hookpm registry add`): your own registry of that name takes precedence.',
     },
   );
 }

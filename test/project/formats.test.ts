@@ -96,6 +96,36 @@ describe('hookpm.lock resolved locations (a project file is untrusted input)', (
   });
 });
 
+describe('hookpm.lock commit of a git marketplace plugin (J12)', () => {
+  const commit = '0123456789abcdef0123456789abcdef01234567';
+  const withCommit = (value: unknown): string =>
+    JSON.stringify({
+      lockfileVersion: 1,
+      plugins: { 'g@m': { ...entry, resolved: 'plugins/g', commit: value } },
+    });
+
+  it('J12: a full commit id round-trips, and an entry without one is written without the key', () => {
+    const lock = parseLockfile(withCommit(commit), 'hookpm.lock');
+    expect(lock.plugins['g@m']?.commit).toBe(commit);
+    const text = serializeLockfile(lock);
+    expect(parseLockfile(text, 'hookpm.lock')).toStrictEqual(lock);
+    expect(serializeLockfile({ lockfileVersion: 1, plugins: { 'g@r': entry } })).not.toContain(
+      'commit',
+    );
+  });
+
+  it.each([
+    ['a branch name', 'main'],
+    ['uppercase hex', commit.toUpperCase()],
+    ['a short id', commit.slice(0, 12)],
+    ['an option', '--upload-pack=touch x'],
+    ['a number', 7],
+    ['an empty string', ''],
+  ])('J12: a commit that is %s is refused with E_PROJECT_FILE', (_what, value) => {
+    expect(code(() => parseLockfile(withCommit(value), 'hookpm.lock'))).toBe('E_PROJECT_FILE');
+  });
+});
+
 describe('hookpm.json (issue 16 item 1)', () => {
   it('round-trips, sorted, with both keys always written', () => {
     const text = serializeProjectManifest({

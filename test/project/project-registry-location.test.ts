@@ -32,6 +32,17 @@ describe('registry locations of hookpm.json (J3)', () => {
   });
 
   it.each([
+    'https://example.com/team/plugins.git',
+    'http://127.0.0.1:8080/team/plugins.git',
+    'file:///srv/git/plugins.git/',
+  ])('J12: %s is read as a git marketplace location', (location) => {
+    expect(parseProjectRegistryLocation('team', location, ROOT)).toEqual({
+      kind: 'git',
+      url: location,
+    });
+  });
+
+  it.each([
     'ext::sh -c touch% /tmp/pwned',
     'javascript:alert(1)',
     'data:application/json,{}',
@@ -42,6 +53,10 @@ describe('registry locations of hookpm.json (J3)', () => {
     'git://example.com/repo',
     'git+https://example.com/repo.git',
     'git@example.com:team/plugins.git',
+    'https://user:token@example.com/team/plugins.git',
+    'https://x-access-token@example.com/team/plugins.git',
+    'https://example.com/team/plugins.git#main',
+    'file://other-host/srv/plugins.git',
     'fd::17',
     'ftp://example.com/',
     'file://other-host/registry',

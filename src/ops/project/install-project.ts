@@ -17,6 +17,7 @@ import {
   marketplaceEntriesOf,
   marketplaceLockEntry,
   marketplaceRange,
+  type MarketplaceEntry,
 } from '../steps/transaction/project-marketplace.js';
 import type { OperationContext } from '../steps/context/operation-context.js';
 import type { EnableMode } from '../steps/consent/consent.js';
@@ -216,7 +217,7 @@ export function nextFiles(
   lock: Lockfile,
   staged: readonly StagedPlugin[],
   state: Awaited<ReturnType<typeof readState>>,
-  opts: { rangeFromSpec?: boolean; entries?: ReadonlyMap<string, string> } = {},
+  opts: { rangeFromSpec?: boolean; entries?: ReadonlyMap<string, MarketplaceEntry> } = {},
 ): { manifest: ProjectManifest; lock: Lockfile } {
   const plugins = { ...manifest.plugins };
   const locked: Record<string, LockEntry> = { ...lock.plugins };

@@ -57,6 +57,8 @@ export interface ReadMarketplaceOptions {
   /** An empty directory to clone into, owned by the caller. */
   workDir?: string;
   timeoutMs?: number;
+  /** For a git repository: the full commit id to read (cloneShallow's `sha`), else its HEAD. */
+  sha?: string;
 }
 
 /**
@@ -142,6 +144,7 @@ async function readClone(
       timeoutMs: opts.timeoutMs ?? CLONE_TIMEOUT_MS,
       env: opts.env,
       auth: readGitSettings(opts.paths),
+      ...(opts.sha === undefined ? {} : { sha: opts.sha }),
     });
     const file = findCatalogFile(dest) ?? join(dest, MARKETPLACE_FILE);
     const text = readMarketplaceText(file);

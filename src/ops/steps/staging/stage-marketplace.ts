@@ -36,7 +36,10 @@ export async function stageMarketplaceTree(
 ): Promise<MarketplaceTree> {
   const stage = { paths: ctx.paths, env: ctx.env, cwd: ctx.cwd };
   if (isNetworkLocation(source.location)) mustFetch(ctx, source, source.location);
-  const read = await readMarketplace(source.location, stage);
+  const read = await readMarketplace(source.location, {
+    ...stage,
+    ...(source.commit === undefined ? {} : { sha: source.commit }),
+  });
   try {
     const entry = read.marketplace.plugins.find((e) => e.name === source.name);
     if (entry === undefined) {

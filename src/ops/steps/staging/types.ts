@@ -85,6 +85,8 @@ export interface MarketplaceSource extends SourceCommon {
   wantRange?: string;
   /** A dist-tag asked for: a marketplace has only `latest`. */
   wantTag?: string;
+  /** For a git marketplace: the commit its repository is read at (a project's lock, J12). */
+  commit?: string;
 }
 
 export type InstallSource =

@@ -2,6 +2,7 @@ import { isAbsolute, join, relative, sep } from 'node:path';
 import { HookpmError } from '../../../errors.js';
 import type { LockEntry } from '../../../project/lockfile.js';
 import type { MarketplaceSource } from '../staging/types.js';
+import { redactUrl } from '../../../registry/http/url-policy.js';
 
 /** The lock fields a staged tree is held to (locked-source.ts, assertMatchesLock). */
 export type LockedField = 'integrity' | 'version' | 'surfaceHash' | 'fingerprint';
@@ -22,7 +23,14 @@ export function marketplaceTreeMismatch(
   found: string,
   projectRoot: string,
 ): HookpmError {
-  const dir = shownDirectory(join(source.location, ...entry.resolved.split('/')), projectRoot);
+  const dir =
+    entry.commit === undefined
+      ? shownDirectory(join(source.location, ...entry.resolved.split('/')), projectRoot)
+      : `${entry.resolved} of ${redactUrl(source.location)} at commit ${entry.commit}`;
+  const restore =
+    entry.commit === undefined
+      ? `restore ${dir} (for example with \`git checkout -- ${dir}\`)`
+      : `restore hookpm.lock from the project's history (a commit's tree never changes: the lock was edited)`;
   return new HookpmError(
     'E_INTEGRITY',
     `${id}: the marketplace ${source.registry}'s plugin directory ${dir} is not the tree hookpm.lock pins: its ${field} is ${found}, the lock's ${entry[field]}`,
@@ -32,7 +40,7 @@ export function marketplaceTreeMismatch(
       expected: entry[field],
       found,
       file: dir,
-      hint: `hookpm checked the files of ${dir} against hookpm.lock. If the change is deliberate, run \`hookpm install --project ${id}\` to lock the tree as it is now (where this version is installed with the old files, bump the version in the plugin's manifest first: a version's bytes never change) and commit hookpm.lock; otherwise restore ${dir} (for example with \`git checkout -- ${dir}\`).`,
+      hint: `hookpm checked the files of ${dir} against hookpm.lock. If the change is deliberate, run \`hookpm install --project ${id}\` to lock the tree as it is now (where this version is installed with the old files, bump the version in the plugin's manifest first: a version's bytes never change) and commit hookpm.lock; otherwise ${restore}.`,
     },
   );
 }

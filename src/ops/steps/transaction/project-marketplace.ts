@@ -1,7 +1,7 @@
 import { isAbsolute, relative, sep } from 'node:path';
 import { HookpmError } from '../../../errors.js';
 import { isLockedLocation, type LockEntry } from '../../../project/lockfile.js';
-import { locationError } from '../../../project/project-registry-location.js';
+import { isProjectGitLocation, locationError } from '../../../project/project-registry-location.js';
 import { resolveEntryPath } from '../../../registry/marketplace/entry-path.js';
 import type { State } from '../../../store/state/state-schema.js';
 import { isInside, landingOf, realRootOf } from '../../../workspace/inside-root.js';
@@ -10,6 +10,9 @@ import { readMarketplace } from '../catalogs/read-marketplace.js';
 import { environmentOf } from '../context/operation-context.js';
 import type { InstallSource, MarketplaceSource, StagedPlugin } from '../staging/types.js';
 import type { ProjectScope } from './project-scope.js';
+import { gitMarketplaceEntryOf, type MarketplaceEntry } from './project-marketplace-git.js';
+
+export type { MarketplaceEntry } from './project-marketplace-git.js';
 
 /** Whether the registry `name`, as this command sees it, is a marketplace. */
 export function isMarketplaceRegistry(scope: ProjectScope, state: State, name: string): boolean {
@@ -24,7 +27,9 @@ export function isMarketplaceRegistry(scope: ProjectScope, state: State, name: s
  * directory inside the project, and its catalog file and the plugin's directory must lead inside
  * the project once symlinks are resolved (E_REGISTRY_LOCATION otherwise, before the plugin is
  * read); an entry of another source kind (git, npm), or one outside the marketplace root, is
- * E_USAGE: a teammate's hookpm could not fetch the same bytes from the project alone.
+ * E_USAGE: a teammate's hookpm could not fetch the same bytes from the project alone. A git
+ * marketplace (J12) is read from a clone at `commit` (the lock's), else at its HEAD, whose commit
+ * the entry then carries (project-marketplace-git.ts).
  */
 export async function marketplaceEntryOf(
   scope: ProjectScope,
@@ -32,9 +37,12 @@ export async function marketplaceEntryOf(
   id: string,
   registry: string,
   name: string,
-): Promise<string> {
+  commit?: string,
+): Promise<MarketplaceEntry> {
   const entry = effectiveRegistries(state, scope.ctx.defaults).find((e) => e.name === registry);
   const location = entry?.record.location ?? '';
+  if (isProjectGitLocation(location))
+    return gitMarketplaceEntryOf(scope, id, registry, name, location, commit);
   const project = realRootOf(scope.root);
   const inside = (path: string): boolean => {
     const landing = landingOf(path);
@@ -71,7 +79,7 @@ export async function marketplaceEntryOf(
         id,
         `its directory ./${item.source.path} is not below the marketplace root`,
       );
-    return resolved;
+    return { resolved };
   } finally {
     await read.dispose();
   }
@@ -117,35 +125,40 @@ export function movedInCatalog(id: string, locked: string, now: string): HookpmE
 function unsupported(id: string, why: string): HookpmError {
   return new HookpmError('E_USAGE', `${id}: a project cannot hold this plugin: ${why}`, {
     plugin: id,
-    hint: 'A project holds a marketplace plugin whose marketplace is a directory committed in the project, and whose entry is a "./" directory of it.',
+    hint: 'A project holds a marketplace plugin whose marketplace is a directory committed in the project or a git repository added by its URL ending in .git (https://, or file:// on this machine), and whose entry is a "./" directory of it.',
   });
 }
 
-/** The lock entry of a staged marketplace plugin, `resolved` being marketplaceEntryOf's. */
-export function marketplaceLockEntry(staged: StagedPlugin, resolved: string): LockEntry {
+/** The lock entry of a staged marketplace plugin, `resolved` and `commit` being marketplaceEntryOf's. */
+export function marketplaceLockEntry(staged: StagedPlugin, entry: MarketplaceEntry): LockEntry {
   return {
     version: staged.inspected.version,
-    resolved,
+    resolved: entry.resolved,
     integrity: staged.integrity,
     surfaceHash: staged.inspected.surface.surfaceHash,
     fingerprint: staged.fingerprint,
+    ...(entry.commit === undefined ? {} : { commit: entry.commit }),
   };
 }
 
 /**
- * The marketplace sources among `sources`, each with its `resolved` (marketplaceEntryOf), by id,
- * checked before anything is staged.
+ * The marketplace sources among `sources`, each with its entry (marketplaceEntryOf), by id,
+ * checked before anything is staged. A source of a git marketplace is pinned (its `commit` set)
+ * to the commit its entry was read at, so that what is staged and locked is that commit's tree
+ * even if the remote moves on meanwhile.
  */
 export async function marketplaceEntriesOf(
   scope: ProjectScope,
   state: State,
   sources: readonly InstallSource[],
-): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
+): Promise<Map<string, MarketplaceEntry>> {
+  const out = new Map<string, MarketplaceEntry>();
   for (const source of sources) {
     if (source.kind !== 'marketplace') continue;
     const id = `${source.name}@${source.registry}`;
-    out.set(id, await marketplaceEntryOf(scope, state, id, source.registry, source.name));
+    const entry = await marketplaceEntryOf(scope, state, id, source.registry, source.name);
+    if (entry.commit !== undefined) source.commit = entry.commit;
+    out.set(id, entry);
   }
   return out;
 }

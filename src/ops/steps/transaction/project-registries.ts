@@ -42,8 +42,9 @@ export function checkProjectRegistries(
   for (const [name, location] of Object.entries(manifest.registries)) {
     if (Object.hasOwn(defaults, name) || Object.hasOwn(state.registries, name)) continue;
     const checked = parseProjectRegistryLocation(name, location, root);
-    if (checked.kind === 'url') {
+    if (checked.kind === 'url' || checked.kind === 'git') {
       locations[name] = checked.url;
+      if (checked.kind === 'git') marketplaces.add(name);
       continue;
     }
     const catalog = existsSync(join(checked.path, 'index.json'))

@@ -51,8 +51,8 @@ export async function openProject(ctx: OperationContext, cwd: string): Promise<P
  * this command (docs/guides/projects.md: a fresh clone needs no `registry add`); nothing is added
  * to the user's state. A registry the user configured under the same name takes precedence, as a
  * user-added registry replaces a built-in one (ops/steps/catalogs/defaults.ts), and a built-in
- * name is never redefined by a project. A project registry is an index registry, or a marketplace
- * directory inside the project (J10).
+ * name is never redefined by a project. A project registry is an index registry, or a marketplace:
+ * a directory inside the project (J10) or a git repository's URL (J12).
  */
 export function withProjectRegistries(
   ctx: OperationContext,

@@ -1,4 +1,5 @@
 import { rm } from 'node:fs/promises';
+import { HookpmError } from '../../../errors.js';
 import type { Lockfile } from '../../../project/lockfile.js';
 import type { ProjectManifest } from '../../../project/project-manifest.js';
 import { readState } from '../../../store/state/state.js';
@@ -31,15 +32,36 @@ async function marketplaceSourceOfLocked(
   const at = id.lastIndexOf('@');
   const name = id.slice(0, at);
   const registry = id.slice(at + 1);
-  const now = await marketplaceEntryOf(scope, state, id, registry, name);
-  if (now !== entry.resolved) throw movedInCatalog(id, entry.resolved, now);
+  const now = await marketplaceEntryOf(scope, state, id, registry, name, entry.commit);
+  if (now.resolved !== entry.resolved) throw movedInCatalog(id, entry.resolved, now.resolved);
+  if (now.commit !== entry.commit) throw commitMismatch(id, registry, entry.commit);
   assertLockedIntegrity(state, {
     name,
     registry,
     version: entry.version,
     integrity: entry.integrity,
   });
-  return lockedMarketplaceSource(scope, state, id, range);
+  const source = lockedMarketplaceSource(scope, state, id, range);
+  return entry.commit === undefined ? source : { ...source, commit: entry.commit };
+}
+
+/**
+ * J12: E_LOCK_MISMATCH when a lock's `commit` does not fit its registry: a git marketplace's plugin
+ * locked without one, or a commit locked for a plugin of a directory marketplace or an index.
+ */
+function commitMismatch(id: string, registry: string, commit: string | undefined): HookpmError {
+  const why =
+    commit === undefined
+      ? `names no commit, but the marketplace ${registry} is a git repository`
+      : `names the commit ${commit}, but ${registry} is not a git marketplace`;
+  return new HookpmError(
+    'E_LOCK_MISMATCH',
+    `hookpm.lock's entry for ${id} ${why}; nothing was read`,
+    {
+      plugin: id,
+      hint: `Run \`hookpm install --project ${id}\` to lock it again, and commit hookpm.lock.`,
+    },
+  );
 }
 
 /**
@@ -67,6 +89,9 @@ export async function stageLocked(
   const fromMarketplace = locked.filter((p) =>
     isMarketplaceRegistry(scope, state, p.id.slice(p.id.lastIndexOf('@') + 1)),
   );
+  for (const p of locked)
+    if (!fromMarketplace.includes(p) && p.entry.commit !== undefined)
+      throw commitMismatch(p.id, p.id.slice(p.id.lastIndexOf('@') + 1), p.entry.commit);
   const indexSources = await lockedSources(
     scope,
     locked.filter((p) => !fromMarketplace.includes(p)),
