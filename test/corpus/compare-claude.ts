@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { runClaudeTurn } from '../agents/claude-code.js';
 import { startFakeMessagesApi } from '../agents/fake-messages-api.js';
-import { ROOT, TURN_EVENTS, type PluginFacts, type SideFacts } from './compare-facts.js';
+import { pool, ROOT, TURN_EVENTS, type PluginFacts, type SideFacts } from './compare-facts.js';
 import type { WorldMarketplace } from './compare-world.js';
 
 /**
@@ -201,13 +201,4 @@ function parseJson(text: string): unknown {
   } catch {
     return null;
   }
-}
-
-async function pool<T>(items: T[], size: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(size, items.length) }, async () => {
-      while (next < items.length) await work(items[next++]!);
-    }),
-  );
 }

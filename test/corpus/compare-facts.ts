@@ -108,3 +108,17 @@ export function formatChecks(checks: readonly Check[]): string {
     )
     .join('\n');
 }
+
+/** Runs `work` on every item, at most `size` at a time. */
+export async function pool<T>(
+  items: readonly T[],
+  size: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(size, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
+}

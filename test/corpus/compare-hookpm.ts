@@ -4,12 +4,12 @@ import { isHookEventName } from '../../src/hooks/events.js';
 import { buildSurface, type SurfaceEntry } from '../../src/plugin/surface.js';
 import { readPluginDir } from '../../src/store/read-plugin.js';
 import { runBin } from '../helpers/built-bin.js';
-import { ROOT, TURN_EVENTS, type PluginFacts, type SideFacts } from './compare-facts.js';
+import { pool, ROOT, TURN_EVENTS, type PluginFacts, type SideFacts } from './compare-facts.js';
 import type { WorldMarketplace } from './compare-world.js';
 
 /**
  * hookpm's side of the comparison, asked of the built CLI in one private home: `hookpm registry
- * add <name> <dir>` per catalog, `hookpm install <entry>@<name>... --yes --json` per catalog, and
+ * add <name> <dir>` per catalog, `hookpm install <entry>@<name>... --yes --json` of them all, and
  * the review's surface of each installed tree (readPluginDir and buildSurface, what `hookpm review
  * --json` lists as `hooks`) for what each runs: the events with a valid entry, and per event of the
  * Claude Code turn (compare-facts.ts TURN_EVENTS, with that turn's payloads: a Bash call, source
@@ -41,38 +41,55 @@ export async function askHookpm(
 ): Promise<SideFacts> {
   const hookpm = (args: string[]) => runBin(args, { env, cwd });
   const facts: SideFacts = { marketplaces: {}, plugins: {} };
+  const folders = new Map<string, string>();
+  // The catalogs are added four at a time (the store serialises what must be).
+  const added = new Map<string, boolean>();
+  await pool(world, 4, async (market) => {
+    const run = await hookpm(['registry', 'add', registryName(market), market.dir, '--json']);
+    added.set(market.folder, run.code === 0);
+  });
   for (const market of world) {
-    const name = registryName(market);
-    const added = await hookpm(['registry', 'add', name, market.dir, '--json']);
-    facts.marketplaces[market.folder] = added.code === 0;
-    const entries = Object.entries(market.plugins);
-    for (const [, folder] of entries) {
+    facts.marketplaces[market.folder] = added.get(market.folder) === true;
+    for (const [entry, folder] of Object.entries(market.plugins)) {
       facts.plugins[folder] = { accepted: false, events: [], ran: {}, background: [] };
+      if (added.get(market.folder) === true)
+        folders.set(`${entry}@${registryName(market)}`, folder);
     }
-    if (added.code !== 0 || entries.length === 0) continue;
-    // All of a catalog's plugins in one install; when one is refused (the install is all or
-    // nothing), each on its own.
-    const ids = entries.map(([entry]) => `${entry}@${name}`);
-    const batch = await hookpm(['install', ...ids, '--yes', '--json']);
-    const runs = batch.code === 0 ? [batch] : await Promise.all(ids.map((id) => install(id)));
-    const paths = new Map<string, string>();
-    for (const run of runs) {
-      if (run.code !== 0) continue;
-      const result = JSON.parse(run.stdout) as { installed: { id: string; path: string }[] };
-      for (const plugin of result.installed) paths.set(plugin.id, plugin.path);
+  }
+  // Every plugin in one install (all or nothing); the one it refuses is named by its error
+  // (`cannot install <id>: ...`) and left out of the next try. Should an error name none, each
+  // plugin left is installed on its own.
+  const paths = new Map<string, string>();
+  const record = (stdout: string) => {
+    const result = JSON.parse(stdout) as { installed: { id: string; path: string }[] };
+    for (const plugin of result.installed) paths.set(plugin.id, plugin.path);
+  };
+  const pending = [...folders.keys()];
+  while (pending.length > 0) {
+    const run = await hookpm(['install', ...pending, '--yes', '--json']);
+    if (run.code === 0) {
+      record(run.stdout);
+      break;
     }
-    for (const [entry, folder] of entries) {
-      const path = paths.get(`${entry}@${name}`);
-      if (path === undefined) continue;
-      const surface = buildSurface(await readPluginDir(path, { fallbackName: entry }));
-      facts.plugins[folder] = { accepted: true, ...whatRuns(surface.entries) };
+    const refused = /cannot install (\S+?): /.exec(run.stdout)?.[1];
+    if (refused !== undefined && pending.includes(refused)) {
+      pending.splice(pending.indexOf(refused), 1);
+      continue;
     }
+    for (const id of pending) {
+      const alone = await hookpm(['install', id, '--yes', '--json']);
+      if (alone.code === 0) record(alone.stdout);
+    }
+    break;
+  }
+  for (const [id, folder] of folders) {
+    const path = paths.get(id);
+    if (path === undefined) continue;
+    const entry = id.slice(0, id.lastIndexOf('@'));
+    const surface = buildSurface(await readPluginDir(path, { fallbackName: entry }));
+    facts.plugins[folder] = { accepted: true, ...whatRuns(surface.entries) };
   }
   return facts;
-
-  async function install(id: string) {
-    return hookpm(['install', id, '--yes', '--json']);
-  }
 }
 
 function whatRuns(hooks: readonly SurfaceEntry[]): Omit<PluginFacts, 'accepted'> {
