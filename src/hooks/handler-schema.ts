@@ -79,8 +79,9 @@ export function parseHandler(raw: unknown, path: string): ParsedHandler {
 }
 
 /**
- * plugins.md G3: a background handler (`async: true`, or `asyncRewake: true`, which implies it)
- * is valid, and runs only inside Claude Code; hookpm's engine does not run it (the seed's rule).
+ * plugins.md G3: a background handler (`async: true`) is valid, and runs only inside Claude Code;
+ * hookpm's engine does not run it (the seed's rule). G11: `asyncRewake: true` without `async` is
+ * an ordinary handler everywhere, Claude Code included.
  */
 function backgroundNote(path: string): Diagnostic {
   return diagnostic(
@@ -138,7 +139,7 @@ function toHandler(raw: Record<string, unknown>): HandlerConfig {
   if (raw.if !== undefined) handler.if = raw.if as string;
   if (raw.shell === 'bash' && argv === undefined) handler.shell = 'bash';
   if (raw.onFailure === 'block') handler.onFailure = 'block';
-  if (raw.async === true || raw.asyncRewake === true) {
+  if (raw.async === true) {
     handler.background = {
       rewake: raw.asyncRewake === true,
       foregroundElsewhere: raw.async !== true,

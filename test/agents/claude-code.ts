@@ -98,6 +98,8 @@ export interface ClaudeTurnOptions {
   timeoutMs?: number;
   /** The binary; default: installClaudeCode()'s. */
   binary?: string;
+  /** More arguments after the usual ones (e.g. `--debug-file <file>`). */
+  extraArgs?: string[];
 }
 
 export interface ClaudeTurn extends AgentTurn {
@@ -117,6 +119,7 @@ export async function runClaudeTurn(opts: ClaudeTurnOptions): Promise<ClaudeTurn
   const binary = opts.binary ?? (await installClaudeCode());
   const args = ['-p', opts.prompt, '--output-format', 'json'];
   if (opts.allowedTools?.length) args.push('--allowedTools', opts.allowedTools.join(','));
+  args.push(...(opts.extraArgs ?? []));
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: opts.home,

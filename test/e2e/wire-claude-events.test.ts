@@ -238,6 +238,7 @@ describe("hookpm wire claude: Claude Code's own events (plugins.md G1-G2)", () =
             cmd(`touch '${fg}'`),
             cmd(`touch '${bg}'`, { async: true, timeout: 40 }),
             cmd("echo 'found a leaked key' >&2; exit 2", {
+              async: true,
               asyncRewake: true,
               rewakeMessage: 'Background review:',
               timeout: 90,

@@ -526,7 +526,7 @@ describe("Claude Code's own events (plugins.md G1)", () => {
 });
 
 describe('background handlers (plugins.md G3)', () => {
-  it("G3: async: true is a background handler with a warning that hookpm's engine does not run it; asyncRewake alone implies background and keeps its message", () => {
+  it("G3, G11: async: true is a background handler with a warning that hookpm's engine does not run it; asyncRewake alone is an ordinary handler", () => {
     const result = parseHooksDocument(
       {
         hooks: {
@@ -550,12 +550,8 @@ describe('background handlers (plugins.md G3)', () => {
     );
     const [a, b] = result.config?.Stop?.[0]?.hooks ?? [];
     expect(a?.background).toEqual({ rewake: false, foregroundElsewhere: false });
-    expect(b?.background).toEqual({
-      rewake: true,
-      foregroundElsewhere: true,
-      message: 'Review:',
-      summary: 'found issues',
-    });
+    // G11: asyncRewake without async is an ordinary (foreground) handler, as in Claude Code.
+    expect(b?.background).toBeUndefined();
     expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     expect(result.diagnostics.map((d) => d.path)).toEqual(['hooks.json:hooks.Stop[0].hooks[0]']);
   });

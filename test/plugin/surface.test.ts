@@ -120,7 +120,7 @@ describe('buildSurface', () => {
     expect(s.entries[3]!.matcher).toBe(1);
   });
 
-  it('Q1, G1, G3: entries that run only inside Claude Code are valid, say where they run, and add no engine event', () => {
+  it('Q1, G1, G3, G11: entries that run only inside Claude Code are valid, say where they run, and add no engine event', () => {
     const s = surfaceOf(
       doc('hooks/hooks.json', {
         hooks: {
@@ -133,9 +133,9 @@ describe('buildSurface', () => {
     expect(s.entries.map((e) => [e.event, e.valid, e.runsIn])).toEqual([
       ['PostToolBatch', true, 'claude'],
       ['Stop', true, 'claude-background'],
-      ['SessionStart', true, 'background-in-claude'],
+      ['SessionStart', true, undefined],
     ]);
-    // asyncRewake alone still runs (in the foreground) in hookpm's engine, as it did before G3.
+    // G11: asyncRewake alone is an ordinary handler, in hookpm's engine as inside Claude Code.
     expect(s.events).toEqual(['SessionStart']);
   });
 
