@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { runClaudeTurn } from '../agents/claude-code.js';
 import { startFakeMessagesApi } from '../agents/fake-messages-api.js';
 import { pool, ROOT, TURN_EVENTS, type PluginFacts, type SideFacts } from './compare-facts.js';
+import { REPO } from './corpus-plugins.js';
 import type { WorldMarketplace } from './compare-world.js';
 
 /**
@@ -20,6 +21,9 @@ import type { WorldMarketplace } from './compare-world.js';
  * plugin root a command sees is the catalog's directory, not the cache copy); a local plugin whose
  * directory is absent fails with `error_not_found`; unknown keys in hooks.json are a warning.
  */
+
+/** Claude Code's answers as last asked (claude-compare.live.ts asks again and rewrites them). */
+export const CLAUDE_FACTS_FILE = join(REPO, 'test/corpus/claude-code-facts.json');
 
 const STAND_INS = ['node', 'python', 'python3', 'npx', 'bunx', 'bun', 'uv', 'uvx', 'bd', 'deno'];
 
