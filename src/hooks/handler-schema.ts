@@ -74,7 +74,7 @@ export function parseHandler(raw: unknown, path: string): ParsedHandler {
   );
   diagnostics.push(...unknownKeyWarnings(raw, path, FIELD_NAMES, 'handler'));
   const handler = problems.length === 0 ? toHandler(raw) : null;
-  if (handler?.background?.foregroundElsewhere === false) diagnostics.push(backgroundNote(path));
+  if (handler?.background !== undefined) diagnostics.push(backgroundNote(path));
   return { handler, diagnostics };
 }
 
@@ -140,10 +140,7 @@ function toHandler(raw: Record<string, unknown>): HandlerConfig {
   if (raw.shell === 'bash' && argv === undefined) handler.shell = 'bash';
   if (raw.onFailure === 'block') handler.onFailure = 'block';
   if (raw.async === true) {
-    handler.background = {
-      rewake: raw.asyncRewake === true,
-      foregroundElsewhere: raw.async !== true,
-    };
+    handler.background = { rewake: raw.asyncRewake === true };
     if (raw.rewakeMessage !== undefined) handler.background.message = raw.rewakeMessage as string;
     if (raw.rewakeSummary !== undefined) handler.background.summary = raw.rewakeSummary as string;
   }

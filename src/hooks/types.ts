@@ -30,11 +30,6 @@ export interface HandlerConfig {
 export interface BackgroundRun {
   /** `asyncRewake`: its exit 2 wakes the model with its output. */
   rewake: boolean;
-  /**
-   * `asyncRewake` without `async`: hookpm's engine and the other agents run it as an ordinary
-   * handler (as they did before G3); only `async: true` keeps it out of the engine.
-   */
-  foregroundElsewhere: boolean;
   /** `rewakeMessage`: the prefix of what the model is told. */
   message?: string;
   /** `rewakeSummary`: the line the user is shown. */

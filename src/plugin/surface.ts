@@ -49,10 +49,10 @@ export interface SurfaceEntry extends Pick<
    * Where a valid entry runs when not everywhere hookpm runs handlers; never hashed. `claude`: an
    * entry under one of Claude Code's own events (plugins.md G1), run only by `hookpm wire claude`;
    * `claude-background`: a background handler (`async: true`, plugins.md G3), run in the
-   * background inside Claude Code only; `background-in-claude`: an `asyncRewake` handler without
-   * `async`, run in the background inside Claude Code and as an ordinary handler elsewhere.
+   * background inside Claude Code only (an `asyncRewake` handler without `async` is an ordinary
+   * handler everywhere, G11).
    */
-  runsIn?: 'claude' | 'claude-background' | 'background-in-claude';
+  runsIn?: 'claude' | 'claude-background';
 }
 
 export interface Surface {
@@ -117,8 +117,7 @@ export function buildSurface(plugin: SurfaceInput): Surface {
   const events: EventName[] = [];
   for (const entry of entries) {
     // Q1: what hookpm's engine runs; entries that run only inside Claude Code (G1, G3) add none.
-    const engineRuns = entry.runsIn === undefined || entry.runsIn === 'background-in-claude';
-    if (entry.valid && engineRuns && isEventName(entry.event))
+    if (entry.valid && entry.runsIn === undefined && isEventName(entry.event))
       if (!events.includes(entry.event)) events.push(entry.event);
   }
   const declared = plugin.manifest?.capabilities;
@@ -188,10 +187,7 @@ function entryOf(
   if (problem !== null) {
     entry.valid = false;
     entry.diagnostic = problem;
-  } else if (handler?.background !== undefined)
-    entry.runsIn = handler.background.foregroundElsewhere
-      ? 'background-in-claude'
-      : 'claude-background';
+  } else if (handler?.background !== undefined) entry.runsIn = 'claude-background';
   else if (isClaudeCodeEvent(declared.event)) entry.runsIn = 'claude';
   return entry;
 }

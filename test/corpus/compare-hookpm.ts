@@ -111,7 +111,7 @@ function whatRuns(hooks: readonly SurfaceEntry[]): Omit<PluginFacts, 'accepted'>
       const list = (ran[event] ??= []);
       if (!list.includes(command)) list.push(command);
       list.sort();
-      if (hook.runsIn === 'claude-background' || hook.runsIn === 'background-in-claude') {
+      if (hook.runsIn === 'claude-background') {
         background.add(`${event}: ${command}`);
       }
     }

@@ -40,11 +40,7 @@ describe('corpus plugins', () => {
         if (!entry.valid)
           expect(entry.diagnostic, `${folder}: ${entry.event}`).toBeTypeOf('string');
         // G1: a valid entry under one of Claude Code's own events runs inside Claude Code only.
-        if (
-          entry.valid &&
-          entry.runsIn !== 'claude-background' &&
-          entry.runsIn !== 'background-in-claude'
-        )
+        if (entry.valid && entry.runsIn !== 'claude-background')
           expect(entry.runsIn === 'claude').toBe(isClaudeCodeEvent(entry.event));
       }
       for (const document of plugin.documents) {

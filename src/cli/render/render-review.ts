@@ -128,8 +128,6 @@ function runsInLine(where: NonNullable<ReviewHook['runsIn']>): string {
   switch (where) {
     case 'claude':
       return "runs inside Claude Code only (Claude Code's own event, through `hookpm link claude`); inert in hookpm's engine, Deep Agents Code, Codex and Gemini CLI";
-    case 'background-in-claude':
-      return "runs in the background inside Claude Code (asyncRewake, through `hookpm link claude`); an ordinary handler in hookpm's engine and the other agents";
     case 'claude-background':
       return "runs in the background inside Claude Code only (async, through `hookpm link claude`); inert in hookpm's engine, Deep Agents Code, Codex and Gemini CLI";
   }

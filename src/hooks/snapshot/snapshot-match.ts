@@ -15,8 +15,7 @@ export type HandlerSet = 'engine' | 'claude' | 'background';
 function inSet(handler: SnapshotHandler, which: HandlerSet): boolean {
   const background = handler.background;
   if (which === 'background') return background !== undefined;
-  if (background === undefined) return true;
-  return which === 'engine' && background.foregroundElsewhere;
+  return background === undefined;
 }
 
 /**

@@ -38,9 +38,7 @@ export interface HookListing {
  * id: not those only Claude Code runs (plugins.md G1, G3).
  */
 export function describeSnapshot(snapshot: Snapshot): HookListing {
-  const runs = snapshot.handlers.filter(
-    (h) => isEventName(h.event) && (h.background?.foregroundElsewhere ?? true),
-  );
+  const runs = snapshot.handlers.filter((h) => isEventName(h.event) && h.background === undefined);
   return {
     snapshotId: snapshot.id,
     handlers: runs.map((h) => ({
