@@ -98,9 +98,12 @@ function isRefusedReason(value: unknown): value is RefusedReason {
   return value === 'symlink' || value === 'not_regular' || value === 'too_large';
 }
 
-/** Reads up to `expected` bytes and checks for more: a file that grew past the limit is refused. */
+/**
+ * Reads up to `expected` bytes and checks for more: a file that grew past the limit is refused.
+ * The buffer has room for one byte more than expected, so the read that finds the end copies nothing.
+ */
 function readAll(fd: number, file: string, expected: number, maxBytes: number): Buffer {
-  let buffer = Buffer.allocUnsafe(Math.min(Math.max(expected, 1024), maxBytes + 1));
+  let buffer = Buffer.allocUnsafe(Math.min(Math.max(expected + 1, 1024), maxBytes + 1));
   let length = 0;
   for (;;) {
     if (length === buffer.length) {
