@@ -3,6 +3,7 @@
 // plugins next to 20, target 1.25x; `hookpm list --json` and one more `hookpm install` of a local
 // plugin with 5,000 installed next to 10, target 1.5x. Each install is undone (untimed) before
 // the next. Medians of interleaved runs, CPU time (bench/cpu-preload.cjs) and wall time.
+// SCALE_RUNS sets the number of rounds; SCALE_ONLY (below) measures some commands only.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,9 @@ import { scaleStore } from './scale-store.mjs';
 import { BIN, compared, medians, timeRun } from './scale-measure.mjs';
 
 const RUNS = Number(process.env.SCALE_RUNS ?? 11);
+// SCALE_ONLY=run,list,install (a comma list): only those commands are measured.
+const ONLY = process.env.SCALE_ONLY?.split(',');
+const measured = (command) => ONLY === undefined || ONLY.includes(command);
 
 async function extraPlugin(root) {
   const dir = join(root, 'extra');
@@ -64,33 +68,37 @@ export default async function bench() {
     };
     for (let i = 0; i < RUNS + 1; i += 1) {
       const round = {
-        run20: run(20),
-        run2000: run(2000),
-        list10: list(10),
-        list5000: list(5000),
-        install10: install(10),
-        install5000: install(5000),
+        ...(measured('run') ? { run20: run(20), run2000: run(2000) } : {}),
+        ...(measured('list') ? { list10: list(10), list5000: list(5000) } : {}),
+        ...(measured('install') ? { install10: install(10), install5000: install(5000) } : {}),
       };
       if (i === 0) continue;
       for (const [k, v] of Object.entries(round)) runs[k].push(v);
     }
-    const m = Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, medians(v)]));
+    const m = Object.fromEntries(
+      Object.entries(runs)
+        .filter(([, v]) => v.length > 0)
+        .map(([k, v]) => [k, medians(v)]),
+    );
+    // A command left out by SCALE_ONLY has no rows.
+    const maybe = (name, target, value, yardstick, yardstickName) =>
+      value === undefined ? [] : compared(name, target, value, yardstick, yardstickName);
     return [
-      ...compared(
+      ...maybe(
         'scale: hookpm run, 2,000 installed plugins vs 20, none matching',
         1.25,
         m.run2000,
         m.run20,
         '20 plugins',
       ),
-      ...compared(
+      ...maybe(
         'scale: hookpm list --json, 5,000 installed plugins vs 10',
         1.5,
         m.list5000,
         m.list10,
         '10 plugins',
       ),
-      ...compared(
+      ...maybe(
         'scale: one more hookpm install, 5,000 installed plugins vs 10',
         1.5,
         m.install5000,
