@@ -33,7 +33,9 @@ export default async function bench() {
   const root = await mkdtemp(join(tmpdir(), 'hookpm-bench-scale-'));
   try {
     const homes = {};
-    for (const count of [10, 20, 2000, 5000]) homes[count] = await scaleStore(count);
+    const counts = { run: [20, 2000], list: [10, 5000], install: [10, 5000] };
+    for (const [command, sizes] of Object.entries(counts))
+      if (measured(command)) for (const count of sizes) homes[count] ??= await scaleStore(count);
     const env = (count) => ({
       ...process.env,
       HOME: root,
