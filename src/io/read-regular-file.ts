@@ -98,10 +98,11 @@ function isRefusedReason(value: unknown): value is RefusedReason {
   return value === 'symlink' || value === 'not_regular' || value === 'too_large';
 }
 
-/** Reads up to `expected` bytes and checks for more: a file that grew past the limit is refused. */
+/**
+ * Reads up to `expected` bytes and checks for more: a file that grew past the limit is refused.
+ * The buffer has room for one byte more than expected, so the read that finds the end copies nothing.
+ */
 function readAll(fd: number, file: string, expected: number, maxBytes: number): Buffer {
-  // One byte more than expected, so a file of the size its stat gave is read whole and its end
-  // found without growing (and copying) the buffer.
   let buffer = Buffer.allocUnsafe(Math.min(Math.max(expected + 1, 1024), maxBytes + 1));
   let length = 0;
   for (;;) {

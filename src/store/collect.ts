@@ -7,7 +7,7 @@ import { durableTempPrefix } from '../io/durable-write.js';
 import { errnoCode, quietly, toStoreError } from '../io/fs-error.js';
 import { isProcessAlive, readLockFile } from '../io/lock-record.js';
 import { lockFile, pluginsDir, stagingRoot, stateFile } from './paths.js';
-import { installedFilesDir, installedFilesFile } from './installed-files.js';
+import { installedFilesDir, installedFilesName } from './installed-files.js';
 import { pinnedFingerprints, pinnedRoots } from './session-pins.js';
 import type { StorePaths } from './store-paths.js';
 import type { State } from './state/state-schema.js';
@@ -98,7 +98,7 @@ async function unreferencedFileLists(paths: StorePaths, state: State): Promise<L
   if (names.length === 0) return [];
   const keep = new Set<string>();
   const add = (fingerprint: string): void => {
-    keep.add(basename(installedFilesFile(paths, fingerprint)));
+    keep.add(installedFilesName(fingerprint));
   };
   // Projects (docs/guides/projects.md): the records of every project too; they share the store's
   // trees.

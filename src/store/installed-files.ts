@@ -15,8 +15,12 @@ import type { StorePaths } from './store-paths.js';
  * the state records, so a list with a path left out or added never lets a changed tree through.
  */
 export function installedFilesFile(paths: StorePaths, fingerprint: string): string {
-  const digest = Buffer.from(fingerprint.replace(/^sha256-/, ''), 'base64').toString('hex');
-  return join(installedFilesDir(paths), `${digest}.json`);
+  return join(installedFilesDir(paths), installedFilesName(fingerprint));
+}
+
+/** The name of installedFilesFile in installedFilesDir. */
+export function installedFilesName(fingerprint: string): string {
+  return `${Buffer.from(fingerprint.replace(/^sha256-/, ''), 'base64').toString('hex')}.json`;
 }
 
 /** `<data>/installed-files/`; collect.ts removes the lists no plugin names. */

@@ -26,12 +26,13 @@ let lastRead: { file: string; bytes: Buffer; state: State } | undefined;
  * Reads the state document (D2). A store that has none yet has the empty state. A document that
  * cannot be parsed, fails the schema or has a newer version is E_STATE_CORRUPT (D6): it is never
  * reset or overwritten, and a copy `state.json.corrupt-<time>` is kept (one per distinct content).
+ * `read`: the file's bytes, read already by the caller.
  */
-export async function readState(paths: StorePaths): Promise<State> {
+export async function readState(paths: StorePaths, read?: Buffer): Promise<State> {
   const file = stateFile(paths);
   let bytes: Buffer;
   try {
-    bytes = readStateBytes(file);
+    bytes = read ?? readStateBytes(file);
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return emptyState();
     throw toStoreError(error, file, 'read');
@@ -59,12 +60,14 @@ export async function readState(paths: StorePaths): Promise<State> {
 
 /** Writes the state document durably (D2); the caller holds the store lock. A state that breaks the schema is a bug (thrown as an assertion). */
 export async function writeState(paths: StorePaths, state: State): Promise<void> {
-  const file = stateFile(paths);
-  try {
-    mkdirSync(dirname(file), { recursive: true });
-  } catch (error) {
-    throw toStoreError(error, file, 'write');
-  }
+  await writeStateBytes(paths, serializeState(state));
+}
+
+/**
+ * The bytes of the state document for `state`, as writeState writes them. A state that breaks the
+ * schema is a bug (thrown as an assertion).
+ */
+export function serializeState(state: State): Buffer {
   // The structural check accepts exactly what stateSchema accepts (quick-state.ts), so the
   // schema runs only when it fails, to write what the schema makes of the draft or say what is
   // wrong: at 5,000 plugins the schema costs a tenth of a second per write (engine.md X10).
@@ -79,7 +82,18 @@ export async function writeState(paths: StorePaths, state: State): Promise<void>
     }
     written = checked.data;
   }
-  await writeFileDurable(file, `${JSON.stringify(written, null, 2)}\n`, { mode: 0o600 });
+  return Buffer.from(`${JSON.stringify(written, null, 2)}\n`, 'utf8');
+}
+
+/** Writes `bytes` (serializeState's) as the state document durably (D2); the caller holds the store lock. */
+export async function writeStateBytes(paths: StorePaths, bytes: Buffer): Promise<void> {
+  const file = stateFile(paths);
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+  } catch (error) {
+    throw toStoreError(error, file, 'write');
+  }
+  await writeFileDurable(file, bytes, { mode: 0o600 });
 }
 
 /** Runs `fn` while holding the store lock (D3). */

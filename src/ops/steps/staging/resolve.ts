@@ -1,6 +1,6 @@
 import { isHookpmError } from '../../../errors.js';
 import { parseInstallSpec, type InstallSpec } from '../../../registry/versions/parse-spec.js';
-import { readState } from '../../../store/state/state.js';
+import { readStateShared } from '../../../store/state/state-draft.js';
 import type { State } from '../../../store/state/state-schema.js';
 import { effectiveRegistries } from '../catalogs/defaults.js';
 import { resolveCatalogSource } from './resolve-catalog.js';
@@ -26,7 +26,10 @@ export interface ResolveOptions {
 
 export interface ResolvedSources {
   sources: InstallSource[];
-  /** The state the resolution saw (read without the lock; re-checked under it). */
+  /**
+   * The state the resolution saw (read without the lock; re-checked under it). Read only, and
+   * only before the transaction: it may become the transaction's draft (S40).
+   */
   state: State;
   /** Deprecations, registries skipped, cached indexes used without the network: for the CLI to print. */
   notes: string[];
@@ -44,7 +47,7 @@ export async function resolveInstallSources(
   specs: readonly string[],
   opts: ResolveOptions,
 ): Promise<ResolvedSources> {
-  const state = await readState(ctx.paths);
+  const state = await readStateShared(ctx.paths);
   // `<pkg>@npm` names the npm registry even when none was added (resolve-catalog.ts).
   const names = [...effectiveRegistries(state, ctx.defaults).map((e) => e.name), 'npm'];
   const parsed: InstallSpec[] = specs.map((spec) => parseInstallSpec(spec, names));

@@ -39,7 +39,7 @@ import { collectGarbage } from '../../../store/collect.js';
 import { ensureDataDir } from '../../../store/data-dir.js';
 import { installedFilesDir } from '../../../store/installed-files.js';
 import { rememberIntegrity } from '../../../store/state/known-integrity.js';
-import { readState, writeState } from '../../../store/state/state.js';
+import { readStateDraft, stateBefore, writeDraft } from '../../../store/state/state-draft.js';
 import type { OperationContext } from '../context/operation-context.js';
 import { isFromRegistry } from '../staging/pick.js';
 import { stageAll } from '../staging/stage-all.js';
@@ -104,11 +104,12 @@ async function commit(
   rules: ScopeRules,
   earlier: readonly string[],
 ): Promise<TransactionResult> {
-  const before = await readState(ctx.paths);
-  requireStagedAllowed(ctx, before, staged);
+  // S40: the state as it is now, owned by this transaction: neither cloned nor parsed twice.
+  const read = await readStateDraft(ctx.paths);
+  const draft = read.state;
+  requireStagedAllowed(ctx, draft, staged);
   // Directories a first install creates, removed again if it fails (or is cancelled).
   const fresh = [pluginsDir(ctx.paths), installedFilesDir(ctx.paths)].filter((d) => !existsSync(d));
-  const draft = structuredClone(before);
   const entries: InstalledEntry[] = [];
   const notes: string[] = [];
   rules.open(draft, staged);
@@ -121,9 +122,12 @@ async function commit(
     rules.close(draft);
     // A18: decided on the draft, so a refusal writes nothing and the promoted trees are collected.
     requireStagedSandboxed(ctx, draft, staged, entries);
-    if (JSON.stringify(draft) !== JSON.stringify(before)) await writeState(ctx.paths, draft);
+    await writeDraft(ctx.paths, read);
   } catch (error) {
-    await collectGarbage(ctx.paths, before).catch(() => undefined);
+    // The state on disk is the one read: what this transaction promoted is collected.
+    await stateBefore(ctx.paths, read)
+      .then((before) => collectGarbage(ctx.paths, before))
+      .catch(() => undefined);
     // A first install that failed (or was cancelled) leaves no empty directory behind.
     for (const dir of fresh) await rmdir(dir).catch(() => undefined);
     throw error;
