@@ -57,6 +57,8 @@ export interface RunnablePlugins extends PluginSources {
   plugins: RunnablePlugin[];
   /** With `presume`: the plugins bound from the documents cache whose trees were not checked. */
   presumed: string[];
+  /** What the state records besides (false when it cannot be read): project plugins, linked ones. */
+  records: { projects: boolean; linked: boolean };
 }
 
 export interface RunnablePluginsOptions extends ScanOptions {
@@ -125,6 +127,7 @@ export async function runnablePlugins(
       ],
       failClosed: [failingState(error)],
       presumed: [],
+      records: { projects: false, linked: false },
     };
   }
   const project = await projectRecordsOf(state, options.projectKey);
@@ -205,6 +208,10 @@ export async function runnablePlugins(
       ...loaded.flatMap((l) => (l.failing === null ? [] : [l.failing])),
     ],
     presumed: [...presumed.keys()],
+    records: {
+      projects: state.projects !== undefined && Object.keys(state.projects).length > 0,
+      linked: Object.values(state.plugins).some((p) => p.linked === true),
+    },
   };
 }
 

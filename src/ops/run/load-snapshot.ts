@@ -2,6 +2,7 @@ import type { FailClosed } from '../../hooks/fail-closed-entry.js';
 import type { Diagnostic } from '../../hooks/diagnostic.js';
 import { buildSnapshot, type Snapshot } from '../../hooks/snapshot/snapshot.js';
 import type { SourceDocument } from '../../hooks/types.js';
+import type { RunnablePlugins } from '../../store/runnable-plugins.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { readHookSources, type HookSources } from '../../workspace/read-hook-sources.js';
 import { loadPluginSources } from '../steps/host/plugin-sources.js';
@@ -55,6 +56,11 @@ export interface LoadedSnapshot {
    * snapshot when none of them was unchecked.
    */
   recheck?: (plugins: ReadonlySet<string>) => Promise<LoadedSnapshot>;
+  /**
+   * When the plugins were loaded from `store` (not given): what the store's whole load answered,
+   * each runnable plugin with its record (engine.md X11: the run tables are made from it).
+   */
+  runnable?: RunnablePlugins;
 }
 
 /** Reads the project and user files, adds plugin documents and builds the snapshot (R1). */
@@ -69,6 +75,7 @@ export async function loadSnapshot(options: LoadSnapshotOptions): Promise<Loaded
         : loadPluginSources(store, presume ? { presume } : {}, options.cwd)),
   ]);
   const loaded = build(options, workspace, plugins);
+  if ('runnable' in plugins) loaded.runnable = plugins.runnable;
   if (!presume || !('presumed' in plugins) || plugins.presumed.length === 0) return loaded;
   const unchecked = new Set(plugins.presumed);
   const recheck = async (running: ReadonlySet<string>): Promise<LoadedSnapshot> => {

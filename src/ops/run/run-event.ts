@@ -49,10 +49,11 @@ export async function runEvent(options: RunEventOptions): Promise<DispatchResult
             return id;
           },
         });
+  // The whole store, when the tables could not be used: its plugins then make the tables.
+  const whole =
+    tabled !== null && known ? null : await loadTrustedSnapshot({ ...load, presume: true });
   const { snapshot, failClosed, workspace } =
-    tabled !== null && known
-      ? tabled
-      : await checkedSnapshot(await loadTrustedSnapshot({ ...load, presume: true }), event, input);
+    whole === null ? tabled! : await checkedSnapshot(whole, event, input);
   const host = openHost({
     snapshot,
     source: 'run',
@@ -66,10 +67,11 @@ export async function runEvent(options: RunEventOptions): Promise<DispatchResult
     ...(signal === undefined ? {} : { signal }),
   });
   const diagnostics = [...snapshot.diagnostics, ...host.settingsDiagnostics, ...result.diagnostics];
-  if (store !== undefined && !(tabled !== null && known) && failClosed.length === 0)
-    await writeRunTable(store, identity, {
+  if (store !== undefined && whole?.runnable !== undefined && failClosed.length === 0)
+    writeRunTable(store, identity, {
       workspace: workspace.sources,
       snapshotId: snapshot.id,
+      runnable: whole.runnable,
     });
   return { ...result, diagnostics };
 }

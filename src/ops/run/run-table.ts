@@ -3,10 +3,9 @@ import { join } from 'node:path';
 import type { EventName } from '../../hooks/events.js';
 import { readPolicyFile } from '../../store/policy-file.js';
 import { stateFile } from '../../store/home-paths.js';
-import { readStateFast } from '../../store/state/read-state-fast.js';
 import { LINKED_PIN_FINGERPRINT, PIN_VERSION } from '../../store/session-pin-schema.js';
 import { readPinTable, tableStopCount, writePinTables } from '../../store/session-pin-tables.js';
-import { runnablePlugins } from '../../store/runnable-plugins.js';
+import type { RunnablePlugins } from '../../store/runnable-plugins.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import type { SourceDocument } from '../../hooks/types.js';
 import { isPlainObject } from '../../json/describe-value.js';
@@ -132,16 +131,17 @@ function readKnownId(paths: StorePaths): KnownId | null {
 /**
  * After a whole load of the store that nothing failed closed in: records its snapshot id for its
  * workspace sources, and writes the tables for the state, when it qualifies (see above) and has
- * none yet; never throws (the tables are a cache). `identity` is the state's, taken before the
- * whole load read it, so tables and id are never labelled with an identity newer than what they
- * were made from.
+ * none yet, from the plugins that load answered (`runnable`, loaded with `presume` and the policy
+ * of `env`: the state is not read again); never throws (the tables are a cache). `identity` is the
+ * state's, taken before the whole load read it, so tables and id are never labelled with an
+ * identity newer than what they were made from.
  */
-export async function writeRunTable(
+export function writeRunTable(
   paths: StorePaths,
   identity: string | null,
-  whole: { workspace: readonly SourceDocument[]; snapshotId: string },
+  whole: { workspace: readonly SourceDocument[]; snapshotId: string; runnable: RunnablePlugins },
   env: Readonly<Record<string, string | undefined>> = process.env,
-): Promise<void> {
+): void {
   try {
     if (identity === null) return;
     const inForce = readPolicyFile(env);
@@ -158,10 +158,8 @@ export async function writeRunTable(
     const file = tableFile(paths);
     if (tableStopCount(file, identity) !== null || unqualified(paths) === identity) return;
     const skip = (): void => writeFileSync(skipFile(paths), identity);
-    const state = await readStateFast(paths);
-    if (state.projects !== undefined && Object.keys(state.projects).length > 0) return skip();
-    if (Object.values(state.plugins).some((p) => p.linked === true)) return skip();
-    const loaded = await runnablePlugins(paths, { presume: true, policy: inForce });
+    const loaded = whole.runnable;
+    if (loaded.records.projects || loaded.records.linked) return skip();
     if (loaded.failClosed.length > 0 || loaded.plugins.some((p) => p.record.linked === true))
       return skip();
     const pinned = loaded.plugins.filter((p) => p.sources.length > 0);
