@@ -4,7 +4,9 @@
 // argv) next to `node -e 0` plus one spawn of `true` (a Node process that spawns `true`). Each
 // figure twice: the CPU time of the Node processes of a run (bench/cpu-preload.cjs), steadier
 // on a shared machine, and the wall time. Generated stores (bench/scale-store.mjs),
-// medians of interleaved runs, on the Node running the benchmarks and on Node 24 LTS.
+// medians of interleaved runs (the order of the sides reversed every other round), on the Node
+// running the benchmarks and on Node 24 LTS. SCALE_LINK=count or SCALE_LINK=match runs only that
+// measure (SCALE_RUNS rounds, SCALE_NODE24=0 for the first Node only).
 import { node24, NODE_24_VERSION } from '../test/tools/node-24.mjs';
 import { median } from './measure.mjs';
 import { BIN, REPO, timeRun } from './scale-measure.mjs';
@@ -35,19 +37,31 @@ const SPAWN_TRUE = "require('node:child_process').spawn('true', { stdio: 'ignore
 
 const wireArgs = (home) => [BIN, 'wire', 'claude', '--deadline', '600', '--home', home];
 
+/** The measures (SCALE_LINK): the sides each one runs. */
+const MEASURES = { count: ['p20', 'p2000'], match: ['node', 'spawn', 'one'] };
+const ONLY = process.env.SCALE_LINK;
+if (ONLY !== undefined && !Object.hasOwn(MEASURES, ONLY))
+  throw new Error(`SCALE_LINK=${ONLY}: expected one of ${Object.keys(MEASURES).join(', ')}`);
+
 function measure(node, envs) {
   for (const env of Object.values(envs)) timeRun(node, wireArgs(env.HOOKPM_HOME), env, START);
-  const runs = { node: [], spawn: [], p20: [], p2000: [], one: [] };
+  const side = {
+    node: () => timeRun(node, ['-e', '0'], envs.p20, ''),
+    spawn: () => timeRun(node, ['-e', SPAWN_TRUE], envs.p20, ''),
+    p20: () => timeRun(node, wireArgs(envs.p20.HOOKPM_HOME), envs.p20, NONE),
+    p2000: () => timeRun(node, wireArgs(envs.p2000.HOOKPM_HOME), envs.p2000, NONE),
+    one: () => timeRun(node, wireArgs(envs.p20.HOOKPM_HOME), envs.p20, ONE),
+  };
+  const sides = ONLY === undefined ? Object.keys(side) : MEASURES[ONLY];
+  const runs = Object.fromEntries(sides.map((k) => [k, []]));
   for (let i = 0; i < RUNS + 2; i += 1) {
-    const bare = timeRun(node, ['-e', '0'], envs.p20, '');
-    const spawn = timeRun(node, ['-e', SPAWN_TRUE], envs.p20, '');
-    const p20 = timeRun(node, wireArgs(envs.p20.HOOKPM_HOME), envs.p20, NONE);
-    const p2000 = timeRun(node, wireArgs(envs.p2000.HOOKPM_HOME), envs.p2000, NONE);
-    const one = timeRun(node, wireArgs(envs.p20.HOOKPM_HOME), envs.p20, ONE);
-    if (p20.stdout !== '' || p2000.stdout !== '' || one.stdout !== '')
-      throw new Error(`unexpected output: ${p20.stdout}${p2000.stdout}${one.stdout}`);
+    const order = i % 2 === 0 ? sides : [...sides].reverse();
+    const round = Object.fromEntries(order.map((k) => [k, side[k]()]));
+    for (const k of ['p20', 'p2000', 'one'])
+      if (round[k] !== undefined && round[k].stdout !== '')
+        throw new Error(`unexpected output of ${k}: ${round[k].stdout}`);
     if (i < 2) continue;
-    for (const [k, v] of Object.entries({ node: bare, spawn, p20, p2000, one })) runs[k].push(v);
+    for (const k of sides) runs[k].push(round[k]);
   }
   const of = (key) => ({
     ms: median(runs[key].map((r) => r.ms)),
@@ -58,7 +72,7 @@ function measure(node, envs) {
 
 export default async function bench() {
   const envs = {};
-  for (const count of [20, 2000]) {
+  for (const count of ONLY === 'match' ? [20] : [20, 2000]) {
     const home = await scaleStore(count);
     envs[`p${count}`] = { ...process.env, HOME: home, HOOKPM_HOME: home, NO_COLOR: '1' };
   }
@@ -70,22 +84,23 @@ export default async function bench() {
     for (const [what, key] of [
       ['CPU', 'cpu'],
       ['wall', 'ms'],
-    ])
-      results.push(
-        {
+    ]) {
+      if (ONLY !== 'match')
+        results.push({
           name: `scale-link (${label}, ${what}): wire claude, 2,000 installed plugins vs 20, none matching (target <= ${TARGET_2000_VS_20}x)`,
           valueMs: m.p2000[key],
           yardstick: { name: '20 plugins', valueMs: m.p20[key] },
           targetMs: m.p20[key] * TARGET_2000_VS_20,
-        },
-        {
+        });
+      if (ONLY !== 'count')
+        results.push({
           name: `scale-link (${label}, ${what}): wire claude, one matching \`true\` handler (target <= ${TARGET_MATCH_VS_NODE}x node start + spawn)`,
           valueMs: m.one[key],
           yardstick: { name: 'node spawning true', valueMs: m.spawn[key] },
           // 1.3x node's start, plus what the spawn adds to it.
           targetMs: m.node[key] * TARGET_MATCH_VS_NODE + (m.spawn[key] - m.node[key]),
-        },
-      );
+        });
+    }
   }
   return results;
 }
