@@ -74,10 +74,9 @@ export function parseLockfile(text: string, file: string): Lockfile {
       throw projectFileError(file, `plugins.${id}.commit is not a full commit id (40 hex digits)`);
     if (!String(entry.integrity).startsWith('sha512-'))
       throw projectFileError(file, `plugins.${id}.integrity is not a sha512 integrity`);
-    if (
-      !isLockedLocation(String(entry.resolved)) &&
-      !isLockedFileRepository(String(entry.resolved))
-    )
+    // J13: a `file:` repository only with the commit it is cloned at, never as a tarball's location.
+    const repository = entry.commit !== undefined && isLockedFileRepository(String(entry.resolved));
+    if (!isLockedLocation(String(entry.resolved)) && !repository)
       throw projectFileError(
         file,
         `plugins.${id}.resolved is neither an http(s) or file: URL nor a path inside its registry`,

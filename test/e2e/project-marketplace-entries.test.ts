@@ -192,7 +192,7 @@ describe('marketplace entries whose source is a git repository, in a project (J1
     );
   });
 
-  it('J13: a lock whose entry repository differs from the catalog is E_LOCK_MISMATCH, and one without a commit too', async () => {
+  it('J13: a lock whose entry repository differs from the catalog, or that names no commit, is E_LOCK_MISMATCH (a file: one without a commit is E_PROJECT_FILE)', async () => {
     await withLock(
       (lock) => {
         lock.plugins[ID]!.resolved = 'https://example.invalid/other.git';
@@ -203,11 +203,19 @@ describe('marketplace entries whose source is a git repository, in a project (J1
     );
     await withLock(
       (lock) => {
-        delete lock.plugins[ID]!.commit;
+        delete lock.plugins['cursor-guard@mkt']!.commit;
       },
       async () => {
         const run = await refused(await home(), 'E_LOCK_MISMATCH', 'ci', '--yes');
         expect(run.stderr).toContain('its entry in mkt is a git repository');
+      },
+    );
+    await withLock(
+      (lock) => {
+        delete lock.plugins[ID]!.commit;
+      },
+      async () => {
+        await refused(await home(), 'E_PROJECT_FILE', 'ci', '--yes');
       },
     );
   });
