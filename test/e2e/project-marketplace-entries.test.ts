@@ -34,6 +34,7 @@ let bare: string;
 let server: GitHttpServer;
 let gitEnv: Record<string, string>;
 let lockAfterInstall: string;
+let author: TempHome;
 
 async function home(): Promise<TempHome> {
   const made = await makeTempHome('hookpm-entry-');
@@ -136,7 +137,7 @@ const store = (h: TempHome) => hashStore(resolveStorePaths({ HOOKPM_HOME: h.env.
 
 describe('marketplace entries whose source is a git repository, in a project (J13)', () => {
   it('J13: install --project locks the entry repository URL and commit; ci from another HOME gets the same bytes after the repository moved on', async () => {
-    const author = await home();
+    author = await home();
     const head = git(bare, gitEnv, 'rev-parse', 'HEAD');
     await ok(author, 'registry', 'add', 'mkt', './vendor/mkt');
     await ok(author, 'install', '--project', ID, 'cursor-guard@mkt', '--yes');
@@ -230,5 +231,17 @@ describe('marketplace entries whose source is a git repository, in a project (J1
       '--yes',
     );
     expect(run.stderr).toContain('a project cannot hold this plugin: its source is npm');
+  });
+
+  it('J13: update --project locks the commit the entry repository moved on to, and ci then installs that', async () => {
+    const manifest = '.codex-plugin/plugin.json';
+    const doc = (await readFile(join(source, manifest), 'utf8')).replace('"1.0.0"', '"1.0.1"');
+    const next = await commitFiles(source, gitEnv, { [manifest]: doc }, 'bump');
+    git(source, gitEnv, 'push', '-q', bare, 'HEAD:main');
+    await ok(author, 'update', '--project', '--yes');
+    expect((await readLock()).plugins[ID]).toMatchObject({ version: '1.0.1', commit: next });
+    const teammate = await home();
+    await ok(teammate, 'ci', '--yes');
+    expect(await denyReason(teammate)).toBe('codex-guard: rm -rf moved on');
   });
 });
