@@ -1,6 +1,6 @@
 import { isAbsolute, relative, sep } from 'node:path';
 import { HookpmError } from '../../../errors.js';
-import { isLockedLocation, type LockEntry } from '../../../project/lockfile.js';
+import { isLockedCommit, isLockedLocation, type LockEntry } from '../../../project/lockfile.js';
 import { isProjectGitLocation, locationError } from '../../../project/project-registry-location.js';
 import { resolveEntryPath } from '../../../registry/marketplace/entry-path.js';
 import type { State } from '../../../store/state/state-schema.js';
@@ -29,8 +29,8 @@ export function isMarketplaceRegistry(scope: ProjectScope, state: State, name: s
  * the project once symlinks are resolved (E_REGISTRY_LOCATION otherwise, before the plugin is
  * read); an entry whose own source is a git repository is locked by that repository's URL (J13,
  * project-entry-repository.ts) and its commit once cloned; an npm entry, or one outside the
- * marketplace root, is E_USAGE: a teammate's hookpm could not fetch the same bytes from the lock. A git
- * marketplace (J12) is read from a clone at `commit` (the lock's), else at its HEAD, whose commit
+ * marketplace root, is E_USAGE: a teammate's hookpm could not fetch the same bytes from the lock.
+ * A git marketplace (J12) is read from a clone at `commit` (the lock's), else at its HEAD, whose commit
  * the entry then carries (project-marketplace-git.ts).
  */
 export async function marketplaceEntryOf(
@@ -142,6 +142,11 @@ export function marketplaceLockEntry(staged: StagedPlugin, entry: MarketplaceEnt
       : entry.commit;
   if (entry.entryRepository === true && commit === undefined)
     throw new Error(`Assertion failed: ${entry.resolved} was staged without its commit`);
+  if (entry.entryRepository === true && !isLockedCommit(commit))
+    throw unsupported(
+      staged.source.spec,
+      `its repository's commit id ${commit ?? ''} is not a sha1 id`,
+    );
   return {
     version: staged.inspected.version,
     resolved: entry.resolved,
