@@ -20,7 +20,9 @@ export const LOCKFILE_VERSION = 1;
  * the consent surface (plugins.md Q2); `fingerprint`, the files fingerprint of the installed tree
  * (Q6); `commit`, only for a plugin of a git marketplace (registry.md J12), the full commit id the
  * marketplace's repository was read at (40 lowercase hex digits), `resolved` then being the
- * plugin's directory inside that repository. Nothing in it depends on the machine, the user or the
+ * plugin's directory inside that repository, or for an entry whose own source is a git repository
+ * (J13), the commit that repository was cloned at, `resolved` then being its URL (and
+ * `#<subdirectory>`). Nothing in it depends on the machine, the user or the
  * time.
  */
 export interface LockEntry {
@@ -72,10 +74,12 @@ export function parseLockfile(text: string, file: string): Lockfile {
       throw projectFileError(file, `plugins.${id}.commit is not a full commit id (40 hex digits)`);
     if (!String(entry.integrity).startsWith('sha512-'))
       throw projectFileError(file, `plugins.${id}.integrity is not a sha512 integrity`);
-    if (!isLockedLocation(String(entry.resolved)))
+    // J13: a `file:` repository only with the commit it is cloned at, never as a tarball's location.
+    const repository = entry.commit !== undefined && isLockedFileRepository(String(entry.resolved));
+    if (!isLockedLocation(String(entry.resolved)) && !repository)
       throw projectFileError(
         file,
-        `plugins.${id}.resolved is neither an http(s) URL nor a path inside its registry`,
+        `plugins.${id}.resolved is neither an http(s) or file: URL nor a path inside its registry`,
       );
     plugins[id] = entry as unknown as LockEntry;
   }
@@ -98,6 +102,16 @@ export function isLockedLocation(resolved: string): boolean {
   // `%2e%2e` is `..` to a URL parser.
   if (/[?#]|%2e/i.test(resolved)) return false;
   return !resolved.split(/[\\/]/).some((part) => part === '..' || part === '.' || part === '');
+}
+
+/**
+ * A `file:` repository a marketplace entry names (registry.md J13), optionally followed by
+ * `#<subdirectory>`: a `file:///` URL with no query and no `..` segment. It is only ever cloned
+ * where the project's catalog names the same repository.
+ */
+export function isLockedFileRepository(resolved: string): boolean {
+  if (!/^file:\/\/\/[^\s?]+$/i.test(resolved) || /%2e/i.test(resolved)) return false;
+  return !resolved.split(/[\\/#]/).some((part) => part === '..' || part === '.');
 }
 
 /** The bytes of hookpm.lock (sorted keys at every depth, trailing newline). */

@@ -204,11 +204,12 @@ describe('marketplace plugins in hookpm.json and hookpm.lock (J10)', () => {
     expect(far.stderr).toContain('is not a directory inside the project');
     const catalog = join(project, 'vendor', 'mkt', '.agents', 'plugins', 'marketplace.json');
     const doc = JSON.parse(await readFile(catalog, 'utf8')) as { plugins: unknown[] };
-    doc.plugins.push({ name: 'remote', source: { source: 'github', repo: 'acme/remote' } });
+    // An entry's own git repository is locked by its commit (J13); an npm entry stays refused.
+    doc.plugins.push({ name: 'remote', source: { source: 'npm', package: 'acme-remote' } });
     await writeFile(catalog, JSON.stringify(doc));
     await ok(author, 'registry', 'add', 'mkt', './vendor/mkt');
     const remote = await refused(author, 'E_USAGE', 'install', '--project', 'remote@mkt', '--yes');
-    expect(remote.stderr).toContain('its source is git');
+    expect(remote.stderr).toContain('its source is npm');
   });
 
   it('J10: after the plugin moves to a new version in the marketplace, update --project locks the new tree, and ci from another HOME installs it', async () => {

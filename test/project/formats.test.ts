@@ -174,3 +174,27 @@ describe('hookpm.json against hookpm.lock (issue 16 item 3, E_LOCK_MISMATCH)', (
     ]);
   });
 });
+
+describe("hookpm.lock: a marketplace entry's own repository (registry.md J13)", () => {
+  const commit = 'c'.repeat(40);
+  it('J13: a file: repository URL (with a subdirectory) is read only together with its commit', () => {
+    for (const resolved of ['file:///srv/guard.git', 'file:///srv/mono.git#plugins/guard']) {
+      const text = JSON.stringify({
+        lockfileVersion: 1,
+        plugins: { 'g@r': { ...entry, resolved, commit } },
+      });
+      expect(parseLockfile(text, 'hookpm.lock').plugins['g@r']!.resolved).toBe(resolved);
+    }
+    for (const resolved of [
+      'file:///srv/x.git#../up',
+      'file:///srv/%2e%2e/x.git',
+      'file://host/x.git',
+    ]) {
+      const text = JSON.stringify({
+        lockfileVersion: 1,
+        plugins: { 'g@r': { ...entry, resolved, commit } },
+      });
+      expect(code(() => parseLockfile(text, 'hookpm.lock'))).toBe('E_PROJECT_FILE');
+    }
+  });
+});

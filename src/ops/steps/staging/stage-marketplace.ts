@@ -13,6 +13,7 @@ import {
   type OperationContext,
 } from '../context/operation-context.js';
 import { requireNetwork, type NetworkSwitch } from '../context/network.js';
+import type { MarketplaceEntry as CatalogEntry } from '../../../registry/marketplace/marketplace-schema.js';
 import type { MarketplaceSource, StageEnv, StagedPlugin, StageTarget } from './types.js';
 
 /** A marketplace plugin's tree in staging, before validation; the caller owns `dir`. */
@@ -21,6 +22,8 @@ export interface MarketplaceTree {
   version: string;
   /** The packed-tree sha512 (or the npm `dist.integrity` of an npm entry). */
   integrity: string;
+  /** For an entry whose source is a git repository: the commit it was cloned at. */
+  entryCommit?: string;
 }
 
 /**
@@ -52,14 +55,25 @@ export async function stageMarketplaceTree(
     if (entry.source.kind === 'npm') mustFetch(ctx, source, entry.source.package);
     if (entry.source.kind === 'git' && isNetworkLocation(entry.source.url))
       mustFetch(ctx, source, entry.source.url);
-    const staged = await stageMarketplacePlugin(read, entry, stage);
+    const staged = await stageMarketplacePlugin(read, pinnedEntry(entry, source), stage).catch(
+      (error: unknown) => {
+        throw lockedCommitGone(error, source, entry.source);
+      },
+    );
     try {
       checkWanted(source, staged.version);
     } catch (error) {
       await rm(staged.dir, { recursive: true, force: true }).catch(() => undefined);
       throw error;
     }
-    return { dir: staged.dir, version: staged.version, integrity: staged.integrity };
+    return {
+      dir: staged.dir,
+      version: staged.version,
+      integrity: staged.integrity,
+      ...(entry.source.kind === 'git' && staged.commit !== undefined
+        ? { entryCommit: staged.commit }
+        : {}),
+    };
   } finally {
     await read.dispose();
   }
@@ -96,7 +110,9 @@ export async function stageMarketplace(
       await rename(tree.dir, where.into);
       dir = where.into;
     }
-    const result = await finishStage(source, dir, tree.integrity);
+    const staged =
+      tree.entryCommit === undefined ? source : { ...source, entryCommit: tree.entryCommit };
+    const result = await finishStage(staged, dir, tree.integrity);
     // The marketplace decides the version of a plugin whose manifest has none.
     result.inspected.version = tree.version;
     return result;
@@ -116,6 +132,33 @@ function withLinkHint(error: unknown, source: MarketplaceSource): unknown {
     return error;
   const hint = `${error.hint ?? ''} While you develop a plugin in a directory, \`hookpm install --link <dir>\` reads it in place and needs no version bump.`;
   return new HookpmError(error.code, error.message, { ...error.details, hint: hint.trim() });
+}
+
+/** `entry` with its git source cloned at `source.entryCommit` (a project's lock, J13) when set. */
+function pinnedEntry(entry: CatalogEntry, source: MarketplaceSource): CatalogEntry {
+  if (source.entryCommit === undefined || entry.source.kind !== 'git') return entry;
+  return { ...entry, source: { ...entry.source, sha: source.entryCommit } };
+}
+
+/** J13: a locked entry commit its repository no longer serves is E_GIT naming that commit. */
+function lockedCommitGone(
+  error: unknown,
+  source: MarketplaceSource,
+  entrySource: CatalogEntry['source'],
+): unknown {
+  if (source.entryCommit === undefined || entrySource.kind !== 'git') return error;
+  if (!isHookpmError(error, 'E_GIT')) return error;
+  const id = `${source.name}@${source.registry}`;
+  return new HookpmError(
+    'E_GIT',
+    `${id}: cannot clone the repository ${redactUrl(entrySource.url)} at the commit ${source.entryCommit} hookpm.lock pins: ${error.message}`,
+    {
+      plugin: id,
+      url: redactUrl(entrySource.url),
+      commit: source.entryCommit,
+      hint: `Where the repository no longer has that commit (a rewritten history), \`hookpm install --project ${id}\` locks what it serves now; review the change and commit hookpm.lock.`,
+    },
+  );
 }
 
 /** Whether reading `location` needs the network (a local path or `file:` URL does not). */

@@ -87,6 +87,11 @@ export interface MarketplaceSource extends SourceCommon {
   wantTag?: string;
   /** For a git marketplace: the commit its repository is read at (a project's lock, J12). */
   commit?: string;
+  /**
+   * For an entry whose own source is a git repository: the commit that repository is cloned at
+   * (a project's lock, registry.md J13); once staged, the commit it was cloned at.
+   */
+  entryCommit?: string;
 }
 
 export type InstallSource =

@@ -3,6 +3,7 @@ import { HookpmError } from '../../../errors.js';
 import type { LockEntry } from '../../../project/lockfile.js';
 import type { MarketplaceSource } from '../staging/types.js';
 import { redactUrl } from '../../../registry/http/url-policy.js';
+import { isEntryRepositoryResolved, shownEntryRepository } from './project-entry-repository.js';
 
 /** The lock fields a staged tree is held to (locked-source.ts, assertMatchesLock). */
 export type LockedField = 'integrity' | 'version' | 'surfaceHash' | 'fingerprint';
@@ -23,8 +24,9 @@ export function marketplaceTreeMismatch(
   found: string,
   projectRoot: string,
 ): HookpmError {
-  const dir =
-    entry.commit === undefined
+  const dir = isEntryRepositoryResolved(entry.resolved)
+    ? `the repository ${shownEntryRepository(entry.resolved)} at commit ${entry.commit ?? ''}`
+    : entry.commit === undefined
       ? shownDirectory(join(source.location, ...entry.resolved.split('/')), projectRoot)
       : `${entry.resolved} of ${redactUrl(source.location)} at commit ${entry.commit}`;
   const restore =
@@ -33,7 +35,7 @@ export function marketplaceTreeMismatch(
       : `restore hookpm.lock from the project's history (a commit's tree never changes: the lock was edited)`;
   return new HookpmError(
     'E_INTEGRITY',
-    `${id}: the marketplace ${source.registry}'s plugin directory ${dir} is not the tree hookpm.lock pins: its ${field} is ${found}, the lock's ${entry[field]}`,
+    `${id}: the marketplace ${source.registry}'s ${isEntryRepositoryResolved(entry.resolved) ? 'entry' : 'plugin directory'} ${dir} is not the tree hookpm.lock pins: its ${field} is ${found}, the lock's ${entry[field]}`,
     {
       plugin: id,
       field,

@@ -16,6 +16,11 @@ import type { ProjectScope } from './project-scope.js';
 export interface MarketplaceEntry {
   resolved: string;
   commit?: string;
+  /**
+   * J13: the entry's own source is a git repository, `resolved` being its URL (and
+   * `#<subdirectory>`); the lock's `commit` is then that repository's, known once it is cloned.
+   */
+  entryRepository?: true;
 }
 
 /**

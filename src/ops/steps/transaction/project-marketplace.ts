@@ -1,6 +1,6 @@
 import { isAbsolute, relative, sep } from 'node:path';
 import { HookpmError } from '../../../errors.js';
-import { isLockedLocation, type LockEntry } from '../../../project/lockfile.js';
+import { isLockedCommit, isLockedLocation, type LockEntry } from '../../../project/lockfile.js';
 import { isProjectGitLocation, locationError } from '../../../project/project-registry-location.js';
 import { resolveEntryPath } from '../../../registry/marketplace/entry-path.js';
 import type { State } from '../../../store/state/state-schema.js';
@@ -11,6 +11,7 @@ import { environmentOf } from '../context/operation-context.js';
 import type { InstallSource, MarketplaceSource, StagedPlugin } from '../staging/types.js';
 import type { ProjectScope } from './project-scope.js';
 import { gitMarketplaceEntryOf, type MarketplaceEntry } from './project-marketplace-git.js';
+import { entryRepositoryResolved } from './project-entry-repository.js';
 
 export type { MarketplaceEntry } from './project-marketplace-git.js';
 
@@ -26,9 +27,10 @@ export function isMarketplaceRegistry(scope: ProjectScope, state: State, name: s
  * from the catalog of the registry `registry` as this command sees it. The marketplace must be a
  * directory inside the project, and its catalog file and the plugin's directory must lead inside
  * the project once symlinks are resolved (E_REGISTRY_LOCATION otherwise, before the plugin is
- * read); an entry of another source kind (git, npm), or one outside the marketplace root, is
- * E_USAGE: a teammate's hookpm could not fetch the same bytes from the project alone. A git
- * marketplace (J12) is read from a clone at `commit` (the lock's), else at its HEAD, whose commit
+ * read); an entry whose own source is a git repository is locked by that repository's URL (J13,
+ * project-entry-repository.ts) and its commit once cloned; an npm entry, or one outside the
+ * marketplace root, is E_USAGE: a teammate's hookpm could not fetch the same bytes from the lock.
+ * A git marketplace (J12) is read from a clone at `commit` (the lock's), else at its HEAD, whose commit
  * the entry then carries (project-marketplace-git.ts).
  */
 export async function marketplaceEntryOf(
@@ -65,6 +67,8 @@ export async function marketplaceEntryOf(
           registry,
         },
       );
+    if (item.source.kind === 'git')
+      return { resolved: entryRepositoryResolved(id, item.source), entryRepository: true };
     if (item.source.kind !== 'path' || read.roots === null)
       throw unsupported(
         id,
@@ -125,19 +129,31 @@ export function movedInCatalog(id: string, locked: string, now: string): HookpmE
 function unsupported(id: string, why: string): HookpmError {
   return new HookpmError('E_USAGE', `${id}: a project cannot hold this plugin: ${why}`, {
     plugin: id,
-    hint: 'A project holds a marketplace plugin whose marketplace is a directory committed in the project or a git repository added by its URL ending in .git (https://, or file:// on this machine), and whose entry is a "./" directory of it.',
+    hint: 'A project holds a marketplace plugin whose marketplace is a directory committed in the project or a git repository added by its URL ending in .git (https://, or file:// on this machine), and whose entry is a "./" directory of it or, in a marketplace inside the project, a git repository (github, url, git-subdir); npm entries are not held by projects yet.',
   });
 }
 
 /** The lock entry of a staged marketplace plugin, `resolved` and `commit` being marketplaceEntryOf's. */
 export function marketplaceLockEntry(staged: StagedPlugin, entry: MarketplaceEntry): LockEntry {
+  // J13: an entry's own repository is locked at the commit it was cloned at.
+  const commit =
+    entry.entryRepository === true && staged.source.kind === 'marketplace'
+      ? staged.source.entryCommit
+      : entry.commit;
+  if (entry.entryRepository === true && commit === undefined)
+    throw new Error(`Assertion failed: ${entry.resolved} was staged without its commit`);
+  if (entry.entryRepository === true && !isLockedCommit(commit))
+    throw unsupported(
+      staged.source.spec,
+      `its repository's commit id ${commit ?? ''} is not a sha1 id`,
+    );
   return {
     version: staged.inspected.version,
     resolved: entry.resolved,
     integrity: staged.integrity,
     surfaceHash: staged.inspected.surface.surfaceHash,
     fingerprint: staged.fingerprint,
-    ...(entry.commit === undefined ? {} : { commit: entry.commit }),
+    ...(commit === undefined ? {} : { commit }),
   };
 }
 

@@ -34,7 +34,10 @@ async function marketplaceSourceOfLocked(
   const registry = id.slice(at + 1);
   const now = await marketplaceEntryOf(scope, state, id, registry, name, entry.commit);
   if (now.resolved !== entry.resolved) throw movedInCatalog(id, entry.resolved, now.resolved);
-  if (now.commit !== entry.commit) throw commitMismatch(id, registry, entry.commit);
+  if (now.entryRepository === true && entry.commit === undefined)
+    throw commitMismatch(id, registry, undefined, 'entry');
+  if (now.entryRepository !== true && now.commit !== entry.commit)
+    throw commitMismatch(id, registry, entry.commit);
   assertLockedIntegrity(state, {
     name,
     registry,
@@ -42,18 +45,29 @@ async function marketplaceSourceOfLocked(
     integrity: entry.integrity,
   });
   const source = lockedMarketplaceSource(scope, state, id, range);
-  return entry.commit === undefined ? source : { ...source, commit: entry.commit };
+  if (entry.commit === undefined) return source;
+  // J13: the entry's own repository is cloned at the locked commit; J12: the marketplace's is.
+  return now.entryRepository === true
+    ? { ...source, entryCommit: entry.commit }
+    : { ...source, commit: entry.commit };
 }
 
 /**
  * J12: E_LOCK_MISMATCH when a lock's `commit` does not fit its registry: a git marketplace's plugin
- * locked without one, or a commit locked for a plugin of a directory marketplace or an index.
+ * (or, J13, a plugin whose entry is a git repository) locked without one, or a commit locked for a plugin of a directory marketplace or an index.
  */
-function commitMismatch(id: string, registry: string, commit: string | undefined): HookpmError {
+function commitMismatch(
+  id: string,
+  registry: string,
+  commit: string | undefined,
+  of: 'marketplace' | 'entry' = 'marketplace',
+): HookpmError {
   const why =
-    commit === undefined
-      ? `names no commit, but the marketplace ${registry} is a git repository`
-      : `names the commit ${commit}, but ${registry} is not a git marketplace`;
+    of === 'entry'
+      ? `names no commit, but its entry in ${registry} is a git repository`
+      : commit === undefined
+        ? `names no commit, but the marketplace ${registry} is a git repository`
+        : `names the commit ${commit}, but ${registry} is not a git marketplace`;
   return new HookpmError(
     'E_LOCK_MISMATCH',
     `hookpm.lock's entry for ${id} ${why}; nothing was read`,
