@@ -15,7 +15,14 @@ export interface TempHome {
 export async function makeTempHome(prefix = 'hookpm-home-'): Promise<TempHome> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
   // FORCE_COLOR (set by some CI systems) would colour the text output the tests read.
-  const { FORCE_COLOR: _colour, ...inherited } = process.env as Record<string, string>;
+  // NODE_EXTRA_CA_CERTS (set by some sandboxes for their proxy) makes every Node process the
+  // tests start parse a CA bundle (about 50 ms of CPU each); these children talk to loopback
+  // servers only (plain HTTP, or TLS with the test's own certificate), so they go without it.
+  const {
+    FORCE_COLOR: _colour,
+    NODE_EXTRA_CA_CERTS: _certs,
+    ...inherited
+  } = process.env as Record<string, string>;
   const env = {
     ...inherited,
     HOME: dir,
