@@ -10,11 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveStorePaths } from '../../src/store/paths.js';
-import { ensureBuilt, runBin, type BinRun } from '../helpers/built-bin.js';
+import { ensureBuilt } from '../helpers/built-bin.js';
 import { startGitHttpServer, type GitHttpServer } from '../helpers/git-http-server.js';
 import { commitFiles, git, gitTestEnv, requireGit } from '../helpers/git-repo.js';
-import { hashStore } from '../helpers/store-snapshot.js';
+import { projectCli, type LockDoc } from '../helpers/project-cli.js';
 import { INSTALL_TIMEOUT_MS } from '../helpers/system-package.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
 import { REPO } from '../corpus/corpus-plugins.js';
@@ -27,6 +26,7 @@ const ID = 'codex-guard@mkt';
 const homes: TempHome[] = [];
 let work: string;
 let project: string;
+const { hookpm, ok, refused, store, readLock, denyReason } = projectCli(() => project);
 /** codex-guard's working repository; `bare` is the remote its entry names. */
 let source: string;
 let bare: string;
@@ -90,30 +90,6 @@ afterAll(async () => {
   if (work !== undefined) await rm(work, { recursive: true, force: true });
 });
 
-function hookpm(h: TempHome, args: string[], stdin?: string): Promise<BinRun> {
-  return runBin(args, { env: h.env, cwd: project, ...(stdin === undefined ? {} : { stdin }) });
-}
-
-async function ok(h: TempHome, ...args: string[]): Promise<BinRun> {
-  const run = await hookpm(h, args);
-  expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(0);
-  return run;
-}
-
-async function refused(h: TempHome, code: string, ...args: string[]): Promise<BinRun> {
-  const run = await hookpm(h, args);
-  expect(run.code, run.stdout).not.toBe(0);
-  expect(run.stderr).toContain(`error[${code}]`);
-  expect(run.stderr).not.toContain('E_INTERNAL');
-  return run;
-}
-
-type LockDoc = { lockfileVersion: 1; plugins: Record<string, Record<string, string>> };
-
-async function readLock(): Promise<LockDoc> {
-  return JSON.parse(await readFile(join(project, 'hookpm.lock'), 'utf8')) as LockDoc;
-}
-
 async function withLock(edit: (lock: LockDoc) => void, run: () => Promise<void>): Promise<void> {
   const lock = JSON.parse(lockAfterInstall) as LockDoc;
   edit(lock);
@@ -124,16 +100,6 @@ async function withLock(edit: (lock: LockDoc) => void, run: () => Promise<void>)
     await writeFile(join(project, 'hookpm.lock'), lockAfterInstall);
   }
 }
-
-async function denyReason(h: TempHome): Promise<string | null> {
-  const payload = JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'rm -rf x' } });
-  const run = await hookpm(h, ['run', 'PreToolUse', '--payload', '-', '--json'], payload);
-  expect(run.code, run.stderr).toBe(0);
-  const out = JSON.parse(run.stdout) as { permission: { reason: string } | null };
-  return out.permission?.reason ?? null;
-}
-
-const store = (h: TempHome) => hashStore(resolveStorePaths({ HOOKPM_HOME: h.env.HOOKPM_HOME }));
 
 describe('marketplace entries whose source is a git repository, in a project (J13)', () => {
   it('J13: install --project locks the entry repository URL and commit; ci from another HOME gets the same bytes after the repository moved on', async () => {

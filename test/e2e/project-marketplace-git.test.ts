@@ -9,11 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { resolveStorePaths } from '../../src/store/paths.js';
-import { ensureBuilt, runBin, type BinRun } from '../helpers/built-bin.js';
+import { ensureBuilt } from '../helpers/built-bin.js';
 import { startGitHttpServer, type GitHttpServer } from '../helpers/git-http-server.js';
 import { commitFiles, git, gitTestEnv, requireGit } from '../helpers/git-repo.js';
-import { hashStore } from '../helpers/store-snapshot.js';
+import { projectCli, type LockDoc } from '../helpers/project-cli.js';
 import { INSTALL_TIMEOUT_MS } from '../helpers/system-package.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
 import { REPO } from '../corpus/corpus-plugins.js';
@@ -27,6 +26,7 @@ let author: TempHome;
 let teammate: TempHome;
 let work: string;
 let project: string;
+const { hookpm, ok, refused, store, readLock, denyReason } = projectCli(() => project);
 /** The marketplace's working repository; `bare` is the remote hookpm clones from. */
 let source: string;
 let bare: string;
@@ -60,33 +60,6 @@ afterEach(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-function hookpm(home: TempHome, args: string[], stdin?: string): Promise<BinRun> {
-  return runBin(args, { env: home.env, cwd: project, ...(stdin === undefined ? {} : { stdin }) });
-}
-
-async function ok(home: TempHome, ...args: string[]): Promise<BinRun> {
-  const run = await hookpm(home, args);
-  expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(0);
-  return run;
-}
-
-async function refused(home: TempHome, code: string, ...args: string[]): Promise<BinRun> {
-  const run = await hookpm(home, args);
-  expect(run.code, run.stdout).not.toBe(0);
-  expect(run.stderr).toContain(`error[${code}]`);
-  expect(run.stderr).not.toContain('E_INTERNAL');
-  return run;
-}
-
-const store = (home: TempHome) =>
-  hashStore(resolveStorePaths({ HOOKPM_HOME: home.env.HOOKPM_HOME }));
-
-type LockDoc = { plugins: Record<string, Record<string, string>> };
-
-async function readLock(): Promise<LockDoc> {
-  return JSON.parse(await readFile(join(project, 'hookpm.lock'), 'utf8')) as LockDoc;
-}
-
 async function writeLock(lock: LockDoc): Promise<void> {
   const doc = { lockfileVersion: 1, ...lock };
   await writeFile(join(project, 'hookpm.lock'), `${JSON.stringify(doc, null, 2)}\n`);
@@ -97,15 +70,6 @@ async function remoteMovesOn(files: Record<string, string>): Promise<string> {
   const commit = await commitFiles(source, gitEnv, files, 'moves on');
   git(source, gitEnv, 'push', '-q', bare, 'HEAD:main');
   return commit;
-}
-
-/** The deny reason of the installed guard for `rm -rf`, through `hookpm run`. */
-async function denyReason(home: TempHome): Promise<string | null> {
-  const payload = JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'rm -rf x' } });
-  const run = await hookpm(home, ['run', 'PreToolUse', '--payload', '-', '--json'], payload);
-  expect(run.code, run.stderr).toBe(0);
-  const out = JSON.parse(run.stdout) as { permission: { reason: string } | null };
-  return out.permission?.reason ?? null;
 }
 
 const fileUrl = (): string => `${pathToFileURL(bare).href}/`;

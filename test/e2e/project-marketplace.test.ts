@@ -8,9 +8,8 @@ import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { resolveStorePaths } from '../../src/store/paths.js';
-import { ensureBuilt, runBin, type BinRun } from '../helpers/built-bin.js';
-import { hashStore } from '../helpers/store-snapshot.js';
+import { ensureBuilt } from '../helpers/built-bin.js';
+import { projectCli } from '../helpers/project-cli.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
 import { REPO } from '../corpus/corpus-plugins.js';
 
@@ -22,6 +21,7 @@ let author: TempHome;
 let teammate: TempHome;
 let work: string;
 let project: string;
+const { hookpm, ok, refused, store, readLock, denyReason } = projectCli(() => project);
 
 beforeAll(() => ensureBuilt());
 beforeEach(async () => {
@@ -38,49 +38,10 @@ afterEach(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-function hookpm(home: TempHome, args: string[], stdin?: string): Promise<BinRun> {
-  return runBin(args, {
-    env: home.env,
-    cwd: project,
-    ...(stdin === undefined ? {} : { stdin }),
-  });
-}
-
-async function ok(home: TempHome, ...args: string[]): Promise<BinRun> {
-  const run = await hookpm(home, args);
-  expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(0);
-  return run;
-}
-
-async function refused(home: TempHome, code: string, ...args: string[]): Promise<BinRun> {
-  const run = await hookpm(home, args);
-  expect(run.code, run.stdout).not.toBe(0);
-  expect(run.stderr).toContain(`error[${code}]`);
-  expect(run.stderr).not.toContain('E_INTERNAL');
-  return run;
-}
-
-const store = (home: TempHome) =>
-  hashStore(resolveStorePaths({ HOOKPM_HOME: home.env.HOOKPM_HOME }));
-
-type LockDoc = { plugins: Record<string, Record<string, string>> };
-
-async function readLock(): Promise<LockDoc> {
-  return JSON.parse(await readFile(join(project, 'hookpm.lock'), 'utf8')) as LockDoc;
-}
-
 /** The author adds the marketplace and installs codex-guard into the project. */
 async function authorInstalls(): Promise<void> {
   await ok(author, 'registry', 'add', 'mkt', './vendor/mkt');
   await ok(author, 'install', '--project', 'codex-guard@mkt', '--yes');
-}
-
-async function denyReason(home: TempHome): Promise<string | null> {
-  const payload = JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'rm -rf x' } });
-  const run = await hookpm(home, ['run', 'PreToolUse', '--payload', '-', '--json'], payload);
-  expect(run.code, run.stderr).toBe(0);
-  const out = JSON.parse(run.stdout) as { permission: { reason: string } | null };
-  return out.permission?.reason ?? null;
 }
 
 describe('marketplace plugins in hookpm.json and hookpm.lock (J10)', () => {
