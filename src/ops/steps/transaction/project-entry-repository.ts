@@ -1,7 +1,11 @@
-import { HookpmError } from '../../../errors.js';
 import { isLockedLocation } from '../../../project/lockfile.js';
 import type { EntrySource } from '../../../registry/marketplace/marketplace-schema.js';
 import { redactUrl } from '../../../registry/http/url-policy.js';
+import { cannotHold } from './cannot-hold.js';
+
+/** What a project can hold, for the refusals below. */
+const HOLDS =
+  'A project holds a marketplace entry whose source is a git repository reached by an https:, http: (loopback) or file: URL without credentials; hookpm.lock pins its commit and tokens for a private host come from the environment (K6).';
 
 type GitEntrySource = Extract<EntrySource, { kind: 'git' }>;
 
@@ -22,17 +26,22 @@ export function entryRepositoryResolved(id: string, source: GitEntrySource): str
     url = null;
   }
   if (url === null || !['https:', 'http:', 'file:'].includes(url.protocol))
-    throw refused(id, `its repository ${shown} is not an https:, http: or file: URL`);
+    throw cannotHold(id, `its repository ${shown} is not an https:, http: or file: URL`, HOLDS);
   if (url.username !== '' || url.password !== '')
-    throw refused(
+    throw cannotHold(
       id,
       `its repository URL ${shown} holds credentials, which hookpm.lock would publish`,
+      HOLDS,
     );
   if (url.search !== '' || url.hash !== '' || /[\s#?]/.test(source.url))
-    throw refused(id, `its repository URL ${shown} holds a query or a fragment`);
+    throw cannotHold(id, `its repository URL ${shown} holds a query or a fragment`, HOLDS);
   if (source.path === undefined || source.path === '' || source.path === '.') return source.url;
   if (!isLockedLocation(source.path))
-    throw refused(id, `its subdirectory ${source.path} is not a plain path inside the repository`);
+    throw cannotHold(
+      id,
+      `its subdirectory ${source.path} is not a plain path inside the repository`,
+      HOLDS,
+    );
   return `${source.url}#${source.path}`;
 }
 
@@ -46,11 +55,4 @@ export function shownEntryRepository(resolved: string): string {
   const at = resolved.indexOf('#');
   if (at < 0) return redactUrl(resolved);
   return `${redactUrl(resolved.slice(0, at))} (directory ${resolved.slice(at + 1)})`;
-}
-
-function refused(id: string, why: string): HookpmError {
-  return new HookpmError('E_USAGE', `${id}: a project cannot hold this plugin: ${why}`, {
-    plugin: id,
-    hint: 'A project holds a marketplace entry whose source is a git repository reached by an https:, http: (loopback) or file: URL without credentials; hookpm.lock pins its commit and tokens for a private host come from the environment (K6).',
-  });
 }

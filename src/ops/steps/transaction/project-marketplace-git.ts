@@ -7,6 +7,11 @@ import { readMarketplace } from '../catalogs/read-marketplace.js';
 import { environmentOf } from '../context/operation-context.js';
 import { requireNetwork } from '../context/network.js';
 import type { ProjectScope } from './project-scope.js';
+import { cannotHold } from './cannot-hold.js';
+
+/** What a project can hold, for the refusals below. */
+const HOLDS =
+  'A project holds a plugin of a git marketplace whose entry is a "./" directory of its repository; hookpm.lock pins the commit.';
 
 /**
  * Where a project's marketplace plugin comes from, as hookpm.lock records it: `resolved`, the
@@ -79,9 +84,9 @@ export async function gitMarketplaceEntryOf(
   });
   try {
     if (read.kind !== 'git' || read.roots === null || read.commit === undefined)
-      throw refused(id, `its marketplace ${shown} is not a git repository`);
+      throw cannotHold(id, `its marketplace ${shown} is not a git repository`, HOLDS);
     if (!isLockedCommit(read.commit))
-      throw refused(id, `its repository's commit id ${read.commit} is not a sha1 id`);
+      throw cannotHold(id, `its repository's commit id ${read.commit} is not a sha1 id`, HOLDS);
     const item = read.marketplace.plugins.find((p) => p.name === name);
     if (item === undefined)
       throw new HookpmError(
@@ -90,20 +95,21 @@ export async function gitMarketplaceEntryOf(
         { plugin: id, registry },
       );
     if (item.source.kind !== 'path')
-      throw refused(id, `its source is ${item.source.kind}, not a directory of the marketplace`);
+      throw cannotHold(
+        id,
+        `its source is ${item.source.kind}, not a directory of the marketplace`,
+        HOLDS,
+      );
     const dir = resolveEntryPath(read.roots, item.source.path);
     const resolved = dir === null ? '' : relative(read.roots.root, dir).split(sep).join('/');
     if (dir === null || !isLockedLocation(resolved))
-      throw refused(id, `its directory ./${item.source.path} is not below the marketplace root`);
+      throw cannotHold(
+        id,
+        `its directory ./${item.source.path} is not below the marketplace root`,
+        HOLDS,
+      );
     return { resolved, commit: read.commit };
   } finally {
     await read.dispose();
   }
-}
-
-function refused(id: string, why: string): HookpmError {
-  return new HookpmError('E_USAGE', `${id}: a project cannot hold this plugin: ${why}`, {
-    plugin: id,
-    hint: 'A project holds a plugin of a git marketplace whose entry is a "./" directory of its repository; hookpm.lock pins the commit.',
-  });
 }

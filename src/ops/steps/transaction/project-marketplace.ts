@@ -12,6 +12,11 @@ import type { InstallSource, MarketplaceSource, StagedPlugin } from '../staging/
 import type { ProjectScope } from './project-scope.js';
 import { gitMarketplaceEntryOf, type MarketplaceEntry } from './project-marketplace-git.js';
 import { entryRepositoryResolved } from './project-entry-repository.js';
+import { cannotHold } from './cannot-hold.js';
+
+/** What a project can hold, for the refusals below. */
+const HOLDS =
+  'A project holds a marketplace plugin whose marketplace is a directory committed in the project or a git repository added by its URL ending in .git (https://, or file:// on this machine), and whose entry is a "./" directory of it or, in a marketplace inside the project, a git repository (github, url, git-subdir); npm entries are not held by projects yet.';
 
 export type { MarketplaceEntry } from './project-marketplace-git.js';
 
@@ -51,7 +56,11 @@ export async function marketplaceEntryOf(
     return landing !== null && isInside(project, landing);
   };
   if (!isAbsolute(location) || !inside(location))
-    throw unsupported(id, `its marketplace ${location} is not a directory inside the project`);
+    throw cannotHold(
+      id,
+      `its marketplace ${location} is not a directory inside the project`,
+      HOLDS,
+    );
   const { env, cwd } = environmentOf(scope.ctx);
   const read = await readMarketplace(location, { cwd, env, paths: scope.ctx.paths });
   try {
@@ -70,18 +79,20 @@ export async function marketplaceEntryOf(
     if (item.source.kind === 'git')
       return { resolved: entryRepositoryResolved(id, item.source), entryRepository: true };
     if (item.source.kind !== 'path' || read.roots === null)
-      throw unsupported(
+      throw cannotHold(
         id,
         `its source is ${item.source.kind}, not a directory of the marketplace`,
+        HOLDS,
       );
     const dir = resolveEntryPath(read.roots, item.source.path);
     if (dir === null || !inside(dir))
       throw locationError(registry, location, scope.root, `names a plugin outside the project`);
     const resolved = relative(read.roots.root, dir).split(sep).join('/');
     if (!isLockedLocation(resolved))
-      throw unsupported(
+      throw cannotHold(
         id,
         `its directory ./${item.source.path} is not below the marketplace root`,
+        HOLDS,
       );
     return { resolved };
   } finally {
@@ -126,13 +137,6 @@ export function movedInCatalog(id: string, locked: string, now: string): HookpmE
   );
 }
 
-function unsupported(id: string, why: string): HookpmError {
-  return new HookpmError('E_USAGE', `${id}: a project cannot hold this plugin: ${why}`, {
-    plugin: id,
-    hint: 'A project holds a marketplace plugin whose marketplace is a directory committed in the project or a git repository added by its URL ending in .git (https://, or file:// on this machine), and whose entry is a "./" directory of it or, in a marketplace inside the project, a git repository (github, url, git-subdir); npm entries are not held by projects yet.',
-  });
-}
-
 /** The lock entry of a staged marketplace plugin, `resolved` and `commit` being marketplaceEntryOf's. */
 export function marketplaceLockEntry(staged: StagedPlugin, entry: MarketplaceEntry): LockEntry {
   // J13: an entry's own repository is locked at the commit it was cloned at.
@@ -143,9 +147,10 @@ export function marketplaceLockEntry(staged: StagedPlugin, entry: MarketplaceEnt
   if (entry.entryRepository === true && commit === undefined)
     throw new Error(`Assertion failed: ${entry.resolved} was staged without its commit`);
   if (entry.entryRepository === true && !isLockedCommit(commit))
-    throw unsupported(
+    throw cannotHold(
       staged.source.spec,
       `its repository's commit id ${commit ?? ''} is not a sha1 id`,
+      HOLDS,
     );
   return {
     version: staged.inspected.version,
