@@ -118,10 +118,7 @@ function npmInstall(prefix: string, spec: string, timeoutMs: number): Promise<vo
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const args = ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--no-save', spec];
   return new Promise((resolve, reject) => {
-    // The registry may sit behind a proxy whose CA the tests' workers go without (vitest.config.ts).
-    const ca = process.env.HOOKPM_TEST_CA_CERTS;
-    const env = ca === undefined ? process.env : { ...process.env, NODE_EXTRA_CA_CERTS: ca };
-    const child = spawn(npm, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(npm, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => (stderr += chunk));

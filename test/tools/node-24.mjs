@@ -25,10 +25,7 @@ export function node24() {
   mkdirSync(scratch, { recursive: true });
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const args = ['install', '--prefix', scratch, '--no-save', '--no-audit', '--no-fund'];
-  // Inside the tests, the CA bundle the workers go without (vitest.config.ts) is put back.
-  const ca = process.env.HOOKPM_TEST_CA_CERTS;
   execFileSync(npm, [...args, '--ignore-scripts', `${name}@${NODE_24_VERSION}`], {
-    env: ca === undefined ? process.env : { ...process.env, NODE_EXTRA_CA_CERTS: ca },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   rmSync(dir, { recursive: true, force: true });
