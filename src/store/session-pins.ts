@@ -1,9 +1,10 @@
-import { closeSync, fstatSync, futimesSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, futimesSync } from 'node:fs';
 import { mkdir, readdir, stat, unlink } from 'node:fs/promises';
 import { openRegularFile, readOpenedFile, readRegularText } from '../io/read-regular-file.js';
 import { join } from 'node:path';
 import { writeFileDurable } from '../io/durable-write.js';
 import { sha256Hex } from '../json/canonical-json.js';
+import { markPinReleased } from './collect-marker.js';
 import { parsePin, type SessionPin } from './session-pin-schema.js';
 import type { StorePaths } from './store-paths.js';
 import {
@@ -74,12 +75,15 @@ export function readPin(paths: StorePaths, sessionId: string, now = Date.now()):
 /**
  * Writes a session's pin durably (D2), replacing any earlier one, then its tables by event and
  * matcher (session-pin-tables.ts; a table that cannot be written is rebuilt from the pin later).
+ * An earlier pin replaced is marked released (registry.md S41): trees only it ran are collected.
  */
 export async function writePin(paths: StorePaths, pin: SessionPin): Promise<void> {
   await mkdir(sessionsDir(paths), { recursive: true });
   const file = pinFile(paths, pin.sessionId);
+  const replaced = existsSync(file);
   removePinTables(file);
   await writeFileDurable(file, `${JSON.stringify(pin)}\n`, { mode: 0o600 });
+  if (replaced) markPinReleased(paths);
   writeTables(file, pin);
 }
 
@@ -132,11 +136,18 @@ export function isWholePin(pin: SessionPin): boolean {
   return failing.length === 0 && !pin.diagnostics.some((d) => d.code === 'plugin_state_unreadable');
 }
 
-/** Releases a session's pin (SessionEnd) and its tables; no pin is not an error. */
+/**
+ * Releases a session's pin (SessionEnd) and its tables, then marks it released (registry.md S41);
+ * no pin is not an error.
+ */
 export async function removePin(paths: StorePaths, sessionId: string): Promise<void> {
   const file = pinFile(paths, sessionId);
   removePinTables(file);
-  await unlink(file).catch(() => undefined);
+  const removed = await unlink(file).then(
+    () => true,
+    () => false,
+  );
+  if (removed) markPinReleased(paths);
 }
 
 /** Every readable pin with its file's last use, oldest first. */
@@ -201,28 +212,32 @@ export async function collectStalePins(paths: StorePaths, now = Date.now()): Pro
     )
       removed.push(file);
   }
+  // registry.md S41: a stale pin's trees are already collectable; its removal is marked as well.
+  if (removed.length > 0) markPinReleased(paths);
   return removed;
 }
 
-/** The installed trees live pins run: garbage collection (D4) spares them. */
-/** The fingerprints of the trees pinnedRoots names (their installed-files lists stay). */
-export async function pinnedFingerprints(
-  paths: StorePaths,
-  now = Date.now(),
-): Promise<Set<string>> {
-  const found = new Set<string>();
-  for (const { pin, usedAt } of await listPins(paths)) {
-    if (now - usedAt > PIN_STALE_MS) continue;
-    for (const plugin of pin.plugins) found.add(plugin.fingerprint);
-  }
-  return found;
+/** What the pins of the store hold, as garbage collection (D4) needs it. */
+export interface PinnedTrees {
+  /** The installed trees live pins run: collection spares them. */
+  roots: Set<string>;
+  /** Their fingerprints: their installed-files lists stay. */
+  fingerprints: Set<string>;
+  /** Some pin has gone stale (registry.md S41: its trees may be named by nothing now). */
+  stale: boolean;
 }
 
-export async function pinnedRoots(paths: StorePaths, now = Date.now()): Promise<Set<string>> {
-  const roots = new Set<string>();
+export async function pinnedTrees(paths: StorePaths, now = Date.now()): Promise<PinnedTrees> {
+  const found: PinnedTrees = { roots: new Set(), fingerprints: new Set(), stale: false };
   for (const { pin, usedAt } of await listPins(paths)) {
-    if (now - usedAt > PIN_STALE_MS) continue;
-    for (const plugin of pin.plugins) roots.add(plugin.root);
+    if (now - usedAt > PIN_STALE_MS) {
+      found.stale = true;
+      continue;
+    }
+    for (const plugin of pin.plugins) {
+      found.roots.add(plugin.root);
+      found.fingerprints.add(plugin.fingerprint);
+    }
   }
-  return roots;
+  return found;
 }
