@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, rmdirSync, statSync } from 'node:fs';
 import { mkdir, rename, rm, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { durableTempPrefix } from '../io/durable-write.js';
 import { errnoCode, quietly, toStoreError } from '../io/fs-error.js';
 import { isProcessAlive, readLockFile } from '../io/lock-record.js';
 import { lockFile, pluginsDir, stagingRoot, stateFile } from './paths.js';
 import { installedFilesDir, installedFilesName } from './installed-files.js';
-import { pinnedFingerprints, pinnedRoots } from './session-pins.js';
+import { pinnedTrees, type PinnedTrees } from './session-pins.js';
 import type { StorePaths } from './store-paths.js';
 import type { State } from './state/state-schema.js';
 
@@ -28,37 +28,66 @@ const LOCK_DEBRIS_AGE_MS = 60_000;
 /**
  * D4: what interrupted or superseded transactions left behind, without removing anything:
  * staging trees of processes that are gone (or an hour old), installed trees that no plugin of
- * `state` (user-wide or of a project) names as its active `path` or its pending update's and no live session pin runs (skipped
- * when `state` is null, that is unknown), temporary state files and lock debris of dead writers.
+ * `state` (user-wide or of a project) names as its active `path`, its pending update's or its
+ * previous one's and no live session pin runs (skipped when `state` is null, that is unknown),
+ * temporary state files and lock debris of dead writers.
+ *
+ * `scope.visit` (registry.md S41): the plugin directories whose trees are looked at, when nothing
+ * was found that only a whole walk would settle: no staging leftover (a crashed transaction's
+ * mark, a released pin's), no temporary state file, no stale pin. Without it, every plugin
+ * directory is. `scope.empty` receives the plugin directories found empty.
  */
 export async function findLeftovers(
   paths: StorePaths,
   state: State | null,
-  emptyPluginDirs?: Set<string>,
+  scope: CollectScope = {},
 ): Promise<Leftover[]> {
   const found: Leftover[] = [];
-  for (const name of await listDir(stagingRoot(paths))) {
+  for (const name of listDir(stagingRoot(paths))) {
     const entry = join(stagingRoot(paths), name);
     if (!(await stagingInUse(name, entry))) found.push({ kind: 'staging', path: entry });
   }
-  if (state !== null) found.push(...(await unreferencedTrees(paths, state, emptyPluginDirs)));
-  if (state !== null) found.push(...(await unreferencedFileLists(paths, state)));
-  found.push(...(await temporaryFiles(paths)));
+  const temporary = await temporaryFiles(paths);
+  if (state !== null) {
+    const pinned = await pinnedTrees(paths);
+    const whole =
+      scope.visit === undefined || found.length > 0 || temporary.length > 0 || pinned.stale;
+    const dirs = whole ? null : scope.visit!;
+    found.push(...unreferencedTrees(paths, state, pinned, dirs, scope.empty));
+    found.push(...unreferencedFileLists(paths, state, pinned));
+  }
+  found.push(...temporary);
   return found;
+}
+
+/** Where a collection looks (findLeftovers). */
+export interface CollectScope {
+  visit?: ReadonlySet<string>;
+  empty?: Set<string>;
 }
 
 /**
  * D4: removes what findLeftovers finds, and plugin directories left empty. Contract: the caller
  * holds the store lock and passes the state as it is on disk now (after its own write), or a tree
- * it just promoted would be collected. Returns the paths removed.
+ * it just promoted would be collected; `visit` (registry.md S41) holds at least the plugin
+ * directory of every tree the caller's transaction promoted or stopped naming. Returns the paths
+ * removed.
  */
-export async function collectGarbage(paths: StorePaths, state: State): Promise<string[]> {
+export async function collectGarbage(
+  paths: StorePaths,
+  state: State,
+  visit?: ReadonlySet<string>,
+): Promise<string[]> {
   try {
     // A plugin directory is left empty when it was found empty or every tree in it was collected
     // (the lock keeps others from filling it meanwhile): only those are tried, not every plugin's
     // (engine.md X10). One that is not empty after all holds installed versions and stays.
     const empty = new Set<string>();
-    const found = await findLeftovers(paths, state, empty);
+    const found = await findLeftovers(
+      paths,
+      state,
+      visit === undefined ? { empty } : { visit, empty },
+    );
     for (const leftover of found) {
       await removeLeftover(paths, leftover);
       if (leftover.kind === 'unreferenced-tree') empty.add(dirname(leftover.path));
@@ -68,6 +97,63 @@ export async function collectGarbage(paths: StorePaths, state: State): Promise<s
   } catch (error) {
     throw toStoreError(error, paths.data, 'collect leftovers in');
   }
+}
+
+/**
+ * Every installed tree `state` names (normalised): each plugin's active tree, its pending update's
+ * and its previous one's, user-wide and of every project (docs/guides/projects.md: the store is
+ * shared by every project).
+ */
+function namedTrees(state: State): Set<string> {
+  const named = new Set<string>();
+  for (const trees of recordTrees(state).values())
+    for (const tree of trees.split('\0')) if (tree !== '') named.add(normal(tree));
+  return named;
+}
+
+/**
+ * The trees each record of `state` names, keyed by scope and plugin id: its active tree, its
+ * pending update's and its previous one's (`hookpm rollback`'s tree stays until the next update
+ * replaces it), joined by NUL, as written. What touchedDirs compares.
+ */
+export function recordTrees(state: State): Map<string, string> {
+  const trees = new Map<string, string>();
+  const add = (scope: string, plugin: State['plugins'][string]): void => {
+    const pending = plugin.pending?.path ?? '';
+    trees.set(
+      `${scope}\0${plugin.id}`,
+      `${plugin.path}\0${pending}\0${plugin.previous?.path ?? ''}`,
+    );
+  };
+  for (const plugin of Object.values(state.plugins)) add('', plugin);
+  for (const [root, project] of Object.entries(state.projects ?? {}))
+    for (const plugin of Object.values(project.plugins)) add(root, plugin);
+  return trees;
+}
+
+/**
+ * registry.md S41: the plugin directories of the trees whose records differ between `before` and
+ * `after` (recordTrees of the state before and after a transaction), the trees of both.
+ */
+export function touchedDirs(
+  before: ReadonlyMap<string, string>,
+  after: ReadonlyMap<string, string>,
+): Set<string> {
+  const dirs = new Set<string>();
+  const add = (trees: string | undefined): void => {
+    for (const tree of (trees ?? '').split('\0')) if (tree !== '') dirs.add(dirname(normal(tree)));
+  };
+  for (const [key, trees] of before) if (after.get(key) !== trees) add(trees);
+  for (const [key, trees] of after) if (before.get(key) !== trees) add(trees);
+  return dirs;
+}
+
+/** Paths hookpm writes are absolute and normal: those are taken as they are (resolve costs µs). */
+const NOT_NORMAL = /\/\/|\/\.\.?(?:\/|$)|\/$/;
+
+/** `path` resolved, as compared with the paths collection lists. */
+function normal(path: string): string {
+  return sep === '/' && path.startsWith('/') && !NOT_NORMAL.test(path) ? path : resolve(path);
 }
 
 /**
@@ -90,55 +176,53 @@ async function removeLeftover(paths: StorePaths, leftover: Leftover): Promise<vo
 
 /**
  * Installed-files lists (installed-files.ts) of fingerprints that no plugin (user-wide or of a
- * project), pending update or live session pin names any more.
+ * project), pending update, previous tree or live session pin names any more.
  */
-async function unreferencedFileLists(paths: StorePaths, state: State): Promise<Leftover[]> {
+function unreferencedFileLists(paths: StorePaths, state: State, pinned: PinnedTrees): Leftover[] {
   const dir = installedFilesDir(paths);
-  const names = await listDir(dir);
+  const names = listDir(dir);
   if (names.length === 0) return [];
   const keep = new Set<string>();
   const add = (fingerprint: string): void => {
     keep.add(installedFilesName(fingerprint));
   };
-  // Projects (docs/guides/projects.md): the records of every project too; they share the store's
-  // trees.
   const projects = Object.values(state.projects ?? {}).flatMap((p) => Object.values(p.plugins));
   for (const plugin of [...Object.values(state.plugins), ...projects]) {
     add(plugin.fingerprint);
     if (plugin.pending != null) add(plugin.pending.fingerprint);
     if (plugin.previous !== undefined) add(plugin.previous.fingerprint);
   }
-  for (const fingerprint of await pinnedFingerprints(paths)) add(fingerprint);
+  for (const fingerprint of pinned.fingerprints) add(fingerprint);
   return names
     .filter((name) => !keep.has(name))
     .map((name) => ({ kind: 'installed-files' as const, path: join(dir, name) }));
 }
 
-/** Trees no record names; `empty` (when given) receives the plugin directories found empty. */
-async function unreferencedTrees(
+/**
+ * Trees no record and no live pin names, in the plugin directories `dirs` (every one when null);
+ * `empty` (when given) receives the plugin directories found empty.
+ */
+function unreferencedTrees(
   paths: StorePaths,
   state: State,
+  pinned: PinnedTrees,
+  dirs: ReadonlySet<string> | null,
   empty?: Set<string>,
-): Promise<Leftover[]> {
+): Leftover[] {
   // Trees a live agent session still runs (engine.md R1) stay until the session lets them go.
-  const referenced = new Set<string>([...(await pinnedRoots(paths))].map((root) => resolve(root)));
-  // Projects (docs/guides/projects.md): the store is shared by every project, so a project's trees
-  // are referenced too.
-  const projects = Object.values(state.projects ?? {}).flatMap((p) => Object.values(p.plugins));
-  for (const plugin of [...Object.values(state.plugins), ...projects]) {
-    referenced.add(resolve(plugin.path));
-    if (plugin.pending !== null) referenced.add(resolve(plugin.pending.path));
-    // `hookpm rollback`'s tree stays until the next update replaces it.
-    if (plugin.previous !== undefined) referenced.add(resolve(plugin.previous.path));
-  }
+  const referenced = namedTrees(state);
+  for (const root of pinned.roots) referenced.add(normal(root));
   const found: Leftover[] = [];
-  for (const plugin of await listDir(pluginsDir(paths))) {
-    const versions = join(pluginsDir(paths), plugin);
-    const names = await listDir(versions);
+  const visit =
+    dirs === null
+      ? listDir(pluginsDir(paths)).map((plugin) => join(pluginsDir(paths), plugin))
+      : [...dirs].sort();
+  for (const versions of visit) {
+    const names = listDir(versions);
     if (names.length === 0) empty?.add(versions);
     for (const name of names) {
       const tree = join(versions, name);
-      if (!referenced.has(resolve(tree))) found.push({ kind: 'unreferenced-tree', path: tree });
+      if (!referenced.has(normal(tree))) found.push({ kind: 'unreferenced-tree', path: tree });
     }
   }
   return found;
@@ -153,7 +237,7 @@ async function temporaryFiles(paths: StorePaths): Promise<Leftover[]> {
   const prefix = durableTempPrefix(stateFile(paths));
   const lockName = basename(lockFile(paths));
   const found: Leftover[] = [];
-  for (const name of await listDir(paths.data)) {
+  for (const name of listDir(paths.data)) {
     const file = join(paths.data, name);
     const debris =
       name.startsWith(`${lockName}.`) &&
@@ -192,7 +276,7 @@ async function stagingInUse(name: string, entry: string): Promise<boolean> {
  * Names in `dir`, sorted; none when it does not exist or is not a directory. Collection runs in
  * every command that changes the store, so its look-ups are synchronous (bench/install.bench.mjs).
  */
-async function listDir(dir: string): Promise<string[]> {
+function listDir(dir: string): string[] {
   try {
     return readdirSync(dir).sort();
   } catch (error) {

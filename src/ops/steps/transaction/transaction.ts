@@ -29,13 +29,16 @@
  *    consented), by the rules of the scope (user-rules.ts; project-rules.ts: consent given in any
  *    scope carries, project-consent.ts); this file writes the state once, last, then a project's
  *    files.
- * 7. Collect what is left -> this file (collectGarbage; commitLocked removes leftover staging).
+ * 7. Collect what is left -> this file (collectGarbage in the plugin directories the transaction
+ *    touched, S41, with markTransaction's mark for a crash; commitLocked removes leftover staging).
  * `--dry-run` reports the plan after step 4 instead of taking steps 5-7 -> plan.ts.
  */
 import { existsSync } from 'node:fs';
 import { rmdir } from 'node:fs/promises';
 import { pluginsDir } from '../../../store/paths.js';
-import { collectGarbage } from '../../../store/collect.js';
+import { collectGarbage, recordTrees, touchedDirs } from '../../../store/collect.js';
+import { markTransaction } from '../../../store/collect-marker.js';
+import { pluginVersionsDir } from '../../../store/plugin-dirs.js';
 import { ensureDataDir } from '../../../store/data-dir.js';
 import { installedFilesDir } from '../../../store/installed-files.js';
 import { rememberIntegrity } from '../../../store/state/known-integrity.js';
@@ -110,6 +113,9 @@ async function commit(
   requireStagedAllowed(ctx, draft, staged);
   // Directories a first install creates, removed again if it fails (or is cancelled).
   const fresh = [pluginsDir(ctx.paths), installedFilesDir(ctx.paths)].filter((d) => !existsSync(d));
+  // S41: the trees named before, and a mark that makes a crash from here on walk every directory.
+  const named = recordTrees(draft);
+  const unmark = await markTransaction(ctx.paths);
   const entries: InstalledEntry[] = [];
   const notes: string[] = [];
   rules.open(draft, staged);
@@ -128,12 +134,16 @@ async function commit(
     await stateBefore(ctx.paths, read)
       .then((before) => collectGarbage(ctx.paths, before))
       .catch(() => undefined);
+    unmark();
     // A first install that failed (or was cancelled) leaves no empty directory behind.
     for (const dir of fresh) await rmdir(dir).catch(() => undefined);
     throw error;
   }
   const wrote = await rules.written();
-  await collectGarbage(ctx.paths, draft);
+  const touched = touchedDirs(named, recordTrees(draft));
+  for (const plugin of staged) touched.add(pluginVersionsDir(ctx.paths, plugin.inspected.id));
+  await collectGarbage(ctx.paths, draft, touched);
+  unmark();
   // V3: data directories are created once the state that enables them is written.
   for (const entry of entries) if (entry.enabled) await ensureDataDir(ctx.paths, entry.id);
   const data = await rules.finish(draft);
