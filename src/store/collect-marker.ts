@@ -24,6 +24,11 @@ function markName(kind: 'commit' | 'released'): string {
   return kind === 'commit' ? `stage-${process.pid}-commit-${n}` : `released-${process.pid}-${n}`;
 }
 
+/** Whether a name in staging is a mark (collect.ts reports it apart from staging trees). */
+export function isMark(name: string): boolean {
+  return /^(?:stage-\d+-commit|released-\d+)-[0-9a-z]+$/.test(name);
+}
+
 /**
  * Marks a transaction under way, before it promotes any tree, and flushes the mark to disk so
  * that it is there after a power loss whenever a promoted tree is. Returns a function that removes

@@ -4,6 +4,7 @@ import { mkdir, rename, rm, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { durableTempPrefix } from '../io/durable-write.js';
+import { isMark } from './collect-marker.js';
 import { errnoCode, quietly, toStoreError } from '../io/fs-error.js';
 import { isProcessAlive, readLockFile } from '../io/lock-record.js';
 import { lockFile, pluginsDir, stagingRoot, stateFile } from './paths.js';
@@ -12,7 +13,9 @@ import { pinnedTrees, type PinnedTrees } from './session-pins.js';
 import type { StorePaths } from './store-paths.js';
 import type { State } from './state/state-schema.js';
 
-export type LeftoverKind = 'staging' | 'unreferenced-tree' | 'temporary-file' | 'installed-files';
+/** `mark`: a mark of collect-marker.ts (registry.md S41), no problem in itself. */
+export type LeftoverKind =
+  'staging' | 'mark' | 'unreferenced-tree' | 'temporary-file' | 'installed-files';
 
 export interface Leftover {
   kind: LeftoverKind;
@@ -45,7 +48,8 @@ export async function findLeftovers(
   const found: Leftover[] = [];
   for (const name of listDir(stagingRoot(paths))) {
     const entry = join(stagingRoot(paths), name);
-    if (!(await stagingInUse(name, entry))) found.push({ kind: 'staging', path: entry });
+    if (!(await stagingInUse(name, entry)))
+      found.push({ kind: isMark(name) ? 'mark' : 'staging', path: entry });
   }
   const temporary = await temporaryFiles(paths);
   if (state !== null) {

@@ -330,6 +330,18 @@ describe('hookpm doctor: leftovers (D4) and --fix', () => {
     expect(await snapshotWorld()).toEqual(before);
   });
 
+  it("S41: a released session pin's mark is no leftover: doctor reports none, and --fix removes the mark", async () => {
+    const guard = await installByHand('guard');
+    await saveState([guard]);
+    const mark = join(stagingRoot(world.paths), `released-${deadPid()}-x1`);
+    await mkdir(stagingRoot(world.paths), { recursive: true });
+    await writeFile(mark, '');
+    expect(only(await doctor(), 'leftovers').status).toBe('ok');
+    const fixed = await doctor({ fix: true });
+    expect(only(fixed, 'fix').paths).toEqual([mark]);
+    expect(existsSync(mark)).toBe(false);
+  });
+
   it('D4: --fix collects exactly the leftovers and changes nothing else: state, installed and tampered trees stay', async () => {
     const { guard, leftovers, live } = await makeLeftovers();
     await writeFile(join(guard.path, 'plugin.json'), '{"name":"guard","version":"6.6.6"}');

@@ -5,7 +5,9 @@ export { findLeftovers } from '../../store/collect.js';
 export type { Leftover, LeftoverKind } from '../../store/collect.js';
 
 /** The `leftovers` check: a warning listing them, fix `hookpm doctor --fix` (or any install). */
-export function checkLeftovers(found: readonly Leftover[], stateKnown: boolean): DoctorCheck {
+export function checkLeftovers(all: readonly Leftover[], stateKnown: boolean): DoctorCheck {
+  // A mark (registry.md S41) is no problem: it only asks the next collection to walk every tree.
+  const found = all.filter((l) => l.kind !== 'mark');
   const unknown = stateKnown ? '' : ' (installed trees were not judged: the state cannot be read)';
   if (found.length === 0)
     return okCheck('leftovers', `no leftovers of interrupted commands${unknown}`);
@@ -28,7 +30,7 @@ export function checkLeftovers(found: readonly Leftover[], stateKnown: boolean):
     `${parts.join(', ')}${unknown}: ${shown.join(', ')}${more}`,
     {
       code: 'leftovers',
-      fix: '`hookpm doctor --fix` collects them (so does the next install, enable or uninstall)',
+      fix: '`hookpm doctor --fix` collects them (so does the next uninstall, rollback or enable)',
     },
   );
   return { ...check, paths: found.map((l) => l.path) };
