@@ -177,7 +177,7 @@ describe('process groups', () => {
       const { code, stdout } = await host.exited;
       expect(code).toBe(expectedCode);
       expect(JSON.parse(stdout)).toEqual([1, 1, 1, 1]); // installExitCleanup is idempotent
-      await waitUntil(() => !isAlive(pid), 1000, `handler ${pid} to die`);
+      await waitUntil(() => !isAlive(pid), 5000, `handler ${pid} to die`);
     },
   );
 
@@ -192,7 +192,7 @@ describe('process groups', () => {
       const pid = await readPid(pidFile);
       const { code } = await host.exited;
       expect(code).toBe(0);
-      await waitUntil(() => !isAlive(pid), 1000, `handler ${pid} to die`);
+      await waitUntil(() => !isAlive(pid), 5000, `handler ${pid} to die`);
     },
   );
 
