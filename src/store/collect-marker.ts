@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { syncPath } from '../io/sync-tree.js';
-import { quietly } from '../io/fs-error.js';
+import { quietly, toStoreError } from '../io/fs-error.js';
 import { stagingRoot } from './paths.js';
 import type { StorePaths } from './store-paths.js';
 
@@ -37,9 +37,13 @@ export function isMark(name: string): boolean {
  */
 export async function markTransaction(paths: StorePaths): Promise<() => void> {
   const file = join(stagingRoot(paths), markName('commit'));
-  mkdirSync(stagingRoot(paths), { recursive: true });
-  writeFileSync(file, '', { flag: 'wx', mode: 0o600 });
-  await syncPath(stagingRoot(paths));
+  try {
+    mkdirSync(stagingRoot(paths), { recursive: true });
+    writeFileSync(file, '', { flag: 'wx', mode: 0o600 });
+    await syncPath(stagingRoot(paths));
+  } catch (error) {
+    throw toStoreError(error, file, 'write the transaction mark');
+  }
   return () => quietly(() => rmSync(file, { force: true }));
 }
 

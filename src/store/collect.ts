@@ -217,10 +217,16 @@ function unreferencedTrees(
   const referenced = namedTrees(state);
   for (const root of pinned.roots) referenced.add(normal(root));
   const found: Leftover[] = [];
+  // Only plugin directories of the store are ever listed: a record naming a path elsewhere (a
+  // hand-edited state) never makes its directory one.
+  const root = resolve(pluginsDir(paths));
   const visit =
     dirs === null
-      ? listDir(pluginsDir(paths)).map((plugin) => join(pluginsDir(paths), plugin))
-      : [...dirs].sort();
+      ? listDir(root).map((name) => join(root, name))
+      : [...dirs]
+          .map(normal)
+          .filter((dir) => dirname(dir) === root)
+          .sort();
   for (const versions of visit) {
     const names = listDir(versions);
     if (names.length === 0) empty?.add(versions);

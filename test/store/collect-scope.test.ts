@@ -158,4 +158,22 @@ describe('registry.md S41: collection after a transaction', () => {
     expect(existsSync(world.kept)).toBe(true);
     expect(existsSync(world.installed)).toBe(true);
   });
+
+  it('S41: a record naming a tree outside the store never makes its directory one collection lists', async () => {
+    const world = await storeWithOrphans();
+    const outside = join(store.paths.data, '..', 'elsewhere');
+    await mkdir(join(outside, 'mine'), { recursive: true });
+    await writeFile(join(outside, 'notes.txt'), 'keep me');
+    const before = recordTrees(world.state);
+    const edited = makeState([
+      makePlugin('kept@x', { path: join(outside, 'mine') }),
+      makePlugin('touched@x', { path: world.installed }),
+    ]);
+    const visit = touchedDirs(before, recordTrees(edited));
+    expect(visit).toContain(outside);
+    const removed = await collectGarbage(store.paths, edited, visit);
+    // kept@x's old tree is no longer named, in a store directory the change touched.
+    expect(removed).toEqual([world.kept]);
+    expect(await readdir(outside)).toEqual(['mine', 'notes.txt']);
+  });
 });
