@@ -267,7 +267,7 @@ describe('per-session pins (issue 13 item 4, engine.md R1)', () => {
     expect((await wire(bash('c', FORCE_PUSH))).out).toBeNull();
   });
 
-  it("D4: an uninstalled plugin's tree stays while a session runs it, and goes once SessionEnd released the pin", async () => {
+  it("D4, S41: an uninstalled plugin's tree stays while a session runs it, and the next install collects it once SessionEnd released the pin", async () => {
     await ok(['install', GUARD, '--yes']);
     await wire(start('u'));
     const trees = () =>
