@@ -137,7 +137,7 @@ describe('registry.md S41: collection after a transaction', () => {
     const before = recordTrees(world.state);
     const after = makeState([makePlugin('touched@x', { path: world.dropped })]);
     after.projects = {
-      '/work/app': {
+      '/home/dev/app': {
         plugins: { 'kept@x': makePlugin('kept@x', { path: world.kept }) },
       },
     } as unknown as NonNullable<typeof after.projects>;
