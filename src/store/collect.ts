@@ -11,7 +11,7 @@ import { lockFile, pluginsDir, stagingRoot, stateFile } from './paths.js';
 import { installedFilesDir, installedFilesName } from './installed-files.js';
 import { pinnedTrees, type PinnedTrees } from './session-pins.js';
 import type { StorePaths } from './store-paths.js';
-import type { State } from './state/state-schema.js';
+import type { PluginRecord, State } from './state/state-schema.js';
 
 /** `mark`: a mark of collect-marker.ts (registry.md S41), no problem in itself. */
 export type LeftoverKind =
@@ -104,34 +104,42 @@ export async function collectGarbage(
 }
 
 /**
- * Every installed tree `state` names (normalised): each plugin's active tree, its pending update's
- * and its previous one's, user-wide and of every project (docs/guides/projects.md: the store is
- * shared by every project).
+ * Each record of `state` with the key of its scope ('' user-wide, else the project's root):
+ * user-wide and of every project (docs/guides/projects.md: the store is shared by every project).
  */
+function* eachRecord(state: State): Generator<[string, PluginRecord]> {
+  for (const plugin of Object.values(state.plugins)) yield ['', plugin];
+  for (const [root, project] of Object.entries(state.projects ?? {}))
+    for (const plugin of Object.values(project.plugins)) yield [root, plugin];
+}
+
+/**
+ * The trees a record names, as written: its active tree, its pending update's and its previous
+ * one's (`hookpm rollback`'s tree stays until the next update replaces it).
+ */
+function treesOf(plugin: PluginRecord): string[] {
+  const trees = [plugin.path];
+  if (plugin.pending != null) trees.push(plugin.pending.path);
+  if (plugin.previous !== undefined) trees.push(plugin.previous.path);
+  return trees;
+}
+
+/** Every installed tree `state` names, normalised. */
 function namedTrees(state: State): Set<string> {
   const named = new Set<string>();
-  for (const trees of recordTrees(state).values())
-    for (const tree of trees.split('\0')) if (tree !== '') named.add(normal(tree));
+  for (const [, plugin] of eachRecord(state))
+    for (const tree of treesOf(plugin)) named.add(normal(tree));
   return named;
 }
 
 /**
- * The trees each record of `state` names, keyed by scope and plugin id: its active tree, its
- * pending update's and its previous one's (`hookpm rollback`'s tree stays until the next update
- * replaces it), joined by NUL, as written. What touchedDirs compares.
+ * The trees each record of `state` names (treesOf), joined by NUL, keyed by scope and plugin id:
+ * what touchedDirs compares.
  */
 export function recordTrees(state: State): Map<string, string> {
   const trees = new Map<string, string>();
-  const add = (scope: string, plugin: State['plugins'][string]): void => {
-    const pending = plugin.pending?.path ?? '';
-    trees.set(
-      `${scope}\0${plugin.id}`,
-      `${plugin.path}\0${pending}\0${plugin.previous?.path ?? ''}`,
-    );
-  };
-  for (const plugin of Object.values(state.plugins)) add('', plugin);
-  for (const [root, project] of Object.entries(state.projects ?? {}))
-    for (const plugin of Object.values(project.plugins)) add(root, plugin);
+  for (const [scope, plugin] of eachRecord(state))
+    trees.set(`${scope}\0${plugin.id}`, treesOf(plugin).join('\0'));
   return trees;
 }
 
@@ -144,8 +152,8 @@ export function touchedDirs(
   after: ReadonlyMap<string, string>,
 ): Set<string> {
   const dirs = new Set<string>();
-  const add = (trees: string | undefined): void => {
-    for (const tree of (trees ?? '').split('\0')) if (tree !== '') dirs.add(dirname(normal(tree)));
+  const add = (trees: string): void => {
+    for (const tree of trees.split('\0')) dirs.add(dirname(normal(tree)));
   };
   for (const [key, trees] of before) if (after.get(key) !== trees) add(trees);
   for (const [key, trees] of after) if (before.get(key) !== trees) add(trees);
@@ -190,8 +198,7 @@ function unreferencedFileLists(paths: StorePaths, state: State, pinned: PinnedTr
   const add = (fingerprint: string): void => {
     keep.add(installedFilesName(fingerprint));
   };
-  const projects = Object.values(state.projects ?? {}).flatMap((p) => Object.values(p.plugins));
-  for (const plugin of [...Object.values(state.plugins), ...projects]) {
+  for (const [, plugin] of eachRecord(state)) {
     add(plugin.fingerprint);
     if (plugin.pending != null) add(plugin.pending.fingerprint);
     if (plugin.previous !== undefined) add(plugin.previous.fingerprint);
