@@ -11,22 +11,26 @@ import type { StorePaths } from './store-paths.js';
  * - a transaction's mark, `stage-<pid>-commit-<n>`: in use while its process lives (collect.ts
  *   spares a live process's staging), a leftover once it is dead, which is how a transaction that
  *   promoted trees and never wrote its state (a crash, a kill) is noticed;
- * - a released pin's mark, `released-<pid>-<n>`: a leftover at once, since the trees a session
- *   ran may have nothing else naming them.
+ * - a released pin's mark, `released`: a leftover at once, since the trees a session ran may have
+ *   nothing else naming them. One file for every release: a pin replaced at each
+ *   event (one that fails closed is made afresh at every event) leaves one mark, not one per
+ *   event. A release between a collection's reading of the pins and its removal of the mark is
+ *   lost; its trees wait for the next collection that walks every directory.
  * Any collection that walks every plugin directory removes the leftover marks it found.
  */
 
 let count = 0;
 
-function markName(kind: 'commit' | 'released'): string {
+function commitMarkName(): string {
   count += 1;
-  const n = `${Date.now().toString(36)}${count}`;
-  return kind === 'commit' ? `stage-${process.pid}-commit-${n}` : `released-${process.pid}-${n}`;
+  return `stage-${process.pid}-commit-${Date.now().toString(36)}${count}`;
 }
+
+const RELEASED = 'released';
 
 /** Whether a name in staging is a mark (collect.ts reports it apart from staging trees). */
 export function isMark(name: string): boolean {
-  return /^(?:stage-\d+-commit|released-\d+)-[0-9a-z]+$/.test(name);
+  return name === RELEASED || /^stage-\d+-commit-[0-9a-z]+$/.test(name);
 }
 
 /**
@@ -36,7 +40,7 @@ export function isMark(name: string): boolean {
  * collection takes for a crash: it walks every directory, which is only slower).
  */
 export async function markTransaction(paths: StorePaths): Promise<() => void> {
-  const file = join(stagingRoot(paths), markName('commit'));
+  const file = join(stagingRoot(paths), commitMarkName());
   try {
     mkdirSync(stagingRoot(paths), { recursive: true });
     writeFileSync(file, '', { flag: 'wx', mode: 0o600 });
@@ -55,6 +59,7 @@ export async function markTransaction(paths: StorePaths): Promise<() => void> {
 export function markPinReleased(paths: StorePaths): void {
   quietly(() => {
     mkdirSync(stagingRoot(paths), { recursive: true });
-    writeFileSync(join(stagingRoot(paths), markName('released')), '', { flag: 'wx', mode: 0o600 });
+    // `wx`: never through a symlink; a mark already there is the mark (EEXIST is ignored).
+    writeFileSync(join(stagingRoot(paths), RELEASED), '', { flag: 'wx', mode: 0o600 });
   });
 }
