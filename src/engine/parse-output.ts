@@ -3,8 +3,11 @@ import { EVENTS } from '../hooks/events.js';
 import type { EventName } from '../hooks/events.js';
 import { readCutJsonObject } from './cut-json.js';
 import { handlerDiagnostic } from './handler-diagnostic.js';
-import { GENERIC_BLOCK_REASON, readWireOutput } from './read-wire-output.js';
 import type { HandlerRun, PermissionResult, ResultDiagnostic } from './types.js';
+import { wireOutputReader } from './wire-output-reader.js';
+
+/** The generic reason of an exit-2 block with empty stderr (K2). */
+export const GENERIC_BLOCK_REASON = 'Hook blocked the operation';
 
 /**
  * What one handler's run contributes to its event, before reduction (engine.md K1-K3, L1-L3,
@@ -157,7 +160,7 @@ function readStdout(run: HandlerRun, event: EventName, out: ParsedOutput): void 
     else note('malformed_json', ...plainStdoutNote(text, event));
     return;
   }
-  const { fields, notes } = readWireOutput(json, event);
+  const { fields, notes } = wireOutputReader()(json, event);
   for (const n of notes) note(n.code, n.severity, n.message);
   if (fields === null) return;
   out.continue = fields.continue;
@@ -182,7 +185,7 @@ function readCutOutput(run: HandlerRun, event: EventName, text: string, out: Par
   const note = (severity: Severity, message: string) =>
     out.diagnostics.push(handlerDiagnostic(run.handler, 'stdout_truncated', severity, message));
   const cut = readCutJsonObject(text);
-  const fields = cut === undefined ? null : readWireOutput(cut, event).fields;
+  const fields = cut === undefined ? null : wireOutputReader()(cut, event).fields;
   const deny = fields?.permission?.decision === 'deny' ? fields.permission : null;
   const stops = fields !== null && (fields.block !== null || deny !== null || !fields.continue);
   if (fields === null || !stops) {
@@ -199,6 +202,8 @@ function readCutOutput(run: HandlerRun, event: EventName, text: string, out: Par
 /**
  * Interprets one handler's run for `event` (engine.md K1-K3, L1-L3, X6-X8). A legacy handler
  * (C4) contributes only its timeout or launch diagnostics: its output and exit code are ignored.
+ * A run for which mayHoldJson holds needs loadWireOutputReader resolved first
+ * (wire-output-reader.ts).
  */
 export function parseHandlerOutput(run: HandlerRun, event: EventName): ParsedOutput {
   const out = emptyOutput();

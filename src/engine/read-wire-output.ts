@@ -11,9 +11,6 @@ import { isAllowedTerminalSequence } from './terminal-sequence.js';
 import { unreadSpecificKeys } from './unread-specific-keys.js';
 import type { PermissionResult } from './types.js';
 
-/** The generic reason of an exit-2 block with empty stderr (K2). */
-export const GENERIC_BLOCK_REASON = 'Hook blocked the operation';
-
 /**
  * The reason of a JSON `decision: "block"` that gives no (or an empty) `reason`: the reference
  * engine's fallback text, kept so its users read the same words.

@@ -11,6 +11,7 @@ import { runDecision } from './run-decision.js';
 import { applyFailClosed, failClosedOn } from './fail-closed.js';
 import { stringField, type DispatchOptions } from './dispatch-options.js';
 import { mapBounded } from './bounded-map.js';
+import { loadWireOutputReader, mayHoldJson } from './wire-output-reader.js';
 
 /**
  * X1: the most handlers of one dispatch that run at once; they start one per turn of the event loop
@@ -65,6 +66,8 @@ export async function runMatched(call: Invocation): Promise<DispatchResult> {
   const runs = await mapBounded(call.matched, HANDLERS_AT_ONCE, (handler) =>
     runHandler(handler, runOptions),
   );
+  // L1: zod loads only when an output may be JSON (wire-output-reader.ts).
+  if (runs.some(mayHoldJson)) await loadWireOutputReader();
   // Each output is parsed once: reduction and the log's per-run decisions read the same parse.
   const parsed = parseRuns(event, runs);
   const stopHookActive = payload['stop_hook_active'] === true;

@@ -179,6 +179,34 @@ describe('bin/hookpm.js and the chunks of dist/bundle/', () => {
     }
   });
 
+  it("X10: a linked event answered from its session's pin compiles the wire bundle's core chunk only; the session's first event, which makes the pin, compiles the other one too", async () => {
+    const home = join(tmp, 'home-wire');
+    const event = (name: string, extra: Record<string, unknown>) =>
+      JSON.stringify({
+        session_id: '5e551011-0000-4000-8000-0000000000b1',
+        transcript_path: join(tmp, 't.jsonl'),
+        cwd: tmp,
+        hook_event_name: name,
+        ...extra,
+      });
+    const wire = (input: string) =>
+      spawnSync(process.execPath, [join(pkg, 'bin', 'hookpm.js'), 'wire', 'claude'], {
+        env: { ...process.env, HOME: tmp, HOOKPM_HOME: home, NO_COLOR: '1' },
+        cwd: tmp,
+        input,
+        encoding: 'utf8',
+      });
+    const started = wire(event('SessionStart', { source: 'startup' }));
+    expect(started.status, started.stderr).toBe(0);
+    expect(chunkNames(cachesOf(home))).toEqual(expect.arrayContaining(['wire-core', 'wire-more']));
+    await rm(join(home, 'cache', 'code-cache'), { recursive: true });
+    const pinned = wire(event('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' } }));
+    expect(pinned.status, pinned.stderr).toBe(0);
+    const compiled = chunkNames(cachesOf(home));
+    expect(compiled).toContain('wire-core');
+    expect(compiled).not.toContain('wire-more');
+  });
+
   it('registry.md D1: the code cache goes to the cache directory of --home, which wins over HOOKPM_HOME', () => {
     const env = join(tmp, 'home-env');
     const flag = join(tmp, 'home-flag');

@@ -1,8 +1,9 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, beforeAll } from 'vitest';
 import { readWireOutput } from '../../src/engine/read-wire-output.js';
 import { reduceResults } from '../../src/engine/reduce.js';
+import { loadWireOutputReader } from '../../src/engine/wire-output-reader.js';
 import type { HandlerRun } from '../../src/engine/types.js';
 import type { EventName } from '../../src/hooks/events.js';
 import type { SnapshotHandler } from '../../src/hooks/types.js';
@@ -74,6 +75,9 @@ function run(stdout: string): HandlerRun {
     durationMs: 1,
   };
 }
+
+// L1: a dispatch loads the JSON reader before it parses output; these tests parse directly.
+beforeAll(loadWireOutputReader);
 
 describe('Deep Agents Code conformance: terminalSequence (engine.md D8)', () => {
   it.each(SEQUENCES)(

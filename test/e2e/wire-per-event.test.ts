@@ -1,7 +1,7 @@
 /**
  * What a linked event reads (engine.md X10), through the built `hookpm wire claude`: the session
- * pin's tables by event and matcher rather than the pin, and no `node:crypto` on a matching
- * event that has nothing to hash.
+ * pin's tables by event and matcher rather than the pin, no `node:crypto` on a matching event
+ * that has nothing to hash, and no zod when no handler printed JSON.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -37,7 +37,7 @@ function wire(body: string, probe?: string) {
 }
 
 describe('hookpm wire: per-event cost (engine.md X10)', () => {
-  it('X10: a matching event runs from the pin tables (the pin itself unreadable) and, with nothing to hash, loads no node:crypto', async () => {
+  it('X10, L1: a matching event runs from the pin tables (the pin itself unreadable) and, with nothing to hash and no output to read, loads neither node:crypto nor zod', async () => {
     const marker = join(ws.dir, `ran${ws.n}`);
     const root = join(ws.dir, `plugin${ws.n}`);
     await mkdir(join(root, 'hooks'), { recursive: true });
@@ -73,17 +73,20 @@ describe('hookpm wire: per-event cost (engine.md X10)', () => {
     await writeFile(join(sessions, pin), 'not a pin any more');
     const probe = join(ws.dir, `probe${ws.n}.cjs`);
     const seen = join(ws.dir, `seen${ws.n}.json`);
+    // zod sets globalThis.__zod_globalConfig as it loads: a handler that prints nothing needs no
+    // JSON reader (L1, engine/wire-output-reader.ts).
     await writeFile(
       probe,
-      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(seen)}, JSON.stringify(
-        process.moduleLoadList.filter((m) => /crypto/i.test(m)))));\n`,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(seen)}, JSON.stringify({
+        crypto: process.moduleLoadList.filter((m) => /crypto/i.test(m)),
+        zod: globalThis.__zod_globalConfig !== undefined })));\n`,
     );
     await rm(marker);
     const run = wire(bash, probe);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toBe('');
     expect(existsSync(marker)).toBe(true);
-    expect(JSON.parse(await readFile(seen, 'utf8'))).toEqual([]);
+    expect(JSON.parse(await readFile(seen, 'utf8'))).toEqual({ crypto: [], zod: false });
     // The pin stays as it was: an event whose tables are whole never reads or rewrites it.
     expect(await readFile(join(sessions, pin), 'utf8')).toBe('not a pin any more');
   });
@@ -132,5 +135,42 @@ describe('hookpm wire: per-event cost (engine.md X10)', () => {
     };
     expect(last.session).toBe(session);
     expect(last.runs.filter((r) => r.plugin === 'keyed@local').map((r) => r.key)).toEqual([key]);
+  });
+
+  it('L1: a handler that prints a JSON deny gets its reader loaded on the event, and the deny reaches the agent', async () => {
+    const root = join(ws.dir, `plugin${ws.n}`);
+    await mkdir(join(root, 'hooks'), { recursive: true });
+    await writeFile(
+      join(root, 'plugin.json'),
+      JSON.stringify({ name: 'denies', version: '1.0.0' }),
+    );
+    const deny = JSON.stringify({
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: 'no rm here',
+      },
+    });
+    const hooks = {
+      PreToolUse: [
+        {
+          matcher: 'Bash',
+          hooks: [{ type: 'command', command: 'printf', argv: ['printf', '%s', deny] }],
+        },
+      ],
+    };
+    await writeFile(join(root, 'hooks', 'hooks.json'), JSON.stringify({ hooks }));
+    expect((await ws.hookpm(['install', root, '--yes'])).code).toBe(0);
+    const session = '5e551011-0000-4000-8000-00000000000c';
+    const body = (event: string, extra: Record<string, unknown>): string =>
+      JSON.stringify({ ...JSON.parse(payload(event, extra)), session_id: session });
+    expect(wire(body('SessionStart', { source: 'startup' })).status).toBe(0);
+    const run = wire(body('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'rm x' } }));
+    expect(run.status, run.stderr).toBe(0);
+    const answer = JSON.parse(run.stdout) as {
+      hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string };
+    };
+    expect(answer.hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(answer.hookSpecificOutput.permissionDecisionReason).toContain('no rm here');
   });
 });

@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, beforeAll } from 'vitest';
 import { CUT_MARK, MAX_DEPTH, readCutJsonObject } from '../../src/engine/cut-json.js';
 import { CAPTURE_LIMIT_BYTES, createOutputCapture } from '../../src/engine/output-capture.js';
 import { parseHandlerOutput } from '../../src/engine/parse-output.js';
+import { loadWireOutputReader } from '../../src/engine/wire-output-reader.js';
 import type { EventName } from '../../src/hooks/events.js';
 import { makeHandler, makeRun } from './helpers.js';
 
@@ -22,6 +23,9 @@ function parseCut(event: EventName, output: unknown) {
 const LONG = 'x'.repeat(CAPTURE_LIMIT_BYTES * 2);
 const codes = (out: { diagnostics: { code: string; severity: string }[] }) =>
   out.diagnostics.map((d) => `${d.code}:${d.severity}`);
+
+// L1: a dispatch loads the JSON reader before it parses output; these tests parse directly.
+beforeAll(loadWireOutputReader);
 
 describe('X7: an output cut at the capture limit', () => {
   it('X7, L2: a PreToolUse deny whose reason was cut still denies, with the reason that arrived', () => {

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, beforeAll } from 'vitest';
 import { parseHandlerOutput } from '../../src/engine/parse-output.js';
+import { loadWireOutputReader } from '../../src/engine/wire-output-reader.js';
 import { EVENT_NAMES } from '../../src/hooks/events.js';
 import type { EventName } from '../../src/hooks/events.js';
 import { exitRun, jsonRun, makeHandler, makeRun } from './helpers.js';
@@ -13,6 +14,9 @@ function parseJson(event: EventName, output: unknown) {
 function parseStdout(event: EventName, stdout: string) {
   return parseHandlerOutput(makeRun(makeHandler(event), { stdout }), event);
 }
+
+// L1: a dispatch loads the JSON reader before it parses output; these tests parse directly.
+beforeAll(loadWireOutputReader);
 
 describe('K1: exit 0 stdout', () => {
   it.each(['', '   \n\t ', '\uFEFF', '\uFEFF \n'])(

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, beforeAll } from 'vitest';
 import { reduceResults } from '../../src/engine/reduce.js';
+import { loadWireOutputReader } from '../../src/engine/wire-output-reader.js';
 import type { HandlerRun } from '../../src/engine/types.js';
 import type { EventName } from '../../src/hooks/events.js';
 import { exitRun, jsonRun, makeHandler, makeRun } from './helpers.js';
@@ -26,6 +27,9 @@ const codes = (r: { diagnostics: { code: string }[] }) => r.diagnostics.map((d) 
 function specific(event: EventName, fields: Record<string, unknown>) {
   return { hookSpecificOutput: { hookEventName: event, ...fields } };
 }
+
+// L1: a dispatch loads the JSON reader before it parses output; these tests parse directly.
+beforeAll(loadWireOutputReader);
 
 describe('M1-M3: continue, stopReason, systemMessage', () => {
   it('M1: one continue:false makes the result continue:false and keeps the other fields', () => {

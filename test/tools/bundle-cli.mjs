@@ -43,10 +43,27 @@ function onLog(level, log, handler) {
   if (log.code !== 'INEFFECTIVE_DYNAMIC_IMPORT') handler(level, log);
 }
 const WIRE_ENTRY = join(DIST, 'cli', 'start', 'wire-entry.js');
+/**
+ * The modules behind the `import()`s that a linked event answered from its session's pin does not
+ * make: the pin's making (first event), the JSON output reader (with zod), the error report.
+ */
+const WIRE_MORE = [
+  'ops/wire/make-pin.js',
+  'plugin/created-files.js',
+  'engine/read-wire-output.js',
+  'cli/report-error.js',
+].map((file) => join(DIST, file));
 /** What both builds share: Node's platform, the module rules above, CommonJS without comments. */
 const common = { cwd: ROOT, platform: 'node', external, resolve, logLevel: 'warn', onLog };
-// Every start reads the text of the chunks it loads: without comments it is much shorter.
-const output = { dir: scratch, format: 'cjs', entryFileNames: '[name].cjs', comments: false };
+// Every start reads the text of the chunks it loads: without comments it is much shorter, and
+// with non-ASCII characters escaped V8 holds it as a one-byte string, not a two-byte one.
+const output = {
+  dir: scratch,
+  format: 'cjs',
+  entryFileNames: '[name].cjs',
+  comments: false,
+  charset: 'ascii',
+};
 await build({
   ...common,
   input: { entry: join(DIST, 'cli', 'start', 'entry.js') },
@@ -54,13 +71,26 @@ await build({
   plugins: [lazyBuiltins(LAZY), bundledApart(WIRE_ENTRY, './wire.cjs')],
   output: { ...output, chunkFileNames: '[name]-[hash].cjs' },
 });
-// `hookpm wire <agent>` (src/cli/start/wire-entry.ts) as one file: a linked agent event reads and
-// compiles one chunk through its code cache, not the twenty its modules would be split into.
+// `hookpm wire <agent>` (src/cli/start/wire-entry.ts) as two chunks beside its entry, not the
+// twenty its modules would be split into: what every linked event runs (wire-core), and what only
+// some do (wire-more: a session's first event builds its pin, a handler that printed JSON has it
+// read with zod, an error is reported). An event answered from its session's pin reads and
+// compiles only the first, through its code cache.
+const wireGraph = moduleGraph();
 await build({
   ...common,
   input: { wire: WIRE_ENTRY },
-  plugins: [lazyBuiltins(LAZY)],
-  output: { ...output, codeSplitting: false },
+  plugins: [lazyBuiltins(LAZY), wireGraph.plugin],
+  output: {
+    ...output,
+    chunkFileNames: '[name]-[hash].cjs',
+    codeSplitting: {
+      groups: [
+        { name: 'wire-core', test: (id) => wireGraph.reachedWithout(WIRE_ENTRY, WIRE_MORE, id) },
+        { name: 'wire-more', test: () => true },
+      ],
+    },
+  },
 });
 await swapIn(scratch, OUT);
 
@@ -108,6 +138,44 @@ function bundledApart(file, chunk) {
     load(loading) {
       if (loading !== id) return null;
       return `export const main = (...args) => require(${JSON.stringify(chunk)}).main(...args);`;
+    },
+  };
+}
+
+/**
+ * A rolldown plugin that keeps the module graph of the build, and asks it: `reachedWithout(entry,
+ * apart, id)` whether module `id` is reached from `entry` through its imports, static and dynamic,
+ * without a dynamic import of a module of `apart`. Known once the build has loaded every module,
+ * before chunks are made (when code splitting groups ask).
+ */
+function moduleGraph() {
+  const edges = new Map();
+  const reached = new Map();
+  return {
+    plugin: {
+      name: 'module-graph',
+      buildEnd() {
+        for (const id of this.getModuleIds()) {
+          const info = this.getModuleInfo(id);
+          edges.set(id, { imports: info.importedIds, dynamic: info.dynamicallyImportedIds });
+        }
+      },
+    },
+    reachedWithout(entry, apart, id) {
+      const key = `${entry}\0${apart.join('\0')}`;
+      let seen = reached.get(key);
+      if (seen === undefined) {
+        if (edges.size === 0) throw new Error('module-graph: asked before the build ended');
+        seen = new Set([entry]);
+        const queue = [entry];
+        while (queue.length > 0) {
+          const { imports = [], dynamic = [] } = edges.get(queue.pop()) ?? {};
+          for (const next of [...imports, ...dynamic.filter((d) => !apart.includes(d))])
+            if (!seen.has(next)) seen.add(next) && queue.push(next);
+        }
+        reached.set(key, seen);
+      }
+      return seen.has(id);
     },
   };
 }
