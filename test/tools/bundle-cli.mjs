@@ -53,6 +53,12 @@ const WIRE_MORE = [
   'engine/read-wire-output.js',
   'cli/report-error.js',
 ].map((file) => join(DIST, file));
+/** The modules behind the `import()`s that a linked event makes when handlers match. */
+const WIRE_RUN = [
+  'engine/run-matched.js',
+  'ops/wire/answer-claude-code-event.js',
+  'ops/wire/answer-background.js',
+].map((file) => join(DIST, file));
 /** What both builds share: Node's platform, the module rules above, CommonJS without comments. */
 const common = { cwd: ROOT, platform: 'node', external, resolve, logLevel: 'warn', onLog };
 // Every start reads the text of the chunks it loads: without comments it is much shorter, and
@@ -64,33 +70,43 @@ const output = {
   comments: false,
   charset: 'ascii',
 };
-await build({
-  ...common,
-  input: { entry: join(DIST, 'cli', 'start', 'entry.js') },
-  // entry.js's import of wire-entry.js is a `require('./wire.cjs')` of the bundle built below.
-  plugins: [lazyBuiltins(LAZY), bundledApart(WIRE_ENTRY, './wire.cjs')],
-  output: { ...output, chunkFileNames: '[name]-[hash].cjs' },
-});
-// `hookpm wire <agent>` (src/cli/start/wire-entry.ts) as two chunks beside its entry, not the
-// twenty its modules would be split into: what every linked event runs (wire-core), and what only
-// some do (wire-more: a session's first event builds its pin, a handler that printed JSON has it
-// read with zod, an error is reported). An event answered from its session's pin reads and
-// compiles only the first, through its code cache.
+// `hookpm wire <agent>` (src/cli/start/wire-entry.ts) as three chunks beside its entry, not the
+// twenty its modules would be split into: what every linked event runs (wire-core), what an event
+// that runs handlers adds (wire-run), and what only some events need (wire-more: a session's first
+// event builds its pin, a handler that printed JSON has it read with zod, an error is reported).
+// An event answered from its session's pin reads and compiles only the chunks it runs, through
+// their code caches; and as a chunk's cache is made by the first run that loads it
+// (src/cli/start/chunk-cache.ts), the runner's is made by a run that ran handlers, so it holds
+// the runner's compiled functions (made by a session's first event, which often runs none, it
+// would not, and every later event would compile them again).
 const wireGraph = moduleGraph();
-await build({
+const core = (id) => wireGraph.reachedWithout(WIRE_ENTRY, [...WIRE_MORE, ...WIRE_RUN], id);
+const wire = await build({
   ...common,
   input: { wire: WIRE_ENTRY },
   plugins: [lazyBuiltins(LAZY), wireGraph.plugin],
   output: {
     ...output,
+    entryFileNames: '[name]-[hash].cjs',
     chunkFileNames: '[name]-[hash].cjs',
     codeSplitting: {
+      // A module goes to the first group whose test it passes.
       groups: [
-        { name: 'wire-core', test: (id) => wireGraph.reachedWithout(WIRE_ENTRY, WIRE_MORE, id) },
+        { name: 'wire-core', test: core },
+        { name: 'wire-run', test: (id) => wireGraph.reachedWithout(WIRE_ENTRY, WIRE_MORE, id) },
         { name: 'wire-more', test: () => true },
       ],
     },
   },
+});
+// The CLI; its import of wire-entry.js is a `require` of the wire bundle's entry chunk, built above
+// (its name too holds the hash of its content: V8 checks only a cache's source length).
+const wireChunk = wire.output.find((chunk) => chunk.type === 'chunk' && chunk.isEntry).fileName;
+await build({
+  ...common,
+  input: { entry: join(DIST, 'cli', 'start', 'entry.js') },
+  plugins: [lazyBuiltins(LAZY), bundledApart(WIRE_ENTRY, `./${wireChunk}`)],
+  output: { ...output, chunkFileNames: '[name]-[hash].cjs' },
 });
 await swapIn(scratch, OUT);
 
