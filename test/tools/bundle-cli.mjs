@@ -182,12 +182,20 @@ function moduleGraph() {
       let seen = reached.get(key);
       if (seen === undefined) {
         if (edges.size === 0) throw new Error('module-graph: asked before the build ended');
+        // A module renamed or no longer imported lazily would move its code to the wrong chunk.
+        const lazy = new Set([...edges.values()].flatMap(({ dynamic }) => dynamic));
+        const missing = apart.filter((file) => !lazy.has(file));
+        if (missing.length > 0)
+          throw new Error(`module-graph: not imported with import(): ${missing.join(', ')}`);
         seen = new Set([entry]);
         const queue = [entry];
         while (queue.length > 0) {
           const { imports = [], dynamic = [] } = edges.get(queue.pop()) ?? {};
-          for (const next of [...imports, ...dynamic.filter((d) => !apart.includes(d))])
-            if (!seen.has(next)) seen.add(next) && queue.push(next);
+          for (const next of [...imports, ...dynamic.filter((d) => !apart.includes(d))]) {
+            if (seen.has(next)) continue;
+            seen.add(next);
+            queue.push(next);
+          }
         }
         reached.set(key, seen);
       }

@@ -9,9 +9,10 @@ const GRAMMAR = grammarOf(WIRE_OPTIONS);
  * `hookpm wire <agent>`, the handler of every linked agent event (docs/design/benchmarks.md: within
  * 1.5x of a bare node start), started by entry.ts before anything else loads. Bundled on its own
  * (dist/bundle/wire-*.cjs, test/tools/bundle-cli.mjs): an event loads the chunk every event runs,
- * and the handler runner's only when handlers match, instead of some twenty chunks. Returns false for a line that is not a plain `wire
- * <agent> [--deadline <s>]`, which then goes to the full CLI to be explained. Ends the process itself once its
- * output is written, since its output module is its own bundle's.
+ * and the handler runner's only when handlers match, instead of some twenty chunks. Returns false
+ * for a line that is not a plain `wire <agent> [--deadline <s>]`, which then goes to the full CLI
+ * to be explained. Ends the process itself once its output is written, since its output module is
+ * its own bundle's.
  */
 export async function main(argv: readonly string[]): Promise<boolean> {
   const line = parseFastLine(argv.slice(2), 'wire', GRAMMAR, true);
