@@ -114,14 +114,20 @@ function* eachRecord(state: State): Generator<[string, PluginRecord]> {
 }
 
 /**
- * The trees a record names, as written: its active tree, its pending update's and its previous
- * one's (`hookpm rollback`'s tree stays until the next update replaces it).
+ * The installed versions a record names, each with its tree and fingerprint: the active one, its
+ * pending update and its previous one (`hookpm rollback`'s tree stays until the next update
+ * replaces it).
  */
+function versionsOf(plugin: PluginRecord): Array<{ path: string; fingerprint: string }> {
+  const versions: Array<{ path: string; fingerprint: string }> = [plugin];
+  if (plugin.pending != null) versions.push(plugin.pending);
+  if (plugin.previous !== undefined) versions.push(plugin.previous);
+  return versions;
+}
+
+/** The trees a record names (versionsOf), as written. */
 function treesOf(plugin: PluginRecord): string[] {
-  const trees = [plugin.path];
-  if (plugin.pending != null) trees.push(plugin.pending.path);
-  if (plugin.previous !== undefined) trees.push(plugin.previous.path);
-  return trees;
+  return versionsOf(plugin).map((version) => version.path);
 }
 
 /** Every installed tree `state` names, normalised. */
@@ -195,15 +201,9 @@ function unreferencedFileLists(paths: StorePaths, state: State, pinned: PinnedTr
   const names = listDir(dir);
   if (names.length === 0) return [];
   const keep = new Set<string>();
-  const add = (fingerprint: string): void => {
-    keep.add(installedFilesName(fingerprint));
-  };
-  for (const [, plugin] of eachRecord(state)) {
-    add(plugin.fingerprint);
-    if (plugin.pending != null) add(plugin.pending.fingerprint);
-    if (plugin.previous !== undefined) add(plugin.previous.fingerprint);
-  }
-  for (const fingerprint of pinned.fingerprints) add(fingerprint);
+  for (const [, plugin] of eachRecord(state))
+    for (const { fingerprint } of versionsOf(plugin)) keep.add(installedFilesName(fingerprint));
+  for (const fingerprint of pinned.fingerprints) keep.add(installedFilesName(fingerprint));
   return names
     .filter((name) => !keep.has(name))
     .map((name) => ({ kind: 'installed-files' as const, path: join(dir, name) }));
