@@ -10,14 +10,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/built-bin.js';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
+import { writeClaudePlugin } from '../helpers/claude-plugin.js';
 
 const ws = useBinWorkspace('e2e-wire-per-event');
 
 const SESSION = '5e551011-0000-4000-8000-00000000000a';
 
-function payload(event: string, extra: Record<string, unknown> = {}): string {
+function payload(event: string, extra: Record<string, unknown> = {}, session = SESSION): string {
   return JSON.stringify({
-    session_id: SESSION,
+    session_id: session,
     transcript_path: join(ws.home, 't.jsonl'),
     cwd: ws.repo,
     hook_event_name: event,
@@ -36,12 +37,32 @@ function wire(body: string, probe?: string) {
   });
 }
 
+/** Writes a plugin named `name` holding `hooks` and installs it. */
+async function installPlugin(name: string, hooks: Record<string, unknown>): Promise<void> {
+  const root = await writeClaudePlugin(join(ws.dir, `plugin${ws.n}`), name, hooks);
+  expect((await ws.hookpm(['install', root, '--yes'])).code).toBe(0);
+}
+
+/**
+ * A script to preload into `hookpm wire` (`probe`) that writes, as the process exits, the JSON of
+ * `expression` to `seen`.
+ */
+async function writeProbe(expression: string): Promise<{ probe: string; seen: string }> {
+  const probe = join(ws.dir, `probe${ws.n}.cjs`);
+  const seen = join(ws.dir, `seen${ws.n}.json`);
+  await writeFile(
+    probe,
+    `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(seen)}, JSON.stringify(${expression})));\n`,
+  );
+  return { probe, seen };
+}
+
+/** The modules of Node's crypto the process loaded, as a probe's expression. */
+const CRYPTO_LOADED = 'process.moduleLoadList.filter((m) => /crypto/i.test(m))';
+
 describe('hookpm wire: per-event cost (engine.md X10)', () => {
   it('X10, L1: a matching event runs from the pin tables (the pin itself unreadable) and, with nothing to hash and no output to read, loads neither node:crypto nor zod', async () => {
     const marker = join(ws.dir, `ran${ws.n}`);
-    const root = join(ws.dir, `plugin${ws.n}`);
-    await mkdir(join(root, 'hooks'), { recursive: true });
-    await writeFile(join(root, 'plugin.json'), JSON.stringify({ name: 'marks', version: '1.0.0' }));
     const touch = { type: 'command', command: `touch ${marker}`, argv: ['touch', marker] };
     const hooks = {
       PreToolUse: [
@@ -49,8 +70,7 @@ describe('hookpm wire: per-event cost (engine.md X10)', () => {
         { matcher: 'Write', hooks: [{ type: 'command', command: 'false', argv: ['false'] }] },
       ],
     };
-    await writeFile(join(root, 'hooks', 'hooks.json'), JSON.stringify({ hooks }));
-    expect((await ws.hookpm(['install', root, '--yes'])).code).toBe(0);
+    await installPlugin('marks', hooks);
     // The stat cache keeps a file's hash only once its stat is older than its racy window (2 s,
     // store/fingerprint-cache.ts): the events below come after it, as any but the first seconds'.
     await new Promise((done) => setTimeout(done, 2_100));
@@ -71,15 +91,10 @@ describe('hookpm wire: per-event cost (engine.md X10)', () => {
     const pin = names.find((n) => n.endsWith('.json'))!;
     expect(names).toContain(pin.replace(/\.json$/, '.head'));
     await writeFile(join(sessions, pin), 'not a pin any more');
-    const probe = join(ws.dir, `probe${ws.n}.cjs`);
-    const seen = join(ws.dir, `seen${ws.n}.json`);
     // zod sets globalThis.__zod_globalConfig as it loads: a handler that prints nothing needs no
     // JSON reader (L1, engine/wire-output-reader.ts).
-    await writeFile(
-      probe,
-      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(seen)}, JSON.stringify({
-        crypto: process.moduleLoadList.filter((m) => /crypto/i.test(m)),
-        zod: globalThis.__zod_globalConfig !== undefined })));\n`,
+    const { probe, seen } = await writeProbe(
+      `{ crypto: ${CRYPTO_LOADED}, zod: globalThis.__zod_globalConfig !== undefined }`,
     );
     await rm(marker);
     const run = wire(bash, probe);
@@ -92,16 +107,12 @@ describe('hookpm wire: per-event cost (engine.md X10)', () => {
   });
 
   it('X12: with the decision log on, a matching event names its hook by the key the pin tables hold, and loads no node:crypto', async () => {
-    const root = join(ws.dir, `plugin${ws.n}`);
-    await mkdir(join(root, 'hooks'), { recursive: true });
-    await writeFile(join(root, 'plugin.json'), JSON.stringify({ name: 'keyed', version: '1.0.0' }));
     const hooks = {
       PreToolUse: [
         { matcher: 'Bash', hooks: [{ type: 'command', command: 'true', argv: ['true'] }] },
       ],
     };
-    await writeFile(join(root, 'hooks', 'hooks.json'), JSON.stringify({ hooks }));
-    expect((await ws.hookpm(['install', root, '--yes'])).code).toBe(0);
+    await installPlugin('keyed', hooks);
     // Past the stat cache's racy window (see the test above).
     await new Promise((done) => setTimeout(done, 2_100));
     await rm(join(ws.home, 'hookpm', 'config', 'settings.json'), { force: true });
@@ -113,18 +124,14 @@ describe('hookpm wire: per-event cost (engine.md X10)', () => {
     ).handlers.find((h) => h.plugin === 'keyed@local')?.key;
     expect(key).toMatch(/^[0-9a-f]{10}$/);
     const session = '5e551011-0000-4000-8000-00000000000b';
-    const body = (event: string, extra: Record<string, unknown>): string =>
-      JSON.stringify({ ...JSON.parse(payload(event, extra)), session_id: session });
-    expect(wire(body('SessionStart', { source: 'startup' })).status).toBe(0);
-    const bash = body('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' } });
-    expect(wire(bash).status).toBe(0);
-    const probe = join(ws.dir, `probe${ws.n}.cjs`);
-    const seen = join(ws.dir, `seen${ws.n}.json`);
-    await writeFile(
-      probe,
-      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(seen)}, JSON.stringify(
-        process.moduleLoadList.filter((m) => /crypto/i.test(m)))));\n`,
+    expect(wire(payload('SessionStart', { source: 'startup' }, session)).status).toBe(0);
+    const bash = payload(
+      'PreToolUse',
+      { tool_name: 'Bash', tool_input: { command: 'ls' } },
+      session,
     );
+    expect(wire(bash).status).toBe(0);
+    const { probe, seen } = await writeProbe(CRYPTO_LOADED);
     const run = wire(bash, probe);
     expect(run.status, run.stderr).toBe(0);
     expect(JSON.parse(await readFile(seen, 'utf8'))).toEqual([]);
@@ -138,12 +145,6 @@ describe('hookpm wire: per-event cost (engine.md X10)', () => {
   });
 
   it('L1: a handler that prints a JSON deny gets its reader loaded on the event, and the deny reaches the agent', async () => {
-    const root = join(ws.dir, `plugin${ws.n}`);
-    await mkdir(join(root, 'hooks'), { recursive: true });
-    await writeFile(
-      join(root, 'plugin.json'),
-      JSON.stringify({ name: 'denies', version: '1.0.0' }),
-    );
     const deny = JSON.stringify({
       hookSpecificOutput: {
         hookEventName: 'PreToolUse',
@@ -159,13 +160,11 @@ describe('hookpm wire: per-event cost (engine.md X10)', () => {
         },
       ],
     };
-    await writeFile(join(root, 'hooks', 'hooks.json'), JSON.stringify({ hooks }));
-    expect((await ws.hookpm(['install', root, '--yes'])).code).toBe(0);
+    await installPlugin('denies', hooks);
     const session = '5e551011-0000-4000-8000-00000000000c';
-    const body = (event: string, extra: Record<string, unknown>): string =>
-      JSON.stringify({ ...JSON.parse(payload(event, extra)), session_id: session });
-    expect(wire(body('SessionStart', { source: 'startup' })).status).toBe(0);
-    const run = wire(body('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'rm x' } }));
+    expect(wire(payload('SessionStart', { source: 'startup' }, session)).status).toBe(0);
+    const removal = { tool_name: 'Bash', tool_input: { command: 'rm x' } };
+    const run = wire(payload('PreToolUse', removal, session));
     expect(run.status, run.stderr).toBe(0);
     const answer = JSON.parse(run.stdout) as {
       hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string };
