@@ -46,13 +46,13 @@ afterAll(async () => {
 });
 
 /**
- * Runs the package's bin/hookpm.js. With `loaded`, a preload script records in that file every
- * file of dist/ the run requires.
+ * Runs the package's bin/hookpm.js, with `input` on its stdin. With `loaded`, a preload script
+ * records in that file every file of dist/ the run requires.
  */
 function hookpm(
   args: string[],
   home: string,
-  opts: { loaded?: string } = {},
+  opts: { loaded?: string; input?: string } = {},
 ): { code: number | null; stdout: string; stderr: string } {
   const env: Record<string, string | undefined> = {
     ...process.env,
@@ -66,6 +66,7 @@ function hookpm(
     env,
     cwd: tmp,
     encoding: 'utf8',
+    ...(opts.input === undefined ? {} : { input: opts.input }),
   });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
@@ -192,19 +193,13 @@ describe('bin/hookpm.js and the chunks of dist/bundle/', () => {
         hook_event_name: name,
         ...extra,
       });
-    const wire = (input: string) =>
-      spawnSync(process.execPath, [join(pkg, 'bin', 'hookpm.js'), 'wire', 'claude'], {
-        env: { ...process.env, HOME: tmp, HOOKPM_HOME: home, NO_COLOR: '1' },
-        cwd: tmp,
-        input,
-        encoding: 'utf8',
-      });
+    const wire = (input: string) => hookpm(['wire', 'claude'], home, { input });
     const started = wire(event('SessionStart', { source: 'startup' }));
-    expect(started.status, started.stderr).toBe(0);
+    expect(started.code, started.stderr).toBe(0);
     expect(chunkNames(cachesOf(home))).toEqual(expect.arrayContaining(['wire-core', 'wire-more']));
     await rm(join(home, 'cache', 'code-cache'), { recursive: true });
     const pinned = wire(event('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' } }));
-    expect(pinned.status, pinned.stderr).toBe(0);
+    expect(pinned.code, pinned.stderr).toBe(0);
     const compiled = chunkNames(cachesOf(home));
     expect(compiled).toContain('wire-core');
     expect(compiled).not.toContain('wire-more');
