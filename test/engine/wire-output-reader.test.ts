@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import type { HandlerRun } from '../../src/engine/types.js';
 import { mayHoldJson } from '../../src/engine/wire-output-reader.js';
 import { makeHandler, makeRun } from './helpers.js';
 
@@ -22,16 +23,15 @@ describe('the JSON output reader (L1)', () => {
   });
 
   it('L1: in a fresh process, an output with no JSON parses without the reader (and without zod), and JSON read before the reader is loaded is an assertion', () => {
+    const run = (over: Partial<HandlerRun>) =>
+      JSON.stringify(makeRun(makeHandler('PreToolUse'), over));
     const script = `
       const { parseHandlerOutput } = await import(${JSON.stringify(`${DIST}parse-output.js`)});
-      const handler = ${JSON.stringify(makeHandler('PreToolUse'))};
-      const run = (stdout, exitCode = 0) => ({ handler, exitCode, signal: null, stdout, stderr: '',
-        stdoutTruncated: false, stderrTruncated: false, timedOut: false, failure: null, durationMs: 1 });
-      const blocked = parseHandlerOutput(run('', 2), 'PreToolUse').block;
-      const plain = parseHandlerOutput(run('ok\\n'), 'PreToolUse').diagnostics.map((d) => d.code);
+      const blocked = parseHandlerOutput(${run({ exitCode: 2 })}, 'PreToolUse').block;
+      const plain = parseHandlerOutput(${run({ stdout: 'ok\n' })}, 'PreToolUse').diagnostics.map((d) => d.code);
       const zod = globalThis.__zod_globalConfig !== undefined;
       let thrown = null;
-      try { parseHandlerOutput(run('{"continue": false}'), 'PreToolUse'); } catch (e) { thrown = e.message; }
+      try { parseHandlerOutput(${run({ stdout: '{"continue": false}' })}, 'PreToolUse'); } catch (e) { thrown = e.message; }
       console.log(JSON.stringify({ blocked, plain, zod, thrown }));
     `;
     const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
