@@ -80,7 +80,6 @@ const output = {
 // the runner's compiled functions (made by a session's first event, which often runs none, it
 // would not, and every later event would compile them again).
 const wireGraph = moduleGraph();
-const core = (id) => wireGraph.reachedWithout(WIRE_ENTRY, [...WIRE_MORE, ...WIRE_RUN], id);
 const wire = await build({
   ...common,
   input: { wire: WIRE_ENTRY },
@@ -92,7 +91,10 @@ const wire = await build({
     codeSplitting: {
       // A module goes to the first group whose test it passes.
       groups: [
-        { name: 'wire-core', test: core },
+        {
+          name: 'wire-core',
+          test: (id) => wireGraph.reachedWithout(WIRE_ENTRY, [...WIRE_MORE, ...WIRE_RUN], id),
+        },
         { name: 'wire-run', test: (id) => wireGraph.reachedWithout(WIRE_ENTRY, WIRE_MORE, id) },
         { name: 'wire-more', test: () => true },
       ],
