@@ -35,7 +35,7 @@ export function durableTempPrefix(file: string): string {
  */
 export async function writeFileDurable(
   file: string,
-  data: string | Uint8Array,
+  data: string | Uint8Array | readonly Uint8Array[],
   opts: DurableWriteOptions = {},
 ): Promise<void> {
   const dir = dirname(file);
@@ -43,14 +43,23 @@ export async function writeFileDurable(
     dir,
     `${durableTempPrefix(file)}${process.pid}-${randomBytes(6).toString('hex')}`,
   );
-  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  // Parts are written one after the other (a large file spliced from ranges of another is not
+  // copied into one buffer first).
+  const parts =
+    typeof data === 'string'
+      ? [Buffer.from(data, 'utf8')]
+      : data instanceof Uint8Array
+        ? [data]
+        : data;
   let fd: number | undefined;
   try {
     fd = openSync(temp, 'wx', opts.mode ?? 0o644);
     // Exactly, whatever the umask; no change (a journaled write) when it is right already.
     if (opts.mode !== undefined && (fstatSync(fd).mode & 0o7777) !== opts.mode)
       fchmodSync(fd, opts.mode);
-    writeAll(fd, bytes, file);
+    const total = parts.reduce((sum, part) => sum + part.length, 0);
+    let position = 0;
+    for (const part of parts) position += writeAll(fd, part, file, position, total);
     fsyncSync(fd);
     closeSync(fd);
     fd = undefined;
@@ -63,23 +72,31 @@ export async function writeFileDurable(
   syncDirectory(dir, file);
 }
 
-function writeAll(fd: number, bytes: Uint8Array, file: string): void {
+/** Writes all of `bytes` at `position` of the file; returns their length. `total`: of the whole file, for the error. */
+function writeAll(
+  fd: number,
+  bytes: Uint8Array,
+  file: string,
+  position: number,
+  total: number,
+): number {
   let offset = 0;
   while (offset < bytes.length) {
-    const bytesWritten = writeSync(fd, bytes, offset, bytes.length - offset, offset);
+    const bytesWritten = writeSync(fd, bytes, offset, bytes.length - offset, position + offset);
     if (bytesWritten <= 0) {
       throw new HookpmError(
         'E_IO',
-        `failed to write ${file}: the write stopped after ${offset} of ${bytes.length} bytes`,
+        `failed to write ${file}: the write stopped after ${position + offset} of ${total} bytes`,
         {
           file,
-          expected: bytes.length,
-          found: offset,
+          expected: total,
+          found: position + offset,
         },
       );
     }
     offset += bytesWritten;
   }
+  return bytes.length;
 }
 
 /**
