@@ -12,6 +12,8 @@ import { installedFilesDir, installedFilesName } from './installed-files.js';
 import { pinnedTrees, type PinnedTrees } from './session-pins.js';
 import type { StorePaths } from './store-paths.js';
 import type { PluginRecord, State } from './state/state-schema.js';
+import { lazyEntriesOf } from './state/lazy-records.js';
+import { sanitizePluginId } from '../plugin/data-id.js';
 
 /** `mark`: a mark of collect-marker.ts (registry.md S41), no problem in itself. */
 export type LeftoverKind =
@@ -58,7 +60,7 @@ export async function findLeftovers(
       scope.visit === undefined || found.length > 0 || temporary.length > 0 || pinned.stale;
     const dirs = whole ? null : scope.visit!;
     found.push(...unreferencedTrees(paths, state, pinned, dirs, scope.empty));
-    found.push(...unreferencedFileLists(paths, state, pinned));
+    found.push(...unreferencedFileLists(paths, state, pinned, dirs));
   }
   found.push(...temporary);
   return found;
@@ -109,8 +111,59 @@ export async function collectGarbage(
  */
 function* eachRecord(state: State): Generator<[string, PluginRecord]> {
   for (const plugin of Object.values(state.plugins)) yield ['', plugin];
+  yield* eachProjectRecord(state);
+}
+
+function* eachProjectRecord(state: State): Generator<[string, PluginRecord]> {
   for (const [root, project] of Object.entries(state.projects ?? {}))
     for (const plugin of Object.values(project.plugins)) yield [root, plugin];
+}
+
+/**
+ * The records of `state` that may name a tree in the plugin directories `dirs` (every record when
+ * null): of a state read entry by entry (registry.md S42), a state hookpm wrote, where every
+ * installed tree of a plugin is in that plugin's own directory (layout.ts), the user-wide records
+ * of the ids those directories are for, every record read so far and every project's; of any
+ * other state, every record.
+ */
+function* recordsIn(
+  state: State,
+  dirs: readonly string[] | null,
+): Generator<[string, PluginRecord]> {
+  const lazy = lazyEntriesOf(state.plugins);
+  if (lazy === undefined || dirs === null) {
+    yield* eachRecord(state);
+    return;
+  }
+  const names = new Set(dirs.map((dir) => basename(dir)));
+  // Only an id whose readable part is a directory's is hashed (sanitizePluginId) to be sure.
+  const readable = [...names].map((name) => name.slice(0, name.lastIndexOf('-')));
+  for (const id of lazy.keys.keys()) {
+    const named =
+      lazy.values.has(id) ||
+      (readable.some((part) => readableAs(id, part)) && names.has(sanitizePluginId(id)));
+    if (named) yield ['', state.plugins[id]!];
+  }
+  yield* eachProjectRecord(state);
+}
+
+/**
+ * Whether sanitizePluginId would write `id` (hookpm's ids are ASCII, state-keys.ts) with the
+ * readable part `part`: each letter, digit, `_` or `-` as it is, any other character as `-`.
+ */
+function readableAs(id: string, part: string): boolean {
+  if (id.length !== part.length) return false;
+  for (let i = 0; i < id.length; i += 1) {
+    const c = id.charCodeAt(i);
+    const kept =
+      (c >= 0x30 && c <= 0x39) ||
+      (c >= 0x41 && c <= 0x5a) ||
+      (c >= 0x61 && c <= 0x7a) ||
+      c === 0x5f ||
+      c === 0x2d;
+    if (part.charCodeAt(i) !== (kept ? c : 0x2d)) return false;
+  }
+  return true;
 }
 
 /**
@@ -130,21 +183,30 @@ function treesOf(plugin: PluginRecord): string[] {
   return versionsOf(plugin).map((version) => version.path);
 }
 
-/** Every installed tree `state` names, normalised. */
-function namedTrees(state: State): Set<string> {
+/** Every installed tree the records name, normalised. */
+function namedTrees(records: Iterable<[string, PluginRecord]>): Set<string> {
   const named = new Set<string>();
-  for (const [, plugin] of eachRecord(state))
-    for (const tree of treesOf(plugin)) named.add(normal(tree));
+  for (const [, plugin] of records) for (const tree of treesOf(plugin)) named.add(normal(tree));
   return named;
 }
 
 /**
  * The trees each record of `state` names (treesOf), joined by NUL, keyed by scope and plugin id:
- * what touchedDirs compares.
+ * what touchedDirs compares. Of a state read entry by entry (registry.md S42) only the user-wide
+ * records read or set so far: a record first read after `before` was taken is missing from it, so
+ * its trees count as touched, and one never read was not changed.
  */
 export function recordTrees(state: State): Map<string, string> {
   const trees = new Map<string, string>();
-  for (const [scope, plugin] of eachRecord(state))
+  const lazy = lazyEntriesOf(state.plugins);
+  const records =
+    lazy === undefined
+      ? eachRecord(state)
+      : [
+          ...[...lazy.values.values()].map((plugin): [string, PluginRecord] => ['', plugin]),
+          ...eachProjectRecord(state),
+        ];
+  for (const [scope, plugin] of records)
     trees.set(`${scope}\0${plugin.id}`, treesOf(plugin).join('\0'));
   return trees;
 }
@@ -196,7 +258,16 @@ async function removeLeftover(paths: StorePaths, leftover: Leftover): Promise<vo
  * Installed-files lists (installed-files.ts) of fingerprints that no plugin (user-wide or of a
  * project), pending update, previous tree or live session pin names any more.
  */
-function unreferencedFileLists(paths: StorePaths, state: State, pinned: PinnedTrees): Leftover[] {
+function unreferencedFileLists(
+  paths: StorePaths,
+  state: State,
+  pinned: PinnedTrees,
+  dirs: ReadonlySet<string> | null,
+): Leftover[] {
+  // One list may serve the trees of several plugins (the same files), so only every record tells
+  // which lists nothing names: a collection in some directories of a state read entry by entry
+  // (S42) leaves the lists its transaction stopped naming to the next whole walk.
+  if (dirs !== null && lazyEntriesOf(state.plugins) !== undefined) return [];
   const dir = installedFilesDir(paths);
   const names = listDir(dir);
   if (names.length === 0) return [];
@@ -220,10 +291,6 @@ function unreferencedTrees(
   dirs: ReadonlySet<string> | null,
   empty?: Set<string>,
 ): Leftover[] {
-  // Trees a live agent session still runs (engine.md R1) stay until the session lets them go.
-  const referenced = namedTrees(state);
-  for (const root of pinned.roots) referenced.add(normal(root));
-  const found: Leftover[] = [];
   // Only plugin directories of the store are ever listed: a record naming a path elsewhere (a
   // hand-edited state) never makes its directory one.
   const root = resolve(pluginsDir(paths));
@@ -234,6 +301,10 @@ function unreferencedTrees(
           .map(normal)
           .filter((dir) => dirname(dir) === root)
           .sort();
+  // Trees a live agent session still runs (engine.md R1) stay until the session lets them go.
+  const referenced = namedTrees(recordsIn(state, dirs === null ? null : visit));
+  for (const root of pinned.roots) referenced.add(normal(root));
+  const found: Leftover[] = [];
   for (const versions of visit) {
     const names = listDir(versions);
     if (names.length === 0) empty?.add(versions);

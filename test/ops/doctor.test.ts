@@ -177,9 +177,10 @@ describe('hookpm doctor: the state file (D6)', () => {
     const guard = await installByHand('guard', { source: '/plugins/my guard' });
     await saveState([guard]);
     const text = (await readFile(stateFile(world.paths), 'utf8')).replace(
-      '"enabled": true',
-      '"enabled": "yes"',
+      '"enabled":true',
+      '"enabled":"yes"',
     );
+    expect(text).toContain('"enabled":"yes"');
     await writeFile(stateFile(world.paths), text);
     const failure = await readState(world.paths).then(
       () => null,

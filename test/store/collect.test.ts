@@ -215,7 +215,9 @@ describe('collectGarbage', () => {
       'plugin-data',
       'state.json',
     ]);
-    expect(await readFile(stateFile(store.paths), 'utf8')).toContain('"version": 1');
+    expect(JSON.parse(await readFile(stateFile(store.paths), 'utf8'))).toMatchObject({
+      version: 1,
+    });
   });
 
   it('D4: a staging tree that a live process is still filling is not collected', async () => {

@@ -1,17 +1,22 @@
+import { HookpmError } from '../../errors.js';
 import { errnoCode, toStoreError } from '../../io/fs-error.js';
 import { stateFile } from '../paths.js';
 import type { StorePaths } from '../store-paths.js';
 import type { State } from './state-schema.js';
-import { readStateBytes } from './read-state-bytes.js';
+import { readStateFile } from './read-state-bytes.js';
 import { emptyState } from './state-schema.js';
-import { readState, serializeState, writeStateBytes } from './state.js';
+import { readState, serializeState, serializeStateParts, writeStateBytes } from './state.js';
+import { lazyStateOf } from './lazy-state.js';
+import { isSealed, stateIdentity } from './state-seal.js';
 
 /*
  * registry.md S40: the state of a transaction, read, changed and written with one parse and one
  * serialisation. A command reads the state before it takes the lock (to resolve what it installs)
- * and again under it; when the bytes under the lock are the ones read before, the state parsed
- * then becomes the draft, neither parsed again nor cloned. Whether the draft changed is told by
- * its serialisation against the bytes read, and that serialisation is what is written.
+ * and again under it; when the file under the lock is the one read before (its identity
+ * unchanged), the state read then becomes the draft, neither read again nor cloned. Whether the
+ * draft changed is told by its serialisation against the bytes read, and that serialisation is
+ * what is written. S42: a state file hookpm wrote itself (state-seal.ts) is read entry by entry
+ * (lazy-state.ts), so a transaction parses and writes only the plugins it touches.
  */
 
 /** The state read for a draft: its bytes (null when the store has no state file yet). */
@@ -22,8 +27,16 @@ export interface StateDraft {
   bytes: Buffer | null;
 }
 
+/** A state read with the identity (state-seal.ts) of the file it was read from. */
+interface Read {
+  file: string;
+  identity: string;
+  bytes: Buffer;
+  state: State;
+}
+
 /** The last state readStateShared returned, given over once to readStateDraft. */
-let shared: { file: string; bytes: Buffer; state: State } | undefined;
+let shared: Read | undefined;
 
 /**
  * readState for a caller that only reads the state before a transaction under the lock (S40):
@@ -31,37 +44,58 @@ let shared: { file: string; bytes: Buffer; state: State } | undefined;
  * the caller must not change it, and must not read it after the transaction.
  */
 export async function readStateShared(paths: StorePaths): Promise<State> {
-  const file = stateFile(paths);
-  let bytes: Buffer;
-  try {
-    bytes = readStateBytes(file);
-  } catch {
-    shared = undefined;
-    return readState(paths);
-  }
-  const state = await readState(paths, bytes);
-  shared = { file, bytes, state };
-  return state;
+  shared = undefined;
+  const read = await readFor(paths);
+  if (read === null) return emptyState();
+  shared = read;
+  return read.state;
 }
 
 /**
  * The state as it is on disk now, as a draft the caller owns (the caller holds the store lock).
- * The state readStateShared returned is given over when the file still holds its bytes. Errors as
- * readState's (E_STATE_CORRUPT, E_IO).
+ * The state readStateShared returned is given over when the file still has the identity it was
+ * read with. Errors as readState's (E_STATE_CORRUPT, E_IO).
  */
 export async function readStateDraft(paths: StorePaths): Promise<StateDraft> {
-  const file = stateFile(paths);
   const before = shared;
   shared = undefined;
-  let bytes: Buffer;
+  if (before?.file === stateFile(paths) && before.identity === stateIdentity(paths))
+    return { state: before.state, bytes: before.bytes };
+  const read = await readFor(paths);
+  return read === null ? { state: emptyState(), bytes: null } : read;
+}
+
+/** The state file read: entry by entry when hookpm sealed it, else whole; null when there is none. */
+async function readFor(paths: StorePaths): Promise<Read | null> {
+  const file = stateFile(paths);
+  let found: { bytes: Buffer; identity: string };
   try {
-    bytes = readStateBytes(file);
+    found = readStateFile(file);
   } catch (error) {
-    if (errnoCode(error) === 'ENOENT') return { state: emptyState(), bytes: null };
+    if (errnoCode(error) === 'ENOENT') return null;
     throw toStoreError(error, file, 'read');
   }
-  if (before?.file === file && before.bytes.equals(bytes)) return { state: before.state, bytes };
-  return { state: await readState(paths, bytes), bytes };
+  const lazy = isSealed(paths, found.identity)
+    ? lazyStateOf(found.bytes, corruptEntry(file))
+    : null;
+  return { file, ...found, state: lazy ?? (await readState(paths, found.bytes)) };
+}
+
+/**
+ * The error for an entry of a sealed state that fails its check when read: hookpm wrote it, so
+ * the file changed without changing its identity, or hookpm has a bug. Nothing is written.
+ */
+function corruptEntry(file: string): (where: string) => HookpmError {
+  return (where) =>
+    new HookpmError(
+      'E_STATE_CORRUPT',
+      `the state file ${file} does not match the state schema: ${where}`,
+      {
+        file,
+        copy: null,
+        hint: 'Run `hookpm doctor` to see how to recover. The file was left as it is.',
+      },
+    );
 }
 
 /** The state `draft` was read from, parsed again (for what must see the state on disk). */
@@ -79,8 +113,22 @@ export async function writeDraft(
   draft: StateDraft,
   state: State = draft.state,
 ): Promise<boolean> {
-  const bytes = serializeState(state);
-  if ((draft.bytes ?? serializeState(emptyState())).equals(bytes)) return false;
-  await writeStateBytes(paths, bytes);
+  const parts = serializeStateParts(state);
+  if (sameBytes(draft.bytes ?? serializeState(emptyState()), parts)) return false;
+  await writeStateBytes(paths, parts);
   return true;
+}
+
+/** Whether `parts`, one after the other, are `bytes`. */
+function sameBytes(bytes: Buffer, parts: readonly Buffer[]): boolean {
+  let at = 0;
+  for (const part of parts) {
+    if (
+      at + part.length > bytes.length ||
+      bytes.compare(part, 0, part.length, at, at + part.length) !== 0
+    )
+      return false;
+    at += part.length;
+  }
+  return at === bytes.length;
 }

@@ -14,6 +14,9 @@ import type { State } from './state-schema.js';
 import { findKeyProblem } from './state-keys.js';
 import { readStateBytes } from './read-state-bytes.js';
 import { quickStateOf, readQuickState } from './quick-state.js';
+import { writtenPart } from './lazy-state.js';
+import { stateLinesParts } from './state-lines.js';
+import { sealState } from './state-seal.js';
 
 /**
  * The last state document only the schema accepted and the state it parsed to: a command reads
@@ -68,25 +71,36 @@ export async function writeState(paths: StorePaths, state: State): Promise<void>
  * schema is a bug (thrown as an assertion).
  */
 export function serializeState(state: State): Buffer {
-  // The structural check accepts exactly what stateSchema accepts (quick-state.ts), so the
-  // schema runs only when it fails, to write what the schema makes of the draft or say what is
-  // wrong: at 5,000 plugins the schema costs a tenth of a second per write (engine.md X10).
-  const badKey = findKeyProblem(state);
-  let written: State = state;
-  if (badKey !== null || quickStateOf(state) === null) {
-    const checked = stateSchema.safeParse(state);
-    if (!checked.success || badKey !== null) {
-      throw new Error(
-        `Assertion failed: the state to write breaks its schema: ${badKey ?? checked.error?.message}`,
-      );
-    }
-    written = checked.data;
-  }
-  return Buffer.from(`${JSON.stringify(written, null, 2)}\n`, 'utf8');
+  const parts = serializeStateParts(state);
+  return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
 }
 
-/** Writes `bytes` (serializeState's) as the state document durably (D2); the caller holds the store lock. */
-export async function writeStateBytes(paths: StorePaths, bytes: Buffer): Promise<void> {
+/** serializeState's bytes as consecutive parts (state-lines.ts), unjoined. */
+export function serializeStateParts(state: State): Buffer[] {
+  // The structural check accepts exactly what stateSchema accepts (quick-state.ts), so the
+  // schema runs only when it fails, to write what the schema makes of the draft or say what is
+  // wrong: at 5,000 plugins the schema costs a tenth of a second per write (engine.md X10). Of a
+  // state read entry by entry only what was read or set is checked: the rest is written back as
+  // the bytes it was read from (S42).
+  const part = writtenPart(state);
+  const badKey = findKeyProblem(part);
+  if (badKey === null && quickStateOf(part) !== null) return stateLinesParts(state);
+  // What the schema accepts and the structural check does not (a field set to undefined) is
+  // written as JSON writes it (without the field).
+  const checked = stateSchema.safeParse(part);
+  if (!checked.success || badKey !== null) {
+    throw new Error(
+      `Assertion failed: the state to write breaks its schema: ${badKey ?? checked.error?.message}`,
+    );
+  }
+  return stateLinesParts(state);
+}
+
+/** Writes `bytes` (serializeState's, or its parts) as the state document durably (D2); the caller holds the store lock. */
+export async function writeStateBytes(
+  paths: StorePaths,
+  bytes: Buffer | readonly Buffer[],
+): Promise<void> {
   const file = stateFile(paths);
   try {
     mkdirSync(dirname(file), { recursive: true });
@@ -94,6 +108,7 @@ export async function writeStateBytes(paths: StorePaths, bytes: Buffer): Promise
     throw toStoreError(error, file, 'write');
   }
   await writeFileDurable(file, bytes, { mode: 0o600 });
+  sealState(paths);
 }
 
 /** Runs `fn` while holding the store lock (D3). */

@@ -1,0 +1,223 @@
+import type { State } from './state-schema.js';
+import type { EntrySpans } from './lazy-records.js';
+import { SET, lazyEntriesOf } from './lazy-records.js';
+
+/*
+ * registry.md S42: the layout hookpm writes the state document in. It is one JSON document (any
+ * JSON reader reads it), laid out so that one entry of `plugins` or `knownIntegrity` can be found,
+ * parsed and replaced without parsing or serialising the others:
+ *
+ *   {"version":1,
+ *   "registries":{...},
+ *   "removedDefaults":[...],          (when present)
+ *   "projects":{...},                 (when present)
+ *   "knownIntegrity":{                (when present)
+ *   "<id>":{...},
+ *   "<id>":{...}
+ *   },
+ *   "plugins":{
+ *   "<id>":{...},
+ *   "<id>":{...}
+ *   }
+ *   }
+ *
+ * Every value is compact JSON, which has no raw line break, so each entry is one line.
+ */
+
+/** The sections of one line, in the order they are written. */
+const LINE_SECTIONS = ['registries', 'removedDefaults', 'projects'] as const;
+/** The sections of one line per entry, in the order they are written (`plugins` last). */
+const ENTRY_SECTIONS = ['knownIntegrity', 'plugins'] as const;
+
+export type LineSection = (typeof LINE_SECTIONS)[number];
+export type EntrySection = (typeof ENTRY_SECTIONS)[number];
+
+/** What scanStateLines found: each one-line section's JSON text, each entry section's spans. */
+export interface StateLines {
+  version: number;
+  lines: Partial<Record<LineSection, string>>;
+  entries: Partial<Record<EntrySection, EntrySpans>>;
+}
+
+/**
+ * The state document's bytes in the layout above, as consecutive parts (stateLinesBytes joins
+ * them). Entries of a record read entry by entry (lazy-records.ts) that were never read are ranges
+ * of the bytes they were read from, neighbours joined into one range; every other value is
+ * serialised.
+ */
+export function stateLinesParts(state: State): Buffer[] {
+  const out = new Parts();
+  out.text(`{"version":${JSON.stringify(state.version)},\n`);
+  for (const section of LINE_SECTIONS) {
+    const value = state[section];
+    if (value !== undefined) out.text(`${JSON.stringify(section)}:${JSON.stringify(value)},\n`);
+  }
+  for (const section of ENTRY_SECTIONS) {
+    const record = state[section] as Record<string, unknown> | undefined;
+    if (record === undefined) continue;
+    out.text(`${JSON.stringify(section)}:{\n`);
+    writeEntries(out, record);
+    out.text(section === 'plugins' ? '}\n}\n' : '},\n');
+  }
+  return out.parts();
+}
+
+/** stateLinesParts in one buffer. */
+export function stateLinesBytes(state: State): Buffer {
+  const parts = stateLinesParts(state);
+  return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+}
+
+/** Each entry of `record` as a line, the last without its comma. */
+function writeEntries(out: Parts, record: Record<string, unknown>): void {
+  const lazy = lazyEntriesOf(record);
+  let first = true;
+  const separate = (): void => {
+    if (!first) out.text(',\n');
+    first = false;
+  };
+  if (lazy === undefined) {
+    for (const [key, value] of Object.entries(record)) {
+      separate();
+      out.text(`${JSON.stringify(key)}:${JSON.stringify(value)}`);
+    }
+  } else {
+    const { spans } = lazy;
+    for (const [key, at] of lazy.keys) {
+      separate();
+      const value = lazy.values.get(key);
+      if (value === undefined && at !== SET)
+        out.range(lazy.bytes, spans[3 * at]!, spans[3 * at + 2]!);
+      else out.text(`${JSON.stringify(key)}:${JSON.stringify(value)}`);
+    }
+  }
+  if (!first) out.text('\n');
+}
+
+/**
+ * Text and ranges of a buffer, in order. A range that follows the previous one in the same buffer
+ * with only the separator ",\n" between them, as it was there, extends it: the entries never read
+ * between two changes are one part.
+ */
+class Parts {
+  private readonly out: Buffer[] = [];
+  private texts: string[] = [];
+  private run: { bytes: Buffer; start: number; end: number } | null = null;
+  text(text: string): void {
+    this.texts.push(text);
+  }
+  range(bytes: Buffer, start: number, end: number): void {
+    const run = this.run;
+    const next = run !== null && run.bytes === bytes && run.end + 2 === start;
+    if (next && this.texts.length === 1 && this.texts[0] === ',\n') {
+      run.end = end;
+      this.texts = [];
+      return;
+    }
+    this.flush();
+    this.run = { bytes, start, end };
+  }
+  parts(): Buffer[] {
+    this.flush();
+    return this.out;
+  }
+  private flush(): void {
+    if (this.run !== null) this.out.push(this.run.bytes.subarray(this.run.start, this.run.end));
+    this.run = null;
+    if (this.texts.length > 0) this.out.push(Buffer.from(this.texts.join(''), 'utf8'));
+    this.texts = [];
+  }
+}
+
+const NEWLINE = 0x0a;
+const QUOTE = 0x22;
+const NOT_ASCII = /[^\x00-\x7f]/;
+const COLON = 0x3a;
+const COMMA = 0x2c;
+const VERSION_LINE = /^\{"version":(\d+),$/;
+
+/**
+ * The sections of state bytes laid out exactly as stateLinesBytes writes them, or null for any
+ * other layout (an older hookpm's, a hand edit's): those are read whole. Values are not parsed
+ * here; a key with an escape or `__proto__` makes the layout refused too.
+ */
+export function scanStateLines(bytes: Buffer): StateLines | null {
+  const lines = new LineReader(bytes);
+  const version = VERSION_LINE.exec(lines.text() ?? '');
+  if (version === null) return null;
+  const found: StateLines = { version: Number(version[1]), lines: {}, entries: {} };
+  for (const section of LINE_SECTIONS) {
+    const prefix = `${JSON.stringify(section)}:`;
+    if (!lines.startsWith(prefix)) continue;
+    const line = lines.text()!;
+    if (!line.endsWith(',')) return null;
+    found.lines[section] = line.slice(prefix.length, -1);
+  }
+  if (found.lines.registries === undefined) return null;
+  for (const section of ENTRY_SECTIONS) {
+    if (!lines.startsWith(`${JSON.stringify(section)}:{`)) {
+      if (section === 'plugins') return null;
+      continue;
+    }
+    if (lines.text() !== `${JSON.stringify(section)}:{`) return null;
+    const spans = scanEntries(lines);
+    if (spans === null) return null;
+    if (lines.text() !== (section === 'plugins' ? '}' : '},')) return null;
+    found.entries[section] = spans;
+  }
+  if (lines.text() !== '}' || !lines.atEnd()) return null;
+  return found;
+}
+
+/** The entry lines up to the section's closing line, each `"<key>":<value>`, all but the last ending in a comma. */
+function scanEntries(lines: LineReader): EntrySpans | null {
+  const keys = new Map<string, number>();
+  const { bytes } = lines;
+  const found: number[] = [];
+  let closed = true;
+  let start = lines.at;
+  while (bytes[start] === QUOTE) {
+    if (!closed) return null;
+    const lineEnd = bytes.indexOf(NEWLINE, start);
+    const quote = bytes.indexOf(QUOTE, start + 1);
+    if (lineEnd === -1 || quote === -1 || quote >= lineEnd || bytes[quote + 1] !== COLON)
+      return null;
+    // Read as latin1 (hookpm's keys are ASCII, which it reads alike), as UTF-8 when they are not.
+    let key = bytes.toString('latin1', start + 1, quote);
+    if (key.includes('\\')) return null;
+    if (NOT_ASCII.test(key)) key = bytes.toString('utf8', start + 1, quote);
+    if (key === '__proto__' || keys.has(key)) return null;
+    closed = bytes[lineEnd - 1] === COMMA;
+    keys.set(key, keys.size);
+    found.push(start, quote + 2, closed ? lineEnd - 1 : lineEnd);
+    start = lineEnd + 1;
+  }
+  lines.at = start;
+  return keys.size === 0 || !closed ? { keys, spans: Uint32Array.from(found) } : null;
+}
+
+/** The lines of a buffer, one at a time. */
+class LineReader {
+  at = 0;
+  constructor(readonly bytes: Buffer) {}
+  startsWith(prefix: string): boolean {
+    return this.bytes.toString('utf8', this.at, this.at + prefix.length) === prefix;
+  }
+  /** The next line's range without its line break; null when none is left. */
+  next(): [number, number] | null {
+    if (this.at >= this.bytes.length) return null;
+    const end = this.bytes.indexOf(NEWLINE, this.at);
+    if (end === -1) return null;
+    const line: [number, number] = [this.at, end];
+    this.at = end + 1;
+    return line;
+  }
+  /** The next line as text; null when none is left. */
+  text(): string | null {
+    const line = this.next();
+    return line === null ? null : this.bytes.toString('utf8', line[0], line[1]);
+  }
+  atEnd(): boolean {
+    return this.at === this.bytes.length;
+  }
+}
