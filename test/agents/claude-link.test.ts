@@ -1,7 +1,8 @@
-// Issue 13 acceptance: a real Claude Code (pinned, installed by the test setup into a cache outside
-// the checkout: agent-cache.ts) running `claude -p` against the loopback fake Messages API, with
-// guard installed by hookpm and `hookpm link claude`. The commands asked for are harmless if a hook
-// fails to stop them: `git push --force origin main` in a repository without remotes, and `echo`.
+// The Claude Code link end to end: a real Claude Code (pinned, installed by the test setup into a
+// cache outside the checkout: agent-cache.ts) running `claude -p` against the loopback fake
+// Messages API, with guard installed by hookpm and `hookpm link claude`. The commands asked for are
+// harmless if a hook fails to stop them: `git push --force origin main` in a repository without
+// remotes, and `echo`.
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commandTurn, installClaudeCode } from './claude-code.js';
@@ -38,7 +39,7 @@ async function turn(toolCommand: string) {
   return { results: api.toolResults(), result: run.result as Result };
 }
 
-describe('hookpm inside a real Claude Code (issue 13 acceptance)', () => {
+describe('hookpm inside a real Claude Code (the link end to end)', () => {
   it("a requested `git push --force` is denied with guard's reason", async () => {
     const { results, result } = await turn(FORCE_PUSH);
     expect(results).toHaveLength(1);

@@ -9,7 +9,7 @@ import {
   result,
 } from '../helpers/wire-output.js';
 
-// Issue 13 item 3: a reduced result reaches the agent as the plugin's own handler output would
+// `hookpm wire claude`: a reduced result reaches the agent as the plugin's own handler output would
 // (Claude Code's hook output format: code.claude.com/docs/en/hooks, "JSON output"; the same
 // format Deep Agents Code reads, ../shared/seeds/hooks-reference.txt).
 
@@ -19,7 +19,7 @@ const out = (r: DispatchResult, agent = CLAUDE) => {
   return answer.stdout === '' ? null : (JSON.parse(answer.stdout) as Record<string, unknown>);
 };
 
-describe('the Claude Code wire output (issue 13 item 3)', () => {
+describe('the Claude Code wire output', () => {
   it('nothing decided: no output at all, exit 0', () => {
     expect(CLAUDE.encode(result('PreToolUse'))).toEqual({ exitCode: 0, stdout: '', stderr: '' });
   });

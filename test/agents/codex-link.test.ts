@@ -1,4 +1,4 @@
-// Issue 17 acceptance, Codex: a real Codex (pinned, installed by the test setup into the agent
+// The Codex link end to end: a real Codex (pinned, installed by the test setup into the agent
 // cache outside the checkout: agent-cache.ts, codex.ts) running `codex exec` against the loopback
 // fake Responses API, with guard installed by hookpm and `hookpm link codex`. The commands asked
 // for are harmless if a hook fails to stop them: `git push --force origin main` in a repository
@@ -40,8 +40,8 @@ async function turn(toolCommand: string, trusted: string[] = []): Promise<string
   }
 }
 
-describe('hookpm inside a real Codex (issue 17 acceptance)', () => {
-  it('issue 17 items 2-3: link says which Codex events are not linked and that Codex asks to trust the hooks once', () => {
+describe('hookpm inside a real Codex (the link end to end)', () => {
+  it('link says which Codex events are not linked and that Codex asks to trust the hooks once', () => {
     expect(codex.linkOutput).toContain('not linked');
     expect(codex.linkOutput).toMatch(/PostCompact, Interrupt/);
     expect(codex.linkOutput).toMatch(/\/hooks/);
@@ -74,7 +74,7 @@ describe('hookpm inside a real Codex (issue 17 acceptance)', () => {
     expect((await hookpm(['enable', 'guard', '--yes'])).code).toBe(0);
   }, 60_000);
 
-  it('issue 17 item 1: `link codex --project` writes <repo>/.codex/hooks.json, which Codex runs once it trusts the project', async () => {
+  it('`link codex --project` writes <repo>/.codex/hooks.json, which Codex runs once it trusts the project', async () => {
     expect((await hookpm(['unlink', 'codex'])).code).toBe(0);
     const link = await hookpm(['link', 'codex', '--project']);
     expect(link.code, link.stderr).toBe(0);

@@ -8,7 +8,7 @@ import {
   result,
 } from '../helpers/wire-output.js';
 
-// Issue 17 item 2, Codex: the wire adapter's two halves. The payloads are those Codex 0.171.0 sent
+// `hookpm wire codex`: the wire adapter's two halves. The payloads are those Codex 0.171.0 sent
 // a linked hook in test/agents/codex-link.test.ts's turns (test/agents/codex.ts lists their keys);
 // for events such a turn does not fire, the fields its input schema requires
 // (`codex-rs/hooks/schema/generated/<event>.command.input.schema.json` of github:openai/codex,
@@ -87,7 +87,7 @@ function out(r: DispatchResult): Record<string, any> | null {
   return value;
 }
 
-describe('the Codex wire input (issue 17 item 2)', () => {
+describe('the Codex wire input', () => {
   it.each(Object.keys(PAYLOADS))(
     '%s is the engine event of the same name, fields as sent',
     (name) => {
@@ -119,7 +119,7 @@ describe('the Codex wire input (issue 17 item 2)', () => {
   });
 });
 
-describe('the Codex wire output (issue 17 item 2: deny, allow, context, stop)', () => {
+describe('the Codex wire output (deny, allow, context, stop)', () => {
   it('nothing decided: no output, exit 0, for every linked event', () => {
     for (const event of CODEX.events) expect(out(result(event))).toBeNull();
   });

@@ -1,4 +1,4 @@
-// Issue 17 acceptance, Gemini CLI: a real Gemini CLI (pinned, installed by the test setup into the
+// The Gemini CLI link end to end: a real Gemini CLI (pinned, installed by the test setup into the
 // agent cache outside the checkout: agent-cache.ts, gemini-cli.ts) running `gemini -p` against
 // the loopback fake Gemini API, with guard installed by hookpm and `hookpm link gemini`. The
 // commands asked for are harmless if a hook fails to stop them: `git push --force origin main` in
@@ -45,8 +45,8 @@ async function turn(toolCommand: string): Promise<Record<string, unknown>[]> {
   }
 }
 
-describe('hookpm inside a real Gemini CLI (issue 17 acceptance)', () => {
-  it("issue 17 items 1-2: link writes Gemini CLI's event names, in ms, and says which events are not linked", () => {
+describe('hookpm inside a real Gemini CLI (the link end to end)', () => {
+  it("W1: link writes Gemini CLI's event names, the timeout in ms, and says which events are not linked", () => {
     expect(gemini.linkOutput).toContain('BeforeTool (PreToolUse)');
     expect(gemini.linkOutput).toMatch(/not linked.*BeforeModel, AfterModel, BeforeToolSelection/);
     const linked = JSON.parse(readFileSync(settingsFile(), 'utf8')) as {

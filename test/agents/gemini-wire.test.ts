@@ -3,7 +3,7 @@ import { GEMINI } from '../../src/agents/gemini.js';
 import type { DispatchResult } from '../../src/engine/types.js';
 import { result } from '../helpers/wire-output.js';
 
-// Issue 17 item 2, Gemini CLI: the wire adapter's two halves. The payloads are those Gemini CLI
+// `hookpm wire gemini`: the wire adapter's two halves. The payloads are those Gemini CLI
 // 0.61.0 sent a linked hook in test/agents/gemini-link.test.ts's turns (test/agents/gemini-cli.ts
 // lists them); Notification and a failed AfterTool, which such a turn does not fire, as
 // `fireNotificationEvent` and `fireAfterToolEvent` build them (packages/core/src/hooks/
@@ -30,7 +30,7 @@ function out(r: DispatchResult): Record<string, any> {
   return JSON.parse(answer.stdout) as Record<string, any>;
 }
 
-describe('the Gemini CLI wire input (issue 17 item 2)', () => {
+describe('the Gemini CLI wire input', () => {
   it.each([
     ['SessionStart', 'SessionStart', { source: 'startup' }],
     ['BeforeAgent', 'UserPromptSubmit', { prompt: 'Run it' }],
@@ -130,7 +130,7 @@ describe('the Gemini CLI wire input (issue 17 item 2)', () => {
   });
 });
 
-describe('the Gemini CLI wire output (issue 17 item 2: deny, allow, context, stop)', () => {
+describe('the Gemini CLI wire output (deny, allow, context, stop)', () => {
   it('nothing decided: `{}` (never an empty stdout, which Gemini CLI would fill from stderr), exit 0', () => {
     for (const event of GEMINI.events) expect(out(result(event))).toEqual({});
     const answer = GEMINI.encode(

@@ -5,8 +5,8 @@ import { readSettingsDocument } from '../../src/agents/settings-document.js';
 import { withoutLinkHandlers } from '../../src/agents/without-links.js';
 import type { HooksConfig } from '../../src/hooks/types.js';
 
-// Issue 13 item 2: link adds one handler per event and changes nothing else; unlink takes exactly
-// hookpm's handlers out; a file that is not strict JSON is refused.
+// The settings edit of link and unlink: link adds one handler per event and changes nothing
+// else; unlink takes exactly hookpm's handlers out; a file that is not strict JSON is refused.
 
 const COMMAND = formatLinkCommand({
   node: '/usr/bin/node',
@@ -48,7 +48,7 @@ const FILES: Record<string, string> = {
   'empty hooks': '{"hooks": {}, "x": [1, 2]}',
 };
 
-describe('link edits (issue 13 item 2)', () => {
+describe('link edits', () => {
   for (const [name, text] of Object.entries(FILES)) {
     it(`${name}: every other key keeps its value, each event gets one hookpm group, and unlink gives the bytes back`, () => {
       const linked = link(text);

@@ -1,9 +1,9 @@
 /**
- * issue 18 item 1: the browser tests find or install their browser (through
- * test/helpers/system-package.ts, whose own tests cover the lock and the failures in general), and
- * otherwise fail with the exact command to run. The machine's chromium is never uninstalled here: the missing browser is a
- * path that does not exist, and apt-get is a stand-in script on PATH (the real one would change
- * the machine) that records its argv and, for `install`, creates the browser at that path.
+ * The browser tests find or install their browser (through test/helpers/system-package.ts, whose
+ * own tests cover the lock and the failures in general), and otherwise fail with the exact command
+ * to run. The machine's chromium is never uninstalled here: the missing browser is a path that does
+ * not exist, and apt-get is a stand-in script on PATH (the real one would change the machine) that
+ * records its argv and, for `install`, creates the browser at that path.
  */
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -46,7 +46,7 @@ function env(): NodeJS.ProcessEnv {
   return { PATH: `${bin}:/usr/bin:/bin`, TARGET: browser };
 }
 
-describe('findChromium (issue 18 item 1)', () => {
+describe('findChromium', () => {
   it('returns the browser named by HOOKPM_TEST_CHROMIUM when it is there, installing nothing', async () => {
     await fakeAptGet(true);
     const present = join(dir, 'present-chromium');

@@ -130,7 +130,7 @@ describe('the marketplace page (cli.md registry build) in chromium, from file://
     expect(pageErrors).toEqual([]);
   });
 
-  it('issue 18 item 9: the install commands add the registry by its name and the URL the page was opened at', async () => {
+  it('the install commands add the registry by its name and the URL the page was opened at', async () => {
     const guard = page.locator('#plugin-guard');
     const url = pathToFileURL(join(dir, 'registry')).href + '/';
     const add = `hookpm registry add examples ${url}`;
@@ -141,14 +141,14 @@ describe('the marketplace page (cli.md registry build) in chromium, from file://
     await expect(page.locator('footer code.add-registry').textContent()).resolves.toBe(add);
   });
 
-  it('issue 18 item 9: a plugin shows the author and license of its manifest', async () => {
+  it('a plugin shows the author and license of its manifest', async () => {
     await expect(page.locator('#plugin-guard .about').textContent()).resolves.toBe(
       'by hookpm examples · MIT',
     );
   });
 
   for (const width of [1280, 390]) {
-    it(`issue 18 item 9: at ${width} px, with a plugin and its older versions expanded, nothing overflows sideways`, async () => {
+    it(`at ${width} px, with a plugin and its older versions expanded, nothing overflows sideways`, async () => {
       await page.setViewportSize({ width, height: 900 });
       await page.evaluate(
         "document.querySelectorAll('#plugin-guard details').forEach((d) => { d.open = true; })",
@@ -171,7 +171,7 @@ describe('the marketplace page (cli.md registry build) in chromium, from file://
     });
   }
 
-  it('issue 18 item 9: homepage, repository and author links are shown for http(s) URLs only, escaped', async () => {
+  it('homepage, repository and author links are shown for http(s) URLs only, escaped', async () => {
     const sources = join(dir, 'about');
     const plugin = async (name: string, manifest: Record<string, unknown>): Promise<void> => {
       await mkdir(join(sources, name, '.claude-plugin'), { recursive: true });

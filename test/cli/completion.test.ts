@@ -1,5 +1,5 @@
 /**
- * Issue 18 item 7: `hookpm completion bash|zsh|fish` prints a completion script, and bash really
+ * `hookpm completion bash|zsh|fish` prints a completion script, and bash really
  * completes with it: the script is sourced into a real bash, COMP_WORDS/COMP_CWORD set as
  * readline sets them, and the completion function asks the built hookpm (on PATH) for the
  * candidates: commands, options, events, agents, shells and installed plugin names. zsh and fish
@@ -52,7 +52,7 @@ function bashCompletes(line: string): string[] {
   return out.split('\n').filter((l) => l !== '');
 }
 
-describe('`hookpm completion bash` in a real bash (issue 18 item 7)', () => {
+describe('`hookpm completion bash` in a real bash', () => {
   it('registers a completion function for hookpm', () => {
     const out = execFileSync(bash, ['-c', 'source <(hookpm completion bash); complete -p hookpm'], {
       env,
@@ -94,7 +94,7 @@ describe('`hookpm completion bash` in a real bash (issue 18 item 7)', () => {
   });
 });
 
-describe('`hookpm completion <shell>` (issue 18 item 7)', () => {
+describe('`hookpm completion <shell>`', () => {
   it.each(['bash', 'zsh', 'fish'])(
     '%s: prints a script that asks `hookpm completion --list`',
     async (shell) => {

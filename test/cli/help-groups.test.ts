@@ -1,5 +1,5 @@
 /**
- * Issue 18 item 7: `hookpm --help` lists the commands in groups (install and manage, inspect,
+ * `hookpm --help` lists the commands in groups (install and manage, inspect,
  * run, publish, admin), and npm-style aliases run the same commands (`i`, `ls`, `rm`, `up`, ...).
  */
 import { describe, expect, it } from 'vitest';
@@ -35,7 +35,7 @@ function groupsOf(help: string): Map<string, string[]> {
   return groups;
 }
 
-describe('help groups (issue 18 item 7)', () => {
+describe('help groups', () => {
   it('every top-level command has one of the five groups', () => {
     const program = buildProgram();
     const headings = HELP_GROUPS.map((g) => `${g}:`);
@@ -68,7 +68,7 @@ describe('help groups (issue 18 item 7)', () => {
   });
 });
 
-describe('npm-style aliases (issue 18 item 7)', () => {
+describe('npm-style aliases', () => {
   it('`i`, `ls`, `up`, `s`, `view` and `rm` run install, list, update, search, info and uninstall', async () => {
     expect(ALIASES.install).toContain('i');
     const installed = await ok('i', 'guard@examples', '--yes');

@@ -58,7 +58,7 @@ describe('install progress (cli.md section 1)', () => {
   });
 });
 
-describe('the progress line fits its terminal (issue 18 item 3)', () => {
+describe('the progress line fits its terminal', () => {
   it('a name of wide characters is cut by display width, so the line never wraps and one clear erases it', async () => {
     const tty = terminal(true); // 60 columns
     createInstallProgress(tty.stream).onProgress?.({
@@ -74,7 +74,7 @@ describe('the progress line fits its terminal (issue 18 item 3)', () => {
   });
 });
 
-describe('the lock-wait notice and the progress line (issue 18 items 4 and "Progress")', () => {
+describe('the lock-wait notice and the progress line', () => {
   it('a lock-wait notice clears a drawn download line first, so it never runs into it', () => {
     ensureBuilt();
     const dist = (path: string): string => new URL(`../../dist/${path}`, import.meta.url).href;

@@ -1,5 +1,5 @@
 /**
- * issue 18 item 6: `hookpm list --long` (or `-l`) adds the source, integrity, and install and
+ * `hookpm list --long` (or `-l`) adds the source, integrity, and install and
  * update times to the table; plain `hookpm list` keeps its columns. Runs the built CLI.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -22,7 +22,7 @@ async function hookpm(...args: string[]): Promise<string> {
   return run.stdout;
 }
 
-describe('hookpm list --long (issue 18 item 6)', () => {
+describe('hookpm list --long', () => {
   it('shows SOURCE, INTEGRITY, INSTALLED and UPDATED with the values of list --json', async () => {
     const [plugin] = (
       JSON.parse(await hookpm('list', '--json')) as { plugins: Array<Record<string, string>> }

@@ -88,7 +88,7 @@ describe('renderReview', () => {
     expect(text).toMatch(/~ PreToolUse now .*\n.*timeout 50s/);
   });
 
-  it('issue 14 item 2: command and argv are both shown when both are given, and args, shell where declared', () => {
+  it('Q3: command and argv are both shown when both are given, and args, shell where declared', () => {
     const text = renderReview(
       report({
         hooks: [
@@ -142,7 +142,7 @@ describe('renderReview', () => {
     expect(text).toMatch(/cccccccccc: names no hook of this version/);
   });
 
-  it('issue 14 item 1: the files with digest, mode and role; the code changes with line counts and their bounded diff', () => {
+  it('the files with digest, mode and role; the code changes with line counts and their bounded diff', () => {
     const text = renderReview(
       report({
         files: [
@@ -200,7 +200,7 @@ describe('renderReview', () => {
   });
 });
 
-describe('consentQuestion (issue 18 item 4)', () => {
+describe('consentQuestion', () => {
   const installed = { version: '1.0.0', enabled: true, pending: null };
   const diff = (added: number, changed: number) => ({
     added: Array.from({ length: added }, () => hook({})),
@@ -238,7 +238,7 @@ describe('consentQuestion (issue 18 item 4)', () => {
       { installed: { ...installed, version: '1.1.0' }, diff: diff(1, 0) },
       'Enable guard@local 1.1.0 and let these hooks run?',
     ],
-  ])('issue 18 item 4: %s asks %j', (_what, over, question) => {
+  ])('%s asks %j', (_what, over, question) => {
     expect(consentQuestion(report({ version: '1.1.0', ...over }))).toBe(question);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Issue 18 item 3: terminal output fitted to the width, by display width (East Asian wide
+ * Terminal output fitted to the width, by display width (East Asian wide
  * characters and emoji 2 columns, combining marks 0): tables cut cells with `…`, long values wrap
  * at spaces, a command goes on its own line where it does not fit; no width (not a terminal)
  * leaves the output as it was. The pure renderers at 80 and 120 columns.
@@ -281,7 +281,7 @@ describe('`hookpm review` text (render-review.ts)', () => {
     expect(plain).toContain(`  description: ${report.description}`);
   });
 
-  it('issue 18 item 7: diff lines are coloured only when colour is on: added green, removed red', () => {
+  it('diff lines are coloured only when colour is on: added green, removed red', () => {
     const coloured = renderReview(report, { width: null, colour: true });
     expect(coloured).toMatch(/\u001b\[32m {2}\+ PreToolUse command .*\u001b\[39m/);
     expect(coloured).toMatch(/\u001b\[31m {2}- PreToolUse command .*\u001b\[39m/);

@@ -1,4 +1,4 @@
-/** Issue 18 item 7: Tab completion at the session prompt (node:readline's completer contract). */
+/** Tab completion at the session prompt (node:readline's completer contract). */
 import { describe, expect, it } from 'vitest';
 import { completeSessionLine } from '../../src/cli/session/session-completer.js';
 

@@ -258,7 +258,7 @@ describe('the trust prompt', () => {
   });
 });
 
-describe('the trust question shows what it would load (issue 18 item 5)', () => {
+describe('the trust question shows what it would load (T4)', () => {
   const hook = (event: string, command: string, matcher: string | null = null) => ({
     event,
     matcher,
@@ -275,7 +275,7 @@ describe('the trust question shows what it would load (issue 18 item 5)', () => 
     return { answer: await pending, shown };
   }
 
-  it('issue 18 item 5: up to eight hooks are listed, each with its event, matcher and command, escaped', async () => {
+  it('up to eight hooks are listed, each with its event, matcher and command, escaped', async () => {
     const { answer: result, shown } = await asked(
       {
         status: 'read',
@@ -292,7 +292,7 @@ describe('the trust question shows what it would load (issue 18 item 5)', () => 
     expect(shown).not.toContain('Show them');
   });
 
-  it('issue 18 item 5: more hooks get a count and choice 5, which lists them and asks again', async () => {
+  it('more hooks get a count and choice 5, which lists them and asks again', async () => {
     const hooks = Array.from({ length: 9 }, (_, i) =>
       hook(i < 5 ? 'PreToolUse' : 'SessionStart', `run-${i}`),
     );
@@ -306,7 +306,7 @@ describe('the trust question shows what it would load (issue 18 item 5)', () => 
     expect(after).toContain('  SessionStart  run-8');
   });
 
-  it('issue 18 item 5: a file that cannot be read now says so; an empty one says it declares no hooks', async () => {
+  it('a file that cannot be read now says so; an empty one says it declares no hooks', async () => {
     const unreadable = await asked({ status: 'unreadable', reason: 'invalid JSON at 1:2' }, ['4']);
     expect(unreadable.answer).toBe('cancel');
     expect(unreadable.shown).toContain('It cannot be read now (invalid JSON at 1:2)');

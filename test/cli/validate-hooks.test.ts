@@ -50,8 +50,8 @@ const handler = (command: string, extra: Record<string, unknown> = {}) => ({
 });
 
 /**
- * Issue 2 acceptance: a bad regex, an unknown event, async: true (inert in the engine, with a
- * warning: plugins.md G3), a timeout of 0 and a valid sibling.
+ * A fault of each kind (C1): a bad regex, an unknown event, async: true (inert in the engine, with
+ * a warning: plugins.md G3), a timeout of 0 and a valid sibling.
  */
 const ACCEPTANCE = {
   hooks: {
@@ -107,7 +107,7 @@ describe('hookpm --version and --help', () => {
 });
 
 describe('hookpm validate', () => {
-  it('issue 2 acceptance: one diagnostic per problem, the valid handler kept, exit 1 (--json)', async () => {
+  it('C1, a fault of each kind: one diagnostic per problem, the valid handler kept, exit 1 (--json)', async () => {
     const file = await writeJson(join(dir, 'acceptance', 'hooks.json'), ACCEPTANCE);
     const run = hookpm(['validate', file, '--json']);
     expect(run.code).toBe(1);
@@ -129,7 +129,7 @@ describe('hookpm validate', () => {
     for (const d of report.diagnostics) expect(d.message.length).toBeGreaterThan(5);
   });
 
-  it('issue 2 acceptance: the readable form prints one line per diagnostic and a summary, exit 1', async () => {
+  it('a fault of each kind: the readable form prints one line per diagnostic and a summary, exit 1', async () => {
     const file = await writeJson(join(dir, 'acceptance-human', 'hooks.json'), ACCEPTANCE);
     const run = hookpm(['validate', file]);
     expect(run.code).toBe(1);
@@ -138,7 +138,7 @@ describe('hookpm validate', () => {
     expect(lines.at(-1)).toMatch(/invalid hooks: 3 error\(s\), 1 warning\(s\); events: PreToolUse/);
   });
 
-  it('issue 2 acceptance: the valid handler is visible in `hookpm hooks`, with its R2 id', async () => {
+  it('C1, a fault of each kind: the valid handler is visible in `hookpm hooks`, with its R2 id', async () => {
     const userHome = join(dir, 'acceptance-home');
     await writeJson(join(userHome, '.deepagents', 'hooks.json'), ACCEPTANCE);
     const env = { PATH: process.env.PATH ?? '', HOME: userHome, HOOKPM_HOME: hookpmHome };
@@ -247,7 +247,7 @@ describe('hookpm validate', () => {
     expect(report.events).toEqual([]);
   });
 
-  it('plugins.md P4, issue 15 item 1: a duplicate key in a hooks file is a duplicate_key warning at its line and column (exit 0; --strict: 1)', async () => {
+  it('plugins.md P4: a duplicate key in a hooks file is a duplicate_key warning at its line and column (exit 0; --strict: 1)', async () => {
     const file = join(dir, 'duplicate.json');
     await writeFile(
       file,
@@ -335,7 +335,7 @@ describe('hookpm hooks', () => {
     expect(trusted.snapshotId).not.toBe(untrusted.snapshotId);
   });
 
-  it('issue 15 item 3: hooks shows the exec form: argv (from argv, or command with args) and shell "bash", readable and --json', async () => {
+  it('hooks shows the exec form: argv (from argv, or command with args) and shell "bash", readable and --json', async () => {
     const userHome = join(dir, 'exec-form-home');
     await writeJson(join(userHome, '.deepagents', 'hooks.json'), {
       hooks: {

@@ -12,15 +12,15 @@ import { readPluginDir } from '../../src/store/read-plugin.js';
 import { CORPUS, EXCEPTIONS, pluginFolders } from './corpus-plugins.js';
 
 /**
- * Acceptance of issue 15: every plugin folder of ../shared/corpus is installed (enabled, each in
- * a store of its own, as `hookpm install <dir> --yes` does), and the installed plugin's events
- * (within the engine's twelve) and commands are what the folder's own hooks files declare, read
- * here by a plain JSON walk independent of hookpm's reader: hooks/hooks.json, then the manifest's
- * `hooks` (paths or inline); the manifest is plugin.json or .claude-plugin/plugin.json (P1), the
- * hooks of .claude-plugin/plugin.json when both exist (issue 15 item 3). An event whose every
- * handler is inert is listed in EXCEPTIONS with the rule. REFUSED names each folder install
- * refuses, with the error code and the words of its message. A table of the corpus is printed:
- * plugin, handlers (those that run; for a refused folder, those it declares), result, events.
+ * The corpus: every plugin folder of ../shared/corpus is installed (enabled, each in a store of its
+ * own, as `hookpm install <dir> --yes` does), and the installed plugin's events (within the
+ * engine's twelve) and commands are what the folder's own hooks files declare, read here by a plain
+ * JSON walk independent of hookpm's reader: hooks/hooks.json, then the manifest's `hooks` (paths or
+ * inline); the manifest is plugin.json or .claude-plugin/plugin.json (P1), the hooks of
+ * .claude-plugin/plugin.json when both exist (G5). An event whose every handler is inert is listed
+ * in EXCEPTIONS with the rule. REFUSED names each folder install refuses, with the error code and
+ * the words of its message. A table of the corpus is printed: plugin, handlers (those that run; for
+ * a refused folder, those it declares), result, events.
  */
 const REFUSED: Readonly<Record<string, { code: string; says: string }>> = {
   // H2: a manifest hooks path may not leave the plugin root.
@@ -129,11 +129,11 @@ afterAll(async () => {
     line(['PLUGIN', 'HANDLERS', 'RESULT', 'EVENTS']),
     ...rows.map((r) => line([r.folder, String(r.handlers), r.result, r.events])),
   ];
-  console.log(`The corpus installed (issue 15 acceptance):\n${table.join('\n')}`);
+  console.log(`The corpus installed:\n${table.join('\n')}`);
   await rm(base, { recursive: true, force: true });
 });
 
-describe('issue 15 acceptance: every corpus plugin installed, doing what its hooks files declare', () => {
+describe('the corpus: every plugin installed, doing what its hooks files declare', () => {
   const folders = pluginFolders();
   let n = 0;
 

@@ -98,7 +98,7 @@ describe('hookpm review over the corpus', () => {
       target: folder,
       cwd: root,
     });
-    // issue 18 item 8: the --json document is the op's result after its schemaVersion.
+    // The --json document is the op's result after its schemaVersion.
     expect(JSON.parse(child.stdout)).toEqual({
       schemaVersion: 1,
       ...JSON.parse(JSON.stringify(expected)),

@@ -3,7 +3,7 @@
  * or test/, or in a test's title, has a heading of its own in docs/reference/rules/*.md; every
  * docs page (and anchor) a comment of src/ names exists, and src/ names sections of the rules by
  * those paths; the links between docs pages resolve; and README.md, docs/ and src/ cite no
- * tracker ("issue 12"), which readers of the repository cannot open.
+ * tracker ("issue <n>"), which readers of the repository cannot open.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -16,7 +16,7 @@ const RULES = join(ROOT, 'docs', 'reference', 'rules');
 /** Tokens of the rule-id shape that name something else: control sets, the JS engine, percentiles. */
 const NOT_RULES = new Set(['C0', 'V8', 'P50', 'P95']);
 const RULE_ID = /\b[A-Z][0-9]+[a-z]?\b/g;
-/** "issue 12", also when a comment wraps between the word and the number. */
+/** "issue <n>", also when a comment wraps between the word and the number. */
 const ISSUE = /\b[Ii]ssues?(?:\s*\n\s*(?:\*|\/\/)?)?\s+#?[0-9]+/g;
 
 function filesUnder(dir: string, keep: (path: string) => boolean): string[] {
@@ -150,7 +150,7 @@ describe('docs/reference/rules: the rules code and tests cite', () => {
     expect(broken).toEqual([]);
   });
 
-  it('README.md, docs/ and src/ cite no tracker issue ("issue 12", "Issue 16 item 1")', () => {
+  it('README.md, docs/ and src/ cite no tracker issue ("issue <n>", "Issue <n> item <m>")', () => {
     const files = [
       join(ROOT, 'README.md'),
       ...filesUnder(join(ROOT, 'docs'), (path) => path.endsWith('.md')),

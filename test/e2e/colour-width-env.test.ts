@@ -1,7 +1,7 @@
 /**
- * Issue 18 items 3 and 7, off a terminal: a warning's lead is coloured only with FORCE_COLOR and
- * never with NO_COLOR; HOOKPM_COLUMNS fits text output to a width but never touches `--json`.
- * The built binary, its stdout and stderr pipes.
+ * Off a terminal: a warning's lead is coloured only with FORCE_COLOR and never with NO_COLOR;
+ * HOOKPM_COLUMNS fits text output to a width but never touches `--json`. The built binary, its
+ * stdout and stderr pipes.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ const home = useBuiltHome('hookpm-colour-');
 const hookpm = (args: string[], env: Record<string, string> = {}): Promise<BinRun> =>
   runBin(args, { env: { ...home.env, ...env }, cwd: home.dir });
 
-describe('colour of warnings (issue 18 item 7)', () => {
+describe('colour of warnings', () => {
   it('a skipped registry warning: yellow lead with FORCE_COLOR, plain with NO_COLOR too, plain by default', async () => {
     const reg = join(home.dir, 'reg');
     await mkdir(reg);
@@ -43,7 +43,7 @@ describe('colour of warnings (issue 18 item 7)', () => {
   });
 });
 
-describe('HOOKPM_COLUMNS (issue 18 item 3)', () => {
+describe('HOOKPM_COLUMNS', () => {
   it('fits the text of `search`, `hooks` and `info` to the width it names, and leaves every --json byte-identical', async () => {
     for (const args of [['search'], ['info', 'guard@examples'], ['hooks']]) {
       const narrow = await hookpm(args, { HOOKPM_COLUMNS: '60' });

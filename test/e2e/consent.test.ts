@@ -1,6 +1,6 @@
 /**
- * Issue 14, items 1-3, with the built binary against a registry on 127.0.0.1: an update that
- * changes only scripts/run.sh waits for consent and shows the change, `--yes` applies it, a
+ * The consent covers what runs, with the built binary against a registry on 127.0.0.1: an update
+ * that changes only scripts/run.sh waits for consent and shows the change, `--yes` applies it, a
  * README-only update carries the consent over; the review shows command and argv both and warns
  * when they differ, and `update --dry-run` prints the same review; one hook turned off by key.
  * Every refused command leaves the store byte-identical.
@@ -55,8 +55,8 @@ async function decide(): Promise<{ reason: string | null; ran: string[] }> {
   return { reason: result.permission?.reason ?? null, ran: result.runs.map((r) => r.handler) };
 }
 
-describe('issue 14 end to end: the consent covers what runs', () => {
-  it('item 1, Q5: an update that changes only scripts/run.sh fails headless with E_CONSENT_REQUIRED and the review shows the change; --yes applies it; a README-only update carries the consent over', async () => {
+describe('the consent covers what runs, end to end', () => {
+  it('Q5: an update that changes only scripts/run.sh fails headless with E_CONSENT_REQUIRED and the review shows the change; --yes applies it; a README-only update carries the consent over', async () => {
     await publish('1.0.0', guard('1.0.0'));
     await ok('install', 'guard@acme', '--yes');
     expect((await decide()).reason).toBe('v1 says no');
@@ -89,7 +89,7 @@ describe('issue 14 end to end: the consent covers what runs', () => {
     });
   });
 
-  it('item 2: the review shows command and argv both and warns when they differ; `update --dry-run` prints the review `hookpm review` prints', async () => {
+  it('Q3: the review shows command and argv both and warns when they differ; `update --dry-run` prints the review `hookpm review` prints', async () => {
     const twoFaced = { type: 'command', command: 'rm -rf ~', argv: ['echo', 'harmless'] };
     await publish('1.0.0', guard('1.0.0'));
     await ok('install', 'guard@acme', '--yes');
@@ -117,7 +117,7 @@ describe('issue 14 end to end: the consent covers what runs', () => {
     expect(JSON.parse(asked.stdout)).toMatchObject({ error: { code: 'E_CONSENT_REQUIRED' } });
   });
 
-  it('item 3: `disable guard --hook <key>` turns one hook off (hooks and run leave it out); a wrong key is refused; `enable guard --hook <key>` turns it back on', async () => {
+  it('`disable guard --hook <key>` turns one hook off (hooks and run leave it out); a wrong key is refused; `enable guard --hook <key>` turns it back on', async () => {
     const second = { type: 'command', command: 'echo second' };
     await publish('1.0.0', guard('1.0.0', {}, [RUN, second]));
     await ok('install', 'guard@acme', '--yes');

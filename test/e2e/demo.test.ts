@@ -6,7 +6,7 @@ import { ensureBuilt } from '../helpers/built-bin.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-describe('npm run demo (issue 6, item 8)', () => {
+describe('npm run demo', () => {
   beforeAll(() => ensureBuilt(), 120_000);
 
   it('serves the examples registry, installs guard, and shows a denied and an allowed PreToolUse', () => {

@@ -7,7 +7,7 @@ import { BIN } from '../helpers/built-bin.js';
 import { MOUNT, requireTool } from '../helpers/system-package.js';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
 
-// Issue 19 items 3-4: the decision log of every dispatch (run, session, wire), read back with
+// The decision log of every dispatch (run, session, wire), read back with
 // `hookpm log`, `hookpm stats` and `hookpm doctor`, with real child processes and temp homes.
 
 const ws = useBinWorkspace('e2e-dlog', '.deepagents');
@@ -64,8 +64,8 @@ async function session(count: number, event = 'PreToolUse', payload: unknown = B
     .filter((m) => m.id !== undefined);
 }
 
-describe('the decision log (issue 19 item 3)', () => {
-  it('issue 19 item 3: `run` appends one line: time, event, session, snapshot, each handler, the decision; no text by default', async () => {
+describe('the decision log', () => {
+  it('`run` appends one line: time, event, session, snapshot, each handler, the decision; no text by default', async () => {
     await userHooks({
       PreToolUse: [
         { matcher: 'Bash', hooks: [cmd(`printf '%s' '${denyJson}'`)] },
@@ -113,7 +113,7 @@ describe('the decision log (issue 19 item 3)', () => {
       expect(text).not.toContain(secret);
   });
 
-  it('issue 19 item 3: settings.json log.text adds payload and output text; log.enabled false writes nothing; a bad value is reported', async () => {
+  it('settings.json log.text adds payload and output text; log.enabled false writes nothing; a bad value is reported', async () => {
     await userHooks({
       PreToolUse: [{ hooks: [cmd(`printf '%s' '${denyJson}'; echo SECRET-STDERR >&2`)] }],
     });
@@ -147,7 +147,7 @@ describe('the decision log (issue 19 item 3)', () => {
     expect(fallback.payload).toBeUndefined();
   });
 
-  it('issue 19 item 3: a `run` of an event nothing matches writes one line with no runs and no decision; log shows it with --all, stats does not count it', async () => {
+  it('a `run` of an event nothing matches writes one line with no runs and no decision; log shows it with --all, stats does not count it', async () => {
     await userHooks({ PreToolUse: [{ matcher: 'Write', hooks: [cmd('true')] }] });
     const run = await hookpm(['run', 'PreToolUse', '--payload', '-'], JSON.stringify(BASH));
     expect(run.code, run.stderr).toBe(0);
@@ -185,7 +185,7 @@ describe('the decision log (issue 19 item 3)', () => {
     ]);
   });
 
-  it('issue 19 item 3: a linked agent event (`hookpm wire claude`) that matches nothing writes one line, loading neither zod nor node:crypto', async () => {
+  it('a linked agent event (`hookpm wire claude`) that matches nothing writes one line, loading neither zod nor node:crypto', async () => {
     const root = join(ws.dir, `plugin${ws.n}`);
     await mkdir(join(root, 'hooks'), { recursive: true });
     await writeFile(join(root, 'plugin.json'), JSON.stringify({ name: 'quiet', version: '1.0.0' }));
@@ -240,7 +240,7 @@ describe('the decision log (issue 19 item 3)', () => {
     });
   });
 
-  it('issue 19 item 3: a session logs each dispatch with its session id; a linked agent event logs as wire:claude', async () => {
+  it('a session logs each dispatch with its session id; a linked agent event logs as wire:claude', async () => {
     await userHooks({ Stop: [{ hooks: [cmd('true')] }] });
     const answers = await session(3, 'Stop', {});
     expect(answers).toHaveLength(3);
@@ -281,7 +281,7 @@ describe('the decision log (issue 19 item 3)', () => {
     ]);
   });
 
-  it('issue 19 item 3: concurrent dispatches from several processes leave whole lines only', async () => {
+  it('concurrent dispatches from several processes leave whole lines only', async () => {
     // Long lines (text on, a 1.5 KB payload) make an interleaved write easy to see.
     await userHooks({ PreToolUse: [{ hooks: [cmd('echo out'), cmd('true')] }] });
     await settings({ log: { text: true } });
@@ -298,7 +298,7 @@ describe('the decision log (issue 19 item 3)', () => {
     for (const line of lines) expect(line.runs).toHaveLength(2);
   });
 
-  it('issue 19 item 3: a full disk (a 64 KiB tmpfs) never fails a dispatch, and the log stays readable', async () => {
+  it('a full disk (a 64 KiB tmpfs) never fails a dispatch, and the log stays readable', async () => {
     await userHooks({
       PreToolUse: [{ matcher: 'Bash', hooks: [cmd(`printf '%s' '${denyJson}'`)] }],
     });
@@ -333,8 +333,8 @@ describe('the decision log (issue 19 item 3)', () => {
   });
 });
 
-describe('hookpm log, stats and doctor (issue 19 item 4)', () => {
-  it('issue 19 item 4: log filters by plugin, event and since; stats gives count, p50/p95/max, timeouts, failures, decisions, slowest first; doctor names the bad hooks', async () => {
+describe('hookpm log, stats and doctor', () => {
+  it('log filters by plugin, event and since; stats gives count, p50/p95/max, timeouts, failures, decisions, slowest first; doctor names the bad hooks', async () => {
     await userHooks({
       PreToolUse: [
         { matcher: 'Bash', hooks: [cmd('sleep 0.3')] },
@@ -403,7 +403,7 @@ describe('hookpm log, stats and doctor (issue 19 item 4)', () => {
     expect(hooks).toHaveLength(2);
   });
 
-  it('issue 19 item 4: log --follow prints dispatches as they are logged', async () => {
+  it('log --follow prints dispatches as they are logged', async () => {
     await userHooks({ Stop: [{ hooks: [cmd('true')] }] });
     const { spawn } = await import('node:child_process');
     const follow = spawn(process.execPath, [BIN, 'log', '--follow', '--json'], {

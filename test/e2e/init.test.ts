@@ -9,8 +9,8 @@ const bin = useBinHome('init');
 
 const hookpm = (args: string[]) => runBin(args, { cwd: bin.dir, env: bin.env });
 
-describe('hookpm init (issue 19 item 1)', () => {
-  it('issue 19 item 1: the new plugin validates strictly and packs at once, for every event', async () => {
+describe('hookpm init', () => {
+  it('the new plugin validates strictly and packs at once, for every event', async () => {
     for (const event of EVENT_NAMES) {
       const name = `p-${event.toLowerCase()}`;
       const init = await hookpm(['init', name, '--event', event, '--json']);
@@ -28,7 +28,7 @@ describe('hookpm init (issue 19 item 1)', () => {
     }
   });
 
-  it('issue 19 item 1: the PreToolUse example has matcher Bash, a manifest, a script, a payload and a README', async () => {
+  it('the PreToolUse example has matcher Bash, a manifest, a script, a payload and a README', async () => {
     const init = await hookpm(['init', 'guard']);
     expect(init.code, init.stderr).toBe(0);
     const root = join(bin.dir, 'guard');
@@ -42,7 +42,7 @@ describe('hookpm init (issue 19 item 1)', () => {
     expect(await readFile(join(root, 'README.md'), 'utf8')).toContain('hookpm test');
   });
 
-  it('issue 19 item 1: a non-empty directory is refused and left byte-identical; --existing never overwrites', async () => {
+  it('a non-empty directory is refused and left byte-identical; --existing never overwrites', async () => {
     const root = join(bin.dir, 'mine');
     await mkdir(join(root, 'hooks'), { recursive: true });
     await writeFile(join(root, 'hooks', 'hooks.json'), 'my own text');
@@ -64,7 +64,7 @@ describe('hookpm init (issue 19 item 1)', () => {
     expect(await readFile(join(other, 'NOTES.txt'), 'utf8')).toBe('keep');
   });
 
-  it('issue 19 item 1: an invalid directory name asks for --name; an unknown event is a usage error', async () => {
+  it('an invalid directory name asks for --name; an unknown event is a usage error', async () => {
     const bad = await hookpm(['init', 'Bad Name']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('E_NAME_INVALID');

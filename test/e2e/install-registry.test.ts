@@ -1,8 +1,8 @@
 /**
- * Issue 6 end to end with the built binary in a fresh HOME and HOOKPM_HOME: installing from the
- * built-in `examples` registry with no configuration, review of a registry plugin, the Q5 update
- * flow (guard 1.3.0 widens 1.0.0's surface), --dry-run on install, update and uninstall, a tarball
- * file, and the installed guard deciding a PreToolUse event.
+ * End to end with the built binary in a fresh HOME and HOOKPM_HOME: installing from the built-in
+ * `examples` registry with no configuration, review of a registry plugin, the Q5 update flow (guard
+ * 1.3.0 widens 1.0.0's surface), --dry-run on install, update and uninstall, a tarball file, and
+ * the installed guard deciding a PreToolUse event.
  */
 import { copyFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';

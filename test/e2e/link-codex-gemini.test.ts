@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { BIN, runBin } from '../helpers/built-bin.js';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
 
-// Issue 17 items 1 and 3: `hookpm link codex|gemini [--project]`, `unlink`, `link` alone and
-// doctor, with the rules of `link claude` (issue 13): only hookpm's handlers added, everything else
-// kept byte for byte, idempotent, unlink exact, invalid files refused untouched.
+// `hookpm link codex|gemini [--project]`, `unlink`, `link` alone and doctor, with the rules of
+// `link claude`: only hookpm's handlers added, everything else kept byte for byte, idempotent,
+// unlink exact, invalid files refused untouched.
 
 const ws = useBinWorkspace('e2e-link-cg');
 
@@ -25,7 +25,7 @@ const CODEX_HOOKS =
 const GEMINI_SETTINGS =
   '{\n  "ui": {"theme": "GitHub"},\n  "hooks": {\n    "enabled": true,\n    "disabled": ["old-hook"],\n    "BeforeTool": [{"matcher": "write_file", "hooks": [{"name": "mine", "type": "command", "command": "./mine.sh"}]}]\n  }\n}\n';
 
-describe('hookpm link codex (issue 17 item 1)', () => {
+describe('hookpm link codex', () => {
   it('writes $CODEX_HOME/hooks.json (default ~/.codex): one handler per Codex event the engine has, the rest byte-kept; twice changes nothing; unlink restores the bytes', async () => {
     const file = join(ws.home, '.codex', 'hooks.json');
     await mkdir(join(ws.home, '.codex'), { recursive: true });
@@ -110,7 +110,7 @@ describe('hookpm link codex (issue 17 item 1)', () => {
   });
 });
 
-describe('hookpm link gemini (issue 17 item 1)', () => {
+describe('hookpm link gemini', () => {
   it("writes ~/.gemini/settings.json under Gemini CLI's event names, ms timeouts, keeps its hooks settings; unlink restores the bytes", async () => {
     const file = join(ws.home, '.gemini', 'settings.json');
     await mkdir(join(ws.home, '.gemini'), { recursive: true });
@@ -164,7 +164,7 @@ describe('hookpm link gemini (issue 17 item 1)', () => {
   });
 });
 
-describe('link alone and doctor see Codex and Gemini CLI (issue 17 item 1)', () => {
+describe('link alone and doctor see Codex and Gemini CLI', () => {
   it('link lists both agents at both scopes; doctor reports each link', async () => {
     await json(['link', 'codex']);
     await json(['link', 'gemini']);

@@ -8,7 +8,7 @@ import { BIN, runBin } from '../helpers/built-bin.js';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { useBubblewrap } from '../helpers/bubblewrap.js';
 
-// Issue 13 items 1-3: `hookpm link <agent> [--project]`, `unlink`, `link` alone, doctor's checks.
+// `hookpm link <agent> [--project]`, `unlink`, `link` alone, doctor's checks.
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const GUARD = join(ROOT, 'registry-fixtures', 'plugins', 'guard');
@@ -31,7 +31,7 @@ async function linkJson(args: string[]) {
   return JSON.parse(run.stdout) as Record<string, unknown>;
 }
 
-describe('hookpm link claude / unlink claude (issue 13 item 2)', () => {
+describe('hookpm link claude / unlink claude', () => {
   it('link adds one handler per event and keeps every other key; linking twice changes nothing; unlink gives back the same bytes', async () => {
     await writeFile(claudeFile(), USER_SETTINGS);
     const linked = await linkJson(['link', 'claude']);
@@ -249,7 +249,7 @@ describe('hookpm link claude / unlink claude (issue 13 item 2)', () => {
   });
 });
 
-describe('hookpm link deepagents (issue 13 item 3)', () => {
+describe('hookpm link deepagents', () => {
   it('S1: `hookpm run` with the linked ~/.deepagents/hooks.json runs each plugin once and the user hook once', async () => {
     const log = join(ws.dir, `log${ws.n}`);
     await mkdir(join(ws.home, '.deepagents'), { recursive: true });

@@ -1,8 +1,8 @@
 /**
- * issue 7 acceptance, end to end with the built binary in a fresh HOME and HOOKPM_HOME per test:
- * a Claude-style marketplace added as a registry from a local directory and from a file:// git
- * repository, searched, reviewed and installed by name with its hooks resolved and enabled (`hookpm
- * run PreToolUse` shows the plugin's decision); a plugin from a fake npm registry on 127.0.0.1,
+ * End to end with the built binary in a fresh HOME and HOOKPM_HOME per test: a Claude-style
+ * marketplace added as a registry from a local directory and from a file:// git repository,
+ * searched, reviewed and installed by name with its hooks resolved and enabled (`hookpm run
+ * PreToolUse` shows the plugin's decision); a plugin from a fake npm registry on 127.0.0.1,
  * installed by package name with its integrity checked, and a tampered tarball refused.
  */
 import { mkdtemp, readdir, rm } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * issue 15 item 2 (registry.md A2, section 1 kind marketplace; security.md's invariant): a
+ * The tree limits (registry.md A2, section 1 kind marketplace; security.md's invariant): a
  * marketplace plugin of more than 2,000 files is in the catalog and installs, as `hookpm install
  * ./dir` of the same tree does (the 2,000-entry limit is the one of an uploaded tarball); an entry
  * over a tree limit is reported by `registry add`, `validate` and `install` alike, with one
@@ -58,7 +58,7 @@ afterAll(() => rm(root, { recursive: true, force: true }));
 
 const run = (args: string[]) => runBin(args, { env, cwd: root });
 
-describe('issue 15 item 2: marketplace plugins of any size within the limits', () => {
+describe('marketplace plugins of any size within the limits', () => {
   it('`registry add` lists the 2,500-file plugin and warns of the one over a limit', async () => {
     const added = await run(['registry', 'add', 'large', market]);
     expect(added.code, added.stderr).toBe(0);

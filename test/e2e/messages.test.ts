@@ -1,5 +1,5 @@
 /**
- * Issue 18 items 4-6, with the built binary (real child processes, a registry on 127.0.0.1, real
+ * Messages, with the built binary (real child processes, a registry on 127.0.0.1, real
  * pseudo-terminals for questions): suggestions by edit distance, commander's messages in hookpm's
  * style, the lock-wait notice, inline --payload JSON, `install --yes` of a disabled plugin, the
  * update question, Ctrl+C at a question (exit 130), the trust question listing the project hooks,
@@ -42,7 +42,7 @@ async function refused(exit: number, code: string, ...args: string[]): Promise<J
   return error;
 }
 
-describe('issue 18 item 4: suggestions by edit distance', () => {
+describe('suggestions by edit distance', () => {
   it('install, info and uninstall of a misspelt name suggest the known plugin names; install Guard suggests guard', async () => {
     expect((await refused(1, 'E_NOT_FOUND', 'install', 'gaurd')).hint).toMatch(
       /^Did you mean guard\?\n/,
@@ -118,7 +118,7 @@ describe('issue 18 item 4: suggestions by edit distance', () => {
   });
 });
 
-describe('issue 18 item 4: waits, payloads, --yes and questions', () => {
+describe('waits, payloads, --yes and questions', () => {
   it('a command waiting a second for the store lock says on stderr which command and process hold it', async () => {
     await ok('install', 'guard', '--yes');
     const lock = lockFile(resolveStorePaths({ HOOKPM_HOME: ctx.home.env.HOOKPM_HOME }));
@@ -203,7 +203,7 @@ describe('issue 18 item 4: waits, payloads, --yes and questions', () => {
   }, 60_000);
 });
 
-describe('issue 18 item 5: the workspace trust question shows what it would load', () => {
+describe('the workspace trust question shows what it would load (T4)', () => {
   const projectHooks = async (hooks: Record<string, unknown>) => {
     await mkdir(join(ctx.home.dir, 'repo', '.git'), { recursive: true });
     await mkdir(join(ctx.home.dir, 'repo', '.deepagents'), { recursive: true });
@@ -260,7 +260,7 @@ describe('issue 18 item 5: the workspace trust question shows what it would load
   }, 60_000);
 });
 
-describe('issue 18 item 6: diagnostics graded by what the user can do', () => {
+describe('diagnostics graded by what the user can do', () => {
   const userHooks = async (hooks: Record<string, unknown>) => {
     await mkdir(join(ctx.home.dir, '.deepagents'), { recursive: true });
     await writeFile(join(ctx.home.dir, '.deepagents', 'hooks.json'), JSON.stringify({ hooks }));

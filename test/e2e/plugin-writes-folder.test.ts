@@ -1,10 +1,11 @@
 /**
- * issue 15 item 4 (plugins.md Q6, V3): files a plugin creates in its own installed folder after
- * install (a `.state/` beside its scripts, as six Dev-GOM plugins of the corpus do) are not
- * tampering, so it runs every time; installed files changed or removed still are; and a created
- * file that would change what runs without consent is tampering: a hooks document or manifest
- * hookpm would read, or a file a handler names. `doctor` names the plugins that write into their
- * folder and points at CLAUDE_PLUGIN_DATA. The built CLI, real handler processes, real trees.
+ * Plugins that write into their own folder (plugins.md Q6, V3): files a plugin creates in its own
+ * installed folder after install (a `.state/` beside its scripts, as six Dev-GOM plugins of the
+ * corpus do) are not tampering, so it runs every time; installed files changed or removed still
+ * are; and a created file that would change what runs without consent is tampering: a hooks
+ * document or manifest hookpm would read, or a file a handler names. `doctor` names the plugins
+ * that write into their folder and points at CLAUDE_PLUGIN_DATA. The built CLI, real handler
+ * processes, real trees.
  */
 import { mkdir, mkdtemp, readFile, readdir, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -63,7 +64,7 @@ async function setUp(extraHandler?: string) {
   return { hookpm, root, start, src, home };
 }
 
-describe('issue 15 item 4: a plugin that writes into its own folder', () => {
+describe('a plugin that writes into its own folder (Q6)', () => {
   it('`review` of it reports no tampering, and an update changing only its version carries the consent (Q5)', async () => {
     const { hookpm, start, src } = await setUp();
     await start();

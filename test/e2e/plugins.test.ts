@@ -310,7 +310,7 @@ describe('plugins end to end', () => {
     });
   });
 
-  it('Q4: on a TTY, install shows the review and asks; "y" enables; a declined widened update stays pending (Q5), its question showing argv and the changed script (issue 14)', async () => {
+  it('Q4: on a TTY, install shows the review and asks; "y" enables; a declined widened update stays pending (Q5), its question showing argv and the changed script', async () => {
     const { env } = await freshStore();
     const guard = await writeGuard(join(dir, `src${n}`));
     const first = await onTty(env, `install ${guard}`, 'y');
@@ -330,7 +330,7 @@ describe('plugins end to end', () => {
     await writeFile(join(guard, 'guard.sh'), `${script}echo changed\n`);
     const update = await onTty(env, `install ${guard}`, 'n');
     expect(update.output).toContain('+ Stop command "echo more"');
-    // Issue 14: the question shows argv beside the command, and the code changed since consent.
+    // The question shows argv beside the command, and the code changed since consent.
     expect(update.output).toMatch(/argv \["[^"]+","\$\{CLAUDE_PLUGIN_ROOT\}\/argv\.mjs"/);
     expect(update.output).toMatch(/~ guard\.sh {2}\+1 -0 lines/);
     expect(update.output).toContain('+echo changed');

@@ -1,10 +1,10 @@
 /**
- * Issue 16 follow-ups, end to end with the built binary and a real registry on 127.0.0.1: what
- * project plugins share with the user-wide ones in a user's store.
+ * Projects, end to end with the built binary and a real registry on 127.0.0.1: what project plugins
+ * share with the user-wide ones in a user's store.
  * - Data directories (plugins.md V3): one per plugin id, shared by the user-wide plugin and every
  *   project's; uninstalling either keeps it while another record names the id, and the last
  *   uninstall deletes it.
- * - A project plugin that writes `.state/` into its own installed folder (issue 15 item 4, Q6) is
+ * - A project plugin that writes `.state/` into its own installed folder (Q6) is
  *   not tampered: it keeps running in its project, and `hookpm ci` of the project works.
  * - `install --project --dry-run` and `install --dry-run` in a project print the plan and what
  *   would be locked, and leave hookpm.json, hookpm.lock and the store byte-identical.
@@ -174,7 +174,7 @@ describe('one data directory per plugin id, shared by the user-wide plugin and p
   });
 });
 
-describe('a project plugin that writes into its own folder (issue 15 item 4 for projects)', () => {
+describe('a project plugin that writes into its own folder (Q6)', () => {
   async function start(home: TempHome, cwd: string) {
     const run = await hookpm(
       home,
@@ -221,7 +221,7 @@ describe('a project plugin that writes into its own folder (issue 15 item 4 for 
   });
 });
 
-describe('install --dry-run in a project (issue 16 item 1)', () => {
+describe('install --dry-run in a project', () => {
   it('`install --project <spec> --dry-run` prints the plan and what would be locked and written; files and store stay byte-identical', async () => {
     const [a] = homes as [TempHome];
     await ok(a, project, 'registry', 'add', 'acme', acme.url);

@@ -1,8 +1,8 @@
 /**
- * Issue 16 end to end with the built binary: two teammates (two homes, each its own HOME and
+ * Projects end to end with the built binary: two teammates (two homes, each its own HOME and
  * HOOKPM_HOME) share one project directory and a real registry served on 127.0.0.1. The first adds
- * a plugin with `install --project`; the second gets the same bytes with `hookpm ci --yes`, with
- * no `registry add`. Tampered locks fail E_INTEGRITY and change nothing, a hand-edited hookpm.json
+ * a plugin with `install --project`; the second gets the same bytes with `hookpm ci --yes`, with no
+ * `registry add`. Tampered locks fail E_INTEGRITY and change nothing, a hand-edited hookpm.json
  * fails E_LOCK_MISMATCH, a project plugin runs in its project only, consent stays each user's, and
  * hookpm.lock is byte-identical however often and from whichever home it is written.
  */
@@ -107,7 +107,7 @@ async function teammateAdds(home: TempHome, dir = project): Promise<void> {
 // guard declares capabilities: its handlers run under bubblewrap.
 useBubblewrap();
 
-describe('hookpm.json, hookpm.lock and hookpm ci between two teammates (issue 16)', () => {
+describe('hookpm.json, hookpm.lock and hookpm ci between two teammates', () => {
   it('acceptance: the second teammate runs `hookpm ci --yes` with no `registry add` and gets the same versions and integrity', async () => {
     const [a, b] = homes as [TempHome, TempHome];
     await teammateAdds(a);
@@ -123,7 +123,7 @@ describe('hookpm.json, hookpm.lock and hookpm ci between two teammates (issue 16
       resolved: `${acme.url}tarballs/team-guard-1.1.0.tgz`,
     });
     expect(locked.plugins['team-guard@acme']?.integrity).toMatch(/^sha512-/);
-    // item 2: nothing machine-specific: no home, no project path, no time.
+    // Nothing machine-specific: no home, no project path, no time.
     for (const home of homes) expect(lock).not.toContain(home.dir);
     expect(lock).not.toContain(work);
     expect(lock).not.toMatch(/\d{4}-\d\d-\d\dT/);
@@ -221,7 +221,7 @@ describe('hookpm.json, hookpm.lock and hookpm ci between two teammates (issue 16
     expect(run.stderr).toContain('notes@acme');
     expect(await files()).toEqual(before);
     expect(await store(b)).toEqual(stores);
-    // item 1: `install` with no spec resolves what hookpm.json added, and rewrites only the lock.
+    // `install` with no spec resolves what hookpm.json added, and rewrites only the lock.
     await ok(a, project, 'install', '--yes');
     const after = await files();
     expect(after.json).toBe(before.json);
@@ -232,7 +232,7 @@ describe('hookpm.json, hookpm.lock and hookpm ci between two teammates (issue 16
     await ok(b, project, 'ci', '--yes');
   });
 
-  it('acceptance: a project plugin does not run outside its project, nor in a fresh clone before install or ci (item 4, 5)', async () => {
+  it('acceptance: a project plugin does not run outside its project, nor in a fresh clone before install or ci', async () => {
     const [a, b] = homes as [TempHome, TempHome];
     await teammateAdds(a);
     expect(await ranPlugins(a, project)).toEqual(['team-guard@acme']);
@@ -245,7 +245,7 @@ describe('hookpm.json, hookpm.lock and hookpm ci between two teammates (issue 16
     expect(await ranPlugins(b, project)).toEqual([]);
   });
 
-  it('item 5: a linked agent (`hookpm wire claude`) runs the project plugin for events in the project only, pinned per session', async () => {
+  it('a linked agent (`hookpm wire claude`) runs the project plugin for events in the project only, pinned per session', async () => {
     const [a] = homes as [TempHome];
     await teammateAdds(a);
     const elsewhere = await newProject('unrelated');
@@ -272,7 +272,7 @@ describe('hookpm.json, hookpm.lock and hookpm ci between two teammates (issue 16
     expect(outside.stdout).toBe('');
   });
 
-  it("item 4: consent stays each user's: no --yes and no TTY is E_CONSENT_REQUIRED, nothing runs; the same surface consented in one project is not asked again in another", async () => {
+  it("consent stays each user's: no --yes and no TTY is E_CONSENT_REQUIRED, nothing runs; the same surface consented in one project is not asked again in another", async () => {
     const [a, b] = homes as [TempHome, TempHome];
     await teammateAdds(a);
     const run = await fails(b, project, 'E_CONSENT_REQUIRED', 'ci');
@@ -296,7 +296,7 @@ describe('hookpm.json, hookpm.lock and hookpm ci between two teammates (issue 16
     expect(await ranPlugins(b, project)).toEqual([]);
   });
 
-  it('item 3: `ci --offline` installs from a warm tarball cache without a request; `uninstall --project` removes it from both files', async () => {
+  it('`ci --offline` installs from a warm tarball cache without a request; `uninstall --project` removes it from both files', async () => {
     const [a, b] = homes as [TempHome, TempHome];
     await teammateAdds(a);
     await ok(b, project, 'ci', '--yes');
@@ -309,7 +309,7 @@ describe('hookpm.json, hookpm.lock and hookpm ci between two teammates (issue 16
     expect(await ranPlugins(a, project)).toEqual([]);
   });
 
-  it('item 1, 2: an unreadable hookpm.json or hookpm.lock is refused with E_PROJECT_FILE and never rewritten', async () => {
+  it('an unreadable hookpm.json or hookpm.lock is refused with E_PROJECT_FILE and never rewritten', async () => {
     const [a] = homes as [TempHome];
     await ok(a, project, 'registry', 'add', 'acme', acme.url);
     await writeFile(join(project, 'hookpm.json'), '{"plugins": {"team-guard@acme": "^1.0.0",}}');
@@ -328,7 +328,7 @@ describe('hookpm.json, hookpm.lock and hookpm ci between two teammates (issue 16
     );
   });
 
-  it('item 6: `hookpm outdated [--project] --json`: installed, newest in range, newest overall, and whether the surface changes', async () => {
+  it('`hookpm outdated [--project] --json`: installed, newest in range, newest overall, and whether the surface changes', async () => {
     const [a] = homes as [TempHome];
     await publishPlugin(acme, 'lint', '1.0.0', { PreToolUse: ['echo lint'] });
     await ok(a, project, 'registry', 'add', 'acme', acme.url);
@@ -362,7 +362,7 @@ describe('hookpm.json, hookpm.lock and hookpm ci between two teammates (issue 16
     expect(table).toMatch(/lint@acme\s+1\.0\.0\s+\^1\.0\.0\s+1\.1\.0\s+2\.0\.0\s+same \/ changes/);
   });
 
-  it('item 6: `hookpm outdated` lists only what has a newer version and exits 1 then; 0 with nothing to list; --all lists everything', async () => {
+  it('`hookpm outdated` lists only what has a newer version and exits 1 then; 0 with nothing to list; --all lists everything', async () => {
     const [a] = homes as [TempHome];
     await publishPlugin(acme, 'fresh', '1.0.0', { PreToolUse: ['echo fresh'] });
     await publishPlugin(acme, 'stale', '1.0.0', { PreToolUse: ['echo stale'] });
@@ -386,7 +386,7 @@ describe('hookpm.json, hookpm.lock and hookpm ci between two teammates (issue 16
     ]);
   });
 
-  it("item 5: where the project pins a plugin the user also has user-wide, the project's version runs there, once; the user's runs elsewhere", async () => {
+  it("where the project pins a plugin the user also has user-wide, the project's version runs there, once; the user's runs elsewhere", async () => {
     const [a] = homes as [TempHome];
     await ok(a, project, 'registry', 'add', 'acme', acme.url);
     const denies = (reason: string) =>
@@ -432,7 +432,7 @@ describe('hookpm.json, hookpm.lock and hookpm ci between two teammates (issue 16
     expect(none.stderr).toContain('no hookpm.json');
   });
 
-  it('item 2: a plugin of a registry on disk (the built-in `examples`) is locked relative to the registry, and a teammate installs it with `ci`', async () => {
+  it('a plugin of a registry on disk (the built-in `examples`) is locked relative to the registry, and a teammate installs it with `ci`', async () => {
     const [a, b] = homes as [TempHome, TempHome];
     await ok(a, project, 'install', '--project', 'guard@examples', '--yes');
     const { json, lock } = await files();

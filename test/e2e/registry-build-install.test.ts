@@ -1,9 +1,8 @@
 /**
- * issue 7 acceptance, end to end with the built binary: `hookpm registry build
- * registry-fixtures/plugins --out <tmp>` gives byte-identical trees when run twice; the output,
- * added with `registry add mine <tmp>`, installs every plugin by name (`install <name>@mine --yes`),
- * each with the version, integrity, events and surfaceHash its index entry states, and `list
- * --json` shows them all enabled.
+ * End to end with the built binary: `hookpm registry build registry-fixtures/plugins --out <tmp>`
+ * gives byte-identical trees when run twice; the output, added with `registry add mine <tmp>`,
+ * installs every plugin by name (`install <name>@mine --yes`), each with the version, integrity,
+ * events and surfaceHash its index entry states, and `list --json` shows them all enabled.
  */
 import { createHash } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
@@ -50,7 +49,7 @@ async function treeOf(dir: string): Promise<Record<string, string>> {
   return Object.fromEntries(files.sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
-describe('hookpm registry build -> registry add -> install by name (issue 7 acceptance)', () => {
+describe('hookpm registry build -> registry add -> install by name', () => {
   it('A1: building twice gives byte-identical output (index.json, index.html, every tarball)', async () => {
     const first = firstBuild;
     await hookpm('registry', 'build', PLUGINS, '--out', out);

@@ -1,7 +1,7 @@
 /**
- * Issue 6 end to end with the built binary: `hookpm registry add|remove|list|update`, `search` and
- * `info` against a node:http index server on 127.0.0.1 and directory registries, in a temporary
- * HOME and HOOKPM_HOME.
+ * End to end with the built binary: `hookpm registry add|remove|list|update`, `search` and `info`
+ * against a node:http index server on 127.0.0.1 and directory registries, in a temporary HOME and
+ * HOOKPM_HOME.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 /**
- * issue 7 acceptance, end to end with the built binary: `hookpm registry build` of the example
- * plugins, then `registry add` of the output (as a directory, and as a loopback URL served by
- * `hookpm registry serve`), `search` and `info` over it. Installing every built plugin by name is
+ * End to end with the built binary: `hookpm registry build` of the example plugins, then `registry
+ * add` of the output (as a directory, and as a loopback URL served by `hookpm registry serve`),
+ * `search` and `info` over it. Installing every built plugin by name is
  * test/e2e/registry-build-install.test.ts.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -114,7 +114,7 @@ describe('hookpm pack (cli.md)', () => {
   });
 });
 
-describe('hookpm registry build -> registry add -> search/info (issue 7 acceptance)', () => {
+describe('hookpm registry build -> registry add -> search/info', () => {
   it('registry.md section 1: the built directory is added as an index registry listing every plugin', async () => {
     const added = await hookpm('registry', 'add', 'mine', out, '--json');
     expect(added.code, added.stderr).toBe(0);

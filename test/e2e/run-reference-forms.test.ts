@@ -7,8 +7,8 @@ import { fixture, group, printsJson, sh } from '../ops/dispatch-helpers.js';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
 
 /**
- * Issue 15 items 1 and 3 end to end: user hooks files written as Deep Agents' reference and
- * Claude Code read them, dispatched by the built `hookpm run` to real handlers.
+ * End to end: user hooks files written as Deep Agents' reference and Claude Code read them,
+ * dispatched by the built `hookpm run` to real handlers.
  */
 const ws = useBinWorkspace('e2e-reference-forms', '.deepagents');
 
@@ -33,7 +33,7 @@ async function run(event: string, payload: Record<string, unknown>): Promise<Run
 
 const codes = (r: RunResult): string[] => r.diagnostics.map((d) => d.code);
 
-describe('legacy user files as the reference migrates them (engine.md C4, issue 15 item 1)', () => {
+describe('legacy user files as the reference migrates them (engine.md C4)', () => {
   it('"events": [] runs on every mapped event; a string command is skipped with legacy_unmapped and never runs', async () => {
     const log = join(ws.dir, `legacy-${ws.n}`);
     await mkdir(log);
@@ -81,7 +81,7 @@ describe('legacy user files as the reference migrates them (engine.md C4, issue 
   });
 });
 
-describe('duplicate keys in a user file (plugins.md P4, issue 15 item 1)', () => {
+describe('duplicate keys in a user file (plugins.md P4)', () => {
   it('a repeated key is a duplicate_key warning and the last value is used: the guard still denies', async () => {
     const guard = JSON.stringify({
       PreToolUse: [group('Bash', sh(`echo 'no rm' >&2; exit 2`))],
@@ -99,7 +99,7 @@ describe('duplicate keys in a user file (plugins.md P4, issue 15 item 1)', () =>
   });
 });
 
-describe('Claude Code forms (engine.md E1, M5, the handler table; issue 15 items 1 and 3)', () => {
+describe('Claude Code forms (engine.md E1, M5, the handler table)', () => {
   it('E1: ".*" on Stop (no matcher field) and "^.*$" on a payload without tool_name are wildcards that run', async () => {
     await writeFile(
       userFile(),

@@ -84,7 +84,7 @@ describe('hookpm run <Event>', () => {
     expect(existsSync(join(ws.repo, 'pwned'))).toBe(false);
   });
 
-  it('X5 (issue 14): a handler sees no MYSQL_PWD, credentialed DATABASE_URL, GH_PAT or npm_config__auth; settings.json env.pass passes GH_PAT through; PWD stays', async () => {
+  it('X5: a handler sees no MYSQL_PWD, credentialed DATABASE_URL, GH_PAT or npm_config__auth; settings.json env.pass passes GH_PAT through; PWD stays', async () => {
     const envDump = join(ws.dir, `env-x5-${ws.n}`);
     await userHooks({ Stop: [group(null, sh(`env > '${envDump}'`))] });
     const secrets = {
@@ -261,7 +261,7 @@ describe('hookpm run <Event>', () => {
 });
 
 describe('hookpm run: usage errors (exit 2)', () => {
-  it('cli.md 1, issue 18 item 4: an unknown event name is a usage error listing the twelve events and suggesting the nearest', async () => {
+  it('cli.md 1: an unknown event name is a usage error listing the twelve events and suggesting the nearest', async () => {
     const run = await hookpm(['run', 'pretooluse']);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');

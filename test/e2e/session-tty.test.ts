@@ -85,7 +85,7 @@ describe('hookpm session on a TTY (cli.md section 4)', () => {
     await waitForScreen((t) => t.includes('EXITED:0'), 'a clean exit');
   });
 
-  it('T4, issue 18 item 5: on a TTY the session asks the workspace trust question, listing the hooks, and Allow once loads the project hooks', async () => {
+  it('T4: on a TTY the session asks the workspace trust question, listing the hooks, and Allow once loads the project hooks', async () => {
     await ws.writeUserHooks({});
     await mkdir(join(ws.repo, '.deepagents'), { recursive: true });
     await writeFile(
@@ -99,7 +99,7 @@ describe('hookpm session on a TTY (cli.md section 4)', () => {
       (t) => t.includes('session started') && t.includes('1 handler(s)'),
       'the start report',
     );
-    // Issue 18 item 5: the question showed the command, so the feedback is its second sighting.
+    // The question showed the command, so the feedback is its second sighting.
     expect(screen()).toContain("  Stop  echo 'project says stop' >&2; exit 2");
     type('Stop {}');
     await waitForScreen(

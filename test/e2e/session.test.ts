@@ -275,7 +275,7 @@ describe('hookpm session shutdown (cli.md section 4, security.md "The runtime")'
   );
 });
 
-describe('hookpm session at the end of a pipe (cli.md section 4, issue 14)', () => {
+describe('hookpm session at the end of a pipe (cli.md section 4)', () => {
   it("cli.md section 4: printf '<a PreToolUse dispatch of rm -rf />\\n' | hookpm session prints guard's deny", () => {
     const guard = join(ROOT, 'registry-fixtures', 'plugins', 'guard');
     const install = spawnSync(process.execPath, [BIN, 'install', guard, '--yes', '--json'], {

@@ -1,10 +1,10 @@
 /**
- * Issue 18 items 3 and 7 on a real pseudo-terminal: tmux runs hookpm in a detached 80-column
- * pane and the screen is read with capture-pane (-J joins lines the terminal wrapped, so a line
- * wider than the pane shows as one long line; -e keeps the colour escapes). tmux is required
- * (installed on first use, or the tests fail with the command; test/helpers/system-package.ts).
- * Checked: `hooks` and `search` fitted to 80 columns, the download progress line cleared before
- * the consent question, diff lines coloured on the terminal and never with NO_COLOR.
+ * On a real pseudo-terminal: tmux runs hookpm in a detached 80-column pane and the screen is read
+ * with capture-pane (-J joins lines the terminal wrapped, so a line wider than the pane shows as
+ * one long line; -e keeps the colour escapes). tmux is required (installed on first use, or the
+ * tests fail with the command; test/helpers/system-package.ts). Checked: `hooks` and `search`
+ * fitted to 80 columns, the download progress line cleared before the consent question, diff lines
+ * coloured on the terminal and never with NO_COLOR.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -59,7 +59,7 @@ async function ok(...args: string[]): Promise<void> {
   expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(0);
 }
 
-describe('issue 18 item 3: output fitted to an 80-column terminal', () => {
+describe('output fitted to an 80-column terminal', () => {
   it('`hookpm hooks`: no line wider than 80, rows whole, a long command on its own line', async () => {
     const command =
       'node "$HOME/scripts/check-the-shell-command.mjs" --mode strict --audit-log "$HOME/.guard/audit.log" --explain';
@@ -112,7 +112,7 @@ describe('issue 18 item 3: output fitted to an 80-column terminal', () => {
   });
 });
 
-describe('issue 18: the download progress line is cleared', () => {
+describe('the download progress line is cleared', () => {
   let acme: ServedRegistry;
   afterEach(() => acme.close());
 
@@ -207,7 +207,7 @@ describe('Ctrl+C during a download', () => {
   });
 });
 
-describe('issue 18 item 7: colour on a terminal, never with NO_COLOR', () => {
+describe('colour on a terminal, never with NO_COLOR', () => {
   it('a review diff: added lines green on the terminal; no escape at all with NO_COLOR', async () => {
     await ok('install', 'guard@examples@1.0.0', '--yes');
     const name = startPane(['review', 'guard@examples@1.1.0']);
@@ -227,7 +227,7 @@ describe('issue 18 item 7: colour on a terminal, never with NO_COLOR', () => {
   });
 });
 
-describe('issue 18 item 7: Tab completion at the session prompt', () => {
+describe('Tab completion at the session prompt', () => {
   it('Tab completes an event name and a slash command on the line being typed', async () => {
     await mkdir(join(home.dir, '.deepagents'), { recursive: true });
     await writeFile(

@@ -23,8 +23,8 @@ async function shPlugin(name: string, script: string): Promise<string> {
   return root;
 }
 
-describe('hookpm test <plugin> <Event> (issue 19 item 2)', () => {
-  it("issue 19 item 2: runs an init'ed plugin's handler on its sample payload and shows exit code, output and time", async () => {
+describe('hookpm test <plugin> <Event>', () => {
+  it("runs an init'ed plugin's handler on its sample payload and shows exit code, output and time", async () => {
     expect((await hookpm(['init', 'guard'])).code).toBe(0);
     const run = await hookpm(['test', 'guard', 'PreToolUse', '--json']);
     expect(run.code, run.stderr).toBe(0);
@@ -50,7 +50,7 @@ describe('hookpm test <plugin> <Event> (issue 19 item 2)', () => {
     expect(human.stdout).toContain('permission: none');
   });
 
-  it('issue 19 item 2: the plugin variables name its root and a scratch data directory, removed afterwards; --data keeps one', async () => {
+  it('the plugin variables name its root and a scratch data directory, removed afterwards; --data keeps one', async () => {
     const root = await shPlugin(
       'vars',
       'echo "root=$CLAUDE_PLUGIN_ROOT data=$CLAUDE_PLUGIN_DATA same=$([ "$PLUGIN_DATA" = "$CLAUDE_PLUGIN_DATA" ] && echo yes)" >&2; touch "$PLUGIN_DATA/was-here"',
@@ -71,7 +71,7 @@ describe('hookpm test <plugin> <Event> (issue 19 item 2)', () => {
     expect(await readdir(kept)).toEqual(['was-here']);
   });
 
-  it('issue 19 item 2: exits 1 when a handler fails (exit 1, timeout), 0 for a block (exit 2)', async () => {
+  it('exits 1 when a handler fails (exit 1, timeout), 0 for a block (exit 2)', async () => {
     const failing = await shPlugin('failing', 'echo broken >&2; exit 1');
     const fail = await hookpm(['test', failing, 'Stop']);
     expect(fail.code).toBe(1);
@@ -96,7 +96,7 @@ describe('hookpm test <plugin> <Event> (issue 19 item 2)', () => {
     expect(JSON.parse(timeout.stdout).handlers[0]).toMatchObject({ timedOut: true, failed: true });
   });
 
-  it('issue 19 item 2: a tarball and an installed plugin are run without installing, enabling or logging anything', async () => {
+  it('a tarball and an installed plugin are run without installing, enabling or logging anything', async () => {
     expect((await hookpm(['init', 'packed'])).code).toBe(0);
     const pack = await hookpm(['pack', 'packed', '--out', join(bin.dir, 'tgz'), '--json']);
     expect(pack.code, pack.stderr).toBe(0);
@@ -135,7 +135,7 @@ describe('hookpm test <plugin> <Event> (issue 19 item 2)', () => {
     expect(existsSync(join(bin.dir, 'hookpm', 'data', 'log'))).toBe(false);
   });
 
-  it('issue 19 item 2: a plugin with an invalid hooks document exits 1 and says why; its valid documents still run', async () => {
+  it('a plugin with an invalid hooks document exits 1 and says why; its valid documents still run', async () => {
     const root = await shPlugin('half', 'true');
     await writeFile(
       join(root, 'plugin.json'),
@@ -150,7 +150,7 @@ describe('hookpm test <plugin> <Event> (issue 19 item 2)', () => {
     expect(report.handlers.length).toBeGreaterThanOrEqual(1);
   });
 
-  it('issue 19 item 2: an unknown plugin and a bad payload are clear errors', async () => {
+  it('an unknown plugin and a bad payload are clear errors', async () => {
     const none = await hookpm(['test', 'no-such-plugin', 'Stop']);
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('E_NOT_INSTALLED');

@@ -7,9 +7,9 @@ import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { writeClaudePlugin } from '../helpers/claude-plugin.js';
 import { useBubblewrap } from '../helpers/bubblewrap.js';
 
-// Issue 17 items 2 and 4: `hookpm wire codex|gemini`, the handlers link writes, through the built
-// CLI and real plugins, on per-session pins (engine.md R1). The payloads are the ones Codex 0.171.0
-// and Gemini CLI 0.61.0 send (test/agents/codex.ts and test/agents/gemini-cli.ts list them).
+// `hookpm wire codex|gemini`, the handlers link writes, through the built CLI and real plugins, on
+// per-session pins (engine.md R1). The payloads are the ones Codex 0.171.0 and Gemini CLI 0.61.0
+// send (test/agents/codex.ts and test/agents/gemini-cli.ts list them).
 
 const GUARD = fileURLToPath(new URL('../../registry-fixtures/plugins/guard', import.meta.url));
 const FORCE_PUSH = 'git push --force origin main';
@@ -69,7 +69,7 @@ const stopAgain = () =>
     Stop: [{ hooks: [{ type: 'command', command: "echo 'not yet' >&2; exit 2" }] }],
   });
 
-describe('hookpm wire gemini (issue 17 item 2)', () => {
+describe('hookpm wire gemini', () => {
   it('BeforeTool run_shell_command: guard (a Claude Code plugin matching Bash) denies with its reason; an allowed command gets `{}`', async () => {
     await ok(['install', GUARD, '--yes']);
     const denied = await wire('gemini', gemini('g1', 'BeforeTool', shell(FORCE_PUSH)));
@@ -106,7 +106,7 @@ describe('hookpm wire gemini (issue 17 item 2)', () => {
     expect(answers[8]).toEqual({});
   });
 
-  it('issue 17 item 4: a plugin disabled mid-session keeps running in that Gemini CLI session; a new session is not denied; SessionEnd releases the pin', async () => {
+  it('R1: a plugin disabled mid-session keeps running in that Gemini CLI session; a new session is not denied; SessionEnd releases the pin', async () => {
     await ok(['install', GUARD, '--yes']);
     await wire('gemini', gemini('ga', 'SessionStart', { source: 'startup' }));
     await ok(['disable', 'guard']);
@@ -125,7 +125,7 @@ describe('hookpm wire gemini (issue 17 item 2)', () => {
   });
 });
 
-describe('hookpm wire codex (issue 17 item 2)', () => {
+describe('hookpm wire codex', () => {
   it('PreToolUse Bash: guard denies with its reason (Codex: "Command blocked by PreToolUse hook: <reason>"); an allowed command gets no output', async () => {
     await ok(['install', GUARD, '--yes']);
     const bash = (command: string) =>
@@ -149,7 +149,7 @@ describe('hookpm wire codex (issue 17 item 2)', () => {
     expect(await wire('codex', stop)).toEqual({ decision: 'block', reason: 'not yet' });
   });
 
-  it('issue 17 item 4: a plugin disabled mid-session keeps running in that Codex session until it ends', async () => {
+  it('R1: a plugin disabled mid-session keeps running in that Codex session until it ends', async () => {
     await ok(['install', GUARD, '--yes']);
     await wire('codex', codex('ca', 'SessionStart', { source: 'startup' }));
     await ok(['disable', 'guard']);

@@ -12,8 +12,8 @@ import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { writeClaudePlugin } from '../helpers/claude-plugin.js';
 import { useBubblewrap } from '../helpers/bubblewrap.js';
 
-// Issue 13 items 3-4: `hookpm wire <agent>`, the handler link writes, on per-session pins (engine.md
-// R1). The payloads are the ones Claude Code 2.1.332 sends (test/agents/claude-code.ts lists them).
+// `hookpm wire <agent>`, the handler link writes, on per-session pins (engine.md R1). The payloads
+// are the ones Claude Code 2.1.332 sends (test/agents/claude-code.ts lists them).
 
 const GUARD = fileURLToPath(new URL('../../registry-fixtures/plugins/guard', import.meta.url));
 const FORCE_PUSH = 'git push --force origin main';
@@ -83,7 +83,7 @@ async function wire(body: string, agent = 'claude') {
   };
 }
 
-describe('hookpm wire claude (issue 13 item 3)', () => {
+describe('hookpm wire claude', () => {
   it("PreToolUse: guard's deny reaches Claude Code as permissionDecision deny with guard's reason; an allowed command gets no output", async () => {
     await ok(['install', GUARD, '--yes']);
     const denied = await wire(bash('s1', FORCE_PUSH));
@@ -212,7 +212,7 @@ describe('hookpm wire claude (issue 13 item 3)', () => {
   });
 });
 
-describe('per-session pins (issue 13 item 4, engine.md R1)', () => {
+describe('per-session pins (engine.md R1)', () => {
   it('a plugin enabled mid-session does not join it; a new session sees it at once; `reload --session` lets the first one see it', async () => {
     await ok(['install', GUARD, '--yes']);
     await wire(start('old'));
@@ -302,7 +302,7 @@ describe('per-session pins (issue 13 item 4, engine.md R1)', () => {
     expect(run.stderr).toContain('plugin_tampered');
   });
 
-  it('Q6, B2, issue 15 item 4: a file the pinned plugin created in its folder keeps it running; a created manifest fails closed', async () => {
+  it('Q6, B2: a file the pinned plugin created in its folder keeps it running; a created manifest fails closed', async () => {
     await ok(['install', GUARD, '--yes']);
     await wire(start('w'));
     const plugins = join(ws.home, 'hookpm', 'data', 'plugins');

@@ -9,7 +9,7 @@ import { fixture, makeTempDir, removeDir } from './runner-fixtures.js';
 
 /**
  * Claude Code's handler forms from a real hooks document to a real child process (engine.md
- * section 3, the handler table's `args` and `shell`; issue 15 item 3): parsed, put in a snapshot
+ * section 3, the handler table's `args` and `shell`): parsed, put in a snapshot
  * and run, as a session runs them.
  */
 let work: string;
@@ -45,7 +45,7 @@ function run(handler: SnapshotHandler, path = PATH) {
 }
 
 describe('exec form: command + args (engine.md section 3 args, X3)', () => {
-  it('issue 15 item 3: "command": "node", "args": [script, ...] runs node with those arguments, not a bare node', async () => {
+  it('"command": "node", "args": [script, ...] runs node with those arguments, not a bare node', async () => {
     const [handler] = handlersOf({
       type: 'command',
       command: 'node',
@@ -84,7 +84,7 @@ describe('exec form: command + args (engine.md section 3 args, X3)', () => {
 });
 
 describe('shell (engine.md section 3 shell, X3)', () => {
-  it('issue 15 item 3: shell "bash" runs the command under bash; "sh" and no shell run it under /bin/sh', async () => {
+  it('shell "bash" runs the command under bash; "sh" and no shell run it under /bin/sh', async () => {
     const [bash, sh, plain] = handlersOf(
       { type: 'command', command: 'echo "$0"; [[ -n x ]] && echo bash-only', shell: 'bash' },
       { type: 'command', command: 'echo "$0"', shell: 'sh' },
@@ -107,7 +107,7 @@ describe('shell (engine.md section 3 shell, X3)', () => {
     expect(existsSync(join(work, 'ran'))).toBe(false);
   });
 
-  it('issue 15 item 3: a shell beside args is not used: the program runs directly', async () => {
+  it('a shell beside args is not used: the program runs directly', async () => {
     const [handler] = handlersOf({
       type: 'command',
       command: fixture('print-args.mjs'),

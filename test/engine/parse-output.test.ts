@@ -283,7 +283,7 @@ describe('L1: top-level fields', () => {
     expect(out.systemMessage).toBe('kept');
   });
 
-  it('L1, issue 15 item 1: decision "block" without a reason (or with an empty one) gets the reference\'s "Blocked by hook"', () => {
+  it('L1: decision "block" without a reason (or with an empty one) gets the reference\'s "Blocked by hook"', () => {
     const generic = { reason: 'Blocked by hook', generic: true };
     expect(parseJson('Stop', { decision: 'block' }).block).toEqual(generic);
     expect(parseJson('Stop', { decision: 'block', reason: '' }).block).toEqual(generic);
@@ -343,7 +343,7 @@ describe('L1: top-level fields', () => {
     expect(out.permission).toBeNull();
   });
 
-  it('L1, issue 15 item 3: on PreToolUse, decision "approve" (the deprecated alias) is permissionDecision "allow" with the reason', () => {
+  it('L1: on PreToolUse, decision "approve" (the deprecated alias) is permissionDecision "allow" with the reason', () => {
     const out = parseJson('PreToolUse', { decision: 'approve', reason: 'read-only command' });
     expect(out.permission).toEqual({
       decision: 'allow',
@@ -389,7 +389,7 @@ describe('L1: top-level fields', () => {
     '{"async": true, "asyncTimeout": 15000}\n{"decision":"block","reason":"late"}',
     '\uFEFF{"async":true}\nplain text',
   ])(
-    'L1, issue 15 item 3: a first stdout line {"async": true} makes the rest of the output ignored, with an info diagnostic (%j)',
+    'L1: a first stdout line {"async": true} makes the rest of the output ignored, with an info diagnostic (%j)',
     (stdout) => {
       const out = parseStdout('PreToolUse', stdout);
       expect(out.diagnostics).toMatchObject([{ code: 'unsupported_field', severity: 'info' }]);
@@ -574,19 +574,16 @@ describe('L3: parsed but not applied', () => {
   });
 });
 
-describe('K1 graded by what the user can do (issue 18 item 6)', () => {
+describe('K1 graded by what the user can do', () => {
   it.each([
     ['done', 'info'],
     ['all checks passed\nbye', 'info'],
     ['{"continue":', 'warning'],
     ['[1,2]', 'warning'],
-  ] as const)(
-    'issue 18 item 6: plain stdout %j on Stop is malformed_json at %s',
-    (stdout, severity) => {
-      const out = parseStdout('Stop', stdout);
-      expect(out.diagnostics.map((d) => [d.code, d.severity])).toEqual([
-        ['malformed_json', severity],
-      ]);
-    },
-  );
+  ] as const)('K1: plain stdout %j on Stop is malformed_json at %s', (stdout, severity) => {
+    const out = parseStdout('Stop', stdout);
+    expect(out.diagnostics.map((d) => [d.code, d.severity])).toEqual([
+      ['malformed_json', severity],
+    ]);
+  });
 });

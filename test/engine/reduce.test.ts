@@ -201,7 +201,7 @@ describe('M4-M6: context, permission, suppressOriginalPrompt', () => {
       null,
     ],
   ] as const)(
-    'M5, issue 15 item 3: among equal decisions the first non-empty reason wins (%j gives %s with %s)',
+    'M5: among equal decisions the first non-empty reason wins (%j gives %s with %s)',
     (list, decision, reason) => {
       const r = reduce(
         'PreToolUse',
@@ -221,7 +221,7 @@ describe('M4-M6: context, permission, suppressOriginalPrompt', () => {
     expect(r.permission).toEqual({ decision: 'deny', reason: 'No', interrupt: true });
   });
 
-  it('M5, issue 15 items 1 and 3: a block without a reason gives its fallback text only when no equal deny gave a reason', () => {
+  it('M5: a block without a reason gives its fallback text only when no equal deny gave a reason', () => {
     const jsonBlock = (i: number, reason?: string) =>
       jsonRun(
         'PreToolUse',

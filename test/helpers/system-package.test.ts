@@ -61,7 +61,7 @@ function env(): NodeJS.ProcessEnv {
   };
 }
 
-describe('requireTool (issue 18 item 1, generalised: no test passes vacuously for a missing tool)', () => {
+describe('requireTool (no test passes vacuously for a missing tool)', () => {
   it('returns the path of a tool on PATH, installing nothing', async () => {
     await fakeAptGet(true);
     await writeFile(join(bin, TOOL.command), '#!/bin/sh\n');

@@ -74,7 +74,7 @@ describe('legacy list-shaped files (engine.md C4)', () => {
     expect(result.config?.SessionEnd?.[0]?.hooks[0]).toEqual(handler('session.end', ['x'], 't-1'));
   });
 
-  it('C4, issue 15 item 1: "events": [] means every mapped legacy event, as the reference migration reads it', () => {
+  it('C4: "events": [] means every mapped legacy event, as the reference migration reads it', () => {
     const empty = migrate([{ command: ['x'], events: [] }]);
     const absent = migrate([{ command: ['x'] }]);
     expect(empty.config).toEqual(absent.config);
@@ -82,7 +82,7 @@ describe('legacy list-shaped files (engine.md C4)', () => {
     expect(empty.diagnostics.filter((d) => d.code === 'legacy_migrated')).toHaveLength(7);
   });
 
-  it('C4, issue 15 item 1: a command given as a string is skipped with legacy_unmapped (legacy entries are argv lists)', () => {
+  it('C4: a command given as a string is skipped with legacy_unmapped (legacy entries are argv lists)', () => {
     const result = migrate([
       { command: 'say done | tee log', events: ['task.complete'] },
       { command: ['good'], events: ['session.end'] },
@@ -99,7 +99,7 @@ describe('legacy list-shaped files (engine.md C4)', () => {
     expect(result.declared.map((d) => d.command)).toEqual(['good']);
   });
 
-  it('C4, issue 15 item 1: a legacy list with an item that is not an object refuses the whole document', () => {
+  it('C4: a legacy list with an item that is not an object refuses the whole document', () => {
     for (const item of ['echo', 3, null, ['echo']]) {
       const result = migrate([{ command: ['good'], events: ['session.end'] }, item]);
       expect(result.config, JSON.stringify(item)).toBeNull();

@@ -291,7 +291,7 @@ describe('documents (C2, C3)', () => {
     ]);
   });
 
-  it("engine.md section 3 (args), issue 15 item 3: Claude Code's exec form is argv = [command, ...args], command kept to be shown", () => {
+  it("engine.md section 3 (args): Claude Code's exec form is argv = [command, ...args], command kept to be shown", () => {
     const result = parse(doc([{ type: 'command', command: 'node', args: ['x.js', '--a b'] }]));
     expect(result.config?.PreToolUse?.[0]?.hooks[0]).toEqual({
       type: 'command',

@@ -68,7 +68,7 @@ const config: EffectiveConfig = {
 };
 
 describe('snapshot id', () => {
-  it('R3, issue 15 item 3: shell "bash" is part of the configuration, so it changes the id', () => {
+  it('R3: shell "bash" is part of the configuration, so it changes the id', () => {
     const bash = config.events[1]!.groups[1]!.group!.hooks[2]!;
     const withoutShell = structuredClone(config);
     const { shell: _dropped, ...plain } = bash;

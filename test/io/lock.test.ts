@@ -410,8 +410,8 @@ describe.runIf(process.platform === 'linux')('a recorded pid that is alive (Linu
   });
 });
 
-describe('the lock-wait notice (issue 18 item 4)', () => {
-  it('issue 18 item 4: a wait past one second tells the listener once who holds the lock, with its command; a shorter one says nothing', async () => {
+describe('the lock-wait notice', () => {
+  it('a wait past one second tells the listener once who holds the lock, with its command; a shorter one says nothing', async () => {
     const heard: LockWait[] = [];
     setLockWaitListener((wait) => heard.push(wait));
     try {

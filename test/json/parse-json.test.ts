@@ -36,7 +36,7 @@ describe('parseJson', () => {
     );
   });
 
-  it('P4, issue 15 item 1: duplicateKeys "last" reads a repeated key as JSON.parse does, the last value winning, and lists each repeat', () => {
+  it('P4: duplicateKeys "last" reads a repeated key as JSON.parse does, the last value winning, and lists each repeat', () => {
     const text = '{\n  "a": 1,\n  "b": {"c": 1, "c": [2]},\n  "a": {"x": true}\n}';
     const result = parseJson(text, 'hooks.json', { duplicateKeys: 'last' });
     expect(result).toEqual({

@@ -1,7 +1,7 @@
 /**
- * Issue 14, items 1 and 3 through the operations: the consent covers the plugin's code files, and
- * single hooks can be turned off; against a real node:http registry on 127.0.0.1 serving tarballs
- * packed at test time. Every refused operation leaves the store byte-identical (security.md).
+ * Through the operations: the consent covers the plugin's code files, and single hooks can be
+ * turned off; against a real node:http registry on 127.0.0.1 serving tarballs packed at test time.
+ * Every refused operation leaves the store byte-identical (security.md).
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -79,7 +79,7 @@ async function running(): Promise<string[][]> {
   return snapshot.handlers.filter((h) => h.plugin !== null).map((h) => [h.id, h.command]);
 }
 
-describe('the consent covers the plugin code (issue 14 item 1; plugins.md Q5)', () => {
+describe('the consent covers the plugin code (plugins.md Q5)', () => {
   beforeEach(async () => {
     await publish('1.0.0', guard('1.0.0'));
     await install('guard');
@@ -194,7 +194,7 @@ describe('the consent covers the plugin code (issue 14 item 1; plugins.md Q5)', 
   });
 });
 
-describe('per-hook opt-outs (issue 14 item 3)', () => {
+describe('per-hook opt-outs', () => {
   const TWO = [HOOK, { type: 'command', command: 'echo second' }];
 
   beforeEach(async () => {

@@ -83,7 +83,7 @@ describe('exit codes and output (engine.md section 8, K and L)', () => {
     expect(codes(result)).toEqual(['invalid_output', 'invalid_output', 'unsupported_field']);
   });
 
-  it('L1, issue 15 item 3: real handlers: {"continue": false, "stopReason": null} stops, "approve" allows on PreToolUse, an {"async": true} first line is ignored', async () => {
+  it('L1: real handlers: {"continue": false, "stopReason": null} stops, "approve" allows on PreToolUse, an {"async": true} first line is ignored', async () => {
     const stop = await dispatchTo('UserPromptSubmit', [
       printsJson({ continue: false, stopReason: null }),
     ]);

@@ -1,7 +1,7 @@
 /**
- * issue 18 item 8: `installedAt` and `updatedAt` in `hookpm list` and `hookpm info`. A state file
- * written before `updatedAt` existed still loads, on the fast path and through the schema, and
- * reports its installedAt as updatedAt; one with `updatedAt` reports it.
+ * `installedAt` and `updatedAt` in `hookpm list` and `hookpm info`. A state file written before
+ * `updatedAt` existed still loads, on the fast path and through the schema, and reports its
+ * installedAt as updatedAt; one with `updatedAt` reports it.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -32,7 +32,7 @@ async function writeStateText(text: string): Promise<void> {
   await writeFile(stateFile(paths), text);
 }
 
-describe('install and update times (issue 18 item 8)', () => {
+describe('install and update times', () => {
   it('an older state without updatedAt loads on both paths, and list shows installedAt as updatedAt', async () => {
     const old = makePlugin('guard@examples');
     expect('updatedAt' in old).toBe(false);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { logTime } from '../../src/ops/steps/decision-log/log-time.js';
 
-// issue 19 item 3: the `time` of a decision log line is the dispatch's UTC time in ISO 8601.
+// The `time` of a decision log line is the dispatch's UTC time in ISO 8601.
 describe('logTime (ops/steps/decision-log/log-time.ts)', () => {
-  it('issue 19 item 3: gives exactly what toISOString gives, across the years 0-9999', () => {
+  it('gives exactly what toISOString gives, across the years 0-9999', () => {
     const times = [
       0,
       Date.UTC(2026, 11, 2, 7, 5, 9, 7),

@@ -115,7 +115,7 @@ describe('enable and disable', () => {
     expect(error.hint).toContain('hookpm install --force');
   });
 
-  it('Q6, issue 15 item 4: a file the plugin created in its folder does not stop enable; one a handler names does', async () => {
+  it('Q6: a file the plugin created in its folder does not stop enable; one a handler names does', async () => {
     const { entry } = await install('guard', { Stop: [cmd('sh scripts/run.sh')] });
     await writeFile(join(entry.path!, 'notes.txt'), 'written by the plugin');
     expect((await enablePlugin({ ...ctx, consent: 'yes' }, { name: 'guard' })).enabled).toBe(true);
@@ -248,7 +248,7 @@ describe('list', () => {
     const b = await install('beta', { Stop: [cmd('echo b')] }, 'yes');
     const a = await install('alpha', { PreToolUse: [cmd('echo a')], Stop: [cmd('echo a')] });
     const { plugins } = await listPlugins(world.paths);
-    // issue 18 item 8: the install time, as recorded; a fresh install's update time is the same.
+    // The install time, as recorded; a fresh install's update time is the same.
     const state = await readState(world.paths);
     expect(Date.parse(state.plugins['alpha@local']?.installedAt ?? '')).not.toBeNaN();
     /** The row of a plugin installed from `p` (with the recorded times) in the list. */
@@ -366,7 +366,7 @@ describe('review', () => {
     expect(
       (await reviewPlugin(world.paths, { target: 'guard', cwd: world.dir })).diagnostics,
     ).toEqual([]);
-    // issue 15 item 4: a file the plugin created in its folder is not tampering.
+    // A file the plugin created in its folder is not tampering.
     await writeFile(join(entry.path!, 'new.sh'), 'echo x');
     expect(
       (await reviewPlugin(world.paths, { target: 'guard', cwd: world.dir })).diagnostics,

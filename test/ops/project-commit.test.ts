@@ -1,5 +1,5 @@
 /**
- * Issue 16, adapter level: a project install holds the store lock from its consent question to its
+ * Projects, adapter level: a project install holds the store lock from its consent question to its
  * last write, and a project file another command (or an editor) changed meanwhile makes it fail
  * with E_PROJECT_FILE having changed nothing: no state written, no tree left, the file as the
  * other writer left it. A real registry on 127.0.0.1, a real store in a temporary home.
@@ -32,7 +32,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('the project scope of the install transaction under the store lock (issue 16 items 1, 2)', () => {
+describe('the project scope of the install transaction under the store lock', () => {
   it('a hookpm.json changed while the consent question was open fails E_PROJECT_FILE and changes nothing', async () => {
     const project = join(dir, 'repo');
     await mkdir(join(project, '.git'), { recursive: true });

@@ -1,4 +1,4 @@
-/** issue 15 item 4: which files created after install change what runs (plugin/created-files.ts). */
+/** B2: which files created after install change what runs (plugin/created-files.ts). */
 import { describe, expect, it } from 'vitest';
 import { createdFileProblem, handlerTextOfConfigs } from '../../src/plugin/created-files.js';
 
@@ -10,7 +10,7 @@ const HANDLERS = [
 const problem = (created: string[], read: string[] = []) =>
   createdFileProblem({ created, read, handlerText: HANDLERS });
 
-describe('createdFileProblem (issue 15 item 4)', () => {
+describe('createdFileProblem (B2)', () => {
   it.each([
     ['.state/review-state.json'],
     ['scripts/.state/todos.json'],

@@ -10,7 +10,7 @@ function warningsOf(...handlers: object[]) {
   return handlerFormWarnings([parsed]).map((d) => [d.code, d.path]);
 }
 
-describe('review warnings about handlers agents run differently (issue 14 item 2)', () => {
+describe('review warnings about handlers agents run differently', () => {
   it('command and argv that differ warn: Claude Code runs the command, hookpm the argv', () => {
     expect(warningsOf({ type: 'command', command: 'rm -rf ~', argv: ['echo', 'hi'] })).toEqual([
       ['command_argv_differ', 'hooks/hooks.json:hooks.PreToolUse[0].hooks[0]'],
@@ -50,7 +50,7 @@ describe('review warnings about handlers agents run differently (issue 14 item 2
       ]);
   });
 
-  it('engine.md section 3, issue 15 item 3: args and shell: "bash", which hookpm runs as declared, do not warn', () => {
+  it('engine.md section 3: args and shell: "bash", which hookpm runs as declared, do not warn', () => {
     expect(
       warningsOf(
         { type: 'command', command: 'python3', args: ['x.py'] },
@@ -60,7 +60,7 @@ describe('review warnings about handlers agents run differently (issue 14 item 2
     ).toEqual([]);
   });
 
-  it('issue 15 item 3: a shell beside args or argv, where no shell runs, is ignored_field at its own path', () => {
+  it('a shell beside args or argv, where no shell runs, is ignored_field at its own path', () => {
     expect(
       warningsOf(
         { type: 'command', command: 'python3', args: ['x.py'], shell: 'bash' },

@@ -129,7 +129,7 @@ describe("args and shell in the surface (Claude Code's exec form and shell, run 
     expect(hashes.size).toBe(4);
   });
 
-  it('issue 15 item 3: args and shell: "bash" change what hookpm runs, so they change the key; "sh" and a shell beside argv do not', () => {
+  it('args and shell: "bash" change what hookpm runs, so they change the key; "sh" and a shell beside argv do not', () => {
     const of = (extra: object) =>
       surfaceOf(documentOf({ hooks: { Stop: [{ hooks: [cmd('python3', extra)] }] } })).entries[0]!
         .key;

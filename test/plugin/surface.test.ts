@@ -214,7 +214,7 @@ describe('buildSurface', () => {
   });
 });
 
-describe('Claude Code forms in the surface (plugins.md Q1, issue 15 item 3)', () => {
+describe('Claude Code forms in the surface (plugins.md Q1)', () => {
   it('an exec-form handler shows its command, its args and the argv hookpm runs; an invalid one stays inert with its reason', () => {
     const s = surfaceOf(
       doc('hooks/hooks.json', {

@@ -1,6 +1,6 @@
 /**
- * Issue 16 items 1 and 2: the formats of hookpm.json and hookpm.lock as pure functions (sorted
- * keys, trailing newline, strict parsing), and how the two files are compared (E_LOCK_MISMATCH).
+ * The formats of hookpm.json and hookpm.lock as pure functions (sorted keys, trailing newline,
+ * strict parsing), and how the two files are compared (E_LOCK_MISMATCH).
  */
 import { describe, expect, it } from 'vitest';
 import { isHookpmError } from '../../src/errors.js';
@@ -28,7 +28,7 @@ function code(fn: () => unknown): string | undefined {
   return undefined;
 }
 
-describe('hookpm.lock (issue 16 item 2)', () => {
+describe('hookpm.lock', () => {
   it('is written with sorted keys at every depth and one trailing newline, whatever the input order', () => {
     const a: Lockfile = { lockfileVersion: 1, plugins: { 'zeta@r': entry, 'alpha@r': entry } };
     const reordered = Object.fromEntries(Object.entries(entry).reverse()) as typeof entry;
@@ -126,7 +126,7 @@ describe('hookpm.lock commit of a git marketplace plugin (J12)', () => {
   });
 });
 
-describe('hookpm.json (issue 16 item 1)', () => {
+describe('hookpm.json', () => {
   it('round-trips, sorted, with both keys always written', () => {
     const text = serializeProjectManifest({
       plugins: { 'b@x': '^1.0.0', 'a@x': 'latest' },
@@ -152,7 +152,7 @@ describe('hookpm.json (issue 16 item 1)', () => {
   });
 });
 
-describe('hookpm.json against hookpm.lock (issue 16 item 3, E_LOCK_MISMATCH)', () => {
+describe('hookpm.json against hookpm.lock (E_LOCK_MISMATCH)', () => {
   const lock: Lockfile = { lockfileVersion: 1, plugins: { 'guard@r': entry } };
   it('agree when every id is locked at a version in its range', () => {
     expect(findLockMismatches({ plugins: { 'guard@r': '^1.0.0' }, registries: {} }, lock)).toEqual(

@@ -1,7 +1,7 @@
 /**
- * Issue 16 item 5: where a project's plugins stand in the configuration order (engine.md S3
- * extended): project hooks file, user hooks file, the user's plugins by id, then the project's
- * plugins by id, whatever order the sources arrive in.
+ * Where a project's plugins stand in the configuration order (engine.md S3 extended): project hooks
+ * file, user hooks file, the user's plugins by id, then the project's plugins by id, whatever order
+ * the sources arrive in.
  */
 import { describe, expect, it } from 'vitest';
 import { buildSnapshot } from '../../src/hooks/snapshot/snapshot.js';
@@ -20,7 +20,7 @@ function plugin(id: string, command: string, scope?: 'project'): SourceDocument 
   };
 }
 
-describe('snapshot order with project plugins (issue 16 item 5)', () => {
+describe('snapshot order with project plugins (S3)', () => {
   it('project file, user file, user plugins by id, then project plugins by id', () => {
     const snapshot = buildSnapshot({
       projectDir: '/p',

@@ -1,7 +1,7 @@
 /**
- * issue 6 item 7: the checked-in examples registry (registry-fixtures/index.json, tarballs/,
- * index.html) is generated from registry-fixtures/plugins and history by registry-fixtures/build.mjs;
- * this fails when the checked-in files are stale. Regenerate them with `npm run fixtures`.
+ * The checked-in examples registry (registry-fixtures/index.json, tarballs/, index.html) is
+ * generated from registry-fixtures/plugins and history by registry-fixtures/build.mjs; this fails
+ * when the checked-in files are stale. Regenerate them with `npm run fixtures`.
  */
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -6,7 +6,7 @@ import {
   safeHttpUrl,
 } from '../../src/registry/marketplace/marketplace-about.js';
 
-describe('the marketplace page links of a manifest (issue 18 item 9)', () => {
+describe('the marketplace page links of a manifest', () => {
   it.each([
     ['https://example.com/docs', 'https://example.com/docs'],
     ['http://example.com', 'http://example.com/'],

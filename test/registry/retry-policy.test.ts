@@ -39,7 +39,7 @@ describe('retry policy', () => {
   });
 });
 
-describe('isRetryableFailure (issue 18 item 6)', () => {
+describe('isRetryableFailure', () => {
   it.each([
     ['ECONNRESET', true],
     ['ECONNREFUSED', true],
@@ -47,7 +47,7 @@ describe('isRetryableFailure (issue 18 item 6)', () => {
     [undefined, true],
     ['ENOTFOUND', false],
     ['EAI_AGAIN', false],
-  ])('issue 18 item 6, N3: a transport failure %s is retried: %s', (code, retried) => {
+  ])('N3: a transport failure %s is retried: %s', (code, retried) => {
     expect(isRetryableFailure(code)).toBe(retried);
   });
 });

@@ -166,7 +166,7 @@ describe('registry serve (cli.md): a registry directory over HTTP on 127.0.0.1',
     expect(await exited).toBe(0);
   });
 
-  it('issue 18 item 7: onRequest sees each request once: method, raw path, status, body bytes and time', async () => {
+  it('onRequest sees each request once: method, raw path, status, body bytes and time', async () => {
     const indexBytes = (await readFile(join(base, 'registry', 'index.json'))).length;
     const seen: ServedRequest[] = [];
     const logged = await serveRegistry(join(base, 'registry'), { onRequest: (r) => seen.push(r) });
@@ -188,7 +188,7 @@ describe('registry serve (cli.md): a registry directory over HTTP on 127.0.0.1',
     for (const r of seen) expect(r.durationMs).toBeGreaterThanOrEqual(0);
   });
 
-  it('issue 18 item 7: `hookpm registry serve` logs one line per request on stderr, and none with --quiet', async () => {
+  it('`hookpm registry serve` logs one line per request on stderr, and none with --quiet', async () => {
     ensureBuilt();
     const start = (quiet: boolean) => {
       const child = spawn(

@@ -38,8 +38,8 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 const read = (file: string) => readFileSync(file, 'utf8');
 
-describe('appendDispatchLine (issue 19 item 3)', () => {
-  it('issue 19 item 3: makes <data>/log, appends whole lines, rotates to dispatch.1.jsonl past the cap', () => {
+describe('appendDispatchLine', () => {
+  it('makes <data>/log, appends whole lines, rotates to dispatch.1.jsonl past the cap', () => {
     const { current, previous } = dispatchLogFiles(paths);
     const line = (i: number) => JSON.stringify({ i, pad: 'p'.repeat(80) });
     for (let i = 0; i < 30; i += 1) expect(appendDispatchLine(paths, line(i), 1000)).toBe(true);
@@ -52,7 +52,7 @@ describe('appendDispatchLine (issue 19 item 3)', () => {
     expect(Buffer.byteLength(read(previous))).toBeLessThanOrEqual(1000);
   });
 
-  it('issue 19 item 3: a write error (ENOSPC on /dev/full, an unwritable directory, a FIFO) returns false and never throws', () => {
+  it('a write error (ENOSPC on /dev/full, an unwritable directory, a FIFO) returns false and never throws', () => {
     const full = homeStorePaths(join(root, 'full'));
     const { current } = dispatchLogFiles(full);
     mkdirSync(join(current, '..'), { recursive: true });
@@ -68,7 +68,7 @@ describe('appendDispatchLine (issue 19 item 3)', () => {
     expect(appendDispatchLine(fifo, '{"a":1}')).toBe(false); // a FIFO nobody reads never hangs it
   });
 
-  it('issue 19 item 3: readDispatchLogSince follows across a rotation and leaves an unfinished line for later', () => {
+  it('readDispatchLogSince follows across a rotation and leaves an unfinished line for later', () => {
     const { current } = dispatchLogFiles(paths);
     appendDispatchLine(paths, '{"n":0}', 40);
     let position = readDispatchLogSince(paths, null).position;
@@ -86,7 +86,7 @@ describe('appendDispatchLine (issue 19 item 3)', () => {
     expect(readDispatchLogSince(paths, position).text).toBe('{"n":7}\n');
   });
 
-  it('issue 19 item 3: lines from concurrent worker processes never interleave', async () => {
+  it('lines from concurrent worker processes never interleave', async () => {
     ensureBuilt();
     const writer = fileURLToPath(new URL('./dispatch-log-writer.mjs', import.meta.url));
     const workers = Array.from(
@@ -149,8 +149,8 @@ function record(runs: HandlerRun[], payload: Record<string, unknown> = {}): Disp
   };
 }
 
-describe('formatDispatchLine (issue 19 item 3)', () => {
-  it('issue 19 item 3: a line stays under PIPE_BUF: text is cut, then left out, and runs past the limit are counted', () => {
+describe('formatDispatchLine', () => {
+  it('a line stays under PIPE_BUF: text is cut, then left out, and runs past the limit are counted', () => {
     const big = 'z'.repeat(50_000);
     const withText = formatDispatchLine(record([run(0, big)], { big }), {
       source: 'run',
@@ -165,7 +165,7 @@ describe('formatDispatchLine (issue 19 item 3)', () => {
     expect(line.runs.length).toBeGreaterThan(10);
   });
 
-  it('issue 19 item 4: a reader skips and counts lines that are not whole entries (a line a full disk cut)', () => {
+  it('D7: a reader skips and counts lines that are not whole entries (a line a full disk cut)', () => {
     const whole = formatDispatchLine(record([run(0)]), { source: 'run', text: false });
     const text = `${whole}\n${whole.slice(0, 40)}\n[1]\n{"v":2,"runs":[]}\n${whole}\n`;
     const { entries, damaged } = parseLogText(text);
@@ -173,7 +173,7 @@ describe('formatDispatchLine (issue 19 item 3)', () => {
     expect(damaged).toBe(3);
   });
 
-  it('issue 19 item 4: p50 and p95 are nearest-rank percentiles', () => {
+  it('p50 and p95 are nearest-rank percentiles', () => {
     const sorted = Array.from({ length: 20 }, (_, i) => i + 1);
     expect(percentile(sorted, 0.5)).toBe(10);
     expect(percentile(sorted, 0.95)).toBe(19);

@@ -24,7 +24,7 @@ const eventsOf = (p: { documents: Array<{ config: object | null }> }) =>
   p.documents.map((d) => (d.config === null ? null : Object.keys(d.config)));
 
 describe('readPluginDir: manifest', () => {
-  it('P1, issue 15 item 3: plugin.json in the root gives the name and version; a different name or version in .claude-plugin/plugin.json is a warning naming both', async () => {
+  it('P1, G5: plugin.json in the root gives the name and version; a different name or version in .claude-plugin/plugin.json is a warning naming both', async () => {
     const p = await plugin({
       'plugin.json': { json: { name: 'root-one', version: '2.0.0' } },
       '.claude-plugin/plugin.json': { json: { name: 'dot-one', version: '1.0.0' } },
@@ -39,7 +39,7 @@ describe('readPluginDir: manifest', () => {
     );
   });
 
-  it('issue 15 item 3: with a root plugin.json beside it, the hooks path of .claude-plugin/plugin.json is loaded (aws-core of the corpus)', async () => {
+  it('G5: with a root plugin.json beside it, the hooks path of .claude-plugin/plugin.json is loaded (aws-core of the corpus)', async () => {
     const p = await plugin({
       'plugin.json': {
         json: {
@@ -63,7 +63,7 @@ describe('readPluginDir: manifest', () => {
     expect(hasErrors(p)).toBe(false);
   });
 
-  it('issue 15 item 3: inline hooks in .claude-plugin/plugin.json load too; hooks only in the root plugin.json are not loaded, with a warning naming both files', async () => {
+  it('G5: inline hooks in .claude-plugin/plugin.json load too; hooks only in the root plugin.json are not loaded, with a warning naming both files', async () => {
     const inline = await plugin({
       'plugin.json': { json: { name: 'guard', hooks: { Stop: [] } } },
       '.claude-plugin/plugin.json': {
@@ -93,7 +93,7 @@ describe('readPluginDir: manifest', () => {
     expect(rootOnly.diagnostics[0]!.message).toContain('(none besides hooks/hooks.json)');
   });
 
-  it('issue 15 item 3, P4: a broken .claude-plugin/plugin.json beside a root plugin.json is an error, never skipped', async () => {
+  it('G5, P4: a broken .claude-plugin/plugin.json beside a root plugin.json is an error, never skipped', async () => {
     const p = await plugin({
       'plugin.json': { json: { name: 'guard', version: '1.0.0' } },
       '.claude-plugin/plugin.json': '{"name": "guard", "hooks": "./h.json",}',

@@ -1,8 +1,8 @@
 /**
- * Issue 16: the state's `projects` (each project's plugins, keyed by its canonical root) are held
- * to D6 like the rest: a key that is no absolute root, or a plugin key that is no plugin id or
- * differs from its record, is E_STATE_CORRUPT, never dropped at the next write. A data directory is
- * kept while any record, user-wide or of a project, names its id.
+ * The state's `projects` (each project's plugins, keyed by its canonical root) are held to D6 like
+ * the rest: a key that is no absolute root, or a plugin key that is no plugin id or differs from
+ * its record, is E_STATE_CORRUPT, never dropped at the next write. A data directory is kept while
+ * any record, user-wide or of a project, names its id.
  */
 import { describe, expect, it } from 'vitest';
 import { readQuickState } from '../../src/store/state/quick-state.js';
@@ -30,7 +30,7 @@ const record = {
 };
 const state = (projects: unknown) => ({ version: 1, registries: {}, plugins: {}, projects });
 
-describe('state.projects (issue 16, registry.md D6)', () => {
+describe('state.projects (registry.md D6)', () => {
   it('a project with its plugins is read alike by the schema and the fast reader', () => {
     const doc = state({ '/work/repo': { plugins: { 'guard@acme': record } } });
     const problem = findProblem(Buffer.from(JSON.stringify(doc)));
@@ -63,7 +63,7 @@ describe('state.projects (issue 16, registry.md D6)', () => {
   });
 });
 
-describe('dataUsers: who keeps a data directory (plugins.md V3, one per id; issue 16)', () => {
+describe('dataUsers: who keeps a data directory (plugins.md V3, one per id)', () => {
   it('names the user-wide record first, then each project whose records name the id, by root', () => {
     const doc = {
       ...state({

@@ -1,7 +1,7 @@
 /**
- * issue 15 item 2: measureTree, the check every marketplace tree passes before it is copied and
- * hashed (registry add, validate and install share it). Real temporary directories; the limits
- * are passed in small so each one is crossed with a few files.
+ * measureTree, the check every marketplace tree passes before it is copied and hashed (registry
+ * add, validate and install share it). Real temporary directories; the limits are passed in small
+ * so each one is crossed with a few files.
  */
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -19,7 +19,7 @@ afterEach(() => rm(dir, { recursive: true, force: true }));
 
 const small = { ...TREE_LIMITS, maxEntries: 3, maxFileBytes: 10, maxTotalBytes: 25, maxDepth: 2 };
 
-describe('measureTree (issue 15 item 2)', () => {
+describe('measureTree', () => {
   it('a tree is bounded by 20,000 files, not by the 2,000 entries of an uploaded tarball (A2)', () => {
     expect(TARBALL_LIMITS.maxEntries).toBe(2000);
     expect(TREE_LIMITS.maxEntries).toBe(20_000);

@@ -89,8 +89,8 @@ describe('settings.json: variables passed through X5 (registry.md D1, engine.md 
   });
 });
 
-describe('settings.json: the decision log (issue 19 item 3)', () => {
-  it('issue 19 item 3: log.enabled and log.text are read; the log defaults to on, without text', () => {
+describe('settings.json: the decision log', () => {
+  it('log.enabled and log.text are read; the log defaults to on, without text', () => {
     expect(readUserSettings(storeWith('{"log": {"text": true}}')).log).toEqual({
       enabled: true,
       text: true,

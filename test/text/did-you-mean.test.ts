@@ -9,7 +9,7 @@ import {
   withSuggestion,
 } from '../../src/text/did-you-mean.js';
 
-/** Issue 18 item 4: suggestions by edit distance (optimal string alignment, case folded). */
+/** Suggestions by edit distance (optimal string alignment, case folded). */
 describe('editDistance', () => {
   it.each([
     ['', '', 0],
@@ -21,7 +21,7 @@ describe('editDistance', () => {
     ['kitten', 'sitting', 3],
     ['ca', 'abc', 3],
     ['abcd', 'badc', 2],
-  ])('issue 18 item 4: the distance from %j to %j is %i', (a, b, d) => {
+  ])('the distance from %j to %j is %i', (a, b, d) => {
     expect(editDistance(a, b)).toBe(d);
     expect(editDistance(b, a)).toBe(d);
   });
@@ -37,17 +37,17 @@ describe('closestNames and didYouMean', () => {
     ['audit-lgo', ['audit-log']],
     ['zzzzzz', []],
     ['guard', []],
-  ])('issue 18 item 4: %j suggests %j', (input, expected) => {
+  ])('%j suggests %j', (input, expected) => {
     expect(closestNames(input, plugins)).toEqual(expected);
   });
 
-  it('issue 18 item 4: event names are found without regard to case, and with a typo', () => {
+  it('event names are found without regard to case, and with a typo', () => {
     expect(closestNames('stop', EVENT_NAMES)).toEqual(['Stop']);
     expect(closestNames('pretooluse', EVENT_NAMES)).toEqual(['PreToolUse']);
     expect(closestNames('PreTolUse', EVENT_NAMES)).toEqual(['PreToolUse']);
   });
 
-  it('issue 18 item 4: only the nearest, at most three, each once', () => {
+  it('only the nearest, at most three, each once', () => {
     expect(closestNames('ab', ['abc', 'ab1', 'ab', 'abc', 'xy'])).toEqual(['abc', 'ab1']);
     expect(
       closestNames('aaaaaa', ['aaaabb', 'aaaaab', 'aaabbb', 'aaaaaa1', 'aaaaac', 'aaaaad']),
@@ -58,7 +58,7 @@ describe('closestNames and didYouMean', () => {
     expect(didYouMean('zzzz', plugins)).toBeNull();
   });
 
-  it('issue 18 item 4: suggestIn puts the suggestion first in the hint and the names in `suggestions`', () => {
+  it('suggestIn puts the suggestion first in the hint and the names in `suggestions`', () => {
     const error = new HookpmError('E_NOT_FOUND', 'no plugin gaurd', {
       plugin: 'gaurd',
       hint: 'Run search.',

@@ -100,7 +100,7 @@ describe('readHookSources', () => {
     expect(result.projectFile.status).toBe('failed');
   });
 
-  it('plugins.md P4, issue 15 item 1: a duplicate key in a user or project file is a duplicate_key warning and the last value is used', async () => {
+  it('plugins.md P4: a duplicate key in a user or project file is a duplicate_key warning and the last value is used', async () => {
     const guard = (command: string) => `{"type": "command", "command": "${command}"}`;
     await put(
       userFile(),

@@ -144,7 +144,7 @@ describe('trust store', () => {
     expect(await revokeTrust(home, repo)).toMatchObject({ trusted: false, changed: false });
   });
 
-  it('T3, issue 18 item 6: a missing store (a new home) means untrusted, with an info diagnostic, not a warning', async () => {
+  it('T3: a missing store (a new home) means untrusted, with an info diagnostic, not a warning', async () => {
     const check = await readTrust(home, repo);
     expect(check.trusted).toBe(false);
     expect(check.diagnostics).toEqual([
