@@ -1,7 +1,7 @@
-// Issues 5 and 12: `hookpm --version` and `hookpm list --json` with 20 installed plugins, each next
-// to a bare `node -e 0` start of the same Node, as medians of interleaved runs, on the Node that
-// runs the benchmarks and on Node 24 LTS (test/tools/node-24.mjs). Uses the built code (bin/ and
-// dist/); a first untimed run of each fills the compile cache where Node has one.
+// `hookpm --version` and `hookpm list --json` with 20 installed plugins, each next to a bare
+// `node -e 0` start of the same Node, as medians of interleaved runs, on the Node that runs the
+// benchmarks and on Node 24 LTS (test/tools/node-24.mjs). Uses the built code (bin/ and dist/); a
+// first untimed run of each fills the compile cache where Node has one.
 import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,7 +17,7 @@ const BIN = join(REPO, 'bin', 'hookpm.js');
 const PLUGINS = 20;
 const RUNS = 21;
 /**
- * Issue 12: list within 1.4x of a bare start on Node 20 and 1.6x on Node 24, where a bare start
+ * The targets: list within 1.4x of a bare start on Node 20 and 1.6x on Node 24, where a bare start
  * is about 20 ms rather than 55 (Node 20 reads NODE_EXTRA_CA_CERTS's file as it starts).
  */
 const TARGETS = { 20: { version: 1.2, list: 1.4 }, 24: { version: 1.3, list: 1.6 } };

@@ -1,4 +1,4 @@
-// Issue 19 acceptance: what the decision log adds to a dispatch. dispatchEvent of one `true`
+// What the decision log adds to a dispatch. dispatchEvent of one `true`
 // handler (argv) with the log's sink (ops/steps/decision-log/dispatch-logger.ts: the line built, one O_APPEND
 // write to <data>/log/dispatch.jsonl in a temporary store) next to the same dispatch without it,
 // measured side by side in one run: rounds alternate which goes first so machine noise hits both

@@ -1,9 +1,9 @@
-// Issue 3 acceptance: the wall time of dispatchEvent to N handlers (`true` via argv, N = 1 and 10)
-// next to spawning the same N processes directly with child_process.spawn and waiting for them
-// (same payload size on stdin, output drained, waiting for 'close'). Target: ratio at most 1.15.
-// Rounds alternate which side goes first so machine noise hits both alike. Then the median cost of
-// a dispatch that matches no handler, on a snapshot of a few hundred non-matching groups (target
-// under 20 microseconds), next to one `await` of a resolved promise. Uses dist/.
+// The wall time of dispatchEvent to N handlers (`true` via argv, N = 1 and 10) next to spawning the
+// same N processes directly with child_process.spawn and waiting for them (same payload size on
+// stdin, output drained, waiting for 'close'). Target: ratio at most 1.15. Rounds alternate which
+// side goes first so machine noise hits both alike. Then the median cost of a dispatch that matches
+// no handler, on a snapshot of a few hundred non-matching groups (target under 20 microseconds),
+// next to one `await` of a resolved promise. Uses dist/.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// Issue 6 acceptance, install benchmarks, on the built code (bin/ and dist/), medians of interleaved
+// Install benchmarks, on the built code (bin/ and dist/), medians of interleaved
 // runs, both tools against the same loopback registry (`hookpm registry serve`) with warm caches:
 // 1. `hookpm install guard@bench --yes` next to `npm install <the same tarball URL>` into an empty
 //    folder (target: at most 0.25 of npm's time), and next to `node -e 0` (target: at most 1.6x);

@@ -1,8 +1,8 @@
-// Issue 13 item 5: a linked agent event, `hookpm wire claude` as the agent runs it (stdin payload,
-// the session pinned by its SessionStart), with 20 enabled plugins none of whose handlers match:
-// hookpm's own cost, next to a bare `node -e 0` of the same Node; and the same event with 200
-// enabled plugins next to 20. Medians of interleaved runs, on the Node running the benchmarks and
-// on Node 24 LTS (test/tools/node-24.mjs). Uses the built code (bin/ and dist/).
+// A linked agent event, `hookpm wire claude` as the agent runs it (stdin payload, the session
+// pinned by its SessionStart), with 20 enabled plugins none of whose handlers match: hookpm's own
+// cost, next to a bare `node -e 0` of the same Node; and the same event with 200 enabled plugins
+// next to 20 (X10). Medians of interleaved runs, on the Node running the benchmarks and on Node 24
+// LTS (test/tools/node-24.mjs). Uses the built code (bin/ and dist/).
 import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,9 +1,9 @@
-// Issue 16: what loading a project's plugins costs a `hookpm run`. The same 20 plugins run either
-// as the user's plugins or as the project's (state.projects, found through the working
-// directory's canonical project root), `hookpm run PreToolUse --payload <file> --json` in the
-// project, as medians of interleaved runs on the Node that runs the benchmarks. The payload's tool
-// matches none, so a run is load + match, no handler process. Target: project plugins within 1.1x
-// of user plugins. Uses the built code (bin/ and dist/).
+// What loading a project's plugins costs a `hookpm run`. The same 20 plugins run either as the
+// user's plugins or as the project's (state.projects, found through the working directory's
+// canonical project root), `hookpm run PreToolUse --payload <file> --json` in the project, as
+// medians of interleaved runs on the Node that runs the benchmarks. The payload's tool matches
+// none, so a run is load + match, no handler process. Target: project plugins within 1.1x of user
+// plugins. Uses the built code (bin/ and dist/).
 import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

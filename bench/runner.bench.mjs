@@ -1,7 +1,7 @@
-// Issue 3 acceptance: the wall time of running N handlers (`true` via argv, N = 1 and 10, started
-// together) with runHandler, next to spawning the same N processes directly with
-// child_process.spawn (same payload on stdin, output drained, waiting for 'close'). Target: ratio at
-// most 1.15. Rounds alternate between the two so that machine noise hits both alike. Uses dist/.
+// The wall time of running N handlers (`true` via argv, N = 1 and 10, started together) with
+// runHandler, next to spawning the same N processes directly with child_process.spawn (same payload
+// on stdin, output drained, waiting for 'close'). Target: ratio at most 1.15. Rounds alternate
+// between the two so that machine noise hits both alike. Uses dist/.
 // A second pair of rows compares against spawn with `detached: true`, the option X4 (own process
 // group) requires: it isolates the runner's own code from the kernel's cost of a new session
 // (setsid, and with scheduler autogroups a new autogroup), which shows under CPU contention.

@@ -1,6 +1,6 @@
-// Issue 6 acceptance: `hookpm search <query> --json` over a directory registry of 10,000 plugins
-// (its index cached by `hookpm registry add`), next to a bare `node -e 0` start, as medians of
-// interleaved runs. Target: at most 2x the bare node start. Uses the built code (bin/ and dist/).
+// `hookpm search <query> --json` over a directory registry of 10,000 plugins (its index cached by
+// `hookpm registry add`), next to a bare `node -e 0` start, as medians of interleaved runs. Target:
+// at most 2x the bare node start. Uses the built code (bin/ and dist/).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';

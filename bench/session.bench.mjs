@@ -1,8 +1,8 @@
-// Issue 4 acceptance: 1,000 sequential `dispatch` calls with no matching handler through a running
-// `hookpm session` process (JSON-RPC over its stdin/stdout; each request written once the previous
-// reply arrived), next to the same loop calling the library session (createSession) directly.
-// Target: above 5,000 requests per second through the process, i.e. under 0.2 ms per request.
-// The workspace has a user hooks file whose handlers do not match the dispatched event. Uses dist/.
+// 1,000 sequential `dispatch` calls with no matching handler through a running `hookpm session`
+// process (JSON-RPC over its stdin/stdout; each request written once the previous reply arrived),
+// next to the same loop calling the library session (createSession) directly. Target: above 5,000
+// requests per second through the process, i.e. under 0.2 ms per request. The workspace has a user
+// hooks file whose handlers do not match the dispatched event. Uses dist/.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

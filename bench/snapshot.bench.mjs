@@ -1,6 +1,6 @@
-// Issue 2 acceptance: building a snapshot from 500 documents of 4 groups each (target < 50 ms) and
-// matching one PreToolUse target against their 2,000 groups (target < 1 ms), each next to the cost
-// of JSON.parse of the same documents. Uses the built code in dist/.
+// Building a snapshot from 500 documents of 4 groups each (target < 50 ms) and matching one
+// PreToolUse target against their 2,000 groups (target < 1 ms), each next to the cost of JSON.parse
+// of the same documents. Uses the built code in dist/.
 import { parseHooksDocument } from '../dist/hooks/parse-document.js';
 import { buildSnapshot } from '../dist/hooks/snapshot/snapshot.js';
 import { matchHandlers } from '../dist/hooks/snapshot/snapshot-match.js';
