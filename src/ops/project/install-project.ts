@@ -48,7 +48,7 @@ export interface ProjectInstallOptions {
 /**
  * `hookpm install --project <spec...>` (docs/guides/projects.md): resolves each spec in the
  * registries of the user and of hookpm.json, installs it into the user's shared store, enables it
- * for this project only (after consent, item 4), and records it: its range in hookpm.json (with the
+ * for this project only (after consent), and records it: its range in hookpm.json (with the
  * registries a teammate needs), its exact bytes in hookpm.lock. The files are written last, after
  * the state; a failure before leaves both byte-identical.
  */
