@@ -2,8 +2,8 @@
  * The rules the code cites resolve inside the repository: every rule id named in a comment of src/
  * or test/, or in a test's title, has a heading of its own in docs/reference/rules/*.md; every
  * docs page (and anchor) a comment of src/ names exists, and src/ names sections of the rules by
- * those paths; the links between docs pages resolve; and README.md, docs/ and src/ cite no
- * tracker ("issue <n>"), which readers of the repository cannot open.
+ * those paths; the links between docs pages resolve; and README.md, docs/, src/, test/ and bench/
+ * cite no tracker ("issue <n>"), which readers of the repository cannot open.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -150,11 +150,11 @@ describe('docs/reference/rules: the rules code and tests cite', () => {
     expect(broken).toEqual([]);
   });
 
-  it('README.md, docs/ and src/ cite no tracker issue ("issue <n>", "Issue <n> item <m>")', () => {
+  it('README.md, docs/, src/, test/ and bench/ cite no tracker issue ("issue <n>", "Issue <n> item <m>")', () => {
     const files = [
       join(ROOT, 'README.md'),
       ...filesUnder(join(ROOT, 'docs'), (path) => path.endsWith('.md')),
-      ...filesUnder(join(ROOT, 'src'), isCode),
+      ...['src', 'test', 'bench'].flatMap((dir) => filesUnder(join(ROOT, dir), isCode)),
     ];
     const found: string[] = [];
     for (const file of files) {
