@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readdirSync, rmdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmdirSync, statSync } from 'node:fs';
 import { mkdir, rename, rm, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve, sep } from 'node:path';
@@ -13,6 +13,7 @@ import { pinnedTrees, type PinnedTrees } from './session-pins.js';
 import type { StorePaths } from './store-paths.js';
 import type { PluginRecord, State } from './state/state-schema.js';
 import { lazyEntriesOf } from './state/lazy-records.js';
+import { stringsIn, unreadHolds } from './state/lazy-state.js';
 import { sanitizePluginId } from '../plugin/data-id.js';
 
 /** `mark`: a mark of collect-marker.ts (registry.md S41), no problem in itself. */
@@ -119,6 +120,12 @@ function* eachProjectRecord(state: State): Generator<[string, PluginRecord]> {
     for (const plugin of Object.values(project.plugins)) yield [root, plugin];
 }
 
+/** Of a state read entry by entry (registry.md S42): the user-wide records read or set so far, and every project's. */
+function* readRecords(state: State): Generator<[string, PluginRecord]> {
+  for (const plugin of lazyEntriesOf(state.plugins)?.values.values() ?? []) yield ['', plugin];
+  yield* eachProjectRecord(state);
+}
+
 /**
  * The records of `state` that may name a tree in the plugin directories `dirs` (every record when
  * null): of a state read entry by entry (registry.md S42), a state hookpm wrote, where every
@@ -198,14 +205,8 @@ function namedTrees(records: Iterable<[string, PluginRecord]>): Set<string> {
  */
 export function recordTrees(state: State): Map<string, string> {
   const trees = new Map<string, string>();
-  const lazy = lazyEntriesOf(state.plugins);
   const records =
-    lazy === undefined
-      ? eachRecord(state)
-      : [
-          ...[...lazy.values.values()].map((plugin): [string, PluginRecord] => ['', plugin]),
-          ...eachProjectRecord(state),
-        ];
+    lazyEntriesOf(state.plugins) === undefined ? eachRecord(state) : readRecords(state);
   for (const [scope, plugin] of records)
     trees.set(`${scope}\0${plugin.id}`, treesOf(plugin).join('\0'));
   return trees;
@@ -256,7 +257,10 @@ async function removeLeftover(paths: StorePaths, leftover: Leftover): Promise<vo
 
 /**
  * Installed-files lists (installed-files.ts) of fingerprints that no plugin (user-wide or of a
- * project), pending update, previous tree or live session pin names any more.
+ * project), pending update, previous tree or live session pin names any more. `dirs` (not null:
+ * a collection after a transaction, S41): of a state read entry by entry (S42), only the lists of
+ * the fingerprints the entries it read, set or deleted named as they were read are looked at,
+ * since only those can have stopped being named.
  */
 function unreferencedFileLists(
   paths: StorePaths,
@@ -264,19 +268,25 @@ function unreferencedFileLists(
   pinned: PinnedTrees,
   dirs: ReadonlySet<string> | null,
 ): Leftover[] {
-  // One list may serve the trees of several plugins (the same files), so only every record tells
-  // which lists nothing names: a collection in some directories of a state read entry by entry
-  // (S42) leaves the lists its transaction stopped naming to the next whole walk.
-  if (dirs !== null && lazyEntriesOf(state.plugins) !== undefined) return [];
   const dir = installedFilesDir(paths);
-  const names = listDir(dir);
+  const candidates =
+    dirs === null ? undefined : stringsIn(state.plugins, 'fingerprint', 'superseded');
+  const names =
+    candidates === undefined ? listDir(dir) : [...new Set(candidates.map(installedFilesName))];
   if (names.length === 0) return [];
   const keep = new Set<string>();
-  for (const [, plugin] of eachRecord(state))
-    for (const { fingerprint } of versionsOf(plugin)) keep.add(installedFilesName(fingerprint));
   for (const fingerprint of pinned.fingerprints) keep.add(installedFilesName(fingerprint));
+  // Of a state read entry by entry, the entries never read are not parsed for this: their
+  // fingerprints (active, pending and previous alike) are found in their bytes.
+  const unread =
+    candidates === undefined
+      ? stringsIn(state.plugins, 'fingerprint', 'unread')
+      : candidates.filter((fingerprint) => unreadHolds(state.plugins, 'fingerprint', fingerprint));
+  for (const fingerprint of unread ?? []) keep.add(installedFilesName(fingerprint));
+  for (const [, plugin] of unread === undefined ? eachRecord(state) : readRecords(state))
+    for (const { fingerprint } of versionsOf(plugin)) keep.add(installedFilesName(fingerprint));
   return names
-    .filter((name) => !keep.has(name))
+    .filter((name) => !keep.has(name) && (candidates === undefined || existsSync(join(dir, name))))
     .map((name) => ({ kind: 'installed-files' as const, path: join(dir, name) }));
 }
 

@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { isHookpmError } from '../../src/errors.js';
 import { collectGarbage } from '../../src/store/collect.js';
 import { installDir } from '../../src/store/layout.js';
+import { installedFilesFile } from '../../src/store/installed-files.js';
 import { stateFile } from '../../src/store/paths.js';
 import { rememberIntegrity } from '../../src/store/state/known-integrity.js';
 import { lazyStateOf, parsedEntries } from '../../src/store/state/lazy-state.js';
@@ -262,5 +263,41 @@ describe('registry.md S41, S42: collection after a transaction read entry by ent
     expect(parsedEntries(lazy)).toBe(1);
     for (const dir of [user, previous, project, other]) expect(existsSync(dir)).toBe(true);
     expect(existsSync(orphan)).toBe(false);
+  });
+  it('S42: removes the installed-files lists the entries it read or deleted stopped naming, and keeps those an entry it never read names', async () => {
+    const sha = (byte: number): string => `sha256-${Buffer.alloc(32, byte).toString('base64')}`;
+    const user = await tree('shared@x', '1.0.0');
+    const previous = {
+      version: '0.9.0',
+      path: await tree('shared@x', '0.9.0'),
+      integrity: SHA512,
+      fingerprint: sha(3),
+      surfaceHash: 'sha256-S',
+      events: [],
+      source: 's',
+      consent: { surfaceHash: 'sha256-S', at: '2026-12-01T00:00:00.000Z', version: '0.9.0' },
+    };
+    const state = makeState([
+      makePlugin('other@x', { path: await tree('other@x', '1.0.0'), fingerprint: sha(1) }),
+      makePlugin('shared@x', { path: user, fingerprint: sha(2), previous }),
+      makePlugin('gone@x', { path: await tree('gone@x', '1.0.0'), fingerprint: sha(5) }),
+      // The same files as `other`: one list serves both.
+      makePlugin('twin@x', { path: await tree('twin@x', '1.0.0'), fingerprint: sha(1) }),
+    ]);
+    await writeState(store.paths, state);
+    const lists = [1, 2, 3, 4, 5].map((byte) => installedFilesFile(store.paths, sha(byte)));
+    await mkdir(dirname(lists[0]!), { recursive: true });
+    for (const list of lists) await writeFile(list, '[]');
+    const lazy = await readStateShared(store.paths);
+    // A transaction drops shared's previous version and gone, and twin with the list it shares.
+    delete lazy.plugins['shared@x']!.previous;
+    delete lazy.plugins['gone@x'];
+    delete lazy.plugins['twin@x'];
+    await withStoreLock(store.paths, () =>
+      collectGarbage(store.paths, lazy, new Set([dirname(user)])),
+    );
+    expect(parsedEntries(lazy)).toBe(1);
+    // 4 no entry names, but this transaction did not stop naming it: the next whole walk takes it.
+    expect(lists.map((list) => existsSync(list))).toEqual([true, true, false, true, false]);
   });
 });

@@ -36,6 +36,8 @@ export interface LazyEntries<T> {
   values: ReadonlyMap<string, T>;
   /** How many entries were parsed from the bytes. */
   parsed: number;
+  /** The indices of the entries deleted since they were read from the bytes. */
+  removed: readonly number[];
 }
 
 const entriesOfProxy = new WeakMap<object, LazyEntries<unknown>>();
@@ -52,7 +54,8 @@ export function lazyRecords<T>(
 ): Record<string, T> {
   const { keys, spans } = found;
   const values = new Map<string, T>();
-  const entries = { bytes, keys, spans, values, parsed: 0 };
+  const removed: number[] = [];
+  const entries = { bytes, keys, spans, values, parsed: 0, removed };
   const load = (key: string): T | undefined => {
     const known = values.get(key);
     if (known !== undefined) return known;
@@ -102,6 +105,8 @@ export function lazyRecords<T>(
     },
     deleteProperty: (_t, key) => {
       if (typeof key === 'string') {
+        const at = keys.get(key);
+        if (at !== undefined && at !== SET) removed.push(at);
         keys.delete(key);
         values.delete(key);
       }
