@@ -29,8 +29,8 @@ const LINE_SECTIONS = ['registries', 'removedDefaults', 'projects'] as const;
 /** The sections of one line per entry, in the order they are written (`plugins` last). */
 const ENTRY_SECTIONS = ['knownIntegrity', 'plugins'] as const;
 
-export type LineSection = (typeof LINE_SECTIONS)[number];
-export type EntrySection = (typeof ENTRY_SECTIONS)[number];
+type LineSection = (typeof LINE_SECTIONS)[number];
+type EntrySection = (typeof ENTRY_SECTIONS)[number];
 
 /** What scanStateLines found: each one-line section's JSON text, each entry section's spans. */
 export interface StateLines {
@@ -40,7 +40,7 @@ export interface StateLines {
 }
 
 /**
- * The state document's bytes in the layout above, as consecutive parts (stateLinesBytes joins
+ * The state document's bytes in the layout above, as consecutive parts (serializeState joins
  * them). Entries of a record read entry by entry (lazy-records.ts) that were never read are ranges
  * of the bytes they were read from, neighbours joined into one range; every other value is
  * serialised.
@@ -60,12 +60,6 @@ export function stateLinesParts(state: State): Buffer[] {
     out.text(section === 'plugins' ? '}\n}\n' : '},\n');
   }
   return out.parts();
-}
-
-/** stateLinesParts in one buffer. */
-export function stateLinesBytes(state: State): Buffer {
-  const parts = stateLinesParts(state);
-  return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
 }
 
 /** Each entry of `record` as a line, the last without its comma. */
@@ -137,7 +131,7 @@ const COMMA = 0x2c;
 const VERSION_LINE = /^\{"version":(\d+),$/;
 
 /**
- * The sections of state bytes laid out exactly as stateLinesBytes writes them, or null for any
+ * The sections of state bytes laid out exactly as stateLinesParts writes them, or null for any
  * other layout (an older hookpm's, a hand edit's): those are read whole. Values are not parsed
  * here; a key with an escape or `__proto__` makes the layout refused too.
  */
