@@ -12,8 +12,7 @@ import { installedFilesDir, installedFilesName } from './installed-files.js';
 import { pinnedTrees, type PinnedTrees } from './session-pins.js';
 import type { StorePaths } from './store-paths.js';
 import type { PluginRecord, State } from './state/state-schema.js';
-import { lazyEntriesOf } from './state/lazy-records.js';
-import { stringsIn, unreadHolds } from './state/lazy-state.js';
+import { fieldStrings, lazyEntriesOf } from './state/lazy-records.js';
 import { sanitizePluginId } from '../plugin/data-id.js';
 
 /** `mark`: a mark of collect-marker.ts (registry.md S41), no problem in itself. */
@@ -270,23 +269,24 @@ function unreferencedFileLists(
 ): Leftover[] {
   const dir = installedFilesDir(paths);
   const candidates =
-    dirs === null ? undefined : stringsIn(state.plugins, 'fingerprint', 'superseded');
+    dirs === null ? undefined : fieldStrings(state.plugins, 'fingerprint', 'superseded');
   const names =
-    candidates === undefined ? listDir(dir) : [...new Set(candidates.map(installedFilesName))];
+    candidates === undefined
+      ? listDir(dir)
+      : [...new Set(candidates.map(installedFilesName))].filter((name) =>
+          existsSync(join(dir, name)),
+        );
   if (names.length === 0) return [];
   const keep = new Set<string>();
   for (const fingerprint of pinned.fingerprints) keep.add(installedFilesName(fingerprint));
   // Of a state read entry by entry, the entries never read are not parsed for this: their
   // fingerprints (active, pending and previous alike) are found in their bytes.
-  const unread =
-    candidates === undefined
-      ? stringsIn(state.plugins, 'fingerprint', 'unread')
-      : candidates.filter((fingerprint) => unreadHolds(state.plugins, 'fingerprint', fingerprint));
+  const unread = fieldStrings(state.plugins, 'fingerprint', 'unread');
   for (const fingerprint of unread ?? []) keep.add(installedFilesName(fingerprint));
   for (const [, plugin] of unread === undefined ? eachRecord(state) : readRecords(state))
     for (const { fingerprint } of versionsOf(plugin)) keep.add(installedFilesName(fingerprint));
   return names
-    .filter((name) => !keep.has(name) && (candidates === undefined || existsSync(join(dir, name))))
+    .filter((name) => !keep.has(name))
     .map((name) => ({ kind: 'installed-files' as const, path: join(dir, name) }));
 }
 

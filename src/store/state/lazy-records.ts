@@ -34,8 +34,6 @@ export interface LazyEntries<T> {
   spans: Uint32Array;
   /** The entries parsed or set, by key (each possibly changed in place since). */
   values: ReadonlyMap<string, T>;
-  /** How many entries were parsed from the bytes. */
-  parsed: number;
   /** The indices of the entries deleted since they were read from the bytes. */
   removed: readonly number[];
 }
@@ -55,7 +53,6 @@ export function lazyRecords<T>(
   const { keys, spans } = found;
   const values = new Map<string, T>();
   const removed: number[] = [];
-  const entries = { bytes, keys, spans, values, parsed: 0, removed };
   const load = (key: string): T | undefined => {
     const known = values.get(key);
     if (known !== undefined) return known;
@@ -68,7 +65,6 @@ export function lazyRecords<T>(
       value = null;
     }
     if (value === null) throw corrupt(key);
-    entries.parsed += 1;
     values.set(key, value);
     return value;
   };
@@ -113,11 +109,51 @@ export function lazyRecords<T>(
       return true;
     },
   });
-  entriesOfProxy.set(proxy, entries);
+  entriesOfProxy.set(proxy, { bytes, keys, spans, values, removed });
   return proxy;
 }
 
 /** The entries of a record made by lazyRecords, or undefined for any other object. */
 export function lazyEntriesOf<T>(record: Record<string, T>): LazyEntries<T> | undefined {
   return entriesOfProxy.get(record) as LazyEntries<T> | undefined;
+}
+
+/**
+ * The string values of the field `field` (at any depth) in the bytes of entries of `record`:
+ * `which` 'unread' takes the entries never read nor set, 'superseded' the entries read, set or
+ * deleted since (their values as they were read). Found without parsing; undefined for a record
+ * that is not read entry by entry, or when a value holds an escape (the caller then reads every
+ * entry). The bytes of JSON hold `"<field>":"` only where a key is: a quote inside a string is
+ * escaped.
+ */
+export function fieldStrings(
+  record: Record<string, unknown>,
+  field: string,
+  which: 'unread' | 'superseded',
+): string[] | undefined {
+  const lazy = lazyEntriesOf(record);
+  if (lazy === undefined) return undefined;
+  const { bytes, spans, values } = lazy;
+  const indices: number[] = [];
+  if (which === 'superseded') indices.push(...lazy.removed);
+  for (const [key, at] of lazy.keys)
+    if (at !== SET && values.has(key) === (which === 'superseded')) indices.push(at);
+  const needle = Buffer.from(`${JSON.stringify(field)}:"`, 'utf8');
+  const found: string[] = [];
+  for (const at of indices) {
+    const end = spans[3 * at + 2]!;
+    let from = spans[3 * at + 1]!;
+    for (;;) {
+      const hit = bytes.indexOf(needle, from);
+      if (hit === -1 || hit >= end) break;
+      const start = hit + needle.length;
+      const close = bytes.indexOf(0x22, start);
+      if (close === -1 || close >= end) return undefined;
+      const value = bytes.toString('utf8', start, close);
+      if (value.includes('\\')) return undefined;
+      found.push(value);
+      from = close + 1;
+    }
+  }
+  return found;
 }

@@ -3,7 +3,7 @@ import type { State } from './state-schema.js';
 import { STATE_VERSION } from './state-schema.js';
 import { quickStateOf } from './quick-state.js';
 import { findKeyProblem } from './state-keys.js';
-import { SET, lazyEntriesOf, lazyRecords } from './lazy-records.js';
+import { lazyEntriesOf, lazyRecords } from './lazy-records.js';
 import type { EntrySpans } from './lazy-records.js';
 import { scanStateLines } from './state-lines.js';
 
@@ -94,81 +94,14 @@ function touched<T>(values: ReadonlyMap<string, T>): Record<string, T> {
   return out;
 }
 
-/** How many entries of `state` were parsed from its bytes (all of them for a whole state). */
+/**
+ * How many entries of `state` were read or set (parsed from its bytes, when nothing was set); all
+ * of them for a whole state.
+ */
 export function parsedEntries(state: State): number {
   const count = (record: Record<string, unknown> | undefined): number => {
     if (record === undefined) return 0;
-    return lazyEntriesOf(record)?.parsed ?? Object.keys(record).length;
+    return lazyEntriesOf(record)?.values.size ?? Object.keys(record).length;
   };
   return count(state.plugins) + count(state.knownIntegrity);
-}
-
-/**
- * The string values of the field `field` (at any depth) in the bytes of entries of `record`:
- * `which` 'unread' takes the entries never read nor set, 'superseded' the entries read, set or
- * deleted since (their values as they were read). Found without parsing; undefined for a record
- * that is not read entry by entry, or when a value holds an escape (the caller then reads every
- * entry). The bytes of JSON hold `"<field>":"` only where a key is: a quote inside a string is
- * escaped.
- */
-export function stringsIn(
-  record: Record<string, unknown>,
-  field: string,
-  which: 'unread' | 'superseded',
-): string[] | undefined {
-  const lazy = lazyEntriesOf(record);
-  if (lazy === undefined) return undefined;
-  const { bytes, spans, values } = lazy;
-  const indices: number[] = [];
-  if (which === 'superseded') indices.push(...lazy.removed);
-  for (const [key, at] of lazy.keys)
-    if (at !== SET && values.has(key) === (which === 'superseded')) indices.push(at);
-  const needle = Buffer.from(`${JSON.stringify(field)}:"`, 'utf8');
-  const found: string[] = [];
-  for (const at of indices) {
-    const end = spans[3 * at + 2]!;
-    let from = spans[3 * at + 1]!;
-    for (;;) {
-      const hit = bytes.indexOf(needle, from);
-      if (hit === -1 || hit >= end) break;
-      const start = hit + needle.length;
-      const close = bytes.indexOf(0x22, start);
-      if (close === -1 || close >= end) return undefined;
-      const value = bytes.toString('utf8', start, close);
-      if (value.includes('\\')) return undefined;
-      found.push(value);
-      from = close + 1;
-    }
-  }
-  return found;
-}
-
-/**
- * Whether an entry of `record` never read nor set holds `"<field>":"<value>"` in its bytes (a
- * value written without escapes, as JSON writes a fingerprint); undefined for a record that is not
- * read entry by entry.
- */
-export function unreadHolds(
-  record: Record<string, unknown>,
-  field: string,
-  value: string,
-): boolean | undefined {
-  const lazy = lazyEntriesOf(record);
-  if (lazy === undefined) return undefined;
-  const { bytes, spans, values } = lazy;
-  const unread = new Set<number>();
-  for (const [key, at] of lazy.keys) if (at !== SET && !values.has(key)) unread.add(at);
-  const needle = Buffer.from(`${JSON.stringify(field)}:${JSON.stringify(value)}`, 'utf8');
-  for (let hit = bytes.indexOf(needle); hit !== -1; hit = bytes.indexOf(needle, hit + 1)) {
-    // The entry the hit is in: spans are in the order of the bytes.
-    let low = 0;
-    let high = spans.length / 3 - 1;
-    while (low < high) {
-      const mid = Math.ceil((low + high) / 2);
-      if (spans[3 * mid]! <= hit) low = mid;
-      else high = mid - 1;
-    }
-    if (spans[3 * low]! <= hit && hit < spans[3 * low + 2]! && unread.has(low)) return true;
-  }
-  return false;
 }
