@@ -13,7 +13,7 @@ import { pinnedTrees, type PinnedTrees } from './session-pins.js';
 import type { StorePaths } from './store-paths.js';
 import type { PluginRecord, State } from './state/state-schema.js';
 import { fieldStrings, lazyEntriesOf } from './state/lazy-records.js';
-import { sanitizePluginId } from '../plugin/data-id.js';
+import { sanitizesTo } from '../plugin/data-id.js';
 
 /** `mark`: a mark of collect-marker.ts (registry.md S41), no problem in itself. */
 export type LeftoverKind =
@@ -141,35 +141,11 @@ function* recordsIn(
     yield* eachRecord(state);
     return;
   }
-  const names = new Set(dirs.map((dir) => basename(dir)));
-  // Only an id whose readable part is a directory's is hashed (sanitizePluginId) to be sure.
-  const readable = [...names].map((name) => name.slice(0, name.lastIndexOf('-')));
-  for (const id of lazy.keys.keys()) {
-    const named =
-      lazy.values.has(id) ||
-      (readable.some((part) => readableAs(id, part)) && names.has(sanitizePluginId(id)));
-    if (named) yield ['', state.plugins[id]!];
-  }
+  const names = dirs.map((dir) => basename(dir));
+  for (const id of lazy.keys.keys())
+    if (lazy.values.has(id) || names.some((name) => sanitizesTo(id, name)))
+      yield ['', state.plugins[id]!];
   yield* eachProjectRecord(state);
-}
-
-/**
- * Whether sanitizePluginId would write `id` (hookpm's ids are ASCII, state-keys.ts) with the
- * readable part `part`: each letter, digit, `_` or `-` as it is, any other character as `-`.
- */
-function readableAs(id: string, part: string): boolean {
-  if (id.length !== part.length) return false;
-  for (let i = 0; i < id.length; i += 1) {
-    const c = id.charCodeAt(i);
-    const kept =
-      (c >= 0x30 && c <= 0x39) ||
-      (c >= 0x41 && c <= 0x5a) ||
-      (c >= 0x61 && c <= 0x7a) ||
-      c === 0x5f ||
-      c === 0x2d;
-    if (part.charCodeAt(i) !== (kept ? c : 0x2d)) return false;
-  }
-  return true;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { sanitizePluginId } from '../../src/plugin/data-id.js';
+import { sanitizePluginId, sanitizesTo } from '../../src/plugin/data-id.js';
 
 function hash12(id: string): string {
   return createHash('sha256').update(id, 'utf8').digest('hex').slice(0, 12);
@@ -32,5 +32,23 @@ describe('sanitizePluginId', () => {
 
   it('V3: the same id always gives the same name', () => {
     expect(sanitizePluginId('guard@examples')).toBe(sanitizePluginId('guard@examples'));
+  });
+
+  it('V3: sanitizesTo(id, name) holds exactly when sanitizePluginId(id) is name', () => {
+    const ids = [
+      'guard@examples',
+      'a.b@r',
+      'a-b@r',
+      'fоо@r',
+      '😀@r',
+      '😀x@r',
+      'a/b\\c:d e@r',
+      'g@e',
+    ];
+    for (const id of ids)
+      for (const other of ids)
+        expect(sanitizesTo(id, sanitizePluginId(other))).toBe(
+          sanitizePluginId(id) === sanitizePluginId(other),
+        );
   });
 });
