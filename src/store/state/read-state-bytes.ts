@@ -1,6 +1,4 @@
-import { closeSync } from 'node:fs';
-import { openRegularFile, readOpenedFile, readRegularFile } from '../../io/read-regular-file.js';
-import { fileIdentity } from './state-seal.js';
+import { readRegularFile } from '../../io/read-regular-file.js';
 
 /**
  * A state document larger than this is refused unread (one with a thousand plugins is well under
@@ -16,18 +14,4 @@ export const STATE_MAX_BYTES = 64 * 1024 * 1024;
  */
 export function readStateBytes(file: string): Buffer {
   return readRegularFile(file, { maxBytes: STATE_MAX_BYTES });
-}
-
-/**
- * readStateBytes, with the identity of the file read (state-seal.ts), taken from the same
- * descriptor after the read: a change made while it was read shows in the identity.
- */
-export function readStateFile(file: string): { bytes: Buffer; identity: string } {
-  const fd = openRegularFile(file, { maxBytes: STATE_MAX_BYTES });
-  try {
-    const bytes = readOpenedFile(fd, file, STATE_MAX_BYTES);
-    return { bytes, identity: fileIdentity(fd) };
-  } finally {
-    closeSync(fd);
-  }
 }
