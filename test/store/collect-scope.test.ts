@@ -10,11 +10,10 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collectGarbage, recordTrees, touchedDirs } from '../../src/store/collect.js';
 import { markTransaction } from '../../src/store/collect-marker.js';
-import { installDir } from '../../src/store/layout.js';
 import { stagingRoot } from '../../src/store/paths.js';
 import { PIN_STALE_MS, pinFile, removePin, writePin } from '../../src/store/session-pins.js';
 import { PIN_VERSION, type SessionPin } from '../../src/store/session-pin-schema.js';
-import { makePlugin, makeState } from '../helpers/state-records.js';
+import { installedTree, makePlugin, makeState } from '../helpers/state-records.js';
 import { useTempStore } from '../helpers/temp-home.js';
 
 const store = useTempStore();
@@ -22,12 +21,8 @@ const SHA512 = `sha512-${Buffer.alloc(64, 0xab).toString('base64')}`;
 const SESSION = 'c0ffee00-1111-4222-8333-444455556666';
 
 /** An installed tree of `id` at `version`, holding one file. */
-async function tree(id: string, version: string): Promise<string> {
-  const dir = installDir(store.paths, { id, version, integrity: SHA512 });
-  await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, 'plugin.json'), '{}');
-  return dir;
-}
+const tree = (id: string, version: string): Promise<string> =>
+  installedTree(store.paths, id, version, SHA512);
 
 /**
  * A store where `kept@x` is installed (1.0.0) and two trees no record names: `orphan@x` 1.0.0,

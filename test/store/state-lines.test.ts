@@ -11,7 +11,6 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isHookpmError } from '../../src/errors.js';
 import { collectGarbage } from '../../src/store/collect.js';
-import { installDir } from '../../src/store/layout.js';
 import { installedFilesFile } from '../../src/store/installed-files.js';
 import { stateFile } from '../../src/store/paths.js';
 import { rememberIntegrity } from '../../src/store/state/known-integrity.js';
@@ -26,7 +25,7 @@ import {
   writeState,
 } from '../../src/store/state/state.js';
 import { HookpmError } from '../../src/errors.js';
-import { makePlugin, makeState } from '../helpers/state-records.js';
+import { installedTree, makePlugin, makeState } from '../helpers/state-records.js';
 import { useTempStore } from '../helpers/temp-home.js';
 
 const store = useTempStore();
@@ -123,8 +122,8 @@ describe('registry.md S42: a sealed state read entry by entry', () => {
         expect(parsedEntries(draft.state)).toBe(0);
         for (let step = 0; step < 1 + pick(6); step += 1) {
           const id = `p${pick(45)}@x`;
+          const change = pick(5);
           for (const state of [draft.state, whole]) {
-            const change = Math.floor((seed * 7 + step * 13) % 5);
             const record = state.plugins[id];
             if (change === 0) state.plugins[id] = makePlugin(id, { version: `9.${step}.0` });
             else if (change === 1) delete state.plugins[id];
@@ -225,12 +224,8 @@ describe('registry.md S42: what is read whole', () => {
 
 describe('registry.md S41, S42: collection after a transaction read entry by entry', () => {
   /** An installed tree of `id` at `version`, holding one file. */
-  async function tree(id: string, version: string): Promise<string> {
-    const dir = installDir(store.paths, { id, version, integrity: SHA512 });
-    await mkdir(dir, { recursive: true });
-    await writeFile(join(dir, 'plugin.json'), '{}');
-    return dir;
-  }
+  const tree = (id: string, version: string): Promise<string> =>
+    installedTree(store.paths, id, version, SHA512);
 
   it("S42: keeps every tree a record names in the directories it visits, the records it never read and a project's included", async () => {
     const user = await tree('shared@x', '1.0.0');
