@@ -47,12 +47,13 @@ afterAll(async () => {
 
 /**
  * Runs the package's bin/hookpm.js, with `input` on its stdin. With `loaded`, a preload script
- * records in that file every file of dist/ the run requires.
+ * records in that file every file of dist/ the run requires; with `compiled`, every file the run
+ * compiles with node:vm (the chunks compiled through their code cache).
  */
 function hookpm(
   args: string[],
   home: string,
-  opts: { loaded?: string; input?: string } = {},
+  opts: { loaded?: string; compiled?: string; input?: string } = {},
 ): { code: number | null; stdout: string; stderr: string } {
   const env: Record<string, string | undefined> = {
     ...process.env,
@@ -60,8 +61,10 @@ function hookpm(
     HOOKPM_HOME: home,
     NO_COLOR: '1',
     ...(opts.loaded === undefined ? {} : { LOADED_LOG: opts.loaded }),
+    ...(opts.compiled === undefined ? {} : { COMPILED_LOG: opts.compiled }),
   };
-  const preload = opts.loaded === undefined ? [] : ['--require', join(tmp, 'loaded.cjs')];
+  const logged = opts.loaded !== undefined || opts.compiled !== undefined;
+  const preload = logged ? ['--require', join(tmp, 'loaded.cjs')] : [];
   const run = spawnSync(process.execPath, [...preload, join(pkg, 'bin', 'hookpm.js'), ...args], {
     env,
     cwd: tmp,
@@ -71,15 +74,28 @@ function hookpm(
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
-/** Logs each file of the package's dist/ that a run requires (test/cli/run-bundle.test.ts). */
+/**
+ * Logs each file of the package's dist/ that a run requires (LOADED_LOG), and each file it
+ * compiles with node:vm's Script (COMPILED_LOG) (test/cli/run-bundle.test.ts).
+ */
 const LOADED_PRELOAD = `
 const Module = require('node:module');
+const vm = require('node:vm');
 const { appendFileSync } = require('node:fs');
 const load = Module._load;
 Module._load = function (request, parent, isMain) {
   const path = Module._resolveFilename(request, parent, isMain);
-  if (path.includes('/dist/')) appendFileSync(process.env.LOADED_LOG, path + '\\n');
+  if (process.env.LOADED_LOG && path.includes('/dist/'))
+    appendFileSync(process.env.LOADED_LOG, path + '\\n');
   return load.apply(this, arguments);
+};
+const Script = vm.Script;
+vm.Script = class extends Script {
+  constructor(source, options) {
+    super(source, options);
+    if (process.env.COMPILED_LOG && options && options.filename)
+      appendFileSync(process.env.COMPILED_LOG, options.filename + '\\n');
+  }
 };
 `;
 
@@ -133,6 +149,24 @@ describe('bin/hookpm.js and the chunks of dist/bundle/', () => {
     const validated = hookpm(['validate', hooksFile, '--json'], home);
     expect(validated.code, validated.stderr).toBe(0);
     expect(chunkNames(cachesOf(home))).toContain('main');
+  });
+
+  it("STYLE start-up cost: each chunk runs once in a run: the entry's own imports, which Node's loader runs before the code cache is installed, are the instances the later chunks get, not compiled again", async () => {
+    const home = join(tmp, 'home-once');
+    const compiled = join(tmp, 'compiled-list.log');
+    const listed = hookpm(['list', '--json'], home, { compiled });
+    expect(listed.code, listed.stderr).toBe(0);
+    const files = (await readFile(compiled, 'utf8')).split('\n').filter((l) => l !== '');
+    expect(files.length).toBeGreaterThan(5);
+    expect(new Set(files).size).toBe(files.length);
+    // The entry's static imports (stdio, the store's paths, ...) are run by Node's loader.
+    const entry = await readFile(join(pkg, 'dist', 'bundle', 'entry.cjs'), 'utf8');
+    const imports = [...entry.matchAll(/^const \w+ = require\("\.\/([^"]+)"\);$/gm)].map(
+      (m) => m[1],
+    );
+    expect(imports.length).toBeGreaterThan(2);
+    for (const name of imports)
+      expect(files, name).not.toContain(join(pkg, 'dist', 'bundle', name));
   });
 
   it('STYLE start-up cost: the first run of a command writes the V8 code cache of each chunk it compiled, the next reuses them and writes none, and caches of chunks the bundle no longer has are removed', async () => {

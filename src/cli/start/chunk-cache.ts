@@ -32,6 +32,12 @@ export function cacheChunks(
 ): void {
   const Module = process.getBuiltinModule('node:module') as unknown as ModuleLoader;
   const loader: ChunkLoader = { bundleDir, dir, underDefaultFlags, chunks: new Map(), fresh: [] };
+  // The chunks Node's loader ran before this one was installed (the entry's own imports) are the
+  // instances every later chunk gets: a module runs once, so its state (stdio.ts's queued output)
+  // is one.
+  for (const [filename, module] of Object.entries(Module._cache))
+    if (module !== undefined && dirname(filename) === bundleDir)
+      loader.chunks.set(filename, module);
   // Node loads a `.cjs` file with the `.js` loader unless `.cjs` has one of its own.
   const load = Module._extensions['.cjs'] ?? Module._extensions['.js'];
   Module._extensions['.cjs'] = (module, filename) => {
@@ -84,8 +90,11 @@ function compileChunk(loader: ChunkLoader, module: LoadingModule, filename: stri
 /** What Node's CommonJS loader wraps a module's text in (Module.wrap). */
 const WRAPPER = '(function (exports, require, module, __filename, __dirname) { ';
 
-/** The part of Node's CommonJS loader this uses (`require.extensions`). */
-type ModuleLoader = { _extensions: Record<string, (m: LoadingModule, filename: string) => void> };
+/** The parts of Node's CommonJS loader this uses (`require.extensions`, `require.cache`). */
+type ModuleLoader = {
+  _extensions: Record<string, (m: LoadingModule, filename: string) => void>;
+  _cache: Record<string, LoadingModule | undefined>;
+};
 
 type LoadingModule = { exports: unknown };
 
