@@ -1,7 +1,7 @@
-import { lstatSync, mkdirSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { readPackageVersion } from '../../io/package-root.js';
-import { readRegularText } from '../../io/read-regular-file.js';
+import { openRegularFile, readOpenedFile } from '../../io/read-regular-file.js';
 import { stateFile } from '../../store/home-paths.js';
 import { replaceFile } from '../../store/replace-file.js';
 import type { StorePaths } from '../../store/store-paths.js';
@@ -46,17 +46,31 @@ export function listKey(paths: StorePaths, now = Date.now()): ListKey | null {
   };
 }
 
-/** The document kept under `key`, or null (none, another key, or damaged). */
+/**
+ * The document kept under `key`, or null (none, another key, or damaged). A document kept under
+ * another key (the first list after a change) is told from its first line: the rest, megabytes at
+ * thousands of plugins, is not read.
+ */
 export function readListDocument(paths: StorePaths, key: ListKey): string | null {
-  let text: string;
+  const file = listCacheFile(paths);
+  const head = Buffer.from(`${FORMAT} ${key.identity}\n`);
+  let fd: number;
   try {
-    text = readRegularText(listCacheFile(paths), { maxBytes: MAX_BYTES });
+    fd = openRegularFile(file, { maxBytes: MAX_BYTES });
   } catch {
     return null;
   }
-  const head = `${FORMAT} ${key.identity}\n`;
-  if (!text.startsWith(head) || !text.endsWith('}\n')) return null;
-  return text.slice(head.length);
+  try {
+    const first = Buffer.alloc(head.length);
+    if (readSync(fd, first, 0, head.length, 0) !== head.length || !first.equals(head)) return null;
+    const bytes = readOpenedFile(fd, file, MAX_BYTES);
+    const text = bytes.toString('utf8', head.length);
+    return text.endsWith('}\n') ? text : null;
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Keeps `document` (a whole `list --json` document) under `key` when it is settled; never throws. */
