@@ -90,6 +90,9 @@ describe('registry.md S42: the layout', () => {
       JSON.stringify(state),
       serializeState(state).toString().replace('\n"p1@x":', '\n"p\\u0031@x":'),
       serializeState(state).toString().replace('}\n}\n', '},\n}\n'),
+      // A key whose closing quote is past its line, or not followed by its colon.
+      serializeState(state).toString().replace('\n"p1@x":', '\n"p1@x\n":'),
+      serializeState(state).toString().replace('\n"p1@x":', '\n"p1@x" :'),
       `${serializeState(state).toString()} `,
     ])
       expect(scanStateLines(Buffer.from(text))).toBeNull();

@@ -173,9 +173,11 @@ function scanEntries(lines: LineReader): EntrySpans | null {
   while (bytes[start] === QUOTE) {
     if (!closed) return null;
     const lineEnd = bytes.indexOf(NEWLINE, start);
-    const quote = bytes.indexOf(QUOTE, start + 1);
-    if (lineEnd === -1 || quote === -1 || quote >= lineEnd || bytes[quote + 1] !== COLON)
-      return null;
+    if (lineEnd === -1) return null;
+    // The key's closing quote, a few bytes on: looked for here, not with a call per entry.
+    let quote = start + 1;
+    while (quote < lineEnd && bytes[quote] !== QUOTE) quote += 1;
+    if (quote >= lineEnd || bytes[quote + 1] !== COLON) return null;
     // Read as latin1 (hookpm's keys are ASCII, which it reads alike), as UTF-8 when they are not.
     let key = bytes.toString('latin1', start + 1, quote);
     if (key.includes('\\')) return null;
