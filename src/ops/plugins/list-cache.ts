@@ -1,5 +1,6 @@
 import { closeSync, lstatSync, mkdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
+import { statsIdentity } from '../../io/file-identity.js';
 import { readPackageVersion } from '../../io/package-root.js';
 import { openRegularFile, readOpenedFile } from '../../io/read-regular-file.js';
 import { stateFile } from '../../store/home-paths.js';
@@ -89,7 +90,7 @@ function identityOf(file: string): { id: string; ctimeMs: number } | null {
   try {
     const s = lstatSync(file, { bigint: true });
     return {
-      id: `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`,
+      id: statsIdentity(s),
       ctimeMs: Number(s.ctimeNs / 1_000_000n),
     };
   } catch {

@@ -5,7 +5,8 @@ import { matchHandlers } from '../../hooks/snapshot/snapshot-match.js';
 import { nestsDeeperThan } from '../../json/nesting-depth.js';
 import type { LoadedSnapshot } from './load-snapshot.js';
 import { loadTrustedSnapshot, type LoadTrustedSnapshotOptions } from './load-trusted-snapshot.js';
-import { stateIdentity, tablePlugins, writeRunTable } from './run-table.js';
+import { stateIdentity } from '../../store/state/state-seal.js';
+import { tablePlugins, writeRunTable } from './run-table.js';
 
 export interface RunEventOptions extends LoadTrustedSnapshotOptions {
   event: EventName;

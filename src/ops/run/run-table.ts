@@ -1,8 +1,7 @@
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventName } from '../../hooks/events.js';
 import { readPolicyFile } from '../../store/policy-file.js';
-import { stateFile } from '../../store/home-paths.js';
 import { LINKED_PIN_FINGERPRINT, PIN_VERSION } from '../../store/session-pin-schema.js';
 import { readPinTable, tableStopCount, writePinTables } from '../../store/session-pin-tables.js';
 import type { RunnablePlugins } from '../../store/runnable-plugins.js';
@@ -15,8 +14,9 @@ import type { GivenPlugins } from './load-snapshot.js';
 /**
  * engine.md X10 for `hookpm run`: the plugins that may run now, compiled into the tables a session
  * pin has (store/session-pin-tables.ts: by event and exact matcher value), in the cache directory,
- * keyed on the identity of the state file (device, inode, size, modification and change times in
- * nanoseconds; the state is only ever replaced by a rename, so every write gives another identity).
+ * keyed on the identity of the state file (state-seal.ts's stateIdentity: device, inode, size,
+ * modification and change times in nanoseconds; the state is only ever replaced by a rename, so
+ * every write gives another identity).
  * An event then reads the tables' head and at most two of them instead of the whole state and the
  * documents cache. The tables are used only when:
  * - the state file has the identity they were written for (any install, update, enable, disable or
@@ -48,16 +48,6 @@ function unqualified(paths: StorePaths): string | null {
 
 function skipFile(paths: StorePaths): string {
   return join(paths.cache, RUN_TABLE, 'unqualified');
-}
-
-/** The identity of the state file now, or null when it cannot be statted (no table then). */
-export function stateIdentity(paths: StorePaths): string | null {
-  try {
-    const s = statSync(stateFile(paths), { bigint: true });
-    return `state ${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
-  } catch {
-    return null;
-  }
 }
 
 /**

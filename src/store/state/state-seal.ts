@@ -1,6 +1,7 @@
 import { fstatSync, lstatSync, mkdirSync } from 'node:fs';
 import type { BigIntStats } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { statsIdentity } from '../../io/file-identity.js';
 import { readRegularText } from '../../io/read-regular-file.js';
 import { replaceFile } from '../replace-file.js';
 import { stateFile } from '../home-paths.js';
@@ -25,7 +26,7 @@ function sealFile(paths: StorePaths): string {
 }
 
 function identityOf(s: BigIntStats): string {
-  return `${LAYOUT} ${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+  return `${LAYOUT} ${statsIdentity(s)}`;
 }
 
 /** The identity of the open file `fd`, as the seal keeps it. */
