@@ -59,7 +59,10 @@ export async function writeFileDurable(
       fchmodSync(fd, opts.mode);
     const total = parts.reduce((sum, part) => sum + part.length, 0);
     let position = 0;
-    for (const part of parts) position += writeAll(fd, part, file, position, total);
+    for (const part of parts) {
+      writeAll(fd, part, file, position, total);
+      position += part.length;
+    }
     fsyncSync(fd);
     closeSync(fd);
     fd = undefined;
@@ -72,14 +75,14 @@ export async function writeFileDurable(
   syncDirectory(dir, file);
 }
 
-/** Writes all of `bytes` at `position` of the file; returns their length. `total`: of the whole file, for the error. */
+/** Writes all of `bytes` at `position` of the file. `total`: of the whole file, for the error. */
 function writeAll(
   fd: number,
   bytes: Uint8Array,
   file: string,
   position: number,
   total: number,
-): number {
+): void {
   let offset = 0;
   while (offset < bytes.length) {
     const bytesWritten = writeSync(fd, bytes, offset, bytes.length - offset, position + offset);
@@ -96,7 +99,6 @@ function writeAll(
     }
     offset += bytesWritten;
   }
-  return bytes.length;
 }
 
 /**
