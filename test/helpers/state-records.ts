@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { installDir } from '../../src/store/layout.js';
+import { lazyEntriesOf } from '../../src/store/state/lazy-records.js';
 import type { PluginRecord, State } from '../../src/store/state/state-schema.js';
 import type { StorePaths } from '../../src/store/store-paths.js';
 
@@ -22,4 +23,16 @@ export async function installedTree(
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, 'plugin.json'), '{}');
   return dir;
+}
+
+/**
+ * How many entries of `state` were read or set (parsed from its bytes, when nothing was set); all
+ * of them for a state read whole (registry.md S42).
+ */
+export function parsedEntries(state: State): number {
+  const count = (record: Record<string, unknown> | undefined): number => {
+    if (record === undefined) return 0;
+    return lazyEntriesOf(record)?.values.size ?? Object.keys(record).length;
+  };
+  return count(state.plugins) + count(state.knownIntegrity);
 }

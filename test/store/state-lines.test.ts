@@ -14,7 +14,7 @@ import { collectGarbage } from '../../src/store/collect.js';
 import { installedFilesFile } from '../../src/store/installed-files.js';
 import { stateFile } from '../../src/store/paths.js';
 import { rememberIntegrity } from '../../src/store/state/known-integrity.js';
-import { lazyStateOf, parsedEntries } from '../../src/store/state/lazy-state.js';
+import { lazyStateOf } from '../../src/store/state/lazy-state.js';
 import { readStateDraft, readStateShared, writeDraft } from '../../src/store/state/state-draft.js';
 import { scanStateLines } from '../../src/store/state/state-lines.js';
 import type { PluginRecord, State } from '../../src/store/state/state-schema.js';
@@ -25,7 +25,7 @@ import {
   writeState,
 } from '../../src/store/state/state.js';
 import { HookpmError } from '../../src/errors.js';
-import { installedTree, makePlugin, makeState } from '../helpers/state-records.js';
+import { installedTree, makePlugin, makeState, parsedEntries } from '../helpers/state-records.js';
 import { useTempStore } from '../helpers/temp-home.js';
 
 const store = useTempStore();

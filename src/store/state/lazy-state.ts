@@ -93,15 +93,3 @@ function touched<T>(values: ReadonlyMap<string, T>): Record<string, T> {
     });
   return out;
 }
-
-/**
- * How many entries of `state` were read or set (parsed from its bytes, when nothing was set); all
- * of them for a whole state.
- */
-export function parsedEntries(state: State): number {
-  const count = (record: Record<string, unknown> | undefined): number => {
-    if (record === undefined) return 0;
-    return lazyEntriesOf(record)?.values.size ?? Object.keys(record).length;
-  };
-  return count(state.plugins) + count(state.knownIntegrity);
-}
