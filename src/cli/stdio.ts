@@ -24,7 +24,19 @@ export function writeText(fd: 1 | 2, text: string): void {
     streamOf(fd).write(text);
     return;
   }
-  let rest = Buffer.from(text);
+  writeBytes(fd, Buffer.from(text));
+}
+
+/**
+ * Writes `bytes` (UTF-8 text) as writeText writes text: a document kept as bytes (`list --json`'s,
+ * megabytes at thousands of plugins) goes out without a decode into a string and an encode back.
+ */
+export function writeBytes(fd: 1 | 2, bytes: Buffer): void {
+  if (queued.has(fd)) {
+    streamOf(fd).write(bytes);
+    return;
+  }
+  let rest = bytes;
   while (rest.length > 0) {
     try {
       rest = rest.subarray(writeSync(fd, rest));

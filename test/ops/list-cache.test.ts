@@ -29,20 +29,20 @@ afterEach(() => {
 
 describe('the kept list document (registry.md S33)', () => {
   it('S33: a document kept under a key is read back under that key, and under no other', () => {
-    keepListDocument(paths, KEY, DOCUMENT);
-    expect(readListDocument(paths, KEY)).toBe(DOCUMENT);
+    keepListDocument(paths, KEY, Buffer.from(DOCUMENT));
+    expect(readListDocument(paths, KEY)?.toString('utf8')).toBe(DOCUMENT);
     expect(readListDocument(paths, { ...KEY, identity: '0.1.0 1:2:3:4:6 absent' })).toBeNull();
     // A key that only begins like the kept one is another key.
     expect(readListDocument(paths, { ...KEY, identity: '0.1.0 1:2:3:4:5' })).toBeNull();
   });
 
   it('S33: a document kept only while it is settled (outside the racy window)', () => {
-    keepListDocument(paths, { ...KEY, settled: false }, DOCUMENT);
+    keepListDocument(paths, { ...KEY, settled: false }, Buffer.from(DOCUMENT));
     expect(readListDocument(paths, KEY)).toBeNull();
   });
 
   it('S33: a cut-off document, a symlink or a FIFO in its place is no document, read without waiting', () => {
-    keepListDocument(paths, KEY, DOCUMENT);
+    keepListDocument(paths, KEY, Buffer.from(DOCUMENT));
     const whole = readFileSync(kept, 'utf8');
     writeFileSync(kept, whole.slice(0, -3));
     expect(readListDocument(paths, KEY)).toBeNull();

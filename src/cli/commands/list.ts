@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { globalOptions, storePathsOf, type GlobalOptions } from '../global-options.js';
 import { LIST_OPTIONS } from '../grammar.js';
 import { ALIASES } from '../help-groups.js';
-import { writeText } from '../stdio.js';
+import { writeBytes } from '../stdio.js';
 
 /** `hookpm list`'s own options (grammar.ts LIST_OPTIONS). */
 export interface ListFlags {
@@ -53,15 +53,15 @@ async function runListJson(globals: GlobalOptions): Promise<void> {
   const cache = await import('../../ops/plugins/list-cache.js');
   const key = cache.listKey(paths);
   const kept = key === null ? null : cache.readListDocument(paths, key);
-  if (kept !== null) return writeText(1, kept);
+  if (kept !== null) return writeBytes(1, kept);
   const [{ listPlugins }, { listJsonText }] = await Promise.all([
     import('../../ops/plugins/list.js'),
     import('../render/render-list.js'),
   ]);
   // The document holds the user-wide plugins only (cli.md#json-shapes), whatever the directory.
-  const text = listJsonText((await listPlugins(paths)).plugins);
-  writeText(1, text);
-  if (key !== null) cache.keepListDocument(paths, key, text);
+  const document = Buffer.from(listJsonText((await listPlugins(paths)).plugins));
+  writeBytes(1, document);
+  if (key !== null) cache.keepListDocument(paths, key, document);
 }
 
 /** `hookpm list --project` (docs/guides/projects.md). */

@@ -48,11 +48,11 @@ export function listKey(paths: StorePaths, now = Date.now()): ListKey | null {
 }
 
 /**
- * The document kept under `key`, or null (none, another key, or damaged). A document kept under
+ * The document kept under `key` (its bytes, UTF-8), or null (none, another key, or damaged). A document kept under
  * another key (the first list after a change) is told from its first line: the rest, megabytes at
  * thousands of plugins, is not read.
  */
-export function readListDocument(paths: StorePaths, key: ListKey): string | null {
+export function readListDocument(paths: StorePaths, key: ListKey): Buffer | null {
   const file = listCacheFile(paths);
   const head = Buffer.from(`${FORMAT} ${key.identity}\n`);
   let fd: number;
@@ -65,8 +65,10 @@ export function readListDocument(paths: StorePaths, key: ListKey): string | null
     const first = Buffer.alloc(head.length);
     if (readSync(fd, first, 0, head.length, 0) !== head.length || !first.equals(head)) return null;
     const bytes = readOpenedFile(fd, file, MAX_BYTES);
-    const text = bytes.toString('utf8', head.length);
-    return text.endsWith('}\n') ? text : null;
+    const document = bytes.subarray(head.length);
+    return document.length >= 2 && document.toString('latin1', document.length - 2) === '}\n'
+      ? document
+      : null;
   } catch {
     return null;
   } finally {
@@ -74,13 +76,13 @@ export function readListDocument(paths: StorePaths, key: ListKey): string | null
   }
 }
 
-/** Keeps `document` (a whole `list --json` document) under `key` when it is settled; never throws. */
-export function keepListDocument(paths: StorePaths, key: ListKey, document: string): void {
+/** Keeps `document` (a whole `list --json` document, UTF-8) under `key` when it is settled; never throws. */
+export function keepListDocument(paths: StorePaths, key: ListKey, document: Buffer): void {
   if (!key.settled) return;
   try {
     const file = listCacheFile(paths);
     mkdirSync(join(paths.cache, 'list'), { recursive: true });
-    replaceFile(file, `${FORMAT} ${key.identity}\n${document}`);
+    replaceFile(file, [Buffer.from(`${FORMAT} ${key.identity}\n`), document]);
   } catch {
     // A cache: the next list makes it again.
   }
