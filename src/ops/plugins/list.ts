@@ -3,41 +3,12 @@ import type { StorePaths } from '../../store/store-paths.js';
 import { readStateFast } from '../../store/state/read-state-fast.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
 import { checkInstalledTrees } from '../../store/tree-check.js';
-import { readTreeVerdicts, recordFullCheck, verdictOf } from '../../store/tree-verdicts.js';
+import { readTreeVerdicts, recordFullCheck } from '../../store/tree-verdicts.js';
 import { canonicalProjectRoot } from '../../workspace/canonical-root.js';
-import { hasCurrentConsent } from '../../store/state/current-consent.js';
+import { listedPlugin } from './listed-plugin.js';
+import type { ListedPlugin } from './listed-plugin.js';
 
-/** One entry of `hookpm list --json` (docs/reference/rules/cli.md#json-shapes). */
-export interface ListedPlugin {
-  id: string;
-  name: string;
-  registry: string;
-  version: string;
-  enabled: boolean;
-  events: string[];
-  source: string;
-  integrity: string;
-  /** When it was first installed (ISO 8601). */
-  installedAt: string;
-  /** When its version or files last changed; installedAt for a state that predates it. */
-  updatedAt: string;
-  /** Q4: enabled and consented to its current surface, so its hooks run. */
-  active: boolean;
-  /** Q5: the version installed and waiting for consent, if any. */
-  pending: string | null;
-  /**
-   * Q6: its installed tree is missing or no longer has its recorded fingerprint, so it is left
-   * out of every snapshot whatever `active` says; `hookpm install --force <source>` restores it.
-   * S32: as the last check found it (`checkedAt`), or as checked now with `verify`.
-   */
-  tampered: boolean;
-  /**
-   * S32: when its tree was last known to be as `tampered` says (ISO 8601): the check that found
-   * it so (at an event that was to run it, `doctor`, `review`, `enable`, `list --verify`), or its
-   * install or update when no check since found otherwise.
-   */
-  checkedAt: string;
-}
+export type { ListedPlugin } from './listed-plugin.js';
 
 /** The plugins installed for the project `cwd` is in (docs/guides/projects.md), as `list` shows them beside. */
 export interface ListedProject {
@@ -80,30 +51,7 @@ export async function listPlugins(
   const listed = (records: PluginRecord[], ofUser: boolean): ListedPlugin[] =>
     records
       .sort((a, b) => compareCodeUnits(a.id, b.id))
-      .map((p) => {
-        const updatedAt = p.updatedAt ?? p.installedAt;
-        const since = Date.parse(updatedAt) || 0;
-        const verdict =
-          p.linked === true
-            ? { tampered: false, checkedAt: since }
-            : verdictOf(verdicts, p.path, since, ofUser);
-        return {
-          id: p.id,
-          name: p.name,
-          registry: p.registry,
-          version: p.version,
-          enabled: p.enabled,
-          events: p.events,
-          source: p.source,
-          integrity: p.integrity,
-          installedAt: p.installedAt,
-          updatedAt,
-          active: p.enabled && hasCurrentConsent(p),
-          pending: p.pending?.version ?? null,
-          tampered: verdict.tampered,
-          checkedAt: new Date(verdict.checkedAt).toISOString(),
-        };
-      });
+      .map((p) => listedPlugin(p, verdicts, ofUser));
   return {
     plugins: listed(user, true),
     project:

@@ -47,20 +47,30 @@ function records<T>(
   return lazyRecords<T>(
     bytes,
     found,
-    (value, key) => {
-      // The whole document's check, on a document of this one entry.
-      const one = {
-        version: STATE_VERSION,
-        registries: {},
-        plugins: {},
-        [section]: { [key]: value },
-      };
-      const checked = quickStateOf(one);
-      if (checked === null || findKeyProblem(one) !== null) return null;
-      return (checked[section] as Record<string, T>)[key]!;
-    },
+    (value, key) => checkedEntry<T>(section, key, value),
     (key) => corrupt(`${section}.${JSON.stringify(key)}`),
   );
+}
+
+/**
+ * The entry `key` of `section` with the parsed JSON `value`, as a whole document's check accepts
+ * it (the same object), or null when that check refuses it: the check runs on a document of this
+ * one entry.
+ */
+export function checkedEntry<T>(
+  section: 'plugins' | 'knownIntegrity',
+  key: string,
+  value: unknown,
+): T | null {
+  const one = {
+    version: STATE_VERSION,
+    registries: {},
+    plugins: {},
+    [section]: { [key]: value },
+  };
+  const checked = quickStateOf(one);
+  if (checked === null || findKeyProblem(one) !== null) return null;
+  return (checked[section] as Record<string, T>)[key]!;
 }
 
 /**
