@@ -30,10 +30,11 @@ export function writeText(fd: 1 | 2, text: string): void {
 /**
  * Writes `bytes` (UTF-8 text) as writeText writes text: a document kept as bytes (`list --json`'s,
  * megabytes at thousands of plugins) goes out without a decode into a string and an encode back.
+ * The caller may reuse `bytes` once this returns: what the stream queues is a copy.
  */
 export function writeBytes(fd: 1 | 2, bytes: Buffer): void {
   if (queued.has(fd)) {
-    streamOf(fd).write(bytes);
+    streamOf(fd).write(Buffer.from(bytes));
     return;
   }
   let rest = bytes;
@@ -45,7 +46,7 @@ export function writeBytes(fd: 1 | 2, bytes: Buffer): void {
       if (code === 'EPIPE') return endOnClosedOutput();
       if (code !== 'EAGAIN') throw error;
       queued.add(fd);
-      streamOf(fd).write(rest);
+      streamOf(fd).write(Buffer.from(rest));
       return;
     }
   }

@@ -6,14 +6,36 @@ let written = 0;
  * Replaces `file` whole by writing a temporary file beside it and renaming it over, so a reader
  * sees the old content or the new; no fsync, and no random name (no `node:crypto` to load): for
  * files that only save work and whose readers detect damage (a cache, a session pin's tables).
- * `content`: text, or bytes in parts written one after the other (megabytes are not joined first).
  * Throws what the writes throw, after removing the temporary file.
  */
-export function replaceFile(file: string, content: string | readonly Buffer[]): void {
+export function replaceFile(file: string, text: string): void {
+  replaceWith(file, (temp) => writeFileSync(temp, text, { mode: 0o600 }));
+}
+
+/**
+ * replaceFile for content made a piece at a time: `fill` hands each piece to `write`, which
+ * writes it at once (so a piece may be reused after), and megabytes are never joined first.
+ */
+export function replaceFileWith(
+  file: string,
+  fill: (write: (bytes: Buffer) => void) => void,
+): void {
+  replaceWith(file, (temp) => {
+    const fd = openSync(temp, 'wx', 0o600);
+    try {
+      fill((bytes) => {
+        for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at);
+      });
+    } finally {
+      closeSync(fd);
+    }
+  });
+}
+
+function replaceWith(file: string, writeTemp: (temp: string) => void): void {
   const temp = `${file}.tmp-${process.pid}-${(written += 1)}`;
   try {
-    if (typeof content === 'string') writeFileSync(temp, content, { mode: 0o600 });
-    else writeParts(temp, content);
+    writeTemp(temp);
     renameSync(temp, file);
   } catch (error) {
     try {
@@ -22,18 +44,5 @@ export function replaceFile(file: string, content: string | readonly Buffer[]): 
       // Nothing was left.
     }
     throw error;
-  }
-}
-
-/** Writes `parts` to a new file `temp`, whole. */
-function writeParts(temp: string, parts: readonly Buffer[]): void {
-  const fd = openSync(temp, 'wx', 0o600);
-  try {
-    for (const part of parts) {
-      let at = 0;
-      while (at < part.length) at += writeSync(fd, part, at);
-    }
-  } finally {
-    closeSync(fd);
   }
 }

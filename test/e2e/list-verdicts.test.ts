@@ -143,7 +143,10 @@ describe('list --json kept for the state and verdicts it was made of (registry.m
     await new Promise((resolve) => setTimeout(resolve, 2_200));
     const first = await w.hookpm('list', '--json');
     expect(first.code, first.stderr).toBe(0);
-    expect((await readFile(kept, 'utf8')).endsWith(first.stdout)).toBe(true);
+    // Kept under its key (not "-"), first in the file, before the rows kept with it.
+    const file = await readFile(kept, 'utf8');
+    expect(file).toMatch(/^hookpm-list\/2 \d+ \S+ \S+ \S+\n/);
+    expect(file.slice(file.indexOf('\n') + 1).startsWith(first.stdout)).toBe(true);
     expect((await w.hookpm('list', '--json')).stdout).toBe(first.stdout);
     // The state changes: the kept document is not used.
     expect((await w.hookpm('disable', 'guard')).code).toBe(0);

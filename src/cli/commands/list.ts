@@ -46,7 +46,8 @@ export async function runList(globals: GlobalOptions, flags: ListFlags = {}): Pr
 
 /**
  * `hookpm list --json`: the document kept for the state and tree verdicts as they are
- * (registry.md S33), else the one made from them, kept for the next.
+ * (registry.md S33), else the one made from them (from the kept rows of unchanged entries when
+ * hookpm sealed the state), kept for the next.
  */
 async function runListJson(globals: GlobalOptions): Promise<void> {
   const paths = storePathsOf(globals);
@@ -54,14 +55,23 @@ async function runListJson(globals: GlobalOptions): Promise<void> {
   const key = cache.listKey(paths);
   const kept = key === null ? null : cache.readListDocument(paths, key);
   if (kept !== null) return writeBytes(1, kept);
+  if (key !== null) {
+    const [rows, { LIST_JSON_SHAPE }] = await Promise.all([
+      import('../../ops/plugins/list-rows.js'),
+      import('../render/list-json.js'),
+    ]);
+    const renewed = rows.renewListDocument(paths, key, LIST_JSON_SHAPE);
+    if (renewed !== null) return rows.keepAndWrite(paths, key, renewed, (b) => writeBytes(1, b));
+  }
   const [{ listPlugins }, { listJsonText }] = await Promise.all([
     import('../../ops/plugins/list.js'),
-    import('../render/render-list.js'),
+    import('../render/list-json.js'),
   ]);
   // The document holds the user-wide plugins only (cli.md#json-shapes), whatever the directory.
   const document = Buffer.from(listJsonText((await listPlugins(paths)).plugins));
   writeBytes(1, document);
-  if (key !== null) cache.keepListDocument(paths, key, document);
+  if (key !== null && key.settled)
+    cache.keepListFile(paths, key, key.identity, [document], null, null);
 }
 
 /** `hookpm list --project` (docs/guides/projects.md). */

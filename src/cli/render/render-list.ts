@@ -1,7 +1,8 @@
 import type { ListedPlugin, ListedProject } from '../../ops/plugins/list.js';
 import { shellWord } from '../../ops/doctor/check.js';
 import { writeText } from '../stdio.js';
-import { escapeControl, JSON_SCHEMA_VERSION, jsonText, printLine, renderTable } from './render.js';
+import { escapeControl, printLine, renderTable } from './render.js';
+import { listJsonText } from './list-json.js';
 
 /**
  * `hookpm list` output: the JSON document of docs/reference/rules/cli.md#json-shapes (every field,
@@ -27,11 +28,6 @@ export function printPluginList(
   // registry.md S32: say what `tampered` stands on.
   if (opts.verify !== true)
     printLine('tamper status as last checked; `hookpm list --verify` checks every plugin now');
-}
-
-/** The whole `list --json` document, as printed (registry.md S33 keeps it). */
-export function listJsonText(plugins: readonly ListedPlugin[]): string {
-  return `${jsonText({ schemaVersion: JSON_SCHEMA_VERSION, plugins })}\n`;
 }
 
 function printTable(plugins: readonly ListedPlugin[], long: boolean): void {

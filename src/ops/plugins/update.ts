@@ -74,8 +74,7 @@ export async function updatePlugins(
       ? Object.values(state.plugins).sort((a, b) => compareCodeUnits(a.id, b.id))
       : unique(opts.names.map((name) => findInstalled(state, name)));
   const skipped: UpdateSkip[] = [];
-  const allowed =
-    opts.names.length === 0 ? skipRefused(ctx, state, records, skipped) : records;
+  const allowed = opts.names.length === 0 ? skipRefused(ctx, state, records, skipped) : records;
   const fromIndex = allowed.filter((r) => {
     if (r.registry !== LOCAL_REGISTRY && r.registry !== 'npm') return true;
     skipped.push(

@@ -1,0 +1,465 @@
+import { closeSync, readSync } from 'node:fs';
+import { compareCodeUnits } from '../../json/compare.js';
+import { stateFile } from '../../store/home-paths.js';
+import type { StorePaths } from '../../store/store-paths.js';
+import { checkedEntry } from '../../store/state/lazy-state.js';
+import { readStateFile } from '../../store/state/read-state-file.js';
+import type { PluginRecord } from '../../store/state/state-schema.js';
+import { isSealed } from '../../store/state/state-seal.js';
+import { readTreeVerdicts } from '../../store/tree-verdicts.js';
+import type { TreeVerdicts } from '../../store/tree-verdicts.js';
+import { ROW_FIELDS, keepListFile, openListFile, writeDocument } from './list-cache.js';
+import type { DocumentPart, KeptList, KeptRows, ListKey, RowsToKeep } from './list-cache.js';
+import { listedPlugin } from './listed-plugin.js';
+import type { ListedPlugin } from './listed-plugin.js';
+
+/*
+ * registry.md S33: the first `list --json` after a change, made from the rows kept with the last
+ * document (list-cache.ts) where the state's entries are unchanged. Only a state file hookpm
+ * sealed (S42) is read so: it is in hookpm's layout (state-lines.ts), one line per entry, and
+ * every entry in it passed the state's check when it was written. Its `plugins` section is
+ * compared with the section the kept rows were made from, from the start and from the end (the
+ * kept bytes are read a piece at a time, never whole): a line in the common start or the common
+ * end is an unchanged entry, whose row is the kept one; the lines between them are parsed,
+ * checked (D6) and made into rows. An install, update, enable or removal changes one line, so
+ * the list after it parses one entry, not thousands. A row depends on its entry's bytes, the
+ * verdicts and hookpm's version alone (listed-plugin.ts), and rows are kept under the last two.
+ */
+
+/** How the document is written: around its rows, and each row. */
+export interface ListShape {
+  /** The whole document when there is no plugin. */
+  empty: string;
+  /** Before the first row, between two rows, after the last. */
+  head: string;
+  separator: string;
+  tail: string;
+  /** One row's text. */
+  row: (plugin: ListedPlugin) => string;
+}
+
+/** The document made, and what to keep of it. */
+export interface RenewedList {
+  parts: DocumentPart[];
+  /** The file kept before, open (ranges of `parts` are in it), or null; the caller closes it. */
+  from: KeptList | null;
+  /** The rows to keep with the document. */
+  rows: RowsToKeep;
+  /** Whether the state read is the one `key` was taken of, so the document may be kept under it. */
+  ofKey: boolean;
+  /** Whether any row differs from the kept ones (a document kept for its rows only then need not be written again). */
+  changed: boolean;
+}
+
+/** The section's opening line, which can be nowhere else in hookpm's layout (a value has no raw line break). */
+const PLUGINS_OPEN = Buffer.from('\n"plugins":{\n');
+/** What ends a state in hookpm's layout, after the last entry's line. */
+const STATE_END = '}\n}\n';
+const NEWLINE = 0x0a;
+const QUOTE = 0x22;
+const COLON = 0x3a;
+const COMMA = 0x2c;
+const BACKSLASH = 0x5c;
+const NOT_ASCII = /[^\x00-\x7f]/;
+
+/** An entry of the section made into a row now. */
+interface NewRow {
+  key: string;
+  text: Buffer;
+  /** Its line in the new section: start, key's closing quote, line break. */
+  start: number;
+  keyEnd: number;
+  lineEnd: number;
+}
+
+/**
+ * The `list --json` document for the state as it is now, reusing the kept rows of unchanged
+ * entries; null when the state is not one hookpm sealed (or an entry fails its check): the caller
+ * then reads and checks it whole, which says what is wrong.
+ */
+export function renewListDocument(
+  paths: StorePaths,
+  key: ListKey,
+  shape: ListShape,
+): RenewedList | null {
+  let read: { bytes: Buffer; identity: string };
+  try {
+    read = readStateFile(stateFile(paths));
+  } catch {
+    return null;
+  }
+  if (!isSealed(paths, read.identity)) return null;
+  const section = pluginsSection(read.bytes);
+  if (section === null) return null;
+  const from = openListFile(paths, key);
+  const made = renew(section, from, shape, () => readTreeVerdicts(paths));
+  if (made === null) {
+    if (from !== null) closeQuietly(from);
+    return null;
+  }
+  return {
+    ...made,
+    from,
+    ofKey: read.identity.endsWith(` ${key.state}`),
+  };
+}
+
+/**
+ * Keeps `renewed` in the cache as `key` allows (its document under the key when settled, its rows
+ * when the verdicts are) and hands its document to `write` a piece at a time (a piece is reused
+ * after `write` returns); closes the file kept before.
+ */
+export function keepAndWrite(
+  paths: StorePaths,
+  key: ListKey,
+  renewed: RenewedList,
+  write: (bytes: Buffer) => void,
+): void {
+  try {
+    const identity = key.settled && renewed.ofKey ? key.identity : '-';
+    const rows = key.rowsSettled ? renewed.rows : null;
+    // A file that holds neither a document under a key nor new rows would only cost a write.
+    if (identity !== '-' || (rows !== null && renewed.changed))
+      keepListFile(paths, key, identity, renewed.parts, renewed.from, rows);
+    writeDocument(renewed.parts, renewed.from, write);
+  } finally {
+    if (renewed.from !== null) closeQuietly(renewed.from);
+  }
+}
+
+/** The `plugins` section of state bytes in hookpm's layout: its entry lines. */
+function pluginsSection(bytes: Buffer): Buffer | null {
+  const open = bytes.indexOf(PLUGINS_OPEN);
+  const end = bytes.length - STATE_END.length;
+  if (open === -1 || end < open + PLUGINS_OPEN.length) return null;
+  if (bytes.toString('latin1', end) !== STATE_END) return null;
+  return bytes.subarray(open + PLUGINS_OPEN.length, end);
+}
+
+function renew(
+  section: Buffer,
+  from: KeptList | null,
+  shape: ListShape,
+  verdicts: () => TreeVerdicts,
+): Omit<RenewedList, 'from' | 'ofKey'> | null {
+  const old = from?.rows ?? null;
+  const reuse = old === null ? null : unchangedLines(section, from!.fd, old);
+  const count = old?.count ?? 0;
+  const index = old?.index ?? new Uint32Array(0);
+  // The old entries kept: [0, before) from the common start, [after, count) from the common end.
+  const before = reuse?.before ?? 0;
+  const after = reuse?.after ?? count;
+  const shift = reuse?.shift ?? 0;
+  const middleStart = before > 0 ? index[(before - 1) * ROW_FIELDS + 2]! + 1 : 0;
+  const middleEnd = after < count ? index[after * ROW_FIELDS]! + shift : section.length;
+  const fresh = newRows(section, middleStart, middleEnd, shape, verdicts);
+  if (fresh === null) return null;
+  // The kept entries in the order of their rows.
+  const byRow = new Int32Array(count).fill(-1);
+  for (const i of keptRange(before, after, count)) {
+    const position = index[i * ROW_FIELDS + 3]!;
+    if (position >= count || byRow[position] !== -1) return null;
+    byRow[position] = i;
+  }
+  const kept: number[] = [];
+  for (const i of byRow) if (i !== -1) kept.push(i);
+  const at = (i: number): number => index[i * ROW_FIELDS]! + (i >= after ? shift : 0);
+  const keyOf = (i: number): string =>
+    keyText(section, at(i) + 1, index[i * ROW_FIELDS + 1]! + (i >= after ? shift : 0));
+  const sorted = [...fresh].sort((a, b) => compareCodeUnits(a.key, b.key));
+  const order = mergedOrder(kept, sorted, keyOf);
+  if (order === null) return null;
+  const made = documentOf(order, index, from, shape);
+  if (made === null) return null;
+  // The new index, in the section's order: the kept start, the new lines, the kept end.
+  const entries = before + fresh.length + (count - after);
+  const rows = new Uint32Array(entries * ROW_FIELDS);
+  let n = 0;
+  const put = (start: number, keyEnd: number, lineEnd: number, placed: Placed): void => {
+    rows.set([start, keyEnd, lineEnd, placed.position, placed.start, placed.end], n * ROW_FIELDS);
+    n += 1;
+  };
+  for (let i = 0; i < before; i += 1) {
+    const o = i * ROW_FIELDS;
+    put(index[o]!, index[o + 1]!, index[o + 2]!, made.placedKept.get(i)!);
+  }
+  for (const row of fresh) put(row.start, row.keyEnd, row.lineEnd, made.placedNew.get(row)!);
+  for (let i = after; i < count; i += 1) {
+    const o = i * ROW_FIELDS;
+    put(index[o]! + shift, index[o + 1]! + shift, index[o + 2]! + shift, made.placedKept.get(i)!);
+  }
+  return {
+    parts: made.parts,
+    rows: { index: rows, section },
+    changed: old === null || fresh.length > 0 || before + (count - after) !== count,
+  };
+}
+
+function* keptRange(before: number, after: number, count: number): Iterable<number> {
+  for (let i = 0; i < before; i += 1) yield i;
+  for (let i = after; i < count; i += 1) yield i;
+}
+
+/**
+ * Which kept entries are unchanged in `section`: the first `before` (their lines lie in the
+ * common start) and those from `after` on (in the common end, `shift` bytes later now). Null when
+ * the kept index does not describe lines of the kept section, or its lines are not lines now.
+ */
+function unchangedLines(
+  section: Buffer,
+  fd: number,
+  old: KeptRows,
+): { before: number; after: number; shift: number } | null {
+  const { index, count, sectionLength } = old;
+  // The kept lines must be the kept section's, one after another.
+  let next = 0;
+  for (let i = 0; i < count; i += 1) {
+    const o = i * ROW_FIELDS;
+    const start = index[o]!;
+    const keyEnd = index[o + 1]!;
+    const lineEnd = index[o + 2]!;
+    if (start !== next || keyEnd <= start || lineEnd <= keyEnd) return null;
+    next = lineEnd + 1;
+  }
+  if (next !== sectionLength) return null;
+  const scratch = Buffer.allocUnsafeSlow(64 * 1024);
+  const prefix = commonPrefix(fd, old.sectionAt, sectionLength, section, scratch);
+  const limit = Math.min(sectionLength, section.length) - prefix;
+  const suffix = commonSuffix(fd, old.sectionAt, sectionLength, section, limit, scratch);
+  const shift = section.length - sectionLength;
+  let before = 0;
+  while (before < count && index[before * ROW_FIELDS + 2]! < prefix) before += 1;
+  let after = count;
+  while (after > before && index[(after - 1) * ROW_FIELDS]! >= sectionLength - suffix) after -= 1;
+  // The common end may begin inside a line that is longer now: its first kept line must begin one.
+  if (after < count) {
+    const start = index[after * ROW_FIELDS]! + shift;
+    if (start > 0 && section[start - 1] !== NEWLINE) after += 1;
+  }
+  for (const i of keptRange(before, after, count)) {
+    const o = i * ROW_FIELDS;
+    const s = i >= after ? shift : 0;
+    if (
+      section[index[o]! + s] !== QUOTE ||
+      section[index[o + 1]! + s] !== QUOTE ||
+      section[index[o + 1]! + s + 1] !== COLON ||
+      section[index[o + 2]! + s] !== NEWLINE
+    )
+      return null;
+  }
+  return { before, after, shift };
+}
+
+/** How many bytes the kept section (at `at` in `fd`, `length` long) and `now` have in common from the start. */
+function commonPrefix(
+  fd: number,
+  at: number,
+  length: number,
+  now: Buffer,
+  scratch: Buffer,
+): number {
+  const limit = Math.min(length, now.length);
+  let done = 0;
+  while (done < limit) {
+    const want = Math.min(scratch.length, limit - done);
+    const got = readSync(fd, scratch, 0, want, at + done);
+    if (got !== want) return done;
+    if (now.compare(scratch, 0, got, done, done + got) === 0) {
+      done += got;
+      continue;
+    }
+    // [0, lo) is alike, and a difference lies in [lo, hi).
+    let lo = 0;
+    let hi = got;
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >>> 1;
+      if (now.compare(scratch, lo, mid, done + lo, done + mid) === 0) lo = mid;
+      else hi = mid;
+    }
+    return done + lo;
+  }
+  return done;
+}
+
+/** How many bytes, at most `limit`, the kept section and `now` have in common at the end. */
+function commonSuffix(
+  fd: number,
+  at: number,
+  length: number,
+  now: Buffer,
+  limit: number,
+  scratch: Buffer,
+): number {
+  let done = 0;
+  while (done < limit) {
+    const want = Math.min(scratch.length, limit - done);
+    const got = readSync(fd, scratch, 0, want, at + length - done - want);
+    if (got !== want) return done;
+    const base = now.length - done - want;
+    if (now.compare(scratch, 0, want, base, base + want) === 0) {
+      done += want;
+      continue;
+    }
+    // [hi, want) is alike, and a difference lies in [lo, hi).
+    let lo = 0;
+    let hi = want;
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >>> 1;
+      if (now.compare(scratch, mid, hi, base + mid, base + hi) === 0) hi = mid;
+      else lo = mid;
+    }
+    return done + (want - hi);
+  }
+  return done;
+}
+
+/** The entry lines of `section` in [start, end), in order, each parsed, checked and made into a row; null when one is not an entry or fails its check. */
+function newRows(
+  section: Buffer,
+  start: number,
+  end: number,
+  shape: ListShape,
+  verdicts: () => TreeVerdicts,
+): NewRow[] | null {
+  const rows: NewRow[] = [];
+  let known: TreeVerdicts | undefined;
+  for (let line = start; line < end;) {
+    const lineEnd = section.indexOf(NEWLINE, line);
+    if (lineEnd === -1 || lineEnd >= end || section[line] !== QUOTE) return null;
+    let quote = line + 1;
+    while (quote < lineEnd && section[quote] !== QUOTE && section[quote] !== BACKSLASH) quote += 1;
+    if (section[quote] !== QUOTE || section[quote + 1] !== COLON) return null;
+    const key = keyText(section, line + 1, quote);
+    const valueEnd = section[lineEnd - 1] === COMMA ? lineEnd - 1 : lineEnd;
+    let record: PluginRecord | null;
+    try {
+      const value: unknown = JSON.parse(section.toString('utf8', quote + 2, valueEnd));
+      record = checkedEntry<PluginRecord>('plugins', key, value);
+    } catch {
+      record = null;
+    }
+    if (record === null) return null;
+    known ??= verdicts();
+    const text = Buffer.from(shape.row(listedPlugin(record, known, true)));
+    rows.push({ key, text, start: line, keyEnd: quote, lineEnd });
+    line = lineEnd + 1;
+  }
+  return rows;
+}
+
+/** A key's text: latin1 when it is ASCII (hookpm's are), which reads the same, else UTF-8. */
+function keyText(bytes: Buffer, start: number, end: number): string {
+  const key = bytes.toString('latin1', start, end);
+  return NOT_ASCII.test(key) ? bytes.toString('utf8', start, end) : key;
+}
+
+/**
+ * The rows in the document's order (by id, as `list` sorts them): the kept entries `kept` (in
+ * the order of their rows, which is by id) and `fresh` (sorted), merged; null when a new key
+ * equals a kept one.
+ */
+function mergedOrder(
+  kept: readonly number[],
+  fresh: readonly NewRow[],
+  keyOf: (i: number) => string,
+): (number | NewRow)[] | null {
+  const order: (number | NewRow)[] = [];
+  let k = 0;
+  for (const row of fresh) {
+    // The first kept row whose key comes after this one (binary search: few keys are read).
+    let lo = k;
+    let hi = kept.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareCodeUnits(keyOf(kept[mid]!), row.key) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo < kept.length && keyOf(kept[lo]!) === row.key) return null;
+    for (; k < lo; k += 1) order.push(kept[k]!);
+    order.push(row);
+  }
+  for (; k < kept.length; k += 1) order.push(kept[k]!);
+  return order;
+}
+
+/** Where a row is in the document made: its position and its bytes. */
+interface Placed {
+  position: number;
+  start: number;
+  end: number;
+}
+
+/**
+ * The document's parts for rows in `order`; rows kept one after the other in the kept document
+ * are one range of it. Null when a kept row lies outside the kept document.
+ */
+function documentOf(
+  order: readonly (number | NewRow)[],
+  index: Uint32Array,
+  from: KeptList | null,
+  shape: ListShape,
+): {
+  parts: DocumentPart[];
+  placedKept: Map<number, Placed>;
+  placedNew: Map<NewRow, Placed>;
+} | null {
+  const placedKept = new Map<number, Placed>();
+  const placedNew = new Map<NewRow, Placed>();
+  if (order.length === 0) return { parts: [Buffer.from(shape.empty)], placedKept, placedNew };
+  const parts: DocumentPart[] = [];
+  const head = Buffer.from(shape.head);
+  const separator = Buffer.from(shape.separator);
+  parts.push(head);
+  let length = head.length;
+  /** The range of the kept document being extended, and the kept row it ends with. */
+  let run: { at: number; length: number; last: number } | null = null;
+  const flush = (): void => {
+    if (run !== null) parts.push({ at: run.at, length: run.length });
+    run = null;
+  };
+  for (let position = 0; position < order.length; position += 1) {
+    const row = order[position]!;
+    if (typeof row === 'number') {
+      const o = row * ROW_FIELDS;
+      const start = index[o + 4]!;
+      const end = index[o + 5]!;
+      if (from === null || end <= start || end > from.documentLength) return null;
+      const lastEnd: number = run === null ? -1 : index[run.last * ROW_FIELDS + 5]!;
+      if (run !== null && start === lastEnd + separator.length) {
+        // The next row of the kept document: the separator before it is the kept one.
+        run.length += end - lastEnd;
+        run.last = row;
+        length += separator.length;
+      } else {
+        flush();
+        if (position > 0) {
+          parts.push(separator);
+          length += separator.length;
+        }
+        run = { at: from.documentAt + start, length: end - start, last: row };
+      }
+      placedKept.set(row, { position, start: length, end: length + end - start });
+      length += end - start;
+    } else {
+      flush();
+      if (position > 0) {
+        parts.push(separator);
+        length += separator.length;
+      }
+      parts.push(row.text);
+      placedNew.set(row, { position, start: length, end: length + row.text.length });
+      length += row.text.length;
+    }
+  }
+  flush();
+  parts.push(Buffer.from(shape.tail));
+  return { parts, placedKept, placedNew };
+}
+
+function closeQuietly(kept: KeptList): void {
+  try {
+    closeSync(kept.fd);
+  } catch {
+    // Closed already.
+  }
+}
