@@ -1,9 +1,9 @@
 // Commands against the number of installed plugins (engine.md X10), over generated stores
 // (bench/scale-store.mjs): `hookpm run` (PreToolUse, no handler matching) with 2,000 installed
 // plugins next to 20, target 1.25x; `hookpm list --json` and one more `hookpm install` of a local
-// plugin with 5,000 installed next to 10, target 1.5x. Each install is undone (untimed), then
-// `list --json` is timed once more: the first call after a change, which reads, checks and
-// renders the state (registry.md S33). Medians of runs interleaving the two sides of one measure
+// plugin with 5,000 installed next to 10, target 1.5x. After each install `list --json` is timed
+// once more: the first call after a change, which makes the row of the new entry and keeps the
+// rest (registry.md S33); then the install is undone (untimed). Medians of runs interleaving the two sides of one measure
 // (the measures one after the other, so that no install changes the store under the repeated
 // `list`), CPU time (bench/cpu-preload.cjs) and wall time. SCALE_ONLY (a comma-separated list of
 // run, list, install) measures only those. The repeated `list --json` prints the document it kept
@@ -59,11 +59,12 @@ export default async function bench() {
         root,
       );
     const list = (count) => timeRun(node, [BIN, 'list', '--json'], env(count));
-    /** One more install (timed), undone (untimed), then the first `list` after the change. */
+    /** One more install (timed), the first `list` after it (timed), then the install undone (untimed). */
     const install = (count) => {
       const timed = timeRun(node, [BIN, 'install', extra, '--yes'], env(count));
+      const first = list(count);
       timeRun(node, [BIN, 'uninstall', 'scale-extra'], env(count));
-      return { install: timed, first: list(count) };
+      return { install: timed, first };
     };
     const measures = {
       run: { 20: () => ({ run: run(20) }), 2000: () => ({ run: run(2000) }) },

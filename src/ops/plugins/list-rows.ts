@@ -2,7 +2,7 @@ import { closeSync, readSync } from 'node:fs';
 import { compareCodeUnits } from '../../json/compare.js';
 import { stateFile } from '../../store/home-paths.js';
 import type { StorePaths } from '../../store/store-paths.js';
-import { checkedEntry } from '../../store/state/lazy-state.js';
+import { checkedEntry } from '../../store/state/checked-entry.js';
 import { readStateFile } from '../../store/state/read-state-file.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
 import { isSealed } from '../../store/state/state-seal.js';
@@ -154,50 +154,55 @@ function renew(
   const middleEnd = after < count ? index[after * ROW_FIELDS]! + shift : section.length;
   const fresh = newRows(section, middleStart, middleEnd, shape, verdicts);
   if (fresh === null) return null;
-  // The kept entries in the order of their rows.
-  const byRow = new Int32Array(count).fill(-1);
-  for (const i of keptRange(before, after, count)) {
-    const position = index[i * ROW_FIELDS + 3]!;
-    if (position >= count || byRow[position] !== -1) return null;
-    byRow[position] = i;
-  }
-  const kept: number[] = [];
-  for (const i of byRow) if (i !== -1) kept.push(i);
-  const at = (i: number): number => index[i * ROW_FIELDS]! + (i >= after ? shift : 0);
-  const keyOf = (i: number): string =>
-    keyText(section, at(i) + 1, index[i * ROW_FIELDS + 1]! + (i >= after ? shift : 0));
-  const sorted = [...fresh].sort((a, b) => compareCodeUnits(a.key, b.key));
-  const order = mergedOrder(kept, sorted, keyOf);
-  if (order === null) return null;
-  const made = documentOf(order, index, from, shape);
-  if (made === null) return null;
-  // The new index, in the section's order: the kept start, the new lines, the kept end.
-  const entries = before + fresh.length + (count - after);
-  const rows = new Uint32Array(entries * ROW_FIELDS);
-  let n = 0;
-  const put = (start: number, keyEnd: number, lineEnd: number, placed: Placed): void => {
-    rows.set([start, keyEnd, lineEnd, placed.position, placed.start, placed.end], n * ROW_FIELDS);
-    n += 1;
+  // The new index, in the section's order: the kept start, the new lines, the kept end. Each
+  // entry's slot in it; its row's fields are filled in as the document is made.
+  const rows = new Uint32Array((before + fresh.length + (count - after)) * ROW_FIELDS);
+  const slotOf = (i: number): number => (i < before ? i : before + fresh.length + i - after);
+  const line = (slot: number, start: number, keyEnd: number, lineEnd: number): void => {
+    rows[slot * ROW_FIELDS] = start;
+    rows[slot * ROW_FIELDS + 1] = keyEnd;
+    rows[slot * ROW_FIELDS + 2] = lineEnd;
   };
   for (let i = 0; i < before; i += 1) {
     const o = i * ROW_FIELDS;
-    put(index[o]!, index[o + 1]!, index[o + 2]!, made.placedKept.get(i)!);
+    line(i, index[o]!, index[o + 1]!, index[o + 2]!);
   }
-  for (const row of fresh) put(row.start, row.keyEnd, row.lineEnd, made.placedNew.get(row)!);
+  fresh.forEach((row, j) => line(before + j, row.start, row.keyEnd, row.lineEnd));
   for (let i = after; i < count; i += 1) {
     const o = i * ROW_FIELDS;
-    put(index[o]! + shift, index[o + 1]! + shift, index[o + 2]! + shift, made.placedKept.get(i)!);
+    line(slotOf(i), index[o]! + shift, index[o + 1]! + shift, index[o + 2]! + shift);
   }
-  return {
-    parts: made.parts,
-    rows: { index: rows, section },
-    changed: old === null || fresh.length > 0 || before + (count - after) !== count,
+  // The kept entries in the order of their rows (which is by id).
+  const byRow = new Int32Array(count).fill(-1);
+  let keptCount = 0;
+  for (let i = 0; i < count; i += 1) {
+    if (i === before) i = after;
+    if (i >= count) break;
+    const position = index[i * ROW_FIELDS + 3]!;
+    if (position >= count || byRow[position] !== -1) return null;
+    byRow[position] = i;
+    keptCount += 1;
+  }
+  const kept = new Int32Array(keptCount);
+  for (let position = 0, k = 0; position < count; position += 1)
+    if (byRow[position] !== -1) kept[k++] = byRow[position]!;
+  const keyOf = (i: number): string => {
+    const o = slotOf(i) * ROW_FIELDS;
+    return keyText(section, rows[o]! + 1, rows[o + 1]!);
   };
-}
-
-function* keptRange(before: number, after: number, count: number): Iterable<number> {
-  for (let i = 0; i < before; i += 1) yield i;
-  for (let i = after; i < count; i += 1) yield i;
+  const sorted = fresh.map((row, j) => ({ row, slot: before + j }));
+  sorted.sort((a, b) => compareCodeUnits(a.row.key, b.row.key));
+  const places = insertionPoints(kept, sorted, keyOf);
+  if (places === null) return null;
+  const parts = documentOf(kept, sorted, places, index, from, shape, slotOf, (slot, at) =>
+    rows.set(at, slot * ROW_FIELDS + 3),
+  );
+  if (parts === null) return null;
+  return {
+    parts,
+    rows: { index: rows, section },
+    changed: old === null || fresh.length > 0 || keptCount !== count,
+  };
 }
 
 /**
@@ -236,7 +241,9 @@ function unchangedLines(
     const start = index[after * ROW_FIELDS]! + shift;
     if (start > 0 && section[start - 1] !== NEWLINE) after += 1;
   }
-  for (const i of keptRange(before, after, count)) {
+  for (let i = 0; i < count; i += 1) {
+    if (i === before) i = after;
+    if (i >= count) break;
     const o = i * ROW_FIELDS;
     const s = i >= after ? shift : 0;
     if (
@@ -353,107 +360,101 @@ function keyText(bytes: Buffer, start: number, end: number): string {
   return NOT_ASCII.test(key) ? bytes.toString('utf8', start, end) : key;
 }
 
+/** A row made now, with its slot in the new index. */
+interface Fresh {
+  row: NewRow;
+  slot: number;
+}
+
 /**
- * The rows in the document's order (by id, as `list` sorts them): the kept entries `kept` (in
- * the order of their rows, which is by id) and `fresh` (sorted), merged; null when a new key
- * equals a kept one.
+ * For each new row (sorted by key), how many kept rows come before it in the document's order
+ * (by id, as `list` sorts): found by binary search, so few kept keys are read. Null when a new
+ * key equals a kept one.
  */
-function mergedOrder(
-  kept: readonly number[],
-  fresh: readonly NewRow[],
+function insertionPoints(
+  kept: Int32Array,
+  sorted: readonly Fresh[],
   keyOf: (i: number) => string,
-): (number | NewRow)[] | null {
-  const order: (number | NewRow)[] = [];
-  let k = 0;
-  for (const row of fresh) {
-    // The first kept row whose key comes after this one (binary search: few keys are read).
-    let lo = k;
+): Int32Array | null {
+  const places = new Int32Array(sorted.length);
+  let lo = 0;
+  for (let s = 0; s < sorted.length; s += 1) {
+    const key = sorted[s]!.row.key;
     let hi = kept.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (compareCodeUnits(keyOf(kept[mid]!), row.key) < 0) lo = mid + 1;
+      if (compareCodeUnits(keyOf(kept[mid]!), key) < 0) lo = mid + 1;
       else hi = mid;
     }
-    if (lo < kept.length && keyOf(kept[lo]!) === row.key) return null;
-    for (; k < lo; k += 1) order.push(kept[k]!);
-    order.push(row);
+    if (lo < kept.length && keyOf(kept[lo]!) === key) return null;
+    places[s] = lo;
   }
-  for (; k < kept.length; k += 1) order.push(kept[k]!);
-  return order;
-}
-
-/** Where a row is in the document made: its position and its bytes. */
-interface Placed {
-  position: number;
-  start: number;
-  end: number;
+  return places;
 }
 
 /**
- * The document's parts for rows in `order`; rows kept one after the other in the kept document
- * are one range of it. Null when a kept row lies outside the kept document.
+ * The document's parts: the kept rows `kept` in order, with the new rows `sorted` placed among
+ * them (`places`); kept rows that follow one another in the kept document are one range of it.
+ * `placed` is told each row's slot with its position and where it starts and ends in the
+ * document made. Null when a kept row lies outside the kept document.
  */
 function documentOf(
-  order: readonly (number | NewRow)[],
+  kept: Int32Array,
+  sorted: readonly Fresh[],
+  places: Int32Array,
   index: Uint32Array,
   from: KeptList | null,
   shape: ListShape,
-): {
-  parts: DocumentPart[];
-  placedKept: Map<number, Placed>;
-  placedNew: Map<NewRow, Placed>;
-} | null {
-  const placedKept = new Map<number, Placed>();
-  const placedNew = new Map<NewRow, Placed>();
-  if (order.length === 0) return { parts: [Buffer.from(shape.empty)], placedKept, placedNew };
-  const parts: DocumentPart[] = [];
-  const head = Buffer.from(shape.head);
+  slotOf: (i: number) => number,
+  placed: (slot: number, at: [number, number, number]) => void,
+): DocumentPart[] | null {
+  const total = kept.length + sorted.length;
+  if (total === 0) return [Buffer.from(shape.empty)];
   const separator = Buffer.from(shape.separator);
-  parts.push(head);
-  let length = head.length;
-  /** The range of the kept document being extended, and the kept row it ends with. */
-  let run: { at: number; length: number; last: number } | null = null;
+  const parts: DocumentPart[] = [Buffer.from(shape.head)];
+  let length = parts[0]!.length;
+  /** The range of the kept document being extended, and where its last row ends there. */
+  let run: { at: number; length: number; end: number } | null = null;
   const flush = (): void => {
     if (run !== null) parts.push({ at: run.at, length: run.length });
     run = null;
   };
-  for (let position = 0; position < order.length; position += 1) {
-    const row = order[position]!;
-    if (typeof row === 'number') {
-      const o = row * ROW_FIELDS;
-      const start = index[o + 4]!;
-      const end = index[o + 5]!;
-      if (from === null || end <= start || end > from.documentLength) return null;
-      const lastEnd: number = run === null ? -1 : index[run.last * ROW_FIELDS + 5]!;
-      if (run !== null && start === lastEnd + separator.length) {
-        // The next row of the kept document: the separator before it is the kept one.
-        run.length += end - lastEnd;
-        run.last = row;
-        length += separator.length;
-      } else {
-        flush();
-        if (position > 0) {
-          parts.push(separator);
-          length += separator.length;
-        }
-        run = { at: from.documentAt + start, length: end - start, last: row };
-      }
-      placedKept.set(row, { position, start: length, end: length + end - start });
-      length += end - start;
+  const next = (position: number): void => {
+    if (position === 0) return;
+    parts.push(separator);
+    length += separator.length;
+  };
+  for (let position = 0, k = 0, s = 0; position < total; position += 1) {
+    if (s < sorted.length && places[s] === k) {
+      const { row, slot } = sorted[s++]!;
+      flush();
+      next(position);
+      parts.push(row.text);
+      placed(slot, [position, length, length + row.text.length]);
+      length += row.text.length;
+      continue;
+    }
+    const i = kept[k++]!;
+    const start = index[i * ROW_FIELDS + 4]!;
+    const end = index[i * ROW_FIELDS + 5]!;
+    if (from === null || end <= start || end > from.documentLength) return null;
+    const current = run as { at: number; length: number; end: number } | null;
+    if (current !== null && start === current.end + separator.length) {
+      // The next row of the kept document: the separator before it is the kept one.
+      current.length += end - current.end;
+      current.end = end;
+      length += separator.length;
     } else {
       flush();
-      if (position > 0) {
-        parts.push(separator);
-        length += separator.length;
-      }
-      parts.push(row.text);
-      placedNew.set(row, { position, start: length, end: length + row.text.length });
-      length += row.text.length;
+      next(position);
+      run = { at: from.documentAt + start, length: end - start, end };
     }
+    placed(slotOf(i), [position, length, length + end - start]);
+    length += end - start;
   }
   flush();
   parts.push(Buffer.from(shape.tail));
-  return { parts, placedKept, placedNew };
+  return parts;
 }
 
 function closeQuietly(kept: KeptList): void {

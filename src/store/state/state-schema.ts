@@ -1,7 +1,7 @@
 import { z } from '../../json/zod.js';
+import { STATE_VERSION } from './state-version.js';
 
-/** The state document versions this hookpm reads and writes (D6: a newer one is never rewritten). */
-export const STATE_VERSION = 1;
+export { STATE_VERSION } from './state-version.js';
 
 /*
  * Every object of the state is strict: a field this hookpm does not know (written by a newer one, or
