@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { keepListFile, readListDocument, type ListKey } from '../../src/ops/plugins/list-cache.js';
+import { keepListFile, writeKeptDocument, type ListKey } from '../../src/ops/plugins/list-cache.js';
 import type { StorePaths } from '../../src/store/store-paths.js';
 
 const DOCUMENT = '{\n  "schemaVersion": 1,\n  "plugins": []\n}\n';
@@ -24,6 +24,13 @@ let root: string;
 let paths: StorePaths;
 let kept: string;
 
+/** The document kept under `key`, as `list --json` prints it, or null. */
+function keptDocument(paths: StorePaths, key: ListKey): string | null {
+  const out: Buffer[] = [];
+  if (!writeKeptDocument(paths, key, (bytes) => out.push(Buffer.from(bytes)))) return null;
+  return Buffer.concat(out).toString('utf8');
+}
+
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'hookpm-list-cache-'));
   paths = { config: join(root, 'config'), data: join(root, 'data'), cache: join(root, 'cache') };
@@ -37,25 +44,25 @@ afterEach(() => {
 describe('the kept list document (registry.md S33)', () => {
   it('S33: a document kept under a key is read back under that key, and under no other', () => {
     keep(KEY);
-    expect(readListDocument(paths, KEY)?.toString('utf8')).toBe(DOCUMENT);
-    expect(readListDocument(paths, { ...KEY, identity: '0.1.0 1:2:3:4:6 absent' })).toBeNull();
+    expect(keptDocument(paths, KEY)).toBe(DOCUMENT);
+    expect(keptDocument(paths, { ...KEY, identity: '0.1.0 1:2:3:4:6 absent' })).toBeNull();
     // A key that only begins like the kept one is another key.
-    expect(readListDocument(paths, { ...KEY, identity: '0.1.0 1:2:3:4:5' })).toBeNull();
+    expect(keptDocument(paths, { ...KEY, identity: '0.1.0 1:2:3:4:5' })).toBeNull();
   });
 
   it('S33: a cut-off document, a symlink or a FIFO in its place is no document, read without waiting', () => {
     keep(KEY);
     const whole = readFileSync(kept, 'utf8');
     writeFileSync(kept, whole.slice(0, -3));
-    expect(readListDocument(paths, KEY)).toBeNull();
+    expect(keptDocument(paths, KEY)).toBeNull();
     // A link to a whole document elsewhere is not followed.
     const elsewhere = join(root, 'elsewhere.json');
     writeFileSync(elsewhere, whole);
     rmSync(kept);
     symlinkSync(elsewhere, kept);
-    expect(readListDocument(paths, KEY)).toBeNull();
+    expect(keptDocument(paths, KEY)).toBeNull();
     rmSync(kept);
     execFileSync('mkfifo', [kept]);
-    expect(readListDocument(paths, KEY)).toBeNull();
+    expect(keptDocument(paths, KEY)).toBeNull();
   });
 });

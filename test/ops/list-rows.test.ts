@@ -14,7 +14,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LIST_JSON_SHAPE, listJsonText } from '../../src/cli/render/list-json.js';
 import { JSON_SCHEMA_VERSION, jsonText } from '../../src/cli/render/render.js';
 import { listPlugins } from '../../src/ops/plugins/list.js';
-import { listKey, readListDocument } from '../../src/ops/plugins/list-cache.js';
+import { listKey, writeKeptDocument, type ListKey } from '../../src/ops/plugins/list-cache.js';
 import { keepAndWrite, renewListDocument } from '../../src/ops/plugins/list-rows.js';
 import { stateFile } from '../../src/store/home-paths.js';
 import { sealState } from '../../src/store/state/state-seal.js';
@@ -26,6 +26,13 @@ import { makePlugin, makeState } from '../helpers/state-records.js';
 
 let root: string;
 let paths: StorePaths;
+
+/** The document kept under `key`, as `list --json` prints it, or null. */
+function keptDocument(paths: StorePaths, key: ListKey): string | null {
+  const out: Buffer[] = [];
+  if (!writeKeptDocument(paths, key, (bytes) => out.push(Buffer.from(bytes)))) return null;
+  return Buffer.concat(out).toString('utf8');
+}
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'hookpm-list-rows-'));
@@ -151,11 +158,11 @@ describe('the list document made from kept rows (registry.md S33)', () => {
     const whole = await listWhole();
     expect(listByRows()).toBe(whole);
     // Written a moment ago: no document under the key, but the rows are kept.
-    expect(readListDocument(paths, listKey(paths)!)).toBeNull();
+    expect(keptDocument(paths, listKey(paths)!)).toBeNull();
     expect(readFileSync(keptFile(), 'latin1')).toMatch(/^hookpm-list\/2 \d+ -\n/);
     const later = Date.now() + 10_000;
     expect(listByRows(later)).toBe(whole);
-    expect(readListDocument(paths, listKey(paths, later)!)?.toString('utf8')).toBe(whole);
+    expect(keptDocument(paths, listKey(paths, later)!)).toBe(whole);
   });
 
   it('S33: a damaged, cut-off or replaced kept file only means the rows are made again', async () => {

@@ -53,15 +53,15 @@ async function runListJson(globals: GlobalOptions): Promise<void> {
   const paths = storePathsOf(globals);
   const cache = await import('../../ops/plugins/list-cache.js');
   const key = cache.listKey(paths);
-  const kept = key === null ? null : cache.readListDocument(paths, key);
-  if (kept !== null) return writeBytes(1, kept);
+  const out = (bytes: Buffer): void => writeBytes(1, bytes);
+  if (key !== null && cache.writeKeptDocument(paths, key, out)) return;
   if (key !== null) {
     const [rows, { LIST_JSON_SHAPE }] = await Promise.all([
       import('../../ops/plugins/list-rows.js'),
       import('../render/list-json.js'),
     ]);
     const renewed = rows.renewListDocument(paths, key, LIST_JSON_SHAPE);
-    if (renewed !== null) return rows.keepAndWrite(paths, key, renewed, (b) => writeBytes(1, b));
+    if (renewed !== null) return rows.keepAndWrite(paths, key, renewed, out);
   }
   const [{ listPlugins }, { listJsonText }] = await Promise.all([
     import('../../ops/plugins/list.js'),

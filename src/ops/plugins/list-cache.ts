@@ -2,6 +2,8 @@ import { closeSync, fstatSync, lstatSync, mkdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { HookpmError } from '../../errors.js';
 import { statsIdentity } from '../../io/file-identity.js';
+import type { FileRange } from '../../io/file-range.js';
+import { PIECE, copyRange } from '../../io/file-range.js';
 import { readPackageVersion } from '../../io/package-root.js';
 import { openRegularFile } from '../../io/read-regular-file.js';
 import { stateFile } from '../../store/home-paths.js';
@@ -87,7 +89,10 @@ export interface KeptRows {
 /** The rows of a document to keep with it. */
 export interface RowsToKeep {
   index: Uint32Array;
-  section: Buffer;
+  /** The state's `plugins` section they were made from, copied into the file. */
+  section: FileRange;
+  /** Whether the state is still as it was read: rows are kept only then. */
+  unchanged: () => boolean;
 }
 
 /** A part of a document: text, or a range of the kept file (absolute offsets). */
@@ -113,18 +118,21 @@ export function listKey(paths: StorePaths, now = Date.now()): ListKey | null {
 }
 
 /**
- * The document kept under `key` (its bytes, UTF-8), or null (none, another key, or damaged). A
+ * Hands the document kept under `key` (UTF-8) to `write` a piece at a time (a piece is reused
+ * after `write` returns) and returns true; false when there is none (another key, or damaged). A
  * document kept under another key (the first list after a change) is told from its first line:
  * the rest, megabytes at thousands of plugins, is not read.
  */
-export function readListDocument(paths: StorePaths, key: ListKey): Buffer | null {
+export function writeKeptDocument(
+  paths: StorePaths,
+  key: ListKey,
+  write: (bytes: Buffer) => void,
+): boolean {
   const kept = openKeptList(paths, key.identity, null);
-  if (kept === null) return null;
+  if (kept === null) return false;
   try {
-    const document = Buffer.allocUnsafe(kept.documentLength);
-    return readFully(kept.fd, document, kept.documentAt) ? document : null;
-  } catch {
-    return null;
+    writeDocument([{ at: kept.documentAt, length: kept.documentLength }], kept, write);
+    return true;
   } finally {
     closeSync(kept.fd);
   }
@@ -213,7 +221,9 @@ export function keepListFile(
       const count = rows.index.length / ROW_FIELDS;
       write(Buffer.from(`${ROWS_FORMAT} ${count} ${rows.section.length} ${key.rows}\n`));
       write(Buffer.from(rows.index.buffer, rows.index.byteOffset, rows.index.byteLength));
-      write(rows.section);
+      const scratch = Buffer.allocUnsafeSlow(PIECE);
+      if (!copyRange(rows.section, 0, rows.section.length, scratch, write) || !rows.unchanged())
+        throw new Error('the state changed while it was read');
     });
   } catch {
     // A cache: the next list makes it again.
@@ -240,17 +250,12 @@ export function writeDocument(
       continue;
     }
     if (from === null) throw new Error('Assertion failed: a range of no kept file');
-    scratch ??= Buffer.allocUnsafeSlow(64 * 1024);
-    for (let done = 0; done < part.length;) {
-      const want = Math.min(scratch.length, part.length - done);
-      const got = readSync(from.fd, scratch, 0, want, part.at + done);
-      if (got !== want) {
-        throw new HookpmError('E_IO', `the list cache ${from.file} changed while it was read`, {
-          hint: 'Run the command again.',
-        });
-      }
-      write(scratch.subarray(0, got));
-      done += got;
+    scratch ??= Buffer.allocUnsafeSlow(PIECE);
+    const range = { fd: from.fd, at: part.at, length: part.length };
+    if (!copyRange(range, 0, part.length, scratch, write)) {
+      throw new HookpmError('E_IO', `the list cache ${from.file} changed while it was read`, {
+        hint: 'Run the command again.',
+      });
     }
   }
 }

@@ -1,11 +1,13 @@
-import { closeSync, readSync } from 'node:fs';
+import { closeSync } from 'node:fs';
+import type { FileRange } from '../../io/file-range.js';
+import { PIECE, rangeBytes, readRange } from '../../io/file-range.js';
 import { compareCodeUnits } from '../../json/compare.js';
 import { stateFile } from '../../store/home-paths.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { checkedEntry } from '../../store/state/checked-entry.js';
-import { readStateFile } from '../../store/state/read-state-file.js';
+import { openPluginsSection } from '../../store/state/plugins-section.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
-import { isSealed } from '../../store/state/state-seal.js';
+import { fileIdentity, isSealed } from '../../store/state/state-seal.js';
 import { readTreeVerdicts } from '../../store/tree-verdicts.js';
 import type { TreeVerdicts } from '../../store/tree-verdicts.js';
 import { ROW_FIELDS, keepListFile, openListFile, writeDocument } from './list-cache.js';
@@ -41,8 +43,10 @@ export interface ListShape {
 /** The document made, and what to keep of it. */
 export interface RenewedList {
   parts: DocumentPart[];
-  /** The file kept before, open (ranges of `parts` are in it), or null; the caller closes it. */
+  /** The file kept before, open (ranges of `parts` are in it), or null. */
   from: KeptList | null;
+  /** The state's `plugins` section, open. keepAndWrite closes both. */
+  state: FileRange;
   /** The rows to keep with the document. */
   rows: RowsToKeep;
   /** Whether the state read is the one `key` was taken of, so the document may be kept under it. */
@@ -51,10 +55,6 @@ export interface RenewedList {
   changed: boolean;
 }
 
-/** The section's opening line, which can be nowhere else in hookpm's layout (a value has no raw line break). */
-const PLUGINS_OPEN = Buffer.from('\n"plugins":{\n');
-/** What ends a state in hookpm's layout, after the last entry's line. */
-const STATE_END = '}\n}\n';
 const NEWLINE = 0x0a;
 const QUOTE = 0x22;
 const COLON = 0x3a;
@@ -82,32 +82,45 @@ export function renewListDocument(
   key: ListKey,
   shape: ListShape,
 ): RenewedList | null {
-  let read: { bytes: Buffer; identity: string };
+  let section: FileRange | null;
   try {
-    read = readStateFile(stateFile(paths));
+    section = openPluginsSection(stateFile(paths));
   } catch {
     return null;
   }
-  if (!isSealed(paths, read.identity)) return null;
-  const section = pluginsSection(read.bytes);
   if (section === null) return null;
-  const from = openListFile(paths, key);
-  const made = renew(section, from, shape, () => readTreeVerdicts(paths));
-  if (made === null) {
-    if (from !== null) closeQuietly(from);
-    return null;
+  let from: KeptList | null = null;
+  try {
+    const identity = fileIdentity(section.fd);
+    if (isSealed(paths, identity)) {
+      from = openListFile(paths, key);
+      const made = renew(section, from, shape, () => readTreeVerdicts(paths));
+      // Read as it was sealed: a change while it was read shows in its identity.
+      if (made !== null && fileIdentity(section.fd) === identity) {
+        const state = section;
+        const unchanged = (): boolean => fileIdentity(state.fd) === identity;
+        return {
+          parts: made.parts,
+          from,
+          state,
+          rows: { ...made.rows, unchanged },
+          changed: made.changed,
+          ofKey: identity.endsWith(` ${key.state}`),
+        };
+      }
+    }
+  } catch {
+    // Read whole by the caller, which says what is wrong.
   }
-  return {
-    ...made,
-    from,
-    ofKey: read.identity.endsWith(` ${key.state}`),
-  };
+  closeQuietly(section.fd);
+  if (from !== null) closeQuietly(from.fd);
+  return null;
 }
 
 /**
  * Keeps `renewed` in the cache as `key` allows (its document under the key when settled, its rows
  * when the verdicts are) and hands its document to `write` a piece at a time (a piece is reused
- * after `write` returns); closes the file kept before.
+ * after `write` returns); closes the state and the file kept before.
  */
 export function keepAndWrite(
   paths: StorePaths,
@@ -123,25 +136,21 @@ export function keepAndWrite(
       keepListFile(paths, key, identity, renewed.parts, renewed.from, rows);
     writeDocument(renewed.parts, renewed.from, write);
   } finally {
-    if (renewed.from !== null) closeQuietly(renewed.from);
+    closeQuietly(renewed.state.fd);
+    if (renewed.from !== null) closeQuietly(renewed.from.fd);
   }
 }
 
-/** The `plugins` section of state bytes in hookpm's layout: its entry lines. */
-function pluginsSection(bytes: Buffer): Buffer | null {
-  const open = bytes.indexOf(PLUGINS_OPEN);
-  const end = bytes.length - STATE_END.length;
-  if (open === -1 || end < open + PLUGINS_OPEN.length) return null;
-  if (bytes.toString('latin1', end) !== STATE_END) return null;
-  return bytes.subarray(open + PLUGINS_OPEN.length, end);
-}
-
 function renew(
-  section: Buffer,
+  section: FileRange,
   from: KeptList | null,
   shape: ListShape,
   verdicts: () => TreeVerdicts,
-): Omit<RenewedList, 'from' | 'ofKey'> | null {
+): {
+  parts: DocumentPart[];
+  rows: { index: Uint32Array; section: FileRange };
+  changed: boolean;
+} | null {
   const old = from?.rows ?? null;
   const reuse = old === null ? null : unchangedLines(section, from!.fd, old);
   const count = old?.count ?? 0;
@@ -188,7 +197,9 @@ function renew(
     if (byRow[position] !== -1) kept[k++] = byRow[position]!;
   const keyOf = (i: number): string => {
     const o = slotOf(i) * ROW_FIELDS;
-    return keyText(section, rows[o]! + 1, rows[o + 1]!);
+    const bytes = rangeBytes(section, rows[o]! + 1, rows[o + 1]!);
+    if (bytes === null) throw new Error('the state file was cut short');
+    return keyText(bytes, 0, bytes.length);
   };
   const sorted = fresh.map((row, j) => ({ row, slot: before + j }));
   sorted.sort((a, b) => compareCodeUnits(a.row.key, b.row.key));
@@ -208,15 +219,14 @@ function renew(
 /**
  * Which kept entries are unchanged in `section`: the first `before` (their lines lie in the
  * common start) and those from `after` on (in the common end, `shift` bytes later now). Null when
- * the kept index does not describe lines of the kept section, or its lines are not lines now.
+ * the kept index does not describe lines of the kept section, one after another.
  */
 function unchangedLines(
-  section: Buffer,
+  section: FileRange,
   fd: number,
   old: KeptRows,
 ): { before: number; after: number; shift: number } | null {
   const { index, count, sectionLength } = old;
-  // The kept lines must be the kept section's, one after another.
   let next = 0;
   for (let i = 0; i < count; i += 1) {
     const o = i * ROW_FIELDS;
@@ -227,10 +237,11 @@ function unchangedLines(
     next = lineEnd + 1;
   }
   if (next !== sectionLength) return null;
-  const scratch = Buffer.allocUnsafeSlow(64 * 1024);
-  const prefix = commonPrefix(fd, old.sectionAt, sectionLength, section, scratch);
+  const kept: FileRange = { fd, at: old.sectionAt, length: sectionLength };
+  const scratch = [Buffer.allocUnsafeSlow(PIECE), Buffer.allocUnsafeSlow(PIECE)] as const;
+  const prefix = commonPrefix(kept, section, scratch);
   const limit = Math.min(sectionLength, section.length) - prefix;
-  const suffix = commonSuffix(fd, old.sectionAt, sectionLength, section, limit, scratch);
+  const suffix = commonSuffix(kept, section, limit, scratch);
   const shift = section.length - sectionLength;
   let before = 0;
   while (before < count && index[before * ROW_FIELDS + 2]! < prefix) before += 1;
@@ -239,48 +250,28 @@ function unchangedLines(
   // The common end may begin inside a line that is longer now: its first kept line must begin one.
   if (after < count) {
     const start = index[after * ROW_FIELDS]! + shift;
-    if (start > 0 && section[start - 1] !== NEWLINE) after += 1;
-  }
-  for (let i = 0; i < count; i += 1) {
-    if (i === before) i = after;
-    if (i >= count) break;
-    const o = i * ROW_FIELDS;
-    const s = i >= after ? shift : 0;
-    if (
-      section[index[o]! + s] !== QUOTE ||
-      section[index[o + 1]! + s] !== QUOTE ||
-      section[index[o + 1]! + s + 1] !== COLON ||
-      section[index[o + 2]! + s] !== NEWLINE
-    )
-      return null;
+    if (start > 0 && rangeBytes(section, start - 1, start)?.[0] !== NEWLINE) after += 1;
   }
   return { before, after, shift };
 }
 
-/** How many bytes the kept section (at `at` in `fd`, `length` long) and `now` have in common from the start. */
-function commonPrefix(
-  fd: number,
-  at: number,
-  length: number,
-  now: Buffer,
-  scratch: Buffer,
-): number {
-  const limit = Math.min(length, now.length);
+/** How many bytes `a` and `b` have in common from their start, read a piece of each at a time. */
+function commonPrefix(a: FileRange, b: FileRange, [sa, sb]: readonly [Buffer, Buffer]): number {
+  const limit = Math.min(a.length, b.length);
   let done = 0;
   while (done < limit) {
-    const want = Math.min(scratch.length, limit - done);
-    const got = readSync(fd, scratch, 0, want, at + done);
-    if (got !== want) return done;
-    if (now.compare(scratch, 0, got, done, done + got) === 0) {
-      done += got;
+    const want = Math.min(PIECE, limit - done);
+    if (readRange(a, sa, done, want) !== want || readRange(b, sb, done, want) !== want) return done;
+    if (sa.compare(sb, 0, want, 0, want) === 0) {
+      done += want;
       continue;
     }
     // [0, lo) is alike, and a difference lies in [lo, hi).
     let lo = 0;
-    let hi = got;
+    let hi = want;
     while (hi - lo > 1) {
       const mid = (lo + hi) >>> 1;
-      if (now.compare(scratch, lo, mid, done + lo, done + mid) === 0) lo = mid;
+      if (sa.compare(sb, lo, mid, lo, mid) === 0) lo = mid;
       else hi = mid;
     }
     return done + lo;
@@ -288,22 +279,22 @@ function commonPrefix(
   return done;
 }
 
-/** How many bytes, at most `limit`, the kept section and `now` have in common at the end. */
+/** How many bytes, at most `limit`, `a` and `b` have in common at their end. */
 function commonSuffix(
-  fd: number,
-  at: number,
-  length: number,
-  now: Buffer,
+  a: FileRange,
+  b: FileRange,
   limit: number,
-  scratch: Buffer,
+  [sa, sb]: readonly [Buffer, Buffer],
 ): number {
   let done = 0;
   while (done < limit) {
-    const want = Math.min(scratch.length, limit - done);
-    const got = readSync(fd, scratch, 0, want, at + length - done - want);
-    if (got !== want) return done;
-    const base = now.length - done - want;
-    if (now.compare(scratch, 0, want, base, base + want) === 0) {
+    const want = Math.min(PIECE, limit - done);
+    if (
+      readRange(a, sa, a.length - done - want, want) !== want ||
+      readRange(b, sb, b.length - done - want, want) !== want
+    )
+      return done;
+    if (sa.compare(sb, 0, want, 0, want) === 0) {
       done += want;
       continue;
     }
@@ -312,7 +303,7 @@ function commonSuffix(
     let hi = want;
     while (hi - lo > 1) {
       const mid = (lo + hi) >>> 1;
-      if (now.compare(scratch, mid, hi, base + mid, base + hi) === 0) hi = mid;
+      if (sa.compare(sb, mid, hi, mid, hi) === 0) hi = mid;
       else lo = mid;
     }
     return done + (want - hi);
@@ -322,25 +313,27 @@ function commonSuffix(
 
 /** The entry lines of `section` in [start, end), in order, each parsed, checked and made into a row; null when one is not an entry or fails its check. */
 function newRows(
-  section: Buffer,
+  section: FileRange,
   start: number,
   end: number,
   shape: ListShape,
   verdicts: () => TreeVerdicts,
 ): NewRow[] | null {
   const rows: NewRow[] = [];
+  const lines = rangeBytes(section, start, end);
+  if (lines === null) return null;
   let known: TreeVerdicts | undefined;
-  for (let line = start; line < end;) {
-    const lineEnd = section.indexOf(NEWLINE, line);
-    if (lineEnd === -1 || lineEnd >= end || section[line] !== QUOTE) return null;
+  for (let line = 0; line < lines.length;) {
+    const lineEnd = lines.indexOf(NEWLINE, line);
+    if (lineEnd === -1 || lineEnd >= lines.length || lines[line] !== QUOTE) return null;
     let quote = line + 1;
-    while (quote < lineEnd && section[quote] !== QUOTE && section[quote] !== BACKSLASH) quote += 1;
-    if (section[quote] !== QUOTE || section[quote + 1] !== COLON) return null;
-    const key = keyText(section, line + 1, quote);
-    const valueEnd = section[lineEnd - 1] === COMMA ? lineEnd - 1 : lineEnd;
+    while (quote < lineEnd && lines[quote] !== QUOTE && lines[quote] !== BACKSLASH) quote += 1;
+    if (lines[quote] !== QUOTE || lines[quote + 1] !== COLON) return null;
+    const key = keyText(lines, line + 1, quote);
+    const valueEnd = lines[lineEnd - 1] === COMMA ? lineEnd - 1 : lineEnd;
     let record: PluginRecord | null;
     try {
-      const value: unknown = JSON.parse(section.toString('utf8', quote + 2, valueEnd));
+      const value: unknown = JSON.parse(lines.toString('utf8', quote + 2, valueEnd));
       record = checkedEntry<PluginRecord>('plugins', key, value);
     } catch {
       record = null;
@@ -348,7 +341,7 @@ function newRows(
     if (record === null) return null;
     known ??= verdicts();
     const text = Buffer.from(shape.row(listedPlugin(record, known, true)));
-    rows.push({ key, text, start: line, keyEnd: quote, lineEnd });
+    rows.push({ key, text, start: start + line, keyEnd: start + quote, lineEnd: start + lineEnd });
     line = lineEnd + 1;
   }
   return rows;
@@ -457,9 +450,9 @@ function documentOf(
   return parts;
 }
 
-function closeQuietly(kept: KeptList): void {
+function closeQuietly(fd: number): void {
   try {
-    closeSync(kept.fd);
+    closeSync(fd);
   } catch {
     // Closed already.
   }
