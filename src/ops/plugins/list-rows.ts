@@ -20,8 +20,8 @@ import type { ListedPlugin } from './listed-plugin.js';
  * document (list-cache.ts) where the state's entries are unchanged. Only a state file hookpm
  * sealed (S42) is read so: it is in hookpm's layout (state-lines.ts), one line per entry, and
  * every entry in it passed the state's check when it was written. Its `plugins` section is
- * compared with the section the kept rows were made from, from the start and from the end (the
- * kept bytes are read a piece at a time, never whole): a line in the common start or the common
+ * compared with the section the kept rows were made from, from the start and from the end (both
+ * read a piece at a time, never whole: file-range.ts): a line in the common start or the common
  * end is an unchanged entry, whose row is the kept one; the lines between them are parsed,
  * checked (D6) and made into rows. An install, update, enable or removal changes one line, so
  * the list after it parses one entry, not thousands. A row depends on its entry's bytes, the
