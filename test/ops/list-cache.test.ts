@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { keepListFile, writeKeptDocument, type ListKey } from '../../src/ops/plugins/list-cache.js';
+import { keepListFile, type ListKey } from '../../src/ops/plugins/list-cache.js';
+import { keptDocument } from '../helpers/list-file.js';
 import type { StorePaths } from '../../src/store/store-paths.js';
 
 const DOCUMENT = '{\n  "schemaVersion": 1,\n  "plugins": []\n}\n';
@@ -23,13 +24,6 @@ function keep(key: ListKey): void {
 let root: string;
 let paths: StorePaths;
 let kept: string;
-
-/** The document kept under `key`, as `list --json` prints it, or null. */
-function keptDocument(paths: StorePaths, key: ListKey): string | null {
-  const out: Buffer[] = [];
-  if (!writeKeptDocument(paths, key, (bytes) => out.push(Buffer.from(bytes)))) return null;
-  return Buffer.concat(out).toString('utf8');
-}
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'hookpm-list-cache-'));

@@ -14,7 +14,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LIST_JSON_SHAPE, listJsonText } from '../../src/cli/render/list-json.js';
 import { JSON_SCHEMA_VERSION, jsonText } from '../../src/cli/render/render.js';
 import { listPlugins } from '../../src/ops/plugins/list.js';
-import { listKey, writeKeptDocument, type ListKey } from '../../src/ops/plugins/list-cache.js';
+import { listKey } from '../../src/ops/plugins/list-cache.js';
 import { keepAndWrite, renewListDocument } from '../../src/ops/plugins/list-rows.js';
 import { stateFile } from '../../src/store/home-paths.js';
 import { sealState } from '../../src/store/state/state-seal.js';
@@ -22,17 +22,11 @@ import type { PluginRecord } from '../../src/store/state/state-schema.js';
 import { writeState } from '../../src/store/state/state.js';
 import type { StorePaths } from '../../src/store/store-paths.js';
 import { recordTreeVerdicts } from '../../src/store/tree-verdicts.js';
+import { keptDocument } from '../helpers/list-file.js';
 import { makePlugin, makeState } from '../helpers/state-records.js';
 
 let root: string;
 let paths: StorePaths;
-
-/** The document kept under `key`, as `list --json` prints it, or null. */
-function keptDocument(paths: StorePaths, key: ListKey): string | null {
-  const out: Buffer[] = [];
-  if (!writeKeptDocument(paths, key, (bytes) => out.push(Buffer.from(bytes)))) return null;
-  return Buffer.concat(out).toString('utf8');
-}
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'hookpm-list-rows-'));
@@ -101,7 +95,8 @@ describe('the list document made from kept rows (registry.md S33)', () => {
   });
 
   it('S33: after every kind of change the document is the one made from the whole state', async () => {
-    let plugins = Array.from({ length: 60 }, (_, n) => plugin(n));
+    // 300 entries make a section of about 240 KB: changes land in later pieces of 64 KiB too.
+    let plugins = Array.from({ length: 300 }, (_, n) => plugin(n));
     const changes: ((list: PluginRecord[]) => PluginRecord[])[] = [
       (list) => list, // nothing kept yet: every row made
       (list) => [...list, plugin(100)], // one more, last in the file, in the middle by id
@@ -109,6 +104,10 @@ describe('the list document made from kept rows (registry.md S33)', () => {
       (list) => list.slice(0, -1), // the last removed
       (list) => list.map((p, i) => (i === 30 ? { ...p, enabled: false } : p)),
       (list) => list.map((p, i) => (i === 2 || i === 50 ? { ...p, version: '1.0.1' } : p)),
+      // Around the edges of the pieces read (about 80 and 160 entries in).
+      (list) => list.map((p, i) => (i >= 78 && i <= 84 ? { ...p, enabled: false } : p)),
+      (list) => list.filter((_, i) => i !== 160 && i !== 161),
+      (list) => list.map((p, i) => (i === list.length - 1 ? { ...p, version: '1.0.2' } : p)),
       (list) => list.map((p, i) => (i === 0 ? { ...p, source: 'a\u2028b' } : p)),
       (list) => [plugin(200), ...list.slice(0, 20), plugin(201), ...list.slice(25)],
       (list) => list, // the same state written again

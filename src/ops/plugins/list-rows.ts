@@ -239,9 +239,9 @@ function unchangedLines(
   if (next !== sectionLength) return null;
   const kept: FileRange = { fd, at: old.sectionAt, length: sectionLength };
   const scratch = [Buffer.allocUnsafeSlow(PIECE), Buffer.allocUnsafeSlow(PIECE)] as const;
-  const prefix = commonPrefix(kept, section, scratch);
-  const limit = Math.min(sectionLength, section.length) - prefix;
-  const suffix = commonSuffix(kept, section, limit, scratch);
+  const shorter = Math.min(sectionLength, section.length);
+  const prefix = common(kept, section, shorter, false, scratch);
+  const suffix = common(kept, section, shorter - prefix, true, scratch);
   const shift = section.length - sectionLength;
   let before = 0;
   while (before < count && index[before * ROW_FIELDS + 2]! < prefix) before += 1;
@@ -255,58 +255,38 @@ function unchangedLines(
   return { before, after, shift };
 }
 
-/** How many bytes `a` and `b` have in common from their start, read a piece of each at a time. */
-function commonPrefix(a: FileRange, b: FileRange, [sa, sb]: readonly [Buffer, Buffer]): number {
-  const limit = Math.min(a.length, b.length);
-  let done = 0;
-  while (done < limit) {
-    const want = Math.min(PIECE, limit - done);
-    if (readRange(a, sa, done, want) !== want || readRange(b, sb, done, want) !== want) return done;
-    if (sa.compare(sb, 0, want, 0, want) === 0) {
-      done += want;
-      continue;
-    }
-    // [0, lo) is alike, and a difference lies in [lo, hi).
-    let lo = 0;
-    let hi = want;
-    while (hi - lo > 1) {
-      const mid = (lo + hi) >>> 1;
-      if (sa.compare(sb, lo, mid, lo, mid) === 0) lo = mid;
-      else hi = mid;
-    }
-    return done + lo;
-  }
-  return done;
-}
-
-/** How many bytes, at most `limit`, `a` and `b` have in common at their end. */
-function commonSuffix(
+/**
+ * How many bytes, at most `limit`, `a` and `b` have in common from their start, or from their
+ * end (`fromEnd`), read a piece of each at a time.
+ */
+function common(
   a: FileRange,
   b: FileRange,
   limit: number,
+  fromEnd: boolean,
   [sa, sb]: readonly [Buffer, Buffer],
 ): number {
   let done = 0;
   while (done < limit) {
     const want = Math.min(PIECE, limit - done);
-    if (
-      readRange(a, sa, a.length - done - want, want) !== want ||
-      readRange(b, sb, b.length - done - want, want) !== want
-    )
+    const at = (range: FileRange): number => (fromEnd ? range.length - done - want : done);
+    if (readRange(a, sa, at(a), want) !== want || readRange(b, sb, at(b), want) !== want)
       return done;
     if (sa.compare(sb, 0, want, 0, want) === 0) {
       done += want;
       continue;
     }
-    // [hi, want) is alike, and a difference lies in [lo, hi).
+    // The first `lo` bytes from the chosen end are alike, and a difference lies in the next
+    // `hi - lo`.
     let lo = 0;
     let hi = want;
     while (hi - lo > 1) {
       const mid = (lo + hi) >>> 1;
-      if (sa.compare(sb, mid, hi, mid, hi) === 0) hi = mid;
-      else lo = mid;
+      const [from, to] = fromEnd ? [want - mid, want - lo] : [lo, mid];
+      if (sa.compare(sb, from, to, from, to) === 0) lo = mid;
+      else hi = mid;
     }
-    return done + (want - hi);
+    return done + lo;
   }
   return done;
 }
