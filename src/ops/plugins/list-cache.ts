@@ -231,7 +231,7 @@ export function keepListFile(
 }
 
 /** The length of the document made of `parts`. */
-export function documentLength(parts: readonly DocumentPart[]): number {
+function documentLength(parts: readonly DocumentPart[]): number {
   let length = 0;
   for (const part of parts) length += part.length;
   return length;
