@@ -15,10 +15,15 @@ export interface FileRange {
 export const PIECE = 64 * 1024;
 
 /**
- * Reads `range`'s bytes [start, start + length) into `into` from its first byte; how many were
- * read, fewer only where the file ends first.
+ * Reads `range`'s bytes [start, start + length) into `into` (any view, as bytes) from its first
+ * byte; how many were read, fewer only where the file ends first.
  */
-export function readRange(range: FileRange, into: Buffer, start: number, length: number): number {
+export function readRange(
+  range: FileRange,
+  into: NodeJS.ArrayBufferView,
+  start: number,
+  length: number,
+): number {
   let done = 0;
   while (done < length) {
     const got = readSync(range.fd, into, done, length - done, range.at + start + done);
@@ -52,4 +57,40 @@ export function copyRange(
     done += want;
   }
   return true;
+}
+
+/**
+ * How many bytes, at most `limit`, `a` and `b` have in common from their start, or from their
+ * end (`fromEnd`), read a piece of each at a time through `scratch` (two buffers of PIECE bytes).
+ */
+export function commonLength(
+  a: FileRange,
+  b: FileRange,
+  limit: number,
+  fromEnd: boolean,
+  [sa, sb]: readonly [Buffer, Buffer],
+): number {
+  let done = 0;
+  while (done < limit) {
+    const want = Math.min(PIECE, limit - done);
+    const at = (range: FileRange): number => (fromEnd ? range.length - done - want : done);
+    if (readRange(a, sa, at(a), want) !== want || readRange(b, sb, at(b), want) !== want)
+      return done;
+    if (sa.compare(sb, 0, want, 0, want) === 0) {
+      done += want;
+      continue;
+    }
+    // The first `lo` bytes from the chosen end are alike, and a difference lies in the next
+    // `hi - lo`.
+    let lo = 0;
+    let hi = want;
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >>> 1;
+      const [from, to] = fromEnd ? [want - mid, want - lo] : [lo, mid];
+      if (sa.compare(sb, from, to, from, to) === 0) lo = mid;
+      else hi = mid;
+    }
+    return done + lo;
+  }
+  return done;
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { HookpmError } from '../../errors.js';
 import { statsIdentity } from '../../io/file-identity.js';
 import type { FileRange } from '../../io/file-range.js';
-import { PIECE, copyRange } from '../../io/file-range.js';
+import { PIECE, copyRange, readRange } from '../../io/file-range.js';
 import { readPackageVersion } from '../../io/package-root.js';
 import { openRegularFile } from '../../io/read-regular-file.js';
 import { stateFile } from '../../store/home-paths.js';
@@ -174,7 +174,8 @@ function openKeptList(
     const documentEnd = documentAt + documentLength;
     if (documentLength < 2 || documentEnd > size) return close(fd);
     const last = Buffer.alloc(2);
-    if (!readFully(fd, last, documentEnd - 2) || last.toString('latin1') !== '}\n')
+    const whole: FileRange = { fd, at: 0, length: size };
+    if (readRange(whole, last, documentEnd - 2, 2) !== 2 || last.toString('latin1') !== '}\n')
       return close(fd);
     const kept: KeptList = { file, fd, documentAt, documentLength, rows: null };
     if (rows !== null && documentEnd < size) kept.rows = readRows(fd, documentEnd, size, rows);
@@ -195,7 +196,8 @@ function readRows(fd: number, at: number, size: number, key: string): KeptRows |
   const indexBytes = count * ROW_FIELDS * 4;
   if (line.end + indexBytes + sectionLength !== size) return null;
   const index = new Uint32Array(count * ROW_FIELDS);
-  if (!readFully(fd, index, line.end)) return null;
+  if (readRange({ fd, at: line.end, length: indexBytes }, index, 0, indexBytes) !== indexBytes)
+    return null;
   return { count, index, sectionAt: line.end + indexBytes, sectionLength };
 }
 
@@ -266,16 +268,6 @@ function readLine(fd: number, at: number, size: number): { line: string; end: nu
   const got = readSync(fd, bytes, 0, bytes.length, at);
   const end = bytes.subarray(0, got).indexOf(0x0a);
   return end === -1 ? null : { line: bytes.toString('utf8', 0, end), end: at + end + 1 };
-}
-
-/** Reads `into` whole from `at`; false when the file ends first. */
-function readFully(fd: number, into: NodeJS.ArrayBufferView, at: number): boolean {
-  for (let done = 0; done < into.byteLength;) {
-    const got = readSync(fd, into, done, into.byteLength - done, at + done);
-    if (got === 0) return false;
-    done += got;
-  }
-  return true;
 }
 
 function close(fd: number): null {

@@ -1,6 +1,6 @@
 import { closeSync } from 'node:fs';
 import type { FileRange } from '../../io/file-range.js';
-import { PIECE, rangeBytes, readRange } from '../../io/file-range.js';
+import { PIECE, commonLength, rangeBytes } from '../../io/file-range.js';
 import { compareCodeUnits } from '../../json/compare.js';
 import { stateFile } from '../../store/home-paths.js';
 import type { StorePaths } from '../../store/store-paths.js';
@@ -240,8 +240,8 @@ function unchangedLines(
   const kept: FileRange = { fd, at: old.sectionAt, length: sectionLength };
   const scratch = [Buffer.allocUnsafeSlow(PIECE), Buffer.allocUnsafeSlow(PIECE)] as const;
   const shorter = Math.min(sectionLength, section.length);
-  const prefix = common(kept, section, shorter, false, scratch);
-  const suffix = common(kept, section, shorter - prefix, true, scratch);
+  const prefix = commonLength(kept, section, shorter, false, scratch);
+  const suffix = commonLength(kept, section, shorter - prefix, true, scratch);
   const shift = section.length - sectionLength;
   let before = 0;
   while (before < count && index[before * ROW_FIELDS + 2]! < prefix) before += 1;
@@ -253,42 +253,6 @@ function unchangedLines(
     if (start > 0 && rangeBytes(section, start - 1, start)?.[0] !== NEWLINE) after += 1;
   }
   return { before, after, shift };
-}
-
-/**
- * How many bytes, at most `limit`, `a` and `b` have in common from their start, or from their
- * end (`fromEnd`), read a piece of each at a time.
- */
-function common(
-  a: FileRange,
-  b: FileRange,
-  limit: number,
-  fromEnd: boolean,
-  [sa, sb]: readonly [Buffer, Buffer],
-): number {
-  let done = 0;
-  while (done < limit) {
-    const want = Math.min(PIECE, limit - done);
-    const at = (range: FileRange): number => (fromEnd ? range.length - done - want : done);
-    if (readRange(a, sa, at(a), want) !== want || readRange(b, sb, at(b), want) !== want)
-      return done;
-    if (sa.compare(sb, 0, want, 0, want) === 0) {
-      done += want;
-      continue;
-    }
-    // The first `lo` bytes from the chosen end are alike, and a difference lies in the next
-    // `hi - lo`.
-    let lo = 0;
-    let hi = want;
-    while (hi - lo > 1) {
-      const mid = (lo + hi) >>> 1;
-      const [from, to] = fromEnd ? [want - mid, want - lo] : [lo, mid];
-      if (sa.compare(sb, from, to, from, to) === 0) lo = mid;
-      else hi = mid;
-    }
-    return done + lo;
-  }
-  return done;
 }
 
 /** The entry lines of `section` in [start, end), in order, each parsed, checked and made into a row; null when one is not an entry or fails its check. */
