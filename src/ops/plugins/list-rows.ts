@@ -6,6 +6,7 @@ import { stateFile } from '../../store/home-paths.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { checkedEntry } from '../../store/state/checked-entry.js';
 import { openPluginsSection } from '../../store/state/plugins-section.js';
+import { entryKey, entryLine, readEntryLine } from '../../store/state/state-lines.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
 import { fileIdentity, isSealed } from '../../store/state/state-seal.js';
 import { readTreeVerdicts } from '../../store/tree-verdicts.js';
@@ -56,11 +57,6 @@ export interface RenewedList {
 }
 
 const NEWLINE = 0x0a;
-const QUOTE = 0x22;
-const COLON = 0x3a;
-const COMMA = 0x2c;
-const BACKSLASH = 0x5c;
-const NOT_ASCII = /[^\x00-\x7f]/;
 
 /** An entry of the section made into a row now. */
 interface NewRow {
@@ -199,7 +195,7 @@ function renew(
     const o = slotOf(i) * ROW_FIELDS;
     const bytes = rangeBytes(section, rows[o]! + 1, rows[o + 1]!);
     if (bytes === null) throw new Error('the state file was cut short');
-    return keyText(bytes, 0, bytes.length);
+    return entryKey(bytes, 0, bytes.length);
   };
   const sorted = fresh.map((row, j) => ({ row, slot: before + j }));
   sorted.sort((a, b) => compareCodeUnits(a.row.key, b.row.key));
@@ -267,34 +263,27 @@ function newRows(
   const lines = rangeBytes(section, start, end);
   if (lines === null) return null;
   let known: TreeVerdicts | undefined;
-  for (let line = 0; line < lines.length;) {
-    const lineEnd = lines.indexOf(NEWLINE, line);
-    if (lineEnd === -1 || lineEnd >= lines.length || lines[line] !== QUOTE) return null;
-    let quote = line + 1;
-    while (quote < lineEnd && lines[quote] !== QUOTE && lines[quote] !== BACKSLASH) quote += 1;
-    if (lines[quote] !== QUOTE || lines[quote + 1] !== COLON) return null;
-    const key = keyText(lines, line + 1, quote);
-    const valueEnd = lines[lineEnd - 1] === COMMA ? lineEnd - 1 : lineEnd;
+  const line = entryLine();
+  for (let at = 0; at < lines.length; at = line.lineEnd + 1) {
+    if (!readEntryLine(lines, at, line)) return null;
     let record: PluginRecord | null;
     try {
-      const value: unknown = JSON.parse(lines.toString('utf8', quote + 2, valueEnd));
-      record = checkedEntry<PluginRecord>('plugins', key, value);
+      const value: unknown = JSON.parse(lines.toString('utf8', line.keyEnd + 2, line.valueEnd));
+      record = checkedEntry<PluginRecord>('plugins', line.key, value);
     } catch {
       record = null;
     }
     if (record === null) return null;
     known ??= verdicts();
-    const text = Buffer.from(shape.row(listedPlugin(record, known, true)));
-    rows.push({ key, text, start: start + line, keyEnd: start + quote, lineEnd: start + lineEnd });
-    line = lineEnd + 1;
+    rows.push({
+      key: line.key,
+      text: Buffer.from(shape.row(listedPlugin(record, known, true))),
+      start: start + at,
+      keyEnd: start + line.keyEnd,
+      lineEnd: start + line.lineEnd,
+    });
   }
   return rows;
-}
-
-/** A key's text: latin1 when it is ASCII (hookpm's are), which reads the same, else UTF-8. */
-function keyText(bytes: Buffer, start: number, end: number): string {
-  const key = bytes.toString('latin1', start, end);
-  return NOT_ASCII.test(key) ? bytes.toString('utf8', start, end) : key;
 }
 
 /** A row made now, with its slot in the new index. */

@@ -168,28 +168,64 @@ function scanEntries(lines: LineReader): EntrySpans | null {
   const keys = new Map<string, number>();
   const { bytes } = lines;
   const found: number[] = [];
+  const line = entryLine();
   let closed = true;
   let start = lines.at;
   while (bytes[start] === QUOTE) {
-    if (!closed) return null;
-    const lineEnd = bytes.indexOf(NEWLINE, start);
-    if (lineEnd === -1) return null;
-    // The key's closing quote, a few bytes on: looked for here, not with a call per entry.
-    let quote = start + 1;
-    while (quote < lineEnd && bytes[quote] !== QUOTE) quote += 1;
-    if (quote >= lineEnd || bytes[quote + 1] !== COLON) return null;
-    // Read as latin1 (hookpm's keys are ASCII, which it reads alike), as UTF-8 when they are not.
-    let key = bytes.toString('latin1', start + 1, quote);
-    if (key.includes('\\')) return null;
-    if (NOT_ASCII.test(key)) key = bytes.toString('utf8', start + 1, quote);
-    if (key === '__proto__' || keys.has(key)) return null;
-    closed = bytes[lineEnd - 1] === COMMA;
-    keys.set(key, keys.size);
-    found.push(start, quote + 2, closed ? lineEnd - 1 : lineEnd);
-    start = lineEnd + 1;
+    if (!closed || !readEntryLine(bytes, start, line) || keys.has(line.key)) return null;
+    closed = line.comma;
+    keys.set(line.key, keys.size);
+    found.push(start, line.keyEnd + 2, line.valueEnd);
+    start = line.lineEnd + 1;
   }
   lines.at = start;
   return keys.size === 0 || !closed ? { keys, spans: Uint32Array.from(found) } : null;
+}
+
+/** An entry line of the layout above, `"<key>":<value>` with or without its comma, as readEntryLine found it. */
+export interface EntryLine {
+  key: string;
+  /** Where the key's closing quote is; the value starts two bytes on. */
+  keyEnd: number;
+  /** Where the value ends: at the comma, or at the line break. */
+  valueEnd: number;
+  /** Where the line break is. */
+  lineEnd: number;
+  comma: boolean;
+}
+
+/** The text of a key in `bytes` [start, end): read as latin1 (hookpm's keys are ASCII, which it reads alike), as UTF-8 when it is not ASCII. */
+export function entryKey(bytes: Buffer, start: number, end: number): string {
+  const key = bytes.toString('latin1', start, end);
+  return NOT_ASCII.test(key) ? bytes.toString('utf8', start, end) : key;
+}
+
+/** An EntryLine to fill with readEntryLine, one for a whole scan (thousands of entries make no object each). */
+export function entryLine(): EntryLine {
+  return { key: '', keyEnd: 0, valueEnd: 0, lineEnd: 0, comma: false };
+}
+
+/**
+ * Reads the entry line that starts at `start` in `bytes` into `line`; false when it is none: no
+ * line break, no key closed before it and followed by its colon, a key with an escape or
+ * `__proto__` (those layouts are read whole). The value is not parsed.
+ */
+export function readEntryLine(bytes: Buffer, start: number, line: EntryLine): boolean {
+  if (bytes[start] !== QUOTE) return false;
+  const lineEnd = bytes.indexOf(NEWLINE, start);
+  if (lineEnd === -1) return false;
+  // The key's closing quote, a few bytes on: looked for here, not with a call per entry.
+  let quote = start + 1;
+  while (quote < lineEnd && bytes[quote] !== QUOTE) quote += 1;
+  if (quote >= lineEnd || bytes[quote + 1] !== COLON) return false;
+  const key = entryKey(bytes, start + 1, quote);
+  if (key.includes('\\') || key === '__proto__') return false;
+  line.key = key;
+  line.keyEnd = quote;
+  line.comma = bytes[lineEnd - 1] === COMMA;
+  line.valueEnd = line.comma ? lineEnd - 1 : lineEnd;
+  line.lineEnd = lineEnd;
+  return true;
 }
 
 /** The lines of a buffer, one at a time. */
