@@ -1,13 +1,15 @@
+import { closeSync } from 'node:fs';
 import { HookpmError } from '../../errors.js';
 import { errnoCode, toStoreError } from '../../io/fs-error.js';
 import { stateFile } from '../paths.js';
 import type { StorePaths } from '../store-paths.js';
 import type { State } from './state-schema.js';
+import { openRegularFile, readOpenedFile } from '../../io/read-regular-file.js';
+import { STATE_MAX_BYTES } from './read-state-bytes.js';
 import { emptyState } from './state-schema.js';
 import { readState, serializeState, serializeStateParts, writeStateBytes } from './state.js';
 import { lazyStateOf } from './lazy-state.js';
-import { isSealed, stateIdentity } from './state-seal.js';
-import { readStateFile } from './read-state-file.js';
+import { fileIdentity, isSealed, stateIdentity } from './state-seal.js';
 
 /*
  * registry.md S40: the state of a transaction, read, changed and written with one parse and one
@@ -79,6 +81,21 @@ async function readFor(paths: StorePaths): Promise<Read | null> {
     ? lazyStateOf(found.bytes, corruptEntry(file))
     : null;
   return { file, ...found, state: lazy ?? (await readState(paths, found.bytes)) };
+}
+
+/**
+ * The state file's bytes, read as readStateBytes reads them, with the identity of the file read
+ * (state-seal.ts), taken from the same descriptor after the read: a change made while it was read
+ * shows in the identity.
+ */
+function readStateFile(file: string): { bytes: Buffer; identity: string } {
+  const fd = openRegularFile(file, { maxBytes: STATE_MAX_BYTES });
+  try {
+    const bytes = readOpenedFile(fd, file, STATE_MAX_BYTES);
+    return { bytes, identity: fileIdentity(fd) };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
