@@ -1,5 +1,5 @@
 import type { ListedPlugin } from '../../ops/plugins/listed-plugin.js';
-import type { ListShape } from '../../ops/plugins/list-rows.js';
+import type { ListShape } from '../../ops/plugins/list-document.js';
 import { JSON_SCHEMA_VERSION, jsonText } from './render.js';
 
 /**
