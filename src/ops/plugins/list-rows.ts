@@ -156,20 +156,8 @@ function renew(
     const o = i * ROW_FIELDS;
     line(slotOf(i), index[o]! + shift, index[o + 1]! + shift, index[o + 2]! + shift);
   }
-  // The kept entries in the order of their rows (which is by id).
-  const byRow = new Int32Array(count).fill(-1);
-  let keptCount = 0;
-  for (let i = 0; i < count; i += 1) {
-    if (i === before) i = after;
-    if (i >= count) break;
-    const position = index[i * ROW_FIELDS + 3]!;
-    if (position >= count || byRow[position] !== -1) return null;
-    byRow[position] = i;
-    keptCount += 1;
-  }
-  const kept = new Int32Array(keptCount);
-  for (let position = 0, k = 0; position < count; position += 1)
-    if (byRow[position] !== -1) kept[k++] = byRow[position]!;
+  const kept = keptInRowOrder(index, count, before, after);
+  if (kept === null) return null;
   const keyOf = (i: number): string => {
     const o = slotOf(i) * ROW_FIELDS;
     const bytes = rangeBytes(section, rows[o]! + 1, rows[o + 1]!);
@@ -187,8 +175,34 @@ function renew(
   return {
     parts,
     rows: { index: rows, section },
-    changed: old === null || fresh.length > 0 || keptCount !== count,
+    changed: old === null || fresh.length > 0 || kept.length !== count,
   };
+}
+
+/**
+ * The kept entries [0, before) and [after, count) of `index` in the order of their rows (which is
+ * by id); null when two claim one position or one a position past the end.
+ */
+function keptInRowOrder(
+  index: Uint32Array,
+  count: number,
+  before: number,
+  after: number,
+): Int32Array | null {
+  const byRow = new Int32Array(count).fill(-1);
+  let kept = 0;
+  for (let i = 0; i < count; i += 1) {
+    if (i === before) i = after;
+    if (i >= count) break;
+    const position = index[i * ROW_FIELDS + 3]!;
+    if (position >= count || byRow[position] !== -1) return null;
+    byRow[position] = i;
+    kept += 1;
+  }
+  const inOrder = new Int32Array(kept);
+  for (let position = 0, k = 0; position < count; position += 1)
+    if (byRow[position] !== -1) inOrder[k++] = byRow[position]!;
+  return inOrder;
 }
 
 /**
