@@ -27,7 +27,8 @@ import { listedPlugin } from './listed-plugin.js';
  * end is an unchanged entry, whose row is the kept one; the lines between them are parsed,
  * checked (D6) and made into rows. An install, update, enable or removal changes one line, so
  * the list after it parses one entry, not thousands. A row depends on its entry's bytes, the
- * verdicts and hookpm's version alone (listed-plugin.ts), and rows are kept under the last two.
+ * verdicts and hookpm's version alone (listed-plugin.ts), and rows are kept under the last two;
+ * list-document.ts puts the document together from the kept rows and the new ones.
  */
 
 /** The document made, and what to keep of it. */
