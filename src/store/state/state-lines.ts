@@ -1,5 +1,5 @@
 import type { State } from './state-schema.js';
-import type { EntrySpans } from './lazy-records.js';
+import type { EntrySpans, LazyEntries } from './lazy-records.js';
 import { SET, lazyEntriesOf } from './lazy-records.js';
 
 /*
@@ -76,16 +76,48 @@ function writeEntries(out: Parts, record: Record<string, unknown>): void {
       out.text(`${JSON.stringify(key)}:${JSON.stringify(value)}`);
     }
   } else {
-    const { spans } = lazy;
-    for (const [key, at] of lazy.keys) {
-      separate();
-      const value = lazy.values.get(key);
-      if (value === undefined && at !== SET)
-        out.range(lazy.bytes, spans[3 * at]!, spans[3 * at + 2]!);
-      else out.text(`${JSON.stringify(key)}:${JSON.stringify(value)}`);
-    }
+    writeLazyEntries(out, lazy, separate);
   }
   if (!first) out.text('\n');
+}
+
+/**
+ * The entries of a lazy record in its keys' order, with a step per entry changed rather than per
+ * entry: the keys read from the bytes come first, in the order of the bytes, and the keys set since
+ * after them (lazy-records.ts), so every run of entries neither read, set nor deleted between two
+ * changes is one range of the bytes, separators included. An entry read or set is serialised.
+ */
+function writeLazyEntries(out: Parts, lazy: LazyEntries<unknown>, separate: () => void): void {
+  const { bytes, keys, spans, values } = lazy;
+  // The entries of the bytes written from their values, by index; the keys set since, in order
+  // (values holds them in the order keys does: both gain a key set, and lose a key deleted, at once).
+  const rewritten = new Map<number, string>();
+  const added: string[] = [];
+  for (const [key, value] of values) {
+    const at = keys.get(key);
+    if (at === SET) added.push(key);
+    else if (at !== undefined && value !== undefined) rewritten.set(at, key);
+  }
+  const count = spans.length / 3;
+  const gone = new Set(lazy.removed);
+  const stops = [...new Set([...gone, ...rewritten.keys()])].sort((a, b) => a - b);
+  let from = 0;
+  for (const at of [...stops, count]) {
+    if (from < at) {
+      separate();
+      out.range(bytes, spans[3 * from]!, spans[3 * (at - 1) + 2]!);
+    }
+    const key = rewritten.get(at);
+    if (key !== undefined && !gone.has(at)) {
+      separate();
+      out.text(`${JSON.stringify(key)}:${JSON.stringify(values.get(key))}`);
+    }
+    from = at + 1;
+  }
+  for (const key of added) {
+    separate();
+    out.text(`${JSON.stringify(key)}:${JSON.stringify(values.get(key))}`);
+  }
 }
 
 /**
