@@ -6,7 +6,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
+import { PIECE } from '../../src/io/file-range.js';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isHookpmError } from '../../src/errors.js';
@@ -96,6 +97,42 @@ describe('registry.md S42: the layout', () => {
       `${serializeState(state).toString()} `,
     ])
       expect(scanStateLines(Buffer.from(text))).toBeNull();
+  });
+});
+
+describe('registry.md S42: the layout scanned from the file', () => {
+  /** scanStateLines of `bytes` written to a file, read from it a piece at a time. */
+  function scanFile(bytes: Buffer): ReturnType<typeof scanStateLines> {
+    const file = join(store.paths.data, 'scanned.json');
+    mkdirSync(store.paths.data, { recursive: true });
+    writeFileSync(file, bytes);
+    const fd = openSync(file, 'r');
+    try {
+      return scanStateLines({ fd, at: 0, length: bytes.length });
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  it('S42: a state of many pieces scans from its file as from its bytes', async () => {
+    await writeState(store.paths, stateOf(1000));
+    const bytes = await readFile(stateFile(store.paths));
+    expect(bytes.length).toBeGreaterThan(4 * PIECE);
+    const found = scanFile(bytes);
+    expect(found).not.toBeNull();
+    expect(found).toEqual(scanStateLines(bytes));
+    expect(found!.entries.plugins!.keys.size).toBe(1000);
+  });
+
+  it('S42: bytes in any other layout are not scanned from the file either', () => {
+    const text = serializeState(stateOf(300)).toString();
+    for (const changed of [
+      text.replace('}\n}\n', '},\n}\n'),
+      text.replace('\n"p299@x":', '\n"p299@x" :'),
+      text.slice(0, -1),
+      `${text} `,
+    ])
+      expect(scanFile(Buffer.from(changed))).toBeNull();
   });
 });
 

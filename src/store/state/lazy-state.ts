@@ -7,6 +7,7 @@ import { findKeyProblem } from './state-keys.js';
 import { lazyEntriesOf, lazyRecords } from './lazy-records.js';
 import type { EntrySpans } from './lazy-records.js';
 import { scanStateLines } from './state-lines.js';
+import type { FileRange } from '../../io/file-range.js';
 
 /*
  * registry.md S42: the state read entry by entry, for a transaction that touches a few plugins
@@ -21,9 +22,16 @@ import { scanStateLines } from './state-lines.js';
  * The state in `bytes` read entry by entry, or null when they are not in hookpm's layout
  * (state-lines.ts) or their one-line sections fail the check: the caller reads them whole, which
  * says what is wrong. `corrupt` makes the error for an entry that fails its check when read.
+ * `file`: the open file `bytes` were read from, scanned a piece at a time instead of `bytes`, so
+ * that no more of `bytes` than the entries read is ever looked at (their pages cost a fault each
+ * at their first reading, file-range.ts); the caller makes sure it still holds those bytes.
  */
-export function lazyStateOf(bytes: Buffer, corrupt: (where: string) => HookpmError): State | null {
-  const found = scanStateLines(bytes);
+export function lazyStateOf(
+  bytes: Buffer,
+  corrupt: (where: string) => HookpmError,
+  file?: FileRange,
+): State | null {
+  const found = scanStateLines(file ?? bytes);
   if (found === null || found.version !== STATE_VERSION) return null;
   const head: Record<string, unknown> = { version: found.version, plugins: {} };
   try {

@@ -70,29 +70,36 @@ export async function readStateDraft(paths: StorePaths): Promise<StateDraft> {
 /** The state file read: entry by entry when hookpm sealed it, else whole; null when there is none. */
 async function readFor(paths: StorePaths): Promise<Read | null> {
   const file = stateFile(paths);
-  let found: { bytes: Buffer; identity: string };
+  let found: { bytes: Buffer; identity: string; lazy: State | null };
   try {
-    found = readStateFile(file);
+    found = readStateFile(paths, file);
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return null;
     throw toStoreError(error, file, 'read');
   }
-  const lazy = isSealed(paths, found.identity)
-    ? lazyStateOf(found.bytes, corruptEntry(file))
-    : null;
-  return { file, ...found, state: lazy ?? (await readState(paths, found.bytes)) };
+  const { bytes, identity, lazy } = found;
+  return { file, bytes, identity, state: lazy ?? (await readState(paths, bytes)) };
 }
 
 /**
  * The state file's bytes, read as readStateBytes reads them, with the identity of the file read
  * (state-seal.ts), taken from the same descriptor after the read: a change made while it was read
- * shows in the identity.
+ * shows in the identity. A file hookpm sealed is read entry by entry too (`lazy`), its lines
+ * scanned from the same descriptor a piece at a time, not in `bytes` (lazy-state.ts), and only
+ * when its identity is the same after the scan: the scan saw the bytes read.
  */
-function readStateFile(file: string): { bytes: Buffer; identity: string } {
+function readStateFile(
+  paths: StorePaths,
+  file: string,
+): { bytes: Buffer; identity: string; lazy: State | null } {
   const fd = openRegularFile(file, { maxBytes: STATE_MAX_BYTES });
   try {
     const bytes = readOpenedFile(fd, file, STATE_MAX_BYTES);
-    return { bytes, identity: fileIdentity(fd) };
+    const identity = fileIdentity(fd);
+    if (!isSealed(paths, identity)) return { bytes, identity, lazy: null };
+    const whole = { fd, at: 0, length: bytes.length };
+    const lazy = lazyStateOf(bytes, corruptEntry(file), whole);
+    return { bytes, identity, lazy: fileIdentity(fd) === identity ? lazy : null };
   } finally {
     closeSync(fd);
   }
@@ -136,15 +143,16 @@ export async function writeDraft(
   return true;
 }
 
-/** Whether `parts`, one after the other, are `bytes`. */
+/**
+ * Whether `parts`, one after the other, are `bytes`. A part that is `bytes`' own memory at its
+ * place is not compared: the pages of an entry never read are not looked at (lazy-state.ts).
+ */
 function sameBytes(bytes: Buffer, parts: readonly Buffer[]): boolean {
   let at = 0;
   for (const part of parts) {
-    if (
-      at + part.length > bytes.length ||
-      bytes.compare(part, 0, part.length, at, at + part.length) !== 0
-    )
-      return false;
+    if (at + part.length > bytes.length) return false;
+    const inPlace = part.buffer === bytes.buffer && part.byteOffset === bytes.byteOffset + at;
+    if (!inPlace && bytes.compare(part, 0, part.length, at, at + part.length) !== 0) return false;
     at += part.length;
   }
   return at === bytes.length;

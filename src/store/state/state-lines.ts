@@ -1,6 +1,8 @@
 import type { State } from './state-schema.js';
 import type { EntrySpans, LazyEntries } from './lazy-records.js';
 import { SET, lazyEntriesOf } from './lazy-records.js';
+import type { FileRange } from '../../io/file-range.js';
+import { RangeLines } from '../../io/range-lines.js';
 
 /*
  * registry.md S42: the layout hookpm writes the state document in. It is one JSON document (any
@@ -163,55 +165,71 @@ const COMMA = 0x2c;
 const VERSION_LINE = /^\{"version":(\d+),$/;
 
 /**
- * The sections of state bytes laid out exactly as stateLinesParts writes them, or null for any
- * other layout (an older hookpm's, a hand edit's): those are read whole. Values are not parsed
- * here; a key with an escape or `__proto__` makes the layout refused too.
+ * The sections of a state document laid out exactly as stateLinesParts writes them, or null for
+ * any other layout (an older hookpm's, a hand edit's): those are read whole. `source`: the
+ * document's bytes, or the file's range, then read a piece at a time (range-lines.ts); the spans
+ * found are offsets in the document either way. Values are not parsed here; a key with an escape
+ * or `__proto__` makes the layout refused too.
  */
-export function scanStateLines(bytes: Buffer): StateLines | null {
-  const lines = new LineReader(bytes);
-  const version = VERSION_LINE.exec(lines.text() ?? '');
+export function scanStateLines(source: Buffer | FileRange): StateLines | null {
+  const lines = new RangeLines(source);
+  const next = (): string | null => (lines.next() ? lines.text() : null);
+  const version = VERSION_LINE.exec(next() ?? '');
   if (version === null) return null;
   const found: StateLines = { version: Number(version[1]), lines: {}, entries: {} };
+  let line = next();
   for (const section of LINE_SECTIONS) {
     const prefix = `${JSON.stringify(section)}:`;
-    if (!lines.startsWith(prefix)) continue;
-    const line = lines.text()!;
+    if (line === null || !line.startsWith(prefix)) continue;
     if (!line.endsWith(',')) return null;
     found.lines[section] = line.slice(prefix.length, -1);
+    line = next();
   }
   if (found.lines.registries === undefined) return null;
   for (const section of ENTRY_SECTIONS) {
-    if (!lines.startsWith(`${JSON.stringify(section)}:{`)) {
+    if (line !== `${JSON.stringify(section)}:{`) {
       if (section === 'plugins') return null;
       continue;
     }
-    if (lines.text() !== `${JSON.stringify(section)}:{`) return null;
     const spans = scanEntries(lines);
-    if (spans === null) return null;
-    if (lines.text() !== (section === 'plugins' ? '}' : '},')) return null;
+    if (spans === null || lines.text() !== (section === 'plugins' ? '}' : '},')) return null;
     found.entries[section] = spans;
+    line = next();
   }
-  if (lines.text() !== '}' || !lines.atEnd()) return null;
+  if (line !== '}' || !lines.atEnd()) return null;
   return found;
 }
 
-/** The entry lines up to the section's closing line, each `"<key>":<value>`, all but the last ending in a comma. */
-function scanEntries(lines: LineReader): EntrySpans | null {
+/**
+ * The entry lines up to the section's closing line, each `"<key>":<value>`, all but the last
+ * ending in a comma; `lines` is left at the closing line.
+ */
+function scanEntries(lines: RangeLines): EntrySpans | null {
   const keys = new Map<string, number>();
-  const { bytes } = lines;
-  const found: number[] = [];
+  // Grown by doubling: thousands of entries make no array of numbers to copy at the end.
+  let spans = new Uint32Array(3 * 256);
+  let count = 0;
   const line = entryLine();
   let closed = true;
-  let start = lines.at;
-  while (bytes[start] === QUOTE) {
-    if (!closed || !readEntryLine(bytes, start, line) || keys.has(line.key)) return null;
+  for (;;) {
+    if (!lines.next()) return null;
+    const { bytes, start, base } = lines;
+    if (bytes[start] !== QUOTE) break;
+    if (!closed || !readEntryLineTo(bytes, start, lines.end, line) || keys.has(line.key))
+      return null;
     closed = line.comma;
     keys.set(line.key, keys.size);
-    found.push(start, line.keyEnd + 2, line.valueEnd);
-    start = line.lineEnd + 1;
+    if (count === spans.length) {
+      const larger = new Uint32Array(2 * spans.length);
+      larger.set(spans);
+      spans = larger;
+    }
+    spans[count] = base + start;
+    spans[count + 1] = base + line.keyEnd + 2;
+    spans[count + 2] = base + line.valueEnd;
+    count += 3;
   }
-  lines.at = start;
-  return keys.size === 0 || !closed ? { keys, spans: Uint32Array.from(found) } : null;
+  return keys.size === 0 || !closed ? { keys, spans: spans.subarray(0, count) } : null;
 }
 
 /** An entry line of the layout above, `"<key>":<value>` with or without its comma, as readEntryLine found it. */
@@ -243,9 +261,13 @@ export function entryLine(): EntryLine {
  * `__proto__` (those layouts are read whole). The value is not parsed.
  */
 export function readEntryLine(bytes: Buffer, start: number, line: EntryLine): boolean {
-  if (bytes[start] !== QUOTE) return false;
   const lineEnd = bytes.indexOf(NEWLINE, start);
-  if (lineEnd === -1) return false;
+  return lineEnd !== -1 && readEntryLineTo(bytes, start, lineEnd, line);
+}
+
+/** readEntryLine for a line whose line break is known to be at `lineEnd`. */
+function readEntryLineTo(bytes: Buffer, start: number, lineEnd: number, line: EntryLine): boolean {
+  if (bytes[start] !== QUOTE) return false;
   // The key's closing quote, a few bytes on: looked for here, not with a call per entry.
   let quote = start + 1;
   while (quote < lineEnd && bytes[quote] !== QUOTE) quote += 1;
@@ -258,30 +280,4 @@ export function readEntryLine(bytes: Buffer, start: number, line: EntryLine): bo
   line.valueEnd = line.comma ? lineEnd - 1 : lineEnd;
   line.lineEnd = lineEnd;
   return true;
-}
-
-/** The lines of a buffer, one at a time. */
-class LineReader {
-  at = 0;
-  constructor(readonly bytes: Buffer) {}
-  startsWith(prefix: string): boolean {
-    return this.bytes.toString('utf8', this.at, this.at + prefix.length) === prefix;
-  }
-  /** The next line's range without its line break; null when none is left. */
-  next(): [number, number] | null {
-    if (this.at >= this.bytes.length) return null;
-    const end = this.bytes.indexOf(NEWLINE, this.at);
-    if (end === -1) return null;
-    const line: [number, number] = [this.at, end];
-    this.at = end + 1;
-    return line;
-  }
-  /** The next line as text; null when none is left. */
-  text(): string | null {
-    const line = this.next();
-    return line === null ? null : this.bytes.toString('utf8', line[0], line[1]);
-  }
-  atEnd(): boolean {
-    return this.at === this.bytes.length;
-  }
 }
