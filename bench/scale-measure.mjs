@@ -11,6 +11,8 @@ import { median } from './measure.mjs';
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const BIN = join(REPO, 'bin', 'hookpm.js');
 const CPU_FILE = join(tmpdir(), `hookpm-bench-cpu-${process.pid}`);
+// The file of the last command timed is removed when the benchmark's process ends.
+process.on('exit', () => rmSync(CPU_FILE, { force: true }));
 const PRELOAD = join(REPO, 'bench', 'cpu-preload.cjs');
 
 /**
