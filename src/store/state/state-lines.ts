@@ -100,17 +100,16 @@ function writeLazyEntries(out: Parts, lazy: LazyEntries<unknown>, separate: () =
     if (at === SET) added.push(key);
     else if (at !== undefined && value !== undefined) rewritten.set(at, key);
   }
-  const count = spans.length / 3;
-  const gone = new Set(lazy.removed);
-  const stops = [...new Set([...gone, ...rewritten.keys()])].sort((a, b) => a - b);
+  // The entries deleted and those rewritten are apart: a key deleted and set again is a key set.
+  const stops = [...lazy.removed, ...rewritten.keys()].sort((a, b) => a - b);
   let from = 0;
-  for (const at of [...stops, count]) {
+  for (const at of [...stops, spans.length / 3]) {
     if (from < at) {
       separate();
       out.range(bytes, spans[3 * from]!, spans[3 * (at - 1) + 2]!);
     }
     const key = rewritten.get(at);
-    if (key !== undefined && !gone.has(at)) {
+    if (key !== undefined) {
       separate();
       out.text(`${JSON.stringify(key)}:${JSON.stringify(values.get(key))}`);
     }
