@@ -1,6 +1,7 @@
 import { closeSync } from 'node:fs';
 import type { FileRange } from '../../io/file-range.js';
 import { PIECE, commonLength, rangeBytes } from '../../io/file-range.js';
+import { RangeLines } from '../../io/range-lines.js';
 import { compareCodeUnits } from '../../json/compare.js';
 import { documentParts, insertionPoints } from './list-document.js';
 import type { ListShape, NewRow } from './list-document.js';
@@ -254,30 +255,33 @@ function newRows(
   verdicts: () => TreeVerdicts,
 ): NewRow[] | null {
   const rows: NewRow[] = [];
-  const lines = rangeBytes(section, start, end);
-  if (lines === null) return null;
+  // Read a piece at a time: after a change to every entry, the lines are the whole section.
+  const lines = new RangeLines({ fd: section.fd, at: section.at + start, length: end - start });
   let known: TreeVerdicts | undefined;
   const line = entryLine();
-  for (let at = 0; at < lines.length; at = line.lineEnd + 1) {
-    if (!readEntryLine(lines, at, line)) return null;
+  while (lines.next()) {
+    const { bytes } = lines;
+    if (!readEntryLine(bytes, lines.start, lines.end, line)) return null;
     let record: PluginRecord | null;
     try {
-      const value: unknown = JSON.parse(lines.toString('utf8', line.keyEnd + 2, line.valueEnd));
+      const value: unknown = JSON.parse(bytes.toString('utf8', line.keyEnd + 2, line.valueEnd));
       record = checkedEntry<PluginRecord>('plugins', line.key, value);
     } catch {
       record = null;
     }
     if (record === null) return null;
     known ??= verdicts();
+    const at = start + lines.base;
     rows.push({
       key: line.key,
       text: Buffer.from(shape.row(listedPlugin(record, known, true))),
-      start: start + at,
-      keyEnd: start + line.keyEnd,
-      lineEnd: start + line.lineEnd,
+      start: at + lines.start,
+      keyEnd: at + line.keyEnd,
+      lineEnd: at + line.lineEnd,
     });
   }
-  return rows;
+  // A last line without its line break, or a file cut short, is no list of entries.
+  return lines.atEnd() ? rows : null;
 }
 
 function closeQuietly(fd: number): void {

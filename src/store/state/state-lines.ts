@@ -156,7 +156,6 @@ class Parts {
   }
 }
 
-const NEWLINE = 0x0a;
 const QUOTE = 0x22;
 const NOT_ASCII = /[^\x00-\x7f]/;
 const COLON = 0x3a;
@@ -214,8 +213,7 @@ function scanEntries(lines: RangeLines): EntrySpans | null {
     if (!lines.next()) return null;
     const { bytes, start, base } = lines;
     if (bytes[start] !== QUOTE) break;
-    if (!closed || !readEntryLineTo(bytes, start, lines.end, line) || keys.has(line.key))
-      return null;
+    if (!closed || !readEntryLine(bytes, start, lines.end, line) || keys.has(line.key)) return null;
     closed = line.comma;
     keys.set(line.key, keys.size);
     if (count === spans.length) {
@@ -255,17 +253,17 @@ export function entryLine(): EntryLine {
 }
 
 /**
- * Reads the entry line that starts at `start` in `bytes` into `line`; false when it is none: no
- * line break, no key closed before it and followed by its colon, a key with an escape or
- * `__proto__` (those layouts are read whole). The value is not parsed.
+ * Reads the entry line [start, lineEnd) of `bytes` (`lineEnd`: its line break, as RangeLines
+ * finds it) into `line`; false when it is none: no key closed before the line's end and followed
+ * by its colon, a key with an escape or `__proto__` (those layouts are read whole). The value is
+ * not parsed.
  */
-export function readEntryLine(bytes: Buffer, start: number, line: EntryLine): boolean {
-  const lineEnd = bytes.indexOf(NEWLINE, start);
-  return lineEnd !== -1 && readEntryLineTo(bytes, start, lineEnd, line);
-}
-
-/** readEntryLine for a line whose line break is known to be at `lineEnd`. */
-function readEntryLineTo(bytes: Buffer, start: number, lineEnd: number, line: EntryLine): boolean {
+export function readEntryLine(
+  bytes: Buffer,
+  start: number,
+  lineEnd: number,
+  line: EntryLine,
+): boolean {
   if (bytes[start] !== QUOTE) return false;
   // The key's closing quote, a few bytes on: looked for here, not with a call per entry.
   let quote = start + 1;
