@@ -17,7 +17,7 @@ import { stateFile } from '../../src/store/paths.js';
 import { rememberIntegrity } from '../../src/store/state/known-integrity.js';
 import { lazyStateOf } from '../../src/store/state/lazy-state.js';
 import { readStateDraft, readStateShared, writeDraft } from '../../src/store/state/state-draft.js';
-import { scanStateLines } from '../../src/store/state/state-lines.js';
+import { scanStateLines } from '../../src/store/state/scan-state-lines.js';
 import type { PluginRecord, State } from '../../src/store/state/state-schema.js';
 import {
   readState,

@@ -9,7 +9,7 @@ import { stateFile } from '../../store/home-paths.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { checkedEntry } from '../../store/state/checked-entry.js';
 import { openPluginsSection } from '../../store/state/plugins-section.js';
-import { entryKey, entryLine, readEntryLine } from '../../store/state/state-lines.js';
+import { entryKey, entryLine, readEntryLine } from '../../store/state/scan-state-lines.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
 import { fileIdentity, isSealed } from '../../store/state/state-seal.js';
 import { readTreeVerdicts } from '../../store/tree-verdicts.js';

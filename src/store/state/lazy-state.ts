@@ -6,7 +6,7 @@ import { quickStateOf } from './quick-state.js';
 import { findKeyProblem } from './state-keys.js';
 import { lazyEntriesOf, lazyRecords } from './lazy-records.js';
 import type { EntrySpans } from './lazy-records.js';
-import { scanStateLines } from './state-lines.js';
+import { scanStateLines } from './scan-state-lines.js';
 import type { FileRange } from '../../io/file-range.js';
 
 /*

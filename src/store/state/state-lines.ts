@@ -1,8 +1,6 @@
 import type { State } from './state-schema.js';
-import type { EntrySpans, LazyEntries } from './lazy-records.js';
+import type { LazyEntries } from './lazy-records.js';
 import { SET, lazyEntriesOf } from './lazy-records.js';
-import type { FileRange } from '../../io/file-range.js';
-import { RangeLines } from '../../io/range-lines.js';
 
 /*
  * registry.md S42: the layout hookpm writes the state document in. It is one JSON document (any
@@ -24,26 +22,20 @@ import { RangeLines } from '../../io/range-lines.js';
  *   }
  *
  * Every value is compact JSON, which has no raw line break, so each entry is one line.
+ * scan-state-lines.ts reads the layout back.
  */
 
 /** The sections of one line, in the order they are written. */
-const LINE_SECTIONS = ['registries', 'removedDefaults', 'projects'] as const;
+export const LINE_SECTIONS = ['registries', 'removedDefaults', 'projects'] as const;
 /** The sections of one line per entry, in the order they are written (`plugins` last). */
-const ENTRY_SECTIONS = ['knownIntegrity', 'plugins'] as const;
+export const ENTRY_SECTIONS = ['knownIntegrity', 'plugins'] as const;
 
-type LineSection = (typeof LINE_SECTIONS)[number];
-type EntrySection = (typeof ENTRY_SECTIONS)[number];
-
-/** What scanStateLines found: each one-line section's JSON text, each entry section's spans. */
-export interface StateLines {
-  version: number;
-  lines: Partial<Record<LineSection, string>>;
-  entries: Partial<Record<EntrySection, EntrySpans>>;
-}
+export type LineSection = (typeof LINE_SECTIONS)[number];
+export type EntrySection = (typeof ENTRY_SECTIONS)[number];
 
 /**
- * The state document's bytes in the layout above, as consecutive parts (serializeState joins
- * them). Entries of a record read entry by entry (lazy-records.ts) that were never read are ranges
+ * The state document's bytes in the layout above (scan-state-lines.ts reads it back), as
+ * consecutive parts (serializeState joins them). Entries of a record read entry by entry (lazy-records.ts) that were never read are ranges
  * of the bytes they were read from, neighbours joined into one range; every other value is
  * serialised.
  */
@@ -154,127 +146,4 @@ class Parts {
     if (this.texts.length > 0) this.out.push(Buffer.from(this.texts.join(''), 'utf8'));
     this.texts = [];
   }
-}
-
-const QUOTE = 0x22;
-const NOT_ASCII = /[^\x00-\x7f]/;
-const COLON = 0x3a;
-const COMMA = 0x2c;
-const VERSION_LINE = /^\{"version":(\d+),$/;
-
-/**
- * The sections of a state document laid out exactly as stateLinesParts writes them, or null for
- * any other layout (an older hookpm's, a hand edit's): those are read whole. `source`: the
- * document's bytes, or the file's range, then read a piece at a time (range-lines.ts); the spans
- * found are offsets in the document either way. Values are not parsed here; a key with an escape
- * or `__proto__` makes the layout refused too.
- */
-export function scanStateLines(source: Buffer | FileRange): StateLines | null {
-  const lines = new RangeLines(source);
-  const next = (): string | null => (lines.next() ? lines.text() : null);
-  const version = VERSION_LINE.exec(next() ?? '');
-  if (version === null) return null;
-  const found: StateLines = { version: Number(version[1]), lines: {}, entries: {} };
-  let line = next();
-  for (const section of LINE_SECTIONS) {
-    const prefix = `${JSON.stringify(section)}:`;
-    if (line === null || !line.startsWith(prefix)) continue;
-    if (!line.endsWith(',')) return null;
-    found.lines[section] = line.slice(prefix.length, -1);
-    line = next();
-  }
-  if (found.lines.registries === undefined) return null;
-  for (const section of ENTRY_SECTIONS) {
-    if (line !== `${JSON.stringify(section)}:{`) {
-      if (section === 'plugins') return null;
-      continue;
-    }
-    const spans = scanEntries(lines);
-    if (spans === null || lines.text() !== (section === 'plugins' ? '}' : '},')) return null;
-    found.entries[section] = spans;
-    line = next();
-  }
-  if (line !== '}' || !lines.atEnd()) return null;
-  return found;
-}
-
-/**
- * The entry lines up to the section's closing line, each `"<key>":<value>`, all but the last
- * ending in a comma; `lines` is left at the closing line.
- */
-function scanEntries(lines: RangeLines): EntrySpans | null {
-  const keys = new Map<string, number>();
-  // Grown by doubling: thousands of entries make no array of numbers to copy at the end.
-  let spans = new Uint32Array(3 * 256);
-  let count = 0;
-  const line = entryLine();
-  let closed = true;
-  for (;;) {
-    if (!lines.next()) return null;
-    const { bytes, start, base } = lines;
-    if (bytes[start] !== QUOTE) break;
-    if (!closed || !readEntryLine(bytes, start, lines.end, line) || keys.has(line.key)) return null;
-    closed = line.comma;
-    keys.set(line.key, keys.size);
-    if (count === spans.length) {
-      const larger = new Uint32Array(2 * spans.length);
-      larger.set(spans);
-      spans = larger;
-    }
-    spans[count] = base + start;
-    spans[count + 1] = base + line.keyEnd + 2;
-    spans[count + 2] = base + line.valueEnd;
-    count += 3;
-  }
-  return keys.size === 0 || !closed ? { keys, spans: spans.subarray(0, count) } : null;
-}
-
-/** An entry line of the layout above, `"<key>":<value>` with or without its comma, as readEntryLine found it. */
-export interface EntryLine {
-  key: string;
-  /** Where the key's closing quote is; the value starts two bytes on. */
-  keyEnd: number;
-  /** Where the value ends: at the comma, or at the line break. */
-  valueEnd: number;
-  /** Where the line break is. */
-  lineEnd: number;
-  comma: boolean;
-}
-
-/** The text of a key in `bytes` [start, end): read as latin1 (hookpm's keys are ASCII, which it reads alike), as UTF-8 when it is not ASCII. */
-export function entryKey(bytes: Buffer, start: number, end: number): string {
-  const key = bytes.toString('latin1', start, end);
-  return NOT_ASCII.test(key) ? bytes.toString('utf8', start, end) : key;
-}
-
-/** An EntryLine to fill with readEntryLine, one for a whole scan (thousands of entries make no object each). */
-export function entryLine(): EntryLine {
-  return { key: '', keyEnd: 0, valueEnd: 0, lineEnd: 0, comma: false };
-}
-
-/**
- * Reads the entry line [start, lineEnd) of `bytes` (`lineEnd`: its line break, as RangeLines
- * finds it) into `line`; false when it is none: no key closed before the line's end and followed
- * by its colon, a key with an escape or `__proto__` (those layouts are read whole). The value is
- * not parsed.
- */
-export function readEntryLine(
-  bytes: Buffer,
-  start: number,
-  lineEnd: number,
-  line: EntryLine,
-): boolean {
-  if (bytes[start] !== QUOTE) return false;
-  // The key's closing quote, a few bytes on: looked for here, not with a call per entry.
-  let quote = start + 1;
-  while (quote < lineEnd && bytes[quote] !== QUOTE) quote += 1;
-  if (quote >= lineEnd || bytes[quote + 1] !== COLON) return false;
-  const key = entryKey(bytes, start + 1, quote);
-  if (key.includes('\\') || key === '__proto__') return false;
-  line.key = key;
-  line.keyEnd = quote;
-  line.comma = bytes[lineEnd - 1] === COMMA;
-  line.valueEnd = line.comma ? lineEnd - 1 : lineEnd;
-  line.lineEnd = lineEnd;
-  return true;
 }
