@@ -1,6 +1,7 @@
 import { closeSync } from 'node:fs';
 import type { FileRange } from '../../io/file-range.js';
 import { PIECE, commonLength, rangeBytes } from '../../io/file-range.js';
+import { quietly } from '../../io/fs-error.js';
 import { RangeLines } from '../../io/range-lines.js';
 import { compareCodeUnits } from '../../json/compare.js';
 import { documentParts, insertionPoints } from './list-document.js';
@@ -89,8 +90,8 @@ export function renewListDocument(
   } catch {
     // Read whole by the caller, which says what is wrong.
   }
-  closeQuietly(section.fd);
-  if (from !== null) closeQuietly(from.fd);
+  quietly(() => closeSync(section.fd));
+  if (from !== null) quietly(() => closeSync(from.fd));
   return null;
 }
 
@@ -113,8 +114,9 @@ export function keepAndWrite(
       keepListFile(paths, key, identity, renewed.parts, renewed.from, rows);
     writeDocument(renewed.parts, renewed.from, write);
   } finally {
-    closeQuietly(renewed.state.fd);
-    if (renewed.from !== null) closeQuietly(renewed.from.fd);
+    const { state, from } = renewed;
+    quietly(() => closeSync(state.fd));
+    if (from !== null) quietly(() => closeSync(from.fd));
   }
 }
 
@@ -282,12 +284,4 @@ function newRows(
   }
   // A last line without its line break, or a file cut short, is no list of entries.
   return lines.atEnd() ? rows : null;
-}
-
-function closeQuietly(fd: number): void {
-  try {
-    closeSync(fd);
-  } catch {
-    // Closed already.
-  }
 }
