@@ -36,13 +36,26 @@ await rm(scratch, { recursive: true, force: true });
 const resolve = {
   alias: { 'jsonc-parser': join(ROOT, 'node_modules/jsonc-parser/lib/esm/main.js') },
 };
+/**
+ * Packages whose imports of Node's modules are default imports only (`import os from 'node:os'`),
+ * by package: rolldown would hand them a copy of the module with a getter per member (its ES
+ * interop for a CommonJS module), which for `process`, `os` and `path` costs about 1 ms at each
+ * start of a command. They get the module itself (builtinDefaults); a named import added to one
+ * of them fails the build (rolldown: MISSING_EXPORT).
+ */
+const DEFAULT_IMPORTS = { 'env-paths': ['node:path', 'node:os', 'node:process'] };
 // Node's own modules stay `require`s (lazyBuiltins decides for LAZY's); packages are bundled.
-const external = (id) => id.startsWith('node:') && !LAZY.includes(id.slice('node:'.length));
+const external = (id, importer) =>
+  id.startsWith('node:') &&
+  !LAZY.includes(id.slice('node:'.length)) &&
+  defaultImportedBy(DEFAULT_IMPORTS, id, importer) === null;
 // A module both imported and lazily imported simply stays where it is: not worth a warning.
 function onLog(level, log, handler) {
   if (log.code !== 'INEFFECTIVE_DYNAMIC_IMPORT') handler(level, log);
 }
 const WIRE_ENTRY = join(DIST, 'cli', 'start', 'wire-entry.js');
+/** The module that stands for WIRE_ENTRY in the CLI's bundle (bundledApart). */
+const BUNDLED_APART = '\0bundled-apart';
 /**
  * The modules behind the `import()`s that a linked event answered from its session's pin does not
  * make: the pin's making (first event), the JSON output reader (with zod), the error report.
@@ -70,8 +83,9 @@ const output = {
   comments: false,
   charset: 'ascii',
 };
-// `hookpm wire <agent>` (src/cli/start/wire-entry.ts) as three chunks beside its entry, not the
-// twenty its modules would be split into: what every linked event runs (wire-core), what an event
+// `hookpm wire <agent>` (src/cli/start/wire-entry.ts) as three chunks, not the twenty its modules
+// would be split into: what every linked event runs (wire-core, the entry chunk itself, which
+// preserveEntrySignatures lets the group join, so an event loads one file for it), what an event
 // that runs handlers adds (wire-run), and what only some events need (wire-more: a session's first
 // event builds its pin, a handler that printed JSON has it read with zod, an error is reported).
 // An event answered from its session's pin reads and compiles only the chunks it runs, through
@@ -82,8 +96,9 @@ const output = {
 const wireGraph = moduleGraph();
 const wire = await build({
   ...common,
-  input: { wire: WIRE_ENTRY },
-  plugins: [lazyBuiltins(LAZY), wireGraph.plugin],
+  input: { 'wire-core': WIRE_ENTRY },
+  preserveEntrySignatures: 'allow-extension',
+  plugins: [lazyBuiltins(LAZY), builtinDefaults(DEFAULT_IMPORTS), wireGraph.plugin],
   output: {
     ...output,
     entryFileNames: '[name]-[hash].cjs',
@@ -103,12 +118,33 @@ const wire = await build({
 });
 // The CLI; its import of wire-entry.js is a `require` of the wire bundle's entry chunk, built above
 // (its name too holds the hash of its content: V8 checks only a cache's source length).
+const CLI_ENTRY = join(DIST, 'cli', 'start', 'entry.js');
+const cliGraph = moduleGraph();
 const wireChunk = wire.output.find((chunk) => chunk.type === 'chunk' && chunk.isEntry).fileName;
 await build({
   ...common,
-  input: { entry: join(DIST, 'cli', 'start', 'entry.js') },
-  plugins: [lazyBuiltins(LAZY), bundledApart(WIRE_ENTRY, `./${wireChunk}`)],
-  output: { ...output, chunkFileNames: '[name]-[hash].cjs' },
+  input: { entry: CLI_ENTRY },
+  preserveEntrySignatures: 'allow-extension',
+  plugins: [
+    lazyBuiltins(LAZY),
+    cliGraph.plugin,
+    builtinDefaults(DEFAULT_IMPORTS),
+    bundledApart(WIRE_ENTRY, `./${wireChunk}`),
+  ],
+  output: {
+    ...output,
+    chunkFileNames: '[name]-[hash].cjs',
+    // What every start runs is the entry chunk itself (preserveEntrySignatures lets the group
+    // join it), loaded by Node's loader as one file instead of one per module it imports.
+    codeSplitting: {
+      groups: [
+        {
+          name: 'entry',
+          test: (id) => id === BUNDLED_APART || cliGraph.reachedStatically(CLI_ENTRY, id),
+        },
+      ],
+    },
+  },
 });
 await swapIn(scratch, OUT);
 
@@ -140,12 +176,40 @@ function lazyBuiltins(names) {
 }
 
 /**
+ * A rolldown plugin: in the packages of `byPackage`, an import of one of the Node modules listed
+ * for the package is a module of the bundle whose default export is the Node module itself.
+ */
+function builtinDefaults(byPackage) {
+  const prefix = '\0builtin-default:';
+  return {
+    name: 'builtin-defaults',
+    resolveId(id, importer) {
+      const name = defaultImportedBy(byPackage, id, importer);
+      return name === null ? null : { id: `${prefix}${name}`, moduleSideEffects: false };
+    },
+    load(id) {
+      if (!id.startsWith(prefix)) return null;
+      const name = id.slice(prefix.length);
+      return { code: `export default process.getBuiltinModule('${name}');`, moduleType: 'js' };
+    },
+  };
+}
+
+/** `node:<name>` when `importer` is in a package of `byPackage` that lists it, else null. */
+function defaultImportedBy(byPackage, id, importer) {
+  const name = id.startsWith('node:') ? id : `node:${id}`;
+  const pkg = importer?.match(/[\\/]node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)[\\/]/)?.[1];
+  if (pkg === undefined) return null;
+  return (byPackage[pkg.replace('\\', '/')] ?? []).includes(name) ? name : null;
+}
+
+/**
  * A rolldown plugin: the module `file` is a bundle of its own, `chunk`, beside this one. Importing
  * it gives a module whose `main` requires that bundle on its first call: a `require`, so the chunk
  * loads through Node's CommonJS loader and the code cache (src/cli/start/chunk-cache.ts).
  */
 function bundledApart(file, chunk) {
-  const id = '\0bundled-apart';
+  const id = BUNDLED_APART;
   return {
     name: 'bundled-apart',
     resolveId(source, importer) {
@@ -178,6 +242,11 @@ function moduleGraph() {
           edges.set(id, { imports: info.importedIds, dynamic: info.dynamicallyImportedIds });
         }
       },
+    },
+    /** Whether module `id` is reached from `entry` through static imports alone. */
+    reachedStatically(entry, id) {
+      const dynamic = [...new Set([...edges.values()].flatMap((edge) => edge.dynamic))];
+      return this.reachedWithout(entry, dynamic, id);
     },
     reachedWithout(entry, apart, id) {
       const key = `${entry}\0${apart.join('\0')}`;

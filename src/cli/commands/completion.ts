@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import { HookpmError } from '../../errors.js';
+import { resolveStorePaths } from '../../store/paths.js';
 import { globalOptions } from '../global-options.js';
 import { printJson, printLine } from '../render/render.js';
 import { writeText } from '../stdio.js';
@@ -56,10 +57,9 @@ export function register(program: Command): void {
 
 async function listCandidates(program: Command, words: string[], command: Command): Promise<void> {
   const globals = globalOptions(command);
-  const [{ completeWords }, { listPlugins }, { resolveStorePaths }] = await Promise.all([
+  const [{ completeWords }, { listPlugins }] = await Promise.all([
     import('../completion/complete-words.js'),
     import('../../ops/plugins/list.js'),
-    import('../../store/paths.js'),
   ]);
   const candidates = await completeWords(program, words.length === 0 ? [''] : words, {
     installed: async (home) => {

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { canAsk } from '../prompt/can-ask.js';
 import { globalOptions } from '../global-options.js';
+import { resolveStorePaths } from '../../store/paths.js';
 
 /**
  * `hookpm session` (docs/reference/rules/cli.md#session): a long-running host. With stdin and
@@ -32,13 +33,11 @@ export function register(program: Command): void {
     )
     .action(async (flags: { trustProjectHooks?: boolean }, command: Command) => {
       const globals = globalOptions(command);
-      const [{ createSession }, { installExitCleanup }, { resolveStorePaths }, trust] =
-        await Promise.all([
-          import('../../ops/run/session.js'),
-          import('../../engine/process-groups.js'),
-          import('../../store/paths.js'),
-          import('../prompt/prompt-trust.js'),
-        ]);
+      const [{ createSession }, { installExitCleanup }, trust] = await Promise.all([
+        import('../../ops/run/session.js'),
+        import('../../engine/process-groups.js'),
+        import('../prompt/prompt-trust.js'),
+      ]);
       installExitCleanup();
       const interactive =
         !globals.json && process.stdin.isTTY === true && process.stdout.isTTY === true;
