@@ -32,7 +32,7 @@ export function cacheChunks(
 ): void {
   const Module = process.getBuiltinModule('node:module') as unknown as ModuleLoader;
   const loader: ChunkLoader = { bundleDir, dir, underDefaultFlags, chunks: new Map(), fresh: [] };
-  // The chunks Node's loader ran before this one was installed (the entry's own imports) are the
+  // The chunks Node's loader ran before this one was installed (the entry and its imports) are the
   // instances every later chunk gets: a module runs once, so its state (stdio.ts's queued output)
   // is one.
   for (const [filename, module] of Object.entries(Module._cache))
