@@ -233,6 +233,8 @@ function bundledApart(file, chunk) {
 function moduleGraph() {
   const edges = new Map();
   const reached = new Map();
+  /** Every module some module imports with `import()`, once the build has ended. */
+  let dynamic;
   return {
     plugin: {
       name: 'module-graph',
@@ -245,7 +247,7 @@ function moduleGraph() {
     },
     /** Whether module `id` is reached from `entry` through static imports alone. */
     reachedStatically(entry, id) {
-      const dynamic = [...new Set([...edges.values()].flatMap((edge) => edge.dynamic))];
+      dynamic ??= [...new Set([...edges.values()].flatMap((edge) => edge.dynamic))];
       return this.reachedWithout(entry, dynamic, id);
     },
     reachedWithout(entry, apart, id) {
