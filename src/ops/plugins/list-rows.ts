@@ -279,7 +279,7 @@ function newRows(
       text: Buffer.from(shape.row(listedPlugin(record, known, true))),
       start: at + lines.start,
       keyEnd: at + line.keyEnd,
-      lineEnd: at + line.lineEnd,
+      lineEnd: at + lines.end,
     });
   }
   // A last line without its line break, or a file cut short, is no list of entries.

@@ -90,27 +90,34 @@ function scanEntries(lines: RangeLines): EntrySpans | null {
   return keys.size === 0 || !closed ? { keys, spans: spans.subarray(0, count) } : null;
 }
 
-/** An entry line of the layout above, `"<key>":<value>` with or without its comma, as readEntryLine found it. */
+/**
+ * An entry line of the layout, `"<key>":<value>` with or without its comma, as readEntryLine found
+ * it (its line break is where the caller said).
+ */
 export interface EntryLine {
   key: string;
   /** Where the key's closing quote is; the value starts two bytes on. */
   keyEnd: number;
   /** Where the value ends: at the comma, or at the line break. */
   valueEnd: number;
-  /** Where the line break is. */
-  lineEnd: number;
   comma: boolean;
 }
 
-/** The text of a key in `bytes` [start, end): read as latin1 (hookpm's keys are ASCII, which it reads alike), as UTF-8 when it is not ASCII. */
+/**
+ * The text of a key in `bytes` [start, end): read as latin1 (hookpm's keys are ASCII, which it
+ * reads alike), as UTF-8 when it is not ASCII.
+ */
 export function entryKey(bytes: Buffer, start: number, end: number): string {
   const key = bytes.toString('latin1', start, end);
   return NOT_ASCII.test(key) ? bytes.toString('utf8', start, end) : key;
 }
 
-/** An EntryLine to fill with readEntryLine, one for a whole scan (thousands of entries make no object each). */
+/**
+ * An EntryLine to fill with readEntryLine, one for a whole scan (thousands of entries make no
+ * object each).
+ */
 export function entryLine(): EntryLine {
-  return { key: '', keyEnd: 0, valueEnd: 0, lineEnd: 0, comma: false };
+  return { key: '', keyEnd: 0, valueEnd: 0, comma: false };
 }
 
 /**
@@ -136,6 +143,5 @@ export function readEntryLine(
   line.keyEnd = quote;
   line.comma = bytes[lineEnd - 1] === COMMA;
   line.valueEnd = line.comma ? lineEnd - 1 : lineEnd;
-  line.lineEnd = lineEnd;
   return true;
 }

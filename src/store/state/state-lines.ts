@@ -35,9 +35,9 @@ export type EntrySection = (typeof ENTRY_SECTIONS)[number];
 
 /**
  * The state document's bytes in the layout above (scan-state-lines.ts reads it back), as
- * consecutive parts (serializeState joins them). Entries of a record read entry by entry (lazy-records.ts) that were never read are ranges
- * of the bytes they were read from, neighbours joined into one range; every other value is
- * serialised.
+ * consecutive parts (serializeState joins them). Entries of a record read entry by entry
+ * (lazy-records.ts) that were never read are ranges of the bytes they were read from, neighbours
+ * joined into one range; every other value is serialised.
  */
 export function stateLinesParts(state: State): Buffer[] {
   const out = new Parts();
