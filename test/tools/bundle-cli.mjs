@@ -44,7 +44,8 @@ const resolve = {
  * of them fails the build (rolldown: MISSING_EXPORT).
  */
 const DEFAULT_IMPORTS = { 'env-paths': ['node:path', 'node:os', 'node:process'] };
-// Node's own modules stay `require`s (lazyBuiltins decides for LAZY's); packages are bundled.
+// Node's own modules stay `require`s (lazyBuiltins decides for LAZY's, builtinDefaults for
+// DEFAULT_IMPORTS's); packages are bundled.
 const external = (id, importer) =>
   id.startsWith('node:') &&
   !LAZY.includes(id.slice('node:'.length)) &&
@@ -195,12 +196,11 @@ function builtinDefaults(byPackage) {
   };
 }
 
-/** `node:<name>` when `importer` is in a package of `byPackage` that lists it, else null. */
+/** `id`, a `node:` module, when `importer` is in a package of `byPackage` listing it, else null. */
 function defaultImportedBy(byPackage, id, importer) {
-  const name = id.startsWith('node:') ? id : `node:${id}`;
   const pkg = importer?.match(/[\\/]node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)[\\/]/)?.[1];
   if (pkg === undefined) return null;
-  return (byPackage[pkg.replace('\\', '/')] ?? []).includes(name) ? name : null;
+  return (byPackage[pkg.replace('\\', '/')] ?? []).includes(id) ? id : null;
 }
 
 /**
