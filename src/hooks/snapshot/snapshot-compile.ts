@@ -138,7 +138,9 @@ function toSnapshotHandler(
   handlerIndex: number,
 ): SnapshotHandler {
   const { event, index, source } = input;
-  return Object.freeze({
+  // Optional fields are assigned in the order the object has always had (a pin writes its keys in
+  // it); conditional spreads into the literal cost about a microsecond a handler.
+  const handler: SnapshotHandler = {
     id: `${event}:${index}:${handlerIndex}`,
     event,
     groupIndex: index,
@@ -150,15 +152,17 @@ function toSnapshotHandler(
     if: config.if ?? null,
     command: config.command,
     argv: config.argv ? Object.freeze([...config.argv]) : null,
-    ...(config.shell === undefined ? {} : { shell: config.shell }),
-    ...(config.onFailure === undefined ? {} : { onFailure: config.onFailure }),
-    ...(config.background === undefined ? {} : { background: { ...config.background } }),
-    timeoutSec: config.timeout ?? EVENTS[event].defaultTimeoutSec,
-    statusMessage: config.statusMessage ?? null,
-    pluginEnv: input.env,
-    legacyStdin: config.legacyStdin ? deepFreeze(structuredClone(config.legacyStdin)) : null,
-    ...(source.plugin?.confine === undefined ? {} : { confine: source.plugin.confine }),
-  });
+  } as SnapshotHandler;
+  if (config.shell !== undefined) handler.shell = config.shell;
+  if (config.onFailure !== undefined) handler.onFailure = config.onFailure;
+  if (config.background !== undefined) handler.background = { ...config.background };
+  handler.timeoutSec = config.timeout ?? EVENTS[event].defaultTimeoutSec;
+  handler.statusMessage = config.statusMessage ?? null;
+  handler.pluginEnv = input.env;
+  handler.legacyStdin = config.legacyStdin ? deepFreeze(structuredClone(config.legacyStdin)) : null;
+  const confine = source.plugin?.confine;
+  if (confine !== undefined) handler.confine = confine;
+  return Object.freeze(handler);
 }
 
 function deepFreeze<T>(value: T): T {
