@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { findLoopAmbiguity } from '../../src/hooks/regex/loop-ambiguity.js';
+import { parseRegex } from '../../src/hooks/regex/regex-ast.js';
 import { checkRegexSafety } from '../../src/hooks/regex/safe-regex.js';
 
 /** Real matchers from the hooks documents of ../shared/corpus: none may be rejected. */
@@ -128,6 +130,36 @@ describe('catastrophic-backtracking check (engine.md E4)', () => {
     const started = performance.now();
     for (const input of ADVERSARIAL) regex.test(input);
     expect(performance.now() - started).toBeLessThan(50);
+  });
+
+  // Expressions whose every repeating loop is `*` or `+` on one character, which the check accepts
+  // without building the automaton: the automaton finds each of them unambiguous too.
+  const ONE_CHARACTER_LOOPS = [
+    'mcp__.*',
+    '^mcp__github__.*$',
+    'a*a*',
+    '.*.*x',
+    '(a)+(a)+$',
+    '(?=a*)a+$',
+    '(?:a*)?b',
+    '[^/]+\\.ts$',
+    '(?:x|y+)z*',
+    '(?<=\\w+)\\s*$',
+    '(a)?\\1.+',
+    'a{0,}b{1,}c?',
+  ];
+
+  it.each(ONE_CHARACTER_LOOPS)(
+    'E4: %s, whose loops each read one character, is accepted, as the general check would',
+    (source) => {
+      expect(checkRegexSafety(source)).toEqual({ safe: true });
+      expect(findLoopAmbiguity(parseRegex(source))).toBe('unambiguous');
+    },
+  );
+
+  it('E4: a loop of one character inside a repeated group is still checked in full', () => {
+    for (const source of ['(?:a*)+', '(a+)+$', '(?:\\w+\\s?)+', '(?:a+){2}$'])
+      expect(checkRegexSafety(source), source).toMatchObject({ safe: false });
   });
 
   it('E4: a source the analyser cannot read is rejected rather than trusted', () => {

@@ -36,8 +36,29 @@ export function checkRegexSafety(source: string): RegexSafety {
   } catch {
     return { safe: false, reason: 'it could not be analysed for catastrophic backtracking' };
   }
+  if (loopsReadOneCharacter(tree)) return { safe: true };
   const reason = findHazard(tree) ?? ambiguityHazard(tree);
   return reason === null ? { safe: true } : { safe: false, reason };
+}
+
+/**
+ * Whether every repeat that repeats is `*` or `+` (or `{0,}`, `{1,}`) on one character or class
+ * (`.*`, `[^/]+`, `\w*`), lookaround bodies included: most matchers are (`^mcp__github__.*`).
+ * Then each loop of the automaton is one position with one edge to itself, which cannot read a
+ * text along two paths, and rules 1-3 find nothing (one character holds no back-reference, cannot
+ * match the empty string, and is not counted), so the general check, which costs microseconds a
+ * matcher, would find the expression safe: it is skipped. Nor can such an expression be too
+ * complex: it has one position per character of its source.
+ */
+function loopsReadOneCharacter(node: RegexNode): boolean {
+  if (node.kind === 'repeat' && node.max > 1) {
+    if (node.max !== Infinity || node.min > 1 || !oneCharacter(node.body)) return false;
+  }
+  return children(node).every(loopsReadOneCharacter);
+}
+
+function oneCharacter(node: RegexNode): boolean {
+  return node.kind === 'chars' || (node.kind === 'group' && oneCharacter(node.body));
 }
 
 /** The general check, on the whole expression and on each lookaround body. */
