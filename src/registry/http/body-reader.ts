@@ -43,7 +43,8 @@ export async function readBody<T>(
   sink: BodySink<T>,
   limits: BodyLimits,
 ): Promise<T> {
-  const checker = createIntegrityChecker();
+  // Only a body with an integrity to meet is hashed (an index is not: hashing it loaded node:crypto).
+  const checker = limits.integrity === undefined ? null : createIntegrityChecker();
   let received = 0;
   try {
     for await (const chunk of body) {
@@ -51,7 +52,7 @@ export async function readBody<T>(
       if (received > limits.maxBytes) throw tooLarge(limits.url, limits.maxBytes, null);
       if (limits.declaredSize !== undefined && received > limits.declaredSize)
         throw wrongSize(limits.url, limits.declaredSize, received, 'more');
-      checker.update(chunk);
+      checker?.update(chunk);
       await sink.write(chunk);
       limits.onProgress?.(received, limits.expectedLength);
     }
@@ -60,7 +61,7 @@ export async function readBody<T>(
     }
     if (limits.declaredSize !== undefined && received !== limits.declaredSize)
       throw wrongSize(limits.url, limits.declaredSize, received, 'exact');
-    if (limits.integrity !== undefined)
+    if (limits.integrity !== undefined && checker !== null)
       verifyIntegrity(limits.integrity, checker.digest(), { url: limits.url });
   } catch (error) {
     await sink.discard();
