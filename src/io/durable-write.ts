@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   fchmodSync,
@@ -12,6 +11,7 @@ import {
 import { basename, dirname, join } from 'node:path';
 import { HookpmError } from '../errors.js';
 import { errnoCode, quietly, toStoreError } from './fs-error.js';
+import { uniqueHex } from './unique-hex.js';
 
 export interface DurableWriteOptions {
   /** Permission bits of the new file, applied exactly (not masked by the umask). */
@@ -39,10 +39,7 @@ export async function writeFileDurable(
   opts: DurableWriteOptions = {},
 ): Promise<void> {
   const dir = dirname(file);
-  const temp = join(
-    dir,
-    `${durableTempPrefix(file)}${process.pid}-${randomBytes(6).toString('hex')}`,
-  );
+  const temp = join(dir, `${durableTempPrefix(file)}${process.pid}-${uniqueHex(6)}`);
   // Parts are written one after the other (a large file spliced from ranges of another is not
   // copied into one buffer first).
   const parts =

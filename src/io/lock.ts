@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname } from 'node:path';
@@ -15,6 +14,7 @@ import {
 } from './lock-record.js';
 import type { LockHolder, LockSighting } from './lock-record.js';
 import { LOCK_WAIT_NOTICE_MS, notifyLockWait } from './lock-wait.js';
+import { uniqueHex } from './unique-hex.js';
 
 export type { LockHolder } from './lock-record.js';
 
@@ -50,7 +50,7 @@ export async function acquireLock(lockPath: string, opts: LockOptions = {}): Pro
     pid: process.pid,
     hostname: hostname(),
     startedAt: new Date().toISOString(),
-    token: randomBytes(16).toString('hex'),
+    token: uniqueHex(16),
   };
   ownStart ??= processStartOf(process.pid);
   if (ownStart !== null) record.processStart = ownStart;
