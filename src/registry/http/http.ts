@@ -79,7 +79,7 @@ async function fetchInto<T>(
     });
     return { status: 200, value, etag: null };
   }
-  const { Agent } = await import('undici');
+  const { Agent } = await import('./http-client.js');
   const deadlineMs = opts.deadlineMs ?? (opts.purpose === 'index' ? 60_000 : 300_000);
   const headersTimeout = opts.headersTimeoutMs ?? 30_000;
   const dispatcher = new Agent({
@@ -138,11 +138,10 @@ type Step<T> =
   | { kind: 'retry'; reason: string; retryAfter?: string };
 
 async function attemptOnce<T>(url: URL, ctx: Context<T>): Promise<Step<T>> {
-  const { request } = await import('undici');
+  const { request } = await import('./http-client.js');
   const shown = redactUrl(url.href);
-  const res = await request(url, {
+  const res = await request(ctx.dispatcher, url, {
     method: 'GET',
-    dispatcher: ctx.dispatcher,
     signal: ctx.signal,
     headers: withAuthorization(ctx.headers, url, ctx.opts.authorize),
   });
