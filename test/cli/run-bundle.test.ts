@@ -36,6 +36,7 @@ beforeAll(async () => {
   });
   expect(built.status, built.stderr).toBe(0);
   await writeFile(join(tmp, 'loaded.cjs'), LOADED_PRELOAD);
+  await writeFile(join(tmp, 'builtins.cjs'), BUILTINS_PRELOAD);
   hooksFile = join(tmp, 'hooks.json');
   const hooks = { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo done' }] }] } };
   await writeFile(hooksFile, JSON.stringify(hooks));
@@ -110,13 +111,32 @@ function chunkNames(caches: Map<string, number>): string[] {
   return [...caches.keys()].map((name) => name.replace(/(-[\w-]{8})?\.cjs\.bin$/, '')).sort();
 }
 
-/** Like hookpm(), without blocking this process (which serves the registry). */
+/** Writes the names of Node's own modules the run loaded (`node:` ones and internal ones) to BUILTINS_LOG as it exits. */
+const BUILTINS_PRELOAD = `
+process.on('exit', () => {
+  const names = process.moduleLoadList.filter((m) => m.startsWith('NativeModule '));
+  require('node:fs').writeFileSync(process.env.BUILTINS_LOG, names.map((m) => m.slice(13)).join('\\n'));
+});
+`;
+
+/**
+ * Like hookpm(), without blocking this process (which serves the registry). With `builtins`, that
+ * file receives the names of Node's modules the run loaded.
+ */
 function hookpmAsync(
   args: string[],
   home: string,
+  opts: { builtins?: string } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env = { ...process.env, HOME: tmp, HOOKPM_HOME: home, NO_COLOR: '1' };
-  const child = spawn(process.execPath, [join(pkg, 'bin', 'hookpm.js'), ...args], {
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    HOME: tmp,
+    HOOKPM_HOME: home,
+    NO_COLOR: '1',
+    ...(opts.builtins === undefined ? {} : { BUILTINS_LOG: opts.builtins }),
+  };
+  const preload = opts.builtins === undefined ? [] : ['--require', join(tmp, 'builtins.cjs')];
+  const child = spawn(process.execPath, [...preload, join(pkg, 'bin', 'hookpm.js'), ...args], {
     env,
     cwd: tmp,
   });
@@ -135,7 +155,7 @@ function cachesOf(home: string): Map<string, number> {
 }
 
 describe('bin/hookpm.js and the chunks of dist/bundle/', () => {
-  it('STYLE start-up cost: the CLI runs from the bundle, and `list` compiles none of the chunks of commander, zod, undici or the install pipeline', async () => {
+  it('STYLE start-up cost: the CLI runs from the bundle, and `list` compiles none of the chunks of commander, zod, undici (http-client) or the install pipeline', async () => {
     const home = join(tmp, 'home-chunks');
     const log = join(tmp, 'loaded-list.log');
     const listedRun = hookpm(['list', '--json'], home, { loaded: log });
@@ -149,7 +169,7 @@ describe('bin/hookpm.js and the chunks of dist/bundle/', () => {
     const compiled = chunkNames(cachesOf(home));
     expect(compiled).toContain('fast-path');
     expect(compiled).toContain('render-list');
-    for (const heavy of ['main', 'zod', 'undici', 'install', 'semver'])
+    for (const heavy of ['main', 'zod', 'http-client', 'install', 'semver'])
       expect(compiled).not.toContain(heavy);
     // A command the fast paths do not answer goes to the full CLI (commander's chunk).
     const validated = hookpm(['validate', hooksFile, '--json'], home);
@@ -228,6 +248,27 @@ describe('bin/hookpm.js and the chunks of dist/bundle/', () => {
       expect(listed.stdout).toContain('"acme"');
       // Nor did a run off the network, with V8's default flags.
       for (const [name, mtime] of before) expect(cachesOf(home).get(name), name).toBe(mtime);
+    } finally {
+      await registry.close();
+    }
+  });
+
+  it("STYLE start-up cost: a command that goes to the network loads none of Node's modules it does not use: not node:http2 or node:tls (no HTTP/2, no TLS to a loopback registry), node:crypto (nothing to hash), node:child_process (no subcommand runs), nor Node's own copy of undici", async () => {
+    const registry = await startPluginRegistry('acme');
+    try {
+      const home = join(tmp, 'home-builtins');
+      const added = await hookpmAsync(['registry', 'add', 'acme', registry.url], home);
+      expect(added.code, added.stderr).toBe(0);
+      const log = join(tmp, 'builtins.log');
+      const updated = await hookpmAsync(['registry', 'update', 'acme'], home, { builtins: log });
+      expect(updated.code, updated.stderr).toBe(0);
+      expect(registry.requests.filter((path) => path === '/index.json')).toHaveLength(2);
+      const loaded = (await readFile(log, 'utf8')).split('\n');
+      // Loaded: the run did go to the network, with undici's HTTP/1.1 client.
+      expect(loaded).toContain('net');
+      expect(loaded).toContain('http');
+      for (const name of ['http2', 'tls', 'crypto', 'child_process', 'internal/deps/undici/undici'])
+        expect(loaded, name).not.toContain(name);
     } finally {
       await registry.close();
     }

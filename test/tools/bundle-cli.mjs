@@ -12,6 +12,7 @@
 // scratch directory and swapped in with renames, so a starting process sees the old chunks, the
 // new ones, or none (and then runs dist/).
 import { rename, rm } from 'node:fs/promises';
+import { isDeepStrictEqual } from 'node:util';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
@@ -44,12 +45,25 @@ const resolve = {
  * of them fails the build (rolldown: MISSING_EXPORT).
  */
 const DEFAULT_IMPORTS = { 'env-paths': ['node:path', 'node:os', 'node:process'] };
+/**
+ * Node's modules that packages `require` when they load but use only on paths hookpm never takes,
+ * by package, each with the members the package reads as it loads: commander's node:child_process
+ * runs executable subcommands (hookpm has none), undici's node:http2 makes HTTP/2 connections
+ * (hookpm asks for none; undici reads the protocol's constants as it loads). node:http2 loads
+ * node:tls and node:crypto, node:child_process loads node:net and the streams: together 10-20 ms
+ * at the start of a command that goes to the network. They get stand-ins (deferredRequires).
+ */
+const DEFERRED_REQUIRES = {
+  commander: { 'node:child_process': [] },
+  undici: { 'node:http2': ['constants'] },
+};
 // Node's own modules stay `require`s (lazyBuiltins decides for LAZY's, builtinDefaults for
-// DEFAULT_IMPORTS's); packages are bundled.
+// DEFAULT_IMPORTS's, deferredRequires for DEFERRED_REQUIRES's); packages are bundled.
 const external = (id, importer) =>
   id.startsWith('node:') &&
   !LAZY.includes(id.slice('node:'.length)) &&
-  defaultImportedBy(DEFAULT_IMPORTS, id, importer) === null;
+  defaultImportedBy(DEFAULT_IMPORTS, id, importer) === null &&
+  deferredFor(DEFERRED_REQUIRES, id, importer) === null;
 // A module both imported and lazily imported simply stays where it is: not worth a warning.
 function onLog(level, log, handler) {
   if (log.code !== 'INEFFECTIVE_DYNAMIC_IMPORT') handler(level, log);
@@ -99,7 +113,13 @@ const wire = await build({
   ...common,
   input: { 'wire-core': WIRE_ENTRY },
   preserveEntrySignatures: 'allow-extension',
-  plugins: [lazyBuiltins(LAZY), builtinDefaults(DEFAULT_IMPORTS), wireGraph.plugin],
+  // deferredRequires first: it decides for packages' requires that lazyBuiltins would let through.
+  plugins: [
+    deferredRequires(DEFERRED_REQUIRES),
+    lazyBuiltins(LAZY),
+    builtinDefaults(DEFAULT_IMPORTS),
+    wireGraph.plugin,
+  ],
   output: {
     ...output,
     entryFileNames: '[name]-[hash].cjs',
@@ -127,6 +147,7 @@ await build({
   input: { entry: CLI_ENTRY },
   preserveEntrySignatures: 'allow-extension',
   plugins: [
+    deferredRequires(DEFERRED_REQUIRES),
     lazyBuiltins(LAZY),
     cliGraph.plugin,
     builtinDefaults(DEFAULT_IMPORTS),
@@ -198,9 +219,59 @@ function builtinDefaults(byPackage) {
 
 /** `id`, a `node:` module, when `importer` is in a package of `byPackage` listing it, else null. */
 function defaultImportedBy(byPackage, id, importer) {
+  const pkg = packageOf(importer);
+  if (pkg === null) return null;
+  return (byPackage[pkg] ?? []).includes(id) ? id : null;
+}
+
+/** The name of the package whose file `importer` is (`@scope/name` or `name`), else null. */
+function packageOf(importer) {
   const pkg = importer?.match(/[\\/]node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)[\\/]/)?.[1];
-  if (pkg === undefined) return null;
-  return (byPackage[pkg.replace('\\', '/')] ?? []).includes(id) ? id : null;
+  return pkg === undefined ? null : pkg.replace('\\', '/');
+}
+
+/** The members kept for `id`, a `node:` module, when a package of `byPackage` lists it, else null. */
+function deferredFor(byPackage, id, importer) {
+  const pkg = packageOf(importer);
+  return pkg === null ? null : (byPackage[pkg]?.[id] ?? null);
+}
+
+/**
+ * A rolldown plugin: in the packages of `byPackage`, a `require` of one of the Node modules listed
+ * for the package gives a stand-in: the members listed, as the Node that builds has them (data
+ * that every Node has alike, such as node:http2's constants; the build fails on a member that is
+ * not plain data), and any other member read from the module itself, loaded when first read.
+ */
+function deferredRequires(byPackage) {
+  const prefix = '\0deferred-require:';
+  return {
+    name: 'deferred-requires',
+    resolveId(id, importer) {
+      const kept = deferredFor(byPackage, id, importer);
+      if (kept === null) return null;
+      return { id: `${prefix}${id}\0${kept.join(',')}`, moduleSideEffects: false };
+    },
+    async load(id) {
+      if (!id.startsWith(prefix)) return null;
+      const [name, list] = id.slice(prefix.length).split('\0');
+      const real = await import(name);
+      const kept = {};
+      for (const key of list === '' ? [] : list.split(',')) {
+        kept[key] = real[key];
+        if (!isDeepStrictEqual(JSON.parse(JSON.stringify(kept[key])), kept[key]))
+          throw new Error(`deferredRequires: ${name}'s ${key} is not plain data`);
+      }
+      const code = [
+        `const kept = ${JSON.stringify(kept)};`,
+        'let m;',
+        `const load = () => (m ??= process.getBuiltinModule(${JSON.stringify(name)}));`,
+        'module.exports = new Proxy(kept, {',
+        '  get: (target, key) => (Object.hasOwn(target, key) ? target[key] : load()[key]),',
+        '});',
+      ];
+      return { code: code.join('\n'), moduleType: 'js' };
+    },
+  };
 }
 
 /**
