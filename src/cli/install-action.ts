@@ -1,7 +1,6 @@
 import type { GlobalOptions } from './global-options.js';
 import { createOperationContext, enableModeOf } from './operation-context.js';
 import { printJson } from './render/render.js';
-import { printInstallResult } from './render/render-install.js';
 import { relinkClaudeAfter } from './relink-claude.js';
 
 /** The options of `hookpm install` besides the global ones (docs/reference/rules/cli.md#commands). */
@@ -34,5 +33,6 @@ export async function runInstall(
   }).finally(done);
   if (flags.dryRun !== true) await relinkClaudeAfter(globals);
   if (globals.json) return printJson(result);
+  const { printInstallResult } = await import('./render/render-install.js');
   printInstallResult(result);
 }

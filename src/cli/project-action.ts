@@ -2,7 +2,6 @@ import type { ProjectInstallResult } from '../ops/project/project-result.js';
 import type { GlobalOptions } from './global-options.js';
 import { createOperationContext, enableModeOf } from './operation-context.js';
 import { escapeControl, printErrorLine, printJson, printLine } from './render/render.js';
-import { printInstallResult } from './render/render-install.js';
 
 /** The project operations (docs/guides/projects.md) the install-like commands run. */
 export type ProjectAction =
@@ -68,6 +67,7 @@ export async function runProjectAction(
   };
   const result = await run().finally(done);
   if (globals.json) return printJson(result);
+  const { printInstallResult } = await import('./render/render-install.js');
   printInstallResult({ installed: result.installed, dryRun: result.dryRun === true, notes: [] });
   for (const [id, entry] of Object.entries(result.wouldLock ?? {}))
     printLine(

@@ -253,7 +253,7 @@ describe('bin/hookpm.js and the chunks of dist/bundle/', () => {
     }
   });
 
-  it("STYLE start-up cost: a command that goes to the network loads none of Node's modules it does not use: not node:http2 or node:tls (no HTTP/2, no TLS to a loopback registry), node:crypto (nothing to hash), node:child_process (no subcommand runs), nor Node's own copy of undici", async () => {
+  it("STYLE start-up cost: a command that goes to the network loads none of Node's modules it does not use: not node:http2 or node:tls (no HTTP/2, no TLS to a loopback registry), node:crypto (nothing to hash), node:child_process (no subcommand runs), nor Node's own copy of undici; nor the chunks of a review or a prompt", async () => {
     const registry = await startPluginRegistry('acme');
     try {
       const home = join(tmp, 'home-builtins');
@@ -269,6 +269,11 @@ describe('bin/hookpm.js and the chunks of dist/bundle/', () => {
       expect(loaded).toContain('http');
       for (const name of ['http2', 'tls', 'crypto', 'child_process', 'internal/deps/undici/undici'])
         expect(loaded, name).not.toContain(name);
+      // Nor did either run compile the chunks of what it does not show: a plugin's review, a prompt.
+      const compiled = chunkNames(cachesOf(home));
+      expect(compiled).toContain('main');
+      for (const unused of ['render-review', 'prompt-trust'])
+        expect(compiled).not.toContain(unused);
     } finally {
       await registry.close();
     }

@@ -2,8 +2,6 @@ import type { Command } from 'commander';
 import { canAsk } from '../prompt/can-ask.js';
 import { globalOptions } from '../global-options.js';
 import { storePathsOf } from '../global-options.js';
-import { promptTrust } from '../prompt/prompt-trust.js';
-import { formatHookTable } from '../render/render-hooks.js';
 import { formatDiagnostic, printErrorLine, printJson, printLine } from '../render/render.js';
 
 export function register(program: Command): void {
@@ -26,10 +24,13 @@ export function register(program: Command): void {
         home: globals.userHome,
         flag: options.trustProjectHooks === true,
         store: storePathsOf(globals),
-        ...(canAsk(globals.json) ? { askTrust: promptTrust } : {}),
+        ...(canAsk(globals.json)
+          ? { askTrust: (await import('../prompt/prompt-trust.js')).promptTrust }
+          : {}),
       });
       const listing = describeSnapshot(snapshot);
       if (globals.json) return printJson(listing);
+      const { formatHookTable } = await import('../render/render-hooks.js');
       printLine(formatHookTable(listing));
       printLine(`snapshot ${listing.snapshotId}`);
       for (const d of listing.diagnostics) printErrorLine(formatDiagnostic(d));

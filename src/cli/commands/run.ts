@@ -5,7 +5,6 @@ import { eventArgument } from '../event-argument.js';
 import { globalOptions } from '../global-options.js';
 import { storePathsOf } from '../global-options.js';
 import { canAsk } from '../prompt/can-ask.js';
-import { promptTrust } from '../prompt/prompt-trust.js';
 import { printJson, printLine } from '../render/render.js';
 
 interface RunFlags {
@@ -62,7 +61,7 @@ export function register(program: Command): void {
         home: globals.userHome,
         flag: flags.trustProjectHooks === true,
         store: storePathsOf(globals),
-        ...(ask ? { askTrust: promptTrust } : {}),
+        ...(ask ? { askTrust: (await import('../prompt/prompt-trust.js')).promptTrust } : {}),
       });
       if (globals.json) return printJson(result);
       const { formatDispatchResult } = await import('../render/render-dispatch.js');

@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import { globalOptions } from '../global-options.js';
 import { consentEnableMode, createOperationContext } from '../operation-context.js';
 import { escapeControl, printErrorLine, printJson, printLine } from '../render/render.js';
-import { printInstallResult } from '../render/render-install.js';
 import { ALIASES } from '../help-groups.js';
 import { relinkClaudeAfter } from '../relink-claude.js';
 
@@ -77,6 +76,7 @@ export function register(program: Command): void {
       }).finally(done);
       if (flags.dryRun !== true) await relinkClaudeAfter(globals);
       if (globals.json) return printJson(result);
+      const { printInstallResult } = await import('../render/render-install.js');
       printInstallResult(result);
       for (const s of result.skipped)
         printErrorLine(escapeControl(`${s.reason === 'backwards' ? 'warning: ' : ''}${s.message}`));
