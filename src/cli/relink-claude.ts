@@ -5,7 +5,8 @@ import { escapeControl, printErrorLine } from './render/render.js';
  * After a command that changes which plugins run (install, enable, disable, update, uninstall):
  * each Claude Code link of this hookpm is made again when the Claude Code events its plugins hook
  * changed (plugins.md G1, ops/link/relink-claude.ts), with one line on stderr per file rewritten.
- * Loads nothing more when no Claude Code settings file holds a link of this hookpm.
+ * Loads the settings reader only where a Claude Code settings file exists, and the link step only
+ * where one holds a link of this hookpm (ops/link/relink-claude.ts).
  */
 export async function relinkClaudeAfter(globals: GlobalOptions): Promise<void> {
   const { relinkClaude } = await import('../ops/link/relink-claude.js');

@@ -279,6 +279,25 @@ describe('bin/hookpm.js and the chunks of dist/bundle/', () => {
     }
   });
 
+  it('plugins.md G1, STYLE start-up cost: an install where no Claude Code settings file exists refreshes no link and compiles none of the link step (the settings editor with jsonc-parser, the link)', async () => {
+    const home = join(tmp, 'home-no-claude');
+    const plugin = join(tmp, 'plugin-no-claude');
+    await mkdir(join(plugin, 'hooks'), { recursive: true });
+    await writeFile(
+      join(plugin, 'plugin.json'),
+      JSON.stringify({ name: 'quiet', version: '1.0.0' }),
+    );
+    const hooks = { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] } };
+    await writeFile(join(plugin, 'hooks', 'hooks.json'), JSON.stringify(hooks));
+    expect(existsSync(join(tmp, '.claude'))).toBe(false);
+    const installed = hookpm(['install', plugin, '--yes'], home);
+    expect(installed.code, installed.stderr).toBe(0);
+    expect(installed.stderr).not.toContain('relinked');
+    const compiled = chunkNames(cachesOf(home));
+    expect(compiled).toContain('relink-claude');
+    for (const unused of ['settings-text', 'link']) expect(compiled).not.toContain(unused);
+  });
+
   it("X10: a linked event answered from its session's pin compiles the wire bundle's core chunk only; the session's first event, which makes the pin, compiles the other one too", async () => {
     const home = join(tmp, 'home-wire');
     const event = (name: string, extra: Record<string, unknown>) =>

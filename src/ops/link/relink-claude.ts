@@ -1,11 +1,10 @@
+import { lstatSync } from 'node:fs';
 import { parseLinkCommand } from '../../agents/link-command.js';
-import { linkHandlersOf } from '../../agents/link-edit.js';
 import { isPlainObject } from '../../json/describe-value.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import type { HookpmPaths } from '../steps/links/hookpm-command.js';
 import { linkTarget } from '../steps/links/link-target.js';
-import { readSettingsText } from '../steps/links/settings-text.js';
-import { linkAgent, type LinkResult } from './link.js';
+import type { LinkResult } from './link.js';
 
 export interface RelinkOptions {
   home: string;
@@ -49,6 +48,11 @@ async function relinkOne(options: RelinkOptions, project: boolean): Promise<Link
     target.file === (await linkTarget({ agent: 'claude', project: false, ...options })).file
   )
     return null;
+  // Nothing at all there (most stores have no Claude Code settings file in one scope or both):
+  // no link to refresh, and neither the settings editor nor the link step is loaded.
+  if (lstatSync(target.file, { throwIfNoEntry: false }) === undefined) return null;
+  const { readSettingsText } = await import('../steps/links/settings-text.js');
+  const { linkHandlersOf } = await import('../../agents/link-edit.js');
   const read = await readSettingsText(target.file, target.agent.hooksConfigKeys);
   const command = linkHandlersOf(read.settings, 'claude')
     .map((h) => parseLinkCommand(isPlainObject(h.value) ? h.value['command'] : undefined))
@@ -62,6 +66,7 @@ async function relinkOne(options: RelinkOptions, project: boolean): Promise<Link
   )
     return null;
   // linkAgent writes nothing when the link already holds what the plugins want.
+  const { linkAgent } = await import('./link.js');
   const result = await linkAgent({
     agent: 'claude',
     project,
