@@ -46,6 +46,21 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
+/** The environment of a run of the package's hookpm on `home`, with the logs it is to write. */
+function runEnv(
+  home: string,
+  logs: Record<string, string | undefined>,
+): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    HOME: tmp,
+    HOOKPM_HOME: home,
+    NO_COLOR: '1',
+  };
+  for (const [name, file] of Object.entries(logs)) if (file !== undefined) env[name] = file;
+  return env;
+}
+
 /**
  * Runs the package's bin/hookpm.js, with `input` on its stdin. With `loaded`, a preload script
  * records in that file every file of dist/ the run requires; with `compiled`, every file of dist/
@@ -56,14 +71,7 @@ function hookpm(
   home: string,
   opts: { loaded?: string; compiled?: string; input?: string } = {},
 ): { code: number | null; stdout: string; stderr: string } {
-  const env: Record<string, string | undefined> = {
-    ...process.env,
-    HOME: tmp,
-    HOOKPM_HOME: home,
-    NO_COLOR: '1',
-    ...(opts.loaded === undefined ? {} : { LOADED_LOG: opts.loaded }),
-    ...(opts.compiled === undefined ? {} : { COMPILED_LOG: opts.compiled }),
-  };
+  const env = runEnv(home, { LOADED_LOG: opts.loaded, COMPILED_LOG: opts.compiled });
   const logged = opts.loaded !== undefined || opts.compiled !== undefined;
   const preload = logged ? ['--require', join(tmp, 'loaded.cjs')] : [];
   const run = spawnSync(process.execPath, [...preload, join(pkg, 'bin', 'hookpm.js'), ...args], {
@@ -128,13 +136,7 @@ function hookpmAsync(
   home: string,
   opts: { builtins?: string } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env: Record<string, string | undefined> = {
-    ...process.env,
-    HOME: tmp,
-    HOOKPM_HOME: home,
-    NO_COLOR: '1',
-    ...(opts.builtins === undefined ? {} : { BUILTINS_LOG: opts.builtins }),
-  };
+  const env = runEnv(home, { BUILTINS_LOG: opts.builtins });
   const preload = opts.builtins === undefined ? [] : ['--require', join(tmp, 'builtins.cjs')];
   const child = spawn(process.execPath, [...preload, join(pkg, 'bin', 'hookpm.js'), ...args], {
     env,
