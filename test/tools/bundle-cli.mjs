@@ -12,9 +12,9 @@
 // scratch directory and swapped in with renames, so a starting process sees the old chunks, the
 // new ones, or none (and then runs dist/).
 import { rename, rm } from 'node:fs/promises';
-import { isDeepStrictEqual } from 'node:util';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
 import { build } from 'rolldown';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
