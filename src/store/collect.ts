@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, rmdirSync, statSync } from 'node:fs';
 import { mkdir, rename, rm, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
@@ -7,6 +6,7 @@ import { durableTempPrefix } from '../io/durable-write.js';
 import { isMark } from './collect-marker.js';
 import { errnoCode, quietly, toStoreError } from '../io/fs-error.js';
 import { isProcessAlive, readLockFile } from '../io/lock-record.js';
+import { uniqueHex } from '../io/unique-hex.js';
 import { lockFile, pluginsDir, stagingRoot, stateFile } from './paths.js';
 import { installedFilesDir, installedFilesName } from './installed-files.js';
 import { pinnedTrees, type PinnedTrees } from './session-pins.js';
@@ -223,7 +223,7 @@ async function removeLeftover(paths: StorePaths, leftover: Leftover): Promise<vo
   }
   let target = leftover.path;
   if (leftover.kind === 'unreferenced-tree') {
-    target = join(stagingRoot(paths), `collect-${randomBytes(6).toString('hex')}`);
+    target = join(stagingRoot(paths), `collect-${uniqueHex(6)}`);
     await mkdir(stagingRoot(paths), { recursive: true });
     await rename(leftover.path, target);
   }

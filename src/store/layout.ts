@@ -1,9 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { errnoCode, toStoreError } from '../io/fs-error.js';
 import { trackTemporary } from '../io/interrupt-cleanup.js';
+import { uniqueHex } from '../io/unique-hex.js';
 import { stagingRoot } from './paths.js';
 import { pluginVersionsDir } from './plugin-dirs.js';
 import type { StorePaths } from './store-paths.js';
@@ -51,7 +52,7 @@ function integrityHex(integrity: string): string {
  */
 export async function createStagingDir(paths: StorePaths): Promise<string> {
   const root = stagingRoot(paths);
-  const dir = join(root, `stage-${process.pid}-${randomBytes(6).toString('hex')}`);
+  const dir = join(root, `stage-${process.pid}-${uniqueHex(6)}`);
   try {
     mkdirSync(root, { recursive: true });
     // An interrupted command removes it (a promoted tree was renamed away: nothing to remove).

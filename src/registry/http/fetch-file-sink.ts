@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { open, rename, unlink } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { toStoreError } from '../../io/fs-error.js';
 import { trackTemporary } from '../../io/interrupt-cleanup.js';
+import { uniqueHex } from '../../io/unique-hex.js';
 import type { BodySink } from './body-reader.js';
 
 /**
@@ -13,7 +13,7 @@ import type { BodySink } from './body-reader.js';
  * E_STORE_READONLY, E_IO), which are never retried.
  */
 export function fileSink(file: string): BodySink<string> {
-  const temp = `${file}.${randomBytes(6).toString('hex')}.part`;
+  const temp = `${file}.${uniqueHex(6)}.part`;
   let handle: FileHandle | undefined;
   // An interrupted command removes the temporary file (io/interrupt-cleanup.ts).
   let untrack = (): void => undefined;
