@@ -44,7 +44,10 @@ export async function readBody<T>(
   limits: BodyLimits,
 ): Promise<T> {
   // Only a body with an integrity to meet is hashed (an index is not: hashing it loaded node:crypto).
-  const checker = limits.integrity === undefined ? null : createIntegrityChecker();
+  const check =
+    limits.integrity === undefined
+      ? null
+      : { integrity: limits.integrity, hash: createIntegrityChecker() };
   let received = 0;
   try {
     for await (const chunk of body) {
@@ -52,7 +55,7 @@ export async function readBody<T>(
       if (received > limits.maxBytes) throw tooLarge(limits.url, limits.maxBytes, null);
       if (limits.declaredSize !== undefined && received > limits.declaredSize)
         throw wrongSize(limits.url, limits.declaredSize, received, 'more');
-      checker?.update(chunk);
+      check?.hash.update(chunk);
       await sink.write(chunk);
       limits.onProgress?.(received, limits.expectedLength);
     }
@@ -61,8 +64,7 @@ export async function readBody<T>(
     }
     if (limits.declaredSize !== undefined && received !== limits.declaredSize)
       throw wrongSize(limits.url, limits.declaredSize, received, 'exact');
-    if (limits.integrity !== undefined && checker !== null)
-      verifyIntegrity(limits.integrity, checker.digest(), { url: limits.url });
+    if (check !== null) verifyIntegrity(check.integrity, check.hash.digest(), { url: limits.url });
   } catch (error) {
     await sink.discard();
     throw error;
