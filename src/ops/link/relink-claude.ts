@@ -1,7 +1,7 @@
-import { lstatSync } from 'node:fs';
 import { parseLinkCommand } from '../../agents/link-command.js';
 import { isPlainObject } from '../../json/describe-value.js';
 import type { StorePaths } from '../../store/store-paths.js';
+import { statPathKind } from '../../workspace/path-kind.js';
 import type { HookpmPaths } from '../steps/links/hookpm-command.js';
 import { linkTarget } from '../steps/links/link-target.js';
 import type { LinkResult } from './link.js';
@@ -48,9 +48,10 @@ async function relinkOne(options: RelinkOptions, project: boolean): Promise<Link
     target.file === (await linkTarget({ agent: 'claude', project: false, ...options })).file
   )
     return null;
-  // Nothing at all there (most stores have no Claude Code settings file in one scope or both):
-  // no link to refresh, and neither the settings editor nor the link step is loaded.
-  if (lstatSync(target.file, { throwIfNoEntry: false }) === undefined) return null;
+  // No settings file there (most stores have none in one scope or both; a dangling link or an
+  // unreadable directory, which the reader would refuse, counts too): no link to refresh, and
+  // neither the settings editor nor the link step is loaded.
+  if ((await statPathKind(target.file)) === 'missing') return null;
   const { readSettingsText } = await import('../steps/links/settings-text.js');
   const { linkHandlersOf } = await import('../../agents/link-edit.js');
   const read = await readSettingsText(target.file, target.agent.hooksConfigKeys);
