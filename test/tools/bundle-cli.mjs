@@ -38,32 +38,31 @@ const resolve = {
   alias: { 'jsonc-parser': join(ROOT, 'node_modules/jsonc-parser/lib/esm/main.js') },
 };
 /**
- * Packages whose imports of Node's modules are default imports only (`import os from 'node:os'`),
- * by package: rolldown would hand them a copy of the module with a getter per member (its ES
- * interop for a CommonJS module), which for `process`, `os` and `path` costs about 1 ms at each
- * start of a command. They get the module itself (builtinDefaults); a named import added to one
- * of them fails the build (rolldown: MISSING_EXPORT).
+ * What packages get for some of Node's modules in place of the module through rolldown's
+ * interop, by package and module (builtinStandIns):
+ * - `'itself'`: the module itself as the default export. env-paths imports `node:path`, `node:os`
+ *   and `node:process` by default import only, and rolldown would hand it a copy of each with a
+ *   getter per member (its ES interop for a CommonJS module), about 1 ms at each start of a
+ *   command; a named import added to it fails the build (rolldown: MISSING_EXPORT).
+ * - a list of members: a stand-in for a module the package `require`s when it loads but uses only
+ *   on paths hookpm never takes, holding the members listed, which the package reads as it loads.
+ *   commander's `node:child_process` runs executable subcommands (hookpm has none); undici's
+ *   `node:http2` makes HTTP/2 connections (hookpm asks for none; undici reads the protocol's
+ *   constants as it loads). `node:http2` loads `node:tls` and `node:crypto`, `node:child_process`
+ *   loads `node:net` and the streams: together 10-20 ms at the start of a command that goes to
+ *   the network.
  */
-const DEFAULT_IMPORTS = { 'env-paths': ['node:path', 'node:os', 'node:process'] };
-/**
- * Node's modules that packages `require` when they load but use only on paths hookpm never takes,
- * by package, each with the members the package reads as it loads: commander's node:child_process
- * runs executable subcommands (hookpm has none), undici's node:http2 makes HTTP/2 connections
- * (hookpm asks for none; undici reads the protocol's constants as it loads). node:http2 loads
- * node:tls and node:crypto, node:child_process loads node:net and the streams: together 10-20 ms
- * at the start of a command that goes to the network. They get stand-ins (deferredRequires).
- */
-const DEFERRED_REQUIRES = {
+const BUILTIN_STAND_INS = {
+  'env-paths': { 'node:path': 'itself', 'node:os': 'itself', 'node:process': 'itself' },
   commander: { 'node:child_process': [] },
   undici: { 'node:http2': ['constants'] },
 };
-// Node's own modules stay `require`s (lazyBuiltins decides for LAZY's, builtinDefaults for
-// DEFAULT_IMPORTS's, deferredRequires for DEFERRED_REQUIRES's); packages are bundled.
+// Node's own modules stay `require`s (lazyBuiltins decides for LAZY's, builtinStandIns for
+// BUILTIN_STAND_INS's); packages are bundled.
 const external = (id, importer) =>
   id.startsWith('node:') &&
   !LAZY.includes(id.slice('node:'.length)) &&
-  defaultImportedBy(DEFAULT_IMPORTS, id, importer) === null &&
-  deferredFor(DEFERRED_REQUIRES, id, importer) === null;
+  standInFor(BUILTIN_STAND_INS, id, importer) === null;
 // A module both imported and lazily imported simply stays where it is: not worth a warning.
 function onLog(level, log, handler) {
   if (log.code !== 'INEFFECTIVE_DYNAMIC_IMPORT') handler(level, log);
@@ -113,13 +112,8 @@ const wire = await build({
   ...common,
   input: { 'wire-core': WIRE_ENTRY },
   preserveEntrySignatures: 'allow-extension',
-  // deferredRequires first: it decides for packages' requires that lazyBuiltins would let through.
-  plugins: [
-    deferredRequires(DEFERRED_REQUIRES),
-    lazyBuiltins(LAZY),
-    builtinDefaults(DEFAULT_IMPORTS),
-    wireGraph.plugin,
-  ],
+  // builtinStandIns first: it decides for packages' requires that lazyBuiltins would let through.
+  plugins: [builtinStandIns(BUILTIN_STAND_INS), lazyBuiltins(LAZY), wireGraph.plugin],
   output: {
     ...output,
     entryFileNames: '[name]-[hash].cjs',
@@ -147,10 +141,9 @@ await build({
   input: { entry: CLI_ENTRY },
   preserveEntrySignatures: 'allow-extension',
   plugins: [
-    deferredRequires(DEFERRED_REQUIRES),
+    builtinStandIns(BUILTIN_STAND_INS),
     lazyBuiltins(LAZY),
     cliGraph.plugin,
-    builtinDefaults(DEFAULT_IMPORTS),
     bundledApart(WIRE_ENTRY, `./${wireChunk}`),
   ],
   output: {
@@ -197,81 +190,65 @@ function lazyBuiltins(names) {
   };
 }
 
-/**
- * A rolldown plugin: in the packages of `byPackage`, an import of one of the Node modules listed
- * for the package is a module of the bundle whose default export is the Node module itself.
- */
-function builtinDefaults(byPackage) {
-  const prefix = '\0builtin-default:';
-  return {
-    name: 'builtin-defaults',
-    resolveId(id, importer) {
-      const name = defaultImportedBy(byPackage, id, importer);
-      return name === null ? null : { id: `${prefix}${name}`, moduleSideEffects: false };
-    },
-    load(id) {
-      if (!id.startsWith(prefix)) return null;
-      const name = id.slice(prefix.length);
-      return { code: `export default process.getBuiltinModule('${name}');`, moduleType: 'js' };
-    },
-  };
-}
-
-/** `id`, a `node:` module, when `importer` is in a package of `byPackage` listing it, else null. */
-function defaultImportedBy(byPackage, id, importer) {
-  const pkg = packageOf(importer);
-  if (pkg === null) return null;
-  return (byPackage[pkg] ?? []).includes(id) ? id : null;
-}
-
 /** The name of the package whose file `importer` is (`@scope/name` or `name`), else null. */
 function packageOf(importer) {
   const pkg = importer?.match(/[\\/]node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)[\\/]/)?.[1];
   return pkg === undefined ? null : pkg.replace('\\', '/');
 }
 
-/** The members kept for `id`, a `node:` module, when a package of `byPackage` lists it, else null. */
-function deferredFor(byPackage, id, importer) {
+/** What `byPackage` gives the package of `importer` for `id`, a `node:` module, else null. */
+function standInFor(byPackage, id, importer) {
   const pkg = packageOf(importer);
   return pkg === null ? null : (byPackage[pkg]?.[id] ?? null);
 }
 
 /**
- * A rolldown plugin: in the packages of `byPackage`, a `require` of one of the Node modules listed
- * for the package gives a stand-in: the members listed, as the Node that builds has them (data
- * that every Node has alike, such as node:http2's constants; the build fails on a member that is
- * not plain data), and any other member read from the module itself, loaded when first read.
+ * A rolldown plugin: in the packages of `byPackage`, an import or `require` of one of the Node
+ * modules listed for the package is a module of the bundle: for `'itself'`, one whose default
+ * export is the Node module; for a list of members, a stand-in holding those members as the Node
+ * that builds has them (data that every Node has alike, such as node:http2's constants; the build
+ * fails on a member that is not plain data) and reading any other member from the module itself,
+ * loaded when first read.
  */
-function deferredRequires(byPackage) {
-  const prefix = '\0deferred-require:';
+function builtinStandIns(byPackage) {
+  const prefix = '\0builtin-stand-in:';
   return {
-    name: 'deferred-requires',
+    name: 'builtin-stand-ins',
     resolveId(id, importer) {
-      const kept = deferredFor(byPackage, id, importer);
-      if (kept === null) return null;
-      return { id: `${prefix}${id}\0${kept.join(',')}`, moduleSideEffects: false };
+      const standIn = standInFor(byPackage, id, importer);
+      if (standIn === null) return null;
+      const kept = standIn === 'itself' ? standIn : standIn.join(',');
+      return { id: `${prefix}${id}\0${kept}`, moduleSideEffects: false };
     },
     async load(id) {
       if (!id.startsWith(prefix)) return null;
-      const [name, list] = id.slice(prefix.length).split('\0');
-      const real = await import(name);
-      const kept = {};
-      for (const key of list === '' ? [] : list.split(',')) {
-        kept[key] = real[key];
-        if (!isDeepStrictEqual(JSON.parse(JSON.stringify(kept[key])), kept[key]))
-          throw new Error(`deferredRequires: ${name}'s ${key} is not plain data`);
-      }
-      const code = [
-        `const kept = ${JSON.stringify(kept)};`,
-        'let m;',
-        `const load = () => (m ??= process.getBuiltinModule(${JSON.stringify(name)}));`,
-        'module.exports = new Proxy(kept, {',
-        '  get: (target, key) => (Object.hasOwn(target, key) ? target[key] : load()[key]),',
-        '});',
-      ];
-      return { code: code.join('\n'), moduleType: 'js' };
+      const [name, kept] = id.slice(prefix.length).split('\0');
+      const code =
+        kept === 'itself'
+          ? `export default process.getBuiltinModule('${name}');`
+          : await deferredModule(name, kept === '' ? [] : kept.split(','));
+      return { code, moduleType: 'js' };
     },
   };
+}
+
+/** The CommonJS text of builtinStandIns' stand-in for Node's module `name`, keeping `members`. */
+async function deferredModule(name, members) {
+  const real = await import(name);
+  const kept = {};
+  for (const key of members) {
+    kept[key] = real[key];
+    if (!isDeepStrictEqual(JSON.parse(JSON.stringify(kept[key])), kept[key]))
+      throw new Error(`builtinStandIns: ${name}'s ${key} is not plain data`);
+  }
+  return [
+    `const kept = ${JSON.stringify(kept)};`,
+    'let m;',
+    `const load = () => (m ??= process.getBuiltinModule(${JSON.stringify(name)}));`,
+    'module.exports = new Proxy(kept, {',
+    '  get: (target, key) => (Object.hasOwn(target, key) ? target[key] : load()[key]),',
+    '});',
+  ].join('\n');
 }
 
 /**
