@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../helpers/built-bin.js';
-import { startPluginRegistry } from '../helpers/plugin-registry.js';
+import { startPluginRegistry, type ServedRegistry } from '../helpers/plugin-registry.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -149,6 +149,24 @@ function hookpmAsync(
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 
+/**
+ * Serves a registry `acme` on 127.0.0.1, adds it to `home` with the package's hookpm (which must
+ * succeed), runs `use`, and stops serving.
+ */
+async function withAddedRegistry(
+  home: string,
+  use: (registry: ServedRegistry, home: string) => Promise<void>,
+): Promise<void> {
+  const registry = await startPluginRegistry('acme');
+  try {
+    const added = await hookpmAsync(['registry', 'add', 'acme', registry.url], home);
+    expect(added.code, added.stderr).toBe(0);
+    await use(registry, home);
+  } finally {
+    await registry.close();
+  }
+}
+
 /** The chunk caches of a home (`<cache>/code-cache/<node>-<arch>/`), by name, with their mtimes. */
 function cachesOf(home: string): Map<string, number> {
   const dir = join(home, 'cache', 'code-cache', `${process.version}-${process.arch}`);
@@ -231,11 +249,7 @@ describe('bin/hookpm.js and the chunks of dist/bundle/', () => {
   });
 
   it('STYLE start-up cost: commands that went to the network (WebAssembly tier-up turned off, src/cli/start/wasm-tier-up.ts) make caches that runs on and off the network accept', async () => {
-    const registry = await startPluginRegistry('acme');
-    try {
-      const home = join(tmp, 'home-network');
-      const added = await hookpmAsync(['registry', 'add', 'acme', registry.url], home);
-      expect(added.code, added.stderr).toBe(0);
+    await withAddedRegistry(join(tmp, 'home-network'), async (registry, home) => {
       expect(registry.requests).toContain('/index.json');
       const afterAdd = cachesOf(home);
       expect(afterAdd.size).toBeGreaterThan(10);
@@ -250,17 +264,11 @@ describe('bin/hookpm.js and the chunks of dist/bundle/', () => {
       expect(listed.stdout).toContain('"acme"');
       // Nor did a run off the network, with V8's default flags.
       for (const [name, mtime] of before) expect(cachesOf(home).get(name), name).toBe(mtime);
-    } finally {
-      await registry.close();
-    }
+    });
   });
 
   it("STYLE start-up cost: a command that goes to the network loads none of Node's modules it does not use: not node:http2 or node:tls (no HTTP/2, no TLS to a loopback registry), node:crypto (nothing to hash), node:child_process (no subcommand runs), nor Node's own copy of undici; nor the chunks of a review or a prompt", async () => {
-    const registry = await startPluginRegistry('acme');
-    try {
-      const home = join(tmp, 'home-builtins');
-      const added = await hookpmAsync(['registry', 'add', 'acme', registry.url], home);
-      expect(added.code, added.stderr).toBe(0);
+    await withAddedRegistry(join(tmp, 'home-builtins'), async (registry, home) => {
       const log = join(tmp, 'builtins.log');
       const updated = await hookpmAsync(['registry', 'update', 'acme'], home, { builtins: log });
       expect(updated.code, updated.stderr).toBe(0);
@@ -276,9 +284,7 @@ describe('bin/hookpm.js and the chunks of dist/bundle/', () => {
       expect(compiled).toContain('main');
       for (const unused of ['render-review', 'prompt-trust'])
         expect(compiled).not.toContain(unused);
-    } finally {
-      await registry.close();
-    }
+    });
   });
 
   it('plugins.md G1, STYLE start-up cost: an install where no Claude Code settings file exists refreshes no link and compiles none of the link step (the settings editor with jsonc-parser, the link)', async () => {
