@@ -57,8 +57,11 @@ export interface RunnablePlugins extends PluginSources {
   plugins: RunnablePlugin[];
   /** With `presume`: the plugins bound from the documents cache whose trees were not checked. */
   presumed: string[];
-  /** What the state records besides (false when it cannot be read): project plugins, linked ones. */
-  records: { projects: boolean; linked: boolean };
+  /**
+   * What the state records besides (false when it cannot be read): project plugins, linked ones;
+   * and, when it records projects, the key `options.projectKey` gave (null: none could be found).
+   */
+  records: { projects: boolean; linked: boolean; projectKey: string | null };
 }
 
 export interface RunnablePluginsOptions extends ScanOptions {
@@ -127,10 +130,10 @@ export async function runnablePlugins(
       ],
       failClosed: [failingState(error)],
       presumed: [],
-      records: { projects: false, linked: false },
+      records: { projects: false, linked: false, projectKey: null },
     };
   }
-  const project = await projectRecordsOf(state, options.projectKey);
+  const { key: projectKey, records: project } = await projectRecordsOf(state, options.projectKey);
   const byId = (a: PluginRecord, b: PluginRecord): number => compareCodeUnits(a.id, b.id);
   // docs/guides/projects.md: a plugin the project pins runs at the project's version there, not
   // twice.
@@ -211,6 +214,7 @@ export async function runnablePlugins(
     records: {
       projects: state.projects !== undefined && Object.keys(state.projects).length > 0,
       linked: Object.values(state.plugins).some((p) => p.linked === true),
+      projectKey,
     },
   };
 }
@@ -291,18 +295,19 @@ async function readWithCreated(
 
 /**
  * docs/guides/projects.md: the records of the project `projectKey` names, enabled for that project
- * only; none outside one. The key is asked for only when the state records some project.
+ * only; none outside one. The key is asked for only when the state records some project; it is
+ * returned with the records (null: not asked, or none found).
  */
 async function projectRecordsOf(
   state: State,
   projectKey: (() => Promise<string | null>) | undefined,
-): Promise<PluginRecord[]> {
+): Promise<{ key: string | null; records: PluginRecord[] }> {
   const projects = state.projects;
-  if (projectKey === undefined || projects === undefined) return [];
+  if (projectKey === undefined || projects === undefined) return { key: null, records: [] };
   const key = await projectKey().catch(() => null);
   const project =
     key === null ? undefined : Object.hasOwn(projects, key) ? projects[key] : undefined;
-  return project === undefined ? [] : Object.values(project.plugins);
+  return { key, records: project === undefined ? [] : Object.values(project.plugins) };
 }
 
 /**

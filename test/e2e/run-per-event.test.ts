@@ -2,12 +2,25 @@
  * `hookpm run` checks the trees of the plugins about to run, not of every installed plugin
  * (engine.md X10, plugins.md Q6), through the built binary.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fnv1a } from '../../src/store/cache-shard.js';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
+import {
+  publishPlugin,
+  startPluginRegistry,
+  type ServedRegistry,
+} from '../helpers/plugin-registry.js';
 
 const ws = useBinWorkspace('e2e-run-per-event');
+
+let acme: ServedRegistry;
+beforeAll(async () => {
+  acme = await startPluginRegistry('acme');
+  await publishPlugin(acme, 'team', '1.0.0', { PreToolUse: ['true'] });
+});
+afterAll(() => acme.close());
 
 /** A plugin whose one PreToolUse handler on `tool` runs `script.sh` (exit 0, or 2 to deny). */
 async function plugin(name: string, tool: string): Promise<string> {
@@ -23,11 +36,11 @@ async function plugin(name: string, tool: string): Promise<string> {
   return state.plugins[`${name}@local`].path as string;
 }
 
-async function run(tool: string, env?: Record<string, string>) {
+async function run(tool: string, env?: Record<string, string>, cwd = ws.repo) {
   const payload = join(ws.dir, `payload${ws.n}-${tool}.json`);
   await writeFile(payload, JSON.stringify({ tool_name: tool, tool_input: { command: 'ls' } }));
   const args = ['run', 'PreToolUse', '--payload', payload, '--json'];
-  const out = await ws.hookpm(args, env === undefined ? {} : { env: ws.env(env) });
+  const out = await ws.hookpm(args, { cwd, ...(env === undefined ? {} : { env: ws.env(env) }) });
   expect(out.code, out.stderr).toBe(0);
   return JSON.parse(out.stdout) as {
     snapshotId: string;
@@ -64,6 +77,26 @@ process.on('exit', () => fs.writeFileSync(${JSON.stringify(seen)}, JSON.stringif
   };
 }
 
+/**
+ * X11: a PreToolUse on Bash in the workspace's repository that loads the whole store and runs
+ * `plugins`, then one read from the tables it wrote: the same runs, diagnostics and snapshot id
+ * (R3: the whole configuration's, as the whole load computed it), with neither the state nor the
+ * documents cache opened. Gives the probe, for later events.
+ */
+async function tabledAsWhole(plugins: string[]): Promise<Awaited<ReturnType<typeof openProbe>>> {
+  const whole = await run('Bash');
+  expect(whole.runs.map((r) => r.plugin)).toEqual(plugins);
+  const probe = await openProbe();
+  const tabled = await run('Bash', probe.env);
+  expect(await probe.opened()).toEqual([]);
+  expect(tabled.runs.map((r) => [r.handler, r.plugin])).toEqual(
+    whole.runs.map((r) => [r.handler, r.plugin]),
+  );
+  expect(tabled.diagnostics).toEqual(whole.diagnostics);
+  expect(tabled.snapshotId).toBe(whole.snapshotId);
+  return probe;
+}
+
 describe('hookpm run: the tamper check of the plugins about to run (engine.md X10)', () => {
   it('X10, Q6, B2: a tampered plugin fails closed where its handlers match; elsewhere its tree is not walked', async () => {
     await plugin('bystander', 'Read');
@@ -92,17 +125,7 @@ describe('hookpm run: the tamper check of the plugins about to run (engine.md X1
     await plugin('second', 'Bash');
     await plugin('other', 'Read');
     await new Promise((resolve) => setTimeout(resolve, 2_100));
-    const whole = await run('Bash');
-    expect(whole.runs.map((r) => r.plugin)).toEqual(['first@local', 'second@local']);
-    const probe = await openProbe();
-    const tabled = await run('Bash', probe.env);
-    expect(await probe.opened()).toEqual([]);
-    expect(tabled.runs.map((r) => [r.handler, r.plugin])).toEqual(
-      whole.runs.map((r) => [r.handler, r.plugin]),
-    );
-    expect(tabled.diagnostics).toEqual(whole.diagnostics);
-    // R3: the id is the whole configuration's, as the whole load computed it.
-    expect(tabled.snapshotId).toBe(whole.snapshotId);
+    const probe = await tabledAsWhole(['first@local', 'second@local']);
     expect((await run('Read')).runs.map((r) => r.plugin)).toEqual(['other@local']);
     // Disabling a plugin writes the state: the tables of the state before are not used.
     expect((await ws.hookpm(['disable', 'first@local'])).code).toBe(0);
@@ -147,5 +170,36 @@ describe('hookpm run: the tamper check of the plugins about to run (engine.md X1
     };
     expect(changed.snapshotId).toBe(listed.snapshotId);
     expect(again.snapshotId).toBe(listed.snapshotId);
+  });
+
+  it('X11: a state that records project plugins has tables per project, each read from its own project and refused from any other', async () => {
+    await plugin('mine', 'Bash');
+    expect((await ws.hookpm(['registry', 'add', 'acme', acme.url])).code).toBe(0);
+    const installed = await ws.hookpm(['install', '--project', 'team@acme', '--yes']);
+    expect(installed.code, installed.stderr).toBe(0);
+    const other = join(ws.dir, `other${ws.n}`);
+    const third = join(ws.dir, `third${ws.n}`);
+    for (const dir of [other, third]) await mkdir(join(dir, '.git'), { recursive: true });
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const both = ['mine@local', 'team@acme'];
+    const probe = await tabledAsWhole(both);
+    // docs/guides/projects.md: another project does not run this one's plugin, from the tables
+    // either; it gets tables of its own, and this project's stay in use.
+    expect((await run('Bash', probe.env, other)).runs.map((r) => r.plugin)).toEqual(['mine@local']);
+    expect(await probe.opened()).toContain('state.json');
+    expect((await run('Bash', probe.env, other)).runs.map((r) => r.plugin)).toEqual(['mine@local']);
+    expect(await probe.opened()).toEqual([]);
+    expect((await run('Bash', probe.env)).runs.map((r) => r.plugin)).toEqual(both);
+    expect(await probe.opened()).toEqual([]);
+    // A project's files under the name of another root (as two roots with one name would have)
+    // are refused there: they name the root they were made for.
+    const dir = join(ws.home, 'hookpm', 'cache', 'run-tables');
+    const mine = `project-${fnv1a(await realpath(ws.repo))}.`;
+    const theirs = `project-${fnv1a(await realpath(third))}.`;
+    for (const name of await readdir(dir))
+      if (name.startsWith(mine))
+        await copyFile(join(dir, name), join(dir, theirs + name.slice(mine.length)));
+    expect((await run('Bash', probe.env, third)).runs.map((r) => r.plugin)).toEqual(['mine@local']);
+    expect(await probe.opened()).toContain('state.json');
   });
 });

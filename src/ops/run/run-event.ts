@@ -36,7 +36,10 @@ export async function runEvent(options: RunEventOptions): Promise<DispatchResult
   // tables are written for the next event).
   const store = load.plugins === undefined && !nestsDeeperThan(input) ? load.store : undefined;
   const identity = store === undefined ? null : stateIdentity(store);
-  const fromTable = store === undefined ? null : await tablePlugins(store, identity, event, input);
+  const fromTable =
+    store === undefined
+      ? null
+      : await tablePlugins(store, identity, { event, input, cwd: load.cwd });
   let known = fromTable !== null;
   const tabled =
     fromTable === null

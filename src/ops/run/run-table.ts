@@ -9,6 +9,8 @@ import type { StorePaths } from '../../store/store-paths.js';
 import type { SourceDocument } from '../../hooks/types.js';
 import { isPlainObject } from '../../json/describe-value.js';
 import { replaceFile } from '../../store/replace-file.js';
+import { fnv1a } from '../../store/cache-shard.js';
+import { canonicalProjectRoot } from '../../workspace/canonical-root.js';
 import type { GivenPlugins } from './load-snapshot.js';
 
 /**
@@ -21,33 +23,47 @@ import type { GivenPlugins } from './load-snapshot.js';
  * documents cache. The tables are used only when:
  * - the state file has the identity they were written for (any install, update, enable, disable or
  *   consent since makes another, and the tables are not used, then written again);
- * - the workspace sources (user and project files) are those of the last whole load of that state,
- *   whose snapshot id (R3: of the whole configuration) the event then reports;
+ * - the workspace sources (user and project files) are those of the last whole load of that state
+ *   in the same scope, whose snapshot id (R3: of the whole configuration) the event then reports;
  * - no administrator's policy file is in force (policy.md A13 is then judged on every plugin, by
  *   the whole load);
  * - every plugin of the tables' part still has its tree (Q6, through the stat cache): one that does
  *   not sends the event through the whole load, which leaves it out and fails closed (B2).
- * They are written only for a state that the whole load reads without anything failing closed,
- * with no project records (docs/guides/projects.md) and no linked plugin (D15: read in place at
+ * A scope is the set of invocations one set of tables serves: a state that records no project
+ * plugins has one, `user`, for every working directory; a state that records some has one per
+ * project (docs/guides/projects.md: the canonical project root the working directory is in, which
+ * picks the project's records), `project-<fnv1a of the root>`, whose files name their root (two
+ * roots of one name take turns, each seeing the other's files refused). Tables are written only
+ * for a state whose whole load fails nothing closed and has no linked plugin (D15: read in place at
  * every event). Whoever can write the cache directory can write the state too (both the user's).
  */
 export const RUN_TABLE = 'run-tables';
 
-function tableFile(paths: StorePaths): string {
-  return join(paths.cache, RUN_TABLE, 'user.json');
+/** The scope of a state that records no project plugins (see above). */
+const USER_SCOPE = 'user';
+
+/** A scope's name, and the project root it is for (absent: the user scope). */
+interface Scope {
+  name: string;
+  projectRoot?: string;
 }
 
-/** The identity of the last state found not to qualify for tables (see above), or null. */
-function unqualified(paths: StorePaths): string | null {
+function projectScope(projectRoot: string): Scope {
+  return { name: `project-${fnv1a(projectRoot)}`, projectRoot };
+}
+
+/** The file of a scope: its tables' pin name (`.json`, see session-pin-tables.ts), `.id`, ... */
+function scopeFile(paths: StorePaths, scope: Scope, ext: '.json' | '.id' | '.unqualified'): string {
+  return join(paths.cache, RUN_TABLE, `${scope.name}${ext}`);
+}
+
+/** The identity of the last state found not to qualify for tables in `scope` (see above), or null. */
+function unqualified(paths: StorePaths, scope: Scope): string | null {
   try {
-    return readFileSync(skipFile(paths), 'utf8');
+    return readFileSync(scopeFile(paths, scope, '.unqualified'), 'utf8');
   } catch {
     return null;
   }
-}
-
-function skipFile(paths: StorePaths): string {
-  return join(paths.cache, RUN_TABLE, 'unqualified');
 }
 
 /**
@@ -57,15 +73,15 @@ function skipFile(paths: StorePaths): string {
 export async function tablePlugins(
   paths: StorePaths,
   identity: string | null,
-  event: EventName,
-  input: Readonly<Record<string, unknown>>,
+  at: { event: EventName; input: Readonly<Record<string, unknown>>; cwd: string },
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<TablePlugins | null> {
   if (identity === null || readPolicyFile(env).status !== 'absent') return null;
-  const known = readKnownId(paths);
-  if (known?.identity !== identity) return null;
-  const table = readPinTable(tableFile(paths), identity, event, input);
-  if (table === null) return null;
+  const scoped = await knownScope(paths, identity, at.cwd);
+  if (scoped === null) return null;
+  const { scope, known } = scoped;
+  const table = readPinTable(scopeFile(paths, scope, '.json'), identity, at.event, at.input);
+  if (table === null || table.projectRoot !== scope.projectRoot) return null;
   const checked = table.plugins.filter((p) => p.fingerprint !== LINKED_PIN_FINGERPRINT);
   if (checked.length !== table.plugins.length) return null;
   if (checked.length > 0) {
@@ -94,28 +110,74 @@ export interface TablePlugins {
   snapshotIdOf: (workspace: readonly SourceDocument[]) => string | undefined;
 }
 
-/** R3: the id of the last whole load of this state, and the workspace sources it had. */
+/**
+ * Files of an earlier version knew no scopes: its `user.id` may name a state that records project
+ * plugins, which is now never read from the user scope.
+ */
+const KNOWN_ID_VERSION = 2;
+
+/**
+ * R3: the id of the last whole load of this state in a scope, the workspace sources it had, and
+ * the scope's project root (absent: the user scope).
+ */
 interface KnownId {
+  version: typeof KNOWN_ID_VERSION;
   identity: string;
   workspace: string;
   snapshotId: string;
+  projectRoot?: string;
 }
 
-function idFile(paths: StorePaths): string {
-  return join(paths.cache, RUN_TABLE, 'user.id');
-}
-
-function readKnownId(paths: StorePaths): KnownId | null {
+function readKnownId(paths: StorePaths, scope: Scope): KnownId | null {
   try {
-    const known = JSON.parse(readFileSync(idFile(paths), 'utf8')) as unknown;
+    const file = scopeFile(paths, scope, '.id');
+    const known = JSON.parse(readFileSync(file, 'utf8')) as unknown;
     if (!isPlainObject(known)) return null;
-    const { identity, workspace, snapshotId } = known;
+    const { version, identity, workspace, snapshotId, projectRoot } = known;
+    if (version !== KNOWN_ID_VERSION) return null;
     if (typeof identity !== 'string' || typeof workspace !== 'string') return null;
     if (typeof snapshotId !== 'string' || !/^[0-9a-f]{64}$/.test(snapshotId)) return null;
-    return { identity, workspace, snapshotId };
+    if (projectRoot !== scope.projectRoot) return null;
+    return {
+      version,
+      identity,
+      workspace,
+      snapshotId,
+      ...(scope.projectRoot === undefined ? {} : { projectRoot: scope.projectRoot }),
+    };
   } catch {
     return null;
   }
+}
+
+/**
+ * The scope whose last whole load was of the state `identity`, with what it knows: the user's when
+ * that state records no project plugins, else the project's `cwd` is in (asked only then); null
+ * when neither (the caller loads the whole store).
+ */
+async function knownScope(
+  paths: StorePaths,
+  identity: string,
+  cwd: string,
+): Promise<{ scope: Scope; known: KnownId } | null> {
+  const user: Scope = { name: USER_SCOPE };
+  const known = readKnownId(paths, user);
+  if (known?.identity === identity) return { scope: user, known };
+  const root = await canonicalProjectRoot(cwd).catch(() => null);
+  if (root === null) return null;
+  const scope = projectScope(root);
+  const ofProject = readKnownId(paths, scope);
+  return ofProject?.identity === identity ? { scope, known: ofProject } : null;
+}
+
+/**
+ * The scope a whole load's plugins serve (see above): the user's when its state records no project
+ * plugins, else the project's whose key it looked its records up with; null when it could not find
+ * one (no tables).
+ */
+function scopeOf(records: RunnablePlugins['records']): Scope | null {
+  if (!records.projects) return { name: USER_SCOPE };
+  return records.projectKey === null ? null : projectScope(records.projectKey);
 }
 
 /**
@@ -136,22 +198,28 @@ export function writeRunTable(
     if (identity === null) return;
     const inForce = readPolicyFile(env);
     if (inForce.status !== 'absent') return;
+    const loaded = whole.runnable;
+    const scope = scopeOf(loaded.records);
+    if (scope === null) return;
     mkdirSync(join(paths.cache, RUN_TABLE), { recursive: true });
     const known: KnownId = {
+      version: KNOWN_ID_VERSION,
       identity,
       workspace: JSON.stringify(whole.workspace),
       snapshotId: whole.snapshotId,
+      ...(scope.projectRoot === undefined ? {} : { projectRoot: scope.projectRoot }),
     };
-    replaceFile(idFile(paths), JSON.stringify(known));
+    replaceFile(scopeFile(paths, scope, '.id'), JSON.stringify(known));
     // Tables for this state exist (the event could not use them: a tree changed), or this state
     // was found not to qualify: nothing to write again.
-    const file = tableFile(paths);
-    if (tableStopCount(file, identity) !== null || unqualified(paths) === identity) return;
-    const skip = (): void => writeFileSync(skipFile(paths), identity);
-    const loaded = whole.runnable;
-    if (loaded.records.projects || loaded.records.linked) return skip();
-    if (loaded.failClosed.length > 0 || loaded.plugins.some((p) => p.record.linked === true))
-      return skip();
+    const file = scopeFile(paths, scope, '.json');
+    if (tableStopCount(file, identity) !== null || unqualified(paths, scope) === identity) return;
+    if (
+      loaded.records.linked ||
+      loaded.failClosed.length > 0 ||
+      loaded.plugins.some((p) => p.record.linked === true)
+    )
+      return writeFileSync(scopeFile(paths, scope, '.unqualified'), identity);
     const pinned = loaded.plugins.filter((p) => p.sources.length > 0);
     writePinTables(file, {
       version: PIN_VERSION,
@@ -171,6 +239,7 @@ export function writeRunTable(
       sources: pinned.flatMap((p) => p.sources),
       diagnostics: loaded.diagnostics,
       stopContinuations: 0,
+      ...(scope.projectRoot === undefined ? {} : { projectRoot: scope.projectRoot }),
     });
   } catch {
     // A cache: the next event loads the whole store again.
