@@ -9,6 +9,7 @@ import {
 import { HookpmError } from '../../errors.js';
 import { globalOptions, storePathsOf, type GlobalOptions } from '../global-options.js';
 import { printJson, printLine } from '../render/render.js';
+import type { UnlinkOptions } from '../../ops/link/unlink.js';
 
 interface LinkFlags {
   project?: boolean;
@@ -58,12 +59,7 @@ export function register(program: Command): void {
       const { linkAgent } = await import('../../ops/link/link.js');
       const { currentHookpm } = await import('../../ops/steps/links/hookpm-command.js');
       const result = await linkAgent({
-        agent: parseAgent(agent),
-        project: flags.project === true,
-        home: globals.userHome,
-        cwd: globals.cwd,
-        store: storePathsOf(globals),
-        env: process.env,
+        ...settingsOf(agent, flags, globals),
         hookpm: currentHookpm(globals.hookpmHome ?? null),
         ...(flags.timeout === undefined ? {} : { timeoutSec: parseTimeout(flags.timeout) }),
       });
@@ -80,14 +76,7 @@ export function register(program: Command): void {
     .action(async (agent: string, flags: LinkFlags, command: Command) => {
       const globals = globalOptions(command);
       const { unlinkAgent } = await import('../../ops/link/unlink.js');
-      const result = await unlinkAgent({
-        agent: parseAgent(agent),
-        project: flags.project === true,
-        home: globals.userHome,
-        cwd: globals.cwd,
-        store: storePathsOf(globals),
-        env: process.env,
-      });
+      const result = await unlinkAgent(settingsOf(agent, flags, globals));
       if (globals.json) return printJson(result);
       const { formatUnlinked } = await import('../render/render-link.js');
       printLine(formatUnlinked(result));
@@ -107,6 +96,18 @@ async function showLinks(globals: GlobalOptions, flags: LinkFlags): Promise<void
   if (globals.json) return printJson({ links: shown });
   const { formatLinks } = await import('../render/render-link.js');
   printLine(formatLinks(shown));
+}
+
+/** Which agent settings file `link` and `unlink` edit, and the store whose links they record. */
+function settingsOf(agent: string, flags: LinkFlags, globals: GlobalOptions): UnlinkOptions {
+  return {
+    agent: parseAgent(agent),
+    project: flags.project === true,
+    home: globals.userHome,
+    cwd: globals.cwd,
+    store: storePathsOf(globals),
+    env: process.env,
+  };
 }
 
 /** `--timeout <s>`: whole seconds (linkAgent checks the range). */

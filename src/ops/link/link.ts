@@ -20,7 +20,7 @@ import {
   type HookpmPaths,
 } from '../steps/links/hookpm-command.js';
 import { assertWriteInside } from '../../workspace/inside-root.js';
-import { linkTarget, type LinkScope } from '../steps/links/link-target.js';
+import { linkTarget, type LinkScope, type LinkTargetOptions } from '../steps/links/link-target.js';
 import { claudeLinkPlan } from '../steps/links/claude-code-events.js';
 import {
   changedMeanwhile,
@@ -30,14 +30,8 @@ import {
   type SettingsText,
 } from '../steps/links/settings-text.js';
 
-export interface LinkOptions {
-  agent: AgentId;
-  project: boolean;
-  home: string;
-  cwd: string;
+export interface LinkOptions extends LinkTargetOptions {
   store: StorePaths;
-  /** Where the agent's home variable is read (CODEX_HOME, ...); default: this process's. */
-  env?: Readonly<Record<string, string | undefined>>;
   /** The hookpm the handler runs, with the home whose plugins it runs (currentHookpm). */
   hookpm: HookpmPaths;
   /**

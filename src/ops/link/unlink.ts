@@ -17,7 +17,7 @@ import {
   writeSettingsFile,
 } from '../../workspace/agent-settings-file.js';
 import { assertWriteInside } from '../../workspace/inside-root.js';
-import { linkTarget, type LinkScope } from '../steps/links/link-target.js';
+import { linkTarget, type LinkScope, type LinkTargetOptions } from '../steps/links/link-target.js';
 import {
   changedMeanwhile,
   readSettingsText,
@@ -26,14 +26,8 @@ import {
   type SettingsText,
 } from '../steps/links/settings-text.js';
 
-export interface UnlinkOptions {
-  agent: AgentId;
-  project: boolean;
-  home: string;
-  cwd: string;
+export interface UnlinkOptions extends LinkTargetOptions {
   store: StorePaths;
-  /** Where the agent's home variable is read (CODEX_HOME, ...); default: this process's. */
-  env?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface UnlinkResult {
