@@ -16,7 +16,7 @@ import {
   nowIso,
   type OperationContext,
 } from '../steps/context/operation-context.js';
-import { reviewTree } from '../steps/review/review-tree.js';
+import { reviewDirectory } from '../steps/review/review-tree.js';
 import { assertInstallable, inspectPluginDir } from '../steps/staging/inspect.js';
 
 export interface LinkInstallResult {
@@ -63,17 +63,7 @@ export async function installLinked(
     async () => {
       const state = await readState(ctx.paths);
       const existing = state.plugins[inspected.id];
-      const review = await reviewTree({
-        id: inspected.id,
-        version: inspected.version,
-        inspected,
-        root: dir,
-        source: dir,
-        integrity: null,
-        existing,
-        directory: true,
-        paths: ctx.paths,
-      });
+      const review = await reviewDirectory(dir, inspected, existing, ctx.paths);
       const surfaceHash = inspected.surface.surfaceHash;
       const already =
         existing?.linked === true &&

@@ -7,7 +7,7 @@ import { isPathSpec } from '../steps/staging/source.js';
 import { findInstalled } from '../steps/installed/installed.js';
 import { stateIn, USER_RECORDS, type RecordScope } from '../steps/installed/project-records.js';
 import type { ReviewReport } from '../steps/consent/report.js';
-import { reviewTree } from '../steps/review/review-tree.js';
+import { reviewDirectory } from '../steps/review/review-tree.js';
 import { reviewInstalledTree } from '../steps/review/review-installed.js';
 
 /**
@@ -28,17 +28,7 @@ export async function reviewPlugin(
       fallbackName: basename(dir),
       registry: LOCAL_REGISTRY,
     });
-    return reviewTree({
-      id: inspected.id,
-      version: inspected.version,
-      inspected,
-      root: dir,
-      source: dir,
-      integrity: null,
-      existing: state.plugins[inspected.id],
-      directory: true,
-      paths,
-    });
+    return reviewDirectory(dir, inspected, state.plugins[inspected.id], paths);
   }
   const record = findInstalled(state, opts.target);
   const target = record.pending ?? record;

@@ -69,6 +69,29 @@ export async function reviewTree(input: TreeReview): Promise<ReviewReport> {
 }
 
 /**
+ * The review of a plugin directory in place (`review ./dir`, `install --link`): listed as install
+ * would copy it, with no integrity, against what was consented for `existing`'s id.
+ */
+export function reviewDirectory(
+  dir: string,
+  inspected: Pick<InspectedPlugin, 'id' | 'version' | 'plugin' | 'surface'>,
+  existing: PluginRecord | undefined,
+  paths: StorePaths,
+): Promise<ReviewReport> {
+  return reviewTree({
+    id: inspected.id,
+    version: inspected.version,
+    inspected,
+    root: dir,
+    source: dir,
+    integrity: null,
+    existing,
+    directory: true,
+    paths,
+  });
+}
+
+/**
  * Q6 as the snapshot loader judges it: with the store at hand, files the plugin created in its
  * folder are allowed unless one changes what runs (store/tree-status.ts;
  * docs/design/decisions.md#plugins-and-marketplaces).
