@@ -47,14 +47,9 @@ const TABLE_MAX_BYTES = 16 * 1024 * 1024;
 /** A head in use is touched at most this often (session-pins.ts PIN_STALE_MS). */
 const TOUCH_EVERY_MS = 60 * 60_000;
 
-interface Head {
+/** The pin's small fields (a PinTable's but its plugins and sources) and its buckets by event. */
+interface Head extends Omit<PinTable, 'plugins' | 'sources'> {
   version: number;
-  sessionId: string;
-  pinnedAt: string;
-  snapshotId: string;
-  projectRoot?: string;
-  stopContinuations: number;
-  diagnostics: SessionPin['diagnostics'];
   buckets: Partial<Record<EventName, string[]>>;
 }
 
