@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/built-bin.js';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
+import { claudeBashPayload, claudePayload } from '../helpers/claude-payload.js';
 import { useBubblewrap } from '../helpers/bubblewrap.js';
 import { stateFileHash } from '../helpers/store-snapshot.js';
 
@@ -50,22 +51,9 @@ function expectPolicyError(
   expect(run.stderr).toContain(file);
 }
 
-function payload(event: string, session: string, extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({
-    session_id: session,
-    transcript_path: join(ws.home, 't.jsonl'),
-    cwd: ws.repo,
-    hook_event_name: event,
-    ...extra,
-  });
-}
-const bash = (session: string, command: string) =>
-  payload('PreToolUse', session, {
-    permission_mode: 'default',
-    tool_name: 'Bash',
-    tool_input: { command },
-    tool_use_id: 'toolu_1',
-  });
+const payload = (event: string, session: string, extra: Record<string, unknown> = {}) =>
+  claudePayload(ws, event, session, extra);
+const bash = (session: string, command: string) => claudeBashPayload(ws, session, command);
 
 async function wire(body: string, env: Record<string, string>) {
   const run = await hookpm(['wire', 'claude'], env, body);

@@ -3,6 +3,7 @@ import { appendFile, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
+import { claudeBashPayload, claudePayload } from '../helpers/claude-payload.js';
 import { writeClaudePlugin } from '../helpers/claude-plugin.js';
 import { FORCE_PUSH, GUARD, GUARD_REASON } from '../helpers/linked-agent.js';
 import { startRpcSession, type RpcSession } from '../helpers/rpc-session.js';
@@ -33,22 +34,9 @@ async function ok(args: string[]): Promise<string> {
 const stateFile = () => join(ws.home, 'hookpm', 'data', 'state.json');
 const sessionsDir = () => join(ws.home, 'hookpm', 'data', 'sessions');
 
-function payload(event: string, session: string, extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({
-    session_id: session,
-    transcript_path: join(ws.home, 't.jsonl'),
-    cwd: ws.repo,
-    hook_event_name: event,
-    ...extra,
-  });
-}
-const bash = (session: string, command: string) =>
-  payload('PreToolUse', session, {
-    permission_mode: 'default',
-    tool_name: 'Bash',
-    tool_input: { command },
-    tool_use_id: 'toolu_1',
-  });
+const payload = (event: string, session: string, extra: Record<string, unknown> = {}) =>
+  claudePayload(ws, event, session, extra);
+const bash = (session: string, command: string) => claudeBashPayload(ws, session, command);
 
 async function wire(body: string) {
   const run = await ws.hookpm(['wire', 'claude'], { stdin: body });

@@ -10,21 +10,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/built-bin.js';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
+import { claudePayload } from '../helpers/claude-payload.js';
 import { writeClaudePlugin } from '../helpers/claude-plugin.js';
 
 const ws = useBinWorkspace('e2e-wire-per-event');
 
 const SESSION = '5e551011-0000-4000-8000-00000000000a';
 
-function payload(event: string, extra: Record<string, unknown> = {}, session = SESSION): string {
-  return JSON.stringify({
-    session_id: session,
-    transcript_path: join(ws.home, 't.jsonl'),
-    cwd: ws.repo,
-    hook_event_name: event,
-    ...extra,
-  });
-}
+const payload = (event: string, extra: Record<string, unknown> = {}, session = SESSION) =>
+  claudePayload(ws, event, session, extra);
 
 /** `hookpm wire claude` with `probe` preloaded: its exit code, stdout and stderr. */
 function wire(body: string, probe?: string) {

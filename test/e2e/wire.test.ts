@@ -9,6 +9,7 @@ import { HANDLERS } from '../helpers/session-workspace.js';
 import { killHostWhileHandlerRuns } from '../engine/runner-fixtures.js';
 import { printsJson } from '../ops/dispatch-helpers.js';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
+import { claudeBashPayload, claudePayload } from '../helpers/claude-payload.js';
 import { writeClaudePlugin } from '../helpers/claude-plugin.js';
 import { useBubblewrap } from '../helpers/bubblewrap.js';
 
@@ -56,23 +57,10 @@ const contextPlugin = () =>
     ],
   });
 
-function payload(event: string, session: string, extra: Record<string, unknown> = {}): string {
-  const common = {
-    session_id: session,
-    transcript_path: join(ws.home, 't.jsonl'),
-    cwd: ws.repo,
-    hook_event_name: event,
-  };
-  return JSON.stringify({ ...common, ...extra });
-}
+const payload = (event: string, session: string, extra: Record<string, unknown> = {}) =>
+  claudePayload(ws, event, session, extra);
 const start = (session: string) => payload('SessionStart', session, { source: 'startup' });
-const bash = (session: string, command: string) =>
-  payload('PreToolUse', session, {
-    permission_mode: 'default',
-    tool_name: 'Bash',
-    tool_input: { command },
-    tool_use_id: 'toolu_1',
-  });
+const bash = (session: string, command: string) => claudeBashPayload(ws, session, command);
 
 async function wire(body: string, agent = 'claude') {
   const run = await hookpm(['wire', agent], body);
