@@ -2,8 +2,9 @@
  * End to end with the built binary in a fresh HOME and HOOKPM_HOME per test: a Claude-style
  * marketplace added as a registry from a local directory and from a file:// git repository,
  * searched, reviewed and installed by name with its hooks resolved and enabled (`hookpm run
- * PreToolUse` shows the plugin's decision); a plugin from a fake npm registry on 127.0.0.1,
- * installed by package name with its integrity checked, and a tampered tarball refused.
+ * PreToolUse` shows the plugin's decision); a plugin published to a real npm registry (Verdaccio)
+ * on 127.0.0.1, installed by package name with its integrity checked; and a tampered tarball,
+ * which only a stand-in registry will serve, refused.
  */
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,11 +14,16 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { integrityOf } from '../../src/registry/integrity.js';
 import { resolveStorePaths, tarballCacheDir } from '../../src/store/paths.js';
 import { ensureBuilt, runBin, type BinRun } from '../helpers/built-bin.js';
-import { startFakeNpmRegistry, type FakeNpmRegistry } from '../helpers/fake-npm-registry.js';
+import { startFakeNpmRegistry } from '../helpers/fake-npm-registry.js';
 import { gitTestEnv, makeRepo, requireGit, writeFiles } from '../helpers/git-repo.js';
 import { INSTALL_TIMEOUT_MS } from '../helpers/system-package.js';
 import { hashStore } from '../helpers/store-snapshot.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
+import {
+  startVerdaccio,
+  VERDACCIO_START_TIMEOUT_MS,
+  type Verdaccio,
+} from '../helpers/verdaccio.js';
 
 /** A PreToolUse handler that denies every Bash command with `reason`. */
 function denyPlugin(name: string, reason: string, manifest: Record<string, unknown> | null) {
@@ -212,30 +218,18 @@ describe('a Claude-style marketplace as a registry (registry.md section 1, kind 
 });
 
 describe('the npm registry as a source (registry.md section 1, kind npm)', () => {
-  let npm: FakeNpmRegistry;
+  let npm: Verdaccio;
   const packageFiles = {
     'package.json': JSON.stringify({ name: 'hookpm-plugin-deny', version: '2.0.0' }),
     ...denyPlugin('npm-deny', 'npm-deny says no', { version: '2.0.0' }),
   };
 
   beforeAll(async () => {
-    npm = await startFakeNpmRegistry({
-      'hookpm-plugin-deny': {
-        distTags: { latest: '2.0.0' },
-        versions: { '2.0.0': { files: packageFiles } },
-      },
-      'hookpm-plugin-tampered': {
-        distTags: { latest: '1.0.0' },
-        versions: {
-          '1.0.0': {
-            files: { ...packageFiles, 'package.json': '{"name":"hookpm-plugin-tampered"}' },
-            integrity: integrityOf(Buffer.from('some other bytes')),
-          },
-        },
-      },
-    });
-  });
-  afterAll(() => npm.close());
+    // A real npm registry (Verdaccio): the package is published with `npm publish`.
+    npm = await startVerdaccio();
+    await npm.publishFiles(packageFiles, await npm.addUser('publisher', 'publisher-password'));
+  }, VERDACCIO_START_TIMEOUT_MS);
+  afterAll(() => npm.stop());
 
   it('1: `registry add npm npm` records the URL of HOOKPM_NPM_REGISTRY; search skips it with a note; info reads the package document; review fetches the plugin', async () => {
     const env = { HOOKPM_NPM_REGISTRY: npm.url };
@@ -282,14 +276,35 @@ describe('the npm registry as a source (registry.md section 1, kind npm)', () =>
   });
 
   it('security.md: a tarball that does not match its dist.integrity is E_INTEGRITY and the store is byte-identical', async () => {
-    const env = { HOOKPM_NPM_REGISTRY: npm.url };
-    await ok(['registry', 'add', 'npm', 'npm'], env);
-    await ok(['install', 'hookpm-plugin-deny@npm', '--yes']);
-    const paths = resolveStorePaths({ HOOKPM_HOME: home.env.HOOKPM_HOME });
-    const before = await hashStore(paths);
-    const run = await hookpm(['install', 'hookpm-plugin-tampered@npm', '--yes', '--json']);
-    expect(run.code).toBe(1);
-    expect((JSON.parse(run.stdout) as { error: { code: string } }).error.code).toBe('E_INTEGRITY');
-    expect(await hashStore(paths)).toEqual(before);
+    // A stand-in npm registry (test/helpers/fake-npm-registry.ts): a real one will not publish a
+    // document whose integrity lies about its tarball.
+    const fake = await startFakeNpmRegistry({
+      'hookpm-plugin-deny': {
+        distTags: { latest: '2.0.0' },
+        versions: { '2.0.0': { files: packageFiles } },
+      },
+      'hookpm-plugin-tampered': {
+        distTags: { latest: '1.0.0' },
+        versions: {
+          '1.0.0': {
+            files: { ...packageFiles, 'package.json': '{"name":"hookpm-plugin-tampered"}' },
+            integrity: integrityOf(Buffer.from('some other bytes')),
+          },
+        },
+      },
+    });
+    try {
+      await ok(['registry', 'add', 'npm', 'npm'], { HOOKPM_NPM_REGISTRY: fake.url });
+      await ok(['install', 'hookpm-plugin-deny@npm', '--yes']);
+      const paths = resolveStorePaths({ HOOKPM_HOME: home.env.HOOKPM_HOME });
+      const before = await hashStore(paths);
+      const run = await hookpm(['install', 'hookpm-plugin-tampered@npm', '--yes', '--json']);
+      expect(run.code).toBe(1);
+      const error = (JSON.parse(run.stdout) as { error: { code: string } }).error;
+      expect(error.code).toBe('E_INTEGRITY');
+      expect(await hashStore(paths)).toEqual(before);
+    } finally {
+      await fake.close();
+    }
   });
 });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { lockFile, resolveStorePaths } from '../../src/store/paths.js';
 import { runBin } from '../helpers/built-bin.js';
-import { startFakeNpmRegistry, onlyVersion } from '../helpers/fake-npm-registry.js';
+import { startVerdaccio, VERDACCIO_START_TIMEOUT_MS } from '../helpers/verdaccio.js';
 import { publishPlugin } from '../helpers/plugin-registry.js';
 import { hookpmOnTty, requireTty, startOnTty } from '../helpers/pty.js';
 import { INSTALL_TIMEOUT_MS } from '../helpers/system-package.js';
@@ -283,35 +283,42 @@ describe('diagnostics graded by what the user can do', () => {
     ]);
   });
 
-  it('`info npm:<pkg>` describes the package as `install npm:<pkg>` would install it', async () => {
-    const npm = await startFakeNpmRegistry({
-      'hookpm-plugin-x': onlyVersion('2.0.0', {
-        'package.json': JSON.stringify({ name: 'hookpm-plugin-x', version: '2.0.0' }),
-        'plugin.json': JSON.stringify({ name: 'x', version: '2.0.0' }),
-        'hooks/hooks.json': JSON.stringify({ hooks: {} }),
-      }),
-    });
-    try {
-      const env = { ...ctx.home.env, HOOKPM_NPM_REGISTRY: npm.url };
-      const run = await runBin(['info', 'npm:hookpm-plugin-x', '--json'], {
-        env,
-        cwd: ctx.home.dir,
-      });
-      expect(run.code, run.stdout + run.stderr).toBe(0);
-      expect(JSON.parse(run.stdout)).toMatchObject({
-        id: 'hookpm-plugin-x@npm',
-        versions: ['2.0.0'],
-        latest: { version: '2.0.0' },
-      });
-      const ranged = await runBin(['info', 'npm:hookpm-plugin-x@^2', '--json'], {
-        env,
-        cwd: ctx.home.dir,
-      });
-      expect(ranged.code, ranged.stdout).toBe(0);
-    } finally {
-      await npm.close();
-    }
-  });
+  it(
+    '`info npm:<pkg>` describes the package as `install npm:<pkg>` would install it',
+    async () => {
+      // A real npm registry (Verdaccio): the package is published with `npm publish`.
+      const npm = await startVerdaccio();
+      try {
+        await npm.publishFiles(
+          {
+            'package.json': JSON.stringify({ name: 'hookpm-plugin-x', version: '2.0.0' }),
+            'plugin.json': JSON.stringify({ name: 'x', version: '2.0.0' }),
+            'hooks/hooks.json': JSON.stringify({ hooks: {} }),
+          },
+          await npm.addUser('publisher', 'publisher-password'),
+        );
+        const env = { ...ctx.home.env, HOOKPM_NPM_REGISTRY: npm.url };
+        const run = await runBin(['info', 'npm:hookpm-plugin-x', '--json'], {
+          env,
+          cwd: ctx.home.dir,
+        });
+        expect(run.code, run.stdout + run.stderr).toBe(0);
+        expect(JSON.parse(run.stdout)).toMatchObject({
+          id: 'hookpm-plugin-x@npm',
+          versions: ['2.0.0'],
+          latest: { version: '2.0.0' },
+        });
+        const ranged = await runBin(['info', 'npm:hookpm-plugin-x@^2', '--json'], {
+          env,
+          cwd: ctx.home.dir,
+        });
+        expect(ranged.code, ranged.stdout).toBe(0);
+      } finally {
+        await npm.stop();
+      }
+    },
+    VERDACCIO_START_TIMEOUT_MS,
+  );
 
   it('N3: a host name that does not resolve fails at once, without retries, and says so', async () => {
     const error = await refused(

@@ -11,6 +11,10 @@ import { startFakeNpmRegistry, type FakeNpmRegistry } from '../helpers/fake-npm-
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
 import { codeOf } from '../helpers/failure.js';
 
+// A stand-in npm registry (test/helpers/fake-npm-registry.ts): these tests read the requests
+// staging makes, and most of them need documents a real registry will not publish (a lying
+// integrity, a sha1-only version, a tarball URL naming a local file). Installs from a real
+// registry (Verdaccio) are in test/e2e/marketplace-install.test.ts and verdaccio-npmrc.test.ts.
 const HOOKS = JSON.stringify({
   hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }] }] },
 });
