@@ -58,10 +58,11 @@ export interface RunnablePlugins extends PluginSources {
   /** With `presume`: the plugins bound from the documents cache whose trees were not checked. */
   presumed: string[];
   /**
-   * What the state records besides (false when it cannot be read): project plugins, linked ones;
-   * and, when it records projects, the key `options.projectKey` gave (null: none could be found).
+   * What the state records besides (nothing when it cannot be read): linked plugins; the roots of
+   * the projects it records plugins for; and, when there are some, the key `options.projectKey`
+   * gave (null: none could be found).
    */
-  records: { projects: boolean; linked: boolean; projectKey: string | null };
+  records: { linked: boolean; projectRoots: readonly string[]; projectKey: string | null };
 }
 
 export interface RunnablePluginsOptions extends ScanOptions {
@@ -130,7 +131,7 @@ export async function runnablePlugins(
       ],
       failClosed: [failingState(error)],
       presumed: [],
-      records: { projects: false, linked: false, projectKey: null },
+      records: { linked: false, projectRoots: [], projectKey: null },
     };
   }
   const { key: projectKey, records: project } = await projectRecordsOf(state, options.projectKey);
@@ -212,8 +213,8 @@ export async function runnablePlugins(
     ],
     presumed: [...presumed.keys()],
     records: {
-      projects: state.projects !== undefined && Object.keys(state.projects).length > 0,
       linked: Object.values(state.plugins).some((p) => p.linked === true),
+      projectRoots: Object.keys(state.projects ?? {}),
       projectKey,
     },
   };

@@ -2,7 +2,7 @@
  * `hookpm run` checks the trees of the plugins about to run, not of every installed plugin
  * (engine.md X10, plugins.md Q6), through the built binary.
  */
-import { copyFile, mkdir, readdir, readFile, realpath, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fnv1a } from '../../src/store/cache-shard.js';
@@ -172,7 +172,7 @@ describe('hookpm run: the tamper check of the plugins about to run (engine.md X1
     expect(again.snapshotId).toBe(listed.snapshotId);
   });
 
-  it('X11: a state that records project plugins has tables per project, each read from its own project and refused from any other', async () => {
+  it('X11: a state that records project plugins has tables per recorded project, read from that project only, and one set for every other directory', async () => {
     await plugin('mine', 'Bash');
     expect((await ws.hookpm(['registry', 'add', 'acme', acme.url])).code).toBe(0);
     const installed = await ws.hookpm(['install', '--project', 'team@acme', '--yes']);
@@ -183,23 +183,33 @@ describe('hookpm run: the tamper check of the plugins about to run (engine.md X1
     await new Promise((resolve) => setTimeout(resolve, 2_100));
     const both = ['mine@local', 'team@acme'];
     const probe = await tabledAsWhole(both);
+    const ran = async (cwd: string) =>
+      (await run('Bash', probe.env, cwd)).runs.map((r) => r.plugin);
     // docs/guides/projects.md: another project does not run this one's plugin, from the tables
-    // either; it gets tables of its own, and this project's stay in use.
-    expect((await run('Bash', probe.env, other)).runs.map((r) => r.plugin)).toEqual(['mine@local']);
+    // either; the directories of no recorded project share one set, and this project's stays.
+    expect(await ran(other)).toEqual(['mine@local']);
     expect(await probe.opened()).toContain('state.json');
-    expect((await run('Bash', probe.env, other)).runs.map((r) => r.plugin)).toEqual(['mine@local']);
+    expect(await ran(other)).toEqual(['mine@local']);
     expect(await probe.opened()).toEqual([]);
-    expect((await run('Bash', probe.env)).runs.map((r) => r.plugin)).toEqual(both);
+    expect(await ran(third)).toEqual(['mine@local']);
+    expect(await probe.opened()).toEqual([]);
+    expect(await ran(ws.repo)).toEqual(both);
+    expect(await probe.opened()).toEqual([]);
+    // A recorded project whose own tables are gone is not served by the shared set, which lists
+    // it: it loads the whole store, and gets its own tables again.
+    const dir = join(ws.home, 'hookpm', 'cache', 'run-tables');
+    const mine = `project-${fnv1a(await realpath(ws.repo))}.`;
+    for (const name of await readdir(dir)) if (name.startsWith(mine)) await rm(join(dir, name));
+    expect(await ran(ws.repo)).toEqual(both);
+    expect(await probe.opened()).toContain('state.json');
+    expect(await ran(ws.repo)).toEqual(both);
     expect(await probe.opened()).toEqual([]);
     // A project's files under the name of another root (as two roots with one name would have)
     // are refused there: they name the root they were made for.
-    const dir = join(ws.home, 'hookpm', 'cache', 'run-tables');
-    const mine = `project-${fnv1a(await realpath(ws.repo))}.`;
     const theirs = `project-${fnv1a(await realpath(third))}.`;
     for (const name of await readdir(dir))
       if (name.startsWith(mine))
         await copyFile(join(dir, name), join(dir, theirs + name.slice(mine.length)));
-    expect((await run('Bash', probe.env, third)).runs.map((r) => r.plugin)).toEqual(['mine@local']);
-    expect(await probe.opened()).toContain('state.json');
+    expect(await ran(third)).toEqual(['mine@local']);
   });
 });

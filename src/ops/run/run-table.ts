@@ -29,32 +29,37 @@ import type { GivenPlugins } from './load-snapshot.js';
  *   the whole load);
  * - every plugin of the tables' part still has its tree (Q6, through the stat cache): one that does
  *   not sends the event through the whole load, which leaves it out and fails closed (B2).
- * A scope is the set of invocations one set of tables serves: a state that records no project
- * plugins has one, `user`, for every working directory; a state that records some has one per
- * project (docs/guides/projects.md: the canonical project root the working directory is in, which
- * picks the project's records), `project-<fnv1a of the root>`, whose files name their root (two
- * roots of one name take turns, each seeing the other's files refused). Tables are written only
- * for a state whose whole load fails nothing closed and has no linked plugin (D15: read in place at
- * every event). Whoever can write the cache directory can write the state too (both the user's).
+ * A scope is the working directories one set of tables serves, by the canonical project root each
+ * is in (docs/guides/projects.md: the key of a project's records). A state that records no project
+ * plugins has one scope, `user`, for every directory. One that records some has one per recorded
+ * project, `project-<fnv1a of the root>`, whose files name their root (two roots of one name take
+ * turns, each seeing the other's files refused), and one, `others`, for every other directory,
+ * whose files list the recorded roots it does not serve. Tables are written only for a state whose
+ * whole load fails nothing closed and has no linked plugin (D15: read in place at every event).
+ * Whoever can write the cache directory can write the state too (both the user's).
  */
 export const RUN_TABLE = 'run-tables';
 
-/** The scope of a state that records no project plugins (see above). */
-const USER_SCOPE = 'user';
+/** The working directories one set of tables serves (see above). */
+type Scope =
+  | { kind: 'user' }
+  | { kind: 'project'; root: string }
+  | { kind: 'others'; recorded: readonly string[] };
 
-/** A scope's name, and the project root it is for (absent: the user scope). */
-interface Scope {
-  name: string;
-  projectRoot?: string;
-}
+const USER: Scope = { kind: 'user' };
 
-function projectScope(projectRoot: string): Scope {
-  return { name: `project-${fnv1a(projectRoot)}`, projectRoot };
+function scopeName(scope: Scope): string {
+  return scope.kind === 'project' ? `project-${fnv1a(scope.root)}` : scope.kind;
 }
 
 /** The file of a scope: its tables' pin name (`.json`, see session-pin-tables.ts), `.id`, ... */
 function scopeFile(paths: StorePaths, scope: Scope, ext: '.json' | '.id' | '.unqualified'): string {
-  return join(paths.cache, RUN_TABLE, `${scope.name}${ext}`);
+  return join(paths.cache, RUN_TABLE, `${scopeName(scope)}${ext}`);
+}
+
+/** The project root a scope's tables name (the pin's projectRoot); absent but for a project. */
+function rootOf(scope: Scope): string | undefined {
+  return scope.kind === 'project' ? scope.root : undefined;
 }
 
 /** The identity of the last state found not to qualify for tables in `scope` (see above), or null. */
@@ -77,11 +82,11 @@ export async function tablePlugins(
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<TablePlugins | null> {
   if (identity === null || readPolicyFile(env).status !== 'absent') return null;
-  const scoped = await knownScope(paths, identity, at.cwd);
-  if (scoped === null) return null;
-  const { scope, known } = scoped;
+  const known = await knownScope(paths, identity, at.cwd);
+  if (known === null) return null;
+  const scope = known.scope;
   const table = readPinTable(scopeFile(paths, scope, '.json'), identity, at.event, at.input);
-  if (table === null || table.projectRoot !== scope.projectRoot) return null;
+  if (table === null || table.projectRoot !== rootOf(scope)) return null;
   const checked = table.plugins.filter((p) => p.fingerprint !== LINKED_PIN_FINGERPRINT);
   if (checked.length !== table.plugins.length) return null;
   if (checked.length > 0) {
@@ -118,66 +123,84 @@ const KNOWN_ID_VERSION = 2;
 
 /**
  * R3: the id of the last whole load of this state in a scope, the workspace sources it had, and
- * the scope's project root (absent: the user scope).
+ * the scope it was for.
  */
 interface KnownId {
   version: typeof KNOWN_ID_VERSION;
   identity: string;
   workspace: string;
   snapshotId: string;
-  projectRoot?: string;
+  scope: Scope;
 }
 
+/**
+ * The known id of the scope named as `scope` is, or null: a project's only when written for its
+ * root; the list of `others` is the file's own (the one given is not read).
+ */
 function readKnownId(paths: StorePaths, scope: Scope): KnownId | null {
   try {
-    const file = scopeFile(paths, scope, '.id');
-    const known = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    const known = JSON.parse(readFileSync(scopeFile(paths, scope, '.id'), 'utf8')) as unknown;
     if (!isPlainObject(known)) return null;
-    const { version, identity, workspace, snapshotId, projectRoot } = known;
+    const { version, identity, workspace, snapshotId } = known;
     if (version !== KNOWN_ID_VERSION) return null;
     if (typeof identity !== 'string' || typeof workspace !== 'string') return null;
     if (typeof snapshotId !== 'string' || !/^[0-9a-f]{64}$/.test(snapshotId)) return null;
-    if (projectRoot !== scope.projectRoot) return null;
-    return {
-      version,
-      identity,
-      workspace,
-      snapshotId,
-      ...(scope.projectRoot === undefined ? {} : { projectRoot: scope.projectRoot }),
-    };
+    const written = scopeIn(known['scope']);
+    if (written === null || written.kind !== scope.kind) return null;
+    if (written.kind === 'project' && written.root !== rootOf(scope)) return null;
+    return { version, identity, workspace, snapshotId, scope: written };
   } catch {
     return null;
   }
 }
 
+/** A scope as a known id holds it, checked; null for anything else. */
+function scopeIn(value: unknown): Scope | null {
+  if (!isPlainObject(value)) return null;
+  if (value['kind'] === 'user') return USER;
+  if (value['kind'] === 'project' && typeof value['root'] === 'string')
+    return { kind: 'project', root: value['root'] };
+  const recorded = value['recorded'];
+  if (value['kind'] === 'others' && Array.isArray(recorded))
+    return recorded.every((root) => typeof root === 'string')
+      ? { kind: 'others', recorded: recorded as string[] }
+      : null;
+  return null;
+}
+
 /**
- * The scope whose last whole load was of the state `identity`, with what it knows: the user's when
- * that state records no project plugins, else the project's `cwd` is in (asked only then); null
- * when neither (the caller loads the whole store).
+ * The scope of `cwd` whose last whole load was of the state `identity`, with what it knows: the
+ * user's when that state records no project plugins; else the project's `cwd` is in, or `others`
+ * when that project records none (its root is not among those `others` lists); null when none
+ * holds (the caller loads the whole store). The project root is looked for only past `user`.
  */
 async function knownScope(
   paths: StorePaths,
   identity: string,
   cwd: string,
-): Promise<{ scope: Scope; known: KnownId } | null> {
-  const user: Scope = { name: USER_SCOPE };
-  const known = readKnownId(paths, user);
-  if (known?.identity === identity) return { scope: user, known };
+): Promise<KnownId | null> {
+  const user = readKnownId(paths, USER);
+  if (user?.identity === identity) return user;
   const root = await canonicalProjectRoot(cwd).catch(() => null);
   if (root === null) return null;
-  const scope = projectScope(root);
-  const ofProject = readKnownId(paths, scope);
-  return ofProject?.identity === identity ? { scope, known: ofProject } : null;
+  const project = readKnownId(paths, { kind: 'project', root });
+  if (project?.identity === identity) return project;
+  const others = readKnownId(paths, { kind: 'others', recorded: [] });
+  if (others?.identity !== identity || others.scope.kind !== 'others') return null;
+  return others.scope.recorded.includes(root) ? null : others;
 }
 
 /**
- * The scope a whole load's plugins serve (see above): the user's when its state records no project
- * plugins, else the project's whose key it looked its records up with; null when it could not find
- * one (no tables).
+ * The scope a whole load's plugins serve (see above), from what its state records and the project
+ * key it looked the records up with; null when it found none (no tables).
  */
 function scopeOf(records: RunnablePlugins['records']): Scope | null {
-  if (!records.projects) return { name: USER_SCOPE };
-  return records.projectKey === null ? null : projectScope(records.projectKey);
+  if (records.projectRoots.length === 0) return USER;
+  const key = records.projectKey;
+  if (key === null) return null;
+  return records.projectRoots.includes(key)
+    ? { kind: 'project', root: key }
+    : { kind: 'others', recorded: records.projectRoots };
 }
 
 /**
@@ -207,7 +230,7 @@ export function writeRunTable(
       identity,
       workspace: JSON.stringify(whole.workspace),
       snapshotId: whole.snapshotId,
-      ...(scope.projectRoot === undefined ? {} : { projectRoot: scope.projectRoot }),
+      scope,
     };
     replaceFile(scopeFile(paths, scope, '.id'), JSON.stringify(known));
     // Tables for this state exist (the event could not use them: a tree changed), or this state
@@ -239,7 +262,7 @@ export function writeRunTable(
       sources: pinned.flatMap((p) => p.sources),
       diagnostics: loaded.diagnostics,
       stopContinuations: 0,
-      ...(scope.projectRoot === undefined ? {} : { projectRoot: scope.projectRoot }),
+      ...(scope.kind === 'project' ? { projectRoot: scope.root } : {}),
     });
   } catch {
     // A cache: the next event loads the whole store again.
