@@ -134,8 +134,8 @@ interface KnownId {
 }
 
 /**
- * The known id of the scope named as `scope` is, or null: a project's only when written for its
- * root; the list of `others` is the file's own (the one given is not read).
+ * The known id in the file of `scope`, or null: a project's only when written for that root;
+ * `others`' list of recorded roots is the file's (the one given is not read).
  */
 function readKnownId(paths: StorePaths, scope: Scope): KnownId | null {
   try {
