@@ -3,8 +3,9 @@
  * They are imported from their own files, not from the package's index: the index loads all of
  * undici (fetch, WebSocket, EventSource, caches, mocks), and its cookie helpers read
  * `globalThis.Headers`, which makes Node load its own copy of undici as well, at the start of every
- * command that goes to the network (docs/design/benchmarks.md, "A network command: undici's own
- * files"). undici's version is pinned; a file it moves fails the build and the tests.
+ * command that goes to the network (docs/design/benchmarks.md, "A command that goes to the network:
+ * undici's own files, and nothing it does not use"). undici's version is pinned; a file it moves
+ * fails the build and the tests.
  */
 import type { Dispatcher } from 'undici';
 import Agent from 'undici/lib/dispatcher/agent.js';
