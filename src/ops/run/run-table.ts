@@ -1,18 +1,3 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { EventName } from '../../hooks/events.js';
-import { readPolicyFile } from '../../store/policy-file.js';
-import { LINKED_PIN_FINGERPRINT, PIN_VERSION } from '../../store/session-pin-schema.js';
-import { readPinTable, tableStopCount, writePinTables } from '../../store/session-pin-tables.js';
-import type { RunnablePlugins } from '../../store/runnable-plugins.js';
-import type { StorePaths } from '../../store/store-paths.js';
-import type { SourceDocument } from '../../hooks/types.js';
-import { isPlainObject } from '../../json/describe-value.js';
-import { replaceFile } from '../../store/replace-file.js';
-import { fnv1a } from '../../store/cache-shard.js';
-import { canonicalProjectRoot } from '../../workspace/canonical-root.js';
-import type { GivenPlugins } from './load-snapshot.js';
-
 /**
  * engine.md X10 for `hookpm run`: the plugins that may run now, compiled into the tables a session
  * pin has (store/session-pin-tables.ts: by event and exact matcher value), in the cache directory,
@@ -29,41 +14,33 @@ import type { GivenPlugins } from './load-snapshot.js';
  *   the whole load);
  * - every plugin of the tables' part still has its tree (Q6, through the stat cache): one that does
  *   not sends the event through the whole load, which leaves it out and fails closed (B2).
- * A scope is the working directories one set of tables serves, by the canonical project root each
- * is in (docs/guides/projects.md: the key of a project's records). A state that records no project
- * plugins has one scope, `user`, for every directory. One that records some has one per recorded
- * project, `project-<fnv1a of the root>`, whose files name their root (two roots of one name take
- * turns, each seeing the other's files refused), and one, `others`, for every other directory,
- * whose files list the recorded roots it does not serve. Tables are written only for a state whose
- * whole load fails nothing closed and has no linked plugin (D15: read in place at every event).
+ * Each set of tables serves a scope of working directories (run-table-scope.ts). Tables are
+ * written only for a state whose whole load fails nothing closed and has no linked plugin (D15:
+ * read in place at every event).
  * Whoever can write the cache directory can write the state too (both the user's).
  */
-export const RUN_TABLE = 'run-tables';
-
-/** The working directories one set of tables serves (see above). */
-type Scope =
-  | { kind: 'user' }
-  | { kind: 'project'; root: string }
-  | { kind: 'others'; recorded: readonly string[] };
-
-const USER: Scope = { kind: 'user' };
-
-function scopeName(scope: Scope): string {
-  return scope.kind === 'project' ? `project-${fnv1a(scope.root)}` : scope.kind;
-}
-
-/** The file of a scope: its tables' pin name (`.json`, see session-pin-tables.ts), `.id`, ... */
-function scopeFile(paths: StorePaths, scope: Scope, ext: '.json' | '.id' | '.unqualified'): string {
-  return join(paths.cache, RUN_TABLE, `${scopeName(scope)}${ext}`);
-}
-
-/** The project root a scope's tables name (the pin's projectRoot); absent but for a project. */
-function rootOf(scope: Scope): string | undefined {
-  return scope.kind === 'project' ? scope.root : undefined;
-}
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EventName } from '../../hooks/events.js';
+import { readPolicyFile } from '../../store/policy-file.js';
+import { LINKED_PIN_FINGERPRINT, PIN_VERSION } from '../../store/session-pin-schema.js';
+import { readPinTable, tableStopCount, writePinTables } from '../../store/session-pin-tables.js';
+import type { RunnablePlugins } from '../../store/runnable-plugins.js';
+import type { StorePaths } from '../../store/store-paths.js';
+import type { SourceDocument } from '../../hooks/types.js';
+import type { GivenPlugins } from './load-snapshot.js';
+import {
+  knownScope,
+  rootOf,
+  RUN_TABLE,
+  scopeFile,
+  scopeOf,
+  writeKnownId,
+  type TableScope,
+} from './run-table-scope.js';
 
 /** The identity of the last state found not to qualify for tables in `scope` (see above), or null. */
-function unqualified(paths: StorePaths, scope: Scope): string | null {
+function unqualified(paths: StorePaths, scope: TableScope): string | null {
   try {
     return readFileSync(scopeFile(paths, scope, '.unqualified'), 'utf8');
   } catch {
@@ -84,9 +61,8 @@ export async function tablePlugins(
   if (identity === null || readPolicyFile(env).status !== 'absent') return null;
   const known = await knownScope(paths, identity, at.cwd);
   if (known === null) return null;
-  const scope = known.scope;
-  const table = readPinTable(scopeFile(paths, scope, '.json'), identity, at.event, at.input);
-  if (table === null || table.projectRoot !== rootOf(scope)) return null;
+  const table = readPinTable(scopeFile(paths, known.scope, '.json'), identity, at.event, at.input);
+  if (table === null || table.projectRoot !== rootOf(known.scope)) return null;
   const checked = table.plugins.filter((p) => p.fingerprint !== LINKED_PIN_FINGERPRINT);
   if (checked.length !== table.plugins.length) return null;
   if (checked.length > 0) {
@@ -116,94 +92,6 @@ export interface TablePlugins {
 }
 
 /**
- * Files of an earlier version knew no scopes: its `user.id` may name a state that records project
- * plugins, which is now never read from the user scope.
- */
-const KNOWN_ID_VERSION = 2;
-
-/**
- * R3: the id of the last whole load of this state in a scope, the workspace sources it had, and
- * the scope it was for.
- */
-interface KnownId {
-  version: typeof KNOWN_ID_VERSION;
-  identity: string;
-  workspace: string;
-  snapshotId: string;
-  scope: Scope;
-}
-
-/**
- * The known id in the file of `scope`, or null: a project's only when written for that root;
- * `others`' list of recorded roots is the file's (the one given is not read).
- */
-function readKnownId(paths: StorePaths, scope: Scope): KnownId | null {
-  try {
-    const known = JSON.parse(readFileSync(scopeFile(paths, scope, '.id'), 'utf8')) as unknown;
-    if (!isPlainObject(known)) return null;
-    const { version, identity, workspace, snapshotId } = known;
-    if (version !== KNOWN_ID_VERSION) return null;
-    if (typeof identity !== 'string' || typeof workspace !== 'string') return null;
-    if (typeof snapshotId !== 'string' || !/^[0-9a-f]{64}$/.test(snapshotId)) return null;
-    const written = scopeIn(known['scope']);
-    if (written === null || written.kind !== scope.kind) return null;
-    if (written.kind === 'project' && written.root !== rootOf(scope)) return null;
-    return { version, identity, workspace, snapshotId, scope: written };
-  } catch {
-    return null;
-  }
-}
-
-/** A scope as a known id holds it, checked; null for anything else. */
-function scopeIn(value: unknown): Scope | null {
-  if (!isPlainObject(value)) return null;
-  if (value['kind'] === 'user') return USER;
-  if (value['kind'] === 'project' && typeof value['root'] === 'string')
-    return { kind: 'project', root: value['root'] };
-  const recorded = value['recorded'];
-  if (value['kind'] === 'others' && Array.isArray(recorded))
-    return recorded.every((root) => typeof root === 'string')
-      ? { kind: 'others', recorded: recorded as string[] }
-      : null;
-  return null;
-}
-
-/**
- * The scope of `cwd` whose last whole load was of the state `identity`, with what it knows: the
- * user's when that state records no project plugins; else the project's `cwd` is in, or `others`
- * when that project records none (its root is not among those `others` lists); null when none
- * holds (the caller loads the whole store). The project root is looked for only past `user`.
- */
-async function knownScope(
-  paths: StorePaths,
-  identity: string,
-  cwd: string,
-): Promise<KnownId | null> {
-  const user = readKnownId(paths, USER);
-  if (user?.identity === identity) return user;
-  const root = await canonicalProjectRoot(cwd).catch(() => null);
-  if (root === null) return null;
-  const project = readKnownId(paths, { kind: 'project', root });
-  if (project?.identity === identity) return project;
-  const others = readKnownId(paths, { kind: 'others', recorded: [] });
-  if (others?.identity !== identity || others.scope.kind !== 'others') return null;
-  return others.scope.recorded.includes(root) ? null : others;
-}
-
-/**
- * The scope a whole load's plugins serve (see above), from what its state records and the project
- * key it looked the records up with; null when it found none (no tables).
- */
-function scopeOf(records: RunnablePlugins['records']): Scope | null {
-  if (records.projectRoots.length === 0) return USER;
-  const key = records.projectKey;
-  if (key === null) return null;
-  return records.projectRoots.includes(key)
-    ? { kind: 'project', root: key }
-    : { kind: 'others', recorded: records.projectRoots };
-}
-
-/**
  * After a whole load of the store that nothing failed closed in: records its snapshot id for its
  * workspace sources, and writes the tables for the state, when it qualifies (see above) and has
  * none yet, from the plugins that load answered (`runnable`, loaded with `presume` and the policy
@@ -225,14 +113,13 @@ export function writeRunTable(
     const scope = scopeOf(loaded.records);
     if (scope === null) return;
     mkdirSync(join(paths.cache, RUN_TABLE), { recursive: true });
-    const known: KnownId = {
-      version: KNOWN_ID_VERSION,
+    writeKnownId(paths, {
       identity,
       workspace: JSON.stringify(whole.workspace),
       snapshotId: whole.snapshotId,
       scope,
-    };
-    replaceFile(scopeFile(paths, scope, '.id'), JSON.stringify(known));
+      recorded: loaded.records.projectRoots,
+    });
     // Tables for this state exist (the event could not use them: a tree changed), or this state
     // was found not to qualify: nothing to write again.
     const file = scopeFile(paths, scope, '.json');
