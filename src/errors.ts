@@ -72,9 +72,15 @@ export function isHookpmError(value: unknown, code?: ErrorCode): value is Hookpm
   return value instanceof HookpmError && (code === undefined || value.code === code);
 }
 
-/** Removes user:password@ from URLs and bearer-like tokens from a string (registry.md N5). */
+/**
+ * Removes user:password@ from URLs and bearer-like tokens from a string (registry.md N5): the
+ * value after `authorization`, `token` or `password`, with its scheme word (`Bearer x` as a whole).
+ */
 export function redact(text: string): string {
   return text
     .replace(/([a-z][a-z0-9+.-]*:\/\/)[^/\s@]+@/gi, '$1***@')
-    .replace(/((?:authorization|token|password)["']?\s*[:=]\s*["']?)[^\s"',}]+/gi, '$1***');
+    .replace(
+      /((?:authorization|token|password)["']?\s*[:=]\s*["']?)(?:(?:bearer|basic|token)\s+)?[^\s"',}]+/gi,
+      '$1***',
+    );
 }

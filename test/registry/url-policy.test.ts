@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkUrl, redactUrl } from '../../src/registry/http/url-policy.js';
+import { redact } from '../../src/errors.js';
 import { outcomeOf } from '../helpers/failure.js';
 
 /** 'ok' when `url` passes as a tarball URL, else the error code. */
@@ -52,5 +53,17 @@ describe('redactUrl', () => {
     ['not a url with https://bob:pw@host/x', 'not a url with https://***@host/x'],
   ])('N5: %s is shown as %s', (url, shown) => {
     expect(redactUrl(url)).toBe(shown);
+  });
+});
+
+describe('redact', () => {
+  it.each([
+    ['Authorization: Bearer npm_SECRET123', 'Authorization: ***'],
+    ['authorization=Basic YWxpY2U6cHc=', 'authorization=***'],
+    ['"token": "ghp_SECRET"', '"token": "***"'],
+    ['password=hunter2 and more', 'password=*** and more'],
+    ['fetch https://alice:pw@example.com/x failed', 'fetch https://***@example.com/x failed'],
+  ])('N5: %s is shown as %s', (text, shown) => {
+    expect(redact(text)).toBe(shown);
   });
 });
