@@ -6,7 +6,7 @@
  * would be, since github.com cannot be reached from tests), settings.json `git.headersHelper` adds
  * headers for the host it is asked about, and nothing is sent to any other host. The built CLI.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,9 +33,11 @@ let gitlab: GitHttpServer;
 let helperHost: GitHttpServer;
 let open: GitHttpServer;
 let redirector: GitHttpServer;
+let userinfo: GitHttpServer;
+let gitPath: string;
 
 beforeAll(async () => {
-  const gitPath = await requireGit();
+  gitPath = await requireGit();
   const root = join(ws.dir, 'srv');
   const env = gitTestEnv(ws.dir);
   const work = join(ws.dir, 'work');
@@ -58,9 +60,11 @@ beforeAll(async () => {
   helperHost = await startGitHttpServer(root, gitPath, wants(`Bearer ${HELPER}`));
   open = await startGitHttpServer(root, gitPath, () => true);
   redirector = await startGitHttpServer(root, gitPath, () => true, open.origin);
+  userinfo = await startGitHttpServer(root, gitPath, wants(basic('alice', 's3cret:x')));
 }, INSTALL_TIMEOUT_MS);
 afterAll(async () => {
-  for (const server of [github, gitlab, helperHost, open, redirector]) await server?.close();
+  for (const server of [github, gitlab, helperHost, open, redirector, userinfo])
+    await server?.close();
 });
 
 /** settings.json naming the loopback servers' kinds, and optionally a headers helper. */
@@ -162,5 +166,30 @@ describe('K6: token-protected git marketplaces', () => {
     expect(run.stdout + run.stderr).toMatch(/E_GIT/);
     expect(run.stdout + run.stderr).not.toContain(GH);
     for (const r of open.requests.slice(before)) expect(r.headers.authorization).toBeUndefined();
+  });
+
+  it("K6: a URL's own user and password reach its host as Basic auth, never on git's command line", async () => {
+    await settings();
+    // A git on PATH that logs its arguments, then runs the real one: what `ps` would show.
+    const shim = join(ws.dir, `git-shim-${ws.n}`);
+    const log = join(shim, 'argv.log');
+    await mkdir(shim, { recursive: true });
+    await writeFile(
+      join(shim, 'git'),
+      `#!/bin/sh\nprintf '%s\\n' "$*" >> ${JSON.stringify(log)}\nexec ${JSON.stringify(gitPath)} "$@"\n`,
+    );
+    await chmod(join(shim, 'git'), 0o755);
+    const env = ws.env({ PATH: `${shim}:${process.env.PATH ?? ''}`, GITHUB_TOKEN: GH });
+    const url = `http://alice:s3cret%3Ax@${userinfo.host}/acme/market.git`;
+    const before = userinfo.requests.length;
+    const added = await ws.hookpm(['registry', 'add', 'acme', url], { env });
+    expect(added.code, added.stderr).toBe(0);
+    const argv = await readFile(log, 'utf8');
+    expect(argv).toContain(`${userinfo.origin}/acme/market.git`);
+    expect(argv).not.toContain('s3cret');
+    expect(argv).not.toContain('alice');
+    const sent = userinfo.requests.slice(before).map((r) => r.headers.authorization);
+    expect(new Set(sent)).toEqual(new Set([basic('alice', 's3cret:x')]));
+    expect(added.stdout + added.stderr).not.toContain('s3cret');
   });
 });

@@ -1,6 +1,14 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gitHeaderEnvironment, gitHeadersFor } from '../../src/registry/git/git-auth.js';
+import {
+  gitHeaderEnvironment,
+  gitHeadersFor,
+  HEADERS_HELPER_TIMEOUT_MS,
+} from '../../src/registry/git/git-auth.js';
+import { withoutUserInfo } from '../../src/registry/http/url-policy.js';
 import { failure } from '../helpers/failure.js';
+import { useTempDir } from '../helpers/temp-dir.js';
 
 const basic = (user: string, token: string): string =>
   `Basic ${Buffer.from(`${user}:${token}`).toString('base64')}`;
@@ -22,17 +30,34 @@ describe('gitHeadersFor (registry.md K6: tokens by host kind, for that origin on
     });
   });
 
-  it('K6: no token for other hosts, look-alike hosts, other ports, URLs with their own credentials, or ssh', async () => {
+  it('K6: no token for other hosts, look-alike hosts, other ports, or ssh', async () => {
     const env = { GITHUB_TOKEN: 'gh1', GITLAB_TOKEN: 'gl' };
     for (const url of [
       'https://github.com.evil.example/acme/m.git',
       'https://evil.example/github.com/m.git',
       'https://github.com:8443/acme/m.git',
-      'https://user:pw@github.com/acme/m.git',
       'ssh://git@github.com/acme/m.git',
       'git@github.com:acme/m.git',
     ])
       expect(await gitHeadersFor(url, env, {}), url).toEqual({});
+  });
+
+  it("K6: a URL's own user and password are its Basic auth, instead of any token; git gets the URL without them", async () => {
+    const env = { GITHUB_TOKEN: 'gh1' };
+    expect(await gitHeadersFor('https://user:p%40ss@github.com/acme/m.git', env, {})).toEqual({
+      Authorization: basic('user', 'p@ss'),
+    });
+    expect(await gitHeadersFor('https://ghp_x@example.test/m.git', env, {})).toEqual({
+      Authorization: basic('ghp_x', ''),
+    });
+    expect(withoutUserInfo('https://user:p%40ss@github.com/acme/m.git')).toBe(
+      'https://github.com/acme/m.git',
+    );
+    expect(withoutUserInfo('https://github.com/acme/m.git')).toBe('https://github.com/acme/m.git');
+    expect(withoutUserInfo('git@github.com:acme/m.git')).toBe('git@github.com:acme/m.git');
+    expect(withoutUserInfo('ssh://git@github.com/acme/m.git')).toBe(
+      'ssh://git@github.com/acme/m.git',
+    );
   });
 
   it('K6: git.hosts adds hosts of a kind (host or host:port)', async () => {
@@ -78,6 +103,31 @@ describe('gitHeadersFor (registry.md K6: tokens by host kind, for that origin on
     );
     expect(badHeader.message).toMatch(/not valid/);
   });
+});
+
+describe('the headers helper at its deadline (registry.md K6: within 10 s)', () => {
+  const tmp = useTempDir('git-helper');
+
+  it('K6: a helper whose child holds its output open is E_GIT at 10 s, the child killed with it', async () => {
+    const pidFile = join(tmp.dir, 'child.pid');
+    const started = Date.now();
+    const error = await failure(
+      gitHeadersFor(
+        'https://example.test/m.git',
+        {},
+        { headersHelper: `sleep 60 & echo $! > ${pidFile}; wait; echo '{}'` },
+      ),
+    );
+    const took = Date.now() - started;
+    expect(error.code).toBe('E_GIT');
+    expect(error.message).toMatch(/no answer within 10 s/);
+    expect(took).toBeGreaterThanOrEqual(HEADERS_HELPER_TIMEOUT_MS - 100);
+    expect(took).toBeLessThan(HEADERS_HELPER_TIMEOUT_MS + 5_000);
+    const pid = Number((await readFile(pidFile, 'utf8')).trim());
+    // Gone, or a zombie its new parent has not reaped yet.
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+    expect(stat === null || /^\d+ \(sleep\) Z/.test(stat), stat ?? '').toBe(true);
+  }, 30_000);
 });
 
 describe('gitHeaderEnvironment (registry.md K6: through the environment, never argv)', () => {

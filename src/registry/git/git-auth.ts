@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { HookpmError } from '../../errors.js';
+import { killGroup } from './git-run.js';
 
 /**
  * How hookpm authenticates to private git hosts over HTTPS (docs/reference/rules/registry.md#k6),
@@ -44,7 +45,9 @@ const HELPER_OUTPUT_MAX = 64 * 1024;
  * loopback address), or an empty object for any other URL or when nothing applies: the token of
  * the host's kind (GitHub, GitLab, Bitbucket: by KNOWN_HOSTS and `settings.hosts`) as Basic auth,
  * then whatever the headers helper prints (it wins for the same header name). A URL that already
- * holds credentials gets no token. Errors: E_GIT when the helper fails, never quoting its output.
+ * holds credentials gets no token: its own user and password become the Basic auth, as git reaches
+ * it by withoutUserInfo (no credentials on git's command line, where other users could read them).
+ * Errors: E_GIT when the helper fails, never quoting its output.
  */
 export async function gitHeadersFor(
   url: string,
@@ -60,7 +63,10 @@ export async function gitHeadersFor(
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return {};
   const headers: Record<string, string> = {};
   const kind = hostKind(parsed, settings);
-  if (kind !== null && parsed.username === '' && parsed.password === '') {
+  if (parsed.username !== '' || parsed.password !== '') {
+    const user = `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`;
+    headers.Authorization = `Basic ${Buffer.from(user).toString('base64')}`;
+  } else if (kind !== null) {
     const { vars, user } = TOKENS[kind];
     const token = vars.map((name) => env[name]).find((v) => v !== undefined && v !== '');
     if (token !== undefined)
@@ -125,12 +131,18 @@ function runHeadersHelper(
       hint: 'The command in settings.json `git.headersHelper` must print a JSON object of header names to string values and exit 0.',
     });
   return new Promise((done, reject) => {
+    // A group of its own: at the deadline the shell and whatever it started are killed together
+    // (a child left holding stdout would otherwise keep the clone waiting).
     const child = spawn('/bin/sh', ['-c', command], {
       env: { ...env, HOOKPM_GIT_URL: shown, HOOKPM_GIT_HOST: url.host },
       stdio: ['ignore', 'pipe', 'ignore'],
+      detached: true,
     });
     let out = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), HEADERS_HELPER_TIMEOUT_MS);
+    const timer = setTimeout(() => {
+      killGroup(child.pid);
+      reject(fail(`no answer within ${HEADERS_HELPER_TIMEOUT_MS / 1000} s`));
+    }, HEADERS_HELPER_TIMEOUT_MS);
     child.stdout.on('data', (chunk: Buffer) => {
       if (out.length < HELPER_OUTPUT_MAX) out += chunk.toString('utf8');
     });

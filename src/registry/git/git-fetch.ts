@@ -4,7 +4,7 @@ import { HookpmError } from '../../errors.js';
 import { checkRepositoryUrl, isCommitSha, isSafeRef } from './repository-url.js';
 import { gitEnvironment, runGit, type GitContext } from './git-run.js';
 import { gitHeaderEnvironment, gitHeadersFor, type GitAuthSettings } from './git-auth.js';
-import { redactUrl } from '../http/url-policy.js';
+import { redactUrl, withoutUserInfo } from '../http/url-policy.js';
 
 export interface CloneOptions {
   /** A branch or tag to check out; default the remote's HEAD. */
@@ -68,6 +68,8 @@ export async function cloneShallow(url: string, opts: CloneOptions): Promise<Clo
   ].flatMap((c) => ['-c', c]);
   // K6: tokens and helper headers for this URL's origin only, through the environment.
   const headers = await gitHeadersFor(checked.url, opts.env, opts.auth ?? {});
+  // Its user and password travel in the Authorization header above, never on git's command line.
+  const remote = withoutUserInfo(checked.url);
   const ctx: GitContext = {
     env: {
       ...gitEnvironment(opts.env, protocol),
@@ -91,10 +93,10 @@ export async function cloneShallow(url: string, opts: CloneOptions): Promise<Clo
     const want = opts.sha ?? opts.ref ?? 'HEAD';
     const fetch = ['fetch', '-q', '--no-tags', '--no-recurse-submodules'];
     try {
-      await git([...fetch, '--depth', '1', '--', checked.url, want]);
+      await git([...fetch, '--depth', '1', '--', remote, want]);
     } catch (error) {
       if (opts.sha === undefined) throw error;
-      await git([...fetch, '--', checked.url, opts.ref ?? 'HEAD']);
+      await git([...fetch, '--', remote, opts.ref ?? 'HEAD']);
     }
     await git(['checkout', '-q', '--detach', opts.sha ?? 'FETCH_HEAD']);
     const commit = (await git(['rev-parse', 'HEAD'])).trim();

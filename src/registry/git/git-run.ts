@@ -104,7 +104,8 @@ export function runGit(args: readonly string[], ctx: GitContext): Promise<GitOut
   });
 }
 
-function killGroup(pid: number | undefined): void {
+/** SIGKILL to the process group `pid` leads (a child spawned `detached`), if it is still there. */
+export function killGroup(pid: number | undefined): void {
   if (pid === undefined) return;
   try {
     process.kill(-pid, 'SIGKILL');

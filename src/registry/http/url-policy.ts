@@ -70,6 +70,25 @@ export function isLoopbackHost(hostname: string): boolean {
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }
 
+/**
+ * An `http(s):` `url` without its user and password, as a file others read may name it (N5: a
+ * lockfile, hookpm.json, git's command line); anything else is returned as is (the user of an
+ * `ssh:` URL is not a secret, and names the account).
+ */
+export function withoutUserInfo(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url;
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return url;
+  if (parsed.username === '' && parsed.password === '') return url;
+  parsed.username = '';
+  parsed.password = '';
+  return parsed.href;
+}
+
 const SENSITIVE_PARAM = /token|auth|key|pass|secret|sig|credential|session|cookie/i;
 
 /**
