@@ -53,6 +53,10 @@ export function classifyLocation(location: string, cwd: string): LocationGuess {
   if (/\.git\/?$/.test(url.pathname)) return { kind: 'marketplace', location: url.href };
   if (/(^|\/)marketplace\.json$/.test(url.pathname))
     return { kind: 'marketplace', location: url.href };
+  // An index's documents are found relative to its URL, which drops a query: refused rather than
+  // stored and never sent (a token there would only be written to hookpm.json and caches).
+  if (url.search !== '')
+    throw usage(location, 'has a query, which no request for its documents would carry');
   if (/(^|\/)registry\.json$/.test(url.pathname)) return { kind: 'index', location: url.href };
   if (/(^|\/)index\.json$/.test(url.pathname))
     url.pathname = url.pathname.replace(/index\.json$/, '');

@@ -51,6 +51,9 @@ describe('registry locations (registry.md section 1)', () => {
     ['file://remote-host/reg', 'E_USAGE'],
     ['', 'E_USAGE'],
     ['reg\nname', 'E_USAGE'],
+    // N5: a query is never sent with an index's requests, so a token there is refused, not kept.
+    ['https://acme.dev/r/?access_token=abc', 'E_USAGE'],
+    ['https://acme.dev/r/registry.json?v=2', 'E_USAGE'],
   ])('1: %j is refused with %s', (location, code) => {
     let caught: unknown;
     try {

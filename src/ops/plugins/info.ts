@@ -183,7 +183,7 @@ function latestOf(plugin: IndexPlugin, indexUrl: string, kind: string): LatestEn
     events: entry.events ?? [],
     surfaceHash: entry.surfaceHash ?? null,
     integrity: entry.integrity,
-    tarball: kind === 'index' ? tarballUrlOf(indexUrl, entry.tarball) : null,
+    tarball: kind === 'index' ? showLocation(tarballUrlOf(indexUrl, entry.tarball)) : null,
     size: entry.size ?? null,
     publishedAt: entry.publishedAt ?? null,
     deprecated: entry.deprecated ?? null,

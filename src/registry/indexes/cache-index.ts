@@ -92,7 +92,10 @@ export async function readCachedIndex(
   return isIndexShape(index) ? { ...head, index } : null;
 }
 
-/** Replaces the cached copy durably (D2 write discipline); `summary` defaults to the index's. */
+/**
+ * Replaces the cached copy durably (D2 write discipline); `summary` defaults to the index's. The
+ * file is the owner's only (0600), as the state is: its URL may hold credentials (N5).
+ */
 export async function writeCachedIndex(
   cacheDir: string,
   registry: string,
@@ -115,7 +118,9 @@ export async function writeCachedIndex(
   };
   // Loaded here, not at the top: a search only reads, and durable-write loads node:crypto.
   const { writeFileDurable } = await import('../../io/durable-write.js');
-  await writeFileDurable(file, `${JSON.stringify(head)}\n${JSON.stringify(index)}\n`);
+  await writeFileDurable(file, `${JSON.stringify(head)}\n${JSON.stringify(index)}\n`, {
+    mode: 0o600,
+  });
   return summary;
 }
 

@@ -77,13 +77,15 @@ export async function writeCachedDocument(
   await writeMeta(dir, path, doc);
 }
 
-/** After a 304: only the `.meta` file changes. */
+/** After a 304: only the `.meta` file changes. Owner-only (0600): its URL may hold credentials (N5). */
 export async function writeMeta(dir: string, path: string, meta: DocumentMeta): Promise<void> {
   const { writeFileDurable } = await import('../../io/durable-write.js');
   const file = join(dir, `${path}.meta`);
   await ensureDir(dirname(file));
   const { url, etag, fetchedAt } = meta;
-  await writeFileDurable(file, `${JSON.stringify({ v: META_VERSION, url, etag, fetchedAt })}\n`);
+  await writeFileDurable(file, `${JSON.stringify({ v: META_VERSION, url, etag, fetchedAt })}\n`, {
+    mode: 0o600,
+  });
 }
 
 /** The cache file name of a search page: its manifest path, `/` as `+` (never in a path, N8). */

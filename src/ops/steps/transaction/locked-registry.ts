@@ -10,7 +10,7 @@ import { loadCatalogs, type RegistryWarning } from '../catalogs/load-catalogs.js
 import { networkAllowed } from '../context/network.js';
 import { errorOf, sourceOf } from '../staging/pick.js';
 import type { RegistrySource } from '../staging/types.js';
-import { tarballUrlOfLocked } from './locked-source.js';
+import { locksTarball, tarballUrlOfLocked } from './locked-source.js';
 import { assertLockedIntegrity } from './locked-integrity.js';
 import type { ProjectScope } from './project-scope.js';
 
@@ -69,8 +69,11 @@ function servesLocked(catalogs: readonly Catalog[], { id, entry }: LockedPlugin)
   const version = ownValue(ownValue(catalog.index.plugins, name)?.versions ?? {}, entry.version);
   return (
     version !== undefined &&
-    new URL(version.tarball, catalog.indexUrl).href ===
-      tarballUrlOfLocked(entry.resolved, catalog.indexUrl) &&
+    locksTarball(
+      entry.resolved,
+      catalog.indexUrl,
+      new URL(version.tarball, catalog.indexUrl).href,
+    ) &&
     sameBytes(version.integrity, entry.integrity)
   );
 }
@@ -93,8 +96,14 @@ function sourceOfLocked(
   if (version === undefined) throw notListed(id, entry, catalog);
   const picked = { name, registry, version: entry.version, entry: version };
   const source = sourceOf(`${id}@${entry.version}`, picked, catalog, range);
-  const lockedUrl = tarballUrlOfLocked(entry.resolved, catalog.indexUrl);
-  if (lockedUrl !== source.url) throw elsewhere(id, entry, lockedUrl, source.url, registry);
+  if (!locksTarball(entry.resolved, catalog.indexUrl, source.url))
+    throw elsewhere(
+      id,
+      entry,
+      tarballUrlOfLocked(entry.resolved, catalog.indexUrl),
+      source.url,
+      registry,
+    );
   if (!sameBytes(version.integrity, entry.integrity))
     throw otherBytes(id, entry, version.integrity);
   assertLockedIntegrity(state, {

@@ -1,5 +1,6 @@
 import { HookpmError } from '../../../errors.js';
 import { isLockedLocation, type LockEntry } from '../../../project/lockfile.js';
+import { withoutUserInfo } from '../../../registry/http/url-policy.js';
 import type { StagedPlugin } from '../staging/types.js';
 import { marketplaceTreeMismatch } from './marketplace-tree-mismatch.js';
 
@@ -7,13 +8,18 @@ const REMOTE = /^https?:\/\//i;
 
 /**
  * projects (docs/guides/projects.md): where a tarball is, as the lock writes it. An http(s) URL
- * stays as it is; a tarball of a registry on disk (a `file:` URL) is written relative to the
- * registry's index, so that the lock names no absolute path of one machine (a teammate's `examples`
- * registry is in another directory).
+ * stays as it is, less any user and password (N5: the lock is committed; each teammate's own
+ * registry of that name gives theirs); a tarball of a registry on disk (a `file:` URL) is written
+ * relative to the registry's index, so that the lock names no absolute path of one machine (a
+ * teammate's `examples` registry is in another directory).
  */
 export function lockedLocation(url: string, indexUrl: string): string {
   const base = new URL('.', indexUrl).href;
-  const located = REMOTE.test(url) ? url : url.startsWith(base) ? url.slice(base.length) : url;
+  const located = REMOTE.test(url)
+    ? withoutUserInfo(url)
+    : url.startsWith(base)
+      ? url.slice(base.length)
+      : url;
   if (isLockedLocation(located)) return located;
   throw new HookpmError(
     'E_USAGE',
@@ -28,6 +34,15 @@ export function lockedLocation(url: string, indexUrl: string): string {
 /** The tarball URL of a lock's `resolved`, against the registry's index URL when relative. */
 export function tarballUrlOfLocked(resolved: string, indexUrl: string): string {
   return new URL(resolved, indexUrl).href;
+}
+
+/**
+ * Whether a lock's `resolved` names the tarball `url` a registry serves: the same URL once both
+ * are without user and password (a lock written by a teammate holds none, whatever the registry
+ * URL of this user's own holds).
+ */
+export function locksTarball(resolved: string, indexUrl: string, url: string): boolean {
+  return withoutUserInfo(tarballUrlOfLocked(resolved, indexUrl)) === withoutUserInfo(url);
 }
 
 /** The lock entry of a staged registry plugin. */

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
 import { HookpmError } from '../../../errors.js';
+import { withoutUserInfo } from '../../../registry/http/url-policy.js';
 import { indexUrlOf } from '../../../registry/registry-location.js';
 import type { RegistryRecord, State } from '../../../store/state/state-schema.js';
 import { canonicalProjectRoot } from '../../../workspace/canonical-root.js';
@@ -85,7 +86,9 @@ export function indexUrlOfRegistry(ctx: OperationContext, state: State, name: st
  * The registries hookpm.json lists for `ids`: each non-built-in registry an id names, with the
  * location the user's state or hookpm.json gives it (built-in ones, such as `examples`, need none).
  * A directory inside the project `root` is written relative to it, as a teammate's clone reads it
- * (J3); a directory elsewhere names one machine, and a teammate's hookpm refuses it.
+ * (J3); a directory elsewhere names one machine, and a teammate's hookpm refuses it. A URL is
+ * written without user and password (N5: the file is committed); a teammate whose registry needs
+ * them adds it under the same name with theirs, which takes precedence.
  */
 export function projectRegistriesOf(
   ctx: OperationContext,
@@ -102,7 +105,7 @@ export function projectRegistriesOf(
     if (entry === undefined) continue;
     const isBuiltin =
       Object.hasOwn(builtin, name) && builtin[name]?.location === entry.record.location;
-    if (!isBuiltin) out[name] = relativeInside(entry.record.location, root);
+    if (!isBuiltin) out[name] = relativeInside(withoutUserInfo(entry.record.location), root);
   }
   return out;
 }
