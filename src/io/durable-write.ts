@@ -25,19 +25,42 @@ export function durableTempPrefix(file: string): string {
 
 /**
  * registry.md D2: replaces `file` with `data` so that a crash, a short write or a full disk at any
- * instant leaves either the old content or the new one. The bytes go to a temporary file in the same
- * directory, written completely (every write's count checked, a write of 0 bytes is a failure),
- * fsynced and closed, then renamed over `file`, and the directory is fsynced. On failure the
- * temporary file is removed and `file` is untouched. Errors: E_NOSPC, E_STORE_READONLY, E_IO.
- * Deliberately not write-file-atomic: it can report success after a short write. The calls are
- * synchronous: each needs the one before it, and a thread-pool round trip per call costs more than
- * the call for a small file (bench/install.bench.mjs).
+ * instant leaves either the old content or the new one: prepareFileDurable, then its commit.
+ * Errors: E_NOSPC, E_STORE_READONLY, E_IO. Deliberately not write-file-atomic: it can report
+ * success after a short write. The calls are synchronous: each needs the one before it, and a
+ * thread-pool round trip per call costs more than the call for a small file
+ * (bench/install.bench.mjs).
  */
 export async function writeFileDurable(
   file: string,
   data: string | Uint8Array | readonly Uint8Array[],
   opts: DurableWriteOptions = {},
 ): Promise<void> {
+  prepareFileDurable(file, data, opts).commit();
+}
+
+/** The new bytes of a file, durable beside it and not yet in its place (prepareFileDurable). */
+export interface PreparedFile {
+  /**
+   * Renames them over the file, then fsyncs the directory. On failure the temporary file is
+   * removed and the file is untouched. Errors: E_NOSPC, E_STORE_READONLY, E_IO.
+   */
+  commit(): void;
+  /** Removes the temporary file, the file untouched; never throws. */
+  discard(): void;
+}
+
+/**
+ * The first half of writeFileDurable, for a caller that must know every file of a change can be
+ * written before it changes any: the bytes go to a temporary file in the same directory, written
+ * completely (every write's count checked, a write of 0 bytes is a failure), fsynced and closed.
+ * On failure the temporary file is removed. Errors: E_NOSPC, E_STORE_READONLY, E_IO.
+ */
+export function prepareFileDurable(
+  file: string,
+  data: string | Uint8Array | readonly Uint8Array[],
+  opts: DurableWriteOptions = {},
+): PreparedFile {
   const dir = dirname(file);
   const temp = join(dir, `${durableTempPrefix(file)}${process.pid}-${uniqueHex(6)}`);
   // Parts are written one after the other (a large file spliced from ranges of another is not
@@ -63,13 +86,23 @@ export async function writeFileDurable(
     fsyncSync(fd);
     closeSync(fd);
     fd = undefined;
-    renameSync(temp, file);
   } catch (error) {
     if (fd !== undefined) quietly(() => closeSync(fd as number));
     quietly(() => unlinkSync(temp));
     throw toStoreError(error, file, 'write');
   }
-  syncDirectory(dir, file);
+  return {
+    commit() {
+      try {
+        renameSync(temp, file);
+      } catch (error) {
+        quietly(() => unlinkSync(temp));
+        throw toStoreError(error, file, 'write');
+      }
+      syncDirectory(dir, file);
+    },
+    discard: () => quietly(() => unlinkSync(temp)),
+  };
 }
 
 /** Writes all of `bytes` at `position` of the file. `total`: of the whole file, for the error. */

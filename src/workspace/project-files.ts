@@ -1,7 +1,8 @@
 import { readRegularText } from '../io/read-regular-file.js';
 import { join } from 'node:path';
-import { writeFileDurable } from '../io/durable-write.js';
-import { errnoCode, toStoreError } from '../io/fs-error.js';
+import { statSync, unlinkSync } from 'node:fs';
+import { prepareFileDurable, type PreparedFile } from '../io/durable-write.js';
+import { errnoCode, quietly, toStoreError } from '../io/fs-error.js';
 import { assertWriteInside } from './inside-root.js';
 import {
   LOCKFILE_FILE,
@@ -57,21 +58,75 @@ export function readProjectFiles(root: string): ProjectFiles {
 }
 
 /**
- * Writes the files whose bytes change (durably: the old bytes or the new ones, never a mix), the
- * lock first so that a crash between the two leaves a lock that still names every plugin of the
- * old manifest. Without `manifest`, hookpm.json is left as it is. Returns the files written.
+ * The project files whose bytes change, prepared before anything else of a change is written:
+ * their new bytes are durable beside them (a failure here, such as a full disk, leaves both files
+ * as they were), each with the permission bits of the file it replaces. `publish` puts them in
+ * place, the lock first so that a crash between the two renames leaves a lock that still names
+ * every plugin of the old manifest; when hookpm.json cannot be put in place, the lock's old bytes
+ * are put back before the error is thrown, so a failure leaves both files as they were. `files`:
+ * what `publish` writes (absolute paths). Without `manifest`, hookpm.json is left as it is.
  */
-export async function writeProjectFiles(
+export interface PreparedProjectFiles {
+  files: string[];
+  publish(): void;
+  discard(): void;
+}
+
+export function prepareProjectFiles(
   files: ProjectFiles,
   next: { manifest?: ProjectManifest; lock: Lockfile },
-): Promise<string[]> {
+): PreparedProjectFiles {
   const writes = projectFileWrites(files, next);
-  for (const [file, text] of writes) await writeFileDurable(file, text);
-  return writes.map(([file]) => file);
+  const prepared: PreparedFile[] = [];
+  try {
+    for (const [file, text] of writes)
+      prepared.push(prepareFileDurable(file, text, { mode: modeOf(file) }));
+  } catch (error) {
+    for (const file of prepared) file.discard();
+    throw error;
+  }
+  const old = new Map([
+    [lockfilePath(files.root), files.lockText],
+    [manifestPath(files.root), files.manifestText],
+  ]);
+  return {
+    files: writes.map(([file]) => file),
+    publish() {
+      const done: string[] = [];
+      try {
+        for (const [i, file] of prepared.entries()) {
+          file.commit();
+          done.push(writes[i]![0]);
+        }
+      } catch (error) {
+        for (const file of prepared.slice(done.length + 1)) file.discard();
+        for (const file of done) restore(file, old.get(file) ?? null);
+        throw error;
+      }
+    },
+    discard: () => prepared.forEach((file) => file.discard()),
+  };
+}
+
+/** The permission bits of `file` (through its symlinks), or undefined when there is none yet. */
+function modeOf(file: string): number | undefined {
+  try {
+    return statSync(file).mode & 0o7777;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Puts `text` back as `file` (null: no file), best effort: the error being thrown says more. */
+function restore(file: string, text: string | null): void {
+  quietly(() => {
+    if (text === null) unlinkSync(file);
+    else prepareFileDurable(file, text, { mode: modeOf(file) }).commit();
+  });
 }
 
 /**
- * The files writeProjectFiles would write, in order, with their text; each checked to land inside
+ * The files prepareProjectFiles would write, in order, with their text; each checked to land inside
  * the project (J2: E_SYMLINK_ESCAPE before any is written), so a caller can check before it
  * writes anything else.
  */

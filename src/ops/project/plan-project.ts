@@ -43,7 +43,7 @@ export async function planProject(
       for (const [id, entry] of Object.entries(opts.next.lock.plugins))
         if (!Object.hasOwn(before, id) || JSON.stringify(before[id]) !== JSON.stringify(entry))
           wouldLock[id] = entry;
-      // The order writeProjectFiles writes in: the lock, then hookpm.json.
+      // The order prepareProjectFiles publishes in: the lock, then hookpm.json.
       if (serializeLockfile(opts.next.lock) !== files.lockText)
         wouldWrite.push(lockfilePath(files.root));
       const manifest = opts.next.manifest;

@@ -1,4 +1,5 @@
 import { closeSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { HookpmError } from '../../errors.js';
 import { errnoCode, toStoreError } from '../../io/fs-error.js';
 import { stateFile } from '../paths.js';
@@ -125,6 +126,15 @@ function corruptEntry(file: string): (where: string) => HookpmError {
 /** The state `draft` was read from, parsed again (for what must see the state on disk). */
 export async function stateBefore(paths: StorePaths, draft: StateDraft): Promise<State> {
   return draft.bytes === null ? emptyState() : readState(paths, draft.bytes);
+}
+
+/**
+ * Puts back the state file `draft` was read from, byte for byte (none when there was none), after
+ * writeDraft, for a transaction that cannot finish (the caller holds the store lock).
+ */
+export async function restoreState(paths: StorePaths, draft: StateDraft): Promise<void> {
+  if (draft.bytes === null) await rm(stateFile(paths), { force: true });
+  else await writeStateBytes(paths, draft.bytes);
 }
 
 /**

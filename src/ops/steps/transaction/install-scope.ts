@@ -73,10 +73,18 @@ export interface ScopeRules {
   open(draft: State, staged: readonly StagedPlugin[]): void;
   /** One staged plugin promoted (or kept as installed), consent decided, its record in `draft`. */
   commitOne(draft: State, staged: StagedPlugin, notes: string[]): Promise<InstalledEntry>;
-  /** Last, before the state is written: empty records pruned, the project files re-checked. */
+  /**
+   * Last, before the state is written: empty records pruned, the project files re-checked and
+   * their new bytes prepared beside them (a failure here leaves them as they were).
+   */
   close(draft: State): void;
-  /** Right after the state is written, still under the lock: the files written (absolute). */
-  written(): Promise<string[]>;
+  /**
+   * Right after the state is written, still under the lock: the prepared files put in place; the
+   * files written (absolute). When it throws, the files are as they were before the transaction.
+   */
+  written(): string[];
+  /** The transaction failed before `written`: whatever `close` prepared is removed. */
+  abandon(): void;
   /** After collection: what became of the data directories of the records removed. */
   finish(draft: State): Promise<RemovedData[]>;
   /** The error that ends the command when plugins wait for consent no one could give, or null. */

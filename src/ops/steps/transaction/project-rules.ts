@@ -7,9 +7,9 @@ import type { PluginRecord, State } from '../../../store/state/state-schema.js';
 import {
   lockfilePath,
   manifestPath,
-  projectFileWrites,
+  prepareProjectFiles,
   readProjectTexts,
-  writeProjectFiles,
+  type PreparedProjectFiles,
   type ProjectFiles,
 } from '../../../workspace/project-files.js';
 import { nowIso, type OperationContext } from '../context/operation-context.js';
@@ -36,13 +36,15 @@ import { entryOf, recordOf, type InstalledEntry } from './record.js';
  * installed and not enabled, and where no question can be asked (no TTY, no --yes) the command
  * fails with E_CONSENT_REQUIRED. With `exact` the project's records become exactly the staged
  * plugins; `remove` drops records (and with `removeData` the data directories no record names any
- * more); `files` are re-checked under the lock and written right after the state.
+ * more); `files` are re-checked under the lock, prepared before the state is written and put in
+ * place right after it.
  */
 export function projectRules(
   ctx: OperationContext,
   scope: ProjectInstallScope,
   opts: CommitOptions,
 ): ScopeRules {
+  let prepared: PreparedProjectFiles | undefined;
   return {
     open(draft, staged) {
       // V3 again under the lock (J1): another command may have installed a version meanwhile.
@@ -61,12 +63,17 @@ export function projectRules(
       if (Object.keys(draft.projects!).length === 0) delete draft.projects;
       if (scope.files !== undefined) {
         assertUnchanged(scope.files.read);
-        // J2: a file leading outside the project is refused before the state is written.
-        projectFileWrites(scope.files.read, scope.files.next);
+        // J2: a file leading outside the project is refused before the state is written, and so
+        // is one whose new bytes cannot be written (a full disk, a read-only directory).
+        prepared = prepareProjectFiles(scope.files.read, scope.files.next);
       }
     },
-    written: async () =>
-      scope.files === undefined ? [] : writeProjectFiles(scope.files.read, scope.files.next),
+    written() {
+      if (prepared === undefined) return [];
+      prepared.publish();
+      return prepared.files;
+    },
+    abandon: () => prepared?.discard(),
     async finish(draft) {
       const data: RemovedData[] = [];
       for (const id of scope.remove ?? []) {

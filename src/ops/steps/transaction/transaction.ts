@@ -42,7 +42,13 @@ import { pluginVersionsDir } from '../../../store/plugin-dirs.js';
 import { ensureDataDir } from '../../../store/data-dir.js';
 import { installedFilesDir } from '../../../store/installed-files.js';
 import { rememberIntegrity } from '../../../store/state/known-integrity.js';
-import { readStateDraft, stateBefore, writeDraft } from '../../../store/state/state-draft.js';
+import {
+  readStateDraft,
+  restoreState,
+  stateBefore,
+  writeDraft,
+  type StateDraft,
+} from '../../../store/state/state-draft.js';
 import type { OperationContext } from '../context/operation-context.js';
 import { isFromRegistry } from '../staging/pick.js';
 import { stageAll } from '../staging/stage-all.js';
@@ -130,16 +136,21 @@ async function commit(
     requireStagedSandboxed(ctx, draft, staged, entries);
     await writeDraft(ctx.paths, read);
   } catch (error) {
-    // The state on disk is the one read: what this transaction promoted is collected.
-    await stateBefore(ctx.paths, read)
-      .then((before) => collectGarbage(ctx.paths, before))
-      .catch(() => undefined);
+    rules.abandon();
+    await undo(ctx, read, fresh);
     unmark();
-    // A first install that failed (or was cancelled) leaves no empty directory behind.
-    for (const dir of fresh) await rmdir(dir).catch(() => undefined);
     throw error;
   }
-  const wrote = await rules.written();
+  let wrote: string[];
+  try {
+    wrote = rules.written();
+  } catch (error) {
+    // The project files are as they were: so is the state, written back as it was read.
+    await restoreState(ctx.paths, read).catch(() => undefined);
+    await undo(ctx, read, fresh);
+    unmark();
+    throw error;
+  }
   const touched = touchedDirs(named, recordTrees(draft));
   for (const plugin of staged) touched.add(pluginVersionsDir(ctx.paths, plugin.inspected.id));
   await collectGarbage(ctx.paths, draft, touched);
@@ -150,6 +161,21 @@ async function commit(
   const waiting = rules.consentRequired(entries, [...earlier, ...notes]);
   if (waiting !== null) throw waiting;
   return { entries, notes, wrote, data };
+}
+
+/**
+ * After a failure, with the state on disk the one read: what the transaction promoted is
+ * collected, and a first install leaves no empty directory behind.
+ */
+async function undo(
+  ctx: OperationContext,
+  read: StateDraft,
+  fresh: readonly string[],
+): Promise<void> {
+  await stateBefore(ctx.paths, read)
+    .then((before) => collectGarbage(ctx.paths, before))
+    .catch(() => undefined);
+  for (const dir of fresh) await rmdir(dir).catch(() => undefined);
 }
 
 /** A user-scope transaction's result as `install` and `update` report it. */

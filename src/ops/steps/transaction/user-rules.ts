@@ -37,7 +37,8 @@ export function userRules(ctx: OperationContext, opts: CommitOptions): ScopeRule
     },
     commitOne: (draft, staged, notes) => installOne(ctx, draft, staged, opts, notes),
     close() {},
-    written: async () => [],
+    written: () => [],
+    abandon() {},
     finish: async () => [],
     consentRequired(entries, notes) {
       if (opts.enable !== 'ask' || ctx.confirm !== undefined) return null;
