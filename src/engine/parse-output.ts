@@ -189,7 +189,11 @@ function readCutOutput(run: HandlerRun, event: EventName, text: string, out: Par
   const deny = fields?.permission?.decision === 'deny' ? fields.permission : null;
   const stops = fields !== null && (fields.block !== null || deny !== null || !fields.continue);
   if (fields === null || !stops) {
-    note('error', 'stdout was cut and holds no block or deny that can be read; output dropped');
+    const message = 'stdout was cut and holds no block or deny that can be read; output dropped';
+    note('error', message);
+    // X9: the failure of a handler that declares onFailure "block" is a block.
+    if (run.handler.onFailure === 'block')
+      out.block = { reason: failureBlockReason(run, ['stdout_truncated', 'error', message]) };
     return;
   }
   note('warning', 'stdout was cut: its block or deny is applied, the rest of it is dropped');

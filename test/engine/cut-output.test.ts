@@ -70,6 +70,22 @@ describe('X7: an output cut at the capture limit', () => {
     expect(codes(message)).toContain('stdout_truncated:error');
   });
 
+  it('X7, X9: a cut allow of a handler that declares onFailure "block" is a block naming the cut', () => {
+    const handler = makeHandler('PreToolUse', 0, { plugin: 'guard@examples', onFailure: 'block' });
+    const output = {
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' },
+      systemMessage: LONG,
+    };
+    const out = parseHandlerOutput(
+      makeRun(handler, captured(JSON.stringify(output))),
+      'PreToolUse',
+    );
+    expect(out.permission).toBeNull();
+    expect(out.block?.reason).toMatch(
+      /^hookpm: handler .* of plugin guard@examples failed \(stdout_truncated: stdout was cut .*\) and declares onFailure "block"$/,
+    );
+  });
+
   it('X7: a deny printed after the cut is not seen, and the run is an error, never an allow', () => {
     const out = parseCut('PreToolUse', {
       systemMessage: LONG,
