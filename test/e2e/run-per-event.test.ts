@@ -2,6 +2,7 @@
  * `hookpm run` checks the trees of the plugins about to run, not of every installed plugin
  * (engine.md X10, plugins.md Q6), through the built binary.
  */
+import { execFileSync } from 'node:child_process';
 import { copyFile, mkdir, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -133,6 +134,20 @@ describe('hookpm run: the tamper check of the plugins about to run (engine.md X1
     expect(after.runs.map((r) => r.plugin)).toEqual(['second@local']);
     expect(await probe.opened()).toContain('state.json');
     expect((await run('Bash')).runs.map((r) => r.plugin)).toEqual(['second@local']);
+  });
+
+  it('X11: a run table file that is a FIFO is refused, never waited on: the event loads the whole store', async () => {
+    await plugin('first', 'Bash');
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const probe = await tabledAsWhole(['first@local']);
+    const dir = join(ws.home, 'hookpm', 'cache', 'run-tables');
+    for (const name of ['user.id', 'user.unqualified']) {
+      await rm(join(dir, name), { force: true });
+      execFileSync('mkfifo', [join(dir, name)]);
+    }
+    const fifo = await run('Bash', probe.env);
+    expect(fifo.runs.map((r) => r.plugin)).toEqual(['first@local']);
+    expect(await probe.opened()).toContain('state.json');
   });
 
   it('X11, A13: with a policy file in force, `hookpm run` loads the whole store, so the policy judges every plugin', async () => {

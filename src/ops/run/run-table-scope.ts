@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readRegularText } from '../../io/read-regular-file.js';
 import { isPlainObject } from '../../json/describe-value.js';
 import { fnv1a } from '../../store/cache-shard.js';
 import { replaceFile } from '../../store/replace-file.js';
@@ -100,10 +100,15 @@ export async function knownScope(
   return others?.identity === identity && !others.recorded.includes(root) ? others : null;
 }
 
+/** A known id larger than this is not read (it lists the recorded project roots). */
+const KNOWN_ID_MAX_BYTES = 16 * 1024 * 1024;
+
 /** The known id in the file of `scope`, or null: a project's only when written for that root. */
 function readKnownId(paths: StorePaths, scope: TableScope): KnownId | null {
   try {
-    const known = JSON.parse(readFileSync(scopeFile(paths, scope, '.id'), 'utf8')) as unknown;
+    // A FIFO or a device in its place is refused, never waited on (then the whole store loads).
+    const text = readRegularText(scopeFile(paths, scope, '.id'), { maxBytes: KNOWN_ID_MAX_BYTES });
+    const known = JSON.parse(text) as unknown;
     if (!isPlainObject(known)) return null;
     const { version, identity, workspace, snapshotId, recorded } = known;
     if (version !== KNOWN_ID_VERSION) return null;

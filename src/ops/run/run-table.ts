@@ -19,7 +19,8 @@
  * read in place at every event).
  * Whoever can write the cache directory can write the state too (both the user's).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { readRegularText } from '../../io/read-regular-file.js';
 import { join } from 'node:path';
 import type { EventName } from '../../hooks/events.js';
 import { readPolicyFile } from '../../store/policy-file.js';
@@ -42,7 +43,8 @@ import {
 /** The identity of the last state found not to qualify for tables in `scope` (see above), or null. */
 function unqualified(paths: StorePaths, scope: TableScope): string | null {
   try {
-    return readFileSync(scopeFile(paths, scope, '.unqualified'), 'utf8');
+    // A FIFO or a device in its place is refused, never waited on.
+    return readRegularText(scopeFile(paths, scope, '.unqualified'), { maxBytes: 64 * 1024 });
   } catch {
     return null;
   }
