@@ -328,6 +328,35 @@ describe('sparse layout: the client (N11)', () => {
     });
     expect(log.length).toBe(count);
   });
+
+  it('N11, D5: offline search with an uncached search manifest skips that registry with an E_OFFLINE warning, without a request, and still searches the others', async () => {
+    const cachedDir = join(root, 'cached');
+    await writeSparseRegistry(cachedDir, 5, GUARD);
+    const cached = await serve(cachedDir);
+    await addRegistry(ctx, {
+      name: 'near',
+      location: `${cached.server.url}registry.json`,
+      cwd: root,
+    });
+    await searchPlugins(ctx, { query: 'guard' });
+    const dir = join(root, 'reg');
+    await writeSparseRegistry(dir, 10, GUARD);
+    const { server, log } = await serve(dir);
+    await addRegistry(ctx, { name: 'acme', location: `${server.url}registry.json`, cwd: root });
+    const count = log.length;
+    const offline = { ...ctx, offline: true };
+    const found = await searchPlugins(offline, { query: 'guard' });
+    expect(found.warnings).toEqual([
+      expect.objectContaining({
+        registry: 'acme',
+        code: 'E_OFFLINE',
+        message: expect.stringContaining('no cached search manifest') as string,
+      }),
+    ]);
+    expect(found.results.map((r) => r.id)).toContain('guard@near');
+    expect(found.results.every((r) => r.id.endsWith('@near'))).toBe(true);
+    expect(log.length).toBe(count);
+  });
 });
 
 describe('sparse layout: cost independent of registry size (N12)', () => {

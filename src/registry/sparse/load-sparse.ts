@@ -163,7 +163,15 @@ export async function loadSparseSummary(
   const url = new URL(sparse.root.search, sparse.url).href;
   const parse = (body: Buffer) => parseSearchManifest(json(body, url), redactUrl(url));
   const doc = await loadDocument(dir, 'search/index.json', url, opts, parse);
-  if (doc === null) throw new Error('Assertion failed: a search manifest without a document');
+  if (doc === null) {
+    // D5: offline and never cached; load-catalogs turns this into a warning for this registry.
+    const { networkRefused } = await import('../network-refused.js');
+    throw networkRefused(
+      `no cached search manifest for the registry ${sparse.registry} (${redactUrl(url)})`,
+      { registry: sparse.registry, url: redactUrl(url) },
+      'Run `hookpm search` once while online; its manifest is then cached.',
+    );
+  }
   const manifest = parse(doc.body);
   let origin = doc.origin;
   const parts: string[][] = new Array<string[]>(manifest.shards.length);
