@@ -1,7 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import {
   appendFileSync,
+  cpSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
@@ -210,3 +212,51 @@ describe.runIf(process.platform === 'linux')('files that are not regular files (
     }
   }, 60_000);
 });
+
+describe.runIf(process.platform === 'linux')(
+  'a local registry whose files are not regular files (D7)',
+  () => {
+    /** The files of a built local registry that an install reads, by what they are. */
+    const targets = {
+      'plugin document': () => join('plugins', 'gu', 'guard.json'),
+      tarball: (reg: string) => join('tarballs', readdirSync(join(reg, 'tarballs'))[0] ?? ''),
+    };
+    type Target = keyof typeof targets;
+    const registryCases = (Object.keys(targets) as Target[]).flatMap((target) =>
+      (Object.keys(kinds) as Kind[]).map((kind) => [target, kind] as const),
+    );
+
+    it.each(registryCases)(
+      'D7: with its %s a %s, install is E_IO saying what the file is, within the limit; the regular file installs',
+      async (target, kind) => {
+        const src = join(ws.dir, `src-${ws.n}`);
+        const reg = join(ws.dir, `reg-${ws.n}`);
+        cpSync(GUARD, join(src, 'guard'), { recursive: true });
+        for (const args of [
+          ['registry', 'build', src, '--out', reg],
+          ['registry', 'add', 'loc', reg],
+        ]) {
+          const run = await hookpm(args);
+          expect(run.code, run.stderr).toBe(0);
+        }
+        const file = join(reg, targets[target](reg));
+        const bytes = readFileSync(file);
+        rmSync(file);
+        kinds[kind](file);
+
+        const refused = await hookpm(['install', 'guard@loc', '--yes']);
+        expect(refused.killed, `install hung: ${refused.stderr}`).toBe(false);
+        expect(refused.code).not.toBe(0);
+        expect(refused.stderr).toContain('error[E_IO]');
+        // A local registry's files are the user's: a link is followed and its end named.
+        expect(refused.stderr).toContain(`${file}: it ${says(kind, true)}`);
+
+        rmSync(file);
+        writeFileSync(file, bytes);
+        const installed = await hookpm(['install', 'guard@loc', '--yes']);
+        expect(installed.code, installed.stderr).toBe(0);
+      },
+      60_000,
+    );
+  },
+);

@@ -2,7 +2,8 @@ import { createServer } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
 import type { Socket } from 'node:net';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -399,7 +400,47 @@ describe('fetchBytes against a real server on 127.0.0.1', () => {
       'E_NOT_FOUND',
     );
   });
+
+  it.runIf(process.platform === 'linux')(
+    'D7: a file: URL that is a FIFO (no writer), a link to one or a directory is E_IO saying what it is, at once; a link to a regular file is read',
+    async () => {
+      const dir = await tempDir();
+      const fifo = join(dir, 'fifo.json');
+      expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+      await symlink(fifo, join(dir, 'to-fifo.json'));
+      await mkdir(join(dir, 'dir.json'));
+      await writeFile(join(dir, 'real.json'), '{}');
+      await symlink(join(dir, 'real.json'), join(dir, 'to-real.json'));
+      const read = (name: string) => fetchBytes(pathToFileURL(join(dir, name)).href, base);
+      const tarball = (name: string) =>
+        fetchToFile(pathToFileURL(join(dir, name)).href, join(dir, 'out.tgz'), {
+          ...base,
+          purpose: 'tarball',
+        });
+      for (const [work, says] of [
+        [() => read('fifo.json'), 'is a FIFO, not a regular file'],
+        [() => read('to-fifo.json'), 'is a FIFO, not a regular file'],
+        [() => tarball('fifo.json'), 'is a FIFO, not a regular file'],
+        [() => read('dir.json'), 'is a directory, not a regular file'],
+      ] as const) {
+        const error = await failure(settledWithin(work(), 2_000));
+        expect(error).toMatchObject({ code: 'E_IO', details: { reason: 'not_regular' } });
+        expect(error.message).toContain(`: it ${says}`);
+      }
+      const linked = await read('to-real.json');
+      expect(linked.status === 200 && linked.body.toString()).toBe('{}');
+    },
+  );
 });
+
+/** `work`, or a rejection saying it hung when it has not settled within `ms`. */
+function settledWithin<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const hung = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`still waiting after ${ms} ms`)), ms);
+  });
+  return Promise.race([work, hung]).finally(() => clearTimeout(timer));
+}
 
 async function tempDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'hookpm-http-'));
