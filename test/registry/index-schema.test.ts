@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { isHookpmError } from '../../src/errors.js';
 import type { ErrorCode } from '../../src/errors.js';
 import { parseIndex } from '../../src/registry/indexes/index-schema.js';
+import { parsePluginDocument } from '../../src/registry/sparse/sparse-plugin.js';
 
 const sha512 = (text: string): string =>
   `sha512-${createHash('sha512').update(text).digest('base64')}`;
@@ -198,6 +199,50 @@ describe('parseIndex', () => {
     const error = failure(JSON.parse(text));
     expect(error.code).toBe('E_REGISTRY_SCHEMA');
     expect(error.message).toMatch(/plugins\.__proto__ is not a valid plugin name/);
+  });
+
+  // JSON.parse makes `__proto__` an own key, which zod drops: each is checked like its siblings.
+  const entry = JSON.stringify(validIndex()['plugins'].guard.versions['1.2.0']);
+  const protoRows: Array<[string, string, RegExp]> = [
+    [
+      'I1: a `__proto__` version key is not canonical semver',
+      `"distTags":{"latest":"1.2.0"},"versions":{"__proto__":${entry},"1.2.0":${entry}}`,
+      /plugins\.guard\.versions\.__proto__ is not a canonical semver version/,
+    ],
+    [
+      'I1: a `__proto__` version key is refused whatever its value',
+      `"distTags":{"latest":"1.2.0"},"versions":{"1.2.0":${entry},"__proto__":{"tarball":5}}`,
+      /plugins\.guard\.versions\.__proto__ is not a canonical semver version/,
+    ],
+    [
+      'I1: a `__proto__` dist-tag key is not a dist-tag name',
+      `"distTags":{"__proto__":"9.9.9","latest":"1.2.0"},"versions":{"1.2.0":${entry}}`,
+      /plugins\.guard\.distTags\.__proto__ is not a dist-tag name/,
+    ],
+  ];
+  for (const [name, plugin, message] of protoRows) {
+    it(`${name} -> E_REGISTRY_SCHEMA naming the field path`, () => {
+      const value: unknown = JSON.parse(`{"formatVersion":1,"plugins":{"guard":{${plugin}}}}`);
+      const error = failure(value);
+      expect(error.code).toBe('E_REGISTRY_SCHEMA');
+      expect(error.message).toMatch(message);
+    });
+  }
+
+  it('N7, I1: a sparse plugin document with a `__proto__` version or dist-tag key is refused', () => {
+    for (const plugin of [
+      `"distTags":{"latest":"1.2.0"},"versions":{"__proto__":${entry},"1.2.0":${entry}}`,
+      `"distTags":{"__proto__":"1.2.0","latest":"1.2.0"},"versions":{"1.2.0":${entry}}`,
+    ]) {
+      const doc: unknown = JSON.parse(`{"name":"guard",${plugin}}`);
+      let code: string | undefined;
+      try {
+        parsePluginDocument(doc, 'guard', 'https://reg.example/plugins/gu/guard.json');
+      } catch (error) {
+        code = isHookpmError(error) ? error.code : 'not a HookpmError';
+      }
+      expect(code).toBe('E_REGISTRY_SCHEMA');
+    }
   });
 
   it('section 2: a file: tarball URL naming a remote host is refused', () => {

@@ -14,11 +14,20 @@ import { formatIssue, pathOf } from './schema-issue.js';
 import { checkUrl, redactUrl } from '../http/url-policy.js';
 import { ownValue } from '../../json/own-value.js';
 
+const SCHEMA_HINT =
+  'The registry serves an index hookpm cannot use; the cached copy, if any, is kept.';
 const NAME_RULE = 'is not a valid plugin name (^[a-z0-9][a-z0-9._-]{0,63}$)';
 
-const versionKey = z
-  .string()
-  .check(z.refine((k) => semver.valid(k) === k, { message: 'is not a canonical semver version' }));
+const VERSION_KEY_RULE = 'is not a canonical semver version';
+const TAG_NAME_RULE = 'is not a dist-tag name (a word that is not a semver range)';
+
+/** I1: a version key is canonical semver (`semver.valid(k) === k`). */
+const isVersionKey = (key: string): boolean => semver.valid(key) === key;
+/** A dist-tag name is a word that is not also a semver range. */
+const isTagName = (tag: string): boolean =>
+  DIST_TAG_PATTERN.test(tag) && semver.validRange(tag) === null;
+
+const versionKey = z.string().check(z.refine(isVersionKey, { message: VERSION_KEY_RULE }));
 
 const versionSchema = z.object({
   tarball: z.string().check(z.minLength(1)),
@@ -36,14 +45,7 @@ const pluginSchema = z.object({
   description: z.optional(z.string()),
   keywords: z._default(z.array(z.string()), []),
   distTags: z._default(
-    z.record(
-      z.string().check(
-        z.refine((t) => DIST_TAG_PATTERN.test(t) && semver.validRange(t) === null, {
-          message: 'is not a dist-tag name (a word that is not a semver range)',
-        }),
-      ),
-      z.string(),
-    ),
+    z.record(z.string().check(z.refine(isTagName, { message: TAG_NAME_RULE })), z.string()),
     {},
   ),
   versions: z.record(versionKey, versionSchema),
@@ -75,7 +77,7 @@ export function parseIndex(value: unknown, where: string): RegistryIndex {
     throw new HookpmError('E_REGISTRY_SCHEMA', `${where}: ${field ? `${field} ` : ''}${message}`, {
       file: where,
       field,
-      hint: 'The registry serves an index hookpm cannot use; the cached copy, if any, is kept.',
+      hint: SCHEMA_HINT,
     });
   }
   for (const [name, plugin] of Object.entries(parsed.data.plugins)) {
@@ -85,38 +87,48 @@ export function parseIndex(value: unknown, where: string): RegistryIndex {
 }
 
 /**
- * Checks keys on the raw document, before zod copies it (zod silently drops a `__proto__` key):
- * plugin keys are plugin names (P3); two version keys equal under semver (`1.0.0`, `v1.0.0`) are
- * a schema error (I1).
+ * Checks keys on the raw document, before zod copies it: zod silently drops a `__proto__` key, so
+ * every own key is checked here by the rule zod would apply. Plugin keys are plugin names (P3);
+ * version keys are canonical semver, and two equal under semver (`1.0.0`, `v1.0.0`) are a schema
+ * error (I1); dist-tag keys are dist-tag names.
  */
 function checkKeys(raw: unknown, where: string): void {
   const plugins = isPlainObject(raw) ? raw['plugins'] : undefined;
   if (!isPlainObject(plugins)) return;
   for (const [name, plugin] of Object.entries(plugins)) {
-    if (!PLUGIN_NAME_PATTERN.test(name)) {
-      const field = `plugins.${name}`;
-      throw new HookpmError('E_REGISTRY_SCHEMA', `${where}: ${field} ${NAME_RULE}`, {
-        file: where,
-        field,
-      });
-    }
-    const versions = isPlainObject(plugin) ? plugin['versions'] : undefined;
-    if (!isPlainObject(versions)) continue;
-    const seen = new Map<string, string>();
-    for (const key of Object.keys(versions)) {
-      const norm = semver.clean(key, { loose: true }) ?? key;
-      const other = seen.get(norm);
-      if (other !== undefined) {
-        const field = `plugins.${name}.versions`;
-        throw new HookpmError(
-          'E_REGISTRY_SCHEMA',
-          `${where}: ${field} has keys ${other} and ${key}, which are equal under semver`,
-          { file: where, field },
-        );
-      }
-      seen.set(norm, key);
+    if (!PLUGIN_NAME_PATTERN.test(name)) throw keyError(where, `plugins.${name}`, NAME_RULE);
+    if (!isPlainObject(plugin)) continue;
+    checkVersionKeys(plugin['versions'], `plugins.${name}.versions`, where);
+    const tags = plugin['distTags'];
+    if (!isPlainObject(tags)) continue;
+    for (const tag of Object.keys(tags)) {
+      if (!isTagName(tag)) throw keyError(where, `plugins.${name}.distTags.${tag}`, TAG_NAME_RULE);
     }
   }
+}
+
+/** I1 on the own keys of one plugin's `versions` (`field`), when it is an object. */
+function checkVersionKeys(versions: unknown, field: string, where: string): void {
+  if (!isPlainObject(versions)) return;
+  const seen = new Map<string, string>();
+  for (const key of Object.keys(versions)) {
+    const norm = semver.clean(key, { loose: true }) ?? key;
+    const other = seen.get(norm);
+    if (other !== undefined) {
+      const rule = `has keys ${other} and ${key}, which are equal under semver`;
+      throw keyError(where, field, rule);
+    }
+    if (!isVersionKey(key)) throw keyError(where, `${field}.${key}`, VERSION_KEY_RULE);
+    seen.set(norm, key);
+  }
+}
+
+function keyError(where: string, field: string, rule: string): HookpmError {
+  return new HookpmError('E_REGISTRY_SCHEMA', `${where}: ${field} ${rule}`, {
+    file: where,
+    field,
+    hint: SCHEMA_HINT,
+  });
 }
 
 function checkPlugin(name: string, plugin: IndexPlugin, where: string): void {
