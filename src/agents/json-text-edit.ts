@@ -13,12 +13,13 @@ export type JsonPath = ReadonlyArray<string | number>;
 export function appendMember(text: string, path: JsonPath, value: unknown, key?: string): string {
   const container = nodeAt(text, path);
   const unit = indentUnit(text);
+  const eol = eolOf(text);
   const children = container.children ?? [];
   const last = children[children.length - 1];
   // null: a container written on one line, which gets the member on that line, compact.
   const member = (indent: string | null): string =>
     `${key === undefined ? '' : `${JSON.stringify(key)}: `}${
-      indent === null ? JSON.stringify(value) : formatValue(value, indent, unit)
+      indent === null ? JSON.stringify(value) : formatValue(value, { indent, unit, eol })
     }`;
   const close = container.offset + container.length - 1;
   if (last === undefined) {
@@ -28,13 +29,12 @@ export function appendMember(text: string, path: JsonPath, value: unknown, key?:
       text,
       container.offset + 1,
       close,
-      `${eolOf(text)}${inner}${member(inner)}${eolOf(text)}${outer}`,
+      `${eol}${inner}${member(inner)}${eol}${outer}`,
     );
   }
   const end = last.offset + last.length;
   const indent = startsLine(text, last.offset) ? lineIndent(text, last.offset) : null;
-  const inserted =
-    indent === null ? `, ${member(null)}` : `,${eolOf(text)}${indent}${member(indent)}`;
+  const inserted = indent === null ? `, ${member(null)}` : `,${eol}${indent}${member(indent)}`;
   return splice(text, end, end, inserted);
 }
 
@@ -56,13 +56,12 @@ export function removeMember(text: string, path: JsonPath): string {
 /** Replaces the value at `path` with `value`, formatted at the indentation of its line. */
 export function replaceValue(text: string, path: JsonPath, value: unknown): string {
   const node = nodeAt(text, path);
-  const indent = lineIndent(text, node.offset);
-  return splice(
-    text,
-    node.offset,
-    node.offset + node.length,
-    formatValue(value, indent, indentUnit(text)),
-  );
+  const layout = {
+    indent: lineIndent(text, node.offset),
+    unit: indentUnit(text),
+    eol: eolOf(text),
+  };
+  return splice(text, node.offset, node.offset + node.length, formatValue(value, layout));
 }
 
 function nodeAt(text: string, path: JsonPath): Node {
@@ -79,9 +78,19 @@ function memberNode(text: string, path: JsonPath): Node {
   return node.parent?.type === 'property' ? node.parent : node;
 }
 
-/** `value` as JSON in the file's indentation, its inner lines below `indent`. */
-function formatValue(value: unknown, indent: string, unit: string): string {
-  return JSON.stringify(value, null, unit).replaceAll('\n', `\n${indent}`);
+/** How a value is laid out in the file: its line's indentation, the file's step and line end. */
+interface Layout {
+  indent: string;
+  unit: string;
+  eol: string;
+}
+
+/**
+ * `value` as JSON in the file's indentation, its inner lines below `indent`, each line ended with
+ * the file's own line end (a CRLF file gets no bare LF).
+ */
+function formatValue(value: unknown, { indent, unit, eol }: Layout): string {
+  return JSON.stringify(value, null, unit).replaceAll('\n', `${eol}${indent}`);
 }
 
 /** The file's indentation step: that of its first indented line; two spaces when none is. */
@@ -89,6 +98,7 @@ function indentUnit(text: string): string {
   return /\n([ \t]+)\S/.exec(text)?.[1] ?? '  ';
 }
 
+/** The file's line end: CRLF when any line ends so, else LF. */
 function eolOf(text: string): string {
   return text.includes('\r\n') ? '\r\n' : '\n';
 }

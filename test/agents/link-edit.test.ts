@@ -102,6 +102,26 @@ describe('link edits', () => {
     expect(unlink(relinked)).toBe(FILES['two-space, no hooks']);
   });
 
+  it("a CRLF file: every line link inserts or rewrites ends in the file's own CRLF, and unlink gives the bytes back", () => {
+    const bareLf = /(?<!\r)\n/;
+    const crlf = (text: string) => text.replaceAll('\n', '\r\n');
+    const moved = { ...HANDLER, command: HANDLER.command.replace('/opt', '/old') };
+    // A new `hooks` key, a new event in `hooks`, a group appended to an event's list.
+    for (const text of [
+      crlf(FILES['two-space, no hooks']!),
+      crlf('{\n  "hooks": {\n    "Stop": [\n      {"hooks": []}\n    ]\n  }\n}\n'),
+      FILES['tabs, CRLF, multi-line hooks']!,
+    ]) {
+      const linked = link(text);
+      expect(linked).not.toMatch(bareLf);
+      expect(unlink(linked)).toBe(text);
+      // A handler rewritten in place (a hookpm that moved).
+      const relinked = link(link(text, EVENTS, moved));
+      expect(relinked).not.toMatch(bareLf);
+      expect(relinked).toBe(linked);
+    }
+  });
+
   it("unlink takes a hookpm handler out of a user's own group and keeps the group", () => {
     const text = `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "a"}, ${JSON.stringify(HANDLER)}]}]}}`;
     expect(unlink(text)).toBe(

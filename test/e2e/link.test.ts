@@ -155,6 +155,17 @@ describe('hookpm link claude / unlink claude', () => {
     expect(await readFile(join(dotfiles, 'claude.json'), 'utf8')).toBe(USER_SETTINGS);
   });
 
+  it('a CRLF settings file keeps its own line ends: link writes CRLF only, unlink gives back the same bytes', async () => {
+    const crlf = Buffer.from(USER_SETTINGS.replaceAll('\n', '\r\n'));
+    await writeFile(claudeFile(), crlf);
+    await linkJson(['link', 'claude']);
+    const linked = await readFile(claudeFile(), 'utf8');
+    expect(linked).toContain('wire claude');
+    expect(linked).not.toMatch(/(?<!\r)\n/);
+    expect(await linkJson(['unlink', 'claude'])).toMatchObject({ outcome: 'restored' });
+    expect((await readFile(claudeFile())).equals(crlf)).toBe(true);
+  });
+
   it('D2: a link killed at any instant leaves the old file or the new one, never a torn one', async () => {
     await writeFile(claudeFile(), USER_SETTINGS);
     await linkJson(['link', 'claude']);
