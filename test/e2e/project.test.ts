@@ -7,7 +7,7 @@
  * hookpm.lock is byte-identical however often and from whichever home it is written.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -443,5 +443,23 @@ describe('hookpm.json, hookpm.lock and hookpm ci between two teammates', () => {
     await ok(b, project, 'ci', '--yes');
     expect(await ranPlugins(b, project)).toEqual(['guard@examples']);
     expect(await files()).toEqual({ json, lock });
+  });
+
+  it('hookpm.json and hookpm.lock keep their permission bits when install --project rewrites them (664 stays 664)', async () => {
+    const a = homes[0]!;
+    const modes = async () =>
+      Promise.all(
+        ['hookpm.json', 'hookpm.lock'].map(
+          async (f) => (await stat(join(project, f))).mode & 0o777,
+        ),
+      );
+    await ok(a, project, 'install', '--project', 'guard@examples', '--yes');
+    const before = await files();
+    for (const f of ['hookpm.json', 'hookpm.lock']) await chmod(join(project, f), 0o664);
+    await ok(a, project, 'install', '--project', 'audit-log@examples', '--yes');
+    const after = await files();
+    expect(after.json).not.toBe(before.json);
+    expect(after.lock).not.toBe(before.lock);
+    expect(await modes()).toEqual([0o664, 0o664]);
   });
 });
