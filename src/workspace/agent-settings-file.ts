@@ -56,6 +56,16 @@ export async function writeSettingsFile(file: SettingsFile, bytes: Uint8Array): 
   await writeFileDurable(file.target, bytes, file.mode === null ? {} : { mode: file.mode });
 }
 
+/**
+ * Whether the user protected the file from edits: it exists and has no write bit for anyone
+ * (`chmod 444`). Decided by the mode bits, not by access(W_OK): root passes that check for any
+ * file, and the rename that replaces the file needs only its directory to be writable, so neither
+ * tells whether the user asked tools to leave the file alone.
+ */
+export function isReadOnly(file: SettingsFile): boolean {
+  return file.mode !== null && (file.mode & 0o222) === 0;
+}
+
 /** Removes the file (unlink of a link that created it). */
 export async function removeSettingsFile(file: SettingsFile): Promise<void> {
   await unlink(file.target).catch((error: unknown) => {

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { existsSync, lstatSync } from 'node:fs';
-import { mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { existsSync, lstatSync, readdirSync } from 'node:fs';
+import { chmod, mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -164,6 +164,31 @@ describe('hookpm link claude / unlink claude', () => {
     expect(linked).not.toMatch(/(?<!\r)\n/);
     expect(await linkJson(['unlink', 'claude'])).toMatchObject({ outcome: 'restored' });
     expect((await readFile(claudeFile())).equals(crlf)).toBe(true);
+  });
+
+  it('a read-only (0444) settings file is refused with E_AGENT_SETTINGS by link and unlink, before any backup, and left byte-identical', async () => {
+    // Tests run as root, whom access(W_OK) never refuses: the mode bits decide.
+    const backups = join(ws.home, 'hookpm', 'data', 'links', 'backups');
+    const refused = async (verb: string) => {
+      const before = await readFile(claudeFile());
+      const kept = existsSync(backups) ? readdirSync(backups) : null;
+      const run = await hookpm([verb, 'claude']);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain('error[E_AGENT_SETTINGS]');
+      expect(run.stderr).toContain(`${claudeFile()} is read-only (mode 444)`);
+      expect((await readFile(claudeFile())).equals(before)).toBe(true);
+      expect((await stat(claudeFile())).mode & 0o777).toBe(0o444);
+      expect(existsSync(backups) ? readdirSync(backups) : null).toEqual(kept);
+    };
+    await writeFile(claudeFile(), USER_SETTINGS);
+    await chmod(claudeFile(), 0o444);
+    await refused('link');
+    await chmod(claudeFile(), 0o644);
+    await linkJson(['link', 'claude']);
+    await chmod(claudeFile(), 0o444);
+    // A link already there needs no write: not refused.
+    expect(await linkJson(['link', 'claude'])).toMatchObject({ changed: false });
+    await refused('unlink');
   });
 
   it('D2: a link killed at any instant leaves the old file or the new one, never a torn one', async () => {

@@ -23,6 +23,7 @@ import { assertWriteInside } from '../../workspace/inside-root.js';
 import { linkTarget, type LinkScope, type LinkTargetOptions } from '../steps/links/link-target.js';
 import { claudeLinkPlan } from '../steps/links/claude-code-events.js';
 import {
+  assertWritable,
   changedMeanwhile,
   readSettingsText,
   settingsBytes,
@@ -73,7 +74,8 @@ export interface LinkResult {
  * matches everything, and nothing else changed (link-edit.ts), each with the agent's deadline
  * (`timeoutSec`) as its timeout and on its command line (`wire --deadline`). Under the store lock;
  * the file is backed up, then replaced durably, and only if no one else wrote it since it was read.
- * Errors: E_USAGE (a timeout out of range), E_AGENT_SETTINGS (the file is left untouched), E_IO,
+ * Errors: E_USAGE (a timeout out of range), E_AGENT_SETTINGS (the file is left untouched: not
+ * strict JSON of the settings shape, or read-only, settings-text.ts), E_IO,
  * E_NOSPC, E_STORE_READONLY, E_LOCKED.
  */
 export async function linkAgent(options: LinkOptions): Promise<LinkResult> {
@@ -117,6 +119,7 @@ export async function linkAgent(options: LinkOptions): Promise<LinkResult> {
       background,
     });
     if (text === read.text) return result;
+    assertWritable(read);
     const key = linkKey(options.agent, target.file);
     const earlier = await readLinkRecord(options.store, key);
     const backup =

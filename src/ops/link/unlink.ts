@@ -19,6 +19,7 @@ import {
 import { assertWriteInside } from '../../workspace/inside-root.js';
 import { linkTarget, type LinkScope, type LinkTargetOptions } from '../steps/links/link-target.js';
 import {
+  assertWritable,
   changedMeanwhile,
   readSettingsText,
   settingsBytes,
@@ -64,6 +65,7 @@ export async function unlinkAgent(options: UnlinkOptions): Promise<UnlinkResult>
       await removeLinkRecord(options.store, key);
       return { ...base, outcome: 'unchanged', backup: null };
     }
+    assertWritable(read);
     const restore = await restorable(read, record);
     const backup = await backupSettings(
       options.store,

@@ -1,6 +1,10 @@
 import { readSettingsDocument } from '../../../agents/settings-document.js';
 import { HookpmError } from '../../../errors.js';
-import { readSettingsFile, type SettingsFile } from '../../../workspace/agent-settings-file.js';
+import {
+  isReadOnly,
+  readSettingsFile,
+  type SettingsFile,
+} from '../../../workspace/agent-settings-file.js';
 
 /** A settings file read and checked for editing: its text without a byte-order mark. */
 export interface SettingsText {
@@ -47,6 +51,24 @@ export async function unchangedSince(read: SettingsText): Promise<boolean> {
   const now = await readSettingsFile(read.file.path);
   if (now.bytes === null || read.file.bytes === null) return now.bytes === read.file.bytes;
   return now.bytes.equals(read.file.bytes);
+}
+
+/**
+ * Refuses to edit a settings file the user made read-only (isReadOnly): E_AGENT_SETTINGS, before
+ * any backup or write, so the file is left byte-identical.
+ */
+export function assertWritable(read: SettingsText): void {
+  const { path, target, mode } = read.file;
+  if (!isReadOnly(read.file)) return;
+  const octal = (mode ?? 0).toString(8).padStart(3, '0');
+  throw new HookpmError(
+    'E_AGENT_SETTINGS',
+    `${path} is read-only (mode ${octal}); hookpm left it as it is`,
+    {
+      file: path,
+      hint: `Make it writable (chmod u+w ${target}) and run the command again, or edit it by hand.`,
+    },
+  );
 }
 
 export function changedMeanwhile(path: string): HookpmError {
