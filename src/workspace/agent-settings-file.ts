@@ -16,6 +16,8 @@ export interface SettingsFile {
   bytes: Buffer | null;
   /** Permission bits, kept when the file is replaced. */
   mode: number | null;
+  /** Whether `path` itself is a symlink (then the file is elsewhere, and never removed). */
+  isLink: boolean;
 }
 
 /** An agent's settings file larger than this is refused (they are a few kilobytes). */
@@ -37,10 +39,11 @@ export async function readSettingsFile(path: string): Promise<SettingsFile> {
       followSymlink: true,
     });
     const info = await stat(target);
-    return { path, target, bytes, mode: info.mode & 0o7777 };
+    const isLink = (await lstat(path)).isSymbolicLink();
+    return { path, target, bytes, mode: info.mode & 0o7777, isLink };
   } catch (error) {
     if (errnoCode(error) === 'ENOENT' && !(await isDanglingLink(path)))
-      return { path, target, bytes: null, mode: null };
+      return { path, target, bytes: null, mode: null, isLink: false };
     throw toStoreError(error, path, 'read');
   }
 }
@@ -66,9 +69,13 @@ export function isReadOnly(file: SettingsFile): boolean {
   return file.mode !== null && (file.mode & 0o222) === 0;
 }
 
-/** Removes the file (unlink of a link that created it). */
+/**
+ * Removes the file at the agent's path (unlink of a link that created it). The caller checks that
+ * `path` is not a symlink (`isLink`): a file elsewhere that the agent's path leads to is never
+ * removed.
+ */
 export async function removeSettingsFile(file: SettingsFile): Promise<void> {
-  await unlink(file.target).catch((error: unknown) => {
+  await unlink(file.path).catch((error: unknown) => {
     if (errnoCode(error) !== 'ENOENT') throw toStoreError(error, file.path, 'remove');
   });
 }

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
-import { chmod, mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -189,6 +189,25 @@ describe('hookpm link claude / unlink claude', () => {
     // A link already there needs no write: not refused.
     expect(await linkJson(['link', 'claude'])).toMatchObject({ changed: false });
     await refused('unlink');
+  });
+
+  it('no settings file before link, then the file moved to a dotfiles repository and symlinked back: unlink keeps the target and the link, with only hookpm handlers gone', async () => {
+    const dotfiles = join(ws.home, 'dotfiles');
+    const moved = join(dotfiles, 'claude.json');
+    await mkdir(dotfiles);
+    await linkJson(['link', 'claude']);
+    await rename(claudeFile(), moved);
+    await symlink(moved, claudeFile());
+    expect(await linkJson(['unlink', 'claude'])).toMatchObject({ outcome: 'edited' });
+    expect(lstatSync(claudeFile()).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(await readFile(moved, 'utf8'))).toEqual({});
+    // The user's keys added since survive the next link and unlink, through the link.
+    await writeFile(moved, '{\n  "model": "opus"\n}\n');
+    await linkJson(['link', 'claude']);
+    expect(await readFile(moved, 'utf8')).toContain('wire claude');
+    expect(await linkJson(['unlink', 'claude'])).toMatchObject({ outcome: 'restored' });
+    expect(lstatSync(claudeFile()).isSymbolicLink()).toBe(true);
+    expect(await readFile(moved, 'utf8')).toBe('{\n  "model": "opus"\n}\n');
   });
 
   it('D2: a link killed at any instant leaves the old file or the new one, never a torn one', async () => {

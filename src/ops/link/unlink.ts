@@ -93,7 +93,10 @@ async function restorable(
 ): Promise<Buffer | 'no file' | null> {
   if (record === null || !record.restorable || read.file.bytes === null) return null;
   if (sha256Hex(read.file.bytes) !== record.writtenSha256) return null;
-  if (record.before === null) return 'no file';
+  // No file before link: the file goes, but only a file at the agent's path. A symlink there
+  // (the file moved into a dotfiles repository since) stays, and its target only loses hookpm's
+  // handlers: that file is the user's now.
+  if (record.before === null) return read.file.isLink ? null : 'no file';
   try {
     // The backup hookpm made: a regular file, never read through a symlink.
     return readRegularFile(record.before, { maxBytes: SETTINGS_FILE_MAX_BYTES });
