@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
+import { HookpmError } from '../errors.js';
 import { GLOBAL_OPTIONS } from './grammar.js';
 import { resolveStorePaths } from '../store/paths.js';
 import type { StorePaths } from '../store/store-paths.js';
@@ -26,18 +27,46 @@ export function globalOptions(command: Command): GlobalOptions {
   return resolveGlobals(command.optsWithGlobals<Record<string, unknown>>());
 }
 
-/** The global options from their values as given (commander's, or cli/start/fast-line.ts's). */
-export function resolveGlobals(opts: Record<string, unknown>): GlobalOptions {
+/**
+ * The global options from their values as given (commander's, or cli/start/fast-line.ts's).
+ * `cwdGone`: what a working directory removed since the shell entered it (process.cwd() fails)
+ * becomes: `refuse`, E_USAGE, as git stops; `home`, the user's home, for `hookpm wire`, which
+ * must answer every event (cli.md W2: handlers run in the payload's cwd first).
+ */
+export function resolveGlobals(
+  opts: Record<string, unknown>,
+  cwdGone: 'refuse' | 'home' = 'refuse',
+): GlobalOptions {
+  const userHome = process.env.HOME || homedir();
+  const working = workingDirectory() ?? (cwdGone === 'home' ? userHome : null);
+  if (working === null) throw cwdRemoved();
   const home = typeof opts.home === 'string' ? opts.home : process.env.HOOKPM_HOME || undefined;
-  const cwd = typeof opts.cwd === 'string' ? resolve(opts.cwd) : process.cwd();
+  const cwd = typeof opts.cwd === 'string' ? resolve(working, opts.cwd) : working;
   return {
     json: opts.json === true,
-    hookpmHome: home === undefined ? undefined : resolve(home),
-    userHome: process.env.HOME || homedir(),
+    hookpmHome: home === undefined ? undefined : resolve(working, home),
+    userHome,
     yes: opts.yes === true,
     offline: opts.offline === true,
     cwd,
   };
+}
+
+/** The process's working directory, or null when it was removed since (process.cwd() fails). */
+function workingDirectory(): string | null {
+  try {
+    return process.cwd();
+  } catch {
+    return null;
+  }
+}
+
+function cwdRemoved(): HookpmError {
+  return new HookpmError(
+    'E_USAGE',
+    'the working directory no longer exists (it was removed after the shell entered it)',
+    { hint: 'Change to a directory that exists, or name one with --cwd <dir>.' },
+  );
 }
 
 /** registry.md D1: the store of `--home`, else HOOKPM_HOME, else the platform directories. */
