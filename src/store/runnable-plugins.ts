@@ -23,6 +23,7 @@ import { readPluginDir } from './read-plugin.js';
 import { buildSurface } from '../plugin/surface.js';
 import { readUnchanged } from './read-unchanged.js';
 import { readStateFast } from './state/read-state-fast.js';
+import { requireStateOfTrees } from './state/state-gone.js';
 import type { PluginRecord, State } from './state/state-schema.js';
 import type { StorePaths } from './store-paths.js';
 import { hasCurrentConsent } from './state/current-consent.js';
@@ -99,8 +100,8 @@ export function mayRun(record: PluginRecord): boolean {
  * (S3, docs/guides/projects.md; a project's version of a plugin replaces the user's there), each
  * bound to its installed tree and data directory (section 3 variables). A plugin whose tree no
  * longer matches its fingerprint is left out with `plugin_tampered` (Q6); one that cannot be read
- * is left out with a diagnostic naming it (S6); an unreadable state gives no plugins and
- * `plugin_state_unreadable` (R4). Each plugin left out so, and an unreadable state, is also a
+ * is left out with a diagnostic naming it (S6); an unreadable state, or a missing one while trees
+ * are installed (state-gone.ts), gives no plugins and `plugin_state_unreadable` (R4). Each plugin left out so, and an unreadable state, is also a
  * `failClosed` entry (docs/reference/rules/engine.md#fail-closed): the hosts deny the blocking
  * events it would have run on. Never throws.
  *
@@ -120,6 +121,7 @@ export async function runnablePlugins(
   let state: State;
   try {
     state = await readStateFast(paths);
+    requireStateOfTrees(paths, state);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     const message = `the plugin state cannot be read, so no plugin hooks are loaded (user and project hooks still are): ${why}`;

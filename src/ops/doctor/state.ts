@@ -7,6 +7,7 @@ import { pluginsDir, stateFile } from '../../store/paths.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { STATE_VERSION, emptyState, type State } from '../../store/state/state-schema.js';
 import { findProblem } from '../../store/state/state.js';
+import { treesWithoutState } from '../../store/state/state-gone.js';
 import { okCheck, plural, problem, type DoctorCheck } from './check.js';
 import { recoverySteps } from './recovery.js';
 
@@ -62,7 +63,21 @@ export function stateOkCheck(
   read: { state: State; missing: boolean },
 ): DoctorCheck {
   const file = stateFile(paths);
-  if (read.missing) return okCheck('state', `${file} does not exist yet: nothing is installed`);
+  if (read.missing) {
+    const installed = treesWithoutState(paths);
+    if (installed === 0)
+      return okCheck('state', `${file} does not exist yet: nothing is installed`);
+    // engine.md B3: the runtime cannot tell which of the installed plugins would run.
+    return problem(
+      'state',
+      'error',
+      `${file} is missing while ${plural(installed, 'plugin')} ${installed === 1 ? 'is' : 'are'} installed in the store: every event that can block fails closed`,
+      {
+        code: 'state_missing',
+        fix: 'Reinstall the plugins you want (`hookpm install <spec>`): the state is written again, and `hookpm doctor --fix` then collects the trees no plugin uses. Or put back a copy of state.json you kept.',
+      },
+    );
+  }
   const plugins = Object.keys(read.state.plugins).length;
   const registries = Object.keys(read.state.registries).length;
   return okCheck(
