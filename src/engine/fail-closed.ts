@@ -1,4 +1,4 @@
-import type { EventName } from '../hooks/events.js';
+import type { EventName, HookEventName } from '../hooks/events.js';
 import { BLOCKING_EVENTS, type FailClosed } from '../hooks/fail-closed-entry.js';
 import { MAX_DEPTH } from '../json/nesting-depth.js';
 import { noDecision } from './no-decision.js';
@@ -8,7 +8,7 @@ import type { DispatchResult, ResultDiagnostic } from './types.js';
 /** The entries that apply to `event`. */
 export function failClosedOn(
   entries: readonly FailClosed[] | undefined,
-  event: EventName,
+  event: HookEventName,
 ): FailClosed[] {
   if (entries === undefined || entries.length === 0) return [];
   return entries.filter((e) => e.events === null || e.events.includes(event));
@@ -42,7 +42,7 @@ export function applyFailClosed(
     ...result,
     systemMessages: [...result.systemMessages],
     feedback: [...result.feedback],
-    diagnostics: [...result.diagnostics, ...entries.map(diagnosticOf)],
+    diagnostics: [...result.diagnostics, ...entries.map(failedClosedDiagnostic)],
   };
   const reasons = closed.map((e) => e.reason);
   if (reasons.length > 0) {
@@ -68,7 +68,8 @@ export function applyFailClosed(
   return out;
 }
 
-function diagnosticOf(entry: FailClosed): ResultDiagnostic {
+/** An entry's `failed_closed` diagnostic: an error, a warning when it fails open; naming its plugin. */
+export function failedClosedDiagnostic(entry: FailClosed): ResultDiagnostic {
   const where: ResultDiagnostic = {
     code: 'failed_closed',
     severity: entry.open === true ? 'warning' : 'error',

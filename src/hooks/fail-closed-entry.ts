@@ -20,8 +20,8 @@ export const BLOCKING_EVENTS: ReadonlySet<HookEventName> = new Set<EventName>([
 export interface FailClosed {
   /** The plugin id; null for hookpm's own state, store or the payload. */
   plugin: string | null;
-  /** The events its handlers would run on; null: every event. */
-  events: readonly EventName[] | null;
+  /** The events its handlers would run on (Claude Code's own among them); null: every event. */
+  events: readonly HookEventName[] | null;
   /** The text the agent gets: names hookpm, the plugin (or the file) and the command that fixes it. */
   reason: string;
   /**

@@ -1,5 +1,5 @@
 import type { FailClosed } from '../hooks/fail-closed-entry.js';
-import { isEventName, type EventName } from '../hooks/events.js';
+import { CLAUDE_CODE_EVENT_NAMES, isEventName, type HookEventName } from '../hooks/events.js';
 import { HookpmError } from '../errors.js';
 
 /** What a fail-closed entry needs to say of a plugin that cannot run as consented. */
@@ -12,8 +12,10 @@ export interface FailingPlugin {
 
 /**
  * docs/reference/rules/engine.md#fail-closed: the entry of an enabled, consented plugin hookpm
- * cannot run as consented (`why`: tampered, missing, unreadable), on `events` (the events it was
- * consented for; null: every event), with the commands that fix it.
+ * cannot run as consented (`why`: tampered, missing, unreadable), on `events` (the engine events
+ * it was consented for, a state record's Q1 `events`; null: every event), with the commands that
+ * fix it. Q1's events never name Claude Code's own (plugins.md G1), so without documents to tell
+ * which of those it hooks, the entry holds every one of them: `wire claude` runs only those linked.
  */
 export function failingPlugin(
   plugin: FailingPlugin,
@@ -24,9 +26,13 @@ export function failingPlugin(
   const disable = `hookpm disable ${plugin.id}`;
   return {
     plugin: plugin.id,
-    events: events === null ? null : events.filter((e): e is EventName => isEventName(e)),
+    events: events === null ? null : consentedEvents(events),
     reason: `hookpm fails closed: plugin ${plugin.id} ${plugin.version} cannot run as consented (${why}); run \`${reinstall}\` to restore it, or \`${disable}\` to stop using it`,
   };
+}
+
+function consentedEvents(events: readonly string[]): HookEventName[] {
+  return [...events.filter((e) => isEventName(e)), ...CLAUDE_CODE_EVENT_NAMES];
 }
 
 /**

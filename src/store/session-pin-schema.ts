@@ -1,6 +1,6 @@
 import type { FailClosed } from '../hooks/fail-closed-entry.js';
 import type { Diagnostic } from '../hooks/diagnostic.js';
-import { isEventName } from '../hooks/events.js';
+import { isHookEventName } from '../hooks/events.js';
 import type { SourceDocument } from '../hooks/types.js';
 import { isPlainObject } from '../json/describe-value.js';
 
@@ -99,7 +99,7 @@ function isFailClosed(value: unknown): boolean {
   return (
     (plugin === null || typeof plugin === 'string') &&
     (events === null ||
-      (Array.isArray(events) && events.every((e) => typeof e === 'string' && isEventName(e))))
+      (Array.isArray(events) && events.every((e) => typeof e === 'string' && isHookEventName(e))))
   );
 }
 
