@@ -7,6 +7,7 @@ import type { Snapshot } from '../../../hooks/snapshot/snapshot.js';
 import type { StorePaths } from '../../../store/store-paths.js';
 import { readUserSettings, type UserSettings } from '../../../store/user-settings.js';
 import { dispatchLogger } from '../decision-log/dispatch-logger.js';
+import { withFailOpen } from './fail-open.js';
 
 export interface HostOptions {
   /** The configuration every dispatch of this host uses (R1). */
@@ -79,22 +80,6 @@ export function openHost(options: HostOptions): Host {
       });
     },
   };
-}
-
-/** The entries settings.json's `failOpen` names (every one, with `true`) marked `open`. */
-function withFailOpen(
-  entries: readonly FailClosed[],
-  settings: UserSettings | null,
-): readonly FailClosed[] {
-  const open = settings?.failOpen;
-  if (entries.length === 0 || open === undefined) return entries;
-  if (!open.all && open.plugins.length === 0) return entries;
-  return entries.map((entry) =>
-    entry.enforced !== true &&
-    (open.all || (entry.plugin !== null && open.plugins.includes(entry.plugin)))
-      ? { ...entry, open: true }
-      : entry,
-  );
 }
 
 type Sink = NonNullable<DispatchOptions['log']>;
