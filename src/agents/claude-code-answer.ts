@@ -1,14 +1,17 @@
+import { failedClosedDiagnostic } from '../engine/fail-closed.js';
 import { noDecision } from '../engine/no-decision.js';
 import { runSummary } from '../engine/run-summary.js';
 import type { DispatchResult, HandlerRun, ResultDiagnostic } from '../engine/types.js';
 import { EVENTS, type ClaudeCodeEventName, type HookEventName } from '../hooks/events.js';
+import { blocksOnFailure, type FailClosed } from '../hooks/fail-closed-entry.js';
 import { isPlainObject } from '../json/describe-value.js';
 import type { WireAnswer } from './agent.js';
 
 /**
  * plugins.md G2: the one answer `hookpm wire claude` gives for one of Claude Code's own events,
  * made of the runs of every plugin handler that matched, so that Claude Code, reading it as one
- * hook's answer, does what it would have done with each handler run by itself:
+ * hook's answer, does what it would have done with each handler run by itself, after what cannot
+ * run as consented failed closed (ClaudeCodeAnswerInput's `failClosed`):
  *
  * - exit 2 of any handler, on an event where exit 2 blocks (EVENTS' blockPolicy other than
  *   `none`), is the answer: exit 2 with the stderr of each such handler, one after the other;
@@ -30,30 +33,54 @@ export interface ClaudeCodeAnswer {
   result: DispatchResult;
 }
 
+/** What an event's answer is made of besides its runs. */
+export interface ClaudeCodeAnswerInput {
+  snapshotId: string;
+  /** Diagnostics told first (the `cwd_unusable` note, the plugins left out as tampered). */
+  notes?: readonly ResultDiagnostic[];
+  /**
+   * What fails closed on the event (docs/reference/rules/engine.md#fail-closed), those that fail
+   * open marked `open`. Where blocksOnFailure holds, the entries not `open` are an exit 2 whose
+   * stderr starts with their reasons (then any blocking handler's); every other entry is a
+   * `systemMessage`, first among those merged, or only its diagnostic when the answer is plain
+   * stdout (WorktreeCreate's path is never made JSON). Each adds a `failed_closed` diagnostic.
+   */
+  failClosed?: readonly FailClosed[];
+}
+
 export function answerClaudeCodeEvent(
   event: ClaudeCodeEventName,
   runs: readonly HandlerRun[],
-  snapshotId: string,
-  notes: readonly ResultDiagnostic[] = [],
+  input: ClaudeCodeAnswerInput,
 ): ClaudeCodeAnswer {
+  const { snapshotId, notes = [], failClosed = [] } = input;
   const result = emptyResult(event, snapshotId, runs, notes);
-  const diagnostics = [...notes, ...runs.flatMap(runProblems)];
+  const diagnostics = [
+    ...notes,
+    ...failClosed.map(failedClosedDiagnostic),
+    ...runs.flatMap(runProblems),
+  ];
   result.diagnostics = diagnostics;
   const stderr = diagnostics
     .filter((d) => d.severity !== 'info')
     .map((d) => `hookpm: ${d.severity} ${d.code}: ${d.message}\n`)
     .join('');
+  const closed = blocksOnFailure(event) ? failClosed.filter((e) => e.open !== true) : [];
+  const told = failClosed.filter((e) => !closed.includes(e)).map((e) => e.reason);
   const blocking = EVENTS[event].blockPolicy !== 'none';
   const blocked = blocking ? runs.filter((run) => run.exitCode === 2) : [];
-  if (blocked.length > 0) {
-    const reason = blocked.map((run) => run.stderr.replace(/\n$/, '')).join('\n');
+  if (closed.length > 0 || blocked.length > 0) {
+    const reason = [
+      ...closed.map((e) => e.reason),
+      ...blocked.map((run) => run.stderr.replace(/\n$/, '')),
+    ].join('\n');
     result.feedback.push(reason);
     return { answer: { exitCode: 2, stdout: '', stderr: `${reason}\n` }, result };
   }
   const ok = runs.filter((run) => run.exitCode === 0);
   if (event === 'WorktreeCreate' && ok.length === 0)
     return { answer: { exitCode: 1, stdout: '', stderr }, result };
-  const merged = mergeOutputs(event, ok);
+  const merged = withMessages(mergeOutputs(event, ok), told);
   if (merged.text !== null) result.context.push(merged.text);
   readBack(merged.json, result);
   const stdout =
@@ -141,6 +168,18 @@ function mergeSpecific(
       if (value === true || into['retry'] === undefined) into['retry'] = value;
     } else if (!Object.hasOwn(into, key)) into[key] = value;
   }
+}
+
+/**
+ * `merged` with `messages` before its own `systemMessage`; plain stdout stays as it is (the
+ * messages are then told by their diagnostics alone).
+ */
+function withMessages(merged: Merged, messages: readonly string[]): Merged {
+  if (messages.length === 0 || merged.text !== null) return merged;
+  const json = { ...merged.json };
+  const own = json['systemMessage'];
+  json['systemMessage'] = [...messages, ...(typeof own === 'string' ? [own] : [])].join('\n');
+  return { json, text: null };
 }
 
 /** A stdout that is one JSON object (leading and trailing whitespace allowed); else null. */

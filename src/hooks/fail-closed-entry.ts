@@ -1,4 +1,4 @@
-import type { EventName, HookEventName } from './events.js';
+import { EVENTS, type ClaudeCodeEventName, type EventName, type HookEventName } from './events.js';
 
 /**
  * docs/reference/rules/engine.md#fail-closed: the events whose answer can stop what the agent is
@@ -11,6 +11,17 @@ export const BLOCKING_EVENTS: ReadonlySet<HookEventName> = new Set<EventName>([
   'UserPromptSubmit',
   'Stop',
 ]);
+
+/**
+ * docs/reference/rules/engine.md#b2 for Claude Code's own events (plugins.md G2), which only `wire
+ * claude` runs: those where exit 2 blocks, and so where what cannot run as consented gets exit 2
+ * with its reason. TeammateIdle is not one: its exit 2 keeps a teammate working, and hookpm keeps
+ * no count of those, so a failure there is told and never loops (a Stop is continued once at most).
+ */
+export function blocksOnFailure(event: ClaudeCodeEventName): boolean {
+  const policy = EVENTS[event].blockPolicy;
+  return policy !== 'none' && policy !== 'continue';
+}
 
 /**
  * Something the host cannot run as consented (a plugin whose tree is tampered, missing or

@@ -12,7 +12,8 @@ export type { ClaudeCodeWireOptions } from './run-pinned.js';
  * Code matches; FileChanged's file name) run with Claude Code's payload as it is, in the payload's
  * `cwd`, all at once (X1's bound), each within its timeout and the agent's deadline; a plugin
  * whose tree changed since consent (Q6) does not run. The runs become one answer
- * (agents/claude-code-answer.ts) and one decision log line.
+ * (agents/claude-code-answer.ts) and one decision log line; what cannot run as consented fails
+ * closed in it (docs/reference/rules/engine.md#fail-closed), as on the engine's events.
  */
 export async function answerClaudeCodeWireEvent(
   options: ClaudeCodeWireOptions,
@@ -23,12 +24,11 @@ export async function answerClaudeCodeWireEvent(
   if (refused !== null) return refused;
   const match = matchingInput(event, payload);
   const pinned = await runPinnedHandlers(options, event, payload, match, 'claude');
-  const { answer, result } = answerClaudeCodeEvent(
-    event,
-    pinned.runs,
-    pinned.snapshotId,
-    pinned.told,
-  );
+  const { answer, result } = answerClaudeCodeEvent(event, pinned.runs, {
+    snapshotId: pinned.snapshotId,
+    notes: pinned.told,
+    failClosed: pinned.failClosed,
+  });
   pinned.log(result);
   return answer;
 }

@@ -1,10 +1,12 @@
 import { LINK_TIMEOUT_SEC, type WireAnswer } from '../../agents/agent.js';
 import { mapBounded } from '../../engine/bounded-map.js';
 import { filterEnvironment } from '../../engine/environment.js';
+import { failClosedOn } from '../../engine/fail-closed.js';
 import { runHandler } from '../../engine/run-handler.js';
 import { HANDLERS_AT_ONCE } from '../../engine/run-matched.js';
 import type { DispatchResult, HandlerRun, ResultDiagnostic } from '../../engine/types.js';
 import type { HookEventName } from '../../hooks/events.js';
+import type { FailClosed } from '../../hooks/fail-closed-entry.js';
 import { matchHandlers, type HandlerSet } from '../../hooks/snapshot/snapshot-match.js';
 import { buildSnapshot } from '../../hooks/snapshot/snapshot.js';
 import { MAX_DEPTH, nestsDeeperThan } from '../../json/nesting-depth.js';
@@ -14,6 +16,7 @@ import { readUserSettings } from '../../store/user-settings.js';
 import { findProjectRoot } from '../../workspace/find-project-root.js';
 import { dispatchLogger } from '../steps/decision-log/dispatch-logger.js';
 import { eventCwd } from '../steps/host/event-cwd.js';
+import { withFailOpen } from '../steps/host/fail-open.js';
 import { handlersDeadline } from './agent-deadline.js';
 import { pinnedSources } from './pinned-sources.js';
 import { pinUnderPolicy } from './policy-pin.js';
@@ -34,6 +37,12 @@ export interface PinnedRuns {
   snapshotId: string;
   /** The `cwd_unusable` note (W2), if any, then the plugins left out as tampered (Q6). */
   told: ResultDiagnostic[];
+  /**
+   * What fails closed on the event (docs/reference/rules/engine.md#fail-closed): the pin's entries
+   * for it (an unreadable state, plugins that could not be pinned, the policy's) and the plugins
+   * about to run left out as tampered (Q6); those settings.json's `failOpen` names marked `open`.
+   */
+  failClosed: readonly FailClosed[];
   /** Logs the event's result as one decision log line when `source` is logged; never throws. */
   log(result: DispatchResult): void;
 }
@@ -59,7 +68,8 @@ export function refuseDeepPayload(
  * Runs, for Claude Code, the `which` handlers of the session's pin that match `matchInput` on
  * `event`, with Claude Code's `payload` as it is: the pin less what the administrator's policy
  * stops now (policy.md A13), in the payload's `cwd` (W2), the plugins about to run checked (Q6), all
- * at once within X1's bound, each within its timeout and the agent's deadline.
+ * at once within X1's bound, each within its timeout and the agent's deadline. What cannot run as
+ * consented is returned for the answer to fail closed on (engine.md B2, B3, B6).
  */
 export async function runPinnedHandlers(
   options: ClaudeCodeWireOptions,
@@ -88,6 +98,7 @@ export async function runPinnedHandlers(
     matched = matchHandlers(snapshot, event, matchInput, which);
   }
   const settings = readUserSettings(options.store);
+  const failing = failClosedOn([...(pin.failClosed ?? []), ...checked.failClosed], event);
   const startedAt = Date.now();
   const seconds = options.deadline?.seconds ?? LINK_TIMEOUT_SEC;
   const runs = await mapBounded(matched, HANDLERS_AT_ONCE, (handler) =>
@@ -107,6 +118,7 @@ export async function runPinnedHandlers(
     runs,
     snapshotId: snapshot.id,
     told: [...(notes ?? []), ...checked.diagnostics],
+    failClosed: withFailOpen(failing, settings),
     log(result) {
       try {
         dispatchLogger(
