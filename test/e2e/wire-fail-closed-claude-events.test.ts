@@ -125,6 +125,20 @@ describe("fail closed through `hookpm wire claude` on Claude Code's own events (
     }
   });
 
+  it('B5: a payload nested 5,000 deep is exit 2 on PreSkillShellCommand, and exit 1 (told, not blocked) on PostModelSwitch', async () => {
+    await installGuard();
+    const deep = '{"a":'.repeat(5000) + '1' + '}'.repeat(5000);
+    const nested = (body: string) => body.replace(/^\{/, `{"x":${deep},`);
+    const blocked = await wire(nested(skillShell('deep', 'ls')));
+    expect(blocked.code).toBe(2);
+    expect(blocked.stderr).toContain('nested deeper than 512 levels, so no handler ran');
+    const told = await wire(
+      nested(claudePayload(ws, 'PostModelSwitch', 'deep', { from_model: 'a', to_model: 'b' })),
+    );
+    expect(told.code).toBe(1);
+    expect(told.stderr).toContain('nested deeper than 512 levels');
+  });
+
   it('B6: settings.json failOpen naming skillguard lets PreSkillShellCommand through with a systemMessage; an unusable failOpen stays closed', async () => {
     await installGuard();
     await tamperGuard();

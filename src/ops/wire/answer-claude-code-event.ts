@@ -2,6 +2,7 @@ import { basename } from 'node:path';
 import type { WireAnswer } from '../../agents/agent.js';
 import { answerClaudeCodeEvent } from '../../agents/claude-code-answer.js';
 import type { ClaudeCodeEventName } from '../../hooks/events.js';
+import { blocksOnFailure } from '../../hooks/fail-closed-entry.js';
 import { refuseDeepPayload, runPinnedHandlers, type ClaudeCodeWireOptions } from './run-pinned.js';
 
 export type { ClaudeCodeWireOptions } from './run-pinned.js';
@@ -21,7 +22,8 @@ export async function answerClaudeCodeWireEvent(
   payload: Record<string, unknown>,
 ): Promise<WireAnswer> {
   const refused = refuseDeepPayload(event, payload);
-  if (refused !== null) return refused;
+  // B5: where exit 2 blocks, the refusal is the blocking answer; elsewhere exit 1 tells it.
+  if (refused !== null) return blocksOnFailure(event) ? { ...refused, exitCode: 2 } : refused;
   const match = matchingInput(event, payload);
   const pinned = await runPinnedHandlers(options, event, payload, match, 'claude');
   const { answer, result } = answerClaudeCodeEvent(event, pinned.runs, {
