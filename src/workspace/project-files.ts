@@ -1,7 +1,7 @@
 import { readRegularText } from '../io/read-regular-file.js';
-import { join } from 'node:path';
-import { statSync, unlinkSync } from 'node:fs';
-import { prepareFileDurable, type PreparedFile } from '../io/durable-write.js';
+import { dirname, join } from 'node:path';
+import { readdirSync, statSync, unlinkSync } from 'node:fs';
+import { durableTempPrefix, prepareFileDurable, type PreparedFile } from '../io/durable-write.js';
 import { errnoCode, quietly, toStoreError } from '../io/fs-error.js';
 import { assertWriteInside } from './inside-root.js';
 import {
@@ -77,6 +77,7 @@ export function prepareProjectFiles(
   next: { manifest?: ProjectManifest; lock: Lockfile },
 ): PreparedProjectFiles {
   const writes = projectFileWrites(files, next);
+  for (const [file] of writes) removeDeadTemps(file);
   const prepared: PreparedFile[] = [];
   try {
     for (const [file, text] of writes)
@@ -106,6 +107,31 @@ export function prepareProjectFiles(
     },
     discard: () => prepared.forEach((file) => file.discard()),
   };
+}
+
+/**
+ * Removes the temporary files of `file` that a hookpm killed before `publish` left beside it (D2:
+ * `.<name>.tmp-<pid>-<hex>`), those of processes no longer running; the caller holds the store
+ * lock, so no live hookpm of this store is writing them. Never throws.
+ */
+function removeDeadTemps(file: string): void {
+  const prefix = durableTempPrefix(file);
+  quietly(() => {
+    for (const name of readdirSync(dirname(file))) {
+      const pid = Number(/^(\d+)-[0-9a-f]+$/.exec(name.slice(prefix.length))?.[1]);
+      if (name.startsWith(prefix) && pid > 0 && !isRunning(pid))
+        quietly(() => unlinkSync(join(dirname(file), name)));
+    }
+  });
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return errnoCode(error) !== 'ESRCH';
+  }
 }
 
 /** The permission bits of `file` (through its symlinks), or undefined when there is none yet. */

@@ -6,8 +6,9 @@
  * there, and the state is put back). The failures are made with `chattr +i` (immutable: even root
  * cannot create, rename or replace), on the file system of the system's temporary directory.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -67,6 +68,21 @@ async function expectRefusedUnchanged(before: unknown, ...args: string[]): Promi
   const listed = await hookpm('list', '--project', '--json');
   expect(listed.stdout).toContain('guard@examples');
 }
+
+describe('temporary files a killed command left beside the project files', () => {
+  it("D2: the next project command removes a dead process's, and leaves a live one's", async () => {
+    await installTwo();
+    const dead = spawnSync('true').pid!;
+    const gone = join(project, `.hookpm.json.tmp-${dead}-0123456789ab`);
+    const live = join(project, `.hookpm.lock.tmp-${process.pid}-0123456789ab`);
+    await writeFile(gone, '{}');
+    await writeFile(live, '{}');
+    const run = await hookpm('uninstall', '--project', 'guard');
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(gone)).toBe(false);
+    expect(existsSync(live)).toBe(true);
+  });
+});
 
 describe('a project command that cannot write its files changes nothing', () => {
   it('projects: hookpm.json cannot be replaced (after the state is written): the lock and the state are put back', async () => {
