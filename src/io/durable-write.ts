@@ -10,12 +10,17 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { HookpmError } from '../errors.js';
-import { errnoCode, quietly, toStoreError } from './fs-error.js';
+import { errnoCode, fileErrorOf, quietly, type FileOwner } from './fs-error.js';
 import { uniqueHex } from './unique-hex.js';
 
 export interface DurableWriteOptions {
   /** Permission bits of the new file, applied exactly (not masked by the umask). */
   mode?: number;
+  /**
+   * Whose file it is (FileOwner), which decides how a file that cannot be written is reported:
+   * E_STORE_READONLY for the store's (the default), E_IO naming the file for the user's.
+   */
+  owner?: FileOwner;
 }
 
 /** The prefix of the temporary files of `file`; a crash can leave one, which is safe to delete under the lock. */
@@ -26,10 +31,10 @@ export function durableTempPrefix(file: string): string {
 /**
  * registry.md D2: replaces `file` with `data` so that a crash, a short write or a full disk at any
  * instant leaves either the old content or the new one: prepareFileDurable, then its commit.
- * Errors: E_NOSPC, E_STORE_READONLY, E_IO. Deliberately not write-file-atomic: it can report
- * success after a short write. The calls are synchronous: each needs the one before it, and a
- * thread-pool round trip per call costs more than the call for a small file
- * (bench/install.bench.mjs).
+ * Errors: E_NOSPC, E_STORE_READONLY (for a user's file, `owner`, E_IO naming it), E_IO.
+ * Deliberately not write-file-atomic: it can report success after a short write. The calls are
+ * synchronous: each needs the one before it, and a thread-pool round trip per call costs more than
+ * the call for a small file (bench/install.bench.mjs).
  */
 export async function writeFileDurable(
   file: string,
@@ -62,6 +67,7 @@ export function prepareFileDurable(
   opts: DurableWriteOptions = {},
 ): PreparedFile {
   const dir = dirname(file);
+  const toError = fileErrorOf(opts.owner ?? 'store');
   const temp = join(dir, `${durableTempPrefix(file)}${process.pid}-${uniqueHex(6)}`);
   // Parts are written one after the other (a large file spliced from ranges of another is not
   // copied into one buffer first).
@@ -89,7 +95,7 @@ export function prepareFileDurable(
   } catch (error) {
     if (fd !== undefined) quietly(() => closeSync(fd as number));
     quietly(() => unlinkSync(temp));
-    throw toStoreError(error, file, 'write');
+    throw toError(error, file, 'write');
   }
   return {
     commit() {
@@ -97,9 +103,9 @@ export function prepareFileDurable(
         renameSync(temp, file);
       } catch (error) {
         quietly(() => unlinkSync(temp));
-        throw toStoreError(error, file, 'write');
+        throw toError(error, file, 'write');
       }
-      syncDirectory(dir, file);
+      syncDirectory(dir, file, toError);
     },
     discard: () => quietly(() => unlinkSync(temp)),
   };
@@ -135,7 +141,7 @@ function writeAll(
  * Makes the rename itself durable. Platforms that cannot open or fsync a directory (Windows:
  * EISDIR/EPERM; some file systems: EINVAL/ENOTSUP) give no stronger guarantee, so those are ignored.
  */
-function syncDirectory(dir: string, file: string): void {
+function syncDirectory(dir: string, file: string, toError: ReturnType<typeof fileErrorOf>): void {
   let fd: number | undefined;
   try {
     fd = openSync(dir, 'r');
@@ -143,7 +149,7 @@ function syncDirectory(dir: string, file: string): void {
   } catch (error) {
     const code = errnoCode(error);
     if (code !== 'EISDIR' && code !== 'EPERM' && code !== 'EINVAL' && code !== 'ENOTSUP') {
-      throw toStoreError(error, file, 'sync the directory of');
+      throw toError(error, file, 'sync the directory of');
     }
   } finally {
     if (fd !== undefined) quietly(() => closeSync(fd as number));

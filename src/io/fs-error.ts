@@ -10,9 +10,10 @@ export function errnoCode(error: unknown): string | undefined {
 }
 
 /**
- * Maps a file-system failure on `file` to the store's error codes (security.md "State and the file
- * system"): a full disk is E_NOSPC, a store that cannot be written is E_STORE_READONLY, anything
- * else is E_IO. A HookpmError passes through unchanged.
+ * Maps a file-system failure on `file`, one of the store's (FileOwner), to the store's error codes
+ * (security.md "State and the file system"): a full disk is E_NOSPC, a store that cannot be written
+ * is E_STORE_READONLY, anything else is E_IO. A HookpmError passes through unchanged. The user's
+ * files go through toUserFileError.
  */
 export function toStoreError(error: unknown, file: string, action: string): HookpmError {
   if (error instanceof HookpmError) return error;
@@ -37,6 +38,45 @@ export function toStoreError(error: unknown, file: string, action: string): Hook
     );
   }
   return new HookpmError('E_IO', `failed to ${action} ${file}: ${reason}`, { file, errno: code });
+}
+
+/**
+ * Whose file a failing path is: hookpm's own (`store`: its data directory, caches, state) or the
+ * user's (`user`: an agent's settings file, a project's hookpm.json and hookpm.lock or its root, a
+ * directory `hookpm init` fills). Only a store file that cannot be written is E_STORE_READONLY.
+ */
+export type FileOwner = 'store' | 'user';
+
+/** Words for the errno codes of a permission failure. */
+const DENIED: ReadonlyMap<string, string> = new Map([
+  ['EACCES', 'permission denied'],
+  ['EPERM', 'operation not permitted'],
+  ['EROFS', 'read-only file system'],
+]);
+
+/**
+ * Maps a file-system failure on one of the user's files (FileOwner) to an error naming it: a
+ * permission failure (EACCES, EPERM, EROFS) on the file or its directory is E_IO "cannot <action>
+ * <file>: permission denied (EACCES)", with a hint about that file, never about the store;
+ * anything else as toStoreError. A HookpmError passes through unchanged.
+ */
+export function toUserFileError(error: unknown, file: string, action: string): HookpmError {
+  const code = errnoCode(error);
+  const denied = code === undefined ? undefined : DENIED.get(code);
+  if (error instanceof HookpmError || denied === undefined)
+    return toStoreError(error, file, action);
+  return new HookpmError('E_IO', `cannot ${action} ${file}: ${denied} (${code})`, {
+    file,
+    errno: code,
+    hint: `Check the permissions of ${file} and of its directory (their mode bits and owner, and attributes such as immutable: \`lsattr -d\`), then run the command again.`,
+  });
+}
+
+/** The error mapping for a file of `owner`: toStoreError or toUserFileError. */
+export function fileErrorOf(
+  owner: FileOwner,
+): (error: unknown, file: string, action: string) => HookpmError {
+  return owner === 'user' ? toUserFileError : toStoreError;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { lstat, mkdir, realpath, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { writeFileDurable } from '../io/durable-write.js';
-import { errnoCode, toStoreError } from '../io/fs-error.js';
+import { errnoCode, toUserFileError } from '../io/fs-error.js';
 import { readRegularFile } from '../io/read-regular-file.js';
 
 /**
@@ -26,12 +26,12 @@ export const SETTINGS_FILE_MAX_BYTES = 16 * 1024 * 1024;
 /**
  * Reads the settings file at `path`, following its symlinks to a regular file of at most
  * SETTINGS_FILE_MAX_BYTES: a FIFO, a device or a directory there is refused (E_IO), never waited
- * on or read without end.
+ * on or read without end. A file or directory this user may not read is E_IO naming it.
  */
 export async function readSettingsFile(path: string): Promise<SettingsFile> {
   const target = await realpath(path).catch((error: unknown) => {
     if (errnoCode(error) === 'ENOENT') return path;
-    throw toStoreError(error, path, 'read');
+    throw toUserFileError(error, path, 'read');
   });
   try {
     const bytes = readRegularFile(path, {
@@ -44,19 +44,23 @@ export async function readSettingsFile(path: string): Promise<SettingsFile> {
   } catch (error) {
     if (errnoCode(error) === 'ENOENT' && !(await isDanglingLink(path)))
       return { path, target, bytes: null, mode: null, isLink: false };
-    throw toStoreError(error, path, 'read');
+    throw toUserFileError(error, path, 'read');
   }
 }
 
 /**
  * Replaces the file's bytes durably and atomically (registry.md D2: a crash leaves the old file or
- * the new one), keeping its permission bits; creates its directory when there is none.
+ * the new one), keeping its permission bits; creates its directory when there is none. A file or
+ * directory this user may not write is E_IO naming the file (the user's, not the store's).
  */
 export async function writeSettingsFile(file: SettingsFile, bytes: Uint8Array): Promise<void> {
   await mkdir(dirname(file.target), { recursive: true }).catch((error: unknown) => {
-    throw toStoreError(error, file.path, 'create the directory of');
+    throw toUserFileError(error, file.path, 'create the directory of');
   });
-  await writeFileDurable(file.target, bytes, file.mode === null ? {} : { mode: file.mode });
+  await writeFileDurable(file.target, bytes, {
+    owner: 'user',
+    ...(file.mode === null ? {} : { mode: file.mode }),
+  });
 }
 
 /**
@@ -76,7 +80,7 @@ export function isReadOnly(file: SettingsFile): boolean {
  */
 export async function removeSettingsFile(file: SettingsFile): Promise<void> {
   await unlink(file.path).catch((error: unknown) => {
-    if (errnoCode(error) !== 'ENOENT') throw toStoreError(error, file.path, 'remove');
+    if (errnoCode(error) !== 'ENOENT') throw toUserFileError(error, file.path, 'remove');
   });
 }
 

@@ -1,7 +1,7 @@
 import { lstatSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, sep } from 'node:path';
 import { HookpmError } from '../errors.js';
-import { errnoCode, toStoreError } from '../io/fs-error.js';
+import { errnoCode, toUserFileError } from '../io/fs-error.js';
 
 /** Whether the real path `path` is the real path `root` or below it. */
 export function isInside(root: string, path: string): boolean {
@@ -21,7 +21,7 @@ export function landingOf(path: string): string | null {
       lstatSync(probe);
     } catch (error) {
       const code = errnoCode(error);
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw toStoreError(error, probe, 'look at');
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw toUserFileError(error, probe, 'look at');
       if (dirname(probe) === probe) return null;
       continue;
     }
@@ -38,7 +38,7 @@ export function realRootOf(root: string): string {
   try {
     return realpathSync(root);
   } catch (error) {
-    throw toStoreError(error, root, 'resolve');
+    throw toUserFileError(error, root, 'resolve');
   }
 }
 

@@ -2,7 +2,7 @@ import { readRegularText } from '../io/read-regular-file.js';
 import { dirname, join } from 'node:path';
 import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import { durableTempPrefix, prepareFileDurable, type PreparedFile } from '../io/durable-write.js';
-import { errnoCode, quietly, toStoreError } from '../io/fs-error.js';
+import { errnoCode, quietly, toUserFileError } from '../io/fs-error.js';
 import { assertWriteInside } from './inside-root.js';
 import {
   LOCKFILE_FILE,
@@ -64,7 +64,8 @@ export function readProjectFiles(root: string): ProjectFiles {
  * place, the lock first so that a crash between the two renames leaves a lock that still names
  * every plugin of the old manifest; when hookpm.json cannot be put in place, the lock's old bytes
  * are put back before the error is thrown, so a failure leaves both files as they were. `files`:
- * what `publish` writes (absolute paths). Without `manifest`, hookpm.json is left as it is.
+ * what `publish` writes (absolute paths). Without `manifest`, hookpm.json is left as it is. A
+ * file or directory this user may not write is E_IO naming the file (the user's, not the store's).
  */
 export interface PreparedProjectFiles {
   files: string[];
@@ -81,7 +82,7 @@ export function prepareProjectFiles(
   const prepared: PreparedFile[] = [];
   try {
     for (const [file, text] of writes)
-      prepared.push(prepareFileDurable(file, text, { mode: modeOf(file) }));
+      prepared.push(prepareFileDurable(file, text, { mode: modeOf(file), owner: 'user' }));
   } catch (error) {
     for (const file of prepared) file.discard();
     throw error;
@@ -147,7 +148,7 @@ function modeOf(file: string): number | undefined {
 function restore(file: string, text: string | null): void {
   quietly(() => {
     if (text === null) unlinkSync(file);
-    else prepareFileDurable(file, text, { mode: modeOf(file) }).commit();
+    else prepareFileDurable(file, text, { mode: modeOf(file), owner: 'user' }).commit();
   });
 }
 
@@ -176,13 +177,14 @@ const PROJECT_FILE_MAX_BYTES = 16 * 1024 * 1024;
 
 /**
  * A project file's text, null when missing; E_IO when it is not a regular file (after its
- * symlinks) of at most PROJECT_FILE_MAX_BYTES: a FIFO or a device is refused, never waited on.
+ * symlinks) of at most PROJECT_FILE_MAX_BYTES: a FIFO or a device is refused, never waited on;
+ * E_IO naming it when this user may not read it.
  */
 function readText(file: string): string | null {
   try {
     return readRegularText(file, { maxBytes: PROJECT_FILE_MAX_BYTES, followSymlink: true });
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return null;
-    throw toStoreError(error, file, 'read');
+    throw toUserFileError(error, file, 'read');
   }
 }

@@ -59,11 +59,22 @@ async function installTwo(): Promise<void> {
   expect(run.code, run.stderr).toBe(0);
 }
 
-async function expectRefusedUnchanged(before: unknown, ...args: string[]): Promise<void> {
+/**
+ * `args` fail, naming `file` as the user's file it could not write (errors.md E_IO, never the
+ * store's E_STORE_READONLY), and change nothing.
+ */
+async function expectRefusedUnchanged(
+  before: unknown,
+  file: string,
+  ...args: string[]
+): Promise<void> {
   const run = await hookpm(...args);
   expect(run.code, run.stdout).not.toBe(0);
-  expect(run.stderr).toMatch(/error\[E_[A-Z_]+\]/);
-  expect(run.stderr).not.toContain('E_INTERNAL');
+  expect(run.stderr).toContain(
+    `error[E_IO]: cannot write ${join(project, file)}: operation not permitted (EPERM)`,
+  );
+  expect(run.stderr).toContain(`Check the permissions of ${join(project, file)}`);
+  expect(run.stderr).not.toMatch(/E_STORE_READONLY|HOOKPM_HOME/);
   expect(await snapshot()).toEqual(before);
   const listed = await hookpm('list', '--project', '--json');
   expect(listed.stdout).toContain('guard@examples');
@@ -89,9 +100,10 @@ describe('a project command that cannot write its files changes nothing', () => 
     await installTwo();
     const before = await snapshot();
     chattr('+i', join(project, 'hookpm.json'));
-    await expectRefusedUnchanged(before, 'uninstall', '--project', 'guard');
+    await expectRefusedUnchanged(before, 'hookpm.json', 'uninstall', '--project', 'guard');
     await expectRefusedUnchanged(
       before,
+      'hookpm.json',
       'install',
       '--project',
       'notify-on-stop@examples',
@@ -103,6 +115,7 @@ describe('a project command that cannot write its files changes nothing', () => 
     await installTwo();
     const before = await snapshot();
     chattr('+i', project);
-    await expectRefusedUnchanged(before, 'uninstall', '--project', 'guard');
+    // The lock is prepared first.
+    await expectRefusedUnchanged(before, 'hookpm.lock', 'uninstall', '--project', 'guard');
   });
 });

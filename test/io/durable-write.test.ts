@@ -1,13 +1,14 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { isHookpmError } from '../../src/errors.js';
 import { writeFileDurable } from '../../src/io/durable-write.js';
 import { runChild } from '../helpers/child.js';
 import { compiledSandbox } from '../helpers/compile-src.js';
 import { MOUNT, requireTool, UNSHARE } from '../helpers/system-package.js';
-import { codeOf } from '../helpers/failure.js';
+import { codeOf, failure } from '../helpers/failure.js';
 
 const writer = fileURLToPath(new URL('../fixtures/store/durable-writer.mjs', import.meta.url));
 const sandbox = compiledSandbox('hookpm-durable-');
@@ -88,5 +89,41 @@ describe('writeFileDurable', () => {
     await rm(sub, { recursive: true });
     expect(await codeOf(writeFileDurable(join(sub, 'state.json'), 'new'))).toBe('E_IO');
     await expect(stat(sub)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+describe('writeFileDurable: whose file it is (fs-error.ts FileOwner)', () => {
+  // `chattr +i` makes a directory take no new file, even for root (EPERM).
+  const immutable: string[] = [];
+  afterEach(() => {
+    for (const dir of immutable.splice(0)) execFileSync('chattr', ['-i', dir]);
+  });
+
+  async function lockedDir(): Promise<string> {
+    const dir = await mkdtemp(join(sandbox.dir, 'immutable-'));
+    await writeFile(join(dir, 'file.json'), 'old');
+    execFileSync('chattr', ['+i', dir]);
+    immutable.push(dir);
+    return dir;
+  }
+
+  it('security.md: a store file that cannot be written is E_STORE_READONLY (the default owner)', async () => {
+    const file = join(await lockedDir(), 'file.json');
+    const error = await failure(writeFileDurable(file, 'new'));
+    expect(error.code).toBe('E_STORE_READONLY');
+    expect(error.message).toBe(`cannot write ${file}: the store is read-only (EPERM)`);
+    expect(await readFile(file, 'utf8')).toBe('old');
+  });
+
+  it("errors.md E_IO: the user's file that cannot be written is E_IO naming it, with a hint about its permissions, not the store", async () => {
+    const file = join(await lockedDir(), 'file.json');
+    const error = await failure(writeFileDurable(file, 'new', { owner: 'user', mode: 0o600 }));
+    expect(error.code).toBe('E_IO');
+    expect(error.message).toBe(`cannot write ${file}: operation not permitted (EPERM)`);
+    expect(error.hint).toMatch(/^Check the permissions of .* and of its directory/);
+    expect(error.hint).toContain(file);
+    expect(`${error.message} ${error.hint}`).not.toMatch(/store|HOOKPM_HOME/);
+    expect(await readFile(file, 'utf8')).toBe('old');
+    expect(await readdir(dirname(file))).toEqual(['file.json']);
   });
 });

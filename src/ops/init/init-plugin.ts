@@ -10,7 +10,7 @@ import {
 import { basename, dirname, join, resolve } from 'node:path';
 import { HookpmError } from '../../errors.js';
 import type { EventName } from '../../hooks/events.js';
-import { toStoreError } from '../../io/fs-error.js';
+import { toUserFileError } from '../../io/fs-error.js';
 import { isValidPluginName } from '../../plugin/name.js';
 import { assertWriteInside } from '../../workspace/inside-root.js';
 import { pluginTemplate } from './plugin-template.js';
@@ -70,7 +70,7 @@ export function initPlugin(options: InitOptions): InitResult {
       }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw notEmpty(dir, [file.path]);
-      throw toStoreError(error, target, 'write the new plugin');
+      throw toUserFileError(error, target, 'write the new plugin');
     }
     written.push(file.path);
   }
@@ -89,7 +89,7 @@ function entriesOf(dir: string): string[] | null {
         file: dir,
         hint: 'Name a new or an empty directory for the plugin.',
       });
-    throw toStoreError(error, dir, 'read the directory');
+    throw toUserFileError(error, dir, 'read the directory');
   }
 }
 
