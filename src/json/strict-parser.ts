@@ -5,6 +5,8 @@
  * wrong: the 0-based offset and a phrase saying what was expected and what was found.
  * Nesting is capped at MAX_DEPTH so that hostile input cannot exhaust the stack.
  */
+import { describeValue } from './describe-value.js';
+
 export const MAX_DEPTH = 512;
 
 export type StrictResult =
@@ -130,7 +132,7 @@ function parseObject(state: State, depth: number): Record<string, unknown> {
     const keyAt = state.pos;
     const key = parseString(state);
     if (Object.prototype.hasOwnProperty.call(object, key)) {
-      const what = `duplicate key ${JSON.stringify(key)} in ${describePath(state.path)}`;
+      const what = `duplicate key ${describeValue(key)} in ${describePath(state.path)}`;
       if (state.duplicates === null) fail(state, what, keyAt);
       state.duplicates.push({ offset: keyAt, what });
     }
@@ -249,14 +251,14 @@ function parseNumber(state: State): number {
   return Number(match[0]);
 }
 
-/** `the top-level object`, `the object at hooks.Stop[0]`. */
+/** `the top-level object`, `the object at hooks.Stop[0]`; a key of any length is cut short. */
 function describePath(path: Path): string {
   if (path.length === 0) return 'the top-level object';
   let out = '';
   for (const segment of path) {
     if (typeof segment === 'number') out += `[${segment}]`;
     else if (/^[A-Za-z_$][\w$-]*$/.test(segment)) out += out === '' ? segment : `.${segment}`;
-    else out += `[${JSON.stringify(segment)}]`;
+    else out += `[${describeValue(segment)}]`;
   }
   return `the object at ${out}`;
 }

@@ -36,6 +36,13 @@ describe('parseJson', () => {
     );
   });
 
+  it('P4: a duplicate key, and a key on its path, of any length are quoted cut short', () => {
+    const long = 'k'.repeat(1_000_000);
+    const { message } = failure(`{"${long} x": {"${long}": 1, "${long}": 2}}`);
+    const cut = `"${'k'.repeat(60)}..."`;
+    expect(message).toBe(`duplicate key ${cut} in the object at [${cut}]`);
+  });
+
   it('P4: duplicateKeys "last" reads a repeated key as JSON.parse does, the last value winning, and lists each repeat', () => {
     const text = '{\n  "a": 1,\n  "b": {"c": 1, "c": [2]},\n  "a": {"x": true}\n}';
     const result = parseJson(text, 'hooks.json', { duplicateKeys: 'last' });
