@@ -1,5 +1,6 @@
 import semver from '../registry/versions/semver.js';
 import { compareCodeUnits } from '../json/compare.js';
+import { describeValue } from '../json/describe-value.js';
 import type { Lockfile } from './lockfile.js';
 import type { ProjectManifest } from './project-manifest.js';
 
@@ -36,9 +37,27 @@ export function versionAgrees(version: string, wanted: string): boolean {
   return semver.satisfies(version, wanted, { includePrerelease: true });
 }
 
-/** One line per mismatch, for E_LOCK_MISMATCH. */
+/** How many mismatches one E_LOCK_MISMATCH message lists; the rest are counted. */
+export const MISMATCHES_SHOWN = 10;
+
+/**
+ * One phrase per mismatch, for E_LOCK_MISMATCH. The ids are plugin ids (bounded by P3); the range
+ * and the version come from the files, of any length, so they are quoted cut short.
+ */
 export function describeMismatch(m: LockMismatch): string {
-  if (m.kind === 'missing') return `${m.id} (${m.wanted}) is in hookpm.json but not in hookpm.lock`;
-  if (m.kind === 'extra') return `${m.id} ${m.locked} is in hookpm.lock but not in hookpm.json`;
-  return `${m.id}: hookpm.lock has ${m.locked}, outside ${m.wanted} that hookpm.json asks for`;
+  const wanted = describeValue(m.wanted);
+  const locked = describeValue(m.locked);
+  if (m.kind === 'missing') return `${m.id} (${wanted}) is in hookpm.json but not in hookpm.lock`;
+  if (m.kind === 'extra') return `${m.id} ${locked} is in hookpm.lock but not in hookpm.json`;
+  return `${m.id}: hookpm.lock has ${locked}, outside ${wanted} that hookpm.json asks for`;
+}
+
+/**
+ * The first MISMATCHES_SHOWN mismatches described and joined by "; ", then "and N more": a lock of
+ * any size gives a message of bounded length.
+ */
+export function describeMismatches(mismatches: readonly LockMismatch[]): string {
+  const shown = mismatches.slice(0, MISMATCHES_SHOWN).map(describeMismatch);
+  const rest = mismatches.length - shown.length;
+  return [...shown, ...(rest > 0 ? [`and ${rest} more`] : [])].join('; ');
 }

@@ -1,3 +1,4 @@
+import { describeValue } from '../json/describe-value.js';
 import { splitPluginId } from './plugin-id.js';
 import {
   objectAt,
@@ -44,21 +45,24 @@ const ENTRY_KEYS = [...REQUIRED_KEYS, 'commit'] as const;
 /** A locked commit: a full sha1 commit id, lowercase, as `git rev-parse HEAD` prints it. */
 const COMMIT = /^[0-9a-f]{40}$/;
 
-/** Parses the text of hookpm.lock strictly (unknown keys, other versions: E_PROJECT_FILE). */
+/**
+ * Parses the text of hookpm.lock strictly (unknown keys, other versions: E_PROJECT_FILE); a value
+ * from the file is quoted cut short (describeValue), whatever its size.
+ */
 export function parseLockfile(text: string, file: string): Lockfile {
   const doc = parseProjectJson(text, file);
   refuseUnknownKeys(doc, ['lockfileVersion', 'plugins'], 'the document', file);
   if (doc.lockfileVersion !== LOCKFILE_VERSION)
     throw projectFileError(
       file,
-      `lockfileVersion is ${JSON.stringify(doc.lockfileVersion)}; this hookpm reads version ${LOCKFILE_VERSION}`,
+      `lockfileVersion is ${describeValue(doc.lockfileVersion)}; this hookpm reads version ${LOCKFILE_VERSION}`,
     );
   const plugins: Record<string, LockEntry> = {};
   for (const [id, raw] of Object.entries(objectAt(doc.plugins ?? {}, 'plugins', file))) {
     if (splitPluginId(id) === null)
       throw projectFileError(
         file,
-        `plugins: ${JSON.stringify(id)} is not a plugin id (name@registry)`,
+        `plugins: ${describeValue(id)} is not a plugin id (name@registry)`,
       );
     const entry = objectAt(raw, `plugins.${id}`, file);
     refuseUnknownKeys(entry, ENTRY_KEYS, `plugins.${id}`, file);

@@ -1,4 +1,5 @@
 import { HookpmError } from '../errors.js';
+import { describeValue } from '../json/describe-value.js';
 import { parseJson } from '../json/parse-json.js';
 
 /**
@@ -26,7 +27,7 @@ export function parseProjectJson(text: string, file: string): Record<string, unk
   return value as Record<string, unknown>;
 }
 
-/** Own keys that are not among `known`, as E_PROJECT_FILE. */
+/** Own keys that are not among `known`, as E_PROJECT_FILE naming the first, cut short (describeValue). */
 export function refuseUnknownKeys(
   value: Record<string, unknown>,
   known: readonly string[],
@@ -35,7 +36,7 @@ export function refuseUnknownKeys(
 ): void {
   const unknown = Object.keys(value).find((key) => !known.includes(key));
   if (unknown !== undefined)
-    throw projectFileError(file, `${where} has the unknown key ${JSON.stringify(unknown)}`);
+    throw projectFileError(file, `${where} has the unknown key ${describeValue(unknown)}`);
 }
 
 /** A JSON object (not an array, not null) with a null prototype's safety: `__proto__` refused. */

@@ -1,5 +1,6 @@
 import semver from '../registry/versions/semver.js';
 import { compareCodeUnits } from '../json/compare.js';
+import { describeValue } from '../json/describe-value.js';
 import { isRegistryName, splitPluginId } from './plugin-id.js';
 import {
   objectAt,
@@ -32,7 +33,7 @@ export function isWantedVersion(wanted: string): boolean {
 /**
  * Parses the text of hookpm.json, strictly: invalid JSON, duplicate keys, unknown keys, a key that
  * is not a plugin id or registry name, or a range that is none are E_PROJECT_FILE. `file` names it
- * in errors.
+ * in errors; a value from the file is quoted cut short (describeValue), whatever its size.
  */
 export function parseProjectManifest(text: string, file: string): ProjectManifest {
   const doc = parseProjectJson(text, file);
@@ -42,12 +43,12 @@ export function parseProjectManifest(text: string, file: string): ProjectManifes
     if (splitPluginId(id) === null)
       throw projectFileError(
         file,
-        `plugins: ${JSON.stringify(id)} is not a plugin id (name@registry)`,
+        `plugins: ${describeValue(id)} is not a plugin id (name@registry)`,
       );
     if (typeof wanted !== 'string' || !isWantedVersion(wanted))
       throw projectFileError(
         file,
-        `plugins.${id}: ${JSON.stringify(wanted)} is not a version range or dist-tag`,
+        `plugins.${id}: ${describeValue(wanted)} is not a version range or dist-tag`,
       );
     plugins[id] = wanted;
   }
@@ -56,7 +57,7 @@ export function parseProjectManifest(text: string, file: string): ProjectManifes
     objectAt(doc.registries ?? {}, 'registries', file),
   )) {
     if (!isRegistryName(name))
-      throw projectFileError(file, `registries: ${JSON.stringify(name)} is not a registry name`);
+      throw projectFileError(file, `registries: ${describeValue(name)} is not a registry name`);
     if (typeof location !== 'string' || location.trim() === '')
       throw projectFileError(file, `registries.${name}: the location is not a non-empty string`);
     registries[name] = location;

@@ -3,8 +3,12 @@
  * strict parsing), and how the two files are compared (E_LOCK_MISMATCH).
  */
 import { describe, expect, it } from 'vitest';
-import { isHookpmError } from '../../src/errors.js';
-import { findLockMismatches } from '../../src/project/lock-agreement.js';
+import { isHookpmError, type HookpmError } from '../../src/errors.js';
+import {
+  describeMismatches,
+  findLockMismatches,
+  MISMATCHES_SHOWN,
+} from '../../src/project/lock-agreement.js';
 import { parseLockfile, serializeLockfile, type Lockfile } from '../../src/project/lockfile.js';
 import {
   parseProjectManifest,
@@ -196,5 +200,139 @@ describe("hookpm.lock: a marketplace entry's own repository (registry.md J13)", 
       });
       expect(code(() => parseLockfile(text, 'hookpm.lock'))).toBe('E_PROJECT_FILE');
     }
+  });
+});
+
+/** The HookpmError `fn` throws. */
+function thrown(fn: () => unknown): HookpmError {
+  try {
+    fn();
+  } catch (error) {
+    if (isHookpmError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a HookpmError');
+}
+
+describe('E_PROJECT_FILE (errors.md): a value of any size from the file is quoted cut short (describeValue)', () => {
+  const huge = '1.' + '0'.repeat(5_000_000);
+  /** How describeValue shows `huge`: its first 60 characters, quoted, the cut marked. */
+  const CUT = `"1.${'0'.repeat(58)}..."`;
+  const json = (doc: unknown) => JSON.stringify(doc);
+  const lockWith = (plugins: unknown, version: unknown = 1) =>
+    json({ lockfileVersion: version, plugins });
+
+  it.each([
+    [
+      'hookpm.json',
+      'a 5 MB range',
+      json({ plugins: { 'guard@x': huge } }),
+      `plugins.guard@x: ${CUT}`,
+    ],
+    [
+      'hookpm.json',
+      'a range that is a large object',
+      json({ plugins: { 'guard@x': { a: huge } } }),
+      'plugins.guard@x: an object is not',
+    ],
+    [
+      'hookpm.json',
+      'a 5 MB key that is no plugin id',
+      json({ plugins: { [huge]: '^1' } }),
+      `plugins: ${CUT}`,
+    ],
+    [
+      'hookpm.json',
+      'a 5 MB unknown key',
+      json({ plugins: {}, [huge]: 1 }),
+      `the document has the unknown key ${CUT}`,
+    ],
+    [
+      'hookpm.json',
+      'a 5 MB registry name',
+      json({ registries: { [huge]: 'x' } }),
+      `registries: ${CUT}`,
+    ],
+    [
+      'hookpm.json',
+      'a 5 MB duplicate key',
+      `{"plugins": {"${huge}": "^1", "${huge}": "^1"}}`,
+      `duplicate key ${CUT}`,
+    ],
+    ['hookpm.lock', 'a 5 MB lockfileVersion', lockWith({}, huge), `lockfileVersion is ${CUT}`],
+    [
+      'hookpm.lock',
+      'a 5 MB key that is no plugin id',
+      lockWith({ [huge]: entry }),
+      `plugins: ${CUT}`,
+    ],
+    [
+      'hookpm.lock',
+      'a 5 MB unknown key in an entry',
+      lockWith({ 'g@r': { ...entry, [huge]: 1 } }),
+      `plugins.g@r has the unknown key ${CUT}`,
+    ],
+  ])(
+    '%s with %s: E_PROJECT_FILE names where, quotes at most 60 characters and marks the cut',
+    (file, _what, text, shape) => {
+      const parse = file === 'hookpm.json' ? parseProjectManifest : parseLockfile;
+      const error = thrown(() => parse(text, file));
+      expect(error.code).toBe('E_PROJECT_FILE');
+      expect(error.message).toContain(`${file}: `);
+      expect(error.message).toContain(shape);
+      expect(error.message.length).toBeLessThan(200);
+      // The value never appears beyond the cut.
+      expect(error.message).not.toContain('0'.repeat(59));
+    },
+  );
+
+  it('a short value is still quoted whole', () => {
+    const error = thrown(() =>
+      parseProjectManifest(json({ plugins: { 'guard@x': '>>1' } }), 'hookpm.json'),
+    );
+    expect(error.message).toBe(
+      'hookpm.json: plugins.guard@x: ">>1" is not a version range or dist-tag',
+    );
+  });
+});
+
+describe('E_LOCK_MISMATCH (errors.md): each difference is named, up to a bound, the rest counted', () => {
+  const many = (n: number): Lockfile => ({
+    lockfileVersion: 1,
+    plugins: Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}@r`, entry])),
+  });
+
+  it(`a lock with 40,000 plugins hookpm.json does not name: the first ${MISMATCHES_SHOWN} are described, the rest counted`, () => {
+    const mismatches = findLockMismatches({ plugins: {}, registries: {} }, many(40_000));
+    expect(mismatches).toHaveLength(40_000);
+    const text = describeMismatches(mismatches);
+    const parts = text.split('; ');
+    expect(parts).toHaveLength(MISMATCHES_SHOWN + 1);
+    expect(parts[0]).toBe('p0@r "1.1.0" is in hookpm.lock but not in hookpm.json');
+    expect(parts.at(-1)).toBe(`and ${40_000 - MISMATCHES_SHOWN} more`);
+    expect(text.length).toBeLessThan(1000);
+  });
+
+  it('as many as are shown are all described, with no count', () => {
+    const text = describeMismatches(
+      findLockMismatches({ plugins: {}, registries: {} }, many(MISMATCHES_SHOWN)),
+    );
+    expect(text.split('; ')).toHaveLength(MISMATCHES_SHOWN);
+    expect(text).not.toContain('more');
+  });
+
+  it('a range and a locked version of any size are quoted cut short', () => {
+    const long = '>=1.0.0 '.repeat(1000).trim();
+    const lock: Lockfile = {
+      lockfileVersion: 1,
+      plugins: { 'g@r': { ...entry, version: `2.0.0-${'x'.repeat(100_000)}` } },
+    };
+    const text = describeMismatches(
+      findLockMismatches({ plugins: { 'g@r': long }, registries: {} }, lock),
+    );
+    expect(text).toMatch(
+      /^g@r: hookpm\.lock has "2\.0\.0-x+\.\.\.", outside ">=1\.0\.0 [^"]*\.\.\." that hookpm\.json asks for$/,
+    );
+    expect(text.length).toBeLessThan(250);
   });
 });

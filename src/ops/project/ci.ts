@@ -1,5 +1,5 @@
 import { HookpmError } from '../../errors.js';
-import { describeMismatch, findLockMismatches } from '../../project/lock-agreement.js';
+import { describeMismatches, findLockMismatches } from '../../project/lock-agreement.js';
 import { assertStoreWritable } from '../../store/check-writable.js';
 import { lockfilePath } from '../../workspace/project-files.js';
 import { withRequired, type ProjectInstallResult } from './project-result.js';
@@ -32,7 +32,7 @@ export async function ciProject(
   if (mismatches.length > 0)
     throw new HookpmError(
       'E_LOCK_MISMATCH',
-      `hookpm.json and hookpm.lock disagree: ${mismatches.map(describeMismatch).join('; ')}`,
+      `hookpm.json and hookpm.lock disagree on ${mismatches.length} plugin(s): ${describeMismatches(mismatches)}`,
       {
         file: lockfilePath(scope.root),
         mismatches,

@@ -1,0 +1,75 @@
+/**
+ * docs/reference/errors.md, E_PROJECT_FILE and E_LOCK_MISMATCH, with the built binary: what a
+ * project's files hold, however large, reaches stderr cut short. A value is quoted up to 60
+ * characters (describeValue), and `ci` names the first MISMATCHES_SHOWN differences and counts the
+ * rest, so the error stays a few lines for a 5 MB range or a lock of 40,000 plugins.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { MISMATCHES_SHOWN } from '../../src/project/lock-agreement.js';
+import { ensureBuilt, runBin, type BinRun } from '../helpers/built-bin.js';
+import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
+
+let home: TempHome;
+let work: string;
+let project: string;
+
+beforeAll(() => ensureBuilt());
+beforeEach(async () => {
+  home = await makeTempHome('hookpm-project-messages-');
+  work = await mkdtemp(join(tmpdir(), 'hookpm-project-messages-repo-'));
+  project = join(work, 'repo');
+  await mkdir(join(project, '.git'), { recursive: true });
+});
+afterEach(async () => {
+  await home.cleanup();
+  await rm(work, { recursive: true, force: true });
+});
+
+function hookpm(...args: string[]): Promise<BinRun> {
+  return runBin(args, { env: home.env, cwd: project });
+}
+
+const entry = {
+  version: '1.0.0',
+  resolved: 'tarballs/p-1.0.0.tgz',
+  integrity: 'sha512-AAAA',
+  surfaceHash: 'abc',
+  fingerprint: 'sha256-BBBB',
+};
+
+describe('errors.md: errors about project files stay short whatever the files hold', () => {
+  it('E_PROJECT_FILE: a 5 MB range in hookpm.json is quoted cut short, stderr under 1 KB', async () => {
+    const range = `1.${'0'.repeat(5_000_000)}`;
+    await writeFile(
+      join(project, 'hookpm.json'),
+      JSON.stringify({ plugins: { 'guard@examples': range }, registries: {} }),
+    );
+    const run = await hookpm('install', '--yes');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      `error[E_PROJECT_FILE]: ${join(project, 'hookpm.json')}: plugins.guard@examples: "1.${'0'.repeat(58)}..." is not a version range or dist-tag`,
+    );
+    expect(Buffer.byteLength(run.stderr)).toBeLessThan(1024);
+  });
+
+  it('E_LOCK_MISMATCH: ci with a lock of 40,000 plugins hookpm.json does not name lists the first ones and counts the rest, stderr under 2 KB', async () => {
+    const plugins = Object.fromEntries(
+      Array.from({ length: 40_000 }, (_, i) => [`p${i}@examples`, entry]),
+    );
+    await writeFile(join(project, 'hookpm.json'), JSON.stringify({ plugins: {}, registries: {} }));
+    await writeFile(join(project, 'hookpm.lock'), JSON.stringify({ lockfileVersion: 1, plugins }));
+    const run = await hookpm('ci', '--yes');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      'error[E_LOCK_MISMATCH]: hookpm.json and hookpm.lock disagree on 40000 plugin(s): p0@examples "1.0.0" is in hookpm.lock but not in hookpm.json; ',
+    );
+    expect(run.stderr).toContain(`; and ${40_000 - MISMATCHES_SHOWN} more\n`);
+    expect(run.stderr.match(/is in hookpm\.lock but not in hookpm\.json/g)).toHaveLength(
+      MISMATCHES_SHOWN,
+    );
+    expect(Buffer.byteLength(run.stderr)).toBeLessThan(2048);
+  });
+});
