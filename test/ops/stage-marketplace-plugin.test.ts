@@ -222,7 +222,7 @@ describe('a marketplace in a local git repository (file://)', () => {
 });
 
 describe('a marketplace.json served over http(s)', () => {
-  it('is read alone; its ./ sources cannot be staged (E_USAGE), its git and npm sources can', async () => {
+  it('is read alone; its ./ sources cannot be staged (E_USAGE), its npm sources can, and J14: its git source on this machine is left out with E_INSECURE_URL', async () => {
     const text = JSON.parse(
       marketplaceFiles()['.claude-plugin/marketplace.json'] ?? '{}',
     ) as object;
@@ -235,7 +235,12 @@ describe('a marketplace.json served over http(s)', () => {
     try {
       const market = await read(`http://127.0.0.1:${port}/marketplace.json`);
       expect(market.kind).toBe('url');
+      expect(market.origin).toBe('remote');
       expect(market.roots).toBe(null);
+      expect(market.marketplace.plugins.map((p) => p.name)).not.toContain('remote');
+      expect(market.excluded).toEqual([
+        expect.objectContaining({ name: 'remote', code: 'E_INSECURE_URL' }),
+      ]);
       expect(await codeOf(stage(market, 'guard'))).toBe('E_USAGE');
       expect((await stage(market, 'from-npm')).version).toBe('1.0.1');
     } finally {

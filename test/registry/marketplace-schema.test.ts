@@ -213,15 +213,71 @@ describe('parseMarketplace (registry.md 1, kind marketplace)', () => {
   });
 
   it('P4: invalid JSON and duplicate keys are errors with a position', () => {
-    expect(parseMarketplaceText('{"name": "a",}', FILE).diagnostics[0]?.message).toMatch(
+    const local = { origin: 'local' } as const;
+    expect(parseMarketplaceText('{"name": "a",}', FILE, local).diagnostics[0]?.message).toMatch(
       /marketplace\.json:1:\d+: invalid JSON/,
     );
     const dup = parseMarketplaceText(
       '{"name":"a","name":"b","owner":{"name":"o"},"plugins":[]}',
       FILE,
+      local,
     );
     expect(dup.marketplace).toBe(null);
     expect(dup.diagnostics[0]?.message).toContain('duplicate key');
+  });
+});
+
+describe('J14: the sources a catalog may name depend on where it was read from', () => {
+  const onThisMachine: [unknown, string][] = [
+    [{ source: 'npm', package: 'guard', registry: 'file:///home/me/secret/' }, 'source.registry'],
+    [{ source: 'npm', package: 'guard', registry: 'FILE://localhost/etc/' }, 'source.registry'],
+    [{ source: 'url', url: 'file:///home/me/repo' }, 'source.url'],
+    [{ source: 'url', url: '/home/me/repo' }, 'source.url'],
+    [{ source: 'git-subdir', url: 'file:///home/me/repo', path: 'p' }, 'source.url'],
+  ];
+
+  it.each(onThisMachine)(
+    'J14: from a remote catalog, %j is left out with E_INSECURE_URL naming the entry and %s',
+    (source, at) => {
+      const parsed = parseMarketplace(catalog([{ name: 'guard', source }]), FILE, {
+        origin: 'remote',
+      });
+      expect(parsed.marketplace?.plugins).toEqual([]);
+      expect(parsed.diagnostics.map((d) => d.code)).toEqual(['invalid_marketplace_entry']);
+      expect(parsed.excluded).toEqual([
+        {
+          name: 'guard',
+          message: expect.stringContaining(`plugins[0] ("guard"): ${at} names`),
+          code: 'E_INSECURE_URL',
+          hint: expect.stringContaining('marketplace on this machine'),
+        },
+      ]);
+    },
+  );
+
+  it.each(onThisMachine)('J14: from a local catalog, %j is kept', (source) => {
+    for (const opts of [{}, { origin: 'local' } as const]) {
+      const parsed = parseMarketplace(catalog([{ name: 'guard', source }]), FILE, opts);
+      expect(parsed.diagnostics).toEqual([]);
+      expect(parsed.marketplace?.plugins).toHaveLength(1);
+    }
+  });
+
+  it.each([
+    ['./plugins/guard'],
+    ['./../guard'],
+    [{ source: 'github', repo: 'acme/guard' }],
+    [{ source: 'url', url: 'https://gitlab.com/a/b.git' }],
+    [{ source: 'url', url: 'http://127.0.0.1:8080/a/b.git' }],
+    [{ source: 'url', url: 'git@github.com:a/b.git' }],
+    [{ source: 'npm', package: 'guard' }],
+    [{ source: 'npm', package: 'guard', registry: 'https://npm.acme.test/' }],
+  ])('J14: from a remote catalog, the network source %j is kept', (source) => {
+    const parsed = parseMarketplace(catalog([{ name: 'guard', source }]), FILE, {
+      origin: 'remote',
+    });
+    expect(parsed.diagnostics).toEqual([]);
+    expect(parsed.marketplace?.plugins).toHaveLength(1);
   });
 });
 

@@ -65,7 +65,10 @@ export async function validateMarketplace(path: string): Promise<KindFindings> {
       plugins: [],
     };
   }
-  const parsed = parseMarketplaceText(text, shown, catalogLayoutOf(file));
+  const parsed = parseMarketplaceText(text, shown, {
+    layout: catalogLayoutOf(file),
+    origin: 'local',
+  });
   if (parsed.marketplace === null)
     return { events: [], diagnostics: parsed.diagnostics, plugins: [] };
   const root = catalogRootOf(file);

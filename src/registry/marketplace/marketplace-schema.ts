@@ -13,8 +13,10 @@ import {
 import { formatIssue } from '../indexes/schema-issue.js';
 import { catalogLayoutOf, type CatalogLayout } from './catalog-files.js';
 import { parseAgentsEntry } from './agents-entry.js';
+import { checkSourceOrigin, type CatalogOrigin } from './source-origin.js';
 
 export type { EntrySource } from './marketplace-source-schema.js';
+export type { CatalogOrigin } from './source-origin.js';
 
 /**
  * The Claude Code marketplace catalog, `.claude-plugin/marketplace.json`
@@ -106,6 +108,17 @@ export interface ParsedMarketplace {
   excluded: ExcludedEntry[];
 }
 
+export interface ParseMarketplaceOptions {
+  /** The catalog file's format; by default told from `file`'s name (catalog-files.ts). */
+  layout?: CatalogLayout;
+  /**
+   * Where the catalog was read from (source-origin.ts): from a `remote` one, an entry whose
+   * source is a location on this machine is left out with E_INSECURE_URL (registry.md J14).
+   * `local` by default: `hookpm validate` reads files on this machine only.
+   */
+  origin?: CatalogOrigin;
+}
+
 /**
  * Checks a decoded marketplace.json. An invalid entry is rejected with an error naming its index
  * and name (`marketplace.json:plugins[3] ("foo"): source.url ...`) while the valid entries stay;
@@ -114,8 +127,10 @@ export interface ParsedMarketplace {
 export function parseMarketplace(
   value: unknown,
   file: string,
-  layout: CatalogLayout = catalogLayoutOf(file),
+  opts: ParseMarketplaceOptions = {},
 ): ParsedMarketplace {
+  const layout = opts.layout ?? catalogLayoutOf(file);
+  const origin = opts.origin ?? 'local';
   const root = documentPath(file);
   const parsed = DOCUMENT_SCHEMAS[layout].safeParse(value);
   if (!parsed.success) {
@@ -147,14 +162,15 @@ export function parseMarketplace(
   const seen = new Set<string>();
   doc.plugins.forEach((raw, index) => {
     const at = childPath(childPath(root, 'plugins'), index);
-    const entry = parseEntry(raw, index, pluginRoot, at, layout);
+    const entry = parseEntry(raw, { index, pluginRoot, at, layout, origin });
     if ('problems' in entry) {
       for (const p of entry.problems)
         diagnostics.push(
           diagnostic('invalid_marketplace_entry', 'error', p.message, { path: p.path }),
         );
       const name = isPlainObject(raw) && typeof raw['name'] === 'string' ? raw['name'] : null;
-      excluded.push({ name, message: entry.problems.map((p) => p.message).join('; ') });
+      const message = entry.problems.map((p) => p.message).join('; ');
+      excluded.push({ name, message, ...entry.refused });
       return;
     }
     if (seen.has(entry.name)) {
@@ -181,7 +197,7 @@ export function parseMarketplace(
 export function parseMarketplaceText(
   text: string,
   file: string,
-  layout: CatalogLayout = catalogLayoutOf(file),
+  opts: ParseMarketplaceOptions,
 ): ParsedMarketplace {
   const json = parseJson(text, file);
   if (!json.ok) {
@@ -192,7 +208,7 @@ export function parseMarketplaceText(
       excluded: [],
     };
   }
-  const parsed = parseMarketplace(json.value, file, layout);
+  const parsed = parseMarketplace(json.value, file, opts);
   if (json.bom) {
     const message = `${file}: starts with a byte-order mark; it is accepted, but remove it`;
     parsed.diagnostics.unshift(diagnostic('byte_order_mark', 'warning', message, { path: file }));
@@ -200,15 +216,24 @@ export function parseMarketplaceText(
   return parsed;
 }
 
-type EntryResult = MarketplaceEntry | { problems: { path: string; message: string }[] };
+/** `refused`: the code and hint of an entry left out for its catalog's origin (J14). */
+type EntryResult =
+  | MarketplaceEntry
+  | {
+      problems: { path: string; message: string }[];
+      refused?: { code: 'E_INSECURE_URL'; hint: string };
+    };
 
-function parseEntry(
-  raw: unknown,
-  index: number,
-  pluginRoot: string | undefined,
-  at: string,
-  layout: CatalogLayout,
-): EntryResult {
+interface EntryContext {
+  index: number;
+  pluginRoot: string | undefined;
+  at: string;
+  layout: CatalogLayout;
+  origin: CatalogOrigin;
+}
+
+function parseEntry(raw: unknown, ctx: EntryContext): EntryResult {
+  const { index, pluginRoot, at, layout } = ctx;
   if (!isPlainObject(raw))
     return {
       problems: [
@@ -245,6 +270,12 @@ function parseEntry(
       message: `${label}: ${source.at} ${source.problem}`,
     });
   if (problems.length > 0 || !fields.success || 'problem' in source) return { problems };
+  const refused = checkSourceOrigin(source, ctx.origin);
+  if (refused !== null) {
+    const path = childPath(at, 'source');
+    const message = `${label}: ${refused.at} ${refused.problem}`;
+    return { problems: [{ path, message }], refused: { code: refused.code, hint: refused.hint } };
+  }
   const data = fields.data;
   const entry: MarketplaceEntry = {
     index,

@@ -14,6 +14,7 @@ import {
 import { fetchBytes, INDEX_MAX_BYTES } from '../../../registry/http/http.js';
 import {
   parseMarketplaceText,
+  type CatalogOrigin,
   type ExcludedEntry,
   type Marketplace,
 } from '../../../registry/marketplace/marketplace-schema.js';
@@ -34,6 +35,11 @@ export interface ReadMarketplace {
   kind: 'directory' | 'git' | 'url';
   /** The location as given, credentials redacted. */
   location: string;
+  /**
+   * `remote` when read over the network (`url`, and a `git` clone of anything but a `file:` URL):
+   * its entries may not name sources on this machine (registry.md J14; they are left out).
+   */
+  origin: CatalogOrigin;
   /** The marketplace.json read (a path, or the redacted URL). */
   file: string;
   marketplace: Marketplace;
@@ -71,6 +77,8 @@ export interface ReadMarketplaceOptions {
  * - an `https://` (or loopback `http://`) URL whose path ends in `.json`: that file alone;
  * - any other `https://`, loopback `http://` or `git@host:path` location: a git repository,
  *   cloned shallow (git-fetch.ts); relative sources stay inside the clone.
+ * The last two are `remote`: an entry whose source is on this machine (a `file:` npm registry, a
+ * `file:` or absolute-path git repository) is left out with E_INSECURE_URL (registry.md J14).
  * A document that is not a marketplace is E_REGISTRY_SCHEMA with its diagnostic's words.
  */
 export async function readMarketplace(
@@ -83,7 +91,7 @@ export async function readMarketplace(
     if (result.status !== 200)
       throw new Error('Assertion failed: 304 without a conditional request');
     return finish(
-      { kind: 'url', location: shown, file: shown, roots: null },
+      { kind: 'url', location: shown, origin: 'remote', file: shown, roots: null },
       result.body.toString('utf8'),
     );
   }
@@ -122,7 +130,10 @@ async function readLocal(path: string, shown: string): Promise<ReadMarketplace> 
     );
   }
   const boundary = (await findRepositoryRoot(root)) ?? root;
-  return finish({ kind: 'directory', location: shown, file, roots: { root, boundary } }, text);
+  return finish(
+    { kind: 'directory', location: shown, origin: 'local', file, roots: { root, boundary } },
+    text,
+  );
 }
 
 async function readClone(
@@ -155,8 +166,9 @@ async function readClone(
         { url: shown },
       );
     }
+    const origin: CatalogOrigin = /^file:/i.test(url) ? 'local' : 'remote';
     const read = finish(
-      { kind: 'git', location: shown, file, roots: { root: dest, boundary: dest } },
+      { kind: 'git', location: shown, origin, file, roots: { root: dest, boundary: dest } },
       text,
     );
     return { ...read, commit: clone.commit, dispose };
@@ -166,10 +178,10 @@ async function readClone(
   }
 }
 
-type Frame = Pick<ReadMarketplace, 'kind' | 'location' | 'file' | 'roots'>;
+type Frame = Pick<ReadMarketplace, 'kind' | 'location' | 'origin' | 'file' | 'roots'>;
 
 function finish(frame: Frame, text: string): ReadMarketplace {
-  const parsed = parseMarketplaceText(text, frame.file);
+  const parsed = parseMarketplaceText(text, frame.file, { origin: frame.origin });
   if (parsed.marketplace === null) {
     const reason = parsed.diagnostics.map((d) => d.message).join('; ');
     throw new HookpmError('E_REGISTRY_SCHEMA', reason, {
