@@ -46,6 +46,15 @@ export async function stageMarketplaceTree(
   try {
     const entry = read.marketplace.plugins.find((e) => e.name === source.name);
     if (entry === undefined) {
+      // A catalog cached before the entry was refused still lists it; the read names why (J14).
+      const refused = read.excluded.find(
+        (e) => e.name === source.name && e.code === 'E_INSECURE_URL',
+      );
+      if (refused !== undefined)
+        throw new HookpmError('E_INSECURE_URL', refused.message, {
+          plugin: source.path,
+          ...(refused.hint === undefined ? {} : { hint: refused.hint }),
+        });
       throw new HookpmError(
         'E_NOT_FOUND',
         `the marketplace ${source.registry} (${read.location}) no longer lists ${source.name}`,
