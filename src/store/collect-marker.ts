@@ -1,18 +1,27 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { syncPath } from '../io/sync-tree.js';
 import { quietly, toStoreError } from '../io/fs-error.js';
+import { readRegularText } from '../io/read-regular-file.js';
+import { removeDataDir } from './data-dir.js';
 import { stagingRoot } from './paths.js';
+import { pluginDataDir } from './plugin-dirs.js';
+import { dataUsers } from './state/data-users.js';
+import type { State } from './state/state-schema.js';
 import type { StorePaths } from './store-paths.js';
 
 /**
- * registry.md S41: the marks that make the next collection walk every plugin directory. Each is an
- * empty file in staging, so the staging scan every collection starts with finds it:
+ * registry.md S41: the marks that make the next collection walk every plugin directory. Each is a
+ * file in staging, so the staging scan every collection starts with finds it:
  * - a transaction's mark, `stage-<pid>-commit-<n>`: in use while its process lives (collect.ts
  *   spares a live process's staging), a leftover once it is dead, which is how a transaction that
- *   promoted trees and never wrote its state (a crash, a kill) is noticed;
- * - a released pin's mark, `released`: a leftover at once, since the trees a session ran may have
- *   nothing else naming them. One file for every release: a pin replaced at each
+ *   promoted trees and never wrote its state (a crash, a kill) is noticed. One that deletes data
+ *   directories after its state write (an uninstall, plugins.md V3) lists their plugin ids in its
+ *   mark, a JSON array (the mark is empty otherwise); a collection that finds the mark of a dead
+ *   process deletes each listed one that no record of the state names (removeMarkedData), so a
+ *   kill between the state write and the deletion leaves none behind;
+ * - a released pin's mark, `released`, empty: a leftover at once, since the trees a session ran
+ *   may have nothing else naming them. One file for every release: a pin replaced at each
  *   event (one that fails closed is made afresh at every event) leaves one mark, not one per
  *   event. A release between a collection's reading of the pins and its removal of the mark is
  *   lost; its trees wait for the next collection that walks every directory.
@@ -28,27 +37,76 @@ function commitMarkName(): string {
 
 const RELEASED = 'released';
 
+/** A mark lists a few plugin ids; one larger than this is none hookpm wrote. */
+const MARK_MAX_BYTES = 1 << 20;
+
 /** Whether a name in staging is a mark (collect.ts reports it apart from staging trees). */
 export function isMark(name: string): boolean {
   return name === RELEASED || /^stage-\d+-commit-[0-9a-z]+$/.test(name);
 }
 
 /**
- * Marks a transaction under way, before it promotes any tree, and flushes the mark to disk so
- * that it is there after a power loss whenever a promoted tree is. Returns a function that removes
- * it, once the transaction's collection is done (a removal that fails leaves a mark that a later
- * collection takes for a crash: it walks every directory, which is only slower).
+ * Marks a transaction under way, before it promotes any tree or writes the state, and flushes the
+ * mark to disk so that it is there after a power loss whenever a promoted tree or the state
+ * written is. `dataIds`: the plugins whose data directories the caller deletes after its state
+ * write (none for an uninstall with `--keep-data`). Returns a function that removes the mark, once
+ * the caller's collection is done and those data directories are deleted (a removal that fails
+ * leaves a mark that a later collection takes for a crash: it walks every directory, which is only
+ * slower, and deletes the listed data directories no record names, which was meant anyway).
  */
-export async function markTransaction(paths: StorePaths): Promise<() => void> {
+export async function markTransaction(
+  paths: StorePaths,
+  dataIds: readonly string[] = [],
+): Promise<() => void> {
   const file = join(stagingRoot(paths), commitMarkName());
   try {
     mkdirSync(stagingRoot(paths), { recursive: true });
-    writeFileSync(file, '', { flag: 'wx', mode: 0o600 });
+    writeFileSync(file, dataIds.length === 0 ? '' : JSON.stringify(dataIds), {
+      flag: 'wx',
+      mode: 0o600,
+    });
+    if (dataIds.length > 0) await syncPath(file);
     await syncPath(stagingRoot(paths));
   } catch (error) {
     throw toStoreError(error, file, 'write the transaction mark');
   }
   return () => quietly(() => rmSync(file, { force: true }));
+}
+
+/**
+ * The plugin ids whose data directories a transaction's mark lists (markTransaction); none for an
+ * empty mark, a released pin's, or one that cannot be read or is not such a list (a mark cut short
+ * by a power loss lists nothing). Never blocks or follows a link (readRegularText).
+ */
+export function markedDataIds(file: string): string[] {
+  try {
+    const text = readRegularText(file, { maxBytes: MARK_MAX_BYTES });
+    const ids: unknown = text === '' ? [] : JSON.parse(text);
+    return Array.isArray(ids) && ids.every((id) => typeof id === 'string') ? ids : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * plugins.md V3: deletes the data directories the mark `mark` lists (markedDataIds) that no record
+ * of `state`, user-wide or of a project, names (dataUsers); returns them. The caller holds the
+ * store lock, passes the state as it is on disk now, and removes the mark only after this.
+ */
+export async function removeMarkedData(
+  paths: StorePaths,
+  state: State,
+  mark: string,
+): Promise<string[]> {
+  const removed: string[] = [];
+  for (const id of markedDataIds(mark)) {
+    const dir = pluginDataDir(paths, id);
+    if (dataUsers(state, id).length > 0 || lstatSync(dir, { throwIfNoEntry: false }) === undefined)
+      continue;
+    await removeDataDir(paths, id);
+    removed.push(dir);
+  }
+  return removed;
 }
 
 /**

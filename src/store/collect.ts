@@ -3,7 +3,7 @@ import { mkdir, rename, rm, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { durableTempPrefix } from '../io/durable-write.js';
-import { isMark } from './collect-marker.js';
+import { isMark, removeMarkedData } from './collect-marker.js';
 import { errnoCode, quietly, toStoreError } from '../io/fs-error.js';
 import { isProcessAlive, readLockFile } from '../io/lock-record.js';
 import { uniqueHex } from '../io/unique-hex.js';
@@ -73,11 +73,12 @@ export interface CollectScope {
 }
 
 /**
- * D4: removes what findLeftovers finds, and plugin directories left empty. Contract: the caller
- * holds the store lock and passes the state as it is on disk now (after its own write), or a tree
- * it just promoted would be collected; `visit` (registry.md S41) holds at least the plugin
- * directory of every tree the caller's transaction promoted or stopped naming. Returns the paths
- * removed.
+ * D4: removes what findLeftovers finds, and plugin directories left empty; before a dead
+ * transaction's mark, the data directories it lists that no record of `state` names (plugins.md
+ * V3, collect-marker.ts). Contract: the caller holds the store lock and passes the state as it is
+ * on disk now (after its own write), or a tree it just promoted would be collected; `visit`
+ * (registry.md S41) holds at least the plugin directory of every tree the caller's transaction
+ * promoted or stopped naming. Returns the paths removed, the data directories last.
  */
 export async function collectGarbage(
   paths: StorePaths,
@@ -94,15 +95,41 @@ export async function collectGarbage(
       state,
       visit === undefined ? { empty } : { visit, empty },
     );
+    const data: string[] = [];
     for (const leftover of found) {
+      // The mark goes only once its data directories are gone: a crash meanwhile leaves it.
+      if (leftover.kind === 'mark')
+        data.push(...(await removeMarkedData(paths, state, leftover.path)));
       await removeLeftover(paths, leftover);
       if (leftover.kind === 'unreferenced-tree') empty.add(dirname(leftover.path));
     }
     for (const dir of [...empty].sort()) quietly(() => rmdirSync(dir));
-    return found.map((leftover) => leftover.path);
+    return [...found.map((leftover) => leftover.path), ...data];
   } catch (error) {
     throw toStoreError(error, paths.data, 'collect leftovers in');
   }
+}
+
+/**
+ * plugins.md V3: deletes the data directories that the marks of dead transactions in staging list
+ * (collect-marker.ts) and no record of `state` names, and leaves the marks for the collection that
+ * walks every plugin directory. A transaction runs it before it changes the state, so that a
+ * plugin installed again after an uninstall was killed does not inherit the old data. Contract as
+ * collectGarbage's: the store lock held, `state` as it is on disk now. Returns the directories
+ * deleted.
+ */
+export async function collectMarkedData(paths: StorePaths, state: State): Promise<string[]> {
+  const removed: string[] = [];
+  try {
+    for (const name of listDir(stagingRoot(paths))) {
+      const entry = join(stagingRoot(paths), name);
+      if (isMark(name) && !(await stagingInUse(name, entry)))
+        removed.push(...(await removeMarkedData(paths, state, entry)));
+    }
+  } catch (error) {
+    throw toStoreError(error, paths.data, 'collect leftovers in');
+  }
+  return removed;
 }
 
 /**
