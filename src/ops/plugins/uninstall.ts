@@ -1,4 +1,5 @@
 import { collectGarbage } from '../../store/collect.js';
+import { markTransaction } from '../../store/collect-marker.js';
 import { removeDataDir } from '../../store/data-dir.js';
 import { pluginDataDir } from '../../store/plugin-dirs.js';
 import { dataUsers, describeDataUser } from '../../store/state/data-users.js';
@@ -36,7 +37,9 @@ export interface UninstallResult {
  * nothing changes; the state is written first, then the trees are collected (D4) and, without
  * keepData, the data directories deleted (V3), except one a project still names the id for (the
  * data directory is one per id, shared by the user-wide plugin and the projects:
- * docs/guides/projects.md). The integrity of a registry plugin's versions stays in the state
+ * docs/guides/projects.md). A transaction's mark listing those data directories is written before
+ * the state and removed last (collect-marker.ts), so a kill in between leaves them to the next
+ * collection. The integrity of a registry plugin's versions stays in the state
  * (knownIntegrity, registry.md V3), so a reinstall of the same version with other bytes is refused.
  */
 export function uninstallPlugins(
@@ -79,10 +82,16 @@ export function uninstallPlugins(
         }
         delete state.plugins[record.id];
       }
+      // registry.md S41: a kill from here on leaves the mark, listing the data directories to go.
+      const removing = result.uninstalled.filter((entry) => entry.dataDir !== null);
+      const unmark = await markTransaction(
+        ctx.paths,
+        removing.map((entry) => entry.id),
+      );
       await writeState(ctx.paths, state);
       await collectGarbage(ctx.paths, state);
-      for (const entry of result.uninstalled)
-        if (entry.dataDir !== null) await removeDataDir(ctx.paths, entry.id);
+      for (const entry of removing) await removeDataDir(ctx.paths, entry.id);
+      unmark();
       return result;
     },
     lockOptions(ctx),

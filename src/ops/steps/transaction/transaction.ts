@@ -36,7 +36,12 @@
 import { existsSync } from 'node:fs';
 import { rmdir } from 'node:fs/promises';
 import { pluginsDir } from '../../../store/paths.js';
-import { collectGarbage, recordTrees, touchedDirs } from '../../../store/collect.js';
+import {
+  collectGarbage,
+  collectMarkedData,
+  recordTrees,
+  touchedDirs,
+} from '../../../store/collect.js';
 import { markTransaction } from '../../../store/collect-marker.js';
 import { pluginVersionsDir } from '../../../store/plugin-dirs.js';
 import { ensureDataDir } from '../../../store/data-dir.js';
@@ -119,6 +124,8 @@ async function commit(
   requireStagedAllowed(ctx, draft, staged);
   // Directories a first install creates, removed again if it fails (or is cancelled).
   const fresh = [pluginsDir(ctx.paths), installedFilesDir(ctx.paths)].filter((d) => !existsSync(d));
+  // V3: data directories a killed uninstall left, before a record may name their ids again.
+  await collectMarkedData(ctx.paths, draft);
   // S41: the trees named before, and a mark that makes a crash from here on walk every directory.
   const named = recordTrees(draft);
   const unmark = await markTransaction(ctx.paths);
