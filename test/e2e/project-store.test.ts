@@ -3,19 +3,21 @@
  * share with the user-wide ones in a user's store.
  * - Data directories (plugins.md V3): one per plugin id, shared by the user-wide plugin and every
  *   project's; uninstalling either keeps it while another record names the id, and the last
- *   uninstall deletes it.
+ *   uninstall deletes it, or the next command when that uninstall was killed (registry.md S41).
  * - A project plugin that writes `.state/` into its own installed folder (Q6) is
  *   not tampered: it keeps running in its project, and `hookpm ci` of the project works.
  * - `install --project --dry-run` and `install --dry-run` in a project print the plan and what
  *   would be locked, and leave hookpm.json, hookpm.lock and the store byte-identical.
  */
-import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { resolveStorePaths } from '../../src/store/paths.js';
+import { markedDataIds } from '../../src/store/collect-marker.js';
+import { resolveStorePaths, stagingRoot, stateFile } from '../../src/store/paths.js';
 import { pluginDataDir } from '../../src/store/plugin-dirs.js';
 import { ensureBuilt, runBin, type BinRun } from '../helpers/built-bin.js';
+import { killAfterStateWrite } from '../helpers/kill-after-state-write.js';
 import {
   publishPlugin,
   publishTree,
@@ -171,6 +173,29 @@ describe('one data directory per plugin id, shared by the user-wide plugin and p
     expect({ files: await projectFiles(), store: await hashStore(storeOf(a)) }).toEqual(before);
     await ok(a, project, 'uninstall', '--project', 'keeper', '--keep-data');
     expect(await seen(a)).toBe('seen\n');
+  });
+});
+
+describe('an uninstall --project killed after its state write (V3, registry.md D4)', () => {
+  it('V3, S41: its mark lists the id whose data it deletes, and the next command deletes that data when no record names the id', async () => {
+    const [a] = homes as [TempHome];
+    await ok(a, project, 'registry', 'add', 'acme', acme.url);
+    await ok(a, project, 'install', '--project', 'keeper@acme', '--yes');
+    await ok(a, project, 'run', 'PreToolUse', '--payload', '-');
+    const staging = stagingRoot(storeOf(a));
+    await killAfterStateWrite(['uninstall', '--project', 'keeper'], {
+      env: a.env,
+      cwd: project,
+      stateFile: stateFile(storeOf(a)),
+    });
+    // Where the kill landed is up to the scheduler: when the data outlived it, a mark says so.
+    if (await exists(dataOf(a, 'keeper@acme'))) {
+      const marks = (await readdir(staging)).map((name) => join(staging, name));
+      expect(marks.flatMap(markedDataIds)).toEqual(['keeper@acme']);
+    }
+    await ok(a, outside, 'install', 'tool@acme', '--yes');
+    expect(await exists(dataOf(a, 'keeper@acme'))).toBe(false);
+    expect(await readdir(staging)).toEqual([]);
   });
 });
 

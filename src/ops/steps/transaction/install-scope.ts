@@ -83,6 +83,12 @@ export interface ScopeRules {
    * files written (absolute). When it throws, the files are as they were before the transaction.
    */
   written(): string[];
+  /**
+   * The ids whose data directories `finish` may delete (when no record names them any more),
+   * written into the transaction's mark (collect-marker.ts) so that a crash before `finish` leaves
+   * them to the next collection.
+   */
+  readonly removesData: readonly string[];
   /** The transaction failed before `written`: whatever `close` prepared is removed. */
   abandon(): void;
   /** After collection: what became of the data directories of the records removed. */

@@ -73,6 +73,7 @@ export function projectRules(
       prepared.publish();
       return prepared.files;
     },
+    removesData: scope.removeData === true ? [...(scope.remove ?? [])] : [],
     abandon: () => prepared?.discard(),
     async finish(draft) {
       const data: RemovedData[] = [];

@@ -30,7 +30,8 @@
  *    scope carries, project-consent.ts); this file writes the state once, last, then a project's
  *    files.
  * 7. Collect what is left -> this file (collectGarbage in the plugin directories the transaction
- *    touched, S41, with markTransaction's mark for a crash; commitLocked removes leftover staging).
+ *    touched, S41, with markTransaction's mark for a crash, which also lists the data directories
+ *    a project's uninstall deletes, plugins.md V3; commitLocked removes leftover staging).
  * `--dry-run` reports the plan after step 4 instead of taking steps 5-7 -> plan.ts.
  */
 import { existsSync } from 'node:fs';
@@ -126,9 +127,10 @@ async function commit(
   const fresh = [pluginsDir(ctx.paths), installedFilesDir(ctx.paths)].filter((d) => !existsSync(d));
   // V3: data directories a killed uninstall left, before a record may name their ids again.
   await collectMarkedData(ctx.paths, draft);
-  // S41: the trees named before, and a mark that makes a crash from here on walk every directory.
+  // S41: the trees named before, and a mark that makes a crash from here on walk every directory
+  // (and delete the data directories `finish` would have).
   const named = recordTrees(draft);
-  const unmark = await markTransaction(ctx.paths);
+  const unmark = await markTransaction(ctx.paths, rules.removesData);
   const entries: InstalledEntry[] = [];
   const notes: string[] = [];
   rules.open(draft, staged);
@@ -161,10 +163,10 @@ async function commit(
   const touched = touchedDirs(named, recordTrees(draft));
   for (const plugin of staged) touched.add(pluginVersionsDir(ctx.paths, plugin.inspected.id));
   await collectGarbage(ctx.paths, draft, touched);
-  unmark();
   // V3: data directories are created once the state that enables them is written.
   for (const entry of entries) if (entry.enabled) await ensureDataDir(ctx.paths, entry.id);
   const data = await rules.finish(draft);
+  unmark();
   const waiting = rules.consentRequired(entries, [...earlier, ...notes]);
   if (waiting !== null) throw waiting;
   return { entries, notes, wrote, data };

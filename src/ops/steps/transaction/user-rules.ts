@@ -37,6 +37,7 @@ export function userRules(ctx: OperationContext, opts: CommitOptions): ScopeRule
     },
     commitOne: (draft, staged, notes) => installOne(ctx, draft, staged, opts, notes),
     close() {},
+    removesData: [],
     written: () => [],
     abandon() {},
     finish: async () => [],
