@@ -105,10 +105,12 @@ describe('gitHeadersFor (registry.md K6: tokens by host kind, for that origin on
   });
 });
 
-describe('the headers helper at its deadline (registry.md K6: within 10 s)', () => {
+describe('the headers helper at its deadline (registry.md K6)', () => {
   const tmp = useTempDir('git-helper');
 
-  it('K6: a helper whose child holds its output open is E_GIT at 10 s, the child killed with it', async () => {
+  it('K6: a helper whose child holds its output open is E_GIT at the deadline, the child killed with it', async () => {
+    // K6's deadline is 10 s (HEADERS_HELPER_TIMEOUT_MS); a shorter one keeps the test short.
+    const deadline = 500;
     const pidFile = join(tmp.dir, 'child.pid');
     const started = Date.now();
     const error = await failure(
@@ -116,18 +118,23 @@ describe('the headers helper at its deadline (registry.md K6: within 10 s)', () 
         'https://example.test/m.git',
         {},
         { headersHelper: `sleep 60 & echo $! > ${pidFile}; wait; echo '{}'` },
+        deadline,
       ),
     );
     const took = Date.now() - started;
     expect(error.code).toBe('E_GIT');
-    expect(error.message).toMatch(/no answer within 10 s/);
-    expect(took).toBeGreaterThanOrEqual(HEADERS_HELPER_TIMEOUT_MS - 100);
-    expect(took).toBeLessThan(HEADERS_HELPER_TIMEOUT_MS + 5_000);
+    expect(error.message).toMatch(/no answer within 0\.5 s/);
+    expect(took).toBeGreaterThanOrEqual(deadline - 50);
+    expect(took).toBeLessThan(deadline + 5_000);
     const pid = Number((await readFile(pidFile, 'utf8')).trim());
     // Gone, or a zombie its new parent has not reaped yet.
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
     expect(stat === null || /^\d+ \(sleep\) Z/.test(stat), stat ?? '').toBe(true);
-  }, 30_000);
+  });
+
+  it('K6: the deadline is 10 s', () => {
+    expect(HEADERS_HELPER_TIMEOUT_MS).toBe(10_000);
+  });
 });
 
 describe('gitHeaderEnvironment (registry.md K6: through the environment, never argv)', () => {

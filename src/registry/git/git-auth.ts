@@ -47,12 +47,14 @@ const HELPER_OUTPUT_MAX = 64 * 1024;
  * then whatever the headers helper prints (it wins for the same header name). A URL that already
  * holds credentials gets no token: its own user and password become the Basic auth, as git reaches
  * it by withoutUserInfo (no credentials on git's command line, where other users could read them).
- * Errors: E_GIT when the helper fails, never quoting its output.
+ * Errors: E_GIT when the helper fails or has not answered within `helperTimeoutMs` (K6's 10 s;
+ * shorter only in tests), never quoting its output.
  */
 export async function gitHeadersFor(
   url: string,
   env: Readonly<Record<string, string | undefined>>,
   settings: GitAuthSettings,
+  helperTimeoutMs = HEADERS_HELPER_TIMEOUT_MS,
 ): Promise<Record<string, string>> {
   let parsed: URL;
   try {
@@ -74,7 +76,7 @@ export async function gitHeadersFor(
   }
   const helper = settings.headersHelper;
   if (helper !== undefined && helper.trim() !== '')
-    Object.assign(headers, await runHeadersHelper(helper, parsed, env));
+    Object.assign(headers, await runHeadersHelper(helper, parsed, env, helperTimeoutMs));
   return headers;
 }
 
@@ -123,6 +125,7 @@ function runHeadersHelper(
   command: string,
   url: URL,
   env: Readonly<Record<string, string | undefined>>,
+  timeoutMs: number,
 ): Promise<Record<string, string>> {
   const shown = `${url.origin}${url.pathname}`;
   const fail = (why: string): HookpmError =>
@@ -141,8 +144,8 @@ function runHeadersHelper(
     let out = '';
     const timer = setTimeout(() => {
       killGroup(child.pid);
-      reject(fail(`no answer within ${HEADERS_HELPER_TIMEOUT_MS / 1000} s`));
-    }, HEADERS_HELPER_TIMEOUT_MS);
+      reject(fail(`no answer within ${timeoutMs / 1000} s`));
+    }, timeoutMs);
     child.stdout.on('data', (chunk: Buffer) => {
       if (out.length < HELPER_OUTPUT_MAX) out += chunk.toString('utf8');
     });
