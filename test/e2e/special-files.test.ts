@@ -222,9 +222,12 @@ describe.runIf(process.platform === 'linux')(
       tarball: (reg: string) => join('tarballs', readdirSync(join(reg, 'tarballs'))[0] ?? ''),
     };
     type Target = keyof typeof targets;
-    const registryCases = (Object.keys(targets) as Target[]).flatMap((target) =>
-      (Object.keys(kinds) as Kind[]).map((kind) => [target, kind] as const),
-    );
+    // Each file with one kind of special file: the reading code is the same for both files (and
+    // the other kind), and each case builds, adds and installs from a registry of its own.
+    const registryCases: ReadonlyArray<readonly [Target, Kind]> = [
+      ['plugin document', 'FIFO'],
+      ['tarball', 'symlink to /dev/zero'],
+    ];
 
     it.each(registryCases)(
       'D7: with its %s a %s, install is E_IO saying what the file is, within the limit; the regular file installs',
