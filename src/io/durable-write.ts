@@ -28,6 +28,14 @@ export function durableTempPrefix(file: string): string {
   return `.${basename(file)}.tmp-`;
 }
 
+/** The pid of the process that made `name`, a temporary file of `file` (`<prefix><pid>-<hex>`); null for any other name. */
+export function durableTempWriter(file: string, name: string): number | null {
+  const prefix = durableTempPrefix(file);
+  if (!name.startsWith(prefix)) return null;
+  const pid = /^(\d+)-[0-9a-f]+$/.exec(name.slice(prefix.length))?.[1];
+  return pid === undefined ? null : Number(pid);
+}
+
 /**
  * registry.md D2: replaces `file` with `data` so that a crash, a short write or a full disk at any
  * instant leaves either the old content or the new one: prepareFileDurable, then its commit.

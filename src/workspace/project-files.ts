@@ -1,7 +1,8 @@
 import { readRegularText } from '../io/read-regular-file.js';
 import { dirname, join } from 'node:path';
 import { readdirSync, statSync, unlinkSync } from 'node:fs';
-import { durableTempPrefix, prepareFileDurable, type PreparedFile } from '../io/durable-write.js';
+import { durableTempWriter, prepareFileDurable, type PreparedFile } from '../io/durable-write.js';
+import { isProcessAlive } from '../io/lock-record.js';
 import { errnoCode, quietly, toUserFileError } from '../io/fs-error.js';
 import { assertWriteInside } from './inside-root.js';
 import {
@@ -116,23 +117,13 @@ export function prepareProjectFiles(
  * lock, so no live hookpm of this store is writing them. Never throws.
  */
 function removeDeadTemps(file: string): void {
-  const prefix = durableTempPrefix(file);
   quietly(() => {
     for (const name of readdirSync(dirname(file))) {
-      const pid = Number(/^(\d+)-[0-9a-f]+$/.exec(name.slice(prefix.length))?.[1]);
-      if (name.startsWith(prefix) && pid > 0 && !isRunning(pid))
+      const writer = durableTempWriter(file, name);
+      if (writer !== null && !isProcessAlive(writer))
         quietly(() => unlinkSync(join(dirname(file), name)));
     }
   });
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return errnoCode(error) !== 'ESRCH';
-  }
 }
 
 /** The permission bits of `file` (through its symlinks), or undefined when there is none yet. */
