@@ -1,5 +1,5 @@
 import type { FailClosed } from '../hooks/fail-closed-entry.js';
-import { isEventName, type EventName } from '../hooks/events.js';
+import { CLAUDE_CODE_EVENT_NAMES, isHookEventName } from '../hooks/events.js';
 import type { PolicyInForce } from './policy.js';
 import { describeRefusal, pluginRefusal, type PolicyRegistry } from './policy-rules.js';
 
@@ -8,8 +8,13 @@ export interface RunningPlugin {
   id: string;
   name: string;
   registry: string;
-  /** The events it was consented for (those its entry applies to). */
+  /**
+   * The events its entry applies to: those it was consented for (its state record's, Q1: the
+   * engine's events only), or, with `documented`, every event its documents hook.
+   */
   events: readonly string[];
+  /** `events` come from its documents (a session pin's), Claude Code's own events among them. */
+  documented?: boolean;
 }
 
 /** The plugins the policy stops from running, and what the agent is told of each. */
@@ -36,12 +41,14 @@ export function policyStops(
   const failClosed: FailClosed[] = [];
   if (inForce.status === 'absent') return { stopped, failClosed };
   for (const plugin of plugins) {
-    const events = plugin.events.filter((e): e is EventName => isEventName(e));
+    const events = plugin.events.filter((e) => isHookEventName(e));
     if (inForce.status === 'invalid') {
       stopped.add(plugin.id);
       failClosed.push({
         plugin: plugin.id,
-        events,
+        // engine.md B2, as failingPlugin does: without its documents, nothing tells which of Claude
+        // Code's own events it hooks, so the entry holds every one of them.
+        events: plugin.documented === true ? events : [...events, ...CLAUDE_CODE_EVENT_NAMES],
         reason: `hookpm fails closed: the administrator's policy ${inForce.file} cannot be used (${inForce.problem}), so plugin ${plugin.id} does not run; ask your administrator to fix it (\`hookpm policy\` shows the problem)`,
         enforced: true,
       });

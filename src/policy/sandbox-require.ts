@@ -1,5 +1,5 @@
 import { HookpmError } from '../errors.js';
-import { isEventName, type EventName } from '../hooks/events.js';
+import { isHookEventName } from '../hooks/events.js';
 import type { FailClosed } from '../hooks/fail-closed-entry.js';
 import type { PolicyInForce } from './policy.js';
 import type { PolicyStops, RunningPlugin } from './policy-at-run.js';
@@ -59,7 +59,7 @@ export function sandboxStops(
     stopped.add(plugin.id);
     failClosed.push({
       plugin: plugin.id,
-      events: plugin.events.filter((e): e is EventName => isEventName(e)),
+      events: plugin.events.filter((e) => isHookEventName(e)),
       reason: `hookpm: plugin ${plugin.id} no longer runs: the administrator's policy ${inForce.file} requires confined plugins (${SANDBOX_RULE}), and it neither declares capabilities nor was confined; \`${confineCommand(plugin.id)}\` confines it`,
       open: true,
       enforced: true,

@@ -125,6 +125,26 @@ describe("fail closed through `hookpm wire claude` on Claude Code's own events (
     }
   });
 
+  it("B2, policy.md A11: with the administrator's policy file unusable, PreSkillShellCommand is exit 2 naming the file; PostModelSwitch gets a systemMessage", async () => {
+    await installGuard();
+    const policy = join(ws.dir, 'policy.json');
+    await writeFile(policy, '{"registries": ');
+    const env = ws.env({ HOOKPM_POLICY_FILE: policy });
+    const blocked = await ws.hookpm(['wire', 'claude'], { stdin: skillShell('policy', 'ls'), env });
+    expect(blocked.code).toBe(2);
+    expect(blocked.stderr).toMatch(
+      /^hookpm fails closed: the administrator's policy .*policy\.json cannot be used .*so plugin skillguard@local does not run/,
+    );
+    const told = await ws.hookpm(['wire', 'claude'], {
+      stdin: claudePayload(ws, 'PostModelSwitch', 'policy', { from_model: 'a', to_model: 'b' }),
+      env,
+    });
+    expect(told.code).toBe(0);
+    expect(String((JSON.parse(told.stdout) as Record<string, unknown>)['systemMessage'])).toContain(
+      "the administrator's policy",
+    );
+  });
+
   it('B5: a payload nested 5,000 deep is exit 2 on PreSkillShellCommand, and exit 1 (told, not blocked) on PostModelSwitch', async () => {
     await installGuard();
     const deep = '{"a":'.repeat(5000) + '1' + '}'.repeat(5000);

@@ -25,7 +25,8 @@ export function pinUnderPolicy(
     for (const source of pin.sources)
       if (source.plugin?.id === id)
         for (const event of Object.keys(source.config)) events.add(event);
-    return { id, name: id.slice(0, at), registry: id.slice(at + 1), events: [...events] };
+    const named = { id, name: id.slice(0, at), registry: id.slice(at + 1) };
+    return { ...named, events: [...events], documented: true };
   });
   const denied = policyStops(inForce, plugins);
   // A18: a pinned plugin that runs unconfined stops too when the policy requires confinement.
