@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { appendFile, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, rm, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
@@ -173,6 +173,26 @@ describe('fail closed through `hookpm wire claude` (engine.md B1-B6)', () => {
     expect(post.out?.systemMessage).toMatch(/^hookpm fails closed: plugin every@local/);
     const start = await wire(payload('SessionStart', 'gone', { source: 'startup' }));
     expect(start.out).toBeNull();
+  });
+
+  it("B2, Q6: a plugin whose tree is still being checked at the handlers' deadline denies; given the time, the file it created keeps it running", async () => {
+    await ok(['install', await everyEventPlugin(), '--yes']);
+    await wire(payload('SessionStart', 'slow', { source: 'startup' }));
+    // 64 MiB, sparse: reading and hashing it takes far longer than the 1 ms deadline below.
+    const created = join(await installedTree('every'), 'cache.bin');
+    await writeFile(created, '');
+    await truncate(created, 64 * 1024 * 1024);
+    const late = await ws.hookpm(['wire', 'claude', '--deadline', '0.001'], {
+      stdin: bash('slow', 'ls'),
+    });
+    const out = late.stdout === '' ? null : (JSON.parse(late.stdout) as Record<string, any>);
+    expect(decision(out)).toBe('deny');
+    expect(reason(out)).toMatch(
+      /^hookpm fails closed: plugin every@local 1\.0\.0 cannot run as consented \(its installed files could not be checked before the agent's deadline/,
+    );
+    expect(reason(out)).toContain('hookpm install --force');
+    expect(late.stderr).toContain('failed_closed');
+    expect((await wire(bash('slow', 'ls'))).out).toBeNull();
   });
 
   it('B6: settings.json failOpen naming the plugin lets the call through with a systemMessage instead', async () => {

@@ -109,7 +109,12 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
       h.plugin === null ? [] : [h.plugin],
     ),
   );
-  const checked = await pinnedSources(options.store, pin, running);
+  const seconds = agentDeadlineSec(agent, event, options.deadline?.seconds ?? null);
+  const by =
+    options.deadline === undefined
+      ? undefined
+      : handlersDeadline(options.deadline.startedAt, seconds);
+  const checked = await pinnedSources(options.store, pin, running, by);
   if (checked.sources !== pin.sources)
     snapshot = buildSnapshot({ projectDir, sources: checked.sources, diagnostics: [] });
   const continuationCount = event === 'Stop' ? pin.stopContinuations : 0;
@@ -122,7 +127,6 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
     source: `wire:${agent.id}`,
     ...(failClosed.length === 0 ? {} : { failClosed }),
   });
-  const seconds = agentDeadlineSec(agent, event, options.deadline?.seconds ?? null);
   const result = await host.dispatch(event, input, {
     handlers: handlerSet(agent.id),
     cwd,
@@ -132,9 +136,7 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
       ? {}
       : { terminalSequences: agent.terminalSequences }),
     ...(notes === undefined ? {} : { notes }),
-    ...(options.deadline === undefined
-      ? {}
-      : { deadline: handlersDeadline(options.deadline.startedAt, seconds) }),
+    ...(by === undefined ? {} : { deadline: by }),
   });
   if (stored && event === 'Stop') {
     const next = result.continueLoop ? continuationCount + 1 : 0;

@@ -8,17 +8,6 @@ import { readPin } from '../../store/session-pins.js';
 import { tamperedDiagnostic } from '../../store/tampered.js';
 
 /**
- * The pin's documents less those of `plugins` whose trees no longer match (plugins.md Q6, through
- * the stat-keyed fingerprint cache, so only changed files are hashed again): a plugin whose tree
- * changed or went is left out with `plugin_tampered`, as the loader does (files it created in its
- * folder since are allowed unless a pinned handler names one,
- * docs/design/decisions.md#plugins-and-marketplaces). The caller passes the plugins about to run;
- * one that would run nothing now needs no check now. Returns the pin's own `sources` array when
- * nothing is left out. Each plugin left out fails closed on this event
- * (docs/reference/rules/engine.md#fail-closed): its `failClosed` entry applies to every event,
- * since the caller passes only the plugins whose handlers match the one about to be dispatched.
- */
-/**
  * files a plugin creates in its folder (docs/design/decisions.md#plugins-and-marketplaces): whether
  * a file created in a pinned plugin's folder changes what its pinned handlers run (the pin's
  * documents are fixed, so only the handler rule can apply).
@@ -41,25 +30,71 @@ async function createdProblem(
   });
 }
 
+/** Why a plugin whose tree was still being checked at the deadline fails closed. */
+const UNCHECKED =
+  "its installed files could not be checked before the agent's deadline: something in its folder takes too long to read";
+
+/**
+ * What `work` settles to, or null when it has not settled by `by` (a `performance.now()` value).
+ * `work` is left to run: `hookpm wire` ends its process once it has answered.
+ */
+async function settledBy<T>(work: Promise<T>, by: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), Math.max(0, by - performance.now()));
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The pin's documents less those of `plugins` whose trees no longer match (plugins.md Q6, through
+ * the stat-keyed fingerprint cache, so only changed files are hashed again): a plugin whose tree
+ * changed or went is left out with `plugin_tampered`, as the loader does (files it created in its
+ * folder since are allowed unless a pinned handler names one,
+ * docs/design/decisions.md#plugins-and-marketplaces). The caller passes the plugins about to run;
+ * one that would run nothing now needs no check now. Returns the pin's own `sources` array when
+ * nothing is left out. Each plugin left out fails closed on this event
+ * (docs/reference/rules/engine.md#fail-closed): its `failClosed` entry applies to every event,
+ * since the caller passes only the plugins whose handlers match the one about to be dispatched.
+ * With `by` (a `performance.now()` value, the handlers' deadline), a check still running then is
+ * not waited for: every plugin it was checking is left out and fails closed (engine.md B2).
+ */
 export async function pinnedSources(
   paths: StorePaths,
   pin: SessionPin,
   plugins: ReadonlySet<string>,
+  by?: number,
 ): Promise<{ sources: SourceDocument[]; diagnostics: Diagnostic[]; failClosed: FailClosed[] }> {
   // plugins.md D15: a linked directory is not held to a fingerprint.
   const checked = pin.plugins.filter(
     (p) => plugins.has(p.id) && p.fingerprint !== LINKED_PIN_FINGERPRINT,
   );
   if (checked.length === 0) return { sources: pin.sources, diagnostics: [], failClosed: [] };
-  // The hashing code loads only when a plugin is about to run.
-  const { checkInstalledTrees } = await import('../../store/tree-check.js');
-  const found = await checkInstalledTrees(
-    paths,
-    checked.map((p) => ({ root: p.root, fingerprint: p.fingerprint })),
-  );
+  const check = (async () => {
+    // The hashing code loads only when a plugin is about to run.
+    const { checkInstalledTrees } = await import('../../store/tree-check.js');
+    return checkInstalledTrees(
+      paths,
+      checked.map((p) => ({ root: p.root, fingerprint: p.fingerprint })),
+    );
+  })();
+  const found = by === undefined ? await check : await settledBy(check, by);
   const out = new Set<string>();
   const diagnostics: Diagnostic[] = [];
   const failClosed: FailClosed[] = [];
+  if (found === null) {
+    // engine.md B2: a tree that cannot be checked in time cannot be trusted either.
+    for (const plugin of checked) {
+      out.add(plugin.id);
+      failClosed.push(failingPlugin(plugin, null, UNCHECKED));
+    }
+    const sources = pin.sources.filter((s) => !out.has(s.plugin?.id ?? ''));
+    return { sources, diagnostics, failClosed };
+  }
   for (const plugin of checked) {
     const now = found.get(plugin.root);
     const problem =

@@ -92,7 +92,12 @@ export async function runPinnedHandlers(
   let snapshot = buildSnapshot({ projectDir, sources: pin.sources, id: pin.snapshotId });
   let matched = matchHandlers(snapshot, event, matchInput, which);
   const running = new Set(matched.flatMap((h) => (h.plugin === null ? [] : [h.plugin])));
-  const checked = await pinnedSources(options.store, pin, running);
+  const seconds = options.deadline?.seconds ?? LINK_TIMEOUT_SEC;
+  const by =
+    options.deadline === undefined
+      ? undefined
+      : handlersDeadline(options.deadline.startedAt, seconds);
+  const checked = await pinnedSources(options.store, pin, running, by);
   if (checked.sources !== pin.sources) {
     snapshot = buildSnapshot({ projectDir, sources: checked.sources, diagnostics: [] });
     matched = matchHandlers(snapshot, event, matchInput, which);
@@ -100,7 +105,6 @@ export async function runPinnedHandlers(
   const settings = readUserSettings(options.store);
   const failing = failClosedOn([...(pin.failClosed ?? []), ...checked.failClosed], event);
   const startedAt = Date.now();
-  const seconds = options.deadline?.seconds ?? LINK_TIMEOUT_SEC;
   const runs = await mapBounded(matched, HANDLERS_AT_ONCE, (handler) =>
     runHandler(handler, {
       stdin: JSON.stringify(payload),
@@ -108,9 +112,7 @@ export async function runPinnedHandlers(
       projectDir,
       env: filterEnvironment(options.env, settings.passEnv),
       passEnv: settings.passEnv,
-      ...(options.deadline === undefined
-        ? {}
-        : { deadline: handlersDeadline(options.deadline.startedAt, seconds) }),
+      ...(by === undefined ? {} : { deadline: by }),
     }),
   );
   const source = which === 'background' ? 'wire:claude:background' : 'wire:claude';
