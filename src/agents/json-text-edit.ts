@@ -6,18 +6,113 @@ import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser';
  * one line); a removed member takes its comma with it. Every other byte of the text stays, so a
  * settings file keeps its layout, its number forms and its escapes. Paths are as jsonc-parser's:
  * keys and list positions from the root. The text must be valid JSON (settings-document.ts).
+ *
+ * The edits of one call are located in the text as given, which is parsed once: a settings file
+ * of many megabytes costs one parse per call, not one per edit.
  */
 export type JsonPath = ReadonlyArray<string | number>;
 
-/** Appends `value` to the list at `path`, or adds `key: value` to the object at `path`. */
-export function appendMember(text: string, path: JsonPath, value: unknown, key?: string): string {
-  const container = nodeAt(text, path);
-  const unit = indentUnit(text);
-  const eol = eolOf(text);
+export type JsonEdit =
+  /** Appends `value` to the list at `path`, or adds `key: value` to the object at `path`. */
+  | { op: 'append'; path: JsonPath; value: unknown; key?: string }
+  /** Removes the member at `path` (a list item or an object property) with its separating comma. */
+  | { op: 'remove'; path: JsonPath }
+  /** Replaces the value at `path` with `value`, formatted at the indentation of its line. */
+  | { op: 'replace'; path: JsonPath; value: unknown };
+
+/** One replaced range of the text. */
+interface Splice {
+  from: number;
+  to: number;
+  text: string;
+}
+
+/**
+ * The text with `edits` made, each path read in `text` as it is. Appends to one container go in
+ * their order; a container whose every member is removed is left empty (`[]`, `{}`). The edits'
+ * ranges must not overlap: no edit inside a member another removes or replaces, no append to a
+ * container whose last member is removed.
+ */
+export function editJson(text: string, edits: readonly JsonEdit[]): string {
+  if (edits.length === 0) return text;
+  const root = parseTree(text);
+  const nodeAt = (path: JsonPath): Node => {
+    const node = root === undefined ? undefined : findNodeAtLocation(root, [...path]);
+    if (node === undefined)
+      throw new Error(`Assertion failed: no JSON value at ${JSON.stringify(path)}`);
+    return node;
+  };
+  const layout = { unit: indentUnit(text), eol: eolOf(text) };
+  const appends = new Map<Node, Array<{ value: unknown; key?: string }>>();
+  const removed = new Map<Node, Set<Node>>();
+  const splices: Splice[] = [];
+  for (const edit of edits) {
+    if (edit.op === 'append') {
+      const container = nodeAt(edit.path);
+      const members = appends.get(container) ?? [];
+      members.push(edit.key === undefined ? { value: edit.value } : edit);
+      appends.set(container, members);
+    } else if (edit.op === 'remove') {
+      const node = nodeAt(edit.path);
+      // The member itself: for an object property, its `"key": value` node, not only the value.
+      const member = node.parent?.type === 'property' ? node.parent : node;
+      const container = member.parent!;
+      removed.set(container, (removed.get(container) ?? new Set()).add(member));
+    } else {
+      const node = nodeAt(edit.path);
+      const indent = lineIndent(text, node.offset);
+      const formatted = formatValue(edit.value, { ...layout, indent });
+      splices.push({ from: node.offset, to: node.offset + node.length, text: formatted });
+    }
+  }
+  for (const [container, members] of removed) splices.push(...removals(container, members));
+  for (const [container, members] of appends)
+    splices.push(appended(text, container, members, layout));
+  return applySplices(text, splices);
+}
+
+/** The splices that take `members` out of `container`, each with one separating comma. */
+function removals(container: Node, members: ReadonlySet<Node>): Splice[] {
+  const children = container.children ?? [];
+  if (children.every((child) => members.has(child)))
+    return [{ from: container.offset + 1, to: container.offset + container.length - 1, text: '' }];
+  const out: Splice[] = [];
+  // Runs of removed members: up to the next kept member, or, for a run at the end, from the end of
+  // the kept member before it.
+  for (let i = 0; i < children.length;) {
+    if (!members.has(children[i]!)) {
+      i += 1;
+      continue;
+    }
+    let j = i;
+    while (j + 1 < children.length && members.has(children[j + 1]!)) j += 1;
+    const next = children[j + 1];
+    const last = children[j]!;
+    if (next !== undefined) out.push({ from: children[i]!.offset, to: next.offset, text: '' });
+    else {
+      const previous = children[i - 1]!;
+      out.push({
+        from: previous.offset + previous.length,
+        to: last.offset + last.length,
+        text: '',
+      });
+    }
+    i = j + 1;
+  }
+  return out;
+}
+
+/** The splice that appends `members` to `container`, in order. */
+function appended(
+  text: string,
+  container: Node,
+  members: ReadonlyArray<{ value: unknown; key?: string }>,
+  { unit, eol }: { unit: string; eol: string },
+): Splice {
   const children = container.children ?? [];
   const last = children[children.length - 1];
-  // null: a container written on one line, which gets the member on that line, compact.
-  const member = (indent: string | null): string =>
+  // null: a container written on one line, which gets the members on that line, compact.
+  const member = ({ value, key }: { value: unknown; key?: string }, indent: string | null) =>
     `${key === undefined ? '' : `${JSON.stringify(key)}: `}${
       indent === null ? JSON.stringify(value) : formatValue(value, { indent, unit, eol })
     }`;
@@ -25,57 +120,28 @@ export function appendMember(text: string, path: JsonPath, value: unknown, key?:
   if (last === undefined) {
     const outer = lineIndent(text, container.offset);
     const inner = outer + unit;
-    return splice(
-      text,
-      container.offset + 1,
-      close,
-      `${eol}${inner}${member(inner)}${eol}${outer}`,
-    );
+    const body = members.map((m) => member(m, inner)).join(`,${eol}${inner}`);
+    return { from: container.offset + 1, to: close, text: `${eol}${inner}${body}${eol}${outer}` };
   }
   const end = last.offset + last.length;
   const indent = startsLine(text, last.offset) ? lineIndent(text, last.offset) : null;
-  const inserted = indent === null ? `, ${member(null)}` : `,${eol}${indent}${member(indent)}`;
-  return splice(text, end, end, inserted);
+  const separator = indent === null ? ', ' : `,${eol}${indent}`;
+  const inserted = members.map((m) => `${separator}${member(m, indent)}`).join('');
+  return { from: end, to: end, text: inserted };
 }
 
-/** Removes the member at `path` (a list item or an object property) with its separating comma. */
-export function removeMember(text: string, path: JsonPath): string {
-  const target = memberNode(text, path);
-  const siblings = target.parent?.children ?? [];
-  const i = siblings.indexOf(target);
-  const next = siblings[i + 1];
-  const previous = siblings[i - 1];
-  if (next !== undefined) return splice(text, target.offset, next.offset, '');
-  if (previous !== undefined)
-    return splice(text, previous.offset + previous.length, target.offset + target.length, '');
-  // The only member: the container is left empty, written `[]` or `{}`.
-  const container = target.parent!;
-  return splice(text, container.offset + 1, container.offset + container.length - 1, '');
-}
-
-/** Replaces the value at `path` with `value`, formatted at the indentation of its line. */
-export function replaceValue(text: string, path: JsonPath, value: unknown): string {
-  const node = nodeAt(text, path);
-  const layout = {
-    indent: lineIndent(text, node.offset),
-    unit: indentUnit(text),
-    eol: eolOf(text),
-  };
-  return splice(text, node.offset, node.offset + node.length, formatValue(value, layout));
-}
-
-function nodeAt(text: string, path: JsonPath): Node {
-  const root = parseTree(text);
-  const node = root === undefined ? undefined : findNodeAtLocation(root, [...path]);
-  if (node === undefined)
-    throw new Error(`Assertion failed: no JSON value at ${JSON.stringify(path)}`);
-  return node;
-}
-
-/** The member itself: for an object property, its `"key": value` node, not only the value. */
-function memberNode(text: string, path: JsonPath): Node {
-  const node = nodeAt(text, path);
-  return node.parent?.type === 'property' ? node.parent : node;
+/** `text` with `splices` made; they must not overlap (touching is fine). */
+function applySplices(text: string, splices: Splice[]): string {
+  const sorted = [...splices].sort((a, b) => a.from - b.from || a.to - b.to);
+  const parts: string[] = [];
+  let at = 0;
+  for (const splice of sorted) {
+    if (splice.from < at) throw new Error('Assertion failed: overlapping JSON edits');
+    parts.push(text.slice(at, splice.from), splice.text);
+    at = splice.to;
+  }
+  parts.push(text.slice(at));
+  return parts.join('');
 }
 
 /** How a value is laid out in the file: its line's indentation, the file's step and line end. */
@@ -114,8 +180,4 @@ function lineIndent(text: string, offset: number): string {
 
 function startsLine(text: string, offset: number): boolean {
   return text.slice(lineStart(text, offset), offset).trim() === '';
-}
-
-function splice(text: string, from: number, to: number, inserted: string): string {
-  return text.slice(0, from) + inserted + text.slice(to);
 }

@@ -1,5 +1,5 @@
 import { isPlainObject } from '../json/describe-value.js';
-import { appendMember, removeMember, replaceValue } from './json-text-edit.js';
+import { editJson, type JsonEdit } from './json-text-edit.js';
 import { parseLinkCommand } from './link-command.js';
 import { handlersOf, type HandlerAt } from './settings-document.js';
 
@@ -74,7 +74,6 @@ export function applyLink(input: LinkEditInput): string {
   ];
   const wanted = new Map(slots.map((slot) => [slotKey(slot.event, slot.background), slot]));
   if (input.text === null) return `${JSON.stringify({ hooks: groupsFor(slots) }, null, 2)}\n`;
-  let text = input.text;
   const existing = linkHandlersOf(settings, agent);
   const keyOf = (at: HandlerAt): string => {
     const command = isPlainObject(at.value) ? at.value['command'] : undefined;
@@ -87,25 +86,30 @@ export function applyLink(input: LinkEditInput): string {
     if (!wanted.has(key) || kept.has(key)) extra.push(at);
     else kept.add(key);
   }
-  // Out-of-place handlers first, last position first, so earlier positions stay valid.
-  text = removeHandlers(text, extra);
-  const remaining = linkHandlersOf(JSON.parse(text) as Record<string, unknown>, agent);
-  for (const at of remaining) {
+  // Two passes, each one parse of the text: the handlers out of place go, then what is left is
+  // replaced where it differs and the missing handlers are appended.
+  const text = removeHandlers(input.text, settings, extra);
+  const current = text === input.text ? settings : (JSON.parse(text) as Record<string, unknown>);
+  const edits: JsonEdit[] = [];
+  for (const at of linkHandlersOf(current, agent)) {
     const slot = wanted.get(keyOf(at))!;
     if (sameHandler(at.value, slot.handler)) continue;
-    text = replaceValue(text, ['hooks', at.event, at.group, 'hooks', at.handler], slot.handler);
+    const path = ['hooks', at.event, at.group, 'hooks', at.handler];
+    edits.push({ op: 'replace', path, value: slot.handler });
   }
   const missing = slots.filter((slot) => !kept.has(slotKey(slot.event, slot.background)));
-  if (missing.length === 0) return text;
-  if (!Object.hasOwn(JSON.parse(text) as object, 'hooks'))
-    return appendMember(text, [], groupsFor(missing), 'hooks');
-  for (const slot of missing) {
-    const group = { hooks: [slot.handler] };
-    text = Array.isArray(hooksOf(text)[slot.event])
-      ? appendMember(text, ['hooks', slot.event], group)
-      : appendMember(text, ['hooks'], [group], slot.event);
+  if (missing.length > 0 && !Object.hasOwn(current, 'hooks'))
+    edits.push({ op: 'append', path: [], key: 'hooks', value: groupsFor(missing) });
+  else if (missing.length > 0) {
+    const hooks = hooksOf(current);
+    const listed = missing.filter((slot) => Array.isArray(hooks[slot.event]));
+    for (const slot of listed)
+      edits.push({ op: 'append', path: ['hooks', slot.event], value: { hooks: [slot.handler] } });
+    const unlisted = groupsFor(missing.filter((slot) => !listed.includes(slot)));
+    for (const [event, groups] of Object.entries(unlisted))
+      edits.push({ op: 'append', path: ['hooks'], key: event, value: groups });
   }
-  return text;
+  return editJson(text, edits);
 }
 
 /**
@@ -117,35 +121,43 @@ export function applyUnlink(
   settings: Record<string, unknown>,
   agent: string,
 ): string {
-  return removeHandlers(text, linkHandlersOf(settings, agent));
+  return removeHandlers(text, settings, linkHandlersOf(settings, agent));
 }
 
-function removeHandlers(text: string, handlers: readonly HandlerAt[]): string {
+/** `text` (whose value is `settings`) without `handlers`, in one pass. */
+function removeHandlers(
+  text: string,
+  settings: Record<string, unknown>,
+  handlers: readonly HandlerAt[],
+): string {
   if (handlers.length === 0) return text;
-  const hooks = hooksOf(text);
-  let out = text;
+  const hooks = hooksOf(settings);
+  const edits: JsonEdit[] = [];
+  let eventsLeft = Object.keys(hooks).length;
   for (const event of new Set(handlers.map((at) => at.event))) {
     const groups = hooks[event] ?? [];
     const mine = handlers.filter((at) => at.event === event);
+    const inEvent: JsonEdit[] = [];
     let left = groups.length;
-    // Last position first, so that the positions still to visit are unchanged.
-    for (const g of [...new Set(mine.map((at) => at.group))].sort((a, b) => b - a)) {
+    for (const g of new Set(mine.map((at) => at.group))) {
       const taken = mine.filter((at) => at.group === g).map((at) => at.handler);
       const group = groups[g];
       const size =
         isPlainObject(group) && Array.isArray(group['hooks']) ? group['hooks'].length : 0;
       if (taken.length >= size) {
-        out = removeMember(out, ['hooks', event, g]);
+        inEvent.push({ op: 'remove', path: ['hooks', event, g] });
         left -= 1;
-        continue;
-      }
-      for (const h of taken.sort((a, b) => b - a))
-        out = removeMember(out, ['hooks', event, g, 'hooks', h]);
+      } else
+        for (const h of taken)
+          inEvent.push({ op: 'remove', path: ['hooks', event, g, 'hooks', h] });
     }
-    if (left === 0) out = removeMember(out, ['hooks', event]);
+    if (left > 0) edits.push(...inEvent);
+    else {
+      edits.push({ op: 'remove', path: ['hooks', event] });
+      eventsLeft -= 1;
+    }
   }
-  if (Object.keys(hooksOf(out)).length === 0) out = removeMember(out, ['hooks']);
-  return out;
+  return editJson(text, eventsLeft === 0 ? [{ op: 'remove', path: ['hooks'] }] : edits);
 }
 
 function groupsFor(slots: readonly Slot[]): Record<string, unknown> {
@@ -158,9 +170,8 @@ function sameHandler(value: unknown, handler: LinkHandler): boolean {
   return JSON.stringify(value) === JSON.stringify(handler);
 }
 
-/** The `hooks` object of text this module reads or wrote (always checked JSON). */
-function hooksOf(text: string): Record<string, unknown[]> {
-  const value: unknown = JSON.parse(text);
-  const hooks = isPlainObject(value) ? value['hooks'] : undefined;
+/** The `hooks` object of a checked settings document (settings-document.ts). */
+function hooksOf(settings: Record<string, unknown>): Record<string, unknown[]> {
+  const hooks = settings['hooks'];
   return isPlainObject(hooks) ? (hooks as Record<string, unknown[]>) : {};
 }

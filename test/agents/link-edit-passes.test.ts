@@ -1,0 +1,77 @@
+import { describe, expect, it, vi } from 'vitest';
+import { formatLinkCommand } from '../../src/agents/link-command.js';
+import { applyLink, applyUnlink, linkHandlersOf } from '../../src/agents/link-edit.js';
+import { readSettingsDocument } from '../../src/agents/settings-document.js';
+import { CLAUDE_CODE_EVENT_NAMES } from '../../src/hooks/events.js';
+
+// The settings edit of link and unlink on a settings file of many megabytes: each pass parses the
+// text once, whatever the number of edits (docs/design/decisions.md, "Large agent settings
+// files"). Before, every edit parsed the whole text again.
+
+const parses = vi.hoisted(() => ({ count: 0 }));
+vi.mock('jsonc-parser', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('jsonc-parser')>();
+  return {
+    ...actual,
+    parseTree: (...args: Parameters<typeof actual.parseTree>) => {
+      parses.count += 1;
+      return actual.parseTree(...args);
+    },
+  };
+});
+
+const handler = (hookpm: string) => ({
+  type: 'command' as const,
+  command: formatLinkCommand({
+    node: '/usr/bin/node',
+    hookpm,
+    agent: 'claude',
+    home: null,
+    deadline: 600,
+  }),
+  timeout: 600,
+});
+const EVENTS = [...CLAUDE_CODE_EVENT_NAMES, 'PreToolUse', 'PostToolUse', 'Stop'];
+
+function settingsOf(text: string): Record<string, unknown> {
+  const read = readSettingsDocument(text, 'settings.json');
+  if (!read.ok) throw new Error(read.problem);
+  return read.value;
+}
+
+/** What `edit` returns, and how many times it parsed a tree of the text. */
+function counted(edit: () => string): { text: string; parses: number } {
+  parses.count = 0;
+  const text = edit();
+  return { text, parses: parses.count };
+}
+
+describe('link edits of a large settings file', () => {
+  it('link, relink with every handler changed and an event dropped, and unlink each parse the text at most twice', () => {
+    const allow = Array.from({ length: 40_000 }, (_, i) => `Bash(tool-${i} *)`);
+    const events = Object.fromEntries(EVENTS.slice(0, 5).map((e) => [e, [{ hooks: [] }]]));
+    const text = `${JSON.stringify({ permissions: { allow }, hooks: events }, null, 2)}\n`;
+    expect(text.length).toBeGreaterThan(1_000_000);
+    const link = (from: string, linked: readonly string[], hookpm: string) =>
+      applyLink({
+        text: from,
+        settings: settingsOf(from),
+        agent: 'claude',
+        events: linked,
+        handler: handler(hookpm),
+      });
+    const linked = counted(() => link(text, EVENTS, '/old/hookpm.js'));
+    expect(linked.parses).toBeLessThanOrEqual(1);
+    expect(linkHandlersOf(settingsOf(linked.text), 'claude')).toHaveLength(EVENTS.length);
+    const relinked = counted(() => link(linked.text, EVENTS.slice(1), '/new/hookpm.js'));
+    expect(relinked.parses).toBeLessThanOrEqual(2);
+    const now = linkHandlersOf(settingsOf(relinked.text), 'claude');
+    expect(now.map((at) => at.event).sort()).toEqual(EVENTS.slice(1).sort());
+    expect(
+      now.every((at) => JSON.stringify(at.value) === JSON.stringify(handler('/new/hookpm.js'))),
+    ).toBe(true);
+    const unlinked = counted(() => applyUnlink(relinked.text, settingsOf(relinked.text), 'claude'));
+    expect(unlinked.parses).toBeLessThanOrEqual(1);
+    expect(unlinked.text).toBe(text);
+  });
+});
