@@ -43,6 +43,8 @@ export interface LinkEditInput {
    * its handler; absent or empty: none.
    */
   background?: ReadonlyArray<{ event: string; handler: LinkHandler }>;
+  /** The document before the agent's first link, when known (see applyUnlink). */
+  before?: Record<string, unknown> | null;
 }
 
 /** One link entry the file must hold: its event, whether it is the background one, its handler. */
@@ -88,7 +90,7 @@ export function applyLink(input: LinkEditInput): string {
   }
   // Two passes, each one parse of the text: the handlers out of place go, then what is left is
   // replaced where it differs and the missing handlers are appended.
-  const text = removeHandlers(input.text, settings, extra);
+  const text = removeHandlers(input.text, settings, extra, input.before ?? null);
   const current = text === input.text ? settings : (JSON.parse(text) as Record<string, unknown>);
   const edits: JsonEdit[] = [];
   for (const at of linkHandlersOf(current, agent)) {
@@ -114,23 +116,28 @@ export function applyLink(input: LinkEditInput): string {
 
 /**
  * The text without `agent`'s link handlers; a group left with no handler goes, then an event left
- * with no group, then a `hooks` left empty. Returns the same string when there is none.
+ * with no group, then a `hooks` left empty, unless `before` (the document before the agent's first
+ * link, when known) had that event's list or `hooks`: what the user had stays, emptied. Returns the
+ * same string when there is no link handler.
  */
 export function applyUnlink(
   text: string,
   settings: Record<string, unknown>,
   agent: string,
+  before: Record<string, unknown> | null = null,
 ): string {
-  return removeHandlers(text, settings, linkHandlersOf(settings, agent));
+  return removeHandlers(text, settings, linkHandlersOf(settings, agent), before);
 }
 
-/** `text` (whose value is `settings`) without `handlers`, in one pass. */
+/** `text` (whose value is `settings`) without `handlers`, in one pass (applyUnlink's `before`). */
 function removeHandlers(
   text: string,
   settings: Record<string, unknown>,
   handlers: readonly HandlerAt[],
+  before: Record<string, unknown> | null,
 ): string {
   if (handlers.length === 0) return text;
+  const had = before === null ? {} : hooksOf(before);
   const hooks = hooksOf(settings);
   const edits: JsonEdit[] = [];
   let eventsLeft = Object.keys(hooks).length;
@@ -151,13 +158,14 @@ function removeHandlers(
         for (const h of taken)
           inEvent.push({ op: 'remove', path: ['hooks', event, g, 'hooks', h] });
     }
-    if (left > 0) edits.push(...inEvent);
+    if (left > 0 || Array.isArray(had[event])) edits.push(...inEvent);
     else {
       edits.push({ op: 'remove', path: ['hooks', event] });
       eventsLeft -= 1;
     }
   }
-  return editJson(text, eventsLeft === 0 ? [{ op: 'remove', path: ['hooks'] }] : edits);
+  const hooksGo = eventsLeft === 0 && (before === null || !Object.hasOwn(before, 'hooks'));
+  return editJson(text, hooksGo ? [{ op: 'remove', path: ['hooks'] }] : edits);
 }
 
 function groupsFor(slots: readonly Slot[]): Record<string, unknown> {

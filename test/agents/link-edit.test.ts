@@ -122,6 +122,29 @@ describe('link edits', () => {
     }
   });
 
+  it('with the document from before link, unlink and a relink that drops an event keep the containers the user had, emptied', () => {
+    const text = '{"hooks": {"Stop": []}, "x": 1}';
+    const before = settingsOf(text);
+    const edited = link(text).replace('"x": 1', '"x": 2');
+    expect(applyUnlink(edited, settingsOf(edited), 'claude', before)).toBe(
+      '{"hooks": {"Stop": []}, "x": 2}',
+    );
+    // Not knowing what the file had, every container left empty goes.
+    expect(applyUnlink(edited, settingsOf(edited), 'claude')).toBe('{"x": 2}');
+    const relinked = applyLink({
+      text: edited,
+      settings: settingsOf(edited),
+      agent: 'claude',
+      events: ['PreToolUse'],
+      handler: HANDLER,
+      before,
+    });
+    expect(settingsOf(relinked)['hooks']).toEqual({
+      Stop: [],
+      PreToolUse: [{ hooks: [HANDLER] }],
+    });
+  });
+
   it("unlink takes a hookpm handler out of a user's own group and keeps the group", () => {
     const text = `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "a"}, ${JSON.stringify(HANDLER)}]}]}}`;
     expect(unlink(text)).toBe(

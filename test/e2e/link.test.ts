@@ -91,6 +91,26 @@ describe('hookpm link claude / unlink claude', () => {
     expect(await readFile(claudeFile(), 'utf8')).toBe(USER_SETTINGS.replace('"opus"', '"sonnet"'));
   });
 
+  it("a file edited after link keeps the hooks containers it had before link, emptied: an empty `hooks` and event list are the user's", async () => {
+    const own = '{\n  "model": "opus",\n  "hooks": {\n    "Stop": []\n  }\n}\n';
+    await writeFile(claudeFile(), own);
+    await linkJson(['link', 'claude']);
+    const edited = (await readFile(claudeFile(), 'utf8')).replace('"opus"', '"sonnet"');
+    await writeFile(claudeFile(), edited);
+    expect(await linkJson(['unlink', 'claude'])).toMatchObject({ outcome: 'edited' });
+    expect(await readFile(claudeFile(), 'utf8')).toBe(own.replace('"opus"', '"sonnet"'));
+    // Without an event list of its own, the `hooks` the user had stays, empty.
+    const bare = '{\n  "model": "opus",\n  "hooks": {}\n}\n';
+    await writeFile(claudeFile(), bare);
+    await linkJson(['link', 'claude']);
+    await writeFile(
+      claudeFile(),
+      (await readFile(claudeFile(), 'utf8')).replace('"opus"', '"haiku"'),
+    );
+    await linkJson(['unlink', 'claude']);
+    expect(await readFile(claudeFile(), 'utf8')).toBe(bare.replace('"opus"', '"haiku"'));
+  });
+
   it.each([
     ['a trailing comma', '{\n  "model": "opus",\n}\n'],
     ['a comment', '{\n  // my model\n  "model": "opus"\n}\n'],

@@ -26,6 +26,7 @@ import {
   assertWritable,
   changedMeanwhile,
   readSettingsText,
+  settingsBefore,
   settingsBytes,
   unchangedSince,
   type SettingsText,
@@ -110,6 +111,8 @@ export async function linkAgent(options: LinkOptions): Promise<LinkResult> {
   return withStoreLock(options.store, async () => {
     const read = await readSettingsText(target.file, target.agent.hooksConfigKeys);
     const timeouts = cappedTimeouts(options.agent, timeoutSec);
+    const key = linkKey(options.agent, target.file);
+    const earlier = await readLinkRecord(options.store, key);
     const text = applyLink({
       ...read,
       agent: options.agent,
@@ -117,11 +120,10 @@ export async function linkAgent(options: LinkOptions): Promise<LinkResult> {
       handler,
       timeouts,
       background,
+      before: settingsBefore(earlier, target.agent.hooksConfigKeys),
     });
     if (text === read.text) return result;
     assertWritable(read);
-    const key = linkKey(options.agent, target.file);
-    const earlier = await readLinkRecord(options.store, key);
     const backup =
       read.file.bytes === null
         ? null

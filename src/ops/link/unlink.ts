@@ -22,6 +22,7 @@ import {
   assertWritable,
   changedMeanwhile,
   readSettingsText,
+  settingsBefore,
   settingsBytes,
   unchangedSince,
   type SettingsText,
@@ -79,7 +80,15 @@ export async function unlinkAgent(options: UnlinkOptions): Promise<UnlinkResult>
     else
       await writeSettingsFile(
         read.file,
-        settingsBytes(applyUnlink(read.text, read.settings, options.agent), read.bom),
+        settingsBytes(
+          applyUnlink(
+            read.text,
+            read.settings,
+            options.agent,
+            settingsBefore(record, target.agent.hooksConfigKeys),
+          ),
+          read.bom,
+        ),
       );
     await removeLinkRecord(options.store, key);
     return { ...base, outcome: restore === null ? 'edited' : 'restored', backup };

@@ -1,8 +1,11 @@
 import { readSettingsDocument } from '../../../agents/settings-document.js';
 import { HookpmError } from '../../../errors.js';
+import { readRegularFile } from '../../../io/read-regular-file.js';
+import type { LinkRecord } from '../../../store/link-records.js';
 import {
   isReadOnly,
   readSettingsFile,
+  SETTINGS_FILE_MAX_BYTES,
   type SettingsFile,
 } from '../../../workspace/agent-settings-file.js';
 
@@ -39,6 +42,28 @@ export async function readSettingsText(
   if (!checked.ok) throw refused(path, checked.problem);
   const text = checked.bom ? decoded.slice(BOM.length) : decoded;
   return { file, text, settings: checked.value, bom: checked.bom };
+}
+
+/**
+ * The settings document the file held before the agent's first link, from the link record's backup
+ * (link-records.ts), for link-edit.ts to keep what the user had: `{}` when there was no file; null
+ * when it is not known (no record, a record that cannot restore, a backup gone or unreadable).
+ */
+export function settingsBefore(
+  record: LinkRecord | null,
+  configKeys: readonly string[] = [],
+): Record<string, unknown> | null {
+  if (record === null || !record.restorable) return null;
+  if (record.before === null) return {};
+  try {
+    // The backup hookpm made: a regular file, never read through a symlink.
+    const bytes = readRegularFile(record.before, { maxBytes: SETTINGS_FILE_MAX_BYTES });
+    const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    const checked = readSettingsDocument(text, record.before, configKeys);
+    return checked.ok ? checked.value : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The bytes of edited text, with the byte-order mark the file had. */
