@@ -14,7 +14,7 @@ interface Record_ {
   version: string;
   path: string;
   enabled: boolean;
-  consent: { version: string; surfaceHash: string } | null;
+  consent: { version: string; surfaceHash: string; confine?: unknown } | null;
   surfaceHash: string;
   previous?: { version: string; path: string };
 }
@@ -80,5 +80,19 @@ describe('hookpm rollback', () => {
     expect(guardRecord()).toMatchObject({ version: '1.3.0', previous: { version: '1.0.0' } });
     await ok('rollback', 'guard@examples', '--offline');
     expect(guardRecord()).toMatchObject({ version: '1.0.0', consent: first.consent });
+  });
+
+  it('rollback, Z4: the confinement the user gave after the update (`enable --confine`) stays with the consent of the version rolled back to', async () => {
+    await ok('install', 'guard@examples@1.0.0', '--yes');
+    await ok('update', '--yes');
+    await ok('enable', 'guard', '--confine', 'network=false,write=data');
+    await ok('rollback', 'guard', '--offline');
+    const confine = { network: false, write: ['data'] };
+    expect(guardRecord()).toMatchObject({
+      version: '1.0.0',
+      consent: { version: '1.0.0', confine },
+    });
+    const review = JSON.parse((await ok('review', 'guard', '--json')).stdout) as object;
+    expect(review).toMatchObject({ consented: true, confine });
   });
 });

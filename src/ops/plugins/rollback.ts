@@ -1,4 +1,5 @@
 import { HookpmError } from '../../errors.js';
+import type { Capabilities } from '../../plugin/capabilities.js';
 import { collectGarbage } from '../../store/collect.js';
 import { ensureDataDir } from '../../store/data-dir.js';
 import { treeStatusOf } from '../../store/tree-status.js';
@@ -20,7 +21,8 @@ export interface RollbackResult {
 /**
  * `hookpm rollback <plugin>` (docs/reference/commands.md#rollback): the version that was active
  * before the last update becomes the active one again, from its tree in the store (no network:
- * `--offline` changes nothing), with the consent record it had then; the version rolled back
+ * `--offline` changes nothing), with the consent record it had then, holding the confinement the
+ * user recorded last (Z4: `enable --confine` stays across versions); the version rolled back
  * from, and any update waiting for consent, are dropped and their trees collected. The range stays,
  * so `hookpm update` moves forward again. E_NOT_FOUND when no earlier version is kept (never
  * updated, or rolled back already); E_PLUGIN_TAMPERED when its tree changed (Q6); E_POLICY when
@@ -71,7 +73,7 @@ export function rollbackPlugin(
         surfaceHash: previous.surfaceHash,
         events: [...previous.events],
         source: previous.source,
-        consent: { ...previous.consent },
+        consent: consentOf(previous.consent, record.consent?.confine),
         pending: null,
         updatedAt: nowIso(ctx),
       };
@@ -83,4 +85,16 @@ export function rollbackPlugin(
     },
     lockOptions(ctx),
   );
+}
+
+/**
+ * The consent record of the version rolled back to, with the user's current `enable --confine`
+ * (security.md Z4): confinement is lifted only by `--confine off`, which asks, never by a rollback.
+ */
+function consentOf(
+  consent: NonNullable<PluginRecord['previous']>['consent'],
+  confine: Capabilities | undefined,
+): NonNullable<PluginRecord['consent']> {
+  const { confine: _then, ...rest } = consent;
+  return confine === undefined ? rest : { ...rest, confine };
 }
