@@ -32,7 +32,8 @@ import { entryOf, recordOf, type InstalledEntry } from './record.js';
  * The project scope of the transaction (README "Projects and teams"): the records are
  * `state.projects[key]`, each with the range hookpm.json asks for. Consent stays the user's: it
  * carries without a question when this user consented to the same surface and tree in any scope
- * (project-consent.ts), else it is asked (or `--yes`); a plugin left without it is recorded as
+ * (project-consent.ts), else it is asked (or `--yes`), and keeps the confinement of the record it
+ * is reviewed against (Z4); a plugin left without it is recorded as
  * installed and not enabled, and where no question can be asked (no TTY, no --yes) the command
  * fails with E_CONSENT_REQUIRED. With `exact` the project's records become exactly the staged
  * plugins; `remove` drops records (and with `removeData` the data directories no record names any
@@ -136,14 +137,21 @@ async function commitOne(
     range,
   };
   const tree = { surfaceHash: record.surfaceHash, fingerprint: record.fingerprint };
+  const baseline = consentBaseline(draft, scope.key, id);
   let granted = consentedAnywhere(draft, id, tree);
   if (!granted) {
-    const baseline = consentBaseline(draft, scope.key, id);
     const review = await reviewStaged(staged, baseline, ctx.paths, path);
     granted = (await decideConsent(review, baseline, opts.enable, ctx.confirm)) !== 'none';
   }
   if (granted) {
-    record.consent = { surfaceHash: record.surfaceHash, at: nowIso(ctx), version };
+    // Z4: the user's own confinement (`enable --confine`) stays with the consent, as user-wide.
+    const confine = baseline?.consent?.confine;
+    record.consent = {
+      surfaceHash: record.surfaceHash,
+      at: nowIso(ctx),
+      version,
+      ...(confine === undefined ? {} : { confine }),
+    };
     record.enabled = true;
   }
   plugins[id] = record;
