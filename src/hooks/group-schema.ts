@@ -117,6 +117,10 @@ export function declare(entry: unknown, place: DeclarePlace): DeclaredHandler {
     args: fields.args,
     shell: fields.shell,
     onFailure: fields.onFailure,
+    async: fields.async,
+    asyncRewake: fields.asyncRewake,
+    rewakeMessage: fields.rewakeMessage,
+    rewakeSummary: fields.rewakeSummary,
     valid: place.valid,
     path: childPath(childPath(place.path, 'hooks'), place.handlerIndex),
   };

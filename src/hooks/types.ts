@@ -71,6 +71,14 @@ export interface DeclaredHandler {
   shell?: unknown;
   /** Claude Code's `onFailure` as declared (engine.md X9); review shows it. */
   onFailure?: unknown;
+  /**
+   * Claude Code's background fields as declared (plugins.md G3, G11): where the handler runs and
+   * what its exit 2 tells the model; review shows them.
+   */
+  async?: unknown;
+  asyncRewake?: unknown;
+  rewakeMessage?: unknown;
+  rewakeSummary?: unknown;
   valid: boolean;
   /** `<file>:hooks.<Event>[g].hooks[h]` */
   path: string;

@@ -38,6 +38,17 @@ export interface SurfaceEntry extends Pick<
    * handler a block (engine.md X9), so it is consented to like what runs.
    */
   onFailure: unknown;
+  /**
+   * Claude Code's `async`, `asyncRewake`, `rewakeMessage` and `rewakeSummary` as declared; null
+   * when absent. `async: true` moves the handler to the background inside Claude Code and out of
+   * every other agent (G3), and `asyncRewake` lets its exit 2 wake the model with its message, so
+   * they are consented to like what runs: an update dropping `async` makes an inert handler run
+   * everywhere.
+   */
+  async: unknown;
+  asyncRewake: unknown;
+  rewakeMessage: unknown;
+  rewakeSummary: unknown;
   source: string;
   /** The hook's key (plugin/hook-key.ts), for per-hook opt-outs; never hashed. */
   key: string;
@@ -78,8 +89,8 @@ export interface SurfaceInput {
  * (see SurfaceEntry), as canonical JSON (sorted keys, no whitespace). What a user consents to is
  * what would run, when and from where, so:
  * - in: every field shown in review; the entry order (it is the run and reduction order).
- *   `args`, `shell` and `onFailure` are in only when declared (OPTIONAL_CONSENTED_FIELDS): a
- *   surface without them hashes the fields above alone, as index entries built by any hookpm
+ *   `args`, `shell`, `onFailure` and the background fields are in only when declared
+ *   (OPTIONAL_CONSENTED_FIELDS): a surface without them hashes the fields above alone, as index entries built by any hookpm
  *   version do.
  * - out: `key` (derived from the fields above); `valid` and `diagnostic` (hookpm's judgement of
  *   the request, whose wording may change between hookpm versions without the plugin changing);
@@ -101,10 +112,18 @@ export const CONSENTED_FIELDS = [
 ] as const;
 
 /**
- * Claude Code's exec form, shell and failure policy: hashed when declared, left out of the hash
- * when absent.
+ * Claude Code's exec form, shell, failure policy and background fields: hashed when declared, left
+ * out of the hash when absent.
  */
-export const OPTIONAL_CONSENTED_FIELDS = ['args', 'shell', 'onFailure'] as const;
+export const OPTIONAL_CONSENTED_FIELDS = [
+  'args',
+  'shell',
+  'onFailure',
+  'async',
+  'asyncRewake',
+  'rewakeMessage',
+  'rewakeSummary',
+] as const;
 
 export function buildSurface(plugin: SurfaceInput): Surface {
   const entries: SurfaceEntry[] = [];
@@ -177,6 +196,10 @@ function entryOf(
     args: declared.args ?? null,
     shell: declared.shell ?? null,
     onFailure: declared.onFailure ?? null,
+    async: declared.async ?? null,
+    asyncRewake: declared.asyncRewake ?? null,
+    rewakeMessage: declared.rewakeMessage ?? null,
+    rewakeSummary: declared.rewakeSummary ?? null,
     source,
     key: '',
     valid: handler !== null,

@@ -51,9 +51,12 @@ describe('handler schema (engine.md section 3)', () => {
     });
   });
 
-  it('section 3: async:false is the same as an absent async', () => {
+  it('section 3: async:false runs the same as an absent async (the declared value stays, for review)', () => {
     const withFalse = parse(doc([{ ...ok, async: false }]));
-    expect(withFalse).toEqual(parse(doc([ok])));
+    const absent = parse(doc([ok]));
+    expect(withFalse.config).toEqual(absent.config);
+    expect(withFalse.diagnostics).toEqual(absent.diagnostics);
+    expect(withFalse.declared[0]?.async).toBe(false);
   });
 
   it('section 3: with argv, command may be absent and is shown as argv joined by spaces', () => {

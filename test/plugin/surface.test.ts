@@ -61,6 +61,10 @@ describe('buildSurface', () => {
         args: null,
         shell: null,
         onFailure: null,
+        async: null,
+        asyncRewake: null,
+        rewakeMessage: null,
+        rewakeSummary: null,
         timeout: 30,
         statusMessage: null,
         source: 'hooks/hooks.json',
@@ -77,6 +81,10 @@ describe('buildSurface', () => {
         args: null,
         shell: null,
         onFailure: null,
+        async: null,
+        asyncRewake: null,
+        rewakeMessage: null,
+        rewakeSummary: null,
         timeout: 5,
         statusMessage: 'checking',
         source: 'hooks/hooks.json',
@@ -259,5 +267,22 @@ describe('Claude Code forms in the surface (plugins.md Q1)', () => {
     expect(continuing.entries[0]).toMatchObject({ onFailure: 'continue', valid: true });
     expect(new Set([plain, blocking, continuing].map((s) => s.surfaceHash)).size).toBe(3);
     expect(blocking.entries[0]?.key).toBe(plain.entries[0]?.key);
+  });
+
+  it('Q2/G3: async, asyncRewake, rewakeMessage and rewakeSummary are shown as declared and hashed only when declared, so dropping async changes the surface hash', () => {
+    const surface = (extra: Record<string, unknown>) =>
+      surfaceOf(
+        doc('hooks/hooks.json', {
+          hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [cmd('guard', extra)] }] },
+        }),
+      );
+    const plain = surface({});
+    const background = surface({ async: true });
+    const rewake = surface({ async: true, asyncRewake: true, rewakeMessage: 'm' });
+    expect(plain.entries[0]).toMatchObject({ async: null, asyncRewake: null, rewakeMessage: null });
+    expect(background.entries[0]).toMatchObject({ async: true, runsIn: 'claude-background' });
+    expect(rewake.entries[0]).toMatchObject({ asyncRewake: true, rewakeMessage: 'm' });
+    expect(new Set([plain, background, rewake].map((s) => s.surfaceHash)).size).toBe(3);
+    expect(plain.surfaceHash).toBe(surfaceHash(plain.entries));
   });
 });

@@ -20,7 +20,7 @@ export interface ReviewOutput {
  * plugins.md Q3: the review as text - what `hookpm review` prints, what the consent question shows
  * and what `install`/`update --dry-run` print for each plugin: name, version, source, integrity,
  * description, then per event each handler's every field that decides what runs (command, and
- * argv, args, shell and onFailure where declared, matcher, `if`, timeout, type), its status
+ * argv, args, shell, onFailure and the background fields where declared, matcher, `if`, timeout, type), its status
  * message, source document and key (and whether the user turned it off), then the diff against the
  * consented surface, the hooks turned off, the files with their digests, the code files changed
  * since consent, and the diagnostics. Every plugin-supplied string goes through escapeControl
@@ -111,6 +111,9 @@ function hookLines(hook: ReviewHook, lead: string): string[] {
   if (hook.shell !== null) lines.push(`${pad}shell ${show(hook.shell)}`);
   if (hook.onFailure !== null && hook.onFailure !== undefined)
     lines.push(`${pad}on failure ${show(hook.onFailure)}`);
+  for (const field of ['async', 'asyncRewake', 'rewakeMessage', 'rewakeSummary'] as const)
+    if (hook[field] !== null && hook[field] !== undefined)
+      lines.push(`${pad}${field} ${show(hook[field])}`);
   lines.push(
     `${pad}matcher ${hook.matcher === null ? '(all)' : show(hook.matcher)}  if ${hook.if === null ? '(none)' : show(hook.if)}  timeout ${show(hook.timeout)}s  type ${show(hook.type)}`,
   );
