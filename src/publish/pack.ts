@@ -1,4 +1,4 @@
-import { mkdir, unlink } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { HookpmError, type ErrorCode } from '../errors.js';
 import type { Diagnostic } from '../hooks/diagnostic.js';
@@ -12,7 +12,7 @@ import { integrityOf } from '../registry/integrity.js';
 import { collectPackFiles } from './pack-files.js';
 import { readPluginDir } from '../store/read-plugin.js';
 import { createTarGz } from '../store/tar/tar-write.js';
-import { scanTarball } from '../store/tar/tarball-scan.js';
+import { scanTarball, tarballInput } from '../store/tar/tarball-scan.js';
 
 export interface PackOptions {
   /** Where the tarball is written (resolved to an absolute path); created when missing. */
@@ -49,9 +49,9 @@ export interface PackResult {
  * and modes (tar-write.ts), so packing the same files twice gives the same bytes and integrity.
  * Refuses a plugin with an error diagnostic (plugins.md P4: E_MANIFEST_INVALID, E_HOOKS_INVALID,
  * E_NAME_INVALID), without a manifest or a semver `version` (P1, P2: required to publish:
- * E_MANIFEST_INVALID), or with a symlink leaving the tree (E_SYMLINK_ESCAPE). The written tarball
- * is scanned with the installer's own checks before this returns; a tarball that fails them is
- * removed and the scan's error thrown.
+ * E_MANIFEST_INVALID), or with a symlink leaving the tree (E_SYMLINK_ESCAPE). The tarball is
+ * scanned with the installer's own checks before it is written; one that fails them is never
+ * written (a tarball of the same name in `outDir` stays as it was) and the scan's error thrown.
  */
 export async function packPlugin(dir: string, opts: PackOptions): Promise<PackResult> {
   const plugin = await readPluginDir(dir);
@@ -63,14 +63,10 @@ export async function packPlugin(dir: string, opts: PackOptions): Promise<PackRe
   const outDir = resolve(opts.outDir);
   const fileName = `${name}-${version}.tgz`;
   const file = join(outDir, fileName);
+  // Scanned in memory before it is written, so a refused tarball never replaces one packed earlier.
+  await scanTarball(tarballInput(file, bytes));
   await mkdir(outDir, { recursive: true });
   await writeFileDurable(file, bytes);
-  try {
-    await scanTarball(file);
-  } catch (error) {
-    await unlink(file).catch(() => undefined);
-    throw error;
-  }
   const surface = buildSurface({
     documents: plugin.documents,
     diagnostics: plugin.diagnostics,

@@ -234,4 +234,18 @@ describe('packPlugin (cli.md pack, registry.md A1)', () => {
     );
     expect((await readdir(base)).filter((n) => n.endsWith('.tgz'))).toEqual([]);
   });
+
+  it('A2: a plugin whose names the installer would refuse leaves a tarball packed earlier in --out byte-identical', async () => {
+    const base = await tempDir();
+    const root = await makePlugin(join(base, 'p'));
+    const out = join(base, 'out');
+    const first = await packPlugin(root, { outDir: out });
+    const before = await readFile(first.file);
+    await writeFile(join(root, 'a:b.txt'), 'colon\n');
+    const error = await failure(packPlugin(root, { outDir: out }));
+    expect(error.code).toBe<ErrorCode>('E_ARCHIVE_UNSAFE');
+    expect(error.message).toContain('a:b.txt');
+    expect(await readdir(out)).toEqual(['demo-1.2.3.tgz']);
+    expect(await readFile(first.file)).toEqual(before);
+  });
 });
