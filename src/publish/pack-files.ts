@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import { lstat, readFile, readdir, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { HookpmError } from '../errors.js';
@@ -26,7 +27,7 @@ const SKIPPED_NAMES: ReadonlySet<string> = new Set(['.git']);
  * names (the tarball holds no links, registry.md A1); one that resolves outside the root, or
  * dangles, is refused with E_SYMLINK_ESCAPE (plugins.md H5). FIFOs, sockets and devices are
  * skipped. Bounded by `limits` (default: the tarball limits, registry.md A2): E_ARCHIVE_TOO_LARGE
- * past them, its message naming the limit and `root`.
+ * past them, its message naming the limit and `root`; a file is measured before it is read.
  */
 export async function collectPackFiles(
   root: string,
@@ -54,7 +55,7 @@ async function walk(run: Walk, dir: string, rel: string, chain: string[]): Promi
     const full = join(dir, name);
     const info = await lstat(full);
     if (info.isDirectory()) await walk(run, full, path, [...chain, full]);
-    else if (info.isFile()) await addFile(run, full, path, info.mode);
+    else if (info.isFile()) await addFile(run, full, path, info);
     else if (info.isSymbolicLink()) await addLink(run, full, path, chain);
   }
 }
@@ -70,19 +71,26 @@ async function addLink(run: Walk, full: string, path: string, chain: string[]): 
   if (inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside))
     throw escape(path, `resolves to ${real}, outside the plugin root`);
   const target = await stat(real);
-  if (target.isFile()) return addFile(run, real, path, target.mode);
+  if (target.isFile()) return addFile(run, real, path, target);
   if (!target.isDirectory()) return;
   if (chain.includes(real)) throw escape(path, 'forms a directory cycle');
   await walk(run, real, path, [...chain, real]);
 }
 
-async function addFile(run: Walk, full: string, path: string, mode: number): Promise<void> {
+async function addFile(
+  run: Walk,
+  full: string,
+  path: string,
+  { mode, size }: Stats,
+): Promise<void> {
   const { limits } = run;
   if (run.files.length >= limits.maxEntries)
     throw tooLarge(run, `it holds more than ${limits.maxEntries} files`);
+  // The size the walk saw is checked before the read, so a huge file is never loaded; the bytes
+  // read are checked again, for a file that grew since.
+  if (size > limits.maxFileBytes) throw fileTooLarge(run, path, size);
   const data = await readFile(full);
-  if (data.length > limits.maxFileBytes)
-    throw tooLarge(run, `${path} is ${data.length} bytes (limit ${limits.maxFileBytes} a file)`);
+  if (data.length > limits.maxFileBytes) throw fileTooLarge(run, path, data.length);
   run.total += data.length;
   if (run.total > limits.maxTotalBytes)
     throw tooLarge(run, `it holds more than ${limits.maxTotalBytes} bytes in all`);
@@ -94,6 +102,10 @@ function escape(path: string, why: string): HookpmError {
     file: path,
     hint: 'A packed plugin holds only its own files: replace the link with the file, or point it inside the plugin directory.',
   });
+}
+
+function fileTooLarge(run: Walk, path: string, bytes: number): HookpmError {
+  return tooLarge(run, `${path} is ${bytes} bytes (limit ${run.limits.maxFileBytes} a file)`);
 }
 
 function tooLarge(run: Walk, why: string): HookpmError {

@@ -1,4 +1,13 @@
-import { chmod, mkdir, readFile, readdir, symlink, utimes, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  mkdir,
+  readFile,
+  readdir,
+  symlink,
+  truncate,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import { join } from 'node:path';
 import * as tar from 'tar';
 import { describe, expect, it } from 'vitest';
@@ -247,5 +256,16 @@ describe('packPlugin (cli.md pack, registry.md A1)', () => {
     expect(error.message).toContain('a:b.txt');
     expect(await readdir(out)).toEqual(['demo-1.2.3.tgz']);
     expect(await readFile(first.file)).toEqual(before);
+  });
+
+  it('A2: a file over the size limit is refused from its size, before it is read (a sparse 3 GiB file)', async () => {
+    const base = await tempDir();
+    const root = await makePlugin(join(base, 'p'));
+    await writeFile(join(root, 'huge.bin'), '');
+    await truncate(join(root, 'huge.bin'), 3 * 1024 ** 3);
+    await symlink('huge.bin', join(root, 'alias.bin'));
+    const error = await failure(packPlugin(root, { outDir: join(base, 'out') }));
+    expect(error.code).toBe<ErrorCode>('E_ARCHIVE_TOO_LARGE');
+    expect(error.message).toMatch(/(alias|huge)\.bin is 3221225472 bytes/);
   });
 });
