@@ -9,6 +9,7 @@ import { aboutOf, type PluginAbout } from '../plugin/manifest.js';
 import { buildSurface, type SurfaceEntry } from '../plugin/surface.js';
 import type { IndexVersion } from '../registry/indexes/index-schema.js';
 import { integrityOf } from '../registry/integrity.js';
+import semver from '../registry/versions/semver.js';
 import { collectPackFiles } from './pack-files.js';
 import { readPluginDir } from '../store/read-plugin.js';
 import { createTarGz } from '../store/tar/tar-write.js';
@@ -48,10 +49,11 @@ export interface PackResult {
  * (registry.md A1-A2): every entry under `package/`, files only, sorted, with fixed times, owners
  * and modes (tar-write.ts), so packing the same files twice gives the same bytes and integrity.
  * Refuses a plugin with an error diagnostic (plugins.md P4: E_MANIFEST_INVALID, E_HOOKS_INVALID,
- * E_NAME_INVALID), without a manifest or a semver `version` (P1, P2: required to publish:
- * E_MANIFEST_INVALID), or with a symlink leaving the tree (E_SYMLINK_ESCAPE). The tarball is
- * scanned with the installer's own checks before it is written; one that fails them is never
- * written (a tarball of the same name in `outDir` stays as it was) and the scan's error thrown.
+ * E_NAME_INVALID), without a manifest or a `version` in semver's own form (P1, P2: required to
+ * publish, registry.md I1: E_MANIFEST_INVALID), or with a symlink leaving the tree
+ * (E_SYMLINK_ESCAPE). The tarball is scanned with the installer's own checks before it is written;
+ * one that fails them is never written (a tarball of the same name in `outDir` stays as it was)
+ * and the scan's error thrown.
  */
 export async function packPlugin(dir: string, opts: PackOptions): Promise<PackResult> {
   const plugin = await readPluginDir(dir);
@@ -120,6 +122,20 @@ function publishable(plugin: LoadedPlugin, dir: string): { name: string; version
         file: plugin.manifestFile,
         plugin: plugin.name,
         hint: 'Add "version": "1.0.0" to the manifest.',
+      },
+    );
+  }
+  // I1: an index names a version only as semver writes it; `v1.0.0` or `1.0.0+build` would make an
+  // entry every registry refuses.
+  const canonical = semver.valid(plugin.version);
+  if (canonical !== plugin.version) {
+    throw new HookpmError(
+      'E_MANIFEST_INVALID',
+      `cannot pack ${plugin.name}: ${plugin.manifestFile ?? 'the manifest'} has "version" ${JSON.stringify(plugin.version)}, which is not written as a registry version; expected ${JSON.stringify(canonical)}`,
+      {
+        file: plugin.manifestFile,
+        plugin: plugin.name,
+        hint: `Write the version as semver does, "${canonical ?? '1.0.0'}": no "v", spaces or "+build" part.`,
       },
     );
   }

@@ -268,4 +268,17 @@ describe('packPlugin (cli.md pack, registry.md A1)', () => {
     expect(error.code).toBe<ErrorCode>('E_ARCHIVE_TOO_LARGE');
     expect(error.message).toMatch(/(alias|huge)\.bin is 3221225472 bytes/);
   });
+
+  it('I1: a version semver reads but does not write the same (v1.0.0, 1.0.0+build) cannot be published (E_MANIFEST_INVALID)', async () => {
+    const base = await tempDir();
+    for (const version of ['v1.2.3', ' 1.2.3', '1.2.3+build.5']) {
+      const root = await makePlugin(join(base, `p${version.trim()}`), {
+        '.claude-plugin/plugin.json': JSON.stringify({ name: 'demo', version }),
+      });
+      const error = await failure(packPlugin(root, { outDir: base }));
+      expect(error.code).toBe<ErrorCode>('E_MANIFEST_INVALID');
+      expect(error.message).toContain(JSON.stringify(version));
+    }
+    expect((await readdir(base)).filter((n) => n.endsWith('.tgz'))).toEqual([]);
+  });
 });
