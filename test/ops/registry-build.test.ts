@@ -1,4 +1,5 @@
-import { cp, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { cp, lstat, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HookpmError, type ErrorCode } from '../../src/errors.js';
@@ -265,4 +266,17 @@ describe('buildRegistry (cli.md registry build)', () => {
     expect((await times())['alpha@1.0.0']).toBe('2026-10-01T00:00:00Z');
     expect((await times())['beta@1.0.0']).toBe('2026-11-15T00:00:00Z');
   });
+
+  it('D7: a FIFO where index.json or a sparse document was is replaced, never read (the build does not hang)', async () => {
+    const base = await tempDir();
+    await writePlugin(join(base, 'src', 'alpha'), { name: 'alpha', version: '1.0.0' });
+    const out = join(base, 'out');
+    await mkdir(join(out, 'plugins', 'al'), { recursive: true });
+    for (const file of ['index.json', 'registry.json', join('plugins', 'al', 'alpha.json')])
+      execFileSync('mkfifo', [join(out, file)]);
+    const built = await buildRegistry({ pluginsDir: join(base, 'src'), outDir: out });
+    expect(Object.keys(built.index.plugins)).toEqual(['alpha']);
+    for (const file of ['index.json', 'registry.json', join('plugins', 'al', 'alpha.json')])
+      expect((await lstat(join(out, file))).isFile()).toBe(true);
+  }, 10_000);
 });

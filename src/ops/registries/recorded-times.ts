@@ -1,5 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:buffer';
 import { join } from 'node:path';
+import { readRegularText } from '../../io/read-regular-file.js';
 import type { IndexVersion } from '../../registry/indexes/index-schema.js';
 import type { PackResult } from '../../publish/pack.js';
 
@@ -9,13 +10,15 @@ export type RecordedTimes = ReadonlyMap<string, { integrity: string; publishedAt
 /**
  * docs/reference/rules/policy.md#a22: the `publishedAt` of every version the index.json already in
  * `outDir` records, with the integrity it was recorded for. No file, or one that cannot be read as
- * an index, records nothing (the build then writes what it is given).
+ * an index, records nothing (the build then writes what it is given): a FIFO, a device, a symlink or
+ * anything but a regular file is not read (registry.md D7), since the build replaces it anyway.
  */
 export async function readRecordedTimes(outDir: string): Promise<RecordedTimes> {
   const times = new Map<string, { integrity: string; publishedAt: string }>();
   let index: unknown;
   try {
-    index = JSON.parse(await readFile(join(outDir, 'index.json'), 'utf8'));
+    const file = join(outDir, 'index.json');
+    index = JSON.parse(readRegularText(file, { maxBytes: constants.MAX_STRING_LENGTH }));
   } catch {
     return times;
   }

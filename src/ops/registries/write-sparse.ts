@@ -1,6 +1,8 @@
-import { mkdir, readdir, readFile, rmdir, unlink } from 'node:fs/promises';
+import { mkdir, readdir, rmdir, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeFileDurable } from '../../io/durable-write.js';
+import { readRegularText } from '../../io/read-regular-file.js';
+import { INDEX_MAX_BYTES } from '../../registry/http/fetch-options.js';
 import type { RegistryIndex } from '../../registry/indexes/index-schema.js';
 import { ROOT_FILE } from '../../registry/sparse/sparse-format.js';
 import {
@@ -33,7 +35,7 @@ export async function writeSparseLayout(
   const made = new Set<string>();
   for (const [path, body] of files) {
     const file = join(outDir, path);
-    const old = await readFile(file, 'utf8').catch(() => null);
+    const old = readOld(file);
     if (old === body) {
       result.unchanged += 1;
       continue;
@@ -50,6 +52,19 @@ export async function writeSparseLayout(
     result.removed.push(...(await removeOthers(outDir, top, files)));
   if (!files.has(ROOT_FILE)) throw new Error('Assertion failed: a sparse layout without its root');
   return result;
+}
+
+/**
+ * A document's bytes as an earlier build left them, or null: for a missing file, and for anything
+ * but a regular file of at most a document's cap (a FIFO, a device, a symlink: registry.md D7),
+ * which is never read and is replaced like a changed file.
+ */
+function readOld(file: string): string | null {
+  try {
+    return readRegularText(file, { maxBytes: INDEX_MAX_BYTES });
+  } catch {
+    return null;
+  }
 }
 
 /** Removes the `.json` files under `outDir/top` (two levels) that `keep` does not name. */
