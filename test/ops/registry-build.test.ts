@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cp, lstat, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { cp, lstat, mkdir, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HookpmError, type ErrorCode } from '../../src/errors.js';
@@ -279,4 +279,37 @@ describe('buildRegistry (cli.md registry build)', () => {
     for (const file of ['index.json', 'registry.json', join('plugins', 'al', 'alpha.json')])
       expect((await lstat(join(out, file))).isFile()).toBe(true);
   }, 10_000);
+
+  it('J2: a tarballs/, plugins/, plugins/<shard>/ or search/ that is a symlink out of the output directory is E_SYMLINK_ESCAPE; nothing written or removed there', async () => {
+    const base = await tempDir();
+    await writePlugin(join(base, 'src', 'alpha'), { name: 'alpha', version: '1.0.0' });
+    for (const dir of ['tarballs', 'plugins', 'search', 'plugins/al']) {
+      const victim = join(base, `victim-${dir.replace('/', '-')}`);
+      await mkdir(join(victim, 'al'), { recursive: true });
+      await writeFile(join(victim, 'mine.json'), '{"mine": 1}\n');
+      await writeFile(join(victim, 'al', 'mine.json'), '{"mine": 2}\n');
+      await writeFile(join(victim, 'mine.tgz'), 'mine\n');
+      const out = join(base, `out-${dir.replace('/', '-')}`);
+      await mkdir(join(out, dir, '..'), { recursive: true });
+      await symlink(victim, join(out, dir));
+      const before = await tree(victim);
+      const error = await failure(buildRegistry({ pluginsDir: join(base, 'src'), outDir: out }));
+      expect(error.code).toBe<ErrorCode>('E_SYMLINK_ESCAPE');
+      expect(error.message).toContain(join(out, dir));
+      expect(await tree(victim)).toEqual(before);
+      expect(await readdir(out)).toEqual([dir.split('/')[0]]);
+    }
+  });
+
+  it('cli.md registry build: an output directory that is a file is E_USAGE naming it, and the file stays', async () => {
+    const base = await tempDir();
+    await writePlugin(join(base, 'src', 'alpha'), { name: 'alpha', version: '1.0.0' });
+    await writeFile(join(base, 'out'), 'not a directory\n');
+    const error = await failure(
+      buildRegistry({ pluginsDir: join(base, 'src'), outDir: join(base, 'out') }),
+    );
+    expect(error.code).toBe<ErrorCode>('E_USAGE');
+    expect(error.message).toContain(join(base, 'out'));
+    expect(await readFile(join(base, 'out'), 'utf8')).toBe('not a directory\n');
+  });
 });

@@ -14,6 +14,7 @@ import {
 import { renderMarketplacePage } from '../../registry/marketplace/marketplace-page.js';
 import { packPlugin, type PackResult } from '../../publish/pack.js';
 import { errnoCode } from '../../io/fs-error.js';
+import { checkOutputDirs } from './output-dirs.js';
 import { keepRecordedTime, readRecordedTimes } from './recorded-times.js';
 import { writeSparseLayout, type SparseWriteResult } from './write-sparse.js';
 
@@ -61,7 +62,9 @@ const TARBALLS = 'tarballs';
  * index naming a missing tarball. The output depends only on the sources and the options: building
  * twice gives byte-identical files. The index is checked with parseIndex before it is written.
  * `.tgz` files in `<outDir>/tarballs/` that this build did not produce are removed. Throws E_USAGE
- * for a bad name, date or a version found twice, and whatever packPlugin throws, naming the source.
+ * for a bad name, date or a version found twice, E_USAGE or E_SYMLINK_ESCAPE for an output
+ * directory it would write outside of (checkOutputDirs), and whatever packPlugin throws, naming the
+ * source.
  */
 export async function buildRegistry(opts: BuildRegistryOptions): Promise<BuildRegistryResult> {
   const outDir = resolve(opts.outDir);
@@ -80,6 +83,7 @@ export async function buildRegistry(opts: BuildRegistryOptions): Promise<BuildRe
     ...(await sourceDirs(opts.pluginsDir)),
     ...(opts.historyDir === undefined ? [] : await sourceDirs(opts.historyDir)),
   ];
+  await checkOutputDirs(outDir);
   const tarballDir = join(outDir, TARBALLS);
   const recorded = await readRecordedTimes(outDir);
   await mkdir(tarballDir, { recursive: true });
