@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { cp, lstat, mkdir, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HookpmError, type ErrorCode } from '../../src/errors.js';
@@ -311,5 +312,50 @@ describe('buildRegistry (cli.md registry build)', () => {
     expect(error.code).toBe<ErrorCode>('E_USAGE');
     expect(error.message).toContain(join(base, 'out'));
     expect(await readFile(join(base, 'out'), 'utf8')).toBe('not a directory\n');
+  });
+
+  it('D3: two builds into one output directory run one after the other, so its sparse layout names the plugins its index.json does', async () => {
+    const base = await tempDir();
+    for (let i = 0; i < 20; i += 1) {
+      await writePlugin(join(base, 'a', `alpha${i}`), { name: `alpha${i}`, version: '1.0.0' });
+      await writePlugin(join(base, 'b', `beta${i}`), { name: `beta${i}`, version: '1.0.0' });
+    }
+    const out = join(base, 'out');
+    await Promise.all([
+      buildRegistry({ pluginsDir: join(base, 'a'), outDir: out }),
+      buildRegistry({ pluginsDir: join(base, 'b'), outDir: out }),
+    ]);
+    const index = parseIndex(JSON.parse(await readFile(join(out, 'index.json'), 'utf8')), 'x');
+    const names = Object.keys(index.plugins).sort();
+    const documents = [...(await tree(join(out, 'plugins'))).keys()]
+      .map((path) => path.replace(/^.*\/|\.json$/g, ''))
+      .sort();
+    expect(documents).toEqual(names);
+    expect((await readdir(join(out, 'tarballs'))).length).toBe(names.length);
+    expect((await readdir(out)).filter((n) => n.startsWith('.'))).toEqual([]);
+  });
+
+  it('D3, D4: a build killed midway leaves its scratch directory and lock; the next build takes the lock over and removes both', async () => {
+    const base = await tempDir();
+    await writePlugin(join(base, 'src', 'alpha'), { name: 'alpha', version: '1.0.0' });
+    const out = join(base, 'out');
+    await mkdir(join(out, '.build-dead01'), { recursive: true });
+    await writeFile(join(out, '.build-dead01', 'alpha-1.0.0.tgz'), 'half a tarball');
+    const dead = {
+      pid: 2 ** 22 + 1,
+      hostname: hostname(),
+      startedAt: '2026-01-01T00:00:00Z',
+      token: 'a'.repeat(32),
+    };
+    await writeFile(join(out, '.build.lock'), JSON.stringify(dead));
+    await buildRegistry({ pluginsDir: join(base, 'src'), outDir: out });
+    expect((await readdir(out)).sort()).toEqual([
+      'index.html',
+      'index.json',
+      'plugins',
+      'registry.json',
+      'search',
+      'tarballs',
+    ]);
   });
 });

@@ -14,6 +14,7 @@ import {
 import { renderMarketplacePage } from '../../registry/marketplace/marketplace-page.js';
 import { packPlugin, type PackResult } from '../../publish/pack.js';
 import { errnoCode } from '../../io/fs-error.js';
+import { SCRATCH_PREFIX, withBuildLock } from './build-lock.js';
 import { checkOutputDirs } from './output-dirs.js';
 import { keepRecordedTime, readRecordedTimes } from './recorded-times.js';
 import { writeSparseLayout, type SparseWriteResult } from './write-sparse.js';
@@ -53,6 +54,13 @@ export interface BuildRegistryResult {
 
 const TARBALLS = 'tarballs';
 
+interface BuildTarget {
+  outDir: string;
+  name: string;
+  publishedAt: string | undefined;
+  sources: string[];
+}
+
 /**
  * `hookpm registry build` (cli.md): packs every plugin source (into a scratch directory, so a
  * refused plugin leaves the registry as it was), moves the tarballs into `<outDir>/tarballs/`, then
@@ -84,11 +92,19 @@ export async function buildRegistry(opts: BuildRegistryOptions): Promise<BuildRe
     ...(opts.historyDir === undefined ? [] : await sourceDirs(opts.historyDir)),
   ];
   await checkOutputDirs(outDir);
+  return withBuildLock(outDir, () => buildLocked(opts, { outDir, name, publishedAt, sources }));
+}
+
+/** buildRegistry's writes, under the output directory's lock. */
+async function buildLocked(
+  opts: BuildRegistryOptions,
+  { outDir, name, publishedAt, sources }: BuildTarget,
+): Promise<BuildRegistryResult> {
   const tarballDir = join(outDir, TARBALLS);
   const recorded = await readRecordedTimes(outDir);
   await mkdir(tarballDir, { recursive: true });
   // Packed into a scratch directory first, so a refused plugin leaves the registry untouched.
-  const scratch = await mkdtemp(join(outDir, '.build-'));
+  const scratch = await mkdtemp(join(outDir, SCRATCH_PREFIX));
   try {
     const packed: PackResult[] = [];
     for (const source of sources) {
