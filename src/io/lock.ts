@@ -25,6 +25,8 @@ export interface LockOptions {
   staleMs?: number;
   /** Called once when the lock is held by someone else and we start waiting. */
   onWait?: (holder: LockHolder) => void;
+  /** What the lock guards, for E_LOCKED's message (default: the store). */
+  guards?: string;
 }
 
 /** Releases the lock; removes the lock file only if it still holds our token. */
@@ -70,7 +72,7 @@ export async function acquireLock(lockPath: string, opts: LockOptions = {}): Pro
         return hold(lockPath, record, staleMs);
       }
       const left = deadline - Date.now();
-      if (left <= 0) throw lockedError(lockPath, current, waitMs);
+      if (left <= 0) throw lockedError(lockPath, current, waitMs, opts.guards);
       if (!waiting && current.holder !== null) opts.onWait?.(current.holder);
       waiting = true;
       const waitedMs = Date.now() - startMs;
@@ -179,7 +181,12 @@ function hold(lockPath: string, record: LockHolder, staleMs: number): ReleaseLoc
   };
 }
 
-function lockedError(lockPath: string, current: LockSighting, waitMs: number): HookpmError {
+function lockedError(
+  lockPath: string,
+  current: LockSighting,
+  waitMs: number,
+  guards = 'the store',
+): HookpmError {
   const holder = current.holder;
   const who =
     holder === null
@@ -188,7 +195,7 @@ function lockedError(lockPath: string, current: LockSighting, waitMs: number): H
   const waited = waitMs < 1000 ? `${waitMs} ms` : `${Math.round(waitMs / 1000)} s`;
   return new HookpmError(
     'E_LOCKED',
-    `the store is locked by ${who}; waited ${waited} for ${lockPath}`,
+    `${guards} is locked by ${who}; waited ${waited} for ${lockPath}`,
     {
       lockPath,
       pid: holder?.pid,

@@ -246,6 +246,13 @@ describe('acquireLock', () => {
       (e: unknown) => e,
     );
     expect(isHookpmError(error, 'E_LOCKED')).toBe(true);
+    expect((error as Error).message).toMatch(/^the store is locked by process /);
+    // A lock that guards something else says what (a registry build's output directory).
+    const other: unknown = await acquireLock(lock, { waitMs: 50, guards: 'the output' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect((other as Error).message).toMatch(/^the output is locked by process /);
     await release();
   });
 });

@@ -15,11 +15,15 @@ const LOCK_FILE = '.build.lock';
  * (`.build-*`): no other build is running to own them.
  */
 export async function withBuildLock<T>(outDir: string, fn: () => Promise<T>): Promise<T> {
-  return withLock(join(outDir, LOCK_FILE), async () => {
-    for (const name of await readdir(outDir)) {
-      if (name.startsWith(SCRATCH_PREFIX))
-        await rm(join(outDir, name), { recursive: true, force: true });
-    }
-    return fn();
-  });
+  return withLock(
+    join(outDir, LOCK_FILE),
+    async () => {
+      for (const name of await readdir(outDir)) {
+        if (name.startsWith(SCRATCH_PREFIX))
+          await rm(join(outDir, name), { recursive: true, force: true });
+      }
+      return fn();
+    },
+    { guards: `the registry output directory ${outDir}` },
+  );
 }
