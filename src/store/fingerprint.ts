@@ -1,5 +1,6 @@
 import { lstatSync, readdirSync, type Stats } from 'node:fs';
-import { readFile, readlink } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { open, readFile, readlink } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { sha256Base64, sha256Hex } from '../json/canonical-json.js';
 import { compareCodeUnits } from '../json/compare.js';
@@ -34,6 +35,12 @@ export interface TreeWalk {
 /** sha256Hex(''), written out: computing it as this module loads would load node:crypto. */
 const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 const PARALLEL_READS = 32;
+/**
+ * Files larger than this are hashed a piece at a time: a whole read would hold the file in memory,
+ * and Node refuses one over 2 GiB (a directory install has no byte limit).
+ */
+const WHOLE_READ_MAX = 64 * 1024 * 1024;
+const PIECE = 1024 * 1024;
 
 export async function fingerprintTree(root: string): Promise<string> {
   return fingerprintOf(await listTree(root));
@@ -104,5 +111,24 @@ export function entryOf({ path, info }: TreeFile, sha256: string): TreeEntry {
 
 async function contentHash(root: string, { path, info }: TreeFile): Promise<string> {
   if (info.isSymbolicLink()) return sha256Hex(await readlink(join(root, path)));
-  return info.isFile() ? sha256Hex(await readFile(join(root, path))) : EMPTY_SHA256;
+  if (!info.isFile()) return EMPTY_SHA256;
+  if (info.size <= WHOLE_READ_MAX) return sha256Hex(await readFile(join(root, path)));
+  return sha256OfPieces(join(root, path));
+}
+
+/** The SHA-256 hex of a file's bytes, read PIECE bytes at a time. */
+async function sha256OfPieces(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  const handle = await open(file, 'r');
+  try {
+    const piece = Buffer.allocUnsafe(PIECE);
+    for (;;) {
+      const { bytesRead } = await handle.read(piece, 0, PIECE, null);
+      if (bytesRead === 0) break;
+      hash.update(piece.subarray(0, bytesRead));
+    }
+  } finally {
+    await handle.close();
+  }
+  return hash.digest('hex');
 }

@@ -1,4 +1,4 @@
-import { chmod, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rm, stat, symlink, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fingerprintTree, listTree } from '../../src/store/fingerprint.js';
@@ -18,6 +18,21 @@ beforeEach(async () => {
 afterEach(() => cleanup());
 
 describe('fingerprintTree', () => {
+  it('Q6: a file over 2 GiB (more than one read can hold) is hashed, a piece at a time', async () => {
+    // Sparse: 2 GiB of zeros on no disk blocks.
+    const big = join(dir, 'data.bin');
+    await writeFile(big, '');
+    await truncate(big, 2 ** 31);
+    const entry = (await listTree(dir)).find(([path]) => path === 'data.bin');
+    expect(entry).toEqual([
+      'data.bin',
+      'file',
+      // `head -c 2147483648 /dev/zero | sha256sum`
+      'a7c744c13cc101ed66c29f672f92455547889cc586ce6d44fe76ae824958ea51',
+      (await stat(big)).mode & 0o777,
+    ]);
+  });
+
   it('Q6: the fingerprint is sha256- plus base64 and the same tree always gives the same one', async () => {
     const first = await fingerprintTree(dir);
     expect(first).toMatch(/^sha256-[A-Za-z0-9+/]{43}=$/);
