@@ -142,27 +142,34 @@ function createReplies(output: Writable): Replies {
   return replies;
 }
 
-/** Cuts text chunks into lines for `onLine`; once `stopped()`, the rest is dropped unread. */
+/**
+ * Cuts text chunks into lines for `onLine`; once `stopped()`, the rest is dropped unread. Each
+ * chunk is searched once and a line's pieces are joined once, when its end arrives: a line costs
+ * time in proportion to its length, however many chunks it comes in.
+ */
 function createLineSplitter(
   onLine: (line: string) => void,
   stopped: () => boolean,
 ): { push(chunk: string): void; end(): void } {
-  let buffered = '';
+  let pieces: string[] = [];
   return {
     push(chunk) {
-      const text = buffered === '' ? chunk : buffered + chunk;
       let start = 0;
-      let end = text.indexOf('\n');
+      let end = chunk.indexOf('\n');
       while (end !== -1 && !stopped()) {
-        onLine(text.slice(start, end));
+        pieces.push(chunk.slice(start, end));
+        const line = pieces.join('');
+        pieces = [];
+        onLine(line);
         start = end + 1;
-        end = text.indexOf('\n', start);
+        end = chunk.indexOf('\n', start);
       }
-      buffered = stopped() ? '' : text.slice(start);
+      if (stopped()) pieces = [];
+      else if (start < chunk.length) pieces.push(chunk.slice(start));
     },
     end() {
-      if (buffered !== '' && !stopped()) onLine(buffered);
-      buffered = '';
+      if (pieces.length > 0 && !stopped()) onLine(pieces.join(''));
+      pieces = [];
     },
   };
 }

@@ -1,0 +1,57 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { serveRpc } from '../../src/cli/session/session-rpc.js';
+import type { Session } from '../../src/ops/run/session.js';
+
+/** A session whose `hooks` answers at once: serveRpc's framing is all that is under test. */
+function fakeSession(): Session {
+  const report = { snapshotId: 'x', handlers: 0, plugins: [], diagnostics: [] };
+  return {
+    report,
+    hooks: async () => ({ snapshotId: 'x', handlers: [], diagnostics: [] }),
+    close: async () => undefined,
+  } as unknown as Session;
+}
+
+/** Serves `chunks` as the input, then its end; answers the output lines once the session closes. */
+async function serve(chunks: Iterable<string>): Promise<Array<Record<string, unknown>>> {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  let written = '';
+  output.setEncoding('utf8');
+  output.on('data', (text: string) => (written += text));
+  const served = serveRpc(fakeSession(), { input, output });
+  for (const chunk of chunks) input.write(chunk);
+  input.end();
+  await served;
+  return written
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+function* paddedRequest(megabytes: number, chunkBytes: number): Iterable<string> {
+  const pad = ' '.repeat(chunkBytes);
+  for (let sent = 0; sent < megabytes * 1024 * 1024; sent += chunkBytes) yield pad;
+  yield '{"jsonrpc":"2.0","id":1,"method":"hooks"}\n';
+}
+
+describe('hookpm session: lines of any length (cli.md section 4)', () => {
+  it('cli.md section 4: a 32 MB line arriving in 8 KB chunks is answered in time proportional to its length, not its square', async () => {
+    const started = performance.now();
+    const messages = await serve(paddedRequest(32, 8 * 1024));
+    expect(messages.map((m) => m['id'] ?? m['method'])).toEqual(['ready', 1]);
+    expect(messages[1]).toMatchObject({ result: { handlers: [] } });
+    // One pass over 32 MB takes well under a second; scanning the buffered text again at each
+    // chunk takes minutes.
+    expect(performance.now() - started).toBeLessThan(10_000);
+  }, 120_000);
+
+  it('cli.md section 4: lines split anywhere across chunks, several per chunk, and a last line without its newline are each answered once', async () => {
+    const one = (id: number) => `{"jsonrpc":"2.0","id":${id},"method":"hooks"}`;
+    const text = `${one(1)}\n\n${one(2)}\r\n${one(3)}\n${one(4)}`;
+    const chunks = [...text].map((_, i, all) => (i % 7 === 0 ? all.slice(i, i + 7).join('') : ''));
+    const messages = await serve(chunks.filter((c) => c !== ''));
+    expect(messages.map((m) => m['id'] ?? m['method'])).toEqual(['ready', 1, 2, 3, 4]);
+  });
+});
