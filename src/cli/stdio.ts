@@ -1,4 +1,5 @@
-import { fstatSync, writeSync } from 'node:fs';
+import { constants } from 'node:buffer';
+import { fstatSync, readSync, writeSync } from 'node:fs';
 
 /**
  * STYLE "Start-up cost": process.stdout, process.stderr and process.stdin are made on first use,
@@ -49,6 +50,24 @@ export function writeBytes(fd: 1 | 2, bytes: Buffer): void {
       streamOf(fd).write(Buffer.from(rest));
       return;
     }
+  }
+}
+
+/**
+ * Stdin to its end as UTF-8 text, read from the descriptor (no stream to set up). Null when it is
+ * longer than one string can hold (buffer.constants.MAX_STRING_LENGTH bytes): reading stops there,
+ * so memory stays bounded, and the caller says so.
+ */
+export function readStdinText(): string | null {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(64 * 1024);
+    const read = readSync(0, chunk);
+    if (read === 0) return Buffer.concat(chunks, size).toString('utf8');
+    chunks.push(chunk.subarray(0, read));
+    size += read;
+    if (size > constants.MAX_STRING_LENGTH) return null;
   }
 }
 

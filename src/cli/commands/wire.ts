@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { AGENT_IDS, isAgentId } from '../../agents/agent.js';
 import { HookpmError } from '../../errors.js';
 import { globalOptions, storePathsOf, type GlobalOptions } from '../global-options.js';
 import { WIRE_OPTIONS } from '../grammar.js';
-import { writeText } from '../stdio.js';
+import { readStdinText, writeText } from '../stdio.js';
 
 /**
  * `hookpm wire <agent>`: the handler `hookpm link` writes into an agent's settings. Reads the
@@ -62,7 +61,7 @@ export async function runWire(
   const deadlineSec = deadlineOf(deadline);
   const answer = await answerWireEvent({
     agent,
-    stdin: readAll(),
+    stdin: readStdinText(),
     store: storePathsOf(globals),
     env: process.env,
     cwd: globals.cwd,
@@ -86,9 +85,4 @@ function deadlineOf(given: string | boolean | undefined): number | null {
   if (typeof given !== 'string' || !/^\d+(\.\d+)?$/.test(given)) return null;
   const seconds = Number(given);
   return seconds > 0 && Number.isFinite(seconds) ? seconds : null;
-}
-
-/** The agent's payload: stdin to its end, read from the descriptor (no stream to set up). */
-function readAll(): string {
-  return readFileSync(0, 'utf8');
 }

@@ -1,3 +1,4 @@
+import { constants } from 'node:buffer';
 import { AGENTS } from '../../agents/agents.js';
 import { agentDeadlineSec, type Agent, type AgentId, type WireAnswer } from '../../agents/agent.js';
 import type { Diagnostic } from '../../hooks/diagnostic.js';
@@ -22,8 +23,11 @@ import { sessionPin } from './session-pin.js';
 
 export interface WireOptions {
   agent: AgentId;
-  /** What the agent wrote to the handler's stdin: one JSON object. */
-  stdin: string;
+  /**
+   * What the agent wrote to the handler's stdin: one JSON object. Null: more than hookpm can read
+   * (cli/stdio.ts readStdinText), answered as a payload that is not a JSON object.
+   */
+  stdin: string | null;
   store: StorePaths;
   /** The handler's environment: what plugin handlers inherit, less secrets (X5). */
   env: Readonly<Record<string, string | undefined>>;
@@ -49,8 +53,8 @@ export interface WireOptions {
  * hookpm's enabled plugins only (the agent runs its own user and project hooks itself), on the
  * session's pin (session-pin.ts), answered in the agent's format. A Stop continuation count is
  * kept in the pin (engine.md O3); SessionEnd releases the pin. An event the agent's link does not
- * cover is answered with nothing. A payload that is not a JSON object is exit 1, which the agents
- * report as a non-blocking hook error.
+ * cover is answered with nothing. A payload that is not a JSON object (or too long to read) is
+ * exit 1, which the agents report as a non-blocking hook error.
  *
  * Handlers run in the payload's `cwd`, or where event-cwd.ts says when it cannot be used, with
  * the reason as a note of the dispatch (its result and its log line). With `deadline`, every
@@ -62,18 +66,18 @@ export interface WireOptions {
  */
 export async function answerWireEvent(options: WireOptions): Promise<WireAnswer> {
   const agent = AGENTS[options.agent];
+  if (options.stdin === null)
+    return unreadPayload(
+      agent,
+      `longer than hookpm can read (${constants.MAX_STRING_LENGTH} bytes)`,
+    );
   let payload: unknown;
   try {
     payload = JSON.parse(options.stdin);
   } catch {
     payload = null;
   }
-  if (!isPlainObject(payload))
-    return {
-      exitCode: 1,
-      stdout: '',
-      stderr: `hookpm: ${agent.name} sent a payload that is not a JSON object\n`,
-    };
+  if (!isPlainObject(payload)) return unreadPayload(agent, 'not a JSON object');
   const named = payload['hook_event_name'];
   if (options.background === true) {
     const { answerBackgroundEvent } = await import('./answer-background.js');
@@ -165,6 +169,15 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
 /** plugins.md G3: Claude Code runs the background handlers through its background link entry. */
 function handlerSet(agent: AgentId): HandlerSet {
   return agent === 'claude' ? 'claude' : 'engine';
+}
+
+/** A payload that cannot be used: exit 1, which the agents report as a non-blocking hook error. */
+function unreadPayload(agent: Agent, what: string): WireAnswer {
+  return {
+    exitCode: 1,
+    stdout: '',
+    stderr: `hookpm: ${agent.name} sent a payload that is ${what}\n`,
+  };
 }
 
 /**
