@@ -74,7 +74,7 @@ describe("fail closed through `hookpm wire claude` on Claude Code's own events (
     expect({ code: allowed.code, stdout: allowed.stdout }).toEqual({ code: 0, stdout: '' });
   });
 
-  it('B2, Q6: skillguard tampered after SessionStart pinned it: PreSkillShellCommand is exit 2 with the reason, even for `ls`', async () => {
+  it('B2, Q6, B4: skillguard tampered after SessionStart pinned it: PreSkillShellCommand is exit 2 with the reason, even for `ls`, until it is restored', async () => {
     await installGuard();
     await wire(claudePayload(ws, 'SessionStart', 'pinned', { source: 'startup' }));
     await tamperGuard();
@@ -84,6 +84,10 @@ describe("fail closed through `hookpm wire claude` on Claude Code's own events (
       expect(run.stdout).toBe('');
       expect(run.stderr).toMatch(FAILS_CLOSED);
     }
+    // B4: restored as the reason says, the session's next event runs the real guard.
+    await ok(['install', '--force', join(ws.dir, `plugins${ws.n}`, 'skillguard'), '--yes']);
+    expect(await wire(skillShell('pinned', 'ls'))).toMatchObject({ code: 0, stderr: '' });
+    expect((await wire(skillShell('pinned', RM))).stderr).toBe(`${DENIED}\n`);
   });
 
   it('B2: skillguard tampered before the session began: its first PreSkillShellCommand is exit 2 with the reason', async () => {

@@ -162,6 +162,21 @@ describe('fail closed through `hookpm wire claude` (engine.md B1-B6)', () => {
     expect((await wire(read)).out).toBeNull();
   });
 
+  it('B4: a guard tampered after SessionStart pinned it: once restored as its deny says, the next event of the session runs the real guard', async () => {
+    await ok(['install', GUARD, '--yes']);
+    await wire(payload('SessionStart', 'mended', { source: 'startup' }));
+    await tamperGuard();
+    expect(reason((await wire(bash('mended', 'ls'))).out)).toMatch(
+      /^hookpm fails closed: plugin guard@local .*run `hookpm install --force /,
+    );
+    await ok(['install', '--force', GUARD, '--yes']);
+    const allowed = await wire(bash('mended', 'ls'));
+    expect(allowed.out).toBeNull();
+    expect(allowed.stderr).not.toContain('failed_closed');
+    const guarded = await wire(bash('mended', FORCE_PUSH));
+    expect(reason(guarded.out).startsWith(GUARD_REASON)).toBe(true);
+  });
+
   it('B2: a missing installed tree fails closed on every event the plugin was consented for; others get a systemMessage', async () => {
     await ok(['install', await everyEventPlugin(), '--yes']);
     await rm(await installedTree('every'), { recursive: true });

@@ -50,6 +50,18 @@ async function settledBy<T>(work: Promise<T>, by: number): Promise<T | null> {
   }
 }
 
+/** What pinnedSources leaves of a pin. */
+export interface PinnedSources {
+  sources: SourceDocument[];
+  diagnostics: Diagnostic[];
+  failClosed: FailClosed[];
+  /**
+   * A plugin left out as tampered was restored since it was pinned (pin-repaired.ts): the caller
+   * may pin the session afresh and check again; the other fields are the answer without that.
+   */
+  restored?: true;
+}
+
 /**
  * The pin's documents less those of `plugins` whose trees no longer match (plugins.md Q6, through
  * the stat-keyed fingerprint cache, so only changed files are hashed again): a plugin whose tree
@@ -68,7 +80,7 @@ export async function pinnedSources(
   pin: SessionPin,
   plugins: ReadonlySet<string>,
   by?: number,
-): Promise<{ sources: SourceDocument[]; diagnostics: Diagnostic[]; failClosed: FailClosed[] }> {
+): Promise<PinnedSources> {
   // plugins.md D15: a linked directory is not held to a fingerprint.
   const checked = pin.plugins.filter(
     (p) => plugins.has(p.id) && p.fingerprint !== LINKED_PIN_FINGERPRINT,
@@ -115,5 +127,12 @@ export async function pinnedSources(
   }
   if (out.size === 0) return { sources: pin.sources, diagnostics, failClosed };
   const sources = pin.sources.filter((s) => !out.has(s.plugin?.id ?? ''));
-  return { sources, diagnostics, failClosed };
+  const left = { sources, diagnostics, failClosed };
+  if (pin.sessionId === '') return left;
+  const { pinnedPluginRestored } = await import('./pin-repaired.js');
+  const restored = await pinnedPluginRestored(
+    paths,
+    checked.filter((p) => out.has(p.id)),
+  );
+  return restored ? { ...left, restored } : left;
 }

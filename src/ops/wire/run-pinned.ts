@@ -79,29 +79,37 @@ export async function runPinnedHandlers(
   which: HandlerSet,
 ): Promise<PinnedRuns> {
   const where = eventCwd(payload['cwd'], options.cwd, options.home);
-  const { pin: pinned } = await sessionPin({
-    paths: options.store,
-    agent: 'claude',
-    event,
-    payload,
-    cwd: where.forPin,
-  });
-  const pin = pinUnderPolicy(pinned, options.env);
-  const { cwd, notes } = where.resolve(pin.sessionId === '' ? undefined : pin.projectRoot);
-  const projectDir = options.env[CLAUDE_PROJECT_DIR] || (await findProjectRoot(cwd));
-  let snapshot = buildSnapshot({ projectDir, sources: pin.sources, id: pin.snapshotId });
-  let matched = matchHandlers(snapshot, event, matchInput, which);
-  const running = new Set(matched.flatMap((h) => (h.plugin === null ? [] : [h.plugin])));
   const seconds = options.deadline?.seconds ?? LINK_TIMEOUT_SEC;
   const by =
     options.deadline === undefined
       ? undefined
       : handlersDeadline(options.deadline.startedAt, seconds);
-  const checked = await pinnedSources(options.store, pin, running, by);
-  if (checked.sources !== pin.sources) {
-    snapshot = buildSnapshot({ projectDir, sources: checked.sources, diagnostics: [] });
-    matched = matchHandlers(snapshot, event, matchInput, which);
-  }
+  const plan = async (afresh: boolean) => {
+    const { pin: pinned } = await sessionPin({
+      paths: options.store,
+      agent: 'claude',
+      event,
+      payload,
+      cwd: where.forPin,
+      ...(afresh ? { afresh } : {}),
+    });
+    const pin = pinUnderPolicy(pinned, options.env);
+    const { cwd, notes } = where.resolve(pin.sessionId === '' ? undefined : pin.projectRoot);
+    const projectDir = options.env[CLAUDE_PROJECT_DIR] || (await findProjectRoot(cwd));
+    let snapshot = buildSnapshot({ projectDir, sources: pin.sources, id: pin.snapshotId });
+    let matched = matchHandlers(snapshot, event, matchInput, which);
+    const running = new Set(matched.flatMap((h) => (h.plugin === null ? [] : [h.plugin])));
+    const checked = await pinnedSources(options.store, pin, running, by);
+    if (checked.sources !== pin.sources) {
+      snapshot = buildSnapshot({ projectDir, sources: checked.sources, diagnostics: [] });
+      matched = matchHandlers(snapshot, event, matchInput, which);
+    }
+    return { pin, cwd, notes, projectDir, snapshot, matched, checked };
+  };
+  // engine.md B4: a plugin restored since the session pinned it runs from this event on.
+  let planned = await plan(false);
+  if (planned.checked.restored === true) planned = await plan(true);
+  const { pin, cwd, notes, projectDir, snapshot, matched, checked } = planned;
   const settings = readUserSettings(options.store);
   const failing = failClosedOn([...(pin.failClosed ?? []), ...checked.failClosed], event);
   const startedAt = Date.now();

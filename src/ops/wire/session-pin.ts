@@ -42,6 +42,11 @@ export async function sessionPin(input: {
   input?: Readonly<Record<string, unknown>>;
   /** The event's working directory: the project whose plugins (docs/guides/projects.md) join the pin. */
   cwd?: string;
+  /**
+   * Pin the session afresh, whatever is pinned (a pinned plugin was restored since: pin-repaired.ts),
+   * carrying the Stop count over.
+   */
+  afresh?: boolean;
 }): Promise<{ pin: SessionPin; stored: boolean }> {
   const { paths, agent, event, payload, cwd } = input;
   const sessionId = typeof payload['session_id'] === 'string' ? payload['session_id'] : '';
@@ -52,12 +57,12 @@ export async function sessionPin(input: {
   }
   const starts = event === 'SessionStart' && payload['source'] !== 'compact';
   // engine.md X10: the tables hold the engine's events; Claude Code's own read the whole pin.
-  if (!starts && isEventName(event)) {
+  if (!starts && input.afresh !== true && isEventName(event)) {
     const table = readPinTable(pinFile(paths, sessionId), sessionId, event, input.input ?? payload);
     if (table !== null) return { pin: { version: PIN_VERSION, agent, ...table }, stored: true };
   }
   const existing = starts ? null : readPin(paths, sessionId);
-  if (existing !== null && isWholePin(existing)) {
+  if (existing !== null && input.afresh !== true && isWholePin(existing)) {
     const whole = { ...existing, stopContinuations: stopCountOf(paths, existing) };
     writeTables(pinFile(paths, sessionId), whole);
     return { pin: whole, stored: true };
