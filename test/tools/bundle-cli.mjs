@@ -72,10 +72,12 @@ const WIRE_ENTRY = join(DIST, 'cli', 'start', 'wire-entry.js');
 const BUNDLED_APART = '\0bundled-apart';
 /**
  * The modules behind the `import()`s that a linked event answered from its session's pin does not
- * make: the pin's making (first event), the JSON output reader (with zod), the error report.
+ * make: the pin's making (first event), the state's read when a pinned plugin is found changed
+ * (pin-repaired), the JSON output reader (with zod), the error report.
  */
 const WIRE_MORE = [
   'ops/wire/make-pin.js',
+  'ops/wire/pin-repaired.js',
   'plugin/created-files.js',
   'engine/read-wire-output.js',
   'cli/report-error.js',
