@@ -7,19 +7,13 @@ import { nestsDeeperThan } from '../../json/nesting-depth.js';
 import { refusedPayload } from '../../engine/fail-closed.js';
 import { BLOCKING_EVENTS } from '../../hooks/fail-closed-entry.js';
 import { isClaudeCodeEvent, type EventName } from '../../hooks/events.js';
-import { CLAUDE_PROJECT_DIR } from '../../plugin/path-variables.js';
-import { matchHandlers, type HandlerSet } from '../../hooks/snapshot/snapshot-match.js';
-import { buildSnapshot } from '../../hooks/snapshot/snapshot.js';
+import type { HandlerSet } from '../../hooks/snapshot/snapshot-match.js';
 import { removePin, writeStopCount } from '../../store/session-pins.js';
 import type { StorePaths } from '../../store/store-paths.js';
-import { findProjectRoot } from '../../workspace/find-project-root.js';
 import { openHost } from '../steps/host/host.js';
 import { handlersDeadline } from './agent-deadline.js';
-import { eventCwd } from '../steps/host/event-cwd.js';
-import { pinnedSources } from './pinned-sources.js';
-import { pinUnderPolicy } from './policy-pin.js';
+import { planPinnedEvent } from './event-plan.js';
 import { updateAnnouncement } from './update-announcement.js';
-import { sessionPin } from './session-pin.js';
 
 export interface WireOptions {
   agent: AgentId;
@@ -92,43 +86,23 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
   const { event, input } = decoded;
   // engine.md B5: refused before the pin, the matchers or the payload builder walk it.
   if (nestsDeeperThan(payload)) return refuseDeepPayload(agent, event);
-  const where = eventCwd(input['cwd'], options.cwd, options.home);
   const seconds = agentDeadlineSec(agent, event, options.deadline?.seconds ?? null);
   const by =
     options.deadline === undefined
       ? undefined
       : handlersDeadline(options.deadline.startedAt, seconds);
-  const plan = async (afresh: boolean) => {
-    const { pin: pinned, stored } = await sessionPin({
-      paths: options.store,
-      agent: agent.id,
-      event,
-      payload,
-      input,
-      cwd: where.forPin,
-      ...(afresh ? { afresh } : {}),
-    });
-    // docs/reference/rules/policy.md#a13: the policy of this moment, whatever was pinned.
-    const pin = pinUnderPolicy(pinned, options.env);
-    // An event without a session id has no session to fall back on, only the pin of the moment.
-    const { cwd, notes } = where.resolve(pin.sessionId === '' ? undefined : pin.projectRoot);
-    const projectDir = options.env[CLAUDE_PROJECT_DIR] || (await findProjectRoot(cwd));
-    let snapshot = buildSnapshot({ projectDir, sources: pin.sources, id: pin.snapshotId });
-    // Q6 for the plugins about to run; a tampered one is left out before anything runs.
-    const running = new Set(
-      matchHandlers(snapshot, event, input, handlerSet(agent.id)).flatMap((h) =>
-        h.plugin === null ? [] : [h.plugin],
-      ),
-    );
-    const checked = await pinnedSources(options.store, pin, running, by);
-    if (checked.sources !== pin.sources)
-      snapshot = buildSnapshot({ projectDir, sources: checked.sources, diagnostics: [] });
-    return { pin, stored, cwd, notes, snapshot, running, checked };
-  };
-  // engine.md B4: a plugin restored since the session pinned it runs from this event on.
-  let planned = await plan(false);
-  if (planned.checked.restored === true) planned = await plan(true);
-  const { pin, stored, cwd, notes, snapshot, running, checked } = planned;
+  const { pin, stored, cwd, notes, snapshot, running, checked } = await planPinnedEvent({
+    store: options.store,
+    env: options.env,
+    cwd: options.cwd,
+    home: options.home,
+    agent: agent.id,
+    event,
+    payload,
+    input,
+    which: handlerSet(agent.id),
+    by,
+  });
   const continuationCount = event === 'Stop' ? pin.stopContinuations : 0;
   // X5's pass-through and the decision log (settings.json): every event is logged, one that
   // matches nothing too (docs/guides/decision-log.md); a missing file is one failed open.

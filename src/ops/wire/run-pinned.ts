@@ -7,20 +7,14 @@ import { HANDLERS_AT_ONCE } from '../../engine/run-matched.js';
 import type { DispatchResult, HandlerRun, ResultDiagnostic } from '../../engine/types.js';
 import type { HookEventName } from '../../hooks/events.js';
 import type { FailClosed } from '../../hooks/fail-closed-entry.js';
-import { matchHandlers, type HandlerSet } from '../../hooks/snapshot/snapshot-match.js';
-import { buildSnapshot } from '../../hooks/snapshot/snapshot.js';
+import type { HandlerSet } from '../../hooks/snapshot/snapshot-match.js';
 import { MAX_DEPTH, nestsDeeperThan } from '../../json/nesting-depth.js';
-import { CLAUDE_PROJECT_DIR } from '../../plugin/path-variables.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { readUserSettings } from '../../store/user-settings.js';
-import { findProjectRoot } from '../../workspace/find-project-root.js';
 import { dispatchLogger } from '../steps/decision-log/dispatch-logger.js';
-import { eventCwd } from '../steps/host/event-cwd.js';
 import { withFailOpen } from '../steps/host/fail-open.js';
 import { handlersDeadline } from './agent-deadline.js';
-import { pinnedSources } from './pinned-sources.js';
-import { pinUnderPolicy } from './policy-pin.js';
-import { sessionPin } from './session-pin.js';
+import { planPinnedEvent } from './event-plan.js';
 
 /** What answer-event.ts's WireOptions give this event (the same fields, the same meaning). */
 export interface ClaudeCodeWireOptions {
@@ -78,38 +72,23 @@ export async function runPinnedHandlers(
   matchInput: Record<string, unknown>,
   which: HandlerSet,
 ): Promise<PinnedRuns> {
-  const where = eventCwd(payload['cwd'], options.cwd, options.home);
   const seconds = options.deadline?.seconds ?? LINK_TIMEOUT_SEC;
   const by =
     options.deadline === undefined
       ? undefined
       : handlersDeadline(options.deadline.startedAt, seconds);
-  const plan = async (afresh: boolean) => {
-    const { pin: pinned } = await sessionPin({
-      paths: options.store,
-      agent: 'claude',
-      event,
-      payload,
-      cwd: where.forPin,
-      ...(afresh ? { afresh } : {}),
-    });
-    const pin = pinUnderPolicy(pinned, options.env);
-    const { cwd, notes } = where.resolve(pin.sessionId === '' ? undefined : pin.projectRoot);
-    const projectDir = options.env[CLAUDE_PROJECT_DIR] || (await findProjectRoot(cwd));
-    let snapshot = buildSnapshot({ projectDir, sources: pin.sources, id: pin.snapshotId });
-    let matched = matchHandlers(snapshot, event, matchInput, which);
-    const running = new Set(matched.flatMap((h) => (h.plugin === null ? [] : [h.plugin])));
-    const checked = await pinnedSources(options.store, pin, running, by);
-    if (checked.sources !== pin.sources) {
-      snapshot = buildSnapshot({ projectDir, sources: checked.sources, diagnostics: [] });
-      matched = matchHandlers(snapshot, event, matchInput, which);
-    }
-    return { pin, cwd, notes, projectDir, snapshot, matched, checked };
-  };
-  // engine.md B4: a plugin restored since the session pinned it runs from this event on.
-  let planned = await plan(false);
-  if (planned.checked.restored === true) planned = await plan(true);
-  const { pin, cwd, notes, projectDir, snapshot, matched, checked } = planned;
+  const { pin, cwd, notes, projectDir, snapshot, matched, checked } = await planPinnedEvent({
+    store: options.store,
+    env: options.env,
+    cwd: options.cwd,
+    home: options.home,
+    agent: 'claude',
+    event,
+    payload,
+    input: matchInput,
+    which,
+    by,
+  });
   const settings = readUserSettings(options.store);
   const failing = failClosedOn([...(pin.failClosed ?? []), ...checked.failClosed], event);
   const startedAt = Date.now();
