@@ -1,5 +1,5 @@
 import { canonicalJson } from '../json/canonical-json.js';
-import type { SurfaceEntry } from './surface.js';
+import { OPTIONAL_CONSENTED_FIELDS, type SurfaceEntry } from './surface.js';
 
 /**
  * Q5: what an update changes in what the user consented to.
@@ -19,19 +19,7 @@ export interface SurfaceDiff {
 }
 
 const IDENTITY = ['event', 'source', 'matcher', 'command', 'argv'] as const;
-const DETAILS = [
-  'type',
-  'if',
-  'timeout',
-  'statusMessage',
-  'args',
-  'shell',
-  'onFailure',
-  'async',
-  'asyncRewake',
-  'rewakeMessage',
-  'rewakeSummary',
-] as const;
+const DETAILS = ['type', 'if', 'timeout', 'statusMessage', ...OPTIONAL_CONSENTED_FIELDS] as const;
 
 export function diffSurfaces(
   consented: readonly SurfaceEntry[],

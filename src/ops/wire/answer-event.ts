@@ -91,11 +91,7 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
     options.deadline === undefined
       ? undefined
       : handlersDeadline(options.deadline.startedAt, seconds);
-  const { pin, stored, cwd, notes, snapshot, running, checked } = await planPinnedEvent({
-    store: options.store,
-    env: options.env,
-    cwd: options.cwd,
-    home: options.home,
+  const { pin, stored, cwd, notes, snapshot, running, checked } = await planPinnedEvent(options, {
     agent: agent.id,
     event,
     payload,

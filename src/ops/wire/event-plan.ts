@@ -12,13 +12,17 @@ import { pinnedSources, type PinnedSources } from './pinned-sources.js';
 import { pinUnderPolicy } from './policy-pin.js';
 import { sessionPin } from './session-pin.js';
 
-/** What one linked event is planned from. */
-export interface EventPlanInput {
+/** What `hookpm wire` was given: the store, the environment, its own cwd and the user's home. */
+export interface WireContext {
   store: StorePaths;
   env: Readonly<Record<string, string | undefined>>;
   /** hookpm's own working directory, and the user's home: where handlers run when `cwd` cannot be used. */
   cwd: string;
   home: string;
+}
+
+/** What one linked event is planned from. */
+export interface EventPlanInput {
   agent: string;
   event: HookEventName;
   /** The agent's payload as it came (its `session_id` picks the pin). */
@@ -57,16 +61,19 @@ export interface EventPlan {
  * check finds a pinned plugin restored since it was pinned (engine.md B4), the session is pinned
  * afresh and planned again, once.
  */
-export async function planPinnedEvent(input: EventPlanInput): Promise<EventPlan> {
-  const planned = await plan(input, false);
-  return planned.checked.restored === true ? plan(input, true) : planned;
+export async function planPinnedEvent(
+  wire: WireContext,
+  input: EventPlanInput,
+): Promise<EventPlan> {
+  const planned = await plan(wire, input, false);
+  return planned.checked.restored === true ? plan(wire, input, true) : planned;
 }
 
-async function plan(input: EventPlanInput, afresh: boolean): Promise<EventPlan> {
+async function plan(wire: WireContext, input: EventPlanInput, afresh: boolean): Promise<EventPlan> {
   const { event, which } = input;
-  const where = eventCwd(input.input['cwd'], input.cwd, input.home);
+  const where = eventCwd(input.input['cwd'], wire.cwd, wire.home);
   const { pin: pinned, stored } = await sessionPin({
-    paths: input.store,
+    paths: wire.store,
     agent: input.agent,
     event,
     payload: input.payload,
@@ -74,15 +81,15 @@ async function plan(input: EventPlanInput, afresh: boolean): Promise<EventPlan> 
     cwd: where.forPin,
     ...(afresh ? { afresh } : {}),
   });
-  const pin = pinUnderPolicy(pinned, input.env);
+  const pin = pinUnderPolicy(pinned, wire.env);
   // An event without a session id has no session to fall back on, only the pin of the moment.
   const { cwd, notes } = where.resolve(pin.sessionId === '' ? undefined : pin.projectRoot);
-  const projectDir = input.env[CLAUDE_PROJECT_DIR] || (await findProjectRoot(cwd));
+  const projectDir = wire.env[CLAUDE_PROJECT_DIR] || (await findProjectRoot(cwd));
   let snapshot = buildSnapshot({ projectDir, sources: pin.sources, id: pin.snapshotId });
   let matched = matchHandlers(snapshot, event, input.input, which);
   const running = new Set(matched.flatMap((h) => (h.plugin === null ? [] : [h.plugin])));
   // Q6 for the plugins about to run; a tampered one is left out before anything runs.
-  const checked = await pinnedSources(input.store, pin, running, input.by);
+  const checked = await pinnedSources(wire.store, pin, running, input.by);
   if (checked.sources !== pin.sources) {
     snapshot = buildSnapshot({ projectDir, sources: checked.sources, diagnostics: [] });
     matched = matchHandlers(snapshot, event, input.input, which);

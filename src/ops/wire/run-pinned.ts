@@ -77,18 +77,17 @@ export async function runPinnedHandlers(
     options.deadline === undefined
       ? undefined
       : handlersDeadline(options.deadline.startedAt, seconds);
-  const { pin, cwd, notes, projectDir, snapshot, matched, checked } = await planPinnedEvent({
-    store: options.store,
-    env: options.env,
-    cwd: options.cwd,
-    home: options.home,
-    agent: 'claude',
-    event,
-    payload,
-    input: matchInput,
-    which,
-    by,
-  });
+  const { pin, cwd, notes, projectDir, snapshot, matched, checked } = await planPinnedEvent(
+    options,
+    {
+      agent: 'claude',
+      event,
+      payload,
+      input: matchInput,
+      which,
+      by,
+    },
+  );
   const settings = readUserSettings(options.store);
   const failing = failClosedOn([...(pin.failClosed ?? []), ...checked.failClosed], event);
   const startedAt = Date.now();
