@@ -31,15 +31,17 @@ function isInlineJson(spec: string): boolean {
 /**
  * The `--payload` of `hookpm run` (docs/reference/rules/cli.md#commands): inline JSON
  * (isInlineJson), `-` reads stdin to its end, anything else is a file path resolved against `cwd`;
- * no payload is `{}`. The text must be UTF-8 holding one JSON object (strict parse: duplicate keys
- * are errors). Every failure is E_USAGE (exit 2) naming the source and, for a parse error, the line
- * and column.
+ * no payload is `{}`, an empty one an error. The text must be UTF-8 holding one JSON object
+ * (strict parse: duplicate keys are errors). Every failure is E_USAGE (exit 2) naming the source
+ * and, for a parse error, the line and column.
  */
 export async function readPayload(
   spec: string | undefined,
   cwd: string,
 ): Promise<Record<string, unknown>> {
   if (spec === undefined) return {};
+  // An empty path would resolve to `cwd` itself: say what is wrong instead of failing to read it.
+  if (spec.trim() === '') throw usage('--payload is empty', HINT);
   const inline = isInlineJson(spec);
   const file = inline ? '<--payload>' : spec === '-' ? '<stdin>' : resolve(cwd, spec);
   let bytes: Buffer;

@@ -284,6 +284,10 @@ describe('hookpm run: usage errors (exit 2)', () => {
     const missing = await hookpm(['run', 'Stop', '--payload', 'nope.json']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain(`cannot read ${join(ws.repo, 'nope.json')} (ENOENT)`);
+    // An empty value is not the current directory read as a file.
+    const empty = await hookpm(['run', 'Stop', '--payload', '']);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('--payload is empty');
   });
 
   it('O3: a --continuation-count that is not a non-negative integer is a usage error', async () => {
