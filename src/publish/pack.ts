@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { HookpmError, type ErrorCode } from '../errors.js';
+import { HookpmError, isHookpmError, type ErrorCode } from '../errors.js';
 import type { Diagnostic } from '../hooks/diagnostic.js';
 import type { EventName } from '../hooks/events.js';
 import { writeFileDurable } from '../io/durable-write.js';
@@ -66,7 +66,9 @@ export async function packPlugin(dir: string, opts: PackOptions): Promise<PackRe
   const fileName = `${name}-${version}.tgz`;
   const file = join(outDir, fileName);
   // Scanned in memory before it is written, so a refused tarball never replaces one packed earlier.
-  await scanTarball(tarballInput(file, bytes));
+  await scanTarball(tarballInput(file, bytes)).catch((error: unknown) => {
+    throw isHookpmError(error, 'E_ARCHIVE_UNSAFE') ? refusedFile(error, dir) : error;
+  });
   await mkdir(outDir, { recursive: true });
   await writeFileDurable(file, bytes);
   const surface = buildSurface({
@@ -142,17 +144,29 @@ function publishable(plugin: LoadedPlugin, dir: string): { name: string; version
   return { name: plugin.name, version: plugin.version };
 }
 
+/**
+ * The installer's refusal of a tarball `pack` made, with a hint for the author: the file it names
+ * is in the plugin directory (the installer's own hint tells a user to rebuild a tarball).
+ */
+function refusedFile(error: HookpmError, dir: string): HookpmError {
+  return new HookpmError(error.code, error.message, {
+    ...error.details,
+    hint: `Rename or remove the file it names in ${dir} (a plugin's files need plain, distinct names), and pack again.`,
+  });
+}
+
 function refusal(errors: readonly Diagnostic[], dir: string): HookpmError {
   const code: ErrorCode = errors.some((d) => d.code === 'invalid_plugin_name')
     ? 'E_NAME_INVALID'
     : errors.some((d) => MANIFEST_CODES.has(d.code))
       ? 'E_MANIFEST_INVALID'
       : 'E_HOOKS_INVALID';
-  const shown = errors.slice(0, 5).map((d) => `\n  ${d.path ?? dir}: ${d.message}`);
-  const more = errors.length > 5 ? `\n  ... and ${errors.length - 5} more` : '';
+  // One line: an error message is printed with its control characters escaped.
+  const shown = errors.slice(0, 5).map((d) => `${d.path ?? dir}: ${d.message}`);
+  const more = errors.length > 5 ? `; and ${errors.length - 5} more` : '';
   return new HookpmError(
     code,
-    `cannot pack ${dir}: ${errors.length} error(s):${shown.join('')}${more}`,
+    `cannot pack ${dir}: ${errors.length} error(s): ${shown.join('; ')}${more}`,
     {
       file: dir,
       hint: `Run \`hookpm validate ${dir}\` for every diagnostic, fix the errors, and pack again.`,

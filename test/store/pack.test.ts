@@ -235,6 +235,8 @@ describe('packPlugin (cli.md pack, registry.md A1)', () => {
     const error = await failure(packPlugin(broken, { outDir: base }));
     expect(error.code).toBe<ErrorCode>('E_HOOKS_INVALID');
     expect(error.message).toContain('hooks/hooks.json');
+    // One line: an error's control characters are printed escaped.
+    expect(error.message).not.toContain('\n');
     const badName = await makePlugin(join(base, 'bad-name'), {
       '.claude-plugin/plugin.json': JSON.stringify({ name: 'Bad Name', version: '1.0.0' }),
     });
@@ -254,6 +256,10 @@ describe('packPlugin (cli.md pack, registry.md A1)', () => {
     const error = await failure(packPlugin(root, { outDir: out }));
     expect(error.code).toBe<ErrorCode>('E_ARCHIVE_UNSAFE');
     expect(error.message).toContain('a:b.txt');
+    // The author's fix, not the installer's advice to rebuild a tarball.
+    expect(error.hint).toBe(
+      `Rename or remove the file it names in ${root} (a plugin's files need plain, distinct names), and pack again.`,
+    );
     expect(await readdir(out)).toEqual(['demo-1.2.3.tgz']);
     expect(await readFile(first.file)).toEqual(before);
   });
