@@ -14,13 +14,17 @@ function fakeSession(): Session {
 }
 
 /** Serves `chunks` as the input, then its end; answers the output lines once the session closes. */
-async function serve(chunks: Iterable<string>): Promise<Array<Record<string, unknown>>> {
+async function serve(
+  chunks: Iterable<string>,
+  maxLineLength?: number,
+): Promise<Array<Record<string, unknown>>> {
   const input = new PassThrough();
   const output = new PassThrough();
   let written = '';
   output.setEncoding('utf8');
   output.on('data', (text: string) => (written += text));
-  const served = serveRpc(fakeSession(), { input, output });
+  const limit = maxLineLength === undefined ? {} : { maxLineLength };
+  const served = serveRpc(fakeSession(), { input, output, ...limit });
   for (const chunk of chunks) input.write(chunk);
   input.end();
   await served;
@@ -53,5 +57,31 @@ describe('hookpm session: lines of any length (cli.md section 4)', () => {
     const chunks = [...text].map((_, i, all) => (i % 7 === 0 ? all.slice(i, i + 7).join('') : ''));
     const messages = await serve(chunks.filter((c) => c !== ''));
     expect(messages.map((m) => m['id'] ?? m['method'])).toEqual(['ready', 1, 2, 3, 4]);
+  });
+
+  it('cli.md section 4: a line longer than hookpm reads is answered with an invalid-request error, and the next line still is answered', async () => {
+    const request = `{"jsonrpc":"2.0","id":2,"method":"hooks","params":{"pad":"${'x'.repeat(150)}"}}`;
+    const messages = await serve(
+      [
+        'x'.repeat(60),
+        'y'.repeat(60),
+        '\n',
+        '{"jsonrpc":"2.0","id":1,"method":"hooks"}\n',
+        request,
+      ],
+      100,
+    );
+    expect(messages.map((m) => ('id' in m ? m['id'] : m['method']))).toEqual([
+      'ready',
+      null,
+      1,
+      null,
+    ]);
+    expect(messages[1]).toMatchObject({
+      error: {
+        code: -32600,
+        message: 'Invalid Request: the line is longer than hookpm reads (100 characters)',
+      },
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { constants } from 'node:buffer';
 import type { Readable, Writable } from 'node:stream';
 import { isHookpmError, redact } from '../../errors.js';
 import type { Session } from '../../ops/run/session.js';
@@ -18,6 +19,11 @@ import {
 export interface RpcStreams {
   input: Readable;
   output: Writable;
+  /**
+   * The longest request line read, in UTF-16 code units; a longer one is answered with an
+   * invalid-request error and dropped. Default (and at most): the longest string Node can hold.
+   */
+  maxLineLength?: number;
 }
 
 /**
@@ -34,7 +40,10 @@ export interface RpcStreams {
  * dispatches they belonged to are written, then `null` for each `shutdown`. Either way resolves
  * once the output is flushed; the caller then exits 0.
  */
-export function serveRpc(session: Session, { input, output }: RpcStreams): Promise<void> {
+export function serveRpc(
+  session: Session,
+  { input, output, maxLineLength = constants.MAX_STRING_LENGTH }: RpcStreams,
+): Promise<void> {
   const replies = createReplies(output);
   const shutdownIds: RpcId[] = [];
   let finished: Promise<void> | null = null;
@@ -52,10 +61,18 @@ export function serveRpc(session: Session, { input, output }: RpcStreams): Promi
     if (id !== undefined) shutdownIds.push(id);
     void finish('kill');
   };
-  const lines = createLineSplitter(
-    (line) => handleLine(line, { session, replies, requestShutdown }),
-    () => finished !== null,
-  );
+  const lines = createLineSplitter({
+    onLine: (line) => handleLine(line, { session, replies, requestShutdown }),
+    onOverlong: () =>
+      replies.write(
+        formatError(null, {
+          code: RPC_ERROR.invalidRequest,
+          message: `Invalid Request: the line is longer than hookpm reads (${maxLineLength} characters)`,
+        }),
+      ),
+    stopped: () => finished !== null,
+    maxLength: maxLineLength,
+  });
   const onData = (chunk: string): void => lines.push(chunk);
 
   return new Promise((resolve) => {
@@ -142,33 +159,58 @@ function createReplies(output: Writable): Replies {
   return replies;
 }
 
+/** What createLineSplitter hands lines to, and when it stops. */
+interface LineSink {
+  onLine(line: string): void;
+  /** A line longer than `maxLength` ended: its text was dropped as it came. */
+  onOverlong(): void;
+  stopped(): boolean;
+  maxLength: number;
+}
+
 /**
  * Cuts text chunks into lines for `onLine`; once `stopped()`, the rest is dropped unread. Each
  * chunk is searched once and a line's pieces are joined once, when its end arrives: a line costs
- * time in proportion to its length, however many chunks it comes in.
+ * time in proportion to its length, however many chunks it comes in. A line past `maxLength` is
+ * not kept (memory stays bounded, and no string longer than Node can hold is made): its end calls
+ * `onOverlong` instead.
  */
-function createLineSplitter(
-  onLine: (line: string) => void,
-  stopped: () => boolean,
-): { push(chunk: string): void; end(): void } {
+function createLineSplitter(sink: LineSink): { push(chunk: string): void; end(): void } {
   let pieces: string[] = [];
+  let size = 0;
+  let overlong = false;
+  const keep = (piece: string): void => {
+    if (overlong || piece === '') return;
+    if (size + piece.length > sink.maxLength) {
+      overlong = true;
+      pieces = [];
+      return;
+    }
+    pieces.push(piece);
+    size += piece.length;
+  };
+  const emit = (): void => {
+    if (overlong) sink.onOverlong();
+    else sink.onLine(pieces.join(''));
+    pieces = [];
+    size = 0;
+    overlong = false;
+  };
   return {
     push(chunk) {
       let start = 0;
       let end = chunk.indexOf('\n');
-      while (end !== -1 && !stopped()) {
-        pieces.push(chunk.slice(start, end));
-        const line = pieces.join('');
-        pieces = [];
-        onLine(line);
+      while (end !== -1 && !sink.stopped()) {
+        keep(chunk.slice(start, end));
+        emit();
         start = end + 1;
         end = chunk.indexOf('\n', start);
       }
-      if (stopped()) pieces = [];
-      else if (start < chunk.length) pieces.push(chunk.slice(start));
+      if (sink.stopped()) pieces = [];
+      else keep(chunk.slice(start));
     },
     end() {
-      if (pieces.length > 0 && !stopped()) onLine(pieces.join(''));
+      if ((pieces.length > 0 || overlong) && !sink.stopped()) emit();
       pieces = [];
     },
   };
