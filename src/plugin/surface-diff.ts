@@ -7,8 +7,8 @@ import { OPTIONAL_CONSENTED_FIELDS, type SurfaceEntry } from './surface.js';
  * An entry's identity is what it runs and where: event, source, matcher, command and argv.
  * Entries with the same identity are paired in order (the first consented with the first new,
  * ...). A paired entry whose type, `if`, timeout, statusMessage, `args`, `shell`, `onFailure` or
- * background fields (`async`, `asyncRewake`, `rewakeMessage`, `rewakeSummary`) differ is `changed`; an unpaired new entry is `added`; an unpaired consented entry is
- * `removed`. Identity ignores position, so moving entries (or adding an unrelated document) never
+ * background fields (`async`, `asyncRewake`, `rewakeMessage`, `rewakeSummary`) differ is
+ * `changed`; an unpaired new entry is `added`; an unpaired consented entry is `removed`. Identity ignores position, so moving entries (or adding an unrelated document) never
  * shows as a change.
  * Reordering alone yields an empty diff: consent carries over, as for removals.
  */

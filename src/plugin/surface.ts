@@ -90,8 +90,8 @@ export interface SurfaceInput {
  * what would run, when and from where, so:
  * - in: every field shown in review; the entry order (it is the run and reduction order).
  *   `args`, `shell`, `onFailure` and the background fields are in only when declared
- *   (OPTIONAL_CONSENTED_FIELDS): a surface without them hashes the fields above alone, as index entries built by any hookpm
- *   version do.
+ *   (OPTIONAL_CONSENTED_FIELDS): a surface without them hashes the fields above alone, as index
+ *   entries built by any hookpm version do.
  * - out: `key` (derived from the fields above); `valid` and `diagnostic` (hookpm's judgement of
  *   the request, whose wording may change between hookpm versions without the plugin changing);
  *   unknown keys (C3: never used); the plugin's name, version and description (a new version with

@@ -20,10 +20,10 @@ export interface ReviewOutput {
  * plugins.md Q3: the review as text - what `hookpm review` prints, what the consent question shows
  * and what `install`/`update --dry-run` print for each plugin: name, version, source, integrity,
  * description, then per event each handler's every field that decides what runs (command, and
- * argv, args, shell, onFailure and the background fields where declared, matcher, `if`, timeout, type), its status
- * message, source document and key (and whether the user turned it off), then the diff against the
- * consented surface, the hooks turned off, the files with their digests, the code files changed
- * since consent, and the diagnostics. Every plugin-supplied string goes through escapeControl
+ * argv, args, shell, onFailure and the background fields where declared, matcher, `if`, timeout,
+ * type), its status message, source document and key (and whether the user turned it off), then
+ * the diff against the consented surface, the hooks turned off, the files with their digests, the
+ * code files changed since consent, and the diagnostics. Every plugin-supplied string goes through escapeControl
  * (JSON-quoted values are escaped by JSON.stringify, then again here). On a terminal each line is
  * wrapped at spaces to its width (wrap.ts), and the diff lines are coloured: added green, removed
  * red, changed yellow.

@@ -10,8 +10,8 @@ export type RecordedTimes = ReadonlyMap<string, { integrity: string; publishedAt
 /**
  * docs/reference/rules/policy.md#a22: the `publishedAt` of every version the index.json already in
  * `outDir` records, with the integrity it was recorded for. No file, or one that cannot be read as
- * an index, records nothing (the build then writes what it is given): a FIFO, a device, a symlink or
- * anything but a regular file is not read (registry.md D7), since the build replaces it anyway.
+ * an index, records nothing (the build then writes what it is given): a FIFO, a device, a symlink
+ * or anything but a regular file is not read (registry.md D7), since the build replaces it anyway.
  */
 export async function readRecordedTimes(outDir: string): Promise<RecordedTimes> {
   const times = new Map<string, { integrity: string; publishedAt: string }>();

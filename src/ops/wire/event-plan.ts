@@ -16,7 +16,10 @@ import { sessionPin } from './session-pin.js';
 export interface WireContext {
   store: StorePaths;
   env: Readonly<Record<string, string | undefined>>;
-  /** hookpm's own working directory, and the user's home: where handlers run when `cwd` cannot be used. */
+  /**
+   * hookpm's own working directory, and the user's home: where handlers run when the payload's
+   * `cwd` cannot be used (W2).
+   */
   cwd: string;
   home: string;
 }
@@ -27,7 +30,7 @@ export interface EventPlanInput {
   event: HookEventName;
   /** The agent's payload as it came (its `session_id` picks the pin). */
   payload: Readonly<Record<string, unknown>>;
-  /** The fields the matchers read (the payload decoded), `cwd` among them; they pick the pin's table. */
+  /** The fields the matchers read (the payload decoded), `cwd` among them; they pick the table. */
   input: Readonly<Record<string, unknown>>;
   which: HandlerSet;
   /** The handlers' deadline (a `performance.now()` value), which the tamper check ends at too. */

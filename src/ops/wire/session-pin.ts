@@ -43,8 +43,8 @@ export async function sessionPin(input: {
   /** The event's working directory: the project whose plugins (docs/guides/projects.md) join the pin. */
   cwd?: string;
   /**
-   * Pin the session afresh, whatever is pinned (a pinned plugin was restored since: pin-repaired.ts),
-   * carrying the Stop count over.
+   * Pin the session afresh, whatever is pinned (a pinned plugin was restored since:
+   * pin-repaired.ts), carrying the Stop count over.
    */
   afresh?: boolean;
 }): Promise<{ pin: SessionPin; stored: boolean }> {
