@@ -1,6 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { appendFile, mkdir, readdir, rm, truncate, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { appendFile, cp, mkdir, readdir, rm, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { claudeBashPayload, claudePayload } from '../helpers/claude-payload.js';
@@ -15,6 +17,7 @@ import { useBubblewrap } from '../helpers/bubblewrap.js';
 // guard declares capabilities: its handlers run under bubblewrap.
 useBubblewrap();
 
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ws = useBinWorkspace('e2e-fail-closed');
 let session: RpcSession | null = null;
 
@@ -208,6 +211,33 @@ describe('fail closed through `hookpm wire claude` (engine.md B1-B6)', () => {
     expect(reason(out)).toContain('hookpm install --force');
     expect(late.stderr).toContain('failed_closed');
     expect((await wire(bash('slow', 'ls'))).out).toBeNull();
+  });
+
+  it("B7: a hookpm whose own handler runner is damaged denies a guarded Bash call, naming hookpm's error and the fix, instead of exit 1", async () => {
+    await ok(['install', GUARD, '--yes']);
+    // A copy of the built hookpm with the chunk that runs handlers damaged (a partial upgrade).
+    const copy = join(ws.dir, `hookpm-copy${ws.n}`);
+    for (const part of ['bin', 'dist', 'package.json'])
+      await cp(join(ROOT, part), join(copy, part), { recursive: true, preserveTimestamps: true });
+    const bundle = join(copy, 'dist', 'bundle');
+    const runner = (await readdir(bundle)).find((name) => name.startsWith('wire-run-'))!;
+    await writeFile(join(bundle, runner), 'this is not JavaScript {');
+    const wireCopy = (body: string) =>
+      spawnSync(process.execPath, [join(copy, 'bin', 'hookpm.js'), 'wire', 'claude'], {
+        input: body,
+        env: ws.env(),
+        encoding: 'utf8',
+      });
+    const denied = wireCopy(bash('crash', FORCE_PUSH));
+    expect(denied.status, denied.stderr).toBe(0);
+    const out = JSON.parse(denied.stdout) as Record<string, any>;
+    expect(decision(out)).toBe('deny');
+    expect(reason(out)).toMatch(
+      /^hookpm fails closed: hookpm itself failed while answering this event \(.+\), so no plugin's guard could decide; run `hookpm doctor`, and reinstall hookpm if one of its own files is damaged$/,
+    );
+    // An event no handler matches never loads the runner: answered as always.
+    const read = payload('PreToolUse', 'crash', { tool_name: 'Read', tool_input: {} });
+    expect(wireCopy(read)).toMatchObject({ status: 0, stdout: '' });
   });
 
   it('B6: settings.json failOpen naming the plugin lets the call through with a systemMessage instead', async () => {

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import { AGENT_IDS, isAgentId } from '../../agents/agent.js';
+import { AGENT_IDS, isAgentId, type AgentId, type WireAnswer } from '../../agents/agent.js';
 import { HookpmError } from '../../errors.js';
+import type { StorePaths } from '../../store/store-paths.js';
 import { globalOptions, storePathsOf, type GlobalOptions } from '../global-options.js';
 import { WIRE_OPTIONS } from '../grammar.js';
 import { readStdinText, writeText } from '../stdio.js';
@@ -59,16 +60,23 @@ export async function runWire(
   // The agent's deadline (a signal) takes hookpm's handler process groups with it (X4).
   installExitCleanup();
   const deadlineSec = deadlineOf(deadline);
+  const stdin = readStdinText();
+  const store = storePathsOf(globals);
   const answer = await answerWireEvent({
     agent,
-    stdin: readStdinText(),
-    store: storePathsOf(globals),
+    stdin,
+    store,
     env: process.env,
     cwd: globals.cwd,
     home: globals.userHome,
     // Counted from this process's start (performance.now() 0): hookpm's start-up is in it.
     deadline: { seconds: deadlineSec, startedAt: 0 },
     ...(background ? { background: true } : {}),
+  }).catch(async (error: unknown) => {
+    // engine.md B7: a failure of hookpm's own fails closed; a background entry blocks nothing.
+    const crashed = background ? null : await crashAnswerOf(agent, stdin, store, error);
+    if (crashed === null) throw error;
+    return crashed;
   });
   if (deadlineSec === null && typeof deadline === 'string')
     writeText(
@@ -78,6 +86,21 @@ export async function runWire(
   if (answer.stdout !== '') writeText(1, answer.stdout);
   if (answer.stderr !== '') writeText(2, answer.stderr);
   process.exitCode = answer.exitCode;
+}
+
+/** crash-answer.ts's answer, or null when it has none or cannot be loaded either. */
+async function crashAnswerOf(
+  agent: AgentId,
+  stdin: string | null,
+  store: StorePaths,
+  error: unknown,
+): Promise<WireAnswer | null> {
+  try {
+    const { crashAnswer } = await import('../../ops/wire/crash-answer.js');
+    return crashAnswer(agent, stdin, store, error);
+  } catch {
+    return null;
+  }
 }
 
 /** `--deadline <s>`: seconds above 0, or null (none given, or not a number). */
