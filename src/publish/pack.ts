@@ -7,7 +7,7 @@ import { writeFileDurable } from '../io/durable-write.js';
 import type { LoadedPlugin } from '../plugin/loaded-plugin.js';
 import { aboutOf, type PluginAbout } from '../plugin/manifest.js';
 import { buildSurface, type SurfaceEntry } from '../plugin/surface.js';
-import type { IndexVersion } from '../registry/indexes/index-schema.js';
+import { isVersionKey, type IndexVersion } from '../registry/indexes/index-schema.js';
 import { integrityOf } from '../registry/integrity.js';
 import semver from '../registry/versions/semver.js';
 import { collectPackFiles } from './pack-files.js';
@@ -129,8 +129,8 @@ function publishable(plugin: LoadedPlugin, dir: string): { name: string; version
   }
   // I1: an index names a version only as semver writes it; `v1.0.0` or `1.0.0+build` would make an
   // entry every registry refuses.
-  const canonical = semver.valid(plugin.version);
-  if (canonical !== plugin.version) {
+  if (!isVersionKey(plugin.version)) {
+    const canonical = semver.valid(plugin.version);
     throw new HookpmError(
       'E_MANIFEST_INVALID',
       `cannot pack ${plugin.name}: ${plugin.manifestFile ?? 'the manifest'} has "version" ${JSON.stringify(plugin.version)}, which is not written as a registry version; expected ${JSON.stringify(canonical)}`,

@@ -21,8 +21,8 @@ const NAME_RULE = 'is not a valid plugin name (^[a-z0-9][a-z0-9._-]{0,63}$)';
 const VERSION_KEY_RULE = 'is not a canonical semver version';
 const TAG_NAME_RULE = 'is not a dist-tag name (a word that is not a semver range)';
 
-/** I1: a version key is canonical semver (`semver.valid(k) === k`). */
-const isVersionKey = (key: string): boolean => semver.valid(key) === key;
+/** I1: a version key is canonical semver (`semver.valid(k) === k`), as an index may hold it. */
+export const isVersionKey = (key: string): boolean => semver.valid(key) === key;
 /** A dist-tag name is a word that is not also a semver range. */
 const isTagName = (tag: string): boolean =>
   DIST_TAG_PATTERN.test(tag) && semver.validRange(tag) === null;
