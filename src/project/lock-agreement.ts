@@ -1,6 +1,7 @@
 import semver from '../registry/versions/semver.js';
 import { compareCodeUnits } from '../json/compare.js';
 import { describeValue } from '../json/describe-value.js';
+import { firstOf } from '../text/first-of.js';
 import type { Lockfile } from './lockfile.js';
 import type { ProjectManifest } from './project-manifest.js';
 
@@ -57,7 +58,5 @@ export function describeMismatch(m: LockMismatch): string {
  * any size gives a message of bounded length.
  */
 export function describeMismatches(mismatches: readonly LockMismatch[]): string {
-  const shown = mismatches.slice(0, MISMATCHES_SHOWN).map(describeMismatch);
-  const rest = mismatches.length - shown.length;
-  return [...shown, ...(rest > 0 ? [`and ${rest} more`] : [])].join('; ');
+  return firstOf(mismatches.map(describeMismatch), MISMATCHES_SHOWN, '; ');
 }

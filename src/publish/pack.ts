@@ -14,6 +14,7 @@ import { collectPackFiles } from './pack-files.js';
 import { readPluginDir } from '../store/read-plugin.js';
 import { createTarGz } from '../store/tar/tar-write.js';
 import { scanTarball, tarballInput } from '../store/tar/tarball-scan.js';
+import { firstOf } from '../text/first-of.js';
 
 export interface PackOptions {
   /** Where the tarball is written (resolved to an absolute path); created when missing. */
@@ -162,14 +163,13 @@ function refusal(errors: readonly Diagnostic[], dir: string): HookpmError {
       ? 'E_MANIFEST_INVALID'
       : 'E_HOOKS_INVALID';
   // One line: an error message is printed with its control characters escaped.
-  const shown = errors.slice(0, 5).map((d) => `${d.path ?? dir}: ${d.message}`);
-  const more = errors.length > 5 ? `; and ${errors.length - 5} more` : '';
-  return new HookpmError(
-    code,
-    `cannot pack ${dir}: ${errors.length} error(s): ${shown.join('; ')}${more}`,
-    {
-      file: dir,
-      hint: `Run \`hookpm validate ${dir}\` for every diagnostic, fix the errors, and pack again.`,
-    },
+  const listed = firstOf(
+    errors.map((d) => `${d.path ?? dir}: ${d.message}`),
+    5,
+    '; ',
   );
+  return new HookpmError(code, `cannot pack ${dir}: ${errors.length} error(s): ${listed}`, {
+    file: dir,
+    hint: `Run \`hookpm validate ${dir}\` for every diagnostic, fix the errors, and pack again.`,
+  });
 }

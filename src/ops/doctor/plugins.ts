@@ -6,6 +6,7 @@ import type { StorePaths } from '../../store/store-paths.js';
 import type { PluginRecord, State } from '../../store/state/state-schema.js';
 import { okCheck, problem, shellWord, type DoctorCheck } from './check.js';
 import { hasCurrentConsent } from '../../store/state/current-consent.js';
+import { firstOf } from '../../text/first-of.js';
 
 /**
  * plugins.md Q4-Q6, V3: for every installed plugin (sorted by id): its installed tree exists and its
@@ -135,8 +136,7 @@ function writesIntoFolder(
   record: PluginRecord,
   created: readonly string[],
 ): DoctorCheck {
-  const shown =
-    created.slice(0, 3).join(', ') + (created.length > 3 ? `, and ${created.length - 3} more` : '');
+  const shown = firstOf(created, 3, ', ');
   return problem(
     name,
     'warning',
