@@ -3,14 +3,9 @@ import { resolve } from 'node:path';
 import { HookpmError } from '../errors.js';
 import { parseJson } from '../json/parse-json.js';
 import { errnoCode } from '../io/fs-error.js';
+import { readStdinBytes, STDIN_MAX_BYTES } from './stdio.js';
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
-async function readStdin(): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
 
 function usage(message: string, hint: string, details: Record<string, unknown> = {}): HookpmError {
   return new HookpmError('E_USAGE', message, { ...details, hint });
@@ -44,17 +39,21 @@ export async function readPayload(
   if (spec.trim() === '') throw usage('--payload is empty', HINT);
   const inline = isInlineJson(spec);
   const file = inline ? '<--payload>' : spec === '-' ? '<stdin>' : resolve(cwd, spec);
-  let bytes: Buffer;
+  let bytes: Buffer | null;
   try {
     bytes = inline
       ? Buffer.from(spec, 'utf8')
       : spec === '-'
-        ? await readStdin()
+        ? readStdinBytes()
         : await readFile(file);
   } catch (error) {
     const why = errnoCode(error) ?? String(error);
     throw usage(`--payload: cannot read ${file} (${why})`, HINT, { file });
   }
+  if (bytes === null || bytes.length > STDIN_MAX_BYTES)
+    throw usage(`--payload: ${file} is longer than hookpm reads (${STDIN_MAX_BYTES} bytes)`, HINT, {
+      file,
+    });
   let text: string;
   try {
     text = UTF8.decode(bytes);

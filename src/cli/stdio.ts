@@ -1,5 +1,6 @@
 import { constants } from 'node:buffer';
 import { fstatSync, readSync, writeSync } from 'node:fs';
+import { errnoCode } from '../io/fs-error.js';
 
 /**
  * STYLE "Start-up cost": process.stdout, process.stderr and process.stdin are made on first use,
@@ -53,22 +54,38 @@ export function writeBytes(fd: 1 | 2, bytes: Buffer): void {
   }
 }
 
+/** The most stdin readStdinBytes keeps: the longest string Node can hold. */
+export const STDIN_MAX_BYTES = constants.MAX_STRING_LENGTH;
+
 /**
- * Stdin to its end as UTF-8 text, read from the descriptor (no stream to set up). Null when it is
- * longer than one string can hold (buffer.constants.MAX_STRING_LENGTH bytes): reading stops there,
- * so memory stays bounded, and the caller says so.
+ * Stdin to its end, read from the descriptor (no stream to set up). Null when it is longer than
+ * STDIN_MAX_BYTES: reading stops there, so memory stays bounded, and the caller says so. A
+ * descriptor its parent left non-blocking (EAGAIN while nothing is written yet) is waited on.
  */
-export function readStdinText(): string | null {
+export function readStdinBytes(): Buffer | null {
   const chunks: Buffer[] = [];
   let size = 0;
   for (;;) {
     const chunk = Buffer.allocUnsafe(64 * 1024);
-    const read = readSync(0, chunk);
-    if (read === 0) return Buffer.concat(chunks, size).toString('utf8');
+    let read: number;
+    try {
+      read = readSync(0, chunk);
+    } catch (error) {
+      if (errnoCode(error) !== 'EAGAIN') throw error;
+      // A 5 ms sleep of this thread: nothing ever notifies the fresh cell.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+      continue;
+    }
+    if (read === 0) return Buffer.concat(chunks, size);
     chunks.push(chunk.subarray(0, read));
     size += read;
-    if (size > constants.MAX_STRING_LENGTH) return null;
+    if (size > STDIN_MAX_BYTES) return null;
   }
+}
+
+/** readStdinBytes as UTF-8 text. */
+export function readStdinText(): string | null {
+  return readStdinBytes()?.toString('utf8') ?? null;
 }
 
 function streamOf(fd: 1 | 2): NodeJS.WriteStream {
