@@ -79,7 +79,7 @@ export function prepareProjectFiles(
   next: { manifest?: ProjectManifest; lock: Lockfile },
 ): PreparedProjectFiles {
   const writes = projectFileWrites(files, next);
-  for (const [file] of writes) removeDeadTemps(file);
+  removeDeadTemps(writes.map(([file]) => file));
   const prepared: PreparedFile[] = [];
   try {
     for (const [file, text] of writes)
@@ -112,18 +112,23 @@ export function prepareProjectFiles(
 }
 
 /**
- * Removes the temporary files of `file` that a hookpm killed before `publish` left beside it (D2:
- * `.<name>.tmp-<pid>-<hex>`), those of processes no longer running; the caller holds the store
- * lock, so no live hookpm of this store is writing them. Never throws.
+ * Removes the temporary files of `files` that a hookpm killed before `publish` left beside them
+ * (D2: `.<name>.tmp-<pid>-<hex>`), those of processes no longer running, reading each directory
+ * once; the caller holds the store lock, so no live hookpm of this store is writing them. Never
+ * throws.
  */
-function removeDeadTemps(file: string): void {
-  quietly(() => {
-    for (const name of readdirSync(dirname(file))) {
-      const writer = durableTempWriter(file, name);
-      if (writer !== null && !isProcessAlive(writer))
-        quietly(() => unlinkSync(join(dirname(file), name)));
-    }
-  });
+function removeDeadTemps(files: readonly string[]): void {
+  for (const dir of new Set(files.map((file) => dirname(file)))) {
+    const here = files.filter((file) => dirname(file) === dir);
+    quietly(() => {
+      for (const name of readdirSync(dir)) {
+        const writer = here
+          .map((file) => durableTempWriter(file, name))
+          .find((pid) => pid !== null);
+        if (writer != null && !isProcessAlive(writer)) quietly(() => unlinkSync(join(dir, name)));
+      }
+    });
+  }
 }
 
 /** The permission bits of `file` (through its symlinks), or undefined when there is none yet. */
