@@ -111,6 +111,14 @@ export const CONSENTED_FIELDS = [
   'source',
 ] as const;
 
+/** Claude Code's background fields (plugins.md G3, G11), which review shows by these names. */
+export const BACKGROUND_FIELDS = [
+  'async',
+  'asyncRewake',
+  'rewakeMessage',
+  'rewakeSummary',
+] as const;
+
 /**
  * Claude Code's exec form, shell, failure policy and background fields: hashed when declared, left
  * out of the hash when absent.
@@ -119,10 +127,7 @@ export const OPTIONAL_CONSENTED_FIELDS = [
   'args',
   'shell',
   'onFailure',
-  'async',
-  'asyncRewake',
-  'rewakeMessage',
-  'rewakeSummary',
+  ...BACKGROUND_FIELDS,
 ] as const;
 
 export function buildSurface(plugin: SurfaceInput): Surface {

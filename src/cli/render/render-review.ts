@@ -1,5 +1,6 @@
 import type { ReviewHook, ReviewReport } from '../../ops/steps/consent/report.js';
 import { codeUnchanged } from '../../plugin/code-diff.js';
+import { BACKGROUND_FIELDS } from '../../plugin/surface.js';
 import { terminalWidth } from '../stdio.js';
 import { colourEnabled, paint, type Tone } from './colour.js';
 import { capabilityLines } from './render-capabilities.js';
@@ -23,10 +24,10 @@ export interface ReviewOutput {
  * argv, args, shell, onFailure and the background fields where declared, matcher, `if`, timeout,
  * type), its status message, source document and key (and whether the user turned it off), then
  * the diff against the consented surface, the hooks turned off, the files with their digests, the
- * code files changed since consent, and the diagnostics. Every plugin-supplied string goes through escapeControl
- * (JSON-quoted values are escaped by JSON.stringify, then again here). On a terminal each line is
- * wrapped at spaces to its width (wrap.ts), and the diff lines are coloured: added green, removed
- * red, changed yellow.
+ * code files changed since consent, and the diagnostics. Every plugin-supplied string goes through
+ * escapeControl (JSON-quoted values are escaped by JSON.stringify, then again here). On a terminal
+ * each line is wrapped at spaces to its width (wrap.ts), and the diff lines are coloured: added
+ * green, removed red, changed yellow.
  */
 export function renderReview(report: ReviewReport, output: ReviewOutput = {}): string {
   const width = output.width === undefined ? terminalWidth(1) : output.width;
@@ -111,7 +112,7 @@ function hookLines(hook: ReviewHook, lead: string): string[] {
   if (hook.shell !== null) lines.push(`${pad}shell ${show(hook.shell)}`);
   if (hook.onFailure !== null && hook.onFailure !== undefined)
     lines.push(`${pad}on failure ${show(hook.onFailure)}`);
-  for (const field of ['async', 'asyncRewake', 'rewakeMessage', 'rewakeSummary'] as const)
+  for (const field of BACKGROUND_FIELDS)
     if (hook[field] !== null && hook[field] !== undefined)
       lines.push(`${pad}${field} ${show(hook[field])}`);
   lines.push(
