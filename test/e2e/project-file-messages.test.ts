@@ -4,33 +4,15 @@
  * characters (describeValue), and `ci` names the first MISMATCHES_SHOWN differences and counts the
  * rest, so the error stays a few lines for a 5 MB range or a lock of 40,000 plugins.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MISMATCHES_SHOWN } from '../../src/project/lock-agreement.js';
-import { ensureBuilt, runBin, type BinRun } from '../helpers/built-bin.js';
-import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
+import { useBinWorkspace } from '../helpers/bin-workspace.js';
 
-let home: TempHome;
-let work: string;
-let project: string;
+const ws = useBinWorkspace('e2e-project-messages');
 
-beforeAll(() => ensureBuilt());
-beforeEach(async () => {
-  home = await makeTempHome('hookpm-project-messages-');
-  work = await mkdtemp(join(tmpdir(), 'hookpm-project-messages-repo-'));
-  project = join(work, 'repo');
-  await mkdir(join(project, '.git'), { recursive: true });
-});
-afterEach(async () => {
-  await home.cleanup();
-  await rm(work, { recursive: true, force: true });
-});
-
-function hookpm(...args: string[]): Promise<BinRun> {
-  return runBin(args, { env: home.env, cwd: project });
-}
+const hookpm = (...args: string[]) => ws.hookpm(args);
 
 const entry = {
   version: '1.0.0',
@@ -44,13 +26,13 @@ describe('errors.md: errors about project files stay short whatever the files ho
   it('E_PROJECT_FILE: a 5 MB range in hookpm.json is quoted cut short, stderr under 1 KB', async () => {
     const range = `1.${'0'.repeat(5_000_000)}`;
     await writeFile(
-      join(project, 'hookpm.json'),
+      join(ws.repo, 'hookpm.json'),
       JSON.stringify({ plugins: { 'guard@examples': range }, registries: {} }),
     );
     const run = await hookpm('install', '--yes');
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(
-      `error[E_PROJECT_FILE]: ${join(project, 'hookpm.json')}: plugins.guard@examples: "1.${'0'.repeat(58)}..." is not a version range or dist-tag`,
+      `error[E_PROJECT_FILE]: ${join(ws.repo, 'hookpm.json')}: plugins.guard@examples: "1.${'0'.repeat(58)}..." is not a version range or dist-tag`,
     );
     expect(Buffer.byteLength(run.stderr)).toBeLessThan(1024);
   });
@@ -59,8 +41,8 @@ describe('errors.md: errors about project files stay short whatever the files ho
     const plugins = Object.fromEntries(
       Array.from({ length: 40_000 }, (_, i) => [`p${i}@examples`, entry]),
     );
-    await writeFile(join(project, 'hookpm.json'), JSON.stringify({ plugins: {}, registries: {} }));
-    await writeFile(join(project, 'hookpm.lock'), JSON.stringify({ lockfileVersion: 1, plugins }));
+    await writeFile(join(ws.repo, 'hookpm.json'), JSON.stringify({ plugins: {}, registries: {} }));
+    await writeFile(join(ws.repo, 'hookpm.lock'), JSON.stringify({ lockfileVersion: 1, plugins }));
     const run = await hookpm('ci', '--yes');
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(

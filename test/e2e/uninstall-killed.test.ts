@@ -6,33 +6,23 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, readdir, realpath, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { markedDataIds } from '../../src/store/collect-marker.js';
 import { resolveStorePaths } from '../../src/store/paths.js';
 import { pluginDataDir } from '../../src/store/plugin-dirs.js';
-import { ensureBuilt, runBin } from '../helpers/built-bin.js';
+import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { killAfterStateWrite } from '../helpers/kill-after-state-write.js';
 import { hooksDoc, writeTree } from '../store/plugin-tree.js';
 
-let dir: string;
-let n = 0;
-
-beforeAll(async () => {
-  ensureBuilt();
-  dir = await realpath(await mkdtemp(join(tmpdir(), 'hookpm-e2e-uninstall-killed-')));
-});
-afterAll(() => rm(dir, { recursive: true, force: true }));
+const ws = useBinWorkspace('e2e-uninstall-killed');
 
 /** A fresh store with `big` and `small` installed from folders, and a file in big's data. */
 async function storeWithData() {
-  n += 1;
-  const home = join(dir, `home${n}`);
-  const store = join(home, 'store');
-  await mkdir(home, { recursive: true });
-  const env = { PATH: process.env.PATH ?? '', HOME: home, HOOKPM_HOME: store, NO_COLOR: '1' };
+  const home = ws.home;
+  const env = ws.env();
+  const store = env['HOOKPM_HOME']!;
   const plugins: Record<string, string> = {};
   for (const name of ['big', 'small']) {
     plugins[name] = join(home, 'src', name);
@@ -41,7 +31,7 @@ async function storeWithData() {
       'hooks/hooks.json': hooksDoc('PreToolUse'),
     });
   }
-  const hookpm = (...args: string[]) => runBin(args, { env, cwd: home });
+  const hookpm = (...args: string[]) => ws.hookpm(args, { cwd: home });
   expect((await hookpm('install', '--yes', plugins.big!)).code).toBe(0);
   const data = pluginDataDir(resolveStorePaths({ HOOKPM_HOME: store }), 'big@local');
   await writeFile(join(data, 'secret-notes.txt'), 'what the plugin kept');
@@ -93,7 +83,7 @@ describe('plugins.md V3, registry.md D4: an uninstall killed after its state wri
     await killedAfterStateWrite(world);
     // A project's record of big@local, as `install --project` would have written it.
     const state = JSON.parse(await readFile(world.stateFile, 'utf8'));
-    state.projects = { [join(dir, `project${n}`)]: { plugins: { 'big@local': record } } };
+    state.projects = { [join(ws.dir, `project${ws.n}`)]: { plugins: { 'big@local': record } } };
     await writeFile(world.stateFile, `${JSON.stringify(state)}\n`);
     const next = await world.hookpm('install', '--yes', world.plugins.small!);
     expect(next.code, next.stderr).toBe(0);
@@ -108,7 +98,7 @@ describe('plugins.md V3, registry.md D4: an uninstall killed after its state wri
     const world = await storeWithData();
     await killAfterStateWrite(['uninstall', '--yes', 'big'], {
       env: world.env,
-      cwd: dir,
+      cwd: ws.dir,
       stateFile: world.stateFile,
     });
     // Where the kill landed is up to the scheduler: when the data directory outlived it, the
