@@ -13,7 +13,10 @@ import type { Catalog } from './catalog-types.js';
  */
 const KEPT_CODES: readonly ErrorCode[] = ['E_ARCHIVE_TOO_LARGE', 'E_INSECURE_URL'];
 
-export function excludedEntryError(catalogs: readonly Catalog[], name: string): HookpmError | null {
+export function excludedEntryError(
+  catalogs: ReadonlyArray<Pick<Catalog, 'registry' | 'excluded'>>,
+  name: string,
+): HookpmError | null {
   for (const catalog of catalogs) {
     const found = catalog.excluded?.find((entry) => entry.name === name);
     if (found === undefined) continue;

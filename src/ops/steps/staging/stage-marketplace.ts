@@ -5,6 +5,7 @@ import { redactUrl } from '../../../registry/http/url-policy.js';
 import { readState } from '../../../store/state/state.js';
 import { finishStage } from './staged.js';
 import { readMarketplace } from '../catalogs/read-marketplace.js';
+import { excludedEntryError } from '../catalogs/excluded-entry.js';
 import { assertKnownIntegrity } from './pick.js';
 import { stageMarketplacePlugin } from '../catalogs/fetch-marketplace.js';
 import {
@@ -46,15 +47,11 @@ export async function stageMarketplaceTree(
   try {
     const entry = read.marketplace.plugins.find((e) => e.name === source.name);
     if (entry === undefined) {
-      // A catalog cached before the entry was refused still lists it; the read names why (J14).
-      const refused = read.excluded.find(
-        (e) => e.name === source.name && e.code === 'E_INSECURE_URL',
-      );
-      if (refused !== undefined)
-        throw new HookpmError('E_INSECURE_URL', refused.message, {
-          plugin: source.path,
-          ...(refused.hint === undefined ? {} : { hint: refused.hint }),
-        });
+      // A catalog cached before the entry became unusable (J14's refusal among them) still lists
+      // it: the read says why, as for a catalog read now.
+      const excluded = [{ registry: source.registry, excluded: read.excluded }];
+      const unusable = excludedEntryError(excluded, source.name);
+      if (unusable !== null) throw unusable;
       throw new HookpmError(
         'E_NOT_FOUND',
         `the marketplace ${source.registry} (${read.location}) no longer lists ${source.name}`,
