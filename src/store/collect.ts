@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, rmdirSync, statSync } from 'node:fs';
 import { mkdir, rename, rm, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { basename, dirname, join, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { durableTempPrefix } from '../io/durable-write.js';
 import { isMark, removeMarkedData } from './collect-marker.js';
 import { errnoCode, quietly, toStoreError } from '../io/fs-error.js';
@@ -11,9 +11,16 @@ import { lockFile, pluginsDir, stagingRoot, stateFile } from './paths.js';
 import { installedFilesDir, installedFilesName } from './installed-files.js';
 import { pinnedTrees, type PinnedTrees } from './session-pins.js';
 import type { StorePaths } from './store-paths.js';
-import type { PluginRecord, State } from './state/state-schema.js';
+import type { State } from './state/state-schema.js';
 import { fieldStrings, lazyEntriesOf } from './state/lazy-records.js';
-import { sanitizesTo } from '../plugin/data-id.js';
+import {
+  eachRecord,
+  namedTrees,
+  normal,
+  readRecords,
+  recordsIn,
+  versionsOf,
+} from './named-trees.js';
 
 /** `mark`: a mark of collect-marker.ts (registry.md S41), no problem in itself. */
 export type LeftoverKind =
@@ -130,113 +137,6 @@ export async function collectMarkedData(paths: StorePaths, state: State): Promis
     throw toStoreError(error, paths.data, 'collect leftovers in');
   }
   return removed;
-}
-
-/**
- * Each record of `state` with the key of its scope ('' user-wide, else the project's root):
- * user-wide and of every project (docs/guides/projects.md: the store is shared by every project).
- */
-function* eachRecord(state: State): Generator<[string, PluginRecord]> {
-  for (const plugin of Object.values(state.plugins)) yield ['', plugin];
-  yield* eachProjectRecord(state);
-}
-
-function* eachProjectRecord(state: State): Generator<[string, PluginRecord]> {
-  for (const [root, project] of Object.entries(state.projects ?? {}))
-    for (const plugin of Object.values(project.plugins)) yield [root, plugin];
-}
-
-/** Of a state read entry by entry (registry.md S42): the user-wide records read or set so far, and every project's. */
-function* readRecords(state: State): Generator<[string, PluginRecord]> {
-  for (const plugin of lazyEntriesOf(state.plugins)?.values.values() ?? []) yield ['', plugin];
-  yield* eachProjectRecord(state);
-}
-
-/**
- * The records of `state` that may name a tree in the plugin directories `dirs` (every record when
- * null): of a state read entry by entry (registry.md S42), a state hookpm wrote, where every
- * installed tree of a plugin is in that plugin's own directory (layout.ts), the user-wide records
- * of the ids those directories are for, every record read so far and every project's; of any
- * other state, every record.
- */
-function* recordsIn(
-  state: State,
-  dirs: readonly string[] | null,
-): Generator<[string, PluginRecord]> {
-  const lazy = lazyEntriesOf(state.plugins);
-  if (lazy === undefined || dirs === null) {
-    yield* eachRecord(state);
-    return;
-  }
-  const names = dirs.map((dir) => basename(dir));
-  for (const id of lazy.keys.keys())
-    if (lazy.values.has(id) || names.some((name) => sanitizesTo(id, name)))
-      yield ['', state.plugins[id]!];
-  yield* eachProjectRecord(state);
-}
-
-/**
- * The installed versions a record names, each with its tree and fingerprint: the active one, its
- * pending update and its previous one (`hookpm rollback`'s tree stays until the next update
- * replaces it).
- */
-function versionsOf(plugin: PluginRecord): Array<{ path: string; fingerprint: string }> {
-  const versions: Array<{ path: string; fingerprint: string }> = [plugin];
-  if (plugin.pending != null) versions.push(plugin.pending);
-  if (plugin.previous !== undefined) versions.push(plugin.previous);
-  return versions;
-}
-
-/** The trees a record names (versionsOf), as written. */
-function treesOf(plugin: PluginRecord): string[] {
-  return versionsOf(plugin).map((version) => version.path);
-}
-
-/** Every installed tree the records name, normalised. */
-function namedTrees(records: Iterable<[string, PluginRecord]>): Set<string> {
-  const named = new Set<string>();
-  for (const [, plugin] of records) for (const tree of treesOf(plugin)) named.add(normal(tree));
-  return named;
-}
-
-/**
- * The trees each record of `state` names (treesOf), joined by NUL, keyed by scope and plugin id:
- * what touchedDirs compares. Of a state read entry by entry (registry.md S42) only the user-wide
- * records read or set so far: a record first read after `before` was taken is missing from it, so
- * its trees count as touched, and one never read was not changed.
- */
-export function recordTrees(state: State): Map<string, string> {
-  const trees = new Map<string, string>();
-  const records =
-    lazyEntriesOf(state.plugins) === undefined ? eachRecord(state) : readRecords(state);
-  for (const [scope, plugin] of records)
-    trees.set(`${scope}\0${plugin.id}`, treesOf(plugin).join('\0'));
-  return trees;
-}
-
-/**
- * registry.md S41: the plugin directories of the trees whose records differ between `before` and
- * `after` (recordTrees of the state before and after a transaction), the trees of both.
- */
-export function touchedDirs(
-  before: ReadonlyMap<string, string>,
-  after: ReadonlyMap<string, string>,
-): Set<string> {
-  const dirs = new Set<string>();
-  const add = (trees: string): void => {
-    for (const tree of trees.split('\0')) dirs.add(dirname(normal(tree)));
-  };
-  for (const [key, trees] of before) if (after.get(key) !== trees) add(trees);
-  for (const [key, trees] of after) if (before.get(key) !== trees) add(trees);
-  return dirs;
-}
-
-/** Paths hookpm writes are absolute and normal: those are taken as they are (resolve costs µs). */
-const NOT_NORMAL = /\/\/|\/\.\.?(?:\/|$)|\/$/;
-
-/** `path` resolved, as compared with the paths collection lists. */
-function normal(path: string): string {
-  return sep === '/' && path.startsWith('/') && !NOT_NORMAL.test(path) ? path : resolve(path);
 }
 
 /**

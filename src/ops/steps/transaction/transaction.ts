@@ -37,12 +37,8 @@
 import { existsSync } from 'node:fs';
 import { rmdir } from 'node:fs/promises';
 import { pluginsDir } from '../../../store/paths.js';
-import {
-  collectGarbage,
-  collectMarkedData,
-  recordTrees,
-  touchedDirs,
-} from '../../../store/collect.js';
+import { collectGarbage, collectMarkedData } from '../../../store/collect.js';
+import { recordTrees, touchedDirs } from '../../../store/named-trees.js';
 import { markTransaction } from '../../../store/collect-marker.js';
 import { pluginVersionsDir } from '../../../store/plugin-dirs.js';
 import { ensureDataDir } from '../../../store/data-dir.js';
