@@ -17,7 +17,9 @@ import { withFailOpen } from '../steps/host/fail-open.js';
  * fix. On a blocking event that is its blocking answer; on Claude Code's own events where exit 2
  * blocks, exit 2 with the reason; elsewhere a `systemMessage`. settings.json's `"failOpen": true`
  * opens it, when settings.json can still be read. Null when the payload does not tell an event
- * this agent's link answers: the error is then reported as any other.
+ * this agent's link answers: the error is then reported as any other. Claude Code's answer is
+ * written here, not by agents/claude-code-answer.ts: that module is in the bundle's runner chunk,
+ * and this answer must not need the code whose failure it reports.
  */
 export function crashAnswer(
   agentId: AgentId,
