@@ -12,6 +12,9 @@ import { useTempDirs } from '../helpers/temp-dir.js';
 
 const tempDir = useTempDirs('hookpm-build-');
 
+/** What a build leaves at the top of its output directory, and nothing else. */
+const BUILT = ['index.html', 'index.json', 'plugins', 'registry.json', 'search', 'tarballs'];
+
 interface Source {
   name: string;
   version: string;
@@ -180,14 +183,7 @@ describe('buildRegistry (cli.md registry build)', () => {
     expect(error.code).toBe<ErrorCode>('E_MANIFEST_INVALID');
     expect(error.message).toContain('broken');
     expect(await tree(join(base, 'out'))).toEqual(before);
-    expect((await readdir(join(base, 'out'))).sort()).toEqual([
-      'index.html',
-      'index.json',
-      'plugins',
-      'registry.json',
-      'search',
-      'tarballs',
-    ]);
+    expect((await readdir(join(base, 'out'))).sort()).toEqual(BUILT);
   });
 
   it('I1: the same name and version from two source directories is refused', async () => {
@@ -349,13 +345,6 @@ describe('buildRegistry (cli.md registry build)', () => {
     };
     await writeFile(join(out, '.build.lock'), JSON.stringify(dead));
     await buildRegistry({ pluginsDir: join(base, 'src'), outDir: out });
-    expect((await readdir(out)).sort()).toEqual([
-      'index.html',
-      'index.json',
-      'plugins',
-      'registry.json',
-      'search',
-      'tarballs',
-    ]);
+    expect((await readdir(out)).sort()).toEqual(BUILT);
   });
 });
