@@ -9,6 +9,11 @@ export interface FakeVersion {
   integrity?: string | null;
   /** The tarball URL in the document instead of the server's own. */
   tarball?: string;
+  /**
+   * Another server's origin (`http://127.0.0.1:<port>/`): the tarball's own path answers 302 to the
+   * same path there, as GitHub Packages sends downloads to its CDN.
+   */
+  redirect?: string;
 }
 
 export interface FakePackage {
@@ -35,6 +40,7 @@ export async function startFakeNpmRegistry(
   packages: Readonly<Record<string, FakePackage>>,
 ): Promise<FakeNpmRegistry> {
   const tarballs = new Map<string, Buffer>();
+  const redirects = new Map<string, string>();
   const requests: FakeNpmRegistry['requests'] = [];
   let base = '';
   const documentOf = (name: string, pkg: FakePackage): unknown => ({
@@ -64,15 +70,20 @@ export async function startFakeNpmRegistry(
         mode: 0o644,
         data: Buffer.from(text),
       }));
-      tarballs.set(
-        `/${name}/-/${name.split('/').pop() ?? name}-${version}.tgz`,
-        createTarGz(files),
-      );
+      const file = `/${name}/-/${name.split('/').pop() ?? name}-${version}.tgz`;
+      tarballs.set(file, createTarGz(files));
+      if (v.redirect !== undefined) redirects.set(file, new URL(file.slice(1), v.redirect).href);
     }
   }
   const server: Server = createServer((req, res) => {
     const path = decodeURIComponent(req.url ?? '/');
     requests.push({ path: req.url ?? '/', headers: req.headers });
+    const moved = redirects.get(path);
+    if (moved !== undefined) {
+      res.writeHead(302, { location: moved });
+      res.end();
+      return;
+    }
     const tarball = tarballs.get(path);
     if (tarball !== undefined) {
       res.writeHead(200, {

@@ -7,7 +7,11 @@ import { stageNpmPlugin, type NpmStageContext } from '../../src/ops/steps/catalo
 import { integrityOf } from '../../src/registry/integrity.js';
 import { DEFAULT_NPM_REGISTRY, resolveNpmRegistry } from '../../src/registry/npm/npm-client.js';
 import { resolveStorePaths, stagingRoot } from '../../src/store/paths.js';
-import { startFakeNpmRegistry, type FakeNpmRegistry } from '../helpers/fake-npm-registry.js';
+import {
+  onlyVersion,
+  startFakeNpmRegistry,
+  type FakeNpmRegistry,
+} from '../helpers/fake-npm-registry.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
 import { codeOf } from '../helpers/failure.js';
 
@@ -22,11 +26,28 @@ const manifest = (version: string, name = 'guard'): string => JSON.stringify({ n
 
 let home: TempHome;
 let registry: FakeNpmRegistry;
+/** Another origin, where `via-cdn` and `swapped-on-cdn` redirect their tarballs (N2). */
+let cdn: FakeNpmRegistry;
 let ctx: NpmStageContext;
 
 beforeAll(async () => {
   home = await makeTempHome();
+  const cdnFiles = { 'plugin.json': manifest('1.0.0', 'cdn'), 'hooks/hooks.json': HOOKS };
+  // Other bytes than via-cdn's, so that its tarball is not in the cache already.
+  const swapped = { ...cdnFiles, 'README.md': 'published' };
+  cdn = await startFakeNpmRegistry({
+    'via-cdn': onlyVersion('1.0.0', cdnFiles),
+    'swapped-on-cdn': onlyVersion('1.0.0', { ...swapped, 'hooks/hooks.json': '{"hooks":{}}' }),
+  });
   registry = await startFakeNpmRegistry({
+    'via-cdn': {
+      distTags: { latest: '1.0.0' },
+      versions: { '1.0.0': { files: cdnFiles, redirect: cdn.url } },
+    },
+    'swapped-on-cdn': {
+      distTags: { latest: '1.0.0' },
+      versions: { '1.0.0': { files: swapped, redirect: cdn.url } },
+    },
     '@acme/guard-plugin': {
       distTags: { latest: '1.1.0', beta: '2.0.0-beta.1' },
       versions: {
@@ -83,6 +104,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await registry.close();
+  await cdn.close();
   await home.cleanup();
 });
 
@@ -123,6 +145,21 @@ describe('stageNpmPlugin (registry.md 1: the npm registry as a source)', () => {
   it('security.md: a tarball that does not match dist.integrity is E_INTEGRITY and nothing is extracted', async () => {
     const before = await stagingLeft();
     expect(await codeOf(stageNpmPlugin({ package: 'tampered' }, ctx))).toBe('E_INTEGRITY');
+    expect(await stagingLeft()).toEqual(before);
+  });
+
+  it('N2: a tarball whose sha512 the document records follows a redirect to another origin', async () => {
+    const staged = await stageNpmPlugin({ package: 'via-cdn' }, ctx);
+    expect(staged.name).toBe('cdn');
+    expect(await readFile(join(staged.dir, 'hooks', 'hooks.json'), 'utf8')).toBe(HOOKS);
+    expect(registry.requests.map((r) => r.path)).toContain('/via-cdn/-/via-cdn-1.0.0.tgz');
+    expect(cdn.requests.map((r) => r.path)).toEqual(['/via-cdn/-/via-cdn-1.0.0.tgz']);
+  });
+
+  it('N2, I1: what the other origin serves is held to the recorded sha512', async () => {
+    const before = await stagingLeft();
+    expect(await codeOf(stageNpmPlugin({ package: 'swapped-on-cdn' }, ctx))).toBe('E_INTEGRITY');
+    expect(cdn.requests.map((r) => r.path)).toContain('/swapped-on-cdn/-/swapped-on-cdn-1.0.0.tgz');
     expect(await stagingLeft()).toEqual(before);
   });
 

@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fetchBytes, fetchToFile } from '../../src/registry/http/http.js';
 import type { FetchOptions } from '../../src/registry/http/http.js';
+import { checkRedirect } from '../../src/registry/http/redirect-policy.js';
 import { integrityOf } from '../../src/registry/integrity.js';
 import { failure } from '../helpers/failure.js';
 
@@ -50,6 +51,7 @@ const base: FetchOptions = {
   retryBaseDelayMs: 10,
   deadlineMs: 10_000,
 };
+const tarballFetch: FetchOptions = { ...base, purpose: 'tarball' };
 
 describe('fetchBytes against a real server on 127.0.0.1', () => {
   it('security.md: an HTML or truncated-JSON index comes back as bytes, for the index schema to refuse', async () => {
@@ -240,6 +242,59 @@ describe('fetchBytes against a real server on 127.0.0.1', () => {
     const error = await failure(fetchBytes(`${server.url}/index.json`, base));
     expect(error.code).toBe('E_REDIRECT');
     expect(other.requests).toHaveLength(0);
+  });
+
+  it('N2: a tarball with no recorded sha512 is not redirected to another origin either', async () => {
+    const other = await serve((_req, res) => res.end('elsewhere'));
+    const server = await serve((_req, res) => {
+      res.writeHead(302, { location: `${other.url}/guard.tgz` });
+      res.end();
+    });
+    const error = await failure(fetchBytes(`${server.url}/guard.tgz`, tarballFetch));
+    expect(error.code).toBe('E_REDIRECT');
+    expect(other.requests).toHaveLength(0);
+  });
+
+  it("N2, K5, N5: a verified tarball follows a redirect to another origin, without the first origin's credentials", async () => {
+    const bytes = Buffer.from('tarball bytes');
+    const cdn = await serve((_req, res) => res.end(bytes));
+    const server = await serve((_req, res) => {
+      res.writeHead(302, { location: `${cdn.url}/signed/guard.tgz?sig=1` });
+      res.end();
+    });
+    const authorize = (url: URL): string | undefined =>
+      url.origin === server.url ? 'Bearer registry-only' : undefined;
+    const result = await fetchBytes(`${server.url.replace('//', '//user:secret@')}/guard.tgz`, {
+      ...tarballFetch,
+      integrity: integrityOf(bytes),
+      headers: { 'x-registry-key': 'registry-only' },
+      authorize,
+    });
+    expect(result.status === 200 && result.body.equals(bytes)).toBe(true);
+    expect(server.requests[0]?.headers.authorization).toBe(
+      `Basic ${Buffer.from('user:secret').toString('base64')}`,
+    );
+    expect(server.requests[0]?.headers['x-registry-key']).toBe('registry-only');
+    expect(cdn.requests.map((r) => r.url)).toEqual(['/signed/guard.tgz?sig=1']);
+    expect(cdn.requests[0]?.headers.authorization).toBeUndefined();
+    expect(cdn.requests[0]?.headers['x-registry-key']).toBeUndefined();
+  });
+
+  it('N2: a verified tarball is never redirected from https to http, nor to a file', () => {
+    const first = new URL('https://npm.pkg.example/download/guard.tgz');
+    const verified = { purpose: 'tarball' as const, verified: true };
+    const to = (location: string): string =>
+      (() => {
+        try {
+          return checkRedirect(first, first, location, 1, verified).href;
+        } catch (error) {
+          return (error as { code: string }).code;
+        }
+      })();
+    expect(to('https://cdn.example/guard.tgz?sig=1')).toBe('https://cdn.example/guard.tgz?sig=1');
+    expect(to('http://127.0.0.1:9/guard.tgz')).toBe('E_REDIRECT');
+    expect(to('file:///etc/passwd')).toBe('E_REDIRECT');
+    expect(to('https://user:pw@cdn.example/guard.tgz')).toBe('https://cdn.example/guard.tgz');
   });
 
   it('N2: more than 3 redirects is E_REDIRECT', async () => {

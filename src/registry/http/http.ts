@@ -58,6 +58,8 @@ interface Context<T> {
   makeSink: () => BodySink<T>;
   dispatcher: Dispatcher;
   signal: AbortSignal;
+  /** The first URL's origin, and the headers its requests carry (its credentials among them). */
+  origin: string;
   headers: Record<string, string>;
 }
 
@@ -94,6 +96,7 @@ async function fetchInto<T>(
     makeSink,
     dispatcher,
     signal: deadline.signal,
+    origin: start.origin,
     headers: requestHeaders(start, opts),
   };
   try {
@@ -120,7 +123,10 @@ async function followAndRetry<T>(first: URL, ctx: Context<T>): Promise<Outcome<T
     if (step.kind === 'done') return step.outcome;
     if (step.kind === 'redirect') {
       hops += 1;
-      current = checkRedirect(first, current, step.location, hops, ctx.opts.purpose);
+      current = checkRedirect(first, current, step.location, hops, {
+        purpose: ctx.opts.purpose,
+        verified: ctx.opts.integrity !== undefined,
+      });
       continue;
     }
     if (retry >= retries)
@@ -143,7 +149,7 @@ async function attemptOnce<T>(url: URL, ctx: Context<T>): Promise<Step<T>> {
   const res = await request(ctx.dispatcher, url, {
     method: 'GET',
     signal: ctx.signal,
-    headers: withAuthorization(ctx.headers, url, ctx.opts.authorize),
+    headers: withAuthorization(headersFor(url, ctx), url, ctx.opts.authorize),
   });
   const status = res.statusCode;
   if ([301, 302, 303, 307, 308].includes(status)) {
@@ -174,7 +180,7 @@ async function attemptOnce<T>(url: URL, ctx: Context<T>): Promise<Step<T>> {
     throw refusedAccess(
       shown,
       status,
-      'authorization' in ctx.headers || ctx.opts.authorize?.(url) !== undefined,
+      'authorization' in headersFor(url, ctx) || ctx.opts.authorize?.(url) !== undefined,
     );
   }
   if (status !== 200) {
@@ -212,6 +218,16 @@ async function attemptOnce<T>(url: URL, ctx: Context<T>): Promise<Step<T>> {
     kind: 'done',
     outcome: { status: 200, value, etag: headerValue(res.headers, 'etag') ?? null },
   };
+}
+
+/**
+ * The headers of a request to `url` before K5's match: the first URL's own, or, on another origin
+ * (a verified tarball's redirect, N2), only hookpm's own: neither the first URL's user and
+ * password nor the caller's extra headers go there.
+ */
+function headersFor<T>(url: URL, ctx: Context<T>): Record<string, string> {
+  if (url.origin === ctx.origin) return ctx.headers;
+  return requestHeaders(url, { acceptGzip: ctx.opts.acceptGzip === true });
 }
 
 /**
