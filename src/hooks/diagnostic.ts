@@ -52,6 +52,7 @@ export type DiagnosticCode =
   | 'cwd_unusable'
   | 'invalid_terminal_sequence'
   | 'argv_without_command'
+  | 'unpublishable_version'
   | 'unknown_notification_type'
   | 'linked_surface_changed';
 

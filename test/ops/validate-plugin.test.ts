@@ -41,4 +41,29 @@ describe('hookpm validate <plugin dir>', () => {
       }),
     );
   });
+
+  it('I1, P2: a version semver accepts but does not write so is a warning naming how pack wants it', async () => {
+    const files = pluginFiles('vee', '1.0.0', { PreToolUse: [cmd('echo p')] });
+    const messages: Record<string, string | undefined> = {};
+    for (const version of ['v1.0.0', '1.0.0+build', '1.0.0']) {
+      const dir = await world.plugin(`vee-${version}`, {
+        ...files,
+        'plugin.json': { json: { name: 'vee', version } },
+      });
+      const report = await validate({ path: dir, strict: false });
+      expect(report.ok).toBe(true);
+      messages[version] = report.diagnostics.find(
+        (d) => d.code === 'unpublishable_version',
+      )?.message;
+      if (version !== '1.0.0') {
+        expect(report.diagnostics).toContainEqual(
+          expect.objectContaining({ severity: 'warning', path: 'plugin.json:version' }),
+        );
+        expect((await validate({ path: dir, strict: true })).ok).toBe(false);
+      }
+    }
+    expect(messages['v1.0.0']).toMatch(/"v1\.0\.0" .*`hookpm pack` refuses it; write "1\.0\.0"/);
+    expect(messages['1.0.0+build']).toMatch(/write "1\.0\.0"/);
+    expect(messages['1.0.0']).toBeUndefined();
+  });
 });
