@@ -24,9 +24,24 @@ export interface TreeScan {
   layout: string;
 }
 
+/**
+ * A tree scanTreesCached did not hash: it holds a file its installed list leaves out
+ * (ScanOptions.listed), so its fingerprint cannot be the installed one.
+ */
+export interface UnlistedScan {
+  fingerprint: null;
+  layout: string;
+}
+
 export interface ScanOptions {
   /** Milliseconds since the epoch, as file times are; default Date.now. */
   now?: () => number;
+  /**
+   * The files installed in `root` (installed-files.ts), or null when unknown; asked only of a tree
+   * that has to be walked. A tree holding any other file is not hashed: files a plugin created
+   * (a log it appends to at every event, a large download) cost nothing to scan.
+   */
+  listed?: (root: string) => ReadonlySet<string> | null;
 }
 
 /**
@@ -84,9 +99,10 @@ const NO_TREE: CachedTree = { files: new Map(), fingerprint: null };
 
 /**
  * Q6 scans of `roots` (a root missing or unreadable: null): each tree's fingerprint as
- * fingerprintTree computes it, and its layout (TreeScan), reading only the files whose lstat
- * (device, inode, size, mtime, ctime, and mode with its kind) differs from the one cached with
- * their hash in the roots' shards (fingerprintShardFile). A directory is read unless the cache
+ * fingerprintTree computes it, and its layout (TreeScan; UnlistedScan for a tree holding a file
+ * ScanOptions.listed leaves out), reading only the files whose lstat (device, inode, size, mtime,
+ * ctime, and mode with its kind) differs from the one cached with their hash in the roots' shards
+ * (fingerprintShardFile). A directory is read unless the cache
  * holds the tree's directory stats and each directory's lstat (device, inode, mtime, ctime, mode)
  * is still the cached one: adding, removing or renaming an entry of a directory sets its mtime and
  * ctime, and nothing sets a ctime back, so an unchanged directory stat (cached only once older than
@@ -104,11 +120,11 @@ export async function scanTreesCached(
   paths: StorePaths,
   roots: readonly string[],
   options: ScanOptions = {},
-): Promise<Map<string, TreeScan | null>> {
+): Promise<Map<string, TreeScan | UnlistedScan | null>> {
   const now = (options.now ?? Date.now)();
   const cache = readFingerprintCache(paths, roots);
   const next: FingerprintCache = new Map();
-  const scans = new Map<string, TreeScan | null>();
+  const scans = new Map<string, TreeScan | UnlistedScan | null>();
   const rehashes: Promise<void>[] = [];
   const changed = new Set<string>();
   for (const root of roots) {
@@ -138,6 +154,12 @@ export async function scanTreesCached(
       scans.set(root, { fingerprint: cached.fingerprint, layout });
       next.set(root, { ...cached, directories });
       if (!sameDirectories(cached.directories, directories)) changed.add(root);
+      continue;
+    }
+    const listed = options.listed?.(root) ?? null;
+    if (listed !== null && walk.files.some((file) => !listed.has(file.path))) {
+      scans.set(root, { fingerprint: null, layout });
+      if (cache.has(root)) next.set(root, cached);
       continue;
     }
     const rehash = rehashTree(root, walk.files, cached.files, now).then(

@@ -34,28 +34,34 @@ export interface TreeToCheck {
  * Checks each tree against its fingerprint: the whole tree first, through the fingerprint cache
  * (the common case, a tree as installed, costs no more than before); a tree that differs is
  * checked again over only the files its installed-files list names (installed-files.ts), reusing
- * the hashes the cache holds for unchanged stats. What it found is recorded for `list`
- * (tree-verdicts.ts). Never rejects.
+ * the hashes the cache holds for unchanged stats. A tree that must be walked and holds a file the
+ * list leaves out skips the whole-tree hash: no file a plugin created is ever read. What it found
+ * is recorded for `list` (tree-verdicts.ts). Never rejects.
  */
 export async function checkInstalledTrees(
   paths: StorePaths,
   trees: readonly TreeToCheck[],
   options: ScanOptions = {},
 ): Promise<Map<string, TreeCheck>> {
-  const scans = await scanTreesCached(
-    paths,
-    trees.map((t) => t.root),
-    options,
-  );
+  const expected = new Map<string, string>();
+  for (const { root, fingerprint } of trees)
+    if (!expected.has(root)) expected.set(root, fingerprint);
+  const lists = new Map<string, Set<string> | null>();
+  const listed = (root: string): Set<string> | null => {
+    const fingerprint = expected.get(root);
+    if (fingerprint === undefined) return null;
+    if (!lists.has(root)) lists.set(root, readInstalledFiles(paths, fingerprint));
+    return lists.get(root)!;
+  };
+  const scans = await scanTreesCached(paths, [...expected.keys()], { ...options, listed });
   const out = new Map<string, TreeCheck>();
-  for (const { root, fingerprint } of trees) {
-    if (out.has(root)) continue;
+  for (const [root, fingerprint] of expected) {
     const scan = scans.get(root) ?? null;
     if (scan === null) out.set(root, { status: 'missing' });
     else if (scan.fingerprint === fingerprint) out.set(root, { status: 'match', scan });
     else {
       const cached = readFingerprintCache(paths, [root]).get(root)?.files;
-      out.set(root, await checkCreated(paths, root, fingerprint, cached));
+      out.set(root, await checkCreated(root, fingerprint, listed(root), cached));
     }
   }
   recordTreeVerdicts(paths, verdictsOf(out), (options.now ?? Date.now)());
@@ -73,13 +79,16 @@ function verdictsOf(checks: ReadonlyMap<string, TreeCheck>): Map<string, boolean
   return out;
 }
 
+/**
+ * A tree whose whole fingerprint is not the installed one: `created` when the files `installed`
+ * names are there and hash to `fingerprint`, and only others were added (those are not read).
+ */
 async function checkCreated(
-  paths: StorePaths,
   root: string,
   fingerprint: string,
+  installed: ReadonlySet<string> | null,
   cached: Parameters<typeof cachedEntry>[1],
 ): Promise<TreeCheck> {
-  const installed = readInstalledFiles(paths, fingerprint);
   if (installed === null) return { status: 'changed' };
   let files: TreeFile[];
   try {

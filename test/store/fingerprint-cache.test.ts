@@ -244,4 +244,30 @@ describe('scanTreesCached: fingerprints', () => {
     expect(after.fingerprint).toBe(before.fingerprint);
     expect(after.layout).not.toBe(before.layout);
   });
+
+  it('Q6: a tree holding a file its installed list leaves out is not hashed, and its cache entry is kept', async () => {
+    const installed = await cached();
+    const shard = await readFile(fingerprintShardFile(paths, root), 'utf8');
+    const list = new Set(['.claude-plugin/plugin.json', 'hooks/hooks.json', 'scripts/guard.sh']);
+    list.add('scripts/link');
+    await writeFile(join(root, 'scripts/run.log'), 'appended at every event\n');
+    const asked: string[] = [];
+    const listed = (at: string): ReadonlySet<string> => (asked.push(at), list);
+    const scan = (await scanTreesCached(paths, [root], { ...later, listed })).get(root)!;
+    expect(scan).toEqual({ fingerprint: null, layout: '[".claude-plugin","hooks","scripts"]' });
+    expect(asked).toEqual([root]);
+    expect(await readFile(fingerprintShardFile(paths, root), 'utf8')).toBe(shard);
+    // Without the list, the same tree is hashed whole, the created file in it.
+    expect(await cached()).not.toBe(installed);
+    expect(await cached()).toBe(await fingerprintTree(root));
+  });
+
+  it('Q6: the installed list is asked for only of a tree that must be walked', async () => {
+    await cached();
+    const asked: string[] = [];
+    const listed = (at: string): null => (asked.push(at), null);
+    const scan = (await scanTreesCached(paths, [root], { ...later, listed })).get(root)!;
+    expect(scan.fingerprint).toBe(await fingerprintTree(root));
+    expect(asked).toEqual([]);
+  });
 });
