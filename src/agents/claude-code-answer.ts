@@ -61,10 +61,7 @@ export function answerClaudeCodeEvent(
     ...runs.flatMap(runProblems),
   ];
   result.diagnostics = diagnostics;
-  const stderr = diagnostics
-    .filter((d) => d.severity !== 'info')
-    .map((d) => `hookpm: ${d.severity} ${d.code}: ${d.message}\n`)
-    .join('');
+  const stderr = stderrOf(diagnostics);
   const closed = blocksOnFailure(event) ? failClosed.filter((e) => e.open !== true) : [];
   const told = failClosed.filter((e) => !closed.includes(e)).map((e) => e.reason);
   const blocking = EVENTS[event].blockPolicy !== 'none';
@@ -250,6 +247,14 @@ export function runProblems(run: HandlerRun): ResultDiagnostic[] {
   return [];
 }
 
+/** The diagnostics told on stderr, a line each (info ones are for the log only). */
+function stderrOf(diagnostics: readonly ResultDiagnostic[]): string {
+  return diagnostics
+    .filter((d) => d.severity !== 'info')
+    .map((d) => `hookpm: ${d.severity} ${d.code}: ${d.message}\n`)
+    .join('');
+}
+
 /** A result with the runs and nothing decided, to fill in (and for the decision log). */
 export function emptyResult(
   event: HookEventName,
@@ -265,18 +270,29 @@ export function emptyResult(
  * background. A background handler that asked for `asyncRewake` and exited 2 wakes the model:
  * the answer is exit 2 with, per such handler, its `rewakeMessage` (when given) and its stderr
  * (else its stdout), which Claude Code gives the model as the link entry's output (the entry has
- * `asyncRewake: true`). Anything else is exit 0 and nothing: Claude Code shows no background
- * output; the decision log keeps each run's.
+ * `asyncRewake: true`). Anything else is exit 0 and nothing on stdout: Claude Code shows no
+ * background output; the decision log keeps each run's. `input` is as for answerClaudeCodeEvent,
+ * but what fails closed only adds its `failed_closed` diagnostic: a background handler cannot
+ * block, so one that cannot run turns no block into an allow, and waking the model for it would
+ * put hookpm's trouble into the conversation at every event (docs/design/decisions.md). The
+ * diagnostics go to stderr on exit 0, as on the foreground entry.
  */
 export function answerBackground(
   event: HookEventName,
   runs: readonly HandlerRun[],
-  snapshotId: string,
+  input: ClaudeCodeAnswerInput,
 ): ClaudeCodeAnswer {
-  const result = emptyResult(event, snapshotId, runs, []);
-  result.diagnostics = runs.flatMap(runProblems);
+  const { snapshotId, notes = [], failClosed = [] } = input;
+  const result = emptyResult(event, snapshotId, runs, notes);
+  result.diagnostics = [
+    ...notes,
+    ...failClosed.map(failedClosedDiagnostic),
+    ...runs.flatMap(runProblems),
+  ];
   const woke = runs.filter((run) => run.handler.background?.rewake === true && run.exitCode === 2);
-  if (woke.length === 0) return { answer: { exitCode: 0, stdout: '', stderr: '' }, result };
+  if (woke.length === 0) {
+    return { answer: { exitCode: 0, stdout: '', stderr: stderrOf(result.diagnostics) }, result };
+  }
   const texts = woke.map((run) => {
     const said = (run.stderr.trim() === '' ? run.stdout : run.stderr).replace(/\n$/, '');
     const prefix = run.handler.background?.message;

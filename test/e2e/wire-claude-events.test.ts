@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
@@ -297,5 +297,37 @@ describe("hookpm wire claude: Claude Code's own events (plugins.md G1-G2)", () =
     const open = await ws.hookpm(['wire', 'claude', '--background'], { stdin: used });
     expect(open.code, open.stderr).toBe(0);
     expect(existsSync(deniedBg)).toBe(true);
+  });
+
+  it('G3, B2: a background-only plugin whose tree changed is left out of the background entry, which wakes no one but says so on stderr and in the decision log', async () => {
+    const ran = join(ws.dir, `bg-tampered-ran${ws.n}`);
+    await install('bg-only', {
+      PostToolUse: [{ hooks: [cmd(`touch '${ran}'`, { async: true })] }],
+    });
+    const used = payload('PostToolUse', { tool_name: 'Bash', tool_input: {}, tool_response: {} });
+    const background = () => ws.hookpm(['wire', 'claude', '--background'], { stdin: used });
+    // The session pins the plugin, and the entry runs it while its tree is as installed.
+    expect(await background()).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(existsSync(ran)).toBe(true);
+    await rm(ran);
+    const plugins = join(ws.home, 'hookpm', 'data', 'plugins');
+    const versions = join(
+      plugins,
+      (await readdir(plugins)).find((d) => d.startsWith('bg-only-'))!,
+    );
+    const tree = join(versions, (await readdir(versions))[0]!);
+    await appendFile(join(tree, 'hooks', 'hooks.json'), '\n');
+    const left = await background();
+    expect(left.code).toBe(0);
+    expect(left.stdout).toBe('');
+    expect(left.stderr).toContain('failed_closed');
+    expect(left.stderr).toContain('bg-only@local');
+    expect(existsSync(ran)).toBe(false);
+    const { entries } = JSON.parse(await ok(['log', '--all', '--json'])) as {
+      entries: Record<string, any>[];
+    };
+    const last = JSON.stringify(entries.at(-1));
+    expect(last).toContain('wire:claude:background');
+    expect(last).toContain('failed_closed');
   });
 });

@@ -8,7 +8,8 @@ import { refuseDeepPayload, runPinnedHandlers, type ClaudeCodeWireOptions } from
  * background (`async: true`) for an event with background handlers. Runs only the plugins'
  * background handlers that match the event (on the session's pin, each tree checked, Q6), all at
  * once, each within its own timeout and the entry's deadline (`--deadline`, the longest of them);
- * logs them as one decision log line; answers with the rewake of agents/claude-code-answer.ts. An
+ * logs them, and the plugins left out, as one decision log line; answers with the rewake of
+ * agents/claude-code-answer.ts. An
  * agent other than Claude Code has no background entry: nothing runs.
  */
 export async function answerBackgroundEvent(
@@ -22,8 +23,13 @@ export async function answerBackgroundEvent(
   const refused = refuseDeepPayload(event, payload);
   if (refused !== null) return refused;
   const pinned = await runPinnedHandlers(options, event, payload, payload, 'background');
-  const { answer, result } = answerBackground(event, pinned.runs, pinned.snapshotId);
-  result.diagnostics.unshift(...pinned.told);
-  if (pinned.runs.length > 0) pinned.log(result);
+  const { answer, result } = answerBackground(event, pinned.runs, {
+    snapshotId: pinned.snapshotId,
+    notes: pinned.told,
+    failClosed: pinned.failClosed,
+  });
+  // A plugin left out (tampered, stopped by the policy) is logged, as a note, though nothing ran.
+  const left = result.diagnostics.filter((d) => d.code === 'failed_closed');
+  if (pinned.runs.length > 0 || left.length > 0) pinned.log(result, left);
   return answer;
 }

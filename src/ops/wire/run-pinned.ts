@@ -37,8 +37,11 @@ export interface PinnedRuns {
    * about to run left out as tampered (Q6); those settings.json's `failOpen` names marked `open`.
    */
   failClosed: readonly FailClosed[];
-  /** Logs the event's result as one decision log line when `source` is logged; never throws. */
-  log(result: DispatchResult): void;
+  /**
+   * Logs the event's result as one decision log line when `source` is logged, with `told` among
+   * the line's notes after the event's own; never throws.
+   */
+  log(result: DispatchResult, told?: readonly ResultDiagnostic[]): void;
 }
 
 /**
@@ -107,7 +110,8 @@ export async function runPinnedHandlers(
     snapshotId: snapshot.id,
     told: [...(notes ?? []), ...checked.diagnostics],
     failClosed: withFailOpen(failing, settings),
-    log(result) {
+    log(result, told = []) {
+      const logged = [...(notes ?? []), ...told];
       try {
         dispatchLogger(
           options.store,
@@ -121,7 +125,7 @@ export async function runPinnedHandlers(
           runs,
           decisions: runs.map(() => null),
           result,
-          ...(notes === undefined ? {} : { notes }),
+          ...(logged.length === 0 ? {} : { notes: logged }),
         });
       } catch {
         // The log never fails an event (docs/guides/decision-log.md).
