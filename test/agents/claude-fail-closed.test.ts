@@ -3,13 +3,14 @@
 // installed by hookpm and `hookpm link claude`, then guard's installed files changed. The command
 // asked for is harmless if nothing stops it: `git push --force origin main` in a repository
 // without remotes.
-import { appendFile, readdir } from 'node:fs/promises';
+import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { installClaudeCode, runClaudeTurn } from './claude-code.js';
 import { startFakeMessagesApi, type FakeMessagesApi } from './fake-messages-api.js';
 import { FORCE_PUSH, useLinkedAgent } from '../helpers/linked-agent.js';
 import { expectCleanTurn } from '../helpers/agent-process.js';
+import { installedTree } from '../helpers/installed-tree.js';
 
 interface Result {
   permission_denials: Array<{ tool_name: string; tool_input: { command?: string } }>;
@@ -24,12 +25,7 @@ afterEach(async () => {
 
 describe('a tampered guard inside a real Claude Code', () => {
   it('B2, Q6: with guard tampered, `git push --force` is still denied, by hookpm, naming guard and the fix', async () => {
-    const plugins = join(claude.home, 'hookpm', 'data', 'plugins');
-    const versions = join(
-      plugins,
-      (await readdir(plugins)).find((d) => d.startsWith('guard-'))!,
-    );
-    const tree = join(versions, (await readdir(versions))[0]!);
+    const tree = installedTree(claude.home, 'guard');
     await appendFile(join(tree, 'scripts', 'guard.mjs'), '\nprocess.exit(0);\n');
     api = await startFakeMessagesApi({ toolCommand: FORCE_PUSH, maxToolCalls: 2 });
     const run = await runClaudeTurn({

@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
-import { appendFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { writeClaudePlugin } from '../helpers/claude-plugin.js';
+import { installedTree } from '../helpers/installed-tree.js';
 import { printsJson } from '../ops/dispatch-helpers.js';
 
 // plugins.md G1-G2: Claude Code's own events (beyond the engine's twelve) through the built
@@ -310,13 +311,7 @@ describe("hookpm wire claude: Claude Code's own events (plugins.md G1-G2)", () =
     expect(await background()).toMatchObject({ code: 0, stdout: '', stderr: '' });
     expect(existsSync(ran)).toBe(true);
     await rm(ran);
-    const plugins = join(ws.home, 'hookpm', 'data', 'plugins');
-    const versions = join(
-      plugins,
-      (await readdir(plugins)).find((d) => d.startsWith('bg-only-'))!,
-    );
-    const tree = join(versions, (await readdir(versions))[0]!);
-    await appendFile(join(tree, 'hooks', 'hooks.json'), '\n');
+    await appendFile(join(installedTree(ws.home, 'bg-only'), 'hooks', 'hooks.json'), '\n');
     const left = await background();
     expect(left.code).toBe(0);
     expect(left.stdout).toBe('');

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { appendFile, mkdir, readdir, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { claudePayload } from '../helpers/claude-payload.js';
 import { writeClaudePlugin } from '../helpers/claude-plugin.js';
+import { installedTree } from '../helpers/installed-tree.js';
 
 // docs/reference/rules/engine.md#fail-closed on Claude Code's own events (plugins.md G1-G2),
 // through the command `hookpm link claude` writes (`hookpm wire claude`, payload on stdin): what
@@ -42,13 +43,7 @@ async function installGuard(): Promise<void> {
 
 /** Changes a file of skillguard's installed tree. */
 async function tamperGuard(): Promise<void> {
-  const plugins = join(ws.home, 'hookpm', 'data', 'plugins');
-  const versions = join(
-    plugins,
-    (await readdir(plugins)).find((d) => d.startsWith('skillguard-'))!,
-  );
-  const tree = join(versions, (await readdir(versions))[0]!);
-  await appendFile(join(tree, 'hooks', 'hooks.json'), '\n');
+  await appendFile(join(installedTree(ws.home, 'skillguard'), 'hooks', 'hooks.json'), '\n');
 }
 
 const skillShell = (session: string, command: string) =>

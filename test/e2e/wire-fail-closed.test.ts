@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { claudeBashPayload, claudePayload } from '../helpers/claude-payload.js';
 import { writeClaudePlugin } from '../helpers/claude-plugin.js';
+import { installedTree } from '../helpers/installed-tree.js';
 import { FORCE_PUSH, GUARD, GUARD_REASON } from '../helpers/linked-agent.js';
 import { startRpcSession, type RpcSession } from '../helpers/rpc-session.js';
 import { useBubblewrap } from '../helpers/bubblewrap.js';
@@ -54,18 +55,8 @@ const decision = (out: Record<string, any> | null) => out?.hookSpecificOutput?.p
 const reason = (out: Record<string, any> | null): string =>
   out?.hookSpecificOutput?.permissionDecisionReason ?? '';
 
-/** The installed tree of the one installed version of `name`. */
-async function installedTree(name: string): Promise<string> {
-  const plugins = join(ws.home, 'hookpm', 'data', 'plugins');
-  const versions = join(
-    plugins,
-    (await readdir(plugins)).find((d) => d.startsWith(`${name}-`))!,
-  );
-  return join(versions, (await readdir(versions))[0]!);
-}
-
 async function tamperGuard(): Promise<void> {
-  await appendFile(join(await installedTree('guard'), 'scripts', 'guard.mjs'), '\n// changed\n');
+  await appendFile(join(installedTree(ws.home, 'guard'), 'scripts', 'guard.mjs'), '\n// changed\n');
 }
 
 /** A plugin that hooks every event this test looks at, and says so. */
@@ -182,7 +173,7 @@ describe('fail closed through `hookpm wire claude` (engine.md B1-B6)', () => {
 
   it('B2: a missing installed tree fails closed on every event the plugin was consented for; others get a systemMessage', async () => {
     await ok(['install', await everyEventPlugin(), '--yes']);
-    await rm(await installedTree('every'), { recursive: true });
+    await rm(installedTree(ws.home, 'every'), { recursive: true });
     const denied = await wire(bash('gone', 'ls'));
     expect(reason(denied.out)).toContain('its installed tree is missing or unreadable');
     const post = await wire(
@@ -197,7 +188,7 @@ describe('fail closed through `hookpm wire claude` (engine.md B1-B6)', () => {
     await ok(['install', await everyEventPlugin(), '--yes']);
     await wire(payload('SessionStart', 'slow', { source: 'startup' }));
     // 4 GiB, sparse: hashing it would take seconds (12 s here); a created file is never read.
-    const created = join(await installedTree('every'), 'cache.bin');
+    const created = join(installedTree(ws.home, 'every'), 'cache.bin');
     await writeFile(created, '');
     await truncate(created, 4 * 1024 ** 3);
     const late = await ws.hookpm(['wire', 'claude', '--deadline', '0.001'], {

@@ -11,6 +11,7 @@ import { printsJson } from '../ops/dispatch-helpers.js';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { claudeBashPayload, claudePayload } from '../helpers/claude-payload.js';
 import { writeClaudePlugin } from '../helpers/claude-plugin.js';
+import { installedTree } from '../helpers/installed-tree.js';
 import { useBubblewrap } from '../helpers/bubblewrap.js';
 
 // `hookpm wire <agent>`, the handler link writes, on per-session pins (engine.md R1). The payloads
@@ -276,12 +277,7 @@ describe('per-session pins (engine.md R1)', () => {
   it('Q6, B2: a pinned plugin whose files change is left out at the next event, with plugin_tampered on stderr, and fails closed', async () => {
     await ok(['install', GUARD, '--yes']);
     await wire(start('t'));
-    const plugins = join(ws.home, 'hookpm', 'data', 'plugins');
-    const versions = join(
-      plugins,
-      readdirSync(plugins).find((d) => d.startsWith('guard-'))!,
-    );
-    const installed = join(versions, readdirSync(versions)[0]!);
+    const installed = installedTree(ws.home, 'guard');
     await appendFile(join(installed, 'scripts', 'guard.mjs'), '\n// changed\n');
     const run = await wire(bash('t', FORCE_PUSH));
     expect(run.out?.hookSpecificOutput?.permissionDecisionReason).toMatch(
@@ -293,12 +289,7 @@ describe('per-session pins (engine.md R1)', () => {
   it('Q6, B2: a file the pinned plugin created in its folder keeps it running; a created manifest fails closed', async () => {
     await ok(['install', GUARD, '--yes']);
     await wire(start('w'));
-    const plugins = join(ws.home, 'hookpm', 'data', 'plugins');
-    const versions = join(
-      plugins,
-      readdirSync(plugins).find((d) => d.startsWith('guard-'))!,
-    );
-    const installed = join(versions, readdirSync(versions)[0]!);
+    const installed = installedTree(ws.home, 'guard');
     await mkdir(join(installed, '.state'));
     await writeFile(join(installed, '.state', 'seen.json'), '{}');
     const kept = await wire(bash('w', FORCE_PUSH));
