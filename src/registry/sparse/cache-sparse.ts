@@ -5,12 +5,16 @@
  * 304 rewrites only the small `.meta` file. A search shard is kept as its summary rows
  * (`search/<page>.rows`, with the hash the manifest gave it), so a search reads no JSON documents.
  * Only documents that passed their parser are written here, by hookpm alone; a file that fails the
- * envelope check counts as absent.
+ * envelope check counts as absent, and so does one that is not a regular file of bounded size (D7:
+ * a symlink is never read through, a FIFO never waited on).
  */
-import { mkdir, readdir, readFile, rm, unlink } from 'node:fs/promises';
+import { mkdir, readdir, rm, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { isPlainObject } from '../../json/describe-value.js';
 import { toStoreError } from '../../io/fs-error.js';
+import { readRegularFile } from '../../io/read-regular-file.js';
+import { INDEX_MAX_BYTES } from '../http/fetch-options.js';
+import { INDEX_CACHE_MAX_BYTES } from '../indexes/cache-index.js';
 
 export interface DocumentMeta {
   /** The URL the document was read from; a copy for another URL is never used. */
@@ -25,6 +29,8 @@ export interface CachedDocument extends DocumentMeta {
 }
 
 const META_VERSION = 1;
+/** A `.meta` file holds a URL, an ETag and a time: far less than this. */
+const META_MAX_BYTES = 1 << 20;
 
 /** The cache folder of one sparse registry. */
 export function sparseCacheDir(indexCacheDir: string, registry: string): string {
@@ -42,7 +48,7 @@ export async function readCachedDocument(
 ): Promise<CachedDocument | null> {
   const meta = await readMeta(dir, path, url);
   if (meta === null) return null;
-  const body = await readFile(join(dir, path)).catch(() => null);
+  const body = readCached(join(dir, path), INDEX_MAX_BYTES);
   return body === null ? null : { ...meta, body };
 }
 
@@ -51,7 +57,7 @@ export async function readMeta(
   path: string,
   url: string,
 ): Promise<DocumentMeta | null> {
-  const text = await readFile(join(dir, `${path}.meta`), 'utf8').catch(() => null);
+  const text = readCached(join(dir, `${path}.meta`), META_MAX_BYTES)?.toString('utf8') ?? null;
   const meta = text === null ? null : parseOrNull(text);
   if (
     !isPlainObject(meta) ||
@@ -99,7 +105,7 @@ export async function readCachedRows(
   path: string,
   hash: string,
 ): Promise<string[] | null> {
-  const text = await readFile(rowsFile(dir, path), 'utf8').catch(() => null);
+  const text = readCached(rowsFile(dir, path), INDEX_CACHE_MAX_BYTES)?.toString('utf8') ?? null;
   const value = text === null ? null : parseOrNull(text);
   if (!isPlainObject(value) || value['hash'] !== hash || !Array.isArray(value['rows'])) return null;
   const rows = value['rows'] as unknown[];
@@ -130,6 +136,18 @@ async function ensureDir(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true }).catch((error: unknown) => {
     throw toStoreError(error, dir, 'write');
   });
+}
+
+/**
+ * The bytes of a cache file, or null when it is missing, unreadable, or not a regular file of at
+ * most `maxBytes` (D7: the open never follows a final symlink and never waits on a FIFO).
+ */
+function readCached(file: string, maxBytes: number): Buffer | null {
+  try {
+    return readRegularFile(file, { maxBytes });
+  } catch {
+    return null;
+  }
 }
 
 function parseOrNull(text: string): unknown {
