@@ -10,6 +10,7 @@
  * documents; search reads the search manifest and the shards whose hash changed.
  */
 import { HookpmError, isHookpmError } from '../../errors.js';
+import { parseJson } from '../../json/parse-json.js';
 import { INDEX_MAX_BYTES } from '../http/fetch-options.js';
 import {
   INDEX_MAX_AGE_MS,
@@ -283,21 +284,23 @@ function fetchOptions(opts: LoadIndexOptions, etag: string | undefined) {
   };
 }
 
-/** JSON of a document; E_REGISTRY_SCHEMA for anything else (never quoting a local file). */
+/**
+ * JSON of a document, read as strictly as an index (parse-json.ts: a duplicate key, or nesting
+ * past the depth cap, is an error, so no other reader of the bytes sees a value that was not
+ * checked); E_REGISTRY_SCHEMA for anything else (never quoting a local file).
+ */
 function json(body: Buffer, url: string): unknown {
-  try {
-    return JSON.parse(body.toString('utf8'));
-  } catch (error) {
-    const where = redactUrl(url);
-    throw new HookpmError(
-      'E_REGISTRY_SCHEMA',
-      `${where} is not JSON: ${(error as Error).message}`,
-      {
-        url: where,
-        hint: 'The registry serves something other than a registry document; the cached copy, if any, is kept.',
-      },
-    );
-  }
+  const where = redactUrl(url);
+  const parsed = parseJson(body.toString('utf8'), where);
+  if (parsed.ok) return parsed.value;
+  throw new HookpmError(
+    'E_REGISTRY_SCHEMA',
+    `${where} is not JSON: ${parsed.message} at ${parsed.line}:${parsed.column}`,
+    {
+      url: where,
+      hint: 'The registry serves something other than a registry document; the cached copy, if any, is kept.',
+    },
+  );
 }
 
 async function eachLimited<T>(

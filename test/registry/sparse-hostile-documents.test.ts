@@ -1,0 +1,105 @@
+/**
+ * A hostile sparse registry (registry.md N7, I1, I2): its documents are read as strictly as an
+ * index. A plugin document whose bytes say two things at once (a repeated key, last one winning
+ * under JSON.parse) or nest past the parser's cap is E_REGISTRY_SCHEMA, and never enters the cache.
+ */
+import { createServer, type Server } from 'node:http';
+import { mkdtemp, readdir, readFile, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { addRegistry } from '../../src/ops/registries/add.js';
+import { describePlugin } from '../../src/ops/plugins/info.js';
+import type { OperationContext } from '../../src/ops/steps/context/operation-context.js';
+import { sparseCacheDir } from '../../src/registry/sparse/cache-sparse.js';
+import { indexCacheDir, resolveStorePaths } from '../../src/store/paths.js';
+import { writeSparseRegistry } from '../helpers/sparse-registry.js';
+
+const GUARD = fileURLToPath(new URL('../../registry-fixtures/plugins/guard', import.meta.url));
+
+let root: string;
+let ctx: OperationContext;
+let server: Server | null = null;
+
+beforeEach(async () => {
+  root = await realpath(await mkdtemp(join(tmpdir(), 'hookpm-sparse-hostile-')));
+  ctx = {
+    paths: resolveStorePaths({ HOOKPM_HOME: join(root, 'hookpm') }),
+    offline: false,
+    defaults: {},
+    fetch: { retries: 0, deadlineMs: 20_000 },
+  };
+});
+
+afterEach(async () => {
+  await new Promise((done) => (server === null ? done(null) : server.close(done)));
+  server = null;
+  await rm(root, { recursive: true, force: true });
+});
+
+/**
+ * Serves a written sparse registry from 127.0.0.1, with `guard`'s plugin document replaced by what
+ * `guardDocument` makes of the real one's text. Returns the root document's URL.
+ */
+async function hostile(guardDocument: (real: string) => string): Promise<string> {
+  const dir = join(root, 'reg');
+  await writeSparseRegistry(dir, 10, GUARD);
+  const real = await readFile(join(dir, 'plugins', 'gu', 'guard.json'), 'utf8');
+  server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const body =
+      path === '/plugins/gu/guard.json'
+        ? Promise.resolve(guardDocument(real))
+        : readFile(join(dir, path)).catch(() => null);
+    void body.then((bytes) => {
+      res.writeHead(bytes === null ? 404 : 200, { 'content-type': 'application/json' });
+      res.end(bytes);
+    });
+  });
+  await new Promise<void>((done) => server?.listen(0, '127.0.0.1', () => done()));
+  const { port } = server.address() as { port: number };
+  return `http://127.0.0.1:${port}/registry.json`;
+}
+
+async function cachedPluginDocuments(): Promise<string[]> {
+  const dir = join(sparseCacheDir(indexCacheDir(ctx.paths), 'acme'), 'plugins');
+  return readdir(dir, { recursive: true }).catch(() => []);
+}
+
+describe('a sparse plugin document read strictly (N7, I1)', () => {
+  it('N7, I1: a plugin document with a repeated key (another `name` first, the asked one last) is E_REGISTRY_SCHEMA and is not cached', async () => {
+    const url = await hostile((real) => `{"name":"evil",${real.slice(1)}`);
+    await addRegistry(ctx, { name: 'acme', location: url, cwd: root });
+    await expect(describePlugin(ctx, 'guard@acme')).rejects.toMatchObject({
+      code: 'E_REGISTRY_SCHEMA',
+      message: expect.stringContaining('duplicate key "name"'),
+    });
+    expect(await cachedPluginDocuments()).toEqual([]);
+  });
+
+  it('N7, I1: a version listed twice under the same key is E_REGISTRY_SCHEMA, as in index.json', async () => {
+    const url = await hostile((real) => {
+      const doc = JSON.parse(real) as { versions: Record<string, unknown> };
+      const [version, entry] = Object.entries(doc.versions)[0] as [string, unknown];
+      const bad = JSON.stringify({ ...(entry as object), integrity: `sha512-${'A'.repeat(86)}==` });
+      return real.replace(`"versions":{`, `"versions":{"${version}":${bad},`);
+    });
+    await addRegistry(ctx, { name: 'acme', location: url, cwd: root });
+    await expect(describePlugin(ctx, 'guard@acme')).rejects.toMatchObject({
+      code: 'E_REGISTRY_SCHEMA',
+    });
+    expect(await cachedPluginDocuments()).toEqual([]);
+  });
+
+  it('N7, I2: a plugin document nested 100,000 levels deep is E_REGISTRY_SCHEMA and is not cached', async () => {
+    const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
+    const url = await hostile((real) => `{"extra":${deep},${real.slice(1)}`);
+    await addRegistry(ctx, { name: 'acme', location: url, cwd: root });
+    await expect(describePlugin(ctx, 'guard@acme')).rejects.toMatchObject({
+      code: 'E_REGISTRY_SCHEMA',
+      message: expect.stringContaining('nesting deeper than'),
+    });
+    expect(await cachedPluginDocuments()).toEqual([]);
+  });
+});
