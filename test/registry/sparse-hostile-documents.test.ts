@@ -1,7 +1,8 @@
 /**
- * A hostile sparse registry (registry.md N7, I1, I2): its documents are read as strictly as an
+ * A hostile sparse registry (registry.md N7, N8, I1, I2): its documents are read as strictly as an
  * index. A plugin document whose bytes say two things at once (a repeated key, last one winning
- * under JSON.parse) or nest past the parser's cap is E_REGISTRY_SCHEMA, and never enters the cache.
+ * under JSON.parse) or nest past the parser's cap is E_REGISTRY_SCHEMA, and never enters the
+ * cache; so is a search manifest naming a page by a path too long to cache.
  */
 import { createServer, type Server } from 'node:http';
 import { mkdtemp, readdir, readFile, realpath, rm } from 'node:fs/promises';
@@ -11,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addRegistry } from '../../src/ops/registries/add.js';
 import { describePlugin } from '../../src/ops/plugins/info.js';
+import { searchPlugins } from '../../src/ops/registries/search.js';
 import type { OperationContext } from '../../src/ops/steps/context/operation-context.js';
 import { sparseCacheDir } from '../../src/registry/sparse/cache-sparse.js';
 import { indexCacheDir, resolveStorePaths } from '../../src/store/paths.js';
@@ -39,28 +41,34 @@ afterEach(async () => {
 });
 
 /**
- * Serves a written sparse registry from 127.0.0.1, with `guard`'s plugin document replaced by what
- * `guardDocument` makes of the real one's text. Returns the root document's URL.
+ * Serves a written sparse registry from 127.0.0.1, each file named in `replace` (by its URL path)
+ * replaced by what the function makes of the real file's text (null: the real file is served).
+ * Returns the root document's URL.
  */
-async function hostile(guardDocument: (real: string) => string): Promise<string> {
+async function hostile(
+  replace: Record<string, (real: string | null) => string | null>,
+): Promise<string> {
   const dir = join(root, 'reg');
   await writeSparseRegistry(dir, 10, GUARD);
-  const real = await readFile(join(dir, 'plugins', 'gu', 'guard.json'), 'utf8');
   server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    const body =
-      path === '/plugins/gu/guard.json'
-        ? Promise.resolve(guardDocument(real))
-        : readFile(join(dir, path)).catch(() => null);
-    void body.then((bytes) => {
-      res.writeHead(bytes === null ? 404 : 200, { 'content-type': 'application/json' });
-      res.end(bytes);
-    });
+    const change = replace[path];
+    void readFile(join(dir, path), 'utf8')
+      .catch(() => null)
+      .then((real) => {
+        const body = change === undefined ? real : (change(real) ?? real);
+        res.writeHead(body === null ? 404 : 200, { 'content-type': 'application/json' });
+        res.end(body);
+      });
   });
   await new Promise<void>((done) => server?.listen(0, '127.0.0.1', () => done()));
   const { port } = server.address() as { port: number };
   return `http://127.0.0.1:${port}/registry.json`;
 }
+
+/** `hostile` with only guard's plugin document replaced. */
+const hostileGuard = (change: (real: string) => string): Promise<string> =>
+  hostile({ '/plugins/gu/guard.json': (real) => change(real ?? '') });
 
 async function cachedPluginDocuments(): Promise<string[]> {
   const dir = join(sparseCacheDir(indexCacheDir(ctx.paths), 'acme'), 'plugins');
@@ -69,7 +77,7 @@ async function cachedPluginDocuments(): Promise<string[]> {
 
 describe('a sparse plugin document read strictly (N7, I1)', () => {
   it('N7, I1: a plugin document with a repeated key (another `name` first, the asked one last) is E_REGISTRY_SCHEMA and is not cached', async () => {
-    const url = await hostile((real) => `{"name":"evil",${real.slice(1)}`);
+    const url = await hostileGuard((real) => `{"name":"evil",${real.slice(1)}`);
     await addRegistry(ctx, { name: 'acme', location: url, cwd: root });
     await expect(describePlugin(ctx, 'guard@acme')).rejects.toMatchObject({
       code: 'E_REGISTRY_SCHEMA',
@@ -79,7 +87,7 @@ describe('a sparse plugin document read strictly (N7, I1)', () => {
   });
 
   it('N7, I1: a version listed twice under the same key is E_REGISTRY_SCHEMA, as in index.json', async () => {
-    const url = await hostile((real) => {
+    const url = await hostileGuard((real) => {
       const doc = JSON.parse(real) as { versions: Record<string, unknown> };
       const [version, entry] = Object.entries(doc.versions)[0] as [string, unknown];
       const bad = JSON.stringify({ ...(entry as object), integrity: `sha512-${'A'.repeat(86)}==` });
@@ -94,12 +102,34 @@ describe('a sparse plugin document read strictly (N7, I1)', () => {
 
   it('N7, I2: a plugin document nested 100,000 levels deep is E_REGISTRY_SCHEMA and is not cached', async () => {
     const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
-    const url = await hostile((real) => `{"extra":${deep},${real.slice(1)}`);
+    const url = await hostileGuard((real) => `{"extra":${deep},${real.slice(1)}`);
     await addRegistry(ctx, { name: 'acme', location: url, cwd: root });
     await expect(describePlugin(ctx, 'guard@acme')).rejects.toMatchObject({
       code: 'E_REGISTRY_SCHEMA',
       message: expect.stringContaining('nesting deeper than'),
     });
     expect(await cachedPluginDocuments()).toEqual([]);
+  });
+});
+
+describe('a sparse search manifest (N8)', () => {
+  it('N8: a manifest naming a page by a path too long to cache is E_REGISTRY_SCHEMA for that registry, not a failed write in the store', async () => {
+    const long = `${'x'.repeat(300)}.json`;
+    const url = await hostile({
+      '/search/index.json': (real) => {
+        const manifest = JSON.parse(real ?? '') as { shards: Array<{ path: string }> };
+        for (const shard of manifest.shards) shard.path = long;
+        return JSON.stringify(manifest);
+      },
+      [`/search/${long}`]: () => '{"formatVersion":1,"plugins":[]}',
+    });
+    await addRegistry(ctx, { name: 'acme', location: url, cwd: root });
+    const found = await searchPlugins(ctx, { query: 'guard' });
+    expect(found.warnings).toEqual([
+      expect.objectContaining({ code: 'E_REGISTRY_SCHEMA', registry: 'acme' }),
+    ]);
+    expect(found.warnings[0]?.message).toContain('longer than 200 characters');
+    const search = join(sparseCacheDir(indexCacheDir(ctx.paths), 'acme'), 'search');
+    expect(await readdir(search).catch(() => [])).toEqual([]);
   });
 });

@@ -103,6 +103,13 @@ export function parseRoot(value: unknown, where: string): SparseRoot {
   };
 }
 
+/**
+ * The longest search page path a manifest may give (N8): the page's rows are cached under that
+ * path as one file name (cache-sparse.ts, with its temporary name's suffix), which a file system
+ * caps at 255 bytes. `registry build` writes `<key>.json` and `<key>-<n>.json`.
+ */
+export const SHARD_PATH_MAX = 200;
+
 const HASH = /^sha256-[A-Za-z0-9_-]{43}$/;
 const SHARD_KEY = /^[a-z0-9][a-z0-9_]$/;
 
@@ -124,7 +131,10 @@ export function parseSearchManifest(value: unknown, where: string): SearchManife
         throw schemaError(where, `${field}.rows`, 'is not a non-negative integer');
       if (typeof hash !== 'string' || !HASH.test(hash))
         throw schemaError(where, `${field}.hash`, 'is not `sha256-<base64url>`');
-      return { key, path: relativePath(s['path'], where, `${field}.path`), rows, hash };
+      const path = relativePath(s['path'], where, `${field}.path`);
+      if (path.length > SHARD_PATH_MAX)
+        throw schemaError(where, `${field}.path`, `is longer than ${SHARD_PATH_MAX} characters`);
+      return { key, path, rows, hash };
     }),
   };
 }
