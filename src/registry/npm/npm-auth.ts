@@ -1,3 +1,4 @@
+import { HookpmError } from '../../errors.js';
 import type { NpmConfig } from './npm-config.js';
 
 /** The npm registry to ask for one package, and the credentials npm would send with each request. */
@@ -28,7 +29,10 @@ export function nerfDart(url: string): string {
  * the host) that has `:_authToken` (Bearer), `:_auth` (Basic, already base64) or `:username` with
  * `:_password` (Basic; the password is stored base64-encoded, as npm stores it). Top-level
  * `_authToken`/`_auth`/`username`+`_password` count as keyed by `defaultRegistry` (what
- * `npm config fix` makes of them). Only http(s) URLs ever get credentials.
+ * `npm config fix` makes of them); a `defaultRegistry` that is not a URL (npm ignores such a value)
+ * has none. Only http(s) URLs ever get credentials. A credential that no HTTP header can carry (a
+ * control character, a character past U+00FF) is `E_REGISTRY_NETWORK` before any request, naming
+ * its key, never its value (K5).
  */
 export function authorizationFor(
   config: NpmConfig,
@@ -36,14 +40,15 @@ export function authorizationFor(
   defaultRegistry: string,
 ): string | undefined {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
-  const defaultDart = nerfDart(defaultRegistry);
+  const defaultDart = nerfDartOrNull(defaultRegistry);
   const lookup = (key: string): string | undefined => {
     const scoped = config.get(key);
     if (scoped !== undefined && scoped !== '') return scoped;
     const colon = key.lastIndexOf(':');
     if (
-      key.slice(0, colon) !== defaultDart.replace(/\/$/, '') &&
-      key.slice(0, colon) !== defaultDart
+      defaultDart === null ||
+      (key.slice(0, colon) !== defaultDart.replace(/\/$/, '') &&
+        key.slice(0, colon) !== defaultDart)
     )
       return undefined;
     const bare = config.get(key.slice(colon + 1));
@@ -58,14 +63,22 @@ export function authorizationFor(
   return undefined;
 }
 
+function nerfDartOrNull(url: string): string | null {
+  try {
+    return nerfDart(url);
+  } catch {
+    return null;
+  }
+}
+
 function credentialsAt(
   key: string,
   lookup: (key: string) => string | undefined,
 ): string | undefined {
   const token = lookup(`${key}:_authToken`);
-  if (token !== undefined) return `Bearer ${token}`;
+  if (token !== undefined) return `Bearer ${headerSafe(token, `${key}:_authToken`)}`;
   const auth = lookup(`${key}:_auth`);
-  if (auth !== undefined) return `Basic ${auth}`;
+  if (auth !== undefined) return `Basic ${headerSafe(auth, `${key}:_auth`)}`;
   const username = lookup(`${key}:username`);
   const password = lookup(`${key}:_password`);
   if (username !== undefined && password !== undefined) {
@@ -73,4 +86,20 @@ function credentialsAt(
     return `Basic ${Buffer.from(`${username}:${clear}`).toString('base64')}`;
   }
   return undefined;
+}
+
+/** Characters an HTTP header value cannot hold (undici refuses them, RFC 9110 field-value). */
+const NOT_IN_HEADER = /[^\t\x20-\x7e\x80-\xff]/;
+
+/** `value` when a header can carry it; otherwise E_REGISTRY_NETWORK naming `key` only (N5). */
+function headerSafe(value: string, key: string): string {
+  if (!NOT_IN_HEADER.test(value)) return value;
+  throw new HookpmError(
+    'E_REGISTRY_NETWORK',
+    `the npm credential ${key} holds a character an HTTP header cannot carry (a line break or another control character); nothing was sent`,
+    {
+      key,
+      hint: 'Fix that line of your .npmrc (the project, user or global file, or an npm_config_ variable): a token is one line of printable characters.',
+    },
+  );
 }
