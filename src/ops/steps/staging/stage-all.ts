@@ -1,4 +1,5 @@
 import { rm } from 'node:fs/promises';
+import { redact } from '../../../errors.js';
 import { stagePlugin } from './stage.js';
 import type { InstallSource, StageEnv, StagedPlugin } from './types.js';
 
@@ -9,7 +10,8 @@ const PARALLEL_STAGES = 8;
  * Stages every source into its own fresh staging directory, a few at a time, reporting each
  * finished one as progress. All or nothing: after the first failure no further source is started,
  * every staged directory is removed, and the error of the earliest failing source (in spec order)
- * is thrown. Results are in the order of `sources`.
+ * is thrown. Results are in the order of `sources`. A spec is reported as it may be shown: a URL's
+ * user and password, and a token in its query, redacted (registry.md N5).
  */
 export async function stageAll(
   sources: readonly InstallSource[],
@@ -28,7 +30,12 @@ export async function stageAll(
       try {
         results[index] = await stagePlugin(source, { paths: ctx.paths }, env);
         done += 1;
-        ctx.onProgress?.({ kind: 'staged', plugin: source.spec, done, total: sources.length });
+        ctx.onProgress?.({
+          kind: 'staged',
+          plugin: redact(source.spec),
+          done,
+          total: sources.length,
+        });
       } catch (error) {
         errors.set(index, error);
       }
