@@ -1,7 +1,8 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parse } from 'ini';
+import { readRegularText } from '../../io/read-regular-file.js';
 import { replaceEnv, type NpmConfig, type NpmrcLayer } from './npm-config.js';
 
 export interface NpmConfigOptions {
@@ -11,7 +12,11 @@ export interface NpmConfigOptions {
   cwd: string;
 }
 
-/** The largest `.npmrc` read; a bigger file is ignored like an unreadable one. */
+/**
+ * The largest `.npmrc` read; a bigger file is ignored like an unreadable one, and so is one that
+ * is not a regular file once symlinks are followed (a FIFO, `/dev/zero`, a directory). The bytes
+ * read are what is counted, not the size the file claims (a `/proc` file claims none).
+ */
 const NPMRC_MAX_BYTES = 1024 * 1024;
 
 /**
@@ -81,7 +86,7 @@ async function fileLayer(
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<NpmrcLayer> {
   const values: Record<string, string> = Object.create(null) as Record<string, string>;
-  const text = await readSmall(file);
+  const text = readSmall(file);
   if (text !== null) {
     for (const [key, value] of Object.entries(parse(text))) {
       if (typeof value !== 'string' && typeof value !== 'boolean' && typeof value !== 'number')
@@ -104,11 +109,9 @@ function unquote(value: string): string {
   }
 }
 
-async function readSmall(file: string): Promise<string | null> {
+function readSmall(file: string): string | null {
   try {
-    const info = await stat(file);
-    if (!info.isFile() || info.size > NPMRC_MAX_BYTES) return null;
-    return await readFile(file, 'utf8');
+    return readRegularText(file, { maxBytes: NPMRC_MAX_BYTES, followSymlink: true });
   } catch {
     return null;
   }

@@ -1,0 +1,62 @@
+/**
+ * K4 for `.npmrc` files a cloned project may hold: one that is not a regular file once its
+ * symlinks are followed, or that holds more than 1 MiB (counted as read, whatever size it claims),
+ * is an empty layer, read quickly and without holding its bytes; the user's own file still counts.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readNpmConfig } from '../../src/registry/npm/read-npmrc.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+
+const tmp = useTempDir('npmrc-special');
+
+/** A home whose ~/.npmrc sets `registry`, and a project whose `.npmrc` `make` creates. */
+async function projectWith(make: (file: string) => Promise<void>): Promise<{
+  home: string;
+  project: string;
+}> {
+  const root = join(tmp.dir, Math.random().toString(36).slice(2));
+  const home = join(root, 'home');
+  const project = join(root, 'project');
+  await mkdir(home, { recursive: true });
+  await mkdir(project, { recursive: true });
+  await writeFile(join(home, '.npmrc'), 'registry=https://user.example.test/\n');
+  await writeFile(join(project, 'package.json'), '{}');
+  await make(join(project, '.npmrc'));
+  return { home, project };
+}
+
+async function projectLayer(make: (file: string) => Promise<void>): Promise<unknown> {
+  const { home, project } = await projectWith(make);
+  const config = await readNpmConfig({ env: { HOME: home }, cwd: project });
+  expect(config.get('registry')).toBe('https://user.example.test/');
+  return config.layers.find((layer) => layer.source === 'project')?.values;
+}
+
+describe('special project .npmrc files (registry.md K4)', () => {
+  it('K4: a FIFO, a directory, /dev/zero and a file over 1 MiB are empty layers', async () => {
+    const makers: Array<(file: string) => Promise<void>> = [
+      async (file) => {
+        execFileSync('mkfifo', [file]);
+      },
+      (file) => mkdir(file).then(() => undefined),
+      (file) => symlink('/dev/zero', file),
+      (file) => writeFile(file, `registry=https://big.example.test/\n${'#'.repeat(1024 * 1024)}\n`),
+    ];
+    for (const make of makers) expect(await projectLayer(make)).toEqual({});
+  });
+
+  it.skipIf(!existsSync('/proc/self/pagemap'))(
+    'K4: a symlink to a /proc file (it claims 0 bytes) is cut at 1 MiB, not read whole',
+    async () => {
+      const before = process.memoryUsage().rss;
+      const started = Date.now();
+      expect(await projectLayer((file) => symlink('/proc/self/pagemap', file))).toEqual({});
+      expect(Date.now() - started).toBeLessThan(500);
+      expect(process.memoryUsage().rss - before).toBeLessThan(100 * 1024 * 1024);
+    },
+  );
+});
