@@ -144,16 +144,20 @@ describe('the headers helper at its deadline (registry.md K6)', () => {
 });
 
 describe('gitHeaderEnvironment (registry.md K6: through the environment, never argv)', () => {
-  it('K6: entries follow any GIT_CONFIG_COUNT already set, keyed by origin, redirects off', () => {
-    const env = gitHeaderEnvironment({ GIT_CONFIG_COUNT: '2' }, 'https://github.com/acme/m.git', {
-      Authorization: 'Basic x',
-    });
+  it('K6: entries follow any GIT_CONFIG_COUNT already set, keyed by origin, redirects off (also for the exact URL)', () => {
+    const env = gitHeaderEnvironment(
+      { GIT_CONFIG_COUNT: '2' },
+      'https://u:pw@github.com/acme/m.git',
+      { Authorization: 'Basic x' },
+    );
     expect(env).toEqual({
-      GIT_CONFIG_COUNT: '4',
+      GIT_CONFIG_COUNT: '5',
       GIT_CONFIG_KEY_2: 'http.followRedirects',
       GIT_CONFIG_VALUE_2: 'false',
-      GIT_CONFIG_KEY_3: 'http.https://github.com/.extraHeader',
-      GIT_CONFIG_VALUE_3: 'Authorization: Basic x',
+      GIT_CONFIG_KEY_3: 'http.https://github.com/acme/m.git.followRedirects',
+      GIT_CONFIG_VALUE_3: 'false',
+      GIT_CONFIG_KEY_4: 'http.https://github.com/.extraHeader',
+      GIT_CONFIG_VALUE_4: 'Authorization: Basic x',
     });
     expect(gitHeaderEnvironment({}, 'https://github.com/acme/m.git', {})).toEqual({});
   });

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { HookpmError } from '../../errors.js';
+import { withoutUserInfo } from '../http/url-policy.js';
 import { killGroup } from './git-run.js';
 
 /**
@@ -84,8 +85,11 @@ export async function gitHeadersFor(
  * git configuration entries that send `headers` to `origin` only (`http.<origin>/.extraHeader`),
  * as GIT_CONFIG_COUNT/GIT_CONFIG_KEY_n/GIT_CONFIG_VALUE_n variables appended after any the
  * environment has: never on git's command line, where other users could read them. Redirects are
- * then not followed (`http.followRedirects=false`): git keeps sending extra headers after a
- * redirect, to whatever host it led to.
+ * then not followed: git keeps sending extra headers after a redirect, to whatever host it led to.
+ * `followRedirects` is set for every URL and for the repository's own URL (as git is given it,
+ * without user and password), the most specific key git matches: a user's own setting for the
+ * host or a path of it (~/.gitconfig, GIT_CONFIG_PARAMETERS from an outer `git -c`) matches less
+ * well, and git takes the best match whatever its file.
  */
 export function gitHeaderEnvironment(
   env: Readonly<Record<string, string | undefined>>,
@@ -99,6 +103,7 @@ export function gitHeaderEnvironment(
   const start = Number.isInteger(before) && before > 0 ? before : 0;
   const entries: [string, string][] = [
     ['http.followRedirects', 'false'],
+    [`http.${withoutUserInfo(url)}.followRedirects`, 'false'],
     ...names.map((name): [string, string] => [
       `http.${origin}/.extraHeader`,
       `${name}: ${headers[name]}`,
