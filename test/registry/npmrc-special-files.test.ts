@@ -1,7 +1,8 @@
 /**
  * K4 for `.npmrc` files a cloned project may hold: one that is not a regular file once its
  * symlinks are followed, or that holds more than 1 MiB (counted as read, whatever size it claims),
- * is an empty layer, read quickly and without holding its bytes; the user's own file still counts.
+ * is an empty layer, read quickly and without holding its bytes, and so is one whose `${VAR}`
+ * substitutions bring in over 1 MiB; the user's own file still counts.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -47,6 +48,22 @@ describe('special project .npmrc files (registry.md K4)', () => {
       (file) => writeFile(file, `registry=https://big.example.test/\n${'#'.repeat(1024 * 1024)}\n`),
     ];
     for (const make of makers) expect(await projectLayer(make)).toEqual({});
+  });
+
+  it('K4: a file whose ${VAR} substitutions bring in over 1 MiB is an empty layer', async () => {
+    const big = 'x'.repeat(64 * 1024);
+    const line = (n: number): string => `k${n}=${'${BIG}'.repeat(8)}\n`;
+    const text = Array.from({ length: 4 }, (_, n) => line(n)).join('');
+    const { home, project } = await projectWith((file) => writeFile(file, text));
+    const config = await readNpmConfig({ env: { HOME: home, BIG: big }, cwd: project });
+    expect(config.layers.find((layer) => layer.source === 'project')?.values).toEqual({});
+    expect(config.get('registry')).toBe('https://user.example.test/');
+    const within = await projectWith((file) => writeFile(file, line(0)));
+    const small = await readNpmConfig({
+      env: { HOME: within.home, BIG: big },
+      cwd: within.project,
+    });
+    expect(small.get('k0')).toBe(big.repeat(8));
   });
 
   it.skipIf(!existsSync('/proc/self/pagemap'))(

@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parse } from 'ini';
 import { readRegularText } from '../../io/read-regular-file.js';
-import { replaceEnv, type NpmConfig, type NpmrcLayer } from './npm-config.js';
+import { EnvExpansionTooLarge, replaceEnv, type NpmConfig, type NpmrcLayer } from './npm-config.js';
 
 export interface NpmConfigOptions {
   /** The environment (npm_config_* variables, HOME, `${VAR}` substitution). */
@@ -15,7 +15,9 @@ export interface NpmConfigOptions {
 /**
  * The largest `.npmrc` read; a bigger file is ignored like an unreadable one, and so is one that
  * is not a regular file once symlinks are followed (a FIFO, `/dev/zero`, a directory). The bytes
- * read are what is counted, not the size the file claims (a `/proc` file claims none).
+ * read are what is counted, not the size the file claims (a `/proc` file claims none). Its
+ * `${VAR}` substitutions may bring in as much again; a file whose substitutions bring in more is
+ * ignored too.
  */
 const NPMRC_MAX_BYTES = 1024 * 1024;
 
@@ -87,12 +89,17 @@ async function fileLayer(
 ): Promise<NpmrcLayer> {
   const values: Record<string, string> = Object.create(null) as Record<string, string>;
   const text = readSmall(file);
-  if (text !== null) {
+  if (text === null) return { source, file, values };
+  const budget = { left: NPMRC_MAX_BYTES };
+  try {
     for (const [key, value] of Object.entries(parse(text))) {
       if (typeof value !== 'string' && typeof value !== 'boolean' && typeof value !== 'number')
         continue; // sections and arrays name nothing hookpm reads
-      values[replaceEnv(key, env)] = replaceEnv(unquote(String(value)), env);
+      values[replaceEnv(key, env, budget)] = replaceEnv(unquote(String(value)), env, budget);
     }
+  } catch (error) {
+    if (!(error instanceof EnvExpansionTooLarge)) throw error;
+    return { source, file, values: Object.create(null) as Record<string, string> };
   }
   return { source, file, values };
 }
