@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { HookpmError } from '../../errors.js';
+import { basicAuthOf } from '../http/basic-auth.js';
 import { withoutUserInfo } from '../http/url-policy.js';
 import { killGroup } from './git-run.js';
 
@@ -66,9 +67,9 @@ export async function gitHeadersFor(
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return {};
   const headers: Record<string, string> = {};
   const kind = hostKind(parsed, settings);
-  if (parsed.username !== '' || parsed.password !== '') {
-    const user = `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`;
-    headers.Authorization = `Basic ${Buffer.from(user).toString('base64')}`;
+  const basic = basicAuthOf(parsed);
+  if (basic !== undefined) {
+    headers.Authorization = basic;
   } else if (kind !== null) {
     const { vars, user } = TOKENS[kind];
     const token = vars.map((name) => env[name]).find((v) => v !== undefined && v !== '');

@@ -1,3 +1,5 @@
+import { basicAuthOf } from './basic-auth.js';
+
 /** What the request headers depend on. */
 export interface HeaderOptions {
   /** Extra headers (e.g. authorization); never printed. */
@@ -15,11 +17,8 @@ export function requestHeaders(url: URL, opts: HeaderOptions): Record<string, st
     'accept-encoding': opts.acceptGzip === true ? 'gzip' : 'identity',
     ...opts.headers,
   };
-  if (url.username !== '' || url.password !== '') {
-    const user = decodeURIComponent(url.username);
-    const password = decodeURIComponent(url.password);
-    headers.authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-  }
+  const basic = basicAuthOf(url);
+  if (basic !== undefined) headers.authorization = basic;
   if (opts.etag !== undefined) headers['if-none-match'] = opts.etag;
   return headers;
 }
