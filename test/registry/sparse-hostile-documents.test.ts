@@ -128,7 +128,7 @@ describe('a sparse search manifest (N8)', () => {
     expect(found.warnings).toEqual([
       expect.objectContaining({ code: 'E_REGISTRY_SCHEMA', registry: 'acme' }),
     ]);
-    expect(found.warnings[0]?.message).toContain('longer than 200 characters');
+    expect(found.warnings[0]?.message).toContain('longer than 200 bytes');
     const search = join(sparseCacheDir(indexCacheDir(ctx.paths), 'acme'), 'search');
     expect(await readdir(search).catch(() => [])).toEqual([]);
   });

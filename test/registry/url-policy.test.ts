@@ -49,6 +49,10 @@ describe('redactUrl', () => {
       'https://example.com/t.tgz?X-Amz-Signature=abc&X-Amz-Credential=k',
       'https://example.com/t.tgz?X-Amz-Signature=***&X-Amz-Credential=***',
     ],
+    [
+      'https://pkg-cdn.example/download/guard.tgz?jwt=eyJhbGciOi&expires=1',
+      'https://pkg-cdn.example/download/guard.tgz?jwt=***&expires=1',
+    ],
     ['https://example.com/plain?page=1', 'https://example.com/plain?page=1'],
     ['not a url with https://bob:pw@host/x', 'not a url with https://***@host/x'],
   ])('N5: %s is shown as %s', (url, shown) => {

@@ -89,12 +89,12 @@ export function withoutUserInfo(url: string): string {
   return parsed.href;
 }
 
-const SENSITIVE_PARAM = /token|auth|key|pass|secret|sig|credential|session|cookie/i;
+const SENSITIVE_PARAM = /token|auth|key|pass|secret|sig|credential|session|cookie|jwt/i;
 
 /**
  * The URL as it may be shown (N5): user and password become `***`, and the values of query
  * parameters whose names look like credentials (token, auth, key, password, secret, signature,
- * credential, session) become `***`. Text that is not a URL is passed through `redactUserInfo`.
+ * credential, session, jwt: a CDN's signed download URL, N2) become `***`. Text that is not a URL is passed through `redactUserInfo`.
  */
 export function redactUrl(url: string): string {
   let parsed: URL;

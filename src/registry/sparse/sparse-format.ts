@@ -104,9 +104,9 @@ export function parseRoot(value: unknown, where: string): SparseRoot {
 }
 
 /**
- * The longest search page path a manifest may give (N8): the page's rows are cached under that
- * path as one file name (cache-sparse.ts, with its temporary name's suffix), which a file system
- * caps at 255 bytes. `registry build` writes `<key>.json` and `<key>-<n>.json`.
+ * The longest search page path a manifest may give, in UTF-8 bytes (N8): the page's rows are
+ * cached under that path as one file name (cache-sparse.ts, with its temporary name's suffix),
+ * which a file system caps at 255 bytes. `registry build` writes `<key>.json` and `<key>-<n>.json`.
  */
 export const SHARD_PATH_MAX = 200;
 
@@ -132,8 +132,8 @@ export function parseSearchManifest(value: unknown, where: string): SearchManife
       if (typeof hash !== 'string' || !HASH.test(hash))
         throw schemaError(where, `${field}.hash`, 'is not `sha256-<base64url>`');
       const path = relativePath(s['path'], where, `${field}.path`);
-      if (path.length > SHARD_PATH_MAX)
-        throw schemaError(where, `${field}.path`, `is longer than ${SHARD_PATH_MAX} characters`);
+      if (Buffer.byteLength(path) > SHARD_PATH_MAX)
+        throw schemaError(where, `${field}.path`, `is longer than ${SHARD_PATH_MAX} bytes`);
       return { key, path, rows, hash };
     }),
   };
