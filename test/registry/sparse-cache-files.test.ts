@@ -4,59 +4,36 @@
  * counts as absent. It is never read through, never waited on, and fetched again over it.
  */
 import { execFileSync } from 'node:child_process';
-import {
-  lstat,
-  mkdtemp,
-  readFile,
-  realpath,
-  rm,
-  symlink,
-  unlink,
-  writeFile,
-} from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { lstat, readFile, symlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addRegistry } from '../../src/ops/registries/add.js';
 import { searchPlugins } from '../../src/ops/registries/search.js';
 import { describePlugin } from '../../src/ops/plugins/info.js';
-import type { OperationContext } from '../../src/ops/steps/context/operation-context.js';
 import { serveRegistry, type ServedRequest } from '../../src/registry/http/http-server.js';
 import { sparseCacheDir } from '../../src/registry/sparse/cache-sparse.js';
-import { indexCacheDir, resolveStorePaths } from '../../src/store/paths.js';
+import { indexCacheDir } from '../../src/store/paths.js';
+import { useSparseWorld } from '../helpers/sparse-world.js';
 import { writeSparseRegistry } from '../helpers/sparse-registry.js';
 
 const GUARD = fileURLToPath(new URL('../../registry-fixtures/plugins/guard', import.meta.url));
 
-let root: string;
-let ctx: OperationContext;
-const closers: Array<() => Promise<void>> = [];
-
-beforeEach(async () => {
-  root = await realpath(await mkdtemp(join(tmpdir(), 'hookpm-sparse-cache-')));
-  ctx = {
-    paths: resolveStorePaths({ HOOKPM_HOME: join(root, 'hookpm') }),
-    offline: false,
-    defaults: {},
-    fetch: { retries: 0, deadlineMs: 20_000 },
-  };
-});
-
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-  await rm(root, { recursive: true, force: true });
-});
+const world = useSparseWorld('hookpm-sparse-cache-');
 
 /** A served sparse registry of 10 plugins, added as `acme`; its cache folder and request log. */
 async function added(): Promise<{ cache: string; log: ServedRequest[] }> {
-  const dir = join(root, 'reg');
+  const dir = join(world.root, 'reg');
   await writeSparseRegistry(dir, 10, GUARD);
   const log: ServedRequest[] = [];
   const server = await serveRegistry(dir, { onRequest: (r) => log.push(r) });
-  closers.push(() => server.close());
-  await addRegistry(ctx, { name: 'acme', location: `${server.url}registry.json`, cwd: root });
-  return { cache: sparseCacheDir(indexCacheDir(ctx.paths), 'acme'), log };
+  world.closers.push(() => server.close());
+  await addRegistry(world.ctx, {
+    name: 'acme',
+    location: `${server.url}registry.json`,
+    cwd: world.root,
+  });
+  return { cache: sparseCacheDir(indexCacheDir(world.ctx.paths), 'acme'), log };
 }
 
 async function replaceWithFifo(file: string): Promise<void> {
@@ -69,27 +46,27 @@ describe.skipIf(process.platform === 'win32')(
   () => {
     it('D7, N11: a cached plugin document and its .meta that are FIFOs are not waited on: the document is fetched again and replaces them', async () => {
       const { cache, log } = await added();
-      await describePlugin(ctx, 'guard@acme');
+      await describePlugin(world.ctx, 'guard@acme');
       const doc = join(cache, 'plugins', 'gu', 'guard.json');
       await replaceWithFifo(doc);
-      expect(await describePlugin(ctx, 'guard@acme')).toMatchObject({ name: 'guard' });
+      expect(await describePlugin(world.ctx, 'guard@acme')).toMatchObject({ name: 'guard' });
       expect((await lstat(doc)).isFile()).toBe(true);
       await replaceWithFifo(`${doc}.meta`);
-      expect(await describePlugin(ctx, 'guard@acme')).toMatchObject({ name: 'guard' });
+      expect(await describePlugin(world.ctx, 'guard@acme')).toMatchObject({ name: 'guard' });
       expect((await lstat(`${doc}.meta`)).isFile()).toBe(true);
       expect(log.filter((r) => r.path === '/plugins/gu/guard.json')).toHaveLength(3);
     }, 15_000);
 
     it('D7, N11: a cached root document that is a symlink is not read through, and the file it names is left as it was', async () => {
       const { cache } = await added();
-      const target = join(root, 'user-file.json');
+      const target = join(world.root, 'user-file.json');
       const user =
         '{"formatVersion":1,"layout":"sparse","plugins":"x/","search":"s.json","pluginCount":7}\n';
       await writeFile(target, user);
       const doc = join(cache, 'registry.json');
       await unlink(doc);
       await symlink(target, doc);
-      const info = await describePlugin({ ...ctx, indexMaxAgeMs: 0 }, 'guard@acme');
+      const info = await describePlugin({ ...world.ctx, indexMaxAgeMs: 0 }, 'guard@acme');
       expect(info).toMatchObject({ name: 'guard' });
       expect(await readFile(target, 'utf8')).toBe(user);
       expect((await lstat(doc)).isSymbolicLink()).toBe(false);
@@ -97,10 +74,10 @@ describe.skipIf(process.platform === 'win32')(
 
     it('D7, N8: a search page’s cached rows that are a FIFO are not waited on: the page is fetched again', async () => {
       const { cache, log } = await added();
-      await searchPlugins(ctx, { query: 'guard' });
+      await searchPlugins(world.ctx, { query: 'guard' });
       const rows = join(cache, 'search', 'gu.json.rows');
       await replaceWithFifo(rows);
-      const found = await searchPlugins(ctx, { query: 'guard' });
+      const found = await searchPlugins(world.ctx, { query: 'guard' });
       expect(found.results.map((r) => r.id)).toContain('guard@acme');
       expect(log.filter((r) => r.path === '/search/gu.json')).toHaveLength(2);
       expect((await lstat(rows)).isFile()).toBe(true);

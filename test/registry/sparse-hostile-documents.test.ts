@@ -5,39 +5,26 @@
  * cache; so is a search manifest naming a page by a path too long to cache.
  */
 import { createServer, type Server } from 'node:http';
-import { mkdtemp, readdir, readFile, realpath, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { addRegistry } from '../../src/ops/registries/add.js';
 import { describePlugin } from '../../src/ops/plugins/info.js';
 import { searchPlugins } from '../../src/ops/registries/search.js';
-import type { OperationContext } from '../../src/ops/steps/context/operation-context.js';
 import { sparseCacheDir } from '../../src/registry/sparse/cache-sparse.js';
-import { indexCacheDir, resolveStorePaths } from '../../src/store/paths.js';
+import { indexCacheDir } from '../../src/store/paths.js';
+import { useSparseWorld } from '../helpers/sparse-world.js';
 import { writeSparseRegistry } from '../helpers/sparse-registry.js';
 
 const GUARD = fileURLToPath(new URL('../../registry-fixtures/plugins/guard', import.meta.url));
 
-let root: string;
-let ctx: OperationContext;
+const world = useSparseWorld('hookpm-sparse-hostile-');
 let server: Server | null = null;
-
-beforeEach(async () => {
-  root = await realpath(await mkdtemp(join(tmpdir(), 'hookpm-sparse-hostile-')));
-  ctx = {
-    paths: resolveStorePaths({ HOOKPM_HOME: join(root, 'hookpm') }),
-    offline: false,
-    defaults: {},
-    fetch: { retries: 0, deadlineMs: 20_000 },
-  };
-});
 
 afterEach(async () => {
   await new Promise((done) => (server === null ? done(null) : server.close(done)));
   server = null;
-  await rm(root, { recursive: true, force: true });
 });
 
 /**
@@ -48,7 +35,7 @@ afterEach(async () => {
 async function hostile(
   replace: Record<string, (real: string | null) => string | null>,
 ): Promise<string> {
-  const dir = join(root, 'reg');
+  const dir = join(world.root, 'reg');
   await writeSparseRegistry(dir, 10, GUARD);
   server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
@@ -71,15 +58,15 @@ const hostileGuard = (change: (real: string) => string): Promise<string> =>
   hostile({ '/plugins/gu/guard.json': (real) => change(real ?? '') });
 
 async function cachedPluginDocuments(): Promise<string[]> {
-  const dir = join(sparseCacheDir(indexCacheDir(ctx.paths), 'acme'), 'plugins');
+  const dir = join(sparseCacheDir(indexCacheDir(world.ctx.paths), 'acme'), 'plugins');
   return readdir(dir, { recursive: true }).catch(() => []);
 }
 
 describe('a sparse plugin document read strictly (N7, I1)', () => {
   it('N7, I1: a plugin document with a repeated key (another `name` first, the asked one last) is E_REGISTRY_SCHEMA and is not cached', async () => {
     const url = await hostileGuard((real) => `{"name":"evil",${real.slice(1)}`);
-    await addRegistry(ctx, { name: 'acme', location: url, cwd: root });
-    await expect(describePlugin(ctx, 'guard@acme')).rejects.toMatchObject({
+    await addRegistry(world.ctx, { name: 'acme', location: url, cwd: world.root });
+    await expect(describePlugin(world.ctx, 'guard@acme')).rejects.toMatchObject({
       code: 'E_REGISTRY_SCHEMA',
       message: expect.stringContaining('duplicate key "name"'),
     });
@@ -93,8 +80,8 @@ describe('a sparse plugin document read strictly (N7, I1)', () => {
       const bad = JSON.stringify({ ...(entry as object), integrity: `sha512-${'A'.repeat(86)}==` });
       return real.replace(`"versions":{`, `"versions":{"${version}":${bad},`);
     });
-    await addRegistry(ctx, { name: 'acme', location: url, cwd: root });
-    await expect(describePlugin(ctx, 'guard@acme')).rejects.toMatchObject({
+    await addRegistry(world.ctx, { name: 'acme', location: url, cwd: world.root });
+    await expect(describePlugin(world.ctx, 'guard@acme')).rejects.toMatchObject({
       code: 'E_REGISTRY_SCHEMA',
     });
     expect(await cachedPluginDocuments()).toEqual([]);
@@ -103,8 +90,8 @@ describe('a sparse plugin document read strictly (N7, I1)', () => {
   it('N7, I2: a plugin document nested 100,000 levels deep is E_REGISTRY_SCHEMA and is not cached', async () => {
     const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
     const url = await hostileGuard((real) => `{"extra":${deep},${real.slice(1)}`);
-    await addRegistry(ctx, { name: 'acme', location: url, cwd: root });
-    await expect(describePlugin(ctx, 'guard@acme')).rejects.toMatchObject({
+    await addRegistry(world.ctx, { name: 'acme', location: url, cwd: world.root });
+    await expect(describePlugin(world.ctx, 'guard@acme')).rejects.toMatchObject({
       code: 'E_REGISTRY_SCHEMA',
       message: expect.stringContaining('nesting deeper than'),
     });
@@ -123,13 +110,13 @@ describe('a sparse search manifest (N8)', () => {
       },
       [`/search/${long}`]: () => '{"formatVersion":1,"plugins":[]}',
     });
-    await addRegistry(ctx, { name: 'acme', location: url, cwd: root });
-    const found = await searchPlugins(ctx, { query: 'guard' });
+    await addRegistry(world.ctx, { name: 'acme', location: url, cwd: world.root });
+    const found = await searchPlugins(world.ctx, { query: 'guard' });
     expect(found.warnings).toEqual([
       expect.objectContaining({ code: 'E_REGISTRY_SCHEMA', registry: 'acme' }),
     ]);
     expect(found.warnings[0]?.message).toContain('longer than 200 bytes');
-    const search = join(sparseCacheDir(indexCacheDir(ctx.paths), 'acme'), 'search');
+    const search = join(sparseCacheDir(indexCacheDir(world.ctx.paths), 'acme'), 'search');
     expect(await readdir(search).catch(() => [])).toEqual([]);
   });
 });

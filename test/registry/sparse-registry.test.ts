@@ -5,13 +5,12 @@
  * root for `registry add`, one plugin document for install and info, the search shards for search.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, realpath, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addRegistry } from '../../src/ops/registries/add.js';
 import { buildRegistry } from '../../src/ops/registries/build.js';
 import { searchPlugins } from '../../src/ops/registries/search.js';
@@ -26,34 +25,18 @@ import { sparseCacheDir } from '../../src/registry/sparse/cache-sparse.js';
 import { indexCacheDir, resolveStorePaths } from '../../src/store/paths.js';
 import { readState } from '../../src/store/state/state.js';
 import { installSpecs } from '../helpers/registry-world.js';
+import { useSparseWorld } from '../helpers/sparse-world.js';
 import { writeSparseRegistry } from '../helpers/sparse-registry.js';
 
 const PLUGINS = fileURLToPath(new URL('../../registry-fixtures/plugins', import.meta.url));
 const GUARD = join(PLUGINS, 'guard');
 
-let root: string;
-let ctx: OperationContext;
-const closers: Array<() => Promise<void>> = [];
-
-beforeEach(async () => {
-  root = await realpath(await mkdtemp(join(tmpdir(), 'hookpm-sparse-')));
-  ctx = {
-    paths: resolveStorePaths({ HOOKPM_HOME: join(root, 'hookpm') }),
-    offline: false,
-    defaults: {},
-    fetch: { retries: 0, deadlineMs: 20_000 },
-  };
-});
-
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-  await rm(root, { recursive: true, force: true });
-});
+const world = useSparseWorld('hookpm-sparse-');
 
 async function serve(dir: string): Promise<{ server: RegistryServer; log: ServedRequest[] }> {
   const log: ServedRequest[] = [];
   const server = await serveRegistry(dir, { onRequest: (r) => log.push(r) });
-  closers.push(() => server.close());
+  world.closers.push(() => server.close());
   return { server, log };
 }
 
@@ -76,7 +59,7 @@ async function pythonServer(dir: string): Promise<{ url: string; log: () => stri
   );
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  closers.push(async () => {
+  world.closers.push(async () => {
     child.kill('SIGTERM');
     await new Promise((done) => child.once('exit', done));
   });
@@ -94,12 +77,12 @@ async function pythonServer(dir: string): Promise<{ url: string; log: () => stri
 }
 
 const install = (c: OperationContext, spec: string) =>
-  installSpecs(c, root, [spec], { enable: 'yes' });
+  installSpecs(c, world.root, [spec], { enable: 'yes' });
 
 describe('sparse layout: registry build (N9)', () => {
   it('N9: build writes the root, one document per plugin by prefix and the search shards; a rebuild rewrites only what changed and removes what went', async () => {
-    const out = join(root, 'out');
-    const src = join(root, 'src');
+    const out = join(world.root, 'out');
+    const src = join(world.root, 'src');
     const { cp } = await import('node:fs/promises');
     for (const name of ['guard', 'audit-log', 'notify-on-stop'])
       await cp(join(PLUGINS, name), join(src, name), { recursive: true });
@@ -178,25 +161,33 @@ describe('sparse layout: search pages (N8)', () => {
         SEARCH_PAGE_BYTES + 1024,
       );
 
-    const dir = join(root, 'crowd');
+    const dir = join(world.root, 'crowd');
     const { mkdir } = await import('node:fs/promises');
     for (const [path, body] of files) {
       await mkdir(join(dir, path, '..'), { recursive: true });
       await writeFile(join(dir, path), body);
     }
     const { server } = await serve(dir);
-    await addRegistry(ctx, { name: 'crowd', location: `${server.url}registry.json`, cwd: root });
-    const found = await searchPlugins(ctx, { query: 'claude' });
+    await addRegistry(world.ctx, {
+      name: 'crowd',
+      location: `${server.url}registry.json`,
+      cwd: world.root,
+    });
+    const found = await searchPlugins(world.ctx, { query: 'claude' });
     expect(found.results.length).toBe(3_000);
   });
 });
 
 describe('sparse layout: registry serve (N10)', () => {
   it('N10, N11: a monolithic index.json from `registry serve` also travels gzip-compressed and is decoded', async () => {
-    const out = join(root, 'mono');
+    const out = join(world.root, 'mono');
     await buildRegistry({ pluginsDir: PLUGINS, outDir: out, name: 'mono', sparse: false });
     const { server, log } = await serve(out);
-    const added = await addRegistry(ctx, { name: 'mono', location: server.url, cwd: root });
+    const added = await addRegistry(world.ctx, {
+      name: 'mono',
+      location: server.url,
+      cwd: world.root,
+    });
     expect(added.plugins).toBe(6);
     const size = (await stat(join(out, 'index.json'))).size;
     expect(log.map((r) => [r.path, r.status])).toEqual([
@@ -207,7 +198,7 @@ describe('sparse layout: registry serve (N10)', () => {
   });
 
   it('N10: serve answers gzip to a client that accepts it, 304 for its ETag, and keeps an ETag while size, mtime and inode stay (no re-hash)', async () => {
-    const dir = join(root, 'reg');
+    const dir = join(world.root, 'reg');
     await writeSparseRegistry(dir, 50, GUARD);
     const file = join(dir, 'search', 'index.json');
     const mtime = new Date('2026-11-01T00:00:00Z');
@@ -251,32 +242,32 @@ describe('sparse layout: registry serve (N10)', () => {
 
 describe('sparse layout: the client (N11)', () => {
   it('N11: from a plain python3 http.server: add reads the root only, install one plugin document and its tarball, search the manifest and shards', async () => {
-    const dir = join(root, 'reg');
+    const dir = join(world.root, 'reg');
     await writeSparseRegistry(dir, 40, GUARD);
     const py = await pythonServer(dir);
-    const added = await addRegistry(ctx, {
+    const added = await addRegistry(world.ctx, {
       name: 'big',
       location: `${py.url}registry.json`,
-      cwd: root,
+      cwd: world.root,
     });
     expect(added).toMatchObject({ kind: 'index', plugins: 40 });
     expect(py.log()).toEqual(['/', '/registry.json']);
-    const installed = await install(ctx, 'guard@big');
+    const installed = await install(world.ctx, 'guard@big');
     expect(installed.installed[0]).toMatchObject({ id: 'guard@big', version: '1.3.0' });
     expect(py.log().slice(2)).toEqual(['/plugins/gu/guard.json', '/tarballs/guard-1.3.0.tgz']);
-    const found = await searchPlugins(ctx, { query: 'guard' });
+    const found = await searchPlugins(world.ctx, { query: 'guard' });
     expect(found.results.map((r) => r.id)).toContain('guard@big');
     expect(found.results.length).toBe(40);
     const searched = py.log().slice(4);
     expect(searched[0]).toBe('/search/index.json');
     expect(searched.slice(1).every((p) => /^\/search\/[a-z0-9_]{2}\.json$/.test(p))).toBe(true);
     // A second search within the cache's age asks nothing.
-    await searchPlugins(ctx, { query: 'scale' });
+    await searchPlugins(world.ctx, { query: 'scale' });
     expect(py.log().length).toBe(4 + searched.length);
-    const info = await describePlugin(ctx, 'guard@big');
+    const info = await describePlugin(world.ctx, 'guard@big');
     expect(info).toMatchObject({ name: 'guard', registry: 'big' });
     const { checkRegistries } = await import('../../src/ops/doctor/registries.js');
-    const checks = await checkRegistries(ctx.paths, await readState(ctx.paths), {
+    const checks = await checkRegistries(world.ctx.paths, await readState(world.ctx.paths), {
       online: false,
       defaults: {},
     });
@@ -284,27 +275,31 @@ describe('sparse layout: the client (N11)', () => {
   });
 
   it('N6, N11: a base URL is read through its registry.json first, and stored as that root', async () => {
-    const dir = join(root, 'reg');
+    const dir = join(world.root, 'reg');
     await writeSparseRegistry(dir, 10, GUARD);
     await writeFile(join(dir, 'index.json'), '{"not": "read"}');
     const { server, log } = await serve(dir);
-    await addRegistry(ctx, { name: 'base', location: server.url, cwd: root });
+    await addRegistry(world.ctx, { name: 'base', location: server.url, cwd: world.root });
     expect(log.map((r) => [r.path, r.status])).toEqual([['/registry.json', 200]]);
-    const state = await readState(ctx.paths);
+    const state = await readState(world.ctx.paths);
     expect(state.registries['base']?.location).toBe(`${server.url}registry.json`);
   });
 
   it('N11, N4: a 304 rewrites only the metadata of a cached document; a changed document is fetched again', async () => {
-    const dir = join(root, 'reg');
+    const dir = join(world.root, 'reg');
     await writeSparseRegistry(dir, 10, GUARD);
     const { server, log } = await serve(dir);
-    await addRegistry(ctx, { name: 'acme', location: `${server.url}registry.json`, cwd: root });
-    const cache = sparseCacheDir(indexCacheDir(ctx.paths), 'acme');
+    await addRegistry(world.ctx, {
+      name: 'acme',
+      location: `${server.url}registry.json`,
+      cwd: world.root,
+    });
+    const cache = sparseCacheDir(indexCacheDir(world.ctx.paths), 'acme');
     const body = join(cache, 'registry.json');
     const bodyBefore = (await stat(body)).mtimeMs;
     const metaBefore = await readFile(`${body}.meta`, 'utf8');
     await new Promise((done) => setTimeout(done, 20));
-    const always = { ...ctx, indexMaxAgeMs: 0 };
+    const always = { ...world.ctx, indexMaxAgeMs: 0 };
     await describePlugin(always, 'guard@acme');
     const root304 = log.find((r, i) => i > 0 && r.path === '/registry.json');
     expect(root304?.status).toBe(304);
@@ -313,13 +308,17 @@ describe('sparse layout: the client (N11)', () => {
   });
 
   it('N11, D5: offline, cached sparse documents are used, and an uncached plugin document is E_OFFLINE without a request', async () => {
-    const dir = join(root, 'reg');
+    const dir = join(world.root, 'reg');
     await writeSparseRegistry(dir, 10, GUARD);
     const { server, log } = await serve(dir);
-    await addRegistry(ctx, { name: 'acme', location: `${server.url}registry.json`, cwd: root });
-    await describePlugin(ctx, 'guard@acme');
+    await addRegistry(world.ctx, {
+      name: 'acme',
+      location: `${server.url}registry.json`,
+      cwd: world.root,
+    });
+    await describePlugin(world.ctx, 'guard@acme');
     const count = log.length;
-    const offline = { ...ctx, offline: true, indexMaxAgeMs: 0 };
+    const offline = { ...world.ctx, offline: true, indexMaxAgeMs: 0 };
     expect(await describePlugin(offline, 'guard@acme')).toMatchObject({ name: 'guard' });
     const { generatedPlugin } = await import('../helpers/sparse-registry.js');
     const other = generatedPlugin(3).name;
@@ -330,21 +329,25 @@ describe('sparse layout: the client (N11)', () => {
   });
 
   it('N11, D5: offline search with an uncached search manifest skips that registry with an E_OFFLINE warning, without a request, and still searches the others', async () => {
-    const cachedDir = join(root, 'cached');
+    const cachedDir = join(world.root, 'cached');
     await writeSparseRegistry(cachedDir, 5, GUARD);
     const cached = await serve(cachedDir);
-    await addRegistry(ctx, {
+    await addRegistry(world.ctx, {
       name: 'near',
       location: `${cached.server.url}registry.json`,
-      cwd: root,
+      cwd: world.root,
     });
-    await searchPlugins(ctx, { query: 'guard' });
-    const dir = join(root, 'reg');
+    await searchPlugins(world.ctx, { query: 'guard' });
+    const dir = join(world.root, 'reg');
     await writeSparseRegistry(dir, 10, GUARD);
     const { server, log } = await serve(dir);
-    await addRegistry(ctx, { name: 'acme', location: `${server.url}registry.json`, cwd: root });
+    await addRegistry(world.ctx, {
+      name: 'acme',
+      location: `${server.url}registry.json`,
+      cwd: world.root,
+    });
     const count = log.length;
-    const offline = { ...ctx, offline: true };
+    const offline = { ...world.ctx, offline: true };
     const found = await searchPlugins(offline, { query: 'guard' });
     expect(found.warnings).toEqual([
       expect.objectContaining({
@@ -363,15 +366,19 @@ describe('sparse layout: cost independent of registry size (N12)', () => {
   it('N12: registry add + one install move the same requests and at most 1.5x the bytes from 20,000 plugins as from 1,000', async () => {
     const costs: Array<{ requests: string[]; bytes: number }> = [];
     for (const count of [1_000, 20_000]) {
-      const dir = join(root, `reg-${count}`);
+      const dir = join(world.root, `reg-${count}`);
       await writeSparseRegistry(dir, count, GUARD);
       const { server, log } = await serve(dir);
       const c: OperationContext = {
-        ...ctx,
-        paths: resolveStorePaths({ HOOKPM_HOME: join(root, `home-${count}`) }),
+        ...world.ctx,
+        paths: resolveStorePaths({ HOOKPM_HOME: join(world.root, `home-${count}`) }),
       };
-      await addRegistry(c, { name: 'scale', location: `${server.url}registry.json`, cwd: root });
-      await installSpecs(c, root, ['guard@scale'], { enable: 'yes' });
+      await addRegistry(c, {
+        name: 'scale',
+        location: `${server.url}registry.json`,
+        cwd: world.root,
+      });
+      await installSpecs(c, world.root, ['guard@scale'], { enable: 'yes' });
       costs.push({
         requests: log.map((r) => `${r.method} ${r.path} ${r.status}`),
         bytes: log.reduce((n, r) => n + r.bytes, 0),
