@@ -156,16 +156,36 @@ describe('K6: token-protected git marketplaces', () => {
     expect(run.stdout + run.stderr).not.toContain('leaked-secret');
   });
 
-  it('K6: with a token to send, a redirect to another host is not followed, and that host gets nothing', async () => {
-    await settings();
+  /** `registry add` through the redirector with `env`: refused, and `open` given no token. */
+  async function addThroughRedirect(env: Record<string, string>): Promise<void> {
     const before = open.requests.length;
     const run = await ws.hookpm(['registry', 'add', 'acme', market(redirector), '--json'], {
-      env: ws.env({ GITHUB_TOKEN: GH }),
+      env,
     });
     expect(run.code).toBe(1);
     expect(run.stdout + run.stderr).toMatch(/E_GIT/);
     expect(run.stdout + run.stderr).not.toContain(GH);
     for (const r of open.requests.slice(before)) expect(r.headers.authorization).toBeUndefined();
+  }
+
+  it('K6: with a token to send, a redirect to another host is not followed, and that host gets nothing', async () => {
+    await settings();
+    await addThroughRedirect(ws.env({ GITHUB_TOKEN: GH }));
+  });
+
+  it("K6: a followRedirects for the host in the user's ~/.gitconfig does not carry the token elsewhere", async () => {
+    await settings();
+    for (const key of [`${redirector.origin}/`, market(redirector)]) {
+      await writeFile(join(ws.home, '.gitconfig'), `[http "${key}"]\n\tfollowRedirects = true\n`);
+      await addThroughRedirect(ws.env({ GITHUB_TOKEN: GH }));
+    }
+  });
+
+  it('K6: GIT_CONFIG_PARAMETERS from an outer git -c does not carry the token elsewhere', async () => {
+    await settings();
+    await addThroughRedirect(
+      ws.env({ GITHUB_TOKEN: GH, GIT_CONFIG_PARAMETERS: "'http.followredirects'='true'" }),
+    );
   });
 
   it("K6: a URL's own user and password reach its host as Basic auth, never on git's command line", async () => {
