@@ -5,7 +5,6 @@
  * substitutions bring in over 1 MiB; the user's own file still counts.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -66,14 +65,12 @@ describe('special project .npmrc files (registry.md K4)', () => {
     expect(small.get('k0')).toBe(big.repeat(8));
   });
 
-  it.skipIf(!existsSync('/proc/self/pagemap'))(
-    'K4: a symlink to a /proc file (it claims 0 bytes) is cut at 1 MiB, not read whole',
-    async () => {
-      const before = process.memoryUsage().rss;
-      const started = Date.now();
-      expect(await projectLayer((file) => symlink('/proc/self/pagemap', file))).toEqual({});
-      expect(Date.now() - started).toBeLessThan(500);
-      expect(process.memoryUsage().rss - before).toBeLessThan(100 * 1024 * 1024);
-    },
-  );
+  it('K4: a symlink to a /proc file (it claims 0 bytes) is cut at 1 MiB, not read whole', async () => {
+    // Read whole, /proc/self/pagemap is hundreds of megabytes (620 MB of RSS, seconds).
+    const before = process.memoryUsage().rss;
+    const started = Date.now();
+    expect(await projectLayer((file) => symlink('/proc/self/pagemap', file))).toEqual({});
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(process.memoryUsage().rss - before).toBeLessThan(100 * 1024 * 1024);
+  });
 });

@@ -41,46 +41,43 @@ async function replaceWithFifo(file: string): Promise<void> {
   execFileSync('mkfifo', [file]);
 }
 
-describe.skipIf(process.platform === 'win32')(
-  'sparse cache files that are not hookpm’s (D7)',
-  () => {
-    it('D7, N11: a cached plugin document and its .meta that are FIFOs are not waited on: the document is fetched again and replaces them', async () => {
-      const { cache, log } = await added();
-      await describePlugin(world.ctx, 'guard@acme');
-      const doc = join(cache, 'plugins', 'gu', 'guard.json');
-      await replaceWithFifo(doc);
-      expect(await describePlugin(world.ctx, 'guard@acme')).toMatchObject({ name: 'guard' });
-      expect((await lstat(doc)).isFile()).toBe(true);
-      await replaceWithFifo(`${doc}.meta`);
-      expect(await describePlugin(world.ctx, 'guard@acme')).toMatchObject({ name: 'guard' });
-      expect((await lstat(`${doc}.meta`)).isFile()).toBe(true);
-      expect(log.filter((r) => r.path === '/plugins/gu/guard.json')).toHaveLength(3);
-    }, 15_000);
+describe('sparse cache files that are not hookpm’s (D7)', () => {
+  it('D7, N11: a cached plugin document and its .meta that are FIFOs are not waited on: the document is fetched again and replaces them', async () => {
+    const { cache, log } = await added();
+    await describePlugin(world.ctx, 'guard@acme');
+    const doc = join(cache, 'plugins', 'gu', 'guard.json');
+    await replaceWithFifo(doc);
+    expect(await describePlugin(world.ctx, 'guard@acme')).toMatchObject({ name: 'guard' });
+    expect((await lstat(doc)).isFile()).toBe(true);
+    await replaceWithFifo(`${doc}.meta`);
+    expect(await describePlugin(world.ctx, 'guard@acme')).toMatchObject({ name: 'guard' });
+    expect((await lstat(`${doc}.meta`)).isFile()).toBe(true);
+    expect(log.filter((r) => r.path === '/plugins/gu/guard.json')).toHaveLength(3);
+  }, 15_000);
 
-    it('D7, N11: a cached root document that is a symlink is not read through, and the file it names is left as it was', async () => {
-      const { cache } = await added();
-      const target = join(world.root, 'user-file.json');
-      const user =
-        '{"formatVersion":1,"layout":"sparse","plugins":"x/","search":"s.json","pluginCount":7}\n';
-      await writeFile(target, user);
-      const doc = join(cache, 'registry.json');
-      await unlink(doc);
-      await symlink(target, doc);
-      const info = await describePlugin({ ...world.ctx, indexMaxAgeMs: 0 }, 'guard@acme');
-      expect(info).toMatchObject({ name: 'guard' });
-      expect(await readFile(target, 'utf8')).toBe(user);
-      expect((await lstat(doc)).isSymbolicLink()).toBe(false);
-    }, 15_000);
+  it('D7, N11: a cached root document that is a symlink is not read through, and the file it names is left as it was', async () => {
+    const { cache } = await added();
+    const target = join(world.root, 'user-file.json');
+    const user =
+      '{"formatVersion":1,"layout":"sparse","plugins":"x/","search":"s.json","pluginCount":7}\n';
+    await writeFile(target, user);
+    const doc = join(cache, 'registry.json');
+    await unlink(doc);
+    await symlink(target, doc);
+    const info = await describePlugin({ ...world.ctx, indexMaxAgeMs: 0 }, 'guard@acme');
+    expect(info).toMatchObject({ name: 'guard' });
+    expect(await readFile(target, 'utf8')).toBe(user);
+    expect((await lstat(doc)).isSymbolicLink()).toBe(false);
+  }, 15_000);
 
-    it('D7, N8: a search page’s cached rows that are a FIFO are not waited on: the page is fetched again', async () => {
-      const { cache, log } = await added();
-      await searchPlugins(world.ctx, { query: 'guard' });
-      const rows = join(cache, 'search', 'gu.json.rows');
-      await replaceWithFifo(rows);
-      const found = await searchPlugins(world.ctx, { query: 'guard' });
-      expect(found.results.map((r) => r.id)).toContain('guard@acme');
-      expect(log.filter((r) => r.path === '/search/gu.json')).toHaveLength(2);
-      expect((await lstat(rows)).isFile()).toBe(true);
-    }, 15_000);
-  },
-);
+  it('D7, N8: a search page’s cached rows that are a FIFO are not waited on: the page is fetched again', async () => {
+    const { cache, log } = await added();
+    await searchPlugins(world.ctx, { query: 'guard' });
+    const rows = join(cache, 'search', 'gu.json.rows');
+    await replaceWithFifo(rows);
+    const found = await searchPlugins(world.ctx, { query: 'guard' });
+    expect(found.results.map((r) => r.id)).toContain('guard@acme');
+    expect(log.filter((r) => r.path === '/search/gu.json')).toHaveLength(2);
+    expect((await lstat(rows)).isFile()).toBe(true);
+  }, 15_000);
+});
