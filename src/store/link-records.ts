@@ -1,6 +1,7 @@
-import { copyFile, mkdir, readdir, unlink } from 'node:fs/promises';
+import { mkdir, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileDurable } from '../io/durable-write.js';
+import { toStoreError } from '../io/fs-error.js';
 import { readRegularText } from '../io/read-regular-file.js';
 import { sha256Hex } from '../json/canonical-json.js';
 import { z } from '../json/zod.js';
@@ -64,7 +65,7 @@ export async function writeLinkRecord(
   key: string,
   record: LinkRecord,
 ): Promise<void> {
-  await mkdir(linksDir(paths), { recursive: true });
+  await makeStoreDir(linksDir(paths));
   await writeFileDurable(
     join(linksDir(paths), `${key}.json`),
     `${JSON.stringify(record, null, 2)}\n`,
@@ -76,20 +77,24 @@ export async function removeLinkRecord(paths: StorePaths, key: string): Promise<
 }
 
 /**
- * Copies a settings file's current bytes to `<data>/links/backups/<key>-<time>.json` before hookpm
- * replaces them, keeping the newest BACKUPS_KEPT of that key and `keep`. Returns the backup's path.
+ * Writes a settings file's bytes as read (`bytes`, with its permission bits `mode`) to
+ * `<data>/links/backups/<key>-<time>.json` before hookpm replaces them, durably (registry.md D2:
+ * a crash never leaves a torn backup for unlink to restore), keeping the newest BACKUPS_KEPT of
+ * that key and `keep`. Returns the backup's path. Errors: E_NOSPC, E_STORE_READONLY, E_IO, before
+ * the settings file is touched.
  */
 export async function backupSettings(
   paths: StorePaths,
   key: string,
-  file: string,
+  bytes: Uint8Array,
+  mode: number | null,
   keep: string | null,
   now = new Date(),
 ): Promise<string> {
-  await mkdir(backupsDir(paths), { recursive: true });
+  await makeStoreDir(backupsDir(paths));
   const stamp = now.toISOString().replace(/[:.]/g, '-');
   const backup = join(backupsDir(paths), `${key}-${stamp}.json`);
-  await copyFile(file, backup);
+  await writeFileDurable(backup, bytes, mode === null ? {} : { mode });
   const mine = (await readdir(backupsDir(paths)))
     .filter((name) => name.startsWith(`${key}-`))
     .sort()
@@ -99,4 +104,11 @@ export async function backupSettings(
     if (old !== keep) await unlink(old).catch(() => undefined);
   }
   return backup;
+}
+
+/** mkdir -p of one of the store's directories; E_NOSPC, E_STORE_READONLY or E_IO when it fails. */
+async function makeStoreDir(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true }).catch((error: unknown) => {
+    throw toStoreError(error, dir, 'create');
+  });
 }

@@ -127,7 +127,13 @@ export async function linkAgent(options: LinkOptions): Promise<LinkResult> {
     const backup =
       read.file.bytes === null
         ? null
-        : await backupSettings(options.store, key, read.file.target, earlier?.before ?? null);
+        : await backupSettings(
+            options.store,
+            key,
+            read.file.bytes,
+            read.file.mode,
+            earlier?.before ?? null,
+          );
     const bytes = settingsBytes(text, read.bom);
     const record = nextRecord(options.agent, read, earlier, backup);
     if (!(await unchangedSince(read))) throw changedMeanwhile(target.file);

@@ -62,7 +62,12 @@ export async function unlinkAgent(options: UnlinkOptions): Promise<UnlinkResult>
   return withStoreLock(options.store, async () => {
     const read = await readSettingsText(target.file, target.agent.hooksConfigKeys);
     const record = await readLinkRecord(options.store, key);
-    if (read.text === null || linkHandlersOf(read.settings, options.agent).length === 0) {
+    const bytes = read.file.bytes;
+    if (
+      bytes === null ||
+      read.text === null ||
+      linkHandlersOf(read.settings, options.agent).length === 0
+    ) {
       await removeLinkRecord(options.store, key);
       return { ...base, outcome: 'unchanged', backup: null };
     }
@@ -71,7 +76,8 @@ export async function unlinkAgent(options: UnlinkOptions): Promise<UnlinkResult>
     const backup = await backupSettings(
       options.store,
       key,
-      read.file.target,
+      bytes,
+      read.file.mode,
       record?.before ?? null,
     );
     if (!(await unchangedSince(read))) throw changedMeanwhile(target.file);

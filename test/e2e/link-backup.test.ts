@@ -1,0 +1,48 @@
+/**
+ * The backup `hookpm link` and `unlink` make of an agent's settings file before replacing it
+ * (docs/guides/agents.md, "What link writes"), with the built binary: a store that cannot take the
+ * backup stops the command with the store's error before the settings file is touched.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useBinWorkspace } from '../helpers/bin-workspace.js';
+import { MOUNT, requireTool } from '../helpers/system-package.js';
+
+const ws = useBinWorkspace('e2e-link-backup', '.claude');
+const mounts: string[] = [];
+afterEach(() => {
+  for (const mount of mounts.splice(0)) spawnSync('umount', [mount]);
+});
+
+const settings = () => join(ws.home, '.claude', 'settings.json');
+const links = () => join(ws.home, 'hookpm', 'data', 'links');
+
+/** A 64 KiB tmpfs at `dir` (it needs root, as the suite's machine is: elsewhere this fails so). */
+async function mountSmall(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const mount = spawnSync(
+    await requireTool(MOUNT),
+    ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir],
+    {
+      encoding: 'utf8',
+    },
+  );
+  expect(mount.status, `mount -t tmpfs failed (it needs root): ${mount.stderr}`).toBe(0);
+  mounts.push(dir);
+}
+
+describe('link and unlink back the settings file up first', () => {
+  it('D2, errors.md E_NOSPC: a store too full for the backup is E_NOSPC, never E_INTERNAL; the settings file stays byte-identical and no torn backup is left', async () => {
+    // 100 KB of the user's settings cannot be copied into a 64 KiB links directory.
+    const before = `{\n  "model": "opus",\n  "note": "${'n'.repeat(100_000)}"\n}\n`;
+    await writeFile(settings(), before);
+    await mountSmall(links());
+    const run = await ws.hookpm(['link', 'claude', '--json']);
+    expect(run.code, run.stderr).toBe(1);
+    expect(JSON.parse(run.stdout).error.code).toBe('E_NOSPC');
+    expect(await readFile(settings(), 'utf8')).toBe(before);
+    expect(await readdir(join(links(), 'backups'))).toEqual([]);
+  });
+});
