@@ -1,5 +1,5 @@
 import { mkdir, readdir, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { writeFileDurable } from '../io/durable-write.js';
 import { toStoreError } from '../io/fs-error.js';
 import { readRegularText } from '../io/read-regular-file.js';
@@ -104,6 +104,14 @@ export async function backupSettings(
     if (old !== keep) await unlink(old).catch(() => undefined);
   }
   return backup;
+}
+
+/**
+ * Whether `file` is one of the backups backupSettings made of `key`'s settings file: a record
+ * naming any other path (damaged, or written by hand) is no backup, and nothing is restored from it.
+ */
+export function isBackupOf(paths: StorePaths, key: string, file: string): boolean {
+  return dirname(file) === backupsDir(paths) && basename(file).startsWith(`${key}-`);
 }
 
 /** mkdir -p of one of the store's directories; E_NOSPC, E_STORE_READONLY or E_IO when it fails. */

@@ -1,10 +1,11 @@
 /**
  * The backup `hookpm link` and `unlink` make of an agent's settings file before replacing it
  * (docs/guides/agents.md, "What link writes"), with the built binary: a store that cannot take the
- * backup stops the command with the store's error before the settings file is touched.
+ * backup stops the command with the store's error before the settings file is touched, and unlink
+ * restores only a backup of that file that still holds settings.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
@@ -17,6 +18,7 @@ afterEach(() => {
 });
 
 const settings = () => join(ws.home, '.claude', 'settings.json');
+const USER_SETTINGS = '{\n  "model": "opus"\n}\n';
 const links = () => join(ws.home, 'hookpm', 'data', 'links');
 
 /** A 64 KiB tmpfs at `dir` (it needs root, as the suite's machine is: elsewhere this fails so). */
@@ -44,5 +46,29 @@ describe('link and unlink back the settings file up first', () => {
     expect(JSON.parse(run.stdout).error.code).toBe('E_NOSPC');
     expect(await readFile(settings(), 'utf8')).toBe(before);
     expect(await readdir(join(links(), 'backups'))).toEqual([]);
+  });
+
+  it("agents.md Unlink: a backup is restored only when it still parses: a torn one leaves the user's settings less hookpm's handlers, never an empty file", async () => {
+    await writeFile(settings(), USER_SETTINGS);
+    expect((await ws.hookpm(['link', 'claude'])).code).toBe(0);
+    const [backup] = await readdir(join(links(), 'backups'));
+    await truncate(join(links(), 'backups', backup!), 0);
+    const run = await ws.hookpm(['unlink', 'claude']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(await readFile(settings(), 'utf8'))).toEqual(JSON.parse(USER_SETTINGS));
+  });
+
+  it("agents.md Unlink: only a backup of the store's is restored: a link record naming another file restores nothing from it", async () => {
+    await writeFile(settings(), USER_SETTINGS);
+    expect((await ws.hookpm(['link', 'claude'])).code).toBe(0);
+    const other = join(ws.home, 'other.json');
+    await writeFile(other, '{"someone": "else"}\n');
+    const [name] = (await readdir(links())).filter((n) => n.endsWith('.json'));
+    const record = join(links(), name!);
+    const fields = JSON.parse(await readFile(record, 'utf8')) as Record<string, unknown>;
+    await writeFile(record, JSON.stringify({ ...fields, before: other }));
+    const run = await ws.hookpm(['unlink', 'claude']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(await readFile(settings(), 'utf8'))).toEqual(JSON.parse(USER_SETTINGS));
   });
 });

@@ -120,7 +120,7 @@ export async function linkAgent(options: LinkOptions): Promise<LinkResult> {
       handler,
       timeouts,
       background,
-      before: settingsBefore(earlier, target.agent.hooksConfigKeys),
+      before: settingsBefore(options.store, key, earlier, target.agent.hooksConfigKeys),
     });
     if (text === read.text) return result;
     assertWritable(read);

@@ -1,4 +1,3 @@
-import { readRegularFile } from '../../io/read-regular-file.js';
 import type { AgentId } from '../../agents/agent.js';
 import { applyUnlink, linkHandlersOf } from '../../agents/link-edit.js';
 import { sha256Hex } from '../../json/canonical-json.js';
@@ -11,20 +10,18 @@ import {
 } from '../../store/link-records.js';
 import { withStoreLock } from '../../store/state/state.js';
 import type { StorePaths } from '../../store/store-paths.js';
-import {
-  SETTINGS_FILE_MAX_BYTES,
-  removeSettingsFile,
-  writeSettingsFile,
-} from '../../workspace/agent-settings-file.js';
+import { removeSettingsFile, writeSettingsFile } from '../../workspace/agent-settings-file.js';
 import { assertWriteInside } from '../../workspace/inside-root.js';
 import { linkTarget, type LinkScope, type LinkTargetOptions } from '../steps/links/link-target.js';
 import {
   assertWritable,
   changedMeanwhile,
+  readBackup,
   readSettingsText,
   settingsBefore,
   settingsBytes,
   unchangedSince,
+  type SettingsBackup,
   type SettingsText,
 } from '../steps/links/settings-text.js';
 
@@ -72,7 +69,11 @@ export async function unlinkAgent(options: UnlinkOptions): Promise<UnlinkResult>
       return { ...base, outcome: 'unchanged', backup: null };
     }
     assertWritable(read);
-    const restore = await restorable(read, record);
+    const restore = restorable(
+      read,
+      readBackup(options.store, key, record, target.agent.hooksConfigKeys),
+      record,
+    );
     const backup = await backupSettings(
       options.store,
       key,
@@ -91,7 +92,7 @@ export async function unlinkAgent(options: UnlinkOptions): Promise<UnlinkResult>
             read.text,
             read.settings,
             options.agent,
-            settingsBefore(record, target.agent.hooksConfigKeys),
+            settingsBefore(options.store, key, record, target.agent.hooksConfigKeys),
           ),
           read.bom,
         ),
@@ -101,21 +102,20 @@ export async function unlinkAgent(options: UnlinkOptions): Promise<UnlinkResult>
   });
 }
 
-/** The bytes from before link when nothing but hookpm changed the file since, else null. */
-async function restorable(
+/**
+ * The bytes from before link when nothing but hookpm changed the file since, else null; from a
+ * backup readBackup checked, so never bytes that are not a settings document.
+ */
+function restorable(
   read: SettingsText,
+  backup: SettingsBackup | null,
   record: LinkRecord | null,
-): Promise<Buffer | 'no file' | null> {
+): Buffer | 'no file' | null {
   if (record === null || !record.restorable || read.file.bytes === null) return null;
   if (sha256Hex(read.file.bytes) !== record.writtenSha256) return null;
   // No file before link: the file goes, but only a file at the agent's path. A symlink there
   // (the file moved into a dotfiles repository since) stays, and its target only loses hookpm's
   // handlers: that file is the user's now.
   if (record.before === null) return read.file.isLink ? null : 'no file';
-  try {
-    // The backup hookpm made: a regular file, never read through a symlink.
-    return readRegularFile(record.before, { maxBytes: SETTINGS_FILE_MAX_BYTES });
-  } catch {
-    return null;
-  }
+  return backup?.bytes ?? null;
 }

@@ -1,7 +1,8 @@
 import { readSettingsDocument } from '../../../agents/settings-document.js';
 import { HookpmError } from '../../../errors.js';
 import { readRegularFile } from '../../../io/read-regular-file.js';
-import type { LinkRecord } from '../../../store/link-records.js';
+import { isBackupOf, type LinkRecord } from '../../../store/link-records.js';
+import type { StorePaths } from '../../../store/store-paths.js';
 import {
   isReadOnly,
   readSettingsFile,
@@ -44,26 +45,51 @@ export async function readSettingsText(
   return { file, text, settings: checked.value, bom: checked.bom };
 }
 
+/** A backup of a settings file from before the agent's first link, read and checked. */
+export interface SettingsBackup {
+  bytes: Buffer;
+  settings: Record<string, unknown>;
+}
+
 /**
- * The settings document the file held before the agent's first link, from the link record's backup
- * (link-records.ts), for link-edit.ts to keep what the user had: `{}` when there was no file; null
- * when it is not known (no record, a record that cannot restore, a backup gone or unreadable).
+ * The backup a link record names for `key` (link-records.ts), when it is one of the store's backups
+ * of that file and still holds a settings document: null otherwise (no record, a record that
+ * cannot restore or names no backup, a backup gone, unreadable, torn or not strict JSON of the
+ * settings shape), so unlink never writes bytes it cannot parse into the user's file.
  */
-export function settingsBefore(
+export function readBackup(
+  store: StorePaths,
+  key: string,
   record: LinkRecord | null,
   configKeys: readonly string[] = [],
-): Record<string, unknown> | null {
-  if (record === null || !record.restorable) return null;
-  if (record.before === null) return {};
+): SettingsBackup | null {
+  if (record === null || !record.restorable || record.before === null) return null;
+  if (!isBackupOf(store, key, record.before)) return null;
   try {
     // The backup hookpm made: a regular file, never read through a symlink.
     const bytes = readRegularFile(record.before, { maxBytes: SETTINGS_FILE_MAX_BYTES });
     const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
     const checked = readSettingsDocument(text, record.before, configKeys);
-    return checked.ok ? checked.value : null;
+    return checked.ok ? { bytes, settings: checked.value } : null;
   } catch {
     return null;
   }
+}
+
+/**
+ * The settings document the file held before the agent's first link, from the link record's backup
+ * (readBackup), for link-edit.ts to keep what the user had: `{}` when there was no file; null
+ * when it is not known.
+ */
+export function settingsBefore(
+  store: StorePaths,
+  key: string,
+  record: LinkRecord | null,
+  configKeys: readonly string[] = [],
+): Record<string, unknown> | null {
+  if (record === null || !record.restorable) return null;
+  if (record.before === null) return {};
+  return readBackup(store, key, record, configKeys)?.settings ?? null;
 }
 
 /** The bytes of edited text, with the byte-order mark the file had. */
