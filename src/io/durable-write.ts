@@ -1,6 +1,7 @@
 import {
   closeSync,
   fchmodSync,
+  fchownSync,
   fstatSync,
   fsyncSync,
   openSync,
@@ -16,6 +17,11 @@ import { uniqueHex } from './unique-hex.js';
 export interface DurableWriteOptions {
   /** Permission bits of the new file, applied exactly (not masked by the umask). */
   mode?: number;
+  /**
+   * Owner and group of the new file (those of the file it replaces), set when they are not the
+   * writer's and the writer may give the file away (root); otherwise the file is the writer's.
+   */
+  ids?: { uid: number; gid: number };
   /**
    * Whose file it is (FileOwner), which decides how a file that cannot be written is reported:
    * E_STORE_READONLY for the store's (the default), E_IO naming the file for the user's.
@@ -88,6 +94,8 @@ export function prepareFileDurable(
   let fd: number | undefined;
   try {
     fd = openSync(temp, 'wx', opts.mode ?? 0o644);
+    // Before the mode: a change of owner may clear set-id bits.
+    if (opts.ids !== undefined) keepOwner(fd, opts.ids);
     // Exactly, whatever the umask; no change (a journaled write) when it is right already.
     if (opts.mode !== undefined && (fstatSync(fd).mode & 0o7777) !== opts.mode)
       fchmodSync(fd, opts.mode);
@@ -117,6 +125,17 @@ export function prepareFileDurable(
     },
     discard: () => quietly(() => unlinkSync(temp)),
   };
+}
+
+/** Gives the open file `ids` when it has others; EPERM (not root) leaves it the writer's. */
+function keepOwner(fd: number, ids: { uid: number; gid: number }): void {
+  const { uid, gid } = fstatSync(fd);
+  if (uid === ids.uid && gid === ids.gid) return;
+  try {
+    fchownSync(fd, ids.uid, ids.gid);
+  } catch (error) {
+    if (errnoCode(error) !== 'EPERM') throw error;
+  }
 }
 
 /** Writes all of `bytes` at `position` of the file. `total`: of the whole file, for the error. */

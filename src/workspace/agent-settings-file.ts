@@ -16,6 +16,8 @@ export interface SettingsFile {
   bytes: Buffer | null;
   /** Permission bits, kept when the file is replaced. */
   mode: number | null;
+  /** Owner and group, kept when the file is replaced (by root, for another user); null: no file. */
+  ids: { uid: number; gid: number } | null;
   /** Whether `path` itself is a symlink (then the file is elsewhere, and never removed). */
   isLink: boolean;
 }
@@ -40,10 +42,11 @@ export async function readSettingsFile(path: string): Promise<SettingsFile> {
     });
     const info = await stat(target);
     const isLink = (await lstat(path)).isSymbolicLink();
-    return { path, target, bytes, mode: info.mode & 0o7777, isLink };
+    const ids = { uid: info.uid, gid: info.gid };
+    return { path, target, bytes, mode: info.mode & 0o7777, ids, isLink };
   } catch (error) {
     if (errnoCode(error) === 'ENOENT' && !(await isDanglingLink(path)))
-      return { path, target, bytes: null, mode: null, isLink: false };
+      return { path, target, bytes: null, mode: null, ids: null, isLink: false };
     throw toUserFileError(error, path, 'read');
   }
 }
@@ -60,6 +63,7 @@ export async function writeSettingsFile(file: SettingsFile, bytes: Uint8Array): 
   await writeFileDurable(file.target, bytes, {
     owner: 'user',
     ...(file.mode === null ? {} : { mode: file.mode }),
+    ...(file.ids === null ? {} : { ids: file.ids }),
   });
 }
 

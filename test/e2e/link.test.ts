@@ -1,6 +1,16 @@
 import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
-import { chmod, mkdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  chown,
+  mkdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -209,6 +219,21 @@ describe('hookpm link claude / unlink claude', () => {
     // A link already there needs no write: not refused.
     expect(await linkJson(['link', 'claude'])).toMatchObject({ changed: false });
     await refused('unlink');
+  });
+
+  it("agents.md What link writes: a settings file of another user's, linked and unlinked by root (sudo), keeps its owner, group and mode", async () => {
+    // Tests run as root: hookpm replaces the file with one it writes, which would be root's.
+    await writeFile(claudeFile(), USER_SETTINGS);
+    await chown(claudeFile(), 1234, 1235);
+    await chmod(claudeFile(), 0o600);
+    const owned = async () => {
+      const info = await stat(claudeFile());
+      return { uid: info.uid, gid: info.gid, mode: info.mode & 0o7777 };
+    };
+    expect(await linkJson(['link', 'claude'])).toMatchObject({ changed: true });
+    expect(await owned()).toEqual({ uid: 1234, gid: 1235, mode: 0o600 });
+    expect(await linkJson(['unlink', 'claude'])).toMatchObject({ outcome: 'restored' });
+    expect(await owned()).toEqual({ uid: 1234, gid: 1235, mode: 0o600 });
   });
 
   it('no settings file before link, then the file moved to a dotfiles repository and symlinked back: unlink keeps the target and the link, with only hookpm handlers gone', async () => {
