@@ -72,6 +72,20 @@ export async function writeLinkRecord(
   );
 }
 
+/**
+ * Puts `earlier` (null: no record) back as the record of `key`, after a link that wrote its record
+ * could not write the settings file. Never throws: a record left naming bytes the file does not
+ * hold only makes unlink take hookpm's handlers out instead of restoring a backup.
+ */
+export async function putBackLinkRecord(
+  paths: StorePaths,
+  key: string,
+  earlier: LinkRecord | null,
+): Promise<void> {
+  if (earlier === null) await removeLinkRecord(paths, key);
+  else await writeLinkRecord(paths, key, earlier).catch(() => undefined);
+}
+
 export async function removeLinkRecord(paths: StorePaths, key: string): Promise<void> {
   await unlink(join(linksDir(paths), `${key}.json`)).catch(() => undefined);
 }

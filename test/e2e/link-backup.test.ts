@@ -1,13 +1,15 @@
 /**
- * The backup `hookpm link` and `unlink` make of an agent's settings file before replacing it
- * (docs/guides/agents.md, "What link writes"), with the built binary: a store that cannot take the
- * backup stops the command with the store's error before the settings file is touched, and unlink
- * restores only a backup of that file that still holds settings.
+ * What `hookpm link` and `unlink` keep in the store of an agent's settings file
+ * (docs/guides/agents.md, "What link writes"): the backup made before the file is replaced and the
+ * link record, with the built binary. A store that cannot take either stops the command with the
+ * store's error before the settings file is touched, and unlink restores only a backup of that file
+ * that still holds settings.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdir, readdir, readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { linkKey } from '../../src/store/link-records.js';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { MOUNT, requireTool } from '../helpers/system-package.js';
 
@@ -70,5 +72,15 @@ describe('link and unlink back the settings file up first', () => {
     const run = await ws.hookpm(['unlink', 'claude']);
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(await readFile(settings(), 'utf8'))).toEqual(JSON.parse(USER_SETTINGS));
+  });
+
+  it('agents.md What link writes: a link record the store cannot write fails link with the settings file byte-identical, never linked with no record', async () => {
+    await writeFile(settings(), USER_SETTINGS);
+    // A directory where the record goes: the record's rename fails, after the backup.
+    await mkdir(join(links(), `${linkKey('claude', settings())}.json`), { recursive: true });
+    const run = await ws.hookpm(['link', 'claude', '--json']);
+    expect(run.code, run.stderr).toBe(1);
+    expect(JSON.parse(run.stdout).error.code).toBe('E_IO');
+    expect(await readFile(settings(), 'utf8')).toBe(USER_SETTINGS);
   });
 });

@@ -71,6 +71,25 @@ describe("errors.md E_IO: a user's file hookpm may not write is named, never cal
     expect(await readdir(join(home.dir, '.claude'))).toEqual(['settings.json']);
   });
 
+  it('agents.md Unlink: link again (another --timeout) on a file that cannot be replaced keeps the link record: unlink still gives back the bytes from before link', async () => {
+    // Only a restore gives these bytes back: taking the handlers out leaves `{}`.
+    const before = '{\n}\n';
+    await writeFile(settings(), before);
+    expect((await hookpm('link', 'claude')).code).toBe(0);
+    chattr('+i', settings());
+    const linked = await readFile(settings(), 'utf8');
+    expectUserFileError(
+      await hookpm('link', 'claude', '--timeout', '120', '--json'),
+      'write',
+      settings(),
+    );
+    expect(await readFile(settings(), 'utf8')).toBe(linked);
+    chattr('-i', settings());
+    immutable.splice(immutable.indexOf(settings()), 1);
+    expect((await hookpm('unlink', 'claude')).code).toBe(0);
+    expect(await readFile(settings(), 'utf8')).toBe(before);
+  });
+
   it('link: the message and hint also read so on stderr, without --json', async () => {
     chattr('+i', join(home.dir, '.claude'));
     const run = await hookpm('link', 'claude');

@@ -6,6 +6,7 @@ import { sha256Hex } from '../../json/canonical-json.js';
 import {
   backupSettings,
   linkKey,
+  putBackLinkRecord,
   readLinkRecord,
   writeLinkRecord,
   type LinkRecord,
@@ -74,7 +75,8 @@ export interface LinkResult {
  * `hookpm link <agent>`: one hookpm handler per event the agent has, in a group of its own that
  * matches everything, and nothing else changed (link-edit.ts), each with the agent's deadline
  * (`timeoutSec`) as its timeout and on its command line (`wire --deadline`). Under the store lock;
- * the file is backed up, then replaced durably, and only if no one else wrote it since it was read.
+ * the file is backed up and the link record written, then the file is replaced durably, and only
+ * if no one else wrote it since it was read: a failure at any step leaves the file byte-identical.
  * Errors: E_USAGE (a timeout out of range), E_AGENT_SETTINGS (the file is left untouched: not
  * strict JSON of the settings shape, or read-only, settings-text.ts), E_IO,
  * E_NOSPC, E_STORE_READONLY, E_LOCKED.
@@ -136,9 +138,16 @@ export async function linkAgent(options: LinkOptions): Promise<LinkResult> {
           );
     const bytes = settingsBytes(text, read.bom);
     const record = nextRecord(options.agent, read, earlier, backup);
-    if (!(await unchangedSince(read))) throw changedMeanwhile(target.file);
-    await writeSettingsFile(read.file, bytes);
+    // The record before the file: a store that cannot take it fails the link with the user's
+    // file untouched; a file that cannot be written gets the earlier record back.
     await writeLinkRecord(options.store, key, { ...record, writtenSha256: sha256Hex(bytes) });
+    try {
+      if (!(await unchangedSince(read))) throw changedMeanwhile(target.file);
+      await writeSettingsFile(read.file, bytes);
+    } catch (error) {
+      await putBackLinkRecord(options.store, key, earlier);
+      throw error;
+    }
     return { ...result, changed: true, backup };
   });
 }
