@@ -22,6 +22,11 @@ const linkRecordSchema = z.object({
   before: z.nullable(z.string()),
   /** False when the file held a link already that hookpm has no record of: no restore. */
   restorable: z.boolean(),
+  /**
+   * With `before` null: the highest directory link made for the file (none of it existed), which
+   * unlink removes again with the file, when empty; absent: link made none.
+   */
+  madeDir: z.optional(z.string()),
   writtenSha256: z.string(),
 });
 

@@ -1,5 +1,5 @@
-import { lstat, mkdir, realpath, stat, unlink } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { lstat, mkdir, realpath, rmdir, stat, unlink } from 'node:fs/promises';
+import { dirname, isAbsolute, relative } from 'node:path';
 import { writeFileDurable } from '../io/durable-write.js';
 import { errnoCode, toUserFileError } from '../io/fs-error.js';
 import { readRegularFile } from '../io/read-regular-file.js';
@@ -86,6 +86,36 @@ export async function removeSettingsFile(file: SettingsFile): Promise<void> {
   await unlink(file.path).catch((error: unknown) => {
     if (errnoCode(error) !== 'ENOENT') throw toUserFileError(error, file.path, 'remove');
   });
+}
+
+/**
+ * The highest directory writeSettingsFile would make for the file (the first missing one on the
+ * way down to it); null when its directory exists.
+ */
+export async function missingDirOf(file: SettingsFile): Promise<string | null> {
+  let missing: string | null = null;
+  for (let dir = dirname(file.target); dir !== dirname(dir); dir = dirname(dir)) {
+    if ((await lstat(dir).catch(() => null)) !== null) break;
+    missing = dir;
+  }
+  return missing;
+}
+
+/**
+ * Removes, after removeSettingsFile, the directories link made for the file (missingDirOf): each
+ * from the file's own up to `made`, while empty. A directory not empty (the user's files went
+ * there since) stays, with those above it; `made` not above the file removes nothing.
+ */
+export async function removeMadeDirs(file: SettingsFile, made: string): Promise<void> {
+  const below = relative(made, dirname(file.path));
+  if (below.startsWith('..') || isAbsolute(below)) return;
+  for (let dir = dirname(file.path); dir !== dirname(dir); dir = dirname(dir)) {
+    const removed = await rmdir(dir).then(
+      () => true,
+      () => false,
+    );
+    if (!removed || dir === made) return;
+  }
 }
 
 async function isDanglingLink(path: string): Promise<boolean> {

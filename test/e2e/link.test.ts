@@ -92,6 +92,18 @@ describe('hookpm link claude / unlink claude', () => {
     expect(existsSync(claudeFile())).toBe(false);
   });
 
+  it("agents.md Unlink: no project directory before link --project: unlink leaves none, and keeps one the user's files went into", async () => {
+    const dir = join(ws.repo, '.claude');
+    await linkJson(['link', 'claude', '--project']);
+    expect(existsSync(join(dir, 'settings.json'))).toBe(true);
+    await linkJson(['unlink', 'claude', '--project']);
+    expect(existsSync(dir)).toBe(false);
+    await linkJson(['link', 'claude', '--project']);
+    await writeFile(join(dir, 'settings.local.json'), '{}\n');
+    await linkJson(['unlink', 'claude', '--project']);
+    expect(readdirSync(dir)).toEqual(['settings.local.json']);
+  });
+
   it('a file edited after link loses only hookpm handlers at unlink, and keeps the edit', async () => {
     await writeFile(claudeFile(), USER_SETTINGS);
     await linkJson(['link', 'claude']);

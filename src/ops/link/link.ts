@@ -13,7 +13,7 @@ import {
 } from '../../store/link-records.js';
 import { withStoreLock } from '../../store/state/state.js';
 import type { StorePaths } from '../../store/store-paths.js';
-import { writeSettingsFile } from '../../workspace/agent-settings-file.js';
+import { missingDirOf, writeSettingsFile } from '../../workspace/agent-settings-file.js';
 import {
   backgroundLinkHandler,
   cappedTimeouts,
@@ -137,7 +137,8 @@ export async function linkAgent(options: LinkOptions): Promise<LinkResult> {
             earlier?.before ?? null,
           );
     const bytes = settingsBytes(text, read.bom);
-    const record = nextRecord(options.agent, read, earlier, backup);
+    const madeDir = read.file.bytes === null ? await missingDirOf(read.file) : null;
+    const record = nextRecord(options.agent, read, earlier, backup, madeDir);
     // The record before the file: a store that cannot take it fails the link with the user's
     // file untouched; a file that cannot be written gets the earlier record back.
     await writeLinkRecord(options.store, key, { ...record, writtenSha256: sha256Hex(bytes) });
@@ -173,12 +174,15 @@ function nextRecord(
   read: SettingsText,
   earlier: LinkRecord | null,
   backup: string | null,
+  madeDir: string | null,
 ): Omit<LinkRecord, 'writtenSha256'> {
   const base = { version: 1 as const, agent, file: read.file.path };
   if (linkHandlersOf(read.settings, agent).length === 0)
-    return { ...base, before: backup, restorable: true };
+    return { ...base, before: backup, restorable: true, ...(madeDir === null ? {} : { madeDir }) };
   const sha = read.file.bytes === null ? null : sha256Hex(read.file.bytes);
-  if (earlier !== null && earlier.writtenSha256 === sha)
-    return { ...base, before: earlier.before, restorable: earlier.restorable };
+  if (earlier !== null && earlier.writtenSha256 === sha) {
+    const { before, restorable, madeDir: made } = earlier;
+    return { ...base, before, restorable, ...(made === undefined ? {} : { madeDir: made }) };
+  }
   return { ...base, before: null, restorable: false };
 }

@@ -10,7 +10,11 @@ import {
 } from '../../store/link-records.js';
 import { withStoreLock } from '../../store/state/state.js';
 import type { StorePaths } from '../../store/store-paths.js';
-import { removeSettingsFile, writeSettingsFile } from '../../workspace/agent-settings-file.js';
+import {
+  removeMadeDirs,
+  removeSettingsFile,
+  writeSettingsFile,
+} from '../../workspace/agent-settings-file.js';
 import { assertWriteInside } from '../../workspace/inside-root.js';
 import { linkTarget, type LinkScope, type LinkTargetOptions } from '../steps/links/link-target.js';
 import {
@@ -82,8 +86,10 @@ export async function unlinkAgent(options: UnlinkOptions): Promise<UnlinkResult>
       record?.before ?? null,
     );
     if (!(await unchangedSince(read))) throw changedMeanwhile(target.file);
-    if (restore === 'no file') await removeSettingsFile(read.file);
-    else if (restore !== null) await writeSettingsFile(read.file, restore);
+    if (restore === 'no file') {
+      await removeSettingsFile(read.file);
+      if (record?.madeDir !== undefined) await removeMadeDirs(read.file, record.madeDir);
+    } else if (restore !== null) await writeSettingsFile(read.file, restore);
     else
       await writeSettingsFile(
         read.file,
