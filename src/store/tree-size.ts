@@ -1,5 +1,5 @@
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { HookpmError } from '../errors.js';
 import { TREE_LIMITS, type TarballLimits } from './tar/tarball-rules.js';
 
@@ -18,7 +18,11 @@ const SKIPPED_NAMES: ReadonlySet<string> = new Set(['.git']);
  * byte or level past one. Used before a marketplace entry's tree is copied and by `hookpm
  * validate`, so `registry add`, `validate` and `install` refuse it with one message
  * (docs/design/decisions.md#plugins-and-marketplaces). Links are not checked here (copy-tree.ts
- * refuses escaping ones); a link to a directory that contains it ends at the depth limit.
+ * refuses escaping ones), but one that resolves outside `root` is never followed: nothing outside
+ * the tree is listed or named. A link to a directory that contains it ends at the depth limit, and
+ * every entry visited (a file, a directory, a link, each time a link leads to it) counts against
+ * `maxEntries`, as copy-tree.ts counts them, so links fanning out to the same directories end
+ * there too instead of walking for ever.
  */
 export async function measureTree(
   root: string,
@@ -26,7 +30,8 @@ export async function measureTree(
   limits: TarballLimits = TREE_LIMITS,
 ): Promise<TreeSize> {
   const size: TreeSize = { files: 0, bytes: 0 };
-  await walk({ size, limits, shown }, await realpath(root), '');
+  const realRoot = await realpath(root);
+  await walk({ size, limits, shown, realRoot, visited: 0 }, realRoot, '');
   return size;
 }
 
@@ -34,6 +39,15 @@ interface Walk {
   size: TreeSize;
   limits: TarballLimits;
   shown: string;
+  realRoot: string;
+  /** Entries read so far, whatever they are. */
+  visited: number;
+}
+
+/** Whether `real` (a real path) is the tree's root or inside it. */
+function insideRoot(run: Walk, real: string): boolean {
+  const root = run.realRoot.endsWith(sep) ? run.realRoot : run.realRoot + sep;
+  return real === run.realRoot || real.startsWith(root);
 }
 
 async function walk(run: Walk, dir: string, rel: string): Promise<void> {
@@ -43,14 +57,19 @@ async function walk(run: Walk, dir: string, rel: string): Promise<void> {
     if (SKIPPED_NAMES.has(name)) continue;
     const full = join(dir, name);
     const path = rel === '' ? name : `${rel}/${name}`;
+    run.visited += 1;
     let info = await lstat(full);
     if (info.isSymbolicLink()) {
-      const target = await stat(full).catch(() => null);
+      const real = await realpath(full).catch(() => null);
+      if (real === null || !insideRoot(run, real)) continue;
+      const target = await stat(real).catch(() => null);
       if (target === null) continue;
       info = target;
     }
-    if (info.isDirectory()) await walk(run, full, path);
-    else if (info.isFile()) count(run, path, info.size);
+    if (info.isFile()) count(run, path, info.size);
+    else if (run.visited > run.limits.maxEntries)
+      throw overLimit(run, `it holds more than ${run.limits.maxEntries} entries`);
+    else if (info.isDirectory()) await walk(run, full, path);
   }
 }
 

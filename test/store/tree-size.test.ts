@@ -55,3 +55,31 @@ describe('measureTree', () => {
     expect(error.message).toContain('a/b/up is more than 2 directories deep');
   });
 });
+
+describe('measureTree on a hostile tree', () => {
+  it('security.md: links fanning out to the same directories end at the entry limit, quickly', async () => {
+    // Two links in each of 28 directories to the next one: 2^28 paths, no file among them.
+    for (let i = 0; i <= 28; i += 1) await mkdir(join(dir, 'fan', String(i)), { recursive: true });
+    for (let i = 0; i < 28; i += 1) {
+      await symlink(`../${i + 1}`, join(dir, 'fan', String(i), 'a'));
+      await symlink(`../${i + 1}`, join(dir, 'fan', String(i), 'b'));
+    }
+    const error = await failure(measureTree(dir, '.', { ...TREE_LIMITS, maxEntries: 200 }));
+    expect(error.code).toBe('E_ARCHIVE_TOO_LARGE');
+    expect(error.message).toContain('it holds more than 200 entries');
+  });
+
+  it('H5: a link out of the tree is not followed; nothing outside it is counted or named', async () => {
+    const outside = await mkdtemp(join(tmpdir(), 'hookpm-tree-size-outside-'));
+    try {
+      await mkdir(join(outside, 'deep', 'er'), { recursive: true });
+      await writeFile(join(outside, 'deep', 'er', 'secret-name'), 'x'.repeat(50));
+      await writeFile(join(dir, 'a'), '12345');
+      await symlink(outside, join(dir, 'out'));
+      await symlink(join(outside, 'deep', 'er', 'secret-name'), join(dir, 'file-out'));
+      expect(await measureTree(dir, '.', small)).toEqual({ files: 1, bytes: 5 });
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+});
