@@ -4,7 +4,7 @@
  * characters (describeValue), and `ci` names the first MISMATCHES_SHOWN differences and counts the
  * rest, so the error stays a few lines for a 5 MB range or a lock of 40,000 plugins.
  */
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MISMATCHES_SHOWN } from '../../src/project/lock-agreement.js';
@@ -53,5 +53,19 @@ describe('errors.md: errors about project files stay short whatever the files ho
       MISMATCHES_SHOWN,
     );
     expect(Buffer.byteLength(run.stderr)).toBeLessThan(2048);
+  });
+
+  it("J3: a hookpm.json registry with no index.json is E_NOT_FOUND naming that file, never called a built-in registry hookpm's package lacks", async () => {
+    await mkdir(join(ws.repo, 'vendor', 'foo'), { recursive: true });
+    await writeFile(
+      join(ws.repo, 'hookpm.json'),
+      JSON.stringify({ plugins: { 'guard@foo': '^1.0.0' }, registries: { foo: 'vendor/foo' } }),
+    );
+    const run = await hookpm('install', '--yes');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('error[E_NOT_FOUND]');
+    expect(run.stderr).toContain(join(ws.repo, 'vendor', 'foo', 'index.json'));
+    expect(run.stderr).not.toContain('built-in');
+    expect(run.stderr).not.toContain('registry remove');
   });
 });

@@ -27,6 +27,15 @@ export function builtinRegistries(): Record<string, RegistryRecord> {
   };
 }
 
+/**
+ * Whether `name` at `location` is a registry hookpm ships (`examples` at its own directory), not
+ * one a project's hookpm.json adds for a command through the defaults (project-scope.ts).
+ */
+export function isShippedRegistry(name: string, location: string): boolean {
+  const builtin = builtinRegistries();
+  return Object.hasOwn(builtin, name) && builtin[name]?.location === location;
+}
+
 /** A configured registry as the operations see it. */
 export interface RegistryEntry {
   name: string;

@@ -9,7 +9,7 @@ import { findProjectRoot } from '../../../workspace/find-project-root.js';
 import { isInside, landingOf, realRootOf } from '../../../workspace/inside-root.js';
 import { readProjectFiles, type ProjectFiles } from '../../../workspace/project-files.js';
 import { readStateFast } from '../../../store/state/read-state-fast.js';
-import { builtinRegistries, effectiveRegistries } from '../catalogs/defaults.js';
+import { builtinRegistries, effectiveRegistries, isShippedRegistry } from '../catalogs/defaults.js';
 import type { OperationContext } from '../context/operation-context.js';
 import type { ProjectInstallScope } from './install-scope.js';
 import { checkProjectRegistries, type ProjectRegistries } from './project-registries.js';
@@ -96,16 +96,14 @@ export function projectRegistriesOf(
   ids: readonly string[],
   root?: string,
 ): Record<string, string> {
-  const builtin = builtinRegistries();
   const entries = effectiveRegistries(state, ctx.defaults);
   const out: Record<string, string> = {};
   for (const id of ids) {
     const name = id.slice(id.lastIndexOf('@') + 1);
     const entry = entries.find((e) => e.name === name);
     if (entry === undefined) continue;
-    const isBuiltin =
-      Object.hasOwn(builtin, name) && builtin[name]?.location === entry.record.location;
-    if (!isBuiltin) out[name] = relativeInside(withoutUserInfo(entry.record.location), root);
+    if (!isShippedRegistry(name, entry.record.location))
+      out[name] = relativeInside(withoutUserInfo(entry.record.location), root);
   }
   return out;
 }
