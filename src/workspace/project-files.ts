@@ -1,4 +1,5 @@
-import { readRegularText } from '../io/read-regular-file.js';
+import { readRegularFile } from '../io/read-regular-file.js';
+import { projectFileError } from '../project/project-file-error.js';
 import { dirname, join } from 'node:path';
 import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import { durableTempWriter, prepareFileDurable, type PreparedFile } from '../io/durable-write.js';
@@ -176,11 +177,21 @@ const PROJECT_FILE_MAX_BYTES = 16 * 1024 * 1024;
  * symlinks) of at most PROJECT_FILE_MAX_BYTES: a FIFO or a device is refused, never waited on;
  * E_IO naming it when this user may not read it.
  */
+/**
+ * The text of a project file, or null when there is none. Bytes that are not UTF-8 are
+ * E_PROJECT_FILE: decoded loosely they would become U+FFFD, and a rewrite would lose them.
+ */
 function readText(file: string): string | null {
+  let bytes: Buffer;
   try {
-    return readRegularText(file, { maxBytes: PROJECT_FILE_MAX_BYTES, followSymlink: true });
+    bytes = readRegularFile(file, { maxBytes: PROJECT_FILE_MAX_BYTES, followSymlink: true });
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return null;
     throw toUserFileError(error, file, 'read');
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw projectFileError(file, 'the file is not valid UTF-8');
   }
 }

@@ -4,11 +4,13 @@
  * characters (describeValue), and `ci` names the first MISMATCHES_SHOWN differences and counts the
  * rest, so the error stays a few lines for a 5 MB range or a lock of 40,000 plugins.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MISMATCHES_SHOWN } from '../../src/project/lock-agreement.js';
+import { resolveStorePaths } from '../../src/store/paths.js';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
+import { hashStore } from '../helpers/store-snapshot.js';
 
 const ws = useBinWorkspace('e2e-project-messages');
 
@@ -67,5 +69,22 @@ describe('errors.md: errors about project files stay short whatever the files ho
     expect(run.stderr).toContain(join(ws.repo, 'vendor', 'foo', 'index.json'));
     expect(run.stderr).not.toContain('built-in');
     expect(run.stderr).not.toContain('registry remove');
+  });
+
+  it('E_PROJECT_FILE: a hookpm.json that is not UTF-8 is refused, never rewritten with its bytes replaced', async () => {
+    const manifest = Buffer.concat([
+      Buffer.from('{"plugins":{},"registries":{"other":"https://r.example/'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('/index.json"}}\n'),
+    ]);
+    await writeFile(join(ws.repo, 'hookpm.json'), manifest);
+    const store = await hashStore(resolveStorePaths(ws.env()));
+    const run = await hookpm('install', '--project', 'guard@examples', '--yes');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      `error[E_PROJECT_FILE]: ${join(ws.repo, 'hookpm.json')}: the file is not valid UTF-8`,
+    );
+    expect(await readFile(join(ws.repo, 'hookpm.json'))).toEqual(manifest);
+    expect(await hashStore(resolveStorePaths(ws.env()))).toEqual(store);
   });
 });
