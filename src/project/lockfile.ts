@@ -1,3 +1,4 @@
+import semver from '../registry/versions/semver.js';
 import { describeValue } from '../json/describe-value.js';
 import { splitPluginId } from './plugin-id.js';
 import {
@@ -42,12 +43,20 @@ export interface Lockfile {
 
 const REQUIRED_KEYS = ['version', 'resolved', 'integrity', 'surfaceHash', 'fingerprint'] as const;
 const ENTRY_KEYS = [...REQUIRED_KEYS, 'commit'] as const;
+/**
+ * The longest `integrity`, `surfaceHash` and `fingerprint` (a sha512 SRI is 95 characters) and
+ * `resolved` (a URL) a lock may hold: errors quote these values, so a clone's lock cannot fill a
+ * terminal with one.
+ */
+const MAX_HASH_LENGTH = 128;
+const MAX_RESOLVED_LENGTH = 2048;
 /** A locked commit: a full sha1 commit id, lowercase, as `git rev-parse HEAD` prints it. */
 const COMMIT = /^[0-9a-f]{40}$/;
 
 /**
- * Parses the text of hookpm.lock strictly (unknown keys, other versions: E_PROJECT_FILE); a value
- * from the file is quoted cut short (describeValue), whatever its size.
+ * Parses the text of hookpm.lock strictly (unknown keys, other versions, a `version` that is not
+ * semver, a hash or `resolved` longer than any hookpm writes: E_PROJECT_FILE); a value from the
+ * file is quoted cut short (describeValue), whatever its size.
  */
 export function parseLockfile(text: string, file: string): Lockfile {
   const doc = parseProjectJson(text, file);
@@ -71,6 +80,22 @@ export function parseLockfile(text: string, file: string): Lockfile {
       if (typeof value !== 'string' || value === '')
         throw projectFileError(file, `plugins.${id}.${key} is missing or not a non-empty string`);
     }
+    if (semver.valid(String(entry.version)) === null)
+      throw projectFileError(
+        file,
+        `plugins.${id}.version: ${describeValue(entry.version)} is not a semver version`,
+      );
+    for (const key of ['integrity', 'surfaceHash', 'fingerprint'] as const)
+      if (String(entry[key]).length > MAX_HASH_LENGTH)
+        throw projectFileError(
+          file,
+          `plugins.${id}.${key} is longer than ${MAX_HASH_LENGTH} characters: ${describeValue(entry[key])}`,
+        );
+    if (String(entry.resolved).length > MAX_RESOLVED_LENGTH)
+      throw projectFileError(
+        file,
+        `plugins.${id}.resolved is longer than ${MAX_RESOLVED_LENGTH} characters: ${describeValue(entry.resolved)}`,
+      );
     if (
       entry.commit !== undefined &&
       (typeof entry.commit !== 'string' || !COMMIT.test(entry.commit))

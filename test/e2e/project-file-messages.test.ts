@@ -87,4 +87,29 @@ describe('errors.md: errors about project files stay short whatever the files ho
     expect(await readFile(join(ws.repo, 'hookpm.json'))).toEqual(manifest);
     expect(await hashStore(resolveStorePaths(ws.env()))).toEqual(store);
   });
+
+  it.each(['version', 'resolved', 'integrity', 'surfaceHash', 'fingerprint'])(
+    'E_PROJECT_FILE: a 200 KB %s in hookpm.lock is refused when the lock is read, stderr under 1 KB',
+    async (key) => {
+      const locked = { ...entry, version: '1.3.0', integrity: `sha512-${'A'.repeat(86)}==` };
+      const big = {
+        ...locked,
+        [key]: `${locked[key as keyof typeof locked]}${'9'.repeat(200_000)}`,
+      };
+      await writeFile(
+        join(ws.repo, 'hookpm.json'),
+        JSON.stringify({ plugins: { 'guard@examples': 'latest' }, registries: {} }),
+      );
+      await writeFile(
+        join(ws.repo, 'hookpm.lock'),
+        JSON.stringify({ lockfileVersion: 1, plugins: { 'guard@examples': big } }),
+      );
+      const run = await hookpm('ci', '--yes');
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(
+        `error[E_PROJECT_FILE]: ${join(ws.repo, 'hookpm.lock')}: plugins.guard@examples.${key}`,
+      );
+      expect(Buffer.byteLength(run.stderr)).toBeLessThan(1024);
+    },
+  );
 });
