@@ -24,6 +24,8 @@ export interface ProjectManifest {
 }
 
 const TAG = /^[A-Za-z][A-Za-z0-9._-]{0,63}$/;
+/** The longest registry location (a URL or a path) hookpm.json may hold: errors quote it. */
+const MAX_LOCATION_LENGTH = 2048;
 
 /** Whether `wanted` is a range semver accepts or a dist-tag. */
 export function isWantedVersion(wanted: string): boolean {
@@ -32,7 +34,8 @@ export function isWantedVersion(wanted: string): boolean {
 
 /**
  * Parses the text of hookpm.json, strictly: invalid JSON, duplicate keys, unknown keys, a key that
- * is not a plugin id or registry name, or a range that is none are E_PROJECT_FILE. `file` names it
+ * is not a plugin id or registry name, a range that is none, or a registry location longer than
+ * 2048 characters are E_PROJECT_FILE. `file` names it
  * in errors; a value from the file is quoted cut short (describeValue), whatever its size.
  */
 export function parseProjectManifest(text: string, file: string): ProjectManifest {
@@ -60,6 +63,11 @@ export function parseProjectManifest(text: string, file: string): ProjectManifes
       throw projectFileError(file, `registries: ${describeValue(name)} is not a registry name`);
     if (typeof location !== 'string' || location.trim() === '')
       throw projectFileError(file, `registries.${name}: the location is not a non-empty string`);
+    if (location.length > MAX_LOCATION_LENGTH)
+      throw projectFileError(
+        file,
+        `registries.${name}: the location is longer than ${MAX_LOCATION_LENGTH} characters: ${describeValue(location)}`,
+      );
     registries[name] = location;
   }
   return { plugins, registries };

@@ -112,4 +112,18 @@ describe('errors.md: errors about project files stay short whatever the files ho
       expect(Buffer.byteLength(run.stderr)).toBeLessThan(1024);
     },
   );
+
+  it('E_PROJECT_FILE: a 200 KB registry location in hookpm.json is refused when it is read, stderr under 1 KB', async () => {
+    const location = `https://r.example/${'x'.repeat(200_000)}`;
+    await writeFile(
+      join(ws.repo, 'hookpm.json'),
+      JSON.stringify({ plugins: { 'p@foo': '^1.0.0' }, registries: { foo: location } }),
+    );
+    const run = await hookpm('install', '--yes', '--offline');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      `error[E_PROJECT_FILE]: ${join(ws.repo, 'hookpm.json')}: registries.foo: the location is longer than 2048 characters`,
+    );
+    expect(Buffer.byteLength(run.stderr)).toBeLessThan(1024);
+  });
 });
