@@ -1,7 +1,7 @@
 import { readRegularFile } from '../io/read-regular-file.js';
 import { projectFileError } from '../project/project-file-error.js';
 import { dirname, join } from 'node:path';
-import { readdirSync, statSync, unlinkSync } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync, statSync, unlinkSync } from 'node:fs';
 import { durableTempWriter, prepareFileDurable, type PreparedFile } from '../io/durable-write.js';
 import { isProcessAlive } from '../io/lock-record.js';
 import { errnoCode, quietly, toUserFileError } from '../io/fs-error.js';
@@ -80,11 +80,14 @@ export function prepareProjectFiles(
   next: { manifest?: ProjectManifest; lock: Lockfile },
 ): PreparedProjectFiles {
   const writes = projectFileWrites(files, next);
-  removeDeadTemps(writes.map(([file]) => file));
+  const targets = new Map(writes.map(([file]) => [file, writeTarget(file)]));
+  removeDeadTemps([...targets.values()]);
   const prepared: PreparedFile[] = [];
   try {
-    for (const [file, text] of writes)
-      prepared.push(prepareFileDurable(file, text, { mode: modeOf(file), owner: 'user' }));
+    for (const [file, text] of writes) {
+      const target = targets.get(file)!;
+      prepared.push(prepareFileDurable(target, text, { mode: modeOf(target), owner: 'user' }));
+    }
   } catch (error) {
     for (const file of prepared) file.discard();
     throw error;
@@ -104,7 +107,7 @@ export function prepareProjectFiles(
         }
       } catch (error) {
         for (const file of prepared.slice(done.length + 1)) file.discard();
-        for (const file of done) restore(file, old.get(file) ?? null);
+        for (const file of done) restore(targets.get(file)!, old.get(file) ?? null);
         throw error;
       }
     },
@@ -129,6 +132,19 @@ function removeDeadTemps(files: readonly string[]): void {
         if (writer != null && !isProcessAlive(writer)) quietly(() => unlinkSync(join(dir, name)));
       }
     });
+  }
+}
+
+/**
+ * registry.md J2: where `file` is written. A symlink (one inside the project: projectFileWrites
+ * checked it) is followed and kept, its target rewritten, as an agent's settings file is; any other
+ * file is replaced in place.
+ */
+function writeTarget(file: string): string {
+  try {
+    return lstatSync(file).isSymbolicLink() ? realpathSync(file) : file;
+  } catch {
+    return file;
   }
 }
 

@@ -6,7 +6,7 @@
  * written, the symlink's target untouched.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, symlink, unlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readdir, symlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveStorePaths } from '../../src/store/paths.js';
@@ -61,6 +61,24 @@ describe('files hookpm writes for a project stay inside it (J2)', () => {
     const run = await ws.hookpm(['link', 'claude', '--project']);
     expect(run.code, run.stderr).toBe(0);
     expect(existsSync(join(ws.repo, 'config', 'claude', 'settings.json'))).toBe(true);
+  });
+
+  it('J2: hookpm.lock and hookpm.json linked to files inside the project are followed: their targets are written, the links kept', async () => {
+    const text = '{\n  "lockfileVersion": 1,\n  "plugins": {}\n}\n';
+    await mkdir(join(ws.repo, 'config'));
+    await writeFile(join(ws.repo, 'config', 'lock.json'), text);
+    await writeFile(join(ws.repo, 'config', 'project.json'), '{"plugins":{},"registries":{}}\n');
+    await symlink(join('config', 'lock.json'), join(ws.repo, 'hookpm.lock'));
+    await symlink(join('config', 'project.json'), join(ws.repo, 'hookpm.json'));
+    const run = await ws.hookpm(['install', '--project', 'guard@examples', '--yes']);
+    expect(run.code, run.stderr).toBe(0);
+    for (const [link, target] of [
+      ['hookpm.lock', 'lock.json'],
+      ['hookpm.json', 'project.json'],
+    ] as const) {
+      expect((await lstat(join(ws.repo, link))).isSymbolicLink()).toBe(true);
+      expect(await readFile(join(ws.repo, 'config', target), 'utf8')).toContain('guard@examples');
+    }
   });
 
   it('J2: hookpm.lock or hookpm.json linked to a file outside the project is refused before the state is written; the file is untouched', async () => {
