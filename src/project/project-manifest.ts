@@ -35,8 +35,8 @@ export function isWantedVersion(wanted: string): boolean {
 /**
  * Parses the text of hookpm.json, strictly: invalid JSON, duplicate keys, unknown keys, a key that
  * is not a plugin id or registry name, a range that is none, or a registry location longer than
- * 2048 characters are E_PROJECT_FILE. `file` names it
- * in errors; a value from the file is quoted cut short (describeValue), whatever its size.
+ * 2048 characters are E_PROJECT_FILE. `file` names it in errors; a value from the file is quoted
+ * cut short (describeValue), whatever its size.
  */
 export function parseProjectManifest(text: string, file: string): ProjectManifest {
   const doc = parseProjectJson(text, file);
