@@ -14,7 +14,7 @@ import type { LoadIndexOptions } from '../../../registry/indexes/load-index.js';
 import { indexUrlOf, showLocation } from '../../../registry/registry-location.js';
 import { indexCacheDir } from '../../../store/paths.js';
 import type { RegistryKind } from '../../../store/state/state-schema.js';
-import { isShippedRegistry, type RegistryEntry } from './defaults.js';
+import { isBuiltinName, type RegistryEntry } from './defaults.js';
 import type { OperationContext } from '../context/operation-context.js';
 import { networkAllowed } from '../context/network.js';
 import type { Catalog, CatalogOptions, CatalogSummary } from './catalog-types.js';
@@ -143,7 +143,7 @@ async function withBuiltinHint<T>(entry: RegistryEntry, load: () => Promise<T>):
     return await load();
   } catch (error) {
     if (!entry.builtin || !isHookpmError(error, 'E_NOT_FOUND')) throw error;
-    if (!isShippedRegistry(entry.name, entry.record.location)) throw error;
+    if (!isBuiltinName(entry.name)) throw error;
     const url = indexUrlOf(entry.record.location);
     const file = url.startsWith('file:') ? fileURLToPath(url) : showLocation(url);
     throw new HookpmError(

@@ -28,6 +28,14 @@ export function builtinRegistries(): Record<string, RegistryRecord> {
 }
 
 /**
+ * Whether `name` is the name of a registry hookpm ships (`examples`), which a project's hookpm.json
+ * never redefines (project-scope.ts): a default under any other name is a project's.
+ */
+export function isBuiltinName(name: string): boolean {
+  return Object.hasOwn(builtinRegistries(), name);
+}
+
+/**
  * Whether `name` at `location` is a registry hookpm ships (`examples` at its own directory), not
  * one a project's hookpm.json adds for a command through the defaults (project-scope.ts).
  */
