@@ -191,11 +191,8 @@ const PROJECT_FILE_MAX_BYTES = 16 * 1024 * 1024;
 /**
  * A project file's text, null when missing; E_IO when it is not a regular file (after its
  * symlinks) of at most PROJECT_FILE_MAX_BYTES: a FIFO or a device is refused, never waited on;
- * E_IO naming it when this user may not read it.
- */
-/**
- * The text of a project file, or null when there is none. Bytes that are not UTF-8 are
- * E_PROJECT_FILE: decoded loosely they would become U+FFFD, and a rewrite would lose them.
+ * E_IO naming it when this user may not read it. Bytes that are not UTF-8 are E_PROJECT_FILE:
+ * decoded loosely they would become U+FFFD, and a rewrite would lose them.
  */
 function readText(file: string): string | null {
   let bytes: Buffer;
