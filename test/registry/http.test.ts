@@ -75,6 +75,20 @@ describe('fetchBytes against a real server on 127.0.0.1', () => {
     expect(server.requests).toHaveLength(3);
   });
 
+  it('N3: a gzip answer that does not decode is not retried, and says so rather than blaming the network', async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-encoding': 'gzip' });
+      res.end(Buffer.from('this was never gzip'));
+    });
+    const error = await failure(
+      fetchBytes(`${server.url}/index.json`, { ...base, acceptGzip: true, retries: 2 }),
+    );
+    expect(error.code).toBe('E_REGISTRY_NETWORK');
+    expect(error.message).toMatch(/gzip-compressed answer does not decode/);
+    expect(error.hint).not.toMatch(/network/);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('N3: a dropped connection is E_REGISTRY_NETWORK after bounded retries, and no file is promoted', async () => {
     const server = await serve((req) => req.socket.destroy());
     const dir = await tempDir();

@@ -41,6 +41,16 @@ export function toFetchError(
       },
     );
   }
+  if (code === 'Z_DATA_ERROR') {
+    return new HookpmError(
+      'E_REGISTRY_NETWORK',
+      `could not fetch ${url}: the registry's gzip-compressed answer does not decode (${describeFailure(error)})`,
+      {
+        url,
+        hint: 'The registry, or a proxy in front of it, sends damaged compressed bytes: ask its operator; trying again gets the same bytes.',
+      },
+    );
+  }
   if (typeof code === 'string' && !isRetryableFailure(code)) {
     return new HookpmError(
       'E_REGISTRY_NETWORK',

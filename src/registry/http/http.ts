@@ -232,13 +232,15 @@ function headersFor<T>(url: URL, ctx: Context<T>): Record<string, string> {
 
 /**
  * N3: dropped connections and truncated bodies are retried like a 5xx; timeouts, a host that does
- * not resolve and our own verdicts are not.
+ * not resolve, a gzip body that does not decode and our own verdicts are not.
  */
 function transientOrThrow(error: unknown): Step<never> {
   if (isHookpmError(error)) throw error;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && /TIMEOUT|ABORT/i.test(code)) throw error;
   if ((error as Error).name === 'AbortError') throw error;
+  // A gzip body that does not decode comes the same way again (a cut one, Z_BUF_ERROR, may not).
+  if (code === 'Z_DATA_ERROR') throw error;
   if (!isRetryableFailure(typeof code === 'string' ? code : undefined)) throw error;
   const reason =
     error instanceof TruncatedBodyError
