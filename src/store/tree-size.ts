@@ -1,6 +1,7 @@
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import { HookpmError } from '../errors.js';
+import { isInside } from '../text/path-inside.js';
 import { TREE_LIMITS, type TarballLimits } from './tar/tarball-rules.js';
 
 /** What a plugin tree holds, counted as `hookpm pack` would pack it. */
@@ -44,12 +45,6 @@ interface Walk {
   visited: number;
 }
 
-/** Whether `real` (a real path) is the tree's root or inside it. */
-function insideRoot(run: Walk, real: string): boolean {
-  const root = run.realRoot.endsWith(sep) ? run.realRoot : run.realRoot + sep;
-  return real === run.realRoot || real.startsWith(root);
-}
-
 async function walk(run: Walk, dir: string, rel: string): Promise<void> {
   if (rel.split('/').length > run.limits.maxDepth)
     throw overLimit(run, `${rel} is more than ${run.limits.maxDepth} directories deep`);
@@ -61,7 +56,7 @@ async function walk(run: Walk, dir: string, rel: string): Promise<void> {
     let info = await lstat(full);
     if (info.isSymbolicLink()) {
       const real = await realpath(full).catch(() => null);
-      if (real === null || !insideRoot(run, real)) continue;
+      if (real === null || !isInside(run.realRoot, real)) continue;
       const target = await stat(real).catch(() => null);
       if (target === null) continue;
       info = target;

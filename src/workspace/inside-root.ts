@@ -1,13 +1,8 @@
 import { lstatSync, realpathSync } from 'node:fs';
-import { dirname, isAbsolute, relative, sep } from 'node:path';
+import { dirname } from 'node:path';
 import { HookpmError } from '../errors.js';
+import { isInside } from '../text/path-inside.js';
 import { errnoCode, toUserFileError } from '../io/fs-error.js';
-
-/** Whether the real path `path` is the real path `root` or below it. */
-export function isInside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-}
 
 /**
  * Where `path` leads once every symlink is resolved: the real path of `path` when it exists, else

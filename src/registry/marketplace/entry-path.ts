@@ -1,4 +1,5 @@
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { join, relative, resolve } from 'node:path';
+import { isInside } from '../../text/path-inside.js';
 
 /** Where a marketplace's relative sources resolve, and how far they may reach. */
 export interface MarketplaceRoots {
@@ -21,12 +22,6 @@ export interface MarketplaceRoots {
 export function resolveEntryPath(roots: MarketplaceRoots, path: string): string | null {
   const target = resolve(roots.root, ...path.split('/'));
   return isInside(roots.boundary, target) ? target : null;
-}
-
-/** Whether `target` is `base` or below it (both absolute, compared lexically). */
-export function isInside(base: string, target: string): boolean {
-  const rel = relative(resolve(base), resolve(target));
-  return rel === '' || (!isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${sep}`));
 }
 
 /** A subdirectory (`git-subdir` path, normalised, never climbing) of a checkout. */

@@ -5,8 +5,8 @@ import semver from '../../../registry/versions/semver.js';
 import { HookpmError, isHookpmError } from '../../../errors.js';
 import type { LoadedPlugin } from '../../../plugin/loaded-plugin.js';
 import { MANIFEST_FIELDS } from '../../../plugin/manifest.js';
+import { isInside } from '../../../text/path-inside.js';
 import {
-  isInside,
   resolveEntryPath,
   shownTreePath,
   subdirOf,

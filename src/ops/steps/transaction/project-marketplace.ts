@@ -4,7 +4,8 @@ import { isLockedCommit, isLockedLocation, type LockEntry } from '../../../proje
 import { isProjectGitLocation, locationError } from '../../../project/project-registry-location.js';
 import { resolveEntryPath } from '../../../registry/marketplace/entry-path.js';
 import type { State } from '../../../store/state/state-schema.js';
-import { isInside, landingOf, realRootOf } from '../../../workspace/inside-root.js';
+import { isInside } from '../../../text/path-inside.js';
+import { landingOf, realRootOf } from '../../../workspace/inside-root.js';
 import { effectiveRegistries } from '../catalogs/defaults.js';
 import { readMarketplace } from '../catalogs/read-marketplace.js';
 import { environmentOf } from '../context/operation-context.js';

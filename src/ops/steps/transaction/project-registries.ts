@@ -8,7 +8,8 @@ import {
 } from '../../../project/project-registry-location.js';
 import type { ProjectManifest } from '../../../project/project-manifest.js';
 import type { RegistryRecord, State } from '../../../store/state/state-schema.js';
-import { isInside, landingOf, realRootOf } from '../../../workspace/inside-root.js';
+import { isInside } from '../../../text/path-inside.js';
+import { landingOf, realRootOf } from '../../../workspace/inside-root.js';
 import { builtinRegistries } from '../catalogs/defaults.js';
 import type { InstallSource } from '../staging/types.js';
 
