@@ -4,8 +4,7 @@ import { HookpmError } from '../errors.js';
 import { parseJson } from '../json/parse-json.js';
 import { errnoCode } from '../io/fs-error.js';
 import { readStdinBytes, STDIN_MAX_BYTES } from './stdio.js';
-
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
+import { strictUtf8 } from '../text/strict-utf8.js';
 
 function usage(message: string, hint: string, details: Record<string, unknown> = {}): HookpmError {
   return new HookpmError('E_USAGE', message, { ...details, hint });
@@ -54,12 +53,8 @@ export async function readPayload(
     throw usage(`--payload: ${file} is longer than hookpm reads (${STDIN_MAX_BYTES} bytes)`, HINT, {
       file,
     });
-  let text: string;
-  try {
-    text = UTF8.decode(bytes);
-  } catch {
-    throw usage(`--payload: ${file} is not valid UTF-8`, HINT, { file });
-  }
+  const text = strictUtf8(bytes, 'drop');
+  if (text === null) throw usage(`--payload: ${file} is not valid UTF-8`, HINT, { file });
   const parsed = parseJson(text, file);
   if (!parsed.ok) {
     const where = `${file}:${parsed.line}:${parsed.column}`;

@@ -1,5 +1,6 @@
 import type { FileChange, RoledFile } from './code-files.js';
 import { diffText } from './text-diff.js';
+import { strictUtf8 } from '../text/strict-utf8.js';
 
 /**
  * The readable diff of the code files an update changes
@@ -112,15 +113,10 @@ function factsOf(file: RoledFile | null): FileFacts | null {
   return file === null ? null : { kind: file.kind, sha256: file.sha256, mode: file.mode };
 }
 
-const decoder = new TextDecoder('utf-8', { fatal: true });
-
 /** The text of a file, or why there is none (`binary` also for a link or special file). */
 function textOf(bytes: FileBytes): { text: string } | { why: 'binary' | 'too-large' } {
   if (bytes === 'too-large') return { why: 'too-large' };
   if (bytes === null || bytes.includes(0)) return { why: 'binary' };
-  try {
-    return { text: decoder.decode(bytes) };
-  } catch {
-    return { why: 'binary' };
-  }
+  const text = strictUtf8(bytes, 'drop');
+  return text === null ? { why: 'binary' } : { text };
 }

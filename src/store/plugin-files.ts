@@ -9,6 +9,7 @@ import {
   statSync,
 } from 'node:fs';
 import { join, sep } from 'node:path';
+import { strictUtf8 } from '../text/strict-utf8.js';
 
 /**
  * File access confined to a plugin root (plugins.md H5): a path is followed only when, after
@@ -57,7 +58,6 @@ async function danglingOrMissing(full: string): Promise<Located> {
 
 export type TextRead = { ok: true; text: string } | { ok: false; reason: string };
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 /** Manifests and hooks documents larger than this are refused rather than read into memory. */
 export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
 
@@ -82,12 +82,10 @@ export async function readTextNoFollow(real: string): Promise<TextRead> {
         reason: `it is ${info.size} bytes, more than the ${MAX_DOCUMENT_BYTES} allowed`,
       };
     }
-    const bytes = readFileSync(fd);
-    return { ok: true, text: UTF8.decode(bytes) };
+    const text = strictUtf8(readFileSync(fd), 'keep');
+    return text === null ? { ok: false, reason: 'it is not valid UTF-8' } : { ok: true, text };
   } catch (error) {
-    const reason =
-      error instanceof TypeError ? 'it is not valid UTF-8' : `cannot read it (${errorCode(error)})`;
-    return { ok: false, reason };
+    return { ok: false, reason: `cannot read it (${errorCode(error)})` };
   } finally {
     closeSync(fd);
   }

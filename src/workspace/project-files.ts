@@ -18,6 +18,7 @@ import {
   serializeProjectManifest,
   type ProjectManifest,
 } from '../project/project-manifest.js';
+import { strictUtf8 } from '../text/strict-utf8.js';
 
 /**
  * A project's two files as read: each parsed value with the exact bytes it came from (null when
@@ -202,9 +203,7 @@ function readText(file: string): string | null {
     if (errnoCode(error) === 'ENOENT') return null;
     throw toUserFileError(error, file, 'read');
   }
-  try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    throw projectFileError(file, 'the file is not valid UTF-8');
-  }
+  const text = strictUtf8(bytes, 'keep');
+  if (text === null) throw projectFileError(file, 'the file is not valid UTF-8');
+  return text;
 }

@@ -5,6 +5,7 @@ import type { ParsedDocument } from '../hooks/types.js';
 import { parseJson } from '../json/parse-json.js';
 import { errnoCode } from '../io/fs-error.js';
 import { readFailureReason, readRegularFile } from '../io/read-regular-file.js';
+import { strictUtf8 } from '../text/strict-utf8.js';
 
 /** A hooks file larger than this is refused unread (they are a few kilobytes). */
 export const HOOKS_FILE_MAX_BYTES = 16 * 1024 * 1024;
@@ -34,7 +35,6 @@ export interface ReadHooksFileOptions {
 }
 
 const MISSING_CODES = new Set(['ENOENT', 'ENOTDIR']);
-const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * S5: a missing file is nothing; an unreadable file (or one that is not a regular file of at most
@@ -54,12 +54,8 @@ export async function readHooksFile(options: ReadHooksFileOptions): Promise<Hook
     if (MISSING_CODES.has(errnoCode(error) ?? '')) return { status: 'missing' };
     return failed(file, origin, `cannot read ${file}: ${readFailureReason(error)}`);
   }
-  let text: string;
-  try {
-    text = UTF8.decode(bytes);
-  } catch {
-    return failed(file, origin, `cannot read ${file}: it is not valid UTF-8`);
-  }
+  const text = strictUtf8(bytes, 'keep');
+  if (text === null) return failed(file, origin, `cannot read ${file}: it is not valid UTF-8`);
   const json = parseJson(text, file, { duplicateKeys: options.legacy ? 'last' : 'refuse' });
   if (!json.ok) {
     const where = `${file}:${json.line}:${json.column}`;

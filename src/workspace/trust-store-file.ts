@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { z } from '../json/zod.js';
 import { parseJson } from '../json/parse-json.js';
 import { errnoCode } from '../io/fs-error.js';
+import { strictUtf8 } from '../text/strict-utf8.js';
 
 /**
  * engine.md T1: `{"version":1,"projects":{"<canonical root>":{"trusted_at":"<ISO-8601 UTC>"}}}`.
@@ -24,8 +25,6 @@ export function trustStorePath(home: string): string {
   return join(home, '.deepagents', '.state', 'hooks_trust.json');
 }
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
 /** A trust store larger than this is refused unread. */
 const TRUST_STORE_MAX_BYTES = 16 * 1024 * 1024;
 
@@ -41,12 +40,8 @@ export async function readStore(file: string): Promise<StoreRead> {
     if (errnoCode(error) === 'ENOENT') return { status: 'missing' };
     return { status: 'invalid', reason: `it cannot be read: ${readFailureReason(error)}` };
   }
-  let text: string;
-  try {
-    text = UTF8.decode(bytes);
-  } catch {
-    return { status: 'invalid', reason: 'it is not valid UTF-8' };
-  }
+  const text = strictUtf8(bytes, 'drop');
+  if (text === null) return { status: 'invalid', reason: 'it is not valid UTF-8' };
   const json = parseJson(text, file);
   if (!json.ok)
     return {

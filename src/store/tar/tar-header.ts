@@ -1,4 +1,5 @@
 import { HookpmError } from '../../errors.js';
+import { strictUtf8 } from '../../text/strict-utf8.js';
 
 /**
  * Decoding of one 512-byte tar header block and of PAX records (POSIX.1-2001 ustar/pax, GNU long
@@ -16,7 +17,6 @@ export interface TarHeader {
 }
 
 export const BLOCK = 512;
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** `'zero'` for an all-zero block (end-of-archive marker), else the header. */
 export function decodeTarHeader(block: Buffer): TarHeader | 'zero' {
@@ -49,11 +49,9 @@ export function decodeString(field: Buffer, what: string): string {
     const shown = JSON.stringify(field.subarray(0, last).toString('utf8'));
     throw new HookpmError('E_ARCHIVE_UNSAFE', `the ${what} ${shown} contains a NUL byte`);
   }
-  try {
-    return utf8.decode(text);
-  } catch {
-    throw new HookpmError('E_ARCHIVE_UNSAFE', `the ${what} is not valid UTF-8`);
-  }
+  const decoded = strictUtf8(text, 'drop');
+  if (decoded === null) throw new HookpmError('E_ARCHIVE_UNSAFE', `the ${what} is not valid UTF-8`);
+  return decoded;
 }
 
 /** Octal (NUL/space padded) or GNU base-256 for large values; negative or malformed is corrupt. */
@@ -109,14 +107,10 @@ export function parsePaxRecords(data: Buffer): Map<string, string> {
     const equals = record.indexOf(0x3d);
     if (equals <= 0)
       throw new HookpmError('E_ARCHIVE_CORRUPT', 'malformed PAX extended header record');
-    let key: string;
-    let value: string;
-    try {
-      key = utf8.decode(record.subarray(0, equals));
-      value = utf8.decode(record.subarray(equals + 1));
-    } catch {
+    const key = strictUtf8(record.subarray(0, equals), 'drop');
+    const value = strictUtf8(record.subarray(equals + 1), 'drop');
+    if (key === null || value === null)
       throw new HookpmError('E_ARCHIVE_UNSAFE', 'a PAX extended header record is not valid UTF-8');
-    }
     records.set(key, value);
     pos = end;
   }

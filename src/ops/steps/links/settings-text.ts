@@ -9,6 +9,7 @@ import {
   SETTINGS_FILE_MAX_BYTES,
   type SettingsFile,
 } from '../../../workspace/agent-settings-file.js';
+import { strictUtf8 } from '../../../text/strict-utf8.js';
 
 /** A settings file read and checked for editing: its text without a byte-order mark. */
 export interface SettingsText {
@@ -33,12 +34,8 @@ export async function readSettingsText(
 ): Promise<SettingsText> {
   const file = await readSettingsFile(path);
   if (file.bytes === null) return { file, text: null, settings: {}, bom: false };
-  let decoded: string;
-  try {
-    decoded = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(file.bytes);
-  } catch {
-    throw refused(path, `${path}: the file is not valid UTF-8`);
-  }
+  const decoded = strictUtf8(file.bytes, 'keep');
+  if (decoded === null) throw refused(path, `${path}: the file is not valid UTF-8`);
   const checked = readSettingsDocument(decoded, path, configKeys);
   if (!checked.ok) throw refused(path, checked.problem);
   const text = checked.bom ? decoded.slice(BOM.length) : decoded;
@@ -68,9 +65,9 @@ export function readBackup(
   try {
     // The backup hookpm made: a regular file, never read through a symlink.
     const bytes = readRegularFile(record.before, { maxBytes: SETTINGS_FILE_MAX_BYTES });
-    const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-    const checked = readSettingsDocument(text, record.before, configKeys);
-    return checked.ok ? { bytes, settings: checked.value } : null;
+    const text = strictUtf8(bytes, 'keep');
+    const checked = text === null ? null : readSettingsDocument(text, record.before, configKeys);
+    return checked?.ok === true ? { bytes, settings: checked.value } : null;
   } catch {
     return null;
   }
