@@ -49,7 +49,7 @@ export function indexCacheDir(paths: StorePaths): string {
 
 /**
  * Q6: the content hashes of installed files, reused while their lstat is unchanged, one shard per
- * tree (store/fingerprint-cache.ts fingerprintShardFile).
+ * tree (store/fingerprint-shards.ts fingerprintShardFile).
  */
 export function fingerprintCacheDir(paths: StorePaths): string {
   return join(paths.cache, 'fingerprints');

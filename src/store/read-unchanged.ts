@@ -1,5 +1,6 @@
 import { lstatSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ScanOptions, TreeScan } from './fingerprint-cache.js';
 import {
   cachedEntry,
   isRacy,
@@ -7,9 +8,7 @@ import {
   readFingerprintCache,
   statOf,
   type CachedFile,
-  type ScanOptions,
-  type TreeScan,
-} from './fingerprint-cache.js';
+} from './fingerprint-shards.js';
 import { fingerprintOf, walkTree, type TreeEntry, type TreeFile } from './fingerprint.js';
 import type { StorePaths } from './store-paths.js';
 
@@ -25,7 +24,7 @@ export interface ReadUnchanged<T> {
 /**
  * Runs `read(root)` for each root and says which tree it read: the root, every directory and
  * every file are lstat-ed before and after, and the scan is given only when the two agree, none
- * of it changed within the racy window (fingerprint-cache.ts RACY_MS), and the fingerprint cache
+ * of it changed within the racy window (fingerprint-shards.ts RACY_MS), and the fingerprint cache
  * holds a hash taken with exactly each file's stat. Then nothing in the tree was created,
  * removed, written or chmodded while `read` ran (each would have moved a ctime), and the
  * fingerprint is that of the content `read` saw: a result may be cached under it. `read` must not

@@ -1,10 +1,5 @@
-import {
-  scanTreesCached,
-  readFingerprintCache,
-  cachedEntry,
-  type ScanOptions,
-  type TreeScan,
-} from './fingerprint-cache.js';
+import { scanTreesCached, type ScanOptions, type TreeScan } from './fingerprint-cache.js';
+import { cachedEntry, readFingerprintCache } from './fingerprint-shards.js';
 import { fingerprintOf, readEntries, walkTree, type TreeFile } from './fingerprint.js';
 import { readInstalledFiles } from './installed-files.js';
 import type { StorePaths } from './store-paths.js';

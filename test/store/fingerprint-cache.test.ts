@@ -13,11 +13,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/json/canonical-json.js';
 import { fnv1a } from '../../src/store/cache-shard.js';
-import {
-  fingerprintShardFile,
-  scanTreesCached,
-  type ScanOptions,
-} from '../../src/store/fingerprint-cache.js';
+import { scanTreesCached, type ScanOptions } from '../../src/store/fingerprint-cache.js';
+import { fingerprintShardFile } from '../../src/store/fingerprint-shards.js';
 import { fingerprintTree } from '../../src/store/fingerprint.js';
 import type { StorePaths } from '../../src/store/store-paths.js';
 import { tempDir, writeTree } from './plugin-tree.js';
