@@ -12,7 +12,7 @@ import { installedFilesDir, installedFilesName } from './installed-files.js';
 import { pinnedTrees, type PinnedTrees } from './session-pins.js';
 import type { StorePaths } from './store-paths.js';
 import type { State } from './state/state-schema.js';
-import { fieldStrings, lazyEntriesOf } from './state/lazy-records.js';
+import { fieldStrings } from './state/lazy-records.js';
 import {
   eachRecord,
   namedTrees,

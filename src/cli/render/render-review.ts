@@ -1,5 +1,4 @@
 import type { ReviewHook, ReviewReport } from '../../ops/steps/consent/report.js';
-import { codeUnchanged } from '../../plugin/code-diff.js';
 import { BACKGROUND_FIELDS } from '../../plugin/surface.js';
 import { terminalWidth } from '../stdio.js';
 import { colourEnabled, paint, type Tone } from './colour.js';

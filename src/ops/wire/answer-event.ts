@@ -1,7 +1,6 @@
 import { constants } from 'node:buffer';
 import { AGENTS } from '../../agents/agents.js';
 import { agentDeadlineSec, type Agent, type AgentId, type WireAnswer } from '../../agents/agent.js';
-import type { Diagnostic } from '../../hooks/diagnostic.js';
 import { isPlainObject } from '../../json/describe-value.js';
 import { nestsDeeperThan } from '../../json/nesting-depth.js';
 import { refusedPayload } from '../../engine/fail-closed.js';

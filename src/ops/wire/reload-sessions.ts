@@ -1,7 +1,6 @@
 import { HookpmError } from '../../errors.js';
 import type { Diagnostic } from '../../hooks/diagnostic.js';
 import { buildSnapshot, type SnapshotPlugin } from '../../hooks/snapshot/snapshot.js';
-import type { SourceDocument } from '../../hooks/types.js';
 import { listPins, readPin, writePin } from '../../store/session-pins.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { makePin } from './make-pin.js';

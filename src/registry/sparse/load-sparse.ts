@@ -9,27 +9,17 @@
  * `registry add` reads the root only; install and info read the root and the named plugins'
  * documents; search reads the search manifest and the shards whose hash changed.
  */
-import { HookpmError, isHookpmError } from '../../errors.js';
-import { parseJson } from '../../json/parse-json.js';
-import { INDEX_MAX_BYTES } from '../http/fetch-options.js';
-import {
-  INDEX_MAX_AGE_MS,
-  type IndexOrigin,
-  type LoadIndexOptions,
-} from '../indexes/load-index.js';
+import { isHookpmError } from '../../errors.js';
+import type { IndexOrigin, LoadIndexOptions } from '../indexes/load-index.js';
 import type { IndexPlugin, RegistryIndex } from '../indexes/index-schema.js';
 import { writeRow, type IndexSummary } from '../indexes/summary-row.js';
 import { redactUrl } from '../http/url-policy.js';
 import { indexUrlOf, isSparseRootUrl } from '../registry-location.js';
 import {
-  readCachedDocument,
   readCachedRows,
   pruneCachedRows,
   sparseCacheDir,
-  writeCachedDocument,
   writeCachedRows,
-  writeMeta,
-  type CachedDocument,
 } from './cache-sparse.js';
 import {
   parseRoot,
@@ -39,6 +29,12 @@ import {
   ROOT_FILE,
   type SparseRoot,
 } from './sparse-format.js';
+import {
+  documentJson,
+  fetchOptions,
+  loadSparseDocument,
+  type SparseDocument,
+} from './load-sparse-document.js';
 
 export interface SparseLoad {
   registry: string;
@@ -54,15 +50,6 @@ interface Registry {
   name: string;
   location: string;
 }
-
-interface Doc {
-  body: Buffer;
-  origin: IndexOrigin;
-  fetchedAt: string;
-  stale: { code: string; message: string } | null;
-}
-
-const UNREACHABLE = new Set(['E_REGISTRY_NETWORK', 'E_REGISTRY_TIMEOUT']);
 
 /**
  * The root document of `registry` when it has the sparse layout, else null (load its `index.json`).
@@ -80,11 +67,11 @@ export async function loadSparseRoot(
   if (!declared && !indexUrl.startsWith('file:')) return null;
   const url = declared ? registry.location : new URL(ROOT_FILE, indexUrl).href;
   const dir = sparseCacheDir(opts.cacheDir, registry.name);
-  let doc: Doc | null;
+  let doc: SparseDocument | null;
   try {
     const where = redactUrl(url);
-    doc = await loadDocument(dir, ROOT_FILE, url, opts, (body) =>
-      parseRoot(json(body, url), where),
+    doc = await loadSparseDocument(dir, ROOT_FILE, url, opts, (body) =>
+      parseRoot(documentJson(body, url), where),
     );
   } catch (error) {
     if (!declared && isHookpmError(error, 'E_NOT_FOUND')) return null;
@@ -99,7 +86,7 @@ export async function loadSparseRoot(
       `Run \`hookpm registry update ${registry.name}\` while online first.`,
     );
   }
-  const root = parseRoot(json(doc.body, url), redactUrl(url));
+  const root = parseRoot(documentJson(doc.body, url), redactUrl(url));
   const { origin, fetchedAt, stale } = doc;
   return { registry: registry.name, root, url, origin, fetchedAt, stale };
 }
@@ -122,10 +109,10 @@ export async function loadSparsePlugins(
     const path = `plugins/${pluginDocumentPath(name)}`;
     const url = new URL(`${sparse.root.plugins}${pluginDocumentPath(name)}`, sparse.url).href;
     const parse = (body: Buffer): IndexPlugin =>
-      parsePluginDocument(json(body, url), name, redactUrl(url));
-    let doc: Doc | null;
+      parsePluginDocument(documentJson(body, url), name, redactUrl(url));
+    let doc: SparseDocument | null;
     try {
-      doc = await loadDocument(dir, path, url, opts, parse);
+      doc = await loadSparseDocument(dir, path, url, opts, parse);
     } catch (error) {
       if (isHookpmError(error, 'E_NOT_FOUND')) return;
       throw error;
@@ -162,8 +149,8 @@ export async function loadSparseSummary(
 ): Promise<{ summary: IndexSummary; origin: IndexOrigin }> {
   const dir = sparseCacheDir(opts.cacheDir, sparse.registry);
   const url = new URL(sparse.root.search, sparse.url).href;
-  const parse = (body: Buffer) => parseSearchManifest(json(body, url), redactUrl(url));
-  const doc = await loadDocument(dir, 'search/index.json', url, opts, parse);
+  const parse = (body: Buffer) => parseSearchManifest(documentJson(body, url), redactUrl(url));
+  const doc = await loadSparseDocument(dir, 'search/index.json', url, opts, parse);
   if (doc === null) {
     // D5: offline and never cached; load-catalogs turns this into a warning for this registry.
     const { networkRefused } = await import('../network-refused.js');
@@ -189,7 +176,7 @@ export async function loadSparseSummary(
       const { fetchBytes } = await import('../http/http.js');
       const result = await fetchBytes(shardUrl, fetchOptions(opts, undefined));
       if (result.status === 304) throw new Error('Assertion failed: 304 without an ETag');
-      const parsed = parseSearchShard(json(result.body, shardUrl), redactUrl(shardUrl));
+      const parsed = parseSearchShard(documentJson(result.body, shardUrl), redactUrl(shardUrl));
       const rows = parsed.plugins.map(writeRow);
       const { hashOf } = await import('./sparse-documents.js');
       // A shard rebuilt since the manifest was read is kept under its own hash: asked again later.
@@ -203,104 +190,6 @@ export async function loadSparseSummary(
     manifest.shards.map((s) => s.path),
   );
   return { summary: parts.flat(), origin };
-}
-
-/**
- * One document under the policy above: the cached copy, a revalidated one, or a new one that
- * `check` accepted (it throws for a bad one, which then never enters the cache). Null only when
- * `cacheOnly` and nothing is cached.
- */
-async function loadDocument(
-  dir: string,
-  path: string,
-  url: string,
-  opts: LoadIndexOptions,
-  check: (body: Buffer) => unknown,
-): Promise<Doc | null> {
-  const now = (opts.now?.() ?? new Date()).toISOString();
-  if (url.startsWith('file:')) {
-    const { fetchBytes } = await import('../http/http.js');
-    const result = await fetchBytes(url, fetchOptions(opts, undefined));
-    if (result.status === 304) throw new Error('Assertion failed: 304 for a file');
-    return { body: result.body, origin: 'disk', fetchedAt: now, stale: null };
-  }
-  const cached = await readCachedDocument(dir, path, url);
-  if (cached !== null && !opts.refresh) {
-    const age = Date.parse(now) - Date.parse(cached.fetchedAt);
-    const fresh = age >= 0 && age < (opts.maxAgeMs ?? INDEX_MAX_AGE_MS);
-    if (opts.cacheOnly || fresh) return fromCache(cached, null);
-  }
-  if (opts.cacheOnly) {
-    if (cached !== null) return fromCache(cached, null);
-    return null;
-  }
-  try {
-    return await revalidate(dir, path, url, cached, opts, check, now);
-  } catch (error) {
-    if (cached === null || opts.refresh) throw error;
-    if (!isHookpmError(error) || !UNREACHABLE.has(error.code)) throw error;
-    return fromCache(cached, { code: error.code, message: error.message });
-  }
-}
-
-async function revalidate(
-  dir: string,
-  path: string,
-  url: string,
-  cached: CachedDocument | null,
-  opts: LoadIndexOptions,
-  check: (body: Buffer) => unknown,
-  now: string,
-): Promise<Doc> {
-  const { fetchBytes } = await import('../http/http.js');
-  const etag = cached?.etag ?? undefined;
-  const result = await fetchBytes(url, fetchOptions(opts, etag));
-  if (result.status === 304 && cached !== null) {
-    await writeMeta(dir, path, { url, etag: cached.etag, fetchedAt: now });
-    return { body: cached.body, origin: 'not-modified', fetchedAt: now, stale: null };
-  }
-  if (result.status === 304) throw new Error('Assertion failed: 304 without a cached copy');
-  check(result.body);
-  await writeCachedDocument(dir, path, {
-    url,
-    etag: result.etag,
-    fetchedAt: now,
-    body: result.body,
-  });
-  return { body: result.body, origin: 'network', fetchedAt: now, stale: null };
-}
-
-function fromCache(cached: CachedDocument, stale: Doc['stale']): Doc {
-  return { body: cached.body, origin: 'cache', fetchedAt: cached.fetchedAt, stale };
-}
-
-function fetchOptions(opts: LoadIndexOptions, etag: string | undefined) {
-  return {
-    ...opts.fetch,
-    purpose: 'index' as const,
-    maxBytes: INDEX_MAX_BYTES,
-    acceptGzip: true,
-    ...(etag === undefined ? {} : { etag }),
-  };
-}
-
-/**
- * JSON of a document, read as strictly as an index (parse-json.ts: a duplicate key, or nesting
- * past the depth cap, is an error, so no other reader of the bytes sees a value that was not
- * checked); E_REGISTRY_SCHEMA for anything else (never quoting a local file).
- */
-function json(body: Buffer, url: string): unknown {
-  const where = redactUrl(url);
-  const parsed = parseJson(body.toString('utf8'), where);
-  if (parsed.ok) return parsed.value;
-  throw new HookpmError(
-    'E_REGISTRY_SCHEMA',
-    `${where} is not JSON: ${parsed.message} at ${parsed.line}:${parsed.column}`,
-    {
-      url: where,
-      hint: 'The registry serves something other than a registry document; the cached copy, if any, is kept.',
-    },
-  );
 }
 
 async function eachLimited<T>(
