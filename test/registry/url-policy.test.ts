@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkUrl, redactUrl } from '../../src/registry/http/url-policy.js';
 import { redact } from '../../src/errors.js';
+import { describeFailure } from '../../src/registry/http/fetch-errors.js';
 import { outcomeOf } from '../helpers/failure.js';
 
 /** 'ok' when `url` passes as a tarball URL, else the error code. */
@@ -70,4 +71,21 @@ describe('redact', () => {
   ])('N5: %s is shown as %s', (text, shown) => {
     expect(redact(text)).toBe(shown);
   });
+});
+
+describe('redaction of long text', () => {
+  // A 100 KB word with no "://" once cost seconds per call (each position scanned to the end).
+  const word = 'a'.repeat(100_000);
+  it.each([
+    ['redact', (text: string) => redact(text)],
+    ['redactUrl', (text: string) => redactUrl(text)],
+    ['describeFailure', (text: string) => describeFailure(new Error(text))],
+  ])(
+    'N5: %s of a 100 KB word finishes at once, still redacting a user after it',
+    (_name, redacts) => {
+      const text = `${word} ${word}x://alice:pw@example.com/`;
+      expect(redacts(text)).toBe(`${word} ${word}x://***@example.com/`);
+    },
+    5_000,
+  );
 });

@@ -70,7 +70,7 @@ export function describeFailure(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const text =
     typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
-  return text.replace(/[a-z][a-z0-9+.-]*:\/\/\S+/gi, (match) => redactUrl(match));
+  return text.replace(/[a-z][a-z0-9+.-]{0,31}:\/\/\S+/gi, (match) => redactUrl(match));
 }
 
 /**

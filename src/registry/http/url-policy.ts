@@ -118,5 +118,5 @@ export function redactUrl(url: string): string {
 }
 
 function redactUserInfo(text: string): string {
-  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/\s@]+@/gi, '$1***@');
+  return text.replace(/([a-z][a-z0-9+.-]{0,31}:\/\/)[^/\s@]+@/gi, '$1***@');
 }
