@@ -28,6 +28,8 @@ import { findCatalogFile } from '../../registry/marketplace/read-catalog-file.js
 import { inspectPluginDir } from '../steps/staging/inspect.js';
 import { measureTree } from '../../store/tree-size.js';
 import { isHookpmError } from '../../errors.js';
+import { describeValue } from '../../json/describe-value.js';
+import { clip } from '../../text/clip.js';
 import type { KindFindings } from './findings.js';
 
 /**
@@ -101,7 +103,7 @@ async function checkLocal(
   const label = `${file}:plugins[${entry.index}] (${JSON.stringify(entry.name)})`;
   const target = resolveEntryPath(roots, entry.source.path);
   if (target === null) {
-    const message = `${label}: source ${JSON.stringify(entry.source.path)} resolves outside ${roots.boundary === roots.root ? 'the marketplace root' : 'the repository'} (relative sources resolve against the directory holding .claude-plugin/ and must stay inside the repository)`;
+    const message = `${label}: source ${describeValue(entry.source.path)} resolves outside ${roots.boundary === roots.root ? 'the marketplace root' : 'the repository'} (relative sources resolve against the directory holding .claude-plugin/ and must stay inside the repository)`;
     sink.diagnostics.push(diagnostic('invalid_marketplace_entry', 'error', message, { path: at }));
     return false;
   }
@@ -110,7 +112,7 @@ async function checkLocal(
     () => 'missing',
   );
   if (kind !== 'directory') {
-    const message = `${label}: source ${JSON.stringify(entry.source.path)} is not a directory here (${target}); its plugin is not checked`;
+    const message = `${label}: source ${describeValue(entry.source.path)} is not a directory here (${clip(target)}); its plugin is not checked`;
     sink.diagnostics.push(
       diagnostic('marketplace_source_missing', 'warning', message, { path: at }),
     );

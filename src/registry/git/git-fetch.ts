@@ -1,6 +1,7 @@
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { HookpmError } from '../../errors.js';
+import { clip } from '../../text/clip.js';
 import { checkRepositoryUrl, isCommitSha, isSafeRef } from './repository-url.js';
 import { gitEnvironment, runGit, type GitContext } from './git-run.js';
 import { gitHeaderEnvironment, gitHeadersFor, type GitAuthSettings } from './git-auth.js';
@@ -42,7 +43,7 @@ export const CLONE_TIMEOUT_MS = 120_000;
  */
 export async function cloneShallow(url: string, opts: CloneOptions): Promise<Clone> {
   const checked = checkRepositoryUrl(url);
-  const shown = redactUrl(url);
+  const shown = clip(redactUrl(url));
   if (!checked.ok)
     throw new HookpmError(checked.code, `cannot clone: ${checked.problem}`, { url: shown });
   if (opts.ref !== undefined && !isSafeRef(opts.ref))

@@ -1,3 +1,4 @@
+import { clip } from '../../text/clip.js';
 import { isLoopbackHost, redactUrl } from '../http/url-policy.js';
 
 /**
@@ -18,9 +19,9 @@ const SCP = /^git@([A-Za-z0-9][A-Za-z0-9.-]{0,252}):([A-Za-z0-9_][A-Za-z0-9_./-]
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 export function checkRepositoryUrl(text: string): RepositoryUrl {
-  const shown = redactUrl(text);
+  const shown = clip(redactUrl(text));
   if (text === '' || CONTROL.test(text) || text.startsWith('-')) {
-    return bad(`${JSON.stringify(shown.slice(0, 200))} is not a git repository URL`);
+    return bad(`${JSON.stringify(shown)} is not a git repository URL`);
   }
   if (text.startsWith('/')) return { ok: true, url: text, protocol: 'file' };
   const scp = SCP.exec(text);
@@ -34,7 +35,7 @@ export function checkRepositoryUrl(text: string): RepositoryUrl {
   try {
     parsed = new URL(text);
   } catch {
-    return bad(`${JSON.stringify(shown.slice(0, 200))} is not a git repository URL`);
+    return bad(`${JSON.stringify(shown)} is not a git repository URL`);
   }
   switch (parsed.protocol) {
     case 'https:':

@@ -1,4 +1,5 @@
 import { HookpmError } from '../../errors.js';
+import { clip } from '../../text/clip.js';
 
 /** What a URL is fetched for; it only changes the words of an error. */
 export type UrlPurpose = 'index' | 'tarball';
@@ -12,23 +13,19 @@ export type UrlPurpose = 'index' | 'tarball';
  * - anything else (`javascript:`, `data:`, `ftp:`, no scheme, unparseable) is not a location
  *   hookpm can read at all: `E_REGISTRY_SCHEMA`. Only a readable-but-unencrypted transport is
  *   `E_INSECURE_URL`.
- * Returns the parsed URL. Messages carry the redacted URL only (N5).
+ * Returns the parsed URL. Messages carry the redacted URL only (N5), cut to 200 characters.
  */
 export function checkUrl(url: string, purpose: UrlPurpose): URL {
+  const shown = clip(redactUrl(url));
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new HookpmError(
-      'E_REGISTRY_SCHEMA',
-      `the ${purpose} URL "${redactUrl(url)}" is not a valid URL`,
-      {
-        url: redactUrl(url),
-        hint: 'Use an https:// URL, a file:// URL, or an http:// URL on a loopback address.',
-      },
-    );
+    throw new HookpmError('E_REGISTRY_SCHEMA', `the ${purpose} URL "${shown}" is not a valid URL`, {
+      url: shown,
+      hint: 'Use an https:// URL, a file:// URL, or an http:// URL on a loopback address.',
+    });
   }
-  const shown = redactUrl(url);
   switch (parsed.protocol) {
     case 'https:':
       return parsed;

@@ -5,6 +5,7 @@ import semver from '../../../registry/versions/semver.js';
 import { HookpmError, isHookpmError } from '../../../errors.js';
 import type { LoadedPlugin } from '../../../plugin/loaded-plugin.js';
 import { MANIFEST_FIELDS } from '../../../plugin/manifest.js';
+import { clip } from '../../../text/clip.js';
 import { isInside } from '../../../text/path-inside.js';
 import {
   resolveEntryPath,
@@ -142,7 +143,7 @@ async function localSource(
   if (read.roots === null) {
     throw new HookpmError(
       'E_USAGE',
-      `${entryLabel(entry)} has the relative source ./${path}, but the marketplace ${read.location} was read as a lone file with no plugin directories beside it`,
+      `${entryLabel(entry)} has the relative source ./${clip(path)}, but the marketplace ${read.location} was read as a lone file with no plugin directories beside it`,
       {
         hint: 'Add the marketplace by its git repository or directory instead of its marketplace.json URL.',
       },
@@ -152,7 +153,7 @@ async function localSource(
   if (target === null) {
     throw new HookpmError(
       'E_REGISTRY_SCHEMA',
-      `${entryLabel(entry)}: the source ${path} resolves outside ${read.roots.boundary} (relative sources resolve against the directory holding .claude-plugin/ and stay inside the repository)`,
+      `${entryLabel(entry)}: the source ${clip(path)} resolves outside ${read.roots.boundary} (relative sources resolve against the directory holding .claude-plugin/ and stay inside the repository)`,
       {
         file: read.file,
         plugin: entry.name,
@@ -186,14 +187,14 @@ async function insideReal(base: string, target: string, entry: MarketplaceEntry)
   if (real === null) {
     throw new HookpmError(
       'E_NOT_FOUND',
-      `${entryLabel(entry)}: the plugin directory ${target} does not exist`,
-      { file: target, plugin: entry.name },
+      `${entryLabel(entry)}: the plugin directory ${clip(target)} does not exist`,
+      { file: clip(target), plugin: entry.name },
     );
   }
   if (!isInside(await realpath(base), real)) {
     throw new HookpmError(
       'E_SYMLINK_ESCAPE',
-      `${entryLabel(entry)}: ${target} is a symlink to ${real}, outside ${base}`,
+      `${entryLabel(entry)}: ${clip(target)} is a symlink to ${clip(real)}, outside ${base}`,
       { file: target, plugin: entry.name },
     );
   }
