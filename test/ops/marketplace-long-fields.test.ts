@@ -23,6 +23,7 @@ const ENTRIES: Record<string, unknown> = {
   climbing: `./../${LONG}`,
   missing: `./${LONG}`,
   deep: `./${Array<string>(50_000).fill('abc').join('/')}`,
+  'https-long': { source: 'url', url: `https://example.com/${LONG}` },
   'plain-http': { source: 'url', url: `http://example.com/${LONG}` },
   helper: { source: 'url', url: `x::${LONG}` },
   scheme: { source: 'url', url: `gopher://example.com/${LONG}` },

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloneShallow, findRepositoryRoot } from '../../src/registry/git/git-fetch.js';
+import { runGit } from '../../src/registry/git/git-run.js';
 import { commitFiles, git, gitTestEnv, makeRepo, requireGit } from '../helpers/git-repo.js';
 import { INSTALL_TIMEOUT_MS } from '../helpers/system-package.js';
 import { failure } from '../helpers/failure.js';
@@ -114,6 +115,30 @@ describe('cloneShallow (registry.md 1: marketplaces and git sources)', () => {
     expect((await failure(cloneShallow(url, { dest: dest(), timeoutMs: 30_000, env }))).code).toBe(
       code,
     );
+  });
+
+  it('URL policy: a 200 KB URL (or path) is refused before git runs, quoted in 200 characters', async () => {
+    const long = 'a'.repeat(200_000);
+    for (const url of [`https://example.com/${long}`, `/${long}`]) {
+      const target = dest();
+      const error = await failure(cloneShallow(url, { dest: target, timeoutMs: 30_000, env }));
+      expect(error.code).toBe('E_REGISTRY_SCHEMA');
+      expect(error.message).toContain('is longer than 2048 characters');
+      expect(error.message.length).toBeLessThan(400);
+      expect(existsSync(target)).toBe(false);
+    }
+  });
+
+  it('runGit never throws: arguments the system refuses to start git with are a reason', async () => {
+    const ctx = { env, deadline: Date.now() + 30_000 };
+    for (const args of [
+      ['version', 'a'.repeat(200_000)],
+      ['version', 'nul\u0000byte'],
+    ]) {
+      const outcome = await runGit(args, ctx);
+      expect(outcome.ok).toBe(false);
+      expect(outcome.ok ? '' : outcome.reason).toMatch(/^cannot start git: /);
+    }
   });
 
   it('repository hooks configured by the user never run during a clone', async () => {

@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { redact } from '../../errors.js';
 
 /** What one git command did. */
@@ -63,11 +64,18 @@ export function runGit(args: readonly string[], ctx: GitContext): Promise<GitOut
   const left = ctx.deadline - Date.now();
   if (left <= 0) return Promise.resolve({ ok: false, reason: 'timed out' });
   return new Promise((done) => {
-    const child = spawn('git', args, {
-      env: ctx.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
+    let child: ChildProcessByStdio<null, Readable, Readable>;
+    try {
+      child = spawn('git', args, {
+        env: ctx.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      });
+    } catch (error) {
+      // spawn throws at once for arguments the system refuses (E2BIG, a NUL byte).
+      done({ ok: false, reason: `cannot start git: ${(error as Error).message}` });
+      return;
+    }
     let stdout = '';
     let stderr = '';
     let timedOut = false;

@@ -9,7 +9,8 @@ import { isLoopbackHost, redactUrl } from '../http/url-policy.js';
  * - the scp-like `git@host:owner/name(.git)` form (ssh, run non-interactively by git-fetch.ts),
  *   with a host and path of plain characters only;
  * - nothing else: `ssh://`, `git://`, `ext::`, `fd::`, transport helpers (`x::y`), and any text
- *   starting with `-` are refused, so no URL can smuggle an option or a command into git.
+ *   starting with `-` are refused, so no URL can smuggle an option or a command into git;
+ * - nor a URL longer than MAX_URL_LENGTH, which no host serves and no command line holds.
  */
 export type RepositoryUrl =
   | { ok: true; url: string; protocol: 'https' | 'http' | 'file' | 'ssh' }
@@ -17,12 +18,15 @@ export type RepositoryUrl =
 
 const SCP = /^git@([A-Za-z0-9][A-Za-z0-9.-]{0,252}):([A-Za-z0-9_][A-Za-z0-9_./-]{0,255})$/;
 const CONTROL = /[\u0000-\u001f\u007f]/;
+export const MAX_URL_LENGTH = 2048;
 
 export function checkRepositoryUrl(text: string): RepositoryUrl {
   const shown = clip(redactUrl(text));
   if (text === '' || CONTROL.test(text) || text.startsWith('-')) {
     return bad(`${JSON.stringify(shown)} is not a git repository URL`);
   }
+  if (text.length > MAX_URL_LENGTH)
+    return bad(`${JSON.stringify(shown)} is longer than ${MAX_URL_LENGTH} characters`);
   if (text.startsWith('/')) return { ok: true, url: text, protocol: 'file' };
   const scp = SCP.exec(text);
   if (scp !== null) {
