@@ -1,5 +1,5 @@
 import { readGitSettings } from '../../../store/git-settings.js';
-import { mkdir, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import semver from '../../../registry/versions/semver.js';
 import { HookpmError, isHookpmError } from '../../../errors.js';
@@ -196,6 +196,14 @@ async function insideReal(base: string, target: string, entry: MarketplaceEntry)
       'E_SYMLINK_ESCAPE',
       `${entryLabel(entry)}: ${clip(target)} is a symlink to ${clip(real)}, outside ${base}`,
       { file: target, plugin: entry.name },
+    );
+  }
+  // A file, FIFO or device is never walked, nor opened (a FIFO would block).
+  if (!(await stat(real)).isDirectory()) {
+    throw new HookpmError(
+      'E_NOT_FOUND',
+      `${entryLabel(entry)}: the plugin directory ${clip(target)} is not a directory`,
+      { file: clip(target), plugin: entry.name },
     );
   }
   return real;

@@ -1,0 +1,63 @@
+/**
+ * registry.md section 1 (kind marketplace) with security.md (never read a FIFO or a device as a
+ * file): an entry whose `./` source is a regular file or a FIFO is left out naming the entry, not
+ * a crash of `registry add`; the FIFO is never opened, and `install` of the entry is
+ * E_REGISTRY_SCHEMA with the store byte-identical. Real directories and a FIFO, the built CLI.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveStorePaths } from '../../src/store/paths.js';
+import { ensureBuilt, runBin } from '../helpers/built-bin.js';
+import { writeFiles } from '../helpers/git-repo.js';
+import { hashStore } from '../helpers/store-snapshot.js';
+import { marketplaceCatalog } from '../helpers/claude-plugin.js';
+
+let root: string;
+let market: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  ensureBuilt();
+  root = await mkdtemp(join(tmpdir(), 'hookpm-mkt-notdir-'));
+  market = join(root, 'market');
+  const plugins = [
+    { name: 'good', source: './plugins/good' },
+    { name: 'file', source: './plugins/file' },
+    { name: 'fifo', source: './plugins/fifo' },
+  ];
+  await writeFiles(market, {
+    '.claude-plugin/marketplace.json': JSON.stringify(marketplaceCatalog('Market', plugins)),
+    'plugins/good/plugin.json': JSON.stringify({ name: 'good', version: '1.0.0' }),
+    'plugins/file': '{"name":"file"}\n',
+  });
+  execFileSync('mkfifo', [join(market, 'plugins', 'fifo')]);
+  env = { ...(process.env as Record<string, string>), HOME: root, HOOKPM_HOME: join(root, 'home') };
+}, 120_000);
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+describe('a marketplace entry whose source is not a directory', () => {
+  it('1: `registry add` keeps the valid entry and warns of the file and the FIFO', async () => {
+    const added = await runBin(['registry', 'add', 'mkt', market], { env, cwd: root });
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toContain('1 plugin(s)');
+    for (const name of ['file', 'fifo'])
+      expect(added.stderr).toContain(`(${name}): the plugin directory`);
+    expect(added.stderr).toContain('is not a directory');
+  });
+
+  it.each(['file', 'fifo'])(
+    '1: `install %s` is E_REGISTRY_SCHEMA naming the entry; the store is byte-identical',
+    async (name) => {
+      const paths = resolveStorePaths(env);
+      const before = await hashStore(paths);
+      const run = await runBin(['install', `${name}@mkt`, '--yes'], { env, cwd: root });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`error[E_REGISTRY_SCHEMA]: ${name}@mkt`);
+      expect(run.stderr).toContain('is not a directory');
+      expect(await hashStore(paths)).toEqual(before);
+    },
+  );
+});
