@@ -64,7 +64,22 @@ export async function buildMarketplaceIndex(
   }
   const index: RegistryIndex = { formatVersion: 1, name: read.marketplace.name, plugins };
   if (read.marketplace.description !== undefined) index.description = read.marketplace.description;
-  return { index, excluded };
+  return { index, excluded: boundExcluded(excluded, read.location) };
+}
+
+/** How many left-out entries a catalog keeps, with why; `registry add` warns of each. */
+export const MAX_EXCLUDED = 100;
+
+/**
+ * The first MAX_EXCLUDED left-out entries, then one line counting the rest: a catalog of a
+ * million invalid entries is kept (in the cache) and warned of in bounded size. An entry past the
+ * bound is not found by its name; `hookpm validate` on the marketplace lists every one.
+ */
+function boundExcluded(excluded: ExcludedEntry[], location: string): ExcludedEntry[] {
+  if (excluded.length <= MAX_EXCLUDED) return excluded;
+  const rest = excluded.length - MAX_EXCLUDED;
+  const message = `${location}: and ${rest} more entries are left out (\`hookpm validate\` on the marketplace lists every one)`;
+  return [...excluded.slice(0, MAX_EXCLUDED), { name: null, message }];
 }
 
 interface BuiltVersion {
