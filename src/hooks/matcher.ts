@@ -3,6 +3,7 @@ import type { HookEventName } from './events.js';
 import { wordTextTest } from './regex/word-text.js';
 import { checkRegexSafety } from './regex/safe-regex.js';
 import { matchesEverything } from './regex/match-everything.js';
+import { clip } from '../text/clip.js';
 
 /**
  * Group matchers (engine.md E1-E6). `compileMatcher` runs once per group when the snapshot is
@@ -38,7 +39,7 @@ function isWildcardMatcher(matcher: string | null | undefined): boolean {
 export function compileMatcher(matcher: string | null, event: HookEventName): CompileResult {
   if (isWildcardMatcher(matcher)) return { ok: true, matcher: ALL };
   const source = matcher as string;
-  const shown = JSON.stringify(source.length > 80 ? `${source.slice(0, 80)}...` : source);
+  const shown = JSON.stringify(clip(source, 80));
   if (EVENTS[event].matcherField === null) {
     const message = `${event} has no matcher field, so only a wildcard matcher ("*", "", ".*" or none) is allowed; found ${shown}`;
     return { ok: false, code: 'unsupported_matcher', message };

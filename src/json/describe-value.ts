@@ -1,3 +1,5 @@
+import { clip } from '../text/clip.js';
+
 /**
  * How a found value is shown in a diagnostic ("... found 0", "found \"60\"", "found an array"):
  * strings are JSON-quoted (control characters escaped) and cut, containers are named, never dumped.
@@ -8,8 +10,7 @@ export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (typeof value === 'string') {
-    const cut = value.length > MAX_SHOWN ? `${value.slice(0, MAX_SHOWN)}...` : value;
-    return JSON.stringify(cut);
+    return JSON.stringify(clip(value, MAX_SHOWN));
   }
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) return value.length === 0 ? 'an empty array' : 'an array';

@@ -4,6 +4,7 @@ import { findLoopAmbiguity } from './loop-ambiguity.js';
 import { parseRegex } from './regex-ast.js';
 import type { RegexNode } from './regex-ast.js';
 import { canConsume, children, consumable, first, matchesWithin, nullable } from './regex-facts.js';
+import { clip } from '../../text/clip.js';
 
 /**
  * E4: a static check that a matcher's regular expression cannot backtrack catastrophically. The
@@ -131,7 +132,7 @@ function countedHazard(body: RegexNode, text: string): string | null {
 }
 
 function quote(text: string): string {
-  return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}...` : text);
+  return JSON.stringify(clip(text, 60));
 }
 
 type NodeOf<K extends RegexNode['kind']> = Extract<RegexNode, { kind: K }>;
