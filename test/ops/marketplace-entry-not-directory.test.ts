@@ -1,5 +1,5 @@
 /**
- * registry.md section 1 (kind marketplace) with security.md (never read a FIFO or a device as a
+ * registry.md "Registry kinds" (a marketplace) with security.md (never read a FIFO or a device as a
  * file): an entry whose `./` source is a regular file or a FIFO is left out naming the entry, not
  * a crash of `registry add`; the FIFO is never opened, and `install` of the entry is
  * E_REGISTRY_SCHEMA with the store byte-identical. Real directories and a FIFO, the built CLI.

@@ -1,5 +1,5 @@
 /**
- * registry.md section 1 (kind marketplace) with security.md's invariant: an entry the marketplace
+ * registry.md "Registry kinds" (a marketplace) with security.md's invariant: an entry the marketplace
  * lists but hookpm cannot use (an invalid field or name, a manifest naming another plugin, a
  * missing directory) is left out of the catalog, reported at `registry add` as a warning naming the
  * entry and why, and at `install` / `info` as E_REGISTRY_SCHEMA naming it and why, never a bare

@@ -1,5 +1,5 @@
 /**
- * registry.md section 1 (kind marketplace) with security.md (nothing hookpm prints or keeps grows
+ * registry.md "Registry kinds" (a marketplace) with security.md (nothing hookpm prints or keeps grows
  * without bound with its input): a catalog of thousands of invalid entries is added with its valid
  * entry; `registry add` warns of the first MAX_EXCLUDED left-out entries and counts the rest in
  * one line, and the cached catalog keeps no more. Real directories, the built CLI.
