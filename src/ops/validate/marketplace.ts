@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { readFailureReason, readRegularText } from '../../io/read-regular-file.js';
 import { INDEX_MAX_BYTES } from '../../registry/http/fetch-options.js';
-import { basename, dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { diagnostic, type Diagnostic } from '../../hooks/diagnostic.js';
 import type { EventName } from '../../hooks/events.js';
 import { childPath, documentPath } from '../../hooks/json-path.js';

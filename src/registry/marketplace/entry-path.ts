@@ -1,4 +1,4 @@
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { isInside } from '../../text/path-inside.js';
 
 /** Where a marketplace's relative sources resolve, and how far they may reach. */

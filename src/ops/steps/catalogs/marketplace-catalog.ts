@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { HookpmError, isHookpmError } from '../../../errors.js';
+import { isHookpmError } from '../../../errors.js';
 import {
   readCachedIndex,
   writeCachedIndex,

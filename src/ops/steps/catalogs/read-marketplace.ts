@@ -1,6 +1,6 @@
 import { rm, stat } from 'node:fs/promises';
 import { readRegularText } from '../../../io/read-regular-file.js';
-import { basename, dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HookpmError } from '../../../errors.js';
 import type { Diagnostic } from '../../../hooks/diagnostic.js';
