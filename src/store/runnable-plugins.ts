@@ -34,6 +34,7 @@ import type { PolicyInForce } from '../policy/policy.js';
 import { policyStops } from '../policy/policy-at-run.js';
 import { sandboxStops } from '../policy/sandbox-require.js';
 import { readPolicyFile } from './policy-file.js';
+import { registryLocationIn } from './builtin-registries.js';
 
 /** The plugin part of a snapshot's sources (engine.md S1, S3, S6). */
 export interface PluginSources {
@@ -149,9 +150,7 @@ export async function runnablePlugins(
   );
   // A13, A11: what the policy stops is left out before its tree is even checked.
   const policy = options.policy ?? readPolicyFile(process.env);
-  const stops = policyStops(policy, mayRunNow, (name) =>
-    Object.hasOwn(state.registries, name) ? state.registries[name]!.location : undefined,
-  );
+  const stops = policyStops(policy, mayRunNow, (name) => registryLocationIn(state, name));
   const runnable = mayRunNow.filter((record) => !stops.stopped.has(record.id));
   const scoped = new Set(fromProject);
   const cached = readDocumentsCache(paths);

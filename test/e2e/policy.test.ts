@@ -307,6 +307,24 @@ describe('what each command does with the policy, the remaining cases (A11, A12,
     expect(codes).toContain('policy_registry_refused');
   });
 
+  it('A12: a plugin whose registry registries.allow names by location runs under `run` and `wire`, the built-in registry and an added one alike', async () => {
+    const env = await withPolicy({ registries: { allow: [`${FIXTURES}*`] } });
+    await ok(['registry', 'add', 'mine', FIXTURES], env);
+    await ok(['install', 'guard@examples', 'guard@mine', '--yes'], env);
+    const input = JSON.stringify({ tool_name: 'Bash', tool_input: { command: FORCE_PUSH } });
+    const run = await hookpm(['run', 'PreToolUse', '--payload', '-', '--json'], env, input);
+    expect(run.code, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout) as {
+      permission: { decision: string };
+      systemMessages: string[];
+    };
+    expect(result.systemMessages).toEqual([]);
+    expect(result.permission.decision).toBe('deny');
+    const wired = await wire(bash('p5', FORCE_PUSH), env);
+    expect(wired?.systemMessage).toBeUndefined();
+    expect(wired?.hookSpecificOutput.permissionDecision).toBe('deny');
+  });
+
   it('A16: an E_POLICY refusal under --json carries the rule, the entry and the file', async () => {
     const env = await withPolicy({ plugins: { deny: ['guard'] } });
     const run = await hookpm(['install', 'guard@examples', '--yes', '--json'], env);

@@ -73,11 +73,13 @@ const BUNDLED_APART = '\0bundled-apart';
 /**
  * The modules behind the `import()`s that a linked event answered from its session's pin does not
  * make: the pin's making (first event), the state's read when a pinned plugin is found changed
- * (pin-repaired), the JSON output reader (with zod), the error report.
+ * (pin-repaired) or when the policy allows registries (policy-registries), the JSON output reader
+ * (with zod), the error report.
  */
 const WIRE_MORE = [
   'ops/wire/make-pin.js',
   'ops/wire/pin-repaired.js',
+  'ops/wire/policy-registries.js',
   'plugin/created-files.js',
   'engine/read-wire-output.js',
   'cli/report-error.js',

@@ -4,7 +4,7 @@ import { removeCachedIndex } from '../../registry/indexes/cache-index.js';
 import { removeSparseCache } from '../../registry/sparse/cache-sparse.js';
 import { indexCacheDir } from '../../store/paths.js';
 import { updateState } from '../../store/state/state.js';
-import { builtinRegistries } from '../steps/catalogs/defaults.js';
+import { builtinRegistries } from '../../store/builtin-registries.js';
 import { lockOptions, type OperationContext } from '../steps/context/operation-context.js';
 import { ownValue } from '../../json/own-value.js';
 

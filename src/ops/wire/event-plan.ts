@@ -84,7 +84,7 @@ async function plan(wire: WireContext, input: EventPlanInput, afresh: boolean): 
     cwd: where.forPin,
     ...(afresh ? { afresh } : {}),
   });
-  const pin = pinUnderPolicy(pinned, wire.env);
+  const pin = await pinUnderPolicy(pinned, wire.store, wire.env);
   // An event without a session id has no session to fall back on, only the pin of the moment.
   const { cwd, notes } = where.resolve(pin.sessionId === '' ? undefined : pin.projectRoot);
   const projectDir = wire.env[CLAUDE_PROJECT_DIR] || (await findProjectRoot(cwd));

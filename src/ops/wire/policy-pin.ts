@@ -4,6 +4,7 @@ import type { PolicyInForce } from '../../policy/policy.js';
 import { sandboxStops } from '../../policy/sandbox-require.js';
 import { readPolicyFile } from '../../store/policy-file.js';
 import type { SessionPin } from '../../store/session-pin-schema.js';
+import type { StorePaths } from '../../store/store-paths.js';
 
 /**
  * docs/reference/rules/policy.md#a13 for a linked agent's event: the session's pin less the
@@ -11,14 +12,21 @@ import type { SessionPin } from '../../store/session-pin-schema.js';
  * was pinned stops at the next one), each told in a `systemMessage` on the events it would have
  * run on; with a policy file that cannot be used, every pinned plugin fails closed (A11); with
  * `sandbox.require`, a pinned plugin that runs unconfined stops as a denied one does (A18). The pin
- * itself when the policy stops nothing in it.
+ * itself when the policy stops nothing in it. With `registries.allow` (A12), a plugin's registry
+ * is matched by its name and by its location in the state of now, as install matched it; a state
+ * that cannot be read leaves the name alone to match.
  */
-export function pinUnderPolicy(
+export async function pinUnderPolicy(
   pin: SessionPin,
+  paths: StorePaths,
   env: Readonly<Record<string, string | undefined>>,
   inForce: PolicyInForce = readPolicyFile(env),
-): SessionPin {
+): Promise<SessionPin> {
   if (inForce.status === 'absent' || pin.plugins.length === 0) return pin;
+  const registryOf =
+    inForce.status === 'ok' && inForce.policy.registries?.allow !== undefined
+      ? await (await import('./policy-registries.js')).registryLocationsNow(paths)
+      : undefined;
   const plugins = pin.plugins.map(({ id }): RunningPlugin => {
     const at = id.lastIndexOf('@');
     const events = new Set<string>();
@@ -28,7 +36,7 @@ export function pinUnderPolicy(
     const named = { id, name: id.slice(0, at), registry: id.slice(at + 1) };
     return { ...named, events: [...events], documented: true };
   });
-  const denied = policyStops(inForce, plugins);
+  const denied = policyStops(inForce, plugins, registryOf);
   // A18: a pinned plugin that runs unconfined stops too when the policy requires confinement.
   const unconfined = sandboxStops(
     inForce,

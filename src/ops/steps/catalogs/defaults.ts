@@ -1,31 +1,9 @@
 /**
- * The built-in registries (docs/reference/rules/registry.md#registry-kinds): `examples`, the
- * `registry-fixtures/` directory shipped in the package, exists until the user removes it. Built-in
- * registries are not written to the state; the state records the ones the user removed
- * (`removedDefaults`), and a registry the user added under a built-in name replaces the built-in
- * one.
+ * The registries in effect: the state's and the built-in ones (store/builtin-registries.ts).
  */
-import { join } from 'node:path';
-import { PACKAGE_ROOT } from '../../../io/package-root.js';
 import { compareCodeUnits } from '../../../json/compare.js';
+import { builtinRegistries } from '../../../store/builtin-registries.js';
 import type { RegistryRecord, State } from '../../../store/state/state-schema.js';
-
-export const EXAMPLES_REGISTRY = 'examples';
-
-/** The package root's `registry-fixtures/`. */
-function examplesLocation(): string {
-  return join(PACKAGE_ROOT, 'registry-fixtures');
-}
-
-export function builtinRegistries(): Record<string, RegistryRecord> {
-  return {
-    [EXAMPLES_REGISTRY]: {
-      location: examplesLocation(),
-      kind: 'index',
-      addedAt: '1970-01-01T00:00:00.000Z',
-    },
-  };
-}
 
 /**
  * Whether `name` is the name of a registry hookpm ships (`examples`), which a project's hookpm.json

@@ -10,7 +10,7 @@ import type { ProjectManifest } from '../../../project/project-manifest.js';
 import type { RegistryRecord, State } from '../../../store/state/state-schema.js';
 import { isInside } from '../../../text/path-inside.js';
 import { landingOf, realRootOf } from '../../../workspace/inside-root.js';
-import { builtinRegistries } from '../catalogs/defaults.js';
+import { builtinRegistries } from '../../../store/builtin-registries.js';
 import type { InstallSource } from '../staging/types.js';
 
 /** The registries of hookpm.json a command uses, checked: their locations, and which are on disk. */
