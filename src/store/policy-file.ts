@@ -1,4 +1,5 @@
-import { join, win32 } from 'node:path';
+import { lstatSync, statSync } from 'node:fs';
+import { dirname, join, win32 } from 'node:path';
 import { parseJson } from '../json/parse-json.js';
 import { errnoCode } from '../io/fs-error.js';
 import { readFailureReason, readRegularText } from '../io/read-regular-file.js';
@@ -36,8 +37,8 @@ export function policyFileOf(
 /**
  * A10, A11: reads the policy in force, synchronously (a linked agent's event reads it; it is one
  * small file). No file: `absent`. A file that cannot be read (or is not a regular file of at most
- * POLICY_MAX_BYTES), is not strict JSON or not of the policy's shape: `invalid`, with the problem.
- * Never throws.
+ * POLICY_MAX_BYTES), a symbolic link to nothing (the file's or its folder's), a file that is not
+ * strict JSON or not of the policy's shape: `invalid`, with the problem. Never throws.
  */
 export function readPolicyFile(
   env: Readonly<Record<string, string | undefined>>,
@@ -48,7 +49,11 @@ export function readPolicyFile(
   try {
     text = readRegularText(file, { maxBytes: POLICY_MAX_BYTES, followSymlink: true });
   } catch (error) {
-    if (MISSING_CODES.has(errnoCode(error) ?? '')) return { status: 'absent', file, from };
+    if (MISSING_CODES.has(errnoCode(error) ?? '')) {
+      const link = linkToNothing(file);
+      if (link === null) return { status: 'absent', file, from };
+      return { status: 'invalid', file, from, problem: `${link} is a symbolic link to nothing` };
+    }
     return {
       status: 'invalid',
       file,
@@ -67,4 +72,25 @@ export function readPolicyFile(
   const problem = checkPolicy(json.value);
   if (problem !== null) return { status: 'invalid', file, from, problem };
   return { status: 'ok', file, from, policy: json.value as Policy };
+}
+
+/**
+ * A10, A11: of a policy file that was not found, the symbolic link that leads nowhere, the file
+ * itself or its folder (`/etc/hookpm` linked to a mount that is gone), or null: the administrator
+ * put a policy there that cannot be read, which fails closed; it is never "no policy".
+ */
+function linkToNothing(file: string): string | null {
+  for (const path of [file, dirname(file)]) {
+    try {
+      if (!lstatSync(path).isSymbolicLink()) continue;
+    } catch {
+      continue;
+    }
+    try {
+      statSync(path);
+    } catch {
+      return path === file ? 'it' : `its folder ${path}`;
+    }
+  }
+  return null;
 }

@@ -4,7 +4,7 @@
  * policy` and `doctor`.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -88,6 +88,23 @@ describe('the policy file and `hookpm policy` (A10, A11, A17)', () => {
     const install = await hookpm(['install', GUARD_DIR, '--yes'], env);
     expectPolicyError(install, 'cannot be used', file);
     expect(stateFileHash(ws.home)).toBe('none');
+  });
+
+  it('A11: a policy file, or its folder, that is a symbolic link to nothing fails closed: `policy` says so, `wire` denies', async () => {
+    await ok(['install', GUARD_DIR, '--yes']);
+    const file = join(ws.dir, `policy-${ws.n}.json`);
+    await symlink(join(ws.dir, `gone-${ws.n}`), file);
+    const folder = join(ws.dir, `policy-folder-${ws.n}`);
+    await symlink(join(ws.dir, `gone-folder-${ws.n}`), folder);
+    for (const named of [file, join(folder, 'policy.json')]) {
+      const env = ws.env({ HOOKPM_POLICY_FILE: named });
+      const shown = await hookpm(['policy'], env);
+      expect(shown.code).toBe(1);
+      expect(shown.stdout).toContain('a symbolic link to nothing');
+      const answer = await wire(bash(`p-link-${ws.n}`, 'ls -la'), env);
+      expect(answer?.hookSpecificOutput.permissionDecision).toBe('deny');
+      expect(answer?.hookSpecificOutput.permissionDecisionReason).toContain(named);
+    }
   });
 
   it('A11: an unknown key makes the policy unusable (it is never half obeyed)', async () => {
