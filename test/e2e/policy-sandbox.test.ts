@@ -98,6 +98,14 @@ describe('sandbox.require (A18)', () => {
     expect(installed.installed[0]).toMatchObject({ id: 'guard@local', enabled: true });
   });
 
+  it('A18: `install --link` of an undeclared plugin is refused and writes nothing; a declared one links', async () => {
+    const env = await withPolicy(SANDBOX);
+    const refused = await ws.hookpm(['install', '--link', UNDECLARED, '--yes'], { env });
+    expectSandboxRefusal(refused, env['HOOKPM_POLICY_FILE']!);
+    expect(stateFileHash(ws.home)).toBe('none');
+    await ok(['install', '--link', DECLARED, '--yes'], env);
+  });
+
   it('A18: `hookpm run` leaves an undeclared plugin out and says why; `doctor` warns policy_unconfined', async () => {
     await ok(['install', UNDECLARED, '--yes']);
     const env = await withPolicy(SANDBOX);

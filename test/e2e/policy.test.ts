@@ -127,6 +127,16 @@ describe('install, registry add, enable (A12, A13, A16)', () => {
     expect(stateFileHash(ws.home)).toBe('none');
   });
 
+  it('A12, A13: `install --link` of a plugin the policy refuses is E_POLICY naming the rule and the file; nothing is written', async () => {
+    const denied = await withPolicy({ plugins: { deny: ['guard'] } });
+    const link = await hookpm(['install', '--link', GUARD_DIR, '--yes'], denied);
+    expectPolicyError(link, 'plugins.deny entry "guard"', denied['HOOKPM_POLICY_FILE']!);
+    const registries = await withPolicy({ registries: { allow: ['examples'] } });
+    const local = await hookpm(['install', '--link', GUARD_DIR, '--yes'], registries);
+    expectPolicyError(local, 'registries.allow', registries['HOOKPM_POLICY_FILE']!);
+    expect(stateFileHash(ws.home)).toBe('none');
+  });
+
   it('A13: with plugins.allow only the plugins it names install', async () => {
     const env = await withPolicy({ plugins: { allow: ['guard@examples'] } });
     await ok(['install', 'guard@examples', '--yes'], env);

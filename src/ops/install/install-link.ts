@@ -16,6 +16,8 @@ import {
   nowIso,
   type OperationContext,
 } from '../steps/context/operation-context.js';
+import { policyRegistryOf, requirePluginAllowed } from '../steps/policy/enforce-policy.js';
+import { requireSandboxed } from '../steps/policy/sandbox-allowed.js';
 import { reviewDirectory } from '../steps/review/review-tree.js';
 import { assertInstallable, inspectPluginDir } from '../steps/staging/inspect.js';
 
@@ -62,6 +64,17 @@ export async function installLinked(
     ctx.paths,
     async () => {
       const state = await readState(ctx.paths);
+      // policy.md A12, A13, A18: a linked plugin is installed and enabled like any other.
+      const local = policyRegistryOf(ctx, state, LOCAL_REGISTRY);
+      requirePluginAllowed(
+        ctx,
+        'linking',
+        { name: inspected.plugin.name, registry: LOCAL_REGISTRY },
+        local,
+      );
+      requireSandboxed(ctx, 'linking', inspected.id, {
+        capabilities: inspected.surface.capabilities,
+      });
       const existing = state.plugins[inspected.id];
       const review = await reviewDirectory(dir, inspected, existing, ctx.paths);
       const surfaceHash = inspected.surface.surfaceHash;
