@@ -186,6 +186,15 @@ describe('disable and uninstall (A14)', () => {
     expect(doctor.checks.map((c) => c.code)).toContain('policy_required_missing');
     await ok(['uninstall', 'guard'], ws.env());
   });
+  it('A14: no hook of a required plugin is turned off (`disable --hook`); the state is unchanged', async () => {
+    await ok(['install', GUARD_DIR, '--yes']);
+    const key = /key ([0-9a-f]{10})/.exec(await ok(['review', 'guard']))![1]!;
+    const env = await withPolicy({ required: ['guard@local'] });
+    const before = stateFileHash(ws.home);
+    const off = await hookpm(['disable', 'guard', '--hook', key], env);
+    expectPolicyError(off, 'required entry "guard@local"', env['HOOKPM_POLICY_FILE']!);
+    expect(stateFileHash(ws.home)).toBe(before);
+  });
 });
 
 describe('run, session and wire (A11, A13)', () => {

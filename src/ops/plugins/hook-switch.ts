@@ -6,6 +6,7 @@ import type { PluginRecord } from '../../store/state/state-schema.js';
 import { inspectPluginDir } from '../steps/staging/inspect.js';
 import { lockOptions, type OperationContext } from '../steps/context/operation-context.js';
 import { findInstalled } from '../steps/installed/installed.js';
+import { requireNotRequired } from '../steps/policy/enforce-policy.js';
 
 /** One hook `enable --hook` or `disable --hook` named, as it is now. */
 export interface SwitchedHook {
@@ -32,7 +33,8 @@ export interface HookSwitchResult {
  * `hooks` show. A key must name a hook of the installed version or of its pending update (so a hook
  * can be turned off before an update is approved); turning back on also takes a lapsed key. Consent
  * is untouched: a hook turned back on runs under the consent already given. A key of another form,
- * or one that names no hook, fails (E_USAGE, E_NOT_FOUND) with the state unchanged.
+ * or one that names no hook, fails (E_USAGE, E_NOT_FOUND) with the state unchanged; so does turning
+ * off a hook of a plugin the administrator's policy requires (E_POLICY, policy.md A14).
  */
 export function switchHooks(
   ctx: OperationContext,
@@ -42,6 +44,8 @@ export function switchHooks(
     ctx.paths,
     async (draft) => {
       const record = findInstalled(draft, opts.name);
+      // docs/reference/rules/policy.md#a14: no hook of a plugin the policy requires is turned off.
+      if (opts.off) requireNotRequired(ctx, 'turning off hooks of', record);
       const known = await hooksByKey(record);
       const disabled = new Set(record.disabledHooks ?? []);
       const hooks = opts.keys.map((key) => {
