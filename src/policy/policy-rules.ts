@@ -1,3 +1,4 @@
+import { describeValue } from '../json/describe-value.js';
 import type { Policy } from './policy.js';
 
 /** Why the policy refuses something: the rule's key in the file, and the entry that decided. */
@@ -90,9 +91,12 @@ export function requiredEntry(policy: Policy, plugin: PolicyPlugin): string | nu
   return policy.required?.find((p) => matchesPlugin(p, plugin)) ?? null;
 }
 
-/** The rule in words, for messages: `plugins.deny entry "x"`, `plugins.allow (no entry matches)`. */
+/**
+ * The rule in words, for messages: `plugins.deny entry "x"`, `plugins.allow (no entry matches)`;
+ * a long entry is cut short (describeValue).
+ */
 export function describeRefusal(refusal: PolicyRefusal): string {
   return refusal.entry === null
     ? `${refusal.rule} (no entry matches)`
-    : `${refusal.rule} entry ${JSON.stringify(refusal.entry)}`;
+    : `${refusal.rule} entry ${describeValue(refusal.entry)}`;
 }

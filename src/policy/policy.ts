@@ -34,12 +34,13 @@ const TOP_KEYS = new Set(['registries', 'plugins', 'required', 'updates', 'sandb
 /**
  * What is wrong with a parsed policy document, or null (A11). Checked by hand rather than with zod,
  * which the linked-agent path never loads. Unknown keys are errors: a policy hookpm does not fully
- * understand is not half-obeyed.
+ * understand is not half-obeyed. The problem quotes a key or value cut short (describeValue).
  */
 export function checkPolicy(value: unknown): string | null {
   if (!isPlainObject(value)) return `expected a JSON object, found ${describeValue(value)}`;
   for (const key of Object.keys(value))
-    if (!TOP_KEYS.has(key)) return `unknown key "${key}" (known: ${[...TOP_KEYS].join(', ')})`;
+    if (!TOP_KEYS.has(key))
+      return `unknown key ${describeValue(key)} (known: ${[...TOP_KEYS].join(', ')})`;
   return (
     checkSection(value, 'registries', ['allow']) ??
     checkSection(value, 'plugins', ['allow', 'deny']) ??
@@ -58,7 +59,7 @@ function checkSection(
   const section = value[key];
   if (!isPlainObject(section)) return `${key} must be an object, found ${describeValue(section)}`;
   for (const inner of Object.keys(section))
-    if (!lists.includes(inner)) return `unknown key "${key}.${inner}"`;
+    if (!lists.includes(inner)) return `unknown key ${describeValue(`${key}.${inner}`)}`;
   for (const list of lists) {
     const problem = checkPatterns(section[list], `${key}.${list}`);
     if (problem !== null) return problem;
@@ -79,7 +80,7 @@ function checkUpdates(updates: unknown): string | null {
   if (updates === undefined) return null;
   if (!isPlainObject(updates)) return `updates must be an object, found ${describeValue(updates)}`;
   for (const key of Object.keys(updates))
-    if (key !== 'minimumReleaseAgeDays') return `unknown key "updates.${key}"`;
+    if (key !== 'minimumReleaseAgeDays') return `unknown key ${describeValue(`updates.${key}`)}`;
   const days = updates['minimumReleaseAgeDays'];
   if (days === undefined || (typeof days === 'number' && Number.isFinite(days) && days >= 0))
     return null;
@@ -90,7 +91,7 @@ function checkSandbox(sandbox: unknown): string | null {
   if (sandbox === undefined) return null;
   if (!isPlainObject(sandbox)) return `sandbox must be an object, found ${describeValue(sandbox)}`;
   for (const key of Object.keys(sandbox))
-    if (key !== 'require') return `unknown key "sandbox.${key}"`;
+    if (key !== 'require') return `unknown key ${describeValue(`sandbox.${key}`)}`;
   const require = sandbox['require'];
   if (require === undefined || typeof require === 'boolean') return null;
   return `sandbox.require must be true or false, found ${describeValue(require)}`;

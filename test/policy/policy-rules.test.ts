@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkPolicy } from '../../src/policy/policy.js';
 import {
+  describeRefusal,
   matchesPattern,
   matchesPlugin,
   pluginRefusal,
@@ -79,6 +80,21 @@ describe('policy rules as data', () => {
     [{ sandbox: true }, 'sandbox must be an object'],
   ])('A11: %j cannot be used: %s', (value, problem) => {
     expect(checkPolicy(value)).toContain(problem);
+  });
+
+  it('A11, A16: a long key or entry is quoted cut short in the problem and the refusal (security.md: bounded)', () => {
+    const long = 'k'.repeat(200_000);
+    for (const value of [{ [long]: 1 }, { plugins: { [long]: [] } }, { sandbox: { [long]: 1 } }]) {
+      const problem = checkPolicy(value)!;
+      expect(problem).toContain('unknown key "');
+      expect(problem.length).toBeLessThan(200);
+    }
+    const denied = pluginRefusal(
+      { plugins: { deny: ['*'.repeat(200_000)] } },
+      { name: 'guard', registry: 'x' },
+    );
+    expect(describeRefusal(denied!)).toMatch(/^plugins\.deny entry "\*+\.\.\."$/);
+    expect(describeRefusal(denied!).length).toBeLessThan(100);
   });
 
   it('A11: the shape of the documented example is valid', () => {
