@@ -2,7 +2,7 @@ import { lstatSync, statSync } from 'node:fs';
 import { dirname, join, win32 } from 'node:path';
 import { parseJson } from '../json/parse-json.js';
 import { errnoCode } from '../io/fs-error.js';
-import { readFailureReason, readRegularText } from '../io/read-regular-file.js';
+import { readFailureReason, readRegularFile } from '../io/read-regular-file.js';
 import { checkPolicy, type Policy, type PolicyInForce } from '../policy/policy.js';
 
 /** A policy file larger than this is not used (A11); a real one is a few hundred bytes. */
@@ -38,16 +38,16 @@ export function policyFileOf(
  * A10, A11: reads the policy in force, synchronously (a linked agent's event reads it; it is one
  * small file). No file: `absent`. A file that cannot be read (or is not a regular file of at most
  * POLICY_MAX_BYTES), a symbolic link to nothing (the file's or its folder's), a file that is not
- * strict JSON or not of the policy's shape: `invalid`, with the problem. Never throws.
+ * UTF-8, not strict JSON or not of the policy's shape: `invalid`, with the problem. Never throws.
  */
 export function readPolicyFile(
   env: Readonly<Record<string, string | undefined>>,
   platform?: NodeJS.Platform,
 ): PolicyInForce {
   const { file, from } = policyFileOf(env, platform);
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readRegularText(file, { maxBytes: POLICY_MAX_BYTES, followSymlink: true });
+    bytes = readRegularFile(file, { maxBytes: POLICY_MAX_BYTES, followSymlink: true });
   } catch (error) {
     if (MISSING_CODES.has(errnoCode(error) ?? '')) {
       const link = linkToNothing(file);
@@ -60,6 +60,14 @@ export function readPolicyFile(
       from,
       problem: `it cannot be read (${readFailureReason(error)})`,
     };
+  }
+  let text: string;
+  try {
+    // Strict: a byte that is not UTF-8 would be read as U+FFFD, and an entry would not say what
+    // its bytes say.
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return { status: 'invalid', file, from, problem: 'it is not valid UTF-8' };
   }
   const json = parseJson(text, file);
   if (!json.ok)

@@ -1,0 +1,33 @@
+/** Reading the administrator's policy file (docs/reference/rules/policy.md#a10, #a11). */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readPolicyFile } from '../../src/store/policy-file.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+
+const tmp = useTempDir('policy-file');
+
+function policyOf(name: string, bytes: Buffer): ReturnType<typeof readPolicyFile> {
+  const file = join(tmp.dir, name);
+  writeFileSync(file, bytes);
+  return readPolicyFile({ HOOKPM_POLICY_FILE: file });
+}
+
+describe('readPolicyFile', () => {
+  it('A11: a file that is not UTF-8 cannot be used, naming why; a leading BOM is accepted', () => {
+    const latin1 = Buffer.concat([
+      Buffer.from('{"plugins": {"deny": ["gu'),
+      Buffer.from([0xe9]),
+      Buffer.from('ard"]}}'),
+    ]);
+    expect(policyOf('latin1.json', latin1)).toMatchObject({
+      status: 'invalid',
+      problem: 'it is not valid UTF-8',
+    });
+    const bom = Buffer.from('\ufeff{"plugins": {"deny": ["guard"]}}');
+    expect(policyOf('bom.json', bom)).toMatchObject({
+      status: 'ok',
+      policy: { plugins: { deny: ['guard'] } },
+    });
+  });
+});
