@@ -45,6 +45,8 @@ export function checkPolicy(value: unknown): string | null {
     checkSection(value, 'registries', ['allow']) ??
     checkSection(value, 'plugins', ['allow', 'deny']) ??
     checkPatterns(value['required'], 'required') ??
+    checkPluginEntries(value, 'plugins', ['allow', 'deny']) ??
+    checkPluginEntries(value, null, ['required']) ??
     checkUpdates(value['updates']) ??
     checkSandbox(value['sandbox'])
   );
@@ -74,6 +76,29 @@ function checkPatterns(list: unknown, where: string): string | null {
   const bad = list.findIndex((entry) => typeof entry !== 'string' || entry === '');
   if (bad === -1) return null;
   return `${where}[${bad}] must be a non-empty string, found ${describeValue(list[bad])}`;
+}
+
+/**
+ * A13: a plugin entry is `name` or `name@registry`, each part of what names are made of
+ * (plugin/name.ts: lowercase letters, digits, `.`, `_`, `-`) and `*`. Any other (`Guard`, `guard@`)
+ * could match no plugin: a deny or required entry that silently does nothing is refused instead.
+ */
+const PLUGIN_ENTRY = /^[a-z0-9._*-]+(@[a-z0-9._*-]+)?$/;
+
+function checkPluginEntries(
+  value: Record<string, unknown>,
+  section: string | null,
+  lists: readonly string[],
+): string | null {
+  const holder = section === null ? value : (value[section] as Record<string, unknown> | undefined);
+  for (const list of lists) {
+    const entries = (holder?.[list] ?? []) as string[];
+    const bad = entries.findIndex((entry) => !PLUGIN_ENTRY.test(entry));
+    if (bad === -1) continue;
+    const where = section === null ? list : `${section}.${list}`;
+    return `${where}[${bad}] ${describeValue(entries[bad])} can match no plugin: an entry is name or name@registry, each of lowercase letters, digits, ".", "_", "-" and * (any run of characters)`;
+  }
+  return null;
 }
 
 function checkUpdates(updates: unknown): string | null {

@@ -78,6 +78,10 @@ describe('policy rules as data', () => {
     [{ sandbox: { require: 'yes' } }, 'sandbox.require must be true or false'],
     [{ sandbox: { required: true } }, 'unknown key "sandbox.required"'],
     [{ sandbox: true }, 'sandbox must be an object'],
+    // A13: names are lowercase; an entry that can match no plugin would deny or require nothing.
+    [{ plugins: { deny: ['Format-On-Write'] } }, 'plugins.deny[0] "Format-On-Write" can match no'],
+    [{ plugins: { allow: ['guard', 'guard@'] } }, 'plugins.allow[1] "guard@" can match no plugin'],
+    [{ required: ['@examples'] }, 'required[0] "@examples" can match no plugin'],
   ])('A11: %j cannot be used: %s', (value, problem) => {
     expect(checkPolicy(value)).toContain(problem);
   });
