@@ -4,7 +4,7 @@
  * policy` and `doctor`.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -186,6 +186,17 @@ describe('disable and uninstall (A14)', () => {
     expect(doctor.checks.map((c) => c.code)).toContain('policy_required_missing');
     await ok(['uninstall', 'guard'], ws.env());
   });
+  it('A14: a required plugin is not uninstalled from a project (`uninstall --project`); hookpm.json, hookpm.lock and the state are unchanged', async () => {
+    await ok(['install', '--project', 'guard@examples', '--yes']);
+    const files = async () =>
+      Promise.all(['hookpm.json', 'hookpm.lock'].map((f) => readFile(join(ws.repo, f), 'utf8')));
+    const before = { files: await files(), state: stateFileHash(ws.home) };
+    const env = await withPolicy({ required: ['guard@examples'] });
+    const run = await hookpm(['uninstall', '--project', 'guard'], env);
+    expectPolicyError(run, 'required entry "guard@examples"', env['HOOKPM_POLICY_FILE']!);
+    expect({ files: await files(), state: stateFileHash(ws.home) }).toEqual(before);
+  });
+
   it('A14: no hook of a required plugin is turned off (`disable --hook`); the state is unchanged', async () => {
     await ok(['install', GUARD_DIR, '--yes']);
     const key = /key ([0-9a-f]{10})/.exec(await ok(['review', 'guard']))![1]!;

@@ -18,6 +18,7 @@ import { marketplaceEntriesOf } from '../steps/transaction/project-marketplace.j
 import { planProject } from './plan-project.js';
 import { installScopeOf, noManifest, openProject } from '../steps/transaction/project-scope.js';
 import { assertProjectTarballs } from '../steps/transaction/project-registries.js';
+import { requireNotRequired } from '../steps/policy/enforce-policy.js';
 
 /** The ids of hookpm.json that `names` (ids, or names unique among them) mean; E_NOT_INSTALLED otherwise. */
 export function projectIdsOf(
@@ -54,6 +55,11 @@ export async function uninstallProjectPlugins(
   const manifest = scope.files.manifest;
   if (manifest === null) throw noManifest(scope.root);
   const ids = projectIdsOf(Object.keys(manifest.plugins), opts.names, scope.root);
+  // docs/reference/rules/policy.md#a14: nothing is removed when one is required.
+  for (const id of ids) {
+    const at = id.lastIndexOf('@');
+    requireNotRequired(ctx, 'uninstalling', { name: id.slice(0, at), registry: id.slice(at + 1) });
+  }
   await assertStoreWritable(ctx.paths);
   const plugins = { ...manifest.plugins };
   const lock: Lockfile = { lockfileVersion: 1, plugins: { ...(scope.files.lock?.plugins ?? {}) } };
