@@ -1,5 +1,5 @@
 import { lstatSync, statSync } from 'node:fs';
-import { dirname, join, win32 } from 'node:path';
+import { dirname, isAbsolute, join, win32 } from 'node:path';
 import { parseJson } from '../json/parse-json.js';
 import { errnoCode } from '../io/fs-error.js';
 import { readFailureReason, readRegularFile } from '../io/read-regular-file.js';
@@ -36,15 +36,25 @@ export function policyFileOf(
 
 /**
  * A10, A11: reads the policy in force, synchronously (a linked agent's event reads it; it is one
- * small file). No file: `absent`. A file that cannot be read (or is not a regular file of at most
- * POLICY_MAX_BYTES), a symbolic link to nothing (the file's or its folder's), a file that is not
- * UTF-8, not strict JSON or not of the policy's shape: `invalid`, with the problem. Never throws.
+ * small file). No file: `absent`. A relative HOOKPM_POLICY_FILE, a file that cannot be read (or
+ * is not a regular file of at most POLICY_MAX_BYTES), a symbolic link to nothing (the file's or
+ * its folder's), a file that is not UTF-8, not strict JSON or not of the policy's shape:
+ * `invalid`, with the problem. Never throws.
  */
 export function readPolicyFile(
   env: Readonly<Record<string, string | undefined>>,
   platform?: NodeJS.Platform,
 ): PolicyInForce {
   const { file, from } = policyFileOf(env, platform);
+  // A path relative to the working directory would name another file in each directory a command
+  // or an agent's event runs in, one a cloned repository could hold.
+  if (from === 'env' && !isAbsolute(file))
+    return {
+      status: 'invalid',
+      file,
+      from,
+      problem: 'HOOKPM_POLICY_FILE is a relative path; it must name the file by its absolute path',
+    };
   let bytes: Buffer;
   try {
     bytes = readRegularFile(file, { maxBytes: POLICY_MAX_BYTES, followSymlink: true });

@@ -30,4 +30,12 @@ describe('readPolicyFile', () => {
       policy: { plugins: { deny: ['guard'] } },
     });
   });
+
+  it('A10, A11: a relative HOOKPM_POLICY_FILE cannot be used, whatever the working directory holds', () => {
+    expect(readPolicyFile({ HOOKPM_POLICY_FILE: 'policy.json' })).toMatchObject({
+      status: 'invalid',
+      from: 'env',
+      problem: expect.stringContaining('HOOKPM_POLICY_FILE is a relative path'),
+    });
+  });
 });
