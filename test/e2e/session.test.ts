@@ -358,6 +358,45 @@ describe('hookpm session and plugins (engine.md R1, R4)', () => {
     ]);
   });
 
+  it('B2/B4: a plugin whose installed script is changed between two dispatches fails closed on the next, and the changed script never runs', async () => {
+    const plugin = join(ws.dir, 'guard');
+    await mkdir(join(plugin, '.claude-plugin'), { recursive: true });
+    await mkdir(join(plugin, 'hooks'), { recursive: true });
+    await writeFile(
+      join(plugin, '.claude-plugin', 'plugin.json'),
+      JSON.stringify({ name: 'guard', version: '1.0.0', description: 'denies Bash' }),
+    );
+    await writeFile(join(plugin, 'guard.sh'), `cat >/dev/null; ${DENY}\n`);
+    await writeFile(
+      join(plugin, 'hooks', 'hooks.json'),
+      JSON.stringify({
+        hooks: { PreToolUse: group('sh "${CLAUDE_PLUGIN_ROOT}/guard.sh"', 'Bash') },
+      }),
+    );
+    const installed = spawnSync(process.execPath, [BIN, 'install', plugin, '--yes', '--json'], {
+      cwd: ws.repo,
+      env: ws.env,
+      encoding: 'utf8',
+    });
+    expect(installed.status, installed.stderr).toBe(0);
+    const s = start();
+    await ready(s);
+    const first = resultOf(await s.call('dispatch', { event: 'PreToolUse', payload: BASH }));
+    expect(first.permission).toMatchObject({ decision: 'deny', reason: 'blocked' });
+
+    const tree = (JSON.parse(installed.stdout) as { installed: { path: string }[] }).installed[0]!;
+    const ran = join(ws.dir, 'tampered-ran');
+    await writeFile(join(tree.path, 'guard.sh'), `cat >/dev/null; touch '${ran}'\n`);
+    const second = resultOf(await s.call('dispatch', { event: 'PreToolUse', payload: BASH }));
+    expect(second.permission).toMatchObject({
+      decision: 'deny',
+      reason: expect.stringContaining('hookpm install --force'),
+    });
+    expect(second.runs).toEqual([]);
+    expect(second.diagnostics.map((d) => d.code)).toEqual(['plugin_tampered', 'failed_closed']);
+    expect(existsSync(ran)).toBe(false);
+  });
+
   it('X5/R4: settings.json env.pass is read at start and again at reload', async () => {
     const envDump = join(ws.dir, 'env');
     await ws.writeUserHooks({ Stop: group(`env > '${envDump}'`) });

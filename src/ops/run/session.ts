@@ -16,6 +16,7 @@ import { describeSnapshot, type HookListing } from './list-hooks.js';
 import { loadTrustedSnapshot, type TrustedSnapshot } from './load-trusted-snapshot.js';
 import type { AskTrust } from './resolve-trust.js';
 import { createSessionGate } from './session-gate.js';
+import { sessionTrees, type SessionTrees } from './session-trees.js';
 
 export interface SessionOptions {
   /** The session's working directory: its project root is the workspace (engine.md S2, T2). */
@@ -116,7 +117,12 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     const unusable = payload['cwd'] === undefined ? null : cwdProblem(payload['cwd']);
     if (payload['cwd'] === undefined || unusable !== null) opts.cwd = cwd;
     if (unusable !== null) opts.notes = [cwdUnusable(unusable, cwd)];
-    const result = current.host.dispatch(event, payload, opts);
+    const result = current.trees.hostFor(event, payload).then(({ host, diagnostics }) =>
+      host.dispatch(event, payload, opts).then((r) => {
+        if (diagnostics.length > 0) r.diagnostics.unshift(...diagnostics);
+        return r;
+      }),
+    );
     if (event !== 'Stop') return result;
     return result.then((r) => {
       stopCount = r.continueLoop ? continuationCount + 1 : 0;
@@ -159,9 +165,13 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   };
 }
 
-/** A session's configuration: the snapshot (R1) and its host (the user settings read with it). */
+/**
+ * A session's configuration: the snapshot (R1), its host (the user settings read with it), and its
+ * plugins' trees, checked again before their handlers run (B2).
+ */
 interface SessionConfig extends TrustedSnapshot {
   host: Host;
+  trees: SessionTrees;
 }
 
 /**
@@ -190,7 +200,7 @@ function snapshotLoader(
       source: 'session',
       failClosed: trusted.failClosed,
     });
-    return { ...trusted, host };
+    return { ...trusted, host, trees: sessionTrees(trusted, host, store) };
   };
 }
 

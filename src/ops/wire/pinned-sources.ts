@@ -5,29 +5,17 @@ import { LINKED_PIN_FINGERPRINT, type SessionPin } from '../../store/session-pin
 import type { StorePaths } from '../../store/store-paths.js';
 import { failingPlugin } from '../../store/fail-closed-plugin.js';
 import { readPin } from '../../store/session-pins.js';
-import { tamperedDiagnostic } from '../../store/tampered.js';
+import { changedPlugins } from '../steps/host/changed-plugins.js';
 
 /**
- * files a plugin creates in its folder (docs/design/decisions.md#plugins-and-marketplaces): whether
- * a file created in a pinned plugin's folder changes what its pinned handlers run (the pin's
- * documents are fixed, so only the handler rule can apply).
+ * Every document of the plugin `id`, all events: the whole pin when `pin` is a table's part of it
+ * (files a plugin creates in its folder, docs/design/decisions.md#plugins-and-marketplaces).
  */
-async function createdProblem(
-  paths: StorePaths,
-  pin: SessionPin,
-  id: string,
-  created: string[],
-): Promise<string | null> {
-  const { createdFileProblem, handlerTextOfConfigs } =
-    await import('../../plugin/created-files.js');
-  // Every document of the plugin, all events: the whole pin when `pin` is a table's part of it.
-  const whole = (pin.sessionId === '' ? null : readPin(paths, pin.sessionId)) ?? pin;
-  const own = whole.sources.filter((s) => s.plugin?.id === id);
-  return createdFileProblem({
-    created,
-    read: own.map((s) => s.file),
-    handlerText: handlerTextOfConfigs(own.map((s) => s.config)),
-  });
+function pinnedDocuments(paths: StorePaths, pin: SessionPin): (id: string) => SourceDocument[] {
+  return (id) => {
+    const whole = (pin.sessionId === '' ? null : readPin(paths, pin.sessionId)) ?? pin;
+    return whole.sources.filter((s) => s.plugin?.id === id);
+  };
 }
 
 /** Why a plugin whose tree was still being checked at the deadline fails closed. */
@@ -95,36 +83,14 @@ export async function pinnedSources(
     );
   })();
   const found = by === undefined ? await check : await settledBy(check, by);
-  const out = new Set<string>();
-  const diagnostics: Diagnostic[] = [];
-  const failClosed: FailClosed[] = [];
   if (found === null) {
     // engine.md B2: a tree that cannot be checked in time cannot be trusted either.
-    for (const plugin of checked) {
-      out.add(plugin.id);
-      failClosed.push(failingPlugin(plugin, null, UNCHECKED));
-    }
-    const sources = pin.sources.filter((s) => !out.has(s.plugin?.id ?? ''));
-    return { sources, diagnostics, failClosed };
+    const failClosed = checked.map((plugin) => failingPlugin(plugin, null, UNCHECKED));
+    const sources = pin.sources.filter((s) => !checked.some((p) => p.id === s.plugin?.id));
+    return { sources, diagnostics: [], failClosed };
   }
-  for (const plugin of checked) {
-    const now = found.get(plugin.root);
-    const problem =
-      now?.status === 'created' ? await createdProblem(paths, pin, plugin.id, now.created) : null;
-    if (now?.status === 'match' || (now?.status === 'created' && problem === null)) continue;
-    out.add(plugin.id);
-    const tampered = { ...plugin, path: plugin.root };
-    const missing = problem === null && now?.status !== 'changed';
-    diagnostics.push(
-      problem === null
-        ? tamperedDiagnostic(tampered, missing)
-        : tamperedDiagnostic(tampered, false, problem),
-    );
-    const why = missing
-      ? 'its installed tree is missing or unreadable'
-      : (problem ?? 'its installed files were changed after install');
-    failClosed.push(failingPlugin(plugin, null, why));
-  }
+  const changed = await changedPlugins(checked, found, pinnedDocuments(paths, pin));
+  const { ids: out, diagnostics, failClosed } = changed;
   if (out.size === 0) return { sources: pin.sources, diagnostics, failClosed };
   const sources = pin.sources.filter((s) => !out.has(s.plugin?.id ?? ''));
   const left = { sources, diagnostics, failClosed };

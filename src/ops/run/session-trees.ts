@@ -1,0 +1,74 @@
+import type { Diagnostic } from '../../hooks/diagnostic.js';
+import type { EventName } from '../../hooks/events.js';
+import { matchHandlers } from '../../hooks/snapshot/snapshot-match.js';
+import { buildSnapshot } from '../../hooks/snapshot/snapshot.js';
+import type { SourceDocument } from '../../hooks/types.js';
+import { nestsDeeperThan } from '../../json/nesting-depth.js';
+import type { PinnedPlugin } from '../../store/session-pin-schema.js';
+import type { StorePaths } from '../../store/store-paths.js';
+import { changedPlugins } from '../steps/host/changed-plugins.js';
+import { openHost, type Host } from '../steps/host/host.js';
+import type { LoadedSnapshot } from './load-snapshot.js';
+
+/** The host one session dispatch uses, and the `plugin_tampered` notes it adds to the result. */
+export interface CheckedHost {
+  host: Host;
+  diagnostics: Diagnostic[];
+}
+
+/** A session snapshot's plugin trees, checked again before their handlers run. */
+export interface SessionTrees {
+  /**
+   * The host for a dispatch of `event` with `input`: `host` itself when every plugin about to run
+   * still has the tree it was loaded from; else one whose snapshot (same id) leaves the changed
+   * ones out, and fails closed on them.
+   */
+  hostFor(event: EventName, input: Readonly<Record<string, unknown>>): Promise<CheckedHost>;
+}
+
+/**
+ * docs/reference/rules/engine.md#fail-closed (B2, B4) in a session: the snapshot a session keeps
+ * (R1) holds the documents of each plugin as its tree was at the load (plugins.md Q6), but its
+ * handlers run the files of the tree as they are. So, as for a linked agent's pin, the trees of the
+ * plugins about to run are checked before each dispatch (through the stat cache), and one that
+ * changed or went since is left out of that dispatch and fails closed on it, with the fix, until
+ * `reload` reads the store again. A linked plugin (plugins.md D15) is not held to a fingerprint.
+ */
+export function sessionTrees(loaded: LoadedSnapshot, host: Host, store: StorePaths): SessionTrees {
+  const held = new Map<string, { plugin: PinnedPlugin; sources: SourceDocument[] }>();
+  for (const { record, sources } of loaded.runnable?.plugins ?? []) {
+    if (record.linked === true || sources.length === 0) continue;
+    const { id, version, path: root, fingerprint, source } = record;
+    held.set(id, { plugin: { id, version, root, fingerprint, source }, sources });
+  }
+  return {
+    async hostFor(event, input) {
+      const same = { host, diagnostics: [] };
+      // A payload nested too deep runs nothing (B5): dispatchEvent refuses it.
+      if (held.size === 0 || nestsDeeperThan(input)) return same;
+      const running = new Set(matchHandlers(host.snapshot, event, input).map((h) => h.plugin));
+      const checked = [...held.values()].filter((p) => running.has(p.plugin.id));
+      if (checked.length === 0) return same;
+      const plugins = checked.map((p) => p.plugin);
+      // The hashing code loads only when a plugin is about to run.
+      const { checkInstalledTrees } = await import('../../store/tree-check.js');
+      const found = await checkInstalledTrees(
+        store,
+        plugins.map((p) => ({ root: p.root, fingerprint: p.fingerprint })),
+      );
+      const changed = await changedPlugins(plugins, found, (id) => held.get(id)?.sources ?? []);
+      if (changed.ids.size === 0) return same;
+      const kept = (loaded.runnable?.sources ?? []).filter(
+        (s) => !changed.ids.has(s.plugin?.id ?? ''),
+      );
+      const snapshot = buildSnapshot({
+        id: host.snapshot.id,
+        projectDir: host.snapshot.projectDir,
+        sources: [...loaded.workspace.sources, ...kept],
+      });
+      const failClosed = [...loaded.failClosed, ...changed.failClosed];
+      const narrowed = openHost({ snapshot, store, source: 'session', failClosed });
+      return { host: narrowed, diagnostics: changed.diagnostics };
+    },
+  };
+}
