@@ -85,3 +85,31 @@ describe('hookpm session: lines of any length (cli.md section 4)', () => {
     });
   });
 });
+
+describe('hookpm session: a host that does not read the replies (cli.md section 4)', () => {
+  it('cli.md section 4: while the replies are not read, the session reads no more requests; once they are, every request is answered once', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const served = serveRpc(fakeSession(), { input, output });
+    const count = 20_000;
+    let text = '';
+    for (let id = 1; id <= count; id++) text += `{"jsonrpc":"2.0","id":${id},"method":"hooks"}\n`;
+    input.end(text);
+    // Every reply the session would make without waiting for the host is made within a few turns.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const backlog = output.readableLength + output.writableLength;
+    // 20,000 replies of about 100 bytes: about 2 MB if the session read on regardless.
+    expect(backlog).toBeLessThan(256 * 1024);
+
+    let written = '';
+    output.setEncoding('utf8');
+    output.on('data', (chunk: string) => (written += chunk));
+    await served;
+    const ids = written
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => (JSON.parse(line) as { id?: number }).id);
+    expect(ids.length).toBe(count + 1);
+    expect(new Set(ids).size).toBe(count + 1);
+  });
+});

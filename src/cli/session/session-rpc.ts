@@ -31,7 +31,9 @@ export interface RpcStreams {
  * The first line out is the notification `ready` with the start report. Requests are handled as
  * they arrive; replies are written as they settle, so concurrent dispatches are answered out of
  * order, matched by id. Every reply is one whole line in one write, so lines never interleave.
- * Blank lines are skipped.
+ * Blank lines are skipped. While the output is full (the host does not read the replies), or
+ * MAX_IN_FLIGHT requests are in flight, no more lines are read: what the session holds for a host
+ * stays bounded.
  *
  * End of input drains: nothing more is read, the requests in flight finish (each dispatch within
  * its handlers' deadlines) and are answered, then the session closes. Shutdown (a `shutdown`
@@ -44,7 +46,7 @@ export function serveRpc(
   session: Session,
   { input, output, maxLineLength = constants.MAX_STRING_LENGTH }: RpcStreams,
 ): Promise<void> {
-  const replies = createReplies(output);
+  const replies = createReplies(output, () => wake());
   const shutdownIds: RpcId[] = [];
   let finished: Promise<void> | null = null;
   let served: () => void = () => {};
@@ -63,6 +65,7 @@ export function serveRpc(
   };
   const lines = createLineSplitter({
     onLine: (line) => handleLine(line, { session, replies, requestShutdown }),
+    onEnd: () => void finish('drain'),
     onOverlong: () =>
       replies.write(
         formatError(null, {
@@ -71,9 +74,18 @@ export function serveRpc(
         }),
       ),
     stopped: () => finished !== null,
+    blocked: () => output.writableNeedDrain || replies.owed() >= MAX_IN_FLIGHT,
     maxLength: maxLineLength,
   });
-  const onData = (chunk: string): void => lines.push(chunk);
+  // Lines held while the output was full, or too many requests were in flight, go on.
+  const wake = (): void => {
+    lines.pump();
+    if (finished === null && !lines.holding()) input.resume();
+  };
+  const onData = (chunk: string): void => {
+    lines.push(chunk);
+    if (lines.holding()) input.pause();
+  };
 
   return new Promise((resolve) => {
     served = resolve;
@@ -82,15 +94,20 @@ export function serveRpc(
       void session.close(); // a drain under way has no one left to answer either
       void finish('kill');
     });
+    output.on('drain', wake);
     input.setEncoding('utf8');
     input.on('data', onData);
-    input.on('end', () => {
-      lines.end();
-      void finish('drain');
-    });
+    input.on('end', () => lines.end());
     replies.write(formatNotification('ready', session.report));
   });
 }
+
+/**
+ * The most requests answered later (dispatch, reload, hooks) that are read and not yet answered:
+ * the next line is read as one is answered (docs/reference/rules/cli.md#session). With the output
+ * full, this bounds what the session holds for a host that does not read its replies.
+ */
+export const MAX_IN_FLIGHT = 64;
 
 /**
  * The shutdown sequence: running handlers are killed (Session.close), the replies of their
@@ -121,6 +138,8 @@ interface Replies {
   fail(id: RpcId | undefined, error: RpcFailure): void;
   /** Answers `id` with the outcome of `work` when it settles. */
   track(id: RpcId | undefined, work: Promise<unknown>): void;
+  /** The replies tracked and not yet written. */
+  owed(): number;
   /** Settles when every reply tracked so far is written. */
   settled(): Promise<void>;
   /** The output can no longer be written: later replies are dropped. */
@@ -129,7 +148,8 @@ interface Replies {
   flush(): Promise<void>;
 }
 
-function createReplies(output: Writable): Replies {
+/** `onWritten` runs after each tracked reply is written. */
+function createReplies(output: Writable, onWritten: () => void): Replies {
   const pending = new Set<Promise<void>>();
   let writable = true;
   const replies: Replies = {
@@ -148,8 +168,12 @@ function createReplies(output: Writable): Replies {
         (error: unknown) => replies.fail(id, failureOf(error)),
       );
       pending.add(done);
-      void done.then(() => pending.delete(done));
+      void done.then(() => {
+        pending.delete(done);
+        onWritten();
+      });
     },
+    owed: () => pending.size,
     settled: () => Promise.all(pending).then(() => undefined),
     stop: () => {
       writable = false;
@@ -159,26 +183,48 @@ function createReplies(output: Writable): Replies {
   return replies;
 }
 
-/** What createLineSplitter hands lines to, and when it stops. */
+/** What createLineSplitter hands lines to, and when it stops or waits. */
 interface LineSink {
   onLine(line: string): void;
   /** A line longer than `maxLength` ended: its text was dropped as it came. */
   onOverlong(): void;
+  /** After `end`, every line (the last one without its newline too) was handed on. */
+  onEnd(): void;
   stopped(): boolean;
+  /** The output is full: the lines read wait, in order, until `pump` is called. */
+  blocked(): boolean;
   maxLength: number;
 }
 
+/** The line splitter: text in, lines out to the sink. */
+interface LineSplitter {
+  push(chunk: string): void;
+  /** Hands on the lines waiting, as long as the sink is not blocked. */
+  pump(): void;
+  /** End of input: the last line, then `onEnd`, once the lines before it are handed on. */
+  end(): void;
+  /** Lines are waiting for the sink: read no more input until they are handed on. */
+  holding(): boolean;
+}
+
 /**
- * Cuts text chunks into lines for `onLine`; once `stopped()`, the rest is dropped unread. Each
- * chunk is searched once and a line's pieces are joined once, when its end arrives: a line costs
- * time in proportion to its length, however many chunks it comes in. A line past `maxLength` is
- * not kept (memory stays bounded, and no string longer than Node can hold is made): its end calls
+ * Cuts text chunks into lines for `onLine`; once `stopped()`, the rest is dropped unread. While
+ * `blocked()`, lines wait in the chunk they came in (the caller pauses the input, so at most one
+ * chunk waits) and `pump` hands them on later: a host that stops reading the replies stops the
+ * session reading its requests, and no reply is made that it could only hold in memory. Each chunk
+ * is searched once and a line's pieces are joined once, when its end arrives: a line costs time in
+ * proportion to its length, however many chunks it comes in. A line past `maxLength` is not kept
+ * (memory stays bounded, and no string longer than Node can hold is made): its end calls
  * `onOverlong` instead.
  */
-function createLineSplitter(sink: LineSink): { push(chunk: string): void; end(): void } {
+function createLineSplitter(sink: LineSink): LineSplitter {
   let pieces: string[] = [];
   let size = 0;
   let overlong = false;
+  let held = '';
+  let at = 0;
+  let ended = false;
+  let done = false;
   const keep = (piece: string): void => {
     if (overlong || piece === '') return;
     if (size + piece.length > sink.maxLength) {
@@ -196,23 +242,42 @@ function createLineSplitter(sink: LineSink): { push(chunk: string): void; end():
     size = 0;
     overlong = false;
   };
+  const pump = (): void => {
+    for (;;) {
+      if (sink.stopped()) {
+        held = '';
+        at = 0;
+        pieces = [];
+        return;
+      }
+      const end = held.indexOf('\n', at);
+      if (end === -1) break;
+      if (sink.blocked()) return;
+      keep(held.slice(at, end));
+      emit();
+      at = end + 1;
+    }
+    keep(held.slice(at));
+    held = '';
+    at = 0;
+    if (!ended || done) return;
+    done = true;
+    if (pieces.length > 0 || overlong) emit();
+    pieces = [];
+    sink.onEnd();
+  };
   return {
     push(chunk) {
-      let start = 0;
-      let end = chunk.indexOf('\n');
-      while (end !== -1 && !sink.stopped()) {
-        keep(chunk.slice(start, end));
-        emit();
-        start = end + 1;
-        end = chunk.indexOf('\n', start);
-      }
-      if (sink.stopped()) pieces = [];
-      else keep(chunk.slice(start));
+      held = at < held.length ? held.slice(at) + chunk : chunk;
+      at = 0;
+      pump();
     },
+    pump,
     end() {
-      if ((pieces.length > 0 || overlong) && !sink.stopped()) emit();
-      pieces = [];
+      ended = true;
+      pump();
     },
+    holding: () => held !== '',
   };
 }
 
