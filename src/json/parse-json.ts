@@ -61,6 +61,37 @@ function strict(body: string, bom: boolean, options: StrictOptions): ParseJsonRe
   return { ok: false, message: result.what, line, column };
 }
 
+/**
+ * The value of `text` when it is valid JSON without a repeated key in one object, however deep it
+ * nests; undefined otherwise (parseJson says why). For a caller that bounds the depth it walks
+ * itself (nestsDeeperThan): a session's request line, whose payload the engine refuses when it
+ * nests deeper than MAX_DEPTH levels (engine.md B5). Counts without recursion.
+ */
+export function parseJsonAnyDepth(text: string): unknown {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  let members = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item !== 'object' || item === null) continue;
+    if (Array.isArray(item)) {
+      for (const element of item) stack.push(element);
+      continue;
+    }
+    for (const key in item) {
+      members++;
+      stack.push((item as Record<string, unknown>)[key]);
+    }
+  }
+  return members === countKeysInText(body) ? value : undefined;
+}
+
 /** Keys held by all objects in a parsed value; -1 when nesting is deeper than the strict cap. */
 function countMembers(value: unknown, depth: number): number {
   if (depth >= MAX_DEPTH) return -1;

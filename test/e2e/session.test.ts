@@ -95,6 +95,30 @@ describe('hookpm session over JSON-RPC (cli.md section 4)', () => {
     expect(resultOf(after).continueLoop).toBe(false);
   });
 
+  it('B5: a dispatch whose payload nests 100,000 levels deep is answered with its id and a deny; one of 512 levels runs the guard', async () => {
+    await ws.writeUserHooks({ PreToolUse: group(DENY, 'Bash') });
+    const s = start();
+    await ready(s);
+    const nested = (levels: number): string => '['.repeat(levels - 1) + ']'.repeat(levels - 1);
+    const request = (id: number, levels: number): string =>
+      `{"jsonrpc":"2.0","id":${id},"method":"dispatch","params":{"event":"PreToolUse","payload":{"tool_name":"Bash","deep":${nested(levels)}}}}\n`;
+    s.send(request(1, 100_000));
+    s.send(
+      '{"jsonrpc":"2.0","id":2,"id":2,"method":"dispatch","params":{"deep":' + nested(600) + '}}\n',
+    );
+    s.send(request(3, 512));
+    const deep = resultOf(await s.waitFor((m) => m.id === 1));
+    expect(deep.permission).toMatchObject({ decision: 'deny' });
+    expect(deep.runs).toEqual([]);
+    expect(deep.diagnostics.map((d) => d.code)).toEqual(['payload_too_deep']);
+    // A repeated key is still a parse error, however deep the line nests.
+    const repeated = await s.waitFor((m) => m.error?.code === -32700);
+    expect(repeated.id).toBeNull();
+    const deepest = resultOf(await s.waitFor((m) => m.id === 3));
+    expect(deepest.permission).toMatchObject({ decision: 'deny', reason: 'blocked' });
+    expect(deepest.runs).toHaveLength(1);
+  });
+
   it('cli.md section 4: invalid requests get -32600, unknown methods -32601, bad params -32602, and the session carries on', async () => {
     const s = start();
     await ready(s);

@@ -1,6 +1,6 @@
 import { z } from '../../json/zod.js';
 import { EVENT_NAMES, isEventName, type EventName } from '../../hooks/events.js';
-import { parseJson } from '../../json/parse-json.js';
+import { parseJson, parseJsonAnyDepth } from '../../json/parse-json.js';
 
 /**
  * JSON-RPC 2.0 framing for `hookpm session` (docs/reference/rules/cli.md#session): one message per
@@ -56,16 +56,18 @@ const envelope = z.object({
  */
 export function parseRequestLine(line: string): ParsedLine {
   const parsed = parseJson(line, '<stdin>');
-  if (!parsed.ok) {
+  // engine.md B5: a dispatch whose payload nests deeper than the strict parser reads is still a
+  // request, answered with its id by the dispatch, which refuses the payload (fails closed).
+  const value = parsed.ok ? parsed.value : parseJsonAnyDepth(line);
+  if (!parsed.ok && value === undefined) {
     const message = `Parse error: ${parsed.message} at column ${parsed.column}`;
     return { ok: false, id: null, error: { code: RPC_ERROR.parse, message } };
   }
-  const message = envelope.safeParse(parsed.value);
+  const message = envelope.safeParse(value);
   if (message.success) {
     const { id, method, params } = message.data;
     return { ok: true, request: id === undefined ? { method, params } : { id, method, params } };
   }
-  const value = parsed.value;
   const id = idOf(value);
   const why = Array.isArray(value)
     ? 'batches are not supported: send one request per line'
