@@ -119,6 +119,21 @@ describe('hookpm session over JSON-RPC (cli.md section 4)', () => {
     expect(deepest.runs).toHaveLength(1);
   });
 
+  it("W2: with the session's directory removed, a guard of a payload without cwd still runs, in the user's home, and denies", async () => {
+    await ws.writeUserHooks({ PreToolUse: group(DENY, 'Bash') });
+    const s = start();
+    await ready(s);
+    await rm(ws.repo, { recursive: true, force: true });
+    const result = resultOf(await s.call('dispatch', { event: 'PreToolUse', payload: BASH }));
+    expect(result.permission).toMatchObject({ decision: 'deny', reason: 'blocked' });
+    expect(result.diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'cwd_unusable',
+        message: expect.stringContaining(`handlers run in ${ws.home}, the user's home`),
+      }),
+    ]);
+  });
+
   it('cli.md section 4: invalid requests get -32600, unknown methods -32601, bad params -32602, and the session carries on', async () => {
     const s = start();
     await ready(s);

@@ -9,7 +9,7 @@ import { isEventName, type EventName } from '../../hooks/events.js';
 import type { Snapshot, SnapshotPlugin } from '../../hooks/snapshot/snapshot.js';
 import { resolveStorePaths } from '../../store/paths.js';
 import type { StorePaths } from '../../store/store-paths.js';
-import { cwdProblem, cwdUnusable } from '../steps/host/event-cwd.js';
+import { sessionEventCwd } from '../steps/host/event-cwd.js';
 import { openHost, type Host } from '../steps/host/host.js';
 import type { DispatchOptions } from '../../engine/dispatch-options.js';
 import { describeSnapshot, type HookListing } from './list-hooks.js';
@@ -94,7 +94,8 @@ export interface Session {
 export async function createSession(options: SessionOptions): Promise<Session> {
   const env = options.env ?? process.env;
   const cwd = resolve(options.cwd);
-  const load = snapshotLoader(options, env, cwd);
+  const home = options.home ?? (env.HOME || homedir());
+  const load = snapshotLoader(options, env, cwd, home);
   let current = await load(null);
   let report = reportOf(current);
   const sessionId = randomUUID();
@@ -114,9 +115,9 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     const opts: DispatchOptions = { continuationCount, signal: controller.signal, env };
     // A payload's own session_id and cwd win (dispatchEvent's defaults); else the session's.
     if (typeof payload['session_id'] !== 'string') opts.sessionId = sessionId;
-    const unusable = payload['cwd'] === undefined ? null : cwdProblem(payload['cwd']);
-    if (payload['cwd'] === undefined || unusable !== null) opts.cwd = cwd;
-    if (unusable !== null) opts.notes = [cwdUnusable(unusable, cwd)];
+    const where = sessionEventCwd(payload['cwd'], cwd, home);
+    if (where.cwd !== null) opts.cwd = where.cwd;
+    if (where.notes !== undefined) opts.notes = where.notes;
     const result = current.trees.hostFor(event, payload).then(({ host, diagnostics }) =>
       host.dispatch(event, payload, opts).then((r) => {
         if (diagnostics.length > 0) r.diagnostics.unshift(...diagnostics);
@@ -182,9 +183,9 @@ function snapshotLoader(
   options: SessionOptions,
   env: Readonly<Record<string, string | undefined>>,
   cwd: string,
+  home: string,
 ): (onceSha256: string | null) => Promise<SessionConfig> {
   const store = options.store ?? resolveStorePaths(env);
-  const home = options.home ?? (env.HOME || homedir());
   return async (onceSha256) => {
     const trusted = await loadTrustedSnapshot({
       cwd,

@@ -42,6 +42,28 @@ export function eventCwd(value: unknown, agentCwd: string, home: string): EventC
 }
 
 /**
+ * docs/reference/rules/cli.md#w2 for a session (`hookpm session`, createSession): handlers run in
+ * the payload's `cwd`; when it is absent or cannot be used, in the session's own directory; when
+ * that cannot be entered either (removed since the session started), in the user's home, so that
+ * every handler still runs and decides. `cwd` null: the payload's. The note says why, unless the
+ * payload gave no cwd and the session's directory is used.
+ */
+export function sessionEventCwd(
+  value: unknown,
+  sessionDir: string,
+  home: string,
+): { cwd: string | null; notes?: Diagnostic[] } {
+  const problem = value === undefined ? null : cwdProblem(value);
+  if (value !== undefined && problem === null) return { cwd: null };
+  if (cwdProblem(sessionDir) === null)
+    return problem === null
+      ? { cwd: sessionDir }
+      : { cwd: sessionDir, notes: [cwdUnusable(problem, sessionDir)] };
+  const why = `${problem ?? 'the payload has no cwd'}, and the session's directory ${sessionDir} cannot be entered`;
+  return { cwd: home, notes: [cwdUnusable(why, home, "the user's home")] };
+}
+
+/**
  * The `cwd_unusable` warning (cli.md W2): the payload's cwd `problem`, and the directory handlers
  * run in instead, `where` saying which one it is (default: the session's own directory, as
  * `hookpm session` falls back to).
