@@ -113,3 +113,22 @@ describe('hookpm session: a host that does not read the replies (cli.md section 
     expect(new Set(ids).size).toBe(count + 1);
   });
 });
+
+describe('hookpm session: error messages quote a bounded prefix (cli.md section 4)', () => {
+  it('cli.md section 4: a 200 KB method name, event name or unknown params key is quoted cut short, not whole', async () => {
+    const long = 'x'.repeat(200_000);
+    const lines = [
+      { jsonrpc: '2.0', id: 1, method: long },
+      { jsonrpc: '2.0', id: 2, method: 'dispatch', params: { event: long } },
+      { jsonrpc: '2.0', id: 3, method: 'dispatch', params: { event: 'Stop', [long]: 1, b: 2 } },
+    ].map((m) => `${JSON.stringify(m)}\n`);
+    const messages = await serve(lines);
+    const errors = messages.slice(1).map((m) => m['error'] as { code: number; message: string });
+    expect(errors.map((e) => e.code)).toEqual([-32601, -32602, -32602]);
+    for (const { message } of errors) {
+      expect(message).toContain('xxx...');
+      expect(message.length).toBeLessThan(400);
+    }
+    expect(errors[2]!.message).toContain('(and 1 more)');
+  });
+});

@@ -1,5 +1,6 @@
 import { z } from '../../json/zod.js';
 import { EVENT_NAMES, isEventName, type EventName } from '../../hooks/events.js';
+import { describeValue } from '../../json/describe-value.js';
 import { parseJson, parseJsonAnyDepth } from '../../json/parse-json.js';
 
 /**
@@ -85,11 +86,21 @@ function idOf(value: unknown): RpcId {
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
+/**
+ * The first issue, as a message that quotes no more than a bounded prefix of what was sent: an
+ * unknown key is named with describeValue, as the rest of hookpm names found values.
+ */
 function issueText(error: z.core.$ZodError): string {
   const issue = error.issues[0];
   if (issue === undefined) return 'invalid';
+  const message = issue.code === 'unrecognized_keys' ? unknownKeys(issue.keys) : issue.message;
   const path = issue.path.map(String).join('.');
-  return path === '' ? issue.message : `${path}: ${issue.message}`;
+  return path === '' ? message : `${path}: ${message}`;
+}
+
+function unknownKeys(keys: readonly string[]): string {
+  const more = keys.length > 1 ? ` (and ${keys.length - 1} more)` : '';
+  return `unknown key ${describeValue(keys[0])}${more}`;
 }
 
 const plainObject = z.custom<Readonly<Record<string, unknown>>>(
@@ -101,7 +112,7 @@ const dispatchSchema = z.strictObject({
   event: z.string().check(
     z.refine(isEventName, {
       error: (issue) =>
-        `unknown event ${JSON.stringify(issue.input)}; expected one of ${EVENT_NAMES.join(', ')}`,
+        `unknown event ${describeValue(issue.input)}; expected one of ${EVENT_NAMES.join(', ')}`,
     }),
   ),
   payload: z.optional(plainObject),

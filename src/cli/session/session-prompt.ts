@@ -4,6 +4,7 @@ import { createReadline } from '../prompt/readline.js';
 import type { Readable, Writable } from 'node:stream';
 import { HookpmError } from '../../errors.js';
 import { EVENT_NAMES, isEventName } from '../../hooks/events.js';
+import { describeValue } from '../../json/describe-value.js';
 import { parseJson } from '../../json/parse-json.js';
 import type { Session } from '../../ops/run/session.js';
 import { formatDispatchResult } from '../render/render-dispatch.js';
@@ -84,7 +85,7 @@ async function runCommand(session: Session, line: string): Promise<string | null
   if (line === '/help') return HELP;
   if (line.startsWith('/')) {
     throw usage(
-      `unknown command ${JSON.stringify(line.split(/\s/, 1)[0])}`,
+      `unknown command ${describeValue(line.split(/\s/, 1)[0])}`,
       'Type /help for the commands.',
     );
   }
@@ -93,7 +94,7 @@ async function runCommand(session: Session, line: string): Promise<string | null
   const json = space === -1 ? '' : line.slice(space).trim();
   if (!isEventName(name)) {
     const hint = didYouMean(name, EVENT_NAMES) ?? `Events: ${EVENT_NAMES.join(', ')}`;
-    throw usage(`unknown event ${JSON.stringify(name)}`, hint);
+    throw usage(`unknown event ${describeValue(name)}`, hint);
   }
   return formatDispatchResult(await session.dispatch(name, parsePayload(json)));
 }

@@ -1,6 +1,7 @@
 import { constants } from 'node:buffer';
 import type { Readable, Writable } from 'node:stream';
 import { isHookpmError, redact } from '../../errors.js';
+import { describeValue } from '../../json/describe-value.js';
 import type { Session } from '../../ops/run/session.js';
 import { describeError } from '../report-error.js';
 import {
@@ -312,7 +313,7 @@ function handleRequest(
   if (!Object.hasOwn(NO_PARAM_METHODS, method)) {
     return replies.fail(id, {
       code: RPC_ERROR.methodNotFound,
-      message: `Method not found: ${method}`,
+      message: `Method not found: ${describeValue(method)}`,
     });
   }
   const p = parseNoParams(params);
