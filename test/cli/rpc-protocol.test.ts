@@ -18,6 +18,10 @@ describe('JSON-RPC framing of hookpm session (cli.md section 4)', () => {
     ['{"jsonrpc":"1.0","id":"x","method":"hooks"}', -32600, 'x'],
     ['{"jsonrpc":"2.0","id":{},"method":"hooks"}', -32600, null],
     ['{"jsonrpc":"2.0","id":1,"method":"hooks","params":"x"}', -32600, 1],
+    // JSON-RPC 2.0: a number id a double cannot hold exactly would come back as another number.
+    ['{"jsonrpc":"2.0","id":12345678901234567890,"method":"hooks"}', -32600, null],
+    ['{"jsonrpc":"2.0","id":1.5,"method":"hooks"}', -32600, null],
+    ['{"jsonrpc":"1.0","id":9007199254740993,"method":"hooks"}', -32600, null],
   ])('a malformed line %s gets error %i with id %j', (line, code, id) => {
     const parsed = parseRequestLine(line);
     expect(parsed.ok).toBe(false);

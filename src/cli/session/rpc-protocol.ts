@@ -44,10 +44,22 @@ const params = z.custom<unknown>((v) => typeof v === 'object' && v !== null, {
   error: 'expected an object or an array',
 });
 
+/**
+ * A number id is an integer that a double holds exactly: a longer one would come back as another
+ * number than the host sent, so its reply could never be matched; a fraction, which JSON-RPC 2.0
+ * says an id should not have, is refused with it. A string id can be anything.
+ */
+const numberId = z.number().check(
+  z.refine(Number.isSafeInteger, {
+    error:
+      'a number id must be an integer between -(2^53-1) and 2^53-1; send a longer one as a string',
+  }),
+);
+
 const envelope = z.object({
   jsonrpc: z.literal('2.0'),
   method: z.string(),
-  id: z.optional(z.union([z.string(), z.number(), z.null()])),
+  id: z.optional(z.union([z.string(), numberId, z.null()])),
   params: z.optional(params),
 });
 
@@ -72,7 +84,7 @@ export function parseRequestLine(line: string): ParsedLine {
   const id = idOf(value);
   const why = Array.isArray(value)
     ? 'batches are not supported: send one request per line'
-    : `expected {"jsonrpc":"2.0","method":string,"id"?:string|number|null,"params"?:object|array}: ${issueText(message.error)}`;
+    : `expected {"jsonrpc":"2.0","method":string,"id"?:string|integer|null,"params"?:object|array}: ${issueText(message.error)}`;
   return {
     ok: false,
     id,
@@ -83,7 +95,7 @@ export function parseRequestLine(line: string): ParsedLine {
 function idOf(value: unknown): RpcId {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
   const id = (value as Record<string, unknown>)['id'];
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
+  return typeof id === 'string' || Number.isSafeInteger(id) ? (id as RpcId) : null;
 }
 
 /**
