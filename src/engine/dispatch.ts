@@ -15,7 +15,8 @@ import { nestsDeeperThan } from '../json/nesting-depth.js';
  * order (S3) to the result of docs/reference/rules/cli.md#json-shapes. The result's diagnostics are
  * the run's only; snapshot diagnostics are the caller's to report
  * (docs/reference/rules/cli.md#json-shapes). Never rejects for a handler fault; rejects with
- * E_USAGE for a continuationCount that is not a non-negative integer.
+ * E_USAGE for a continuationCount that is not a non-negative integer, and for a payload JSON
+ * cannot hold (run-matched.ts).
  *
  * Matching reads `input` directly: the matcher fields (docs/reference/rules/engine.md#events) and
  * the `if` rule's tool fields are event fields, which the payload copies unchanged, so the payload

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { HookpmError } from '../errors.js';
+import { describeValue } from '../json/describe-value.js';
 import { filterEnvironment } from './environment.js';
 import { buildPayload } from './payload.js';
 import { parseRuns, reduceParsed } from './reduce.js';
@@ -51,7 +53,7 @@ export async function runMatched(call: Invocation): Promise<DispatchResult> {
     ...(opts.permissionMode === undefined ? {} : { permissionMode: opts.permissionMode }),
   });
   const runOptions: RunHandlerOptions = {
-    stdin: JSON.stringify(payload),
+    stdin: payloadJson(event, payload),
     cwd,
     projectDir: snapshot.projectDir,
     // X5 once per dispatch: reading a live process.env costs a native call per variable, so each
@@ -94,4 +96,20 @@ export async function runMatched(call: Invocation): Promise<DispatchResult> {
     }
   }
   return result;
+}
+
+/**
+ * X2: the payload as one compact JSON object. A library caller's value that JSON cannot hold (a
+ * BigInt, a cycle, a `toJSON` that throws) rejects the dispatch with E_USAGE naming the event,
+ * before any handler starts.
+ */
+function payloadJson(event: EventName, payload: Record<string, unknown>): string {
+  try {
+    return JSON.stringify(payload);
+  } catch (error) {
+    const why = describeValue(error instanceof Error ? error.message : String(error));
+    throw new HookpmError('E_USAGE', `the ${event} payload cannot be written as JSON: ${why}`, {
+      hint: 'Pass only JSON values in the payload: strings, numbers, booleans, null, arrays and plain objects.',
+    });
+  }
 }

@@ -99,6 +99,20 @@ describe('dispatchEvent: running handlers (engine.md section 7)', () => {
     }
   });
 
+  it('X2: a library payload JSON cannot hold (a BigInt) rejects with E_USAGE naming the event, and starts no handler', async () => {
+    const marker = file('ran');
+    const snapshot = userSnapshot(tmp.dir, {
+      PreToolUse: [group('Bash', argv(['touch', marker]))],
+    });
+    await expect(
+      dispatchEvent(snapshot, 'PreToolUse', { tool_name: 'Bash', size: 10n }),
+    ).rejects.toMatchObject({
+      code: 'E_USAGE',
+      message: expect.stringContaining('the PreToolUse payload cannot be written as JSON'),
+    });
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it('X2: the common fields come from the host; stop_hook_active is continuationCount > 0 on Stop', async () => {
     const out = file('stop-stdin');
     const snapshot = userSnapshot(tmp.dir, {
