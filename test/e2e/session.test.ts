@@ -134,6 +134,18 @@ describe('hookpm session over JSON-RPC (cli.md section 4)', () => {
     ]);
   });
 
+  it("R4: a reload after the session's directory was removed is a -32000 hookpm error (E_USAGE), not bad params, and the snapshot stays", async () => {
+    await ws.writeUserHooks({ Stop: group('true') });
+    const s = start();
+    const first = (await ready(s)).params as { snapshotId: string };
+    await rm(ws.repo, { recursive: true, force: true });
+    const reload = await s.call('reload');
+    expect(reload.error).toMatchObject({ code: -32000, data: { code: 'E_USAGE' } });
+    expect(reload.error?.message).toContain(ws.repo);
+    const after = resultOf(await s.call('dispatch', { event: 'Stop', payload: {} }));
+    expect(after.snapshotId).toBe(first.snapshotId);
+  });
+
   it('cli.md section 4: invalid requests get -32600, unknown methods -32601, bad params -32602, and the session carries on', async () => {
     const s = start();
     await ready(s);

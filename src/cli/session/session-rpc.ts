@@ -137,8 +137,11 @@ interface Replies {
   write(text: string): void;
   reply(id: RpcId | undefined, result: unknown): void;
   fail(id: RpcId | undefined, error: RpcFailure): void;
-  /** Answers `id` with the outcome of `work` when it settles. */
-  track(id: RpcId | undefined, work: Promise<unknown>): void;
+  /**
+   * Answers `id` with the outcome of `work` when it settles; `takesParams`: an E_USAGE rejection
+   * is about the request's params (a dispatch's), else it is a hookpm error like the others.
+   */
+  track(id: RpcId | undefined, work: Promise<unknown>, takesParams?: boolean): void;
   /** The replies tracked and not yet written. */
   owed(): number;
   /** Settles when every reply tracked so far is written. */
@@ -163,10 +166,10 @@ function createReplies(output: Writable, onWritten: () => void): Replies {
     fail: (id, error) => {
       if (id !== undefined) replies.write(formatError(id, error));
     },
-    track: (id, work) => {
+    track: (id, work, takesParams = false) => {
       const done = work.then(
         (result) => replies.reply(id, result),
-        (error: unknown) => replies.fail(id, failureOf(error)),
+        (error: unknown) => replies.fail(id, failureOf(error, takesParams)),
       );
       pending.add(done);
       void done.then(() => {
@@ -308,7 +311,7 @@ function handleRequest(
     if (!p.ok) return replies.fail(id, p.error);
     const { event, payload, continuationCount } = p.value;
     const opts = continuationCount === undefined ? {} : { continuationCount };
-    return replies.track(id, session.dispatch(event, payload, opts));
+    return replies.track(id, session.dispatch(event, payload, opts), true);
   }
   if (!Object.hasOwn(NO_PARAM_METHODS, method)) {
     return replies.fail(id, {
@@ -325,15 +328,18 @@ function handleRequest(
 
 const NO_PARAM_METHODS = { reload: true, hooks: true, shutdown: true } as const;
 
-/** A rejection as a JSON-RPC error: E_USAGE is bad params; other hookpm errors are -32000. */
-function failureOf(error: unknown): RpcFailure {
+/**
+ * A rejection as a JSON-RPC error: E_USAGE of a method that takes params is bad params; other
+ * hookpm errors (a reload's E_USAGE for a directory gone among them) are -32000.
+ */
+function failureOf(error: unknown, takesParams: boolean): RpcFailure {
   const described = describeError(error);
   const message = redact(described.message);
   const data = {
     code: described.code,
     hint: described.hint === null ? null : redact(described.hint),
   };
-  if (isHookpmError(error, 'E_USAGE')) {
+  if (takesParams && isHookpmError(error, 'E_USAGE')) {
     return { code: RPC_ERROR.invalidParams, message: `Invalid params: ${message}`, data };
   }
   const code = isHookpmError(error) ? RPC_ERROR.hookpm : RPC_ERROR.internal;
