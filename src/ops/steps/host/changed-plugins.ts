@@ -2,7 +2,6 @@ import type { FailClosed } from '../../../hooks/fail-closed-entry.js';
 import type { Diagnostic } from '../../../hooks/diagnostic.js';
 import type { SourceDocument } from '../../../hooks/types.js';
 import type { PinnedPlugin } from '../../../store/session-pin-schema.js';
-import type { StorePaths } from '../../../store/store-paths.js';
 import type { TreeCheck } from '../../../store/tree-check.js';
 import { failingPlugin } from '../../../store/fail-closed-plugin.js';
 import { tamperedDiagnostic } from '../../../store/tampered.js';
