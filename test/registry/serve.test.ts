@@ -11,6 +11,7 @@ import {
   type ServedRequest,
 } from '../../src/registry/http/http-server.js';
 import { BIN, ensureBuilt } from '../helpers/built-bin.js';
+import { startChild } from '../helpers/child.js';
 
 interface Reply {
   status: number;
@@ -26,7 +27,7 @@ function get(
   method = 'GET',
 ): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method, headers }, (res) => {
+    const req = request({ host: '127.0.0.1', port, path, method, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () =>
@@ -128,6 +129,48 @@ describe('registry serve (cli.md): a registry directory over HTTP on 127.0.0.1',
     }
     expect(pathSegments('/a/./b')).toBeNull();
     expect(pathSegments('/tarballs/a%20b.tgz')).toEqual(['tarballs', 'a b.tgz']);
+  });
+
+  it('D7, security.md: a file swapped for a symlink leading out or a FIFO while requests run is never served, and no request waits', async () => {
+    const dir = join(base, 'registry', 'swapped');
+    await mkdir(dir);
+    // Another process keeps replacing swapped/x.json (rename, atomic): a regular file, a symlink
+    // to a file outside the directory, a FIFO no one writes.
+    const swapper = startChild(
+      process.execPath,
+      [
+        '-e',
+        `const fs = require('node:fs'); const { execFileSync } = require('node:child_process');
+        const dir = process.argv[1]; let n = 0; console.log('ready');
+        for (;;) {
+          const tmp = dir + '/t' + (n++ % 64); fs.rmSync(tmp, { force: true });
+          if (n % 3 === 0) fs.writeFileSync(tmp, '{"ok":true}');
+          else if (n % 3 === 1) fs.symlinkSync(process.argv[2], tmp);
+          else execFileSync('mkfifo', [tmp]);
+          fs.renameSync(tmp, dir + '/x.json');
+        }`,
+        dir,
+        join(base, 'secret.txt'),
+      ],
+      { PATH: process.env['PATH'] ?? '' },
+    );
+    try {
+      await swapper.waitForLine((line) => line === 'ready');
+      const statuses = new Set<number>();
+      for (let round = 0; round < 50; round++) {
+        const replies = await Promise.all(
+          Array.from({ length: 8 }, () => get(server.port, '/swapped/x.json')),
+        );
+        for (const reply of replies) {
+          statuses.add(reply.status);
+          expect(reply.body.toString()).not.toContain('secret');
+        }
+      }
+      expect([...statuses].every((status) => status === 200 || status === 404)).toBe(true);
+    } finally {
+      swapper.proc.kill('SIGKILL');
+      await swapper.exited;
+    }
   });
 
   it('HEAD has the headers without a body; other methods are 405', async () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
 
@@ -13,8 +13,16 @@ export interface ServedFile {
 }
 
 export interface ServedFiles {
-  /** The ETag and body of `file` (gzip-compressed when `gzip` and smaller), read through one handle. */
-  get(file: string, gzip: boolean, fresh: (etag: string) => boolean): Promise<ServedFile>;
+  /**
+   * The ETag and body of `file` (gzip-compressed when `gzip` and smaller), read through `handle`,
+   * the caller's open descriptor of it (openServedFile), which the caller closes.
+   */
+  get(
+    file: string,
+    handle: FileHandle,
+    gzip: boolean,
+    fresh: (etag: string) => boolean,
+  ): Promise<ServedFile>;
 }
 
 /** Files above this are served as they are: compressing them would hold them in memory. */
@@ -37,36 +45,31 @@ interface Entry {
 export function createServedFiles(): ServedFiles {
   const entries = new Map<string, Entry>();
   return {
-    async get(file, wantGzip, fresh) {
-      const handle = await open(file, 'r');
-      try {
-        const info = await handle.stat();
-        const key = `${info.size}:${info.mtimeMs}:${info.ino}`;
-        let entry = entries.get(file);
-        let bytes: Buffer | null = null;
-        if (entry === undefined || entry.key !== key) {
-          bytes = await handle.readFile();
-          const hash = createHash('sha256').update(bytes).digest('base64url');
-          entry = { key, hash, gzipped: null };
-          entries.delete(file);
-          entries.set(file, entry);
-          if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
-        }
-        if (wantGzip && info.size <= GZIP_MAX_BYTES) {
-          bytes ??= entry.gzipped === null ? await handle.readFile() : null;
-          if (entry.gzipped === null && bytes !== null) entry.gzipped = await gzip(bytes);
-          const gzipped = entry.gzipped as Buffer;
-          if (gzipped.length < info.size) {
-            const etag = `"${entry.hash}-gz"`;
-            return { etag, encoding: 'gzip', body: fresh(etag) ? null : gzipped };
-          }
-        }
-        const etag = `"${entry.hash}"`;
-        if (fresh(etag)) return { etag, encoding: 'identity', body: null };
-        return { etag, encoding: 'identity', body: bytes ?? (await handle.readFile()) };
-      } finally {
-        await handle.close();
+    async get(file, handle, wantGzip, fresh) {
+      const info = await handle.stat();
+      const key = `${info.size}:${info.mtimeMs}:${info.ino}`;
+      let entry = entries.get(file);
+      let bytes: Buffer | null = null;
+      if (entry === undefined || entry.key !== key) {
+        bytes = await handle.readFile();
+        const hash = createHash('sha256').update(bytes).digest('base64url');
+        entry = { key, hash, gzipped: null };
+        entries.delete(file);
+        entries.set(file, entry);
+        if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
       }
+      if (wantGzip && info.size <= GZIP_MAX_BYTES) {
+        bytes ??= entry.gzipped === null ? await handle.readFile() : null;
+        if (entry.gzipped === null && bytes !== null) entry.gzipped = await gzip(bytes);
+        const gzipped = entry.gzipped as Buffer;
+        if (gzipped.length < info.size) {
+          const etag = `"${entry.hash}-gz"`;
+          return { etag, encoding: 'gzip', body: fresh(etag) ? null : gzipped };
+        }
+      }
+      const etag = `"${entry.hash}"`;
+      if (fresh(etag)) return { etag, encoding: 'identity', body: null };
+      return { etag, encoding: 'identity', body: bytes ?? (await handle.readFile()) };
     },
   };
 }

@@ -1,9 +1,10 @@
 import { realpath, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, join, sep } from 'node:path';
+import { extname } from 'node:path';
 import { HookpmError } from '../../errors.js';
 import type { ServedFiles } from './http-served-files.js';
+import { openServedFile } from './http-open-file.js';
 
 export interface ServeOptions {
   /** 0 (the default) picks a free port. */
@@ -50,7 +51,7 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
  * for a client that accepts it (another ETag for that representation, `Vary: Accept-Encoding`);
  * `Cache-Control: no-cache` so clients revalidate. Any path with a `.` or `..` segment (raw or percent-encoded), an empty
  * segment, a backslash or NUL, or that resolves (after symlinks) outside `dir`, is 404, as is a
- * directory. `onRequest` sees every request once its response is sent (a request log). Throws
+ * directory, a FIFO, a device or a socket (openServedFile: never waited on, never read). `onRequest` sees every request once its response is sent (a request log). Throws
  * E_NOT_FOUND when `dir` is not a directory, E_IO when the port is taken.
  */
 export async function serveRegistry(dir: string, opts: ServeOptions = {}): Promise<RegistryServer> {
@@ -140,13 +141,19 @@ async function handle(
     return send(res, 405, 'method not allowed\n');
   }
   const segments = pathSegments(req.url ?? '');
-  const file = segments === null ? null : await locate(root, segments);
-  if (file === null) return send(res, 404, 'not found\n');
+  const opened = segments === null ? null : await openServedFile(root, segments);
+  if (opened === null) return send(res, 404, 'not found\n');
+  const { file } = opened;
   const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
   const gzip = COMPRESSIBLE.test(type) && acceptsGzip(req.headers['accept-encoding']);
-  const served = await files.get(file, gzip, (etag) =>
-    matchesEtag(req.headers['if-none-match'], etag),
-  );
+  let served;
+  try {
+    served = await files.get(file, opened.handle, gzip, (etag) =>
+      matchesEtag(req.headers['if-none-match'], etag),
+    );
+  } finally {
+    await opened.handle.close();
+  }
   res.setHeader('ETag', served.etag);
   res.setHeader('Cache-Control', 'no-cache');
   res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -200,17 +207,6 @@ export function pathSegments(target: string): string[] | null {
     segments.push(segment);
   }
   return segments;
-}
-
-/** The real path of a regular file inside `root`, or null. */
-async function locate(root: string, segments: readonly string[]): Promise<string | null> {
-  try {
-    const real = await realpath(join(root, ...segments));
-    if (!real.startsWith(root.endsWith(sep) ? root : root + sep)) return null;
-    return (await stat(real)).isFile() ? real : null;
-  } catch {
-    return null;
-  }
 }
 
 /** If-None-Match: `*` or a list of entity tags, compared weakly (RFC 9110 section 13.1.2). */
