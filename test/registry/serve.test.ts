@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -170,6 +171,35 @@ describe('registry serve (cli.md): a registry directory over HTTP on 127.0.0.1',
     } finally {
       swapper.proc.kill('SIGKILL');
       await swapper.exited;
+    }
+  });
+
+  it('N10, bounded: a client that stops reading holds a chunk of a large file, not the file; the file is streamed whole to one that reads', async () => {
+    const size = 48 * 1024 * 1024;
+    const big = Buffer.alloc(size, 7);
+    await writeFile(join(base, 'registry', 'tarballs', 'big-1.0.0.tgz'), big);
+    const whole = await get(server.port, '/tarballs/big-1.0.0.tgz');
+    expect(whole.headers['content-length']).toBe(String(size));
+    expect(whole.body.equals(big)).toBe(true);
+    const before = process.memoryUsage().arrayBuffers;
+    // Eight clients ask for it and read nothing: each answer waits on its client.
+    const stalled = await Promise.all(
+      Array.from(
+        { length: 8 },
+        () =>
+          new Promise<ReturnType<typeof connect>>((resolve) => {
+            const socket = connect(server.port, '127.0.0.1', () =>
+              socket.write('GET /tarballs/big-1.0.0.tgz HTTP/1.1\r\nHost: x\r\n\r\n'),
+            );
+            socket.once('readable', () => resolve(socket));
+          }),
+      ),
+    );
+    try {
+      // Less than one copy of the file for all eight.
+      expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(size);
+    } finally {
+      for (const socket of stalled) socket.destroy();
     }
   });
 

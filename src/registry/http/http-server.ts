@@ -1,4 +1,4 @@
-import { realpath, stat } from 'node:fs/promises';
+import { realpath, stat, type FileHandle } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname } from 'node:path';
@@ -146,29 +146,52 @@ async function handle(
   const { file } = opened;
   const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
   const gzip = COMPRESSIBLE.test(type) && acceptsGzip(req.headers['accept-encoding']);
-  let served;
+  let streaming = false;
   try {
-    served = await files.get(file, opened.handle, gzip, (etag) =>
+    const served = await files.get(file, opened.handle, gzip, (etag) =>
       matchesEtag(req.headers['if-none-match'], etag),
     );
+    res.setHeader('ETag', served.etag);
+    res.setHeader('Cache-Control', 'no-cache');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    if (COMPRESSIBLE.test(type)) res.setHeader('Vary', 'Accept-Encoding');
+    if (served.body === null) {
+      res.writeHead(304);
+      res.end();
+      return;
+    }
+    res.setHeader('Content-Type', type);
+    if (served.encoding === 'gzip') res.setHeader('Content-Encoding', 'gzip');
+    const length = typeof served.body === 'number' ? served.body : served.body.length;
+    res.setHeader('Content-Length', String(length));
+    res.writeHead(200);
+    if (req.method === 'HEAD' || length === 0) res.end();
+    else if (typeof served.body !== 'number') res.end(served.body);
+    else {
+      streaming = true;
+      streamFile(opened.handle, length, res);
+    }
   } finally {
-    await opened.handle.close();
+    if (!streaming) await opened.handle.close();
   }
-  res.setHeader('ETag', served.etag);
-  res.setHeader('Cache-Control', 'no-cache');
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  if (COMPRESSIBLE.test(type)) res.setHeader('Vary', 'Accept-Encoding');
-  if (served.body === null) {
-    res.writeHead(304);
-    res.end();
+}
+
+/**
+ * Streams the first `size` bytes of `handle` as the body of `res` at the pace the client reads (a
+ * client that stops reading holds a chunk, not the file), and closes the handle when done. A file
+ * that ends sooner (it shrank meanwhile) or cannot be read ends the connection, so the client sees
+ * a short body instead of waiting for the bytes Content-Length promised.
+ */
+function streamFile(handle: FileHandle, size: number, res: ServerResponse): void {
+  const stream = handle.createReadStream({ start: 0, end: size - 1 });
+  if (res.destroyed) {
+    stream.destroy();
     return;
   }
-  res.setHeader('Content-Type', type);
-  if (served.encoding === 'gzip') res.setHeader('Content-Encoding', 'gzip');
-  const body = served.body;
-  res.setHeader('Content-Length', String(body.length));
-  res.writeHead(200);
-  res.end(req.method === 'HEAD' ? undefined : body);
+  stream.pipe(res, { end: false });
+  stream.once('end', () => (stream.bytesRead === size ? res.end() : res.destroy()));
+  stream.once('error', () => res.destroy());
+  res.once('close', () => stream.destroy());
 }
 
 const COMPRESSIBLE = /^(application\/json|text\/)/;
