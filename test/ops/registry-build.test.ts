@@ -1,5 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { cp, lstat, mkdir, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises';
+import {
+  cp,
+  lstat,
+  mkdir,
+  readFile,
+  readdir,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -276,6 +286,38 @@ describe('buildRegistry (cli.md registry build)', () => {
     for (const file of ['index.json', 'registry.json', join('plugins', 'al', 'alpha.json')])
       expect((await lstat(join(out, file))).isFile()).toBe(true);
   }, 10_000);
+
+  it('N9: a rebuild removes the documents and search pages of plugins no longer built, and no file or folder of plugins/ or search/ a build does not write', async () => {
+    const base = await tempDir();
+    await writePlugin(join(base, 'src', 'alpha'), { name: 'alpha', version: '1.0.0' });
+    await writePlugin(join(base, 'src', 'beta'), { name: 'beta', version: '1.0.0' });
+    const out = join(base, 'out');
+    await buildRegistry({ pluginsDir: join(base, 'src'), outDir: out });
+    const foreign = [
+      'plugins/README.json',
+      'plugins/al/Notes.json',
+      'plugins/al/beta.json',
+      'plugins/drafts/gamma.json',
+      'search/notes.json',
+      'search/be-x.json',
+    ];
+    for (const file of foreign) {
+      await mkdir(join(out, file, '..'), { recursive: true });
+      await writeFile(join(out, file), '{"mine": true}\n');
+    }
+    await mkdir(join(out, 'plugins', 'empty'));
+    await rm(join(base, 'src', 'beta'), { recursive: true });
+    const rebuilt = await buildRegistry({ pluginsDir: join(base, 'src'), outDir: out });
+    expect(rebuilt.sparse?.removed).toEqual(['plugins/be/beta.json', 'search/be.json']);
+    for (const file of foreign)
+      expect(await readFile(join(out, file), 'utf8'), file).toBe('{"mine": true}\n');
+    expect((await readdir(join(out, 'plugins'))).sort()).toEqual([
+      'README.json',
+      'al',
+      'drafts',
+      'empty',
+    ]);
+  });
 
   it('J2: a tarballs/, plugins/, plugins/<shard>/ or search/ that is a symlink out of the output directory is E_SYMLINK_ESCAPE; nothing written or removed there', async () => {
     const base = await tempDir();

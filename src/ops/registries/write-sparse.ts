@@ -4,7 +4,8 @@ import { writeFileDurable } from '../../io/durable-write.js';
 import { readRegularText } from '../../io/read-regular-file.js';
 import { INDEX_MAX_BYTES } from '../../registry/http/fetch-options.js';
 import type { RegistryIndex } from '../../registry/indexes/index-schema.js';
-import { ROOT_FILE } from '../../registry/sparse/sparse-format.js';
+import { ROOT_FILE, shardOf } from '../../registry/sparse/sparse-format.js';
+import { isValidPluginName } from '../../plugin/name.js';
 import {
   PLUGINS_DIR,
   SEARCH_DIR,
@@ -67,7 +68,28 @@ function readOld(file: string): string | null {
   }
 }
 
-/** Removes the `.json` files under `outDir/top` (two levels) that `keep` does not name. */
+/** A search page a build writes: `search/<shard key>.json`, or `-<n>.json` for a later page. */
+const SEARCH_PAGE = /^search\/[a-z0-9_]{2}(?:-\d+)?\.json$/;
+/** A plugin document's folder a build makes: `plugins/<shard key>`. */
+const SHARD_DIR = /^plugins\/[a-z0-9_]{2}$/;
+
+/**
+ * Whether `path` (relative to the registry directory) has the shape of a file a build writes under
+ * plugins/ or search/ (sparseDocuments): `plugins/<shard>/<name>.json` for a valid plugin name in
+ * its own shard, or a search page. No other file was written by a build, so none is removed.
+ */
+function isBuildFile(path: string): boolean {
+  if (SEARCH_PAGE.test(path)) return true;
+  const match = /^plugins\/([^/]+)\/([^/]+)\.json$/.exec(path);
+  const [, shard, name] = match ?? [];
+  return isValidPluginName(name) && shardOf(name) === shard;
+}
+
+/**
+ * Removes the files under `outDir/top` that a build writes (isBuildFile) and `keep` does not name:
+ * those of plugins no longer built; then the shard folders left empty. A file or folder a build
+ * does not make (a README, a folder of the user's) is left as it is.
+ */
 async function removeOthers(
   outDir: string,
   top: string,
@@ -78,10 +100,10 @@ async function removeOthers(
     const entries = await readdir(join(outDir, rel), { withFileTypes: true }).catch(() => []);
     for (const entry of entries) {
       const path = `${rel}${entry.name}`;
-      if (entry.isDirectory() && depth > 0) {
+      if (entry.isDirectory() && depth > 0 && SHARD_DIR.test(path)) {
         await walk(`${path}/`, depth - 1);
         await rmdir(join(outDir, path)).catch(() => undefined);
-      } else if (entry.isFile() && entry.name.endsWith('.json') && !keep.has(path)) {
+      } else if (entry.isFile() && isBuildFile(path) && !keep.has(path)) {
         await unlink(join(outDir, path));
         removed.push(path);
       }
