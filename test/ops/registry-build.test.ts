@@ -196,6 +196,26 @@ describe('buildRegistry (cli.md registry build)', () => {
     expect((await readdir(join(base, 'out'))).sort()).toEqual(BUILT);
   });
 
+  it('cli.md registry build: a rebuild removes the tarballs an earlier build wrote, not a folder or a file of another name in tarballs/', async () => {
+    const base = await tempDir();
+    await writePlugin(join(base, 'src', 'alpha'), { name: 'alpha', version: '1.0.0' });
+    const tarballs = join(base, 'out', 'tarballs');
+    await mkdir(join(tarballs, 'kept-1.0.0.tgz'), { recursive: true });
+    for (const name of ['backup.tgz', 'notes.txt', 'gone-9.9.9.tgz'])
+      await writeFile(join(tarballs, name), 'mine\n');
+    const result = await buildRegistry({
+      pluginsDir: join(base, 'src'),
+      outDir: join(base, 'out'),
+    });
+    expect(result.removed).toEqual(['tarballs/gone-9.9.9.tgz']);
+    expect((await readdir(tarballs)).sort()).toEqual([
+      'alpha-1.0.0.tgz',
+      'backup.tgz',
+      'kept-1.0.0.tgz',
+      'notes.txt',
+    ]);
+  });
+
   it('I1: the same name and version from two source directories is refused', async () => {
     const base = await tempDir();
     await writePlugin(join(base, 'src', 'alpha'), { name: 'alpha', version: '1.0.0' });

@@ -3,7 +3,7 @@ import { basename, join, resolve } from 'node:path';
 import semver from '../../registry/versions/semver.js';
 import { HookpmError } from '../../errors.js';
 import { writeFileDurable } from '../../io/durable-write.js';
-import { PLUGIN_NAME_PATTERN } from '../../plugin/name.js';
+import { isValidPluginName, PLUGIN_NAME_PATTERN } from '../../plugin/name.js';
 import type { PluginAbout } from '../../plugin/manifest.js';
 import type { SurfaceEntry } from '../../plugin/surface.js';
 import {
@@ -69,7 +69,8 @@ interface BuildTarget {
  * versions sorted, `distTags.latest` the newest non-prerelease version), so a reader never sees an
  * index naming a missing tarball. The output depends only on the sources and the options: building
  * twice gives byte-identical files. The index is checked with parseIndex before it is written.
- * `.tgz` files in `<outDir>/tarballs/` that this build did not produce are removed. Throws E_USAGE
+ * Tarballs in `<outDir>/tarballs/` that an earlier build wrote and this one did not are removed
+ * (removeStale). Throws E_USAGE
  * for a bad name, date or a version found twice, E_USAGE or E_SYMLINK_ESCAPE for an output
  * directory it would write outside of (checkOutputDirs), and whatever packPlugin throws, naming the
  * source.
@@ -205,14 +206,31 @@ async function sourceDirs(dir: string): Promise<string[]> {
     .sort();
 }
 
+/**
+ * Removes from `tarballDir` the tarballs an earlier build wrote that this one did not (`keep`): files
+ * named as packPlugin names them (`<name>-<version>.tgz`). A folder, or a file of another name (a
+ * `backup.tgz` of the user's), is not a build's and is left as it is.
+ */
 async function removeStale(tarballDir: string, keep: ReadonlySet<string>): Promise<string[]> {
   const removed: string[] = [];
-  for (const name of (await readdir(tarballDir)).sort()) {
-    if (!name.endsWith('.tgz') || keep.has(name)) continue;
-    await unlink(join(tarballDir, name));
-    removed.push(`${TARBALLS}/${name}`);
+  const entries = await readdir(tarballDir, { withFileTypes: true });
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    if (entry.isDirectory() || !isTarballName(entry.name) || keep.has(entry.name)) continue;
+    await unlink(join(tarballDir, entry.name));
+    removed.push(`${TARBALLS}/${entry.name}`);
   }
   return removed;
+}
+
+/** Whether `file` is `<plugin name>-<semver version>.tgz`, the name packPlugin gives a tarball. */
+function isTarballName(file: string): boolean {
+  if (!file.endsWith('.tgz')) return false;
+  const stem = file.slice(0, -'.tgz'.length);
+  for (let at = stem.indexOf('-'); at > 0; at = stem.indexOf('-', at + 1)) {
+    if (isValidPluginName(stem.slice(0, at)) && semver.valid(stem.slice(at + 1)) !== null)
+      return true;
+  }
+  return false;
 }
 
 /** An ISO 8601 date, or a number of seconds since the epoch (SOURCE_DATE_EPOCH), as `YYYY-MM-DDTHH:MM:SSZ`. */
