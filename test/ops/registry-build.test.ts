@@ -216,6 +216,30 @@ describe('buildRegistry (cli.md registry build)', () => {
     ]);
   });
 
+  it('cli.md registry build: an output directory that is the sources directory, inside a plugin source, or whose plugins/ holds the sources is E_USAGE; nothing is written', async () => {
+    const base = await tempDir();
+    await writePlugin(join(base, 'plugins', 'alpha'), { name: 'alpha', version: '1.0.0' });
+    const cases: Array<[string, string, string]> = [
+      [join(base, 'plugins'), join(base, 'plugins'), 'it is the plugin sources directory'],
+      [join(base, 'plugins'), join(base, 'plugins', 'alpha', 'site'), 'inside the plugin source'],
+      [join(base, 'plugins'), base, 'is (or is inside) its plugins/ folder'],
+    ];
+    const before = await tree(base);
+    for (const [pluginsDir, outDir, says] of cases) {
+      const error = await failure(buildRegistry({ pluginsDir, outDir, name: 'acme' }));
+      expect(error.code, outDir).toBe<ErrorCode>('E_USAGE');
+      expect(error.message, outDir).toContain(says);
+      expect(await tree(base), outDir).toEqual(before);
+    }
+    // A hidden folder of the sources directory is no source: a build may write there.
+    const built = await buildRegistry({
+      pluginsDir: join(base, 'plugins'),
+      outDir: join(base, 'plugins', '.site'),
+      name: 'acme',
+    });
+    expect(Object.keys(built.index.plugins)).toEqual(['alpha']);
+  });
+
   it('I1: the same name and version from two source directories is refused', async () => {
     const base = await tempDir();
     await writePlugin(join(base, 'src', 'alpha'), { name: 'alpha', version: '1.0.0' });

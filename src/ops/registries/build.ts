@@ -16,6 +16,7 @@ import { packPlugin, type PackResult } from '../../publish/pack.js';
 import { errnoCode } from '../../io/fs-error.js';
 import { SCRATCH_PREFIX, withBuildLock } from './build-lock.js';
 import { checkOutputDirs } from './output-dirs.js';
+import { checkSourcesApart } from './source-overlap.js';
 import { keepRecordedTime, readRecordedTimes } from './recorded-times.js';
 import { writeSparseLayout, type SparseWriteResult } from './write-sparse.js';
 
@@ -71,8 +72,9 @@ interface BuildTarget {
  * twice gives byte-identical files. The index is checked with parseIndex before it is written.
  * Tarballs in `<outDir>/tarballs/` that an earlier build wrote and this one did not are removed
  * (removeStale). Throws E_USAGE
- * for a bad name, date or a version found twice, E_USAGE or E_SYMLINK_ESCAPE for an output
- * directory it would write outside of (checkOutputDirs), and whatever packPlugin throws, naming the
+ * for a bad name, date or a version found twice, E_USAGE for an output directory mixed with the
+ * sources (checkSourcesApart), E_USAGE or E_SYMLINK_ESCAPE for an output directory it would write
+ * outside of (checkOutputDirs), and whatever packPlugin throws, naming the
  * source.
  */
 export async function buildRegistry(opts: BuildRegistryOptions): Promise<BuildRegistryResult> {
@@ -92,6 +94,8 @@ export async function buildRegistry(opts: BuildRegistryOptions): Promise<BuildRe
     ...(await sourceDirs(opts.pluginsDir)),
     ...(opts.historyDir === undefined ? [] : await sourceDirs(opts.historyDir)),
   ];
+  const given = [opts.pluginsDir, ...(opts.historyDir === undefined ? [] : [opts.historyDir])];
+  await checkSourcesApart(outDir, given, opts.sparse !== false);
   await checkOutputDirs(outDir);
   return withBuildLock(outDir, () => buildLocked(opts, { outDir, name, publishedAt, sources }));
 }
