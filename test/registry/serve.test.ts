@@ -203,6 +203,31 @@ describe('registry serve (cli.md): a registry directory over HTTP on 127.0.0.1',
     }
   });
 
+  it('bounded: a client that stops reading is dropped once it has read nothing for idleTimeoutMs', async () => {
+    // Larger than what the sockets' buffers take in, so the response cannot finish unread.
+    await writeFile(
+      join(base, 'registry', 'tarballs', 'idle-1.0.0.tgz'),
+      Buffer.alloc(48 * 1024 * 1024, 1),
+    );
+    const seen: ServedRequest[] = [];
+    const idle = await serveRegistry(join(base, 'registry'), {
+      idleTimeoutMs: 100,
+      onRequest: (r) => seen.push(r),
+    });
+    const socket = connect(idle.port, '127.0.0.1', () =>
+      socket.write('GET /tarballs/idle-1.0.0.tgz HTTP/1.1\r\nHost: x\r\n\r\n'),
+    );
+    socket.pause();
+    try {
+      // The server ends the response it could not finish (its side of the connection closed).
+      await expect.poll(() => seen.length, { timeout: 5_000 }).toBe(1);
+      expect(seen[0]).toMatchObject({ path: '/tarballs/idle-1.0.0.tgz', status: 200, bytes: 0 });
+    } finally {
+      socket.destroy();
+      await idle.close();
+    }
+  });
+
   it('HEAD has the headers without a body; other methods are 405', async () => {
     const head = await get(server.port, '/index.html', {}, 'HEAD');
     expect(head.status).toBe(200);

@@ -11,6 +11,8 @@ export interface ServeOptions {
   port?: number;
   /** Called once per request, when its response has been sent (or the connection closed). */
   onRequest?: (served: ServedRequest) => void;
+  /** A client that reads no byte of a body for this long is dropped; default IDLE_TIMEOUT_MS. */
+  idleTimeoutMs?: number;
 }
 
 /** One request as served, for a request log. */
@@ -32,6 +34,8 @@ export interface RegistryServer {
 }
 
 const HOST = '127.0.0.1';
+/** A client that reads no byte of a body for this long is dropped. */
+const IDLE_TIMEOUT_MS = 30_000;
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.json': 'application/json; charset=utf-8',
@@ -49,9 +53,11 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
  * content, kept while the file's size, mtime and inode stay (N10: an unchanged file is not hashed
  * again), and 304 for a matching If-None-Match (registry.md N4); JSON and text gzip-compressed
  * for a client that accepts it (another ETag for that representation, `Vary: Accept-Encoding`);
- * `Cache-Control: no-cache` so clients revalidate. Any path with a `.` or `..` segment (raw or percent-encoded), an empty
- * segment, a backslash or NUL, or that resolves (after symlinks) outside `dir`, is 404, as is a
- * directory, a FIFO, a device or a socket (openServedFile: never waited on, never read). `onRequest` sees every request once its response is sent (a request log). Throws
+ * `Cache-Control: no-cache` so clients revalidate. Any path with a `.` or `..` segment (raw or
+ * percent-encoded), an empty segment, a backslash or NUL, or that resolves (after symlinks)
+ * outside `dir`, is 404, as is a directory, a FIFO, a device or a socket (openServedFile: never
+ * waited on, never read). A client that reads no byte of a body for `idleTimeoutMs` is dropped.
+ * `onRequest` sees every request once its response is sent (a request log). Throws
  * E_NOT_FOUND when `dir` is not a directory, E_IO when the port is taken.
  */
 export async function serveRegistry(dir: string, opts: ServeOptions = {}): Promise<RegistryServer> {
@@ -60,7 +66,9 @@ export async function serveRegistry(dir: string, opts: ServeOptions = {}): Promi
   const files = createServedFiles();
   const server = createServer((req, res) => {
     if (opts.onRequest !== undefined) watch(req, res, opts.onRequest);
-    handle(root, files, req, res).catch(() => send(res, 500, 'internal error\n'));
+    handle(root, files, req, res, opts.idleTimeoutMs ?? IDLE_TIMEOUT_MS).catch(() =>
+      send(res, 500, 'internal error\n'),
+    );
   });
   await new Promise<void>((resolvePromise, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
@@ -135,6 +143,7 @@ async function handle(
   files: ServedFiles,
   req: IncomingMessage,
   res: ServerResponse,
+  idleTimeoutMs: number,
 ): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.setHeader('Allow', 'GET, HEAD');
@@ -164,6 +173,9 @@ async function handle(
     if (served.encoding === 'gzip') res.setHeader('Content-Encoding', 'gzip');
     const length = typeof served.body === 'number' ? served.body : served.body.length;
     res.setHeader('Content-Length', String(length));
+    // From here on only the client can be slow (the file is hashed): one that stops reading is
+    // dropped, so it holds the connection and the file for no longer.
+    res.setTimeout(idleTimeoutMs, () => res.destroy());
     res.writeHead(200);
     if (req.method === 'HEAD' || length === 0) res.end();
     else if (typeof served.body !== 'number') res.end(served.body);
