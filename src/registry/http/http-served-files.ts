@@ -35,24 +35,46 @@ const GZIP_MAX_BYTES = 16 * 1024 * 1024;
 const MAX_ENTRIES = 4096;
 /** A large file is hashed this many bytes at a time, never held whole. */
 const CHUNK_BYTES = 1024 * 1024;
+/** The gzip bodies kept take this many bytes in all at most; the oldest are dropped first. */
+const GZIP_KEPT_BYTES = 64 * 1024 * 1024;
 
 interface Entry {
   key: string;
   hash: string;
-  gzipped: Buffer | null;
+  /** The gzip body; `larger` when it is not smaller than the file (not kept); null: not made. */
+  gzipped: Buffer | 'larger' | null;
 }
 
 /**
  * The files `registry serve` answers with (registry.md N10): a file's SHA-256 and its gzip body are
  * computed once and kept while its size, mtime and inode stay the same, so an unchanged file is
  * never hashed or compressed again (a 304 for it reads no byte of it); a changed one is, on its
- * next request. A gzip body is used only when it is smaller. At most MAX_ENTRIES files are kept.
+ * next request. A gzip body is used, and kept, only when it is smaller. At most MAX_ENTRIES files
+ * are kept, and gzip bodies of `gzipKeptBytes` in all (default GZIP_KEPT_BYTES; a dropped one is
+ * made again when asked for).
  * A file is never held whole except to compress it (GZIP_MAX_BYTES at most): it is hashed a chunk
  * at a time and its body is streamed, so its size is not bounded by memory (nor by the 2 GiB a
  * buffer holds), and a client that stops reading holds no copy of it.
  */
-export function createServedFiles(): ServedFiles {
+export function createServedFiles(opts: { gzipKeptBytes?: number } = {}): ServedFiles {
+  const limit = opts.gzipKeptBytes ?? GZIP_KEPT_BYTES;
   const entries = new Map<string, Entry>();
+  let keptBytes = 0;
+  const forget = (entry: Entry | undefined): void => {
+    if (entry !== undefined && Buffer.isBuffer(entry.gzipped)) keptBytes -= entry.gzipped.length;
+  };
+  /** Keeps `gzipped` for `entry`, dropping the oldest other bodies past the limit. */
+  const keep = (entry: Entry, gzipped: Buffer | 'larger'): void => {
+    entry.gzipped = gzipped;
+    if (!Buffer.isBuffer(gzipped)) return;
+    keptBytes += gzipped.length;
+    for (const other of entries.values()) {
+      if (keptBytes <= limit) break;
+      if (other === entry || !Buffer.isBuffer(other.gzipped)) continue;
+      forget(other);
+      other.gzipped = null;
+    }
+  };
   return {
     async get(file, handle, wantGzip, fresh) {
       const info = await handle.stat();
@@ -66,16 +88,27 @@ export function createServedFiles(): ServedFiles {
           bytes === null
             ? await hashStart(handle, info.size)
             : createHash('sha256').update(bytes).digest('base64url');
+        forget(entries.get(file));
         entry = { key, hash, gzipped: null };
         entries.delete(file);
         entries.set(file, entry);
-        if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
+        if (entries.size > MAX_ENTRIES) {
+          const oldest = entries.keys().next().value as string;
+          forget(entries.get(oldest));
+          entries.delete(oldest);
+        }
       }
       if (compress) {
-        entry.gzipped ??= await gzip(bytes ?? (await readStart(handle, info.size)));
-        if (entry.gzipped.length < info.size) {
+        let gzipped = entry.gzipped;
+        if (gzipped === null) {
+          const made = await gzip(bytes ?? (await readStart(handle, info.size)));
+          gzipped = made.length < info.size ? made : 'larger';
+          // Kept only for the entry still current (another request may have replaced it).
+          if (entries.get(file) === entry && entry.gzipped === null) keep(entry, gzipped);
+        }
+        if (gzipped !== 'larger') {
           const etag = `"${entry.hash}-gz"`;
-          return { etag, encoding: 'gzip', body: fresh(etag) ? null : entry.gzipped };
+          return { etag, encoding: 'gzip', body: fresh(etag) ? null : gzipped };
         }
       }
       const etag = `"${entry.hash}"`;
