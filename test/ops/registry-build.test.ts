@@ -240,6 +240,26 @@ describe('buildRegistry (cli.md registry build)', () => {
     expect(Object.keys(built.index.plugins)).toEqual(['alpha']);
   });
 
+  it('cli.md registry build: a build that fails after moving its tarballs in leaves every tarball the index.json before names', async () => {
+    const base = await tempDir();
+    await writePlugin(join(base, 'src', 'alpha'), { name: 'alpha', version: '1.0.0' });
+    const out = join(base, 'out');
+    await buildRegistry({ pluginsDir: join(base, 'src'), outDir: out, name: 'acme' });
+    await rm(join(base, 'src', 'alpha'), { recursive: true });
+    await writePlugin(join(base, 'src', 'beta'), { name: 'beta', version: '1.0.0' });
+    // index.html cannot be replaced: the build fails before it writes index.json.
+    await rm(join(out, 'index.html'));
+    await mkdir(join(out, 'index.html', 'sub'), { recursive: true });
+    const error = await failure(
+      buildRegistry({ pluginsDir: join(base, 'src'), outDir: out, name: 'acme' }),
+    );
+    expect(error.code).toBe<ErrorCode>('E_IO');
+    const index = parseIndex(JSON.parse(await readFile(join(out, 'index.json'), 'utf8')), out);
+    for (const plugin of Object.values(index.plugins))
+      for (const version of Object.values(plugin.versions))
+        expect((await stat(join(out, version.tarball))).isFile(), version.tarball).toBe(true);
+  });
+
   it('I1: the same name and version from two source directories is refused', async () => {
     const base = await tempDir();
     await writePlugin(join(base, 'src', 'alpha'), { name: 'alpha', version: '1.0.0' });

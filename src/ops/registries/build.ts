@@ -66,16 +66,16 @@ interface BuildTarget {
  * `hookpm registry build` (cli.md): packs every plugin source (into a scratch directory, so a
  * refused plugin leaves the registry as it was), moves the tarballs into `<outDir>/tarballs/`, then
  * writes `index.html` (the marketplace page), the sparse layout (N9, incrementally; unless
- * `sparse: false`) and last `index.json`, kept for clients without the sparse layout (formatVersion 1, plugins and
- * versions sorted, `distTags.latest` the newest non-prerelease version), so a reader never sees an
- * index naming a missing tarball. The output depends only on the sources and the options: building
- * twice gives byte-identical files. The index is checked with parseIndex before it is written.
- * Tarballs in `<outDir>/tarballs/` that an earlier build wrote and this one did not are removed
- * (removeStale). Throws E_USAGE
- * for a bad name, date or a version found twice, E_USAGE for an output directory mixed with the
- * sources (checkSourcesApart), E_USAGE or E_SYMLINK_ESCAPE for an output directory it would write
- * outside of (checkOutputDirs), and whatever packPlugin throws, naming the
- * source.
+ * `sparse: false`) and last `index.json`, kept for clients without the sparse layout
+ * (formatVersion 1, plugins and versions sorted, `distTags.latest` the newest non-prerelease
+ * version), so a reader never sees an index naming a missing tarball. The output depends only on
+ * the sources and the options: building twice gives byte-identical files. The index is checked
+ * with parseIndex before it is written. Tarballs in `<outDir>/tarballs/` that an earlier build
+ * wrote and this one did not are removed (removeStale) after that, so the index.json before, which
+ * may name them, never names a missing one either, even when the build fails midway. Throws
+ * E_USAGE for a bad name, date or a version found twice, E_USAGE for an output directory mixed
+ * with the sources (checkSourcesApart), E_USAGE or E_SYMLINK_ESCAPE for an output directory it
+ * would write outside of (checkOutputDirs), and whatever packPlugin throws, naming the source.
  */
 export async function buildRegistry(opts: BuildRegistryOptions): Promise<BuildRegistryResult> {
   const outDir = resolve(opts.outDir);
@@ -125,11 +125,12 @@ async function buildLocked(
     const checked = parseIndex(JSON.parse(JSON.stringify(index)), join(outDir, 'index.json'));
     for (const result of packed) await rename(result.file, join(tarballDir, basename(result.file)));
     const tarballs = packed.map((p) => p.entry.tarball).sort();
-    const removed = await removeStale(tarballDir, new Set(packed.map((p) => basename(p.file))));
     const html = renderMarketplacePage({ index: checked, registry: name, surfaces, about });
     await writeFileDurable(join(outDir, 'index.html'), html);
     const sparse = opts.sparse === false ? null : await writeSparseLayout(outDir, checked);
     await writeFileDurable(join(outDir, 'index.json'), `${JSON.stringify(index, null, 2)}\n`);
+    // Last: until the new index.json is in place, the old one may name these tarballs.
+    const removed = await removeStale(tarballDir, new Set(packed.map((p) => basename(p.file))));
     return { name, outDir, index: checked, tarballs, removed, sparse };
   } finally {
     await rm(scratch, { recursive: true, force: true });
