@@ -260,6 +260,19 @@ describe('buildRegistry (cli.md registry build)', () => {
         expect((await stat(join(out, version.tarball))).isFile(), version.tarball).toBe(true);
   });
 
+  it('cli.md registry build: a folder where a tarball goes is E_IO naming it, not an internal error', async () => {
+    const base = await tempDir();
+    await writePlugin(join(base, 'src', 'alpha'), { name: 'alpha', version: '1.0.0' });
+    const out = join(base, 'out');
+    await mkdir(join(out, 'tarballs', 'alpha-1.0.0.tgz', 'sub'), { recursive: true });
+    const error = await failure(
+      buildRegistry({ pluginsDir: join(base, 'src'), outDir: out, name: 'acme' }),
+    );
+    expect(error.code).toBe<ErrorCode>('E_IO');
+    expect(error.message).toContain(join(out, 'tarballs', 'alpha-1.0.0.tgz'));
+    expect(error.hint).toMatch(/move aside/);
+  });
+
   it('I1: the same name and version from two source directories is refused', async () => {
     const base = await tempDir();
     await writePlugin(join(base, 'src', 'alpha'), { name: 'alpha', version: '1.0.0' });

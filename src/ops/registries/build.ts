@@ -123,7 +123,7 @@ async function buildLocked(
     }
     const { index, surfaces, about } = assembleIndex(packed, name, opts.description);
     const checked = parseIndex(JSON.parse(JSON.stringify(index)), join(outDir, 'index.json'));
-    for (const result of packed) await rename(result.file, join(tarballDir, basename(result.file)));
+    for (const result of packed) await moveTarball(result.file, tarballDir);
     const tarballs = packed.map((p) => p.entry.tarball).sort();
     const html = renderMarketplacePage({ index: checked, registry: name, surfaces, about });
     await writeFileDurable(join(outDir, 'index.html'), html);
@@ -209,6 +209,24 @@ async function sourceDirs(dir: string): Promise<string[]> {
     .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
     .map((e) => join(dir, e.name))
     .sort();
+}
+
+/**
+ * Moves the packed tarball `file` into `tarballDir`, replacing a file of its name. Throws E_IO
+ * naming the target when that cannot be done (a folder of that name is in the way, say).
+ */
+async function moveTarball(file: string, tarballDir: string): Promise<void> {
+  const target = join(tarballDir, basename(file));
+  try {
+    await rename(file, target);
+  } catch (error) {
+    const code = errnoCode(error) ?? String(error);
+    throw new HookpmError('E_IO', `cannot write the tarball ${target}: ${code}`, {
+      file: target,
+      errno: code,
+      hint: 'The build writes its tarballs there: move aside what is in the way (or make the folder writable), then build again.',
+    });
+  }
 }
 
 /**
