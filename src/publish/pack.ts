@@ -71,7 +71,8 @@ export async function packPlugin(dir: string, opts: PackOptions): Promise<PackRe
     throw isHookpmError(error, 'E_ARCHIVE_UNSAFE') ? refusedFile(error, dir) : error;
   });
   await mkdir(outDir, { recursive: true });
-  await writeFileDurable(file, bytes);
+  // The output directory is the user's: a tarball that cannot be written is E_IO naming it.
+  await writeFileDurable(file, bytes, { owner: 'user' });
   const surface = buildSurface({
     documents: plugin.documents,
     diagnostics: plugin.diagnostics,

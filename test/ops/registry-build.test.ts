@@ -273,6 +273,25 @@ describe('buildRegistry (cli.md registry build)', () => {
     expect(error.hint).toMatch(/move aside/);
   });
 
+  it('errors.md E_IO: a registry file that cannot be replaced (immutable, even for root) is E_IO naming it, never E_STORE_READONLY', async () => {
+    const base = await tempDir();
+    await writePlugin(join(base, 'src', 'alpha'), { name: 'alpha', version: '1.0.0' });
+    const out = join(base, 'out');
+    await buildRegistry({ pluginsDir: join(base, 'src'), outDir: out, name: 'acme' });
+    const page = join(out, 'index.html');
+    execFileSync('chattr', ['+i', page]);
+    try {
+      const error = await failure(
+        buildRegistry({ pluginsDir: join(base, 'src'), outDir: out, name: 'acme' }),
+      );
+      expect(error.code).toBe<ErrorCode>('E_IO');
+      expect(error.message).toBe(`cannot write ${page}: operation not permitted (EPERM)`);
+      expect(`${error.message} ${error.hint}`).not.toMatch(/store|HOOKPM_HOME/);
+    } finally {
+      execFileSync('chattr', ['-i', page]);
+    }
+  });
+
   it('I1: the same name and version from two source directories is refused', async () => {
     const base = await tempDir();
     await writePlugin(join(base, 'src', 'alpha'), { name: 'alpha', version: '1.0.0' });

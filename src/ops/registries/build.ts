@@ -54,6 +54,8 @@ export interface BuildRegistryResult {
 }
 
 const TARBALLS = 'tarballs';
+/** The registry directory is the user's: a file that cannot be written there is E_IO naming it. */
+const USER_FILE = { owner: 'user' } as const;
 
 interface BuildTarget {
   outDir: string;
@@ -126,9 +128,13 @@ async function buildLocked(
     for (const result of packed) await moveTarball(result.file, tarballDir);
     const tarballs = packed.map((p) => p.entry.tarball).sort();
     const html = renderMarketplacePage({ index: checked, registry: name, surfaces, about });
-    await writeFileDurable(join(outDir, 'index.html'), html);
+    await writeFileDurable(join(outDir, 'index.html'), html, USER_FILE);
     const sparse = opts.sparse === false ? null : await writeSparseLayout(outDir, checked);
-    await writeFileDurable(join(outDir, 'index.json'), `${JSON.stringify(index, null, 2)}\n`);
+    await writeFileDurable(
+      join(outDir, 'index.json'),
+      `${JSON.stringify(index, null, 2)}\n`,
+      USER_FILE,
+    );
     // Last: until the new index.json is in place, the old one may name these tarballs.
     const removed = await removeStale(tarballDir, new Set(packed.map((p) => basename(p.file))));
     return { name, outDir, index: checked, tarballs, removed, sparse };

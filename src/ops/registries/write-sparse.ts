@@ -46,7 +46,8 @@ export async function writeSparseLayout(
       await mkdir(dir, { recursive: true });
       made.add(dir);
     }
-    await writeFileDurable(file, body);
+    // The registry directory is the user's: a file that cannot be written there is E_IO naming it.
+    await writeFileDurable(file, body, { owner: 'user' });
     result.written.push(path);
   }
   for (const top of [PLUGINS_DIR, SEARCH_DIR])
