@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { basename, dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HookpmError } from '../errors.js';
-import { quietly, toStoreError } from './fs-error.js';
+import { fileErrorOf, quietly, type FileOwner } from './fs-error.js';
 import {
   createExclusive,
   isStale,
@@ -27,6 +27,11 @@ export interface LockOptions {
   onWait?: (holder: LockHolder) => void;
   /** What the lock guards, for E_LOCKED's message (default: the store). */
   guards?: string;
+  /**
+   * Whose directory the lock file is in (FileOwner; default the store's): a lock file that cannot
+   * be made in a user's directory is E_IO naming it, never E_STORE_READONLY.
+   */
+  owner?: FileOwner;
 }
 
 /** Releases the lock; removes the lock file only if it still holds our token. */
@@ -43,7 +48,8 @@ let ownStart: string | null | undefined;
  * LOCK_WAIT_NOTICE_MS of waiting the lock-wait listener is told who holds it (lock-wait.ts). A lock whose holder is dead, or that has not been
  * refreshed for `staleMs`, is taken over (see takeOver). Not reentrant: a process that holds the lock
  * and asks again waits for itself and gets E_LOCKED. Errors: E_LOCKED naming the holder,
- * E_STORE_READONLY / E_NOSPC / E_IO when the lock file cannot be written.
+ * E_STORE_READONLY (for a lock in a user's directory, `owner`, E_IO naming it) / E_NOSPC / E_IO
+ * when the lock file cannot be written.
  */
 export async function acquireLock(lockPath: string, opts: LockOptions = {}): Promise<ReleaseLock> {
   const waitMs = opts.waitMs ?? 30_000;
@@ -84,7 +90,7 @@ export async function acquireLock(lockPath: string, opts: LockOptions = {}): Pro
       delay = Math.min(delay * 2, MAX_POLL_MS);
     }
   } catch (error) {
-    throw toStoreError(error, lockPath, 'lock');
+    throw fileErrorOf(opts.owner ?? 'store')(error, lockPath, 'lock');
   }
 }
 

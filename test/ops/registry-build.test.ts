@@ -292,6 +292,24 @@ describe('buildRegistry (cli.md registry build)', () => {
     }
   });
 
+  it('errors.md E_IO: an output directory that takes no lock file (immutable) is E_IO naming the lock, never E_STORE_READONLY', async () => {
+    const base = await tempDir();
+    await writePlugin(join(base, 'src', 'alpha'), { name: 'alpha', version: '1.0.0' });
+    const out = join(base, 'out');
+    await mkdir(out);
+    execFileSync('chattr', ['+i', out]);
+    try {
+      const error = await failure(
+        buildRegistry({ pluginsDir: join(base, 'src'), outDir: out, name: 'acme' }),
+      );
+      expect(error.code).toBe<ErrorCode>('E_IO');
+      expect(error.message).toContain(join(out, '.build.lock'));
+      expect(`${error.message} ${error.hint}`).not.toMatch(/store|HOOKPM_HOME/);
+    } finally {
+      execFileSync('chattr', ['-i', out]);
+    }
+  });
+
   it('I1: the same name and version from two source directories is refused', async () => {
     const base = await tempDir();
     await writePlugin(join(base, 'src', 'alpha'), { name: 'alpha', version: '1.0.0' });

@@ -24,6 +24,6 @@ export async function withBuildLock<T>(outDir: string, fn: () => Promise<T>): Pr
       }
       return fn();
     },
-    { guards: `the registry output directory ${outDir}` },
+    { guards: `the registry output directory ${outDir}`, owner: 'user' },
   );
 }
