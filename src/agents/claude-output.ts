@@ -14,6 +14,12 @@ export interface ClaudeOutputDialect {
   subagentStopContext: 'block' | 'additionalContext';
   /** D8: the allowed terminal sequences, joined, as the one `terminalSequence` (Deep Agents Code). */
   terminalSequence?: true;
+  /**
+   * A PreCompact stop (engine.md#events: a block there stops): Claude Code blocks compaction on
+   * `decision: "block"` (its `continue: false` would halt the session instead); Deep Agents Code
+   * reads `continue: false`.
+   */
+  preCompactStop: 'block' | 'continue';
 }
 
 /**
@@ -29,7 +35,10 @@ export function encodeClaudeOutput(
   const out: Record<string, unknown> = {};
   const specific: Record<string, unknown> = {};
   const event = result.event;
-  if (!result.continue) {
+  if (!result.continue && event === 'PreCompact' && dialect.preCompactStop === 'block') {
+    out['decision'] = 'block';
+    if (result.stopReason !== null) out['reason'] = result.stopReason;
+  } else if (!result.continue) {
     out['continue'] = false;
     if (result.stopReason !== null) out['stopReason'] = result.stopReason;
   }

@@ -9,5 +9,9 @@ export const CLAUDE: Agent = {
   settingsFile: ['.claude', 'settings.json'],
   ...CLAUDE_FORMAT,
   encode: (result) =>
-    encodeClaudeOutput(result, { suppressOriginalPrompt: false, subagentStopContext: 'block' }),
+    encodeClaudeOutput(result, {
+      suppressOriginalPrompt: false,
+      subagentStopContext: 'block',
+      preCompactStop: 'block',
+    }),
 };

@@ -43,6 +43,7 @@ export function encodeCodexOutput(result: DispatchResult): WireAnswer {
   const answer = encodeClaudeOutput(result, {
     suppressOriginalPrompt: false,
     subagentStopContext: 'block',
+    preCompactStop: 'continue',
   });
   const keys = CODEX_OUTPUT[result.event];
   if (answer.stdout === '' || keys === undefined) return { ...answer, stdout: '' };

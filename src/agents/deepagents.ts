@@ -15,6 +15,7 @@ export const DEEPAGENTS: Agent = {
     encodeClaudeOutput(result, {
       suppressOriginalPrompt: true,
       subagentStopContext: 'additionalContext',
+      preCompactStop: 'continue',
       terminalSequence: true,
     }),
   terminalSequences: 'pass',

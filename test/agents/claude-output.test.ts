@@ -81,6 +81,12 @@ describe('the Claude Code wire output', () => {
     });
   });
 
+  it('a PreCompact stop is decision "block" for Claude Code, which then keeps the session going without compacting; continue:false for Deep Agents Code', () => {
+    const stop = result('PreCompact', { continue: false, stopReason: 'not now' });
+    expect(out(stop)).toEqual({ decision: 'block', reason: 'not now' });
+    expect(out(stop, DEEPAGENTS)).toEqual({ continue: false, stopReason: 'not now' });
+  });
+
   it('SubagentStop context: a block for Claude Code, additionalContext for Deep Agents Code', () => {
     const r = result('SubagentStop', { context: ['keep going'] });
     expect(out(r)).toEqual({ decision: 'block', reason: 'keep going' });

@@ -1,0 +1,49 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useBinWorkspace } from '../helpers/bin-workspace.js';
+import { claudePayload } from '../helpers/claude-payload.js';
+import { writeClaudePlugin } from '../helpers/claude-plugin.js';
+import { printsJson } from '../ops/dispatch-helpers.js';
+
+// `hookpm wire claude` answers a plugin written for Claude Code as Claude Code would have read the
+// plugin's own output (code.claude.com/docs/en/hooks: exit codes and JSON output per event), with
+// the payloads Claude Code 2.1.332 sends.
+
+const ws = useBinWorkspace('e2e-wire-claude-contract', '.claude');
+
+const cmd = (command: string) => ({ type: 'command', command });
+
+/** Installs (consented, enabled) a Claude Code plugin with one hooks document. */
+async function install(name: string, hooks: Record<string, unknown>): Promise<void> {
+  const root = await writeClaudePlugin(join(ws.dir, `plugins${ws.n}`, name), name, hooks);
+  const run = await ws.hookpm(['install', root, '--yes']);
+  expect(run.code, run.stderr).toBe(0);
+}
+
+async function wire(event: string, extra: Record<string, unknown>) {
+  const run = await ws.hookpm(['wire', 'claude'], {
+    stdin: claudePayload(ws, event, `s-${ws.n}`, extra),
+  });
+  return { code: run.code, stdout: run.stdout, stderr: run.stderr };
+}
+
+describe('hookpm wire claude keeps the Claude Code hooks contract', () => {
+  it('engine.md events, PreCompact: an exit 2 or decision "block" blocks compaction as decision "block" with the reason, never continue:false (which would halt the session)', async () => {
+    await install('no-auto-compact', {
+      PreCompact: [{ matcher: 'auto', hooks: [cmd("echo 'save notes first' >&2; exit 2")] }],
+    });
+    await install('no-manual-compact', {
+      PreCompact: [
+        { matcher: 'manual', hooks: [cmd(printsJson({ decision: 'block', reason: 'not now' }))] },
+      ],
+    });
+    const auto = await wire('PreCompact', { trigger: 'auto', custom_instructions: '' });
+    expect(auto).toEqual({
+      code: 0,
+      stdout: `${JSON.stringify({ decision: 'block', reason: 'save notes first' })}\n`,
+      stderr: '',
+    });
+    const manual = await wire('PreCompact', { trigger: 'manual', custom_instructions: '' });
+    expect(JSON.parse(manual.stdout)).toEqual({ decision: 'block', reason: 'not now' });
+  });
+});
