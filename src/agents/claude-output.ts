@@ -1,5 +1,5 @@
 import type { DispatchResult } from '../engine/types.js';
-import { EVENTS } from '../hooks/events.js';
+import { EVENTS, type HookEventName } from '../hooks/events.js';
 import type { WireAnswer } from './agent.js';
 
 /** How an agent that reads Claude Code's hook output differs from Claude Code itself. */
@@ -15,11 +15,13 @@ export interface ClaudeOutputDialect {
   /** D8: the allowed terminal sequences, joined, as the one `terminalSequence` (Deep Agents Code). */
   terminalSequence?: true;
   /**
-   * A PreCompact stop (engine.md#events: a block there stops): Claude Code blocks compaction on
-   * `decision: "block"` (its `continue: false` would halt the session instead); Deep Agents Code
+   * The events whose stop (engine.md#events: a block there stops) is answered `decision: "block"`
+   * with the stop reason as `reason`, not `continue: false`. Claude Code 2.1.332 erases a prompt
+   * blocked so from the conversation, where `continue: false` keeps it for the model's next turn,
+   * and blocks compaction so (its changelog: exit 2 or `decision: "block"`); Deep Agents Code
    * reads `continue: false`.
    */
-  preCompactStop: 'block' | 'continue';
+  stopAsBlock: readonly HookEventName[];
 }
 
 /**
@@ -35,7 +37,7 @@ export function encodeClaudeOutput(
   const out: Record<string, unknown> = {};
   const specific: Record<string, unknown> = {};
   const event = result.event;
-  if (!result.continue && event === 'PreCompact' && dialect.preCompactStop === 'block') {
+  if (!result.continue && dialect.stopAsBlock.includes(event)) {
     out['decision'] = 'block';
     if (result.stopReason !== null) out['reason'] = result.stopReason;
   } else if (!result.continue) {

@@ -12,6 +12,6 @@ export const CLAUDE: Agent = {
     encodeClaudeOutput(result, {
       suppressOriginalPrompt: false,
       subagentStopContext: 'block',
-      preCompactStop: 'block',
+      stopAsBlock: ['UserPromptSubmit', 'PreCompact'],
     }),
 };

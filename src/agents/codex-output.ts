@@ -43,7 +43,7 @@ export function encodeCodexOutput(result: DispatchResult): WireAnswer {
   const answer = encodeClaudeOutput(result, {
     suppressOriginalPrompt: false,
     subagentStopContext: 'block',
-    preCompactStop: 'continue',
+    stopAsBlock: [],
   });
   const keys = CODEX_OUTPUT[result.event];
   if (answer.stdout === '' || keys === undefined) return { ...answer, stdout: '' };

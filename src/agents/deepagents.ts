@@ -15,7 +15,7 @@ export const DEEPAGENTS: Agent = {
     encodeClaudeOutput(result, {
       suppressOriginalPrompt: true,
       subagentStopContext: 'additionalContext',
-      preCompactStop: 'continue',
+      stopAsBlock: [],
       terminalSequence: true,
     }),
   terminalSequences: 'pass',

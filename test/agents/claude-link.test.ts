@@ -3,11 +3,13 @@
 // Messages API, with guard installed by hookpm and `hookpm link claude`. The commands asked for are
 // harmless if a hook fails to stop them: `git push --force origin main` in a repository without
 // remotes, and `echo`.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commandTurn, installClaudeCode } from './claude-code.js';
 import type { FakeMessagesApi } from './fake-messages-api.js';
 import { FORCE_PUSH, GUARD_REASON, useLinkedAgent } from '../helpers/linked-agent.js';
+import { writeClaudePlugin } from '../helpers/claude-plugin.js';
 
 interface Result {
   session_id: string;
@@ -24,6 +26,21 @@ afterEach(async () => {
   await Promise.all(apis.map((api) => api.close()));
   apis = [];
 });
+
+/** Every line of the session transcripts Claude Code wrote under HOME, parsed. */
+function transcriptLines(): Array<Record<string, any>> {
+  const walk = (dir: string): string[] =>
+    existsSync(dir)
+      ? readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+          e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)],
+        )
+      : [];
+  return walk(join(claude.home, '.claude', 'projects'))
+    .filter((file) => file.endsWith('.jsonl'))
+    .flatMap((file) => readFileSync(file, 'utf8').split('\n'))
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Record<string, any>);
+}
 
 async function turn(toolCommand: string) {
   const { api, run } = await commandTurn({
@@ -67,6 +84,24 @@ describe('hookpm inside a real Claude Code (the link end to end)', () => {
     expect(results[0]?.content).not.toContain('hook error');
     expect(results[0]?.content).toMatch(/origin/);
     expect((await hookpm(['enable', 'guard', '--yes'])).code).toBe(0);
+  }, 60_000);
+
+  it("engine.md events: a plugin's UserPromptSubmit exit 2 erases the prompt from the conversation, as Claude Code does with the plugin's own hook (decision block, not continue:false, which keeps it)", async () => {
+    const root = await writeClaudePlugin(join(claude.home, 'plugins', 'no-prompts'), 'no-prompts', {
+      UserPromptSubmit: [
+        { hooks: [{ type: 'command', command: "echo 'no prompts today' >&2; exit 2" }] },
+      ],
+    });
+    expect((await hookpm(['install', root, '--yes'])).code).toBe(0);
+    const { results } = await turn('echo never-asked');
+    expect((await hookpm(['uninstall', 'no-prompts'])).code).toBe(0);
+    expect(results).toEqual([]);
+    const lines = transcriptLines();
+    const ended = lines.filter((line) => line.promptSubmitEnding !== undefined);
+    expect(ended.at(-1)?.promptSubmitEnding).toEqual({
+      ending: { kind: 'blocked_by_hook', reason: 'no prompts today' },
+      promptKept: false,
+    });
   }, 60_000);
 
   it('after `hookpm unlink claude`, settings.json is byte-identical to before link, and guard no longer runs', async () => {

@@ -39,7 +39,7 @@ describe('the Claude Code wire output', () => {
   it('M1/M2: continue:false with its stop reason; M3: system messages joined', () => {
     expect(
       out(
-        result('UserPromptSubmit', {
+        result('PostToolUse', {
           continue: false,
           stopReason: 'stop',
           systemMessages: ['a', 'b'],
@@ -81,10 +81,12 @@ describe('the Claude Code wire output', () => {
     });
   });
 
-  it('a PreCompact stop is decision "block" for Claude Code, which then keeps the session going without compacting; continue:false for Deep Agents Code', () => {
-    const stop = result('PreCompact', { continue: false, stopReason: 'not now' });
-    expect(out(stop)).toEqual({ decision: 'block', reason: 'not now' });
-    expect(out(stop, DEEPAGENTS)).toEqual({ continue: false, stopReason: 'not now' });
+  it('a UserPromptSubmit or PreCompact stop is decision "block" for Claude Code, which erases the prompt (continue:false keeps it) or does not compact; continue:false for Deep Agents Code', () => {
+    for (const event of ['UserPromptSubmit', 'PreCompact'] as const) {
+      const stop = result(event, { continue: false, stopReason: 'not now' });
+      expect(out(stop)).toEqual({ decision: 'block', reason: 'not now' });
+      expect(out(stop, DEEPAGENTS)).toEqual({ continue: false, stopReason: 'not now' });
+    }
   });
 
   it('SubagentStop context: a block for Claude Code, additionalContext for Deep Agents Code', () => {

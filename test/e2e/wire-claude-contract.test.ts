@@ -28,7 +28,7 @@ async function wire(event: string, extra: Record<string, unknown>) {
 }
 
 describe('hookpm wire claude keeps the Claude Code hooks contract', () => {
-  it('engine.md events, PreCompact: an exit 2 or decision "block" blocks compaction as decision "block" with the reason, never continue:false (which would halt the session)', async () => {
+  it('engine.md events, PreCompact: an exit 2 or decision "block" blocks compaction as decision "block" with the reason, not continue:false', async () => {
     await install('no-auto-compact', {
       PreCompact: [{ matcher: 'auto', hooks: [cmd("echo 'save notes first' >&2; exit 2")] }],
     });

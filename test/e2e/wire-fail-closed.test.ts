@@ -93,8 +93,8 @@ describe('fail closed through `hookpm wire claude` (engine.md B1-B6)', () => {
     expect(decision(denied.out)).toBe('deny');
     expect(reason(denied.out)).toContain('has version 2, newer than');
     const prompt = await wire(payload('UserPromptSubmit', 'newer', { prompt: 'hi' }));
-    expect(prompt.out).toMatchObject({ continue: false });
-    expect(prompt.out?.stopReason).toMatch(/^hookpm fails closed/);
+    expect(prompt.out).toMatchObject({ decision: 'block' });
+    expect(prompt.out?.reason).toMatch(/^hookpm fails closed/);
     const stop = await wire(payload('Stop', 'newer', { stop_hook_active: false }));
     expect(stop.out).toMatchObject({ decision: 'block' });
     expect(stop.out?.reason).toMatch(/^hookpm fails closed/);

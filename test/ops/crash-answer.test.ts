@@ -32,7 +32,7 @@ describe("crashAnswer (engine.md B7): a failure of hookpm's own fails closed", (
     });
   });
 
-  it('B7, B1: the shared events: a deny on PreToolUse, continue false on UserPromptSubmit, never a second continuation of a Stop', async () => {
+  it('B7, B1: the shared events: a deny on PreToolUse, a UserPromptSubmit blocked (decision block for Claude Code, which erases the prompt), never a second continuation of a Stop', async () => {
     const paths = await store();
     const pre = crashAnswer(
       'claude',
@@ -47,7 +47,7 @@ describe("crashAnswer (engine.md B7): a failure of hookpm's own fails closed", (
       paths,
       CRASH,
     )!;
-    expect(JSON.parse(prompt.stdout)).toMatchObject({ continue: false });
+    expect(JSON.parse(prompt.stdout)).toMatchObject({ decision: 'block' });
     const again = crashAnswer('claude', claude('Stop', { stop_hook_active: true }), paths, CRASH)!;
     expect(again.exitCode).toBe(0);
     expect(JSON.parse(again.stdout)).not.toHaveProperty('decision');
