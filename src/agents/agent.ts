@@ -75,6 +75,11 @@ export interface Agent {
    * its terminal, so `wire` passes the allowed ones on in its answer.
    */
   terminalSequences?: 'pass';
+  /**
+   * engine.md M3: the agent shows a handler's `systemMessage` even beside `suppressOutput: true`
+   * (Claude Code: `suppressOutput` hides only the hook's stdout), so `wire` keeps it.
+   */
+  suppressedMessages?: 'shown';
 }
 
 /**

@@ -51,6 +51,11 @@ export interface DispatchOptions {
    * deepagents`): the result carries them. Otherwise each gives an `info` diagnostic.
    */
   terminalSequences?: 'pass';
+  /**
+   * M3: `'shown'` when the host shows a handler's `systemMessage` whatever its `suppressOutput`
+   * says (Claude Code, whose `suppressOutput` hides only the hook's stdout from the transcript).
+   */
+  suppressedMessages?: 'shown';
 }
 
 /** One dispatch, as its log sees it. */

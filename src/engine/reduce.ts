@@ -19,6 +19,8 @@ export interface ReduceOptions {
   stopHookActive?: boolean;
   /** D8: `'pass'` where the host writes terminal sequences (Deep Agents Code); else each is noted. */
   terminalSequences?: 'pass';
+  /** M3: `'shown'` where the host shows a `systemMessage` beside `suppressOutput` (Claude Code). */
+  suppressedMessages?: 'shown';
 }
 
 type Tally = Omit<DispatchResult, 'event' | 'snapshotId' | 'continueLoop' | 'runs'> & {
@@ -107,7 +109,8 @@ function applyOutput(tally: Tally, event: EventName, parsed: ParsedRun, opts: Re
   tally.diagnostics.push(...out.diagnostics);
   if (!out.continue) tally.continue = false; // M1
   applyStopReason(tally, handler, out);
-  if (out.systemMessage !== null && !out.suppressOutput) {
+  const shown = !out.suppressOutput || opts.suppressedMessages === 'shown';
+  if (out.systemMessage !== null && shown) {
     tally.systemMessages.push(capped(tally, handler, 'systemMessage', out.systemMessage)); // M3
   }
   let permission = out.permission;

@@ -78,6 +78,9 @@ export async function runMatched(call: Invocation): Promise<DispatchResult> {
     continuationCount,
     stopHookActive,
     ...(opts.terminalSequences === undefined ? {} : { terminalSequences: opts.terminalSequences }),
+    ...(opts.suppressedMessages === undefined
+      ? {}
+      : { suppressedMessages: opts.suppressedMessages }),
   });
   // docs/reference/rules/engine.md#fail-closed: what cannot run as consented, after what ran.
   const failing = failClosedOn(opts.failClosed, event);

@@ -20,20 +20,40 @@ async function install(name: string, hooks: Record<string, unknown>): Promise<vo
   expect(run.code, run.stderr).toBe(0);
 }
 
-async function wire(event: string, extra: Record<string, unknown>) {
-  const run = await ws.hookpm(['wire', 'claude'], {
+async function wire(event: string, extra: Record<string, unknown>, agent = 'claude') {
+  const run = await ws.hookpm(['wire', agent], {
     stdin: claudePayload(ws, event, `s-${ws.n}`, extra),
   });
   return { code: run.code, stdout: run.stdout, stderr: run.stderr };
 }
 
 describe('hookpm wire claude keeps the Claude Code hooks contract', () => {
-  it('engine.md events, PreCompact: an exit 2 or decision "block" blocks compaction as decision "block" with the reason, not continue:false', async () => {
-    await install('no-auto-compact', {
-      PreCompact: [{ matcher: 'auto', hooks: [cmd("echo 'save notes first' >&2; exit 2")] }],
+  it("engine.md M3: a plugin's systemMessage beside suppressOutput reaches Claude Code, which shows it (suppressOutput hides only a hook's stdout there); Deep Agents Code's wire keeps M3", async () => {
+    await install('formatter', {
+      PostToolUse: [
+        {
+          matcher: 'Write',
+          hooks: [cmd(printsJson({ suppressOutput: true, systemMessage: 'formatted 3 files' }))],
+        },
+      ],
     });
-    await install('no-manual-compact', {
+    const fields = { tool_name: 'Write', tool_input: { file_path: 'a.ts' }, tool_response: {} };
+    expect(await wire('PostToolUse', fields)).toEqual({
+      code: 0,
+      stdout: `${JSON.stringify({ systemMessage: 'formatted 3 files' })}\n`,
+      stderr: '',
+    });
+    expect(await wire('PostToolUse', fields, 'deepagents')).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
+  });
+
+  it('engine.md events, PreCompact: an exit 2 or decision "block" blocks compaction as decision "block" with the reason, not continue:false', async () => {
+    await install('compact-gate', {
       PreCompact: [
+        { matcher: 'auto', hooks: [cmd("echo 'save notes first' >&2; exit 2")] },
         { matcher: 'manual', hooks: [cmd(printsJson({ decision: 'block', reason: 'not now' }))] },
       ],
     });

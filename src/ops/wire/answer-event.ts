@@ -116,6 +116,9 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
     ...(agent.terminalSequences === undefined
       ? {}
       : { terminalSequences: agent.terminalSequences }),
+    ...(agent.suppressedMessages === undefined
+      ? {}
+      : { suppressedMessages: agent.suppressedMessages }),
     ...(notes === undefined ? {} : { notes }),
     ...(by === undefined ? {} : { deadline: by }),
   });
