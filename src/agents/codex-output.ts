@@ -2,6 +2,7 @@ import type { DispatchResult } from '../engine/types.js';
 import type { HookEventName } from '../hooks/events.js';
 import type { WireAnswer } from './agent.js';
 import { encodeClaudeOutput } from './claude-output.js';
+import { asCodexDecides } from './codex-decision.js';
 
 /** The keys one Codex hook output may have: top level, and inside `hookSpecificOutput`. */
 interface CodexOutputKeys {
@@ -36,11 +37,12 @@ const CODEX_OUTPUT: Readonly<Partial<Record<HookEventName, CodexOutputKeys>>> = 
 
 /**
  * A reduced result as Codex reads it: Claude Code's format (Codex reads Claude-format hooks), with
- * SubagentStop context as `decision: "block"` (the only way Codex's schema has to give it back) and
- * only the keys Codex's schema of the event allows. Exit 0; diagnostics on stderr.
+ * SubagentStop context as `decision: "block"` (the only way Codex's schema has to give it back),
+ * the decisions as Codex can apply them (codex-decision.ts), and only the keys Codex's schema of
+ * the event allows. Exit 0; diagnostics on stderr.
  */
 export function encodeCodexOutput(result: DispatchResult): WireAnswer {
-  const answer = encodeClaudeOutput(result, {
+  const answer = encodeClaudeOutput(asCodexDecides(result), {
     suppressOriginalPrompt: false,
     subagentStopContext: 'block',
     stopAsBlock: [],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CODEX } from '../../src/agents/codex.js';
+import { CODEX_NO_REASON } from '../../src/agents/codex-decision.js';
 import type { DispatchResult } from '../../src/engine/types.js';
 import {
   expectPermissionRequestDeny,
@@ -128,6 +129,35 @@ describe('the Codex wire output (deny, allow, context, stop)', () => {
     'PreToolUse %s: permissionDecision with its reason (Codex: "Command blocked by PreToolUse hook: <reason>")',
     (decision) => expectPreToolUseDecision(out, decision),
   );
+
+  it('cli.md W3: a PreToolUse deny always has a reason, since Codex runs the tool on a deny without one', () => {
+    for (const reason of [null, '', '  '])
+      expect(
+        out(result('PreToolUse', { permission: { decision: 'deny', reason, interrupt: false } })),
+      ).toEqual({
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          permissionDecision: 'deny',
+          permissionDecisionReason: CODEX_NO_REASON,
+        },
+      });
+  });
+
+  it('cli.md W3: a PreToolUse stop is a deny with the stop reason (Codex refuses continue:false there and runs the tool)', () => {
+    const deny = { decision: 'deny' as const, reason: 'no force push', interrupt: false };
+    const stopped = (fields: Partial<DispatchResult>) =>
+      out(result('PreToolUse', { continue: false, stopReason: 'halt', ...fields }));
+    const denial = (reason: string) => ({
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: reason,
+      },
+    });
+    expect(stopped({ permission: deny })).toEqual(denial('no force push'));
+    expect(stopped({})).toEqual(denial('halt'));
+    expect(stopped({ stopReason: null })).toEqual(denial(CODEX_NO_REASON));
+  });
 
   it('PermissionRequest deny and allow: hookSpecificOutput.decision.behavior', () => {
     expectPermissionRequestDeny(out);

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { CODEX_NO_REASON } from '../../src/agents/codex-decision.js';
 import { runBin } from '../helpers/built-bin.js';
 import { printsJson } from '../ops/dispatch-helpers.js';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
@@ -141,6 +142,36 @@ describe('hookpm wire codex', () => {
     });
     expect(denied?.['hookSpecificOutput'].permissionDecisionReason).toMatch(GUARD_REASON);
     expect(await wire('codex', bash('ls'))).toBeNull();
+  });
+
+  it('cli.md W3: a deny without a reason, or a stop, reaches Codex as a deny with a reason (Codex runs the tool on either as sent)', async () => {
+    const bare = printsJson({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny' },
+    });
+    const halt = printsJson({ continue: false, stopReason: 'halt' });
+    for (const [name, command] of [
+      ['bare', bare],
+      ['halt', halt],
+    ] as const) {
+      const hooks = { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command }] }] };
+      await ok(['install', await plugin(name, hooks), '--yes']);
+    }
+    const ls = (session: string) =>
+      codex(session, 'PreToolUse', {
+        tool_name: 'Bash',
+        tool_input: { command: 'ls' },
+        tool_use_id: 'call_1',
+      });
+    const denial = (reason: string) => ({
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: reason,
+      },
+    });
+    expect(await wire('codex', ls('c3'))).toEqual(denial('halt'));
+    await ok(['disable', 'halt']);
+    expect(await wire('codex', ls('c4'))).toEqual(denial(CODEX_NO_REASON));
   });
 
   it('Stop: a plugin block continues the turn with decision block and the reason', async () => {
