@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CODEX } from '../../src/agents/codex.js';
-import { CODEX_NO_REASON } from '../../src/agents/codex-decision.js';
+import { CODEX_CANNOT_ASK, CODEX_NO_REASON } from '../../src/agents/codex-decision.js';
 import type { DispatchResult } from '../../src/engine/types.js';
 import {
   expectPermissionRequestDeny,
@@ -125,10 +125,32 @@ describe('the Codex wire output (deny, allow, context, stop)', () => {
     for (const event of CODEX.events) expect(out(result(event))).toBeNull();
   });
 
-  it.each(['deny', 'allow', 'ask'] as const)(
-    'PreToolUse %s: permissionDecision with its reason (Codex: "Command blocked by PreToolUse hook: <reason>")',
-    (decision) => expectPreToolUseDecision(out, decision),
-  );
+  it('PreToolUse deny: permissionDecision with its reason (Codex: "Command blocked by PreToolUse hook: <reason>")', () =>
+    expectPreToolUseDecision(out, 'deny'));
+
+  it('cli.md W3: a PreToolUse allow is left out and its context kept (Codex refuses an allow without updatedInput, and with it the whole output)', () => {
+    const permission = { decision: 'allow' as const, reason: 'fine', interrupt: false };
+    expect(out(result('PreToolUse', { permission }))).toBeNull();
+    expect(out(result('PreToolUse', { permission, context: ['ctx'] }))).toEqual({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: 'ctx' },
+    });
+  });
+
+  it('cli.md W3: a PreToolUse ask is a deny that says Codex cannot ask (Codex refuses an ask and runs the tool)', () => {
+    for (const [reason, said] of [
+      ['confirm the push', 'confirm the push'],
+      [null, 'a hookpm plugin asks you to confirm this'],
+    ] as const)
+      expect(
+        out(result('PreToolUse', { permission: { decision: 'ask', reason, interrupt: false } })),
+      ).toEqual({
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          permissionDecision: 'deny',
+          permissionDecisionReason: `${said}; ${CODEX_CANNOT_ASK}`,
+        },
+      });
+  });
 
   it('cli.md W3: a PreToolUse deny always has a reason, since Codex runs the tool on a deny without one', () => {
     for (const reason of [null, '', '  '])

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CODEX_NO_REASON } from '../../src/agents/codex-decision.js';
+import { CODEX_CANNOT_ASK, CODEX_NO_REASON } from '../../src/agents/codex-decision.js';
 import { runBin } from '../helpers/built-bin.js';
 import { printsJson } from '../ops/dispatch-helpers.js';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
@@ -172,6 +172,43 @@ describe('hookpm wire codex', () => {
     expect(await wire('codex', ls('c3'))).toEqual(denial('halt'));
     await ok(['disable', 'halt']);
     expect(await wire('codex', ls('c4'))).toEqual(denial(CODEX_NO_REASON));
+  });
+
+  it('cli.md W3: an ask reaches Codex as a deny that says so; an allow is left out, its context kept', async () => {
+    const said = (decision: string) =>
+      printsJson({
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          permissionDecision: decision,
+          permissionDecisionReason: 'confirm the push',
+          additionalContext: 'pushing',
+        },
+      });
+    const hooks = {
+      PreToolUse: [
+        {
+          matcher: 'Bash',
+          hooks: [
+            { type: 'command', if: 'Bash(git push*)', command: said('ask') },
+            { type: 'command', command: said('allow') },
+          ],
+        },
+      ],
+    };
+    await ok(['install', await plugin('asks', hooks), '--yes']);
+    const bash = (command: string) =>
+      codex('c5', 'PreToolUse', { tool_name: 'Bash', tool_input: { command }, tool_use_id: 'c' });
+    expect(await wire('codex', bash('git push origin main'))).toEqual({
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        additionalContext: 'pushing\npushing',
+        permissionDecision: 'deny',
+        permissionDecisionReason: `confirm the push; ${CODEX_CANNOT_ASK}`,
+      },
+    });
+    expect(await wire('codex', bash('ls'))).toEqual({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: 'pushing' },
+    });
   });
 
   it('Stop: a plugin block continues the turn with decision block and the reason', async () => {
