@@ -20,6 +20,7 @@ export const CODEX_CANNOT_ASK =
  * then goes through Codex's own approval, as it would with no hook).
  */
 export function asCodexDecides(result: DispatchResult): DispatchResult {
+  if (result.event === 'PermissionRequest') return asCodexPermissionRequest(result);
   if (result.event !== 'PreToolUse') return result;
   const given = result.permission;
   const denied = given?.decision === 'deny' ? given.reason : null;
@@ -31,6 +32,25 @@ export function asCodexDecides(result: DispatchResult): DispatchResult {
         ? deny(`${hasText(given.reason) ? given.reason : CODEX_ASK}; ${CODEX_CANNOT_ASK}`)
         : null;
   return { ...result, continue: true, stopReason: null, permission };
+}
+
+/**
+ * Codex 0.171.0 refuses a PermissionRequest output with `continue: false`, `stopReason` or a
+ * deny's `interrupt: true` (`parse_permission_request` there), and then asks its user as if no
+ * hook had decided: a stop is a deny with the stop reason, and a deny has no `interrupt`.
+ */
+function asCodexPermissionRequest(result: DispatchResult): DispatchResult {
+  const given = result.permission;
+  if (result.continue)
+    return given === null ? result : { ...result, permission: { ...given, interrupt: false } };
+  const denied = given?.decision === 'deny' ? given.reason : null;
+  const reason = [denied, result.stopReason].find(hasText) ?? null;
+  return {
+    ...result,
+    continue: true,
+    stopReason: null,
+    permission: { decision: 'deny', reason, interrupt: false },
+  };
 }
 
 function hasText(reason: string | null): reason is string {

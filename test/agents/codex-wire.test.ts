@@ -2,12 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CODEX } from '../../src/agents/codex.js';
 import { CODEX_CANNOT_ASK, CODEX_NO_REASON } from '../../src/agents/codex-decision.js';
 import type { DispatchResult } from '../../src/engine/types.js';
-import {
-  expectPermissionRequestDeny,
-  expectPreToolUseDecision,
-  permissionRequest,
-  result,
-} from '../helpers/wire-output.js';
+import { expectPreToolUseDecision, permissionRequest, result } from '../helpers/wire-output.js';
 
 // `hookpm wire codex`: the wire adapter's two halves. The payloads are those Codex 0.171.0 sent
 // a linked hook in test/agents/codex-link.test.ts's turns (test/agents/codex.ts lists their keys);
@@ -182,10 +177,25 @@ describe('the Codex wire output (deny, allow, context, stop)', () => {
   });
 
   it('PermissionRequest deny and allow: hookSpecificOutput.decision.behavior', () => {
-    expectPermissionRequestDeny(out);
     expect(out(permissionRequest('allow', null, false))?.hookSpecificOutput.decision).toEqual({
       behavior: 'allow',
     });
+  });
+
+  it('cli.md W3: a PermissionRequest deny has no interrupt, and a stop is a deny with the stop reason (Codex refuses both and asks its user instead)', () => {
+    const denial = (message: string) => ({
+      hookSpecificOutput: {
+        hookEventName: 'PermissionRequest',
+        decision: { behavior: 'deny', message },
+      },
+    });
+    expect(out(permissionRequest('deny', 'no', true))).toEqual(denial('no'));
+    expect(
+      out({ ...permissionRequest('allow', null, false), continue: false, stopReason: 'halt' }),
+    ).toEqual(denial('halt'));
+    expect(out({ ...permissionRequest('deny', 'no', true), continue: false })).toEqual(
+      denial('no'),
+    );
   });
 
   it.each([

@@ -211,6 +211,29 @@ describe('hookpm wire codex', () => {
     });
   });
 
+  it('cli.md W3: a PermissionRequest deny with interrupt reaches Codex as a deny without it (Codex would ask its user instead)', async () => {
+    const command = printsJson({
+      hookSpecificOutput: {
+        hookEventName: 'PermissionRequest',
+        decision: { behavior: 'deny', message: 'not on main', interrupt: true },
+      },
+    });
+    const hooks = {
+      PermissionRequest: [{ matcher: 'Bash', hooks: [{ type: 'command', command }] }],
+    };
+    await ok(['install', await plugin('refuse', hooks), '--yes']);
+    const request = codex('c6', 'PermissionRequest', {
+      tool_name: 'Bash',
+      tool_input: { command: 'git push origin main' },
+    });
+    expect(await wire('codex', request)).toEqual({
+      hookSpecificOutput: {
+        hookEventName: 'PermissionRequest',
+        decision: { behavior: 'deny', message: 'not on main' },
+      },
+    });
+  });
+
   it('Stop: a plugin block continues the turn with decision block and the reason', async () => {
     await ok(['install', await stopAgain(), '--yes']);
     const stop = codex('c2', 'Stop', { stop_hook_active: false, last_assistant_message: 'done' });
