@@ -32,6 +32,8 @@ export interface WireEvent {
   event: EventName;
   /** The event's fields, named as the engine and its plugins name them. */
   input: Record<string, unknown>;
+  /** cli.md W4: the agent's other names of the tool, which matchers accept as its name. */
+  matcherAliases?: readonly string[];
 }
 
 /**

@@ -8,6 +8,8 @@ import type { HandlerSet } from '../hooks/snapshot/snapshot-match.js';
 export interface DispatchOptions {
   /** plugins.md G3: which handlers run (snapshot-match.ts HandlerSet); default `engine`. */
   handlers?: HandlerSet;
+  /** cli.md W4: the agent's other names of the value matchers compare (`wire codex`'s tools). */
+  matcherAliases?: readonly string[];
   /** `session_id` of the payload; default: the input's `session_id`, else a fresh UUID. */
   sessionId?: string;
   /** The invocation's working directory (X4); default: the input's `cwd`, else the project root. */

@@ -42,7 +42,7 @@ export function dispatchEvent(
   const matched =
     snapshot.groups[event] === undefined
       ? []
-      : matchHandlers(snapshot, event, input, opts.handlers ?? 'engine');
+      : matchHandlers(snapshot, event, input, opts.handlers ?? 'engine', opts.matcherAliases);
   if (matched.length === 0) {
     const failing = failClosedOn(opts.failClosed, event);
     const result =

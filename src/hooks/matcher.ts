@@ -84,16 +84,20 @@ function compileRegex(source: string, shown: string): CompileResult {
 /**
  * E2/E3 against the event's matcher field; E6: when the payload lacks that field (or it is not a
  * string), only match-all matchers accept. Events without a matcher field only ever hold 'all'
- * matchers (E5 is enforced by compileMatcher).
+ * matchers (E5 is enforced by compileMatcher). `aliases` (cli.md W4: the agent's other names of
+ * the value, such as Codex's `Write` and `Edit` for `apply_patch`) are accepted as the value is.
  */
 export function matcherAccepts(
   m: CompiledMatcher,
   event: HookEventName,
   payload: Readonly<Record<string, unknown>>,
+  aliases: readonly string[] = [],
 ): boolean {
   if (m.kind === 'all') return true;
   const field = EVENTS[event].matcherField;
   const target = field !== null && Object.hasOwn(payload, field) ? payload[field] : undefined;
   if (typeof target !== 'string') return false;
-  return m.kind === 'exact' ? m.names.includes(target) : m.regex.test(target);
+  return [target, ...aliases].some((name) =>
+    m.kind === 'exact' ? m.names.includes(name) : m.regex.test(name),
+  );
 }

@@ -100,6 +100,23 @@ describe('the Codex wire input', () => {
       expect(CODEX.decode({ ...TURN, hook_event_name: name, trigger: 'auto' })).toBeNull();
   });
 
+  it('cli.md W4: apply_patch keeps its name and input, with Write and Edit as matcher aliases (Codex matches it so)', () => {
+    const patch = { command: '*** Begin Patch\n*** Add File: a.txt\n+hi\n*** End Patch\n' };
+    const payload = {
+      ...TURN,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'apply_patch',
+      tool_input: patch,
+      tool_use_id: 'call_3',
+    };
+    expect(CODEX.decode(payload)).toEqual({
+      event: 'PreToolUse',
+      input: payload,
+      matcherAliases: ['Write', 'Edit'],
+    });
+    expect(CODEX.decode(PAYLOADS['PreToolUse']!)?.matcherAliases).toBeUndefined();
+  });
+
   it('a payload naming the model-facing tool, `exec_command` with `cmd`, is Bash with `command`', () => {
     const decoded = CODEX.decode({
       ...TURN,

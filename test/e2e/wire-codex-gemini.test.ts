@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -232,6 +233,31 @@ describe('hookpm wire codex', () => {
         decision: { behavior: 'deny', message: 'not on main' },
       },
     });
+  });
+
+  it("cli.md W4: a plugin matching Edit|Write sees Codex's apply_patch, as Codex's own matchers do; the payload keeps apply_patch", async () => {
+    const seen = join(ws.dir, `seen${ws.n}.json`);
+    const command = `cat > '${seen}'; echo 'no edits here' >&2; exit 2`;
+    const hooks = {
+      PreToolUse: [{ matcher: 'Edit|Write', hooks: [{ type: 'command', command }] }],
+    };
+    await ok(['install', await plugin('edits', hooks), '--yes']);
+    const patch = '*** Begin Patch\n*** Add File: a.txt\n+hi\n*** End Patch\n';
+    const call = (tool: string) =>
+      codex('c7', 'PreToolUse', {
+        tool_name: tool,
+        tool_input: { command: patch },
+        tool_use_id: 'call_1',
+      });
+    expect((await wire('codex', call('apply_patch')))?.['hookSpecificOutput']).toMatchObject({
+      permissionDecision: 'deny',
+      permissionDecisionReason: 'no edits here',
+    });
+    expect(JSON.parse(readFileSync(seen, 'utf8'))).toMatchObject({
+      tool_name: 'apply_patch',
+      tool_input: { command: patch },
+    });
+    expect(await wire('codex', call('Bash'))).toBeNull();
   });
 
   it('Stop: a plugin block continues the turn with decision block and the reason', async () => {

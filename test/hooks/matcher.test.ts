@@ -167,6 +167,15 @@ describe('matchers (engine.md E1-E6)', () => {
     }
   });
 
+  it("cli.md W4: the agent's aliases of the value are accepted as the value is, by exact and regex matchers", () => {
+    const patch = { tool_name: 'apply_patch' };
+    for (const matcher of ['Edit', 'Write', 'Edit|Write', '^(Edit|MultiEdit)$', 'apply_patch'])
+      expect(matcherAccepts(compiled(matcher), 'PreToolUse', patch, ['Write', 'Edit'])).toBe(true);
+    expect(matcherAccepts(compiled('Bash'), 'PreToolUse', patch, ['Write', 'Edit'])).toBe(false);
+    expect(matcherAccepts(compiled('Edit'), 'PreToolUse', patch)).toBe(false);
+    expect(matcherAccepts(compiled('Edit'), 'PreToolUse', {}, ['Edit'])).toBe(false);
+  });
+
   it('E3: a compiled regex keeps no state between tests (no global flag)', () => {
     const matcher = compiled('Ba.h');
     expect(

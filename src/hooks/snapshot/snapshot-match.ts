@@ -20,18 +20,19 @@ function inSet(handler: SnapshotHandler, which: HandlerSet): boolean {
 
 /**
  * The handlers to run for one invocation, in configuration order (S3, X1): a group's matcher is
- * applied first (E1-E6), then each handler's `if` rule (F1-F3). Only precompiled data is
- * used, so this does no parsing.
+ * applied first (E1-E6, with the agent's `aliases` of the matched value: cli.md W4), then each
+ * handler's `if` rule (F1-F3). Only precompiled data is used, so this does no parsing.
  */
 export function matchHandlers(
   snapshot: Snapshot,
   event: HookEventName,
   payload: Readonly<Record<string, unknown>>,
   which: HandlerSet = 'engine',
+  aliases: readonly string[] = [],
 ): SnapshotHandler[] {
   const matched: SnapshotHandler[] = [];
   for (const group of snapshot.groups[event] ?? []) {
-    if (!matcherAccepts(group.matcher, event, payload)) continue;
+    if (!matcherAccepts(group.matcher, event, payload, aliases)) continue;
     for (const entry of group.handlers) {
       if (!inSet(entry.handler, which)) continue;
       if (entry.rule === null || ifRuleHolds(entry.rule, event, payload))

@@ -83,6 +83,8 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
   const decoded = agent.decode(payload);
   if (decoded === null) return { exitCode: 0, stdout: '', stderr: '' };
   const { event, input } = decoded;
+  const aliases =
+    decoded.matcherAliases === undefined ? {} : { matcherAliases: decoded.matcherAliases };
   // engine.md B5: refused before the pin, the matchers or the payload builder walk it.
   if (nestsDeeperThan(payload)) return refuseDeepPayload(agent, event);
   const seconds = agentDeadlineSec(agent, event, options.deadline?.seconds ?? null);
@@ -96,6 +98,7 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
     payload,
     input,
     which: handlerSet(agent.id),
+    ...aliases,
     by,
   });
   const continuationCount = event === 'Stop' ? pin.stopContinuations : 0;
@@ -110,6 +113,7 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
   });
   const result = await host.dispatch(event, input, {
     handlers: handlerSet(agent.id),
+    ...aliases,
     cwd,
     continuationCount,
     env: options.env,

@@ -33,6 +33,8 @@ export interface EventPlanInput {
   /** The fields the matchers read (the payload decoded), `cwd` among them; they pick the table. */
   input: Readonly<Record<string, unknown>>;
   which: HandlerSet;
+  /** cli.md W4: the agent's other names of the value matchers compare. */
+  matcherAliases?: readonly string[];
   /** The handlers' deadline (a `performance.now()` value), which the tamper check ends at too. */
   by: number | undefined;
 }
@@ -89,13 +91,13 @@ async function plan(wire: WireContext, input: EventPlanInput, afresh: boolean): 
   const { cwd, notes } = where.resolve(pin.sessionId === '' ? undefined : pin.projectRoot);
   const projectDir = wire.env[CLAUDE_PROJECT_DIR] || (await findProjectRoot(cwd));
   let snapshot = buildSnapshot({ projectDir, sources: pin.sources, id: pin.snapshotId });
-  let matched = matchHandlers(snapshot, event, input.input, which);
+  let matched = matchHandlers(snapshot, event, input.input, which, input.matcherAliases);
   const running = new Set(matched.flatMap((h) => (h.plugin === null ? [] : [h.plugin])));
   // Q6 for the plugins about to run; a tampered one is left out before anything runs.
   const checked = await pinnedSources(wire.store, pin, running, input.by);
   if (checked.sources !== pin.sources) {
     snapshot = buildSnapshot({ projectDir, sources: checked.sources, diagnostics: [] });
-    matched = matchHandlers(snapshot, event, input.input, which);
+    matched = matchHandlers(snapshot, event, input.input, which, input.matcherAliases);
   }
   return { pin, stored, cwd, notes, projectDir, snapshot, running, matched, checked };
 }
