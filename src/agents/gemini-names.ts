@@ -43,7 +43,7 @@ interface ToolName {
  * Gemini CLI's built-in tools with a Claude Code counterpart (tool and argument names from
  * packages/core/src/tools/definitions/base-declarations.ts, the same strings in the 0.61.0 bundle):
  * `run_shell_command {command, description}` is `Bash`, and so on. Others keep their names
- * (`list_directory`, `read_many_files`, `save_memory`, MCP tools `mcp_<server>_<tool>`, ...).
+ * (`list_directory`, `read_many_files`, `save_memory`, ...); MCP tools: gemini-payload.ts.
  */
 export const GEMINI_TOOLS: Readonly<Record<string, ToolName>> = {
   run_shell_command: { name: 'Bash', fields: { is_background: 'run_in_background' } },

@@ -7,7 +7,8 @@ import { GEMINI_EVENT_OF, GEMINI_NOTIFICATION_TYPES, GEMINI_TOOLS } from './gemi
  * packages/core/src/hooks/hookEventHandler.ts in github:google-gemini/gemini-cli: `session_id`,
  * `transcript_path`, `cwd`, `hook_event_name`, `timestamp`, then the event's fields) as the engine
  * event plugins match on: the event renamed (gemini-names.ts), the tool and its arguments as Claude
- * Code names them, AfterAgent's `prompt_response` also as `last_assistant_message`, an AfterTool
+ * Code names them (an MCP tool, `mcp_<server>_<tool>` there, as `mcp__<server>__<tool>` from its
+ * `mcp_context`, since a server name may hold `_`), AfterAgent's `prompt_response` also as `last_assistant_message`, an AfterTool
  * whose `tool_response.error` is set as PostToolUseFailure with that `error`. Gemini's own fields
  * stay beside them. An event outside GEMINI_EVENT_OF: null.
  */
@@ -25,6 +26,13 @@ export function decodeGeminiPayload(payload: Readonly<Record<string, unknown>>):
       input['tool_input'] = Object.fromEntries(
         Object.entries(args).map(([key, value]) => [known.fields[key] ?? key, value]),
       );
+  }
+  const mcp = payload['mcp_context'];
+  if (typeof tool === 'string' && tool.startsWith('mcp_') && isPlainObject(mcp)) {
+    const server = mcp['server_name'];
+    const name = mcp['tool_name'];
+    if (typeof server === 'string' && typeof name === 'string')
+      input['tool_name'] = `mcp__${server}__${name}`;
   }
   const response = payload['tool_response'];
   if (event === 'PostToolUse' && isPlainObject(response) && response['error'] != null) {

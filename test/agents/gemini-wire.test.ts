@@ -85,6 +85,23 @@ describe('the Gemini CLI wire input', () => {
     },
   );
 
+  it("an MCP tool, mcp_<server>_<tool>, is Claude Code's mcp__<server>__<tool> from its mcp_context (a server name may hold _)", () => {
+    const mcp = {
+      ...BASE,
+      hook_event_name: 'BeforeTool',
+      tool_name: 'mcp_git_hub_create_issue',
+      tool_input: { title: 't' },
+      mcp_context: { server_name: 'git_hub', tool_name: 'create_issue', url: 'http://x' },
+    };
+    expect(GEMINI.decode(mcp)?.input).toEqual({
+      ...mcp,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'mcp__git_hub__create_issue',
+    });
+    const { mcp_context: _, ...bare } = mcp;
+    expect(GEMINI.decode(bare)?.input['tool_name']).toBe('mcp_git_hub_create_issue');
+  });
+
   it('AfterTool is PostToolUse; with tool_response.error it is PostToolUseFailure with that error', () => {
     expect(GEMINI.decode(AFTER_TOOL)?.event).toBe('PostToolUse');
     const failed = GEMINI.decode({

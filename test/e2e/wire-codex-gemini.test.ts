@@ -121,6 +121,20 @@ describe('hookpm wire gemini', () => {
     expect(await wire('gemini', gemini('ga', 'BeforeTool', shell(FORCE_PUSH)))).toEqual({});
   });
 
+  it("BeforeTool of an MCP tool: a plugin matching Claude Code's mcp__<server>__.* denies it", async () => {
+    const command = "echo 'no MCP writes' >&2; exit 2";
+    const hooks = {
+      PreToolUse: [{ matcher: 'mcp__github__.*', hooks: [{ type: 'command', command }] }],
+    };
+    await ok(['install', await plugin('mcp', hooks), '--yes']);
+    const call = gemini('g5', 'BeforeTool', {
+      tool_name: 'mcp_github_create_issue',
+      tool_input: { title: 't' },
+      mcp_context: { server_name: 'github', tool_name: 'create_issue', command: 'gh-mcp' },
+    });
+    expect(await wire('gemini', call)).toEqual({ decision: 'deny', reason: 'no MCP writes' });
+  });
+
   it('an event hookpm does not link (BeforeModel) is answered with nothing', async () => {
     await ok(['install', GUARD, '--yes']);
     expect(await wire('gemini', gemini('g4', 'BeforeModel', { llm_request: {} }))).toBeNull();
