@@ -55,6 +55,9 @@ export const GEMINI_TOOLS: Readonly<Record<string, ToolName>> = {
   web_fetch: { name: 'WebFetch', fields: {} },
   google_web_search: { name: 'WebSearch', fields: {} },
   write_todos: { name: 'TodoWrite', fields: {} },
+  // `questions: [{question, header, options: [{label, description}], multiSelect, ...}]`, as Claude
+  // Code's AskUserQuestion has them.
+  ask_user: { name: 'AskUserQuestion', fields: {} },
 };
 
 /**

@@ -71,6 +71,12 @@ describe('the Gemini CLI wire input', () => {
     ['grep_search', { pattern: 'x', dir_path: 'src' }, 'Grep', { pattern: 'x', path: 'src' }],
     ['glob', { pattern: '**/*.ts' }, 'Glob', { pattern: '**/*.ts' }],
     ['google_web_search', { query: 'q' }, 'WebSearch', { query: 'q' }],
+    [
+      'ask_user',
+      { questions: [{ question: 'Which?', header: 'Pick', options: [{ label: 'a' }] }] },
+      'AskUserQuestion',
+      { questions: [{ question: 'Which?', header: 'Pick', options: [{ label: 'a' }] }] },
+    ],
     ['list_directory', { dir_path: '.' }, 'list_directory', { dir_path: '.' }],
   ])(
     'the tool %s is %s with its arguments named as Claude Code names them',
