@@ -8,9 +8,9 @@ import { GEMINI_EVENT_OF, GEMINI_NOTIFICATION_TYPES, GEMINI_TOOLS } from './gemi
  * `transcript_path`, `cwd`, `hook_event_name`, `timestamp`, then the event's fields) as the engine
  * event plugins match on: the event renamed (gemini-names.ts), the tool and its arguments as Claude
  * Code names them (an MCP tool, `mcp_<server>_<tool>` there, as `mcp__<server>__<tool>` from its
- * `mcp_context`, since a server name may hold `_`), AfterAgent's `prompt_response` also as `last_assistant_message`, an AfterTool
- * whose `tool_response.error` is set as PostToolUseFailure with that `error`. Gemini's own fields
- * stay beside them. An event outside GEMINI_EVENT_OF: null.
+ * `mcp_context`, since a server name may hold `_`), AfterAgent's `prompt_response` also as
+ * `last_assistant_message`, an AfterTool whose `tool_response.error` is set as PostToolUseFailure
+ * with that `error`. Gemini's own fields stay beside them. An event outside GEMINI_EVENT_OF: null.
  */
 export function decodeGeminiPayload(payload: Readonly<Record<string, unknown>>): WireEvent | null {
   const name = payload['hook_event_name'];
