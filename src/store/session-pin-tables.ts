@@ -121,14 +121,16 @@ function keysOf(event: EventName, sources: readonly BucketSource[]): Array<[stri
 
 /**
  * The part of the pin of `sessionId` that `event` with `input` can match (its matcher field's
- * bucket and `all`), or null when the tables are missing, damaged or of another pin (the caller
- * reads the whole pin). Marks the session used, as readPin does.
+ * bucket, the buckets of the agent's `aliases` of that value (cli.md W4), and `all`), or null
+ * when the tables are missing, damaged or of another pin (the caller reads the whole pin). Marks
+ * the session used, as readPin does.
  */
 export function readPinTable(
   pinFile: string,
   sessionId: string,
   event: EventName,
   input: Readonly<Record<string, unknown>>,
+  aliases: readonly string[] = [],
   now = Date.now(),
 ): PinTable | null {
   const head = readHead(pinFile, sessionId, now);
@@ -137,9 +139,10 @@ export function readPinTable(
   if (!Array.isArray(listed)) return null;
   const field = EVENTS[event].matcherField;
   const target = field === null ? undefined : input[field];
-  const wanted = ['all'];
-  const named = typeof target === 'string' ? nameBucket(target) : null;
-  if (named !== null) wanted.push(named);
+  const wanted = new Set(['all']);
+  // A name too long for a bucket of its own matches only groups of `all` (bucketsOf).
+  if (typeof target === 'string')
+    for (const name of [target, ...aliases]) wanted.add(nameBucket(name) ?? 'all');
   const plugins = new Map<string, PinnedPlugin>();
   const bySource = new Map<number, BucketSource>();
   const keys: Array<[string, string]> = [];

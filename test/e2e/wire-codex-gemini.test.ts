@@ -263,6 +263,8 @@ describe('hookpm wire codex', () => {
         tool_input: { command: patch },
         tool_use_id: 'call_1',
       });
+    // The session pinned first: the event reads the pin's tables, whose buckets are by name.
+    await wire('codex', codex('c7', 'SessionStart', { source: 'startup' }));
     expect((await wire('codex', call('apply_patch')))?.['hookSpecificOutput']).toMatchObject({
       permissionDecision: 'deny',
       permissionDecisionReason: 'no edits here',

@@ -83,6 +83,7 @@ async function plan(wire: WireContext, input: EventPlanInput, afresh: boolean): 
     event,
     payload: input.payload,
     input: input.input,
+    ...(input.matcherAliases === undefined ? {} : { matcherAliases: input.matcherAliases }),
     cwd: where.forPin,
     ...(afresh ? { afresh } : {}),
   });

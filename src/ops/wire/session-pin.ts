@@ -40,6 +40,8 @@ export async function sessionPin(input: {
    * `run_shell_command` is `Bash`); default: `payload`. Picks the pin table to read (X10).
    */
   input?: Readonly<Record<string, unknown>>;
+  /** cli.md W4: the agent's other names of the matched value, whose tables are read too. */
+  matcherAliases?: readonly string[];
   /** The event's working directory: the project whose plugins (docs/guides/projects.md) join the pin. */
   cwd?: string;
   /**
@@ -58,7 +60,9 @@ export async function sessionPin(input: {
   const starts = event === 'SessionStart' && payload['source'] !== 'compact';
   // engine.md X10: the tables hold the engine's events; Claude Code's own read the whole pin.
   if (!starts && input.afresh !== true && isEventName(event)) {
-    const table = readPinTable(pinFile(paths, sessionId), sessionId, event, input.input ?? payload);
+    const file = pinFile(paths, sessionId);
+    const fields = input.input ?? payload;
+    const table = readPinTable(file, sessionId, event, fields, input.matcherAliases);
     if (table !== null) return { pin: { version: PIN_VERSION, agent, ...table }, stored: true };
   }
   const existing = starts ? null : readPin(paths, sessionId);
