@@ -5,15 +5,13 @@
  * E_REGISTRY_SCHEMA with the store byte-identical. Real directories and a FIFO, the built CLI.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveStorePaths } from '../../src/store/paths.js';
 import { ensureBuilt, runBin } from '../helpers/built-bin.js';
-import { writeFiles } from '../helpers/git-repo.js';
 import { hashStore } from '../helpers/store-snapshot.js';
-import { marketplaceCatalog } from '../helpers/claude-plugin.js';
+import { localMarketplace } from '../helpers/local-marketplace.js';
 
 let root: string;
 let market: string;
@@ -21,20 +19,16 @@ let env: Record<string, string>;
 
 beforeAll(async () => {
   ensureBuilt();
-  root = await mkdtemp(join(tmpdir(), 'hookpm-mkt-notdir-'));
-  market = join(root, 'market');
   const plugins = [
     { name: 'good', source: './plugins/good' },
     { name: 'file', source: './plugins/file' },
     { name: 'fifo', source: './plugins/fifo' },
   ];
-  await writeFiles(market, {
-    '.claude-plugin/marketplace.json': JSON.stringify(marketplaceCatalog('Market', plugins)),
+  ({ root, market, env } = await localMarketplace('hookpm-mkt-notdir-', plugins, {
     'plugins/good/plugin.json': JSON.stringify({ name: 'good', version: '1.0.0' }),
     'plugins/file': '{"name":"file"}\n',
-  });
+  }));
   execFileSync('mkfifo', [join(market, 'plugins', 'fifo')]);
-  env = { ...(process.env as Record<string, string>), HOME: root, HOOKPM_HOME: join(root, 'home') };
 }, 120_000);
 afterAll(() => rm(root, { recursive: true, force: true }));
 

@@ -5,15 +5,12 @@
  * prefix of the field, never the field whole; the store is byte-identical after the refusal.
  * Real directories, the built CLI.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveStorePaths } from '../../src/store/paths.js';
 import { ensureBuilt, runBin } from '../helpers/built-bin.js';
-import { writeFiles } from '../helpers/git-repo.js';
 import { hashStore } from '../helpers/store-snapshot.js';
-import { marketplaceCatalog } from '../helpers/claude-plugin.js';
+import { localMarketplace } from '../helpers/local-marketplace.js';
 
 const LONG = 'a'.repeat(200_000);
 /** Far below the field, far above any message a refusal needs. */
@@ -32,19 +29,14 @@ const ENTRIES: Record<string, unknown> = {
   'npm-unparsed': { source: 'npm', package: 'x', registry: `http://[${LONG}` },
 };
 
-let root: string;
 let market: string;
+let root: string;
 let env: Record<string, string>;
 
 beforeAll(async () => {
   ensureBuilt();
-  root = await mkdtemp(join(tmpdir(), 'hookpm-mkt-long-'));
-  market = join(root, 'market');
   const plugins = Object.entries(ENTRIES).map(([name, source]) => ({ name, source }));
-  await writeFiles(market, {
-    '.claude-plugin/marketplace.json': JSON.stringify(marketplaceCatalog('Market', plugins)),
-  });
-  env = { ...(process.env as Record<string, string>), HOME: root, HOOKPM_HOME: join(root, 'home') };
+  ({ root, market, env } = await localMarketplace('hookpm-mkt-long-', plugins));
 }, 120_000);
 afterAll(() => rm(root, { recursive: true, force: true }));
 

@@ -4,15 +4,13 @@
  * entry; `registry add` warns of the first MAX_EXCLUDED left-out entries and counts the rest in
  * one line, and the cached catalog keeps no more. Real directories, the built CLI.
  */
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_EXCLUDED } from '../../src/ops/steps/catalogs/marketplace-index.js';
 import { resolveStorePaths } from '../../src/store/paths.js';
 import { ensureBuilt, runBin } from '../helpers/built-bin.js';
-import { writeFiles } from '../helpers/git-repo.js';
-import { marketplaceCatalog } from '../helpers/claude-plugin.js';
+import { localMarketplace } from '../helpers/local-marketplace.js';
 
 const INVALID = 5_000;
 
@@ -22,17 +20,13 @@ let env: Record<string, string>;
 
 beforeAll(async () => {
   ensureBuilt();
-  root = await mkdtemp(join(tmpdir(), 'hookpm-mkt-many-'));
-  market = join(root, 'market');
   const plugins = [
     { name: 'good', source: './plugins/good' },
     ...Array.from({ length: INVALID }, (_, i) => (i % 2 === 0 ? 1 : { name: `bad-${i}` })),
   ] as Array<Record<string, unknown>>;
-  await writeFiles(market, {
-    '.claude-plugin/marketplace.json': JSON.stringify(marketplaceCatalog('Market', plugins)),
+  ({ root, market, env } = await localMarketplace('hookpm-mkt-many-', plugins, {
     'plugins/good/plugin.json': JSON.stringify({ name: 'good', version: '1.0.0' }),
-  });
-  env = { ...(process.env as Record<string, string>), HOME: root, HOOKPM_HOME: join(root, 'home') };
+  }));
 }, 120_000);
 afterAll(() => rm(root, { recursive: true, force: true }));
 
