@@ -4,6 +4,7 @@ import { parseJson } from '../json/parse-json.js';
 import { errnoCode } from '../io/fs-error.js';
 import { readFailureReason, readRegularFile } from '../io/read-regular-file.js';
 import { checkPolicy, type Policy, type PolicyInForce } from '../policy/policy.js';
+import { strictUtf8 } from '../text/strict-utf8.js';
 
 /** A policy file larger than this is not used (A11); a real one is a few hundred bytes. */
 const POLICY_MAX_BYTES = 1024 * 1024;
@@ -71,14 +72,10 @@ export function readPolicyFile(
       problem: `it cannot be read (${readFailureReason(error)})`,
     };
   }
-  let text: string;
-  try {
-    // Strict: a byte that is not UTF-8 would be read as U+FFFD, and an entry would not say what
-    // its bytes say.
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return { status: 'invalid', file, from, problem: 'it is not valid UTF-8' };
-  }
+  // Strict: a byte that is not UTF-8 would be read as U+FFFD, and an entry would not say what its
+  // bytes say.
+  const text = strictUtf8(bytes, 'drop');
+  if (text === null) return { status: 'invalid', file, from, problem: 'it is not valid UTF-8' };
   const json = parseJson(text, file);
   if (!json.ok)
     return {
