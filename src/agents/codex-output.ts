@@ -3,6 +3,7 @@ import type { HookEventName } from '../hooks/events.js';
 import type { WireAnswer } from './agent.js';
 import { encodeClaudeOutput } from './claude-output.js';
 import { asCodexDecides } from './codex-decision.js';
+import { GENERIC_BLOCK_REASON } from '../engine/generic-block-reason.js';
 
 /** The keys one Codex hook output may have: top level, and inside `hookSpecificOutput`. */
 interface CodexOutputKeys {
@@ -50,6 +51,11 @@ export function encodeCodexOutput(result: DispatchResult): WireAnswer {
   const keys = CODEX_OUTPUT[result.event];
   if (answer.stdout === '' || keys === undefined) return { ...answer, stdout: '' };
   const out = JSON.parse(answer.stdout) as Record<string, unknown>;
+  // W3: Codex drops a `decision: "block"` whose reason is blank (a Stop continuation would be
+  // lost), so such a block carries the generic reason an exit 2 without stderr gets (K2).
+  const reason = out['reason'];
+  if (out['decision'] === 'block' && (typeof reason !== 'string' || reason.trim() === ''))
+    out['reason'] = GENERIC_BLOCK_REASON;
   const kept: Record<string, unknown> = {};
   for (const key of keys.top) if (key in out) kept[key] = out[key];
   const specific = kept['hookSpecificOutput'] as Record<string, unknown> | undefined;

@@ -5,9 +5,7 @@ import { readCutJsonObject } from './cut-json.js';
 import { handlerDiagnostic } from './handler-diagnostic.js';
 import type { HandlerRun, PermissionResult, ResultDiagnostic } from './types.js';
 import { wireOutputReader } from './wire-output-reader.js';
-
-/** The generic reason of an exit-2 block with empty stderr (K2). */
-export const GENERIC_BLOCK_REASON = 'Hook blocked the operation';
+import { GENERIC_BLOCK_REASON } from './generic-block-reason.js';
 
 /**
  * What one handler's run contributes to its event, before reduction (engine.md K1-K3, L1-L3,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CODEX } from '../../src/agents/codex.js';
 import { CODEX_CANNOT_ASK, CODEX_NO_REASON } from '../../src/agents/codex-decision.js';
+import { GENERIC_BLOCK_REASON } from '../../src/engine/generic-block-reason.js';
 import type { DispatchResult } from '../../src/engine/types.js';
 import { expectPreToolUseDecision, permissionRequest, result } from '../helpers/wire-output.js';
 
@@ -250,6 +251,21 @@ describe('the Codex wire output (deny, allow, context, stop)', () => {
     expect(out(result('Stop', { continue: false, stopReason: 'enough' }))).toEqual({
       continue: false,
       stopReason: 'enough',
+    });
+  });
+
+  it('W3: a block whose reason is blank gets the generic one, since Codex drops a block without text', () => {
+    expect(out(result('Stop', { continueLoop: true, feedback: ['  '] }))).toEqual({
+      decision: 'block',
+      reason: GENERIC_BLOCK_REASON,
+    });
+    expect(out(result('PostToolUse', { feedback: ['\n'] }))).toEqual({
+      decision: 'block',
+      reason: GENERIC_BLOCK_REASON,
+    });
+    expect(out(result('SubagentStop', { context: [' '] }))).toEqual({
+      decision: 'block',
+      reason: GENERIC_BLOCK_REASON,
     });
   });
 
