@@ -2,34 +2,18 @@ import type { FailClosed } from '../hooks/fail-closed-entry.js';
 import { diagnostic, type Diagnostic } from '../hooks/diagnostic.js';
 import type { SourceDocument } from '../hooks/types.js';
 import { compareCodeUnits } from '../json/compare.js';
-import { withoutOptedOutHooks } from '../plugin/hook-opt-outs.js';
-import type { LoadedPlugin } from '../plugin/loaded-plugin.js';
-import {
-  effectiveConfinement,
-  normalizeCapabilities,
-  type Capabilities,
-} from '../plugin/capabilities.js';
 import type { ScanOptions, TreeScan } from './fingerprint-cache.js';
-import {
-  isEntryFor,
-  readDocumentsCache,
-  writeDocumentsCache,
-  type DocumentsCache,
-  type PluginDocuments,
-} from './plugin-documents-cache.js';
-import { failingPlugin, failingState } from './fail-closed-plugin.js';
+import { readDocumentsCache } from './plugin-documents-cache.js';
+import { failingState } from './fail-closed-plugin.js';
 import { pluginDataDirs } from './plugin-dirs.js';
-import { readPluginDir } from './read-plugin.js';
-import { buildSurface } from '../plugin/surface.js';
-import { readUnchanged } from './read-unchanged.js';
+import { bindPlugin } from './bind-plugin.js';
+import { documentsOf, readCreated, readLinked, type PluginRead } from './plugin-reads.js';
 import { readStateFast } from './state/read-state-fast.js';
 import { requireStateOfTrees } from './state/state-gone.js';
 import type { PluginRecord, State } from './state/state-schema.js';
 import type { StorePaths } from './store-paths.js';
 import { hasCurrentConsent } from './state/current-consent.js';
-import { tamperedDiagnostic } from './tampered.js';
 import { checkInstalledTrees, type TreeCheck } from './tree-check.js';
-import { createdProblemIn } from './tree-status.js';
 import type { PolicyInForce } from '../policy/policy.js';
 import { policyStops } from '../policy/policy-at-run.js';
 import { sandboxStops } from '../policy/sandbox-require.js';
@@ -154,7 +138,7 @@ export async function runnablePlugins(
   const runnable = mayRunNow.filter((record) => !stops.stopped.has(record.id));
   const scoped = new Set(fromProject);
   const cached = readDocumentsCache(paths);
-  const presumed = new Map<string, Read>();
+  const presumed = new Map<string, PluginRead>();
   if (options.presume === true)
     for (const record of runnable) {
       const entry = cached.get(record.id);
@@ -190,7 +174,10 @@ export async function runnablePlugins(
         ? checks.get(record.path)
         : { status: 'match', scan: { fingerprint: record.fingerprint, layout: '' } };
     const read = presumedRead ?? documents.get(record.id);
-    return bind(record, dataDir(record.id), check, read, { ofProject: scoped.has(record), hide });
+    return bindPlugin(record, dataDir(record.id), check, read, {
+      ofProject: scoped.has(record),
+      hide,
+    });
   });
   // A18: with sandbox.require, a plugin that would run unconfined is left out too.
   const unconfined = sandboxStops(
@@ -222,80 +209,6 @@ export async function runnablePlugins(
 }
 
 /**
- * A plugin's documents, or why they could not be read, or the created file that left it out, or
- * (a linked directory) the surface it has now, which its consent does not hold.
- */
-type Read = PluginDocuments | { error: string } | { tampered: string } | { unconsented: string };
-
-/**
- * plugins.md D15: a linked plugin's documents, read from its directory now (not cached: it is
- * being edited), kept only when the surface they make is the one consented to (Q4).
- */
-async function readLinked(record: PluginRecord): Promise<Read> {
-  let plugin: LoadedPlugin;
-  try {
-    plugin = await readPluginDir(record.path, { fallbackName: record.name, id: record.id });
-  } catch (error) {
-    return { error: error instanceof Error ? error.message : String(error) };
-  }
-  const now = buildSurface(plugin).surfaceHash;
-  if (now !== record.consent?.surfaceHash) return { unconsented: now };
-  const documents = plugin.documents.flatMap(({ source, config }) =>
-    config === null ? [] : [{ source, config }],
-  );
-  return { documents, diagnostics: plugin.diagnostics };
-}
-
-/**
- * docs/design/decisions.md#plugins-and-marketplaces: the documents of each plugin whose installed
- * files are intact but which has created files in its folder, read afresh (not cached: its tree
- * keeps changing) and kept only when no created file changes what runs (plugin/created-files.ts)
- * and the tree is still so after the read.
- */
-async function readCreated(
-  paths: StorePaths,
-  runnable: readonly PluginRecord[],
-  checks: ReadonlyMap<string, TreeCheck>,
-  out: Map<string, Read>,
-  options: ScanOptions,
-): Promise<void> {
-  const records = runnable.filter((r) => checks.get(r.path)?.status === 'created');
-  if (records.length === 0) return;
-  const reads = await Promise.all(records.map((record) => readWithCreated(record, checks)));
-  const trees = records.map((record) => ({ root: record.path, fingerprint: record.fingerprint }));
-  const after = await checkInstalledTrees(paths, trees, options);
-  records.forEach((record, i) => {
-    const still = after.get(record.path);
-    const same =
-      still?.status === 'created' &&
-      JSON.stringify(still.created) === JSON.stringify(createdOf(checks.get(record.path)));
-    out.set(record.id, same ? reads[i]! : { tampered: 'its files changed while it was read' });
-  });
-}
-
-function createdOf(check: TreeCheck | undefined): string[] {
-  return check?.status === 'created' ? check.created : [];
-}
-
-async function readWithCreated(
-  record: PluginRecord,
-  checks: ReadonlyMap<string, TreeCheck>,
-): Promise<Read> {
-  let plugin: LoadedPlugin;
-  try {
-    plugin = await readPluginDir(record.path, { fallbackName: record.name, id: record.id });
-  } catch (error) {
-    return { error: error instanceof Error ? error.message : String(error) };
-  }
-  const problem = createdProblemIn(plugin, createdOf(checks.get(record.path)));
-  if (problem !== null) return { tampered: problem };
-  const documents = plugin.documents.flatMap(({ source, config }) =>
-    config === null ? [] : [{ source, config }],
-  );
-  return { documents, diagnostics: plugin.diagnostics, capabilities: declaredOf(plugin) };
-}
-
-/**
  * docs/guides/projects.md: the records of the project `projectKey` names, enabled for that project
  * only; none outside one. The key is asked for only when the state records some project; it is
  * returned with the records (null: not asked, or none found).
@@ -310,156 +223,4 @@ async function projectRecordsOf(
   const project =
     key === null ? undefined : Object.hasOwn(projects, key) ? projects[key] : undefined;
   return { key, records: project === undefined ? [] : Object.values(project.plugins) };
-}
-
-/**
- * The documents of every plugin whose tree has its recorded fingerprint: from the cache when it
- * holds them for that fingerprint and layout, else read (and cached when the tree held still).
- * `partial`: `runnable` is not every runnable plugin, so the cache keeps the entries of others.
- */
-async function documentsOf(
-  paths: StorePaths,
-  runnable: readonly PluginRecord[],
-  scans: ReadonlyMap<string, TreeScan>,
-  cached: DocumentsCache,
-  partial: boolean,
-  options: ScanOptions,
-): Promise<Map<string, Read>> {
-  const out = new Map<string, Read>();
-  const hits: DocumentsCache = new Map();
-  const misses = new Map<string, PluginRecord>();
-  for (const record of runnable) {
-    const scan = scans.get(record.path) ?? null;
-    if (scan?.fingerprint !== record.fingerprint) continue;
-    const key = { path: record.path, name: record.name, ...keyOf(scan) };
-    const entry = cached.get(record.id);
-    if (entry !== undefined && isEntryFor(entry, key)) {
-      out.set(record.id, entry.documents);
-      hits.set(record.id, entry);
-    } else misses.set(record.path, record);
-  }
-  const ours = new Set(runnable.map((record) => record.id));
-  const kept = partial ? [...cached].filter(([id]) => !ours.has(id)) : [];
-  const known = hits.size + kept.length;
-  if (misses.size === 0 && known === cached.size) return out;
-  const read = (path: string): Promise<Read> => readDocuments(misses.get(path)!);
-  const reads =
-    misses.size === 0 ? [] : await readUnchanged(paths, [...misses.keys()], read, options);
-  const next = new Map([...kept, ...hits]);
-  for (const [path, { value, scan }] of reads) {
-    const record = misses.get(path)!;
-    out.set(record.id, value);
-    if (!('documents' in value) || scan === null || scan.fingerprint !== record.fingerprint)
-      continue;
-    next.set(record.id, { path, name: record.name, ...keyOf(scan), documents: value });
-  }
-  // Unchanged when nothing new was kept and nothing cached was left out.
-  if (next.size !== known || known !== cached.size) await writeDocumentsCache(paths, next);
-  return out;
-}
-
-/** What of a tree's scan a documents entry is keyed on. */
-function keyOf({ fingerprint, layout }: TreeScan): TreeScan {
-  return { fingerprint, layout };
-}
-
-async function readDocuments(record: PluginRecord): Promise<Read> {
-  try {
-    const plugin = await readPluginDir(record.path, { fallbackName: record.name, id: record.id });
-    const documents = plugin.documents.flatMap(({ source, config }) =>
-      config === null ? [] : [{ source, config }],
-    );
-    return { documents, diagnostics: plugin.diagnostics, capabilities: declaredOf(plugin) };
-  } catch (error) {
-    return { error: error instanceof Error ? error.message : String(error) };
-  }
-}
-
-function bind(
-  record: PluginRecord,
-  data: string,
-  check: TreeCheck | undefined,
-  read: Read | undefined,
-  { ofProject, hide }: { ofProject: boolean; hide: readonly string[] },
-): Bound {
-  const where = { origin: 'plugin' as const, plugin: record.id };
-  const failing = (why: string): FailClosed => failingPlugin(record, record.events, why);
-  if (record.linked !== true && check?.status !== 'match' && check?.status !== 'created') {
-    const missing = check?.status !== 'changed';
-    return {
-      runs: false,
-      sources: [],
-      diagnostics: [tamperedDiagnostic(record, missing)],
-      failing: failing(
-        missing
-          ? 'its installed tree is missing or unreadable'
-          : 'its installed files were changed after install',
-      ),
-    };
-  }
-  if (read === undefined) throw new Error(`Assertion failed: no documents for ${record.id}`);
-  if ('tampered' in read)
-    return {
-      runs: false,
-      sources: [],
-      diagnostics: [tamperedDiagnostic(record, false, read.tampered)],
-      failing: failing(read.tampered),
-    };
-  if ('unconsented' in read) {
-    const message = `linked plugin ${record.id} is left out: the hooks of ${record.path} changed since you consented (surface ${read.unconsented}); run \`hookpm enable ${record.id}\` to review them`;
-    return {
-      runs: false,
-      sources: [],
-      diagnostics: [diagnostic('linked_surface_changed', 'error', message, where)],
-      failing: failing('its linked directory hooks changed since consent'),
-    };
-  }
-  if ('error' in read) {
-    const message = `plugin ${record.id} ${record.version} is left out: it cannot be read: ${read.error}`;
-    return {
-      runs: false,
-      sources: [],
-      diagnostics: [diagnostic('plugin_hooks_failed', 'error', message, where)],
-      failing: failing(`it cannot be read: ${read.error}`),
-    };
-  }
-  const confine = effectiveConfinement(read.capabilities ?? null, record.consent?.confine ?? null);
-  const plugin = {
-    id: record.id,
-    root: record.path,
-    data,
-    ...(ofProject ? { scope: 'project' as const } : {}),
-    ...(confine === null ? {} : { confine: { ...confine, hide } }),
-  };
-  // Per-hook opt-outs (`enable --hook`): handlers turned off are null in place (hook-opt-outs.ts).
-  const documents = withoutOptedOutHooks(read.documents, record.disabledHooks);
-  const sources = documents.map(({ source, config }): SourceDocument => ({
-    origin: 'plugin',
-    file: source,
-    config,
-    plugin,
-  }));
-  return {
-    runs: true,
-    sources,
-    diagnostics: read.diagnostics,
-    failing: null,
-    confined: confine !== null,
-  };
-}
-
-/** Z1: the manifest's declared capabilities, canonical, or null. */
-function declaredOf(plugin: LoadedPlugin): Capabilities | null {
-  const declared = plugin.manifest?.capabilities;
-  return declared === undefined ? null : normalizeCapabilities(declared);
-}
-
-/** One plugin bound: its sources when it runs, else why not, and what fails closed for it. */
-interface Bound {
-  runs: boolean;
-  sources: SourceDocument[];
-  diagnostics: Diagnostic[];
-  failing: FailClosed | null;
-  /** Z4: whether its handlers run confined (declared capabilities or `--confine`). */
-  confined?: boolean;
 }
