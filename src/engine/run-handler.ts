@@ -9,10 +9,15 @@
  * shell, no string splitting, `detached`) is one spawn option each here.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import type { SnapshotHandler } from '../hooks/types.js';
-import { confineCommand, sandboxFailure, watchSandboxStatus } from './confine-command.js';
-import { argvVariables, handlerEnvironment, substituteArgv } from './environment.js';
+import { sandboxFailure, watchSandboxStatus } from './confine-command.js';
+import {
+  commandLine,
+  invalidCommand,
+  launchMessage,
+  launchOf,
+  type LaunchPlace,
+} from './handler-launch.js';
 import { createOutputCapture, type OutputCapture } from './output-capture.js';
 import {
   IS_WINDOWS,
@@ -24,17 +29,9 @@ import {
 } from './process-groups.js';
 import type { HandlerRun } from './types.js';
 
-export interface RunHandlerOptions {
+export interface RunHandlerOptions extends LaunchPlace {
   /** The payload (X2): written to stdin, then stdin is closed. Ignored for a legacy handler (C4). */
   stdin: string;
-  /** The invocation's working directory (X4). */
-  cwd: string;
-  /** The project root, given to every handler as CLAUDE_PROJECT_DIR (X5). */
-  projectDir: string;
-  /** The parent environment; secrets are removed before the handler sees it (X5). */
-  env: Readonly<Record<string, string | undefined>>;
-  /** Names kept in `env` although X5 would remove them (the user's `env.pass` setting). */
-  passEnv?: readonly string[];
   /** Aborting kills the handler's group like a deadline does (session shutdown). */
   signal?: AbortSignal;
   /**
@@ -107,74 +104,6 @@ export function runHandler(handler: SnapshotHandler, opts: RunHandlerOptions): P
   const confined = launch.cleanup === null ? null : watchSandboxStatus(child.stdio[3] as never);
   const run = supervise({ child, handler, opts, stdin, file, started, confined });
   return launch.cleanup === null ? run : run.finally(launch.cleanup);
-}
-
-type Launch =
-  | {
-      ok: true;
-      file: string;
-      args: string[];
-      env: Record<string, string>;
-      cleanup: (() => void) | null;
-    }
-  | { ok: false; message: string };
-
-/** The process to spawn: the handler itself, or (Z4) bwrap running it confined. */
-function launchOf(
-  handler: SnapshotHandler,
-  opts: RunHandlerOptions,
-  command: { file: string; args: string[] },
-): Launch {
-  const env = handlerEnvironment(opts.env, handler, opts.projectDir, opts.passEnv);
-  if (handler.confine === undefined) return { ok: true, ...command, env, cleanup: null };
-  return confineCommand({
-    confine: handler.confine,
-    ...command,
-    cwd: opts.cwd,
-    projectDir: opts.projectDir,
-    pluginRoot: handler.pluginEnv['CLAUDE_PLUGIN_ROOT'] ?? null,
-    pluginData: handler.pluginEnv['CLAUDE_PLUGIN_DATA'] ?? null,
-    env,
-  });
-}
-
-/** X8: the reason a handler cannot be launched at all, or null. */
-function invalidCommand(handler: SnapshotHandler): string | null {
-  if (handler.argv !== null) {
-    if (handler.argv.length === 0) return 'argv is empty';
-    if ((handler.argv[0] ?? '').trim() === '') return 'the program (argv[0]) is blank';
-    return null;
-  }
-  return handler.command.trim() === '' ? 'the command is blank' : null;
-}
-
-/**
- * X3: argv (Claude Code's `args` form included) runs directly with `${VAR}` substituted; a command
- * runs under `/bin/sh -c`, or under `bash -c` for `shell: "bash"`: bash is looked up on the
- * handler's PATH, and where there is none the handler is `launch_failed` (the handler table of
- * engine.md), never quietly run by another shell.
- */
-function commandLine(
-  handler: SnapshotHandler,
-  projectDir: string,
-): { file: string; args: string[] } {
-  if (handler.argv !== null) {
-    const [file = '', ...args] = substituteArgv(handler.argv, argvVariables(handler, projectDir));
-    return { file, args };
-  }
-  if (handler.shell === 'bash') return { file: 'bash', args: ['-c', handler.command] };
-  // On Windows, `shell: true` hands the command to the platform shell (cmd.exe) instead.
-  return IS_WINDOWS
-    ? { file: handler.command, args: [] }
-    : { file: '/bin/sh', args: ['-c', handler.command] };
-}
-
-function launchMessage(file: string, cwd: string, error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | null)?.code;
-  if (code === 'ENOENT' && !existsSync(cwd)) return `the working directory ${cwd} does not exist`;
-  if (code === 'ENOENT') return `${file}: program not found`;
-  if (code === 'EACCES') return `${file}: permission denied (not executable?)`;
-  return `${file}: ${error instanceof Error ? error.message : String(error)}`;
 }
 
 function neverRan(handler: SnapshotHandler, started: number, failure: Failure | null): HandlerRun {

@@ -39,6 +39,7 @@ function buildHost(dir: string): void {
   mkdirSync(join(dir, 'plugin'));
   const modules = [
     'engine/run-handler',
+    'engine/handler-launch',
     'engine/confine-command',
     'engine/environment',
     'engine/output-capture',

@@ -24,6 +24,7 @@ const src = process.argv[2]
 /** Adapter files that live in otherwise pure directories, by group. */
 const ADAPTER_FILES = {
   'engine/run-handler.ts': 'engine',
+  'engine/handler-launch.ts': 'engine',
   'engine/process-groups.ts': 'engine',
   'engine/group-watchdog.ts': 'engine',
   'engine/confine-command.ts': 'engine',

@@ -1,0 +1,92 @@
+import { existsSync } from 'node:fs';
+import type { SnapshotHandler } from '../hooks/types.js';
+import { confineCommand } from './confine-command.js';
+import { argvVariables, handlerEnvironment, substituteArgv } from './environment.js';
+import { IS_WINDOWS } from './process-groups.js';
+
+/*
+ * What the runner (run-handler.ts) spawns for a handler: the program and its arguments (X3), its
+ * environment (X5), bwrap around it when it runs confined (Z4), and why it cannot be launched.
+ */
+
+/** Where and with what a handler is launched. */
+export interface LaunchPlace {
+  /** The invocation's working directory (X4). */
+  cwd: string;
+  /** The project root, given to every handler as CLAUDE_PROJECT_DIR (X5). */
+  projectDir: string;
+  /** The parent environment; secrets are removed before the handler sees it (X5). */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Names kept in `env` although X5 would remove them (the user's `env.pass` setting). */
+  passEnv?: readonly string[];
+}
+
+/** The process to spawn, or why there is none (confinement unavailable). */
+export type Launch =
+  | {
+      ok: true;
+      file: string;
+      args: string[];
+      env: Record<string, string>;
+      cleanup: (() => void) | null;
+    }
+  | { ok: false; message: string };
+
+/** The process to spawn: the handler itself, or (Z4) bwrap running it confined. */
+export function launchOf(
+  handler: SnapshotHandler,
+  opts: LaunchPlace,
+  command: { file: string; args: string[] },
+): Launch {
+  const env = handlerEnvironment(opts.env, handler, opts.projectDir, opts.passEnv);
+  if (handler.confine === undefined) return { ok: true, ...command, env, cleanup: null };
+  return confineCommand({
+    confine: handler.confine,
+    ...command,
+    cwd: opts.cwd,
+    projectDir: opts.projectDir,
+    pluginRoot: handler.pluginEnv['CLAUDE_PLUGIN_ROOT'] ?? null,
+    pluginData: handler.pluginEnv['CLAUDE_PLUGIN_DATA'] ?? null,
+    env,
+  });
+}
+
+/** X8: the reason a handler cannot be launched at all, or null. */
+export function invalidCommand(handler: SnapshotHandler): string | null {
+  if (handler.argv !== null) {
+    if (handler.argv.length === 0) return 'argv is empty';
+    if ((handler.argv[0] ?? '').trim() === '') return 'the program (argv[0]) is blank';
+    return null;
+  }
+  return handler.command.trim() === '' ? 'the command is blank' : null;
+}
+
+/**
+ * X3: argv (Claude Code's `args` form included) runs directly with `${VAR}` substituted; a command
+ * runs under `/bin/sh -c`, or under `bash -c` for `shell: "bash"`: bash is looked up on the
+ * handler's PATH, and where there is none the handler is `launch_failed` (the handler table of
+ * engine.md), never quietly run by another shell.
+ */
+export function commandLine(
+  handler: SnapshotHandler,
+  projectDir: string,
+): { file: string; args: string[] } {
+  if (handler.argv !== null) {
+    const [file = '', ...args] = substituteArgv(handler.argv, argvVariables(handler, projectDir));
+    return { file, args };
+  }
+  if (handler.shell === 'bash') return { file: 'bash', args: ['-c', handler.command] };
+  // On Windows, `shell: true` hands the command to the platform shell (cmd.exe) instead.
+  return IS_WINDOWS
+    ? { file: handler.command, args: [] }
+    : { file: '/bin/sh', args: ['-c', handler.command] };
+}
+
+/** Why a spawn failed, in words: a missing working directory or program, one not executable. */
+export function launchMessage(file: string, cwd: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code === 'ENOENT' && !existsSync(cwd)) return `the working directory ${cwd} does not exist`;
+  if (code === 'ENOENT') return `${file}: program not found`;
+  if (code === 'EACCES') return `${file}: permission denied (not executable?)`;
+  return `${file}: ${error instanceof Error ? error.message : String(error)}`;
+}
