@@ -3,19 +3,14 @@ import { describeValue, isPlainObject } from '../../json/describe-value.js';
 import { diagnostic, type Diagnostic } from '../../hooks/diagnostic.js';
 import { childPath, documentPath } from '../../hooks/json-path.js';
 import { parseJson } from '../../json/parse-json.js';
-import { ManifestSchema, type Manifest } from '../../plugin/manifest.js';
-import { isValidPluginName } from '../../plugin/name.js';
-import {
-  parseEntrySource,
-  normalizeRelativePath,
-  type EntrySource,
-} from './marketplace-source-schema.js';
+import { normalizeRelativePath } from './marketplace-source-schema.js';
 import { formatIssue } from '../indexes/schema-issue.js';
 import { catalogLayoutOf, type CatalogLayout } from './catalog-files.js';
-import { parseAgentsEntry } from './agents-entry.js';
-import { checkSourceOrigin, type CatalogOrigin } from './source-origin.js';
+import type { CatalogOrigin } from './source-origin.js';
+import { parseEntry, type MarketplaceEntry } from './marketplace-entry.js';
 
 export type { EntrySource } from './marketplace-source-schema.js';
+export type { MarketplaceEntry } from './marketplace-entry.js';
 export type { CatalogOrigin } from './source-origin.js';
 
 /**
@@ -54,26 +49,6 @@ const DOCUMENT_SCHEMAS = {
   agents: AgentsDocumentSchema,
   cursor: CursorDocumentSchema,
 } as const;
-
-/** An entry's fields: the manifest's (P2), checked the same way, plus the catalog's own. */
-const EntrySchema = z.extend(ManifestSchema, {
-  category: z.optional(z.string()),
-  tags: z.optional(z.array(z.string())),
-  strict: z.optional(z.boolean()),
-});
-
-export interface MarketplaceEntry {
-  /** The entry's position in `plugins`. */
-  index: number;
-  name: string;
-  source: EntrySource;
-  /** The entry's manifest fields (name, version, description, author, keywords, hooks, ...). */
-  manifest: Manifest;
-  category?: string;
-  tags: string[];
-  /** Claude Code's `strict` (default true); `false` means the entry is the whole manifest. */
-  strict: boolean;
-}
 
 export interface Marketplace {
   name: string;
@@ -214,79 +189,6 @@ export function parseMarketplaceText(
     parsed.diagnostics.unshift(diagnostic('byte_order_mark', 'warning', message, { path: file }));
   }
   return parsed;
-}
-
-/** `refused`: the code and hint of an entry left out for its catalog's origin (J14). */
-type EntryResult =
-  | MarketplaceEntry
-  | {
-      problems: { path: string; message: string }[];
-      refused?: { code: 'E_INSECURE_URL'; hint: string };
-    };
-
-interface EntryContext {
-  index: number;
-  pluginRoot: string | undefined;
-  at: string;
-  layout: CatalogLayout;
-  origin: CatalogOrigin;
-}
-
-function parseEntry(raw: unknown, ctx: EntryContext): EntryResult {
-  const { index, pluginRoot, at, layout } = ctx;
-  if (!isPlainObject(raw))
-    return {
-      problems: [
-        {
-          path: at,
-          message: `${at}: a plugin entry must be an object, found ${describeValue(raw)}`,
-        },
-      ],
-    };
-  const rawName = raw['name'];
-  const label = `${at} (${typeof rawName === 'string' ? JSON.stringify(rawName.slice(0, 80)) : 'no name'})`;
-  const problems: { path: string; message: string }[] = [];
-  if (!isValidPluginName(rawName)) {
-    problems.push({
-      path: childPath(at, 'name'),
-      message: `${label}: name ${describeValue(rawName)} is not a valid plugin name: expected 1-64 characters of a-z, 0-9, ".", "_" or "-", starting with a letter or digit`,
-    });
-  }
-  const fields = EntrySchema.safeParse(raw);
-  for (const issue of fields.success ? [] : fields.error.issues) {
-    if (issue.path[0] === 'name') continue;
-    const field = issue.path.map(String).join('.');
-    problems.push({
-      path: childPath(at, String(issue.path[0] ?? '')),
-      message: `${label}: ${field} ${formatIssue(issue, raw)}`,
-    });
-  }
-  const agents = layout === 'agents' ? parseAgentsEntry(raw) : { source: null };
-  const source =
-    'problem' in agents ? agents : (agents.source ?? parseEntrySource(raw['source'], pluginRoot));
-  if ('problem' in source)
-    problems.push({
-      path: childPath(at, source.at.split('.')[0] ?? 'source'),
-      message: `${label}: ${source.at} ${source.problem}`,
-    });
-  if (problems.length > 0 || !fields.success || 'problem' in source) return { problems };
-  const refused = checkSourceOrigin(source, ctx.origin);
-  if (refused !== null) {
-    const path = childPath(at, 'source');
-    const message = `${label}: ${refused.at} ${refused.problem}`;
-    return { problems: [{ path, message }], refused: { code: refused.code, hint: refused.hint } };
-  }
-  const data = fields.data;
-  const entry: MarketplaceEntry = {
-    index,
-    name: data.name,
-    source,
-    manifest: data,
-    tags: data.tags ?? [],
-    strict: data.strict !== false,
-  };
-  if (data.category !== undefined) entry.category = data.category;
-  return entry;
 }
 
 function agentsDisplayName(doc: Record<string, unknown>): string | undefined {
