@@ -194,6 +194,24 @@ describe('parseIndex', () => {
     });
   }
 
+  it('section 2: a 200 KB dist-tag value, tag key, plugin key or version key is quoted as a bounded prefix', () => {
+    const long = 'x'.repeat(200_000);
+    const mutations: Array<(i: Record<string, any>) => void> = [
+      (i) => (i['plugins'].guard.distTags.latest = long),
+      (i) => (i['plugins'].guard.distTags[`a${long}`] = '1.2.0'),
+      (i) => (i['plugins'][`g${long}`] = i['plugins'].guard),
+      (i) => (i['plugins'].guard.versions[`1.2.0-${long}!`] = {}),
+    ];
+    for (const mutate of mutations) {
+      const index = validIndex();
+      mutate(index);
+      const error = failure(index);
+      expect(error.code).toBe('E_REGISTRY_SCHEMA');
+      expect(error.message).toContain('xxx...');
+      expect(error.message.length).toBeLessThan(1000);
+    }
+  });
+
   it('P3: a `__proto__` plugin key is refused, never merged into the prototype', () => {
     const text = `{"formatVersion":1,"plugins":{"__proto__":{"versions":{}}}}`;
     const error = failure(JSON.parse(text));

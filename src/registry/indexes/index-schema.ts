@@ -13,6 +13,7 @@ import { DIST_TAG_PATTERN } from '../name-rules.js';
 import { formatIssue, pathOf } from './schema-issue.js';
 import { checkUrl, redactUrl } from '../http/url-policy.js';
 import { ownValue } from '../../json/own-value.js';
+import { clip } from '../../text/clip.js';
 
 const SCHEMA_HINT =
   'The registry serves an index hookpm cannot use; the cached copy, if any, is kept.';
@@ -123,10 +124,12 @@ function checkVersionKeys(versions: unknown, field: string, where: string): void
   }
 }
 
+/** A refused key, its field path quoted bounded: a key that fails its rule can be any length. */
 function keyError(where: string, field: string, rule: string): HookpmError {
-  return new HookpmError('E_REGISTRY_SCHEMA', `${where}: ${field} ${rule}`, {
+  const shown = clip(field);
+  return new HookpmError('E_REGISTRY_SCHEMA', `${where}: ${shown} ${rule}`, {
     file: where,
-    field,
+    field: shown,
     hint: SCHEMA_HINT,
   });
 }
@@ -137,7 +140,7 @@ function checkPlugin(name: string, plugin: IndexPlugin, where: string): void {
       const field = `plugins.${name}.distTags.${tag}`;
       throw new HookpmError(
         'E_REGISTRY_SCHEMA',
-        `${where}: ${field} names ${version}, which is not among the plugin's versions`,
+        `${where}: ${field} names ${clip(version)}, which is not among the plugin's versions`,
         { file: where, field },
       );
     }
