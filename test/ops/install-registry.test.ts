@@ -301,6 +301,19 @@ describe('hookpm update (plugins.md Q5; V2)', () => {
     expect(down.installed[0]).toMatchObject({ version: '1.0.0', active: true });
   });
 
+  it('skipped `gone` (cli-json.md): a plugin whose registry was removed is reported as such, with the command that adds it back; nothing changes', async () => {
+    await publishPlugin(fx.acme, 'guard', '1.1.0', ONE);
+    const before = await hashStore(fx.world.paths);
+    const result = await updateNames(contextFor(), fx.world.dir);
+    expect(result.installed).toEqual([]);
+    expect(result.skipped).toMatchObject([{ id: 'guard@acme', reason: 'gone', version: '1.0.0' }]);
+    expect(result.skipped[0]?.message).toContain(
+      'registry acme it was installed from is no longer added',
+    );
+    expect(result.skipped[0]?.message).toContain('hookpm registry add acme <url>');
+    expect(await hashStore(fx.world.paths)).toEqual(before);
+  });
+
   it('the newest version in range is kept: nothing to do is reported as current', async () => {
     const result = await update(['guard']);
     expect(result.skipped).toMatchObject([{ reason: 'current', version: '1.0.0' }]);

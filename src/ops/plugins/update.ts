@@ -42,7 +42,7 @@ export interface UpdateOptions {
 export interface UpdateSkip {
   id: string;
   version: string;
-  /** `current`: newest in range; `local`/`npm`: not updatable from an index; `backwards`: the index moved backwards (not followed); `gone`: the registry no longer lists it; `policy`: a plain `update` passes over a plugin the administrator's policy refuses (A13). */
+  /** `current`: newest in range; `local`/`npm`: not updatable from an index; `backwards`: the index moved backwards (not followed); `gone`: the registry no longer lists it, or is no longer added; `policy`: a plain `update` passes over a plugin the administrator's policy refuses (A13). */
   reason: 'current' | 'local' | 'npm' | 'backwards' | 'gone' | 'policy';
   message: string;
 }
@@ -131,6 +131,18 @@ function planOne(
 ): InstallSource | null {
   const failed = loaded.warnings.find((w) => w.registry === record.registry);
   if (failed !== undefined) throw errorOf(failed);
+  const entry = loaded.entries.find((e) => e.name === record.registry);
+  if (entry === undefined) {
+    // `registry remove` keeps the plugins installed from it; they are updatable again once added.
+    skipped.push(
+      skip(
+        record,
+        'gone',
+        `${record.id}: the registry ${record.registry} it was installed from is no longer added; \`hookpm registry add ${record.registry} <url>\` makes it updatable again`,
+      ),
+    );
+    return null;
+  }
   const catalog = loaded.catalogs.find((c) => c.registry === record.registry);
   const plugin = catalog === undefined ? undefined : ownValue(catalog.index.plugins, record.name);
   if (catalog === undefined || plugin === undefined) {
@@ -143,8 +155,7 @@ function planOne(
     );
     return null;
   }
-  const entry = loaded.entries.find((e) => e.name === record.registry);
-  if (catalog.kind === 'marketplace' && entry !== undefined) {
+  if (catalog.kind === 'marketplace') {
     const planned = planMarketplaceUpdate(record, catalog, entry, opts.allowDowngrade);
     if (planned.kind === 'marketplace') return planned;
     skipped.push(skip(record, planned.reason, planned.message));
