@@ -106,6 +106,19 @@ describe('sandbox.require (A18)', () => {
     await ok(['install', '--link', DECLARED, '--yes'], env);
   });
 
+  it('A18: `rollback` of an enabled plugin to a version that declares no capabilities is E_POLICY and writes nothing; confined by the user, it rolls back', async () => {
+    await ok(['install', 'guard@examples@1.2.0', '--yes']);
+    await ok(['update', 'guard', '--yes']);
+    const env = await withPolicy(SANDBOX);
+    const before = stateFileHash(ws.home);
+    const refused = await ws.hookpm(['rollback', 'guard'], { env });
+    expectSandboxRefusal(refused, env['HOOKPM_POLICY_FILE']!);
+    expect(refused.stderr).toContain('rolling back guard@examples');
+    expect(stateFileHash(ws.home)).toBe(before);
+    await ok(['enable', 'guard', '--confine', 'network=false,write=', '--yes'], env);
+    expect(await ok(['rollback', 'guard'], env)).toContain('from 1.3.0 to 1.2.0');
+  });
+
   it('A18: `hookpm run` leaves an undeclared plugin out and says why; `doctor` warns policy_unconfined', async () => {
     await ok(['install', UNDECLARED, '--yes']);
     const env = await withPolicy(SANDBOX);

@@ -8,6 +8,10 @@ import type { PluginRecord } from '../../store/state/state-schema.js';
 import { findInstalled } from '../steps/installed/installed.js';
 import { lockOptions, nowIso, type OperationContext } from '../steps/context/operation-context.js';
 import { policyRegistryOf, requirePluginAllowed } from '../steps/policy/enforce-policy.js';
+import { policyOf } from '../steps/policy/policy-of.js';
+import { requireSandboxed } from '../steps/policy/sandbox-allowed.js';
+import { requiresSandbox } from '../../policy/sandbox-require.js';
+import { inspectPluginDir } from '../steps/staging/inspect.js';
 
 export interface RollbackResult {
   id: string;
@@ -26,7 +30,8 @@ export interface RollbackResult {
  * from, and any update waiting for consent, are dropped and their trees collected. The range stays,
  * so `hookpm update` moves forward again. E_NOT_FOUND when no earlier version is kept (never
  * updated, or rolled back already); E_PLUGIN_TAMPERED when its tree changed (Q6); E_POLICY when
- * the policy refuses the plugin (docs/reference/rules/policy.md#a13). Nothing changes on failure.
+ * the policy refuses the plugin (docs/reference/rules/policy.md#a13), or requires confined plugins
+ * and the version rolled back to, enabled, is not confined (A18). Nothing changes on failure.
  */
 export function rollbackPlugin(
   ctx: OperationContext,
@@ -63,6 +68,18 @@ export function rollbackPlugin(
             hint: `Install that version again with \`hookpm install ${record.id}@${previous.version} --force\`.`,
           },
         );
+      // policy.md#a18: the version rolled back to stays enabled, so it must be confined as one
+      // `enable` enables: it declares capabilities, or the user's `--confine` (kept) confines it.
+      if (record.enabled && requiresSandbox(policyOf(ctx))) {
+        const kept = await inspectPluginDir(previous.path, {
+          fallbackName: record.name,
+          registry: record.registry,
+        });
+        requireSandboxed(ctx, 'rolling back', record.id, {
+          capabilities: kept.surface.capabilities,
+          confine: record.consent?.confine,
+        });
+      }
       const { previous: _gone, pending: _dropped, ...rest } = record;
       const next: PluginRecord = {
         ...rest,
