@@ -314,6 +314,20 @@ describe('hookpm update (plugins.md Q5; V2)', () => {
     expect(await hashStore(fx.world.paths)).toEqual(before);
   });
 
+  it('V2: an index that withdrew the installed version and every other one in its range moved backwards: reported, and the other plugins update', async () => {
+    await publishPlugin(fx.acme, 'lint', '2.0.0', ONE);
+    await install(['lint']); // range ^2.0.0
+    await publishPlugin(fx.acme, 'guard', '1.1.0', ONE);
+    delete fx.acme.index.plugins['lint']!.versions['2.0.0'];
+    await publishPlugin(fx.acme, 'lint', '1.9.0', ONE);
+    const result = await update();
+    expect(result.installed).toMatchObject([{ id: 'guard@acme', version: '1.1.0' }]);
+    expect(result.skipped).toMatchObject([
+      { id: 'lint@acme', reason: 'backwards', version: '2.0.0' },
+    ]);
+    expect(result.skipped[0]?.message).toContain('it offers no version in ^2.0.0');
+  });
+
   it('the newest version in range is kept: nothing to do is reported as current', async () => {
     const result = await update(['guard']);
     expect(result.skipped).toMatchObject([{ reason: 'current', version: '1.0.0' }]);

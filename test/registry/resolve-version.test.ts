@@ -248,6 +248,17 @@ describe('newestInRange', () => {
     expect(error.details).toMatchObject({ installed: '1.2.0', found: '1.1.0' });
   });
 
+  it('update: an index that no longer offers the installed version nor any other in its range moved backwards (E_DOWNGRADE); allowDowngrade has nothing in range to follow', () => {
+    const request = { name: 'guard', installed: '1.2.0', range: '^1.2.0' };
+    const error = caught(() => newestInRange(candidate(plugin(['1.0.0', '1.1.0'])), request));
+    expect(error.code).toBe('E_DOWNGRADE');
+    expect(error.message).toContain('1.2.0 is installed, but it offers no version in ^1.2.0');
+    const followed = caught(() =>
+      newestInRange(candidate(plugin(['1.0.0', '1.1.0'])), { ...request, allowDowngrade: true }),
+    );
+    expect(followed.code).toBe('E_NO_MATCHING_VERSION');
+  });
+
   it('update: allowDowngrade returns the lower version as a downgrade', () => {
     const plan = newestInRange(candidate(plugin(['1.0.0', '1.1.0'])), {
       name: 'guard',

@@ -263,7 +263,11 @@ export function newestInRange(candidate: Candidate, request: UpdateRequest): Upd
     const includePrerelease =
       request.includePrerelease === true || semver.prerelease(installed) !== null;
     offered = versions.filter((v) => semver.satisfies(v, range, { includePrerelease }));
-    if (offered.length === 0) throw noMatch(id, range, versions, includePrerelease);
+    // The installed version in range left the index with nothing else in it: it moved backwards
+    // (E_DOWNGRADE, below); with allowDowngrade there is no version in range to follow.
+    const left = semver.satisfies(installed, range, { includePrerelease });
+    if (offered.length === 0 && (!left || request.allowDowngrade === true))
+      throw noMatch(id, range, versions, includePrerelease);
   }
   const higher = offered.filter((v) => semver.gt(v, installed));
   const higherKept = higher.filter((v) => plugin.versions[v]?.deprecated === undefined);
@@ -273,16 +277,18 @@ export function newestInRange(candidate: Candidate, request: UpdateRequest): Upd
   }
   if (offered.includes(installed)) return { change: 'none', version: installed };
   const lower = bestOf(plugin, offered);
-  if (lower === undefined) throw new Error('Assertion failed: offered versions are not empty');
-  if (request.allowDowngrade === true)
+  if (request.allowDowngrade === true) {
+    if (lower === undefined) throw new Error('Assertion failed: offered versions are not empty');
     return plan('downgrade', picked(candidate, request.name, lower));
+  }
+  const where = request.tag === undefined ? ` in ${request.range ?? '*'}` : ` as ${request.tag}`;
   throw new HookpmError(
     'E_DOWNGRADE',
-    `the index of ${candidate.registry} moved backwards: ${id} ${installed} is installed, but the newest version it offers${request.tag === undefined ? ` in ${request.range ?? '*'}` : ` as ${request.tag}`} is ${lower}`,
+    `the index of ${candidate.registry} moved backwards: ${id} ${installed} is installed, but ${lower === undefined ? `it offers no version${where}` : `the newest version it offers${where} is ${lower}`}`,
     {
       plugin: id,
       installed,
-      found: lower,
+      found: lower ?? null,
       hint: 'Nothing was changed. Allow the downgrade explicitly if it is intended (hookpm install <name>@<version>).',
     },
   );
