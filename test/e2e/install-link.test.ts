@@ -89,6 +89,19 @@ describe('install --link (plugins.md D15)', () => {
     expect((await stop()).systemMessages).toEqual(['one']);
   });
 
+  it('D15: `update` passes over a linked plugin saying it runs as edited, never to install it again (which would replace the link)', async () => {
+    const dir = await pluginDir();
+    await ok(['install', '--link', dir, '--yes']);
+    const run = await ok(['update', 'dev', '--json']);
+    const skipped = (
+      JSON.parse(run.stdout) as { skipped: Array<{ reason: string; message: string }> }
+    ).skipped;
+    expect(skipped).toMatchObject([{ reason: 'local' }]);
+    expect(skipped[0]?.message).toContain('is linked to');
+    expect(skipped[0]?.message).toContain('hookpm enable dev@local');
+    expect(skipped[0]?.message).not.toContain('install it again');
+  });
+
   it('D15: under a linked agent the pinned plugin runs an edited script without a tamper refusal', async () => {
     const dir = await pluginDir();
     await ok(['install', '--link', dir, '--yes']);

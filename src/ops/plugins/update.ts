@@ -77,15 +77,7 @@ export async function updatePlugins(
   const allowed = opts.names.length === 0 ? skipRefused(ctx, state, records, skipped) : records;
   const fromIndex = allowed.filter((r) => {
     if (r.registry !== LOCAL_REGISTRY && r.registry !== 'npm') return true;
-    skipped.push(
-      skip(
-        r,
-        r.registry,
-        r.registry === LOCAL_REGISTRY
-          ? `${r.id} was installed from ${r.source}; install it again from there to update it`
-          : `${r.id}: updating npm plugins is not supported yet; run \`hookpm install ${r.source.replace(/@[^@]*$/, '')}\``,
-      ),
-    );
+    skipped.push(skip(r, r.registry, notFromIndex(r)));
     return false;
   });
   const needed = new Set(fromIndex.map((r) => r.registry));
@@ -232,6 +224,18 @@ function skipRefused(
     );
     return false;
   });
+}
+
+/**
+ * Why `record` (of `local` or `npm`) is not updated from an index, and what does it. A linked
+ * directory (plugins.md D15) runs as it is edited: installing it again would replace the link.
+ */
+function notFromIndex(record: PluginRecord): string {
+  if (record.registry === 'npm')
+    return `${record.id}: updating npm plugins is not supported yet; run \`hookpm install ${record.source.replace(/@[^@]*$/, '')}\``;
+  if (record.linked === true)
+    return `${record.id} is linked to ${record.source}, which runs as it is edited: there is nothing to update; \`hookpm enable ${record.id}\` reviews a change of its hooks`;
+  return `${record.id} was installed from ${record.source}; install it again from there to update it`;
 }
 
 function skip(record: PluginRecord, reason: UpdateSkip['reason'], message: string): UpdateSkip {
