@@ -328,6 +328,21 @@ describe('hookpm update (plugins.md Q5; V2)', () => {
     expect(result.skipped[0]?.message).toContain('it offers no version in ^2.0.0');
   });
 
+  it('V2: a dist-tag a plugin follows that the index no longer has: a plain update reports it, and updates the others; `update <name>` is E_NO_MATCHING_VERSION', async () => {
+    await publishPlugin(fx.acme, 'lint', '2.0.0-beta.1', ONE, { latest: false });
+    fx.acme.index.plugins['lint']!.distTags['beta'] = '2.0.0-beta.1';
+    await install(['lint@beta']);
+    await publishPlugin(fx.acme, 'guard', '1.1.0', ONE);
+    delete fx.acme.index.plugins['lint']!.distTags['beta'];
+    const result = await update();
+    expect(result.installed).toMatchObject([{ id: 'guard@acme', version: '1.1.0' }]);
+    expect(result.skipped).toMatchObject([
+      { id: 'lint@acme', reason: 'gone', version: '2.0.0-beta.1' },
+    ]);
+    expect(result.skipped[0]?.message).toContain('beta');
+    await expect(update(['lint'])).rejects.toMatchObject({ code: 'E_NO_MATCHING_VERSION' });
+  });
+
   it('the newest version in range is kept: nothing to do is reported as current', async () => {
     const result = await update(['guard']);
     expect(result.skipped).toMatchObject([{ reason: 'current', version: '1.0.0' }]);

@@ -42,7 +42,7 @@ export interface UpdateOptions {
 export interface UpdateSkip {
   id: string;
   version: string;
-  /** `current`: newest in range; `local`/`npm`: not updatable from an index; `backwards`: the index moved backwards (not followed); `gone`: the registry no longer lists it, or is no longer added; `policy`: a plain `update` passes over a plugin the administrator's policy refuses (A13). */
+  /** `current`: newest in range; `local`/`npm`: not updatable from an index; `backwards`: the index moved backwards (not followed); `gone`: the registry no longer lists it, is no longer added, or (a plain `update`) serves no version of the tag or range it follows; `policy`: a plain `update` passes over a plugin the administrator's policy refuses (A13). */
   reason: 'current' | 'local' | 'npm' | 'backwards' | 'gone' | 'policy';
   message: string;
 }
@@ -173,6 +173,12 @@ function planOne(
   try {
     plan = newestInRange(candidate, request);
   } catch (error) {
+    // A plain `update` passes over a plugin whose tag or range the index no longer serves (the
+    // tag removed), as over one whose registry no longer lists it; `update <name>` fails (V2).
+    if (isHookpmError(error, 'E_NO_MATCHING_VERSION') && opts.names.length === 0) {
+      skipped.push(skip(record, 'gone', `${error.message}; ${followOther(record)}`));
+      return null;
+    }
     if (!isHookpmError(error, 'E_DOWNGRADE')) throw error;
     skipped.push(skip(record, 'backwards', error.message));
     return null;
@@ -236,6 +242,11 @@ function notFromIndex(record: PluginRecord): string {
   if (record.linked === true)
     return `${record.id} is linked to ${record.source}, which runs as it is edited: there is nothing to update; \`hookpm enable ${record.id}\` reviews a change of its hooks`;
   return `${record.id} was installed from ${record.source}; install it again from there to update it`;
+}
+
+/** What makes `record` updatable again when its registry serves nothing it follows. */
+function followOther(record: PluginRecord): string {
+  return `\`hookpm install ${record.name}@${record.registry}@<range or tag>\` follows another`;
 }
 
 function skip(record: PluginRecord, reason: UpdateSkip['reason'], message: string): UpdateSkip {
