@@ -102,6 +102,22 @@ describe('install --link (plugins.md D15)', () => {
     expect(skipped[0]?.message).not.toContain('install it again');
   });
 
+  it('rollback of a local or linked plugin with nothing to roll back names a fix that exists (commands.md#rollback)', async () => {
+    const dir = await pluginDir();
+    await ok(['install', '--link', dir, '--yes']);
+    const linked = await ws.hookpm(['rollback', 'dev']);
+    expect(linked.code).toBe(1);
+    expect(linked.stderr).toContain('E_NOT_FOUND');
+    expect(linked.stderr).not.toContain('@local@');
+    expect(linked.stderr).toContain('runs as its directory is edited');
+    const copied = await pluginDir('copy');
+    await ok(['install', copied, '--yes']);
+    const local = await ws.hookpm(['rollback', 'copy']);
+    expect(local.code).toBe(1);
+    expect(local.stderr).not.toContain('@local@');
+    expect(local.stderr).toContain(`hookpm install ${copied}`);
+  });
+
   it('D15: under a linked agent the pinned plugin runs an edited script without a tamper refusal', async () => {
     const dir = await pluginDir();
     await ok(['install', '--link', dir, '--yes']);

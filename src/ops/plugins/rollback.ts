@@ -1,4 +1,5 @@
 import { HookpmError } from '../../errors.js';
+import { LOCAL_REGISTRY } from '../../registry/registry-name.js';
 import type { Capabilities } from '../../plugin/capabilities.js';
 import { collectGarbage } from '../../store/collect.js';
 import { ensureDataDir } from '../../store/data-dir.js';
@@ -49,7 +50,7 @@ export function rollbackPlugin(
           `${record.id} has no earlier version to roll back to: it was not updated since it was installed, or was rolled back already`,
           {
             plugin: record.id,
-            hint: `\`hookpm info ${record.id}\` shows its version; \`hookpm install ${record.id}@<version>\` installs another one.`,
+            hint: anotherVersion(record),
           },
         );
       requirePluginAllowed(
@@ -114,4 +115,19 @@ function consentOf(
 ): NonNullable<PluginRecord['consent']> {
   const { confine: _then, ...rest } = consent;
   return confine === undefined ? rest : { ...rest, confine };
+}
+
+/**
+ * How to run another version of `record` than the installed one: a registry plugin by its spec, an
+ * npm one by its package; a plugin installed from a directory or archive (`local`) from there
+ * again; a linked directory (plugins.md D15) as it is edited, with nothing to install.
+ */
+function anotherVersion(record: PluginRecord): string {
+  if (record.linked === true)
+    return `${record.id} is linked to ${record.source}, which runs as its directory is edited: change it there.`;
+  if (record.registry === 'npm')
+    return `\`hookpm install ${record.source.replace(/@[^@]*$/, '')}@<version>\` installs another version of its package.`;
+  if (record.registry === LOCAL_REGISTRY)
+    return `Install another version from its directory or archive: \`hookpm install ${record.source}\` installs what is there now.`;
+  return `\`hookpm info ${record.id}\` shows its version; \`hookpm install ${record.id}@<version>\` installs another one.`;
 }
