@@ -206,6 +206,19 @@ describe('disable and uninstall (A14)', () => {
     expectPolicyError(off, 'required entry "guard@local"', env['HOOKPM_POLICY_FILE']!);
     expect(stateFileHash(ws.home)).toBe(before);
   });
+
+  it('A14: `doctor` warns of a required plugin whose hooks were turned off before the policy required it', async () => {
+    await ok(['install', GUARD_DIR, '--yes']);
+    const key = /key ([0-9a-f]{10})/.exec(await ok(['review', 'guard']))![1]!;
+    await ok(['disable', 'guard', '--hook', key]);
+    const env = await withPolicy({ required: ['guard@local'] });
+    const doctor = JSON.parse((await hookpm(['doctor', '--json'], env)).stdout) as {
+      checks: Array<{ code?: string; message: string; fix?: string }>;
+    };
+    const found = doctor.checks.find((c) => c.code === 'policy_required_hooks_off');
+    expect(found?.message).toContain('guard@local');
+    expect(found?.fix).toBe(`hookpm enable guard@local --hook ${key}`);
+  });
 });
 
 describe('run, session and wire (A11, A13)', () => {

@@ -4,6 +4,7 @@ import {
   describeRefusal,
   matchesPlugin,
   registryRefusal,
+  requiredEntry,
 } from '../../policy/policy-rules.js';
 import type { State } from '../../store/state/state-schema.js';
 import { effectiveRegistries } from '../steps/catalogs/defaults.js';
@@ -66,6 +67,22 @@ export function checkPolicy(
           {
             code: 'policy_denied',
             fix: `hookpm disable ${record.id}`,
+          },
+        ),
+      );
+  }
+  for (const record of Object.values(state.plugins)) {
+    const off = record.disabledHooks ?? [];
+    const entry = off.length === 0 ? null : requiredEntry(policy, record);
+    if (entry !== null)
+      checks.push(
+        problem(
+          `plugin:${record.id}`,
+          'warning',
+          `the policy requires ${record.id} (required entry ${JSON.stringify(entry)}), but ${off.length} of its hooks are turned off`,
+          {
+            code: 'policy_required_hooks_off',
+            fix: `hookpm enable ${record.id} ${off.map((key) => `--hook ${key}`).join(' ')}`,
           },
         ),
       );
