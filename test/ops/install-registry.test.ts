@@ -19,6 +19,7 @@ import {
   packFiles,
   pluginTree,
   publishPlugin,
+  publishTree,
   startPluginRegistry,
   type ServedRegistry,
 } from '../helpers/plugin-registry.js';
@@ -341,6 +342,30 @@ describe('hookpm update (plugins.md Q5; V2)', () => {
     ]);
     expect(result.skipped[0]?.message).toContain('beta');
     await expect(update(['lint'])).rejects.toMatchObject({ code: 'E_NO_MATCHING_VERSION' });
+  });
+
+  it('policy.md A20 with A18: a plain update passes over a plugin whose new version the policy refuses unconfined, and updates the others; `update <name>` of it is E_POLICY', async () => {
+    const declared = (name: string, version: string) =>
+      publishTree(fx.acme, name, version, {
+        ...pluginTree(name, version, ONE),
+        '.claude-plugin/plugin.json': {
+          json: { name, version, capabilities: { network: false, write: [] } },
+        },
+      });
+    await declared('lint', '1.0.0');
+    await install(['lint']);
+    await publishPlugin(fx.acme, 'lint', '1.1.0', ONE); // declares nothing
+    await publishPlugin(fx.acme, 'guard', '1.1.0', ONE);
+    const file = join(fx.world.dir, 'policy.json');
+    ctx.policy = { status: 'ok', file, from: 'env', policy: { sandbox: { require: true } } };
+    // guard 1.0.0 was installed before the policy; its update is refused too (it declares nothing).
+    await declared('guard', '1.2.0');
+    const result = await update([], { enable: 'yes' });
+    expect(result.installed).toMatchObject([{ id: 'guard@acme', version: '1.2.0' }]);
+    expect(result.skipped).toMatchObject([{ id: 'lint@acme', reason: 'policy', version: '1.0.0' }]);
+    expect(result.skipped[0]?.message).toContain('sandbox.require');
+    expect(result.skipped[0]?.message).toContain(file);
+    await expect(update(['lint'], { enable: 'yes' })).rejects.toMatchObject({ code: 'E_POLICY' });
   });
 
   it('the newest version in range is kept: nothing to do is reported as current', async () => {

@@ -91,12 +91,13 @@ export async function updatePlugins(
         });
   const notes =
     loaded !== null && loaded.cacheOnly.length > 0 ? [cachedIndexesNote(loaded.cacheOnly)] : [];
-  const sources: InstallSource[] = [];
+  const planned: Planned[] = [];
   const age = releaseAgeOf(ctx);
   for (const record of fromIndex) {
     const source = planOne(record, loaded as LoadedCatalogs<Catalog>, opts, skipped, notes, age);
-    if (source !== null) sources.push(source);
+    if (source !== null) planned.push({ record, source });
   }
+  const sources = planned.map((p) => p.source);
   const transaction = {
     cwd: opts.cwd,
     enable: opts.enable,
@@ -108,8 +109,50 @@ export async function updatePlugins(
       ? { installed: [], dryRun: opts.dryRun, notes: [] }
       : opts.dryRun
         ? await planInstall(ctx, sources, { ...transaction, state })
-        : installResultOf(await stageAndCommit(ctx, sources, { kind: 'user' }, transaction, notes));
+        : await commitPassingOver(planned, opts.names.length === 0 ? skipped : null, (list) =>
+            stageAndCommit(ctx, list, { kind: 'user' }, transaction, notes),
+          );
   return { ...result, notes: [...notes, ...result.notes], skipped };
+}
+
+/** A plugin `update` moves, and where to. */
+interface Planned {
+  record: PluginRecord;
+  source: InstallSource;
+}
+
+/**
+ * Commits the moves of `planned`. A plain `update` (`skipped` given) passes over a plugin whose
+ * new version the policy refuses once it is staged (A18: it would run unconfined), as over a
+ * refused installed plugin (policy.md A20): it is recorded in `skipped` and the others are
+ * committed again without it. A failed commit changes nothing, so committing again is safe.
+ */
+async function commitPassingOver(
+  planned: readonly Planned[],
+  skipped: UpdateSkip[] | null,
+  commit: (sources: InstallSource[]) => ReturnType<typeof stageAndCommit>,
+): Promise<ReturnType<typeof installResultOf>> {
+  let left = [...planned];
+  for (;;) {
+    try {
+      return installResultOf(await commit(left.map((p) => p.source)));
+    } catch (error) {
+      const id = isHookpmError(error, 'E_POLICY') ? error.details['plugin'] : undefined;
+      const refused = left.find((p) => p.record.id === id);
+      if (skipped === null || refused === undefined || !isHookpmError(error)) throw error;
+      const file = String(error.details['file'] ?? '');
+      const rule = String(error.details['rule'] ?? '');
+      skipped.push(
+        skip(
+          refused.record,
+          'policy',
+          `${refused.record.id} was not updated: the administrator's policy ${file} refuses its new version (${rule})`,
+        ),
+      );
+      left = left.filter((p) => p !== refused);
+      if (left.length === 0) return { installed: [], dryRun: false, notes: [] };
+    }
+  }
 }
 
 /** The source to move `record` to, or null (and a skip) when it stays. */
