@@ -1,5 +1,6 @@
 import type { DispatchResult } from '../engine/types.js';
 import type { EventName } from '../hooks/events.js';
+import type { HostDisplay } from '../engine/host-display.js';
 
 /** The agents `hookpm link` knows. */
 export const AGENT_IDS = ['claude', 'deepagents', 'codex', 'gemini'] as const;
@@ -73,15 +74,11 @@ export interface Agent {
   /** The reduced result in the agent's hook output format. */
   encode(result: DispatchResult): WireAnswer;
   /**
-   * D8 (docs/reference/rules/engine.md#d8): the agent writes a handler's `terminalSequence` to
-   * its terminal, so `wire` passes the allowed ones on in its answer.
+   * What the agent shows of handlers' output that others do not (engine/host-display.ts): Deep
+   * Agents Code writes a handler's `terminalSequence` to its terminal (D8), so `wire` passes the
+   * allowed ones on; Claude Code shows a `systemMessage` beside `suppressOutput: true` (M3).
    */
-  terminalSequences?: 'pass';
-  /**
-   * engine.md M3: the agent shows a handler's `systemMessage` even beside `suppressOutput: true`
-   * (Claude Code: `suppressOutput` hides only the hook's stdout), so `wire` keeps it.
-   */
-  suppressedMessages?: 'shown';
+  display?: HostDisplay;
 }
 
 /**

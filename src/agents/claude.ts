@@ -8,7 +8,7 @@ export const CLAUDE: Agent = {
   name: 'Claude Code',
   settingsFile: ['.claude', 'settings.json'],
   ...CLAUDE_FORMAT,
-  suppressedMessages: 'shown',
+  display: { suppressedMessages: 'shown' },
   encode: (result) =>
     encodeClaudeOutput(result, {
       suppressOriginalPrompt: false,

@@ -18,5 +18,5 @@ export const DEEPAGENTS: Agent = {
       stopAsBlock: [],
       terminalSequence: true,
     }),
-  terminalSequences: 'pass',
+  display: { terminalSequences: 'pass' },
 };

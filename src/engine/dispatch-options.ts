@@ -3,6 +3,7 @@ import type { HookEventName } from '../hooks/events.js';
 import type { LoggedDecision } from './run-decision.js';
 import type { FailClosed } from '../hooks/fail-closed-entry.js';
 import type { HandlerSet } from '../hooks/snapshot/snapshot-match.js';
+import type { HostDisplay } from './host-display.js';
 
 /** What the host knows about one invocation, beyond the event's own fields (engine.md X2). */
 export interface DispatchOptions {
@@ -48,16 +49,8 @@ export interface DispatchOptions {
    * (fail-closed.ts), whether or not any handler matched.
    */
   failClosed?: readonly FailClosed[];
-  /**
-   * D8: `'pass'` when the host writes handlers' `terminalSequence` to its terminal (`hookpm wire
-   * deepagents`): the result carries them. Otherwise each gives an `info` diagnostic.
-   */
-  terminalSequences?: 'pass';
-  /**
-   * M3: `'shown'` when the host shows a handler's `systemMessage` whatever its `suppressOutput`
-   * says (Claude Code, whose `suppressOutput` hides only the hook's stdout from the transcript).
-   */
-  suppressedMessages?: 'shown';
+  /** D8, M3: what the host shows of handlers' output that others do not (host-display.ts). */
+  display?: HostDisplay;
 }
 
 /** One dispatch, as its log sees it. */

@@ -10,6 +10,7 @@ import type { ParsedOutput } from './parse-output.js';
 import { settleContinuation } from './stop-continuation.js';
 import type { ContinuationRequest } from './stop-continuation.js';
 import type { DispatchResult, HandlerRun, PermissionResult } from './types.js';
+import type { HostDisplay } from './host-display.js';
 
 export interface ReduceOptions {
   snapshotId: string;
@@ -17,10 +18,8 @@ export interface ReduceOptions {
   continuationCount: number;
   /** SubagentStop: the payload's `stop_hook_active`; a block is then ignored (section 1). */
   stopHookActive?: boolean;
-  /** D8: `'pass'` where the host writes terminal sequences (Deep Agents Code); else each is noted. */
-  terminalSequences?: 'pass';
-  /** M3: `'shown'` where the host shows a `systemMessage` beside `suppressOutput` (Claude Code). */
-  suppressedMessages?: 'shown';
+  /** D8, M3: what the host shows of handlers' output (host-display.ts). */
+  display?: HostDisplay;
 }
 
 type Tally = Omit<DispatchResult, 'event' | 'snapshotId' | 'continueLoop' | 'runs'> & {
@@ -109,7 +108,7 @@ function applyOutput(tally: Tally, event: EventName, parsed: ParsedRun, opts: Re
   tally.diagnostics.push(...out.diagnostics);
   if (!out.continue) tally.continue = false; // M1
   applyStopReason(tally, handler, out);
-  const shown = !out.suppressOutput || opts.suppressedMessages === 'shown';
+  const shown = !out.suppressOutput || opts.display?.suppressedMessages === 'shown';
   if (out.systemMessage !== null && shown) {
     tally.systemMessages.push(capped(tally, handler, 'systemMessage', out.systemMessage)); // M3
   }
@@ -132,7 +131,7 @@ function applyOutput(tally: Tally, event: EventName, parsed: ParsedRun, opts: Re
   }
   if (out.suppressOriginalPrompt) tally.suppressOriginalPrompt = true; // M6
   if (out.terminalSequence !== null) {
-    if (opts.terminalSequences === 'pass')
+    if (opts.display?.terminalSequences === 'pass')
       (tally.terminalSequences ??= []).push(out.terminalSequence);
     else {
       const message =

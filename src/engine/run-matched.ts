@@ -77,10 +77,7 @@ export async function runMatched(call: Invocation): Promise<DispatchResult> {
     snapshotId: snapshot.id,
     continuationCount,
     stopHookActive,
-    ...(opts.terminalSequences === undefined ? {} : { terminalSequences: opts.terminalSequences }),
-    ...(opts.suppressedMessages === undefined
-      ? {}
-      : { suppressedMessages: opts.suppressedMessages }),
+    ...(opts.display === undefined ? {} : { display: opts.display }),
   });
   // docs/reference/rules/engine.md#fail-closed: what cannot run as consented, after what ran.
   const failing = failClosedOn(opts.failClosed, event);

@@ -107,7 +107,7 @@ describe('Deep Agents Code conformance: terminalSequence (engine.md D8)', () => 
     const passed = reduceResults('Stop', runs, {
       snapshotId: 's',
       continuationCount: 0,
-      terminalSequences: 'pass',
+      display: { terminalSequences: 'pass' },
     });
     expect(passed.terminalSequences).toEqual([`${ESC}]0;a${BEL}`, BEL]);
     expect(passed.diagnostics.map((d) => [d.code, d.severity])).toEqual([

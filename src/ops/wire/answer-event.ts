@@ -117,12 +117,7 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
     cwd,
     continuationCount,
     env: options.env,
-    ...(agent.terminalSequences === undefined
-      ? {}
-      : { terminalSequences: agent.terminalSequences }),
-    ...(agent.suppressedMessages === undefined
-      ? {}
-      : { suppressedMessages: agent.suppressedMessages }),
+    ...(agent.display === undefined ? {} : { display: agent.display }),
     ...(notes === undefined ? {} : { notes }),
     ...(by === undefined ? {} : { deadline: by }),
   });
