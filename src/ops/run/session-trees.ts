@@ -3,7 +3,6 @@ import type { EventName } from '../../hooks/events.js';
 import { matchHandlers } from '../../hooks/snapshot/snapshot-match.js';
 import { buildSnapshot } from '../../hooks/snapshot/snapshot.js';
 import type { SourceDocument } from '../../hooks/types.js';
-import { nestsDeeperThan } from '../../json/nesting-depth.js';
 import type { PinnedPlugin } from '../../store/session-pin-schema.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { changedPlugins } from '../steps/host/changed-plugins.js';
@@ -44,8 +43,9 @@ export function sessionTrees(loaded: LoadedSnapshot, host: Host, store: StorePat
   return {
     async hostFor(event, input) {
       const same = { host, diagnostics: [] };
-      // A payload nested too deep runs nothing (B5): dispatchEvent refuses it.
-      if (held.size === 0 || nestsDeeperThan(input)) return same;
+      // Matching reads only the matcher and `if` fields: a payload nested too deep (B5) is walked
+      // once, by dispatchEvent, which refuses it; checking its trees first only costs the check.
+      if (held.size === 0) return same;
       const running = new Set(matchHandlers(host.snapshot, event, input).map((h) => h.plugin));
       const checked = [...held.values()].filter((p) => running.has(p.plugin.id));
       if (checked.length === 0) return same;
