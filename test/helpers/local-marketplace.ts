@@ -1,4 +1,8 @@
 import { mkdtemp } from 'node:fs/promises';
+import { expect } from 'vitest';
+import { resolveStorePaths } from '../../src/store/paths.js';
+import { runBin } from './built-bin.js';
+import { hashStore } from './store-snapshot.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { marketplaceCatalog } from './claude-plugin.js';
@@ -35,4 +39,20 @@ export async function localMarketplace(
     HOOKPM_HOME: join(root, 'home'),
   };
   return { root, market, env };
+}
+
+/**
+ * `hookpm install <name>@mkt --yes` of an entry `m` refuses: checks that it exits 1 and leaves the
+ * store byte-identical (security.md), and returns the run for the caller's checks of its message.
+ */
+export async function refusedInstall(
+  m: Pick<LocalMarketplace, 'root' | 'env'>,
+  name: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const paths = resolveStorePaths(m.env);
+  const before = await hashStore(paths);
+  const run = await runBin(['install', `${name}@mkt`, '--yes'], { env: m.env, cwd: m.root });
+  expect(run.code).toBe(1);
+  expect(await hashStore(paths)).toEqual(before);
+  return run;
 }

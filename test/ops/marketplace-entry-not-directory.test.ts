@@ -8,10 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveStorePaths } from '../../src/store/paths.js';
 import { ensureBuilt, runBin } from '../helpers/built-bin.js';
-import { hashStore } from '../helpers/store-snapshot.js';
-import { localMarketplace } from '../helpers/local-marketplace.js';
+import { localMarketplace, refusedInstall } from '../helpers/local-marketplace.js';
 
 let root: string;
 let market: string;
@@ -45,13 +43,9 @@ describe('a marketplace entry whose source is not a directory', () => {
   it.each(['file', 'fifo'])(
     '1: `install %s` is E_REGISTRY_SCHEMA naming the entry; the store is byte-identical',
     async (name) => {
-      const paths = resolveStorePaths(env);
-      const before = await hashStore(paths);
-      const run = await runBin(['install', `${name}@mkt`, '--yes'], { env, cwd: root });
-      expect(run.code).toBe(1);
+      const run = await refusedInstall({ root, env }, name);
       expect(run.stderr).toContain(`error[E_REGISTRY_SCHEMA]: ${name}@mkt`);
       expect(run.stderr).toContain('is not a directory');
-      expect(await hashStore(paths)).toEqual(before);
     },
   );
 });
