@@ -9,7 +9,9 @@ import { compareCodeUnits } from '../json/compare.js';
  * - `docs`: documentation, which no hook runs: Markdown, reStructuredText and AsciiDoc files,
  *   images, and README, LICENSE, COPYING, NOTICE, AUTHORS, CONTRIBUTORS, CHANGELOG, CHANGES and
  *   HISTORY (bare, with a `-suffix`, or with a text extension) - unless the file is executable
- *   or a handler names it (its path appears in a command, argv or args): then it is code.
+ *   or a handler names it (its path appears in a command, argv or args): then it is code. So is
+ *   one a code file names (plugin/file-names-in-text.ts), which the caller decides from the
+ *   files' contents (ops/steps/review/docs-named-by-code.ts).
  * - `code`: every other file. A script, and any data it may read, decides what a hook does, so
  *   a change to any of them - content, mode, a file added or removed - waits for consent.
  */

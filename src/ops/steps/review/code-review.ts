@@ -15,6 +15,7 @@ import {
   type RoledFile,
 } from '../../../plugin/code-files.js';
 import { compareCodeUnits } from '../../../json/compare.js';
+import { withDocsNamedByCode } from './docs-named-by-code.js';
 import type { LoadedPlugin } from '../../../plugin/loaded-plugin.js';
 import type { Surface } from '../../../plugin/surface.js';
 import { fingerprintOf, listTree, type TreeEntry } from '../../../store/fingerprint.js';
@@ -64,7 +65,7 @@ export async function readReviewedTree(
   const only = opts.only;
   if (only !== undefined) entries = entries.filter((entry) => only.has(entry[0]));
   if (opts.directory === true) entries = entries.filter(notGit).map(asCopied);
-  return { root, fingerprint: fingerprintOf(entries), files: rolesOf(entries, of) };
+  return { root, fingerprint: fingerprintOf(entries), files: rolesOf(root, entries, of) };
 }
 
 /**
@@ -86,7 +87,7 @@ export async function diffCode(
     listed === null || installed === null ? listed : listed.filter((e) => installed.has(e[0]));
   if (entries === null || consented.of === null || fingerprintOf(entries) !== consented.fingerprint)
     return { baseline: 'unreadable', files: [], truncated: false };
-  const changes = changedCodeFiles(rolesOf(entries, consented.of), target.files);
+  const changes = changedCodeFiles(rolesOf(consented.root, entries, consented.of), target.files);
   const contents = new Map<string, ChangeContents>();
   await Promise.all(
     changes.map(async (change) => {
@@ -96,18 +97,20 @@ export async function diffCode(
   return describeCodeChanges(changes, contents);
 }
 
-function rolesOf(entries: readonly TreeEntry[], of: RoleSource): RoledFile[] {
+/** The roles of the files of the tree at `root` listed in `entries`. */
+function rolesOf(root: string, entries: readonly TreeEntry[], of: RoleSource): RoledFile[] {
   const handlerText: string[] = [];
   for (const entry of of.surface.entries)
     for (const value of [entry.command, entry.argv, entry.args].flat())
       if (typeof value === 'string') handlerText.push(value);
   const files = entries.map(([path, kind, sha256, mode]) => ({ path, kind, sha256, mode }));
-  return assignRoles(files, {
+  const roles = assignRoles(files, {
     manifestFile: of.plugin.manifestFile,
     hooksManifestFile: of.plugin.hooksManifestFile ?? null,
     documentSources: of.plugin.documents.map((d) => d.source),
     handlerText,
   });
+  return withDocsNamedByCode(root, roles);
 }
 
 async function contentsOf(

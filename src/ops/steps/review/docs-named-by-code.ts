@@ -1,0 +1,71 @@
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RoledFile } from '../../../plugin/code-files.js';
+import { byteView, scanForNames } from '../../../plugin/file-names-in-text.js';
+
+/** How much of a file is read at a time. */
+const PIECE = 1024 * 1024;
+/** Never through a link, and never waiting on a FIFO swapped in since the tree was listed. */
+const READ = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
+
+/**
+ * `files`, one tree's (under `root`, roles from plugin/code-files.ts), with every documentation
+ * file that a code file names made code, then every documentation file one of those names, and so
+ * on (docs/guides/installing-plugins.md#consent; what "names" means: plugin/file-names-in-text.ts).
+ * Each file is read at most once, whole, in pieces, and only while some documentation file is
+ * still unnamed; a file that cannot be read as a regular file (gone since it was listed, a link,
+ * a FIFO) names nothing. Synchronous: a review reads a plugin's files one after the other anyway.
+ */
+export function withDocsNamedByCode(root: string, files: readonly RoledFile[]): RoledFile[] {
+  const docs = new Map<string, RoledFile[]>();
+  for (const file of files) {
+    if (file.role !== 'docs') continue;
+    const name = byteView(file.path.slice(file.path.lastIndexOf('/') + 1));
+    docs.set(name, [...(docs.get(name) ?? []), file]);
+  }
+  const promoted = new Set<string>();
+  let readers = files.filter((file) => file.role === 'code' && file.kind === 'file');
+  while (readers.length > 0 && docs.size > 0) {
+    const wanted = new Set(docs.keys());
+    const found = new Set<string>();
+    for (const file of readers) {
+      for (const name of namesIn(join(root, file.path), wanted)) found.add(name);
+      if (found.size === wanted.size) break;
+    }
+    readers = [];
+    for (const name of found) {
+      for (const file of docs.get(name) ?? []) {
+        promoted.add(file.path);
+        if (file.kind === 'file') readers.push(file);
+      }
+      docs.delete(name);
+    }
+  }
+  return files.map((file) => (promoted.has(file.path) ? { ...file, role: 'code' } : file));
+}
+
+/** The members of `wanted` that the file at `path` names (none when it cannot be read). */
+function namesIn(path: string, wanted: ReadonlySet<string>): ReadonlySet<string> {
+  const scanner = scanForNames(wanted);
+  let fd: number;
+  try {
+    fd = openSync(path, READ);
+  } catch {
+    return scanner.found;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return scanner.found;
+    const buffer = Buffer.allocUnsafe(PIECE);
+    for (let read = readSync(fd, buffer, 0, PIECE, null); read > 0 && !scanner.done();) {
+      // latin1: one character a byte, as the scanner compares.
+      scanner.feed(buffer.toString('latin1', 0, read));
+      read = readSync(fd, buffer, 0, PIECE, null);
+    }
+    scanner.end();
+  } catch {
+    // Unreadable from here on: it names what was read.
+  } finally {
+    closeSync(fd);
+  }
+  return scanner.found;
+}

@@ -1,0 +1,74 @@
+/**
+ * Documentation files a code file names are code (docs/guides/installing-plugins.md#consent), read
+ * from a real tree: names followed from file to file, and never read through a link or from a FIFO.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { withDocsNamedByCode } from '../../src/ops/steps/review/docs-named-by-code.js';
+import type { FileRole, RoledFile } from '../../src/plugin/code-files.js';
+
+let root: string;
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'hookpm-named-docs-'));
+  await mkdir(join(root, 'docs'));
+});
+afterEach(() => rm(root, { recursive: true, force: true }));
+
+const roled = (path: string, role: FileRole, kind: RoledFile['kind'] = 'file'): RoledFile => ({
+  path,
+  kind,
+  role,
+  sha256: '0'.repeat(64),
+  mode: 0o644,
+});
+const rolesOf = (files: RoledFile[]) =>
+  Object.fromEntries(withDocsNamedByCode(root, files).map((f) => [f.path, f.role]));
+
+describe('documentation files a code file names are code (installing-plugins.md#consent)', () => {
+  it('follows names from file to file: a script names NOTES.md, which names MORE.md', async () => {
+    await writeFile(join(root, 'run.sh'), '. "$(dirname "$0")/docs/NOTES.md"\n');
+    await writeFile(join(root, 'docs', 'NOTES.md'), '. "$(dirname "$0")/MORE.md"\n');
+    await writeFile(join(root, 'docs', 'MORE.md'), 'echo more\n');
+    await writeFile(join(root, 'README.md'), 'run.sh reads docs/NOTES.md\n');
+    const files = [
+      roled('README.md', 'docs'),
+      roled('docs/MORE.md', 'docs'),
+      roled('docs/NOTES.md', 'docs'),
+      roled('hooks/hooks.json', 'hooks'),
+      roled('run.sh', 'code'),
+    ];
+    expect(rolesOf(files)).toEqual({
+      'README.md': 'docs',
+      'docs/MORE.md': 'code',
+      'docs/NOTES.md': 'code',
+      'hooks/hooks.json': 'hooks',
+      'run.sh': 'code',
+    });
+  });
+
+  it('a code file that is a FIFO or a link names nothing, and the review does not wait on it', async () => {
+    execFileSync('mkfifo', [join(root, 'pipe')]);
+    await writeFile(join(root, 'elsewhere.sh'), 'cat NOTES.md\n');
+    await symlink(join(root, 'elsewhere.sh'), join(root, 'link.sh'));
+    await writeFile(join(root, 'NOTES.md'), 'notes\n');
+    const files = [
+      roled('NOTES.md', 'docs'),
+      roled('link.sh', 'code'),
+      roled('missing.sh', 'code'),
+      roled('pipe', 'code'),
+    ];
+    expect(rolesOf(files)['NOTES.md']).toBe('docs');
+  });
+
+  it('a name past the first piece of a large file is found', async () => {
+    await writeFile(
+      join(root, 'big.js'),
+      `${'// filler\n'.repeat(300_000)}require('./NOTES.md')\n`,
+    );
+    await writeFile(join(root, 'NOTES.md'), 'notes\n');
+    expect(rolesOf([roled('NOTES.md', 'docs'), roled('big.js', 'code')])['NOTES.md']).toBe('code');
+  });
+});
