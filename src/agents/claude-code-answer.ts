@@ -6,6 +6,8 @@ import { EVENTS, type ClaudeCodeEventName, type HookEventName } from '../hooks/e
 import { blocksOnFailure, type FailClosed } from '../hooks/fail-closed-entry.js';
 import { isPlainObject } from '../json/describe-value.js';
 import type { WireAnswer } from './agent.js';
+import { failureNotices } from './failure-notices.js';
+import { runProblems } from './run-problems.js';
 
 /**
  * plugins.md G2: the one answer `hookpm wire claude` gives for one of Claude Code's own events,
@@ -55,16 +57,16 @@ export function answerClaudeCodeEvent(
 ): ClaudeCodeAnswer {
   const { snapshotId, notes = [], failClosed = [] } = input;
   const result = emptyResult(event, snapshotId, runs, notes);
-  const diagnostics = [
-    ...notes,
-    ...failClosed.map(failedClosedDiagnostic),
-    ...runs.flatMap(runProblems),
-  ];
+  const blocking = EVENTS[event].blockPolicy !== 'none';
+  const problems = runs.flatMap((run) => runProblems(run, blocking));
+  const diagnostics = [...notes, ...failClosed.map(failedClosedDiagnostic), ...problems];
   result.diagnostics = diagnostics;
   const stderr = stderrOf(diagnostics);
   const closed = blocksOnFailure(event) ? failClosed.filter((e) => e.open !== true) : [];
-  const told = failClosed.filter((e) => !closed.includes(e)).map((e) => e.reason);
-  const blocking = EVENTS[event].blockPolicy !== 'none';
+  const told = [
+    ...failClosed.filter((e) => !closed.includes(e)).map((e) => e.reason),
+    ...failureNotices(problems),
+  ];
   const blocked = blocking ? runs.filter((run) => run.exitCode === 2) : [];
   if (closed.length > 0 || blocked.length > 0) {
     const reason = [
@@ -215,38 +217,6 @@ function readBack(json: Record<string, unknown> | null, result: DispatchResult):
   }
 }
 
-/** A run's faults as non-blocking diagnostics: no launch, a timeout, an exit other than 0 and 2. */
-export function runProblems(run: HandlerRun): ResultDiagnostic[] {
-  const where = {
-    origin: run.handler.origin,
-    ...(run.handler.plugin === null ? {} : { plugin: run.handler.plugin }),
-    handler: run.handler.id,
-  };
-  if (run.failure !== null)
-    return [{ code: run.failure.kind, severity: 'error', message: run.failure.message, ...where }];
-  if (run.timedOut)
-    return [
-      {
-        code: 'timeout',
-        severity: 'error',
-        message: `handler ${run.handler.id} timed out after ${run.handler.timeoutSec}s`,
-        ...where,
-      },
-    ];
-  if (run.exitCode !== 0 && run.exitCode !== 2) {
-    const said = run.stderr.trim() === '' ? '' : `: ${run.stderr.trim()}`;
-    return [
-      {
-        code: 'nonzero_exit',
-        severity: 'warning',
-        message: `handler ${run.handler.id} exited ${String(run.exitCode)}${said}`,
-        ...where,
-      },
-    ];
-  }
-  return [];
-}
-
 /** The diagnostics told on stderr, a line each (info ones are for the log only). */
 function stderrOf(diagnostics: readonly ResultDiagnostic[]): string {
   return diagnostics
@@ -287,7 +257,7 @@ export function answerBackground(
   result.diagnostics = [
     ...notes,
     ...failClosed.map(failedClosedDiagnostic),
-    ...runs.flatMap(runProblems),
+    ...runs.flatMap((run) => runProblems(run)),
   ];
   const woke = runs.filter((run) => run.handler.background?.rewake === true && run.exitCode === 2);
   if (woke.length === 0) {

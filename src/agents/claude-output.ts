@@ -1,6 +1,7 @@
 import type { DispatchResult } from '../engine/types.js';
 import { EVENTS, type HookEventName } from '../hooks/events.js';
 import type { WireAnswer } from './agent.js';
+import { failureNotices } from './failure-notices.js';
 
 /** How an agent that reads Claude Code's hook output differs from Claude Code itself. */
 export interface ClaudeOutputDialect {
@@ -22,6 +23,11 @@ export interface ClaudeOutputDialect {
    * reads `continue: false`.
    */
   stopAsBlock: readonly HookEventName[];
+  /**
+   * Handlers that failed without blocking are told in `systemMessage` too (failure-notices.ts), as
+   * the agent shows its own hooks' errors to its user (Claude Code).
+   */
+  failuresShown?: true;
 }
 
 /**
@@ -44,7 +50,11 @@ export function encodeClaudeOutput(
     out['continue'] = false;
     if (result.stopReason !== null) out['stopReason'] = result.stopReason;
   }
-  if (result.systemMessages.length > 0) out['systemMessage'] = result.systemMessages.join('\n');
+  const messages = [
+    ...result.systemMessages,
+    ...(dialect.failuresShown === true ? failureNotices(result.diagnostics) : []),
+  ];
+  if (messages.length > 0) out['systemMessage'] = messages.join('\n');
   const permission = result.permission;
   if (permission !== null && event === 'PreToolUse') {
     specific['permissionDecision'] = permission.decision;

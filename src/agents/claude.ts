@@ -14,5 +14,6 @@ export const CLAUDE: Agent = {
       suppressOriginalPrompt: false,
       subagentStopContext: 'block',
       stopAsBlock: ['UserPromptSubmit', 'PreCompact'],
+      failuresShown: true,
     }),
 };

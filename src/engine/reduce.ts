@@ -3,6 +3,7 @@ import { runSummary } from './run-summary.js';
 import type { EventName } from '../hooks/events.js';
 import type { SnapshotHandler } from '../hooks/types.js';
 import { capText } from './cap-text.js';
+import { clip } from '../text/clip.js';
 import { handlerDiagnostic } from './handler-diagnostic.js';
 import { mergePermission } from './merge-permission.js';
 import { parseHandlerOutput } from './parse-output.js';
@@ -71,7 +72,9 @@ function applyBlock(
   const reason = block.reason;
   switch (EVENTS[event].blockPolicy) {
     case 'none': {
-      const message = `${event} cannot be blocked; the block is ignored`;
+      // The reason stays in the message: an agent shows a failed hook's words to its user.
+      const said = block.generic === true || reason.trim() === '' ? '' : `: ${clip(reason.trim())}`;
+      const message = `${event} cannot be blocked; the block is ignored${said}`;
       tally.diagnostics.push(handlerDiagnostic(handler, 'unsupported_block', 'warning', message));
       return null;
     }

@@ -52,6 +52,56 @@ describe('the Claude Code wire output', () => {
     });
   });
 
+  it("a handler that failed without blocking is a hook error told to the Claude Code user, after the plugins' own messages; Deep Agents Code gets it on stderr only", () => {
+    const failed = result('SessionStart', {
+      context: ['ctx'],
+      systemMessages: ['own'],
+      diagnostics: [
+        {
+          code: 'nonzero_exit',
+          severity: 'warning',
+          message: 'exit code 1: jq: not found\nmore',
+          plugin: 'guard@acme',
+          origin: 'plugin',
+        },
+        {
+          code: 'timeout',
+          severity: 'warning',
+          message: 'timed out after 5s',
+          plugin: 'slow@acme',
+          origin: 'plugin',
+        },
+        {
+          code: 'unsupported_block',
+          severity: 'warning',
+          message: 'SessionStart cannot be blocked; the block is ignored: no',
+          origin: 'user',
+        },
+        {
+          code: 'malformed_json',
+          severity: 'warning',
+          message: 'not JSON',
+          plugin: 'guard@acme',
+          origin: 'plugin',
+        },
+      ],
+    });
+    expect(out(failed)).toEqual({
+      systemMessage: [
+        'own',
+        'hookpm: hook error (guard@acme): exit code 1: jq: not found',
+        'hookpm: hook error (slow@acme): timed out after 5s',
+        'hookpm: hook error (user hooks): SessionStart cannot be blocked; the block is ignored: no',
+      ].join('\n'),
+      hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'ctx' },
+    });
+    expect(CLAUDE.encode(failed).stderr.split('\n')).toHaveLength(6);
+    expect(out(failed, DEEPAGENTS)).toEqual({
+      systemMessage: 'own',
+      hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'ctx' },
+    });
+  });
+
   it('M4: context is additionalContext on the events that take it', () => {
     for (const event of [
       'SessionStart',

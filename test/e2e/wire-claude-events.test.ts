@@ -122,7 +122,7 @@ describe("hookpm wire claude: Claude Code's own events (plugins.md G1-G2)", () =
     expect(json(allowed.stdout).hookSpecificOutput.permissionDecision).toBe('allow');
   });
 
-  it('G2 observing family: exit 2 on StopFailure or InstructionsLoaded blocks nothing (exit 0, a hookpm note on stderr); FileChanged matches the base name and watchPaths are united', async () => {
+  it('G2 observing family: exit 2 on StopFailure or InstructionsLoaded blocks nothing (exit 0; the hook error told the user, as Claude Code tells it, and on stderr); FileChanged matches the base name and watchPaths are united', async () => {
     const marker = join(ws.dir, `ran${ws.n}`);
     await install('watch', {
       StopFailure: [{ matcher: 'rate_limit', hooks: [cmd(`touch '${marker}'; exit 2`)] }],
@@ -146,7 +146,14 @@ describe("hookpm wire claude: Claude Code's own events (plugins.md G1-G2)", () =
     });
     const failure = await wire(payload('StopFailure', { error: 'rate_limit' }));
     expect(failure.code).toBe(0);
-    expect(failure.stdout).toBe('');
+    expect(json(failure.stdout)).toEqual({
+      systemMessage: expect.stringMatching(
+        /^hookpm: hook error \(watch@\S+\): handler StopFailure:0:0 exited 2$/,
+      ),
+    });
+    expect(failure.stderr).toMatch(
+      /^hookpm: warning nonzero_exit: handler StopFailure:0:0 exited 2\n$/,
+    );
     expect(existsSync(marker)).toBe(true);
     const changed = await wire(
       payload('FileChanged', { file_path: join(ws.repo, '.envrc'), event: 'change' }),

@@ -414,10 +414,13 @@ describe('M7: caps', () => {
 
 describe('section 1: block policy of each event (exit 2 with stderr "why")', () => {
   it.each(['SessionStart', 'SessionEnd', 'Notification', 'SubagentStart'] as const)(
-    'section 1: a block on %s does nothing but unsupported_block',
+    'section 1: a block on %s does nothing but unsupported_block, which keeps the reason',
     (event) => {
       const r = reduce(event, [exitRun(event, 0, 2, 'why')]);
       expect(codes(r)).toEqual(['unsupported_block']);
+      expect(r.diagnostics[0]?.message).toBe(
+        `${event} cannot be blocked; the block is ignored: why`,
+      );
       expect(r).toMatchObject({
         continue: true,
         stopReason: null,
