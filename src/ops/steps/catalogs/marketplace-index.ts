@@ -32,8 +32,8 @@ export const UNKNOWN_VERSION = '0.0.0-unknown';
  *   exactly as install stages it (fetch-marketplace.ts), so the version (manifest, entry,
  *   else `0.0.0-g<commit>` / `0.0.0-t<tree digest>`), the integrity (packed-tree sha512), the
  *   events and the surfaceHash are the ones an install now would record;
- * - any other source is not fetched: the entry's version (else UNKNOWN_VERSION), no events, no
- *   surfaceHash, integrity '' (unknown).
+ * - any other source, and a relative one past the first MAX_STAGED_ENTRIES, is not fetched: the
+ *   entry's version (else UNKNOWN_VERSION), no events, no surfaceHash, integrity '' (unknown).
  * Version keys are canonical semver (a `v1.0.0` manifest version is listed as `1.0.0`).
  * `tarball` holds where the plugin comes from (a path, `git+<url>#<commit>:<path>`, `npm:<pkg>`),
  * for display only: marketplace plugins are installed from the marketplace, never from it. An
@@ -44,11 +44,15 @@ export const UNKNOWN_VERSION = '0.0.0-unknown';
 export async function buildMarketplaceIndex(
   read: ReadMarketplace,
   ctx: MarketplaceStageContext,
+  maxStaged = MAX_STAGED_ENTRIES,
 ): Promise<{ index: RegistryIndex; excluded: ExcludedEntry[] }> {
   const plugins: Record<string, IndexPlugin> = {};
   const excluded = [...read.excluded];
+  let staged = 0;
   for (const entry of read.marketplace.plugins) {
-    const built = await versionOf(read, entry, ctx);
+    const stage = entry.source.kind === 'path' && read.roots !== null;
+    if (stage) staged += 1;
+    const built = await versionOf(read, entry, ctx, stage && staged <= maxStaged);
     if ('problem' in built) {
       excluded.push({ name: entry.name, ...built.problem });
       continue;
@@ -64,7 +68,23 @@ export async function buildMarketplaceIndex(
   }
   const index: RegistryIndex = { formatVersion: 1, name: read.marketplace.name, plugins };
   if (read.marketplace.description !== undefined) index.description = read.marketplace.description;
-  return { index, excluded: boundExcluded(excluded, read.location) };
+  const bounded = boundExcluded(excluded, read.location);
+  if (staged > maxStaged) bounded.push(unreadNote(staged - maxStaged, maxStaged, read.location));
+  return { index, excluded: bounded };
+}
+
+/**
+ * How many relative (`./`) entries of one catalog are staged when it is read: each one is a copy
+ * and a hash of its tree, so a catalog naming one directory 20,000 times would take minutes. The
+ * entries past it are listed as a remote source's are (the entry's version, no events), and read
+ * when reviewed or installed.
+ */
+export const MAX_STAGED_ENTRIES = 1_000;
+
+/** The warning of a catalog whose `rest` relative entries past the first `read` were not read. */
+function unreadNote(rest: number, read: number, location: string): ExcludedEntry {
+  const message = `${location}: ${rest} entries with relative sources past the first ${read} are listed without being read; their versions and hooks are read when they are reviewed or installed`;
+  return { name: null, message };
 }
 
 /** How many left-out entries a catalog keeps, with why; `registry add` warns of each. */
@@ -92,8 +112,9 @@ async function versionOf(
   read: ReadMarketplace,
   entry: MarketplaceEntry,
   ctx: MarketplaceStageContext,
+  stage: boolean,
 ): Promise<BuiltVersion | { problem: Omit<ExcludedEntry, 'name'> }> {
-  if (entry.source.kind !== 'path' || read.roots === null) {
+  if (!stage) {
     const declared = entry.manifest.version;
     const version = (declared === undefined ? null : semver.valid(declared)) ?? UNKNOWN_VERSION;
     return { version, entry: { tarball: describeSource(entry.source, read), integrity: '' } };
