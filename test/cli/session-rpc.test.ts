@@ -15,7 +15,7 @@ function fakeSession(): Session {
 
 /** Serves `chunks` as the input, then its end; answers the output lines once the session closes. */
 async function serve(
-  chunks: Iterable<string>,
+  chunks: Iterable<string | Buffer>,
   maxLineLength?: number,
 ): Promise<Array<Record<string, unknown>>> {
   const input = new PassThrough();
@@ -80,9 +80,39 @@ describe('hookpm session: lines of any length (cli.md section 4)', () => {
     expect(messages[1]).toMatchObject({
       error: {
         code: -32600,
-        message: 'Invalid Request: the line is longer than hookpm reads (100 characters)',
+        message: 'Invalid Request: the line is longer than hookpm reads (100 bytes)',
       },
     });
+  });
+});
+
+describe('hookpm session: request lines are UTF-8 (cli.md section 4)', () => {
+  const hooks = (id: number, pad = '') =>
+    `{"jsonrpc":"2.0","id":${id},"method":"hooks"${pad === '' ? '' : `,"pad":"${pad}"`}}\n`;
+
+  it('cli.md section 4: a line that is not UTF-8 is answered with a parse error, never read with replacement characters; the next line still is answered', async () => {
+    const [before, after] = hooks(1, '@').split('@') as [string, string];
+    const invalid = Buffer.concat([
+      Buffer.from(before),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from(after),
+    ]);
+    const messages = await serve([invalid, hooks(2)]);
+    expect(messages.map((m) => ('id' in m ? m['id'] : m['method']))).toEqual(['ready', null, 2]);
+    expect(messages[1]).toMatchObject({
+      error: { code: -32700, message: 'Parse error: the line is not valid UTF-8' },
+    });
+  });
+
+  it('cli.md section 4: a character split between two chunks is read whole', async () => {
+    const bytes = Buffer.from('{"jsonrpc":"2.0","id":"é😀","method":"hooks"}\n');
+    const at = bytes.indexOf(0xc3) + 1;
+    const messages = await serve([
+      bytes.subarray(0, at),
+      bytes.subarray(at, at + 3),
+      bytes.subarray(at + 3),
+    ]);
+    expect(messages[1]).toMatchObject({ id: 'é😀', result: { handlers: [] } });
   });
 });
 

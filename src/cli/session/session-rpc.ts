@@ -17,13 +17,14 @@ import {
   type RpcRequest,
 } from './rpc-protocol.js';
 import { createLineSplitter } from './line-splitter.js';
+import { strictUtf8 } from '../../text/strict-utf8.js';
 
 export interface RpcStreams {
   input: Readable;
   output: Writable;
   /**
-   * The longest request line read, in UTF-16 code units; a longer one is answered with an
-   * invalid-request error and dropped. Default (and at most): the longest string Node can hold.
+   * The longest request line read, in bytes; a longer one is answered with an invalid-request
+   * error and dropped. Default (and at most): the longest string Node can hold.
    */
   maxLineLength?: number;
 }
@@ -72,7 +73,7 @@ export function serveRpc(
       replies.write(
         formatError(null, {
           code: RPC_ERROR.invalidRequest,
-          message: `Invalid Request: the line is longer than hookpm reads (${maxLineLength} characters)`,
+          message: `Invalid Request: the line is longer than hookpm reads (${maxLineLength} bytes)`,
         }),
       ),
     stopped: () => finished !== null,
@@ -97,7 +98,8 @@ export function serveRpc(
       void finish('kill');
     });
     output.on('drain', wake);
-    input.setEncoding('utf8');
+    // One character a byte: lines are cut on bytes, and each is decoded strictly (handleLine).
+    input.setEncoding('latin1');
     input.on('data', onData);
     input.on('end', () => lines.end());
     replies.write(formatNotification('ready', session.report));
@@ -195,8 +197,18 @@ interface RequestContext {
   requestShutdown(id: RpcId | undefined): void;
 }
 
-/** One input line: blank lines are skipped, a bad one is answered with its parse error. */
-function handleLine(raw: string, ctx: RequestContext): void {
+/**
+ * One input line, its bytes as latin1: blank lines are skipped, a bad one is answered with its
+ * parse error, and so is one that is not UTF-8 (never read with replacement characters, which
+ * would hand the plugins a payload the host did not send).
+ */
+function handleLine(bytes: string, ctx: RequestContext): void {
+  const raw = strictUtf8(Buffer.from(bytes, 'latin1'), 'keep');
+  if (raw === null) {
+    const error = { code: RPC_ERROR.parse, message: 'Parse error: the line is not valid UTF-8' };
+    ctx.replies.write(formatError(null, error));
+    return;
+  }
   const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
   if (line.trim() === '') return;
   const parsed = parseRequestLine(line);
