@@ -51,14 +51,47 @@ export function assertWriteInside(root: string, file: string, what: string): voi
     landing === null
       ? 'a symlink on the way to it dangles, so where it would be written cannot be known'
       : `a symlink leads it to ${landing}, outside ${what} ${realRoot}`;
-  throw new HookpmError(
-    'E_SYMLINK_ESCAPE',
-    `refusing to write ${file}: ${where}; nothing was written`,
-    {
-      file,
-      found: landing,
-      root: realRoot,
-      hint: `hookpm writes ${what}'s files only inside ${what}. Replace the symlink with a regular file or directory (or remove it), then run the command again.`,
-    },
-  );
+  throw escapeError(`refusing to write ${file}: ${where}; nothing was written`, file, landing, {
+    realRoot,
+    what,
+    verb: 'writes',
+  });
+}
+
+/**
+ * registry.md J2: a project file hookpm reads (hookpm.json, hookpm.lock) leads inside `root` once
+ * symlinks are resolved, or the command is refused with E_SYMLINK_ESCAPE naming the file and where
+ * it leads, before it is read: a clone's symlink never makes hookpm read (and quote) another file
+ * of this machine. A file that does not resolve (missing, a dangling or looping symlink) passes:
+ * reading it says what it is.
+ */
+export function assertReadInside(root: string, file: string, what: string): void {
+  let landing: string;
+  try {
+    landing = realpathSync(file);
+  } catch {
+    return;
+  }
+  const realRoot = realRootOf(root);
+  if (isInside(realRoot, landing)) return;
+  const where = `a symlink leads it to ${landing}, outside ${what} ${realRoot}`;
+  throw escapeError(`refusing to read ${file}: ${where}; it was not read`, file, landing, {
+    realRoot,
+    what,
+    verb: 'reads',
+  });
+}
+
+function escapeError(
+  message: string,
+  file: string,
+  landing: string | null,
+  { realRoot, what, verb }: { realRoot: string; what: string; verb: 'reads' | 'writes' },
+): HookpmError {
+  return new HookpmError('E_SYMLINK_ESCAPE', message, {
+    file,
+    found: landing,
+    root: realRoot,
+    hint: `hookpm ${verb} ${what}'s files only inside ${what}. Replace the symlink with a regular file or directory (or remove it), then run the command again.`,
+  });
 }

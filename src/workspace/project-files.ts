@@ -5,7 +5,7 @@ import { lstatSync, readdirSync, realpathSync, statSync, unlinkSync } from 'node
 import { durableTempWriter, prepareFileDurable, type PreparedFile } from '../io/durable-write.js';
 import { isProcessAlive } from '../io/lock-record.js';
 import { errnoCode, quietly, toUserFileError } from '../io/fs-error.js';
-import { assertWriteInside } from './inside-root.js';
+import { assertReadInside, assertWriteInside } from './inside-root.js';
 import {
   LOCKFILE_FILE,
   parseLockfile,
@@ -45,7 +45,10 @@ export function readProjectTexts(root: string): {
   manifestText: string | null;
   lockText: string | null;
 } {
-  return { manifestText: readText(manifestPath(root)), lockText: readText(lockfilePath(root)) };
+  return {
+    manifestText: readText(root, manifestPath(root)),
+    lockText: readText(root, lockfilePath(root)),
+  };
 }
 
 /** Reads `<root>/hookpm.json` and `<root>/hookpm.lock` (docs/guides/projects.md). */
@@ -190,12 +193,14 @@ export function projectFileWrites(
 const PROJECT_FILE_MAX_BYTES = 16 * 1024 * 1024;
 
 /**
- * A project file's text, null when missing; E_IO when it is not a regular file (after its
- * symlinks) of at most PROJECT_FILE_MAX_BYTES: a FIFO or a device is refused, never waited on;
- * E_IO naming it when this user may not read it. Bytes that are not UTF-8 are E_PROJECT_FILE:
- * decoded loosely they would become U+FFFD, and a rewrite would lose them.
+ * A project file's text, null when missing; E_SYMLINK_ESCAPE when a symlink leads it outside the
+ * project `root` (J2: it is not read); E_IO when it is not a regular file (after its symlinks) of
+ * at most PROJECT_FILE_MAX_BYTES: a FIFO or a device is refused, never waited on; E_IO naming it
+ * when this user may not read it. Bytes that are not UTF-8 are E_PROJECT_FILE: decoded loosely
+ * they would become U+FFFD, and a rewrite would lose them.
  */
-function readText(file: string): string | null {
+function readText(root: string, file: string): string | null {
+  assertReadInside(root, file, 'the project');
   let bytes: Buffer;
   try {
     bytes = readRegularFile(file, { maxBytes: PROJECT_FILE_MAX_BYTES, followSymlink: true });

@@ -96,6 +96,41 @@ describe('files hookpm writes for a project stay inside it (J2)', () => {
     expect(existsSync(join(ws.repo, 'hookpm.json'))).toBe(false);
   });
 
+  it('J2: hookpm.json or hookpm.lock linked to a file outside the project is not read by any command (ci included): nothing of that file is printed, the store is unchanged', async () => {
+    const ok = await ws.hookpm(['install', '--project', 'guard@examples', '--yes']);
+    expect(ok.code, ok.stderr).toBe(0);
+    const secret = join(ws.home, 'secret.json');
+    await writeFile(secret, '{"plugins":{},"registries":{},"TOP-SECRET-KEY":1}\n');
+    const manifest = await readFile(join(ws.repo, 'hookpm.json'), 'utf8');
+    await unlink(join(ws.repo, 'hookpm.json'));
+    await symlink(secret, join(ws.repo, 'hookpm.json'));
+    const before = await store();
+    for (const args of [
+      ['list', '--project'],
+      ['ci', '--yes'],
+    ]) {
+      const run = await ws.hookpm(args);
+      refused(run, join(ws.repo, 'hookpm.json'));
+      expect(run.stderr).toContain('refusing to read');
+      expect(run.stderr).not.toContain('TOP-SECRET');
+    }
+    // A lock copied outside and linked: `ci`, which writes no file, does not follow it either.
+    await unlink(join(ws.repo, 'hookpm.json'));
+    await writeFile(join(ws.repo, 'hookpm.json'), manifest);
+    const lock = join(ws.home, 'shared-lock.json');
+    const lockText = await readFile(join(ws.repo, 'hookpm.lock'), 'utf8');
+    await writeFile(lock, lockText);
+    await unlink(join(ws.repo, 'hookpm.lock'));
+    await symlink(lock, join(ws.repo, 'hookpm.lock'));
+    for (const args of [
+      ['ci', '--yes'],
+      ['uninstall', '--project', 'guard'],
+    ])
+      refused(await ws.hookpm(args), join(ws.repo, 'hookpm.lock'));
+    expect(await readFile(lock, 'utf8')).toBe(lockText);
+    expect(await store()).toEqual(before);
+  });
+
   it('J2: `init --existing` refuses a symlinked hooks/ folder that leads outside the plugin directory, and writes nothing', async () => {
     const plugin = join(ws.repo, 'my-plugin');
     const outside = join(ws.home, 'outside-hooks');
