@@ -1,7 +1,6 @@
 import { HookpmError } from '../../../errors.js';
 import type { PluginRecord, State } from '../../../store/state/state-schema.js';
 import { canonicalProjectRoot } from '../../../workspace/canonical-root.js';
-import { findProjectRoot } from '../../../workspace/find-project-root.js';
 
 /**
  * Which records a command that names an installed plugin reads and changes: the user-wide ones
@@ -12,10 +11,14 @@ export type RecordScope = { kind: 'user' } | { kind: 'project'; root: string; ke
 
 export const USER_RECORDS: RecordScope = { kind: 'user' };
 
-/** The project of `cwd` (engine.md S2), as a RecordScope. Reads no project file. */
+/**
+ * The project of `cwd` (engine.md S2), as a RecordScope: its canonical root (T2), the one runs and
+ * the project commands key it by, also when `cwd` is reached through a symlink. Reads no project
+ * file.
+ */
 export async function projectRecordScope(cwd: string): Promise<RecordScope> {
-  const root = await findProjectRoot(cwd);
-  return { kind: 'project', root, key: await canonicalProjectRoot(root) };
+  const root = await canonicalProjectRoot(cwd);
+  return { kind: 'project', root, key: root };
 }
 
 /**

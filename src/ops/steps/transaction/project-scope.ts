@@ -5,7 +5,6 @@ import { withoutUserInfo } from '../../../registry/http/url-policy.js';
 import { indexUrlOf } from '../../../registry/registry-location.js';
 import type { RegistryRecord, State } from '../../../store/state/state-schema.js';
 import { canonicalProjectRoot } from '../../../workspace/canonical-root.js';
-import { findProjectRoot } from '../../../workspace/find-project-root.js';
 import { isInside } from '../../../text/path-inside.js';
 import { landingOf, realRootOf } from '../../../workspace/inside-root.js';
 import { readProjectFiles, type ProjectFiles } from '../../../workspace/project-files.js';
@@ -17,9 +16,9 @@ import type { ProjectInstallScope } from './install-scope.js';
 import { checkProjectRegistries, type ProjectRegistries } from './project-registries.js';
 
 /**
- * The project a command works on: `root`, the S2 root of its working directory (where hookpm.json
- * and hookpm.lock are); `key`, the canonical root the state records the project's plugins under
- * (its real path, as workspace trust keys it, T2); the two files as read (E_PROJECT_FILE when one
+ * The project a command works on: `root`, the canonical S2 root of its working directory (its real
+ * path, as workspace trust keys it, T2), where hookpm.json and hookpm.lock are; `key`, the same
+ * root, which the state records the project's plugins under; the two files as read (E_PROJECT_FILE when one
  * cannot be parsed: nothing else happens then); `ctx`, the plugin context whose registries
  * include those hookpm.json lists; and `registries`, those registries as checked (J3:
  * E_REGISTRY_LOCATION before anything is read from one).
@@ -33,8 +32,11 @@ export interface ProjectScope {
 }
 
 export async function openProject(ctx: OperationContext, cwd: string): Promise<ProjectScope> {
-  const root = await findProjectRoot(cwd);
-  const key = await canonicalProjectRoot(root);
+  // T2: the files are read from the root the records are keyed under, the one runs and workspace
+  // trust resolve `cwd` to: a `--cwd` through a symlink never reads one directory's hookpm.json
+  // and hookpm.lock to change another project's records.
+  const root = await canonicalProjectRoot(cwd);
+  const key = root;
   const files = readProjectFiles(root);
   const registries =
     files.manifest === null || Object.keys(files.manifest.registries).length === 0
