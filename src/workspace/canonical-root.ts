@@ -1,5 +1,5 @@
 import { realpath, stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { HookpmError } from '../errors.js';
 import { findProjectRoot } from './find-project-root.js';
 import { errnoCode } from '../io/fs-error.js';
@@ -26,4 +26,24 @@ export async function canonicalProjectRoot(dir: string): Promise<string> {
     });
   }
   return findProjectRoot(real);
+}
+
+/**
+ * T2 for a workspace that no longer exists (its project moved or deleted): the key it was stored
+ * under when `dir` was its root, that is `dir` made absolute, its nearest existing ancestor
+ * resolved to its real path. Null when `dir` exists (canonicalProjectRoot is its key) or when no
+ * ancestor can be resolved.
+ */
+export async function missingWorkspaceKey(dir: string): Promise<string | null> {
+  const below: string[] = [];
+  for (let probe = resolve(dir); ; probe = dirname(probe)) {
+    try {
+      const real = await realpath(probe);
+      return below.length === 0 ? null : join(real, ...below.reverse());
+    } catch (error) {
+      const code = errnoCode(error);
+      if ((code !== 'ENOENT' && code !== 'ENOTDIR') || dirname(probe) === probe) return null;
+      below.push(basename(probe));
+    }
+  }
 }

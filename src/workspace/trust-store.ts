@@ -5,7 +5,7 @@ import { diagnostic, type Diagnostic } from '../hooks/diagnostic.js';
 import { writeFileDurable } from '../io/durable-write.js';
 import { toStoreError } from '../io/fs-error.js';
 import { withLock } from '../io/lock.js';
-import { canonicalProjectRoot } from './canonical-root.js';
+import { canonicalProjectRoot, missingWorkspaceKey } from './canonical-root.js';
 import { readStore, trustStorePath, type StoreRead, type TrustStore } from './trust-store-file.js';
 
 export { trustStorePath } from './trust-store-file.js';
@@ -88,9 +88,13 @@ export async function grantTrust(
   });
 }
 
-/** Removes `dir`'s canonical root from the store. Errors as for grantTrust. */
+/**
+ * Removes `dir`'s canonical root from the store; a `dir` that no longer exists (a project moved or
+ * deleted) removes the entry stored under its path, so a directory made there later (another
+ * clone) is not trusted. Errors as for grantTrust.
+ */
 export async function revokeTrust(home: string, dir: string): Promise<TrustChange> {
-  const root = await canonicalProjectRoot(dir);
+  const root = (await missingWorkspaceKey(dir)) ?? (await canonicalProjectRoot(dir));
   return updateStore(home, (store) => {
     if (!Object.hasOwn(store.projects, root))
       return { root, trusted: false, changed: false, trustedAt: null };

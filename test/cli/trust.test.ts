@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -113,6 +113,23 @@ describe('hookpm trust / untrust', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('error[E_USAGE]');
     expect(existsSync(storeFile())).toBe(false);
+  });
+
+  it('T2: `hookpm untrust` of a trusted project that was moved away removes its entry, so a directory made at that path later is not trusted', async () => {
+    const old = join(ws.dir, `old${ws.n}`);
+    await mkdir(join(old, '.git'), { recursive: true });
+    expect(hookpm(['trust', old]).code).toBe(0);
+    await rename(old, join(ws.dir, `moved${ws.n}`));
+    const run = hookpm(['untrust', old, '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({
+      schemaVersion: 1,
+      root: old,
+      trusted: false,
+      changed: true,
+    });
+    expect(await storedRoots()).toEqual([]);
+    expect(hookpm(['untrust', old]).stdout).toContain('was not trusted');
   });
 
   it('T1: concurrent `hookpm trust` of different directories from separate processes all end up in the store', async () => {
