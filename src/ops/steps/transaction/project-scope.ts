@@ -16,12 +16,12 @@ import type { ProjectInstallScope } from './install-scope.js';
 import { checkProjectRegistries, type ProjectRegistries } from './project-registries.js';
 
 /**
- * The project a command works on: `root`, the canonical S2 root of its working directory (its real
- * path, as workspace trust keys it, T2), where hookpm.json and hookpm.lock are; `key`, the same
- * root, which the state records the project's plugins under; the two files as read (E_PROJECT_FILE when one
- * cannot be parsed: nothing else happens then); `ctx`, the plugin context whose registries
- * include those hookpm.json lists; and `registries`, those registries as checked (J3:
- * E_REGISTRY_LOCATION before anything is read from one).
+ * The project a command works on: `root`, the canonical S2 root of its working directory (its
+ * real path, as workspace trust keys it, T2), where hookpm.json and hookpm.lock are; `key`, the
+ * same root, which the state records the project's plugins under; the two files as read
+ * (E_PROJECT_FILE when one cannot be parsed: nothing else happens then); `ctx`, the plugin
+ * context whose registries include those hookpm.json lists; and `registries`, those registries as
+ * checked (J3: E_REGISTRY_LOCATION before anything is read from one).
  */
 export interface ProjectScope {
   root: string;
