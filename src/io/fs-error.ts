@@ -57,19 +57,40 @@ const DENIED: ReadonlyMap<string, string> = new Map([
 /**
  * Maps a file-system failure on one of the user's files (FileOwner) to an error naming it: a
  * permission failure (EACCES, EPERM, EROFS) on the file or its directory is E_IO "cannot <action>
- * <file>: permission denied (EACCES)", with a hint about that file, never about the store;
- * anything else as toStoreError. A HookpmError passes through unchanged.
+ * <file>: permission denied (EACCES)", with a hint about that file, never about the store; a
+ * symlink loop (ELOOP) is E_IO saying so; anything else as toStoreError. A HookpmError passes
+ * through, but for the hint of a file read-regular-file.ts refused (not a regular file, too
+ * large), which speaks of files hookpm owns and recreates: the user's are not recreated.
  */
 export function toUserFileError(error: unknown, file: string, action: string): HookpmError {
+  if (error instanceof HookpmError) return asUserFile(error);
   const code = errnoCode(error);
+  if (code === 'ELOOP') {
+    return new HookpmError('E_IO', `cannot ${action} ${file}: its symbolic links form a loop`, {
+      file,
+      errno: code,
+      hint: `Replace ${file} with a regular file (or a symlink to one), then run the command again.`,
+    });
+  }
   const denied = code === undefined ? undefined : DENIED.get(code);
-  if (error instanceof HookpmError || denied === undefined)
-    return toStoreError(error, file, action);
+  if (denied === undefined) return toStoreError(error, file, action);
   return new HookpmError('E_IO', `cannot ${action} ${file}: ${denied} (${code})`, {
     file,
     errno: code,
     hint: `Check the permissions of ${file} and of its directory (their mode bits and owner, and attributes such as immutable: \`lsattr -d\`), then run the command again.`,
   });
+}
+
+/** Hints for the user's own files that read-regular-file.ts refused, by its `reason`. */
+const USER_FILE_HINTS: ReadonlyMap<unknown, string> = new Map([
+  ['not_regular', 'Replace it with a regular file, then run the command again.'],
+  ['too_large', 'Make it smaller, then run the command again.'],
+]);
+
+function asUserFile(error: HookpmError): HookpmError {
+  const hint = error.code === 'E_IO' ? USER_FILE_HINTS.get(error.details['reason']) : undefined;
+  if (hint === undefined) return error;
+  return new HookpmError(error.code, error.message, { ...error.details, hint });
 }
 
 /** The error mapping for a file of `owner`: toStoreError or toUserFileError. */

@@ -67,7 +67,9 @@ export function parseLockfile(text: string, file: string): Lockfile {
       `lockfileVersion is ${describeValue(doc.lockfileVersion)}; this hookpm reads version ${LOCKFILE_VERSION}`,
     );
   const plugins: Record<string, LockEntry> = {};
-  for (const [id, raw] of Object.entries(objectAt(doc.plugins ?? {}, 'plugins', file))) {
+  for (const [id, raw] of Object.entries(
+    objectAt(doc.plugins === undefined ? {} : doc.plugins, 'plugins', file),
+  )) {
     if (splitPluginId(id) === null)
       throw projectFileError(
         file,

@@ -42,7 +42,9 @@ export function parseProjectManifest(text: string, file: string): ProjectManifes
   const doc = parseProjectJson(text, file);
   refuseUnknownKeys(doc, ['plugins', 'registries'], 'the document', file);
   const plugins: Record<string, string> = {};
-  for (const [id, wanted] of Object.entries(objectAt(doc.plugins ?? {}, 'plugins', file))) {
+  for (const [id, wanted] of Object.entries(
+    objectAt(doc.plugins === undefined ? {} : doc.plugins, 'plugins', file),
+  )) {
     if (splitPluginId(id) === null)
       throw projectFileError(
         file,
@@ -57,7 +59,7 @@ export function parseProjectManifest(text: string, file: string): ProjectManifes
   }
   const registries: Record<string, string> = {};
   for (const [name, location] of Object.entries(
-    objectAt(doc.registries ?? {}, 'registries', file),
+    objectAt(doc.registries === undefined ? {} : doc.registries, 'registries', file),
   )) {
     if (!isRegistryName(name))
       throw projectFileError(file, `registries: ${describeValue(name)} is not a registry name`);

@@ -151,8 +151,15 @@ describe('hookpm.json', () => {
     ['a range that is none', '{"plugins": {"guard@x": ">>1"}}'],
     ['a registry location that is empty', '{"registries": {"acme": ""}}'],
     ['a __proto__ key', '{"plugins": {"__proto__": "^1"}}'],
+    ['plugins null', '{"plugins": null}'],
+    ['registries null', '{"registries": null}'],
   ])('a hookpm.json with %s is refused with E_PROJECT_FILE', (_what, text) => {
     expect(code(() => parseProjectManifest(text, 'hookpm.json'))).toBe('E_PROJECT_FILE');
+  });
+
+  it('a hookpm.lock whose plugins are null is refused, not read as an empty lock', () => {
+    const text = '{"lockfileVersion": 1, "plugins": null}';
+    expect(code(() => parseLockfile(text, 'hookpm.lock'))).toBe('E_PROJECT_FILE');
   });
 });
 
