@@ -1,6 +1,6 @@
 import { sha256Hex } from '../json/canonical-json.js';
 import { errnoCode } from '../io/fs-error.js';
-import { readRegularFile } from '../io/read-regular-file.js';
+import { readFailureReason, readRegularFile } from '../io/read-regular-file.js';
 import { HOOKS_FILE_MAX_BYTES } from './read-hooks-file.js';
 import { hooksFileIn, realPathOrNull } from './hooks-file-path.js';
 
@@ -13,6 +13,10 @@ export interface ProjectFileState {
   sameAsUserFile: boolean;
   /** SHA-256 hex of its bytes now; null when missing or unreadable (the loader then reports why). */
   sha256: string | null;
+  /** The bytes hashed, which the trust question shows (null with `sha256`). */
+  bytes: Uint8Array | null;
+  /** Why a present file could not be read (a FIFO, too large, no permission). */
+  unreadable?: string;
 }
 
 const MISSING = new Set(['ENOENT', 'ENOTDIR']);
@@ -25,14 +29,23 @@ export async function inspectProjectFile(root: string, home: string): Promise<Pr
     bytes = readRegularFile(path, { maxBytes: HOOKS_FILE_MAX_BYTES, followSymlink: true });
   } catch (error) {
     const code = errnoCode(error) ?? '';
-    if (MISSING.has(code)) return { path, status: 'missing', sameAsUserFile: false, sha256: null };
-    return { path, status: 'present', sameAsUserFile: await sameFile(path, home), sha256: null };
+    const none = { sha256: null, bytes: null };
+    if (MISSING.has(code)) return { path, status: 'missing', sameAsUserFile: false, ...none };
+    const unreadable = `cannot read ${path}: ${readFailureReason(error)}`;
+    return {
+      path,
+      status: 'present',
+      sameAsUserFile: await sameFile(path, home),
+      ...none,
+      unreadable,
+    };
   }
   return {
     path,
     status: 'present',
     sameAsUserFile: await sameFile(path, home),
     sha256: sha256Hex(bytes),
+    bytes,
   };
 }
 

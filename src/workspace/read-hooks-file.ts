@@ -54,6 +54,16 @@ export async function readHooksFile(options: ReadHooksFileOptions): Promise<Hook
     if (MISSING_CODES.has(errnoCode(error) ?? '')) return { status: 'missing' };
     return failed(file, origin, `cannot read ${file}: ${readFailureReason(error)}`);
   }
+  return parseHooksBytes(bytes, options);
+}
+
+/**
+ * readHooksFile's reading of bytes already read from `options.file`: the same outcomes but
+ * `missing`. For a caller that must show and hash the very bytes it parses (the trust question,
+ * engine.md T4), never a second read of a file that may have changed in between.
+ */
+export function parseHooksBytes(bytes: Uint8Array, options: ReadHooksFileOptions): HooksFileRead {
+  const { file, origin } = options;
   const text = strictUtf8(bytes, 'keep');
   if (text === null) return failed(file, origin, `cannot read ${file}: it is not valid UTF-8`);
   const json = parseJson(text, file, { duplicateKeys: options.legacy ? 'last' : 'refuse' });

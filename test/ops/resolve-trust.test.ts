@@ -9,6 +9,7 @@ import {
   loadTrustedSnapshot,
   type LoadTrustedSnapshotOptions,
 } from '../../src/ops/run/load-trusted-snapshot.js';
+import { summarizeProjectHooks } from '../../src/ops/run/project-hooks-summary.js';
 import { resolveTrust, type AskTrust, type TrustAnswer } from '../../src/ops/run/resolve-trust.js';
 import { readHookSources } from '../../src/workspace/read-hook-sources.js';
 import { grantTrust, trustStorePath } from '../../src/workspace/trust-store.js';
@@ -223,6 +224,20 @@ describe('resolveTrust and loadTrustedSnapshot', () => {
       path: projectFile(),
       severity: 'warning',
     });
+  });
+
+  it('T4: the question shows the bytes the answer binds to, never the file read again after it changed', async () => {
+    await writeFile(projectFile(), doc('on disk now'));
+    const shown = summarizeProjectHooks({
+      path: projectFile(),
+      bytes: Buffer.from(doc('hashed')),
+    });
+    expect(shown).toEqual({
+      status: 'read',
+      hooks: [{ event: 'Stop', matcher: null, command: 'hashed' }],
+    });
+    const fifo = summarizeProjectHooks({ path: projectFile(), bytes: null, unreadable: 'why' });
+    expect(fifo).toEqual({ status: 'unreadable', reason: 'why' });
   });
 
   it('T6: readHookSources checks the bytes it actually loads against the expected SHA-256', async () => {

@@ -1,5 +1,6 @@
 import type { DeclaredHandler } from '../../hooks/types.js';
-import { readHooksFile } from '../../workspace/read-hooks-file.js';
+import type { ProjectFileState } from '../../workspace/project-file.js';
+import { parseHooksBytes } from '../../workspace/read-hooks-file.js';
 
 /** One handler the project hooks file declares, as the trust question lists it (engine.md T4). */
 export interface ProjectHook {
@@ -18,8 +19,18 @@ export interface ProjectHook {
 export type ProjectHooksSummary =
   { status: 'read'; hooks: ProjectHook[] } | { status: 'unreadable'; reason: string };
 
-export async function summarizeProjectHooks(file: string): Promise<ProjectHooksSummary> {
-  const read = await readHooksFile({ file, origin: 'project', legacy: true });
+/**
+ * The summary of the project hooks file as it was read and hashed when trust was checked
+ * (workspace/project-file.ts): the question shows exactly the bytes an answer binds to (T4, T6),
+ * never the file read again after it changed.
+ */
+export function summarizeProjectHooks(
+  state: Pick<ProjectFileState, 'path' | 'bytes' | 'unreadable'>,
+): ProjectHooksSummary {
+  const file = state.path;
+  if (state.bytes === null)
+    return { status: 'unreadable', reason: state.unreadable ?? `cannot read ${file}` };
+  const read = parseHooksBytes(state.bytes, { file, origin: 'project', legacy: true });
   if (read.status === 'missing') return { status: 'unreadable', reason: 'the file is gone' };
   if (read.status === 'failed') return { status: 'unreadable', reason: read.diagnostic.message };
   return { status: 'read', hooks: read.parsed.declared.map(projectHookOf) };

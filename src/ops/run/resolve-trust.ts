@@ -100,7 +100,7 @@ export async function resolveTrust(options: ResolveTrustOptions): Promise<Resolv
       diagnostics.push(skipped(file.path, 'pass --trust-project-hooks'));
     return { ...untrusted, reason: policy.reason };
   }
-  const effect = applyTrustAnswer(await ask(file.path, await summarizeProjectHooks(file.path)));
+  const effect = applyTrustAnswer(await ask(file.path, summarizeProjectHooks(file)));
   if (effect.outcome === 'abort') throw cancelled(file.path);
   if (effect.outcome === 'untrusted') {
     diagnostics.push(skipped(file.path, 'denied at the prompt'));
