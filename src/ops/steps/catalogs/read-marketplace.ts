@@ -1,5 +1,6 @@
 import { rm, stat } from 'node:fs/promises';
 import { readRegularText } from '../../../io/read-regular-file.js';
+import { errnoCode, toUserFileError } from '../../../io/fs-error.js';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HookpmError } from '../../../errors.js';
@@ -118,16 +119,12 @@ async function readLocal(path: string, shown: string): Promise<ReadMarketplace> 
   const file =
     info?.isFile() === true ? path : (findCatalogFile(path) ?? join(path, MARKETPLACE_FILE));
   const root = catalogRootOf(file);
-  const text = readMarketplaceText(file);
+  const text = readMarketplaceText(file, false);
   if (text === null) {
-    throw new HookpmError(
-      'E_NOT_FOUND',
-      `no marketplace at ${shown}: ${file} does not exist or cannot be read`,
-      {
-        file,
-        hint: `A marketplace directory holds ${CATALOG_NAMES}.`,
-      },
-    );
+    throw new HookpmError('E_NOT_FOUND', `no marketplace at ${shown}: ${file} does not exist`, {
+      file,
+      hint: `A marketplace directory holds ${CATALOG_NAMES}.`,
+    });
   }
   const boundary = (await findRepositoryRoot(root)) ?? root;
   return finish(
@@ -158,7 +155,7 @@ async function readClone(
       ...(opts.sha === undefined ? {} : { sha: opts.sha }),
     });
     const file = findCatalogFile(dest) ?? join(dest, MARKETPLACE_FILE);
-    const text = readMarketplaceText(file);
+    const text = readMarketplaceText(file, true);
     if (text === null) {
       throw new HookpmError(
         'E_NOT_FOUND',
@@ -207,13 +204,17 @@ function urlPathname(location: string): string {
 }
 
 /**
- * The catalog's text; null when it is missing, unreadable, or not a regular file (after its
- * symlinks) of at most INDEX_MAX_BYTES: a FIFO or a device is never waited on.
+ * The catalog's text; null when it is missing. One that is not a regular file (after its symlinks)
+ * of at most INDEX_MAX_BYTES (a FIFO or a device is never waited on), or that cannot be read, is
+ * E_IO naming it and why when it is the user's (`clone` false); in hookpm's scratch clone it is
+ * null too, and the caller names the repository instead of the scratch path.
  */
-function readMarketplaceText(file: string): string | null {
+function readMarketplaceText(file: string, clone: boolean): string | null {
   try {
     return readRegularText(file, { maxBytes: INDEX_MAX_BYTES, followSymlink: true });
-  } catch {
-    return null;
+  } catch (error) {
+    const code = errnoCode(error);
+    if (clone || code === 'ENOENT' || code === 'ENOTDIR') return null;
+    throw toUserFileError(error, file, 'read');
   }
 }
