@@ -52,7 +52,7 @@ export function pickRegistrySource(
     throw suggestIn(
       new HookpmError('E_NOT_FOUND', `${spec.raw}: there is no registry named ${spec.registry}`, {
         registry: spec.registry,
-        hint: 'Run `hookpm registry list` to see the registries, or `hookpm registry add` one.',
+        hint: 'Run `hookpm registry list` to see the registries, or `hookpm registry add` one; a project can list it under `registries` in hookpm.json.',
       }),
       spec.registry,
       loaded.entries.map((e) => e.name),
