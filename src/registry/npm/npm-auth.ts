@@ -54,13 +54,45 @@ export function authorizationFor(
     const bare = config.get(key.slice(colon + 1));
     return bare === '' ? undefined : bare;
   };
-  let key = `//${url.host}${url.pathname}`;
-  while (key.length > 2 && key.startsWith(`//${url.host}`)) {
+  const target = `//${url.host}${url.pathname}`;
+  for (const key of configuredPrefixes(config, defaultDart, target, `//${url.host}`.length)) {
     const found = credentialsAt(key, lookup);
     if (found !== undefined) return found;
-    key = key.replace(/([^/]+|\/)$/, '');
   }
   return undefined;
+}
+
+const CREDENTIAL_FIELDS = new Set(['_authToken', '_auth', 'username', '_password']);
+
+/**
+ * The `//host/path` keys of `config` that hold a credential and that npm's walk up `target` would
+ * reach (the whole of it, or a prefix ending in `/` or followed by one, never shorter than
+ * `//host`), longest first. Taken from the configuration rather than from the URL, so that a URL
+ * of megabytes (a package document names any tarball URL) costs one pass over it, not one per
+ * segment.
+ */
+function configuredPrefixes(
+  config: NpmConfig,
+  defaultDart: string | null,
+  target: string,
+  hostLength: number,
+): string[] {
+  const keys = new Set<string>();
+  if (defaultDart !== null) keys.add(defaultDart).add(defaultDart.replace(/\/$/, ''));
+  for (const layer of config.layers) {
+    for (const name of Object.keys(layer.values)) {
+      const colon = name.lastIndexOf(':');
+      if (name.startsWith('//') && CREDENTIAL_FIELDS.has(name.slice(colon + 1)))
+        keys.add(name.slice(0, colon));
+    }
+  }
+  const reached = [...keys].filter(
+    (key) =>
+      key.length >= hostLength &&
+      target.startsWith(key) &&
+      (key.length === target.length || key.endsWith('/') || target[key.length] === '/'),
+  );
+  return reached.sort((a, b) => b.length - a.length);
 }
 
 function nerfDartOrNull(url: string): string | null {
