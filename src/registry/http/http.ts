@@ -10,7 +10,7 @@ import { parseIntegrity } from '../integrity.js';
 import { isRetryableFailure, isRetryableStatus, retryDelayMs } from './retry-policy.js';
 import { checkRedirect } from './redirect-policy.js';
 import { requestHeaders, stripCredentials, withAuthorization } from './request-headers.js';
-import { checkUrl, redactUrl } from './url-policy.js';
+import { checkUrl, shownUrl } from './url-policy.js';
 import { describeFailure, networkError, refusedAccess, toFetchError } from './fetch-errors.js';
 import type { FetchFileOptions, FetchOptions, FetchResult } from './fetch-options.js';
 import { TARBALL_MAX_BYTES } from './fetch-options.js';
@@ -23,7 +23,7 @@ export { MAX_REDIRECTS } from './redirect-policy.js';
  * Fetches `url` (https, loopback http or file) into memory under registry.md N1-N5. Errors:
  * `E_INSECURE_URL`/`E_REGISTRY_SCHEMA` before any request, `E_NOT_FOUND` (404 or 410, no retry),
  * `E_REDIRECT`, `E_REGISTRY_TIMEOUT`, `E_REGISTRY_TOO_LARGE`, `E_INTEGRITY`, `E_REGISTRY_NETWORK`
- * (after bounded retries). Messages carry the redacted URL only.
+ * (after bounded retries). Messages carry the redacted URL only, cut to 200 characters.
  */
 export async function fetchBytes(url: string, opts: FetchOptions): Promise<FetchResult> {
   const outcome = await fetchInto(url, opts, bufferSink);
@@ -70,7 +70,7 @@ async function fetchInto<T>(
 ): Promise<Outcome<T>> {
   const start = checkUrl(url, opts.purpose);
   if (opts.integrity !== undefined) parseIntegrity(opts.integrity);
-  const shown = redactUrl(url);
+  const shown = shownUrl(url);
   if (start.protocol === 'file:') {
     const value = await readFileUrl(start, makeSink(), {
       url: shown,
@@ -130,7 +130,7 @@ async function followAndRetry<T>(first: URL, ctx: Context<T>): Promise<Outcome<T
       continue;
     }
     if (retry >= retries)
-      throw networkError(redactUrl(current.href), `${step.reason} (after ${retry + 1} attempts)`);
+      throw networkError(shownUrl(current.href), `${step.reason} (after ${retry + 1} attempts)`);
     retry += 1;
     await sleep(retryDelayMs(retry, step.retryAfter, timing, Date.now()), undefined, {
       signal: ctx.signal,
@@ -145,7 +145,7 @@ type Step<T> =
 
 async function attemptOnce<T>(url: URL, ctx: Context<T>): Promise<Step<T>> {
   const { request } = await import('./http-client.js');
-  const shown = redactUrl(url.href);
+  const shown = shownUrl(url.href);
   const res = await request(ctx.dispatcher, url, {
     method: 'GET',
     signal: ctx.signal,

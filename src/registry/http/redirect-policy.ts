@@ -1,6 +1,6 @@
 import { HookpmError } from '../../errors.js';
 import { stripCredentials } from './request-headers.js';
-import { checkUrl, redactUrl } from './url-policy.js';
+import { checkUrl, shownUrl } from './url-policy.js';
 import type { UrlPurpose } from './url-policy.js';
 
 /** N2: redirects followed at most. */
@@ -29,20 +29,20 @@ export function checkRedirect(
   hops: number,
   policy: RedirectPolicy,
 ): URL {
-  const shown = redactUrl(from.href);
+  const shown = shownUrl(from.href);
   if (location === undefined) throw redirectError(shown, 'a redirect without a Location header');
   let target: URL;
   try {
     target = new URL(location, from);
   } catch {
-    throw redirectError(shown, `an invalid Location "${redactUrl(location)}"`);
+    throw redirectError(shown, `an invalid Location "${shownUrl(location)}"`);
   }
   if (hops > MAX_REDIRECTS) throw redirectError(shown, `more than ${MAX_REDIRECTS} redirects`);
   if (target.origin !== first.origin) {
-    const elsewhere = `a redirect to another origin (${redactUrl(target.href)})`;
+    const elsewhere = `a redirect to another origin (${shownUrl(target.href)})`;
     if (!policy.verified) throw redirectError(shown, elsewhere);
     if (target.protocol === 'http:' && from.protocol === 'https:')
-      throw redirectError(shown, `a redirect from https to http (${redactUrl(target.href)})`);
+      throw redirectError(shown, `a redirect from https to http (${shownUrl(target.href)})`);
     if (target.protocol !== 'https:' && target.protocol !== 'http:')
       throw redirectError(shown, elsewhere);
   }

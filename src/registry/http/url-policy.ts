@@ -16,7 +16,7 @@ export type UrlPurpose = 'index' | 'tarball';
  * Returns the parsed URL. Messages carry the redacted URL only (N5), cut to 200 characters.
  */
 export function checkUrl(url: string, purpose: UrlPurpose): URL {
-  const shown = clip(redactUrl(url));
+  const shown = shownUrl(url);
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -112,6 +112,14 @@ export function redactUrl(url: string): string {
     parsed.search = next.toString();
   }
   return parsed.href;
+}
+
+/**
+ * The URL as a message quotes it: redacted (redactUrl) and cut to 200 characters (clip). A URL
+ * can come from a document (a package's tarball URL, a redirect's Location) and be any length.
+ */
+export function shownUrl(url: string): string {
+  return clip(redactUrl(url));
 }
 
 function redactUserInfo(text: string): string {

@@ -7,7 +7,7 @@ import {
   type NpmDocument,
   type NpmPick,
 } from './npm-document.js';
-import { checkUrl, redactUrl } from '../http/url-policy.js';
+import { checkUrl, redactUrl, shownUrl } from '../http/url-policy.js';
 import { authorizationFor, type NpmRegistryAccess } from './npm-auth.js';
 import { readNpmConfig } from './read-npmrc.js';
 
@@ -93,17 +93,17 @@ export async function fetchNpmDocument(
 
 /**
  * The picked version's tarball URL if hookpm may fetch it: allowed by url-policy, and a `file:`
- * URL only from a `file:` registry (E_INSECURE_URL otherwise).
+ * URL only from a `file:` registry (E_INSECURE_URL otherwise, quoting the URL cut to 200
+ * characters: a document may name one of megabytes).
  */
 export function checkNpmTarballUrl(pick: NpmPick, registry: string): string {
   const url = checkUrl(pick.tarball, 'tarball');
   if (url.protocol === 'file:' && !registry.startsWith('file:')) {
+    const shown = shownUrl(pick.tarball);
     throw new HookpmError(
       'E_INSECURE_URL',
-      `the package document names a local tarball ${redactUrl(pick.tarball)}; only a file: registry may`,
-      {
-        url: redactUrl(pick.tarball),
-      },
+      `the package document names a local tarball ${shown}; only a file: registry may`,
+      { url: shown },
     );
   }
   return url.href;
