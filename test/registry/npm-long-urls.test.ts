@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stageNpmPlugin, type NpmStageContext } from '../../src/ops/steps/catalogs/fetch-npm.js';
+import { fetchBytes } from '../../src/registry/http/http.js';
 import { authorizationFor } from '../../src/registry/npm/npm-auth.js';
 import type { NpmConfig } from '../../src/registry/npm/npm-config.js';
 import { resolveStorePaths } from '../../src/store/paths.js';
@@ -120,5 +121,16 @@ describe('a package document naming a very long tarball URL (security.md, regist
     expect(error.code).toBe('E_REDIRECT');
     expect(error.message).toContain('file:///ccc');
     expect(error.message.length).toBeLessThan(600);
+  });
+});
+
+describe('a registry location whose host is 100 KB long (an .npmrc `registry` line)', () => {
+  it('N5: the resolver failure naming the host is cut, the password never shown', async () => {
+    const url = `https://user:hunter2-secret@${'h'.repeat(100_000)}/`;
+    const error = await failure(fetchBytes(url, { purpose: 'index', maxBytes: 1024, retries: 0 }));
+    expect(error.code).toBe('E_REGISTRY_NETWORK');
+    expect(error.message).toContain('could not fetch https://');
+    expect(error.message.length).toBeLessThan(600);
+    expect(JSON.stringify(error)).not.toContain('hunter2-secret');
   });
 });

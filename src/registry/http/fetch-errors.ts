@@ -1,5 +1,6 @@
 import { HookpmError, isHookpmError } from '../../errors.js';
 import { redactUrl } from './url-policy.js';
+import { clip } from '../../text/clip.js';
 import { isRetryableFailure } from './retry-policy.js';
 
 /** `E_REGISTRY_NETWORK` for a failed fetch of the shown (redacted) URL. */
@@ -34,7 +35,7 @@ export function toFetchError(
   if (typeof code === 'string' && code.includes('TIMEOUT')) {
     return new HookpmError(
       'E_REGISTRY_TIMEOUT',
-      `fetching ${url} timed out (${describeFailure(error)})`,
+      `fetching ${url} timed out (${failureWords(error)})`,
       {
         url,
         hint,
@@ -44,7 +45,7 @@ export function toFetchError(
   if (code === 'Z_DATA_ERROR') {
     return new HookpmError(
       'E_REGISTRY_NETWORK',
-      `could not fetch ${url}: the registry's gzip-compressed answer does not decode (${describeFailure(error)})`,
+      `could not fetch ${url}: the registry's gzip-compressed answer does not decode (${failureWords(error)})`,
       {
         url,
         hint: 'The registry, or a proxy in front of it, sends damaged compressed bytes: ask its operator; trying again gets the same bytes.',
@@ -52,16 +53,20 @@ export function toFetchError(
     );
   }
   if (typeof code === 'string' && !isRetryableFailure(code)) {
-    return new HookpmError(
-      'E_REGISTRY_NETWORK',
-      `could not fetch ${url}: ${describeFailure(error)}`,
-      {
-        url,
-        hint: 'The host name does not resolve: check the spelling of the registry location and your DNS or network, then try again.',
-      },
-    );
+    return new HookpmError('E_REGISTRY_NETWORK', `could not fetch ${url}: ${failureWords(error)}`, {
+      url,
+      hint: 'The host name does not resolve: check the spelling of the registry location and your DNS or network, then try again.',
+    });
   }
-  return networkError(url, describeFailure(error));
+  return networkError(url, failureWords(error));
+}
+
+/**
+ * describeFailure cut to 200 characters, as a message quotes it: a resolver's message names the
+ * host, which a registry location may make any length.
+ */
+export function failureWords(error: unknown): string {
+  return clip(describeFailure(error));
 }
 
 /** The transport failure in words, with any URL in it redacted (N5). */

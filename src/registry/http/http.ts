@@ -11,7 +11,7 @@ import { isRetryableFailure, isRetryableStatus, retryDelayMs } from './retry-pol
 import { checkRedirect } from './redirect-policy.js';
 import { requestHeaders, stripCredentials, withAuthorization } from './request-headers.js';
 import { checkUrl, shownUrl } from './url-policy.js';
-import { describeFailure, networkError, refusedAccess, toFetchError } from './fetch-errors.js';
+import { failureWords, networkError, refusedAccess, toFetchError } from './fetch-errors.js';
 import type { FetchFileOptions, FetchOptions, FetchResult } from './fetch-options.js';
 import { TARBALL_MAX_BYTES } from './fetch-options.js';
 
@@ -243,9 +243,7 @@ function transientOrThrow(error: unknown): Step<never> {
   if (code === 'Z_DATA_ERROR') throw error;
   if (!isRetryableFailure(typeof code === 'string' ? code : undefined)) throw error;
   const reason =
-    error instanceof TruncatedBodyError
-      ? `truncated body: ${error.message}`
-      : describeFailure(error);
+    error instanceof TruncatedBodyError ? `truncated body: ${error.message}` : failureWords(error);
   return { kind: 'retry', reason };
 }
 
