@@ -6,6 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CLONE_LIMITS,
+  treeCounter,
+  type CloneLimits,
+} from '../../src/registry/git/git-clone-limits.js';
 import { cloneShallow, findRepositoryRoot } from '../../src/registry/git/git-fetch.js';
 import { runGit } from '../../src/registry/git/git-run.js';
 import { commitFiles, git, gitTestEnv, makeRepo, requireGit } from '../helpers/git-repo.js';
@@ -225,6 +230,49 @@ describe('cloneShallow (registry.md 1: marketplaces and git sources)', () => {
       for (const s of sockets) s.destroy();
       server.close();
     }
+  });
+
+  it('a clone past its limits is E_ARCHIVE_TOO_LARGE before the checkout writes a file: too many files, too many bytes, too large a download', async () => {
+    const url = pathToFileURL(repo).href;
+    const cases: Array<[Partial<CloneLimits>, string]> = [
+      [{ maxEntries: 0 }, 'its tree holds more than 0 files'],
+      [{ maxBytes: 20 }, 'its files hold more than 20 bytes'],
+      [{ maxFetchBytes: 100 }, 'it downloads more than 100 bytes'],
+    ];
+    for (const [over, why] of cases) {
+      const target = dest();
+      const limits = { ...CLONE_LIMITS, ...over };
+      const error = await failure(
+        cloneShallow(url, { dest: target, timeoutMs: 30_000, env, limits }),
+      );
+      expect(error.code, why).toBe('E_ARCHIVE_TOO_LARGE');
+      expect(error.message).toBe(`cannot clone ${url}: ${why}`);
+      expect(existsSync(target)).toBe(false);
+    }
+    // The origin's main holds plugin.json (33 bytes) and nothing else: within these, it clones.
+    const fits = { maxEntries: 1, maxBytes: 33, maxFetchBytes: 1024 * 1024 };
+    const clone = await cloneShallow(url, { dest: dest(), timeoutMs: 30_000, env, limits: fits });
+    expect(clone.commit).toBe(second);
+  });
+
+  it('the tree counter reads a listing in pieces of any size, and keeps only the head of a record without its end', () => {
+    const listing = Buffer.from(
+      '100644 blob aaaa      12\ta.txt\0' +
+        '100755 blob bbbb  1000000\tdir/b.sh\0' +
+        '160000 commit cccc       -\tsub\0',
+      'latin1',
+    );
+    for (const size of [1, 3, 17, listing.length]) {
+      const tree = treeCounter({ maxEntries: 10, maxBytes: 2_000_000 });
+      for (let at = 0; at < listing.length; at += size) tree.feed(listing.subarray(at, at + size));
+      expect(tree.count, `${size}`).toEqual({ entries: 3, bytes: 1_000_012 });
+      expect(tree.over()).toBe(null);
+    }
+    const long = treeCounter({ maxEntries: 10, maxBytes: 100 });
+    long.feed(Buffer.from(`100644 blob dddd 500\t${'p/'.repeat(1_000_000)}`));
+    long.feed(Buffer.from('x\0'));
+    expect(long.count).toEqual({ entries: 1, bytes: 500 });
+    expect(long.over()).toBe('its files hold more than 100 bytes');
   });
 
   it('findRepositoryRoot finds the work tree around a directory, and null outside any', async () => {

@@ -3,7 +3,8 @@ import { dirname, join, resolve } from 'node:path';
 import { HookpmError } from '../../errors.js';
 import { clip } from '../../text/clip.js';
 import { checkRepositoryUrl, isCommitSha, isSafeRef } from './repository-url.js';
-import { gitEnvironment, runGit, type GitContext } from './git-run.js';
+import { gitEnvironment, runGit, type GitContext, type GitWatch } from './git-run.js';
+import { bytesUnder, CLONE_LIMITS, treeCounter, type CloneLimits } from './git-clone-limits.js';
 import { gitHeaderEnvironment, gitHeadersFor, type GitAuthSettings } from './git-auth.js';
 import { redactUrl, withoutUserInfo } from '../http/url-policy.js';
 
@@ -20,6 +21,8 @@ export interface CloneOptions {
   env: Record<string, string | undefined>;
   /** K6: token variables and settings.json's `git` settings for private HTTPS hosts. */
   auth?: GitAuthSettings;
+  /** What the clone may bring onto the disk; default CLONE_LIMITS. */
+  limits?: CloneLimits;
 }
 
 export interface Clone {
@@ -78,9 +81,12 @@ export async function cloneShallow(url: string, opts: CloneOptions): Promise<Clo
     },
     deadline: Date.now() + opts.timeoutMs,
   };
-  const git = async (args: readonly string[]): Promise<string> => {
-    const outcome = await runGit(['-C', dest, ...config, ...args], ctx);
+  const limits = opts.limits ?? CLONE_LIMITS;
+  let tooLarge: string | null = null;
+  const git = async (args: readonly string[], watch: GitWatch = {}): Promise<string> => {
+    const outcome = await runGit(['-C', dest, ...config, ...args], ctx, watch);
     if (outcome.ok) return outcome.stdout;
+    if (tooLarge !== null) throw cloneTooLarge(shown, tooLarge);
     throw new HookpmError('E_GIT', `cannot clone ${shown}: ${outcome.reason}`, {
       url: shown,
       hint:
@@ -89,17 +95,39 @@ export async function cloneShallow(url: string, opts: CloneOptions): Promise<Clo
           : 'Check the URL, the ref and your access to the repository (hookpm never prompts for credentials).',
     });
   };
+  // The download stops once `.git` holds more than the limit; the checkout is counted first.
+  const fetchWatch: GitWatch = {
+    poll: () => {
+      const held = bytesUnder(join(dest, '.git'));
+      if (held <= limits.maxFetchBytes) return null;
+      tooLarge = `it downloads more than ${limits.maxFetchBytes} bytes`;
+      return tooLarge;
+    },
+  };
   try {
     await git(['init', '-q']);
     const want = opts.sha ?? opts.ref ?? 'HEAD';
     const fetch = ['fetch', '-q', '--no-tags', '--no-recurse-submodules'];
     try {
-      await git([...fetch, '--depth', '1', '--', remote, want]);
+      await git([...fetch, '--depth', '1', '--', remote, want], fetchWatch);
     } catch (error) {
-      if (opts.sha === undefined) throw error;
-      await git([...fetch, '--', remote, opts.ref ?? 'HEAD']);
+      if (opts.sha === undefined || tooLarge !== null) throw error;
+      await git([...fetch, '--', remote, opts.ref ?? 'HEAD'], fetchWatch);
     }
-    await git(['checkout', '-q', '--detach', opts.sha ?? 'FETCH_HEAD']);
+    // A download that ended between two polls is measured once more.
+    const fetched = fetchWatch.poll?.() ?? null;
+    if (fetched !== null) throw cloneTooLarge(shown, fetched);
+    const tree = treeCounter(limits);
+    const listing: GitWatch = {
+      output: (chunk) => {
+        tree.feed(chunk);
+        tooLarge = tree.over();
+        return tooLarge;
+      },
+    };
+    const rev = opts.sha ?? 'FETCH_HEAD';
+    await git(['ls-tree', '-r', '-l', '-z', '--full-tree', rev], listing);
+    await git(['checkout', '-q', '--detach', rev]);
     const commit = (await git(['rev-parse', 'HEAD'])).trim();
     if (opts.sha !== undefined && commit !== opts.sha.toLowerCase()) {
       throw new HookpmError(
@@ -152,6 +180,14 @@ async function exists(path: string): Promise<boolean> {
     () => true,
     () => false,
   );
+}
+
+/** A clone stopped at CloneLimits (`why`: which one). */
+function cloneTooLarge(url: string, why: string): HookpmError {
+  return new HookpmError('E_ARCHIVE_TOO_LARGE', `cannot clone ${url}: ${why}`, {
+    url,
+    hint: 'hookpm clones at most 1 GiB and 200,000 files. For a larger marketplace repository, clone it yourself and add its directory: `hookpm registry add <name> <dir>`.',
+  });
 }
 
 function usage(what: string, url: string): HookpmError {

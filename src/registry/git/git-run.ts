@@ -12,6 +12,19 @@ export interface GitContext {
   deadline: number;
 }
 
+/**
+ * What one command is watched for while it runs: each piece of its stdout (`output`, which then
+ * also gets what passes OUTPUT_CAP), and a check every WATCH_EVERY_MS (`poll`). A reason either
+ * returns (not null) kills git and its helpers at once, and is the outcome's reason.
+ */
+export interface GitWatch {
+  output?(chunk: Buffer): string | null;
+  poll?(): string | null;
+}
+
+/** How often GitWatch's `poll` runs. */
+const WATCH_EVERY_MS = 200;
+
 const OUTPUT_CAP = 64 * 1024;
 
 /** Variables that would point git at another repository, template or config than the one made here. */
@@ -60,7 +73,11 @@ export function gitEnvironment(
  * helper it started (git-remote-https, ssh, upload-pack). Never throws: a failure is a reason,
  * with credentials redacted.
  */
-export function runGit(args: readonly string[], ctx: GitContext): Promise<GitOutcome> {
+export function runGit(
+  args: readonly string[],
+  ctx: GitContext,
+  watch: GitWatch = {},
+): Promise<GitOutcome> {
   const left = ctx.deadline - Date.now();
   if (left <= 0) return Promise.resolve({ ok: false, reason: 'timed out' });
   return new Promise((done) => {
@@ -79,11 +96,20 @@ export function runGit(args: readonly string[], ctx: GitContext): Promise<GitOut
     let stdout = '';
     let stderr = '';
     let timedOut = false;
+    let stopped: string | null = null;
+    const stop = (reason: string | null): void => {
+      if (reason === null || stopped !== null) return;
+      stopped = reason;
+      killGroup(child.pid);
+    };
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup(child.pid);
     }, left);
+    const poll = watch.poll;
+    const polling = poll === undefined ? null : setInterval(() => stop(poll()), WATCH_EVERY_MS);
     child.stdout.on('data', (chunk: Buffer) => {
+      if (watch.output !== undefined) stop(watch.output(chunk));
       if (stdout.length < OUTPUT_CAP) stdout += chunk.toString('utf8');
     });
     child.stderr.on('data', (chunk: Buffer) => {
@@ -91,6 +117,7 @@ export function runGit(args: readonly string[], ctx: GitContext): Promise<GitOut
     });
     child.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
+      if (polling !== null) clearInterval(polling);
       const reason =
         error.code === 'ENOENT'
           ? 'git is not installed (no `git` on PATH)'
@@ -99,7 +126,9 @@ export function runGit(args: readonly string[], ctx: GitContext): Promise<GitOut
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      if (timedOut) {
+      if (polling !== null) clearInterval(polling);
+      if (stopped !== null) done({ ok: false, reason: stopped });
+      else if (timedOut) {
         killGroup(child.pid);
         done({ ok: false, reason: 'timed out' });
       } else if (code === 0) done({ ok: true, stdout });
