@@ -1,4 +1,5 @@
 import { compareCodeUnits } from '../json/compare.js';
+import { byteView, scanForNames } from './file-names-in-text.js';
 
 /**
  * The files part of what a user consents to (docs/guides/installing-plugins.md#consent): every file
@@ -9,7 +10,9 @@ import { compareCodeUnits } from '../json/compare.js';
  * - `docs`: documentation, which no hook runs: Markdown, reStructuredText and AsciiDoc files,
  *   images, and README, LICENSE, COPYING, NOTICE, AUTHORS, CONTRIBUTORS, CHANGELOG, CHANGES and
  *   HISTORY (bare, with a `-suffix`, or with a text extension) - unless the file is executable
- *   or a handler names it (its path appears in a command, argv or args): then it is code. So is
+ *   or a handler names it (its path appears in a command, argv or args, or its name does as
+ *   plugin/file-names-in-text.ts reads names: `cd "$CLAUDE_PLUGIN_ROOT/docs" && sh run.md`):
+ *   then it is code. So is
  *   one a code file names (plugin/file-names-in-text.ts), which the caller decides from the
  *   files' contents (ops/steps/review/docs-named-by-code.ts).
  * - `code`: every other file. A script, and any data it may read, decides what a hook does, so
@@ -51,14 +54,39 @@ export function assignRoles(files: readonly PluginFile[], input: RoleInput): Rol
       .filter((s): s is string => s !== null && !s.includes('#'))
       .map((s) => s.replace(/^\.\//, '')),
   );
-  return files.map((file) => ({ ...file, role: roleOf(file, hooks, input.handlerText) }));
+  const named = namesInHandlers(files, input.handlerText);
+  return files.map((file) => ({ ...file, role: roleOf(file, hooks, input.handlerText, named) }));
 }
 
-function roleOf(file: PluginFile, hooks: ReadonlySet<string>, text: readonly string[]): FileRole {
+/** The base names (byteView) of `files` that the handlers' text names. */
+function namesInHandlers(
+  files: readonly PluginFile[],
+  text: readonly string[],
+): ReadonlySet<string> {
+  const scanner = scanForNames(new Set(files.map((file) => byteView(baseName(file.path)))));
+  for (const piece of text) {
+    // Latin1 bytes, as the scanner compares; a space keeps two pieces from making one word.
+    scanner.feed(`${Buffer.from(piece, 'utf8').toString('latin1')} `);
+  }
+  scanner.end();
+  return scanner.found;
+}
+
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+function roleOf(
+  file: PluginFile,
+  hooks: ReadonlySet<string>,
+  text: readonly string[],
+  named: ReadonlySet<string>,
+): FileRole {
   if (text.some((t) => t.includes(file.path))) return 'code';
+  if (named.has(byteView(baseName(file.path)))) return 'code';
   if (file.kind !== 'file' || (file.mode & 0o111) !== 0) return 'code';
   if (hooks.has(file.path)) return 'hooks';
-  const base = file.path.slice(file.path.lastIndexOf('/') + 1).toLowerCase();
+  const base = baseName(file.path).toLowerCase();
   return DOC_EXTENSIONS.test(base) || DOC_NAMES.test(base) ? 'docs' : 'code';
 }
 

@@ -87,6 +87,24 @@ describe('which files of a plugin run (docs/guides/installing-plugins.md#consent
     ]);
   });
 
+  it('a documentation file a handler names by its name alone is code: the command cds to its folder, or spells the path apart', () => {
+    const handlerText = [
+      'cd "$CLAUDE_PLUGIN_ROOT/docs" && sh run.md',
+      'sh "${CLAUDE_PLUGIN_ROOT}"/notes//EXTRA.MD',
+      'node -e 1 ñ/hook.md.',
+    ];
+    const named = assignRoles(
+      ['docs/run.md', 'notes/extra.md', 'docs/hook.md', 'docs/other.md'].map((p) => file(p)),
+      { ...INPUT, handlerText },
+    );
+    expect(named.map((f) => [f.path, f.role])).toEqual([
+      ['docs/run.md', 'code'],
+      ['notes/extra.md', 'code'],
+      ['docs/hook.md', 'code'],
+      ['docs/other.md', 'docs'],
+    ]);
+  });
+
   it('a symlink or a special file is code', () => {
     expect(roles(file('NOTES.md', { kind: 'symlink', mode: 0 }))).toEqual([['NOTES.md', 'code']]);
   });
