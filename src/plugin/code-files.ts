@@ -6,7 +6,8 @@ import { byteView, scanForNames } from './file-names-in-text.js';
  * of the plugin's tree, as the Q6 fingerprint lists it, has a role.
  * - `hooks`: the manifest and the hooks documents the surface is read from. They are compared
  *   through the surface (plugins.md Q5), so a new version number, a new description or hooks
- *   that are only removed keep today's rules.
+ *   that are only removed keep today's rules - unless a code file names one (a script reading a
+ *   setting of `plugin.json`): then it is code (ops/steps/review/docs-named-by-code.ts).
  * - `docs`: documentation, which no hook runs: Markdown, reStructuredText and AsciiDoc files,
  *   images, and README, LICENSE, COPYING, NOTICE, AUTHORS, CONTRIBUTORS, CHANGELOG, CHANGES and
  *   HISTORY (bare, with a `-suffix`, or with a text extension) - unless the file is executable

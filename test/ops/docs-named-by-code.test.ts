@@ -49,6 +49,30 @@ describe('documentation files a code file names are code (installing-plugins.md#
     });
   });
 
+  it('a manifest a script reads is code: the surface compares only its hooks, not the settings the script acts on', async () => {
+    await writeFile(
+      join(root, 'run.js'),
+      "const { settings } = require(process.env.CLAUDE_PLUGIN_ROOT + '/plugin.json');\n",
+    );
+    await writeFile(
+      join(root, 'plugin.json'),
+      '{"name":"guard","settings":{"rules":"rules.md"}}\n',
+    );
+    await writeFile(join(root, 'rules.md'), 'deny rm\n');
+    const files = [
+      roled('hooks/hooks.json', 'hooks'),
+      roled('plugin.json', 'hooks'),
+      roled('rules.md', 'docs'),
+      roled('run.js', 'code'),
+    ];
+    expect(rolesOf(files)).toEqual({
+      'hooks/hooks.json': 'hooks',
+      'plugin.json': 'code',
+      'rules.md': 'code',
+      'run.js': 'code',
+    });
+  });
+
   it('a code file that is a FIFO or a link names nothing, and the review does not wait on it', async () => {
     execFileSync('mkfifo', [join(root, 'pipe')]);
     await writeFile(join(root, 'elsewhere.sh'), 'cat NOTES.md\n');

@@ -12,6 +12,8 @@ const READ = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOF
  * `files`, one tree's (under `root`, roles from plugin/code-files.ts), with every documentation
  * file that a code file names made code, then every documentation file one of those names, and so
  * on (docs/guides/installing-plugins.md#consent; what "names" means: plugin/file-names-in-text.ts).
+ * The manifest and the hooks documents count as documentation here: the surface compares only
+ * their hooks, so one a script reads (a setting in `plugin.json` it acts on) is compared whole.
  * Each file is read at most once, whole, in pieces, and only while some documentation file is
  * still unnamed; a file that cannot be read as a regular file (gone since it was listed, a link,
  * a FIFO) names nothing. Synchronous: a review reads a plugin's files one after the other anyway.
@@ -19,7 +21,7 @@ const READ = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOF
 export function withDocsNamedByCode(root: string, files: readonly RoledFile[]): RoledFile[] {
   const docs = new Map<string, RoledFile[]>();
   for (const file of files) {
-    if (file.role !== 'docs') continue;
+    if (file.role !== 'docs' && file.role !== 'hooks') continue;
     const name = byteView(file.path.slice(file.path.lastIndexOf('/') + 1));
     docs.set(name, [...(docs.get(name) ?? []), file]);
   }
