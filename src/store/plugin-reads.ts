@@ -41,7 +41,8 @@ export async function readLinked(record: PluginRecord): Promise<PluginRead> {
   }
   const now = buildSurface(plugin).surfaceHash;
   if (now !== record.consent?.surfaceHash) return { unconsented: now };
-  return { documents: documentsIn(plugin), diagnostics: plugin.diagnostics };
+  // Its declared capabilities confine it as they do a copy (security.md Z4).
+  return readOf(plugin);
 }
 
 /**

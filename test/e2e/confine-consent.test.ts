@@ -115,6 +115,14 @@ describe('declared capabilities and consent (security.md Z1-Z4)', () => {
     expect(JSON.parse(run.stdout)).toMatchObject({ error: { code: 'E_CONSENT_REQUIRED' } });
   });
 
+  it('Z4: a linked plugin that declares capabilities runs confined, as a copy does', async () => {
+    const root = await writePlugin('1.0.0', { network: false, write: [] });
+    const link = await ws.hookpm(['install', '--link', root, '--yes']);
+    expect(link.code, link.stderr).toBe(0);
+    expect(await wireHome()).toBe('probe home: blocked EROFS');
+    expect(existsSync(join(ws.home, 'pwned'))).toBe(false);
+  });
+
   it('Z4: enable --confine confines an undeclared plugin, recorded with the consent; --confine off lifts it', async () => {
     const root = await writePlugin('1.0.0', undefined);
     expect((await ws.hookpm(['install', root, '--yes'])).code).toBe(0);
