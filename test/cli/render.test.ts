@@ -8,6 +8,11 @@ describe('escapeControl', () => {
     ['\u001b[2J\u001b]0;title\u0007', '\\u001b[2J\\u001b]0;title\\u0007'],
     ['del\u007f c1\u009b', 'del\\u007f c1\\u009b'],
     ['safe\u202egnp.exe', 'safe\\u202egnp.exe'],
+    ['line\u2028sep\u2029', 'line\\u2028sep\\u2029'],
+    ['rm\u200b -rf\u00ad \ufeff/\u2060x', 'rm\\u200b -rf\\u00ad \\ufeff/\\u2060x'],
+    ['zwj\u200d zwnj\u200c', 'zwj\\u200d zwnj\\u200c'],
+    ['tag\u{e0041}\u{e007f}', 'tag\\udb40\\udc41\\udb40\\udc7f'],
+    ['math \u{1d400} and emoji \u{1f389}', 'math \u{1d400} and emoji \u{1f389}'],
   ])('cli.md section 1: %j is printed with control characters escaped', (input, expected) => {
     expect(escapeControl(input)).toBe(expected);
   });
