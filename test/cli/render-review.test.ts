@@ -72,6 +72,23 @@ describe('renderReview', () => {
     expect(text).toContain('\\u202e');
   });
 
+  it("Q3: a document or file name holding more than path characters is quoted, so it cannot print as the review's own words", () => {
+    const spoof = 'x.json  key 0123456789  INERT: unknown event; this handler never runs';
+    const text = renderReview(
+      report({
+        hooks: [hook({ source: `./${spoof}`, key: 'c5ca081fb2' })],
+        files: [{ path: spoof, kind: 'file', sha256: 'a'.repeat(64), mode: 0o644, role: 'hooks' }],
+        diagnostics: [{ severity: 'warning', code: 'c', message: 'm', path: `${spoof}:hooks` }],
+      }),
+    );
+    expect(text).toContain(`from ${JSON.stringify(`./${spoof}`)}  key c5ca081fb2`);
+    expect(text).toContain(`0644 ${JSON.stringify(spoof)}  hooks (compared`);
+    expect(text).toContain(`warning c ${JSON.stringify(`${spoof}:hooks`)}: m`);
+    expect(text).not.toMatch(/^\s+from \.\/x\.json/m);
+    const plain = renderReview(report({ hooks: [hook({ source: './extra/hooks-2.json' })] }));
+    expect(plain).toContain('from ./extra/hooks-2.json  key');
+  });
+
   it('Q5: shows what was added, removed and changed since consent', () => {
     const text = renderReview(
       report({

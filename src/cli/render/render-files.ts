@@ -21,7 +21,7 @@ export function fileLines(files: readonly RoledFile[]): string[] {
   const lines = [`files (${files.length}; sha256, mode, role):`];
   for (const file of files.slice(0, FILES_SHOWN))
     lines.push(
-      `  ${digest(file.sha256)} ${mode(file.mode)} ${file.path}  ${ROLE_WORDS[file.role]}`,
+      `  ${digest(file.sha256)} ${mode(file.mode)} ${showPath(file.path)}  ${ROLE_WORDS[file.role]}`,
     );
   if (files.length > FILES_SHOWN)
     lines.push(`  ... and ${files.length - FILES_SHOWN} more (--json lists every file)`);
@@ -37,7 +37,9 @@ export function codeDiffLines(diff: CodeDiff): string[] {
   if (diff.files.length === 0) return ['files changed since consent: none'];
   const lines = ['files changed since consent:'];
   for (const change of diff.files) {
-    lines.push(`  ${MARKS[change.status]} ${change.path}  ${counts(change)}${facts(change)}`);
+    lines.push(
+      `  ${MARKS[change.status]} ${showPath(change.path)}  ${counts(change)}${facts(change)}`,
+    );
     for (const line of change.diff) lines.push(`      ${line}`);
     if (change.truncated) lines.push('      ... (diff cut; --json has the same cut diff)');
   }
@@ -75,6 +77,18 @@ function digest(sha256: string): string {
 
 function mode(value: number): string {
   return value.toString(8).padStart(4, '0');
+}
+
+/** The characters of a path shown bare: any other makes it quoted (showPath). */
+const PLAIN_PATH = /^[A-Za-z0-9._/#@+:[\]-]+$/;
+
+/**
+ * A path inside a plugin (a file, a document's source, a diagnostic's `<file>:<JSON path>`) as
+ * review shows it: bare when it holds only path characters, else as JSON text, so a file named
+ * `x.json  key 0123456789  INERT: ...` cannot print as review's own words after it.
+ */
+export function showPath(path: string): string {
+  return PLAIN_PATH.test(path) ? path : show(path);
 }
 
 /** A plugin value as JSON text, so strings are quoted and every kind of value is visible. */

@@ -3,7 +3,7 @@ import { BACKGROUND_FIELDS } from '../../plugin/surface.js';
 import { terminalWidth } from '../stdio.js';
 import { colourEnabled, paint, type Tone } from './colour.js';
 import { capabilityLines } from './render-capabilities.js';
-import { codeDiffLines, fileLines, show } from './render-files.js';
+import { codeDiffLines, fileLines, show, showPath } from './render-files.js';
 import { escapeControl } from './render.js';
 import { wrapLine } from './wrap.js';
 
@@ -78,7 +78,9 @@ function reviewLines(report: ReviewReport): ReviewLine[] {
   if (problems.length > 0) {
     lines.push('', 'diagnostics:');
     for (const d of problems)
-      lines.push(`  ${d.severity} ${d.code} ${d.path === null ? '' : `${d.path}: `}${d.message}`);
+      lines.push(
+        `  ${d.severity} ${d.code} ${d.path === null ? '' : `${showPath(d.path)}: `}${d.message}`,
+      );
   }
   return lines;
 }
@@ -120,7 +122,7 @@ function hookLines(hook: ReviewHook, lead: string): string[] {
   if (hook.statusMessage !== null) lines.push(`${pad}status message ${show(hook.statusMessage)}`);
   const off = hook.off ? '  OFF (you turned it off)' : '';
   lines.push(
-    `${pad}from ${hook.source}  key ${hook.key}${off}${hook.valid ? '' : `  INERT: ${hook.diagnostic ?? 'invalid'}`}`,
+    `${pad}from ${showPath(hook.source)}  key ${hook.key}${off}${hook.valid ? '' : `  INERT: ${hook.diagnostic ?? 'invalid'}`}`,
   );
   if (hook.runsIn !== undefined) lines.push(`${pad}${runsInLine(hook.runsIn)}`);
   return lines;
