@@ -73,6 +73,18 @@ describe('documentation files a code file names are code (installing-plugins.md#
     });
   });
 
+  it('a UTF-16 script (a PowerShell one, with its byte-order mark) names NOTES.md as well', async () => {
+    const script = '\ufeff. "$PSScriptRoot\\NOTES.md"\r\n';
+    await writeFile(join(root, 'run.ps1'), Buffer.from(script, 'utf16le'));
+    await writeFile(join(root, 'big.ps1'), Buffer.from(script, 'utf16le').swap16());
+    await writeFile(join(root, 'NOTES.md'), 'Write-Output ok\n');
+    await writeFile(join(root, 'OTHER.md'), 'not named\n');
+    const files = [roled('NOTES.md', 'docs'), roled('OTHER.md', 'docs'), roled('run.ps1', 'code')];
+    expect(rolesOf(files)).toMatchObject({ 'NOTES.md': 'code', 'OTHER.md': 'docs' });
+    const bigEndian = [roled('NOTES.md', 'docs'), roled('big.ps1', 'code')];
+    expect(rolesOf(bigEndian)['NOTES.md']).toBe('code');
+  });
+
   it('a code file that is a FIFO or a link names nothing, and the review does not wait on it', async () => {
     execFileSync('mkfifo', [join(root, 'pipe')]);
     await writeFile(join(root, 'elsewhere.sh'), 'cat NOTES.md\n');

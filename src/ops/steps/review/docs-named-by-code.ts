@@ -5,6 +5,8 @@ import { byteView, scanForNames } from '../../../plugin/file-names-in-text.js';
 
 /** How much of a file is read at a time. */
 const PIECE = 1024 * 1024;
+/** The byte-order mark of a UTF-16 text, little- or big-endian, as latin1 characters. */
+const UTF16_BOM = /^(?:\xff\xfe|\xfe\xff)/;
 /** Never through a link, and never waiting on a FIFO swapped in since the tree was listed. */
 const READ = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
 
@@ -15,8 +17,9 @@ const READ = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOF
  * The manifest and the hooks documents count as documentation here: the surface compares only
  * their hooks, so one a script reads (a setting in `plugin.json` it acts on) is compared whole.
  * Each file is read at most once, whole, in pieces, and only while some documentation file is
- * still unnamed; a file that cannot be read as a regular file (gone since it was listed, a link,
- * a FIFO) names nothing. Synchronous: a review reads a plugin's files one after the other anyway.
+ * still unnamed (a UTF-16 one, told by its byte-order mark, as the ASCII it holds); a file that
+ * cannot be read as a regular file (gone since it was listed, a link, a FIFO) names nothing.
+ * Synchronous: a review reads a plugin's files one after the other anyway.
  */
 export function withDocsNamedByCode(root: string, files: readonly RoledFile[]): RoledFile[] {
   const docs = new Map<string, RoledFile[]>();
@@ -58,9 +61,14 @@ function namesIn(path: string, wanted: ReadonlySet<string>): ReadonlySet<string>
   try {
     if (!fstatSync(fd).isFile()) return scanner.found;
     const buffer = Buffer.allocUnsafe(PIECE);
+    let utf16: boolean | null = null;
     for (let read = readSync(fd, buffer, 0, PIECE, null); read > 0 && !scanner.done();) {
       // latin1: one character a byte, as the scanner compares.
-      scanner.feed(buffer.toString('latin1', 0, read));
+      const piece = buffer.toString('latin1', 0, read);
+      // A UTF-16 text (its byte-order mark first, as PowerShell writes one) names a file in
+      // ASCII with a NUL beside each letter: without the NULs the name is seen.
+      utf16 ??= UTF16_BOM.test(piece);
+      scanner.feed(utf16 ? piece.replaceAll('\0', '') : piece);
       read = readSync(fd, buffer, 0, PIECE, null);
     }
     scanner.end();
