@@ -251,6 +251,31 @@ describe('consentQuestion', () => {
       'update guard@local 1.0.0 -> 1.1.0: approve 2 changed code files?',
     ],
     [
+      'an update with a new hook, changed code files and wider capabilities',
+      {
+        installed,
+        diff: {
+          ...diff(1, 0),
+          capabilities: {
+            before: { network: false, write: [] },
+            after: { network: true, write: [] },
+            widens: true,
+          },
+        },
+        codeDiff: { baseline: 'read' as const, files: [{} as never], truncated: false },
+      },
+      'update guard@local 1.0.0 -> 1.1.0: approve 1 new hook, 1 changed code file and wider capabilities?',
+    ],
+    [
+      'an update whose consented files cannot be compared',
+      {
+        installed,
+        diff: diff(0, 1),
+        codeDiff: { baseline: 'unreadable' as const, files: [], truncated: false },
+      },
+      'update guard@local 1.0.0 -> 1.1.0: approve 1 changed hook and its files?',
+    ],
+    [
       're-enabling the same version',
       { installed: { ...installed, version: '1.1.0' }, diff: diff(1, 0) },
       'Enable guard@local 1.1.0 and let these hooks run?',

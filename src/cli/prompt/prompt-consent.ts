@@ -52,25 +52,30 @@ export function askConsent(review: ReviewReport): Promise<boolean> {
  * Messages, questions and waits (docs/design/decisions.md#where-the-rules-are-silent): "Enable
  * guard@examples 1.0.0 and let these hooks run?" for a plugin not consented to before; for an
  * update of a consented one, what it asks approval for: "update guard@examples 1.0.0 -> 1.1.0:
- * approve 1 new hook?" (new and changed hooks, or the changed code files when the hooks are as
- * consented).
+ * approve 1 new hook and 2 changed code files?" (every kind of change it waits on: new and changed
+ * hooks, changed code files - `its files` when what changed cannot be told - and wider
+ * capabilities).
  */
 export function consentQuestion(review: ReviewReport): string {
   const { installed, diff } = review;
   if (installed === null || diff === null || installed.version === review.version)
     return `Enable ${review.id} ${review.version} and let these hooks run?`;
+  const unreadable = review.codeDiff?.baseline === 'unreadable';
   const parts = [
     counted(diff.added.length, 'new hook', 'new hooks'),
     counted(diff.changed.length, 'changed hook', 'changed hooks'),
+    unreadable
+      ? 'its files'
+      : counted(review.codeDiff?.files.length ?? 0, 'changed code file', 'changed code files'),
+    diff.capabilities?.widens === true ? 'wider capabilities' : null,
   ].filter((part) => part !== null);
-  const files = review.codeDiff?.files.length ?? 0;
-  const what =
-    parts.length > 0
-      ? parts.join(' and ')
-      : files > 0
-        ? `${counted(files, 'changed code file', 'changed code files')}`
-        : 'its hooks';
+  const what = parts.length > 0 ? joined(parts) : 'its hooks';
   return `update ${review.id} ${installed.version} -> ${review.version}: approve ${what}?`;
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function joined(parts: readonly string[]): string {
+  return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}`;
 }
 
 function counted(n: number, one: string, many: string): string | null {
