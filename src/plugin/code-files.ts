@@ -13,9 +13,8 @@ import { byteView, scanForNames } from './file-names-in-text.js';
  *   HISTORY (bare, with a `-suffix`, or with a text extension) - unless the file is executable
  *   or a handler names it (its path appears in a command, argv or args, or its name does as
  *   plugin/file-names-in-text.ts reads names: `cd "$CLAUDE_PLUGIN_ROOT/docs" && sh run.md`):
- *   then it is code. So is
- *   one a code file names (plugin/file-names-in-text.ts), which the caller decides from the
- *   files' contents (ops/steps/review/docs-named-by-code.ts).
+ *   then it is code. So is one a code file names, which the caller decides from the files'
+ *   contents (ops/steps/review/docs-named-by-code.ts).
  * - `code`: every other file. A script, and any data it may read, decides what a hook does, so
  *   a change to any of them - content, mode, a file added or removed - waits for consent.
  */
