@@ -1,5 +1,6 @@
 import { isPlainObject } from '../json/describe-value.js';
 import { parseJson } from '../json/parse-json.js';
+import { clip } from '../text/clip.js';
 
 /**
  * An agent's settings file as `hookpm link` may edit it: strict JSON (no comments, no trailing
@@ -29,8 +30,9 @@ export function readSettingsDocument(
   if (hooks !== undefined) {
     if (!isPlainObject(hooks)) return { ok: false, problem: `${file}: "hooks" is not an object` };
     for (const [event, groups] of Object.entries(hooks)) {
+      // The event is the file's key, of any length: the message quotes a bounded prefix.
       if (!Array.isArray(groups) && !configKeys.includes(event))
-        return { ok: false, problem: `${file}: "hooks.${event}" is not a list of groups` };
+        return { ok: false, problem: `${file}: "hooks.${clip(event)}" is not a list of groups` };
     }
   }
   return { ok: true, value: parsed.value, bom: parsed.bom };

@@ -181,6 +181,16 @@ describe('link edits', () => {
     expect(read.ok).toBe(false);
     if (!read.ok) expect(read.problem).toContain('/h/.claude/settings.json');
   });
+
+  it('security.md: an event key 200 KB long that is not a list is refused, quoting its first 200 characters', () => {
+    const event = 'E'.repeat(200_000);
+    const read = readSettingsDocument(`{"hooks": {"${event}": 1}}`, '/h/.claude/settings.json');
+    expect(read.ok).toBe(false);
+    if (!read.ok) {
+      expect(read.problem).toContain(`"hooks.${'E'.repeat(200)}..." is not a list of groups`);
+      expect(read.problem.length).toBeLessThan(400);
+    }
+  });
 });
 
 describe('link commands', () => {
