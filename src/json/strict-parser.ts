@@ -6,6 +6,7 @@
  * Nesting is capped at MAX_DEPTH so that hostile input cannot exhaust the stack.
  */
 import { describeValue } from './describe-value.js';
+import { clip } from '../text/clip.js';
 
 export const MAX_DEPTH = 512;
 
@@ -251,14 +252,23 @@ function parseNumber(state: State): number {
   return Number(match[0]);
 }
 
-/** `the top-level object`, `the object at hooks.Stop[0]`; a key of any length is cut short. */
+/**
+ * `the top-level object`, `the object at hooks.Stop[0]`; a key of any length is cut short (a long
+ * one is quoted, as describeValue cuts it), and so is a path of any depth.
+ */
 function describePath(path: Path): string {
   if (path.length === 0) return 'the top-level object';
   let out = '';
   for (const segment of path) {
     if (typeof segment === 'number') out += `[${segment}]`;
-    else if (/^[A-Za-z_$][\w$-]*$/.test(segment)) out += out === '' ? segment : `.${segment}`;
+    else if (/^[A-Za-z_$][\w$-]*$/.test(segment) && segment.length <= SHOWN_KEY)
+      out += out === '' ? segment : `.${segment}`;
     else out += `[${describeValue(segment)}]`;
+    if (out.length > SHOWN_PATH) return `the object at ${clip(out, SHOWN_PATH)}`;
   }
   return `the object at ${out}`;
 }
+
+/** The longest key a path shows bare, and the longest path shown (then cut, with `...`). */
+const SHOWN_KEY = 60;
+const SHOWN_PATH = 200;

@@ -43,6 +43,17 @@ describe('parseJson', () => {
     expect(message).toBe(`duplicate key ${cut} in the object at [${cut}]`);
   });
 
+  it('P4: a key on the path that is a long bare word, and a path of any depth, are cut short too', () => {
+    const word = 'k'.repeat(200_000);
+    const cut = `"${'k'.repeat(60)}..."`;
+    expect(failure(`{"${word}": {"a": 1, "a": 2}}`).message).toBe(
+      `duplicate key "a" in the object at [${cut}]`,
+    );
+    const deep = `${'{"key": '.repeat(400)}{"a": 1, "a": 2}${'}'.repeat(400)}`;
+    const { message } = failure(deep);
+    expect(message).toBe(`duplicate key "a" in the object at ${'key.'.repeat(50)}...`);
+  });
+
   it('P4: duplicateKeys "last" reads a repeated key as JSON.parse does, the last value winning, and lists each repeat', () => {
     const text = '{\n  "a": 1,\n  "b": {"c": 1, "c": [2]},\n  "a": {"x": true}\n}';
     const result = parseJson(text, 'hooks.json', { duplicateKeys: 'last' });
