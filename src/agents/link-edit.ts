@@ -29,6 +29,17 @@ export function linkHandlersOf(settings: Record<string, unknown>, agent: string)
   });
 }
 
+/**
+ * Whether the group of a handler lets every event through to it: no matcher, or `""` or `"*"`
+ * (engine.md E1, as the agents read them). A link handler in a group with any other matcher runs
+ * hookpm on some of the event's calls only, so it is not the link of that event.
+ */
+export function seesEveryEvent(settings: Record<string, unknown>, at: HandlerAt): boolean {
+  const group = hooksOf(settings)[at.event]?.[at.group];
+  const matcher = isPlainObject(group) ? group['matcher'] : undefined;
+  return matcher === undefined || matcher === null || matcher === '' || matcher === '*';
+}
+
 export interface LinkEditInput {
   /** The file's text; null when the file does not exist. */
   text: string | null;
@@ -61,7 +72,7 @@ const slotKey = (event: string, background: boolean): string =>
  * The text with exactly one `handler` per event of `events` (and one background handler per
  * entry of `background`), each in a group of its own appended to the event's list; a link handler
  * of `agent` already there is kept when equal, else replaced in place, and one on an event outside
- * these, or a second one, is taken out. Returns the same string when nothing changes (linking
+ * these, a second one, or one in a group with a matcher (seesEveryEvent) is taken out. Returns the same string when nothing changes (linking
  * twice changes nothing).
  */
 export function applyLink(input: LinkEditInput): string {
@@ -85,7 +96,7 @@ export function applyLink(input: LinkEditInput): string {
   const extra: HandlerAt[] = [];
   for (const at of existing) {
     const key = keyOf(at);
-    if (!wanted.has(key) || kept.has(key)) extra.push(at);
+    if (!wanted.has(key) || kept.has(key) || !seesEveryEvent(settings, at)) extra.push(at);
     else kept.add(key);
   }
   // Two passes, each one parse of the text: the handlers out of place go, then what is left is

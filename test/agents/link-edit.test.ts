@@ -152,6 +152,19 @@ describe('link edits', () => {
     );
   });
 
+  it('a link handler in a group with a matcher is taken out of it and linked in a group of its own; a wildcard group keeps it', () => {
+    const narrowed = `{"hooks": {"Stop": [{"hooks": [${JSON.stringify(HANDLER)}]}], "PreToolUse": [{"matcher": "Bash", "hooks": [${JSON.stringify(HANDLER)}, {"type": "command", "command": "a"}]}]}}`;
+    expect(settingsOf(link(narrowed))['hooks']).toEqual({
+      Stop: [{ hooks: [HANDLER] }],
+      PreToolUse: [
+        { matcher: 'Bash', hooks: [{ type: 'command', command: 'a' }] },
+        { hooks: [HANDLER] },
+      ],
+    });
+    const wildcard = `{"hooks": {"Stop": [{"matcher": "*", "hooks": [${JSON.stringify(HANDLER)}]}], "PreToolUse": [{"matcher": "", "hooks": [${JSON.stringify(HANDLER)}]}]}}`;
+    expect(link(wildcard)).toBe(wildcard);
+  });
+
   it("another agent's link is not this agent's: unlink claude leaves deepagents' handler", () => {
     const other = {
       ...HANDLER,

@@ -354,6 +354,30 @@ describe('hookpm link claude / unlink claude', () => {
     );
   });
 
+  it("agents.md: a link handler put in a group with a matcher sees some calls only: doctor says partial, link moves it to a group of its own, the user's handler stays", async () => {
+    await linkJson(['link', 'claude']);
+    const linked = JSON.parse(await readFile(claudeFile(), 'utf8')) as {
+      hooks: Record<string, Array<{ matcher?: string; hooks: unknown[] }>>;
+    };
+    const mine = { type: 'command', command: './mine.sh' };
+    const handler = linked.hooks['PreToolUse']![0]!.hooks[0];
+    linked.hooks['PreToolUse'] = [{ matcher: 'Bash', hooks: [handler, mine] }];
+    await writeFile(claudeFile(), `${JSON.stringify(linked, null, 2)}\n`);
+    const list = (await linkJson(['link'])) as {
+      links: Array<{ state: string; missing: string[] }>;
+    };
+    expect(list.links[0]).toMatchObject({ state: 'partial', missing: ['PreToolUse'] });
+    expect(await linkJson(['link', 'claude'])).toMatchObject({ changed: true });
+    const relinked = JSON.parse(await readFile(claudeFile(), 'utf8')) as typeof linked;
+    expect(relinked.hooks['PreToolUse']).toEqual([
+      { matcher: 'Bash', hooks: [mine] },
+      { hooks: [handler] },
+    ]);
+    expect(
+      ((await linkJson(['link'])) as { links: Array<{ state: string }> }).links[0]?.state,
+    ).toBe('linked');
+  });
+
   it('an unknown agent is a usage error with a suggestion', async () => {
     const run = await hookpm(['link', 'Claude']);
     expect(run.code).toBe(2);

@@ -1,7 +1,7 @@
 import { access } from 'node:fs/promises';
 import { AGENT_IDS, type AgentId } from '../../../agents/agent.js';
 import { parseLinkCommand, type LinkCommand } from '../../../agents/link-command.js';
-import { linkHandlersOf } from '../../../agents/link-edit.js';
+import { linkHandlersOf, seesEveryEvent } from '../../../agents/link-edit.js';
 import { isPlainObject } from '../../../json/describe-value.js';
 import type { HookpmPaths } from './hookpm-command.js';
 import { linkTarget, type LinkScope } from './link-target.js';
@@ -20,7 +20,7 @@ export interface LinkStatus {
   scope: LinkScope;
   file: string;
   state: LinkState;
-  /** Events with a hookpm handler. */
+  /** Events with a hookpm handler that sees every call of the event (seesEveryEvent). */
   events: string[];
   /** The events of the agent without one. */
   missing: string[];
@@ -83,7 +83,10 @@ async function statusOf(
     parseLinkCommand(isPlainObject(h.value) ? h.value['command'] : undefined),
   );
   const command = commands[0] ?? null;
-  const events = [...new Set(handlers.map((h) => h.event))];
+  // An event counts when a handler of the link sees every call of it (no narrowing matcher).
+  const events = [
+    ...new Set(handlers.filter((h) => seesEveryEvent(settings, h)).map((h) => h.event)),
+  ];
   const linked = {
     ...status,
     events,
