@@ -1,8 +1,10 @@
-import { lstat, mkdir, realpath, rmdir, stat, unlink } from 'node:fs/promises';
+import { lstat, mkdir, readlink, realpath, rmdir, stat, unlink } from 'node:fs/promises';
 import { dirname, isAbsolute, relative } from 'node:path';
 import { writeFileDurable } from '../io/durable-write.js';
 import { errnoCode, toUserFileError } from '../io/fs-error.js';
 import { readRegularFile } from '../io/read-regular-file.js';
+import { HookpmError } from '../errors.js';
+import { clip } from '../text/clip.js';
 
 /**
  * An agent's settings file as `hookpm link` reads and writes it. `path` is where the agent looks;
@@ -28,7 +30,8 @@ export const SETTINGS_FILE_MAX_BYTES = 16 * 1024 * 1024;
 /**
  * Reads the settings file at `path`, following its symlinks to a regular file of at most
  * SETTINGS_FILE_MAX_BYTES: a FIFO, a device or a directory there is refused (E_IO), never waited
- * on or read without end. A file or directory this user may not read is E_IO naming it.
+ * on or read without end; so is a way through a symlink that leads to nothing, naming it. A file or
+ * directory this user may not read is E_IO naming it.
  */
 export async function readSettingsFile(path: string): Promise<SettingsFile> {
   const target = await realpath(path).catch((error: unknown) => {
@@ -45,9 +48,10 @@ export async function readSettingsFile(path: string): Promise<SettingsFile> {
     const ids = { uid: info.uid, gid: info.gid };
     return { path, target, bytes, mode: info.mode & 0o7777, ids, isLink };
   } catch (error) {
-    if (errnoCode(error) === 'ENOENT' && !(await isDanglingLink(path)))
-      return { path, target, bytes: null, mode: null, ids: null, isLink: false };
-    throw toUserFileError(error, path, 'read');
+    if (errnoCode(error) !== 'ENOENT') throw toUserFileError(error, path, 'read');
+    const dangling = await danglingLinkOn(path);
+    if (dangling !== null) throw await danglingLinkError(path, dangling);
+    return { path, target, bytes: null, mode: null, ids: null, isLink: false };
   }
 }
 
@@ -118,7 +122,39 @@ export async function removeMadeDirs(file: SettingsFile, made: string): Promise<
   }
 }
 
-async function isDanglingLink(path: string): Promise<boolean> {
-  const info = await lstat(path).catch(() => null);
-  return info?.isSymbolicLink() === true;
+/**
+ * The symlink that leads nowhere on the way to `path` (`path` itself or a directory above it), or
+ * null: the first one that exists, from `path` up, is no symlink or leads somewhere.
+ */
+async function danglingLinkOn(path: string): Promise<string | null> {
+  for (let probe = path; probe !== dirname(probe); probe = dirname(probe)) {
+    const info = await lstat(probe).catch(() => null);
+    if (info === null) continue;
+    if (!info.isSymbolicLink()) return null;
+    const leads = await stat(probe).then(
+      () => true,
+      (error: unknown) => errnoCode(error) !== 'ENOENT',
+    );
+    return leads ? null : probe;
+  }
+  return null;
+}
+
+/**
+ * A settings file whose way leads through a symlink to nothing (`link`): hookpm neither reads nor
+ * creates what it points to.
+ */
+async function danglingLinkError(path: string, link: string): Promise<HookpmError> {
+  const to = await readlink(link).catch(() => null);
+  const what = link === path ? 'it' : link;
+  const where = to === null ? '' : ` to ${clip(to)}`;
+  return new HookpmError(
+    'E_IO',
+    `cannot read ${path}: ${what} is a symlink${where}, which leads to nothing`,
+    {
+      file: path,
+      reason: 'dangling_symlink',
+      hint: `Create what the symlink leads to, or remove the symlink, then run the command again.`,
+    },
+  );
 }

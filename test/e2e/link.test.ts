@@ -197,6 +197,26 @@ describe('hookpm link claude / unlink claude', () => {
     expect(await readFile(join(dotfiles, 'claude.json'), 'utf8')).toBe(USER_SETTINGS);
   });
 
+  it('a settings file, or its folder, that is a symlink leading to nothing is refused by link and unlink, naming the symlink; nothing is created', async () => {
+    const gone = join(ws.home, 'dotfiles', 'claude.json');
+    await symlink(gone, claudeFile());
+    for (const command of ['link', 'unlink']) {
+      const run = await hookpm([command, 'claude']);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(
+        `error[E_IO]: cannot read ${claudeFile()}: it is a symlink to ${gone}, which leads to nothing`,
+      );
+      expect(run.stderr).toContain('Create what the symlink leads to, or remove the symlink');
+    }
+    await rm(join(ws.home, '.claude'), { recursive: true });
+    await symlink(join(ws.home, 'dotfiles', 'claude'), join(ws.home, '.claude'));
+    const run = await hookpm(['link', 'claude']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`${join(ws.home, '.claude')} is a symlink to`);
+    expect(existsSync(join(ws.home, 'dotfiles'))).toBe(false);
+    expect(existsSync(join(ws.home, 'hookpm', 'data', 'links'))).toBe(false);
+  });
+
   it('a CRLF settings file keeps its own line ends: link writes CRLF only, unlink gives back the same bytes', async () => {
     const crlf = Buffer.from(USER_SETTINGS.replaceAll('\n', '\r\n'));
     await writeFile(claudeFile(), crlf);
