@@ -55,6 +55,24 @@ describe('files hookpm writes for a project stay inside it (J2)', () => {
     expect(existsSync(join(ws.home, 'hookpm', 'data', 'links'))).toBe(false);
   });
 
+  it('J2: `link` alone and doctor do not read a project settings file that a symlink leads out of the project, and say so', async () => {
+    const elsewhere = join(ws.home, 'elsewhere');
+    await mkdir(elsewhere);
+    await writeFile(join(elsewhere, 'secret'), 'token=s3cr3t\n');
+    await mkdir(join(ws.repo, '.claude'));
+    await symlink(join(elsewhere, 'secret'), join(ws.repo, '.claude', 'settings.json'));
+    const listed = await ws.hookpm(['link', '--json']);
+    const project = (
+      JSON.parse(listed.stdout) as { links: Array<{ agent: string; scope: string }> }
+    ).links.find((l) => l.agent === 'claude' && l.scope === 'project');
+    expect(project).toMatchObject({ state: 'unreadable' });
+    const doctor = await ws.hookpm(['doctor', '--json']);
+    for (const out of [JSON.stringify(project), doctor.stdout]) {
+      expect(out).toContain(`refusing to read ${join(ws.repo, '.claude', 'settings.json')}`);
+      expect(out).not.toMatch(/found \\?"t/);
+    }
+  });
+
   it('J2: a symlink that stays inside the project is followed (a .claude linked to a folder of the repository)', async () => {
     await mkdir(join(ws.repo, 'config', 'claude'), { recursive: true });
     await symlink(join(ws.repo, 'config', 'claude'), join(ws.repo, '.claude'));

@@ -1,6 +1,7 @@
 import { parseLinkCommand } from '../../agents/link-command.js';
 import { isPlainObject } from '../../json/describe-value.js';
 import type { StorePaths } from '../../store/store-paths.js';
+import { assertReadInside } from '../../workspace/inside-root.js';
 import { statPathKind } from '../../workspace/path-kind.js';
 import type { HookpmPaths } from '../steps/links/hookpm-command.js';
 import { linkTarget } from '../steps/links/link-target.js';
@@ -52,6 +53,8 @@ async function relinkOne(options: RelinkOptions, project: boolean): Promise<Link
   // unreadable directory, which the reader would refuse, counts too): no link to refresh, and
   // neither the settings editor nor the link step is loaded.
   if ((await statPathKind(target.file)) === 'missing') return null;
+  // registry.md J2: a project's file that a symlink leads out of the project is not read.
+  if (target.root !== undefined) assertReadInside(target.root, target.file, 'the project');
   const { readSettingsText } = await import('../steps/links/settings-text.js');
   const { linkHandlersOf } = await import('../../agents/link-edit.js');
   const read = await readSettingsText(target.file, target.agent.hooksConfigKeys);

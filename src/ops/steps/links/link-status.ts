@@ -6,6 +6,7 @@ import { isPlainObject } from '../../../json/describe-value.js';
 import type { HookpmPaths } from './hookpm-command.js';
 import { linkTarget, type LinkScope } from './link-target.js';
 import { readSettingsText } from './settings-text.js';
+import { assertReadInside } from '../../../workspace/inside-root.js';
 
 /**
  * A link's state: `linked` (every event of the agent has this hookpm's handler), `partial` (some
@@ -71,6 +72,8 @@ async function statusOf(
   };
   let settings: Record<string, unknown>;
   try {
+    // registry.md J2: a project's file that a symlink leads out of the project is not read.
+    if (target.root !== undefined) assertReadInside(target.root, target.file, 'the project');
     settings = (await readSettingsText(target.file, target.agent.hooksConfigKeys)).settings;
   } catch (error) {
     // E_AGENT_SETTINGS, or a file that cannot be read at all: the link's state says why.
