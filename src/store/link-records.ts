@@ -98,23 +98,41 @@ export async function removeLinkRecord(paths: StorePaths, key: string): Promise<
 /**
  * Writes a settings file's bytes as read (`bytes`, with its permission bits `mode`) to
  * `<data>/links/backups/<key>-<time>.json` before hookpm replaces them, durably (registry.md D2:
- * a crash never leaves a torn backup for unlink to restore), keeping the newest BACKUPS_KEPT of
- * that key and `keep`. Returns the backup's path. Errors: E_NOSPC, E_STORE_READONLY, E_IO, before
- * the settings file is touched.
+ * a crash never leaves a torn backup for unlink to restore). Returns the backup's path. The caller
+ * discards it (discardBackup) when the settings file is not replaced after all, and prunes the
+ * older ones (pruneBackups) once it is, so a failed command leaves the backups as they were.
+ * Errors: E_NOSPC, E_STORE_READONLY, E_IO, before the settings file is touched.
  */
 export async function backupSettings(
   paths: StorePaths,
   key: string,
   bytes: Uint8Array,
   mode: number | null,
-  keep: string | null,
   now = new Date(),
 ): Promise<string> {
   await makeStoreDir(backupsDir(paths));
   const stamp = now.toISOString().replace(/[:.]/g, '-');
   const backup = join(backupsDir(paths), `${key}-${stamp}.json`);
   await writeFileDurable(backup, bytes, mode === null ? {} : { mode });
-  const mine = (await readdir(backupsDir(paths)))
+  return backup;
+}
+
+/** Removes a backup backupSettings made for a write that did not happen. Never throws. */
+export async function discardBackup(backup: string): Promise<void> {
+  await unlink(backup).catch(() => undefined);
+}
+
+/**
+ * Keeps the newest BACKUPS_KEPT backups of `key` and `keep` (the one a link record names), after
+ * the settings file was replaced. Never throws: a backup left over is only one too many.
+ */
+export async function pruneBackups(
+  paths: StorePaths,
+  key: string,
+  keep: string | null,
+): Promise<void> {
+  const names = await readdir(backupsDir(paths)).catch(() => []);
+  const mine = names
     .filter((name) => name.startsWith(`${key}-`))
     .sort()
     .reverse();
@@ -122,7 +140,6 @@ export async function backupSettings(
     const old = join(backupsDir(paths), name);
     if (old !== keep) await unlink(old).catch(() => undefined);
   }
-  return backup;
 }
 
 /**

@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, runBin, type BinRun } from '../helpers/built-bin.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
+import { hashStore } from '../helpers/store-snapshot.js';
+import { resolveStorePaths } from '../../src/store/paths.js';
 
 let home: TempHome;
 const immutable: string[] = [];
@@ -88,6 +90,21 @@ describe("errors.md E_IO: a user's file hookpm may not write is named, never cal
     immutable.splice(immutable.indexOf(settings()), 1);
     expect((await hookpm('unlink', 'claude')).code).toBe(0);
     expect(await readFile(settings(), 'utf8')).toBe(before);
+  });
+
+  it('security.md: a link or unlink that cannot replace the file leaves the store byte-identical, its backups neither added to nor pruned', async () => {
+    await writeFile(settings(), USER_SETTINGS);
+    expect((await hookpm('link', 'claude')).code).toBe(0);
+    const store = resolveStorePaths(home.env);
+    const before = await hashStore(store);
+    chattr('+i', settings());
+    expectUserFileError(
+      await hookpm('link', 'claude', '--timeout', '120', '--json'),
+      'write',
+      settings(),
+    );
+    expect((await hookpm('unlink', 'claude')).code).toBe(1);
+    expect(await hashStore(store)).toEqual(before);
   });
 
   it('link: the message and hint also read so on stderr, without --json', async () => {

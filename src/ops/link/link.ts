@@ -5,7 +5,9 @@ import type { EventName } from '../../hooks/events.js';
 import { sha256Hex } from '../../json/canonical-json.js';
 import {
   backupSettings,
+  discardBackup,
   linkKey,
+  pruneBackups,
   putBackLinkRecord,
   readLinkRecord,
   writeLinkRecord,
@@ -129,26 +131,28 @@ export async function linkAgent(options: LinkOptions): Promise<LinkResult> {
     const backup =
       read.file.bytes === null
         ? null
-        : await backupSettings(
-            options.store,
-            key,
-            read.file.bytes,
-            read.file.mode,
-            earlier?.before ?? null,
-          );
+        : await backupSettings(options.store, key, read.file.bytes, read.file.mode);
     const bytes = settingsBytes(text, read.bom);
-    const madeDir = read.file.bytes === null ? await missingDirOf(read.file) : null;
-    const record = nextRecord(options.agent, read, earlier, backup, madeDir);
-    // The record before the file: a store that cannot take it fails the link with the user's
-    // file untouched; a file that cannot be written gets the earlier record back.
-    await writeLinkRecord(options.store, key, { ...record, writtenSha256: sha256Hex(bytes) });
+    let record: Omit<LinkRecord, 'writtenSha256'>;
     try {
-      if (!(await unchangedSince(read))) throw changedMeanwhile(target.file);
-      await writeSettingsFile(read.file, bytes);
+      const madeDir = read.file.bytes === null ? await missingDirOf(read.file) : null;
+      record = nextRecord(options.agent, read, earlier, backup, madeDir);
+      // The record before the file: a store that cannot take it fails the link with the user's
+      // file untouched; a file that cannot be written gets the earlier record back.
+      await writeLinkRecord(options.store, key, { ...record, writtenSha256: sha256Hex(bytes) });
+      try {
+        if (!(await unchangedSince(read))) throw changedMeanwhile(target.file);
+        await writeSettingsFile(read.file, bytes);
+      } catch (error) {
+        await putBackLinkRecord(options.store, key, earlier);
+        throw error;
+      }
     } catch (error) {
-      await putBackLinkRecord(options.store, key, earlier);
+      // A failed link leaves the store's backups as they were.
+      if (backup !== null) await discardBackup(backup);
       throw error;
     }
+    await pruneBackups(options.store, key, record.before);
     return { ...result, changed: true, backup };
   });
 }

@@ -3,7 +3,9 @@ import { applyUnlink, linkHandlersOf } from '../../agents/link-edit.js';
 import { sha256Hex } from '../../json/canonical-json.js';
 import {
   backupSettings,
+  discardBackup,
   linkKey,
+  pruneBackups,
   readLinkRecord,
   removeLinkRecord,
   type LinkRecord,
@@ -78,31 +80,32 @@ export async function unlinkAgent(options: UnlinkOptions): Promise<UnlinkResult>
       readBackup(options.store, key, record, target.agent.hooksConfigKeys),
       record,
     );
-    const backup = await backupSettings(
-      options.store,
-      key,
-      bytes,
-      read.file.mode,
-      record?.before ?? null,
-    );
-    if (!(await unchangedSince(read))) throw changedMeanwhile(target.file);
-    if (restore === 'no file') {
-      await removeSettingsFile(read.file);
-      if (record?.madeDir !== undefined) await removeMadeDirs(read.file, record.madeDir);
-    } else if (restore !== null) await writeSettingsFile(read.file, restore);
-    else
-      await writeSettingsFile(
-        read.file,
-        settingsBytes(
-          applyUnlink(
-            read.text,
-            read.settings,
-            options.agent,
-            settingsBefore(options.store, key, record, target.agent.hooksConfigKeys),
+    const backup = await backupSettings(options.store, key, bytes, read.file.mode);
+    try {
+      if (!(await unchangedSince(read))) throw changedMeanwhile(target.file);
+      if (restore === 'no file') await removeSettingsFile(read.file);
+      else if (restore !== null) await writeSettingsFile(read.file, restore);
+      else
+        await writeSettingsFile(
+          read.file,
+          settingsBytes(
+            applyUnlink(
+              read.text,
+              read.settings,
+              options.agent,
+              settingsBefore(options.store, key, record, target.agent.hooksConfigKeys),
+            ),
+            read.bom,
           ),
-          read.bom,
-        ),
-      );
+        );
+    } catch (error) {
+      // A failed unlink leaves the store's backups as they were.
+      await discardBackup(backup);
+      throw error;
+    }
+    if (restore === 'no file' && record?.madeDir !== undefined)
+      await removeMadeDirs(read.file, record.madeDir);
+    await pruneBackups(options.store, key, record?.before ?? null);
     await removeLinkRecord(options.store, key);
     return { ...base, outcome: restore === null ? 'edited' : 'restored', backup };
   });
