@@ -353,6 +353,21 @@ describe('hookpm link claude / unlink claude', () => {
     ).toBe('linked');
   });
 
+  it('security.md: a link whose hookpm path is 200 KB long is reported by doctor and `link` quoting its first 200 characters', async () => {
+    const gone = `/${'x'.repeat(200_000)}`;
+    const command = `'${process.execPath}' '${gone}' wire claude --deadline 600`;
+    await writeFile(
+      claudeFile(),
+      JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command }] }] } }),
+    );
+    const doctor = await hookpm(['doctor']);
+    expect(doctor.stdout).toContain(`the handler runs ${gone.slice(0, 200)}... with`);
+    const listed = await hookpm(['link']);
+    expect(listed.stdout).toContain(`the handler runs ${gone.slice(0, 200)}... with`);
+    for (const run of [doctor, listed])
+      expect(run.stdout.length + run.stderr.length).toBeLessThan(20_000);
+  });
+
   it('W1: doctor warns of a link an earlier hookpm wrote without --deadline; link rewrites it with one', async () => {
     await linkJson(['link', 'claude']);
     const text = await readFile(claudeFile(), 'utf8');

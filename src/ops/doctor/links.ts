@@ -1,5 +1,6 @@
 import type { HookpmPaths } from '../steps/links/hookpm-command.js';
 import { listLinks, type LinkStatus } from '../steps/links/link-status.js';
+import { clip } from '../../text/clip.js';
 import { okCheck, problem, type DoctorCheck } from './check.js';
 
 /**
@@ -58,7 +59,7 @@ function checkOf(link: LinkStatus): DoctorCheck {
       return problem(
         name,
         'warning',
-        `${where} runs another hookpm (${link.command?.hookpm ?? '?'}), not this one`,
+        `${where} runs another hookpm (${clip(link.command?.hookpm ?? '?')}), not this one`,
         {
           code: 'link_other',
           fix: `Run \`${relink}\` to link this hookpm instead.`,

@@ -7,6 +7,7 @@ import type { HookpmPaths } from './hookpm-command.js';
 import { linkTarget, type LinkScope } from './link-target.js';
 import { readSettingsText } from './settings-text.js';
 import { assertReadInside } from '../../../workspace/inside-root.js';
+import { clip } from '../../../text/clip.js';
 
 /**
  * A link's state: `linked` (every event of the agent has this hookpm's handler), `partial` (some
@@ -101,7 +102,8 @@ async function statusOf(
     return {
       ...linked,
       state: 'moved',
-      problem: `the handler runs ${command.hookpm} with ${command.node}, which is not there any more`,
+      // The paths are the file's text, of any length: a message quotes bounded prefixes.
+      problem: `the handler runs ${clip(command.hookpm)} with ${clip(command.node)}, which is not there any more`,
     };
   const same = commands.every(
     (c) => c?.node === hookpm.node && c.hookpm === hookpm.hookpm && c.home === hookpm.home,
