@@ -30,12 +30,14 @@ export const SETTINGS_FILE_MAX_BYTES = 16 * 1024 * 1024;
 /**
  * Reads the settings file at `path`, following its symlinks to a regular file of at most
  * SETTINGS_FILE_MAX_BYTES: a FIFO, a device or a directory there is refused (E_IO), never waited
- * on or read without end; so is a way through a symlink that leads to nothing, naming it. A file or
- * directory this user may not read is E_IO naming it.
+ * on or read without end; so is a way through a symlink that leads to nothing, or through a file
+ * where a directory should be (`~/.claude` a file), naming it. A file or directory this user may
+ * not read is E_IO naming it.
  */
 export async function readSettingsFile(path: string): Promise<SettingsFile> {
-  const target = await realpath(path).catch((error: unknown) => {
+  const target = await realpath(path).catch(async (error: unknown) => {
     if (errnoCode(error) === 'ENOENT') return path;
+    if (errnoCode(error) === 'ENOTDIR') throw await notADirectoryError(path);
     throw toUserFileError(error, path, 'read');
   });
   try {
@@ -48,6 +50,7 @@ export async function readSettingsFile(path: string): Promise<SettingsFile> {
     const ids = { uid: info.uid, gid: info.gid };
     return { path, target, bytes, mode: info.mode & 0o7777, ids, isLink };
   } catch (error) {
+    if (errnoCode(error) === 'ENOTDIR') throw await notADirectoryError(path);
     if (errnoCode(error) !== 'ENOENT') throw toUserFileError(error, path, 'read');
     const dangling = await danglingLinkOn(path);
     if (dangling !== null) throw await danglingLinkError(path, dangling);
@@ -157,4 +160,18 @@ async function danglingLinkError(path: string, link: string): Promise<HookpmErro
       hint: `Create what the symlink leads to, or remove the symlink, then run the command again.`,
     },
   );
+}
+
+/** A settings file below a file that is not a directory: E_IO naming the nearest such file. */
+async function notADirectoryError(path: string): Promise<HookpmError> {
+  let blocker = dirname(path);
+  for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
+    const info = await stat(dir).catch(() => null);
+    if (info !== null && !info.isDirectory()) blocker = dir;
+  }
+  return new HookpmError('E_IO', `cannot read ${path}: ${blocker} is not a directory`, {
+    file: path,
+    reason: 'not_a_directory',
+    hint: `Move ${blocker} away (the settings file goes in a directory there), then run the command again.`,
+  });
 }

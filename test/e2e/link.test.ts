@@ -217,6 +217,20 @@ describe('hookpm link claude / unlink claude', () => {
     expect(existsSync(join(ws.home, 'hookpm', 'data', 'links'))).toBe(false);
   });
 
+  it('a ~/.claude that is a file is refused by link, unlink and doctor, naming it with a fix; it is left as it is', async () => {
+    await rm(join(ws.home, '.claude'), { recursive: true });
+    await writeFile(join(ws.home, '.claude'), 'mine\n');
+    const refusal = `cannot read ${claudeFile()}: ${join(ws.home, '.claude')} is not a directory`;
+    for (const command of ['link', 'unlink']) {
+      const run = await hookpm([command, 'claude']);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`error[E_IO]: ${refusal}`);
+      expect(run.stderr).toContain(`Move ${join(ws.home, '.claude')} away`);
+    }
+    expect((await hookpm(['doctor'])).stdout).toContain(refusal);
+    expect(await readFile(join(ws.home, '.claude'), 'utf8')).toBe('mine\n');
+  });
+
   it('a CRLF settings file keeps its own line ends: link writes CRLF only, unlink gives back the same bytes', async () => {
     const crlf = Buffer.from(USER_SETTINGS.replaceAll('\n', '\r\n'));
     await writeFile(claudeFile(), crlf);
