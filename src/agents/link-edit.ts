@@ -152,13 +152,20 @@ function removeHandlers(
   const hooks = hooksOf(settings);
   const edits: JsonEdit[] = [];
   let eventsLeft = Object.keys(hooks).length;
-  for (const event of new Set(handlers.map((at) => at.event))) {
+  // The handlers by event, then by group, in one pass: a file may hold any number of them.
+  const byEvent = new Map<string, Map<number, number[]>>();
+  for (const at of handlers) {
+    const groupsOf = byEvent.get(at.event) ?? new Map<number, number[]>();
+    byEvent.set(at.event, groupsOf);
+    const taken = groupsOf.get(at.group);
+    if (taken === undefined) groupsOf.set(at.group, [at.handler]);
+    else taken.push(at.handler);
+  }
+  for (const [event, mine] of byEvent) {
     const groups = hooks[event] ?? [];
-    const mine = handlers.filter((at) => at.event === event);
     const inEvent: JsonEdit[] = [];
     let left = groups.length;
-    for (const g of new Set(mine.map((at) => at.group))) {
-      const taken = mine.filter((at) => at.group === g).map((at) => at.handler);
+    for (const [g, taken] of mine) {
       const group = groups[g];
       const size =
         isPlainObject(group) && Array.isArray(group['hooks']) ? group['hooks'].length : 0;

@@ -74,4 +74,51 @@ describe('link edits of a large settings file', () => {
     expect(unlinked.parses).toBeLessThanOrEqual(1);
     expect(unlinked.text).toBe(text);
   });
+
+  it('unlink, and link over a file holding many stray link handlers, go over them a bounded number of times each, not once per group', () => {
+    const count = 2_000;
+    const stray = { hooks: [{ type: 'command', command: handler('/h').command }] };
+    const text = JSON.stringify({
+      hooks: { PreToolUse: Array.from({ length: count }, () => stray) },
+    });
+    const settings = settingsOf(text);
+    const unlinked = scanned(() => applyUnlink(text, settings, 'claude'));
+    expect(unlinked.text).toBe('{}');
+    const linked = scanned(() =>
+      applyLink({ text, settings, agent: 'claude', events: ['Stop'], handler: handler('/h') }),
+    );
+    expect(settingsOf(linked.text)).toEqual({ hooks: { Stop: [{ hooks: [handler('/h')] }] } });
+    // One search of the handlers per group would go over count * count elements.
+    expect(unlinked.elements).toBeLessThan(10 * count);
+    expect(linked.elements).toBeLessThan(10 * count);
+  });
 });
+
+/**
+ * What `edit` returns, and how many list elements the searches it made went over (`filter`,
+ * `find`, `some`, `includes`, `indexOf`): a measure of its work that no machine's load changes.
+ */
+function scanned(edit: () => string): { text: string; elements: number } {
+  const searches = ['filter', 'find', 'some', 'includes', 'indexOf'] as const;
+  const originals = searches.map((name) => [name, Array.prototype[name]] as const);
+  let elements = 0;
+  for (const [name, original] of originals)
+    Object.defineProperty(Array.prototype, name, {
+      configurable: true,
+      writable: true,
+      value: function (this: unknown[], ...args: unknown[]) {
+        elements += this.length;
+        return (original as (...a: unknown[]) => unknown).apply(this, args);
+      },
+    });
+  try {
+    return { text: edit(), elements };
+  } finally {
+    for (const [name, original] of originals)
+      Object.defineProperty(Array.prototype, name, {
+        configurable: true,
+        writable: true,
+        value: original,
+      });
+  }
+}
