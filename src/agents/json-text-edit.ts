@@ -1,4 +1,4 @@
-import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser';
+import { parseTree, type Node } from 'jsonc-parser';
 
 /**
  * Edits of JSON text that touch only the bytes they must: a value appended to an object or a list
@@ -36,8 +36,10 @@ interface Splice {
 export function editJson(text: string, edits: readonly JsonEdit[]): string {
   if (edits.length === 0) return text;
   const root = parseTree(text);
+  const find = childFinder();
   const nodeAt = (path: JsonPath): Node => {
-    const node = root === undefined ? undefined : findNodeAtLocation(root, [...path]);
+    let node = root;
+    for (const segment of path) node = node === undefined ? undefined : find(node, segment);
     if (node === undefined)
       throw new Error(`Assertion failed: no JSON value at ${JSON.stringify(path)}`);
     return node;
@@ -69,6 +71,32 @@ export function editJson(text: string, edits: readonly JsonEdit[]): string {
   for (const [container, members] of appends)
     splices.push(appended(text, container, members, layout));
   return applySplices(text, splices);
+}
+
+/**
+ * The child of a node at one path segment, as jsonc-parser's findNodeAtLocation finds it (the
+ * first property of a key), with each object's keys indexed on its first lookup: the edits of one
+ * call cost one pass over each object they enter, not one per edit (an object of many keys and
+ * many edits below it would otherwise be searched once per edit).
+ */
+function childFinder(): (node: Node, segment: string | number) => Node | undefined {
+  const keys = new Map<Node, Map<string, Node>>();
+  return (node, segment) => {
+    if (typeof segment === 'number')
+      return node.type === 'array' ? node.children?.[segment] : undefined;
+    if (node.type !== 'object') return undefined;
+    let index = keys.get(node);
+    if (index === undefined) {
+      index = new Map();
+      for (const property of node.children ?? []) {
+        const [key, value] = property.children ?? [];
+        const name = String(key?.value);
+        if (value !== undefined && !index.has(name)) index.set(name, value);
+      }
+      keys.set(node, index);
+    }
+    return index.get(segment);
+  };
 }
 
 /** The splices that take `members` out of `container`, each with one separating comma. */

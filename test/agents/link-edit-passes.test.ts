@@ -8,14 +8,23 @@ import { CLAUDE_CODE_EVENT_NAMES } from '../../src/hooks/events.js';
 // text once, whatever the number of edits (docs/design/decisions.md, "Large agent settings
 // files"). Before, every edit parsed the whole text again.
 
-const parses = vi.hoisted(() => ({ count: 0 }));
+const parses = vi.hoisted(() => ({ count: 0, rootReads: 0 }));
 vi.mock('jsonc-parser', async (importOriginal) => {
   const actual = await importOriginal<typeof import('jsonc-parser')>();
   return {
     ...actual,
     parseTree: (...args: Parameters<typeof actual.parseTree>) => {
       parses.count += 1;
-      return actual.parseTree(...args);
+      const root = actual.parseTree(...args);
+      // Counts the reads of the top-level object's members (its keys looked at).
+      if (root?.children !== undefined)
+        root.children = new Proxy(root.children, {
+          get(target, key, receiver) {
+            if (typeof key === 'string' && /^\d+$/.test(key)) parses.rootReads += 1;
+            return Reflect.get(target, key, receiver) as unknown;
+          },
+        });
+      return root;
     },
   };
 });
@@ -91,6 +100,23 @@ describe('link edits of a large settings file', () => {
     // One search of the handlers per group would go over count * count elements.
     expect(unlinked.elements).toBeLessThan(10 * count);
     expect(linked.elements).toBeLessThan(10 * count);
+  });
+
+  it('many edits below an object of many keys look its keys up once, not once per edit', () => {
+    const keys = 5_000;
+    const handlers = 2_000;
+    const settings: Record<string, unknown> = {};
+    for (let i = 0; i < keys; i += 1) settings[`k${i}`] = i;
+    const group = {
+      hooks: [{ type: 'command', command: handler('/h').command }, { command: 'x' }],
+    };
+    settings['hooks'] = { PreToolUse: Array.from({ length: handlers }, () => group) };
+    const text = JSON.stringify(settings);
+    parses.rootReads = 0;
+    const unlinked = applyUnlink(text, settingsOf(text), 'claude');
+    expect(linkHandlersOf(settingsOf(unlinked), 'claude')).toEqual([]);
+    // One search of the keys per edit would read keys * handlers members.
+    expect(parses.rootReads).toBeLessThan(3 * keys);
   });
 });
 
