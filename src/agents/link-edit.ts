@@ -72,8 +72,8 @@ const slotKey = (event: string, background: boolean): string =>
  * The text with exactly one `handler` per event of `events` (and one background handler per
  * entry of `background`), each in a group of its own appended to the event's list; a link handler
  * of `agent` already there is kept when equal, else replaced in place, and one on an event outside
- * these, a second one, or one in a group with a matcher (seesEveryEvent) is taken out. Returns the same string when nothing changes (linking
- * twice changes nothing).
+ * these, a second one, or one in a group with a matcher (seesEveryEvent) is taken out. Returns the
+ * same string when nothing changes (linking twice changes nothing).
  */
 export function applyLink(input: LinkEditInput): string {
   const { settings, agent, events } = input;
