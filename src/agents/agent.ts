@@ -69,6 +69,11 @@ export interface Agent {
   linkTimeoutCaps: Readonly<Record<string, number>>;
   /** What the user must do once before the agent runs new hooks of `scope`; null: nothing. */
   trustNote(scope: 'user' | 'project'): string | null;
+  /**
+   * Why the agent runs no hook at all by `settings` (its settings file, parsed), or null: a link
+   * there is inert, and `hookpm doctor` says so (Claude Code's `disableAllHooks: true`).
+   */
+  hooksOff?(settings: Readonly<Record<string, unknown>>): string | null;
   /** The engine event of a payload the agent wrote to stdin; null for one hookpm does not link. */
   decode(payload: Readonly<Record<string, unknown>>): WireEvent | null;
   /** The reduced result in the agent's hook output format. */

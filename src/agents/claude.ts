@@ -9,6 +9,10 @@ export const CLAUDE: Agent = {
   settingsFile: ['.claude', 'settings.json'],
   ...CLAUDE_FORMAT,
   display: { suppressedMessages: 'shown' },
+  hooksOff: (settings) =>
+    settings['disableAllHooks'] === true
+      ? '`disableAllHooks` is true, so Claude Code runs no hook'
+      : null,
   encode: (result) =>
     encodeClaudeOutput(result, {
       suppressOriginalPrompt: false,

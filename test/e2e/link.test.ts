@@ -427,6 +427,29 @@ describe('hookpm link claude / unlink claude', () => {
     ).toBe('linked');
   });
 
+  it('agents.md: doctor warns of a link in a settings file whose disableAllHooks is true, where no plugin runs', async () => {
+    await linkJson(['link', 'claude']);
+    const linked = JSON.parse(await readFile(claudeFile(), 'utf8')) as Record<string, unknown>;
+    await writeFile(claudeFile(), JSON.stringify({ ...linked, disableAllHooks: true }));
+    const doctor = JSON.parse((await hookpm(['doctor', '--json'])).stdout) as {
+      checks: Array<Record<string, unknown>>;
+    };
+    expect(doctor.checks).toContainEqual(
+      expect.objectContaining({
+        name: 'link:claude:user',
+        status: 'warning',
+        code: 'link_hooks_off',
+        message: expect.stringContaining('`disableAllHooks` is true, so Claude Code runs no hook'),
+      }),
+    );
+    const list = (await linkJson(['link'])) as { links: Array<Record<string, unknown>> };
+    expect(list.links[0]).toMatchObject({ state: 'linked', hooksOff: expect.any(String) });
+    await writeFile(claudeFile(), JSON.stringify({ ...linked, disableAllHooks: false }));
+    expect(JSON.parse((await hookpm(['doctor', '--json'])).stdout).checks).toContainEqual(
+      expect.objectContaining({ name: 'link:claude:user', status: 'ok' }),
+    );
+  });
+
   it('an unknown agent is a usage error with a suggestion', async () => {
     const run = await hookpm(['link', 'Claude']);
     expect(run.code).toBe(2);

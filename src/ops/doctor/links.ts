@@ -7,7 +7,8 @@ import { okCheck, problem, type DoctorCheck } from './check.js';
  * `hookpm link`'s handlers in the agents' settings (user scope and the project of `cwd`): one
  * check per link, an error for a link left pointing at a hookpm or node that moved (the agent's
  * events then reach no plugin), a warning for a partial link, a link to another hookpm, or a
- * settings file hookpm cannot read, and a link an earlier hookpm wrote without `--deadline`
+ * settings file hookpm cannot read, a link in a settings file that turns every hook off
+ * (Agent.hooksOff), and a link an earlier hookpm wrote without `--deadline`
  * (docs/reference/rules/cli.md#w1: its handlers' deadlines are not capped to the agent's).
  */
 export async function checkLinks(input: {
@@ -25,6 +26,16 @@ function checkOf(link: LinkStatus): DoctorCheck {
   const name = `link:${link.agent}:${link.scope}`;
   const relink = `hookpm link ${link.agent}${link.scope === 'project' ? ' --project' : ''}`;
   const where = `${link.name} (${link.scope}, ${link.file})`;
+  if (link.hooksOff !== null && (link.state === 'linked' || link.state === 'partial'))
+    return problem(
+      name,
+      'warning',
+      `${where} is linked, but ${link.hooksOff}: no plugin runs there, no guard decides`,
+      {
+        code: 'link_hooks_off',
+        fix: `Remove the setting from ${link.file} to let the agent run hookpm's plugins.`,
+      },
+    );
   switch (link.state) {
     case 'linked':
       if (link.command !== null && link.command.deadline === null)

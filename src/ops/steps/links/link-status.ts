@@ -29,6 +29,8 @@ export interface LinkStatus {
   /** What the handlers run, when linked; the first one when they differ. */
   command: LinkCommand | null;
   problem: string | null;
+  /** Why the agent runs no hook by this file, linked or not (Agent.hooksOff); else null. */
+  hooksOff: string | null;
 }
 
 export interface LinkStatusOptions {
@@ -70,6 +72,7 @@ async function statusOf(
     missing: [...target.agent.settingsEvents],
     command: null,
     problem: null,
+    hooksOff: null,
   };
   let settings: Record<string, unknown>;
   try {
@@ -81,6 +84,7 @@ async function statusOf(
     if (!(error instanceof Error)) throw error;
     return { ...status, state: 'unreadable', problem: error.message };
   }
+  status.hooksOff = target.agent.hooksOff?.(settings) ?? null;
   const handlers = linkHandlersOf(settings, agent);
   if (handlers.length === 0) return status;
   const commands = handlers.map((h) =>
