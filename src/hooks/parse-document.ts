@@ -6,6 +6,7 @@ import type { HookEventName } from './events.js';
 import { declare, parseGroup } from './group-schema.js';
 import { unknownKeyWarnings } from './unknown-keys.js';
 import { childPath, documentPath } from './json-path.js';
+import { clip } from '../text/clip.js';
 import { migrateLegacyDocument } from './legacy.js';
 import type { DeclaredHandler, GroupConfig, HooksConfig, ParsedDocument } from './types.js';
 
@@ -134,5 +135,6 @@ function unknownEventMessage(key: string): string {
   const near = EVENT_NAMES.find((name) => fold(name) === fold(key));
   const hint =
     near === undefined ? '' : ` (event names are case-sensitive: did you mean "${near}"?)`;
-  return `unknown event ${JSON.stringify(key)}${hint}; its groups are not loaded`;
+  // The key is the document's, of any length: the message quotes a bounded prefix of it.
+  return `unknown event ${JSON.stringify(clip(key))}${hint}; its groups are not loaded`;
 }

@@ -4,7 +4,8 @@ import { terminalWidth } from '../stdio.js';
 import { colourEnabled, paint, type Tone } from './colour.js';
 import { capabilityLines } from './render-capabilities.js';
 import { codeDiffLines, fileLines, show, showPath } from './render-files.js';
-import { escapeControl } from './render.js';
+import { escapeControl, SHOWN_PATH } from './render.js';
+import { clip } from '../../text/clip.js';
 import { wrapLine } from './wrap.js';
 
 /**
@@ -66,7 +67,7 @@ function reviewLines(report: ReviewReport): ReviewLine[] {
   for (const hook of report.hooks) {
     if (hook.event !== event) {
       event = hook.event;
-      lines.push(`  ${hook.event}`);
+      lines.push(`  ${clip(hook.event)}`);
     }
     lines.push(...hookLines(hook, '    - '));
   }
@@ -79,7 +80,7 @@ function reviewLines(report: ReviewReport): ReviewLine[] {
     lines.push('', 'diagnostics:');
     for (const d of problems)
       lines.push(
-        `  ${d.severity} ${d.code} ${d.path === null ? '' : `${showPath(d.path)}: `}${d.message}`,
+        `  ${d.severity} ${d.code} ${d.path === null ? '' : `${clip(showPath(d.path), SHOWN_PATH)}: `}${d.message}`,
       );
   }
   return lines;
@@ -148,12 +149,14 @@ function diffLines(report: ReviewReport): ReviewLine[] {
   const toned = (tone: Tone, texts: string[]): ReviewLine[] =>
     texts.map((text) => ({ text, tone }));
   for (const hook of diff.added)
-    lines.push(...toned('added', hookLines(hook, `  + ${hook.event} `)));
+    lines.push(...toned('added', hookLines(hook, `  + ${clip(hook.event)} `)));
   for (const hook of diff.removed)
-    lines.push(...toned('removed', hookLines(hook, `  - ${hook.event} `)));
+    lines.push(...toned('removed', hookLines(hook, `  - ${clip(hook.event)} `)));
   for (const change of diff.changed) {
-    lines.push(...toned('removed', hookLines(change.before, `  ~ ${change.before.event} was `)));
-    lines.push(...toned('added', hookLines(change.after, `  ~ ${change.after.event} now `)));
+    lines.push(
+      ...toned('removed', hookLines(change.before, `  ~ ${clip(change.before.event)} was `)),
+    );
+    lines.push(...toned('added', hookLines(change.after, `  ~ ${clip(change.after.event)} now `)));
     if (change.before.off && !change.after.off)
       lines.push(
         `      you turned this hook off (key ${change.before.key}); it changed, so it runs unless you turn it off again: hookpm disable ${report.id} --hook ${change.after.key}`,

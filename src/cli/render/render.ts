@@ -1,6 +1,7 @@
 import { isTerminal, terminalWidth, writeText } from '../stdio.js';
 import { colourEnabled, paint } from './colour.js';
 import { formatTable, type TableOptions } from './table.js';
+import { clip } from '../../text/clip.js';
 
 /**
  * Terminal rendering. Plugin-supplied text is printed with control characters escaped
@@ -104,13 +105,19 @@ export function printErrorLine(text: string): void {
 
 const WARNING = /^(?:hookpm: )?warning(?:\[[A-Z_]+\])?:/;
 
-/** One diagnostic as a readable line: `error invalid_config <path>: <message>`. */
+/**
+ * One diagnostic as a readable line: `error invalid_config <path>: <message>`. The path is cut to
+ * SHOWN_PATH characters (a document's key, of any length, is in it); `--json` keeps it whole.
+ */
 export function formatDiagnostic(d: {
   severity: string;
   code: string;
   message: string;
   path?: string;
 }): string {
-  const where = d.path === undefined ? '' : `${d.path}: `;
+  const where = d.path === undefined ? '' : `${clip(d.path, SHOWN_PATH)}: `;
   return escapeControl(`${d.severity} ${d.code} ${where}${d.message}`);
 }
+
+/** The longest diagnostic path a line shows (formatDiagnostic, the review's diagnostics). */
+export const SHOWN_PATH = 300;
