@@ -59,17 +59,20 @@ function namesIn(path: string, wanted: ReadonlySet<string>): ReadonlySet<string>
     return scanner.found;
   }
   try {
-    if (!fstatSync(fd).isFile()) return scanner.found;
-    const buffer = Buffer.allocUnsafe(PIECE);
+    const info = fstatSync(fd);
+    if (!info.isFile()) return scanner.found;
+    // As large as the file, up to PIECE: a plugin's many small files cost no megabyte each (a
+    // file that grew since is still read whole, in pieces of this size).
+    const buffer = Buffer.allocUnsafe(Math.min(PIECE, Math.max(info.size, 1)));
     let utf16: boolean | null = null;
-    for (let read = readSync(fd, buffer, 0, PIECE, null); read > 0 && !scanner.done();) {
+    for (let read = readSync(fd, buffer, 0, buffer.length, null); read > 0 && !scanner.done();) {
       // latin1: one character a byte, as the scanner compares.
       const piece = buffer.toString('latin1', 0, read);
       // A UTF-16 text (its byte-order mark first, as PowerShell writes one) names a file in
       // ASCII with a NUL beside each letter: without the NULs the name is seen.
       utf16 ??= UTF16_BOM.test(piece);
       scanner.feed(utf16 ? piece.replaceAll('\0', '') : piece);
-      read = readSync(fd, buffer, 0, PIECE, null);
+      read = readSync(fd, buffer, 0, buffer.length, null);
     }
     scanner.end();
   } catch {
