@@ -9,6 +9,7 @@ import { withFlagNames } from '../render/json-field-names.js';
 import { wrapText } from '../render/wrap.js';
 import { terminalWidth } from '../stdio.js';
 import { ALIASES } from '../help-groups.js';
+import { clip } from '../../text/clip.js';
 
 /** `hookpm info <name|name@registry>` (docs/reference/rules/cli.md#commands, #json-shapes). */
 export function register(program: Command): void {
@@ -37,11 +38,20 @@ export function register(program: Command): void {
     });
 }
 
+/**
+ * The longest text `info` prints of one field a registry supplied (a description, a deprecation
+ * message, a list of dist-tags): a registry's document may make any of them a megabyte; `--json`
+ * keeps them whole.
+ */
+const SHOWN_FIELD = 1_000;
+
 function printInfo(info: PluginInfo): void {
   const latest = info.latest;
   printLine(bold(escapeControl(`${info.id} ${latest?.version ?? ''}`.trim()), colourEnabled()));
-  if (info.description !== null)
-    printLine(wrapText(`  ${escapeControl(info.description)}`, terminalWidth(1), 2).join('\n'));
+  if (info.description !== null) {
+    const text = escapeControl(clip(info.description, SHOWN_FIELD));
+    printLine(wrapText(`  ${text}`, terminalWidth(1), 2).join('\n'));
+  }
   const tags = Object.entries(info.distTags).map(([tag, v]) => `${tag}: ${v}`);
   const rows: string[][] = [
     [
@@ -71,7 +81,8 @@ function printInfo(info: PluginInfo): void {
     if (info.installed.updatedAt !== info.installed.installedAt)
       rows.push(['updated at', info.installed.updatedAt]);
   }
-  printLine(renderTable(['', ''], rows, { last: 'wrap' }).split('\n').slice(1).join('\n'));
+  const shown = rows.map(([name, value]) => [name ?? '', clip(value ?? '', SHOWN_FIELD)]);
+  printLine(renderTable(['', ''], shown, { last: 'wrap' }).split('\n').slice(1).join('\n'));
 }
 
 function installedLine(info: PluginInfo): string {
