@@ -1,12 +1,11 @@
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { HookpmError } from '../../errors.js';
-import { clip } from '../../text/clip.js';
 import { checkRepositoryUrl, isCommitSha, isSafeRef } from './repository-url.js';
 import { gitEnvironment, runGit, type GitContext, type GitWatch } from './git-run.js';
 import { bytesUnder, CLONE_LIMITS, treeCounter, type CloneLimits } from './git-clone-limits.js';
 import { gitHeaderEnvironment, gitHeadersFor, type GitAuthSettings } from './git-auth.js';
-import { redactUrl, withoutUserInfo } from '../http/url-policy.js';
+import { shownUrl, withoutUserInfo } from '../http/url-policy.js';
 
 export interface CloneOptions {
   /** A branch or tag to check out; default the remote's HEAD. */
@@ -46,7 +45,7 @@ export const CLONE_TIMEOUT_MS = 120_000;
  */
 export async function cloneShallow(url: string, opts: CloneOptions): Promise<Clone> {
   const checked = checkRepositoryUrl(url);
-  const shown = clip(redactUrl(url));
+  const shown = shownUrl(url);
   if (!checked.ok)
     throw new HookpmError(checked.code, `cannot clone: ${checked.problem}`, { url: shown });
   if (opts.ref !== undefined && !isSafeRef(opts.ref))

@@ -1,5 +1,4 @@
-import { clip } from '../../text/clip.js';
-import { isLoopbackHost, redactUrl } from '../http/url-policy.js';
+import { isLoopbackHost, shownUrl } from '../http/url-policy.js';
 
 /**
  * The git repository locations hookpm clones from (docs/reference/rules/registry.md#registry-kinds,
@@ -21,7 +20,7 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 export const MAX_URL_LENGTH = 2048;
 
 export function checkRepositoryUrl(text: string): RepositoryUrl {
-  const shown = clip(redactUrl(text));
+  const shown = shownUrl(text);
   if (text === '' || CONTROL.test(text) || text.startsWith('-')) {
     return bad(`${JSON.stringify(shown)} is not a git repository URL`);
   }
