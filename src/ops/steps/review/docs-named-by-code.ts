@@ -1,5 +1,6 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
 import { join } from 'node:path';
+import { openRegularFile } from '../../../io/read-regular-file.js';
 import type { RoledFile } from '../../../plugin/code-files.js';
 import { byteView, scanForNames } from '../../../plugin/file-names-in-text.js';
 
@@ -7,8 +8,6 @@ import { byteView, scanForNames } from '../../../plugin/file-names-in-text.js';
 const PIECE = 1024 * 1024;
 /** The byte-order mark of a UTF-16 text, little- or big-endian, as latin1 characters. */
 const UTF16_BOM = /^(?:\xff\xfe|\xfe\xff)/;
-/** Never through a link, and never waiting on a FIFO swapped in since the tree was listed. */
-const READ = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
 
 /**
  * `files`, one tree's (under `root`, roles from plugin/code-files.ts), with every documentation
@@ -54,13 +53,13 @@ function namesIn(path: string, wanted: ReadonlySet<string>): ReadonlySet<string>
   const scanner = scanForNames(wanted);
   let fd: number;
   try {
-    fd = openSync(path, READ);
+    // Never through a link, never waiting on a FIFO swapped in since the tree was listed.
+    fd = openRegularFile(path, { maxBytes: Number.MAX_SAFE_INTEGER });
   } catch {
     return scanner.found;
   }
   try {
     const info = fstatSync(fd);
-    if (!info.isFile()) return scanner.found;
     // As large as the file, up to PIECE: a plugin's many small files cost no megabyte each (a
     // file that grew since is still read whole, in pieces of this size).
     const buffer = Buffer.allocUnsafe(Math.min(PIECE, Math.max(info.size, 1)));
