@@ -4,7 +4,7 @@ import { terminalWidth } from '../stdio.js';
 import { colourEnabled, paint, type Tone } from './colour.js';
 import { capabilityLines } from './render-capabilities.js';
 import { codeDiffLines, fileLines, show, showPath } from './render-files.js';
-import { escapeControl, SHOWN_PATH } from './render.js';
+import { escapeControl } from './render.js';
 import { clip } from '../../text/clip.js';
 import { wrapLine } from './wrap.js';
 
@@ -80,7 +80,7 @@ function reviewLines(report: ReviewReport): ReviewLine[] {
     lines.push('', 'diagnostics:');
     for (const d of problems)
       lines.push(
-        `  ${d.severity} ${d.code} ${d.path === null ? '' : `${clip(showPath(d.path), SHOWN_PATH)}: `}${d.message}`,
+        `  ${d.severity} ${d.code} ${d.path === null ? '' : `${clip(showPath(d.path))}: `}${d.message}`,
       );
   }
   return lines;

@@ -106,8 +106,8 @@ export function printErrorLine(text: string): void {
 const WARNING = /^(?:hookpm: )?warning(?:\[[A-Z_]+\])?:/;
 
 /**
- * One diagnostic as a readable line: `error invalid_config <path>: <message>`. The path is cut to
- * SHOWN_PATH characters (a document's key, of any length, is in it); `--json` keeps it whole.
+ * One diagnostic as a readable line: `error invalid_config <path>: <message>`. The path is cut as
+ * `clip` cuts quoted text (a document's key, of any length, is in it); `--json` keeps it whole.
  */
 export function formatDiagnostic(d: {
   severity: string;
@@ -115,9 +115,6 @@ export function formatDiagnostic(d: {
   message: string;
   path?: string;
 }): string {
-  const where = d.path === undefined ? '' : `${clip(d.path, SHOWN_PATH)}: `;
+  const where = d.path === undefined ? '' : `${clip(d.path)}: `;
   return escapeControl(`${d.severity} ${d.code} ${where}${d.message}`);
 }
-
-/** The longest diagnostic path a line shows (formatDiagnostic, the review's diagnostics). */
-export const SHOWN_PATH = 300;
