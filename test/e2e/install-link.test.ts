@@ -1,8 +1,9 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { marketplaceCatalog } from '../helpers/claude-plugin.js';
+import { stateFileHash } from '../helpers/store-snapshot.js';
 
 /**
  * `hookpm install --link <dir>` (plugins.md D15): a plugin directory read in place, as `npm link`
@@ -153,6 +154,27 @@ describe('install --link (plugins.md D15)', () => {
       expect(run.code).toBe(2);
       expect(run.stderr).toContain('error[E_USAGE]');
     }
+  });
+
+  it('D15, registry.md A2: a directory over a tree limit is refused before its files are hashed and consent is asked, nothing recorded', async () => {
+    const dir = await pluginDir();
+    // A sparse 3 GiB file: over the 20 MiB a file its integrity is computed under, and hashing
+    // it first would take seconds.
+    await writeFile(join(dir, 'blob.bin'), '');
+    await truncate(join(dir, 'blob.bin'), 3 * 1024 ** 3);
+    const before = stateFileHash(ws.home);
+    for (const args of [
+      ['install', '--link', dir],
+      ['install', '--link', dir, '--yes'],
+    ]) {
+      const run = await ws.hookpm(args);
+      expect(run.code).not.toBe(0);
+      expect(run.stderr).toContain('error[E_ARCHIVE_TOO_LARGE]');
+      expect(run.stderr).toContain('blob.bin is 3221225472 bytes (limit 20971520 a file)');
+      expect(run.stdout).toBe('');
+    }
+    expect(stateFileHash(ws.home)).toBe(before);
+    expect((await stop()).runs).toEqual([]);
   });
 
   it('D15: unlinked, a plugin of a marketplace on disk edited without a version bump stays E_INTEGRITY_CHANGED, and the hint names --link', async () => {

@@ -7,6 +7,7 @@ import { ensureDataDir } from '../../store/data-dir.js';
 import { fingerprintTree } from '../../store/fingerprint.js';
 import { readState, withStoreLock, writeState } from '../../store/state/state.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
+import { measureTree } from '../../store/tree-size.js';
 import { statPathKind } from '../../workspace/path-kind.js';
 import { treeIntegrity } from '../steps/catalogs/tree-integrity.js';
 import type { ReviewReport } from '../steps/consent/report.js';
@@ -60,6 +61,9 @@ export async function installLinked(
     registry: LOCAL_REGISTRY,
   });
   assertInstallable(inspected, opts.dir);
+  // The limits its integrity is computed under (tree-integrity.ts), checked without reading a
+  // file: a directory over one is refused before its files are hashed and consent is asked.
+  await measureTree(dir, opts.dir);
   return withStoreLock(
     ctx.paths,
     async () => {
