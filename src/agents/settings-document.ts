@@ -6,8 +6,8 @@ import { clip } from '../text/clip.js';
  * An agent's settings file as `hookpm link` may edit it: strict JSON (no comments, no trailing
  * commas, no duplicate keys, since rewriting such a file would lose what the user wrote), an object
  * at the top, `hooks` an object when present, and each of its events a list of groups (`configKeys`
- * under `hooks` are the agent's settings, not events, and may hold anything). Anything else is
- * refused, and the caller leaves the file untouched.
+ * under `hooks` are the agent's settings, not events, and may hold anything); an empty file
+ * (isBlankSettings) is `{}`. Anything else is refused, and the caller leaves the file untouched.
  */
 export type SettingsDocument =
   { ok: true; value: Record<string, unknown>; bom: boolean } | { ok: false; problem: string };
@@ -17,6 +17,7 @@ export function readSettingsDocument(
   file: string,
   configKeys: readonly string[] = [],
 ): SettingsDocument {
+  if (isBlankSettings(text)) return { ok: true, value: {}, bom: text.startsWith(BOM) };
   const parsed = parseJson(text, file);
   if (!parsed.ok) {
     return {
@@ -36,6 +37,18 @@ export function readSettingsDocument(
     }
   }
   return { ok: true, value: parsed.value, bom: parsed.bom };
+}
+
+const BOM = '\ufeff';
+/** JSON's white space only (RFC 8259: space, tab, line feed, carriage return). */
+const BLANK = /^[ \t\n\r]*$/;
+
+/**
+ * Whether `text` (after a byte-order mark) is empty or JSON white space only, as `touch` or an
+ * editor leaves a file: it holds no setting to lose, and is read and edited as `{}` is.
+ */
+export function isBlankSettings(text: string): boolean {
+  return BLANK.test(text.startsWith(BOM) ? text.slice(BOM.length) : text);
 }
 
 /** One handler of a settings file, by position: `hooks.<event>[group].hooks[handler]`. */

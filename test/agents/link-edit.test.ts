@@ -188,11 +188,23 @@ describe('link edits', () => {
     ['not an object', '[1]'],
     ['hooks not an object', '{"hooks": []}'],
     ['an event not a list', '{"hooks": {"Stop": {}}}'],
-    ['empty', ''],
+    ['white space JSON does not allow', '\u00a0'],
   ])('%s is refused with where and why', (_name, text) => {
     const read = readSettingsDocument(text, '/h/.claude/settings.json');
     expect(read.ok).toBe(false);
     if (!read.ok) expect(read.problem).toContain('/h/.claude/settings.json');
+  });
+
+  it.each([
+    ['empty', '', false],
+    ['white space', ' \t\r\n', false],
+    ['a byte-order mark and a line end', '\ufeff\n', true],
+  ])('%s is read as `{}` (agents.md What link writes)', (_name, text, bom) => {
+    expect(readSettingsDocument(text, '/h/.claude/settings.json')).toEqual({
+      ok: true,
+      value: {},
+      bom,
+    });
   });
 
   it('security.md: an event key 200 KB long that is not a list is refused, quoting its first 200 characters', () => {

@@ -92,6 +92,23 @@ describe('hookpm link claude / unlink claude', () => {
     expect(existsSync(claudeFile())).toBe(false);
   });
 
+  it('agents.md What link writes: an empty settings file (`touch`, or white space only) is linked as `{}` is; unlink gives back its bytes', async () => {
+    for (const empty of ['', ' \n', '\ufeff\r\n']) {
+      await writeFile(claudeFile(), empty);
+      expect(await linkJson(['link', 'claude'])).toMatchObject({ changed: true });
+      const text = await readFile(claudeFile(), 'utf8');
+      expect(text.startsWith('\ufeff')).toBe(empty.startsWith('\ufeff'));
+      const settings = JSON.parse(text.replace(/^\ufeff/, '')) as { hooks: object };
+      expect(Object.keys(settings)).toEqual(['hooks']);
+      expect(Object.keys(settings.hooks)).toHaveLength(12);
+      const doctor = await hookpm(['doctor', '--json']);
+      expect(doctor.stdout).toContain('"link:claude:user"');
+      expect(doctor.stdout).not.toContain('link_unreadable');
+      expect(await linkJson(['unlink', 'claude'])).toMatchObject({ outcome: 'restored' });
+      expect(await readFile(claudeFile(), 'utf8')).toBe(empty);
+    }
+  });
+
   it("agents.md Unlink: no project directory before link --project: unlink leaves none, and keeps one the user's files went into", async () => {
     const dir = join(ws.repo, '.claude');
     await linkJson(['link', 'claude', '--project']);

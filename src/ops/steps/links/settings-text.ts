@@ -1,4 +1,4 @@
-import { readSettingsDocument } from '../../../agents/settings-document.js';
+import { isBlankSettings, readSettingsDocument } from '../../../agents/settings-document.js';
 import { HookpmError } from '../../../errors.js';
 import { readRegularFile } from '../../../io/read-regular-file.js';
 import { isBackupOf, type LinkRecord } from '../../../store/link-records.js';
@@ -23,10 +23,10 @@ export interface SettingsText {
 const BOM = '\ufeff';
 
 /**
- * Reads an agent's settings file and checks it can be edited without loss (settings-document.ts).
- * Errors: E_AGENT_SETTINGS for a file that is not valid UTF-8, strict JSON or of the settings shape
- * (nothing is written then); E_IO and kin when it cannot be read. `configKeys`: the agent's
- * `hooksConfigKeys`.
+ * Reads an agent's settings file and checks it can be edited without loss (settings-document.ts);
+ * an empty one is read as `{}`. Errors: E_AGENT_SETTINGS for a file that is not valid UTF-8,
+ * strict JSON or of the settings shape (nothing is written then); E_IO and kin when it cannot be
+ * read. `configKeys`: the agent's `hooksConfigKeys`.
  */
 export async function readSettingsText(
   path: string,
@@ -38,7 +38,8 @@ export async function readSettingsText(
   if (decoded === null) throw refused(path, `${path}: the file is not valid UTF-8`);
   const checked = readSettingsDocument(decoded, path, configKeys);
   if (!checked.ok) throw refused(path, checked.problem);
-  const text = checked.bom ? decoded.slice(BOM.length) : decoded;
+  // An empty file is edited as `{}` is; its bytes stay what a backup keeps and unlink restores.
+  const text = isBlankSettings(decoded) ? '{}' : checked.bom ? decoded.slice(BOM.length) : decoded;
   return { file, text, settings: checked.value, bom: checked.bom };
 }
 
