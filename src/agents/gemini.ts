@@ -1,4 +1,6 @@
 import type { Agent } from './agent.js';
+import { isPlainObject } from '../json/describe-value.js';
+import { parseLinkCommand } from './link-command.js';
 import { GEMINI_EVENT_OF, GEMINI_EVENTS_NOT_LINKED } from './gemini-names.js';
 import { encodeGeminiOutput } from './gemini-output.js';
 import { decodeGeminiPayload } from './gemini-payload.js';
@@ -8,7 +10,9 @@ import { decodeGeminiPayload } from './gemini-payload.js';
  * `Storage.getGlobalGeminiDir` and `homedir` in packages/core of github:google-gemini/gemini-cli),
  * project `<root>/.gemini/settings.json`, which Gemini CLI reads only in a trusted folder. Handler
  * timeouts are milliseconds there. `hooks.enabled`, `hooks.disabled` and `hooks.notifications`
- * are settings, not events (`HOOKS_CONFIG_FIELDS` in packages/core/src/hooks/types.ts).
+ * are settings, not events (`HOOKS_CONFIG_FIELDS` in packages/core/src/hooks/types.ts). Hooks are
+ * turned off by `hooksConfig` (0.61.0: `enabled: false` for all of them; `disabled` lists the
+ * hooks it skips, by `name`, else by `command`; hookpm's handler has no name).
  */
 export const GEMINI: Agent = {
   id: 'gemini',
@@ -25,6 +29,16 @@ export const GEMINI: Agent = {
     scope === 'project'
       ? 'Gemini CLI runs project hooks only in a trusted folder, and warns once about new ones.'
       : null,
+  hooksOff: (settings) => {
+    const config = settings['hooksConfig'];
+    if (!isPlainObject(config)) return null;
+    if (config['enabled'] === false)
+      return '`hooksConfig.enabled` is false, so Gemini CLI runs no hook';
+    const disabled = config['disabled'];
+    if (Array.isArray(disabled) && disabled.some((name) => parseLinkCommand(name) !== null))
+      return "`hooksConfig.disabled` lists hookpm's handler, so Gemini CLI skips it";
+    return null;
+  },
   decode: decodeGeminiPayload,
   encode: encodeGeminiOutput,
 };

@@ -190,4 +190,30 @@ describe('link alone and doctor see Codex and Gemini CLI', () => {
       expect.objectContaining({ name: 'link:gemini:user', status: 'ok' }),
     );
   });
+
+  it("agents.md Checking links: doctor warns of a Gemini CLI link whose hooksConfig turns hooks off, or skips hookpm's handler", async () => {
+    await json(['link', 'gemini']);
+    const file = join(ws.home, '.gemini', 'settings.json');
+    const linked = JSON.parse(await readFile(file, 'utf8')) as { hooks: Record<string, any> };
+    const command = linked.hooks['BeforeTool'][0].hooks[0].command as string;
+    const gemini = async () =>
+      (JSON.parse((await hookpm(['doctor', '--json'])).stdout) as { checks: any[] }).checks.find(
+        (check) => check.name === 'link:gemini:user',
+      );
+    for (const [hooksConfig, says] of [
+      [{ enabled: false }, '`hooksConfig.enabled` is false, so Gemini CLI runs no hook'],
+      [{ disabled: ['mine', command] }, "`hooksConfig.disabled` lists hookpm's handler"],
+    ] as const) {
+      await writeFile(file, JSON.stringify({ ...linked, hooksConfig }));
+      expect(await gemini()).toMatchObject({
+        status: 'warning',
+        code: 'link_hooks_off',
+        message: expect.stringContaining(says),
+      });
+    }
+    for (const hooksConfig of [{ enabled: true, disabled: ['mine'] }, { notifications: false }]) {
+      await writeFile(file, JSON.stringify({ ...linked, hooksConfig }));
+      expect(await gemini()).toMatchObject({ status: 'ok' });
+    }
+  });
 });
