@@ -2,7 +2,7 @@
  * A hostile sparse registry (registry.md N7, N8, I1, I2): its documents are read as strictly as an
  * index. A plugin document whose bytes say two things at once (a repeated key, last one winning
  * under JSON.parse) or nest past the parser's cap is E_REGISTRY_SCHEMA, and never enters the
- * cache; so is a search manifest naming a page by a path too long to cache.
+ * cache; so is a search manifest naming a page by a path too long to cache, or one page twice.
  */
 import { createServer, type Server } from 'node:http';
 import { readdir, readFile } from 'node:fs/promises';
@@ -21,10 +21,13 @@ const GUARD = fileURLToPath(new URL('../../registry-fixtures/plugins/guard', imp
 
 const world = useSparseWorld('hookpm-sparse-hostile-');
 let server: Server | null = null;
+/** The URL paths the hostile server was asked for, in order. */
+const requests: string[] = [];
 
 afterEach(async () => {
   await new Promise((done) => (server === null ? done(null) : server.close(done)));
   server = null;
+  requests.length = 0;
 });
 
 /**
@@ -39,6 +42,7 @@ async function hostile(
   await writeSparseRegistry(dir, 10, GUARD);
   server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
+    requests.push(path);
     const change = replace[path];
     void readFile(join(dir, path), 'utf8')
       .catch(() => null)
@@ -118,5 +122,28 @@ describe('a sparse search manifest (N8)', () => {
     expect(found.warnings[0]?.message).toContain('longer than 200 bytes');
     const search = join(sparseCacheDir(indexCacheDir(world.ctx.paths), 'acme'), 'search');
     expect(await readdir(search).catch(() => [])).toEqual([]);
+  });
+
+  it('N8: a manifest listing one page path again and again is E_REGISTRY_SCHEMA before any page is asked for', async () => {
+    const url = await hostile({
+      '/search/index.json': (real) => {
+        const manifest = JSON.parse(real ?? '') as { shards: Array<{ path: string }> };
+        const page = manifest.shards[0];
+        manifest.shards = Array.from({ length: 100 }, () => ({
+          ...page,
+          hash: `sha256-${'A'.repeat(43)}`,
+        }));
+        return JSON.stringify(manifest);
+      },
+    });
+    await addRegistry(world.ctx, { name: 'acme', location: url, cwd: world.root });
+    const found = await searchPlugins(world.ctx, { query: 'guard' });
+    expect(found.warnings).toEqual([
+      expect.objectContaining({ code: 'E_REGISTRY_SCHEMA', registry: 'acme' }),
+    ]);
+    expect(found.warnings[0]?.message).toContain('shards.1.path repeats the path of shards.0');
+    expect(requests.filter((p) => p.startsWith('/search/') && p !== '/search/index.json')).toEqual(
+      [],
+    );
   });
 });

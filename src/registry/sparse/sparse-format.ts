@@ -119,6 +119,9 @@ export function parseSearchManifest(value: unknown, where: string): SearchManife
     throw schemaError(where, 'formatVersion', `is not ${SPARSE_FORMAT_VERSION}`);
   const shards = value['shards'];
   if (!Array.isArray(shards)) throw schemaError(where, 'shards', 'is not an array');
+  // Each page is listed once: a path listed again would be fetched again (and its rows shown
+  // again) for every listing, so a manifest could make one search ask for one page without end.
+  const seen = new Map<string, number>();
   return {
     formatVersion: 1,
     shards: shards.map((s: unknown, i) => {
@@ -134,6 +137,10 @@ export function parseSearchManifest(value: unknown, where: string): SearchManife
       const path = relativePath(s['path'], where, `${field}.path`);
       if (Buffer.byteLength(path) > SHARD_PATH_MAX)
         throw schemaError(where, `${field}.path`, `is longer than ${SHARD_PATH_MAX} bytes`);
+      const first = seen.get(path);
+      if (first !== undefined)
+        throw schemaError(where, `${field}.path`, `repeats the path of shards.${first}`);
+      seen.set(path, i);
       return { key, path, rows, hash };
     }),
   };
