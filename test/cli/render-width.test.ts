@@ -243,6 +243,14 @@ describe('`hookpm search` table (render-search.ts)', () => {
     const line = formatSearchTable(results, null).split('\n')[1] ?? '';
     expect(line.endsWith(`${long.slice(0, 77)}...`)).toBe(true);
   });
+
+  it('cli.md conventions: off a terminal a version and an events list a registry gives are cut at 80 characters too, not padded into every row', () => {
+    const huge = { ...hit('guard@acme', 'Guards'), version: '9'.repeat(100_000) };
+    huge.events = Array.from({ length: 5 }, () => 'E'.repeat(100_000));
+    const text = formatSearchTable([huge, ...results], null);
+    expect(text.length).toBeLessThan(2_000);
+    expect(text.split('\n')[1]).toContain(`${'9'.repeat(77)}...  ${'E'.repeat(77)}...`);
+  });
 });
 
 describe('`hookpm review` text (render-review.ts)', () => {

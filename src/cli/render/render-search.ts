@@ -16,14 +16,17 @@ export function printSearchResult(found: SearchResult, json: boolean): void {
 
 /**
  * The result table: on a terminal (`width`) fitted to it, the description cut with `…` where the
- * row ends; off one (null) each description cut at 80 characters, as ever.
+ * row ends; off one (null) each description cut at 80 characters, as ever, and so are a version
+ * and an events list (a registry's search page may give any text there: every row is padded to
+ * the widest cell, so one long cell would be printed once per result).
  */
 export function formatSearchTable(results: SearchResult['results'], width: number | null): string {
+  const cut = width === null;
   const rows = results.map((hit) => [
     hit.id,
-    hit.deprecated === null ? hit.version : `${hit.version} (deprecated)`,
-    hit.events.join(','),
-    oneLine(hit.description, width === null),
+    oneLine(hit.deprecated === null ? hit.version : `${hit.version} (deprecated)`, cut),
+    oneLine(hit.events.join(','), cut),
+    oneLine(hit.description, cut),
   ]);
   return renderTable(['ID', 'VERSION', 'EVENTS', 'DESCRIPTION'], rows, { width, keep: [0, 1] });
 }
