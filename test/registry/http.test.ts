@@ -89,6 +89,24 @@ describe('fetchBytes against a real server on 127.0.0.1', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('N11: an answer in a Content-Encoding the request did not ask for (br, deflate) is refused by name, not parsed as a document, and not retried', async () => {
+    const server = await serve((req, res) => {
+      res.writeHead(200, { 'content-encoding': req.url === '/br' ? 'br' : 'deflate' });
+      res.end('{"formatVersion":1,"plugins":{}}');
+    });
+    for (const [path, coding] of [
+      ['/br', 'br'],
+      ['/deflate', 'deflate'],
+    ]) {
+      const error = await failure(
+        fetchBytes(`${server.url}${path}`, { ...base, acceptGzip: true, retries: 2 }),
+      );
+      expect(error.code).toBe('E_REGISTRY_NETWORK');
+      expect(error.message).toContain(`Content-Encoding "${coding}", which hookpm did not ask for`);
+    }
+    expect(server.requests).toHaveLength(2);
+  });
+
   it('N3: a dropped connection is E_REGISTRY_NETWORK after bounded retries, and no file is promoted', async () => {
     const server = await serve((req) => req.socket.destroy());
     const dir = await tempDir();

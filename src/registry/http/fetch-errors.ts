@@ -62,6 +62,21 @@ export function toFetchError(
 }
 
 /**
+ * `E_REGISTRY_NETWORK` for an answer in a Content-Encoding the request did not accept (N11: it
+ * asks for gzip); not retried, as the same coding would come again. The coding is quoted cut.
+ */
+export function unaskedEncoding(url: string, encoding: string): HookpmError {
+  return new HookpmError(
+    'E_REGISTRY_NETWORK',
+    `could not fetch ${url}: the registry answered in Content-Encoding ${JSON.stringify(clip(encoding, 40))}, which hookpm did not ask for (it accepts gzip or none)`,
+    {
+      url,
+      hint: 'The registry, or a proxy in front of it, ignores Accept-Encoding: ask its operator to serve gzip or uncompressed bytes.',
+    },
+  );
+}
+
+/**
  * describeFailure cut to 200 characters, as a message quotes it: a resolver's message names the
  * host, which a registry location may make any length.
  */

@@ -11,7 +11,13 @@ import { isRetryableFailure, isRetryableStatus, retryDelayMs } from './retry-pol
 import { checkRedirect } from './redirect-policy.js';
 import { requestHeaders, stripCredentials, withAuthorization } from './request-headers.js';
 import { checkUrl, shownUrl } from './url-policy.js';
-import { failureWords, networkError, refusedAccess, toFetchError } from './fetch-errors.js';
+import {
+  failureWords,
+  networkError,
+  refusedAccess,
+  toFetchError,
+  unaskedEncoding,
+} from './fetch-errors.js';
 import type { FetchFileOptions, FetchOptions, FetchResult } from './fetch-options.js';
 import { TARBALL_MAX_BYTES } from './fetch-options.js';
 
@@ -190,6 +196,12 @@ async function attemptOnce<T>(url: URL, ctx: Context<T>): Promise<Step<T>> {
   const lengthHeader = headerValue(res.headers, 'content-length');
   const encoding = (headerValue(res.headers, 'content-encoding') ?? 'identity').toLowerCase();
   const gzip = ctx.opts.acceptGzip === true && (encoding === 'gzip' || encoding === 'x-gzip');
+  // A request that asks for gzip takes gzip or identity only: any other coding (br, deflate, a
+  // list) would reach the parser as bytes it cannot read, and be blamed on the document.
+  if (ctx.opts.acceptGzip === true && !gzip && encoding !== 'identity') {
+    discard(res.body);
+    throw unaskedEncoding(shown, encoding);
+  }
   // A gzip body's Content-Length counts encoded bytes: the caps apply to the decoded ones.
   const declaredLength =
     lengthHeader !== undefined && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : null;
