@@ -2,9 +2,11 @@
  * A hostile sparse registry (registry.md N7, N8, I1, I2): its documents are read as strictly as an
  * index. A plugin document whose bytes say two things at once (a repeated key, last one winning
  * under JSON.parse) or nest past the parser's cap is E_REGISTRY_SCHEMA, and never enters the
- * cache; so is a search manifest naming a page by a path too long to cache, or one page twice.
+ * cache; so is a search manifest naming a page by a path too long to cache, or one page twice. A
+ * plugin its search pages list more than once is one search result.
  */
 import { createServer, type Server } from 'node:http';
+import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -144,6 +146,43 @@ describe('a sparse search manifest (N8)', () => {
     expect(found.warnings[0]?.message).toContain('shards.1.path repeats the path of shards.0');
     expect(requests.filter((p) => p.startsWith('/search/') && p !== '/search/index.json')).toEqual(
       [],
+    );
+  });
+
+  it('N8: a plugin listed by two search pages, or twice in one, is one result, as first listed', async () => {
+    const search = join(world.root, 'reg', 'search');
+    type Page = { plugins: Array<{ name: string; description: string }> };
+    /** The real first page of the manifest the registry was written with. */
+    const firstPage = (): Page => {
+      const written = JSON.parse(readFileSync(join(search, 'index.json'), 'utf8')) as {
+        shards: Array<{ path: string }>;
+      };
+      return JSON.parse(readFileSync(join(search, written.shards[0]!.path), 'utf8')) as Page;
+    };
+    const url = await hostile({
+      '/search/index.json': (real) => {
+        const served = JSON.parse(real ?? '') as { shards: Array<{ path: string }> };
+        const first = served.shards[0]!;
+        served.shards = [first, { ...first, path: 'again.json' }, { ...first, path: 'twice.json' }];
+        return JSON.stringify(served);
+      },
+      '/search/again.json': () => {
+        const page = firstPage();
+        const again = page.plugins.map((p) => ({ ...p, description: 'listed again' }));
+        return JSON.stringify({ ...page, plugins: again });
+      },
+      '/search/twice.json': () => {
+        const page = firstPage();
+        return JSON.stringify({ ...page, plugins: [...page.plugins, ...page.plugins] });
+      },
+    });
+    await addRegistry(world.ctx, { name: 'acme', location: url, cwd: world.root });
+    const found = await searchPlugins(world.ctx, { query: '' });
+    const page = firstPage();
+    expect(found.warnings).toEqual([]);
+    expect(found.results.map((hit) => hit.name)).toEqual(page.plugins.map((p) => p.name));
+    expect(found.results.map((hit) => hit.description)).toEqual(
+      page.plugins.map((p) => p.description),
     );
   });
 });

@@ -3,7 +3,7 @@
  * the summaries. A plugin matches when every word of the query occurs (case-insensitively) in its
  * name, description or keywords, and, with `event`, when its latest version declares that event.
  * Results are ranked: exact name, name prefix, word in the name, exact keyword, keyword part,
- * description; then by name and registry.
+ * description; then by name and registry. A plugin a registry lists twice is one hit.
  */
 import { compareCodeUnits } from '../../json/compare.js';
 import { readRow } from './summary-row.js';
@@ -38,6 +38,10 @@ export function searchSummaries(
     .map(toWord);
   const scored: Array<{ hit: SearchHit; score: number }> = [];
   for (const { registry, summary } of summaries) {
+    // A registry lists a plugin once (registry.md N8); one that lists it again (a hostile search
+    // page, 60,000 times) has it shown once, as first listed. Only hits are remembered: a search
+    // of a million rows keeps no set of every name.
+    const shown = new Set<string>();
     // Indexed loops, no destructuring: this code runs cold, where iterators are slow.
     for (let i = 0; i < summary.length; i += 1) {
       const row = summary[i] as string;
@@ -46,7 +50,8 @@ export function searchSummaries(
       if (plugin === null) continue;
       if (request.event !== undefined && !plugin.events.includes(request.event)) continue;
       const score = scoreOf(plugin, words);
-      if (score < 0) continue;
+      if (score < 0 || shown.has(plugin.name)) continue;
+      shown.add(plugin.name);
       scored.push({ hit: { id: `${plugin.name}@${registry}`, registry, ...plugin }, score });
     }
   }
