@@ -81,7 +81,8 @@ export function parseRoot(value: unknown, where: string): SparseRoot {
     throw schemaError(where, 'formatVersion', `is not ${SPARSE_FORMAT_VERSION}`);
   if (value['layout'] !== 'sparse') throw schemaError(where, 'layout', 'is not "sparse"');
   const count = value['pluginCount'];
-  if (typeof count !== 'number' || !Number.isInteger(count) || count < 0)
+  // A safe integer: `1e300` is an integer to JavaScript, and would be shown as `1e+300 plugins`.
+  if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0)
     throw schemaError(where, 'pluginCount', 'is not a non-negative integer');
   const plugins = relativePath(value['plugins'], where, 'plugins');
   const text = (key: string): string | undefined => {
