@@ -67,11 +67,28 @@ export function searchSummaries(
 interface Word {
   text: string;
   /** Case-insensitive "contains" and "equals": no lowercased copies of every description. */
-  contains: RegExp;
-  equals: RegExp;
+  contains: Pattern;
+  equals: Pattern;
 }
 
+interface Pattern {
+  test: (text: string) => boolean;
+}
+
+/**
+ * The longest word matched by a regular expression. V8 refuses to compile one much longer (about
+ * 32,000 characters: "Regular expression too large"); a query word is any length, and a longer one
+ * is compared on lowercased text instead, which only such a word pays for.
+ */
+const REGEX_WORD_MAX = 1_000;
+
 function toWord(text: string): Word {
+  if (text.length > REGEX_WORD_MAX)
+    return {
+      text,
+      contains: { test: (other) => other.toLowerCase().includes(text) },
+      equals: { test: (other) => other.toLowerCase() === text },
+    };
   const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return { text, contains: new RegExp(escaped, 'i'), equals: new RegExp(`^${escaped}$`, 'i') };
 }
@@ -101,7 +118,7 @@ function scoreOf(plugin: PluginSummary, words: readonly Word[]): number {
   return score;
 }
 
-function someMatch(texts: readonly string[], pattern: RegExp): boolean {
+function someMatch(texts: readonly string[], pattern: Pattern): boolean {
   for (let i = 0; i < texts.length; i += 1) if (pattern.test(texts[i] as string)) return true;
   return false;
 }
