@@ -1,5 +1,6 @@
 import type { Command, CommanderError } from 'commander';
 import { HookpmError } from '../errors.js';
+import { clip } from '../text/clip.js';
 
 const COMMANDS_HINT = 'Run `hookpm help` for the commands.';
 
@@ -17,7 +18,7 @@ export function usageErrorOf(
   args: readonly string[],
 ): HookpmError {
   const [first = '', ...rest] = error.message.replace(/^error:\s*/, '').split('\n');
-  const message = first.replace(/'([^'\n]*)'/g, (_, word: string) => JSON.stringify(word));
+  const message = first.replace(/'([^'\n]*)'/g, (_, word: string) => JSON.stringify(clip(word)));
   const suggestion = rest
     .map((line) => line.trim().replace(/^\((.*)\)$/, '$1'))
     .filter((line) => line !== '')

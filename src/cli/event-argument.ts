@@ -1,6 +1,7 @@
 import { HookpmError } from '../errors.js';
 import { EVENT_NAMES, isEventName, type EventName } from '../hooks/events.js';
 import { closestNames, didYouMean } from '../text/did-you-mean.js';
+import { clip } from '../text/clip.js';
 
 /**
  * An event name given on the command line (`run <Event>`, `test <plugin> <Event>`, `init --event
@@ -14,7 +15,7 @@ export function eventArgument(name: string, option?: string): EventName {
   const from = option === undefined ? '' : `${option}: `;
   throw new HookpmError(
     'E_USAGE',
-    `${from}unknown event ${JSON.stringify(name)}: expected one of ${EVENT_NAMES.join(', ')}`,
+    `${from}unknown event ${JSON.stringify(clip(name))}: expected one of ${EVENT_NAMES.join(', ')}`,
     {
       expected: EVENT_NAMES,
       found: name,

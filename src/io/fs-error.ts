@@ -1,4 +1,5 @@
 import { HookpmError } from '../errors.js';
+import { clip } from '../text/clip.js';
 
 /** The errno code of a Node.js system error, if it has one. */
 export function errnoCode(error: unknown): string | undefined {
@@ -20,7 +21,7 @@ export function toStoreError(error: unknown, file: string, action: string): Hook
   const code = errnoCode(error);
   const reason = error instanceof Error ? error.message : String(error);
   if (code === 'ENOSPC' || code === 'EDQUOT') {
-    return new HookpmError('E_NOSPC', `no space left to ${action} ${file} (${code})`, {
+    return new HookpmError('E_NOSPC', `no space left to ${action} ${clip(file)} (${code})`, {
       file,
       errno: code,
       hint: 'Free some disk space and run the command again; nothing was changed.',
@@ -29,7 +30,7 @@ export function toStoreError(error: unknown, file: string, action: string): Hook
   if (code === 'EACCES' || code === 'EROFS' || code === 'EPERM') {
     return new HookpmError(
       'E_STORE_READONLY',
-      `cannot ${action} ${file}: the store is read-only (${code})`,
+      `cannot ${action} ${clip(file)}: the store is read-only (${code})`,
       {
         file,
         errno: code,
@@ -37,7 +38,10 @@ export function toStoreError(error: unknown, file: string, action: string): Hook
       },
     );
   }
-  return new HookpmError('E_IO', `failed to ${action} ${file}: ${reason}`, { file, errno: code });
+  return new HookpmError('E_IO', `failed to ${action} ${clip(file)}: ${clip(reason)}`, {
+    file,
+    errno: code,
+  });
 }
 
 /**
@@ -66,18 +70,22 @@ export function toUserFileError(error: unknown, file: string, action: string): H
   if (error instanceof HookpmError) return asUserFile(error);
   const code = errnoCode(error);
   if (code === 'ELOOP') {
-    return new HookpmError('E_IO', `cannot ${action} ${file}: its symbolic links form a loop`, {
-      file,
-      errno: code,
-      hint: `Replace ${file} with a regular file (or a symlink to one), then run the command again.`,
-    });
+    return new HookpmError(
+      'E_IO',
+      `cannot ${action} ${clip(file)}: its symbolic links form a loop`,
+      {
+        file,
+        errno: code,
+        hint: `Replace ${clip(file)} with a regular file (or a symlink to one), then run the command again.`,
+      },
+    );
   }
   const denied = code === undefined ? undefined : DENIED.get(code);
   if (denied === undefined) return toStoreError(error, file, action);
-  return new HookpmError('E_IO', `cannot ${action} ${file}: ${denied} (${code})`, {
+  return new HookpmError('E_IO', `cannot ${action} ${clip(file)}: ${denied} (${code})`, {
     file,
     errno: code,
-    hint: `Check the permissions of ${file} and of its directory (their mode bits and owner, and attributes such as immutable: \`lsattr -d\`), then run the command again.`,
+    hint: `Check the permissions of ${clip(file)} and of its directory (their mode bits and owner, and attributes such as immutable: \`lsattr -d\`), then run the command again.`,
   });
 }
 

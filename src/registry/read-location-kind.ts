@@ -3,6 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { HookpmError } from '../errors.js';
 import { CATALOG_FILES, catalogRootOf, isCatalogFileName } from './marketplace/catalog-files.js';
 import { findCatalogFile } from './marketplace/read-catalog-file.js';
+import { clip } from '../text/clip.js';
 
 /** What a local registry location holds (docs/reference/rules/registry.md#registry-kinds). */
 export interface LocalRegistryKind {
@@ -20,7 +21,7 @@ export interface LocalRegistryKind {
 export async function readLocationKind(path: string): Promise<LocalRegistryKind> {
   const info = await stat(path).catch(() => null);
   if (info === null) {
-    throw new HookpmError('E_NOT_FOUND', `the registry location ${path} does not exist`, {
+    throw new HookpmError('E_NOT_FOUND', `the registry location ${clip(path)} does not exist`, {
       file: path,
       hint: `Give an existing directory holding index.json or a marketplace catalog (${CATALOG_FILES.join(', ')}).`,
     });

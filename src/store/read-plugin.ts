@@ -9,6 +9,7 @@ import { parseManifest, type Manifest } from '../plugin/manifest.js';
 import { isValidPluginName } from '../plugin/name.js';
 import { bomWarning, loadDocuments } from './read-plugin-documents.js';
 import { errorCode, locateInside, readTextNoFollow } from './plugin-files.js';
+import { clip } from '../text/clip.js';
 
 export type { LoadedPlugin, PluginDocument } from '../plugin/loaded-plugin.js';
 
@@ -79,7 +80,7 @@ async function realDirectory(root: string): Promise<string> {
   } catch (error) {
     const code = errorCode(error);
     if (code !== 'ENOENT' && code !== 'ENOTDIR') {
-      throw new HookpmError('E_IO', `cannot read the plugin directory ${root}: ${code}`, {
+      throw new HookpmError('E_IO', `cannot read the plugin directory ${clip(root)}: ${code}`, {
         file: root,
       });
     }

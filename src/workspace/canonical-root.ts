@@ -3,6 +3,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { HookpmError } from '../errors.js';
 import { findProjectRoot } from './find-project-root.js';
 import { errnoCode } from '../io/fs-error.js';
+import { clip } from '../text/clip.js';
 
 /**
  * engine.md T2: the key a workspace is trusted under. `dir` is resolved to its real path first, so
@@ -20,10 +21,14 @@ export async function canonicalProjectRoot(dir: string): Promise<string> {
       throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
   } catch (error) {
     const code = errnoCode(error) ?? 'unknown error';
-    throw new HookpmError('E_USAGE', `${given} is not a directory that can be opened (${code})`, {
-      file: given,
-      hint: 'Give an existing project directory (or run the command from inside one).',
-    });
+    throw new HookpmError(
+      'E_USAGE',
+      `${clip(given)} is not a directory that can be opened (${code})`,
+      {
+        file: given,
+        hint: 'Give an existing project directory (or run the command from inside one).',
+      },
+    );
   }
   return findProjectRoot(real);
 }

@@ -4,6 +4,7 @@ import { resolveStorePaths } from '../../store/paths.js';
 import { globalOptions } from '../global-options.js';
 import { printJson, printLine } from '../render/render.js';
 import { writeText } from '../stdio.js';
+import { clip } from '../../text/clip.js';
 
 /**
  * `hookpm completion bash|zsh|fish` (docs/reference/commands.md#help-aliases-and-completion):
@@ -46,7 +47,7 @@ export function register(program: Command): void {
       if (shell === undefined || !isShell(shell) || words.length > 0)
         throw new HookpmError(
           'E_USAGE',
-          `completion needs one shell: ${SHELLS.join(', ')}${shell === undefined ? '' : ` (not ${JSON.stringify([shell, ...words].join(' '))})`}`,
+          `completion needs one shell: ${SHELLS.join(', ')}${shell === undefined ? '' : ` (not ${JSON.stringify(clip([shell, ...words].join(' ')))})`}`,
           { hint: 'For example, add `source <(hookpm completion bash)` to ~/.bashrc.' },
         );
       if (globalOptions(command).json)

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { HookpmError } from '../../errors.js';
 import { globalOptions, storePathsOf } from '../global-options.js';
 import { printJson, printLine } from '../render/render.js';
+import { clip } from '../../text/clip.js';
 
 /**
  * `hookpm config set <key> <value>` (docs/reference/rules/policy.md#a15): one setting of
@@ -23,7 +24,7 @@ export function register(program: Command): void {
       const globals = globalOptions(command);
       const { UPDATE_KEYS, writeUpdateSetting } = await import('../../store/update-settings.js');
       if (!Object.hasOwn(UPDATE_KEYS, key))
-        throw new HookpmError('E_USAGE', `unknown setting ${key}`, {
+        throw new HookpmError('E_USAGE', `unknown setting ${clip(key)}`, {
           hint: `Settings: ${Object.keys(UPDATE_KEYS).join(', ')}.`,
         });
       const set = await writeUpdateSetting(

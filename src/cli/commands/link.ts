@@ -10,6 +10,7 @@ import { HookpmError } from '../../errors.js';
 import { globalOptions, storePathsOf, type GlobalOptions } from '../global-options.js';
 import { printJson, printLine } from '../render/render.js';
 import type { UnlinkOptions } from '../../ops/link/unlink.js';
+import { clip } from '../../text/clip.js';
 
 interface LinkFlags {
   project?: boolean;
@@ -131,7 +132,7 @@ function parseAgent(name: string): AgentId {
   );
   throw new HookpmError(
     'E_USAGE',
-    `unknown agent ${JSON.stringify(name)}: expected one of ${AGENT_IDS.join(', ')}`,
+    `unknown agent ${JSON.stringify(clip(name))}: expected one of ${AGENT_IDS.join(', ')}`,
     {
       expected: AGENT_IDS,
       found: name,

@@ -5,6 +5,7 @@ import type { StorePaths } from '../../store/store-paths.js';
 import { globalOptions, storePathsOf, type GlobalOptions } from '../global-options.js';
 import { WIRE_OPTIONS } from '../grammar.js';
 import { readStdinText, writeText } from '../stdio.js';
+import { clip } from '../../text/clip.js';
 
 /**
  * `hookpm wire <agent>`: the handler `hookpm link` writes into an agent's settings. Reads the
@@ -51,7 +52,7 @@ export async function runWire(
   if (!isAgentId(agent))
     throw new HookpmError(
       'E_USAGE',
-      `unknown agent ${JSON.stringify(agent)}: expected one of ${AGENT_IDS.join(', ')}`,
+      `unknown agent ${JSON.stringify(clip(agent))}: expected one of ${AGENT_IDS.join(', ')}`,
     );
   const [{ answerWireEvent }, { installExitCleanup }] = await Promise.all([
     import('../../ops/wire/answer-event.js'),

@@ -14,6 +14,7 @@ import { toUserFileError } from '../../io/fs-error.js';
 import { isValidPluginName } from '../../plugin/name.js';
 import { assertWriteInside } from '../../workspace/inside-root.js';
 import { pluginTemplate } from './plugin-template.js';
+import { clip } from '../../text/clip.js';
 
 export interface InitOptions {
   /** The plugin directory; made when missing. */
@@ -118,7 +119,7 @@ function notEmpty(dir: string, found: readonly string[]): HookpmError {
 function badName(name: string, fromDir: boolean): HookpmError {
   return new HookpmError(
     'E_NAME_INVALID',
-    `invalid plugin name ${JSON.stringify(name)}${fromDir ? ' (the directory name)' : ''}: expected 1-64 characters of a-z, 0-9, ".", "_" or "-", starting with a letter or digit`,
+    `invalid plugin name ${JSON.stringify(clip(name))}${fromDir ? ' (the directory name)' : ''}: expected 1-64 characters of a-z, 0-9, ".", "_" or "-", starting with a letter or digit`,
     { name, hint: 'Pass --name <name> with a lower-case ASCII name such as "my-plugin".' },
   );
 }

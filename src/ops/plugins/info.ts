@@ -17,6 +17,7 @@ import { suggestIn, withSuggestion } from '../../text/did-you-mean.js';
 import { knownPluginNames } from '../steps/catalogs/known-names.js';
 import { openProject } from '../steps/transaction/project-scope.js';
 import { stateIn, USER_RECORDS, type RecordScope } from '../steps/installed/project-records.js';
+import { clip } from '../../text/clip.js';
 
 /**
  * `hookpm info <name|name@registry>`: the registry's record of a plugin and the installed record.
@@ -87,7 +88,7 @@ export async function describePlugin(
   if (record !== undefined) return fromInstalled(record, loaded);
   const excluded = excludedEntryError(loaded.catalogs, name);
   if (excluded !== null) throw excluded;
-  const where = registry === undefined ? 'in any registry' : `in the registry ${registry}`;
+  const where = registry === undefined ? 'in any registry' : `in the registry ${clip(registry)}`;
   const failed = loaded.warnings.map((w) => w.registry);
   const notFound = new HookpmError(
     'E_NOT_FOUND',

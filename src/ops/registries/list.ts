@@ -7,6 +7,7 @@ import type { RegistryKind } from '../../store/state/state-schema.js';
 import { effectiveRegistries, type RegistryEntry } from '../steps/catalogs/defaults.js';
 import { loadCatalogSummary } from '../steps/catalogs/catalog.js';
 import type { OperationContext } from '../steps/context/operation-context.js';
+import { clip } from '../../text/clip.js';
 
 /** One line of `hookpm registry list` / `registry update` (cli.md: name, location, kind, plugins). */
 export interface RegistryStatus {
@@ -48,7 +49,7 @@ export async function updateRegistries(
   const entry = entries.find((candidate) => candidate.name === name);
   if (entry === undefined) {
     throw suggestIn(
-      new HookpmError('E_NOT_FOUND', `there is no registry named ${JSON.stringify(name)}`, {
+      new HookpmError('E_NOT_FOUND', `there is no registry named ${JSON.stringify(clip(name))}`, {
         registry: name,
         hint: 'Run `hookpm registry list` to see the registries.',
       }),

@@ -7,6 +7,7 @@ import { updateState } from '../../store/state/state.js';
 import { builtinRegistries } from '../../store/builtin-registries.js';
 import { lockOptions, type OperationContext } from '../steps/context/operation-context.js';
 import { ownValue } from '../../json/own-value.js';
+import { clip } from '../../text/clip.js';
 
 export interface RemovedRegistry {
   name: string;
@@ -37,10 +38,14 @@ export async function removeRegistry(
           ...Object.keys(defaults).filter((n) => !removed.has(n)),
         ];
         throw suggestIn(
-          new HookpmError('E_NOT_FOUND', `there is no registry named ${JSON.stringify(name)}`, {
-            registry: name,
-            hint: 'Run `hookpm registry list` to see the registries.',
-          }),
+          new HookpmError(
+            'E_NOT_FOUND',
+            `there is no registry named ${JSON.stringify(clip(name))}`,
+            {
+              registry: name,
+              hint: 'Run `hookpm registry list` to see the registries.',
+            },
+          ),
           name,
           names,
         );

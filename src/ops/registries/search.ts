@@ -4,6 +4,7 @@ import { EVENT_NAMES, isEventName } from '../../hooks/events.js';
 import { searchSummaries, type SearchHit } from '../../registry/indexes/search-index.js';
 import { loadSummaries, type RegistryWarning } from '../steps/catalogs/load-catalogs.js';
 import type { OperationContext } from '../steps/context/operation-context.js';
+import { clip } from '../../text/clip.js';
 
 export interface SearchOptions {
   query?: string;
@@ -30,14 +31,18 @@ export async function searchPlugins(
   opts: SearchOptions,
 ): Promise<SearchResult> {
   if (opts.event !== undefined && !isEventName(opts.event)) {
-    throw new HookpmError('E_USAGE', `--event ${JSON.stringify(opts.event)} is not an event name`, {
-      event: opts.event,
-      suggestions: closestNames(opts.event, EVENT_NAMES),
-      hint: withSuggestion(
-        didYouMean(opts.event, EVENT_NAMES),
-        `Events: ${EVENT_NAMES.join(', ')} (case-sensitive).`,
-      ),
-    });
+    throw new HookpmError(
+      'E_USAGE',
+      `--event ${JSON.stringify(clip(opts.event))} is not an event name`,
+      {
+        event: opts.event,
+        suggestions: closestNames(opts.event, EVENT_NAMES),
+        hint: withSuggestion(
+          didYouMean(opts.event, EVENT_NAMES),
+          `Events: ${EVENT_NAMES.join(', ')} (case-sensitive).`,
+        ),
+      },
+    );
   }
   const loaded = await loadSummaries(ctx);
   const results = searchSummaries(loaded.catalogs, opts);

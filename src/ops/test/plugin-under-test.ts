@@ -11,6 +11,7 @@ import type { StorePaths } from '../../store/store-paths.js';
 import { extractTarball, scanTarball, tarballInput } from '../../store/tar/tarball-scan.js';
 import { inspectPluginDir, type InspectedPlugin } from '../steps/staging/inspect.js';
 import { findInstalled } from '../steps/installed/installed.js';
+import { clip } from '../../text/clip.js';
 
 /** A plugin read for `hookpm test`: from a directory, a tarball or the installed trees. */
 export interface PluginUnderTest {
@@ -55,7 +56,7 @@ export async function readPluginUnderTest(
     if (!isHookpmError(error, 'E_NOT_INSTALLED')) throw error;
     throw new HookpmError(
       'E_NOT_INSTALLED',
-      `${target} is not a plugin directory, a plugin tarball (.tgz) or an installed plugin`,
+      `${clip(target)} is not a plugin directory, a plugin tarball (.tgz) or an installed plugin`,
       {
         name: target,
         hint: 'Name a plugin directory (`hookpm init` makes one), a .tgz file, or an installed plugin (`hookpm list`).',

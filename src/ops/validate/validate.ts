@@ -10,6 +10,7 @@ import { validatePluginDir } from './plugin.js';
 import { isRegistryPath, validateRegistryDir } from './registry.js';
 import type { KindFindings } from './findings.js';
 import { agentCompatWarnings } from './agent-compat.js';
+import { clip } from '../../text/clip.js';
 
 export type ValidateKind = 'hooks' | 'plugin' | 'marketplace' | 'registry';
 
@@ -60,10 +61,14 @@ const VALIDATORS: readonly KindValidator[] = [
 export async function validate(options: ValidateOptions): Promise<ValidateReport> {
   const pathKind = await statPathKind(options.path);
   if (pathKind === 'missing') {
-    throw new HookpmError('E_NOT_FOUND', `nothing to validate: ${options.path} does not exist`, {
-      hint: 'Give the path of a hooks.json file.',
-      file: options.path,
-    });
+    throw new HookpmError(
+      'E_NOT_FOUND',
+      `nothing to validate: ${clip(options.path)} does not exist`,
+      {
+        hint: 'Give the path of a hooks.json file.',
+        file: options.path,
+      },
+    );
   }
   const validator = VALIDATORS.find((v) => v.accepts(options.path, pathKind));
   if (validator === undefined) {

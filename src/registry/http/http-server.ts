@@ -5,6 +5,7 @@ import { extname } from 'node:path';
 import { HookpmError } from '../../errors.js';
 import type { ServedFiles } from './http-served-files.js';
 import { openServedFile } from './http-open-file.js';
+import { clip } from '../../text/clip.js';
 
 export interface ServeOptions {
   /** 0 (the default) picks a free port. */
@@ -130,7 +131,7 @@ async function realRoot(dir: string): Promise<string> {
   }
   throw new HookpmError(
     'E_NOT_FOUND',
-    `registry directory ${dir} does not exist or is not a directory`,
+    `registry directory ${clip(dir)} does not exist or is not a directory`,
     {
       file: dir,
       hint: 'Build one first: hookpm registry build <plugins-dir> --out <dir>.',

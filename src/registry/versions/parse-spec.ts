@@ -12,6 +12,7 @@ import {
 } from '../../plugin/name.js';
 import { DIST_TAG_PATTERN, isNpmPackageName } from '../name-rules.js';
 import { checkUrl } from '../http/url-policy.js';
+import { clip } from '../../text/clip.js';
 
 export type InstallSpec =
   | {
@@ -144,6 +145,7 @@ function usage(spec: string, what: string): HookpmError {
   });
 }
 
+/** `text` quoted as a message may show it: an install spec is any length (clip). */
 function quote(text: string): string {
-  return JSON.stringify(text);
+  return JSON.stringify(clip(text));
 }

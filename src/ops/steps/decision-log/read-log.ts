@@ -4,6 +4,7 @@ import type { StorePaths } from '../../../store/store-paths.js';
 import { readFailureReason, isRefusedFile } from '../../../io/read-regular-file.js';
 import { checkLogLine } from './check-log-line.js';
 import { ranHandlers, type LoggedDispatch } from './dispatch-line.js';
+import { clip } from '../../../text/clip.js';
 
 /** Which dispatches `hookpm log` and `hookpm stats` look at. */
 export interface LogFilter {
@@ -98,7 +99,7 @@ export function parseSince(text: string, now: number): number {
   if (Number.isFinite(time)) return time;
   throw new HookpmError(
     'E_USAGE',
-    `--since: expected a date or an age, found ${JSON.stringify(text)}`,
+    `--since: expected a date or an age, found ${JSON.stringify(clip(text))}`,
     {
       hint: 'Pass an ISO date or time (2026-05-01, 2026-05-01T12:00Z) or an age (30m, 2h, 7d).',
     },

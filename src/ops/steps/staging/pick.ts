@@ -16,6 +16,7 @@ import type { Catalog } from '../catalogs/catalog-types.js';
 import { ownValue } from '../../../json/own-value.js';
 import { suggestIn } from '../../../text/did-you-mean.js';
 import { knownPluginNames } from '../catalogs/known-names.js';
+import { clip } from '../../../text/clip.js';
 import {
   heldNote,
   holdBackYoung,
@@ -50,10 +51,14 @@ export function pickRegistrySource(
 ): RegistrySource {
   if (spec.registry !== undefined && !loaded.entries.some((e) => e.name === spec.registry)) {
     throw suggestIn(
-      new HookpmError('E_NOT_FOUND', `${spec.raw}: there is no registry named ${spec.registry}`, {
-        registry: spec.registry,
-        hint: 'Run `hookpm registry list` to see the registries, or `hookpm registry add` one; a project can list it under `registries` in hookpm.json.',
-      }),
+      new HookpmError(
+        'E_NOT_FOUND',
+        `${clip(spec.raw)}: there is no registry named ${clip(spec.registry)}`,
+        {
+          registry: spec.registry,
+          hint: 'Run `hookpm registry list` to see the registries, or `hookpm registry add` one; a project can list it under `registries` in hookpm.json.',
+        },
+      ),
       spec.registry,
       loaded.entries.map((e) => e.name),
     );

@@ -6,6 +6,7 @@ import { redactUrl } from '../../../registry/http/url-policy.js';
 import { statPathKind } from '../../../workspace/path-kind.js';
 import type { NpmPluginRequest } from '../catalogs/fetch-npm.js';
 import type { InstallSource, NpmSource } from './types.js';
+import { clip } from '../../../text/clip.js';
 
 /** A spec is a path when it starts with `./`, `../`, `/` (or is `.`/`..`): never a registry name. */
 export function isPathSpec(spec: string): boolean {
@@ -37,10 +38,14 @@ export async function resolveLocalSource(
   );
   const kind = await statPathKind(path);
   if (kind === 'missing') {
-    throw new HookpmError('E_NOT_FOUND', `cannot install ${spec.raw}: ${path} does not exist`, {
-      file: path,
-      hint: 'Give the path of a plugin directory (one holding plugin.json, .claude-plugin/plugin.json or hooks/hooks.json) or of a plugin tarball (.tgz).',
-    });
+    throw new HookpmError(
+      'E_NOT_FOUND',
+      `cannot install ${clip(spec.raw)}: ${clip(path)} does not exist`,
+      {
+        file: path,
+        hint: 'Give the path of a plugin directory (one holding plugin.json, .claude-plugin/plugin.json or hooks/hooks.json) or of a plugin tarball (.tgz).',
+      },
+    );
   }
   if (spec.kind === 'tarball-file' && kind === 'file')
     return { ...local(spec.raw, path, fallbackOf(path)), kind: 'tarball-file', file: path };
@@ -51,7 +56,7 @@ export async function resolveLocalSource(
   const expected = spec.kind === 'directory' ? 'a plugin directory' : 'a tarball file';
   throw new HookpmError(
     'E_USAGE',
-    `cannot install ${spec.raw}: expected ${expected}, found ${found} at ${path}`,
+    `cannot install ${clip(spec.raw)}: expected ${expected}, found ${found} at ${clip(path)}`,
     {
       file: path,
       hint: 'Give a plugin directory, or a tarball whose name ends in .tgz or .tar.gz.',
