@@ -4,6 +4,9 @@ import { clip } from '../text/clip.js';
 
 const COMMANDS_HINT = 'Run `hookpm help` for the commands.';
 
+/** commander's "(Did you mean x?)", the line it ends a message with. */
+const SUGGESTION = /\n\((Did you mean [^\n]*\?)\)$/;
+
 /**
  * A command line commander refused, in hookpm's error style
  * (docs/reference/rules/cli.md#conventions: E_USAGE, exit 2;
@@ -17,12 +20,13 @@ export function usageErrorOf(
   program: Command,
   args: readonly string[],
 ): HookpmError {
-  const [first = '', ...rest] = error.message.replace(/^error:\s*/, '').split('\n');
-  const message = first.replace(/'([^'\n]*)'/g, (_, word: string) => JSON.stringify(clip(word)));
-  const suggestion = rest
-    .map((line) => line.trim().replace(/^\((.*)\)$/, '$1'))
-    .filter((line) => line !== '')
-    .join(' ');
+  const text = error.message.replace(/^error:\s*/, '');
+  // Only commander's own suggestion, its last line, is moved: a word quoted in the message (an
+  // argument as given) may hold a newline and text that looks like one.
+  const said = SUGGESTION.exec(text);
+  const first = said === null ? text : text.slice(0, said.index);
+  const message = first.replace(/'([^']*)'/g, (_, word: string) => JSON.stringify(clip(word)));
+  const suggestion = said?.[1] ?? '';
   const unknownCommand = error.code === 'commander.unknownCommand';
   const path = commandPath(program, args);
   const help = unknownCommand
