@@ -45,6 +45,12 @@ describe('renderReview', () => {
     }
   });
 
+  it('cli.md conventions: a 200,000-character description is printed cut at 1,000 characters', () => {
+    const text = renderReview(report({ description: 'd'.repeat(200_000) }), { width: null });
+    const line = text.split('\n').find((l) => l.startsWith('  description: '));
+    expect(line).toBe(`  description: ${'d'.repeat(1_000)}...`);
+  });
+
   it('Q3: control characters and bidi overrides in every plugin-supplied string are escaped', () => {
     const text = renderReview(
       report({

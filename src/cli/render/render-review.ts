@@ -41,6 +41,13 @@ export function renderReview(report: ReviewReport, output: ReviewOutput = {}): s
     .join('\n');
 }
 
+/**
+ * The longest description a review prints (docs/reference/rules/cli.md#conventions, as `info`
+ * cuts one): a manifest's description may be any length and decides nothing that runs; `--json`
+ * keeps it whole.
+ */
+const SHOWN_DESCRIPTION = 1_000;
+
 /** A line of the review, with the colour of a diff line. */
 type ReviewLine = string | { text: string; tone: Tone };
 
@@ -49,7 +56,7 @@ function reviewLines(report: ReviewReport): ReviewLine[] {
     `${report.id} ${report.version}`,
     `  source:      ${report.source}`,
     `  integrity:   ${report.integrity ?? '(not installed)'}`,
-    `  description: ${report.description ?? '(none)'}`,
+    `  description: ${report.description === null ? '(none)' : clip(report.description, SHOWN_DESCRIPTION)}`,
     `  surface:     ${report.surfaceHash} (${consentWords(report)})`,
   ];
   lines.push(...capabilityLines(report));
