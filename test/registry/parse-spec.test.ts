@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isHookpmError } from '../../src/errors.js';
+import { isHookpmError, redact } from '../../src/errors.js';
 import type { ErrorCode } from '../../src/errors.js';
 import { parseInstallSpec } from '../../src/registry/versions/parse-spec.js';
 import type { InstallSpec } from '../../src/registry/versions/parse-spec.js';
@@ -137,5 +137,22 @@ describe('parseInstallSpec', () => {
       name: 'guard',
       tag: 'acme',
     });
+  });
+});
+
+describe('parseInstallSpec with a registry URL after the name', () => {
+  it('N5: refuses it naming `registry add`, and the password is not in the message redact leaves', () => {
+    for (const spec of ['guard@https://u:s3cret@host', 'guard@https://u:s3cret@host@^1']) {
+      let message = '';
+      try {
+        parseInstallSpec(spec, REGISTRIES);
+      } catch (error) {
+        if (!isHookpmError(error)) throw error;
+        expect(error.code).toBe('E_USAGE');
+        message = redact(error.message);
+      }
+      expect(message).toContain('hookpm registry add <name> <url>');
+      expect(message).not.toContain('s3cret');
+    }
   });
 });

@@ -114,6 +114,13 @@ function registrySpec(spec: string, registries: readonly string[]): InstallSpec 
       },
     );
   }
+  // No range, tag or registry name holds `://`; a URL's parts are never quoted one by one, where
+  // redact would not know a password from them (registry.md N5).
+  if (spec.includes('://'))
+    throw usage(
+      spec,
+      'names a registry by URL: add it with `hookpm registry add <name> <url>`, then install name@<name>',
+    );
   if (parts.length > 3) throw usage(spec, 'has more than two `@`; expected name@registry@range');
   const [, second, third] = parts;
   if (second === undefined) return { kind: 'registry', raw: spec, name };
