@@ -92,7 +92,7 @@ describe('hookpm link claude / unlink claude', () => {
     expect(existsSync(claudeFile())).toBe(false);
   });
 
-  it('agents.md What link writes: an empty settings file (`touch`, or white space only) is linked as `{}` is; unlink gives back its bytes', async () => {
+  it('agents.md What link writes: an empty settings file (`touch`, or white space only) is linked as `{}` is; unlink leaves `{}` (an empty backup may be torn, and is never restored)', async () => {
     for (const empty of ['', ' \n', '\ufeff\r\n']) {
       await writeFile(claudeFile(), empty);
       expect(await linkJson(['link', 'claude'])).toMatchObject({ changed: true });
@@ -104,8 +104,10 @@ describe('hookpm link claude / unlink claude', () => {
       const doctor = await hookpm(['doctor', '--json']);
       expect(doctor.stdout).toContain('"link:claude:user"');
       expect(doctor.stdout).not.toContain('link_unreadable');
-      expect(await linkJson(['unlink', 'claude'])).toMatchObject({ outcome: 'restored' });
-      expect(await readFile(claudeFile(), 'utf8')).toBe(empty);
+      expect(await linkJson(['unlink', 'claude'])).toMatchObject({ outcome: 'edited' });
+      const left = await readFile(claudeFile(), 'utf8');
+      expect(left.startsWith('\ufeff')).toBe(empty.startsWith('\ufeff'));
+      expect(JSON.parse(left.replace(/^\ufeff/, ''))).toEqual({});
     }
   });
 

@@ -67,8 +67,11 @@ export function readBackup(
     // The backup hookpm made: a regular file, never read through a symlink.
     const bytes = readRegularFile(record.before, { maxBytes: SETTINGS_FILE_MAX_BYTES });
     const text = strictUtf8(bytes, 'keep');
-    const checked = text === null ? null : readSettingsDocument(text, record.before, configKeys);
-    return checked?.ok === true ? { bytes, settings: checked.value } : null;
+    // An empty backup may be a torn one: never restored, though an empty settings file reads as
+    // `{}` (unlink then takes hookpm's handlers out of the file instead).
+    if (text === null || isBlankSettings(text)) return null;
+    const checked = readSettingsDocument(text, record.before, configKeys);
+    return checked.ok ? { bytes, settings: checked.value } : null;
   } catch {
     return null;
   }
