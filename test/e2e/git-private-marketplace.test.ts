@@ -148,6 +148,18 @@ describe('K6: token-protected git marketplaces', () => {
     for (const r of open.requests.slice(before)) expect(r.headers.authorization).toBeUndefined();
   });
 
+  it("K6: the helper's header replaces the token's of the same name spelled in another case", async () => {
+    const hosts = { github: [helperHost.host] };
+    await settings({ hosts, headersHelper: `echo '{"authorization":"Bearer ${HELPER}"}'` });
+    const before = helperHost.requests.length;
+    const added = await ws.hookpm(['registry', 'add', 'acme', market(helperHost)], {
+      env: ws.env({ GITHUB_TOKEN: GH }),
+    });
+    expect(added.code, added.stderr).toBe(0);
+    for (const r of helperHost.requests.slice(before))
+      expect(r.headers.authorization).toBe(`Bearer ${HELPER}`);
+  });
+
   it('K6: a headers helper that fails is E_GIT naming the helper, never its output', async () => {
     await settings({ headersHelper: "echo 'Authorization: leaked-secret'; exit 3" });
     const run = await ws.hookpm(['registry', 'add', 'acme', market(helperHost), '--json']);

@@ -46,9 +46,10 @@ const HELPER_OUTPUT_MAX = 64 * 1024;
  * The HTTP headers git should send to the origin of `url` (an `https:` URL, or `http:` on a
  * loopback address), or an empty object for any other URL or when nothing applies: the token of
  * the host's kind (GitHub, GitLab, Bitbucket: by KNOWN_HOSTS and `settings.hosts`) as Basic auth,
- * then whatever the headers helper prints (it wins for the same header name). A URL that already
- * holds credentials gets no token: its own user and password become the Basic auth, as git reaches
- * it by withoutUserInfo (no credentials on git's command line, where other users could read them).
+ * then whatever the headers helper prints (it wins for the same header name, spelled in any case).
+ * A URL that already holds credentials gets no token: its own user and password become the Basic
+ * auth, as git reaches it by withoutUserInfo (no credentials on git's command line, where other
+ * users could read them).
  * Errors: E_GIT when the helper fails or has not answered within `helperTimeoutMs` (K6's 10 s;
  * shorter only in tests), never quoting its output.
  */
@@ -77,9 +78,14 @@ export async function gitHeadersFor(
       headers.Authorization = `Basic ${Buffer.from(`${user}:${token}`).toString('base64')}`;
   }
   const helper = settings.headersHelper;
-  if (helper !== undefined && helper.trim() !== '')
-    Object.assign(headers, await runHeadersHelper(helper, parsed, env, helperTimeoutMs));
-  return headers;
+  if (helper === undefined || helper.trim() === '') return headers;
+  const printed = await runHeadersHelper(helper, parsed, env, helperTimeoutMs);
+  // Header names are case-insensitive: the helper's `authorization` replaces the token's
+  // `Authorization` rather than travelling beside it.
+  for (const name of Object.keys(printed))
+    for (const had of Object.keys(headers))
+      if (had.toLowerCase() === name.toLowerCase()) delete headers[had];
+  return Object.assign(headers, printed);
 }
 
 /**
