@@ -156,6 +156,9 @@ function runHeadersHelper(
     let out = '';
     const timer = setTimeout(() => {
       killGroup(child.pid);
+      // A process that left the group (setsid, a daemon) may still hold the pipe: it is closed
+      // here, or it would keep hookpm running until that process ends.
+      child.stdout.destroy();
       reject(fail(`no answer within ${timeoutMs / 1000} s`));
     }, timeoutMs);
     child.stdout.on('data', (chunk: Buffer) => {
