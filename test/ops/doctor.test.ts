@@ -207,6 +207,40 @@ describe('hookpm doctor: the state file (D6)', () => {
   });
 });
 
+describe('hookpm doctor: a state holding 200 KB fields (security.md, state and the file system)', () => {
+  const long = (head: string): string => `${head}${'x'.repeat(200_000)}`;
+  /** Every check quotes at most the first 200 characters of each field: a few lines each. */
+  const bounded = (report: DoctorReport): void => {
+    for (const check of report.checks)
+      expect(`${check.message} ${check.fix ?? ''}`.length, check.name).toBeLessThan(2_000);
+  };
+
+  it("a plugin's source and path, and a registry's location, are quoted by their first 200 characters", async () => {
+    const guard = await installByHand('guard', { source: long('./src/'), path: long('/gone/') });
+    const location = long('/registries/');
+    await saveState([guard], { acme: { location, kind: 'marketplace', addedAt: 'x' } });
+    const report = await doctor();
+    expect(only(report, 'plugin:guard@local').code).toBe('plugin_missing');
+    expect(only(report, 'fail-closed:guard@local').status).toBe('error');
+    expect(only(report, 'registry:acme').message).toContain(`${location.slice(0, 200)}...`);
+    bounded(report);
+  });
+
+  it('the recovery steps of a damaged state quote the sources and registries it names by their first 200 characters', async () => {
+    await saveState([await installByHand('guard', { source: long('./src/') })]);
+    const state = JSON.parse(await readFile(stateFile(world.paths), 'utf8')) as {
+      registries: Record<string, unknown>;
+      plugins: Record<string, { enabled: unknown }>;
+    };
+    state.registries[long('r')] = { location: long('/registries/'), kind: 'marketplace' };
+    state.plugins['guard@local']!.enabled = 'yes';
+    await writeFile(stateFile(world.paths), JSON.stringify(state));
+    const report = await doctor();
+    expect(only(report, 'state').fix).toContain('hookpm registry add');
+    bounded(report);
+  });
+});
+
 describe('hookpm doctor: installed plugins (Q4-Q6, V3)', () => {
   it('Q6: a plugin whose files were edited is listed as plugin_tampered with the fix `hookpm install --force <spec>`', async () => {
     const guard = await installByHand('guard');

@@ -5,6 +5,7 @@ import type { PluginRecord, State } from '../../store/state/state-schema.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { treeStatusOf } from '../../store/tree-status.js';
 import { readUserSettings } from '../../store/user-settings.js';
+import { clip } from '../../text/clip.js';
 import { okCheck, problem, shellWord, type DoctorCheck } from './check.js';
 
 const BLOCKING = [...BLOCKING_EVENTS].join(', ');
@@ -67,7 +68,7 @@ function failingCheck(
   return problem(`fail-closed:${record.id}`, isOpen ? 'warning' : 'error', message, {
     code: 'failed_closed',
     fix: fix(
-      `\`hookpm install --force ${shellWord(record.source)}\` restores it, \`hookpm disable ${shellWord(record.id)}\` stops using it`,
+      `\`hookpm install --force ${shellWord(clip(record.source))}\` restores it, \`hookpm disable ${shellWord(record.id)}\` stops using it`,
     ),
   });
 }

@@ -6,6 +6,7 @@ import type { StorePaths } from '../../store/store-paths.js';
 import type { PluginRecord, State } from '../../store/state/state-schema.js';
 import { okCheck, problem, shellWord, type DoctorCheck } from './check.js';
 import { hasCurrentConsent } from '../../store/state/current-consent.js';
+import { clip } from '../../text/clip.js';
 import { firstOf } from '../../text/first-of.js';
 
 /**
@@ -27,7 +28,10 @@ async function checkPlugin(paths: StorePaths, record: PluginRecord): Promise<Doc
   // plugins.md D15: a linked directory is read in place and held to no fingerprint.
   if (record.linked === true)
     return [
-      okCheck(name, `${record.id} ${record.version}: linked to ${record.path}, read in place`),
+      okCheck(
+        name,
+        `${record.id} ${record.version}: linked to ${clip(record.path)}, read in place`,
+      ),
     ];
   const status = await treeStatusOf(paths, record);
   const tree = await treeCheck(name, record, status, 'installed');
@@ -101,12 +105,12 @@ async function treeCheck(
   what: string,
 ): Promise<DoctorCheck | null> {
   if (tree.status === 'match' || tree.status === 'created') return null;
-  const fix = `hookpm install --force ${shellWord(target.source)}`;
+  const fix = `hookpm install --force ${shellWord(clip(target.source))}`;
   if (tree.status === 'missing') {
     return problem(
       name,
       'error',
-      `the ${what} tree of ${target.id} ${target.version} is missing (${target.path}); it is left out of every snapshot`,
+      `the ${what} tree of ${target.id} ${target.version} is missing (${clip(target.path)}); it is left out of every snapshot`,
       {
         code: 'plugin_missing',
         fix,
@@ -116,7 +120,7 @@ async function treeCheck(
   return problem(
     name,
     'error',
-    `the ${what} files of ${target.id} ${target.version} at ${target.path} were changed after install (${tree.problem ?? 'they no longer match the recorded fingerprint'}); it is left out of every snapshot with plugin_tampered`,
+    `the ${what} files of ${target.id} ${target.version} at ${clip(target.path)} were changed after install (${tree.problem ?? 'they no longer match the recorded fingerprint'}); it is left out of every snapshot with plugin_tampered`,
     {
       code: 'plugin_tampered',
       fix,
@@ -140,7 +144,7 @@ function writesIntoFolder(
   return problem(
     name,
     'warning',
-    `${record.id} ${record.version} writes into its installed folder ${record.path} (${shown}); hookpm allows it, but those files are lost when the plugin is updated or reinstalled`,
+    `${record.id} ${record.version} writes into its installed folder ${clip(record.path)} (${shown}); hookpm allows it, but those files are lost when the plugin is updated or reinstalled`,
     {
       code: 'plugin_writes_folder',
       fix: `the plugin's author can keep them in $CLAUDE_PLUGIN_DATA (${pluginDataDir(paths, record.id)}), its data directory, which updates keep`,

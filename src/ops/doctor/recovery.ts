@@ -1,4 +1,5 @@
 import { showLocation } from '../../registry/registry-location.js';
+import { clip } from '../../text/clip.js';
 import { shellWord } from './check.js';
 
 export interface RecoveryInput {
@@ -68,7 +69,7 @@ function pluginSources(json: unknown): string[] {
         ? (record as { source?: unknown }).source
         : undefined;
     if (typeof source === 'string' && source !== '')
-      out.push(`hookpm install ${shellWord(source)}`);
+      out.push(`hookpm install ${shellWord(clip(source))}`);
   }
   return out;
 }
@@ -83,7 +84,9 @@ function registryAdds(json: unknown): string[] {
         ? (record as { location?: unknown }).location
         : undefined;
     if (typeof location === 'string' && location !== '')
-      out.push(`hookpm registry add ${shellWord(name)} ${shellWord(showLocation(location))}`);
+      out.push(
+        `hookpm registry add ${shellWord(clip(name))} ${shellWord(clip(showLocation(location)))}`,
+      );
   }
   return out;
 }

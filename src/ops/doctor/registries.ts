@@ -15,6 +15,7 @@ import { indexCacheDir } from '../../store/paths.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import type { RegistryRecord, State } from '../../store/state/state-schema.js';
 import { okCheck, plural, problem, shellWord, type DoctorCheck } from './check.js';
+import { clip } from '../../text/clip.js';
 import { effectiveRegistries, type RegistryEntry } from '../steps/catalogs/defaults.js';
 
 export interface RegistryCheckOptions {
@@ -49,7 +50,8 @@ async function checkRegistry(
   opts: RegistryCheckOptions,
 ): Promise<DoctorCheck> {
   const name = `registry:${entry.name}`;
-  const where = showLocation(entry.record.location);
+  // A location in a damaged state can be any length: the report quotes its head.
+  const where = clip(showLocation(entry.record.location));
   if (entry.record.kind === 'npm')
     return okCheck(
       name,
