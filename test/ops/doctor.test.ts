@@ -2,12 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acquireLock } from '../../src/io/lock.js';
 import { runDoctor, type DoctorCheck, type DoctorReport } from '../../src/ops/doctor/doctor.js';
 import { loadIndex } from '../../src/registry/indexes/load-index.js';
 import { ensureDataDir } from '../../src/store/data-dir.js';
+import { dispatchLogFiles } from '../../src/store/dispatch-log.js';
 import { fingerprintTree } from '../../src/store/fingerprint.js';
 import { installDir } from '../../src/store/layout.js';
 import {
@@ -237,6 +238,28 @@ describe('hookpm doctor: a state holding 200 KB fields (security.md, state and t
     await writeFile(stateFile(world.paths), JSON.stringify(state));
     const report = await doctor();
     expect(only(report, 'state').fix).toContain('hookpm registry add');
+    bounded(report);
+  });
+
+  it('a decision log naming a 200 KB plugin and handler that time out is quoted by their first 200 characters', async () => {
+    const run = { handler: long('PreToolUse:'), key: 'k', origin: 'plugin', plugin: long('p') };
+    const entry = {
+      v: 1,
+      time: new Date().toISOString(),
+      event: 'PreToolUse',
+      source: 'run',
+      session: 's',
+      snapshot: 'x',
+      decision: null,
+      runs: [{ ...run, exitCode: 1, ms: 31, timedOut: true, failed: true, decision: null }],
+    };
+    const log = dispatchLogFiles(world.paths).current;
+    await mkdir(dirname(log), { recursive: true });
+    await writeFile(log, `${JSON.stringify(entry)}\n`.repeat(5));
+    const report = await doctor();
+    const hooks = report.checks.filter((check) => check.code === 'hook_times_out');
+    expect(hooks).toHaveLength(1);
+    expect(hooks[0]!.name.length).toBeLessThan(2_000);
     bounded(report);
   });
 });

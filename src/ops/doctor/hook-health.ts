@@ -1,6 +1,7 @@
 import type { StorePaths } from '../../store/store-paths.js';
 import { computeStats, type HandlerStats } from '../steps/decision-log/hook-stats.js';
 import { readLog } from '../steps/decision-log/read-log.js';
+import { clip } from '../../text/clip.js';
 import { okCheck, plural, problem, shellWord, type DoctorCheck } from './check.js';
 
 /** How far back doctor reads the decision log. */
@@ -39,17 +40,20 @@ function finding(h: HandlerStats): DoctorCheck[] {
   const what = timesOut
     ? `timed out in ${h.timeouts} of ${h.count} runs`
     : `failed in ${h.failures} of ${h.count} runs`;
-  const event = h.handler.split(':')[0] ?? '';
+  // A damaged log can name a plugin or handler of any length: the report quotes their heads.
+  const plugin = clip(h.plugin);
+  const handler = clip(h.handler);
+  const event = clip(h.handler.split(':')[0] ?? '');
   const isPlugin = h.plugin !== 'user' && h.plugin !== 'project';
-  const test = isPlugin ? `; try it with \`hookpm test ${shellWord(h.plugin)} ${event}\`` : '';
+  const test = isPlugin ? `; try it with \`hookpm test ${shellWord(plugin)} ${event}\`` : '';
   return [
     problem(
-      `hook:${h.plugin} ${h.handler}`,
+      `hook:${plugin} ${handler}`,
       'warning',
-      `${h.plugin} ${h.handler} ${what} in the last 7 days (p95 ${h.p95Ms} ms, max ${h.maxMs} ms)`,
+      `${plugin} ${handler} ${what} in the last 7 days (p95 ${h.p95Ms} ms, max ${h.maxMs} ms)`,
       {
         code: timesOut ? 'hook_times_out' : 'hook_fails',
-        fix: `See its runs with \`hookpm log${isPlugin ? ` --plugin ${shellWord(h.plugin)}` : ''} --event ${event}\`${test}.`,
+        fix: `See its runs with \`hookpm log${isPlugin ? ` --plugin ${shellWord(plugin)}` : ''} --event ${event}\`${test}.`,
       },
     ),
   ];
