@@ -211,6 +211,37 @@ describe('cloneShallow (registry.md 1: marketplaces and git sources)', () => {
     }
   });
 
+  it("a credential helper's daemon of another session holding git's stderr does not hold the clone: E_GIT at once", async () => {
+    const server: Server = createServer((_req, res) => {
+      res.writeHead(401, { 'www-authenticate': 'Basic realm="x"' });
+      res.end();
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const { port } = server.address() as { port: number };
+    const home = join(tmp, 'daemon-home');
+    const pidFile = join(home, 'daemon.pid');
+    await mkdir(home, { recursive: true });
+    await writeFile(
+      join(home, '.gitconfig'),
+      `[credential]\n\thelper = "!f() { setsid sleep 60 >/dev/null & echo $! > ${pidFile}; }; f"\n`,
+    );
+    try {
+      const error = await failure(
+        cloneShallow(`http://127.0.0.1:${port}/r.git`, {
+          dest: dest(),
+          timeoutMs: 20_000,
+          env: { ...env, HOME: home },
+        }),
+      );
+      expect(error.code).toBe('E_GIT');
+      expect(error.message).toContain('could not read Username');
+    } finally {
+      server.close();
+      const pid = Number((await readFile(pidFile, 'utf8').catch(() => '')).trim());
+      if (pid > 0) process.kill(pid, 'SIGKILL');
+    }
+  });
+
   it('a server that never answers is E_GIT "timed out" at the deadline, git killed', async () => {
     const sockets: Socket[] = [];
     const server: TcpServer = createTcpServer((socket) => sockets.push(socket));

@@ -27,6 +27,13 @@ const WATCH_EVERY_MS = 200;
 
 const OUTPUT_CAP = 64 * 1024;
 
+/**
+ * How long after git exits its output is still read. A process git started that left its group
+ * (a credential helper's daemon, `setsid`) can hold git's stdout or stderr open for any time; what
+ * git itself wrote is already in the pipe, read long before this.
+ */
+const AFTER_EXIT_READ_MS = 1_000;
+
 /** Variables that would point git at another repository, template or config than the one made here. */
 const LOCATION_VARIABLES = [
   'GIT_DIR',
@@ -106,6 +113,13 @@ export function runGit(
       timedOut = true;
       killGroup(child.pid);
     }, left);
+    let afterExit: NodeJS.Timeout | null = null;
+    child.on('exit', () => {
+      afterExit = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+      }, AFTER_EXIT_READ_MS);
+    });
     const poll = watch.poll;
     const polling = poll === undefined ? null : setInterval(() => stop(poll()), WATCH_EVERY_MS);
     child.stdout.on('data', (chunk: Buffer) => {
@@ -126,6 +140,7 @@ export function runGit(
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      if (afterExit !== null) clearTimeout(afterExit);
       if (polling !== null) clearInterval(polling);
       if (stopped !== null) done({ ok: false, reason: stopped });
       else if (timedOut) {
