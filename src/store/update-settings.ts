@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { writeFileDurable } from '../io/durable-write.js';
 import { errnoCode } from '../io/fs-error.js';
-import { readRegularText } from '../io/read-regular-file.js';
+import { readRegularFile } from '../io/read-regular-file.js';
 import { isPlainObject } from '../json/describe-value.js';
 import { parseJson } from '../json/parse-json.js';
 import { HookpmError } from '../errors.js';
+import { strictUtf8 } from '../text/strict-utf8.js';
 import type { StorePaths } from './store-paths.js';
 import { settingsFile } from './user-settings.js';
 
@@ -54,7 +55,7 @@ export function readUpdateSettings(paths: StorePaths): UpdateSettings {
 /**
  * `hookpm config set <key> <value>`: writes one key of settings.json's `updates`, keeping every
  * other key of the file; E_USAGE for a value the key does not take, E_IO for a file that is not a
- * JSON object (it is left untouched).
+ * JSON object, or not UTF-8 (it is left untouched: rewritten, its other bytes would be lost).
  */
 export async function writeUpdateSetting(
   paths: StorePaths,
@@ -77,18 +78,21 @@ export async function writeUpdateSetting(
 
 function readSettingsDocument(paths: StorePaths, strict = false): Record<string, unknown> | null {
   const file = settingsFile(paths);
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = readRegularText(file, { maxBytes: MAX_BYTES, followSymlink: true });
+    bytes = readRegularFile(file, { maxBytes: MAX_BYTES, followSymlink: true });
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return null;
     if (strict) throw error;
     return null;
   }
-  const json = parseJson(text, file);
-  if (json.ok && isPlainObject(json.value)) return json.value;
+  // Strict: a byte that is not UTF-8 would be read, and written back, as U+FFFD.
+  const text = strictUtf8(bytes, 'keep');
+  const json = text === null ? null : parseJson(text, file);
+  if (json?.ok === true && isPlainObject(json.value)) return json.value;
   if (!strict) return null;
-  throw new HookpmError('E_IO', `${file} is not a JSON object, so it was not changed`, {
+  const what = text === null ? 'valid UTF-8' : 'a JSON object';
+  throw new HookpmError('E_IO', `${file} is not ${what}, so it was not changed`, {
     file,
     hint: `Fix ${file} by hand, then run the command again.`,
   });

@@ -1,0 +1,44 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { homeStorePaths } from '../../src/store/home-paths.js';
+import { writeUpdateSetting } from '../../src/store/update-settings.js';
+import { settingsFile } from '../../src/store/user-settings.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+
+const tmp = useTempDir('update-settings');
+let n = 0;
+
+/** A fresh store whose settings.json holds `bytes`. */
+function storeWith(bytes: Uint8Array) {
+  n += 1;
+  const paths = homeStorePaths(join(tmp.dir, `home${n}`));
+  mkdirSync(paths.config, { recursive: true });
+  writeFileSync(settingsFile(paths), bytes);
+  return paths;
+}
+
+describe('hookpm config set: settings.json (policy.md A15)', () => {
+  it('A15: keeps the other keys of the file and sets the one named', async () => {
+    const paths = storeWith(Buffer.from('{"env": {"pass": ["A"]}}'));
+    await writeUpdateSetting(paths, 'updates.check', 'daily');
+    expect(JSON.parse(readFileSync(settingsFile(paths), 'utf8'))).toEqual({
+      env: { pass: ['A'] },
+      updates: { check: 'daily' },
+    });
+  });
+
+  it('A15: a file that is not UTF-8 is refused with E_IO and left byte-identical', async () => {
+    const before = Buffer.concat([
+      Buffer.from('{"note": "'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('"}'),
+    ]);
+    const paths = storeWith(before);
+    await expect(writeUpdateSetting(paths, 'updates.check', 'daily')).rejects.toMatchObject({
+      code: 'E_IO',
+      message: expect.stringContaining('is not valid UTF-8, so it was not changed'),
+    });
+    expect(readFileSync(settingsFile(paths))).toEqual(before);
+  });
+});
