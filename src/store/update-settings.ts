@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { writeFileDurable } from '../io/durable-write.js';
 import { errnoCode } from '../io/fs-error.js';
 import { readRegularFile } from '../io/read-regular-file.js';
@@ -55,7 +55,9 @@ export function readUpdateSettings(paths: StorePaths): UpdateSettings {
 /**
  * `hookpm config set <key> <value>`: writes one key of settings.json's `updates`, keeping every
  * other key of the file; E_USAGE for a value the key does not take, E_IO for a file that is not a
- * JSON object, or not UTF-8 (it is left untouched: rewritten, its other bytes would be lost).
+ * JSON object, or not UTF-8 (it is left untouched: rewritten, its other bytes would be lost), and
+ * for a file the user made read-only (no write bit: the rename that replaces it would not ask).
+ * The file's permission bits are kept.
  */
 export async function writeUpdateSetting(
   paths: StorePaths,
@@ -69,11 +71,31 @@ export async function writeUpdateSetting(
     });
   const file = settingsFile(paths);
   const document = readSettingsDocument(paths, true) ?? {};
+  const mode = modeOf(file);
+  if (mode !== null && (mode & 0o222) === 0)
+    throw new HookpmError(
+      'E_IO',
+      `${file} is read-only (mode ${mode.toString(8).padStart(3, '0')}); hookpm left it as it is`,
+      { file, hint: `Make it writable (chmod u+w ${file}) and run the command again.` },
+    );
   const updates = isPlainObject(document['updates']) ? { ...document['updates'] } : {};
   updates[key.slice('updates.'.length)] = parsed;
   mkdirSync(paths.config, { recursive: true });
-  await writeFileDurable(file, `${JSON.stringify({ ...document, updates }, null, 2)}\n`);
+  await writeFileDurable(
+    file,
+    `${JSON.stringify({ ...document, updates }, null, 2)}\n`,
+    mode === null ? {} : { mode },
+  );
   return parsed;
+}
+
+/** The permission bits of `file` (after its symlinks); null when it is not there. */
+function modeOf(file: string): number | null {
+  try {
+    return statSync(file).mode & 0o7777;
+  } catch {
+    return null;
+  }
 }
 
 function readSettingsDocument(paths: StorePaths, strict = false): Record<string, unknown> | null {

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { homeStorePaths } from '../../src/store/home-paths.js';
@@ -40,5 +40,24 @@ describe('hookpm config set: settings.json (policy.md A15)', () => {
       message: expect.stringContaining('is not valid UTF-8, so it was not changed'),
     });
     expect(readFileSync(settingsFile(paths))).toEqual(before);
+  });
+
+  it('A15: a settings.json made read-only is refused with E_IO and left byte-identical', async () => {
+    const before = Buffer.from('{"log": {"text": true}}');
+    const paths = storeWith(before);
+    chmodSync(settingsFile(paths), 0o444);
+    await expect(writeUpdateSetting(paths, 'updates.check', 'daily')).rejects.toMatchObject({
+      code: 'E_IO',
+      message: expect.stringContaining('is read-only (mode 444); hookpm left it as it is'),
+    });
+    expect(readFileSync(settingsFile(paths))).toEqual(before);
+    expect(statSync(settingsFile(paths)).mode & 0o777).toBe(0o444);
+  });
+
+  it('A15: the permission bits of settings.json are kept when it is rewritten', async () => {
+    const paths = storeWith(Buffer.from('{}'));
+    chmodSync(settingsFile(paths), 0o600);
+    await writeUpdateSetting(paths, 'updates.minimumReleaseAgeDays', '3');
+    expect(statSync(settingsFile(paths)).mode & 0o777).toBe(0o600);
   });
 });
