@@ -2,16 +2,24 @@ import type { LoggedDispatch } from '../../ops/steps/decision-log/dispatch-line.
 import type { HookStats, RunStats } from '../../ops/steps/decision-log/hook-stats.js';
 import { LOGGED_DECISIONS } from '../../ops/steps/decision-log/run-outcome.js';
 import { isPlainObject } from '../../json/describe-value.js';
+import { clip } from '../../text/clip.js';
 import { escapeControl, renderTable } from './render.js';
 
 /**
+ * The longest a note's message is shown. hookpm writes lines of at most LOG_LINE_MAX_BYTES, so only
+ * a line put in the log by something else is longer; each field is clipped, never printed whole.
+ */
+const NOTE_SHOWN = 1000;
+
+/**
  * One logged dispatch on one line: time, event, decision, source, then each run (or none). A run
- * names its hook as `hookpm hooks` does: a plugin's by its key, a hooks file's by its id.
+ * names its hook as `hookpm hooks` does: a plugin's by its key, a hooks file's by its id. Each
+ * field is clipped (text/clip.ts), so a line of any length prints a bounded one.
  */
 export function formatLogEntry(entry: LoggedDispatch): string {
   const runs = entry.runs.map((r) => {
     const exit = r.timedOut ? 'timeout' : r.exitCode === null ? 'killed' : `exit ${r.exitCode}`;
-    return `${r.plugin ?? r.origin} ${r.key ?? r.handler} ${exit} ${r.ms} ms${r.decision === null ? '' : ` ${r.decision}`}`;
+    return `${clip(r.plugin ?? r.origin)} ${clip(r.key ?? r.handler)} ${exit} ${r.ms} ms${r.decision === null ? '' : ` ${r.decision}`}`;
   });
   const omitted = entry.runsOmitted === undefined ? '' : ` (+${entry.runsOmitted} more)`;
   if (runs.length === 0 && omitted === '') runs.push('no handler matched');
@@ -19,10 +27,10 @@ export function formatLogEntry(entry: LoggedDispatch): string {
   const notes = Array.isArray(entry.notes) ? entry.notes.map(noteText) : [];
   return escapeControl(
     [
-      time,
-      entry.event,
+      clip(time),
+      clip(entry.event),
       entry.decision ?? '-',
-      entry.source,
+      clip(entry.source),
       runs.join('; ') + omitted,
       ...notes,
     ].join('  '),
@@ -31,8 +39,8 @@ export function formatLogEntry(entry: LoggedDispatch): string {
 
 /** A logged note as `code: message`; one of another shape (a damaged line) as its JSON. */
 function noteText(note: unknown): string {
-  if (!isPlainObject(note)) return JSON.stringify(note);
-  return `${String(note['code'])}: ${String(note['message'])}`;
+  if (!isPlainObject(note)) return clip(JSON.stringify(note) ?? '', NOTE_SHOWN);
+  return clip(`${String(note['code'])}: ${String(note['message'])}`, NOTE_SHOWN);
 }
 
 function figures(s: RunStats): string[] {
