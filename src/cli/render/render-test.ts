@@ -1,5 +1,6 @@
 import type { TestPluginReport } from '../../ops/test/test-plugin.js';
 import { formatDispatchResult } from './render-dispatch.js';
+import { clip } from '../../text/clip.js';
 import { escapeControl, formatDiagnostic } from './render.js';
 
 /** At most this many lines of each output stream are shown per handler (all of it with --json). */
@@ -15,10 +16,15 @@ function output(title: string, text: string): string[] {
   return [`    ${title}:`, ...shown];
 }
 
-/** The readable form of `hookpm test`: each handler's run with its output, then the result. */
+/**
+ * The readable form of `hookpm test`: each handler's run with its output, then the result. The
+ * plugin's name and version are shown as its manifest gives them even when invalid (a diagnostic
+ * says why): escaped and clipped like any text a plugin supplies.
+ */
 export function formatTestReport(report: TestPluginReport): string {
+  const named = escapeControl(`${clip(report.plugin)} ${clip(report.version)}`);
   const lines = [
-    `${report.plugin} ${report.version} (${report.kind}): ${report.event}, ${report.handlers.length} handler(s) ran`,
+    `${named} (${report.kind}): ${report.event}, ${report.handlers.length} handler(s) ran`,
   ];
   for (const d of report.diagnostics) lines.push(formatDiagnostic(d));
   for (const h of report.handlers) {
@@ -28,7 +34,7 @@ export function formatTestReport(report: TestPluginReport): string {
         ? `killed${h.signal === null ? '' : ` by ${h.signal}`}`
         : `exit ${h.exitCode}`;
     const verdict = h.failed ? 'FAILED' : h.decision === null ? 'ok' : h.decision;
-    lines.push(`  ${h.handler}  ${exit}  ${h.ms} ms  ${verdict}`);
+    lines.push(`  ${escapeControl(clip(h.handler))}  ${exit}  ${h.ms} ms  ${verdict}`);
     lines.push(`    command: ${escapeControl(h.command)}`);
     lines.push(...output('stdout', h.stdout), ...output('stderr', h.stderr));
   }
