@@ -7,6 +7,7 @@ import { parseJson } from '../json/parse-json.js';
 import type { LoadedPlugin, PluginDocument } from '../plugin/loaded-plugin.js';
 import { parseManifest, type Manifest } from '../plugin/manifest.js';
 import { isValidPluginName } from '../plugin/name.js';
+import { clip } from '../text/clip.js';
 import { bomWarning, loadDocuments } from './read-plugin-documents.js';
 import { errorCode, locateInside, readTextNoFollow } from './plugin-files.js';
 import { clip } from '../text/clip.js';
@@ -232,7 +233,7 @@ function nameProblem(name: string, found: FoundManifest): Diagnostic {
     found.manifest !== null
       ? `the "name" of ${found.file}`
       : 'the directory name (no manifest name)';
-  const message = `plugin name ${JSON.stringify(name)} (from ${from}) is invalid: expected 1-64 characters of a-z, 0-9, ".", "_" or "-", starting with a letter or digit`;
+  const message = `plugin name ${JSON.stringify(clip(name))} (from ${from}) is invalid: expected 1-64 characters of a-z, 0-9, ".", "_" or "-", starting with a letter or digit`;
   const path = found.manifest !== null && found.file !== null ? `${found.file}:name` : undefined;
   return diagnostic('invalid_plugin_name', 'error', message, path === undefined ? {} : { path });
 }

@@ -153,6 +153,14 @@ describe('readPluginDir: manifest', () => {
     ]);
   });
 
+  it('P3: an invalid manifest name of any length is quoted cut, never whole', async () => {
+    const p = await plugin({ 'plugin.json': { json: { name: 'n'.repeat(200_000) } } });
+    const [problem] = p.diagnostics;
+    expect(problem).toMatchObject({ code: 'invalid_plugin_name', severity: 'error' });
+    expect(problem!.message).toContain(`"${'n'.repeat(200)}..."`);
+    expect(problem!.message.length).toBeLessThan(1000);
+  });
+
   it('P3: a directory name that is not a valid name is an error when there is no manifest', async () => {
     const root = join(base, 'Upper Case');
     await writeTree(root, { 'hooks/hooks.json': hooksDoc('Stop') });
