@@ -48,4 +48,24 @@ describe('formatTestReport (hookpm test)', () => {
     expect(text.length).toBeLessThan(2000);
     expect(text).toContain(`${'n'.repeat(200)}... ${'v'.repeat(200)}...`);
   });
+
+  it('cli.md conventions: the runs table cuts the id of a plugin whose invalid name is long', () => {
+    const long = `${'n'.repeat(100_000)}@local`;
+    const result = {
+      ...neutralResult('PreToolUse', 'snap'),
+      runs: [
+        {
+          handler: 'PreToolUse:0:0',
+          origin: 'plugin',
+          plugin: long,
+          exitCode: 0,
+          timedOut: false,
+          durationMs: 1,
+        },
+      ],
+    } as unknown as DispatchResult;
+    const text = formatTestReport({ ...report('p', '1.0.0', 'h'), result });
+    expect(text.length).toBeLessThan(2000);
+    expect(text).toContain(`plugin ${'n'.repeat(200)}...`);
+  });
 });

@@ -1,4 +1,5 @@
 import type { DispatchResult } from '../../engine/types.js';
+import { clip } from '../../text/clip.js';
 import { escapeControl, renderTable } from './render.js';
 
 /**
@@ -25,10 +26,14 @@ function decisionLine(result: DispatchResult): string {
   return `permission: ${p.decision}${p.interrupt ? ' (interrupt)' : ''}${reason}`;
 }
 
+/**
+ * The runs, one a row. A plugin id is cut (text/clip.ts): `hookpm test` runs a plugin whose
+ * manifest name is invalid, and so of any length, under that name.
+ */
 function runsTable(result: DispatchResult): string {
   const rows = result.runs.map((r) => [
     r.handler,
-    r.plugin === null ? r.origin : `plugin ${r.plugin}`,
+    r.plugin === null ? r.origin : `plugin ${clip(r.plugin)}`,
     r.timedOut ? 'timeout' : r.exitCode === null ? '-' : String(r.exitCode),
     `${r.durationMs} ms`,
   ]);
