@@ -2,6 +2,7 @@ import type { LinkResult } from '../../ops/link/link.js';
 import type { LinkStatus } from '../../ops/steps/links/link-status.js';
 import type { UnlinkResult } from '../../ops/link/unlink.js';
 import type { ReloadedSession } from '../../ops/wire/reload-sessions.js';
+import { clip } from '../../text/clip.js';
 import { escapeControl, renderTable } from './render.js';
 
 export function formatLinked(result: LinkResult): string {
@@ -62,12 +63,16 @@ export function formatLinks(links: readonly LinkStatus[]): string {
   return [renderTable(['AGENT', 'SCOPE', 'STATE', 'FILE'], rows), ...problems].join('\n');
 }
 
+/**
+ * `hookpm reload`: a line per session. A session id is the agent payload's `session_id`, of any
+ * length and any characters: escaped and cut (text/clip.ts).
+ */
 export function formatReloaded(sessions: readonly ReloadedSession[]): string {
   if (sessions.length === 0) return 'no agent session is pinned; nothing to reload';
   return sessions
     .map((s) => {
       const plugins = s.plugins.map((p) => p.id).join(', ') || 'none';
-      return `reloaded ${s.agent} session ${escapeControl(s.sessionId)}: ${s.handlers} handlers (plugins: ${plugins}), snapshot ${s.snapshotId.slice(0, 12)}`;
+      return `reloaded ${s.agent} session ${escapeControl(clip(s.sessionId))}: ${s.handlers} handlers (plugins: ${plugins}), snapshot ${s.snapshotId.slice(0, 12)}`;
     })
     .join('\n');
 }
