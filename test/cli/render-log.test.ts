@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatLogEntry } from '../../src/cli/render/render-log.js';
+import { formatLogEntry, formatStats } from '../../src/cli/render/render-log.js';
+import { computeStats } from '../../src/ops/steps/decision-log/hook-stats.js';
 import type { LoggedDispatch } from '../../src/ops/steps/decision-log/dispatch-line.js';
 
 /** A logged dispatch of one run, with `over` on top. */
@@ -52,5 +53,17 @@ describe('formatLogEntry (hookpm log)', () => {
     expect(line.length).toBeLessThan(4000);
     expect(line).toContain(`${'x'.repeat(200)}...`);
     expect(line).toContain(`c: ${'x'.repeat(997)}...`);
+  });
+
+  it('cli.md conventions: stats cuts a plugin id, hook and event of any length, never prints them whole', () => {
+    const long = 'x'.repeat(300_000);
+    const [run] = entry().runs;
+    const stats = computeStats([
+      entry({ event: long, runs: [{ ...run!, plugin: `p\u001b[31m${long}`, handler: long }] }),
+    ]);
+    const text = formatStats(stats, null);
+    expect(text.length).toBeLessThan(3000);
+    expect(text).toContain(`p\\u001b[31m${'x'.repeat(194)}...`);
+    expect(text).not.toContain('\u001b');
   });
 });

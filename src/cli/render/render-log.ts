@@ -67,8 +67,9 @@ const FIGURES = ['RUNS', 'P50', 'P95', 'MAX', 'TIMEOUT', 'FAILED'];
 /**
  * `hookpm stats`: the plugins, then the hooks, slowest first. A hook is named as `hookpm hooks`
  * names it: a plugin's by its key, a hooks file's by its id. Ids, keys and figures are never cut
- * (table.ts `whole`); at a narrow width the decisions (and a hook's event) are cut, or go on a line
- * of their own under the row.
+ * (table.ts `whole`) but at 200 characters (text/clip.ts: only a line put in the log by something
+ * else holds a longer one); at a narrow width the decisions (and a hook's event) are cut, or go on
+ * a line of their own under the row.
  */
 export function formatStats(stats: HookStats, width?: number | null): string {
   if (stats.dispatches === 0) return 'no dispatch logged (hookpm log shows what is logged)';
@@ -78,17 +79,17 @@ export function formatStats(stats: HookStats, width?: number | null): string {
     '',
     renderTable(
       ['PLUGIN', ...FIGURES, 'DECISIONS'],
-      stats.plugins.map((p) => [p.plugin, ...figures(p), decisionsText(p.decisions)]),
+      stats.plugins.map((p) => [clip(p.plugin), ...figures(p), decisionsText(p.decisions)]),
       { whole: [0, 1, 2, 3, 4, 5, 6], ...fit },
     ),
     '',
     renderTable(
       ['PLUGIN', 'HOOK', ...FIGURES, 'EVENT, DECISIONS'],
       stats.handlers.map((h) => [
-        h.plugin,
-        h.key ?? h.handler,
+        clip(h.plugin),
+        clip(h.key ?? h.handler),
         ...figures(h),
-        `${h.event}, ${decisionsText(h.decisions)}`,
+        `${clip(h.event)}, ${decisionsText(h.decisions)}`,
       ]),
       { whole: [0, 1, 2, 3, 4, 5, 6, 7], last: 'own-line', ...fit },
     ),
