@@ -183,7 +183,11 @@ function statOrNull(file: string): { ino: number; size: number } | null {
   }
 }
 
-/** The whole lines of `file` between `start` and `end`, and how many bytes they are. */
+/**
+ * The whole lines of `file` between `start` and `end`, and how many bytes they are. A line longer
+ * than LOG_READ_MAX_BYTES (never one hookpm wrote) is passed over: its first LOG_READ_MAX_BYTES
+ * are counted as read, so a follower moves on, and the rest reads as a damaged line.
+ */
 function readRange(file: string, start: number, end: number): { text: string; bytes: number } {
   if (end <= start) return { text: '', bytes: 0 };
   const buffer = Buffer.alloc(Math.min(end - start, LOG_READ_MAX_BYTES));
@@ -197,7 +201,7 @@ function readRange(file: string, start: number, end: number): { text: string; by
     if (!fstatSync(fd).isFile()) return { text: '', bytes: 0 };
     const got = readSync(fd, buffer, 0, buffer.length, start);
     const last = buffer.lastIndexOf(10, got - 1);
-    if (last === -1) return { text: '', bytes: 0 };
+    if (last === -1) return { text: '', bytes: got === LOG_READ_MAX_BYTES ? got : 0 };
     return { text: buffer.toString('utf8', 0, last + 1), bytes: last + 1 };
   } finally {
     closeSync(fd);

@@ -5,7 +5,9 @@ import {
   mkdtempSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
+  truncateSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +19,7 @@ import {
   appendDispatchLine,
   dispatchLogFiles,
   LOG_LINE_MAX_BYTES,
+  LOG_READ_MAX_BYTES,
   readDispatchLogSince,
 } from '../../src/store/dispatch-log.js';
 import { homeStorePaths } from '../../src/store/home-paths.js';
@@ -84,6 +87,23 @@ describe('appendDispatchLine', () => {
     expect(readDispatchLogSince(paths, position).text).toBe('');
     appendFileSync(current, '}\n');
     expect(readDispatchLogSince(paths, position).text).toBe('{"n":7}\n');
+  });
+
+  it('D7: readDispatchLogSince passes over a line longer than it reads at once, and follows the lines after it', () => {
+    const { current } = dispatchLogFiles(paths);
+    appendDispatchLine(paths, '{"n":0}');
+    let position = readDispatchLogSince(paths, null).position;
+    // A sparse file: LOG_READ_MAX_BYTES and more of NUL bytes, no newline, put there by hand.
+    truncateSync(current, statSync(current).size + LOG_READ_MAX_BYTES + 5);
+    appendFileSync(current, '\n{"n":1}\n');
+    let text = '';
+    for (let i = 0; i < 3; i += 1) {
+      const next = readDispatchLogSince(paths, position);
+      position = next.position;
+      text += next.text;
+    }
+    // The rest of the long line, then the line after it.
+    expect(text).toBe(`${'\u0000'.repeat(5)}\n{"n":1}\n`);
   });
 
   it('lines from concurrent worker processes never interleave', async () => {
