@@ -1,8 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { HookpmError } from '../errors.js';
 import { parseJson } from '../json/parse-json.js';
-import { errnoCode } from '../io/fs-error.js';
+import { readFailureReason, readRegularFile } from '../io/read-regular-file.js';
 import { readStdinBytes, STDIN_MAX_BYTES } from './stdio.js';
 import { strictUtf8 } from '../text/strict-utf8.js';
 
@@ -26,8 +25,10 @@ function isInlineJson(spec: string): boolean {
  * The `--payload` of `hookpm run` (docs/reference/rules/cli.md#commands): inline JSON
  * (isInlineJson), `-` reads stdin to its end, anything else is a file path resolved against `cwd`;
  * no payload is `{}`, an empty one an error. The text must be UTF-8 holding one JSON object
- * (strict parse: duplicate keys are errors). Every failure is E_USAGE (exit 2) naming the source
- * and, for a parse error, the line and column.
+ * (strict parse: duplicate keys are errors). A file is read only when it is a regular file (after
+ * its symlinks) of at most STDIN_MAX_BYTES (registry.md D7): a FIFO or a device is refused at once,
+ * never waited on or read without end. Every failure is E_USAGE (exit 2) naming the source and, for
+ * a parse error, the line and column.
  */
 export async function readPayload(
   spec: string | undefined,
@@ -44,9 +45,9 @@ export async function readPayload(
       ? Buffer.from(spec, 'utf8')
       : spec === '-'
         ? readStdinBytes()
-        : await readFile(file);
+        : readRegularFile(file, { maxBytes: STDIN_MAX_BYTES, followSymlink: true });
   } catch (error) {
-    const why = errnoCode(error) ?? String(error);
+    const why = readFailureReason(error);
     throw usage(`--payload: cannot read ${file} (${why})`, HINT, { file });
   }
   if (bytes === null || bytes.length > STDIN_MAX_BYTES)
