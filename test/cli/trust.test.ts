@@ -108,6 +108,21 @@ describe('hookpm trust / untrust', () => {
     expect(Buffer.compare(await readFile(storeFile()), before)).toBe(0);
   });
 
+  it('T1: a stored trusted_at is shown escaped and cut, whatever another tool wrote there', async () => {
+    const trustedAt = `2026\u001b]52;c;eA==\u0007\u001b[2J${'t'.repeat(100_000)}`;
+    await put(
+      storeFile(),
+      JSON.stringify({ version: 1, projects: { [ws.repo]: { trusted_at: trustedAt } } }),
+    );
+    const run = hookpm(['trust', ws.repo]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+    expect(run.stdout).toContain(
+      `(since 2026\\u001b]52;c;eA==\\u0007\\u001b[2J${'t'.repeat(180)}...)`,
+    );
+    expect(run.stdout.length).toBeLessThan(2000);
+  });
+
   it('T2: a directory that does not exist is a usage error (exit 2) and creates no store', async () => {
     const run = hookpm(['trust', join(ws.dir, 'missing')]);
     expect(run.code).toBe(2);

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { globalOptions } from '../global-options.js';
 import { escapeControl, printJson, printLine } from '../render/render.js';
+import { clip } from '../../text/clip.js';
 
 type Verb = 'trust' | 'untrust';
 
@@ -39,11 +40,9 @@ async function run(verb: Verb, dir: string | undefined, command: Command): Promi
     return printJson({ root: change.root, trusted: change.trusted, changed: change.changed });
   const root = escapeControl(change.root);
   if (verb === 'trust') {
-    printLine(
-      change.changed
-        ? `trusted ${root}`
-        : `${root} was already trusted (since ${change.trustedAt ?? 'unknown'})`,
-    );
+    // `trusted_at` is any string the store holds (another tool writes it too): escaped and cut.
+    const since = escapeControl(clip(change.trustedAt ?? 'unknown'));
+    printLine(change.changed ? `trusted ${root}` : `${root} was already trusted (since ${since})`);
   } else {
     printLine(change.changed ? `untrusted ${root}` : `${root} was not trusted; nothing to do`);
   }
