@@ -3,6 +3,7 @@ import { z } from '../json/zod.js';
 import { describeValue } from '../json/describe-value.js';
 import { diagnostic, type Diagnostic } from '../hooks/diagnostic.js';
 import { childPath, documentPath, valueAtPath } from '../hooks/json-path.js';
+import { clip } from '../text/clip.js';
 import { CapabilitiesSchema } from './capabilities.js';
 
 /**
@@ -109,7 +110,7 @@ export function parseManifest(value: unknown, file: string): ParsedManifest {
   for (const key of Object.keys(record)) {
     if (MANIFEST_FIELDS.includes(key)) continue;
     const path = childPath(root, key);
-    const message = `${path}: field ${JSON.stringify(key)} is not used by hookpm and is kept as is`;
+    const message = `${clip(path)}: field ${JSON.stringify(clip(key))} is not used by hookpm and is kept as is`;
     diagnostics.push(diagnostic('unknown_key', 'warning', message, { path }));
   }
   if (bad.has('name')) return { manifest: null, diagnostics };

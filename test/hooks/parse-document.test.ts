@@ -294,6 +294,14 @@ describe('documents (C2, C3)', () => {
     ]);
   });
 
+  it('C3: an unknown key of any length is quoted cut in the message, never whole', () => {
+    const key = 'k'.repeat(100_000);
+    const result = parse(doc([{ ...ok, [key]: 1 }]));
+    const [warning] = result.diagnostics;
+    expect(warning).toMatchObject({ code: 'unknown_key', severity: 'warning' });
+    expect(warning!.message).toBe(`unknown handler key "${'k'.repeat(200)}..." is ignored`);
+  });
+
   it("engine.md section 3 (args): Claude Code's exec form is argv = [command, ...args], command kept to be shown", () => {
     const result = parse(doc([{ type: 'command', command: 'node', args: ['x.js', '--a b'] }]));
     expect(result.config?.PreToolUse?.[0]?.hooks[0]).toEqual({

@@ -48,6 +48,14 @@ describe('parseManifest', () => {
     ]);
   });
 
+  it('P2: an unknown field of any length is quoted cut in the warning, never whole', () => {
+    const key = 'f'.repeat(100_000);
+    const [warning] = parseManifest({ name: 'guard', [key]: 1 }, FILE).diagnostics;
+    expect(warning).toMatchObject({ code: 'unknown_key', path: `${FILE}:${key}` });
+    expect(warning!.message).toContain(`field "${'f'.repeat(200)}..." is not used by hookpm`);
+    expect(warning!.message.length).toBeLessThan(1000);
+  });
+
   it.each([
     [{ name: 1 }, 'name', 'must be a string, found 1'],
     [{ name: 'x', hooks: 5 }, 'hooks', 'found 5'],
