@@ -113,7 +113,12 @@ function readSettingsDocument(paths: StorePaths, strict = false): Record<string,
   const json = text === null ? null : parseJson(text, file);
   if (json?.ok === true && isPlainObject(json.value)) return json.value;
   if (!strict) return null;
-  const what = text === null ? 'valid UTF-8' : 'a JSON object';
+  const what =
+    text === null
+      ? 'valid UTF-8'
+      : json?.ok === false
+        ? `valid JSON (line ${json.line}, column ${json.column}: ${json.message})`
+        : 'a JSON object';
   throw new HookpmError('E_IO', `${file} is not ${what}, so it was not changed`, {
     file,
     hint: `Fix ${file} by hand, then run the command again.`,

@@ -60,4 +60,14 @@ describe('hookpm config set: settings.json (policy.md A15)', () => {
     await writeUpdateSetting(paths, 'updates.minimumReleaseAgeDays', '3');
     expect(statSync(settingsFile(paths)).mode & 0o777).toBe(0o600);
   });
+
+  it('A15: a JSON object nested past what the parser takes is refused saying so, left byte-identical', async () => {
+    const before = Buffer.from(`{"a":${'['.repeat(5000)}${']'.repeat(5000)}}`);
+    const paths = storeWith(before);
+    await expect(writeUpdateSetting(paths, 'updates.check', 'daily')).rejects.toMatchObject({
+      code: 'E_IO',
+      message: expect.stringContaining('is not valid JSON (line 1, column '),
+    });
+    expect(readFileSync(settingsFile(paths))).toEqual(before);
+  });
 });
