@@ -1,6 +1,6 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { writeFileDurable } from '../io/durable-write.js';
-import { errnoCode } from '../io/fs-error.js';
+import { errnoCode, toStoreError } from '../io/fs-error.js';
 import { readRegularFile } from '../io/read-regular-file.js';
 import { isPlainObject } from '../json/describe-value.js';
 import { parseJson } from '../json/parse-json.js';
@@ -80,7 +80,11 @@ export async function writeUpdateSetting(
     );
   const updates = isPlainObject(document['updates']) ? { ...document['updates'] } : {};
   updates[key.slice('updates.'.length)] = parsed;
-  mkdirSync(paths.config, { recursive: true });
+  try {
+    mkdirSync(paths.config, { recursive: true });
+  } catch (error) {
+    throw configDirError(error, paths.config);
+  }
   await writeFileDurable(
     file,
     `${JSON.stringify({ ...document, updates }, null, 2)}\n`,
@@ -105,7 +109,7 @@ function readSettingsDocument(paths: StorePaths, strict = false): Record<string,
     bytes = readRegularFile(file, { maxBytes: MAX_BYTES, followSymlink: true });
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return null;
-    if (strict) throw error;
+    if (strict) throw configDirError(error, paths.config);
     return null;
   }
   // Strict: a byte that is not UTF-8 would be read, and written back, as U+FFFD.
@@ -123,4 +127,23 @@ function readSettingsDocument(paths: StorePaths, strict = false): Record<string,
     file,
     hint: `Fix ${file} by hand, then run the command again.`,
   });
+}
+
+/**
+ * A failure to read or make settings.json's directory: E_IO naming it when it is not a directory
+ * (a file, or a symlink to nothing), otherwise as toStoreError (a read-only store, a full disk).
+ */
+function configDirError(error: unknown, dir: string): HookpmError {
+  const code = errnoCode(error);
+  if (code !== 'ENOTDIR' && code !== 'ENOENT' && code !== 'EEXIST')
+    return toStoreError(error, dir, 'write settings.json in');
+  return new HookpmError(
+    'E_IO',
+    `${dir} is not a directory (${code}), so settings.json cannot be written there`,
+    {
+      file: dir,
+      errno: code,
+      hint: `Move ${dir} aside (or make it a directory), then run the command again.`,
+    },
+  );
 }

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { homeStorePaths } from '../../src/store/home-paths.js';
@@ -70,4 +70,21 @@ describe('hookpm config set: settings.json (policy.md A15)', () => {
     });
     expect(readFileSync(settingsFile(paths))).toEqual(before);
   });
+
+  it.each([
+    ['a file', (dir: string) => writeFileSync(dir, 'x'), 'ENOTDIR'],
+    ['a symlink to nothing', (dir: string) => symlinkSync(`${dir}-missing`, dir), 'ENOENT'],
+  ])(
+    'A15: a config directory that is %s is E_IO naming it, never E_INTERNAL',
+    async (_what, make, code) => {
+      n += 1;
+      const paths = homeStorePaths(join(tmp.dir, `home${n}`));
+      mkdirSync(join(paths.config, '..'), { recursive: true });
+      make(paths.config);
+      await expect(writeUpdateSetting(paths, 'updates.check', 'daily')).rejects.toMatchObject({
+        code: 'E_IO',
+        message: `${paths.config} is not a directory (${code}), so settings.json cannot be written there`,
+      });
+    },
+  );
 });
