@@ -10,7 +10,6 @@ import { isValidPluginName } from '../plugin/name.js';
 import { clip } from '../text/clip.js';
 import { bomWarning, loadDocuments } from './read-plugin-documents.js';
 import { errorCode, locateInside, readTextNoFollow } from './plugin-files.js';
-import { clip } from '../text/clip.js';
 
 export type { LoadedPlugin, PluginDocument } from '../plugin/loaded-plugin.js';
 
