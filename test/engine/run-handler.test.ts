@@ -310,6 +310,24 @@ describe('X6: deadlines', () => {
     await waitUntil(() => !isAlive(grandchild), 1000, `grandchild ${grandchild} to die`);
   });
 
+  it('X6: a handler that exits leaving a helper holding its stdout settles about a second later on what it wrote, not at its deadline; the helper is left alone', async () => {
+    const pidFile = join(work, 'left-helper.pid');
+    const command = `sleep 30 & echo $! > '${pidFile}'; printf '{"decision":"block","reason":"r"}'`;
+    const started = performance.now();
+    const result = await run(handlerOf({ command, timeoutSec: 20 }));
+    const elapsed = performance.now() - started;
+    const helper = await readPid(pidFile);
+    try {
+      expect(result).toMatchObject({ timedOut: false, exitCode: 0, failure: null });
+      expect(result.stdout).toBe('{"decision":"block","reason":"r"}');
+      expect(elapsed).toBeGreaterThanOrEqual(900);
+      expect(elapsed).toBeLessThan(5000);
+      expect(isAlive(helper)).toBe(true);
+    } finally {
+      process.kill(helper, 'SIGKILL');
+    }
+  });
+
   it('X6: the result settles about a second after the deadline even when an escaped process (new session) holds the pipes', async () => {
     const pidFile = join(work, 'escaped.pid');
     const started = performance.now();
