@@ -137,7 +137,7 @@ interface Supervised {
  * helper started with `&` and no redirection) may hold them open for any time; what the handler
  * itself wrote is in them when it exits, read well within this.
  */
-export const AFTER_EXIT_READ_MS = 1_000;
+const AFTER_EXIT_READ_MS = 1_000;
 
 /**
  * Feeds stdin, captures output under the X7 caps, enforces the X6 deadline and the abort signal,

@@ -38,7 +38,7 @@ export async function readSettingsText(
   if (decoded === null) throw refused(path, `${path}: the file is not valid UTF-8`);
   const checked = readSettingsDocument(decoded, path, configKeys);
   if (!checked.ok) throw refused(path, checked.problem);
-  // An empty file is edited as `{}` is; its bytes stay what a backup keeps and unlink restores.
+  // An empty file is edited as `{}` is; its bytes are backed up, but never restored (readBackup).
   const text = isBlankSettings(decoded) ? '{}' : checked.bom ? decoded.slice(BOM.length) : decoded;
   return { file, text, settings: checked.value, bom: checked.bom };
 }
