@@ -185,4 +185,36 @@ describe('a sparse search manifest (N8)', () => {
       page.plugins.map((p) => p.description),
     );
   });
+
+  it('N8: a search page that fails stops the fetching: no page is asked for after it, in a host that goes on running', async () => {
+    const pages = 200;
+    const replace: Record<string, (real: string | null) => string | null> = {
+      '/search/index.json': (real) => {
+        const served = JSON.parse(real ?? '') as { shards: Array<{ path: string }> };
+        const first = served.shards[0]!;
+        served.shards = [
+          { ...first, path: 'missing.json' },
+          ...Array.from({ length: pages }, (_, i) => ({ ...first, path: `p${i}.json` })),
+        ];
+        return JSON.stringify(served);
+      },
+    };
+    const search = join(world.root, 'reg', 'search');
+    for (let i = 0; i < pages; i += 1)
+      replace[`/search/p${i}.json`] = () => {
+        const written = JSON.parse(readFileSync(join(search, 'index.json'), 'utf8')) as {
+          shards: Array<{ path: string }>;
+        };
+        return readFileSync(join(search, written.shards[0]!.path), 'utf8');
+      };
+    const url = await hostile(replace);
+    await addRegistry(world.ctx, { name: 'acme', location: url, cwd: world.root });
+    const asked = () => requests.filter((p) => /^\/search\/p\d+\.json$/.test(p)).length;
+    const found = await searchPlugins(world.ctx, { query: '' });
+    const atAnswer = asked();
+    expect(found.warnings).toEqual([expect.objectContaining({ registry: 'acme' })]);
+    // Only what was in flight then (one page for each of the other 7 workers) still arrives.
+    await new Promise((done) => setTimeout(done, 500));
+    expect(asked() - atAnswer).toBeLessThanOrEqual(7);
+  });
 });

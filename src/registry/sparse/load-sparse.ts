@@ -192,17 +192,28 @@ export async function loadSparseSummary(
   return { summary: parts.flat(), origin };
 }
 
+/**
+ * Runs `work` on each item, at most `limit` at once. Rejects with the first failure, after which
+ * no item is started: the others in flight end, and a long-lived host (`hookpm session`) fetches
+ * nothing more for a result it has already refused.
+ */
 async function eachLimited<T>(
   items: readonly T[],
   limit: number,
   work: (item: T) => Promise<void>,
 ): Promise<void> {
   let next = 0;
+  let failed = false;
   const worker = async (): Promise<void> => {
-    while (next < items.length) {
+    while (!failed && next < items.length) {
       const item = items[next] as T;
       next += 1;
-      await work(item);
+      try {
+        await work(item);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
