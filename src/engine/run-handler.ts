@@ -11,6 +11,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { SnapshotHandler } from '../hooks/types.js';
 import { sandboxFailure, watchSandboxStatus } from './confine-command.js';
+import { confinedStdio } from './confined-stdio.js';
 import {
   commandLine,
   invalidCommand,
@@ -85,8 +86,8 @@ export function runHandler(handler: SnapshotHandler, opts: RunHandlerOptions): P
       // X4: a POSIX child becomes the leader of a new process group, so -pid reaches all of it.
       detached: !IS_WINDOWS,
       shell: IS_WINDOWS && handler.argv === null && handler.shell === undefined,
-      // Z6: a confined run gets bwrap's status pipe as fd 3.
-      stdio: launch.cleanup === null ? 'pipe' : ['pipe', 'pipe', 'pipe', 'pipe'],
+      // Z6: a confined run gets bwrap's status pipe as fd 3, and (Z4) nothing hookpm inherited.
+      stdio: launch.cleanup === null ? 'pipe' : confinedStdio(),
       windowsHide: true,
     });
   } catch (error) {

@@ -41,6 +41,7 @@ function buildHost(dir: string): void {
     'engine/run-handler',
     'engine/handler-launch',
     'engine/confine-command',
+    'engine/confined-stdio',
     'engine/environment',
     'engine/output-capture',
     'engine/process-groups',

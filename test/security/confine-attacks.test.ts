@@ -7,13 +7,15 @@
  * `hookpm wire claude` (the command `hookpm link claude` writes) and through `hookpm test`; and
  * where bubblewrap is missing the handler does not run at all: it fails closed.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { closeSync, existsSync, openSync, readdirSync } from 'node:fs';
 import { copyFile, mkdir, symlink } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
+import { BIN } from '../helpers/built-bin.js';
 import { writeClaudePlugin } from '../helpers/claude-plugin.js';
 import { BWRAP, INSTALL_TIMEOUT_MS, requireTool } from '../helpers/system-package.js';
 import { writeFile } from 'node:fs/promises';
@@ -118,6 +120,29 @@ describe('confined handlers under attack (security.md Z4-Z6)', () => {
     const { reason } = await wireBash('proc');
     expect(reason).toMatch(/^probe proc: blocked \(\d processes visible\)$/);
     expect(existsSync(join(ws.home, 'via-proc'))).toBe(false);
+  });
+
+  it('Z4: a directory descriptor hookpm inherited does not pass into the sandbox, so /proc/self/fd leads nowhere', async () => {
+    await installProbe(CONFINED);
+    const dir = openSync(ws.home, 'r');
+    try {
+      // The agent (or a shell) that runs hookpm leaves a descriptor of HOME open as fd 40.
+      const stdio = ['pipe', 'pipe', 'pipe', ...Array<'ignore'>(37).fill('ignore'), dir] as const;
+      const body = claudeBashPayload(ws, `s${ws.n}-fd`, 'fd 40');
+      const run = spawnSync(process.execPath, [BIN, 'wire', 'claude'], {
+        cwd: ws.repo,
+        env: ws.env(),
+        input: body,
+        stdio: [...stdio],
+        encoding: 'utf8',
+      });
+      expect(run.status, run.stderr).toBe(0);
+      const reason = JSON.parse(run.stdout).hookSpecificOutput.permissionDecisionReason as string;
+      expect(reason).toMatch(/^probe fd: blocked /);
+      expect(existsSync(join(ws.home, 'via-fd'))).toBe(false);
+    } finally {
+      closeSync(dir);
+    }
   });
 
   it("Z3: the store's state and other plugins' data are hidden from a confined handler", async () => {

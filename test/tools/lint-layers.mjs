@@ -28,6 +28,7 @@ const ADAPTER_FILES = {
   'engine/process-groups.ts': 'engine',
   'engine/group-watchdog.ts': 'engine',
   'engine/confine-command.ts': 'engine',
+  'engine/confined-stdio.ts': 'engine',
   // dispatchEvent loads the runner when a handler matched; run-matched.ts starts the handlers.
   'engine/dispatch.ts': 'engine',
   'engine/run-matched.ts': 'engine',
