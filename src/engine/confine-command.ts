@@ -83,6 +83,10 @@ export function confineCommand(input: ConfineInput, platform = process.platform)
   const args = ['--die-with-parent', '--unshare-pid', '--unshare-ipc', '--cap-drop', 'ALL'];
   if (!confine.network) args.push('--unshare-net');
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
+  // Mounts apply in order: the project is bound before the store is hidden, so a project that
+  // holds the store (the agent run in HOME) does not bring it back, writable (Z3).
+  if (confine.write.includes('project') && existsSync(input.projectDir))
+    args.push('--bind', input.projectDir, input.projectDir);
   for (const dir of confine.hide) if (existsSync(dir)) args.push('--tmpfs', dir);
   const shown = (dir: string): boolean => confine.hide.some((h) => isInside(dir, h));
   if (input.pluginRoot !== null && shown(input.pluginRoot) && existsSync(input.pluginRoot))
@@ -97,8 +101,6 @@ export function confineCommand(input: ConfineInput, platform = process.platform)
       } else if (shown(input.pluginData) && existsSync(input.pluginData))
         args.push('--ro-bind', input.pluginData, input.pluginData);
     }
-    if (confine.write.includes('project') && existsSync(input.projectDir))
-      args.push('--bind', input.projectDir, input.projectDir);
     if (confine.write.includes('tmp')) {
       temp = mkdtempSync(join(tmpdir(), 'hookpm-confined-'));
       args.push('--bind', temp, temp);

@@ -8,7 +8,7 @@
  * where bubblewrap is missing the handler does not run at all: it fails closed.
  */
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, openSync, readdirSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { copyFile, mkdir, symlink } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -155,6 +155,22 @@ describe('confined handlers under attack (security.md Z4-Z6)', () => {
     expect((await wireBash(`read ${join(other, 'secret')}`)).reason).toBe(
       'probe read: blocked ENOENT',
     );
+  });
+
+  it('Z3: a plugin that writes its project, run in HOME (which holds the store), still finds the store hidden', async () => {
+    await installProbe({ network: false, write: ['project'] });
+    const state = join(ws.home, 'hookpm', 'data', 'state.json');
+    const before = readFileSync(state);
+    const inHome = async (command: string) => {
+      const body = claudeBashPayload({ home: ws.home, repo: ws.home }, `s${ws.n}-home`, command);
+      const run = await ws.hookpm(['wire', 'claude'], { stdin: body, cwd: ws.home });
+      expect(run.code, run.stderr).toBe(0);
+      return JSON.parse(run.stdout).hookSpecificOutput.permissionDecisionReason as string;
+    };
+    expect(await inHome(`read ${state}`)).toBe('probe read: blocked ENOENT');
+    await inHome(`append ${state}`);
+    expect(readFileSync(state)).toEqual(before);
+    expect(await inHome(`append ${join(ws.home, 'notes')}`)).toBe('probe append: DONE');
   });
 
   it('X6/Z4: a grandchild in a session of its own does not outlive the handler past its deadline', async () => {
