@@ -15,6 +15,7 @@ import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, rmSync } fro
 import { tmpdir } from 'node:os';
 import { delimiter, join, relative, isAbsolute } from 'node:path';
 import type { HandlerConfinement } from '../hooks/types.js';
+import { unixSocketFilter } from './socket-filter.js';
 
 /** The fix named wherever confinement cannot be set up (Z6). */
 export const CONFINE_FIX =
@@ -34,7 +35,15 @@ export interface ConfineInput {
 }
 
 export type ConfinedLaunch =
-  | { ok: true; file: string; args: string[]; env: Record<string, string>; cleanup: () => void }
+  | {
+      ok: true;
+      file: string;
+      args: string[];
+      env: Record<string, string>;
+      cleanup: () => void;
+      /** Z5: the seccomp program bwrap reads from fd 4 (`--seccomp 4`), or null. */
+      seccomp: Buffer | null;
+    }
   | { ok: false; message: string };
 
 const found = new Map<string, string>();
@@ -81,7 +90,8 @@ export function confineCommand(input: ConfineInput, platform = process.platform)
     };
   const { confine } = input;
   const args = ['--die-with-parent', '--unshare-pid', '--unshare-ipc', '--cap-drop', 'ALL'];
-  if (!confine.network) args.push('--unshare-net');
+  const seccomp = confine.network ? null : unixSocketFilter();
+  if (seccomp !== null) args.push('--unshare-net', '--seccomp', '4');
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
   // Mounts apply in order: the project is bound before the store is hidden, so a project that
   // holds the store (the agent run in HOME) does not bring it back, writable (Z3).
@@ -115,7 +125,7 @@ export function confineCommand(input: ConfineInput, platform = process.platform)
   const cleanup = (): void => {
     if (temp !== null) rmSync(temp, { recursive: true, force: true });
   };
-  return { ok: true, file: bwrap, args, env, cleanup };
+  return { ok: true, file: bwrap, args, env, cleanup, seccomp };
 }
 
 /** `inner` is `outer` or inside it. */

@@ -1,5 +1,6 @@
 import { openSync, readdirSync, readFileSync } from 'node:fs';
 import type { StdioOptions } from 'node:child_process';
+import type { Writable } from 'node:stream';
 
 /*
  * Z4: the descriptors a confined handler starts with. A descriptor hookpm inherited from whatever
@@ -15,10 +16,14 @@ const CLOSE_ON_EXEC = 0o2000000;
 
 let devNull: number | null = null;
 
-/** The stdio of a confined spawn: pipes for 0-3, /dev/null over every inherited descriptor. */
-export function confinedStdio(): StdioOptions {
+/**
+ * The stdio of a confined spawn: pipes for 0-3 (and 4, bwrap's seccomp program, with `seccomp`),
+ * /dev/null over every other inherited descriptor.
+ */
+export function confinedStdio(seccomp: boolean): StdioOptions {
   const stdio: StdioOptions = ['pipe', 'pipe', 'pipe', 'pipe'];
-  const inherited = inheritedDescriptors();
+  if (seccomp) stdio.push('pipe');
+  const inherited = inheritedDescriptors().filter((fd) => fd >= stdio.length);
   if (inherited.length === 0) return stdio;
   devNull ??= openSync('/dev/null', 'r');
   for (const fd of inherited) {
@@ -48,4 +53,10 @@ function inheritedDescriptors(): number[] {
     }
   }
   return found.sort((a, b) => a - b);
+}
+
+/** Z5: hands bwrap its seccomp program on fd 4; bwrap reads it to the end before the handler starts. */
+export function writeSeccomp(stream: Writable | null, program: Buffer): void {
+  stream?.on('error', () => {});
+  stream?.end(program);
 }

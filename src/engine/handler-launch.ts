@@ -29,6 +29,8 @@ export type Launch =
       args: string[];
       env: Record<string, string>;
       cleanup: (() => void) | null;
+      /** Z5: for a confined run without network, the seccomp program bwrap reads from fd 4. */
+      seccomp?: Buffer | null;
     }
   | { ok: false; message: string };
 

@@ -11,7 +11,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { SnapshotHandler } from '../hooks/types.js';
 import { sandboxFailure, watchSandboxStatus } from './confine-command.js';
-import { confinedStdio } from './confined-stdio.js';
+import { confinedStdio, writeSeccomp } from './confined-stdio.js';
+import type { Writable } from 'node:stream';
 import {
   commandLine,
   invalidCommand,
@@ -87,7 +88,7 @@ export function runHandler(handler: SnapshotHandler, opts: RunHandlerOptions): P
       detached: !IS_WINDOWS,
       shell: IS_WINDOWS && handler.argv === null && handler.shell === undefined,
       // Z6: a confined run gets bwrap's status pipe as fd 3, and (Z4) nothing hookpm inherited.
-      stdio: launch.cleanup === null ? 'pipe' : confinedStdio(),
+      stdio: launch.cleanup === null ? 'pipe' : confinedStdio(launch.seccomp != null),
       windowsHide: true,
     });
   } catch (error) {
@@ -103,6 +104,7 @@ export function runHandler(handler: SnapshotHandler, opts: RunHandlerOptions): P
   if (child.pid !== undefined) registerGroup(child.pid);
   const stdin = handler.legacyStdin !== null ? JSON.stringify(handler.legacyStdin) : opts.stdin;
   const confined = launch.cleanup === null ? null : watchSandboxStatus(child.stdio[3] as never);
+  if (launch.seccomp != null) writeSeccomp(child.stdio[4] as Writable | null, launch.seccomp);
   const run = supervise({ child, handler, opts, stdin, file, started, confined });
   return launch.cleanup === null ? run : run.finally(launch.cleanup);
 }

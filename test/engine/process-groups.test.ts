@@ -42,6 +42,7 @@ function buildHost(dir: string): void {
     'engine/handler-launch',
     'engine/confine-command',
     'engine/confined-stdio',
+    'engine/socket-filter',
     'engine/environment',
     'engine/output-capture',
     'engine/process-groups',

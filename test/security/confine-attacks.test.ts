@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { copyFile, mkdir, symlink } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createSocketServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
@@ -99,6 +99,25 @@ describe('confined handlers under attack (security.md Z4-Z6)', () => {
     const open = await wireBash(`net ${port}`);
     expect(open.reason).toBe('probe net: DONE');
     expect(requests).toBe(before + 1);
+  });
+
+  it("Z5: a confined handler cannot connect to a unix socket of the host (an agent's, a daemon's)", async () => {
+    await installProbe(CONFINED);
+    const path = join(ws.dir, `agent${ws.n}.sock`);
+    let connections = 0;
+    const agent = createSocketServer((socket) => {
+      connections += 1;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => agent.listen(path, resolve));
+    try {
+      expect((await wireBash(`unix ${path}`)).reason).toBe('probe unix: blocked EACCES');
+      expect(connections).toBe(0);
+      await installProbe({ network: true, write: ['data'] });
+      expect((await wireBash(`unix ${path}`)).reason).toBe('probe unix: DONE');
+    } finally {
+      await new Promise<void>((resolve) => agent.close(() => resolve()));
+    }
   });
 
   it('Z4: a confined handler cannot write in HOME, and writes its declared data directory', async () => {
