@@ -55,7 +55,10 @@ function inheritedDescriptors(): number[] {
   return found.sort((a, b) => a - b);
 }
 
-/** Z5: hands bwrap its seccomp program on fd 4; bwrap reads it to the end before the handler starts. */
+/**
+ * Z5: hands bwrap its seccomp program on fd 4; bwrap reads it to the end before the handler
+ * starts.
+ */
 export function writeSeccomp(stream: Writable | null, program: Buffer): void {
   stream?.on('error', () => {});
   stream?.end(program);
