@@ -1,24 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { readRegularText } from '../io/read-regular-file.js';
+import { fnv1a } from '../text/fnv1a.js';
 import { replaceFile } from './replace-file.js';
 
 /** A shard larger than this is not read (and so is recomputed). */
 const SHARD_MAX_BYTES = 64 * 1024 * 1024;
-
-/**
- * FNV-1a (32 bits) of a string's UTF-16 code units, as 8 hex digits: names a cache shard and
- * checks it for damage without loading `node:crypto`. Not a defence against forgery: whoever can
- * write the cache can write the state too (see the callers).
- */
-export function fnv1a(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i += 1) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return (hash >>> 0).toString(16).padStart(8, '0');
-}
 
 /**
  * A shard of a cache: its first line is fnv1a of the rest and a format name, the rest JSON.

@@ -1,6 +1,7 @@
 import type { Stats } from 'node:fs';
 import { join } from 'node:path';
-import { fnv1a, readShard, writeShard } from './cache-shard.js';
+import { fnv1a } from '../text/fnv1a.js';
+import { readShard, writeShard } from './cache-shard.js';
 import { entryOf, type TreeEntry, type TreeFile } from './fingerprint.js';
 import { fingerprintCacheDir } from './paths.js';
 import type { StorePaths } from './store-paths.js';

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFile, mkdir, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fnv1a } from '../../src/store/cache-shard.js';
+import { fnv1a } from '../../src/text/fnv1a.js';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import {
   publishPlugin,

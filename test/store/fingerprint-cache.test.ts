@@ -12,7 +12,7 @@ import {
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/json/canonical-json.js';
-import { fnv1a } from '../../src/store/cache-shard.js';
+import { fnv1a } from '../../src/text/fnv1a.js';
 import { scanTreesCached, type ScanOptions } from '../../src/store/fingerprint-cache.js';
 import { fingerprintShardFile } from '../../src/store/fingerprint-shards.js';
 import { fingerprintTree } from '../../src/store/fingerprint.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { readRegularText } from '../../io/read-regular-file.js';
 import { isPlainObject } from '../../json/describe-value.js';
-import { fnv1a } from '../../store/cache-shard.js';
+import { fnv1a } from '../../text/fnv1a.js';
 import { replaceFile } from '../../store/replace-file.js';
 import type { RunnablePlugins } from '../../store/runnable-plugins.js';
 import type { StorePaths } from '../../store/store-paths.js';
