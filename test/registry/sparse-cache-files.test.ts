@@ -81,3 +81,22 @@ describe('sparse cache files that are not hookpm’s (D7)', () => {
     expect((await lstat(rows)).isFile()).toBe(true);
   }, 15_000);
 });
+
+describe('a cached document and its .meta from two responses (N4, N11)', () => {
+  it('N4, N11: a cached document replaced by another response’s bytes after its .meta was written is fetched again, not confirmed by a 304 for the .meta’s ETag', async () => {
+    const { cache } = await added();
+    const served = join(world.root, 'reg', 'registry.json');
+    const doc = join(cache, 'registry.json');
+    const first = await readFile(doc);
+    const root = JSON.parse(await readFile(served, 'utf8')) as Record<string, unknown>;
+    await writeFile(served, `${JSON.stringify({ ...root, description: 'second' })}\n`);
+    const ctx = { ...world.ctx, indexMaxAgeMs: 0 };
+    await describePlugin(ctx, 'guard@acme');
+    expect(await readFile(doc)).toEqual(await readFile(served));
+    // What a second process writing the same document leaves when its body lands between this
+    // process's body and .meta, or a process killed between them: the bytes of the first response.
+    await writeFile(doc, first);
+    await describePlugin(ctx, 'guard@acme');
+    expect(await readFile(doc)).toEqual(await readFile(served));
+  }, 15_000);
+});

@@ -1,9 +1,13 @@
 /**
  * The cache of a sparse registry (registry.md N11, D1: `<cache>/indexes/.sparse/<registry>/`; it
  * may be deleted at any time without loss). Each fetched document is two files: `<path>` holds its
- * bytes as served (decoded), `<path>.meta` where they came from and how to revalidate them, so a
- * 304 rewrites only the small `.meta` file. A search shard is kept as its summary rows
- * (`search/<page>.rows`, with the hash the manifest gave it), so a search reads no JSON documents.
+ * bytes as served (decoded), `<path>.meta` where they came from, how to revalidate them and a
+ * checksum of the bytes, so a 304 rewrites only the small `.meta` file. The two files are replaced
+ * one after the other, so a process killed between them, or two processes writing the same
+ * document at once, can leave the bytes of one response beside the ETag of another: the checksum
+ * makes such a pair count as absent (a 304 would otherwise confirm the wrong bytes for good). A
+ * search shard is kept as its summary rows (`search/<page>.rows`, with the hash the manifest gave
+ * it), so a search reads no JSON documents.
  * Only documents that passed their parser are written here, by hookpm alone; a file that fails the
  * envelope check counts as absent, and so does one that is not a regular file of bounded size (D7:
  * a symlink is never read through, a FIFO never waited on).
@@ -15,6 +19,7 @@ import { toStoreError } from '../../io/fs-error.js';
 import { readRegularFile } from '../../io/read-regular-file.js';
 import { INDEX_MAX_BYTES } from '../http/fetch-options.js';
 import { INDEX_CACHE_MAX_BYTES } from '../indexes/cache-index.js';
+import { fnv1a } from '../../text/fnv1a.js';
 
 export interface DocumentMeta {
   /** The URL the document was read from; a copy for another URL is never used. */
@@ -28,7 +33,8 @@ export interface CachedDocument extends DocumentMeta {
   body: Buffer;
 }
 
-const META_VERSION = 1;
+/** 2: `.meta` names its document's bytes by `sum` (version 1's files are fetched again). */
+const META_VERSION = 2;
 /** A `.meta` file holds a URL, an ETag and a time: far less than this. */
 const META_MAX_BYTES = 1 << 20;
 
@@ -49,14 +55,15 @@ export async function readCachedDocument(
   const meta = await readMeta(dir, path, url);
   if (meta === null) return null;
   const body = readCached(join(dir, path), INDEX_MAX_BYTES);
-  return body === null ? null : { ...meta, body };
+  if (body === null || bodySum(body) !== meta.sum) return null;
+  return { url, etag: meta.etag, fetchedAt: meta.fetchedAt, body };
 }
 
-export async function readMeta(
+async function readMeta(
   dir: string,
   path: string,
   url: string,
-): Promise<DocumentMeta | null> {
+): Promise<(DocumentMeta & { sum: string }) | null> {
   const text = readCached(join(dir, `${path}.meta`), META_MAX_BYTES)?.toString('utf8') ?? null;
   const meta = text === null ? null : parseOrNull(text);
   if (
@@ -64,10 +71,20 @@ export async function readMeta(
     meta['v'] !== META_VERSION ||
     meta['url'] !== url ||
     !(meta['etag'] === null || typeof meta['etag'] === 'string') ||
-    typeof meta['fetchedAt'] !== 'string'
+    typeof meta['fetchedAt'] !== 'string' ||
+    typeof meta['sum'] !== 'string'
   )
     return null;
-  return { url, etag: meta['etag'] as string | null, fetchedAt: meta['fetchedAt'] };
+  const { etag, fetchedAt, sum } = meta as { etag: string | null; fetchedAt: string; sum: string };
+  return { url, etag, fetchedAt, sum };
+}
+
+/**
+ * The checksum of a document's bytes that its `.meta` records: it tells the bytes of one response
+ * from those of another, not a forgery (whoever can write the cache can write both files).
+ */
+function bodySum(body: Buffer): string {
+  return fnv1a(body.toString('latin1'));
 }
 
 /** Stores a checked document: the body first, then its `.meta` (D2 write discipline). */
@@ -83,15 +100,17 @@ export async function writeCachedDocument(
   await writeMeta(dir, path, doc);
 }
 
-/** After a 304: only the `.meta` file changes. Owner-only (0600): its URL may hold credentials (N5). */
-export async function writeMeta(dir: string, path: string, meta: DocumentMeta): Promise<void> {
+/**
+ * After a 304: only the `.meta` file changes, still naming the bytes `doc` was read with.
+ * Owner-only (0600): its URL may hold credentials (N5).
+ */
+export async function writeMeta(dir: string, path: string, doc: CachedDocument): Promise<void> {
   const { writeFileDurable } = await import('../../io/durable-write.js');
   const file = join(dir, `${path}.meta`);
   await ensureDir(dirname(file));
-  const { url, etag, fetchedAt } = meta;
-  await writeFileDurable(file, `${JSON.stringify({ v: META_VERSION, url, etag, fetchedAt })}\n`, {
-    mode: 0o600,
-  });
+  const { url, etag, fetchedAt } = doc;
+  const meta = { v: META_VERSION, url, etag, fetchedAt, sum: bodySum(doc.body) };
+  await writeFileDurable(file, `${JSON.stringify(meta)}\n`, { mode: 0o600 });
 }
 
 /** The cache file name of a search page: its manifest path, `/` as `+` (never in a path, N8). */

@@ -80,7 +80,7 @@ async function revalidate(
   const etag = cached?.etag ?? undefined;
   const result = await fetchBytes(url, fetchOptions(opts, etag));
   if (result.status === 304 && cached !== null) {
-    await writeMeta(dir, path, { url, etag: cached.etag, fetchedAt: now });
+    await writeMeta(dir, path, { ...cached, fetchedAt: now });
     return { body: cached.body, origin: 'not-modified', fetchedAt: now, stale: null };
   }
   if (result.status === 304) throw new Error('Assertion failed: 304 without a cached copy');
