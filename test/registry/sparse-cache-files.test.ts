@@ -4,7 +4,7 @@
  * counts as absent. It is never read through, never waited on, and fetched again over it.
  */
 import { execFileSync } from 'node:child_process';
-import { lstat, readFile, symlink, unlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -68,6 +68,22 @@ describe('sparse cache files that are not hookpm’s (D7)', () => {
     expect(info).toMatchObject({ name: 'guard' });
     expect(await readFile(target, 'utf8')).toBe(user);
     expect((await lstat(doc)).isSymbolicLink()).toBe(false);
+  }, 15_000);
+
+  it('D7, N11: a folder where a cached document goes fails the command with E_IO and a fix: delete the registry’s cache folder', async () => {
+    const { cache } = await added();
+    const doc = join(cache, 'registry.json');
+    await unlink(doc);
+    await mkdir(doc);
+    const error = await describePlugin({ ...world.ctx, indexMaxAgeMs: 0 }, 'guard@acme').catch(
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({
+      code: 'E_IO',
+      hint: expect.stringContaining(`Delete ${cache},`),
+    });
+    await rm(cache, { recursive: true });
+    expect(await describePlugin(world.ctx, 'guard@acme')).toMatchObject({ name: 'guard' });
   }, 15_000);
 
   it('D7, N8: a search page’s cached rows that are a FIFO are not waited on: the page is fetched again', async () => {

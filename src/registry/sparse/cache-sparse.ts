@@ -14,7 +14,9 @@
  */
 import { mkdir, readdir, rm, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { HookpmError } from '../../errors.js';
 import { isPlainObject } from '../../json/describe-value.js';
+import { clip } from '../../text/clip.js';
 import { toStoreError } from '../../io/fs-error.js';
 import { readRegularFile } from '../../io/read-regular-file.js';
 import { INDEX_MAX_BYTES } from '../http/fetch-options.js';
@@ -95,8 +97,10 @@ export async function writeCachedDocument(
 ): Promise<void> {
   const { writeFileDurable } = await import('../../io/durable-write.js');
   const file = join(dir, path);
-  await ensureDir(dirname(file));
-  await writeFileDurable(file, doc.body);
+  await inCache(dir, async () => {
+    await ensureDir(dirname(file));
+    await writeFileDurable(file, doc.body);
+  });
   await writeMeta(dir, path, doc);
 }
 
@@ -107,10 +111,12 @@ export async function writeCachedDocument(
 export async function writeMeta(dir: string, path: string, doc: CachedDocument): Promise<void> {
   const { writeFileDurable } = await import('../../io/durable-write.js');
   const file = join(dir, `${path}.meta`);
-  await ensureDir(dirname(file));
   const { url, etag, fetchedAt } = doc;
   const meta = { v: META_VERSION, url, etag, fetchedAt, sum: bodySum(doc.body) };
-  await writeFileDurable(file, `${JSON.stringify(meta)}\n`, { mode: 0o600 });
+  await inCache(dir, async () => {
+    await ensureDir(dirname(file));
+    await writeFileDurable(file, `${JSON.stringify(meta)}\n`, { mode: 0o600 });
+  });
 }
 
 /** The cache file name of a search page: its manifest path, `/` as `+` (never in a path, N8). */
@@ -138,8 +144,10 @@ export async function writeCachedRows(
   rows: readonly string[],
 ): Promise<void> {
   const { writeFileDurable } = await import('../../io/durable-write.js');
-  await ensureDir(join(dir, 'search'));
-  await writeFileDurable(rowsFile(dir, path), JSON.stringify({ hash, rows }));
+  await inCache(dir, async () => {
+    await ensureDir(join(dir, 'search'));
+    await writeFileDurable(rowsFile(dir, path), JSON.stringify({ hash, rows }));
+  });
 }
 
 /** Removes cached search pages whose paths the manifest no longer lists. */
@@ -149,6 +157,24 @@ export async function pruneCachedRows(dir: string, keep: readonly string[]): Pro
   for (const name of names)
     if (name.endsWith('.rows') && !kept.has(join(dir, 'search', name)))
       await unlink(join(dir, 'search', name)).catch(() => undefined);
+}
+
+/**
+ * Runs a write into the cache folder `dir`. A failure that is neither a full disk nor a read-only
+ * store (E_IO: a folder where a file goes, a file where a folder goes) gets a fix: the folder is a
+ * cache, so deleting it loses nothing.
+ */
+async function inCache(dir: string, write: () => Promise<void>): Promise<void> {
+  try {
+    await write();
+  } catch (error) {
+    if (!(error instanceof HookpmError) || error.code !== 'E_IO' || error.hint !== undefined)
+      throw error;
+    throw new HookpmError(error.code, error.message, {
+      ...error.details,
+      hint: `Delete ${clip(dir)}, the registry's cache (what it holds is fetched again), then run the command again.`,
+    });
+  }
 }
 
 async function ensureDir(dir: string): Promise<void> {
