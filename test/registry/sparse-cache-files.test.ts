@@ -4,7 +4,7 @@
  * counts as absent. It is never read through, never waited on, and fetched again over it.
  */
 import { execFileSync } from 'node:child_process';
-import { lstat, mkdir, readFile, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -84,6 +84,18 @@ describe('sparse cache files that are not hookpm’s (D7)', () => {
     });
     await rm(cache, { recursive: true });
     expect(await describePlugin(world.ctx, 'guard@acme')).toMatchObject({ name: 'guard' });
+  }, 15_000);
+
+  it('D7, N8: a cache folder that is a symlink is neither written nor pruned through: the user’s folder it names is left as it was', async () => {
+    const { cache } = await added();
+    await searchPlugins(world.ctx, { query: 'guard' });
+    const user = join(world.root, 'user-folder');
+    await mkdir(user);
+    await writeFile(join(user, 'notes.rows'), 'mine\n');
+    await rm(join(cache, 'search'), { recursive: true });
+    await symlink(user, join(cache, 'search'));
+    await searchPlugins({ ...world.ctx, indexMaxAgeMs: 0 }, { query: 'guard' }).catch(() => null);
+    expect(await readdir(user)).toEqual(['notes.rows']);
   }, 15_000);
 
   it('D7, N8: a search page’s cached rows that are a FIFO are not waited on: the page is fetched again', async () => {

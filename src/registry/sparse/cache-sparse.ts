@@ -12,8 +12,8 @@
  * envelope check counts as absent, and so does one that is not a regular file of bounded size (D7:
  * a symlink is never read through, a FIFO never waited on).
  */
-import { mkdir, readdir, rm, unlink } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { lstat, mkdir, readdir, rm, unlink } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
 import { HookpmError } from '../../errors.js';
 import { isPlainObject } from '../../json/describe-value.js';
 import { clip } from '../../text/clip.js';
@@ -98,7 +98,7 @@ export async function writeCachedDocument(
   const { writeFileDurable } = await import('../../io/durable-write.js');
   const file = join(dir, path);
   await inCache(dir, async () => {
-    await ensureDir(dirname(file));
+    await ensureDir(dir, dirname(file));
     await writeFileDurable(file, doc.body);
   });
   await writeMeta(dir, path, doc);
@@ -114,7 +114,7 @@ export async function writeMeta(dir: string, path: string, doc: CachedDocument):
   const { url, etag, fetchedAt } = doc;
   const meta = { v: META_VERSION, url, etag, fetchedAt, sum: bodySum(doc.body) };
   await inCache(dir, async () => {
-    await ensureDir(dirname(file));
+    await ensureDir(dir, dirname(file));
     await writeFileDurable(file, `${JSON.stringify(meta)}\n`, { mode: 0o600 });
   });
 }
@@ -145,7 +145,7 @@ export async function writeCachedRows(
 ): Promise<void> {
   const { writeFileDurable } = await import('../../io/durable-write.js');
   await inCache(dir, async () => {
-    await ensureDir(join(dir, 'search'));
+    await ensureDir(dir, join(dir, 'search'));
     await writeFileDurable(rowsFile(dir, path), JSON.stringify({ hash, rows }));
   });
 }
@@ -153,7 +153,9 @@ export async function writeCachedRows(
 /** Removes cached search pages whose paths the manifest no longer lists. */
 export async function pruneCachedRows(dir: string, keep: readonly string[]): Promise<void> {
   const kept = new Set(keep.map((path) => rowsFile(dir, path)));
-  const names = await readdir(join(dir, 'search')).catch(() => [] as string[]);
+  // Only a folder of the cache is pruned: a symlink in its place may lead to the user's files.
+  const real = await realFolder(dir, join(dir, 'search'));
+  const names = real ? await readdir(join(dir, 'search')).catch(() => [] as string[]) : [];
   for (const name of names)
     if (name.endsWith('.rows') && !kept.has(join(dir, 'search', name)))
       await unlink(join(dir, 'search', name)).catch(() => undefined);
@@ -177,10 +179,49 @@ async function inCache(dir: string, write: () => Promise<void>): Promise<void> {
   }
 }
 
-async function ensureDir(dir: string): Promise<void> {
+/**
+ * Makes `folder`, inside the cache folder `dir` (or `dir` itself), one folder at a time, none
+ * reached through a symlink (D7): a symlink in the cache may lead anywhere, and nothing is made or
+ * written through one (E_IO, inCache gives the fix).
+ */
+async function ensureDir(dir: string, folder: string): Promise<void> {
   await mkdir(dir, { recursive: true }).catch((error: unknown) => {
     throw toStoreError(error, dir, 'write');
   });
+  let at = dir;
+  for (const step of ['', ...stepsTo(dir, folder)]) {
+    at = join(at, step);
+    const stat = await lstat(at).catch(() => null);
+    if (stat === null)
+      await mkdir(at).catch((error: unknown) => {
+        throw toStoreError(error, at, 'write');
+      });
+    else if (stat.isSymbolicLink() || !stat.isDirectory())
+      throw new HookpmError(
+        'E_IO',
+        `cannot write ${clip(at)}: it is not a folder (a symlink or a file)`,
+        {
+          file: at,
+        },
+      );
+  }
+}
+
+/** Whether `dir` and each folder from it down to `folder` is a folder, not a symlink. */
+async function realFolder(dir: string, folder: string): Promise<boolean> {
+  let at = dir;
+  for (const step of ['', ...stepsTo(dir, folder)]) {
+    at = join(at, step);
+    const stat = await lstat(at).catch(() => null);
+    if (stat === null || !stat.isDirectory()) return false;
+  }
+  return true;
+}
+
+function stepsTo(dir: string, folder: string): string[] {
+  return relative(dir, folder)
+    .split(sep)
+    .filter((step) => step !== '');
 }
 
 /**
