@@ -149,8 +149,15 @@ export function watchSandboxStatus(
   return () => text.includes('"child-pid"');
 }
 
-/** Z6: the failure of a confined run whose sandbox was never set up (bwrap's own words kept). */
-export function sandboxFailure(stderr: string): string {
+/**
+ * Z6: the failure of a confined run whose sandbox was never set up (bwrap's own words kept), or
+ * (`timedOut`) was still not set up at the handler's deadline: bwrap hung, as a bind of a stuck
+ * network or FUSE mount does.
+ */
+export function sandboxFailure(stderr: string, timedOut = false): string {
   const said = stderr.trim().split('\n').slice(-3).join(' ').slice(-500);
-  return `the sandbox cannot be set up${said === '' ? '' : ` (${said})`}; ${CONFINE_FIX}, and check that user namespaces are allowed`;
+  const words = said === '' ? '' : ` (${said})`;
+  if (timedOut)
+    return `the sandbox was not set up by the handler's deadline${words}; check that every place bwrap binds (the project, the plugin, its data) can be read, as a stuck network mount cannot`;
+  return `the sandbox cannot be set up${words}; ${CONFINE_FIX}, and check that user namespaces are allowed`;
 }

@@ -277,8 +277,10 @@ function settledRun(s: Supervised, seen: Observed, timedOut: boolean): HandlerRu
     seen.launchError === null
       ? null
       : { kind: 'launch_failed', message: launchMessage(s.file, s.opts.cwd, seen.launchError) };
-  if (failure === null && !timedOut && s.confined !== null && !s.confined())
-    failure = { kind: 'confinement_unavailable', message: sandboxFailure(stderr.text) };
+  // Z6: a sandbox never reported set up is a confinement failure, also when bwrap hung until the
+  // deadline: never a timeout, which would let the call through.
+  if (failure === null && s.confined !== null && !s.confined())
+    failure = { kind: 'confinement_unavailable', message: sandboxFailure(stderr.text, timedOut) };
   return {
     handler: s.handler,
     exitCode: timedOut || failure !== null ? null : seen.exit.code,

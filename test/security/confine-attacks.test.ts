@@ -215,6 +215,22 @@ describe('confined handlers under attack (security.md Z4-Z6)', () => {
     expect(existsSync(join(dataDir(), 'ok'))).toBe(false);
   });
 
+  it('Z6: a bwrap that hangs setting the sandbox up (a stuck mount) until the deadline denies the call, never a timeout that lets it through', async () => {
+    await installProbe(CONFINED);
+    const bin = join(ws.dir, `hungbwrap${ws.n}`);
+    await mkdir(bin, { recursive: true });
+    await symlink(process.execPath, join(bin, 'node'));
+    // Stands in for a bwrap stuck in a bind: it never reports the sandbox set up.
+    await writeFile(join(bin, 'bwrap'), '#!/bin/sh\nexec sleep 30\n', { mode: 0o755 });
+    const { decision, reason } = await wireBash('data', ws.env({ PATH: `${bin}:/usr/bin:/bin` }));
+    expect(decision).toBe('deny');
+    expect(reason).toMatch(
+      /^hookpm fails closed: handler PreToolUse:0:0 of plugin probe@local must run confined/,
+    );
+    expect(reason).toContain("the sandbox was not set up by the handler's deadline");
+    expect(existsSync(join(dataDir(), 'ok'))).toBe(false);
+  });
+
   it('Z4: `hookpm test` runs a plugin that declares capabilities confined, as it runs installed', async () => {
     const root = await installProbe(CONFINED);
     const input = JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'home' } });
