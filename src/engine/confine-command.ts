@@ -95,7 +95,8 @@ export function confineCommand(input: ConfineInput, platform = process.platform)
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
   // Mounts apply in order: the project is bound before the store is hidden, so a project that
   // holds the store (the agent run in HOME) does not bring it back, writable (Z3).
-  if (confine.write.includes('project') && existsSync(input.projectDir))
+  // A project of `/` (an agent run there) would make the whole file system writable: not bound.
+  if (confine.write.includes('project') && input.projectDir !== '/' && existsSync(input.projectDir))
     args.push('--bind', input.projectDir, input.projectDir);
   for (const dir of confine.hide) if (existsSync(dir)) args.push('--tmpfs', dir);
   const shown = (dir: string): boolean => confine.hide.some((h) => isInside(dir, h));

@@ -52,6 +52,18 @@ describe('the bubblewrap command line (security.md Z4-Z7)', () => {
     expect(existsSync(temp)).toBe(false);
   });
 
+  it('Z3: `project` is bound writable, except a project of `/`, which would bind the whole file system', () => {
+    const binds = (projectDir: string) => {
+      const launch = confineCommand(
+        input({ projectDir, confine: { network: false, write: ['project'], hide: [] } }),
+      );
+      if (!launch.ok) throw new Error(launch.message);
+      return launch.args.flatMap((a, i) => (a === '--bind' ? [launch.args[i + 1]] : []));
+    };
+    expect(binds(tmp.dir)).toEqual([tmp.dir]);
+    expect(binds('/')).toEqual([]);
+  });
+
   it('Z6: without bwrap on PATH the command is refused, naming the fix', () => {
     const launch = confineCommand(input({ env: { PATH: '/nonexistent' } }));
     expect(launch).toMatchObject({
