@@ -6,7 +6,7 @@
  * Nesting is capped at MAX_DEPTH so that hostile input cannot exhaust the stack.
  */
 import { describeValue } from './describe-value.js';
-import { clip } from '../text/clip.js';
+import { clip, QUOTE_MAX } from '../text/clip.js';
 
 export const MAX_DEPTH = 512;
 
@@ -264,11 +264,10 @@ function describePath(path: Path): string {
     else if (/^[A-Za-z_$][\w$-]*$/.test(segment) && segment.length <= SHOWN_KEY)
       out += out === '' ? segment : `.${segment}`;
     else out += `[${describeValue(segment)}]`;
-    if (out.length > SHOWN_PATH) return `the object at ${clip(out, SHOWN_PATH)}`;
+    if (out.length > QUOTE_MAX) return `the object at ${clip(out)}`;
   }
   return `the object at ${out}`;
 }
 
-/** The longest key a path shows bare, and the longest path shown (then cut, with `...`). */
+/** The longest key a path shows bare; a longer path is cut as clip cuts it (QUOTE_MAX). */
 const SHOWN_KEY = 60;
-const SHOWN_PATH = 200;

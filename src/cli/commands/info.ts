@@ -9,7 +9,7 @@ import { withFlagNames } from '../render/json-field-names.js';
 import { wrapText } from '../render/wrap.js';
 import { terminalWidth } from '../stdio.js';
 import { ALIASES } from '../help-groups.js';
-import { clip } from '../../text/clip.js';
+import { clip, FIELD_MAX } from '../../text/clip.js';
 
 /** `hookpm info <name|name@registry>` (docs/reference/rules/cli.md#commands, #json-shapes). */
 export function register(program: Command): void {
@@ -38,18 +38,11 @@ export function register(program: Command): void {
     });
 }
 
-/**
- * The longest text `info` prints of one field a registry supplied (a description, a deprecation
- * message, a list of dist-tags): a registry's document may make any of them a megabyte; `--json`
- * keeps them whole.
- */
-const SHOWN_FIELD = 1_000;
-
 function printInfo(info: PluginInfo): void {
   const latest = info.latest;
   printLine(bold(escapeControl(`${info.id} ${latest?.version ?? ''}`.trim()), colourEnabled()));
   if (info.description !== null) {
-    const text = escapeControl(clip(info.description, SHOWN_FIELD));
+    const text = escapeControl(clip(info.description, FIELD_MAX));
     printLine(wrapText(`  ${text}`, terminalWidth(1), 2).join('\n'));
   }
   const tags = Object.entries(info.distTags).map(([tag, v]) => `${tag}: ${v}`);
@@ -81,7 +74,7 @@ function printInfo(info: PluginInfo): void {
     if (info.installed.updatedAt !== info.installed.installedAt)
       rows.push(['updated at', info.installed.updatedAt]);
   }
-  const shown = rows.map(([name, value]) => [name ?? '', clip(value ?? '', SHOWN_FIELD)]);
+  const shown = rows.map(([name, value]) => [name ?? '', clip(value ?? '', FIELD_MAX)]);
   printLine(renderTable(['', ''], shown, { last: 'wrap' }).split('\n').slice(1).join('\n'));
 }
 

@@ -2,14 +2,8 @@ import type { LoggedDispatch } from '../../ops/steps/decision-log/dispatch-line.
 import type { HookStats, RunStats } from '../../ops/steps/decision-log/hook-stats.js';
 import { LOGGED_DECISIONS } from '../../ops/steps/decision-log/run-outcome.js';
 import { isPlainObject } from '../../json/describe-value.js';
-import { clip } from '../../text/clip.js';
+import { clip, FIELD_MAX } from '../../text/clip.js';
 import { escapeControl, renderTable } from './render.js';
-
-/**
- * The longest a note's message is shown. hookpm writes lines of at most LOG_LINE_MAX_BYTES, so only
- * a line put in the log by something else is longer; each field is clipped, never printed whole.
- */
-const NOTE_SHOWN = 1000;
 
 /**
  * One logged dispatch on one line: time, event, decision, source, then each run (or none). A run
@@ -39,8 +33,8 @@ export function formatLogEntry(entry: LoggedDispatch): string {
 
 /** A logged note as `code: message`; one of another shape (a damaged line) as its JSON. */
 function noteText(note: unknown): string {
-  if (!isPlainObject(note)) return clip(JSON.stringify(note) ?? '', NOTE_SHOWN);
-  return clip(`${String(note['code'])}: ${String(note['message'])}`, NOTE_SHOWN);
+  if (!isPlainObject(note)) return clip(JSON.stringify(note) ?? '', FIELD_MAX);
+  return clip(`${String(note['code'])}: ${String(note['message'])}`, FIELD_MAX);
 }
 
 function figures(s: RunStats): string[] {

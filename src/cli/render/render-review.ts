@@ -5,7 +5,7 @@ import { colourEnabled, paint, type Tone } from './colour.js';
 import { capabilityLines } from './render-capabilities.js';
 import { codeDiffLines, fileLines, show, showPath } from './render-files.js';
 import { escapeControl } from './render.js';
-import { clip } from '../../text/clip.js';
+import { clip, FIELD_MAX } from '../../text/clip.js';
 import { wrapLine } from './wrap.js';
 
 /**
@@ -41,13 +41,6 @@ export function renderReview(report: ReviewReport, output: ReviewOutput = {}): s
     .join('\n');
 }
 
-/**
- * The longest description a review prints (docs/reference/rules/cli.md#conventions, as `info`
- * cuts one): a manifest's description may be any length and decides nothing that runs; `--json`
- * keeps it whole.
- */
-const SHOWN_DESCRIPTION = 1_000;
-
 /** A line of the review, with the colour of a diff line. */
 type ReviewLine = string | { text: string; tone: Tone };
 
@@ -56,7 +49,7 @@ function reviewLines(report: ReviewReport): ReviewLine[] {
     `${report.id} ${report.version}`,
     `  source:      ${report.source}`,
     `  integrity:   ${report.integrity ?? '(not installed)'}`,
-    `  description: ${report.description === null ? '(none)' : clip(report.description, SHOWN_DESCRIPTION)}`,
+    `  description: ${report.description === null ? '(none)' : clip(report.description, FIELD_MAX)}`,
     `  surface:     ${report.surfaceHash} (${consentWords(report)})`,
   ];
   lines.push(...capabilityLines(report));
