@@ -2,6 +2,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { writeFileDurable } from '../io/durable-write.js';
 import { errnoCode, toStoreError } from '../io/fs-error.js';
 import { readRegularFile } from '../io/read-regular-file.js';
+import { isReadOnlyMode, readOnlyRefusal } from '../io/read-only-file.js';
 import { isPlainObject } from '../json/describe-value.js';
 import { parseJson } from '../json/parse-json.js';
 import { HookpmError } from '../errors.js';
@@ -72,12 +73,7 @@ export async function writeUpdateSetting(
   const file = settingsFile(paths);
   const document = readSettingsDocument(paths, true) ?? {};
   const mode = modeOf(file);
-  if (mode !== null && (mode & 0o222) === 0)
-    throw new HookpmError(
-      'E_IO',
-      `${file} is read-only (mode ${mode.toString(8).padStart(3, '0')}); hookpm left it as it is`,
-      { file, hint: `Make it writable (chmod u+w ${file}) and run the command again.` },
-    );
+  if (mode !== null && isReadOnlyMode(mode)) throw readOnlyRefusal('E_IO', file, mode);
   const updates = isPlainObject(document['updates']) ? { ...document['updates'] } : {};
   updates[key.slice('updates.'.length)] = parsed;
   try {

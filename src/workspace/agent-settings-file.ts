@@ -3,6 +3,7 @@ import { dirname, isAbsolute, relative } from 'node:path';
 import { writeFileDurable } from '../io/durable-write.js';
 import { errnoCode, toUserFileError } from '../io/fs-error.js';
 import { readRegularFile } from '../io/read-regular-file.js';
+import { isReadOnlyMode } from '../io/read-only-file.js';
 import { HookpmError } from '../errors.js';
 import { clip } from '../text/clip.js';
 
@@ -74,14 +75,9 @@ export async function writeSettingsFile(file: SettingsFile, bytes: Uint8Array): 
   });
 }
 
-/**
- * Whether the user protected the file from edits: it exists and has no write bit for anyone
- * (`chmod 444`). Decided by the mode bits, not by access(W_OK): root passes that check for any
- * file, and the rename that replaces the file needs only its directory to be writable, so neither
- * tells whether the user asked tools to leave the file alone.
- */
+/** Whether the user protected the file from edits (isReadOnlyMode). */
 export function isReadOnly(file: SettingsFile): boolean {
-  return file.mode !== null && (file.mode & 0o222) === 0;
+  return isReadOnlyMode(file.mode);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { isBlankSettings, readSettingsDocument } from '../../../agents/settings-document.js';
 import { HookpmError } from '../../../errors.js';
 import { readRegularFile } from '../../../io/read-regular-file.js';
+import { readOnlyRefusal } from '../../../io/read-only-file.js';
 import { isBackupOf, type LinkRecord } from '../../../store/link-records.js';
 import type { StorePaths } from '../../../store/store-paths.js';
 import {
@@ -111,16 +112,7 @@ export async function unchangedSince(read: SettingsText): Promise<boolean> {
  */
 export function assertWritable(read: SettingsText): void {
   const { path, target, mode } = read.file;
-  if (!isReadOnly(read.file)) return;
-  const octal = (mode ?? 0).toString(8).padStart(3, '0');
-  throw new HookpmError(
-    'E_AGENT_SETTINGS',
-    `${path} is read-only (mode ${octal}); hookpm left it as it is`,
-    {
-      file: path,
-      hint: `Make it writable (chmod u+w ${target}) and run the command again, or edit it by hand.`,
-    },
-  );
+  if (isReadOnly(read.file)) throw readOnlyRefusal('E_AGENT_SETTINGS', path, mode ?? 0, target);
 }
 
 export function changedMeanwhile(path: string): HookpmError {
