@@ -35,8 +35,18 @@ const ARCHES: ReadonlyArray<{ arch: number; socket: number[]; deny: number[] }> 
   { arch: 0xc00000f3, socket: [198], deny: [425] }, // riscv64
 ];
 
-/** The program, as bwrap reads it: struct sock_filter entries, in the host's byte order. */
+let built: Buffer | null = null;
+
+/**
+ * The program, as bwrap reads it: struct sock_filter entries, in the host's byte order. Built once
+ * per process; every confined spawn without network hands bwrap the same bytes.
+ */
 export function unixSocketFilter(): Buffer {
+  built ??= buildFilter();
+  return built;
+}
+
+function buildFilter(): Buffer {
   const program: Insn[] = [];
   for (const { arch, socket, deny } of ARCHES) {
     const body: Insn[] = [[LD_ABS, 0, 0, NR]];
