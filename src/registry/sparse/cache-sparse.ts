@@ -12,6 +12,7 @@
  * envelope check counts as absent, and so does one that is not a regular file of bounded size (D7:
  * a symlink is never read through, a FIFO never waited on).
  */
+import type { Stats } from 'node:fs';
 import { lstat, mkdir, readdir, rm, unlink } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { HookpmError } from '../../errors.js';
@@ -188,10 +189,7 @@ async function ensureDir(dir: string, folder: string): Promise<void> {
   await mkdir(dir, { recursive: true }).catch((error: unknown) => {
     throw toStoreError(error, dir, 'write');
   });
-  let at = dir;
-  for (const step of ['', ...stepsTo(dir, folder)]) {
-    at = join(at, step);
-    const stat = await lstat(at).catch(() => null);
+  for await (const [at, stat] of foldersTo(dir, folder)) {
     if (stat === null)
       await mkdir(at).catch((error: unknown) => {
         throw toStoreError(error, at, 'write');
@@ -200,22 +198,25 @@ async function ensureDir(dir: string, folder: string): Promise<void> {
       throw new HookpmError(
         'E_IO',
         `cannot write ${clip(at)}: it is not a folder (a symlink or a file)`,
-        {
-          file: at,
-        },
+        { file: at },
       );
   }
 }
 
 /** Whether `dir` and each folder from it down to `folder` is a folder, not a symlink. */
 async function realFolder(dir: string, folder: string): Promise<boolean> {
+  for await (const [, stat] of foldersTo(dir, folder))
+    if (stat === null || !stat.isDirectory()) return false;
+  return true;
+}
+
+/** `dir`, then each folder below it down to `folder`, with what lstat says of it (null: none). */
+async function* foldersTo(dir: string, folder: string): AsyncGenerator<[string, Stats | null]> {
   let at = dir;
   for (const step of ['', ...stepsTo(dir, folder)]) {
     at = join(at, step);
-    const stat = await lstat(at).catch(() => null);
-    if (stat === null || !stat.isDirectory()) return false;
+    yield [at, await lstat(at).catch(() => null)];
   }
-  return true;
 }
 
 function stepsTo(dir: string, folder: string): string[] {
