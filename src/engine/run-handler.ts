@@ -21,6 +21,7 @@ import {
   type LaunchPlace,
 } from './handler-launch.js';
 import { createOutputCapture, type OutputCapture } from './output-capture.js';
+import { letGoAfterExit } from '../io/after-exit-read.js';
 import {
   IS_WINDOWS,
   KILL_GRACE_MS,
@@ -136,16 +137,9 @@ interface Supervised {
 }
 
 /**
- * X6: how long the pipes of a handler that exited are still read. A process it left running (a
- * helper started with `&` and no redirection) may hold them open for any time; what the handler
- * itself wrote is in them when it exits, read well within this.
- */
-const AFTER_EXIT_READ_MS = 1_000;
-
-/**
  * Feeds stdin, captures output under the X7 caps, enforces the X6 deadline and the abort signal,
  * and settles on 'close' (exit plus both pipes shut), or without waiting for pipes that a
- * process left behind may hold: AFTER_EXIT_READ_MS after the handler exits, or after a kill.
+ * process left behind may hold: a moment after the handler exits (letGoAfterExit), or after a kill.
  */
 function supervise(s: Supervised): Promise<HandlerRun> {
   return new Promise((resolve) => {
@@ -155,14 +149,14 @@ function supervise(s: Supervised): Promise<HandlerRun> {
     const state = { timedOut: false, capped: false, killing: false, settled: false };
     let deadline: NodeJS.Timeout | undefined;
     let fallback: NodeJS.Timeout | undefined;
-    let afterExit: NodeJS.Timeout | undefined;
+    let cancelLetGo = (): void => {};
 
     function settle(): void {
       if (state.settled) return;
       state.settled = true;
       clearTimeout(deadline);
       clearTimeout(fallback);
-      clearTimeout(afterExit);
+      cancelLetGo();
       opts.signal?.removeEventListener('abort', terminate);
       // After a normal exit the group is left alone (a handler may detach a helper on purpose);
       // after a kill it stays registered until terminateGroup has sent SIGKILL.
@@ -190,10 +184,8 @@ function supervise(s: Supervised): Promise<HandlerRun> {
     if (pid === undefined) return; // the launch failed: 'error' then 'close' follow
     // A process the handler left holding its pipes is not waited for: they are let go and the run
     // settles on what the handler wrote, its group left alone as after any normal exit.
-    child.on('exit', () => {
-      afterExit = setTimeout(() => {
-        if (!state.settled && !state.killing) fallback = abandonPipes(child, settle);
-      }, AFTER_EXIT_READ_MS);
+    cancelLetGo = letGoAfterExit(child, () => {
+      if (!state.settled && !state.killing) fallback = abandonPipes(child, settle);
     });
     child.stdin?.end(s.stdin);
     const ms = timerMs(s.handler.timeoutSec, opts.deadline);

@@ -37,6 +37,7 @@ afterAll(() => removeDir(work));
 function buildHost(dir: string): void {
   mkdirSync(join(dir, 'engine'));
   mkdirSync(join(dir, 'plugin'));
+  mkdirSync(join(dir, 'io'));
   const modules = [
     'engine/run-handler',
     'engine/handler-launch',
@@ -48,6 +49,7 @@ function buildHost(dir: string): void {
     'engine/process-groups',
     'engine/group-watchdog',
     'plugin/path-variables',
+    'io/after-exit-read',
   ];
   for (const name of modules) {
     const source = readFileSync(

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { redact } from '../../errors.js';
+import { letGoAfterExit } from '../../io/after-exit-read.js';
 
 /** What one git command did. */
 export type GitOutcome = { ok: true; stdout: string } | { ok: false; reason: string };
@@ -26,13 +27,6 @@ export interface GitWatch {
 const WATCH_EVERY_MS = 200;
 
 const OUTPUT_CAP = 64 * 1024;
-
-/**
- * How long after git exits its output is still read. A process git started that left its group
- * (a credential helper's daemon, `setsid`) can hold git's stdout or stderr open for any time; what
- * git itself wrote is already in the pipe, read long before this.
- */
-const AFTER_EXIT_READ_MS = 1_000;
 
 /** Variables that would point git at another repository, template or config than the one made here. */
 const LOCATION_VARIABLES = [
@@ -113,12 +107,11 @@ export function runGit(
       timedOut = true;
       killGroup(child.pid);
     }, left);
-    let afterExit: NodeJS.Timeout | null = null;
-    child.on('exit', () => {
-      afterExit = setTimeout(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
-      }, AFTER_EXIT_READ_MS);
+    // A process git started that left its group (a credential helper's daemon) may hold git's
+    // pipes open: they are let go a moment after git exits.
+    letGoAfterExit(child, () => {
+      child.stdout.destroy();
+      child.stderr.destroy();
     });
     const poll = watch.poll;
     const polling = poll === undefined ? null : setInterval(() => stop(poll()), WATCH_EVERY_MS);
@@ -140,7 +133,6 @@ export function runGit(
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      if (afterExit !== null) clearTimeout(afterExit);
       if (polling !== null) clearInterval(polling);
       if (stopped !== null) done({ ok: false, reason: stopped });
       else if (timedOut) {
