@@ -12,7 +12,11 @@ import { addRegistry } from '../../src/ops/registries/add.js';
 import { searchPlugins } from '../../src/ops/registries/search.js';
 import { describePlugin } from '../../src/ops/plugins/info.js';
 import { serveRegistry, type ServedRequest } from '../../src/registry/http/http-server.js';
-import { sparseCacheDir } from '../../src/registry/sparse/cache-sparse.js';
+import {
+  readCachedRows,
+  sparseCacheDir,
+  writeCachedRows,
+} from '../../src/registry/sparse/cache-sparse.js';
 import { indexCacheDir } from '../../src/store/paths.js';
 import { useSparseWorld } from '../helpers/sparse-world.js';
 import { writeSparseRegistry } from '../helpers/sparse-registry.js';
@@ -108,6 +112,18 @@ describe('sparse cache files that are not hookpm’s (D7)', () => {
     expect(log.filter((r) => r.path === '/search/gu.json')).toHaveLength(2);
     expect((await lstat(rows)).isFile()).toBe(true);
   }, 15_000);
+});
+
+describe('writes of one command into a new cache folder (D7, N8)', () => {
+  it('D7, N8: search pages cached at once into a missing search folder all land: a folder another write made first is used, not an E_IO', async () => {
+    // Ten fresh cache folders, one after another: the race is in the timing of the file system.
+    for (let round = 0; round < 10; round += 1) {
+      const cache = join(world.root, `fresh-cache-${round}`);
+      const pages = Array.from({ length: 16 }, (_, i) => `p${i}.json`);
+      await Promise.all(pages.map((path) => writeCachedRows(cache, path, 'h', [path])));
+      for (const path of pages) expect(await readCachedRows(cache, path, 'h')).toEqual([path]);
+    }
+  });
 });
 
 describe('a cached document and its .meta from two responses (N4, N11)', () => {

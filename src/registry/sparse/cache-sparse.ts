@@ -189,17 +189,29 @@ async function ensureDir(dir: string, folder: string): Promise<void> {
   await mkdir(dir, { recursive: true }).catch((error: unknown) => {
     throw toStoreError(error, dir, 'write');
   });
-  for await (const [at, stat] of foldersTo(dir, folder)) {
-    if (stat === null)
-      await mkdir(at).catch((error: unknown) => {
-        throw toStoreError(error, at, 'write');
-      });
-    else if (stat.isSymbolicLink() || !stat.isDirectory())
+  for await (const [at, found] of foldersTo(dir, folder)) {
+    // Writes of one command run concurrently: a folder another write made between the lstat and
+    // the mkdir is looked at again, as if it had been there.
+    const stat = found ?? (await makeFolder(at));
+    if (stat !== null && (stat.isSymbolicLink() || !stat.isDirectory()))
       throw new HookpmError(
         'E_IO',
         `cannot write ${clip(at)}: it is not a folder (a symlink or a file)`,
         { file: at },
       );
+  }
+}
+
+/** Makes the folder `at`; null when made, or what lstat says of what is there already. */
+async function makeFolder(at: string): Promise<Stats | null> {
+  try {
+    await mkdir(at);
+    return null;
+  } catch (error) {
+    const there =
+      (error as NodeJS.ErrnoException).code === 'EEXIST' ? await lstat(at).catch(() => null) : null;
+    if (there === null) throw toStoreError(error, at, 'write');
+    return there;
   }
 }
 
