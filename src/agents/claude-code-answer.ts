@@ -6,6 +6,7 @@ import { EVENTS, type ClaudeCodeEventName, type HookEventName } from '../hooks/e
 import { blocksOnFailure, type FailClosed } from '../hooks/fail-closed-entry.js';
 import { isPlainObject } from '../json/describe-value.js';
 import type { WireAnswer } from './agent.js';
+import { diagnosticLines } from './diagnostic-lines.js';
 import { failureNotices } from './failure-notices.js';
 import { runProblems } from './run-problems.js';
 
@@ -61,7 +62,7 @@ export function answerClaudeCodeEvent(
   const problems = runs.flatMap((run) => runProblems(run, blocking));
   const diagnostics = [...notes, ...failClosed.map(failedClosedDiagnostic), ...problems];
   result.diagnostics = diagnostics;
-  const stderr = stderrOf(diagnostics);
+  const stderr = diagnosticLines(diagnostics);
   const closed = blocksOnFailure(event) ? failClosed.filter((e) => e.open !== true) : [];
   const told = [
     ...failClosed.filter((e) => !closed.includes(e)).map((e) => e.reason),
@@ -217,14 +218,6 @@ function readBack(json: Record<string, unknown> | null, result: DispatchResult):
   }
 }
 
-/** The diagnostics told on stderr, a line each (info ones are for the log only). */
-function stderrOf(diagnostics: readonly ResultDiagnostic[]): string {
-  return diagnostics
-    .filter((d) => d.severity !== 'info')
-    .map((d) => `hookpm: ${d.severity} ${d.code}: ${d.message}\n`)
-    .join('');
-}
-
 /** A result with the runs and nothing decided, to fill in (and for the decision log). */
 export function emptyResult(
   event: HookEventName,
@@ -261,7 +254,10 @@ export function answerBackground(
   ];
   const woke = runs.filter((run) => run.handler.background?.rewake === true && run.exitCode === 2);
   if (woke.length === 0) {
-    return { answer: { exitCode: 0, stdout: '', stderr: stderrOf(result.diagnostics) }, result };
+    return {
+      answer: { exitCode: 0, stdout: '', stderr: diagnosticLines(result.diagnostics) },
+      result,
+    };
   }
   const texts = woke.map((run) => {
     const said = (run.stderr.trim() === '' ? run.stdout : run.stderr).replace(/\n$/, '');

@@ -2,6 +2,7 @@ import type { DispatchResult } from '../engine/types.js';
 import { EVENTS, type HookEventName } from '../hooks/events.js';
 import type { WireAnswer } from './agent.js';
 import { failureNotices } from './failure-notices.js';
+import { diagnosticLines } from './diagnostic-lines.js';
 
 /** How an agent that reads Claude Code's hook output differs from Claude Code itself. */
 export interface ClaudeOutputDialect {
@@ -99,9 +100,6 @@ export function encodeClaudeOutput(
   return {
     exitCode: 0,
     stdout: Object.keys(out).length === 0 ? '' : `${JSON.stringify(out)}\n`,
-    stderr: result.diagnostics
-      .filter((d) => d.severity !== 'info')
-      .map((d) => `hookpm: ${d.severity} ${d.code}: ${d.message}\n`)
-      .join(''),
+    stderr: diagnosticLines(result.diagnostics),
   };
 }

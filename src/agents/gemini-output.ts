@@ -1,5 +1,6 @@
 import type { DispatchResult } from '../engine/types.js';
 import type { WireAnswer } from './agent.js';
+import { diagnosticLines } from './diagnostic-lines.js';
 import { geminiEventOf } from './gemini-names.js';
 
 /**
@@ -57,9 +58,6 @@ export function encodeGeminiOutput(result: DispatchResult): WireAnswer {
   return {
     exitCode: 0,
     stdout: `${JSON.stringify(out)}\n`,
-    stderr: result.diagnostics
-      .filter((d) => d.severity !== 'info')
-      .map((d) => `hookpm: ${d.severity} ${d.code}: ${d.message}\n`)
-      .join(''),
+    stderr: diagnosticLines(result.diagnostics),
   };
 }

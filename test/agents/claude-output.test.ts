@@ -95,7 +95,9 @@ describe('the Claude Code wire output', () => {
       ].join('\n'),
       hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'ctx' },
     });
-    expect(CLAUDE.encode(failed).stderr.split('\n')).toHaveLength(6);
+    // One line per diagnostic: the line break of a quoted stderr is escaped (cli.md conventions).
+    expect(CLAUDE.encode(failed).stderr.split('\n')).toHaveLength(5);
+    expect(CLAUDE.encode(failed).stderr).toContain('jq: not found\\nmore');
     expect(out(failed, DEEPAGENTS)).toEqual({
       systemMessage: 'own',
       hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'ctx' },

@@ -2,36 +2,15 @@ import { isTerminal, terminalWidth, writeText } from '../stdio.js';
 import { colourEnabled, paint } from './colour.js';
 import { formatTable, type TableOptions } from './table.js';
 import { clip } from '../../text/clip.js';
+import { escapeControl } from '../../text/escape-control.js';
+
+export { escapeControl };
 
 /**
  * Terminal rendering. Plugin-supplied text is printed with control characters escaped
  * (docs/reference/rules/cli.md#conventions), so a hooks file cannot move the cursor, recolour the
  * terminal or hide text.
  */
-
-const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-
-/**
- * C0, DEL, C1, the bidirectional overrides and isolates that reorder displayed text, the line and
- * paragraph separators, and the invisible formatting characters that make two different texts
- * look the same: soft hyphen, zero-width space, joiners and non-joiners, word joiner and invisible
- * operators, byte-order mark, interlinear annotation and the tag characters of plane 14 (each
- * two UTF-16 units).
- */
-const CONTROL =
-  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
-
-export function escapeControl(text: string): string {
-  return text.replace(CONTROL, (found) => NAMED[found] ?? unitEscape(found));
-}
-
-/** `\uXXXX` for each UTF-16 unit of `text`. */
-function unitEscape(text: string): string {
-  let out = '';
-  for (let i = 0; i < text.length; i += 1)
-    out += `\\u${text.charCodeAt(i).toString(16).padStart(4, '0')}`;
-  return out;
-}
 
 /**
  * A left-aligned text table; every cell is escaped. Fitted to the width of stdout on a terminal

@@ -1,0 +1,54 @@
+/**
+ * cli.md conventions through `hookpm wire <agent>` (the command `hookpm link` writes): text a
+ * plugin supplied that hookpm prints on stderr (the end of a failed handler's stderr, quoted in
+ * its diagnostic) has its control characters escaped, as `hookpm run` prints it, so a handler
+ * cannot move the cursor, retitle the terminal or reorder text where the agent shows hookpm's
+ * stderr.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useBinWorkspace } from '../helpers/bin-workspace.js';
+import { writeClaudePlugin } from '../helpers/claude-plugin.js';
+import { claudeBashPayload, claudePayload } from '../helpers/claude-payload.js';
+
+const ws = useBinWorkspace('e2e-wire-plugin-text');
+
+/** ESC ] 0 (retitle), ESC [ 2J (clear), C1 CSI (U+009B) and a right-to-left override (U+202E). */
+const HOSTILE = String.raw`oops \033]0;owned\007 \033[2J \302\233 \342\200\256 rtl`;
+const ESCAPED = String.raw`oops \u001b]0;owned\u0007 \u001b[2J \u009b \u202e rtl`;
+
+async function installNoisy(): Promise<void> {
+  const fail = { type: 'command', command: `printf '${HOSTILE}' >&2; exit 1` };
+  const root = await writeClaudePlugin(join(ws.dir, `noisy${ws.n}`), 'noisy', {
+    PreToolUse: [{ hooks: [fail] }],
+    PostToolBatch: [{ hooks: [fail] }],
+  });
+  const run = await ws.hookpm(['install', root, '--yes']);
+  expect(run.code, run.stderr).toBe(0);
+}
+
+describe('hookpm wire: plugin text on stderr (cli.md conventions)', () => {
+  it('cli.md: a failed handler quoted in a diagnostic has its control characters escaped, for every agent and for Claude Code own events', async () => {
+    await installNoisy();
+    const bash = claudeBashPayload(ws, 's1', 'ls');
+    const gemini = JSON.stringify({
+      ...JSON.parse(bash),
+      hook_event_name: 'BeforeTool',
+      tool_name: 'run_shell_command',
+    });
+    const cases: Array<[string, string]> = [
+      ['claude', bash],
+      ['codex', bash],
+      ['deepagents', bash],
+      ['gemini', gemini],
+      ['claude', claudePayload(ws, 'PostToolBatch', 's1', { tool_calls: [] })],
+    ];
+    for (const [agent, payload] of cases) {
+      const run = await ws.hookpm(['wire', agent], { stdin: payload });
+      expect(run.code, agent).toBe(0);
+      expect(run.stderr, agent).toContain(`nonzero_exit: `);
+      expect(run.stderr, agent).toContain(ESCAPED);
+      expect(run.stderr, agent).not.toMatch(/[\u001b\u0007\u009b\u202e]/);
+    }
+  });
+});
