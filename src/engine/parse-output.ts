@@ -3,6 +3,7 @@ import { EVENTS } from '../hooks/events.js';
 import type { EventName } from '../hooks/events.js';
 import { readCutJsonObject } from './cut-json.js';
 import { handlerDiagnostic } from './handler-diagnostic.js';
+import { stderrTail } from './stderr-tail.js';
 import type { HandlerRun, PermissionResult, ResultDiagnostic } from './types.js';
 import { wireOutputReader } from './wire-output-reader.js';
 import { GENERIC_BLOCK_REASON } from './generic-block-reason.js';
@@ -34,9 +35,6 @@ export interface ParsedOutput {
   /** Each names the handler, its origin and plugin. */
   diagnostics: ResultDiagnostic[];
 }
-
-/** How much of stderr a `nonzero_exit` diagnostic quotes (K3). */
-export const STDERR_TAIL_CHARS = 500;
 
 function emptyOutput(): ParsedOutput {
   return {
@@ -74,13 +72,6 @@ function startsAsync(text: string): boolean {
   const first = newline === -1 ? text : text.slice(0, newline);
   if (!first.includes('"async"')) return false;
   return parseJsonObject(first.trim())?.['async'] === true;
-}
-
-function stderrTail(stderr: string): string {
-  const trimmed = stderr.trim();
-  if (trimmed === '') return '';
-  const tail = trimmed.length > STDERR_TAIL_CHARS ? trimmed.slice(-STDERR_TAIL_CHARS) : trimmed;
-  return `: ${tail}`;
 }
 
 /** The run facts that end a run without output: X6 timeout, X8 failure, K3 exit codes. */

@@ -3,7 +3,8 @@
  * plugin supplied that hookpm prints on stderr (the end of a failed handler's stderr, quoted in
  * its diagnostic) has its control characters escaped, as `hookpm run` prints it, so a handler
  * cannot move the cursor, retitle the terminal or reorder text where the agent shows hookpm's
- * stderr.
+ * stderr. Such a quote is the end of that stderr, 500 characters at most (engine.md K3), on Claude
+ * Code's own events as on the engine's.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -50,5 +51,27 @@ describe('hookpm wire: plugin text on stderr (cli.md conventions)', () => {
       expect(run.stderr, agent).toContain(ESCAPED);
       expect(run.stderr, agent).not.toMatch(/[\u001b\u0007\u009b\u202e]/);
     }
+  });
+
+  it('K3: the stderr of a failed handler of a Claude Code own event is quoted by its end, 500 characters at most, on stderr and in systemMessage', async () => {
+    const loud = {
+      type: 'command',
+      command: `head -c 90000 /dev/zero | tr '\\0' e >&2; echo END >&2; exit 1`,
+    };
+    const root = await writeClaudePlugin(join(ws.dir, `loud${ws.n}`), 'loud', {
+      PostToolBatch: [{ hooks: [loud] }],
+    });
+    expect((await ws.hookpm(['install', root, '--yes'])).code).toBe(0);
+    const payload = claudePayload(ws, 'PostToolBatch', 's1', { tool_calls: [] });
+    const run = await ws.hookpm(['wire', 'claude'], { stdin: payload });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(
+      /^hookpm: warning nonzero_exit: handler PostToolBatch:0:0 exited 1: e+END\n$/,
+    );
+    expect(run.stderr).toMatch(/exited 1: e{480,500}END\n$/);
+    const told = JSON.parse(run.stdout) as { systemMessage: string };
+    expect(told.systemMessage).toMatch(
+      /^hookpm: hook error \(loud@local\): handler PostToolBatch:0:0 exited 1: e+\.\.\.$/,
+    );
   });
 });
