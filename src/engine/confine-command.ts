@@ -136,18 +136,23 @@ function isInside(inner: string, outer: string): boolean {
 }
 
 /**
- * Z6: reads bwrap's status pipe (`--json-status-fd 3`); the answer is true once bwrap has reported
- * the handler's pid, that is, once the sandbox was set up and the handler started in it.
+ * Z6: reads bwrap's status pipe (`--json-status-fd 3`) and answers whether the sandbox was set up.
+ * bwrap reports the handler's pid once it made the sandbox's first process, before the mounts,
+ * which can still fail (a place to hide that is a file, a bind that cannot be made), and the
+ * handler's exit code only when the handler had started in the finished sandbox. So a bwrap that
+ * `exited` with a code of its own was set up when it reported the exit code; one ended at the
+ * deadline or by a signal reports none, and was set up, as far as hookpm can tell, when it
+ * reported the pid.
  */
 export function watchSandboxStatus(
   stream: NodeJS.ReadableStream | null | undefined,
-): () => boolean {
+): (exited: boolean) => boolean {
   let text = '';
   stream?.on('error', () => {});
   stream?.on('data', (chunk: Buffer) => {
     if (text.length < 4096) text += chunk.toString('utf8');
   });
-  return () => text.includes('"child-pid"');
+  return (exited) => text.includes(exited ? '"exit-code"' : '"child-pid"');
 }
 
 /**

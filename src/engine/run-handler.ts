@@ -132,8 +132,11 @@ interface Supervised {
   stdin: string;
   file: string;
   started: number;
-  /** Z6: for a confined run, whether bwrap reported the sandbox set up; null when unconfined. */
-  confined: (() => boolean) | null;
+  /**
+   * Z6: for a confined run, whether bwrap reported the sandbox set up, given whether it exited with
+   * a code of its own (watchSandboxStatus); null when unconfined.
+   */
+  confined: ((exited: boolean) => boolean) | null;
 }
 
 /**
@@ -271,7 +274,8 @@ function settledRun(s: Supervised, seen: Observed, timedOut: boolean): HandlerRu
       : { kind: 'launch_failed', message: launchMessage(s.file, s.opts.cwd, seen.launchError) };
   // Z6: a sandbox never reported set up is a confinement failure, also when bwrap hung until the
   // deadline: never a timeout, which would let the call through.
-  if (failure === null && s.confined !== null && !s.confined())
+  const exited = !timedOut && seen.exit.code !== null;
+  if (failure === null && s.confined !== null && !s.confined(exited))
     failure = { kind: 'confinement_unavailable', message: sandboxFailure(stderr.text, timedOut) };
   return {
     handler: s.handler,

@@ -9,7 +9,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
-import { copyFile, mkdir, symlink } from 'node:fs/promises';
+import { copyFile, mkdir, rm, symlink } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { createServer as createSocketServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -228,6 +228,21 @@ describe('confined handlers under attack (security.md Z4-Z6)', () => {
       /^hookpm fails closed: handler PreToolUse:0:0 of plugin probe@local must run confined/,
     );
     expect(reason).toContain("the sandbox was not set up by the handler's deadline");
+    expect(existsSync(join(dataDir(), 'ok'))).toBe(false);
+  });
+
+  it('Z6: a sandbox whose mounts fail after bwrap started it (a hidden place that is a file) denies the call, never a plain exit 1 that lets it through', async () => {
+    await installProbe(CONFINED);
+    // The store's cache, which the sandbox hides under a tmpfs, is a file: bwrap reports the
+    // sandbox's pid, then fails to mount there and exits 1 without running the handler.
+    const cache = join(ws.home, 'hookpm', 'cache');
+    await rm(cache, { recursive: true, force: true });
+    await writeFile(cache, 'not a directory');
+    const { decision, reason } = await wireBash('data');
+    expect(decision).toBe('deny');
+    expect(reason).toMatch(
+      /^hookpm fails closed: handler PreToolUse:0:0 of plugin probe@local must run confined, and the sandbox cannot be set up \(bwrap: /,
+    );
     expect(existsSync(join(dataDir(), 'ok'))).toBe(false);
   });
 
