@@ -51,6 +51,8 @@ export function decodeCodexPayload(payload: Readonly<Record<string, unknown>>): 
   const raw = decoded.input['tool_input'];
   const args = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
   const { cmd, ...rest } = args;
-  const toolInput = cmd === undefined ? args : { command: cmd, ...rest };
+  // The command Codex runs is `cmd`: a `command` beside it (the model may write any argument) is
+  // replaced, never read as the command, or a guard would judge text that does not run.
+  const toolInput = cmd === undefined ? args : { ...rest, command: cmd };
   return { ...decoded, input: { ...decoded.input, tool_name: 'Bash', tool_input: toolInput } };
 }

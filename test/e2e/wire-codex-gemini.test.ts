@@ -159,6 +159,18 @@ describe('hookpm wire codex', () => {
     expect(await wire('codex', bash('ls'))).toBeNull();
   });
 
+  it('PreToolUse exec_command: guard judges the `cmd` Codex runs, also when the model wrote a harmless `command` beside it', async () => {
+    await ok(['install', GUARD, '--yes']);
+    const exec = (input: Record<string, unknown>) =>
+      codex('c1', 'PreToolUse', { tool_name: 'exec_command', tool_input: input, tool_use_id: 'c' });
+    for (const input of [{ cmd: FORCE_PUSH }, { cmd: FORCE_PUSH, command: 'ls' }]) {
+      const denied = await wire('codex', exec(input));
+      expect(denied?.['hookSpecificOutput'].permissionDecision, JSON.stringify(input)).toBe('deny');
+      expect(denied?.['hookSpecificOutput'].permissionDecisionReason).toMatch(GUARD_REASON);
+    }
+    expect(await wire('codex', exec({ cmd: 'ls', command: FORCE_PUSH }))).toBeNull();
+  });
+
   it('cli.md W3: a deny without a reason, or a stop, reaches Codex as a deny with a reason (Codex runs the tool on either as sent)', async () => {
     const bare = printsJson({
       hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny' },
