@@ -22,10 +22,7 @@ export function decodeGeminiPayload(payload: Readonly<Record<string, unknown>>):
     const known = GEMINI_TOOLS[tool]!;
     input['tool_name'] = known.name;
     const args = payload['tool_input'];
-    if (isPlainObject(args))
-      input['tool_input'] = Object.fromEntries(
-        Object.entries(args).map(([key, value]) => [known.fields[key] ?? key, value]),
-      );
+    if (isPlainObject(args)) input['tool_input'] = renamedArguments(args, known.fields);
   }
   const mcp = payload['mcp_context'];
   if (typeof tool === 'string' && tool.startsWith('mcp_') && isPlainObject(mcp)) {
@@ -46,6 +43,24 @@ export function decodeGeminiPayload(payload: Readonly<Record<string, unknown>>):
   if (typeof type === 'string' && Object.hasOwn(GEMINI_NOTIFICATION_TYPES, type))
     input['notification_type'] = GEMINI_NOTIFICATION_TYPES[type];
   return { event, input };
+}
+
+/**
+ * A Gemini CLI tool's arguments under Claude Code's names (`fields`: Gemini CLI's name to Claude
+ * Code's), the others as they are. A renamed argument replaces one the model wrote under its new
+ * name (`dir_path` replaces a `path` beside it): it is what Gemini CLI reads, so a plugin judges
+ * what runs. Only `fields`' own keys rename (`constructor` keeps its name).
+ */
+function renamedArguments(
+  args: Readonly<Record<string, unknown>>,
+  fields: Readonly<Record<string, string>>,
+): Record<string, unknown> {
+  const entries = Object.entries(args);
+  const kept = entries.filter(([key]) => !Object.hasOwn(fields, key));
+  const renamed = entries.flatMap(([key, value]) =>
+    Object.hasOwn(fields, key) ? [[fields[key]!, value] as const] : [],
+  );
+  return Object.fromEntries([...kept, ...renamed]);
 }
 
 function describeError(error: unknown): string {

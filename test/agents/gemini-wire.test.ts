@@ -70,6 +70,8 @@ describe('the Gemini CLI wire input', () => {
     ['read_file', { file_path: '/r/a.ts' }, 'Read', { file_path: '/r/a.ts' }],
     ['grep_search', { pattern: 'x', dir_path: 'src' }, 'Grep', { pattern: 'x', path: 'src' }],
     ['glob', { pattern: '**/*.ts' }, 'Glob', { pattern: '**/*.ts' }],
+    // Only a renamed argument's own name renames: `constructor` is no key of the table.
+    ['glob', { pattern: '*', constructor: 1 }, 'Glob', { pattern: '*', constructor: 1 }],
     ['google_web_search', { query: 'q' }, 'WebSearch', { query: 'q' }],
     [
       'ask_user',

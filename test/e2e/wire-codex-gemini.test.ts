@@ -135,6 +135,19 @@ describe('hookpm wire gemini', () => {
     expect(await wire('gemini', call)).toEqual({ decision: 'deny', reason: 'no MCP writes' });
   });
 
+  it("BeforeTool glob: a plugin reading Grep's and Glob's `path` sees the `dir_path` Gemini CLI searches, also beside a `path` the model wrote", async () => {
+    // Denies a search under /secret, by the `path` of its tool_input; says nothing otherwise.
+    const command = `node -e 'let s="";process.stdin.on("data",c=>s+=c).on("end",()=>{const i=JSON.parse(s).tool_input;if(String(i.path).startsWith("/secret")){console.error("no secrets");process.exit(2)}})'`;
+    const hooks = { PreToolUse: [{ matcher: 'Glob', hooks: [{ type: 'command', command }] }] };
+    await ok(['install', await plugin('paths', hooks), '--yes']);
+    const glob = (input: Record<string, unknown>) =>
+      gemini('g6', 'BeforeTool', { tool_name: 'glob', tool_input: { pattern: '*', ...input } });
+    const denied = { decision: 'deny', reason: 'no secrets' };
+    expect(await wire('gemini', glob({ dir_path: '/secret' }))).toEqual(denied);
+    expect(await wire('gemini', glob({ dir_path: '/secret', path: '/tmp' }))).toEqual(denied);
+    expect(await wire('gemini', glob({ path: '/secret', dir_path: '/tmp' }))).toEqual({});
+  });
+
   it('an event hookpm does not link (BeforeModel) is answered with nothing', async () => {
     await ok(['install', GUARD, '--yes']);
     expect(await wire('gemini', gemini('g4', 'BeforeModel', { llm_request: {} }))).toBeNull();
