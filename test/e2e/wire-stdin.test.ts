@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
+import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/built-bin.js';
@@ -97,4 +98,23 @@ describe('hookpm wire: reading the payload', () => {
       /^hookpm: Gemini CLI sent a payload that is longer than hookpm can read \(\d+ bytes\)\n$/,
     );
   }, 60_000);
+
+  it('a stdin that cannot be read (a directory) is E_IO, exit 1 saying so, never E_INTERNAL', () => {
+    const dir = openSync(ws.repo, 'r');
+    try {
+      const run = spawnSync(process.execPath, [BIN, 'wire', 'claude'], {
+        cwd: ws.repo,
+        env: ws.env(),
+        stdio: [dir, 'pipe', 'pipe'],
+        encoding: 'utf8',
+      });
+      expect(run.status).toBe(1);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(
+        /^hookpm: error\[E_IO\]: cannot read the agent's payload from stdin \(EISDIR\)\n/,
+      );
+    } finally {
+      closeSync(dir);
+    }
+  });
 });
