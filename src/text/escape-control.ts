@@ -16,7 +16,7 @@ const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t'
 const CONTROL =
   /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
 
-/** `text` with each CONTROL character escaped: `\n`, `\r` and `\t` by name, the others as `\uXXXX`. */
+/** `text` with each CONTROL character escaped: `\n`, `\r`, `\t` by name, the others as `\uXXXX`. */
 export function escapeControl(text: string): string {
   return text.replace(CONTROL, (found) => NAMED[found] ?? unitEscape(found));
 }
