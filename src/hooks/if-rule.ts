@@ -3,6 +3,7 @@ import type { HookEventName } from './events.js';
 import { compileGlob, globMatches } from './glob.js';
 import { wordTextTest } from './regex/word-text.js';
 import type { Glob } from './glob.js';
+import { patchFiles } from './patch-files.js';
 
 /**
  * The `if` predicate (engine.md F1-F3): one permission rule, `Tool` or `Tool(pattern)`. `Tool` is an
@@ -72,25 +73,42 @@ export function parseIfRule(rule: string): IfRuleResult {
   return { ok: true, rule: { source: rule, tool: { names, prefixes }, pattern, glob } };
 }
 
-/** F2/F3: false on non-tool events, for other tools, and when the primary input is missing. */
+/**
+ * F2/F3: false on non-tool events, for other tools, and when the primary input is missing.
+ * `aliases` (cli.md W4: the agent's other names of the tool, Codex's `Edit` and `Write` for
+ * `apply_patch`) count as the tool's name; the tool keeps its own input, a patch, so a pattern
+ * holds when it matches a file the patch names, and also when no file can be read from it: a
+ * guard the rule would have run on an edit is never skipped for the form of its input.
+ */
 export function ifRuleHolds(
   rule: IfRule,
   event: HookEventName,
   payload: Readonly<Record<string, unknown>>,
+  aliases: readonly string[] = [],
 ): boolean {
   if (!EVENTS[event].tool) return false;
   const tool = ownField(payload, 'tool_name');
   if (typeof tool !== 'string') return false;
   const { names, prefixes } = rule.tool;
-  if (!names.includes(tool) && !prefixes.some((prefix) => tool.startsWith(prefix))) return false;
-  if (rule.glob === null) return true;
-  const field = PRIMARY_INPUT.get(tool);
-  if (field === undefined) return rule.pattern === '*';
+  const named = (name: string) =>
+    names.includes(name) || prefixes.some((prefix) => name.startsWith(prefix));
   const toolInput = ownField(payload, 'tool_input');
-  const input =
+  const inputOf = (field: string) =>
     typeof toolInput === 'object' && toolInput !== null
       ? ownField(toolInput as Record<string, unknown>, field)
       : undefined;
+  if (!named(tool)) {
+    if (!aliases.some(named)) return false;
+    if (rule.glob === null) return true;
+    const patch = inputOf('command');
+    const files = typeof patch === 'string' ? patchFiles(patch, ownField(payload, 'cwd')) : [];
+    const glob = rule.glob;
+    return files.length === 0 || files.some((file) => globMatches(glob, file));
+  }
+  if (rule.glob === null) return true;
+  const field = PRIMARY_INPUT.get(tool);
+  if (field === undefined) return rule.pattern === '*';
+  const input = inputOf(field);
   return typeof input === 'string' && globMatches(rule.glob, input);
 }
 

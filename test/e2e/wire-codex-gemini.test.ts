@@ -301,6 +301,38 @@ describe('hookpm wire codex', () => {
     expect(await wire('codex', call('Bash'))).toBeNull();
   });
 
+  it("cli.md W4, engine.md F2: an `if` rule naming Edit holds for Codex's apply_patch when a file the patch names matches, also one named relative to the project", async () => {
+    const hooks = {
+      PreToolUse: [
+        {
+          matcher: 'Edit|Write',
+          hooks: [
+            { type: 'command', command: "echo 'not in /etc' >&2; exit 2", if: 'Edit(/etc/**)' },
+          ],
+        },
+      ],
+    };
+    await ok(['install', await plugin('etc-guard', hooks), '--yes']);
+    const call = (...files: string[]) =>
+      codex('c8', 'PreToolUse', {
+        tool_name: 'apply_patch',
+        tool_input: {
+          command: `*** Begin Patch\n${files.map((f) => `*** Update File: ${f}\n@@\n-a\n+b\n`).join('')}*** End Patch\n`,
+        },
+        tool_use_id: 'call_1',
+      });
+    const denied = { permissionDecision: 'deny', permissionDecisionReason: 'not in /etc' };
+    await wire('codex', codex('c8', 'SessionStart', { source: 'startup' }));
+    expect((await wire('codex', call('/etc/passwd')))?.['hookSpecificOutput']).toMatchObject(
+      denied,
+    );
+    const climb = `${'../'.repeat(ws.repo.split('/').length)}etc/passwd`;
+    expect((await wire('codex', call('a.txt', climb)))?.['hookSpecificOutput']).toMatchObject(
+      denied,
+    );
+    expect(await wire('codex', call('a.txt'))).toBeNull();
+  });
+
   it('Stop: a plugin block continues the turn with decision block and the reason', async () => {
     await ok(['install', await stopAgain(), '--yes']);
     const stop = codex('c2', 'Stop', { stop_hook_active: false, last_assistant_message: 'done' });

@@ -146,4 +146,30 @@ describe('the if predicate (engine.md F1-F3)', () => {
       }),
     ).toBe(true);
   });
+
+  it("F2, cli.md W4: a rule naming an alias of the tool (Codex's apply_patch as Edit) matches the files its patch names; a patch naming none holds", () => {
+    const etc = rule('Edit(/etc/**)');
+    const patch = (text: string, cwd?: string) =>
+      ifRuleHolds(
+        etc,
+        'PreToolUse',
+        { tool_name: 'apply_patch', tool_input: { command: text }, ...(cwd ? { cwd } : {}) },
+        ['Write', 'Edit'],
+      );
+    expect(patch('*** Begin Patch\n*** Delete File: /etc/hosts\n*** End Patch')).toBe(true);
+    expect(patch('*** Update File: src/a.ts\n*** Move to: /etc/cron.d/x\n')).toBe(true);
+    expect(patch('*** Add File: ../../etc/x\r\n', '/home/u')).toBe(true);
+    expect(patch('*** Add File: ../../etc/x\n', '/home/u/p/q')).toBe(false);
+    expect(patch('*** Update File: src/a.ts\n+*** Update File: /etc/no\n', '/home/u')).toBe(false);
+    expect(patch('not a patch')).toBe(true);
+    // Without the alias, apply_patch is another tool; a bare alias rule holds for any patch.
+    expect(ifRuleHolds(etc, 'PreToolUse', { tool_name: 'apply_patch', tool_input: {} })).toBe(
+      false,
+    );
+    expect(
+      ifRuleHolds(rule('Write'), 'PreToolUse', { tool_name: 'apply_patch', tool_input: {} }, [
+        'Write',
+      ]),
+    ).toBe(true);
+  });
 });

@@ -21,7 +21,8 @@ function inSet(handler: SnapshotHandler, which: HandlerSet): boolean {
 /**
  * The handlers to run for one invocation, in configuration order (S3, X1): a group's matcher is
  * applied first (E1-E6, with the agent's `aliases` of the matched value: cli.md W4), then each
- * handler's `if` rule (F1-F3). Only precompiled data is used, so this does no parsing.
+ * handler's `if` rule (F1-F3, with the same aliases). Only precompiled data is used, so this does
+ * no parsing.
  */
 export function matchHandlers(
   snapshot: Snapshot,
@@ -35,7 +36,7 @@ export function matchHandlers(
     if (!matcherAccepts(group.matcher, event, payload, aliases)) continue;
     for (const entry of group.handlers) {
       if (!inSet(entry.handler, which)) continue;
-      if (entry.rule === null || ifRuleHolds(entry.rule, event, payload))
+      if (entry.rule === null || ifRuleHolds(entry.rule, event, payload, aliases))
         matched.push(entry.handler);
     }
   }
