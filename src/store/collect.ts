@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, rmdirSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, rmdirSync, statSync } from 'node:fs';
 import { mkdir, rename, rm, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -219,6 +219,8 @@ function unreferencedTrees(
   for (const root of pinned.roots) referenced.add(normal(root));
   const found: Leftover[] = [];
   for (const versions of visit) {
+    // A plugin directory that is a symlink is none hookpm made: nothing is collected through it.
+    if (lstatSync(versions, { throwIfNoEntry: false })?.isSymbolicLink() === true) continue;
     const names = listDir(versions);
     if (names.length === 0) empty?.add(versions);
     for (const name of names) {

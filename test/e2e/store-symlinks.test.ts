@@ -1,0 +1,43 @@
+/**
+ * registry.md D4 with the built binary: a plugin directory of the store that is a symlink (none
+ * hookpm made) leads out of the store, and no command deletes or writes anything through it.
+ */
+import { cpSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { publishPlugin } from '../helpers/plugin-registry.js';
+import { useRegistryHome } from '../helpers/registry-home.js';
+
+const ctx = useRegistryHome('hookpm-store-symlinks-');
+const { ok } = ctx;
+
+/** The installed path of `id`, as the state names it. */
+function pathOf(id: string): string {
+  const state = JSON.parse(
+    readFileSync(join(ctx.home.env.HOOKPM_HOME!, 'data', 'state.json'), 'utf8'),
+  ) as { plugins: Record<string, { path: string }> };
+  return state.plugins[id]!.path;
+}
+
+/** Every file under `dir` (relative paths, sorted). */
+function filesUnder(dir: string): string[] {
+  return (readdirSync(dir, { recursive: true }) as string[]).sort();
+}
+
+describe('a plugin directory of the store that is a symlink', () => {
+  it('D4: uninstall deletes nothing through it: the directory it leads to keeps every file', async () => {
+    await publishPlugin(ctx.acme, 'guard', '1.0.0');
+    await ok('registry', 'add', 'acme', ctx.acme.url);
+    await ok('install', 'guard@acme', '--yes');
+    const pluginDir = dirname(pathOf('guard@acme'));
+    const outside = join(ctx.home.dir, 'outside');
+    cpSync(pluginDir, outside, { recursive: true });
+    rmSync(pluginDir, { recursive: true });
+    symlinkSync(outside, pluginDir);
+    const before = filesUnder(outside);
+    expect(before.length).toBeGreaterThan(0);
+
+    await ok('uninstall', 'guard');
+    expect(filesUnder(outside)).toEqual(before);
+  });
+});
