@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, renameSync } from 'node:fs';
+import { lstatSync, mkdirSync, renameSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { HookpmError } from '../errors.js';
 import { errnoCode, toStoreError } from '../io/fs-error.js';
 import { trackTemporary } from '../io/interrupt-cleanup.js';
 import { uniqueHex } from '../io/unique-hex.js';
@@ -74,6 +75,7 @@ export async function createStagingDir(paths: StorePaths): Promise<string> {
  */
 export async function promoteTree(staging: string, target: string): Promise<string> {
   try {
+    refuseLinkedPluginDir(dirname(target));
     mkdirSync(dirname(target), { recursive: true });
     for (let attempt = 1; attempt <= 100; attempt += 1) {
       const candidate = attempt === 1 ? target : `${target}-r${attempt}`;
@@ -94,4 +96,20 @@ export async function promoteTree(staging: string, target: string): Promise<stri
     throw toStoreError(error, target, 'install the tree at');
   }
   throw new Error(`Assertion failed: 100 different trees already exist at ${target}`);
+}
+
+/**
+ * D4: a plugin directory that is a symlink is none hookpm made, and no tree is installed through
+ * it (out of the store): E_IO naming it, before anything is moved.
+ */
+function refuseLinkedPluginDir(dir: string): void {
+  if (lstatSync(dir, { throwIfNoEntry: false })?.isSymbolicLink() !== true) return;
+  throw new HookpmError(
+    'E_IO',
+    `cannot install a tree in ${dir}: it is a symlink, not a directory`,
+    {
+      file: dir,
+      hint: `Remove the symlink ${dir}, then install its plugin again with \`hookpm install <name> --force\`.`,
+    },
+  );
 }

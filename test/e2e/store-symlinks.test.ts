@@ -9,7 +9,7 @@ import { publishPlugin } from '../helpers/plugin-registry.js';
 import { useRegistryHome } from '../helpers/registry-home.js';
 
 const ctx = useRegistryHome('hookpm-store-symlinks-');
-const { ok } = ctx;
+const { hookpm, ok, store } = ctx;
 
 /** The installed path of `id`, as the state names it. */
 function pathOf(id: string): string {
@@ -39,5 +39,26 @@ describe('a plugin directory of the store that is a symlink', () => {
 
     await ok('uninstall', 'guard');
     expect(filesUnder(outside)).toEqual(before);
+  });
+
+  it('D4: update installs no tree through it: E_IO naming it, the store and the directory it leads to unchanged', async () => {
+    await publishPlugin(ctx.acme, 'guard', '1.0.0');
+    await ok('registry', 'add', 'acme', ctx.acme.url);
+    await ok('install', 'guard@acme', '--yes');
+    const pluginDir = dirname(pathOf('guard@acme'));
+    const outside = join(ctx.home.dir, 'outside');
+    cpSync(pluginDir, outside, { recursive: true });
+    rmSync(pluginDir, { recursive: true });
+    symlinkSync(outside, pluginDir);
+    await publishPlugin(ctx.acme, 'guard', '1.1.0');
+    const before = filesUnder(outside);
+    const stored = await store();
+
+    const run = await hookpm(['update', '--yes']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('E_IO');
+    expect(run.stderr).toContain(`${pluginDir}: it is a symlink`);
+    expect(filesUnder(outside)).toEqual(before);
+    expect(await store()).toEqual(stored);
   });
 });
