@@ -19,7 +19,7 @@ import { findInstalled } from '../steps/installed/installed.js';
 import { loadCatalogs, type LoadedCatalogs } from '../steps/catalogs/load-catalogs.js';
 import type { OperationContext } from '../steps/context/operation-context.js';
 import type { Catalog } from '../steps/catalogs/catalog-types.js';
-import { assertRecordIntegrity, errorOf, sourceOf } from '../steps/staging/pick.js';
+import { assertRecordIntegrity, deprecatedNote, errorOf, sourceOf } from '../steps/staging/pick.js';
 import { cachedIndexesNote } from '../../registry/network-refused.js';
 import { planMarketplaceUpdate } from './update-marketplace.js';
 import { ownValue } from '../../json/own-value.js';
@@ -240,7 +240,7 @@ function planOne(
   const chosen = picked(candidate, record.name, plan.version);
   assertRecordIntegrity(record, chosen);
   if (chosen.deprecated !== undefined)
-    notes.push(`warning: ${record.id} ${chosen.version} is deprecated: ${chosen.deprecated}`);
+    notes.push(deprecatedNote(record.id, chosen.version, chosen.deprecated));
   return sourceOf(
     `${record.name}@${record.registry}@${plan.version}`,
     chosen,

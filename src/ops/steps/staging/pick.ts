@@ -16,7 +16,7 @@ import type { Catalog } from '../catalogs/catalog-types.js';
 import { ownValue } from '../../../json/own-value.js';
 import { suggestIn } from '../../../text/did-you-mean.js';
 import { knownPluginNames } from '../catalogs/known-names.js';
-import { clip } from '../../../text/clip.js';
+import { clip, FIELD_MAX } from '../../../text/clip.js';
 import {
   heldNote,
   holdBackYoung,
@@ -110,7 +110,7 @@ export function pickRegistrySource(
     throw new Error('Assertion failed: the picked registry has no catalog');
   if (picked.deprecated !== undefined)
     opts.notes.push(
-      `warning: ${spec.name}@${picked.registry} ${picked.version} is deprecated: ${picked.deprecated}`,
+      deprecatedNote(`${spec.name}@${picked.registry}`, picked.version, picked.deprecated),
     );
   return sourceOf(spec.raw, picked, catalog, recordedRange(spec, picked.version));
 }
@@ -136,6 +136,14 @@ export function assertKnownIntegrity(state: State, picked: PickedVersion): void 
   const known = knownIntegrityOf(state, id, picked.version);
   if (known !== undefined)
     checkKnownIntegrity({ version: picked.version, integrity: known }, picked);
+}
+
+/**
+ * The warning for a deprecated version: its reason, a field the registry supplies, cut at
+ * FIELD_MAX (docs/reference/rules/cli.md#conventions).
+ */
+export function deprecatedNote(id: string, version: string, reason: string): string {
+  return `warning: ${id} ${version} is deprecated: ${clip(reason, FIELD_MAX)}`;
 }
 
 /** The sources V3 holds for: a registry serves them, and must serve a version's bytes unchanged. */
