@@ -1,4 +1,5 @@
 import { z } from '../json/zod.js';
+import { clip } from '../text/clip.js';
 
 /**
  * Declared capabilities (docs/reference/rules/security.md#confinement, Z1-Z3): what a plugin's
@@ -72,10 +73,10 @@ export function parseConfineSpec(text: string): Capabilities | { error: string }
       const bad = places.find((p) => !(WRITE_PLACES as readonly string[]).includes(p));
       if (bad !== undefined)
         return {
-          error: `unknown place ${JSON.stringify(bad)} (expected ${WRITE_PLACES.join(', ')})`,
+          error: `unknown place ${JSON.stringify(clip(bad))} (expected ${WRITE_PLACES.join(', ')})`,
         };
       write = places as WritePlace[];
-    } else return { error: `cannot read ${JSON.stringify(part)}` };
+    } else return { error: `cannot read ${JSON.stringify(clip(part))}` };
   }
   if (network === null) return { error: 'network=false or network=true is required' };
   return normalizeCapabilities({ network, write: write ?? [] });

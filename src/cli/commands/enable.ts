@@ -6,6 +6,7 @@ import { globalOptions, type GlobalOptions } from '../global-options.js';
 import { createOperationContext } from '../operation-context.js';
 import { escapeControl, printJson, printLine } from '../render/render.js';
 import { relinkClaudeAfter } from '../relink-claude.js';
+import { clip } from '../../text/clip.js';
 
 interface HookFlags {
   hook?: string[];
@@ -107,7 +108,7 @@ function confineFlag(text: string): Capabilities | 'off' {
   if (text.trim() === 'off') return 'off';
   const parsed = parseConfineSpec(text);
   if ('error' in parsed)
-    throw new HookpmError('E_USAGE', `--confine ${JSON.stringify(text)}: ${parsed.error}`, {
+    throw new HookpmError('E_USAGE', `--confine ${JSON.stringify(clip(text))}: ${parsed.error}`, {
       hint: 'For example: `--confine network=false,write=data+tmp`.',
     });
   return parsed;
