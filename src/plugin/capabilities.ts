@@ -67,6 +67,9 @@ export function parseConfineSpec(text: string): Capabilities | { error: string }
   let write: WritePlace[] | null = null;
   for (const part of text.split(',').map((p) => p.trim())) {
     const [key, value = ''] = part.split('=', 2).map((s) => s.trim());
+    // A key given twice has no one reading (the last would lift what the first holds).
+    if ((key === 'network' && network !== null) || (key === 'write' && write !== null))
+      return { error: `${key} is given twice` };
     if (key === 'network' && (value === 'false' || value === 'true')) network = value === 'true';
     else if (key === 'write') {
       const places = value === '' || value === 'none' ? [] : value.split(/[+:]/);

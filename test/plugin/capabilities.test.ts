@@ -88,6 +88,9 @@ describe('capabilities (security.md Z1-Z4, Z8)', () => {
       error: /unknown place "home"/,
     });
     expect(parseConfineSpec('network=maybe')).toMatchObject({ error: /cannot read/ });
+    expect(parseConfineSpec('network=false,network=true')).toEqual({
+      error: 'network is given twice',
+    });
   });
 
   it('Z1/Z8: the review line, and whether a plugin is declared or confined', () => {
