@@ -1,10 +1,11 @@
-import { lstatSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { syncPath } from '../io/sync-tree.js';
 import { quietly, toStoreError } from '../io/fs-error.js';
 import { readRegularText } from '../io/read-regular-file.js';
 import { removeDataDir } from './data-dir.js';
 import { stagingRoot } from './paths.js';
+import { makeStagingRoot } from './staging-root.js';
 import { pluginDataDir } from './plugin-dirs.js';
 import { dataUsers } from './state/data-users.js';
 import type { State } from './state/state-schema.js';
@@ -60,7 +61,7 @@ export async function markTransaction(
 ): Promise<() => void> {
   const file = join(stagingRoot(paths), commitMarkName());
   try {
-    mkdirSync(stagingRoot(paths), { recursive: true });
+    makeStagingRoot(paths);
     writeFileSync(file, dataIds.length === 0 ? '' : JSON.stringify(dataIds), {
       flag: 'wx',
       mode: 0o600,
@@ -116,7 +117,7 @@ export async function removeMarkedData(
  */
 export function markPinReleased(paths: StorePaths): void {
   quietly(() => {
-    mkdirSync(stagingRoot(paths), { recursive: true });
+    makeStagingRoot(paths);
     // `wx`: never through a symlink; a mark already there is the mark (EEXIST is ignored).
     writeFileSync(join(stagingRoot(paths), RELEASED), '', { flag: 'wx', mode: 0o600 });
   });

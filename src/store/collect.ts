@@ -1,5 +1,5 @@
 import { existsSync, lstatSync, readdirSync, rmdirSync, statSync } from 'node:fs';
-import { mkdir, rename, rm, unlink } from 'node:fs/promises';
+import { rename, rm, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { durableTempPrefix } from '../io/durable-write.js';
@@ -7,6 +7,7 @@ import { isMark, removeMarkedData } from './collect-marker.js';
 import { errnoCode, quietly, toStoreError } from '../io/fs-error.js';
 import { isProcessAlive, readLockFile } from '../io/lock-record.js';
 import { uniqueHex } from '../io/unique-hex.js';
+import { isLinkedStagingRoot, makeStagingRoot } from './staging-root.js';
 import { lockFile, pluginsDir, stagingRoot, stateFile } from './paths.js';
 import { installedFilesDir, installedFilesName } from './installed-files.js';
 import { pinnedTrees, type PinnedTrees } from './session-pins.js';
@@ -55,7 +56,7 @@ export async function findLeftovers(
   scope: CollectScope = {},
 ): Promise<Leftover[]> {
   const found: Leftover[] = [];
-  for (const name of listDir(stagingRoot(paths))) {
+  for (const name of stagingNames(paths)) {
     const entry = join(stagingRoot(paths), name);
     if (!(await stagingInUse(name, entry)))
       found.push({ kind: isMark(name) ? 'mark' : 'staging', path: entry });
@@ -128,7 +129,7 @@ export async function collectGarbage(
 export async function collectMarkedData(paths: StorePaths, state: State): Promise<string[]> {
   const removed: string[] = [];
   try {
-    for (const name of listDir(stagingRoot(paths))) {
+    for (const name of stagingNames(paths)) {
       const entry = join(stagingRoot(paths), name);
       if (isMark(name) && !(await stagingInUse(name, entry)))
         removed.push(...(await removeMarkedData(paths, state, entry)));
@@ -150,8 +151,7 @@ async function removeLeftover(paths: StorePaths, leftover: Leftover): Promise<vo
   }
   let target = leftover.path;
   if (leftover.kind === 'unreferenced-tree') {
-    target = join(stagingRoot(paths), `collect-${uniqueHex(6)}`);
-    await mkdir(stagingRoot(paths), { recursive: true });
+    target = join(makeStagingRoot(paths), `collect-${uniqueHex(6)}`);
     await rename(leftover.path, target);
   }
   await rm(target, { recursive: true, force: true });
@@ -273,6 +273,11 @@ async function stagingInUse(name: string, entry: string): Promise<boolean> {
   if (pid === undefined || !isProcessAlive(Number(pid))) return false;
   const info = statSync(entry, { throwIfNoEntry: false });
   return info !== undefined && Date.now() - info.mtimeMs < STAGING_MAX_AGE_MS;
+}
+
+/** Names in the staging root; none when it is a symlink (staging-root.ts). */
+function stagingNames(paths: StorePaths): string[] {
+  return isLinkedStagingRoot(paths) ? [] : listDir(stagingRoot(paths));
 }
 
 /**

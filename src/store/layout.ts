@@ -10,6 +10,7 @@ import { stagingRoot } from './paths.js';
 import { pluginVersionsDir } from './plugin-dirs.js';
 import type { StorePaths } from './store-paths.js';
 import { sameTree } from './same-tree.js';
+import { makeStagingRoot } from './staging-root.js';
 import { syncPath } from '../io/sync-tree.js';
 
 /** What names one installed tree. */
@@ -52,10 +53,9 @@ function integrityHex(integrity: string): string {
  * promotion is a rename). Staging belongs to the lock holder: collectGarbage empties it.
  */
 export async function createStagingDir(paths: StorePaths): Promise<string> {
-  const root = stagingRoot(paths);
-  const dir = join(root, `stage-${process.pid}-${uniqueHex(6)}`);
+  const dir = join(stagingRoot(paths), `stage-${process.pid}-${uniqueHex(6)}`);
   try {
-    mkdirSync(root, { recursive: true });
+    makeStagingRoot(paths);
     // An interrupted command removes it (a promoted tree was renamed away: nothing to remove).
     trackTemporary(dir);
     mkdirSync(dir, { mode: 0o755 });

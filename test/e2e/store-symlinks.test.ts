@@ -1,8 +1,18 @@
 /**
- * registry.md D4 with the built binary: a plugin directory of the store that is a symlink (none
- * hookpm made) leads out of the store, and no command deletes or writes anything through it.
+ * registry.md D4 with the built binary: a plugin directory or the staging directory of the store
+ * that is a symlink (none hookpm made) leads out of the store, and no command deletes or writes
+ * anything through it.
  */
-import { cpSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  cpSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { publishPlugin } from '../helpers/plugin-registry.js';
@@ -60,5 +70,30 @@ describe('a plugin directory of the store that is a symlink', () => {
     expect(run.stderr).toContain(`${pluginDir}: it is a symlink`);
     expect(filesUnder(outside)).toEqual(before);
     expect(await store()).toEqual(stored);
+  });
+});
+
+describe('the staging directory of the store as a symlink', () => {
+  it('D4: update, uninstall and collection delete nothing where it leads; staging is a directory again', async () => {
+    await publishPlugin(ctx.acme, 'guard', '1.0.0');
+    await ok('registry', 'add', 'acme', ctx.acme.url);
+    await ok('install', 'guard@acme', '--yes');
+    const staging = join(ctx.home.env.HOOKPM_HOME!, 'data', '.staging');
+    const outside = join(ctx.home.dir, 'documents');
+    mkdirSync(join(outside, 'sub'), { recursive: true });
+    writeFileSync(join(outside, 'a.txt'), 'a');
+    writeFileSync(join(outside, 'sub', 'b.txt'), 'b');
+    rmSync(staging, { recursive: true, force: true });
+    symlinkSync(outside, staging);
+    const before = filesUnder(outside);
+
+    await publishPlugin(ctx.acme, 'guard', '1.1.0');
+    await ok('update', '--yes');
+    expect(filesUnder(outside)).toEqual(before);
+    expect(lstatSync(staging).isDirectory()).toBe(true);
+    rmSync(staging, { recursive: true });
+    symlinkSync(outside, staging);
+    await ok('uninstall', 'guard');
+    expect(filesUnder(outside)).toEqual(before);
   });
 });
