@@ -5,7 +5,7 @@ import { quietly, toStoreError } from '../io/fs-error.js';
 import { readRegularText } from '../io/read-regular-file.js';
 import { removeDataDir } from './data-dir.js';
 import { stagingRoot } from './paths.js';
-import { makeStagingRoot } from './staging-root.js';
+import { makeOwnDir } from './own-dir.js';
 import { pluginDataDir } from './plugin-dirs.js';
 import { dataUsers } from './state/data-users.js';
 import type { State } from './state/state-schema.js';
@@ -61,7 +61,7 @@ export async function markTransaction(
 ): Promise<() => void> {
   const file = join(stagingRoot(paths), commitMarkName());
   try {
-    makeStagingRoot(paths);
+    makeOwnDir(stagingRoot(paths));
     writeFileSync(file, dataIds.length === 0 ? '' : JSON.stringify(dataIds), {
       flag: 'wx',
       mode: 0o600,
@@ -117,7 +117,7 @@ export async function removeMarkedData(
  */
 export function markPinReleased(paths: StorePaths): void {
   quietly(() => {
-    makeStagingRoot(paths);
+    makeOwnDir(stagingRoot(paths));
     // `wx`: never through a symlink; a mark already there is the mark (EEXIST is ignored).
     writeFileSync(join(stagingRoot(paths), RELEASED), '', { flag: 'wx', mode: 0o600 });
   });

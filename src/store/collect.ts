@@ -7,7 +7,7 @@ import { isMark, removeMarkedData } from './collect-marker.js';
 import { errnoCode, quietly, toStoreError } from '../io/fs-error.js';
 import { isProcessAlive, readLockFile } from '../io/lock-record.js';
 import { uniqueHex } from '../io/unique-hex.js';
-import { isLinkedStagingRoot, makeStagingRoot } from './staging-root.js';
+import { isLinkedDir, makeOwnDir } from './own-dir.js';
 import { lockFile, pluginsDir, stagingRoot, stateFile } from './paths.js';
 import { installedFilesDir, installedFilesName } from './installed-files.js';
 import { pinnedTrees, type PinnedTrees } from './session-pins.js';
@@ -151,7 +151,7 @@ async function removeLeftover(paths: StorePaths, leftover: Leftover): Promise<vo
   }
   let target = leftover.path;
   if (leftover.kind === 'unreferenced-tree') {
-    target = join(makeStagingRoot(paths), `collect-${uniqueHex(6)}`);
+    target = join(makeOwnDir(stagingRoot(paths)), `collect-${uniqueHex(6)}`);
     await rename(leftover.path, target);
   }
   await rm(target, { recursive: true, force: true });
@@ -171,6 +171,7 @@ function unreferencedFileLists(
   dirs: ReadonlySet<string> | null,
 ): Leftover[] {
   const dir = installedFilesDir(paths);
+  if (isLinkedDir(dir)) return [];
   const candidates =
     dirs === null ? undefined : fieldStrings(state.plugins, 'fingerprint', 'superseded');
   const names =
@@ -275,9 +276,9 @@ async function stagingInUse(name: string, entry: string): Promise<boolean> {
   return info !== undefined && Date.now() - info.mtimeMs < STAGING_MAX_AGE_MS;
 }
 
-/** Names in the staging root; none when it is a symlink (staging-root.ts). */
+/** Names in the staging root; none when it is a symlink (own-dir.ts). */
 function stagingNames(paths: StorePaths): string[] {
-  return isLinkedStagingRoot(paths) ? [] : listDir(stagingRoot(paths));
+  return isLinkedDir(stagingRoot(paths)) ? [] : listDir(stagingRoot(paths));
 }
 
 /**

@@ -1,10 +1,10 @@
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileDurable } from '../io/durable-write.js';
 import { toStoreError } from '../io/fs-error.js';
 import { readRegularText } from '../io/read-regular-file.js';
 import type { TreeEntry } from './fingerprint.js';
 import type { StorePaths } from './store-paths.js';
+import { makeOwnDir } from './own-dir.js';
 
 /**
  * The paths of the files an installed tree held when it was fingerprinted (plugins.md Q6), kept in
@@ -37,7 +37,7 @@ export async function writeInstalledFiles(
   const file = installedFilesFile(paths, fingerprint);
   const list = entries.map((entry) => entry[0]).sort();
   try {
-    await mkdir(installedFilesDir(paths), { recursive: true });
+    makeOwnDir(installedFilesDir(paths));
     await writeFileDurable(file, `${JSON.stringify(list)}\n`);
   } catch (error) {
     throw toStoreError(error, file, 'write');

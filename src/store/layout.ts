@@ -10,7 +10,7 @@ import { stagingRoot } from './paths.js';
 import { pluginVersionsDir } from './plugin-dirs.js';
 import type { StorePaths } from './store-paths.js';
 import { sameTree } from './same-tree.js';
-import { makeStagingRoot } from './staging-root.js';
+import { makeOwnDir } from './own-dir.js';
 import { syncPath } from '../io/sync-tree.js';
 
 /** What names one installed tree. */
@@ -55,7 +55,7 @@ function integrityHex(integrity: string): string {
 export async function createStagingDir(paths: StorePaths): Promise<string> {
   const dir = join(stagingRoot(paths), `stage-${process.pid}-${uniqueHex(6)}`);
   try {
-    makeStagingRoot(paths);
+    makeOwnDir(stagingRoot(paths));
     // An interrupted command removes it (a promoted tree was renamed away: nothing to remove).
     trackTemporary(dir);
     mkdirSync(dir, { mode: 0o755 });

@@ -1,7 +1,7 @@
 /**
- * registry.md D4 with the built binary: a plugin directory or the staging directory of the store
- * that is a symlink (none hookpm made) leads out of the store, and no command deletes or writes
- * anything through it.
+ * registry.md D4 with the built binary: a plugin directory, the staging directory or the
+ * installed-files folder of the store that is a symlink (none hookpm made) leads out of the store,
+ * and no command deletes or writes anything through it.
  */
 import {
   cpSync,
@@ -95,5 +95,27 @@ describe('the staging directory of the store as a symlink', () => {
     symlinkSync(outside, staging);
     await ok('uninstall', 'guard');
     expect(filesUnder(outside)).toEqual(before);
+  });
+});
+
+describe('the installed-files folder of the store as a symlink', () => {
+  it('D4: uninstall and install delete and write nothing where it leads; the folder is a directory again', async () => {
+    await publishPlugin(ctx.acme, 'guard', '1.0.0');
+    await ok('registry', 'add', 'acme', ctx.acme.url);
+    await ok('install', 'guard@acme', '--yes');
+    const lists = join(ctx.home.env.HOOKPM_HOME!, 'data', 'installed-files');
+    const outside = join(ctx.home.dir, 'documents');
+    mkdirSync(outside);
+    writeFileSync(join(outside, 'a.txt'), 'a');
+    writeFileSync(join(outside, 'b.json'), '{}');
+    rmSync(lists, { recursive: true, force: true });
+    symlinkSync(outside, lists);
+    const before = filesUnder(outside);
+
+    await ok('uninstall', 'guard');
+    expect(filesUnder(outside)).toEqual(before);
+    await ok('install', 'guard@acme', '--yes');
+    expect(filesUnder(outside)).toEqual(before);
+    expect(lstatSync(lists).isDirectory()).toBe(true);
   });
 });
