@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { globalOptions } from '../global-options.js';
+import { clip } from '../../text/clip.js';
 
 /** `hookpm outdated [--project]` (docs/guides/projects.md). */
 export function register(program: Command): void {
@@ -33,7 +34,7 @@ export function register(program: Command): void {
       const rows = report.plugins.map((p) => [
         p.id,
         p.installed,
-        p.wanted,
+        clip(p.wanted),
         p.inRange ?? '-',
         p.latest ?? '-',
         `${surface(p.surfaceChangesInRange)} / ${surface(p.surfaceChangesLatest)}`,

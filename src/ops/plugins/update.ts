@@ -23,6 +23,7 @@ import { assertRecordIntegrity, deprecatedNote, errorOf, sourceOf } from '../ste
 import { cachedIndexesNote } from '../../registry/network-refused.js';
 import { planMarketplaceUpdate } from './update-marketplace.js';
 import { ownValue } from '../../json/own-value.js';
+import { clip } from '../../text/clip.js';
 import { heldNote, holdBackYoung, type ReleaseAge } from '../../registry/versions/release-age.js';
 import { releaseAgeOf } from '../steps/policy/release-age-of.js';
 import { policyRefusalOf } from '../steps/policy/enforce-policy.js';
@@ -232,7 +233,7 @@ function planOne(
       skip(
         record,
         'current',
-        `${record.id} ${record.version} is the newest version in ${record.range || '*'}`,
+        `${record.id} ${record.version} is the newest version in ${clip(record.range || '*')}`,
       ),
     );
     return null;

@@ -8,6 +8,7 @@ import { HookpmError } from '../../errors.js';
 import type { IndexPlugin, IndexVersion } from '../indexes/index-schema.js';
 import { nearestVersions, sortDescending } from './version-list.js';
 import { ownValue } from '../../json/own-value.js';
+import { clip } from '../../text/clip.js';
 
 /** One registry's index record for the requested plugin name. */
 export interface Candidate {
@@ -170,7 +171,7 @@ export function noMatch(
     versions.some((v) => semver.satisfies(v, range, { includePrerelease: true }));
   return new HookpmError(
     'E_NO_MATCHING_VERSION',
-    `no version of ${id} matches ${range}; nearest available: ${nearest.length > 0 ? nearest.join(', ') : 'none'}`,
+    `no version of ${id} matches ${clip(range)}; nearest available: ${nearest.length > 0 ? nearest.join(', ') : 'none'}`,
     {
       plugin: id,
       range,
@@ -281,7 +282,9 @@ export function newestInRange(candidate: Candidate, request: UpdateRequest): Upd
     if (lower === undefined) throw new Error('Assertion failed: offered versions are not empty');
     return plan('downgrade', picked(candidate, request.name, lower));
   }
-  const where = request.tag === undefined ? ` in ${request.range ?? '*'}` : ` as ${request.tag}`;
+  // A range is as long as the user gave it (install records it): a message quotes a prefix.
+  const where =
+    request.tag === undefined ? ` in ${clip(request.range ?? '*')}` : ` as ${clip(request.tag)}`;
   throw new HookpmError(
     'E_DOWNGRADE',
     `the index of ${candidate.registry} moved backwards: ${id} ${installed} is installed, but ${lower === undefined ? `it offers no version${where}` : `the newest version it offers${where} is ${lower}`}`,
