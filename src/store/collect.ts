@@ -208,6 +208,8 @@ function unreferencedTrees(
   // Only plugin directories of the store are ever listed: a record naming a path elsewhere (a
   // hand-edited state) never makes its directory one.
   const root = resolve(pluginsDir(paths));
+  // The plugins root as a symlink is none hookpm made either: nothing is collected through it.
+  if (isLinkedDir(root)) return [];
   const visit =
     dirs === null
       ? listDir(root).map((name) => join(root, name))

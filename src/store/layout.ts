@@ -75,6 +75,8 @@ export async function createStagingDir(paths: StorePaths): Promise<string> {
  */
 export async function promoteTree(staging: string, target: string): Promise<string> {
   try {
+    // The plugins root, then the plugin's directory.
+    refuseLinkedPluginDir(dirname(dirname(target)));
     refuseLinkedPluginDir(dirname(target));
     mkdirSync(dirname(target), { recursive: true });
     for (let attempt = 1; attempt <= 100; attempt += 1) {
@@ -99,8 +101,8 @@ export async function promoteTree(staging: string, target: string): Promise<stri
 }
 
 /**
- * D4: a plugin directory that is a symlink is none hookpm made, and no tree is installed through
- * it (out of the store): E_IO naming it, before anything is moved.
+ * D4: a plugin directory (or the plugins root) that is a symlink is none hookpm made, and no tree
+ * is installed through it (out of the store): E_IO naming it, before anything is moved.
  */
 function refuseLinkedPluginDir(dir: string): void {
   if (lstatSync(dir, { throwIfNoEntry: false })?.isSymbolicLink() !== true) return;
@@ -109,7 +111,7 @@ function refuseLinkedPluginDir(dir: string): void {
     `cannot install a tree in ${dir}: it is a symlink, not a directory`,
     {
       file: dir,
-      hint: `Remove the symlink ${dir}, then install its plugin again with \`hookpm install <name> --force\`.`,
+      hint: `Remove the symlink ${dir}, then install the plugins whose trees it held again with \`hookpm install <name> --force\`.`,
     },
   );
 }

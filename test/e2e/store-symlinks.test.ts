@@ -1,7 +1,7 @@
 /**
- * registry.md D4 with the built binary: a plugin directory, the staging directory or the
- * installed-files folder of the store that is a symlink (none hookpm made) leads out of the store,
- * and no command deletes or writes anything through it.
+ * registry.md D4 with the built binary: a plugin directory, the plugins folder, the staging
+ * directory or the installed-files folder of the store that is a symlink (none hookpm made) leads
+ * out of the store, and no command deletes or writes anything through it.
  */
 import {
   cpSync,
@@ -117,5 +117,30 @@ describe('the installed-files folder of the store as a symlink', () => {
     await ok('install', 'guard@acme', '--yes');
     expect(filesUnder(outside)).toEqual(before);
     expect(lstatSync(lists).isDirectory()).toBe(true);
+  });
+});
+
+describe('the plugins folder of the store as a symlink', () => {
+  it('D4: doctor --fix and uninstall delete nothing where it leads; an install there is E_IO', async () => {
+    await publishPlugin(ctx.acme, 'guard', '1.0.0');
+    await ok('registry', 'add', 'acme', ctx.acme.url);
+    await ok('install', 'guard@acme', '--yes');
+    const plugins = join(ctx.home.env.HOOKPM_HOME!, 'data', 'plugins');
+    const outside = join(ctx.home.dir, 'projects');
+    cpSync(plugins, outside, { recursive: true });
+    mkdirSync(join(outside, 'app', 'src'), { recursive: true });
+    writeFileSync(join(outside, 'app', 'src', 'main.c'), 'int main;');
+    rmSync(plugins, { recursive: true });
+    symlinkSync(outside, plugins);
+    const before = filesUnder(outside);
+
+    await ok('doctor', '--fix');
+    expect(filesUnder(outside)).toEqual(before);
+    await ok('uninstall', 'guard');
+    expect(filesUnder(outside)).toEqual(before);
+    const run = await hookpm(['install', 'guard@acme', '--yes']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`${plugins}: it is a symlink`);
+    expect(filesUnder(outside)).toEqual(before);
   });
 });
