@@ -1,7 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { HookpmError } from '../errors.js';
-import { redactUrl } from '../registry/http/url-policy.js';
+import { filePathOf, redactUrl } from '../registry/http/url-policy.js';
 
 /**
  * A registry location of hookpm.json once checked (docs/reference/rules/registry.md#j3): a URL
@@ -58,7 +57,8 @@ export function parseProjectRegistryLocation(
   if (scheme === 'file') {
     if (url.hostname !== '' && url.hostname !== 'localhost')
       throw refuse('names a file on another host');
-    const path = fileURLToPath(url);
+    const path = filePathOf(url);
+    if (path === null) throw refuse('names no path: its path holds an encoded "/" or "\\"');
     if (!isAbsolute(path)) throw refuse('is not an absolute file URL');
     return { kind: 'path', path };
   }

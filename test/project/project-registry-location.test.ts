@@ -60,6 +60,7 @@ describe('registry locations of hookpm.json (J3)', () => {
     'fd::17',
     'ftp://example.com/',
     'file://other-host/registry',
+    'file:///work/repo/a%2Fregistry',
     'https://exa mple.com/\u0000',
     'registry\nx',
   ])('J3: %j is E_REGISTRY_LOCATION', (location) => {

@@ -49,6 +49,9 @@ describe('registry locations (registry.md section 1)', () => {
     ['ftp://example.com/reg', 'E_USAGE'],
     ['javascript:alert(1)', 'E_USAGE'],
     ['file://remote-host/reg', 'E_USAGE'],
+    // security.md: a file: URL whose path holds an encoded "/" names no path (never E_INTERNAL).
+    ['file:///srv/a%2Freg', 'E_USAGE'],
+    ['file:///srv/a%2freg', 'E_USAGE'],
     ['', 'E_USAGE'],
     ['reg\nname', 'E_USAGE'],
     // N5: a query is never sent with an index's requests, so a token there is refused, not kept.

@@ -27,6 +27,7 @@ describe('checkUrl', () => {
     ['data:application/gzip;base64,AAAA', 'E_REGISTRY_SCHEMA'],
     ['ftp://registry.example.com/x.tgz', 'E_REGISTRY_SCHEMA'],
     ['file://fileserver/share/x.tgz', 'E_REGISTRY_SCHEMA'],
+    ['file:///srv/a%2Fx.tgz', 'E_REGISTRY_SCHEMA'],
     ['not a url', 'E_REGISTRY_SCHEMA'],
   ])('security.md: %s is %s', (url, expected) => {
     expect(codeOf(url)).toBe(expected);

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { HookpmError } from '../../errors.js';
 import { clip } from '../../text/clip.js';
 
@@ -40,15 +41,25 @@ export function checkUrl(url: string, purpose: UrlPurpose): URL {
         },
       );
     case 'file:':
-      if (parsed.hostname === '' || parsed.hostname === 'localhost') return parsed;
-      throw new HookpmError(
-        'E_REGISTRY_SCHEMA',
-        `the ${purpose} URL ${shown} names a remote file host`,
-        {
-          url: shown,
-          hint: 'A file:// URL must point at this machine (file:///path/to/file).',
-        },
-      );
+      if (parsed.hostname !== '' && parsed.hostname !== 'localhost')
+        throw new HookpmError(
+          'E_REGISTRY_SCHEMA',
+          `the ${purpose} URL ${shown} names a remote file host`,
+          {
+            url: shown,
+            hint: 'A file:// URL must point at this machine (file:///path/to/file).',
+          },
+        );
+      if (filePathOf(parsed) === null)
+        throw new HookpmError(
+          'E_REGISTRY_SCHEMA',
+          `the ${purpose} URL ${shown} names no path: its path holds an encoded "/" or "\\"`,
+          {
+            url: shown,
+            hint: 'Write the path with plain "/" separators (file:///path/to/file).',
+          },
+        );
+      return parsed;
     default:
       throw new HookpmError(
         'E_REGISTRY_SCHEMA',
@@ -58,6 +69,18 @@ export function checkUrl(url: string, purpose: UrlPurpose): URL {
           hint: 'Use an https:// URL, a file:// URL, or an http:// URL on a loopback address.',
         },
       );
+  }
+}
+
+/**
+ * The path a `file:` URL of this machine names, or null when it names none: fileURLToPath throws
+ * for an encoded separator (`%2F`, and `%5C` on Windows) and for a host other than `localhost`.
+ */
+export function filePathOf(url: URL): string | null {
+  try {
+    return fileURLToPath(url);
+  } catch {
+    return null;
   }
 }
 
