@@ -1,7 +1,8 @@
-import { rm, stat } from 'node:fs/promises';
+import { realpath, rm, stat } from 'node:fs/promises';
 import { readRegularText } from '../../../io/read-regular-file.js';
 import { errnoCode, toUserFileError } from '../../../io/fs-error.js';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
+import { isInside } from '../../../text/path-inside.js';
 import { fileURLToPath } from 'node:url';
 import { HookpmError } from '../../../errors.js';
 import type { Diagnostic } from '../../../hooks/diagnostic.js';
@@ -155,6 +156,7 @@ async function readClone(
       ...(opts.sha === undefined ? {} : { sha: opts.sha }),
     });
     const file = findCatalogFile(dest) ?? join(dest, MARKETPLACE_FILE);
+    await assertCatalogInsideClone(dest, file, shown, clone.commit);
     const text = readMarketplaceText(file, true);
     if (text === null) {
       throw new HookpmError(
@@ -173,6 +175,32 @@ async function readClone(
     await dispose();
     throw error;
   }
+}
+
+/**
+ * A clone's catalog is the repository's file: one that is a symlink leading out of the clone
+ * (`marketplace.json -> /proc/self/environ`, or another marketplace on this machine) is
+ * E_SYMLINK_ESCAPE naming the repository and the commit, before anything is read through it. One
+ * that is absent, or a dangling link, is left to the read (E_NOT_FOUND).
+ */
+async function assertCatalogInsideClone(
+  dest: string,
+  file: string,
+  shown: string,
+  commit: string,
+): Promise<void> {
+  const real = await realpath(file).catch(() => null);
+  if (real === null || isInside(await realpath(dest), real)) return;
+  const rel = relative(dest, file).split(sep).join('/');
+  throw new HookpmError(
+    'E_SYMLINK_ESCAPE',
+    `the repository ${shown} has ${rel} as a symlink leading out of the repository (commit ${commit})`,
+    {
+      url: shown,
+      file: rel,
+      hint: 'A marketplace repository must hold its catalog file itself, or link to a file inside the repository.',
+    },
+  );
 }
 
 type Frame = Pick<ReadMarketplace, 'kind' | 'location' | 'origin' | 'file' | 'roots'>;

@@ -1,0 +1,71 @@
+/**
+ * registry.md "Registry kinds" (a git marketplace) with security.md (nothing is read outside where
+ * it belongs): a repository whose `.claude-plugin/marketplace.json` is a symlink leading out of
+ * the clone (to a file of this machine, or to `/proc/self/environ`) is refused with
+ * E_SYMLINK_ESCAPE naming the repository, and nothing of that file is read, listed or quoted; a
+ * link to a file inside the repository is read as the catalog. Real git repositories, the built
+ * CLI; the store stays byte-identical on the refusal.
+ */
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { resolveStorePaths } from '../../src/store/paths.js';
+import { ensureBuilt, runBin } from '../helpers/built-bin.js';
+import { git, gitTestEnv, makeRepo, requireGit } from '../helpers/git-repo.js';
+import { hashStore } from '../helpers/store-snapshot.js';
+import { INSTALL_TIMEOUT_MS } from '../helpers/system-package.js';
+import { useTempDirs } from '../helpers/temp-dir.js';
+
+const newDir = useTempDirs('hookpm-mkt-clone-link-');
+
+beforeAll(async () => {
+  ensureBuilt();
+  await requireGit();
+}, INSTALL_TIMEOUT_MS);
+
+/** A repository at `<root>/repo` whose catalog is a symlink to `target`; returns its file URL. */
+async function linkedCatalogRepo(root: string, target: string): Promise<string> {
+  const repo = join(root, 'repo');
+  const env = gitTestEnv(root);
+  await makeRepo(repo, env, { 'README.md': 'market\n', 'inside.json': CATALOG });
+  await mkdir(join(repo, '.claude-plugin'));
+  await symlink(target, join(repo, '.claude-plugin', 'marketplace.json'));
+  git(repo, env, 'add', '-A');
+  git(repo, env, 'commit', '-q', '-m', 'catalog');
+  return pathToFileURL(repo).href;
+}
+
+const CATALOG = JSON.stringify({
+  name: 'm',
+  owner: { name: 'o' },
+  plugins: [{ name: 'listed', source: { source: 'npm', package: 'listed' } }],
+});
+
+describe("a cloned marketplace's catalog file", () => {
+  it('registry.md 1, security.md: a catalog symlink leading out of the clone is E_SYMLINK_ESCAPE; the file it names is not read', async () => {
+    const root = await newDir();
+    const outside = join(root, 'elsewhere.json');
+    const plugins = [{ name: 'stolen', source: './p', description: 'LOCAL-ONLY-TEXT' }];
+    await writeFile(outside, JSON.stringify({ name: 'm', owner: { name: 'o' }, plugins }));
+    const url = await linkedCatalogRepo(root, outside);
+    const env = { ...gitTestEnv(root), HOOKPM_HOME: join(root, 'home') };
+    const before = await hashStore(resolveStorePaths(env));
+    const run = await runBin(['registry', 'add', 'mkt', url], { env, cwd: root });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('error[E_SYMLINK_ESCAPE]');
+    expect(run.stderr).toContain('.claude-plugin/marketplace.json as a symlink leading out');
+    expect(`${run.stdout}${run.stderr}`).not.toContain('LOCAL-ONLY-TEXT');
+    expect(await hashStore(resolveStorePaths(env))).toEqual(before);
+  });
+
+  it('registry.md 1: a catalog symlink to a file inside the repository is read as the catalog', async () => {
+    const root = await newDir();
+    const url = await linkedCatalogRepo(root, '../inside.json');
+    const env = { ...gitTestEnv(root), HOOKPM_HOME: join(root, 'home') };
+    const run = await runBin(['registry', 'add', 'mkt', url], { env, cwd: root });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('1 plugin(s)');
+  });
+});
