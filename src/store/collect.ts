@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readdirSync, rmdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmdirSync, statSync } from 'node:fs';
 import { rename, rm, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -210,20 +210,19 @@ function unreferencedTrees(
   const root = resolve(pluginsDir(paths));
   // The plugins root as a symlink is none hookpm made either: nothing is collected through it.
   if (isLinkedDir(root)) return [];
+  // A plugin directory that is a symlink is none hookpm made: nothing is collected through it.
   const visit =
     dirs === null
-      ? listDir(root).map((name) => join(root, name))
+      ? listDirs(root).map((name) => join(root, name))
       : [...dirs]
           .map(normal)
-          .filter((dir) => dirname(dir) === root)
+          .filter((dir) => dirname(dir) === root && !isLinkedDir(dir))
           .sort();
   // Trees a live agent session still runs (engine.md R1) stay until the session lets them go.
   const referenced = namedTrees(recordsIn(state, dirs === null ? null : visit));
   for (const root of pinned.roots) referenced.add(normal(root));
   const found: Leftover[] = [];
   for (const versions of visit) {
-    // A plugin directory that is a symlink is none hookpm made: nothing is collected through it.
-    if (lstatSync(versions, { throwIfNoEntry: false })?.isSymbolicLink() === true) continue;
     const names = listDir(versions);
     if (names.length === 0) empty?.add(versions);
     for (const name of names) {
@@ -287,6 +286,20 @@ function stagingNames(paths: StorePaths): string[] {
  * Names in `dir`, sorted; none when it does not exist or is not a directory. Collection runs in
  * every command that changes the store, so its look-ups are synchronous (bench/install.bench.mjs).
  */
+/** Names in `dir` but its symlinks, sorted (one readdir, no lstat per name); listDir's errors. */
+function listDirs(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => !entry.isSymbolicLink())
+      .map((entry) => entry.name)
+      .sort();
+  } catch (error) {
+    const code = errnoCode(error);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+    throw error;
+  }
+}
+
 function listDir(dir: string): string[] {
   try {
     return readdirSync(dir).sort();
