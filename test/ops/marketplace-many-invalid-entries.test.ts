@@ -7,7 +7,7 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_EXCLUDED } from '../../src/ops/steps/catalogs/marketplace-index.js';
+import { MAX_EXCLUDED } from '../../src/registry/marketplace/marketplace-schema.js';
 import { resolveStorePaths } from '../../src/store/paths.js';
 import { ensureBuilt, runBin } from '../helpers/built-bin.js';
 import { localMarketplace } from '../helpers/local-marketplace.js';

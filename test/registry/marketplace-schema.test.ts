@@ -227,6 +227,25 @@ describe('parseMarketplace (registry.md 1, kind marketplace)', () => {
   });
 });
 
+describe('a registry reading a catalog of many invalid entries (security.md: bounded)', () => {
+  it('registry.md 1: past maxExcluded, invalid and repeated entries are counted, with no diagnostic or excluded entry of their own; the valid ones all stay', () => {
+    const plugins = [
+      ...Array.from({ length: 3_000 }, () => ({})),
+      { name: 'good', source: './good' },
+      { name: 'good', source: './again' },
+      { name: 'late', source: './late' },
+    ];
+    const parsed = parseMarketplace(catalog(plugins), FILE, { maxExcluded: 10 });
+    expect(parsed.marketplace?.plugins.map((p) => p.name)).toEqual(['good', 'late']);
+    expect(parsed.excluded).toHaveLength(10);
+    expect(parsed.excludedMore).toBe(2_991);
+    expect(parsed.diagnostics.length).toBeLessThanOrEqual(20);
+    const whole = parseMarketplace(catalog(plugins), FILE);
+    expect(whole.excluded).toHaveLength(3_001);
+    expect(whole.excludedMore).toBe(0);
+  });
+});
+
 describe('J14: the sources a catalog may name depend on where it was read from', () => {
   const onThisMachine: [unknown, string][] = [
     [{ source: 'npm', package: 'guard', registry: 'file:///home/me/secret/' }, 'source.registry'],

@@ -74,6 +74,9 @@ export interface ExcludedEntry {
   hint?: string;
 }
 
+/** How many left-out entries a registry keeps of a catalog, with why; `registry add` warns of each. */
+export const MAX_EXCLUDED = 100;
+
 export interface ParsedMarketplace {
   /** null when the document itself is unusable (not an object, no name/owner/plugins). */
   marketplace: Marketplace | null;
@@ -81,6 +84,11 @@ export interface ParsedMarketplace {
   diagnostics: Diagnostic[];
   /** The entries left out of `marketplace.plugins`, in document order. */
   excluded: ExcludedEntry[];
+  /**
+   * How many more entries are left out past `maxExcluded` (ParseMarketplaceOptions), counted only:
+   * no diagnostic and no ExcludedEntry is made of them.
+   */
+  excludedMore: number;
 }
 
 export interface ParseMarketplaceOptions {
@@ -92,6 +100,12 @@ export interface ParseMarketplaceOptions {
    * `local` by default: `hookpm validate` reads files on this machine only.
    */
   origin?: CatalogOrigin;
+  /**
+   * At most this many left-out entries get a diagnostic and an ExcludedEntry; the rest are counted
+   * (`excludedMore`). Unbounded by default: `hookpm validate` lists every one. A registry's reading
+   * bounds it, so that a catalog of millions of invalid entries holds bounded memory.
+   */
+  maxExcluded?: number;
 }
 
 /**
@@ -127,6 +141,7 @@ export function parseMarketplace(
         }),
       ],
       excluded: [],
+      excludedMore: 0,
     };
   }
   const doc = parsed.data;
@@ -135,9 +150,16 @@ export function parseMarketplace(
   const plugins: MarketplaceEntry[] = [];
   const excluded: ExcludedEntry[] = [];
   const seen = new Set<string>();
+  const maxExcluded = opts.maxExcluded ?? Infinity;
+  let excludedMore = 0;
   doc.plugins.forEach((raw, index) => {
     const at = childPath(childPath(root, 'plugins'), index);
     const entry = parseEntry(raw, { index, pluginRoot, at, layout, origin });
+    const counted = excluded.length >= maxExcluded;
+    if (counted && ('problems' in entry || seen.has(entry.name))) {
+      excludedMore += 1;
+      return;
+    }
     if ('problems' in entry) {
       for (const p of entry.problems)
         diagnostics.push(
@@ -165,7 +187,7 @@ export function parseMarketplace(
   if (description !== undefined) marketplace.description = description;
   if (doc.metadata?.version !== undefined) marketplace.version = doc.metadata.version;
   if (pluginRoot !== undefined) marketplace.pluginRoot = pluginRoot;
-  return { marketplace, diagnostics, excluded };
+  return { marketplace, diagnostics, excluded, excludedMore };
 }
 
 /** Parses marketplace.json text strictly (P4: position of invalid JSON, duplicate keys), then checks it. */
@@ -181,6 +203,7 @@ export function parseMarketplaceText(
       marketplace: null,
       diagnostics: [diagnostic('invalid_marketplace', 'error', message, { path: file })],
       excluded: [],
+      excludedMore: 0,
     };
   }
   const parsed = parseMarketplace(json.value, file, opts);

@@ -7,10 +7,11 @@ import type {
   IndexVersion,
   RegistryIndex,
 } from '../../../registry/indexes/index-schema.js';
-import type {
-  EntrySource,
-  ExcludedEntry,
-  MarketplaceEntry,
+import {
+  MAX_EXCLUDED,
+  type EntrySource,
+  type ExcludedEntry,
+  type MarketplaceEntry,
 } from '../../../registry/marketplace/marketplace-schema.js';
 import { redactUrl } from '../../../registry/http/url-policy.js';
 import type { ReadMarketplace } from './read-marketplace.js';
@@ -68,7 +69,7 @@ export async function buildMarketplaceIndex(
   }
   const index: RegistryIndex = { formatVersion: 1, name: read.marketplace.name, plugins };
   if (read.marketplace.description !== undefined) index.description = read.marketplace.description;
-  const bounded = boundExcluded(excluded, read.location);
+  const bounded = boundExcluded(excluded, read.excludedMore, read.location);
   if (staged > maxStaged) bounded.push(unreadNote(staged - maxStaged, maxStaged, read.location));
   return { index, excluded: bounded };
 }
@@ -87,17 +88,15 @@ function unreadNote(rest: number, read: number, location: string): ExcludedEntry
   return { name: null, message };
 }
 
-/** How many left-out entries a catalog keeps, with why; `registry add` warns of each. */
-export const MAX_EXCLUDED = 100;
-
 /**
- * The first MAX_EXCLUDED left-out entries, then one line counting the rest: a catalog of a
- * million invalid entries is kept (in the cache) and warned of in bounded size. An entry past the
- * bound is not found by its name; `hookpm validate` on the marketplace lists every one.
+ * The first MAX_EXCLUDED left-out entries, then one line counting the rest (`more`: those the
+ * catalog's reading only counted): a catalog of a million invalid entries is kept (in the cache)
+ * and warned of in bounded size. An entry past the bound is not found by its name; `hookpm
+ * validate` on the marketplace lists every one.
  */
-function boundExcluded(excluded: ExcludedEntry[], location: string): ExcludedEntry[] {
-  if (excluded.length <= MAX_EXCLUDED) return excluded;
-  const rest = excluded.length - MAX_EXCLUDED;
+function boundExcluded(excluded: ExcludedEntry[], more: number, location: string): ExcludedEntry[] {
+  if (excluded.length <= MAX_EXCLUDED && more === 0) return excluded;
+  const rest = Math.max(excluded.length - MAX_EXCLUDED, 0) + more;
   const message = `${location}: and ${rest} more entries are left out (\`hookpm validate\` on the marketplace lists every one)`;
   return [...excluded.slice(0, MAX_EXCLUDED), { name: null, message }];
 }

@@ -15,6 +15,7 @@ import {
 } from '../../../registry/git/git-fetch.js';
 import { fetchBytes, INDEX_MAX_BYTES } from '../../../registry/http/http.js';
 import {
+  MAX_EXCLUDED,
   parseMarketplaceText,
   type CatalogOrigin,
   type ExcludedEntry,
@@ -47,8 +48,10 @@ export interface ReadMarketplace {
   marketplace: Marketplace;
   /** Diagnostics of invalid entries (left out of `marketplace.plugins`) and warnings. */
   diagnostics: Diagnostic[];
-  /** The invalid entries, left out of `marketplace.plugins`, each with why. */
+  /** The invalid entries, left out of `marketplace.plugins`, each with why: MAX_EXCLUDED at most. */
   excluded: ExcludedEntry[];
+  /** How many more invalid entries are left out, counted only. */
+  excludedMore: number;
   /** Where relative sources resolve; null for a `url` catalog, which has no files beside it. */
   roots: MarketplaceRoots | null;
   /** The commit of a cloned repository. */
@@ -206,7 +209,10 @@ async function assertCatalogInsideClone(
 type Frame = Pick<ReadMarketplace, 'kind' | 'location' | 'origin' | 'file' | 'roots'>;
 
 function finish(frame: Frame, text: string): ReadMarketplace {
-  const parsed = parseMarketplaceText(text, frame.file, { origin: frame.origin });
+  const parsed = parseMarketplaceText(text, frame.file, {
+    origin: frame.origin,
+    maxExcluded: MAX_EXCLUDED,
+  });
   if (parsed.marketplace === null) {
     const reason = parsed.diagnostics.map((d) => d.message).join('; ');
     throw new HookpmError('E_REGISTRY_SCHEMA', reason, {
@@ -219,6 +225,7 @@ function finish(frame: Frame, text: string): ReadMarketplace {
     marketplace: parsed.marketplace,
     diagnostics: parsed.diagnostics,
     excluded: parsed.excluded,
+    excludedMore: parsed.excludedMore,
     dispose: async () => undefined,
   };
 }
