@@ -97,6 +97,12 @@ export async function listOutdated(
       continue;
     }
     const versions = outdatedVersions(doc, p, p.wanted);
+    // What `hookpm update` warns of (the index moved backwards, docs/guides/projects.md), said here
+    // too rather than "up to date" alone.
+    if (!Object.hasOwn(doc.versions, p.version))
+      notes.push(
+        `${p.id}: the index of ${split!.registry} moved backwards: ${p.version} is installed, but it no longer lists it (newest: ${versions.latest ?? 'none'})`,
+      );
     const outdated = versions.inRange !== null && versions.inRange !== p.version;
     const newer = outdated || isNewer(versions.latest, p.version);
     if (newer || opts.all === true)
