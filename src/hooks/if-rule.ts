@@ -89,18 +89,10 @@ export function ifRuleHolds(
   if (!EVENTS[event].tool) return false;
   const tool = ownField(payload, 'tool_name');
   if (typeof tool !== 'string') return false;
-  const { names, prefixes } = rule.tool;
-  const named = (name: string) =>
-    names.includes(name) || prefixes.some((prefix) => name.startsWith(prefix));
-  const toolInput = ownField(payload, 'tool_input');
-  const inputOf = (field: string) =>
-    typeof toolInput === 'object' && toolInput !== null
-      ? ownField(toolInput as Record<string, unknown>, field)
-      : undefined;
-  if (!named(tool)) {
-    if (!aliases.some(named)) return false;
+  if (!namesTool(rule, tool)) {
+    if (!aliases.some((alias) => namesTool(rule, alias))) return false;
     if (rule.glob === null) return true;
-    const patch = inputOf('command');
+    const patch = inputField(payload, 'command');
     const files = typeof patch === 'string' ? patchFiles(patch, ownField(payload, 'cwd')) : [];
     const glob = rule.glob;
     return files.length === 0 || files.some((file) => globMatches(glob, file));
@@ -108,8 +100,22 @@ export function ifRuleHolds(
   if (rule.glob === null) return true;
   const field = PRIMARY_INPUT.get(tool);
   if (field === undefined) return rule.pattern === '*';
-  const input = inputOf(field);
+  const input = inputField(payload, field);
   return typeof input === 'string' && globMatches(rule.glob, input);
+}
+
+/** F1: whether the rule's tool part names `tool` (an exact name, or a prefix ending in `*`). */
+function namesTool(rule: IfRule, tool: string): boolean {
+  const { names, prefixes } = rule.tool;
+  return names.includes(tool) || prefixes.some((prefix) => tool.startsWith(prefix));
+}
+
+/** The payload's `tool_input[field]`, own fields only. */
+function inputField(payload: Readonly<Record<string, unknown>>, field: string): unknown {
+  const toolInput = ownField(payload, 'tool_input');
+  return typeof toolInput === 'object' && toolInput !== null
+    ? ownField(toolInput as Record<string, unknown>, field)
+    : undefined;
 }
 
 function ownField(record: Readonly<Record<string, unknown>>, key: string): unknown {
