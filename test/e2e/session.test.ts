@@ -14,6 +14,8 @@ import {
   sleeperGroup,
 } from '../helpers/session-workspace.js';
 import { goneWithin, isAlive, waitForPid } from '../helpers/pids.js';
+import { dispatchLogFiles, LOG_LINE_MAX_BYTES } from '../../src/store/dispatch-log.js';
+import { homeStorePaths } from '../../src/store/home-paths.js';
 import { useBubblewrap } from '../helpers/bubblewrap.js';
 
 // guard declares capabilities: its handlers run under bubblewrap.
@@ -193,6 +195,20 @@ describe('hookpm session over JSON-RPC (cli.md section 4)', () => {
     await s.call('reload'); // waits for the notification's dispatch
     expect(existsSync(marker)).toBe(true);
     expect(s.messages.filter((m) => m.method === undefined)).toHaveLength(1);
+  });
+
+  it('security.md (bounded): a payload session_id of 1 MB is logged cut short; the line stays whole and under PIPE_BUF', async () => {
+    await ws.writeUserHooks({ Stop: group('true') });
+    const s = start();
+    await ready(s);
+    const sessionId = 's'.repeat(1_000_000);
+    resultOf(await s.call('dispatch', { event: 'Stop', payload: { session_id: sessionId } }));
+    const { current, previous } = dispatchLogFiles(homeStorePaths(ws.hookpmHome));
+    expect(existsSync(previous)).toBe(false); // one event never rotates the log away
+    const lines = readFileSync(current, 'utf8').trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(Buffer.byteLength(lines[0]!)).toBeLessThanOrEqual(LOG_LINE_MAX_BYTES);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ session: `${'s'.repeat(200)}…`, runs: [{}] });
   });
 
   it('cli.md section 4: concurrent dispatches are answered as they finish, matched by id', async () => {

@@ -24,7 +24,10 @@ import {
 } from '../../src/store/dispatch-log.js';
 import { homeStorePaths } from '../../src/store/home-paths.js';
 import type { StorePaths } from '../../src/store/store-paths.js';
-import { formatDispatchLine } from '../../src/ops/steps/decision-log/dispatch-line.js';
+import {
+  formatDispatchLine,
+  SESSION_MAX_CHARS,
+} from '../../src/ops/steps/decision-log/dispatch-line.js';
 import { parseLogText } from '../../src/ops/steps/decision-log/read-log.js';
 import { percentile } from '../../src/ops/steps/decision-log/hook-stats.js';
 import type { DispatchRecord } from '../../src/engine/dispatch-options.js';
@@ -183,6 +186,23 @@ describe('formatDispatchLine', () => {
     expect(Buffer.byteLength(JSON.stringify(line))).toBeLessThanOrEqual(LOG_LINE_MAX_BYTES);
     expect(line.runs.length + line.runsOmitted).toBe(200);
     expect(line.runs.length).toBeGreaterThan(10);
+  });
+
+  it('a line stays under PIPE_BUF whatever session id the payload gave: a long one is cut', () => {
+    const long = { ...record([run(0)]), sessionId: '\u0000'.repeat(1_000_000) };
+    for (const text of [false, true]) {
+      const line = formatDispatchLine(long, { source: 'session', text });
+      expect(Buffer.byteLength(line)).toBeLessThanOrEqual(LOG_LINE_MAX_BYTES);
+      const { session, runs } = JSON.parse(line) as { session: string; runs: unknown[] };
+      expect(session).toBe(`${'\u0000'.repeat(SESSION_MAX_CHARS)}…`);
+      expect(runs).toHaveLength(1);
+    }
+    const uuid = '37604bfe-0c1d-4b8e-9a51-3f1f7b6f2b10';
+    const short = formatDispatchLine(
+      { ...record([]), sessionId: uuid },
+      { source: 'run', text: false },
+    );
+    expect(JSON.parse(short).session).toBe(uuid);
   });
 
   it('D7: a reader skips and counts lines that are not whole entries (a line a full disk cut)', () => {

@@ -33,7 +33,10 @@ export interface LoggedDispatch {
   event: string;
   /** Who dispatched: `run`, `session`, `test`, or `wire:<agent>`. */
   source: string;
-  /** Null for a dispatch that matched nothing and was given no session id. */
+  /**
+   * Null for a dispatch that matched nothing and was given no session id. The payload's
+   * `session_id` is the agent's: one longer than SESSION_MAX_CHARS is kept as that prefix and `…`.
+   */
   session: string | null;
   snapshot: string;
   decision: LoggedDecision | null;
@@ -54,6 +57,12 @@ export interface LineOptions {
   source: string;
   text: boolean;
 }
+
+/**
+ * The most characters of a session id a line holds: a session id comes from the payload, and the
+ * line must stay under LOG_LINE_MAX_BYTES whatever the payload holds (an agent's are UUIDs).
+ */
+export const SESSION_MAX_CHARS = 200;
 
 /** How much of each text field a line holds at most, tried in turn until the line fits. */
 const TEXT_CAPS = [1000, 200];
@@ -89,7 +98,7 @@ function baseLine(record: DispatchRecord, source: string): LoggedDispatch {
     time: logTime(record.startedAt),
     event,
     source,
-    session: record.sessionId,
+    session: boundedSession(record.sessionId),
     snapshot: result.snapshotId,
     decision: resultDecision(result),
     runs: record.runs.map((run, i) => ({
@@ -107,6 +116,10 @@ function baseLine(record: DispatchRecord, source: string): LoggedDispatch {
       ? {}
       : { notes: record.notes.map((n) => ({ code: n.code, message: n.message })) }),
   };
+}
+
+function boundedSession(id: string | null): string | null {
+  return id === null || id.length <= SESSION_MAX_CHARS ? id : `${id.slice(0, SESSION_MAX_CHARS)}…`;
 }
 
 function withText(base: LoggedDispatch, record: DispatchRecord, cap: number): LoggedDispatch {
