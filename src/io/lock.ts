@@ -1,8 +1,9 @@
-import { mkdirSync, renameSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, renameSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HookpmError } from '../errors.js';
+import { clip } from '../text/clip.js';
 import { fileErrorOf, quietly, type FileOwner } from './fs-error.js';
 import {
   createExclusive,
@@ -162,10 +163,29 @@ async function replaceIfUnchanged(
 ): Promise<boolean> {
   const again = await readLockFile(lockPath);
   if (again === undefined || again.identity !== stale.identity) return false;
+  if (lstatSync(lockPath, { throwIfNoEntry: false })?.isDirectory() === true)
+    throw directoryError(lockPath);
   const temp = lockTempFile(lockPath, record);
   writeFileSync(temp, JSON.stringify(record), { mode: 0o644 });
-  renameSync(temp, lockPath);
+  try {
+    renameSync(temp, lockPath);
+  } catch (error) {
+    // A failed takeover leaves nothing of ours behind: the store stays as it was.
+    quietly(() => unlinkSync(temp));
+    throw error;
+  }
   return true;
+}
+
+/**
+ * A directory where the lock file goes is none hookpm made (its lock is a file) and is never
+ * removed by it, however stale it looks: the user is told to remove it.
+ */
+function directoryError(lockPath: string): HookpmError {
+  return new HookpmError('E_IO', `cannot lock ${clip(lockPath)}: it is a directory`, {
+    file: lockPath,
+    hint: `hookpm's lock is a file, never a directory: remove the directory ${clip(lockPath)} (after checking that nothing in it is needed) and run the command again.`,
+  });
 }
 
 /** Starts refreshing the lock's mtime (so a live holder is never judged stale) and returns release. */

@@ -336,6 +336,20 @@ describe.runIf(process.platform === 'linux')('a recorded pid that is alive (Linu
     },
   );
 
+  it('D3: a directory where the lock file goes is never taken over: E_IO naming it with the fix, and nothing is left beside it', async () => {
+    const { lock } = await newCase('directory');
+    await mkdir(join(lock, 'inside'), { recursive: true });
+    const before = await readdir(join(lock, '..'));
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const error = await failure(acquireLock(lock, { waitMs: 1000 }));
+      expect(isHookpmError(error, 'E_IO')).toBe(true);
+      expect(error.message).toBe(`cannot lock ${lock}: it is a directory`);
+      expect(error.hint).toContain(`remove the directory ${lock}`);
+    }
+    expect(await readdir(join(lock, '..'))).toEqual(before);
+    expect(await readdir(lock)).toEqual(['inside']);
+  });
+
   it('D3: a lock whose live pid has the recorded start time is held: E_LOCKED, and the lock file is byte-identical', async () => {
     const { lock } = await newCase('held');
     const sleeper = startSleeper();

@@ -356,6 +356,23 @@ describe('hookpm doctor: the lock (D3)', () => {
     expect(only(fixed, 'lock').status).toBe('ok');
     expect(existsSync(lockFile(world.paths))).toBe(false);
   });
+
+  it('D3: a directory where the lock goes is an error naming it, and --fix leaves it and adds nothing beside it', async () => {
+    const lock = lockFile(world.paths);
+    await mkdir(join(lock, 'inside'), { recursive: true });
+    const check = only(await doctor(), 'lock');
+    expect(check).toMatchObject({ status: 'error', code: 'lock_directory' });
+    expect(check.fix).toContain(`Remove the directory ${lock}`);
+    const before = await readdir(world.paths.data);
+    for (let run = 0; run < 2; run += 1) {
+      const fix = only(await doctor({ fix: true }), 'fix');
+      expect(fix).toMatchObject({ status: 'error', code: 'fix_failed' });
+      expect(fix.message).toContain('it is a directory');
+      expect(fix.fix).toContain(`remove the directory ${lock}`);
+    }
+    expect(await readdir(world.paths.data)).toEqual(before);
+    expect(await readdir(lock)).toEqual(['inside']);
+  });
 });
 
 describe('hookpm doctor: leftovers (D4) and --fix', () => {

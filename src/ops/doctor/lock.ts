@@ -1,3 +1,4 @@
+import { lstatSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { isStale, readLockFile, type LockSighting } from '../../io/lock-record.js';
 import { lockFile } from '../../store/paths.js';
@@ -11,7 +12,8 @@ const LOCK_STALE_MS = 60_000;
  * registry.md D3: the store lock, as acquireLock would judge it. Free: ok. Held by a live process:
  * a warning with its pid (commands that change the store wait for it, then fail with E_LOCKED).
  * Left by a dead process (or not refreshed for a minute): a warning, as the next command that takes
- * the lock recovers it. Never touches the lock.
+ * the lock recovers it. A directory there: an error, as no command takes the lock until it is
+ * removed. Never touches the lock.
  */
 export async function checkLock(paths: StorePaths): Promise<DoctorCheck> {
   const file = lockFile(paths);
@@ -26,6 +28,12 @@ export async function checkLock(paths: StorePaths): Promise<DoctorCheck> {
     });
   }
   if (sighting === undefined) return okCheck('lock', `the store is not locked (${file})`);
+  if (lstatSync(file, { throwIfNoEntry: false })?.isDirectory() === true) {
+    return problem('lock', 'error', `the store lock ${file} is a directory, not a file`, {
+      code: 'lock_directory',
+      fix: `Remove the directory ${file} (after checking that nothing in it is needed): until then every command that changes the store fails.`,
+    });
+  }
   const holder = sighting.holder;
   const who =
     holder === null
