@@ -464,6 +464,36 @@ describe('hookpm session and plugins (engine.md R1, R4)', () => {
     expect(existsSync(ran)).toBe(false);
   });
 
+  it('B2/R1: a plugin uninstalled between two dispatches fails closed on the next with a reason naming reload, and reload ends it', async () => {
+    const plugin = join(ws.dir, 'guard');
+    await mkdir(join(plugin, '.claude-plugin'), { recursive: true });
+    await mkdir(join(plugin, 'hooks'), { recursive: true });
+    await writeFile(
+      join(plugin, '.claude-plugin', 'plugin.json'),
+      JSON.stringify({ name: 'guard', version: '1.0.0', description: 'denies Bash' }),
+    );
+    await writeFile(
+      join(plugin, 'hooks', 'hooks.json'),
+      JSON.stringify({ hooks: { PreToolUse: group(`cat >/dev/null; ${DENY}`, 'Bash') } }),
+    );
+    const cli = (args: string[]): void => {
+      const run = spawnSync(process.execPath, [BIN, ...args], { cwd: ws.repo, env: ws.env });
+      expect(run.status, String(run.stderr)).toBe(0);
+    };
+    cli(['install', plugin, '--yes']);
+    const s = start();
+    await ready(s);
+    cli(['uninstall', 'guard@local', '--yes']);
+    const gone = resultOf(await s.call('dispatch', { event: 'PreToolUse', payload: BASH }));
+    expect(gone.permission).toMatchObject({
+      decision: 'deny',
+      reason: expect.stringContaining('`reload` the session'),
+    });
+    resultOf(await s.call('reload'));
+    const after = resultOf(await s.call('dispatch', { event: 'PreToolUse', payload: BASH }));
+    expect(after.permission).toBeNull();
+  });
+
   it('X5/R4: settings.json env.pass is read at start and again at reload', async () => {
     const envDump = join(ws.dir, 'env');
     await ws.writeUserHooks({ Stop: group(`env > '${envDump}'`) });

@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../../hooks/diagnostic.js';
+import type { FailClosed } from '../../hooks/fail-closed-entry.js';
 import type { EventName } from '../../hooks/events.js';
 import { matchHandlers } from '../../hooks/snapshot/snapshot-match.js';
 import { buildSnapshot } from '../../hooks/snapshot/snapshot.js';
@@ -66,9 +67,20 @@ export function sessionTrees(loaded: LoadedSnapshot, host: Host, store: StorePat
         projectDir: host.snapshot.projectDir,
         sources: [...loaded.workspace.sources, ...kept],
       });
-      const failClosed = [...loaded.failClosed, ...changed.failClosed];
+      const failClosed = [...loaded.failClosed, ...changed.failClosed.map(reloadFix)];
       const narrowed = openHost({ snapshot, store, source: 'session', failClosed });
       return { host: narrowed, diagnostics: changed.diagnostics };
     },
+  };
+}
+
+/**
+ * A session's snapshot outlives an update or an uninstall done meanwhile (R1): the tree it holds
+ * goes, and only `reload` takes the change, so the reason names it beside the repair commands.
+ */
+function reloadFix(entry: FailClosed): FailClosed {
+  return {
+    ...entry,
+    reason: `${entry.reason}; if it was updated or uninstalled after this session started, \`reload\` the session`,
   };
 }
