@@ -1,13 +1,18 @@
 /**
  * JSON paths for diagnostics: `<file>:hooks.<Event>[g].hooks[h]` (engine.md C1). A key that is not
  * a plain identifier is written as a JSON string in brackets, so control characters and dots in
- * untrusted keys can neither forge another path nor reach a terminal raw.
+ * untrusted keys can neither forge another path nor reach a terminal raw; a key longer than
+ * QUOTE_MAX is cut to that (the path of a 300 KB key is not 300 KB long).
  */
+import { clip, QUOTE_MAX } from '../text/clip.js';
+
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
 export function childPath(base: string, key: string | number): string {
   if (typeof key === 'number') return `${base}[${key}]`;
-  const step = IDENTIFIER.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+  // A key longer than a message quotes is written as its bounded prefix (clip), in brackets.
+  const step =
+    key.length <= QUOTE_MAX && IDENTIFIER.test(key) ? `.${key}` : `[${JSON.stringify(clip(key))}]`;
   return base.endsWith(':') && step.startsWith('.') ? base + step.slice(1) : base + step;
 }
 

@@ -404,6 +404,20 @@ describe('documents (C2, C3)', () => {
   });
 });
 
+describe('diagnostics of untrusted keys are bounded (security.md: bounded)', () => {
+  it('C2: a 300 KB unknown event name and a 300 KB unknown key are named by a bounded prefix, in the path too', () => {
+    const long = 'X'.repeat(300_000);
+    const { diagnostics } = parse({
+      hooks: { [long]: [], PreToolUse: [{ hooks: [{ ...ok, [long]: 1 }] }] },
+    });
+    expect(diagnostics.map((d) => d.code)).toEqual(['invalid_config', 'unknown_key']);
+    for (const d of diagnostics) {
+      expect(d.path!.length + d.message.length).toBeLessThan(1000);
+      expect(d.path).toContain(`["${'X'.repeat(200)}..."]`);
+    }
+  });
+});
+
 describe('declared handlers (consent surface input)', () => {
   it('declared lists every handler entry in document order with raw values, valid or not, unknown events included', () => {
     const value = {
