@@ -104,8 +104,7 @@ export async function removeMarkedData(
     const dir = pluginDataDir(paths, id);
     if (dataUsers(state, id).length > 0 || lstatSync(dir, { throwIfNoEntry: false }) === undefined)
       continue;
-    await removeDataDir(paths, id);
-    removed.push(dir);
+    if (await removeDataDir(paths, id)) removed.push(dir);
   }
   return removed;
 }

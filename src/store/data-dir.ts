@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { toStoreError } from '../io/fs-error.js';
+import { isLinkedDir } from './own-dir.js';
+import { pluginDataRoot } from './paths.js';
 import { pluginDataDir } from './plugin-dirs.js';
 import type { StorePaths } from './store-paths.js';
 
@@ -18,12 +20,18 @@ export async function ensureDataDir(paths: StorePaths, id: string): Promise<stri
   return dir;
 }
 
-/** V3: deletes the plugin's data directory (uninstall without `--keep-data`); absent is fine. */
-export async function removeDataDir(paths: StorePaths, id: string): Promise<void> {
+/**
+ * V3: deletes the plugin's data directory (uninstall without `--keep-data`); absent is fine.
+ * Returns false, deleting nothing, when the data root is a symlink (own-dir.ts): that is no folder
+ * hookpm made, and deleting through it would delete wherever the link leads, outside the store.
+ */
+export async function removeDataDir(paths: StorePaths, id: string): Promise<boolean> {
+  if (isLinkedDir(pluginDataRoot(paths))) return false;
   const dir = pluginDataDir(paths, id);
   try {
     await rm(dir, { recursive: true, force: true });
   } catch (error) {
     throw toStoreError(error, dir, 'remove the data directory');
   }
+  return true;
 }

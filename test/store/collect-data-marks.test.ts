@@ -6,13 +6,13 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collectGarbage, collectMarkedData } from '../../src/store/collect.js';
 import { markedDataIds, markTransaction } from '../../src/store/collect-marker.js';
 import { ensureDataDir } from '../../src/store/data-dir.js';
-import { stagingRoot } from '../../src/store/paths.js';
+import { pluginDataRoot, stagingRoot } from '../../src/store/paths.js';
 import { installedTree, makePlugin, makeState } from '../helpers/state-records.js';
 import { useTempStore } from '../helpers/temp-home.js';
 
@@ -68,6 +68,17 @@ describe('plugins.md V3, registry.md D4: data directories a killed transaction m
     // kept@x is still installed: its data stays, whatever the mark lists.
     expect(await readFile(join(world.kept, 'notes.txt'), 'utf8')).toBe('kept by the plugin');
     expect(await readdir(stagingRoot(store.paths))).toEqual([]);
+  });
+
+  it('V3, D4: with the data root a symlink out of the store, nothing is deleted through it; the mark goes all the same', async () => {
+    const world = await afterKilledUninstall();
+    const outside = join(store.home.dir, 'outside-data');
+    await rename(pluginDataRoot(store.paths), outside);
+    await symlink(outside, pluginDataRoot(store.paths));
+    const mark = await deadMark(['gone@x']);
+    expect(await collectGarbage(store.paths, world.state)).toEqual([mark, world.orphan]);
+    const gone = join(outside, basename(world.gone), 'notes.txt');
+    expect(await readFile(gone, 'utf8')).toBe('kept by the plugin');
   });
 
   it("V3: a data directory a project's record still names is kept; the mark goes all the same", async () => {
