@@ -8,11 +8,13 @@ interface SourceSeen {
   registry: string;
   /** A registry source's plugin name. */
   name?: string;
+  /** An npm source's registry of kind `npm`, when the spec named one (staging/types.ts). */
+  via?: string;
 }
 
 /** What of a staged plugin (staging/types.ts StagedPlugin) the policy looks at. */
 interface StagedSeen {
-  source: { registry: string };
+  source: { registry: string; via?: string };
   inspected: { id: string };
 }
 import {
@@ -23,13 +25,16 @@ import {
 
 /**
  * A12, A13 before a source is staged: its registry must be one the policy lets be used, and a
- * registry plugin, whose name is known already, must be allowed. E_POLICY otherwise.
+ * registry plugin, whose name is known already, must be allowed. E_POLICY otherwise. An npm
+ * package fetched from a registry of kind `npm` the spec named (`<pkg>@<registry>`) comes from
+ * that registry, which must be allowed too: its id's `npm` alone would let any npm registry in.
  */
 export function requireSourceAllowed(
   ctx: OperationContext,
   state: State,
   source: SourceSeen,
 ): void {
+  requireViaAllowed(ctx, state, source, `installing ${source.spec}`);
   const registry = policyRegistryOf(ctx, state, source.registry);
   if (source.kind === 'registry' && source.name !== undefined)
     requirePluginAllowed(
@@ -56,9 +61,25 @@ export function requireStagedAllowed(
   staged: readonly StagedSeen[],
 ): void {
   for (const plugin of staged) {
+    requireViaAllowed(ctx, state, plugin.source, `installing ${plugin.inspected.id}`);
     const registryName = plugin.source.registry;
     const name = plugin.inspected.id.slice(0, plugin.inspected.id.lastIndexOf('@'));
     const registry = policyRegistryOf(ctx, state, registryName);
     requirePluginAllowed(ctx, 'installing', { name, registry: registryName }, registry);
   }
+}
+
+/** A12: the registry of kind `npm` an npm source comes from, when it is not `npm` itself. */
+function requireViaAllowed(
+  ctx: OperationContext,
+  state: State,
+  source: { registry: string; via?: string },
+  what: string,
+): void {
+  if (source.via === undefined || source.via === source.registry) return;
+  requireRegistryAllowed(
+    ctx,
+    `${what} from registry ${source.via}`,
+    policyRegistryOf(ctx, state, source.via),
+  );
 }

@@ -31,7 +31,7 @@ export function resolveCatalogSource(
     const entry = loaded.entries.find((e) => e.name === spec.registry);
     if (entry === undefined)
       return spec.registry === 'npm' ? npmOf(spec, undefined, includePrerelease) : null;
-    if (entry.record.kind === 'npm') return npmOf(spec, entry.record.location, includePrerelease);
+    if (entry.record.kind === 'npm') return npmOf(spec, entry, includePrerelease);
     if (entry.record.kind !== 'marketplace') return null;
     const failed = loaded.warnings.find((w) => w.registry === entry.name);
     if (failed !== undefined) throw errorOf(failed);
@@ -70,7 +70,7 @@ export function resolveCatalogSource(
 
 function npmOf(
   spec: RegistrySpec,
-  registry: string | undefined,
+  registry: RegistryEntry | undefined,
   includePrerelease: boolean,
 ): NpmSource {
   const source = npmSource(
@@ -83,7 +83,9 @@ function npmOf(
     },
     includePrerelease,
   );
-  if (registry !== undefined) source.request.registry = registry;
+  if (registry === undefined) return source;
+  source.request.registry = registry.record.location;
+  source.via = registry.name;
   return source;
 }
 

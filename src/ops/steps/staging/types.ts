@@ -65,6 +65,11 @@ export interface NpmSource extends SourceCommon {
   kind: 'npm';
   registry: 'npm';
   request: NpmPluginRequest;
+  /**
+   * `<pkg>@<registry>` naming a registry of kind `npm`: that registry, whose location
+   * `request.registry` is. The policy judges it (policy.md A12) as well as `npm`, the plugin's id.
+   */
+  via?: string;
 }
 
 /**
