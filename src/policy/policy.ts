@@ -80,10 +80,19 @@ function checkPatterns(list: unknown, where: string): string | null {
 
 /**
  * A13: a plugin entry is `name` or `name@registry`, each part of what names are made of
- * (plugin/name.ts: lowercase letters, digits, `.`, `_`, `-`) and `*`. Any other (`Guard`, `guard@`)
- * could match no plugin: a deny or required entry that silently does nothing is refused instead.
+ * (plugin/name.ts: lowercase letters, digits, `.`, `_`, `-`) and `*`, with at most NAME_MAX of them
+ * besides `*` (a name has no more). Any other (`Guard`, `guard@`) could match no plugin: a deny or
+ * required entry that silently does nothing is refused instead.
  */
 const PLUGIN_ENTRY = /^[a-z0-9._*-]+(@[a-z0-9._*-]+)?$/;
+const NAME_MAX = 64;
+
+function isPluginEntry(entry: string): boolean {
+  return (
+    PLUGIN_ENTRY.test(entry) &&
+    entry.split('@').every((part) => part.replaceAll('*', '').length <= NAME_MAX)
+  );
+}
 
 function checkPluginEntries(
   value: Record<string, unknown>,
@@ -93,10 +102,10 @@ function checkPluginEntries(
   const holder = section === null ? value : (value[section] as Record<string, unknown> | undefined);
   for (const list of lists) {
     const entries = (holder?.[list] ?? []) as string[];
-    const bad = entries.findIndex((entry) => !PLUGIN_ENTRY.test(entry));
+    const bad = entries.findIndex((entry) => !isPluginEntry(entry));
     if (bad === -1) continue;
     const where = section === null ? list : `${section}.${list}`;
-    return `${where}[${bad}] ${describeValue(entries[bad])} can match no plugin: an entry is name or name@registry, each of lowercase letters, digits, ".", "_", "-" and * (any run of characters)`;
+    return `${where}[${bad}] ${describeValue(entries[bad])} can match no plugin: an entry is name or name@registry, each of at most ${NAME_MAX} lowercase letters, digits, ".", "_", "-", and * (any run of characters)`;
   }
   return null;
 }

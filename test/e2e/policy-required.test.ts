@@ -69,6 +69,16 @@ describe('required plugins are brought in (A21)', () => {
     expect(noPolicy.stderr).toContain('hookpm.json');
   });
 
+  it('A21, A14: a long required pattern is quoted cut short by `install` and `doctor`', async () => {
+    const env = await withPolicy({ required: ['*'.repeat(200_000) + 'x'] });
+    const run = await ok(['install'], env);
+    expect(run.stderr).toContain('which hookpm cannot bring in');
+    expect(run.stderr.length).toBeLessThan(1000);
+    const doctor = await ws.hookpm(['doctor', '--json'], { env });
+    expect(doctor.stdout).toContain('policy_required_missing');
+    expect(doctor.stdout.length).toBeLessThan(20_000);
+  });
+
   it('A21: `hookpm ci` installs the locked plugins and brings in the required one', async () => {
     await ok(['install', '--project', 'format-on-write@examples', '--yes'], ws.env());
     const env = await withPolicy(

@@ -82,6 +82,9 @@ describe('policy rules as data', () => {
     [{ plugins: { deny: ['Format-On-Write'] } }, 'plugins.deny[0] "Format-On-Write" can match no'],
     [{ plugins: { allow: ['guard', 'guard@'] } }, 'plugins.allow[1] "guard@" can match no plugin'],
     [{ required: ['@examples'] }, 'required[0] "@examples" can match no plugin'],
+    // A name or a registry name has at most 64 characters.
+    [{ required: [`${'a'.repeat(65)}@examples`] }, 'required[0] "aaaa'],
+    [{ plugins: { deny: [`guard@*${'e'.repeat(65)}*`] } }, 'can match no plugin'],
   ])('A11: %j cannot be used: %s', (value, problem) => {
     expect(checkPolicy(value)).toContain(problem);
   });
@@ -114,6 +117,7 @@ describe('policy rules as data', () => {
         sandbox: { require: true },
       }),
     ).toBeNull();
+    expect(checkPolicy({ required: [`${'a'.repeat(64)}@*${'e'.repeat(64)}*`] })).toBeNull();
   });
 
   it('A13, A11: at run time a denied plugin is told (open), an unusable policy fails closed (not open); both enforced', () => {

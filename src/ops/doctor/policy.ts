@@ -1,3 +1,4 @@
+import { describeValue } from '../../json/describe-value.js';
 import type { PolicyInForce } from '../../policy/policy.js';
 import {
   pluginRefusal,
@@ -79,7 +80,7 @@ export function checkPolicy(
         problem(
           `plugin:${record.id}`,
           'warning',
-          `the policy requires ${record.id} (required entry ${JSON.stringify(entry)}), but ${off.length} of its hooks are turned off`,
+          `the policy requires ${record.id} (required entry ${describeValue(entry)}), but ${off.length} of its hooks are turned off`,
           {
             code: 'policy_required_hooks_off',
             fix: `hookpm enable ${record.id} ${off.map((key) => `--hook ${key}`).join(' ')}`,
@@ -94,10 +95,13 @@ export function checkPolicy(
         problem(
           'policy',
           'warning',
-          `the policy requires ${entry}, which is not installed and enabled`,
+          `the policy requires ${describeValue(entry)}, which is not installed and enabled`,
           {
             code: 'policy_required_missing',
-            fix: `hookpm install ${entry}`,
+            // An entry with * names no one plugin (and may be long: it is quoted cut short).
+            fix: entry.includes('*')
+              ? `Install a plugin ${describeValue(entry)} matches.`
+              : `hookpm install ${entry}`,
           },
         ),
       );

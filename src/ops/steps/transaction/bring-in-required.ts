@@ -1,4 +1,5 @@
 import { isHookpmError } from '../../../errors.js';
+import { describeValue } from '../../../json/describe-value.js';
 import { matchesPlugin } from '../../../policy/policy-rules.js';
 import { readState } from '../../../store/state/state.js';
 import type { State } from '../../../store/state/state-schema.js';
@@ -43,7 +44,7 @@ export async function bringInRequired(
         wanted.push({ id: entry, entry });
     } else if (!anyInstalled(state, entry))
       notes.push(
-        `warning: the administrator's policy ${file} requires "${entry}", which hookpm cannot bring in (only a name@registry without * can be installed for it); install a plugin it matches`,
+        `warning: the administrator's policy ${file} requires ${describeValue(entry)}, which hookpm cannot bring in (only a name@registry without * can be installed for it); install a plugin it matches`,
       );
   }
   if (wanted.length === 0) return { installed: [], notes };
