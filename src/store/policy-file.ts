@@ -91,11 +91,15 @@ export function readPolicyFile(
 
 /**
  * A10, A11: of a policy file that was not found, the symbolic link that leads nowhere, the file
- * itself or its folder (`/etc/hookpm` linked to a mount that is gone), or null: the administrator
- * put a policy there that cannot be read, which fails closed; it is never "no policy".
+ * itself or a folder above it (`/etc/hookpm`, or `/net/config` of `/net/config/hookpm/policy.json`,
+ * linked to a mount that is gone), or null: the administrator put a policy there that cannot be
+ * read, which fails closed; it is never "no policy".
  */
 function linkToNothing(file: string): string | null {
-  for (const path of [file, dirname(file)]) {
+  const paths = [file];
+  for (let dir = dirname(file); dir !== paths[paths.length - 1]; dir = dirname(dir))
+    paths.push(dir);
+  for (const path of paths) {
     try {
       if (!lstatSync(path).isSymbolicLink()) continue;
     } catch {

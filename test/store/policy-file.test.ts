@@ -1,5 +1,5 @@
 /** Reading the administrator's policy file (docs/reference/rules/policy.md#a10, #a11). */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readPolicyFile } from '../../src/store/policy-file.js';
@@ -29,6 +29,22 @@ describe('readPolicyFile', () => {
       status: 'ok',
       policy: { plugins: { deny: ['guard'] } },
     });
+  });
+
+  it('A11: a folder above the file that is a symbolic link to nothing (a mount that is gone) fails closed; a real folder without the file is no policy', () => {
+    const gone = join(tmp.dir, 'net-config');
+    symlinkSync(join(tmp.dir, 'unmounted'), gone);
+    expect(
+      readPolicyFile({ HOOKPM_POLICY_FILE: join(gone, 'hookpm', 'sub', 'policy.json') }),
+    ).toMatchObject({
+      status: 'invalid',
+      problem: `its folder ${gone} is a symbolic link to nothing`,
+    });
+    mkdirSync(join(tmp.dir, 'mounted'));
+    symlinkSync(join(tmp.dir, 'mounted'), join(tmp.dir, 'net-ok'));
+    expect(
+      readPolicyFile({ HOOKPM_POLICY_FILE: join(tmp.dir, 'net-ok', 'hookpm', 'policy.json') }),
+    ).toMatchObject({ status: 'absent' });
   });
 
   it('A10, A11: a relative HOOKPM_POLICY_FILE cannot be used, whatever the working directory holds', () => {
