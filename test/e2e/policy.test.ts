@@ -4,7 +4,7 @@
  * policy` and `doctor`.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -195,6 +195,28 @@ describe('disable and uninstall (A14)', () => {
     const run = await hookpm(['uninstall', '--project', 'guard'], env);
     expectPolicyError(run, 'required entry "guard@examples"', env['HOOKPM_POLICY_FILE']!);
     expect({ files: await files(), state: stateFileHash(ws.home) }).toEqual(before);
+  });
+
+  it('A14: a required plugin is not removed from a project by `ci` or `install` of files that dropped it; the state and the store are unchanged', async () => {
+    await ok(['install', '--project', 'guard@examples', 'format-on-write@examples', '--yes']);
+    for (const f of ['hookpm.json', 'hookpm.lock']) {
+      const file = join(ws.repo, f);
+      const doc = JSON.parse(await readFile(file, 'utf8')) as { plugins: Record<string, unknown> };
+      delete doc.plugins['guard@examples'];
+      await writeFile(file, JSON.stringify(doc));
+    }
+    const before = stateFileHash(ws.home);
+    const env = await withPolicy({ required: ['guard'] });
+    for (const args of [
+      ['ci', '--yes'],
+      ['install', '--yes'],
+    ]) {
+      const run = await hookpm(args, env);
+      expectPolicyError(run, 'required entry "guard"', env['HOOKPM_POLICY_FILE']!);
+      expect(run.stderr).toContain('uninstalling guard@examples');
+    }
+    expect(stateFileHash(ws.home)).toBe(before);
+    expect(await readdir(join(ws.home, 'hookpm', 'data', '.staging'))).toEqual([]);
   });
 
   it('A14: no hook of a required plugin is turned off (`disable --hook`); the state is unchanged', async () => {

@@ -14,6 +14,7 @@ import {
 } from '../../../workspace/project-files.js';
 import { nowIso, type OperationContext } from '../context/operation-context.js';
 import { decideConsent } from '../consent/consent.js';
+import { requireNotRequired } from '../policy/enforce-policy.js';
 import { reviewStaged } from '../review/review-staged.js';
 import type { StagedPlugin } from '../staging/types.js';
 import {
@@ -52,11 +53,16 @@ export function projectRules(
       for (const { source, integrity } of staged)
         if (source.kind === 'registry') assertLockedIntegrity(draft, { ...source, integrity });
       const plugins = draftRecords(draft, scope);
-      if (scope.exact) {
-        const keep = new Set(staged.map((s) => s.inspected.id));
-        for (const id of Object.keys(plugins)) if (!keep.has(id)) delete plugins[id];
-      }
-      for (const id of scope.remove ?? []) delete plugins[id];
+      const keep = new Set(staged.map((s) => s.inspected.id));
+      const dropped = [
+        ...(scope.exact ? Object.keys(plugins).filter((id) => !keep.has(id)) : []),
+        ...(scope.remove ?? []),
+      ];
+      // docs/reference/rules/policy.md#a14: a required plugin is not uninstalled from the project,
+      // by `ci` or `install` any more than by `uninstall --project`; refused before any write.
+      for (const id of dropped)
+        if (Object.hasOwn(plugins, id)) requireNotRequired(ctx, 'uninstalling', plugins[id]!);
+      for (const id of dropped) delete plugins[id];
     },
     commitOne: (draft, staged) => commitOne(ctx, draft, scope, opts, staged),
     close(draft) {

@@ -129,8 +129,9 @@ async function commit(
   const unmark = await markTransaction(ctx.paths, rules.removesData);
   const entries: InstalledEntry[] = [];
   const notes: string[] = [];
-  rules.open(draft, staged);
   try {
+    // Inside the try: a refusal here (J1, A14) also takes the transaction's mark away.
+    rules.open(draft, staged);
     for (const plugin of staged) {
       entries.push(await rules.commitOne(draft, plugin, notes));
       const { id, version } = plugin.inspected;
