@@ -27,7 +27,9 @@ const SKIPPED_NAMES: ReadonlySet<string> = new Set(['.git']);
  * names (the tarball holds no links, registry.md A1); one that resolves outside the root, or
  * dangles, is refused with E_SYMLINK_ESCAPE (plugins.md H5). FIFOs, sockets and devices are
  * skipped. Bounded by `limits` (default: the tarball limits, registry.md A2): E_ARCHIVE_TOO_LARGE
- * past them, its message naming the limit and `root`; a file is measured before it is read.
+ * past them, its message naming the limit and `root`; a file is measured before it is read. The
+ * directories walked count against the entry limit too (each one reached through a link again), so
+ * links that fan out to the same folders end the walk instead of making it exponential.
  */
 export async function collectPackFiles(
   root: string,
@@ -35,7 +37,7 @@ export async function collectPackFiles(
 ): Promise<PackFile[]> {
   const realRoot = await realpath(root);
   const files: PackFile[] = [];
-  await walk({ realRoot, files, total: 0, limits }, realRoot, '', [realRoot]);
+  await walk({ realRoot, files, total: 0, dirs: 0, limits }, realRoot, '', [realRoot]);
   return files.sort((a, b) => compareCodeUnits(a.path, b.path));
 }
 
@@ -43,12 +45,17 @@ interface Walk {
   realRoot: string;
   files: PackFile[];
   total: number;
+  /** Directories walked so far, the root included. */
+  dirs: number;
   limits: TarballLimits;
 }
 
 async function walk(run: Walk, dir: string, rel: string, chain: string[]): Promise<void> {
   if (chain.length > run.limits.maxDepth + 1)
     throw tooLarge(run, `more than ${run.limits.maxDepth} nested directories at ${rel}`);
+  run.dirs += 1;
+  if (run.dirs > run.limits.maxEntries)
+    throw tooLarge(run, `it walks more than ${run.limits.maxEntries} directories (links included)`);
   for (const name of await readdir(dir)) {
     if (SKIPPED_NAMES.has(name)) continue;
     const path = rel === '' ? name : `${rel}/${name}`;

@@ -275,6 +275,23 @@ describe('packPlugin (cli.md pack, registry.md A1)', () => {
     expect(error.message).toMatch(/(alias|huge)\.bin is 3221225472 bytes/);
   });
 
+  it('A2: links that fan out to the same folders end the walk past the entry limit instead of visiting 2^24 paths', async () => {
+    const base = await tempDir();
+    const root = await makePlugin(join(base, 'p'));
+    // d0 holds two links to d1, d1 two to d2, ...: every d is inside the plugin, none is a cycle.
+    const levels = 24;
+    await mkdir(join(root, `d${levels}`));
+    for (let level = levels - 1; level >= 0; level -= 1) {
+      await mkdir(join(root, `d${level}`));
+      for (const link of ['a', 'b'])
+        await symlink(`../d${level + 1}`, join(root, `d${level}`, link));
+    }
+    const error = await failure(packPlugin(root, { outDir: join(base, 'out') }));
+    expect(error.code).toBe<ErrorCode>('E_ARCHIVE_TOO_LARGE');
+    expect(error.message).toContain('more than 2000 directories');
+    await expect(readdir(join(base, 'out'))).rejects.toThrow();
+  });
+
   it('I1: a version semver reads but does not write the same (v1.0.0, 1.0.0+build) cannot be published (E_MANIFEST_INVALID)', async () => {
     const base = await tempDir();
     for (const version of ['v1.2.3', ' 1.2.3', '1.2.3+build.5']) {
