@@ -310,6 +310,22 @@ describe('buildRegistry (cli.md registry build)', () => {
     }
   });
 
+  it('N1, N11: a plugin whose sparse document would pass the cap a client reads under is E_REGISTRY_TOO_LARGE naming it; nothing changes', async () => {
+    const base = await tempDir();
+    await writePlugin(join(base, 'src', 'alpha'), { name: 'alpha', version: '1.0.0' });
+    const out = join(base, 'out');
+    await buildRegistry({ pluginsDir: join(base, 'src'), outDir: out });
+    const before = await tree(out);
+    // 9 MB of description: under the 20 MiB a file may hold, over the 8 MiB a document may.
+    const description = 'x'.repeat(9_000_000);
+    await writePlugin(join(base, 'src', 'huge'), { name: 'huge', version: '1.0.0', description });
+    const error = await failure(buildRegistry({ pluginsDir: join(base, 'src'), outDir: out }));
+    expect(error.code).toBe<ErrorCode>('E_REGISTRY_TOO_LARGE');
+    expect(error.message).toContain('plugins/hu/huge.json of the plugin huge');
+    expect(error.message.length).toBeLessThan(300);
+    expect(await tree(out)).toEqual(before);
+  });
+
   it('I1: the same name and version from two source directories is refused', async () => {
     const base = await tempDir();
     await writePlugin(join(base, 'src', 'alpha'), { name: 'alpha', version: '1.0.0' });

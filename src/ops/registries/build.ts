@@ -18,7 +18,7 @@ import { SCRATCH_PREFIX, withBuildLock } from './build-lock.js';
 import { checkOutputDirs } from './output-dirs.js';
 import { checkSourcesApart } from './source-overlap.js';
 import { keepRecordedTime, readRecordedTimes } from './recorded-times.js';
-import { writeSparseLayout, type SparseWriteResult } from './write-sparse.js';
+import { sparseLayoutOf, writeSparseLayout, type SparseWriteResult } from './write-sparse.js';
 
 export interface BuildRegistryOptions {
   /** Every subdirectory (not starting with `.`) is one plugin's source at one version. */
@@ -77,7 +77,8 @@ interface BuildTarget {
  * may name them, never names a missing one either, even when the build fails midway. Throws
  * E_USAGE for a bad name, date or a version found twice, E_USAGE for an output directory mixed
  * with the sources (checkSourcesApart), E_USAGE or E_SYMLINK_ESCAPE for an output directory it
- * would write outside of (checkOutputDirs), and whatever packPlugin throws, naming the source.
+ * would write outside of (checkOutputDirs), E_REGISTRY_TOO_LARGE for a sparse document over a
+ * client's cap (sparseLayoutOf), and whatever packPlugin throws, naming the source.
  */
 export async function buildRegistry(opts: BuildRegistryOptions): Promise<BuildRegistryResult> {
   const outDir = resolve(opts.outDir);
@@ -125,11 +126,12 @@ async function buildLocked(
     }
     const { index, surfaces, about } = assembleIndex(packed, name, opts.description);
     const checked = parseIndex(JSON.parse(JSON.stringify(index)), join(outDir, 'index.json'));
+    const layout = opts.sparse === false ? null : sparseLayoutOf(checked);
     for (const result of packed) await moveTarball(result.file, tarballDir);
     const tarballs = packed.map((p) => p.entry.tarball).sort();
     const html = renderMarketplacePage({ index: checked, registry: name, surfaces, about });
     await writeFileDurable(join(outDir, 'index.html'), html, USER_FILE);
-    const sparse = opts.sparse === false ? null : await writeSparseLayout(outDir, checked);
+    const sparse = layout === null ? null : await writeSparseLayout(outDir, layout);
     await writeFileDurable(
       join(outDir, 'index.json'),
       `${JSON.stringify(index, null, 2)}\n`,

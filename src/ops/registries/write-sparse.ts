@@ -1,5 +1,6 @@
 import { mkdir, readdir, rmdir, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { HookpmError } from '../../errors.js';
 import { writeFileDurable } from '../../io/durable-write.js';
 import { readRegularText } from '../../io/read-regular-file.js';
 import { INDEX_MAX_BYTES } from '../../registry/http/fetch-options.js';
@@ -22,16 +23,39 @@ export interface SparseWriteResult {
 }
 
 /**
- * Writes the sparse layout of `index` into `outDir` (registry.md N9): incrementally, so a file
- * whose bytes would not change is not touched (its mtime, and so `registry serve`'s ETag, stay),
- * and in an order a reader can rely on: plugin documents and search shards first, then the search
- * manifest, the root document last, then stale documents are removed.
+ * The files of the sparse layout of `index` (sparseDocuments), each within the cap a client reads a
+ * document under (registry.md N1, N11). A larger one (a plugin with a description of megabytes) is
+ * E_REGISTRY_TOO_LARGE naming it, thrown before the build writes anything: written, clients would
+ * refuse that plugin, and the search page holding it would end the search of the whole registry.
+ */
+export function sparseLayoutOf(index: RegistryIndex): Map<string, string> {
+  const files = sparseDocuments(index);
+  for (const [path, body] of files) {
+    const bytes = Buffer.byteLength(body);
+    if (bytes <= INDEX_MAX_BYTES) continue;
+    const plugin = /^plugins\/[^/]+\/(.+)\.json$/.exec(path)?.[1];
+    throw new HookpmError(
+      'E_REGISTRY_TOO_LARGE',
+      `the registry document ${path}${plugin === undefined ? '' : ` of the plugin ${plugin}`} would be ${bytes} bytes, over the ${INDEX_MAX_BYTES} bytes a client reads`,
+      {
+        ...(plugin === undefined ? {} : { plugin }),
+        hint: "Shorten the plugin's description and keywords (every client reads its document whole), then build again.",
+      },
+    );
+  }
+  return files;
+}
+
+/**
+ * Writes the sparse layout `files` (sparseLayoutOf) into `outDir` (registry.md N9): incrementally,
+ * so a file whose bytes would not change is not touched (its mtime, and so `registry serve`'s ETag,
+ * stay), and in an order a reader can rely on: plugin documents and search shards first, then the
+ * search manifest, the root document last, then stale documents are removed.
  */
 export async function writeSparseLayout(
   outDir: string,
-  index: RegistryIndex,
+  files: ReadonlyMap<string, string>,
 ): Promise<SparseWriteResult> {
-  const files = sparseDocuments(index);
   const result: SparseWriteResult = { written: [], unchanged: 0, removed: [] };
   const made = new Set<string>();
   for (const [path, body] of files) {
