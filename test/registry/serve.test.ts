@@ -54,6 +54,10 @@ beforeAll(async () => {
   await writeFile(join(root, 'notes.bin'), 'raw');
   await writeFile(join(base, 'secret.txt'), 'secret\n');
   await symlink(join(base, 'secret.txt'), join(root, 'leak.json'));
+  // A registry kept in git: its remote's URL may hold a token.
+  await mkdir(join(root, '.git'));
+  await writeFile(join(root, '.git', 'config'), 'url = https://user:secret@git.example/r\n');
+  await writeFile(join(root, 'tarballs', '.build.lock'), 'secret\n');
   server = await serveRegistry(root);
 });
 
@@ -105,7 +109,7 @@ describe('registry serve (cli.md): a registry directory over HTTP on 127.0.0.1',
     expect(changed.headers.etag).not.toBe(etag);
   });
 
-  it('security.md: traversal (.., encoded %2e%2e and %2f, absolute, backslash, NUL) and symlinks leaving the directory are 404', async () => {
+  it('security.md: traversal (.., encoded %2e%2e and %2f, absolute, backslash, NUL), dotfiles and symlinks leaving the directory are 404', async () => {
     const attempts = [
       '/../secret.txt',
       '/tarballs/../../secret.txt',
@@ -122,6 +126,9 @@ describe('registry serve (cli.md): a registry directory over HTTP on 127.0.0.1',
       '/tarballs/',
       '/missing.json',
       '/%zz',
+      '/.git/config',
+      '/%2egit/config',
+      '/tarballs/.build.lock',
     ];
     for (const path of attempts) {
       const reply = await get(server.port, path);
