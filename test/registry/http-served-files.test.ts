@@ -33,6 +33,7 @@ describe('registry serve: the kept hashes and gzip bodies (N10)', () => {
     for (const name of ['second', 'third']) {
       const text = `"${randomBytes(48 * 1024).toString('base64')}"`;
       await writeFile(join(dir, `${name}.json`), text);
+      await utimes(join(dir, `${name}.json`), mtime, mtime);
       expect(await gzipped(files, join(dir, `${name}.json`))).toBe(text);
     }
     // Same size, mtime and inode: a kept body would be served as it was; a dropped one is made
@@ -40,5 +41,19 @@ describe('registry serve: the kept hashes and gzip bodies (N10)', () => {
     await writeFile(first, `"${'b'.repeat(4096)}"`);
     await utimes(first, mtime, mtime);
     expect(await gzipped(files, first)).toBe(`"${'b'.repeat(4096)}"`);
+  });
+
+  it('N10: a file changed in place within the same mtime just after it was served is hashed again, never answered with the old ETag and body', async () => {
+    const dir = await tempDir();
+    const files = createServedFiles();
+    const file = join(dir, 'index.json');
+    // Both writes fall in one tick of the file system's clock: size, mtime and inode stay.
+    const tick = new Date(Date.now() - 100);
+    await writeFile(file, `"${'a'.repeat(4096)}"`);
+    await utimes(file, tick, tick);
+    expect(await gzipped(files, file)).toBe(`"${'a'.repeat(4096)}"`);
+    await writeFile(file, `"${'b'.repeat(4096)}"`);
+    await utimes(file, tick, tick);
+    expect(await gzipped(files, file)).toBe(`"${'b'.repeat(4096)}"`);
   });
 });

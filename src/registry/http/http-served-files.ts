@@ -37,6 +37,12 @@ const MAX_ENTRIES = 4096;
 const CHUNK_BYTES = 1024 * 1024;
 /** The gzip bodies kept take this many bytes in all at most; the oldest are dropped first. */
 const GZIP_KEPT_BYTES = 64 * 1024 * 1024;
+/**
+ * A file whose mtime is less than this before it was looked at is not kept: a write in the same
+ * tick of the file system's clock (up to 2 s on FAT) leaves size, mtime and inode as they were, so
+ * a hash kept from before it would be served for other bytes until the file changed again.
+ */
+const SETTLE_MS = 2000;
 
 interface Entry {
   key: string;
@@ -49,7 +55,8 @@ interface Entry {
  * The files `registry serve` answers with (registry.md N10): a file's SHA-256 and its gzip body are
  * computed once and kept while its size, mtime and inode stay the same, so an unchanged file is
  * never hashed or compressed again (a 304 for it reads no byte of it); a changed one is, on its
- * next request. A gzip body is used, and kept, only when it is smaller. At most MAX_ENTRIES files
+ * next request, as is one whose mtime was less than SETTLE_MS old when it was read (it may yet
+ * change within the same mtime). A gzip body is used, and kept, only when it is smaller. At most MAX_ENTRIES files
  * are kept, and gzip bodies of `gzipKeptBytes` in all (default GZIP_KEPT_BYTES; a dropped one is
  * made again when asked for).
  * A file is never held whole except to compress it (GZIP_MAX_BYTES at most): it is hashed a chunk
@@ -77,6 +84,7 @@ export function createServedFiles(opts: { gzipKeptBytes?: number } = {}): Served
   };
   return {
     async get(file, handle, wantGzip, fresh) {
+      const lookedAt = Date.now();
       const info = await handle.stat();
       const key = `${info.size}:${info.mtimeMs}:${info.ino}`;
       const compress = wantGzip && info.size <= GZIP_MAX_BYTES;
@@ -91,7 +99,8 @@ export function createServedFiles(opts: { gzipKeptBytes?: number } = {}): Served
         forget(entries.get(file));
         entry = { key, hash, gzipped: null };
         entries.delete(file);
-        entries.set(file, entry);
+        // A file written too recently is hashed (and compressed) again on its next request.
+        if (lookedAt - info.mtimeMs >= SETTLE_MS) entries.set(file, entry);
         if (entries.size > MAX_ENTRIES) {
           const oldest = entries.keys().next().value as string;
           forget(entries.get(oldest));
