@@ -326,6 +326,21 @@ describe('buildRegistry (cli.md registry build)', () => {
     expect(await tree(out)).toEqual(before);
   });
 
+  it('I1: two versions whose tarballs have one name (a-1.0.0 1.0.0, a 1.0.0-1.0.0) are E_USAGE naming both; the tarball published before stays', async () => {
+    const base = await tempDir();
+    await writePlugin(join(base, 'src', 'a'), { name: 'a', version: '1.0.0-1.0.0' });
+    const out = join(base, 'out');
+    await buildRegistry({ pluginsDir: join(base, 'src'), outDir: out });
+    const before = await tree(out);
+    await writePlugin(join(base, 'src', 'b'), { name: 'a-1.0.0', version: '1.0.0' });
+    const error = await failure(buildRegistry({ pluginsDir: join(base, 'src'), outDir: out }));
+    expect(error.code).toBe<ErrorCode>('E_USAGE');
+    expect(error.message).toBe(
+      'a@1.0.0-1.0.0 and a-1.0.0@1.0.0 would both be tarballs/a-1.0.0-1.0.0.tgz',
+    );
+    expect(await tree(out)).toEqual(before);
+  });
+
   it('I1: the same name and version from two source directories is refused', async () => {
     const base = await tempDir();
     await writePlugin(join(base, 'src', 'alpha'), { name: 'alpha', version: '1.0.0' });

@@ -75,10 +75,11 @@ interface BuildTarget {
  * with parseIndex before it is written. Tarballs in `<outDir>/tarballs/` that an earlier build
  * wrote and this one did not are removed (removeStale) after that, so the index.json before, which
  * may name them, never names a missing one either, even when the build fails midway. Throws
- * E_USAGE for a bad name, date or a version found twice, E_USAGE for an output directory mixed
- * with the sources (checkSourcesApart), E_USAGE or E_SYMLINK_ESCAPE for an output directory it
- * would write outside of (checkOutputDirs), E_REGISTRY_TOO_LARGE for a sparse document over a
- * client's cap (sparseLayoutOf), and whatever packPlugin throws, naming the source.
+ * E_USAGE for a bad name, date, a version found twice or two versions of one tarball name,
+ * E_USAGE for an output directory mixed with the sources (checkSourcesApart), E_USAGE or
+ * E_SYMLINK_ESCAPE for an output directory it would write outside of (checkOutputDirs),
+ * E_REGISTRY_TOO_LARGE for a sparse document over a client's cap (sparseLayoutOf), and whatever
+ * packPlugin throws, naming the source.
  */
 export async function buildRegistry(opts: BuildRegistryOptions): Promise<BuildRegistryResult> {
   const outDir = resolve(opts.outDir);
@@ -156,7 +157,20 @@ function assembleIndex(
   about: Record<string, PluginAbout>;
 } {
   const byName = new Map<string, PackResult[]>();
+  const byFile = new Map<string, PackResult>();
   for (const result of packed) {
+    // `a-1.0.0` 1.0.0 and `a` 1.0.0-1.0.0 are both a-1.0.0-1.0.0.tgz: one would replace the other.
+    const clash = byFile.get(result.entry.tarball);
+    if (clash !== undefined) {
+      throw new HookpmError(
+        'E_USAGE',
+        `${clash.name}@${clash.version} and ${result.name}@${result.version} would both be ${result.entry.tarball}`,
+        {
+          hint: 'A tarball is named <name>-<version>.tgz: rename one of the plugins, or give it another version.',
+        },
+      );
+    }
+    byFile.set(result.entry.tarball, result);
     const list = byName.get(result.name) ?? [];
     const twin = list.find((other) => semver.eq(other.version, result.version));
     if (twin !== undefined) {
