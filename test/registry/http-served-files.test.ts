@@ -56,4 +56,23 @@ describe('registry serve: the kept hashes and gzip bodies (N10)', () => {
     await utimes(file, tick, tick);
     expect(await gzipped(files, file)).toBe(`"${'b'.repeat(4096)}"`);
   });
+
+  it('N10, bounded: files held to be compressed by requests at once stay under gzipReadingBytes; past it a file is served as it is', async () => {
+    const dir = await tempDir();
+    const files = createServedFiles({ gzipReadingBytes: 64 * 1024 });
+    const names = ['one.json', 'two.json'];
+    for (const name of names) await writeFile(join(dir, name), `"${'a'.repeat(48 * 1024)}"`);
+    const handles = await Promise.all(names.map((name) => open(join(dir, name), 'r')));
+    try {
+      const served = await Promise.all(
+        names.map((name, at) => files.get(join(dir, name), handles[at]!, true, () => false)),
+      );
+      expect(served.map((s) => s.encoding).sort()).toEqual(['gzip', 'identity']);
+      const whole = served.find((s) => s.encoding === 'identity');
+      expect(whole?.body).toBe(48 * 1024 + 2);
+      expect(whole?.etag).not.toMatch(/-gz"$/);
+    } finally {
+      await Promise.all(handles.map((handle) => handle.close()));
+    }
+  });
 });

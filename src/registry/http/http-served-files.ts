@@ -43,6 +43,12 @@ const GZIP_KEPT_BYTES = 64 * 1024 * 1024;
  * a hash kept from before it would be served for other bytes until the file changed again.
  */
 const SETTLE_MS = 2000;
+/**
+ * The files held whole to be compressed, by all the requests running at once, take this many bytes
+ * at most: past it, a file not compressed yet is served as it is, so memory stays bounded however
+ * many clients ask at once.
+ */
+const GZIP_READING_BYTES = 64 * 1024 * 1024;
 
 interface Entry {
   key: string;
@@ -58,13 +64,19 @@ interface Entry {
  * next request, as is one whose mtime was less than SETTLE_MS old when it was read (it may yet
  * change within the same mtime). A gzip body is used, and kept, only when it is smaller. At most MAX_ENTRIES files
  * are kept, and gzip bodies of `gzipKeptBytes` in all (default GZIP_KEPT_BYTES; a dropped one is
- * made again when asked for).
+ * made again when asked for); the files being compressed take `gzipReadingBytes` in all (default
+ * GZIP_READING_BYTES; past it a file is served as it is).
  * A file is never held whole except to compress it (GZIP_MAX_BYTES at most): it is hashed a chunk
  * at a time and its body is streamed, so its size is not bounded by memory (nor by the 2 GiB a
  * buffer holds), and a client that stops reading holds no copy of it.
  */
-export function createServedFiles(opts: { gzipKeptBytes?: number } = {}): ServedFiles {
+export function createServedFiles(
+  opts: { gzipKeptBytes?: number; gzipReadingBytes?: number } = {},
+): ServedFiles {
   const limit = opts.gzipKeptBytes ?? GZIP_KEPT_BYTES;
+  const readingLimit = opts.gzipReadingBytes ?? GZIP_READING_BYTES;
+  /** Bytes of files held whole by the requests compressing them now. */
+  let reading = 0;
   const entries = new Map<string, Entry>();
   let keptBytes = 0;
   const forget = (entry: Entry | undefined): void => {
@@ -87,41 +99,49 @@ export function createServedFiles(opts: { gzipKeptBytes?: number } = {}): Served
       const lookedAt = Date.now();
       const info = await handle.stat();
       const key = `${info.size}:${info.mtimeMs}:${info.ino}`;
-      const compress = wantGzip && info.size <= GZIP_MAX_BYTES;
       let entry = entries.get(file);
-      let bytes: Buffer | null = null;
-      if (entry === undefined || entry.key !== key) {
-        bytes = compress ? await readStart(handle, info.size) : null;
-        const hash =
-          bytes === null
-            ? await hashStart(handle, info.size)
-            : createHash('sha256').update(bytes).digest('base64url');
-        forget(entries.get(file));
-        entry = { key, hash, gzipped: null };
-        entries.delete(file);
-        // A file written too recently is hashed (and compressed) again on its next request.
-        if (lookedAt - info.mtimeMs >= SETTLE_MS) entries.set(file, entry);
-        if (entries.size > MAX_ENTRIES) {
-          const oldest = entries.keys().next().value as string;
-          forget(entries.get(oldest));
-          entries.delete(oldest);
+      const made = entry !== undefined && entry.key === key && entry.gzipped !== null;
+      const compress =
+        wantGzip && info.size <= GZIP_MAX_BYTES && (made || reading + info.size <= readingLimit);
+      const held = compress && !made ? info.size : 0;
+      reading += held;
+      try {
+        let bytes: Buffer | null = null;
+        if (entry === undefined || entry.key !== key) {
+          bytes = compress ? await readStart(handle, info.size) : null;
+          const hash =
+            bytes === null
+              ? await hashStart(handle, info.size)
+              : createHash('sha256').update(bytes).digest('base64url');
+          forget(entries.get(file));
+          entry = { key, hash, gzipped: null };
+          entries.delete(file);
+          // A file written too recently is hashed (and compressed) again on its next request.
+          if (lookedAt - info.mtimeMs >= SETTLE_MS) entries.set(file, entry);
+          if (entries.size > MAX_ENTRIES) {
+            const oldest = entries.keys().next().value as string;
+            forget(entries.get(oldest));
+            entries.delete(oldest);
+          }
         }
+        if (compress) {
+          let gzipped = entry.gzipped;
+          if (gzipped === null) {
+            const made = await gzip(bytes ?? (await readStart(handle, info.size)));
+            gzipped = made.length < info.size ? made : 'larger';
+            // Kept only for the entry still current (another request may have replaced it).
+            if (entries.get(file) === entry && entry.gzipped === null) keep(entry, gzipped);
+          }
+          if (gzipped !== 'larger') {
+            const etag = `"${entry.hash}-gz"`;
+            return { etag, encoding: 'gzip', body: fresh(etag) ? null : gzipped };
+          }
+        }
+        const etag = `"${entry.hash}"`;
+        return { etag, encoding: 'identity', body: fresh(etag) ? null : info.size };
+      } finally {
+        reading -= held;
       }
-      if (compress) {
-        let gzipped = entry.gzipped;
-        if (gzipped === null) {
-          const made = await gzip(bytes ?? (await readStart(handle, info.size)));
-          gzipped = made.length < info.size ? made : 'larger';
-          // Kept only for the entry still current (another request may have replaced it).
-          if (entries.get(file) === entry && entry.gzipped === null) keep(entry, gzipped);
-        }
-        if (gzipped !== 'larger') {
-          const etag = `"${entry.hash}-gz"`;
-          return { etag, encoding: 'gzip', body: fresh(etag) ? null : gzipped };
-        }
-      }
-      const etag = `"${entry.hash}"`;
-      return { etag, encoding: 'identity', body: fresh(etag) ? null : info.size };
     },
   };
 }
