@@ -4,6 +4,7 @@ import { HookpmError, isHookpmError, type ErrorCode } from '../errors.js';
 import type { Diagnostic } from '../hooks/diagnostic.js';
 import type { EventName } from '../hooks/events.js';
 import { writeFileDurable } from '../io/durable-write.js';
+import { errnoCode } from '../io/fs-error.js';
 import type { LoadedPlugin } from '../plugin/loaded-plugin.js';
 import { aboutOf, type PluginAbout } from '../plugin/manifest.js';
 import { buildSurface, type SurfaceEntry } from '../plugin/surface.js';
@@ -70,7 +71,9 @@ export async function packPlugin(dir: string, opts: PackOptions): Promise<PackRe
   await scanTarball(tarballInput(file, bytes)).catch((error: unknown) => {
     throw isHookpmError(error, 'E_ARCHIVE_UNSAFE') ? refusedFile(error, dir) : error;
   });
-  await mkdir(outDir, { recursive: true });
+  await mkdir(outDir, { recursive: true }).catch((error: unknown) => {
+    throw outDirError(outDir, error);
+  });
   // The output directory is the user's: a tarball that cannot be written is E_IO naming it.
   await writeFileDurable(file, bytes, { owner: 'user' });
   const surface = buildSurface({
@@ -173,4 +176,20 @@ function refusal(errors: readonly Diagnostic[], dir: string): HookpmError {
     file: dir,
     hint: `Run \`hookpm validate ${dir}\` for every diagnostic, fix the errors, and pack again.`,
   });
+}
+
+/**
+ * `--out` that cannot be made a directory: E_USAGE when a file is in its way, else E_IO; naming it.
+ */
+function outDirError(outDir: string, error: unknown): HookpmError {
+  const code = errnoCode(error) ?? String(error);
+  const notDir = code === 'EEXIST' || code === 'ENOTDIR';
+  return new HookpmError(
+    notDir ? 'E_USAGE' : 'E_IO',
+    `cannot pack into ${outDir}: ${notDir ? 'it is not a directory' : 'it cannot be made'} (${code})`,
+    {
+      file: outDir,
+      hint: 'Give --out a directory (it is made when missing), or move the file aside.',
+    },
+  );
 }

@@ -292,6 +292,16 @@ describe('packPlugin (cli.md pack, registry.md A1)', () => {
     await expect(readdir(join(base, 'out'))).rejects.toThrow();
   });
 
+  it('cli.md pack: an --out that is a file is E_USAGE naming it, and the file stays', async () => {
+    const base = await tempDir();
+    const root = await makePlugin(join(base, 'p'));
+    await writeFile(join(base, 'out'), 'mine\n');
+    const error = await failure(packPlugin(root, { outDir: join(base, 'out') }));
+    expect(error.code).toBe<ErrorCode>('E_USAGE');
+    expect(error.message).toContain(join(base, 'out'));
+    expect(await readFile(join(base, 'out'), 'utf8')).toBe('mine\n');
+  });
+
   it('I1: a version semver reads but does not write the same (v1.0.0, 1.0.0+build) cannot be published (E_MANIFEST_INVALID)', async () => {
     const base = await tempDir();
     for (const version of ['v1.2.3', ' 1.2.3', '1.2.3+build.5']) {
