@@ -62,10 +62,10 @@ interface Entry {
  * computed once and kept while its size, mtime and inode stay the same, so an unchanged file is
  * never hashed or compressed again (a 304 for it reads no byte of it); a changed one is, on its
  * next request, as is one whose mtime was less than SETTLE_MS old when it was read (it may yet
- * change within the same mtime). A gzip body is used, and kept, only when it is smaller. At most MAX_ENTRIES files
- * are kept, and gzip bodies of `gzipKeptBytes` in all (default GZIP_KEPT_BYTES; a dropped one is
- * made again when asked for); the files being compressed take `gzipReadingBytes` in all (default
- * GZIP_READING_BYTES; past it a file is served as it is).
+ * change within the same mtime). A gzip body is used, and kept, only when it is smaller. At most
+ * MAX_ENTRIES files are kept, and gzip bodies of `gzipKeptBytes` in all (default GZIP_KEPT_BYTES;
+ * a dropped one is made again when asked for); the files being compressed take `gzipReadingBytes`
+ * in all (default GZIP_READING_BYTES; past it a file is served as it is).
  * A file is never held whole except to compress it (GZIP_MAX_BYTES at most): it is hashed a chunk
  * at a time and its body is streamed, so its size is not bounded by memory (nor by the 2 GiB a
  * buffer holds), and a client that stops reading holds no copy of it.

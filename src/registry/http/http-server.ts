@@ -55,11 +55,11 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
  * again), and 304 for a matching If-None-Match (registry.md N4); JSON and text gzip-compressed
  * for a client that accepts it (another ETag for that representation, `Vary: Accept-Encoding`);
  * `Cache-Control: no-cache` so clients revalidate. Any path with a segment starting with `.` (raw
- * or percent-encoded: `..`, `.git`), an empty segment, a backslash or NUL, or that resolves (after symlinks)
- * outside `dir`, is 404, as is a directory, a FIFO, a device or a socket (openServedFile: never
- * waited on, never read). A client that reads no byte of a body for `idleTimeoutMs` is dropped.
- * `onRequest` sees every request once its response is sent (a request log). Throws
- * E_NOT_FOUND when `dir` is not a directory, E_IO when the port is taken.
+ * or percent-encoded: `..`, `.git`), an empty segment, a backslash or NUL, or that resolves (after
+ * symlinks) outside `dir`, is 404, as is a directory, a FIFO, a device or a socket
+ * (openServedFile: never waited on, never read). A client that reads no byte of a body for
+ * `idleTimeoutMs` is dropped. `onRequest` sees every request once its response is sent (a request
+ * log). Throws E_NOT_FOUND when `dir` is not a directory, E_IO when the port is taken.
  */
 export async function serveRegistry(dir: string, opts: ServeOptions = {}): Promise<RegistryServer> {
   const root = await realRoot(dir);
@@ -224,8 +224,8 @@ function acceptsGzip(header: string | undefined): boolean {
  * The decoded path segments of a request target, or null when it must not be served: not
  * origin-form (`/...`), undecodable, or with an empty segment, one starting with `.` (`.`, `..` and
  * dotfiles: a registry kept in git has a `.git/config` that may hold a token, a build its lock and
- * scratch folder), `/`, `\` or NUL after decoding. `/` alone is `index.html`. Deliberately not WHATWG
- * URL parsing, which would quietly resolve `/%2e%2e/` instead of refusing it.
+ * scratch folder), `/`, `\` or NUL after decoding. `/` alone is `index.html`. Deliberately not
+ * WHATWG URL parsing, which would quietly resolve `/%2e%2e/` instead of refusing it.
  */
 export function pathSegments(target: string): string[] | null {
   const path = target.split(/[?#]/, 1)[0] ?? '';
