@@ -5,30 +5,21 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, runBin, type BinRun } from '../helpers/built-bin.js';
-import { startFakeNpmRegistry, type FakeNpmRegistry } from '../helpers/fake-npm-registry.js';
+import {
+  QUIET_PACKAGE,
+  startFakeNpmRegistry,
+  type FakeNpmRegistry,
+} from '../helpers/fake-npm-registry.js';
 import { resolveStorePaths } from '../../src/store/paths.js';
 import { hashStore } from '../helpers/store-snapshot.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
-
-const packageFiles = {
-  'package.json': JSON.stringify({ name: 'hookpm-plugin-quiet', version: '1.0.0' }),
-  '.claude-plugin/plugin.json': JSON.stringify({ name: 'quiet', version: '1.0.0' }),
-  'hooks/hooks.json': JSON.stringify({
-    hooks: { Stop: [{ hooks: [{ type: 'command', command: 'node -e 0' }] }] },
-  }),
-};
 
 let npm: FakeNpmRegistry;
 let home: TempHome;
 
 beforeAll(async () => {
   ensureBuilt();
-  npm = await startFakeNpmRegistry({
-    'hookpm-plugin-quiet': {
-      distTags: { latest: '1.0.0' },
-      versions: { '1.0.0': { files: packageFiles } },
-    },
-  });
+  npm = await startFakeNpmRegistry({ 'hookpm-plugin-quiet': QUIET_PACKAGE });
 });
 afterAll(() => npm.close());
 beforeEach(async () => {

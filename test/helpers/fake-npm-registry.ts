@@ -29,6 +29,22 @@ export interface FakePackage {
  * a tarball changed under the same version) and for counting requests; an ordinary install from
  * npm is tested against a real Verdaccio (verdaccio.ts).
  */
+/** `hookpm-plugin-quiet` 1.0.0: the plugin `quiet`, one Stop handler (`node -e 0`). */
+export const QUIET_PACKAGE: FakePackage = {
+  distTags: { latest: '1.0.0' },
+  versions: {
+    '1.0.0': {
+      files: {
+        'package.json': JSON.stringify({ name: 'hookpm-plugin-quiet', version: '1.0.0' }),
+        '.claude-plugin/plugin.json': JSON.stringify({ name: 'quiet', version: '1.0.0' }),
+        'hooks/hooks.json': JSON.stringify({
+          hooks: { Stop: [{ hooks: [{ type: 'command', command: 'node -e 0' }] }] },
+        }),
+      },
+    },
+  },
+};
+
 export interface FakeNpmRegistry {
   url: string;
   /** The request headers of every request, in order, with its path. */
