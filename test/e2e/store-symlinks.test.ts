@@ -34,16 +34,25 @@ function filesUnder(dir: string): string[] {
   return (readdirSync(dir, { recursive: true }) as string[]).sort();
 }
 
+/**
+ * guard@acme installed, then its plugin directory moved out of the store (`outside`) and a symlink
+ * to it left in its place.
+ */
+async function guardDirLinkedOut(): Promise<{ pluginDir: string; outside: string }> {
+  await publishPlugin(ctx.acme, 'guard', '1.0.0');
+  await ok('registry', 'add', 'acme', ctx.acme.url);
+  await ok('install', 'guard@acme', '--yes');
+  const pluginDir = dirname(pathOf('guard@acme'));
+  const outside = join(ctx.home.dir, 'outside');
+  cpSync(pluginDir, outside, { recursive: true });
+  rmSync(pluginDir, { recursive: true });
+  symlinkSync(outside, pluginDir);
+  return { pluginDir, outside };
+}
+
 describe('a plugin directory of the store that is a symlink', () => {
   it('D4: uninstall deletes nothing through it: the directory it leads to keeps every file', async () => {
-    await publishPlugin(ctx.acme, 'guard', '1.0.0');
-    await ok('registry', 'add', 'acme', ctx.acme.url);
-    await ok('install', 'guard@acme', '--yes');
-    const pluginDir = dirname(pathOf('guard@acme'));
-    const outside = join(ctx.home.dir, 'outside');
-    cpSync(pluginDir, outside, { recursive: true });
-    rmSync(pluginDir, { recursive: true });
-    symlinkSync(outside, pluginDir);
+    const { pluginDir, outside } = await guardDirLinkedOut();
     const before = filesUnder(outside);
     expect(before.length).toBeGreaterThan(0);
 
@@ -52,14 +61,7 @@ describe('a plugin directory of the store that is a symlink', () => {
   });
 
   it('D4: update installs no tree through it: E_IO naming it, the store and the directory it leads to unchanged', async () => {
-    await publishPlugin(ctx.acme, 'guard', '1.0.0');
-    await ok('registry', 'add', 'acme', ctx.acme.url);
-    await ok('install', 'guard@acme', '--yes');
-    const pluginDir = dirname(pathOf('guard@acme'));
-    const outside = join(ctx.home.dir, 'outside');
-    cpSync(pluginDir, outside, { recursive: true });
-    rmSync(pluginDir, { recursive: true });
-    symlinkSync(outside, pluginDir);
+    const { pluginDir, outside } = await guardDirLinkedOut();
     await publishPlugin(ctx.acme, 'guard', '1.1.0');
     const before = filesUnder(outside);
     const stored = await store();
