@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, renameSync } from 'node:fs';
+import { mkdirSync, renameSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { HookpmError } from '../errors.js';
@@ -10,7 +10,7 @@ import { stagingRoot } from './paths.js';
 import { pluginVersionsDir } from './plugin-dirs.js';
 import type { StorePaths } from './store-paths.js';
 import { sameTree } from './same-tree.js';
-import { makeOwnDir } from './own-dir.js';
+import { isLinkedDir, makeOwnDir } from './own-dir.js';
 import { syncPath } from '../io/sync-tree.js';
 
 /** What names one installed tree. */
@@ -105,7 +105,7 @@ export async function promoteTree(staging: string, target: string): Promise<stri
  * is installed through it (out of the store): E_IO naming it, before anything is moved.
  */
 function refuseLinkedPluginDir(dir: string): void {
-  if (lstatSync(dir, { throwIfNoEntry: false })?.isSymbolicLink() !== true) return;
+  if (!isLinkedDir(dir)) return;
   throw new HookpmError(
     'E_IO',
     `cannot install a tree in ${dir}: it is a symlink, not a directory`,

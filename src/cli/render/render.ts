@@ -4,6 +4,8 @@ import { formatTable, type TableOptions } from './table.js';
 import { clip } from '../../text/clip.js';
 import { escapeControl } from '../../text/escape-control.js';
 
+// The CLI takes its printing words from this module; the escaping itself lives in text/, where the
+// agents' output (no part of the CLI) uses it too.
 export { escapeControl };
 
 /**

@@ -118,30 +118,34 @@ function baseLine(record: DispatchRecord, source: string): LoggedDispatch {
   };
 }
 
+/** `text` as a line holds it: at most `cap` characters, then `…` when it was longer. */
+function cut(text: string, cap: number): string {
+  return text.length > cap ? `${text.slice(0, cap)}…` : text;
+}
+
 function boundedSession(id: string | null): string | null {
-  return id === null || id.length <= SESSION_MAX_CHARS ? id : `${id.slice(0, SESSION_MAX_CHARS)}…`;
+  return id === null ? null : cut(id, SESSION_MAX_CHARS);
 }
 
 function withText(base: LoggedDispatch, record: DispatchRecord, cap: number): LoggedDispatch {
-  const cut = (text: string): string => (text.length > cap ? `${text.slice(0, cap)}…` : text);
   const { result } = record;
   const payload = JSON.stringify(record.payload);
   return {
     ...base,
-    payload: payload.length > cap ? cut(payload) : record.payload,
+    payload: payload.length > cap ? cut(payload, cap) : record.payload,
     text: {
       reason:
         (result.permission?.reason ?? result.stopReason) === null
           ? null
-          : cut((result.permission?.reason ?? result.stopReason) as string),
+          : cut((result.permission?.reason ?? result.stopReason) as string, cap),
       context: result.context.map(cut),
       feedback: result.feedback.map(cut),
       systemMessages: result.systemMessages.map(cut),
     },
     runs: base.runs.map((run, i) => ({
       ...run,
-      stdout: cut(record.runs[i]!.stdout),
-      stderr: cut(record.runs[i]!.stderr),
+      stdout: cut(record.runs[i]!.stdout, cap),
+      stderr: cut(record.runs[i]!.stderr, cap),
     })),
   };
 }
