@@ -56,6 +56,14 @@ export async function createExclusive(file: string, holder: LockHolder): Promise
 }
 
 /**
+ * Whether a directory stands where the lock file goes: none hookpm made (its lock is a file), and
+ * never removed by it, however stale it looks (registry.md D3).
+ */
+export function isLockDirectory(file: string): boolean {
+  return lstatSync(file, { throwIfNoEntry: false })?.isDirectory() === true;
+}
+
+/**
  * The private temporary file a lock record is written to before it is linked or renamed into
  * place. It names the writer's pid so that one killed mid-write is known to be debris even when its
  * content is incomplete (store/collect.ts).

@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, renameSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -7,6 +7,7 @@ import { clip } from '../text/clip.js';
 import { fileErrorOf, quietly, type FileOwner } from './fs-error.js';
 import {
   createExclusive,
+  isLockDirectory,
   isStale,
   processStartOf,
   lockTempFile,
@@ -163,8 +164,7 @@ async function replaceIfUnchanged(
 ): Promise<boolean> {
   const again = await readLockFile(lockPath);
   if (again === undefined || again.identity !== stale.identity) return false;
-  if (lstatSync(lockPath, { throwIfNoEntry: false })?.isDirectory() === true)
-    throw directoryError(lockPath);
+  if (isLockDirectory(lockPath)) throw directoryError(lockPath);
   const temp = lockTempFile(lockPath, record);
   writeFileSync(temp, JSON.stringify(record), { mode: 0o644 });
   try {

@@ -1,6 +1,5 @@
-import { lstatSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { isStale, readLockFile, type LockSighting } from '../../io/lock-record.js';
+import { isLockDirectory, isStale, readLockFile, type LockSighting } from '../../io/lock-record.js';
 import { lockFile } from '../../store/paths.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { okCheck, problem, type DoctorCheck } from './check.js';
@@ -28,7 +27,7 @@ export async function checkLock(paths: StorePaths): Promise<DoctorCheck> {
     });
   }
   if (sighting === undefined) return okCheck('lock', `the store is not locked (${file})`);
-  if (lstatSync(file, { throwIfNoEntry: false })?.isDirectory() === true) {
+  if (isLockDirectory(file)) {
     return problem('lock', 'error', `the store lock ${file} is a directory, not a file`, {
       code: 'lock_directory',
       fix: `Remove the directory ${file} (after checking that nothing in it is needed): until then every command that changes the store fails.`,

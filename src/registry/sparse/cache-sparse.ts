@@ -18,7 +18,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { HookpmError } from '../../errors.js';
 import { isPlainObject } from '../../json/describe-value.js';
 import { clip } from '../../text/clip.js';
-import { toStoreError } from '../../io/fs-error.js';
+import { errnoCode, toStoreError } from '../../io/fs-error.js';
 import { readRegularFile } from '../../io/read-regular-file.js';
 import { INDEX_MAX_BYTES } from '../http/fetch-options.js';
 import { INDEX_CACHE_MAX_BYTES } from '../indexes/cache-index.js';
@@ -208,8 +208,7 @@ async function makeFolder(at: string): Promise<Stats | null> {
     await mkdir(at);
     return null;
   } catch (error) {
-    const there =
-      (error as NodeJS.ErrnoException).code === 'EEXIST' ? await lstat(at).catch(() => null) : null;
+    const there = errnoCode(error) === 'EEXIST' ? await lstat(at).catch(() => null) : null;
     if (there === null) throw toStoreError(error, at, 'write');
     return there;
   }
