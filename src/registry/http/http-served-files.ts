@@ -100,10 +100,11 @@ export function createServedFiles(
       const info = await handle.stat();
       const key = `${info.size}:${info.mtimeMs}:${info.ino}`;
       let entry = entries.get(file);
-      const made = entry !== undefined && entry.key === key && entry.gzipped !== null;
+      // A gzip body kept for this very file needs no reading: only a new one counts in `reading`.
+      const kept = entry !== undefined && entry.key === key && entry.gzipped !== null;
       const compress =
-        wantGzip && info.size <= GZIP_MAX_BYTES && (made || reading + info.size <= readingLimit);
-      const held = compress && !made ? info.size : 0;
+        wantGzip && info.size <= GZIP_MAX_BYTES && (kept || reading + info.size <= readingLimit);
+      const held = compress && !kept ? info.size : 0;
       reading += held;
       try {
         let bytes: Buffer | null = null;

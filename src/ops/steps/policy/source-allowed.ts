@@ -1,5 +1,10 @@
 import type { State } from '../../../store/state/state-schema.js';
 import type { OperationContext } from '../context/operation-context.js';
+import {
+  policyRegistryOf,
+  requirePluginAllowed,
+  requireRegistryAllowed,
+} from './enforce-policy.js';
 
 /** What of a resolved source (staging/types.ts InstallSource) the policy looks at. */
 interface SourceSeen {
@@ -17,11 +22,6 @@ interface StagedSeen {
   source: { registry: string; via?: string };
   inspected: { id: string };
 }
-import {
-  policyRegistryOf,
-  requirePluginAllowed,
-  requireRegistryAllowed,
-} from './enforce-policy.js';
 
 /**
  * A12, A13 before a source is staged: its registry must be one the policy lets be used, and a
