@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { AGENT_IDS, isAgentId, type AgentId, type WireAnswer } from '../../agents/agent.js';
 import { HookpmError } from '../../errors.js';
-import { errnoCode } from '../../io/fs-error.js';
+import { readFailureReason } from '../../io/read-regular-file.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { globalOptions, storePathsOf, type GlobalOptions } from '../global-options.js';
 import { WIRE_OPTIONS } from '../grammar.js';
@@ -62,7 +62,7 @@ export async function runWire(
   // The agent's deadline (a signal) takes hookpm's handler process groups with it (X4).
   installExitCleanup();
   const deadlineSec = deadlineOf(deadline);
-  const stdin = readPayload();
+  const stdin = readAgentPayload();
   const store = storePathsOf(globals);
   const answer = await answerWireEvent({
     agent,
@@ -95,14 +95,17 @@ export async function runWire(
  * a closed descriptor) tells no event: an E_IO error, exit 1, which the agents report as a
  * non-blocking hook error (engine.md B7), never E_INTERNAL.
  */
-function readPayload(): string | null {
+function readAgentPayload(): string | null {
   try {
     return readStdinText();
   } catch (error) {
-    const code = errnoCode(error) ?? (error instanceof Error ? error.message : String(error));
-    throw new HookpmError('E_IO', `cannot read the agent's payload from stdin (${code})`, {
-      hint: 'Give `hookpm wire` the payload on stdin, from a pipe or a file, as `hookpm link` has the agent do.',
-    });
+    throw new HookpmError(
+      'E_IO',
+      `cannot read the agent's payload from stdin (${readFailureReason(error)})`,
+      {
+        hint: 'Give `hookpm wire` the payload on stdin, from a pipe or a file, as `hookpm link` has the agent do.',
+      },
+    );
   }
 }
 
