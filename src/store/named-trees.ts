@@ -45,11 +45,31 @@ export function* recordsIn(
     yield* eachRecord(state);
     return;
   }
-  const names = dirs.map((dir) => basename(dir));
-  for (const id of lazy.keys.keys())
-    if (lazy.values.has(id) || names.some((name) => sanitizesTo(id, name)))
-      yield ['', state.plugins[id]!];
+  const ids = new Set(lazy.values.keys());
+  const keys = [...lazy.keys.keys()].join('\n');
+  for (const dir of dirs)
+    for (const id of idsNaming(keys, basename(dir))) if (lazy.keys.has(id)) ids.add(id);
+  for (const id of ids) yield ['', state.plugins[id]!];
   yield* eachProjectRecord(state);
+}
+
+/** A name's readable part is followed by `-` and 12 hex characters (sanitizePluginId). */
+const HASHED = /^([A-Za-z0-9_-]*)-[0-9a-f]{12}$/;
+
+/**
+ * The lines of `keys` (ids joined by line breaks) whose sanitized form (sanitizePluginId) is
+ * `name`. Found by one pattern over the whole text, its readable part with each `-` standing for
+ * itself or any code point it replaces, each line found then checked (sanitizesTo): thousands of
+ * ids make no loop of JS, which in a command costs more to compile than to run (engine.md X10).
+ */
+function idsNaming(keys: string, name: string): string[] {
+  const readable = HASHED.exec(name)?.[1];
+  if (readable === undefined) return [];
+  const pattern = readable.replaceAll('-', '[^A-Za-z0-9_\\n]');
+  const found: string[] = [];
+  for (const [id] of keys.matchAll(new RegExp(`^${pattern}$`, 'gmu')))
+    if (sanitizesTo(id, name)) found.push(id);
+  return found;
 }
 
 /**

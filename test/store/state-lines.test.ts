@@ -299,6 +299,22 @@ describe('registry.md S41, S42: collection after a transaction read entry by ent
     for (const dir of [user, previous, project, other]) expect(existsSync(dir)).toBe(true);
     expect(existsSync(orphan)).toBe(false);
   });
+  it('S41, S42: finds the records of the directories it visits among ids that sanitize alike', async () => {
+    // `a.b@x` and `a-b@x` sanitize to the same readable part, `a-b-x` (plugins.md V3); `a_b@x`
+    // keeps its `_`, and `ab@x`, not visited, keeps its orphan.
+    const ids = ['a.b@x', 'a-b@x', 'a_b@x', 'ab@x'];
+    const named = await Promise.all(ids.map((id) => tree(id, '1.0.0')));
+    const orphans = await Promise.all(ids.map((id) => tree(id, '0.1.0')));
+    const others = Array.from({ length: 50 }, (_, i) => makePlugin(`p${i}@x`));
+    const state = makeState([...others, ...ids.map((id, i) => makePlugin(id, { path: named[i] }))]);
+    await writeState(store.paths, state);
+    const lazy = await readStateShared(store.paths);
+    const visit = new Set(named.slice(0, 3).map((path) => dirname(path)));
+    await withStoreLock(store.paths, () => collectGarbage(store.paths, lazy, visit));
+    expect(parsedEntries(lazy)).toBe(3);
+    expect(named.map((path) => existsSync(path))).toEqual([true, true, true, true]);
+    expect(orphans.map((path) => existsSync(path))).toEqual([false, false, false, true]);
+  });
   it('S42: removes the installed-files lists the entries it read or deleted stopped naming, and keeps those an entry it never read names', async () => {
     const sha = (byte: number): string => `sha256-${Buffer.alloc(32, byte).toString('base64')}`;
     const user = await tree('shared@x', '1.0.0');

@@ -135,9 +135,16 @@ export function fieldStrings(
   if (lazy === undefined) return undefined;
   const { bytes, spans, values } = lazy;
   const indices: number[] = [];
-  if (which === 'superseded') indices.push(...lazy.removed);
-  for (const [key, at] of lazy.keys)
-    if (at !== SET && values.has(key) === (which === 'superseded')) indices.push(at);
+  if (which === 'superseded') {
+    // The entries read or set are the few in `values`: the keys are not walked (thousands).
+    indices.push(...lazy.removed);
+    for (const key of values.keys()) {
+      const at = lazy.keys.get(key);
+      if (at !== undefined && at !== SET) indices.push(at);
+    }
+  } else {
+    for (const [key, at] of lazy.keys) if (at !== SET && !values.has(key)) indices.push(at);
+  }
   const needle = Buffer.from(`${JSON.stringify(field)}:"`, 'utf8');
   const found: string[] = [];
   for (const at of indices) {
