@@ -1,4 +1,6 @@
 import { diagnostic, type Diagnostic } from '../hooks/diagnostic.js';
+import { clip } from '../text/clip.js';
+import { reinstallCommand } from './fail-closed-plugin.js';
 
 /** What a tamper check needs to say of a plugin it leaves out. */
 export interface TamperedPlugin {
@@ -27,6 +29,6 @@ export function tamperedDiagnostic(
     : created !== undefined
       ? `${created}, which would change what runs without consent`
       : 'its installed files were changed after install';
-  const message = `plugin ${plugin.id} ${plugin.version} is left out: ${what} (${plugin.path}); run \`hookpm install --force ${plugin.source}\` to restore it`;
+  const message = `plugin ${plugin.id} ${plugin.version} is left out: ${what} (${clip(plugin.path)}); run \`${reinstallCommand(plugin.source)}\` to restore it`;
   return diagnostic('plugin_tampered', 'error', message, { origin: 'plugin', plugin: plugin.id });
 }

@@ -147,6 +147,25 @@ describe('fail closed through `hookpm wire claude` (engine.md B1-B6)', () => {
     expect(decision((await wire(bash('late', FORCE_PUSH))).out)).toBe('deny');
   });
 
+  it('B2, Q6: the fix a deny, `list` and `doctor` name quotes a 200 KB source by its first 200 characters, for the shell', async () => {
+    await ok(['install', GUARD, '--yes']);
+    await tamperGuard();
+    const source = `/src/it's ${'x'.repeat(200_000)}`;
+    const state = JSON.parse(readFileSync(stateFile(), 'utf8'));
+    state.plugins['guard@local'].source = source;
+    await writeFile(stateFile(), JSON.stringify(state));
+    const fix = `hookpm install --force '/src/it'\\''s ${'x'.repeat(190)}...'`;
+    const denied = reason((await wire(bash('long', 'ls'))).out);
+    expect(denied).toContain(`run \`${fix}\` to restore it`);
+    expect(denied.length).toBeLessThan(1_000);
+    const list = await ok(['list']);
+    expect(list).toContain(`restore it with \`${fix}\``);
+    expect(list.length).toBeLessThan(2_000);
+    const doctor = await ws.hookpm(['doctor']);
+    expect(doctor.stdout).toContain(fix);
+    expect(doctor.stdout.length).toBeLessThan(10_000);
+  });
+
   it('B2, Q6: a guard tampered after SessionStart pinned it denies where its handlers match, and only there', async () => {
     await ok(['install', GUARD, '--yes']);
     await wire(payload('SessionStart', 'pinned', { source: 'startup' }));

@@ -1,5 +1,5 @@
 import type { ListedPlugin, ListedProject } from '../../ops/plugins/list.js';
-import { shellWord } from '../../ops/doctor/check.js';
+import { reinstallCommand } from '../../store/fail-closed-plugin.js';
 import { writeText } from '../stdio.js';
 import { escapeControl, printLine, renderTable } from './render.js';
 import { listJsonText } from './list-json.js';
@@ -49,7 +49,7 @@ function printTable(plugins: readonly ListedPlugin[], long: boolean): void {
   for (const p of plugins.filter((p) => p.tampered))
     printLine(
       escapeControl(
-        `${p.id}: its installed files changed, so its hooks do not run; restore it with \`hookpm install --force ${shellWord(p.source)}\``,
+        `${p.id}: its installed files changed, so its hooks do not run; restore it with \`${reinstallCommand(p.source)}\``,
       ),
     );
 }

@@ -42,11 +42,6 @@ export function problem(
   };
 }
 
-/** A word for the shell: left bare when it is plainly safe, else single-quoted. */
-export function shellWord(word: string): string {
-  return /^[A-Za-z0-9@%+=:,./_^~-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
 export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }

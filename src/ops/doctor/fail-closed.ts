@@ -5,8 +5,9 @@ import type { PluginRecord, State } from '../../store/state/state-schema.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { treeStatusOf } from '../../store/tree-status.js';
 import { readUserSettings } from '../../store/user-settings.js';
-import { clip } from '../../text/clip.js';
-import { okCheck, problem, shellWord, type DoctorCheck } from './check.js';
+import { reinstallCommand } from '../../store/fail-closed-plugin.js';
+import { okCheck, problem, type DoctorCheck } from './check.js';
+import { shellWord } from '../../text/shell-word.js';
 
 const BLOCKING = [...BLOCKING_EVENTS].join(', ');
 
@@ -68,7 +69,7 @@ function failingCheck(
   return problem(`fail-closed:${record.id}`, isOpen ? 'warning' : 'error', message, {
     code: 'failed_closed',
     fix: fix(
-      `\`hookpm install --force ${shellWord(clip(record.source))}\` restores it, \`hookpm disable ${shellWord(record.id)}\` stops using it`,
+      `\`${reinstallCommand(record.source)}\` restores it, \`hookpm disable ${shellWord(record.id)}\` stops using it`,
     ),
   });
 }

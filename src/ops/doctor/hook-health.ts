@@ -2,7 +2,8 @@ import type { StorePaths } from '../../store/store-paths.js';
 import { computeStats, type HandlerStats } from '../steps/decision-log/hook-stats.js';
 import { readLog } from '../steps/decision-log/read-log.js';
 import { clip } from '../../text/clip.js';
-import { okCheck, plural, problem, shellWord, type DoctorCheck } from './check.js';
+import { okCheck, plural, problem, type DoctorCheck } from './check.js';
+import { shellWord } from '../../text/shell-word.js';
 
 /** How far back doctor reads the decision log. */
 export const HEALTH_WINDOW_MS = 7 * 86400e3;

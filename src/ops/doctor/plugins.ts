@@ -4,7 +4,9 @@ import { treeStatusOf, type TreeStatus } from '../../store/tree-status.js';
 import { pluginDataDir } from '../../store/plugin-dirs.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import type { PluginRecord, State } from '../../store/state/state-schema.js';
-import { okCheck, problem, shellWord, type DoctorCheck } from './check.js';
+import { okCheck, problem, type DoctorCheck } from './check.js';
+import { shellWord } from '../../text/shell-word.js';
+import { reinstallCommand } from '../../store/fail-closed-plugin.js';
 import { hasCurrentConsent } from '../../store/state/current-consent.js';
 import { clip } from '../../text/clip.js';
 import { firstOf } from '../../text/first-of.js';
@@ -105,7 +107,7 @@ async function treeCheck(
   what: string,
 ): Promise<DoctorCheck | null> {
   if (tree.status === 'match' || tree.status === 'created') return null;
-  const fix = `hookpm install --force ${shellWord(clip(target.source))}`;
+  const fix = reinstallCommand(target.source);
   if (tree.status === 'missing') {
     return problem(
       name,

@@ -1,6 +1,6 @@
 import { showLocation } from '../../registry/registry-location.js';
 import { clip } from '../../text/clip.js';
-import { shellWord } from './check.js';
+import { shellWord } from '../../text/shell-word.js';
 
 export interface RecoveryInput {
   /** The state file. */

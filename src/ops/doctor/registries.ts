@@ -14,7 +14,8 @@ import { indexUrlOf, isSparseRootUrl, showLocation } from '../../registry/regist
 import { indexCacheDir } from '../../store/paths.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import type { RegistryRecord, State } from '../../store/state/state-schema.js';
-import { okCheck, plural, problem, shellWord, type DoctorCheck } from './check.js';
+import { okCheck, plural, problem, type DoctorCheck } from './check.js';
+import { shellWord } from '../../text/shell-word.js';
 import { clip } from '../../text/clip.js';
 import { effectiveRegistries, type RegistryEntry } from '../steps/catalogs/defaults.js';
 

@@ -3,7 +3,8 @@ import { access, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { errnoCode } from '../../io/fs-error.js';
 import type { StorePaths } from '../../store/store-paths.js';
-import { okCheck, problem, shellWord, type DoctorCheck } from './check.js';
+import { okCheck, problem, type DoctorCheck } from './check.js';
+import { shellWord } from '../../text/shell-word.js';
 
 const ROLES: ReadonlyArray<{ key: keyof StorePaths; what: string }> = [
   { key: 'config', what: 'settings' },

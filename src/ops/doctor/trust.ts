@@ -1,5 +1,6 @@
 import { readStore, trustStorePath } from '../../workspace/trust-store-file.js';
-import { okCheck, plural, problem, shellWord, type DoctorCheck } from './check.js';
+import { okCheck, plural, problem, type DoctorCheck } from './check.js';
+import { shellWord } from '../../text/shell-word.js';
 
 /**
  * engine.md T1, T3: the workspace trust store of the user whose home is `userHome`. Missing: ok

@@ -6,6 +6,7 @@ import type { InspectedPlugin } from '../staging/inspect.js';
 import { readConsentBaseline } from './consent-baseline.js';
 import { diffCode, readReviewedTree } from './code-review.js';
 import { treeStatusOf } from '../../../store/tree-status.js';
+import { reinstallCommand } from '../../../store/fail-closed-plugin.js';
 import { buildReview, type ReviewDiagnostic, type ReviewReport } from '../consent/report.js';
 
 export interface TreeReview {
@@ -108,7 +109,7 @@ function tampered(id: string, root: string, source: string): ReviewDiagnostic {
   return {
     severity: 'error',
     code: 'plugin_tampered',
-    message: `the installed files of ${id} at ${root} changed after install; its hooks are left out of snapshots until \`hookpm install --force ${source}\` restores them`,
+    message: `the installed files of ${id} at ${root} changed after install; its hooks are left out of snapshots until \`${reinstallCommand(source)}\` restores them`,
     path: null,
   };
 }
