@@ -222,7 +222,7 @@ describe('registry serve (cli.md): a registry directory over HTTP on 127.0.0.1',
       onRequest: (r) => seen.push(r),
     });
     const socket = connect(idle.port, '127.0.0.1', () =>
-      socket.write('GET /tarballs/idle-1.0.0.tgz HTTP/1.1\r\nHost: x\r\n\r\n'),
+      socket.write('GET /tarballs/idle-1.0.0.tgz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'),
     );
     socket.pause();
     try {
@@ -232,6 +232,84 @@ describe('registry serve (cli.md): a registry directory over HTTP on 127.0.0.1',
     } finally {
       socket.destroy();
       await idle.close();
+    }
+  });
+
+  it('security.md: a Host that is not a loopback name (DNS rebinding) is 421, and the file is not sent', async () => {
+    const port = String(server.port);
+    for (const host of [
+      '127.0.0.1',
+      `127.0.0.1:${port}`,
+      'LOCALHOST',
+      `localhost:${port}`,
+      `[::1]:${port}`,
+    ]) {
+      const reply = await get(server.port, '/index.json', { Host: host });
+      expect([host, reply.status]).toEqual([host, 200]);
+    }
+    const hostile = [
+      'evil.example',
+      `evil.example:${port}`,
+      '127.0.0.1.evil.example',
+      'localhost.evil.example:80',
+      '10.0.0.1',
+    ];
+    for (const host of hostile) {
+      const reply = await get(server.port, '/index.json', { Host: host });
+      expect([host, reply.status]).toEqual([host, 421]);
+      expect(reply.body.toString()).not.toContain('formatVersion');
+    }
+    // HTTP/1.0 lets a request name no Host at all: refused the same way.
+    const raw = await new Promise<string>((resolve) => {
+      let text = '';
+      const socket = connect(server.port, '127.0.0.1', () =>
+        socket.write('GET /index.json HTTP/1.0\r\n\r\n'),
+      );
+      socket.on('data', (c: Buffer) => (text += c.toString()));
+      socket.on('close', () => resolve(text));
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 421 /);
+    expect(raw).not.toContain('formatVersion');
+  });
+
+  it('bounded: a client sending its headers a byte at a time (slowloris) is dropped at headersTimeoutMs', async () => {
+    const slow = await serveRegistry(join(base, 'registry'), { headersTimeoutMs: 200 });
+    const socket = connect(slow.port, '127.0.0.1', () =>
+      socket.write('GET /index.json HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: '),
+    );
+    socket.on('error', () => undefined);
+    const drip = setInterval(() => socket.writable && socket.write('a'), 20);
+    try {
+      await new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    } finally {
+      clearInterval(drip);
+      socket.destroy();
+      await slow.close();
+    }
+  });
+
+  it('bounded: past maxConnections a new connection is closed as it opens', async () => {
+    const full = await serveRegistry(join(base, 'registry'), { maxConnections: 2 });
+    const open = async (): Promise<{ socket: ReturnType<typeof connect>; reply: string }> => {
+      const socket = connect(full.port, '127.0.0.1', () =>
+        socket.write('GET /index.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'),
+      );
+      socket.on('error', () => undefined);
+      const reply = await new Promise<string>((resolve) => {
+        socket.once('data', (c: Buffer) => resolve(c.toString()));
+        socket.once('close', () => resolve(''));
+      });
+      return { socket, reply };
+    };
+    const held = [await open(), await open()];
+    try {
+      expect(held.map((h) => h.reply.slice(0, 12))).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200']);
+      const third = await open();
+      third.socket.destroy();
+      expect(third.reply).toBe('');
+    } finally {
+      for (const h of held) h.socket.destroy();
+      await full.close();
     }
   });
 

@@ -14,6 +14,10 @@ export interface ServeOptions {
   onRequest?: (served: ServedRequest) => void;
   /** A client that reads no byte of a body for this long is dropped; default IDLE_TIMEOUT_MS. */
   idleTimeoutMs?: number;
+  /** A client that has not sent a request's headers within this is dropped; HEADERS_TIMEOUT_MS. */
+  headersTimeoutMs?: number;
+  /** Connections open at once; one more is closed as it opens. Default MAX_CONNECTIONS. */
+  maxConnections?: number;
 }
 
 /** One request as served, for a request log. */
@@ -37,6 +41,20 @@ export interface RegistryServer {
 const HOST = '127.0.0.1';
 /** A client that reads no byte of a body for this long is dropped. */
 const IDLE_TIMEOUT_MS = 30_000;
+/**
+ * A client that has not sent a whole request's headers this long after it began is dropped (a
+ * slowloris client sending a header byte at a time holds a connection no longer); a GET or HEAD
+ * has no body, so the whole request is bounded by REQUEST_TIMEOUT_MS, with headers no later.
+ */
+const HEADERS_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * Connections held at once: past it a new one is closed as it opens, so no number of idle or slow
+ * clients holds more descriptors than this (a local registry for trying things out has a handful).
+ */
+const MAX_CONNECTIONS = 256;
+/** The Host names a request may give (with any port): the loopback address it listens on. */
+const LOOPBACK_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/i;
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.json': 'application/json; charset=utf-8',
@@ -58,19 +76,35 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
  * or percent-encoded: `..`, `.git`), an empty segment, a backslash or NUL, or that resolves (after
  * symlinks) outside `dir`, is 404, as is a directory, a FIFO, a device or a socket
  * (openServedFile: never waited on, never read). A client that reads no byte of a body for
- * `idleTimeoutMs` is dropped. `onRequest` sees every request once its response is sent (a request
- * log). Throws E_NOT_FOUND when `dir` is not a directory, E_IO when the port is taken.
+ * `idleTimeoutMs` is dropped. A request whose Host is not a loopback name is 421 (DNS rebinding);
+ * headers must arrive within `headersTimeoutMs`, and at most `maxConnections` are held at once.
+ * `onRequest` sees every request once its response is sent (a request log). Throws E_NOT_FOUND when `dir` is not a directory, E_IO when the port is taken.
  */
 export async function serveRegistry(dir: string, opts: ServeOptions = {}): Promise<RegistryServer> {
   const root = await realRoot(dir);
   const { createServedFiles } = await import('./http-served-files.js');
   const files = createServedFiles();
-  const server = createServer((req, res) => {
-    if (opts.onRequest !== undefined) watch(req, res, opts.onRequest);
-    handle(root, files, req, res, opts.idleTimeoutMs ?? IDLE_TIMEOUT_MS).catch(() =>
-      send(res, 500, 'internal error\n'),
-    );
-  });
+  const headersTimeout = opts.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
+  const server = createServer(
+    {
+      headersTimeout,
+      requestTimeout: Math.max(REQUEST_TIMEOUT_MS, headersTimeout),
+      // The timeouts above are enforced at this interval: checked often enough to hold them.
+      connectionsCheckingInterval: Math.min(1000, headersTimeout),
+    },
+    (req, res) => {
+      if (opts.onRequest !== undefined) watch(req, res, opts.onRequest);
+      // DNS rebinding: a web page whose host name an attacker points at 127.0.0.1 reaches this
+      // port from the browser with its own name as Host. Only a loopback name is answered.
+      if (!LOOPBACK_HOST.test(req.headers.host ?? '')) {
+        return send(res, 421, 'misdirected request: Host must be localhost or 127.0.0.1\n');
+      }
+      handle(root, files, req, res, opts.idleTimeoutMs ?? IDLE_TIMEOUT_MS).catch(() =>
+        send(res, 500, 'internal error\n'),
+      );
+    },
+  );
+  server.maxConnections = opts.maxConnections ?? MAX_CONNECTIONS;
   await new Promise<void>((resolvePromise, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(
