@@ -35,10 +35,12 @@ afterEach(async () => {
 /**
  * Serves a written sparse registry from 127.0.0.1, each file named in `replace` (by its URL path)
  * replaced by what the function makes of the real file's text (null: the real file is served).
- * Returns the root document's URL.
+ * A path `drip` matches is sent slowly: its first 10 bytes one at a time, 20 ms apart, then the
+ * rest. Returns the root document's URL.
  */
 async function hostile(
   replace: Record<string, (real: string | null) => string | null>,
+  drip: RegExp | null = null,
 ): Promise<string> {
   const dir = join(world.root, 'reg');
   await writeSparseRegistry(dir, 10, GUARD);
@@ -51,7 +53,17 @@ async function hostile(
       .then((real) => {
         const body = change === undefined ? real : (change(real) ?? real);
         res.writeHead(body === null ? 404 : 200, { 'content-type': 'application/json' });
-        res.end(body);
+        if (body === null || drip === null || !drip.test(path)) return res.end(body);
+        const bytes = Buffer.from(body);
+        let sent = 0;
+        const tick = setInterval(() => {
+          if (res.destroyed) return clearInterval(tick);
+          if (sent < 10) res.write(bytes.subarray(sent, (sent += 1)));
+          else {
+            clearInterval(tick);
+            res.end(bytes.subarray(sent));
+          }
+        }, 20);
       });
   });
   await new Promise<void>((done) => server?.listen(0, '127.0.0.1', () => done()));
@@ -183,6 +195,37 @@ describe('a sparse search manifest (N8)', () => {
     expect(found.results.map((hit) => hit.name)).toEqual(page.plugins.map((p) => p.name));
     expect(found.results.map((hit) => hit.description)).toEqual(
       page.plugins.map((p) => p.description),
+    );
+  });
+
+  it('N1, N11: pages that each arrive a byte at a time end the search at one deadline for all of them, naming the registry', async () => {
+    const pages = 40;
+    const search = join(world.root, 'reg', 'search');
+    const firstPage = (): string => {
+      const written = JSON.parse(readFileSync(join(search, 'index.json'), 'utf8')) as {
+        shards: Array<{ path: string }>;
+      };
+      return readFileSync(join(search, written.shards[0]!.path), 'utf8');
+    };
+    const replace: Record<string, (real: string | null) => string | null> = {
+      '/search/index.json': (real) => {
+        const served = JSON.parse(real ?? '') as { shards: Array<{ path: string }> };
+        const first = served.shards[0]!;
+        served.shards = Array.from({ length: pages }, (_, i) => ({ ...first, path: `p${i}.json` }));
+        return JSON.stringify(served);
+      },
+    };
+    for (let i = 0; i < pages; i += 1) replace[`/search/p${i}.json`] = () => firstPage();
+    const url = await hostile(replace, /^\/search\/p\d+\.json$/);
+    await addRegistry(world.ctx, { name: 'acme', location: url, cwd: world.root });
+    // Each page takes about 200 ms, well within the deadline; 40 of them, 8 at a time, do not.
+    world.ctx = { ...world.ctx, fetch: { retries: 0, deadlineMs: 500 } };
+    const found = await searchPlugins(world.ctx, { query: '' });
+    expect(found.warnings).toEqual([
+      expect.objectContaining({ code: 'E_REGISTRY_TIMEOUT', registry: 'acme' }),
+    ]);
+    expect(found.warnings[0]?.message).toMatch(
+      /^searching the registry acme \(http:\/\/127\.0\.0\.1:\d+\/search\/index\.json\) did not finish within the deadline of 500 ms: \d+ of 40 search page\(s\) fetched/,
     );
   });
 

@@ -3,6 +3,8 @@ import type { UrlPurpose } from './url-policy.js';
 /** N1 response caps. */
 export const INDEX_MAX_BYTES = 8 * 1024 * 1024;
 export const TARBALL_MAX_BYTES = 64 * 1024 * 1024;
+/** The overall deadline of one index fetch (`deadlineMs`'s default for purpose `index`). */
+export const INDEX_DEADLINE_MS = 60_000;
 
 export interface FetchOptions {
   purpose: UrlPurpose;

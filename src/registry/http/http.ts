@@ -19,7 +19,7 @@ import {
   unaskedEncoding,
 } from './fetch-errors.js';
 import type { FetchFileOptions, FetchOptions, FetchResult } from './fetch-options.js';
-import { TARBALL_MAX_BYTES } from './fetch-options.js';
+import { INDEX_DEADLINE_MS, TARBALL_MAX_BYTES } from './fetch-options.js';
 
 export { INDEX_MAX_BYTES, TARBALL_MAX_BYTES } from './fetch-options.js';
 export type { FetchFileOptions, FetchOptions, FetchResult } from './fetch-options.js';
@@ -88,7 +88,7 @@ async function fetchInto<T>(
     return { status: 200, value, etag: null };
   }
   const { Agent } = await import('./http-client.js');
-  const deadlineMs = opts.deadlineMs ?? (opts.purpose === 'index' ? 60_000 : 300_000);
+  const deadlineMs = opts.deadlineMs ?? (opts.purpose === 'index' ? INDEX_DEADLINE_MS : 300_000);
   const headersTimeout = opts.headersTimeoutMs ?? 30_000;
   const dispatcher = new Agent({
     connect: { timeout: opts.connectTimeoutMs ?? 10_000 },

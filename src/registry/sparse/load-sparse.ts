@@ -9,7 +9,8 @@
  * `registry add` reads the root only; install and info read the root and the named plugins'
  * documents; search reads the search manifest and the shards whose hash changed.
  */
-import { isHookpmError } from '../../errors.js';
+import { HookpmError, isHookpmError } from '../../errors.js';
+import { INDEX_DEADLINE_MS } from '../http/fetch-options.js';
 import type { IndexOrigin, LoadIndexOptions } from '../indexes/load-index.js';
 import type { IndexPlugin, RegistryIndex } from '../indexes/index-schema.js';
 import { writeRow, type IndexSummary } from '../indexes/summary-row.js';
@@ -141,7 +142,11 @@ export async function loadSparsePlugins(
 /**
  * The search summary (summary-row.ts rows): the manifest under the document policy, then every
  * shard whose cached rows do not carry the manifest's hash for it (N8: shards are addressed by
- * hash, so an unchanged shard is never asked for again).
+ * hash, so an unchanged shard is never asked for again). The manifest and all the pages share one
+ * deadline, the one fetch of an `index.json` has (`opts.fetch.deadlineMs`): each request is given
+ * what is left of it, so pages that each arrive a byte at a time end the search at that deadline
+ * (E_REGISTRY_TIMEOUT naming the registry), not at a deadline per page. Pages read by then stay
+ * cached, and are not asked for again.
  */
 export async function loadSparseSummary(
   sparse: SparseLoad,
@@ -149,8 +154,26 @@ export async function loadSparseSummary(
 ): Promise<{ summary: IndexSummary; origin: IndexOrigin }> {
   const dir = sparseCacheDir(opts.cacheDir, sparse.registry);
   const url = new URL(sparse.root.search, sparse.url).href;
+  const budget = opts.fetch?.deadlineMs ?? INDEX_DEADLINE_MS;
+  const ends = performance.now() + budget;
+  let read = 0;
+  let total = 0;
+  /** `opts` with what is left of the deadline as the next request's, or the search's timeout. */
+  const inTime = (): LoadIndexOptions => {
+    const left = Math.floor(ends - performance.now());
+    if (left <= 0) throw searchTimeout(sparse.registry, url, budget, read, total);
+    return { ...opts, fetch: { ...opts.fetch, deadlineMs: left } };
+  };
+  /** A request's deadline that passed is the search's. */
+  const timedOut = (error: unknown): never => {
+    if (isHookpmError(error, 'E_REGISTRY_TIMEOUT') && error.details['limit'] !== undefined)
+      throw searchTimeout(sparse.registry, url, budget, read, total);
+    throw error;
+  };
   const parse = (body: Buffer) => parseSearchManifest(documentJson(body, url), redactUrl(url));
-  const doc = await loadSparseDocument(dir, 'search/index.json', url, opts, parse);
+  const doc = await loadSparseDocument(dir, 'search/index.json', url, inTime(), parse).catch(
+    timedOut,
+  );
   if (doc === null) {
     // D5: offline and never cached; load-catalogs turns this into a warning for this registry.
     const { networkRefused } = await import('../network-refused.js');
@@ -161,6 +184,7 @@ export async function loadSparseSummary(
     );
   }
   const manifest = parse(doc.body);
+  total = manifest.shards.length;
   let origin = doc.origin;
   const parts: string[][] = new Array<string[]>(manifest.shards.length);
   await eachLimited(
@@ -174,7 +198,7 @@ export async function loadSparseSummary(
       }
       const shardUrl = new URL(shard.path, url).href;
       const { fetchBytes } = await import('../http/http.js');
-      const result = await fetchBytes(shardUrl, fetchOptions(opts, undefined));
+      const result = await fetchBytes(shardUrl, fetchOptions(inTime(), undefined)).catch(timedOut);
       if (result.status === 304) throw new Error('Assertion failed: 304 without an ETag');
       const parsed = parseSearchShard(documentJson(result.body, shardUrl), redactUrl(shardUrl));
       const rows = parsed.plugins.map(writeRow);
@@ -182,6 +206,7 @@ export async function loadSparseSummary(
       // A shard rebuilt since the manifest was read is kept under its own hash: asked again later.
       await writeCachedRows(dir, shard.path, hashOf(result.body), rows);
       parts[shard.i] = rows;
+      read += 1;
       origin = 'network';
     },
   );
@@ -190,6 +215,26 @@ export async function loadSparseSummary(
     manifest.shards.map((s) => s.path),
   );
   return { summary: parts.flat(), origin };
+}
+
+/** The search of `registry` did not end within its deadline of `budget` ms (loadSparseSummary). */
+function searchTimeout(
+  registry: string,
+  url: string,
+  budget: number,
+  read: number,
+  total: number,
+): HookpmError {
+  return new HookpmError(
+    'E_REGISTRY_TIMEOUT',
+    `searching the registry ${registry} (${redactUrl(url)}) did not finish within the deadline of ${budget} ms: ${read} of ${total} search page(s) fetched`,
+    {
+      registry,
+      url: redactUrl(url),
+      limit: budget,
+      hint: `The registry ${registry} answers too slowly. Run the search again (the pages fetched are cached and not asked for again), search what is cached with --offline, or remove it: hookpm registry remove ${registry}.`,
+    },
+  );
 }
 
 /**
