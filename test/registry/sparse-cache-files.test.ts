@@ -3,8 +3,18 @@
  * document, its `.meta` or a search page's rows replaced by a FIFO, a symlink or an oversized file
  * counts as absent. It is never read through, never waited on, and fetched again over it.
  */
-import { execFileSync } from 'node:child_process';
-import { lstat, mkdir, readdir, readFile, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import { execFileSync, spawnSync } from 'node:child_process';
+import {
+  lstat,
+  mkdir,
+  readdir,
+  readFile,
+  rm,
+  symlink,
+  unlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -142,5 +152,42 @@ describe('a cached document and its .meta from two responses (N4, N11)', () => {
     await writeFile(doc, first);
     await describePlugin(ctx, 'guard@acme');
     expect(await readFile(doc)).toEqual(await readFile(served));
+  }, 15_000);
+});
+
+describe('temporary files of killed cache writes (D2, N11)', () => {
+  it('D2, N11: a write into a cache folder removes the temporary files there of writers no longer running (over a minute old) or over an hour old, and nothing else', async () => {
+    const { cache } = await added();
+    const folder = join(cache, 'plugins', 'gu');
+    await mkdir(folder, { recursive: true });
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    const minutes = (n: number) => new Date(Date.now() - n * 60_000);
+    const plant = async (name: string, age: number): Promise<string> => {
+      const file = join(folder, name);
+      await writeFile(file, 'partial');
+      await utimes(file, minutes(age), minutes(age));
+      return name;
+    };
+    const removed = [
+      await plant(`.guard.json.tmp-${dead}-0123456789ab`, 2),
+      await plant(`.guard.json.meta.tmp-${dead}-0123456789ac`, 2),
+      await plant(`.guard.json.tmp-${process.pid}-0123456789ad`, 120),
+    ];
+    const kept = [
+      // Perhaps another host's write (its pid means nothing here), or one still under way.
+      await plant(`.guard.json.tmp-${dead}-0123456789ae`, 0),
+      await plant(`.guard.json.tmp-${process.pid}-0123456789af`, 2),
+      await plant('.guard.json.tmp-notes', 120),
+    ];
+    const outside = join(world.root, 'user-file');
+    await writeFile(outside, 'user\n');
+    await symlink(outside, join(folder, `.x.json.tmp-${dead}-0123456789b0`));
+    kept.push(`.x.json.tmp-${dead}-0123456789b0`);
+    await describePlugin(world.ctx, 'guard@acme');
+    const names = await readdir(folder);
+    for (const name of removed) expect(names).not.toContain(name);
+    for (const name of kept) expect(names).toContain(name);
+    expect(names).toEqual(expect.arrayContaining(['guard.json', 'guard.json.meta']));
+    expect(await readFile(outside, 'utf8')).toBe('user\n');
   }, 15_000);
 });

@@ -19,6 +19,7 @@ import { HookpmError } from '../../errors.js';
 import { isPlainObject } from '../../json/describe-value.js';
 import { clip } from '../../text/clip.js';
 import { errnoCode, toStoreError } from '../../io/fs-error.js';
+import { isProcessAlive } from '../../io/lock-record.js';
 import { readRegularFile } from '../../io/read-regular-file.js';
 import { INDEX_MAX_BYTES } from '../http/fetch-options.js';
 import { INDEX_CACHE_MAX_BYTES } from '../indexes/cache-index.js';
@@ -100,6 +101,7 @@ export async function writeCachedDocument(
   const file = join(dir, path);
   await inCache(dir, async () => {
     await ensureDir(dir, dirname(file));
+    await sweepTemporaryFiles(dirname(file));
     await writeFileDurable(file, doc.body);
   });
   await writeMeta(dir, path, doc);
@@ -116,6 +118,7 @@ export async function writeMeta(dir: string, path: string, doc: CachedDocument):
   const meta = { v: META_VERSION, url, etag, fetchedAt, sum: bodySum(doc.body) };
   await inCache(dir, async () => {
     await ensureDir(dir, dirname(file));
+    await sweepTemporaryFiles(dirname(file));
     await writeFileDurable(file, `${JSON.stringify(meta)}\n`, { mode: 0o600 });
   });
 }
@@ -147,6 +150,7 @@ export async function writeCachedRows(
   const { writeFileDurable } = await import('../../io/durable-write.js');
   await inCache(dir, async () => {
     await ensureDir(dir, join(dir, 'search'));
+    await sweepTemporaryFiles(join(dir, 'search'));
     await writeFileDurable(rowsFile(dir, path), JSON.stringify({ hash, rows }));
   });
 }
@@ -160,6 +164,46 @@ export async function pruneCachedRows(dir: string, keep: readonly string[]): Pro
   for (const name of names)
     if (name.endsWith('.rows') && !kept.has(join(dir, 'search', name)))
       await unlink(join(dir, 'search', name)).catch(() => undefined);
+}
+
+/** A temporary file of writeFileDurable: `.<name>.tmp-<pid>-<hex>` (durableTempPrefix). */
+const TEMPORARY_FILE = /^\..+\.tmp-(\d+)-[0-9a-f]+$/;
+/**
+ * A temporary file younger than this is left alone even when its writer is not running here: the
+ * cache may be shared with another host (a home folder on a network drive), whose pids mean nothing
+ * here. A write takes milliseconds (writeFileDurable is one synchronous call).
+ */
+const TEMPORARY_SETTLE_MS = 60_000;
+/** A temporary file older than this is abandoned whoever has its pid now (pids are reused). */
+const TEMPORARY_ABANDONED_MS = 60 * 60_000;
+/** The cache folders swept by this process (sweepTemporaryFiles). */
+const swept = new Set<string>();
+
+/**
+ * Removes from the cache folder `folder` the temporary files of writes that were killed (D2):
+ * those more than a minute old whose writer is no longer running on this host, and any more than
+ * an hour old. Once per folder per process, when a write into it begins, never throws, and never
+ * follows a symlink (only regular files are removed). Swept here rather than by a walk of the
+ * cache on some command: a write killed midway left its document uncached, so the next command
+ * that needs the document fetches it again and writes into that very folder (one folder read,
+ * which the write's own folder check has just looked at); a folder never written again is that
+ * of a document no command needs, removed with the registry (`registry remove`).
+ */
+async function sweepTemporaryFiles(folder: string): Promise<void> {
+  if (swept.has(folder)) return;
+  swept.add(folder);
+  const names = await readdir(folder).catch(() => [] as string[]);
+  const now = Date.now();
+  for (const name of names) {
+    const pid = TEMPORARY_FILE.exec(name)?.[1];
+    if (pid === undefined) continue;
+    const file = join(folder, name);
+    const stat = await lstat(file).catch(() => null);
+    if (stat === null || !stat.isFile()) continue;
+    const age = now - stat.mtimeMs;
+    const dead = age >= TEMPORARY_SETTLE_MS && !isProcessAlive(Number(pid));
+    if (dead || age >= TEMPORARY_ABANDONED_MS) await unlink(file).catch(() => undefined);
+  }
 }
 
 /**
