@@ -78,7 +78,8 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
  * (openServedFile: never waited on, never read). A client that reads no byte of a body for
  * `idleTimeoutMs` is dropped. A request whose Host is not a loopback name is 421 (DNS rebinding);
  * headers must arrive within `headersTimeoutMs`, and at most `maxConnections` are held at once.
- * `onRequest` sees every request once its response is sent (a request log). Throws E_NOT_FOUND when `dir` is not a directory, E_IO when the port is taken.
+ * `onRequest` sees every request once its response is sent (a request log). Throws E_NOT_FOUND
+ * when `dir` is not a directory, E_IO when the port is taken.
  */
 export async function serveRegistry(dir: string, opts: ServeOptions = {}): Promise<RegistryServer> {
   const root = await realRoot(dir);
