@@ -1,4 +1,4 @@
-import { mkdirSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import { writeFileDurable } from '../io/durable-write.js';
 import { errnoCode, toStoreError } from '../io/fs-error.js';
 import { readRegularFile } from '../io/read-regular-file.js';
@@ -72,6 +72,7 @@ export async function writeUpdateSetting(
     });
   const file = settingsFile(paths);
   const document = readSettingsDocument(paths, true) ?? {};
+  const target = writtenFile(file);
   const mode = modeOf(file);
   if (mode !== null && isReadOnlyMode(mode)) throw readOnlyRefusal('E_IO', file, mode);
   const updates = isPlainObject(document['updates']) ? { ...document['updates'] } : {};
@@ -82,11 +83,30 @@ export async function writeUpdateSetting(
     throw configDirError(error, paths.config);
   }
   await writeFileDurable(
-    file,
+    target,
     `${JSON.stringify({ ...document, updates }, null, 2)}\n`,
     mode === null ? {} : { mode },
   );
   return parsed;
+}
+
+/**
+ * The file a write of settings.json replaces: the end of its symlinks (a settings file linked from
+ * a dotfiles repository stays a link, and the repository's file is the one changed, as `hookpm
+ * link` does with an agent's settings), the file itself when it is none or not there. E_IO for a
+ * symlink that leads to nothing: where the settings would land is not known.
+ */
+function writtenFile(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch (error) {
+    if (errnoCode(error) !== 'ENOENT') throw toStoreError(error, file, 'write');
+    if (lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink() !== true) return file;
+    throw new HookpmError('E_IO', `${file} is a symlink that leads to nothing`, {
+      file,
+      hint: `Create the file it leads to, or remove the symlink, then run the command again.`,
+    });
+  }
 }
 
 /** The permission bits of `file` (after its symlinks); null when it is not there. */

@@ -1,4 +1,13 @@
-import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { homeStorePaths } from '../../src/store/home-paths.js';
@@ -69,6 +78,35 @@ describe('hookpm config set: settings.json (policy.md A15)', () => {
       message: expect.stringContaining('is not valid JSON (line 1, column '),
     });
     expect(readFileSync(settingsFile(paths))).toEqual(before);
+  });
+
+  it('A15: a settings.json that is a symlink (a dotfiles repository) stays one: the file it leads to is changed', async () => {
+    const paths = storeWith(Buffer.from('{}'));
+    const dotfiles = join(tmp.dir, `dotfiles${n}`);
+    mkdirSync(dotfiles);
+    writeFileSync(join(dotfiles, 'settings.json'), '{"env": {"pass": ["A"]}}', { mode: 0o640 });
+    const file = settingsFile(paths);
+    rmSync(file);
+    symlinkSync(join(dotfiles, 'settings.json'), file);
+    await writeUpdateSetting(paths, 'updates.check', 'daily');
+    expect(lstatSync(file).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(join(dotfiles, 'settings.json'), 'utf8'))).toEqual({
+      env: { pass: ['A'] },
+      updates: { check: 'daily' },
+    });
+    expect(statSync(join(dotfiles, 'settings.json')).mode & 0o777).toBe(0o640);
+  });
+
+  it('A15: a settings.json that is a symlink to nothing is refused with E_IO, the link left as it is', async () => {
+    const paths = storeWith(Buffer.from('{}'));
+    const file = settingsFile(paths);
+    rmSync(file);
+    symlinkSync(join(tmp.dir, 'nowhere', 'settings.json'), file);
+    await expect(writeUpdateSetting(paths, 'updates.check', 'daily')).rejects.toMatchObject({
+      code: 'E_IO',
+      message: `${file} is a symlink that leads to nothing`,
+    });
+    expect(lstatSync(file).isSymbolicLink()).toBe(true);
   });
 
   it.each([
