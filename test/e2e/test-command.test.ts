@@ -158,4 +158,38 @@ describe('hookpm test <plugin> <Event>', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--payload');
   });
+
+  it("policy.md A11-A13, A18: a plugin the administrator's policy would not let run is E_POLICY, before any handler runs", async () => {
+    const root = await shPlugin('held', 'touch "$CLAUDE_PLUGIN_ROOT/ran"');
+    const policies = [
+      [
+        { plugins: { deny: ['held'] } },
+        'testing held@local is refused',
+        'plugins.deny entry "held"',
+      ],
+      [{ registries: { allow: ['examples'] } }, 'testing held@local', 'registries.allow'],
+      ['{"plugins": {"deny": ["x",]}}', 'testing held@local is refused', 'cannot be used'],
+      [{ sandbox: { require: true } }, 'testing held@local', 'sandbox.require'],
+    ] as const;
+    for (const [policy, what, rule] of policies) {
+      const file = join(bin.dir, 'policy.json');
+      await writeFile(file, typeof policy === 'string' ? policy : JSON.stringify(policy));
+      const run = await runBin(['test', root, 'Stop'], {
+        cwd: bin.dir,
+        env: { ...bin.env, HOOKPM_POLICY_FILE: file },
+      });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain('E_POLICY');
+      expect(run.stderr).toContain(what);
+      expect(run.stderr).toContain(rule);
+      expect(run.stderr).toContain(file);
+      expect(existsSync(join(root, 'ran'))).toBe(false);
+    }
+    const allowed = await runBin(['test', root, 'Stop'], {
+      cwd: bin.dir,
+      env: { ...bin.env, HOOKPM_POLICY_FILE: join(bin.dir, 'no-policy.json') },
+    });
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(existsSync(join(root, 'ran'))).toBe(true);
+  });
 });

@@ -6,6 +6,9 @@ import { HookpmError, isHookpmError } from '../../errors.js';
 import { readTarballFile } from '../../registry/cache-tarball.js';
 import { LOCAL_REGISTRY } from '../../registry/registry-name.js';
 import { isTarballPath } from '../../registry/versions/parse-spec.js';
+import type { Capabilities } from '../../plugin/capabilities.js';
+import type { PolicyRegistry } from '../../policy/policy-rules.js';
+import { registryLocationIn } from '../../store/builtin-registries.js';
 import { readState } from '../../store/state/state.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { extractTarball, scanTarball, tarballInput } from '../../store/tar/tarball-scan.js';
@@ -19,6 +22,13 @@ export interface PluginUnderTest {
   /** The plugin's root as its handlers see it (CLAUDE_PLUGIN_ROOT). */
   root: string;
   inspected: InspectedPlugin;
+  /**
+   * Its registry as the administrator's policy matches it (policy.md A12): `local` for a directory
+   * or a tarball; an installed plugin's registry with its location in the state.
+   */
+  registry: PolicyRegistry;
+  /** An installed plugin's confinement from the user's consent (`enable --confine`, Z4); else null. */
+  confine: Capabilities | null;
   /** Removes what reading it made (a tarball's extracted tree). */
   dispose: () => Promise<void>;
 }
@@ -42,16 +52,27 @@ export async function readPluginUnderTest(
       fallbackName: basename(path),
       registry: LOCAL_REGISTRY,
     });
-    return { kind, root: path, inspected, dispose: none };
+    return { kind, root: path, inspected, registry: LOCAL, confine: null, dispose: none };
   }
   if (kind === 'file' && isTarballPath(path)) return fromTarball(path);
   try {
-    const record = findInstalled(await readState(paths), target);
+    const state = await readState(paths);
+    const record = findInstalled(state, target);
     const inspected = await inspectPluginDir(record.path, {
       fallbackName: record.name,
       registry: record.registry,
     });
-    return { kind: 'installed', root: record.path, inspected, dispose: none };
+    return {
+      kind: 'installed',
+      root: record.path,
+      inspected,
+      registry: {
+        name: record.registry,
+        location: registryLocationIn(state, record.registry) ?? record.registry,
+      },
+      confine: record.consent?.confine ?? null,
+      dispose: none,
+    };
   } catch (error) {
     if (!isHookpmError(error, 'E_NOT_INSTALLED')) throw error;
     throw new HookpmError(
@@ -64,6 +85,9 @@ export async function readPluginUnderTest(
     );
   }
 }
+
+/** A directory's or a tarball's registry: `local`, matched by its name (A12). */
+const LOCAL: PolicyRegistry = { name: LOCAL_REGISTRY, location: LOCAL_REGISTRY };
 
 function kindOf(path: string): 'directory' | 'file' | null {
   try {
@@ -88,7 +112,7 @@ async function fromTarball(file: string): Promise<PluginUnderTest> {
       fallbackName: name,
       registry: LOCAL_REGISTRY,
     });
-    return { kind: 'tarball', root, inspected, dispose };
+    return { kind: 'tarball', root, inspected, registry: LOCAL, confine: null, dispose };
   } catch (error) {
     await dispose();
     throw error;

@@ -14,6 +14,10 @@ import { isFailedRun, type LoggedDecision } from '../steps/decision-log/run-outc
 import type { DispatchRecord } from '../../engine/dispatch-options.js';
 import { openHost } from '../steps/host/host.js';
 import { readPluginUnderTest } from './plugin-under-test.js';
+import { requireTestAllowed } from './test-policy.js';
+import { effectiveConfinement } from '../../plugin/capabilities.js';
+import type { PolicyInForce } from '../../policy/policy.js';
+import { readPolicyFile } from '../../store/policy-file.js';
 
 export interface TestPluginOptions {
   /** A plugin directory, a tarball, or an installed plugin's name or id. */
@@ -25,6 +29,8 @@ export interface TestPluginOptions {
   /** The data directory handlers get; default a fresh scratch directory, removed afterwards. */
   dataDir?: string;
   env?: Readonly<Record<string, string | undefined>>;
+  /** The administrator's policy (policy.md A10); absent: read now from this process's environment. */
+  policy?: PolicyInForce;
 }
 
 /** One handler's run as `hookpm test` shows it. */
@@ -63,22 +69,30 @@ export interface TestPluginReport {
  * one event through the engine, as a dispatch would (matchers, `if` rules, X1-X8, reduction), with
  * its plugin variables naming its root and a scratch data directory; nothing is installed, enabled,
  * logged or changed in the store. Every handler of the plugin's valid documents runs, enabled or
- * not. Errors: those of readPluginUnderTest.
+ * not. Errors: those of readPluginUnderTest; E_POLICY when the administrator's policy would not let
+ * the plugin run (requireTestAllowed), before any handler runs.
  */
 export async function testPlugin(options: TestPluginOptions): Promise<TestPluginReport> {
   const plugin = await readPluginUnderTest(options.target, options.cwd, options.store);
+  try {
+    requireTestAllowed(options.policy ?? readPolicyFile(process.env), plugin);
+  } catch (error) {
+    await plugin.dispose();
+    throw error;
+  }
   const data = options.dataDir ?? mkdtempSync(join(tmpdir(), 'hookpm-test-data-'));
   try {
     if (options.dataDir !== undefined) mkdirSync(resolve(data), { recursive: true });
     const { inspected } = plugin;
-    // Z4: a plugin that declares capabilities is tested confined, as it runs once installed.
-    const declared = inspected.surface.capabilities;
+    // Z4: a plugin that declares capabilities, or that the user confined, is tested confined, as
+    // it runs once installed.
+    const confine = effectiveConfinement(inspected.surface.capabilities, plugin.confine);
     const hide = [options.store.config, options.store.data, options.store.cache];
     const binding = {
       id: inspected.id,
       root: plugin.root,
       data: resolve(data),
-      ...(declared === null ? {} : { confine: { ...declared, hide } }),
+      ...(confine === null ? {} : { confine: { ...confine, hide } }),
     };
     const sources = inspected.plugin.documents.flatMap((d): SourceDocument[] =>
       d.config === null
