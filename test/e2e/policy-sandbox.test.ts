@@ -144,6 +144,21 @@ describe('sandbox.require (A18)', () => {
     );
   });
 
+  it('A18: `doctor` warns policy_unconfined for an undeclared plugin of the project it runs in, with the `--project --confine` fix', async () => {
+    await ok(['install', '--project', 'guard@examples@1.2.0', '--yes']);
+    const env = await withPolicy(SANDBOX);
+    const doctor = JSON.parse((await ws.hookpm(['doctor', '--json'], { env })).stdout) as {
+      checks: Array<{ code?: string; message: string; fix?: string }>;
+    };
+    const unconfined = doctor.checks.filter((c) => c.code === 'policy_unconfined');
+    expect(unconfined).toEqual([
+      expect.objectContaining({
+        fix: 'hookpm enable guard@examples --project --confine network=false,write=data',
+      }),
+    ]);
+    expect(unconfined[0]!.message).toMatch(/enabled in project .*sandbox\.require/);
+  });
+
   it('A18: `hookpm session` starts without an undeclared plugin, and with a declared one', async () => {
     await ok(['install', UNDECLARED, '--yes']);
     const env = await withPolicy(SANDBOX);

@@ -389,6 +389,19 @@ describe('what each command does with the policy, the remaining cases (A11, A12,
     expect(codes).toContain('policy_registry_refused');
   });
 
+  it('A17: doctor reports policy_denied for a denied plugin of the project it runs in, naming the project, with the `disable --project` that stops it', async () => {
+    await ok(['install', '--project', 'guard@examples', '--yes']);
+    const env = await withPolicy({ plugins: { deny: ['guard'] } });
+    const doctor = JSON.parse((await hookpm(['doctor', '--json'], env)).stdout) as {
+      checks: Array<{ code?: string; message: string; fix?: string }>;
+    };
+    const denied = doctor.checks.filter((c) => c.code === 'policy_denied');
+    expect(denied).toEqual([
+      expect.objectContaining({ fix: 'hookpm disable guard@examples --project' }),
+    ]);
+    expect(denied[0]!.message).toMatch(/guard@examples is enabled in project .*plugins\.deny/);
+  });
+
   it('A12: a plugin whose registry registries.allow names by location runs under `run` and `wire`, the built-in registry and an added one alike', async () => {
     const env = await withPolicy({ registries: { allow: [`${FIXTURES}*`] } });
     await ok(['registry', 'add', 'mine', FIXTURES], env);

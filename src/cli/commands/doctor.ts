@@ -36,7 +36,7 @@ export function register(program: Command): void {
       ]);
       const links = { cwd: globals.cwd, hookpm: currentHookpm(globals.hookpmHome ?? null) };
       const report = await runDoctor(
-        { paths: storePathsOf(globals), userHome: globals.userHome, links },
+        { paths: storePathsOf(globals), userHome: globals.userHome, cwd: globals.cwd, links },
         { fix: flags.fix === true, online: flags.online === true },
       );
       printDoctorReport(report, globals.json);

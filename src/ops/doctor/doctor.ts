@@ -9,7 +9,9 @@ import { checkHookHealth } from './hook-health.js';
 import { checkLinks } from './links.js';
 import { checkLock } from './lock.js';
 import { checkPlugins } from './plugins.js';
-import { checkPolicy } from './policy.js';
+import { checkPolicy, type DoctorProject } from './policy.js';
+import type { State } from '../../store/state/state-schema.js';
+import { canonicalProjectRoot } from '../../workspace/canonical-root.js';
 import { checkSandboxPolicy } from './policy-sandbox.js';
 import { readPolicyFile } from '../../store/policy-file.js';
 import { checkRegistries, type RegistryCheckOptions } from './registries.js';
@@ -29,6 +31,11 @@ export interface DoctorContext extends Pick<
 > {
   /** The user's home directory, whose `.deepagents/.state/hooks_trust.json` is the trust store. */
   userHome: string;
+  /**
+   * The directory doctor runs in: the plugins the state records for its project (its canonical
+   * root, docs/guides/projects.md) are checked against the policy too. Absent: the user's only.
+   */
+  cwd?: string;
   /** The links to check (`hookpm link`): this hookpm and the directory whose project is looked at. */
   links?: { cwd: string; hookpm: HookpmPaths };
 }
@@ -61,10 +68,14 @@ export async function runDoctor(ctx: DoctorContext, opts: DoctorOptions): Promis
     checks.push(...(await guarded('plugins', () => checkPlugins(ctx.paths, state))));
   checks.push(...(await guarded('fail-closed', () => checkFailClosed(ctx.paths, state))));
   const policy = ctx.policy ?? readPolicyFile(process.env);
-  // docs/reference/rules/policy.md#a17: checked when a policy file exists.
+  // docs/reference/rules/policy.md#a17: checked when a policy file exists, on the user's plugins
+  // and on those of the project doctor runs in.
+  const project = policy.status === 'absent' ? null : await projectOf(state, ctx.cwd);
   if (policy.status !== 'absent')
-    checks.push(...(await guarded('policy', async () => checkPolicy(policy, state, ctx.defaults))));
-  checks.push(...(await guarded('policy', () => checkSandboxPolicy(policy, state))));
+    checks.push(
+      ...(await guarded('policy', async () => checkPolicy(policy, state, ctx.defaults, project))),
+    );
+  checks.push(...(await guarded('policy', () => checkSandboxPolicy(policy, state, project))));
   if (fixed !== null) checks.push(fixed);
   checks.push(
     ...(await guarded('leftovers', async () => [
@@ -87,6 +98,21 @@ export async function runDoctor(ctx: DoctorContext, opts: DoctorOptions): Promis
   if (links !== undefined)
     checks.push(...(await guarded('links', () => checkLinks({ home: ctx.userHome, ...links }))));
   return { ok: checks.every((check) => check.status !== 'error'), checks };
+}
+
+/**
+ * The records of the project `cwd` is in, when the state records some for it; null otherwise, and
+ * when its root cannot be found (a directory gone: the user's plugins are still checked).
+ */
+async function projectOf(
+  state: State | null,
+  cwd: string | undefined,
+): Promise<DoctorProject | null> {
+  const projects = state?.projects;
+  if (projects === undefined || cwd === undefined) return null;
+  const root = await canonicalProjectRoot(cwd).catch(() => null);
+  if (root === null || !Object.hasOwn(projects, root)) return null;
+  return { root, plugins: projects[root]!.plugins };
 }
 
 function lockWait(ctx: DoctorContext): { lockWaitMs?: number } {

@@ -7,21 +7,34 @@ import {
   registryRefusal,
   requiredEntry,
 } from '../../policy/policy-rules.js';
-import type { State } from '../../store/state/state-schema.js';
+import type { PluginRecord, State } from '../../store/state/state-schema.js';
 import { effectiveRegistries } from '../steps/catalogs/defaults.js';
 import type { OperationContext } from '../steps/context/operation-context.js';
 import { okCheck, problem, type DoctorCheck } from './check.js';
 
+/** The project doctor runs in (docs/guides/projects.md): its key in the state, and its records. */
+export interface DoctorProject {
+  root: string;
+  plugins: Record<string, PluginRecord>;
+}
+
+/** How a finding names a project's plugin: ` in project <root>`; nothing for a user-wide one. */
+export function inProject(root: string | null): string {
+  return root === null ? '' : ` in project ${root}`;
+}
+
 /**
  * docs/reference/rules/policy.md#a17: the administrator's policy as doctor sees it: where it is,
  * whether it can be used (an error when not: hookpm fails closed, A11), and against the state (when
- * read) the enabled plugins it stops, the registries it no longer lets be used, and the plugins it
+ * read) the enabled plugins it stops, the user's and those of `project` (the project doctor runs
+ * in, whose plugins run there), the registries it no longer lets be used, and the plugins it
  * requires that are not installed and enabled.
  */
 export function checkPolicy(
   inForce: PolicyInForce,
   state: State | null,
   defaults: OperationContext['defaults'],
+  project: DoctorProject | null = null,
 ): DoctorCheck[] {
   if (inForce.status === 'absent')
     return [okCheck('policy', `no administrator's policy (no file at ${inForce.file})`)];
@@ -55,23 +68,28 @@ export function checkPolicy(
   }
   const locationOf = (name: string): string =>
     registries.find((e) => e.name === name)?.record.location ?? name;
-  for (const record of Object.values(state.plugins)) {
-    if (!record.enabled) continue;
-    const registry = { name: record.registry, location: locationOf(record.registry) };
-    const refusal = pluginRefusal(policy, record, registry);
-    if (refusal !== null)
-      checks.push(
-        problem(
-          `plugin:${record.id}`,
-          'warning',
-          `${record.id} is enabled but the policy stops it: it does not run (${describeRefusal(refusal)})`,
-          {
-            code: 'policy_denied',
-            fix: `hookpm disable ${record.id}`,
-          },
-        ),
-      );
-  }
+  const scopes: { records: Record<string, PluginRecord>; project: string | null }[] = [
+    { records: state.plugins, project: null },
+    ...(project === null ? [] : [{ records: project.plugins, project: project.root }]),
+  ];
+  for (const scope of scopes)
+    for (const record of Object.values(scope.records)) {
+      if (!record.enabled) continue;
+      const registry = { name: record.registry, location: locationOf(record.registry) };
+      const refusal = pluginRefusal(policy, record, registry);
+      if (refusal !== null)
+        checks.push(
+          problem(
+            `plugin:${record.id}`,
+            'warning',
+            `${record.id} is enabled${inProject(scope.project)} but the policy stops it: it does not run (${describeRefusal(refusal)})`,
+            {
+              code: 'policy_denied',
+              fix: `hookpm disable ${record.id}${scope.project === null ? '' : ' --project'}`,
+            },
+          ),
+        );
+    }
   for (const record of Object.values(state.plugins)) {
     const off = record.disabledHooks ?? [];
     const entry = off.length === 0 ? null : requiredEntry(policy, record);
