@@ -1,7 +1,7 @@
 import type { FailClosed } from '../hooks/fail-closed-entry.js';
 import { CLAUDE_CODE_EVENT_NAMES, isHookEventName } from '../hooks/events.js';
 import type { PolicyInForce } from './policy.js';
-import { describeRefusal, pluginRefusal, type PolicyRegistry } from './policy-rules.js';
+import { describeRefusal, installedRegistry, pluginRefusal } from './policy-rules.js';
 
 /** A plugin about to run, as the policy judges it at run time. */
 export interface RunningPlugin {
@@ -15,6 +15,8 @@ export interface RunningPlugin {
   events: readonly string[];
   /** `events` come from its documents (a session pin's), Claude Code's own events among them. */
   documented?: boolean;
+  /** The location its record kept of the registry it was installed from (A12), when it has one. */
+  registryLocation?: string | undefined;
 }
 
 /** The plugins the policy stops from running, and what the agent is told of each. */
@@ -30,7 +32,8 @@ export interface PolicyStops {
  * entry: it blocks nothing). When the policy file cannot be used, no plugin runs and each fails
  * closed on its events (B2: blocking events get their blocking answer), the reason naming the file.
  * Both entries are `enforced`: settings.json's `failOpen` does not change them. `registryOf` gives
- * a registry's recorded location (A12 matches the name, and the location when known).
+ * a registry's recorded location (A12 matches the name, and the location when known); a plugin
+ * whose record kept the location it was installed from is judged by that one instead.
  */
 export function policyStops(
   inForce: PolicyInForce,
@@ -54,10 +57,7 @@ export function policyStops(
       });
       continue;
     }
-    const registry: PolicyRegistry = {
-      name: plugin.registry,
-      location: registryOf(plugin.registry) ?? plugin.registry,
-    };
+    const registry = installedRegistry(plugin, registryOf(plugin.registry));
     const refusal = pluginRefusal(inForce.policy, plugin, registry);
     if (refusal === null) continue;
     stopped.add(plugin.id);

@@ -22,6 +22,22 @@ export interface PolicyRegistry {
 }
 
 /**
+ * A12: the registry an installed plugin is judged by: its registry's name, and the location its
+ * record kept (`registryLocation`: where it was installed from), else `locationNow` (its registry's
+ * location of now, for a record written before it was kept or of a registry with none), else the
+ * name.
+ */
+export function installedRegistry(
+  record: { registry: string; registryLocation?: string | undefined },
+  locationNow: string | undefined,
+): PolicyRegistry {
+  return {
+    name: record.registry,
+    location: record.registryLocation ?? locationNow ?? record.registry,
+  };
+}
+
+/**
  * A13: `*` stands for any run of characters (none too); everything else is literal and the whole
  * text must match. Case-sensitive, as names and ids are.
  */

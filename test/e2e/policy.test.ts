@@ -4,7 +4,7 @@
  * policy` and `doctor`.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -418,6 +418,37 @@ describe('what each command does with the policy, the remaining cases (A11, A12,
     const wired = await wire(bash('p5', FORCE_PUSH), env);
     expect(wired?.systemMessage).toBeUndefined();
     expect(wired?.hookSpecificOutput.permissionDecision).toBe('deny');
+  });
+
+  it('A12: a plugin installed from a location the policy refuses stays refused after its registry name is re-pointed at an allowed one: `run`, `wire`, `enable`, `doctor`; reinstalled from there, it runs', async () => {
+    const refused = join(ws.dir, `refused-${ws.n}`);
+    await cp(FIXTURES, refused, { recursive: true });
+    await ok(['registry', 'add', 'evil', refused]);
+    await ok(['install', 'guard@evil', '--yes']);
+    expect(await wire(bash(`p6-${ws.n}`, 'ls'), ws.env())).toBeNull();
+    const env = await withPolicy({ registries: { allow: [`${FIXTURES}*`] } });
+    await ok(['registry', 'remove', 'evil'], env);
+    await ok(['registry', 'add', 'evil', FIXTURES], env);
+    const input = JSON.stringify({ tool_name: 'Bash', tool_input: { command: FORCE_PUSH } });
+    const run = await hookpm(['run', 'PreToolUse', '--payload', '-', '--json'], env, input);
+    expect(run.code, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout) as { permission: unknown; systemMessages: string[] };
+    expect(result.permission).toBeNull();
+    const stopped = /guard@evil no longer runs.*registries\.allow/;
+    expect(result.systemMessages.join('\n')).toMatch(stopped);
+    const wired = await wire(bash(`p6-${ws.n}`, FORCE_PUSH), env);
+    expect(wired?.hookSpecificOutput?.permissionDecision).toBeUndefined();
+    expect(wired?.systemMessage).toMatch(stopped);
+    const doctor = JSON.parse((await hookpm(['doctor', '--json'], env)).stdout) as {
+      checks: Array<{ code?: string }>;
+    };
+    expect(doctor.checks.map((c) => c.code)).toContain('policy_denied');
+    await ok(['disable', 'guard@evil'], env);
+    const enable = await hookpm(['enable', 'guard@evil', '--yes'], env);
+    expectPolicyError(enable, 'registries.allow', env['HOOKPM_POLICY_FILE']!);
+    await ok(['install', 'guard@evil', '--force', '--yes'], env);
+    const again = await hookpm(['run', 'PreToolUse', '--payload', '-', '--json'], env, input);
+    expect(JSON.parse(again.stdout).permission.decision).toBe('deny');
   });
 
   it('A16: an E_POLICY refusal under --json carries the rule, the entry and the file', async () => {

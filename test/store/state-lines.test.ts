@@ -212,6 +212,37 @@ describe('registry.md S42: a sealed state read entry by entry', () => {
   });
 });
 
+describe('policy.md A12: the registry location a record keeps', () => {
+  it('A12: a record with registryLocation (and its pending and previous versions) reads entry by entry beside one without; an empty one is E_STATE_CORRUPT', async () => {
+    const state = stateOf(3);
+    const kept = state.plugins['p1@x']!;
+    const tree = { ...kept, registryLocation: 'https://example.test/kept' };
+    const { version, path, integrity, fingerprint, surfaceHash, events, source } = tree;
+    const old = { version, path, integrity, fingerprint, surfaceHash, events, source };
+    state.plugins['p1@x'] = {
+      ...tree,
+      pending: { ...old, registryLocation: 'https://example.test/y' },
+      previous: {
+        ...old,
+        consent: { surfaceHash, at: '2026-12-01', version },
+        registryLocation: 'https://example.test/z',
+      },
+    };
+    await writeState(store.paths, state);
+    const read = await readStateShared(store.paths);
+    expect(read.plugins['p1@x']).toEqual(state.plugins['p1@x']);
+    expect(read.plugins['p0@x']?.registryLocation).toBeUndefined();
+    expect(parsedEntries(read)).toBe(2);
+    const text = serializeState(state).toString().replace('"https://example.test/kept"', '""');
+    const lazy = lazyStateOf(
+      Buffer.from(text),
+      (where) => new HookpmError('E_STATE_CORRUPT', where),
+    );
+    expect(() => lazy!.plugins['p1@x']).toThrow(/plugins\."p1@x"/);
+    expect(lazy!.plugins['p2@x']?.registryLocation).toBeUndefined();
+  });
+});
+
 describe('registry.md S42: what is read whole', () => {
   it('S42: a sealed state changed by hand is read whole: a bad entry anywhere is E_STATE_CORRUPT and the file is left as it is', async () => {
     await writeState(store.paths, stateOf(300));

@@ -3,6 +3,7 @@ import type { PolicyInForce } from '../../policy/policy.js';
 import {
   pluginRefusal,
   describeRefusal,
+  installedRegistry,
   matchesPlugin,
   registryRefusal,
   requiredEntry,
@@ -75,7 +76,7 @@ export function checkPolicy(
   for (const scope of scopes)
     for (const record of Object.values(scope.records)) {
       if (!record.enabled) continue;
-      const registry = { name: record.registry, location: locationOf(record.registry) };
+      const registry = installedRegistry(record, locationOf(record.registry));
       const refusal = pluginRefusal(policy, record, registry);
       if (refusal !== null)
         checks.push(

@@ -26,7 +26,7 @@ import {
 } from '../steps/context/operation-context.js';
 import type { ReviewReport } from '../steps/consent/report.js';
 import { reviewInstalledTree } from '../steps/review/review-installed.js';
-import { policyRegistryOf, requirePluginAllowed } from '../steps/policy/enforce-policy.js';
+import { installedRegistryOf, requirePluginAllowed } from '../steps/policy/enforce-policy.js';
 import { requireSandboxed } from '../steps/policy/sandbox-allowed.js';
 
 export interface EnableResult {
@@ -63,10 +63,11 @@ export function enablePlugin(
       const state = await readState(ctx.paths);
       assertProjectHasRecords(state, scope);
       const record = findInstalled(stateIn(state, scope), opts.name);
-      // docs/reference/rules/policy.md#a13: refused before any question or write.
-      const registry = policyRegistryOf(ctx, state, record.registry);
-      requirePluginAllowed(ctx, 'enabling', record, registry);
       const target = record.pending ?? record;
+      // docs/reference/rules/policy.md#a13: refused before any question or write; A12: the version
+      // that becomes active is judged by where it was installed from.
+      const from = { registry: record.registry, registryLocation: target.registryLocation };
+      requirePluginAllowed(ctx, 'enabling', record, installedRegistryOf(ctx, state, from));
       // plugins.md D15: a linked directory is read in place; only its surface needs consent.
       if (record.linked !== true)
         await assertUntampered(ctx.paths, record.id, { ...target, name: record.name });
@@ -91,6 +92,8 @@ export function enablePlugin(
         pending: null,
         enabled: true,
       };
+      // A12: the active version's own location, none when its pending record kept none.
+      if (target.registryLocation === undefined) delete next.registryLocation;
       if (record.linked === true) await relink(next, review);
       next.consent = {
         surfaceHash: next.surfaceHash,

@@ -8,7 +8,8 @@ import { readState, withStoreLock, writeState } from '../../store/state/state.js
 import type { PluginRecord } from '../../store/state/state-schema.js';
 import { findInstalled } from '../steps/installed/installed.js';
 import { lockOptions, nowIso, type OperationContext } from '../steps/context/operation-context.js';
-import { policyRegistryOf, requirePluginAllowed } from '../steps/policy/enforce-policy.js';
+import { installedRegistryOf, requirePluginAllowed } from '../steps/policy/enforce-policy.js';
+import { keptFrom } from '../steps/transaction/record.js';
 import { policyOf } from '../steps/policy/policy-of.js';
 import { requireSandboxed } from '../steps/policy/sandbox-allowed.js';
 import { requiresSandbox } from '../../policy/sandbox-require.js';
@@ -53,12 +54,9 @@ export function rollbackPlugin(
             hint: anotherVersion(record),
           },
         );
-      requirePluginAllowed(
-        ctx,
-        'rolling back',
-        record,
-        policyRegistryOf(ctx, state, record.registry),
-      );
+      // A12: the version rolled back to is judged by where it was installed from.
+      const from = { registry: record.registry, registryLocation: previous.registryLocation };
+      requirePluginAllowed(ctx, 'rolling back', record, installedRegistryOf(ctx, state, from));
       const status = await treeStatusOf(ctx.paths, { ...previous, name: record.name });
       if (status.status !== 'match' && status.status !== 'created')
         throw new HookpmError(
@@ -81,9 +79,10 @@ export function rollbackPlugin(
           confine: record.consent?.confine,
         });
       }
-      const { previous: _gone, pending: _dropped, ...rest } = record;
+      const { previous: _gone, pending: _dropped, registryLocation: _now, ...rest } = record;
       const next: PluginRecord = {
         ...rest,
+        ...keptFrom(previous),
         version: previous.version,
         path: previous.path,
         integrity: previous.integrity,

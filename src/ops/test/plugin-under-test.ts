@@ -7,7 +7,7 @@ import { readTarballFile } from '../../registry/cache-tarball.js';
 import { LOCAL_REGISTRY } from '../../registry/registry-name.js';
 import { isTarballPath } from '../../registry/versions/parse-spec.js';
 import type { Capabilities } from '../../plugin/capabilities.js';
-import type { PolicyRegistry } from '../../policy/policy-rules.js';
+import { installedRegistry, type PolicyRegistry } from '../../policy/policy-rules.js';
 import { registryLocationIn } from '../../store/builtin-registries.js';
 import { readState } from '../../store/state/state.js';
 import type { StorePaths } from '../../store/store-paths.js';
@@ -24,7 +24,8 @@ export interface PluginUnderTest {
   inspected: InspectedPlugin;
   /**
    * Its registry as the administrator's policy matches it (policy.md A12): `local` for a directory
-   * or a tarball; an installed plugin's registry with its location in the state.
+   * or a tarball; an installed plugin's registry with the location its record kept, else its
+   * location in the state.
    */
   registry: PolicyRegistry;
   /** An installed plugin's confinement from the user's consent (`enable --confine`, Z4); else null. */
@@ -66,10 +67,7 @@ export async function readPluginUnderTest(
       kind: 'installed',
       root: record.path,
       inspected,
-      registry: {
-        name: record.registry,
-        location: registryLocationIn(state, record.registry) ?? record.registry,
-      },
+      registry: installedRegistry(record, registryLocationIn(state, record.registry)),
       confine: record.consent?.confine ?? null,
       dispose: none,
     };

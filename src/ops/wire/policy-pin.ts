@@ -13,8 +13,9 @@ import type { StorePaths } from '../../store/store-paths.js';
  * run on; with a policy file that cannot be used, every pinned plugin fails closed (A11); with
  * `sandbox.require`, a pinned plugin that runs unconfined stops as a denied one does (A18). The pin
  * itself when the policy stops nothing in it. With `registries.allow` (A12), a plugin's registry
- * is matched by its name and by its location in the state of now, as install matched it; a state
- * that cannot be read leaves the name alone to match.
+ * is matched by its name and by the location its record kept of where it was installed from, else
+ * by its registry's location in the state of now; a state that cannot be read leaves the name
+ * alone to match.
  */
 export async function pinUnderPolicy(
   pin: SessionPin,
@@ -23,20 +24,21 @@ export async function pinUnderPolicy(
   inForce: PolicyInForce = readPolicyFile(env),
 ): Promise<SessionPin> {
   if (inForce.status === 'absent' || pin.plugins.length === 0) return pin;
-  const registryOf =
+  const now =
     inForce.status === 'ok' && inForce.policy.registries?.allow !== undefined
       ? await (await import('./policy-registries.js')).registryLocationsNow(paths)
       : undefined;
-  const plugins = pin.plugins.map(({ id }): RunningPlugin => {
+  const plugins = pin.plugins.map(({ id, root }): RunningPlugin => {
     const at = id.lastIndexOf('@');
     const events = new Set<string>();
     for (const source of pin.sources)
       if (source.plugin?.id === id)
         for (const event of Object.keys(source.config)) events.add(event);
     const named = { id, name: id.slice(0, at), registry: id.slice(at + 1) };
-    return { ...named, events: [...events], documented: true };
+    const registryLocation = now?.keptOf(id, root);
+    return { ...named, events: [...events], documented: true, registryLocation };
   });
-  const denied = policyStops(inForce, plugins, registryOf);
+  const denied = policyStops(inForce, plugins, now?.locationOf);
   // A18: a pinned plugin that runs unconfined stops too when the policy requires confinement.
   const unconfined = sandboxStops(
     inForce,

@@ -47,6 +47,8 @@ const consent = shape({
   version: nonEmpty,
   confine: (v) => v === undefined || confine(v) !== null,
 });
+/** An optional field that is a non-empty string when present. */
+const optionalNonEmpty: Check = (v) => v === undefined || nonEmpty(v);
 const pendingFields = {
   version: nonEmpty,
   path: nonEmpty,
@@ -55,6 +57,7 @@ const pendingFields = {
   surfaceHash: nonEmpty,
   events: strings,
   source: str,
+  registryLocation: optionalNonEmpty,
 };
 const pending = shape(pendingFields);
 const previous = shape({ ...pendingFields, consent: (v) => consent(v) !== null });
@@ -69,6 +72,8 @@ const plugin = shape({
   registry: nonEmpty,
   version: nonEmpty,
   source: str,
+  // policy.md A12: where it was installed from; optional, so state files without it load as before.
+  registryLocation: optionalNonEmpty,
   range: str,
   integrity: nonEmpty,
   fingerprint: nonEmpty,

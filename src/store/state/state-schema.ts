@@ -38,6 +38,8 @@ const pendingSchema = z.strictObject({
   surfaceHash: z.string().check(z.minLength(1)),
   events: z.array(z.string()),
   source: z.string(),
+  /** policy.md A12: the location its registry had when this version was installed (pluginSchema). */
+  registryLocation: z.optional(z.string().check(z.minLength(1))),
 });
 
 /**
@@ -54,6 +56,13 @@ const pluginSchema = z.strictObject({
   version: z.string().check(z.minLength(1)),
   /** The spec, path or URL it was installed from. */
   source: z.string(),
+  /**
+   * policy.md A12: the location (URL or directory) its registry had when the installed version was
+   * installed from it, which the policy judges it by from then on, whatever the name points at
+   * later. Optional: absent for a registry with no location (`local`, `npm`) and in records written
+   * before it existed, which are judged by the registry's location of now.
+   */
+  registryLocation: z.optional(z.string().check(z.minLength(1))),
   /** The range the user asked for, used by `hookpm update`. */
   range: z.string(),
   integrity: z.string().check(z.minLength(1)),

@@ -1,6 +1,7 @@
 import { policyRefused, policyUnusable } from '../../../policy/policy-error.js';
 import {
   describeRefusal,
+  installedRegistry,
   pluginRefusal,
   registryRefusal,
   requiredEntry,
@@ -73,6 +74,31 @@ export function policyRegistryOf(
 ): PolicyRegistry {
   const entry = effectiveRegistries(state, ctx.defaults).find((e) => e.name === name);
   return { name, location: entry?.record.location ?? name };
+}
+
+/**
+ * A12: the registry an installed record is judged by: the location it kept of where it was
+ * installed from, else its registry's location in effect now (policyRegistryOf).
+ */
+export function installedRegistryOf(
+  ctx: OperationContext,
+  state: State,
+  record: { registry: string; registryLocation?: string | undefined },
+): PolicyRegistry {
+  return installedRegistry(record, policyRegistryOf(ctx, state, record.registry).location);
+}
+
+/**
+ * A12: the location to keep in the record of a plugin installed now from `registry`
+ * (`registryLocation`): its location in effect, as the install was judged by; undefined for a
+ * registry with none (`local`, `npm`).
+ */
+export function installedFrom(
+  ctx: OperationContext,
+  state: State,
+  registry: string,
+): string | undefined {
+  return effectiveRegistries(state, ctx.defaults).find((e) => e.name === registry)?.record.location;
 }
 
 /**

@@ -14,7 +14,7 @@ import {
 } from '../../../workspace/project-files.js';
 import { nowIso, type OperationContext } from '../context/operation-context.js';
 import { decideConsent } from '../consent/consent.js';
-import { requireNotRequired } from '../policy/enforce-policy.js';
+import { installedFrom, requireNotRequired } from '../policy/enforce-policy.js';
 import { reviewStaged } from '../review/review-staged.js';
 import type { StagedPlugin } from '../staging/types.js';
 import {
@@ -139,7 +139,13 @@ async function commitOne(
   }
   const path = await promoteStaged(ctx, staged);
   const record: PluginRecord = {
-    ...recordOf(staged, path, nowIso(ctx), existing?.installedAt),
+    ...recordOf(
+      staged,
+      path,
+      nowIso(ctx),
+      existing?.installedAt,
+      installedFrom(ctx, draft, staged.source.registry),
+    ),
     range,
   };
   const tree = { surfaceHash: record.surfaceHash, fingerprint: record.fingerprint };

@@ -52,12 +52,15 @@ export interface InstallPlan {
 /**
  * The state record of a staged plugin promoted to `path`; disabled and without consent. `at` is
  * its updatedAt, and its installedAt unless `installedAt` (the replaced record's) is given.
+ * `registryLocation`: where its registry was when it was staged (installedFrom), kept for the
+ * policy (A12).
  */
 export function recordOf(
   staged: StagedPlugin,
   path: string,
   at: string,
   installedAt: string = at,
+  registryLocation?: string,
 ): PluginRecord {
   const { id, version, plugin, surface } = staged.inspected;
   return {
@@ -66,6 +69,7 @@ export function recordOf(
     registry: staged.source.registry,
     version,
     source: staged.source.path,
+    ...(registryLocation === undefined ? {} : { registryLocation }),
     range: staged.source.range,
     integrity: staged.integrity,
     fingerprint: staged.fingerprint,
@@ -83,7 +87,21 @@ export function recordOf(
 /** Q5: the record's tree as an update waiting for consent. */
 export function pendingOf(record: PluginRecord): NonNullable<PluginRecord['pending']> {
   const { version, path, integrity, fingerprint, surfaceHash, events, source } = record;
-  return { version, path, integrity, fingerprint, surfaceHash, events, source };
+  return {
+    version,
+    path,
+    integrity,
+    fingerprint,
+    surfaceHash,
+    events,
+    source,
+    ...keptFrom(record),
+  };
+}
+
+/** policy.md A12: the record's `registryLocation`, as a field to spread, none when it has none. */
+export function keptFrom(record: { registryLocation?: string }): { registryLocation?: string } {
+  return record.registryLocation === undefined ? {} : { registryLocation: record.registryLocation };
 }
 
 /** The install report entry of a record. */
@@ -150,10 +168,8 @@ export function withPrevious(next: PluginRecord, before: PluginRecord | undefine
   if (before.path !== next.path && before.version !== next.version && before.consent !== null) {
     const { version, path, integrity, fingerprint, surfaceHash, events, source } = before;
     const consent = { ...before.consent };
-    return {
-      ...next,
-      previous: { version, path, integrity, fingerprint, surfaceHash, events, source, consent },
-    };
+    const kept = { version, path, integrity, fingerprint, surfaceHash, events, source };
+    return { ...next, previous: { ...kept, ...keptFrom(before), consent } };
   }
   if (before.previous === undefined) return next;
   return { ...next, previous: before.previous };

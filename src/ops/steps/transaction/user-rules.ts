@@ -5,6 +5,7 @@ import { nowIso, type OperationContext } from '../context/operation-context.js';
 import { decideConsent, type EnableMode } from '../consent/consent.js';
 import { reviewStaged } from '../review/review-staged.js';
 import { assertKnownIntegrity, isFromRegistry } from '../staging/pick.js';
+import { installedFrom } from '../policy/enforce-policy.js';
 import type { StagedPlugin } from '../staging/types.js';
 import type { ScopeRules } from './install-scope.js';
 import type { CommitOptions } from './options.js';
@@ -152,7 +153,8 @@ async function installOne(
       ? 'no'
       : opts.enable;
   const decision = await decideConsent(review, existing, mode, ctx.confirm);
-  const record = recordOf(staged, path, nowIso(ctx), existing?.installedAt);
+  const from = installedFrom(ctx, draft, staged.source.registry);
+  const record = recordOf(staged, path, nowIso(ctx), existing?.installedAt, from);
   if (decision === 'none' && existing?.consent != null) {
     // Q5: a widened surface, or changed code, waits for consent; the consented version stays
     // active.
