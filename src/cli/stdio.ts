@@ -83,11 +83,6 @@ export function readStdinBytes(): Buffer | null {
   }
 }
 
-/** readStdinBytes as UTF-8 text. */
-export function readStdinText(): string | null {
-  return readStdinBytes()?.toString('utf8') ?? null;
-}
-
 function streamOf(fd: 1 | 2): NodeJS.WriteStream {
   return endWhenClosed(fd === 1 ? process.stdout : process.stderr);
 }

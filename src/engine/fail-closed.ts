@@ -83,19 +83,35 @@ export function failedClosedDiagnostic(entry: FailClosed): ResultDiagnostic {
 }
 
 /**
- * docs/reference/rules/engine.md#fail-closed: the result of an event whose payload nests deeper than
- * MAX_DEPTH levels: no handler ran; its blocking answer on a blocking event, else a
- * `systemMessage`; one `payload_too_deep` error diagnostic.
+ * docs/reference/rules/engine.md#b5: why a payload runs nothing. `too_deep`: it nests deeper than
+ * MAX_DEPTH levels; `not_utf8`: its bytes are not UTF-8 (an agent's stdin under `wire`, read with
+ * replacement characters only to learn the event).
  */
-export function refusedPayload(event: EventName, snapshotId: string): DispatchResult {
-  const reason = `hookpm refused the ${event} payload: it is nested deeper than ${MAX_DEPTH} levels, so no handler ran`;
+export type PayloadRefusal = 'too_deep' | 'not_utf8';
+
+/** The reason of a refused payload (PayloadRefusal), with the fix where the sender has one. */
+export function refusedPayloadReason(event: string, refusal: PayloadRefusal): string {
+  return refusal === 'too_deep'
+    ? `hookpm refused the ${event} payload: it is nested deeper than ${MAX_DEPTH} levels, so no handler ran`
+    : `hookpm refused the ${event} payload: it is not valid UTF-8, so no handler ran; send its text (a command, a path, a prompt) as UTF-8`;
+}
+
+/**
+ * docs/reference/rules/engine.md#fail-closed: the result of an event whose payload is refused
+ * (PayloadRefusal): no handler ran; its blocking answer on a blocking event, else a
+ * `systemMessage`; one error diagnostic, `payload_too_deep` or `payload_not_utf8`.
+ */
+export function refusedPayload(
+  event: EventName,
+  snapshotId: string,
+  refusal: PayloadRefusal = 'too_deep',
+): DispatchResult {
+  const reason = refusedPayloadReason(event, refusal);
   const entry: FailClosed = { plugin: null, events: null, reason };
   const result = applyFailClosed(noDecision(event, snapshotId), [entry], {
     continuationCount: 0,
     stopHookActive: false,
   });
-  return {
-    ...result,
-    diagnostics: [{ code: 'payload_too_deep', severity: 'error', message: reason }],
-  };
+  const code = refusal === 'too_deep' ? 'payload_too_deep' : 'payload_not_utf8';
+  return { ...result, diagnostics: [{ code, severity: 'error', message: reason }] };
 }

@@ -11,6 +11,7 @@ export type DiagnosticCode =
   | 'plugin_state_unreadable'
   | 'failed_closed'
   | 'payload_too_deep'
+  | 'payload_not_utf8'
   | 'invalid_matcher'
   | 'unsafe_matcher'
   | 'unsupported_matcher'

@@ -42,7 +42,7 @@ const payload = (event: string, session: string, extra: Record<string, unknown> 
   claudePayload(ws, event, session, extra);
 const bash = (session: string, command: string) => claudeBashPayload(ws, session, command);
 
-async function wire(body: string) {
+async function wire(body: string | Buffer) {
   const run = await ws.hookpm(['wire', 'claude'], { stdin: body });
   return {
     code: run.code,
@@ -294,6 +294,37 @@ describe('fail closed through `hookpm wire claude` (engine.md B1-B6)', () => {
       bash('deep', 'ls').replace('"tool_use_id"', `"x":${fits},"tool_use_id"`),
     );
     expect(ok512.out).toBeNull();
+  });
+
+  it('B5: a payload that is not UTF-8 is refused, never read with replacement characters: a deny on PreToolUse, exit 1 on Notification', async () => {
+    await ok(['install', GUARD, '--yes']);
+    // guard denies a force push; the command's one byte that is not UTF-8 must not let it through.
+    const withByte = (body: string) => {
+      const at = body.indexOf('"hook_event_name"');
+      return Buffer.concat([
+        Buffer.from(body.slice(0, at)),
+        Buffer.from('"x":"\xff",', 'latin1'),
+        Buffer.from(body.slice(at)),
+      ]);
+    };
+    const run = await wire(withByte(bash('bytes', 'ls')));
+    expect(run.code).toBe(0);
+    expect(decision(run.out)).toBe('deny');
+    expect(reason(run.out)).toBe(
+      'hookpm refused the PreToolUse payload: it is not valid UTF-8, so no handler ran; send its text (a command, a path, a prompt) as UTF-8',
+    );
+    expect(run.stderr).toContain('payload_not_utf8');
+    const note = payload('Notification', 'bytes', { notification_type: 'idle_prompt' });
+    const other = await wire(withByte(note));
+    expect(other.code).toBe(1);
+    expect(other.out).toBeNull();
+    expect(other.stderr).toContain('is not valid UTF-8, so no handler ran');
+    // The same payload in UTF-8 (U+00FF) runs guard, which lets `ls` through.
+    const fine = await wire(
+      bash('bytes', 'ls').replace('"hook_event_name"', '"x":"\u00ff","hook_event_name"'),
+    );
+    expect(fine.code).toBe(0);
+    expect(fine.out).toBeNull();
   });
 });
 

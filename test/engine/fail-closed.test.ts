@@ -104,6 +104,15 @@ describe('fail closed in the engine (engine.md B1-B6)', () => {
     expect(refusedPayload('Notification', 'id').systemMessages[0]).toContain('512 levels');
   });
 
+  it('B5: a payload that is not UTF-8 denies PreToolUse with payload_not_utf8 and a fix', () => {
+    const denied = refusedPayload('PreToolUse', 'id', 'not_utf8');
+    expect(denied.permission?.decision).toBe('deny');
+    expect(denied.permission?.reason).toMatch(
+      /not valid UTF-8, so no handler ran; send .* as UTF-8$/,
+    );
+    expect(denied.diagnostics.map((d) => d.code)).toEqual(['payload_not_utf8']);
+  });
+
   it('B5: nesting is counted with the payload as level 1: 512 levels pass, 513 do not, and a cycle ends', () => {
     const nest = (levels: number): unknown => {
       let value: unknown = 1;

@@ -22,7 +22,7 @@ export interface BinWorkspace {
 }
 
 export interface BinOptions {
-  stdin?: string;
+  stdin?: string | Buffer;
   env?: Record<string, string>;
   cwd?: string;
 }

@@ -46,7 +46,7 @@ export interface BinRun {
 /** Runs `node bin/hookpm.js ...args` to its end, writing `stdin` (if any) and closing it. */
 export function runBin(
   args: string[],
-  opts: { env: Record<string, string>; cwd: string; stdin?: string },
+  opts: { env: Record<string, string>; cwd: string; stdin?: string | Buffer },
 ): Promise<BinRun> {
   return new Promise((resolve, reject) => {
     const started = performance.now();

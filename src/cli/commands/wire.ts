@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { Command } from 'commander';
 import { AGENT_IDS, isAgentId, type AgentId, type WireAnswer } from '../../agents/agent.js';
 import { HookpmError } from '../../errors.js';
@@ -5,7 +6,7 @@ import { readFailureReason } from '../../io/read-regular-file.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { globalOptions, storePathsOf, type GlobalOptions } from '../global-options.js';
 import { WIRE_OPTIONS } from '../grammar.js';
-import { readStdinText, writeText } from '../stdio.js';
+import { readStdinBytes, writeText } from '../stdio.js';
 import { clip } from '../../text/clip.js';
 
 /**
@@ -62,11 +63,14 @@ export async function runWire(
   // The agent's deadline (a signal) takes hookpm's handler process groups with it (X4).
   installExitCleanup();
   const deadlineSec = deadlineOf(deadline);
-  const stdin = readAgentPayload();
+  const bytes = readAgentPayload();
+  const stdin = bytes?.toString('utf8') ?? null;
   const store = storePathsOf(globals);
   const answer = await answerWireEvent({
     agent,
     stdin,
+    // engine.md B5: never read with replacement characters; a native check, no JS loop.
+    ...(bytes !== null && !isUtf8(bytes) ? { notUtf8: true } : {}),
     store,
     env: process.env,
     cwd: globals.cwd,
@@ -91,13 +95,13 @@ export async function runWire(
 }
 
 /**
- * The agent's payload, as readStdinText reads it. A stdin that cannot be read at all (a directory,
+ * The agent's payload, as readStdinBytes reads it. A stdin that cannot be read at all (a directory,
  * a closed descriptor) tells no event: an E_IO error, exit 1, which the agents report as a
  * non-blocking hook error (engine.md B7), never E_INTERNAL.
  */
-function readAgentPayload(): string | null {
+function readAgentPayload(): Buffer | null {
   try {
-    return readStdinText();
+    return readStdinBytes();
   } catch (error) {
     throw new HookpmError(
       'E_IO',

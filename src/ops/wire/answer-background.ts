@@ -1,7 +1,7 @@
 import type { AgentId, WireAnswer } from '../../agents/agent.js';
 import { answerBackground } from '../../agents/claude-code-answer.js';
 import { isHookEventName } from '../../hooks/events.js';
-import { refuseDeepPayload, runPinnedHandlers, type ClaudeCodeWireOptions } from './run-pinned.js';
+import { refusePayload, runPinnedHandlers, type ClaudeCodeWireOptions } from './run-pinned.js';
 
 /**
  * plugins.md G3: `hookpm wire claude --background`, the link entry Claude Code runs in the
@@ -20,7 +20,7 @@ export async function answerBackgroundEvent(
   const event = payload['hook_event_name'];
   if (agent !== 'claude' || typeof event !== 'string' || !isHookEventName(event))
     return { exitCode: 0, stdout: '', stderr: '' };
-  const refused = refuseDeepPayload(event, payload);
+  const refused = refusePayload(event, payload, options);
   if (refused !== null) return refused;
   const pinned = await runPinnedHandlers(options, event, payload, payload, 'background');
   const { answer, result } = answerBackground(event, pinned.runs, {

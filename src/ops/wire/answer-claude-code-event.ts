@@ -3,7 +3,7 @@ import type { WireAnswer } from '../../agents/agent.js';
 import { answerClaudeCodeEvent } from '../../agents/claude-code-answer.js';
 import type { ClaudeCodeEventName } from '../../hooks/events.js';
 import { blocksOnFailure } from '../../hooks/fail-closed-entry.js';
-import { refuseDeepPayload, runPinnedHandlers, type ClaudeCodeWireOptions } from './run-pinned.js';
+import { refusePayload, runPinnedHandlers, type ClaudeCodeWireOptions } from './run-pinned.js';
 
 export type { ClaudeCodeWireOptions } from './run-pinned.js';
 
@@ -21,7 +21,7 @@ export async function answerClaudeCodeWireEvent(
   event: ClaudeCodeEventName,
   payload: Record<string, unknown>,
 ): Promise<WireAnswer> {
-  const refused = refuseDeepPayload(event, payload);
+  const refused = refusePayload(event, payload, options);
   // B5: where exit 2 blocks, the refusal is the blocking answer; elsewhere exit 1 tells it.
   if (refused !== null) return blocksOnFailure(event) ? { ...refused, exitCode: 2 } : refused;
   const match = matchingInput(event, payload);

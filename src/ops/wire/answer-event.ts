@@ -3,7 +3,7 @@ import { AGENTS } from '../../agents/agents.js';
 import { agentDeadlineSec, type Agent, type AgentId, type WireAnswer } from '../../agents/agent.js';
 import { isPlainObject } from '../../json/describe-value.js';
 import { nestsDeeperThan } from '../../json/nesting-depth.js';
-import { refusedPayload } from '../../engine/fail-closed.js';
+import { refusedPayload, type PayloadRefusal } from '../../engine/fail-closed.js';
 import { BLOCKING_EVENTS } from '../../hooks/fail-closed-entry.js';
 import { isClaudeCodeEvent, type EventName } from '../../hooks/events.js';
 import type { HandlerSet } from '../../hooks/snapshot/snapshot-match.js';
@@ -18,9 +18,14 @@ export interface WireOptions {
   agent: AgentId;
   /**
    * What the agent wrote to the handler's stdin: one JSON object. Null: more than hookpm can read
-   * (cli/stdio.ts readStdinText), answered as a payload that is not a JSON object.
+   * (cli/stdio.ts readStdinBytes), answered as a payload that is not a JSON object.
    */
   stdin: string | null;
+  /**
+   * engine.md B5: the agent's bytes are not UTF-8; `stdin` is their text with replacement
+   * characters, read only to learn the event, which runs nothing.
+   */
+  notUtf8?: boolean;
   store: StorePaths;
   /** The handler's environment: what plugin handlers inherit, less secrets (X5). */
   env: Readonly<Record<string, string | undefined>>;
@@ -47,7 +52,8 @@ export interface WireOptions {
  * session's pin (session-pin.ts), answered in the agent's format. A Stop continuation count is
  * kept in the pin (engine.md O3); SessionEnd releases the pin. An event the agent's link does not
  * cover is answered with nothing. A payload that is not a JSON object (or too long to read) is
- * exit 1, which the agents report as a non-blocking hook error.
+ * exit 1, which the agents report as a non-blocking hook error; one that is not UTF-8 runs nothing
+ * (B5), as one nested too deep.
  *
  * Handlers run in the payload's `cwd`, or where event-cwd.ts says when it cannot be used, with
  * the reason as a note of the dispatch (its result and its log line). With `deadline`, every
@@ -86,7 +92,8 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
   const aliases =
     decoded.matcherAliases === undefined ? {} : { matcherAliases: decoded.matcherAliases };
   // engine.md B5: refused before the pin, the matchers or the payload builder walk it.
-  if (nestsDeeperThan(payload)) return refuseDeepPayload(agent, event);
+  if (options.notUtf8 === true) return refusePayload(agent, event, 'not_utf8');
+  if (nestsDeeperThan(payload)) return refusePayload(agent, event, 'too_deep');
   const seconds = agentDeadlineSec(agent, event, options.deadline?.seconds ?? null);
   const by =
     options.deadline === undefined
@@ -160,11 +167,11 @@ function unreadPayload(agent: Agent, what: string): WireAnswer {
 }
 
 /**
- * A payload nested too deep (refusedPayload): on a blocking event its blocking answer; on another,
- * exit 1 with the reason, which the agents report as a non-blocking hook error.
+ * A payload refused (refusedPayload): on a blocking event its blocking answer; on another, exit 1
+ * with the reason, which the agents report as a non-blocking hook error.
  */
-function refuseDeepPayload(agent: Agent, event: EventName): WireAnswer {
-  const result = refusedPayload(event, '');
+function refusePayload(agent: Agent, event: EventName, refusal: PayloadRefusal): WireAnswer {
+  const result = refusedPayload(event, '', refusal);
   if (BLOCKING_EVENTS.has(event)) return agent.encode(result);
   return { exitCode: 1, stdout: '', stderr: `hookpm: ${result.diagnostics[0]!.message}\n` };
 }

@@ -1,14 +1,14 @@
 import { LINK_TIMEOUT_SEC, type WireAnswer } from '../../agents/agent.js';
 import { mapBounded } from '../../engine/bounded-map.js';
 import { filterEnvironment } from '../../engine/environment.js';
-import { failClosedOn } from '../../engine/fail-closed.js';
+import { failClosedOn, refusedPayloadReason } from '../../engine/fail-closed.js';
 import { runHandler } from '../../engine/run-handler.js';
 import { HANDLERS_AT_ONCE } from '../../engine/run-matched.js';
 import type { DispatchResult, HandlerRun, ResultDiagnostic } from '../../engine/types.js';
 import type { HookEventName } from '../../hooks/events.js';
 import type { FailClosed } from '../../hooks/fail-closed-entry.js';
 import type { HandlerSet } from '../../hooks/snapshot/snapshot-match.js';
-import { MAX_DEPTH, nestsDeeperThan } from '../../json/nesting-depth.js';
+import { nestsDeeperThan } from '../../json/nesting-depth.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { readUserSettings } from '../../store/user-settings.js';
 import { dispatchLogger } from '../steps/decision-log/dispatch-logger.js';
@@ -23,6 +23,7 @@ export interface ClaudeCodeWireOptions {
   cwd: string;
   home: string;
   deadline?: { seconds: number | null; startedAt: number };
+  notUtf8?: boolean;
 }
 
 /** One event's runs of pinned handlers, and what the decision log line needs of them. */
@@ -46,18 +47,22 @@ export interface PinnedRuns {
 
 /**
  * engine.md B5 for an event whose handlers hookpm runs itself inside Claude Code (its own events,
- * and the background entry): the answer to a payload nested too deep, a non-blocking error before
- * the pin or the matchers walk it; null for any other payload.
+ * and the background entry): the answer to a payload that is not UTF-8 (`options.notUtf8`) or
+ * nests too deep, a non-blocking error before the pin or the matchers walk it; null for any other
+ * payload.
  */
-export function refuseDeepPayload(
+export function refusePayload(
   event: HookEventName,
   payload: Record<string, unknown>,
+  options: ClaudeCodeWireOptions,
 ): WireAnswer | null {
-  if (!nestsDeeperThan(payload)) return null;
+  const refusal =
+    options.notUtf8 === true ? 'not_utf8' : nestsDeeperThan(payload) ? 'too_deep' : null;
+  if (refusal === null) return null;
   return {
     exitCode: 1,
     stdout: '',
-    stderr: `hookpm: hookpm refused the ${event} payload: it is nested deeper than ${MAX_DEPTH} levels, so no handler ran\n`,
+    stderr: `hookpm: ${refusedPayloadReason(event, refusal)}\n`,
   };
 }
 
