@@ -44,6 +44,7 @@ export type ErrorCode =
   | 'E_PROJECT_FILE'
   | 'E_REGISTRY_LOCATION'
   | 'E_POLICY'
+  | 'E_CONFIG'
   | 'E_INTERNAL';
 
 export interface ErrorDetails {

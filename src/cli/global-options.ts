@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { HookpmError } from '../errors.js';
 import { GLOBAL_OPTIONS } from './grammar.js';
+import { hookpmHomeOf } from '../store/home-paths.js';
 import { resolveStorePaths } from '../store/paths.js';
 import type { StorePaths } from '../store/store-paths.js';
 
@@ -40,7 +41,9 @@ export function resolveGlobals(
   const userHome = process.env.HOME || homedir();
   const working = workingDirectory() ?? (cwdGone === 'home' ? userHome : null);
   if (working === null) throw cwdRemoved();
-  const home = typeof opts.home === 'string' ? opts.home : process.env.HOOKPM_HOME || undefined;
+  // registry.md D1: `--home` is resolved against the working directory, as a path on a command
+  // line is; HOOKPM_HOME, set once for every directory, must be absolute (hookpmHomeOf).
+  const home = typeof opts.home === 'string' ? opts.home : hookpmHomeOf(process.env);
   const cwd = typeof opts.cwd === 'string' ? resolve(working, opts.cwd) : working;
   return {
     json: opts.json === true,

@@ -1,16 +1,17 @@
 import envPaths from 'env-paths';
 import { join } from 'node:path';
-import { homeStorePaths } from './home-paths.js';
+import { homeStorePaths, hookpmHomeOf } from './home-paths.js';
 import type { StorePaths } from './store-paths.js';
 
 /**
  * D1: `$HOOKPM_HOME/{config,data,cache}` when HOOKPM_HOME is set (the CLI maps `--home` to it),
  * otherwise the platform's directories for `hookpm` (env-paths, no suffix). env-paths reads the
- * real process environment and home directory, so tests always set HOOKPM_HOME.
+ * real process environment and home directory, so tests always set HOOKPM_HOME. A relative
+ * HOOKPM_HOME is E_CONFIG (hookpmHomeOf): a caller resolves a relative `--home` first.
  */
 export function resolveStorePaths(env: Record<string, string | undefined>): StorePaths {
-  const home = env.HOOKPM_HOME;
-  if (home !== undefined && home !== '') return homeStorePaths(home);
+  const home = hookpmHomeOf(env);
+  if (home !== undefined) return homeStorePaths(home);
   const platform = envPaths('hookpm', { suffix: '' });
   return { config: platform.config, data: platform.data, cache: platform.cache };
 }

@@ -328,6 +328,31 @@ describe('fail closed through `hookpm wire claude` (engine.md B1-B6)', () => {
   });
 });
 
+describe('a relative HOOKPM_HOME (registry.md D1)', () => {
+  it('D1, B7: is refused, never a store in the working directory: a deny on PreToolUse under `wire`, E_CONFIG for a command', async () => {
+    await ok(['install', GUARD, '--yes']);
+    const env = ws.env({ HOOKPM_HOME: 'store' });
+    const run = await ws.hookpm(['wire', 'claude'], { stdin: bash('rel', 'ls'), env });
+    expect(run.code).toBe(0);
+    const out = JSON.parse(run.stdout) as Record<string, any>;
+    expect(decision(out)).toBe('deny');
+    expect(reason(out)).toMatch(
+      /^hookpm fails closed: HOOKPM_HOME is a relative path \("store"\); it must be an absolute path, so no plugin's guard could decide; set HOOKPM_HOME to an absolute path/,
+    );
+    const note = payload('Notification', 'rel', { notification_type: 'idle_prompt' });
+    const told = await ws.hookpm(['wire', 'claude'], { stdin: note, env });
+    expect(told.code).toBe(0);
+    expect(JSON.parse(told.stdout).systemMessage).toContain('HOOKPM_HOME is a relative path');
+    const list = await ws.hookpm(['list'], { env });
+    expect(list.code).toBe(1);
+    expect(list.stderr).toContain('error[E_CONFIG]: HOOKPM_HOME is a relative path ("store")');
+    // `--home` on the command line is a path like any other: relative to the working directory.
+    const flag = await ws.hookpm(['--home', join('..', `home${ws.n}`, 'hookpm'), 'list'], { env });
+    expect(flag.stdout).toContain('guard');
+    expect(existsSync(join(ws.repo, 'store'))).toBe(false);
+  });
+});
+
 describe('fail closed in `hookpm run`, `hookpm session` and `hookpm doctor`', () => {
   it('B2: `hookpm run PreToolUse` with a tampered guard answers a deny naming the plugin', async () => {
     await ok(['install', GUARD, '--yes']);

@@ -29,8 +29,14 @@ describe('resolveStorePaths', () => {
     });
   });
 
-  it('D1: a relative HOOKPM_HOME is made absolute', () => {
-    expect(resolveStorePaths({ HOOKPM_HOME: 'rel/home' }).data).toBe(resolve('rel/home', 'data'));
+  it('D1: a relative HOOKPM_HOME is E_CONFIG naming the variable, never a store in the working directory', () => {
+    for (const home of ['rel/home', 'store', './store', '~/hookpm'])
+      expect(() => resolveStorePaths({ HOOKPM_HOME: home })).toThrow(
+        expect.objectContaining({
+          code: 'E_CONFIG',
+          message: `HOOKPM_HOME is a relative path (${JSON.stringify(home)}); it must be an absolute path`,
+        }),
+      );
   });
 
   it('D1: without HOOKPM_HOME (or with it empty) the platform directories for hookpm are used, without a suffix', () => {

@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { resolve } from 'node:path';
 import { HookpmError } from '../../errors.js';
 import { resolveStorePaths } from '../../store/paths.js';
 import { globalOptions } from '../global-options.js';
@@ -64,7 +65,8 @@ async function listCandidates(program: Command, words: string[], command: Comman
   ]);
   const candidates = await completeWords(program, words.length === 0 ? [''] : words, {
     installed: async (home) => {
-      const paths = resolveStorePaths({ HOOKPM_HOME: home ?? globals.hookpmHome });
+      const given = home === undefined ? globals.hookpmHome : resolve(globals.cwd, home);
+      const paths = resolveStorePaths({ HOOKPM_HOME: given });
       // A store that cannot be read has nothing to offer; completion never prints an error.
       return (await listPlugins(paths).catch(() => ({ plugins: [] }))).plugins;
     },

@@ -36,18 +36,19 @@ export function register(program: Command): void {
       ].join('\n'),
     )
     .action((agent: string, flags: { deadline?: string; background?: boolean }, command: Command) =>
-      runWire(agent, globalOptions(command), flags.deadline, flags.background === true),
+      runWire(agent, () => globalOptions(command), flags.deadline, flags.background === true),
     );
 }
 
 /**
  * What `hookpm wire <agent> [--deadline <s>]` runs (also from cli/start/wire-entry.ts). A deadline
  * that is not a number of seconds above 0 is told on stderr and the default used: the agent's
- * event is answered all the same.
+ * event is answered all the same. `globalsOf` is asked once the payload is read, so a hookpm home
+ * it refuses (a relative HOOKPM_HOME, E_CONFIG) fails the event closed (engine.md B7).
  */
 export async function runWire(
   agent: string,
-  globals: GlobalOptions,
+  globalsOf: () => GlobalOptions,
   deadline?: string | boolean,
   background = false,
 ): Promise<void> {
@@ -65,7 +66,16 @@ export async function runWire(
   const deadlineSec = deadlineOf(deadline);
   const bytes = readAgentPayload();
   const stdin = bytes?.toString('utf8') ?? null;
-  const store = storePathsOf(globals);
+  let globals: GlobalOptions;
+  let store: StorePaths;
+  try {
+    globals = globalsOf();
+    store = storePathsOf(globals);
+  } catch (error) {
+    const refused = background ? null : await crashAnswerOf(agent, stdin, null, error);
+    if (refused === null) throw error;
+    return writeAnswer(refused);
+  }
   const answer = await answerWireEvent({
     agent,
     stdin,
@@ -89,6 +99,10 @@ export async function runWire(
       2,
       `hookpm: warning: --deadline ${JSON.stringify(deadline)} is not seconds; ignored\n`,
     );
+  writeAnswer(answer);
+}
+
+function writeAnswer(answer: WireAnswer): void {
   if (answer.stdout !== '') writeText(1, answer.stdout);
   if (answer.stderr !== '') writeText(2, answer.stderr);
   process.exitCode = answer.exitCode;
@@ -117,7 +131,7 @@ function readAgentPayload(): Buffer | null {
 async function crashAnswerOf(
   agent: AgentId,
   stdin: string | null,
-  store: StorePaths,
+  store: StorePaths | null,
   error: unknown,
 ): Promise<WireAnswer | null> {
   try {

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { PACKAGE_ROOT } from '../../io/package-root.js';
 import { resolveStorePaths } from '../../store/paths.js';
 import { exitWhenWritten, writeText } from '../stdio.js';
@@ -22,8 +22,11 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
     return exitWhenWritten();
   }
   // V8 rejects a cache made by another V8: each has a directory of its own.
-  const caches = join(cacheDirOf(argv), 'code-cache', `${process.version}-${process.arch}`);
-  cacheChunks(join(PACKAGE_ROOT, 'dist', 'bundle'), caches, underDefaultFlags);
+  const cacheDir = cacheDirOf(argv);
+  if (cacheDir !== null) {
+    const caches = join(cacheDir, 'code-cache', `${process.version}-${process.arch}`);
+    cacheChunks(join(PACKAGE_ROOT, 'dist', 'bundle'), caches, underDefaultFlags);
+  }
   // A linked agent event: its own one-file bundle (wire-entry.ts), which ends the process.
   if (args[0] === 'wire' && (await (await import('./wire-entry.js')).main(argv))) return;
   stopWasmTierUpOnConnect();
@@ -35,10 +38,20 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
   await (await import('../main.js')).main(argv);
 }
 
-/** registry.md D1: the cache directory of `--home`, else of HOOKPM_HOME, else the platform one. */
-function cacheDirOf(argv: readonly string[]): string {
+/**
+ * registry.md D1: the cache directory of `--home`, else of HOOKPM_HOME, else the platform one; null
+ * for a relative HOOKPM_HOME, which the command then refuses (nothing is cached in the working
+ * directory).
+ */
+function cacheDirOf(argv: readonly string[]): string | null {
   const at = argv.indexOf('--home');
   const given = argv.find((arg) => arg.startsWith('--home='))?.slice('--home='.length);
-  const home = (at >= 2 ? argv[at + 1] : given) ?? process.env.HOOKPM_HOME;
-  return resolveStorePaths({ HOOKPM_HOME: home }).cache;
+  const flag = at >= 2 ? argv[at + 1] : given;
+  try {
+    return resolveStorePaths({
+      HOOKPM_HOME: flag === undefined ? process.env.HOOKPM_HOME : resolve(flag),
+    }).cache;
+  } catch {
+    return null;
+  }
 }

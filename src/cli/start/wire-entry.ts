@@ -22,7 +22,7 @@ export async function main(argv: readonly string[]): Promise<boolean> {
       await import('../commands/wire.js')
     ).runWire(
       line.operands[0]!,
-      resolveGlobals(line.options, 'home'),
+      () => resolveGlobals(line.options, 'home'),
       line.options['deadline'],
       line.options['background'] === true,
     );

@@ -2,7 +2,7 @@ import type { AgentId, WireAnswer } from '../../agents/agent.js';
 import { AGENTS } from '../../agents/agents.js';
 import { applyFailClosed } from '../../engine/fail-closed.js';
 import { noDecision } from '../../engine/no-decision.js';
-import { redact } from '../../errors.js';
+import { isHookpmError, redact } from '../../errors.js';
 import { isClaudeCodeEvent } from '../../hooks/events.js';
 import { blocksOnFailure, type FailClosed } from '../../hooks/fail-closed-entry.js';
 import { isPlainObject } from '../../json/describe-value.js';
@@ -16,15 +16,16 @@ import { withFailOpen } from '../steps/host/fail-open.js';
  * event fails closed as B2 says, every plugin at once, the reason naming hookpm's error and the
  * fix. On a blocking event that is its blocking answer; on Claude Code's own events where exit 2
  * blocks, exit 2 with the reason; elsewhere a `systemMessage`. settings.json's `"failOpen": true`
- * opens it, when settings.json can still be read. Null when the payload does not tell an event
- * this agent's link answers: the error is then reported as any other. Claude Code's answer is
- * written here, not by agents/claude-code-answer.ts: that module is in the bundle's runner chunk,
- * and this answer must not need the code whose failure it reports.
+ * opens it, when settings.json can still be read (`store`; null: hookpm's home itself was refused,
+ * E_CONFIG, and nothing opens it). Null when the payload does not tell an event this agent's link
+ * answers: the error is then reported as any other. Claude Code's answer is written here, not by
+ * agents/claude-code-answer.ts: that module is in the bundle's runner chunk, and this answer must
+ * not need the code whose failure it reports.
  */
 export function crashAnswer(
   agentId: AgentId,
   stdin: string | null,
-  store: StorePaths,
+  store: StorePaths | null,
   error: unknown,
 ): WireAnswer | null {
   let payload: unknown;
@@ -34,13 +35,8 @@ export function crashAnswer(
     return null;
   }
   if (!isPlainObject(payload)) return null;
-  const why = redact(error instanceof Error ? error.message : String(error));
-  const entry: FailClosed = {
-    plugin: null,
-    events: null,
-    reason: `hookpm fails closed: hookpm itself failed while answering this event (${why}), so no plugin's guard could decide; run \`hookpm doctor\`, and reinstall hookpm if one of its own files is damaged`,
-  };
-  const [failing] = withFailOpen([entry], settingsOf(store));
+  const entry: FailClosed = { plugin: null, events: null, reason: reasonOf(error) };
+  const [failing] = withFailOpen([entry], store === null ? null : settingsOf(store));
   const agent = AGENTS[agentId];
   const named = payload['hook_event_name'];
   if (agent.id === 'claude' && typeof named === 'string' && isClaudeCodeEvent(named)) {
@@ -57,6 +53,22 @@ export function crashAnswer(
     stopHookActive: payload['stop_hook_active'] === true,
   });
   return agent.encode(result);
+}
+
+/**
+ * The fail-closed reason: hookpm's configuration it refuses (E_CONFIG: a relative HOOKPM_HOME) with
+ * its own fix, else hookpm's own failure with `hookpm doctor` and a reinstall.
+ */
+function reasonOf(error: unknown): string {
+  if (isHookpmError(error, 'E_CONFIG'))
+    return `hookpm fails closed: ${error.message}, so no plugin's guard could decide; ${lowerFirst(error.hint ?? '')}`;
+  const why = redact(error instanceof Error ? error.message : String(error));
+  return `hookpm fails closed: hookpm itself failed while answering this event (${why}), so no plugin's guard could decide; run \`hookpm doctor\`, and reinstall hookpm if one of its own files is damaged`;
+}
+
+/** A hint as the second half of a sentence. */
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
 }
 
 /** settings.json, or none when it cannot be read either. */
