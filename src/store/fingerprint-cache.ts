@@ -1,5 +1,5 @@
 import { existsSync, lstatSync, type Stats } from 'node:fs';
-import { join, sep } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import {
   fingerprintOf,
   readEntries,
@@ -44,6 +44,17 @@ export interface UnlistedScan {
   layout: string;
 }
 
+/**
+ * A tree whose root, or the directory holding it (`<plugins>/<id>`), is a symbolic link: hookpm
+ * makes neither, so what it leads to is not the tree installed, whatever it holds (Q6).
+ */
+export interface LinkedScan {
+  fingerprint: null;
+  linked: true;
+}
+
+const LINKED: LinkedScan = { fingerprint: null, linked: true };
+
 export interface ScanOptions {
   /** Milliseconds since the epoch, as file times are; default Date.now. */
   now?: () => number;
@@ -60,7 +71,7 @@ const NO_TREE: CachedTree = { files: new Map(), fingerprint: null };
 /**
  * Q6 scans of `roots` (a root missing or unreadable: null): each tree's fingerprint as
  * fingerprintTree computes it, and its layout (TreeScan; UnlistedScan for a tree holding a file
- * ScanOptions.listed leaves out), reading only the files whose lstat (device, inode, size, mtime,
+ * ScanOptions.listed leaves out; LinkedScan for a root or its holder that is a link), reading only the files whose lstat (device, inode, size, mtime,
  * ctime, and mode with its kind) differs from the one cached with their hash in the roots' shards
  * (fingerprintShardFile). A directory is read unless the cache holds the tree's directory stats and
  * each directory's lstat (device, inode, mtime, ctime, mode) is still the cached one: adding,
@@ -80,17 +91,22 @@ export async function scanTreesCached(
   paths: StorePaths,
   roots: readonly string[],
   options: ScanOptions = {},
-): Promise<Map<string, TreeScan | UnlistedScan | null>> {
+): Promise<Map<string, TreeScan | UnlistedScan | LinkedScan | null>> {
   const now = (options.now ?? Date.now)();
   const cache = readFingerprintCache(paths, roots);
   const next: FingerprintCache = new Map();
-  const scans = new Map<string, TreeScan | UnlistedScan | null>();
+  const scans = new Map<string, TreeScan | UnlistedScan | LinkedScan | null>();
   const rehashes: Promise<void>[] = [];
   const changed = new Set<string>();
   for (const root of roots) {
     if (scans.has(root)) continue;
     const cached = cache.get(root) ?? NO_TREE;
     scans.set(root, null);
+    // The one lstat this adds per tree; the root's own is the walk's (or the cache check's) first.
+    if (isLink(dirname(root))) {
+      scans.set(root, LINKED);
+      continue;
+    }
     // The common case at scale: no directory and no file changed, found without reading a
     // directory (engine.md X10).
     const unchanged = unchangedLayout(root, cached);
@@ -105,6 +121,11 @@ export async function scanTreesCached(
       walk = walkTree(root, (path, info) => stats.set(path, info));
     } catch {
       if (cache.has(root)) changed.add(root);
+      continue;
+    }
+    // walkTree reads through a root that is a link; its lstat, taken first, tells one.
+    if (stats.get('')?.isSymbolicLink() === true) {
+      scans.set(root, LINKED);
       continue;
     }
     const layout = layoutOf(walk.directories);
@@ -143,6 +164,15 @@ export async function scanTreesCached(
     scans.has(root) ? next.get(root) : existsSync(root) ? cache.get(root) : undefined,
   );
   return scans;
+}
+
+/** Whether `path` is a symbolic link (one that cannot be lstat'd is left to the walk to find). */
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -15,8 +15,11 @@ export type TreeCheck =
    * changes what runs is the caller's question (plugin/created-files.ts).
    */
   | { status: 'created'; created: string[] }
-  /** An installed file changed, removed, or its mode changed; or no list tells created ones. */
-  | { status: 'changed' }
+  /**
+   * An installed file changed, removed, or its mode changed; or no list tells created ones; or
+   * (`linked`) the tree, or the directory holding it, is a symbolic link, which hookpm never makes.
+   */
+  | { status: 'changed'; linked?: true }
   /** The tree is gone or cannot be read. */
   | { status: 'missing' };
 
@@ -53,6 +56,7 @@ export async function checkInstalledTrees(
   for (const [root, fingerprint] of expected) {
     const scan = scans.get(root) ?? null;
     if (scan === null) out.set(root, { status: 'missing' });
+    else if ('linked' in scan) out.set(root, { status: 'changed', linked: true });
     else if (scan.fingerprint === fingerprint) out.set(root, { status: 'match', scan });
     else {
       const cached = readFingerprintCache(paths, [root]).get(root)?.files;

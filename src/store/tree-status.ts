@@ -10,8 +10,11 @@ export type TreeStatus =
   | { status: 'match' }
   /** Installed files intact; `created` holds what the plugin wrote into its folder since. */
   | { status: 'created'; created: string[] }
-  /** `problem`: the created file that would change what runs; else an installed file changed. */
-  | { status: 'changed'; problem?: string }
+  /**
+   * `problem`: the created file that would change what runs; `linked`: the tree or the directory
+   * holding it is a symbolic link (tree-check.ts); else an installed file changed.
+   */
+  | { status: 'changed'; problem?: string; linked?: true }
   | { status: 'missing' };
 
 /**

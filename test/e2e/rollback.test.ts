@@ -3,6 +3,7 @@
  * binary: back to the version consented before the last update, from the store, under --offline.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { cp, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useRegistryHome } from '../helpers/registry-home.js';
@@ -94,5 +95,24 @@ describe('hookpm rollback', () => {
     });
     const review = JSON.parse((await ok('review', 'guard', '--json')).stdout) as object;
     expect(review).toMatchObject({ consented: true, confine });
+  });
+
+  it('rollback, Q6: a kept tree replaced by a symbolic link to an identical copy is refused, nothing changed', async () => {
+    await ok('install', 'guard@examples@1.0.0', '--yes');
+    await ok('update', '--yes');
+    const kept = guardRecord().previous!.path;
+    const copy = join(ctx.home.dir, 'copy-1.0.0');
+    await cp(kept, copy, { recursive: true, preserveTimestamps: true });
+    await rm(kept, { recursive: true });
+    await symlink(copy, kept);
+    const statePath = join(ctx.home.env.HOOKPM_HOME!, 'data', 'state.json');
+    const before = readFileSync(statePath, 'utf8');
+    const run = await hookpm(['rollback', 'guard', '--offline']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      `error[E_PLUGIN_TAMPERED]: the kept tree of guard@examples 1.0.0 at ${kept} is a symbolic link (or is in one), not the tree hookpm installed, so it cannot be rolled back to`,
+    );
+    expect(readFileSync(statePath, 'utf8')).toBe(before);
+    expect(guardRecord().version).toBe('1.3.0');
   });
 });

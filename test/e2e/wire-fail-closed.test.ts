@@ -1,7 +1,17 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { appendFile, cp, mkdir, readdir, rm, truncate, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import {
+  appendFile,
+  cp,
+  mkdir,
+  readdir,
+  rename,
+  rm,
+  symlink,
+  truncate,
+  writeFile,
+} from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
@@ -188,6 +198,31 @@ describe('fail closed through `hookpm wire claude` (engine.md B1-B6)', () => {
     expect(allowed.stderr).not.toContain('failed_closed');
     const guarded = await wire(bash('mended', FORCE_PUSH));
     expect(reason(guarded.out).startsWith(GUARD_REASON)).toBe(true);
+  });
+
+  it('B2, Q6: a tree, or the directory holding it, made a symbolic link to an identical copy denies as tampered; restored, guard runs', async () => {
+    await ok(['install', GUARD, '--yes']);
+    const tree = installedTree(ws.home, 'guard');
+    const copy = join(ws.dir, `copy${ws.n}`);
+    await cp(tree, copy, { recursive: true, preserveTimestamps: true });
+    await rm(tree, { recursive: true });
+    await symlink(copy, tree);
+    const tampered = `plugin guard@local 1.3.0 cannot run as consented (its installed files were changed after install); run \`hookpm install --force ${GUARD}\``;
+    const first = await wire(bash('linked', 'ls'));
+    expect(decision(first.out)).toBe('deny');
+    expect(reason(first.out)).toContain(tampered);
+    expect((await ok(['list', '--verify'])).split('\n')[1]).toMatch(/tampered/);
+    await rm(tree);
+    await rename(copy, tree);
+    expect((await wire(bash('real', 'ls'))).out).toBeNull();
+    // `<plugins>/<id>`, holding the version directory, moved out of the store behind a link.
+    const versions = dirname(tree);
+    const outside = join(ws.dir, `outside${ws.n}`);
+    await rename(versions, outside);
+    await symlink(outside, versions);
+    const held = await wire(bash('held', 'ls'));
+    expect(decision(held.out)).toBe('deny');
+    expect(reason(held.out)).toContain(tampered);
   });
 
   it('B2: a missing installed tree fails closed on every event the plugin was consented for; others get a systemMessage', async () => {

@@ -232,6 +232,30 @@ describe('scanTreesCached: fingerprints', () => {
     expect(await readFile(otherShard, 'utf8')).not.toContain(other);
   });
 
+  it('Q6: a root that is a symbolic link to an identical copy, or held in a directory that is one, is linked, cold or warm', async () => {
+    const expected = await fingerprintTree(root);
+    expect(await cached()).toBe(expected);
+    const linked = { fingerprint: null, linked: true };
+    const copy = join(base, 'copy');
+    await rename(root, copy);
+    await symlink(copy, root);
+    expect((await scanTreesCached(paths, [root], later)).get(root)).toEqual(linked);
+    expect((await scanTreesCached(paths, [root], later)).get(root)).toEqual(linked);
+    expect(await fingerprintTree(copy)).toBe(expected);
+    // `<plugins>/<id>` a link to a directory outside, holding the version directory.
+    const outside = join(base, 'outside');
+    await mkdir(outside);
+    await rename(copy, join(outside, '1.0.0'));
+    await mkdir(join(base, 'plugins'));
+    await symlink(outside, join(base, 'plugins', 'p'));
+    const held = join(base, 'plugins', 'p', '1.0.0');
+    expect((await scanTreesCached(paths, [held], later)).get(held)).toEqual(linked);
+    // The same tree in real directories is the installed one again.
+    await rm(join(base, 'plugins', 'p'));
+    await rename(outside, join(base, 'plugins', 'p'));
+    expect((await fingerprintsCached([held], later)).get(held)).toBe(expected);
+  });
+
   it("Q6: scanTreesCached gives the tree's directories too, which the fingerprint leaves out", async () => {
     const before = (await scanTreesCached(paths, [root], later)).get(root)!;
     expect(JSON.parse(before.layout)).toEqual(['.claude-plugin', 'hooks', 'scripts']);

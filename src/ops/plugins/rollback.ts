@@ -31,9 +31,10 @@ export interface RollbackResult {
  * user recorded last (Z4: `enable --confine` stays across versions); the version rolled back
  * from, and any update waiting for consent, are dropped and their trees collected. The range stays,
  * so `hookpm update` moves forward again. E_NOT_FOUND when no earlier version is kept (never
- * updated, or rolled back already); E_PLUGIN_TAMPERED when its tree changed (Q6); E_POLICY when
- * the policy refuses the plugin (docs/reference/rules/policy.md#a13), or requires confined plugins
- * and the version rolled back to, enabled, is not confined (A18). Nothing changes on failure.
+ * updated, or rolled back already); E_PLUGIN_TAMPERED when its tree changed or is a symbolic link
+ * (Q6); E_POLICY when the policy refuses the plugin (docs/reference/rules/policy.md#a13), or
+ * requires confined plugins and the version rolled back to, enabled, is not confined (A18).
+ * Nothing changes on failure.
  */
 export function rollbackPlugin(
   ctx: OperationContext,
@@ -61,7 +62,9 @@ export function rollbackPlugin(
       if (status.status !== 'match' && status.status !== 'created')
         throw new HookpmError(
           'E_PLUGIN_TAMPERED',
-          `the kept tree of ${record.id} ${previous.version} at ${previous.path} no longer matches its fingerprint, so it cannot be rolled back to`,
+          status.status === 'changed' && status.linked === true
+            ? `the kept tree of ${record.id} ${previous.version} at ${previous.path} is a symbolic link (or is in one), not the tree hookpm installed, so it cannot be rolled back to`
+            : `the kept tree of ${record.id} ${previous.version} at ${previous.path} no longer matches its fingerprint, so it cannot be rolled back to`,
           {
             plugin: record.id,
             hint: `Install that version again with \`hookpm install ${record.id}@${previous.version} --force\`.`,
