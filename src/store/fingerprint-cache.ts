@@ -71,17 +71,18 @@ const NO_TREE: CachedTree = { files: new Map(), fingerprint: null };
 /**
  * Q6 scans of `roots` (a root missing or unreadable: null): each tree's fingerprint as
  * fingerprintTree computes it, and its layout (TreeScan; UnlistedScan for a tree holding a file
- * ScanOptions.listed leaves out; LinkedScan for a root or its holder that is a link), reading only the files whose lstat (device, inode, size, mtime,
- * ctime, and mode with its kind) differs from the one cached with their hash in the roots' shards
- * (fingerprintShardFile). A directory is read unless the cache holds the tree's directory stats and
- * each directory's lstat (device, inode, mtime, ctime, mode) is still the cached one: adding,
- * removing or renaming an entry of a directory sets its mtime and ctime, and nothing sets a ctime
- * back, so an unchanged directory stat (cached only once older than RACY_MS, as file stats are)
- * means its listing is the one cached; the files are then lstat'd one by one as always, so an
- * added, removed or changed file still counts. Each shard is read once and written only when an
- * entry of it changed; a missing or damaged shard is recomputed and a failed write ignored. No
- * lock: the last writer wins and every entry is checked against the stat again. Entries of other
- * roots in a rewritten shard are kept while those exist. Never rejects.
+ * ScanOptions.listed leaves out; LinkedScan for a root or its holder that is a link), reading only
+ * the files whose lstat (device, inode, size, mtime, ctime, and mode with its kind) differs from
+ * the one cached with their hash in the roots' shards (fingerprintShardFile). A directory is read
+ * unless the cache holds the tree's directory stats and each directory's lstat (device, inode,
+ * mtime, ctime, mode) is still the cached one: adding, removing or renaming an entry of a directory
+ * sets its mtime and ctime, and nothing sets a ctime back, so an unchanged directory stat (cached
+ * only once older than RACY_MS, as file stats are) means its listing is the one cached; the files
+ * are then lstat'd one by one as always, so an added, removed or changed file still counts. Each
+ * shard is read once and written only when an entry of it changed; a missing or damaged shard is
+ * recomputed and a failed write ignored. No lock: the last writer wins and every entry is checked
+ * against the stat again. Entries of other roots in a rewritten shard are kept while those exist.
+ * Never rejects.
  *
  * A stat only stands in for content that this cache says was hashed with that very stat: whoever
  * can write the cache file (the user) can also write the trees and the state, so the cache guards

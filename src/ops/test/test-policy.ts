@@ -9,8 +9,8 @@ import type { PluginUnderTest } from './plugin-under-test.js';
  * policy.md A11-A13, A16, A18 for `hookpm test`: its handlers run, so the plugin under test is held
  * to the policy as a plugin about to run under `hookpm run` is. E_POLICY (named `testing <id>`, the
  * rule and the file) when the policy file cannot be used, when it refuses the plugin or its
- * registry (`local` for a directory or a tarball), or when it requires confined plugins and this one
- * neither declares capabilities nor was confined by the user. Called before any handler runs.
+ * registry (`local` for a directory or a tarball), or when it requires confined plugins and this
+ * one neither declares capabilities nor was confined by the user. Called before any handler runs.
  */
 export function requireTestAllowed(inForce: PolicyInForce, plugin: PluginUnderTest): void {
   const { id } = plugin.inspected;
