@@ -92,7 +92,7 @@ export type PayloadRefusal = 'too_deep' | 'not_utf8';
 /** The reason of a refused payload (PayloadRefusal), with the fix where the sender has one. */
 export function refusedPayloadReason(event: string, refusal: PayloadRefusal): string {
   return refusal === 'too_deep'
-    ? `hookpm refused the ${event} payload: it is nested deeper than ${MAX_DEPTH} levels, so no handler ran`
+    ? `hookpm refused the ${event} payload: it is nested deeper than ${MAX_DEPTH} levels, so no handler ran; send it with its values (a tool's input) nested less deeply`
     : `hookpm refused the ${event} payload: it is not valid UTF-8, so no handler ran; send its text (a command, a path, a prompt) as UTF-8`;
 }
 

@@ -313,7 +313,7 @@ describe('fail closed through `hookpm wire claude` (engine.md B1-B6)', () => {
     expect(run.code).toBe(0);
     expect(decision(run.out)).toBe('deny');
     expect(reason(run.out)).toBe(
-      'hookpm refused the PreToolUse payload: it is nested deeper than 512 levels, so no handler ran',
+      "hookpm refused the PreToolUse payload: it is nested deeper than 512 levels, so no handler ran; send it with its values (a tool's input) nested less deeply",
     );
     expect(run.stderr).not.toContain('E_INTERNAL');
     const note = payload('Notification', 'deep', { notification_type: 'idle_prompt' });
