@@ -129,6 +129,27 @@ describe('authorizationFor (registry.md K5: credentials only for their own host 
     ).toBeUndefined();
     expect(nerfDart('https://npm.corp.test:444/a/b/c?q=1')).toBe('//npm.corp.test:444/a/b/');
   });
+
+  it("K5: a project .npmrc naming another registry never gets the user's top-level token sent there", async () => {
+    const l = await layout({
+      user: 'registry=https://npm.corp.test/\n_authToken=user-top\n',
+      project: 'registry=https://npm.stranger.test/\n',
+    });
+    const access = await npmRegistryAccess({ env: { HOME: l.home }, cwd: l.sub });
+    expect(access.registry).toBe('https://npm.stranger.test/');
+    expect(access.authorization(new URL('https://npm.stranger.test/pkg'))).toBeUndefined();
+    expect(access.authorization(new URL('https://npm.corp.test/pkg'))).toBe('Bearer user-top');
+    // The project file's own top-level token is for the registry it names.
+    const own = await layout({
+      user: 'registry=https://npm.corp.test/\n_authToken=user-top\n',
+      project: 'registry=https://npm.project.test/\n_authToken=project-top\n',
+    });
+    const ownAccess = await npmRegistryAccess({ env: { HOME: own.home }, cwd: own.sub });
+    expect(ownAccess.authorization(new URL('https://npm.project.test/p'))).toBe(
+      'Bearer project-top',
+    );
+    expect(ownAccess.authorization(new URL('https://npm.corp.test/p'))).toBe('Bearer user-top');
+  });
 });
 
 describe('authorize per request (registry.md K5, N2, N5)', () => {

@@ -1,5 +1,5 @@
 import { HookpmError } from '../../errors.js';
-import type { NpmConfig } from './npm-config.js';
+import type { NpmConfig, NpmrcLayer } from './npm-config.js';
 
 /** The npm registry to ask for one package, and the credentials npm would send with each request. */
 export interface NpmRegistryAccess {
@@ -28,34 +28,37 @@ export function nerfDart(url: string): string {
  * longest `//host/path` prefix of the URL (walking up one segment or slash at a time, never past
  * the host) that has `:_authToken` (Bearer), `:_auth` (Basic, already base64) or `:username` with
  * `:_password` (Basic; the password is stored base64-encoded, as npm stores it). Top-level
- * `_authToken`/`_auth`/`username`+`_password` count as keyed by `defaultRegistry` (what
- * `npm config fix` makes of them); a `defaultRegistry` that is not a URL (npm ignores such a value)
- * has none. Only http(s) URLs ever get credentials. A credential that no HTTP header can carry (a
- * control character, a character past U+00FF) is `E_REGISTRY_NETWORK` before any request, naming
- * its key, never its value (K5).
+ * `_authToken`/`_auth`/`username`+`_password` count as keyed by the default registry (what
+ * `npm config fix` makes of them): for the project `.npmrc`'s own, `registry` as the first layer
+ * sets it; for any other layer's, `registry` as the first layer other than the project file sets
+ * it (a cloned project's `.npmrc` naming another `registry` never sends the user's top-level token
+ * there); `fallbackRegistry` where none does. A default registry that is not a URL (npm ignores
+ * such a value) has none. Only http(s) URLs ever get credentials. A credential that no HTTP
+ * header can carry (a control character, a character past U+00FF) is `E_REGISTRY_NETWORK` before
+ * any request, naming its key, never its value (K5).
  */
 export function authorizationFor(
   config: NpmConfig,
   url: URL,
-  defaultRegistry: string,
+  fallbackRegistry: string,
 ): string | undefined {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
-  const defaultDart = nerfDartOrNull(defaultRegistry);
+  const darts = topLevelDarts(config, fallbackRegistry);
   const lookup = (key: string): string | undefined => {
     const scoped = config.get(key);
     if (scoped !== undefined && scoped !== '') return scoped;
     const colon = key.lastIndexOf(':');
-    if (
-      defaultDart === null ||
-      (key.slice(0, colon) !== defaultDart.replace(/\/$/, '') &&
-        key.slice(0, colon) !== defaultDart)
-    )
-      return undefined;
-    const bare = config.get(key.slice(colon + 1));
-    return bare === '' ? undefined : bare;
+    const prefix = key.slice(0, colon);
+    for (const [layer, dart] of darts) {
+      const bare = layer.values[key.slice(colon + 1)];
+      if (bare === undefined || bare === '' || dart === null) continue;
+      if (prefix === dart || prefix === dart.replace(/\/$/, '')) return bare;
+    }
+    return undefined;
   };
   const target = `//${url.host}${url.pathname}`;
-  for (const key of configuredPrefixes(config, defaultDart, target, `//${url.host}`.length)) {
+  const defaults = [...darts.values()].filter((dart) => dart !== null);
+  for (const key of configuredPrefixes(config, defaults, target, `//${url.host}`.length)) {
     const found = credentialsAt(key, lookup);
     if (found !== undefined) return found;
   }
@@ -73,12 +76,12 @@ const CREDENTIAL_FIELDS = new Set(['_authToken', '_auth', 'username', '_password
  */
 function configuredPrefixes(
   config: NpmConfig,
-  defaultDart: string | null,
+  defaultDarts: readonly string[],
   target: string,
   hostLength: number,
 ): string[] {
   const keys = new Set<string>();
-  if (defaultDart !== null) keys.add(defaultDart).add(defaultDart.replace(/\/$/, ''));
+  for (const dart of defaultDarts) keys.add(dart).add(dart.replace(/\/$/, ''));
   for (const layer of config.layers) {
     for (const name of Object.keys(layer.values)) {
       const colon = name.lastIndexOf(':');
@@ -93,6 +96,25 @@ function configuredPrefixes(
       (key.length === target.length || key.endsWith('/') || target[key.length] === '/'),
   );
   return reached.sort((a, b) => b.length - a.length);
+}
+
+/**
+ * The nerf dart each layer's top-level credentials are keyed by (null: none), in the layers'
+ * order: the project file's, that of `registry` from the first layer setting it; any other's, that
+ * of `registry` from the first layer other than the project file setting it; `fallbackRegistry`'s
+ * where none does.
+ */
+function topLevelDarts(
+  config: NpmConfig,
+  fallbackRegistry: string,
+): Map<NpmrcLayer, string | null> {
+  const registryOf = (layers: readonly NpmrcLayer[]): string =>
+    layers
+      .map((layer) => layer.values.registry?.trim())
+      .find((value) => value !== undefined && value !== '') ?? fallbackRegistry;
+  const all = nerfDartOrNull(registryOf(config.layers));
+  const trusted = nerfDartOrNull(registryOf(config.layers.filter((l) => l.source !== 'project')));
+  return new Map(config.layers.map((layer) => [layer, layer.source === 'project' ? all : trusted]));
 }
 
 function nerfDartOrNull(url: string): string | null {

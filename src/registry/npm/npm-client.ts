@@ -54,10 +54,9 @@ export async function npmRegistryAccess(
     DEFAULT_NPM_REGISTRY;
   const base = found.endsWith('/') ? found : `${found}/`;
   checkUrl(base, 'index');
-  const defaultRegistry = nonEmpty(config.get('registry')) ?? DEFAULT_NPM_REGISTRY;
   return {
     registry: base,
-    authorization: (url) => authorizationFor(config, url, defaultRegistry),
+    authorization: (url) => authorizationFor(config, url, DEFAULT_NPM_REGISTRY),
   };
 }
 
