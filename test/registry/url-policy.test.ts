@@ -57,6 +57,10 @@ describe('redactUrl', () => {
     ],
     ['https://example.com/plain?page=1', 'https://example.com/plain?page=1'],
     ['not a url with https://bob:pw@host/x', 'not a url with https://***@host/x'],
+    // Not URLs (a port that is no number): a password holding "/" or "#" is still hidden whole.
+    ['https://bob:pa/ss@127.0.0.1/', 'https://***@127.0.0.1/'],
+    ['https://bob:pa#s/s@127.0.0.1/x.git', 'https://***@127.0.0.1/x.git'],
+    ['"https://bob:p/w@h:1:2/" and https://h:x/y', '"https://***@h:1:2/" and https://h:x/y'],
   ])('N5: %s is shown as %s', (url, shown) => {
     expect(redactUrl(url)).toBe(shown);
   });

@@ -114,7 +114,8 @@ const SENSITIVE_PARAM = /token|auth|key|pass|secret|sig|credential|session|cooki
 /**
  * The URL as it may be shown (N5): user and password become `***`, and the values of query
  * parameters whose names look like credentials (token, auth, key, password, secret, signature,
- * credential, session, jwt: a CDN's signed download URL, N2) become `***`. Text that is not a URL is passed through `redactUserInfo`.
+ * credential, session, jwt: a CDN's signed download URL, N2) become `***`. Text that is not a URL
+ * is passed through `redactUserInfo`.
  */
 export function redactUrl(url: string): string {
   let parsed: URL;
@@ -145,6 +146,17 @@ export function shownUrl(url: string): string {
   return clip(redactUrl(url));
 }
 
+/**
+ * Each `scheme://...` word of `text` (up to a space or a quote) with everything before its last `@`
+ * shown as `***`: in text that does not parse as a URL, a password may hold a `/`, `?` or `#`
+ * (`https://bob:pa/ss@host/`), which ends no user part here. One pass over the text.
+ */
 function redactUserInfo(text: string): string {
-  return text.replace(/([a-z][a-z0-9+.-]{0,31}:\/\/)[^/\s@]+@/gi, '$1***@');
+  return text.replace(
+    /([a-z][a-z0-9+.-]{0,31}:\/\/)([^\s"']*)/gi,
+    (word, scheme: string, rest: string) => {
+      const at = rest.lastIndexOf('@');
+      return at < 0 ? word : `${scheme}***${rest.slice(at)}`;
+    },
+  );
 }
