@@ -103,6 +103,21 @@ describe('gitHeadersFor (registry.md K6: tokens by host kind, for that origin on
     );
     expect(badHeader.message).toMatch(/not valid/);
   });
+
+  it('K6: a helper command holding a NUL byte is E_GIT, never quoting the command', async () => {
+    const error = await failure(
+      gitHeadersFor(
+        'https://example.test/m.git',
+        {},
+        { headersHelper: `echo '{"Authorization":"Bearer helper-secret"}'\0` },
+      ),
+    );
+    expect(error.code).toBe('E_GIT');
+    expect(error.message).toMatch(/headers helper failed .*NUL byte/);
+    expect(JSON.stringify([error.message, error.details, error.hint])).not.toContain(
+      'helper-secret',
+    );
+  });
 });
 
 describe('the headers helper at its deadline (registry.md K6)', () => {

@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { HookpmError } from '../../errors.js';
 import { basicAuthOf } from '../http/basic-auth.js';
 import { withoutUserInfo } from '../http/url-policy.js';
@@ -148,11 +149,19 @@ function runHeadersHelper(
   return new Promise((done, reject) => {
     // A group of its own: at the deadline the shell and whatever it started are killed together
     // (a child left holding stdout would otherwise keep the clone waiting).
-    const child = spawn('/bin/sh', ['-c', command], {
-      env: { ...env, HOOKPM_GIT_URL: shown, HOOKPM_GIT_HOST: url.host },
-      stdio: ['ignore', 'pipe', 'ignore'],
-      detached: true,
-    });
+    let child: ChildProcessByStdio<null, Readable, null>;
+    try {
+      child = spawn('/bin/sh', ['-c', command], {
+        env: { ...env, HOOKPM_GIT_URL: shown, HOOKPM_GIT_HOST: url.host },
+        stdio: ['ignore', 'pipe', 'ignore'],
+        detached: true,
+      });
+    } catch {
+      // spawn throws at once for a command holding a NUL byte, quoting the command (which may
+      // hold a token): never repeated here.
+      reject(fail('its command cannot be run (it holds a NUL byte)'));
+      return;
+    }
     let out = '';
     const timer = setTimeout(() => {
       killGroup(child.pid);
