@@ -16,6 +16,8 @@ import {
   startPluginRegistry,
   type ServedRegistry,
 } from '../helpers/plugin-registry.js';
+import { marketplaceCatalog, writeClaudePlugin } from '../helpers/claude-plugin.js';
+import { writeFiles } from '../helpers/git-repo.js';
 import { hashStore } from '../helpers/store-snapshot.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
 
@@ -239,6 +241,34 @@ describe('registry locations in hookpm.json are checked before use (J3)', () => 
       await writeFile(join(project, 'hookpm.json'), JSON.stringify(manifest));
       await refused(other, 'E_REGISTRY_LOCATION', 'ci', '--yes');
     }
+  });
+
+  it('J3: a file: URL ending in .git that names a directory outside the project and no git repository (read in place, not cloned) is E_REGISTRY_LOCATION; nothing of it is read or printed', async () => {
+    const [victim] = homes;
+    const outside = join(work, 'private.git');
+    await writeClaudePlugin(join(outside, 'plugins', 'g'), 'g', {
+      PreToolUse: [{ hooks: [{ type: 'command', command: 'echo PRIVATE' }] }],
+    });
+    await writeFiles(outside, {
+      '.claude-plugin/marketplace.json': JSON.stringify(
+        marketplaceCatalog('PRIVATE', [{ name: 'g', source: './plugins/g', version: '1.0.0' }]),
+      ),
+    });
+    await writeFile(
+      join(project, 'hookpm.json'),
+      JSON.stringify({ plugins: { 'g@odd': '^1.0.0' }, registries: { odd: `file://${outside}` } }),
+    );
+    const before = await store(victim);
+    for (const args of [
+      ['info', '--project', 'g@odd'],
+      ['install', '--yes'],
+      ['outdated', '--project'],
+    ]) {
+      const run = await refused(victim, 'E_REGISTRY_LOCATION', ...args);
+      expect(run.stderr).toContain('leads outside the project');
+      expect(`${run.stdout}${run.stderr}`).not.toContain('PRIVATE');
+    }
+    expect(await store(victim)).toEqual(before);
   });
 
   it('J3: `install --project` from a registry the user added inside the project writes its location relative to the root, and a teammate installs from it with `ci`', async () => {

@@ -43,6 +43,15 @@ export function checkProjectRegistries(
   for (const [name, location] of Object.entries(manifest.registries)) {
     if (Object.hasOwn(defaults, name) || Object.hasOwn(state.registries, name)) continue;
     const checked = parseProjectRegistryLocation(name, location, root);
+    if (checked.kind === 'git' && readInPlace(checked.url)) {
+      // A `file:` URL naming no git repository is read in place (read-marketplace.ts), not cloned:
+      // a directory on disk, held inside the project as any other.
+      const dir = fileURLToPath(checked.url);
+      for (const path of [dir, findCatalogFile(dir) ?? dir])
+        assertInsideProject(root, path, () =>
+          locationError(name, location, root, `leads outside the project: ${leadsTo(path)}`),
+        );
+    }
     if (checked.kind === 'url' || checked.kind === 'git') {
       locations[name] = checked.url;
       if (checked.kind === 'git') marketplaces.add(name);
@@ -86,6 +95,18 @@ export function assertProjectTarballs(
       ),
     );
   }
+}
+
+/**
+ * Whether a git marketplace's URL is read in place rather than cloned: a `file:` URL whose
+ * directory is no git repository (neither a `.git` in it nor a bare repository's `HEAD` and
+ * `objects`: gitRepositoryKind's test).
+ */
+function readInPlace(url: string): boolean {
+  if (!/^file:/i.test(url)) return false;
+  const dir = fileURLToPath(url);
+  if (existsSync(join(dir, '.git'))) return false;
+  return !(existsSync(join(dir, 'HEAD')) && existsSync(join(dir, 'objects')));
 }
 
 function assertInsideProject(root: string, path: string, error: () => Error): void {
