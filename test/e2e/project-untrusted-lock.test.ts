@@ -170,6 +170,34 @@ describe('a lock fetches only from the registry its ids name (J1)', () => {
 });
 
 describe('registry locations in hookpm.json are checked before use (J3)', () => {
+  it("policy.md A21, J3: a required plugin is never brought in from a registry hookpm.json names: ci installs nothing from it, unasked; the user's own registry of that name provides it", async () => {
+    const [victim] = homes;
+    const policy = join(work, 'policy.json');
+    await writeFile(policy, JSON.stringify({ required: ['team-guard@corp'] }));
+    const env = { ...victim.env, HOOKPM_POLICY_FILE: policy };
+    await writeFile(
+      join(project, 'hookpm.json'),
+      JSON.stringify({ plugins: {}, registries: { corp: evil.url } }),
+    );
+    await writeFile(
+      join(project, 'hookpm.lock'),
+      JSON.stringify({ lockfileVersion: 1, plugins: {} }),
+    );
+    const served = evil.requests.length;
+    for (const args of [['ci'], ['install']]) {
+      const run = await runBin(args, { env, cwd: project });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain('requires team-guard@corp, which could not be installed');
+    }
+    expect(evil.requests.length).toBe(served);
+    expect((await runBin(['list', '--json'], { env, cwd: project })).stdout).not.toContain(
+      'team-guard',
+    );
+    await ok(victim, 'registry', 'add', 'corp', acme.url);
+    const run = await runBin(['ci'], { env, cwd: project });
+    expect(run.stderr).toContain('team-guard@corp 1.1.0 was installed and enabled');
+  });
+
   it('J3: unknown schemes and git option forms are E_REGISTRY_LOCATION, never E_INTERNAL, and run nothing', async () => {
     const [victim] = homes;
     const marker = join(work, 'pwned');

@@ -49,6 +49,6 @@ export async function ciProject(
   );
   return withRequired(
     { project: scope.root, installed, wrote: [], notes: [] },
-    await bringInRequired(scope.ctx, { cwd: opts.cwd }),
+    await bringInRequired(ctx, { cwd: opts.cwd }),
   );
 }

@@ -75,7 +75,7 @@ export async function installProjectSpecs(
   if (opts.dryRun === true)
     return withRequired(
       await planProject(scope, staged, { ...opts, next, notes: resolved.notes }),
-      await bringInRequired(scope.ctx, { cwd: opts.cwd, dryRun: true }),
+      await bringInRequired(ctx, { cwd: opts.cwd, dryRun: true }),
     );
   const { entries: installed, wrote } = await commitTransaction(
     scope.ctx,
@@ -89,7 +89,7 @@ export async function installProjectSpecs(
   );
   return withRequired(
     { project: scope.root, installed, wrote, notes: resolved.notes },
-    await bringInRequired(scope.ctx, { cwd: opts.cwd }),
+    await bringInRequired(ctx, { cwd: opts.cwd }),
   );
 }
 
@@ -145,7 +145,7 @@ export async function installProject(
         next: unchanged ? undefined : { lock: next.lock },
         notes: resolved.notes,
       }),
-      await bringInRequired(scope.ctx, { cwd: opts.cwd, dryRun: true }),
+      await bringInRequired(ctx, { cwd: opts.cwd, dryRun: true }),
     );
   const { entries: installed, wrote } = await commitTransaction(
     scope.ctx,
@@ -159,7 +159,7 @@ export async function installProject(
   );
   return withRequired(
     { project: scope.root, installed, wrote, notes: resolved.notes },
-    await bringInRequired(scope.ctx, { cwd: opts.cwd }),
+    await bringInRequired(ctx, { cwd: opts.cwd }),
   );
 }
 

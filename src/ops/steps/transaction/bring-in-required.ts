@@ -25,7 +25,8 @@ export interface RequiredBroughtIn {
  * be brought in: when no installed plugin matches it, a note says so. A required plugin that
  * cannot be installed (registry unreachable, refused by the same policy) is a warning note: the
  * run's own work stands, and `doctor` keeps warning (policy_required_missing). With `dryRun`,
- * notes only.
+ * notes only. `ctx` is the user's, never a project's (project-scope.ts): a plugin enabled unasked
+ * comes from a registry the user or hookpm configured, never from one a cloned hookpm.json names.
  */
 export async function bringInRequired(
   ctx: OperationContext,
