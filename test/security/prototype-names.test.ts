@@ -154,4 +154,18 @@ describe('prototype property names are names like any other', () => {
     expect(listed.json.plugins.map((p: { id: string }) => p.id)).toContain('constructor@acme');
     expect((await hookpm('uninstall', 'constructor')).code).toBe(0);
   });
+
+  it('J3: a registry named `constructor` in hookpm.json is used like any other: `install` in the project installs from it', async () => {
+    const project = join(home.dir, 'project-constructor');
+    await writeFiles(project, {
+      '.git/HEAD': 'ref: refs/heads/main\n',
+      'hookpm.json': JSON.stringify({
+        plugins: { 'gate@constructor': '^1.0.0' },
+        registries: { constructor: acme.url },
+      }),
+    });
+    const run = await runBin(['install', '--yes', '--json'], { env: home.env, cwd: project });
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout).installed[0]).toMatchObject({ id: 'gate@constructor' });
+  });
 });

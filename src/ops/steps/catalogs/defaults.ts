@@ -42,7 +42,7 @@ export function effectiveRegistries(
     builtin: false,
   }));
   for (const [name, record] of Object.entries(defaults)) {
-    if (removed.has(name) || state.registries[name] !== undefined) continue;
+    if (removed.has(name) || Object.hasOwn(state.registries, name)) continue;
     entries.push({ name, record, builtin: true });
   }
   return entries.sort((a, b) => compareCodeUnits(a.name, b.name));
