@@ -123,12 +123,13 @@ export function isLockedCommit(value: unknown): value is string {
 }
 
 /**
- * What a lock may name as a tarball's location: an http(s) URL, or a relative path that stays
- * inside the registry's directory (no scheme, no leading `/` or `\`, no `..` segment). A project
- * file is untrusted input: a lock never makes hookpm read a local file outside a registry.
+ * What a lock may name as a tarball's location: an http(s) URL a URL parser reads (`http://[::1`
+ * is none), or a relative path that stays inside the registry's directory (no scheme, no leading
+ * `/` or `\`, no `..` segment). A project file is untrusted input: a lock never makes hookpm read a
+ * local file outside a registry.
  */
 export function isLockedLocation(resolved: string): boolean {
-  if (/^https?:\/\/[^\s]+$/i.test(resolved)) return true;
+  if (/^https?:\/\/[^\s]+$/i.test(resolved)) return URL.canParse(resolved);
   if (/^[a-z][a-z0-9+.-]*:/i.test(resolved) || /^[\\/]/.test(resolved)) return false;
   // `%2e%2e` is `..` to a URL parser.
   if (/[?#]|%2e/i.test(resolved)) return false;

@@ -147,6 +147,25 @@ describe('a lock fetches only from the registry its ids name (J1)', () => {
     expect(await store(victim)).toEqual(before);
   });
 
+  it('J1: a lock whose resolved looks like an http URL but is none (`http://[::1`) is E_PROJECT_FILE for ci and install, never E_INTERNAL; nothing changes', async () => {
+    const [victim, author] = homes;
+    await ok(author, 'install', '--project', 'guard@examples', '--yes');
+    const before = await store(victim);
+    for (const resolved of ['http://[::1', 'http://%zz/']) {
+      await editLock((lock) => {
+        lock.plugins['guard@examples']!['resolved'] = resolved;
+      });
+      for (const args of [
+        ['ci', '--yes'],
+        ['install', '--yes'],
+      ]) {
+        const run = await refused(victim, 'E_PROJECT_FILE', ...args);
+        expect(run.stderr).toContain('plugins.guard@examples.resolved');
+      }
+    }
+    expect(await store(victim)).toEqual(before);
+  });
+
   it('J1, V3: a version this user installed with other bytes is E_INTEGRITY_CHANGED for ci and install, as for a user-wide install; nothing changes', async () => {
     const [victim, author] = homes;
     const registry = await startPluginRegistry('acme');

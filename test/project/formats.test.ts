@@ -71,6 +71,8 @@ describe('hookpm.lock', () => {
       ['an absolute path', '/etc/x.tgz'],
       ['a path that leaves the registry', 'tarballs/../../x.tgz'],
       ['an encoded `..`', '%2E%2E/x.tgz'],
+      ['an http URL no URL parser reads', 'http://[::1'],
+      ['an http URL with an invalid host', 'http://%zz/'],
     ].map(([what, resolved]) => [
       what!,
       JSON.stringify({ lockfileVersion: 1, plugins: { 'g@r': { ...entry, resolved } } }),
