@@ -12,6 +12,8 @@ import { filePathOf, redactUrl } from '../registry/http/url-policy.js';
 export type ProjectRegistryLocation =
   { kind: 'url'; url: string } | { kind: 'path'; path: string } | { kind: 'git'; url: string };
 
+/** C0 controls and DEL: in a location or in the path a `file:` URL decodes to. */
+const CONTROL = /[\u0000-\u001f\u007f]/;
 const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):/;
 /** `git@host:path`, the scp-like form git and ssh read. */
 const SCP_LIKE = /^[^/\\:@\s]+@[^/\\:\s]+:/;
@@ -32,7 +34,7 @@ export function parseProjectRegistryLocation(
   root: string,
 ): ProjectRegistryLocation {
   const refuse = (reason: string) => locationError(name, location, root, reason);
-  if (/[\u0000-\u001f\u007f]/.test(location)) throw refuse('holds control characters');
+  if (CONTROL.test(location)) throw refuse('holds control characters');
   const trimmed = location.trim();
   if (trimmed.startsWith('-')) throw refuse('starts with "-", the form of a command-line option');
   if (SCP_LIKE.test(trimmed) || /^git\+/i.test(trimmed))
@@ -46,23 +48,29 @@ export function parseProjectRegistryLocation(
     throw refuse('is not a valid URL');
   }
   if (isGitUrl(url)) {
-    if (scheme === 'file' && url.hostname !== '' && url.hostname !== 'localhost')
-      throw refuse('names a file on another host');
+    if (scheme === 'file') checkedFilePath(url, refuse);
     if (url.username !== '' || url.password !== '') throw refuse('holds credentials');
     if (url.hash !== '' || trimmed.includes('#'))
       throw refuse('names a ref; hookpm.lock pins the commit of a git marketplace');
     return { kind: 'git', url: url.href };
   }
   if (scheme === 'https' || scheme === 'http') return { kind: 'url', url: url.href };
-  if (scheme === 'file') {
-    if (url.hostname !== '' && url.hostname !== 'localhost')
-      throw refuse('names a file on another host');
-    const path = filePathOf(url);
-    if (path === null) throw refuse('names no path: its path holds an encoded "/" or "\\"');
-    if (!isAbsolute(path)) throw refuse('is not an absolute file URL');
-    return { kind: 'path', path };
-  }
+  if (scheme === 'file') return { kind: 'path', path: checkedFilePath(url, refuse) };
   throw refuse(`has the scheme "${scheme}:", which is not a registry location`);
+}
+
+/**
+ * The path a `file:` URL of hookpm.json names, on this machine: refused (`refuse`) when it names
+ * another host, holds an encoded `/` or `\\`, decodes to control characters or is not absolute.
+ */
+function checkedFilePath(url: URL, refuse: (reason: string) => HookpmError): string {
+  if (url.hostname !== '' && url.hostname !== 'localhost')
+    throw refuse('names a file on another host');
+  const path = filePathOf(url);
+  if (path === null) throw refuse('names no path: its path holds an encoded "/" or "\\"');
+  if (CONTROL.test(path)) throw refuse('holds control characters once decoded');
+  if (!isAbsolute(path)) throw refuse('is not an absolute file URL');
+  return path;
 }
 
 /**

@@ -63,6 +63,10 @@ describe('registry locations of hookpm.json (J3)', () => {
     'file:///work/repo/a%2Fregistry',
     'https://exa mple.com/\u0000',
     'registry\nx',
+    'file:///work/repo/reg%00istry',
+    'file:///work/repo/reg%1bistry',
+    'file:///work/repo/a%2Fplugins.git',
+    'file:///work/repo/plugins%00.git',
   ])('J3: %j is E_REGISTRY_LOCATION', (location) => {
     expect(refusal(location)).toBe('E_REGISTRY_LOCATION');
   });
