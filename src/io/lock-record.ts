@@ -2,6 +2,7 @@ import { linkSync, lstatSync, readFileSync, unlinkSync, writeFileSync } from 'no
 import { hostname } from 'node:os';
 import { z } from '../json/zod.js';
 import { errnoCode, quietly } from './fs-error.js';
+import { isProcessAlive } from './process-alive.js';
 import { isRefusedFile, readRegularText } from './read-regular-file.js';
 
 /**
@@ -185,16 +186,5 @@ function readBootId(): string {
     return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
   } catch {
     return '';
-  }
-}
-
-/** `kill(pid, 0)`: the process exists (EPERM: it does, owned by another user). */
-export function isProcessAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return errnoCode(error) === 'EPERM';
   }
 }

@@ -3,7 +3,7 @@ import { projectFileError } from '../project/project-file-error.js';
 import { dirname, join } from 'node:path';
 import { lstatSync, readdirSync, realpathSync, statSync, unlinkSync } from 'node:fs';
 import { durableTempWriter, prepareFileDurable, type PreparedFile } from '../io/durable-write.js';
-import { isProcessAlive } from '../io/lock-record.js';
+import { isProcessAlive } from '../io/process-alive.js';
 import { errnoCode, quietly, toUserFileError } from '../io/fs-error.js';
 import { assertReadInside, assertWriteInside } from './inside-root.js';
 import {

@@ -19,7 +19,7 @@ import { HookpmError } from '../../errors.js';
 import { isPlainObject } from '../../json/describe-value.js';
 import { clip } from '../../text/clip.js';
 import { errnoCode, toStoreError } from '../../io/fs-error.js';
-import { isProcessAlive } from '../../io/lock-record.js';
+import { isProcessAlive } from '../../io/process-alive.js';
 import { readRegularFile } from '../../io/read-regular-file.js';
 import { INDEX_MAX_BYTES } from '../http/fetch-options.js';
 import { INDEX_CACHE_MAX_BYTES } from '../indexes/cache-index.js';
