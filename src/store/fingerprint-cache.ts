@@ -103,17 +103,20 @@ export async function scanTreesCached(
     if (scans.has(root)) continue;
     const cached = cache.get(root) ?? NO_TREE;
     scans.set(root, null);
-    // The one lstat this adds per tree; the root's own is the walk's (or the cache check's) first.
-    if (isLink(dirname(root))) {
-      scans.set(root, LINKED);
-      continue;
-    }
     // The common case at scale: no directory and no file changed, found without reading a
-    // directory (engine.md X10).
+    // directory (engine.md X10). A root reached through a link its holder became (Q6) is found
+    // unchanged only when it is the very directory cached, moved out with its files: the files
+    // installed, watched as before (a change to one walks the tree, which finds the link); a copy
+    // has other inodes.
     const unchanged = unchangedLayout(root, cached);
     if (unchanged !== null) {
       scans.set(root, { fingerprint: cached.fingerprint!, layout: unchanged });
       next.set(root, cached);
+      continue;
+    }
+    // The one lstat this adds to a tree not found unchanged; the root's own is the walk's first.
+    if (isLink(dirname(root))) {
+      scans.set(root, LINKED);
       continue;
     }
     let walk: TreeWalk;

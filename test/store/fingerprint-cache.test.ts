@@ -256,6 +256,24 @@ describe('scanTreesCached: fingerprints', () => {
     expect((await fingerprintsCached([held], later)).get(held)).toBe(expected);
   });
 
+  it('Q6: the cached tree itself moved out, its holder made a link to it, stands while its files do; a change finds the link', async () => {
+    await mkdir(join(base, 'plugins', 'p'), { recursive: true });
+    const held = join(base, 'plugins', 'p', '1.0.0');
+    await rename(root, held);
+    const expected = await fingerprintTree(held);
+    expect((await fingerprintsCached([held], later)).get(held)).toBe(expected);
+    const outside = join(base, 'outside');
+    await rename(join(base, 'plugins', 'p'), outside);
+    await symlink(outside, join(base, 'plugins', 'p'));
+    // The very files installed (their inodes, their stats): the cache vouches for them.
+    expect((await fingerprintsCached([held], later)).get(held)).toBe(expected);
+    await writeFile(join(held, 'hooks', 'hooks.json'), '{"hooks":{}}');
+    expect((await scanTreesCached(paths, [held], later)).get(held)).toEqual({
+      fingerprint: null,
+      linked: true,
+    });
+  });
+
   it("Q6: scanTreesCached gives the tree's directories too, which the fingerprint leaves out", async () => {
     const before = (await scanTreesCached(paths, [root], later)).get(root)!;
     expect(JSON.parse(before.layout)).toEqual(['.claude-plugin', 'hooks', 'scripts']);
