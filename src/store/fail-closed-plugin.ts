@@ -1,7 +1,7 @@
 import type { FailClosed } from '../hooks/fail-closed-entry.js';
 import { CLAUDE_CODE_EVENT_NAMES, isEventName, type HookEventName } from '../hooks/events.js';
 import { HookpmError } from '../errors.js';
-import { clip } from '../text/clip.js';
+import { reinstallCommand } from './reinstall-command.js';
 import { shellWord } from '../text/shell-word.js';
 
 /** What a fail-closed entry needs to say of a plugin that cannot run as consented. */
@@ -10,14 +10,6 @@ export interface FailingPlugin {
   version: string;
   /** What it was installed from, for `hookpm install --force`. */
   source: string;
-}
-
-/**
- * The command that reinstalls a plugin from `source` (a record's), as a message quotes it: the
- * source quoted for the shell, and bounded (a hand-edited state may hold any length).
- */
-export function reinstallCommand(source: string): string {
-  return `hookpm install --force ${shellWord(clip(source))}`;
 }
 
 /**

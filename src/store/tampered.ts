@@ -1,6 +1,6 @@
 import { diagnostic, type Diagnostic } from '../hooks/diagnostic.js';
 import { clip } from '../text/clip.js';
-import { reinstallCommand } from './fail-closed-plugin.js';
+import { reinstallCommand } from './reinstall-command.js';
 
 /** What a tamper check needs to say of a plugin it leaves out. */
 export interface TamperedPlugin {

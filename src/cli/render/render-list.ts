@@ -1,5 +1,5 @@
 import type { ListedPlugin, ListedProject } from '../../ops/plugins/list.js';
-import { reinstallCommand } from '../../store/fail-closed-plugin.js';
+import { reinstallCommand } from '../../store/reinstall-command.js';
 import { writeText } from '../stdio.js';
 import { escapeControl, printLine, renderTable } from './render.js';
 import { listJsonText } from './list-json.js';

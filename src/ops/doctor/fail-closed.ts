@@ -5,7 +5,7 @@ import type { PluginRecord, State } from '../../store/state/state-schema.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { treeStatusOf } from '../../store/tree-status.js';
 import { readUserSettings } from '../../store/user-settings.js';
-import { reinstallCommand } from '../../store/fail-closed-plugin.js';
+import { reinstallCommand } from '../../store/reinstall-command.js';
 import { okCheck, problem, type DoctorCheck } from './check.js';
 import { shellWord } from '../../text/shell-word.js';
 

@@ -6,7 +6,7 @@ import type { StorePaths } from '../../store/store-paths.js';
 import type { PluginRecord, State } from '../../store/state/state-schema.js';
 import { okCheck, problem, type DoctorCheck } from './check.js';
 import { shellWord } from '../../text/shell-word.js';
-import { reinstallCommand } from '../../store/fail-closed-plugin.js';
+import { reinstallCommand } from '../../store/reinstall-command.js';
 import { hasCurrentConsent } from '../../store/state/current-consent.js';
 import { clip } from '../../text/clip.js';
 import { firstOf } from '../../text/first-of.js';

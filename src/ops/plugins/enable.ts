@@ -6,7 +6,7 @@ import { ensureDataDir } from '../../store/data-dir.js';
 import { fingerprintTree } from '../../store/fingerprint.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { treeStatusOf } from '../../store/tree-status.js';
-import { reinstallCommand } from '../../store/fail-closed-plugin.js';
+import { reinstallCommand } from '../../store/reinstall-command.js';
 import { readState, withStoreLock, writeState } from '../../store/state/state.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
 import { keptOptOuts, withPrevious } from '../steps/transaction/record.js';

@@ -6,7 +6,7 @@ import type { InspectedPlugin } from '../staging/inspect.js';
 import { readConsentBaseline } from './consent-baseline.js';
 import { diffCode, readReviewedTree } from './code-review.js';
 import { treeStatusOf } from '../../../store/tree-status.js';
-import { reinstallCommand } from '../../../store/fail-closed-plugin.js';
+import { reinstallCommand } from '../../../store/reinstall-command.js';
 import { buildReview, type ReviewDiagnostic, type ReviewReport } from '../consent/report.js';
 
 export interface TreeReview {
