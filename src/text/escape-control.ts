@@ -7,14 +7,23 @@
 const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 /**
- * C0, DEL, C1, the bidirectional overrides and isolates that reorder displayed text, the line and
- * paragraph separators, and the invisible formatting characters that make two different texts
- * look the same: soft hyphen, zero-width space, joiners and non-joiners, word joiner and invisible
- * operators, byte-order mark, interlinear annotation and the tag characters of plane 14 (each
- * two UTF-16 units).
+ * DEL, C1, the bidirectional overrides and isolates that reorder displayed text, the line and
+ * paragraph separators, and every character that prints as nothing and so makes two different
+ * texts look the same: soft hyphen, zero-width space, joiners and non-joiners, word joiner and
+ * invisible operators, byte-order mark, interlinear annotation, and the rest of Unicode's default
+ * ignorable code points (combining grapheme joiner, Hangul fillers, variation selectors, the tag
+ * characters of plane 14 and the like). Every one occurs in JSON text only inside a string.
  */
-const CONTROL =
-  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
+const INVISIBLE = String.raw`\u007f-\u009f\u061c\u2028-\u202e\u2066-\u2069\ufff9-\ufffb\p{Default_Ignorable_Code_Point}`;
+
+/** C0 and INVISIBLE. */
+const CONTROL = new RegExp(`[\\u0000-\\u001f${INVISIBLE}]`, 'gu');
+
+/**
+ * What JSON.stringify leaves raw that the text output escapes (INVISIBLE: it escapes C0 itself),
+ * for render.ts jsonText.
+ */
+export const JSON_RAW = new RegExp(`[${INVISIBLE}]`, 'gu');
 
 /** `text` with each CONTROL character escaped: `\n`, `\r`, `\t` by name, the others as `\uXXXX`. */
 export function escapeControl(text: string): string {
@@ -22,7 +31,7 @@ export function escapeControl(text: string): string {
 }
 
 /** `\uXXXX` for each UTF-16 unit of `text`. */
-function unitEscape(text: string): string {
+export function unitEscape(text: string): string {
   let out = '';
   for (let i = 0; i < text.length; i += 1)
     out += `\\u${text.charCodeAt(i).toString(16).padStart(4, '0')}`;

@@ -13,6 +13,12 @@ describe('escapeControl', () => {
     ['zwj\u200d zwnj\u200c', 'zwj\\u200d zwnj\\u200c'],
     ['tag\u{e0041}\u{e007f}', 'tag\\udb40\\udc41\\udb40\\udc7f'],
     ['math \u{1d400} and emoji \u{1f389}', 'math \u{1d400} and emoji \u{1f389}'],
+    // Default ignorable code points print as nothing: /usr/bin/tr\u034fue looks like /usr/bin/true.
+    ['/usr/bin/tr\u034fue', '/usr/bin/tr\\u034fue'],
+    ['fill\u3164 \u115f\u1160 \uffa0', 'fill\\u3164 \\u115f\\u1160 \\uffa0'],
+    ['khmer\u17b4 mongolian\u180b', 'khmer\\u17b4 mongolian\\u180b'],
+    ['vs\ufe0f vs17\u{e0100}', 'vs\\ufe0f vs17\\udb40\\udd00'],
+    ['music\u{1d173} shorthand\u{1bca0}', 'music\\ud834\\udd73 shorthand\\ud82f\\udca0'],
   ])('cli.md section 1: %j is printed with control characters escaped', (input, expected) => {
     expect(escapeControl(input)).toBe(expected);
   });
@@ -34,12 +40,16 @@ describe('jsonText (--json output)', () => {
     ['line\u2028sep\u2029', 'line\\u2028sep\\u2029'],
     ['C0 \u001b[31m\n', 'C0 \\u001b[31m\\n'],
     ['plain é 🎉', 'plain é 🎉'],
+    ['zero-width \u200b\u200d\u00ad\ufeff', 'zero-width \\u200b\\u200d\\u00ad\\ufeff'],
+    ['/usr/bin/tr\u034fue \u3164 \u{e0041}', '/usr/bin/tr\\u034fue \\u3164 \\udb40\\udc41'],
   ])(
     'cli.md section 1: %j is escaped in JSON as in text, and parses back to the same value',
     (input, escaped) => {
       const text = jsonText({ description: input });
       expect(text).toBe(`{\n  "description": "${escaped}"\n}`);
-      expect(text).not.toMatch(/[\u007f-\u009f\u202a-\u202e\u2028\u2029\u2066-\u2069]/);
+      expect(text).not.toMatch(
+        /[\u007f-\u009f\u202a-\u202e\u2028\u2029\u2066-\u2069\p{Default_Ignorable_Code_Point}]/u,
+      );
       expect(JSON.parse(text)).toEqual({ description: input });
     },
   );

@@ -2,7 +2,7 @@ import { isTerminal, terminalWidth, writeText } from '../stdio.js';
 import { colourEnabled, paint } from './colour.js';
 import { formatTable, type TableOptions } from './table.js';
 import { clip } from '../../text/clip.js';
-import { escapeControl } from '../../text/escape-control.js';
+import { escapeControl, JSON_RAW, unitEscape } from '../../text/escape-control.js';
 
 // The CLI takes its printing words from this module; the escaping itself lives in text/, where the
 // agents' output (no part of the CLI) uses it too.
@@ -32,21 +32,13 @@ export function renderTable(
 }
 
 /**
- * What JSON.stringify leaves raw that the text output escapes: DEL, C1 (U+0080-U+009F; a terminal
- * reads U+009B as CSI), the bidirectional controls, and U+2028/U+2029. They only occur inside JSON
- * strings, where `\uXXXX` stands for the same character, so the document parses to the same value.
- */
-const JSON_RAW = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-
-/**
  * `value` as JSON text with every control character escaped
  * (docs/reference/rules/cli.md#conventions): indented, or on one line with `indent` 0.
  */
 export function jsonText(value: unknown, indent = 2): string {
-  return (JSON.stringify(value, null, indent) ?? 'null').replace(
-    JSON_RAW,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  // JSON_RAW characters occur only inside JSON strings, where `\uXXXX` stands for the same
+  // character, so the document parses to the same value.
+  return (JSON.stringify(value, null, indent) ?? 'null').replace(JSON_RAW, unitEscape);
 }
 
 /** The version of every `--json` document's shape (docs/reference/cli-json.md); its first key. */
