@@ -79,6 +79,15 @@ describe('wrapping (wrap.ts)', () => {
     expect(lines).toEqual(['日本語 日本語', '日本語 日本語', '日本語 日本語']);
   });
 
+  it('cli.md section 1: spaces that do not fit break the line, never vanish between two words', () => {
+    // A command padded with spaces: dropped, `~/tmp` and `/` would show as the one path `~/tmp/`.
+    const command = `"rm -rf ~/tmp${' '.repeat(200)}/"`;
+    const lines = wrapLine(`    - command ${command}`, 40);
+    expect(lines).toEqual(['    - command "rm -rf ~/tmp', '        /"']);
+    // A single space that ends a line exactly.
+    expect(wrapText('123456789 x', 10)).toEqual(['123456789', 'x']);
+  });
+
   it('no width (not a terminal) leaves the line whole', () => {
     expect(wrapText('a '.repeat(100), null)).toEqual(['a '.repeat(100)]);
   });

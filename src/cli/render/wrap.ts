@@ -2,7 +2,8 @@ import { displayWidth, graphemeWidth, graphemes } from './width.js';
 
 /**
  * `text` broken into lines of at most `width` display columns at spaces (runs of spaces between
- * words are kept inside a line and dropped at a break); a word wider than a line is broken where
+ * words are kept inside a line and dropped at a break, and only there: a run that does not fit
+ * makes one); a word wider than a line is broken where
  * the line ends (beginning where it stands), since nowhere else would do. Every line after the first starts with `indent`
  * spaces. A width of null, or one that leaves fewer than 10 columns after the indent, leaves the
  * text on one line.
@@ -23,11 +24,14 @@ export function wrapText(text: string, width: number | null, indent = 0): string
   };
   for (const token of text.slice(leading.length).match(/\s+|\S+/g) ?? []) {
     const w = displayWidth(token);
+    // Spaces that do not fit end the line, so the break stands for them: dropped with the next
+    // word kept on the same line, `ls   -la` would show as `ls-la`.
     if (/^\s/.test(token)) {
-      if (!empty && lineWidth + w < width) {
+      if (empty) continue;
+      if (lineWidth + w < width) {
         line += token;
         lineWidth += w;
-      }
+      } else flush();
       continue;
     }
     // A word wider than any line is broken where it stands; any other starts a line if need be.
