@@ -165,6 +165,32 @@ describe('renderReview', () => {
     expect(text).toMatch(/cccccccccc: names no hook of this version/);
   });
 
+  it('Q3: a file that is a symlink or a FIFO is shown as one, never as a regular file', () => {
+    const text = renderReview(
+      report({
+        files: [
+          {
+            path: 'scripts/link.sh',
+            kind: 'symlink',
+            sha256: 'e'.repeat(64),
+            mode: 0,
+            role: 'code',
+          },
+          {
+            path: 'scripts/fifo.sh',
+            kind: 'other',
+            sha256: 'f'.repeat(64),
+            mode: 0o644,
+            role: 'code',
+          },
+        ],
+      }),
+      { width: null, colour: false },
+    );
+    expect(text).toContain(`  symlink ${'e'.repeat(12)} 0000 scripts/link.sh  code`);
+    expect(text).toContain(`  other ${'f'.repeat(12)} 0644 scripts/fifo.sh  code`);
+  });
+
   it('the files with digest, mode and role; the code changes with line counts and their bounded diff', () => {
     const text = renderReview(
       report({

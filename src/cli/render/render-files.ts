@@ -15,13 +15,17 @@ const ROLE_WORDS: Readonly<Record<RoledFile['role'], string>> = {
   docs: 'docs (not compared)',
 };
 
-/** The files of the reviewed tree: digest (first 12 hex of the SHA-256), mode, role, path. */
+/**
+ * The files of the reviewed tree: digest (first 12 hex of the SHA-256), mode, path, role; a
+ * symlink's or other non-regular file's kind first (as the code diff gives it), so a script that
+ * is a link (its digest that of the link text) or a FIFO cannot pass for a regular file.
+ */
 export function fileLines(files: readonly RoledFile[]): string[] {
   if (files.length === 0) return ['files: none'];
   const lines = [`files (${files.length}; sha256, mode, role):`];
   for (const file of files.slice(0, FILES_SHOWN))
     lines.push(
-      `  ${digest(file.sha256)} ${mode(file.mode)} ${showPath(file.path)}  ${ROLE_WORDS[file.role]}`,
+      `  ${kindWord(file)}${digest(file.sha256)} ${mode(file.mode)} ${showPath(file.path)}  ${ROLE_WORDS[file.role]}`,
     );
   if (files.length > FILES_SHOWN)
     lines.push(`  ... and ${files.length - FILES_SHOWN} more (--json lists every file)`);
@@ -65,10 +69,15 @@ function counts(change: CodeFileChange): string {
 function facts(change: CodeFileChange): string {
   const { before, after } = change;
   const side = (f: FileFacts | null): string =>
-    f === null ? '' : `${f.kind === 'file' ? '' : `${f.kind} `}${digest(f.sha256)} ${mode(f.mode)}`;
+    f === null ? '' : `${kindWord(f)}${digest(f.sha256)} ${mode(f.mode)}`;
   if (before === null) return `  (${side(after)})`;
   if (after === null) return `  (was ${side(before)})`;
   return `  (${side(before)} -> ${side(after)})`;
+}
+
+/** `symlink ` or `other ` before the digest of a file that is not a regular one. */
+function kindWord(file: { kind: FileFacts['kind'] }): string {
+  return file.kind === 'file' ? '' : `${file.kind} `;
 }
 
 function digest(sha256: string): string {
