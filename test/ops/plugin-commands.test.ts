@@ -1,4 +1,4 @@
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { disablePlugin } from '../../src/ops/plugins/disable.js';
@@ -343,6 +343,16 @@ describe('review', () => {
       },
     ]);
     expect(review.surfaceHash).toMatch(/^sha256-/);
+  });
+
+  it('D15, bounded: a directory holding a file over the tree limit is E_ARCHIVE_TOO_LARGE, its files not read', async () => {
+    const dir = await world.plugin('big', pluginFiles('big', '1.0.0', { Stop: [cmd('echo s')] }));
+    // Sparse: 1 GiB named, nothing written; hashed, it would be read whole.
+    await writeFile(join(dir, 'data.bin'), '');
+    await truncate(join(dir, 'data.bin'), 1024 ** 3);
+    const error = await failure(reviewPlugin(world.paths, { target: dir, cwd: world.dir }));
+    expect(error).toMatchObject({ code: 'E_ARCHIVE_TOO_LARGE' });
+    expect(error.message).toContain('data.bin');
   });
 
   it('Q3, Q5: reviewing a changed directory of an installed, consented plugin shows the diff against the consented surface', async () => {
