@@ -72,6 +72,17 @@ describe('install --link (plugins.md D15)', () => {
     expect(doctor.stdout).not.toContain('plugin_tampered');
   });
 
+  it('D15, Q3: the review of a linked plugin with an edited script shows no plugin_tampered diagnostic', async () => {
+    const dir = await pluginDir();
+    await ok(['install', '--link', dir, '--yes']);
+    await writeFile(join(dir, 'say.sh'), say('two'));
+    const review = JSON.parse((await ok(['review', 'dev', '--json'])).stdout) as {
+      diagnostics: Array<{ code: string }>;
+    };
+    expect(review.diagnostics.map((d) => d.code)).not.toContain('plugin_tampered');
+    expect((await ok(['review', 'dev'])).stdout).not.toContain('plugin_tampered');
+  });
+
   it('D15: a change of its hooks stops them (failing closed) until consent is given again with enable', async () => {
     const dir = await pluginDir();
     await ok(['install', '--link', dir, '--yes']);

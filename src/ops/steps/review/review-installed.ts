@@ -4,7 +4,11 @@ import type { ReviewReport } from '../consent/report.js';
 import { inspectPluginDir } from '../staging/inspect.js';
 import { reviewTree } from './review-tree.js';
 
-/** The review of one installed tree of `record` (its active one or its pending update). */
+/**
+ * The review of one installed tree of `record` (its active one or its pending update). A linked
+ * plugin's tree is its directory, read in place, which the tamper check does not apply to
+ * (plugins.md D15): its edits are the point, so they are no `plugin_tampered` diagnostic.
+ */
 export async function reviewInstalledTree(
   record: PluginRecord,
   target: Pick<PluginRecord, 'path' | 'version' | 'source' | 'integrity' | 'fingerprint'>,
@@ -22,7 +26,7 @@ export async function reviewInstalledTree(
     source: target.source,
     integrity: target.integrity,
     existing: record,
-    recordedFingerprint: target.fingerprint,
+    ...(record.linked === true ? {} : { recordedFingerprint: target.fingerprint }),
     paths,
   });
 }
