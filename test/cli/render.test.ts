@@ -24,6 +24,34 @@ describe('escapeControl', () => {
   });
 });
 
+describe('escapeControl and jsonText over every code point', () => {
+  it('cli.md section 1: exactly C0, DEL, C1, the line separators, the bidirectional and interlinear controls and the default ignorable code points are escaped', () => {
+    const invisible = /\p{Default_Ignorable_Code_Point}/u;
+    const wrong: string[] = [];
+    // Every code point of the BMP and of the astral blocks that hold default ignorable ones; a
+    // sample of the rest.
+    const astral = (cp: number): boolean =>
+      (cp >= 0x1bc00 && cp <= 0x1bcff) ||
+      (cp >= 0x1d100 && cp <= 0x1d1ff) ||
+      (cp >= 0xe0000 && cp <= 0xe0fff) ||
+      cp % 97 === 0;
+    for (let cp = 0; cp <= 0x10ffff; cp += 1) {
+      if ((cp >= 0xd800 && cp <= 0xdfff) || (cp > 0xffff && !astral(cp))) continue;
+      const char = String.fromCodePoint(cp);
+      const listed =
+        cp <= 0x1f ||
+        (cp >= 0x7f && cp <= 0x9f) ||
+        (cp >= 0x2028 && cp <= 0x202e) ||
+        (cp >= 0xfff9 && cp <= 0xfffb) ||
+        invisible.test(char);
+      if ((escapeControl(char) !== char) !== listed) wrong.push(cp.toString(16));
+      if (cp > 0x1f && (jsonText(char, 0) !== JSON.stringify(char)) !== listed)
+        wrong.push(`json ${cp.toString(16)}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+});
+
 describe('renderTable', () => {
   it('aligns columns and escapes every cell', () => {
     expect(renderTable(['ID', 'COMMAND'], [['Stop:0:0', 'echo\u001b[31m']])).toBe(

@@ -3,10 +3,9 @@ import { displayWidth, graphemeWidth, graphemes } from './width.js';
 /**
  * `text` broken into lines of at most `width` display columns at spaces (runs of spaces between
  * words are kept inside a line and dropped at a break, and only there: a run that does not fit
- * makes one); a word wider than a line is broken where
- * the line ends (beginning where it stands), since nowhere else would do. Every line after the first starts with `indent`
- * spaces. A width of null, or one that leaves fewer than 10 columns after the indent, leaves the
- * text on one line.
+ * makes one); a word wider than a line is broken where the line ends (beginning where it stands),
+ * since nowhere else would do. Every line after the first starts with `indent` spaces. A width of
+ * null, or one that leaves fewer than 10 columns after the indent, leaves the text on one line.
  */
 export function wrapText(text: string, width: number | null, indent = 0): string[] {
   if (width === null || displayWidth(text) <= width) return [text];
