@@ -29,6 +29,12 @@ import { replaceFile } from './replace-file.js';
 export const TABLE_VERSION = 1;
 const NAME_MAX_BYTES = 96;
 const TABLE_MAX_BYTES = 16 * 1024 * 1024;
+/**
+ * Past the merged index (R2) of any group a pin can hold: a pin is at most 16 MB
+ * (session-pins.ts) and each group takes at least 5 of its bytes (`null,`). A bucket placing a
+ * group further is not one hookpm wrote, and padding to it would take unbounded memory.
+ */
+const MERGED_INDEX_LIMIT = 4 * 1024 * 1024;
 /** A head in use is touched at most this often (session-pins.ts PIN_STALE_MS). */
 const TOUCH_EVERY_MS = 60 * 60_000;
 
@@ -158,6 +164,7 @@ function isBucketSource(value: unknown): boolean {
     Number.isSafeInteger(s) &&
     Number.isSafeInteger(at) &&
     (at as number) >= 0 &&
+    (at as number) < MERGED_INDEX_LIMIT &&
     typeof file === 'string' &&
     isPlainObject(plugin) &&
     ['id', 'root', 'data'].every((k) => typeof plugin[k] === 'string') &&

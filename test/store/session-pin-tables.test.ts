@@ -1,4 +1,4 @@
-import { readdir, utimes, writeFile } from 'node:fs/promises';
+import { readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EventName } from '../../src/hooks/events.js';
@@ -122,6 +122,23 @@ describe('session pin tables (engine.md X10)', () => {
     await writePin(store.paths, pin);
     expect(read()).not.toBeNull();
     await writeFile(file.replace(/\.json$/, '.head'), 'not json');
+    expect(read()).toBeNull();
+  });
+
+  it('X10: a bucket placing its groups past any index a pin can hold is not used (no unbounded padding)', async () => {
+    await writePin(store.paths, makePin());
+    const file = pinFile(store.paths, SESSION);
+    const read = () => readPinTable(file, SESSION, 'PreToolUse', { tool_name: 'Bash' });
+    expect(read()).not.toBeNull();
+    const dir = sessionsDir(store.paths);
+    for (const name of await readdir(dir)) {
+      if (!name.includes('.PreToolUse.')) continue;
+      const bucket = JSON.parse(await readFile(join(dir, name), 'utf8')) as {
+        sources: Array<{ at: number }>;
+      };
+      for (const source of bucket.sources) source.at = 2 ** 40;
+      await writeFile(join(dir, name), JSON.stringify(bucket));
+    }
     expect(read()).toBeNull();
   });
 
