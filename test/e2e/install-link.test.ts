@@ -1,4 +1,5 @@
 import { mkdir, readFile, truncate, writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
@@ -186,6 +187,20 @@ describe('install --link (plugins.md D15)', () => {
     }
     expect(stateFileHash(ws.home)).toBe(before);
     expect((await stop()).runs).toEqual([]);
+  });
+
+  it('registry.md A2: a directory installed as a copy is held to the same limits before a byte of it is copied, nothing recorded', async () => {
+    const dir = await pluginDir();
+    await writeFile(join(dir, 'blob.bin'), '');
+    await truncate(join(dir, 'blob.bin'), 3 * 1024 ** 3);
+    const before = stateFileHash(ws.home);
+    const run = await ws.hookpm(['install', dir, '--yes']);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('error[E_ARCHIVE_TOO_LARGE]');
+    expect(run.stderr).toContain('blob.bin is 3221225472 bytes (limit 20971520 a file)');
+    expect(stateFileHash(ws.home)).toBe(before);
+    const staging = join(ws.home, 'hookpm', 'data', '.staging');
+    expect(existsSync(staging) ? readdirSync(staging) : []).toEqual([]);
   });
 
   it('D15: unlinked, a plugin of a marketplace on disk edited without a version bump stays E_INTEGRITY_CHANGED, and the hint names --link', async () => {

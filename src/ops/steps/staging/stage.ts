@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { copyPluginTree } from '../../../store/copy-tree.js';
+import { measureTree } from '../../../store/tree-size.js';
 import { createStagingDir } from '../../../store/layout.js';
 import { fetchAndExtract, type TarballSource } from './stage-tarball.js';
 import { finishStage } from './staged.js';
@@ -57,6 +58,9 @@ async function stageTree(
   const dir = 'into' in where ? where.into : await createStagingDir(where.paths);
   try {
     if (source.kind === 'directory') {
+      // registry.md A2's limits, as for `install --link` and a marketplace's tree: a directory
+      // over one is E_ARCHIVE_TOO_LARGE before a byte of it is copied into the store.
+      await measureTree(source.path, source.spec);
       await copyPluginTree(source.path, dir);
       return await finishStage(source, dir, null);
     }
