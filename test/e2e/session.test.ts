@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { whileRunning } from '../engine/runner-fixtures.js';
 import { startRpcSession, type RpcMessage, type RpcSession } from '../helpers/rpc-session.js';
+import { writeClaudePlugin } from '../helpers/claude-plugin.js';
 import {
   BIN,
   ROOT,
@@ -382,16 +383,13 @@ describe('hookpm session at the end of a pipe (cli.md section 4)', () => {
 
 describe('hookpm session and plugins (engine.md R1, R4)', () => {
   it('R1/R4: a plugin enabled with the CLI after the session started is active after reload, not before', async () => {
-    const plugin = join(ws.dir, 'late-plugin');
-    await mkdir(join(plugin, '.claude-plugin'), { recursive: true });
-    await mkdir(join(plugin, 'hooks'), { recursive: true });
-    await writeFile(
-      join(plugin, '.claude-plugin', 'plugin.json'),
-      JSON.stringify({ name: 'late-plugin', version: '1.0.0', description: 'blocks every Stop' }),
-    );
-    await writeFile(
-      join(plugin, 'hooks', 'hooks.json'),
-      JSON.stringify({ hooks: { Stop: group(`echo 'from the plugin' >&2; exit 2`) } }),
+    const plugin = await writeClaudePlugin(
+      join(ws.dir, 'late-plugin'),
+      'late-plugin',
+      { Stop: group(`echo 'from the plugin' >&2; exit 2`) },
+      {
+        description: 'blocks every Stop',
+      },
     );
     const s = start();
     const first = (await ready(s)).params as { snapshotId: string };
@@ -426,20 +424,13 @@ describe('hookpm session and plugins (engine.md R1, R4)', () => {
   });
 
   it('B2/B4: a plugin whose installed script is changed between two dispatches fails closed on the next, and the changed script never runs', async () => {
-    const plugin = join(ws.dir, 'guard');
-    await mkdir(join(plugin, '.claude-plugin'), { recursive: true });
-    await mkdir(join(plugin, 'hooks'), { recursive: true });
-    await writeFile(
-      join(plugin, '.claude-plugin', 'plugin.json'),
-      JSON.stringify({ name: 'guard', version: '1.0.0', description: 'denies Bash' }),
+    const plugin = await writeClaudePlugin(
+      join(ws.dir, 'guard'),
+      'guard',
+      { PreToolUse: group('sh "${CLAUDE_PLUGIN_ROOT}/guard.sh"', 'Bash') },
+      { description: 'denies Bash' },
     );
     await writeFile(join(plugin, 'guard.sh'), `cat >/dev/null; ${DENY}\n`);
-    await writeFile(
-      join(plugin, 'hooks', 'hooks.json'),
-      JSON.stringify({
-        hooks: { PreToolUse: group('sh "${CLAUDE_PLUGIN_ROOT}/guard.sh"', 'Bash') },
-      }),
-    );
     const installed = spawnSync(process.execPath, [BIN, 'install', plugin, '--yes', '--json'], {
       cwd: ws.repo,
       env: ws.env,
@@ -465,16 +456,13 @@ describe('hookpm session and plugins (engine.md R1, R4)', () => {
   });
 
   it('B2/R1: a plugin uninstalled between two dispatches fails closed on the next with a reason naming reload, and reload ends it', async () => {
-    const plugin = join(ws.dir, 'guard');
-    await mkdir(join(plugin, '.claude-plugin'), { recursive: true });
-    await mkdir(join(plugin, 'hooks'), { recursive: true });
-    await writeFile(
-      join(plugin, '.claude-plugin', 'plugin.json'),
-      JSON.stringify({ name: 'guard', version: '1.0.0', description: 'denies Bash' }),
-    );
-    await writeFile(
-      join(plugin, 'hooks', 'hooks.json'),
-      JSON.stringify({ hooks: { PreToolUse: group(`cat >/dev/null; ${DENY}`, 'Bash') } }),
+    const plugin = await writeClaudePlugin(
+      join(ws.dir, 'guard'),
+      'guard',
+      { PreToolUse: group(`cat >/dev/null; ${DENY}`, 'Bash') },
+      {
+        description: 'denies Bash',
+      },
     );
     const cli = (args: string[]): void => {
       const run = spawnSync(process.execPath, [BIN, ...args], { cwd: ws.repo, env: ws.env });

@@ -34,14 +34,37 @@ function filesUnder(dir: string): string[] {
   return (readdirSync(dir, { recursive: true }) as string[]).sort();
 }
 
+/** guard 1.0.0 published to acme, and installed from it. */
+async function installGuard(): Promise<void> {
+  await publishPlugin(ctx.acme, 'guard', '1.0.0');
+  await ok('registry', 'add', 'acme', ctx.acme.url);
+  await ok('install', 'guard@acme', '--yes');
+}
+
+/**
+ * The store's data folder `name` replaced by a symlink to `<home>/<outsideName>`, which `fill`
+ * makes first (given where it goes and the folder it stands for): the link, where it leads, and
+ * the files there before any command runs.
+ */
+function linkedOut(
+  name: string,
+  outsideName: string,
+  fill: (outside: string, folder: string) => void,
+): { link: string; outside: string; before: string[] } {
+  const link = join(ctx.home.env.HOOKPM_HOME!, 'data', name);
+  const outside = join(ctx.home.dir, outsideName);
+  fill(outside, link);
+  rmSync(link, { recursive: true, force: true });
+  symlinkSync(outside, link);
+  return { link, outside, before: filesUnder(outside) };
+}
+
 /**
  * guard@acme installed, then its plugin directory moved out of the store (`outside`) and a symlink
  * to it left in its place.
  */
 async function guardDirLinkedOut(): Promise<{ pluginDir: string; outside: string }> {
-  await publishPlugin(ctx.acme, 'guard', '1.0.0');
-  await ok('registry', 'add', 'acme', ctx.acme.url);
-  await ok('install', 'guard@acme', '--yes');
+  await installGuard();
   const pluginDir = dirname(pathOf('guard@acme'));
   const outside = join(ctx.home.dir, 'outside');
   cpSync(pluginDir, outside, { recursive: true });
@@ -77,17 +100,16 @@ describe('a plugin directory of the store that is a symlink', () => {
 
 describe('the staging directory of the store as a symlink', () => {
   it('D4: update, uninstall and collection delete nothing where it leads; staging is a directory again', async () => {
-    await publishPlugin(ctx.acme, 'guard', '1.0.0');
-    await ok('registry', 'add', 'acme', ctx.acme.url);
-    await ok('install', 'guard@acme', '--yes');
-    const staging = join(ctx.home.env.HOOKPM_HOME!, 'data', '.staging');
-    const outside = join(ctx.home.dir, 'documents');
-    mkdirSync(join(outside, 'sub'), { recursive: true });
-    writeFileSync(join(outside, 'a.txt'), 'a');
-    writeFileSync(join(outside, 'sub', 'b.txt'), 'b');
-    rmSync(staging, { recursive: true, force: true });
-    symlinkSync(outside, staging);
-    const before = filesUnder(outside);
+    await installGuard();
+    const {
+      link: staging,
+      outside,
+      before,
+    } = linkedOut('.staging', 'documents', (dir) => {
+      mkdirSync(join(dir, 'sub'), { recursive: true });
+      writeFileSync(join(dir, 'a.txt'), 'a');
+      writeFileSync(join(dir, 'sub', 'b.txt'), 'b');
+    });
 
     await publishPlugin(ctx.acme, 'guard', '1.1.0');
     await ok('update', '--yes');
@@ -102,17 +124,16 @@ describe('the staging directory of the store as a symlink', () => {
 
 describe('the installed-files folder of the store as a symlink', () => {
   it('D4: uninstall and install delete and write nothing where it leads; the folder is a directory again', async () => {
-    await publishPlugin(ctx.acme, 'guard', '1.0.0');
-    await ok('registry', 'add', 'acme', ctx.acme.url);
-    await ok('install', 'guard@acme', '--yes');
-    const lists = join(ctx.home.env.HOOKPM_HOME!, 'data', 'installed-files');
-    const outside = join(ctx.home.dir, 'documents');
-    mkdirSync(outside);
-    writeFileSync(join(outside, 'a.txt'), 'a');
-    writeFileSync(join(outside, 'b.json'), '{}');
-    rmSync(lists, { recursive: true, force: true });
-    symlinkSync(outside, lists);
-    const before = filesUnder(outside);
+    await installGuard();
+    const {
+      link: lists,
+      outside,
+      before,
+    } = linkedOut('installed-files', 'documents', (dir) => {
+      mkdirSync(dir);
+      writeFileSync(join(dir, 'a.txt'), 'a');
+      writeFileSync(join(dir, 'b.json'), '{}');
+    });
 
     await ok('uninstall', 'guard');
     expect(filesUnder(outside)).toEqual(before);
@@ -124,17 +145,16 @@ describe('the installed-files folder of the store as a symlink', () => {
 
 describe('the plugins folder of the store as a symlink', () => {
   it('D4: doctor --fix and uninstall delete nothing where it leads; an install there is E_IO', async () => {
-    await publishPlugin(ctx.acme, 'guard', '1.0.0');
-    await ok('registry', 'add', 'acme', ctx.acme.url);
-    await ok('install', 'guard@acme', '--yes');
-    const plugins = join(ctx.home.env.HOOKPM_HOME!, 'data', 'plugins');
-    const outside = join(ctx.home.dir, 'projects');
-    cpSync(plugins, outside, { recursive: true });
-    mkdirSync(join(outside, 'app', 'src'), { recursive: true });
-    writeFileSync(join(outside, 'app', 'src', 'main.c'), 'int main;');
-    rmSync(plugins, { recursive: true });
-    symlinkSync(outside, plugins);
-    const before = filesUnder(outside);
+    await installGuard();
+    const {
+      link: plugins,
+      outside,
+      before,
+    } = linkedOut('plugins', 'projects', (dir, folder) => {
+      cpSync(folder, dir, { recursive: true });
+      mkdirSync(join(dir, 'app', 'src'), { recursive: true });
+      writeFileSync(join(dir, 'app', 'src', 'main.c'), 'int main;');
+    });
 
     await ok('doctor', '--fix');
     expect(filesUnder(outside)).toEqual(before);

@@ -9,12 +9,13 @@ export async function writeClaudePlugin(
   root: string,
   name: string,
   hooks: Record<string, unknown>,
+  manifest: Record<string, unknown> = {},
 ): Promise<string> {
   await mkdir(join(root, '.claude-plugin'), { recursive: true });
   await mkdir(join(root, 'hooks'), { recursive: true });
   await writeFile(
     join(root, '.claude-plugin', 'plugin.json'),
-    JSON.stringify({ name, version: '1.0.0' }),
+    JSON.stringify({ name, version: '1.0.0', ...manifest }),
   );
   await writeFile(join(root, 'hooks', 'hooks.json'), JSON.stringify({ hooks }));
   return root;
