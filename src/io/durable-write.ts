@@ -36,9 +36,15 @@ export function durableTempPrefix(file: string): string {
 
 /** The pid of the process that made `name`, a temporary file of `file` (`<prefix><pid>-<hex>`); null for any other name. */
 export function durableTempWriter(file: string, name: string): number | null {
-  const prefix = durableTempPrefix(file);
-  if (!name.startsWith(prefix)) return null;
-  const pid = /^(\d+)-[0-9a-f]+$/.exec(name.slice(prefix.length))?.[1];
+  return name.startsWith(durableTempPrefix(file)) ? anyDurableTempWriter(name) : null;
+}
+
+/** A temporary file of any file (durableTempPrefix): `.<name>.tmp-<pid>-<hex>`. */
+const TEMP_NAME = /^\..+\.tmp-(\d+)-[0-9a-f]+$/;
+
+/** durableTempWriter for a name of a temporary file of whichever file; null for any other name. */
+export function anyDurableTempWriter(name: string): number | null {
+  const pid = TEMP_NAME.exec(name)?.[1];
   return pid === undefined ? null : Number(pid);
 }
 

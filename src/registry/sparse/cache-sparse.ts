@@ -166,8 +166,6 @@ export async function pruneCachedRows(dir: string, keep: readonly string[]): Pro
       await unlink(join(dir, 'search', name)).catch(() => undefined);
 }
 
-/** A temporary file of writeFileDurable: `.<name>.tmp-<pid>-<hex>` (durableTempPrefix). */
-const TEMPORARY_FILE = /^\..+\.tmp-(\d+)-[0-9a-f]+$/;
 /**
  * A temporary file younger than this is left alone even when its writer is not running here: the
  * cache may be shared with another host (a home folder on a network drive), whose pids mean nothing
@@ -192,16 +190,17 @@ const swept = new Set<string>();
 async function sweepTemporaryFiles(folder: string): Promise<void> {
   if (swept.has(folder)) return;
   swept.add(folder);
+  const { anyDurableTempWriter } = await import('../../io/durable-write.js');
   const names = await readdir(folder).catch(() => [] as string[]);
   const now = Date.now();
   for (const name of names) {
-    const pid = TEMPORARY_FILE.exec(name)?.[1];
-    if (pid === undefined) continue;
+    const pid = anyDurableTempWriter(name);
+    if (pid === null) continue;
     const file = join(folder, name);
     const stat = await lstat(file).catch(() => null);
     if (stat === null || !stat.isFile()) continue;
     const age = now - stat.mtimeMs;
-    const dead = age >= TEMPORARY_SETTLE_MS && !isProcessAlive(Number(pid));
+    const dead = age >= TEMPORARY_SETTLE_MS && !isProcessAlive(pid);
     if (dead || age >= TEMPORARY_ABANDONED_MS) await unlink(file).catch(() => undefined);
   }
 }
