@@ -72,26 +72,25 @@ export function policyRegistryOf(
   state: State,
   name: string,
 ): PolicyRegistry {
-  const entry = effectiveRegistries(state, ctx.defaults).find((e) => e.name === name);
-  return { name, location: entry?.record.location ?? name };
+  return { name, location: installedFrom(ctx, state, name) ?? name };
 }
 
 /**
  * A12: the registry an installed record is judged by: the location it kept of where it was
- * installed from, else its registry's location in effect now (policyRegistryOf).
+ * installed from, else its registry's location in effect now (installedFrom).
  */
 export function installedRegistryOf(
   ctx: OperationContext,
   state: State,
   record: { registry: string; registryLocation?: string | undefined },
 ): PolicyRegistry {
-  return installedRegistry(record, policyRegistryOf(ctx, state, record.registry).location);
+  return installedRegistry(record, installedFrom(ctx, state, record.registry));
 }
 
 /**
- * A12: the location to keep in the record of a plugin installed now from `registry`
- * (`registryLocation`): its location in effect, as the install was judged by; undefined for a
- * registry with none (`local`, `npm`).
+ * A12: the location `registry` has in effect (the state's record, else the built-in's), which the
+ * record of a plugin installed from it now keeps (`registryLocation`), as the install was judged
+ * by; undefined for a registry with none (`local`, `npm`).
  */
 export function installedFrom(
   ctx: OperationContext,
