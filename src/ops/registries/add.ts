@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { HookpmError, isHookpmError } from '../../errors.js';
-import { gitRepositoryKind } from '../../registry/git/git-fetch.js';
+import { gitRepositoryKind } from '../../registry/git/git-repository-kind.js';
 import { readLocationKind } from '../../registry/read-location-kind.js';
 import { checkRegistryName } from '../../registry/registry-name.js';
 import {
@@ -157,7 +157,7 @@ async function recordFor(opts: AddRegistryOptions, ctx: OperationContext): Promi
  * hookpm index directory: a marketplace to clone. A work tree is read by readLocationKind.
  */
 async function isBareRepository(path: string): Promise<boolean> {
-  if ((await gitRepositoryKind(path)) !== 'bare') return false;
+  if (gitRepositoryKind(path) !== 'bare') return false;
   return stat(join(path, 'index.json')).then(
     () => false,
     () => true,

@@ -156,17 +156,6 @@ export async function findRepositoryRoot(dir: string): Promise<string | null> {
   }
 }
 
-/**
- * How git sees `dir`: a `work-tree` (a `.git` entry inside), a `bare` repository (`HEAD` and
- * `objects/`), or null for neither. A `file:` marketplace location that is either is cloned, not
- * read in place (read-marketplace.ts, marketplace-catalog.ts, ops/registries/add.ts decide alike).
- */
-export async function gitRepositoryKind(dir: string): Promise<'work-tree' | 'bare' | null> {
-  if (await exists(join(dir, '.git'))) return 'work-tree';
-  if ((await exists(join(dir, 'HEAD'))) && (await exists(join(dir, 'objects')))) return 'bare';
-  return null;
-}
-
 async function prepareDest(dest: string): Promise<void> {
   const entries = await readdir(dest).catch(() => null);
   if (entries !== null && entries.length > 0)

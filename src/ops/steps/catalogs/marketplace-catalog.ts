@@ -7,7 +7,7 @@ import {
   writeCachedIndex,
   type CachedIndex,
 } from '../../../registry/indexes/cache-index.js';
-import { gitRepositoryKind } from '../../../registry/git/git-fetch.js';
+import { gitRepositoryKind } from '../../../registry/git/git-repository-kind.js';
 import type { RegistryIndex } from '../../../registry/indexes/index-schema.js';
 import type { ExcludedEntry } from '../../../registry/marketplace/marketplace-schema.js';
 import { INDEX_MAX_AGE_MS } from '../../../registry/indexes/load-index.js';
@@ -118,7 +118,7 @@ async function localMarketplaceFile(location: string): Promise<string | null> {
   let path: string;
   if (/^file:/i.test(location)) {
     path = fileURLToPath(location);
-    if ((await gitRepositoryKind(path)) !== null) return null;
+    if (gitRepositoryKind(path) !== null) return null;
   } else if (isAbsolute(location)) path = location;
   else return null;
   const info = await stat(path).catch(() => null);

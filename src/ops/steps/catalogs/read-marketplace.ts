@@ -11,8 +11,8 @@ import {
   CLONE_TIMEOUT_MS,
   cloneShallow,
   findRepositoryRoot,
-  gitRepositoryKind,
 } from '../../../registry/git/git-fetch.js';
+import { gitRepositoryKind } from '../../../registry/git/git-repository-kind.js';
 import { fetchBytes, INDEX_MAX_BYTES } from '../../../registry/http/http.js';
 import {
   MAX_EXCLUDED,
@@ -102,7 +102,7 @@ export async function readMarketplace(
   }
   if (/^file:/i.test(location)) {
     const path = fileURLToPath(location);
-    if ((await gitRepositoryKind(path)) === null) return readLocal(path, shown);
+    if (gitRepositoryKind(path) === null) return readLocal(path, shown);
     return readClone(location, shown, opts);
   }
   if (/^(https?:\/\/|git@)/i.test(location)) return readClone(location, shown, opts);

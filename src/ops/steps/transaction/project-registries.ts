@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { findCatalogFile } from '../../../registry/marketplace/read-catalog-file.js';
 import { fileURLToPath } from 'node:url';
+import { gitRepositoryKind } from '../../../registry/git/git-repository-kind.js';
 import {
   locationError,
   parseProjectRegistryLocation,
@@ -99,14 +100,10 @@ export function assertProjectTarballs(
 
 /**
  * Whether a git marketplace's URL is read in place rather than cloned: a `file:` URL whose
- * directory is no git repository (neither a `.git` in it nor a bare repository's `HEAD` and
- * `objects`: gitRepositoryKind's test).
+ * directory is no git repository (gitRepositoryKind, as read-marketplace.ts decides).
  */
 function readInPlace(url: string): boolean {
-  if (!/^file:/i.test(url)) return false;
-  const dir = fileURLToPath(url);
-  if (existsSync(join(dir, '.git'))) return false;
-  return !(existsSync(join(dir, 'HEAD')) && existsSync(join(dir, 'objects')));
+  return /^file:/i.test(url) && gitRepositoryKind(fileURLToPath(url)) === null;
 }
 
 function assertInsideProject(root: string, path: string, error: () => Error): void {
