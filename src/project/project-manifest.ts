@@ -26,6 +26,12 @@ export interface ProjectManifest {
 const TAG = /^[A-Za-z][A-Za-z0-9._-]{0,63}$/;
 /** The longest registry location (a URL or a path) hookpm.json may hold: errors quote it. */
 const MAX_LOCATION_LENGTH = 2048;
+/**
+ * The most registries hookpm.json may list. A project names a handful; each is checked on disk
+ * before use (J3), so a cloned file listing 200,000 would keep every command in it busy for half
+ * a minute.
+ */
+export const MAX_PROJECT_REGISTRIES = 1000;
 
 /** Whether `wanted` is a range semver accepts or a dist-tag. */
 export function isWantedVersion(wanted: string): boolean {
@@ -34,8 +40,8 @@ export function isWantedVersion(wanted: string): boolean {
 
 /**
  * Parses the text of hookpm.json, strictly: invalid JSON, duplicate keys, unknown keys, a key that
- * is not a plugin id or registry name, a range that is none, or a registry location longer than
- * 2048 characters are E_PROJECT_FILE. `file` names it in errors; a value from the file is quoted
+ * is not a plugin id or registry name, a range that is none, a registry location longer than
+ * 2048 characters or more than MAX_PROJECT_REGISTRIES registries are E_PROJECT_FILE. `file` names it in errors; a value from the file is quoted
  * cut short (describeValue), whatever its size.
  */
 export function parseProjectManifest(text: string, file: string): ProjectManifest {
@@ -58,9 +64,15 @@ export function parseProjectManifest(text: string, file: string): ProjectManifes
     plugins[id] = wanted;
   }
   const registries: Record<string, string> = {};
-  for (const [name, location] of Object.entries(
+  const listed = Object.entries(
     objectAt(doc.registries === undefined ? {} : doc.registries, 'registries', file),
-  )) {
+  );
+  if (listed.length > MAX_PROJECT_REGISTRIES)
+    throw projectFileError(
+      file,
+      `registries: ${listed.length} registries listed, more than the ${MAX_PROJECT_REGISTRIES} a project may name`,
+    );
+  for (const [name, location] of listed) {
     if (!isRegistryName(name))
       throw projectFileError(file, `registries: ${describeValue(name)} is not a registry name`);
     if (typeof location !== 'string' || location.trim() === '')

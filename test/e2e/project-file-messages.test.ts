@@ -8,6 +8,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MISMATCHES_SHOWN } from '../../src/project/lock-agreement.js';
+import { MAX_PROJECT_REGISTRIES } from '../../src/project/project-manifest.js';
 import { resolveStorePaths } from '../../src/store/paths.js';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { hashStore } from '../helpers/store-snapshot.js';
@@ -112,6 +113,31 @@ describe('errors.md: errors about project files stay short whatever the files ho
       expect(Buffer.byteLength(run.stderr)).toBeLessThan(1024);
     },
   );
+
+  it('E_PROJECT_FILE: hookpm.json listing 200,000 registries on disk is refused before any is checked (J3), the file untouched', async () => {
+    const registries = Object.fromEntries(
+      Array.from({ length: 200_000 }, (_, i) => [`r${i}`, `./registries/r${i}`]),
+    );
+    const text = JSON.stringify({ plugins: { 'p@r0': '^1.0.0' }, registries });
+    await writeFile(join(ws.repo, 'hookpm.json'), text);
+    const run = await hookpm('list', '--project');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      `error[E_PROJECT_FILE]: ${join(ws.repo, 'hookpm.json')}: registries: 200000 registries listed, more than the ${MAX_PROJECT_REGISTRIES} a project may name`,
+    );
+    expect(Buffer.byteLength(run.stderr)).toBeLessThan(1024);
+    expect(await readFile(join(ws.repo, 'hookpm.json'), 'utf8')).toBe(text);
+  });
+
+  it(`J3: hookpm.json listing ${MAX_PROJECT_REGISTRIES} registries is read`, async () => {
+    const registries = Object.fromEntries(
+      Array.from({ length: MAX_PROJECT_REGISTRIES }, (_, i) => [`r${i}`, `./registries/r${i}`]),
+    );
+    await writeFile(join(ws.repo, 'hookpm.json'), JSON.stringify({ plugins: {}, registries }));
+    const run = await hookpm('list', '--project');
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+  });
 
   it('E_PROJECT_FILE: a 200 KB registry location in hookpm.json is refused when it is read, stderr under 1 KB', async () => {
     const location = `https://r.example/${'x'.repeat(200_000)}`;
