@@ -68,12 +68,18 @@ describe('declared capabilities and consent (security.md Z1-Z4)', () => {
     expect(text).toContain('capabilities');
   });
 
-  it('Z1/Q3: review shows the declared capabilities (text and --json), and says plainly when a plugin declares none', async () => {
+  it('Z1/Q3: review shows the declared capabilities (text and --json), what a writable project reaches, and says plainly when a plugin declares none', async () => {
     const root = await writePlugin('1.0.0', { network: false, write: ['tmp', 'data'] });
     const text = await ws.hookpm(['review', root]);
     expect(text.stdout).toContain('confinement: network: none; writes: data, tmp');
     const json = JSON.parse((await ws.hookpm(['review', root, '--json'])).stdout);
     expect(json.capabilities).toEqual({ network: false, write: ['data', 'tmp'] });
+
+    expect(text.stdout).not.toContain('writable project');
+    const project = await writePlugin('1.0.0', { network: false, write: ['project'] });
+    expect((await ws.hookpm(['review', project])).stdout).toContain(
+      "writable project: its hooks may edit the agents' settings and git's hooks there, which run unconfined",
+    );
 
     const bare = await writePlugin('1.0.0', undefined);
     const plain = await ws.hookpm(['review', bare]);
