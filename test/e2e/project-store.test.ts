@@ -323,3 +323,22 @@ describe('install --dry-run in a project', () => {
     expect({ files: await projectFiles(), store: await hashStore(storeOf(a)) }).toEqual(before);
   });
 });
+
+describe('hookpm test --project (docs/reference/commands.md)', () => {
+  it("runs the project's installed plugin; without --project only user-wide plugins are named", async () => {
+    const [a] = homes as [TempHome];
+    await ok(a, project, 'registry', 'add', 'acme', acme.url);
+    await ok(a, project, 'install', '--project', 'tool@acme', '--yes');
+    const before = await hashStore(storeOf(a));
+    const userWide = await hookpm(a, project, ['test', 'tool', 'PreToolUse', '--json']);
+    expect(userWide.code).toBe(1);
+    expect(JSON.parse(userWide.stdout)).toMatchObject({ error: { code: 'E_NOT_INSTALLED' } });
+    const run = await ok(a, project, 'test', 'tool', 'PreToolUse', '--project', '--json');
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      kind: 'installed',
+      plugin: 'tool@acme',
+      handlers: [{ exitCode: 0, stdout: 'tool\n' }],
+    });
+    expect(await hashStore(storeOf(a))).toEqual(before);
+  });
+});

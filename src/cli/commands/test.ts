@@ -9,6 +9,7 @@ import { printJson, printLine } from '../render/render.js';
 interface TestFlags {
   payload?: string;
   data?: string;
+  project?: boolean;
 }
 
 /** `hookpm test <plugin> <Event>`: a plugin's handlers on one event, nothing installed (docs/guides/writing-plugins.md). */
@@ -27,6 +28,7 @@ export function register(program: Command): void {
       '--data <dir>',
       'the data directory handlers get, kept (default: a scratch one, removed)',
     )
+    .option('-P, --project', "an installed plugin is the project's, not the user-wide one")
     .addHelpText(
       'after',
       [
@@ -48,6 +50,12 @@ export function register(program: Command): void {
         import('../../engine/process-groups.js'),
       ]);
       const input = await payloadOf(flags.payload, target, event, globals.cwd);
+      const scope =
+        flags.project === true
+          ? await (
+              await import('../../ops/steps/installed/project-records.js')
+            ).projectRecordScope(globals.cwd)
+          : undefined;
       installExitCleanup();
       const report = await testPlugin({
         target,
@@ -55,6 +63,7 @@ export function register(program: Command): void {
         input,
         cwd: globals.cwd,
         store: storePathsOf(globals),
+        ...(scope === undefined ? {} : { scope }),
         ...(flags.data === undefined ? {} : { dataDir: resolve(globals.cwd, flags.data) }),
       });
       process.exitCode = report.failed || report.invalid ? 1 : 0;

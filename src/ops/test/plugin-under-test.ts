@@ -14,6 +14,7 @@ import type { StorePaths } from '../../store/store-paths.js';
 import { extractTarball, scanTarball, tarballInput } from '../../store/tar/tarball-scan.js';
 import { inspectPluginDir, type InspectedPlugin } from '../steps/staging/inspect.js';
 import { findInstalled } from '../steps/installed/installed.js';
+import { stateIn, USER_RECORDS, type RecordScope } from '../steps/installed/project-records.js';
 import { clip } from '../../text/clip.js';
 
 /** A plugin read for `hookpm test`: from a directory, a tarball or the installed trees. */
@@ -37,13 +38,15 @@ export interface PluginUnderTest {
 /**
  * Finds `target`: a directory (read where it is), a `.tgz`/`.tar.gz` file (scanned and extracted
  * into a scratch directory under the system's temporary directory, A1-A3, removed by `dispose`),
- * else the name or id of an installed plugin (its installed tree, read only). Nothing of the store
- * changes. E_NOT_INSTALLED when it is none of these.
+ * else the name or id of a plugin installed in `scope` (user-wide, or the project's with `--project`;
+ * its installed tree, read only). Nothing of the store changes. E_NOT_INSTALLED when it is none of
+ * these.
  */
 export async function readPluginUnderTest(
   target: string,
   cwd: string,
   paths: StorePaths,
+  scope: RecordScope = USER_RECORDS,
 ): Promise<PluginUnderTest> {
   const path = resolve(cwd, target);
   const kind = kindOf(path);
@@ -58,7 +61,7 @@ export async function readPluginUnderTest(
   if (kind === 'file' && isTarballPath(path)) return fromTarball(path);
   try {
     const state = await readState(paths);
-    const record = findInstalled(state, target);
+    const record = findInstalled(stateIn(state, scope), target);
     const inspected = await inspectPluginDir(record.path, {
       fallbackName: record.name,
       registry: record.registry,

@@ -9,6 +9,7 @@ import { buildSnapshot } from '../../hooks/snapshot/snapshot.js';
 import type { SourceDocument } from '../../hooks/types.js';
 import { hasErrors } from '../../plugin/loaded-plugin.js';
 import type { StorePaths } from '../../store/store-paths.js';
+import type { RecordScope } from '../steps/installed/project-records.js';
 import { findProjectRoot } from '../../workspace/find-project-root.js';
 import { isFailedRun, type LoggedDecision } from '../steps/decision-log/run-outcome.js';
 import type { DispatchRecord } from '../../engine/dispatch-options.js';
@@ -26,6 +27,8 @@ export interface TestPluginOptions {
   input: Readonly<Record<string, unknown>>;
   cwd: string;
   store: StorePaths;
+  /** Whose installed plugin `target` names: the user-wide ones (default) or a project's. */
+  scope?: RecordScope;
   /** The data directory handlers get; default a fresh scratch directory, removed afterwards. */
   dataDir?: string;
   env?: Readonly<Record<string, string | undefined>>;
@@ -73,7 +76,12 @@ export interface TestPluginReport {
  * the plugin run (requireTestAllowed), before any handler runs.
  */
 export async function testPlugin(options: TestPluginOptions): Promise<TestPluginReport> {
-  const plugin = await readPluginUnderTest(options.target, options.cwd, options.store);
+  const plugin = await readPluginUnderTest(
+    options.target,
+    options.cwd,
+    options.store,
+    options.scope,
+  );
   try {
     requireTestAllowed(options.policy ?? readPolicyFile(process.env), plugin);
   } catch (error) {
