@@ -109,7 +109,20 @@ describe('project plugins by name (registry.md D13, D14)', () => {
       installed: unknown;
     };
     expect(userInfo.installed).toBeNull();
-    await fails('E_USAGE', 'enable', '--project', 'pg', '--hook', '0123456789');
+  });
+
+  it("D13: disable --hook and enable --hook with --project turn one hook of the project's plugin off and on", async () => {
+    await addPg();
+    const shown = JSON.parse((await ok('review', '--project', 'pg', '--json')).stdout) as {
+      hooks: Array<{ key: string }>;
+    };
+    const key = shown.hooks[0]!.key;
+    await fails('E_NOT_INSTALLED', 'disable', 'pg', '--hook', key);
+    const off = await ok('disable', '--project', 'pg', '--hook', key, '--json');
+    expect(JSON.parse(off.stdout)).toMatchObject({ id: 'pg@acme', disabledHooks: [key] });
+    expect(await ranPlugins()).toEqual([]);
+    await ok('enable', '--project', 'pg', '--hook', key);
+    expect(await ranPlugins()).toEqual(['pg@acme']);
   });
 
   it('D13: a project with no plugin installed by this user says so', async () => {

@@ -7,6 +7,7 @@ import { createOperationContext } from '../operation-context.js';
 import { escapeControl, printJson, printLine } from '../render/render.js';
 import { relinkClaudeAfter } from '../relink-claude.js';
 import { clip } from '../../text/clip.js';
+import type { RecordScope } from '../../ops/steps/installed/project-records.js';
 
 interface HookFlags {
   hook?: string[];
@@ -14,15 +15,9 @@ interface HookFlags {
   confine?: string;
 }
 
-/** `--project`: the project's records (docs/guides/projects.md); not with `--hook`. */
+/** `--project`: the project's records (docs/guides/projects.md), for the plugin or one hook. */
 async function scopeOf(globals: GlobalOptions, flags: HookFlags) {
   if (flags.project !== true) return undefined;
-  if (flags.hook !== undefined) {
-    const { HookpmError } = await import('../../errors.js');
-    throw new HookpmError('E_USAGE', '--hook and --project cannot be combined', {
-      hint: 'Turn a hook off or on for the user-wide plugin, without --project.',
-    });
-  }
   const { projectRecordScope } = await import('../../ops/steps/installed/project-records.js');
   return projectRecordScope(globals.cwd);
 }
@@ -56,7 +51,8 @@ export function register(program: Command): void {
     .action(async (name: string, flags: HookFlags, command: Command) => {
       const globals = globalOptions(command);
       const scope = await scopeOf(globals, flags);
-      if (flags.hook !== undefined) return switchHooks(globals, name, flags.hook, false);
+      if (flags.hook !== undefined)
+        return switchHooks(globals, { name, keys: flags.hook, off: false, scope });
       const { enablePlugin } = await import('../../ops/plugins/enable.js');
       const result = await enablePlugin(createOperationContext(globals).ctx, {
         name,
@@ -91,7 +87,8 @@ export function register(program: Command): void {
     .action(async (name: string, flags: HookFlags, command: Command) => {
       const globals = globalOptions(command);
       const scope = await scopeOf(globals, flags);
-      if (flags.hook !== undefined) return switchHooks(globals, name, flags.hook, true);
+      if (flags.hook !== undefined)
+        return switchHooks(globals, { name, keys: flags.hook, off: true, scope });
       const { disablePlugin } = await import('../../ops/plugins/disable.js');
       const result = await disablePlugin(createOperationContext(globals).ctx, {
         name,
@@ -116,12 +113,14 @@ function confineFlag(text: string): Capabilities | 'off' {
 
 async function switchHooks(
   globals: GlobalOptions,
-  name: string,
-  keys: readonly string[],
-  off: boolean,
+  opts: { name: string; keys: readonly string[]; off: boolean; scope: RecordScope | undefined },
 ): Promise<void> {
   const ops = await import('../../ops/plugins/hook-switch.js');
-  const result = await ops.switchHooks(createOperationContext(globals).ctx, { name, keys, off });
+  const { scope, ...rest } = opts;
+  const result = await ops.switchHooks(createOperationContext(globals).ctx, {
+    ...rest,
+    ...(scope === undefined ? {} : { scope }),
+  });
   if (globals.json) return printJson(result);
   for (const line of hookSwitchLines(result)) printLine(escapeControl(line));
 }

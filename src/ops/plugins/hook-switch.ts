@@ -6,6 +6,12 @@ import type { PluginRecord } from '../../store/state/state-schema.js';
 import { inspectPluginDir } from '../steps/staging/inspect.js';
 import { lockOptions, type OperationContext } from '../steps/context/operation-context.js';
 import { findInstalled } from '../steps/installed/installed.js';
+import {
+  assertProjectHasRecords,
+  stateIn,
+  USER_RECORDS,
+  type RecordScope,
+} from '../steps/installed/project-records.js';
 import { requireNotRequired } from '../steps/policy/enforce-policy.js';
 
 /** One hook `enable --hook` or `disable --hook` named, as it is now. */
@@ -34,16 +40,20 @@ export interface HookSwitchResult {
  * can be turned off before an update is approved); turning back on also takes a lapsed key. Consent
  * is untouched: a hook turned back on runs under the consent already given. A key of another form,
  * or one that names no hook, fails (E_USAGE, E_NOT_FOUND) with the state unchanged; so does turning
- * off a hook of a plugin the administrator's policy requires (E_POLICY, policy.md A14).
+ * off a hook of a plugin the administrator's policy requires (E_POLICY, policy.md A14). `scope`:
+ * the plugin installed for a project (`--project`) instead of the user-wide one; each install keeps
+ * its own opt-outs, as it keeps its own switch.
  */
 export function switchHooks(
   ctx: OperationContext,
-  opts: { name: string; keys: readonly string[]; off: boolean },
+  opts: { name: string; keys: readonly string[]; off: boolean; scope?: RecordScope },
 ): Promise<HookSwitchResult> {
+  const scope = opts.scope ?? USER_RECORDS;
   return updateState(
     ctx.paths,
     async (draft) => {
-      const record = findInstalled(draft, opts.name);
+      assertProjectHasRecords(draft, scope);
+      const record = findInstalled(stateIn(draft, scope), opts.name);
       // docs/reference/rules/policy.md#a14: no hook of a plugin the policy requires is turned off.
       if (opts.off) requireNotRequired(ctx, 'turning off hooks of', record);
       const known = await hooksByKey(record);
