@@ -32,6 +32,11 @@ export interface LockSighting {
   /** Names this instance: the holder's token, or the inode for an unreadable record. */
   identity: string;
   mtimeMs: number;
+  /**
+   * When the file was created or its content last changed (its ctime, which no program can set
+   * to the past or the future): how long an unreadable record has been as it is.
+   */
+  changedMs: number;
 }
 
 /**
@@ -86,11 +91,14 @@ const LOCK_MAX_BYTES = 64 * 1024;
 export async function readLockFile(file: string): Promise<LockSighting | undefined> {
   try {
     const stats = lstatSync(file);
-    if (!stats.isFile()) return { holder: null, identity: `ino${stats.ino}`, mtimeMs: 0 };
+    if (!stats.isFile()) {
+      return { holder: null, identity: `ino${stats.ino}`, mtimeMs: 0, changedMs: 0 };
+    }
     const text = readLockText(file);
     const parsed = (holderSchema ??= buildHolderSchema()).safeParse(safeJson(text));
     const holder = parsed.success ? parsed.data : null;
-    return { holder, identity: holder?.token ?? `ino${stats.ino}`, mtimeMs: stats.mtimeMs };
+    const identity = holder?.token ?? `ino${stats.ino}`;
+    return { holder, identity, mtimeMs: stats.mtimeMs, changedMs: stats.ctimeMs };
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return undefined;
     throw error;
@@ -133,20 +141,34 @@ function safeJson(text: string): unknown {
  * host that is alive and is the process that wrote the record is never stale, however long ago it
  * last refreshed the lock (a process starved of CPU must not lose its lock mid-transaction); one
  * whose start time cannot be compared is stale after UNTOLD_STALE_FACTOR times `staleMs` without a
- * refresh. A lock of another host, or an unreadable one, is judged by age: stale when not refreshed
- * for `staleMs` (holders refresh its mtime while they hold it).
+ * refresh. A lock of another host is judged by age: stale when not refreshed for `staleMs` (holders
+ * refresh its mtime while they hold it). An unreadable record is no live holder's, as hookpm links
+ * a whole record into place (createExclusive) and renames one over it (never writes it in place):
+ * it is stale once it has stood unchanged for UNREADABLE_GRACE_MS (or `staleMs`, if shorter), the
+ * grace left to a writer that is not hookpm's and fills the file after creating it.
  */
 export function isStale(sighting: LockSighting, staleMs: number): boolean {
   const { holder } = sighting;
-  const age = Date.now() - sighting.mtimeMs;
-  if (holder !== null && holder.hostname === hostname()) {
+  const now = Date.now();
+  const age = now - sighting.mtimeMs;
+  if (holder === null) {
+    return now - sighting.changedMs > Math.min(UNREADABLE_GRACE_MS, staleMs) || age > staleMs;
+  }
+  if (holder.hostname === hostname()) {
     if (!isProcessAlive(holder.pid)) return true;
-    const now = holder.processStart === undefined ? null : processStartOf(holder.pid);
-    if (now === null) return age > staleMs * UNTOLD_STALE_FACTOR;
-    return now !== holder.processStart;
+    const start = holder.processStart === undefined ? null : processStartOf(holder.pid);
+    if (start === null) return age > staleMs * UNTOLD_STALE_FACTOR;
+    return start !== holder.processStart;
   }
   return age > staleMs;
 }
+
+/**
+ * How long an unreadable lock record stands unchanged before it is replaced (isStale): far shorter
+ * than a command's wait for the lock, far longer than any writer takes between creating a file and
+ * writing into it.
+ */
+const UNREADABLE_GRACE_MS = 1000;
 
 /**
  * Where a live holder's start time cannot be compared (a record without one, from an older hookpm

@@ -255,6 +255,36 @@ describe('acquireLock', () => {
     expect((other as Error).message).toMatch(/^the output is locked by process /);
     await release();
   });
+
+  it('D3: a lock file holding no record hookpm writes (not JSON, empty, JSON of another shape) is replaced once it stood unchanged for a second, not after the whole wait', async () => {
+    const texts = ['garbage', '', '{"pid":"12","token":"not hex"}'];
+    const locks = await Promise.all(
+      texts.map(async (text, i) => {
+        const { lock } = await newCase(`garbage-${i}`);
+        await mkdir(join(lock, '..'), { recursive: true });
+        await writeFile(lock, text);
+        // A modification time in the future does not keep it either.
+        await utimes(lock, new Date('2100-01-01'), new Date('2100-01-01'));
+        return lock;
+      }),
+    );
+    await Promise.all(
+      locks.map(async (lock) => {
+        const release = await acquireLock(lock, { waitMs: 10_000 });
+        expect(JSON.parse(await readFile(lock, 'utf8'))).toMatchObject({ pid: process.pid });
+        await release();
+      }),
+    );
+  });
+
+  it('D3: a lock file whose content was written just now is left alone even when it is no record (its writer may be filling it)', async () => {
+    const { lock } = await newCase('garbage-new');
+    await mkdir(join(lock, '..'), { recursive: true });
+    await writeFile(lock, '');
+    const error = await failure(acquireLock(lock, { waitMs: 100 }));
+    expect(isHookpmError(error, 'E_LOCKED')).toBe(true);
+    expect(await readFile(lock, 'utf8')).toBe('');
+  });
 });
 
 describe.runIf(process.platform === 'linux')('a recorded pid that is alive (Linux: /proc)', () => {
