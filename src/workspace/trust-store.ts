@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { HookpmError } from '../errors.js';
 import { diagnostic, type Diagnostic } from '../hooks/diagnostic.js';
 import { writeFileDurable } from '../io/durable-write.js';
-import { toStoreError } from '../io/fs-error.js';
+import { toUserFileError } from '../io/fs-error.js';
 import { withLock } from '../io/lock.js';
 import { canonicalProjectRoot, missingWorkspaceKey } from './canonical-root.js';
 import { readStore, trustStorePath, type StoreRead, type TrustStore } from './trust-store-file.js';
@@ -103,23 +103,34 @@ export async function revokeTrust(home: string, dir: string): Promise<TrustChang
   });
 }
 
-/** Read-modify-write under the store's cross-process lock; writes only when `edit` changed something. */
+/**
+ * Read-modify-write under the store's cross-process lock; writes only when `edit` changed something.
+ * The trust store is in the user's home, not in hookpm's store: a failure to make its directory, its
+ * lock or the file is E_IO naming it (toUserFileError), never E_STORE_READONLY, whose fix (another
+ * HOOKPM_HOME) does not move it; E_LOCKED names it.
+ */
 async function updateStore(
   home: string,
   edit: (store: TrustStore) => Omit<TrustChange, 'storeFile'>,
 ): Promise<TrustChange> {
   const storeFile = trustStorePath(home);
   await ensureStateDir(join(home, '.deepagents', '.state'));
-  return withLock(`${storeFile}.lock`, async () => {
-    const read = await readStore(storeFile);
-    if (read.status === 'invalid') throw invalidStoreError(storeFile, read.reason);
-    const store: TrustStore = read.status === 'valid' ? read.store : { version: 1, projects: {} };
-    const change = edit(store);
-    if (change.changed) {
-      await writeFileDurable(storeFile, `${JSON.stringify(store, null, 2)}\n`, { mode: 0o600 });
-    }
-    return { ...change, storeFile };
-  });
+  const lock = { owner: 'user', guards: `the trust store ${storeFile}` } as const;
+  return withLock(
+    `${storeFile}.lock`,
+    async () => {
+      const read = await readStore(storeFile);
+      if (read.status === 'invalid') throw invalidStoreError(storeFile, read.reason);
+      const store: TrustStore = read.status === 'valid' ? read.store : { version: 1, projects: {} };
+      const change = edit(store);
+      if (change.changed) {
+        const text = `${JSON.stringify(store, null, 2)}\n`;
+        await writeFileDurable(storeFile, text, { mode: 0o600, owner: 'user' });
+      }
+      return { ...change, storeFile };
+    },
+    lock,
+  );
 }
 
 /** T1: the store's directory is private (0700), whoever created it. */
@@ -128,7 +139,7 @@ async function ensureStateDir(stateDir: string): Promise<void> {
     await mkdir(stateDir, { recursive: true, mode: 0o700 });
     await chmod(stateDir, 0o700);
   } catch (error) {
-    throw toStoreError(error, stateDir, 'create');
+    throw toUserFileError(error, stateDir, 'create');
   }
 }
 

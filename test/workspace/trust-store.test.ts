@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import {
   chmod,
   mkdir,
@@ -13,7 +14,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isHookpmError } from '../../src/errors.js';
+import { isHookpmError, type HookpmError } from '../../src/errors.js';
 import {
   grantTrust,
   readTrust,
@@ -231,6 +232,31 @@ describe('trust store', () => {
       },
     });
   });
+
+  it.each([
+    ['its directory', () => join(store(), '..')],
+    ['the store file', () => store()],
+  ])(
+    'T1: a trust store in a place that cannot be written (%s immutable, even for root) is E_IO naming it, never a read-only hookpm store',
+    async (_, immutable) => {
+      await putStore('{"version":1,"projects":{}}');
+      await chmod(join(store(), '..'), 0o700);
+      const target = immutable();
+      execFileSync('chattr', ['+i', target]);
+      try {
+        const error = await rejection(grantTrust(home, repo));
+        expect(isHookpmError(error, 'E_IO')).toBe(true);
+        const { message, hint } = error as HookpmError;
+        expect(message).toBe(
+          `cannot ${_ === 'its directory' ? 'create' : 'write'} ${target}: operation not permitted (EPERM)`,
+        );
+        expect(`${message} ${hint}`).not.toMatch(/store is read-only|HOOKPM_HOME/);
+      } finally {
+        execFileSync('chattr', ['-i', target]);
+      }
+      expect(await readFile(store(), 'utf8')).toBe('{"version":1,"projects":{}}');
+    },
+  );
 
   it('T2: a directory that does not exist is a usage error, and nothing is written', async () => {
     const error = await rejection(grantTrust(home, join(dir, 'nope')));
