@@ -44,13 +44,14 @@ export interface LockSighting {
  * a thread-pool round trip per call costs more than the call (bench/install.bench.mjs).
  *
  * Creates `file` holding `holder` only if it does not exist. The record is written to a private
- * temporary file first and hard-linked into place, so the file never exists half-written.
- * Returns false when the file already exists.
+ * temporary file first and hard-linked into place, so the file never exists half-written; the
+ * temporary file is gone however this ends. Returns false when the file already exists.
  */
 export async function createExclusive(file: string, holder: LockHolder): Promise<boolean> {
   const temp = lockTempFile(file, holder);
-  writeFileSync(temp, JSON.stringify(holder), { mode: 0o644 });
   try {
+    // Inside the try: a write that fails after creating the file (a full disk) leaves none.
+    writeFileSync(temp, JSON.stringify(holder), { mode: 0o644 });
     linkSync(temp, file);
     return true;
   } catch (error) {

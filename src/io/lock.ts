@@ -166,8 +166,8 @@ async function replaceIfUnchanged(
   if (again === undefined || again.identity !== stale.identity) return false;
   if (isLockDirectory(lockPath)) throw directoryError(lockPath);
   const temp = lockTempFile(lockPath, record);
-  writeFileSync(temp, JSON.stringify(record), { mode: 0o644 });
   try {
+    writeFileSync(temp, JSON.stringify(record), { mode: 0o644 });
     renameSync(temp, lockPath);
   } catch (error) {
     // A failed takeover leaves nothing of ours behind: the store stays as it was.

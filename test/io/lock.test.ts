@@ -15,7 +15,7 @@ import { lockFile } from '../../src/store/paths.js';
 import { failure } from '../helpers/failure.js';
 import { hashStore } from '../helpers/store-snapshot.js';
 import { cmd, makeWorld, pluginFiles } from '../ops/plugin-fixture.js';
-import { startChild } from '../helpers/child.js';
+import { runChild, startChild } from '../helpers/child.js';
 import { compiledSandbox } from '../helpers/compile-src.js';
 
 const holder = fileURLToPath(new URL('../fixtures/store/lock-holder.mjs', import.meta.url));
@@ -365,6 +365,21 @@ describe.runIf(process.platform === 'linux')('a recorded pid that is alive (Linu
       await release();
     },
   );
+
+  it('D2, D3: a lock record that cannot be written (the file made, its bytes refused) fails with the store error and leaves no temporary file beside the lock', async () => {
+    // A full disk refuses the bytes after the file is made; `ulimit -f 0` (EFBIG) does the same
+    // without root or a mount.
+    const { lock, log } = await newCase('unwritable');
+    const argv = [holder, lock, '0', log, '1000', '60000'];
+    const [result] = await runChild(
+      'bash',
+      ['-c', 'ulimit -f 0; exec node "$0" "$@"', ...argv],
+      sandbox.env,
+    );
+    expect(result).toMatchObject({ code: 'E_IO' });
+    expect((result as { message: string }).message).toContain(lock);
+    expect(await readdir(join(lock, '..'))).toEqual([]);
+  });
 
   it('D3: a directory where the lock file goes is never taken over: E_IO naming it with the fix, and nothing is left beside it', async () => {
     const { lock } = await newCase('directory');
