@@ -1,7 +1,7 @@
 import { lstatSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { syncPath } from '../io/sync-tree.js';
-import { quietly, toStoreError } from '../io/fs-error.js';
+import { errnoCode, quietly, toStoreError } from '../io/fs-error.js';
 import { readRegularText } from '../io/read-regular-file.js';
 import { removeDataDir } from './data-dir.js';
 import { stagingRoot } from './paths.js';
@@ -53,7 +53,8 @@ export function isMark(name: string): boolean {
  * write (none for an uninstall with `--keep-data`). Returns a function that removes the mark, once
  * the caller's collection is done and those data directories are deleted (a removal that fails
  * leaves a mark that a later collection takes for a crash: it walks every directory, which is only
- * slower, and deletes the listed data directories no record names, which was meant anyway).
+ * slower, and deletes the listed data directories no record names, which was meant anyway). A mark
+ * that cannot be written is removed before its error (E_NOSPC, E_STORE_READONLY, E_IO) is thrown.
  */
 export async function markTransaction(
   paths: StorePaths,
@@ -69,6 +70,9 @@ export async function markTransaction(
     if (dataIds.length > 0) await syncPath(file);
     await syncPath(stagingRoot(paths));
   } catch (error) {
+    // A mark made and then refused its bytes (a full disk) is ours to remove; one already there
+    // (EEXIST, never ours) is left.
+    if (errnoCode(error) !== 'EEXIST') quietly(() => rmSync(file, { force: true }));
     throw toStoreError(error, file, 'write the transaction mark');
   }
   return () => quietly(() => rmSync(file, { force: true }));
