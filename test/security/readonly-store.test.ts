@@ -2,13 +2,19 @@
  * security.md "State and the file system": a read-only store is a clear error before any network
  * access. The store is a tmpfs remounted read-only in a private mount namespace (unshare -m), with a
  * registry added before the remount; `hookpm install`, `hookpm update` and `hookpm registry add`
- * then fail with E_STORE_READONLY and the registries on 127.0.0.1 see no request from them.
+ * then fail with E_STORE_READONLY and the registries on 127.0.0.1 see no request from them. A
+ * store too full for a plugin's files (a small tmpfs on its staging) is E_NOSPC with its hint.
  */
 import { spawn } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/built-bin.js';
-import { publishPlugin, startPluginRegistry } from '../helpers/plugin-registry.js';
+import {
+  pluginTree,
+  publishPlugin,
+  publishTree,
+  startPluginRegistry,
+} from '../helpers/plugin-registry.js';
 import { MOUNT, requireTool, UNSHARE } from '../helpers/system-package.js';
 import { useRegistryHome } from '../helpers/registry-home.js';
 
@@ -95,5 +101,33 @@ describe('security.md: a read-only store', () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe('security.md: a store too full for a plugin', () => {
+  it('an install whose files do not fit in staging (a 64 KiB tmpfs) is E_NOSPC naming the tarball and entry, with the hint to free space; the store is byte-identical', async () => {
+    await publishPlugin(ctx.acme, 'keep', '1.0.0');
+    await publishTree(ctx.acme, 'big', '1.0.0', {
+      ...pluginTree('big', '1.0.0'),
+      'data.txt': 'b'.repeat(200_000),
+    });
+    await ctx.ok('registry', 'add', 'acme', ctx.acme.url);
+    await ctx.ok('install', 'keep@acme', '--yes');
+    const before = await ctx.store();
+    // Only staging is small: the extraction fails, the rest of the store is the real one.
+    const script = [
+      'mkdir -p "$1/data/.staging"',
+      'mount -t tmpfs -o size=64k tmpfs "$1/data/.staging"',
+      '"$2" "$3" install big@acme --yes --json || true',
+    ].join('; ');
+    const run = await inNamespace(script);
+    expect(run.code, run.stderr).toBe(0);
+    const { error } = JSON.parse(run.stdout) as {
+      error: { code: string; message: string; hint: string };
+    };
+    expect(error.code).toBe('E_NOSPC');
+    expect(error.message).toContain('"data.txt"');
+    expect(error.hint).toContain('Free some disk space');
+    expect(await ctx.store()).toEqual(before);
   });
 });

@@ -47,7 +47,8 @@ export async function readTarChecked(
       ...error.details,
       file,
       entry,
-      hint: HINTS[error.code],
+      // A failure of the store (E_NOSPC, E_STORE_READONLY) keeps the hint it came with.
+      hint: HINTS[error.code] ?? error.hint,
     });
   }
 }
