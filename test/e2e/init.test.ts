@@ -1,8 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EVENT_NAMES } from '../../src/hooks/events.js';
-import { runBin } from '../helpers/built-bin.js';
+import { BIN, runBin } from '../helpers/built-bin.js';
 import { useBinHome } from '../helpers/bin-workspace.js';
 
 const bin = useBinHome('init');
@@ -62,6 +63,31 @@ describe('hookpm init', () => {
     const added = await hookpm(['init', 'other', '--existing']);
     expect(added.code, added.stderr).toBe(0);
     expect(await readFile(join(other, 'NOTES.txt'), 'utf8')).toBe('keep');
+  });
+
+  it('security.md, errors.md E_IO: a file the disk refuses fails init with the path named and takes back what it made: a new directory is gone, an --existing one is as it was', async () => {
+    // A full disk refuses the bytes after the file is made; `ulimit -f 0` (EFBIG) does the same
+    // without root or a mount.
+    const limited = (args: string[]) =>
+      spawnSync('bash', ['-c', 'ulimit -f 0; exec "$0" "$@"', process.execPath, BIN, ...args], {
+        cwd: bin.dir,
+        env: bin.env,
+        encoding: 'utf8',
+      });
+    const fresh = limited(['init', 'full', '--json']);
+    expect(fresh.status, fresh.stderr).toBe(1);
+    const error = JSON.parse(fresh.stdout).error;
+    expect(error.code).toBe('E_IO');
+    expect(error.message).toContain(join(bin.dir, 'full', '.claude-plugin', 'plugin.json'));
+    expect(await readdir(bin.dir)).not.toContain('full');
+    const root = join(bin.dir, 'mine-full');
+    await mkdir(root);
+    await writeFile(join(root, 'notes.txt'), 'my own text');
+    const existing = limited(['init', 'mine-full', '--existing', '--json']);
+    expect(existing.status, existing.stderr).toBe(1);
+    expect(await readdir(root)).toEqual(['notes.txt']);
+    // And once the disk takes it, the same command succeeds: nothing was left in its way.
+    expect((await hookpm(['init', 'full'])).code).toBe(0);
   });
 
   it('an invalid directory name asks for --name; an unknown event is a usage error', async () => {

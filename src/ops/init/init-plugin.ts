@@ -5,15 +5,17 @@ import {
   mkdirSync,
   openSync,
   readdirSync,
+  rmdirSync,
+  unlinkSync,
   writeSync,
 } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { HookpmError } from '../../errors.js';
 import type { EventName } from '../../hooks/events.js';
-import { toUserFileError } from '../../io/fs-error.js';
+import { quietly, toUserFileError } from '../../io/fs-error.js';
 import { isValidPluginName } from '../../plugin/name.js';
 import { assertWriteInside } from '../../workspace/inside-root.js';
-import { pluginTemplate } from './plugin-template.js';
+import { pluginTemplate, type TemplateFile } from './plugin-template.js';
 import { clip } from '../../text/clip.js';
 
 export interface InitOptions {
@@ -42,7 +44,8 @@ const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | c
  * that exists already refuses the whole (E_TARGET_EXISTS, nothing written); each file is created
  * exclusively, so one made meanwhile is not overwritten either; a file that a symlinked folder
  * would put outside `dir` refuses the whole (E_SYMLINK_ESCAPE). E_NAME_INVALID for a name that
- * breaks P3 (the directory's, when no name is given).
+ * breaks P3 (the directory's, when no name is given). A file that cannot be written (a full disk,
+ * a read-only one: E_NOSPC, E_IO) fails the whole, the files and folders made so far removed.
  */
 export function initPlugin(options: InitOptions): InitResult {
   const dir = resolve(options.dir);
@@ -59,23 +62,68 @@ export function initPlugin(options: InitOptions): InitResult {
       assertWriteInside(dir, join(dir, ...file.path.split('/')), 'the plugin directory');
   }
   const written: string[] = [];
-  for (const file of files) {
-    const target = join(dir, ...file.path.split('/'));
-    try {
-      mkdirSync(dirname(target), { recursive: true, mode: 0o755 });
-      const fd = openSync(target, CREATE_NEW, file.mode);
-      try {
-        writeSync(fd, file.text);
-      } finally {
-        closeSync(fd);
-      }
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw notEmpty(dir, [file.path]);
-      throw toUserFileError(error, target, 'write the new plugin');
+  const made = { dirs: [] as string[], files: [] as string[] };
+  try {
+    for (const file of files) {
+      writeNewFile(dir, join(dir, ...file.path.split('/')), file, made);
+      written.push(file.path);
     }
-    written.push(file.path);
+  } catch (error) {
+    undo(made);
+    throw error;
   }
   return { dir, name, event: options.event, files: written };
+}
+
+/**
+ * Creates `target` (exclusively, never through a link) holding `file`'s text, with the folders it
+ * needs, and records in `made` each folder and file it made. Every byte is written or it throws: a
+ * write that stops short (a full disk) is a failure, never a torn file left as if whole.
+ */
+function writeNewFile(
+  dir: string,
+  target: string,
+  file: TemplateFile,
+  made: { dirs: string[]; files: string[] },
+): void {
+  try {
+    const folder = dirname(target);
+    const first = mkdirSync(folder, { recursive: true, mode: 0o755 });
+    if (first !== undefined) made.dirs.push(...foldersFrom(first, folder));
+    const fd = openSync(target, CREATE_NEW, file.mode);
+    made.files.push(target);
+    try {
+      const bytes = Buffer.from(file.text, 'utf8');
+      for (let offset = 0; offset < bytes.length;) {
+        const count = writeSync(fd, bytes, offset, bytes.length - offset);
+        if (count === 0) throw new Error(`wrote ${offset} of ${bytes.length} bytes`);
+        offset += count;
+      }
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw notEmpty(dir, [file.path]);
+    throw toUserFileError(error, target, 'write the new plugin');
+  }
+}
+
+/** `first` and each folder below it down to `last` (which is inside it), outermost first. */
+function foldersFrom(first: string, last: string): string[] {
+  const folders = [first];
+  const parts = relative(first, last).split(sep);
+  for (const part of parts) if (part !== '') folders.push(join(folders.at(-1) as string, part));
+  return folders;
+}
+
+/**
+ * A failed init takes back what it made, so the directory is as it was: the files it created,
+ * then the folders it created, innermost first (rmdir: only while empty, so nothing another
+ * process put there meanwhile is removed).
+ */
+function undo(made: { dirs: string[]; files: string[] }): void {
+  for (const file of made.files.reverse()) quietly(() => unlinkSync(file));
+  for (const folder of made.dirs.reverse()) quietly(() => rmdirSync(folder));
 }
 
 /** The names in `dir`, or null when it does not exist; E_USAGE when it is not a directory. */
