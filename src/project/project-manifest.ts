@@ -40,9 +40,9 @@ export function isWantedVersion(wanted: string): boolean {
 
 /**
  * Parses the text of hookpm.json, strictly: invalid JSON, duplicate keys, unknown keys, a key that
- * is not a plugin id or registry name, a range that is none, a registry location longer than
- * 2048 characters or more than MAX_PROJECT_REGISTRIES registries are E_PROJECT_FILE. `file` names it in errors; a value from the file is quoted
- * cut short (describeValue), whatever its size.
+ * is not a plugin id or registry name, a range that is none, a registry location longer than 2048
+ * characters or more than MAX_PROJECT_REGISTRIES registries are E_PROJECT_FILE. `file` names it in
+ * errors; a value from the file is quoted cut short (describeValue), whatever its size.
  */
 export function parseProjectManifest(text: string, file: string): ProjectManifest {
   const doc = parseProjectJson(text, file);

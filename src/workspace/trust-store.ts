@@ -104,10 +104,10 @@ export async function revokeTrust(home: string, dir: string): Promise<TrustChang
 }
 
 /**
- * Read-modify-write under the store's cross-process lock; writes only when `edit` changed something.
- * The trust store is in the user's home, not in hookpm's store: a failure to make its directory, its
- * lock or the file is E_IO naming it (toUserFileError), never E_STORE_READONLY, whose fix (another
- * HOOKPM_HOME) does not move it; E_LOCKED names it.
+ * Read-modify-write under the store's cross-process lock; writes only when `edit` changed
+ * something. The trust store is in the user's home, not in hookpm's store: a failure to make its
+ * directory, its lock or the file is E_IO naming it (toUserFileError), never E_STORE_READONLY,
+ * whose fix (another HOOKPM_HOME) does not move it; E_LOCKED names it.
  */
 async function updateStore(
   home: string,

@@ -38,9 +38,9 @@ export interface PluginUnderTest {
 /**
  * Finds `target`: a directory (read where it is), a `.tgz`/`.tar.gz` file (scanned and extracted
  * into a scratch directory under the system's temporary directory, A1-A3, removed by `dispose`),
- * else the name or id of a plugin installed in `scope` (user-wide, or the project's with `--project`;
- * its installed tree, read only). Nothing of the store changes. E_NOT_INSTALLED when it is none of
- * these.
+ * else the name or id of a plugin installed in `scope` (user-wide, or the project's with
+ * `--project`; its installed tree, read only). Nothing of the store changes. E_NOT_INSTALLED when
+ * it is none of these.
  */
 export async function readPluginUnderTest(
   target: string,
