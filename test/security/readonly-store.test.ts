@@ -3,10 +3,12 @@
  * access. The store is a tmpfs remounted read-only in a private mount namespace (unshare -m), with a
  * registry added before the remount; `hookpm install`, `hookpm update` and `hookpm registry add`
  * then fail with E_STORE_READONLY and the registries on 127.0.0.1 see no request from them. A
- * store too full for a plugin's files (a small tmpfs on its staging) is E_NOSPC with its hint.
+ * store too full for a plugin's files (a small tmpfs on its staging) is E_NOSPC with its hint; so
+ * is a `registry build` into a full output directory, with the build's own hint.
  */
 import { spawn } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/built-bin.js';
 import {
@@ -20,8 +22,10 @@ import { useRegistryHome } from '../helpers/registry-home.js';
 
 const ctx = useRegistryHome('hookpm-readonly-');
 
+/** `script` as root of a private mount namespace: $1 the store, $2 node, $3 hookpm, then args. */
 async function inNamespace(
   script: string,
+  args: readonly string[] = [],
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const store = ctx.home.env.HOOKPM_HOME as string;
   const unshare = process.getuid?.() === 0 ? ['-m'] : ['-r', '-m'];
@@ -30,7 +34,7 @@ async function inNamespace(
   return new Promise((resolve, reject) => {
     const child = spawn(
       unshareBin,
-      [...unshare, 'sh', '-ec', script, 'sh', store, process.execPath, BIN],
+      [...unshare, 'sh', '-ec', script, 'sh', store, process.execPath, BIN, ...args],
       {
         env: ctx.home.env,
         cwd: ctx.home.dir,
@@ -129,5 +133,38 @@ describe('security.md: a store too full for a plugin', () => {
     expect(error.message).toContain('"data.txt"');
     expect(error.hint).toContain('Free some disk space');
     expect(await ctx.store()).toEqual(before);
+  });
+});
+
+describe('cli.md registry build: an output directory too full for the build', () => {
+  it('is E_NOSPC whose hint says what the build may have written and that index.json is as it was', async () => {
+    const out = `${ctx.home.dir}/reg`;
+    const sources = `${ctx.home.dir}/sources`;
+    const plugin = async (name: string, files: Record<string, string>) => {
+      await mkdir(`${sources}/${name}/.claude-plugin`, { recursive: true });
+      const manifest = JSON.stringify({ name, version: '1.0.0' });
+      await writeFile(`${sources}/${name}/.claude-plugin/plugin.json`, manifest);
+      for (const [file, text] of Object.entries(files))
+        await writeFile(`${sources}/${name}/${file}`, text);
+    };
+    await plugin('small', {});
+    await mkdir(out, { recursive: true });
+    // Incompressible, so its tarball does not fit in what the first build leaves of 256 KiB.
+    await writeFile(`${ctx.home.dir}/noise.txt`, randomBytes(400_000).toString('base64'));
+    const script = [
+      'mount -t tmpfs -o size=256k tmpfs "$4"',
+      '"$2" "$3" registry build "$5" --out "$4" --name reg --published-at 2026-01-01 >/dev/null',
+      'sha256sum "$4/index.json" > "$6/before.sum"',
+      'cp "$6/noise.txt" "$5/small/noise.txt"',
+      '"$2" "$3" registry build "$5" --out "$4" --name reg --published-at 2026-01-01 --json || true',
+      'sha256sum -c --quiet "$6/before.sum" >&2',
+    ].join('; ');
+    const run = await inNamespace(script, [out, sources, ctx.home.dir]);
+    expect(run.code, run.stderr).toBe(0);
+    const { error } = JSON.parse(run.stdout) as { error: { code: string; hint: string } };
+    expect(error.code).toBe('E_NOSPC');
+    expect(error.hint).toBe(
+      `Free some disk space, then build again: what this build wrote already (tarballs, index.html, the sparse documents) the next build replaces; ${out}/index.json is as it was.`,
+    );
   });
 });

@@ -141,9 +141,24 @@ async function buildLocked(
     // Last: until the new index.json is in place, the old one may name these tarballs.
     const removed = await removeStale(tarballDir, new Set(packed.map((p) => basename(p.file))));
     return { name, outDir, index: checked, tarballs, removed, sparse };
+  } catch (error) {
+    throw withBuildHint(error, outDir);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * A full disk midway through a build: the store's hint says nothing was changed, but the build may
+ * have moved tarballs in or written `index.html` or sparse documents already (the index.json before
+ * still names only tarballs that exist). Says so instead; any other error passes through.
+ */
+function withBuildHint(error: unknown, outDir: string): unknown {
+  if (!(error instanceof HookpmError) || error.code !== 'E_NOSPC') return error;
+  return new HookpmError(error.code, error.message, {
+    ...error.details,
+    hint: `Free some disk space, then build again: what this build wrote already (tarballs, index.html, the sparse documents) the next build replaces; ${outDir}/index.json is as it was.`,
+  });
 }
 
 /** The index of the packed versions, and each version's consent surface for the page. */
