@@ -4,13 +4,16 @@ import { compileGlob, globMatches } from './glob.js';
 import { wordTextTest } from './regex/word-text.js';
 import type { Glob } from './glob.js';
 import { patchFiles } from './patch-files.js';
+import { bashSubcommands } from './bash-subcommands.js';
 
 /**
  * The `if` predicate (engine.md F1-F3): one permission rule, `Tool` or `Tool(pattern)`. `Tool` is an
  * exact set as in E2 (`Edit|Write`), where a name ending in `*` is a prefix (`mcp__github__*`); the
  * pattern is a glob (glob.ts) over the tool's primary input. Tools without a primary input accept
  * only the pattern `*`, and so do prefix names, which can stand for any tool. `Tool` alone holds for
- * every call of the tool; a pattern needs the input to be present and a string.
+ * every call of the tool; a pattern needs the input to be present and a string. A Bash pattern
+ * holds when it matches the whole command or one of its subcommands (bash-subcommands.ts), as in
+ * Claude Code, whose `if` rules match `ls && git push` and `FOO=bar git push` by subcommand.
  */
 export interface IfRule {
   /** The rule as written. */
@@ -101,7 +104,10 @@ export function ifRuleHolds(
   const field = PRIMARY_INPUT.get(tool);
   if (field === undefined) return rule.pattern === '*';
   const input = inputField(payload, field);
-  return typeof input === 'string' && globMatches(rule.glob, input);
+  if (typeof input !== 'string') return false;
+  const glob = rule.glob;
+  if (globMatches(glob, input)) return true;
+  return tool === 'Bash' && bashSubcommands(input).some((part) => globMatches(glob, part));
 }
 
 /** F1: whether the rule's tool part names `tool` (an exact name, or a prefix ending in `*`). */

@@ -172,4 +172,31 @@ describe('the if predicate (engine.md F1-F3)', () => {
       ]),
     ).toBe(true);
   });
+
+  // Claude Code's hooks reference: an `if` rule has permission-rule syntax, and Claude Code (2.1.89
+  // on) matches a Bash rule against each subcommand, so a guard on `Bash(git push *)` runs for
+  // `ls && git push` and `FOO=bar git push` too; matching only the whole line skipped it (an allow).
+  it('F2: a Bash pattern holds when one subcommand of the command matches, as in Claude Code', () => {
+    for (const command of [
+      'ls && git push origin main',
+      'cd /tmp; git push origin main',
+      'make || git push origin main',
+      'echo x | git push origin main',
+      'sleep 1 & git push origin main',
+      'true\ngit push origin main',
+      'FOO=bar git push origin main',
+      "A=1 B='x y' git push origin main",
+    ]) {
+      expect(holds('Bash(git push *)', 'Bash', { command }), command).toBe(true);
+    }
+    for (const command of [
+      'echo "a && git push origin main"',
+      "echo 'x; git push origin main'",
+      'echo git push origin main',
+      'ls && git status',
+    ]) {
+      expect(holds('Bash(git push *)', 'Bash', { command }), command).toBe(false);
+    }
+    expect(holds('Edit(src/*)', 'Edit', { file_path: 'a; src/x' })).toBe(false);
+  });
 });
