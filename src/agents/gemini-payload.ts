@@ -23,6 +23,7 @@ export function decodeGeminiPayload(payload: Readonly<Record<string, unknown>>):
     input['tool_name'] = known.name;
     const args = payload['tool_input'];
     if (isPlainObject(args)) input['tool_input'] = renamedArguments(args, known.fields);
+    if (tool === 'web_fetch' && isPlainObject(args)) input['tool_input'] = withFetchedUrl(args);
   }
   const mcp = payload['mcp_context'];
   if (typeof tool === 'string' && tool.startsWith('mcp_') && isPlainObject(mcp)) {
@@ -61,6 +62,31 @@ function renamedArguments(
     Object.hasOwn(fields, key) ? [[fields[key]!, value] as const] : [],
   );
   return Object.fromEntries([...kept, ...renamed]);
+}
+
+/**
+ * Gemini CLI's `web_fetch` takes no `url`: it fetches the http(s) URLs its `prompt` names
+ * (`parsePrompt` in packages/core/src/tools/web-fetch.ts of github:google-gemini/gemini-cli: each
+ * whitespace-separated word holding `://` that parses as a URL). Claude Code's WebFetch has the one
+ * `url` it fetches, which a plugin's guard and its `if` rule (engine.md F2: `WebFetch(pattern)` is
+ * matched against `url`) judge: a prompt naming exactly one URL gets it as `url`, as Gemini CLI
+ * normalises it, unless the model wrote a `url` argument itself (Gemini CLI ignores it, so it is
+ * replaced). A prompt naming several URLs gets none, as one `url` would hide the others.
+ */
+function withFetchedUrl(args: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const { url: _ignored, ...rest } = args;
+  const prompt = args['prompt'];
+  const urls = typeof prompt === 'string' ? promptUrls(prompt) : [];
+  return urls.length === 1 ? { ...rest, url: urls[0] } : rest;
+}
+
+/** The http(s) URLs Gemini CLI's web_fetch reads from its prompt, in its normal form. */
+function promptUrls(prompt: string): string[] {
+  return prompt.split(/\s+/).flatMap((word) => {
+    if (!word.includes('://') || !URL.canParse(word)) return [];
+    const url = new URL(word);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? [url.href] : [];
+  });
 }
 
 function describeError(error: unknown): string {

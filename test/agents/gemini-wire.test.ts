@@ -93,6 +93,26 @@ describe('the Gemini CLI wire input', () => {
     },
   );
 
+  it.each([
+    ['Summarize https://evil.example/a please', { url: 'https://evil.example/a' }],
+    // What Gemini CLI fetches is the prompt's URL, not a `url` argument the model wrote beside it.
+    ['Read HTTPS://Evil.example', { url: 'https://evil.example/' }],
+    ['Compare https://a.example and https://b.example', {}],
+    ['Summarize evil.example or ftp://evil.example', {}],
+  ])(
+    'engine.md F2: web_fetch is WebFetch with `url` the one URL its prompt names (%s), so a WebFetch(pattern) guard judges it',
+    (prompt, url) => {
+      const decoded = GEMINI.decode({
+        ...BASE,
+        hook_event_name: 'BeforeTool',
+        tool_name: 'web_fetch',
+        tool_input: { prompt, url: 'https://ok.example/' },
+      });
+      expect(decoded?.input['tool_name']).toBe('WebFetch');
+      expect(decoded?.input['tool_input']).toEqual({ prompt, ...url });
+    },
+  );
+
   it("an MCP tool, mcp_<server>_<tool>, is Claude Code's mcp__<server>__<tool> from its mcp_context (a server name may hold _)", () => {
     const mcp = {
       ...BASE,
