@@ -1,4 +1,5 @@
 import { isPlainObject } from '../json/describe-value.js';
+import { promptUrls } from '../text/prompt-urls.js';
 import type { WireEvent } from './agent.js';
 import { GEMINI_EVENT_OF, GEMINI_NOTIFICATION_TYPES, GEMINI_TOOLS } from './gemini-names.js';
 
@@ -71,22 +72,14 @@ function renamedArguments(
  * `url` it fetches, which a plugin's guard and its `if` rule (engine.md F2: `WebFetch(pattern)` is
  * matched against `url`) judge: a prompt naming exactly one URL gets it as `url`, as Gemini CLI
  * normalises it, unless the model wrote a `url` argument itself (Gemini CLI ignores it, so it is
- * replaced). A prompt naming several URLs gets none, as one `url` would hide the others.
+ * replaced). A prompt naming several URLs gets none, as one `url` would hide the others; the `if`
+ * rule then judges every URL of the prompt (if-rule.ts).
  */
 function withFetchedUrl(args: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const { url: _ignored, ...rest } = args;
   const prompt = args['prompt'];
   const urls = typeof prompt === 'string' ? promptUrls(prompt) : [];
   return urls.length === 1 ? { ...rest, url: urls[0] } : rest;
-}
-
-/** The http(s) URLs Gemini CLI's web_fetch reads from its prompt, in its normal form. */
-function promptUrls(prompt: string): string[] {
-  return prompt.split(/\s+/).flatMap((word) => {
-    if (!word.includes('://') || !URL.canParse(word)) return [];
-    const url = new URL(word);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? [url.href] : [];
-  });
 }
 
 function describeError(error: unknown): string {

@@ -5,6 +5,7 @@ import { wordTextTest } from './regex/word-text.js';
 import type { Glob } from './glob.js';
 import { patchFiles } from './patch-files.js';
 import { bashSubcommands } from './bash-subcommands.js';
+import { promptUrls } from '../text/prompt-urls.js';
 
 /**
  * The `if` predicate (engine.md F1-F3): one permission rule, `Tool` or `Tool(pattern)`. `Tool` is an
@@ -77,7 +78,8 @@ export function parseIfRule(rule: string): IfRuleResult {
 }
 
 /**
- * F2/F3: false on non-tool events, for other tools, and when the primary input is missing.
+ * F2/F3: false on non-tool events, for other tools, and when the primary input is missing (but for
+ * a WebFetch without `url`, judged by its prompt's URLs: fetchedUrlsMatch).
  * `aliases` (cli.md W4: the agent's other names of the tool, Codex's `Edit` and `Write` for
  * `apply_patch`) count as the tool's name; the tool keeps its own input, a patch, so a pattern
  * holds when it matches a file the patch names, and also when no file can be read from it: a
@@ -104,10 +106,22 @@ export function ifRuleHolds(
   const field = PRIMARY_INPUT.get(tool);
   if (field === undefined) return rule.pattern === '*';
   const input = inputField(payload, field);
-  if (typeof input !== 'string') return false;
   const glob = rule.glob;
+  if (input === undefined && tool === 'WebFetch') return fetchedUrlsMatch(glob, payload);
+  if (typeof input !== 'string') return false;
   if (globMatches(glob, input)) return true;
   return tool === 'Bash' && bashSubcommands(input).some((part) => globMatches(glob, part));
+}
+
+/**
+ * F2 for a WebFetch without `url` (Gemini CLI's `web_fetch` naming several URLs in its `prompt`):
+ * the pattern holds when it matches one of the prompt's URLs, and also when none can be read from
+ * it, so a guard is never skipped for the form of the input.
+ */
+function fetchedUrlsMatch(glob: Glob, payload: Readonly<Record<string, unknown>>): boolean {
+  const prompt = inputField(payload, 'prompt');
+  const urls = typeof prompt === 'string' ? promptUrls(prompt) : [];
+  return urls.length === 0 || urls.some((url) => globMatches(glob, url));
 }
 
 /** F1: whether the rule's tool part names `tool` (an exact name, or a prefix ending in `*`). */

@@ -199,4 +199,23 @@ describe('the if predicate (engine.md F1-F3)', () => {
     }
     expect(holds('Edit(src/*)', 'Edit', { file_path: 'a; src/x' })).toBe(false);
   });
+
+  // Gemini CLI's web_fetch fetches the URLs its prompt names; naming several, it reaches plugins
+  // as a WebFetch without `url` (agents.md), which must not skip a guard on one of them.
+  it('F2: a WebFetch without url is judged by the URLs its prompt names, and holds when none can be read', () => {
+    const rule = 'WebFetch(https://evil.example/*)';
+    const prompt = (text: string) => ({ prompt: text });
+    expect(
+      holds(rule, 'WebFetch', prompt('Compare https://ok.example/ https://evil.example/x')),
+    ).toBe(true);
+    expect(holds(rule, 'WebFetch', prompt('Compare https://ok.example/ https://b.example/'))).toBe(
+      false,
+    );
+    expect(holds(rule, 'WebFetch', prompt('Summarize the page'))).toBe(true);
+    expect(holds(rule, 'WebFetch', {})).toBe(true);
+    // Claude Code's WebFetch names its one url: that is what the rule judges.
+    expect(
+      holds(rule, 'WebFetch', { url: 'https://ok.example/', prompt: 'see https://evil.example/x' }),
+    ).toBe(false);
+  });
 });
