@@ -1,3 +1,4 @@
+import { GENERIC_BLOCK_REASON } from '../engine/generic-block-reason.js';
 import type { DispatchResult } from '../engine/types.js';
 import type { WireAnswer } from './agent.js';
 import { diagnosticLines } from './diagnostic-lines.js';
@@ -13,15 +14,16 @@ import { geminiEventOf } from './gemini-names.js';
  * - `systemMessage` on every event; `continue: false` with `stopReason` where Gemini CLI reads flow
  *   control (BeforeTool, AfterTool, AfterAgent; it ignores it on the lifecycle events).
  * - PreToolUse (BeforeTool): the permission as `decision` `deny` (its `reason` is what the model
- *   gets: "Tool execution blocked: <reason>"), `ask` or `allow`.
+ *   gets: "Tool execution blocked: <reason>"), `ask` (its reason also in `systemMessage`, which
+ *   the user asked sees) or `allow`.
  * - PostToolUse and PostToolUseFailure (AfterTool): feedback and context as
  *   `hookSpecificOutput.additionalContext`, which Gemini CLI appends to the tool result (its
  *   `decision: "deny"` would replace the result, which a Claude Code block does not do).
  * - UserPromptSubmit (BeforeAgent): a block as `decision: "deny"` with the stop reason (the turn is
  *   not run and the prompt is dropped, as Claude Code drops a blocked prompt); context as
  *   `additionalContext`.
- * - Stop (AfterAgent): a continuation as `decision: "deny"` with the feedback, which Gemini CLI
- *   sends back as the next prompt.
+ * - Stop (AfterAgent): a continuation as `decision: "deny"` with the feedback (the generic block
+ *   reason when it is blank), which Gemini CLI sends back as the next prompt.
  * - SessionStart: context as `additionalContext`.
  */
 export function encodeGeminiOutput(result: DispatchResult): WireAnswer {
@@ -33,18 +35,26 @@ export function encodeGeminiOutput(result: DispatchResult): WireAnswer {
     out['continue'] = false;
     if (result.stopReason !== null) out['stopReason'] = result.stopReason;
   }
-  if (result.systemMessages.length > 0) out['systemMessage'] = result.systemMessages.join('\n');
+  const messages = [...result.systemMessages];
   if (event === 'PreToolUse' && result.permission !== null) {
-    out['decision'] = result.permission.decision;
-    if (result.permission.reason !== null) out['reason'] = result.permission.reason;
+    const { decision, reason } = result.permission;
+    out['decision'] = decision;
+    if (reason !== null) out['reason'] = reason;
+    // Gemini CLI shows an ask's `reason` to nobody: the user asked sees the systemMessage, where
+    // Claude Code shows them the reason.
+    if (decision === 'ask' && reason !== null && !messages.includes(reason)) messages.push(reason);
   }
+  if (messages.length > 0) out['systemMessage'] = messages.join('\n');
   if (event === 'UserPromptSubmit' && !result.continue) {
     out['decision'] = 'deny';
     out['reason'] = result.stopReason ?? 'Blocked by hook';
   }
   if (event === 'Stop' && result.continueLoop && result.continue) {
     out['decision'] = 'deny';
-    out['reason'] = result.feedback.join('\n');
+    // A blank reason would reach the model as Gemini CLI's "No reason provided": the generic
+    // reason an exit 2 without stderr gets (K2), as under Codex.
+    const feedback = result.feedback.join('\n');
+    out['reason'] = feedback.trim() === '' ? GENERIC_BLOCK_REASON : feedback;
   }
   const context =
     event === 'PostToolUse' || event === 'PostToolUseFailure'

@@ -1,3 +1,4 @@
+import { GENERIC_BLOCK_REASON } from '../../src/engine/generic-block-reason.js';
 import { describe, expect, it } from 'vitest';
 import { GEMINI } from '../../src/agents/gemini.js';
 import type { DispatchResult } from '../../src/engine/types.js';
@@ -187,7 +188,7 @@ describe('the Gemini CLI wire output (deny, allow, context, stop)', () => {
     expect(answer.stderr).toBe('hookpm: warning nonzero_exit: exit 3\n');
   });
 
-  it.each(['deny', 'allow', 'ask'] as const)(
+  it.each(['deny', 'allow'] as const)(
     'PreToolUse %s: decision with its reason (a deny reaches the model as "Tool execution blocked: <reason>")',
     (decision) => {
       expect(
@@ -195,6 +196,20 @@ describe('the Gemini CLI wire output (deny, allow, context, stop)', () => {
       ).toEqual({ decision, reason: 'why' });
     },
   );
+
+  it('PreToolUse ask: decision with its reason, also as the systemMessage the user asked sees (Gemini CLI shows an ask no reason)', () => {
+    const permission = { decision: 'ask' as const, reason: 'why', interrupt: false };
+    expect(out(result('PreToolUse', { permission }))).toEqual({
+      decision: 'ask',
+      reason: 'why',
+      systemMessage: 'why',
+    });
+    expect(out(result('PreToolUse', { permission, systemMessages: ['note'] }))).toEqual({
+      decision: 'ask',
+      reason: 'why',
+      systemMessage: 'note\nwhy',
+    });
+  });
 
   it('PostToolUse feedback and context: additionalContext, appended to the tool result (not a deny, which would replace it)', () => {
     expect(out(result('PostToolUse', { feedback: ['lint failed'], context: ['ctx'] }))).toEqual({
@@ -230,6 +245,13 @@ describe('the Gemini CLI wire output (deny, allow, context, stop)', () => {
     expect(
       out(result('Stop', { continue: false, stopReason: 'enough', continueLoop: true })),
     ).toEqual({ continue: false, stopReason: 'enough' });
+  });
+
+  it('O1/K2: a Stop continuation with no feedback carries the generic block reason, not a blank one Gemini CLI would send on as "No reason provided"', () => {
+    expect(out(result('Stop', { continueLoop: true, feedback: [] }))).toEqual({
+      decision: 'deny',
+      reason: GENERIC_BLOCK_REASON,
+    });
   });
 
   it('continue:false stops the agent on BeforeTool; the lifecycle events, which ignore it, get only systemMessage', () => {
