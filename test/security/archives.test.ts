@@ -18,6 +18,7 @@ import { hashStore } from '../helpers/store-snapshot.js';
 import { failsCleanly } from '../helpers/failure.js';
 import {
   longNameEntry,
+  paxEntry,
   tarEntry,
   tarHeader,
   tarOf,
@@ -50,6 +51,8 @@ const MANIFEST = (name: string): RawEntry => ({
 });
 const file = (name: string, data = 'x', mode = 0o644): RawEntry => ({ name, data, mode });
 const tgz = (entries: readonly RawEntry[]): Buffer => gzipSync(tarOf(entries));
+/** A name segment long enough that quoting it whole would flood a terminal. */
+const LONG = 'a'.repeat(900_000);
 
 /** Every file name under the world directory outside the store (to prove nothing was written there). */
 async function outsideStore(): Promise<string[]> {
@@ -199,6 +202,24 @@ describe('security.md Archives, through hookpm install', () => {
   ])('a file name with %s is E_ARCHIVE_UNSAFE', async (_what, name) => {
     await rejects('ctl', tgz([MANIFEST('ctl'), file(name)]), 'E_ARCHIVE_UNSAFE');
   });
+
+  it.each([
+    ['a PAX path with a ".." segment', [paxEntry({ path: `package/${LONG}/../x` })]],
+    ['a PAX path with ESC', [paxEntry({ path: `package/${LONG}\u001b` })]],
+    ['a GNU long name holding a NUL', [longNameEntry(`package/${LONG}\u0000x`)]],
+  ])(
+    'security.md: %s 900 KB long is E_ARCHIVE_UNSAFE quoting at most its first 200 characters',
+    async (_what, meta) => {
+      const error = await rejects(
+        'long',
+        tgz([MANIFEST('long'), ...meta, file('package/short.txt')]),
+        'E_ARCHIVE_UNSAFE',
+      );
+      expect(error.message.length).toBeLessThan(1000);
+      expect(JSON.stringify(error.details).length).toBeLessThan(1000);
+      expect(error.message).toContain('package/aaaa');
+    },
+  );
 
   it('a setuid file (mode 4755) is installed as 0755, never setuid', async () => {
     fx.acme.publish(

@@ -1,4 +1,5 @@
 import { HookpmError } from '../../errors.js';
+import { clip } from '../../text/clip.js';
 import { strictUtf8 } from '../../text/strict-utf8.js';
 
 /**
@@ -46,7 +47,7 @@ export function decodeString(field: Buffer, what: string): string {
   if (end !== -1 && field.subarray(end).some((byte) => byte !== 0)) {
     let last = field.length;
     while (last > 0 && field[last - 1] === 0) last -= 1;
-    const shown = JSON.stringify(field.subarray(0, last).toString('utf8'));
+    const shown = JSON.stringify(clip(field.subarray(0, last).toString('utf8')));
     throw new HookpmError('E_ARCHIVE_UNSAFE', `the ${what} ${shown} contains a NUL byte`);
   }
   const decoded = strictUtf8(text, 'drop');

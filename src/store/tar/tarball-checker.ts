@@ -1,4 +1,5 @@
 import { HookpmError } from '../../errors.js';
+import { clip } from '../../text/clip.js';
 import { readTar, tarballName } from './tar-reader.js';
 import type { TarballInput, TarEntry, TarVisitor } from './tar-reader.js';
 import { createCollisionGuard, normaliseEntryPath, TARBALL_LIMITS } from './tarball-rules.js';
@@ -40,7 +41,9 @@ export async function readTarChecked(
     });
   } catch (error) {
     if (!(error instanceof HookpmError)) throw error;
-    const entry = lastName();
+    // A PAX path or a GNU long name may be up to 1 MiB: quote a bounded prefix of it.
+    const name = lastName();
+    const entry = name === null ? null : clip(name);
     const file = tarballName(input);
     const where = entry === null ? '' : ` entry ${JSON.stringify(entry)}:`;
     throw new HookpmError(error.code, `tarball ${file}:${where} ${error.message}`, {

@@ -1,4 +1,5 @@
 import { HookpmError } from '../../errors.js';
+import { clip } from '../../text/clip.js';
 
 /** registry.md A2. */
 export interface TarballLimits {
@@ -80,10 +81,11 @@ export function createCollisionGuard(): { add(path: string, kind: EntryKind): vo
     }
     if (earlier.spelled !== path) {
       throw unsafe(
-        `"${earlier.spelled}" and "${path}" collide after case and Unicode normalisation`,
+        `${JSON.stringify(clip(earlier.spelled))} and ${JSON.stringify(clip(path))} collide after case and Unicode normalisation`,
       );
     }
-    if (earlier.kind !== kind) throw unsafe(`"${path}" is both a file and a directory`);
+    if (earlier.kind !== kind)
+      throw unsafe(`${JSON.stringify(clip(path))} is both a file and a directory`);
   };
   return {
     add: (path, kind) => {
@@ -92,7 +94,7 @@ export function createCollisionGuard(): { add(path: string, kind: EntryKind): vo
         claim(segments.slice(0, depth).join('/'), 'directory');
       const key = collisionKey(path);
       if (explicit.has(key) && claimed.get(key)?.spelled === path)
-        throw unsafe(`duplicate entry "${path}"`);
+        throw unsafe(`duplicate entry ${JSON.stringify(clip(path))}`);
       explicit.add(key);
       claim(path, kind);
     },
