@@ -156,6 +156,11 @@ async function attemptOnce<T>(url: URL, ctx: Context<T>): Promise<Step<T>> {
     method: 'GET',
     signal: ctx.signal,
     headers: withAuthorization(headersFor(url, ctx), url, ctx.opts.authorize),
+    // A body read slower than it arrives pauses undici's parser at its high-water mark, and undici
+    // 7 crashes the process (an uncatchable assertion) when the server then closes the connection,
+    // as every HTTP/1.0 static file server does. Up to the cap the body is buffered instead: a
+    // response over it is refused (readBody) and never kept.
+    highWaterMark: ctx.opts.maxBytes,
   });
   const status = res.statusCode;
   if ([301, 302, 303, 307, 308].includes(status)) {
