@@ -221,6 +221,17 @@ describe('security.md Archives, through hookpm install', () => {
     },
   );
 
+  it('registry.md A2: a path of 20 segments of 250 bytes (5 KB, too long for any file system) is E_ARCHIVE_UNSAFE, not a failed write', async () => {
+    const path = `package/${Array.from({ length: 20 }, () => 's'.repeat(250)).join('/')}/run.sh`;
+    const error = await rejects(
+      'longpath',
+      tgz([MANIFEST('longpath'), paxEntry({ path }), file('package/short.txt')]),
+      'E_ARCHIVE_UNSAFE',
+    );
+    expect(error.message).toContain('longer than 1024 bytes');
+    expect(error.message).not.toContain('.staging');
+  });
+
   it('a setuid file (mode 4755) is installed as 0755, never setuid', async () => {
     fx.acme.publish(
       'suid',

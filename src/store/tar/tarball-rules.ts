@@ -9,6 +9,12 @@ export interface TarballLimits {
   /** Path segments below `package/`. */
   maxDepth: number;
   maxSegmentBytes: number;
+  /**
+   * Bytes of a path below `package/`: 32 segments of 255 bytes would pass the two limits above yet
+   * be longer than any file system takes (4,096 bytes on Linux, 1,024 on macOS, store prefix not
+   * counted), so the extraction would fail on a name the scan accepted.
+   */
+  maxPathBytes: number;
 }
 
 export const TARBALL_LIMITS: TarballLimits = {
@@ -17,6 +23,7 @@ export const TARBALL_LIMITS: TarballLimits = {
   maxTotalBytes: 50 * 1024 * 1024,
   maxDepth: 32,
   maxSegmentBytes: 255,
+  maxPathBytes: 1024,
 };
 
 /**
@@ -38,7 +45,8 @@ function unsafe(reason: string): HookpmError {
  * A2 name rules. Returns the entry's path below `package/` with `.` and empty segments dropped
  * (`''` for `package/` itself), or throws `E_ARCHIVE_UNSAFE` for a control character (ESC,
  * newline, NUL, C1), `\`, `:`, a leading `/`, a `..` segment, a first segment other than
- * `package`, more than `maxDepth` segments below it, or a segment over `maxSegmentBytes` bytes.
+ * `package`, more than `maxDepth` segments below it, a segment over `maxSegmentBytes` bytes, or a
+ * path below it over `maxPathBytes` bytes.
  */
 export function normaliseEntryPath(raw: string, limits: TarballLimits = TARBALL_LIMITS): string {
   if (CONTROL.test(raw)) throw unsafe('the name contains a control character');
@@ -54,7 +62,10 @@ export function normaliseEntryPath(raw: string, limits: TarballLimits = TARBALL_
   if (below.some((segment) => Buffer.byteLength(segment) > limits.maxSegmentBytes)) {
     throw unsafe(`a path segment is longer than ${limits.maxSegmentBytes} bytes`);
   }
-  return below.join('/');
+  const path = below.join('/');
+  if (Buffer.byteLength(path) > limits.maxPathBytes)
+    throw unsafe(`the path is longer than ${limits.maxPathBytes} bytes`);
+  return path;
 }
 
 /** The key under which two names collide: Unicode NFC/NFKC and case folded. */
