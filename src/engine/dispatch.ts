@@ -7,6 +7,7 @@ import { matchHandlers } from '../hooks/snapshot/snapshot-match.js';
 import type { Snapshot } from '../hooks/snapshot/snapshot.js';
 import { stringField, type DispatchOptions } from './dispatch-options.js';
 import { nestsDeeperThan } from '../json/nesting-depth.js';
+import { checkDispatchCall, unreadableInput } from './dispatch-call.js';
 
 /**
  * Dispatches one event on a snapshot (docs/reference/rules/engine.md#running-handlers,
@@ -14,9 +15,11 @@ import { nestsDeeperThan } from '../json/nesting-depth.js';
  * (sections 4-5), starts every matching one at once (X1), and reduces their runs in configuration
  * order (S3) to the result of docs/reference/rules/cli.md#json-shapes. The result's diagnostics are
  * the run's only; snapshot diagnostics are the caller's to report
- * (docs/reference/rules/cli.md#json-shapes). Never rejects for a handler fault; rejects with
- * E_USAGE for a continuationCount that is not a non-negative integer, and for a payload JSON
- * cannot hold (run-matched.ts).
+ * (docs/reference/rules/cli.md#json-shapes). Never rejects for a handler fault, and never throws;
+ * rejects with E_USAGE for a call it cannot read (dispatch-call.ts: an unknown event, an input
+ * that is not a plain object or that throws when read, a `signal` that is not an AbortSignal),
+ * for a continuationCount that is not a non-negative integer, and for a payload JSON cannot hold
+ * (run-matched.ts).
  *
  * Matching reads `input` directly: the matcher fields (docs/reference/rules/engine.md#events) and
  * the `if` rule's tool fields are event fields, which the payload copies unchanged, so the payload
@@ -33,6 +36,23 @@ export function dispatchEvent(
   event: EventName,
   input: Readonly<Record<string, unknown>>,
   opts: DispatchOptions = {},
+): Promise<DispatchResult> {
+  try {
+    const bad = checkDispatchCall(event, input, opts);
+    if (bad !== null) return Promise.reject(bad);
+    return dispatchChecked(snapshot, event, input, opts);
+  } catch (error) {
+    // A getter or a proxy of the caller's input that throws while it is matched (B5's walk, the
+    // matcher and `if` fields): the dispatch rejects, it never throws.
+    return Promise.reject(unreadableInput(event, error));
+  }
+}
+
+function dispatchChecked(
+  snapshot: Snapshot,
+  event: EventName,
+  input: Readonly<Record<string, unknown>>,
+  opts: DispatchOptions,
 ): Promise<DispatchResult> {
   const continuationCount = opts.continuationCount ?? 0;
   if (!Number.isSafeInteger(continuationCount) || continuationCount < 0) {

@@ -13,6 +13,7 @@ import { runDecision } from './run-decision.js';
 import { applyFailClosed, failClosedOn } from './fail-closed.js';
 import { stringField, type DispatchOptions } from './dispatch-options.js';
 import { mapBounded } from './bounded-map.js';
+import { unreadableInput } from './dispatch-call.js';
 import { loadWireOutputReader, mayHoldJson } from './wire-output-reader.js';
 
 /**
@@ -42,16 +43,21 @@ export interface Invocation {
  */
 export async function runMatched(call: Invocation): Promise<DispatchResult> {
   const { snapshot, event, input, opts, continuationCount } = call;
-  const cwd = opts.cwd ?? stringField(input, 'cwd') ?? snapshot.projectDir;
-  const sessionId = opts.sessionId ?? stringField(input, 'session_id') ?? randomUUID();
+  let cwd: string, sessionId: string, payload: Record<string, unknown>;
+  try {
+    cwd = opts.cwd ?? stringField(input, 'cwd') ?? snapshot.projectDir;
+    sessionId = opts.sessionId ?? stringField(input, 'session_id') ?? randomUUID();
+    payload = buildPayload(event, input, {
+      sessionId,
+      cwd,
+      continuationCount,
+      ...(opts.transcriptPath === undefined ? {} : { transcriptPath: opts.transcriptPath }),
+      ...(opts.permissionMode === undefined ? {} : { permissionMode: opts.permissionMode }),
+    });
+  } catch (error) {
+    throw unreadableInput(event, error); // a getter of the caller's input threw: nothing started
+  }
   const startedAt = Date.now();
-  const payload = buildPayload(event, input, {
-    sessionId,
-    cwd,
-    continuationCount,
-    ...(opts.transcriptPath === undefined ? {} : { transcriptPath: opts.transcriptPath }),
-    ...(opts.permissionMode === undefined ? {} : { permissionMode: opts.permissionMode }),
-  });
   const runOptions: RunHandlerOptions = {
     stdin: payloadJson(event, payload),
     cwd,

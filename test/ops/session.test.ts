@@ -146,6 +146,29 @@ describe('the library session (cli.md section 4)', () => {
     expect(isHookpmError(count, 'E_USAGE')).toBe(true);
     expect((await s.dispatch('Stop', {})).event).toBe('Stop');
   });
+
+  it('B1: an event that is a BigInt, and a payload getter that throws, reject with E_USAGE instead of throwing', async () => {
+    const s = await start();
+    const bigint = await s.dispatch(10n as never, {}).catch((e: unknown) => e);
+    expect(isHookpmError(bigint, 'E_USAGE')).toBe(true);
+    const payload = {
+      tool_name: 'Bash',
+      get session_id(): string {
+        throw new Error('no id');
+      },
+    };
+    let threw: unknown = null;
+    let dispatched: Promise<unknown> | null = null;
+    try {
+      dispatched = s.dispatch('PreToolUse', payload);
+    } catch (error) {
+      threw = error;
+    }
+    expect(threw).toBeNull();
+    const rejected = await dispatched?.catch((e: unknown) => e);
+    expect(isHookpmError(rejected, 'E_USAGE')).toBe(true);
+    expect((await s.dispatch('Stop', {})).event).toBe('Stop');
+  });
 });
 
 describe('Stop continuation counting (engine.md O3, cli.md section 4)', () => {

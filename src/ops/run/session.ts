@@ -5,7 +5,8 @@ import { resolve } from 'node:path';
 import type { DispatchResult } from '../../engine/types.js';
 import { HookpmError } from '../../errors.js';
 import type { Diagnostic } from '../../hooks/diagnostic.js';
-import { isEventName, type EventName } from '../../hooks/events.js';
+import type { EventName } from '../../hooks/events.js';
+import { checkDispatchCall, unreadableInput } from '../../engine/dispatch-call.js';
 import type { Snapshot, SnapshotPlugin } from '../../hooks/snapshot/snapshot.js';
 import { resolveStorePaths } from '../../store/paths.js';
 import type { StorePaths } from '../../store/store-paths.js';
@@ -140,9 +141,16 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     },
     dispatch(event, payload, opts = {}) {
       if (closing !== null) return Promise.reject(closedError('dispatch'));
-      const bad = checkDispatch(event, payload);
+      const bad = checkDispatchCall(event, payload, opts);
       if (bad !== null) return Promise.reject(bad);
-      return gate.run(() => start(event, payload, opts.continuationCount));
+      // The gate's task must not throw: a getter of the payload that throws rejects instead.
+      return gate.run(() => {
+        try {
+          return start(event, payload, opts.continuationCount);
+        } catch (error) {
+          return Promise.reject(unreadableInput(event, error));
+        }
+      });
     },
     reload() {
       if (closing !== null) return Promise.reject(closedError('reload'));
@@ -212,28 +220,6 @@ function reportOf({ snapshot, host }: SessionConfig): SessionReport {
     plugins: snapshot.plugins.map((p) => ({ id: p.id, events: [...p.events] })),
     diagnostics: [...snapshot.diagnostics, ...host.settingsDiagnostics],
   };
-}
-
-/** The library boundary: TypeScript types do not reach JavaScript callers. */
-function checkDispatch(event: unknown, payload: unknown): HookpmError | null {
-  if (typeof event !== 'string' || !isEventName(event)) {
-    return new HookpmError('E_USAGE', `unknown event ${JSON.stringify(event)}`, {
-      found: event,
-      hint: 'Event names are case-sensitive, e.g. PreToolUse, Stop.',
-    });
-  }
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
-    const found = payload === null ? 'null' : Array.isArray(payload) ? 'an array' : typeof payload;
-    return new HookpmError(
-      'E_USAGE',
-      `the ${event} payload must be a JSON object, found ${found}`,
-      {
-        found,
-        hint: 'Pass the event\'s fields as an object, e.g. {"tool_name":"Bash","tool_input":{...}}.',
-      },
-    );
-  }
-  return null;
 }
 
 function closedError(what: string): HookpmError {
