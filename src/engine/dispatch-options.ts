@@ -40,7 +40,7 @@ export interface DispatchOptions {
   /**
    * The host's sink (the decision log is one): called once per dispatch, after reduction and
    * before the result is returned; a dispatch that matched nothing too, with no runs. Must not
-   * throw; a throw is ignored.
+   * throw; a throw, and the rejection of a promise it returns, are ignored (callLog).
    */
   log?: (record: DispatchRecord) => void;
   /**
@@ -84,4 +84,14 @@ export function stringField(
 ): string | undefined {
   const value = Object.hasOwn(input, key) ? input[key] : undefined;
   return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * Calls the host's sink (DispatchOptions.log); the caller ignores a throw. The rejection of a
+ * sink that returns a promise (an async function) is ignored here: it would otherwise reach the
+ * host as an unhandled rejection.
+ */
+export function callLog(log: NonNullable<DispatchOptions['log']>, record: DispatchRecord): void {
+  const returned: unknown = log(record);
+  if (returned instanceof Promise) returned.catch(() => {});
 }

@@ -5,7 +5,7 @@ import { HookpmError } from '../errors.js';
 import type { EventName } from '../hooks/events.js';
 import { matchHandlers } from '../hooks/snapshot/snapshot-match.js';
 import type { Snapshot } from '../hooks/snapshot/snapshot.js';
-import { stringField, type DispatchOptions } from './dispatch-options.js';
+import { callLog, stringField, type DispatchOptions } from './dispatch-options.js';
 import { nestsDeeperThan } from '../json/nesting-depth.js';
 import { checkDispatchCall, unreadableInput } from './dispatch-call.js';
 
@@ -92,7 +92,7 @@ function logUnmatched(
 ): void {
   try {
     const sessionId = opts.sessionId ?? stringField(input, 'session_id') ?? null;
-    log({
+    callLog(log, {
       event,
       startedAt: Date.now(),
       sessionId,

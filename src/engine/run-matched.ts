@@ -11,7 +11,7 @@ import type { Snapshot } from '../hooks/snapshot/snapshot.js';
 import type { SnapshotHandler } from '../hooks/types.js';
 import { runDecision } from './run-decision.js';
 import { applyFailClosed, failClosedOn } from './fail-closed.js';
-import { stringField, type DispatchOptions } from './dispatch-options.js';
+import { callLog, stringField, type DispatchOptions } from './dispatch-options.js';
 import { mapBounded } from './bounded-map.js';
 import { unreadableInput } from './dispatch-call.js';
 import { loadWireOutputReader, mayHoldJson } from './wire-output-reader.js';
@@ -96,7 +96,16 @@ export async function runMatched(call: Invocation): Promise<DispatchResult> {
     try {
       const decisions = parsed.map(({ output }) => runDecision(output, event));
       const notes = opts.notes === undefined ? {} : { notes: opts.notes };
-      opts.log({ event, startedAt, sessionId, payload, runs, decisions, result, ...notes });
+      callLog(opts.log, {
+        event,
+        startedAt,
+        sessionId,
+        payload,
+        runs,
+        decisions,
+        result,
+        ...notes,
+      });
     } catch {
       // The log never fails a dispatch (docs/guides/decision-log.md).
     }

@@ -102,3 +102,26 @@ describe('dispatchEvent at the library boundary (engine.md fail closed)', () => 
     );
   });
 });
+
+describe('the host log sink (docs/guides/decision-log.md)', () => {
+  it('an async log that rejects is ignored: the dispatch resolves and the host sees no unhandled rejection', async () => {
+    const snapshot = guarded();
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => {
+      unhandled.push(reason);
+    };
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const log = (): Promise<void> => Promise.reject(new Error('sink down'));
+      const matched = await dispatchEvent(snapshot, 'PreToolUse', { tool_name: 'Bash' }, { log });
+      expect(matched.permission?.decision).toBe('deny');
+      const unmatched = await dispatchEvent(snapshot, 'Stop', {}, { log });
+      expect(unmatched.runs).toEqual([]);
+      // Unhandled rejections are reported after the microtask queue drains.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+});
