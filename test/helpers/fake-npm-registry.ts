@@ -5,8 +5,13 @@ import { createTarGz } from '../../src/store/tar/tar-write.js';
 /** One published version: its files (under package/) and, optionally, a lying document. */
 export interface FakeVersion {
   files: Readonly<Record<string, string>>;
-  /** Published integrity instead of the real one (`null`: none, only a sha1 shasum). */
-  integrity?: string | null;
+  /**
+   * Published integrity instead of the real one (`null`: none, only a sha1 shasum; a function: made
+   * from the real one).
+   */
+  integrity?: string | null | ((real: string) => string);
+  /** The version's `deprecated` message. */
+  deprecated?: string;
   /** The tarball URL in the document instead of the server's own. */
   tarball?: string;
   /**
@@ -66,7 +71,12 @@ export async function startFakeNpmRegistry(
       Object.entries(pkg.versions).map(([version, v]) => {
         const file = `/${name}/-/${name.split('/').pop() ?? name}-${version}.tgz`;
         const bytes = tarballs.get(file) ?? Buffer.alloc(0);
-        const integrity = v.integrity === undefined ? integrityOf(bytes) : v.integrity;
+        const integrity =
+          v.integrity === undefined
+            ? integrityOf(bytes)
+            : typeof v.integrity === 'function'
+              ? v.integrity(integrityOf(bytes))
+              : v.integrity;
         const dist = {
           tarball: v.tarball ?? `${base}${file.slice(1)}`,
           shasum: 'da39a3ee5e6b4b0d3255bfef95601890afd80709',
@@ -74,7 +84,13 @@ export async function startFakeNpmRegistry(
         };
         return [
           version,
-          { name, version, scripts: { postinstall: 'touch /tmp/hookpm-never-run' }, dist },
+          {
+            name,
+            version,
+            scripts: { postinstall: 'touch /tmp/hookpm-never-run' },
+            dist,
+            ...(v.deprecated === undefined ? {} : { deprecated: v.deprecated }),
+          },
         ];
       }),
     ),

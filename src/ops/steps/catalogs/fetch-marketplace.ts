@@ -48,6 +48,8 @@ export interface StagedMarketplacePlugin {
   commit?: string;
   /** What the state records as the plugin's source, credentials redacted. */
   source: string;
+  /** An npm source's picked version is deprecated: its message (registry.md V2). */
+  deprecated?: string;
 }
 
 /**
@@ -98,13 +100,15 @@ async function stageNpmEntry(
   else if (wanted !== undefined) request.tag = wanted;
   if (source.registry !== undefined) request.registry = source.registry;
   const npm = await stageNpmPlugin(request, ctx);
-  return finishStage({
+  const staged = await finishStage({
     dir: npm.dir,
     entry,
     version: npm.version,
     integrity: npm.integrity,
     source: `npm:${source.package}@${npm.version}`,
   });
+  if (npm.deprecated !== undefined) staged.deprecated = npm.deprecated;
+  return staged;
 }
 
 /** Clones the repository into a scratch directory, copies the (sub)directory into `dir`. */

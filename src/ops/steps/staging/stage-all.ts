@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { redact } from '../../../errors.js';
+import { deprecatedNote } from './pick.js';
 import { stagePlugin } from './stage.js';
 import type { InstallSource, StageEnv, StagedPlugin } from './types.js';
 
@@ -53,4 +54,16 @@ export async function stageAll(
   );
   const first = Math.min(...errors.keys());
   throw errors.get(first);
+}
+
+/**
+ * registry.md V2: a deprecated version installs with a warning. A version picked from an index is
+ * warned of when picked (pick.ts); one picked only while staging (npm) here, once staged.
+ */
+export function stagedNotes(staged: readonly StagedPlugin[]): string[] {
+  return staged.flatMap((s) =>
+    s.deprecated === undefined
+      ? []
+      : [deprecatedNote(s.inspected.id, s.inspected.version, s.deprecated)],
+  );
 }

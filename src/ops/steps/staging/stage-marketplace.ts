@@ -25,6 +25,8 @@ export interface MarketplaceTree {
   integrity: string;
   /** For an entry whose source is a git repository: the commit it was cloned at. */
   entryCommit?: string;
+  /** For an entry whose source is npm: the picked version's deprecation message. */
+  deprecated?: string;
 }
 
 /**
@@ -79,6 +81,7 @@ export async function stageMarketplaceTree(
       ...(entry.source.kind === 'git' && staged.commit !== undefined
         ? { entryCommit: staged.commit }
         : {}),
+      ...(staged.deprecated === undefined ? {} : { deprecated: staged.deprecated }),
     };
   } finally {
     await read.dispose();
@@ -121,6 +124,7 @@ export async function stageMarketplace(
     const result = await finishStage(staged, dir, tree.integrity);
     // The marketplace decides the version of a plugin whose manifest has none.
     result.inspected.version = tree.version;
+    if (tree.deprecated !== undefined) result.deprecated = tree.deprecated;
     return result;
   } catch (error) {
     await rm(dir, { recursive: true, force: true }).catch(() => undefined);

@@ -35,6 +35,7 @@ export async function stageNpm(
     const staged = await finishStage(resolved, dir, npm.integrity);
     // The package's version is the plugin's (stageNpmPlugin refused a manifest that says otherwise).
     staged.inspected.version = npm.version;
+    if (npm.deprecated !== undefined) staged.deprecated = npm.deprecated;
     return staged;
   } catch (error) {
     await rm(dir, { recursive: true, force: true }).catch(() => undefined);

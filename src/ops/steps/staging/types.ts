@@ -125,6 +125,11 @@ export interface StagedPlugin {
    * integrity and the same versioned directory.
    */
   integrity: string;
+  /**
+   * The deprecation message of a version picked only while staging (an npm package, also as a
+   * marketplace's source): registry.md V2's warning is given for it (stagedNotes).
+   */
+  deprecated?: string;
 }
 
 /** What staging needs besides the source: the store, the network settings, progress. */

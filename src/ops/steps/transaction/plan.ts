@@ -12,7 +12,7 @@ import type { InstallSource, StagedPlugin } from '../staging/types.js';
 import { nowIso, type OperationContext } from '../context/operation-context.js';
 import { consentCarries } from '../consent/consent.js';
 import { reviewStaged } from '../review/review-staged.js';
-import { stageAll } from '../staging/stage-all.js';
+import { stageAll, stagedNotes } from '../staging/stage-all.js';
 import type { ProjectInstallScope } from './install-scope.js';
 import { consentBaseline, consentedAnywhere } from './project-consent.js';
 
@@ -37,7 +37,7 @@ export async function planInstall(
   return {
     installed: await planTransaction(ctx, staged, { kind: 'user' }, opts),
     dryRun: true,
-    notes: ['dry run: nothing was changed'],
+    notes: [...stagedNotes(staged), 'dry run: nothing was changed'],
   };
 }
 

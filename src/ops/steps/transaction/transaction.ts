@@ -53,7 +53,7 @@ import {
 } from '../../../store/state/state-draft.js';
 import type { OperationContext } from '../context/operation-context.js';
 import { isFromRegistry } from '../staging/pick.js';
-import { stageAll } from '../staging/stage-all.js';
+import { stageAll, stagedNotes } from '../staging/stage-all.js';
 import type { InstallSource, StagedPlugin } from '../staging/types.js';
 import { commitLocked } from './commit-locked.js';
 import { requireStagedAllowed } from '../policy/source-allowed.js';
@@ -81,7 +81,10 @@ export async function stageAndCommit(
     cwd: opts.cwd,
     acceptIntegrityChange: opts.acceptIntegrityChange === true,
   });
-  return commitTransaction(ctx, staged, scope, opts, notes);
+  const deprecated = stagedNotes(staged);
+  const result = await commitTransaction(ctx, staged, scope, opts, [...notes, ...deprecated]);
+  result.notes.unshift(...deprecated);
+  return result;
 }
 
 /**
