@@ -6,7 +6,8 @@ import {
   fetchNpmDocument,
   npmRegistryAccess,
 } from '../../../registry/npm/npm-client.js';
-import { fetchTarballCached } from '../../../registry/cache-tarball.js';
+import { fetchTarballCached, hashFile } from '../../../registry/cache-tarball.js';
+import { integrityOf } from '../../../registry/integrity.js';
 import { redactUrl } from '../../../registry/http/url-policy.js';
 import { pickNpmVersion } from '../../../registry/npm/npm-document.js';
 import { createStagingDir } from '../../../store/layout.js';
@@ -39,7 +40,10 @@ export interface StagedNpmPlugin {
   /** The manifest's name (docs/reference/rules/registry.md#registry-kinds: not the package's); the id is `<name>@npm`. */
   name: string;
   version: string;
-  /** The published `dist.integrity`, verified against the downloaded bytes. */
+  /**
+   * `sha512-<base64>` of the downloaded bytes, one of the digests the published `dist.integrity`
+   * holds: what is recorded, never the published text, which a document may make megabytes long.
+   */
   integrity: string;
   package: string;
   registry: string;
@@ -82,6 +86,8 @@ export async function stageNpmPlugin(
       integrity: pick.integrity,
       fetch: { authorize: access.authorization },
     });
+    // Verified against the published integrity: its digest is one of those published.
+    const integrity = bytes === undefined ? await hashFile(file) : integrityOf(bytes);
     const input = tarballInput(file, bytes, redactUrl(url));
     const listing = await scanTarball(input);
     dir = await createStagingDir(ctx.paths);
@@ -93,7 +99,7 @@ export async function stageNpmPlugin(
       plugin,
       name: plugin.name,
       version: pick.version,
-      integrity: pick.integrity,
+      integrity,
       package: request.package,
       registry,
       tarball: pick.tarball,
