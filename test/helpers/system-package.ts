@@ -62,6 +62,8 @@ export const BWRAP: SystemTool = { command: 'bwrap', package: 'bubblewrap' };
 export const SCRIPT: SystemTool = { command: 'script', package: 'bsdutils' };
 export const MOUNT: SystemTool = { command: 'mount', package: 'mount' };
 export const UNSHARE: SystemTool = { command: 'unshare', package: 'util-linux' };
+/** openssl: a self-signed certificate for a TLS server on 127.0.0.1. */
+export const OPENSSL: SystemTool = { command: 'openssl', package: 'openssl' };
 
 /** The install, as argv lists run in order; `apt-get update` first, since a fresh image has no lists. */
 export function installCommands(packages: readonly string[], root: boolean): string[][] {

@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer } from 'node:net';
 import type { Socket } from 'node:net';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -13,6 +14,7 @@ import type { FetchOptions } from '../../src/registry/http/http.js';
 import { checkRedirect } from '../../src/registry/http/redirect-policy.js';
 import { integrityOf } from '../../src/registry/integrity.js';
 import { failure } from '../helpers/failure.js';
+import { INSTALL_TIMEOUT_MS, OPENSSL, requireTool } from '../helpers/system-package.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -74,6 +76,51 @@ describe('fetchBytes against a real server on 127.0.0.1', () => {
     expect(error.code).toBe('E_REGISTRY_NETWORK');
     expect(server.requests).toHaveLength(3);
   });
+
+  it(
+    'N3: a server whose TLS certificate is not trusted is not retried, and the hint names NODE_EXTRA_CA_CERTS, not the network',
+    async () => {
+      const openssl = await requireTool(OPENSSL);
+      const dir = await mkdtemp(join(tmpdir(), 'hookpm-tls-'));
+      dirs.push(dir);
+      const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
+      const made = spawnSync(openssl, [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+      ]);
+      expect(made.status, String(made.stderr)).toBe(0);
+      let connections = 0;
+      const server = createHttpsServer(
+        { key: await readFile(key), cert: await readFile(cert) },
+        (_req, res) => res.end('{}'),
+      );
+      server.on('connection', () => (connections += 1));
+      servers.push(server);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const address = server.address();
+      if (address === null || typeof address === 'string') throw new Error('no port');
+      const error = await failure(
+        fetchBytes(`https://127.0.0.1:${address.port}/index.json`, { ...base, retries: 2 }),
+      );
+      expect(error.code).toBe('E_REGISTRY_NETWORK');
+      expect(error.message).toMatch(/DEPTH_ZERO_SELF_SIGNED_CERT|self-signed/);
+      expect(error.message).not.toMatch(/attempts/);
+      expect(error.hint).toMatch(/not trusted.*NODE_EXTRA_CA_CERTS/);
+      expect(connections).toBe(1);
+    },
+    INSTALL_TIMEOUT_MS,
+  );
 
   it('N3: a gzip answer that does not decode is not retried, and says so rather than blaming the network', async () => {
     const server = await serve((_req, res) => {

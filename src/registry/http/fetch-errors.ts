@@ -1,7 +1,7 @@
 import { HookpmError, isHookpmError } from '../../errors.js';
 import { redactUrl } from './url-policy.js';
 import { clip } from '../../text/clip.js';
-import { isRetryableFailure } from './retry-policy.js';
+import { isCertificateFailure, isRetryableFailure } from './retry-policy.js';
 
 /** `E_REGISTRY_NETWORK` for a failed fetch of the shown (redacted) URL. */
 export function networkError(url: string, reason: string, status?: number): HookpmError {
@@ -51,6 +51,12 @@ export function toFetchError(
         hint: 'The registry, or a proxy in front of it, sends damaged compressed bytes: ask its operator; trying again gets the same bytes.',
       },
     );
+  }
+  if (typeof code === 'string' && isCertificateFailure(code)) {
+    return new HookpmError('E_REGISTRY_NETWORK', `could not fetch ${url}: ${failureWords(error)}`, {
+      url,
+      hint: "The registry's TLS certificate is not trusted. hookpm trusts Node's certificate authorities and the PEM file NODE_EXTRA_CA_CERTS names (point it at your CA's certificate); .npmrc's cafile, ca and strict-ssl are not read.",
+    });
   }
   if (typeof code === 'string' && !isRetryableFailure(code)) {
     return new HookpmError('E_REGISTRY_NETWORK', `could not fetch ${url}: ${failureWords(error)}`, {

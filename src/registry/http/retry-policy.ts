@@ -24,9 +24,35 @@ const DNS_FAILURES: ReadonlySet<string> = new Set([
   'EAI_FAIL',
 ]);
 
-/** True for a transport failure (by its errno code) that N3 retries: all but DNS failures. */
+/**
+ * OpenSSL's verdicts on a server's certificate chain, as Node reports them: the same certificate
+ * comes back at every attempt.
+ */
+const CERTIFICATE_FAILURES: ReadonlySet<string> = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_UNTRUSTED',
+  'CERT_REVOKED',
+  'CERT_SIGNATURE_FAILURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+/** True for a certificate the TLS handshake did not trust (CERTIFICATE_FAILURES). */
+export function isCertificateFailure(code: string | undefined): boolean {
+  return code !== undefined && CERTIFICATE_FAILURES.has(code);
+}
+
+/**
+ * True for a transport failure (by its errno code) that N3 retries: all but DNS failures and
+ * certificates the handshake did not trust.
+ */
 export function isRetryableFailure(code: string | undefined): boolean {
-  return code === undefined || !DNS_FAILURES.has(code);
+  return code === undefined || !(DNS_FAILURES.has(code) || CERTIFICATE_FAILURES.has(code));
 }
 
 /**
