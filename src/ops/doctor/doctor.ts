@@ -64,13 +64,15 @@ export async function runDoctor(ctx: DoctorContext, opts: DoctorOptions): Promis
   checks.push(read.status === 'valid' ? stateOkCheck(ctx.paths, read) : read.check);
   checks.push(...(await guarded('lock', async () => [await checkLock(ctx.paths)])));
   const state = read.status === 'valid' ? read.state : null;
+  // The project doctor runs in: its plugins run there beside the user's (docs/guides/projects.md),
+  // so their trees, what fails closed and the policy are checked on them too.
+  const project = await projectOf(state, ctx.cwd);
   if (state !== null)
-    checks.push(...(await guarded('plugins', () => checkPlugins(ctx.paths, state))));
-  checks.push(...(await guarded('fail-closed', () => checkFailClosed(ctx.paths, state))));
+    checks.push(...(await guarded('plugins', () => checkPlugins(ctx.paths, state, project))));
+  checks.push(...(await guarded('fail-closed', () => checkFailClosed(ctx.paths, state, project))));
   const policy = ctx.policy ?? readPolicyFile(process.env);
   // docs/reference/rules/policy.md#a17: checked when a policy file exists, on the user's plugins
   // and on those of the project doctor runs in.
-  const project = policy.status === 'absent' ? null : await projectOf(state, ctx.cwd);
   if (policy.status !== 'absent')
     checks.push(
       ...(await guarded('policy', async () => checkPolicy(policy, state, ctx.defaults, project))),

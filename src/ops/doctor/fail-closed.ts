@@ -5,8 +5,9 @@ import type { PluginRecord, State } from '../../store/state/state-schema.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { treeStatusOf } from '../../store/tree-status.js';
 import { readUserSettings } from '../../store/user-settings.js';
-import { reinstallCommand } from '../../store/reinstall-command.js';
 import { okCheck, problem, type DoctorCheck } from './check.js';
+import { reinstallFix } from './plugins.js';
+import { inProject, type DoctorProject } from './policy.js';
 import { shellWord } from '../../text/shell-word.js';
 
 const BLOCKING = [...BLOCKING_EVENTS].join(', ');
@@ -14,14 +15,15 @@ const BLOCKING = [...BLOCKING_EVENTS].join(', ');
 /**
  * docs/reference/rules/engine.md#fail-closed: what the hosts (`wire`, `run`, `session`) fail closed
  * on now: every blocking event when the state cannot be read (`state` null), else each enabled,
- * consented user plugin whose installed tree is tampered or missing, with the events it was
- * consented for. An error each, or a warning when settings.json's `failOpen` names it (or is
+ * consented plugin, the user's and those of `project` (the project doctor runs in), whose installed
+ * tree is tampered or missing, with the events it was consented for. An error each, or a warning when settings.json's `failOpen` names it (or is
  * true); one ok check when nothing fails closed. Reads only: the trees' fingerprints and the
  * settings file.
  */
 export async function checkFailClosed(
   paths: StorePaths,
   state: State | null,
+  project: DoctorProject | null = null,
 ): Promise<DoctorCheck[]> {
   const open = readUserSettings(paths).failOpen;
   const fix = (what: string): string =>
@@ -38,8 +40,13 @@ export async function checkFailClosed(
       ),
     ];
   }
-  const records = Object.values(state.plugins).filter(mayRun);
-  const statuses = await Promise.all(records.map((record) => treeStatusOf(paths, record)));
+  const records = [
+    ...Object.values(state.plugins).map((record) => ({ record, root: null })),
+    ...(project === null
+      ? []
+      : Object.values(project.plugins).map((record) => ({ record, root: project.root }))),
+  ].filter(({ record }) => mayRun(record));
+  const statuses = await Promise.all(records.map(({ record }) => treeStatusOf(paths, record)));
   const failing = records.filter((_, i) => {
     const status = statuses[i]!.status;
     return status === 'changed' || status === 'missing';
@@ -48,13 +55,14 @@ export async function checkFailClosed(
     return [
       okCheck('fail-closed', 'nothing fails closed: every enabled plugin can run as consented'),
     ];
-  return failing.map((record) =>
-    failingCheck(record, open.all || open.plugins.includes(record.id), fix),
+  return failing.map(({ record, root }) =>
+    failingCheck(record, root, open.all || open.plugins.includes(record.id), fix),
   );
 }
 
 function failingCheck(
   record: PluginRecord,
+  root: string | null,
   isOpen: boolean,
   fix: (what: string) => string,
 ): DoctorCheck {
@@ -64,12 +72,13 @@ function failingCheck(
       ? 'none of its events can be blocked'
       : `${events.join(', ')} denied (blocked)`;
   const message = isOpen
-    ? `${record.id} ${record.version} cannot run as consented; settings.json's failOpen lets agents go on without it (its reason is shown as a message)`
-    : `${record.id} ${record.version} cannot run as consented, so it fails closed: ${denied} wherever it would have run`;
+    ? `${record.id} ${record.version}${inProject(root)} cannot run as consented; settings.json's failOpen lets agents go on without it (its reason is shown as a message)`
+    : `${record.id} ${record.version}${inProject(root)} cannot run as consented, so it fails closed: ${denied} wherever it would have run`;
+  const flag = root === null ? '' : ' --project';
   return problem(`fail-closed:${record.id}`, isOpen ? 'warning' : 'error', message, {
     code: 'failed_closed',
     fix: fix(
-      `\`${reinstallCommand(record.source)}\` restores it, \`hookpm disable ${shellWord(record.id)}\` stops using it`,
+      `\`${reinstallFix(record.source, root)}\` restores it, \`hookpm disable ${shellWord(record.id)}${flag}\` stops using it`,
     ),
   });
 }

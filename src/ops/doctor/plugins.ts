@@ -5,38 +5,71 @@ import { pluginDataDir } from '../../store/plugin-dirs.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import type { PluginRecord, State } from '../../store/state/state-schema.js';
 import { okCheck, problem, type DoctorCheck } from './check.js';
+import { inProject, type DoctorProject } from './policy.js';
 import { shellWord } from '../../text/shell-word.js';
 import { reinstallCommand } from '../../store/reinstall-command.js';
 import { hasCurrentConsent } from '../../store/state/current-consent.js';
 import { clip } from '../../text/clip.js';
 import { firstOf } from '../../text/first-of.js';
 
+/** Whose plugin a check is about: the user's (`root` null) or the project's at `root`. */
+interface Scope {
+  root: string | null;
+  /** ` --project` for the commands that act on a project's plugin, else nothing. */
+  flag: string;
+}
+
 /**
- * plugins.md Q4-Q6, V3: for every installed plugin (sorted by id): its installed tree exists and its
+ * plugins.md Q4-Q6, V3: for every installed plugin (sorted by id), the user's, then those of
+ * `project` (the project doctor runs in, whose plugins run there): its installed tree exists and its
  * files match the recorded fingerprint (else an error: `plugin_missing` / `plugin_tampered`, fix
- * `hookpm install --force <source>`), the same for a pending update's tree; enabled without consent
- * to its current surface (a warning: its hooks do not run); an update waiting for consent (a
- * warning); an enabled plugin's data directory present (a warning). One ok check when all is well.
+ * `hookpm install --force <source>`, or `hookpm ci` for a project's plugin, which follows the lock),
+ * the same for a pending update's tree; enabled without consent to its current surface (a warning:
+ * its hooks do not run); an update waiting for consent (a warning); an enabled plugin's data
+ * directory present (a warning). One ok check when all is well.
  */
-export async function checkPlugins(paths: StorePaths, state: State): Promise<DoctorCheck[]> {
-  const records = Object.values(state.plugins).sort((a, b) => compareCodeUnits(a.id, b.id));
-  const perPlugin = await Promise.all(records.map((record) => checkPlugin(paths, record)));
+export async function checkPlugins(
+  paths: StorePaths,
+  state: State,
+  project: DoctorProject | null = null,
+): Promise<DoctorCheck[]> {
+  const sorted = (records: Record<string, PluginRecord>): PluginRecord[] =>
+    Object.values(records).sort((a, b) => compareCodeUnits(a.id, b.id));
+  const user: Scope = { root: null, flag: '' };
+  const scoped = [
+    ...sorted(state.plugins).map((record) => ({ record, scope: user })),
+    ...(project === null
+      ? []
+      : sorted(project.plugins).map((record) => ({
+          record,
+          scope: { root: project.root, flag: ' --project' },
+        }))),
+  ];
+  const perPlugin = await Promise.all(
+    scoped.map(({ record, scope }) => checkPlugin(paths, record, scope)),
+  );
   return perPlugin.flat();
 }
 
-async function checkPlugin(paths: StorePaths, record: PluginRecord): Promise<DoctorCheck[]> {
+async function checkPlugin(
+  paths: StorePaths,
+  record: PluginRecord,
+  scope: Scope,
+): Promise<DoctorCheck[]> {
   const name = `plugin:${record.id}`;
+  const where = inProject(scope.root);
+  const id = shellWord(record.id);
   const found: DoctorCheck[] = [];
   // plugins.md D15: a linked directory is read in place and held to no fingerprint.
   if (record.linked === true)
     return [
       okCheck(
         name,
-        `${record.id} ${record.version}: linked to ${clip(record.path)}, read in place`,
+        `${record.id} ${record.version}${where}: linked to ${clip(record.path)}, read in place`,
       ),
     ];
   const status = await treeStatusOf(paths, record);
-  const tree = await treeCheck(name, record, status, 'installed');
+  const tree = await treeCheck(name, record, status, 'installed', scope);
   if (tree !== null) found.push(tree);
   if (status.status === 'created')
     found.push(writesIntoFolder(paths, name, record, status.created));
@@ -46,25 +79,25 @@ async function checkPlugin(paths: StorePaths, record: PluginRecord): Promise<Doc
       problem(
         name,
         'warning',
-        `${record.id} ${record.version} is enabled but not consented to its current hooks, so they do not run`,
+        `${record.id} ${record.version}${where} is enabled but not consented to its current hooks, so they do not run`,
         {
           code: 'consent_missing',
-          fix: `\`hookpm review ${shellWord(record.id)}\` to see them, then \`hookpm enable ${shellWord(record.id)}\` to consent`,
+          fix: `\`hookpm review ${id}${scope.flag}\` to see them, then \`hookpm enable ${id}${scope.flag}\` to consent`,
         },
       ),
     );
   }
   if (record.pending !== null)
-    found.push(...(await pendingChecks(paths, name, record, record.pending)));
+    found.push(...(await pendingChecks(paths, name, record, record.pending, scope)));
   if (record.enabled && !(await isDirectory(pluginDataDir(paths, record.id)))) {
     found.push(
       problem(
         name,
         'warning',
-        `${record.id} is enabled but its data directory ${pluginDataDir(paths, record.id)} is missing`,
+        `${record.id} is enabled${where} but its data directory ${pluginDataDir(paths, record.id)} is missing`,
         {
           code: 'data_dir_missing',
-          fix: `\`hookpm enable ${shellWord(record.id)}\` creates it again`,
+          fix: `\`hookpm enable ${id}${scope.flag}\` creates it again`,
         },
       ),
     );
@@ -72,7 +105,10 @@ async function checkPlugin(paths: StorePaths, record: PluginRecord): Promise<Doc
   if (found.length > 0) return found;
   const how = record.enabled ? 'enabled and consented' : 'installed, disabled';
   return [
-    okCheck(name, `${record.id} ${record.version}: ${how}; its files match their fingerprint`),
+    okCheck(
+      name,
+      `${record.id} ${record.version}${where}: ${how}; its files match their fingerprint`,
+    ),
   ];
 }
 
@@ -81,19 +117,21 @@ async function pendingChecks(
   name: string,
   record: PluginRecord,
   pending: NonNullable<PluginRecord['pending']>,
+  scope: Scope,
 ): Promise<DoctorCheck[]> {
   const out: DoctorCheck[] = [];
   const status = await treeStatusOf(paths, { ...pending, name: record.name });
-  const tree = await treeCheck(name, { ...record, ...pending }, status, 'pending update');
+  const tree = await treeCheck(name, { ...record, ...pending }, status, 'pending update', scope);
+  const id = shellWord(record.id);
   if (tree !== null) out.push(tree);
   out.push(
     problem(
       name,
       'warning',
-      `${record.id} ${pending.version} is installed and waits for consent to its changed hooks; ${record.version} stays active`,
+      `${record.id} ${pending.version} is installed${inProject(scope.root)} and waits for consent to its changed hooks; ${record.version} stays active`,
       {
         code: 'update_pending',
-        fix: `\`hookpm review ${shellWord(record.id)}\` to see the changes, then \`hookpm enable ${shellWord(record.id)}\` to consent`,
+        fix: `\`hookpm review ${id}${scope.flag}\` to see the changes, then \`hookpm enable ${id}${scope.flag}\` to consent`,
       },
     ),
   );
@@ -105,14 +143,16 @@ async function treeCheck(
   target: Pick<PluginRecord, 'id' | 'version' | 'path' | 'source'>,
   tree: TreeStatus,
   what: string,
+  scope: Scope,
 ): Promise<DoctorCheck | null> {
   if (tree.status === 'match' || tree.status === 'created') return null;
-  const fix = reinstallCommand(target.source);
+  const fix = reinstallFix(target.source, scope.root);
+  const where = inProject(scope.root);
   if (tree.status === 'missing') {
     return problem(
       name,
       'error',
-      `the ${what} tree of ${target.id} ${target.version} is missing (${clip(target.path)}); it is left out of every snapshot`,
+      `the ${what} tree of ${target.id} ${target.version}${where} is missing (${clip(target.path)}); it is left out of every snapshot`,
       {
         code: 'plugin_missing',
         fix,
@@ -122,7 +162,7 @@ async function treeCheck(
   return problem(
     name,
     'error',
-    `the ${what} files of ${target.id} ${target.version} at ${clip(target.path)} were changed after install (${tree.problem ?? 'they no longer match the recorded fingerprint'}); it is left out of every snapshot with plugin_tampered`,
+    `the ${what} files of ${target.id} ${target.version}${where} at ${clip(target.path)} were changed after install (${tree.problem ?? 'they no longer match the recorded fingerprint'}); it is left out of every snapshot with plugin_tampered`,
     {
       code: 'plugin_tampered',
       fix,
@@ -152,6 +192,16 @@ function writesIntoFolder(
       fix: `the plugin's author can keep them in $CLAUDE_PLUGIN_DATA (${pluginDataDir(paths, record.id)}), its data directory, which updates keep`,
     },
   );
+}
+
+/**
+ * The command that restores a plugin's installed tree: a user-wide plugin is installed again from
+ * its source; a project's follows hookpm.lock, which `hookpm ci` (run in the project, as doctor
+ * is) installs again (an install of its source would add a user-wide plugin and leave the
+ * project's tree as it is).
+ */
+export function reinstallFix(source: string, root: string | null): string {
+  return root === null ? reinstallCommand(source) : 'hookpm ci';
 }
 
 async function isDirectory(path: string): Promise<boolean> {

@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { HookpmError } from '../../../errors.js';
 import { removeDataDir } from '../../../store/data-dir.js';
+import { treeStatusOf } from '../../../store/tree-status.js';
 import { pluginDataDir } from '../../../store/plugin-dirs.js';
 import { dataUsers, describeDataUser } from '../../../store/state/data-users.js';
 import type { PluginRecord, State } from '../../../store/state/state-schema.js';
@@ -115,6 +116,16 @@ function assertUnchanged(read: ProjectFiles): void {
   );
 }
 
+/**
+ * The installed tree of `record` still holds the files it was installed with (plugins.md Q6; files
+ * the plugin created since are allowed): else `ci` and `install` install the locked bytes again, as
+ * they are how a project's changed or deleted tree is restored (`install --force` is user-wide).
+ */
+async function treeIntact(ctx: OperationContext, record: PluginRecord): Promise<boolean> {
+  const { status } = await treeStatusOf(ctx.paths, record);
+  return status === 'match' || status === 'created';
+}
+
 async function commitOne(
   ctx: OperationContext,
   draft: State,
@@ -131,7 +142,8 @@ async function commitOne(
     existing.version === version &&
     existing.fingerprint === staged.fingerprint &&
     existing.integrity === staged.integrity &&
-    existing.enabled
+    existing.enabled &&
+    (await treeIntact(ctx, existing))
   ) {
     await rm(staged.dir, { recursive: true, force: true });
     plugins[id] = { ...existing, range };

@@ -1,0 +1,119 @@
+/**
+ * `hookpm doctor` in a project (docs/guides/projects.md; plugins.md Q6;
+ * docs/reference/rules/engine.md#fail-closed), with the built binary, a registry served on
+ * 127.0.0.1 and a project directory: a project's plugin whose installed tree was changed or deleted
+ * fails closed there, so doctor reports it, with `hookpm ci` as the fix, and that fix restores it.
+ */
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { stateFile, resolveStorePaths } from '../../src/store/paths.js';
+import { ensureBuilt, runBin, type BinRun } from '../helpers/built-bin.js';
+import {
+  publishPlugin,
+  type ServedRegistry,
+  startPluginRegistry,
+} from '../helpers/plugin-registry.js';
+import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
+
+const DENY = `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"pg"}}'`;
+
+let acme: ServedRegistry;
+let home: TempHome;
+let work: string;
+let project: string;
+
+beforeAll(async () => {
+  ensureBuilt();
+  acme = await startPluginRegistry('acme');
+  await publishPlugin(acme, 'pg', '1.0.0', { PreToolUse: [DENY] });
+}, 120_000);
+afterAll(() => acme.close());
+
+beforeEach(async () => {
+  home = await makeTempHome('hookpm-doctor-project-');
+  work = await mkdtemp(join(tmpdir(), 'hookpm-doctor-project-'));
+  project = join(work, 'repo');
+  await mkdir(join(project, '.git'), { recursive: true });
+});
+afterEach(async () => {
+  await home.cleanup();
+  await rm(work, { recursive: true, force: true });
+});
+
+function hookpm(...args: string[]): Promise<BinRun> {
+  return runBin(args, { env: home.env, cwd: project });
+}
+
+async function ok(...args: string[]): Promise<BinRun> {
+  const run = await hookpm(...args);
+  expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(0);
+  return run;
+}
+
+interface Check {
+  name: string;
+  status: string;
+  code?: string;
+  message: string;
+  fix?: string;
+}
+
+async function doctor(): Promise<{ code: number | null; ok: boolean; checks: Check[] }> {
+  const run = await hookpm('doctor', '--json');
+  const report = JSON.parse(run.stdout) as { ok: boolean; checks: Check[] };
+  return { code: run.code, ...report };
+}
+
+/** The installed tree of the project's pg@acme, as the state records it. */
+async function projectTree(): Promise<string> {
+  const file = stateFile(resolveStorePaths({ HOOKPM_HOME: home.env.HOOKPM_HOME }));
+  const state = JSON.parse(await readFile(file, 'utf8')) as {
+    projects: Record<string, { plugins: Record<string, { path: string }> }>;
+  };
+  return Object.values(state.projects)[0]!.plugins['pg@acme']!.path;
+}
+
+async function projectFiles(): Promise<string[]> {
+  return Promise.all(['hookpm.json', 'hookpm.lock'].map((f) => readFile(join(project, f), 'utf8')));
+}
+
+describe("hookpm doctor: a project's plugins (plugins.md Q6, engine.md#fail-closed)", () => {
+  it("Q6: a project plugin's changed tree is an error naming the project, fixed by `hookpm ci`", async () => {
+    await ok('registry', 'add', 'acme', acme.url);
+    await ok('install', '--project', 'pg@acme@^1.0.0', '--yes');
+    const files = await projectFiles();
+    await writeFile(join(await projectTree(), 'hooks', 'hooks.json'), '{"hooks":{}}\n');
+
+    const report = await doctor();
+    expect(report.code).toBe(1);
+    const tampered = report.checks.find((c) => c.code === 'plugin_tampered');
+    expect(tampered?.name).toBe('plugin:pg@acme');
+    expect(tampered?.message).toContain(`in project ${project}`);
+    expect(tampered?.fix).toBe('hookpm ci');
+    const closed = report.checks.find((c) => c.name === 'fail-closed:pg@acme');
+    expect(closed?.status).toBe('error');
+    expect(closed?.fix).toContain('`hookpm disable pg@acme --project` stops using it');
+
+    await ok('ci', '--yes');
+    const after = await doctor();
+    expect(after.checks.filter((c) => c.status !== 'ok')).toEqual([]);
+    expect(await projectFiles()).toEqual(files);
+  });
+
+  it("Q6: a project plugin's deleted tree is plugin_missing, and `hookpm ci` installs it again", async () => {
+    await ok('registry', 'add', 'acme', acme.url);
+    await ok('install', '--project', 'pg@acme@^1.0.0', '--yes');
+    await rm(await projectTree(), { recursive: true, force: true });
+
+    const report = await doctor();
+    expect(report.code).toBe(1);
+    const missing = report.checks.find((c) => c.code === 'plugin_missing');
+    expect(missing?.message).toContain(`in project ${project}`);
+    expect(missing?.fix).toBe('hookpm ci');
+
+    await ok('ci', '--yes');
+    expect((await doctor()).ok).toBe(true);
+  });
+});
