@@ -16,9 +16,9 @@ const BLOCKING = [...BLOCKING_EVENTS].join(', ');
  * docs/reference/rules/engine.md#fail-closed: what the hosts (`wire`, `run`, `session`) fail closed
  * on now: every blocking event when the state cannot be read (`state` null), else each enabled,
  * consented plugin, the user's and those of `project` (the project doctor runs in), whose installed
- * tree is tampered or missing, with the events it was consented for. An error each, or a warning when settings.json's `failOpen` names it (or is
- * true); one ok check when nothing fails closed. Reads only: the trees' fingerprints and the
- * settings file.
+ * tree is tampered or missing, with the events it was consented for. An error each, or a warning
+ * when settings.json's `failOpen` names it (or is true); one ok check when nothing fails closed.
+ * Reads only: the trees' fingerprints and the settings file.
  */
 export async function checkFailClosed(
   paths: StorePaths,

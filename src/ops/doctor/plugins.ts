@@ -21,12 +21,12 @@ interface Scope {
 
 /**
  * plugins.md Q4-Q6, V3: for every installed plugin (sorted by id), the user's, then those of
- * `project` (the project doctor runs in, whose plugins run there): its installed tree exists and its
- * files match the recorded fingerprint (else an error: `plugin_missing` / `plugin_tampered`, fix
- * `hookpm install --force <source>`, or `hookpm ci` for a project's plugin, which follows the lock),
- * the same for a pending update's tree; enabled without consent to its current surface (a warning:
- * its hooks do not run); an update waiting for consent (a warning); an enabled plugin's data
- * directory present (a warning). One ok check when all is well.
+ * `project` (the project doctor runs in, whose plugins run there): its installed tree exists and
+ * its files match the recorded fingerprint (else an error: `plugin_missing` / `plugin_tampered`,
+ * fix `hookpm install --force <source>`, or `hookpm ci` for a project's plugin, which follows the
+ * lock), the same for a pending update's tree; enabled without consent to its current surface (a
+ * warning: its hooks do not run); an update waiting for consent (a warning); an enabled plugin's
+ * data directory present (a warning). One ok check when all is well.
  */
 export async function checkPlugins(
   paths: StorePaths,
