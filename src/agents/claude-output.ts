@@ -3,6 +3,7 @@ import { EVENTS, type HookEventName } from '../hooks/events.js';
 import type { WireAnswer } from './agent.js';
 import { failureNotices } from './failure-notices.js';
 import { diagnosticLines } from './diagnostic-lines.js';
+import { fitAnswer } from './fit-answer.js';
 
 /** How an agent that reads Claude Code's hook output differs from Claude Code itself. */
 export interface ClaudeOutputDialect {
@@ -29,7 +30,27 @@ export interface ClaudeOutputDialect {
    * the agent shows its own hooks' errors to its user (Claude Code).
    */
   failuresShown?: true;
+  /**
+   * The bytes of a handler's stdout the agent reads: a longer answer is cut to fit, its texts
+   * first and its decision never (ANSWER_CUT_ORDER).
+   */
+  maxAnswerBytes?: number;
 }
+
+/**
+ * What is cut from an answer over `maxAnswerBytes`, least needed first: a terminal sequence (whole,
+ * as a cut one is refused), messages to the user, context for the model, feedback, then the
+ * reasons of the decision, which keep a prefix.
+ */
+const ANSWER_CUT_ORDER = [
+  ['terminalSequence'],
+  ['systemMessage'],
+  ['hookSpecificOutput', 'additionalContext'],
+  ['reason'],
+  ['hookSpecificOutput', 'permissionDecisionReason'],
+  ['hookSpecificOutput', 'decision', 'message'],
+  ['stopReason'],
+] as const;
 
 /**
  * A reduced result (docs/reference/rules/cli.md#json-shapes) as one hook output in the format of
@@ -97,9 +118,15 @@ export function encodeClaudeOutput(
     out['terminalSequence'] = sequences.join('');
   if (Object.keys(specific).length > 0)
     out['hookSpecificOutput'] = { hookEventName: event, ...specific };
+  const max = dialect.maxAnswerBytes;
+  const cut = max === undefined ? [] : fitAnswer(out, max, ANSWER_CUT_ORDER, ['terminalSequence']);
+  const capped =
+    max === undefined || cut.length === 0
+      ? ''
+      : `hookpm: warning output_capped: the answer was cut to the ${max.toLocaleString('en-US')} bytes the agent reads of it (${cut.join(', ')})\n`;
   return {
     exitCode: 0,
     stdout: Object.keys(out).length === 0 ? '' : `${JSON.stringify(out)}\n`,
-    stderr: diagnosticLines(result.diagnostics),
+    stderr: diagnosticLines(result.diagnostics) + capped,
   };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CLAUDE } from '../../src/agents/claude.js';
-import { DEEPAGENTS } from '../../src/agents/deepagents.js';
+import { DEEPAGENTS, DEEPAGENTS_ANSWER_BYTES } from '../../src/agents/deepagents.js';
+import { CUT_MARK } from '../../src/agents/fit-answer.js';
 import type { DispatchResult } from '../../src/engine/types.js';
 import {
   expectPermissionRequestDeny,
@@ -155,6 +156,45 @@ describe('the Claude Code wire output', () => {
     expect(out(r, DEEPAGENTS)).toEqual({
       hookSpecificOutput: { hookEventName: 'UserPromptSubmit', suppressOriginalPrompt: true },
     });
+  });
+
+  it('D13: an answer over the 100,000 bytes Deep Agents Code reads is cut, texts first, and its deny stays JSON it can read (hooks/runner.py MAX_HOOK_OUTPUT_BYTES)', () => {
+    // A control character takes six bytes in JSON: twelve plugins' capped context is 600 KB.
+    const long = '\u0001'.repeat(10_000);
+    const r = result('PreToolUse', {
+      permission: { decision: 'deny', reason: `no ${long}`, interrupt: false },
+      context: Array<string>(12).fill(long),
+      systemMessages: [long],
+      terminalSequences: ['\x1b]0;title\x07'],
+    });
+    const answer = DEEPAGENTS.encode(r);
+    expect(Buffer.byteLength(answer.stdout)).toBeLessThanOrEqual(DEEPAGENTS_ANSWER_BYTES);
+    const parsed = JSON.parse(answer.stdout) as Record<string, any>;
+    expect(parsed['terminalSequence']).toBeUndefined();
+    expect(parsed['systemMessage']).toBe(CUT_MARK.trimStart());
+    const specific = parsed['hookSpecificOutput'];
+    expect(specific.permissionDecision).toBe('deny');
+    expect(specific.permissionDecisionReason).toMatch(/^no \u0001+$/);
+    expect(specific.additionalContext).toMatch(/^\u0001+ \[cut by hookpm/);
+    expect(answer.stderr).toContain(
+      'hookpm: warning output_capped: the answer was cut to the 100,000 bytes the agent reads of it (terminalSequence, systemMessage, hookSpecificOutput.additionalContext)',
+    );
+    // Claude Code's answer is not cut by this bound; a short answer is never cut.
+    expect(CLAUDE.encode(r).stdout.length).toBeGreaterThan(DEEPAGENTS_ANSWER_BYTES);
+    expect(out(result('PreToolUse', { context: ['short'] }), DEEPAGENTS)).toEqual({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: 'short' },
+    });
+  });
+
+  it('D13: the reasons themselves are cut last, to a prefix, when the texts before them are not enough', () => {
+    const long = '\u0001'.repeat(10_000);
+    const feedback = Array<string>(20).fill(long);
+    const answer = DEEPAGENTS.encode(result('Stop', { continueLoop: true, feedback }));
+    expect(Buffer.byteLength(answer.stdout)).toBeLessThanOrEqual(DEEPAGENTS_ANSWER_BYTES);
+    const parsed = JSON.parse(answer.stdout) as Record<string, string>;
+    expect(parsed['decision']).toBe('block');
+    expect(parsed['reason']).toMatch(/^\u0001[\u0001\n]+ \[cut by hookpm/);
+    expect(Buffer.byteLength(answer.stdout)).toBeGreaterThan(DEEPAGENTS_ANSWER_BYTES - 10);
   });
 
   it('warnings and errors go to stderr, one line each; info stays out', () => {

@@ -199,6 +199,28 @@ describe('hookpm wire claude', () => {
       hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'c' },
     });
   });
+
+  it("D13: a guard's deny reaches Deep Agents Code in the 100,000 bytes of stdout it reads, however much context other handlers add (its hooks/runner.py reads a longer answer as plain text)", async () => {
+    // A control character takes six bytes in JSON: each handler's context is 54 KB of stdout.
+    const context = printsJson({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: '\u0001'.repeat(9000) },
+    });
+    const guard = { type: 'command', command: "echo 'no rm here' >&2; exit 2" };
+    const handlers = [
+      { type: 'command', command: context },
+      guard,
+      { type: 'command', command: context },
+    ];
+    await ok(['install', await plugin('loud', { PreToolUse: [{ hooks: handlers }] }), '--yes']);
+    const run = await hookpm(['wire', 'deepagents'], bash('s5', 'rm -rf build'));
+    expect(run.code).toBe(0);
+    expect(Buffer.byteLength(run.stdout)).toBeLessThanOrEqual(100_000);
+    expect(JSON.parse(run.stdout).hookSpecificOutput).toMatchObject({
+      permissionDecision: 'deny',
+      permissionDecisionReason: 'no rm here',
+    });
+    expect(run.stderr).toContain('output_capped: the answer was cut to the 100,000 bytes');
+  });
 });
 
 describe('per-session pins (engine.md R1)', () => {
