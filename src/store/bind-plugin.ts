@@ -13,23 +13,26 @@ import type { TreeCheck } from './tree-check.js';
  * One runnable plugin bound to its tree and data directory (section 3 variables), or left out with
  * why: a tree that changed or went (Q6), a created file that changes what runs, a linked directory
  * whose hooks changed since consent (D15, Q4), documents that cannot be read (S6). `hide`: what a
- * confined handler may not read (Z3).
+ * confined handler may not read (Z3). `project`: the root of the project whose plugin it is (null:
+ * a user-wide one), which the fixes it is left out with name (restoreAdvice).
  */
 export function bindPlugin(
   record: PluginRecord,
   data: string,
   check: TreeCheck | undefined,
   read: PluginRead | undefined,
-  { ofProject, hide }: { ofProject: boolean; hide: readonly string[] },
+  { project, hide }: { project: string | null; hide: readonly string[] },
 ): Bound {
   const where = { origin: 'plugin' as const, plugin: record.id };
-  const failing = (why: string): FailClosed => failingPlugin(record, record.events, why);
+  const failing = (why: string): FailClosed =>
+    failingPlugin({ ...record, project }, record.events, why);
+  const tampered = { ...record, project };
   if (record.linked !== true && check?.status !== 'match' && check?.status !== 'created') {
     const missing = check?.status !== 'changed';
     return {
       runs: false,
       sources: [],
-      diagnostics: [tamperedDiagnostic(record, missing)],
+      diagnostics: [tamperedDiagnostic(tampered, missing)],
       failing: failing(
         missing
           ? 'its installed tree is missing or unreadable'
@@ -42,7 +45,7 @@ export function bindPlugin(
     return {
       runs: false,
       sources: [],
-      diagnostics: [tamperedDiagnostic(record, false, read.tampered)],
+      diagnostics: [tamperedDiagnostic(tampered, false, read.tampered)],
       failing: failing(read.tampered),
     };
   if ('unconsented' in read) {
@@ -68,7 +71,7 @@ export function bindPlugin(
     id: record.id,
     root: record.path,
     data,
-    ...(ofProject ? { scope: 'project' as const } : {}),
+    ...(project !== null ? { scope: 'project' as const } : {}),
     ...(confine === null ? {} : { confine: { ...confine, hide } }),
   };
   // Per-hook opt-outs (`enable --hook`): handlers turned off are null in place (hook-opt-outs.ts).

@@ -1,8 +1,7 @@
 import type { FailClosed } from '../hooks/fail-closed-entry.js';
 import { CLAUDE_CODE_EVENT_NAMES, isEventName, type HookEventName } from '../hooks/events.js';
 import { HookpmError } from '../errors.js';
-import { reinstallCommand } from './reinstall-command.js';
-import { shellWord } from '../text/shell-word.js';
+import { restoreAdvice } from './reinstall-command.js';
 
 /** What a fail-closed entry needs to say of a plugin that cannot run as consented. */
 export interface FailingPlugin {
@@ -10,6 +9,8 @@ export interface FailingPlugin {
   version: string;
   /** What it was installed from, for `hookpm install --force`. */
   source: string;
+  /** A project's plugin: the project's root (restored by `hookpm ci` there, restoreAdvice). */
+  project?: string | null;
 }
 
 /**
@@ -24,12 +25,10 @@ export function failingPlugin(
   events: readonly string[] | null,
   why: string,
 ): FailClosed {
-  const reinstall = reinstallCommand(plugin.source);
-  const disable = `hookpm disable ${shellWord(plugin.id)}`;
   return {
     plugin: plugin.id,
     events: events === null ? null : consentedEvents(events),
-    reason: `hookpm fails closed: plugin ${plugin.id} ${plugin.version} cannot run as consented (${why}); run \`${reinstall}\` to restore it, or \`${disable}\` to stop using it`,
+    reason: `hookpm fails closed: plugin ${plugin.id} ${plugin.version} cannot run as consented (${why}); ${restoreAdvice(plugin, plugin.project)}`,
   };
 }
 

@@ -36,6 +36,8 @@ export interface RunnablePlugin {
   record: PluginRecord;
   /** Its documents, bound to its tree and data directory, opted-out hooks null (`enable --hook`, docs/reference/commands.md). */
   sources: SourceDocument[];
+  /** The root of the project whose plugin it is; null for a user-wide one. */
+  project: string | null;
 }
 
 /** The answer of runnablePlugins: each plugin that can run, in order, and why others cannot. */
@@ -175,7 +177,7 @@ export async function runnablePlugins(
         : { status: 'match', scan: { fingerprint: record.fingerprint, layout: '' } };
     const read = presumedRead ?? documents.get(record.id);
     return bindPlugin(record, dataDir(record.id), check, read, {
-      ofProject: scoped.has(record),
+      project: scoped.has(record) ? projectKey : null,
       hide,
     });
   });
@@ -190,7 +192,9 @@ export async function runnablePlugins(
     if (unconfined.stopped.has(record.id)) loaded[i] = { ...loaded[i]!, runs: false, sources: [] };
   return {
     plugins: runnable.flatMap((record, i) =>
-      loaded[i]!.runs ? [{ record, sources: loaded[i]!.sources }] : [],
+      loaded[i]!.runs
+        ? [{ record, sources: loaded[i]!.sources, project: scoped.has(record) ? projectKey : null }]
+        : [],
     ),
     sources: loaded.flatMap((l) => l.sources),
     diagnostics: loaded.flatMap((l) => l.diagnostics),

@@ -21,6 +21,8 @@ export interface PinnedPlugin {
   fingerprint: string;
   /** What it was installed from (for the `hookpm install --force` that restores it). */
   source: string;
+  /** A project's plugin: the project's root (`hookpm ci` there restores it: restoreAdvice). */
+  project?: string;
 }
 
 /** One agent session's pin (session-pins.ts). */
@@ -77,7 +79,8 @@ export function parsePin(value: unknown): SessionPin | null {
 function isPinnedPlugin(value: unknown): boolean {
   return (
     isPlainObject(value) &&
-    ['id', 'version', 'root', 'fingerprint', 'source'].every((k) => typeof value[k] === 'string')
+    ['id', 'version', 'root', 'fingerprint', 'source'].every((k) => typeof value[k] === 'string') &&
+    (value['project'] === undefined || typeof value['project'] === 'string')
   );
 }
 

@@ -140,7 +140,8 @@ export function isBucket(value: unknown): value is Bucket {
     plugins.every(
       (p) =>
         isPlainObject(p) &&
-        ['id', 'version', 'root', 'fingerprint', 'source'].every((k) => typeof p[k] === 'string'),
+        ['id', 'version', 'root', 'fingerprint', 'source'].every((k) => typeof p[k] === 'string') &&
+        (p['project'] === undefined || typeof p['project'] === 'string'),
     ) &&
     Array.isArray(sources) &&
     sources.every(isBucketSource)

@@ -1,6 +1,6 @@
 import { diagnostic, type Diagnostic } from '../hooks/diagnostic.js';
 import { clip } from '../text/clip.js';
-import { reinstallCommand } from './reinstall-command.js';
+import { restoreAdvice } from './reinstall-command.js';
 
 /** What a tamper check needs to say of a plugin it leaves out. */
 export interface TamperedPlugin {
@@ -10,6 +10,8 @@ export interface TamperedPlugin {
   path: string;
   /** What it was installed from, for `hookpm install --force`. */
   source: string;
+  /** A project's plugin: the project's root (restored by `hookpm ci` there, restoreAdvice). */
+  project?: string | null;
 }
 
 /**
@@ -29,6 +31,6 @@ export function tamperedDiagnostic(
     : created !== undefined
       ? `${created}, which would change what runs without consent`
       : 'its installed files were changed after install';
-  const message = `plugin ${plugin.id} ${plugin.version} is left out: ${what} (${clip(plugin.path)}); run \`${reinstallCommand(plugin.source)}\` to restore it`;
+  const message = `plugin ${plugin.id} ${plugin.version} is left out: ${what} (${clip(plugin.path)}); ${restoreAdvice(plugin, plugin.project)}`;
   return diagnostic('plugin_tampered', 'error', message, { origin: 'plugin', plugin: plugin.id });
 }

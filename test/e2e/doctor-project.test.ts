@@ -116,4 +116,30 @@ describe("hookpm doctor: a project's plugins (plugins.md Q6, engine.md#fail-clos
     await ok('ci', '--yes');
     expect((await doctor()).ok).toBe(true);
   });
+
+  it("engine.md#fail-closed: a tampered project plugin's deny and `list` name `hookpm ci` in the project and `disable --project`, and following it restores the guard", async () => {
+    await ok('registry', 'add', 'acme', acme.url);
+    await ok('install', '--project', 'pg@acme@^1.0.0', '--yes');
+    await writeFile(join(await projectTree(), 'hooks', 'hooks.json'), '{"hooks":{}}\n');
+    const payload = JSON.stringify({
+      session_id: 'doctor-project-1',
+      transcript_path: join(work, 't.jsonl'),
+      cwd: project,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'ls' },
+      tool_use_id: 't1',
+    });
+    const wire = () => runBin(['wire', 'claude'], { env: home.env, cwd: project, stdin: payload });
+    const denied = await wire();
+    const reason = JSON.parse(denied.stdout).hookSpecificOutput.permissionDecisionReason as string;
+    const advice = `run \`hookpm ci\` in ${project} to restore it, or \`hookpm disable pg@acme --project\` there to stop using it`;
+    expect(reason).toContain(advice);
+    expect(reason).not.toContain('install --force');
+    expect((await ok('list', '--verify')).stdout).toContain(advice);
+
+    await ok('ci', '--yes');
+    const restored = await wire();
+    expect(JSON.parse(restored.stdout).hookSpecificOutput.permissionDecisionReason).toBe('pg');
+  });
 });

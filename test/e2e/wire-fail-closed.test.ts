@@ -169,7 +169,7 @@ describe('fail closed through `hookpm wire claude` (engine.md B1-B6)', () => {
     expect(denied).toContain(`run \`${fix}\` to restore it`);
     expect(denied.length).toBeLessThan(1_000);
     const list = await ok(['list']);
-    expect(list).toContain(`restore it with \`${fix}\``);
+    expect(list).toContain(`run \`${fix}\` to restore it`);
     expect(list.length).toBeLessThan(2_000);
     const doctor = await ws.hookpm(['doctor']);
     expect(doctor.stdout).toContain(fix);

@@ -1,5 +1,5 @@
 import type { ListedPlugin, ListedProject } from '../../ops/plugins/list.js';
-import { reinstallCommand } from '../../store/reinstall-command.js';
+import { restoreAdvice } from '../../store/reinstall-command.js';
 import { writeText } from '../stdio.js';
 import { escapeControl, printLine, renderTable } from './render.js';
 import { listJsonText } from './list-json.js';
@@ -19,18 +19,19 @@ export function printPluginList(
   if (opts.json) return writeText(1, listJsonText(result.plugins));
   if (result.plugins.length === 0 && result.project === null)
     return printLine('no plugins installed');
-  if (result.plugins.length > 0) printTable(result.plugins, opts.long);
+  if (result.plugins.length > 0) printTable(result.plugins, opts.long, null);
   if (result.project !== null) {
     if (result.plugins.length > 0) printLine();
     printLine(escapeControl(`project ${result.project.root}:`));
-    printTable(result.project.plugins, opts.long);
+    printTable(result.project.plugins, opts.long, result.project.root);
   }
   // registry.md S32: say what `tampered` stands on.
   if (opts.verify !== true)
     printLine('tamper status as last checked; `hookpm list --verify` checks every plugin now');
 }
 
-function printTable(plugins: readonly ListedPlugin[], long: boolean): void {
+/** `project`: the root of the project whose plugins these are (null: the user-wide ones). */
+function printTable(plugins: readonly ListedPlugin[], long: boolean, project: string | null): void {
   const headers = ['ID', 'VERSION', 'STATE', 'PENDING', 'EVENTS'];
   if (long) headers.push('SOURCE', 'INTEGRITY', 'INSTALLED', 'UPDATED', 'CHECKED');
   const rows = plugins.map((p) => {
@@ -49,7 +50,7 @@ function printTable(plugins: readonly ListedPlugin[], long: boolean): void {
   for (const p of plugins.filter((p) => p.tampered))
     printLine(
       escapeControl(
-        `${p.id}: its installed files changed, so its hooks do not run; restore it with \`${reinstallCommand(p.source)}\``,
+        `${p.id}: its installed files changed, so its hooks do not run; ${restoreAdvice(p, project)}`,
       ),
     );
 }

@@ -7,6 +7,7 @@ import { fingerprintTree } from '../../store/fingerprint.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { treeStatusOf } from '../../store/tree-status.js';
 import { reinstallCommand } from '../../store/reinstall-command.js';
+import { clip } from '../../text/clip.js';
 import { readState, withStoreLock, writeState } from '../../store/state/state.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
 import { keptOptOuts, withPrevious } from '../steps/transaction/record.js';
@@ -70,7 +71,7 @@ export function enablePlugin(
       requirePluginAllowed(ctx, 'enabling', record, installedRegistryOf(ctx, state, from));
       // plugins.md D15: a linked directory is read in place; only its surface needs consent.
       if (record.linked !== true)
-        await assertUntampered(ctx.paths, record.id, { ...target, name: record.name });
+        await assertUntampered(ctx.paths, record.id, { ...target, name: record.name }, scope);
       const review = await reviewInstalledTree(record, target, ctx.paths);
       const already = record.pending === null && review.consented;
       const confine = confineOf(record, opts.confine);
@@ -122,6 +123,7 @@ async function assertUntampered(
   paths: StorePaths,
   id: string,
   target: Pick<PluginRecord, 'path' | 'fingerprint' | 'source' | 'version' | 'name'>,
+  scope: RecordScope,
 ): Promise<void> {
   const status = await treeStatusOf(paths, target);
   if (status.status === 'match' || status.status === 'created') return;
@@ -140,7 +142,10 @@ async function assertUntampered(
       plugin: id,
       expected: target.fingerprint,
       found,
-      hint: `Reinstall it with \`${reinstallCommand(target.source)}\`.`,
+      hint:
+        scope.kind === 'project'
+          ? `Restore it with \`hookpm ci\` in ${clip(scope.root)}, which installs the locked files again.`
+          : `Reinstall it with \`${reinstallCommand(target.source)}\`.`,
     },
   );
 }

@@ -36,10 +36,11 @@ export interface SessionTrees {
  */
 export function sessionTrees(loaded: LoadedSnapshot, host: Host, store: StorePaths): SessionTrees {
   const held = new Map<string, { plugin: PinnedPlugin; sources: SourceDocument[] }>();
-  for (const { record, sources } of loaded.runnable?.plugins ?? []) {
+  for (const { record, sources, project } of loaded.runnable?.plugins ?? []) {
     if (record.linked === true || sources.length === 0) continue;
     const { id, version, path: root, fingerprint, source } = record;
-    held.set(id, { plugin: { id, version, root, fingerprint, source }, sources });
+    const plugin = { id, version, root, fingerprint, source, ...(project ? { project } : {}) };
+    held.set(id, { plugin, sources });
   }
   return {
     async hostFor(event, input) {

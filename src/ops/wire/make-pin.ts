@@ -30,12 +30,13 @@ export async function makePin(
   });
   // Each pinned with the record its documents were read under: one read of the state.
   const pinned = loaded.plugins.filter((p) => p.sources.length > 0);
-  const plugins: PinnedPlugin[] = pinned.map(({ record }) => ({
+  const plugins: PinnedPlugin[] = pinned.map(({ record, project }) => ({
     id: record.id,
     version: record.version,
     root: record.path,
     fingerprint: record.linked === true ? LINKED_PIN_FINGERPRINT : record.fingerprint,
     source: record.source,
+    ...(project === null ? {} : { project }),
   }));
   const sources = pinned.flatMap((p) => p.sources);
   return {
