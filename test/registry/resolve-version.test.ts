@@ -234,6 +234,42 @@ describe('newestInRange', () => {
     expect(plan).toEqual({ change: 'none', version: '1.1.0' });
   });
 
+  it('V2: update moves no higher than a `latest` dist-tag in range, as install picks (npm-pick-manifest)', () => {
+    const p = plugin(['1.0.0', '1.1.0', '1.2.0', '1.3.0'], { latest: '1.1.0' });
+    const request = { name: 'guard', range: '^1.0.0' };
+    expect(newestInRange(candidate(p), { ...request, installed: '1.0.0' })).toMatchObject({
+      change: 'upgrade',
+      version: '1.1.0',
+    });
+    expect(newestInRange(candidate(p), { ...request, installed: '1.1.0' }).change).toBe('none');
+    // Installed above the tag: kept, never lowered to it.
+    expect(newestInRange(candidate(p), { ...request, installed: '1.2.0' })).toEqual({
+      change: 'none',
+      version: '1.2.0',
+    });
+    // A prerelease installed explicitly moves to the promoted release, not to a later prerelease.
+    const pre = plugin(['1.1.0-beta.1', '1.1.0', '1.2.0-alpha.1'], { latest: '1.1.0' });
+    expect(
+      newestInRange(candidate(pre), {
+        name: 'guard',
+        installed: '1.1.0-beta.1',
+        range: '^1.1.0-beta.1',
+      }),
+    ).toMatchObject({ change: 'upgrade', version: '1.1.0' });
+    // A deprecated `latest` caps nothing; outside the range it caps nothing either.
+    const deprecated = plugin(['1.0.0', '1.1.0', '1.2.0'], {
+      latest: '1.1.0',
+      deprecated: { '1.1.0': 'broken' },
+    });
+    expect(newestInRange(candidate(deprecated), { ...request, installed: '1.0.0' }).version).toBe(
+      '1.2.0',
+    );
+    const outside = plugin(['1.0.0', '1.2.0', '2.0.0'], { latest: '2.0.0' });
+    expect(newestInRange(candidate(outside), { ...request, installed: '1.0.0' }).version).toBe(
+      '1.2.0',
+    );
+  });
+
   it('update: a newer deprecated version does not replace a non-deprecated installed one', () => {
     const p = plugin(['1.0.0', '1.1.0'], { deprecated: { '1.1.0': 'bad' } });
     expect(newestInRange(candidate(p), { name: 'guard', installed: '1.0.0' }).change).toBe('none');

@@ -53,11 +53,8 @@ export function pickVersion(
   }
   const range = request.range === undefined ? '*' : checkRange(request.range, id);
   const options = { includePrerelease: request.includePrerelease === true };
-  const latest = ownValue(plugin.distTags, 'latest');
-  if (latest !== undefined && satisfiesRange(latest, range, options)) {
-    if (ownValue(plugin.versions, latest)?.deprecated === undefined)
-      return picked(candidate, request.name, latest);
-  }
+  const latest = latestInRange(plugin, range, options);
+  if (latest !== undefined) return picked(candidate, request.name, latest);
   const best = bestOf(
     plugin,
     versions.filter((v) => semver.satisfies(v, range, options)),
@@ -124,6 +121,20 @@ export function ambiguousName(
     ids: [...ids],
     hint: `Name the registry, e.g. \`hookpm ${command} ${ids[0] ?? name}\`.`,
   });
+}
+
+/**
+ * The `latest` dist-tag when it satisfies `range` and is not deprecated: install takes it over any
+ * higher version in the range, and update moves no further (npm-pick-manifest's rule).
+ */
+function latestInRange(
+  plugin: IndexPlugin,
+  range: string,
+  options: { includePrerelease: boolean },
+): string | undefined {
+  const latest = ownValue(plugin.distTags, 'latest');
+  if (latest === undefined || !satisfiesRange(latest, range, options)) return undefined;
+  return ownValue(plugin.versions, latest)?.deprecated === undefined ? latest : undefined;
 }
 
 /**
@@ -245,9 +256,10 @@ export type UpdatePlan =
   | { change: 'upgrade' | 'downgrade'; version: string; entry: IndexVersion; deprecated?: string };
 
 /**
- * The version `hookpm update` moves to: the newest in range (non-deprecated first), never lower than
- * the installed one. When the index no longer offers the installed version or anything above it
- * (the index moved backwards), that is E_DOWNGRADE unless `allowDowngrade`.
+ * The version `hookpm update` moves to: the newest in range (non-deprecated first; no higher than
+ * the `latest` dist-tag when it is in range, as install picks), never lower than the installed
+ * one. When the index no longer offers the installed version or anything above it (the index moved
+ * backwards), that is E_DOWNGRADE unless `allowDowngrade`.
  */
 export function newestInRange(candidate: Candidate, request: UpdateRequest): UpdatePlan {
   const { plugin } = candidate;
@@ -264,6 +276,11 @@ export function newestInRange(candidate: Candidate, request: UpdateRequest): Upd
     const includePrerelease =
       request.includePrerelease === true || semver.prerelease(installed) !== null;
     offered = versions.filter((v) => semver.satisfies(v, range, { includePrerelease }));
+    // As install picks: the versions above a `latest` in range are not offered (the publisher has
+    // not promoted them), so `update` right after `install` of the same range changes nothing.
+    const latest = latestInRange(plugin, range, { includePrerelease });
+    if (latest !== undefined)
+      offered = offered.filter((v) => v === installed || !semver.gt(v, latest));
     // The installed version in range left the index with nothing else in it: it moved backwards
     // (E_DOWNGRADE, below); with allowDowngrade there is no version in range to follow.
     const left = semver.satisfies(installed, range, { includePrerelease });
