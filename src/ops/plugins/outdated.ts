@@ -19,7 +19,7 @@ export interface OutdatedEntry {
   latest: string | null;
   surfaceChangesInRange: boolean | null;
   surfaceChangesLatest: boolean | null;
-  /** Whether a newer version is in range (what `hookpm update` would install). */
+  /** Whether `hookpm update` would install a newer version (in range). */
   outdated: boolean;
   /** Whether a newer version exists, in range or overall: what `hookpm outdated` lists. */
   newer: boolean;
@@ -103,7 +103,7 @@ export async function listOutdated(
       notes.push(
         `${p.id}: the index of ${split!.registry} moved backwards: ${p.version} is installed, but it no longer lists it (newest: ${versions.latest ?? 'none'})`,
       );
-    const outdated = versions.inRange !== null && versions.inRange !== p.version;
+    const outdated = isNewer(versions.inRange, p.version);
     const newer = outdated || isNewer(versions.latest, p.version);
     if (newer || opts.all === true)
       plugins.push({

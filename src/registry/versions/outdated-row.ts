@@ -1,12 +1,17 @@
 import semver from './semver.js';
 import { latestVersion } from './latest-version.js';
-import { sortDescending } from './version-list.js';
+import { newestInRange, type UpdateRequest } from './resolve-version.js';
 import type { IndexPlugin } from '../indexes/index-schema.js';
+import { isHookpmError } from '../../errors.js';
 import { ownValue } from '../../json/own-value.js';
 
 /** What `hookpm outdated` says of one plugin (docs/guides/projects.md). */
 export interface OutdatedVersions {
-  /** The newest version the range allows (a dist-tag: the version it names); null when none. */
+  /**
+   * The version `hookpm update` would move to within the range (a dist-tag: the version it names),
+   * the installed one when it would not move; when the index moved backwards, the newest it
+   * offers (lower than the installed one). Null when none.
+   */
   inRange: string | null;
   /** The newest version overall (the `latest` dist-tag, else the highest release). */
   latest: string | null;
@@ -25,14 +30,7 @@ export function outdatedVersions(
   installed: { version: string; surfaceHash: string },
   wanted: string,
 ): OutdatedVersions {
-  const versions = Object.keys(plugin.versions);
-  const tagged = ownValue(plugin.distTags, wanted);
-  const includePrerelease = semver.prerelease(installed.version) !== null;
-  const inRange =
-    tagged ??
-    (semver.validRange(wanted) === null
-      ? undefined
-      : sortDescending(versions).find((v) => semver.satisfies(v, wanted, { includePrerelease })));
+  const inRange = updateTarget(plugin, installed.version, wanted);
   const latest = latestVersion(plugin);
   const changes = (version: string | undefined): boolean | null => {
     const hash =
@@ -45,4 +43,26 @@ export function outdatedVersions(
     surfaceChangesInRange: changes(inRange),
     surfaceChangesLatest: changes(latest),
   };
+}
+
+/**
+ * What `hookpm update` picks (newestInRange: the `latest` dist-tag caps, deprecated versions come
+ * last, nothing lower than `installed`), so that `outdated` and `update --check` announce only what
+ * `update` would install; an index that moved backwards gives the newest version it still offers.
+ */
+function updateTarget(plugin: IndexPlugin, installed: string, wanted: string): string | undefined {
+  if (semver.valid(installed) === null) return undefined;
+  const request: UpdateRequest = { name: 'plugin', installed };
+  if (semver.validRange(wanted) !== null) request.range = wanted;
+  else request.tag = wanted;
+  try {
+    return newestInRange({ registry: 'registry', plugin }, request).version;
+  } catch (error) {
+    if (isHookpmError(error, 'E_DOWNGRADE')) {
+      const found = error.details['found'];
+      return typeof found === 'string' ? found : undefined;
+    }
+    if (isHookpmError(error, 'E_NO_MATCHING_VERSION')) return undefined;
+    throw error;
+  }
 }
