@@ -103,6 +103,20 @@ describe('release-age cooldowns', () => {
     expect(run.stderr).toContain('guard@ages 1.1.0 was skipped');
     expect(run.stderr).toContain('guard@ages 1.2.0 was skipped');
   });
+
+  it('A15: `outdated` and `update --check` count only the versions old enough to install', async () => {
+    const env = await setUp(null);
+    expect((await ws.hookpm(['install', 'guard@ages@1.0.0', '--yes'], { env })).code).toBe(0);
+    await writeFile(
+      env['HOOKPM_POLICY_FILE']!,
+      JSON.stringify({ updates: { minimumReleaseAgeDays: 20 } }),
+    );
+    const outdated = await ws.hookpm(['outdated', '--json'], { env });
+    expect(outdated.code, outdated.stderr).toBe(0);
+    expect(JSON.parse(outdated.stdout).plugins).toEqual([]);
+    const check = await ws.hookpm(['update', '--check', '--json'], { env });
+    expect(JSON.parse(check.stdout).plugins).toEqual([]);
+  });
 });
 
 describe('release-age cooldowns against the examples registry', () => {

@@ -7,6 +7,8 @@ import { readState } from '../../store/state/state.js';
 import type { OperationContext } from '../steps/context/operation-context.js';
 import { openProject } from '../steps/transaction/project-scope.js';
 import { loadCatalogs } from '../steps/catalogs/load-catalogs.js';
+import { releaseAgeOf } from '../steps/policy/release-age-of.js';
+import { holdBackYoung } from '../../registry/versions/release-age.js';
 
 /** One row of `hookpm outdated` (docs/guides/projects.md). */
 export interface OutdatedEntry {
@@ -19,7 +21,7 @@ export interface OutdatedEntry {
   latest: string | null;
   surfaceChangesInRange: boolean | null;
   surfaceChangesLatest: boolean | null;
-  /** Whether `hookpm update` would install a newer version (in range). */
+  /** Whether `hookpm update` would install a newer version (in range, old enough, A15). */
   outdated: boolean;
   /** Whether a newer version exists, in range or overall: what `hookpm outdated` lists. */
   newer: boolean;
@@ -85,6 +87,7 @@ export async function listOutdated(
   });
   const notes = loaded.warnings.map((w) => `${w.registry}: ${w.message}`);
   const plugins: OutdatedEntry[] = [];
+  const age = releaseAgeOf(ctx);
   for (const p of installed.sort((a, b) => compareCodeUnits(a.id, b.id))) {
     const split = splitPluginId(p.id);
     const catalog = loaded.catalogs.find((c) => c.registry === split?.registry);
@@ -96,7 +99,9 @@ export async function listOutdated(
       notes.push(`${p.id}: no registry lists it; it cannot be checked`);
       continue;
     }
-    const versions = outdatedVersions(doc, p, p.wanted);
+    // docs/reference/rules/policy.md#a15: what update would not install for its age is not newer.
+    const offered = age === null ? doc : holdBackYoung(doc, age, p.version).plugin;
+    const versions = outdatedVersions(offered, p, p.wanted);
     // What `hookpm update` warns of (the index moved backwards, docs/guides/projects.md), said here
     // too rather than "up to date" alone.
     if (!Object.hasOwn(doc.versions, p.version))
