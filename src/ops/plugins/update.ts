@@ -1,5 +1,5 @@
 import semver from '../../registry/versions/semver.js';
-import { isHookpmError } from '../../errors.js';
+import { HookpmError, isHookpmError } from '../../errors.js';
 import { compareCodeUnits } from '../../json/compare.js';
 import { LOCAL_REGISTRY } from '../../registry/registry-name.js';
 import {
@@ -73,7 +73,7 @@ export async function updatePlugins(
   const records =
     opts.names.length === 0
       ? Object.values(state.plugins).sort((a, b) => compareCodeUnits(a.id, b.id))
-      : unique(opts.names.map((name) => findInstalled(state, name)));
+      : unique(opts.names.map((name) => findUpdated(state, name)));
   const skipped: UpdateSkip[] = [];
   const allowed = opts.names.length === 0 ? skipRefused(ctx, state, records, skipped) : records;
   const fromIndex = allowed.filter((r) => {
@@ -248,6 +248,35 @@ function planOne(
     catalog,
     record.range,
   );
+}
+
+/**
+ * The installed plugin `name` (a name or id) names, as findInstalled finds it. A name followed by
+ * a range or dist-tag (`guard@^2`, `guard@acme@2.0.0`, as `pnpm update` takes) is E_USAGE saying
+ * that `install` is what moves a plugin to another range, rather than "not installed".
+ */
+function findUpdated(state: State, name: string): PluginRecord {
+  try {
+    return findInstalled(state, name);
+  } catch (error) {
+    const at = name.lastIndexOf('@');
+    if (!isHookpmError(error, 'E_NOT_INSTALLED') || at <= 0) throw error;
+    let record: PluginRecord;
+    try {
+      record = findInstalled(state, name.slice(0, at));
+    } catch {
+      throw error;
+    }
+    const wanted = name.slice(at + 1);
+    throw new HookpmError(
+      'E_USAGE',
+      `update takes plugin names or ids, not ${JSON.stringify(clip(name))}: it stays within the range ${record.id} was installed with (${clip(record.range || '*')})`,
+      {
+        name,
+        hint: `To follow another range or tag, install it: \`hookpm install ${clip(`${record.id}@${wanted}`)}\`.`,
+      },
+    );
+  }
 }
 
 /**
