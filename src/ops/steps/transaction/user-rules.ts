@@ -126,10 +126,17 @@ async function installOne(
     existing.integrity === staged.integrity
   ) {
     await rm(staged.dir, { recursive: true, force: true });
+    // The range or tag asked for now is what `update` stays within from here on (as npm saves the
+    // spec of an install that changes no version), e.g. `install guard@~1.2.0` to stop following ^1.
+    const asked =
+      existing.range === staged.source.range
+        ? existing
+        : { ...existing, range: staged.source.range };
+    draft.plugins[id] = asked;
     if (opts.enable === 'yes' && opts.preserveDisabled !== true && !existing.enabled) {
       // `install X --yes` of a disabled X enables it (--yes is consent to these files).
       const enabled = {
-        ...existing,
+        ...asked,
         enabled: true,
         consent: {
           surfaceHash: existing.surfaceHash,
@@ -143,7 +150,7 @@ async function installOne(
       return entryOf(enabled, 'unchanged');
     }
     notes.push(`${id} ${version} is already installed with the same files; --force reinstalls it`);
-    return entryOf(existing, 'unchanged');
+    return entryOf(asked, 'unchanged');
   }
   const path = await promoteStaged(ctx, staged);
   const review = await reviewStaged(staged, existing, ctx.paths, path);
