@@ -326,6 +326,20 @@ describe('newestInRange', () => {
     ).toBe('1.1.0-beta.1');
   });
 
+  it('V2: an installed prerelease the range names moves as npm moves it; one installed with includePrerelease keeps prereleases', () => {
+    const p = plugin(['1.0.0', '1.1.0-beta.1', '1.1.0-beta.2', '1.1.0', '1.2.0-alpha.1'], {
+      latest: '1.0.0',
+    });
+    const named = { name: 'guard', installed: '1.1.0-beta.1', range: '^1.1.0-beta.1' };
+    expect(newestInRange(candidate(p), named).version).toBe('1.1.0');
+    expect(newestInRange(candidate(p), { ...named, includePrerelease: true }).version).toBe(
+      '1.2.0-alpha.1',
+    );
+    const untagged = plugin(['1.0.0', '1.1.0-beta.1', '1.1.0-beta.2']);
+    const widened = { name: 'guard', installed: '1.1.0-beta.1', range: '^1.0.0' };
+    expect(newestInRange(candidate(untagged), widened).version).toBe('1.1.0-beta.2');
+  });
+
   it('V2: update with a range that matches nothing is E_NO_MATCHING_VERSION', () => {
     const error = caught(() =>
       newestInRange(candidate(plugin(['1.0.0'])), {

@@ -273,8 +273,12 @@ export function newestInRange(candidate: Candidate, request: UpdateRequest): Upd
     offered = [tagged];
   } else {
     const range = checkRange(request.range ?? '*', id);
+    // An installed prerelease the range names (`^1.1.0-beta.1`) moves as npm moves it: to later
+    // prereleases of 1.1.0 and to releases. One the range matches only with prereleases included
+    // (installed with --include-prerelease) keeps them included, or it would look left behind.
     const includePrerelease =
-      request.includePrerelease === true || semver.prerelease(installed) !== null;
+      request.includePrerelease === true ||
+      (semver.prerelease(installed) !== null && !semver.satisfies(installed, range));
     offered = versions.filter((v) => semver.satisfies(v, range, { includePrerelease }));
     // As install picks: the versions above a `latest` in range are not offered (the publisher has
     // not promoted them), so `update` right after `install` of the same range changes nothing.
