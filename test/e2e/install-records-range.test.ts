@@ -1,7 +1,7 @@
 /**
- * docs/design/decisions.md (recorded ranges), registry.md V2: `install name@range` records the range
- * `update` stays within, also when it picks the version already installed (the files unchanged),
- * as npm saves the spec of such an install. The built CLI, a registry on 127.0.0.1.
+ * docs/design/decisions.md (recorded ranges), registry.md V2: `install name@range` records the
+ * range `update` stays within, also when it picks the version already installed (the files
+ * unchanged), as npm saves the spec of such an install. The built CLI, a registry on 127.0.0.1.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,7 +1,8 @@
 /**
- * registry.md V2: install takes the `latest` dist-tag when it satisfies the range (as npm does), and
- * `update` moves no higher than it, so an update right after an install of the same range changes
- * nothing, and `outdated` shows no newer version in range. The built CLI, a registry on 127.0.0.1.
+ * registry.md V2: install takes the `latest` dist-tag when it satisfies the range (as npm does),
+ * and `update` moves no higher than it, so an update right after an install of the same range
+ * changes nothing, and `outdated` shows no newer version in range. The built CLI, a registry on
+ * 127.0.0.1.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

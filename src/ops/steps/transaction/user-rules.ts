@@ -127,7 +127,8 @@ async function installOne(
   ) {
     await rm(staged.dir, { recursive: true, force: true });
     // The range or tag asked for now is what `update` stays within from here on (as npm saves the
-    // spec of an install that changes no version), e.g. `install guard@~1.2.0` to stop following ^1.
+    // spec of an install that changes no version), e.g. `install guard@~1.2.0` to stop following
+    // ^1.
     const asked =
       existing.range === staged.source.range
         ? existing
