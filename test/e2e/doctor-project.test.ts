@@ -4,46 +4,22 @@
  * 127.0.0.1 and a project directory: a project's plugin whose installed tree was changed or deleted
  * fails closed there, so doctor reports it, with `hookpm ci` as the fix, and that fix restores it.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { stateFile, resolveStorePaths } from '../../src/store/paths.js';
-import { ensureBuilt, runBin, type BinRun } from '../helpers/built-bin.js';
-import {
-  publishPlugin,
-  type ServedRegistry,
-  startPluginRegistry,
-} from '../helpers/plugin-registry.js';
-import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
+import { runBin, type BinRun } from '../helpers/built-bin.js';
+import { publishPlugin } from '../helpers/plugin-registry.js';
+import { useProjectWorld } from '../helpers/project-world.js';
 
 const DENY = `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"pg"}}'`;
 
-let acme: ServedRegistry;
-let home: TempHome;
-let work: string;
-let project: string;
-
-beforeAll(async () => {
-  ensureBuilt();
-  acme = await startPluginRegistry('acme');
+const world = useProjectWorld('hookpm-doctor-project-', async (acme) => {
   await publishPlugin(acme, 'pg', '1.0.0', { PreToolUse: [DENY] });
-}, 120_000);
-afterAll(() => acme.close());
-
-beforeEach(async () => {
-  home = await makeTempHome('hookpm-doctor-project-');
-  work = await mkdtemp(join(tmpdir(), 'hookpm-doctor-project-'));
-  project = join(work, 'repo');
-  await mkdir(join(project, '.git'), { recursive: true });
-});
-afterEach(async () => {
-  await home.cleanup();
-  await rm(work, { recursive: true, force: true });
 });
 
 function hookpm(...args: string[]): Promise<BinRun> {
-  return runBin(args, { env: home.env, cwd: project });
+  return runBin(args, { env: world.home.env, cwd: world.project });
 }
 
 async function ok(...args: string[]): Promise<BinRun> {
@@ -68,7 +44,7 @@ async function doctor(): Promise<{ code: number | null; ok: boolean; checks: Che
 
 /** The installed tree of the project's pg@acme, as the state records it. */
 async function projectTree(): Promise<string> {
-  const file = stateFile(resolveStorePaths({ HOOKPM_HOME: home.env.HOOKPM_HOME }));
+  const file = stateFile(resolveStorePaths({ HOOKPM_HOME: world.home.env.HOOKPM_HOME }));
   const state = JSON.parse(await readFile(file, 'utf8')) as {
     projects: Record<string, { plugins: Record<string, { path: string }> }>;
   };
@@ -76,12 +52,14 @@ async function projectTree(): Promise<string> {
 }
 
 async function projectFiles(): Promise<string[]> {
-  return Promise.all(['hookpm.json', 'hookpm.lock'].map((f) => readFile(join(project, f), 'utf8')));
+  return Promise.all(
+    ['hookpm.json', 'hookpm.lock'].map((f) => readFile(join(world.project, f), 'utf8')),
+  );
 }
 
 describe("hookpm doctor: a project's plugins (plugins.md Q6, engine.md#fail-closed)", () => {
   it("Q6: a project plugin's changed tree is an error naming the project, fixed by `hookpm ci`", async () => {
-    await ok('registry', 'add', 'acme', acme.url);
+    await ok('registry', 'add', 'acme', world.acme.url);
     await ok('install', '--project', 'pg@acme@^1.0.0', '--yes');
     const files = await projectFiles();
     await writeFile(join(await projectTree(), 'hooks', 'hooks.json'), '{"hooks":{}}\n');
@@ -90,7 +68,7 @@ describe("hookpm doctor: a project's plugins (plugins.md Q6, engine.md#fail-clos
     expect(report.code).toBe(1);
     const tampered = report.checks.find((c) => c.code === 'plugin_tampered');
     expect(tampered?.name).toBe('plugin:pg@acme');
-    expect(tampered?.message).toContain(`in project ${project}`);
+    expect(tampered?.message).toContain(`in project ${world.project}`);
     expect(tampered?.fix).toBe('hookpm ci');
     const closed = report.checks.find((c) => c.name === 'fail-closed:pg@acme');
     expect(closed?.status).toBe('error');
@@ -103,14 +81,14 @@ describe("hookpm doctor: a project's plugins (plugins.md Q6, engine.md#fail-clos
   });
 
   it("Q6: a project plugin's deleted tree is plugin_missing, and `hookpm ci` installs it again", async () => {
-    await ok('registry', 'add', 'acme', acme.url);
+    await ok('registry', 'add', 'acme', world.acme.url);
     await ok('install', '--project', 'pg@acme@^1.0.0', '--yes');
     await rm(await projectTree(), { recursive: true, force: true });
 
     const report = await doctor();
     expect(report.code).toBe(1);
     const missing = report.checks.find((c) => c.code === 'plugin_missing');
-    expect(missing?.message).toContain(`in project ${project}`);
+    expect(missing?.message).toContain(`in project ${world.project}`);
     expect(missing?.fix).toBe('hookpm ci');
 
     await ok('ci', '--yes');
@@ -118,22 +96,23 @@ describe("hookpm doctor: a project's plugins (plugins.md Q6, engine.md#fail-clos
   });
 
   it("engine.md#fail-closed: a tampered project plugin's deny and `list` name `hookpm ci` in the project and `disable --project`, and following it restores the guard", async () => {
-    await ok('registry', 'add', 'acme', acme.url);
+    await ok('registry', 'add', 'acme', world.acme.url);
     await ok('install', '--project', 'pg@acme@^1.0.0', '--yes');
     await writeFile(join(await projectTree(), 'hooks', 'hooks.json'), '{"hooks":{}}\n');
     const payload = JSON.stringify({
       session_id: 'doctor-project-1',
-      transcript_path: join(work, 't.jsonl'),
-      cwd: project,
+      transcript_path: join(world.work, 't.jsonl'),
+      cwd: world.project,
       hook_event_name: 'PreToolUse',
       tool_name: 'Bash',
       tool_input: { command: 'ls' },
       tool_use_id: 't1',
     });
-    const wire = () => runBin(['wire', 'claude'], { env: home.env, cwd: project, stdin: payload });
+    const wire = () =>
+      runBin(['wire', 'claude'], { env: world.home.env, cwd: world.project, stdin: payload });
     const denied = await wire();
     const reason = JSON.parse(denied.stdout).hookSpecificOutput.permissionDecisionReason as string;
-    const advice = `run \`hookpm ci\` in ${project} to restore it, or \`hookpm disable pg@acme --project\` there to stop using it`;
+    const advice = `run \`hookpm ci\` in ${world.project} to restore it, or \`hookpm disable pg@acme --project\` there to stop using it`;
     expect(reason).toContain(advice);
     expect(reason).not.toContain('install --force');
     expect((await ok('list', '--verify')).stdout).toContain(advice);

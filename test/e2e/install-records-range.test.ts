@@ -3,8 +3,6 @@
  * range `update` stays within, also when it picks the version already installed (the files
  * unchanged), as npm saves the spec of such an install. The built CLI, a registry on 127.0.0.1.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { publishPlugin } from '../helpers/plugin-registry.js';
 import { useRegistryHome } from '../helpers/registry-home.js';
@@ -12,12 +10,7 @@ import { useRegistryHome } from '../helpers/registry-home.js';
 const ctx = useRegistryHome('hookpm-install-records-range-');
 const { ok } = ctx;
 
-function record(): { version: string; range: string } {
-  const state = JSON.parse(
-    readFileSync(join(ctx.home.env.HOOKPM_HOME!, 'data', 'state.json'), 'utf8'),
-  ) as { plugins: Record<string, { version: string; range: string }> };
-  return state.plugins['semv@acme']!;
-}
+const record = () => ctx.record('semv@acme');
 
 describe('install of the installed version under another range', () => {
   it('V2: records the new range, so update stays within it', async () => {

@@ -2,47 +2,27 @@
  * The per-plugin commands with `--project` (registry.md D13) and `update --project`'s flags (D14),
  * with the built binary, a real registry served on 127.0.0.1 and a project directory.
  */
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ensureBuilt, runBin, type BinRun } from '../helpers/built-bin.js';
-import {
-  publishPlugin,
-  type ServedRegistry,
-  startPluginRegistry,
-} from '../helpers/plugin-registry.js';
-import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
+import { describe, expect, it } from 'vitest';
+import { runBin, type BinRun } from '../helpers/built-bin.js';
+import { publishPlugin } from '../helpers/plugin-registry.js';
+import { useProjectWorld } from '../helpers/project-world.js';
 
 const DENY = `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"pg"}}'`;
 const PAYLOAD = JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'ls' } });
 
-let acme: ServedRegistry;
-let home: TempHome;
-let work: string;
-let project: string;
-
-beforeAll(async () => {
-  ensureBuilt();
-  acme = await startPluginRegistry('acme');
+const world = useProjectWorld('hookpm-project-commands-', async (acme) => {
   await publishPlugin(acme, 'pg', '1.0.0', { PreToolUse: [DENY] });
   await publishPlugin(acme, 'pg', '1.1.0', { PreToolUse: [DENY] });
-}, 120_000);
-afterAll(() => acme.close());
-
-beforeEach(async () => {
-  home = await makeTempHome('hookpm-project-commands-');
-  work = await mkdtemp(join(tmpdir(), 'hookpm-project-commands-'));
-  project = join(work, 'repo');
-  await mkdir(join(project, '.git'), { recursive: true });
-});
-afterEach(async () => {
-  await home.cleanup();
-  await rm(work, { recursive: true, force: true });
 });
 
 function hookpm(...args: string[]): Promise<BinRun> {
-  return runBin(args, { env: home.env, cwd: project, stdin: args[0] === 'run' ? PAYLOAD : '' });
+  return runBin(args, {
+    env: world.home.env,
+    cwd: world.project,
+    stdin: args[0] === 'run' ? PAYLOAD : '',
+  });
 }
 
 async function ok(...args: string[]): Promise<BinRun> {
@@ -66,13 +46,13 @@ async function ranPlugins(): Promise<string[]> {
 
 const lockedVersion = async (): Promise<string> =>
   (
-    JSON.parse(await readFile(join(project, 'hookpm.lock'), 'utf8')) as {
+    JSON.parse(await readFile(join(world.project, 'hookpm.lock'), 'utf8')) as {
       plugins: Record<string, { version: string }>;
     }
   ).plugins['pg@acme']!.version;
 
 async function addPg(): Promise<void> {
-  await ok('registry', 'add', 'acme', acme.url);
+  await ok('registry', 'add', 'acme', world.acme.url);
   await ok('install', '--project', 'pg@acme@^1.0.0', '--yes');
 }
 
@@ -134,16 +114,16 @@ describe('project plugins by name (registry.md D13, D14)', () => {
     await addPg();
     expect(await lockedVersion()).toBe('1.1.0');
     // The registry moved backwards: 1.1.0 is gone from its index.
-    const doc = acme.index.plugins['pg']!;
+    const doc = world.acme.index.plugins['pg']!;
     const removed = doc.versions['1.1.0']!;
     delete doc.versions['1.1.0'];
     doc.distTags['latest'] = '1.0.0';
     try {
-      const lockBefore = await readFile(join(project, 'hookpm.lock'), 'utf8');
+      const lockBefore = await readFile(join(world.project, 'hookpm.lock'), 'utf8');
       const held = await ok('update', '--project');
       expect(held.stderr).toContain('older than the locked 1.1.0');
       expect(held.stderr).toContain('--allow-downgrade');
-      expect(await readFile(join(project, 'hookpm.lock'), 'utf8')).toBe(lockBefore);
+      expect(await readFile(join(world.project, 'hookpm.lock'), 'utf8')).toBe(lockBefore);
       await ok('update', '--project', '--allow-downgrade', '--yes');
       expect(await lockedVersion()).toBe('1.0.0');
     } finally {
@@ -151,7 +131,7 @@ describe('project plugins by name (registry.md D13, D14)', () => {
       doc.distTags['latest'] = '1.1.0';
     }
     // `latest` names the prerelease: ^1.0.0 takes it only with --include-prerelease.
-    await publishPlugin(acme, 'pg', '1.2.0-beta.1', { PreToolUse: [DENY] });
+    await publishPlugin(world.acme, 'pg', '1.2.0-beta.1', { PreToolUse: [DENY] });
     try {
       await ok('update', '--project', '--yes');
       expect(await lockedVersion()).toBe('1.1.0');

@@ -4,8 +4,6 @@
  * changes nothing, and `outdated` shows no newer version in range. The built CLI, a registry on
  * 127.0.0.1.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { publishPlugin } from '../helpers/plugin-registry.js';
 import { useRegistryHome } from '../helpers/registry-home.js';
@@ -13,12 +11,7 @@ import { useRegistryHome } from '../helpers/registry-home.js';
 const ctx = useRegistryHome('hookpm-update-latest-tag-');
 const { hookpm, ok } = ctx;
 
-function installedVersion(): string {
-  const state = JSON.parse(
-    readFileSync(join(ctx.home.env.HOOKPM_HOME!, 'data', 'state.json'), 'utf8'),
-  ) as { plugins: Record<string, { version: string }> };
-  return state.plugins['semv@acme']!.version;
-}
+const installedVersion = () => ctx.record('semv@acme').version;
 
 describe('update against a `latest` dist-tag below the highest version', () => {
   it('V2: install and update both stop at `latest`; a newer `latest` is followed', async () => {

@@ -3,8 +3,6 @@
  * `^1.1.0-beta.1`) is updated as npm updates that range: to the release of its version, not to a
  * prerelease of a later one. The built CLI, a registry on 127.0.0.1 changed between commands.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { publishPlugin } from '../helpers/plugin-registry.js';
 import { useRegistryHome } from '../helpers/registry-home.js';
@@ -12,12 +10,7 @@ import { useRegistryHome } from '../helpers/registry-home.js';
 const ctx = useRegistryHome('hookpm-update-prerelease-');
 const { ok } = ctx;
 
-function installedVersion(): string {
-  const state = JSON.parse(
-    readFileSync(join(ctx.home.env.HOOKPM_HOME!, 'data', 'state.json'), 'utf8'),
-  ) as { plugins: Record<string, { version: string }> };
-  return state.plugins['semv@acme']!.version;
-}
+const installedVersion = () => ctx.record('semv@acme').version;
 
 describe('update of a prerelease installed by name', () => {
   it('V2: moves to the release of its version, not to a prerelease of the next', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
-import { resolveStorePaths } from '../../src/store/paths.js';
+import { readFileSync } from 'node:fs';
+import { resolveStorePaths, stateFile } from '../../src/store/paths.js';
 import { ensureBuilt, runBin, type BinRun } from './built-bin.js';
 import { startPluginRegistry, type ServedRegistry } from './plugin-registry.js';
 import { hashStore } from './store-snapshot.js';
@@ -18,6 +19,8 @@ export interface RegistryHome {
   ok: (...args: string[]) => Promise<BinRun>;
   /** The store's state and trees, hashed (helpers/store-snapshot.ts). */
   store: () => Promise<Record<string, string>>;
+  /** The state's record of the user-wide plugin `id`, as written (its version and range). */
+  record: (id: string) => { version: string; range: string };
 }
 
 /**
@@ -39,6 +42,13 @@ export function useRegistryHome(prefix: string, withRegistry = true): RegistryHo
       return run;
     },
     store: () => hashStore(resolveStorePaths({ HOOKPM_HOME: ctx.home.env.HOOKPM_HOME })),
+    record: (id) => {
+      const file = stateFile(resolveStorePaths({ HOOKPM_HOME: ctx.home.env.HOOKPM_HOME }));
+      const state = JSON.parse(readFileSync(file, 'utf8')) as {
+        plugins: Record<string, { version: string; range: string }>;
+      };
+      return state.plugins[id]!;
+    },
   } as RegistryHome;
   beforeAll(() => ensureBuilt(), 120_000);
   beforeEach(async () => {
