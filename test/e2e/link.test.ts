@@ -386,6 +386,24 @@ describe('hookpm link claude / unlink claude', () => {
     ).toBe('linked');
   });
 
+  it('doctor: a link this hookpm made for another store says so, naming both stores, not another hookpm', async () => {
+    await linkJson(['link', 'claude']);
+    const linked = (await readFile(claudeFile(), 'utf8')).match(/--home '([^']*)'/)?.[1];
+    expect(linked).toBeDefined();
+    const other = join(ws.dir, 'other-home');
+    const doctor = await hookpm(['doctor', '--json', '--home', other]);
+    expect(JSON.parse(doctor.stdout).checks).toContainEqual(
+      expect.objectContaining({
+        name: 'link:claude:user',
+        status: 'warning',
+        code: 'link_other',
+        message: expect.stringContaining(
+          `runs this hookpm on another store (--home ${linked}), not the one this command reads (--home ${other})`,
+        ),
+      }),
+    );
+  });
+
   it('security.md: a link whose hookpm path is 200 KB long is reported by doctor and `link` quoting its first 200 characters', async () => {
     const gone = `/${'x'.repeat(200_000)}`;
     const command = `'${process.execPath}' '${gone}' wire claude --deadline 600`;

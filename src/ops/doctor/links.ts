@@ -6,10 +6,11 @@ import { okCheck, problem, type DoctorCheck } from './check.js';
 /**
  * `hookpm link`'s handlers in the agents' settings (user scope and the project of `cwd`): one
  * check per link, an error for a link left pointing at a hookpm or node that moved (the agent's
- * events then reach no plugin), a warning for a partial link, a link to another hookpm, or a
- * settings file hookpm cannot read, a link in a settings file that turns every hook off
- * (Agent.hooksOff), and a link an earlier hookpm wrote without `--deadline`
- * (docs/reference/rules/cli.md#w1: its handlers' deadlines are not capped to the agent's).
+ * events then reach no plugin), a warning for a partial link, a link to another hookpm (or to this
+ * one on another store, said so), or a settings file hookpm cannot read, a link in a settings file
+ * that turns every hook off (Agent.hooksOff), and a link an earlier hookpm wrote without
+ * `--deadline` (docs/reference/rules/cli.md#w1: its handlers' deadlines are not capped to the
+ * agent's).
  */
 export async function checkLinks(input: {
   home: string;
@@ -19,10 +20,15 @@ export async function checkLinks(input: {
   const links = (await listLinks(input)).filter((l) => l.state !== 'unlinked');
   if (links.length === 0)
     return [okCheck('links', 'no agent is linked (`hookpm link <agent>` links one)')];
-  return links.map(checkOf);
+  return links.map((link) => checkOf(link, input.hookpm));
 }
 
-function checkOf(link: LinkStatus): DoctorCheck {
+/** A hookpm home as a message names it: `--home <dir>`, or the platform's directories. */
+function homeWords(home: string | null): string {
+  return home === null ? "the platform's directories" : `--home ${clip(home)}`;
+}
+
+function checkOf(link: LinkStatus, hookpm: HookpmPaths): DoctorCheck {
   const name = `link:${link.agent}:${link.scope}`;
   const relink = `hookpm link ${link.agent}${link.scope === 'project' ? ' --project' : ''}`;
   const where = `${link.name} (${link.scope}, ${link.file})`;
@@ -67,6 +73,17 @@ function checkOf(link: LinkStatus): DoctorCheck {
         },
       );
     case 'other':
+      // The same hookpm made for another home: its events reach another store's plugins.
+      if (link.command?.node === hookpm.node && link.command.hookpm === hookpm.hookpm)
+        return problem(
+          name,
+          'warning',
+          `${where} runs this hookpm on another store (${homeWords(link.command.home)}), not the one this command reads (${homeWords(hookpm.home)})`,
+          {
+            code: 'link_other',
+            fix: `Run \`${relink}\` to link this store instead, or run doctor with the link's store.`,
+          },
+        );
       return problem(
         name,
         'warning',
