@@ -116,6 +116,12 @@ describe("hookpm doctor: a project's plugins (plugins.md Q6, engine.md#fail-clos
     expect(reason).toContain(advice);
     expect(reason).not.toContain('install --force');
     expect((await ok('list', '--verify')).stdout).toContain(advice);
+    const review = JSON.parse((await ok('review', '--project', 'pg', '--json')).stdout) as {
+      diagnostics: Array<{ code: string; message: string }>;
+    };
+    expect(review.diagnostics.find((d) => d.code === 'plugin_tampered')?.message).toContain(
+      `until \`hookpm ci\` in ${world.project} restores them`,
+    );
 
     await ok('ci', '--yes');
     const restored = await wire();

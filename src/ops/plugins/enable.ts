@@ -72,7 +72,8 @@ export function enablePlugin(
       // plugins.md D15: a linked directory is read in place; only its surface needs consent.
       if (record.linked !== true)
         await assertUntampered(ctx.paths, record.id, { ...target, name: record.name }, scope);
-      const review = await reviewInstalledTree(record, target, ctx.paths);
+      const project = scope.kind === 'project' ? scope.root : null;
+      const review = await reviewInstalledTree(record, target, ctx.paths, project);
       const already = record.pending === null && review.consented;
       const confine = confineOf(record, opts.confine);
       // policy.md#a18: an unconfined plugin is refused before any question or write.

@@ -37,5 +37,6 @@ export async function reviewPlugin(
   }
   const record = findInstalled(state, opts.target);
   const target = record.pending ?? record;
-  return reviewInstalledTree(record, target, paths);
+  const project = opts.scope?.kind === 'project' ? opts.scope.root : null;
+  return reviewInstalledTree(record, target, paths, project);
 }

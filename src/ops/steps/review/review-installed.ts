@@ -8,11 +8,13 @@ import { reviewTree } from './review-tree.js';
  * The review of one installed tree of `record` (its active one or its pending update). A linked
  * plugin's tree is its directory, read in place, which the tamper check does not apply to
  * (plugins.md D15): its edits are the point, so they are no `plugin_tampered` diagnostic.
+ * `project`: the root of the project whose plugin it is (its tree is restored by `hookpm ci`).
  */
 export async function reviewInstalledTree(
   record: PluginRecord,
   target: Pick<PluginRecord, 'path' | 'version' | 'source' | 'integrity' | 'fingerprint'>,
   paths: StorePaths,
+  project: string | null = null,
 ): Promise<ReviewReport> {
   const inspected = await inspectPluginDir(target.path, {
     fallbackName: record.name,
@@ -27,6 +29,7 @@ export async function reviewInstalledTree(
     integrity: target.integrity,
     existing: record,
     ...(record.linked === true ? {} : { recordedFingerprint: target.fingerprint }),
+    ...(project === null ? {} : { project }),
     paths,
   });
 }

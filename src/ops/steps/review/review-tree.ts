@@ -7,6 +7,7 @@ import { readConsentBaseline } from './consent-baseline.js';
 import { diffCode, readReviewedTree } from './code-review.js';
 import { treeStatusOf } from '../../../store/tree-status.js';
 import { reinstallCommand } from '../../../store/reinstall-command.js';
+import { clip } from '../../../text/clip.js';
 import { buildReview, type ReviewDiagnostic, type ReviewReport } from '../consent/report.js';
 
 export interface TreeReview {
@@ -25,6 +26,8 @@ export interface TreeReview {
   directory?: boolean;
   /** An installed tree's fingerprint recorded at install: a tree that differs is reported (Q6). */
   recordedFingerprint?: string;
+  /** An installed project plugin's project root: `hookpm ci` there restores a changed tree. */
+  project?: string;
   /**
    * The store, to tell the files a plugin created in its folder from its installed ones
    * (store/installed-files.ts, docs/design/decisions.md#plugins-and-marketplaces): those are left
@@ -65,7 +68,7 @@ export async function reviewTree(input: TreeReview): Promise<ReviewReport> {
     codeDiff: await diffCode(consentedTree, tree),
   });
   if (recorded !== undefined && (await isTampered(input, recorded, tree.fingerprint)))
-    report.diagnostics.unshift(tampered(input.id, input.root, input.source));
+    report.diagnostics.unshift(tampered(input));
   return report;
 }
 
@@ -105,11 +108,13 @@ async function isTampered(input: TreeReview, recorded: string, found: string): P
 }
 
 /** Q6: the installed files no longer match the fingerprint recorded at install. */
-function tampered(id: string, root: string, source: string): ReviewDiagnostic {
+function tampered({ id, root, source, project }: TreeReview): ReviewDiagnostic {
+  const restore =
+    project === undefined ? `\`${reinstallCommand(source)}\`` : `\`hookpm ci\` in ${clip(project)}`;
   return {
     severity: 'error',
     code: 'plugin_tampered',
-    message: `the installed files of ${id} at ${root} changed after install; its hooks are left out of snapshots until \`${reinstallCommand(source)}\` restores them`,
+    message: `the installed files of ${id} at ${root} changed after install; its hooks are left out of snapshots until ${restore} restores them`,
     path: null,
   };
 }
