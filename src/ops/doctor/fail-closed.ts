@@ -5,10 +5,9 @@ import type { PluginRecord, State } from '../../store/state/state-schema.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { treeStatusOf } from '../../store/tree-status.js';
 import { readUserSettings } from '../../store/user-settings.js';
+import { disableCommand, restoreCommand } from '../../store/reinstall-command.js';
 import { okCheck, problem, type DoctorCheck } from './check.js';
-import { reinstallFix } from './plugins.js';
 import { inProject, type DoctorProject } from './policy.js';
-import { shellWord } from '../../text/shell-word.js';
 
 const BLOCKING = [...BLOCKING_EVENTS].join(', ');
 
@@ -74,11 +73,10 @@ function failingCheck(
   const message = isOpen
     ? `${record.id} ${record.version}${inProject(root)} cannot run as consented; settings.json's failOpen lets agents go on without it (its reason is shown as a message)`
     : `${record.id} ${record.version}${inProject(root)} cannot run as consented, so it fails closed: ${denied} wherever it would have run`;
-  const flag = root === null ? '' : ' --project';
   return problem(`fail-closed:${record.id}`, isOpen ? 'warning' : 'error', message, {
     code: 'failed_closed',
     fix: fix(
-      `\`${reinstallFix(record.source, root)}\` restores it, \`hookpm disable ${shellWord(record.id)}${flag}\` stops using it`,
+      `\`${restoreCommand(record.source, root)}\` restores it, \`${disableCommand(record.id, root)}\` stops using it`,
     ),
   });
 }

@@ -5,19 +5,12 @@ import { pluginDataDir } from '../../store/plugin-dirs.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import type { PluginRecord, State } from '../../store/state/state-schema.js';
 import { okCheck, problem, type DoctorCheck } from './check.js';
-import { inProject, type DoctorProject } from './policy.js';
+import { inProject, projectFlag, type DoctorProject } from './policy.js';
 import { shellWord } from '../../text/shell-word.js';
-import { reinstallCommand } from '../../store/reinstall-command.js';
+import { restoreCommand } from '../../store/reinstall-command.js';
 import { hasCurrentConsent } from '../../store/state/current-consent.js';
 import { clip } from '../../text/clip.js';
 import { firstOf } from '../../text/first-of.js';
-
-/** Whose plugin a check is about: the user's (`root` null) or the project's at `root`. */
-interface Scope {
-  root: string | null;
-  /** ` --project` for the commands that act on a project's plugin, else nothing. */
-  flag: string;
-}
 
 /**
  * plugins.md Q4-Q6, V3: for every installed plugin (sorted by id), the user's, then those of
@@ -35,18 +28,14 @@ export async function checkPlugins(
 ): Promise<DoctorCheck[]> {
   const sorted = (records: Record<string, PluginRecord>): PluginRecord[] =>
     Object.values(records).sort((a, b) => compareCodeUnits(a.id, b.id));
-  const user: Scope = { root: null, flag: '' };
   const scoped = [
-    ...sorted(state.plugins).map((record) => ({ record, scope: user })),
+    ...sorted(state.plugins).map((record) => ({ record, root: null })),
     ...(project === null
       ? []
-      : sorted(project.plugins).map((record) => ({
-          record,
-          scope: { root: project.root, flag: ' --project' },
-        }))),
+      : sorted(project.plugins).map((record) => ({ record, root: project.root }))),
   ];
   const perPlugin = await Promise.all(
-    scoped.map(({ record, scope }) => checkPlugin(paths, record, scope)),
+    scoped.map(({ record, root }) => checkPlugin(paths, record, root)),
   );
   return perPlugin.flat();
 }
@@ -54,11 +43,12 @@ export async function checkPlugins(
 async function checkPlugin(
   paths: StorePaths,
   record: PluginRecord,
-  scope: Scope,
+  root: string | null,
 ): Promise<DoctorCheck[]> {
   const name = `plugin:${record.id}`;
-  const where = inProject(scope.root);
+  const where = inProject(root);
   const id = shellWord(record.id);
+  const flag = projectFlag(root);
   const found: DoctorCheck[] = [];
   // plugins.md D15: a linked directory is read in place and held to no fingerprint.
   if (record.linked === true)
@@ -69,7 +59,7 @@ async function checkPlugin(
       ),
     ];
   const status = await treeStatusOf(paths, record);
-  const tree = await treeCheck(name, record, status, 'installed', scope);
+  const tree = await treeCheck(name, record, status, 'installed', root);
   if (tree !== null) found.push(tree);
   if (status.status === 'created')
     found.push(writesIntoFolder(paths, name, record, status.created));
@@ -82,13 +72,13 @@ async function checkPlugin(
         `${record.id} ${record.version}${where} is enabled but not consented to its current hooks, so they do not run`,
         {
           code: 'consent_missing',
-          fix: `\`hookpm review ${id}${scope.flag}\` to see them, then \`hookpm enable ${id}${scope.flag}\` to consent`,
+          fix: `\`hookpm review ${id}${flag}\` to see them, then \`hookpm enable ${id}${flag}\` to consent`,
         },
       ),
     );
   }
   if (record.pending !== null)
-    found.push(...(await pendingChecks(paths, name, record, record.pending, scope)));
+    found.push(...(await pendingChecks(paths, name, record, record.pending, root)));
   if (record.enabled && !(await isDirectory(pluginDataDir(paths, record.id)))) {
     found.push(
       problem(
@@ -97,7 +87,7 @@ async function checkPlugin(
         `${record.id} is enabled${where} but its data directory ${pluginDataDir(paths, record.id)} is missing`,
         {
           code: 'data_dir_missing',
-          fix: `\`hookpm enable ${id}${scope.flag}\` creates it again`,
+          fix: `\`hookpm enable ${id}${flag}\` creates it again`,
         },
       ),
     );
@@ -117,21 +107,22 @@ async function pendingChecks(
   name: string,
   record: PluginRecord,
   pending: NonNullable<PluginRecord['pending']>,
-  scope: Scope,
+  root: string | null,
 ): Promise<DoctorCheck[]> {
   const out: DoctorCheck[] = [];
   const status = await treeStatusOf(paths, { ...pending, name: record.name });
-  const tree = await treeCheck(name, { ...record, ...pending }, status, 'pending update', scope);
+  const tree = await treeCheck(name, { ...record, ...pending }, status, 'pending update', root);
   const id = shellWord(record.id);
+  const flag = projectFlag(root);
   if (tree !== null) out.push(tree);
   out.push(
     problem(
       name,
       'warning',
-      `${record.id} ${pending.version} is installed${inProject(scope.root)} and waits for consent to its changed hooks; ${record.version} stays active`,
+      `${record.id} ${pending.version} is installed${inProject(root)} and waits for consent to its changed hooks; ${record.version} stays active`,
       {
         code: 'update_pending',
-        fix: `\`hookpm review ${id}${scope.flag}\` to see the changes, then \`hookpm enable ${id}${scope.flag}\` to consent`,
+        fix: `\`hookpm review ${id}${flag}\` to see the changes, then \`hookpm enable ${id}${flag}\` to consent`,
       },
     ),
   );
@@ -143,11 +134,11 @@ async function treeCheck(
   target: Pick<PluginRecord, 'id' | 'version' | 'path' | 'source'>,
   tree: TreeStatus,
   what: string,
-  scope: Scope,
+  root: string | null,
 ): Promise<DoctorCheck | null> {
   if (tree.status === 'match' || tree.status === 'created') return null;
-  const fix = reinstallFix(target.source, scope.root);
-  const where = inProject(scope.root);
+  const fix = restoreCommand(target.source, root);
+  const where = inProject(root);
   if (tree.status === 'missing') {
     return problem(
       name,
@@ -192,16 +183,6 @@ function writesIntoFolder(
       fix: `the plugin's author can keep them in $CLAUDE_PLUGIN_DATA (${pluginDataDir(paths, record.id)}), its data directory, which updates keep`,
     },
   );
-}
-
-/**
- * The command that restores a plugin's installed tree: a user-wide plugin is installed again from
- * its source; a project's follows hookpm.lock, which `hookpm ci` (run in the project, as doctor
- * is) installs again (an install of its source would add a user-wide plugin and leave the
- * project's tree as it is).
- */
-export function reinstallFix(source: string, root: string | null): string {
-  return root === null ? reinstallCommand(source) : 'hookpm ci';
 }
 
 async function isDirectory(path: string): Promise<boolean> {

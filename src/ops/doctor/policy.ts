@@ -24,6 +24,11 @@ export function inProject(root: string | null): string {
   return root === null ? '' : ` in project ${root}`;
 }
 
+/** The flag of the commands that act on a project's plugin (` --project`); none for a user's. */
+export function projectFlag(root: string | null): string {
+  return root === null ? '' : ' --project';
+}
+
 /**
  * docs/reference/rules/policy.md#a17: the administrator's policy as doctor sees it: where it is,
  * whether it can be used (an error when not: hookpm fails closed, A11), and against the state (when

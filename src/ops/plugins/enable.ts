@@ -6,8 +6,7 @@ import { ensureDataDir } from '../../store/data-dir.js';
 import { fingerprintTree } from '../../store/fingerprint.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { treeStatusOf } from '../../store/tree-status.js';
-import { reinstallCommand } from '../../store/reinstall-command.js';
-import { clip } from '../../text/clip.js';
+import { restoreWords } from '../../store/reinstall-command.js';
 import { readState, withStoreLock, writeState } from '../../store/state/state.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
 import { keptOptOuts, withPrevious } from '../steps/transaction/record.js';
@@ -143,10 +142,7 @@ async function assertUntampered(
       plugin: id,
       expected: target.fingerprint,
       found,
-      hint:
-        scope.kind === 'project'
-          ? `Restore it with \`hookpm ci\` in ${clip(scope.root)}, which installs the locked files again.`
-          : `Reinstall it with \`${reinstallCommand(target.source)}\`.`,
+      hint: `Restore it with ${restoreWords(target.source, scope.kind === 'project' ? scope.root : null)}.`,
     },
   );
 }

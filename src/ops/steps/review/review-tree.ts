@@ -6,8 +6,7 @@ import type { InspectedPlugin } from '../staging/inspect.js';
 import { readConsentBaseline } from './consent-baseline.js';
 import { diffCode, readReviewedTree } from './code-review.js';
 import { treeStatusOf } from '../../../store/tree-status.js';
-import { reinstallCommand } from '../../../store/reinstall-command.js';
-import { clip } from '../../../text/clip.js';
+import { restoreWords } from '../../../store/reinstall-command.js';
 import { buildReview, type ReviewDiagnostic, type ReviewReport } from '../consent/report.js';
 
 export interface TreeReview {
@@ -109,12 +108,10 @@ async function isTampered(input: TreeReview, recorded: string, found: string): P
 
 /** Q6: the installed files no longer match the fingerprint recorded at install. */
 function tampered({ id, root, source, project }: TreeReview): ReviewDiagnostic {
-  const restore =
-    project === undefined ? `\`${reinstallCommand(source)}\`` : `\`hookpm ci\` in ${clip(project)}`;
   return {
     severity: 'error',
     code: 'plugin_tampered',
-    message: `the installed files of ${id} at ${root} changed after install; its hooks are left out of snapshots until ${restore} restores them`,
+    message: `the installed files of ${id} at ${root} changed after install; its hooks are left out of snapshots until ${restoreWords(source, project)} restores them`,
     path: null,
   };
 }
