@@ -3,6 +3,7 @@ import type { Diagnostic } from '../hooks/diagnostic.js';
 import { isHookEventName } from '../hooks/events.js';
 import type { SourceDocument } from '../hooks/types.js';
 import { isPlainObject } from '../json/describe-value.js';
+import type { PluginRecord } from './state/state-schema.js';
 
 /** The pin document versions this hookpm reads and writes; another version is not this hookpm's. */
 export const PIN_VERSION = 1;
@@ -23,6 +24,21 @@ export interface PinnedPlugin {
   source: string;
   /** A project's plugin: the project's root (`hookpm ci` there restores it: restoreAdvice). */
   project?: string;
+}
+
+/**
+ * The pin of an installed plugin's `record`; `project`: the root of the project whose plugin it is
+ * (null: a user-wide one). A linked directory is held to no fingerprint (LINKED_PIN_FINGERPRINT).
+ */
+export function pinnedPluginOf(record: PluginRecord, project: string | null): PinnedPlugin {
+  return {
+    id: record.id,
+    version: record.version,
+    root: record.path,
+    fingerprint: record.linked === true ? LINKED_PIN_FINGERPRINT : record.fingerprint,
+    source: record.source,
+    ...(project === null ? {} : { project }),
+  };
 }
 
 /** One agent session's pin (session-pins.ts). */
@@ -76,7 +92,8 @@ export function parsePin(value: unknown): SessionPin | null {
   return value as unknown as SessionPin;
 }
 
-function isPinnedPlugin(value: unknown): boolean {
+/** Whether `value` has a PinnedPlugin's fields, of their types (a pin file is the user's). */
+export function isPinnedPlugin(value: unknown): boolean {
   return (
     isPlainObject(value) &&
     ['id', 'version', 'root', 'fingerprint', 'source'].every((k) => typeof value[k] === 'string') &&

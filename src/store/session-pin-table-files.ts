@@ -3,7 +3,7 @@ import type { EventName } from '../hooks/events.js';
 import type { GroupConfig, SourceDocument } from '../hooks/types.js';
 import { isPlainObject } from '../json/describe-value.js';
 import { openRegularFile, readOpenedFile } from '../io/read-regular-file.js';
-import type { PinnedPlugin, SessionPin } from './session-pin-schema.js';
+import { isPinnedPlugin, type PinnedPlugin, type SessionPin } from './session-pin-schema.js';
 import { replaceFile } from './replace-file.js';
 
 /*
@@ -137,12 +137,7 @@ export function isBucket(value: unknown): value is Bucket {
   const { plugins, sources } = value;
   return (
     Array.isArray(plugins) &&
-    plugins.every(
-      (p) =>
-        isPlainObject(p) &&
-        ['id', 'version', 'root', 'fingerprint', 'source'].every((k) => typeof p[k] === 'string') &&
-        (p['project'] === undefined || typeof p['project'] === 'string'),
-    ) &&
+    plugins.every(isPinnedPlugin) &&
     Array.isArray(sources) &&
     sources.every(isBucketSource)
   );

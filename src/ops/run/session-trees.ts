@@ -38,6 +38,8 @@ export function sessionTrees(loaded: LoadedSnapshot, host: Host, store: StorePat
   const held = new Map<string, { plugin: PinnedPlugin; sources: SourceDocument[] }>();
   for (const { record, sources, project } of loaded.runnable?.plugins ?? []) {
     if (record.linked === true || sources.length === 0) continue;
+    // As pinnedPluginOf (a linked plugin is skipped above), written out: importing it would split
+    // the pin schema into a chunk of its own, one more file for every command that reads pins.
     const { id, version, path: root, fingerprint, source } = record;
     const plugin = { id, version, root, fingerprint, source, ...(project ? { project } : {}) };
     held.set(id, { plugin, sources });

@@ -1,10 +1,5 @@
 import { buildSnapshot } from '../../hooks/snapshot/snapshot.js';
-import {
-  LINKED_PIN_FINGERPRINT,
-  type PinnedPlugin,
-  type SessionPin,
-} from '../../store/session-pin-schema.js';
-import { PIN_VERSION } from '../../store/session-pin-schema.js';
+import { PIN_VERSION, pinnedPluginOf, type SessionPin } from '../../store/session-pin-schema.js';
 import { runnablePlugins } from '../../store/runnable-plugins.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { canonicalProjectRoot } from '../../workspace/canonical-root.js';
@@ -30,14 +25,7 @@ export async function makePin(
   });
   // Each pinned with the record its documents were read under: one read of the state.
   const pinned = loaded.plugins.filter((p) => p.sources.length > 0);
-  const plugins: PinnedPlugin[] = pinned.map(({ record, project }) => ({
-    id: record.id,
-    version: record.version,
-    root: record.path,
-    fingerprint: record.linked === true ? LINKED_PIN_FINGERPRINT : record.fingerprint,
-    source: record.source,
-    ...(project === null ? {} : { project }),
-  }));
+  const plugins = pinned.map(({ record, project }) => pinnedPluginOf(record, project));
   const sources = pinned.flatMap((p) => p.sources);
   return {
     version: PIN_VERSION,
