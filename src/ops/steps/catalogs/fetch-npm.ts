@@ -7,7 +7,7 @@ import {
   npmRegistryAccess,
 } from '../../../registry/npm/npm-client.js';
 import { fetchTarballCached, hashFile } from '../../../registry/cache-tarball.js';
-import { integrityOf } from '../../../registry/integrity.js';
+import { integrityOf, parseIntegrity } from '../../../registry/integrity.js';
 import { redactUrl } from '../../../registry/http/url-policy.js';
 import { pickNpmVersion } from '../../../registry/npm/npm-document.js';
 import { createStagingDir } from '../../../store/layout.js';
@@ -86,8 +86,7 @@ export async function stageNpmPlugin(
       integrity: pick.integrity,
       fetch: { authorize: access.authorization },
     });
-    // Verified against the published integrity: its digest is one of those published.
-    const integrity = bytes === undefined ? await hashFile(file) : integrityOf(bytes);
+    const integrity = await verifiedDigest(pick.integrity, file, bytes);
     const input = tarballInput(file, bytes, redactUrl(url));
     const listing = await scanTarball(input);
     dir = await createStagingDir(ctx.paths);
@@ -136,4 +135,19 @@ function checkPlugin(plugin: LoadedPlugin, pkg: string, version: string): void {
       },
     );
   }
+}
+
+/**
+ * `sha512-<base64>` of the tarball fetchTarballCached verified against `published`: its one sha512
+ * digest as it stands, hashed again only when the document publishes several (which of them the
+ * bytes matched is not told).
+ */
+async function verifiedDigest(
+  published: string,
+  file: string,
+  bytes: Buffer | undefined,
+): Promise<string> {
+  const digests = parseIntegrity(published).sha512;
+  if (digests.length === 1) return `sha512-${digests[0]}`;
+  return bytes === undefined ? hashFile(file) : integrityOf(bytes);
 }
