@@ -7,7 +7,7 @@ import {
   readdirSync,
   rmdirSync,
   unlinkSync,
-  writeSync,
+  writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { HookpmError } from '../../errors.js';
@@ -93,12 +93,7 @@ function writeNewFile(
     const fd = openSync(target, CREATE_NEW, file.mode);
     made.files.push(target);
     try {
-      const bytes = Buffer.from(file.text, 'utf8');
-      for (let offset = 0; offset < bytes.length;) {
-        const count = writeSync(fd, bytes, offset, bytes.length - offset);
-        if (count === 0) throw new Error(`wrote ${offset} of ${bytes.length} bytes`);
-        offset += count;
-      }
+      writeFileSync(fd, file.text); // every byte, or it throws (ENOSPC)
     } finally {
       closeSync(fd);
     }
