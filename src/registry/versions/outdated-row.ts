@@ -52,16 +52,13 @@ export function outdatedVersions(
  */
 function updateTarget(plugin: IndexPlugin, installed: string, wanted: string): string | undefined {
   if (semver.valid(installed) === null) return undefined;
-  const request: UpdateRequest = { name: 'plugin', installed };
+  // allowDowngrade: an index that moved backwards answers with its newest version, no error.
+  const request: UpdateRequest = { name: 'plugin', installed, allowDowngrade: true };
   if (semver.validRange(wanted) !== null) request.range = wanted;
   else request.tag = wanted;
   try {
     return newestInRange({ registry: 'registry', plugin }, request).version;
   } catch (error) {
-    if (isHookpmError(error, 'E_DOWNGRADE')) {
-      const found = error.details['found'];
-      return typeof found === 'string' ? found : undefined;
-    }
     if (isHookpmError(error, 'E_NO_MATCHING_VERSION')) return undefined;
     throw error;
   }
