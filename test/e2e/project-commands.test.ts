@@ -135,6 +135,17 @@ describe('project plugins by name (registry.md D13, D14)', () => {
     try {
       await ok('update', '--project', '--yes');
       expect(await lockedVersion()).toBe('1.1.0');
+      // `latest` moved back while 1.1.0 and 1.2.0-beta.1 are still listed: the lock holds, and
+      // the note says what the registry offers for the range (its `latest`), not that 1.0.0 is
+      // the newest version it lists.
+      doc.distTags['latest'] = '1.0.0';
+      const behind = await ok('update', '--project');
+      expect(behind.stderr).toContain(
+        'pg@acme: the version its registry offers for ^1.0.0 is 1.0.0, older than the locked 1.1.0',
+      );
+      expect(behind.stderr).not.toContain('newest version');
+      expect(await lockedVersion()).toBe('1.1.0');
+      doc.distTags['latest'] = '1.2.0-beta.1';
       await ok('update', '--project', '--include-prerelease', '--yes');
       expect(await lockedVersion()).toBe('1.2.0-beta.1');
     } finally {

@@ -1,5 +1,6 @@
 import { HookpmError } from '../../errors.js';
 import { ownValue } from '../../json/own-value.js';
+import { clip } from '../../text/clip.js';
 import semver from '../../registry/versions/semver.js';
 import type { MarketplaceSource, RegistrySource } from '../steps/staging/types.js';
 import { compareCodeUnits } from '../../json/compare.js';
@@ -123,7 +124,11 @@ export async function updateProjectPlugins(
     ids.map((id) => `${id}@${manifest.plugins[id]}`),
     { cwd: opts.cwd, includePrerelease: opts.includePrerelease === true, refresh: true },
   );
-  const held = heldBack(scope.files.lock, resolved.sources.map(requireProjectSource), opts);
+  const held = heldBack(
+    { lock: scope.files.lock, ranges: manifest.plugins },
+    resolved.sources.map(requireProjectSource),
+    opts,
+  );
   const sources = held.sources;
   resolved.notes.push(...held.notes);
   assertProjectTarballs(scope.root, scope.registries, sources);
@@ -152,10 +157,12 @@ export async function updateProjectPlugins(
 
 /**
  * The sources an update follows: without `allowDowngrade`, one whose version is lower than the
- * locked one (its registry moved backwards) is held back, with a note; the lock keeps it.
+ * locked one is held back, with a note; the lock keeps it. The version a registry offers for a
+ * range is the one install picks (its `latest` when that is in the range), so it can be lower
+ * while the locked version is still listed: the note says "offers", not "lists".
  */
 function heldBack(
-  lock: Lockfile | null,
+  project: { lock: Lockfile | null; ranges: Readonly<Record<string, string>> },
   sources: readonly (RegistrySource | MarketplaceSource)[],
   opts: { allowDowngrade?: boolean },
 ): { sources: (RegistrySource | MarketplaceSource)[]; notes: string[] } {
@@ -164,11 +171,11 @@ function heldBack(
     // A marketplace lists one version, known once staged: it is what the catalog holds now.
     if (source.kind === 'marketplace') return true;
     const id = `${source.name}@${source.registry}`;
-    const locked = lock === null ? undefined : ownValue(lock.plugins, id);
+    const locked = project.lock === null ? undefined : ownValue(project.lock.plugins, id);
     if (opts.allowDowngrade === true || locked === undefined) return true;
     if (!semver.valid(locked.version) || !semver.lt(source.version, locked.version)) return true;
     notes.push(
-      `warning: ${id}: the newest version its registry lists in its range is ${source.version}, older than the locked ${locked.version}; the lock keeps ${locked.version} (--allow-downgrade follows the registry)`,
+      `warning: ${id}: the version its registry offers for ${clip(ownValue(project.ranges, id) ?? '*')} is ${source.version}, older than the locked ${locked.version}; the lock keeps ${locked.version} (--allow-downgrade follows the registry)`,
     );
     return false;
   });
