@@ -12,6 +12,8 @@ import type { SnapshotHandler } from '../hooks/types.js';
 import { runDecision } from './run-decision.js';
 import { applyFailClosed, failClosedOn } from './fail-closed.js';
 import { callLog, stringField, type DispatchOptions } from './dispatch-options.js';
+import { cwdProblem, cwdUnusable } from '../io/cwd-problem.js';
+import type { Diagnostic } from '../hooks/diagnostic.js';
 import { mapBounded } from './bounded-map.js';
 import { unreadableInput } from './dispatch-call.js';
 import { loadWireOutputReader, mayHoldJson } from './wire-output-reader.js';
@@ -44,8 +46,11 @@ export interface Invocation {
 export async function runMatched(call: Invocation): Promise<DispatchResult> {
   const { snapshot, event, input, opts, continuationCount } = call;
   let cwd: string, sessionId: string, payload: Record<string, unknown>;
+  let notes = opts.notes;
   try {
-    cwd = opts.cwd ?? stringField(input, 'cwd') ?? snapshot.projectDir;
+    const where = invocationCwd(opts, input, snapshot.projectDir);
+    cwd = where.cwd;
+    if (where.note !== undefined) notes = [...(notes ?? []), where.note];
     sessionId = opts.sessionId ?? stringField(input, 'session_id') ?? randomUUID();
     payload = buildPayload(event, input, {
       sessionId,
@@ -91,11 +96,10 @@ export async function runMatched(call: Invocation): Promise<DispatchResult> {
     failing.length === 0
       ? reduced
       : applyFailClosed(reduced, failing, { continuationCount, stopHookActive });
-  if (opts.notes !== undefined) result.diagnostics.unshift(...opts.notes);
+  if (notes !== undefined) result.diagnostics.unshift(...notes);
   if (opts.log !== undefined) {
     try {
       const decisions = parsed.map(({ output }) => runDecision(output, event));
-      const notes = opts.notes === undefined ? {} : { notes: opts.notes };
       callLog(opts.log, {
         event,
         startedAt,
@@ -104,7 +108,7 @@ export async function runMatched(call: Invocation): Promise<DispatchResult> {
         runs,
         decisions,
         result,
-        ...notes,
+        ...(notes === undefined ? {} : { notes }),
       });
     } catch {
       // The log never fails a dispatch (docs/guides/decision-log.md).
@@ -127,4 +131,25 @@ function payloadJson(event: EventName, payload: Record<string, unknown>): string
       hint: 'Pass only JSON values in the payload: strings, numbers, booleans, null, arrays and plain objects.',
     });
   }
+}
+
+/**
+ * X4 for a dispatch: where its handlers run. The host's `cwd` option when it gives one (`hookpm
+ * wire` and the session choose theirs by cli.md W2 first); else the input's `cwd` when it is an
+ * absolute path of a directory hookpm can enter; else the project root, with a `cwd_unusable`
+ * warning naming the problem when the input gave a `cwd` it could not use (an input without one
+ * runs in the project root). A project root that cannot be entered either is
+ * used as it is: the handlers then fail to launch and say so (X8).
+ */
+function invocationCwd(
+  opts: Pick<DispatchOptions, 'cwd'>,
+  input: Readonly<Record<string, unknown>>,
+  projectDir: string,
+): { cwd: string; note?: Diagnostic } {
+  if (opts.cwd !== undefined) return { cwd: opts.cwd };
+  const given = Object.hasOwn(input, 'cwd') ? input['cwd'] : undefined;
+  if (given === undefined) return { cwd: projectDir };
+  const problem = cwdProblem(given);
+  if (problem === null) return { cwd: given as string };
+  return { cwd: projectDir, note: cwdUnusable(problem, projectDir, 'the project root') };
 }

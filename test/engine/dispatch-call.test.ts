@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
 import { dispatchEvent } from '../../src/engine/dispatch.js';
 import { isHookpmError } from '../../src/errors.js';
 import { group, printsJson, sh, userSnapshot } from '../ops/dispatch-helpers.js';
@@ -123,5 +125,37 @@ describe('the host log sink (docs/guides/decision-log.md)', () => {
     } finally {
       process.off('unhandledRejection', onUnhandled);
     }
+  });
+});
+
+describe("dispatchEvent's working directory (engine.md X4, cli.md W2)", () => {
+  it('an input cwd that is gone runs the handlers in the project root with a cwd_unusable warning, so the guard still denies', async () => {
+    const snapshot = guarded();
+    const input = {
+      tool_name: 'Bash',
+      tool_input: { command: 'rm -rf /' },
+      cwd: join(tmp.dir, 'removed-since'),
+    };
+    const result = await dispatchEvent(snapshot, 'PreToolUse', input);
+    expect(result.permission).toMatchObject({ decision: 'deny', reason: 'blocked' });
+    expect(result.diagnostics[0]).toMatchObject({
+      code: 'cwd_unusable',
+      severity: 'warning',
+      message: expect.stringContaining(
+        `the payload's cwd does not exist; handlers run in ${snapshot.projectDir}, the project root`,
+      ),
+    });
+    expect(result.diagnostics.map((d) => d.code)).not.toContain('launch_failed');
+  });
+
+  it('a usable input cwd is where handlers run, and the payload they read says it', async () => {
+    const here = join(tmp.dir, 'sub');
+    mkdirSync(here);
+    const snapshot = userSnapshot(tmp.dir, {
+      PreToolUse: [group(null, sh(`pwd >"${join(tmp.dir, 'ran-in')}"`))],
+    });
+    const result = await dispatchEvent(snapshot, 'PreToolUse', { tool_name: 'X', cwd: here });
+    expect(result.diagnostics.map((d) => d.code)).not.toContain('cwd_unusable');
+    expect(readFileSync(join(tmp.dir, 'ran-in'), 'utf8').trim()).toBe(realpathSync(here));
   });
 });
