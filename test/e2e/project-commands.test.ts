@@ -105,6 +105,36 @@ describe('project plugins by name (registry.md D13, D14)', () => {
     expect(await ranPlugins()).toEqual(['pg@acme']);
   });
 
+  it('D13: `ci`, `install` and `update --project` leave a plugin this user disabled in the project disabled, its consent kept; `enable --project` turns it on', async () => {
+    await addPg();
+    await ok('disable', '--project', 'pg');
+    const enabled = async (): Promise<boolean | undefined> =>
+      (
+        JSON.parse((await ok('list', '--project', '--json')).stdout) as {
+          plugins: Array<{ id: string; enabled: boolean }>;
+        }
+      ).plugins.find((p) => p.id === 'pg@acme')?.enabled;
+    for (const args of [['ci'], ['ci', '--yes'], ['install']]) {
+      await ok(...args);
+      expect(await ranPlugins(), args.join(' ')).toEqual([]);
+      expect(await enabled(), args.join(' ')).toBe(false);
+    }
+    const doc = world.acme.index.plugins['pg']!;
+    await publishPlugin(world.acme, 'pg', '1.2.0', { PreToolUse: [DENY] });
+    try {
+      await ok('update', '--project');
+      expect(await lockedVersion()).toBe('1.2.0');
+      expect(await ranPlugins()).toEqual([]);
+      expect(await enabled()).toBe(false);
+      // The same hooks: the consent carried, so enabling asks nothing (no --yes, no TTY).
+      await ok('enable', '--project', 'pg');
+      expect(await ranPlugins()).toEqual(['pg@acme']);
+    } finally {
+      delete doc.versions['1.2.0'];
+      doc.distTags['latest'] = '1.1.0';
+    }
+  });
+
   it('D13: a project with no plugin installed by this user says so', async () => {
     const run = await fails('E_NOT_INSTALLED', 'enable', '--project', 'pg');
     expect(run.stderr).toContain('no plugin is installed for the project');

@@ -37,7 +37,9 @@ import { entryOf, recordOf, type InstalledEntry } from './record.js';
  * (project-consent.ts), else it is asked (or `--yes`), and keeps the confinement of the record it
  * is reviewed against (Z4); a plugin left without it is recorded as
  * installed and not enabled, and where no question can be asked (no TTY, no --yes) the command
- * fails with E_CONSENT_REQUIRED. With `exact` the project's records become exactly the staged
+ * fails with E_CONSENT_REQUIRED. A plugin this user disabled in the project (registry.md D13:
+ * being enabled is each user's) stays disabled, its consent carried or dropped as for an enabled
+ * one, and nothing is asked for it: `enable --project` turns it on. With `exact` the project's records become exactly the staged
  * plugins; `remove` drops records (and with `removeData` the data directories no record names any
  * more); `files` are re-checked under the lock, prepared before the state is written and put in
  * place right after it.
@@ -48,6 +50,8 @@ export function projectRules(
   opts: CommitOptions,
 ): ScopeRules {
   let prepared: PreparedProjectFiles | undefined;
+  // The plugins left disabled because this user disabled them: no consent is missing for them.
+  const keptOff = new Set<string>();
   return {
     open(draft, staged) {
       // V3 again under the lock (J1): another command may have installed a version meanwhile.
@@ -65,7 +69,7 @@ export function projectRules(
         if (Object.hasOwn(plugins, id)) requireNotRequired(ctx, 'uninstalling', plugins[id]!);
       for (const id of dropped) delete plugins[id];
     },
-    commitOne: (draft, staged) => commitOne(ctx, draft, scope, opts, staged),
+    commitOne: (draft, staged) => commitOne(ctx, draft, scope, opts, staged, keptOff),
     close(draft) {
       if (Object.keys(draftRecords(draft, scope)).length === 0) delete draft.projects![scope.key];
       if (Object.keys(draft.projects!).length === 0) delete draft.projects;
@@ -94,7 +98,7 @@ export function projectRules(
       return data;
     },
     consentRequired(entries) {
-      const waiting = entries.filter((e) => !e.active);
+      const waiting = entries.filter((e) => !e.active && !keptOff.has(e.id));
       if (waiting.length === 0 || opts.enable !== 'ask' || ctx.confirm !== undefined) return null;
       return consentRequired(waiting.map((e) => e.id));
     },
@@ -132,17 +136,21 @@ async function commitOne(
   scope: ProjectInstallScope,
   opts: CommitOptions,
   staged: StagedPlugin,
+  keptOff: Set<string>,
 ): Promise<InstalledEntry> {
   const { id, version } = staged.inspected;
   const plugins = draftRecords(draft, scope);
   const existing = Object.hasOwn(plugins, id) ? plugins[id] : undefined;
   const range = scope.ranges[id] ?? staged.source.range;
+  // D13: `disable --project` keeps the consent; a record without it was never enabled here.
+  const disabledByUser = existing !== undefined && !existing.enabled && existing.consent !== null;
+  if (disabledByUser) keptOff.add(id);
   if (
     existing !== undefined &&
     existing.version === version &&
     existing.fingerprint === staged.fingerprint &&
     existing.integrity === staged.integrity &&
-    existing.enabled &&
+    (existing.enabled || disabledByUser) &&
     (await treeIntact(ctx, existing))
   ) {
     await rm(staged.dir, { recursive: true, force: true });
@@ -165,7 +173,8 @@ async function commitOne(
   let granted = consentedAnywhere(draft, id, tree);
   if (!granted) {
     const review = await reviewStaged(staged, baseline, ctx.paths, path);
-    granted = (await decideConsent(review, baseline, opts.enable, ctx.confirm)) !== 'none';
+    const mode = disabledByUser ? 'no' : opts.enable;
+    granted = (await decideConsent(review, baseline, mode, ctx.confirm)) !== 'none';
   }
   if (granted) {
     // Z4: the user's own confinement (`enable --confine`) stays with the consent, as user-wide.
@@ -176,7 +185,7 @@ async function commitOne(
       version,
       ...(confine === undefined ? {} : { confine }),
     };
-    record.enabled = true;
+    record.enabled = !disabledByUser;
   }
   plugins[id] = record;
   return entryOf(record, 'installed');
