@@ -1,7 +1,8 @@
 import type { FailClosed } from '../hooks/fail-closed-entry.js';
 import { CLAUDE_CODE_EVENT_NAMES, isEventName, type HookEventName } from '../hooks/events.js';
 import { HookpmError } from '../errors.js';
-import { restoreAdvice } from './reinstall-command.js';
+import { shellWord } from '../text/shell-word.js';
+import { disableCommand, restoreAdvice } from './reinstall-command.js';
 
 /** What a fail-closed entry needs to say of a plugin that cannot run as consented. */
 export interface FailingPlugin {
@@ -11,6 +12,11 @@ export interface FailingPlugin {
   source: string;
   /** A project's plugin: the project's root (restored by `hookpm ci` there, restoreAdvice). */
   project?: string | null;
+  /**
+   * plugins.md D15: a linked directory, read in place: never installed again (a reinstall would
+   * replace the link with a copy); `hookpm enable` reviews what it declares now and consents.
+   */
+  linked?: boolean;
 }
 
 /**
@@ -28,8 +34,14 @@ export function failingPlugin(
   return {
     plugin: plugin.id,
     events: events === null ? null : consentedEvents(events),
-    reason: `hookpm fails closed: plugin ${plugin.id} ${plugin.version} cannot run as consented (${why}); ${restoreAdvice(plugin, plugin.project)}`,
+    reason: `hookpm fails closed: plugin ${plugin.id} ${plugin.version} cannot run as consented (${why}); ${adviceFor(plugin)}`,
   };
+}
+
+/** The commands that fix a plugin left out: restore its tree, or for a linked one consent again. */
+function adviceFor(plugin: FailingPlugin): string {
+  if (plugin.linked !== true) return restoreAdvice(plugin, plugin.project);
+  return `run \`hookpm enable ${shellWord(plugin.id)}\` to review its hooks and consent, or \`${disableCommand(plugin.id, null)}\` to stop using it`;
 }
 
 function consentedEvents(events: readonly string[]): HookEventName[] {

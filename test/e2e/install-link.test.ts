@@ -94,6 +94,12 @@ describe('install --link (plugins.md D15)', () => {
     const changed = await stop();
     expect(changed.systemMessages).not.toContain('one');
     expect(changed.diagnostics.map((d) => d.code)).toContain('linked_surface_changed');
+    // The fail-closed reason names the fix D15 gives (enable), not a reinstall, which would
+    // replace the link with a copy (engine.md fail closed).
+    const blocked = (await ws.hookpm(['run', 'Stop', '--payload', '{}', '--json'])).stdout;
+    expect(blocked).toContain('hookpm fails closed: plugin dev@local');
+    expect(blocked).toContain('run `hookpm enable dev@local` to review');
+    expect(blocked).not.toContain('install --force');
     // No TTY and no --yes: the new hooks are not consented to.
     const asked = await ws.hookpm(['enable', 'dev']);
     expect(asked.code).not.toBe(0);
