@@ -135,6 +135,29 @@ describe('project plugins by name (registry.md D13, D14)', () => {
     }
   });
 
+  it('D13: a hook turned off in the project stays off through `update --project` and `ci` of a new version that keeps it', async () => {
+    await addPg();
+    const shown = JSON.parse((await ok('review', '--project', 'pg', '--json')).stdout) as {
+      hooks: Array<{ key: string }>;
+    };
+    const key = shown.hooks[0]!.key;
+    await ok('disable', '--project', 'pg', '--hook', key);
+    const doc = world.acme.index.plugins['pg']!;
+    await publishPlugin(world.acme, 'pg', '1.2.0', { PreToolUse: [DENY] });
+    try {
+      await ok('update', '--project');
+      expect(await lockedVersion()).toBe('1.2.0');
+      expect(await ranPlugins()).toEqual([]);
+      await ok('ci');
+      expect(await ranPlugins()).toEqual([]);
+      await ok('enable', '--project', 'pg', '--hook', key);
+      expect(await ranPlugins()).toEqual(['pg@acme']);
+    } finally {
+      delete doc.versions['1.2.0'];
+      doc.distTags['latest'] = '1.1.0';
+    }
+  });
+
   it('D13: a project with no plugin installed by this user says so', async () => {
     const run = await fails('E_NOT_INSTALLED', 'enable', '--project', 'pg');
     expect(run.stderr).toContain('no plugin is installed for the project');

@@ -28,7 +28,7 @@ import type { CommitOptions } from './options.js';
 import { assertLockedIntegrity } from './locked-integrity.js';
 import { consentBaseline, consentedAnywhere } from './project-consent.js';
 import { promoteStaged } from './promote-staged.js';
-import { entryOf, recordOf, type InstalledEntry } from './record.js';
+import { entryOf, keptOptOuts, recordOf, type InstalledEntry } from './record.js';
 
 /**
  * The project scope of the transaction (README "Projects and teams"): the records are
@@ -187,6 +187,9 @@ async function commitOne(
     };
     record.enabled = !disabledByUser;
   }
+  // D13: each install keeps its own opt-outs; those naming no hook of this version lapse.
+  const kept = keptOptOuts(existing?.disabledHooks, staged.inspected.surface.entries);
+  if (kept !== undefined) record.disabledHooks = kept;
   plugins[id] = record;
   return entryOf(record, 'installed');
 }
