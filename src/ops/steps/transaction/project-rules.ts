@@ -35,14 +35,14 @@ import { entryOf, keptOptOuts, recordOf, type InstalledEntry } from './record.js
  * `state.projects[key]`, each with the range hookpm.json asks for. Consent stays the user's: it
  * carries without a question when this user consented to the same surface and tree in any scope
  * (project-consent.ts), else it is asked (or `--yes`), and keeps the confinement of the record it
- * is reviewed against (Z4); a plugin left without it is recorded as
- * installed and not enabled, and where no question can be asked (no TTY, no --yes) the command
- * fails with E_CONSENT_REQUIRED. A plugin this user disabled in the project (registry.md D13:
- * being enabled is each user's) stays disabled, its consent carried or dropped as for an enabled
- * one, and nothing is asked for it: `enable --project` turns it on. With `exact` the project's records become exactly the staged
- * plugins; `remove` drops records (and with `removeData` the data directories no record names any
- * more); `files` are re-checked under the lock, prepared before the state is written and put in
- * place right after it.
+ * is reviewed against (Z4); a plugin left without it is recorded as installed and not enabled,
+ * and where no question can be asked (no TTY, no --yes) the command fails with
+ * E_CONSENT_REQUIRED. A plugin this user disabled in the project (registry.md D13: being enabled
+ * is each user's) stays disabled, its consent carried or dropped as for an enabled one, and
+ * nothing is asked for it: `enable --project` turns it on. With `exact` the project's records
+ * become exactly the staged plugins; `remove` drops records (and with `removeData` the data
+ * directories no record names any more); `files` are re-checked under the lock, prepared before
+ * the state is written and put in place right after it.
  */
 export function projectRules(
   ctx: OperationContext,
