@@ -3,7 +3,7 @@ import { mkdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import semver from '../../../registry/versions/semver.js';
 import { HookpmError, isHookpmError } from '../../../errors.js';
-import type { LoadedPlugin } from '../../../plugin/loaded-plugin.js';
+import { hasErrors, type LoadedPlugin } from '../../../plugin/loaded-plugin.js';
 import { MANIFEST_FIELDS } from '../../../plugin/manifest.js';
 import { clip } from '../../../text/clip.js';
 import { isInside } from '../../../text/path-inside.js';
@@ -26,6 +26,7 @@ import { measureTree } from '../../../store/tree-size.js';
 import type { ReadMarketplace } from './read-marketplace.js';
 import { stageNpmPlugin, type NpmPluginRequest } from './fetch-npm.js';
 import { shortDigest, treeIntegrity } from './tree-integrity.js';
+import { mergeHooksFields, writeManifestHooks } from './entry-hooks.js';
 
 export interface MarketplaceStageContext {
   paths: StorePaths;
@@ -275,11 +276,17 @@ async function finishStage(input: FinishInput): Promise<StagedMarketplacePlugin>
   };
 }
 
-/** Writes the entry's manifest fields as the plugin's manifest when the tree has none and needs one. */
+/**
+ * Writes the entry's manifest fields as the plugin's manifest when the tree has none and needs one;
+ * when it has one, a strict entry's `hooks` are merged into it (entry-hooks.ts, plugins.md G14).
+ */
 async function writeEntryManifest(dir: string, entry: MarketplaceEntry): Promise<void> {
   if (entry.manifest.hooks === undefined && entry.strict) return;
   const current = await readPluginDir(dir, { fallbackName: entry.name });
-  if (current.manifestFile !== null) return;
+  if (current.manifestFile !== null) {
+    await mergeEntryHooks(dir, entry, current);
+    return;
+  }
   const fields = Object.fromEntries(
     Object.entries(entry.manifest).filter(([key]) => MANIFEST_FIELDS.includes(key)),
   );
@@ -288,6 +295,31 @@ async function writeEntryManifest(dir: string, entry: MarketplaceEntry): Promise
     join(dir, '.claude-plugin', 'plugin.json'),
     `${JSON.stringify(fields, null, 2)}\n`,
     { flag: 'wx' },
+  );
+}
+
+/**
+ * G14: a strict entry's hooks added to the tree's own manifest. A manifest with errors is left as
+ * it is (the plugin is refused for it, P4); hooks that one field cannot hold together (an inline
+ * object and paths) are E_REGISTRY_SCHEMA naming the entry, never dropped.
+ */
+async function mergeEntryHooks(
+  dir: string,
+  entry: MarketplaceEntry,
+  current: LoadedPlugin,
+): Promise<void> {
+  const hooks = entry.manifest.hooks;
+  if (hooks === undefined || !entry.strict || hasErrors(current)) return;
+  const file = current.hooksManifestFile ?? null;
+  const merged = file === null ? null : mergeHooksFields(current.manifest?.hooks, hooks);
+  if (file !== null && merged !== null && (await writeManifestHooks(dir, file, merged))) return;
+  throw new HookpmError(
+    'E_REGISTRY_SCHEMA',
+    `${entryLabel(entry)}: its hooks cannot be added to those of the plugin's ${current.manifestFile ?? 'manifest'} (an inline hooks object and hooks paths, or no Claude Code manifest to hold them)`,
+    {
+      plugin: entry.name,
+      hint: 'Declare the hooks in one place: in the plugin manifest, or in the marketplace entry with "strict": false.',
+    },
   );
 }
 
