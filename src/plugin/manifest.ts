@@ -73,6 +73,11 @@ const EXPECTED: Readonly<Record<string, string>> = {
 
 export const MANIFEST_FIELDS: readonly string[] = Object.keys(EXPECTED);
 
+/** What a manifest field must be, in words (`a string or an object`), for messages; else undefined. */
+export function expectedOfField(field: string): string | undefined {
+  return Object.hasOwn(EXPECTED, field) ? EXPECTED[field] : undefined;
+}
+
 export interface ParsedManifest {
   /** null when the value is not an object or `name` is missing or invalid. */
   manifest: Manifest | null;

@@ -141,6 +141,24 @@ describe('parseMarketplace (registry.md 1, kind marketplace)', () => {
     expect(parsed.diagnostics[0]?.message).toContain(words);
   });
 
+  it.each([
+    [
+      { hooks: 5 },
+      'hooks must be a "./" path string, an array of them, or an inline hooks object, found 5',
+    ],
+    [
+      { author: 5 },
+      'author must be a string or an object {name, email?, url?} of strings, found 5',
+    ],
+    [{ repository: [] }, 'repository must be a string or an object, found an empty array'],
+  ])(
+    'P2: entry field %j is named with what it must be, as in a manifest, not "Invalid input"',
+    (extra, words) => {
+      const parsed = parseMarketplace(catalog([{ name: 'g', source: './g', ...extra }]), FILE);
+      expect(parsed.diagnostics[0]?.message).toBe(`${FILE}:plugins[0] ("g"): ${words}`);
+    },
+  );
+
   it('keeps catalog fields, inline hooks and the ignored commands/agents/skills/mcpServers', () => {
     const hooks = { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] };
     const parsed = parseMarketplace(

@@ -1,7 +1,7 @@
 import { z } from '../../json/zod.js';
 import { describeValue, isPlainObject } from '../../json/describe-value.js';
 import { childPath } from '../../hooks/json-path.js';
-import { ManifestSchema, type Manifest } from '../../plugin/manifest.js';
+import { expectedOfField, ManifestSchema, type Manifest } from '../../plugin/manifest.js';
 import { isValidPluginName } from '../../plugin/name.js';
 import { parseEntrySource, type EntrySource } from './marketplace-source-schema.js';
 import { formatIssue } from '../indexes/schema-issue.js';
@@ -79,9 +79,15 @@ export function parseEntry(raw: unknown, ctx: EntryContext): EntryResult {
   for (const issue of fields.success ? [] : fields.error.issues) {
     if (issue.path[0] === 'name') continue;
     const field = issue.path.map(String).join('.');
+    // A field of several shapes (hooks, author, repository) is told as a manifest's is (P2).
+    const expected = issue.code === 'invalid_union' ? expectedOfField(field) : undefined;
+    const words =
+      expected === undefined
+        ? formatIssue(issue, raw)
+        : `must be ${expected}, found ${describeValue(raw[field])}`;
     problems.push({
       path: childPath(at, String(issue.path[0] ?? '')),
-      message: `${label}: ${field} ${formatIssue(issue, raw)}`,
+      message: `${label}: ${field} ${words}`,
     });
   }
   const agents = layout === 'agents' ? parseAgentsEntry(raw) : { source: null };
