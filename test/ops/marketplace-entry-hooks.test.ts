@@ -13,6 +13,11 @@ import {
 import { buildSurface } from '../../src/plugin/surface.js';
 import { resolveStorePaths } from '../../src/store/paths.js';
 import { writeFiles } from '../helpers/git-repo.js';
+import {
+  onlyVersion,
+  startFakeNpmRegistry,
+  type FakeNpmRegistry,
+} from '../helpers/fake-npm-registry.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
 import { failure } from '../helpers/failure.js';
 
@@ -32,11 +37,19 @@ let tmp: string;
 let home: TempHome;
 let ctx: MarketplaceStageContext;
 let market: ReadMarketplace;
+let npm: FakeNpmRegistry;
 
 beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), 'hookpm-entry-hooks-'));
   home = await makeTempHome();
-  ctx = { paths: resolveStorePaths(home.env), env: { ...home.env }, cwd: tmp };
+  npm = await startFakeNpmRegistry({
+    'from-npm': onlyVersion('1.0.0', {
+      'plugin.json': manifest('from-npm'),
+      'hooks/hooks.json': JSON.stringify({ hooks: PRE }),
+    }),
+  });
+  const env = { ...home.env, HOOKPM_NPM_REGISTRY: npm.url };
+  ctx = { paths: resolveStorePaths(home.env), env, cwd: tmp };
   const catalog = {
     name: 'm',
     owner: { name: 'o' },
@@ -46,6 +59,7 @@ beforeAll(async () => {
       { name: 'objects', source: './objects', hooks: { hooks: STOP } },
       { name: 'mixed', source: './mixed', hooks: STOP },
       { name: 'same', source: './same', hooks: './hooks/hooks.json' },
+      { name: 'from-npm', source: { source: 'npm', package: 'from-npm' }, hooks: STOP },
     ],
   };
   await writeFiles(join(tmp, 'mkt'), {
@@ -68,6 +82,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await market?.dispose();
+  await npm?.close();
   await home.cleanup();
   await rm(tmp, { recursive: true, force: true });
 });
@@ -105,6 +120,11 @@ describe('plugins.md G14: a strict entry adds its hooks to the plugin manifest',
       'Stop:echo own-stop',
       'Stop:echo entry-stop',
     ]);
+  });
+
+  it("an npm source: the entry's hooks are added to the package's manifest too", async () => {
+    const staged = await stage('from-npm');
+    expect(commands(staged.plugin)).toEqual(['PreToolUse:echo pre', 'Stop:echo entry-stop']);
   });
 
   it('an entry naming the default hooks file again loads it once', async () => {

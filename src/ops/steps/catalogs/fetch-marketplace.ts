@@ -62,7 +62,8 @@ export interface StagedMarketplacePlugin {
  * - `npm`: fetch-npm.ts (the entry's `version` is a range or dist-tag, `registry` honoured).
  * When the tree has no manifest and the entry declares `hooks` (or `strict: false`), a
  * `.claude-plugin/plugin.json` made of the entry's manifest fields is written into the copy, so
- * its hooks resolve as for any plugin. A tree over the tree limits (tree-size.ts) is
+ * its hooks resolve as for any plugin; when it has one, a strict entry's `hooks` are merged into
+ * it (plugins.md G14), for every source kind. A tree over the tree limits (tree-size.ts) is
  * E_ARCHIVE_TOO_LARGE before it is copied. A manifest naming another plugin than the entry is
  * E_MANIFEST_MISMATCH. On failure everything made here is removed.
  */
@@ -101,6 +102,12 @@ async function stageNpmEntry(
   else if (wanted !== undefined) request.tag = wanted;
   if (source.registry !== undefined) request.registry = source.registry;
   const npm = await stageNpmPlugin(request, ctx);
+  // The package's bytes are verified against dist.integrity by now; the entry's hooks (G14) are
+  // added to the staged copy, as for a tree from a directory or a repository.
+  await writeEntryManifest(npm.dir, entry).catch(async (error: unknown) => {
+    await rm(npm.dir, { recursive: true, force: true }).catch(() => undefined);
+    throw error;
+  });
   const staged = await finishStage({
     dir: npm.dir,
     entry,
