@@ -159,6 +159,21 @@ describe('parseMarketplace (registry.md 1, kind marketplace)', () => {
     },
   );
 
+  it.each([
+    ['../outside.json', 'hooks', 'contains a ".." segment'],
+    [['./ok.json', '/etc/hooks.json'], 'hooks[1]', 'is absolute'],
+    ['hooks.json', 'hooks', 'must start with "./"'],
+  ])(
+    'plugins.md H2: entry hooks path %j breaking the path rules leaves the entry out, named',
+    (hooks, at, words) => {
+      const parsed = parseMarketplace(catalog([{ name: 'g', source: './g', hooks }]), FILE);
+      expect(parsed.marketplace?.plugins).toEqual([]);
+      expect(parsed.diagnostics[0]?.path).toBe(`${FILE}:plugins[0].hooks`);
+      expect(parsed.diagnostics[0]?.message).toContain(`plugins[0] ("g"): ${at} `);
+      expect(parsed.diagnostics[0]?.message).toContain(words);
+    },
+  );
+
   it('keeps catalog fields, inline hooks and the ignored commands/agents/skills/mcpServers', () => {
     const hooks = { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] };
     const parsed = parseMarketplace(

@@ -3,6 +3,7 @@ import { describeValue, isPlainObject } from '../../json/describe-value.js';
 import { childPath } from '../../hooks/json-path.js';
 import { expectedOfField, ManifestSchema, type Manifest } from '../../plugin/manifest.js';
 import { isValidPluginName } from '../../plugin/name.js';
+import { checkHooksPath } from '../../plugin/resolve-hooks.js';
 import { parseEntrySource, type EntrySource } from './marketplace-source-schema.js';
 import { formatIssue } from '../indexes/schema-issue.js';
 import type { CatalogLayout } from './catalog-files.js';
@@ -90,6 +91,7 @@ export function parseEntry(raw: unknown, ctx: EntryContext): EntryResult {
       message: `${label}: ${field} ${words}`,
     });
   }
+  if (fields.success) problems.push(...hooksPathProblems(fields.data.hooks, at, label));
   const agents = layout === 'agents' ? parseAgentsEntry(raw) : { source: null };
   const source =
     'problem' in agents ? agents : (agents.source ?? parseEntrySource(raw['source'], pluginRoot));
@@ -116,4 +118,24 @@ export function parseEntry(raw: unknown, ctx: EntryContext): EntryResult {
   };
   if (data.category !== undefined) entry.category = data.category;
   return entry;
+}
+
+/**
+ * H2 for an entry's hooks paths, read against the plugin's root as a manifest's are: a path
+ * breaking the rules leaves the entry out now, named, rather than at its install.
+ */
+function hooksPathProblems(
+  hooks: Manifest['hooks'],
+  at: string,
+  label: string,
+): { path: string; message: string }[] {
+  if (hooks === undefined || (typeof hooks === 'object' && !Array.isArray(hooks))) return [];
+  const paths = typeof hooks === 'string' ? [hooks] : hooks;
+  return paths.flatMap((declared, index) => {
+    const checked = checkHooksPath(declared);
+    if (checked.ok) return [];
+    const field = typeof hooks === 'string' ? 'hooks' : `hooks[${index}]`;
+    const message = `${label}: ${field} ${describeValue(declared)} ${checked.reason}`;
+    return [{ path: childPath(at, 'hooks'), message }];
+  });
 }
