@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isPlainObject } from '../../../json/describe-value.js';
 import type { ManifestHooksField } from '../../../plugin/manifest.js';
@@ -44,7 +44,8 @@ function mergeEventMaps(
 }
 
 /**
- * Rewrites `file` (below `dir`, the staged copy) with `hooks` in place of its own field. Returns
+ * Rewrites `file` (below `dir`, the staged copy, which holds no symlink: copy-tree.ts) with `hooks`
+ * in place of its own field. Returns
  * false, writing nothing, when the file is not a JSON object: the plugin is then refused for its
  * manifest (P4) by whoever reads it next.
  */
@@ -61,6 +62,9 @@ export async function writeManifestHooks(
     return false;
   }
   if (!isPlainObject(value)) return false;
-  await writeFile(path, `${JSON.stringify({ ...value, hooks }, null, 2)}\n`);
+  // A new file renamed over the old name: never written through whatever that name is.
+  const scratch = `${path}.${process.pid}.tmp`;
+  await writeFile(scratch, `${JSON.stringify({ ...value, hooks }, null, 2)}\n`, { flag: 'wx' });
+  await rename(scratch, path);
   return true;
 }
