@@ -8,7 +8,7 @@ export const CLAUDE: Agent = {
   name: 'Claude Code',
   settingsFile: ['.claude', 'settings.json'],
   ...CLAUDE_FORMAT,
-  display: { suppressedMessages: 'shown' },
+  display: { suppressedMessages: 'shown', subagentStopContext: 'continues' },
   hooksOff: (settings) =>
     settings['disableAllHooks'] === true
       ? '`disableAllHooks` is true, so Claude Code runs no hook'

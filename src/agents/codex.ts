@@ -31,6 +31,8 @@ export const CODEX: Agent = {
         ? ["Codex reads the project's .codex/ only when the project is trusted in Codex."]
         : []),
     ].join(' '),
+  // Codex reads SubagentStop context back as a block (codex-output.ts), which continues a subagent.
+  display: { subagentStopContext: 'continues' },
   decode: decodeCodexPayload,
   encode: encodeCodexOutput,
 };

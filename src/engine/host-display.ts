@@ -1,6 +1,7 @@
 /**
- * What a host (an agent `wire` answers) shows of handlers' output that others do not, which the
- * reduction follows (engine.md D8, M3). Absent fields: the engine's own behaviour.
+ * What a host (an agent `wire` answers) shows of handlers' output that others do not, or does with
+ * it, which the reduction follows (engine.md D8, M3, events). Absent fields: the engine's own
+ * behaviour.
  */
 export interface HostDisplay {
   /**
@@ -13,4 +14,11 @@ export interface HostDisplay {
    * says (Claude Code, whose `suppressOutput` hides only the hook's stdout from the transcript).
    */
   suppressedMessages?: 'shown';
+  /**
+   * engine.md events (SubagentStop): `'continues'` when the host keeps a subagent going with
+   * SubagentStop context (Claude Code and Codex read it back as `decision: "block"`). While the
+   * payload's `stop_hook_active` is true, that context is then ignored with `continuation_guard`,
+   * as a block is: hookpm counts no subagent continuations, so nothing else would end them.
+   */
+  subagentStopContext?: 'continues';
 }

@@ -19,7 +19,7 @@ export interface ReduceOptions {
   continuationCount: number;
   /** SubagentStop: the payload's `stop_hook_active`; a block is then ignored (section 1). */
   stopHookActive?: boolean;
-  /** D8, M3: what the host shows of handlers' output (host-display.ts). */
+  /** D8, M3, SubagentStop: what the host shows of handlers' output or does with it. */
   display?: HostDisplay;
 }
 
@@ -104,6 +104,18 @@ function applyBlock(
   }
 }
 
+/**
+ * Section 1 (SubagentStop): whether context would keep a subagent going again while
+ * `stop_hook_active` is true, on a host that continues the subagent with it (HostDisplay).
+ */
+function continuesSubagent(event: EventName, opts: ReduceOptions): boolean {
+  return (
+    event === 'SubagentStop' &&
+    opts.stopHookActive === true &&
+    opts.display?.subagentStopContext === 'continues'
+  );
+}
+
 /** Folds one handler's parsed output into the tally, in configuration order. */
 function applyOutput(tally: Tally, event: EventName, parsed: ParsedRun, opts: ReduceOptions): void {
   const { run, output: out } = parsed;
@@ -120,10 +132,14 @@ function applyOutput(tally: Tally, event: EventName, parsed: ParsedRun, opts: Re
     const denial = applyBlock(tally, event, handler, out.block, opts);
     permission = mergePermission(permission, denial);
   }
+  const guarded = continuesSubagent(event, opts);
   for (const text of out.context) {
     // O1: on Stop, context is a continuation request, not context for the model.
     if (event === 'Stop') tally.requests.push({ handler, text });
-    else tally.context.push(capped(tally, handler, 'context', text)); // M4
+    else if (guarded) {
+      const message = `additionalContext ignored: stop_hook_active is true on ${event}`;
+      tally.diagnostics.push(handlerDiagnostic(handler, 'continuation_guard', 'info', message));
+    } else tally.context.push(capped(tally, handler, 'context', text)); // M4
   }
   if (permission !== null) {
     const reason =

@@ -483,6 +483,26 @@ describe('section 1: block policy of each event (exit 2 with stderr "why")', () 
       { code: 'continuation_guard', handler: 'SubagentStop:0:0' },
     ]);
   });
+
+  // A host that reads SubagentStop context back as a block (Claude Code, Codex) would keep the
+  // subagent going with it at every stop: the guard of a block then holds for the context too.
+  it('section 1: SubagentStop context a host continues with is ignored with continuation_guard when stop_hook_active', () => {
+    const runs = [
+      exitRun('SubagentStop', 0, 2, 'why'),
+      jsonRun('SubagentStop', 1, specific('SubagentStop', { additionalContext: 'ctx' })),
+    ];
+    const display = { subagentStopContext: 'continues' } as const;
+    const base = { snapshotId: SNAPSHOT, continuationCount: 0, display };
+    const active = reduceResults('SubagentStop', runs, { ...base, stopHookActive: true });
+    expect(active.context).toEqual([]);
+    expect(active.diagnostics).toMatchObject([
+      { code: 'continuation_guard', handler: 'SubagentStop:0:0' },
+      { code: 'continuation_guard', handler: 'SubagentStop:1:0' },
+    ]);
+    const fresh = reduceResults('SubagentStop', runs, { ...base, stopHookActive: false });
+    expect(fresh.context).toEqual(['why', 'ctx']);
+    expect(fresh.diagnostics).toEqual([]);
+  });
 });
 
 describe('O1-O3: Stop continuations', () => {
