@@ -70,6 +70,28 @@ describe('openHost: one composition of snapshot, settings, decision log and disp
     expect(logLines()).toHaveLength(1);
   });
 
+  // docs/guides/decision-log.md: each run's decision is read from its output the way the dispatch's
+  // is (engine.md section 1, M5): a block on PreToolUse is a deny, whatever allow sits beside it.
+  it('a run whose output blocks beside an allow is logged as the deny it reduces to, on PreToolUse and PermissionRequest', async () => {
+    const outputs = {
+      PreToolUse: { hookEventName: 'PreToolUse', permissionDecision: 'allow' },
+      PermissionRequest: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } },
+    };
+    for (const [event, specific] of Object.entries(outputs)) {
+      const both = printsJson({ decision: 'block', reason: 'no', hookSpecificOutput: specific });
+      const snapshot = userSnapshot(dir, { [event]: [group(null, sh(both))] });
+      const host = openHost({ snapshot, store, source: 'session' });
+      const seen: DispatchRecord[] = [];
+      const result = await host.dispatch(
+        event as 'PreToolUse' | 'PermissionRequest',
+        { tool_name: 'Bash', tool_input: {} },
+        { log: (record) => seen.push(record) },
+      );
+      expect(result.permission?.decision, event).toBe('deny');
+      expect(seen[0]!.decisions, event).toEqual(['deny']);
+    }
+  });
+
   it("source null logs nothing whatever the settings say, and settings diagnostics are the host's to report", async () => {
     writeSettings('not an object');
     const snapshot = userSnapshot(dir, { Stop: [group(null, sh('true'))] });
