@@ -1,5 +1,6 @@
 import { failedClosedDiagnostic } from '../engine/fail-closed.js';
 import { noDecision } from '../engine/no-decision.js';
+import { failedRunBlock } from '../engine/parse-output.js';
 import { runSummary } from '../engine/run-summary.js';
 import type { DispatchResult, HandlerRun, ResultDiagnostic } from '../engine/types.js';
 import { EVENTS, type ClaudeCodeEventName, type HookEventName } from '../hooks/events.js';
@@ -28,7 +29,9 @@ import { runProblems } from './run-problems.js';
  * - WorktreeCreate fails (exit 1) when no handler succeeded, as its handler's failure does there.
  *
  * Other failures (a timeout, exit 1) are non-blocking errors in Claude Code: they go to stderr as
- * hookpm diagnostics, which Claude Code does not show on exit 0.
+ * hookpm diagnostics, which Claude Code does not show on exit 0; but where what cannot run fails
+ * closed (blocksOnFailure), the failure of a handler that declares `onFailure: "block"` (engine.md
+ * X9), or cannot be confined (Z6), is an exit 2 with its reason, as Claude Code blocks on it.
  */
 export interface ClaudeCodeAnswer {
   answer: WireAnswer;
@@ -68,12 +71,15 @@ export function answerClaudeCodeEvent(
     ...failClosed.filter((e) => !closed.includes(e)).map((e) => e.reason),
     ...failureNotices(problems),
   ];
-  const blocked = blocking ? runs.filter((run) => run.exitCode === 2) : [];
+  // Each exit 2 where it blocks, and each failure that blocks (engine.md X9, Z6) where what fails
+  // closed does, in configuration order.
+  const blocked = runs.flatMap((run) => {
+    if (blocking && run.exitCode === 2) return [run.stderr.replace(/\n$/, '')];
+    const failed = blocksOnFailure(event) ? failedRunBlock(run) : null;
+    return failed === null ? [] : [failed];
+  });
   if (closed.length > 0 || blocked.length > 0) {
-    const reason = [
-      ...closed.map((e) => e.reason),
-      ...blocked.map((run) => run.stderr.replace(/\n$/, '')),
-    ].join('\n');
+    const reason = [...closed.map((e) => e.reason), ...blocked].join('\n');
     result.feedback.push(reason);
     return { answer: { exitCode: 2, stdout: '', stderr: `${reason}\n` }, result };
   }

@@ -114,6 +114,25 @@ function confinementBlockReason(run: HandlerRun): string {
 }
 
 /**
+ * X9, Z6: the reason of the block a failed run stands for, or null when its failure blocks
+ * nothing: a handler that declares onFailure "block", and a confined handler whose sandbox cannot
+ * be set up, whatever its onFailure.
+ */
+function failureBlock(run: HandlerRun, failure: [DiagnosticCode, Severity, string]): string | null {
+  if (run.failure?.kind === 'confinement_unavailable') return confinementBlockReason(run);
+  return run.handler.onFailure === 'block' ? failureBlockReason(run, failure) : null;
+}
+
+/**
+ * X9, Z6: the reason of the block `run` stands for when it failed (X6, X8, K3) and its failure
+ * blocks; null otherwise. Claude Code's own events (plugins.md G2) read it so, as the engine does.
+ */
+export function failedRunBlock(run: HandlerRun): string | null {
+  const failure = failureNote(run);
+  return failure === null ? null : failureBlock(run, failure);
+}
+
+/**
  * K1 on an event that ignores plain stdout, graded by what the user can do
  * (docs/design/decisions.md#where-the-rules-are-silent): text that starts as JSON was meant as
  * output and is broken (a warning); other text, such as a handler printing `done`, is only noted
@@ -214,10 +233,8 @@ export function parseHandlerOutput(run: HandlerRun, event: EventName): ParsedOut
   const failure = failureNote(run);
   if (failure !== null) {
     out.diagnostics.push(handlerDiagnostic(run.handler, ...failure));
-    if (run.handler.onFailure === 'block') out.block = { reason: failureBlockReason(run, failure) };
-    // Z6: a confined handler whose sandbox cannot be set up fails closed, whatever its onFailure.
-    if (run.failure?.kind === 'confinement_unavailable')
-      out.block = { reason: confinementBlockReason(run) };
+    const reason = failureBlock(run, failure);
+    if (reason !== null) out.block = { reason };
     return out;
   }
   if (legacy) return out;

@@ -72,4 +72,32 @@ describe("fail closed on Claude Code's own events (engine.md B2, B6; plugins.md 
       stderr: 'hookpm: error failed_closed: guard is tampered\n',
     });
   });
+
+  // engine.md X9: a handler that declares onFailure "block" and fails is a block, on Claude Code's
+  // own events too (Claude Code blocks on it itself), in configuration order with exit 2 blocks.
+  it('X9: on PreSkillShellCommand a failed onFailure "block" handler beside an allow is exit 2 naming hookpm, the handler and its plugin', () => {
+    const handler = makeHandler('PreToolUse', 0, {
+      event: 'PreSkillShellCommand',
+      id: 'PreSkillShellCommand:0:0',
+      plugin: 'b@local',
+      onFailure: 'block',
+    });
+    const allow = JSON.stringify({
+      hookSpecificOutput: { hookEventName: 'PreSkillShellCommand', permissionDecision: 'allow' },
+    });
+    const allowed = run('PreSkillShellCommand', 0, { stdout: allow });
+    const timedOut = makeRun(handler, { exitCode: null, timedOut: true });
+    const exited = makeRun(handler, { exitCode: 1, stderr: 'boom\n' });
+    for (const failed of [timedOut, exited]) {
+      const got = answer('PreSkillShellCommand', [failed, allowed], []);
+      expect(got.exitCode).toBe(2);
+      expect(got.stdout).toBe('');
+      expect(got.stderr).toMatch(
+        /^hookpm: handler PreSkillShellCommand:0:0 of plugin b@local failed \(.*\) and declares onFailure "block"\n$/,
+      );
+    }
+    const { onFailure: _, ...continues } = handler;
+    const plain = makeRun(continues, { exitCode: null, timedOut: true });
+    expect(answer('PreSkillShellCommand', [plain, allowed], []).exitCode).toBe(0);
+  });
 });
