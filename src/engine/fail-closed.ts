@@ -25,7 +25,8 @@ export interface FailClosedOptions {
  * docs/reference/rules/engine.md#fail-closed: `result` with `entries` (those for its event) added.
  * PreToolUse and PermissionRequest get a deny whose reason starts with the entries' reasons;
  * UserPromptSubmit gets `continue: false` with them as stop reason; Stop continues the turn with
- * them (once per stop: not over the O3 cap, not when `stop_hook_active`, so a Stop never loops);
+ * them (once per stop: not over the O3 cap, not when `stop_hook_active`, so a Stop never loops;
+ * never once a handler set `continue: false`, O2);
  * every other event, an entry marked `open`, and a Stop not continued get them as a
  * `systemMessage`. Each entry adds one `failed_closed` error diagnostic naming its plugin.
  */
@@ -57,7 +58,11 @@ export function applyFailClosed(
     } else if (event === 'UserPromptSubmit') {
       out.continue = false;
       out.stopReason = result.stopReason === null ? text : `${text}\n${result.stopReason}`;
-    } else if (opts.continuationCount < CONTINUATION_CAP && !opts.stopHookActive) {
+    } else if (
+      result.continue &&
+      opts.continuationCount < CONTINUATION_CAP &&
+      !opts.stopHookActive
+    ) {
       out.continueLoop = true;
       out.feedback = [...reasons, ...result.feedback];
     } else {

@@ -60,6 +60,17 @@ describe('fail closed in the engine (engine.md B1-B6)', () => {
       });
   });
 
+  it('B2, O2: a Stop a handler ended with continue:false is not continued; the reason is a systemMessage', () => {
+    const stopped = { ...noDecision('Stop', 'id'), continue: false, stopReason: 'done' };
+    expect(applyFailClosed(stopped, [{ ...GUARD, events: null }], fresh)).toMatchObject({
+      continue: false,
+      stopReason: 'done',
+      continueLoop: false,
+      feedback: [],
+      systemMessages: ['hookpm: guard'],
+    });
+  });
+
   it('B1, B2: every other event gets a systemMessage and no decision', () => {
     const others = EVENT_NAMES.filter(
       (e) => !['PreToolUse', 'PermissionRequest', 'UserPromptSubmit', 'Stop'].includes(e),
