@@ -3,6 +3,7 @@ import type { SnapshotHandler } from '../hooks/types.js';
 import { confineCommand } from './confine-command.js';
 import { argvVariables, handlerEnvironment, substituteArgv } from './environment.js';
 import { IS_WINDOWS } from './process-groups.js';
+import { quotePathVariables } from './quote-path-variables.js';
 
 /*
  * What the runner (run-handler.ts) spawns for a handler: the program and its arguments (X3), its
@@ -65,9 +66,10 @@ export function invalidCommand(handler: SnapshotHandler): string | null {
 
 /**
  * X3: argv (Claude Code's `args` form included) runs directly with `${VAR}` substituted; a command
- * runs under `/bin/sh -c`, or under `bash -c` for `shell: "bash"`: bash is looked up on the
- * handler's PATH, and where there is none the handler is `launch_failed` (the handler table of
- * engine.md), never quietly run by another shell.
+ * (its bare path variables quoted where their values would split, X3a) runs under `/bin/sh -c`,
+ * or under `bash -c` for `shell: "bash"`: bash is looked up on the handler's PATH, and where there
+ * is none the handler is `launch_failed` (the handler table of engine.md), never quietly run by
+ * another shell.
  */
 export function commandLine(
   handler: SnapshotHandler,
@@ -77,11 +79,12 @@ export function commandLine(
     const [file = '', ...args] = substituteArgv(handler.argv, argvVariables(handler, projectDir));
     return { file, args };
   }
-  if (handler.shell === 'bash') return { file: 'bash', args: ['-c', handler.command] };
   // On Windows, `shell: true` hands the command to the platform shell (cmd.exe) instead.
-  return IS_WINDOWS
-    ? { file: handler.command, args: [] }
-    : { file: '/bin/sh', args: ['-c', handler.command] };
+  if (IS_WINDOWS) return { file: handler.command, args: [] };
+  // X3a: a path variable whose value has a space stays one word where the command left it bare.
+  const command = quotePathVariables(handler.command, argvVariables(handler, projectDir));
+  if (handler.shell === 'bash') return { file: 'bash', args: ['-c', command] };
+  return { file: '/bin/sh', args: ['-c', command] };
 }
 
 /** Why a spawn failed, in words: a missing working directory or program, one not executable. */

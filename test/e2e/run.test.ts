@@ -10,6 +10,16 @@ import { isAlive, killHostWhileHandlerRuns, readPid } from '../engine/runner-fix
 import { fixture, group, printsJson, sh } from '../ops/dispatch-helpers.js';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { useBubblewrap } from '../helpers/bubblewrap.js';
+import { writeClaudePlugin } from '../helpers/claude-plugin.js';
+
+/** A PreToolUse deny whose reason is `spaced`, as a script prints it. */
+const DENY_SCRIPT = printsJson({
+  hookSpecificOutput: {
+    hookEventName: 'PreToolUse',
+    permissionDecision: 'deny',
+    permissionDecisionReason: 'spaced',
+  },
+});
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -218,6 +228,22 @@ describe('hookpm run <Event>', () => {
         exitCode: 0,
       }),
     ]);
+  });
+
+  it('X3a: a store under a path with a space (as macOS keeps it) runs a Claude Code command with a bare ${CLAUDE_PLUGIN_ROOT}, so its guard denies', async () => {
+    const root = await writeClaudePlugin(join(ws.dir, `spaced-${ws.n}`), 'spaced', {
+      PreToolUse: [group('Bash', sh('sh ${CLAUDE_PLUGIN_ROOT}/hooks/deny.sh'))],
+    });
+    await writeFile(join(root, 'hooks', 'deny.sh'), `${DENY_SCRIPT}\n`);
+    const env = ws.env({ HOOKPM_HOME: join(ws.home, 'Library', 'Application Support', 'hookpm') });
+    expect((await hookpm(['install', root, '--yes'], { env })).code).toBe(0);
+    const run = await hookpm(['run', 'PreToolUse', '--payload', '-', '--json'], {
+      env,
+      stdin: JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'rm -rf /' } }),
+    });
+    const result = JSON.parse(run.stdout);
+    expect(result.runs).toEqual([expect.objectContaining({ plugin: 'spaced@local', exitCode: 0 })]);
+    expect(result.permission).toMatchObject({ decision: 'deny', reason: 'spaced' });
   });
 
   it('X6: a handler whose grandchild holds stdout and ignores SIGTERM, timeout 1: `hookpm run` ends in time and leaves nothing alive', async () => {
