@@ -129,6 +129,16 @@ export async function stateBefore(paths: StorePaths, draft: StateDraft): Promise
 }
 
 /**
+ * engine.md B3: gives a store without a state file (`draft` read none) the empty state, before a
+ * transaction promotes any tree, so that a crash before the transaction's own state write leaves
+ * trees no record names (leftovers, collected), not trees without a state file (which fail every
+ * event closed). The caller holds the store lock; restoreState removes the file again.
+ */
+export async function startStateFile(paths: StorePaths, draft: StateDraft): Promise<void> {
+  if (draft.bytes === null) await writeStateBytes(paths, serializeState(emptyState()));
+}
+
+/**
  * Puts back the state file `draft` was read from, byte for byte (none when there was none), after
  * writeDraft, for a transaction that cannot finish (the caller holds the store lock).
  */

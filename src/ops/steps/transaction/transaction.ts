@@ -47,6 +47,7 @@ import { rememberIntegrity } from '../../../store/state/known-integrity.js';
 import {
   readStateDraft,
   restoreState,
+  startStateFile,
   stateBefore,
   writeDraft,
   type StateDraft,
@@ -135,6 +136,8 @@ async function commit(
   try {
     // Inside the try: a refusal here (J1, A14) also takes the transaction's mark away.
     rules.open(draft, staged);
+    // B3: before any tree is promoted, so a crash leaves leftovers, not trees without a state.
+    await startStateFile(ctx.paths, read);
     for (const plugin of staged) {
       entries.push(await rules.commitOne(draft, plugin, notes));
       const { id, version } = plugin.inspected;
@@ -174,7 +177,8 @@ async function commit(
 
 /**
  * After a failure, with the state on disk the one read: what the transaction promoted is
- * collected, and a first install leaves no empty directory behind.
+ * collected, and a first install leaves no empty directory behind, nor the empty state file
+ * startStateFile wrote.
  */
 async function undo(
   ctx: OperationContext,
@@ -184,6 +188,7 @@ async function undo(
   await stateBefore(ctx.paths, read)
     .then((before) => collectGarbage(ctx.paths, before))
     .catch(() => undefined);
+  if (read.bytes === null) await restoreState(ctx.paths, read).catch(() => undefined);
   for (const dir of fresh) await rmdir(dir).catch(() => undefined);
 }
 
