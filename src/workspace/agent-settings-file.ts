@@ -1,6 +1,7 @@
 import { lstat, mkdir, readlink, realpath, rmdir, stat, unlink } from 'node:fs/promises';
 import { dirname, isAbsolute, relative } from 'node:path';
 import { writeFileDurable } from '../io/durable-write.js';
+import { removeDeadTemps } from '../io/dead-temps.js';
 import { errnoCode, toUserFileError } from '../io/fs-error.js';
 import { readRegularFile } from '../io/read-regular-file.js';
 import { isReadOnlyMode } from '../io/read-only-file.js';
@@ -63,11 +64,14 @@ export async function readSettingsFile(path: string): Promise<SettingsFile> {
  * Replaces the file's bytes durably and atomically (registry.md D2: a crash leaves the old file or
  * the new one), keeping its permission bits; creates its directory when there is none. A file or
  * directory this user may not write is E_IO naming the file (the user's, not the store's).
+ * Temporary files of it that a killed hookpm left are removed first (removeDeadTemps; the caller
+ * holds the store lock).
  */
 export async function writeSettingsFile(file: SettingsFile, bytes: Uint8Array): Promise<void> {
   await mkdir(dirname(file.target), { recursive: true }).catch((error: unknown) => {
     throw toUserFileError(error, file.path, 'create the directory of');
   });
+  removeDeadTemps([file.target]);
   await writeFileDurable(file.target, bytes, {
     owner: 'user',
     ...(file.mode === null ? {} : { mode: file.mode }),

@@ -1,9 +1,9 @@
 import { readRegularFile } from '../io/read-regular-file.js';
 import { projectFileError } from '../project/project-file-error.js';
-import { dirname, join } from 'node:path';
-import { lstatSync, readdirSync, realpathSync, statSync, unlinkSync } from 'node:fs';
-import { durableTempWriter, prepareFileDurable, type PreparedFile } from '../io/durable-write.js';
-import { isProcessAlive } from '../io/process-alive.js';
+import { join } from 'node:path';
+import { lstatSync, realpathSync, statSync, unlinkSync } from 'node:fs';
+import { prepareFileDurable, type PreparedFile } from '../io/durable-write.js';
+import { removeDeadTemps } from '../io/dead-temps.js';
 import { errnoCode, quietly, toUserFileError } from '../io/fs-error.js';
 import { assertReadInside, assertWriteInside } from './inside-root.js';
 import {
@@ -117,26 +117,6 @@ export function prepareProjectFiles(
     },
     discard: () => prepared.forEach((file) => file.discard()),
   };
-}
-
-/**
- * Removes the temporary files of `files` that a hookpm killed before `publish` left beside them
- * (D2: `.<name>.tmp-<pid>-<hex>`), those of processes no longer running, reading each directory
- * once; the caller holds the store lock, so no live hookpm of this store is writing them. Never
- * throws.
- */
-function removeDeadTemps(files: readonly string[]): void {
-  for (const dir of new Set(files.map((file) => dirname(file)))) {
-    const here = files.filter((file) => dirname(file) === dir);
-    quietly(() => {
-      for (const name of readdirSync(dir)) {
-        const writer = here
-          .map((file) => durableTempWriter(file, name))
-          .find((pid) => pid !== null);
-        if (writer != null && !isProcessAlive(writer)) quietly(() => unlinkSync(join(dir, name)));
-      }
-    });
-  }
 }
 
 /**
