@@ -1,7 +1,8 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cwdProblem, eventCwd } from '../../src/ops/steps/host/event-cwd.js';
+import { cwdProblem } from '../../src/io/cwd-problem.js';
+import { eventCwd } from '../../src/ops/steps/host/event-cwd.js';
 import { makeTempDir, removeDir } from './dispatch-helpers.js';
 
 // docs/reference/rules/cli.md#w2: where a linked event's handlers run when the payload's
