@@ -56,6 +56,26 @@ async function addPg(): Promise<void> {
   await ok('install', '--project', 'pg@acme@^1.0.0', '--yes');
 }
 
+/** The key of the project's pg's first hook, as `review --project` shows it. */
+async function firstHookKey(): Promise<string> {
+  const shown = JSON.parse((await ok('review', '--project', 'pg', '--json')).stdout) as {
+    hooks: Array<{ key: string }>;
+  };
+  return shown.hooks[0]!.key;
+}
+
+/** Runs `body` with pg 1.2.0 (the same hooks) published as `latest`, then takes it back out. */
+async function withPg120(body: () => Promise<void>): Promise<void> {
+  const doc = world.acme.index.plugins['pg']!;
+  await publishPlugin(world.acme, 'pg', '1.2.0', { PreToolUse: [DENY] });
+  try {
+    await body();
+  } finally {
+    delete doc.versions['1.2.0'];
+    doc.distTags['latest'] = '1.1.0';
+  }
+}
+
 describe('project plugins by name (registry.md D13, D14)', () => {
   it("D13: disable, enable, review and info with --project act on the project's plugin, not a user-wide one", async () => {
     await addPg();
@@ -93,10 +113,7 @@ describe('project plugins by name (registry.md D13, D14)', () => {
 
   it("D13: disable --hook and enable --hook with --project turn one hook of the project's plugin off and on", async () => {
     await addPg();
-    const shown = JSON.parse((await ok('review', '--project', 'pg', '--json')).stdout) as {
-      hooks: Array<{ key: string }>;
-    };
-    const key = shown.hooks[0]!.key;
+    const key = await firstHookKey();
     await fails('E_NOT_INSTALLED', 'disable', 'pg', '--hook', key);
     const off = await ok('disable', '--project', 'pg', '--hook', key, '--json');
     expect(JSON.parse(off.stdout)).toMatchObject({ id: 'pg@acme', disabledHooks: [key] });
@@ -119,9 +136,7 @@ describe('project plugins by name (registry.md D13, D14)', () => {
       expect(await ranPlugins(), args.join(' ')).toEqual([]);
       expect(await enabled(), args.join(' ')).toBe(false);
     }
-    const doc = world.acme.index.plugins['pg']!;
-    await publishPlugin(world.acme, 'pg', '1.2.0', { PreToolUse: [DENY] });
-    try {
+    await withPg120(async () => {
       await ok('update', '--project');
       expect(await lockedVersion()).toBe('1.2.0');
       expect(await ranPlugins()).toEqual([]);
@@ -129,22 +144,14 @@ describe('project plugins by name (registry.md D13, D14)', () => {
       // The same hooks: the consent carried, so enabling asks nothing (no --yes, no TTY).
       await ok('enable', '--project', 'pg');
       expect(await ranPlugins()).toEqual(['pg@acme']);
-    } finally {
-      delete doc.versions['1.2.0'];
-      doc.distTags['latest'] = '1.1.0';
-    }
+    });
   });
 
   it('D13: a hook turned off in the project stays off through `update --project` and `ci` of a new version that keeps it', async () => {
     await addPg();
-    const shown = JSON.parse((await ok('review', '--project', 'pg', '--json')).stdout) as {
-      hooks: Array<{ key: string }>;
-    };
-    const key = shown.hooks[0]!.key;
+    const key = await firstHookKey();
     await ok('disable', '--project', 'pg', '--hook', key);
-    const doc = world.acme.index.plugins['pg']!;
-    await publishPlugin(world.acme, 'pg', '1.2.0', { PreToolUse: [DENY] });
-    try {
+    await withPg120(async () => {
       await ok('update', '--project');
       expect(await lockedVersion()).toBe('1.2.0');
       expect(await ranPlugins()).toEqual([]);
@@ -152,10 +159,7 @@ describe('project plugins by name (registry.md D13, D14)', () => {
       expect(await ranPlugins()).toEqual([]);
       await ok('enable', '--project', 'pg', '--hook', key);
       expect(await ranPlugins()).toEqual(['pg@acme']);
-    } finally {
-      delete doc.versions['1.2.0'];
-      doc.distTags['latest'] = '1.1.0';
-    }
+    });
   });
 
   it('D13: a project with no plugin installed by this user says so', async () => {
