@@ -5,11 +5,13 @@ import {
   isWholePin,
   pinFile,
   readPin,
+  removePin,
   stopCountOf,
   writePin,
   writeTables,
 } from '../../store/session-pins.js';
 import { readPinTable } from '../../store/session-pin-tables.js';
+import { pinnedTreesNamed } from '../../store/pinned-trees-named.js';
 import type { StorePaths } from '../../store/store-paths.js';
 
 /**
@@ -72,18 +74,33 @@ export async function sessionPin(input: {
     return { pin: whole, stored: true };
   }
   const { makePin } = await import('./make-pin.js');
-  const made = await makePin(paths, sessionId, agent, new Date(), cwd);
-  const pin =
-    existing === null ? made : { ...made, stopContinuations: stopCountOf(paths, existing) };
-  if (!isStorable(pin)) return { pin, stored: false };
-  // A pin is a cache of a decision, never a reason for an event to fail.
-  const stored = await writePin(paths, pin).then(
-    () => true,
-    () => false,
-  );
-  await collectStalePins(paths).catch(() => undefined);
-  return { pin, stored };
+  for (let attempt = 1; ; attempt++) {
+    const made = await makePin(paths, sessionId, agent, new Date(), cwd);
+    const pin =
+      existing === null ? made : { ...made, stopContinuations: stopCountOf(paths, existing) };
+    if (!isStorable(pin)) return { pin, stored: false };
+    // A pin is a cache of a decision, never a reason for an event to fail.
+    const stored = await writePin(paths, pin).then(
+      () => true,
+      () => false,
+    );
+    // registry.md S41: a command that changed the state since it was read may have collected a
+    // tree of this pin before the pin was written; it is made again from the state of now.
+    if (stored && !(await pinnedTreesNamed(paths, pin))) {
+      if (attempt < PIN_ATTEMPTS) continue;
+      await removePin(paths, sessionId).catch(() => undefined);
+      return { pin, stored: false };
+    }
+    await collectStalePins(paths).catch(() => undefined);
+    return { pin, stored };
+  }
 }
+
+/**
+ * How often an event pins while commands keep changing the store under it; then it runs on the
+ * last pin made, unstored (its check of the trees fails it closed if one is gone).
+ */
+const PIN_ATTEMPTS = 3;
 
 /** A pin made from a state that could be read (its failures, if any, are plugins'). */
 function isStorable(pin: SessionPin): boolean {
