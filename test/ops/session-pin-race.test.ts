@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { reloadSessions } from '../../src/ops/wire/reload-sessions.js';
 import { sessionPin } from '../../src/ops/wire/session-pin.js';
 import { readPin } from '../../src/store/session-pins.js';
 import { ensureBuilt, runBin } from '../helpers/built-bin.js';
@@ -91,5 +92,22 @@ describe('engine.md R1, registry.md S41: a pin made while a command changes the 
     const { pin } = await pinNow();
     expect(pin.plugins).toEqual([]);
     expect(readPin(store.paths, SESSION)?.plugins ?? []).toEqual([]);
+  }, 60_000);
+
+  it('engine.md R4: `hookpm reload` while updates collect the tree it read pins what is installed then', async () => {
+    await hookpm(['install', await guard('1.0.0'), '--yes']);
+    await pinNow();
+    await hookpm(['install', await guard('2.0.0'), '--yes']);
+    const v3 = await guard('3.0.0');
+    const v4 = await guard('4.0.0');
+    // The reload reads 2.0.0, which no pin runs; two updates collect its tree before it writes.
+    between.run = async () => {
+      await hookpm(['install', v3, '--yes']);
+      await hookpm(['install', v4, '--yes']);
+    };
+    await reloadSessions(store.paths, { sessionId: SESSION });
+    const kept = readPin(store.paths, SESSION);
+    expect(kept?.plugins.map((p) => p.version)).toEqual(['4.0.0']);
+    expect(existsSync(kept!.plugins[0]!.root)).toBe(true);
   }, 60_000);
 });

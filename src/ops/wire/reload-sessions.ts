@@ -4,6 +4,8 @@ import { buildSnapshot, type SnapshotPlugin } from '../../hooks/snapshot/snapsho
 import { listPins, readPin, writePin } from '../../store/session-pins.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { makePin } from './make-pin.js';
+import { pinnedTreesNamed } from '../../store/pinned-trees-named.js';
+import type { SessionPin } from '../../store/session-pin-schema.js';
 
 /** One reloaded session, as engine.md R4 reports a reload. */
 export interface ReloadedSession {
@@ -42,10 +44,7 @@ export async function reloadSessions(
   }
   const reloaded: ReloadedSession[] = [];
   for (const old of pins) {
-    // The session's project (its plugins, where its handlers fall back to) stays the one it had.
-    const pin = await makePin(paths, old.sessionId, old.agent, new Date(), old.projectRoot);
-    // docs/reference/rules/engine.md#fail-closed: never a pin from a state that cannot be read.
-    if (!(pin.failClosed ?? []).some((entry) => entry.plugin === null)) await writePin(paths, pin);
+    const pin = await repin(paths, old);
     const snapshot = buildSnapshot({ projectDir: '', sources: pin.sources, id: pin.snapshotId });
     reloaded.push({
       sessionId: pin.sessionId,
@@ -57,4 +56,23 @@ export async function reloadSessions(
     });
   }
   return reloaded;
+}
+
+/** How often a reload pins a session while commands keep changing the store under it. */
+const PIN_ATTEMPTS = 3;
+
+/**
+ * The session's new pin, written unless made from a state that could not be read
+ * (docs/reference/rules/engine.md#fail-closed). registry.md S41: a pin whose trees the state no
+ * longer names once it is written may have lost one to a command's collection meanwhile; it is
+ * made again from the state of then.
+ */
+async function repin(paths: StorePaths, old: SessionPin): Promise<SessionPin> {
+  for (let attempt = 1; ; attempt++) {
+    // The session's project (its plugins, where its handlers fall back to) stays the one it had.
+    const pin = await makePin(paths, old.sessionId, old.agent, new Date(), old.projectRoot);
+    if ((pin.failClosed ?? []).some((entry) => entry.plugin === null)) return pin;
+    await writePin(paths, pin);
+    if (attempt >= PIN_ATTEMPTS || (await pinnedTreesNamed(paths, pin))) return pin;
+  }
 }
