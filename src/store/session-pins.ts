@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { writeFileDurable } from '../io/durable-write.js';
 import { sha256Hex } from '../json/canonical-json.js';
 import { markPinReleased } from './collect-marker.js';
+import { identity } from './session-pin-table-files.js';
 import { parsePin, type SessionPin } from './session-pin-schema.js';
 import type { StorePaths } from './store-paths.js';
 import {
@@ -91,14 +92,31 @@ export async function writePin(paths: StorePaths, pin: SessionPin): Promise<void
  * Writes the tables of a pin already written; false when they could not be (ignored). Only a
  * whole pin has tables (nothing in it fails closed, and it was made from a readable state): any
  * other is made afresh at each event (ops/wire/session-pin.ts), which the tables would skip.
+ *
+ * Two events of one session may pin at once (parallel tool calls at its start, across an update):
+ * when the pin file is no longer `pin` once its tables are written, they may have replaced the
+ * stored pin's, and would run trees no stored pin keeps from collection (registry.md S41): they
+ * are removed, and written again from the stored pin at a later event.
  */
 export function writeTables(file: string, pin: SessionPin): boolean {
   if (!isWholePin(pin)) return false;
   try {
     writePinTables(file, pin);
-    return true;
   } catch {
     return false;
+  }
+  if (storedIdentity(file) === identity(pin)) return true;
+  removePinTables(file);
+  return false;
+}
+
+/** The identity (session-pin-table-files.ts) of the pin stored in `file`, or null. */
+function storedIdentity(file: string): string | null {
+  try {
+    const stored = JSON.parse(readRegularText(file, { maxBytes: PIN_MAX_BYTES })) as SessionPin;
+    return identity(stored);
+  } catch {
+    return null;
   }
 }
 

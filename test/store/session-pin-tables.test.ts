@@ -17,6 +17,7 @@ import {
   stopCountOf,
   writePin,
   writeStopCount,
+  writeTables,
 } from '../../src/store/session-pins.js';
 import { useTempStore } from '../helpers/temp-home.js';
 
@@ -123,6 +124,20 @@ describe('session pin tables (engine.md X10)', () => {
     expect(read()).not.toBeNull();
     await writeFile(file.replace(/\.json$/, '.head'), 'not json');
     expect(read()).toBeNull();
+  });
+
+  it('X10, S41: tables an event writes after another event of the session replaced its pin are not used', async () => {
+    // Two events of one session pin at once, across an update: the first's tables land last.
+    const first = makePin();
+    const second = { ...makePin(), pinnedAt: '2026-01-01T00:00:01.000Z', snapshotId: 'after' };
+    second.plugins = second.plugins.map((p) => ({ ...p, version: '2.0.0', root: `${p.root}-2` }));
+    await writePin(store.paths, second);
+    const file = pinFile(store.paths, SESSION);
+    expect(writeTables(file, first)).toBe(false);
+    const table = readPinTable(file, SESSION, 'PreToolUse', { tool_name: 'Bash' });
+    // Only the stored pin's trees are kept by collection (pinnedTrees): the event runs those.
+    if (table !== null) expect(table.snapshotId).toBe('after');
+    expect(readPin(store.paths, SESSION)?.snapshotId).toBe('after');
   });
 
   it('X10: a bucket placing its groups past any index a pin can hold is not used (no unbounded padding)', async () => {
