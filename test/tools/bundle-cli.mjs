@@ -78,6 +78,7 @@ const BUNDLED_APART = '\0bundled-apart';
  */
 const WIRE_MORE = [
   'ops/wire/make-pin.js',
+  'store/pinned-trees-named.js',
   'ops/wire/pin-repaired.js',
   'ops/wire/policy-registries.js',
   'plugin/created-files.js',

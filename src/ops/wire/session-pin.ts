@@ -11,7 +11,6 @@ import {
   writeTables,
 } from '../../store/session-pins.js';
 import { readPinTable } from '../../store/session-pin-tables.js';
-import { pinnedTreesNamed } from '../../store/pinned-trees-named.js';
 import type { StorePaths } from '../../store/store-paths.js';
 
 /**
@@ -74,6 +73,8 @@ export async function sessionPin(input: {
     return { pin: whole, stored: true };
   }
   const { makePin } = await import('./make-pin.js');
+  // Loaded only to pin, as makePin: reading the state brings its schemas (zod) with it.
+  const { pinnedTreesNamed } = await import('../../store/pinned-trees-named.js');
   for (let attempt = 1; ; attempt++) {
     const made = await makePin(paths, sessionId, agent, new Date(), cwd);
     const pin =
