@@ -41,6 +41,7 @@ function buildHost(dir: string): void {
   const modules = [
     'engine/run-handler',
     'engine/handler-launch',
+    'engine/quote-path-variables',
     'engine/confine-command',
     'engine/confined-stdio',
     'engine/socket-filter',
