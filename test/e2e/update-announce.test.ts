@@ -62,4 +62,22 @@ describe('updates announced at SessionStart', () => {
     const bad = await ws.hookpm(['config', 'set', 'updates.check', 'hourly']);
     expect(bad.code).toBe(2);
   });
+
+  it('update --check daily under a link for another home (`wire claude --home`, no HOOKPM_HOME in the agent): the check runs on that home', async () => {
+    const home = join(ws.home, 'Library', 'Application Support', "it's hookpm");
+    const { HOOKPM_HOME: _unset, ...agentEnv } = ws.env();
+    const at = (args: string[], stdin?: string) =>
+      ws.hookpm(['--home', home, ...args], { env: agentEnv, ...(stdin ? { stdin } : {}) });
+    expect((await at(['install', 'guard@examples@1.0.0', '--yes'])).code).toBe(0);
+    expect((await at(['config', 'set', 'updates.check', 'daily'])).code).toBe(0);
+    const record = join(home, 'cache', 'updates-waiting.json');
+    const first = await at(['wire', 'claude'], start('h1'));
+    expect(first.code, first.stderr).toBe(0);
+    for (let i = 0; i < 100 && !existsSync(record); i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(existsSync(record)).toBe(true);
+    expect(existsSync(join(ws.home, '.cache', 'hookpm', 'updates-waiting.json'))).toBe(false);
+    const told = await at(['wire', 'claude'], start('h2'));
+    expect(JSON.parse(told.stdout).systemMessage).toContain('guard@examples 1.0.0 -> 1.3.0');
+  });
 });

@@ -82,6 +82,7 @@ export async function runWire(
     // engine.md B5: never read with replacement characters; a native check, no JS loop.
     ...(bytes !== null && !isUtf8(bytes) ? { notUtf8: true } : {}),
     store,
+    ...(globals.hookpmHome === undefined ? {} : { hookpmHome: globals.hookpmHome }),
     env: process.env,
     cwd: globals.cwd,
     home: globals.userHome,

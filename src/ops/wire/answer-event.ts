@@ -27,6 +27,11 @@ export interface WireOptions {
    */
   notUtf8?: boolean;
   store: StorePaths;
+  /**
+   * The hookpm home `store` is of (`--home`, HOOKPM_HOME); undefined: the platform's directories.
+   * What a command hookpm starts in the background is given, so that it works on the same store.
+   */
+  hookpmHome?: string;
   /** The handler's environment: what plugin handlers inherit, less secrets (X5). */
   env: Readonly<Record<string, string | undefined>>;
   /** The handler's working directory: where the agent started hookpm. */
@@ -138,7 +143,9 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
   const told = event === 'SessionStart' ? pin.diagnostics : [];
   // Updates waiting, from the last check (no network): told once, at the start of the session.
   const update =
-    event === 'SessionStart' ? updateAnnouncement(options.store, pin, options.env) : null;
+    event === 'SessionStart'
+      ? updateAnnouncement(options.store, pin, options.env, options.hookpmHome)
+      : null;
   return agent.encode({
     ...result,
     ...(update === null ? {} : { systemMessages: [...result.systemMessages, update] }),

@@ -11,11 +11,14 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * docs/guides/installing-plugins.md#updates-announced-in-your-agent: with `updates.check` set to
  * `daily`, a linked agent's SessionStart starts `hookpm update --check` detached in the background
  * (the event does not wait for it, nor use the network itself) when the last check, and the last
- * start of one, are a day old or more. The check installs nothing. Never throws.
+ * start of one, are a day old or more. The check installs nothing. Never throws. `home` is the
+ * hookpm home the paths are of (`--home`, as a link writes it on the command line; undefined: as
+ * `env` says): the check runs on that home, whatever HOOKPM_HOME the agent's environment holds.
  */
 export function startDailyCheck(
   paths: StorePaths,
   env: Readonly<Record<string, string | undefined>>,
+  home: string | undefined,
   now = new Date(),
 ): boolean {
   try {
@@ -33,7 +36,7 @@ export function startDailyCheck(
     const child = spawn(process.execPath, [bin, 'update', '--check'], {
       detached: true,
       stdio: 'ignore',
-      env: { ...env },
+      env: home === undefined ? { ...env } : { ...env, HOOKPM_HOME: home },
     });
     child.on('error', () => undefined);
     child.unref();
