@@ -16,6 +16,7 @@ import { readPluginDir } from '../store/read-plugin.js';
 import { createTarGz } from '../store/tar/tar-write.js';
 import { scanTarball, tarballInput } from '../store/tar/tarball-scan.js';
 import { firstOf } from '../text/first-of.js';
+import { shellWord } from '../text/shell-word.js';
 
 export interface PackOptions {
   /** Where the tarball is written (resolved to an absolute path); created when missing. */
@@ -174,7 +175,7 @@ function refusal(errors: readonly Diagnostic[], dir: string): HookpmError {
   );
   return new HookpmError(code, `cannot pack ${dir}: ${errors.length} error(s): ${listed}`, {
     file: dir,
-    hint: `Run \`hookpm validate ${dir}\` for every diagnostic, fix the errors, and pack again.`,
+    hint: `Run \`hookpm validate ${shellWord(dir)}\` for every diagnostic, fix the errors, and pack again.`,
   });
 }
 

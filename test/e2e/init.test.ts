@@ -102,4 +102,20 @@ describe('hookpm init', () => {
     expect(event.code).toBe(2);
     expect(event.stderr).toContain('E_USAGE');
   });
+
+  it('the command it says to try names a directory with a space or a quote as one shell word, and runs as printed', async () => {
+    const init = await hookpm(['init', "my plugin's #1", '--name', 'quoted']);
+    expect(init.code, init.stderr).toBe(0);
+    const line = init.stdout.split('\n').find((l) => l.startsWith('try it: hookpm '));
+    expect(line).toBe(
+      "try it: hookpm test 'my plugin'\\''s #1' PreToolUse --payload 'my plugin'\\''s #1/payloads/PreToolUse.json'",
+    );
+    const command = line!.slice('try it: hookpm '.length);
+    const run = spawnSync('/bin/sh', ['-c', `"$0" "$1" ${command}`, process.execPath, BIN], {
+      cwd: bin.dir,
+      env: bin.env,
+      encoding: 'utf8',
+    });
+    expect(run.status, run.stderr).toBe(0);
+  });
 });

@@ -50,6 +50,12 @@ async function treeOf(dir: string): Promise<Record<string, string>> {
 }
 
 describe('hookpm registry build -> registry add -> install by name', () => {
+  it('the serve command it prints names an output directory with a space or a quote as one shell word', async () => {
+    const odd = join(home.dir, "it's out #1");
+    const built = await hookpm('registry', 'build', PLUGINS, '--out', odd, '--name', 'odd');
+    const shown = odd.replaceAll("'", "'\\''");
+    expect(built.stdout).toContain(`or run: hookpm registry serve '${shown}'\n`);
+  });
   it('A1: building twice gives byte-identical output (index.json, index.html, every tarball)', async () => {
     const first = firstBuild;
     await hookpm('registry', 'build', PLUGINS, '--out', out);

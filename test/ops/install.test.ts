@@ -310,6 +310,13 @@ describe('install failures leave the store byte-identical (registry.md section 7
     expect(await hashStore(world.paths)).toEqual(before);
   });
 
+  it('the refusal of a directory with a space or a quote says how to validate it with the path as one shell word', async () => {
+    const bad = await world.plugin("it's bad #1", { 'plugin.json': '{' });
+    const error = await failure(() => installPlugins(ctx, opts([bad])));
+    expect(error.code).toBe('E_MANIFEST_INVALID');
+    expect(error.hint).toContain(`hookpm validate '${bad.replaceAll("'", "'\\''")}'`);
+  });
+
   it('a missing directory, and a name no registry has, are E_NOT_FOUND before anything is written', async () => {
     const before = await hashStore(world.paths);
     expect((await failure(() => installPlugins(ctx, opts(['./nope'])))).code).toBe('E_NOT_FOUND');

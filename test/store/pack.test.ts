@@ -246,6 +246,14 @@ describe('packPlugin (cli.md pack, registry.md A1)', () => {
     expect((await readdir(base)).filter((n) => n.endsWith('.tgz'))).toEqual([]);
   });
 
+  it('P4: the refusal of a directory with a space or a quote says how to validate it, the path one shell word', async () => {
+    const base = await tempDir();
+    const broken = await makePlugin(join(base, "it's broken"), { 'hooks/hooks.json': '{' });
+    const error = await failure(packPlugin(broken, { outDir: base }));
+    expect(error.code).toBe<ErrorCode>('E_HOOKS_INVALID');
+    expect(error.hint).toContain(`hookpm validate '${broken.replaceAll("'", "'\\''")}'\` for`);
+  });
+
   it('A2: a plugin whose names the installer would refuse leaves a tarball packed earlier in --out byte-identical', async () => {
     const base = await tempDir();
     const root = await makePlugin(join(base, 'p'));

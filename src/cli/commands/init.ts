@@ -4,6 +4,7 @@ import { EVENT_NAMES } from '../../hooks/events.js';
 import { eventArgument } from '../event-argument.js';
 import { globalOptions } from '../global-options.js';
 import { escapeControl, printJson, printLine } from '../render/render.js';
+import { shellWord } from '../../text/shell-word.js';
 
 interface InitFlags {
   event: string;
@@ -49,8 +50,11 @@ export function register(program: Command): void {
       if (globals.json) return printJson(result);
       printLine(`created plugin ${result.name} in ${escapeControl(result.dir)} (${result.event}):`);
       for (const file of result.files) printLine(`  ${file}`);
+      // The directory as the user gave it, one shell word, so the line runs as printed.
+      const at = dir ?? '.';
+      const payload = `${at}/payloads/${result.event}.json`;
       printLine(
-        `try it: hookpm test ${escapeControl(dir ?? '.')} ${result.event} --payload ${escapeControl(dir ?? '.')}/payloads/${result.event}.json`,
+        `try it: hookpm test ${escapeControl(shellWord(at))} ${result.event} --payload ${escapeControl(shellWord(payload))}`,
       );
     });
 }

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { globalOptions } from '../global-options.js';
 import type { ServedRequest } from '../../registry/http/http-server.js';
 import { escapeControl, printErrorLine, printJson, printLine } from '../render/render.js';
+import { shellWord } from '../../text/shell-word.js';
 
 /**
  * `hookpm registry build` and `hookpm registry serve` (docs/reference/rules/cli.md#commands), added
@@ -89,7 +90,7 @@ async function build(pluginsDir: string, flags: BuildFlags, command: Command): P
   for (const p of plugins) printLine(`  ${p.name}  ${p.versions.join(', ')}`);
   for (const removed of result.removed) printLine(`  removed stale ${escapeControl(removed)}`);
   printLine(
-    `open ${escapeControl(resolve(result.outDir, 'index.html'))} or run: hookpm registry serve ${escapeControl(result.outDir)}`,
+    `open ${escapeControl(resolve(result.outDir, 'index.html'))} or run: hookpm registry serve ${escapeControl(shellWord(result.outDir))}`,
   );
   if (result.sparse !== null)
     printLine(

@@ -8,6 +8,7 @@ import { fingerprintTree } from '../../store/fingerprint.js';
 import { readState, withStoreLock, writeState } from '../../store/state/state.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
 import { measureTree } from '../../store/tree-size.js';
+import { shellWord } from '../../text/shell-word.js';
 import { statPathKind } from '../../workspace/path-kind.js';
 import { treeIntegrity } from '../steps/catalogs/tree-integrity.js';
 import type { ReviewReport } from '../steps/consent/report.js';
@@ -148,7 +149,7 @@ async function askConsent(ctx: OperationContext, review: ReviewReport): Promise<
       `linking ${review.id} ${review.version} needs your consent to its hooks, and no question can be asked here`,
       {
         plugin: review.id,
-        hint: `Run \`hookpm review ${review.source}\` to see what it runs, then link it again with --yes.`,
+        hint: `Run \`hookpm review ${shellWord(review.source)}\` to see what it runs, then link it again with --yes.`,
       },
     );
   if (!(await ctx.confirm(review)))

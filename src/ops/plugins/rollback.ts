@@ -14,6 +14,7 @@ import { policyOf } from '../steps/policy/policy-of.js';
 import { requireSandboxed } from '../steps/policy/sandbox-allowed.js';
 import { requiresSandbox } from '../../policy/sandbox-require.js';
 import { inspectPluginDir } from '../steps/staging/inspect.js';
+import { shellWord } from '../../text/shell-word.js';
 
 export interface RollbackResult {
   id: string;
@@ -130,6 +131,6 @@ function anotherVersion(record: PluginRecord): string {
   if (record.registry === 'npm')
     return `\`hookpm install ${record.source.replace(/@[^@]*$/, '')}@<version>\` installs another version of its package.`;
   if (record.registry === LOCAL_REGISTRY)
-    return `Install another version from its directory or archive: \`hookpm install ${record.source}\` installs what is there now.`;
+    return `Install another version from its directory or archive: \`hookpm install ${shellWord(record.source)}\` installs what is there now.`;
   return `\`hookpm info ${record.id}\` shows its version; \`hookpm install ${record.id}@<version>\` installs another one.`;
 }

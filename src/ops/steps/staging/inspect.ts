@@ -4,6 +4,7 @@ import { handlerFormWarnings } from '../../../plugin/handler-form.js';
 import type { LoadedPlugin } from '../../../plugin/loaded-plugin.js';
 import { buildSurface, type Surface } from '../../../plugin/surface.js';
 import { readPluginDir } from '../../../store/read-plugin.js';
+import { shellWord } from '../../../text/shell-word.js';
 
 /** A plugin directory read and judged: what review shows and what install records. */
 export interface InspectedPlugin {
@@ -58,7 +59,7 @@ export function assertInstallable(inspected: InspectedPlugin, where: string): vo
     file,
     plugin: inspected.id,
     diagnostics: errors,
-    hint: `Run \`hookpm validate ${where}\` to see every problem, fix them, and install again.`,
+    hint: `Run \`hookpm validate ${shellWord(where)}\` to see every problem, fix them, and install again.`,
   });
 }
 

@@ -3,6 +3,7 @@ import { HookpmError } from '../../../errors.js';
 import type { LockEntry } from '../../../project/lockfile.js';
 import type { MarketplaceSource } from '../staging/types.js';
 import { redactUrl } from '../../../registry/http/url-policy.js';
+import { shellWord } from '../../../text/shell-word.js';
 import { isEntryRepositoryResolved, shownEntryRepository } from './project-entry-repository.js';
 
 /** The lock fields a staged tree is held to (locked-source.ts, assertMatchesLock). */
@@ -31,7 +32,7 @@ export function marketplaceTreeMismatch(
       : `${entry.resolved} of ${redactUrl(source.location)} at commit ${entry.commit}`;
   const restore =
     entry.commit === undefined
-      ? `restore ${dir} (for example with \`git checkout -- ${dir}\`)`
+      ? `restore ${dir} (for example with \`git checkout -- ${shellWord(dir)}\`)`
       : `restore hookpm.lock from the project's history (a commit's tree never changes: the lock was edited)`;
   return new HookpmError(
     'E_INTEGRITY',
