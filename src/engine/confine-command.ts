@@ -11,7 +11,15 @@
  * runner's process group, and `--die-with-parent` plus the namespace's end take every process it
  * started with it when the group is killed (X6).
  */
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, relative, isAbsolute } from 'node:path';
 import type { HandlerConfinement } from '../hooks/types.js';
@@ -96,21 +104,30 @@ export function confineCommand(input: ConfineInput, platform = process.platform)
   // Mounts apply in order: the project is bound before the store is hidden, so a project that
   // holds the store (the agent run in HOME) does not bring it back, writable (Z3).
   // A project of `/` (an agent run there) would make the whole file system writable: not bound.
-  if (confine.write.includes('project') && input.projectDir !== '/' && existsSync(input.projectDir))
-    args.push('--bind', input.projectDir, input.projectDir);
-  for (const dir of confine.hide) if (existsSync(dir)) args.push('--tmpfs', dir);
-  const shown = (dir: string): boolean => confine.hide.some((h) => isInside(dir, h));
-  if (input.pluginRoot !== null && shown(input.pluginRoot) && existsSync(input.pluginRoot))
-    args.push('--ro-bind', input.pluginRoot, input.pluginRoot);
+  // Every place is given to bwrap as its real path: bwrap makes a mount point without following
+  // symlinks, so a place reached through one (a symlinked home) could not be mounted at all, and
+  // a symlink left in the sandbox leads to the place mounted at its target.
+  const projectDir = realPath(input.projectDir);
+  if (confine.write.includes('project') && projectDir !== '/' && existsSync(projectDir))
+    args.push('--bind', projectDir, projectDir);
+  const hide = confine.hide.map(realPath);
+  for (const dir of hide) if (existsSync(dir)) args.push('--tmpfs', dir);
+  const shown = (dir: string): boolean => hide.some((h) => isInside(dir, h));
+  const pluginRoot = input.pluginRoot === null ? null : realPath(input.pluginRoot);
+  if (pluginRoot !== null && shown(pluginRoot) && existsSync(pluginRoot))
+    args.push('--ro-bind', pluginRoot, pluginRoot);
   const env = { ...input.env };
   let temp: string | null = null;
   try {
     if (input.pluginData !== null) {
       if (confine.write.includes('data')) {
         mkdirSync(input.pluginData, { recursive: true });
-        args.push('--bind', input.pluginData, input.pluginData);
-      } else if (shown(input.pluginData) && existsSync(input.pluginData))
-        args.push('--ro-bind', input.pluginData, input.pluginData);
+        const data = realPath(input.pluginData);
+        args.push('--bind', data, data);
+      } else {
+        const data = realPath(input.pluginData);
+        if (shown(data) && existsSync(data)) args.push('--ro-bind', data, data);
+      }
     }
     if (confine.write.includes('tmp')) {
       temp = mkdtempSync(join(tmpdir(), 'hookpm-confined-'));
@@ -127,6 +144,15 @@ export function confineCommand(input: ConfineInput, platform = process.platform)
     if (temp !== null) rmSync(temp, { recursive: true, force: true });
   };
   return { ok: true, file: bwrap, args, env, cleanup, seccomp };
+}
+
+/** The path with every symlink in it resolved; as given when it does not exist (yet). */
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /** `inner` is `outer` or inside it. */

@@ -192,6 +192,30 @@ describe('confined handlers under attack (security.md Z4-Z6)', () => {
     expect(await inHome(`append ${join(ws.home, 'notes')}`)).toBe('probe append: DONE');
   });
 
+  it('Z3/Z4: with the store reached through a symlink (a symlinked home), the handler runs confined and the store stays hidden', async () => {
+    const real = join(ws.dir, `real${ws.n}`, 'Application Support');
+    await mkdir(real, { recursive: true });
+    const linked = join(ws.dir, `linked home ${ws.n}`);
+    await symlink(join(ws.dir, `real${ws.n}`), linked);
+    const env = ws.env({ HOOKPM_HOME: join(linked, 'Application Support', 'hookpm') });
+    const root = join(ws.dir, `probe${ws.n}`);
+    await writeClaudePlugin(root, 'probe', {
+      PreToolUse: [
+        { hooks: [{ type: 'command', command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/p.mjs'] }] },
+      ],
+    });
+    await copyFile(PROBE, join(root, 'p.mjs'));
+    const manifest = { name: 'probe', version: '1.0.0', capabilities: CONFINED };
+    await writeFile(join(root, '.claude-plugin', 'plugin.json'), JSON.stringify(manifest));
+    expect((await ws.hookpm(['install', root, '--yes'], { env })).code).toBe(0);
+    expect((await wireBash('data', env)).reason).toBe('probe data: DONE');
+    for (const home of [linked, join(ws.dir, `real${ws.n}`)]) {
+      const state = join(home, 'Application Support', 'hookpm', 'data', 'state.json');
+      expect(existsSync(state)).toBe(true);
+      expect((await wireBash(`read ${state}`, env)).reason).toBe('probe read: blocked ENOENT');
+    }
+  });
+
   it('X6/Z4: a grandchild in a session of its own does not outlive the handler past its deadline', async () => {
     await installProbe(CONFINED);
     const { decision, ms } = await wireBash('linger');
