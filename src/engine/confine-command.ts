@@ -130,7 +130,7 @@ export function confineCommand(input: ConfineInput, platform = process.platform)
       }
     }
     if (confine.write.includes('tmp')) {
-      temp = mkdtempSync(join(tmpdir(), 'hookpm-confined-'));
+      temp = realPath(mkdtempSync(join(tmpdir(), 'hookpm-confined-')));
       args.push('--bind', temp, temp);
       env['TMPDIR'] = env['TMP'] = env['TEMP'] = temp;
     }

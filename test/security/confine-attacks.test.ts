@@ -216,6 +216,15 @@ describe('confined handlers under attack (security.md Z4-Z6)', () => {
     }
   });
 
+  it('Z4: with TMPDIR reached through a symlink, a handler that declares tmp still runs confined', async () => {
+    await installProbe({ network: false, write: ['data', 'tmp'] });
+    await mkdir(join(ws.dir, `realtmp${ws.n}`, 'tmp dir'), { recursive: true });
+    const linked = join(ws.dir, `linked tmp ${ws.n}`);
+    await symlink(join(ws.dir, `realtmp${ws.n}`), linked);
+    const env = ws.env({ TMPDIR: join(linked, 'tmp dir') });
+    expect((await wireBash('data', env)).reason).toBe('probe data: DONE');
+  });
+
   it('X6/Z4: a grandchild in a session of its own does not outlive the handler past its deadline', async () => {
     await installProbe(CONFINED);
     const { decision, ms } = await wireBash('linger');
