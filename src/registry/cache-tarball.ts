@@ -16,7 +16,7 @@ import type { FetchOptions } from './http/fetch-options.js';
 import { createIntegrityChecker, integrityOf, parseIntegrity } from './integrity.js';
 import { redactUrl } from './http/url-policy.js';
 
-/** Timeouts and retries a caller may set for a download. */
+/** Timeouts, retries, credentials and proxies a caller may set for a download. */
 export type DownloadTimings = Pick<
   FetchOptions,
   | 'retries'
@@ -26,6 +26,7 @@ export type DownloadTimings = Pick<
   | 'headersTimeoutMs'
   | 'connectTimeoutMs'
   | 'authorize'
+  | 'proxy'
 >;
 
 export interface CachedFetchOptions {

@@ -17,10 +17,15 @@ export async function makeTempHome(prefix = 'hookpm-home-'): Promise<TempHome> {
   // FORCE_COLOR (set by some CI systems) would colour the text output the tests read.
   // NODE_EXTRA_CA_CERTS (set by some sandboxes for their proxy) makes every Node process the
   // tests start parse a CA bundle (about 50 ms of CPU each); these children talk to loopback
-  // servers only (plain HTTP, or TLS with the test's own certificate), so they go without it.
+  // servers only (plain HTTP, or TLS with the test's own certificate), so they go without it,
+  // and without that proxy (registry.md N13: hookpm would send them through it).
   const {
     FORCE_COLOR: _colour,
     NODE_EXTRA_CA_CERTS: _certs,
+    HTTPS_PROXY: _https,
+    https_proxy: _httpsLower,
+    HTTP_PROXY: _http,
+    http_proxy: _httpLower,
     ...inherited
   } = process.env as Record<string, string>;
   const env = {

@@ -139,6 +139,7 @@ const wire = await build({
 // The CLI; its import of wire-entry.js is a `require` of the wire bundle's entry chunk, built above
 // (its name too holds the hash of its content: V8 checks only a cache's source length).
 const CLI_ENTRY = join(DIST, 'cli', 'start', 'entry.js');
+const HTTP_CLIENT = join(DIST, 'registry', 'http', 'http-client.js');
 const cliGraph = moduleGraph();
 const wireChunk = wire.output.find((chunk) => chunk.type === 'chunk' && chunk.isEntry).fileName;
 await build({
@@ -162,6 +163,9 @@ await build({
           name: 'entry',
           test: (id) => id === BUNDLED_APART || cliGraph.reachedStatically(CLI_ENTRY, id),
         },
+        // undici's files that a fetch imports (http-client.js) stay in one chunk with it, also
+        // those that http-proxy-client.js, imported only by a fetch through a proxy, shares.
+        { name: 'http-client', test: (id) => cliGraph.reachedStatically(HTTP_CLIENT, id) },
       ],
     },
   },

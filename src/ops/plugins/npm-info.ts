@@ -37,7 +37,7 @@ export async function npmPluginInfo(
   });
   const access = await npmRegistryAccess(environmentOf(ctx), name, request.location);
   const base = access.registry;
-  const doc = await fetchNpmDocument(base, name, access.authorization);
+  const doc = await fetchNpmDocument(base, name, access.authorization, access.proxy);
   const versions = sortDescending(Object.keys(doc.versions));
   const latestVersion = ownValue(doc.distTags, 'latest') ?? versions[0];
   const latest = latestVersion === undefined ? undefined : ownValue(doc.versions, latestVersion);

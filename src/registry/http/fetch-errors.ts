@@ -117,3 +117,48 @@ export function refusedAccess(url: string, status: number, sentCredentials: bool
     },
   );
 }
+
+const PROXY_HINT =
+  'Check that the proxy is running and reachable (HTTPS_PROXY, HTTP_PROXY, or .npmrc https-proxy ' +
+  'and proxy for npm), or name this host in NO_PROXY to go direct.';
+
+/**
+ * The error of a fetch of `url` (shown) whose failing request went through `proxy` (shown,
+ * redacted), registry.md N13: a CONNECT the proxy answered other than 200 is `E_REGISTRY_NETWORK`
+ * naming the proxy and its status (407: its credentials are missing or refused; not retried);
+ * any other network failure or timeout (no HTTP answer of the registry's) says it went through
+ * the proxy; other errors pass as they are. `cause` is what the fetch failed with, `error` what
+ * toFetchError made of it.
+ */
+export function throughProxy(
+  error: HookpmError,
+  cause: unknown,
+  url: string,
+  proxy: string,
+): HookpmError {
+  const status = /Proxy response \((\d+)\) !== 200/.exec(describeFailure(cause))?.[1];
+  if (status !== undefined) {
+    const words = status === '407' ? '407 Proxy Authentication Required' : status;
+    return new HookpmError(
+      'E_REGISTRY_NETWORK',
+      `could not fetch ${url}: the proxy ${proxy} answered ${words}`,
+      {
+        url,
+        proxy,
+        status: Number(status),
+        hint:
+          status === '407'
+            ? 'The proxy wants credentials: write them in its URL ' +
+              '(user:password@ before its host, percent-encoded), or check the ones there.'
+            : PROXY_HINT,
+      },
+    );
+  }
+  if (error.code !== 'E_REGISTRY_NETWORK' && error.code !== 'E_REGISTRY_TIMEOUT') return error;
+  if ('status' in error.details) return error; // the registry's own answer, through the tunnel
+  return new HookpmError(error.code, `${error.message} (through the proxy ${proxy})`, {
+    ...error.details,
+    proxy,
+    hint: PROXY_HINT,
+  });
+}

@@ -1,3 +1,4 @@
+import type { ProxySettings } from './proxy-policy.js';
 import type { UrlPurpose } from './url-policy.js';
 
 /** N1 response caps. */
@@ -30,6 +31,11 @@ export interface FetchOptions {
    * undefined for none; never printed. Credentials in the URL itself win.
    */
   authorize?: (url: URL) => string | undefined;
+  /**
+   * The proxies to go through (N13; npm's configuration for npm sources); by default the ones
+   * HTTPS_PROXY, HTTP_PROXY and NO_PROXY name (proxySettingsFromEnv).
+   */
+  proxy?: ProxySettings;
   onProgress?: (received: number, total: number | null) => void;
   /** SRI with a sha512 entry; the body is verified while streaming (`E_INTEGRITY`). */
   integrity?: string;

@@ -15,3 +15,25 @@ declare module 'undici/lib/api/api-request.js' {
   ): Promise<Dispatcher.ResponseData>;
   export default request;
 }
+
+declare module 'undici/lib/dispatcher/proxy-agent.js' {
+  import type { ProxyAgent } from 'undici';
+  const ProxyAgentClass: typeof ProxyAgent;
+  export default ProxyAgentClass;
+}
+
+declare module 'undici/lib/dispatcher/pool.js' {
+  import type { Pool } from 'undici';
+  const PoolClass: typeof Pool;
+  export default PoolClass;
+}
+
+declare module 'undici/lib/api/api-connect.js' {
+  import type { Dispatcher } from 'undici';
+  /** undici's Dispatcher.prototype.connect, called on a dispatcher. */
+  function connect(
+    this: Dispatcher,
+    opts: Dispatcher.ConnectOptions,
+  ): Promise<Dispatcher.ConnectData>;
+  export default connect;
+}

@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createGunzip } from 'node:zlib';
 import type { Dispatcher } from 'undici';
+import { makeRoutes, type Routes } from './http-routes.js';
+import { proxySettingsFromEnv } from './proxy-policy.js';
 import { HookpmError, isHookpmError } from '../../errors.js';
 import { bufferSink, readBody, tooLarge, TruncatedBodyError, wrongSize } from './body-reader.js';
 import type { BodySink } from './body-reader.js';
@@ -15,6 +17,7 @@ import {
   failureWords,
   networkError,
   refusedAccess,
+  throughProxy,
   toFetchError,
   unaskedEncoding,
 } from './fetch-errors.js';
@@ -26,7 +29,8 @@ export type { FetchFileOptions, FetchOptions, FetchResult } from './fetch-option
 export { MAX_REDIRECTS } from './redirect-policy.js';
 
 /**
- * Fetches `url` (https, loopback http or file) into memory under registry.md N1-N5. Errors:
+ * Fetches `url` (https, loopback http or file) into memory under registry.md N1-N5, through the
+ * proxy N13 names for it (`opts.proxy`, else the environment's). Errors:
  * `E_INSECURE_URL`/`E_REGISTRY_SCHEMA` before any request, `E_NOT_FOUND` (404 or 410, no retry),
  * `E_REDIRECT`, `E_REGISTRY_TIMEOUT`, `E_REGISTRY_TOO_LARGE`, `E_INTEGRITY`, `E_REGISTRY_NETWORK`
  * (after bounded retries). Messages carry the redacted URL only, cut to 200 characters.
@@ -62,7 +66,10 @@ type Outcome<T> = { status: 200; value: T; etag: string | null } | { status: 304
 interface Context<T> {
   opts: FetchOptions;
   makeSink: () => BodySink<T>;
-  dispatcher: Dispatcher;
+  /** The dispatcher of each request: direct, or through its proxy (N13). */
+  routes: Routes;
+  /** The proxy (shown) the latest request went through, for the error if it failed. */
+  proxy: string | undefined;
   signal: AbortSignal;
   /** The first URL's origin, and the headers its requests carry (its credentials among them). */
   origin: string;
@@ -87,20 +94,19 @@ async function fetchInto<T>(
     });
     return { status: 200, value, etag: null };
   }
-  const { Agent } = await import('./http-client.js');
   const deadlineMs = opts.deadlineMs ?? (opts.purpose === 'index' ? INDEX_DEADLINE_MS : 300_000);
   const headersTimeout = opts.headersTimeoutMs ?? 30_000;
-  const dispatcher = new Agent({
-    connect: { timeout: opts.connectTimeoutMs ?? 10_000 },
-    headersTimeout,
-    bodyTimeout: headersTimeout,
+  const routes = makeRoutes(opts.proxy ?? proxySettingsFromEnv(process.env), {
+    connectMs: opts.connectTimeoutMs ?? 10_000,
+    headersMs: headersTimeout,
   });
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), deadlineMs);
   const ctx: Context<T> = {
     opts,
     makeSink,
-    dispatcher,
+    routes,
+    proxy: undefined,
     signal: deadline.signal,
     origin: start.origin,
     headers: requestHeaders(start, opts),
@@ -108,10 +114,11 @@ async function fetchInto<T>(
   try {
     return await followAndRetry(stripCredentials(start), ctx);
   } catch (error) {
-    throw toFetchError(error, shown, { ms: deadlineMs, hit: deadline.signal.aborted });
+    const failure = toFetchError(error, shown, { ms: deadlineMs, hit: deadline.signal.aborted });
+    throw ctx.proxy === undefined ? failure : throughProxy(failure, error, shown, ctx.proxy);
   } finally {
     clearTimeout(timer);
-    await dispatcher.destroy().catch(() => undefined);
+    await routes.destroy();
   }
 }
 
@@ -152,7 +159,9 @@ type Step<T> =
 async function attemptOnce<T>(url: URL, ctx: Context<T>): Promise<Step<T>> {
   const { request } = await import('./http-client.js');
   const shown = shownUrl(url.href);
-  const res = await request(ctx.dispatcher, url, {
+  const route = await ctx.routes.routeFor(url);
+  ctx.proxy = route.proxy;
+  const res = await request(route.dispatcher, url, {
     method: 'GET',
     signal: ctx.signal,
     headers: withAuthorization(headersFor(url, ctx), url, ctx.opts.authorize),

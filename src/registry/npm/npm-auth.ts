@@ -1,4 +1,5 @@
 import { HookpmError } from '../../errors.js';
+import type { ProxySettings } from '../http/proxy-policy.js';
 import type { NpmConfig, NpmrcLayer } from './npm-config.js';
 
 /** The npm registry to ask for one package, and the credentials npm would send with each request. */
@@ -11,6 +12,8 @@ export interface NpmRegistryAccess {
    * host and path it is configured for.
    */
   authorization(url: URL): string | undefined;
+  /** The proxies npm would go through: `.npmrc` over the environment (registry.md#n13). */
+  proxy: ProxySettings;
 }
 
 /**

@@ -9,6 +9,7 @@ import {
 } from './npm-document.js';
 import { checkUrl, redactUrl, shownUrl } from '../http/url-policy.js';
 import { authorizationFor, type NpmRegistryAccess } from './npm-auth.js';
+import { npmProxySettings, type ProxySettings } from '../http/proxy-policy.js';
 import { readNpmConfig } from './read-npmrc.js';
 
 export const DEFAULT_NPM_REGISTRY = 'https://registry.npmjs.org/';
@@ -57,6 +58,7 @@ export async function npmRegistryAccess(
   return {
     registry: base,
     authorization: (url) => authorizationFor(config, url, DEFAULT_NPM_REGISTRY),
+    proxy: npmProxySettings((key) => config.get(key), opts.env),
   };
 }
 
@@ -64,11 +66,15 @@ function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value.trim();
 }
 
-/** Fetches and parses `<registry>/<package>` (abbreviated form preferred). */
+/**
+ * Fetches and parses `<registry>/<package>` (abbreviated form preferred), through `proxy` when
+ * given (else the environment's, N13).
+ */
 export async function fetchNpmDocument(
   registry: string,
   pkg: string,
   authorize?: (url: URL) => string | undefined,
+  proxy?: ProxySettings,
 ): Promise<NpmDocument> {
   const url = npmDocumentUrl(registry, pkg);
   const shown = redactUrl(url);
@@ -77,6 +83,7 @@ export async function fetchNpmDocument(
     maxBytes: NPM_DOCUMENT_MAX_BYTES,
     headers: { accept: 'application/vnd.npm.install-v1+json; q=1.0, application/json; q=0.8' },
     ...(authorize === undefined ? {} : { authorize }),
+    ...(proxy === undefined ? {} : { proxy }),
   });
   if (result.status !== 200) throw new Error('Assertion failed: 304 without a conditional request');
   const json = parseJson(result.body.toString('utf8'), shown);

@@ -75,7 +75,7 @@ export async function stageNpmPlugin(
     request.registry,
   );
   const registry = access.registry;
-  const doc = await fetchNpmDocument(registry, request.package, access.authorization);
+  const doc = await fetchNpmDocument(registry, request.package, access.authorization, access.proxy);
   const pick = pickNpmVersion(doc, request);
   let dir: string | null = null;
   try {
@@ -84,7 +84,7 @@ export async function stageNpmPlugin(
     const { file, bytes } = await fetchTarballCached(url, {
       cacheDir: tarballCacheDir(ctx.paths),
       integrity: pick.integrity,
-      fetch: { authorize: access.authorization },
+      fetch: { authorize: access.authorization, proxy: access.proxy },
     });
     const integrity = await verifiedDigest(pick.integrity, file, bytes);
     const input = tarballInput(file, bytes, redactUrl(url));

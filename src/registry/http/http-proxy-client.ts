@@ -1,0 +1,22 @@
+/**
+ * undici's `ProxyAgent`, from its own file (as http-client.ts takes `Agent`), in a module of its
+ * own: only a fetch that goes through a proxy imports it, so a command without one loads nothing
+ * more of undici (docs/design/benchmarks.md).
+ */
+import type { Dispatcher, ProxyAgent as ProxyAgentType } from 'undici';
+import ProxyAgent from 'undici/lib/dispatcher/proxy-agent.js';
+import Pool from 'undici/lib/dispatcher/pool.js';
+import connectOn from 'undici/lib/api/api-connect.js';
+
+/**
+ * A ProxyAgent for `opts`. Its connection to the proxy asks for tunnels with `connect`, a method
+ * undici's index adds to every dispatcher (hookpm does not load the index): the pool made here
+ * has it as its own.
+ */
+export function newProxyAgent(opts: ProxyAgentType.Options): Dispatcher {
+  return new ProxyAgent({
+    ...opts,
+    clientFactory: (origin: URL, options: object): Dispatcher =>
+      Object.assign(new Pool(origin, options), { connect: connectOn }),
+  });
+}

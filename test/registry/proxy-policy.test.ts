@@ -1,0 +1,71 @@
+/**
+ * registry.md N13: which proxy a URL goes through, from the environment (lower case first, as
+ * curl and undici read it) or npm's configuration (`.npmrc` over the environment), and NO_PROXY.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  npmProxySettings,
+  proxyFor,
+  proxySettingsFromEnv,
+  type ProxySettings,
+} from '../../src/registry/http/proxy-policy.js';
+
+const via = (url: string, settings: ProxySettings) => proxyFor(new URL(url), settings)?.href;
+
+describe('registry.md N13: proxy settings', () => {
+  it('N13: lower-case variables win; https falls back to the http proxy', () => {
+    expect(
+      proxySettingsFromEnv({ HTTPS_PROXY: 'http://up:1', https_proxy: 'http://low:1' }).https,
+    ).toBe('http://low:1');
+    expect(proxySettingsFromEnv({ HTTP_PROXY: 'http://p:1' })).toEqual({
+      https: 'http://p:1',
+      http: 'http://p:1',
+    });
+    expect(proxySettingsFromEnv({ https_proxy: '', HTTPS_PROXY: 'http://p:1' }).https).toBe(
+      undefined,
+    );
+    expect(proxySettingsFromEnv({ NO_PROXY: 'a', no_proxy: 'b' }).noProxy).toBe('b');
+  });
+
+  it('N13: .npmrc proxy, https-proxy and noproxy win over the environment', () => {
+    const npmrc: Record<string, string> = { proxy: 'http://npm:1', noproxy: 'corp.example' };
+    const env = { HTTPS_PROXY: 'http://env:1', NO_PROXY: 'other.example' };
+    expect(npmProxySettings((k) => npmrc[k], env)).toEqual({
+      https: 'http://npm:1',
+      http: 'http://npm:1',
+      noProxy: 'corp.example',
+    });
+    npmrc['https-proxy'] = 'http://secure:1';
+    expect(npmProxySettings((k) => npmrc[k], env).https).toBe('http://secure:1');
+    expect(npmProxySettings(() => undefined, env).https).toBe('http://env:1');
+    expect(npmProxySettings((k) => (k === 'proxy' ? 'false' : undefined), env).https).toBe(
+      'http://env:1',
+    );
+  });
+
+  it('N13: NO_PROXY names hosts, domain suffixes, host:port, [v6] and *', () => {
+    const s = (noProxy: string): ProxySettings => ({ https: 'http://p:3128', noProxy });
+    expect(via('https://registry.corp.example/x', s('.corp.example'))).toBeUndefined();
+    expect(via('https://registry.corp.example/x', s('*.corp.example'))).toBeUndefined();
+    expect(via('https://corp.example/x', s('corp.example'))).toBeUndefined();
+    expect(via('https://CORP.example/x', s('other, Corp.Example'))).toBeUndefined();
+    expect(via('https://notcorp.example/x', s('corp.example'))).toBe('http://p:3128/');
+    expect(via('https://h.test:8443/x', s('h.test:8443'))).toBeUndefined();
+    expect(via('https://h.test/x', s('h.test:8443'))).toBe('http://p:3128/');
+    expect(via('https://h.test/x', s('h.test:443'))).toBeUndefined();
+    expect(via('https://[::1]:9/x', s('[::1]'))).toBeUndefined();
+    expect(via('https://[::1]:9/x', s('::1'))).toBeUndefined();
+    expect(via('https://anything.test/x', s('*'))).toBeUndefined();
+  });
+
+  it('N13: a proxy without a scheme is http://; one of another scheme is refused, redacted', () => {
+    expect(via('https://r.test/', { https: 'proxy.corp:3128' })).toBe('http://proxy.corp:3128/');
+    expect(via('http://127.0.0.1/', { https: 'http://p:1' })).toBeUndefined();
+    expect(() => via('https://r.test/', { https: 'ftp://u:hunter2@p:1' })).toThrow(
+      expect.objectContaining({
+        code: 'E_REGISTRY_NETWORK',
+        message: expect.not.stringContaining('hunter2'),
+      }),
+    );
+  });
+});
