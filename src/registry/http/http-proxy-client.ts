@@ -11,12 +11,17 @@ import connectOn from 'undici/lib/api/api-connect.js';
 /**
  * A ProxyAgent for `opts`. Its connection to the proxy asks for tunnels with `connect`, a method
  * undici's index adds to every dispatcher (hookpm does not load the index): the pool made here
- * has it as its own.
+ * has it as its own. The proxy's answer to a CONNECT is waited for at most `headersTimeout`, as
+ * a registry's answer is (undici's default is 300 s).
  */
-export function newProxyAgent(opts: ProxyAgentType.Options): Dispatcher {
+export function newProxyAgent(
+  opts: ProxyAgentType.Options & { headersTimeout: number },
+): Dispatcher {
   return new ProxyAgent({
     ...opts,
     clientFactory: (origin: URL, options: object): Dispatcher =>
-      Object.assign(new Pool(origin, options), { connect: connectOn }),
+      Object.assign(new Pool(origin, { ...options, headersTimeout: opts.headersTimeout }), {
+        connect: connectOn,
+      }),
   });
 }

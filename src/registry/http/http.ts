@@ -161,16 +161,20 @@ async function attemptOnce<T>(url: URL, ctx: Context<T>): Promise<Step<T>> {
   const shown = shownUrl(url.href);
   const route = await ctx.routes.routeFor(url);
   ctx.proxy = route.proxy;
-  const res = await request(route.dispatcher, url, {
-    method: 'GET',
-    signal: ctx.signal,
-    headers: withAuthorization(headersFor(url, ctx), url, ctx.opts.authorize),
-    // A body read slower than it arrives pauses undici's parser at its high-water mark, and undici
-    // 7 crashes the process (an uncatchable assertion) when the server then closes the connection,
-    // as every HTTP/1.0 static file server does. Up to the cap the body is buffered instead: a
-    // response over it is refused (readBody) and never kept.
-    highWaterMark: ctx.opts.maxBytes,
-  });
+  // A body read slower than it arrives pauses undici's parser at its high-water mark, and undici 7
+  // crashes the process (an uncatchable assertion) when the server then closes the connection, as
+  // every HTTP/1.0 static file server does. Up to the cap the body is buffered instead: a response
+  // over it is refused (readBody) and never kept.
+  const highWaterMark = ctx.opts.maxBytes;
+  const res = await untilAborted(
+    ctx.signal,
+    request(route.dispatcher, url, {
+      method: 'GET',
+      signal: ctx.signal,
+      headers: withAuthorization(headersFor(url, ctx), url, ctx.opts.authorize),
+      highWaterMark,
+    }),
+  );
   const status = res.statusCode;
   if ([301, 302, 303, 307, 308].includes(status)) {
     discard(res.body);
@@ -271,6 +275,22 @@ function transientOrThrow(error: unknown): Step<never> {
   const reason =
     error instanceof TruncatedBodyError ? `truncated body: ${error.message}` : failureWords(error);
   return { kind: 'retry', reason };
+}
+
+/**
+ * `pending`, or a rejection as soon as `signal` aborts: undici starts a request's abort only once
+ * it has a connection, and a proxy that accepts a connection but never answers its CONNECT would
+ * hold the request past the deadline (N1, N13). The request itself ends when its dispatcher is
+ * destroyed.
+ */
+function untilAborted<V>(signal: AbortSignal, pending: Promise<V>): Promise<V> {
+  pending.catch(() => undefined);
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<V>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    pending.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** Drops a body we will not read; the error undici raises for it has no listener otherwise. */
