@@ -1,11 +1,20 @@
 /**
  * registry.md N13 and N1: a proxy that accepts the connection but never answers its CONNECT
  * holds a fetch no longer than its deadline (E_REGISTRY_TIMEOUT naming the proxy, redacted), and
- * never past it. A silent TCP server on 127.0.0.1 plays the proxy.
+ * never past it. A silent TCP server on 127.0.0.1 plays the proxy. And an https registry is
+ * reached through the tunnel: its own certificate is checked, and a refusal keeps N3's hint.
  */
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer as createHttpsServer } from 'node:https';
 import { createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fetchBytes } from '../../src/registry/http/http.js';
+import { failure } from '../helpers/failure.js';
+import { startForwardProxy } from '../helpers/forward-proxy.js';
+import { INSTALL_TIMEOUT_MS, OPENSSL, requireTool } from '../helpers/system-package.js';
 
 let server: Server | undefined;
 const sockets = new Set<Socket>();
@@ -36,4 +45,48 @@ describe('registry.md N13: a silent proxy', () => {
     expect(message).toContain(`through the proxy http://***@127.0.0.1:${port}/`);
     expect(message).not.toContain('hunter2');
   });
+
+  it(
+    'N13, N3: an https registry through the proxy is a tunnel; its untrusted certificate keeps N3 hint',
+    async () => {
+      const openssl = await requireTool(OPENSSL);
+      const dir = await mkdtemp(join(tmpdir(), 'hookpm-proxy-tls-'));
+      const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
+      const made = spawnSync(openssl, [
+        ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1'],
+        ...['-subj', '/CN=127.0.0.1', '-keyout', key, '-out', cert],
+      ]);
+      expect(made.status, String(made.stderr)).toBe(0);
+      const tls = createHttpsServer(
+        { key: await readFile(key), cert: await readFile(cert) },
+        (_q, r) => r.end('{}'),
+      );
+      await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+      const { port } = tls.address() as { port: number };
+      const fwd = await startForwardProxy();
+      try {
+        const error = await failure(
+          fetchBytes(`https://127.0.0.1:${port}/index.json`, {
+            purpose: 'index',
+            maxBytes: 1024,
+            retries: 0,
+            proxy: { https: fwd.url },
+          }),
+        );
+        expect(fwd.seen.map((s) => `${s.method} ${s.target}`)).toEqual([
+          `CONNECT 127.0.0.1:${port}`,
+        ]);
+        expect(error.code).toBe('E_REGISTRY_NETWORK');
+        expect(error.message).toMatch(/self-signed|SELF_SIGNED/);
+        expect(error.message).toContain(`through the proxy ${fwd.url}`);
+        expect(error.hint).toMatch(/NODE_EXTRA_CA_CERTS/);
+      } finally {
+        await fwd.close();
+        tls.closeAllConnections();
+        await new Promise((resolve) => tls.close(resolve));
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+    INSTALL_TIMEOUT_MS,
+  );
 });

@@ -127,7 +127,8 @@ const PROXY_HINT =
  * redacted), registry.md N13: a CONNECT the proxy answered other than 200 is `E_REGISTRY_NETWORK`
  * naming the proxy and its status (407: its credentials are missing or refused; not retried);
  * any other network failure or timeout (no HTTP answer of the registry's) says it went through
- * the proxy; other errors pass as they are. `cause` is what the fetch failed with, `error` what
+ * the proxy (with a hint about the proxy, but for an untrusted certificate, whose N3 hint is kept);
+ * other errors pass as they are. `cause` is what the fetch failed with, `error` what
  * toFetchError made of it.
  */
 export function throughProxy(
@@ -156,9 +157,12 @@ export function throughProxy(
   }
   if (error.code !== 'E_REGISTRY_NETWORK' && error.code !== 'E_REGISTRY_TIMEOUT') return error;
   if ('status' in error.details) return error; // the registry's own answer, through the tunnel
+  // The registry's certificate is checked through the tunnel: N3's hint is the one that helps.
+  const code = (cause as { code?: unknown }).code;
+  const certificate = typeof code === 'string' && isCertificateFailure(code);
   return new HookpmError(error.code, `${error.message} (through the proxy ${proxy})`, {
     ...error.details,
     proxy,
-    hint: PROXY_HINT,
+    hint: certificate ? error.hint : PROXY_HINT,
   });
 }
