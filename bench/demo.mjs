@@ -16,7 +16,18 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'hookpm.js');
 const FIXTURES = join(ROOT, 'registry-fixtures');
 const home = mkdtempSync(join(tmpdir(), 'hookpm-demo-'));
-const env = { ...process.env, HOME: home, HOOKPM_HOME: join(home, 'hookpm'), NO_COLOR: '1' };
+// The demo's registry is on 127.0.0.1: a proxy of the environment (registry.md N13) stays out of it.
+const direct = [process.env.no_proxy || process.env.NO_PROXY, '127.0.0.1,localhost'].filter(
+  Boolean,
+);
+const env = {
+  ...process.env,
+  HOME: home,
+  HOOKPM_HOME: join(home, 'hookpm'),
+  NO_COLOR: '1',
+  no_proxy: direct.join(','),
+  NO_PROXY: direct.join(','),
+};
 const bold = (text) => (process.stdout.isTTY ? `\u001b[1m${text}\u001b[0m` : text);
 
 function say(text) {
