@@ -124,11 +124,19 @@ function fetchedUrlsMatch(glob: Glob, payload: Readonly<Record<string, unknown>>
   return urls.length === 0 || urls.some((url) => globMatches(glob, url));
 }
 
-/** F1: whether the rule's tool part names `tool` (an exact name, or a prefix ending in `*`). */
+/**
+ * F1: whether the rule's tool part names `tool`: an exact name, a prefix ending in `*`, or a bare
+ * MCP server `mcp__server`, which (as in Claude Code's permission rules) names every tool of that
+ * server, `mcp__server__*`.
+ */
 function namesTool(rule: IfRule, tool: string): boolean {
   const { names, prefixes } = rule.tool;
-  return names.includes(tool) || prefixes.some((prefix) => tool.startsWith(prefix));
+  if (names.includes(tool) || prefixes.some((prefix) => tool.startsWith(prefix))) return true;
+  return names.some((name) => MCP_SERVER.test(name) && tool.startsWith(`${name}__`));
 }
+
+/** `mcp__` and a server name holding no `__`: a rule naming a whole MCP server. */
+const MCP_SERVER = /^mcp__(?:(?!__).)+$/;
 
 /** The payload's `tool_input[field]`, own fields only. */
 function inputField(payload: Readonly<Record<string, unknown>>, field: string): unknown {

@@ -54,6 +54,18 @@ describe('the if predicate (engine.md F1-F3)', () => {
     expect(holds('mcp__github__*(*)', 'mcp__github__x', {})).toBe(true);
   });
 
+  // Claude Code's permissions page: `mcp__server` names every tool of the server, as
+  // `mcp__server__*` does; read as one exact name it held for no tool, so its guard never ran.
+  it('F1: a bare mcp__server names every tool of that server, as in Claude Code', () => {
+    expect(holds('mcp__github', 'mcp__github__create_issue', {})).toBe(true);
+    expect(holds('mcp__github', 'mcp__github', {})).toBe(true);
+    expect(holds('mcp__github(*)', 'mcp__github__x', {})).toBe(true);
+    expect(holds('Bash|mcp__github', 'mcp__github__x', {})).toBe(true);
+    expect(holds('mcp__github', 'mcp__githubx__create_issue', {})).toBe(false);
+    expect(holds('mcp__github', 'mcp__gitlab__create_issue', {})).toBe(false);
+    expect(holds('mcp__github__create_issue', 'mcp__github__create_issue_x', {})).toBe(false);
+  });
+
   it.each([
     ['Bash(git *)', 'Bash', { command: 'git push origin main' }, true],
     ['Bash(git *)', 'Bash', { command: 'echo git push' }, false],
