@@ -6,6 +6,7 @@ import type { Glob } from './glob.js';
 import { patchFiles } from './patch-files.js';
 import { bashSubcommands } from './bash-subcommands.js';
 import { promptUrls } from '../text/prompt-urls.js';
+import { compileDomain, urlOnDomain } from './fetch-domain.js';
 
 /**
  * The `if` predicate (engine.md F1-F3): one permission rule, `Tool` or `Tool(pattern)`. `Tool` is an
@@ -23,6 +24,8 @@ export interface IfRule {
   /** The text between the parentheses, or null for a bare `Tool`. */
   pattern: string | null;
   glob: Glob | null;
+  /** The host glob of a `WebFetch(domain:<host>)` pattern (fetch-domain.ts), else null. */
+  domain: Glob | null;
 }
 
 export type IfRuleResult = { ok: true; rule: IfRule } | { ok: false; message: string };
@@ -74,7 +77,8 @@ export function parseIfRule(rule: string): IfRuleResult {
     }
   }
   const glob = pattern === null ? null : compileGlob(pattern);
-  return { ok: true, rule: { source: rule, tool: { names, prefixes }, pattern, glob } };
+  const domain = pattern === null ? null : compileDomain(pattern);
+  return { ok: true, rule: { source: rule, tool: { names, prefixes }, pattern, glob, domain } };
 }
 
 /**
@@ -107,8 +111,9 @@ export function ifRuleHolds(
   if (field === undefined) return rule.pattern === '*';
   const input = inputField(payload, field);
   const glob = rule.glob;
-  if (input === undefined && tool === 'WebFetch') return fetchedUrlsMatch(glob, payload);
+  if (input === undefined && tool === 'WebFetch') return fetchedUrlsMatch(rule, payload);
   if (typeof input !== 'string') return false;
+  if (tool === 'WebFetch' && rule.domain !== null) return urlOnDomain(rule.domain, input);
   if (globMatches(glob, input)) return true;
   return tool === 'Bash' && bashSubcommands(input).some((part) => globMatches(glob, part));
 }
@@ -118,10 +123,13 @@ export function ifRuleHolds(
  * the pattern holds when it matches one of the prompt's URLs, and also when none can be read from
  * it, so a guard is never skipped for the form of the input.
  */
-function fetchedUrlsMatch(glob: Glob, payload: Readonly<Record<string, unknown>>): boolean {
+function fetchedUrlsMatch(rule: IfRule, payload: Readonly<Record<string, unknown>>): boolean {
   const prompt = inputField(payload, 'prompt');
   const urls = typeof prompt === 'string' ? promptUrls(prompt) : [];
-  return urls.length === 0 || urls.some((url) => globMatches(glob, url));
+  const { glob, domain } = rule;
+  const matches = (url: string): boolean =>
+    domain !== null ? urlOnDomain(domain, url) : glob !== null && globMatches(glob, url);
+  return urls.length === 0 || urls.some(matches);
 }
 
 /**

@@ -212,6 +212,32 @@ describe('the if predicate (engine.md F1-F3)', () => {
     expect(holds('Edit(src/*)', 'Edit', { file_path: 'a; src/x' })).toBe(false);
   });
 
+  // Claude Code's permissions page: `WebFetch(domain:example.com)` names the fetched URL's host.
+  // Read as a glob over the whole URL it held for no URL, so its guard never ran.
+  it('F2: WebFetch(domain:host) holds for a URL on that host, whatever its port, userinfo or case', () => {
+    const on = (rule: string, url: string) => holds(rule, 'WebFetch', { url });
+    expect(on('WebFetch(domain:example.com)', 'https://example.com/x')).toBe(true);
+    expect(on('WebFetch(domain:example.com)', 'http://EXAMPLE.com:8080/x?y#z')).toBe(true);
+    expect(on('WebFetch(domain:example.com)', 'https://user:pw@example.com/')).toBe(true);
+    expect(on('WebFetch(domain:example.com)', 'https://example.com./')).toBe(true);
+    expect(on('WebFetch(domain:example.com)', 'https://api.example.com/')).toBe(true);
+    expect(on('WebFetch(domain:Example.COM)', 'https://example.com/')).toBe(true);
+    expect(on('WebFetch(domain:*.example.com)', 'https://a.b.example.com/')).toBe(true);
+    expect(on('WebFetch(domain:bücher.example)', 'https://xn--bcher-kva.example/')).toBe(true);
+    expect(on('WebFetch(domain:example.com)', 'https://example.com.evil.net/')).toBe(false);
+    expect(on('WebFetch(domain:example.com)', 'https://notexample.com/')).toBe(false);
+    expect(on('WebFetch(domain:example.com)', 'https://evil.net/?u=https://example.com')).toBe(
+      false,
+    );
+    // A url that does not parse cannot be judged, so the guard runs.
+    expect(on('WebFetch(domain:example.com)', 'not a url')).toBe(true);
+    expect(
+      holds('WebFetch(domain:evil.example)', 'WebFetch', {
+        prompt: 'Compare https://ok.example/ https://evil.example/x',
+      }),
+    ).toBe(true);
+  });
+
   // Gemini CLI's web_fetch fetches the URLs its prompt names; naming several, it reaches plugins
   // as a WebFetch without `url` (agents.md), which must not skip a guard on one of them.
   it('F2: a WebFetch without url is judged by the URLs its prompt names, and holds when none can be read', () => {
