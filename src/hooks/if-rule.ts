@@ -7,6 +7,7 @@ import { patchFiles } from './patch-files.js';
 import { bashSubcommands } from './bash-subcommands.js';
 import { promptUrls } from '../text/prompt-urls.js';
 import { compileDomain, urlOnDomain } from './fetch-domain.js';
+import { pathRuleHolds } from './path-rule.js';
 
 /**
  * The `if` predicate (engine.md F1-F3): one permission rule, `Tool` or `Tool(pattern)`. `Tool` is an
@@ -41,6 +42,9 @@ export const PRIMARY_INPUT: ReadonlyMap<string, string> = new Map([
   ['Grep', 'pattern'],
   ['WebFetch', 'url'],
 ]);
+
+/** F2: the tools whose primary input is a file path, matched as paths (path-rule.ts). */
+const PATH_TOOLS: ReadonlySet<string> = new Set(['Edit', 'Write', 'MultiEdit', 'Read']);
 
 const isToolText = wordTextTest(',|*-');
 
@@ -103,8 +107,11 @@ export function ifRuleHolds(
     if (rule.glob === null) return true;
     const patch = inputField(payload, 'command');
     const files = typeof patch === 'string' ? patchFiles(patch, ownField(payload, 'cwd')) : [];
-    const glob = rule.glob;
-    return files.length === 0 || files.some((file) => globMatches(glob, file));
+    const { glob, pattern } = rule;
+    const cwd = ownField(payload, 'cwd');
+    const holdsFor = (file: string): boolean =>
+      globMatches(glob, file) || (pattern !== null && pathRuleHolds(pattern, file, cwd));
+    return files.length === 0 || files.some(holdsFor);
   }
   if (rule.glob === null) return true;
   const field = PRIMARY_INPUT.get(tool);
@@ -115,6 +122,9 @@ export function ifRuleHolds(
   if (typeof input !== 'string') return false;
   if (tool === 'WebFetch' && rule.domain !== null) return urlOnDomain(rule.domain, input);
   if (globMatches(glob, input)) return true;
+  if (PATH_TOOLS.has(tool) && rule.pattern !== null) {
+    return pathRuleHolds(rule.pattern, input, ownField(payload, 'cwd'));
+  }
   return tool === 'Bash' && bashSubcommands(input).some((part) => globMatches(glob, part));
 }
 

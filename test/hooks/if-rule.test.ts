@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ifRuleHolds, parseIfRule } from '../../src/hooks/if-rule.js';
 import type { IfRule } from '../../src/hooks/if-rule.js';
 import { EVENT_NAMES, EVENTS } from '../../src/hooks/events.js';
+import { homedir } from 'node:os';
 import type { EventName } from '../../src/hooks/events.js';
 
 function rule(text: string): IfRule {
@@ -74,7 +75,8 @@ describe('the if predicate (engine.md F1-F3)', () => {
     ['Bash(npm run test:*)', 'Bash', { command: 'npm run test' }, true],
     ['Bash(*get_secret_value*)', 'Bash', { command: 'python -c "get_secret_value()"' }, true],
     ['Edit(src/**)', 'Edit', { file_path: 'src/a/b.ts' }, true],
-    ['Edit(src/**)', 'Edit', { file_path: '/abs/src/a.ts' }, false],
+    ['Edit(src/**)', 'Edit', { file_path: '/abs/src/a.ts' }, true],
+    ['Edit(src/**)', 'Edit', { file_path: '/abs/lib/a.ts' }, false],
     ['Write(*.env)', 'Write', { file_path: 'config/.env' }, true],
     ['MultiEdit(*.ts)', 'MultiEdit', { file_path: 'x.ts' }, true],
     ['Read(/etc/*)', 'Read', { file_path: '/etc/passwd' }, true],
@@ -210,6 +212,57 @@ describe('the if predicate (engine.md F1-F3)', () => {
       expect(holds('Bash(git push *)', 'Bash', { command }), command).toBe(false);
     }
     expect(holds('Edit(src/*)', 'Edit', { file_path: 'a; src/x' })).toBe(false);
+  });
+
+  // Claude Code's permissions page: Read and Edit rules follow the gitignore specification against
+  // the absolute path the tool names: `//p` from the root, `~/p` from home, `/p` from the project
+  // root, `p` and `./p` from the current directory, a name without `/` at any depth. Matched
+  // against the path as written, `Edit(src/**)` never held for Claude Code's absolute file_path.
+  it.each([
+    ['Edit(src/**)', '/home/u/p/src/a/b.ts', true],
+    ['Edit(./src/**)', '/home/u/p/src/a.ts', true],
+    ['Edit(src/**)', '/home/u/p/lib/src/a.ts', false],
+    ['Edit(src/**)', '/home/u/other/src/a.ts', false],
+    ['Edit(src/**)', 'src/a.ts', true],
+    ['Edit(src/**)', './src/a.ts', true],
+    ['Edit(src/**)', '/home/u/p/lib/../src/a.ts', true],
+    ['Edit(src/**)', '/home/u/p/src/../lib/a.ts', false],
+    ['Edit(src/**)', 'lib/../src/a.ts', true],
+    ['Edit(src/**)', 'C:\\proj\\src\\a.ts', false],
+    ['Edit(src)', '/home/u/p/src/a.ts', true],
+    ['Edit(src/)', '/home/u/p/src/a.ts', true],
+    ['Read(./secrets/**)', '/home/u/p/secrets/k.pem', true],
+    ['Read(./secrets)', '/home/u/p/secrets/k.pem', true],
+    ['Read(secrets/)', '/home/u/p/a/secrets/k.pem', true],
+    ['Read(.env)', '/home/u/p/.env', true],
+    ['Read(.env)', '/home/u/p/config/.env', true],
+    ['Read(.env)', '/home/u/p/.envrc', false],
+    ['Read(*.pem)', '/home/u/p/a/b.pem', true],
+    ['Edit(/src/**)', '/home/u/p/src/a.ts', true],
+    ['Edit(/src/**)', '/src/a.ts', true],
+    ['Read(//etc/**)', '/etc/passwd', true],
+    ['Read(//etc/**)', '/home/u/p/etc/x', false],
+    ['Read(~/.ssh/**)', `${homedir()}/.ssh/id_rsa`, true],
+    ['Read(~/.ssh/**)', '~/.ssh/id_rsa', true],
+    ['Read(~/.ssh/**)', '/home/u/p/.ssh/id_rsa', homedir() === '/home/u/p'],
+    ['Read(../shared/**)', '/home/u/shared/x', true],
+    ['Write(src/**)', '/home/u/p/src/a.ts/', true],
+  ])('F2: %s holds for %s in /home/u/p: %s', (text, file_path, expected) => {
+    const payload = { tool_name: 'Edit', tool_input: { file_path }, cwd: '/home/u/p' };
+    const tool = text.slice(0, text.indexOf('('));
+    expect(ifRuleHolds(rule(text), 'PreToolUse', { ...payload, tool_name: tool })).toBe(expected);
+  });
+
+  it('F2: a path rule holds for Windows-style paths against a Windows cwd', () => {
+    const on = (file_path: string) =>
+      ifRuleHolds(rule('Edit(src/**)'), 'PreToolUse', {
+        tool_name: 'Edit',
+        tool_input: { file_path },
+        cwd: 'C:\\proj',
+      });
+    expect(on('C:\\proj\\src\\a.ts')).toBe(true);
+    expect(on('src\\a.ts')).toBe(true);
+    expect(on('C:\\other\\src\\a.ts')).toBe(false);
   });
 
   // Claude Code's permissions page: `WebFetch(domain:example.com)` names the fetched URL's host.

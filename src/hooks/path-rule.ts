@@ -1,0 +1,56 @@
+import { posix } from 'node:path';
+import { homedir } from 'node:os';
+import { compileGlob, globMatches } from './glob.js';
+
+/**
+ * The path patterns of Read, Edit, Write and MultiEdit rules (engine.md F2), read as Claude Code
+ * reads them (gitignore style, against the absolute path the tool names): `//p` from the root of
+ * the file system, `~/p` from the home directory, `/p` from the project root, `p` and `./p` from
+ * the current directory; a pattern without an inner `/` (`.env`, `*.pem`) names a file at any
+ * depth; a pattern naming a directory also holds for everything under it.
+ *
+ * A guard is never skipped for the way a path is written: the file path is resolved against the
+ * payload's `cwd`, `.` and `..` removed, `\` read as `/`; `/p` holds from the file-system root as
+ * well as from the project root (taken to be `cwd`); without a `cwd`, a relative pattern holds
+ * under any directory. The pattern as written is also matched against the path as written.
+ */
+export function pathRuleHolds(pattern: string, filePath: string, cwd: unknown): boolean {
+  const base = typeof cwd === 'string' && cwd !== '' ? absolute(slashes(cwd), null) : null;
+  const target = absolute(slashes(filePath), base);
+  if (target === null) return false;
+  return readings(pattern, base).some((reading) => globMatches(compileGlob(reading), target));
+}
+
+function slashes(path: string): string {
+  return path.replace(/\\/g, '/');
+}
+
+const WINDOWS_ROOT = /^[A-Za-z]:\//;
+
+/** `path` made absolute against `base` and normalised, or null when it cannot be. */
+function absolute(path: string, base: string | null): string | null {
+  let full = path;
+  if (path === '~' || path.startsWith('~/')) full = homedir() + path.slice(1);
+  else if (!path.startsWith('/') && !WINDOWS_ROOT.test(path)) {
+    if (base === null) return null;
+    full = `${base}/${path}`;
+  }
+  return posix.normalize(full).replace(/(.)\/+$/, '$1');
+}
+
+/** The absolute globs a pattern stands for: a directory's also hold for what it holds. */
+function readings(pattern: string, base: string | null): string[] {
+  const from = (root: string, rest: string): string =>
+    root === '*' ? `*/${rest}` : posix.normalize(`${root}/${rest}`);
+  const anyBase = base ?? '*';
+  let globs: string[];
+  if (pattern.startsWith('//')) globs = [pattern.slice(1)];
+  else if (pattern.startsWith('~/')) globs = [homedir() + pattern.slice(1)];
+  else if (pattern.startsWith('/')) globs = [pattern, from(anyBase, pattern.slice(1))];
+  else {
+    const rest = pattern.replace(/^(?:\.\/)+/, '');
+    const anyDepth = !rest.replace(/\/+$/, '').includes('/');
+    globs = anyDepth ? [from(anyBase, rest), `*/${rest}`] : [from(anyBase, rest)];
+  }
+  return globs.flatMap((glob) => [glob, `${glob.replace(/\/+$/, '')}/**`]);
+}
