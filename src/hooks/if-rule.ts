@@ -125,7 +125,12 @@ export function ifRuleHolds(
   if (PATH_TOOLS.has(tool) && rule.pattern !== null) {
     return pathRuleHolds(rule.pattern, input, ownField(payload, 'cwd'));
   }
-  return tool === 'Bash' && bashSubcommands(input).some((part) => globMatches(glob, part));
+  if (tool !== 'Bash') return false;
+  // As in Claude Code, `Bash(ls *)` also holds for a bare `ls`.
+  const bare = rule.pattern?.endsWith(' *') ? compileGlob(rule.pattern.slice(0, -2)) : null;
+  return bashSubcommands(input).some(
+    (part) => globMatches(glob, part) || (bare !== null && globMatches(bare, part)),
+  );
 }
 
 /**

@@ -291,6 +291,46 @@ describe('the if predicate (engine.md F1-F3)', () => {
     ).toBe(true);
   });
 
+  // Claude Code's permissions page: a Bash rule matches each subcommand after process wrappers
+  // (timeout, time, nice, nohup, stdbuf, xargs) and output redirections are set aside, and
+  // `Bash(ls *)` holds for a bare `ls`. A command run by a wrapper, in a subshell or a command
+  // substitution still runs, so a guard is never skipped for it (sudo, env, exec, command too).
+  it('F2: a Bash pattern holds for a subcommand behind a wrapper, a subshell or a redirection', () => {
+    for (const command of [
+      'git push',
+      'timeout 5 git push origin main',
+      'timeout -s KILL 5 git push origin main',
+      'nohup git push origin main &',
+      'time git push origin main',
+      'nice -n 5 git push origin main',
+      'stdbuf -o0 git push origin main',
+      'echo main | xargs git push origin',
+      'sudo -u root git push origin main',
+      'env FOO=1 git push origin main',
+      'command git push origin main',
+      'exec git push origin main',
+      '(git push origin main)',
+      '{ git push origin main; }',
+      'echo $(git push origin main)',
+      'echo "$(git push origin main)"',
+      'echo `git push origin main`',
+      'x=$(git push origin main)',
+      'if true; then git push origin main; fi',
+      '! git push origin main',
+      'git push origin main 2>&1 >/dev/null',
+    ]) {
+      expect(holds('Bash(git push *)', 'Bash', { command }), command).toBe(true);
+    }
+    for (const command of ['git push > out.txt', 'git push 2>&1', 'timeout 5 git push']) {
+      expect(holds('Bash(git push)', 'Bash', { command }), command).toBe(true);
+    }
+    expect(holds('Bash(git push *)', 'Bash', { command: 'git pushx' })).toBe(false);
+    expect(holds('Bash(ls *)', 'Bash', { command: 'lsof' })).toBe(false);
+    // A substitution is read even inside single quotes, where it does not run: a handler runs
+    // more often, never less.
+    expect(holds('Bash(git push *)', 'Bash', { command: "echo '$(git push origin)'" })).toBe(true);
+  });
+
   // Gemini CLI's web_fetch fetches the URLs its prompt names; naming several, it reaches plugins
   // as a WebFetch without `url` (agents.md), which must not skip a guard on one of them.
   it('F2: a WebFetch without url is judged by the URLs its prompt names, and holds when none can be read', () => {
