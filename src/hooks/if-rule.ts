@@ -38,13 +38,23 @@ export const PRIMARY_INPUT: ReadonlyMap<string, string> = new Map([
   ['Write', 'file_path'],
   ['MultiEdit', 'file_path'],
   ['Read', 'file_path'],
+  ['NotebookEdit', 'notebook_path'],
   ['Glob', 'pattern'],
   ['Grep', 'pattern'],
   ['WebFetch', 'url'],
 ]);
 
 /** F2: the tools whose primary input is a file path, matched as paths (path-rule.ts). */
-const PATH_TOOLS: ReadonlySet<string> = new Set(['Edit', 'Write', 'MultiEdit', 'Read']);
+const PATH_TOOLS: ReadonlySet<string> = new Set([
+  'Edit',
+  'Write',
+  'MultiEdit',
+  'NotebookEdit',
+  'Read',
+]);
+
+/** F1: as in Claude Code, an `Edit` rule applies to every built-in tool that edits files. */
+const EDIT_TOOLS: ReadonlySet<string> = new Set(['Write', 'MultiEdit', 'NotebookEdit']);
 
 const isToolText = wordTextTest(',|*-');
 
@@ -150,11 +160,12 @@ function fetchedUrlsMatch(rule: IfRule, payload: Readonly<Record<string, unknown
 /**
  * F1: whether the rule's tool part names `tool`: an exact name, a prefix ending in `*`, or a bare
  * MCP server `mcp__server`, which (as in Claude Code's permission rules) names every tool of that
- * server, `mcp__server__*`.
+ * server, `mcp__server__*`; `Edit` names every file-editing tool (EDIT_TOOLS).
  */
 function namesTool(rule: IfRule, tool: string): boolean {
   const { names, prefixes } = rule.tool;
   if (names.includes(tool) || prefixes.some((prefix) => tool.startsWith(prefix))) return true;
+  if (EDIT_TOOLS.has(tool) && names.includes('Edit')) return true;
   return names.some((name) => MCP_SERVER.test(name) && tool.startsWith(`${name}__`));
 }
 

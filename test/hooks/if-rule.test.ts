@@ -46,7 +46,7 @@ describe('the if predicate (engine.md F1-F3)', () => {
     expect(holds('Bash', 'BashOutput', { command: 'ls' })).toBe(false);
     expect(holds('Bash', 'bash', { command: 'ls' })).toBe(false);
     expect(holds('Edit|Write', 'Write', { file_path: 'a' })).toBe(true);
-    expect(holds('Edit|Write', 'MultiEdit', { file_path: 'a' })).toBe(false);
+    expect(holds('Read|Write', 'MultiEdit', { file_path: 'a' })).toBe(false);
   });
 
   it('F1: a tool name ending in * is a prefix', () => {
@@ -263,6 +263,23 @@ describe('the if predicate (engine.md F1-F3)', () => {
     expect(on('C:\\proj\\src\\a.ts')).toBe(true);
     expect(on('src\\a.ts')).toBe(true);
     expect(on('C:\\other\\src\\a.ts')).toBe(false);
+  });
+
+  // Claude Code's permissions page: "Edit rules apply to all built-in tools that edit files", so a
+  // guard on `Edit(src/**)` runs for a Write, MultiEdit or NotebookEdit of a file under src too.
+  it('F1: an Edit rule also names the other file-editing tools', () => {
+    const cwd = '/home/u/p';
+    const on = (text: string, tool: string, input: Record<string, unknown>) =>
+      ifRuleHolds(rule(text), 'PreToolUse', { tool_name: tool, tool_input: input, cwd });
+    expect(on('Edit(src/**)', 'Write', { file_path: '/home/u/p/src/a.ts' })).toBe(true);
+    expect(on('Edit(src/**)', 'MultiEdit', { file_path: '/home/u/p/src/a.ts' })).toBe(true);
+    expect(on('Edit(src/**)', 'NotebookEdit', { notebook_path: '/home/u/p/src/a.ipynb' })).toBe(
+      true,
+    );
+    expect(on('Edit', 'Write', { file_path: '/x' })).toBe(true);
+    expect(on('Edit(src/**)', 'Write', { file_path: '/home/u/p/lib/a.ts' })).toBe(false);
+    expect(on('Edit(src/**)', 'Read', { file_path: '/home/u/p/src/a.ts' })).toBe(false);
+    expect(on('Write(src/**)', 'Edit', { file_path: '/home/u/p/src/a.ts' })).toBe(false);
   });
 
   // Claude Code's permissions page: `WebFetch(domain:example.com)` names the fetched URL's host.
