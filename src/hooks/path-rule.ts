@@ -7,7 +7,8 @@ import { compileGlob, globMatches } from './glob.js';
  * reads them (gitignore style, against the absolute path the tool names): `//p` from the root of
  * the file system, `~/p` from the home directory, `/p` from the project root, `p` and `./p` from
  * the current directory; a pattern without an inner `/` (`.env`, `*.pem`) names a file at any
- * depth; a pattern naming a directory also holds for everything under it.
+ * depth; `**` followed by `/` is zero or more directories; a pattern naming a directory also
+ * holds for everything under it.
  *
  * A guard is never skipped for the way a path is written: the file path is resolved against the
  * payload's `cwd`, `.` and `..` removed, `\` read as `/`; `/p` holds from the file-system root as
@@ -52,5 +53,7 @@ function readings(pattern: string, base: string | null): string[] {
     const anyDepth = !rest.replace(/\/+$/, '').includes('/');
     globs = anyDepth ? [from(anyBase, rest), `*/${rest}`] : [from(anyBase, rest)];
   }
-  return globs.flatMap((glob) => [glob, `${glob.replace(/\/+$/, '')}/**`]);
+  // `a/**/b` also holds for `a/b` (gitignore: `**/` is zero or more directories).
+  const zeroDirs = globs.map((glob) => glob.replace(/\/\*\*\//g, '*/'));
+  return zeroDirs.flatMap((glob) => [glob, `${glob.replace(/\/+$/, '')}/**`]);
 }

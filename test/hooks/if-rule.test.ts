@@ -247,6 +247,10 @@ describe('the if predicate (engine.md F1-F3)', () => {
     ['Read(~/.ssh/**)', '/home/u/p/.ssh/id_rsa', homedir() === '/home/u/p'],
     ['Read(../shared/**)', '/home/u/shared/x', true],
     ['Write(src/**)', '/home/u/p/src/a.ts/', true],
+    ['Edit(src/**/test/**)', '/home/u/p/src/test/a.ts', true],
+    ['Edit(src/**/test/**)', '/home/u/p/src/a/b/test/a.ts', true],
+    ['Read(**/.env)', '/home/u/p/.env', true],
+    ['Read(./**/secrets/*)', '/home/u/p/secrets/k', true],
   ])('F2: %s holds for %s in /home/u/p: %s', (text, file_path, expected) => {
     const payload = { tool_name: 'Edit', tool_input: { file_path }, cwd: '/home/u/p' };
     const tool = text.slice(0, text.indexOf('('));
