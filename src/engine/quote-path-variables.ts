@@ -5,8 +5,9 @@
  * project root can. Where the value of a path variable (the plugin variables, CLAUDE_PROJECT_DIR)
  * holds a character the shell would split or glob at, each plain expansion of it outside quotes
  * (`$NAME` or `${NAME}`) is run double-quoted, which only keeps the value one word; elsewhere the
- * command is unchanged. A command the reading below cannot follow safely (a command substitution,
- * backquotes, a here-document, arithmetic) runs exactly as written.
+ * command is unchanged. A comment is text to its line's end (its quotes open nothing), and `$$`
+ * the process id (a name after it is text). A command the reading below cannot follow safely (a
+ * command substitution, backquotes, a here-document, arithmetic) runs exactly as written.
  */
 export function quotePathVariables(
   command: string,
@@ -36,6 +37,16 @@ export function quotePathVariables(
       const to = end === -1 ? command.length : end + 1;
       out += command.slice(i, to);
       i = to;
+    } else if (c === '#' && (i === 0 || WORD_ENDS.test(command[i - 1] as string))) {
+      // A comment runs to the end of its line; its quotes and expansions are none.
+      const end = command.indexOf('\n', i);
+      const to = end === -1 ? command.length : end;
+      out += command.slice(i, to);
+      i = to;
+    } else if (command.startsWith('$$', i)) {
+      // The shell's process id: a name right after it is literal text, not an expansion.
+      out += '$$';
+      i += 2;
     } else if (c === '$') {
       const name = expansionAt(command, i, names);
       if (name === null) {
@@ -55,6 +66,9 @@ export function quotePathVariables(
 
 /** The default IFS (space, tab, newline) and the characters of a glob pattern. */
 const SPLITS = /[ \t\n*?[]/;
+
+/** What ends a word outside quotes, so that a `#` after it begins a comment. */
+const WORD_ENDS = /[ \t\n;&|()<>]/;
 
 /** Command substitution, backquotes, here-documents, arithmetic: contexts not followed here. */
 const UNFOLLOWED = /\$\(|`|<<|\(\(/;

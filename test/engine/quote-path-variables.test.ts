@@ -25,6 +25,15 @@ describe('quotePathVariables (engine.md X3a)', () => {
       'sh "$PLUGIN_ROOT"/a.sh && cd "$CLAUDE_PROJECT_DIR"',
     ],
     ['ls ${CLAUDE_PLUGIN_ROOT}/hooks/*.sh', 'ls "${CLAUDE_PLUGIN_ROOT}"/hooks/*.sh'],
+    // A comment's quotes are no quotes: an apostrophe in one does not hide the next line.
+    [
+      "node ${CLAUDE_PLUGIN_ROOT}/a.js # it's the guard\nnode ${CLAUDE_PLUGIN_ROOT}/b.js",
+      'node "${CLAUDE_PLUGIN_ROOT}"/a.js # it\'s the guard\nnode "${CLAUDE_PLUGIN_ROOT}"/b.js',
+    ],
+    [
+      '# ${CLAUDE_PLUGIN_ROOT} is "ours\nnode ${CLAUDE_PLUGIN_ROOT}/a.js;#x\n$PLUGIN_ROOT/b',
+      '# ${CLAUDE_PLUGIN_ROOT} is "ours\nnode "${CLAUDE_PLUGIN_ROOT}"/a.js;#x\n"$PLUGIN_ROOT"/b',
+    ],
   ])('quotes a bare expansion: %s', (command, expected) => {
     expect(quotePathVariables(command, SPACED)).toBe(expected);
   });
@@ -35,6 +44,10 @@ describe('quotePathVariables (engine.md X3a)', () => {
     'node "$CLAUDE_PLUGIN_ROOT"/hook.js',
     "echo '${CLAUDE_PLUGIN_ROOT}'",
     'echo \\${CLAUDE_PLUGIN_ROOT} \\$CLAUDE_PLUGIN_ROOT',
+    // A comment, and what follows $$ (the shell's process id) or a # inside a word.
+    '# node ${CLAUDE_PLUGIN_ROOT}/a.js',
+    'echo $$CLAUDE_PLUGIN_ROOT',
+    'echo a#"b ${CLAUDE_PLUGIN_ROOT}"',
     // Another name, a longer name, an operator form, a value with no space.
     'echo $CLAUDE_PLUGIN_ROOTS ${CLAUDE_PLUGIN_ROOT:-/x} $HOME',
     'node ${CLAUDE_PLUGIN_DATA}/state.js',
@@ -61,6 +74,18 @@ describe('quotePathVariables (engine.md X3a)', () => {
       'ls "${CLAUDE_PLUGIN_ROOT}"',
     );
   });
+
+  it.each(['/bin/sh', 'bash'])(
+    '%s keeps a quoted expansion one word after a comment with an odd quote in it',
+    (shell) => {
+      const command = '# the "root\nprintf "%s|" "${CLAUDE_PLUGIN_ROOT}/a.js"';
+      const run = spawnSync(shell, ['-c', quotePathVariables(command, SPACED)], {
+        env: { ...SPACED, PATH: process.env['PATH'] },
+        encoding: 'utf8',
+      });
+      expect(run.stdout).toBe(`${SPACED.CLAUDE_PLUGIN_ROOT}/a.js|`);
+    },
+  );
 
   it('/bin/sh gives the rewritten expansions as one word each', () => {
     const command = 'printf "%s|" ${CLAUDE_PLUGIN_ROOT}/a.js $CLAUDE_PROJECT_DIR "${PLUGIN_ROOT}"';
