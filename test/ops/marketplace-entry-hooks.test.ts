@@ -60,6 +60,7 @@ beforeAll(async () => {
       { name: 'mixed', source: './mixed', hooks: STOP },
       { name: 'same', source: './same', hooks: './hooks/hooks.json' },
       { name: 'from-npm', source: { source: 'npm', package: 'from-npm' }, hooks: STOP },
+      { name: 'two', source: './two', hooks: STOP },
     ],
   };
   await writeFiles(join(tmp, 'mkt'), {
@@ -76,6 +77,9 @@ beforeAll(async () => {
     'mixed/pre.json': JSON.stringify({ hooks: PRE }),
     'same/.claude-plugin/plugin.json': manifest('same'),
     'same/hooks/hooks.json': JSON.stringify({ hooks: PRE }),
+    // G5: the root manifest names the plugin, Claude Code's declares its hooks.
+    'two/plugin.json': manifest('two'),
+    'two/.claude-plugin/plugin.json': manifest('two', { hooks: PRE }),
   });
   market = await readMarketplace(join(tmp, 'mkt'), { cwd: tmp, env: ctx.env, paths: ctx.paths });
 });
@@ -130,6 +134,13 @@ describe('plugins.md G14: a strict entry adds its hooks to the plugin manifest',
   it('an entry naming the default hooks file again loads it once', async () => {
     const staged = await stage('same');
     expect(commands(staged.plugin)).toEqual(['PreToolUse:echo pre']);
+  });
+
+  it("the hooks of Claude Code's manifest beside a root plugin.json are kept (G5)", async () => {
+    const staged = await stage('two');
+    expect(commands(staged.plugin)).toEqual(['PreToolUse:echo pre', 'Stop:echo entry-stop']);
+    const root = JSON.parse(await readFile(join(staged.dir, 'plugin.json'), 'utf8')) as object;
+    expect(root).toEqual({ name: 'two', version: '1.0.0' });
   });
 
   it('an inline object and paths that cannot be combined are refused, naming the entry', async () => {

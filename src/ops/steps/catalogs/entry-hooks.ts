@@ -44,15 +44,16 @@ function mergeEventMaps(
 }
 
 /**
- * Rewrites `file` (below `dir`, the staged copy, which holds no symlink: copy-tree.ts) with `hooks`
- * in place of its own field. Returns
- * false, writing nothing, when the file is not a JSON object: the plugin is then refused for its
- * manifest (P4) by whoever reads it next.
+ * Rewrites `file` (below `dir`, the staged copy, which holds no symlink: copy-tree.ts) with the
+ * entry's `hooks` merged into the file's own field: that file's, which is the one read (G5), not
+ * the first manifest's, which may be another. Returns false, writing nothing, when the file is not
+ * a JSON object (the plugin is then refused for its manifest, P4, by whoever reads it next) or the
+ * two fields cannot be merged.
  */
-export async function writeManifestHooks(
+export async function addManifestHooks(
   dir: string,
   file: string,
-  hooks: ManifestHooksField,
+  entry: ManifestHooksField,
 ): Promise<boolean> {
   const path = join(dir, ...file.split('/'));
   let value: unknown;
@@ -62,6 +63,9 @@ export async function writeManifestHooks(
     return false;
   }
   if (!isPlainObject(value)) return false;
+  // The manifest was read without errors (P4), so its own field has a manifest's shape.
+  const hooks = mergeHooksFields(value['hooks'] as ManifestHooksField | undefined, entry);
+  if (hooks === null) return false;
   // A new file renamed over the old name: never written through whatever that name is.
   const scratch = `${path}.${process.pid}.tmp`;
   await writeFile(scratch, `${JSON.stringify({ ...value, hooks }, null, 2)}\n`, { flag: 'wx' });

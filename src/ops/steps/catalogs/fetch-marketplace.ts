@@ -26,7 +26,7 @@ import { measureTree } from '../../../store/tree-size.js';
 import type { ReadMarketplace } from './read-marketplace.js';
 import { stageNpmPlugin, type NpmPluginRequest } from './fetch-npm.js';
 import { shortDigest, treeIntegrity } from './tree-integrity.js';
-import { mergeHooksFields, writeManifestHooks } from './entry-hooks.js';
+import { addManifestHooks } from './entry-hooks.js';
 
 export interface MarketplaceStageContext {
   paths: StorePaths;
@@ -318,8 +318,7 @@ async function mergeEntryHooks(
   const hooks = entry.manifest.hooks;
   if (hooks === undefined || !entry.strict || hasErrors(current)) return;
   const file = current.hooksManifestFile ?? null;
-  const merged = file === null ? null : mergeHooksFields(current.manifest?.hooks, hooks);
-  if (file !== null && merged !== null && (await writeManifestHooks(dir, file, merged))) return;
+  if (file !== null && (await addManifestHooks(dir, file, hooks))) return;
   throw new HookpmError(
     'E_REGISTRY_SCHEMA',
     `${entryLabel(entry)}: its hooks cannot be added to those of the plugin's ${current.manifestFile ?? 'manifest'} (an inline hooks object and hooks paths, or no Claude Code manifest to hold them)`,
