@@ -19,11 +19,14 @@ export function quotePathVariables(
   let out = '';
   let i = 0;
   let quote: '' | '"' = '';
+  // Where the last backslash escape ended: a character it escaped ends no word.
+  let escaped = -1;
   while (i < command.length) {
     const c = command[i] as string;
     if (c === '\\') {
       out += command.slice(i, i + 2);
       i += 2;
+      escaped = i;
     } else if (quote === '"') {
       if (c === '"') quote = '';
       out += c;
@@ -37,7 +40,7 @@ export function quotePathVariables(
       const to = end === -1 ? command.length : end + 1;
       out += command.slice(i, to);
       i = to;
-    } else if (c === '#' && (i === 0 || WORD_ENDS.test(command[i - 1] as string))) {
+    } else if (c === '#' && (i === 0 || (i !== escaped && WORD_ENDS.test(command[i - 1] ?? '')))) {
       // A comment runs to the end of its line; its quotes and expansions are none.
       const end = command.indexOf('\n', i);
       const to = end === -1 ? command.length : end;

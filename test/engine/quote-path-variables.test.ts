@@ -48,6 +48,7 @@ describe('quotePathVariables (engine.md X3a)', () => {
     '# node ${CLAUDE_PLUGIN_ROOT}/a.js',
     'echo $$CLAUDE_PLUGIN_ROOT',
     'echo a#"b ${CLAUDE_PLUGIN_ROOT}"',
+    'echo a\\ #"b\n${CLAUDE_PLUGIN_ROOT}"',
     // Another name, a longer name, an operator form, a value with no space.
     'echo $CLAUDE_PLUGIN_ROOTS ${CLAUDE_PLUGIN_ROOT:-/x} $HOME',
     'node ${CLAUDE_PLUGIN_DATA}/state.js',
