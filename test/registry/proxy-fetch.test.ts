@@ -6,6 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -89,4 +90,25 @@ describe('registry.md N13: a silent proxy', () => {
     },
     INSTALL_TIMEOUT_MS,
   );
+
+  it('N13: a proxy URL with a path and query reaches the proxy (they are ignored, as curl does)', async () => {
+    const origin = createHttpServer((_q, r) => r.end('{"ok":true}'));
+    await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+    const { port } = origin.address() as { port: number };
+    const fwd = await startForwardProxy();
+    try {
+      const result = await fetchBytes(`http://127.0.0.1:${port}/index.json`, {
+        purpose: 'index',
+        maxBytes: 1024,
+        retries: 0,
+        proxy: { http: `${fwd.url}proxy/path?x=1` },
+      });
+      expect(result.status === 200 && result.body.toString()).toBe('{"ok":true}');
+      expect(fwd.seen.map((s) => `${s.method} ${s.target}`)).toEqual([`CONNECT 127.0.0.1:${port}`]);
+    } finally {
+      await fwd.close();
+      origin.closeAllConnections();
+      await new Promise((resolve) => origin.close(resolve));
+    }
+  });
 });

@@ -68,4 +68,22 @@ describe('registry.md N13: proxy settings', () => {
       }),
     );
   });
+
+  it('N13, N5: a proxy value that is no URL is refused with its user part hidden, spaces and all', () => {
+    for (const written of ['http://bob:two words@[bad', 'bob:two words@[bad:1']) {
+      expect(() => via('https://r.test/', { https: written })).toThrow(
+        expect.objectContaining({
+          code: 'E_REGISTRY_NETWORK',
+          message: expect.not.stringMatching(/bob|two|words/),
+        }),
+      );
+    }
+  });
+
+  it('N13: a proxy is its scheme, host and port: a path, query or fragment is ignored', () => {
+    expect(via('https://r.test/', { https: 'http://p:3128/some/path?x=1#f' })).toBe(
+      'http://p:3128/',
+    );
+    expect(via('https://r.test/', { https: 'http://u:pw@p:3128/pac' })).toBe('http://u:pw@p:3128/');
+  });
 });

@@ -57,7 +57,9 @@ export function npmProxySettings(
  * for its scheme, or NO_PROXY names its host (case-insensitively; `*` names every host; an entry
  * with a port only that port; `corp.example`, `.corp.example` and `*.corp.example` name that host
  * and every host under it). A proxy written without a scheme (`proxy:3128`) is taken as `http://`,
- * as curl takes it; one that is not an http(s) URL is `E_REGISTRY_NETWORK` before any request.
+ * as curl takes it; its path, query and fragment are ignored, as curl and npm ignore them (the
+ * result is the proxy's origin, its user and password kept); one that is not an http(s) URL is
+ * `E_REGISTRY_NETWORK` before any request, naming it with everything before its last `@` hidden.
  */
 export function proxyFor(url: URL, settings: ProxySettings): URL | undefined {
   const configuredProxy = url.protocol === 'https:' ? settings.https : settings.http;
@@ -72,13 +74,23 @@ export function proxyFor(url: URL, settings: ProxySettings): URL | undefined {
     proxy = new URL('invalid:');
   }
   if (proxy.protocol !== 'http:' && proxy.protocol !== 'https:') {
-    const shown = shownUrl(written);
+    // A value that does not parse may hold a password with a space, which ends redactUrl's word.
+    const shown =
+      proxy.protocol === 'invalid:' ? shownUrl(hideUserPart(written)) : shownUrl(written);
     throw new HookpmError('E_REGISTRY_NETWORK', `the proxy ${shown} is not an http(s) URL`, {
       url: shown,
       hint: 'Set HTTPS_PROXY (or .npmrc https-proxy) to an http:// URL: the host and port of the proxy, with user:password@ before the host if it wants credentials.',
     });
   }
+  proxy.pathname = '/';
+  proxy.search = '';
+  proxy.hash = '';
   return proxy;
+}
+
+/** `written` with everything between its `scheme://` and its last `@` shown as `***`. */
+function hideUserPart(written: string): string {
+  return written.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^]*@/i, '$1***@');
 }
 
 function bypassed(url: URL, noProxy: string): boolean {
