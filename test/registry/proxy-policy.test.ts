@@ -86,4 +86,12 @@ describe('registry.md N13: proxy settings', () => {
     );
     expect(via('https://r.test/', { https: 'http://u:pw@p:3128/pac' })).toBe('http://u:pw@p:3128/');
   });
+
+  it('N13: a trailing dot of the host or of a NO_PROXY entry is ignored, as curl ignores it', () => {
+    const s = (noProxy: string): ProxySettings => ({ https: 'http://p:3128', noProxy });
+    expect(via('https://registry.corp.example./x', s('corp.example'))).toBeUndefined();
+    expect(via('https://registry.corp.example/x', s('.corp.example.'))).toBeUndefined();
+    expect(via('https://corp.example/x', s('corp.example.:443'))).toBeUndefined();
+    expect(via('https://corp.example./x', s('other.example.'))).toBe('http://p:3128/');
+  });
 });

@@ -56,9 +56,10 @@ export function npmProxySettings(
  * The proxy URL a request for `url` goes through, or undefined to go direct: none is configured
  * for its scheme, or NO_PROXY names its host (case-insensitively; `*` names every host; an entry
  * with a port only that port; `corp.example`, `.corp.example` and `*.corp.example` name that host
- * and every host under it). A proxy written without a scheme (`proxy:3128`) is taken as `http://`,
- * as curl takes it; its path, query and fragment are ignored, as curl and npm ignore them (the
- * result is the proxy's origin, its user and password kept); one that is not an http(s) URL is
+ * and every host under it; a trailing dot of the host or an entry is ignored, as curl ignores
+ * it). A proxy written without a scheme (`proxy:3128`) is taken as `http://`, as curl takes it;
+ * its path, query and fragment are ignored, as curl and npm ignore them (the result is the
+ * proxy's origin, its user and password kept); one that is not an http(s) URL is
  * `E_REGISTRY_NETWORK` before any request, naming it with everything before its last `@` hidden.
  */
 export function proxyFor(url: URL, settings: ProxySettings): URL | undefined {
@@ -94,7 +95,7 @@ function hideUserPart(written: string): string {
 }
 
 function bypassed(url: URL, noProxy: string): boolean {
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  const host = withoutDot(url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase());
   const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
   for (const entry of noProxy.split(/[,\s]+/)) {
     if (entry === '') continue;
@@ -103,10 +104,16 @@ function bypassed(url: URL, noProxy: string): boolean {
     const parts = /^\[([^\]]*)\](?::(\d+))?$/.exec(entry) ?? /^([^:]+):(\d+)$/.exec(entry);
     const portText = parts?.[2];
     if (portText !== undefined && Number(portText) !== port) continue;
-    const name = (parts?.[1] ?? entry).replace(/^\*?\./, '').toLowerCase();
+    const name = withoutDot((parts?.[1] ?? entry).replace(/^\*?\./, '').toLowerCase());
+    if (name === '') continue;
     if (host === name || host.endsWith(`.${name}`)) return true;
   }
   return false;
+}
+
+/** A fully qualified name's trailing dot dropped (`corp.example.` is `corp.example`). */
+function withoutDot(name: string): string {
+  return name.endsWith('.') ? name.slice(0, -1) : name;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
