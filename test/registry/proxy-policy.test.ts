@@ -94,4 +94,16 @@ describe('registry.md N13: proxy settings', () => {
     expect(via('https://corp.example/x', s('corp.example.:443'))).toBeUndefined();
     expect(via('https://corp.example./x', s('other.example.'))).toBe('http://p:3128/');
   });
+
+  it('N13: a CIDR entry names the IP addresses in it, as curl reads it; names never match it', () => {
+    const s = (noProxy: string): ProxySettings => ({ https: 'http://p:3128', noProxy });
+    expect(via('https://10.1.2.3/x', s('10.0.0.0/8'))).toBeUndefined();
+    expect(via('https://11.1.2.3/x', s('10.0.0.0/8'))).toBe('http://p:3128/');
+    expect(via('https://192.168.1.9/x', s('x.test, 192.168.1.0/24'))).toBeUndefined();
+    expect(via('https://[fd00::5]/x', s('fd00::/8'))).toBeUndefined();
+    expect(via('https://[fe80::5]/x', s('[fd00::]/8'))).toBe('http://p:3128/');
+    expect(via('https://10.0.0.1/x', s('fd00::/8'))).toBe('http://p:3128/');
+    expect(via('https://10.corp.example/x', s('10.0.0.0/8'))).toBe('http://p:3128/');
+    expect(via('https://10.1.2.3/x', s('10.0.0.0/99'))).toBe('http://p:3128/');
+  });
 });

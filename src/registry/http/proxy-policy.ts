@@ -1,4 +1,5 @@
 import { HookpmError } from '../../errors.js';
+import { inSubnet } from './ip-subnet.js';
 import { shownUrl } from './url-policy.js';
 
 /**
@@ -9,7 +10,7 @@ import { shownUrl } from './url-policy.js';
 export interface ProxySettings {
   https?: string;
   http?: string;
-  /** NO_PROXY's list: hosts, `.suffix` or `*.suffix` domains, `host:port`, or `*` for all. */
+  /** NO_PROXY's list: hosts, `.suffix` or `*.suffix` domains, `host:port`, CIDR, or `*` for all. */
   noProxy?: string;
 }
 
@@ -55,12 +56,13 @@ export function npmProxySettings(
 /**
  * The proxy URL a request for `url` goes through, or undefined to go direct: none is configured
  * for its scheme, or NO_PROXY names its host (case-insensitively; `*` names every host; an entry
- * with a port only that port; `corp.example`, `.corp.example` and `*.corp.example` name that host
- * and every host under it; a trailing dot of the host or an entry is ignored, as curl ignores
- * it). A proxy written without a scheme (`proxy:3128`) is taken as `http://`, as curl takes it;
- * its path, query and fragment are ignored, as curl and npm ignore them (the result is the
- * proxy's origin, its user and password kept); one that is not an http(s) URL is
- * `E_REGISTRY_NETWORK` before any request, naming it with everything before its last `@` hidden.
+ * with a port only that port; `10.0.0.0/8` or `fd00::/8` the IP addresses in it, as curl reads
+ * it; `corp.example`, `.corp.example` and `*.corp.example` name that host and every host under
+ * it; a trailing dot of the host or an entry is ignored, as curl ignores it). A proxy written
+ * without a scheme (`proxy:3128`) is taken as `http://`, as curl takes it; its path, query and
+ * fragment are ignored, as curl and npm ignore them (the result is the proxy's origin, its user
+ * and password kept); one that is not an http(s) URL is `E_REGISTRY_NETWORK` before any request,
+ * naming it with everything before its last `@` hidden.
  */
 export function proxyFor(url: URL, settings: ProxySettings): URL | undefined {
   const configuredProxy = url.protocol === 'https:' ? settings.https : settings.http;
@@ -100,6 +102,11 @@ function bypassed(url: URL, noProxy: string): boolean {
   for (const entry of noProxy.split(/[,\s]+/)) {
     if (entry === '') continue;
     if (entry === '*') return true;
+    const cidr = /^\[?([^\]/]+)\]?\/(\d{1,3})$/.exec(entry);
+    if (cidr !== null) {
+      if (inSubnet(host, cidr[1] as string, Number(cidr[2]))) return true;
+      continue;
+    }
     // `[::1]:8080`, `[::1]`, `host:8080`, or a bare host (`::1` among them).
     const parts = /^\[([^\]]*)\](?::(\d+))?$/.exec(entry) ?? /^([^:]+):(\d+)$/.exec(entry);
     const portText = parts?.[2];
