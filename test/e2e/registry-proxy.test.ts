@@ -129,6 +129,14 @@ describe('registry.md N13: HTTP proxies', () => {
     expect(run.stdout + run.stderr).not.toContain(PASSWORD);
   });
 
+  it('N13: an https:// proxy named by its IP address gets no warning of Node about its TLS name', async () => {
+    const dead = `https://127.0.0.1:${await deadPort()}/`;
+    const run = await installFromIndex(proxyEnv(dead));
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain(`through the proxy ${dead}`);
+    expect(run.stderr).not.toMatch(/Warning|DEP0123/);
+  });
+
   it('N13: .npmrc proxy wins over the environment for npm, and the token stays in the tunnel', async () => {
     const fwd = await proxy();
     const dead = `http://127.0.0.1:${await deadPort()}/`;
