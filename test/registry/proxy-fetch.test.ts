@@ -21,7 +21,8 @@ let server: Server | undefined;
 const sockets = new Set<Socket>();
 afterEach(async () => {
   for (const socket of sockets) socket.destroy();
-  await new Promise((resolve) => server?.close(resolve));
+  if (server !== undefined) await new Promise((resolve) => server?.close(resolve));
+  server = undefined;
 });
 
 describe('registry.md N13: a silent proxy', () => {
@@ -111,4 +112,45 @@ describe('registry.md N13: a silent proxy', () => {
       await new Promise((resolve) => origin.close(resolve));
     }
   });
+
+  it(
+    'N13, N3: an https proxy whose certificate is not trusted is not retried, and the hint says so',
+    async () => {
+      const openssl = await requireTool(OPENSSL);
+      const dir = await mkdtemp(join(tmpdir(), 'hookpm-proxy-tls-'));
+      const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
+      const made = spawnSync(openssl, [
+        ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1'],
+        ...['-subj', '/CN=127.0.0.1', '-keyout', key, '-out', cert],
+      ]);
+      expect(made.status, String(made.stderr)).toBe(0);
+      const proxyTls = createHttpsServer({ key: await readFile(key), cert: await readFile(cert) });
+      let connections = 0;
+      proxyTls.on('connection', () => (connections += 1));
+      await new Promise<void>((resolve) => proxyTls.listen(0, '127.0.0.1', resolve));
+      const { port } = proxyTls.address() as { port: number };
+      try {
+        const error = await failure(
+          fetchBytes('http://127.0.0.1:9/index.json', {
+            purpose: 'index',
+            maxBytes: 1024,
+            retries: 2,
+            retryBaseDelayMs: 1,
+            proxy: { http: `https://alice:hunter2@127.0.0.1:${port}` },
+          }),
+        );
+        expect(connections).toBe(1);
+        expect(error.code).toBe('E_REGISTRY_NETWORK');
+        expect(error.message).toMatch(/self-signed|SELF_SIGNED/);
+        expect(error.message).toContain(`through the proxy https://***@127.0.0.1:${port}/`);
+        expect(error.message).not.toContain('hunter2');
+        expect(error.hint).toMatch(/NODE_EXTRA_CA_CERTS/);
+      } finally {
+        proxyTls.closeAllConnections();
+        await new Promise((resolve) => proxyTls.close(resolve));
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+    INSTALL_TIMEOUT_MS,
+  );
 });
