@@ -4,10 +4,14 @@
  * NO_PROXY (or `noproxy`) names the host. A real forward proxy on 127.0.0.1 (CONNECT tunnels)
  * records what it saw; the registries are real servers on 127.0.0.1.
  */
-import { writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { createServer as createHttpsServer } from 'node:https';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
+import { INSTALL_TIMEOUT_MS, OPENSSL, requireTool } from '../helpers/system-package.js';
 import {
   QUIET_PACKAGE,
   startFakeNpmRegistry,
@@ -136,6 +140,46 @@ describe('registry.md N13: HTTP proxies', () => {
     expect(run.stderr).toContain(`through the proxy ${dead}`);
     expect(run.stderr).not.toMatch(/Warning|DEP0123/);
   });
+
+  it(
+    'N13, N3: an https proxy whose trusted certificate names another host fails at once with the N3 hint',
+    async () => {
+      const openssl = await requireTool(OPENSSL);
+      const [key, cert] = [join(ws.dir, 'proxy-key.pem'), join(ws.dir, 'proxy-cert.pem')];
+      const made = spawnSync(openssl, [
+        ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj'],
+        ...['/CN=proxy.example', '-addext', 'subjectAltName=DNS:proxy.example'],
+        ...['-keyout', key, '-out', cert],
+      ]);
+      expect(made.status, String(made.stderr)).toBe(0);
+      const tls = createHttpsServer({ key: await readFile(key), cert: await readFile(cert) });
+      let connections = 0;
+      tls.on('connection', () => (connections += 1));
+      tls.on('connect', (req, client, head) => {
+        client.on('error', () => undefined);
+        const [host, port] = (req.url ?? '').split(/:(?=\d+$)/);
+        const upstream = connect(Number(port), host, () => {
+          client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+          upstream.write(head);
+          upstream.pipe(client).pipe(upstream);
+        });
+        upstream.on('error', () => client.destroy());
+      });
+      await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+      closers.push(async () => {
+        tls.closeAllConnections();
+        await new Promise((resolve) => tls.close(resolve));
+      });
+      const url = `https://127.0.0.1:${(tls.address() as { port: number }).port}/`;
+      const run = await installFromIndex(proxyEnv(url, { NODE_EXTRA_CA_CERTS: cert }));
+      expect(run.code).not.toBe(0);
+      expect(run.stderr).toMatch(/ERR_TLS_CERT_ALTNAME_INVALID/);
+      expect(run.stderr).toContain(`through the proxy ${url}`);
+      expect(run.stderr).toMatch(/NODE_EXTRA_CA_CERTS/);
+      expect(connections).toBe(1);
+    },
+    INSTALL_TIMEOUT_MS,
+  );
 
   it('N13: .npmrc proxy wins over the environment for npm, and the token stays in the tunnel', async () => {
     const fwd = await proxy();

@@ -132,7 +132,9 @@ async function followAndRetry<T>(first: URL, ctx: Context<T>): Promise<Outcome<T
   let hops = 0;
   let retry = 0;
   for (;;) {
-    const step = await attemptOnce(current, ctx).catch((error: unknown) => transientOrThrow(error));
+    const step = await attemptOnce(current, ctx).catch((error: unknown) =>
+      transientOrThrow(unwrapProxyTls(error)),
+    );
     if (step.kind === 'done') return step.outcome;
     if (step.kind === 'redirect') {
       hops += 1;
@@ -275,6 +277,16 @@ function transientOrThrow(error: unknown): Step<never> {
   const reason =
     error instanceof TruncatedBodyError ? `truncated body: ${error.message}` : failureWords(error);
   return { kind: 'retry', reason };
+}
+
+/**
+ * undici wraps an https proxy's certificate that names another host (ERR_TLS_CERT_ALTNAME_INVALID)
+ * as UND_ERR_PRX_TLS, "Secure Proxy Connection failed": the certificate failure itself is what
+ * N3 judges (never retried, its hint kept) and what the message names.
+ */
+function unwrapProxyTls(error: unknown): unknown {
+  const { code, cause } = error as { code?: unknown; cause?: unknown };
+  return code === 'UND_ERR_PRX_TLS' && cause instanceof Error ? cause : error;
 }
 
 /**
