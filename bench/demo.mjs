@@ -16,7 +16,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'hookpm.js');
 const FIXTURES = join(ROOT, 'registry-fixtures');
 const home = mkdtempSync(join(tmpdir(), 'hookpm-demo-'));
-// The demo's registry is on 127.0.0.1: a proxy of the environment (registry.md N13) stays out of it.
+// The demo's registry is on 127.0.0.1: the environment's proxy (registry.md N13) stays out of it.
 const direct = [process.env.no_proxy || process.env.NO_PROXY, '127.0.0.1,localhost'].filter(
   Boolean,
 );

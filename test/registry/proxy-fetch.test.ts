@@ -51,18 +51,8 @@ describe('registry.md N13: a silent proxy', () => {
   it(
     'N13, N3: an https registry through the proxy is a tunnel; its untrusted certificate keeps N3 hint',
     async () => {
-      const openssl = await requireTool(OPENSSL);
-      const dir = await mkdtemp(join(tmpdir(), 'hookpm-proxy-tls-'));
-      const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
-      const made = spawnSync(openssl, [
-        ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1'],
-        ...['-subj', '/CN=127.0.0.1', '-keyout', key, '-out', cert],
-      ]);
-      expect(made.status, String(made.stderr)).toBe(0);
-      const tls = createHttpsServer(
-        { key: await readFile(key), cert: await readFile(cert) },
-        (_q, r) => r.end('{}'),
-      );
+      const { dir, key, cert } = await selfSignedCertificate();
+      const tls = createHttpsServer({ key, cert }, (_q, r) => r.end('{}'));
       await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
       const { port } = tls.address() as { port: number };
       const fwd = await startForwardProxy();
@@ -116,15 +106,8 @@ describe('registry.md N13: a silent proxy', () => {
   it(
     'N13, N3: an https proxy whose certificate is not trusted is not retried, and the hint says so',
     async () => {
-      const openssl = await requireTool(OPENSSL);
-      const dir = await mkdtemp(join(tmpdir(), 'hookpm-proxy-tls-'));
-      const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
-      const made = spawnSync(openssl, [
-        ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1'],
-        ...['-subj', '/CN=127.0.0.1', '-keyout', key, '-out', cert],
-      ]);
-      expect(made.status, String(made.stderr)).toBe(0);
-      const proxyTls = createHttpsServer({ key: await readFile(key), cert: await readFile(cert) });
+      const { dir, key, cert } = await selfSignedCertificate();
+      const proxyTls = createHttpsServer({ key, cert });
       let connections = 0;
       proxyTls.on('connection', () => (connections += 1));
       await new Promise<void>((resolve) => proxyTls.listen(0, '127.0.0.1', resolve));
@@ -154,3 +137,16 @@ describe('registry.md N13: a silent proxy', () => {
     INSTALL_TIMEOUT_MS,
   );
 });
+
+/** A key and a self-signed certificate for 127.0.0.1 made by openssl, in a new directory. */
+async function selfSignedCertificate(): Promise<{ dir: string; key: Buffer; cert: Buffer }> {
+  const openssl = await requireTool(OPENSSL);
+  const dir = await mkdtemp(join(tmpdir(), 'hookpm-proxy-tls-'));
+  const [keyFile, certFile] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
+  const made = spawnSync(openssl, [
+    ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1'],
+    ...['-subj', '/CN=127.0.0.1', '-keyout', keyFile, '-out', certFile],
+  ]);
+  expect(made.status, String(made.stderr)).toBe(0);
+  return { dir, key: await readFile(keyFile), cert: await readFile(certFile) };
+}
