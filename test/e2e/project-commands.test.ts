@@ -162,6 +162,28 @@ describe('project plugins by name (registry.md D13, D14)', () => {
     });
   });
 
+  it('D13: a plugin disabled in the project stays disabled after a version that widens its hooks, through a later `ci --yes` too; enabling asks', async () => {
+    await addPg();
+    await ok('disable', '--project', 'pg');
+    const doc = world.acme.index.plugins['pg']!;
+    await publishPlugin(world.acme, 'pg', '1.2.0', { PreToolUse: [DENY], Stop: ['true'] });
+    try {
+      await ok('update', '--project');
+      expect(await lockedVersion()).toBe('1.2.0');
+      for (const args of [['ci'], ['ci', '--yes'], ['install', '--yes']]) {
+        await ok(...args);
+        expect(await ranPlugins(), args.join(' ')).toEqual([]);
+      }
+      // The old consent does not cover the added hook: enabling asks (no TTY here).
+      await fails('E_CONSENT_REQUIRED', 'enable', '--project', 'pg');
+      await ok('enable', '--project', 'pg', '--yes');
+      expect(await ranPlugins()).toEqual(['pg@acme']);
+    } finally {
+      delete doc.versions['1.2.0'];
+      doc.distTags['latest'] = '1.1.0';
+    }
+  });
+
   it('D13: a project with no plugin installed by this user says so', async () => {
     const run = await fails('E_NOT_INSTALLED', 'enable', '--project', 'pg');
     expect(run.stderr).toContain('no plugin is installed for the project');

@@ -93,6 +93,8 @@ export function enablePlugin(
         pending: null,
         enabled: true,
       };
+      // registry.md D13: enabled again, the plugin is no longer one the user keeps off.
+      delete next.keptOff;
       // A12: the active version's own location, none when its pending record kept none.
       if (target.registryLocation === undefined) delete next.registryLocation;
       if (record.linked === true) await relink(next, review);

@@ -89,6 +89,7 @@ const plugin = shape({
   // it load as before.
   disabledHooks: (v) => v === undefined || strings(v),
   linked: (v) => v === undefined || v === true,
+  keptOff: (v) => v === undefined || v === true,
   // `hookpm rollback`'s version; optional, so state files without it load as before.
   previous: (v) => v === undefined || previous(v) !== null,
 });

@@ -92,6 +92,12 @@ const pluginSchema = z.strictObject({
    * tamper check (Q6) does not apply, consent to its surface does. Absent: an installed copy.
    */
   linked: z.optional(z.literal(true)),
+  /**
+   * registry.md D13: a project's plugin this user disabled, whose consent a version widening what
+   * was consented dropped: `ci`, `install` and `update --project` still leave it off, asking
+   * nothing, until `enable --project` (which asks) clears it. Absent otherwise.
+   */
+  keptOff: z.optional(z.literal(true)),
   /** `hookpm rollback`'s version (previousSchema). Optional: absent before the first update. */
   previous: z.optional(previousSchema),
 });

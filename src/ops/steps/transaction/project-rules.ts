@@ -142,8 +142,12 @@ async function commitOne(
   const plugins = draftRecords(draft, scope);
   const existing = Object.hasOwn(plugins, id) ? plugins[id] : undefined;
   const range = scope.ranges[id] ?? staged.source.range;
-  // D13: `disable --project` keeps the consent; a record without it was never enabled here.
-  const disabledByUser = existing !== undefined && !existing.enabled && existing.consent !== null;
+  // D13: `disable --project` keeps the consent, or marks the record keptOff once a wider version
+  // dropped it; a record with neither was never enabled here.
+  const disabledByUser =
+    existing !== undefined &&
+    !existing.enabled &&
+    (existing.consent !== null || existing.keptOff === true);
   if (disabledByUser) keptOff.add(id);
   if (
     existing !== undefined &&
@@ -186,7 +190,7 @@ async function commitOne(
       ...(confine === undefined ? {} : { confine }),
     };
     record.enabled = !disabledByUser;
-  }
+  } else if (disabledByUser) record.keptOff = true;
   // D13: each install keeps its own opt-outs; those naming no hook of this version lapse.
   const kept = keptOptOuts(existing?.disabledHooks, staged.inspected.surface.entries);
   if (kept !== undefined) record.disabledHooks = kept;
