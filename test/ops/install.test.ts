@@ -13,6 +13,7 @@ import { hashStore } from '../helpers/store-snapshot.js';
 import { hooksDoc } from '../store/plugin-tree.js';
 import { cmd, makeWorld, pluginFiles, type World } from './plugin-fixture.js';
 import { failure } from '../helpers/failure.js';
+import { HookpmError } from '../../src/errors.js';
 
 let world: World;
 let ctx: OperationContext;
@@ -134,6 +135,25 @@ describe('install from a directory', () => {
     });
     expect(entry).toMatchObject({ enabled: false, active: false });
     expect((await readState(world.paths)).plugins['guard@local']!.consent).toBeNull();
+  });
+
+  it('registry.md D2, engine.md B3: a first install cancelled at the question leaves the store as it was: no state file, no seal of one, no directory it made but staging', async () => {
+    const dir = await world.plugin(
+      'guard',
+      pluginFiles('guard', '1.0.0', { Stop: [cmd('echo stop')] }),
+    );
+    const confirm = async (): Promise<boolean> => {
+      throw new HookpmError('E_CANCELLED', 'cancelled');
+    };
+    const error = await failure(() =>
+      installPlugins({ ...ctx, confirm }, opts([dir], { enable: 'ask' })),
+    );
+    expect(error.code).toBe('E_CANCELLED');
+    const root = join(world.dir, 'hookpm');
+    const left = (await readdir(root, { recursive: true })).map(String).sort();
+    expect(left.filter((p) => !p.includes('.staging') && !p.startsWith('data/.lock'))).toEqual([
+      'data',
+    ]);
   });
 
   it('Q4: without a way to ask (no TTY) and without --yes, it is installed disabled and the command fails with E_CONSENT_REQUIRED naming --yes, as enable and update do', async () => {

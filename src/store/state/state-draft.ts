@@ -10,7 +10,7 @@ import { STATE_MAX_BYTES } from './read-state-bytes.js';
 import { emptyState } from './state-schema.js';
 import { readState, serializeState, serializeStateParts, writeStateBytes } from './state.js';
 import { lazyStateOf } from './lazy-state.js';
-import { fileIdentity, isSealed, stateIdentity } from './state-seal.js';
+import { fileIdentity, isSealed, stateIdentity, unsealState } from './state-seal.js';
 
 /*
  * registry.md S40: the state of a transaction, read, changed and written with one parse and one
@@ -143,8 +143,10 @@ export async function startStateFile(paths: StorePaths, draft: StateDraft): Prom
  * writeDraft, for a transaction that cannot finish (the caller holds the store lock).
  */
 export async function restoreState(paths: StorePaths, draft: StateDraft): Promise<void> {
-  if (draft.bytes === null) await rm(stateFile(paths), { force: true });
-  else await writeStateBytes(paths, draft.bytes);
+  if (draft.bytes === null) {
+    await rm(stateFile(paths), { force: true });
+    unsealState(paths);
+  } else await writeStateBytes(paths, draft.bytes);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { fstatSync, lstatSync, mkdirSync } from 'node:fs';
+import { fstatSync, lstatSync, mkdirSync, rmSync } from 'node:fs';
 import type { BigIntStats } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { statsIdentity } from '../../io/file-identity.js';
@@ -49,6 +49,18 @@ export function isSealed(paths: StorePaths, identity: string): boolean {
     return readRegularText(sealFile(paths), { maxBytes: 256 }) === identity;
   } catch {
     return false;
+  }
+}
+
+/**
+ * Removes the seal, for a state file hookpm has just removed (restoreState after a first install
+ * that failed), so the store is left as it was; never throws (a stale seal means a whole read).
+ */
+export function unsealState(paths: StorePaths): void {
+  try {
+    rmSync(sealFile(paths), { force: true });
+  } catch {
+    // A cache: a seal naming no file's identity vouches for nothing.
   }
 }
 

@@ -123,8 +123,11 @@ async function commit(
   const read = await readStateDraft(ctx.paths);
   const draft = read.state;
   requireStagedAllowed(ctx, draft, staged);
-  // Directories a first install creates, removed again if it fails (or is cancelled).
-  const fresh = [pluginsDir(ctx.paths), installedFilesDir(ctx.paths)].filter((d) => !existsSync(d));
+  // Directories a first install creates, removed again if it fails (or is cancelled): the cache
+  // one holds the seal of the state file startStateFile writes (restoreState removes both).
+  const fresh = [pluginsDir(ctx.paths), installedFilesDir(ctx.paths), ctx.paths.cache].filter(
+    (d) => !existsSync(d),
+  );
   // V3: data directories a killed uninstall left, before a record may name their ids again.
   await collectMarkedData(ctx.paths, draft);
   // S41: the trees named before, and a mark that makes a crash from here on walk every directory
