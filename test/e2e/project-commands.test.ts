@@ -184,6 +184,19 @@ describe('project plugins by name (registry.md D13, D14)', () => {
     }
   });
 
+  it('D13: a plugin disabled in the project before any consent stays off through `ci --yes`', async () => {
+    await ok('registry', 'add', 'acme', world.acme.url);
+    await fails('E_CONSENT_REQUIRED', 'install', '--project', 'pg@acme@^1.0.0');
+    await ok('disable', '--project', 'pg');
+    for (const args of [['ci'], ['ci', '--yes'], ['install', '--yes']]) {
+      await ok(...args);
+      expect(await ranPlugins(), args.join(' ')).toEqual([]);
+    }
+    await fails('E_CONSENT_REQUIRED', 'enable', '--project', 'pg');
+    await ok('enable', '--project', 'pg', '--yes');
+    expect(await ranPlugins()).toEqual(['pg@acme']);
+  });
+
   it('D13: a project with no plugin installed by this user says so', async () => {
     const run = await fails('E_NOT_INSTALLED', 'enable', '--project', 'pg');
     expect(run.stderr).toContain('no plugin is installed for the project');

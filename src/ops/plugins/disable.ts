@@ -32,8 +32,12 @@ export function disablePlugin(
       const record = findInstalled(stateIn(draft, scope), opts.name);
       // docs/reference/rules/policy.md#a14: a plugin the policy requires stays enabled.
       if (record.enabled) requireNotRequired(ctx, 'disabling', record);
-      const changed = record.enabled;
+      // registry.md D13: a project's plugin without consent (never enabled, or its consent dropped
+      // by a wider version) is marked keptOff, so `ci --yes` and `install` leave it off too.
+      const marks = scope.kind === 'project' && record.consent === null && record.keptOff !== true;
+      const changed = record.enabled || marks;
       record.enabled = false;
+      if (marks) record.keptOff = true;
       return { id: record.id, enabled: false as const, changed };
     },
     lockOptions(ctx),

@@ -93,9 +93,10 @@ const pluginSchema = z.strictObject({
    */
   linked: z.optional(z.literal(true)),
   /**
-   * registry.md D13: a project's plugin this user disabled, whose consent a version widening what
-   * was consented dropped: `ci`, `install` and `update --project` still leave it off, asking
-   * nothing, until `enable --project` (which asks) clears it. Absent otherwise.
+   * registry.md D13: a project's plugin this user disabled without consent to it (never given, or
+   * dropped by a version widening what was consented): `ci`, `install` and `update --project`
+   * still leave it off, asking nothing, until `enable --project` (which asks) clears it. Absent
+   * otherwise.
    */
   keptOff: z.optional(z.literal(true)),
   /** `hookpm rollback`'s version (previousSchema). Optional: absent before the first update. */
