@@ -12,8 +12,9 @@
  * run more often.
  */
 export function bashSubcommands(command: string): string[] {
-  const parts = [...cut(command), ...substitutions(command).flatMap(cut)];
-  const all = parts.flatMap((part) => {
+  // Each distinct part once: `a;a;a;...` or `((((...` is not read again for each repeat.
+  const parts = new Set([...cut(command), ...substitutions(command).flatMap(cut)]);
+  const all = [...parts].flatMap((part) => {
     const bare = withoutPrefixes(part);
     return [bare, ...afterWrappers(bare)].flatMap((text) => [text, withoutRedirections(text)]);
   });
@@ -36,7 +37,7 @@ function cut(command: string): string[] {
     } else if (ch === '"' || ch === "'") {
       quote = ch;
       current += ch;
-    } else if (ch === '&' && (/[<>]$/.test(current) || command[i + 1] === '>')) {
+    } else if (ch === '&' && (isAngle(command[i - 1]) || command[i + 1] === '>')) {
       current += ch; // `2>&1`, `&>`, `>&`: a redirection, not an operator
     } else if (';&|\n(){}`'.includes(ch)) {
       parts.push(current);
@@ -47,6 +48,14 @@ function cut(command: string): string[] {
   }
   parts.push(current);
   return parts;
+}
+
+/**
+ * Whether `ch` is `<` or `>`. cut reads the line, not `current`: reading a character of a string
+ * built by `+=` flattens it, which would make a long part quadratic.
+ */
+function isAngle(ch: string | undefined): boolean {
+  return ch === '<' || ch === '>';
 }
 
 /** The innermost texts of `$(...)` and backquotes anywhere in the line, quotes or not. */
@@ -90,9 +99,15 @@ function afterWrappers(part: string): string[] {
   return starts.map((start) => withoutPrefixes(words.slice(start).join(' ')));
 }
 
-const REDIRECTION = /\s*(?:\d*|&)(?:>>?|<<?<?|>&|<&)\s*(?:&?\d+-?|'[^']*'|"[^"]*"|[^\s<>&|;]+)?/g;
+/**
+ * A redirection. A file descriptor's digits are taken only from the start of a run of digits
+ * (the look-behind), and the spaces around are left to withoutRedirections, so a long run of
+ * digits or spaces is passed over in linear time, not tried again from each of its characters.
+ */
+const REDIRECTION =
+  /(?<!\d)(?:\d+|&)?(?:>>?|<<?<?|>&|<&)\s*(?:&?\d+-?|'[^']*'|"[^"]*"|[^\s<>&|;]+)?/g;
 
-/** The part without its redirections: `git push > out 2>&1` is `git push`. */
+/** The part without its redirections, spaces run together: `git push > out 2>&1` is `git push`. */
 function withoutRedirections(part: string): string {
-  return part.replace(REDIRECTION, '').trim();
+  return part.replace(REDIRECTION, ' ').replace(/\s+/g, ' ').trim();
 }

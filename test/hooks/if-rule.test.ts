@@ -370,4 +370,21 @@ describe('the if predicate (engine.md F1-F3)', () => {
       holds(rule, 'WebFetch', { url: 'https://ok.example/', prompt: 'see https://evil.example/x' }),
     ).toBe(false);
   });
+
+  // The rule is read on every event of a handler with an `if`: odd input must stay cheap.
+  it('F2: a long run of digits, spaces or `>&` in a Bash command is read in linear time', () => {
+    const long = 100_000;
+    for (const command of [
+      `${'2'.repeat(long)}x`,
+      `a${' '.repeat(long)}x`,
+      '>&'.repeat(long / 2),
+      `git push > out 2>&1${' '.repeat(long)}`,
+    ]) {
+      const start = performance.now();
+      holds('Bash(git push *)', 'Bash', { command });
+      expect(performance.now() - start).toBeLessThan(500);
+    }
+    expect(holds('Bash(git push *)', 'Bash', { command: 'git push origin 2>&1 > out' })).toBe(true);
+    expect(holds('Bash(git push *)', 'Bash', { command: 'git push  2> err  origin' })).toBe(true);
+  });
 });
