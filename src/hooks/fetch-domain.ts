@@ -7,7 +7,7 @@ import type { Glob } from './glob.js';
  * IDN as punycode, no trailing dot, no port or userinfo); the host may be a glob
  * (`domain:*.example.com`), and a rule also holds for the host's subdomains, so a guard on a
  * domain is never skipped for a host under it. A URL that does not parse cannot be judged, and
- * holds.
+ * holds; so does one whose host is longer than a DNS name can be (MAX_HOST), which is not read.
  */
 const PREFIX = 'domain:';
 
@@ -20,10 +20,13 @@ export function compileDomain(pattern: string): Glob | null {
 export function urlOnDomain(domain: Glob, url: string): boolean {
   if (!URL.canParse(url)) return true;
   const host = hostForm(new URL(url).hostname);
-  if (host === '') return true;
+  if (host === '' || host.length > MAX_HOST) return true;
   const labels = host.split('.');
   return labels.some((_, i) => globMatches(domain, labels.slice(i).join('.')));
 }
+
+/** The longest DNS name, in characters (RFC 1035): each suffix of a host is matched. */
+const MAX_HOST = 253;
 
 function hostForm(host: string): string {
   const parsed = URL.canParse(`http://${host}/`) ? new URL(`http://${host}/`).hostname : host;

@@ -387,4 +387,11 @@ describe('the if predicate (engine.md F1-F3)', () => {
     expect(holds('Bash(git push *)', 'Bash', { command: 'git push origin 2>&1 > out' })).toBe(true);
     expect(holds('Bash(git push *)', 'Bash', { command: 'git push  2> err  origin' })).toBe(true);
   });
+
+  it('F2: a WebFetch domain rule reads a URL with a very long host quickly, and holds for it', () => {
+    const url = `http://${'a.'.repeat(20_000)}com/`;
+    const start = performance.now();
+    expect(holds('WebFetch(domain:example.com)', 'WebFetch', { url })).toBe(true);
+    expect(performance.now() - start).toBeLessThan(500);
+  });
 });
