@@ -12,13 +12,14 @@ import { compileGlob, globMatches } from './glob.js';
  *
  * A guard is never skipped for the way a path is written: the file path is resolved against the
  * payload's `cwd`, `.` and `..` removed, `\` read as `/`; `/p` holds from the file-system root as
- * well as from the project root (taken to be `cwd`); without a `cwd`, a relative pattern holds
- * under any directory. The pattern as written is also matched against the path as written.
+ * well as from the project root (taken to be `cwd`); without an absolute `cwd`, a relative
+ * pattern holds under any directory, and a relative file path is read as under some directory.
+ * The pattern as written is also matched against the path as written.
  */
 export function pathRuleHolds(pattern: string, filePath: string, cwd: unknown): boolean {
-  const base = typeof cwd === 'string' && cwd !== '' ? absolute(slashes(cwd), null) : null;
+  const base =
+    typeof cwd === 'string' && isAbsolute(slashes(cwd)) ? absolute(slashes(cwd), null) : null;
   const target = absolute(slashes(filePath), base);
-  if (target === null) return false;
   return readings(pattern, base).some((reading) => globMatches(compileGlob(reading), target));
 }
 
@@ -28,13 +29,19 @@ function slashes(path: string): string {
 
 const WINDOWS_ROOT = /^[A-Za-z]:\//;
 
-/** `path` made absolute against `base` and normalised, or null when it cannot be. */
-function absolute(path: string, base: string | null): string | null {
+/** Whether `path` (with `/` separators) names a place without a current directory. */
+function isAbsolute(path: string): boolean {
+  return path === '~' || path.startsWith('~/') || path.startsWith('/') || WINDOWS_ROOT.test(path);
+}
+
+/** `path` made absolute against `base` (a root when null) and normalised. */
+function absolute(path: string, base: string | null): string {
   let full = path;
   if (path === '~' || path.startsWith('~/')) full = homedir() + path.slice(1);
-  else if (!path.startsWith('/') && !WINDOWS_ROOT.test(path)) {
-    if (base === null) return null;
-    full = `${base}/${path}`;
+  else if (!isAbsolute(path)) {
+    // Without a base, a relative path is read under some directory: `/` stands for it, and the
+    // readings of a relative or `/p` pattern match it under any directory.
+    full = `${base ?? ''}/${path}`;
   }
   return posix.normalize(full).replace(/(.)\/+$/, '$1');
 }

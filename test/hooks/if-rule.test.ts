@@ -394,4 +394,25 @@ describe('the if predicate (engine.md F1-F3)', () => {
     expect(holds('WebFetch(domain:example.com)', 'WebFetch', { url })).toBe(true);
     expect(performance.now() - start).toBeLessThan(500);
   });
+
+  it('F2: a relative file path without an absolute cwd still meets a path rule', () => {
+    const edit = (file_path: string, cwd?: unknown) =>
+      ifRuleHolds(rule('Edit(./src/**)'), 'PreToolUse', {
+        tool_name: 'Edit',
+        tool_input: { file_path },
+        ...(cwd === undefined ? {} : { cwd }),
+      });
+    expect(edit('src/a.ts')).toBe(true);
+    expect(edit('./src/a.ts', 'relative/dir')).toBe(true);
+    expect(holds('Edit(src/**)', 'Edit', { file_path: './src/a.ts' })).toBe(true);
+    expect(holds('Edit(/src/**)', 'Edit', { file_path: 'src/a.ts' })).toBe(true);
+    // A relative cwd is no project root: `/src/**` still holds under any directory.
+    const rootRule = rule('Edit(/src/**)');
+    const payload = {
+      tool_name: 'Edit',
+      tool_input: { file_path: '/home/u/p/src/a.ts' },
+      cwd: 'p',
+    };
+    expect(ifRuleHolds(rootRule, 'PreToolUse', payload)).toBe(true);
+  });
 });
