@@ -7,9 +7,9 @@
  * and is given again without its redirections (`> out`, `2>&1`) and again from each word after a
  * process wrapper (`timeout 5 git push` holds `git push`), so `ls && git push`,
  * `FOO=bar git push` and `sudo git push` all hold a `git push` subcommand. Quotes (`'...'`,
- * `"..."`) and a backslash keep an operator inside them from cutting. This is a reading for
- * deciding whether a handler runs, not a shell parser: a part it gets wrong only makes a handler
- * run more often.
+ * `"..."`) and a backslash keep an operator inside them from cutting; outside quotes a
+ * backslash-newline is dropped, as bash drops it. This is a reading for deciding whether a handler
+ * runs, not a shell parser: a part it gets wrong only makes a handler run more often.
  */
 export function bashSubcommands(command: string): string[] {
   // Each distinct part once: `a;a;a;...` or `((((...` is not read again for each repeat.
@@ -32,6 +32,8 @@ function cut(command: string): string[] {
       current += ch;
       if (ch === '\\' && quote === '"' && i + 1 < command.length) current += command[++i];
       else if (ch === quote) quote = null;
+    } else if (ch === '\\' && command[i + 1] === '\n') {
+      i += 1; // a backslash-newline joins the two lines
     } else if (ch === '\\' && i + 1 < command.length) {
       current += ch + command[++i];
     } else if (ch === '"' || ch === "'") {

@@ -415,4 +415,12 @@ describe('the if predicate (engine.md F1-F3)', () => {
     };
     expect(ifRuleHolds(rootRule, 'PreToolUse', payload)).toBe(true);
   });
+
+  // bash drops a backslash-newline outside single quotes: `git \<newline>push` runs `git push`.
+  it('F2: a Bash rule holds across a line continuation', () => {
+    expect(holds('Bash(git push *)', 'Bash', { command: 'git \\\npush origin' })).toBe(true);
+    expect(holds('Bash(git push *)', 'Bash', { command: 'ls && git pu\\\nsh origin' })).toBe(true);
+    // An escaped backslash before the newline is no continuation: the newline still cuts.
+    expect(holds('Bash(git push *)', 'Bash', { command: 'echo \\\\\ngit push origin' })).toBe(true);
+  });
 });
