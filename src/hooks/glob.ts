@@ -12,6 +12,14 @@ export function compileGlob(pattern: string): Glob {
 }
 
 export function globMatches(glob: Glob, input: string): boolean {
+  // The literal head (before the first `*` or `?`) must begin the input: checked first, since
+  // splitting the input into code points below costs its whole length.
+  let head = '';
+  for (const unit of glob) {
+    if (unit === '*' || unit === '?') break;
+    head += unit;
+  }
+  if (!input.startsWith(head)) return false;
   const text = Array.from(input);
   let p = 0;
   let s = 0;
