@@ -64,15 +64,26 @@ async function firstHookKey(): Promise<string> {
   return shown.hooks[0]!.key;
 }
 
-/** Runs `body` with pg 1.2.0 (the same hooks) published as `latest`, then takes it back out. */
-async function withPg120(body: () => Promise<void>): Promise<void> {
+/** Runs `body` with pg 1.2.0 (`hooks`, else the same) published as `latest`, then takes it out. */
+async function withPg120(
+  body: () => Promise<void>,
+  hooks: Record<string, string[]> = { PreToolUse: [DENY] },
+): Promise<void> {
   const doc = world.acme.index.plugins['pg']!;
-  await publishPlugin(world.acme, 'pg', '1.2.0', { PreToolUse: [DENY] });
+  await publishPlugin(world.acme, 'pg', '1.2.0', hooks);
   try {
     await body();
   } finally {
     delete doc.versions['1.2.0'];
     doc.distTags['latest'] = '1.1.0';
+  }
+}
+
+/** Runs each command in the project and sees that pg's hook still does not run. */
+async function staysOff(commands: string[][]): Promise<void> {
+  for (const args of commands) {
+    await ok(...args);
+    expect(await ranPlugins(), args.join(' ')).toEqual([]);
   }
 }
 
@@ -131,11 +142,8 @@ describe('project plugins by name (registry.md D13, D14)', () => {
           plugins: Array<{ id: string; enabled: boolean }>;
         }
       ).plugins.find((p) => p.id === 'pg@acme')?.enabled;
-    for (const args of [['ci'], ['ci', '--yes'], ['install']]) {
-      await ok(...args);
-      expect(await ranPlugins(), args.join(' ')).toEqual([]);
-      expect(await enabled(), args.join(' ')).toBe(false);
-    }
+    await staysOff([['ci'], ['ci', '--yes'], ['install']]);
+    expect(await enabled()).toBe(false);
     await withPg120(async () => {
       await ok('update', '--project');
       expect(await lockedVersion()).toBe('1.2.0');
@@ -165,33 +173,25 @@ describe('project plugins by name (registry.md D13, D14)', () => {
   it('D13: a plugin disabled in the project stays disabled after a version that widens its hooks, through a later `ci --yes` too; enabling asks', async () => {
     await addPg();
     await ok('disable', '--project', 'pg');
-    const doc = world.acme.index.plugins['pg']!;
-    await publishPlugin(world.acme, 'pg', '1.2.0', { PreToolUse: [DENY], Stop: ['true'] });
-    try {
-      await ok('update', '--project');
-      expect(await lockedVersion()).toBe('1.2.0');
-      for (const args of [['ci'], ['ci', '--yes'], ['install', '--yes']]) {
-        await ok(...args);
-        expect(await ranPlugins(), args.join(' ')).toEqual([]);
-      }
-      // The old consent does not cover the added hook: enabling asks (no TTY here).
-      await fails('E_CONSENT_REQUIRED', 'enable', '--project', 'pg');
-      await ok('enable', '--project', 'pg', '--yes');
-      expect(await ranPlugins()).toEqual(['pg@acme']);
-    } finally {
-      delete doc.versions['1.2.0'];
-      doc.distTags['latest'] = '1.1.0';
-    }
+    await withPg120(
+      async () => {
+        await ok('update', '--project');
+        expect(await lockedVersion()).toBe('1.2.0');
+        await staysOff([['ci'], ['ci', '--yes'], ['install', '--yes']]);
+        // The old consent does not cover the added hook: enabling asks (no TTY here).
+        await fails('E_CONSENT_REQUIRED', 'enable', '--project', 'pg');
+        await ok('enable', '--project', 'pg', '--yes');
+        expect(await ranPlugins()).toEqual(['pg@acme']);
+      },
+      { PreToolUse: [DENY], Stop: ['true'] },
+    );
   });
 
   it('D13: a plugin disabled in the project before any consent stays off through `ci --yes`', async () => {
     await ok('registry', 'add', 'acme', world.acme.url);
     await fails('E_CONSENT_REQUIRED', 'install', '--project', 'pg@acme@^1.0.0');
     await ok('disable', '--project', 'pg');
-    for (const args of [['ci'], ['ci', '--yes'], ['install', '--yes']]) {
-      await ok(...args);
-      expect(await ranPlugins(), args.join(' ')).toEqual([]);
-    }
+    await staysOff([['ci'], ['ci', '--yes'], ['install', '--yes']]);
     await fails('E_CONSENT_REQUIRED', 'enable', '--project', 'pg');
     await ok('enable', '--project', 'pg', '--yes');
     expect(await ranPlugins()).toEqual(['pg@acme']);
