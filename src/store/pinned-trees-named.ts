@@ -1,5 +1,6 @@
 import { eachRecord, namedTrees, normal } from './named-trees.js';
 import type { SessionPin } from './session-pin-schema.js';
+import { removePin } from './session-pins.js';
 import { readStateFast } from './state/read-state-fast.js';
 import type { StorePaths } from './store-paths.js';
 
@@ -20,4 +21,36 @@ export async function pinnedTreesNamed(paths: StorePaths, pin: SessionPin): Prom
   } catch {
     return false;
   }
+}
+
+/** How often a session is pinned while commands keep changing the store under it (S41). */
+const PIN_ATTEMPTS = 3;
+
+/**
+ * registry.md S41: pins a session with `make()`'s pin and `write`s it (false: not written), made
+ * again while the state no longer names every tree of the pin once it is written, PIN_ATTEMPTS
+ * times at most; after the last, the pin file is removed, so no later event runs trees a
+ * collection may have taken. A pin made from a state that could not be read (its fail-closed
+ * entry names no plugin, engine.md fail closed) is never written. `stored`: whether the returned
+ * pin is the session's pin on disk.
+ */
+export async function writeNamedPin(
+  paths: StorePaths,
+  make: () => Promise<SessionPin>,
+  write: (pin: SessionPin) => Promise<boolean>,
+): Promise<{ pin: SessionPin; stored: boolean }> {
+  for (let attempt = 1; ; attempt++) {
+    const pin = await make();
+    if (!isStorable(pin) || !(await write(pin))) return { pin, stored: false };
+    if (await pinnedTreesNamed(paths, pin)) return { pin, stored: true };
+    if (attempt >= PIN_ATTEMPTS) {
+      await removePin(paths, pin.sessionId).catch(() => undefined);
+      return { pin, stored: false };
+    }
+  }
+}
+
+/** A pin made from a state that could be read (its failures, if any, are plugins'). */
+export function isStorable(pin: SessionPin): boolean {
+  return !(pin.failClosed ?? []).some((entry) => entry.plugin === null);
 }

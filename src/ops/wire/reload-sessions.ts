@@ -4,7 +4,7 @@ import { buildSnapshot, type SnapshotPlugin } from '../../hooks/snapshot/snapsho
 import { listPins, readPin, writePin } from '../../store/session-pins.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { makePin } from './make-pin.js';
-import { pinnedTreesNamed } from '../../store/pinned-trees-named.js';
+import { writeNamedPin } from '../../store/pinned-trees-named.js';
 import type { SessionPin } from '../../store/session-pin-schema.js';
 
 /** One reloaded session, as engine.md R4 reports a reload. */
@@ -58,21 +58,15 @@ export async function reloadSessions(
   return reloaded;
 }
 
-/** How often a reload pins a session while commands keep changing the store under it. */
-const PIN_ATTEMPTS = 3;
-
 /**
- * The session's new pin, written unless made from a state that could not be read
- * (docs/reference/rules/engine.md#fail-closed). registry.md S41: a pin whose trees the state no
- * longer names once it is written may have lost one to a command's collection meanwhile; it is
- * made again from the state of then.
+ * The session's new pin (registry.md S41, writeNamedPin), its project (its plugins, where its
+ * handlers fall back to) the one it had.
  */
 async function repin(paths: StorePaths, old: SessionPin): Promise<SessionPin> {
-  for (let attempt = 1; ; attempt++) {
-    // The session's project (its plugins, where its handlers fall back to) stays the one it had.
-    const pin = await makePin(paths, old.sessionId, old.agent, new Date(), old.projectRoot);
-    if ((pin.failClosed ?? []).some((entry) => entry.plugin === null)) return pin;
-    await writePin(paths, pin);
-    if (attempt >= PIN_ATTEMPTS || (await pinnedTreesNamed(paths, pin))) return pin;
-  }
+  const made = await writeNamedPin(
+    paths,
+    () => makePin(paths, old.sessionId, old.agent, new Date(), old.projectRoot),
+    (pin) => writePin(paths, pin).then(() => true),
+  );
+  return made.pin;
 }

@@ -5,7 +5,6 @@ import {
   isWholePin,
   pinFile,
   readPin,
-  removePin,
   stopCountOf,
   writePin,
   writeTables,
@@ -74,36 +73,20 @@ export async function sessionPin(input: {
   }
   const { makePin } = await import('./make-pin.js');
   // Loaded only to pin, as makePin: reading the state brings its schemas (zod) with it.
-  const { pinnedTreesNamed } = await import('../../store/pinned-trees-named.js');
-  for (let attempt = 1; ; attempt++) {
-    const made = await makePin(paths, sessionId, agent, new Date(), cwd);
-    const pin =
-      existing === null ? made : { ...made, stopContinuations: stopCountOf(paths, existing) };
-    if (!isStorable(pin)) return { pin, stored: false };
+  const { writeNamedPin } = await import('../../store/pinned-trees-named.js');
+  const made = await writeNamedPin(
+    paths,
+    async () => {
+      const pin = await makePin(paths, sessionId, agent, new Date(), cwd);
+      return existing === null ? pin : { ...pin, stopContinuations: stopCountOf(paths, existing) };
+    },
     // A pin is a cache of a decision, never a reason for an event to fail.
-    const stored = await writePin(paths, pin).then(
-      () => true,
-      () => false,
-    );
-    // registry.md S41: a command that changed the state since it was read may have collected a
-    // tree of this pin before the pin was written; it is made again from the state of now.
-    if (stored && !(await pinnedTreesNamed(paths, pin))) {
-      if (attempt < PIN_ATTEMPTS) continue;
-      await removePin(paths, sessionId).catch(() => undefined);
-      return { pin, stored: false };
-    }
-    await collectStalePins(paths).catch(() => undefined);
-    return { pin, stored };
-  }
-}
-
-/**
- * How often an event pins while commands keep changing the store under it; then it runs on the
- * last pin made, unstored (its check of the trees fails it closed if one is gone).
- */
-const PIN_ATTEMPTS = 3;
-
-/** A pin made from a state that could be read (its failures, if any, are plugins'). */
-function isStorable(pin: SessionPin): boolean {
-  return !(pin.failClosed ?? []).some((entry) => entry.plugin === null);
+    (pin) =>
+      writePin(paths, pin).then(
+        () => true,
+        () => false,
+      ),
+  );
+  if (made.stored) await collectStalePins(paths).catch(() => undefined);
+  return made;
 }
