@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkUrl, redactUrl } from '../../src/registry/http/url-policy.js';
+import { checkUrl, redactUrl, redactUserInfo } from '../../src/registry/http/url-policy.js';
 import { redact } from '../../src/errors.js';
 import { describeFailure } from '../../src/registry/http/fetch-errors.js';
 import { outcomeOf } from '../helpers/failure.js';
@@ -64,6 +64,21 @@ describe('redactUrl', () => {
   ])('N5: %s is shown as %s', (url, shown) => {
     expect(redactUrl(url)).toBe(shown);
   });
+});
+
+describe('redactUserInfo', () => {
+  it.each([
+    ['not a url https://bob:pw@h/x and more', 'space', 'not a url https://***@h/x and more'],
+    ['https://bob:two words@[bad', 'space', 'https://bob:two words@[bad'],
+    ['https://bob:two words@[bad', 'text', 'https://***@[bad'],
+    ['http://bob:"x y"@h:1@[bad', 'text', 'http://***@[bad'],
+    ['no scheme bob:pw@h', 'text', 'no scheme bob:pw@h'],
+  ] as const)(
+    'N5: %j, its word ending at a %s, shows everything before its last @ as ***',
+    (text, end, shown) => {
+      expect(redactUserInfo(text, end)).toBe(shown);
+    },
+  );
 });
 
 describe('redact', () => {

@@ -1,6 +1,6 @@
 import { HookpmError } from '../../errors.js';
 import { inSubnet } from './ip-subnet.js';
-import { shownUrl } from './url-policy.js';
+import { redactUserInfo, shownUrl } from './url-policy.js';
 
 /**
  * The HTTP proxies a fetch may go through (docs/reference/rules/registry.md#n13): one for `https:`
@@ -78,8 +78,9 @@ export function proxyFor(url: URL, settings: ProxySettings): URL | undefined {
   }
   if (proxy.protocol !== 'http:' && proxy.protocol !== 'https:') {
     // A value that does not parse may hold a password with a space, which ends redactUrl's word.
-    const shown =
-      proxy.protocol === 'invalid:' ? shownUrl(hideUserPart(written)) : shownUrl(written);
+    const shown = shownUrl(
+      proxy.protocol === 'invalid:' ? redactUserInfo(written, 'text') : written,
+    );
     throw new HookpmError('E_REGISTRY_NETWORK', `the proxy ${shown} is not an http(s) URL`, {
       url: shown,
       hint: 'Set HTTPS_PROXY (or .npmrc https-proxy) to an http:// URL: the host and port of the proxy, with user:password@ before the host if it wants credentials.',
@@ -89,11 +90,6 @@ export function proxyFor(url: URL, settings: ProxySettings): URL | undefined {
   proxy.search = '';
   proxy.hash = '';
   return proxy;
-}
-
-/** `written` with everything between its `scheme://` and its last `@` shown as `***`. */
-function hideUserPart(written: string): string {
-  return written.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^]*@/i, '$1***@');
 }
 
 function bypassed(url: URL, noProxy: string): boolean {

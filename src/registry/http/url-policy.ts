@@ -147,16 +147,25 @@ export function shownUrl(url: string): string {
 }
 
 /**
- * Each `scheme://...` word of `text` (up to a space or a quote) with everything before its last `@`
+ * Where a `scheme://...` word of text ends for redactUserInfo: at a space or a quote (`space`,
+ * for prose that quotes URLs), or at the end of the text (`text`, for a value that is one URL
+ * and whose password may hold a space, as a proxy setting may).
+ */
+export type WordEnd = 'space' | 'text';
+
+const SCHEME_WORD: Record<WordEnd, RegExp> = {
+  space: /([a-z][a-z0-9+.-]{0,31}:\/\/)([^\s"']*)/gi,
+  text: /([a-z][a-z0-9+.-]{0,31}:\/\/)([^]*)/gi,
+};
+
+/**
+ * Each `scheme://...` word of `text` (ending as `end` says) with everything before its last `@`
  * shown as `***`: in text that does not parse as a URL, a password may hold a `/`, `?` or `#`
  * (`https://bob:pa/ss@host/`), which ends no user part here. One pass over the text.
  */
-function redactUserInfo(text: string): string {
-  return text.replace(
-    /([a-z][a-z0-9+.-]{0,31}:\/\/)([^\s"']*)/gi,
-    (word, scheme: string, rest: string) => {
-      const at = rest.lastIndexOf('@');
-      return at < 0 ? word : `${scheme}***${rest.slice(at)}`;
-    },
-  );
+export function redactUserInfo(text: string, end: WordEnd = 'space'): string {
+  return text.replace(SCHEME_WORD[end], (word, scheme: string, rest: string) => {
+    const at = rest.lastIndexOf('@');
+    return at < 0 ? word : `${scheme}***${rest.slice(at)}`;
+  });
 }
