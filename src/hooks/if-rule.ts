@@ -7,6 +7,8 @@ import { patchFiles } from './patch-files.js';
 import { bashSubcommands } from './bash-subcommands.js';
 import { promptUrls } from '../text/prompt-urls.js';
 import { compileDomain, urlOnDomain } from './fetch-domain.js';
+import { compileFetchUrl, fetchUrlMatches } from './fetch-url.js';
+import type { FetchUrlGlob } from './fetch-url.js';
 import { pathRuleHolds } from './path-rule.js';
 
 /**
@@ -27,6 +29,8 @@ export interface IfRule {
   glob: Glob | null;
   /** The host glob of a `WebFetch(domain:<host>)` pattern (fetch-domain.ts), else null. */
   domain: Glob | null;
+  /** The glob of a `WebFetch(<url>)` pattern, its scheme and host in URL form (fetch-url.ts). */
+  url: FetchUrlGlob | null;
 }
 
 export type IfRuleResult = { ok: true; rule: IfRule } | { ok: false; message: string };
@@ -92,7 +96,11 @@ export function parseIfRule(rule: string): IfRuleResult {
   }
   const glob = pattern === null ? null : compileGlob(pattern);
   const domain = pattern === null ? null : compileDomain(pattern);
-  return { ok: true, rule: { source: rule, tool: { names, prefixes }, pattern, glob, domain } };
+  const url = pattern === null || domain !== null ? null : compileFetchUrl(pattern);
+  return {
+    ok: true,
+    rule: { source: rule, tool: { names, prefixes }, pattern, glob, domain, url },
+  };
 }
 
 /**
@@ -130,7 +138,7 @@ export function ifRuleHolds(
   const glob = rule.glob;
   if (input === undefined && tool === 'WebFetch') return fetchedUrlsMatch(rule, payload);
   if (typeof input !== 'string') return false;
-  if (tool === 'WebFetch' && rule.domain !== null) return urlOnDomain(rule.domain, input);
+  if (tool === 'WebFetch') return fetchedUrlMatches(rule, input);
   if (globMatches(glob, input)) return true;
   if (PATH_TOOLS.has(tool) && rule.pattern !== null) {
     return pathRuleHolds(rule.pattern, input, ownField(payload, 'cwd'));
@@ -151,10 +159,13 @@ export function ifRuleHolds(
 function fetchedUrlsMatch(rule: IfRule, payload: Readonly<Record<string, unknown>>): boolean {
   const prompt = inputField(payload, 'prompt');
   const urls = typeof prompt === 'string' ? promptUrls(prompt) : [];
-  const { glob, domain } = rule;
-  const matches = (url: string): boolean =>
-    domain !== null ? urlOnDomain(domain, url) : glob !== null && globMatches(glob, url);
-  return urls.length === 0 || urls.some(matches);
+  return urls.length === 0 || urls.some((url) => fetchedUrlMatches(rule, url));
+}
+
+/** F2: a WebFetch pattern, `domain:<host>` (fetch-domain.ts) or a URL glob (fetch-url.ts). */
+function fetchedUrlMatches(rule: IfRule, url: string): boolean {
+  if (rule.domain !== null) return urlOnDomain(rule.domain, url);
+  return rule.url !== null && fetchUrlMatches(rule.url, url);
 }
 
 /**

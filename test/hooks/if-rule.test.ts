@@ -312,6 +312,47 @@ describe('the if predicate (engine.md F1-F3)', () => {
     ).toBe(true);
   });
 
+  // A URL's scheme and host have no case (RFC 3986 6.2.2.1): a guard on a host must run for it
+  // however the agent spells it, while the path keeps its case.
+  it('F2: a WebFetch URL pattern compares scheme and host without case, the path with it', () => {
+    const on = (rule: string, url: string) => holds(rule, 'WebFetch', { url });
+    expect(on('WebFetch(https://example.com/*)', 'HTTPS://EXAMPLE.com/x')).toBe(true);
+    expect(on('WebFetch(https://example.com/*)', 'https://Example.COM:443/x')).toBe(true);
+    expect(on('WebFetch(https://example.com/*)', 'https://EXAMPLE.com./x')).toBe(true);
+    expect(on('WebFetch(https://*.example.com/*)', 'https://API.Example.com/v1')).toBe(true);
+    expect(on('WebFetch(HTTPS://Example.COM/*)', 'https://example.com/x')).toBe(true);
+    expect(on('WebFetch(https://*.BÜCHER.example/*)', 'https://a.xn--bcher-kva.example/x')).toBe(
+      true,
+    );
+    expect(on('WebFetch(http://example.com:80/*)', 'HTTP://EXAMPLE.COM/x')).toBe(true);
+    expect(on('WebFetch(*://Example.com/*)', 'HTTP://EXAMPLE.COM/x')).toBe(true);
+    expect(on('WebFetch(https://Bob@Example.com/*)', 'https://Bob@EXAMPLE.com/x')).toBe(true);
+    expect(on('WebFetch(*example.com/docs*)', 'HTTPS://EXAMPLE.COM/docs/a')).toBe(true);
+    expect(on('WebFetch(https://example.com/Admin/*)', 'HTTPS://EXAMPLE.COM/Admin/x')).toBe(true);
+    expect(on('WebFetch(https://example.com/Admin/*)', 'https://example.com/admin/x')).toBe(false);
+    expect(on('WebFetch(https://example.com/*)', 'https://example.com.evil.net/x')).toBe(false);
+    expect(on('WebFetch(https://example.com/*)', 'HTTPS://EXAMPLE.COM')).toBe(true);
+    expect(on('WebFetch(https://a.example/*)', 'HTTPS://A.EXAMPLE/[bad path')).toBe(true);
+    expect(on('WebFetch(https://a.example:*)', 'HTTPS://A.EXAMPLE:x/p')).toBe(true);
+    expect(
+      holds('WebFetch(HTTPS://EVIL.example/*)', 'WebFetch', {
+        prompt: 'see https://evil.example/x',
+      }),
+    ).toBe(true);
+  });
+
+  it('F2: a WebFetch URL pattern reads a very long URL in linear time', () => {
+    for (const url of [
+      `HTTPS://${'A'.repeat(100_000)}.example/x`,
+      `https://example.com/${'A'.repeat(200_000)}`,
+      `HTTPS://${'@'.repeat(100_000)}`,
+    ]) {
+      const start = performance.now();
+      holds('WebFetch(https://*.example/*)', 'WebFetch', { url });
+      expect(performance.now() - start).toBeLessThan(500);
+    }
+  });
+
   // Claude Code's permissions page: a Bash rule matches each subcommand after process wrappers
   // (timeout, time, nice, nohup, stdbuf, xargs) and output redirections are set aside, and
   // `Bash(ls *)` holds for a bare `ls`. A command run by a wrapper, in a subshell or a command
