@@ -281,6 +281,46 @@ describe('the decision log', () => {
     ]);
   });
 
+  // docs/guides/decision-log.md: `block` is a stop. Claude Code reads `continue: false` before any
+  // permission decision beside it, so the agent stops: the log must not say the tool was allowed.
+  it('a linked event whose handler allows beside continue:false is logged as the stop it is: block', async () => {
+    const stopJson = (decision: string) =>
+      JSON.stringify({
+        continue: false,
+        stopReason: 'halt',
+        hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: decision },
+      });
+    const root = join(ws.dir, `plugin${ws.n}`);
+    await mkdir(join(root, 'hooks'), { recursive: true });
+    await writeFile(join(root, 'plugin.json'), JSON.stringify({ name: 'halts', version: '1.0.0' }));
+    const halts = (decision: string) => cmd(`printf '%s' '${stopJson(decision)}'`);
+    await writeFile(
+      join(root, 'hooks', 'hooks.json'),
+      JSON.stringify({
+        hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [halts('allow'), halts('ask')] }] },
+      }),
+    );
+    expect((await hookpm(['install', root, '--yes'])).code).toBe(0);
+    const body = JSON.stringify({
+      session_id: 'agent-stop',
+      transcript_path: join(ws.home, 't.jsonl'),
+      cwd: ws.repo,
+      hook_event_name: 'PreToolUse',
+      permission_mode: 'default',
+      ...BASH,
+      tool_use_id: 't1',
+    });
+    const wire = await hookpm(['wire', 'claude'], body);
+    expect(wire.code, wire.stderr).toBe(0);
+    expect(JSON.parse(wire.stdout)).toMatchObject({ continue: false, stopReason: 'halt' });
+    const last = (await logLines()).at(-1);
+    expect(last).toMatchObject({ source: 'wire:claude', session: 'agent-stop', decision: 'block' });
+    expect(last.runs.map((r: any) => r.decision)).toEqual(['block', 'block']);
+    const run = await hookpm(['run', 'PreToolUse', '--payload', '-'], JSON.stringify(BASH));
+    expect(run.code, run.stderr).toBe(0);
+    expect((await logLines()).at(-1)).toMatchObject({ source: 'run', decision: 'block' });
+  });
+
   it('concurrent dispatches from several processes leave whole lines only', async () => {
     // Long lines (text on, a 1.5 KB payload) make an interleaved write easy to see.
     await userHooks({ PreToolUse: [{ hooks: [cmd('echo out'), cmd('true')] }] });

@@ -20,11 +20,14 @@ export function isFailedRun(run: Pick<HandlerRun, 'exitCode' | 'timedOut' | 'fai
 }
 
 /**
- * The reduced decision of a dispatch: the permission decision (M5), else a stop, a block's
- * feedback or a Stop continuation as `block`, else context given to the model.
+ * The reduced decision of a dispatch, as the agent is told it: a stop (`continue:false`, M1) as
+ * `block`, since the agent stops whatever permission decision is beside it; else the permission
+ * decision (M5); else a block's feedback or a Stop continuation as `block`; else context given
+ * to the model.
  */
 export function resultDecision(result: DispatchResult): LoggedDecision | null {
+  if (!result.continue) return 'block';
   if (result.permission !== null) return result.permission.decision;
-  if (!result.continue || result.feedback.length > 0 || result.continueLoop) return 'block';
+  if (result.feedback.length > 0 || result.continueLoop) return 'block';
   return result.context.length > 0 ? 'context' : null;
 }
