@@ -290,6 +290,37 @@ describe('registry locations in hookpm.json are checked before use (J3)', () => 
     }
   });
 
+  // cli-json.md "list --project": the rows come from hookpm.json, hookpm.lock and the state; no
+  // registry is read, so J3 (a location checked before it is read) has nothing to refuse, as
+  // `npm ls` lists a project whatever registry its .npmrc names.
+  it('J3: list --project reads no registry, so a location ci refuses does not stop it, and no registry file is read', async () => {
+    const [victim] = homes;
+    const outside = join(work, 'outside');
+    await cp(join(EXAMPLES, 'index.json'), join(outside, 'index.json'));
+    await cp(join(EXAMPLES, 'tarballs'), join(outside, 'tarballs'), { recursive: true });
+    const secret = join(work, 'secret.txt');
+    await writeFile(secret, 'TOP-SECRET-CONTENT of another file\n');
+    await mkdir(join(project, 'reg'));
+    await symlink(secret, join(project, 'reg', 'index.json'));
+    for (const location of [outside, `file://${outside}/`, 'reg', 'javascript:alert(1)']) {
+      const manifest = { plugins: { 'guard@team': '^1.1.0' }, registries: { team: location } };
+      await writeFile(join(project, 'hookpm.json'), JSON.stringify(manifest));
+      await refused(victim, 'E_REGISTRY_LOCATION', 'ci', '--yes');
+      const run = await ok(victim, 'list', '--project', '--json');
+      expect(run.stdout).not.toContain('TOP-SECRET');
+      expect(JSON.parse(run.stdout).plugins).toEqual([
+        {
+          id: 'guard@team',
+          wanted: '^1.1.0',
+          locked: null,
+          installed: null,
+          enabled: false,
+          active: false,
+        },
+      ]);
+    }
+  });
+
   it('J3: a file: URL ending in .git that names a directory outside the project and no git repository (read in place, not cloned) is E_REGISTRY_LOCATION; nothing of it is read or printed', async () => {
     const [victim] = homes;
     const outside = join(work, 'private.git');

@@ -17,7 +17,12 @@ import { commitTransaction } from '../steps/transaction/transaction.js';
 import { nextFiles, requireProjectSource } from './install-project.js';
 import { marketplaceEntriesOf } from '../steps/transaction/project-marketplace.js';
 import { planProject } from './plan-project.js';
-import { installScopeOf, noManifest, openProject } from '../steps/transaction/project-scope.js';
+import {
+  installScopeOf,
+  noManifest,
+  openProject,
+  readProject,
+} from '../steps/transaction/project-scope.js';
 import { assertProjectTarballs } from '../steps/transaction/project-registries.js';
 import { requireNotRequired } from '../steps/policy/enforce-policy.js';
 
@@ -201,9 +206,12 @@ export interface ProjectList {
   plugins: ProjectListEntry[];
 }
 
-/** `hookpm list --project`: the project's plugins as hookpm.json, hookpm.lock and this user's state see them. */
+/**
+ * `hookpm list --project`: the project's plugins as hookpm.json, hookpm.lock and this user's state
+ * see them. No registry is read, so none is checked (J3): a location `ci` refuses lists.
+ */
 export async function listProjectPlugins(ctx: OperationContext, cwd: string): Promise<ProjectList> {
-  const scope = await openProject(ctx, cwd);
+  const scope = await readProject(cwd);
   const state = await readState(ctx.paths);
   const records = state.projects?.[scope.key]?.plugins ?? {};
   const wanted = scope.files.manifest?.plugins ?? {};

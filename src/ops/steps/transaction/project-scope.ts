@@ -32,12 +32,7 @@ export interface ProjectScope {
 }
 
 export async function openProject(ctx: OperationContext, cwd: string): Promise<ProjectScope> {
-  // T2: the files are read from the root the records are keyed under, the one runs and workspace
-  // trust resolve `cwd` to: a `--cwd` through a symlink never reads one directory's hookpm.json
-  // and hookpm.lock to change another project's records.
-  const root = await canonicalProjectRoot(cwd);
-  const key = root;
-  const files = readProjectFiles(root);
+  const { root, key, files } = await readProject(cwd);
   const registries =
     files.manifest === null || Object.keys(files.manifest.registries).length === 0
       ? { locations: {}, onDisk: new Set<string>() }
@@ -49,6 +44,20 @@ export async function openProject(ctx: OperationContext, cwd: string): Promise<P
     ctx: withProjectRegistries(ctx, registries.locations, registries.marketplaces),
     registries,
   };
+}
+
+/**
+ * The project's `root`, `key` and files as openProject reads them, its registries left unchecked:
+ * for a command that reads no registry (`list --project`), which J3 then has nothing to refuse.
+ */
+export async function readProject(
+  cwd: string,
+): Promise<Pick<ProjectScope, 'root' | 'key' | 'files'>> {
+  // T2: the files are read from the root the records are keyed under, the one runs and workspace
+  // trust resolve `cwd` to: a `--cwd` through a symlink never reads one directory's hookpm.json
+  // and hookpm.lock to change another project's records.
+  const root = await canonicalProjectRoot(cwd);
+  return { root, key: root, files: readProjectFiles(root) };
 }
 
 /**
