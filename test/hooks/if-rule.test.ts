@@ -341,6 +341,24 @@ describe('the if predicate (engine.md F1-F3)', () => {
     ).toBe(true);
   });
 
+  // engine.md F2: the URL form of a guard's host is matched however the agent writes the URL:
+  // a user and password before the host name no other host, and an http(s) URL's path is `/`
+  // when it is written without one, as the pattern's is when the pattern ends at its host.
+  it('F2: a WebFetch URL pattern holds with userinfo before the host, and for a pathless pattern', () => {
+    const on = (rule: string, url: string) => holds(rule, 'WebFetch', { url });
+    expect(on('WebFetch(https://example.com/*)', 'https://a@EXAMPLE.com/x')).toBe(true);
+    expect(on('WebFetch(https://example.com/*)', 'https://a:b@example.com/x')).toBe(true);
+    expect(on('WebFetch(*://example.com/*)', 'HTTP://u:p@EXAMPLE.COM/x')).toBe(true);
+    expect(on('WebFetch(https://[::1]/*)', 'https://u@[0::1]/x')).toBe(true);
+    expect(on('WebFetch(https://example.com)', 'https://EXAMPLE.com')).toBe(true);
+    expect(on('WebFetch(https://example.com)', 'https://example.com./')).toBe(true);
+    expect(on('WebFetch(https://example.com)', 'https://a@example.com')).toBe(true);
+    expect(on('WebFetch(https://example.com#*)', 'https://EXAMPLE.com#top')).toBe(true);
+    expect(on('WebFetch(https://example.com*)', 'https://EXAMPLE.com/x')).toBe(true);
+    expect(on('WebFetch(https://example.com)', 'https://example.com/x')).toBe(false);
+    expect(on('WebFetch(https://example.com/*)', 'https://example.com@evil.net/x')).toBe(false);
+  });
+
   it('F2: a WebFetch URL pattern reads a very long URL in linear time', () => {
     for (const url of [
       `HTTPS://${'A'.repeat(100_000)}.example/x`,
