@@ -80,6 +80,19 @@ describe('registry.md N13: proxy settings', () => {
     }
   });
 
+  // N5: a non-http(s) scheme's URL can parse with the password read as a port and a path
+  // (`socks5://bob:12/pw@p` is the host `bob`, port 12): everything before the last `@` is hidden.
+  it('N13, N5: a proxy of another scheme is refused with all before its last @ hidden', () => {
+    for (const written of ['socks5://bob:2024/hunter2@p:1080', 'socks5://bob:1/x?hunter2#y@p']) {
+      expect(() => via('https://r.test/', { https: written })).toThrow(
+        expect.objectContaining({
+          code: 'E_REGISTRY_NETWORK',
+          message: expect.not.stringMatching(/bob|hunter2/),
+        }),
+      );
+    }
+  });
+
   it('N13: a proxy is its scheme, host and port: a path, query or fragment is ignored', () => {
     expect(via('https://r.test/', { https: 'http://p:3128/some/path?x=1#f' })).toBe(
       'http://p:3128/',
