@@ -80,7 +80,7 @@ export function proxyFor(url: URL, settings: ProxySettings): URL | undefined {
     // The value is one URL whose password may hold a space (which ends redactUrl's word when it
     // does not parse) or a `/` (which the parser of another scheme reads as its port and path:
     // `socks5://bob:12/pw@p`): all before its last `@` is hidden, whether it parses or not.
-    const shown = shownUrl(redactUserInfo(written, 'text'));
+    const shown = shownUrl(redactUserInfo(written));
     throw new HookpmError('E_REGISTRY_NETWORK', `the proxy ${shown} is not an http(s) URL`, {
       url: shown,
       hint: 'Set HTTPS_PROXY (or .npmrc https-proxy) to an http:// URL: the host and port of the proxy, with user:password@ before the host if it wants credentials.',

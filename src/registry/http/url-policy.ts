@@ -115,7 +115,8 @@ const SENSITIVE_PARAM = /token|auth|key|pass|secret|sig|credential|session|cooki
  * The URL as it may be shown (N5): user and password become `***`, and the values of query
  * parameters whose names look like credentials (token, auth, key, password, secret, signature,
  * credential, session, jwt: a CDN's signed download URL, N2) become `***`. Text that is not a URL
- * is passed through `redactUserInfo`.
+ * is passed through `redactUserInfo`: `url` is one value (a location, a tarball's URL, a word of
+ * a message), whose password may hold a space or a quote.
  */
 export function redactUrl(url: string): string {
   let parsed: URL;
@@ -146,25 +147,17 @@ export function shownUrl(url: string): string {
   return clip(redactUrl(url));
 }
 
-/**
- * Where a `scheme://...` word of text ends for redactUserInfo: at a space or a quote (`space`,
- * for prose that quotes URLs), or at the end of the text (`text`, for a value that is one URL
- * and whose password may hold a space, as a proxy setting may).
- */
-export type WordEnd = 'space' | 'text';
-
-const SCHEME_WORD: Record<WordEnd, RegExp> = {
-  space: /([a-z][a-z0-9+.-]{0,31}:\/\/)([^\s"']*)/gi,
-  text: /([a-z][a-z0-9+.-]{0,31}:\/\/)([^]*)/gi,
-};
+/** A `scheme://` (at most 32 characters) and all that follows it. */
+const SCHEME_WORD = /([a-z][a-z0-9+.-]{0,31}:\/\/)([^]*)/i;
 
 /**
- * Each `scheme://...` word of `text` (ending as `end` says) with everything before its last `@`
- * shown as `***`: in text that does not parse as a URL, a password may hold a `/`, `?` or `#`
- * (`https://bob:pa/ss@host/`), which ends no user part here. One pass over the text.
+ * `text` with everything between its first `scheme://` and its last `@` shown as `***`: `text` is
+ * one value, and in one that does not parse as a URL, a password may hold a space, a quote, a
+ * `/`, `?` or `#` (`https://bob:pa/ss@host/`), which ends no user part here. One pass over the
+ * text (a scheme is at most 32 characters).
  */
-export function redactUserInfo(text: string, end: WordEnd = 'space'): string {
-  return text.replace(SCHEME_WORD[end], (word, scheme: string, rest: string) => {
+export function redactUserInfo(text: string): string {
+  return text.replace(SCHEME_WORD, (word, scheme: string, rest: string) => {
     const at = rest.lastIndexOf('@');
     return at < 0 ? word : `${scheme}***${rest.slice(at)}`;
   });
