@@ -328,6 +328,45 @@ describe('bin/hookpm.js and the chunks of dist/bundle/', () => {
     expect(compiled).not.toContain('wire-more');
   });
 
+  it("X10, STYLE start-up cost: the build fails, naming the chunk, when zod's code would land in the chunk every linked event loads (wire-core) or every command loads (entry), and leaves the bundle in place", async () => {
+    const dist = join(pkg, 'dist');
+    const files = [
+      join(dist, 'cli', 'start', 'wire-entry.js'),
+      join(dist, 'cli', 'start', 'entry.js'),
+    ];
+    const kept = await Promise.all(
+      files.map(async (file) => ({
+        file,
+        text: await readFile(file, 'utf8'),
+        stat: statSync(file),
+      })),
+    );
+    const bundle = readdirSync(join(dist, 'bundle')).sort();
+    try {
+      // An `import()` not listed in WIRE_MORE joins the chunk of its importer; a static import
+      // of the CLI's entry joins the entry.
+      await writeFile(files[0]!, `${kept[0]!.text}\nexport const later = () => import('zod');\n`);
+      await writeFile(
+        files[1]!,
+        `import { z } from 'zod';\nexport const Z = z.string();\n${kept[1]!.text}`,
+      );
+      const built = spawnSync(process.execPath, [join(pkg, 'test', 'tools', 'bundle-cli.mjs')], {
+        encoding: 'utf8',
+      });
+      expect(built.status).toBe(1);
+      expect(built.stderr).toMatch(
+        /zod's code is in wire-core-[\w-]{8}\.cjs \(every linked event\) and entry\.cjs \(every command\)/,
+      );
+    } finally {
+      for (const { file, text, stat } of kept) {
+        await writeFile(file, text);
+        await utimes(file, stat.atime, stat.mtime);
+      }
+    }
+    expect(readdirSync(join(dist, 'bundle')).sort()).toEqual(bundle);
+    expect(readdirSync(dist).filter((name) => name.startsWith('bundle.'))).toEqual([]);
+  }, 60_000);
+
   it('registry.md D1: the code cache goes to the cache directory of --home, which wins over HOOKPM_HOME', () => {
     const env = join(tmp, 'home-env');
     const flag = join(tmp, 'home-flag');

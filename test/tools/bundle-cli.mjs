@@ -68,6 +68,12 @@ function onLog(level, log, handler) {
   if (log.code !== 'INEFFECTIVE_DYNAMIC_IMPORT') handler(level, log);
 }
 const WIRE_ENTRY = join(DIST, 'cli', 'start', 'wire-entry.js');
+/**
+ * zod's modules, whose schemas are built as their chunk loads (some 60 KB): never in the chunk
+ * every linked event loads (wire-core) nor in the one every command loads (entry); the build fails
+ * when either holds them (chunksHolding), as a new `import()` missing from WIRE_MORE once did.
+ */
+const ZOD = /[\\/]node_modules[\\/]zod[\\/]/;
 /** The module that stands for WIRE_ENTRY in the CLI's bundle (bundledApart). */
 const BUNDLED_APART = '\0bundled-apart';
 /**
@@ -142,7 +148,7 @@ const CLI_ENTRY = join(DIST, 'cli', 'start', 'entry.js');
 const HTTP_CLIENT = join(DIST, 'registry', 'http', 'http-client.js');
 const cliGraph = moduleGraph();
 const wireChunk = wire.output.find((chunk) => chunk.type === 'chunk' && chunk.isEntry).fileName;
-await build({
+const cli = await build({
   ...common,
   input: { entry: CLI_ENTRY },
   preserveEntrySignatures: 'allow-extension',
@@ -170,7 +176,33 @@ await build({
     },
   },
 });
+const holdingZod = [
+  ...chunksHolding(wire.output, 'wire-core', ZOD).map((file) => `${file} (every linked event)`),
+  ...chunksHolding(cli.output, 'entry', ZOD).map((file) => `${file} (every command)`),
+];
+if (holdingZod.length > 0) {
+  await rm(scratch, { recursive: true, force: true });
+  console.error(
+    `bundle-cli: zod's code is in ${holdingZod.join(' and ')}, the chunk each of these loads: ` +
+      'the import() that reaches it from wire-entry.js belongs in WIRE_MORE or WIRE_RUN, and a ' +
+      'static import that reaches it from entry.js is to be an import().',
+  );
+  process.exit(1);
+}
 await swapIn(scratch, OUT);
+
+/**
+ * The file names of the chunks named `name` of a build's `output` that hold code of a module whose
+ * id `pattern` matches (a module tree-shaken to nothing holds none).
+ */
+function chunksHolding(output, name, pattern) {
+  return output
+    .filter((chunk) => chunk.type === 'chunk' && chunk.name === name)
+    .filter((chunk) =>
+      Object.entries(chunk.modules).some(([id, m]) => pattern.test(id) && m.renderedLength > 0),
+    )
+    .map((chunk) => chunk.fileName);
+}
 
 /**
  * A rolldown plugin: each of Node's modules `names` (as `node:<name>`) is a module of the bundle
