@@ -51,6 +51,7 @@ function buildHost(dir: string): void {
     'engine/group-watchdog',
     'plugin/path-variables',
     'io/after-exit-read',
+    'io/process-clock',
   ];
   for (const name of modules) {
     const source = readFileSync(
