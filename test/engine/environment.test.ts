@@ -139,6 +139,28 @@ describe('filterEnvironment (X5, widened: docs/reference/configuration.md#a-hand
     expect(filterEnvironment({ [name]: value })).toEqual({ [name]: value });
   });
 
+  it('X5: the name rule removes exactly what it removed as one regular expression, for names built of its words and their neighbours', () => {
+    const SECRET_NAME =
+      /KEY|TOKEN|SECRET|PASS|PWD|AUTH(?!OR(?:_|$))|CRED|JWT|COOKIE|WEBHOOK|CONNECTION_STRING|(?:^|_)(?:SESSION|PAT$|DSN(?:_|$))|^(?:KUBECONFIG|DOCKER_CONFIG|NETRC)$/;
+    const words = [
+      ...['KEY', 'TOKEN', 'SECRET', 'PASS', 'PWD', 'CRED', 'JWT', 'COOKIE', 'WEBHOOK'],
+      ...['CONNECTION_STRING', 'KUBECONFIG', 'DOCKER_CONFIG', 'NETRC', 'auth', 'AUTH', 'Author'],
+      ...['AUTHOR', 'AUTHORS', 'OR', 'SESSION', 'XSESSION', 'PAT', 'PATH', 'DSN', 'DSNS', 'X'],
+      ...['_', ''],
+    ];
+    let removed = 0;
+    for (const a of words)
+      for (const b of words)
+        for (const c of words)
+          for (const name of [`${a}_${b}_${c}`, `${a}${b}${c}`, `${a}${b}_${c}`]) {
+            if (name === '' || name === 'PWD') continue; // PWD is kept by name
+            const secret = SECRET_NAME.test(name.toUpperCase());
+            if (secret) removed += 1;
+            expect(filterEnvironment({ [name]: 'v' }), name).toEqual(secret ? {} : { [name]: 'v' });
+          }
+    expect(removed).toBeGreaterThan(1000);
+  });
+
   it('X5: a name the user passes through (settings.json env.pass) is kept, by exact name only', () => {
     const env = { GH_PAT: 'p', DATABASE_URL: 'postgres://u:pw@h/db', OPENAI_API_KEY: 'sk' };
     expect(filterEnvironment(env, ['GH_PAT', 'DATABASE_URL', 'NOT_SET'])).toEqual({
@@ -176,6 +198,34 @@ describe('handlerEnvironment (X5, plugins.md section 3)', () => {
       'PLUGIN_ROOT',
     ]);
     expect(env).toEqual({ PATH: '/bin', GH_PAT: 'p', CLAUDE_PROJECT_DIR: '/proj' });
+  });
+
+  it('X5: a base filterEnvironment made with the same pass gives what the raw one gives; one made with other names passed is filtered again', () => {
+    const raw = { ...base, GH_PAT: 'p', DATABASE_URL: 'postgres://u:pw@h/db', LANG: 'C' };
+    const handler = { pluginEnv: { PLUGIN_ROOT: '/p' } };
+    for (const pass of [[], ['GH_PAT'], ['GH_PAT', 'DATABASE_URL']]) {
+      const expected = handlerEnvironment(raw, handler, '/proj', pass);
+      expect(handlerEnvironment(filterEnvironment(raw, pass), handler, '/proj', pass)).toEqual(
+        expected,
+      );
+      expect(handlerEnvironment(filterEnvironment(raw, pass), handler, '/proj', [...pass])).toEqual(
+        expected,
+      );
+    }
+    const passedAll = filterEnvironment(raw, ['GH_PAT', 'DATABASE_URL']);
+    expect(handlerEnvironment(passedAll, handler, '/proj', ['GH_PAT'])).toEqual({
+      PATH: '/bin',
+      LANG: 'C',
+      GH_PAT: 'p',
+      CLAUDE_PROJECT_DIR: '/proj',
+      PLUGIN_ROOT: '/p',
+    });
+    expect(handlerEnvironment(passedAll, handler, '/proj')).toEqual({
+      PATH: '/bin',
+      LANG: 'C',
+      CLAUDE_PROJECT_DIR: '/proj',
+      PLUGIN_ROOT: '/p',
+    });
   });
 
   it('X5: a plugin handler gets its plugin variables; inherited plugin variables never leak', () => {

@@ -99,15 +99,17 @@ export async function runPinnedHandlers(
   const settings = readUserSettings(options.store);
   const failing = failClosedOn([...(pin.failClosed ?? []), ...checked.failClosed], event);
   const startedAt = Date.now();
+  // The payload and X5's filtered environment once per event, as run-matched.ts has them.
+  const runOptions = {
+    stdin: JSON.stringify(payload),
+    cwd,
+    projectDir,
+    env: filterEnvironment(options.env, settings.passEnv),
+    passEnv: settings.passEnv,
+    ...(by === undefined ? {} : { deadline: by }),
+  };
   const runs = await mapBounded(matched, HANDLERS_AT_ONCE, (handler) =>
-    runHandler(handler, {
-      stdin: JSON.stringify(payload),
-      cwd,
-      projectDir,
-      env: filterEnvironment(options.env, settings.passEnv),
-      passEnv: settings.passEnv,
-      ...(by === undefined ? {} : { deadline: by }),
-    }),
+    runHandler(handler, runOptions),
   );
   const source = which === 'background' ? 'wire:claude:background' : 'wire:claude';
   return {
