@@ -114,9 +114,18 @@ vm.Script = class extends Script {
 };
 `;
 
-/** The chunk names (`main`, `zod`, ... without their hashes) of a home's chunk caches. */
+/**
+ * The chunk names (`main`, `zod`, ... without their hashes) of a home's chunk caches, a
+ * provisional one's with ` (provisional)` after it.
+ */
 function chunkNames(caches: Map<string, number>): string[] {
-  return [...caches.keys()].map((name) => name.replace(/(-[\w-]{8})?\.cjs\.bin$/, '')).sort();
+  return [...caches.keys()]
+    .map((name) =>
+      name.replace(/(-[\w-]{8})?\.cjs(\.provisional)?\.bin$/, (_, _hash, p) =>
+        p === undefined ? '' : ' (provisional)',
+      ),
+    )
+    .sort();
 }
 
 /** Writes the names of Node's own modules the run loaded (`node:` ones and internal ones) to BUILTINS_LOG as it exits. */
@@ -319,7 +328,9 @@ describe('bin/hookpm.js and the chunks of dist/bundle/', () => {
     const wire = (input: string) => hookpm(['wire', 'claude'], home, { input });
     const started = wire(event('SessionStart', { source: 'startup' }));
     expect(started.code, started.stderr).toBe(0);
-    expect(chunkNames(cachesOf(home))).toEqual(expect.arrayContaining(['wire-core', 'wire-more']));
+    expect(chunkNames(cachesOf(home))).toEqual(
+      expect.arrayContaining(['wire-core (provisional)', 'wire-more']),
+    );
     await rm(join(home, 'cache', 'code-cache'), { recursive: true });
     const pinned = wire(event('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' } }));
     expect(pinned.code, pinned.stderr).toBe(0);
@@ -366,6 +377,35 @@ describe('bin/hookpm.js and the chunks of dist/bundle/', () => {
     expect(readdirSync(join(dist, 'bundle')).sort()).toEqual(bundle);
     expect(readdirSync(dist).filter((name) => name.startsWith('bundle.'))).toEqual([]);
   }, 60_000);
+
+  it("X10, STYLE start-up cost: the caches a session's first event makes of the chunks the later events run are provisional; the first later event makes them again, with what it ran, and the next one rewrites none", () => {
+    const home = join(tmp, 'home-wire-provisional');
+    const event = (name: string, extra: Record<string, unknown>) =>
+      JSON.stringify({
+        session_id: '5e551011-0000-4000-8000-0000000000b2',
+        transcript_path: join(tmp, 't.jsonl'),
+        cwd: tmp,
+        hook_event_name: name,
+        ...extra,
+      });
+    const wire = (input: string) => hookpm(['wire', 'claude'], home, { input });
+    const later = event('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' } });
+    expect(wire(event('SessionStart', { source: 'startup' })).code).toBe(0);
+    const first = cachesOf(home);
+    expect(chunkNames(first)).toEqual(['wire-core (provisional)', 'wire-more']);
+    expect(wire(later).code).toBe(0);
+    const made = cachesOf(home);
+    // The final cache replaces the provisional one; wire-more's, accepted, is not written again.
+    expect(chunkNames(made)).toEqual(['wire-core', 'wire-more']);
+    const more = [...first.keys()].find((name) => name.startsWith('wire-more-'))!;
+    expect(made.get(more)).toBe(first.get(more));
+    expect(wire(later).code).toBe(0);
+    expect(cachesOf(home)).toEqual(made);
+    // Another session's first event keeps using the final cache, and writes no provisional one.
+    const other = event('SessionStart', { source: 'startup' }).replace('00b2', '00b3');
+    expect(wire(other).code).toBe(0);
+    expect(cachesOf(home)).toEqual(made);
+  });
 
   it('registry.md D1: the code cache goes to the cache directory of --home, which wins over HOOKPM_HOME', () => {
     const env = join(tmp, 'home-env');

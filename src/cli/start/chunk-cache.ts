@@ -24,11 +24,17 @@ import type { Script } from 'node:vm';
  * longer has. Best effort: a cache directory that cannot be read or written only costs compile
  * time. (Node's compile cache, Node 22.1+, keeps only what V8 compiles as a module loads:
  * docs/design/benchmarks.md.)
+ *
+ * A cache that `provisional(chunk, loaded)` calls provisional (`loaded`: the names of the chunks
+ * the run loaded) is kept as `<chunk>.provisional.bin`, for a run that ran little of what the
+ * chunk's usual runs do: it is used while there is no other, and the first run that makes a
+ * cache of the chunk that is not provisional replaces it.
  */
 export function cacheChunks(
   bundleDir: string,
   dir: string,
   underDefaultFlags: <T>(compile: () => T) => T,
+  provisional: (chunk: string, loaded: readonly string[]) => boolean = () => false,
 ): void {
   const Module = process.getBuiltinModule('node:module') as unknown as ModuleLoader;
   const loader: ChunkLoader = { bundleDir, dir, underDefaultFlags, chunks: new Map(), fresh: [] };
@@ -47,8 +53,13 @@ export function cacheChunks(
     else compileChunk(loader, module, filename);
   };
   process.once('exit', (code) => {
-    const { fresh } = loader;
-    if (code === 0 && fresh.length > 0) underDefaultFlags(() => writeCaches(bundleDir, dir, fresh));
+    if (code !== 0 || loader.fresh.length === 0) return;
+    const loaded = [...loader.chunks.keys()].map((file) => basename(file));
+    // A provisional cache is not made again by another provisional run.
+    const fresh = loader.fresh
+      .map((chunk) => ({ ...chunk, provisional: provisional(basename(chunk.file), loaded) }))
+      .filter((chunk) => !(chunk.provisional && chunk.had === 'provisional'));
+    if (fresh.length > 0) underDefaultFlags(() => writeCaches(bundleDir, dir, fresh));
   });
 }
 
@@ -58,21 +69,26 @@ interface ChunkLoader {
   underDefaultFlags: <T>(compile: () => T) => T;
   /** Every chunk loaded, by file: Node's `require` and the chunks' own share one instance. */
   chunks: Map<string, LoadingModule>;
-  /** The chunks whose cache is to be made at exit. */
-  fresh: Array<[string, Script]>;
+  /** The chunks whose cache is to be made at exit, and what cache each was compiled with. */
+  fresh: Array<{ file: string; script: Script; had: 'none' | 'provisional' }>;
 }
+
+/** The name of a chunk's provisional cache beside its cache `file` (`<chunk>.bin`). */
+const provisionalOf = (file: string): string => file.replace(/\.bin$/, '.provisional.bin');
 
 /** Compiles a chunk through its cache and runs it, with `require` for the chunks it requires. */
 function compileChunk(loader: ChunkLoader, module: LoadingModule, filename: string): void {
   loader.chunks.set(filename, module);
   const file = join(loader.dir, `${basename(filename)}.bin`);
-  const cachedData = readIfPresent(file);
+  const final = readIfPresent(file);
+  const cachedData = final ?? readIfPresent(provisionalOf(file));
   const source = `${WRAPPER}${readFileSync(filename, 'utf8')}\n})`;
   const options = { filename, ...(cachedData === undefined ? {} : { cachedData }) };
   const { Script: ScriptClass } = process.getBuiltinModule('node:vm');
   const script = loader.underDefaultFlags(() => new ScriptClass(source, options));
   if (cachedData === undefined || script.cachedDataRejected === true)
-    loader.fresh.push([file, script]);
+    loader.fresh.push({ file, script, had: 'none' });
+  else if (final === undefined) loader.fresh.push({ file, script, had: 'provisional' });
   // The chunks require only each other (`./<chunk>.cjs`) and Node's modules: no resolution needed.
   const require = (id: string): unknown => {
     if (!id.startsWith('./')) return process.getBuiltinModule(id);
@@ -98,16 +114,23 @@ type ModuleLoader = {
 
 type LoadingModule = { exports: unknown };
 
-function writeCaches(bundleDir: string, dir: string, fresh: Array<[string, Script]>): void {
+function writeCaches(
+  bundleDir: string,
+  dir: string,
+  fresh: Array<{ file: string; script: Script; provisional: boolean }>,
+): void {
   try {
     mkdirSync(dir, { recursive: true });
     const chunks = new Set(readdirSync(bundleDir));
     for (const name of readdirSync(dir))
-      if (!chunks.has(name.replace(/\.bin$/, ''))) rmSync(join(dir, name), { force: true });
-    for (const [file, script] of fresh) {
-      const scratch = `${file}.${process.pid}.tmp`;
+      if (!chunks.has(name.replace(/(\.provisional)?\.bin$/, '')))
+        rmSync(join(dir, name), { force: true });
+    for (const { file, script, provisional } of fresh) {
+      const cache = provisional ? provisionalOf(file) : file;
+      const scratch = `${cache}.${process.pid}.tmp`;
       writeFileSync(scratch, script.createCachedData());
-      renameSync(scratch, file);
+      renameSync(scratch, cache);
+      if (!provisional) rmSync(provisionalOf(file), { force: true });
     }
   } catch {
     // The cache is an optimisation only.

@@ -25,7 +25,7 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
   const cacheDir = cacheDirOf(argv);
   if (cacheDir !== null) {
     const caches = join(cacheDir, 'code-cache', `${process.version}-${process.arch}`);
-    cacheChunks(join(PACKAGE_ROOT, 'dist', 'bundle'), caches, underDefaultFlags);
+    cacheChunks(join(PACKAGE_ROOT, 'dist', 'bundle'), caches, underDefaultFlags, provisionalWire);
   }
   // A linked agent event: its own one-file bundle (wire-entry.ts), which ends the process.
   if (args[0] === 'wire' && (await (await import('./wire-entry.js')).main(argv))) return;
@@ -36,6 +36,20 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
   // A fast path prints with cli/stdio.ts only, so it can end the process as soon as it is done.
   if (await runFastPath(argv)) return exitWhenWritten();
   await (await import('../main.js')).main(argv);
+}
+
+/**
+ * A linked event that loaded `wire-more` (a session's first event, which makes its pin; a handler's
+ * JSON output; an error) runs little of what the events answered from a pin run, about 5 ms of
+ * functions that each of those would compile again if the cache of `wire-core` were made by it:
+ * the caches it makes of the other wire chunks are provisional (chunk-cache.ts).
+ */
+function provisionalWire(chunk: string, loaded: readonly string[]): boolean {
+  return (
+    chunk.startsWith('wire-') &&
+    !chunk.startsWith('wire-more-') &&
+    loaded.some((name) => name.startsWith('wire-more-'))
+  );
 }
 
 /**
