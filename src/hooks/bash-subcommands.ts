@@ -10,16 +10,34 @@
  * `"..."`) and a backslash keep an operator inside them from cutting; outside quotes a
  * backslash-newline is dropped, as bash drops it. This is a reading for deciding whether a handler
  * runs, not a shell parser: a part it gets wrong only makes a handler run more often.
+ *
+ * null when the line is not read, so that its reading stays bounded: it is longer than
+ * MAX_READ_COMMAND, or the texts read after its wrappers would pass WRAPPED_READ_BUDGET. The
+ * caller must then take the rule as holding, so that the handler runs.
  */
-export function bashSubcommands(command: string): string[] {
+export function bashSubcommands(command: string): string[] | null {
+  if (command.length > MAX_READ_COMMAND) return null;
   // Each distinct part once: `a;a;a;...` or `((((...` is not read again for each repeat.
   const parts = new Set([...cut(command), ...substitutions(command).flatMap(cut)]);
-  const all = [...parts].flatMap((part) => {
+  const budget = { left: WRAPPED_READ_BUDGET };
+  const all: string[] = [];
+  for (const part of parts) {
     const bare = withoutPrefixes(part);
-    return [bare, ...afterWrappers(bare)].flatMap((text) => [text, withoutRedirections(text)]);
-  });
+    const wrapped = afterWrappers(bare, budget);
+    if (wrapped === null) return null;
+    for (const text of [bare, ...wrapped]) all.push(text, withoutRedirections(text));
+  }
   return [...new Set(all)].filter((part) => part !== '');
 }
+
+/** The longest command read, in UTF-16 code units; a longer one is not read (null). */
+export const MAX_READ_COMMAND = 100_000;
+
+/**
+ * The most code units of text read from the words after a command's wrappers, each of which
+ * may start the command and costs the rest of its part; past it the command is not read (null).
+ */
+export const WRAPPED_READ_BUDGET = 1_000_000;
 
 /** The line cut at control operators, subshell parentheses and group braces outside quotes. */
 function cut(command: string): string[] {
@@ -86,19 +104,37 @@ function withoutPrefixes(part: string): string {
 const WRAPPERS = new Set(['timeout', 'nice', 'nohup', 'stdbuf', 'xargs', 'sudo', 'env']);
 const WRAPPERS_ALSO = new Set(['command', 'exec', 'builtin', 'ionice', 'doas', 'time']);
 
-/** How many words after a wrapper may start the command it runs (options, nested wrappers). */
+/** How many words after a wrapper or an option may start the command a wrapper runs. */
 const WRAPPED_WORDS = 32;
 
 /**
  * After a leading wrapper, the text from each later word (so its options, their values and nested
  * wrappers are passed over whatever they are): `timeout -s KILL 5 git push` holds `git push`.
+ * The words read reach WRAPPED_WORDS past the last wrapper or option (`-x`) read, so a chain of
+ * wrappers or options of any length is passed over. Each text read is taken from `budget`; null
+ * when it would run out.
  */
-function afterWrappers(part: string): string[] {
+function afterWrappers(part: string, budget: { left: number }): string[] | null {
   const words = part.split(/\s+/);
   const first = words[0] ?? '';
-  if (!WRAPPERS.has(first) && !WRAPPERS_ALSO.has(first)) return [];
-  const starts = words.slice(1, 1 + WRAPPED_WORDS).map((_, i) => i + 1);
-  return starts.map((start) => withoutPrefixes(words.slice(start).join(' ')));
+  if (!isWrapper(first)) return [];
+  const line = words.join(' ');
+  const starts: number[] = [];
+  let reach = WRAPPED_WORDS;
+  let offset = first.length + 1;
+  for (let i = 1; i < words.length && i <= reach; i++) {
+    budget.left -= line.length - offset;
+    if (budget.left < 0) return null;
+    starts.push(offset);
+    const word = words[i] as string;
+    if (isWrapper(word) || word.startsWith('-')) reach = i + WRAPPED_WORDS;
+    offset += word.length + 1;
+  }
+  return starts.map((start) => withoutPrefixes(line.slice(start)));
+}
+
+function isWrapper(word: string): boolean {
+  return WRAPPERS.has(word) || WRAPPERS_ALSO.has(word);
 }
 
 /**
@@ -111,5 +147,11 @@ const REDIRECTION =
 
 /** The part without its redirections, spaces run together: `git push > out 2>&1` is `git push`. */
 function withoutRedirections(part: string): string {
-  return part.replace(REDIRECTION, ' ').replace(/\s+/g, ' ').trim();
+  return part.replace(REDIRECTION, ' ').replace(SPACES, ' ').trim();
 }
+
+/**
+ * A run of white space other than one space: replaced by one space, it runs spaces together as
+ * `\s+` would, but a text whose words are already one space apart is left as it is, not copied.
+ */
+const SPACES = /\s{2,}|[^\S ]/g;

@@ -146,8 +146,11 @@ export function ifRuleHolds(
   if (tool !== 'Bash') return false;
   // As in Claude Code, `Bash(ls *)` also holds for a bare `ls`.
   const bare = rule.pattern?.endsWith(' *') ? compileGlob(rule.pattern.slice(0, -2)) : null;
-  return bashSubcommands(input).some(
-    (part) => globMatches(glob, part) || (bare !== null && globMatches(bare, part)),
+  // A command too long or too wrapped to read holds: the guard runs (fail closed).
+  const parts = bashSubcommands(input);
+  return (
+    parts === null ||
+    parts.some((part) => globMatches(glob, part) || (bare !== null && globMatches(bare, part)))
   );
 }
 

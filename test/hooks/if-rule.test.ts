@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ifRuleHolds, parseIfRule } from '../../src/hooks/if-rule.js';
 import type { IfRule } from '../../src/hooks/if-rule.js';
 import { EVENT_NAMES, EVENTS } from '../../src/hooks/events.js';
+import { MAX_READ_COMMAND } from '../../src/hooks/bash-subcommands.js';
 import { homedir } from 'node:os';
 import type { EventName } from '../../src/hooks/events.js';
 
@@ -473,6 +474,64 @@ describe('the if predicate (engine.md F1-F3)', () => {
       cwd: 'p',
     };
     expect(ifRuleHolds(rootRule, 'PreToolUse', payload)).toBe(true);
+  });
+
+  // hookpm fails closed: however many wrappers, options and option values come before the
+  // command, a guard on it runs; a reading cut short by a limit is taken as holding.
+  it('F2: no chain of wrappers, however long, hides the command from a Bash rule', () => {
+    const chains = [
+      `${'sudo '.repeat(33)}git push origin`,
+      `${'sudo '.repeat(500)}git push origin`,
+      `${'timeout -s KILL 5 '.repeat(9)}git push origin`,
+      `${'timeout -s KILL 5 '.repeat(100)}git push origin`,
+      `${'nice -n 5 env A=1 '.repeat(20)}git push origin`,
+      `env ${'-u X '.repeat(40)}git push origin`,
+      `sudo ${'-E '.repeat(40)}git push origin`,
+      `ls && ${'sudo '.repeat(40)}git push origin`,
+    ];
+    for (const command of chains) {
+      expect(holds('Bash(git push*)', 'Bash', { command }), command.slice(-40)).toBe(true);
+      expect(holds('Bash(git push *)', 'Bash', { command }), command.slice(-40)).toBe(true);
+    }
+    expect(holds('Bash(sudo git push *)', 'Bash', { command: chains[0] })).toBe(true);
+    // A wrapper's later arguments are not a command it runs.
+    const args = `sudo ls ${'a '.repeat(40)}git push origin`;
+    expect(holds('Bash(git push *)', 'Bash', { command: args })).toBe(false);
+    expect(holds('Bash(git push *)', 'Bash', { command: `${'sudo '.repeat(40)}ls` })).toBe(false);
+  });
+
+  // engine.md F2: a command longer than MAX_READ_COMMAND, or whose words after wrappers are too
+  // much to read (WRAPPED_READ_BUDGET), is not read, and the rule holds: the guard runs, quickly.
+  it('F2: a Bash command too long to read, or with too much to read after its wrappers, holds', () => {
+    for (const command of [
+      `${'sudo '.repeat(200_000)}ls`,
+      `${'timeout -s KILL 5 '.repeat(60_000)}ls`,
+      `echo ${'x'.repeat(MAX_READ_COMMAND)}`,
+      `sudo ${'-E '.repeat(1_000)}ls`,
+      `${'sudo '.repeat(1_000)}ls`,
+    ]) {
+      const start = performance.now();
+      expect(holds('Bash(git push *)', 'Bash', { command }), command.slice(-40)).toBe(true);
+      expect(performance.now() - start).toBeLessThan(250);
+    }
+    expect(holds('Bash(git push *)', 'Bash', { command: `echo ${'x'.repeat(1000)}` })).toBe(false);
+  });
+
+  // The most a command within the limits costs: each word after a wrapper may start the command,
+  // and each costs the rest of its part to read.
+  it('F2: a Bash command just within the limits is read, in bounded time', () => {
+    const wrapped = `sudo ${'-E '.repeat(8)}`;
+    const parts = Array.from({ length: 150 }, (_, i) => `sudo ${'-E '.repeat(60)}${i}`);
+    for (const command of [
+      `${wrapped}${'x'.repeat(MAX_READ_COMMAND - wrapped.length)}`,
+      `${'sudo '.repeat(400)}ls`,
+      parts.join('; '),
+    ]) {
+      expect(command.length).toBeLessThanOrEqual(MAX_READ_COMMAND);
+      const start = performance.now();
+      expect(holds('Bash(git push *)', 'Bash', { command })).toBe(false);
+      expect(performance.now() - start).toBeLessThan(500);
+    }
   });
 
   // bash drops a backslash-newline outside single quotes: `git \<newline>push` runs `git push`.
