@@ -15,6 +15,11 @@ export interface DispatchOptions {
   sessionId?: string;
   /** The invocation's working directory (X4); default: the input's `cwd`, else the project root. */
   cwd?: string;
+  /**
+   * The user's home directory, which `~/` of an `if` path rule names (engine.md F2); default: the
+   * `HOME` of `env`. Without one, `~/p` rules hold under any directory.
+   */
+  home?: string;
   /** Consecutive Stop continuations so far (O3); default 0. A non-negative integer. */
   continuationCount?: number;
   /** The parent environment handlers inherit, less secrets (X5); default `process.env`. */

@@ -59,10 +59,11 @@ function dispatchChecked(
     return Promise.reject(badContinuationCount(continuationCount));
   }
   if (nestsDeeperThan(input)) return Promise.resolve(refusedPayload(event, snapshot.id));
+  const home = opts.home ?? ((opts.env ?? process.env).HOME || null);
   const matched =
     snapshot.groups[event] === undefined
       ? []
-      : matchHandlers(snapshot, event, input, opts.handlers ?? 'engine', opts.matcherAliases);
+      : matchHandlers(snapshot, event, input, opts.handlers ?? 'engine', opts.matcherAliases, home);
   if (matched.length === 0) {
     const failing = failClosedOn(opts.failClosed, event);
     const result =

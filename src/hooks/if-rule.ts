@@ -110,12 +110,15 @@ export function parseIfRule(rule: string): IfRuleResult {
  * `apply_patch`) count as the tool's name; the tool keeps its own input, a patch, so a pattern
  * holds when it matches a file the patch names, and also when no file can be read from it: a
  * guard the rule would have run on an edit is never skipped for the form of its input.
+ * `home` is the user's home directory, which `~/` of a path pattern names (path-rule.ts); null:
+ * none is known, and `~/p` holds under any directory.
  */
 export function ifRuleHolds(
   rule: IfRule,
   event: HookEventName,
   payload: Readonly<Record<string, unknown>>,
   aliases: readonly string[] = [],
+  home: string | null = null,
 ): boolean {
   if (!EVENTS[event].tool) return false;
   const tool = ownField(payload, 'tool_name');
@@ -128,7 +131,7 @@ export function ifRuleHolds(
     const { glob, pattern } = rule;
     const cwd = ownField(payload, 'cwd');
     const holdsFor = (file: string): boolean =>
-      globMatches(glob, file) || (pattern !== null && pathRuleHolds(pattern, file, cwd));
+      globMatches(glob, file) || (pattern !== null && pathRuleHolds(pattern, file, cwd, home));
     return files.length === 0 || files.some(holdsFor);
   }
   if (rule.glob === null) return true;
@@ -141,7 +144,7 @@ export function ifRuleHolds(
   if (tool === 'WebFetch') return fetchedUrlMatches(rule, input);
   if (globMatches(glob, input)) return true;
   if (PATH_TOOLS.has(tool) && rule.pattern !== null) {
-    return pathRuleHolds(rule.pattern, input, ownField(payload, 'cwd'));
+    return pathRuleHolds(rule.pattern, input, ownField(payload, 'cwd'), home);
   }
   if (tool !== 'Bash') return false;
   // As in Claude Code, `Bash(ls *)` also holds for a bare `ls`.

@@ -1,5 +1,4 @@
 import { posix } from 'node:path';
-import { homedir } from 'node:os';
 import { compileGlob, globMatches } from './glob.js';
 
 /**
@@ -15,12 +14,31 @@ import { compileGlob, globMatches } from './glob.js';
  * well as from the project root (taken to be `cwd`); without an absolute `cwd`, a relative
  * pattern holds under any directory, and a relative file path is read as under some directory.
  * The pattern as written is also matched against the path as written.
+ *
+ * `home` is the user's home directory, given by the caller as `cwd` is given by the payload (this
+ * pure layer reads no process state); without an absolute one, `~/p` holds under any directory,
+ * and a file path `~/p` is read as under some directory.
  */
-export function pathRuleHolds(pattern: string, filePath: string, cwd: unknown): boolean {
-  const base =
-    typeof cwd === 'string' && isAbsolute(slashes(cwd)) ? absolute(slashes(cwd), null) : null;
-  const target = absolute(slashes(filePath), base);
-  return readings(pattern, base).some((reading) => globMatches(compileGlob(reading), target));
+export function pathRuleHolds(
+  pattern: string,
+  filePath: string,
+  cwd: unknown,
+  home: string | null,
+): boolean {
+  const homeDir = directory(home, null);
+  const base = directory(cwd, homeDir);
+  const target = absolute(slashes(filePath), base, homeDir);
+  return readings(pattern, base, homeDir).some((reading) =>
+    globMatches(compileGlob(reading), target),
+  );
+}
+
+/** `dir` absolute and normalised, or null when it is not a string naming an absolute path. */
+function directory(dir: unknown, home: string | null): string | null {
+  if (typeof dir !== 'string') return null;
+  const path = slashes(dir);
+  if (!isAbsolute(path) || (isHome(path) && home === null)) return null;
+  return absolute(path, null, home);
 }
 
 function slashes(path: string): string {
@@ -31,29 +49,33 @@ const WINDOWS_ROOT = /^[A-Za-z]:\//;
 
 /** Whether `path` (with `/` separators) names a place without a current directory. */
 function isAbsolute(path: string): boolean {
-  return path === '~' || path.startsWith('~/') || path.startsWith('/') || WINDOWS_ROOT.test(path);
+  return isHome(path) || path.startsWith('/') || WINDOWS_ROOT.test(path);
 }
 
-/** `path` made absolute against `base` (a root when null) and normalised. */
-function absolute(path: string, base: string | null): string {
+function isHome(path: string): boolean {
+  return path === '~' || path.startsWith('~/');
+}
+
+/**
+ * `path` made absolute against `base` (a root when null) and `home`, and normalised. Without a
+ * base or a home, a relative or `~/` path is read under some directory: `/` stands for it, and
+ * the readings of a relative, `/p` or `~/p` pattern match it under any directory.
+ */
+function absolute(path: string, base: string | null, home: string | null): string {
   let full = path;
-  if (path === '~' || path.startsWith('~/')) full = homedir() + path.slice(1);
-  else if (!isAbsolute(path)) {
-    // Without a base, a relative path is read under some directory: `/` stands for it, and the
-    // readings of a relative or `/p` pattern match it under any directory.
-    full = `${base ?? ''}/${path}`;
-  }
+  if (isHome(path)) full = `${home ?? ''}/${path.slice(2)}`;
+  else if (!isAbsolute(path)) full = `${base ?? ''}/${path}`;
   return posix.normalize(full).replace(/(.)\/+$/, '$1');
 }
 
 /** The absolute globs a pattern stands for: a directory's also hold for what it holds. */
-function readings(pattern: string, base: string | null): string[] {
+function readings(pattern: string, base: string | null, home: string | null): string[] {
   const from = (root: string, rest: string): string =>
     root === '*' ? `*/${rest}` : posix.normalize(`${root}/${rest}`);
   const anyBase = base ?? '*';
   let globs: string[];
   if (pattern.startsWith('//')) globs = [pattern.slice(1)];
-  else if (pattern.startsWith('~/')) globs = [homedir() + pattern.slice(1)];
+  else if (pattern.startsWith('~/')) globs = [from(home ?? '*', pattern.slice(2))];
   else if (pattern.startsWith('/')) globs = [pattern, from(anyBase, pattern.slice(1))];
   else {
     const rest = pattern.replace(/^(?:\.\/)+/, '');

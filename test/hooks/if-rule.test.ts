@@ -243,19 +243,48 @@ describe('the if predicate (engine.md F1-F3)', () => {
     ['Edit(/src/**)', '/src/a.ts', true],
     ['Read(//etc/**)', '/etc/passwd', true],
     ['Read(//etc/**)', '/home/u/p/etc/x', false],
-    ['Read(~/.ssh/**)', `${homedir()}/.ssh/id_rsa`, true],
+    ['Read(~/.ssh/**)', '/home/u/.ssh/id_rsa', true],
     ['Read(~/.ssh/**)', '~/.ssh/id_rsa', true],
-    ['Read(~/.ssh/**)', '/home/u/p/.ssh/id_rsa', homedir() === '/home/u/p'],
+    ['Read(~/.ssh/**)', '/home/u/p/.ssh/id_rsa', false],
     ['Read(../shared/**)', '/home/u/shared/x', true],
     ['Write(src/**)', '/home/u/p/src/a.ts/', true],
     ['Edit(src/**/test/**)', '/home/u/p/src/test/a.ts', true],
     ['Edit(src/**/test/**)', '/home/u/p/src/a/b/test/a.ts', true],
     ['Read(**/.env)', '/home/u/p/.env', true],
     ['Read(./**/secrets/*)', '/home/u/p/secrets/k', true],
-  ])('F2: %s holds for %s in /home/u/p: %s', (text, file_path, expected) => {
+  ])('F2: %s holds for %s in /home/u/p, home /home/u: %s', (text, file_path, expected) => {
     const payload = { tool_name: 'Edit', tool_input: { file_path }, cwd: '/home/u/p' };
     const tool = text.slice(0, text.indexOf('('));
-    expect(ifRuleHolds(rule(text), 'PreToolUse', { ...payload, tool_name: tool })).toBe(expected);
+    const on = { ...payload, tool_name: tool };
+    expect(ifRuleHolds(rule(text), 'PreToolUse', on, [], '/home/u')).toBe(expected);
+  });
+
+  // STYLE.md: the pure layer reads no process state. `~/` names the home its caller gives (a
+  // session's, `hookpm run`'s, a linked agent's user home), never this process's HOME; with none,
+  // or one that is not absolute, it is read under any directory, so the guard still runs.
+  it("F2: a ~/ path rule names the home the caller gives, not the process's", () => {
+    const read = (text: string, file_path: string, home?: string | null) =>
+      ifRuleHolds(
+        rule(text),
+        'PreToolUse',
+        { tool_name: 'Read', tool_input: { file_path }, cwd: '/w' },
+        [],
+        home,
+      );
+    const ssh = 'Read(~/.ssh/**)';
+    expect(read(ssh, '/given/home/.ssh/id_rsa', '/given/home')).toBe(true);
+    expect(read(ssh, '/given/home/.ssh/id_rsa', '/given/home/')).toBe(true);
+    expect(read(ssh, '~/.ssh/id_rsa', '/given/home')).toBe(true);
+    expect(read(ssh, '~/x/../.ssh/id_rsa', '/given/home')).toBe(true);
+    expect(read(ssh, `${homedir()}/.ssh/id_rsa`, '/given/home')).toBe(false);
+    expect(read(ssh, '/given/home/p/.ssh/id_rsa', '/given/home')).toBe(false);
+    expect(read('Read(~/../shared/**)', '/given/shared/k', '/given/home')).toBe(true);
+    expect(read('Read(~/.ssh/**)', '/.ssh/k', '/')).toBe(true);
+    for (const home of [undefined, null, 'relative', '~/x']) {
+      expect(read(ssh, '/any/where/.ssh/id_rsa', home), String(home)).toBe(true);
+      expect(read(ssh, '~/.ssh/id_rsa', home), String(home)).toBe(true);
+      expect(read(ssh, '/any/where/id_rsa', home), String(home)).toBe(false);
+    }
   });
 
   it('F2: a path rule holds for Windows-style paths against a Windows cwd', () => {

@@ -54,6 +54,18 @@ describe('the library session (cli.md section 4)', () => {
     expect(dirs).toEqual([ws.repo, ws.repo, ws.repo, ws.home].map((d) => realpathSync(d)));
   });
 
+  // engine.md F2: `~/` in an `if` path rule is the session's home (createSession's `home`), the
+  // one its user hooks come from, not the home of the process that embeds the engine.
+  it("F2: a `~/` if rule of a session names the session's home, not the process's", async () => {
+    const handler = { type: 'command', command: DENY, if: 'Edit(~/secret/**)' };
+    await ws.writeUserHooks({ PreToolUse: [{ matcher: 'Edit', hooks: [handler] }] });
+    const s = await start();
+    const edit = (file_path: string) =>
+      s.dispatch('PreToolUse', { tool_name: 'Edit', tool_input: { file_path }, cwd: ws.repo });
+    expect((await edit(join(ws.home, 'secret', 'key'))).permission?.decision).toBe('deny');
+    expect((await edit(join(ws.repo, 'secret', 'key'))).permission).toBeNull();
+  });
+
   it('R1: an edit to the user hooks file is invisible to dispatches until reload, then visible with a new snapshotId', async () => {
     await ws.writeUserHooks({ PreToolUse: group('true', 'Bash') });
     const s = await start();

@@ -21,8 +21,9 @@ function inSet(handler: SnapshotHandler, which: HandlerSet): boolean {
 /**
  * The handlers to run for one invocation, in configuration order (S3, X1): a group's matcher is
  * applied first (E1-E6, with the agent's `aliases` of the matched value: cli.md W4), then each
- * handler's `if` rule (F1-F3, with the same aliases). Only precompiled data is used, so this does
- * no parsing.
+ * handler's `if` rule (F1-F3, with the same aliases, and `home`, the user's home directory that
+ * `~/` of a path rule names; null: none is known, and `~/p` holds under any directory). Only
+ * precompiled data is used, so this does no parsing.
  */
 export function matchHandlers(
   snapshot: Snapshot,
@@ -30,13 +31,14 @@ export function matchHandlers(
   payload: Readonly<Record<string, unknown>>,
   which: HandlerSet = 'engine',
   aliases: readonly string[] = [],
+  home: string | null = null,
 ): SnapshotHandler[] {
   const matched: SnapshotHandler[] = [];
   for (const group of snapshot.groups[event] ?? []) {
     if (!matcherAccepts(group.matcher, event, payload, aliases)) continue;
     for (const entry of group.handlers) {
       if (!inSet(entry.handler, which)) continue;
-      if (entry.rule === null || ifRuleHolds(entry.rule, event, payload, aliases))
+      if (entry.rule === null || ifRuleHolds(entry.rule, event, payload, aliases, home))
         matched.push(entry.handler);
     }
   }

@@ -57,7 +57,7 @@ export async function runEvent(options: RunEventOptions): Promise<DispatchResult
   const whole =
     tabled !== null && known ? null : await loadTrustedSnapshot({ ...load, presume: true });
   const { snapshot, failClosed, workspace } =
-    whole === null ? tabled! : await checkedSnapshot(whole, event, input);
+    whole === null ? tabled! : await checkedSnapshot(whole, event, input, load.home);
   const host = openHost({
     snapshot,
     source: 'run',
@@ -66,6 +66,7 @@ export async function runEvent(options: RunEventOptions): Promise<DispatchResult
   });
   const result = await host.dispatch(event, input, {
     cwd: options.cwd,
+    home: load.home,
     ...(continuationCount === undefined ? {} : { continuationCount }),
     ...(env === undefined ? {} : { env }),
     ...(signal === undefined ? {} : { signal }),
@@ -83,16 +84,17 @@ export async function runEvent(options: RunEventOptions): Promise<DispatchResult
 /**
  * engine.md X10, Q6: the snapshot with the trees of the plugins about to run checked (the others
  * were loaded from the documents cache without a tree walk); a tampered one is left out and fails
- * closed before anything runs.
+ * closed before anything runs. `home` is the user's home, which `~/` of `if` path rules names.
  */
 async function checkedSnapshot(
   loaded: LoadedSnapshot,
   event: EventName,
   input: Readonly<Record<string, unknown>>,
+  home: string,
 ): Promise<LoadedSnapshot> {
   if (loaded.recheck === undefined || nestsDeeperThan(input)) return loaded;
   const running = new Set(
-    matchHandlers(loaded.snapshot, event, input).flatMap((h) =>
+    matchHandlers(loaded.snapshot, event, input, 'engine', [], home).flatMap((h) =>
       h.plugin === null ? [] : [h.plugin],
     ),
   );

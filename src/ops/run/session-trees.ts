@@ -33,8 +33,15 @@ export interface SessionTrees {
  * plugins about to run are checked before each dispatch (through the stat cache), and one that
  * changed or went since is left out of that dispatch and fails closed on it, with the fix, until
  * `reload` reads the store again. A linked plugin (plugins.md D15) is not held to a fingerprint.
+ * `home` is the session's user home, which `~/` of `if` path rules names as the plugins about to
+ * run are matched (engine.md F2).
  */
-export function sessionTrees(loaded: LoadedSnapshot, host: Host, store: StorePaths): SessionTrees {
+export function sessionTrees(
+  loaded: LoadedSnapshot,
+  host: Host,
+  store: StorePaths,
+  home: string,
+): SessionTrees {
   const held = new Map<string, { plugin: PinnedPlugin; sources: SourceDocument[] }>();
   for (const { record, sources, project } of loaded.runnable?.plugins ?? []) {
     if (record.linked === true || sources.length === 0) continue;
@@ -50,7 +57,8 @@ export function sessionTrees(loaded: LoadedSnapshot, host: Host, store: StorePat
       // Matching reads only the matcher and `if` fields: a payload nested too deep (B5) is walked
       // once, by dispatchEvent, which refuses it; checking its trees first only costs the check.
       if (held.size === 0) return same;
-      const running = new Set(matchHandlers(host.snapshot, event, input).map((h) => h.plugin));
+      const matched = matchHandlers(host.snapshot, event, input, 'engine', [], home);
+      const running = new Set(matched.map((h) => h.plugin));
       const checked = [...held.values()].filter((p) => running.has(p.plugin.id));
       if (checked.length === 0) return same;
       const plugins = checked.map((p) => p.plugin);

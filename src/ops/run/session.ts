@@ -113,7 +113,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   ): Promise<DispatchResult> => {
     if (closing !== null) return Promise.reject(closedError('dispatch'));
     const continuationCount = given ?? (event === 'Stop' ? stopCount : 0);
-    const opts: DispatchOptions = { continuationCount, signal: controller.signal, env };
+    const opts: DispatchOptions = { continuationCount, signal: controller.signal, env, home };
     // A payload's own session_id and cwd win (dispatchEvent's defaults); else the session's.
     if (typeof payload['session_id'] !== 'string') opts.sessionId = sessionId;
     const where = sessionEventCwd(payload['cwd'], cwd, home);
@@ -209,7 +209,7 @@ function snapshotLoader(
       source: 'session',
       failClosed: trusted.failClosed,
     });
-    return { ...trusted, host, trees: sessionTrees(trusted, host, store) };
+    return { ...trusted, host, trees: sessionTrees(trusted, host, store, home) };
   };
 }
 

@@ -127,6 +127,7 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
     handlers: handlerSet(agent.id),
     ...aliases,
     cwd,
+    home: options.home,
     continuationCount,
     env: options.env,
     ...(agent.display === undefined ? {} : { display: agent.display }),

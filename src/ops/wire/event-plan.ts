@@ -92,13 +92,14 @@ async function plan(wire: WireContext, input: EventPlanInput, afresh: boolean): 
   const { cwd, notes } = where.resolve(pin.sessionId === '' ? undefined : pin.projectRoot);
   const projectDir = wire.env[CLAUDE_PROJECT_DIR] || (await findProjectRoot(cwd));
   let snapshot = buildSnapshot({ projectDir, sources: pin.sources, id: pin.snapshotId });
-  let matched = matchHandlers(snapshot, event, input.input, which, input.matcherAliases);
+  const aliases = input.matcherAliases;
+  let matched = matchHandlers(snapshot, event, input.input, which, aliases, wire.home);
   const running = new Set(matched.flatMap((h) => (h.plugin === null ? [] : [h.plugin])));
   // Q6 for the plugins about to run; a tampered one is left out before anything runs.
   const checked = await pinnedSources(wire.store, pin, running, input.by);
   if (checked.sources !== pin.sources) {
     snapshot = buildSnapshot({ projectDir, sources: checked.sources, diagnostics: [] });
-    matched = matchHandlers(snapshot, event, input.input, which, input.matcherAliases);
+    matched = matchHandlers(snapshot, event, input.input, which, aliases, wire.home);
   }
   return { pin, stored, cwd, notes, projectDir, snapshot, running, matched, checked };
 }
