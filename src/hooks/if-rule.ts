@@ -9,7 +9,7 @@ import { promptUrls } from '../text/prompt-urls.js';
 import { compileDomain, urlOnDomain } from './fetch-domain.js';
 import { compileFetchUrl, fetchUrlMatches } from './fetch-url.js';
 import type { FetchUrlGlob } from './fetch-url.js';
-import { pathRuleHolds } from './path-rule.js';
+import { compilePathRule, pathRuleHolds, type PathRule } from './path-rule.js';
 
 /**
  * The `if` predicate (engine.md F1-F3): one permission rule, `Tool` or `Tool(pattern)`. `Tool` is an
@@ -27,6 +27,10 @@ export interface IfRule {
   /** The text between the parentheses, or null for a bare `Tool`. */
   pattern: string | null;
   glob: Glob | null;
+  /** For a Bash pattern ending in ` *`, the glob of the bare prefix before it, else null. */
+  bare: Glob | null;
+  /** The pattern as a path pattern (path-rule.ts) for a rule naming a PATH_TOOLS tool, else null. */
+  path: PathRule | null;
   /** The host glob of a `WebFetch(domain:<host>)` pattern (fetch-domain.ts), else null. */
   domain: Glob | null;
   /** The glob of a `WebFetch(<url>)` pattern, its scheme and host in URL form (fetch-url.ts). */
@@ -94,13 +98,16 @@ export function parseIfRule(rule: string): IfRuleResult {
       return fail(`${JSON.stringify(without[0])} has no primary input, so its pattern must be "*"`);
     }
   }
+  // The globs a match needs are compiled here, once: ifRuleHolds only matches.
   const glob = pattern === null ? null : compileGlob(pattern);
+  const bash = pattern !== null && pattern.endsWith(' *') && names.includes('Bash');
+  const bare = bash ? compileGlob(pattern.slice(0, -2)) : null;
+  const paths = pattern !== null && pattern !== '*' && names.some((n) => PATH_TOOLS.has(n));
+  const path = paths ? compilePathRule(pattern) : null;
   const domain = pattern === null ? null : compileDomain(pattern);
   const url = pattern === null || domain !== null ? null : compileFetchUrl(pattern);
-  return {
-    ok: true,
-    rule: { source: rule, tool: { names, prefixes }, pattern, glob, domain, url },
-  };
+  const tool = { names, prefixes };
+  return { ok: true, rule: { source: rule, tool, pattern, glob, bare, path, domain, url } };
 }
 
 /**
@@ -129,9 +136,12 @@ export function ifRuleHolds(
     const patch = inputField(payload, 'command');
     const files = typeof patch === 'string' ? patchFiles(patch, ownField(payload, 'cwd')) : [];
     const { glob, pattern } = rule;
+    // A rule naming no path tool is compiled as one for an alias alone (hookpm's agents give
+    // aliases that are path tools, Edit and Write, only).
+    const path = rule.path ?? (pattern === null ? null : compilePathRule(pattern));
     const cwd = ownField(payload, 'cwd');
     const holdsFor = (file: string): boolean =>
-      globMatches(glob, file) || (pattern !== null && pathRuleHolds(pattern, file, cwd, home));
+      globMatches(glob, file) || (path !== null && pathRuleHolds(path, file, cwd, home));
     return files.length === 0 || files.some(holdsFor);
   }
   if (rule.glob === null) return true;
@@ -143,12 +153,12 @@ export function ifRuleHolds(
   if (typeof input !== 'string') return false;
   if (tool === 'WebFetch') return fetchedUrlMatches(rule, input);
   if (globMatches(glob, input)) return true;
-  if (PATH_TOOLS.has(tool) && rule.pattern !== null) {
-    return pathRuleHolds(rule.pattern, input, ownField(payload, 'cwd'), home);
+  if (PATH_TOOLS.has(tool)) {
+    return rule.path !== null && pathRuleHolds(rule.path, input, ownField(payload, 'cwd'), home);
   }
   if (tool !== 'Bash') return false;
   // As in Claude Code, `Bash(ls *)` also holds for a bare `ls`.
-  const bare = rule.pattern?.endsWith(' *') ? compileGlob(rule.pattern.slice(0, -2)) : null;
+  const bare = rule.bare;
   // A command too long or too wrapped to read holds: the guard runs (fail closed).
   const parts = bashSubcommands(input);
   return (

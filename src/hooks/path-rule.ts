@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import { compileGlob, globMatches } from './glob.js';
+import { compileGlob, globMatches, type Glob } from './glob.js';
 
 /**
  * The path patterns of Read, Edit, Write and MultiEdit rules (engine.md F2), read as Claude Code
@@ -20,7 +20,7 @@ import { compileGlob, globMatches } from './glob.js';
  * and a file path `~/p` is read as under some directory.
  */
 export function pathRuleHolds(
-  pattern: string,
+  rule: PathRule,
   filePath: string,
   cwd: unknown,
   home: string | null,
@@ -28,9 +28,95 @@ export function pathRuleHolds(
   const homeDir = directory(home, null);
   const base = directory(cwd, homeDir);
   const target = absolute(slashes(filePath), base, homeDir);
-  return readings(pattern, base, homeDir).some((reading) =>
-    globMatches(compileGlob(reading), target),
+  if (rule.fixed.some((glob) => globMatches(glob, target))) return true;
+  return rule.rooted.some((reading) =>
+    rootedHolds(reading, reading.root === 'cwd' ? base : homeDir, target),
   );
+}
+
+/** A path pattern compiled once (compilePathRule), for any `cwd` and home. */
+export interface PathRule {
+  /** The globs of the readings that name no directory of the invocation. */
+  readonly fixed: readonly Glob[];
+  /** The readings from the `cwd` or the home. */
+  readonly rooted: readonly RootedReading[];
+}
+
+/** A reading of the pattern from a directory of the invocation: its `cwd` or the home. */
+interface RootedReading {
+  readonly root: 'cwd' | 'home';
+  /** The pattern below that directory. */
+  readonly rest: string;
+  /** The globs when the directory is not known: `rest` under any directory. */
+  readonly anywhere: readonly Glob[];
+  /**
+   * The globs of `/<rest>` that hold below a directory with no glob character in it, matched
+   * against what follows that directory; null when `rest` is not normalised (`..`, `.`, `//`,
+   * empty: isNormal), which the directory must then be normalised with at each match.
+   */
+  readonly below: readonly Glob[] | null;
+}
+
+/** The readings of `pattern` (pathRuleHolds), compiled. */
+export function compilePathRule(pattern: string): PathRule {
+  const fixed: string[] = [];
+  const rooted: RootedReading[] = [];
+  const from = (root: 'cwd' | 'home', rest: string): void => {
+    const below = isNormal(rest) ? variants(`/${rest}`).map(compileGlob) : null;
+    rooted.push({ root, rest, anywhere: variants(`*/${rest}`).map(compileGlob), below });
+  };
+  if (pattern.startsWith('//')) fixed.push(pattern.slice(1));
+  else if (pattern.startsWith('~/')) from('home', pattern.slice(2));
+  else if (pattern.startsWith('/')) {
+    fixed.push(pattern);
+    from('cwd', pattern.slice(1));
+  } else {
+    const rest = pattern.replace(/^(?:\.\/)+/, '');
+    from('cwd', rest);
+    if (!rest.replace(/\/+$/, '').includes('/')) fixed.push(`*/${rest}`);
+  }
+  return { fixed: fixed.flatMap(variants).map(compileGlob), rooted };
+}
+
+/**
+ * Whether `reading` holds for `target` from `root` (a normalised absolute directory, or null when
+ * not known): the glob of `root` joined to the reading's rest, normalised. A root holding no glob
+ * character is a literal head of that glob, so the rest's compiled globs match what follows it.
+ */
+function rootedHolds(reading: RootedReading, root: string | null, target: string): boolean {
+  if (root === null) return reading.anywhere.some((glob) => globMatches(glob, target));
+  const { below } = reading;
+  if (below !== null && root !== '.' && !UNSPLIT_ROOT.test(root)) {
+    const head = root === '/' ? '' : root;
+    if (!target.startsWith(head)) return false;
+    const tail = target.slice(head.length);
+    return below.some((glob) => globMatches(glob, tail));
+  }
+  const joined = variants(posix.normalize(`${root}/${reading.rest}`));
+  return joined.some((glob) => globMatches(compileGlob(glob), target));
+}
+
+/**
+ * A root that cannot be a literal head: it holds a glob character, or ends in a high surrogate,
+ * which the code point splitting of globMatches may join to the next unit of the target.
+ */
+const UNSPLIT_ROOT = /[*?]|[\uD800-\uDBFF]$/;
+
+/**
+ * Whether joining `rest` to a normalised directory needs no normalising: it has a segment, and no
+ * empty, `.` or `..` one (but for what one trailing `/` leaves).
+ */
+function isNormal(rest: string): boolean {
+  const segments = rest.split('/');
+  if (segments.at(-1) === '') segments.pop();
+  return segments.length > 0 && segments.every((s) => s !== '' && s !== '.' && s !== '..');
+}
+
+/** The globs of one reading; a directory's also hold for what it holds. */
+function variants(reading: string): string[] {
+  // `a/**/b` also holds for `a/b` (gitignore: `**/` is zero or more directories).
+  const zeroDirs = reading.replace(/\/\*\*\//g, '*/');
+  return [zeroDirs, `${zeroDirs.replace(/\/+$/, '')}/**`];
 }
 
 /** `dir` absolute and normalised, or null when it is not a string naming an absolute path. */
@@ -66,23 +152,4 @@ function absolute(path: string, base: string | null, home: string | null): strin
   if (isHome(path)) full = `${home ?? ''}/${path.slice(2)}`;
   else if (!isAbsolute(path)) full = `${base ?? ''}/${path}`;
   return posix.normalize(full).replace(/(.)\/+$/, '$1');
-}
-
-/** The absolute globs a pattern stands for: a directory's also hold for what it holds. */
-function readings(pattern: string, base: string | null, home: string | null): string[] {
-  const from = (root: string, rest: string): string =>
-    root === '*' ? `*/${rest}` : posix.normalize(`${root}/${rest}`);
-  const anyBase = base ?? '*';
-  let globs: string[];
-  if (pattern.startsWith('//')) globs = [pattern.slice(1)];
-  else if (pattern.startsWith('~/')) globs = [from(home ?? '*', pattern.slice(2))];
-  else if (pattern.startsWith('/')) globs = [pattern, from(anyBase, pattern.slice(1))];
-  else {
-    const rest = pattern.replace(/^(?:\.\/)+/, '');
-    const anyDepth = !rest.replace(/\/+$/, '').includes('/');
-    globs = anyDepth ? [from(anyBase, rest), `*/${rest}`] : [from(anyBase, rest)];
-  }
-  // `a/**/b` also holds for `a/b` (gitignore: `**/` is zero or more directories).
-  const zeroDirs = globs.map((glob) => glob.replace(/\/\*\*\//g, '*/'));
-  return zeroDirs.flatMap((glob) => [glob, `${glob.replace(/\/+$/, '')}/**`]);
 }

@@ -32,6 +32,13 @@ describe('if-rule globs (engine.md F2)', () => {
     ['git commit:*', 'git commit -m "x"', true],
     ['a:*b', 'a:xyzb', true],
     ['é?', 'éx', true],
+    // An input is read by code point: a lone high surrogate of the pattern is not the first half
+    // of a pair in the input, whether a `*` alone, more, or nothing follows it.
+    ['\uD83D*', '\uD83D\uDE00', false],
+    ['\uD83D*x', '\uD83D\uDE00x', false],
+    ['\uD83D', '\uD83D', true],
+    ['😀*', '😀 x', true],
+    ['😀?', '😀😀', true],
   ])('F2: %j against %j is %s', (pattern, input, expected) => {
     expect(matches(pattern, input)).toBe(expected);
   });
