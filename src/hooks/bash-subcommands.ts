@@ -88,7 +88,12 @@ function substitutions(command: string): string[] {
 }
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"(?:[^"\\]|\\.)*"|[^\s'"])*(?:\s+|$)/;
-const KEYWORD = /^(?:!|then|do|else|elif|if|while|until|time)(?:\s+|$)/;
+
+/**
+ * A keyword before a command. `time` with an option (`time -p`) is left, for afterWrappers to
+ * read as the wrapper it also is (the time program), passing over its options.
+ */
+const KEYWORD = /^(?:!|then|do|else|elif|if|while|until|time(?!\s+-))(?:\s+|$)/;
 
 /** `FOO=1 BAR='a b' git push` and `then ! git push` are `git push`; the part trimmed. */
 function withoutPrefixes(part: string): string {

@@ -517,6 +517,10 @@ describe('the if predicate (engine.md F1-F3)', () => {
       `env ${'-u X '.repeat(40)}git push origin`,
       `sudo ${'-E '.repeat(40)}git push origin`,
       `ls && ${'sudo '.repeat(40)}git push origin`,
+      // bash's `time -p` (POSIX output), and the time program's options where `time` is one.
+      'time -p git push origin',
+      'time -p -- git push origin',
+      'nice time -v git push origin',
     ];
     for (const command of chains) {
       expect(holds('Bash(git push*)', 'Bash', { command }), command.slice(-40)).toBe(true);
