@@ -135,6 +135,7 @@ export function ifRuleHolds(
     if (rule.glob === null) return true;
     const patch = inputField(payload, 'command');
     const files = typeof patch === 'string' ? patchFiles(patch, ownField(payload, 'cwd')) : [];
+    if (files === null) return true; // too many files to read: the guard runs (fail closed)
     const { glob, pattern } = rule;
     // A rule naming no path tool is compiled as one for an alias alone (hookpm's agents give
     // aliases that are path tools, Edit and Write, only).

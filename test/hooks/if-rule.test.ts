@@ -177,6 +177,12 @@ describe('the if predicate (engine.md F1-F3)', () => {
     expect(patch('*** Add File: ../../etc/x\n', '/home/u/p/q')).toBe(false);
     expect(patch('*** Update File: src/a.ts\n+*** Update File: /etc/no\n', '/home/u')).toBe(false);
     expect(patch('not a patch')).toBe(true);
+    // A patch naming more files than are read (1,000) holds: the one past them is not hidden.
+    const many = (n: number) =>
+      Array.from({ length: n }, (_, i) => `*** Add File: src/f${i}.ts\n+x\n`).join('');
+    expect(patch(`${many(1_000)}*** Update File: /etc/passwd\n`, '/home/u')).toBe(true);
+    expect(patch(`${many(1_001)}*** Update File: src/ok.ts\n`)).toBe(true);
+    expect(patch(`${many(400)}*** Update File: src/ok.ts\n`, '/home/u')).toBe(false);
     // Without the alias, apply_patch is another tool; a bare alias rule holds for any patch.
     expect(ifRuleHolds(etc, 'PreToolUse', { tool_name: 'apply_patch', tool_input: {} })).toBe(
       false,
