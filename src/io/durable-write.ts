@@ -86,6 +86,39 @@ export function prepareFileDurable(
   data: string | Uint8Array | readonly Uint8Array[],
   opts: DurableWriteOptions = {},
 ): PreparedFile {
+  const prepared = prepare(file, data, opts, false);
+  return { commit: prepared.commit, discard: prepared.discard };
+}
+
+/**
+ * writeFileDurable that keeps the new file open: returns its descriptor, which the caller closes,
+ * opened before the rename, so it is the file written whatever replaces it after. While it is
+ * open the file's inode stays allocated and no other file of its device can have its number: the
+ * path still names the file written exactly when it has the descriptor's device and inode
+ * (io/file-identity.ts isOpenFileAt). Errors: as writeFileDurable's, with nothing left open.
+ */
+export function writeFileDurableHeld(
+  file: string,
+  data: string | Uint8Array | readonly Uint8Array[],
+  opts: DurableWriteOptions = {},
+): number {
+  const prepared = prepare(file, data, opts, true);
+  try {
+    prepared.commit();
+  } catch (error) {
+    quietly(() => closeSync(prepared.fd as number));
+    throw error;
+  }
+  return prepared.fd as number;
+}
+
+/** prepareFileDurable; with `hold`, the temporary file's descriptor stays open as `fd`. */
+function prepare(
+  file: string,
+  data: string | Uint8Array | readonly Uint8Array[],
+  opts: DurableWriteOptions,
+  hold: boolean,
+): PreparedFile & { fd: number | undefined } {
   const dir = dirname(file);
   const toError = fileErrorOf(opts.owner ?? 'store');
   const temp = join(dir, `${durableTempPrefix(file)}${process.pid}-${uniqueHex(6)}`);
@@ -112,14 +145,17 @@ export function prepareFileDurable(
       position += part.length;
     }
     fsyncSync(fd);
-    closeSync(fd);
-    fd = undefined;
+    if (!hold) {
+      closeSync(fd);
+      fd = undefined;
+    }
   } catch (error) {
     if (fd !== undefined) quietly(() => closeSync(fd as number));
     quietly(() => unlinkSync(temp));
     throw toError(error, file, 'write');
   }
   return {
+    fd,
     commit() {
       try {
         renameSync(temp, file);

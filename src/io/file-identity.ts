@@ -1,4 +1,4 @@
-import type { BigIntStats } from 'node:fs';
+import { fstatSync, lstatSync, type BigIntStats } from 'node:fs';
 
 /**
  * A file's identity, as the caches that stand for a file's content compare it (registry.md S33,
@@ -7,4 +7,19 @@ import type { BigIntStats } from 'node:fs';
  */
 export function statsIdentity(s: BigIntStats): string {
   return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+}
+
+/**
+ * Whether `file` (a symlink there is not followed) is the file open as `fd`: the same device and
+ * inode. Exact for as long as `fd` stays open, whatever its times and size: an open file's inode
+ * is not freed, so no other file takes its number meanwhile. False when either cannot be statted.
+ */
+export function isOpenFileAt(fd: number, file: string): boolean {
+  try {
+    const open = fstatSync(fd, { bigint: true });
+    const there = lstatSync(file, { bigint: true });
+    return open.dev === there.dev && open.ino === there.ino;
+  } catch {
+    return false;
+  }
 }

@@ -2,10 +2,10 @@ import { closeSync, existsSync, fstatSync, futimesSync } from 'node:fs';
 import { mkdir, readdir, stat, unlink } from 'node:fs/promises';
 import { openRegularFile, readOpenedFile, readRegularText } from '../io/read-regular-file.js';
 import { join } from 'node:path';
-import { writeFileDurable } from '../io/durable-write.js';
+import { writeFileDurableHeld } from '../io/durable-write.js';
+import { isOpenFileAt } from '../io/file-identity.js';
 import { sha256Hex } from '../json/canonical-json.js';
 import { markPinReleased } from './collect-marker.js';
-import { identity } from './session-pin-table-files.js';
 import { parsePin, type SessionPin } from './session-pin-schema.js';
 import type { StorePaths } from './store-paths.js';
 import {
@@ -55,22 +55,41 @@ const TOUCH_EVERY_MS = 60 * 60_000;
  * Synchronous: one small file on the path of every linked event.
  */
 export function readPin(paths: StorePaths, sessionId: string, now = Date.now()): SessionPin | null {
+  const read = readHeldPin(paths, sessionId, now);
+  if (read === null) return null;
+  closeSync(read.fd);
+  return read.pin;
+}
+
+/** A pin with the descriptor of the file it was read from, still open (see writeTables). */
+export interface HeldPin {
+  pin: SessionPin;
+  fd: number;
+}
+
+/** readPin that leaves the pin's file open: the caller closes `fd`. */
+export function readHeldPin(
+  paths: StorePaths,
+  sessionId: string,
+  now = Date.now(),
+): HeldPin | null {
   let fd: number;
   try {
     fd = openRegularFile(pinFile(paths, sessionId), { maxBytes: PIN_MAX_BYTES });
   } catch {
     return null;
   }
+  let pin: SessionPin | null = null;
   try {
     const text = readOpenedFile(fd, pinFile(paths, sessionId), PIN_MAX_BYTES).toString('utf8');
     if (now - fstatSync(fd).mtimeMs > TOUCH_EVERY_MS) futimesSync(fd, now / 1000, now / 1000);
-    const pin = parsePin(JSON.parse(text));
-    return pin !== null && pin.sessionId === sessionId ? pin : null;
+    pin = parsePin(JSON.parse(text));
   } catch {
-    return null;
-  } finally {
-    closeSync(fd);
+    pin = null;
   }
+  if (pin !== null && pin.sessionId === sessionId) return { pin, fd };
+  closeSync(fd);
+  return null;
 }
 
 /**
@@ -83,41 +102,39 @@ export async function writePin(paths: StorePaths, pin: SessionPin): Promise<void
   const file = pinFile(paths, pin.sessionId);
   const replaced = existsSync(file);
   removePinTables(file);
-  await writeFileDurable(file, `${JSON.stringify(pin)}\n`, { mode: 0o600 });
-  if (replaced) markPinReleased(paths);
-  writeTables(file, pin);
+  const held = writeFileDurableHeld(file, `${JSON.stringify(pin)}\n`, { mode: 0o600 });
+  try {
+    if (replaced) markPinReleased(paths);
+    writeTables(file, pin, held);
+  } finally {
+    closeSync(held);
+  }
 }
 
 /**
- * Writes the tables of a pin already written; false when they could not be (ignored). Only a
- * whole pin has tables (nothing in it fails closed, and it was made from a readable state): any
- * other is made afresh at each event (ops/wire/session-pin.ts), which the tables would skip.
+ * Writes the tables of a pin already written; false when they could not be (ignored). `held`: a
+ * descriptor of the file `pin` was written to or read from, open until this returns. Only a whole
+ * pin has tables (nothing in it fails closed, and it was made from a readable state): any other
+ * is made afresh at each event (ops/wire/session-pin.ts), which the tables would skip.
  *
  * Two events of one session may pin at once (parallel tool calls at its start, across an update):
- * when the pin file is no longer `pin` once its tables are written, they may have replaced the
- * stored pin's, and would run trees no stored pin keeps from collection (registry.md S41): they
- * are removed, and written again from the stored pin at a later event.
+ * when the pin file is no longer that file once its tables are written, they may have replaced
+ * the stored pin's, and would run trees no stored pin keeps from collection (registry.md S41), or
+ * carry a Stop count the stored pin no longer has: they are removed, and written again from the
+ * stored pin at a later event. A pin is only ever replaced by a rename, so "no longer that file"
+ * is one stat of `file` compared with the open descriptor (device and inode), not a read of the
+ * pin again.
  */
-export function writeTables(file: string, pin: SessionPin): boolean {
+export function writeTables(file: string, pin: SessionPin, held: number): boolean {
   if (!isWholePin(pin)) return false;
   try {
     writePinTables(file, pin);
   } catch {
     return false;
   }
-  if (storedIdentity(file) === identity(pin)) return true;
+  if (isOpenFileAt(held, file)) return true;
   removePinTables(file);
   return false;
-}
-
-/** The identity (session-pin-table-files.ts) of the pin stored in `file`, or null. */
-function storedIdentity(file: string): string | null {
-  try {
-    const stored = JSON.parse(readRegularText(file, { maxBytes: PIN_MAX_BYTES })) as SessionPin;
-    return identity(stored);
-  } catch {
-    return null;
-  }
 }
 
 /**

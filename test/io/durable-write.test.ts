@@ -1,10 +1,22 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { closeSync } from 'node:fs';
+import {
+  mkdir,
+  mkdtemp,
+  readFile,
+  readdir,
+  rename,
+  rm,
+  stat,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isHookpmError } from '../../src/errors.js';
-import { writeFileDurable } from '../../src/io/durable-write.js';
+import { writeFileDurable, writeFileDurableHeld } from '../../src/io/durable-write.js';
+import { isOpenFileAt } from '../../src/io/file-identity.js';
 import { runChild } from '../helpers/child.js';
 import { compiledSandbox } from '../helpers/compile-src.js';
 import { MOUNT, requireTool, UNSHARE } from '../helpers/system-package.js';
@@ -89,6 +101,28 @@ describe('writeFileDurable', () => {
     await rm(sub, { recursive: true });
     expect(await codeOf(writeFileDurable(join(sub, 'state.json'), 'new'))).toBe('E_IO');
     await expect(stat(sub)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+describe('writeFileDurableHeld', () => {
+  it('D2, X10: the descriptor kept is the file written until a rename replaces it, even by the same bytes and times', async () => {
+    const dir = await mkdtemp(join(sandbox.dir, 'held-'));
+    const file = join(dir, 'pin.json');
+    const held = writeFileDurableHeld(file, 'pin one\n', { mode: 0o600 });
+    try {
+      expect(await readFile(file, 'utf8')).toBe('pin one\n');
+      expect(isOpenFileAt(held, file)).toBe(true);
+      // Another writer's rename of a file of the same size, bytes and times over it.
+      const { mtime } = await stat(file);
+      const other = join(dir, 'other');
+      await writeFile(other, 'pin one\n');
+      await utimes(other, mtime, mtime);
+      await rename(other, file);
+      expect(isOpenFileAt(held, file)).toBe(false);
+    } finally {
+      closeSync(held);
+    }
+    expect(await readdir(dir)).toEqual(['pin.json']);
   });
 });
 

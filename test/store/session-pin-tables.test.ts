@@ -1,3 +1,4 @@
+import { closeSync, openSync, statSync } from 'node:fs';
 import { readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -131,13 +132,52 @@ describe('session pin tables (engine.md X10)', () => {
     const first = makePin();
     const second = { ...makePin(), pinnedAt: '2026-01-01T00:00:01.000Z', snapshotId: 'after' };
     second.plugins = second.plugins.map((p) => ({ ...p, version: '2.0.0', root: `${p.root}-2` }));
-    await writePin(store.paths, second);
+    await writePin(store.paths, first);
     const file = pinFile(store.paths, SESSION);
-    expect(writeTables(file, first)).toBe(false);
+    // The first event's descriptor of the pin it wrote (writePin holds one while it writes tables).
+    const held = openSync(file, 'r');
+    try {
+      await writePin(store.paths, second);
+      expect(writeTables(file, first, held)).toBe(false);
+    } finally {
+      closeSync(held);
+    }
     const table = readPinTable(file, SESSION, 'PreToolUse', { tool_name: 'Bash' });
     // Only the stored pin's trees are kept by collection (pinnedTrees): the event runs those.
     if (table !== null) expect(table.snapshotId).toBe('after');
     expect(readPin(store.paths, SESSION)?.snapshotId).toBe('after');
+  });
+
+  it('X10, O3: tables of a pin replaced by one of the same time, snapshot and size are not used', async () => {
+    // A Stop event rewrites the pin with its count (no head to keep it in) while another event
+    // writes the tables of the pin it read: the two pins differ only in that count.
+    const pin = makePin();
+    await writePin(store.paths, pin);
+    const file = pinFile(store.paths, SESSION);
+    const held = openSync(file, 'r');
+    const size = statSync(file).size;
+    try {
+      await writePin(store.paths, { ...pin, stopContinuations: 3 });
+      expect(statSync(file).size).toBe(size);
+      expect(writeTables(file, pin, held)).toBe(false);
+    } finally {
+      closeSync(held);
+    }
+    // The stored pin's count stands, not the one of the tables written last.
+    expect(stopCountOf(store.paths, readPin(store.paths, SESSION)!)).toBe(3);
+  });
+
+  it('X10: tables written with the descriptor of the stored pin are kept', async () => {
+    const pin = makePin();
+    await writePin(store.paths, pin);
+    const file = pinFile(store.paths, SESSION);
+    const held = openSync(file, 'r');
+    try {
+      expect(writeTables(file, pin, held)).toBe(true);
+    } finally {
+      closeSync(held);
+    }
+    expect(readPinTable(file, SESSION, 'PreToolUse', { tool_name: 'Bash' })).not.toBeNull();
   });
 
   it('X10: a bucket placing its groups past any index a pin can hold is not used (no unbounded padding)', async () => {

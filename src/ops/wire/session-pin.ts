@@ -1,10 +1,11 @@
+import { closeSync } from 'node:fs';
 import { isEventName, type HookEventName } from '../../hooks/events.js';
 import { PIN_VERSION, type SessionPin } from '../../store/session-pin-schema.js';
 import {
   collectStalePins,
   isWholePin,
   pinFile,
-  readPin,
+  readHeldPin,
   stopCountOf,
   writePin,
   writeTables,
@@ -65,11 +66,19 @@ export async function sessionPin(input: {
     const table = readPinTable(file, sessionId, event, fields, input.matcherAliases);
     if (table !== null) return { pin: { version: PIN_VERSION, agent, ...table }, stored: true };
   }
-  const existing = starts ? null : readPin(paths, sessionId);
-  if (existing !== null && input.afresh !== true && isWholePin(existing)) {
-    const whole = { ...existing, stopContinuations: stopCountOf(paths, existing) };
-    writeTables(pinFile(paths, sessionId), whole);
-    return { pin: whole, stored: true };
+  const read = starts ? null : readHeldPin(paths, sessionId);
+  const existing = read?.pin ?? null;
+  if (read !== null) {
+    // Open until its tables are written: writeTables compares it with the pin file then.
+    try {
+      if (input.afresh !== true && isWholePin(read.pin)) {
+        const whole = { ...read.pin, stopContinuations: stopCountOf(paths, read.pin) };
+        writeTables(pinFile(paths, sessionId), whole, read.fd);
+        return { pin: whole, stored: true };
+      }
+    } finally {
+      closeSync(read.fd);
+    }
   }
   const { makePin } = await import('./make-pin.js');
   // Loaded only to pin, as makePin: reading the state brings its schemas (zod) with it.
