@@ -17,7 +17,8 @@ import { compileGlob, globMatches, type Glob } from './glob.js';
  *
  * `home` is the user's home directory, given by the caller as `cwd` is given by the payload (this
  * pure layer reads no process state); without an absolute one, `~/p` holds under any directory,
- * and a file path `~/p` is read as under some directory.
+ * and every pattern holds for a file path that only the home places (`~/p`, or a relative path
+ * from a `~/` cwd): it could be anywhere, so a guard is never skipped for it.
  */
 export function pathRuleHolds(
   rule: PathRule,
@@ -26,8 +27,10 @@ export function pathRuleHolds(
   home: string | null,
 ): boolean {
   const homeDir = directory(home, null);
+  const file = slashes(filePath);
+  if (homeDir === null && (isHome(file) || (!isAbsolute(file) && isHomeDir(cwd)))) return true;
   const base = directory(cwd, homeDir);
-  const target = absolute(slashes(filePath), base, homeDir);
+  const target = absolute(file, base, homeDir);
   if (rule.fixed.some((glob) => globMatches(glob, target))) return true;
   return rule.rooted.some((reading) =>
     rootedHolds(reading, reading.root === 'cwd' ? base : homeDir, target),
@@ -63,7 +66,8 @@ export function compilePathRule(pattern: string): PathRule {
   const rooted: RootedReading[] = [];
   const from = (root: 'cwd' | 'home', rest: string): void => {
     const below = isNormal(rest) ? variants(`/${rest}`).map(compileGlob) : null;
-    rooted.push({ root, rest, anywhere: variants(`*/${rest}`).map(compileGlob), below });
+    const anywhere = variants(`*/${fromAnyDirectory(rest)}`).map(compileGlob);
+    rooted.push({ root, rest, anywhere, below });
   };
   if (pattern.startsWith('//')) fixed.push(pattern.slice(1));
   else if (pattern.startsWith('~/')) from('home', pattern.slice(2));
@@ -76,6 +80,16 @@ export function compilePathRule(pattern: string): PathRule {
     if (!rest.replace(/\/+$/, '').includes('/')) fixed.push(`*/${rest}`);
   }
   return { fixed: fixed.flatMap(variants).map(compileGlob), rooted };
+}
+
+/**
+ * `rest` normalised as read from a directory not known: `a/../b` is `b`, and a leading `/` or `..`
+ * is dropped, since the parent of any directory is any directory (`../shared/**` is `shared/**`).
+ */
+function fromAnyDirectory(rest: string): string {
+  let path = posix.normalize(rest).replace(/^\/+/, '');
+  while (path === '..' || path.startsWith('../')) path = path.slice(3);
+  return path === '.' || path === './' ? '' : path;
 }
 
 /**
@@ -140,6 +154,11 @@ function isAbsolute(path: string): boolean {
 
 function isHome(path: string): boolean {
   return path === '~' || path.startsWith('~/');
+}
+
+/** Whether `dir` is a string naming a place from the home (`~`, `~/p`). */
+function isHomeDir(dir: unknown): boolean {
+  return typeof dir === 'string' && isHome(slashes(dir));
 }
 
 /**

@@ -293,6 +293,33 @@ describe('the if predicate (engine.md F1-F3)', () => {
     }
   });
 
+  // engine.md F2, fail closed: without a home, a `~/` file path could be anywhere, so no rule is
+  // skipped for it, and `~/../p` still holds under any directory.
+  it('F2: without a home, a ~/ file path or a ~/.. rule still runs the guard', () => {
+    const edit = (text: string, file_path: string, cwd: string, home: string | null) =>
+      ifRuleHolds(
+        rule(text),
+        'PreToolUse',
+        { tool_name: 'Edit', tool_input: { file_path }, cwd },
+        [],
+        home,
+      );
+    for (const home of [null, 'relative']) {
+      expect(edit('Edit(//home/u/.ssh/**)', '~/.ssh/id', '/home/u/p', home)).toBe(true);
+      expect(edit('Edit(/.env)', '~/p/.env', '/home/u/p', home)).toBe(true);
+      expect(edit('Edit(src/**)', '~/p/src/a.ts', '/home/u/p', home)).toBe(true);
+      expect(edit('Edit(//etc/**)', 'passwd', '~/p', home)).toBe(true);
+      expect(edit('Edit(~/../shared/**)', '/home/shared/k', '/w', home)).toBe(true);
+      expect(edit('Edit(~/a/../.ssh/**)', '/x/.ssh/k', '/w', home)).toBe(true);
+      expect(edit('Edit(~/../shared/**)', '/home/other/k', '/w', home)).toBe(false);
+    }
+    // Without an absolute cwd, `../p` is read from any directory as well.
+    expect(edit('Edit(../shared/**)', '/home/shared/k', 'relative', '/home/u')).toBe(true);
+    expect(edit('Edit(.//shared/**)', '/home/shared/k', 'relative', '/home/u')).toBe(true);
+    expect(edit('Edit(//home/u/.ssh/**)', '~/.ssh/id', '/home/u/p', '/home/u')).toBe(true);
+    expect(edit('Edit(//etc/**)', '~/.ssh/id', '/home/u/p', '/home/u')).toBe(false);
+  });
+
   it('F2: a path rule holds for Windows-style paths against a Windows cwd', () => {
     const on = (file_path: string) =>
       ifRuleHolds(rule('Edit(src/**)'), 'PreToolUse', {
