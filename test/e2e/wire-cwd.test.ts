@@ -120,4 +120,28 @@ describe('a payload cwd hookpm cannot use (cli.md W2)', () => {
     expect(out.hookSpecificOutput.additionalContext).toBe(`ran in ${agentDir}`);
     expect(stderr).toContain(`handlers run in ${agentDir}, where the agent started hookpm`);
   });
+
+  // engine.md F2 with W2: an `if` path rule reads a relative path from where the handlers run.
+  it('F2: a relative file path of a payload without a usable cwd is read from the pinned root', async () => {
+    const deny = `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"secret"}}'`;
+    const rule = `Edit(/${ws.repo}/secret/**)`;
+    const secret = await writeClaudePlugin(join(ws.dir, `plugins${ws.n}`, 'secret'), 'secret', {
+      PreToolUse: [{ matcher: 'Edit', hooks: [{ type: 'command', command: deny, if: rule }] }],
+    });
+    await ok(['install', secret, '--yes']);
+    await wire(payload('s3', 'SessionStart', { cwd: ws.repo, source: 'startup' }));
+    const edit = (cwd: Record<string, unknown>) =>
+      payload('s3', 'PreToolUse', {
+        ...cwd,
+        permission_mode: 'default',
+        tool_name: 'Edit',
+        tool_input: { file_path: 'secret/key', old_string: 'a', new_string: 'b' },
+        tool_use_id: 'toolu_2',
+      });
+    for (const cwd of [{}, { cwd: 'src' }, { cwd: join(ws.repo, 'gone') }]) {
+      const { out } = await wire(edit(cwd), ws.home);
+      expect(out.hookSpecificOutput?.permissionDecision, JSON.stringify(cwd)).toBe('deny');
+    }
+    expect((await wire(edit({ cwd: ws.home }), ws.home)).out.hookSpecificOutput).toBeUndefined();
+  });
 });

@@ -66,6 +66,22 @@ describe('the library session (cli.md section 4)', () => {
     expect((await edit(join(ws.repo, 'secret', 'key'))).permission).toBeNull();
   });
 
+  // engine.md F2, cli.md W2: an `if` path rule reads a relative path from the directory the
+  // handlers run in and are told, the session's when the payload gives no usable `cwd`.
+  it('F2: a relative path of a payload without a usable cwd is read from the session directory', async () => {
+    const handler = { type: 'command', command: DENY, if: `Edit(/${ws.repo}/secret/**)` };
+    await ws.writeUserHooks({ PreToolUse: [{ matcher: 'Edit', hooks: [handler] }] });
+    const s = await start();
+    const tool_input = { file_path: 'secret/key' };
+    for (const cwd of [undefined, 'relative', join(ws.repo, 'gone')]) {
+      const payload = { tool_name: 'Edit', tool_input, ...(cwd === undefined ? {} : { cwd }) };
+      const result = await s.dispatch('PreToolUse', payload);
+      expect(result.permission?.decision, String(cwd)).toBe('deny');
+    }
+    const elsewhere = { tool_name: 'Edit', tool_input, cwd: ws.home };
+    expect((await s.dispatch('PreToolUse', elsewhere)).permission).toBeNull();
+  });
+
   it('R1: an edit to the user hooks file is invisible to dispatches until reload, then visible with a new snapshotId', async () => {
     await ws.writeUserHooks({ PreToolUse: group('true', 'Bash') });
     const s = await start();

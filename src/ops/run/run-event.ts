@@ -3,6 +3,7 @@ import type { EventName } from '../../hooks/events.js';
 import { openHost } from '../steps/host/host.js';
 import { matchHandlers } from '../../hooks/snapshot/snapshot-match.js';
 import { nestsDeeperThan } from '../../json/nesting-depth.js';
+import { payloadAtCwd } from '../../engine/payload-at-cwd.js';
 import type { LoadedSnapshot } from './load-snapshot.js';
 import { loadTrustedSnapshot, type LoadTrustedSnapshotOptions } from './load-trusted-snapshot.js';
 import { stateIdentity } from '../../store/state/state-seal.js';
@@ -57,7 +58,9 @@ export async function runEvent(options: RunEventOptions): Promise<DispatchResult
   const whole =
     tabled !== null && known ? null : await loadTrustedSnapshot({ ...load, presume: true });
   const { snapshot, failClosed, workspace } =
-    whole === null ? tabled! : await checkedSnapshot(whole, event, input, load.home);
+    whole === null
+      ? tabled!
+      : await checkedSnapshot(whole, event, payloadAtCwd(input, options.cwd), load.home);
   const host = openHost({
     snapshot,
     source: 'run',

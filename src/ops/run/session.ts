@@ -7,6 +7,7 @@ import { HookpmError } from '../../errors.js';
 import type { Diagnostic } from '../../hooks/diagnostic.js';
 import type { EventName } from '../../hooks/events.js';
 import { checkDispatchCall, unreadableInput } from '../../engine/dispatch-call.js';
+import { payloadAtCwd } from '../../engine/payload-at-cwd.js';
 import type { Snapshot, SnapshotPlugin } from '../../hooks/snapshot/snapshot.js';
 import { resolveStorePaths } from '../../store/paths.js';
 import type { StorePaths } from '../../store/store-paths.js';
@@ -119,7 +120,9 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     const where = sessionEventCwd(payload['cwd'], cwd, home);
     if (where.cwd !== null) opts.cwd = where.cwd;
     if (where.notes !== undefined) opts.notes = where.notes;
-    const result = current.trees.hostFor(event, payload).then(({ host, diagnostics }) =>
+    // The trees checked are those of the plugins dispatch matches, at the cwd it matches with.
+    const matched = payloadAtCwd(payload, opts.cwd);
+    const result = current.trees.hostFor(event, matched).then(({ host, diagnostics }) =>
       host.dispatch(event, payload, opts).then((r) => {
         if (diagnostics.length > 0) r.diagnostics.unshift(...diagnostics);
         return r;
