@@ -134,16 +134,17 @@ export function ifRuleHolds(
     if (!aliases.some((alias) => namesTool(rule, alias))) return false;
     if (rule.glob === null) return true;
     const patch = inputField(payload, 'command');
-    const files = typeof patch === 'string' ? patchFiles(patch, ownField(payload, 'cwd')) : [];
-    if (files === null) return true; // too many files to read: the guard runs (fail closed)
     const { glob, pattern } = rule;
     // A rule naming no path tool is compiled as one for an alias alone (hookpm's agents give
     // aliases that are path tools, Edit and Write, only).
     const path = rule.path ?? (pattern === null ? null : compilePathRule(pattern));
-    const cwd = ownField(payload, 'cwd');
-    const holdsFor = (file: string): boolean =>
-      globMatches(glob, file) || (path !== null && pathRuleHolds(path, file, cwd, home));
-    return files.length === 0 || files.some(holdsFor);
+    return cwdsOf(payload).some((cwd) => {
+      const files = typeof patch === 'string' ? patchFiles(patch, cwd) : [];
+      if (files === null) return true; // too many files to read: the guard runs (fail closed)
+      const holdsFor = (file: string): boolean =>
+        globMatches(glob, file) || (path !== null && pathRuleHolds(path, file, cwd, home));
+      return files.length === 0 || files.some(holdsFor);
+    });
   }
   if (rule.glob === null) return true;
   const field = PRIMARY_INPUT.get(tool);
@@ -155,7 +156,8 @@ export function ifRuleHolds(
   if (tool === 'WebFetch') return fetchedUrlMatches(rule, input);
   if (globMatches(glob, input)) return true;
   if (PATH_TOOLS.has(tool)) {
-    return rule.path !== null && pathRuleHolds(rule.path, input, ownField(payload, 'cwd'), home);
+    const path = rule.path;
+    return path !== null && cwdsOf(payload).some((cwd) => pathRuleHolds(path, input, cwd, home));
   }
   if (tool !== 'Bash') return false;
   // As in Claude Code, `Bash(ls *)` also holds for a bare `ls`.
@@ -206,6 +208,24 @@ function inputField(payload: Readonly<Record<string, unknown>>, field: string): 
   return typeof toolInput === 'object' && toolInput !== null
     ? ownField(toolInput as Record<string, unknown>, field)
     : undefined;
+}
+
+/**
+ * Where a payload carries, beside the `cwd` its handlers run in, the agent's own `cwd` that the
+ * invocation replaced (engine/payload-at-cwd.ts): a symbol, so no JSON, key list or handler sees
+ * it.
+ */
+export const AGENT_CWD: unique symbol = Symbol('the agent cwd an invocation replaced');
+
+/**
+ * F2: the directories a relative path of the payload is read from: its `cwd`, and the agent's own
+ * when the invocation replaced it (AGENT_CWD): a path rule holds when it holds from either, so a
+ * guard is not skipped for where hookpm runs its handlers.
+ */
+function cwdsOf(payload: Readonly<Record<string | symbol, unknown>>): unknown[] {
+  const cwd = ownField(payload, 'cwd');
+  const agent = Object.hasOwn(payload, AGENT_CWD) ? payload[AGENT_CWD] : undefined;
+  return agent === undefined || agent === cwd ? [cwd] : [cwd, agent];
 }
 
 function ownField(record: Readonly<Record<string, unknown>>, key: string): unknown {

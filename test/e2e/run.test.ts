@@ -171,6 +171,36 @@ describe('hookpm run <Event>', () => {
     ]);
   });
 
+  // engine.md F2 with cli.md W2: `run` runs handlers in its own directory, and an `if` path rule
+  // reads a relative file path from there and from the payload's own `cwd`, where the tool reads
+  // it: a guard written for either directory runs.
+  it('F2: a relative file path is read from both run --cwd and the payload cwd', async () => {
+    const agentDir = join(ws.repo, 'agent');
+    const runDir = join(ws.repo, 'run');
+    await mkdir(agentDir, { recursive: true });
+    await mkdir(runDir, { recursive: true });
+    const guard = (dir: string) =>
+      group('Edit', { ...sh(DENY_SCRIPT), if: `Edit(/${dir}/secret/**)` });
+    const payload = JSON.stringify({
+      cwd: agentDir,
+      tool_name: 'Edit',
+      tool_input: { file_path: 'secret/key', old_string: 'a', new_string: 'b' },
+    });
+    for (const dir of [agentDir, runDir]) {
+      await userHooks({ PreToolUse: [guard(dir)] });
+      const run = await hookpm(['run', 'PreToolUse', '--payload', '-', '--cwd', runDir], {
+        stdin: payload,
+      });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout, dir).toContain('permission: deny: spaced');
+    }
+    await userHooks({ PreToolUse: [guard(join(ws.repo, 'elsewhere'))] });
+    const run = await hookpm(['run', 'PreToolUse', '--payload', '-', '--cwd', runDir], {
+      stdin: payload,
+    });
+    expect(run.stdout).not.toContain('permission: deny');
+  });
+
   it('cli.md 1: readable output lists diagnostics with their code and handler', async () => {
     await userHooks({ Stop: [group('Bash', sh('true')), group(null, sh('exit 5'))] });
     const run = await hookpm(['run', 'Stop']);
