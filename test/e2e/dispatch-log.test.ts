@@ -41,6 +41,19 @@ const denyJson = JSON.stringify({
 });
 const BASH = { tool_name: 'Bash', tool_input: { command: 'echo SECRET-COMMAND' } };
 
+/** Claude Code's PreToolUse of BASH in session `session`, as `hookpm wire claude` reads it. */
+function bashEvent(session: string): string {
+  return JSON.stringify({
+    session_id: session,
+    transcript_path: join(ws.home, 't.jsonl'),
+    cwd: ws.repo,
+    hook_event_name: 'PreToolUse',
+    permission_mode: 'default',
+    ...BASH,
+    tool_use_id: 't1',
+  });
+}
+
 async function logLines(): Promise<any[]> {
   const text = await readFile(logFile(), 'utf8');
   expect(text.endsWith('\n')).toBe(true);
@@ -258,15 +271,7 @@ describe('the decision log', () => {
       }),
     );
     expect((await hookpm(['install', root, '--yes'])).code).toBe(0);
-    const body = JSON.stringify({
-      session_id: 'agent-s1',
-      transcript_path: join(ws.home, 't.jsonl'),
-      cwd: ws.repo,
-      hook_event_name: 'PreToolUse',
-      permission_mode: 'default',
-      ...BASH,
-      tool_use_id: 't1',
-    });
+    const body = bashEvent('agent-s1');
     const wire = await hookpm(['wire', 'claude'], body);
     expect(wire.code, wire.stderr).toBe(0);
     const last = (await logLines()).at(-1);
@@ -301,15 +306,7 @@ describe('the decision log', () => {
       }),
     );
     expect((await hookpm(['install', root, '--yes'])).code).toBe(0);
-    const body = JSON.stringify({
-      session_id: 'agent-stop',
-      transcript_path: join(ws.home, 't.jsonl'),
-      cwd: ws.repo,
-      hook_event_name: 'PreToolUse',
-      permission_mode: 'default',
-      ...BASH,
-      tool_use_id: 't1',
-    });
+    const body = bashEvent('agent-stop');
     const wire = await hookpm(['wire', 'claude'], body);
     expect(wire.code, wire.stderr).toBe(0);
     expect(JSON.parse(wire.stdout)).toMatchObject({ continue: false, stopReason: 'halt' });
