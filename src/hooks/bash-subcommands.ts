@@ -1,3 +1,5 @@
+import { hasQuoting, wordAt } from './shell-word.js';
+
 /**
  * The subcommands of a Bash command line, as Claude Code's `if` rules read it (engine.md F2):
  * the line is cut at the control operators `&&`, `||`, `;`, `|`, `&` and newlines outside quotes,
@@ -6,36 +8,75 @@
  * Each part loses its leading `NAME=value` assignments, `!` and shell keywords (`then`, `do`, ...),
  * and is given again without its redirections (`> out`, `2>&1`) and again from each word after a
  * process wrapper (`timeout 5 git push` holds `git push`), so `ls && git push`,
- * `FOO=bar git push` and `sudo git push` all hold a `git push` subcommand. Quotes (`'...'`,
+ * `FOO=bar git push` and `sudo git push` all hold a `git push` subcommand. Each part is given
+ * again with its first word unquoted and, for a path, by its file name (`"git" push` and
+ * `/usr/bin/git push` hold `git push`), and the command string a shell runs (`bash -c '...'`,
+ * `eval ...`) is read as a command line too, up to MAX_NESTED_READS deep. Quotes (`'...'`,
  * `"..."`) and a backslash keep an operator inside them from cutting; outside quotes a
  * backslash-newline is dropped, as bash drops it. This is a reading for deciding whether a handler
  * runs, not a shell parser: a part it gets wrong only makes a handler run more often.
  *
  * null when the line is not read, so that its reading stays bounded: it is longer than
- * MAX_READ_COMMAND, or the texts read after its wrappers would pass WRAPPED_READ_BUDGET. The
- * caller must then take the rule as holding, so that the handler runs.
+ * MAX_READ_COMMAND, the texts read after its wrappers and the command strings read would pass
+ * WRAPPED_READ_BUDGET, or command strings are nested past MAX_NESTED_READS. The caller must then
+ * take the rule as holding, so that the handler runs.
  */
 export function bashSubcommands(command: string): string[] | null {
   if (command.length > MAX_READ_COMMAND) return null;
-  // Each distinct part once: `a;a;a;...` or `((((...` is not read again for each repeat.
-  const parts = new Set([...cut(command), ...substitutions(command).flatMap(cut)]);
-  const budget = { left: WRAPPED_READ_BUDGET };
   const all: string[] = [];
-  for (const part of parts) {
-    const bare = withoutPrefixes(part);
-    const wrapped = afterWrappers(bare, budget);
-    if (wrapped === null) return null;
-    for (const text of [bare, ...wrapped]) all.push(text, withoutRedirections(text));
-  }
+  if (!readLine(command, { left: WRAPPED_READ_BUDGET }, 0, all)) return null;
   return [...new Set(all)].filter((part) => part !== '');
 }
+
+/**
+ * Adds the subcommands of `command` to `all`, and those of each command string a shell runs in it
+ * (`bash -c '...'`, `eval ...`), `depth` being how many such strings it is read inside; false
+ * when the reading passes a bound (the budget, MAX_NESTED_READS), so the caller takes the rule as
+ * holding.
+ */
+function readLine(
+  command: string,
+  budget: { left: number },
+  depth: number,
+  all: string[],
+): boolean {
+  // Each distinct part once: `a;a;a;...` or `((((...` is not read again for each repeat.
+  const parts = new Set([...cut(command), ...substitutions(command).flatMap(cut)]);
+  for (const part of parts) {
+    const bare = withoutPrefixes(part);
+    const named = namedForms(bare);
+    for (const form of [bare, ...named]) {
+      const wrapped = afterWrappers(form, budget);
+      if (wrapped === null) return false;
+      for (const text of [form, ...wrapped]) {
+        const texts = text === form ? [text] : [text, ...namedForms(text)];
+        for (const each of texts) all.push(each, withoutRedirections(each));
+        // commandString reads a text's first word as the shell does: a named form's own text
+        // runs what the text as written runs.
+        const run = text === form && form !== bare ? null : commandString(text);
+        if (run === null) continue;
+        budget.left -= run.length;
+        if (budget.left < 0 || depth >= MAX_NESTED_READS) return false;
+        if (!readLine(run, budget, depth + 1, all)) return false;
+      }
+    }
+  }
+  return true;
+}
+
+/**
+ * How many command strings inside command strings (`bash -c "eval 'git push'"`) are read; one
+ * nested deeper is not read (null).
+ */
+export const MAX_NESTED_READS = 4;
 
 /** The longest command read, in UTF-16 code units; a longer one is not read (null). */
 export const MAX_READ_COMMAND = 100_000;
 
 /**
  * The most code units of text read from the words after a command's wrappers, each of which
- * may start the command and costs the rest of its part; past it the command is not read (null).
+ * may start the command and costs the rest of its part, and from the command strings a shell
+ * runs, each costing its length; past it the command is not read (null).
  */
 export const WRAPPED_READ_BUDGET = 1_000_000;
 
@@ -140,6 +181,73 @@ function afterWrappers(part: string, budget: { left: number }): string[] | null 
 
 function isWrapper(word: string): boolean {
   return WRAPPERS.has(word) || WRAPPERS_ALSO.has(word);
+}
+
+/**
+ * The text again with its first word as the shell reads it (`"git" push`, `\git push` and
+ * `g"i"t push` are `git push`) and, where that word is a path, by its file name
+ * (`/usr/bin/git push` and `./git push` are `git push`); the rest of the text as written. Only
+ * the forms that differ from the text.
+ */
+function namedForms(text: string): string[] {
+  const first = wordAt(text, 0);
+  if (first === null) return [];
+  const rest = text.slice(first.end);
+  const forms: string[] = [];
+  if (hasQuoting(text.slice(0, first.end))) forms.push(first.value + rest);
+  const name = fileName(first.value);
+  if (name !== first.value && name !== '') forms.push(name + rest);
+  return forms;
+}
+
+/** The last segment of a path, `git` for `/usr/bin/git`; a word without `/` as it is. */
+function fileName(word: string): string {
+  return word.slice(word.lastIndexOf('/') + 1);
+}
+
+/** Shells whose `-c` option runs the command string that follows its options. */
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish']);
+
+/**
+ * The command string the text runs, its quotes removed: for `eval`, its arguments joined by
+ * spaces; for a shell (SHELLS) given an option `-c` (alone or among others, `-lc`), the first word
+ * after that option that is no option (nor the value of `-o`, `-O`, `--rcfile`, ...). null when
+ * the text runs none.
+ */
+function commandString(text: string): string | null {
+  const first = wordAt(text, 0);
+  if (first === null) return null;
+  const name = fileName(first.value);
+  if (name === 'eval') return wordsFrom(text, first.end).join(' ');
+  if (!SHELLS.has(name)) return null;
+  let given = false;
+  let at = first.end;
+  for (let word = wordAt(text, at); word !== null; word = wordAt(text, at)) {
+    at = word.end;
+    const option = word.value;
+    if (option === '--' || option === '-') {
+      return given ? (wordAt(text, at)?.value ?? null) : null;
+    } else if (/^[-+]./.test(option)) {
+      if (/^-[A-Za-z]*c/.test(option)) given = true;
+      // An option taking a value: the value is passed over.
+      if (OPTION_WITH_VALUE.test(option)) at = wordAt(text, at)?.end ?? at;
+    } else if (given) {
+      return option;
+    }
+  }
+  return null;
+}
+
+/** A shell option whose value is the next word: `-o pipefail`, `+O extglob`, `--rcfile f`. */
+const OPTION_WITH_VALUE = /^[-+][A-Za-z]*[oO]$|^--(?:rcfile|init-file)$/;
+
+/** The values of the words of the text from `from`. */
+function wordsFrom(text: string, from: number): string[] {
+  const words: string[] = [];
+  for (let word = wordAt(text, from); word !== null; word = wordAt(text, word.end)) {
+    words.push(word.value);
+  }
+  return words;
 }
 
 /**

@@ -600,6 +600,76 @@ describe('the if predicate (engine.md F1-F3)', () => {
     }
   });
 
+  // engine.md F2, fail closed: a command string a shell runs (`bash -c`, `eval`), a quoted or
+  // escaped command name and a command named by its path all run the command a guard names.
+  it('F2: a Bash rule holds for the command a shell -c or eval runs, quoted or by its path', () => {
+    for (const command of [
+      "bash -c 'git push'",
+      'sh -c "git push origin"',
+      "zsh -c 'ls && git push'",
+      "bash -lc 'git push'",
+      "bash -o pipefail -e -c 'git push'",
+      "/bin/bash -c 'git push'",
+      "sudo bash -c 'git push'",
+      `"sudo" bash -c 'git push'`,
+      "/usr/bin/env bash -c 'git push'",
+      "xargs -I{} sh -c 'git push {}'",
+      'eval git push',
+      "eval 'git push'",
+      'eval "cd /tmp; git push"',
+      `bash -c "sh -c 'git push'"`,
+      '"git" push',
+      "'git' push",
+      '\\git push',
+      'g"i"t push',
+      '/usr/bin/git push',
+      './git push',
+      'sudo /usr/bin/git push',
+      '"/usr/bin/git" push',
+    ]) {
+      expect(holds('Bash(git push*)', 'Bash', { command }), command).toBe(true);
+    }
+    for (const command of [
+      "bash -c 'git status'",
+      "bash -c 'echo git push'",
+      "bash script.sh 'git push'",
+      'echo "git push"',
+      'eval echo git push',
+      '"git" status',
+      '/usr/bin/gitx push',
+    ]) {
+      expect(holds('Bash(git push*)', 'Bash', { command }), command).toBe(false);
+    }
+    // Four command strings one inside another are read; a fifth is not, and the rule holds.
+    const nested = "bash -c 'eval eval eval git push'";
+    expect(holds('Bash(git push*)', 'Bash', { command: nested })).toBe(true);
+    expect(holds('Bash(ls*)', 'Bash', { command: nested })).toBe(false);
+    expect(holds('Bash(ls*)', 'Bash', { command: "bash -c 'eval eval eval eval git push'" })).toBe(
+      true,
+    );
+  });
+
+  it('F2: a long shell -c, eval, quoted or path command is read in linear time', () => {
+    const long = 100_000;
+    for (const command of [
+      `bash -c '${'a '.repeat(long / 2 - 10)}'`,
+      `bash ${'-e '.repeat(long / 3 - 10)}-c x`,
+      `eval ${'a '.repeat(long / 2 - 10)}`,
+      `eval ${"'a' ".repeat(long / 4 - 10)}`,
+      `"${'g'.repeat(long - 10)}" push`,
+      `${'\\g'.repeat(long / 2 - 10)} push`,
+      `/${'a/'.repeat(long / 2 - 10)}git push`,
+      `${'sudo "a" '.repeat(long / 9 - 10)}`,
+      `${"bash -c '".repeat(long / 9 - 10)}`,
+      `${'eval '.repeat(long / 5 - 10)}`,
+    ]) {
+      expect(command.length).toBeLessThanOrEqual(MAX_READ_COMMAND);
+      const start = performance.now();
+      holds('Bash(git push*)', 'Bash', { command });
+      expect(performance.now() - start, command.slice(0, 20)).toBeLessThan(500);
+    }
+  });
+
   // bash drops a backslash-newline outside single quotes: `git \<newline>push` runs `git push`.
   it('F2: a Bash rule holds across a line continuation', () => {
     expect(holds('Bash(git push *)', 'Bash', { command: 'git \\\npush origin' })).toBe(true);
