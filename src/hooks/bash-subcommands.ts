@@ -44,16 +44,16 @@ function readLine(
   const parts = new Set([...cut(command), ...substitutions(command).flatMap(cut)]);
   for (const part of parts) {
     const bare = withoutPrefixes(part);
-    const named = namedForms(bare);
-    for (const form of [bare, ...named]) {
+    for (const form of [bare, ...namedForms(bare)]) {
       const wrapped = afterWrappers(form, budget);
       if (wrapped === null) return false;
       for (const text of [form, ...wrapped]) {
-        const texts = text === form ? [text] : [text, ...namedForms(text)];
+        // A named form of the part is the part read again: only the texts after its wrappers
+        // are new (commandString and everyWordRead read the first word as the shell does).
+        const again = text === form && form !== bare;
+        const texts = again ? [text] : [text, ...namedForms(text), ...everyWordRead(text)];
         for (const each of texts) all.push(each, withoutRedirections(each));
-        // commandString reads a text's first word as the shell does: a named form's own text
-        // runs what the text as written runs.
-        const run = text === form && form !== bare ? null : commandString(text);
+        const run = again ? null : commandString(text);
         if (run === null) continue;
         budget.left -= run.length;
         if (budget.left < 0 || depth >= MAX_NESTED_READS) return false;
@@ -198,6 +198,11 @@ function namedForms(text: string): string[] {
   const name = fileName(first.value);
   if (name !== first.value && name !== '') forms.push(name + rest);
   return forms;
+}
+
+/** The text with every word as the shell reads it (`git "push"` is `git push`), if it differs. */
+function everyWordRead(text: string): string[] {
+  return hasQuoting(text) ? [wordsFrom(text, 0).join(' ')] : [];
 }
 
 /** The last segment of a path, `git` for `/usr/bin/git`; a word without `/` as it is. */

@@ -649,6 +649,23 @@ describe('the if predicate (engine.md F1-F3)', () => {
     );
   });
 
+  // engine.md F2, fail closed: bash removes the quotes and backslashes of every word, so
+  // `git "push"` runs `git push` as surely as `"git" push` does.
+  it('F2: a Bash rule holds for a command whose later words are quoted or escaped', () => {
+    for (const command of [
+      'git "push" origin',
+      "git 'push'",
+      'git pu\\sh',
+      `bash -c 'git "push"'`,
+      "sudo git 'push'",
+    ]) {
+      expect(holds('Bash(git push*)', 'Bash', { command }), command).toBe(true);
+    }
+    for (const command of ['git "status" push', 'echo "git push"', "git 'pushx'"]) {
+      expect(holds('Bash(git push *)', 'Bash', { command }), command).toBe(false);
+    }
+  });
+
   it('F2: a long shell -c, eval, quoted or path command is read in linear time', () => {
     const long = 100_000;
     for (const command of [
@@ -659,6 +676,7 @@ describe('the if predicate (engine.md F1-F3)', () => {
       `"${'g'.repeat(long - 10)}" push`,
       `${'\\g'.repeat(long / 2 - 10)} push`,
       `/${'a/'.repeat(long / 2 - 10)}git push`,
+      `git ${'"a" '.repeat(long / 4 - 10)}`,
       `${'sudo "a" '.repeat(long / 9 - 10)}`,
       `${"bash -c '".repeat(long / 9 - 10)}`,
       `${'eval '.repeat(long / 5 - 10)}`,
