@@ -148,7 +148,7 @@ function withoutPrefixes(part: string): string {
 
 /** Commands that run the command their arguments name. */
 const WRAPPERS = new Set(['timeout', 'nice', 'nohup', 'stdbuf', 'xargs', 'sudo', 'env']);
-const WRAPPERS_ALSO = new Set(['command', 'exec', 'builtin', 'ionice', 'doas', 'time']);
+const WRAPPERS_ALSO = new Set(['command', 'exec', 'builtin', 'ionice', 'doas', 'time', 'busybox']);
 
 /** How many words after a wrapper or an option may start the command a wrapper runs. */
 const WRAPPED_WORDS = 32;
@@ -210,14 +210,28 @@ function fileName(word: string): string {
   return word.slice(word.lastIndexOf('/') + 1);
 }
 
-/** Shells whose `-c` option runs the command string that follows its options. */
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish']);
+/**
+ * Shells whose `-c` option runs the command string that follows its options, and `su` and
+ * `runuser`, whose `-c` string a shell runs.
+ */
+const SHELLS = new Set([
+  'sh',
+  'bash',
+  'zsh',
+  'dash',
+  'ksh',
+  'mksh',
+  'ash',
+  'fish',
+  'su',
+  'runuser',
+]);
 
 /**
  * The command string the text runs, its quotes removed: for `eval`, its arguments joined by
- * spaces; for a shell (SHELLS) given an option `-c` (alone or among others, `-lc`), the first word
- * after that option that is no option (nor the value of `-o`, `-O`, `--rcfile`, ...). null when
- * the text runs none.
+ * spaces; for a shell (SHELLS) given `-c` (alone or among others, `-lc`; su's `--command`), the
+ * first word after that option that is no option (nor the value of `-o`, `-O`, `--rcfile`, ...),
+ * words before `-c` passed over. null when the text runs none.
  */
 function commandString(text: string): string | null {
   const first = wordAt(text, 0);
@@ -231,9 +245,11 @@ function commandString(text: string): string | null {
     at = word.end;
     const option = word.value;
     if (option === '--' || option === '-') {
-      return given ? (wordAt(text, at)?.value ?? null) : null;
+      // The end of the options (su's `-` is a login); before `-c`, later words are still read.
+      if (given) return wordAt(text, at)?.value ?? null;
     } else if (/^[-+]./.test(option)) {
-      if (/^-[A-Za-z]*c/.test(option)) given = true;
+      if (option.startsWith('--command=')) return option.slice('--command='.length);
+      if (/^-[A-Za-z]*c|^--command$/.test(option)) given = true;
       // An option taking a value: the value is passed over.
       if (OPTION_WITH_VALUE.test(option)) at = wordAt(text, at)?.end ?? at;
     } else if (given) {

@@ -666,6 +666,23 @@ describe('the if predicate (engine.md F1-F3)', () => {
     }
   });
 
+  // engine.md F2, fail closed: su and runuser run their -c string through a shell, and busybox
+  // runs the applet its next word names (`busybox sh -c '...'`).
+  it('F2: a Bash rule holds for the command su -c, runuser -c or busybox sh -c runs', () => {
+    for (const command of [
+      "su -c 'git push' bob",
+      "su - bob -c 'git push'",
+      "su -s /bin/bash bob -c 'git push'",
+      "runuser -l bob -c 'git push'",
+      "su --command='git push' bob",
+      "su bob --command 'git push'",
+      "busybox sh -c 'git push'",
+    ]) {
+      expect(holds('Bash(git push*)', 'Bash', { command }), command).toBe(true);
+    }
+    expect(holds('Bash(git push*)', 'Bash', { command: "su -c 'git status' bob" })).toBe(false);
+  });
+
   it('F2: a long shell -c, eval, quoted or path command is read in linear time', () => {
     const long = 100_000;
     for (const command of [
