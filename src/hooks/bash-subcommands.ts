@@ -1,4 +1,4 @@
-import { hasQuoting, wordAt } from './shell-word.js';
+import { hasQuoting, wordAt } from './read-shell-word.js';
 
 /**
  * The subcommands of a Bash command line, as Claude Code's `if` rules read it (engine.md F2):
