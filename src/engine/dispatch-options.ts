@@ -31,8 +31,7 @@ export interface DispatchOptions {
   /**
    * The host's own deadline (engine.md X6), as a `performance.now()` value: every handler is ended
    * by then, whatever its `timeout`, and one not started by then is not started; both count as
-   * timeouts. Read on processMs()'s clock (io/process-clock.ts), which runs under a millisecond
-   * behind `performance.now()`. `hookpm wire` sets it from the agent's deadline for hookpm.
+   * timeouts. `hookpm wire` sets it from the agent's deadline for hookpm.
    */
   deadline?: number;
   /**

@@ -22,7 +22,6 @@ import {
 } from './handler-launch.js';
 import { createOutputCapture, type OutputCapture } from './output-capture.js';
 import { letGoAfterExit } from '../io/after-exit-read.js';
-import { processMs } from '../io/process-clock.js';
 import {
   IS_WINDOWS,
   KILL_GRACE_MS,
@@ -39,8 +38,8 @@ export interface RunHandlerOptions extends LaunchPlace {
   /** Aborting kills the handler's group like a deadline does (session shutdown). */
   signal?: AbortSignal;
   /**
-   * The host's deadline (X6), a processMs() value: the handler's timer is the earlier of its own
-   * timeout and this, and past it the handler is not started (a timeout, `deadlineCapped`).
+   * The host's deadline (X6), a `performance.now()` value: the handler's timer is the earlier of
+   * its own timeout and this, and past it the handler is not started (a timeout, `deadlineCapped`).
    */
   deadline?: number;
 }
@@ -56,7 +55,7 @@ type Failure = NonNullable<HandlerRun['failure']>;
  * returned HandlerRun, for reduction to interpret.
  */
 export function runHandler(handler: SnapshotHandler, opts: RunHandlerOptions): Promise<HandlerRun> {
-  const started = processMs();
+  const started = performance.now();
   const invalid = invalidCommand(handler);
   if (invalid !== null) {
     return Promise.resolve(
@@ -122,7 +121,7 @@ function neverRan(handler: SnapshotHandler, started: number, failure: Failure | 
     stderrTruncated: false,
     timedOut: false,
     failure,
-    durationMs: Math.round(processMs() - started),
+    durationMs: Math.round(performance.now() - started),
   };
 }
 
@@ -251,7 +250,8 @@ function timerMs(
   hostDeadline: number | undefined,
 ): { ms: number; capped: boolean } {
   const own = Math.min(timeoutSec * 1000, MAX_TIMER_MS);
-  const left = hostDeadline === undefined ? Infinity : Math.max(0, hostDeadline - processMs());
+  const left =
+    hostDeadline === undefined ? Infinity : Math.max(0, hostDeadline - performance.now());
   return left < own ? { ms: left, capped: true } : { ms: own, capped: false };
 }
 
@@ -287,6 +287,6 @@ function settledRun(s: Supervised, seen: Observed, timedOut: boolean): HandlerRu
     stderrTruncated: stderr.truncated,
     timedOut,
     failure,
-    durationMs: Math.round(processMs() - s.started),
+    durationMs: Math.round(performance.now() - s.started),
   };
 }

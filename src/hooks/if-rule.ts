@@ -29,7 +29,7 @@ export interface IfRule {
   glob: Glob | null;
   /** For a Bash pattern ending in ` *`, the glob of the bare prefix before it, else null. */
   bare: Glob | null;
-  /** The pattern as a path pattern (path-rule.ts) for a rule naming a PATH_TOOLS tool, else null. */
+  /** The pattern as a path pattern (path-rule.ts) for a rule naming a PATH_TOOLS tool, or null. */
   path: PathRule | null;
   /** The host glob of a `WebFetch(domain:<host>)` pattern (fetch-domain.ts), else null. */
   domain: Glob | null;

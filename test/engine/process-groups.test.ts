@@ -51,7 +51,6 @@ function buildHost(dir: string): void {
     'engine/group-watchdog',
     'plugin/path-variables',
     'io/after-exit-read',
-    'io/process-clock',
   ];
   for (const name of modules) {
     const source = readFileSync(

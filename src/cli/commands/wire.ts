@@ -86,7 +86,7 @@ export async function runWire(
     env: process.env,
     cwd: globals.cwd,
     home: globals.userHome,
-    // Counted from this process's start (processMs() 0): hookpm's start-up is in it.
+    // Counted from this process's start (performance.now() 0): hookpm's start-up is in it.
     deadline: { seconds: deadlineSec, startedAt: 0 },
     ...(background ? { background: true } : {}),
   }).catch(async (error: unknown) => {

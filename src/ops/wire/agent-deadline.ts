@@ -8,7 +8,7 @@ import { KILL_GRACE_MS } from '../../engine/process-groups.js';
 export const WIRE_MARGIN_MS = 2 * KILL_GRACE_MS + 1000;
 
 /**
- * The processMs() value (io/process-clock.ts) by which every handler of a linked event is ended
+ * The `performance.now()` value by which every handler of a linked event is ended
  * (DispatchOptions.deadline): the agent's deadline of `seconds`, counted from `startedAt` (when
  * the agent started hookpm: hookpm's own start-up is inside it), less WIRE_MARGIN_MS; a deadline
  * under twice the margin keeps half of itself for the handlers instead.

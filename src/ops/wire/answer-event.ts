@@ -40,7 +40,7 @@ export interface WireOptions {
   home: string;
   /**
    * The agent's deadline for this handler: `seconds` (`wire --deadline`; null: a link that names
-   * none, LINK_TIMEOUT_SEC) from `startedAt`, a processMs() value (0: this process's
+   * none, LINK_TIMEOUT_SEC) from `startedAt`, a `performance.now()` value (0: this process's
    * start). Absent: no deadline but each handler's own.
    */
   deadline?: { seconds: number | null; startedAt: number };

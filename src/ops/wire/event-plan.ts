@@ -36,7 +36,7 @@ export interface EventPlanInput {
   which: HandlerSet;
   /** cli.md W4: the agent's other names of the value matchers compare. */
   matcherAliases?: readonly string[];
-  /** The handlers' deadline (a processMs() value), which the tamper check ends at too. */
+  /** The handlers' deadline (a `performance.now()` value), which the tamper check ends at too. */
   by: number | undefined;
 }
 

@@ -23,15 +23,13 @@ const UNCHECKED =
   "its installed files could not be checked before the agent's deadline: something in its folder takes too long to read";
 
 /**
- * What `work` settles to, or null when it has not settled by `by` (a processMs() value).
+ * What `work` settles to, or null when it has not settled by `by` (a `performance.now()` value).
  * `work` is left to run: `hookpm wire` ends its process once it has answered.
  */
 async function settledBy<T>(work: Promise<T>, by: number): Promise<T | null> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<null>((resolve) => {
-    // processMs() inlined: imported here too, io/process-clock.ts would be a chunk of its own in
-    // the CLI's bundle, one more file for `hookpm run` to read.
-    timer = setTimeout(() => resolve(null), Math.max(0, by - process.uptime() * 1000));
+    timer = setTimeout(() => resolve(null), Math.max(0, by - performance.now()));
   });
   try {
     return await Promise.race([work, late]);
@@ -62,7 +60,7 @@ export interface PinnedSources {
  * nothing is left out. Each plugin left out fails closed on this event
  * (docs/reference/rules/engine.md#fail-closed): its `failClosed` entry applies to every event,
  * since the caller passes only the plugins whose handlers match the one about to be dispatched.
- * With `by` (a processMs() value, the handlers' deadline), a check still running then is
+ * With `by` (a `performance.now()` value, the handlers' deadline), a check still running then is
  * not waited for: every plugin it was checking is left out and fails closed (engine.md B2).
  */
 export async function pinnedSources(
