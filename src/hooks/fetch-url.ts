@@ -19,8 +19,9 @@ export interface FetchUrlGlob {
   urlForm: Glob;
 }
 
-export function compileFetchUrl(pattern: string): FetchUrlGlob {
-  return { written: compileGlob(pattern), urlForm: compileGlob(withHost(pattern, patternHost)) };
+/** `written`: the pattern's glob as the rule already has it (if-rule.ts). */
+export function compileFetchUrl(pattern: string, written: Glob): FetchUrlGlob {
+  return { written, urlForm: compileGlob(withHost(pattern, patternHost)) };
 }
 
 export function fetchUrlMatches(glob: FetchUrlGlob, url: string): boolean {

@@ -105,7 +105,12 @@ export function parseIfRule(rule: string): IfRuleResult {
   const paths = pattern !== null && pattern !== '*' && names.some((n) => PATH_TOOLS.has(n));
   const path = paths ? compilePathRule(pattern) : null;
   const domain = pattern === null ? null : compileDomain(pattern);
-  const url = pattern === null || domain !== null ? null : compileFetchUrl(pattern);
+  // Only a rule that can name WebFetch (namesTool) has its pattern read as a URL.
+  const fetches = names.includes('WebFetch') || prefixes.some((p) => 'WebFetch'.startsWith(p));
+  const url =
+    glob === null || pattern === null || domain !== null || !fetches
+      ? null
+      : compileFetchUrl(pattern, glob);
   const tool = { names, prefixes };
   return { ok: true, rule: { source: rule, tool, pattern, glob, bare, path, domain, url } };
 }
