@@ -41,6 +41,15 @@ describe('STYLE.md layers', () => {
     expect(r.stderr).toContain('a pure module reads `process`');
   });
 
+  it("a pure module may import node:net's address functions, and nothing else of it", () => {
+    const ok = lint(tree({ 'hooks/a.ts': "import { BlockList, isIP } from 'node:net';\n" }));
+    expect(ok.stderr).toBe('');
+    expect(ok.status).toBe(0);
+    const r = lint(tree({ 'hooks/a.ts': "import { isIP, connect } from 'node:net';\n" }));
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('a pure module imports node:net');
+  });
+
   it('imports point down only: a pure module may not import ops or cli', () => {
     const r = lint(
       tree({ 'hooks/a.ts': "import { x } from '../ops/cmd/b.js';\n", 'ops/cmd/b.ts': '' }),
