@@ -118,5 +118,10 @@ describe('registry.md N13: proxy settings', () => {
     expect(via('https://10.0.0.1/x', s('fd00::/8'))).toBe('http://p:3128/');
     expect(via('https://10.corp.example/x', s('10.0.0.0/8'))).toBe('http://p:3128/');
     expect(via('https://10.1.2.3/x', s('10.0.0.0/99'))).toBe('http://p:3128/');
+    // The subnet's own address need not end in zeros; its case and `::` form do not matter.
+    expect(via('https://10.200.0.1/x', s('10.1.2.3/8'))).toBeUndefined();
+    expect(via('https://[fd00:0:0::5]/x', s('FD00::/16'))).toBeUndefined();
+    expect(via('https://[::ffff:10.0.0.1]/x', s('10.0.0.0/8'))).toBe('http://p:3128/');
+    expect(via('https://10.0.0.1/x', s('10.0.0/8'))).toBe('http://p:3128/');
   });
 });

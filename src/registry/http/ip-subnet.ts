@@ -1,42 +1,16 @@
-/**
- * IP addresses and CIDR subnets as NO_PROXY's entries name them (`10.0.0.0/8`, `fd00::/8`), read
- * with the URL parser only: no resolver, no I/O.
- */
+import { BlockList, isIP } from 'node:net';
 
 /**
  * Whether `host` (a URL's hostname, brackets removed) is an IP address in the subnet
- * `address/prefix` of its own family. A name, an address of the other family or a prefix longer
- * than the address is not.
+ * `address/prefix` (a NO_PROXY entry such as `10.0.0.0/8` or `fd00::/8`) of its own family, by
+ * Node's own address parser and subnet test: no resolver, no I/O. A name, an address of the other
+ * family (an IPv4-mapped IPv6 address included) or a prefix longer than the address is not.
  */
 export function inSubnet(host: string, address: string, prefix: number): boolean {
-  const hostBits = addressBits(host);
-  const subnetBits = addressBits(address);
-  if (hostBits === null || subnetBits === null || hostBits.length !== subnetBits.length)
-    return false;
-  if (prefix > hostBits.length) return false;
-  return hostBits.slice(0, prefix) === subnetBits.slice(0, prefix);
-}
-
-/** The address as a string of 32 (IPv4, dotted decimal) or 128 (IPv6) bits, else null. */
-function addressBits(text: string): string | null {
-  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
-  if (v4 !== null) {
-    const octets = v4.slice(1).map(Number);
-    if (octets.some((octet) => octet > 255)) return null;
-    return octets.map((octet) => octet.toString(2).padStart(8, '0')).join('');
-  }
-  if (!text.includes(':')) return null;
-  let canonical: string;
-  try {
-    // The URL parser's IPv6 serialization: lower-case hex groups, `::` at most once, no dots.
-    canonical = new URL(`http://[${text}]/`).hostname.slice(1, -1);
-  } catch {
-    return null;
-  }
-  const [head = '', tail] = canonical.split('::');
-  const headGroups = head === '' ? [] : head.split(':');
-  const tailGroups = tail === undefined || tail === '' ? [] : tail.split(':');
-  const zeros = Array<string>(8 - headGroups.length - tailGroups.length).fill('0');
-  const groups = tail === undefined ? headGroups : [...headGroups, ...zeros, ...tailGroups];
-  return groups.map((group) => Number.parseInt(group, 16).toString(2).padStart(16, '0')).join('');
+  const family = isIP(address);
+  if (family === 0 || isIP(host) !== family || prefix > (family === 4 ? 32 : 128)) return false;
+  const type = family === 4 ? 'ipv4' : 'ipv6';
+  const subnet = new BlockList();
+  subnet.addSubnet(address, prefix, type);
+  return subnet.check(host, type);
 }
