@@ -40,28 +40,52 @@ function readLine(
   depth: number,
   all: string[],
 ): boolean {
+  const texts = textsOf(command, budget);
+  if (texts === null) return false;
+  for (const { text, named } of texts) {
+    // A named form is its part read again: its own named forms, words read and command string
+    // are the part's (commandString and everyWordRead read the first word as the shell does).
+    if (named) {
+      all.push(text, withoutRedirections(text));
+      continue;
+    }
+    for (const form of [text, ...namedForms(text), ...everyWordRead(text)]) {
+      all.push(form, withoutRedirections(form));
+    }
+    const run = commandString(text);
+    if (run === null) continue;
+    budget.left -= run.length;
+    if (budget.left < 0 || depth >= MAX_NESTED_READS) return false;
+    if (!readLine(run, budget, depth + 1, all)) return false;
+  }
+  return true;
+}
+
+/** A text a part of a line is read as; `named` when it is one of the part's named forms. */
+interface PartText {
+  text: string;
+  named: boolean;
+}
+
+/**
+ * The texts the parts of the line are read as, in order: for each distinct part, the part
+ * without its prefixes and then each of its named forms, each followed by the texts after its
+ * wrappers. null when the texts after the wrappers would pass the budget.
+ */
+function textsOf(command: string, budget: { left: number }): PartText[] | null {
   // Each distinct part once: `a;a;a;...` or `((((...` is not read again for each repeat.
   const parts = new Set([...cut(command), ...substitutions(command).flatMap(cut)]);
+  const texts: PartText[] = [];
   for (const part of parts) {
     const bare = withoutPrefixes(part);
     for (const form of [bare, ...namedForms(bare)]) {
       const wrapped = afterWrappers(form, budget);
-      if (wrapped === null) return false;
-      for (const text of [form, ...wrapped]) {
-        // A named form of the part is the part read again: only the texts after its wrappers
-        // are new (commandString and everyWordRead read the first word as the shell does).
-        const again = text === form && form !== bare;
-        const texts = again ? [text] : [text, ...namedForms(text), ...everyWordRead(text)];
-        for (const each of texts) all.push(each, withoutRedirections(each));
-        const run = again ? null : commandString(text);
-        if (run === null) continue;
-        budget.left -= run.length;
-        if (budget.left < 0 || depth >= MAX_NESTED_READS) return false;
-        if (!readLine(run, budget, depth + 1, all)) return false;
-      }
+      if (wrapped === null) return null;
+      texts.push({ text: form, named: form !== bare });
+      for (const text of wrapped) texts.push({ text, named: false });
     }
   }
-  return true;
+  return texts;
 }
 
 /**
