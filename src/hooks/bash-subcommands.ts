@@ -1,4 +1,5 @@
 import { hasQuoting, wordAt } from './read-shell-word.js';
+import { fileName, shellRun, wordsFrom } from './shell-run.js';
 
 /**
  * The subcommands of a Bash command line, as Claude Code's `if` rules read it (engine.md F2):
@@ -10,16 +11,19 @@ import { hasQuoting, wordAt } from './read-shell-word.js';
  * process wrapper (`timeout 5 git push` holds `git push`), so `ls && git push`,
  * `FOO=bar git push` and `sudo git push` all hold a `git push` subcommand. Each part is given
  * again with its first word unquoted and, for a path, by its file name (`"git" push` and
- * `/usr/bin/git push` hold `git push`), and the command string a shell runs (`bash -c '...'`,
- * `eval ...`) is read as a command line too, up to MAX_NESTED_READS deep. Quotes (`'...'`,
+ * `/usr/bin/git push` hold `git push`), git's without git's own options (`git -C x push`), and
+ * the command string a shell runs (`bash -c '...'`, `eval ...`) is read as a command line too, up
+ * to MAX_NESTED_READS deep. Quotes (`'...'`,
  * `"..."`) and a backslash keep an operator inside them from cutting; outside quotes a
  * backslash-newline is dropped, as bash drops it. This is a reading for deciding whether a handler
  * runs, not a shell parser: a part it gets wrong only makes a handler run more often.
  *
  * null when the line is not read, so that its reading stays bounded: it is longer than
  * MAX_READ_COMMAND, the texts read after its wrappers and the command strings read would pass
- * WRAPPED_READ_BUDGET, or command strings are nested past MAX_NESTED_READS. The caller must then
- * take the rule as holding, so that the handler runs.
+ * WRAPPED_READ_BUDGET, or command strings are nested past MAX_NESTED_READS; and when only running
+ * it would show what it runs: a shell reads its commands from its input (`echo 'git push' |
+ * bash`), or an expansion builds a command word (`$GIT push`). The caller must then take the rule
+ * as holding, so that the handler runs.
  */
 export function bashSubcommands(command: string): string[] | null {
   if (command.length > MAX_READ_COMMAND) return null;
@@ -44,7 +48,7 @@ function readLine(
   if (texts === null) return false;
   for (const { text, named } of texts) {
     // A named form is its part read again: its own named forms, words read and command string
-    // are the part's (commandString and everyWordRead read the first word as the shell does).
+    // are the part's (shellRun and everyWordRead read the first word as the shell does).
     if (named) {
       all.push(text, withoutRedirections(text));
       continue;
@@ -52,11 +56,15 @@ function readLine(
     for (const form of [text, ...namedForms(text), ...everyWordRead(text)]) {
       all.push(form, withoutRedirections(form));
     }
-    const run = commandString(text);
+    // A command word an expansion builds (`$GIT push`), or commands a shell reads from its
+    // input, are known only when the line runs: the reading cannot be completed.
+    if (wordAt(text, 0)?.expands === true) return false;
+    const run = shellRun(text);
     if (run === null) continue;
-    budget.left -= run.length;
+    if (run === 'input') return false;
+    budget.left -= run.string.length;
     if (budget.left < 0 || depth >= MAX_NESTED_READS) return false;
-    if (!readLine(run, budget, depth + 1, all)) return false;
+    if (!readLine(run.string, budget, depth + 1, all)) return false;
   }
   return true;
 }
@@ -104,11 +112,15 @@ export const MAX_READ_COMMAND = 100_000;
  */
 export const WRAPPED_READ_BUDGET = 1_000_000;
 
-/** The line cut at control operators, subshell parentheses and group braces outside quotes. */
+/**
+ * The line cut at control operators, subshell parentheses and group braces outside quotes; the
+ * braces of a parameter expansion (`${IFS}`) stay in their word.
+ */
 function cut(command: string): string[] {
   const parts: string[] = [];
   let current = '';
   let quote: '"' | "'" | null = null;
+  let expansions = 0;
   for (let i = 0; i < command.length; i++) {
     const ch = command[i] as string;
     if (quote !== null) {
@@ -124,6 +136,10 @@ function cut(command: string): string[] {
       current += ch;
     } else if (ch === '&' && (isAngle(command[i - 1]) || command[i + 1] === '>')) {
       current += ch; // `2>&1`, `&>`, `>&`: a redirection, not an operator
+    } else if ((ch === '{' && command[i - 1] === '$') || (ch === '}' && expansions > 0)) {
+      // `${IFS}`, `${GIT:-git}`: a parameter expansion, part of its word, not a group's brace.
+      expansions += ch === '{' ? 1 : -1;
+      current += ch;
     } else if (';&|\n(){}`'.includes(ch)) {
       parts.push(current);
       current = '';
@@ -162,7 +178,11 @@ const KEYWORD = /^(?:!|then|do|else|elif|if|while|until|time(?!\s+-))(?:\s+|$)/;
 
 /** `FOO=1 BAR='a b' git push` and `then ! git push` are `git push`; the part trimmed. */
 function withoutPrefixes(part: string): string {
-  let text = part.trim().replace(/^\$/, '').trim();
+  // A `$` left before a substitution's parenthesis (`$(git push)` is cut to `$` and `git push`).
+  let text = part
+    .trim()
+    .replace(/^\$(?=\s|$)/, '')
+    .trim();
   for (;;) {
     const match = ASSIGNMENT.exec(text) ?? KEYWORD.exec(text);
     if (match === null) return text;
@@ -210,7 +230,8 @@ function isWrapper(word: string): boolean {
 /**
  * The text again with its first word as the shell reads it (`"git" push`, `\git push` and
  * `g"i"t push` are `git push`) and, where that word is a path, by its file name
- * (`/usr/bin/git push` and `./git push` are `git push`); the rest of the text as written. Only
+ * (`/usr/bin/git push` and `./git push` are `git push`); the rest of the text as written; and, for
+ * git, without git's own options before its subcommand (`git -C repo push` is `git push`). Only
  * the forms that differ from the text.
  */
 function namedForms(text: string): string[] {
@@ -221,78 +242,35 @@ function namedForms(text: string): string[] {
   if (hasQuoting(text.slice(0, first.end))) forms.push(first.value + rest);
   const name = fileName(first.value);
   if (name !== first.value && name !== '') forms.push(name + rest);
+  if (name === 'git') {
+    const subcommand = afterGitOptions(text, first.end);
+    if (subcommand !== first.end) forms.push(`git${text.slice(subcommand)}`);
+  }
   return forms;
 }
+
+/**
+ * Where git's subcommand starts in `text` (whose first word, ending at `from`, is git): past the
+ * options git reads before it (`-C <dir>`, `-c <name>=<value>`, `--git-dir=<dir>`, `--no-pager`,
+ * ...), each option's separate value passed over with it. `from` when there is none.
+ */
+function afterGitOptions(text: string, from: number): number {
+  let at = from;
+  for (let word = wordAt(text, at); word !== null && word.value.startsWith('-');) {
+    at = word.end;
+    if (GIT_OPTION_WITH_VALUE.test(word.value)) at = wordAt(text, at)?.end ?? at;
+    word = wordAt(text, at);
+  }
+  return at;
+}
+
+/** git's options before its subcommand whose value is the next word. */
+const GIT_OPTION_WITH_VALUE =
+  /^(?:-C|-c|--git-dir|--work-tree|--namespace|--super-prefix|--config-env)$/;
 
 /** The text with every word as the shell reads it (`git "push"` is `git push`), if it differs. */
 function everyWordRead(text: string): string[] {
   return hasQuoting(text) ? [wordsFrom(text, 0).join(' ')] : [];
-}
-
-/** The last segment of a path, `git` for `/usr/bin/git`; a word without `/` as it is. */
-function fileName(word: string): string {
-  return word.slice(word.lastIndexOf('/') + 1);
-}
-
-/**
- * Shells whose `-c` option runs the command string that follows its options, and `su` and
- * `runuser`, whose `-c` string a shell runs.
- */
-const SHELLS = new Set([
-  'sh',
-  'bash',
-  'zsh',
-  'dash',
-  'ksh',
-  'mksh',
-  'ash',
-  'fish',
-  'su',
-  'runuser',
-]);
-
-/**
- * The command string the text runs, its quotes removed: for `eval`, its arguments joined by
- * spaces; for a shell (SHELLS) given `-c` (alone or among others, `-lc`; su's `--command`), the
- * first word after that option that is no option (nor the value of `-o`, `-O`, `--rcfile`, ...),
- * words before `-c` passed over. null when the text runs none.
- */
-function commandString(text: string): string | null {
-  const first = wordAt(text, 0);
-  if (first === null) return null;
-  const name = fileName(first.value);
-  if (name === 'eval') return wordsFrom(text, first.end).join(' ');
-  if (!SHELLS.has(name)) return null;
-  let given = false;
-  let at = first.end;
-  for (let word = wordAt(text, at); word !== null; word = wordAt(text, at)) {
-    at = word.end;
-    const option = word.value;
-    if (option === '--' || option === '-') {
-      // The end of the options (su's `-` is a login); before `-c`, later words are still read.
-      if (given) return wordAt(text, at)?.value ?? null;
-    } else if (/^[-+]./.test(option)) {
-      if (option.startsWith('--command=')) return option.slice('--command='.length);
-      if (/^-[A-Za-z]*c|^--command$/.test(option)) given = true;
-      // An option taking a value: the value is passed over.
-      if (OPTION_WITH_VALUE.test(option)) at = wordAt(text, at)?.end ?? at;
-    } else if (given) {
-      return option;
-    }
-  }
-  return null;
-}
-
-/** A shell option whose value is the next word: `-o pipefail`, `+O extglob`, `--rcfile f`. */
-const OPTION_WITH_VALUE = /^[-+][A-Za-z]*[oO]$|^--(?:rcfile|init-file)$/;
-
-/** The values of the words of the text from `from`. */
-function wordsFrom(text: string, from: number): string[] {
-  const words: string[] = [];
-  for (let word = wordAt(text, from); word !== null; word = wordAt(text, word.end)) {
-    words.push(word.value);
-  }
-  return words;
 }
 
 /**

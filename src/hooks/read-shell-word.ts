@@ -6,10 +6,15 @@
  * shell parser: expansions are left as written. Linear in the text read.
  */
 
-/** A word: its value, and the index in the text just past it. */
+/**
+ * A word: its value, the index in the text just past it, and whether the shell expands part of
+ * it (a `$NAME`, `${...}`, `$(...)` or backquote outside single quotes), so that its value is
+ * known only when the shell runs it.
+ */
 export interface ShellWord {
   readonly value: string;
   readonly end: number;
+  readonly expands: boolean;
 }
 
 /** The word starting at or after `from` (white space before it skipped); null past the end. */
@@ -18,6 +23,7 @@ export function wordAt(text: string, from: number): ShellWord | null {
   while (i < text.length && /\s/.test(text[i] as string)) i++;
   if (i >= text.length) return null;
   const value: string[] = [];
+  let expands = false;
   let quote: '"' | "'" | null = null;
   for (; i < text.length; i++) {
     const ch = text[i] as string;
@@ -27,7 +33,10 @@ export function wordAt(text: string, from: number): ShellWord | null {
     } else if (quote === '"') {
       if (ch === '"') quote = null;
       else if (ch === '\\' && isDoubleQuotedEscape(text[i + 1])) value.push(text[++i] as string);
-      else value.push(ch);
+      else {
+        expands ||= isExpansion(text, i);
+        value.push(ch);
+      }
     } else if (/\s/.test(ch)) {
       break;
     } else if (ch === '\\') {
@@ -37,10 +46,20 @@ export function wordAt(text: string, from: number): ShellWord | null {
     } else if (ch === '$' && (text[i + 1] === "'" || text[i + 1] === '"')) {
       // `$'...'` and `$"..."`: quoted like `'...'` and `"..."` (their escapes left as written).
     } else {
+      expands ||= isExpansion(text, i);
       value.push(ch);
     }
   }
-  return { value: value.join(''), end: i };
+  return { value: value.join(''), end: i, expands };
+}
+
+/**
+ * Whether the character at `i` starts an expansion: a `$` before a name, `{`, `(`, a digit or a
+ * special parameter, or a backquote.
+ */
+function isExpansion(text: string, i: number): boolean {
+  const ch = text[i];
+  return ch === '`' || (ch === '$' && /^[A-Za-z_{(0-9@*#?$!-]/.test(text[i + 1] ?? ''));
 }
 
 /** Whether a backslash escapes `ch` inside double quotes: `$`, backquote, `"`, `\\`, newline. */

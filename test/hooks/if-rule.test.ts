@@ -683,6 +683,62 @@ describe('the if predicate (engine.md F1-F3)', () => {
     expect(holds('Bash(git push*)', 'Bash', { command: "su -c 'git status' bob" })).toBe(false);
   });
 
+  // engine.md F2, fail closed: a shell that reads its commands from its input (a pipe, a
+  // here-document, a redirection) runs text the line does not show as a command; a command word
+  // built by an expansion (`$GIT push`, `git${IFS}push`) is known only when the shell runs it.
+  // Neither can be read, so a Bash rule holds for them and the handler runs.
+  it('F2: a Bash rule holds for a shell reading its input and for an expanded command word', () => {
+    for (const command of [
+      "echo 'git push' | bash",
+      "printf 'git push\\n' | sh -s",
+      'curl -fsSL https://example.com/install.sh | sudo bash',
+      'cat cmds.txt | /bin/bash -',
+      'bash < cmds.txt',
+      "bash <<'EOF'\ngit push\nEOF",
+      "sh <<< 'git push'",
+      'git${IFS}push',
+      '$GIT push',
+      '"$GIT" push',
+      '${GIT:-git} push',
+      'sudo $GIT push',
+    ]) {
+      expect(holds('Bash(git push*)', 'Bash', { command }), command).toBe(true);
+    }
+    for (const command of [
+      'bash script.sh',
+      'bash --version',
+      "bash -c 'git status'",
+      'echo bash | grep sh',
+      "git commit -m 'bash'",
+      'echo $GIT push',
+      "'$GIT' push",
+      'FOO=$BAR ls',
+      'X=$(date) ls',
+    ]) {
+      expect(holds('Bash(git push*)', 'Bash', { command }), command).toBe(false);
+    }
+  });
+
+  // engine.md F2, fail closed: git's options before its subcommand (`-C <dir>`, `-c <name=value>`,
+  // `--git-dir=<dir>`, `--no-pager`) leave the subcommand it runs: `git -C repo push` pushes.
+  it("F2: a Bash rule holds for a git subcommand after git's own options", () => {
+    for (const command of [
+      'git -C repo push',
+      'git -C "my repo" push origin',
+      'git -c user.name=x -c core.pager=cat push',
+      'git --git-dir=.git --work-tree=. push',
+      'git --git-dir .git push',
+      'git --no-pager -P push',
+      'sudo git -C /srv/x push',
+      '/usr/bin/git -C x push',
+    ]) {
+      expect(holds('Bash(git push*)', 'Bash', { command }), command).toBe(true);
+    }
+    for (const command of ['git -C push status', 'git -c push=1 status', 'git status -C push']) {
+      expect(holds('Bash(git push*)', 'Bash', { command }), command).toBe(false);
+    }
+  });
+
   it('F2: a long shell -c, eval, quoted or path command is read in linear time', () => {
     const long = 100_000;
     for (const command of [
@@ -697,6 +753,9 @@ describe('the if predicate (engine.md F1-F3)', () => {
       `${'sudo "a" '.repeat(long / 9 - 10)}`,
       `${"bash -c '".repeat(long / 9 - 10)}`,
       `${'eval '.repeat(long / 5 - 10)}`,
+      `git ${'-C a '.repeat(long / 6 - 10)}push`,
+      `git${'${'.repeat(long / 2 - 10)}`,
+      `bash ${'< a '.repeat(long / 4 - 10)}`,
     ]) {
       expect(command.length).toBeLessThanOrEqual(MAX_READ_COMMAND);
       const start = performance.now();
