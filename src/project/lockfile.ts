@@ -1,5 +1,6 @@
 import semver from '../registry/versions/semver.js';
 import { describeValue } from '../json/describe-value.js';
+import { redactUrl } from '../registry/http/url-policy.js';
 import { splitPluginId } from './plugin-id.js';
 import {
   objectAt,
@@ -56,7 +57,8 @@ const COMMIT = /^[0-9a-f]{40}$/;
 /**
  * Parses the text of hookpm.lock strictly (unknown keys, other versions, a `version` that is not
  * semver, a hash or `resolved` longer than any hookpm writes: E_PROJECT_FILE); a value from the
- * file is quoted cut short (describeValue), whatever its size.
+ * file is quoted cut short (describeValue), whatever its size, and `resolved` without its user
+ * part (redactUrl, N5).
  */
 export function parseLockfile(text: string, file: string): Lockfile {
   const doc = parseProjectJson(text, file);
@@ -96,7 +98,7 @@ export function parseLockfile(text: string, file: string): Lockfile {
     if (String(entry.resolved).length > MAX_RESOLVED_LENGTH)
       throw projectFileError(
         file,
-        `plugins.${id}.resolved is longer than ${MAX_RESOLVED_LENGTH} characters: ${describeValue(entry.resolved)}`,
+        `plugins.${id}.resolved is longer than ${MAX_RESOLVED_LENGTH} characters: ${describeValue(redactUrl(String(entry.resolved)))}`,
       );
     if (
       entry.commit !== undefined &&

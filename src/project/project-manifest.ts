@@ -1,6 +1,7 @@
 import semver from '../registry/versions/semver.js';
 import { compareCodeUnits } from '../json/compare.js';
 import { describeValue } from '../json/describe-value.js';
+import { redactUrl } from '../registry/http/url-policy.js';
 import { isRegistryName, splitPluginId } from './plugin-id.js';
 import {
   objectAt,
@@ -42,7 +43,8 @@ export function isWantedVersion(wanted: string): boolean {
  * Parses the text of hookpm.json, strictly: invalid JSON, duplicate keys, unknown keys, a key that
  * is not a plugin id or registry name, a range that is none, a registry location longer than 2048
  * characters or more than MAX_PROJECT_REGISTRIES registries are E_PROJECT_FILE. `file` names it in
- * errors; a value from the file is quoted cut short (describeValue), whatever its size.
+ * errors; a value from the file is quoted cut short (describeValue), whatever its size, and a
+ * location without its user part (redactUrl, N5).
  */
 export function parseProjectManifest(text: string, file: string): ProjectManifest {
   const doc = parseProjectJson(text, file);
@@ -80,7 +82,7 @@ export function parseProjectManifest(text: string, file: string): ProjectManifes
     if (location.length > MAX_LOCATION_LENGTH)
       throw projectFileError(
         file,
-        `registries.${name}: the location is longer than ${MAX_LOCATION_LENGTH} characters: ${describeValue(location)}`,
+        `registries.${name}: the location is longer than ${MAX_LOCATION_LENGTH} characters: ${describeValue(redactUrl(location))}`,
       );
     registries[name] = location;
   }

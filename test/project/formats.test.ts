@@ -3,7 +3,7 @@
  * strict parsing), and how the two files are compared (E_LOCK_MISMATCH).
  */
 import { describe, expect, it } from 'vitest';
-import { isHookpmError, type HookpmError } from '../../src/errors.js';
+import { isHookpmError, redact, type HookpmError } from '../../src/errors.js';
 import {
   describeMismatches,
   findLockMismatches,
@@ -294,6 +294,26 @@ describe('E_PROJECT_FILE (errors.md): a value of any size from the file is quote
       expect(error.message).not.toContain('0'.repeat(59));
     },
   );
+
+  // registry.md N5: a location or tarball URL too long to read is quoted without its user part,
+  // whatever the password holds (a space, a "/"), before it is cut and before redact() sees it.
+  it.each([
+    ['hookpm.json', 'https://u:pa ss@r.example/'],
+    ['hookpm.json', 'https://u:pa/ss@r.example/'],
+    ['hookpm.lock', 'https://u:pa ss@r.example/'],
+    ['hookpm.lock', 'https://u:pa/ss@r.example/'],
+  ])('N5: %s quotes a too long %j as https://***@r.example/', (file, start) => {
+    const url = `${start}${'a'.repeat(3000)}`;
+    const text =
+      file === 'hookpm.json'
+        ? json({ registries: { team: url } })
+        : lockWith({ 'g@team': { ...entry, resolved: url } });
+    const parse = file === 'hookpm.json' ? parseProjectManifest : parseLockfile;
+    const error = thrown(() => parse(text, file));
+    expect(error.code).toBe('E_PROJECT_FILE');
+    expect(redact(error.message)).toContain('"https://***@r.example/aaa');
+    expect(redact(error.message)).not.toMatch(/pa.ss/);
+  });
 
   it('a short value is still quoted whole', () => {
     const error = thrown(() =>

@@ -87,8 +87,33 @@ describe('redact', () => {
     ['"token": "ghp_SECRET"', '"token": "***"'],
     ['password=hunter2 and more', 'password=*** and more'],
     ['fetch https://alice:pw@example.com/x failed', 'fetch https://***@example.com/x failed'],
-  ])('N5: %s is shown as %s', (text, shown) => {
+    // The user part runs to the last "@" before the authority ends ("/", "?", "#", "\\" or a
+    // line break): a space or a quote in a password ends nothing, as in a URL.
+    [
+      'hookpm.json: "https://u:pa ss@host/x..." is long',
+      'hookpm.json: "https://***@host/x..." is long',
+    ],
+    ['at https://tok en:x "y"@host:8080?q', 'at https://***@host:8080?q'],
+    ['http://a@b:c d@127.0.0.1/', 'http://***@127.0.0.1/'],
+    // Past the authority an "@" is prose (a plugin id), not a user.
+    ['https://r.example/i.json lists guard@team', 'https://r.example/i.json lists guard@team'],
+    ['https://r.example\nguard@team', 'https://r.example\nguard@team'],
+    // An "@" no host can follow is prose too: the user part ends at the one before it.
+    [
+      'spec "g@https://u:pa ss@h": run `add <name> <url>`, then name@<name>',
+      'spec "g@https://***@h": run `add <name> <url>`, then name@<name>',
+    ],
+  ])('N5: %j is shown as %j', (text, shown) => {
     expect(redact(text)).toBe(shown);
+  });
+
+  it.each([
+    'https://bob:two words@r.example/',
+    'https://bob:it\'s "x"@r.example:8443/i.json',
+    'https://t k n@r.example',
+  ])('N5: redact and redactUserInfo hide the same user part of %j', (url) => {
+    expect(redact(url)).toBe(redactUserInfo(url));
+    expect(redact(url)).toMatch(/^https:\/\/\*\*\*@r\.example/);
   });
 });
 
@@ -107,4 +132,16 @@ describe('redaction of long text', () => {
     },
     5_000,
   );
+
+  // A user part may hold spaces: the longest scheme before a 100 KB authority with no "@", and
+  // 25,000 schemes whose authorities each end at the next one, are still read in one pass.
+  it.each([
+    ['a long scheme before a 100 KB authority', `${'s'.repeat(32)}://${'a '.repeat(50_000)}`],
+    ['25,000 schemes with no "@"', 'x://a '.repeat(25_000)],
+    ['a 100 KB authority of "@"', `x://${'@'.repeat(100_000)}`],
+  ])('N5: redact of %s finishes at once', (_what, text) => {
+    const started = performance.now();
+    redact(text);
+    expect(performance.now() - started).toBeLessThan(500);
+  });
 });

@@ -151,10 +151,11 @@ export function shownUrl(url: string): string {
 const SCHEME_WORD = /([a-z][a-z0-9+.-]{0,31}:\/\/)([^]*)/i;
 
 /**
- * `text` with everything between its first `scheme://` and its last `@` shown as `***`: `text` is
- * one value, and in one that does not parse as a URL, a password may hold a space, a quote, a
- * `/`, `?` or `#` (`https://bob:pa/ss@host/`), which ends no user part here. One pass over the
- * text (a scheme is at most 32 characters).
+ * `text` with everything between its first `scheme://` and its last `@` shown as `***`. The user
+ * part is the one errors.ts's redact hides in prose (a space or a quote ends none), but `text` is
+ * one value: in one that does not parse as a URL, a password may also hold a `/`, `?` or `#`
+ * (`https://bob:pa/ss@host/`), which ends no user part here. One pass over the text (a scheme is
+ * at most 32 characters).
  */
 export function redactUserInfo(text: string): string {
   return text.replace(SCHEME_WORD, (word, scheme: string, rest: string) => {
