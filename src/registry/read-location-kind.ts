@@ -4,6 +4,7 @@ import { HookpmError } from '../errors.js';
 import { CATALOG_FILES, catalogRootOf, isCatalogFileName } from './marketplace/catalog-files.js';
 import { findCatalogFile } from './marketplace/read-catalog-file.js';
 import { clip } from '../text/clip.js';
+import { showTypedLocation } from './registry-location.js';
 
 /** What a local registry location holds (docs/reference/rules/registry.md#registry-kinds). */
 export interface LocalRegistryKind {
@@ -16,10 +17,22 @@ export interface LocalRegistryKind {
  * Looks at a local location: a directory holding `index.json` is an index registry (it wins over a
  * marketplace file beside it); one holding a catalog file (catalog-files.ts: Claude Code's, Codex's
  * or Cursor's) is a marketplace. A path to an `index.json` or a catalog file names its directory.
- * Anything else is E_NOT_FOUND naming what was looked for.
+ * Anything else is E_NOT_FOUND naming what was looked for: `typed`, the location as the user
+ * typed it when it was no URL (redacted, N5), else `path`.
  */
-export async function readLocationKind(path: string): Promise<LocalRegistryKind> {
+export async function readLocationKind(path: string, typed?: string): Promise<LocalRegistryKind> {
   const info = await stat(path).catch(() => null);
+  if (info === null && typed !== undefined) {
+    const shown = showTypedLocation(typed);
+    throw new HookpmError(
+      'E_NOT_FOUND',
+      `the registry location ${JSON.stringify(shown)} is not a URL, and no file or directory of that path exists`,
+      {
+        location: shown,
+        hint: `Give an https:// URL, an http:// URL on a loopback address, a file:// URL, an existing directory holding index.json or a marketplace catalog (${CATALOG_FILES.join(', ')}), a git repository or \`npm\`.`,
+      },
+    );
+  }
   if (info === null) {
     throw new HookpmError('E_NOT_FOUND', `the registry location ${clip(path)} does not exist`, {
       file: path,

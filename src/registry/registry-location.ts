@@ -7,6 +7,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { HookpmError, isHookpmError } from '../errors.js';
+import { clip } from '../text/clip.js';
 import { checkUrl, redactUrl } from './http/url-policy.js';
 
 export type LocationGuess =
@@ -45,7 +46,8 @@ export function classifyLocation(location: string, cwd: string): LocationGuess {
   try {
     url = checkUrl(location, 'index');
   } catch (error) {
-    if (isHookpmError(error, 'E_REGISTRY_SCHEMA')) throw usage(location, error.message);
+    if (isHookpmError(error, 'E_REGISTRY_SCHEMA'))
+      throw usage(location, String(error.details.reason ?? 'is not a valid URL'));
     throw error;
   }
   if (url.protocol === 'file:') return { kind: 'local', path: fileURLToPath(url), fileUrl: true };
@@ -92,13 +94,24 @@ export function showLocation(location: string): string {
   return SCHEME.test(location) && !isAbsolute(location) ? redactUrl(location) : location;
 }
 
+/**
+ * `location` as typed, as a message quotes it (N5), cut to 200 characters: a URL redacted
+ * (redactUrl); text without `://` has from after the last `/` before its first `:` to its last
+ * `@` shown as `***`, the `user:password@` of a URL typed without its `://`
+ * (`https//bob:pw@host/`, `bob:pw@host/`).
+ */
+export function showTypedLocation(location: string): string {
+  const shown = redactUrl(location);
+  const colon = shown.indexOf(':');
+  const at = shown.lastIndexOf('@');
+  if (shown.includes('://') || colon < 0 || at < colon) return clip(shown);
+  return clip(`${shown.slice(0, shown.lastIndexOf('/', colon) + 1)}***${shown.slice(at)}`);
+}
+
 function usage(location: string, reason: string): HookpmError {
-  return new HookpmError(
-    'E_USAGE',
-    `the registry location ${JSON.stringify(redactUrl(location).slice(0, 200))} ${reason}`,
-    {
-      location: redactUrl(location),
-      hint: 'Give an https:// URL, an http:// URL on a loopback address, a file:// URL, a directory path, a git repository or `npm`.',
-    },
-  );
+  const shown = showTypedLocation(location);
+  return new HookpmError('E_USAGE', `the registry location ${JSON.stringify(shown)} ${reason}`, {
+    location: shown,
+    hint: 'Give an https:// URL, an http:// URL on a loopback address, a file:// URL, a directory path, a git repository or `npm`.',
+  });
 }

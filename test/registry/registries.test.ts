@@ -155,6 +155,28 @@ describe('registry add (registry.md section 1)', () => {
     expect(await bytesOf(stateFile(paths))).toEqual(before);
   });
 
+  // cli.md Conventions: what was given (N5: redacted), in one sentence, and every form in the hint.
+  it.each([
+    ['foo', 'foo'],
+    ['http//x', 'http//x'],
+    [':::', ':::'],
+    ['https//bob:s3cret@host/reg', 'https//***@host/reg'],
+  ])(
+    '1: %j, neither a URL nor a directory, is E_NOT_FOUND naming it as given',
+    async (location, shown) => {
+      const before = await seedState();
+      const error = await failure(addRegistry(ctx, { name: 'x', location, cwd: root }));
+      expect(error.code).toBe('E_NOT_FOUND');
+      expect(error.message).toBe(
+        `the registry location ${JSON.stringify(shown)} is not a URL, and no file or directory of that path exists`,
+      );
+      expect(error.hint).toContain('https:// URL');
+      expect(error.hint).toContain('index.json');
+      expect(JSON.stringify(error.details)).not.toContain('s3cret');
+      expect(await bytesOf(stateFile(paths))).toEqual(before);
+    },
+  );
+
   it('1: registry names follow ^[a-z0-9][a-z0-9._-]{0,63}$ and `local` is reserved (E_NAME_INVALID)', async () => {
     const before = await seedState();
     for (const name of ['Acme', '-acme', 'a'.repeat(65), 'ac me', 'local', '']) {

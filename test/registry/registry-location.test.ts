@@ -83,6 +83,32 @@ describe('registry locations (registry.md section 1)', () => {
     );
   });
 
+  // cli.md Conventions: one sentence naming what was given (N5: redacted) and why; the fix is
+  // the hint.
+  it.each([
+    ['https://', 'is not a valid URL'],
+    ['https://exa mple.com/', 'is not a valid URL'],
+    ['ftp://example.com/reg', 'uses the unsupported scheme "ftp:"'],
+    ['file://remote-host/reg', 'names a remote file host'],
+    ['https://u:pa ss@ho st/', 'is not a valid URL', 'https://***@ho st/'],
+    ['u:s3cret@host/reg', 'uses the unsupported scheme "u:"', '***@host/reg'],
+  ])(
+    'cli.md: %j is refused in one sentence: the registry location "…" %s',
+    (location, reason, shown = location) => {
+      let caught: unknown;
+      try {
+        classifyLocation(location, '/work');
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toBeInstanceOf(HookpmError);
+      const error = caught as HookpmError;
+      expect(error.code).toBe('E_USAGE');
+      expect(error.message).toBe(`the registry location ${JSON.stringify(shown)} ${reason}`);
+      expect(error.hint).toMatch(/^Give an https:\/\/ URL/);
+    },
+  );
+
   it('N5: a location is shown with its credentials redacted', () => {
     expect(showLocation('https://user:secret@acme.dev/r/?token=abc')).toBe(
       'https://***@acme.dev/r/?token=***',

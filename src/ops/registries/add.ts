@@ -145,7 +145,7 @@ async function recordFor(opts: AddRegistryOptions, ctx: OperationContext): Promi
     const location = `${pathToFileURL(guess.path).href.replace(/\/$/, '')}/`;
     return { location, kind: 'marketplace', addedAt };
   }
-  const local = await readLocationKind(guess.path);
+  const local = await readLocationKind(guess.path, guess.fileUrl ? undefined : opts.location);
   const location = guess.fileUrl
     ? `${pathToFileURL(local.dir).href.replace(/\/$/, '')}/`
     : local.dir;

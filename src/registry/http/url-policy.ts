@@ -2,6 +2,9 @@ import { fileURLToPath } from 'node:url';
 import { HookpmError } from '../../errors.js';
 import { clip } from '../../text/clip.js';
 
+/** What a `file:` URL whose path holds an encoded separator names (E_REGISTRY_SCHEMA). */
+const NO_PATH = 'names no path: its path holds an encoded "/" or "\\"';
+
 /** What a URL is fetched for; it only changes the words of an error. */
 export type UrlPurpose = 'index' | 'tarball';
 
@@ -14,7 +17,9 @@ export type UrlPurpose = 'index' | 'tarball';
  * - anything else (`javascript:`, `data:`, `ftp:`, no scheme, unparseable) is not a location
  *   hookpm can read at all: `E_REGISTRY_SCHEMA`. Only a readable-but-unencrypted transport is
  *   `E_INSECURE_URL`.
- * Returns the parsed URL. Messages carry the redacted URL only (N5), cut to 200 characters.
+ * Returns the parsed URL. Messages carry the redacted URL only (N5), cut to 200 characters; an
+ * E_REGISTRY_SCHEMA error's `reason` detail is what its message says of the URL, for a caller that
+ * names the URL its own way.
  */
 export function checkUrl(url: string, purpose: UrlPurpose): URL {
   const shown = shownUrl(url);
@@ -24,6 +29,7 @@ export function checkUrl(url: string, purpose: UrlPurpose): URL {
   } catch {
     throw new HookpmError('E_REGISTRY_SCHEMA', `the ${purpose} URL "${shown}" is not a valid URL`, {
       url: shown,
+      reason: 'is not a valid URL',
       hint: 'Use an https:// URL, a file:// URL, or an http:// URL on a loopback address.',
     });
   }
@@ -47,18 +53,16 @@ export function checkUrl(url: string, purpose: UrlPurpose): URL {
           `the ${purpose} URL ${shown} names a remote file host`,
           {
             url: shown,
+            reason: 'names a remote file host',
             hint: 'A file:// URL must point at this machine (file:///path/to/file).',
           },
         );
       if (filePathOf(parsed) === null)
-        throw new HookpmError(
-          'E_REGISTRY_SCHEMA',
-          `the ${purpose} URL ${shown} names no path: its path holds an encoded "/" or "\\"`,
-          {
-            url: shown,
-            hint: 'Write the path with plain "/" separators (file:///path/to/file).',
-          },
-        );
+        throw new HookpmError('E_REGISTRY_SCHEMA', `the ${purpose} URL ${shown} ${NO_PATH}`, {
+          url: shown,
+          reason: NO_PATH,
+          hint: 'Write the path with plain "/" separators (file:///path/to/file).',
+        });
       return parsed;
     default:
       throw new HookpmError(
@@ -66,6 +70,7 @@ export function checkUrl(url: string, purpose: UrlPurpose): URL {
         `the ${purpose} URL ${shown} uses the unsupported scheme "${parsed.protocol}"`,
         {
           url: shown,
+          reason: `uses the unsupported scheme "${parsed.protocol}"`,
           hint: 'Use an https:// URL, a file:// URL, or an http:// URL on a loopback address.',
         },
       );
