@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { HookpmError } from '../errors.js';
-import { filePathOf, redactUrl } from '../registry/http/url-policy.js';
+import { filePathOf } from '../registry/http/url-policy.js';
+import { showTypedLocation } from '../registry/registry-location.js';
 
 /**
  * A registry location of hookpm.json once checked (docs/reference/rules/registry.md#j3): a URL
@@ -96,13 +97,13 @@ export function locationError(
   root: string,
   reason: string,
 ): HookpmError {
-  const shown = JSON.stringify(redactUrl(location).slice(0, 200));
+  const shown = showTypedLocation(location);
   return new HookpmError(
     'E_REGISTRY_LOCATION',
-    `hookpm.json of ${root}: the location ${shown} of the registry ${name} ${reason}; nothing was read from it`,
+    `hookpm.json of ${root}: the location ${JSON.stringify(shown)} of the registry ${name} ${reason}; nothing was read from it`,
     {
       registry: name,
-      location: redactUrl(location),
+      location: shown,
       file: `${root}/hookpm.json`,
       hint: 'A project registry is an index registry (an https:// URL, http:// only on a loopback address, or a directory inside the project, relative to its root) or a marketplace: a directory inside the project, or a git repository URL ending in .git without credentials. Or configure the registry yourself (`hookpm registry add`): your own registry of that name takes precedence.',
     },

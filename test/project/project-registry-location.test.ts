@@ -71,3 +71,21 @@ describe('registry locations of hookpm.json (J3)', () => {
     expect(refusal(location)).toBe('E_REGISTRY_LOCATION');
   });
 });
+
+describe('the location an E_REGISTRY_LOCATION names (registry.md N5)', () => {
+  it.each(['bob:s3cret@host/registry', 'u:s3cret@h:x', 'ftp://u:s3/cret@h/', 'ftp://u:s3 cret@h/'])(
+    'N5: %j is refused without its password, as typed URLs are shown',
+    (location) => {
+      let message = '';
+      try {
+        parseProjectRegistryLocation('team', location, ROOT);
+      } catch (error) {
+        if (!isHookpmError(error)) throw error;
+        expect(error.code).toBe('E_REGISTRY_LOCATION');
+        message = `${error.message} ${JSON.stringify(error.details)}`;
+      }
+      expect(message).toContain('***@h');
+      expect(message).not.toContain('s3');
+    },
+  );
+});
