@@ -80,6 +80,26 @@ describe('registry.md N13: proxy settings', () => {
     }
   });
 
+  // cli.md Conventions: what was found, and the fix in the hint: an http proxy whose password
+  // holds a "/", "#" or "?" does not parse, and is no other scheme.
+  it('N13, N5: an http(s) proxy that does not parse is not a valid URL, its password to encode', () => {
+    for (const written of [
+      'http://bob:pa/ss@p:3128',
+      'https://bob:pa#ss@p:3128',
+      'bob:pa?ss@p:1',
+    ]) {
+      expect(() => via('https://r.test/', { https: written })).toThrow(
+        expect.objectContaining({
+          code: 'E_REGISTRY_NETWORK',
+          message: expect.stringMatching(
+            /^the proxy https?:\/\/\*\*\*@p:\d+\/? is not a valid URL$/,
+          ),
+          hint: expect.stringContaining('percent-encoding'),
+        }),
+      );
+    }
+  });
+
   // N5: a non-http(s) scheme's URL can parse with the password read as a port and a path
   // (`socks5://bob:12/pw@p` is the host `bob`, port 12): everything before the last `@` is hidden.
   it('N13, N5: a proxy of another scheme is refused with all before its last @ hidden', () => {

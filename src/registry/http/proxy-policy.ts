@@ -70,22 +70,29 @@ export function proxyFor(url: URL, settings: ProxySettings): URL | undefined {
   const written = /^[a-z][a-z0-9+.-]*:\/\//i.test(configuredProxy)
     ? configuredProxy
     : `http://${configuredProxy}`;
+  // The value is one URL whose password may hold a space (which ends redactUrl's word when it
+  // does not parse) or a `/` (which the parser of another scheme reads as its port and path:
+  // `socks5://bob:12/pw@p`): all before its last `@` is hidden, whether it parses or not.
+  const refuse = (what: string, fix: string): HookpmError => {
+    const shown = shownUrl(redactUserInfo(written));
+    return new HookpmError('E_REGISTRY_NETWORK', `the proxy ${shown} ${what}`, {
+      url: shown,
+      hint: `Set HTTPS_PROXY (or .npmrc https-proxy) to an http:// URL: the host and port of the proxy, with user:password@ before the host if it wants credentials${fix}.`,
+    });
+  };
   let proxy: URL;
   try {
     proxy = new URL(written);
   } catch {
-    proxy = new URL('invalid:');
+    throw /^https?:/i.test(written)
+      ? refuse(
+          'is not a valid URL',
+          ', percent-encoding a "/", "?", "#" or "@" in them (%2F, %3F, %23, %40)',
+        )
+      : refuse('is not an http(s) URL', '');
   }
-  if (proxy.protocol !== 'http:' && proxy.protocol !== 'https:') {
-    // The value is one URL whose password may hold a space (which ends redactUrl's word when it
-    // does not parse) or a `/` (which the parser of another scheme reads as its port and path:
-    // `socks5://bob:12/pw@p`): all before its last `@` is hidden, whether it parses or not.
-    const shown = shownUrl(redactUserInfo(written));
-    throw new HookpmError('E_REGISTRY_NETWORK', `the proxy ${shown} is not an http(s) URL`, {
-      url: shown,
-      hint: 'Set HTTPS_PROXY (or .npmrc https-proxy) to an http:// URL: the host and port of the proxy, with user:password@ before the host if it wants credentials.',
-    });
-  }
+  if (proxy.protocol !== 'http:' && proxy.protocol !== 'https:')
+    throw refuse('is not an http(s) URL', '');
   proxy.pathname = '/';
   proxy.search = '';
   proxy.hash = '';
