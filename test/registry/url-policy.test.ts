@@ -117,6 +117,16 @@ describe('redact', () => {
   });
 });
 
+describe('describeFailure', () => {
+  // N5: a transport failure's words hide a user part as redact does, a space in it included.
+  it.each([
+    ['connect to https://u:pa ss@h.test/x failed', 'connect to https://***@h.test/x failed'],
+    ['fetch https://h.test/x?token=abc failed', 'fetch https://h.test/x?token=*** failed'],
+  ])('N5: %j is described as %j', (message, shown) => {
+    expect(describeFailure(new Error(message))).toBe(shown);
+  });
+});
+
 describe('redaction of long text', () => {
   // A 100 KB word with no "://" once cost seconds per call (each position scanned to the end).
   const word = 'a'.repeat(100_000);

@@ -1,4 +1,4 @@
-import { HookpmError, isHookpmError } from '../../errors.js';
+import { HookpmError, isHookpmError, redact } from '../../errors.js';
 import { redactUrl } from './url-policy.js';
 import { clip } from '../../text/clip.js';
 import { isCertificateFailure, isRetryableFailure } from './retry-policy.js';
@@ -90,13 +90,16 @@ export function failureWords(error: unknown): string {
   return clip(describeFailure(error));
 }
 
-/** The transport failure in words, with any URL in it redacted (N5). */
+/**
+ * The transport failure in words, with any URL in it redacted (N5): its user part as redact hides
+ * it in prose (a space in a password included), then each URL word as redactUrl shows it.
+ */
 export function describeFailure(error: unknown): string {
   const code = (error as { code?: unknown }).code;
   const message = error instanceof Error ? error.message : String(error);
   const text =
     typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
-  return text.replace(/[a-z][a-z0-9+.-]{0,31}:\/\/\S+/gi, (match) => redactUrl(match));
+  return redact(text).replace(/[a-z][a-z0-9+.-]{0,31}:\/\/\S+/gi, (match) => redactUrl(match));
 }
 
 /**
