@@ -464,6 +464,36 @@ describe('hookpm link claude / unlink claude', () => {
     ).toBe('linked');
   });
 
+  it('agents.md Checking links: a link handler the agent runs in the background (`async: true`, or the `--background` entry alone) decides nothing: doctor says partial, link restores the foreground one', async () => {
+    await linkJson(['link', 'claude']);
+    const linked = JSON.parse(await readFile(claudeFile(), 'utf8')) as {
+      hooks: Record<string, Array<{ hooks: Array<{ command: string; async?: boolean }> }>>;
+    };
+    const foreground = linked.hooks['PreToolUse']![0]!.hooks[0]!;
+    // PreToolUse: only a background entry; Stop: the foreground entry marked async.
+    linked.hooks['PreToolUse']![0]!.hooks[0] = {
+      ...foreground,
+      command: foreground.command.replace(' wire claude ', ' wire claude --background '),
+      async: true,
+    };
+    linked.hooks['Stop']![0]!.hooks[0] = { ...linked.hooks['Stop']![0]!.hooks[0]!, async: true };
+    await writeFile(claudeFile(), `${JSON.stringify(linked, null, 2)}\n`);
+    const list = (await linkJson(['link'])) as {
+      links: Array<{ state: string; missing: string[] }>;
+    };
+    expect(list.links[0]).toMatchObject({ state: 'partial', missing: ['PreToolUse', 'Stop'] });
+    const doctor = JSON.parse((await hookpm(['doctor', '--json'])).stdout) as {
+      checks: Array<Record<string, unknown>>;
+    };
+    expect(doctor.checks).toContainEqual(
+      expect.objectContaining({ name: 'link:claude:user', code: 'link_partial' }),
+    );
+    expect(await linkJson(['link', 'claude'])).toMatchObject({ changed: true });
+    expect(
+      ((await linkJson(['link'])) as { links: Array<{ state: string }> }).links[0]?.state,
+    ).toBe('linked');
+  });
+
   it('agents.md: doctor warns of a link in a settings file whose disableAllHooks is true, where no plugin runs', async () => {
     await linkJson(['link', 'claude']);
     const linked = JSON.parse(await readFile(claudeFile(), 'utf8')) as Record<string, unknown>;

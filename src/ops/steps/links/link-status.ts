@@ -91,9 +91,13 @@ async function statusOf(
     parseLinkCommand(isPlainObject(h.value) ? h.value['command'] : undefined),
   );
   const command = commands[0] ?? null;
-  // An event counts when a handler of the link sees every call of it (no narrowing matcher).
+  // An event counts when a handler of the link decides it: one that sees every call of it (no
+  // narrowing matcher) and that the agent waits for (a background entry, or one marked `async`,
+  // runs after the event went on, plugins.md G3: no guard decides there).
   const events = [
-    ...new Set(handlers.filter((h) => seesEveryEvent(settings, h)).map((h) => h.event)),
+    ...new Set(
+      handlers.filter((h) => seesEveryEvent(settings, h) && decides(h.value)).map((h) => h.event),
+    ),
   ];
   const linked = {
     ...status,
@@ -114,6 +118,12 @@ async function statusOf(
   );
   if (!same) return { ...linked, state: 'other' };
   return { ...linked, state: linked.missing.length === 0 ? 'linked' : 'partial' };
+}
+
+/** Whether the agent waits for a link handler's answer: not the background entry, not `async`. */
+function decides(handler: unknown): boolean {
+  if (!isPlainObject(handler) || handler['async'] === true) return false;
+  return parseLinkCommand(handler['command'])?.background !== true;
 }
 
 async function exists(path: string): Promise<boolean> {
