@@ -62,8 +62,11 @@ export function editJson(text: string, edits: readonly JsonEdit[]): string {
       removed.set(container, (removed.get(container) ?? new Set()).add(member));
     } else {
       const node = nodeAt(edit.path);
-      const indent = lineIndent(text, node.offset);
-      const formatted = formatValue(edit.value, { ...layout, indent });
+      // A value written on its container's line (a file on one line) is replaced on that line,
+      // compact, as appended() writes there.
+      const formatted = inlineIn(text, node)
+        ? JSON.stringify(edit.value)
+        : formatValue(edit.value, { ...layout, indent: lineIndent(text, node.offset) });
       splices.push({ from: node.offset, to: node.offset + node.length, text: formatted });
     }
   }
@@ -204,6 +207,17 @@ function lineStart(text: string, offset: number): number {
 function lineIndent(text: string, offset: number): string {
   const start = lineStart(text, offset);
   return /^[ \t]*/.exec(text.slice(start, offset))?.[0] ?? '';
+}
+
+/**
+ * Whether `node` is written on the line of its container's opening bracket (`[{...}]`,
+ * `{"k": {...}}`), so that the container is laid out on one line there, not one member a line.
+ */
+function inlineIn(text: string, node: Node): boolean {
+  const member = node.parent?.type === 'property' ? node.parent : node;
+  const container = member.parent;
+  if (container === undefined) return false;
+  return !text.slice(container.offset, member.offset).includes('\n');
 }
 
 function startsLine(text: string, offset: number): boolean {

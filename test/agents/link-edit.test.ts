@@ -102,6 +102,15 @@ describe('link edits', () => {
     expect(unlink(relinked)).toBe(FILES['two-space, no hooks']);
   });
 
+  it("agents.md What link writes: a handler rewritten in place in a file written on one line stays on that line, in the file's own layout", () => {
+    const moved = { ...HANDLER, command: HANDLER.command.replace('/opt', '/old') };
+    const compact = JSON.stringify({ model: 'opus', hooks: { Stop: [{ hooks: [moved] }] } });
+    const relinked = link(compact, ['Stop']);
+    expect(relinked).toBe(
+      JSON.stringify({ model: 'opus', hooks: { Stop: [{ hooks: [HANDLER] }] } }),
+    );
+  });
+
   it("a CRLF file: every line link inserts or rewrites ends in the file's own CRLF, and unlink gives the bytes back", () => {
     const bareLf = /(?<!\r)\n/;
     const crlf = (text: string) => text.replaceAll('\n', '\r\n');
