@@ -148,6 +148,11 @@ function appended(
       indent === null ? JSON.stringify(value) : formatValue(value, { indent, unit, eol })
     }`;
   const close = container.offset + container.length - 1;
+  if (last === undefined && inlineIn(text, container)) {
+    // An empty container on its parent's line (a file on one line): the members there, compact.
+    const body = members.map((m) => member(m, null)).join(', ');
+    return { from: container.offset + 1, to: close, text: body };
+  }
   if (last === undefined) {
     const outer = lineIndent(text, container.offset);
     const inner = outer + unit;

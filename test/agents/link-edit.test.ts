@@ -109,6 +109,14 @@ describe('link edits', () => {
     expect(relinked).toBe(
       JSON.stringify({ model: 'opus', hooks: { Stop: [{ hooks: [HANDLER] }] } }),
     );
+    // An empty `hooks`, or an empty event list, on the line of the rest gets it on that line.
+    const group = `{"hooks":[${JSON.stringify(HANDLER)}]}`;
+    expect(link('{"model":"opus","hooks":{}}', ['Stop'])).toBe(
+      `{"model":"opus","hooks":{"Stop": [${group}]}}`,
+    );
+    expect(link('{"hooks":{"Stop":[]},"x":1}', ['Stop'])).toBe(
+      `{"hooks":{"Stop":[${group}]},"x":1}`,
+    );
   });
 
   it("a CRLF file: every line link inserts or rewrites ends in the file's own CRLF, and unlink gives the bytes back", () => {
