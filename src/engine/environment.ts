@@ -135,21 +135,22 @@ const ARGV_VARIABLES: ReadonlySet<string> = new Set(PATH_VARIABLES);
 /**
  * X5: the environment minus every variable that carries a secret (isSecret), except the names in
  * `pass`, which the user asked to pass through (`env.pass` of settings.json; exact names). Unset
- * (undefined) entries are dropped too, so the result can be handed to a spawn.
+ * (undefined) entries are dropped too, so the result can be handed to a spawn. The result is read
+ * only: FILTERED trusts it to hold what was filtered.
  */
 export function filterEnvironment(
   env: Readonly<Record<string, string | undefined>>,
   pass: readonly string[] = [],
-): Record<string, string> {
+): Readonly<Record<string, string>> {
   const kept = copyEnvironment(env, pass, false);
   FILTERED.set(kept, pass);
   return kept;
 }
 
 /**
- * The results of filterEnvironment (never changed afterwards) with the `pass` each was filtered
- * with: handlerEnvironment copies one filtered with the same names without testing each variable
- * again (about 0.1 ms a handler).
+ * The results of filterEnvironment (read only, so never changed afterwards) with the `pass` each
+ * was filtered with: handlerEnvironment copies one filtered with the same names without testing
+ * each variable again (about 0.1 ms a handler).
  */
 const FILTERED = new WeakMap<object, readonly string[]>();
 
