@@ -22,8 +22,8 @@ import { fileName, shellRun, wordsFrom } from './shell-run.js';
  * MAX_READ_COMMAND, the texts read after its wrappers and the command strings read would pass
  * WRAPPED_READ_BUDGET, or command strings are nested past MAX_NESTED_READS; and when only running
  * it would show what it runs: a shell reads its commands from its input (`echo 'git push' |
- * bash`), or an expansion builds a command word (`$GIT push`). The caller must then take the rule
- * as holding, so that the handler runs.
+ * bash`), or an expansion builds a command word (`$GIT push`, `$(echo git) push`). The caller
+ * must then take the rule as holding, so that the handler runs.
  */
 export function bashSubcommands(command: string): string[] | null {
   if (command.length > MAX_READ_COMMAND) return null;
@@ -56,9 +56,10 @@ function readLine(
     for (const form of [text, ...namedForms(text), ...everyWordRead(text)]) {
       all.push(form, withoutRedirections(form));
     }
-    // A command word an expansion builds (`$GIT push`), or commands a shell reads from its
-    // input, are known only when the line runs: the reading cannot be completed.
-    if (wordAt(text, 0)?.expands === true) return false;
+    // A command word an expansion builds (`$GIT push`; `$(echo git) push`, which cut makes the
+    // word `$`), or commands a shell reads from its input, are known only when the line runs:
+    // the reading cannot be completed.
+    if (text === '$' || wordAt(text, 0)?.expands === true) return false;
     const run = shellRun(text);
     if (run === null) continue;
     if (run === 'input') return false;
@@ -114,13 +115,24 @@ export const WRAPPED_READ_BUDGET = 1_000_000;
 
 /**
  * The line cut at control operators, subshell parentheses and group braces outside quotes; the
- * braces of a parameter expansion (`${IFS}`) stay in their word.
+ * braces of a parameter expansion (`${IFS}`) stay in their word. Where a command substitution
+ * (`$(...)`, backquotes) builds the command word, all of it or a part (`$(echo git) push`,
+ * `` `echo git` push ``, `gi$(echo t) push`), or may, after a wrapper or eval
+ * (`sudo $(which git) push`, `eval $(cat cmds)`), the part `$` is given too, which readLine takes
+ * as a word known only when the line runs; a substitution in an argument (`echo $(date)`), an
+ * assignment (`X=$(date) ls`) or arithmetic (`$(( $(date +%s) - 5 ))`) builds none.
  */
 function cut(command: string): string[] {
   const parts: string[] = [];
   let current = '';
   let quote: '"' | "'" | null = null;
   let expansions = 0;
+  // What the simple command being cut has shown before `current`; for each parenthesis open,
+  // whether it is arithmetic or inside arithmetic (`((`, `$((`) and, for a substitution, what
+  // its command had shown, which its closing parenthesis restores; the same for a backquote.
+  let shown: Shown = 'none';
+  const opened: { arithmetic: boolean; outer: Shown | null }[] = [];
+  let backquoted: Shown | null = null;
   for (let i = 0; i < command.length; i++) {
     const ch = command[i] as string;
     if (quote !== null) {
@@ -141,7 +153,33 @@ function cut(command: string): string[] {
       expansions += ch === '{' ? 1 : -1;
       current += ch;
     } else if (';&|\n(){}`'.includes(ch)) {
+      let builds = false;
+      if (ch === '(') {
+        const arithmetic = opened.at(-1)?.arithmetic === true || command[i + 1] === '(';
+        let outer: Shown | null = null;
+        if (command[i - 1] === '$') {
+          current = current.slice(0, -1); // the `$` of `$(`
+          const at = atSubstitution(current, shown);
+          builds = at.builds && !arithmetic;
+          outer = at.shown;
+        }
+        opened.push({ arithmetic, outer });
+        shown = 'none';
+      } else if (ch === ')') {
+        shown = opened.pop()?.outer ?? 'none';
+      } else if (ch === '`' && backquoted === null) {
+        const at = atSubstitution(current, shown);
+        builds = at.builds;
+        backquoted = at.shown;
+        shown = 'none';
+      } else if (ch === '`') {
+        shown = backquoted ?? 'none';
+        backquoted = null;
+      } else {
+        shown = 'none';
+      }
       parts.push(current);
+      if (builds) parts.push('$');
       current = '';
     } else {
       current += ch;
@@ -149,6 +187,33 @@ function cut(command: string): string[] {
   }
   parts.push(current);
   return parts;
+}
+
+/**
+ * What a simple command has shown so far: no word but assignments and keywords (`none`), its
+ * command word, or a wrapper or eval as its command word, after which any word may start the
+ * command.
+ */
+type Shown = 'none' | 'command' | 'wrapper';
+
+/**
+ * At a command substitution opening after `before` (the text since the last cut) in a command
+ * that has shown `shown`: whether the substitution builds the command word, all of it (` $(`
+ * after nothing but assignments and keywords) or a part (glued to the word, `gi$(echo t)`), or
+ * may, after a wrapper or eval; and what the command has shown past `before`. Linear in
+ * `before`.
+ */
+function atSubstitution(before: string, shown: Shown): { builds: boolean; shown: Shown } {
+  if (shown !== 'none') return { builds: shown === 'wrapper', shown };
+  const glued = before !== '' && !/\s$/.test(before);
+  const rest = withoutPrefixes(before);
+  // Glued to an assignment (`X=$(date)`) it builds a value, not a command word.
+  if (rest === '') return { builds: !glued, shown: glued ? 'none' : 'command' };
+  if (glued && !/\s/.test(rest)) return { builds: true, shown: 'command' };
+  // eval runs its arguments as a command line: each may be a command word too.
+  const name = fileName(wordAt(rest, 0)?.value ?? '');
+  if (isWrapper(name) || name === 'eval') return { builds: true, shown: 'wrapper' };
+  return { builds: false, shown: 'command' };
 }
 
 /**
@@ -178,11 +243,7 @@ const KEYWORD = /^(?:!|then|do|else|elif|if|while|until|time(?!\s+-))(?:\s+|$)/;
 
 /** `FOO=1 BAR='a b' git push` and `then ! git push` are `git push`; the part trimmed. */
 function withoutPrefixes(part: string): string {
-  // A `$` left before a substitution's parenthesis (`$(git push)` is cut to `$` and `git push`).
-  let text = part
-    .trim()
-    .replace(/^\$(?=\s|$)/, '')
-    .trim();
+  let text = part.trim();
   for (;;) {
     const match = ASSIGNMENT.exec(text) ?? KEYWORD.exec(text);
     if (match === null) return text;

@@ -4,8 +4,9 @@ import { wordAt } from './read-shell-word.js';
  * What a command of a Bash line runs as a command line of its own, for the `if` rules' reading
  * (bash-subcommands.ts, engine.md F2): the command string of `bash -c '...'` or `eval ...`
  * (`string`), or, for a shell that reads its commands from its standard input (`echo 'git push' |
- * bash`, `bash < cmds`, `sh -s`), `input`: text the line does not show. null when it runs none
- * (any other command, a shell given a script file, `bash --version`).
+ * bash`, `bash < cmds`, `sh -s`) or given `-c` without a command string, `input`: text the line
+ * does not show. null when it runs none (any other command, a shell given a script file,
+ * `bash --version`).
  */
 export type ShellRun = { readonly string: string } | 'input' | null;
 
@@ -70,12 +71,14 @@ export function shellRun(text: string): ShellRun {
       return fromInput ? 'input' : null; // a script file, with its arguments
     }
   }
-  return given ? null : 'input';
+  // Without a command string after `-c` (`bash -c $(cat cmds)`, `xargs sh -c`), the string run
+  // is not on the line either.
+  return 'input';
 }
 
 function stringAt(text: string, at: number): ShellRun {
   const word = wordAt(text, at);
-  return word === null ? null : { string: word.value };
+  return word === null ? 'input' : { string: word.value };
 }
 
 /** A shell option whose value is the next word: `-o pipefail`, `+O extglob`, `--rcfile f`. */

@@ -719,6 +719,42 @@ describe('the if predicate (engine.md F1-F3)', () => {
     }
   });
 
+  // engine.md F2, fail closed: a command word a command substitution builds (`$(echo git) push`,
+  // `eval "$(cat)"`) is known only when the line runs, as one a variable builds is, and so is the
+  // command string of a shell given `-c` without one on the line (`xargs sh -c`).
+  it('F2: a Bash rule holds for a command word a command substitution builds', () => {
+    for (const command of [
+      '$(echo git) push',
+      '`echo git` push',
+      'FOO=1 $(printf git) push',
+      'sudo $(which git) push',
+      'ls; `echo git` push',
+      'eval "$(cat cmds)"',
+      'eval `cat cmds`',
+      'sh -c "$(cat)"',
+      'bash -c $(cat cmds)',
+      "echo 'git push' | xargs sh -c",
+      "bash -c '$(echo git) push'",
+      'gi$(echo t) push',
+      'echo ok && `echo git` push',
+    ]) {
+      expect(holds('Bash(git push*)', 'Bash', { command }), command).toBe(true);
+    }
+    for (const command of [
+      'echo $(git status)',
+      'echo `date` push',
+      'X=$(date) ls',
+      'X=`date` ls',
+      'for f in $(ls); do echo $f; done',
+      'cd "$(git rev-parse --show-toplevel)" && make',
+      'echo $(date) $(date) `date`',
+      'echo $(( $(date +%s) - 5 ))',
+      '(( $(wc -l < f) > 5 ))',
+    ]) {
+      expect(holds('Bash(git push*)', 'Bash', { command }), command).toBe(false);
+    }
+  });
+
   // engine.md F2, fail closed: git's options before its subcommand (`-C <dir>`, `-c <name=value>`,
   // `--git-dir=<dir>`, `--no-pager`) leave the subcommand it runs: `git -C repo push` pushes.
   it("F2: a Bash rule holds for a git subcommand after git's own options", () => {
