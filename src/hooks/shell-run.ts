@@ -36,14 +36,20 @@ const SWITCH_USER = new Set(['su', 'runuser']);
  * shell (SHELLS) given `-c` (alone or among others, `-lc`; su's `--command`), the first word after
  * that option that is no option (nor the value of `-o`, `-O`, `--rcfile`, ...), words before `-c`
  * passed over. A shell without `-c` reads its input unless it is given a script file (its first
- * word that is no option; with `-s`, the script's arguments, and it still reads its input) or asked
- * for its version or help. Redirections (`< cmds`, `<<< 'git push'`, `2>&1`) are no words of it.
+ * word that is no option; with `-s`, the script's arguments, and it still reads its input) other
+ * than its input (`/dev/stdin`, `<(...)`) or asked for its version or help. `source` and `.` read
+ * their input for such a file (`source <(curl ...)`), and run no command string otherwise.
+ * Redirections (`< cmds`, `<<< 'git push'`, `2>&1`) are no words of it.
  */
 export function shellRun(text: string): ShellRun {
   const first = wordAt(text, 0);
   if (first === null) return null;
   const name = fileName(first.value);
   if (name === 'eval') return { string: wordsFrom(text, first.end).join(' ') };
+  if (name === 'source' || name === '.') {
+    const file = wordAt(text, first.end)?.value ?? '';
+    return readsInput(file) ? 'input' : null;
+  }
   if (!SHELLS.has(name)) return null;
   let given = false;
   let fromInput = false;
@@ -68,12 +74,21 @@ export function shellRun(text: string): ShellRun {
     } else if (given) {
       return { string: option };
     } else if (!SWITCH_USER.has(name)) {
-      return fromInput ? 'input' : null; // a script file, with its arguments
+      return fromInput || readsInput(option) ? 'input' : null; // a script file, with its arguments
     }
   }
   // Without a command string after `-c` (`bash -c $(cat cmds)`, `xargs sh -c`), the string run
   // is not on the line either.
   return 'input';
+}
+
+/**
+ * Whether a script file is the shell's input (`/dev/stdin`, `/dev/fd/0`, `/proc/self/fd/0`; any
+ * descriptor, which the line may redirect) or a process substitution (`<(curl ...)`, which cut
+ * leaves as `<`).
+ */
+function readsInput(file: string): boolean {
+  return /^\/dev\/(?:stdin|fd\/\d+)$|^\/proc\/[^/]+\/fd\/\d+$|^</.test(file);
 }
 
 function stringAt(text: string, at: number): ShellRun {
