@@ -114,19 +114,22 @@ export const MAX_READ_COMMAND = 100_000;
 export const WRAPPED_READ_BUDGET = 1_000_000;
 
 /**
- * The line cut at control operators, subshell parentheses and group braces outside quotes; the
- * braces of a parameter expansion (`${IFS}`) stay in their word. Where a command substitution
- * (`$(...)`, backquotes) builds the command word, all of it or a part (`$(echo git) push`,
- * `` `echo git` push ``, `gi$(echo t) push`), or may, after a wrapper or eval
- * (`sudo $(which git) push`, `eval $(cat cmds)`), the part `$` is given too, which readLine takes
- * as a word known only when the line runs; a substitution in an argument (`echo $(date)`), an
- * assignment (`X=$(date) ls`) or arithmetic (`$(( $(date +%s) - 5 ))`) builds none.
+ * The line cut at control operators, subshell parentheses and group braces outside quotes
+ * (`'...'`, `"..."`, `$'...'`); the braces of a parameter expansion (`${IFS}`) stay in their
+ * word. Where a command substitution (`$(...)`, backquotes) builds the command word, all of it or
+ * a part (`$(echo git) push`, `` `echo git` push ``, `gi$(echo t) push`), or may, after a wrapper
+ * or eval (`sudo $(which git) push`, `eval $(cat cmds)`), the part `$` is given too, which
+ * readLine takes as a word known only when the line runs; a substitution in an argument
+ * (`echo $(date)`), an assignment (`X=$(date) ls`) or arithmetic (`$(( $(date +%s) - 5 ))`)
+ * builds none.
  */
 function cut(command: string): string[] {
   const parts: string[] = [];
   let current = '';
-  let quote: '"' | "'" | null = null;
+  // `$'` is ANSI-C quoting, in which a backslash escapes a quote (`$'\''` is one word).
+  let quote: '"' | "'" | "$'" | null = null;
   let expansions = 0;
+  let escaped = -1; // the index of the last character a backslash escaped
   // What the simple command being cut has shown before `current`; for each parenthesis open,
   // whether it is arithmetic or inside arithmetic (`((`, `$((`) and, for a substitution, what
   // its command had shown, which its closing parenthesis restores; the same for a backquote.
@@ -137,14 +140,15 @@ function cut(command: string): string[] {
     const ch = command[i] as string;
     if (quote !== null) {
       current += ch;
-      if (ch === '\\' && quote === '"' && i + 1 < command.length) current += command[++i];
-      else if (ch === quote) quote = null;
+      if (ch === '\\' && quote !== "'" && i + 1 < command.length) current += command[++i];
+      else if (ch === quote.at(-1)) quote = null;
     } else if (ch === '\\' && command[i + 1] === '\n') {
       i += 1; // a backslash-newline joins the two lines
     } else if (ch === '\\' && i + 1 < command.length) {
       current += ch + command[++i];
+      escaped = i;
     } else if (ch === '"' || ch === "'") {
-      quote = ch;
+      quote = ch === "'" && command[i - 1] === '$' && escaped !== i - 1 ? "$'" : ch;
       current += ch;
     } else if (ch === '&' && (isAngle(command[i - 1]) || command[i + 1] === '>')) {
       current += ch; // `2>&1`, `&>`, `>&`: a redirection, not an operator

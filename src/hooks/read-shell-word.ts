@@ -1,9 +1,10 @@
 /**
  * The words of a Bash command text as the shell reads them, for the `if` rules' reading of a
  * command line (bash-subcommands.ts, engine.md F2): words end at white space outside quotes, and
- * each word's value has its quotes (`'...'`, `"..."`, `$'...'`) and backslashes removed, so
- * `g"i"t`, `'git'` and `\git` are all `git`. A quote left open runs to the end of the text. Not a
- * shell parser: expansions are left as written. Linear in the text read.
+ * each word's value has its quotes (`'...'`, `"..."`, `$'...'`, whose escapes are read) and
+ * backslashes removed, so `g"i"t`, `'git'`, `$'\x67it'` and `\git` are all `git`. A quote left
+ * open runs to the end of the text. Not a shell parser: expansions are left as written. Linear in
+ * the text read.
  */
 
 /**
@@ -24,10 +25,14 @@ export function wordAt(text: string, from: number): ShellWord | null {
   if (i >= text.length) return null;
   const value: string[] = [];
   let expands = false;
-  let quote: '"' | "'" | null = null;
+  let quote: '"' | "'" | "$'" | null = null;
   for (; i < text.length; i++) {
     const ch = text[i] as string;
-    if (quote === "'") {
+    if (quote === "$'") {
+      if (ch === "'") quote = null;
+      else if (ch === '\\') i = ansiCEscape(text, i, value);
+      else value.push(ch);
+    } else if (quote === "'") {
       if (ch === "'") quote = null;
       else value.push(ch);
     } else if (quote === '"') {
@@ -43,14 +48,69 @@ export function wordAt(text: string, from: number): ShellWord | null {
       if (i + 1 < text.length) value.push(text[++i] as string);
     } else if (ch === '"' || ch === "'") {
       quote = ch;
-    } else if (ch === '$' && (text[i + 1] === "'" || text[i + 1] === '"')) {
-      // `$'...'` and `$"..."`: quoted like `'...'` and `"..."` (their escapes left as written).
+    } else if (ch === '$' && text[i + 1] === "'") {
+      quote = "$'"; // ANSI-C quoting: `$'\x67it'` is `git`
+      i++;
+    } else if (ch === '$' && text[i + 1] === '"') {
+      // `$"..."`: quoted like `"..."`.
     } else {
       expands ||= isExpansion(text, i);
       value.push(ch);
     }
   }
   return { value: value.join(''), end: i, expands };
+}
+
+/** The characters bash's `$'...'` gives for `\a`, `\n`, `\'`, ...; a letter not here is kept. */
+const ANSI_C_ESCAPES: Readonly<Record<string, string>> = {
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
+};
+
+/** `\047` (octal), `\x27`, `\u0027`, `\U00000027` after the backslash; 1 to 3, 2, 4, 8 digits. */
+const ANSI_C_NUMBER =
+  /^(?:([0-7]{1,3})|x([0-9A-Fa-f]{1,2})|u([0-9A-Fa-f]{1,4})|U([0-9A-Fa-f]{1,8}))/;
+
+/**
+ * Reads the escape whose backslash is at `i` inside `$'...'` as bash does (`\n`, `\047`,
+ * `\x67`, `\u0067`, `\cA`), pushing what it gives to `value`; an escape bash does not know is
+ * kept as written. Returns the index of its last character. At most 10 characters read.
+ */
+function ansiCEscape(text: string, i: number, value: string[]): number {
+  const next = text[i + 1];
+  if (next === undefined) {
+    value.push('\\');
+    return i;
+  }
+  const simple = ANSI_C_ESCAPES[next];
+  if (simple !== undefined) {
+    value.push(simple);
+    return i + 1;
+  }
+  const number = ANSI_C_NUMBER.exec(text.slice(i + 1, i + 10));
+  if (number !== null) {
+    const [written, octal, hex = number[3] ?? number[4]] = number;
+    const code = octal !== undefined ? parseInt(octal, 8) & 0xff : parseInt(hex ?? '', 16);
+    if (code <= 0x10ffff) value.push(String.fromCodePoint(code));
+    return i + written.length;
+  }
+  if (next === 'c' && i + 2 < text.length) {
+    value.push(String.fromCharCode(text.charCodeAt(i + 2) & 0x1f));
+    return i + 2;
+  }
+  value.push('\\', next);
+  return i + 1;
 }
 
 /**

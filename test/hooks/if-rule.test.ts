@@ -776,6 +776,26 @@ describe('the if predicate (engine.md F1-F3)', () => {
     }
   });
 
+  // engine.md F2, fail closed: inside `$'...'` a backslash escapes a quote (`$'\''` is one word,
+  // `'`), so no operator after it is hidden, and its escapes are read as bash reads them
+  // (`$'\x67it'` is `git`).
+  it('F2: a Bash rule holds for a command after or inside an ANSI-C quoted word', () => {
+    for (const command of [
+      "echo $'\\'' && git push",
+      "echo $'it\\'s'; git push; echo 'x'",
+      "$'\\x67it' push",
+      "$'\\147it' push",
+      "g$'\\u0069't push",
+      "bash -c $'git\\x20push'",
+      "eval $'git\\tpush'",
+    ]) {
+      expect(holds('Bash(git push*)', 'Bash', { command }), command).toBe(true);
+    }
+    for (const command of ["echo $'git push'", "echo $'\\'' && git status", "$'\\x67it' status"]) {
+      expect(holds('Bash(git push*)', 'Bash', { command }), command).toBe(false);
+    }
+  });
+
   // engine.md F2, fail closed: git's options before its subcommand (`-C <dir>`, `-c <name=value>`,
   // `--git-dir=<dir>`, `--no-pager`) leave the subcommand it runs: `git -C repo push` pushes.
   it("F2: a Bash rule holds for a git subcommand after git's own options", () => {
