@@ -331,7 +331,7 @@ function afterGitOptions(text: string, from: number): number {
 
 /** git's options before its subcommand whose value is the next word. */
 const GIT_OPTION_WITH_VALUE =
-  /^(?:-C|-c|--git-dir|--work-tree|--namespace|--super-prefix|--config-env)$/;
+  /^(?:-C|-c|--git-dir|--work-tree|--namespace|--super-prefix|--config-env|--attr-source)$/;
 
 /** The text with every word as the shell reads it (`git "push"` is `git push`), if it differs. */
 function everyWordRead(text: string): string[] {

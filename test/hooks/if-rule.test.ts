@@ -807,11 +807,17 @@ describe('the if predicate (engine.md F1-F3)', () => {
       'git --git-dir .git push',
       'git --no-pager -P push',
       'sudo git -C /srv/x push',
+      'git --attr-source HEAD push',
       '/usr/bin/git -C x push',
     ]) {
       expect(holds('Bash(git push*)', 'Bash', { command }), command).toBe(true);
     }
-    for (const command of ['git -C push status', 'git -c push=1 status', 'git status -C push']) {
+    for (const command of [
+      'git -C push status',
+      'git -c push=1 status',
+      'git status -C push',
+      'git --attr-source push status',
+    ]) {
       expect(holds('Bash(git push*)', 'Bash', { command }), command).toBe(false);
     }
   });
