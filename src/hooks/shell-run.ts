@@ -2,10 +2,10 @@ import { wordAt } from './read-shell-word.js';
 
 /**
  * What a command of a Bash line runs as a command line of its own, for the `if` rules' reading
- * (bash-subcommands.ts, engine.md F2): the command string of `bash -c '...'` or `eval ...`
- * (`string`), or, for a shell that reads its commands from its standard input (`echo 'git push' |
- * bash`, `bash < cmds`, `sh -s`) or given `-c` without a command string, `input`: text the line
- * does not show. null when it runs none (any other command, a shell given a script file,
+ * (bash-subcommands.ts, engine.md F2): the command string of `bash -c '...'`, `eval ...` or
+ * `env -S '...'` (`string`), or, for a shell that reads its commands from its standard input
+ * (`echo 'git push' | bash`, `bash < cmds`, `sh -s`, `sudo -s`) or given `-c` without a command
+ * string, `input`: text the line does not show. null when it runs none (any other command, a shell given a script file,
  * `bash --version`).
  */
 export type ShellRun = { readonly string: string } | 'input' | null;
@@ -46,6 +46,8 @@ export function shellRun(text: string): ShellRun {
   if (first === null) return null;
   const name = fileName(first.value);
   if (name === 'eval') return { string: wordsFrom(text, first.end).join(' ') };
+  if (name === 'sudo') return sudoShell(text, first.end);
+  if (name === 'env') return splitString(text, first.end);
   if (name === 'source' || name === '.') {
     const file = wordAt(text, first.end)?.value ?? '';
     return readsInput(file) ? 'input' : null;
@@ -80,6 +82,47 @@ export function shellRun(text: string): ShellRun {
   // Without a command string after `-c` (`bash -c $(cat cmds)`, `xargs sh -c`), the string run
   // is not on the line either.
   return 'input';
+}
+
+/**
+ * sudo's ShellRun: with `-s` or `-i` (`--shell`, `--login`) and no command after its options, a
+ * shell reading its input (`input`); a command it runs is read as what follows a wrapper.
+ */
+function sudoShell(text: string, from: number): ShellRun {
+  let shell = false;
+  let at = from;
+  for (let word = wordAt(text, at); word !== null; word = wordAt(text, at)) {
+    at = word.end;
+    const option = word.value;
+    if (option === '--' || !option.startsWith('-')) return null;
+    if (/^-[A-Za-z]*[si]|^--(?:shell|login)$/.test(option)) shell = true;
+    if (SUDO_OPTION_WITH_VALUE.test(option)) at = wordAt(text, at)?.end ?? at;
+  }
+  return shell ? 'input' : null;
+}
+
+/** A sudo option whose value is the next word: `-u bob`, `-iu bob`, `--user bob`. */
+const SUDO_OPTION_WITH_VALUE =
+  /^-[A-Za-z]*[CDgpRrtTUu]$|^--(?:chdir|close-from|group|prompt|chroot|role|type|user)$/;
+
+/**
+ * env's ShellRun: the string of `-S` (`--split-string`), which env splits into the command it
+ * runs, read as a command line; null without one.
+ */
+function splitString(text: string, from: number): ShellRun {
+  let at = from;
+  for (let word = wordAt(text, at); word !== null; word = wordAt(text, at)) {
+    at = word.end;
+    const option = word.value;
+    const split = /^(?:-[iv0]*S|--split-string(?:=|$))/.exec(option);
+    if (split !== null && split[0].length < option.length) {
+      return { string: option.slice(split[0].length) };
+    }
+    if (split !== null) return stringAt(text, at);
+    if (!option.startsWith('-') && !option.includes('=')) return null;
+    if (/^-[iv0]*[uC]$|^--(?:unset|chdir)$/.test(option)) at = wordAt(text, at)?.end ?? at;
+  }
+  return null;
 }
 
 /**

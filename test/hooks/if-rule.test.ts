@@ -796,6 +796,25 @@ describe('the if predicate (engine.md F1-F3)', () => {
     }
   });
 
+  // engine.md F2, fail closed: `sudo -s` and `sudo -i` without a command start a shell that reads
+  // its commands from its input; `env -S` splits its string into the command it runs.
+  it('F2: a Bash rule holds for sudo -s or -i reading its input and for env -S', () => {
+    for (const command of [
+      "echo 'git push' | sudo -s",
+      "echo 'git push' | sudo -u bob -i",
+      "sudo --login --user=bob <<< 'git push'",
+      "echo 'git push' | sudo -Es",
+      "env -S'git push'",
+      "env --split-string='git push origin'",
+      "env -i -S 'git push'",
+    ]) {
+      expect(holds('Bash(git push*)', 'Bash', { command }), command).toBe(true);
+    }
+    for (const command of ['sudo -s ls', 'sudo -u bob -i whoami', "env -S'git status'"]) {
+      expect(holds('Bash(git push*)', 'Bash', { command }), command).toBe(false);
+    }
+  });
+
   // engine.md F2, fail closed: git's options before its subcommand (`-C <dir>`, `-c <name=value>`,
   // `--git-dir=<dir>`, `--no-pager`) leave the subcommand it runs: `git -C repo push` pushes.
   it("F2: a Bash rule holds for a git subcommand after git's own options", () => {
