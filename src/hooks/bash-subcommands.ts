@@ -243,7 +243,7 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"(?:[^"\\]|\\.)*"|[^\s'"]
  * A keyword before a command. `time` with an option (`time -p`) is left, for afterWrappers to
  * read as the wrapper it also is (the time program), passing over its options.
  */
-const KEYWORD = /^(?:!|then|do|else|elif|if|while|until|time(?!\s+-))(?:\s+|$)/;
+const KEYWORD = /^(?:!|then|do|else|elif|if|while|until|coproc|time(?!\s+-))(?:\s+|$)/;
 
 /** `FOO=1 BAR='a b' git push` and `then ! git push` are `git push`; the part trimmed. */
 function withoutPrefixes(part: string): string {

@@ -460,6 +460,8 @@ describe('the if predicate (engine.md F1-F3)', () => {
       'x=$(git push origin main)',
       'if true; then git push origin main; fi',
       '! git push origin main',
+      // engine.md F2: `coproc` is a keyword; its command runs in the background.
+      'coproc git push origin main',
       'git push origin main 2>&1 >/dev/null',
     ]) {
       expect(holds('Bash(git push *)', 'Bash', { command }), command).toBe(true);
