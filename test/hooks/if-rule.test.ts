@@ -679,6 +679,14 @@ describe('the if predicate (engine.md F1-F3)', () => {
       "su --command='git push' bob",
       "su bob --command 'git push'",
       "busybox sh -c 'git push'",
+      // engine.md F2: the other shells a Linux or BSD system may have run a -c string too.
+      "rbash -c 'git push'",
+      "ksh93 -c 'git push'",
+      "yash -c 'git push'",
+      "posh -c 'git push'",
+      "tcsh -c 'git push'",
+      "csh -c 'git push'",
+      "echo 'git push' | oksh",
     ]) {
       expect(holds('Bash(git push*)', 'Bash', { command }), command).toBe(true);
     }
