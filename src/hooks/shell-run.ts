@@ -45,8 +45,10 @@ const SWITCH_USER = new Set(['su', 'runuser']);
  * that option that is no option (nor the value of `-o`, `-O`, `--rcfile`, ...), words before `-c`
  * passed over. A shell without `-c` reads its input unless it is given a script file (its first
  * word that is no option; with `-s`, the script's arguments, and it still reads its input) other
- * than its input (`/dev/stdin`, `<(...)`) or asked for its version or help. `source` and `.` read
- * their input for such a file (`source <(curl ...)`), and run no command string otherwise.
+ * than its input (`/dev/stdin`, `<(...)`) or asked for its version or help. For `runuser -u
+ * user`, the text after its options as written, which it runs with no shell reading its input.
+ * `source` and `.` read their input for such a file (`source <(curl ...)`), and run no command
+ * string otherwise.
  * Redirections (`< cmds`, `<<< 'git push'`, `2>&1`) are no words of it.
  */
 export function shellRun(text: string): ShellRun {
@@ -63,12 +65,20 @@ export function shellRun(text: string): ShellRun {
   if (!SHELLS.has(name)) return null;
   let given = false;
   let fromInput = false;
+  // runuser's `-u user` (`--user`): its later words are the command it runs, with no shell.
+  let direct = false;
   let at = first.end;
   for (let word = wordAt(text, at); word !== null; word = wordAt(text, at)) {
+    const start = at;
     const raw = text.slice(at, word.end).trim();
     at = word.end;
     const option = word.value;
-    if (REDIRECTION_OPERATOR.test(raw)) {
+    if (name === 'runuser' && !given && /^(?:-u|--user)$|^--user=/.test(option)) {
+      direct = true;
+      if (!option.includes('=')) at = wordAt(text, at)?.end ?? at;
+    } else if (direct && !given && (option === '--' || !option.startsWith('-'))) {
+      return { string: text.slice(option === '--' ? at : start).trim() }; // as written
+    } else if (REDIRECTION_OPERATOR.test(raw)) {
       // The operator alone (`< cmds`): its file is the next word.
       if (REDIRECTION_OPERATOR_ONLY.test(raw)) at = wordAt(text, at)?.end ?? at;
     } else if (option === '--' || option === '-') {

@@ -691,6 +691,17 @@ describe('the if predicate (engine.md F1-F3)', () => {
       expect(holds('Bash(git push*)', 'Bash', { command }), command).toBe(true);
     }
     expect(holds('Bash(git push*)', 'Bash', { command: "su -c 'git status' bob" })).toBe(false);
+    // runuser -u runs the command its later words name, with no shell reading its input.
+    for (const command of [
+      'runuser -u bob -- git push',
+      'runuser --user=bob git push origin',
+      "runuser -u bob -- bash -c 'git push'",
+    ]) {
+      expect(holds('Bash(git push*)', 'Bash', { command }), command).toBe(true);
+    }
+    for (const command of ['runuser -u bob -- ls', 'runuser -u bob git status']) {
+      expect(holds('Bash(git push*)', 'Bash', { command }), command).toBe(false);
+    }
   });
 
   // engine.md F2, fail closed: a shell that reads its commands from its input (a pipe, a
