@@ -57,9 +57,9 @@ function readLine(
       all.push(form, withoutRedirections(form));
     }
     // A command word an expansion builds (`$GIT push`; `$(echo git) push`, which cut makes the
-    // word `$`), or commands a shell reads from its input, are known only when the line runs:
-    // the reading cannot be completed.
-    if (text === '$' || wordAt(text, 0)?.expands === true) return false;
+    // word `$`), a git alias the line defines, or commands a shell reads from its input, are
+    // known only when the line runs: the reading cannot be completed.
+    if (text === '$' || wordAt(text, 0)?.expands === true || definesGitAlias(text)) return false;
     const run = shellRun(text);
     if (run === null) continue;
     if (run === 'input') return false;
@@ -309,21 +309,38 @@ function namedForms(text: string): string[] {
   if (name !== first.value && name !== '') forms.push(name + rest);
   if (name === 'git') {
     const subcommand = afterGitOptions(text, first.end);
-    if (subcommand !== first.end) forms.push(`git${text.slice(subcommand)}`);
+    if (subcommand !== null && subcommand !== first.end) forms.push(`git${text.slice(subcommand)}`);
   }
   return forms;
+}
+
+/** Whether the text is git defining an alias in its options (`git -c alias.p=push p`). */
+function definesGitAlias(text: string): boolean {
+  const first = wordAt(text, 0);
+  return (
+    first !== null && fileName(first.value) === 'git' && afterGitOptions(text, first.end) === null
+  );
 }
 
 /**
  * Where git's subcommand starts in `text` (whose first word, ending at `from`, is git): past the
  * options git reads before it (`-C <dir>`, `-c <name>=<value>`, `--git-dir=<dir>`, `--no-pager`,
- * ...), each option's separate value passed over with it. `from` when there is none.
+ * ...), each option's separate value passed over with it. `from` when there is none; null when an
+ * option defines an alias (`-c alias.p=push`, `--config-env=alias.p=VAR`), which may name any
+ * command, known only when the line runs.
  */
-function afterGitOptions(text: string, from: number): number {
+function afterGitOptions(text: string, from: number): number | null {
   let at = from;
   for (let word = wordAt(text, at); word !== null && word.value.startsWith('-');) {
     at = word.end;
-    if (GIT_OPTION_WITH_VALUE.test(word.value)) at = wordAt(text, at)?.end ?? at;
+    if (/^--config-env=alias\./i.test(word.value)) return null;
+    if (GIT_OPTION_WITH_VALUE.test(word.value)) {
+      const value = wordAt(text, at);
+      if (/^-c$|^--config-env$/.test(word.value) && /^alias\./i.test(value?.value ?? '')) {
+        return null;
+      }
+      at = value?.end ?? at;
+    }
     word = wordAt(text, at);
   }
   return at;

@@ -852,6 +852,14 @@ describe('the if predicate (engine.md F1-F3)', () => {
     ]) {
       expect(holds('Bash(git push*)', 'Bash', { command }), command).toBe(true);
     }
+    // An alias defined on the line (`git -c alias.p=push p`) runs what only running shows.
+    for (const command of [
+      'git -c alias.p=push p',
+      "git -c 'Alias.p=!git push' p",
+      'sudo git -c alias.x=push x',
+    ]) {
+      expect(holds('Bash(git push*)', 'Bash', { command }), command).toBe(true);
+    }
     for (const command of [
       'git -C push status',
       'git -c push=1 status',
