@@ -1,5 +1,8 @@
 import { hasQuoting, wordAt } from './read-shell-word.js';
 import { fileName, shellRun, wordsFrom } from './shell-run.js';
+import { isWrapper, withoutPrefixes } from './command-prefixes.js';
+import { cut, substitutions } from './cut-line.js';
+import { afterGitOptions, definesGitAlias } from './git-options.js';
 
 /**
  * The subcommands of a Bash command line, as Claude Code's `if` rules read it (engine.md F2):
@@ -113,152 +116,6 @@ export const MAX_READ_COMMAND = 100_000;
  */
 export const WRAPPED_READ_BUDGET = 1_000_000;
 
-/**
- * The line cut at control operators, subshell parentheses and group braces outside quotes
- * (`'...'`, `"..."`, `$'...'`); the braces of a parameter expansion (`${IFS}`) stay in their
- * word. Where a command substitution (`$(...)`, backquotes) builds the command word, all of it or
- * a part (`$(echo git) push`, `` `echo git` push ``, `gi$(echo t) push`), or may, after a wrapper
- * or eval (`sudo $(which git) push`, `eval $(cat cmds)`), the part `$` is given too, which
- * readLine takes as a word known only when the line runs; a substitution in an argument
- * (`echo $(date)`), an assignment (`X=$(date) ls`) or arithmetic (`$(( $(date +%s) - 5 ))`)
- * builds none.
- */
-function cut(command: string): string[] {
-  const parts: string[] = [];
-  let current = '';
-  // `$'` is ANSI-C quoting, in which a backslash escapes a quote (`$'\''` is one word).
-  let quote: '"' | "'" | "$'" | null = null;
-  let expansions = 0;
-  let escaped = -1; // the index of the last character a backslash escaped
-  // What the simple command being cut has shown before `current`; for each parenthesis open,
-  // whether it is arithmetic or inside arithmetic (`((`, `$((`) and, for a substitution, what
-  // its command had shown, which its closing parenthesis restores; the same for a backquote.
-  let shown: Shown = 'none';
-  const opened: { arithmetic: boolean; outer: Shown | null }[] = [];
-  let backquoted: Shown | null = null;
-  for (let i = 0; i < command.length; i++) {
-    const ch = command[i] as string;
-    if (quote !== null) {
-      current += ch;
-      if (ch === '\\' && quote !== "'" && i + 1 < command.length) current += command[++i];
-      else if (ch === quote.at(-1)) quote = null;
-    } else if (ch === '\\' && command[i + 1] === '\n') {
-      i += 1; // a backslash-newline joins the two lines
-    } else if (ch === '\\' && i + 1 < command.length) {
-      current += ch + command[++i];
-      escaped = i;
-    } else if (ch === '"' || ch === "'") {
-      quote = ch === "'" && command[i - 1] === '$' && escaped !== i - 1 ? "$'" : ch;
-      current += ch;
-    } else if (ch === '&' && (isAngle(command[i - 1]) || command[i + 1] === '>')) {
-      current += ch; // `2>&1`, `&>`, `>&`: a redirection, not an operator
-    } else if ((ch === '{' && command[i - 1] === '$') || (ch === '}' && expansions > 0)) {
-      // `${IFS}`, `${GIT:-git}`: a parameter expansion, part of its word, not a group's brace.
-      expansions += ch === '{' ? 1 : -1;
-      current += ch;
-    } else if (';&|\n(){}`'.includes(ch)) {
-      let builds = false;
-      if (ch === '(') {
-        const arithmetic = opened.at(-1)?.arithmetic === true || command[i + 1] === '(';
-        let outer: Shown | null = null;
-        if (command[i - 1] === '$') {
-          current = current.slice(0, -1); // the `$` of `$(`
-          const at = atSubstitution(current, shown);
-          builds = at.builds && !arithmetic;
-          outer = at.shown;
-        }
-        opened.push({ arithmetic, outer });
-        shown = 'none';
-      } else if (ch === ')') {
-        shown = opened.pop()?.outer ?? 'none';
-      } else if (ch === '`' && backquoted === null) {
-        const at = atSubstitution(current, shown);
-        builds = at.builds;
-        backquoted = at.shown;
-        shown = 'none';
-      } else if (ch === '`') {
-        shown = backquoted ?? 'none';
-        backquoted = null;
-      } else {
-        shown = 'none';
-      }
-      parts.push(current);
-      if (builds) parts.push('$');
-      current = '';
-    } else {
-      current += ch;
-    }
-  }
-  parts.push(current);
-  return parts;
-}
-
-/**
- * What a simple command has shown so far: no word but assignments and keywords (`none`), its
- * command word, or a wrapper or eval as its command word, after which any word may start the
- * command.
- */
-type Shown = 'none' | 'command' | 'wrapper';
-
-/**
- * At a command substitution opening after `before` (the text since the last cut) in a command
- * that has shown `shown`: whether the substitution builds the command word, all of it (` $(`
- * after nothing but assignments and keywords) or a part (glued to the word, `gi$(echo t)`), or
- * may, after a wrapper or eval; and what the command has shown past `before`. Linear in
- * `before`.
- */
-function atSubstitution(before: string, shown: Shown): { builds: boolean; shown: Shown } {
-  if (shown !== 'none') return { builds: shown === 'wrapper', shown };
-  const glued = before !== '' && !/\s$/.test(before);
-  const rest = withoutPrefixes(before);
-  // Glued to an assignment (`X=$(date)`) it builds a value, not a command word.
-  if (rest === '') return { builds: !glued, shown: glued ? 'none' : 'command' };
-  if (glued && !/\s/.test(rest)) return { builds: true, shown: 'command' };
-  // eval runs its arguments as a command line: each may be a command word too.
-  const name = fileName(wordAt(rest, 0)?.value ?? '');
-  if (isWrapper(name) || name === 'eval') return { builds: true, shown: 'wrapper' };
-  return { builds: false, shown: 'command' };
-}
-
-/**
- * Whether `ch` is `<` or `>`. cut reads the line, not `current`: reading a character of a string
- * built by `+=` flattens it, which would make a long part quadratic.
- */
-function isAngle(ch: string | undefined): boolean {
-  return ch === '<' || ch === '>';
-}
-
-/** The innermost texts of `$(...)` and backquotes anywhere in the line, quotes or not. */
-function substitutions(command: string): string[] {
-  const found: string[] = [];
-  for (const match of command.matchAll(/\$\(([^()]*)\)|`([^`]*)`/g)) {
-    found.push(match[1] ?? match[2] ?? '');
-  }
-  return found;
-}
-
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"(?:[^"\\]|\\.)*"|[^\s'"])*(?:\s+|$)/;
-
-/**
- * A keyword before a command. `time` with an option (`time -p`) is left, for afterWrappers to
- * read as the wrapper it also is (the time program), passing over its options.
- */
-const KEYWORD = /^(?:!|then|do|else|elif|if|while|until|coproc|time(?!\s+-))(?:\s+|$)/;
-
-/** `FOO=1 BAR='a b' git push` and `then ! git push` are `git push`; the part trimmed. */
-function withoutPrefixes(part: string): string {
-  let text = part.trim();
-  for (;;) {
-    const match = ASSIGNMENT.exec(text) ?? KEYWORD.exec(text);
-    if (match === null) return text;
-    text = text.slice(match[0].length);
-  }
-}
-
-/** Commands that run the command their arguments name. */
-const WRAPPERS = new Set(['timeout', 'nice', 'nohup', 'stdbuf', 'xargs', 'sudo', 'env']);
-const WRAPPERS_ALSO = new Set(['command', 'exec', 'builtin', 'ionice', 'doas', 'time', 'busybox']);
-
 /** How many words after a wrapper or an option may start the command a wrapper runs. */
 const WRAPPED_WORDS = 32;
 
@@ -288,10 +145,6 @@ function afterWrappers(part: string, budget: { left: number }): string[] | null 
   return starts.map((start) => withoutPrefixes(line.slice(start)));
 }
 
-function isWrapper(word: string): boolean {
-  return WRAPPERS.has(word) || WRAPPERS_ALSO.has(word);
-}
-
 /**
  * The text again with its first word as the shell reads it (`"git" push`, `\git push` and
  * `g"i"t push` are `git push`) and, where that word is a path, by its file name
@@ -313,42 +166,6 @@ function namedForms(text: string): string[] {
   }
   return forms;
 }
-
-/** Whether the text is git defining an alias in its options (`git -c alias.p=push p`). */
-function definesGitAlias(text: string): boolean {
-  const first = wordAt(text, 0);
-  return (
-    first !== null && fileName(first.value) === 'git' && afterGitOptions(text, first.end) === null
-  );
-}
-
-/**
- * Where git's subcommand starts in `text` (whose first word, ending at `from`, is git): past the
- * options git reads before it (`-C <dir>`, `-c <name>=<value>`, `--git-dir=<dir>`, `--no-pager`,
- * ...), each option's separate value passed over with it. `from` when there is none; null when an
- * option defines an alias (`-c alias.p=push`, `--config-env=alias.p=VAR`), which may name any
- * command, known only when the line runs.
- */
-function afterGitOptions(text: string, from: number): number | null {
-  let at = from;
-  for (let word = wordAt(text, at); word !== null && word.value.startsWith('-');) {
-    at = word.end;
-    if (/^--config-env=alias\./i.test(word.value)) return null;
-    if (GIT_OPTION_WITH_VALUE.test(word.value)) {
-      const value = wordAt(text, at);
-      if (/^-c$|^--config-env$/.test(word.value) && /^alias\./i.test(value?.value ?? '')) {
-        return null;
-      }
-      at = value?.end ?? at;
-    }
-    word = wordAt(text, at);
-  }
-  return at;
-}
-
-/** git's options before its subcommand whose value is the next word. */
-const GIT_OPTION_WITH_VALUE =
-  /^(?:-C|-c|--git-dir|--work-tree|--namespace|--super-prefix|--config-env|--attr-source)$/;
 
 /** The text with every word as the shell reads it (`git "push"` is `git push`), if it differs. */
 function everyWordRead(text: string): string[] {

@@ -78,7 +78,7 @@ const ANSI_C_ESCAPES: Readonly<Record<string, string>> = {
   '?': '?',
 };
 
-/** `\047` (octal), `\x27`, `\u0027`, `\U00000027` after the backslash; 1 to 3, 2, 4, 8 digits. */
+/** After the backslash: `\047` (1-3 octal digits), `\x27` (1-2 hex), `\u`, `\U` (4, 8 hex). */
 const ANSI_C_NUMBER =
   /^(?:([0-7]{1,3})|x([0-9A-Fa-f]{1,2})|u([0-9A-Fa-f]{1,4})|U([0-9A-Fa-f]{1,8}))/;
 
