@@ -93,11 +93,36 @@ export function matcherAccepts(
   payload: Readonly<Record<string, unknown>>,
   aliases: readonly string[] = [],
 ): boolean {
-  if (m.kind === 'all') return true;
+  return matcherAcceptsValue(m, matchedValue(event, payload), aliases);
+}
+
+/** The value an event's matchers are applied to: its matcher field when a string, else null. */
+export function matchedValue(
+  event: HookEventName,
+  payload: Readonly<Record<string, unknown>>,
+): string | null {
   const field = EVENTS[event].matcherField;
   const target = field !== null && Object.hasOwn(payload, field) ? payload[field] : undefined;
-  if (typeof target !== 'string') return false;
-  return [target, ...aliases].some((name) =>
-    m.kind === 'exact' ? m.names.includes(name) : m.regex.test(name),
-  );
+  return typeof target === 'string' ? target : null;
+}
+
+/**
+ * matcherAccepts for a value matchedValue read once for all of an event's groups: `value` or one
+ * of its `aliases` accepted; no value (null) is accepted only by a match-all matcher. Allocates
+ * nothing, as it runs once per group of every dispatch.
+ */
+export function matcherAcceptsValue(
+  m: CompiledMatcher,
+  value: string | null,
+  aliases: readonly string[],
+): boolean {
+  if (m.kind === 'all') return true;
+  if (value === null) return false;
+  if (acceptsName(m, value)) return true;
+  for (const alias of aliases) if (acceptsName(m, alias)) return true;
+  return false;
+}
+
+function acceptsName(m: Exclude<CompiledMatcher, { kind: 'all' }>, name: string): boolean {
+  return m.kind === 'exact' ? m.names.includes(name) : m.regex.test(name);
 }

@@ -1,6 +1,6 @@
 import type { HookEventName } from '../events.js';
 import { ifRuleHolds } from '../if-rule.js';
-import { matcherAccepts } from '../matcher.js';
+import { matchedValue, matcherAcceptsValue } from '../matcher.js';
 import type { Snapshot } from './snapshot.js';
 import type { SnapshotHandler } from '../types.js';
 
@@ -34,8 +34,9 @@ export function matchHandlers(
   home: string | null = null,
 ): SnapshotHandler[] {
   const matched: SnapshotHandler[] = [];
+  const value = matchedValue(event, payload);
   for (const group of snapshot.groups[event] ?? []) {
-    if (!matcherAccepts(group.matcher, event, payload, aliases)) continue;
+    if (!matcherAcceptsValue(group.matcher, value, aliases)) continue;
     for (const entry of group.handlers) {
       if (!inSet(entry.handler, which)) continue;
       if (entry.rule === null || ifRuleHolds(entry.rule, event, payload, aliases, home))
