@@ -5,8 +5,8 @@ import { wordAt } from './read-shell-word.js';
  * (bash-subcommands.ts, engine.md F2): the command string of `bash -c '...'`, `eval ...` or
  * `env -S '...'` (`string`), or, for a shell that reads its commands from its standard input
  * (`echo 'git push' | bash`, `bash < cmds`, `sh -s`, `sudo -s`) or given `-c` without a command
- * string, `input`: text the line does not show. null when it runs none (any other command, a shell given a script file,
- * `bash --version`).
+ * string, `input`: text the line does not show. null when it runs none (any other command, a
+ * shell given a script file, `bash --version`).
  */
 export type ShellRun = { readonly string: string } | 'input' | null;
 
@@ -48,8 +48,7 @@ const SWITCH_USER = new Set(['su', 'runuser']);
  * than its input (`/dev/stdin`, `<(...)`) or asked for its version or help. For `runuser -u
  * user`, the text after its options as written, which it runs with no shell reading its input.
  * `source` and `.` read their input for such a file (`source <(curl ...)`), and run no command
- * string otherwise.
- * Redirections (`< cmds`, `<<< 'git push'`, `2>&1`) are no words of it.
+ * string otherwise. Redirections (`< cmds`, `<<< 'git push'`, `2>&1`) are no words of it.
  */
 export function shellRun(text: string): ShellRun {
   const first = wordAt(text, 0);
