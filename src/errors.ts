@@ -77,12 +77,13 @@ export function isHookpmError(value: unknown, code?: ErrorCode): value is Hookpm
  * A URL's user part in prose (registry.md N5): from `scheme://` to the last `@` a host can follow
  * (not a space, a quote, `<` or `>`: `name@<name>` is prose) before the authority ends, at a `/`,
  * `?` or `#` as in a URL, or at a line break. A space or a quote ends nothing
- * (`https://u:pa ss@host/`, a password as typed); an `@` past the authority is prose
+ * (`https://u:pa ss@host/`, a password as typed), but none starts one: a scheme named in prose
+ * (`an https:// git repository, or git@host:o/r.git`) has none; an `@` past the authority is prose
  * (`https://r.example/ lists guard@team`). A scheme is at most 32 characters, and an authority
  * ends at the next `://`, so text of any length is scanned in linear time. url-policy.ts's
  * redactUserInfo, given one value, hides the same part.
  */
-const USER_INFO = /([a-z][a-z0-9+.-]{0,31}:\/\/)[^/?#\r\n]*@(?![\s"'`<>])/gi;
+const USER_INFO = /([a-z][a-z0-9+.-]{0,31}:\/\/)(?!\s)[^/?#\r\n]*@(?![\s"'`<>])/gi;
 
 /**
  * Removes user:password@ from URLs (USER_INFO) and bearer-like tokens from a string (registry.md

@@ -103,6 +103,12 @@ describe('redact', () => {
       'spec "g@https://u:pa ss@h": run `add <name> <url>`, then name@<name>',
       'spec "g@https://***@h": run `add <name> <url>`, then name@<name>',
     ],
+    // A user part starts right after "://": a scheme named in prose hides nothing after it.
+    [
+      'Give a file:// URL, an https:// git repository, or git@host:owner/repo.git.',
+      'Give a file:// URL, an https:// git repository, or git@host:owner/repo.git.',
+    ],
+    ['an https:// URL or acme@1.2.3', 'an https:// URL or acme@1.2.3'],
   ])('N5: %j is shown as %j', (text, shown) => {
     expect(redact(text)).toBe(shown);
   });
