@@ -155,4 +155,33 @@ describe('parseInstallSpec with a registry URL after the name', () => {
       expect(message).not.toContain('s3cret');
     }
   });
+
+  // N5, as registry add names a location: a URL typed without its `://` shows no user:password@.
+  it.each([
+    [
+      'u:s3cret@host/x.tgz',
+      'install spec "***@host/x.tgz" uses a source hookpm does not install from',
+    ],
+    [
+      'https//u:s3cret@host/x.tgz',
+      'install spec "https//***@host/x.tgz": its name is not a valid plugin name',
+    ],
+  ])('N5: %j is refused without its password', (spec, words) => {
+    let message = '';
+    try {
+      parseInstallSpec(spec, REGISTRIES);
+    } catch (error) {
+      if (!isHookpmError(error)) throw error;
+      message = redact(error.message);
+    }
+    expect(message).toContain(words);
+    expect(message).not.toContain('s3cret');
+  });
+
+  it('N5: an npm spec or a plugin name is quoted whole', () => {
+    expect(() => parseInstallSpec('npm:@scope/pkg@not a range!', REGISTRIES)).toThrow(
+      '"npm:@scope/pkg@not a range!"',
+    );
+    expect(() => parseInstallSpec('Guard@1', REGISTRIES)).toThrow('"Guard@1": "Guard"');
+  });
 });

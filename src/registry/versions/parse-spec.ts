@@ -12,6 +12,7 @@ import {
 } from '../../plugin/name.js';
 import { DIST_TAG_PATTERN, isNpmPackageName } from '../name-rules.js';
 import { checkUrl } from '../http/url-policy.js';
+import { showTypedLocation } from '../registry-location.js';
 import { clip } from '../../text/clip.js';
 
 export type InstallSpec =
@@ -59,7 +60,9 @@ export function parseInstallSpec(spec: string, registries: readonly string[]): I
   }
   if (spec.startsWith('npm:')) return npmSpec(spec);
   if (/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(spec)) {
-    throw usage(spec, 'uses a source hookpm does not install from');
+    // A URL, or one typed without its `://` (`bob:pw@host/x.tgz`): named as registry add names
+    // a location, without its user part (registry.md N5).
+    throw usage(spec, 'uses a source hookpm does not install from', showTypedLocation(spec));
   }
   return registrySpec(spec, registries);
 }
@@ -101,9 +104,16 @@ function registrySpec(spec: string, registries: readonly string[]): InstallSpec 
   const parts = spec.split('@');
   const name = parts[0] ?? '';
   if (!PLUGIN_NAME.test(name)) {
+    // A name holding a URL typed without its `://` (`https//bob:pw@host/x.tgz`) is not quoted:
+    // the spec is, without its user part (registry.md N5).
+    const shown = showTypedLocation(spec);
+    const named =
+      shown === clip(spec)
+        ? `${quote(spec)}: ${quote(name)}`
+        : `${JSON.stringify(shown)}: its name`;
     throw new HookpmError(
       'E_NAME_INVALID',
-      `install spec ${quote(spec)}: ${quote(name)} is not a valid plugin name (^[a-z0-9][a-z0-9._-]{0,63}$)`,
+      `install spec ${named} is not a valid plugin name (^[a-z0-9][a-z0-9._-]{0,63}$)`,
       {
         spec,
         suggestions: lowerCaseNames(name),
@@ -145,8 +155,9 @@ function rangeOrTag(spec: string, text: string, also = ''): { range: string } | 
   throw usage(spec, `has ${quote(text)}, which is neither a semver range nor a dist-tag${also}`);
 }
 
-function usage(spec: string, what: string): HookpmError {
-  return new HookpmError('E_USAGE', `install spec ${quote(spec)} ${what}`, {
+/** E_USAGE naming `spec` as `shown` (cut short) says: `spec` as given, unless told otherwise. */
+function usage(spec: string, what: string, shown = clip(spec)): HookpmError {
+  return new HookpmError('E_USAGE', `install spec ${JSON.stringify(shown)} ${what}`, {
     spec,
     hint: 'Forms: name, name@range, name@tag, name@registry[@range], ./dir, ./file.tgz, https://.../x.tgz, npm:pkg[@range].',
   });
