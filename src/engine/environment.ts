@@ -86,11 +86,22 @@ const KEPT_NAMES: ReadonlySet<string> = new Set([
 ]);
 const SESSION_PREFIX = 'XDG_SESSION_';
 
+/** A URL's `://` and a user part after it (holdsUrlWithUser). */
+const AUTHORITY_WITH_USER = /:\/\/[^\s/?#@]+@/g;
+
 /**
- * A value that is a secret whatever its name: a URL with a user part (`postgres://u:pw@h/db`,
- * `https://token@host`, a proxy with a password), anywhere in the value.
+ * Whether `value` holds a URL with a user part (`postgres://u:pw@h/db`, `https://token@host`, a
+ * proxy with a password) anywhere: a `://` with a user part after it and a scheme before it (a
+ * letter, then letters, digits, `+`, `.` or `-`). Each `://` is tried once and its scheme read
+ * back to the character before it that no scheme holds, so a value is read in linear time.
  */
-const URL_WITH_USER = /[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/?#@]+@/;
+function holdsUrlWithUser(value: string): boolean {
+  for (const match of value.matchAll(AUTHORITY_WITH_USER)) {
+    for (let i = match.index - 1; i >= 0 && /[A-Za-z0-9+.-]/.test(value[i]!); i--)
+      if (/[A-Za-z]/.test(value[i]!)) return true;
+  }
+  return false;
+}
 
 /**
  * A value that starts as a well-known kind of credential does: GitHub (ghp_, gho_, ghu_, ghs_,
@@ -121,7 +132,7 @@ export function isSecret(name: string, value: string): boolean {
     return true;
   if (value.length < 8) return false;
   return (
-    (value.includes('://') && value.includes('@') && URL_WITH_USER.test(value)) ||
+    (value.includes('://') && value.includes('@') && holdsUrlWithUser(value)) ||
     (CREDENTIAL_HEADS.some((head) => value.startsWith(head)) && CREDENTIAL_VALUE.test(value))
   );
 }
