@@ -8,7 +8,6 @@ import type { Snapshot } from '../hooks/snapshot/snapshot.js';
 import { callLog, stringField, type DispatchOptions } from './dispatch-options.js';
 import { nestsDeeperThan } from '../json/nesting-depth.js';
 import { checkDispatchCall, unreadableInput } from './dispatch-call.js';
-import { payloadAtCwd } from './payload-at-cwd.js';
 
 /**
  * Dispatches one event on a snapshot (docs/reference/rules/engine.md#running-handlers,
@@ -62,12 +61,11 @@ function dispatchChecked(
   if (nestsDeeperThan(input)) return Promise.resolve(refusedPayload(event, snapshot.id));
   const home = opts.home ?? ((opts.env ?? process.env).HOME || null);
   // F2: `if` path rules read a relative path from opts.cwd, where the handlers run (X4).
-  const seen = payloadAtCwd(input, opts.cwd);
-  const which = opts.handlers ?? 'engine';
+  const how = { which: opts.handlers ?? 'engine', aliases: opts.matcherAliases, home };
   const matched =
     snapshot.groups[event] === undefined
       ? []
-      : matchHandlers(snapshot, event, seen, which, opts.matcherAliases, home);
+      : matchHandlers(snapshot, event, input, { ...how, cwd: opts.cwd });
   if (matched.length === 0) {
     const failing = failClosedOn(opts.failClosed, event);
     const result =

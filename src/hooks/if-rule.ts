@@ -217,7 +217,7 @@ function inputField(payload: Readonly<Record<string, unknown>>, field: string): 
 
 /**
  * Where a payload carries, beside the `cwd` its handlers run in, the agent's own `cwd` that the
- * invocation replaced (engine/payload-at-cwd.ts): a symbol, so no JSON, key list or handler sees
+ * invocation replaced (payload-at-cwd.ts): a symbol, so no JSON, key list or handler sees
  * it.
  */
 export const AGENT_CWD: unique symbol = Symbol('the agent cwd an invocation replaced');

@@ -1,9 +1,8 @@
 import type { DispatchResult } from '../../engine/types.js';
 import type { EventName } from '../../hooks/events.js';
 import { openHost } from '../steps/host/host.js';
-import { matchHandlers } from '../../hooks/snapshot/snapshot-match.js';
+import { matchHandlers, type MatchOptions } from '../../hooks/snapshot/snapshot-match.js';
 import { nestsDeeperThan } from '../../json/nesting-depth.js';
-import { payloadAtCwd } from '../../engine/payload-at-cwd.js';
 import type { LoadedSnapshot } from './load-snapshot.js';
 import { loadTrustedSnapshot, type LoadTrustedSnapshotOptions } from './load-trusted-snapshot.js';
 import { stateIdentity } from '../../store/state/state-seal.js';
@@ -60,7 +59,7 @@ export async function runEvent(options: RunEventOptions): Promise<DispatchResult
   const { snapshot, failClosed, workspace } =
     whole === null
       ? tabled!
-      : await checkedSnapshot(whole, event, payloadAtCwd(input, options.cwd), load.home);
+      : await checkedSnapshot(whole, event, input, { home: load.home, cwd: options.cwd });
   const host = openHost({
     snapshot,
     source: 'run',
@@ -87,17 +86,18 @@ export async function runEvent(options: RunEventOptions): Promise<DispatchResult
 /**
  * engine.md X10, Q6: the snapshot with the trees of the plugins about to run checked (the others
  * were loaded from the documents cache without a tree walk); a tampered one is left out and fails
- * closed before anything runs. `home` is the user's home, which `~/` of `if` path rules names.
+ * closed before anything runs. `how`: the user's home, which `~/` of `if` path rules names, and the
+ * directory the handlers run in.
  */
 async function checkedSnapshot(
   loaded: LoadedSnapshot,
   event: EventName,
   input: Readonly<Record<string, unknown>>,
-  home: string,
+  how: MatchOptions,
 ): Promise<LoadedSnapshot> {
   if (loaded.recheck === undefined || nestsDeeperThan(input)) return loaded;
   const running = new Set(
-    matchHandlers(loaded.snapshot, event, input, 'engine', [], home).flatMap((h) =>
+    matchHandlers(loaded.snapshot, event, input, how).flatMap((h) =>
       h.plugin === null ? [] : [h.plugin],
     ),
   );

@@ -19,11 +19,16 @@ export interface CheckedHost {
 /** A session snapshot's plugin trees, checked again before their handlers run. */
 export interface SessionTrees {
   /**
-   * The host for a dispatch of `event` with `input`: `host` itself when every plugin about to run
+   * The host for a dispatch of `event` with `input`, its handlers run in `cwd` (matchHandlers'
+   * MatchOptions): `host` itself when every plugin about to run
    * still has the tree it was loaded from; else one whose snapshot (same id) leaves the changed
    * ones out, and fails closed on them.
    */
-  hostFor(event: EventName, input: Readonly<Record<string, unknown>>): Promise<CheckedHost>;
+  hostFor(
+    event: EventName,
+    input: Readonly<Record<string, unknown>>,
+    cwd: string | undefined,
+  ): Promise<CheckedHost>;
 }
 
 /**
@@ -52,12 +57,12 @@ export function sessionTrees(
     held.set(id, { plugin, sources });
   }
   return {
-    async hostFor(event, input) {
+    async hostFor(event, input, cwd) {
       const same = { host, diagnostics: [] };
       // Matching reads only the matcher and `if` fields: a payload nested too deep (B5) is walked
       // once, by dispatchEvent, which refuses it; checking its trees first only costs the check.
       if (held.size === 0) return same;
-      const matched = matchHandlers(host.snapshot, event, input, 'engine', [], home);
+      const matched = matchHandlers(host.snapshot, event, input, { home, cwd });
       const running = new Set(matched.map((h) => h.plugin));
       const checked = [...held.values()].filter((p) => running.has(p.plugin.id));
       if (checked.length === 0) return same;

@@ -7,7 +7,6 @@ import { HookpmError } from '../../errors.js';
 import type { Diagnostic } from '../../hooks/diagnostic.js';
 import type { EventName } from '../../hooks/events.js';
 import { checkDispatchCall, unreadableInput } from '../../engine/dispatch-call.js';
-import { payloadAtCwd } from '../../engine/payload-at-cwd.js';
 import type { Snapshot, SnapshotPlugin } from '../../hooks/snapshot/snapshot.js';
 import { resolveStorePaths } from '../../store/paths.js';
 import type { StorePaths } from '../../store/store-paths.js';
@@ -121,8 +120,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     if (where.cwd !== null) opts.cwd = where.cwd;
     if (where.notes !== undefined) opts.notes = where.notes;
     // The trees checked are those of the plugins dispatch matches, at the cwd it matches with.
-    const matched = payloadAtCwd(payload, opts.cwd);
-    const result = current.trees.hostFor(event, matched).then(({ host, diagnostics }) =>
+    const result = current.trees.hostFor(event, payload, opts.cwd).then(({ host, diagnostics }) =>
       host.dispatch(event, payload, opts).then((r) => {
         if (diagnostics.length > 0) r.diagnostics.unshift(...diagnostics);
         return r;

@@ -9,7 +9,6 @@ import type { StorePaths } from '../../store/store-paths.js';
 import { findProjectRoot } from '../../workspace/find-project-root.js';
 import { eventCwd } from '../steps/host/event-cwd.js';
 import { pinnedSources, type PinnedSources } from './pinned-sources.js';
-import { payloadAtCwd } from '../../engine/payload-at-cwd.js';
 import { pinUnderPolicy } from './policy-pin.js';
 import { sessionPin } from './session-pin.js';
 
@@ -93,16 +92,15 @@ async function plan(wire: WireContext, input: EventPlanInput, afresh: boolean): 
   const { cwd, notes } = where.resolve(pin.sessionId === '' ? undefined : pin.projectRoot);
   const projectDir = wire.env[CLAUDE_PROJECT_DIR] || (await findProjectRoot(cwd));
   let snapshot = buildSnapshot({ projectDir, sources: pin.sources, id: pin.snapshotId });
-  const aliases = input.matcherAliases;
   // F2: `if` path rules read a relative path from `cwd`, where the handlers run (cli.md W2).
-  const fields = payloadAtCwd(input.input, cwd);
-  let matched = matchHandlers(snapshot, event, fields, which, aliases, wire.home);
+  const how = { which, aliases: input.matcherAliases, home: wire.home, cwd };
+  let matched = matchHandlers(snapshot, event, input.input, how);
   const running = new Set(matched.flatMap((h) => (h.plugin === null ? [] : [h.plugin])));
   // Q6 for the plugins about to run; a tampered one is left out before anything runs.
   const checked = await pinnedSources(wire.store, pin, running, input.by);
   if (checked.sources !== pin.sources) {
     snapshot = buildSnapshot({ projectDir, sources: checked.sources, diagnostics: [] });
-    matched = matchHandlers(snapshot, event, fields, which, aliases, wire.home);
+    matched = matchHandlers(snapshot, event, input.input, how);
   }
   return { pin, stored, cwd, notes, projectDir, snapshot, running, matched, checked };
 }

@@ -1,4 +1,4 @@
-import { AGENT_CWD } from '../hooks/if-rule.js';
+import { AGENT_CWD } from './if-rule.js';
 
 /**
  * The payload as an invocation's `if` rules read it (engine.md F2): with `cwd`, the working
