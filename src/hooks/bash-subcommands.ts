@@ -1,7 +1,7 @@
 import { hasQuoting, wordAt } from './read-shell-word.js';
 import { fileName, shellRun, wordsFrom } from './shell-run.js';
 import { isWrapper, withoutPrefixes } from './command-prefixes.js';
-import { cut, substitutions } from './cut-line.js';
+import { BUILT_WORD, cut, substitutions } from './cut-line.js';
 import { afterGitOptions, definesGitAlias } from './git-options.js';
 
 /**
@@ -60,9 +60,9 @@ function readLine(
       all.push(form, withoutRedirections(form));
     }
     // A command word an expansion builds (`$GIT push`; `$(echo git) push`, which cut makes the
-    // word `$`), a git alias the line defines, or commands a shell reads from its input, are
+    // part BUILT_WORD), a git alias the line defines, or commands a shell reads from its input, are
     // known only when the line runs: the reading cannot be completed.
-    if (text === '$' || wordAt(text, 0)?.expands === true || definesGitAlias(text)) return false;
+    if (text === BUILT_WORD || wordAt(text, 0)?.expands || definesGitAlias(text)) return false;
     const run = shellRun(text);
     if (run === null) continue;
     if (run === 'input') return false;

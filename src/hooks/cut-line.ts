@@ -3,11 +3,17 @@ import { fileName } from './shell-run.js';
 import { isWrapper, withoutPrefixes } from './command-prefixes.js';
 
 /**
+ * The part cut gives where a command substitution builds a command word (`$(echo git) push`):
+ * a command known only when the line runs.
+ */
+export const BUILT_WORD = '$';
+
+/**
  * The line cut at control operators, subshell parentheses and group braces outside quotes
  * (`'...'`, `"..."`, `$'...'`); the braces of a parameter expansion (`${IFS}`) stay in their
  * word. Where a command substitution (`$(...)`, backquotes) builds the command word, all of it or
  * a part (`$(echo git) push`, `` `echo git` push ``, `gi$(echo t) push`), or may, after a wrapper
- * or eval (`sudo $(which git) push`, `eval $(cat cmds)`), the part `$` is given too, which
+ * or eval (`sudo $(which git) push`, `eval $(cat cmds)`), the part BUILT_WORD is given too, which
  * readLine takes as a word known only when the line runs; a substitution in an argument
  * (`echo $(date)`), an assignment (`X=$(date) ls`) or arithmetic (`$(( $(date +%s) - 5 ))`)
  * builds none.
@@ -72,7 +78,7 @@ export function cut(command: string): string[] {
         shown = 'none';
       }
       parts.push(current);
-      if (builds) parts.push('$');
+      if (builds) parts.push(BUILT_WORD);
       current = '';
     } else {
       current += ch;
