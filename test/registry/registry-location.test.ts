@@ -58,12 +58,7 @@ describe('registry locations (registry.md section 1)', () => {
     ['https://acme.dev/r/?access_token=abc', 'E_USAGE'],
     ['https://acme.dev/r/registry.json?v=2', 'E_USAGE'],
   ])('1: %j is refused with %s', (location, code) => {
-    let caught: unknown;
-    try {
-      classifyLocation(location, '/work');
-    } catch (error) {
-      caught = error;
-    }
+    const caught = refusalOf(location);
     expect(caught).toBeInstanceOf(HookpmError);
     expect((caught as HookpmError).code).toBe(code);
   });
@@ -95,12 +90,7 @@ describe('registry locations (registry.md section 1)', () => {
   ])(
     'cli.md: %j is refused in one sentence: the registry location "…" %s',
     (location, reason, shown = location) => {
-      let caught: unknown;
-      try {
-        classifyLocation(location, '/work');
-      } catch (error) {
-        caught = error;
-      }
+      const caught = refusalOf(location);
       expect(caught).toBeInstanceOf(HookpmError);
       const error = caught as HookpmError;
       expect(error.code).toBe('E_USAGE');
@@ -123,3 +113,13 @@ describe('registry locations (registry.md section 1)', () => {
     }
   });
 });
+
+/** What classifyLocation throws for `location`, read from /work (undefined: it threw nothing). */
+function refusalOf(location: string): unknown {
+  try {
+    classifyLocation(location, '/work');
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
