@@ -61,11 +61,14 @@ function dispatchChecked(
   if (nestsDeeperThan(input)) return Promise.resolve(refusedPayload(event, snapshot.id));
   const home = opts.home ?? ((opts.env ?? process.env).HOME || null);
   // F2: `if` path rules read a relative path from opts.cwd, where the handlers run (X4).
-  const how = { which: opts.handlers ?? 'engine', aliases: opts.matcherAliases, home };
+  const how = {
+    which: opts.handlers ?? 'engine',
+    aliases: opts.matcherAliases,
+    home,
+    cwd: opts.cwd,
+  };
   const matched =
-    snapshot.groups[event] === undefined
-      ? []
-      : matchHandlers(snapshot, event, input, { ...how, cwd: opts.cwd });
+    snapshot.groups[event] === undefined ? [] : matchHandlers(snapshot, event, input, how);
   if (matched.length === 0) {
     const failing = failClosedOn(opts.failClosed, event);
     const result =
