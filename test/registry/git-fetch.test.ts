@@ -112,14 +112,42 @@ describe('cloneShallow (registry.md 1: marketplaces and git sources)', () => {
 
   it.each([
     ['http://example.com/x.git', 'E_INSECURE_URL'],
-    ['ssh://git@example.com/x.git', 'E_REGISTRY_SCHEMA'],
+    ['git://example.com/x.git', 'E_INSECURE_URL'],
+    ['ssh://-oProxyCommand=touch%20pwned/x.git', 'E_REGISTRY_SCHEMA'],
+    ['ssh://git:secret@example.com/x.git', 'E_REGISTRY_SCHEMA'],
+    ['ssh://-l@example.com/x.git', 'E_REGISTRY_SCHEMA'],
+    ['ssh://example.com:99999/x.git', 'E_REGISTRY_SCHEMA'],
+    ['ssh://example.com/a/../x.git', 'E_REGISTRY_SCHEMA'],
+    ['ssh://example.com/-x.git', 'E_REGISTRY_SCHEMA'],
+    ['SSH://example.com/x.git', 'E_REGISTRY_SCHEMA'],
     ['ext::sh -c touch% /tmp/hookpm-pwned', 'E_REGISTRY_SCHEMA'],
-    ['git://example.com/x.git', 'E_REGISTRY_SCHEMA'],
     ['file://remote-host/x.git', 'E_REGISTRY_SCHEMA'],
   ])('URL policy: %s is refused with %s', async (url, code) => {
     expect((await failure(cloneShallow(url, { dest: dest(), timeoutMs: 30_000, env }))).code).toBe(
       code,
     );
+  });
+
+  it('an ssh:// URL with a login and a port clones over ssh, run non-interactively (registry.md, registry kinds)', async () => {
+    // No ssh server runs here: a stand-in `ssh` on PATH records how git called it and runs the
+    // remote command (git-upload-pack) on this machine, as sshd would on the host.
+    const bin = join(tmp, 'ssh-bin');
+    await mkdir(bin, { recursive: true });
+    const log = join(tmp, 'ssh-args');
+    await writeFile(
+      join(bin, 'ssh'),
+      '#!/bin/sh\nprintf "%s\\n" "$@" > "$SSH_ARGS_LOG"\nfor last; do :; done\nexec sh -c "$last"\n',
+    );
+    await chmod(join(bin, 'ssh'), 0o755);
+    const sshEnv = { ...env, PATH: `${bin}:${env.PATH ?? process.env.PATH}`, SSH_ARGS_LOG: log };
+    const clone = await cloneShallow(`ssh://git@example.test:2222${repo}`, {
+      dest: dest(),
+      timeoutMs: 30_000,
+      env: sshEnv,
+    });
+    expect(clone.commit).toBe(second);
+    const args = (await readFile(log, 'utf8')).split('\n');
+    expect(args).toEqual(expect.arrayContaining(['BatchMode=yes', '2222', 'git@example.test']));
   });
 
   it('URL policy: a 200 KB URL (or path) is refused before git runs, quoted in 200 characters', async () => {

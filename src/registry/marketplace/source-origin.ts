@@ -18,7 +18,7 @@ export interface OriginProblem {
 }
 
 const HINT =
-  'A marketplace read over the network may name only network sources for its plugins (https, http on a loopback address, git@host). To install a plugin from this machine, add a marketplace on this machine (a directory or a file:// repository) that lists it.';
+  'A marketplace read over the network may name only network sources for its plugins (https, http on a loopback address, ssh). To install a plugin from this machine, add a marketplace on this machine (a directory or a file:// repository) that lists it.';
 
 /**
  * docs/reference/rules/registry.md#j14: a catalog from a `remote` location may not make hookpm read

@@ -80,8 +80,9 @@ export interface ReadMarketplaceOptions {
  * - a `file://` URL: a local git repository (a directory with `.git`, or a bare repository) is
  *   cloned, so what is read is what is committed; any other directory is read in place;
  * - an `https://` (or loopback `http://`) URL whose path ends in `.json`: that file alone;
- * - any other `https://`, loopback `http://` or `git@host:path` location: a git repository,
- *   cloned shallow (git-fetch.ts); relative sources stay inside the clone.
+ * - any other `https://`, loopback `http://`, `ssh://` or `git@host:path` location: a git
+ *   repository, cloned shallow (git-fetch.ts); relative sources stay inside the clone (a `git://`
+ *   location goes there too, to be refused as the clone's URL policy words it).
  * The last two are `remote`: an entry whose source is on this machine (a `file:` npm registry, a
  * `file:` or absolute-path git repository) is left out with E_INSECURE_URL (registry.md J14).
  * A document that is not a marketplace is E_REGISTRY_SCHEMA with its diagnostic's words.
@@ -105,13 +106,14 @@ export async function readMarketplace(
     if (gitRepositoryKind(path) === null) return readLocal(path, shown);
     return readClone(location, shown, opts);
   }
-  if (/^(https?:\/\/|git@)/i.test(location)) return readClone(location, shown, opts);
+  if (/^(https?:\/\/|ssh:\/\/|git:\/\/|git@)/i.test(location))
+    return readClone(location, shown, opts);
   if (/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(location) && !/^[a-zA-Z]:[\\/]/.test(location)) {
     throw new HookpmError(
       'E_USAGE',
       `cannot read a marketplace from ${shown}: unsupported location`,
       {
-        hint: 'Give a directory, a file:// URL, an https:// git repository or marketplace.json URL, or git@host:owner/repo.git.',
+        hint: 'Give a directory, a file:// URL, an https:// git repository or marketplace.json URL, or an ssh:// or git@host:owner/repo.git repository.',
       },
     );
   }
