@@ -94,18 +94,24 @@ export function showLocation(location: string): string {
   return SCHEME.test(location) && !isAbsolute(location) ? redactUrl(location) : location;
 }
 
+/** A URL scheme's word as people type one (`npm`, `git+ssh`); a token is longer or not a word. */
+const SCHEME_WORD = /^[a-z][a-z0-9+.-]{0,9}$/i;
+
 /**
  * `location` as typed, as a message quotes it (N5), cut to 200 characters: a URL redacted
  * (redactUrl); text without `://` has from after the last `/` before its first `:` to its last
  * `@` shown as `***`, the `user:password@` of a URL typed without its `://`
- * (`https//bob:pw@host/`, `bob:pw@host/`).
+ * (`https//bob:pw@host/`, `bob:pw@host/`, a token as the user: `ghp_x…:@host`), unless that is a
+ * scheme word right before the `@`, which holds no password (`npm:@scope/pkg`).
  */
 export function showTypedLocation(location: string): string {
   const shown = redactUrl(location);
   const colon = shown.indexOf(':');
   const at = shown.lastIndexOf('@');
   if (shown.includes('://') || colon < 0 || at < colon) return clip(shown);
-  return clip(`${shown.slice(0, shown.lastIndexOf('/', colon) + 1)}***${shown.slice(at)}`);
+  const from = shown.lastIndexOf('/', colon) + 1;
+  if (at === colon + 1 && SCHEME_WORD.test(shown.slice(from, colon))) return clip(shown);
+  return clip(`${shown.slice(0, from)}***${shown.slice(at)}`);
 }
 
 function usage(location: string, reason: string): HookpmError {

@@ -4,6 +4,7 @@ import {
   classifyLocation,
   indexUrlOf,
   showLocation,
+  showTypedLocation,
   tarballUrlOf,
 } from '../../src/registry/registry-location.js';
 import { checkRegistryName } from '../../src/registry/registry-name.js';
@@ -87,6 +88,8 @@ describe('registry locations (registry.md section 1)', () => {
     ['file://remote-host/reg', 'names a remote file host'],
     ['https://u:pa ss@ho st/', 'is not a valid URL', 'https://***@ho st/'],
     ['u:s3cret@host/reg', 'uses the unsupported scheme "u:"', '***@host/reg'],
+    // A scheme word right before `@` holds no password: an npm spec is quoted whole.
+    ['npm:@scope/pkg', 'uses the unsupported scheme "npm:"'],
   ])(
     'cli.md: %j is refused in one sentence: the registry location "…" %s',
     (location, reason, shown = location) => {
@@ -104,6 +107,10 @@ describe('registry locations (registry.md section 1)', () => {
       'https://***@acme.dev/r/?token=***',
     );
     expect(showLocation('/srv/reg')).toBe('/srv/reg');
+    // A token typed as a user with an empty password stays hidden; a scheme word does not.
+    expect(showTypedLocation('ghp_0123456789abcdefghij:@github.com/r')).toBe('***@github.com/r');
+    expect(showTypedLocation('x/glpat-0123456789ab:@gitlab.com')).toBe('x/***@gitlab.com');
+    expect(showTypedLocation('npm:@scope/pkg')).toBe('npm:@scope/pkg');
   });
 
   it('1: registry names', () => {
