@@ -79,6 +79,11 @@ describe('hookpm link codex', () => {
     await json(['link', 'codex'], { CODEX_HOME: codexHome });
     expect(existsSync(join(codexHome, 'hooks.json'))).toBe(true);
     expect(existsSync(join(ws.home, '.codex'))).toBe(false);
+    // A relative CODEX_HOME is read from where the command starts, as Codex reads it.
+    await mkdir(join(ws.dir, `cwd${ws.n}`));
+    await hookpm(['link', 'codex'], { CODEX_HOME: 'rel-codex' }, join(ws.dir, `cwd${ws.n}`));
+    expect(existsSync(join(ws.dir, `cwd${ws.n}`, 'rel-codex', 'hooks.json'))).toBe(true);
+    expect(existsSync(join(ws.home, '.codex'))).toBe(false);
     await mkdir(join(ws.repo, 'src'), { recursive: true });
     const run = await hookpm(['link', 'codex', '--project'], {}, join(ws.repo, 'src'));
     expect(run.code, run.stderr).toBe(0);

@@ -1,4 +1,4 @@
-import { isAbsolute, join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { AGENTS } from '../../../agents/agents.js';
 import type { Agent, AgentId } from '../../../agents/agent.js';
 import { findProjectRoot } from '../../../workspace/find-project-root.js';
@@ -26,7 +26,8 @@ export interface LinkTargetOptions {
 
 /**
  * The settings file of `agent`: below the project root with `project`; else below the agent's home
- * variable when it is set to an absolute path (CODEX_HOME, GEMINI_CLI_HOME), else below `home`.
+ * variable when it is set and not empty (CODEX_HOME, GEMINI_CLI_HOME; a relative one from `cwd`,
+ * as the agent itself resolves it from where it starts), else below `home`.
  */
 export async function linkTarget(options: LinkTargetOptions): Promise<LinkTarget> {
   const agent = AGENTS[options.agent];
@@ -36,8 +37,8 @@ export async function linkTarget(options: LinkTargetOptions): Promise<LinkTarget
   }
   const own = agent.homeEnv === null ? undefined : (options.env ?? process.env)[agent.homeEnv.name];
   const file =
-    own !== undefined && agent.homeEnv !== null && isAbsolute(own)
-      ? join(own, ...agent.homeEnv.file)
+    own !== undefined && own !== '' && agent.homeEnv !== null
+      ? resolve(options.cwd, own, ...agent.homeEnv.file)
       : join(options.home, ...agent.settingsFile);
   return { agent, scope: 'user', file };
 }
