@@ -94,7 +94,7 @@ export function redact(text: string): string {
   return text
     .replace(USER_INFO, '$1***@')
     .replace(
-      /((?:authorization|token|password)["']?\s*[:=]\s*["']?)(?:(?:bearer|basic|token)\s+)?[^\s"',}]+/gi,
+      /((?:authorization|token|password)["']?\s*[:=]\s*["']?)(?:(?:bearer|basic|token)\s+)?[^\s"',;}<>)]+/gi,
       '$1***',
     );
 }

@@ -128,6 +128,11 @@ describe('describeFailure', () => {
   it.each([
     ['connect to https://u:pa ss@h.test/x failed', 'connect to https://***@h.test/x failed'],
     ['fetch https://h.test/x?token=abc failed', 'fetch https://h.test/x?token=*** failed'],
+    // Quotes and punctuation around a URL stay as written, not percent-encoded into it.
+    ['fetch "https://h.test/x", then', 'fetch "https://h.test/x", then'],
+    ["fetch 'https://u:pw@h.test/x'.", "fetch 'https://***@h.test/x'."],
+    ['(see https://h.test/x?token=abc), retry', '(see https://h.test/x?token=***), retry'],
+    ['<https://h.test/x>', '<https://h.test/x>'],
   ])('N5: %j is described as %j', (message, shown) => {
     expect(describeFailure(new Error(message))).toBe(shown);
   });

@@ -90,6 +90,9 @@ export function failureWords(error: unknown): string {
   return clip(describeFailure(error));
 }
 
+/** A URL in prose: no space, quote or angle bracket, and no punctuation that ends a sentence. */
+const URL_IN_TEXT = /[a-z][a-z0-9+.-]{0,31}:\/\/[^\s"'<>`]*[^\s"'<>`.,;:!?)\]]/gi;
+
 /**
  * The transport failure in words, with any URL in it redacted (N5): its user part as redact hides
  * it in prose (a space in a password included), then each URL word as redactUrl shows it.
@@ -99,7 +102,7 @@ export function describeFailure(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const text =
     typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
-  return redact(text).replace(/[a-z][a-z0-9+.-]{0,31}:\/\/\S+/gi, (match) => redactUrl(match));
+  return redact(text).replace(URL_IN_TEXT, (url) => redactUrl(url));
 }
 
 /**
