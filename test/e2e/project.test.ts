@@ -232,6 +232,24 @@ describe('hookpm.json, hookpm.lock and hookpm ci between two teammates', () => {
     await ok(b, project, 'ci', '--yes');
   });
 
+  it('projects: `install --project` and `update --project` drop the lock entries hookpm.json no longer names, so `ci` accepts the pair they write', async () => {
+    const [a, b] = homes as [TempHome, TempHome];
+    await teammateAdds(a);
+    const guard = (JSON.parse((await files()).lock) as Lock).plugins['team-guard@acme']!;
+    // team-guard removed from hookpm.json by hand; its lock entry stays behind.
+    await writeFile(join(project, 'hookpm.json'), '{"plugins": {}, "registries": {}}\n');
+    await ok(a, project, 'install', '--project', 'notes@acme', '--yes');
+    expect(Object.keys((JSON.parse((await files()).lock) as Lock).plugins)).toEqual(['notes@acme']);
+    await ok(b, project, 'ci', '--yes');
+    // A lock entry left behind again: `update --project` drops it too.
+    const stale = JSON.parse((await files()).lock) as Lock;
+    stale.plugins['team-guard@acme'] = guard;
+    await writeFile(join(project, 'hookpm.lock'), JSON.stringify(stale));
+    await ok(a, project, 'update', '--project', '--yes');
+    expect(Object.keys((JSON.parse((await files()).lock) as Lock).plugins)).toEqual(['notes@acme']);
+    await ok(b, project, 'ci', '--yes');
+  });
+
   it('acceptance: a project plugin does not run outside its project, nor in a fresh clone before install or ci', async () => {
     const [a, b] = homes as [TempHome, TempHome];
     await teammateAdds(a);

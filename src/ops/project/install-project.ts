@@ -209,7 +209,9 @@ async function removeStaged(staged: readonly StagedPlugin[]): Promise<void> {
  * hookpm.json and hookpm.lock with the staged plugins added (or replaced). With `rangeFromSpec`
  * (`install --project <spec>`), each plugin's range in hookpm.json becomes the one its spec asked
  * for (as `npm install` saves it: `^<version>` for a bare name or an exact version); otherwise
- * hookpm.json keeps its ranges.
+ * hookpm.json keeps its ranges. A lock entry of an id the new hookpm.json does not name is dropped,
+ * as `npm install` prunes one: `ci` refuses a lock naming it (E_LOCK_MISMATCH), and no command
+ * installs it.
  */
 export function nextFiles(
   scope: ProjectScope,
@@ -236,6 +238,7 @@ export function nextFiles(
         ? lockEntryOf(s, indexUrlOfRegistry(scope.ctx, state, s.source.registry))
         : marketplaceLockEntry(s, resolved);
   }
+  for (const id of Object.keys(locked)) if (!Object.hasOwn(plugins, id)) delete locked[id];
   const registries = {
     ...manifest.registries,
     ...projectRegistriesOf(scope.ctx, state, Object.keys(plugins), scope.root),
