@@ -112,6 +112,24 @@ describe('a lock fetches only from the registry its ids name (J1)', () => {
     expect(await store(victim)).toEqual(before);
   });
 
+  it('J1: a locked version the registry does not list names the command that locks another (`update --project --allow-downgrade`), not `install`, which fails the same way', async () => {
+    const [victim, author] = homes;
+    await ok(author, 'install', '--project', 'guard@examples', '--yes');
+    await editLock((lock) => {
+      lock.plugins['guard@examples']!['version'] = '1.9.9';
+    });
+    for (const args of [
+      ['ci', '--yes'],
+      ['install', '--yes'],
+    ]) {
+      const run = await refused(victim, 'E_LOCK_MISMATCH', ...args);
+      expect(run.stderr).toContain('guard@examples 1.9.9');
+      expect(run.stderr).toContain('`hookpm update --project guard@examples --allow-downgrade`');
+    }
+    await ok(victim, 'update', '--project', 'guard@examples', '--allow-downgrade', '--yes');
+    await ok(victim, 'ci', '--yes');
+  });
+
   it("J1: a lock whose resolved is another server's copy of an http registry's plugin is E_LOCK_MISMATCH; the registry's own URL installs", async () => {
     const [victim, author] = homes;
     await ok(author, 'registry', 'add', 'acme', acme.url);

@@ -136,7 +136,9 @@ function notListed(id: string, entry: LockEntry, catalog: Catalog): HookpmError 
     {
       plugin: id,
       version: entry.version,
-      hint: 'Run `hookpm install` in the project to lock a version the registry has, and commit hookpm.lock.',
+      // `install` reads the lock as it is, so it fails the same way; `update` resolves again, and
+      // --allow-downgrade lets it follow a registry whose versions now end below the locked one.
+      hint: `Run \`hookpm update --project ${id} --allow-downgrade\` to lock a version the registry has, and commit hookpm.lock.`,
     },
   );
 }
