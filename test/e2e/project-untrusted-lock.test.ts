@@ -382,6 +382,27 @@ describe('registry locations in hookpm.json are checked before use (J3)', () => 
     await ok(teammate, 'ci', '--yes');
   });
 
+  it("projects: `install --project` keeps the location hookpm.json gives a registry when the user's own of that name is elsewhere: no machine's path is written", async () => {
+    const [author, teammate] = homes;
+    for (const dir of [join(project, 'tools', 'reg'), join(work, 'mine')]) {
+      await cp(join(EXAMPLES, 'index.json'), join(dir, 'index.json'));
+      await cp(join(EXAMPLES, 'tarballs'), join(dir, 'tarballs'), { recursive: true });
+    }
+    await ok(author, 'registry', 'add', 'team', join(project, 'tools', 'reg'));
+    await ok(author, 'install', '--project', 'guard@team', '--yes');
+    const before = await readFile(join(project, 'hookpm.json'), 'utf8');
+    // The teammate's own `team` (their copy, outside the project) is used, not written.
+    await ok(teammate, 'registry', 'add', 'team', join(work, 'mine'));
+    await ok(teammate, 'install', '--project', 'audit-log@examples', '--yes');
+    const manifest = JSON.parse(await readFile(join(project, 'hookpm.json'), 'utf8')) as {
+      plugins: Record<string, string>;
+      registries: Record<string, string>;
+    };
+    expect(manifest.registries).toEqual(JSON.parse(before).registries);
+    expect(Object.keys(manifest.plugins)).toEqual(['audit-log@examples', 'guard@team']);
+    await ok(author, 'ci', '--yes');
+  });
+
   it("J3: an index.json inside the project that is not JSON is E_REGISTRY_SCHEMA without quoting it; the user's own registry of that name takes precedence over the project's", async () => {
     const [victim] = homes;
     await mkdir(join(project, 'reg'));

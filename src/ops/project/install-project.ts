@@ -209,7 +209,8 @@ async function removeStaged(staged: readonly StagedPlugin[]): Promise<void> {
  * hookpm.json and hookpm.lock with the staged plugins added (or replaced). With `rangeFromSpec`
  * (`install --project <spec>`), each plugin's range in hookpm.json becomes the one its spec asked
  * for (as `npm install` saves it: `^<version>` for a bare name or an exact version); otherwise
- * hookpm.json keeps its ranges. A lock entry of an id the new hookpm.json does not name is dropped,
+ * hookpm.json keeps its ranges, and its registries' locations (a registry it does not list yet is
+ * added as this user's state gives it). A lock entry of an id the new hookpm.json does not name is dropped,
  * as `npm install` prunes one: `ci` refuses a lock naming it (E_LOCK_MISMATCH), and no command
  * installs it.
  */
@@ -239,9 +240,11 @@ export function nextFiles(
         : marketplaceLockEntry(s, resolved);
   }
   for (const id of Object.keys(locked)) if (!Object.hasOwn(plugins, id)) delete locked[id];
+  // A registry hookpm.json lists keeps its location: the user's own of that name takes precedence
+  // on this machine only, and may be a path or a mirror no teammate has.
   const registries = {
-    ...manifest.registries,
     ...projectRegistriesOf(scope.ctx, state, Object.keys(plugins), scope.root),
+    ...manifest.registries,
   };
   return {
     manifest: { plugins, registries },
