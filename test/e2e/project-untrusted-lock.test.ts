@@ -130,6 +130,23 @@ describe('a lock fetches only from the registry its ids name (J1)', () => {
     await ok(victim, 'ci', '--yes');
   });
 
+  it('J1: a resolved other than where the registry serves the version names `update --project`, not `install`, which reads the lock as it is and fails the same way', async () => {
+    const [victim, author] = homes;
+    await ok(author, 'install', '--project', 'guard@examples', '--yes');
+    await editLock((lock) => {
+      lock.plugins['guard@examples']!['resolved'] = 'tarballs/moved/guard-1.3.0.tgz';
+    });
+    for (const args of [
+      ['ci', '--yes'],
+      ['install', '--yes'],
+    ]) {
+      const run = await refused(victim, 'E_LOCK_MISMATCH', ...args);
+      expect(run.stderr).toContain('`hookpm update --project guard@examples`');
+    }
+    await ok(victim, 'update', '--project', 'guard@examples', '--yes');
+    await ok(victim, 'ci', '--yes');
+  });
+
   it("J1: a lock whose resolved is another server's copy of an http registry's plugin is E_LOCK_MISMATCH; the registry's own URL installs", async () => {
     const [victim, author] = homes;
     await ok(author, 'registry', 'add', 'acme', acme.url);

@@ -158,7 +158,7 @@ function elsewhere(
       version: entry.version,
       expected: redactUrl(served),
       found: redactUrl(locked),
-      hint: 'Someone edited hookpm.lock by hand, or the registry moved its tarballs. Review the change; `hookpm install` in the project locks what the registry serves.',
+      hint: `Someone edited hookpm.lock by hand, or the registry moved its tarballs. Review the change; \`hookpm update --project ${id}\` locks what the registry serves.`,
     },
   );
 }
