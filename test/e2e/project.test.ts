@@ -250,6 +250,27 @@ describe('hookpm.json, hookpm.lock and hookpm ci between two teammates', () => {
     await ok(b, project, 'ci', '--yes');
   });
 
+  it('projects: `install --project <spec>` also locks what hookpm.json names and the lock does not pin yet, as `npm install <pkg>` does, so `ci` accepts the pair it writes', async () => {
+    const [a, b] = homes;
+    await ok(a, project, 'registry', 'add', 'acme', acme.url);
+    // hookpm.json names notes@acme by hand, with no lock yet.
+    await writeFile(
+      join(project, 'hookpm.json'),
+      JSON.stringify({ plugins: { 'notes@acme': '^2.0.0' }, registries: { acme: acme.url } }),
+    );
+    await ok(a, project, 'install', '--project', 'team-guard@acme', '--yes');
+    const after = await files();
+    expect(Object.keys((JSON.parse(after.lock) as Lock).plugins)).toEqual([
+      'notes@acme',
+      'team-guard@acme',
+    ]);
+    expect(JSON.parse(after.json).plugins).toEqual({
+      'notes@acme': '^2.0.0',
+      'team-guard@acme': '^1.1.0',
+    });
+    await ok(b, project, 'ci', '--yes');
+  });
+
   it('acceptance: a project plugin does not run outside its project, nor in a fresh clone before install or ci', async () => {
     const [a, b] = homes as [TempHome, TempHome];
     await teammateAdds(a);

@@ -49,8 +49,10 @@ export interface ProjectInstallOptions {
  * `hookpm install --project <spec...>` (docs/guides/projects.md): resolves each spec in the
  * registries of the user and of hookpm.json, installs it into the user's shared store, enables it
  * for this project only (after consent), and records it: its range in hookpm.json (with the
- * registries a teammate needs), its exact bytes in hookpm.lock. The files are written last, after
- * the state; a failure before leaves both byte-identical.
+ * registries a teammate needs), its exact bytes in hookpm.lock. A plugin hookpm.json names that the
+ * lock does not pin at a version in its range is resolved, installed and locked with them, as
+ * `hookpm install` would. The files are written last, after the state; a failure before leaves
+ * both byte-identical.
  */
 export async function installProjectSpecs(
   ctx: OperationContext,
@@ -66,12 +68,21 @@ export async function installProjectSpecs(
   const sources = resolved.sources.map(requireProjectSource);
   const manifest = scope.files.manifest ?? { plugins: {}, registries: {} };
   const lock = scope.files.lock ?? emptyLockfile();
-  assertProjectTarballs(scope.root, scope.registries, sources);
-  const entries = await marketplaceEntriesOf(scope, resolved.state, sources);
-  const staged = await stageAll(sources, { ctx: scope.ctx, cwd: opts.cwd });
-  const next = await removingOnFailure(staged, () =>
-    nextFiles(scope, manifest, lock, staged, resolved.state, { rangeFromSpec: true, entries }),
-  );
+  const others = await resolveUnlocked(scope, manifest, lock, sources, opts);
+  resolved.notes.push(...others.notes);
+  const all = [...sources, ...others.sources];
+  assertProjectTarballs(scope.root, scope.registries, all);
+  const entries = await marketplaceEntriesOf(scope, resolved.state, all);
+  const staged = await stageAll(all, { ctx: scope.ctx, cwd: opts.cwd });
+  // The unlocked plugins keep hookpm.json's ranges; each spec's range is the one it asked for.
+  const [fromSpecs, unlocked] = [staged.slice(0, sources.length), staged.slice(sources.length)];
+  const next = await removingOnFailure(staged, () => {
+    const locked = nextFiles(scope, manifest, lock, unlocked, resolved.state, { entries });
+    return nextFiles(scope, locked.manifest, locked.lock, fromSpecs, resolved.state, {
+      rangeFromSpec: true,
+      entries,
+    });
+  });
   if (opts.dryRun === true)
     return withRequired(
       await planProject(scope, staged, { ...opts, next, notes: resolved.notes }),
@@ -91,6 +102,32 @@ export async function installProjectSpecs(
     { project: scope.root, installed, wrote, notes: resolved.notes },
     await bringInRequired(ctx, { cwd: opts.cwd }),
   );
+}
+
+/**
+ * As `npm install <pkg>` does: the plugins hookpm.json names that the lock does not pin at a
+ * version in their range (added by hand, or given a range the locked version is outside of),
+ * other than those the specs resolved to (`named`), resolved at hookpm.json's ranges, so that
+ * the files `install --project` writes are ones `ci` accepts.
+ */
+async function resolveUnlocked(
+  scope: ProjectScope,
+  manifest: ProjectManifest,
+  lock: Lockfile,
+  named: readonly (RegistrySource | MarketplaceSource)[],
+  opts: ProjectInstallOptions,
+): Promise<{ sources: (RegistrySource | MarketplaceSource)[]; notes: string[] }> {
+  const ids = new Set(named.map((s) => `${s.name}@${s.registry}`));
+  const unlocked = findLockMismatches(manifest, lock).filter(
+    (m) => m.kind !== 'extra' && !ids.has(m.id),
+  );
+  if (unlocked.length === 0) return { sources: [], notes: [] };
+  const resolved = await resolveInstallSources(
+    scope.ctx,
+    unlocked.map((m) => `${m.id}@${m.wanted}`),
+    { cwd: opts.cwd, includePrerelease: opts.includePrerelease === true },
+  );
+  return { sources: resolved.sources.map(requireProjectSource), notes: resolved.notes };
 }
 
 /**
