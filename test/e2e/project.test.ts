@@ -271,6 +271,23 @@ describe('hookpm.json, hookpm.lock and hookpm ci between two teammates', () => {
     await ok(b, project, 'ci', '--yes');
   });
 
+  it('`list --project` says when the version installed is not the one hookpm.lock pins (a teammate moved the lock), and what brings it in line', async () => {
+    const [a, b] = homes;
+    await ok(a, project, 'registry', 'add', 'acme', acme.url);
+    await ok(a, project, 'install', '--project', 'team-guard@acme@1.0.0', '--yes');
+    await ok(b, project, 'registry', 'add', 'acme', acme.url);
+    await ok(b, project, 'install', '--project', 'team-guard@acme@1.1.0', '--yes');
+    const row = async () =>
+      (await ok(a, project, 'list', '--project')).stdout
+        .split('\n')
+        .find((line) => line.startsWith('team-guard@acme'));
+    expect(await row()).toMatch(
+      /1\.1\.0 +1\.0\.0 +active, not the locked version \(run hookpm install\)$/,
+    );
+    await ok(a, project, 'install', '--yes');
+    expect(await row()).toMatch(/1\.1\.0 +1\.1\.0 +active$/);
+  });
+
   it('acceptance: a project plugin does not run outside its project, nor in a fresh clone before install or ci', async () => {
     const [a, b] = homes as [TempHome, TempHome];
     await teammateAdds(a);

@@ -3,6 +3,7 @@ import { globalOptions, storePathsOf, type GlobalOptions } from '../global-optio
 import { LIST_OPTIONS } from '../grammar.js';
 import { ALIASES } from '../help-groups.js';
 import { writeBytes } from '../stdio.js';
+import type { ProjectListEntry } from '../../ops/project/manage-project.js';
 
 /** `hookpm list`'s own options (grammar.ts LIST_OPTIONS). */
 export interface ListFlags {
@@ -74,6 +75,18 @@ async function runListJson(globals: GlobalOptions): Promise<void> {
     cache.keepListFile(paths, key, key.identity, [document], null, null);
 }
 
+/**
+ * The STATUS of a project plugin: whether it runs here, and, as `npm ls` marks a package that is
+ * not the locked one, when the version installed is not the one hookpm.lock pins (a teammate's
+ * lock pulled since): `hookpm install` brings it in line.
+ */
+function projectStatus(p: ProjectListEntry): string {
+  if (p.installed === null) return 'not installed (run hookpm ci)';
+  const state = p.active ? 'active' : 'not enabled';
+  if (p.locked === null || p.locked === p.installed) return state;
+  return `${state}, not the locked version (run hookpm install)`;
+}
+
 /** `hookpm list --project` (docs/guides/projects.md). */
 async function runProjectList(globals: GlobalOptions): Promise<void> {
   const [{ listProjectPlugins }, { createOperationContext }, render] = await Promise.all([
@@ -92,7 +105,7 @@ async function runProjectList(globals: GlobalOptions): Promise<void> {
     p.wanted ?? '-',
     p.locked ?? '-',
     p.installed ?? '-',
-    p.active ? 'active' : p.installed === null ? 'not installed (run hookpm ci)' : 'not enabled',
+    projectStatus(p),
   ]);
   render.printLine(render.renderTable(['PLUGIN', 'WANTED', 'LOCKED', 'INSTALLED', 'STATUS'], rows));
 }
