@@ -247,9 +247,9 @@ async function removeStaged(staged: readonly StagedPlugin[]): Promise<void> {
  * (`install --project <spec>`), each plugin's range in hookpm.json becomes the one its spec asked
  * for (as `npm install` saves it: `^<version>` for a bare name or an exact version); otherwise
  * hookpm.json keeps its ranges, and its registries' locations (a registry it does not list yet is
- * added as this user's state gives it). A lock entry of an id the new hookpm.json does not name is dropped,
- * as `npm install` prunes one: `ci` refuses a lock naming it (E_LOCK_MISMATCH), and no command
- * installs it.
+ * added as this user's state gives it). A lock entry of an id the new hookpm.json does not name is
+ * dropped, as `npm install` prunes one: `ci` refuses a lock naming it (E_LOCK_MISMATCH), and no
+ * command installs it.
  */
 export function nextFiles(
   scope: ProjectScope,
