@@ -344,6 +344,25 @@ describe('update (A20)', () => {
     const named = await hookpm(['update', 'format-on-write', '--yes'], env);
     expectPolicyError(named, 'plugins.deny entry "format-on-write"', env['HOOKPM_POLICY_FILE']!);
   });
+
+  it('A20, A11: `update <name>` of a denied plugin already at its newest is E_POLICY, and so is an update that would move nothing while the file cannot be used', async () => {
+    await ok(['install', 'guard@examples', '--yes']);
+    const denied = await withPolicy({ plugins: { deny: ['guard'] } });
+    const before = stateFileHash(ws.home);
+    const named = await hookpm(['update', 'guard', '--yes'], denied);
+    expectPolicyError(named, 'plugins.deny entry "guard"', denied['HOOKPM_POLICY_FILE']!);
+    expect(named.stderr).toContain('updating guard@examples');
+    const broken = await withPolicy('{"plugins": ');
+    for (const args of [
+      ['update', '--yes'],
+      ['update', 'guard', '--yes'],
+      ['update', '--dry-run'],
+    ]) {
+      const run = await hookpm(args, broken);
+      expectPolicyError(run, 'cannot be used', broken['HOOKPM_POLICY_FILE']!);
+    }
+    expect(stateFileHash(ws.home)).toBe(before);
+  });
 });
 
 describe('what each command does with the policy, the remaining cases (A11, A12, A16, A17)', () => {

@@ -26,7 +26,12 @@ import { ownValue } from '../../json/own-value.js';
 import { clip } from '../../text/clip.js';
 import { heldNote, holdBackYoung, type ReleaseAge } from '../../registry/versions/release-age.js';
 import { releaseAgeOf } from '../steps/policy/release-age-of.js';
-import { policyRefusalOf } from '../steps/policy/enforce-policy.js';
+import {
+  policyRefusalOf,
+  policyRegistryOf,
+  requirePluginAllowed,
+  requireUsablePolicy,
+} from '../steps/policy/enforce-policy.js';
 
 export interface UpdateOptions {
   /** Names or ids; empty: every installed plugin. */
@@ -69,13 +74,19 @@ export async function updatePlugins(
   opts: UpdateOptions,
 ): Promise<UpdateResult> {
   if (!opts.dryRun) await assertStoreWritable(ctx.paths);
+  // policy.md A20: any update while the policy file cannot be used is refused (A11), even one
+  // that would move nothing.
+  requireUsablePolicy(ctx, 'updating');
   const state = await readState(ctx.paths);
   const records =
     opts.names.length === 0
       ? Object.values(state.plugins).sort((a, b) => compareCodeUnits(a.id, b.id))
       : unique(opts.names.map((name) => findUpdated(state, name)));
   const skipped: UpdateSkip[] = [];
-  const allowed = opts.names.length === 0 ? skipRefused(ctx, state, records, skipped) : records;
+  const allowed =
+    opts.names.length === 0
+      ? skipRefused(ctx, state, records, skipped)
+      : requireAllowed(ctx, state, records);
   const fromIndex = allowed.filter((r) => {
     if (r.registry !== LOCAL_REGISTRY && r.registry !== 'npm') return true;
     skipped.push(skip(r, r.registry, notFromIndex(r)));
@@ -303,6 +314,21 @@ function skipRefused(
     );
     return false;
   });
+}
+
+/**
+ * docs/reference/rules/policy.md#a20: `update <name>` of a plugin the policy refuses is E_POLICY
+ * (A16), before its registry is read and whether or not a newer version exists; the registry is
+ * judged by its location of now, where the new version would come from.
+ */
+function requireAllowed(
+  ctx: OperationContext,
+  state: State,
+  records: readonly PluginRecord[],
+): readonly PluginRecord[] {
+  for (const record of records)
+    requirePluginAllowed(ctx, 'updating', record, policyRegistryOf(ctx, state, record.registry));
+  return records;
 }
 
 /**

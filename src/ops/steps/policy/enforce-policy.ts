@@ -32,6 +32,16 @@ export function requirePluginAllowed(
   if (refusal !== null) throw policyRefused(inForce, `${what} ${id}`, refusal, { plugin: id });
 }
 
+/**
+ * A11: E_POLICY while the policy file cannot be used, for a command the policy could have refused
+ * (`update`) before it finds out whether it has anything to do: refused even when it would change
+ * nothing.
+ */
+export function requireUsablePolicy(ctx: OperationContext, what: string): void {
+  const inForce = policyOf(ctx);
+  if (inForce.status === 'invalid') throw policyUnusable(inForce, what);
+}
+
 /** A12: E_POLICY when the registry may not be added or used (or the file cannot be used, A11). */
 export function requireRegistryAllowed(
   ctx: OperationContext,
