@@ -368,6 +368,20 @@ describe('hookpm update (plugins.md Q5; V2)', () => {
     await expect(update(['lint'], { enable: 'yes' })).rejects.toMatchObject({ code: 'E_POLICY' });
   });
 
+  it('policy.md A16: `install name@registry` that the policy refuses (registries.allow, plugins.deny) is E_POLICY before the registry is asked for anything', async () => {
+    const file = join(fx.world.dir, 'policy.json');
+    const before = fx.acme.requests.length;
+    for (const policy of [
+      { registries: { allow: ['examples'] } },
+      { plugins: { deny: ['lint'] } },
+    ]) {
+      ctx.policy = { status: 'ok', file, from: 'env', policy };
+      await expect(install(['lint@acme'])).rejects.toMatchObject({ code: 'E_POLICY' });
+      await expect(install(['lint@acme@^1'])).rejects.toMatchObject({ code: 'E_POLICY' });
+    }
+    expect(fx.acme.requests.slice(before)).toEqual([]);
+  });
+
   it('the newest version in range is kept: nothing to do is reported as current', async () => {
     const result = await update(['guard']);
     expect(result.skipped).toMatchObject([{ reason: 'current', version: '1.0.0' }]);

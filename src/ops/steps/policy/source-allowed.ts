@@ -1,4 +1,5 @@
 import type { State } from '../../../store/state/state-schema.js';
+import { effectiveRegistries } from '../catalogs/defaults.js';
 import type { OperationContext } from '../context/operation-context.js';
 import {
   policyRegistryOf,
@@ -49,6 +50,29 @@ export function requireSourceAllowed(
       `installing ${source.spec} from registry ${source.registry}`,
       registry,
     );
+}
+
+/**
+ * A12, A13, A16 before any index is read: a registry spec that names its registry
+ * (`name@registry`) is refused when the policy refuses that registry, or the plugin of that name
+ * in it. The name is a plugin's only in a registry of kind index or marketplace; in one of kind
+ * npm it is a package's, judged once resolved (requireSourceAllowed). A registry not configured is
+ * left to the resolution (E_NOT_FOUND).
+ */
+export function requireSpecAllowed(
+  ctx: OperationContext,
+  state: State,
+  spec: { raw: string; name: string; registry?: string },
+): void {
+  if (spec.registry === undefined) return;
+  const registry = policyRegistryOf(ctx, state, spec.registry);
+  const kind = effectiveRegistries(state, ctx.defaults).find((e) => e.name === spec.registry)
+    ?.record.kind;
+  if (kind === 'npm' || spec.registry === 'npm')
+    requireRegistryAllowed(ctx, `installing ${spec.raw} from registry ${spec.registry}`, registry);
+  // A registry that is not there is the resolution's E_NOT_FOUND, not a refusal.
+  else if (kind !== undefined)
+    requirePluginAllowed(ctx, 'installing', { name: spec.name, registry: spec.registry }, registry);
 }
 
 /**

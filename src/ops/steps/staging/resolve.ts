@@ -12,7 +12,7 @@ import { networkAllowed } from '../context/network.js';
 import { cachedIndexesNote } from '../../../registry/network-refused.js';
 import type { Catalog } from '../catalogs/catalog-types.js';
 import { pickRegistrySource, type PickOptions, type RegistrySpec } from './pick.js';
-import { requireSourceAllowed } from '../policy/source-allowed.js';
+import { requireSourceAllowed, requireSpecAllowed } from '../policy/source-allowed.js';
 import { releaseAgeOf } from '../policy/release-age-of.js';
 
 export interface ResolveOptions {
@@ -53,6 +53,9 @@ export async function resolveInstallSources(
   const parsed: InstallSpec[] = specs.map((spec) => parseInstallSpec(spec, names));
   const notes: string[] = [];
   const registrySpecs = parsed.filter((p): p is RegistrySpec => p.kind === 'registry');
+  // docs/reference/rules/policy.md#a16: a spec naming its registry is refused before that
+  // registry is asked for its index.
+  for (const spec of registrySpecs) requireSpecAllowed(ctx, state, spec);
   const picked =
     registrySpecs.length === 0
       ? new Map<RegistrySpec, InstallSource>()
