@@ -1,4 +1,5 @@
 import { describeValue } from '../json/describe-value.js';
+import { withoutUserInfo } from '../registry/http/url-policy.js';
 import type { Policy } from './policy.js';
 
 /** Why the policy refuses something: the rule's key in the file, and the entry that decided. */
@@ -91,14 +92,14 @@ export function pluginRefusal(
 
 /**
  * A12: whether a registry may be added or used: when `registries.allow` is given, one of its
- * entries must match the registry's name or its location.
+ * entries must match the registry's name or its location. A URL is matched without its user and
+ * password: they never change the host it names, and an entry cannot know each user's.
  */
 export function registryRefusal(policy: Policy, registry: PolicyRegistry): PolicyRefusal | null {
   const allow = policy.registries?.allow;
   if (allow === undefined) return null;
-  const ok = allow.some(
-    (p) => matchesPattern(p, registry.name) || matchesPattern(p, registry.location),
-  );
+  const location = withoutUserInfo(registry.location);
+  const ok = allow.some((p) => matchesPattern(p, registry.name) || matchesPattern(p, location));
   return ok ? null : { rule: 'registries.allow', entry: null };
 }
 

@@ -60,6 +60,16 @@ describe('policy rules as data', () => {
     });
   });
 
+  it('A12: a registry URL with a user and password is matched by its location without them', () => {
+    const policy = { registries: { allow: ['https://plugins.acme.example/*'] } };
+    const at = (location: string) => registryRefusal(policy, { name: 'acme', location });
+    expect(at('https://bob:s3cret@plugins.acme.example/')).toBeNull();
+    expect(at('https://bob@plugins.acme.example/team/')).toBeNull();
+    // The user part never moves the host: another host stays refused, with or without one.
+    expect(at('https://plugins.acme.example@evil.example/')).not.toBeNull();
+    expect(at('https://bob:pw@evil.example/plugins.acme.example/')).not.toBeNull();
+  });
+
   it('A14: required names the plugins that cannot be disabled or uninstalled', () => {
     expect(
       requiredEntry({ required: ['guard@examples'] }, { name: 'guard', registry: 'examples' }),
