@@ -92,15 +92,35 @@ export function pluginRefusal(
 
 /**
  * A12: whether a registry may be added or used: when `registries.allow` is given, one of its
- * entries must match the registry's name or its location. A URL is matched without its user and
- * password: they never change the host it names, and an entry cannot know each user's.
+ * entries must match the registry's name or its location (locationForms). A URL is matched
+ * without its user and password: they never change the host it names, and an entry cannot know
+ * each user's.
  */
 export function registryRefusal(policy: Policy, registry: PolicyRegistry): PolicyRefusal | null {
   const allow = policy.registries?.allow;
   if (allow === undefined) return null;
-  const location = withoutUserInfo(registry.location);
-  const ok = allow.some((p) => matchesPattern(p, registry.name) || matchesPattern(p, location));
+  const locations = locationForms(registry.location);
+  const ok = allow.some(
+    (p) => matchesPattern(p, registry.name) || locations.some((l) => matchesPattern(p, l)),
+  );
   return ok ? null : { rule: 'registries.allow', entry: null };
+}
+
+/** The sparse layout's root document at a registry's base URL (registry.md N6). */
+const SPARSE_ROOT = 'registry.json';
+const URL_LOCATION = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+/**
+ * A12: the forms of a registry location an entry may match: the URL without its user and
+ * password; and a sparse registry's base URL and its root document's (`<base>registry.json`,
+ * which `registry add` records of a base URL that has one) alike, as one location. A directory
+ * path is matched as it is.
+ */
+function locationForms(location: string): string[] {
+  const bare = withoutUserInfo(location);
+  if (!URL_LOCATION.test(bare)) return [bare];
+  if (bare.endsWith(`/${SPARSE_ROOT}`)) return [bare, bare.slice(0, -SPARSE_ROOT.length)];
+  return bare.endsWith('/') ? [bare, `${bare}${SPARSE_ROOT}`] : [bare];
 }
 
 /** A14: the `required` entry naming the plugin (it cannot be disabled or uninstalled), or null. */

@@ -70,6 +70,19 @@ describe('policy rules as data', () => {
     expect(at('https://bob:pw@evil.example/plugins.acme.example/')).not.toBeNull();
   });
 
+  it('A12: a sparse registry is matched by its base URL and its root document URL alike (registry add records the root of a base URL that has one)', () => {
+    const base = 'https://plugins.acme.example/team/';
+    for (const entry of [base, `${base}registry.json`]) {
+      const policy = { registries: { allow: [entry] } };
+      const at = (location: string) => registryRefusal(policy, { name: 'acme', location });
+      expect(at(base)).toBeNull();
+      expect(at(`${base}registry.json`)).toBeNull();
+      expect(at('https://bob:pw@plugins.acme.example/team/registry.json')).toBeNull();
+      expect(at('https://plugins.acme.example/other/registry.json')).not.toBeNull();
+      expect(at('https://plugins.acme.example/team/x/registry.json')).not.toBeNull();
+    }
+  });
+
   it('A14: required names the plugins that cannot be disabled or uninstalled', () => {
     expect(
       requiredEntry({ required: ['guard@examples'] }, { name: 'guard', registry: 'examples' }),
