@@ -8,7 +8,12 @@ import { strictUtf8 } from '../text/strict-utf8.js';
 
 /** A policy file larger than this is not used (A11); a real one is a few hundred bytes. */
 const POLICY_MAX_BYTES = 1024 * 1024;
-const MISSING_CODES = new Set(['ENOENT', 'ENOTDIR']);
+/**
+ * No file at the path: no policy. ENOTDIR is not among them: a path that goes through a file as a
+ * folder (`policy.json/`, or `/etc/hookpm` a file) names something the administrator put there,
+ * which cannot be read (A11).
+ */
+const MISSING_CODES = new Set(['ENOENT']);
 
 /**
  * A10: where the administrator's policy is: HOOKPM_POLICY_FILE when set and not empty, else the
@@ -39,7 +44,7 @@ export function policyFileOf(
  * A10, A11: reads the policy in force, synchronously (a linked agent's event reads it; it is one
  * small file). No file: `absent`. A relative HOOKPM_POLICY_FILE, a file that cannot be read (or
  * is not a regular file of at most POLICY_MAX_BYTES), a symbolic link to nothing (the file's or
- * its folder's), a file that is not UTF-8, not strict JSON or not of the policy's shape:
+ * its folder's), a path through a file as a folder, a file that is not UTF-8, not strict JSON or not of the policy's shape:
  * `invalid`, with the problem. Never throws.
  */
 export function readPolicyFile(
@@ -65,12 +70,11 @@ export function readPolicyFile(
       if (link === null) return { status: 'absent', file, from };
       return { status: 'invalid', file, from, problem: `${link} is a symbolic link to nothing` };
     }
-    return {
-      status: 'invalid',
-      file,
-      from,
-      problem: `it cannot be read (${readFailureReason(error)})`,
-    };
+    const reason =
+      errnoCode(error) === 'ENOTDIR'
+        ? 'ENOTDIR: its path goes through a file as if it were a folder'
+        : readFailureReason(error);
+    return { status: 'invalid', file, from, problem: `it cannot be read (${reason})` };
   }
   // Strict: a byte that is not UTF-8 would be read as U+FFFD, and an entry would not say what its
   // bytes say.

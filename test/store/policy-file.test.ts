@@ -47,6 +47,16 @@ describe('readPolicyFile', () => {
     ).toMatchObject({ status: 'absent' });
   });
 
+  it('A11: a path that goes through a file as a folder (a trailing slash after the file) fails closed; it is never no policy', () => {
+    const file = join(tmp.dir, 'slash.json');
+    writeFileSync(file, '{"plugins": {"deny": ["guard"]}}');
+    for (const named of [`${file}/`, `${file}/.`, join(file, 'policy.json')])
+      expect(readPolicyFile({ HOOKPM_POLICY_FILE: named })).toMatchObject({
+        status: 'invalid',
+        problem: expect.stringContaining('ENOTDIR'),
+      });
+  });
+
   it('A10, A11: a relative HOOKPM_POLICY_FILE cannot be used, whatever the working directory holds', () => {
     expect(readPolicyFile({ HOOKPM_POLICY_FILE: 'policy.json' })).toMatchObject({
       status: 'invalid',
