@@ -117,6 +117,34 @@ describe('release-age cooldowns', () => {
     const check = await ws.hookpm(['update', '--check', '--json'], { env });
     expect(JSON.parse(check.stdout).plugins).toEqual([]);
   });
+
+  it('A15: `ci` and a bare `install` in a project refuse a version hookpm.lock pins that is younger than the cooldown; one this user has installed already stays', async () => {
+    const env = await setUp(null);
+    const locked = await ws.hookpm(['install', '--project', 'guard@ages@1.3.0', '--yes'], { env });
+    expect(locked.code, locked.stderr).toBe(0);
+    // A teammate: another store with the same registry, under the cooldown.
+    const other = { ...env, HOOKPM_HOME: join(ws.home, 'teammate') };
+    const dir = join(ws.dir, `registry-${ws.n}`);
+    expect((await ws.hookpm(['registry', 'add', 'ages', dir], { env: other })).code).toBe(0);
+    const cooldown = JSON.stringify({ updates: { minimumReleaseAgeDays: 3 } });
+    await writeFile(env['HOOKPM_POLICY_FILE']!, cooldown);
+    for (const args of [
+      ['ci', '--yes'],
+      ['install', '--yes'],
+    ]) {
+      const run = await ws.hookpm(args, { env: other });
+      expect(run.code, args.join(' ')).toBe(1);
+      expect(run.stderr).toContain('E_NO_MATCHING_VERSION');
+      expect(run.stderr).toMatch(
+        /guard@ages 1\.3\.0.*published 1 day\(s\) ago.*minimum release age of 3 day\(s\)/,
+      );
+    }
+    const list = await ws.hookpm(['list', '--json'], { env: other });
+    expect(list.stdout).not.toContain('guard');
+    // The user who installed it keeps it: `ci` installs nothing new for them.
+    const kept = await ws.hookpm(['ci', '--yes'], { env });
+    expect(kept.code, kept.stderr).toBe(0);
+  });
 });
 
 describe('release-age cooldowns against the examples registry', () => {

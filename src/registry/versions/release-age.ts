@@ -32,14 +32,8 @@ export function holdBackYoung(
   const held: HeldVersion[] = [];
   const versions: IndexPlugin['versions'] = {};
   for (const [version, entry] of Object.entries(plugin.versions)) {
-    const at = entry.publishedAt === undefined ? NaN : Date.parse(entry.publishedAt);
-    const ageMs = age.now.getTime() - at;
-    if (version !== keep && Number.isFinite(at) && ageMs < age.days * DAY_MS)
-      held.push({
-        version,
-        publishedAt: entry.publishedAt!,
-        ageDays: Math.max(0, Math.floor(ageMs / DAY_MS)),
-      });
+    const young = version === keep ? null : youngVersion(version, entry, age);
+    if (young !== null) held.push(young);
     else versions[version] = entry;
   }
   if (held.length === 0) return { plugin, held };
@@ -53,4 +47,25 @@ export function holdBackYoung(
 /** A15: the note of one held version, as install and update print it. */
 export function heldNote(id: string, held: HeldVersion, age: ReleaseAge): string {
   return `${id} ${held.version} was skipped: published ${held.ageDays} day(s) ago (${held.publishedAt}), younger than the minimum release age of ${age.days} day(s) (${age.from})`;
+}
+
+/**
+ * A15: `version` (its index entry) as held back by the cooldown, or null when it is old enough or
+ * its age is unknown (no `publishedAt`). holdBackYoung judges each version of a plugin so; a lock
+ * that pins one version is judged by it alone.
+ */
+export function youngVersion(
+  version: string,
+  entry: { publishedAt?: string | undefined },
+  age: ReleaseAge,
+): HeldVersion | null {
+  if (age.days <= 0 || entry.publishedAt === undefined) return null;
+  const at = Date.parse(entry.publishedAt);
+  const ageMs = age.now.getTime() - at;
+  if (!Number.isFinite(at) || ageMs >= age.days * DAY_MS) return null;
+  return {
+    version,
+    publishedAt: entry.publishedAt,
+    ageDays: Math.max(0, Math.floor(ageMs / DAY_MS)),
+  };
 }

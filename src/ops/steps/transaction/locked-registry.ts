@@ -12,6 +12,9 @@ import { errorOf, sourceOf } from '../staging/pick.js';
 import type { RegistrySource } from '../staging/types.js';
 import { locksTarball, tarballUrlOfLocked } from './locked-source.js';
 import { assertLockedIntegrity } from './locked-integrity.js';
+import { releaseAgeOf } from '../policy/release-age-of.js';
+import { policyRegistryOf, requirePluginAllowed } from '../policy/enforce-policy.js';
+import { youngVersion, type ReleaseAge } from '../../../registry/versions/release-age.js';
 import type { ProjectScope } from './project-scope.js';
 
 /**
@@ -29,6 +32,13 @@ export async function lockedSources(
   state: State,
 ): Promise<RegistrySource[]> {
   if (locked.length === 0) return [];
+  // policy.md A12, A13, A16: a locked plugin the policy refuses is refused before its registry is
+  // read (and again at the commit).
+  for (const { id } of locked) {
+    const { name, registry } = splitPluginId(id)!;
+    const from = policyRegistryOf(scope.ctx, state, registry);
+    requirePluginAllowed(scope.ctx, 'installing', { name, registry }, from);
+  }
   const names = new Set(locked.map(({ id }) => splitPluginId(id)!.registry));
   const plugins = locked.map(({ id }) => splitPluginId(id)!.name);
   let loaded = await loadCatalogs(scope.ctx, { only: (name) => names.has(name), plugins });
@@ -52,7 +62,12 @@ export async function lockedSources(
       warnings: [...loaded.warnings, ...again.warnings],
     };
   }
-  return locked.map((plugin) => sourceOfLocked(plugin, loaded.catalogs, loaded.warnings, state));
+  const age = releaseAgeOf(scope.ctx);
+  return locked.map((plugin) =>
+    sourceOfLocked(plugin, loaded.catalogs, loaded.warnings, state, (published) => {
+      if (age !== null) requireOldEnough(scope, state, plugin, published, age);
+    }),
+  );
 }
 
 /** One locked plugin as stage-locked.ts hands it: its id, lock entry and hookpm.json range. */
@@ -83,6 +98,7 @@ function sourceOfLocked(
   catalogs: readonly Catalog[],
   warnings: readonly RegistryWarning[],
   state: State,
+  checkAge: (published: { publishedAt?: string | undefined }) => void,
 ): RegistrySource {
   const { name, registry } = splitPluginId(id)!;
   const catalog = catalogs.find((c) => c.registry === registry);
@@ -106,6 +122,7 @@ function sourceOfLocked(
     );
   if (!sameBytes(version.integrity, entry.integrity))
     throw otherBytes(id, entry, version.integrity);
+  checkAge(version);
   assertLockedIntegrity(state, {
     name,
     registry,
@@ -113,6 +130,34 @@ function sourceOfLocked(
     integrity: entry.integrity,
   });
   return { ...source, integrity: entry.integrity };
+}
+
+/**
+ * policy.md A15: a version the lock pins is installed only when it is old enough for the cooldown
+ * (its index entry's `publishedAt`), as a version a range picks: E_NO_MATCHING_VERSION naming its
+ * age and the cooldown otherwise. A version this user has installed already (the project's record
+ * or the user's, at the locked version) is not installed anew, so it stays.
+ */
+function requireOldEnough(
+  scope: ProjectScope,
+  state: State,
+  { id, entry }: LockedPlugin,
+  published: { publishedAt?: string | undefined },
+  age: ReleaseAge,
+): void {
+  const records = [state.projects?.[scope.key]?.plugins, state.plugins];
+  if (records.some((plugins) => plugins?.[id]?.version === entry.version)) return;
+  const held = youngVersion(entry.version, published, age);
+  if (held === null) return;
+  throw new HookpmError(
+    'E_NO_MATCHING_VERSION',
+    `hookpm.lock pins ${id} ${entry.version}, published ${held.ageDays} day(s) ago (${held.publishedAt}), younger than the minimum release age of ${age.days} day(s) (${age.from})`,
+    {
+      plugin: id,
+      version: entry.version,
+      hint: `Wait until it is old enough, or lock an older version (\`hookpm install --project ${id}@<version>\`).`,
+    },
+  );
 }
 
 /** Whether two integrity strings share a sha512 digest. */
