@@ -69,6 +69,19 @@ describe('required plugins are brought in (A21)', () => {
     expect(noPolicy.stderr).toContain('hookpm.json');
   });
 
+  it('A21, A11: a bare `install` outside a project while the policy file cannot be used is E_POLICY naming the file (it may require plugins), never the E_USAGE of no policy', async () => {
+    const file = join(ws.dir, `policy-${ws.n}.json`);
+    await writeFile(file, '{"required": ');
+    const env = ws.env({ HOOKPM_POLICY_FILE: file });
+    for (const args of [['install'], ['install', '--dry-run']]) {
+      const run = await ws.hookpm(args, { env });
+      expect(run.code, args.join(' ')).toBe(1);
+      expect(run.stderr).toContain('E_POLICY');
+      expect(run.stderr).toContain(file);
+      expect(run.stderr).toContain('cannot be used');
+    }
+  });
+
   it('A21, A14: a long required pattern is quoted cut short by `install` and `doctor`', async () => {
     const env = await withPolicy({ required: ['*'.repeat(200_000) + 'x'] });
     const run = await ok(['install'], env);

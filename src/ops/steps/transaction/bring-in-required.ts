@@ -1,6 +1,7 @@
 import { isHookpmError } from '../../../errors.js';
 import { describeValue } from '../../../json/describe-value.js';
 import { matchesPlugin } from '../../../policy/policy-rules.js';
+import { policyUnusable } from '../../../policy/policy-error.js';
 import { readState } from '../../../store/state/state.js';
 import type { State } from '../../../store/state/state-schema.js';
 import type { OperationContext } from '../context/operation-context.js';
@@ -25,8 +26,9 @@ export interface RequiredBroughtIn {
  * be brought in: when no installed plugin matches it, a note says so. A required plugin that
  * cannot be installed (registry unreachable, refused by the same policy) is a warning note: the
  * run's own work stands, and `doctor` keeps warning (policy_required_missing). With `dryRun`,
- * notes only. `ctx` is the user's, never a project's (project-scope.ts): a plugin enabled unasked
- * comes from a registry the user or hookpm configured, never from one a cloned hookpm.json names.
+ * notes only. E_POLICY while the policy file cannot be used (A11). `ctx` is the user's, never a
+ * project's (project-scope.ts): a plugin enabled unasked comes from a registry the user or hookpm
+ * configured, never from one a cloned hookpm.json names.
  */
 export async function bringInRequired(
   ctx: OperationContext,
@@ -34,6 +36,9 @@ export async function bringInRequired(
 ): Promise<RequiredBroughtIn> {
   const none: RequiredBroughtIn = { installed: [], notes: [] };
   const inForce = policyOf(ctx);
+  // A11: a file that cannot be used may require plugins: the install run is refused, never run
+  // as if it required none. The run's own work was refused already, or had nothing to install.
+  if (inForce.status === 'invalid') throw policyUnusable(inForce, 'installing');
   if (inForce.status !== 'ok' || (inForce.policy.required ?? []).length === 0) return none;
   const state = await readState(ctx.paths);
   const file = inForce.file;
