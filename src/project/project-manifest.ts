@@ -2,6 +2,7 @@ import semver from '../registry/versions/semver.js';
 import { compareCodeUnits } from '../json/compare.js';
 import { describeValue } from '../json/describe-value.js';
 import { redactUrl } from '../registry/http/url-policy.js';
+import { LOCAL_REGISTRY } from '../registry/registry-name.js';
 import { isRegistryName, splitPluginId } from './plugin-id.js';
 import {
   objectAt,
@@ -77,6 +78,13 @@ export function parseProjectManifest(text: string, file: string): ProjectManifes
   for (const [name, location] of listed) {
     if (!isRegistryName(name))
       throw projectFileError(file, `registries: ${describeValue(name)} is not a registry name`);
+    // registry.md D1b: `local` holds the plugins of paths and tarballs; no registry is named so
+    // (`registry add` refuses it too), or a project would say what `<name>@local` is.
+    if (name === LOCAL_REGISTRY)
+      throw projectFileError(
+        file,
+        `registries: "${LOCAL_REGISTRY}" is reserved for plugins installed from a directory, a tarball or a URL`,
+      );
     if (typeof location !== 'string' || location.trim() === '')
       throw projectFileError(file, `registries.${name}: the location is not a non-empty string`);
     if (location.length > MAX_LOCATION_LENGTH)

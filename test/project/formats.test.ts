@@ -155,6 +155,8 @@ describe('hookpm.json', () => {
     ['a __proto__ key', '{"plugins": {"__proto__": "^1"}}'],
     ['plugins null', '{"plugins": null}'],
     ['registries null', '{"registries": null}'],
+    // registry.md D1b, policy.md A12: `local` is the registry of paths and tarballs, never an index.
+    ['a registry named local', '{"registries": {"local": "reg"}}'],
   ])('a hookpm.json with %s is refused with E_PROJECT_FILE', (_what, text) => {
     expect(code(() => parseProjectManifest(text, 'hookpm.json'))).toBe('E_PROJECT_FILE');
   });
