@@ -44,8 +44,8 @@ export function policyFileOf(
  * A10, A11: reads the policy in force, synchronously (a linked agent's event reads it; it is one
  * small file). No file: `absent`. A relative HOOKPM_POLICY_FILE, a file that cannot be read (or
  * is not a regular file of at most POLICY_MAX_BYTES), a symbolic link to nothing (the file's or
- * its folder's), a path through a file as a folder, a file that is not UTF-8, not strict JSON or not of the policy's shape:
- * `invalid`, with the problem. Never throws.
+ * its folder's), a path through a file as a folder, a file that is not UTF-8, not strict JSON or
+ * not of the policy's shape: `invalid`, with the problem. Never throws.
  */
 export function readPolicyFile(
   env: Readonly<Record<string, string | undefined>>,
