@@ -5,6 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isHookpmError } from '../../src/errors.js';
 import { createSession, type Session } from '../../src/ops/run/session.js';
 import { homeStorePaths, stateFile } from '../../src/store/home-paths.js';
+import { ensureBuilt, runBin } from '../helpers/built-bin.js';
+import { writeClaudePlugin } from '../helpers/claude-plugin.js';
 import { group, sleeperGroup, useSessionWorkspace } from '../helpers/session-workspace.js';
 import { isAlive, waitForPid } from '../helpers/pids.js';
 
@@ -196,6 +198,38 @@ describe('the library session (cli.md section 4)', () => {
     const rejected = await dispatched?.catch((e: unknown) => e);
     expect(isHookpmError(rejected, 'E_USAGE')).toBe(true);
     expect((await s.dispatch('Stop', {})).event).toBe('Stop');
+  });
+});
+
+describe('the library session with a plugin about to run (engine.md B1, B2)', () => {
+  it('B1: a payload getter or proxy trap that throws while the plugins are matched rejects with E_USAGE, and the session carries on', async () => {
+    ensureBuilt();
+    const root = await writeClaudePlugin(join(ws.dir, 'guard'), 'guard', {
+      PreToolUse: group(`cat >/dev/null; ${DENY}`, 'Bash'),
+    });
+    const installed = await runBin(['install', root, '--yes'], { env: ws.env, cwd: ws.repo });
+    expect(installed.code, installed.stderr).toBe(0);
+    const s = await start();
+    const getter = {
+      tool_name: 'Bash',
+      get tool_input(): unknown {
+        throw new Error('no input');
+      },
+    };
+    const trap = new Proxy(
+      { ...BASH },
+      {
+        ownKeys() {
+          throw new Error('no keys');
+        },
+      },
+    );
+    for (const payload of [getter, trap]) {
+      const rejected = await s.dispatch('PreToolUse', payload).catch((e: unknown) => e);
+      expect(isHookpmError(rejected, 'E_USAGE'), String(rejected)).toBe(true);
+    }
+    const after = await s.dispatch('PreToolUse', BASH);
+    expect(after.permission).toMatchObject({ decision: 'deny', reason: 'blocked' });
   });
 });
 

@@ -22,7 +22,7 @@ export interface SessionTrees {
    * The host for a dispatch of `event` with `input`, its handlers run in `cwd` (matchHandlers'
    * MatchOptions): `host` itself when every plugin about to run
    * still has the tree it was loaded from; else one whose snapshot (same id) leaves the changed
-   * ones out, and fails closed on them.
+   * ones out, and fails closed on them. Throws, synchronously, what reading `input` throws.
    */
   hostFor(
     event: EventName,
@@ -57,37 +57,43 @@ export function sessionTrees(
     held.set(id, { plugin, sources });
   }
   return {
-    async hostFor(event, input, cwd) {
+    hostFor(event, input, cwd) {
       const same = { host, diagnostics: [] };
       // Matching reads only the matcher and `if` fields: a payload nested too deep (B5) is walked
       // once, by dispatchEvent, which refuses it; checking its trees first only costs the check.
-      if (held.size === 0) return same;
+      if (held.size === 0) return Promise.resolve(same);
+      // Synchronous, before any await: a payload getter or proxy trap that throws here throws to
+      // the caller, which rejects the dispatch as unreadable input (E_USAGE, engine.md B1).
       const matched = matchHandlers(host.snapshot, event, input, { home, cwd });
       const running = new Set(matched.map((h) => h.plugin));
       const checked = [...held.values()].filter((p) => running.has(p.plugin.id));
-      if (checked.length === 0) return same;
-      const plugins = checked.map((p) => p.plugin);
-      // The hashing code loads only when a plugin is about to run.
-      const { checkInstalledTrees } = await import('../../store/tree-check.js');
-      const found = await checkInstalledTrees(
-        store,
-        plugins.map((p) => ({ root: p.root, fingerprint: p.fingerprint })),
-      );
-      const changed = await changedPlugins(plugins, found, (id) => held.get(id)?.sources ?? []);
-      if (changed.ids.size === 0) return same;
-      const kept = (loaded.runnable?.sources ?? []).filter(
-        (s) => !changed.ids.has(s.plugin?.id ?? ''),
-      );
-      const snapshot = buildSnapshot({
-        id: host.snapshot.id,
-        projectDir: host.snapshot.projectDir,
-        sources: [...loaded.workspace.sources, ...kept],
-      });
-      const failClosed = [...loaded.failClosed, ...changed.failClosed.map(reloadFix)];
-      const narrowed = openHost({ snapshot, store, source: 'session', failClosed });
-      return { host: narrowed, diagnostics: changed.diagnostics };
+      if (checked.length === 0) return Promise.resolve(same);
+      return checkTrees(checked.map((p) => p.plugin));
     },
   };
+
+  /** The host of a dispatch that runs `plugins`: `host`, else one that fails closed on changed. */
+  async function checkTrees(plugins: PinnedPlugin[]): Promise<CheckedHost> {
+    // The hashing code loads only when a plugin is about to run.
+    const { checkInstalledTrees } = await import('../../store/tree-check.js');
+    const found = await checkInstalledTrees(
+      store,
+      plugins.map((p) => ({ root: p.root, fingerprint: p.fingerprint })),
+    );
+    const changed = await changedPlugins(plugins, found, (id) => held.get(id)?.sources ?? []);
+    if (changed.ids.size === 0) return { host, diagnostics: [] };
+    const kept = (loaded.runnable?.sources ?? []).filter(
+      (s) => !changed.ids.has(s.plugin?.id ?? ''),
+    );
+    const snapshot = buildSnapshot({
+      id: host.snapshot.id,
+      projectDir: host.snapshot.projectDir,
+      sources: [...loaded.workspace.sources, ...kept],
+    });
+    const failClosed = [...loaded.failClosed, ...changed.failClosed.map(reloadFix)];
+    const narrowed = openHost({ snapshot, store, source: 'session', failClosed });
+    return { host: narrowed, diagnostics: changed.diagnostics };
+  }
 }
 
 /**
