@@ -333,6 +333,29 @@ describe('X6: deadlines', () => {
     }
   });
 
+  it('X6: what a helper left holding the pipes wrote before the let-go is kept when hookpm was busy as that second ended', async () => {
+    const marker = join(work, 'busy-host.exited');
+    const block = '{"decision":"block","reason":"r"}';
+    // The handler exits at once; its helper writes the block 0.5 s later and exits too.
+    const command = `(sleep 0.5; printf '${block}') & touch '${marker}'`;
+    const pending = run(handlerOf({ command, timeoutSec: 20 }));
+    await waitUntil(() => existsSync(marker), 5000, 'the handler to exit');
+    await new Promise((resolve) => setTimeout(resolve, 100)); // its exit is read
+    // hookpm busy for 1.6 s (thousands of spawns, a long synchronous task) after its poll for I/O:
+    // the helper writes and exits meanwhile, and the let-go second has ended when the event loop
+    // comes round to its timers, which run before it polls for I/O again.
+    await new Promise<void>((resolve) =>
+      setImmediate(() => {
+        const busyUntil = performance.now() + 1600;
+        while (performance.now() < busyUntil);
+        resolve();
+      }),
+    );
+    const result = await pending;
+    expect(result).toMatchObject({ timedOut: false, exitCode: 0, failure: null });
+    expect(result.stdout).toBe(block);
+  });
+
   it('X6: the result settles about a second after the deadline even when an escaped process (new session) holds the pipes', async () => {
     const pidFile = join(work, 'escaped.pid');
     const started = performance.now();
