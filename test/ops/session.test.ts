@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isHookpmError } from '../../src/errors.js';
 import { createSession, type Session } from '../../src/ops/run/session.js';
 import { homeStorePaths, stateFile } from '../../src/store/home-paths.js';
@@ -202,8 +202,9 @@ describe('the library session (cli.md section 4)', () => {
 });
 
 describe('the library session with a plugin about to run (engine.md B1, B2)', () => {
+  beforeAll(() => ensureBuilt());
+
   it('B1: a payload getter or proxy trap that throws while the plugins are matched rejects with E_USAGE, and the session carries on', async () => {
-    ensureBuilt();
     const root = await writeClaudePlugin(join(ws.dir, 'guard'), 'guard', {
       PreToolUse: group(`cat >/dev/null; ${DENY}`, 'Bash'),
     });
@@ -230,6 +231,26 @@ describe('the library session with a plugin about to run (engine.md B1, B2)', ()
     }
     const after = await s.dispatch('PreToolUse', BASH);
     expect(after.permission).toMatchObject({ decision: 'deny', reason: 'blocked' });
+  });
+  it('B2: a guard whose tree goes while its dispatch runs (an uninstall or update meanwhile) and that then fails is a deny naming the fix, not an allow', async () => {
+    // The handler stands for a guard whose files an uninstall removes as it starts: it fails.
+    const gone = 'rm -rf "${CLAUDE_PLUGIN_ROOT}"; echo "Cannot find module guard.js" >&2; exit 1';
+    const root = await writeClaudePlugin(join(ws.dir, 'guard'), 'guard', {
+      PreToolUse: group(`cat >/dev/null; ${gone}`, 'Bash'),
+    });
+    const installed = await runBin(['install', root, '--yes'], { env: ws.env, cwd: ws.repo });
+    expect(installed.code, installed.stderr).toBe(0);
+    const s = await start();
+    const result = await s.dispatch('PreToolUse', BASH);
+    expect(result.runs).toEqual([expect.objectContaining({ plugin: 'guard@local', exitCode: 1 })]);
+    expect(result.permission).toMatchObject({
+      decision: 'deny',
+      reason: expect.stringContaining('hookpm fails closed: plugin guard@local'),
+    });
+    expect(result.permission?.reason).toContain('`reload` the session');
+    expect(result.diagnostics.map((d) => d.code)).toEqual(
+      expect.arrayContaining(['plugin_tampered', 'failed_closed']),
+    );
   });
 });
 

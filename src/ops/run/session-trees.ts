@@ -1,3 +1,5 @@
+import { applyFailClosed, failClosedOn, type FailClosedOptions } from '../../engine/fail-closed.js';
+import type { DispatchResult } from '../../engine/types.js';
 import type { Diagnostic } from '../../hooks/diagnostic.js';
 import type { FailClosed } from '../../hooks/fail-closed-entry.js';
 import type { EventName } from '../../hooks/events.js';
@@ -6,7 +8,8 @@ import { buildSnapshot } from '../../hooks/snapshot/snapshot.js';
 import type { SourceDocument } from '../../hooks/types.js';
 import type { PinnedPlugin } from '../../store/session-pin-schema.js';
 import type { StorePaths } from '../../store/store-paths.js';
-import { changedPlugins } from '../steps/host/changed-plugins.js';
+import { changedPlugins, type ChangedPlugins } from '../steps/host/changed-plugins.js';
+import { withFailOpen } from '../steps/host/fail-open.js';
 import { openHost, type Host } from '../steps/host/host.js';
 import type { LoadedSnapshot } from './load-snapshot.js';
 
@@ -14,6 +17,13 @@ import type { LoadedSnapshot } from './load-snapshot.js';
 export interface CheckedHost {
   host: Host;
   diagnostics: Diagnostic[];
+  /**
+   * engine.md B2 after the dispatch: a plugin whose handler failed in `result` (an exit other
+   * than 0 and 2, a signal, a timeout, no launch) and whose tree changed or went while it ran (an
+   * uninstall or an update meanwhile, which the check before it ran could not see) fails closed
+   * on it, as if that check had found it. Else `result` as it is.
+   */
+  recheck(result: DispatchResult, stop: FailClosedOptions): Promise<DispatchResult>;
 }
 
 /** A session snapshot's plugin trees, checked again before their handlers run. */
@@ -37,7 +47,8 @@ export interface SessionTrees {
  * handlers run the files of the tree as they are. So, as for a linked agent's pin, the trees of the
  * plugins about to run are checked before each dispatch (through the stat cache), and one that
  * changed or went since is left out of that dispatch and fails closed on it, with the fix, until
- * `reload` reads the store again. A linked plugin (plugins.md D15) is not held to a fingerprint.
+ * `reload` reads the store again; one whose handler failed is checked again after it ran
+ * (CheckedHost.recheck). A linked plugin (plugins.md D15) is not held to a fingerprint.
  * `home` is the session's user home, which `~/` of `if` path rules names as the plugins about to
  * run are matched (engine.md F2).
  */
@@ -56,9 +67,56 @@ export function sessionTrees(
     const plugin = { id, version, root, fingerprint, source, ...(project ? { project } : {}) };
     held.set(id, { plugin, sources });
   }
+  /** What changedPlugins says of `plugins`' trees now, each entry with the session's fix. */
+  const changedNow = async (plugins: PinnedPlugin[]): Promise<ChangedPlugins> => {
+    // The hashing code loads only when a plugin is about to run.
+    const { checkInstalledTrees } = await import('../../store/tree-check.js');
+    const found = await checkInstalledTrees(
+      store,
+      plugins.map((p) => ({ root: p.root, fingerprint: p.fingerprint })),
+    );
+    const changed = await changedPlugins(plugins, found, (id) => held.get(id)?.sources ?? []);
+    return { ...changed, failClosed: changed.failClosed.map(reloadFix) };
+  };
+
+  const recheck = async (
+    plugins: PinnedPlugin[],
+    result: DispatchResult,
+    stop: FailClosedOptions,
+  ): Promise<DispatchResult> => {
+    const failed = new Set(result.runs.filter(failedRun).map((r) => r.plugin));
+    const ran = plugins.filter((p) => failed.has(p.id));
+    if (ran.length === 0) return result;
+    const changed = await changedNow(ran);
+    const entries = failClosedOn(withFailOpen(changed.failClosed, host.settings), result.event);
+    if (entries.length === 0) return result;
+    const out = applyFailClosed(result, entries, stop);
+    out.diagnostics.unshift(...changed.diagnostics);
+    return out;
+  };
+
+  /** The host of a dispatch that runs `plugins`: `host`, else one that fails closed on changed. */
+  const checkTrees = async (plugins: PinnedPlugin[]): Promise<CheckedHost> => {
+    const later = (result: DispatchResult, stop: FailClosedOptions): Promise<DispatchResult> =>
+      recheck(plugins, result, stop);
+    const changed = await changedNow(plugins);
+    if (changed.ids.size === 0) return { host, diagnostics: [], recheck: later };
+    const kept = (loaded.runnable?.sources ?? []).filter(
+      (s) => !changed.ids.has(s.plugin?.id ?? ''),
+    );
+    const snapshot = buildSnapshot({
+      id: host.snapshot.id,
+      projectDir: host.snapshot.projectDir,
+      sources: [...loaded.workspace.sources, ...kept],
+    });
+    const failClosed = [...loaded.failClosed, ...changed.failClosed];
+    const narrowed = openHost({ snapshot, store, source: 'session', failClosed });
+    return { host: narrowed, diagnostics: changed.diagnostics, recheck: later };
+  };
+
   return {
     hostFor(event, input, cwd) {
-      const same = { host, diagnostics: [] };
+      const same = { host, diagnostics: [], recheck: asItIs };
       // Matching reads only the matcher and `if` fields: a payload nested too deep (B5) is walked
       // once, by dispatchEvent, which refuses it; checking its trees first only costs the check.
       if (held.size === 0) return Promise.resolve(same);
@@ -71,29 +129,6 @@ export function sessionTrees(
       return checkTrees(checked.map((p) => p.plugin));
     },
   };
-
-  /** The host of a dispatch that runs `plugins`: `host`, else one that fails closed on changed. */
-  async function checkTrees(plugins: PinnedPlugin[]): Promise<CheckedHost> {
-    // The hashing code loads only when a plugin is about to run.
-    const { checkInstalledTrees } = await import('../../store/tree-check.js');
-    const found = await checkInstalledTrees(
-      store,
-      plugins.map((p) => ({ root: p.root, fingerprint: p.fingerprint })),
-    );
-    const changed = await changedPlugins(plugins, found, (id) => held.get(id)?.sources ?? []);
-    if (changed.ids.size === 0) return { host, diagnostics: [] };
-    const kept = (loaded.runnable?.sources ?? []).filter(
-      (s) => !changed.ids.has(s.plugin?.id ?? ''),
-    );
-    const snapshot = buildSnapshot({
-      id: host.snapshot.id,
-      projectDir: host.snapshot.projectDir,
-      sources: [...loaded.workspace.sources, ...kept],
-    });
-    const failClosed = [...loaded.failClosed, ...changed.failClosed.map(reloadFix)];
-    const narrowed = openHost({ snapshot, store, source: 'session', failClosed });
-    return { host: narrowed, diagnostics: changed.diagnostics };
-  }
 }
 
 /**
@@ -105,4 +140,11 @@ function reloadFix(entry: FailClosed): FailClosed {
     ...entry,
     reason: `${entry.reason}; if it was updated or uninstalled after this session started, \`reload\` the session`,
   };
+}
+
+const asItIs = (result: DispatchResult): Promise<DispatchResult> => Promise.resolve(result);
+
+/** A run that ended otherwise than a handler that decides does: exit 0 or 2 (K1, K2). */
+function failedRun(run: DispatchResult['runs'][number]): boolean {
+  return run.timedOut || (run.exitCode !== 0 && run.exitCode !== 2);
 }
