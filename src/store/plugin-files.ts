@@ -45,6 +45,25 @@ export async function locateInside(realRoot: string, relative: string): Promise<
   }
 }
 
+/**
+ * Whether `relative` (below `realRoot`, `/` separators) passes through a symlink at any of its
+ * steps. An installed copy holds a regular file or directory where each such link was
+ * (store/copy-tree.ts), so a file reached both through a link and by its own path is one file here
+ * and two there.
+ */
+export function throughSymlink(realRoot: string, relative: string): boolean {
+  let path = realRoot;
+  for (const segment of relative.split('/')) {
+    path = join(path, segment);
+    try {
+      if (lstatSync(path).isSymbolicLink()) return true;
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}
+
 /** A dangling symlink is reported as an error: its target is never looked up (H5). */
 async function danglingOrMissing(full: string): Promise<Located> {
   try {

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { diagnostic, type Diagnostic } from '../hooks/diagnostic.js';
 import { parseHooksDocument } from '../hooks/parse-document.js';
 import { parseJson } from '../json/parse-json.js';
@@ -9,7 +10,7 @@ import {
   planHookDocuments,
   type DocumentRequest,
 } from '../plugin/resolve-hooks.js';
-import { locateInside, readTextNoFollow, type Located } from './plugin-files.js';
+import { locateInside, readTextNoFollow, throughSymlink, type Located } from './plugin-files.js';
 
 export interface DocumentsWhere {
   plugin: string;
@@ -22,17 +23,22 @@ export interface LoadedDocuments {
   diagnostics: Diagnostic[];
 }
 
-/** A file to load: its source label, the manifest field that named it (H2) and where it is. */
+/**
+ * A file to load: its source label, the manifest field that named it (H2), its path below the root
+ * and where it is.
+ */
 interface Target {
   source: string;
   at: string | null;
+  relative: string;
   located: Located;
 }
 
 /**
- * Carries out the H1-H4 plan: documents in order, each file loaded once (by real path), a broken
- * document reported with the plugin and file and skipped while the others load (H4), symlinks
- * resolving outside the root never followed (H5).
+ * Carries out the H1-H4 plan: documents in order, each file loaded once, a broken document
+ * reported with the plugin and file and skipped while the others load (H4), symlinks resolving
+ * outside the root never followed (H5). A file is the same as another when its real path is, unless
+ * a symlink leads to it: an installed copy holds a file of its own there (documentKey).
  */
 export async function loadDocuments(
   realRoot: string,
@@ -53,8 +59,8 @@ export async function loadDocuments(
       fail(out, where.plugin, target, problem);
       continue;
     }
-    const real = (target.located as { real: string }).real;
-    const first = seen.get(real);
+    const key = documentKey(realRoot, target);
+    const first = seen.get(key);
     if (first !== undefined) {
       const message = `plugin ${where.plugin}: ${target.at ?? target.source} names ${first} again; it is loaded once`;
       out.diagnostics.push(
@@ -62,10 +68,23 @@ export async function loadDocuments(
       );
       continue;
     }
-    seen.set(real, target.source);
+    seen.set(key, target.source);
+    const { real } = target.located as { real: string };
     out.documents.push(await loadFile(real, target.source, where.plugin, out.diagnostics));
   }
   return out;
+}
+
+/**
+ * What makes two requests one document: the file's real path, which also folds the case on a file
+ * system that ignores it; for a path through a symlink, the path itself, since the copy that is
+ * installed (and the tarball `pack` makes) holds a file of its own where the link was, so the
+ * directory and its copy load the same documents and show one surface.
+ */
+function documentKey(realRoot: string, target: Target): string {
+  if (throughSymlink(realRoot, target.relative))
+    return join(realRoot, ...target.relative.split('/'));
+  return (target.located as { real: string }).real;
 }
 
 /** null: the default document is absent, which is not a problem (H1). */
@@ -76,16 +95,22 @@ async function locateRequest(
   if (request.kind === 'default') {
     const hooks = await locateInside(realRoot, 'hooks');
     if (hooks.status === 'missing') return null;
-    if (hooks.status !== 'directory') return { source: 'hooks', at: null, located: hooks };
+    if (hooks.status !== 'directory')
+      return { source: 'hooks', at: null, relative: 'hooks', located: hooks };
     const located = await locateInside(realRoot, DEFAULT_SOURCE);
-    return located.status === 'missing' ? null : { source: DEFAULT_SOURCE, at: null, located };
+    if (located.status === 'missing') return null;
+    return { source: DEFAULT_SOURCE, at: null, relative: DEFAULT_SOURCE, located };
   }
-  const located = await locateInside(realRoot, request.relative);
-  if (located.status !== 'directory') {
-    return { source: `./${request.relative}`, at: request.at, located };
-  }
-  const inner = `${request.relative}/hooks.json`;
-  return { source: `./${inner}`, at: request.at, located: await locateInside(realRoot, inner) };
+  const { relative, at } = request;
+  const located = await locateInside(realRoot, relative);
+  if (located.status !== 'directory') return { source: `./${relative}`, at, relative, located };
+  const inner = `${relative}/hooks.json`;
+  return {
+    source: `./${inner}`,
+    at,
+    relative: inner,
+    located: await locateInside(realRoot, inner),
+  };
 }
 
 function targetProblem(target: Target): string | null {

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isHookpmError } from '../../src/errors.js';
 import { hasErrors } from '../../src/plugin/loaded-plugin.js';
+import { copyPluginTree } from '../../src/store/copy-tree.js';
 import { readPluginDir } from '../../src/store/read-plugin.js';
 import { hooksDoc, tempDir, writeTree, type TreeFile } from './plugin-tree.js';
 
@@ -296,7 +297,7 @@ describe('readPluginDir: hooks documents', () => {
     expect(p.diagnostics[1]!.message).toContain('./empty/hooks.json');
   });
 
-  it.each(['./hooks/hooks.json', './hooks', './hooks/./hooks.json', './alias.json'])(
+  it.each(['./hooks/hooks.json', './hooks', './hooks/./hooks.json'])(
     'H2: naming the default document again (%j) loads it once, with a warning',
     async (path) => {
       const p = await plugin({
@@ -309,6 +310,31 @@ describe('readPluginDir: hooks documents', () => {
         { code: 'duplicate_document', severity: 'warning', path: 'plugin.json:hooks' },
       ]);
       expect(hasErrors(p)).toBe(false);
+    },
+  );
+
+  const stop = hooksDoc('Stop');
+  const named = { json: { name: 'guard', hooks: ['./alias.json', './real/hooks.json'] } };
+  it.each([
+    [
+      'a manifest path that is a symlink',
+      { 'alias.json': { link: 'hooks/hooks.json' }, 'hooks/hooks.json': stop },
+    ],
+    [
+      'hooks/hooks.json a symlink',
+      { 'alias.json': stop, 'hooks/hooks.json': { link: '../alias.json' } },
+    ],
+    ['a hooks directory that is a symlink', { hooks: { link: 'real' }, 'alias.json': stop }],
+  ] as const)(
+    'H2, H5: a file named twice through a symlink (%s) loads as in the installed copy',
+    async (_, links: Record<string, TreeFile>) => {
+      const p = await plugin({ 'plugin.json': named, 'real/hooks.json': stop, ...links });
+      const copy = join(base, 'copy');
+      await copyPluginTree(join(base, 'guard'), copy);
+      const installed = await readPluginDir(copy);
+      expect(p.documents.map((d) => d.source)).toEqual(installed.documents.map((d) => d.source));
+      expect(p.documents).toHaveLength(3);
+      expect(codes(p)).toEqual(codes(installed));
     },
   );
 
