@@ -21,7 +21,7 @@ export type Located =
   | { status: 'missing' }
   | { status: 'outside'; real: string }
   | { status: 'error'; reason: string }
-  | { status: 'file' | 'directory' | 'other'; real: string };
+  | { status: 'file' | 'directory' | 'other'; real: string; size: number };
 
 /** `realRoot` must itself be a realpath. `relative` uses `/` separators. */
 export async function locateInside(realRoot: string, relative: string): Promise<Located> {
@@ -39,7 +39,8 @@ export async function locateInside(realRoot: string, relative: string): Promise<
   }
   try {
     const info = statSync(real);
-    return { status: info.isFile() ? 'file' : info.isDirectory() ? 'directory' : 'other', real };
+    const status = info.isFile() ? 'file' : info.isDirectory() ? 'directory' : 'other';
+    return { status, real, size: info.size };
   } catch (error) {
     return { status: 'error', reason: `cannot read it (${errorCode(error)})` };
   }
@@ -79,6 +80,13 @@ export type TextRead = { ok: true; text: string } | { ok: false; reason: string 
 
 /** Manifests and hooks documents larger than this are refused rather than read into memory. */
 export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * A plugin's hooks documents together: the most a plugin tree may hold in all (registry.md A2), so
+ * no plugin that can be installed is refused for it, while a directory naming one large file many
+ * times (hard links, symlinks) cannot make review and validate read gigabytes.
+ */
+export const MAX_DOCUMENTS_BYTES = 50 * 1024 * 1024;
 
 /**
  * Reads a located file as strict UTF-8 without following a symlink at its last step, so a file

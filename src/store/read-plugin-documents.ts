@@ -10,7 +10,13 @@ import {
   planHookDocuments,
   type DocumentRequest,
 } from '../plugin/resolve-hooks.js';
-import { locateInside, readTextNoFollow, throughSymlink, type Located } from './plugin-files.js';
+import {
+  locateInside,
+  MAX_DOCUMENTS_BYTES,
+  readTextNoFollow,
+  throughSymlink,
+  type Located,
+} from './plugin-files.js';
 
 export interface DocumentsWhere {
   plugin: string;
@@ -47,6 +53,7 @@ export async function loadDocuments(
   const plan = planHookDocuments(where.hooks, where);
   const out: LoadedDocuments = { documents: [], diagnostics: [...plan.diagnostics] };
   const seen = new Map<string, string>();
+  let bytes = 0;
   for (const request of plan.requests) {
     if (request.kind === 'inline') {
       out.documents.push(parseDocument(request.document, INLINE_SOURCE, out.diagnostics));
@@ -69,11 +76,18 @@ export async function loadDocuments(
       continue;
     }
     seen.set(key, target.source);
-    const { real } = target.located as { real: string };
+    const { real, size } = target.located as { real: string; size: number };
+    if (bytes + size > MAX_DOCUMENTS_BYTES) {
+      fail(out, where.plugin, target, TOO_MUCH);
+      continue;
+    }
+    bytes += size;
     out.documents.push(await loadFile(real, target.source, where.plugin, out.diagnostics));
   }
   return out;
 }
+
+const TOO_MUCH = `would bring the plugin's hooks documents past ${MAX_DOCUMENTS_BYTES} bytes in all (50 MiB, the most a plugin tree holds)`;
 
 /**
  * What makes two requests one document: the file's real path, which also folds the case on a file

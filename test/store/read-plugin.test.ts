@@ -1,3 +1,4 @@
+import { link } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isHookpmError } from '../../src/errors.js';
@@ -337,6 +338,28 @@ describe('readPluginDir: hooks documents', () => {
       expect(codes(p)).toEqual(codes(installed));
     },
   );
+
+  it('H4: past 50 MiB of hooks documents in all (one file named through 8 hard links), each further document is an error naming it', async () => {
+    const command = `echo ${'a'.repeat(9 * 1024 * 1024)}`;
+    const big = { hooks: { Stop: [{ hooks: [{ type: 'command', command }] }] } };
+    const names = Array.from({ length: 8 }, (_, i) => `./l${i}.json`);
+    await writeTree(join(base, 'guard'), {
+      'plugin.json': { json: { name: 'guard', hooks: [...names, './small.json'] } },
+      'big.json': JSON.stringify(big),
+      'small.json': hooksDoc('PreToolUse'),
+    });
+    for (const name of names)
+      await link(join(base, 'guard', 'big.json'), join(base, 'guard', name));
+    const p = await readPluginDir(join(base, 'guard'));
+    expect(p.documents.map((d) => d.source)).toEqual([...names.slice(0, 5), './small.json']);
+    expect(p.diagnostics.map((d) => [d.code, d.path])).toEqual([
+      ['plugin_hooks_failed', 'plugin.json:hooks[5]'],
+      ['plugin_hooks_failed', 'plugin.json:hooks[6]'],
+      ['plugin_hooks_failed', 'plugin.json:hooks[7]'],
+    ]);
+    expect(p.diagnostics[0]!.message).toContain('./l5.json');
+    expect(p.diagnostics[0]!.message).toContain('in all');
+  });
 
   it('H3: an inline bare event map in the manifest is a document with source plugin.json#hooks', async () => {
     const p = await plugin({
