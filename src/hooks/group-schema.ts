@@ -35,11 +35,11 @@ export function parseGroup(raw: unknown, place: GroupPlace): ParsedGroup {
   }
   const diagnostics = groupProblems(raw).map((message) => invalid(message, path));
   const groupValid = diagnostics.length === 0;
-  diagnostics.push(...unknownKeyWarnings(raw, path, GROUP_KEYS, 'group'));
+  for (const d of unknownKeyWarnings(raw, path, GROUP_KEYS, 'group')) diagnostics.push(d);
   const entries: unknown[] = Array.isArray(raw.hooks) ? raw.hooks : [];
   const handlers = entries.map((entry, handlerIndex) => {
     const parsed = parseHandler(entry, childPath(childPath(path, 'hooks'), handlerIndex));
-    diagnostics.push(...parsed.diagnostics);
+    for (const d of parsed.diagnostics) diagnostics.push(d);
     return parsed.handler;
   });
   // The place's fields one by one: an object spread here took a third of a document's parse.

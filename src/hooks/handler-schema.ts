@@ -72,7 +72,7 @@ export function parseHandler(raw: unknown, path: string): ParsedHandler {
   const diagnostics = problems.map((message) =>
     diagnostic('invalid_config', 'error', message, { path }),
   );
-  diagnostics.push(...unknownKeyWarnings(raw, path, FIELD_NAMES, 'handler'));
+  for (const d of unknownKeyWarnings(raw, path, FIELD_NAMES, 'handler')) diagnostics.push(d);
   const handler = problems.length === 0 ? toHandler(raw) : null;
   if (handler?.background !== undefined) diagnostics.push(backgroundNote(path));
   return { handler, diagnostics };

@@ -120,7 +120,7 @@ function readEntry(
     diagnostics.push(diagnostic('invalid_config', 'error', message, { path }));
     return null;
   };
-  diagnostics.push(...unknownKeyWarnings(raw, path, ENTRY_KEYS, 'legacy entry'));
+  for (const d of unknownKeyWarnings(raw, path, ENTRY_KEYS, 'legacy entry')) diagnostics.push(d);
   const command = raw.command;
   if (typeof command === 'string') {
     const message = `legacy command ${JSON.stringify(command)} is a string, not an argv list (["program", "arg", ...]); the entry is skipped`;

@@ -43,12 +43,12 @@ export function parseHooksDocument(
     const path = childPath(hooksPath, key);
     if (!isHookEventName(key)) {
       diagnostics.push(diagnostic('invalid_config', 'error', unknownEventMessage(key), { path }));
-      declared.push(...declareUnknownEvent(key, groups, path));
+      for (const handler of declareUnknownEvent(key, groups, path)) declared.push(handler);
       continue;
     }
     const parsed = parseEvent(key, groups, path);
-    diagnostics.push(...parsed.diagnostics);
-    declared.push(...parsed.declared);
+    for (const d of parsed.diagnostics) diagnostics.push(d);
+    for (const handler of parsed.declared) declared.push(handler);
     if (parsed.groups.some((group) => group !== null)) config[key] = parsed.groups;
   }
   return { config, declared, diagnostics };
@@ -85,8 +85,8 @@ function parseEvent(event: HookEventName, raw: unknown, path: string): ParsedEve
   raw.forEach((entry: unknown, groupIndex) => {
     const parsed = parseGroup(entry, { event, groupIndex, path: childPath(path, groupIndex) });
     result.groups.push(parsed.group);
-    result.declared.push(...parsed.declared);
-    result.diagnostics.push(...parsed.diagnostics);
+    for (const handler of parsed.declared) result.declared.push(handler);
+    for (const d of parsed.diagnostics) result.diagnostics.push(d);
   });
   return result;
 }

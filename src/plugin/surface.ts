@@ -132,10 +132,11 @@ export const OPTIONAL_CONSENTED_FIELDS = [
 
 export function buildSurface(plugin: SurfaceInput): Surface {
   const entries: SurfaceEntry[] = [];
+  const problems = problemsByPath(plugin.diagnostics ?? []);
   for (const document of plugin.documents) {
     for (const declared of document.declared) {
       const handler = configuredHandler(document, declared);
-      entries.push(entryOf(declared, handler, document.source, plugin.diagnostics ?? []));
+      entries.push(entryOf(declared, handler, document.source, problems));
     }
   }
   const events: EventName[] = [];
@@ -185,7 +186,7 @@ function entryOf(
   declared: DeclaredHandler,
   handler: HandlerConfig | null,
   source: string,
-  diagnostics: readonly Diagnostic[],
+  problems: ReadonlyMap<string, string>,
 ): SurfaceEntry {
   const known = isEventName(declared.event) ? declared.event : null;
   const hooked = isHookEventName(declared.event) ? declared.event : null;
@@ -211,7 +212,7 @@ function entryOf(
   };
   entry.key = hookKey(entry);
   const problem =
-    handler === null ? declaredProblem(declared, diagnostics) : runtimeProblem(entry, hooked);
+    handler === null ? declaredProblem(declared, problems) : runtimeProblem(entry, hooked);
   if (problem !== null) {
     entry.valid = false;
     entry.diagnostic = problem;
@@ -220,14 +221,27 @@ function entryOf(
   return entry;
 }
 
+/**
+ * The message of the first diagnostic at each path, `unknown_key` warnings left out: looked up once
+ * per invalid entry, so a document of many invalid handlers costs time in proportion to them.
+ */
+function problemsByPath(diagnostics: readonly Diagnostic[]): Map<string, string> {
+  const problems = new Map<string, string>();
+  for (const d of diagnostics) {
+    if (d.path === undefined || d.code === 'unknown_key' || problems.has(d.path)) continue;
+    problems.set(d.path, d.message);
+  }
+  return problems;
+}
+
 /** The diagnostic at the entry's path, else at its group's, else at its event's (C1, C2). */
-function declaredProblem(declared: DeclaredHandler, diagnostics: readonly Diagnostic[]): string {
+function declaredProblem(declared: DeclaredHandler, problems: ReadonlyMap<string, string>): string {
   const handlerPath = declared.path;
   const groupPath = handlerPath.slice(0, handlerPath.lastIndexOf('.hooks['));
   const eventPath = groupPath.slice(0, groupPath.lastIndexOf('['));
   for (const path of [handlerPath, groupPath, eventPath]) {
-    const found = diagnostics.find((d) => d.path === path && d.code !== 'unknown_key');
-    if (found !== undefined) return found.message;
+    const found = problems.get(path);
+    if (found !== undefined) return found;
   }
   return isHookEventName(declared.event)
     ? 'this handler is invalid and never runs'

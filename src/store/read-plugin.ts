@@ -58,7 +58,7 @@ export async function readPluginDir(
     manifestFile: found.hooksFile ?? 'plugin.json',
     hooks: found.hooks,
   });
-  diagnostics.push(...loaded.diagnostics);
+  for (const d of loaded.diagnostics) diagnostics.push(d);
   const plugin = opts.id ?? name;
   return {
     root,

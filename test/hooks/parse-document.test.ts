@@ -605,3 +605,14 @@ describe('hook modules (plugins.md G4)', () => {
     expect(both.diagnostics.map((d) => d.code)).toEqual(['unsupported_field']);
   });
 });
+
+describe('a hooks document of very many handlers (plugins.md P4: an error, never E_INTERNAL)', () => {
+  it('C1, C3: 200,000 handlers in one group, or 200,000 unknown keys on one handler, are read', () => {
+    const handler: Record<string, unknown> = { type: 'command', command: 'echo' };
+    for (let i = 0; i < 200_000; i++) handler[`k${i}`] = 1;
+    const many = Array.from({ length: 200_000 }, () => ({ type: 'prompt', prompt: 'x' }));
+    const parsed = parse({ hooks: { Stop: [{ hooks: many }, { hooks: [handler] }] } });
+    expect(parsed.declared).toHaveLength(200_001);
+    expect(parsed.diagnostics.filter((d) => d.code === 'unknown_key')).toHaveLength(400_000);
+  });
+});

@@ -222,6 +222,19 @@ describe('buildSurface', () => {
   });
 });
 
+describe('a surface of very many invalid entries (plugins.md Q1)', () => {
+  it('Q1: 20,000 invalid handlers each show their own diagnostic, in time proportional to them', () => {
+    const many = Array.from({ length: 20_000 }, (_, i) => ({ type: 'prompt', prompt: `p${i}` }));
+    const parsed = doc('hooks/hooks.json', { hooks: { Stop: [{ hooks: many }] } });
+    const started = performance.now();
+    const s = surfaceOf(parsed);
+    expect(performance.now() - started).toBeLessThan(8000);
+    expect(s.entries).toHaveLength(20_000);
+    expect(s.entries[19_999]!.valid).toBe(false);
+    expect(s.entries[19_999]!.diagnostic).toContain('prompt');
+  });
+});
+
 describe('Claude Code forms in the surface (plugins.md Q1)', () => {
   it('an exec-form handler shows its command, its args and the argv hookpm runs; an invalid one stays inert with its reason', () => {
     const s = surfaceOf(

@@ -98,7 +98,7 @@ export function buildSnapshot(input: BuildSnapshotInput): Snapshot {
         described.push({ source: s, group });
         if (group === null) return;
         const compiled = compileGroup({ event, index, localIndex, group, source, env }, cache);
-        diagnostics.push(...compiled.diagnostics);
+        for (const d of compiled.diagnostics) diagnostics.push(d);
         if (compiled.group === null) return;
         runnable.push(compiled.group);
         for (const entry of compiled.group.handlers) handlers.push(entry.handler);
