@@ -87,7 +87,7 @@ async function addSource(
     );
     return { status: 'changed', sha256: read.sha256 };
   }
-  into.diagnostics.push(...read.diagnostics);
+  for (const d of read.diagnostics) into.diagnostics.push(d);
   if (read.parsed.config !== null)
     into.sources.push({ origin, file, config: withoutLinkHandlers(read.parsed.config) });
   return { status: 'loaded', sha256: read.sha256 };

@@ -170,3 +170,13 @@ describe('readHookSources', () => {
     expect(result.diagnostics.map((d) => d.code)).toContain('legacy_migrated');
   });
 });
+
+describe('readHookSources of a very large user file', () => {
+  it('C1: 200,000 invalid handlers in the user file each give a diagnostic, never E_INTERNAL', async () => {
+    const many = Array.from({ length: 200_000 }, () => ({ type: 'prompt', prompt: 'x' }));
+    await put(userFile(), JSON.stringify({ hooks: { Stop: [{ hooks: many }] } }));
+    const result = await readHookSources({ cwd: repo, home, trustProject: true });
+    const invalid = result.diagnostics.filter((d) => d.code === 'invalid_config');
+    expect(invalid.length).toBeGreaterThanOrEqual(200_000);
+  });
+});

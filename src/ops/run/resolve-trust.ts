@@ -78,7 +78,7 @@ export async function resolveTrust(options: ResolveTrustOptions): Promise<Resolv
   if (ask !== undefined && !options.flag && file.status === 'present' && !file.sameAsUserFile) {
     const check = await readTrust(options.home, root);
     stored = check.trusted;
-    diagnostics.push(...check.diagnostics);
+    for (const d of check.diagnostics) diagnostics.push(d);
   }
   const grantedOnce = options.onceSha256 != null && options.onceSha256 === file.sha256;
   const policy = decideTrust({
