@@ -60,6 +60,15 @@ describe('renderTable', () => {
   });
 });
 
+describe('renderTable of very many rows', () => {
+  it('lays out 200,000 rows (a hooks file of as many handlers) as one line each', () => {
+    const rows = Array.from({ length: 200_000 }, (_, i) => [`Stop:0:${i}`, 'true']);
+    const lines = renderTable(['ID', 'COMMAND'], rows).split('\n');
+    expect(lines).toHaveLength(200_001);
+    expect(lines[200_000]).toBe('Stop:0:199999  true');
+  });
+});
+
 describe('jsonText (--json output)', () => {
   it.each([
     ['C1 \u0080 \u009b[2J \u009f', 'C1 \\u0080 \\u009b[2J \\u009f'],
