@@ -4,6 +4,7 @@ import type { LoggedDecision } from './run-decision.js';
 import type { FailClosed } from '../hooks/fail-closed-entry.js';
 import type { HandlerSet } from '../hooks/snapshot/snapshot-match.js';
 import type { HostDisplay } from './host-display.js';
+import type { FailClosedOptions } from './fail-closed.js';
 
 /** What the host knows about one invocation, beyond the event's own fields (engine.md X2). */
 export interface DispatchOptions {
@@ -56,6 +57,12 @@ export interface DispatchOptions {
   failClosed?: readonly FailClosed[];
   /** D8, M3: what the host shows of handlers' output that others do not (host-display.ts). */
   display?: HostDisplay;
+  /**
+   * The host's last word on a dispatch whose handlers ran (a session's check of a failed
+   * handler's plugin, engine.md B2): called with the result, fail-closed entries applied, and the
+   * Stop state of the payload; what it resolves to is the result, and what `log` records.
+   */
+  settle?: (result: DispatchResult, stop: FailClosedOptions) => Promise<DispatchResult>;
 }
 
 /** One dispatch, as its log sees it. */

@@ -92,11 +92,15 @@ export async function runMatched(call: Invocation): Promise<DispatchResult> {
   });
   // docs/reference/rules/engine.md#fail-closed: what cannot run as consented, after what ran.
   const failing = failClosedOn(opts.failClosed, event);
-  const result =
+  const closed =
     failing.length === 0
       ? reduced
       : applyFailClosed(reduced, failing, { continuationCount, stopHookActive });
-  if (notes !== undefined) result.diagnostics.unshift(...notes);
+  if (notes !== undefined) closed.diagnostics.unshift(...notes);
+  const result =
+    opts.settle === undefined
+      ? closed
+      : await opts.settle(closed, { continuationCount, stopHookActive });
   if (opts.log !== undefined) {
     try {
       const decisions = parsed.map(({ output }) => runDecision(output, event));

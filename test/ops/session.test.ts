@@ -252,6 +252,21 @@ describe('the library session with a plugin about to run (engine.md B1, B2)', ()
       expect.arrayContaining(['plugin_tampered', 'failed_closed']),
     );
   });
+  it('B2: the decision log records the deny of a guard whose tree went while it ran, as returned', async () => {
+    const gone = 'rm -rf "${CLAUDE_PLUGIN_ROOT}"; exit 1';
+    const root = await writeClaudePlugin(join(ws.dir, 'guard'), 'guard', {
+      PreToolUse: group(`cat >/dev/null; ${gone}`, 'Bash'),
+    });
+    const installed = await runBin(['install', root, '--yes'], { env: ws.env, cwd: ws.repo });
+    expect(installed.code, installed.stderr).toBe(0);
+    const s = await start();
+    const result = await s.dispatch('PreToolUse', BASH);
+    expect(result.permission?.decision).toBe('deny');
+    const log = join(ws.hookpmHome, 'data', 'log', 'dispatch.jsonl');
+    const lines = (await readFile(log, 'utf8')).trim().split('\n');
+    const line = JSON.parse(lines.at(-1) ?? '') as { decision: unknown };
+    expect(line.decision).toBe('deny');
+  });
 });
 
 describe('Stop continuation counting (engine.md O3, cli.md section 4)', () => {

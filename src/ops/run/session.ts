@@ -120,15 +120,10 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     if (where.cwd !== null) opts.cwd = where.cwd;
     if (where.notes !== undefined) opts.notes = where.notes;
     // The trees checked are those of the plugins dispatch matches, at the cwd it matches with.
-    // A plugin whose tree went while its handler ran, and so failed, fails closed after all (B2).
-    const active = payload['stop_hook_active'];
-    const stop = {
-      continuationCount,
-      stopHookActive: typeof active === 'boolean' ? active : continuationCount > 0,
-    };
+    // A plugin whose tree went while its handler ran, and so failed, fails closed after all (B2),
+    // before the decision log records the result.
     const result = current.trees.hostFor(event, payload, opts.cwd).then((checked) =>
-      checked.host.dispatch(event, payload, opts).then(async (dispatched) => {
-        const r = await checked.recheck(dispatched, stop);
+      checked.host.dispatch(event, payload, { ...opts, settle: checked.recheck }).then((r) => {
         if (checked.diagnostics.length > 0) r.diagnostics.unshift(...checked.diagnostics);
         return r;
       }),
