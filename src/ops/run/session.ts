@@ -122,12 +122,13 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     // The trees checked are those of the plugins dispatch matches, at the cwd it matches with.
     // A plugin whose tree went while its handler ran, and so failed, fails closed after all (B2),
     // before the decision log records the result.
-    const result = current.trees.hostFor(event, payload, opts.cwd).then((checked) =>
-      checked.host.dispatch(event, payload, { ...opts, settle: checked.recheck }).then((r) => {
+    const result = current.trees.hostFor(event, payload, opts.cwd).then((checked) => {
+      opts.settle = checked.recheck;
+      return checked.host.dispatch(event, payload, opts).then((r) => {
         if (checked.diagnostics.length > 0) r.diagnostics.unshift(...checked.diagnostics);
         return r;
-      }),
-    );
+      });
+    });
     if (event !== 'Stop') return result;
     return result.then((r) => {
       stopCount = r.continueLoop ? continuationCount + 1 : 0;
