@@ -145,6 +145,23 @@ describe('release-age cooldowns', () => {
     const kept = await ws.hookpm(['ci', '--yes'], { env });
     expect(kept.code, kept.stderr).toBe(0);
   });
+
+  it('A15: a version hookpm.lock pins that this user has installed for another project already stays installable in a second clone under the cooldown', async () => {
+    const env = await setUp(null);
+    const locked = await ws.hookpm(['install', '--project', 'guard@ages@1.3.0', '--yes'], { env });
+    expect(locked.code, locked.stderr).toBe(0);
+    // A second clone of the same project (its own root), with the same two files.
+    const clone = join(ws.dir, `clone-${ws.n}`);
+    await mkdir(join(clone, '.git'), { recursive: true });
+    for (const file of ['hookpm.json', 'hookpm.lock'])
+      await cp(join(ws.repo, file), join(clone, file));
+    await writeFile(
+      env['HOOKPM_POLICY_FILE']!,
+      JSON.stringify({ updates: { minimumReleaseAgeDays: 3 } }),
+    );
+    const run = await ws.hookpm(['ci', '--yes'], { env, cwd: clone });
+    expect(run.code, run.stderr).toBe(0);
+  });
 });
 
 describe('release-age cooldowns against the examples registry', () => {

@@ -65,7 +65,7 @@ export async function lockedSources(
   const age = releaseAgeOf(scope.ctx);
   return locked.map((plugin) =>
     sourceOfLocked(plugin, loaded.catalogs, loaded.warnings, state, (published) => {
-      if (age !== null) requireOldEnough(scope, state, plugin, published, age);
+      if (age !== null) requireOldEnough(state, plugin, published, age);
     }),
   );
 }
@@ -135,17 +135,17 @@ function sourceOfLocked(
 /**
  * policy.md A15: a version the lock pins is installed only when it is old enough for the cooldown
  * (its index entry's `publishedAt`), as a version a range picks: E_NO_MATCHING_VERSION naming its
- * age and the cooldown otherwise. A version this user has installed already (the project's record
- * or the user's, at the locked version) is not installed anew, so it stays.
+ * age and the cooldown otherwise. A version this user has installed already (the user's record or
+ * any project's, this one's or another clone's, at the locked version) is not installed anew, so
+ * it stays.
  */
 function requireOldEnough(
-  scope: ProjectScope,
   state: State,
   { id, entry }: LockedPlugin,
   published: { publishedAt?: string | undefined },
   age: ReleaseAge,
 ): void {
-  const records = [state.projects?.[scope.key]?.plugins, state.plugins];
+  const records = [state.plugins, ...Object.values(state.projects ?? {}).map((p) => p.plugins)];
   if (records.some((plugins) => plugins?.[id]?.version === entry.version)) return;
   const held = youngVersion(entry.version, published, age);
   if (held === null) return;
