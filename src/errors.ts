@@ -86,15 +86,25 @@ export function isHookpmError(value: unknown, code?: ErrorCode): value is Hookpm
 const USER_INFO = /([a-z][a-z0-9+.-]{0,31}:\/\/)(?!\s)[^/?#\r\n]*@(?![\s"'`<>])/gi;
 
 /**
+ * A secret after `authorization`, `token` or `password` (N5): its scheme word, then the value up
+ * to a space, a quote, a comma or `}`. `;`, `<`, `>` and `)` are in the value (a password may hold
+ * them); only the run of them that ends it is given back, as the prose around it
+ * (`(token=abc), retry`).
+ */
+const SECRET =
+  /((?:authorization|token|password)["']?\s*[:=]\s*["']?)(?:(?:bearer|basic|token)\s+)?[^\s"',}]+/gi;
+const TRAILING_PUNCTUATION = new Set([';', '<', '>', ')']);
+
+/**
  * Removes user:password@ from URLs (USER_INFO) and bearer-like tokens from a string (registry.md
  * N5): the value after `authorization`, `token` or `password`, with its scheme word (`Bearer x` as
- * a whole).
+ * a whole), as SECRET bounds it.
  */
 export function redact(text: string): string {
-  return text
-    .replace(USER_INFO, '$1***@')
-    .replace(
-      /((?:authorization|token|password)["']?\s*[:=]\s*["']?)(?:(?:bearer|basic|token)\s+)?[^\s"',;}<>)]+/gi,
-      '$1***',
-    );
+  return text.replace(USER_INFO, '$1***@').replace(SECRET, (match, key: string) => {
+    // Scanned from the end, not by a regex anchored at `$`: linear in a word of any length.
+    let end = match.length;
+    while (end > key.length && TRAILING_PUNCTUATION.has(match[end - 1]!)) end -= 1;
+    return end === key.length ? match : `${key}***${match.slice(end)}`;
+  });
 }

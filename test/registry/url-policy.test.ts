@@ -86,6 +86,12 @@ describe('redact', () => {
     ['authorization=Basic YWxpY2U6cHc=', 'authorization=***'],
     ['"token": "ghp_SECRET"', '"token": "***"'],
     ['password=hunter2 and more', 'password=*** and more'],
+    // A secret may hold ";", "<", ">" or ")": it is hidden whole; only a run of them that ends
+    // the word (prose around it, "(token=abc)") is kept.
+    ['password=se)cr;et<x>y and more', 'password=*** and more'],
+    ['"token": "ab;cd"', '"token": "***"'],
+    ['Authorization: Bearer ab<cd>ef', 'Authorization: ***'],
+    ['(see token=abc), retry; <password=pw>', '(see token=***), retry; <password=***>'],
     ['fetch https://alice:pw@example.com/x failed', 'fetch https://***@example.com/x failed'],
     // The user part runs to the last "@" before the authority ends ("/", "?", "#", "\\" or a
     // line break): a space or a quote in a password ends nothing, as in a URL.
@@ -160,6 +166,7 @@ describe('redaction of long text', () => {
     ['a long scheme before a 100 KB authority', `${'s'.repeat(32)}://${'a '.repeat(50_000)}`],
     ['25,000 schemes with no "@"', 'x://a '.repeat(25_000)],
     ['a 100 KB authority of "@"', `x://${'@'.repeat(100_000)}`],
+    ['a token of 100 KB of ";" then a letter', `token=${';'.repeat(100_000)}a`],
   ])('N5: redact of %s finishes at once', (_what, text) => {
     const started = performance.now();
     redact(text);
