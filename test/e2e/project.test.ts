@@ -288,6 +288,23 @@ describe('hookpm.json, hookpm.lock and hookpm ci between two teammates', () => {
     expect(await row()).toMatch(/1\.1\.0 +1\.1\.0 +active$/);
   });
 
+  it('projects: when a plugin hookpm.json names and the lock does not pin cannot be resolved, `install --project <spec>` says it comes from hookpm.json and writes nothing', async () => {
+    const [a] = homes as [TempHome, TempHome];
+    await ok(a, project, 'registry', 'add', 'acme', acme.url);
+    const json = JSON.stringify({
+      plugins: { 'ghost@acme': '^1.0.0' },
+      registries: { acme: acme.url },
+    });
+    await writeFile(join(project, 'hookpm.json'), json);
+    const run = await fails(a, project, 'E_NOT_FOUND', 'install', '--project', 'team-guard@acme');
+    expect(run.stderr).toContain(
+      'ghost@acme ("^1.0.0") is in hookpm.json but not in hookpm.lock, so it is locked with ' +
+        'team-guard@acme: no plugin ghost in registry acme',
+    );
+    expect(await readFile(join(project, 'hookpm.json'), 'utf8')).toBe(json);
+    await expect(stat(join(project, 'hookpm.lock'))).rejects.toThrow();
+  });
+
   it('acceptance: a project plugin does not run outside its project, nor in a fresh clone before install or ci', async () => {
     const [a, b] = homes as [TempHome, TempHome];
     await teammateAdds(a);

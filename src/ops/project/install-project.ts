@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
-import { HookpmError } from '../../errors.js';
-import { findLockMismatches } from '../../project/lock-agreement.js';
+import { HookpmError, isHookpmError } from '../../errors.js';
+import { describeMismatches, findLockMismatches } from '../../project/lock-agreement.js';
 import { emptyLockfile, type LockEntry, type Lockfile } from '../../project/lockfile.js';
 import type { ProjectManifest } from '../../project/project-manifest.js';
 import { assertStoreWritable } from '../../store/check-writable.js';
@@ -108,7 +108,8 @@ export async function installProjectSpecs(
  * As `npm install <pkg>` does: the plugins hookpm.json names that the lock does not pin at a
  * version in their range (added by hand, or given a range the locked version is outside of),
  * other than those the specs resolved to (`named`), resolved at hookpm.json's ranges, so that
- * the files `install --project` writes are ones `ci` accepts.
+ * the files `install --project` writes are ones `ci` accepts. A failure to resolve them keeps its
+ * code, its message saying which entries of hookpm.json it comes from.
  */
 async function resolveUnlocked(
   scope: ProjectScope,
@@ -122,12 +123,24 @@ async function resolveUnlocked(
     (m) => m.kind !== 'extra' && !ids.has(m.id),
   );
   if (unlocked.length === 0) return { sources: [], notes: [] };
-  const resolved = await resolveInstallSources(
-    scope.ctx,
-    unlocked.map((m) => `${m.id}@${m.wanted}`),
-    { cwd: opts.cwd, includePrerelease: opts.includePrerelease === true },
-  );
-  return { sources: resolved.sources.map(requireProjectSource), notes: resolved.notes };
+  try {
+    const resolved = await resolveInstallSources(
+      scope.ctx,
+      unlocked.map((m) => `${m.id}@${m.wanted}`),
+      { cwd: opts.cwd, includePrerelease: opts.includePrerelease === true },
+    );
+    return { sources: resolved.sources.map(requireProjectSource), notes: resolved.notes };
+  } catch (error) {
+    // The user named other plugins: a failure of one of these says where it comes from.
+    if (!isHookpmError(error)) throw error;
+    const why = `${describeMismatches(unlocked)}, so ${unlocked.length === 1 ? 'it is' : 'they are'}`;
+    const hint = 'Or correct or remove its entry in hookpm.json.';
+    throw new HookpmError(
+      error.code,
+      `${why} locked with ${[...ids].join(', ')}: ${error.message}`,
+      { ...error.details, hint: error.hint === undefined ? hint : `${error.hint} ${hint}` },
+    );
+  }
 }
 
 /**
