@@ -80,6 +80,17 @@ describe('hookpm registry', () => {
     expect(human.stdout).toMatch(/^acme\s+index\s+3\s/m);
   });
 
+  it.each(['git:x', 'ssh:host/repo', 'git+ssh:host/repo'])(
+    'cli.md: `registry add` of %j, a git-like location with no "//", is E_USAGE naming it, not E_INTERNAL',
+    async (location) => {
+      const run = await hookpm('registry', 'add', 'x', location);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('error[E_USAGE]');
+      expect(run.stderr).toContain(`cannot read a marketplace from ${location}`);
+      expect(await stateBytes()).toBeNull();
+    },
+  );
+
   it('N4: `registry update` revalidates with If-None-Match; a 304 leaves the index unchanged', async () => {
     await ok('registry', 'add', 'acme', server.url);
     const updated = json<{ registries: Array<Record<string, unknown>> }>(

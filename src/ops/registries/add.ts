@@ -103,9 +103,11 @@ async function loadAdded(
   const opts = { refresh: true, countOnly: true };
   const load = (location: string): ReturnType<typeof loadCatalogSummary> =>
     loadCatalogSummary({ name, record: { ...record, location }, builtin: false }, ctx, opts);
-  const url = indexUrlOf(record.location);
+  // Only an index location has an index URL: a marketplace's (`git:x`) may be no URL base at all.
   const probe = record.kind === 'index' && !isSparseRootUrl(record.location);
-  if (!probe || url.startsWith('file:')) return load(record.location);
+  if (!probe) return load(record.location);
+  const url = indexUrlOf(record.location);
+  if (url.startsWith('file:')) return load(record.location);
   const root = new URL('registry.json', url).href;
   try {
     const catalog = await load(root);
