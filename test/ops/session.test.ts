@@ -3,6 +3,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isHookpmError } from '../../src/errors.js';
+import type { DispatchResult } from '../../src/engine/types.js';
 import { createSession, type Session } from '../../src/ops/run/session.js';
 import { homeStorePaths, stateFile } from '../../src/store/home-paths.js';
 import { ensureBuilt, runBin } from '../helpers/built-bin.js';
@@ -232,8 +233,11 @@ describe('the library session with a plugin about to run (engine.md B1, B2)', ()
     const after = await s.dispatch('PreToolUse', BASH);
     expect(after.permission).toMatchObject({ decision: 'deny', reason: 'blocked' });
   });
-  it('B2: a guard whose tree goes while its dispatch runs (an uninstall or update meanwhile) and that then fails is a deny naming the fix, not an allow', async () => {
-    // The handler stands for a guard whose files an uninstall removes as it starts: it fails.
+  /**
+   * A session's dispatch of a Bash PreToolUse to an installed guard whose handler stands for one
+   * whose files an uninstall removes as it starts: it removes its plugin's tree, then fails.
+   */
+  async function dispatchVanishingGuard(): Promise<DispatchResult> {
     const gone = 'rm -rf "${CLAUDE_PLUGIN_ROOT}"; echo "Cannot find module guard.js" >&2; exit 1';
     const root = await writeClaudePlugin(join(ws.dir, 'guard'), 'guard', {
       PreToolUse: group(`cat >/dev/null; ${gone}`, 'Bash'),
@@ -241,7 +245,11 @@ describe('the library session with a plugin about to run (engine.md B1, B2)', ()
     const installed = await runBin(['install', root, '--yes'], { env: ws.env, cwd: ws.repo });
     expect(installed.code, installed.stderr).toBe(0);
     const s = await start();
-    const result = await s.dispatch('PreToolUse', BASH);
+    return s.dispatch('PreToolUse', BASH);
+  }
+
+  it('B2: a guard whose tree goes while its dispatch runs (an uninstall or update meanwhile) and that then fails is a deny naming the fix, not an allow', async () => {
+    const result = await dispatchVanishingGuard();
     expect(result.runs).toEqual([expect.objectContaining({ plugin: 'guard@local', exitCode: 1 })]);
     expect(result.permission).toMatchObject({
       decision: 'deny',
@@ -253,14 +261,7 @@ describe('the library session with a plugin about to run (engine.md B1, B2)', ()
     );
   });
   it('B2: the decision log records the deny of a guard whose tree went while it ran, as returned', async () => {
-    const gone = 'rm -rf "${CLAUDE_PLUGIN_ROOT}"; exit 1';
-    const root = await writeClaudePlugin(join(ws.dir, 'guard'), 'guard', {
-      PreToolUse: group(`cat >/dev/null; ${gone}`, 'Bash'),
-    });
-    const installed = await runBin(['install', root, '--yes'], { env: ws.env, cwd: ws.repo });
-    expect(installed.code, installed.stderr).toBe(0);
-    const s = await start();
-    const result = await s.dispatch('PreToolUse', BASH);
+    const result = await dispatchVanishingGuard();
     expect(result.permission?.decision).toBe('deny');
     const log = join(ws.hookpmHome, 'data', 'log', 'dispatch.jsonl');
     const lines = (await readFile(log, 'utf8')).trim().split('\n');
