@@ -1,5 +1,6 @@
 import { describeValue } from '../json/describe-value.js';
 import { withoutUserInfo } from '../registry/http/url-policy.js';
+import { ROOT_FILE } from '../registry/sparse/sparse-format.js';
 import type { Policy } from './policy.js';
 
 /** Why the policy refuses something: the rule's key in the file, and the entry that decided. */
@@ -106,8 +107,6 @@ export function registryRefusal(policy: Policy, registry: PolicyRegistry): Polic
   return ok ? null : { rule: 'registries.allow', entry: null };
 }
 
-/** The sparse layout's root document at a registry's base URL (registry.md N6). */
-const SPARSE_ROOT = 'registry.json';
 const URL_LOCATION = /^[a-z][a-z0-9+.-]*:\/\//i;
 
 /**
@@ -119,8 +118,8 @@ const URL_LOCATION = /^[a-z][a-z0-9+.-]*:\/\//i;
 function locationForms(location: string): string[] {
   const bare = withoutUserInfo(location);
   if (!URL_LOCATION.test(bare)) return [bare];
-  if (bare.endsWith(`/${SPARSE_ROOT}`)) return [bare, bare.slice(0, -SPARSE_ROOT.length)];
-  return bare.endsWith('/') ? [bare, `${bare}${SPARSE_ROOT}`] : [bare];
+  if (bare.endsWith(`/${ROOT_FILE}`)) return [bare, bare.slice(0, -ROOT_FILE.length)];
+  return bare.endsWith('/') ? [bare, `${bare}${ROOT_FILE}`] : [bare];
 }
 
 /** A14: the `required` entry naming the plugin (it cannot be disabled or uninstalled), or null. */

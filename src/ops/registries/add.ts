@@ -5,6 +5,7 @@ import { HookpmError, isHookpmError } from '../../errors.js';
 import { gitRepositoryKind } from '../../registry/git/git-repository-kind.js';
 import { readLocationKind } from '../../registry/read-location-kind.js';
 import { checkRegistryName } from '../../registry/registry-name.js';
+import { ROOT_FILE } from '../../registry/sparse/sparse-format.js';
 import {
   classifyLocation,
   indexUrlOf,
@@ -108,7 +109,7 @@ async function loadAdded(
   if (!probe) return load(record.location);
   const url = indexUrlOf(record.location);
   if (url.startsWith('file:')) return load(record.location);
-  const root = new URL('registry.json', url).href;
+  const root = new URL(ROOT_FILE, url).href;
   try {
     const catalog = await load(root);
     record.location = root;
