@@ -10,6 +10,7 @@ import type { PinnedPlugin } from '../../store/session-pin-schema.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { changedPlugins, type ChangedPlugins } from '../steps/host/changed-plugins.js';
 import { withFailOpen } from '../steps/host/fail-open.js';
+import { isFailedRun } from '../steps/decision-log/run-outcome.js';
 import { openHost, type Host } from '../steps/host/host.js';
 import type { LoadedSnapshot } from './load-snapshot.js';
 
@@ -84,7 +85,7 @@ export function sessionTrees(
     result: DispatchResult,
     stop: FailClosedOptions,
   ): Promise<DispatchResult> => {
-    const failed = new Set(result.runs.filter(failedRun).map((r) => r.plugin));
+    const failed = new Set(result.runs.filter(isFailedRun).map((r) => r.plugin));
     const ran = plugins.filter((p) => failed.has(p.id));
     if (ran.length === 0) return result;
     const changed = await changedNow(ran);
@@ -143,8 +144,3 @@ function reloadFix(entry: FailClosed): FailClosed {
 }
 
 const asItIs = (result: DispatchResult): Promise<DispatchResult> => Promise.resolve(result);
-
-/** A run that ended otherwise than a handler that decides does: exit 0 or 2 (K1, K2). */
-function failedRun(run: DispatchResult['runs'][number]): boolean {
-  return run.timedOut || (run.exitCode !== 0 && run.exitCode !== 2);
-}
