@@ -1,10 +1,15 @@
 import { rm } from 'node:fs/promises';
 import { HookpmError, isHookpmError } from '../../errors.js';
-import { describeMismatches, findLockMismatches } from '../../project/lock-agreement.js';
+import {
+  describeMismatches,
+  findLockMismatches,
+  type LockMismatch,
+} from '../../project/lock-agreement.js';
 import { emptyLockfile, type LockEntry, type Lockfile } from '../../project/lockfile.js';
 import type { ProjectManifest } from '../../project/project-manifest.js';
 import { assertStoreWritable } from '../../store/check-writable.js';
 import { readState } from '../../store/state/state.js';
+import type { State } from '../../store/state/state-schema.js';
 import { resolveInstallSources } from '../steps/staging/resolve.js';
 import { stageAll } from '../steps/staging/stage-all.js';
 import type {
@@ -105,6 +110,23 @@ export async function installProjectSpecs(
 }
 
 /**
+ * The plugins of `mismatches` (those hookpm.json names: not `extra`) resolved at the ranges
+ * hookpm.json gives them, each a source a project may lock (requireProjectSource).
+ */
+async function resolveWanted(
+  scope: ProjectScope,
+  mismatches: readonly LockMismatch[],
+  opts: ProjectInstallOptions,
+): Promise<{ sources: (RegistrySource | MarketplaceSource)[]; notes: string[]; state: State }> {
+  const resolved = await resolveInstallSources(
+    scope.ctx,
+    mismatches.filter((m) => m.kind !== 'extra').map((m) => `${m.id}@${m.wanted}`),
+    { cwd: opts.cwd, includePrerelease: opts.includePrerelease === true },
+  );
+  return { ...resolved, sources: resolved.sources.map(requireProjectSource) };
+}
+
+/**
  * As `npm install <pkg>` does: the plugins hookpm.json names that the lock does not pin at a
  * version in their range (added by hand, or given a range the locked version is outside of),
  * other than those the specs resolved to (`named`), resolved at hookpm.json's ranges, so that
@@ -124,12 +146,7 @@ async function resolveUnlocked(
   );
   if (unlocked.length === 0) return { sources: [], notes: [] };
   try {
-    const resolved = await resolveInstallSources(
-      scope.ctx,
-      unlocked.map((m) => `${m.id}@${m.wanted}`),
-      { cwd: opts.cwd, includePrerelease: opts.includePrerelease === true },
-    );
-    return { sources: resolved.sources.map(requireProjectSource), notes: resolved.notes };
+    return await resolveWanted(scope, unlocked, opts);
   } catch (error) {
     // The user named other plugins: a failure of one of these says where it comes from.
     if (!isHookpmError(error)) throw error;
@@ -163,13 +180,8 @@ export async function installProject(
   const kept: Lockfile = { lockfileVersion: 1, plugins: {} };
   for (const [id, entry] of Object.entries(lock.plugins))
     if (!stale.has(id)) kept.plugins[id] = entry;
-  const toResolve = mismatches.filter((m) => m.kind !== 'extra');
-  const resolved = await resolveInstallSources(
-    scope.ctx,
-    toResolve.map((m) => `${m.id}@${m.wanted}`),
-    { cwd: opts.cwd, includePrerelease: opts.includePrerelease === true },
-  );
-  const freshSources = resolved.sources.map(requireProjectSource);
+  const resolved = await resolveWanted(scope, mismatches, opts);
+  const freshSources = resolved.sources;
   assertProjectTarballs(scope.root, scope.registries, freshSources);
   const entries = await marketplaceEntriesOf(scope, resolved.state, freshSources);
   const fromLock = await stageLocked(scope, manifest, kept);
