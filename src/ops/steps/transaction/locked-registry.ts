@@ -63,11 +63,7 @@ export async function lockedSources(
     };
   }
   const age = releaseAgeOf(scope.ctx);
-  return locked.map((plugin) =>
-    sourceOfLocked(plugin, loaded.catalogs, loaded.warnings, state, (published) => {
-      if (age !== null) requireOldEnough(state, plugin, published, age);
-    }),
-  );
+  return locked.map((plugin) => sourceOfLocked(plugin, loaded, state, age));
 }
 
 /** One locked plugin as stage-locked.ts hands it: its id, lock entry and hookpm.json range. */
@@ -93,13 +89,14 @@ function servesLocked(catalogs: readonly Catalog[], { id, entry }: LockedPlugin)
   );
 }
 
+/** `plugin` as its registry serves it, held to the lock and (when there is one) the cooldown. */
 function sourceOfLocked(
-  { id, entry, range }: LockedPlugin,
-  catalogs: readonly Catalog[],
-  warnings: readonly RegistryWarning[],
+  plugin: LockedPlugin,
+  { catalogs, warnings }: { catalogs: readonly Catalog[]; warnings: readonly RegistryWarning[] },
   state: State,
-  checkAge: (published: { publishedAt?: string | undefined }) => void,
+  age: ReleaseAge | null,
 ): RegistrySource {
+  const { id, entry, range } = plugin;
   const { name, registry } = splitPluginId(id)!;
   const catalog = catalogs.find((c) => c.registry === registry);
   if (catalog === undefined) {
@@ -122,7 +119,7 @@ function sourceOfLocked(
     );
   if (!sameBytes(version.integrity, entry.integrity))
     throw otherBytes(id, entry, version.integrity);
-  checkAge(version);
+  if (age !== null) requireOldEnough(state, plugin, version, age);
   assertLockedIntegrity(state, {
     name,
     registry,
