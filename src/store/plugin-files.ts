@@ -10,6 +10,7 @@ import {
 } from 'node:fs';
 import { join, sep } from 'node:path';
 import { strictUtf8 } from '../text/strict-utf8.js';
+import { TARBALL_LIMITS } from './tar/tarball-rules.js';
 
 /**
  * File access confined to a plugin root (plugins.md H5): a path is followed only when, after
@@ -86,7 +87,7 @@ export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
  * no plugin that can be installed is refused for it, while a directory naming one large file many
  * times (hard links, symlinks) cannot make review and validate read gigabytes.
  */
-export const MAX_DOCUMENTS_BYTES = 50 * 1024 * 1024;
+export const MAX_DOCUMENTS_BYTES = TARBALL_LIMITS.maxTotalBytes;
 
 /**
  * Reads a located file as strict UTF-8 without following a symlink at its last step, so a file

@@ -87,7 +87,7 @@ export async function loadDocuments(
   return out;
 }
 
-const TOO_MUCH = `would bring the plugin's hooks documents past ${MAX_DOCUMENTS_BYTES} bytes in all (50 MiB, the most a plugin tree holds)`;
+const TOO_MUCH = `would bring the plugin's hooks documents past ${MAX_DOCUMENTS_BYTES} bytes in all, the most a plugin tree holds`;
 
 /**
  * What makes two requests one document: the file's real path, which also folds the case on a file
