@@ -1,11 +1,11 @@
 import { isHookpmError } from '../../../errors.js';
 import { describeValue } from '../../../json/describe-value.js';
 import { matchesPlugin } from '../../../policy/policy-rules.js';
-import { policyUnusable } from '../../../policy/policy-error.js';
 import { readState } from '../../../store/state/state.js';
 import type { State } from '../../../store/state/state-schema.js';
 import type { OperationContext } from '../context/operation-context.js';
 import { policyOf } from '../policy/policy-of.js';
+import { requireUsablePolicy } from '../policy/enforce-policy.js';
 import { resolveInstallSources } from '../staging/resolve.js';
 import type { InstallSource } from '../staging/types.js';
 import type { InstalledEntry } from './record.js';
@@ -35,10 +35,10 @@ export async function bringInRequired(
   opts: { cwd: string; dryRun?: boolean },
 ): Promise<RequiredBroughtIn> {
   const none: RequiredBroughtIn = { installed: [], notes: [] };
-  const inForce = policyOf(ctx);
   // A11: a file that cannot be used may require plugins: the install run is refused, never run
   // as if it required none. The run's own work was refused already, or had nothing to install.
-  if (inForce.status === 'invalid') throw policyUnusable(inForce, 'installing');
+  requireUsablePolicy(ctx, 'installing');
+  const inForce = policyOf(ctx);
   if (inForce.status !== 'ok' || (inForce.policy.required ?? []).length === 0) return none;
   const state = await readState(ctx.paths);
   const file = inForce.file;
