@@ -112,38 +112,35 @@ describe('a lock fetches only from the registry its ids name (J1)', () => {
     expect(await store(victim)).toEqual(before);
   });
 
-  it('J1: a locked version the registry does not list names the command that locks another (`update --project --allow-downgrade`), not `install`, which fails the same way', async () => {
+  it.each<[string, string, string, string[], string[]]>([
+    [
+      'a locked version the registry does not list names the command that locks another (`update --project --allow-downgrade`), not `install`, which fails the same way',
+      'version',
+      '1.9.9',
+      ['--allow-downgrade'],
+      ['guard@examples 1.9.9', '`hookpm update --project guard@examples --allow-downgrade`'],
+    ],
+    [
+      'a resolved other than where the registry serves the version names `update --project`, not `install`, which reads the lock as it is and fails the same way',
+      'resolved',
+      'tarballs/moved/guard-1.3.0.tgz',
+      [],
+      ['`hookpm update --project guard@examples`'],
+    ],
+  ])('J1: %s', async (_what, field, value, fix, shown) => {
     const [victim, author] = homes;
     await ok(author, 'install', '--project', 'guard@examples', '--yes');
     await editLock((lock) => {
-      lock.plugins['guard@examples']!['version'] = '1.9.9';
+      lock.plugins['guard@examples']![field] = value;
     });
     for (const args of [
       ['ci', '--yes'],
       ['install', '--yes'],
     ]) {
       const run = await refused(victim, 'E_LOCK_MISMATCH', ...args);
-      expect(run.stderr).toContain('guard@examples 1.9.9');
-      expect(run.stderr).toContain('`hookpm update --project guard@examples --allow-downgrade`');
+      for (const text of shown) expect(run.stderr).toContain(text);
     }
-    await ok(victim, 'update', '--project', 'guard@examples', '--allow-downgrade', '--yes');
-    await ok(victim, 'ci', '--yes');
-  });
-
-  it('J1: a resolved other than where the registry serves the version names `update --project`, not `install`, which reads the lock as it is and fails the same way', async () => {
-    const [victim, author] = homes;
-    await ok(author, 'install', '--project', 'guard@examples', '--yes');
-    await editLock((lock) => {
-      lock.plugins['guard@examples']!['resolved'] = 'tarballs/moved/guard-1.3.0.tgz';
-    });
-    for (const args of [
-      ['ci', '--yes'],
-      ['install', '--yes'],
-    ]) {
-      const run = await refused(victim, 'E_LOCK_MISMATCH', ...args);
-      expect(run.stderr).toContain('`hookpm update --project guard@examples`');
-    }
-    await ok(victim, 'update', '--project', 'guard@examples', '--yes');
+    await ok(victim, 'update', '--project', 'guard@examples', ...fix, '--yes');
     await ok(victim, 'ci', '--yes');
   });
 
