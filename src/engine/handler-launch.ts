@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { SnapshotHandler } from '../hooks/types.js';
+import type { HandlerRun } from './types.js';
 import { confineCommand } from './confine-command.js';
 import { argvVariables, handlerEnvironment, substituteArgv } from './environment.js';
 import { IS_WINDOWS } from './process-groups.js';
@@ -9,6 +10,9 @@ import { quotePathVariables } from './quote-path-variables.js';
  * What the runner (run-handler.ts) spawns for a handler: the program and its arguments (X3), its
  * environment (X5), bwrap around it when it runs confined (Z4), and why it cannot be launched.
  */
+
+/** A handler's failure to start (X8). */
+type LaunchFailure = NonNullable<HandlerRun['failure']>;
 
 /** Where and with what a handler is launched. */
 export interface LaunchPlace {
@@ -87,11 +91,33 @@ export function commandLine(
   return { file: '/bin/sh', args: ['-c', command] };
 }
 
+/**
+ * X8: what a spawn fails with when hookpm's process or the machine has run out of something, in
+ * words: the host's failure, not the handler's.
+ */
+const SHORTAGES: Readonly<Record<string, string>> = {
+  EMFILE: 'hookpm has too many files open (EMFILE)',
+  ENFILE: 'the system has too many files open (ENFILE)',
+  EAGAIN: 'no process can be started now (EAGAIN: the limit of processes?)',
+  ENOMEM: 'the system is out of memory (ENOMEM)',
+};
+
 /** Why a spawn failed, in words: a missing working directory or program, one not executable. */
-export function launchMessage(file: string, cwd: string, error: unknown): string {
+function launchMessage(file: string, cwd: string, error: unknown): string {
   const code = (error as NodeJS.ErrnoException | null)?.code;
   if (code === 'ENOENT' && !existsSync(cwd)) return `the working directory ${cwd} does not exist`;
   if (code === 'ENOENT') return `${file}: program not found`;
   if (code === 'EACCES') return `${file}: permission denied (not executable?)`;
+  if (code !== undefined && Object.hasOwn(SHORTAGES, code))
+    return `${file} cannot be started: ${SHORTAGES[code]}`;
   return `${file}: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+/** X8: the failure of a spawn that failed with `error`, marked when the machine ran short. */
+export function launchFailure(file: string, cwd: string, error: unknown): LaunchFailure {
+  const message = launchMessage(file, cwd, error);
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code !== undefined && Object.hasOwn(SHORTAGES, code)
+    ? { kind: 'launch_failed', message, shortage: true }
+    : { kind: 'launch_failed', message };
 }

@@ -113,13 +113,21 @@ function confinementBlockReason(run: HandlerRun): string {
   return `hookpm fails closed: handler ${handler.id} of ${owner} must run confined, and ${run.failure?.message ?? 'its sandbox cannot be set up'}`;
 }
 
+/** X8: the reason of the block a handler the machine had no resources to start stands for. */
+function shortageBlockReason(run: HandlerRun): string {
+  const { handler } = run;
+  const owner = handler.plugin === null ? `${handler.origin} hooks` : `plugin ${handler.plugin}`;
+  return `hookpm fails closed: handler ${handler.id} of ${owner} did not run: ${run.failure?.message ?? 'the machine ran short'}; close programs or raise the limit (ulimit -n, ulimit -u), then retry`;
+}
+
 /**
- * X9, Z6: the reason of the block a failed run stands for, or null when its failure blocks
- * nothing: a handler that declares onFailure "block", and a confined handler whose sandbox cannot
- * be set up, whatever its onFailure.
+ * X8, X9, Z6: the reason of the block a failed run stands for, or null when its failure blocks
+ * nothing: a handler that declares onFailure "block", and, whatever its onFailure, a confined
+ * handler whose sandbox cannot be set up and a handler the machine had no resources to start.
  */
 function failureBlock(run: HandlerRun, failure: [DiagnosticCode, Severity, string]): string | null {
   if (run.failure?.kind === 'confinement_unavailable') return confinementBlockReason(run);
+  if (run.failure?.shortage === true) return shortageBlockReason(run);
   return run.handler.onFailure === 'block' ? failureBlockReason(run, failure) : null;
 }
 

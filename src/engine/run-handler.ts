@@ -16,7 +16,7 @@ import type { Writable } from 'node:stream';
 import {
   commandLine,
   invalidCommand,
-  launchMessage,
+  launchFailure,
   launchOf,
   type LaunchPlace,
 } from './handler-launch.js';
@@ -95,11 +95,7 @@ export function runHandler(handler: SnapshotHandler, opts: RunHandlerOptions): P
   } catch (error) {
     launch.cleanup?.();
     // Synchronous refusals, such as a NUL byte in argv, the command or the environment.
-    const failure: Failure = {
-      kind: 'launch_failed',
-      message: launchMessage(file, opts.cwd, error),
-    };
-    return Promise.resolve(neverRan(handler, started, failure));
+    return Promise.resolve(neverRan(handler, started, launchFailure(file, opts.cwd, error)));
   }
   // At once: the watchdog must know the group before anything else can happen to this host.
   if (child.pid !== undefined) registerGroup(child.pid);
@@ -269,9 +265,7 @@ function settledRun(s: Supervised, seen: Observed, timedOut: boolean): HandlerRu
   const stdout = seen.out.finish();
   const stderr = seen.err.finish();
   let failure: Failure | null =
-    seen.launchError === null
-      ? null
-      : { kind: 'launch_failed', message: launchMessage(s.file, s.opts.cwd, seen.launchError) };
+    seen.launchError === null ? null : launchFailure(s.file, s.opts.cwd, seen.launchError);
   // Z6: a sandbox never reported set up is a confinement failure, also when bwrap hung until the
   // deadline: never a timeout, which would let the call through.
   const exited = !timedOut && seen.exit.code !== null;

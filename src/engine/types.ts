@@ -26,6 +26,11 @@ export interface HandlerRun {
   failure: {
     kind: 'launch_failed' | 'invalid_command' | 'confinement_unavailable';
     message: string;
+    /**
+     * X8: the launch failed for want of the machine's resources (open files, processes, memory),
+     * not for anything of the handler's: a block, as Z6's failure is, whatever its onFailure.
+     */
+    shortage?: true;
   } | null;
   durationMs: number;
 }

@@ -1,0 +1,63 @@
+import { execFile } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { BIN } from '../helpers/built-bin.js';
+import { useBinWorkspace } from '../helpers/bin-workspace.js';
+import { group, sh } from '../ops/dispatch-helpers.js';
+
+const run = promisify(execFile);
+
+// engine.md X8: a handler that cannot be started because hookpm's process has run out of open
+// files is the host's failure, not the handler's, so a blocking event is denied (fail closed).
+// The shortage is real: the command runs under `ulimit -n 256`, and a preloaded script opens
+// /dev/null until open(2) fails with EMFILE just before the handler's spawn (the only moment
+// that matters; earlier, hookpm must still read its files), then closes them again.
+const PRELOAD = `
+const { ChildProcess } = require('node:child_process');
+const { openSync, closeSync } = require('node:fs');
+const spawn = ChildProcess.prototype.spawn;
+ChildProcess.prototype.spawn = function (options) {
+  if (!options.args.includes('-c')) return spawn.call(this, options);
+  const fds = [];
+  try { for (;;) fds.push(openSync('/dev/null', 'r')); } catch {}
+  try { return spawn.call(this, options); } finally { for (const fd of fds) closeSync(fd); }
+};
+`;
+
+const ws = useBinWorkspace('e2e-launch-shortage', '.deepagents');
+
+async function runShort(event: string, payload: object): Promise<{ stdout: string }> {
+  const args = ['run', event, '--payload', JSON.stringify(payload), '--json'];
+  const preload = join(ws.dir, 'exhaust-files.cjs');
+  await writeFile(preload, PRELOAD);
+  await writeFile(
+    join(ws.home, '.deepagents', 'hooks.json'),
+    JSON.stringify({ hooks: { [event]: [group(null, sh('true'))] } }),
+  );
+  return run('sh', ['-c', 'ulimit -n 256 && exec "$0" "$@"', process.execPath, BIN, ...args], {
+    cwd: ws.repo,
+    env: ws.env({ NODE_OPTIONS: `--require=${preload}` }),
+  }).catch((error: { stdout: string; stderr: string }) => {
+    throw new Error(`hookpm run failed: ${error.stderr}`);
+  });
+}
+
+describe('a handler the machine has no resources to start (engine.md X8)', () => {
+  it('X8: EMFILE at the launch of a PreToolUse handler is a deny naming the shortage and a fix', async () => {
+    const { stdout } = await runShort('PreToolUse', {
+      tool_name: 'Bash',
+      tool_input: { command: 'ls' },
+    });
+    const result = JSON.parse(stdout) as {
+      permission: { decision: string; reason: string } | null;
+      diagnostics: { code: string; message: string }[];
+    };
+    expect(result.diagnostics.map((d) => d.code)).toContain('launch_failed');
+    expect(result.permission?.decision).toBe('deny');
+    expect(result.permission?.reason).toMatch(
+      /^hookpm fails closed: handler PreToolUse:0:0 of user hooks did not run: \/bin\/sh cannot be started: hookpm has too many files open \(EMFILE\); close programs or raise the limit \(ulimit -n/,
+    );
+  });
+});
