@@ -3,7 +3,7 @@ import { BLOCKING_EVENTS, type FailClosed } from '../hooks/fail-closed-entry.js'
 import { MAX_DEPTH } from '../json/nesting-depth.js';
 import { noDecision } from './no-decision.js';
 import { CONTINUATION_CAP } from './stop-continuation.js';
-import type { DispatchResult, ResultDiagnostic } from './types.js';
+import type { DispatchResult, HandlerRun, ResultDiagnostic } from './types.js';
 
 /** The entries that apply to `event`. */
 export function failClosedOn(
@@ -71,6 +71,27 @@ export function applyFailClosed(
   }
   if (told.length > 0) out.systemMessages = [...told, ...out.systemMessages];
   return out;
+}
+
+/**
+ * docs/reference/rules/engine.md#b8: the entries for the runs of a dispatch whose host stopped it
+ * (its signal aborted: a session's shutdown): each handler that did not exit by itself could not
+ * decide, so it fails closed on `event` as a plugin that cannot run does. None when not stopped.
+ */
+export function stoppedRuns(
+  runs: readonly HandlerRun[],
+  event: HookEventName,
+  signal: AbortSignal | undefined,
+): FailClosed[] {
+  if (signal?.aborted !== true) return [];
+  return runs
+    .filter((run) => run.exitCode === null && !run.timedOut)
+    .map(({ handler }) => {
+      const owner =
+        handler.plugin === null ? `${handler.origin} hooks` : `plugin ${handler.plugin}`;
+      const reason = `hookpm fails closed: handler ${handler.id} of ${owner} was stopped before it decided, as the dispatch was stopped (a session shut down); retry it in a new session`;
+      return { plugin: handler.plugin, events: [event], reason };
+    });
 }
 
 /** An entry's `failed_closed` diagnostic: an error, a warning when it fails open; naming its plugin. */

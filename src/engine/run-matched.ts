@@ -10,7 +10,7 @@ import type { EventName } from '../hooks/events.js';
 import type { Snapshot } from '../hooks/snapshot/snapshot.js';
 import type { SnapshotHandler } from '../hooks/types.js';
 import { runDecision } from './run-decision.js';
-import { applyFailClosed, failClosedOn } from './fail-closed.js';
+import { applyFailClosed, failClosedOn, stoppedRuns } from './fail-closed.js';
 import { callLog, stringField, type DispatchOptions } from './dispatch-options.js';
 import { cwdProblem, cwdUnusable } from '../io/cwd-problem.js';
 import type { Diagnostic } from '../hooks/diagnostic.js';
@@ -90,8 +90,12 @@ export async function runMatched(call: Invocation): Promise<DispatchResult> {
     stopHookActive,
     ...(opts.display === undefined ? {} : { display: opts.display }),
   });
-  // docs/reference/rules/engine.md#fail-closed: what cannot run as consented, after what ran.
-  const failing = failClosedOn(opts.failClosed, event);
+  // docs/reference/rules/engine.md#fail-closed: what cannot run as consented, after what ran,
+  // and the handlers a stopped dispatch killed before they decided (B8).
+  const failing = [
+    ...failClosedOn(opts.failClosed, event),
+    ...stoppedRuns(runs, event, opts.signal),
+  ];
   const closed =
     failing.length === 0
       ? reduced

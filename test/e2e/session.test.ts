@@ -271,6 +271,13 @@ describe('hookpm session shutdown (cli.md section 4, security.md "The runtime")'
     expect(code).toBe(0);
     expect(isAlive(pid)).toBe(false);
     expect((await pending).result).toMatchObject({ runs: [{ exitCode: null, timedOut: false }] });
+    // engine.md B8: the guard killed before it decided fails closed, never an allow.
+    expect(resultOf(await pending).permission).toEqual({
+      decision: 'deny',
+      reason:
+        'hookpm fails closed: handler PreToolUse:0:0 of user hooks was stopped before it decided, as the dispatch was stopped (a session shut down); retry it in a new session',
+      interrupt: false,
+    });
     expect(s.messages.at(-1)).toBe(reply);
   });
 

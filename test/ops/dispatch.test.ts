@@ -240,7 +240,7 @@ describe('dispatchEvent: running handlers (engine.md section 7)', () => {
     );
   });
 
-  it('X6: aborting the signal kills every running handler of the dispatch, which then settles without output', async () => {
+  it('X6, B8: aborting the signal kills every running handler of the dispatch, which then settles without output, failing closed', async () => {
     const pidFiles = [file('abort-a'), file('abort-b')];
     const snapshot = userSnapshot(tmp.dir, {
       Stop: pidFiles.map((pidFile) =>
@@ -255,7 +255,14 @@ describe('dispatchEvent: running handlers (engine.md section 7)', () => {
     const result = await pending;
     expect(performance.now() - started).toBeLessThan(KILL_GRACE_MS + 1000);
     expect(result.runs.map((r) => r.exitCode)).toEqual([null, null]);
-    expect(result.continueLoop).toBe(false);
+    // B2 on Stop: the turn goes on once, told that the two guards were stopped before deciding.
+    expect(result.continueLoop).toBe(true);
+    expect(result.feedback).toEqual(
+      ['Stop:0:0', 'Stop:1:0'].map(
+        (id) =>
+          `hookpm fails closed: handler ${id} of user hooks was stopped before it decided, as the dispatch was stopped (a session shut down); retry it in a new session`,
+      ),
+    );
     expect(pids.filter(isAlive)).toEqual([]);
   });
 

@@ -80,8 +80,9 @@ export interface Session {
   /** The effective hooks of the current snapshot, as `hookpm hooks --json` (after a queued reload). */
   hooks(): Promise<HookListing>;
   /**
-   * Kills the process group of every running handler (their dispatches settle with the kill as
-   * their outcome) and resolves once every dispatch has settled. Idempotent; afterwards every call
+   * Kills the process group of every running handler (their dispatches settle failing closed on
+   * each handler killed before it decided, engine.md B8) and resolves once every dispatch has
+   * settled. Idempotent; afterwards every call
    * rejects with E_SESSION_CLOSED.
    */
   close(): Promise<void>;
