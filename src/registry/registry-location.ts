@@ -102,7 +102,8 @@ const SCHEME_WORD = /^[a-z][a-z0-9+.-]{0,9}$/i;
  * (redactUrl); text without `://` has from after the last `/` before its first `:` to its last
  * `@` shown as `***`, the `user:password@` of a URL typed without its `://`
  * (`https//bob:pw@host/`, `bob:pw@host/`, a token as the user: `ghp_x…:@host`), unless that is a
- * scheme word right before the `@`, which holds no password (`npm:@scope/pkg`).
+ * scheme word right before the `@` of a scoped name, which holds no password (`npm:@scope/pkg`,
+ * `npm:@scope/pkg@1.2.3`).
  */
 export function showTypedLocation(location: string): string {
   const shown = redactUrl(location);
@@ -110,7 +111,9 @@ export function showTypedLocation(location: string): string {
   const at = shown.lastIndexOf('@');
   if (shown.includes('://') || colon < 0 || at < colon) return clip(shown);
   const from = shown.lastIndexOf('/', colon) + 1;
-  if (at === colon + 1 && SCHEME_WORD.test(shown.slice(from, colon))) return clip(shown);
+  // A scheme word, then a scoped name (and a version) with no second colon: no password in it.
+  const scoped = at === colon + 1 || (shown[colon + 1] === '@' && !shown.includes(':', colon + 1));
+  if (scoped && SCHEME_WORD.test(shown.slice(from, colon))) return clip(shown);
   return clip(`${shown.slice(0, from)}***${shown.slice(at)}`);
 }
 

@@ -111,6 +111,9 @@ describe('registry locations (registry.md section 1)', () => {
     expect(showTypedLocation('ghp_0123456789abcdefghij:@github.com/r')).toBe('***@github.com/r');
     expect(showTypedLocation('x/glpat-0123456789ab:@gitlab.com')).toBe('x/***@gitlab.com');
     expect(showTypedLocation('npm:@scope/pkg')).toBe('npm:@scope/pkg');
+    expect(showTypedLocation('npm:@scope/pkg@1.2.3')).toBe('npm:@scope/pkg@1.2.3');
+    // A second colon may be a password's: hidden.
+    expect(showTypedLocation('npm:@bob:pw@host/r')).toBe('***@host/r');
   });
 
   it('1: registry names', () => {
