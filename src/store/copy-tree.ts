@@ -1,7 +1,10 @@
+import type { Stats } from 'node:fs';
 import { copyFile, chmod, lstat, mkdir, readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { HookpmError } from '../errors.js';
 import { toStoreError } from '../io/fs-error.js';
+import { DEFAULT_SOURCE } from '../plugin/resolve-hooks.js';
+import { MANIFEST_FILES } from './read-plugin.js';
 
 /** What a copy of a plugin directory holds, for the install report. */
 export interface CopiedTree {
@@ -12,6 +15,8 @@ export interface CopiedTree {
 /** Bounds on a local plugin directory (the tarball rules' order of magnitude). */
 const MAX_ENTRIES = 20_000;
 const MAX_DEPTH = 64;
+/** The documents hookpm always reads from a plugin's root (P1, G5), `/`-separated. */
+const ALWAYS_READ: ReadonlySet<string> = new Set([...MANIFEST_FILES, DEFAULT_SOURCE]);
 /** Version-control metadata is never part of an installed plugin. */
 const SKIPPED_NAMES: ReadonlySet<string> = new Set(['.git']);
 
@@ -21,7 +26,9 @@ const SKIPPED_NAMES: ReadonlySet<string> = new Set(['.git']);
  * (a file with any exec bit becomes 0755; setuid, setgid and sticky bits never survive). A symlink
  * is materialised as a copy of what it names when that resolves inside the plugin root, and refused
  * with E_SYMLINK_ESCAPE naming the link when it resolves outside (or dangles). FIFOs, sockets and
- * devices are skipped; `.git` directories are skipped. Throws E_IO / E_NOSPC / E_STORE_READONLY on
+ * devices are skipped, except where hookpm reads a manifest or the hooks document
+ * (`hooks/hooks.json`): refused there (E_MANIFEST_INVALID, E_HOOKS_INVALID, registry.md D7), as
+ * `validate` refuses it, so the installed copy never silently lacks them. `.git` is skipped. Throws E_IO / E_NOSPC / E_STORE_READONLY on
  * file-system failures; the caller owns (and removes) `target` on any failure.
  */
 export async function copyPluginTree(source: string, target: string): Promise<CopiedTree> {
@@ -66,11 +73,11 @@ async function copyEntry(
   const info = await lstat(from);
   if (info.isDirectory()) return copyDir(run, from, to, [...chain, from], depth + 1);
   if (info.isFile()) return copyRegular(run, from, to, info.mode);
-  if (!info.isSymbolicLink()) return;
+  if (!info.isSymbolicLink()) return special(run, from, info);
   const real = await resolveInside(run, from);
   const target = await stat(real);
   if (target.isFile()) return copyRegular(run, real, to, target.mode);
-  if (!target.isDirectory()) return;
+  if (!target.isDirectory()) return special(run, from, target);
   // A link to an ancestor would copy forever: refuse the cycle like an escape.
   if (chain.includes(real))
     throw escape(run, from, 'it forms a cycle with a directory that contains it');
@@ -83,6 +90,19 @@ async function copyRegular(run: CopyRun, from: string, to: string, mode: number)
   await guard(to, 'set the mode of', () => chmod(to, masked));
   run.counts.files += 1;
   run.counts.bytes += (await lstat(to)).size;
+}
+
+/** A FIFO, socket or device at `from`: skipped, unless hookpm reads a document there (D7). */
+function special(run: CopyRun, from: string, info: Stats): void {
+  const file = shown(run, from);
+  if (!ALWAYS_READ.has(file)) return;
+  const kind = info.isFIFO() ? 'a FIFO' : info.isSocket() ? 'a socket' : 'a device';
+  const what = file === DEFAULT_SOURCE ? 'hooks document' : 'manifest';
+  throw new HookpmError(
+    file === DEFAULT_SOURCE ? 'E_HOOKS_INVALID' : 'E_MANIFEST_INVALID',
+    `refusing the plugin directory ${run.realRoot}: its ${what} ${file} is ${kind}, not a regular file`,
+    { file, hint: `Replace ${file} with a regular file, then install again.` },
+  );
 }
 
 /** H5: the real path of a symlink, which must be inside the plugin root. */

@@ -24,7 +24,7 @@ export interface ReadPluginOptions {
  * P1 and G5: the manifest is the first of these found in the plugin root: the cross-agent root
  * one, Claude Code's, Codex's, Cursor's.
  */
-const MANIFEST_FILES = [
+export const MANIFEST_FILES = [
   'plugin.json',
   '.claude-plugin/plugin.json',
   '.codex-plugin/plugin.json',

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { lstat, mkdir, readFile, readdir, symlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isHookpmError } from '../../src/errors.js';
 import { copyPluginTree } from '../../src/store/copy-tree.js';
@@ -58,6 +58,26 @@ describe('copyPluginTree', () => {
     expect((await readdir(join(base, 'out'))).sort()).toEqual(['empty', 'plugin.json']);
     expect(copied.files).toBe(2);
   });
+
+  it.each([
+    ['hooks/hooks.json', 'E_HOOKS_INVALID'],
+    ['.claude-plugin/plugin.json', 'E_MANIFEST_INVALID'],
+  ])(
+    'registry.md D7: a FIFO at %s, which hookpm reads, is refused, directly or through a link',
+    async (path, code) => {
+      for (const linked of [false, true]) {
+        const src = join(base, `p-${code}-${linked}`);
+        await writeTree(src, { 'other.txt': 'x' });
+        await mkdir(dirname(join(src, path)), { recursive: true });
+        const fifo = linked ? join(src, 'pipe') : join(src, path);
+        expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+        if (linked) await symlink(relative(dirname(join(src, path)), fifo), join(src, path));
+        const error = await copyError(src, join(base, `out-${code}-${linked}`));
+        expect([error.code, error.details.file]).toEqual([code, path]);
+        expect(error.message).toMatch(/is a FIFO, not a regular file$/);
+      }
+    },
+  );
 
   it('a directory nested deeper than the limit is refused before it is all copied', async () => {
     const src = join(base, 'p');
