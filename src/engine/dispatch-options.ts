@@ -27,7 +27,10 @@ export interface DispatchOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Names X5 would remove that handlers get all the same (`env.pass` of settings.json). */
   passEnv?: readonly string[];
-  /** Aborting kills every running handler's process group, as a deadline does. */
+  /**
+   * Aborting kills every running handler's process group, as a deadline does; each handler killed
+   * before it decided fails closed (engine.md B8: on PreToolUse, a deny).
+   */
   signal?: AbortSignal;
   /**
    * The host's own deadline (engine.md X6), as a `performance.now()` value: every handler is ended
