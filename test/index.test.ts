@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as hookpm from '../src/index.js';
-import { group, printsJson, sh } from './ops/dispatch-helpers.js';
+import { group, printsJson, sh } from './helpers/hook-fixtures.js';
 import { useTempDir } from './helpers/temp-dir.js';
 import { CLAUDE_CODE_EVENT_NAMES } from '../src/hooks/events.js';
 

@@ -8,7 +8,7 @@ import { commandTurn, installClaudeCode } from './claude-code.js';
 import type { FakeMessagesApi } from './fake-messages-api.js';
 import { useLinkedAgent } from '../helpers/linked-agent.js';
 import { writeClaudePlugin } from '../helpers/claude-plugin.js';
-import { printsJson } from '../ops/dispatch-helpers.js';
+import { printsJson } from '../helpers/hook-fixtures.js';
 
 let apis: FakeMessagesApi[] = [];
 const claude = useLinkedAgent({ agent: 'claude', before: '{}\n', installAgent: installClaudeCode });

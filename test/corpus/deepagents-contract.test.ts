@@ -10,7 +10,7 @@ import type { SnapshotHandler } from '../../src/hooks/types.js';
 import { validate } from '../../src/ops/validate/validate.js';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { writeClaudePlugin } from '../helpers/claude-plugin.js';
-import { printsJson } from '../ops/dispatch-helpers.js';
+import { printsJson } from '../helpers/hook-fixtures.js';
 
 /**
  * Differential cases against Deep Agents Code (langchain-ai/deepagents, libs/code, snapshot of

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/built-bin.js';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
-import { group, sh } from '../ops/dispatch-helpers.js';
+import { group, sh } from '../helpers/hook-fixtures.js';
 
 const run = promisify(execFile);
 

@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runBin } from '../helpers/built-bin.js';
-import { fixture, group, printsJson, sh } from '../ops/dispatch-helpers.js';
+import { fixture, group, printsJson, sh } from '../helpers/hook-fixtures.js';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
 
 /**

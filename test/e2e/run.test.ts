@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { EVENT_NAMES } from '../../src/hooks/events.js';
 import { BIN } from '../helpers/built-bin.js';
 import { isAlive, killHostWhileHandlerRuns, readPid } from '../engine/runner-fixtures.js';
-import { fixture, group, printsJson, sh } from '../ops/dispatch-helpers.js';
+import { fixture, group, printsJson, sh } from '../helpers/hook-fixtures.js';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { useBubblewrap } from '../helpers/bubblewrap.js';
 import { writeClaudePlugin } from '../helpers/claude-plugin.js';

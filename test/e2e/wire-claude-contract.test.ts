@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { claudePayload } from '../helpers/claude-payload.js';
 import { writeClaudePlugin } from '../helpers/claude-plugin.js';
-import { printsJson } from '../ops/dispatch-helpers.js';
+import { printsJson } from '../helpers/hook-fixtures.js';
 
 // `hookpm wire claude` answers a plugin written for Claude Code as Claude Code would have read the
 // plugin's own output (code.claude.com/docs/en/hooks: exit codes and JSON output per event), with

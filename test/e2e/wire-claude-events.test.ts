@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { writeClaudePlugin } from '../helpers/claude-plugin.js';
 import { installedTree } from '../helpers/installed-tree.js';
-import { printsJson } from '../ops/dispatch-helpers.js';
+import { printsJson } from '../helpers/hook-fixtures.js';
 
 // plugins.md G1-G2: Claude Code's own events (beyond the engine's twelve) through the built
 // `hookpm wire claude`, with the payloads Claude Code 2.1.332 documents for them; inert under the

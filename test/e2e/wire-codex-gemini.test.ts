@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CODEX_CANNOT_ASK, CODEX_NO_REASON } from '../../src/agents/codex-decision.js';
 import { runBin } from '../helpers/built-bin.js';
-import { printsJson } from '../ops/dispatch-helpers.js';
+import { printsJson } from '../helpers/hook-fixtures.js';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { writeClaudePlugin } from '../helpers/claude-plugin.js';
 import { useBubblewrap } from '../helpers/bubblewrap.js';

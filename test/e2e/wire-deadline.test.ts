@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { writeClaudePlugin } from '../helpers/claude-plugin.js';
-import { printsJson } from '../ops/dispatch-helpers.js';
+import { printsJson } from '../helpers/hook-fixtures.js';
 import { claudeBashPayload } from '../helpers/claude-payload.js';
 
 // docs/reference/rules/cli.md#w1: `hookpm link <agent> --timeout <s>` writes the agent's

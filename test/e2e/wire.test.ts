@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { BIN, runBin } from '../helpers/built-bin.js';
 import { HANDLERS } from '../helpers/session-workspace.js';
 import { killHostWhileHandlerRuns } from '../engine/runner-fixtures.js';
-import { printsJson } from '../ops/dispatch-helpers.js';
+import { printsJson } from '../helpers/hook-fixtures.js';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { claudeBashPayload, claudePayload } from '../helpers/claude-payload.js';
 import { writeClaudePlugin } from '../helpers/claude-plugin.js';

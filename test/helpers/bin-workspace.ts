@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { makeTempDir, removeDir } from '../ops/dispatch-helpers.js';
+import { makeTempDir, removeDir } from './hook-fixtures.js';
 import { ensureBuilt, runBin, type BinRun } from './built-bin.js';
 
 /**

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { makeTempDir, removeDir } from '../ops/dispatch-helpers.js';
+import { makeTempDir, removeDir } from './hook-fixtures.js';
 
 /** One real directory for a whole test file; `dir` is set before the first test. */
 export interface TempDir {

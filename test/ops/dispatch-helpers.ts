@@ -1,37 +1,17 @@
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { DispatchResult } from '../../src/engine/types.js';
 import { parseHooksDocument } from '../../src/hooks/parse-document.js';
 import { buildSnapshot, type Snapshot } from '../../src/hooks/snapshot/snapshot.js';
 import type { HooksConfig, PluginBinding, SourceDocument } from '../../src/hooks/types.js';
 
-/** Absolute path of a fixture script in test/fixtures/handlers. */
-export function fixture(name: string): string {
-  return fileURLToPath(new URL(`../fixtures/handlers/${name}`, import.meta.url));
-}
-
-/** A shell-form handler. */
-export function sh(command: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { type: 'command', command, ...extra };
-}
-
-/** A handler run directly from argv. */
-export function argv(args: string[], extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { type: 'command', command: args.join(' '), argv: args, ...extra };
-}
-
-/** A group: `matcher` null is a match-all group. */
-export function group(matcher: string | null, ...hooks: Record<string, unknown>[]) {
-  return matcher === null ? { hooks } : { matcher, hooks };
-}
-
-/** A shell command printing `value` as JSON on stdout (single-quoted for /bin/sh). */
-export function printsJson(value: unknown, then = ''): string {
-  const text = JSON.stringify(value).replace(/'/g, `'\\''`);
-  return `printf '%s' '${text}'${then}`;
-}
+export {
+  argv,
+  fixture,
+  group,
+  makeTempDir,
+  printsJson,
+  removeDir,
+  sh,
+} from '../helpers/hook-fixtures.js';
 
 export interface DocumentSource {
   origin: 'project' | 'user' | 'plugin';
@@ -67,13 +47,4 @@ export function userSnapshot(projectDir: string, hooks: Record<string, unknown>)
 
 export function codes(result: DispatchResult): string[] {
   return result.diagnostics.map((d) => d.code);
-}
-
-/** A fresh real directory (realpath, so it compares equal to what `pwd` prints). */
-export function makeTempDir(label: string): string {
-  return realpathSync(mkdtempSync(join(tmpdir(), `hookpm-${label}-`)));
-}
-
-export function removeDir(dir: string): void {
-  rmSync(dir, { recursive: true, force: true });
 }

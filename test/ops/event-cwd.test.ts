@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cwdProblem } from '../../src/io/cwd-problem.js';
 import { eventCwd } from '../../src/ops/steps/host/event-cwd.js';
-import { makeTempDir, removeDir } from './dispatch-helpers.js';
+import { makeTempDir, removeDir } from '../helpers/hook-fixtures.js';
 
 // docs/reference/rules/cli.md#w2: where a linked event's handlers run when the payload's
 // `cwd` cannot be used.

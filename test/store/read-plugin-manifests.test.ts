@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readPluginDir } from '../../src/store/read-plugin.js';
-import { makeTempDir, removeDir } from '../ops/dispatch-helpers.js';
+import { makeTempDir, removeDir } from '../helpers/hook-fixtures.js';
 
 // plugins.md G5: Codex's and Cursor's manifests beside the root one and Claude Code's.
 
