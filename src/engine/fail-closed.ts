@@ -1,6 +1,7 @@
 import type { EventName, HookEventName } from '../hooks/events.js';
 import { BLOCKING_EVENTS, type FailClosed } from '../hooks/fail-closed-entry.js';
 import { MAX_DEPTH } from '../json/nesting-depth.js';
+import { handlerOwner } from './handler-diagnostic.js';
 import { noDecision } from './no-decision.js';
 import { CONTINUATION_CAP } from './stop-continuation.js';
 import type { DispatchResult, HandlerRun, ResultDiagnostic } from './types.js';
@@ -87,9 +88,7 @@ export function stoppedRuns(
   return runs
     .filter((run) => run.exitCode === null && !run.timedOut)
     .map(({ handler }) => {
-      const owner =
-        handler.plugin === null ? `${handler.origin} hooks` : `plugin ${handler.plugin}`;
-      const reason = `hookpm fails closed: handler ${handler.id} of ${owner} was stopped before it decided, as the dispatch was stopped (a session shut down); retry it in a new session`;
+      const reason = `hookpm fails closed: handler ${handler.id} of ${handlerOwner(handler)} was killed before it decided, as its dispatch was stopped (the session shut down); retry in a new session`;
       return { plugin: handler.plugin, events: [event], reason };
     });
 }

@@ -14,3 +14,8 @@ export function handlerDiagnostic(
   if (handler.plugin !== null) where.plugin = handler.plugin;
   return where;
 }
+
+/** How a block's reason names a handler's owner: `plugin <id>`, or `<origin> hooks`. */
+export function handlerOwner(handler: SnapshotHandler): string {
+  return handler.plugin === null ? `${handler.origin} hooks` : `plugin ${handler.plugin}`;
+}

@@ -2,7 +2,7 @@ import type { DiagnosticCode, Severity } from '../hooks/diagnostic.js';
 import { EVENTS } from '../hooks/events.js';
 import type { EventName } from '../hooks/events.js';
 import { readCutJsonObject } from './cut-json.js';
-import { handlerDiagnostic } from './handler-diagnostic.js';
+import { handlerDiagnostic, handlerOwner } from './handler-diagnostic.js';
 import { stderrTail } from './stderr-tail.js';
 import type { HandlerRun, PermissionResult, ResultDiagnostic } from './types.js';
 import { wireOutputReader } from './wire-output-reader.js';
@@ -102,21 +102,21 @@ function failureNote(run: HandlerRun): [DiagnosticCode, Severity, string] | null
  */
 function failureBlockReason(run: HandlerRun, failure: [DiagnosticCode, Severity, string]): string {
   const { handler } = run;
-  const owner = handler.plugin === null ? `${handler.origin} hooks` : `plugin ${handler.plugin}`;
+  const owner = handlerOwner(handler);
   return `hookpm: handler ${handler.id} of ${owner} failed (${failure[0]}: ${failure[2]}) and declares onFailure "block"`;
 }
 
 /** Z6: the reason of the block a confined handler that could not be confined stands for. */
 function confinementBlockReason(run: HandlerRun): string {
   const { handler } = run;
-  const owner = handler.plugin === null ? `${handler.origin} hooks` : `plugin ${handler.plugin}`;
+  const owner = handlerOwner(handler);
   return `hookpm fails closed: handler ${handler.id} of ${owner} must run confined, and ${run.failure?.message ?? 'its sandbox cannot be set up'}`;
 }
 
 /** X8: the reason of the block a handler the machine had no resources to start stands for. */
 function shortageBlockReason(run: HandlerRun): string {
   const { handler } = run;
-  const owner = handler.plugin === null ? `${handler.origin} hooks` : `plugin ${handler.plugin}`;
+  const owner = handlerOwner(handler);
   return `hookpm fails closed: handler ${handler.id} of ${owner} did not run: ${run.failure?.message ?? 'the machine ran short'}; close programs or raise the limit (ulimit -n, ulimit -u), then retry`;
 }
 

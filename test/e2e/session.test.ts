@@ -275,7 +275,7 @@ describe('hookpm session shutdown (cli.md section 4, security.md "The runtime")'
     expect(resultOf(await pending).permission).toEqual({
       decision: 'deny',
       reason:
-        'hookpm fails closed: handler PreToolUse:0:0 of user hooks was stopped before it decided, as the dispatch was stopped (a session shut down); retry it in a new session',
+        'hookpm fails closed: handler PreToolUse:0:0 of user hooks was killed before it decided, as its dispatch was stopped (the session shut down); retry in a new session',
       interrupt: false,
     });
     expect(s.messages.at(-1)).toBe(reply);

@@ -260,7 +260,7 @@ describe('dispatchEvent: running handlers (engine.md section 7)', () => {
     expect(result.feedback).toEqual(
       ['Stop:0:0', 'Stop:1:0'].map(
         (id) =>
-          `hookpm fails closed: handler ${id} of user hooks was stopped before it decided, as the dispatch was stopped (a session shut down); retry it in a new session`,
+          `hookpm fails closed: handler ${id} of user hooks was killed before it decided, as its dispatch was stopped (the session shut down); retry in a new session`,
       ),
     );
     expect(pids.filter(isAlive)).toEqual([]);

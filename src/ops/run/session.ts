@@ -82,8 +82,7 @@ export interface Session {
   /**
    * Kills the process group of every running handler (their dispatches settle failing closed on
    * each handler killed before it decided, engine.md B8) and resolves once every dispatch has
-   * settled. Idempotent; afterwards every call
-   * rejects with E_SESSION_CLOSED.
+   * settled. Idempotent; afterwards every call rejects with E_SESSION_CLOSED.
    */
   close(): Promise<void>;
 }
