@@ -64,6 +64,24 @@ describe('readNpmConfig (registry.md K4: npm configuration without running npm)'
     expect(config.get('registry')).toBe('https://other.example.test/');
   });
 
+  it('K4: an npm_config_//host/:_authToken variable keeps its key as written, as npm keeps it', async () => {
+    const l = await layout({});
+    const env = {
+      HOME: l.home,
+      NPM_TOKEN: 'from-env',
+      npm_config_registry: 'https://npm.acme.test/',
+      'npm_config_//npm.acme.test/:_authToken': 'env-token',
+      'npm_config_//npm.other.test/path/:_authToken': '${NPM_TOKEN}',
+    };
+    const config = await readNpmConfig({ env, cwd: l.home });
+    expect(config.get('//npm.acme.test/:_authToken')).toBe('env-token');
+    const access = await npmRegistryAccess({ env, cwd: l.home });
+    expect(access.authorization(new URL('https://npm.acme.test/pkg'))).toBe('Bearer env-token');
+    // npm replaces ${VAR} in the environment's values too.
+    expect(access.authorization(new URL('https://npm.other.test/path/p'))).toBe('Bearer from-env');
+    expect(access.authorization(new URL('https://npm.other.test/p'))).toBeUndefined();
+  });
+
   it('K4: ${VAR} is replaced as npm does (unset stays, ${VAR?} is empty, \\${VAR} is literal)', () => {
     const env = { TOKEN: 's3cret' };
     expect(replaceEnv('${TOKEN}', env)).toBe('s3cret');

@@ -23,7 +23,8 @@ const NPMRC_MAX_BYTES = 1024 * 1024;
 
 /**
  * npm's configuration read the way npm reads it (docs/reference/rules/registry.md#k4), without
- * running npm: `npm_config_*` variables (case-insensitive; `_` after the first character is `-`),
+ * running npm: `npm_config_*` variables (case-insensitive; `_` after the first character is `-`;
+ * a nerf-darted `npm_config_//host/:_authToken` keeps its key as written, as npm keeps it),
  * then the project `.npmrc` (in the nearest directory above `cwd` holding a package.json or a
  * node_modules, else `cwd`), then the user file (`npm_config_userconfig`, else `~/.npmrc`), then
  * the global file (`npm_config_globalconfig`, else `<prefix>/etc/npmrc`, the prefix being
@@ -69,15 +70,25 @@ export async function projectRoot(cwd: string): Promise<string> {
   }
 }
 
+/**
+ * The `npm_config_*` variables as npm's keys: a nerf-darted one (`npm_config_//host/:_authToken`)
+ * as written, any other in lower case with `_` after the first character read as `-`; values
+ * trimmed and `${VAR}` in keys and values replaced as in a file, within the same budget (past it,
+ * none is read).
+ */
 function envValues(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const values: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (const [name, value] of Object.entries(env)) {
-    if (!/^npm_config_/i.test(name) || value === undefined || value === '') continue;
-    const key = name
-      .slice('npm_config_'.length)
-      .replace(/(?!^)_/g, '-')
-      .toLowerCase();
-    values[key] = value;
+  const budget = { left: NPMRC_MAX_BYTES };
+  try {
+    for (const [name, value] of Object.entries(env)) {
+      if (!/^npm_config_/i.test(name) || value === undefined || value === '') continue;
+      const raw = name.slice('npm_config_'.length);
+      const key = raw.startsWith('//') ? raw : raw.replace(/(?!^)_/g, '-').toLowerCase();
+      values[replaceEnv(key, env, budget)] = replaceEnv(value.trim(), env, budget);
+    }
+  } catch (error) {
+    if (!(error instanceof EnvExpansionTooLarge)) throw error;
+    return Object.create(null) as Record<string, string>;
   }
   return values;
 }
