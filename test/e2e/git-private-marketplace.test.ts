@@ -224,4 +224,23 @@ describe('K6: token-protected git marketplaces', () => {
     expect(new Set(sent)).toEqual(new Set([basic('alice', 's3cret:x')]));
     expect(added.stdout + added.stderr).not.toContain('s3cret');
   });
+
+  it("K6: a URL with a user and no password is left to git's credential helpers, asked for that user", async () => {
+    await settings();
+    // A helper that knows alice's password only when asked for alice, as for one of two accounts.
+    const helper = join(ws.dir, `credential-helper-${ws.n}`);
+    await writeFile(
+      helper,
+      `#!/bin/sh\ngrep -q '^username=alice$' && printf 'username=alice\\npassword=s3cret:x\\n'\nexit 0\n`,
+    );
+    await chmod(helper, 0o755);
+    await writeFile(join(ws.home, '.gitconfig'), `[credential]\n\thelper = ${helper}\n`);
+    const before = userinfo.requests.length;
+    const url = `http://alice@${userinfo.host}/acme/market.git`;
+    const added = await ws.hookpm(['registry', 'add', 'acme', url], { env: ws.env() });
+    expect(added.code, added.stderr).toBe(0);
+    const sent = userinfo.requests.slice(before).map((r) => r.headers.authorization);
+    expect(sent).toContain(basic('alice', 's3cret:x'));
+    expect(sent).not.toContain(basic('alice', ''));
+  });
 });

@@ -47,8 +47,8 @@ describe('gitHeadersFor (registry.md K6: tokens by host kind, for that origin on
     expect(await gitHeadersFor('https://user:p%40ss@github.com/acme/m.git', env, {})).toEqual({
       Authorization: basic('user', 'p@ss'),
     });
-    expect(await gitHeadersFor('https://ghp_x@example.test/m.git', env, {})).toEqual({
-      Authorization: basic('ghp_x', ''),
+    expect(await gitHeadersFor('https://:tok@example.test/m.git', env, {})).toEqual({
+      Authorization: basic('', 'tok'),
     });
     expect(withoutUserInfo('https://user:p%40ss@github.com/acme/m.git')).toBe(
       'https://github.com/acme/m.git',
@@ -58,6 +58,23 @@ describe('gitHeadersFor (registry.md K6: tokens by host kind, for that origin on
     expect(withoutUserInfo('ssh://git@github.com/acme/m.git')).toBe(
       'ssh://git@github.com/acme/m.git',
     );
+  });
+
+  it("K6: a URL's user without a password is no credential: the host's token applies, else git's credential helpers answer for that user", async () => {
+    const env = { BITBUCKET_TOKEN: 'bb' };
+    // Bitbucket's and Azure DevOps' clone URLs name the account: `https://jdoe@bitbucket.org/...`.
+    expect(await gitHeadersFor('https://jdoe@bitbucket.org/ws/m.git', env, {})).toEqual({
+      Authorization: basic('x-token-auth', 'bb'),
+    });
+    expect(await gitHeadersFor('https://org@dev.azure.com/org/p/_git/m', env, {})).toEqual({});
+    // git is told the user through its environment, for its credential helpers.
+    expect(gitHeaderEnvironment({}, 'https://j%40corp@dev.azure.com/org/p/_git/m', {})).toEqual({
+      GIT_CONFIG_COUNT: '1',
+      GIT_CONFIG_KEY_0: 'credential.https://dev.azure.com.username',
+      GIT_CONFIG_VALUE_0: 'j@corp',
+    });
+    expect(gitHeaderEnvironment({}, 'ssh://git@example.test/m.git', {})).toEqual({});
+    expect(gitHeaderEnvironment({}, 'git@example.test:m.git', {})).toEqual({});
   });
 
   it('K6: git.hosts adds hosts of a kind (host or host:port)', async () => {

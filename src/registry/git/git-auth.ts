@@ -1,7 +1,7 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { HookpmError } from '../../errors.js';
-import { basicAuthOf } from '../http/basic-auth.js';
+import { basicAuthOf, percentDecode } from '../http/basic-auth.js';
 import { withoutUserInfo } from '../http/url-policy.js';
 import { killGroup } from './git-run.js';
 
@@ -48,9 +48,10 @@ const HELPER_OUTPUT_MAX = 64 * 1024;
  * loopback address), or an empty object for any other URL or when nothing applies: the token of
  * the host's kind (GitHub, GitLab, Bitbucket: by KNOWN_HOSTS and `settings.hosts`) as Basic auth,
  * then whatever the headers helper prints (it wins for the same header name, spelled in any case).
- * A URL that already holds credentials gets no token: its own user and password become the Basic
- * auth, as git reaches it by withoutUserInfo (no credentials on git's command line, where other
- * users could read them).
+ * A URL that already holds credentials (a password) gets no token: its own user and password
+ * become the Basic auth, as git reaches it by withoutUserInfo (no credentials on git's command
+ * line, where other users could read them). A user without a password is no credential: it only
+ * reaches git's credential helpers (gitHeaderEnvironment).
  * Errors: E_GIT when the helper fails or has not answered within `helperTimeoutMs` (K6's 10 s;
  * shorter only in tests), never quoting its output.
  */
@@ -69,7 +70,9 @@ export async function gitHeadersFor(
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return {};
   const headers: Record<string, string> = {};
   const kind = hostKind(parsed, settings);
-  const basic = basicAuthOf(parsed);
+  // A user without a password names an account (Bitbucket's and Azure DevOps' clone URLs do): no
+  // credential of its own, so the host's token applies, else git's credential helpers answer.
+  const basic = parsed.password === '' ? undefined : basicAuthOf(parsed);
   if (basic !== undefined) {
     headers.Authorization = basic;
   } else if (kind !== null) {
@@ -91,7 +94,8 @@ export async function gitHeadersFor(
 
 /**
  * git configuration entries that send `headers` to `origin` only (`http.<origin>/.extraHeader`),
- * as GIT_CONFIG_COUNT/GIT_CONFIG_KEY_n/GIT_CONFIG_VALUE_n variables appended after any the
+ * and name the user of a URL that has one without a password (accountOf), as
+ * GIT_CONFIG_COUNT/GIT_CONFIG_KEY_n/GIT_CONFIG_VALUE_n variables appended after any the
  * environment has: never on git's command line, where other users could read them. Redirects are
  * then not followed: git keeps sending extra headers after a redirect, to whatever host it led to.
  * `followRedirects` is set for every URL and for the repository's own URL (as git is given it,
@@ -105,24 +109,46 @@ export function gitHeaderEnvironment(
   headers: Readonly<Record<string, string>>,
 ): Record<string, string> {
   const names = Object.keys(headers);
-  if (names.length === 0) return {};
-  const origin = new URL(url).origin;
+  const entries: [string, string][] = [];
+  if (names.length > 0) {
+    const origin = new URL(url).origin;
+    entries.push(
+      ['http.followRedirects', 'false'],
+      [`http.${withoutUserInfo(url)}.followRedirects`, 'false'],
+      ...names.map((name): [string, string] => [
+        `http.${origin}/.extraHeader`,
+        `${name}: ${headers[name]}`,
+      ]),
+    );
+  }
+  const account = accountOf(url);
+  if (account !== null) entries.push([`credential.${account.origin}.username`, account.user]);
+  if (entries.length === 0) return {};
   const before = Number(env.GIT_CONFIG_COUNT ?? '0');
   const start = Number.isInteger(before) && before > 0 ? before : 0;
-  const entries: [string, string][] = [
-    ['http.followRedirects', 'false'],
-    [`http.${withoutUserInfo(url)}.followRedirects`, 'false'],
-    ...names.map((name): [string, string] => [
-      `http.${origin}/.extraHeader`,
-      `${name}: ${headers[name]}`,
-    ]),
-  ];
   const out: Record<string, string> = { GIT_CONFIG_COUNT: String(start + entries.length) };
   entries.forEach(([key, value], i) => {
     out[`GIT_CONFIG_KEY_${start + i}`] = key;
     out[`GIT_CONFIG_VALUE_${start + i}`] = value;
   });
   return out;
+}
+
+/**
+ * The user an `http(s):` URL names without a password (`https://jdoe@bitbucket.org/...`), and its
+ * origin, or null: git, given the URL without it, is told it as `credential.<origin>.username`, so
+ * its credential helpers answer for that account as they would for the URL itself.
+ */
+function accountOf(url: string): { origin: string; user: string } | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return null;
+  if (parsed.username === '' || parsed.password !== '') return null;
+  return { origin: parsed.origin, user: percentDecode(parsed.username) };
 }
 
 function hostKind(url: URL, settings: GitAuthSettings): GitHostKind | null {
