@@ -64,6 +64,27 @@ describe('readNpmConfig (registry.md K4: npm configuration without running npm)'
     expect(config.get('registry')).toBe('https://other.example.test/');
   });
 
+  it('K4: prefix or globalconfig in the user file places the global file, as npm places it', async () => {
+    const l = await layout({});
+    const prefix = join(l.home, '.npm-global');
+    await mkdir(join(prefix, 'etc'), { recursive: true });
+    await writeFile(join(prefix, 'etc', 'npmrc'), 'registry=https://global.example.test/\n');
+    await writeFile(join(l.home, '.npmrc'), 'prefix=~/.npm-global\n');
+    const byPrefix = await readNpmConfig({ env: { HOME: l.home }, cwd: l.home });
+    expect(byPrefix.get('registry')).toBe('https://global.example.test/');
+    const other = join(l.home, 'other-global');
+    await writeFile(other, 'registry=https://other-global.example.test/\n');
+    await writeFile(join(l.home, '.npmrc'), `prefix=~/.npm-global\nglobalconfig=${other}\n`);
+    const byFile = await readNpmConfig({ env: { HOME: l.home }, cwd: l.home });
+    expect(byFile.get('registry')).toBe('https://other-global.example.test/');
+    // The environment still wins over the user file.
+    const byEnv = await readNpmConfig({
+      env: { HOME: l.home, npm_config_globalconfig: join(prefix, 'etc', 'npmrc') },
+      cwd: l.home,
+    });
+    expect(byEnv.get('registry')).toBe('https://global.example.test/');
+  });
+
   it('K4: an npm_config_//host/:_authToken variable keeps its key as written, as npm keeps it', async () => {
     const l = await layout({});
     const env = {

@@ -27,11 +27,11 @@ const NPMRC_MAX_BYTES = 1024 * 1024;
  * a nerf-darted `npm_config_//host/:_authToken` keeps its key as written, as npm keeps it),
  * then the project `.npmrc` (in the nearest directory above `cwd` holding a package.json or a
  * node_modules, else `cwd`), then the user file (`npm_config_userconfig`, else `~/.npmrc`), then
- * the global file (`npm_config_globalconfig`, else `<prefix>/etc/npmrc`, the prefix being
- * `npm_config_prefix` or the directory above the one holding node). Files are ini (npm's own
- * parser); `${VAR}` in keys and values is replaced from `env` as npm does (`${VAR?}` is empty when
- * unset, an unset `${VAR}` stays as written, `\${VAR}` is literal). A missing or unreadable file is
- * an empty layer. Values are kept in memory only: never written, logged or printed.
+ * the global file (`globalconfig`, else `<prefix>/etc/npmrc`, the prefix being `prefix` or the
+ * directory above the one holding node; both from `npm_config_*`, else the user file, as npm
+ * places it; never from the project file). Files are ini (npm's own parser); `${VAR}` in keys
+ * and values is replaced from `env` as npm does (`${VAR?}` is empty when unset, an unset `${VAR}`
+ * stays as written, `\${VAR}` is literal). A missing or unreadable file is an empty layer. Values are kept in memory only: never written, logged or printed.
  */
 export async function readNpmConfig(opts: NpmConfigOptions): Promise<NpmConfig> {
   const env = opts.env;
@@ -39,15 +39,22 @@ export async function readNpmConfig(opts: NpmConfigOptions): Promise<NpmConfig> 
   const pick = (key: string): string | undefined => envLayer.values[key];
   const home = env.HOME !== undefined && env.HOME !== '' ? env.HOME : homedir();
   const userFile = resolve(opts.cwd, expandHome(pick('userconfig') ?? join(home, '.npmrc'), home));
-  const prefix = pick('prefix') ?? dirname(dirname(process.execPath));
-  const globalFile = resolve(
-    opts.cwd,
-    expandHome(pick('globalconfig') ?? join(prefix, 'etc', 'npmrc'), home),
-  );
   const projectFile = join(await projectRoot(opts.cwd), '.npmrc');
   const layers: NpmrcLayer[] = [envLayer];
   if (projectFile !== userFile) layers.push(await fileLayer('project', projectFile, env));
-  layers.push(await fileLayer('user', userFile, env));
+  const userLayer = await fileLayer('user', userFile, env);
+  layers.push(userLayer);
+  // As npm: the environment's, else the user file's `globalconfig`, else `<prefix>/etc/npmrc`
+  // with their `prefix`. A project file places no file of the user's.
+  const placing = (key: string): string | undefined => {
+    const value = pick(key) ?? userLayer.values[key];
+    return value === undefined || value === '' ? undefined : value;
+  };
+  const prefix = expandHome(placing('prefix') ?? dirname(dirname(process.execPath)), home);
+  const globalFile = resolve(
+    opts.cwd,
+    expandHome(placing('globalconfig') ?? join(prefix, 'etc', 'npmrc'), home),
+  );
   if (globalFile !== userFile) layers.push(await fileLayer('global', globalFile, env));
   return {
     layers,
