@@ -191,6 +191,35 @@ describe('authorizationFor (registry.md K5: credentials only for their own host 
   });
 });
 
+describe('the registry host fallback (registry.md K5)', () => {
+  it("K5: a URL on the registry's host with no credential of its own gets the registry's, as npm sends it", async () => {
+    const l = await layout({
+      user: [
+        '@acme:registry=https://gitlab.corp.test/api/v4/packages/npm/',
+        '//gitlab.corp.test/api/v4/packages/npm/:_authToken=instance',
+        '//gitlab.corp.test/api/v4/projects/9/:_authToken=project-9',
+        '',
+      ].join('\n'),
+    });
+    const access = await npmRegistryAccess({ env: { HOME: l.home }, cwd: l.home }, '@acme/x');
+    const auth = (url: string): string | undefined => access.authorization(new URL(url));
+    // GitLab's instance-level endpoint serves tarballs from the project's path.
+    expect(
+      auth('https://gitlab.corp.test/api/v4/projects/7/packages/npm/@acme/x/-/x-1.0.0.tgz'),
+    ).toBe('Bearer instance');
+    expect(auth('https://gitlab.corp.test/api/v4/projects/9/packages/npm/x.tgz')).toBe(
+      'Bearer project-9',
+    );
+    // Another host or port gets nothing; nor does a package asked for at another registry.
+    expect(auth('https://gitlab.corp.test:8443/api/v4/projects/7/x.tgz')).toBeUndefined();
+    expect(auth('https://cdn.corp.test/api/v4/projects/7/x.tgz')).toBeUndefined();
+    const plain = await npmRegistryAccess({ env: { HOME: l.home }, cwd: l.home }, 'plain');
+    expect(
+      plain.authorization(new URL('https://gitlab.corp.test/api/v4/projects/7/x.tgz')),
+    ).toBeUndefined();
+  });
+});
+
 describe('authorize per request (registry.md K5, N2, N5)', () => {
   let server: Server;
   let base = '';

@@ -9,7 +9,8 @@ export interface NpmRegistryAccess {
   /**
    * The Authorization header npm would send to `url`, or undefined (docs/reference/rules/registry.md#k5):
    * asked again for every request and every redirect hop, so a credential only ever goes to the
-   * host and path it is configured for.
+   * host and path it is configured for, or to another path of the registry's own host when that
+   * path has none (registryAuthorization).
    */
   authorization(url: URL): string | undefined;
   /** The proxies npm would go through: `.npmrc` over the environment (registry.md#n13). */
@@ -66,6 +67,25 @@ export function authorizationFor(
     if (found !== undefined) return found;
   }
   return undefined;
+}
+
+/**
+ * What npm sends with each request for a package asked for at `registry` (npm-registry-fetch):
+ * authorizationFor the request URL; a URL that has none of its own but is on the registry's host
+ * (host and port, as `URL.host` tells them) gets the registry's own, as GitLab's instance-level
+ * endpoint serves tarballs from each project's path. Any other host gets nothing more.
+ */
+export function registryAuthorization(
+  config: NpmConfig,
+  registry: string,
+  fallbackRegistry: string,
+): (url: URL) => string | undefined {
+  const base = new URL(registry);
+  return (url) => {
+    const own = authorizationFor(config, url, fallbackRegistry);
+    if (own !== undefined || url.host !== base.host || url.href === base.href) return own;
+    return authorizationFor(config, base, fallbackRegistry);
+  };
 }
 
 const CREDENTIAL_FIELDS = new Set(['_authToken', '_auth', 'username', '_password']);

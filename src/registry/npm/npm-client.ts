@@ -8,7 +8,7 @@ import {
   type NpmPick,
 } from './npm-document.js';
 import { checkUrl, redactUrl, shownUrl } from '../http/url-policy.js';
-import { authorizationFor, type NpmRegistryAccess } from './npm-auth.js';
+import { registryAuthorization, type NpmRegistryAccess } from './npm-auth.js';
 import { npmProxySettings, type ProxySettings } from '../http/proxy-policy.js';
 import { readNpmConfig } from './read-npmrc.js';
 
@@ -57,7 +57,7 @@ export async function npmRegistryAccess(
   checkUrl(base, 'index');
   return {
     registry: base,
-    authorization: (url) => authorizationFor(config, url, DEFAULT_NPM_REGISTRY),
+    authorization: registryAuthorization(config, base, DEFAULT_NPM_REGISTRY),
     proxy: npmProxySettings((key) => config.get(key), opts.env),
   };
 }
