@@ -73,6 +73,8 @@ describe('gitHeadersFor (registry.md K6: tokens by host kind, for that origin on
       GIT_CONFIG_KEY_0: 'credential.https://dev.azure.com.username',
       GIT_CONFIG_VALUE_0: 'j@corp',
     });
+    expect(gitHeaderEnvironment({}, 'https://a%0Ahost=x@example.test/m.git', {})).toEqual({});
+    expect(gitHeaderEnvironment({}, 'https://a%00@example.test/m.git', {})).toEqual({});
     expect(gitHeaderEnvironment({}, 'ssh://git@example.test/m.git', {})).toEqual({});
     expect(gitHeaderEnvironment({}, 'git@example.test:m.git', {})).toEqual({});
   });

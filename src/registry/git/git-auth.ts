@@ -148,7 +148,10 @@ function accountOf(url: string): { origin: string; user: string } | null {
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return null;
   if (parsed.username === '' || parsed.password !== '') return null;
-  return { origin: parsed.origin, user: percentDecode(parsed.username) };
+  const user = percentDecode(parsed.username);
+  // A control character (an encoded line break or NUL) is no user name: git is told none.
+  if (/[\u0000-\u001f\u007f]/.test(user)) return null;
+  return { origin: parsed.origin, user };
 }
 
 function hostKind(url: URL, settings: GitAuthSettings): GitHostKind | null {
