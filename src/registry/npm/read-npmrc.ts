@@ -31,7 +31,8 @@ const NPMRC_MAX_BYTES = 1024 * 1024;
  * directory above the one holding node; both from `npm_config_*`, else the user file, as npm
  * places it; never from the project file). Files are ini (npm's own parser); `${VAR}` in keys
  * and values is replaced from `env` as npm does (`${VAR?}` is empty when unset, an unset `${VAR}`
- * stays as written, `\${VAR}` is literal). A missing or unreadable file is an empty layer. Values are kept in memory only: never written, logged or printed.
+ * stays as written, `\${VAR}` is literal). A missing or unreadable file is an empty layer. Values
+ * are kept in memory only: never written, logged or printed.
  */
 export async function readNpmConfig(opts: NpmConfigOptions): Promise<NpmConfig> {
   const env = opts.env;
