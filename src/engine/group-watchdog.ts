@@ -10,7 +10,8 @@
  * host's group does not reach it; it holds none of the handlers' pipes, no working directory of
  * theirs and no environment. The host's end of the pipe is close-on-exec (libuv opens every pipe
  * so), so no handler inherits it and keeps the watchdog waiting. Nothing here keeps the host's
- * event loop alive. A watchdog that died is replaced at the next handler, with every live group.
+ * event loop alive. A watchdog that died, or could not be started (the machine short of files or
+ * processes), is replaced at the next handler, with every live group; the handler runs meanwhile.
  * Not on Windows, which has no groups to kill (process-groups.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -73,6 +74,13 @@ function startWatchdog(): ChildProcess | null {
   } catch {
     return null; // tried again at the next handler
   }
+  // A spawn that fails for want of files or processes (EMFILE, EAGAIN) does not throw: it reports
+  // 'error' later and has no pid and no pipes. The handler still runs and decides (engine.md X8);
+  // the watchdog is tried again at the next handler.
+  if (child.pid === undefined) {
+    child.on('error', () => {});
+    return null;
+  }
   const forget = (): void => {
     if (watchdog === child) watchdog = null;
   };
@@ -84,6 +92,6 @@ function startWatchdog(): ChildProcess | null {
 }
 
 function tell(child: ChildProcess | null, lines: string): void {
-  if (child === null || child.stdin === null || child.stdin.destroyed) return;
+  if (child === null || child.stdin == null || child.stdin.destroyed) return;
   child.stdin.write(lines);
 }

@@ -14,27 +14,37 @@ const run = promisify(execFile);
 // The shortage is real: the command runs under `ulimit -n 256`, and a preloaded script opens
 // /dev/null until open(2) fails with EMFILE just before the handler's spawn (the only moment
 // that matters; earlier, hookpm must still read its files), then closes them again.
-const PRELOAD = `
+const PRELOAD = exhaustFilesAt("options.args.includes('-c')");
+
+/** The preload script: open files run out at each spawn whose `options` satisfy `test`. */
+function exhaustFilesAt(test: string): string {
+  return `
 const { ChildProcess } = require('node:child_process');
 const { openSync, closeSync } = require('node:fs');
 const spawn = ChildProcess.prototype.spawn;
 ChildProcess.prototype.spawn = function (options) {
-  if (!options.args.includes('-c')) return spawn.call(this, options);
+  if (!(${test})) return spawn.call(this, options);
   const fds = [];
   try { for (;;) fds.push(openSync('/dev/null', 'r')); } catch {}
   try { return spawn.call(this, options); } finally { for (const fd of fds) closeSync(fd); }
 };
 `;
+}
 
 const ws = useBinWorkspace('e2e-launch-shortage', '.deepagents');
 
-async function runShort(event: string, payload: object): Promise<{ stdout: string }> {
+async function runShort(
+  event: string,
+  payload: object,
+  script = PRELOAD,
+  command = 'true',
+): Promise<{ stdout: string }> {
   const args = ['run', event, '--payload', JSON.stringify(payload), '--json'];
-  const preload = join(ws.dir, 'exhaust-files.cjs');
-  await writeFile(preload, PRELOAD);
+  const preload = join(ws.dir, `exhaust-files${ws.n}.cjs`);
+  await writeFile(preload, script);
   await writeFile(
     join(ws.home, '.deepagents', 'hooks.json'),
-    JSON.stringify({ hooks: { [event]: [group(null, sh('true'))] } }),
+    JSON.stringify({ hooks: { [event]: [group(null, sh(command))] } }),
   );
   return run('sh', ['-c', 'ulimit -n 256 && exec "$0" "$@"', process.execPath, BIN, ...args], {
     cwd: ws.repo,
@@ -59,5 +69,29 @@ describe('a handler the machine has no resources to start (engine.md X8)', () =>
     expect(result.permission?.reason).toMatch(
       /^hookpm fails closed: handler PreToolUse:0:0 of user hooks did not run: \/bin\/sh cannot be started: hookpm has too many files open \(EMFILE\); close programs or raise the limit \(ulimit -n/,
     );
+  });
+
+  it('X8: a watchdog that cannot be started (EMFILE) leaves the handler to run and decide', async () => {
+    // The shortage hits only the watchdog's spawn (group-watchdog.ts); the handler's finds files.
+    const script = exhaustFilesAt("options.args.includes('hookpm-watchdog')");
+    const deny = JSON.stringify({
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: 'guarded',
+      },
+    });
+    const { stdout } = await runShort(
+      'PreToolUse',
+      { tool_name: 'Bash', tool_input: { command: 'ls' } },
+      script,
+      `printf '%s' '${deny}'`,
+    );
+    const result = JSON.parse(stdout) as {
+      permission: { decision: string; reason: string } | null;
+      diagnostics: { code: string }[];
+    };
+    expect(result.permission).toMatchObject({ decision: 'deny', reason: 'guarded' });
+    expect(result.diagnostics).toEqual([]);
   });
 });
