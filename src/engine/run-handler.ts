@@ -100,8 +100,12 @@ export function runHandler(handler: SnapshotHandler, opts: RunHandlerOptions): P
   // At once: the watchdog must know the group before anything else can happen to this host.
   if (child.pid !== undefined) registerGroup(child.pid);
   const stdin = handler.legacyStdin !== null ? JSON.stringify(handler.legacyStdin) : opts.stdin;
-  const confined = launch.cleanup === null ? null : watchSandboxStatus(child.stdio[3] as never);
-  if (launch.seccomp != null) writeSeccomp(child.stdio[4] as Writable | null, launch.seccomp);
+  // A spawn that failed for want of files or processes (EMFILE, EAGAIN: X8) has no pid and no
+  // pipes, not even bwrap's: its 'error' then 'close' follow, and supervise reads them.
+  const spawned = child.pid !== undefined && launch.cleanup !== null;
+  const confined = spawned ? watchSandboxStatus(child.stdio[3] as never) : null;
+  if (spawned && launch.seccomp != null)
+    writeSeccomp(child.stdio[4] as Writable | null, launch.seccomp);
   const run = supervise({ child, handler, opts, stdin, file, started, confined });
   return launch.cleanup === null ? run : run.finally(launch.cleanup);
 }

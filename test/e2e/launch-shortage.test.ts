@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/built-bin.js';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { group, sh } from '../helpers/hook-fixtures.js';
+import { writeClaudePlugin } from '../helpers/claude-plugin.js';
+import { useBubblewrap } from '../helpers/bubblewrap.js';
 
 const run = promisify(execFile);
 
@@ -32,6 +34,9 @@ ChildProcess.prototype.spawn = function (options) {
 }
 
 const ws = useBinWorkspace('e2e-launch-shortage', '.deepagents');
+
+// A plugin that declares capabilities runs under bubblewrap (security.md Z4).
+useBubblewrap();
 
 async function runShort(
   event: string,
@@ -93,5 +98,31 @@ describe('a handler the machine has no resources to start (engine.md X8)', () =>
     };
     expect(result.permission).toMatchObject({ decision: 'deny', reason: 'guarded' });
     expect(result.diagnostics).toEqual([]);
+  });
+
+  it('X8, Z6: EMFILE at the launch of a confined handler (bwrap) is a deny naming the shortage', async () => {
+    const plugin = await writeClaudePlugin(
+      join(ws.dir, `plugin${ws.n}`),
+      'boxed',
+      { PreToolUse: [group(null, sh('true'))] },
+      { capabilities: { network: false, write: [] } },
+    );
+    const installed = await ws.hookpm(['install', plugin, '--yes']);
+    expect(installed.code, installed.stderr).toBe(0);
+    const script = exhaustFilesAt("options.file.endsWith('bwrap')");
+    const { stdout } = await runShort(
+      'PreToolUse',
+      { tool_name: 'Bash', tool_input: { command: 'ls' } },
+      script,
+    );
+    const result = JSON.parse(stdout) as {
+      permission: { decision: string; reason: string } | null;
+      diagnostics: { code: string; message: string }[];
+    };
+    expect(result.diagnostics.map((d) => d.code)).toContain('launch_failed');
+    expect(result.permission?.decision).toBe('deny');
+    expect(result.permission?.reason).toMatch(
+      /^hookpm fails closed: handler PreToolUse:\d+:0 of plugin boxed@local did not run: \S*bwrap cannot be started: hookpm has too many files open \(EMFILE\)/,
+    );
   });
 });
