@@ -76,8 +76,9 @@ export function applyFailClosed(
 
 /**
  * docs/reference/rules/engine.md#b8: the entries for the runs of a dispatch whose host stopped it
- * (its signal aborted: a session's shutdown): each handler that did not exit by itself could not
- * decide, so it fails closed on `event` as a plugin that cannot run does. None when not stopped.
+ * (its signal aborted: a session's shutdown): each handler that did not exit by itself, or that was
+ * still running when the stop came (HandlerRun.stopped), could not decide, so it fails closed on
+ * `event` as a plugin that cannot run does. None when not stopped.
  */
 export function stoppedRuns(
   runs: readonly HandlerRun[],
@@ -86,7 +87,7 @@ export function stoppedRuns(
 ): FailClosed[] {
   if (signal?.aborted !== true) return [];
   return runs
-    .filter((run) => run.exitCode === null && !run.timedOut)
+    .filter((run) => run.stopped === true || (run.exitCode === null && !run.timedOut))
     .map(({ handler }) => {
       const reason = `hookpm fails closed: handler ${handler.id} of ${handlerOwner(handler)} was killed before it decided, as its dispatch was stopped (the session shut down); retry in a new session`;
       return { plugin: handler.plugin, events: [event], reason };

@@ -149,7 +149,13 @@ function supervise(s: Supervised): Promise<HandlerRun> {
     const { child, opts } = s;
     const pid = child.pid;
     const seen = observe(child);
-    const state = { timedOut: false, capped: false, killing: false, settled: false };
+    const state = {
+      timedOut: false,
+      capped: false,
+      killing: false,
+      settled: false,
+      stopped: false,
+    };
     let deadline: NodeJS.Timeout | undefined;
     let fallback: NodeJS.Timeout | undefined;
     let cancelLetGo = (): void => {};
@@ -160,12 +166,13 @@ function supervise(s: Supervised): Promise<HandlerRun> {
       clearTimeout(deadline);
       clearTimeout(fallback);
       cancelLetGo();
-      opts.signal?.removeEventListener('abort', terminate);
+      opts.signal?.removeEventListener('abort', stop);
       // After a normal exit the group is left alone (a handler may detach a helper on purpose);
       // after a kill it stays registered until terminateGroup has sent SIGKILL.
       if (!state.killing && pid !== undefined) unregisterGroup(pid);
-      const run = settledRun(s, seen, state.timedOut);
-      resolve(state.timedOut && state.capped ? { ...run, deadlineCapped: 'ended' } : run);
+      let run = settledRun(s, seen, state.timedOut);
+      if (state.timedOut && state.capped) run = { ...run, deadlineCapped: 'ended' };
+      resolve(state.stopped ? { ...run, stopped: true } : run);
     }
 
     /** X6: SIGTERM to the group; after the grace, SIGKILL to the group and stop waiting for pipes. */
@@ -175,6 +182,13 @@ function supervise(s: Supervised): Promise<HandlerRun> {
       terminateGroup(child, pid, () => {
         if (!state.settled) fallback = abandonPipes(child, settle);
       });
+    }
+
+    /** B8: the host stops the dispatch; a handler that has not exited yet did not decide. */
+    function stop(): void {
+      if (state.settled) return;
+      if (!seen.exited) state.stopped = true;
+      terminate();
     }
 
     function expire(): void {
@@ -203,7 +217,7 @@ function supervise(s: Supervised): Promise<HandlerRun> {
         else expire();
       });
     }, ms.ms);
-    opts.signal?.addEventListener('abort', terminate, { once: true });
+    opts.signal?.addEventListener('abort', stop, { once: true });
   });
 }
 

@@ -20,6 +20,11 @@ export interface HandlerRun {
    */
   deadlineCapped?: 'ended' | 'not_started';
   /**
+   * B8: the host stopped the dispatch (its signal aborted) while the handler still ran: whatever it
+   * did after (a SIGTERM trap that exits 0), it did not decide.
+   */
+  stopped?: true;
+  /**
    * The handler never ran: a launch failure (X8), a blank command / empty argv, or its sandbox
    * could not be set up (security.md Z6: it never runs unconfined instead).
    */

@@ -266,6 +266,27 @@ describe('dispatchEvent: running handlers (engine.md section 7)', () => {
     expect(pids.filter(isAlive)).toEqual([]);
   });
 
+  it('B8: a guard that answers the stop with exit 0 (a SIGTERM trap) did not decide: a deny, never an allow', async () => {
+    const ready = file('trap-ready');
+    // The trap runs only once the shell is back from `wait`: it exits 0, no output, an allow.
+    const command = `trap 'exit 0' TERM; : > ${ready}; sleep 30 & wait`;
+    const snapshot = userSnapshot(tmp.dir, { PreToolUse: [group(null, sh(command))] });
+    const controller = new AbortController();
+    const pending = dispatchEvent(
+      snapshot,
+      'PreToolUse',
+      { tool_name: 'Bash', tool_input: { command: 'ls' } },
+      { signal: controller.signal },
+    );
+    await waitUntil(() => existsSync(ready), 5000, 'the trap to be set');
+    controller.abort();
+    const result = await pending;
+    expect(result.permission).toMatchObject({ decision: 'deny' });
+    expect(result.permission?.reason).toMatch(
+      /^hookpm fails closed: handler PreToolUse:0:0 of user hooks was stopped before it decided/,
+    );
+  });
+
   it('X7: a handler printing 10 MB completes with stdout_truncated, and its plain output is capped at 10,000 characters (M7)', async () => {
     const snapshot = userSnapshot(tmp.dir, {
       UserPromptSubmit: [
