@@ -287,6 +287,32 @@ describe('fail closed through `hookpm wire claude` (engine.md B1-B6)', () => {
     expect(wireCopy(read)).toMatchObject({ status: 0, stdout: '' });
   });
 
+  it('B7: a hookpm whose `wire` bundle is missing or damaged answers from the full CLI: the guard decides, instead of exit 1', async () => {
+    await ok(['install', GUARD, '--yes']);
+    // A copy of the built hookpm without the chunk every linked event loads (a partial upgrade).
+    const copy = join(ws.dir, `hookpm-copy${ws.n}`);
+    for (const part of ['bin', 'dist', 'package.json'])
+      await cp(join(ROOT, part), join(copy, part), { recursive: true, preserveTimestamps: true });
+    const bundle = join(copy, 'dist', 'bundle');
+    const core = (await readdir(bundle)).find((name) => name.startsWith('wire-core-'))!;
+    const wireCopy = (body: string) =>
+      spawnSync(process.execPath, [join(copy, 'bin', 'hookpm.js'), 'wire', 'claude'], {
+        input: body,
+        env: ws.env(),
+        encoding: 'utf8',
+      });
+    for (const damage of [() => rm(join(bundle, core)), () => writeFile(join(bundle, core), '{')]) {
+      await damage();
+      const denied = wireCopy(bash('core', FORCE_PUSH));
+      expect(denied.status, denied.stderr).toBe(0);
+      const out = JSON.parse(denied.stdout) as Record<string, any>;
+      expect(decision(out)).toBe('deny');
+      expect(reason(out).startsWith(GUARD_REASON)).toBe(true);
+    }
+    // A payload that tells no event is reported as any other error.
+    expect(wireCopy('not json')).toMatchObject({ status: 1, stdout: '' });
+  });
+
   it('B6: settings.json failOpen naming the plugin lets the call through with a systemMessage instead', async () => {
     await ok(['install', GUARD, '--yes']);
     await tamperGuard();

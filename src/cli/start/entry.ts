@@ -27,8 +27,10 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
     const caches = join(cacheDir, 'code-cache', `${process.version}-${process.arch}`);
     cacheChunks(join(PACKAGE_ROOT, 'dist', 'bundle'), caches, underDefaultFlags, provisionalWire);
   }
-  // A linked agent event: its own one-file bundle (wire-entry.ts), which ends the process.
-  if (args[0] === 'wire' && (await (await import('./wire-entry.js')).main(argv))) return;
+  // A linked agent event: its own one-file bundle (wire-entry.ts), which ends the process. When that
+  // bundle cannot be loaded (a file of it missing or damaged, as after a partial upgrade), the full
+  // CLI answers the event from its own chunks, and fails it closed if it fails too (engine.md B7).
+  if (args[0] === 'wire' && (await wireBundle(argv))) return;
   stopWasmTierUpOnConnect();
   // Loaded after the chunk cache is on, so it and the lock code share one lock-wait.ts instance.
   (await import('../lock-wait-notice.js')).watchLockWaits();
@@ -36,6 +38,18 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
   // A fast path prints with cli/stdio.ts only, so it can end the process as soon as it is done.
   if (await runFastPath(argv)) return exitWhenWritten();
   await (await import('../main.js')).main(argv);
+}
+
+/**
+ * wire-entry.ts's main, or false when its bundle cannot be loaded: the bundle's chunks are required
+ * as its main is called, before it reads anything, so the full CLI can still read the payload.
+ */
+async function wireBundle(argv: readonly string[]): Promise<boolean> {
+  try {
+    return await (await import('./wire-entry.js')).main(argv);
+  } catch {
+    return false;
+  }
 }
 
 /**
