@@ -293,15 +293,29 @@ describe('fail closed through `hookpm wire claude` (engine.md B1-B6)', () => {
     const copy = join(ws.dir, `hookpm-copy${ws.n}`);
     for (const part of ['bin', 'dist', 'package.json'])
       await cp(join(ROOT, part), join(copy, part), { recursive: true, preserveTimestamps: true });
+    // Installed beside it, as npm installs its dependencies: what the compiled modules import.
+    await symlink(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
     const bundle = join(copy, 'dist', 'bundle');
-    const core = (await readdir(bundle)).find((name) => name.startsWith('wire-core-'))!;
+    const chunk = async (prefix: string) =>
+      join(
+        bundle,
+        (await readdir(bundle)).find((name) => name.startsWith(prefix))!,
+      );
+    const core = await chunk('wire-core-');
+    // The chunk the CLI's entry requires first: the compiled modules of dist/ then answer.
+    const runtime = await chunk('rolldown-runtime-');
     const wireCopy = (body: string) =>
       spawnSync(process.execPath, [join(copy, 'bin', 'hookpm.js'), 'wire', 'claude'], {
         input: body,
         env: ws.env(),
         encoding: 'utf8',
       });
-    for (const damage of [() => rm(join(bundle, core)), () => writeFile(join(bundle, core), '{')]) {
+    for (const damage of [
+      () => rm(core),
+      () => writeFile(core, '{'),
+      () => rm(runtime),
+      () => writeFile(join(bundle, 'entry.cjs'), '{'),
+    ]) {
       await damage();
       const denied = wireCopy(bash('core', FORCE_PUSH));
       expect(denied.status, denied.stderr).toBe(0);
