@@ -283,7 +283,7 @@ describe('dispatchEvent: running handlers (engine.md section 7)', () => {
     const result = await pending;
     expect(result.permission).toMatchObject({ decision: 'deny' });
     expect(result.permission?.reason).toMatch(
-      /^hookpm fails closed: handler PreToolUse:0:0 of user hooks was stopped before it decided/,
+      /^hookpm fails closed: handler PreToolUse:0:0 of user hooks was killed before it decided/,
     );
   });
 
