@@ -16,7 +16,8 @@ import { writeFiles } from '../helpers/git-repo.js';
 import { hashStore } from '../helpers/store-snapshot.js';
 import { marketplaceCatalog } from '../helpers/claude-plugin.js';
 
-const FILES = 2_500;
+/** Over the 2,000 entries of an uploaded tarball, which a tree need not keep to. */
+const FILES = 2_050;
 const HUGE_BYTES = 21 * 1000 * 1000;
 /** What every command says of the entry over the per-file limit (20 MiB, registry.md A2). */
 const OVER =
@@ -43,7 +44,7 @@ beforeAll(async () => {
     }),
     'plugins/huge/.claude-plugin/plugin.json': JSON.stringify({ name: 'huge', version: '1.0.0' }),
   });
-  // A vendored dependency tree, as real plugins ship: 50 folders of 50 files.
+  // A vendored dependency tree, as real plugins ship: 41 folders of 50 files.
   for (let d = 0; d < FILES / 50; d += 1) {
     const dir = join(market, 'plugins/big/node_modules', `dep-${d}`);
     await mkdir(dir, { recursive: true });
@@ -59,7 +60,7 @@ afterAll(() => rm(root, { recursive: true, force: true }));
 const run = (args: string[]) => runBin(args, { env, cwd: root });
 
 describe('marketplace plugins of any size within the limits', () => {
-  it('`registry add` lists the 2,500-file plugin and warns of the one over a limit', async () => {
+  it('`registry add` lists the 2,050-file plugin and warns of the one over a limit', async () => {
     const added = await run(['registry', 'add', 'large', market]);
     expect(added.code, added.stderr).toBe(0);
     expect(added.stdout).toContain('(marketplace, 1 plugin(s))');
@@ -78,7 +79,7 @@ describe('marketplace plugins of any size within the limits', () => {
     expect(out).not.toContain('./plugins/big is over');
   }, 120_000);
 
-  it('`install` takes the 2,500-file plugin whole, as `install ./dir` does', async () => {
+  it('`install` takes the 2,050-file plugin whole, as `install ./dir` does', async () => {
     const installed = await run(['install', 'big@large', '--yes']);
     expect(installed.code, installed.stderr).toBe(0);
     expect(installed.stdout).toContain('installed big@large 1.0.0 (enabled); events: SessionStart');
