@@ -3,6 +3,8 @@ import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EVENT_NAMES } from '../../src/hooks/events.js';
+import { validate } from '../../src/ops/validate/validate.js';
+import { packPlugin } from '../../src/publish/pack.js';
 import { BIN, runBin } from '../helpers/built-bin.js';
 import { useBinHome } from '../helpers/bin-workspace.js';
 
@@ -12,7 +14,7 @@ const hookpm = (args: string[]) => runBin(args, { cwd: bin.dir, env: bin.env });
 
 describe('hookpm init', () => {
   it('the new plugin validates strictly and packs at once, for every event', async () => {
-    for (const event of EVENT_NAMES) {
+    for (const [i, event] of EVENT_NAMES.entries()) {
       const name = `p-${event.toLowerCase()}`;
       const init = await hookpm(['init', name, '--event', event, '--json']);
       expect(init.code, init.stderr).toBe(0);
@@ -20,12 +22,22 @@ describe('hookpm init', () => {
       expect(Object.keys(result)[0]).toBe('schemaVersion');
       expect(result.files).toContain('hooks/hooks.json');
       expect(result.files).toContain(`payloads/${event}.json`);
-      const validate = await hookpm(['validate', name, '--strict', '--json']);
-      expect(validate.code, validate.stdout).toBe(0);
-      expect(JSON.parse(validate.stdout).events).toEqual([event]);
-      const pack = await hookpm(['pack', name, '--out', join(bin.dir, 'out'), '--json']);
-      expect(pack.code, pack.stderr).toBe(0);
-      expect(JSON.parse(pack.stdout).name).toBe(name);
+      // What init wrote is under test, not validate and pack: the built commands check the first
+      // event's plugin, the functions they call (in this process, no CLI start-up) the others.
+      if (i === 0) {
+        const validate = await hookpm(['validate', name, '--strict', '--json']);
+        expect(validate.code, validate.stdout).toBe(0);
+        expect(JSON.parse(validate.stdout).events).toEqual([event]);
+        const pack = await hookpm(['pack', name, '--out', join(bin.dir, 'out'), '--json']);
+        expect(pack.code, pack.stderr).toBe(0);
+        expect(JSON.parse(pack.stdout).name).toBe(name);
+      } else {
+        const report = await validate({ path: join(bin.dir, name), strict: true });
+        expect(report.ok, JSON.stringify(report.diagnostics)).toBe(true);
+        expect(report.events).toEqual([event]);
+        const packed = await packPlugin(join(bin.dir, name), { outDir: join(bin.dir, 'out') });
+        expect(packed.name).toBe(name);
+      }
     }
   });
 
