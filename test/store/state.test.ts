@@ -24,7 +24,7 @@ let env: Record<string, string>;
 
 beforeAll(async () => {
   compiled = await compileSrc();
-});
+}, 120_000);
 afterAll(() => compiled.cleanup());
 beforeEach(async () => {
   home = await makeTempHome();
