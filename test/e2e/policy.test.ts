@@ -327,6 +327,19 @@ describe('update (A20)', () => {
   it('A20: a plain `update` passes over a denied plugin naming the rule, updates the others and exits 0; `update <name>` of it is E_POLICY', async () => {
     await ok(['install', 'guard@examples@1.0.0', 'format-on-write@examples@1.0.0', '--yes']);
     const env = await withPolicy({ plugins: { deny: ['format-on-write'] } });
+    // `outdated` says what `update` will do: the denied plugin is not outdated, and why.
+    const listed = await hookpm(['outdated', '--json'], env);
+    const report = JSON.parse(listed.stdout) as {
+      plugins: Array<{ id: string; outdated: boolean }>;
+      notes: string[];
+    };
+    expect(report.plugins.map((p) => `${p.id} ${p.outdated}`)).toEqual([
+      'format-on-write@examples false',
+      'guard@examples true',
+    ]);
+    expect(report.notes).toEqual([
+      expect.stringMatching(/^format-on-write@examples: the administrator's policy .* refuses it/),
+    ]);
     const run = await hookpm(['update', '--yes', '--json'], env);
     expect(run.code, run.stderr).toBe(0);
     const result = JSON.parse(run.stdout) as {

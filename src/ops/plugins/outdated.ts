@@ -8,6 +8,7 @@ import type { OperationContext } from '../steps/context/operation-context.js';
 import { openProject } from '../steps/transaction/project-scope.js';
 import { loadCatalogs } from '../steps/catalogs/load-catalogs.js';
 import { releaseAgeOf } from '../steps/policy/release-age-of.js';
+import { policyRefusalOf } from '../steps/policy/enforce-policy.js';
 import { holdBackYoung } from '../../registry/versions/release-age.js';
 
 /** One row of `hookpm outdated` (docs/guides/projects.md). */
@@ -21,7 +22,10 @@ export interface OutdatedEntry {
   latest: string | null;
   surfaceChangesInRange: boolean | null;
   surfaceChangesLatest: boolean | null;
-  /** Whether `hookpm update` would install a newer version (in range, old enough, A15). */
+  /**
+   * Whether `hookpm update` would install a newer version (in range, old enough, A15; never for a
+   * plugin the policy refuses, A20).
+   */
   outdated: boolean;
   /** Whether a newer version exists, in range or overall: what `hookpm outdated` lists. */
   newer: boolean;
@@ -56,11 +60,11 @@ export async function listOutdated(
   let installed: Installed[];
   let project: string | null = null;
   let scoped = ctx;
+  const state = await readState(ctx.paths);
   if (opts.project) {
     const scope = await openProject(ctx, opts.cwd);
     project = scope.root;
     scoped = scope.ctx;
-    const state = await readState(ctx.paths);
     const records = state.projects?.[scope.key]?.plugins ?? {};
     const wanted = scope.files.manifest?.plugins ?? {};
     const locked = scope.files.lock?.plugins ?? {};
@@ -71,7 +75,6 @@ export async function listOutdated(
         : [{ id, version: record.version, surfaceHash: record.surfaceHash, wanted: range }];
     });
   } else {
-    const state = await readState(ctx.paths);
     installed = Object.values(state.plugins).map((r) => ({
       id: r.id,
       version: r.version,
@@ -108,7 +111,13 @@ export async function listOutdated(
       notes.push(
         `${p.id}: the index of ${split!.registry} moved backwards: ${p.version} is installed, but it no longer lists it (newest: ${versions.latest ?? 'none'})`,
       );
-    const outdated = isNewer(versions.inRange, p.version);
+    // policy.md A20: `update` passes over a plugin the policy refuses, so it is not outdated.
+    const refused = policyRefusalOf(ctx, state, split!);
+    if (refused !== null)
+      notes.push(
+        `${p.id}: the administrator's policy ${refused.file} refuses it (${refused.rule}); hookpm update passes over it`,
+      );
+    const outdated = refused === null && isNewer(versions.inRange, p.version);
     const newer = outdated || isNewer(versions.latest, p.version);
     if (newer || opts.all === true)
       plugins.push({
