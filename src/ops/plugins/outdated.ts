@@ -112,7 +112,7 @@ export async function listOutdated(
         `${p.id}: the index of ${split!.registry} moved backwards: ${p.version} is installed, but it no longer lists it (newest: ${versions.latest ?? 'none'})`,
       );
     // policy.md A20: `update` passes over a plugin the policy refuses, so it is not outdated.
-    const refused = policyRefusalOf(ctx, state, split!);
+    const refused = policyRefusalOf(scoped, state, split!);
     if (refused !== null)
       notes.push(
         `${p.id}: the administrator's policy ${refused.file} refuses it (${refused.rule}); hookpm update passes over it`,
