@@ -163,6 +163,13 @@ describe('enable and disable', () => {
     expect((await failure(() => disablePlugin(ctx, { name: 'nope' }))).code).toBe(
       'E_NOT_INSTALLED',
     );
+    // N5: a URL typed where a name goes is quoted with its password hidden.
+    const typed = await failure(() => disablePlugin(ctx, { name: 'https//bob:s3cret@host/x' }));
+    expect([typed.code, typed.message]).toEqual([
+      'E_NOT_INSTALLED',
+      'no installed plugin is named "https//***@host/x"',
+    ]);
+    expect(JSON.stringify(typed.details)).not.toContain('s3cret');
     const state = await readState(world.paths);
     const local = state.plugins['guard@local']!;
     state.plugins['guard@examples'] = {

@@ -4,7 +4,7 @@ import type { IndexPlugin } from '../../registry/indexes/index-schema.js';
 import { latestVersion } from '../../registry/versions/latest-version.js';
 import { ambiguousName } from '../../registry/versions/resolve-version.js';
 import { parseInstallSpec } from '../../registry/versions/parse-spec.js';
-import { showLocation, tarballUrlOf } from '../../registry/registry-location.js';
+import { showLocation, showTypedLocation, tarballUrlOf } from '../../registry/registry-location.js';
 import { sortDescending } from '../../registry/versions/version-list.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
 import { loadCatalogs, type LoadedCatalogs } from '../steps/catalogs/load-catalogs.js';
@@ -38,9 +38,9 @@ export async function describePlugin(
   if (!isValidPluginName(name)) {
     throw new HookpmError(
       'E_NAME_INVALID',
-      `${JSON.stringify(spec.slice(0, 80))} does not name a plugin`,
+      `${JSON.stringify(showTypedLocation(spec).slice(0, 80))} does not name a plugin`,
       {
-        spec,
+        spec: showTypedLocation(spec),
         suggestions: lowerCaseNames(name),
         hint: withSuggestion(lowerCaseSuggestion(name), 'Give a plugin name, or name@registry.'),
       },

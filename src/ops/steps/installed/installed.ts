@@ -2,7 +2,7 @@ import { HookpmError } from '../../../errors.js';
 import type { PluginRecord, State } from '../../../store/state/state-schema.js';
 import { ownValue } from '../../../json/own-value.js';
 import { suggestIn } from '../../../text/did-you-mean.js';
-import { clip } from '../../../text/clip.js';
+import { showTypedLocation } from '../../../registry/registry-location.js';
 
 /**
  * The installed plugin a user names: an id (`name@registry`) or a bare name that exactly one
@@ -27,15 +27,13 @@ export function findInstalled(state: State, nameOrId: string): PluginRecord {
     );
   }
   const records = Object.values(state.plugins);
+  // N5: a URL typed where a name goes keeps its password out of the message.
+  const shown = showTypedLocation(nameOrId);
   throw suggestIn(
-    new HookpmError(
-      'E_NOT_INSTALLED',
-      `no installed plugin is named ${JSON.stringify(clip(nameOrId))}`,
-      {
-        name: nameOrId,
-        hint: 'Run `hookpm list` to see the installed plugins.',
-      },
-    ),
+    new HookpmError('E_NOT_INSTALLED', `no installed plugin is named ${JSON.stringify(shown)}`, {
+      name: shown,
+      hint: 'Run `hookpm list` to see the installed plugins.',
+    }),
     nameOrId,
     nameOrId.includes('@') ? records.map((p) => p.id) : records.map((p) => p.name),
   );
