@@ -19,6 +19,8 @@ import {
   userSnapshot,
 } from './dispatch-helpers.js';
 import { neutralResult } from '../helpers/neutral-result.js';
+import { formatDispatchLine } from '../../src/ops/steps/decision-log/dispatch-line.js';
+import type { DispatchRecord } from '../../src/engine/dispatch-options.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tmp = useTempDir('dispatch');
@@ -285,6 +287,25 @@ describe('dispatchEvent: running handlers (engine.md section 7)', () => {
     expect(result.permission?.reason).toMatch(
       /^hookpm fails closed: handler PreToolUse:0:0 of user hooks was killed before it decided/,
     );
+  });
+
+  it('B8: the decision log counts a guard that answers the stop with exit 0 as failed: it was killed', async () => {
+    const ready = file('trap-log-ready');
+    const command = `trap 'exit 0' TERM; : > ${ready}; sleep 30 & wait`;
+    const snapshot = userSnapshot(tmp.dir, { PreToolUse: [group(null, sh(command))] });
+    const controller = new AbortController();
+    let record: DispatchRecord | null = null;
+    const pending = dispatchEvent(
+      snapshot,
+      'PreToolUse',
+      { tool_name: 'Bash', tool_input: { command: 'ls' } },
+      { signal: controller.signal, log: (r) => (record = r) },
+    );
+    await waitUntil(() => existsSync(ready), 5000, 'the trap to be set');
+    controller.abort();
+    await pending;
+    const line = JSON.parse(formatDispatchLine(record!, { source: 'session', text: false }));
+    expect(line).toMatchObject({ decision: 'deny', runs: [{ exitCode: 0, failed: true }] });
   });
 
   it('X7: a handler printing 10 MB completes with stdout_truncated, and its plain output is capped at 10,000 characters (M7)', async () => {

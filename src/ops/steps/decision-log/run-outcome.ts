@@ -12,15 +12,19 @@ export const LOGGED_DECISIONS: readonly LoggedDecision[] = [
 ];
 
 /**
- * A run failed when it gave no usable answer: it never started (X8), timed out (X6), was killed,
- * or exited with a code other than 0 and 2 (K3). Exit 2 is a block, not a failure (K2). A run's
- * summary (a dispatch's `runs`) has no `failure`: a run that never started has no exit code.
+ * A run failed when it gave no usable answer: it never started (X8), timed out (X6), was killed
+ * (also when its dispatch was stopped and it then exited 0 or 2 by itself, B8), or exited with a
+ * code other than 0 and 2 (K3). Exit 2 is a block, not a failure (K2). A run's summary (a
+ * dispatch's `runs`) has no `failure`: a run that never started has no exit code.
  */
 export function isFailedRun(
-  run: Pick<HandlerRun, 'exitCode' | 'timedOut'> & Partial<Pick<HandlerRun, 'failure'>>,
+  run: Pick<HandlerRun, 'exitCode' | 'timedOut'> & Partial<Pick<HandlerRun, 'failure' | 'stopped'>>,
 ): boolean {
   return (
-    (run.failure ?? null) !== null || run.timedOut || (run.exitCode !== 0 && run.exitCode !== 2)
+    (run.failure ?? null) !== null ||
+    run.timedOut ||
+    run.stopped === true ||
+    (run.exitCode !== 0 && run.exitCode !== 2)
   );
 }
 
