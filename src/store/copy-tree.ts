@@ -28,8 +28,9 @@ const SKIPPED_NAMES: ReadonlySet<string> = new Set(['.git']);
  * with E_SYMLINK_ESCAPE naming the link when it resolves outside (or dangles). FIFOs, sockets and
  * devices are skipped, except where hookpm reads a manifest or the hooks document
  * (`hooks/hooks.json`): refused there (E_MANIFEST_INVALID, E_HOOKS_INVALID, registry.md D7), as
- * `validate` refuses it, so the installed copy never silently lacks them. `.git` is skipped. Throws E_IO / E_NOSPC / E_STORE_READONLY on
- * file-system failures; the caller owns (and removes) `target` on any failure.
+ * `validate` refuses it, so the installed copy never silently lacks them. `.git` is skipped.
+ * Throws E_IO / E_NOSPC / E_STORE_READONLY on file-system failures; the caller owns (and removes)
+ * `target` on any failure.
  */
 export async function copyPluginTree(source: string, target: string): Promise<CopiedTree> {
   const realRoot = await realpath(source);

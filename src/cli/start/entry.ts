@@ -27,9 +27,9 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
     const caches = join(cacheDir, 'code-cache', `${process.version}-${process.arch}`);
     cacheChunks(join(PACKAGE_ROOT, 'dist', 'bundle'), caches, underDefaultFlags, provisionalWire);
   }
-  // A linked agent event: its own one-file bundle (wire-entry.ts), which ends the process. When that
-  // bundle cannot be loaded (a file of it missing or damaged, as after a partial upgrade), the full
-  // CLI answers the event from its own chunks, and fails it closed if it fails too (engine.md B7).
+  // A linked agent event: its own one-file bundle (wire-entry.ts), which ends the process. When
+  // that bundle cannot be loaded (a file of it missing or damaged, as after a partial upgrade), the
+  // full CLI answers the event from its own chunks, and fails it closed if it fails too (B7).
   if (args[0] === 'wire' && (await wireBundle(argv))) return;
   stopWasmTierUpOnConnect();
   // Loaded after the chunk cache is on, so it and the lock code share one lock-wait.ts instance.
