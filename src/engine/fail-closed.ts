@@ -78,7 +78,8 @@ export function applyFailClosed(
  * docs/reference/rules/engine.md#b8: the entries for the runs of a dispatch whose host stopped it
  * (its signal aborted: a session's shutdown): each handler that did not exit by itself, or that was
  * still running when the stop came (HandlerRun.stopped), could not decide, so it fails closed on
- * `event` as a plugin that cannot run does. None when not stopped.
+ * `event` as a plugin that cannot run does; the reason tells a handler killed from one never
+ * started (its failure says why). None when not stopped.
  */
 export function stoppedRuns(
   runs: readonly HandlerRun[],
@@ -88,8 +89,10 @@ export function stoppedRuns(
   if (signal?.aborted !== true) return [];
   return runs
     .filter((run) => run.stopped === true || (run.exitCode === null && !run.timedOut))
-    .map(({ handler }) => {
-      const reason = `hookpm fails closed: handler ${handler.id} of ${handlerOwner(handler)} was killed before it decided, as its dispatch was stopped (the session shut down); retry in a new session`;
+    .map(({ handler, stopped, failure }) => {
+      const what =
+        stopped !== true && failure !== null ? 'was not started' : 'was killed before it decided';
+      const reason = `hookpm fails closed: handler ${handler.id} of ${handlerOwner(handler)} ${what}, as its dispatch was stopped (the session shut down); retry in a new session`;
       return { plugin: handler.plugin, events: [event], reason };
     });
 }

@@ -289,6 +289,22 @@ describe('dispatchEvent: running handlers (engine.md section 7)', () => {
     );
   });
 
+  it('B8: a guard its already stopped dispatch never started fails closed, its reason saying so', async () => {
+    const snapshot = userSnapshot(tmp.dir, { PreToolUse: [group(null, sh('exit 0'))] });
+    const controller = new AbortController();
+    controller.abort();
+    const result = await dispatchEvent(
+      snapshot,
+      'PreToolUse',
+      { tool_name: 'Bash', tool_input: { command: 'ls' } },
+      { signal: controller.signal },
+    );
+    expect(result.permission).toMatchObject({ decision: 'deny' });
+    expect(result.permission?.reason).toMatch(
+      /^hookpm fails closed: handler PreToolUse:0:0 of user hooks was not started, as its dispatch was stopped/,
+    );
+  });
+
   it('B8: the decision log counts a guard that answers the stop with exit 0 as failed: it was killed', async () => {
     const ready = file('trap-log-ready');
     const command = `trap 'exit 0' TERM; : > ${ready}; sleep 30 & wait`;
