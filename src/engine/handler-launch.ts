@@ -102,22 +102,38 @@ const SHORTAGES: Readonly<Record<string, string>> = {
   ENOMEM: 'the system is out of memory (ENOMEM)',
 };
 
+/** X8: the words of the shortage a spawn's `error` tells, or undefined when it tells none. */
+function shortageOf(error: unknown): string | undefined {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code !== undefined && Object.hasOwn(SHORTAGES, code) ? SHORTAGES[code] : undefined;
+}
+
 /** Why a spawn failed, in words: a missing working directory or program, one not executable. */
 function launchMessage(file: string, cwd: string, error: unknown): string {
   const code = (error as NodeJS.ErrnoException | null)?.code;
   if (code === 'ENOENT' && !existsSync(cwd)) return `the working directory ${cwd} does not exist`;
   if (code === 'ENOENT') return `${file}: program not found`;
   if (code === 'EACCES') return `${file}: permission denied (not executable?)`;
-  if (code !== undefined && Object.hasOwn(SHORTAGES, code))
-    return `${file} cannot be started: ${SHORTAGES[code]}`;
+  const shortage = shortageOf(error);
+  if (shortage !== undefined) return `${file} cannot be started: ${shortage}`;
   return `${file}: ${error instanceof Error ? error.message : String(error)}`;
 }
 
-/** X8: the failure of a spawn that failed with `error`, marked when the machine ran short. */
-export function launchFailure(file: string, cwd: string, error: unknown): LaunchFailure {
+/**
+ * X8: the failure of a spawn of `file` that failed with `error`, marked when the machine ran short.
+ * Z6: when `file` is the bwrap of a confined run (`confining`), any other failure is its sandbox
+ * not set up (bwrap gone or not executable since it was found): a block, never the handler's own
+ * failure, which would let the call through.
+ */
+export function launchFailure(
+  file: string,
+  cwd: string,
+  error: unknown,
+  confining: boolean,
+): LaunchFailure {
   const message = launchMessage(file, cwd, error);
-  const code = (error as NodeJS.ErrnoException | null)?.code;
-  return code !== undefined && Object.hasOwn(SHORTAGES, code)
-    ? { kind: 'launch_failed', message, shortage: true }
+  if (shortageOf(error) !== undefined) return { kind: 'launch_failed', message, shortage: true };
+  return confining
+    ? { kind: 'confinement_unavailable', message: `the sandbox cannot be set up: ${message}` }
     : { kind: 'launch_failed', message };
 }

@@ -95,18 +95,20 @@ export function runHandler(handler: SnapshotHandler, opts: RunHandlerOptions): P
   } catch (error) {
     launch.cleanup?.();
     // Synchronous refusals, such as a NUL byte in argv, the command or the environment.
-    return Promise.resolve(neverRan(handler, started, launchFailure(file, opts.cwd, error)));
+    const failure = launchFailure(file, opts.cwd, error, launch.cleanup !== null);
+    return Promise.resolve(neverRan(handler, started, failure));
   }
   // At once: the watchdog must know the group before anything else can happen to this host.
   if (child.pid !== undefined) registerGroup(child.pid);
   const stdin = handler.legacyStdin !== null ? JSON.stringify(handler.legacyStdin) : opts.stdin;
   // A spawn that failed for want of files or processes (EMFILE, EAGAIN: X8) has no pid and no
   // pipes, not even bwrap's: its 'error' then 'close' follow, and supervise reads them.
-  const spawned = child.pid !== undefined && launch.cleanup !== null;
-  const confined = spawned ? watchSandboxStatus(child.stdio[3] as never) : null;
-  if (spawned && launch.seccomp != null)
+  const bwrap = launch.cleanup !== null;
+  const bwrapStarted = bwrap && child.pid !== undefined;
+  const confined = bwrapStarted ? watchSandboxStatus(child.stdio[3] as never) : null;
+  if (bwrapStarted && launch.seccomp != null)
     writeSeccomp(child.stdio[4] as Writable | null, launch.seccomp);
-  const run = supervise({ child, handler, opts, stdin, file, started, confined });
+  const run = supervise({ child, handler, opts, stdin, file, started, bwrap, confined });
   return launch.cleanup === null ? run : run.finally(launch.cleanup);
 }
 
@@ -132,9 +134,11 @@ interface Supervised {
   stdin: string;
   file: string;
   started: number;
+  /** Z4: `file` is bwrap, confining the handler. */
+  bwrap: boolean;
   /**
    * Z6: for a confined run, whether bwrap reported the sandbox set up, given whether it exited with
-   * a code of its own (watchSandboxStatus); null when unconfined.
+   * a code of its own (watchSandboxStatus); null when unconfined or when bwrap did not start.
    */
   confined: ((exited: boolean) => boolean) | null;
 }
@@ -283,7 +287,7 @@ function settledRun(s: Supervised, seen: Observed, timedOut: boolean): HandlerRu
   const stdout = seen.out.finish();
   const stderr = seen.err.finish();
   let failure: Failure | null =
-    seen.launchError === null ? null : launchFailure(s.file, s.opts.cwd, seen.launchError);
+    seen.launchError === null ? null : launchFailure(s.file, s.opts.cwd, seen.launchError, s.bwrap);
   // Z6: a sandbox never reported set up is a confinement failure, also when bwrap hung until the
   // deadline: never a timeout, which would let the call through.
   const exited = !timedOut && seen.exit.code !== null;

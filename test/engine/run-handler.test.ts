@@ -1,4 +1,12 @@
-import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runHandler, type RunHandlerOptions } from '../../src/engine/run-handler.js';
@@ -13,6 +21,7 @@ import {
   removeDir,
   waitUntil,
 } from './runner-fixtures.js';
+import { BWRAP, INSTALL_TIMEOUT_MS, requireTool } from '../helpers/system-package.js';
 
 let work: string;
 let home: string;
@@ -485,4 +494,34 @@ describe('X8: launch failures and invalid commands', () => {
       expect(result).toMatchObject({ exitCode: null, stdout: '', timedOut: false });
     }
   });
+});
+
+describe('a confined handler whose bwrap cannot be started (security.md Z6)', () => {
+  it(
+    'Z6: bwrap gone since it was found (a long-lived session, an upgrade) is a confinement failure, never the handler run unconfined or allowed',
+    async () => {
+      const real = await requireTool(BWRAP);
+      const dir = makeTempDir('bwrap-gone');
+      try {
+        symlinkSync(real, join(dir, 'bwrap'));
+        const env = { PATH: `${dir}:/usr/bin:/bin`, HOME: home };
+        const confined = argvHandler(['/bin/true'], {
+          confine: { network: true, write: [], hide: [] },
+        });
+        // Found (and remembered) while bwrap is there: the handler runs confined.
+        expect(await run(confined, { env })).toMatchObject({ exitCode: 0, failure: null });
+        unlinkSync(join(dir, 'bwrap'));
+        const gone = await run(confined, { env });
+        expect(gone.failure).toMatchObject({
+          kind: 'confinement_unavailable',
+          message: expect.stringMatching(
+            /^the sandbox cannot be set up: .*bwrap: program not found/,
+          ),
+        });
+      } finally {
+        removeDir(dir);
+      }
+    },
+    INSTALL_TIMEOUT_MS,
+  );
 });
