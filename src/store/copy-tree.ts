@@ -35,12 +35,14 @@ const SKIPPED_NAMES: ReadonlySet<string> = new Set(['.git']);
 export async function copyPluginTree(source: string, target: string): Promise<CopiedTree> {
   const realRoot = await realpath(source);
   const counts: CopiedTree = { files: 0, bytes: 0 };
-  await copyDir({ realRoot, counts, entries: 0 }, realRoot, target, [realRoot], 0);
+  await copyDir({ realRoot, target, counts, entries: 0 }, realRoot, target, [realRoot], 0);
   return counts;
 }
 
 interface CopyRun {
   realRoot: string;
+  /** Where the copy goes: a path under it is where hookpm reads the entry from the copy. */
+  target: string;
   counts: CopiedTree;
   entries: number;
 }
@@ -74,11 +76,11 @@ async function copyEntry(
   const info = await lstat(from);
   if (info.isDirectory()) return copyDir(run, from, to, [...chain, from], depth + 1);
   if (info.isFile()) return copyRegular(run, from, to, info.mode);
-  if (!info.isSymbolicLink()) return special(run, from, info);
+  if (!info.isSymbolicLink()) return special(run, to, info);
   const real = await resolveInside(run, from);
   const target = await stat(real);
   if (target.isFile()) return copyRegular(run, real, to, target.mode);
-  if (!target.isDirectory()) return special(run, from, target);
+  if (!target.isDirectory()) return special(run, to, target);
   // A link to an ancestor would copy forever: refuse the cycle like an escape.
   if (chain.includes(real))
     throw escape(run, from, 'it forms a cycle with a directory that contains it');
@@ -93,9 +95,12 @@ async function copyRegular(run: CopyRun, from: string, to: string, mode: number)
   run.counts.bytes += (await lstat(to)).size;
 }
 
-/** A FIFO, socket or device at `from`: skipped, unless hookpm reads a document there (D7). */
-function special(run: CopyRun, from: string, info: Stats): void {
-  const file = shown(run, from);
+/**
+ * A FIFO, socket or device to be copied to `to`: skipped, unless hookpm reads a document there
+ * (D7), judged by `to`, where it lands, also when a linked directory put it there.
+ */
+function special(run: CopyRun, to: string, info: Stats): void {
+  const file = relative(run.target, to).split(sep).join('/');
   if (!ALWAYS_READ.has(file)) return;
   const kind = info.isFIFO() ? 'a FIFO' : info.isSocket() ? 'a socket' : 'a device';
   const what = file === DEFAULT_SOURCE ? 'hooks document' : 'manifest';

@@ -79,6 +79,17 @@ describe('copyPluginTree', () => {
     },
   );
 
+  it('registry.md D7: a FIFO that a linked directory puts at hooks/hooks.json is refused too', async () => {
+    // hooks -> real: hookpm reads hooks/hooks.json of the copy, where real/hooks.json lands.
+    const src = join(base, 'p-linked-dir');
+    await writeTree(src, { 'other.txt': 'x' });
+    await mkdir(join(src, 'real'));
+    expect(spawnSync('mkfifo', [join(src, 'real', 'hooks.json')]).status).toBe(0);
+    await symlink('real', join(src, 'hooks'));
+    const error = await copyError(src, join(base, 'out-linked-dir'));
+    expect([error.code, error.details.file]).toEqual(['E_HOOKS_INVALID', 'hooks/hooks.json']);
+  });
+
   it('a directory nested deeper than the limit is refused before it is all copied', async () => {
     const src = join(base, 'p');
     await mkdir(join(src, ...Array.from({ length: 70 }, () => 'd')), { recursive: true });
