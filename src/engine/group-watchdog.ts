@@ -75,8 +75,8 @@ function startWatchdog(): ChildProcess | null {
     return null; // tried again at the next handler
   }
   // A spawn that fails for want of files or processes (EMFILE, EAGAIN) does not throw: it reports
-  // 'error' later and has no pid and no pipes. The handler still runs and decides (engine.md X8);
-  // the watchdog is tried again at the next handler.
+  // 'error' later and has no pid (nor, on EMFILE, pipes). The handler still runs and decides
+  // (engine.md X8); the watchdog is tried again at the next handler.
   if (child.pid === undefined) {
     child.on('error', () => {});
     return null;

@@ -101,8 +101,9 @@ export function runHandler(handler: SnapshotHandler, opts: RunHandlerOptions): P
   // At once: the watchdog must know the group before anything else can happen to this host.
   if (child.pid !== undefined) registerGroup(child.pid);
   const stdin = handler.legacyStdin !== null ? JSON.stringify(handler.legacyStdin) : opts.stdin;
-  // A spawn that failed for want of files or processes (EMFILE, EAGAIN: X8) has no pid and no
-  // pipes, not even bwrap's: its 'error' then 'close' follow, and supervise reads them.
+  // A spawn that failed without throwing (ENOENT, EACCES, and X8's EMFILE, ENFILE, EAGAIN) has no
+  // pid, and no bwrap status pipe to read (EMFILE, ENFILE: no pipes at all): its 'error' then
+  // 'close' follow, and supervise reads them.
   const bwrap = launch.cleanup !== null;
   const bwrapStarted = bwrap && child.pid !== undefined;
   const confined = bwrapStarted ? watchSandboxStatus(child.stdio[3] as never) : null;
