@@ -57,8 +57,8 @@ export type ConfinedLaunch =
 const found = new Map<string, string>();
 
 /**
- * `bwrap` on PATH, or null. A hit is cached per PATH value; a miss is not, so a long-lived host
- * (`hookpm session`) finds bubblewrap once the user installs it.
+ * `bwrap` on PATH, or null. A hit is cached per PATH value (until forgetBwrap); a miss is not, so a
+ * long-lived host (`hookpm session`) finds bubblewrap once the user installs it.
  */
 export function findBwrap(path: string | undefined): string | null {
   const key = path ?? '';
@@ -78,6 +78,11 @@ export function findBwrap(path: string | undefined): string | null {
   }
   if (hit !== null) found.set(key, hit);
   return hit;
+}
+
+/** Z6: `bwrap`, found before, could not be started: the next handler looks for it on PATH again. */
+export function forgetBwrap(bwrap: string): void {
+  for (const [path, hit] of found) if (hit === bwrap) found.delete(path);
 }
 
 /**

@@ -10,7 +10,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { SnapshotHandler } from '../hooks/types.js';
-import { sandboxFailure, watchSandboxStatus } from './confine-command.js';
+import { forgetBwrap, sandboxFailure, watchSandboxStatus } from './confine-command.js';
 import { confinedStdio, writeSeccomp } from './confined-stdio.js';
 import type { Writable } from 'node:stream';
 import {
@@ -95,7 +95,7 @@ export function runHandler(handler: SnapshotHandler, opts: RunHandlerOptions): P
   } catch (error) {
     launch.cleanup?.();
     // Synchronous refusals, such as a NUL byte in argv, the command or the environment.
-    const failure = launchFailure(file, opts.cwd, error, launch.cleanup !== null);
+    const failure = failedLaunch(file, opts.cwd, error, launch.cleanup !== null);
     return Promise.resolve(neverRan(handler, started, failure));
   }
   // At once: the watchdog must know the group before anything else can happen to this host.
@@ -111,6 +111,13 @@ export function runHandler(handler: SnapshotHandler, opts: RunHandlerOptions): P
     writeSeccomp(child.stdio[4] as Writable | null, launch.seccomp);
   const run = supervise({ child, handler, opts, stdin, file, started, bwrap, confined });
   return launch.cleanup === null ? run : run.finally(launch.cleanup);
+}
+
+/** launchFailure; Z6: a bwrap that could not be started is looked for on PATH again next time. */
+function failedLaunch(file: string, cwd: string, error: unknown, bwrap: boolean): Failure {
+  const failure = launchFailure(file, cwd, error, bwrap);
+  if (failure.kind === 'confinement_unavailable') forgetBwrap(file);
+  return failure;
 }
 
 function neverRan(handler: SnapshotHandler, started: number, failure: Failure | null): HandlerRun {
@@ -288,7 +295,7 @@ function settledRun(s: Supervised, seen: Observed, timedOut: boolean): HandlerRu
   const stdout = seen.out.finish();
   const stderr = seen.err.finish();
   let failure: Failure | null =
-    seen.launchError === null ? null : launchFailure(s.file, s.opts.cwd, seen.launchError, s.bwrap);
+    seen.launchError === null ? null : failedLaunch(s.file, s.opts.cwd, seen.launchError, s.bwrap);
   // Z6: a sandbox never reported set up is a confinement failure, also when bwrap hung until the
   // deadline: never a timeout, which would let the call through.
   const exited = !timedOut && seen.exit.code !== null;

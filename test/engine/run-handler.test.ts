@@ -524,4 +524,28 @@ describe('a confined handler whose bwrap cannot be started (security.md Z6)', ()
     },
     INSTALL_TIMEOUT_MS,
   );
+  it(
+    'Z6: once a remembered bwrap fails to start, the next handler looks for it on PATH again',
+    async () => {
+      const real = await requireTool(BWRAP);
+      const [first, second] = [makeTempDir('bwrap-first'), makeTempDir('bwrap-second')];
+      try {
+        symlinkSync(real, join(first, 'bwrap'));
+        const env = { PATH: `${first}:${second}:/usr/bin:/bin`, HOME: home };
+        const confined = argvHandler(['/bin/true'], {
+          confine: { network: true, write: [], hide: [] },
+        });
+        expect(await run(confined, { env })).toMatchObject({ exitCode: 0, failure: null });
+        // Moved to another directory of PATH, as an upgrade may move it.
+        unlinkSync(join(first, 'bwrap'));
+        symlinkSync(real, join(second, 'bwrap'));
+        expect((await run(confined, { env })).failure?.kind).toBe('confinement_unavailable');
+        expect(await run(confined, { env })).toMatchObject({ exitCode: 0, failure: null });
+      } finally {
+        removeDir(first);
+        removeDir(second);
+      }
+    },
+    INSTALL_TIMEOUT_MS,
+  );
 });
