@@ -43,7 +43,7 @@ async function runShort(
   payload: object,
   script = PRELOAD,
   command = 'true',
-): Promise<{ stdout: string }> {
+): Promise<ShortResult> {
   const args = ['run', event, '--payload', JSON.stringify(payload), '--json'];
   const preload = join(ws.dir, `exhaust-files${ws.n}.cjs`);
   await writeFile(preload, script);
@@ -51,24 +51,28 @@ async function runShort(
     join(ws.home, '.deepagents', 'hooks.json'),
     JSON.stringify({ hooks: { [event]: [group(null, sh(command))] } }),
   );
-  return run('sh', ['-c', 'ulimit -n 256 && exec "$0" "$@"', process.execPath, BIN, ...args], {
-    cwd: ws.repo,
-    env: ws.env({ NODE_OPTIONS: `--require=${preload}` }),
-  }).catch((error: { stdout: string; stderr: string }) => {
+  const { stdout } = await run(
+    'sh',
+    ['-c', 'ulimit -n 256 && exec "$0" "$@"', process.execPath, BIN, ...args],
+    { cwd: ws.repo, env: ws.env({ NODE_OPTIONS: `--require=${preload}` }) },
+  ).catch((error: { stdout: string; stderr: string }) => {
     throw new Error(`hookpm run failed: ${error.stderr}`);
   });
+  return JSON.parse(stdout) as ShortResult;
+}
+
+/** What `hookpm run --json` prints, as far as these tests read it. */
+interface ShortResult {
+  permission: { decision: string; reason: string } | null;
+  diagnostics: { code: string; message: string }[];
 }
 
 describe('a handler the machine has no resources to start (engine.md X8)', () => {
   it('X8: EMFILE at the launch of a PreToolUse handler is a deny naming the shortage and a fix', async () => {
-    const { stdout } = await runShort('PreToolUse', {
+    const result = await runShort('PreToolUse', {
       tool_name: 'Bash',
       tool_input: { command: 'ls' },
     });
-    const result = JSON.parse(stdout) as {
-      permission: { decision: string; reason: string } | null;
-      diagnostics: { code: string; message: string }[];
-    };
     expect(result.diagnostics.map((d) => d.code)).toContain('launch_failed');
     expect(result.permission?.decision).toBe('deny');
     expect(result.permission?.reason).toMatch(
@@ -86,16 +90,12 @@ describe('a handler the machine has no resources to start (engine.md X8)', () =>
         permissionDecisionReason: 'guarded',
       },
     });
-    const { stdout } = await runShort(
+    const result = await runShort(
       'PreToolUse',
       { tool_name: 'Bash', tool_input: { command: 'ls' } },
       script,
       `printf '%s' '${deny}'`,
     );
-    const result = JSON.parse(stdout) as {
-      permission: { decision: string; reason: string } | null;
-      diagnostics: { code: string }[];
-    };
     expect(result.permission).toMatchObject({ decision: 'deny', reason: 'guarded' });
     expect(result.diagnostics).toEqual([]);
   });
@@ -110,15 +110,11 @@ describe('a handler the machine has no resources to start (engine.md X8)', () =>
     const installed = await ws.hookpm(['install', plugin, '--yes']);
     expect(installed.code, installed.stderr).toBe(0);
     const script = exhaustFilesAt("options.file.endsWith('bwrap')");
-    const { stdout } = await runShort(
+    const result = await runShort(
       'PreToolUse',
       { tool_name: 'Bash', tool_input: { command: 'ls' } },
       script,
     );
-    const result = JSON.parse(stdout) as {
-      permission: { decision: string; reason: string } | null;
-      diagnostics: { code: string; message: string }[];
-    };
     expect(result.diagnostics.map((d) => d.code)).toContain('launch_failed');
     expect(result.permission?.decision).toBe('deny');
     expect(result.permission?.reason).toMatch(
