@@ -1,3 +1,4 @@
+import { canonicalJson } from '../json/canonical-json.js';
 import { isPlainObject } from '../json/describe-value.js';
 import { editJson, type JsonEdit } from './json-text-edit.js';
 import { parseLinkCommand } from './link-command.js';
@@ -192,8 +193,12 @@ function groupsFor(slots: readonly Slot[]): Record<string, unknown> {
   return groups;
 }
 
+/**
+ * Whether a handler in the file is `handler`, whatever the order of its keys (a file whose keys
+ * were sorted holds the same link, which linking again leaves as it is).
+ */
 function sameHandler(value: unknown, handler: LinkHandler): boolean {
-  return JSON.stringify(value) === JSON.stringify(handler);
+  return canonicalJson(value) === canonicalJson(handler);
 }
 
 /** The `hooks` object of a checked settings document (settings-document.ts). */

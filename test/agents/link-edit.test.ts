@@ -34,6 +34,14 @@ function link(text: string | null, events = EVENTS, handler = HANDLER): string {
   });
 }
 
+/** `value` with every object's keys in sorted order, as `jq -S` writes them. */
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value === null || typeof value !== 'object') return value;
+  const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(entries.map(([k, v]) => [k, sortKeys(v)]));
+}
+
 function unlink(text: string): string {
   return applyUnlink(text, settingsOf(text), 'claude');
 }
@@ -88,6 +96,13 @@ describe('link edits', () => {
     const made = link(null);
     expect(Object.keys(settingsOf(made))).toEqual(['hooks']);
     expect(made.endsWith('}\n')).toBe(true);
+  });
+
+  it('agents.md What link writes: linking twice writes nothing, also after the keys were sorted', () => {
+    // `jq -S` or an editor's "sort keys" reorders the handler's keys: the same handler still.
+    const resorted = JSON.stringify(sortKeys(JSON.parse(link(null))), null, 2) + '\n';
+    expect(resorted).not.toBe(link(null));
+    expect(link(resorted)).toBe(resorted);
   });
 
   it('a link to a hookpm that moved is rewritten in place; a link on an event no longer linked goes', () => {
