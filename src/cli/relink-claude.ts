@@ -11,7 +11,7 @@ import { escapeControl, printErrorLine } from './render/render.js';
 export async function relinkClaudeAfter(globals: GlobalOptions): Promise<void> {
   const { relinkClaude } = await import('../ops/link/relink-claude.js');
   const { currentHookpm } = await import('../ops/steps/links/hookpm-command.js');
-  const relinked = await relinkClaude({
+  const { relinked, failed } = await relinkClaude({
     home: globals.userHome,
     cwd: globals.cwd,
     store: storePathsOf(globals),
@@ -23,5 +23,9 @@ export async function relinkClaudeAfter(globals: GlobalOptions): Promise<void> {
       escapeControl(
         `relinked ${link.name} (${link.scope}): ${link.file}; ${link.events.length} events run hookpm's enabled plugins`,
       ),
+    );
+  for (const link of failed)
+    printErrorLine(
+      `hookpm: warning: cannot relink Claude Code (${link.scope}): ${escapeControl(link.file)}, so it may not run the events the enabled plugins now hook: ${escapeControl(link.message)}; fix it, then run \`hookpm link claude\``,
     );
 }

@@ -235,6 +235,28 @@ describe("hookpm wire claude: Claude Code's own events (plugins.md G1-G2)", () =
     expect(await events()).toHaveLength(12);
   });
 
+  it('G1: a Claude Code link that cannot be made again (a comment added since) is named on stderr when it misses an event, and the file is left as it is', async () => {
+    const settings = join(ws.home, '.claude', 'settings.json');
+    await writeFile(settings, '{}\n');
+    await ok(['link', 'claude']);
+    await appendFile(settings, '// mine\n');
+    const before = await readFile(settings, 'utf8');
+    const installFrom = async (name: string, hooks: Record<string, unknown>) => {
+      const root = await writeClaudePlugin(join(ws.dir, `plugins${ws.n}`, name), name, hooks);
+      const run = await ws.hookpm(['install', root, '--yes']);
+      expect(run.code, run.stderr).toBe(0);
+      return run.stderr;
+    };
+    // A plugin that changes nothing in the link: nothing to say.
+    expect(await installFrom('plain', { PreToolUse: [{ hooks: [cmd('true')] }] })).not.toContain(
+      'relink',
+    );
+    const told = await installFrom('cwd', { CwdChanged: [{ hooks: [cmd('true')] }] });
+    expect(told).toContain(`cannot relink Claude Code (user): ${settings}`);
+    expect(told).toContain('hookpm link claude');
+    expect(await readFile(settings, 'utf8')).toBe(before);
+  });
+
   it('G3: link claude adds a background entry (async, asyncRewake) per event with background handlers; wire claude --background runs them alone, a rewake exit 2 carries its rewakeMessage; foreground wire and the engine do not run async ones', async () => {
     const settings = join(ws.home, '.claude', 'settings.json');
     const fg = join(ws.dir, `fg${ws.n}`);

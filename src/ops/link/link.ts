@@ -23,7 +23,12 @@ import {
   type HookpmPaths,
 } from '../steps/links/hookpm-command.js';
 import { assertWriteInside } from '../../workspace/inside-root.js';
-import { linkTarget, type LinkScope, type LinkTargetOptions } from '../steps/links/link-target.js';
+import {
+  linkTarget,
+  type LinkScope,
+  type LinkTarget,
+  type LinkTargetOptions,
+} from '../steps/links/link-target.js';
 import { claudeLinkPlan } from '../steps/links/claude-code-events.js';
 import {
   assertWritable,
@@ -86,17 +91,7 @@ export interface LinkResult {
 export async function linkAgent(options: LinkOptions): Promise<LinkResult> {
   const target = await linkTarget(options);
   if (target.root !== undefined) assertWriteInside(target.root, target.file, 'the project');
-  const timeoutSec = linkTimeoutOf(options.timeoutSec);
-  const handler = linkHandler(options.agent, options.hookpm, timeoutSec);
-  const plan =
-    options.agent === 'claude'
-      ? await claudeLinkPlan(options.store, { project: options.project, cwd: options.cwd })
-      : { events: [], background: [] };
-  const events = [...target.agent.settingsEvents, ...plan.events];
-  const background = plan.background.map((b) => ({
-    event: b.event,
-    handler: backgroundLinkHandler(options.hookpm, b),
-  }));
+  const { timeoutSec, handler, events, background } = await linkPlanOf(options, target);
   const result: LinkResult = {
     agent: options.agent,
     name: target.agent.name,
@@ -155,6 +150,38 @@ export async function linkAgent(options: LinkOptions): Promise<LinkResult> {
     await pruneBackups(options.store, key, record.before);
     return { ...result, changed: true, backup };
   });
+}
+
+/** The handlers `link` wants in the file: the foreground one per event, the background ones. */
+async function linkPlanOf(options: LinkOptions, target: LinkTarget) {
+  const timeoutSec = linkTimeoutOf(options.timeoutSec);
+  const handler = linkHandler(options.agent, options.hookpm, timeoutSec);
+  const plan =
+    options.agent === 'claude'
+      ? await claudeLinkPlan(options.store, { project: options.project, cwd: options.cwd })
+      : { events: [], background: [] };
+  const events = [...target.agent.settingsEvents, ...plan.events];
+  const background = plan.background.map((b) => ({
+    event: b.event,
+    handler: backgroundLinkHandler(options.hookpm, b),
+  }));
+  return { timeoutSec, handler, events, background };
+}
+
+/**
+ * Whether `link` would change the link in a document `settings` (one read leniently from a file
+ * that `link` refuses to edit): a handler missing, out of place or not the one it writes.
+ */
+export async function linkWouldChange(
+  options: LinkOptions,
+  settings: Record<string, unknown>,
+): Promise<boolean> {
+  const target = await linkTarget(options);
+  const { timeoutSec, handler, events, background } = await linkPlanOf(options, target);
+  const text = JSON.stringify(settings);
+  const timeouts = cappedTimeouts(options.agent, timeoutSec);
+  const input = { text, settings, agent: options.agent, events, handler, timeouts, background };
+  return applyLink(input) !== text;
 }
 
 /** `--timeout`: whole seconds in LINK_TIMEOUT_RANGE; E_USAGE otherwise. */
