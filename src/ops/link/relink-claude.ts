@@ -1,4 +1,4 @@
-import { parse, type ParseError } from 'jsonc-parser';
+import type { ParseError } from 'jsonc-parser';
 import { parseLinkCommand } from '../../agents/link-command.js';
 import { isPlainObject } from '../../json/describe-value.js';
 import type { StorePaths } from '../../store/store-paths.js';
@@ -39,8 +39,8 @@ export interface RelinkOutcome {
  * enabled plugins hook, or their background handlers (G3), are not the ones linked, with the
  * deadline the link has. A settings file without such a link is left alone; one whose link would
  * change but cannot be edited (not strict JSON, read-only) is left as it is and is one of
- * `failed`. Never throws: a link that
- * cannot be refreshed is the next `hookpm link claude`'s to fix, and `hookpm doctor` names it.
+ * `failed`. Never throws: a link that cannot be refreshed is the next `hookpm link claude`'s to
+ * fix, and `hookpm doctor` names it.
  */
 export async function relinkClaude(options: RelinkOptions): Promise<RelinkOutcome> {
   const outcome: RelinkOutcome = { relinked: [], failed: [] };
@@ -131,6 +131,8 @@ async function lenientSettings(file: string): Promise<Record<string, unknown> | 
     () => null,
   );
   if (bytes === null) return null;
+  // Loaded only here: every install, enable and update reaches this module.
+  const { parse } = await import('jsonc-parser');
   const errors: ParseError[] = [];
   const value: unknown = parse(bytes.toString('utf8'), errors, { allowTrailingComma: true });
   return errors.length === 0 && isPlainObject(value) ? value : null;
