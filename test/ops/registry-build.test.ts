@@ -240,6 +240,23 @@ describe('buildRegistry (cli.md registry build)', () => {
     expect(Object.keys(built.index.plugins)).toEqual(['alpha']);
   });
 
+  it('cli.md registry build: a source that is a symlink to a plugin folder is packed, not skipped; one leading to a folder holding the output is E_USAGE', async () => {
+    const base = await tempDir();
+    await writePlugin(join(base, 'elsewhere', 'beta'), { name: 'beta', version: '1.0.0' });
+    await writePlugin(join(base, 'plugins', 'alpha'), { name: 'alpha', version: '1.0.0' });
+    await symlink(join(base, 'elsewhere', 'beta'), join(base, 'plugins', 'beta'));
+    // An alias of a source already listed is the same source, packed once.
+    await symlink(join(base, 'plugins', 'alpha'), join(base, 'plugins', 'alpha-latest'));
+    const out = join(base, 'out');
+    const built = await buildRegistry({ pluginsDir: join(base, 'plugins'), outDir: out });
+    expect(Object.keys(built.index.plugins)).toEqual(['alpha', 'beta']);
+    // A link to a folder holding the output would pack the registry into its own tarball.
+    await symlink(base, join(base, 'plugins', 'gamma'));
+    const error = await failure(buildRegistry({ pluginsDir: join(base, 'plugins'), outDir: out }));
+    expect(error.code).toBe<ErrorCode>('E_USAGE');
+    expect(error.message).toContain('inside the plugin source');
+  });
+
   it('cli.md registry build: a build that fails after moving its tarballs in leaves every tarball the index.json before names', async () => {
     const base = await tempDir();
     await writePlugin(join(base, 'src', 'alpha'), { name: 'alpha', version: '1.0.0' });

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rename, rm, unlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, realpath, rename, rm, stat, unlink } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import semver from '../../registry/versions/semver.js';
 import { HookpmError } from '../../errors.js';
@@ -21,7 +21,7 @@ import { keepRecordedTime, readRecordedTimes } from './recorded-times.js';
 import { sparseLayoutOf, writeSparseLayout, type SparseWriteResult } from './write-sparse.js';
 
 export interface BuildRegistryOptions {
-  /** Every subdirectory (not starting with `.`) is one plugin's source at one version. */
+  /** Every subdirectory (not starting with `.`; a symlink to one too) is one plugin's source. */
   pluginsDir: string;
   outDir: string;
   /** The registry's name (docs/reference/rules/registry.md#registry-kinds); default: the name of `outDir`. */
@@ -94,12 +94,12 @@ export async function buildRegistry(opts: BuildRegistryOptions): Promise<BuildRe
     );
   }
   const publishedAt = opts.publishedAt === undefined ? undefined : normaliseDate(opts.publishedAt);
-  const sources = [
+  const sources = await distinctSources([
     ...(await sourceDirs(opts.pluginsDir)),
     ...(opts.historyDir === undefined ? [] : await sourceDirs(opts.historyDir)),
-  ];
+  ]);
   const given = [opts.pluginsDir, ...(opts.historyDir === undefined ? [] : [opts.historyDir])];
-  await checkSourcesApart(outDir, given, opts.sparse !== false);
+  await checkSourcesApart(outDir, given, opts.sparse !== false, sources);
   await checkOutputDirs(outDir);
   return withBuildLock(outDir, () => buildLocked(opts, { outDir, name, publishedAt, sources }));
 }
@@ -227,7 +227,11 @@ function assembleIndex(
   return { index, surfaces, about };
 }
 
-/** The subdirectories of `dir`, sorted, without hidden ones. */
+/**
+ * The subdirectories of `dir`, sorted, without hidden ones; a symlink leading to a directory is one
+ * too (a sources folder of links to plugin checkouts), packed from where it leads, so no plugin
+ * source is left out without a word.
+ */
 async function sourceDirs(dir: string): Promise<string[]> {
   let entries;
   try {
@@ -242,10 +246,38 @@ async function sourceDirs(dir: string): Promise<string[]> {
       },
     );
   }
-  return entries
-    .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
-    .map((e) => join(dir, e.name))
-    .sort();
+  const found: string[] = [];
+  for (const entry of entries) {
+    if (entry.name.startsWith('.')) continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory() || (entry.isSymbolicLink() && (await isDirectory(path))))
+      found.push(path);
+  }
+  return found.sort();
+}
+
+/**
+ * `sources` without those that lead to a folder listed before them (a link `guard-latest` beside
+ * `guard`, or into the history folder): one folder is packed once, not refused as a second copy.
+ */
+async function distinctSources(sources: readonly string[]): Promise<string[]> {
+  const seen = new Set<string>();
+  const kept: string[] = [];
+  for (const source of sources) {
+    const real = await realpath(source).catch(() => source);
+    if (seen.has(real)) continue;
+    seen.add(real);
+    kept.push(source);
+  }
+  return kept;
+}
+
+/** Whether `path`, symlinks followed, is a directory (false when it leads nowhere). */
+async function isDirectory(path: string): Promise<boolean> {
+  return stat(path).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
 }
 
 /**

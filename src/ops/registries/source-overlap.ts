@@ -15,15 +15,21 @@ const SPARSE_DIRS = ['plugins', 'search'];
  * of its plugin sources (a folder not starting with `.`, whose tarball would then hold the
  * registry, growing with each build), and no sources directory is, or lies inside, a folder the
  * build writes in (`tarballs/`, and `plugins/` and `search/` unless `sparse` is false), where its
- * files would land among the sources. Paths are compared once symlinks are resolved. Throws
- * E_USAGE naming both.
+ * files would land among the sources. `sources` are the plugin sources themselves: one that is a
+ * symlink is checked where it leads (the output must not lie inside it either). Paths are compared
+ * once symlinks are resolved. Throws E_USAGE naming both.
  */
 export async function checkSourcesApart(
   outDir: string,
   sourceDirs: readonly string[],
   sparse: boolean,
+  sources: readonly string[] = [],
 ): Promise<void> {
   const out = await realOrResolved(outDir);
+  for (const source of sources) {
+    if (isInside(await realOrResolved(source), out))
+      throw overlap(outDir, `it lies inside the plugin source ${source}, which packs it`);
+  }
   const written = sparse ? [...WRITTEN_DIRS, ...SPARSE_DIRS] : WRITTEN_DIRS;
   for (const dir of sourceDirs) {
     const real = await realOrResolved(dir);
