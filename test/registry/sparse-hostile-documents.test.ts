@@ -261,3 +261,34 @@ describe('a sparse search manifest (N8)', () => {
     expect(asked() - atAnswer).toBeLessThanOrEqual(7);
   });
 });
+
+describe('a sparse root reached through a redirect (N2, N6)', () => {
+  it('N2, N6: documents and tarballs resolve against the URL the root was read from after a same-origin redirect, from the cache too', async () => {
+    const dir = join(world.root, 'reg');
+    await writeSparseRegistry(dir, 3, GUARD);
+    server = createServer((req, res) => {
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      requests.push(path);
+      if (path === '/latest/registry.json') {
+        res.writeHead(302, { location: '/v2/registry.json' });
+        return res.end();
+      }
+      const file = path.startsWith('/v2/') ? path.slice('/v2'.length) : null;
+      void (
+        file === null ? Promise.resolve(null) : readFile(join(dir, file)).catch(() => null)
+      ).then((body) => {
+        res.writeHead(body === null ? 404 : 200);
+        res.end(body);
+      });
+    });
+    await new Promise<void>((done) => server?.listen(0, '127.0.0.1', () => done()));
+    const { port } = server.address() as { port: number };
+    const location = `http://127.0.0.1:${port}/latest/registry.json`;
+    await addRegistry(world.ctx, { name: 'acme', location, cwd: world.root });
+    for (const round of ['network', 'cache']) {
+      const info = await describePlugin(world.ctx, 'guard@acme');
+      expect(JSON.stringify(info), round).toContain(`127.0.0.1:${port}/v2/tarballs/guard-`);
+    }
+    expect(requests.filter((p) => p.startsWith('/plugins/'))).toEqual([]);
+  });
+});

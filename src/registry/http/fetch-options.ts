@@ -43,5 +43,10 @@ export interface FetchOptions {
   declaredSize?: number;
 }
 
-export type FetchResult = { status: 200; body: Buffer; etag: string | null } | { status: 304 };
+/**
+ * A fetched body, or 304; `url` is the URL the body was read from, after any redirect (without
+ * credentials): relative references in the body resolve against it (RFC 3986 section 5.1.3).
+ */
+export type FetchResult =
+  { status: 200; body: Buffer; etag: string | null; url?: string } | { status: 304 };
 export type FetchFileOptions = Omit<FetchOptions, 'maxBytes' | 'etag'> & { maxBytes?: number };

@@ -39,7 +39,7 @@ export async function fetchBytes(url: string, opts: FetchOptions): Promise<Fetch
   const outcome = await fetchInto(url, opts, bufferSink);
   return outcome.status === 304
     ? outcome
-    : { status: 200, body: outcome.value, etag: outcome.etag };
+    : { status: 200, body: outcome.value, etag: outcome.etag, url: outcome.url };
 }
 
 /**
@@ -61,7 +61,8 @@ export async function fetchToFile(
   return { file: outcome.value, etag: outcome.etag };
 }
 
-type Outcome<T> = { status: 200; value: T; etag: string | null } | { status: 304 };
+/** `url`: where the body was read from, after redirects, without credentials. */
+type Outcome<T> = { status: 200; value: T; etag: string | null; url: string } | { status: 304 };
 
 interface Context<T> {
   opts: FetchOptions;
@@ -92,7 +93,7 @@ async function fetchInto<T>(
       declaredSize: opts.declaredSize,
       onProgress: opts.onProgress,
     });
-    return { status: 200, value, etag: null };
+    return { status: 200, value, etag: null, url: start.href };
   }
   const deadlineMs = opts.deadlineMs ?? (opts.purpose === 'index' ? INDEX_DEADLINE_MS : 300_000);
   const headersTimeout = opts.headersTimeoutMs ?? 30_000;
@@ -248,7 +249,7 @@ async function attemptOnce<T>(url: URL, ctx: Context<T>): Promise<Step<T>> {
   const value = await readBody(body, ctx.makeSink(), limits);
   return {
     kind: 'done',
-    outcome: { status: 200, value, etag: headerValue(res.headers, 'etag') ?? null },
+    outcome: { status: 200, value, etag: headerValue(res.headers, 'etag') ?? null, url: url.href },
   };
 }
 

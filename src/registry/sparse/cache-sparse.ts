@@ -31,6 +31,11 @@ export interface DocumentMeta {
   etag: string | null;
   /** When the copy was last confirmed current (ISO time). */
   fetchedAt: string;
+  /**
+   * The URL the bytes were read from when a same-origin redirect led away from `url` (what they
+   * resolve relative references against); absent when it is `url`.
+   */
+  base?: string;
 }
 
 export interface CachedDocument extends DocumentMeta {
@@ -60,7 +65,13 @@ export async function readCachedDocument(
   if (meta === null) return null;
   const body = readCached(join(dir, path), INDEX_MAX_BYTES);
   if (body === null || bodySum(body) !== meta.sum) return null;
-  return { url, etag: meta.etag, fetchedAt: meta.fetchedAt, body };
+  const { etag, fetchedAt, base } = meta;
+  return { url, etag, fetchedAt, ...(base === undefined ? {} : { base }), body };
+}
+
+/** Whether two URLs have one origin (false for one that does not parse). */
+function sameOrigin(a: string, b: string): boolean {
+  return URL.canParse(a) && URL.canParse(b) && new URL(a).origin === new URL(b).origin;
 }
 
 async function readMeta(
@@ -80,7 +91,9 @@ async function readMeta(
   )
     return null;
   const { etag, fetchedAt, sum } = meta as { etag: string | null; fetchedAt: string; sum: string };
-  return { url, etag, fetchedAt, sum };
+  const base = meta['base'];
+  if (base !== undefined && (typeof base !== 'string' || !sameOrigin(base, url))) return null;
+  return { url, etag, fetchedAt, sum, ...(base === undefined ? {} : { base }) };
 }
 
 /**
@@ -114,8 +127,15 @@ export async function writeCachedDocument(
 export async function writeMeta(dir: string, path: string, doc: CachedDocument): Promise<void> {
   const { writeFileDurable } = await import('../../io/durable-write.js');
   const file = join(dir, `${path}.meta`);
-  const { url, etag, fetchedAt } = doc;
-  const meta = { v: META_VERSION, url, etag, fetchedAt, sum: bodySum(doc.body) };
+  const { url, etag, fetchedAt, base } = doc;
+  const meta = {
+    v: META_VERSION,
+    url,
+    etag,
+    fetchedAt,
+    ...(base === undefined ? {} : { base }),
+    sum: bodySum(doc.body),
+  };
   await inCache(dir, async () => {
     await ensureDir(dir, dirname(file));
     await sweepTemporaryFiles(dirname(file));

@@ -22,6 +22,11 @@ import {
 /** A document as loaded, with where it came from. */
 export interface SparseDocument {
   body: Buffer;
+  /**
+   * What relative references in `body` resolve against: the URL it was read from, after any
+   * same-origin redirect (RFC 3986 section 5.1.3), with the credentials of the URL asked for.
+   */
+  base: string;
   origin: IndexOrigin;
   fetchedAt: string;
   stale: { code: string; message: string } | null;
@@ -46,7 +51,7 @@ export async function loadSparseDocument(
     const { fetchBytes } = await import('../http/http.js');
     const result = await fetchBytes(url, fetchOptions(opts, undefined));
     if (result.status === 304) throw new Error('Assertion failed: 304 for a file');
-    return { body: result.body, origin: 'disk', fetchedAt: now, stale: null };
+    return { body: result.body, base: url, origin: 'disk', fetchedAt: now, stale: null };
   }
   const cached = await readCachedDocument(dir, path, url);
   if (cached !== null && !opts.refresh) {
@@ -81,21 +86,48 @@ async function revalidate(
   const result = await fetchBytes(url, fetchOptions(opts, etag));
   if (result.status === 304 && cached !== null) {
     await writeMeta(dir, path, { ...cached, fetchedAt: now });
-    return { body: cached.body, origin: 'not-modified', fetchedAt: now, stale: null };
+    const body = cached.body;
+    return {
+      body,
+      base: baseOf(url, cached.base),
+      origin: 'not-modified',
+      fetchedAt: now,
+      stale: null,
+    };
   }
   if (result.status === 304) throw new Error('Assertion failed: 304 without a cached copy');
   check(result.body);
+  const read = result.url === undefined || result.url === url ? undefined : result.url;
   await writeCachedDocument(dir, path, {
     url,
     etag: result.etag,
     fetchedAt: now,
+    ...(read === undefined ? {} : { base: read }),
     body: result.body,
   });
-  return { body: result.body, origin: 'network', fetchedAt: now, stale: null };
+  const base = baseOf(url, read);
+  return { body: result.body, base, origin: 'network', fetchedAt: now, stale: null };
 }
 
 function fromCache(cached: CachedDocument, stale: SparseDocument['stale']): SparseDocument {
-  return { body: cached.body, origin: 'cache', fetchedAt: cached.fetchedAt, stale };
+  const base = baseOf(cached.url, cached.base);
+  return { body: cached.body, base, origin: 'cache', fetchedAt: cached.fetchedAt, stale };
+}
+
+/**
+ * The base of a document asked for at `url` and read from `read` (a redirect's target, without
+ * credentials; undefined: `url` itself): `read` with the user and password of `url`, so what is
+ * fetched next carries them as `url` did. A redirect stays within the origin (N2); a `read` of
+ * another origin is not used.
+ */
+function baseOf(url: string, read: string | undefined): string {
+  if (read === undefined || !URL.canParse(read)) return url;
+  const asked = new URL(url);
+  const base = new URL(read);
+  if (base.origin !== asked.origin) return url;
+  base.username = asked.username;
+  base.password = asked.password;
+  return base.href;
 }
 
 /** The fetch options of a sparse document: gzip asked for, an index's size cap, the ETag. */

@@ -40,7 +40,10 @@ import {
 export interface SparseLoad {
   registry: string;
   root: SparseRoot;
-  /** The root document's URL: relative tarball locations resolve against it. */
+  /**
+   * The root document's URL, after any same-origin redirect: the plugin documents, the search
+   * manifest and relative tarball locations resolve against it.
+   */
   url: string;
   origin: IndexOrigin;
   fetchedAt: string;
@@ -89,7 +92,7 @@ export async function loadSparseRoot(
   }
   const root = parseRoot(documentJson(doc.body, url), redactUrl(url));
   const { origin, fetchedAt, stale } = doc;
-  return { registry: registry.name, root, url, origin, fetchedAt, stale };
+  return { registry: registry.name, root, url: doc.base, origin, fetchedAt, stale };
 }
 
 /**
@@ -196,7 +199,7 @@ export async function loadSparseSummary(
         parts[shard.i] = cached ?? [];
         return;
       }
-      const shardUrl = new URL(shard.path, url).href;
+      const shardUrl = new URL(shard.path, doc.base).href;
       const { fetchBytes } = await import('../http/http.js');
       const result = await fetchBytes(shardUrl, fetchOptions(inTime(), undefined)).catch(timedOut);
       if (result.status === 304) throw new Error('Assertion failed: 304 without an ETag');
