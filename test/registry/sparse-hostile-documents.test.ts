@@ -8,10 +8,11 @@
 import { createServer, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { addRegistry } from '../../src/ops/registries/add.js';
+import { buildRegistry } from '../../src/ops/registries/build.js';
 import { describePlugin } from '../../src/ops/plugins/info.js';
 import { searchPlugins } from '../../src/ops/registries/search.js';
 import { sparseCacheDir } from '../../src/registry/sparse/cache-sparse.js';
@@ -262,33 +263,53 @@ describe('a sparse search manifest (N8)', () => {
   });
 });
 
-describe('a sparse root reached through a redirect (N2, N6)', () => {
-  it('N2, N6: documents and tarballs resolve against the URL the root was read from after a same-origin redirect, from the cache too', async () => {
-    const dir = join(world.root, 'reg');
-    await writeSparseRegistry(dir, 3, GUARD);
-    server = createServer((req, res) => {
-      const path = new URL(req.url ?? '/', 'http://x').pathname;
-      requests.push(path);
-      if (path === '/latest/registry.json') {
-        res.writeHead(302, { location: '/v2/registry.json' });
-        return res.end();
-      }
-      const file = path.startsWith('/v2/') ? path.slice('/v2'.length) : null;
-      void (
-        file === null ? Promise.resolve(null) : readFile(join(dir, file)).catch(() => null)
-      ).then((body) => {
+/**
+ * Serves a written registry under `/v2/` from 127.0.0.1, `/latest/<file>` redirecting there; with
+ * `sparse` false it is a registry build without the sparse layout, read through its index.json.
+ * Returns the base URL.
+ */
+async function redirecting(sparse: boolean): Promise<string> {
+  const dir = join(world.root, 'reg');
+  if (sparse) await writeSparseRegistry(dir, 3, GUARD);
+  else await buildRegistry({ pluginsDir: dirname(GUARD), outDir: dir, sparse: false });
+  server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    requests.push(path);
+    if (path.startsWith('/latest/')) {
+      res.writeHead(302, { location: `/v2/${path.slice('/latest/'.length)}` });
+      return res.end();
+    }
+    const file = path.startsWith('/v2/') ? path.slice('/v2'.length) : null;
+    void (file === null ? Promise.resolve(null) : readFile(join(dir, file)).catch(() => null)).then(
+      (body) => {
         res.writeHead(body === null ? 404 : 200);
         res.end(body);
-      });
-    });
-    await new Promise<void>((done) => server?.listen(0, '127.0.0.1', () => done()));
-    const { port } = server.address() as { port: number };
-    const location = `http://127.0.0.1:${port}/latest/registry.json`;
+      },
+    );
+  });
+  await new Promise<void>((done) => server?.listen(0, '127.0.0.1', () => done()));
+  const { port } = server.address() as { port: number };
+  return `http://127.0.0.1:${port}/`;
+}
+
+describe('a registry reached through a same-origin redirect (N2, N6)', () => {
+  it('N2, N6: sparse documents and tarballs resolve against the URL the root was read from after the redirect, from the cache too', async () => {
+    const base = await redirecting(true);
+    const location = `${base}latest/registry.json`;
     await addRegistry(world.ctx, { name: 'acme', location, cwd: world.root });
     for (const round of ['network', 'cache']) {
       const info = await describePlugin(world.ctx, 'guard@acme');
-      expect(JSON.stringify(info), round).toContain(`127.0.0.1:${port}/v2/tarballs/guard-`);
+      expect(JSON.stringify(info), round).toContain(`${base}v2/tarballs/guard-`);
     }
     expect(requests.filter((p) => p.startsWith('/plugins/'))).toEqual([]);
+  });
+
+  it('N2, I3: tarballs of an index.json resolve against the URL it was read from after the redirect, from the cache too', async () => {
+    const base = await redirecting(false);
+    await addRegistry(world.ctx, { name: 'acme', location: `${base}latest/`, cwd: world.root });
+    for (const round of ['network', 'cache']) {
+      const info = await describePlugin(world.ctx, 'guard@acme');
+      expect(JSON.stringify(info), round).toContain(`${base}v2/tarballs/guard-`);
+    }
   });
 });

@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { isPlainObject } from '../../json/describe-value.js';
 import { toStoreError } from '../../io/fs-error.js';
 import { readRegularFile } from '../../io/read-regular-file.js';
+import { baseOf } from '../http/read-base.js';
 import { INDEX_MAX_BYTES } from '../http/fetch-options.js';
 import type { RegistryIndex } from './index-schema.js';
 import type { IndexSummary } from './index-summary.js';
@@ -37,6 +38,11 @@ export interface CacheMeta {
   fetchedAt: string;
   /** A marketplace's entries left out of its catalog, with why (marketplace-index.ts). */
   excluded?: ExcludedEntry[];
+  /**
+   * Where a same-origin redirect led from `url` when the copy was read (relative tarball locations
+   * resolve against it); absent when the index was read at `url` itself.
+   */
+  base?: string;
 }
 
 export interface CachedHead extends CacheMeta {
@@ -105,7 +111,7 @@ export async function writeCachedIndex(
   await mkdir(cacheDir, { recursive: true }).catch((error: unknown) => {
     throw toStoreError(error, file, 'write');
   });
-  const { url, etag, validator, fetchedAt, index, excluded } = entry;
+  const { url, etag, validator, fetchedAt, index, excluded, base } = entry;
   const summary = entry.summary ?? (await import('./index-summary.js')).summarizeIndex(index);
   const head = {
     cacheVersion: INDEX_CACHE_VERSION,
@@ -115,6 +121,7 @@ export async function writeCachedIndex(
     fetchedAt,
     summary,
     ...(excluded === undefined || excluded.length === 0 ? {} : { excluded }),
+    ...(base === undefined ? {} : { base }),
   };
   // Loaded here, not at the top: a search only reads, and durable-write loads node:crypto.
   const { writeFileDurable } = await import('../../io/durable-write.js');
@@ -132,6 +139,7 @@ function headOf(bytes: Buffer, end: number, url: string): CachedHead | null {
   const head = parseOrNull(bytes.toString('utf8', 0, end));
   if (!isHead(head, url)) return null;
   const { etag, validator, fetchedAt, summary, excluded } = head;
+  const base = (head as { base?: unknown }).base;
   return {
     url,
     etag,
@@ -139,6 +147,7 @@ function headOf(bytes: Buffer, end: number, url: string): CachedHead | null {
     fetchedAt,
     summary,
     ...(excluded === undefined ? {} : { excluded }),
+    ...(typeof base === 'string' && baseOf(url, base) !== url ? { base } : {}),
   };
 }
 

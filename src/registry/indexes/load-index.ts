@@ -26,6 +26,7 @@ import type { FetchOptions } from '../http/fetch-options.js';
 import type { RegistryIndex } from './index-schema.js';
 import type { IndexSummary } from './index-summary.js';
 import { indexUrlOf } from '../registry-location.js';
+import { baseOf, redirectedTo } from '../http/read-base.js';
 import { redactUrl } from '../http/url-policy.js';
 import { networkRefused } from '../network-refused.js';
 
@@ -52,6 +53,7 @@ export type IndexOrigin = 'cache' | 'not-modified' | 'network' | 'disk';
 
 export interface LoadedSummary {
   summary: IndexSummary;
+  /** The index URL, or where a same-origin redirect led from it: tarballs resolve against it. */
   url: string;
   origin: IndexOrigin;
   fetchedAt: string;
@@ -94,7 +96,7 @@ export async function loadIndexSummary(
   const fallback = cached && { summary: cached.summary };
   const loaded = await fetchOrStale(registry.name, url, cached, opts, fallback);
   const { summary, origin, fetchedAt, stale } = loaded;
-  return { summary, url, origin, fetchedAt, stale };
+  return { summary, url: loaded.url, origin, fetchedAt, stale };
 }
 
 type Reuse = Omit<LoadedSummary, 'summary'>;
@@ -117,7 +119,7 @@ async function fetchOrStale<T extends { summary: IndexSummary }>(
     const stale = { code: error.code, message: error.message };
     return {
       ...fallback,
-      url,
+      url: baseOf(url, cached.base),
       origin: 'cache',
       fetchedAt: cached.fetchedAt,
       stale,
@@ -136,11 +138,17 @@ async function reusable(
     if (cached === null || opts.refresh) return null;
     const validator = await fileValidator(url);
     return validator !== null && cached.validator === validator
-      ? { url, origin: 'cache', fetchedAt: cached.fetchedAt, stale: null }
+      ? { url: baseOf(url, cached.base), origin: 'cache', fetchedAt: cached.fetchedAt, stale: null }
       : null;
   }
   if (opts.cacheOnly) {
-    if (cached !== null) return { url, origin: 'cache', fetchedAt: cached.fetchedAt, stale: null };
+    if (cached !== null)
+      return {
+        url: baseOf(url, cached.base),
+        origin: 'cache',
+        fetchedAt: cached.fetchedAt,
+        stale: null,
+      };
     throw networkRefused(
       `no cached index for the registry ${name} (${redactUrl(url)})`,
       { registry: name, url: redactUrl(url) },
@@ -150,7 +158,13 @@ async function reusable(
   if (cached === null || opts.refresh) return null;
   const age = nowOf(opts).getTime() - Date.parse(cached.fetchedAt);
   const fresh = age >= 0 && age < (opts.maxAgeMs ?? INDEX_MAX_AGE_MS);
-  return fresh ? { url, origin: 'cache', fetchedAt: cached.fetchedAt, stale: null } : null;
+  if (!fresh) return null;
+  return {
+    url: baseOf(url, cached.base),
+    origin: 'cache',
+    fetchedAt: cached.fetchedAt,
+    stale: null,
+  };
 }
 
 /** Fetches (conditionally, with the ETag of `cached`) or re-reads the index and caches it. */
@@ -178,13 +192,16 @@ async function fetchIndex(
     if (full === null || full.etag !== etag) return fetchIndex(name, url, null, opts);
     await writeCachedIndex(opts.cacheDir, name, { ...full, fetchedAt });
     const { index, summary } = full;
-    return { url, origin: 'not-modified', fetchedAt, stale: null, index, summary };
+    const base = baseOf(url, full.base);
+    return { url: base, origin: 'not-modified', fetchedAt, stale: null, index, summary };
   }
   const index = await decodeIndex(result.body, url);
-  const meta = { url, etag: result.etag, validator, fetchedAt };
+  // After a same-origin redirect, relative tarball locations resolve against where it led.
+  const read = redirectedTo(url, result.url);
+  const meta = { url, etag: result.etag, validator, fetchedAt, ...(read ? { base: read } : {}) };
   const summary = await writeCachedIndex(opts.cacheDir, name, { ...meta, index });
   const origin = isFile ? 'disk' : 'network';
-  return { url, origin, fetchedAt, stale: null, index, summary };
+  return { url: baseOf(url, read), origin, fetchedAt, stale: null, index, summary };
 }
 
 /** Size, mtime and inode of a `file:` index; null when it cannot be stat'ed (the read then says why). */

@@ -6,6 +6,7 @@
 import { HookpmError, isHookpmError } from '../../errors.js';
 import { parseJson } from '../../json/parse-json.js';
 import { INDEX_MAX_BYTES } from '../http/fetch-options.js';
+import { baseOf, redirectedTo } from '../http/read-base.js';
 import { redactUrl } from '../http/url-policy.js';
 import {
   INDEX_MAX_AGE_MS,
@@ -97,7 +98,7 @@ async function revalidate(
   }
   if (result.status === 304) throw new Error('Assertion failed: 304 without a cached copy');
   check(result.body);
-  const read = result.url === undefined || result.url === url ? undefined : result.url;
+  const read = redirectedTo(url, result.url);
   await writeCachedDocument(dir, path, {
     url,
     etag: result.etag,
@@ -112,22 +113,6 @@ async function revalidate(
 function fromCache(cached: CachedDocument, stale: SparseDocument['stale']): SparseDocument {
   const base = baseOf(cached.url, cached.base);
   return { body: cached.body, base, origin: 'cache', fetchedAt: cached.fetchedAt, stale };
-}
-
-/**
- * The base of a document asked for at `url` and read from `read` (a redirect's target, without
- * credentials; undefined: `url` itself): `read` with the user and password of `url`, so what is
- * fetched next carries them as `url` did. A redirect stays within the origin (N2); a `read` of
- * another origin is not used.
- */
-function baseOf(url: string, read: string | undefined): string {
-  if (read === undefined || !URL.canParse(read)) return url;
-  const asked = new URL(url);
-  const base = new URL(read);
-  if (base.origin !== asked.origin) return url;
-  base.username = asked.username;
-  base.password = asked.password;
-  return base.href;
 }
 
 /** The fetch options of a sparse document: gzip asked for, an index's size cap, the ETag. */
