@@ -41,7 +41,8 @@ export interface PickOptions {
  * name (only the named registry when the spec names one); pickVersion decides (E_AMBIGUOUS,
  * E_NO_MATCHING_VERSION, E_NOT_FOUND); checkKnownIntegrity refuses a changed integrity for an
  * installed version (E_INTEGRITY_CHANGED). A registry that could not be read is its own error when
- * the spec names it, or when no other registry has the name.
+ * the spec names it, or when no other registry has the name; when another has it, a bare name is
+ * E_AMBIGUOUS (V1: the unread one may hold it too).
  */
 export function pickRegistrySource(
   spec: RegistrySpec,
@@ -75,6 +76,11 @@ export function pickRegistrySource(
   });
   const failed = loaded.warnings.filter((w) => relevant(w.registry));
   if (candidates.length === 0 && failed[0] !== undefined) throw errorOf(failed[0]);
+  // V1: a registry that could not be read, not even from its cache, may hold the name too: never
+  // a quiet pick of another's plugin of that name (a private registry down, a public one in).
+  const unread = failed.find((w) => !loaded.catalogs.some((c) => c.registry === w.registry));
+  if (spec.registry === undefined && unread !== undefined)
+    throw unreadRegistry(spec, candidates, unread);
   const request = {
     name: spec.name,
     ...(spec.registry === undefined ? {} : { registry: spec.registry }),
@@ -193,6 +199,28 @@ export function sourceOf(
   if (entry.surfaceHash !== undefined) source.surfaceHash = entry.surfaceHash;
   if (picked.deprecated !== undefined) source.deprecated = picked.deprecated;
   return source;
+}
+
+/**
+ * V1: a bare name found in `candidates` while the registry of `failure` could not be read:
+ * E_AMBIGUOUS, as if both held it, naming both and the id to give.
+ */
+function unreadRegistry(
+  spec: RegistrySpec,
+  candidates: readonly Candidate[],
+  failure: RegistryWarning,
+): HookpmError {
+  const ids = candidates.map((c) => `${spec.name}@${c.registry}`).sort();
+  return new HookpmError(
+    'E_AMBIGUOUS',
+    `${clip(spec.name)} is in ${ids.join(', ')}, and the registry ${failure.registry} could not be read, so it may be there too (${failure.message})`,
+    {
+      name: spec.name,
+      ids,
+      registry: failure.registry,
+      hint: `Name the registry to install from, for example \`hookpm install ${ids[0]}\`, or fix ${failure.registry} first.`,
+    },
+  );
 }
 
 /** A registry's load failure as the error it was. */
