@@ -117,13 +117,7 @@ async function fetchOrStale<T extends { summary: IndexSummary }>(
     const usable = fallback !== null && cached !== null && !opts.refresh;
     if (!usable || !isHookpmError(error) || !UNREACHABLE.has(error.code)) throw error;
     const stale = { code: error.code, message: error.message };
-    return {
-      ...fallback,
-      url: baseOf(url, cached.base),
-      origin: 'cache',
-      fetchedAt: cached.fetchedAt,
-      stale,
-    };
+    return { ...fallback, ...fromCache(url, cached), stale };
   }
 }
 
@@ -137,18 +131,10 @@ async function reusable(
   if (url.startsWith('file:')) {
     if (cached === null || opts.refresh) return null;
     const validator = await fileValidator(url);
-    return validator !== null && cached.validator === validator
-      ? { url: baseOf(url, cached.base), origin: 'cache', fetchedAt: cached.fetchedAt, stale: null }
-      : null;
+    return validator !== null && cached.validator === validator ? fromCache(url, cached) : null;
   }
   if (opts.cacheOnly) {
-    if (cached !== null)
-      return {
-        url: baseOf(url, cached.base),
-        origin: 'cache',
-        fetchedAt: cached.fetchedAt,
-        stale: null,
-      };
+    if (cached !== null) return fromCache(url, cached);
     throw networkRefused(
       `no cached index for the registry ${name} (${redactUrl(url)})`,
       { registry: name, url: redactUrl(url) },
@@ -158,7 +144,11 @@ async function reusable(
   if (cached === null || opts.refresh) return null;
   const age = nowOf(opts).getTime() - Date.parse(cached.fetchedAt);
   const fresh = age >= 0 && age < (opts.maxAgeMs ?? INDEX_MAX_AGE_MS);
-  if (!fresh) return null;
+  return fresh ? fromCache(url, cached) : null;
+}
+
+/** The cached copy as it is used: its base (where a redirect led from `url`), when it was read. */
+function fromCache(url: string, cached: CacheMeta): Reuse {
   return {
     url: baseOf(url, cached.base),
     origin: 'cache',
