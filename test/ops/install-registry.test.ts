@@ -118,37 +118,39 @@ describe('V1-V2: resolving a registry spec', () => {
     }
   });
 
-  it('V1: a bare name while another registry cannot be read is E_AMBIGUOUS naming it; its id installs', async () => {
+  /** A registry `private` serving `lint` (or `guard` too), closed after `body`. */
+  async function withPrivate(plugin: string, body: (down: ServedRegistry) => Promise<void>) {
     const down = await startPluginRegistry('private');
     try {
-      await publishPlugin(down, 'guard', '9.0.0', ONE);
-      // The private registry answers 503 (retried, then given up): it may hold guard too.
-      down.handlers.set('/index.json', (_req, res) => res.writeHead(503).end());
+      await publishPlugin(down, plugin, '1.0.0', ONE);
       ctx = contextFor(fx.acme, down);
+      await body(down);
+    } finally {
+      await down.close();
+    }
+  }
+  /** The registry answers 503 for its index from now on (retried, then given up). */
+  const goDown = (down: ServedRegistry) =>
+    down.handlers.set('/index.json', (_req, res) => res.writeHead(503).end());
+
+  it('V1: a bare name while another registry cannot be read is E_AMBIGUOUS naming it; its id installs', () =>
+    withPrivate('guard', async (down) => {
+      goDown(down); // it may hold guard too
       const error = await failsCleanly(fx.world.paths, 'E_AMBIGUOUS', () => install(['guard']));
       expect(error.details['ids']).toEqual(['guard@acme']);
       expect(error.details['registry']).toBe('private');
       expect(error.message).toMatch(/^guard is in guard@acme, and the registry private could not/);
       expect(error.hint).toContain('hookpm install guard@acme');
       expect((await install(['guard@acme'])).installed[0]).toMatchObject({ id: 'guard@acme' });
-    } finally {
-      await down.close();
-    }
-  });
+    }));
 
-  it('V1: a registry down whose cached index was read instead is no ambiguity: guard installs', async () => {
-    const down = await startPluginRegistry('private');
-    try {
-      await publishPlugin(down, 'lint', '1.0.0', ONE);
-      ctx = contextFor(fx.acme, down);
+  it('V1: a registry down whose cached index was read instead is no ambiguity: guard installs', () =>
+    withPrivate('lint', async (down) => {
       await install(['lint@private']);
-      down.handlers.set('/index.json', (_req, res) => res.writeHead(503).end());
+      goDown(down);
       clock += INDEX_MAX_AGE_MS + 1; // the cached indexes are revalidated: private's fails
       expect((await install(['guard'])).installed[0]).toMatchObject({ id: 'guard@acme' });
-    } finally {
-      await down.close();
-    }
-  });
+    }));
 
   it('V2 (security.md): ^1.0.0 when 1.1.0-beta.1 is newest installs 1.0.0; --include-prerelease takes the beta', async () => {
     const lone = await startPluginRegistry('lone');
