@@ -6,10 +6,9 @@
  * or one that does not parse, is not used.
  */
 export function baseOf(url: string, read: string | undefined): string {
-  if (read === undefined || !URL.canParse(read) || !URL.canParse(url)) return url;
+  if (read === undefined || !sameOrigin(url, read)) return url;
   const asked = new URL(url);
   const base = new URL(read);
-  if (base.origin !== asked.origin) return url;
   base.username = asked.username;
   base.password = asked.password;
   return base.href;
@@ -18,4 +17,9 @@ export function baseOf(url: string, read: string | undefined): string {
 /** `read` when it is another URL than `url` (a redirect led there), else undefined. */
 export function redirectedTo(url: string, read: string | undefined): string | undefined {
   return read === undefined || read === url || baseOf(url, read) === url ? undefined : read;
+}
+
+/** Whether two URLs have one origin (false for one that does not parse). */
+export function sameOrigin(a: string, b: string): boolean {
+  return URL.canParse(a) && URL.canParse(b) && new URL(a).origin === new URL(b).origin;
 }

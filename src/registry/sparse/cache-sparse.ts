@@ -21,6 +21,7 @@ import { clip } from '../../text/clip.js';
 import { errnoCode, toStoreError } from '../../io/fs-error.js';
 import { isProcessAlive } from '../../io/process-alive.js';
 import { readRegularFile } from '../../io/read-regular-file.js';
+import { sameOrigin } from '../http/read-base.js';
 import { INDEX_MAX_BYTES } from '../http/fetch-options.js';
 import { INDEX_CACHE_MAX_BYTES } from '../indexes/cache-index.js';
 import { fnv1a } from '../../text/fnv1a.js';
@@ -67,11 +68,6 @@ export async function readCachedDocument(
   if (body === null || bodySum(body) !== meta.sum) return null;
   const { etag, fetchedAt, base } = meta;
   return { url, etag, fetchedAt, ...(base === undefined ? {} : { base }), body };
-}
-
-/** Whether two URLs have one origin (false for one that does not parse). */
-function sameOrigin(a: string, b: string): boolean {
-  return URL.canParse(a) && URL.canParse(b) && new URL(a).origin === new URL(b).origin;
 }
 
 async function readMeta(
