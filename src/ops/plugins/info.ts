@@ -36,11 +36,12 @@ export async function describePlugin(
   const name = at === -1 ? spec : spec.slice(0, at);
   const registry = at === -1 ? undefined : spec.slice(at + 1);
   if (!isValidPluginName(name)) {
+    const shown = showTypedLocation(spec); // N5: a URL typed here keeps its password out
     throw new HookpmError(
       'E_NAME_INVALID',
-      `${JSON.stringify(showTypedLocation(spec).slice(0, 80))} does not name a plugin`,
+      `${JSON.stringify(shown.slice(0, 80))} does not name a plugin`,
       {
-        spec: showTypedLocation(spec),
+        spec: shown,
         suggestions: lowerCaseNames(name),
         hint: withSuggestion(lowerCaseSuggestion(name), 'Give a plugin name, or name@registry.'),
       },
