@@ -3,7 +3,7 @@
 // installed by hookpm and `hookpm link claude`, then guard's installed files changed. The command
 // asked for is harmless if nothing stops it: `git push --force origin main` in a repository
 // without remotes.
-import { appendFile } from 'node:fs/promises';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { installClaudeCode, runClaudeTurn } from './claude-code.js';
@@ -51,5 +51,30 @@ describe('a tampered guard inside a real Claude Code', () => {
         tool_input: expect.objectContaining({ command: FORCE_PUSH }),
       }),
     ]);
+  }, 60_000);
+
+  it('B9: with the node the link runs gone (moved or uninstalled), the prompt is refused by the link itself (UserPromptSubmit blocks), naming the fix; the model is never asked', async () => {
+    const settings = await readFile(claude.settingsFile(), 'utf8');
+    const node = JSON.stringify(process.execPath).slice(1, -1);
+    expect(settings).toContain(node);
+    await writeFile(claude.settingsFile(), settings.replaceAll(node, '/nonexistent/node/bin/node'));
+    api = await startFakeMessagesApi({ toolCommand: FORCE_PUSH, maxToolCalls: 2 });
+    const run = await runClaudeTurn({
+      home: claude.home,
+      cwd: claude.repo,
+      baseUrl: api.url,
+      prompt: 'Run the command.',
+      binary: claude.binary,
+      allowedTools: ['Bash'],
+      timeoutMs: 50_000,
+    });
+    expectCleanTurn(run);
+    const result = (run.result as { result: string }).result;
+    expect(result).toContain('UserPromptSubmit operation blocked by hook');
+    expect(result).toContain(
+      'hookpm fails closed: the node or the hookpm that this link runs is gone',
+    );
+    expect(result).toContain('`hookpm link claude`');
+    expect(api.mainRequests()).toHaveLength(0);
   }, 60_000);
 });

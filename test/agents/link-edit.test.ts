@@ -108,7 +108,7 @@ describe('link edits', () => {
   it('a link to a hookpm that moved is rewritten in place; a link on an event no longer linked goes', () => {
     const old = link(FILES['two-space, no hooks']!, ['PreToolUse', 'Stop', 'Notification'], {
       ...HANDLER,
-      command: HANDLER.command.replace('/opt', '/old'),
+      command: HANDLER.command.replaceAll('/opt', '/old'),
     });
     const relinked = link(old);
     const handlers = linkHandlersOf(settingsOf(relinked), 'claude');
@@ -118,7 +118,7 @@ describe('link edits', () => {
   });
 
   it("agents.md What link writes: a handler rewritten in place in a file written on one line stays on that line, in the file's own layout", () => {
-    const moved = { ...HANDLER, command: HANDLER.command.replace('/opt', '/old') };
+    const moved = { ...HANDLER, command: HANDLER.command.replaceAll('/opt', '/old') };
     const compact = JSON.stringify({ model: 'opus', hooks: { Stop: [{ hooks: [moved] }] } });
     const relinked = link(compact, ['Stop']);
     expect(relinked).toBe(
@@ -137,7 +137,7 @@ describe('link edits', () => {
   it("a CRLF file: every line link inserts or rewrites ends in the file's own CRLF, and unlink gives the bytes back", () => {
     const bareLf = /(?<!\r)\n/;
     const crlf = (text: string) => text.replaceAll('\n', '\r\n');
-    const moved = { ...HANDLER, command: HANDLER.command.replace('/opt', '/old') };
+    const moved = { ...HANDLER, command: HANDLER.command.replaceAll('/opt', '/old') };
     // A new `hooks` key, a new event in `hooks`, a group appended to an event's list.
     for (const text of [
       crlf(FILES['two-space, no hooks']!),

@@ -60,9 +60,10 @@ describe('hookpm link codex', () => {
       matcher: '^Bash$',
       hooks: [{ type: 'command', command: './mine.sh', timeout: 5 }],
     });
+    const run = `'${process.execPath}' '${BIN}' wire codex --deadline 600 --home '${join(ws.home, 'hookpm')}'`;
     expect(doc.hooks['Stop']?.[0].hooks[0]).toEqual({
       type: 'command',
-      command: `'${process.execPath}' '${BIN}' wire codex --deadline 600 --home '${join(ws.home, 'hookpm')}'`,
+      command: expect.stringContaining(`[ -f '${BIN}' ] && exec ${run}; case $(cat) in `),
       timeout: 600,
     });
     // Codex cuts a SessionEnd hook to 3 s (and warns about a longer one): link asks for 3.

@@ -64,13 +64,14 @@ describe('hookpm link claude / unlink claude', () => {
       matcher: 'Bash',
       hooks: [{ type: 'command', command: './mine.sh' }],
     });
-    // The handler names node and hookpm by absolute path (no PATH needed) and hookpm's home.
+    // The handler names node and hookpm by absolute path (no PATH needed) and hookpm's home, and
+    // checks that both are there before it runs them (engine.md B9).
     const handler = (
       settings.hooks['Stop']?.[0] as { hooks: Array<{ command: string; timeout: number }> }
     ).hooks[0]!;
-    expect(handler.command).toBe(
-      `'${process.execPath}' '${BIN}' wire claude --deadline 600 --home '${join(ws.home, 'hookpm')}'`,
-    );
+    const run = `'${process.execPath}' '${BIN}' wire claude --deadline 600 --home '${join(ws.home, 'hookpm')}'`;
+    const checked = `[ -x '${process.execPath}' ] && [ -f '${BIN}' ] && exec ${run}; case $(cat) in `;
+    expect(handler.command.slice(0, checked.length)).toBe(checked);
     expect(handler.timeout).toBe(600);
     // The backup holds the file as it was.
     expect(await readFile(linked['backup'] as string, 'utf8')).toBe(USER_SETTINGS);
@@ -473,7 +474,10 @@ describe('hookpm link claude / unlink claude', () => {
     // PreToolUse: only a background entry; Stop: the foreground entry marked async.
     linked.hooks['PreToolUse']![0]!.hooks[0] = {
       ...foreground,
-      command: foreground.command.replace(' wire claude ', ' wire claude --background '),
+      // The bare run, as an earlier hookpm wrote it, made the background entry.
+      command: foreground.command
+        .slice(foreground.command.indexOf('exec ') + 5, foreground.command.indexOf('; case '))
+        .replace(' wire claude ', ' wire claude --background '),
       async: true,
     };
     linked.hooks['Stop']![0]!.hooks[0] = { ...linked.hooks['Stop']![0]!.hooks[0]!, async: true };
