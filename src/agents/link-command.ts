@@ -33,6 +33,12 @@ export interface LinkCommand {
    * the plugins' background handlers (`wire claude --background`); absent: the foreground one.
    */
   background?: true;
+  /**
+   * engine.md B9: a bare run, as an earlier hookpm wrote it, which does not check that its node and
+   * hookpm are there, so fails open when either is gone (`doctor` warns, `link` rewrites it);
+   * absent: the checked command formatLinkCommand writes (which ignores this field).
+   */
+  unchecked?: true;
 }
 
 /**
@@ -119,7 +125,10 @@ export function parseLinkCommand(command: unknown): LinkCommand | null {
   if (typeof command !== 'string') return null;
   const text = command.trim();
   const checked = CHECKED_RE.exec(text);
-  if (checked === null) return parseRun(text);
+  if (checked === null) {
+    const bare = parseRun(text);
+    return bare === null ? null : { ...bare, unchecked: true };
+  }
   const rest = checked[3]!;
   // The run ends at one of the `; ` of the rest: the one formatLinkCommand's answer follows.
   for (let end = rest.indexOf('; '); end !== -1; end = rest.indexOf('; ', end + 1)) {

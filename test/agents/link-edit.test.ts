@@ -277,6 +277,7 @@ describe('link commands', () => {
       agent: 'claude',
       home: '/x',
       deadline: null,
+      unchecked: true,
     });
   });
 

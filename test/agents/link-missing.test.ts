@@ -112,7 +112,10 @@ describe('the link command is told from any other', () => {
     expect(parseLinkCommand(formatLinkCommand(link))).toEqual(link);
     const background = linkOf({ background: true, deadline: 30 });
     expect(parseLinkCommand(formatLinkCommand(background))).toEqual(background);
-    expect(parseLinkCommand(`'${GONE}' '${BIN}' wire claude --deadline 600`)).toEqual(linkOf());
+    expect(parseLinkCommand(`'${GONE}' '${BIN}' wire claude --deadline 600`)).toEqual({
+      ...linkOf(),
+      unchecked: true,
+    });
   });
 
   it('a command that checks other files than it runs, or answers otherwise, is no link', () => {

@@ -441,6 +441,33 @@ describe('hookpm link claude / unlink claude', () => {
     );
   });
 
+  it('engine.md B9: doctor warns of a bare link an earlier hookpm wrote, which fails open when hookpm is gone (link_unchecked); link rewrites it checked', async () => {
+    await linkJson(['link', 'claude']);
+    const text = await readFile(claudeFile(), 'utf8');
+    const settings = JSON.parse(text) as {
+      hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>>;
+    };
+    for (const groups of Object.values(settings.hooks))
+      for (const handler of groups[0]!.hooks) {
+        const { command } = handler;
+        handler.command = command.slice(command.indexOf('exec ') + 5, command.indexOf('; case '));
+      }
+    await writeFile(claudeFile(), JSON.stringify(settings));
+    expect(JSON.parse((await hookpm(['doctor', '--json'])).stdout).checks).toContainEqual(
+      expect.objectContaining({
+        name: 'link:claude:user',
+        status: 'warning',
+        code: 'link_unchecked',
+        fix: 'Run `hookpm link claude` to write the checked command.',
+      }),
+    );
+    expect(await linkJson(['link', 'claude'])).toMatchObject({ changed: true });
+    expect(JSON.parse(await readFile(claudeFile(), 'utf8'))).toEqual(JSON.parse(text));
+    expect(JSON.parse((await hookpm(['doctor', '--json'])).stdout).checks).toContainEqual(
+      expect.objectContaining({ name: 'link:claude:user', status: 'ok' }),
+    );
+  });
+
   it("agents.md: a link handler put in a group with a matcher sees some calls only: doctor says partial, link moves it to a group of its own, the user's handler stays", async () => {
     await linkJson(['link', 'claude']);
     const linked = JSON.parse(await readFile(claudeFile(), 'utf8')) as {

@@ -51,6 +51,13 @@ function checkOf(link: LinkStatus, hookpm: HookpmPaths): DoctorCheck {
           `${where} names no deadline (an earlier hookpm wrote it), so a hung handler can make the agent kill hookpm before it answers`,
           { code: 'link_no_deadline', fix: `Run \`${relink}\` to write the deadline.` },
         );
+      if (link.command?.unchecked === true)
+        return problem(
+          name,
+          'warning',
+          `${where} runs hookpm without checking that it is there (an earlier hookpm wrote it), so the agent's tools run unguarded if hookpm or its Node is removed`,
+          { code: 'link_unchecked', fix: `Run \`${relink}\` to write the checked command.` },
+        );
       return okCheck(name, `${where} runs hookpm's plugins on ${link.events.length} events`);
     case 'partial':
       return problem(
