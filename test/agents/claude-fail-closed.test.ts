@@ -23,20 +23,25 @@ afterEach(async () => {
   api = null;
 });
 
+/** One turn of Claude Code whose model asks to run FORCE_PUSH (at most twice). */
+async function forcePushTurn() {
+  api = await startFakeMessagesApi({ toolCommand: FORCE_PUSH, maxToolCalls: 2 });
+  return runClaudeTurn({
+    home: claude.home,
+    cwd: claude.repo,
+    baseUrl: api.url,
+    prompt: 'Run the command.',
+    binary: claude.binary,
+    allowedTools: ['Bash'],
+    timeoutMs: 50_000,
+  });
+}
+
 describe('a tampered guard inside a real Claude Code', () => {
   it('B2, Q6: with guard tampered, `git push --force` is still denied, by hookpm, naming guard and the fix', async () => {
     const tree = installedTree(claude.home, 'guard');
     await appendFile(join(tree, 'scripts', 'guard.mjs'), '\nprocess.exit(0);\n');
-    api = await startFakeMessagesApi({ toolCommand: FORCE_PUSH, maxToolCalls: 2 });
-    const run = await runClaudeTurn({
-      home: claude.home,
-      cwd: claude.repo,
-      baseUrl: api.url,
-      prompt: 'Run the command.',
-      binary: claude.binary,
-      allowedTools: ['Bash'],
-      timeoutMs: 50_000,
-    });
+    const run = await forcePushTurn();
     expectCleanTurn(run);
     const results = api.toolResults();
     expect(results).toHaveLength(1);
@@ -58,16 +63,7 @@ describe('a tampered guard inside a real Claude Code', () => {
     const node = JSON.stringify(process.execPath).slice(1, -1);
     expect(settings).toContain(node);
     await writeFile(claude.settingsFile(), settings.replaceAll(node, '/nonexistent/node/bin/node'));
-    api = await startFakeMessagesApi({ toolCommand: FORCE_PUSH, maxToolCalls: 2 });
-    const run = await runClaudeTurn({
-      home: claude.home,
-      cwd: claude.repo,
-      baseUrl: api.url,
-      prompt: 'Run the command.',
-      binary: claude.binary,
-      allowedTools: ['Bash'],
-      timeoutMs: 50_000,
-    });
+    const run = await forcePushTurn();
     expectCleanTurn(run);
     const result = (run.result as { result: string }).result;
     expect(result).toContain('UserPromptSubmit operation blocked by hook');
