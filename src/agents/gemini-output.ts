@@ -1,5 +1,6 @@
 import { GENERIC_BLOCK_REASON } from '../engine/generic-block-reason.js';
-import type { DispatchResult } from '../engine/types.js';
+import type { DispatchResult, ResultDiagnostic } from '../engine/types.js';
+import { clip } from '../text/clip.js';
 import type { WireAnswer } from './agent.js';
 import { diagnosticLines } from './diagnostic-lines.js';
 import { geminiEventOf } from './gemini-names.js';
@@ -25,6 +26,9 @@ import { geminiEventOf } from './gemini-names.js';
  * - Stop (AfterAgent): a continuation as `decision: "deny"` with the feedback (the generic block
  *   reason when it is blank), which Gemini CLI sends back as the next prompt.
  * - SessionStart: context as `additionalContext`.
+ * - PreCompact (PreCompress): Gemini CLI reads no flow control there ("Advisory Only": it cannot
+ *   block compression), so a stop, which the engine makes of a block there, is told instead
+ *   (unblockedCompression), never dropped silently.
  */
 export function encodeGeminiOutput(result: DispatchResult): WireAnswer {
   const event = result.event;
@@ -36,6 +40,8 @@ export function encodeGeminiOutput(result: DispatchResult): WireAnswer {
     if (result.stopReason !== null) out['stopReason'] = result.stopReason;
   }
   const messages = [...result.systemMessages];
+  const unblocked = unblockedCompression(result);
+  if (unblocked !== null) messages.push(`hookpm: ${unblocked.message}`);
   if (event === 'PreToolUse' && result.permission !== null) {
     const { decision, reason } = result.permission;
     out['decision'] = decision;
@@ -68,6 +74,22 @@ export function encodeGeminiOutput(result: DispatchResult): WireAnswer {
   return {
     exitCode: 0,
     stdout: `${JSON.stringify(out)}\n`,
-    stderr: diagnosticLines(result.diagnostics),
+    stderr: diagnosticLines(
+      unblocked === null ? result.diagnostics : [...result.diagnostics, unblocked],
+    ),
   };
+}
+
+/**
+ * cli.md W3: a PreCompact stop (a handler's exit 2, `decision: "block"` or `continue: false`),
+ * which Gemini CLI cannot apply on PreCompress, as the `unsupported_block` warning that an event
+ * which cannot be blocked gives (engine.md#events), its text also for the user in `systemMessage`
+ * (Gemini CLI shows nobody the stderr of a hook that exited 0). Null when nothing stopped.
+ */
+function unblockedCompression(result: DispatchResult): ResultDiagnostic | null {
+  if (result.event !== 'PreCompact' || result.continue) return null;
+  const reason = result.stopReason?.trim() ?? '';
+  const said = reason === '' ? '' : `: ${clip(reason)}`;
+  const message = `Gemini CLI cannot block PreCompress; the block is ignored${said}`;
+  return { code: 'unsupported_block', severity: 'warning', message };
 }

@@ -259,9 +259,26 @@ describe('the Gemini CLI wire output (deny, allow, context, stop)', () => {
       continue: false,
       stopReason: 'halt',
     });
-    for (const event of ['SessionEnd', 'Notification', 'PreCompact'] as const)
+    for (const event of ['SessionEnd', 'Notification'] as const)
       expect(
         out(result(event, { continue: false, stopReason: 'x', systemMessages: ['note'] })),
       ).toEqual({ systemMessage: 'note' });
+  });
+
+  it('engine.md events, cli.md W3: a PreCompact block (exit 2, decision block, continue:false), which Gemini CLI cannot apply on PreCompress, is told as a systemMessage and unsupported_block, never dropped', () => {
+    const stop = result('PreCompact', {
+      continue: false,
+      stopReason: 'keep the log',
+      systemMessages: ['note'],
+    });
+    const answer = GEMINI.encode(stop);
+    const told = 'Gemini CLI cannot block PreCompress; the block is ignored: keep the log';
+    expect(answer.exitCode).toBe(0);
+    expect(JSON.parse(answer.stdout)).toEqual({ systemMessage: `note\nhookpm: ${told}` });
+    expect(answer.stderr).toBe(`hookpm: warning unsupported_block: ${told}\n`);
+    // A stop without a reason is told too, without one.
+    expect(out(result('PreCompact', { continue: false }))).toEqual({
+      systemMessage: 'hookpm: Gemini CLI cannot block PreCompress; the block is ignored',
+    });
   });
 });
