@@ -11,6 +11,7 @@ import { removePin, writeStopCount } from '../../store/session-pins.js';
 import type { StorePaths } from '../../store/store-paths.js';
 import { openHost } from '../steps/host/host.js';
 import { handlersDeadline } from './agent-deadline.js';
+import { foreignEventAnswer } from './foreign-event.js';
 import { planPinnedEvent } from './event-plan.js';
 import { updateAnnouncement } from './update-announcement.js';
 
@@ -56,9 +57,10 @@ export interface WireOptions {
  * hookpm's enabled plugins only (the agent runs its own user and project hooks itself), on the
  * session's pin (session-pin.ts), answered in the agent's format. A Stop continuation count is
  * kept in the pin (engine.md O3); SessionEnd releases the pin. An event the agent's link does not
- * cover is answered with nothing. A payload that is not a JSON object (or too long to read) is
- * exit 1, which the agents report as a non-blocking hook error; one that is not UTF-8 runs nothing
- * (B5), as one nested too deep.
+ * cover is answered with nothing, but for another agent's blocking event, which fails closed
+ * (B10: a link copied into another agent's settings). A payload that is not a JSON object (or too
+ * long to read) is exit 1, which the agents report as a non-blocking hook error; one that is not
+ * UTF-8 runs nothing (B5), as one nested too deep.
  *
  * Handlers run in the payload's `cwd`, or where event-cwd.ts says when it cannot be used, with
  * the reason as a note of the dispatch (its result and its log line). With `deadline`, every
@@ -92,7 +94,7 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
     return answerClaudeCodeWireEvent(options, named, payload);
   }
   const decoded = agent.decode(payload);
-  if (decoded === null) return { exitCode: 0, stdout: '', stderr: '' };
+  if (decoded === null) return foreignEventAnswer(agent, payload);
   const { event, input } = decoded;
   const aliases =
     decoded.matcherAliases === undefined ? {} : { matcherAliases: decoded.matcherAliases };
