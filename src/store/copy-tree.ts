@@ -3,8 +3,7 @@ import { copyFile, chmod, lstat, mkdir, readdir, realpath, stat } from 'node:fs/
 import { join, relative, sep } from 'node:path';
 import { HookpmError } from '../errors.js';
 import { toStoreError } from '../io/fs-error.js';
-import { DEFAULT_SOURCE } from '../plugin/resolve-hooks.js';
-import { MANIFEST_FILES } from './read-plugin.js';
+import { documentFiles, MANIFEST_FILES } from './read-plugin.js';
 
 /** What a copy of a plugin directory holds, for the install report. */
 export interface CopiedTree {
@@ -15,8 +14,8 @@ export interface CopiedTree {
 /** Bounds on a local plugin directory (the tarball rules' order of magnitude). */
 const MAX_ENTRIES = 20_000;
 const MAX_DEPTH = 64;
-/** The documents hookpm always reads from a plugin's root (P1, G5), `/`-separated. */
-const ALWAYS_READ: ReadonlySet<string> = new Set([...MANIFEST_FILES, DEFAULT_SOURCE]);
+/** The manifests hookpm reads from a plugin's root (P1, G5), `/`-separated. */
+const MANIFESTS: ReadonlySet<string> = new Set<string>(MANIFEST_FILES);
 /** Version-control metadata is never part of an installed plugin. */
 const SKIPPED_NAMES: ReadonlySet<string> = new Set(['.git']);
 
@@ -26,17 +25,32 @@ const SKIPPED_NAMES: ReadonlySet<string> = new Set(['.git']);
  * (a file with any exec bit becomes 0755; setuid, setgid and sticky bits never survive). A symlink
  * is materialised as a copy of what it names when that resolves inside the plugin root, and refused
  * with E_SYMLINK_ESCAPE naming the link when it resolves outside (or dangles). FIFOs, sockets and
- * devices are skipped, except where hookpm reads a manifest or the hooks document
- * (`hooks/hooks.json`): refused there (E_MANIFEST_INVALID, E_HOOKS_INVALID, registry.md D7), as
- * `validate` refuses it, so the installed copy never silently lacks them. `.git` is skipped.
+ * devices are skipped, except where hookpm reads a manifest or a hooks document (`hooks`,
+ * `hooks/hooks.json`, and the paths the manifest names: documentFiles): refused there
+ * (E_MANIFEST_INVALID, E_HOOKS_INVALID, registry.md D7), as `validate` refuses it, so the installed
+ * copy never silently lacks them. `.git` is skipped.
  * Throws E_IO / E_NOSPC / E_STORE_READONLY on file-system failures; the caller owns (and removes)
  * `target` on any failure.
  */
 export async function copyPluginTree(source: string, target: string): Promise<CopiedTree> {
   const realRoot = await realpath(source);
   const counts: CopiedTree = { files: 0, bytes: 0 };
-  await copyDir({ realRoot, target, counts, entries: 0 }, realRoot, target, [realRoot], 0);
+  const run: CopyRun = { realRoot, target, counts, entries: 0, skipped: [] };
+  await copyDir(run, realRoot, target, [realRoot], 0);
+  // The manifests are copied now, so the copy says which documents are read: one left out there
+  // would read as missing (it is looked for only when something was left out).
+  if (run.skipped.length > 0) {
+    const documents = await documentFiles(target);
+    const left = run.skipped.find((entry) => documents.has(entry.file));
+    if (left !== undefined) throw refusal(run, left, documents.get(left.file) ?? null);
+  }
   return counts;
+}
+
+/** A FIFO, socket or device left out of the copy: where it would land, and what it is. */
+interface Skipped {
+  file: string;
+  kind: string;
 }
 
 interface CopyRun {
@@ -45,6 +59,7 @@ interface CopyRun {
   target: string;
   counts: CopiedTree;
   entries: number;
+  skipped: Skipped[];
 }
 
 async function copyDir(
@@ -96,17 +111,28 @@ async function copyRegular(run: CopyRun, from: string, to: string, mode: number)
 }
 
 /**
- * A FIFO, socket or device to be copied to `to`: skipped, unless hookpm reads a document there
- * (D7), judged by `to`, where it lands, also when a linked directory put it there.
+ * A FIFO, socket or device to be copied to `to`: skipped, unless hookpm reads a manifest there
+ * (D7), judged by `to`, where it lands, also when a linked directory put it there. Hooks documents
+ * are judged once the manifests are copied (copyPluginTree).
  */
 function special(run: CopyRun, to: string, info: Stats): void {
   const file = relative(run.target, to).split(sep).join('/');
-  if (!ALWAYS_READ.has(file)) return;
   const kind = info.isFIFO() ? 'a FIFO' : info.isSocket() ? 'a socket' : 'a device';
-  const what = file === DEFAULT_SOURCE ? 'hooks document' : 'manifest';
-  throw new HookpmError(
-    file === DEFAULT_SOURCE ? 'E_HOOKS_INVALID' : 'E_MANIFEST_INVALID',
-    `refusing the plugin directory ${run.realRoot}: its ${what} ${file} is ${kind}, not a regular file`,
+  if (MANIFESTS.has(file)) throw refusal(run, { file, kind }, null);
+  run.skipped.push({ file, kind });
+}
+
+/**
+ * D7: a manifest or hooks document that is not a regular file, which `validate` refuses too;
+ * `at` is the manifest field that names the document.
+ */
+function refusal(run: CopyRun, { file, kind }: Skipped, at: string | null): HookpmError {
+  const manifest = MANIFESTS.has(file);
+  const what = manifest ? 'manifest' : 'hooks document';
+  const named = at === null ? '' : ` (named by ${at})`;
+  return new HookpmError(
+    manifest ? 'E_MANIFEST_INVALID' : 'E_HOOKS_INVALID',
+    `refusing the plugin directory ${run.realRoot}: its ${what} ${file}${named} is ${kind}, not a regular file`,
     { file, hint: `Replace ${file} with a regular file, then install again.` },
   );
 }

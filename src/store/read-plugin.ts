@@ -7,6 +7,7 @@ import { parseJson } from '../json/parse-json.js';
 import type { LoadedPlugin, PluginDocument } from '../plugin/loaded-plugin.js';
 import { parseManifest, type Manifest } from '../plugin/manifest.js';
 import { isValidPluginName } from '../plugin/name.js';
+import { DEFAULT_SOURCE, planHookDocuments } from '../plugin/resolve-hooks.js';
 import { clip } from '../text/clip.js';
 import { bomWarning, loadDocuments } from './read-plugin-documents.js';
 import { errorCode, locateInside, readTextNoFollow } from './plugin-files.js';
@@ -71,6 +72,27 @@ export async function readPluginDir(
     documents: loaded.documents satisfies PluginDocument[],
     diagnostics: diagnostics.map((d) => ({ ...d, origin: 'plugin', plugin })),
   };
+}
+
+/**
+ * H1-H3: the files below the plugin directory `root` that hooks documents are read from, by their
+ * `/`-separated path, each with the manifest field that names it (null: the default, `hooks` or
+ * `hooks/hooks.json`); a named path also as `<path>/hooks.json`, read when it is a directory.
+ */
+export async function documentFiles(root: string): Promise<Map<string, string | null>> {
+  const found = await readManifest(await realDirectory(root));
+  const files = new Map<string, string | null>([
+    ['hooks', null],
+    [DEFAULT_SOURCE, null],
+  ]);
+  const where = { manifestFile: found.hooksFile ?? 'plugin.json', plugin: '' };
+  for (const request of planHookDocuments(found.hooks, where).requests) {
+    if (request.kind !== 'path') continue;
+    if (!files.has(request.relative)) files.set(request.relative, request.at);
+    if (!files.has(`${request.relative}/hooks.json`))
+      files.set(`${request.relative}/hooks.json`, request.at);
+  }
+  return files;
 }
 
 async function realDirectory(root: string): Promise<string> {

@@ -90,6 +90,26 @@ describe('copyPluginTree', () => {
     expect([error.code, error.details.file]).toEqual(['E_HOOKS_INVALID', 'hooks/hooks.json']);
   });
 
+  it.each([
+    ['.claude-plugin/plugin.json', '"./hooks/extra.json"', 'hooks/extra.json', ':hooks'],
+    ['plugin.json', '["./a.json", "./more"]', 'more/hooks.json', ':hooks[1]'],
+    [null, null, 'hooks', null],
+  ])(
+    'registry.md D7: a FIFO where %s names a hooks document (%s) is refused as validate refuses it, not left out',
+    async (manifest, hooks, path, field) => {
+      const src = join(base, 'p-named');
+      const tree: Record<string, string> = { 'a.json': '{"hooks":{}}' };
+      if (manifest !== null) tree[manifest] = `{"name": "p", "hooks": ${hooks}}`;
+      await writeTree(src, tree);
+      await mkdir(dirname(join(src, path)), { recursive: true });
+      expect(spawnSync('mkfifo', [join(src, path)]).status).toBe(0);
+      const error = await copyError(src, join(base, 'out-named'));
+      expect([error.code, error.details.file]).toEqual(['E_HOOKS_INVALID', path]);
+      const named = field === null ? '' : ` (named by ${manifest}${field})`;
+      expect(error.message).toContain(`hooks document ${path}${named} is a FIFO, not a regular`);
+    },
+  );
+
   it('a directory nested deeper than the limit is refused before it is all copied', async () => {
     const src = join(base, 'p');
     await mkdir(join(src, ...Array.from({ length: 70 }, () => 'd')), { recursive: true });
