@@ -9,6 +9,7 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readNpmConfig } from '../../src/registry/npm/read-npmrc.js';
+import { failure } from '../helpers/failure.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tmp = useTempDir('npmrc-special');
@@ -63,6 +64,27 @@ describe('special project .npmrc files (registry.md K4)', () => {
       cwd: within.project,
     });
     expect(small.get('k0')).toBe(big.repeat(8));
+  });
+
+  it('K4: npm_config_* variables whose ${VAR} substitutions bring in over 1 MiB are E_CONFIG naming the variable, never dropped in silence', async () => {
+    const { home, project } = await projectWith(async () => undefined);
+    const big = 'x'.repeat(64 * 1024);
+    const env = {
+      HOME: home,
+      BIG: big,
+      npm_config_registry: 'https://env.example.test/',
+      'npm_config_//env.example.test/:_authToken': '${BIG}'.repeat(17),
+    };
+    const error = await failure(readNpmConfig({ env, cwd: project }));
+    expect(error.code).toBe('E_CONFIG');
+    expect(error.message).toContain('npm_config_//env.example.test/:_authToken');
+    expect(error.message).toContain('1 MiB');
+    expect(error.message).not.toContain('xxxx');
+    expect(error.hint).toMatch(/npm_config_/);
+    // Within the budget, the variables are read.
+    env['npm_config_//env.example.test/:_authToken'] = '${BIG}'.repeat(15);
+    const within = await readNpmConfig({ env, cwd: project });
+    expect(within.get('registry')).toBe('https://env.example.test/');
   });
 
   it('K4: a symlink to a /proc file (it claims 0 bytes) is cut at 1 MiB, not read whole', async () => {

@@ -2,7 +2,9 @@ import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parse } from 'ini';
+import { HookpmError } from '../../errors.js';
 import { readRegularText } from '../../io/read-regular-file.js';
+import { clip } from '../../text/clip.js';
 import { EnvExpansionTooLarge, replaceEnv, type NpmConfig, type NpmrcLayer } from './npm-config.js';
 
 export interface NpmConfigOptions {
@@ -31,8 +33,9 @@ const NPMRC_MAX_BYTES = 1024 * 1024;
  * directory above the one holding node; both from `npm_config_*`, else the user file, as npm
  * places it; never from the project file). Files are ini (npm's own parser); `${VAR}` in keys
  * and values is replaced from `env` as npm does (`${VAR?}` is empty when unset, an unset `${VAR}`
- * stays as written, `\${VAR}` is literal). A missing or unreadable file is an empty layer. Values
- * are kept in memory only: never written, logged or printed.
+ * stays as written, `\${VAR}` is literal). A missing or unreadable file is an empty layer;
+ * variables whose substitutions bring in too much are E_CONFIG (envValues). Values are kept in
+ * memory only: never written, logged or printed.
  */
 export async function readNpmConfig(opts: NpmConfigOptions): Promise<NpmConfig> {
   const env = opts.env;
@@ -81,24 +84,39 @@ export async function projectRoot(cwd: string): Promise<string> {
 /**
  * The `npm_config_*` variables as npm's keys: a nerf-darted one (`npm_config_//host/:_authToken`)
  * as written, any other in lower case with `_` after the first character read as `-`; values
- * trimmed and `${VAR}` in keys and values replaced as in a file, within the same budget (past it,
- * none is read).
+ * trimmed and `${VAR}` in keys and values replaced as in a file, within the same budget. Past it,
+ * E_CONFIG naming the variable: they are the user's own settings (the registry, its credentials),
+ * which hookpm never drops without a word, where a file may come with a cloned project.
  */
 function envValues(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const values: Record<string, string> = Object.create(null) as Record<string, string>;
   const budget = { left: NPMRC_MAX_BYTES };
-  try {
-    for (const [name, value] of Object.entries(env)) {
-      if (!/^npm_config_/i.test(name) || value === undefined || value === '') continue;
-      const raw = name.slice('npm_config_'.length);
-      const key = raw.startsWith('//') ? raw : raw.replace(/(?!^)_/g, '-').toLowerCase();
+  for (const [name, value] of Object.entries(env)) {
+    if (!/^npm_config_/i.test(name) || value === undefined || value === '') continue;
+    const raw = name.slice('npm_config_'.length);
+    const key = raw.startsWith('//') ? raw : raw.replace(/(?!^)_/g, '-').toLowerCase();
+    try {
       values[replaceEnv(key, env, budget)] = replaceEnv(value.trim(), env, budget);
+    } catch (error) {
+      if (!(error instanceof EnvExpansionTooLarge)) throw error;
+      throw expansionTooLarge(name);
     }
-  } catch (error) {
-    if (!(error instanceof EnvExpansionTooLarge)) throw error;
-    return Object.create(null) as Record<string, string>;
   }
   return values;
+}
+
+/** E_CONFIG for the variable whose `${VAR}` substitutions passed the budget; never its value. */
+function expansionTooLarge(name: string): HookpmError {
+  const variable = clip(name);
+  const most = `1 MiB (${NPMRC_MAX_BYTES.toLocaleString('en-US')} characters)`;
+  return new HookpmError(
+    'E_CONFIG',
+    `npm_config_* variables: their \${VAR} substitutions bring in more than ${most} in all, the most hookpm reads, passed at ${variable}`,
+    {
+      variable,
+      hint: 'Unset or shorten the npm_config_* variables that name a large environment variable in ${...}.',
+    },
+  );
 }
 
 async function fileLayer(
