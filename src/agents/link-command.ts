@@ -130,13 +130,18 @@ export function parseLinkCommand(command: unknown): LinkCommand | null {
     return bare === null ? null : { ...bare, unchecked: true };
   }
   const rest = checked[3]!;
-  // The run ends at one of the `; ` of the rest: the one formatLinkCommand's answer follows.
-  for (let end = rest.indexOf('; '); end !== -1; end = rest.indexOf('; ', end + 1)) {
-    const link = parseRun(rest.slice(0, end));
+  // The run ends where the answer starts: the last start of either answer (the answer holds no
+  // path, a path may hold anything), so a command is read in two tries, however it is made.
+  for (const start of ANSWER_STARTS) {
+    const end = rest.lastIndexOf(start);
+    const link = end === -1 ? null : parseRun(rest.slice(0, end));
     if (link !== null && formatLinkCommand(link) === text) return link;
   }
   return null;
 }
+
+/** How missingAnswer's two answers start: the foreground one's, then the background one's. */
+const ANSWER_STARTS = ['; case $(cat) in ', "; printf '%s\\n' "];
 
 /** The parts of a bare run, or null. */
 function parseRun(text: string): LinkCommand | null {

@@ -125,4 +125,12 @@ describe('the link command is told from any other', () => {
     expect(parseLinkCommand(command.replace('e=2;;', 'e=0;;'))).toBeNull();
     expect(parseLinkCommand(`${command}; rm -rf /`)).toBeNull();
   });
+
+  it('security.md: a command of a settings file from a cloned project, with `; ` 20,000 times in its paths, is read in one pass (a try per `; ` took 4 s)', () => {
+    const path = `'${'; '.repeat(20_000)}'`;
+    const hostile = `[ -x ${path} ] && [ -f '/h' ] && exec ${path} '/h' wire claude; case $(cat) in x`;
+    const start = performance.now();
+    expect(parseLinkCommand(hostile)).toBeNull();
+    expect(performance.now() - start).toBeLessThan(500);
+  });
 });
