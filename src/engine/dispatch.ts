@@ -1,4 +1,9 @@
-import { applyFailClosed, failClosedOn, refusedPayload } from './fail-closed.js';
+import {
+  applyFailClosed,
+  failClosedOn,
+  refusedPayload,
+  type FailClosedOptions,
+} from './fail-closed.js';
 import { noDecision } from './no-decision.js';
 import type { DispatchResult } from './types.js';
 import { HookpmError } from '../errors.js';
@@ -8,6 +13,7 @@ import type { Snapshot } from '../hooks/snapshot/snapshot.js';
 import { callLog, stringField, type DispatchOptions } from './dispatch-options.js';
 import { nestsDeeperThan } from '../json/nesting-depth.js';
 import { checkDispatchCall, unreadableInput } from './dispatch-call.js';
+import { stopHookActiveOf } from './stop-hook-active.js';
 
 /**
  * Dispatches one event on a snapshot (docs/reference/rules/engine.md#running-handlers,
@@ -58,7 +64,10 @@ function dispatchChecked(
   if (!Number.isSafeInteger(continuationCount) || continuationCount < 0) {
     return Promise.reject(badContinuationCount(continuationCount));
   }
-  if (nestsDeeperThan(input)) return Promise.resolve(refusedPayload(event, snapshot.id));
+  if (nestsDeeperThan(input)) {
+    const stop = stopState(event, input, continuationCount);
+    return Promise.resolve(refusedPayload(event, snapshot.id, 'too_deep', stop));
+  }
   const home = opts.home ?? ((opts.env ?? process.env).HOME || null);
   // F2: `if` path rules read a relative path from opts.cwd, where the handlers run (X4).
   const how = {
@@ -74,10 +83,11 @@ function dispatchChecked(
     const result =
       failing.length === 0
         ? noDecision(event, snapshot.id)
-        : applyFailClosed(noDecision(event, snapshot.id), failing, {
-            continuationCount,
-            stopHookActive: input['stop_hook_active'] === true,
-          });
+        : applyFailClosed(
+            noDecision(event, snapshot.id),
+            failing,
+            stopState(event, input, continuationCount),
+          );
     if (opts.notes !== undefined) result.diagnostics.push(...opts.notes);
     if (opts.log !== undefined) logUnmatched(opts.log, event, input, opts, result);
     return Promise.resolve(result);
@@ -86,6 +96,19 @@ function dispatchChecked(
   return import('./run-matched.js').then(({ runMatched }) =>
     runMatched({ snapshot, event, input, opts, matched, continuationCount }),
   );
+}
+
+/**
+ * engine.md B2: the Stop state a dispatch that runs no handler fails closed with, read as its
+ * payload would say it (X2), so its Stop is continued only as one whose handlers ran would be:
+ * not past the O3 cap, not while `stop_hook_active`.
+ */
+function stopState(
+  event: EventName,
+  input: Readonly<Record<string, unknown>>,
+  continuationCount: number,
+): FailClosedOptions {
+  return { continuationCount, stopHookActive: stopHookActiveOf(event, input, continuationCount) };
 }
 
 /** The log record of a dispatch that ran nothing: no runs, no made-up session id. */

@@ -128,19 +128,19 @@ export function refusedPayloadReason(event: string, refusal: PayloadRefusal): st
 /**
  * docs/reference/rules/engine.md#fail-closed: the result of an event whose payload is refused
  * (PayloadRefusal): no handler ran; its blocking answer on a blocking event, else a
- * `systemMessage`; one error diagnostic, `payload_too_deep` or `payload_not_utf8`.
+ * `systemMessage`; one error diagnostic, `payload_too_deep` or `payload_not_utf8`. `stop`: the
+ * Stop state of the payload (B2: a Stop is continued once, never past the cap nor while
+ * `stop_hook_active`); default a fresh turn.
  */
 export function refusedPayload(
   event: EventName,
   snapshotId: string,
   refusal: PayloadRefusal = 'too_deep',
+  stop: FailClosedOptions = { continuationCount: 0, stopHookActive: false },
 ): DispatchResult {
   const reason = refusedPayloadReason(event, refusal);
   const entry: FailClosed = { plugin: null, events: null, reason };
-  const result = applyFailClosed(noDecision(event, snapshotId), [entry], {
-    continuationCount: 0,
-    stopHookActive: false,
-  });
+  const result = applyFailClosed(noDecision(event, snapshotId), [entry], stop);
   const code = refusal === 'too_deep' ? 'payload_too_deep' : 'payload_not_utf8';
   return { ...result, diagnostics: [{ code, severity: 'error', message: reason }] };
 }

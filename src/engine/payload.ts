@@ -1,4 +1,5 @@
 import type { EventName } from '../hooks/events.js';
+import { STOP_EVENTS } from './stop-hook-active.js';
 
 /** What the host knows about the invocation, beyond the event's own fields (engine.md X2). */
 export interface PayloadContext {
@@ -11,8 +12,6 @@ export interface PayloadContext {
   /** Consecutive Stop continuations so far; gives `stop_hook_active` on Stop and SubagentStop. */
   continuationCount?: number;
 }
-
-const STOP_EVENTS: ReadonlySet<EventName> = new Set(['Stop', 'SubagentStop']);
 
 function define(target: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(target, key, {

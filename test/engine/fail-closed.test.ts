@@ -5,6 +5,8 @@ import { CONTINUATION_CAP } from '../../src/engine/stop-continuation.js';
 import { EVENT_NAMES, type EventName } from '../../src/hooks/events.js';
 import type { FailClosed } from '../../src/hooks/fail-closed-entry.js';
 import { nestsDeeperThan } from '../../src/json/nesting-depth.js';
+import { dispatchEvent } from '../../src/engine/dispatch.js';
+import { userSnapshot } from '../ops/dispatch-helpers.js';
 
 const GUARD: FailClosed = { plugin: 'guard@x', events: ['PreToolUse'], reason: 'hookpm: guard' };
 const fresh = { continuationCount: 0, stopHookActive: false };
@@ -136,5 +138,35 @@ describe('fail closed in the engine (engine.md B1-B6)', () => {
     const cycle: Record<string, unknown> = {};
     cycle['self'] = cycle;
     expect(nestsDeeperThan(cycle)).toBe(true);
+  });
+});
+
+describe('a Stop that fails closed with no handler run never loops (engine.md B2, B5, O3)', () => {
+  const snapshot = userSnapshot('/', {});
+  const stop = (input: Record<string, unknown>, opts: Record<string, unknown> = {}) =>
+    dispatchEvent(snapshot, 'Stop', input, opts);
+  const deep: unknown = JSON.parse(`${'['.repeat(600)}${']'.repeat(600)}`);
+  const entry: FailClosed = { plugin: 'guard@x', events: null, reason: 'hookpm: guard' };
+
+  it('B5, O3: a refused Stop payload continues once, never again past the cap nor when stop_hook_active', async () => {
+    expect((await stop({ deep })).continueLoop).toBe(true);
+    // X2: stop_hook_active is continuationCount > 0, unless the payload gives it.
+    expect((await stop({ deep }, { continuationCount: 1 })).continueLoop).toBe(false);
+    expect((await stop({ deep }, { continuationCount: CONTINUATION_CAP })).continueLoop).toBe(
+      false,
+    );
+    expect((await stop({ deep, stop_hook_active: true })).continueLoop).toBe(false);
+    const refused = await stop({ deep }, { continuationCount: 20 });
+    expect(refused.systemMessages[0]).toContain('512 levels');
+    expect(refused.diagnostics.map((d) => d.code)).toEqual(['payload_too_deep']);
+  });
+
+  it('B2, X2: a plugin failing closed on a Stop no handler matches continues it once, not again while stop_hook_active', async () => {
+    const failClosed = [entry];
+    expect((await stop({}, { failClosed })).continueLoop).toBe(true);
+    const again = await stop({}, { failClosed, continuationCount: 1 });
+    expect(again).toMatchObject({ continueLoop: false, systemMessages: ['hookpm: guard'] });
+    const told = await stop({ stop_hook_active: false }, { failClosed, continuationCount: 1 });
+    expect(told.continueLoop).toBe(true);
   });
 });
