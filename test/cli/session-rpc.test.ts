@@ -162,3 +162,29 @@ describe('hookpm session: error messages quote a bounded prefix (cli.md section 
     expect(errors[2]!.message).toContain('(and 1 more)');
   });
 });
+
+describe('hookpm session: an input that can no longer be read (cli.md section 4)', () => {
+  it('cli.md section 4: a read error on the input (a reset connection) ends the session as a shutdown does, never as an unhandled error', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let closed = 0;
+    const session = { ...fakeSession(), close: async () => void (closed += 1) } as Session;
+    let written = '';
+    output.setEncoding('utf8');
+    output.on('data', (text: string) => (written += text));
+    const served = serveRpc(session, { input, output });
+    input.write('{"jsonrpc":"2.0","id":1,"method":"hooks"}\n');
+    await new Promise<void>((resolve) =>
+      output.on('data', () => written.includes('"id":1') && resolve()),
+    );
+    const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+    input.destroy(reset);
+    await served;
+    expect(closed).toBeGreaterThan(0);
+    const ids = written
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { id?: number; method?: string }).id ?? 'ready');
+    expect(ids).toEqual(['ready', 1]);
+  }, 5000);
+});

@@ -42,8 +42,9 @@ export interface RpcStreams {
  * its handlers' deadlines) and are answered, then the session closes. Shutdown (a `shutdown`
  * request, or an output that can no longer be written, even while draining) kills instead: lines
  * after it are not read, running handlers are killed (Session.close), the replies of the
- * dispatches they belonged to are written, then `null` for each `shutdown`. Either way resolves
- * once the output is flushed; the caller then exits 0.
+ * dispatches they belonged to are written, then `null` for each `shutdown`. An input that can no
+ * longer be read (a read error) shuts down too. Either way resolves once the output is flushed;
+ * the caller then exits 0.
  */
 export function serveRpc(
   session: Session,
@@ -98,6 +99,9 @@ export function serveRpc(
       void finish('kill');
     });
     output.on('drain', wake);
+    // An input that can no longer be read (a reset connection, EIO): the host is gone, as when
+    // the output fails; the running handlers are killed and what can still be said is written.
+    input.on('error', () => void finish('kill'));
     // One character a byte: lines are cut on bytes, and each is decoded strictly (handleLine).
     input.setEncoding('latin1');
     input.on('data', onData);
