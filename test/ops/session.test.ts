@@ -200,6 +200,39 @@ describe('the library session (cli.md section 4)', () => {
     expect(isHookpmError(rejected, 'E_USAGE')).toBe(true);
     expect((await s.dispatch('Stop', {})).event).toBe('Stop');
   });
+  it('B1: a payload whose prototype cannot be read, and options whose signal getter throws, reject with E_USAGE instead of throwing', async () => {
+    const s = await start();
+    const noPrototype = new Proxy(
+      {},
+      {
+        getPrototypeOf() {
+          throw new Error('no prototype');
+        },
+      },
+    );
+    const badOptions = {
+      get signal(): AbortSignal {
+        throw new Error('no signal');
+      },
+    };
+    const calls = [
+      () => s.dispatch('PreToolUse', noPrototype),
+      () => s.dispatch('PreToolUse', BASH, badOptions as never),
+    ];
+    for (const call of calls) {
+      let threw: unknown = null;
+      let dispatched: Promise<unknown> | null = null;
+      try {
+        dispatched = call();
+      } catch (error) {
+        threw = error;
+      }
+      expect(threw).toBeNull();
+      const rejected = await dispatched?.catch((e: unknown) => e);
+      expect(isHookpmError(rejected, 'E_USAGE'), String(rejected)).toBe(true);
+    }
+    expect((await s.dispatch('Stop', {})).event).toBe('Stop');
+  });
 });
 
 describe('the library session with a plugin about to run (engine.md B1, B2)', () => {

@@ -145,7 +145,13 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     },
     dispatch(event, payload, opts = {}) {
       if (closing !== null) return Promise.reject(closedError('dispatch'));
-      const bad = checkDispatchCall(event, payload, opts);
+      let bad: HookpmError | null;
+      try {
+        bad = checkDispatchCall(event, payload, opts);
+      } catch (error) {
+        // A proxy trap or a getter of the caller's payload or options that throws: it rejects.
+        return Promise.reject(unreadableInput(event, error));
+      }
       if (bad !== null) return Promise.reject(bad);
       // The gate's task must not throw: a getter of the payload that throws rejects instead.
       return gate.run(() => {
