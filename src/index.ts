@@ -4,8 +4,9 @@
  * Importing this module loads no command-line code (commander) and starts nothing.
  *
  * @example
- * const { snapshot } = await loadTrustedSnapshot({ cwd, home: os.homedir(), flag: false });
- * const result = await dispatchEvent(snapshot, 'PreToolUse', { tool_name: 'Bash', tool_input });
+ * const { snapshot, failClosed } = await loadTrustedSnapshot({ cwd, home, flag: false, store });
+ * const input = { tool_name: 'Bash', tool_input };
+ * const result = await dispatchEvent(snapshot, 'PreToolUse', input, { failClosed });
  * if (result.permission?.decision === 'deny') refuse(result.permission.reason);
  */
 

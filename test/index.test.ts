@@ -7,6 +7,7 @@ import * as hookpm from '../src/index.js';
 import { group, printsJson, sh } from './helpers/hook-fixtures.js';
 import { useTempDir } from './helpers/temp-dir.js';
 import { CLAUDE_CODE_EVENT_NAMES } from '../src/hooks/events.js';
+import { stateFile } from '../src/store/home-paths.js';
 
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 const IMPORT =
@@ -94,5 +95,27 @@ describe('src/index.ts, the library for hosts', () => {
     );
     expect(result.permission).toEqual({ decision: 'deny', reason: 'no', interrupt: false });
     expect(result.snapshotId).toBe(snapshot.id);
+  });
+
+  // docs/guides/embedding.md "one event at a time": the load's failClosed goes to dispatchEvent.
+  it('engine.md B3: the one-event pattern of the guide denies when the plugin state cannot be read, where the snapshot alone has no guard to run', async () => {
+    const home = join(tmp.dir, 'home-b3');
+    const project = join(tmp.dir, 'project-b3');
+    await mkdir(join(project, '.git'), { recursive: true });
+    const store = hookpm.resolveStorePaths({ HOOKPM_HOME: join(home, 'hookpm') });
+    await mkdir(dirname(stateFile(store)), { recursive: true });
+    await writeFile(stateFile(store), '{"version": 1, "plugins": {');
+    const loaded = await hookpm.loadTrustedSnapshot({ cwd: project, home, flag: false, store });
+    const input = { tool_name: 'Bash', tool_input: { command: 'rm -rf /' } };
+    const bare = await hookpm.dispatchEvent(loaded.snapshot, 'PreToolUse', input);
+    expect(bare.permission).toBeNull();
+    const { snapshot, failClosed } = loaded;
+    const result = await hookpm.dispatchEvent(snapshot, 'PreToolUse', input, { failClosed });
+    expect(result.permission).toMatchObject({ decision: 'deny' });
+    expect(result.permission?.reason).toMatch(/^hookpm fails closed: /);
+    const guide = readFileSync(join(SRC, '..', 'docs', 'guides', 'embedding.md'), 'utf8');
+    const oneEvent = guide.slice(guide.indexOf('## The library: one event at a time'));
+    expect(oneEvent).toContain('const { snapshot, failClosed } = await loadTrustedSnapshot(');
+    expect(oneEvent).toMatch(/dispatchEvent\(\s*snapshot,[^;]*\{ failClosed \}/);
   });
 });
