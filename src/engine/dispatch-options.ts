@@ -14,7 +14,11 @@ export interface DispatchOptions {
   matcherAliases?: readonly string[];
   /** `session_id` of the payload; default: the input's `session_id`, else a fresh UUID. */
   sessionId?: string;
-  /** The invocation's working directory (X4); default: the input's `cwd`, else the project root. */
+  /**
+   * The invocation's working directory (X4); default: the input's `cwd`, else the project root.
+   * One that is not a directory hookpm can enter runs the handlers in the project root instead,
+   * with a `cwd_unusable` warning (cli.md W2), so that a guard still decides.
+   */
   cwd?: string;
   /**
    * The user's home directory, which `~/` of an `if` path rule names (engine.md F2); default: the

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
 import { HookpmError } from '../errors.js';
 import { describeValue } from '../json/describe-value.js';
 import { filterEnvironment } from './environment.js';
@@ -143,21 +144,30 @@ function payloadJson(event: EventName, payload: Record<string, unknown>): string
 
 /**
  * X4 for a dispatch: where its handlers run. The host's `cwd` option when it gives one (`hookpm
- * wire` and the session choose theirs by cli.md W2 first); else the input's `cwd` when it is an
- * absolute path of a directory hookpm can enter; else the project root, with a `cwd_unusable`
- * warning naming the problem when the input gave a `cwd` it could not use (an input without one
- * runs in the project root). A project root that cannot be entered either is
- * used as it is: the handlers then fail to launch and say so (X8).
+ * wire` and the session choose theirs by cli.md W2 first; a relative one is read from the
+ * process's directory) and it is a directory hookpm can enter; else the input's `cwd` when it is
+ * an absolute path of such a directory; else the project root, with a `cwd_unusable` warning
+ * naming the problem when the option or the input gave a `cwd` it could not use (an input without
+ * one runs in the project root): a directory gone since the host chose it must not keep a guard
+ * from deciding (cli.md W2). A project root that cannot be entered either is used as it is: the
+ * handlers then fail to launch and say so (X8).
  */
 function invocationCwd(
   opts: Pick<DispatchOptions, 'cwd'>,
   input: Readonly<Record<string, unknown>>,
   projectDir: string,
 ): { cwd: string; note?: Diagnostic } {
-  if (opts.cwd !== undefined) return { cwd: opts.cwd };
-  const given = Object.hasOwn(input, 'cwd') ? input['cwd'] : undefined;
-  if (given === undefined) return { cwd: projectDir };
-  const problem = cwdProblem(given);
+  let given: unknown, problem: string | null;
+  if (opts.cwd !== undefined) {
+    // A JavaScript caller's option may be anything: it is checked as a payload's cwd is.
+    const option: unknown = opts.cwd;
+    given = typeof option === 'string' ? resolve(option) : option;
+    problem = cwdProblem(given, 'the cwd option');
+  } else {
+    given = Object.hasOwn(input, 'cwd') ? input['cwd'] : undefined;
+    if (given === undefined) return { cwd: projectDir };
+    problem = cwdProblem(given);
+  }
   if (problem === null) return { cwd: given as string };
   return { cwd: projectDir, note: cwdUnusable(problem, projectDir, 'the project root') };
 }

@@ -19,20 +19,21 @@ export function cwdUnusable(
 /**
  * Why a payload's `cwd` cannot be where handlers run, or null when it names an existing directory
  * hookpm may enter: absent, not a string, not an absolute path, a path that does not exist, a file.
- * Synchronous: one stat and one access on the path of every linked event.
+ * `what` names the value in the reason (a host's `cwd` option is checked so too). Synchronous: one
+ * stat and one access on the path of every linked event.
  */
-export function cwdProblem(value: unknown): string | null {
+export function cwdProblem(value: unknown, what = "the payload's cwd"): string | null {
   if (value === undefined) return 'the payload has no cwd';
-  if (typeof value !== 'string') return `the payload's cwd is ${describeValue(value)}, not a path`;
-  if (!isAbsolute(value)) return "the payload's cwd is not an absolute path";
+  if (typeof value !== 'string') return `${what} is ${describeValue(value)}, not a path`;
+  if (!isAbsolute(value)) return `${what} is not an absolute path`;
   try {
-    if (!statSync(value).isDirectory()) return "the payload's cwd is not a directory";
+    if (!statSync(value).isDirectory()) return `${what} is not a directory`;
     accessSync(value, constants.X_OK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException | null)?.code;
     return code === 'ENOENT'
-      ? "the payload's cwd does not exist"
-      : `the payload's cwd cannot be entered (${code ?? 'not a path'})`;
+      ? `${what} does not exist`
+      : `${what} cannot be entered (${code ?? 'not a path'})`;
   }
   return null;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dispatchEvent } from '../../src/engine/dispatch.js';
 import { isHookpmError } from '../../src/errors.js';
@@ -146,6 +146,27 @@ describe("dispatchEvent's working directory (engine.md X4, cli.md W2)", () => {
       ),
     });
     expect(result.diagnostics.map((d) => d.code)).not.toContain('launch_failed');
+  });
+
+  it('a cwd option that is gone, a file or not a path runs the handlers in the project root with a cwd_unusable warning, so the guard still denies', async () => {
+    const snapshot = guarded();
+    const input = { tool_name: 'Bash', tool_input: { command: 'rm -rf /' } };
+    const file = join(tmp.dir, 'a-file');
+    writeFileSync(file, '');
+    for (const [cwd, problem] of [
+      [join(tmp.dir, 'removed-since'), 'the cwd option does not exist'],
+      [file, 'the cwd option is not a directory'],
+      [42, 'the cwd option is 42, not a path'],
+    ] as const) {
+      const result = await dispatchEvent(snapshot, 'PreToolUse', input, { cwd: cwd as string });
+      expect(result.permission).toMatchObject({ decision: 'deny', reason: 'blocked' });
+      expect(result.diagnostics[0]).toMatchObject({
+        code: 'cwd_unusable',
+        severity: 'warning',
+        message: `${problem}; handlers run in ${snapshot.projectDir}, the project root`,
+      });
+      expect(result.diagnostics.map((d) => d.code)).not.toContain('launch_failed');
+    }
   });
 
   it('a usable input cwd is where handlers run, and the payload they read says it', async () => {
