@@ -371,6 +371,21 @@ describe('fail closed through `hookpm wire claude` (engine.md B1-B6)', () => {
     expect(ok512.out).toBeNull();
   });
 
+  it('B5, B2: a refused Stop payload is continued once, never while stop_hook_active (no endless turn)', async () => {
+    const deep = '{"a":'.repeat(600) + '1' + '}'.repeat(600);
+    const deepStop = (active: boolean) =>
+      payload('Stop', 'deep-stop', { stop_hook_active: active, x: 0 }).replace(
+        '"x":0',
+        `"x":${deep}`,
+      );
+    const first = await wire(deepStop(false));
+    expect(first.out).toMatchObject({ decision: 'block' });
+    expect(first.out?.reason).toContain('nested deeper than 512 levels');
+    const again = await wire(deepStop(true));
+    expect(again.out?.decision).toBeUndefined();
+    expect(again.out?.systemMessage).toContain('nested deeper than 512 levels');
+  });
+
   it('B5: a payload that is not UTF-8 is refused, never read with replacement characters: a deny on PreToolUse, exit 1 on Notification', async () => {
     await ok(['install', GUARD, '--yes']);
     // guard denies a force push; the command's one byte that is not UTF-8 must not let it through.

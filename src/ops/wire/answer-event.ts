@@ -99,8 +99,8 @@ export async function answerWireEvent(options: WireOptions): Promise<WireAnswer>
   const aliases =
     decoded.matcherAliases === undefined ? {} : { matcherAliases: decoded.matcherAliases };
   // engine.md B5: refused before the pin, the matchers or the payload builder walk it.
-  if (options.notUtf8 === true) return refusePayload(agent, event, 'not_utf8');
-  if (nestsDeeperThan(payload)) return refusePayload(agent, event, 'too_deep');
+  if (options.notUtf8 === true) return refusePayload(agent, event, input, 'not_utf8');
+  if (nestsDeeperThan(payload)) return refusePayload(agent, event, input, 'too_deep');
   const seconds = agentDeadlineSec(agent, event, options.deadline?.seconds ?? null);
   const by =
     options.deadline === undefined
@@ -178,10 +178,18 @@ function unreadPayload(agent: Agent, what: string): WireAnswer {
 
 /**
  * A payload refused (refusedPayload): on a blocking event its blocking answer; on another, exit 1
- * with the reason, which the agents report as a non-blocking hook error.
+ * with the reason, which the agents report as a non-blocking hook error. A Stop is continued only
+ * when the agent's payload says no Stop hook continues it already (`stop_hook_active`, B2): the
+ * pin's count is not read for a payload refused before the pin.
  */
-function refusePayload(agent: Agent, event: EventName, refusal: PayloadRefusal): WireAnswer {
-  const result = refusedPayload(event, '', refusal);
+function refusePayload(
+  agent: Agent,
+  event: EventName,
+  input: Readonly<Record<string, unknown>>,
+  refusal: PayloadRefusal,
+): WireAnswer {
+  const stop = { continuationCount: 0, stopHookActive: input['stop_hook_active'] === true };
+  const result = refusedPayload(event, '', refusal, stop);
   if (BLOCKING_EVENTS.has(event)) return agent.encode(result);
   return { exitCode: 1, stdout: '', stderr: `hookpm: ${result.diagnostics[0]!.message}\n` };
 }
