@@ -74,12 +74,16 @@ export function applyFailClosed(
   return out;
 }
 
+/** The reason a session aborts its dispatches with when it closes (its `shutdown`, `close()`). */
+export const SESSION_CLOSED: unique symbol = Symbol('hookpm session closed');
+
 /**
  * docs/reference/rules/engine.md#b8: the entries for the runs of a dispatch whose host stopped it
- * (its signal aborted: a session's shutdown): each handler that did not exit by itself, or that was
- * still running when the stop came (HandlerRun.stopped), could not decide, so it fails closed on
- * `event` as a plugin that cannot run does; the reason tells a handler killed from one never
- * started (its failure says why). None when not stopped.
+ * (its signal aborted: a session's shutdown, whose reason is SESSION_CLOSED, or a library caller's
+ * signal): each handler that did not exit by itself, or that was still running when the stop came
+ * (HandlerRun.stopped), could not decide, so it fails closed on `event` as a plugin that cannot
+ * run does; the reason tells a handler killed from one never started (its failure says why), and
+ * the session's close from a caller's abort. None when not stopped.
  */
 export function stoppedRuns(
   runs: readonly HandlerRun[],
@@ -87,12 +91,16 @@ export function stoppedRuns(
   signal: AbortSignal | undefined,
 ): FailClosed[] {
   if (signal?.aborted !== true) return [];
+  const by =
+    signal.reason === SESSION_CLOSED
+      ? '(the session shut down); retry in a new session'
+      : "by its caller's signal; retry the event";
   return runs
     .filter((run) => run.stopped === true || (run.exitCode === null && !run.timedOut))
     .map(({ handler, stopped, failure }) => {
       const what =
         stopped !== true && failure !== null ? 'was not started' : 'was killed before it decided';
-      const reason = `hookpm fails closed: handler ${handler.id} of ${handlerOwner(handler)} ${what}, as its dispatch was stopped (the session shut down); retry in a new session`;
+      const reason = `hookpm fails closed: handler ${handler.id} of ${handlerOwner(handler)} ${what}, as its dispatch was stopped ${by}`;
       return { plugin: handler.plugin, events: [event], reason };
     });
 }

@@ -262,7 +262,7 @@ describe('dispatchEvent: running handlers (engine.md section 7)', () => {
     expect(result.feedback).toEqual(
       ['Stop:0:0', 'Stop:1:0'].map(
         (id) =>
-          `hookpm fails closed: handler ${id} of user hooks was killed before it decided, as its dispatch was stopped (the session shut down); retry in a new session`,
+          `hookpm fails closed: handler ${id} of user hooks was killed before it decided, as its dispatch was stopped by its caller's signal; retry the event`,
       ),
     );
     expect(pids.filter(isAlive)).toEqual([]);

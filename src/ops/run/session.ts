@@ -7,6 +7,7 @@ import { HookpmError } from '../../errors.js';
 import type { Diagnostic } from '../../hooks/diagnostic.js';
 import type { EventName } from '../../hooks/events.js';
 import { checkDispatchCall, unreadableInput } from '../../engine/dispatch-call.js';
+import { SESSION_CLOSED } from '../../engine/fail-closed.js';
 import type { Snapshot, SnapshotPlugin } from '../../hooks/snapshot/snapshot.js';
 import { resolveStorePaths } from '../../store/paths.js';
 import type { StorePaths } from '../../store/store-paths.js';
@@ -178,7 +179,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     close() {
       if (closing !== null) return closing;
       closing = gate.idle();
-      controller.abort();
+      controller.abort(SESSION_CLOSED);
       return closing;
     },
   };
