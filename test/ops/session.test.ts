@@ -382,4 +382,26 @@ describe('close (cli.md section 4, security.md "The runtime")', () => {
     expect(isHookpmError(after, 'E_SESSION_CLOSED')).toBe(true);
     expect(isHookpmError(await s.reload().catch((e: unknown) => e), 'E_SESSION_CLOSED')).toBe(true);
   });
+
+  it("B8: a dispatch's own signal stops that dispatch only: its guard fails closed naming the caller's signal, the session goes on", async () => {
+    const pidFile = join(ws.dir, 'pid');
+    await ws.writeUserHooks({ PreToolUse: sleeperGroup(pidFile, 'Bash') });
+    const s = await start();
+    const controller = new AbortController();
+    const running = s.dispatch('PreToolUse', BASH, { signal: controller.signal });
+    const pid = await waitForPid(pidFile);
+    controller.abort();
+    const result = await running;
+    expect(isAlive(pid)).toBe(false);
+    expect(result.permission?.decision).toBe('deny');
+    expect(result.permission?.reason).toContain(
+      "as its dispatch was stopped by its caller's signal",
+    );
+    await rm(pidFile);
+    const next = s.dispatch('PreToolUse', BASH);
+    const again = await waitForPid(pidFile);
+    expect(again).not.toBe(pid);
+    await s.close();
+    expect((await next).permission?.reason).toContain('(the session shut down)');
+  });
 });

@@ -50,6 +50,11 @@ export interface SessionReport {
 export interface SessionDispatchOptions {
   /** Consecutive Stop continuations so far (O3); absent on Stop: the session's own count. */
   continuationCount?: number;
+  /**
+   * Stops this dispatch (engine.md B8), as the session's close stops every one: its running
+   * handlers are killed, and each one killed before it decided fails closed.
+   */
+  signal?: AbortSignal;
 }
 
 /** A long-running host of the hook engine: the library form of `hookpm session`. */
@@ -110,11 +115,15 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   const start = (
     event: EventName,
     payload: Readonly<Record<string, unknown>>,
-    given: number | undefined,
+    given: SessionDispatchOptions,
   ): Promise<DispatchResult> => {
     if (closing !== null) return Promise.reject(closedError('dispatch'));
-    const continuationCount = given ?? (event === 'Stop' ? stopCount : 0);
-    const opts: DispatchOptions = { continuationCount, signal: controller.signal, env, home };
+    const continuationCount = given.continuationCount ?? (event === 'Stop' ? stopCount : 0);
+    const signal =
+      given.signal === undefined
+        ? controller.signal
+        : AbortSignal.any([controller.signal, given.signal]);
+    const opts: DispatchOptions = { continuationCount, signal, env, home };
     // A payload's own session_id and cwd win (dispatchEvent's defaults); else the session's.
     if (typeof payload['session_id'] !== 'string') opts.sessionId = sessionId;
     const where = sessionEventCwd(payload['cwd'], cwd, home);
@@ -157,7 +166,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
       // The gate's task must not throw: a getter of the payload that throws rejects instead.
       return gate.run(() => {
         try {
-          return start(event, payload, opts.continuationCount);
+          return start(event, payload, opts);
         } catch (error) {
           return Promise.reject(unreadableInput(event, error));
         }
