@@ -325,6 +325,18 @@ describe('fail closed through `hookpm wire claude` (engine.md B1-B6)', () => {
     }
     // A payload that tells no event is reported as any other error.
     expect(wireCopy('not json')).toMatchObject({ status: 1, stdout: '' });
+    // Neither the bundle nor the compiled modules load: bin/hookpm.js answers by itself, as the
+    // link's shell does when hookpm is gone (B9): a blocking event is exit 2 with the reason.
+    await rm(join(copy, 'dist', 'cli', 'start', 'entry.js'));
+    const last = wireCopy(bash('core', FORCE_PUSH));
+    expect(last.status).toBe(2);
+    expect(last.stdout).toBe('');
+    expect(last.stderr).toMatch(/^hookpm fails closed: hookpm's own files cannot be loaded \(/);
+    expect(last.stderr).toContain('reinstall hookpm');
+    const note = payload('Notification', 'core', { notification_type: 'idle_prompt' });
+    expect(wireCopy(note)).toMatchObject({ status: 1, stdout: '' });
+    const version = spawnSync(process.execPath, [join(copy, 'bin', 'hookpm.js'), '--version']);
+    expect(version.status).toBe(1);
   });
 
   it('B6: settings.json failOpen naming the plugin lets the call through with a systemMessage instead', async () => {
