@@ -50,6 +50,25 @@ async function stop(): Promise<Result> {
   return JSON.parse(run.stdout) as Result;
 }
 
+interface ReviewKeys {
+  hooks: Array<{ key: string }>;
+}
+
+interface LinkedRecord {
+  enabled: boolean;
+  consent: { confine?: unknown } | null;
+  disabledHooks?: string[];
+}
+
+/** A record still confined as `enable --confine network=false,write=none` left it, `key` off. */
+function keptFor(key: string): Partial<LinkedRecord> {
+  return {
+    enabled: true,
+    consent: expect.objectContaining({ confine: { network: false, write: [] } }) as never,
+    disabledHooks: [key],
+  };
+}
+
 describe('install --link (plugins.md D15)', () => {
   it('D15: the directory is read in place: an edited script runs at once, with no version bump, no copy and no tamper check', async () => {
     const dir = await pluginDir();
@@ -106,6 +125,30 @@ describe('install --link (plugins.md D15)', () => {
     expect(asked.stderr).toContain('E_CONSENT_REQUIRED');
     await ok(['enable', 'dev', '--yes']);
     expect((await stop()).systemMessages).toEqual(['one']);
+  });
+
+  it('D15, security.md Z4: linking again keeps the confinement and the hooks turned off given with the consent', async () => {
+    const dir = await pluginDir();
+    await ok(['install', '--link', dir, '--yes']);
+    await ok(['enable', 'dev', '--confine', 'network=false,write=none']);
+    const key = (JSON.parse((await ok(['review', 'dev', '--json'])).stdout) as ReviewKeys).hooks[0]!
+      .key;
+    await ok(['disable', 'dev', '--hook', key]);
+    await ok(['disable', 'dev']);
+    const record = async () => {
+      const state = JSON.parse(
+        await readFile(join(ws.home, 'hookpm', 'data', 'state.json'), 'utf8'),
+      ) as { plugins: Record<string, LinkedRecord> };
+      return state.plugins['dev@local']!;
+    };
+    // The same surface asks nothing; another one is consented with --yes: neither lifts them.
+    await ok(['install', '--link', dir]);
+    expect(await record()).toMatchObject(keptFor(key));
+    const wider = hooks();
+    wider.hooks.Stop.push({ hooks: [{ type: 'command', command: 'true' }] });
+    await writeFile(join(dir, 'hooks', 'hooks.json'), JSON.stringify(wider));
+    await ok(['install', '--link', dir, '--yes']);
+    expect(await record()).toMatchObject(keptFor(key));
   });
 
   it('D15: `update` passes over a linked plugin saying it runs as edited, never to install it again (which would replace the link)', async () => {

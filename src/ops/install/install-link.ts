@@ -21,6 +21,7 @@ import {
 import { policyRegistryOf, requirePluginAllowed } from '../steps/policy/enforce-policy.js';
 import { requireSandboxed } from '../steps/policy/sandbox-allowed.js';
 import { reviewDirectory } from '../steps/review/review-tree.js';
+import { keptOptOuts } from '../steps/transaction/record.js';
 import { assertInstallable, inspectPluginDir } from '../steps/staging/inspect.js';
 
 export interface LinkInstallResult {
@@ -42,9 +43,10 @@ export interface LinkInstallResult {
  * in place by every host, so edits need no version bump and no reinstall. Consent is to the
  * directory's surface (Q2): the review is shown and asked (or `--yes`; no question when this
  * surface is consented to already); without either E_CONSENT_REQUIRED, and nothing is recorded.
- * It replaces an installed copy of the same id (`<name>@local`). The tamper check (Q6) does not
- * apply to it; the consent does: when the directory's surface changes, its hooks stop until
- * `hookpm enable` (or this command) consents to the new one.
+ * It replaces an installed copy of the same id (`<name>@local`), keeping the confinement the user
+ * recorded with its consent (Z4) and the hooks the user turned off that the directory still has.
+ * The tamper check (Q6) does not apply to it; the consent does: when the directory's surface
+ * changes, its hooks stop until `hookpm enable` (or this command) consents to the new one.
  */
 export async function installLinked(
   ctx: OperationContext,
@@ -77,10 +79,14 @@ export async function installLinked(
         { name: inspected.plugin.name, registry: LOCAL_REGISTRY },
         local,
       );
+      const existing = state.plugins[inspected.id];
+      // Z4: the user's own confinement stays with the consent, as across updates; only
+      // `enable --confine off` lifts it.
+      const confine = existing?.consent?.confine;
       requireSandboxed(ctx, 'linking', inspected.id, {
         capabilities: inspected.surface.capabilities,
+        confine,
       });
-      const existing = state.plugins[inspected.id];
       const review = await reviewDirectory(dir, inspected, existing, ctx.paths);
       const surfaceHash = inspected.surface.surfaceHash;
       const already =
@@ -106,12 +112,15 @@ export async function installLinked(
         enabled: true,
         installedAt: existing?.installedAt ?? at,
         updatedAt: at,
-        consent: { surfaceHash, at, version },
+        consent: { surfaceHash, at, version, ...(confine === undefined ? {} : { confine }) },
         surfaceHash,
         events: [...inspected.surface.events],
         pending: null,
         linked: true,
       };
+      // The hooks the user turned off stay off while they are hooks of the directory.
+      const kept = keptOptOuts(existing?.disabledHooks, review.hooks);
+      if (kept !== undefined) record.disabledHooks = kept;
       state.plugins[record.id] = record;
       await writeState(ctx.paths, state);
       await ensureDataDir(ctx.paths, record.id);
