@@ -2,7 +2,7 @@
  * The per-plugin commands with `--project` (registry.md D13) and `update --project`'s flags (D14),
  * with the built binary, a real registry served on 127.0.0.1 and a project directory.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runBin, type BinRun } from '../helpers/built-bin.js';
@@ -15,6 +15,7 @@ const PAYLOAD = JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'ls' 
 const world = useProjectWorld('hookpm-project-commands-', async (acme) => {
   await publishPlugin(acme, 'pg', '1.0.0', { PreToolUse: [DENY] });
   await publishPlugin(acme, 'pg', '1.1.0', { PreToolUse: [DENY] });
+  await publishPlugin(acme, 'side', '1.0.0', { PreToolUse: ['true'] });
 });
 
 function hookpm(...args: string[]): Promise<BinRun> {
@@ -195,6 +196,28 @@ describe('project plugins by name (registry.md D13, D14)', () => {
     await fails('E_CONSENT_REQUIRED', 'enable', '--project', 'pg');
     await ok('enable', '--project', 'pg', '--yes');
     expect(await ranPlugins()).toEqual(['pg@acme']);
+  });
+
+  it('projects.md consent: install --project <spec> --yes consents to the plugin it names, not to one hookpm.json adds along', async () => {
+    // A clone's hookpm.json names side@acme, which its lock does not pin: `install --project`
+    // installs and locks it with pg, but --yes answers for pg alone.
+    await writeFile(
+      join(world.project, 'hookpm.json'),
+      JSON.stringify({ plugins: { 'side@acme': '^1.0.0' }, registries: { acme: world.acme.url } }),
+    );
+    await ok('registry', 'add', 'acme', world.acme.url);
+    const run = await fails(
+      'E_CONSENT_REQUIRED',
+      'install',
+      '--project',
+      'pg@acme@^1.0.0',
+      '--yes',
+    );
+    expect(run.stderr).toContain('side@acme');
+    expect(run.stderr).not.toContain('pg@acme');
+    expect(await ranPlugins()).toEqual(['pg@acme']);
+    await ok('enable', '--project', 'side', '--yes');
+    expect(await ranPlugins()).toEqual(['pg@acme', 'side@acme']);
   });
 
   it('D13: a project with no plugin installed by this user says so', async () => {

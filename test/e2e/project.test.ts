@@ -258,7 +258,17 @@ describe('hookpm.json, hookpm.lock and hookpm ci between two teammates', () => {
       join(project, 'hookpm.json'),
       JSON.stringify({ plugins: { 'notes@acme': '^2.0.0' }, registries: { acme: acme.url } }),
     );
-    await ok(a, project, 'install', '--project', 'team-guard@acme', '--yes');
+    // Its --yes answers for team-guard alone (projects.md consent): notes waits for consent.
+    const run = await fails(
+      a,
+      project,
+      'E_CONSENT_REQUIRED',
+      'install',
+      '--project',
+      'team-guard@acme',
+      '--yes',
+    );
+    expect(run.stderr).toContain('notes@acme');
     const after = await files();
     expect(Object.keys((JSON.parse(after.lock) as Lock).plugins)).toEqual([
       'notes@acme',

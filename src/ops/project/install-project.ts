@@ -101,7 +101,8 @@ export async function installProjectSpecs(
       exact: false,
       files: { read: scope.files, next },
     }),
-    { enable: opts.enable },
+    // `--yes` consents to the plugins the specs name, not to those hookpm.json adds along.
+    { enable: opts.enable, yesFor: new Set(fromSpecs.map((s) => s.inspected.id)) },
   );
   return withRequired(
     { project: scope.root, installed, wrote, notes: resolved.notes },

@@ -32,4 +32,15 @@ export type TransactionOptions = Pick<
 export type CommitOptions = Pick<TransactionOptions, 'enable' | 'acceptIntegrityChange'> & {
   force?: boolean;
   preserveDisabled?: boolean;
+  /**
+   * With `enable: 'yes'`: the plugins (ids) the `--yes` answers for, those the command named; the
+   * others are asked as without it. Absent: `--yes` answers for every staged plugin.
+   */
+  yesFor?: ReadonlySet<string>;
 };
+
+/** The enable mode for plugin `id`: `--yes` counts only for the plugins it answers for. */
+export function enableModeFor(opts: CommitOptions, id: string): EnableMode {
+  if (opts.enable !== 'yes' || opts.yesFor === undefined || opts.yesFor.has(id)) return opts.enable;
+  return 'ask';
+}

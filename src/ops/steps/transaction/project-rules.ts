@@ -24,7 +24,7 @@ import {
   type RemovedData,
   type ScopeRules,
 } from './install-scope.js';
-import type { CommitOptions } from './options.js';
+import { enableModeFor, type CommitOptions } from './options.js';
 import { assertLockedIntegrity } from './locked-integrity.js';
 import { consentBaseline, consentedAnywhere } from './project-consent.js';
 import { promoteStaged } from './promote-staged.js';
@@ -98,9 +98,11 @@ export function projectRules(
       return data;
     },
     consentRequired(entries) {
-      const waiting = entries.filter((e) => !e.active && !keptOff.has(e.id));
-      if (waiting.length === 0 || opts.enable !== 'ask' || ctx.confirm !== undefined) return null;
-      return consentRequired(waiting.map((e) => e.id));
+      if (ctx.confirm !== undefined) return null;
+      const waiting = entries.filter(
+        (e) => !e.active && !keptOff.has(e.id) && enableModeFor(opts, e.id) === 'ask',
+      );
+      return waiting.length === 0 ? null : consentRequired(waiting.map((e) => e.id));
     },
   };
 }
@@ -177,7 +179,7 @@ async function commitOne(
   let granted = consentedAnywhere(draft, id, tree);
   if (!granted) {
     const review = await reviewStaged(staged, baseline, ctx.paths, path);
-    const mode = disabledByUser ? 'no' : opts.enable;
+    const mode = disabledByUser ? 'no' : enableModeFor(opts, id);
     granted = (await decideConsent(review, baseline, mode, ctx.confirm)) !== 'none';
   }
   if (granted) {
