@@ -128,6 +128,20 @@ describe('renderReview', () => {
     );
   });
 
+  it("Q3: an undeclared timeout shows the default it runs with (G1: 600 s for Claude Code's own events), none under an unknown event", () => {
+    const text = renderReview(
+      report({
+        hooks: [
+          hook({ event: 'FileChanged', timeout: null, runsIn: 'claude' }),
+          hook({ event: 'preToolUse', timeout: null, valid: false, diagnostic: 'unknown event' }),
+        ],
+      }),
+    );
+    expect(text).not.toContain('nulls');
+    expect(text).toContain('timeout 600s');
+    expect(text).toContain('timeout (none)');
+  });
+
   it('Q3/X9: onFailure is shown where declared, after what runs', () => {
     const text = renderReview(
       report({ hooks: [hook({ command: 'guard', onFailure: 'block' }), hook({ command: 'b' })] }),

@@ -1,4 +1,5 @@
 import type { ReviewHook, ReviewReport } from '../../ops/steps/consent/report.js';
+import { EVENTS, isHookEventName } from '../../hooks/events.js';
 import { BACKGROUND_FIELDS } from '../../plugin/surface.js';
 import { terminalWidth } from '../stdio.js';
 import { colourEnabled, paint, type Tone } from './colour.js';
@@ -106,6 +107,15 @@ function consentWords(report: ReviewReport): string {
     : 'differs from what you consented to';
 }
 
+/**
+ * The timeout a hook runs with: as declared, else its event's default (a Claude Code event's too,
+ * though the surface leaves it null there, G1); `(none)` under an event no agent has.
+ */
+function timeoutText(hook: ReviewHook): string {
+  if (hook.timeout !== null) return `${show(hook.timeout)}s`;
+  return isHookEventName(hook.event) ? `${EVENTS[hook.event].defaultTimeoutSec}s` : '(none)';
+}
+
 function hookLines(hook: ReviewHook, lead: string): string[] {
   const pad = ' '.repeat(lead.length);
   const lines = [`${lead}command ${show(hook.command)}`];
@@ -118,7 +128,7 @@ function hookLines(hook: ReviewHook, lead: string): string[] {
     if (hook[field] !== null && hook[field] !== undefined)
       lines.push(`${pad}${field} ${show(hook[field])}`);
   lines.push(
-    `${pad}matcher ${hook.matcher === null ? '(all)' : show(hook.matcher)}  if ${hook.if === null ? '(none)' : show(hook.if)}  timeout ${show(hook.timeout)}s  type ${show(hook.type)}`,
+    `${pad}matcher ${hook.matcher === null ? '(all)' : show(hook.matcher)}  if ${hook.if === null ? '(none)' : show(hook.if)}  timeout ${timeoutText(hook)}  type ${show(hook.type)}`,
   );
   if (hook.statusMessage !== null) lines.push(`${pad}status message ${show(hook.statusMessage)}`);
   const off = hook.off ? '  OFF (you turned it off)' : '';
