@@ -1,4 +1,4 @@
-import { mkdir, readFile, truncate, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, truncate, writeFile } from 'node:fs/promises';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -178,6 +178,26 @@ describe('install --link (plugins.md D15)', () => {
     expect(local.code).toBe(1);
     expect(local.stderr).not.toContain('@local@');
     expect(local.stderr).toContain(`hookpm install ${copied}`);
+  });
+
+  it('D15, Q6: a copy replacing a link keeps no rollback to the directory, which is no tree of the store', async () => {
+    const dir = await pluginDir();
+    await ok(['install', '--link', dir, '--yes']);
+    const copy = join(ws.dir, `copy${ws.n}`);
+    await cp(dir, copy, { recursive: true });
+    await writeFile(
+      join(copy, '.claude-plugin', 'plugin.json'),
+      JSON.stringify({ name: 'dev', version: '2.0.0' }),
+    );
+    await ok(['install', copy, '--yes']);
+    const back = await ws.hookpm(['rollback', 'dev']);
+    expect(back.code).toBe(1);
+    expect(back.stderr).toContain('E_NOT_FOUND');
+    const state = JSON.parse(
+      await readFile(join(ws.home, 'hookpm', 'data', 'state.json'), 'utf8'),
+    ) as { plugins: Record<string, { version: string; path: string }> };
+    expect(state.plugins['dev@local']).toMatchObject({ version: '2.0.0' });
+    expect(state.plugins['dev@local']!.path).not.toBe(dir);
   });
 
   it('D15: under a linked agent the pinned plugin runs an edited script without a tamper refusal', async () => {

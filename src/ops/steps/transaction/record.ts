@@ -161,11 +161,14 @@ export function keptOptOuts(
  * docs/reference/commands.md#rollback: `next` (the record about to replace `before`) remembers the
  * version `before` ran, with its consent, when another version becomes the active one; otherwise
  * it keeps what `before` remembered. A version never consented is not remembered (there would be
- * nothing to return to), nor the tree a reinstall of the same version (`--force`) replaces.
+ * nothing to return to), nor the tree a reinstall of the same version (`--force`) replaces, nor
+ * a linked directory (plugins.md D15), which is no tree of the store: its record would name the
+ * user's directory as an installed copy.
  */
 export function withPrevious(next: PluginRecord, before: PluginRecord | undefined): PluginRecord {
   if (before === undefined) return next;
-  if (before.path !== next.path && before.version !== next.version && before.consent !== null) {
+  const moved = before.path !== next.path && before.version !== next.version;
+  if (moved && before.consent !== null && before.linked !== true) {
     const { version, path, integrity, fingerprint, surfaceHash, events, source } = before;
     const consent = { ...before.consent };
     const kept = { version, path, integrity, fingerprint, surfaceHash, events, source };
