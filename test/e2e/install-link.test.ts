@@ -200,6 +200,27 @@ describe('install --link (plugins.md D15)', () => {
     expect(state.plugins['dev@local']!.path).not.toBe(dir);
   });
 
+  it('D15, Q6: a copy that waited for consent beside a link is an installed copy once enabled, held to the tamper check', async () => {
+    const dir = await pluginDir();
+    await ok(['install', '--link', dir, '--yes']);
+    const copy = join(ws.dir, `copy${ws.n}`);
+    await cp(dir, copy, { recursive: true });
+    await writeFile(join(copy, 'say.sh'), say('two'));
+    const waits = await ws.hookpm(['install', copy]);
+    expect(waits.stderr).toContain('E_CONSENT_REQUIRED');
+    await ok(['enable', 'dev', '--yes']);
+    const state = JSON.parse(
+      await readFile(join(ws.home, 'hookpm', 'data', 'state.json'), 'utf8'),
+    ) as { plugins: Record<string, { path: string; linked?: boolean }> };
+    const record = state.plugins['dev@local']!;
+    expect(record.linked).toBeUndefined();
+    expect((await stop()).systemMessages).toEqual(['two']);
+    await writeFile(join(record.path, 'say.sh'), say('three'));
+    const changed = await stop();
+    expect(changed.systemMessages).not.toContain('three');
+    expect(changed.diagnostics.map((d) => d.code)).toContain('plugin_tampered');
+  });
+
   it('D15: under a linked agent the pinned plugin runs an edited script without a tamper refusal', async () => {
     const dir = await pluginDir();
     await ok(['install', '--link', dir, '--yes']);

@@ -68,8 +68,9 @@ export function enablePlugin(
       // that becomes active is judged by where it was installed from.
       const from = { registry: record.registry, registryLocation: target.registryLocation };
       requirePluginAllowed(ctx, 'enabling', record, installedRegistryOf(ctx, state, from));
-      // plugins.md D15: a linked directory is read in place; only its surface needs consent.
-      if (record.linked !== true)
+      // plugins.md D15: a linked directory is read in place; only its surface needs consent (a
+      // pending update is a copy in the store).
+      if (record.linked !== true || record.pending !== null)
         await assertUntampered(ctx.paths, record.id, { ...target, name: record.name }, scope);
       const project = scope.kind === 'project' ? scope.root : null;
       const review = await reviewInstalledTree(record, target, ctx.paths, project);
@@ -95,9 +96,12 @@ export function enablePlugin(
       };
       // registry.md D13: enabled again, the plugin is no longer one the user keeps off.
       delete next.keptOff;
+      // plugins.md D15, Q6: a pending update is a copy in the store, never a link, even beside
+      // a linked directory: made active, it is held to the tamper check.
+      if (record.pending !== null) delete next.linked;
       // A12: the active version's own location, none when its pending record kept none.
       if (target.registryLocation === undefined) delete next.registryLocation;
-      if (record.linked === true) await relink(next, review);
+      if (next.linked === true) await relink(next, review);
       next.consent = {
         surfaceHash: next.surfaceHash,
         at,

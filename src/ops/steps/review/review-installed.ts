@@ -28,7 +28,10 @@ export async function reviewInstalledTree(
     source: target.source,
     integrity: target.integrity,
     existing: record,
-    ...(record.linked === true ? {} : { recordedFingerprint: target.fingerprint }),
+    // A pending update is a copy in the store, held to Q6 even beside a linked directory.
+    ...(record.linked === true && target === record
+      ? {}
+      : { recordedFingerprint: target.fingerprint }),
     ...(project === null ? {} : { project }),
     paths,
   });
