@@ -3,7 +3,7 @@
  * binary: back to the version consented before the last update, from the store, under --offline.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { cp, rm, symlink } from 'node:fs/promises';
+import { cp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useRegistryHome } from '../helpers/registry-home.js';
@@ -95,6 +95,33 @@ describe('hookpm rollback', () => {
     });
     const review = JSON.parse((await ok('review', 'guard', '--json')).stdout) as object;
     expect(review).toMatchObject({ consented: true, confine });
+  });
+
+  it('rollback: a hook the user turned off stays off in the version rolled back to, though the update removed it', async () => {
+    const dir = async (version: string, commands: string[]): Promise<string> => {
+      const root = join(ctx.home.dir, `optout-${version}`);
+      await mkdir(join(root, 'hooks'), { recursive: true });
+      await writeFile(join(root, 'plugin.json'), JSON.stringify({ name: 'optout', version }));
+      const hooks = commands.map((command) => ({ type: 'command', command }));
+      await writeFile(
+        join(root, 'hooks', 'hooks.json'),
+        JSON.stringify({ hooks: { Stop: [{ hooks: hooks }] } }),
+      );
+      return root;
+    };
+    await ok('install', await dir('1.0.0', ['echo a', 'echo b']), '--yes');
+    const review = JSON.parse((await ok('review', 'optout', '--json')).stdout) as {
+      hooks: Array<{ key: string; command: string }>;
+    };
+    const b = review.hooks.find((h) => h.command === 'echo b')!.key;
+    await ok('disable', 'optout', '--hook', b);
+    // Only a removal: the consent carries, and the opt-out, naming no hook of 1.1.0, lapses there.
+    await ok('install', await dir('1.1.0', ['echo a']));
+    await ok('rollback', 'optout');
+    const hooks = JSON.parse((await ok('hooks', '--json')).stdout) as {
+      handlers: Array<{ command: string }>;
+    };
+    expect(hooks.handlers.map((h) => h.command)).toEqual(['echo a']);
   });
 
   it('rollback, Q6: a kept tree replaced by a symbolic link to an identical copy is refused, nothing changed', async () => {

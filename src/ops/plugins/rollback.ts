@@ -9,7 +9,7 @@ import type { PluginRecord } from '../../store/state/state-schema.js';
 import { findInstalled } from '../steps/installed/installed.js';
 import { lockOptions, nowIso, type OperationContext } from '../steps/context/operation-context.js';
 import { installedRegistryOf, requirePluginAllowed } from '../steps/policy/enforce-policy.js';
-import { keptFrom } from '../steps/transaction/record.js';
+import { keptFrom, keptOptOuts } from '../steps/transaction/record.js';
 import { policyOf } from '../steps/policy/policy-of.js';
 import { requireSandboxed } from '../steps/policy/sandbox-allowed.js';
 import { requiresSandbox } from '../../policy/sandbox-require.js';
@@ -29,9 +29,10 @@ export interface RollbackResult {
  * `hookpm rollback <plugin>` (docs/reference/commands.md#rollback): the version that was active
  * before the last update becomes the active one again, from its tree in the store (no network:
  * `--offline` changes nothing), with the consent record it had then, holding the confinement the
- * user recorded last (Z4: `enable --confine` stays across versions); the version rolled back
- * from, and any update waiting for consent, are dropped and their trees collected. The range stays,
- * so `hookpm update` moves forward again. E_NOT_FOUND when no earlier version is kept (never
+ * user recorded last (Z4: `enable --confine` stays across versions) and the hooks the user turned
+ * off in either version that are hooks of it; the version rolled back from, and any update
+ * waiting for consent, are dropped and their trees collected. The range stays, so `hookpm update`
+ * moves forward again. E_NOT_FOUND when no earlier version is kept (never
  * updated, or rolled back already); E_PLUGIN_TAMPERED when its tree changed or is a symbolic link
  * (Q6); E_POLICY when the policy refuses the plugin (docs/reference/rules/policy.md#a13), or
  * requires confined plugins and the version rolled back to, enabled, is not confined (A18).
@@ -71,19 +72,30 @@ export function rollbackPlugin(
             hint: `Install that version again with \`hookpm install ${record.id}@${previous.version} --force\`.`,
           },
         );
+      const kept = await inspectPluginDir(previous.path, {
+        fallbackName: record.name,
+        registry: record.registry,
+      });
       // policy.md#a18: the version rolled back to stays enabled, so it must be confined as one
       // `enable` enables: it declares capabilities, or the user's `--confine` (kept) confines it.
-      if (record.enabled && requiresSandbox(policyOf(ctx))) {
-        const kept = await inspectPluginDir(previous.path, {
-          fallbackName: record.name,
-          registry: record.registry,
-        });
+      if (record.enabled && requiresSandbox(policyOf(ctx)))
         requireSandboxed(ctx, 'rolling back', record.id, {
           capabilities: kept.surface.capabilities,
           confine: record.consent?.confine,
         });
-      }
-      const { previous: _gone, pending: _dropped, registryLocation: _now, ...rest } = record;
+      const {
+        previous: _gone,
+        pending: _dropped,
+        registryLocation: _now,
+        disabledHooks: _off,
+        ...rest
+      } = record;
+      // The hooks turned off in either version stay off where they are hooks of the one rolled
+      // back to (an update drops the opt-outs naming no hook of it, rollback brings them back).
+      const off = keptOptOuts(
+        [...new Set([...(previous.disabledHooks ?? []), ...(record.disabledHooks ?? [])])].sort(),
+        kept.surface.entries,
+      );
       const next: PluginRecord = {
         ...rest,
         ...keptFrom(previous),
@@ -97,6 +109,7 @@ export function rollbackPlugin(
         consent: consentOf(previous.consent, record.consent?.confine),
         pending: null,
         updatedAt: nowIso(ctx),
+        ...(off === undefined ? {} : { disabledHooks: off }),
       };
       state.plugins[record.id] = next;
       await writeState(ctx.paths, state);

@@ -60,7 +60,11 @@ const pendingFields = {
   registryLocation: optionalNonEmpty,
 };
 const pending = shape(pendingFields);
-const previous = shape({ ...pendingFields, consent: (v) => consent(v) !== null });
+const previous = shape({
+  ...pendingFields,
+  consent: (v) => consent(v) !== null,
+  disabledHooks: (v) => v === undefined || strings(v),
+});
 const registry = shape({
   location: nonEmpty,
   kind: (v) => v === 'index' || v === 'marketplace' || v === 'npm',

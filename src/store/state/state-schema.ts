@@ -44,10 +44,15 @@ const pendingSchema = z.strictObject({
 
 /**
  * docs/reference/commands.md#rollback: the version that was active (a pending update's fields),
- * and its consent, before the last update made another version active; its tree stays in the
- * store until the next update.
+ * its consent and the hooks the user turned off in it, before the last update made another version
+ * active; its tree stays in the store until the next update. `disabledHooks` is optional: absent
+ * means none, so state files without it load.
  */
-const previousSchema = z.strictObject({ ...pendingSchema.shape, consent: consentSchema });
+const previousSchema = z.strictObject({
+  ...pendingSchema.shape,
+  consent: consentSchema,
+  disabledHooks: z.optional(z.array(z.string())),
+});
 
 const pluginSchema = z.strictObject({
   id: z.string().check(z.minLength(1)),

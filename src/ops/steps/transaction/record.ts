@@ -159,7 +159,7 @@ export function keptOptOuts(
 
 /**
  * docs/reference/commands.md#rollback: `next` (the record about to replace `before`) remembers the
- * version `before` ran, with its consent, when another version becomes the active one; otherwise
+ * version `before` ran, with its consent and hook opt-outs, when another version becomes the active one; otherwise
  * it keeps what `before` remembered. A version never consented is not remembered (there would be
  * nothing to return to), nor the tree a reinstall of the same version (`--force`) replaces, nor
  * a linked directory (plugins.md D15), which is no tree of the store: its record would name the
@@ -172,7 +172,9 @@ export function withPrevious(next: PluginRecord, before: PluginRecord | undefine
     const { version, path, integrity, fingerprint, surfaceHash, events, source } = before;
     const consent = { ...before.consent };
     const kept = { version, path, integrity, fingerprint, surfaceHash, events, source };
-    return { ...next, previous: { ...kept, ...keptFrom(before), consent } };
+    // The hooks the user turned off in it stay off when it is rolled back to.
+    const off = before.disabledHooks === undefined ? {} : { disabledHooks: before.disabledHooks };
+    return { ...next, previous: { ...kept, ...keptFrom(before), consent, ...off } };
   }
   if (before.previous === undefined) return next;
   return { ...next, previous: before.previous };
