@@ -220,6 +220,19 @@ describe('project plugins by name (registry.md D13, D14)', () => {
     expect(await ranPlugins()).toEqual(['pg@acme', 'side@acme']);
   });
 
+  it('D13: enable --project asks nothing for a surface and tree consented elsewhere, and its hint names --project', async () => {
+    await ok('registry', 'add', 'acme', world.acme.url);
+    await fails('E_CONSENT_REQUIRED', 'install', '--project', 'pg@acme@^1.0.0');
+    const asked = await fails('E_CONSENT_REQUIRED', 'enable', '--project', 'pg');
+    expect(asked.stderr).toContain('hookpm enable pg@acme --project --yes');
+    expect(asked.stderr).toContain('hookpm review pg@acme --project');
+    // The same version user-wide, with the same files, consented there.
+    await ok('install', `pg@acme@${await lockedVersion()}`, '--yes');
+    await ok('disable', 'pg');
+    await ok('enable', '--project', 'pg');
+    expect(await ranPlugins()).toEqual(['pg@acme']);
+  });
+
   it('D13: a project with no plugin installed by this user says so', async () => {
     const run = await fails('E_NOT_INSTALLED', 'enable', '--project', 'pg');
     expect(run.stderr).toContain('no plugin is installed for the project');

@@ -8,7 +8,8 @@ import type { StorePaths } from '../../store/store-paths.js';
 import { treeStatusOf } from '../../store/tree-status.js';
 import { restoreWords } from '../../store/reinstall-command.js';
 import { readState, withStoreLock, writeState } from '../../store/state/state.js';
-import type { PluginRecord } from '../../store/state/state-schema.js';
+import type { PluginRecord, State } from '../../store/state/state-schema.js';
+import { consentBaseline, consentedAnywhere } from '../steps/transaction/project-consent.js';
 import { keptOptOuts, withPrevious } from '../steps/transaction/record.js';
 import { findInstalled } from '../steps/installed/installed.js';
 import {
@@ -74,8 +75,14 @@ export function enablePlugin(
         await assertUntampered(ctx.paths, record.id, { ...target, name: record.name }, scope);
       const project = scope.kind === 'project' ? scope.root : null;
       const review = await reviewInstalledTree(record, target, ctx.paths, project);
-      const already = record.pending === null && review.consented;
-      const confine = confineOf(record, opts.confine);
+      // registry.md D13: in a project, consent given to the same surface and tree in any scope
+      // carries, with the confinement given with it (project-consent.ts).
+      const elsewhere =
+        scope.kind === 'project' && record.pending === null && !review.consented
+          ? carriedConsent(state, scope.key, record)
+          : null;
+      const already = record.pending === null && (review.consented || elsewhere !== null);
+      const confine = confineOf(elsewhere ?? record, opts.confine);
       // policy.md#a18: an unconfined plugin is refused before any question or write.
       requireSandboxed(ctx, 'enabling', record.id, { capabilities: review.capabilities, confine });
       const sameConfine =
@@ -86,7 +93,7 @@ export function enablePlugin(
       const lifts =
         record.consent?.confine !== undefined &&
         widensCapabilities(record.consent.confine, confine ?? null);
-      if (!already || lifts) await askConsent(ctx, review);
+      if (!already || lifts) await askConsent(ctx, review, scope);
       const at = nowIso(ctx);
       const next: PluginRecord = {
         ...record,
@@ -170,15 +177,32 @@ function confineOf(
   return asked ?? record.consent?.confine;
 }
 
-async function askConsent(ctx: OperationContext, review: ReviewReport): Promise<void> {
+/**
+ * registry.md D13: the record of this user's state, other than `record`, whose consent covers
+ * `record`'s surface and tree (consentedAnywhere) and whose confinement goes with it, the project's
+ * consent baseline first (consentBaseline); null when none does.
+ */
+function carriedConsent(state: State, key: string, record: PluginRecord): PluginRecord | null {
+  const tree = { surfaceHash: record.surfaceHash, fingerprint: record.fingerprint };
+  if (!consentedAnywhere(state, record.id, tree)) return null;
+  const baseline = consentBaseline(state, key, record.id);
+  return baseline?.consent != null ? baseline : record;
+}
+
+async function askConsent(
+  ctx: OperationContext,
+  review: ReviewReport,
+  scope: RecordScope,
+): Promise<void> {
   if (consentModeOf(ctx) === 'yes') return;
   if (ctx.confirm === undefined) {
+    const project = scope.kind === 'project' ? ' --project' : '';
     throw new HookpmError(
       'E_CONSENT_REQUIRED',
       `enabling ${review.id} ${review.version} needs your consent to its hooks, and no question can be asked here`,
       {
         plugin: review.id,
-        hint: `Run \`hookpm review ${review.id}\` to see what it runs, then \`hookpm enable ${review.id} --yes\`.`,
+        hint: `Run \`hookpm review ${review.id}${project}\` to see what it runs, then \`hookpm enable ${review.id}${project} --yes\`.`,
       },
     );
   }
