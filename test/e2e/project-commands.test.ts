@@ -206,6 +206,13 @@ describe('project plugins by name (registry.md D13, D14)', () => {
       JSON.stringify({ plugins: { 'side@acme': '^1.0.0' }, registries: { acme: world.acme.url } }),
     );
     await ok('registry', 'add', 'acme', world.acme.url);
+    const plan = JSON.parse(
+      (await ok('install', '--project', 'pg@acme@^1.0.0', '--yes', '--dry-run', '--json')).stdout,
+    ) as { installed: Array<{ id: string; enabled: boolean }> };
+    expect(plan.installed.map((e) => [e.id, e.enabled])).toEqual([
+      ['pg@acme', true],
+      ['side@acme', false],
+    ]);
     const run = await fails(
       'E_CONSENT_REQUIRED',
       'install',

@@ -81,6 +81,8 @@ export async function installProjectSpecs(
   const staged = await stageAll(all, { ctx: scope.ctx, cwd: opts.cwd });
   // The unlocked plugins keep hookpm.json's ranges; each spec's range is the one it asked for.
   const [fromSpecs, unlocked] = [staged.slice(0, sources.length), staged.slice(sources.length)];
+  // `--yes` consents to the plugins the specs name, not to those hookpm.json adds along.
+  const yesFor = new Set(fromSpecs.map((s) => s.inspected.id));
   const next = await removingOnFailure(staged, () => {
     const locked = nextFiles(scope, manifest, lock, unlocked, resolved.state, { entries });
     return nextFiles(scope, locked.manifest, locked.lock, fromSpecs, resolved.state, {
@@ -90,7 +92,7 @@ export async function installProjectSpecs(
   });
   if (opts.dryRun === true)
     return withRequired(
-      await planProject(scope, staged, { ...opts, next, notes: resolved.notes }),
+      await planProject(scope, staged, { ...opts, yesFor, next, notes: resolved.notes }),
       await bringInRequired(ctx, { cwd: opts.cwd, dryRun: true }),
     );
   const { entries: installed, wrote } = await commitTransaction(
@@ -101,8 +103,7 @@ export async function installProjectSpecs(
       exact: false,
       files: { read: scope.files, next },
     }),
-    // `--yes` consents to the plugins the specs name, not to those hookpm.json adds along.
-    { enable: opts.enable, yesFor: new Set(fromSpecs.map((s) => s.inspected.id)) },
+    { enable: opts.enable, yesFor },
   );
   return withRequired(
     { project: scope.root, installed, wrote, notes: resolved.notes },

@@ -22,6 +22,8 @@ export async function planProject(
   staged: readonly StagedPlugin[],
   opts: {
     enable: EnableMode;
+    /** With `enable: 'yes'`: the plugins the `--yes` answers for (CommitOptions.yesFor). */
+    yesFor?: ReadonlySet<string>;
     /** What the command would write; undefined: neither file. */
     next: { manifest?: ProjectManifest; lock: Lockfile } | undefined;
     notes: readonly string[];
@@ -33,7 +35,7 @@ export async function planProject(
       scope.ctx,
       staged,
       { kind: 'project', key: scope.key },
-      { enable: opts.enable, state },
+      { enable: opts.enable, ...(opts.yesFor === undefined ? {} : { yesFor: opts.yesFor }), state },
     );
     const { files } = scope;
     const wouldLock: Record<string, LockEntry> = {};

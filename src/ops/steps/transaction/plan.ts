@@ -7,7 +7,7 @@ import {
   type InstallPlan,
   type InstallResult,
 } from './record.js';
-import type { InstallOptions } from './options.js';
+import { enableModeFor, type CommitOptions, type InstallOptions } from './options.js';
 import type { InstallSource, StagedPlugin } from '../staging/types.js';
 import { nowIso, type OperationContext } from '../context/operation-context.js';
 import { consentCarries } from '../consent/consent.js';
@@ -52,7 +52,7 @@ export async function planTransaction(
   ctx: OperationContext,
   staged: readonly StagedPlugin[],
   scope: { kind: 'user' } | Pick<ProjectInstallScope, 'kind' | 'key'>,
-  opts: Pick<InstallOptions, 'enable'> & { force?: boolean; state: State },
+  opts: Pick<CommitOptions, 'enable' | 'yesFor'> & { force?: boolean; state: State },
 ): Promise<InstalledEntry[]> {
   const { state } = opts;
   const own = scope.kind === 'user' ? state.plugins : (state.projects?.[scope.key]?.plugins ?? {});
@@ -67,7 +67,7 @@ export async function planTransaction(
       };
       installed.push(
         await planStaged(ctx, plugin, {
-          enable: opts.enable,
+          enable: enableModeFor(opts, id),
           force: opts.force === true,
           existing,
           ...(scope.kind === 'user'
