@@ -159,11 +159,11 @@ export function keptOptOuts(
 
 /**
  * docs/reference/commands.md#rollback: `next` (the record about to replace `before`) remembers the
- * version `before` ran, with its consent and hook opt-outs, when another version becomes the active one; otherwise
- * it keeps what `before` remembered. A version never consented is not remembered (there would be
- * nothing to return to), nor the tree a reinstall of the same version (`--force`) replaces, nor
- * a linked directory (plugins.md D15), which is no tree of the store: its record would name the
- * user's directory as an installed copy.
+ * version `before` ran, with its consent and hook opt-outs, when another version becomes the
+ * active one; otherwise it keeps what `before` remembered. A version never consented is not
+ * remembered (there would be nothing to return to), nor the tree a reinstall of the same version
+ * (`--force`) replaces, nor a linked directory (plugins.md D15), which is no tree of the store: its
+ * record would name the user's directory as an installed copy.
  */
 export function withPrevious(next: PluginRecord, before: PluginRecord | undefined): PluginRecord {
   if (before === undefined) return next;
