@@ -34,18 +34,28 @@ const MAX_LOCATION_LENGTH = 2048;
  * a minute.
  */
 export const MAX_PROJECT_REGISTRIES = 1000;
+/**
+ * The longest range or dist-tag hookpm.json may hold. Every project command parses each range
+ * several times, in time that grows with its length: one of 13 MB in a cloned file kept `ci` busy
+ * for a minute. `install --project` refuses a longer one (E_USAGE), so it never writes one.
+ */
+export const MAX_RANGE_LENGTH = 1024;
 
-/** Whether `wanted` is a range semver accepts or a dist-tag. */
+/**
+ * Whether `wanted` is a range semver accepts or a dist-tag, of at most MAX_RANGE_LENGTH
+ * characters (a longer one is not parsed at all).
+ */
 export function isWantedVersion(wanted: string): boolean {
+  if (wanted.length > MAX_RANGE_LENGTH) return false;
   return wanted.trim() !== '' && (semver.validRange(wanted) !== null || TAG.test(wanted));
 }
 
 /**
  * Parses the text of hookpm.json, strictly: invalid JSON, duplicate keys, unknown keys, a key that
- * is not a plugin id or registry name, a range that is none, a registry location longer than 2048
- * characters or more than MAX_PROJECT_REGISTRIES registries are E_PROJECT_FILE. `file` names it in
- * errors; a value from the file is quoted cut short (describeValue), whatever its size, and a
- * location without its user part (redactUrl, N5).
+ * is not a plugin id or registry name, a range that is none or is longer than MAX_RANGE_LENGTH
+ * characters, a registry location longer than 2048 characters or more than MAX_PROJECT_REGISTRIES
+ * registries are E_PROJECT_FILE. `file` names it in errors; a value from the file is quoted cut
+ * short (describeValue), whatever its size, and a location without its user part (redactUrl, N5).
  */
 export function parseProjectManifest(text: string, file: string): ProjectManifest {
   const doc = parseProjectJson(text, file);
@@ -59,11 +69,14 @@ export function parseProjectManifest(text: string, file: string): ProjectManifes
         file,
         `plugins: ${describeValue(id)} is not a plugin id (name@registry)`,
       );
-    if (typeof wanted !== 'string' || !isWantedVersion(wanted))
+    if (typeof wanted !== 'string' || !isWantedVersion(wanted)) {
+      const long = typeof wanted === 'string' && wanted.length > MAX_RANGE_LENGTH;
+      const bound = long ? ` of at most ${MAX_RANGE_LENGTH} characters` : '';
       throw projectFileError(
         file,
-        `plugins.${id}: ${describeValue(wanted)} is not a version range or dist-tag`,
+        `plugins.${id}: ${describeValue(wanted)} is not a version range or dist-tag${bound}`,
       );
+    }
     plugins[id] = wanted;
   }
   const registries: Record<string, string> = {};

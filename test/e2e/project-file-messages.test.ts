@@ -8,7 +8,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MISMATCHES_SHOWN } from '../../src/project/lock-agreement.js';
-import { MAX_PROJECT_REGISTRIES } from '../../src/project/project-manifest.js';
+import { MAX_PROJECT_REGISTRIES, MAX_RANGE_LENGTH } from '../../src/project/project-manifest.js';
 import { resolveStorePaths } from '../../src/store/paths.js';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
 import { hashStore } from '../helpers/store-snapshot.js';
@@ -38,6 +38,21 @@ describe('errors.md: errors about project files stay short whatever the files ho
       `error[E_PROJECT_FILE]: ${join(ws.repo, 'hookpm.json')}: plugins.guard@examples: "1.${'0'.repeat(58)}..." is not a version range or dist-tag`,
     );
     expect(Buffer.byteLength(run.stderr)).toBeLessThan(1024);
+  });
+
+  it(`E_USAGE: install --project with a range longer than ${MAX_RANGE_LENGTH} characters writes nothing (hookpm.json could not hold it)`, async () => {
+    const range = `${'^1.0.0 || '.repeat(MAX_RANGE_LENGTH / 10)}^1.0.0`;
+    const before = await hashStore(resolveStorePaths({ HOOKPM_HOME: join(ws.home, 'hookpm') }));
+    const run = await hookpm('install', '--project', `guard@examples@${range}`, '--yes');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('error[E_USAGE]: guard@examples@^1.0.0 || ^1.0.0');
+    expect(run.stderr).toContain(`at most ${MAX_RANGE_LENGTH} characters`);
+    expect(Buffer.byteLength(run.stderr)).toBeLessThan(1024);
+    await expect(readFile(join(ws.repo, 'hookpm.json'))).rejects.toThrow(/ENOENT/);
+    await expect(readFile(join(ws.repo, 'hookpm.lock'))).rejects.toThrow(/ENOENT/);
+    expect(await hashStore(resolveStorePaths({ HOOKPM_HOME: join(ws.home, 'hookpm') }))).toEqual(
+      before,
+    );
   });
 
   it('E_LOCK_MISMATCH: ci with a lock of 40,000 plugins hookpm.json does not name lists the first ones and counts the rest, stderr under 2 KB', async () => {

@@ -11,6 +11,7 @@ import {
 } from '../../src/project/lock-agreement.js';
 import { parseLockfile, serializeLockfile, type Lockfile } from '../../src/project/lockfile.js';
 import {
+  MAX_RANGE_LENGTH,
   parseProjectManifest,
   serializeProjectManifest,
 } from '../../src/project/project-manifest.js';
@@ -315,6 +316,21 @@ describe('E_PROJECT_FILE (errors.md): a value of any size from the file is quote
     expect(error.code).toBe('E_PROJECT_FILE');
     expect(redact(error.message)).toContain('"https://***@r.example/aaa');
     expect(redact(error.message)).not.toMatch(/pa.ss/);
+  });
+
+  // A cloned hookpm.json's range is parsed by every project command, several times each: one of
+  // 13 MB kept `ci` busy for a minute and 1.7 GB. A range a project may hold is bounded.
+  it(`a valid range longer than ${MAX_RANGE_LENGTH} characters is refused, a shorter one read`, () => {
+    /** `^1.0.0 || ... || ^1.0.0`, valid, of the most characters up to `length`. */
+    const range = (length: number) => `${'^1.0.0 || '.repeat(Math.floor((length - 6) / 10))}^1.0.0`;
+    const parse = (wanted: string) =>
+      parseProjectManifest(json({ plugins: { 'guard@x': wanted } }), 'hookpm.json');
+    const error = thrown(() => parse(range(MAX_RANGE_LENGTH + 10)));
+    expect(error.code).toBe('E_PROJECT_FILE');
+    expect(error.message).toContain('plugins.guard@x: "^1.0.0 || ^1.0.0');
+    expect(error.message).toContain(`of at most ${MAX_RANGE_LENGTH} characters`);
+    expect(error.message.length).toBeLessThan(300);
+    expect(parse(range(MAX_RANGE_LENGTH)).plugins['guard@x']).toBe(range(MAX_RANGE_LENGTH));
   });
 
   it('a short value is still quoted whole', () => {

@@ -6,7 +6,8 @@ import {
   type LockMismatch,
 } from '../../project/lock-agreement.js';
 import { emptyLockfile, type LockEntry, type Lockfile } from '../../project/lockfile.js';
-import type { ProjectManifest } from '../../project/project-manifest.js';
+import { MAX_RANGE_LENGTH, type ProjectManifest } from '../../project/project-manifest.js';
+import { clip } from '../../text/clip.js';
 import { assertStoreWritable } from '../../store/check-writable.js';
 import { readState } from '../../store/state/state.js';
 import type { State } from '../../store/state/state-schema.js';
@@ -71,6 +72,7 @@ export async function installProjectSpecs(
     includePrerelease: opts.includePrerelease === true,
   });
   const sources = resolved.sources.map(requireProjectSource);
+  for (const source of sources) requireProjectRange(source);
   const manifest = scope.files.manifest ?? { plugins: {}, registries: {} };
   const lock = scope.files.lock ?? emptyLockfile();
   const others = await resolveUnlocked(scope, manifest, lock, sources, opts);
@@ -322,6 +324,19 @@ export function nextFiles(
  */
 export function requireProjectSource(source: InstallSource): RegistrySource | MarketplaceSource {
   return source.kind === 'marketplace' ? source : requireRegistrySource(source);
+}
+
+/**
+ * A range `install --project` saves in hookpm.json is one hookpm.json may hold (MAX_RANGE_LENGTH):
+ * E_USAGE, before anything is staged or written, for a longer one.
+ */
+function requireProjectRange(source: RegistrySource | MarketplaceSource): void {
+  if (source.range.length <= MAX_RANGE_LENGTH) return;
+  throw new HookpmError(
+    'E_USAGE',
+    `${clip(source.spec)}: a project's range is at most ${MAX_RANGE_LENGTH} characters (hookpm.json holds it for every teammate)`,
+    { spec: clip(source.spec), hint: 'Give a shorter range.' },
+  );
 }
 
 /**
