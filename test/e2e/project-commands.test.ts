@@ -240,6 +240,17 @@ describe('project plugins by name (registry.md D13, D14)', () => {
     expect(await ranPlugins()).toEqual(['pg@acme']);
   });
 
+  it("D13: enable --project's E_CONSENT_REQUIRED names the --project commands that review and enable it, not the user-wide ones", async () => {
+    await ok('registry', 'add', 'acme', world.acme.url);
+    await fails('E_CONSENT_REQUIRED', 'install', '--project', 'pg@acme@^1.0.0');
+    const run = await fails('E_CONSENT_REQUIRED', 'enable', '--project', 'pg');
+    expect(run.stderr).toContain(
+      'Run `hookpm review pg@acme --project` to see what it runs, then `hookpm enable pg@acme --project --yes`.',
+    );
+    // The user-wide commands the hint named before know no pg@acme.
+    await fails('E_NOT_INSTALLED', 'enable', 'pg@acme', '--yes');
+  });
+
   it('D13: a project with no plugin installed by this user says so', async () => {
     const run = await fails('E_NOT_INSTALLED', 'enable', '--project', 'pg');
     expect(run.stderr).toContain('no plugin is installed for the project');
