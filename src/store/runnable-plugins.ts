@@ -75,6 +75,14 @@ export interface RunnablePluginsOptions extends ScanOptions {
   policy?: PolicyInForce;
 }
 
+/**
+ * registry.md D13: a project's record this user disabled (`disable --project`): it keeps its
+ * consent, or is marked keptOff once a wider version dropped it. A record never consented is not.
+ */
+function keptOffHere(record: PluginRecord): boolean {
+  return !record.enabled && (record.consent !== null || record.keptOff === true);
+}
+
 /** plugins.md Q4: a plugin may run when it is enabled and its consent is current. */
 export function mayRun(record: PluginRecord): boolean {
   return record.enabled && hasCurrentConsent(record);
@@ -126,8 +134,8 @@ export async function runnablePlugins(
   const { key: projectKey, records: project } = await projectRecordsOf(state, options.projectKey);
   const byId = (a: PluginRecord, b: PluginRecord): number => compareCodeUnits(a.id, b.id);
   // docs/guides/projects.md: a plugin the project pins runs at the project's version there, not
-  // twice.
-  const pinned = new Set(project.filter(mayRun).map((p) => p.id));
+  // twice; one this user disabled there (registry.md D13) runs there in no version.
+  const pinned = new Set(project.filter((p) => mayRun(p) || keptOffHere(p)).map((p) => p.id));
   const user = Object.values(state.plugins).filter((p) => mayRun(p) && !pinned.has(p.id));
   const fromProject = project.filter(mayRun);
   const only = options.only;

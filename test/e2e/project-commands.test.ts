@@ -123,6 +123,24 @@ describe('project plugins by name (registry.md D13, D14)', () => {
     expect(userInfo.installed).toBeNull();
   });
 
+  it('D13: disable --project stops the plugin in the project when the user also has it user-wide: the user-wide one does not run there instead', async () => {
+    await addPg();
+    await ok('install', 'pg@acme', '--yes');
+    expect(await ranPlugins()).toEqual(['pg@acme']);
+    await ok('disable', '--project', 'pg');
+    expect(await ranPlugins()).toEqual([]);
+    // Outside the project the user-wide one still runs.
+    const outside = await runBin(['run', 'PreToolUse', '--payload', '-', '--json'], {
+      env: world.home.env,
+      cwd: world.work,
+      stdin: PAYLOAD,
+    });
+    expect(outside.code, outside.stderr).toBe(0);
+    expect(JSON.parse(outside.stdout)).toMatchObject({ runs: [{ plugin: 'pg@acme' }] });
+    await ok('enable', '--project', 'pg');
+    expect(await ranPlugins()).toEqual(['pg@acme']);
+  });
+
   it("D13: disable --hook and enable --hook with --project turn one hook of the project's plugin off and on", async () => {
     await addPg();
     const key = await firstHookKey();
