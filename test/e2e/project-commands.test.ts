@@ -2,7 +2,7 @@
  * The per-plugin commands with `--project` (registry.md D13) and `update --project`'s flags (D14),
  * with the built binary, a real registry served on 127.0.0.1 and a project directory.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runBin, type BinRun } from '../helpers/built-bin.js';
@@ -139,6 +139,28 @@ describe('project plugins by name (registry.md D13, D14)', () => {
     expect(JSON.parse(outside.stdout)).toMatchObject({ runs: [{ plugin: 'pg@acme' }] });
     await ok('enable', '--project', 'pg');
     expect(await ranPlugins()).toEqual(['pg@acme']);
+  });
+
+  it('uninstall --project removes a plugin this user installed for the project that hookpm.json no longer names, or a project whose hookpm.json is gone; no file is written', async () => {
+    await addPg();
+    // A pull dropped pg from hookpm.json and hookpm.lock: this user's record still runs it here.
+    const manifest = JSON.stringify({ plugins: {}, registries: {} });
+    await writeFile(join(world.project, 'hookpm.json'), manifest);
+    await writeFile(join(world.project, 'hookpm.lock'), '{"lockfileVersion":1,"plugins":{}}');
+    expect(await ranPlugins()).toEqual(['pg@acme']);
+    await ok('uninstall', '--project', 'pg');
+    expect(await ranPlugins()).toEqual([]);
+    expect(await readFile(join(world.project, 'hookpm.json'), 'utf8')).toBe(manifest);
+    // A pull removed both files.
+    await ok('install', '--project', 'pg@acme@^1.0.0', '--yes');
+    await rm(join(world.project, 'hookpm.json'));
+    await rm(join(world.project, 'hookpm.lock'));
+    expect(await ranPlugins()).toEqual(['pg@acme']);
+    await ok('uninstall', '--project', 'pg@acme');
+    expect(await ranPlugins()).toEqual([]);
+    await expect(readFile(join(world.project, 'hookpm.json'))).rejects.toThrow(/ENOENT/);
+    await expect(readFile(join(world.project, 'hookpm.lock'))).rejects.toThrow(/ENOENT/);
+    await fails('E_USAGE', 'uninstall', '--project', 'pg');
   });
 
   it("D13: disable --hook and enable --hook with --project turn one hook of the project's plugin off and on", async () => {

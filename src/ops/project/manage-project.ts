@@ -48,10 +48,12 @@ export function projectIdsOf(
 
 /**
  * `hookpm uninstall --project <name...> [--keep-data]`: removes the plugins from hookpm.json,
- * hookpm.lock and this project's records (state first, then the files). The shared trees are
- * collected when no record names them; a data directory is deleted (without keepData) only when no
- * record names its id any more: the user-wide plugin and other projects keep theirs (plugins.md V3,
- * docs/guides/projects.md).
+ * hookpm.lock and this project's records (state first, then the files). A name is looked for in
+ * hookpm.json and in this user's records of the project: a plugin a pull dropped from hookpm.json
+ * (or a project whose hookpm.json is gone) still runs here until its record is removed, and no
+ * file is then created. The shared trees are collected when no record names them; a data directory
+ * is deleted (without keepData) only when no record names its id any more: the user-wide plugin
+ * and other projects keep theirs (plugins.md V3, docs/guides/projects.md).
  */
 export async function uninstallProjectPlugins(
   ctx: OperationContext,
@@ -59,15 +61,20 @@ export async function uninstallProjectPlugins(
 ): Promise<ProjectInstallResult> {
   const scope = await openProject(ctx, opts.cwd);
   const manifest = scope.files.manifest;
-  if (manifest === null) throw noManifest(scope.root);
-  const ids = projectIdsOf(Object.keys(manifest.plugins), opts.names, scope.root);
+  const state = await readState(ctx.paths);
+  const records = Object.keys(state.projects?.[scope.key]?.plugins ?? {});
+  if (manifest === null && records.length === 0) throw noManifest(scope.root);
+  const known = [...new Set([...Object.keys(manifest?.plugins ?? {}), ...records])];
+  const ids = projectIdsOf(known, opts.names, scope.root);
   // docs/reference/rules/policy.md#a14: nothing is removed when one is required.
   for (const id of ids) {
     const at = id.lastIndexOf('@');
     requireNotRequired(ctx, 'uninstalling', { name: id.slice(0, at), registry: id.slice(at + 1) });
   }
   await assertStoreWritable(ctx.paths);
-  const plugins = { ...manifest.plugins };
+  const named = (of: Readonly<Record<string, unknown>> | undefined): boolean =>
+    of !== undefined && ids.some((id) => Object.hasOwn(of, id));
+  const plugins = { ...manifest?.plugins };
   const lock: Lockfile = { lockfileVersion: 1, plugins: { ...(scope.files.lock?.plugins ?? {}) } };
   for (const id of ids) {
     delete plugins[id];
@@ -81,10 +88,20 @@ export async function uninstallProjectPlugins(
       exact: false,
       remove: ids,
       removeData: !opts.keepData,
-      files: {
-        read: scope.files,
-        next: { manifest: { plugins, registries: manifest.registries }, lock },
-      },
+      // Only a file naming one of the plugins is rewritten: none is created for records alone.
+      ...(named(manifest?.plugins) || named(scope.files.lock?.plugins)
+        ? {
+            files: {
+              read: scope.files,
+              next: {
+                lock,
+                ...(manifest !== null && named(manifest.plugins)
+                  ? { manifest: { plugins, registries: manifest.registries } }
+                  : {}),
+              },
+            },
+          }
+        : {}),
     }),
     { enable: 'no' },
   );
