@@ -5,7 +5,7 @@
  * own record, or the user-wide consent carried into a project - and is never dropped without a
  * question.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -41,6 +41,14 @@ function projectConsent(): unknown {
   return records?.plugins['notes@acme']?.consent;
 }
 
+/** The consent of notes@acme in the records of the project at `dir`. */
+function consentIn(dir: string): unknown {
+  const state = JSON.parse(
+    readFileSync(join(ctx.home.env.HOOKPM_HOME!, 'data', 'state.json'), 'utf8'),
+  ) as { projects: Record<string, { plugins: Record<string, { consent: unknown }> }> };
+  return state.projects[realpathSync(dir)]?.plugins['notes@acme']?.consent;
+}
+
 describe('enable --confine in a project (security.md Z4)', () => {
   it('Z4: a project install of a new locked version keeps the confinement given with `enable --project --confine`', async () => {
     await inProject('install', '--project', 'notes@acme@1.0.0', '--yes');
@@ -48,6 +56,21 @@ describe('enable --confine in a project (security.md Z4)', () => {
     expect(projectConsent()).toMatchObject({ version: '1.0.0', confine: CONFINE });
     await inProject('install', '--project', 'notes@acme@1.1.0');
     expect(projectConsent()).toMatchObject({ version: '1.1.0', confine: CONFINE });
+  });
+
+  it("Z4: a consent carried from another project keeps that project's confinement, not the unconfined user-wide consent to an older version", async () => {
+    await ok('install', 'notes@acme@1.0.0', '--yes');
+    const other = join(ctx.home.dir, 'other');
+    await mkdir(join(other, '.git'), { recursive: true });
+    const inOther = async (...args: string[]) => {
+      const run = await runBin(args, { env: ctx.home.env, cwd: other, stdin: '' });
+      expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(0);
+    };
+    await inOther('install', '--project', 'notes@acme@1.1.0', '--yes');
+    await inOther('enable', '--project', 'notes', '--confine', 'network=false,write=data');
+    // 1.1.0's tree was consented to only confined: it carries into this project so.
+    await inProject('install', '--project', 'notes@acme@1.1.0');
+    expect(consentIn(project)).toMatchObject({ version: '1.1.0', confine: CONFINE });
   });
 
   it('Z4: the user-wide consent carried into a project keeps its confinement', async () => {

@@ -12,8 +12,33 @@ export function consentedAnywhere(
   id: string,
   tree: { surfaceHash: string; fingerprint: string },
 ): boolean {
-  return recordsOf(state, id).some(
-    (r) => r.consent?.surfaceHash === tree.surfaceHash && r.fingerprint === tree.fingerprint,
+  return recordsOf(state, id).some((r) => consentsTo(r, tree));
+}
+
+/**
+ * The record whose consent carries to `tree` (consentedAnywhere), in the order consentBaseline
+ * prefers: this project's own, else the user-wide one, else another project's; undefined when none
+ * does. Its confinement (security.md Z4) is the one that consent was given with, so it goes with
+ * it: a tree consented to only confined never runs unconfined through an older version's consent.
+ */
+export function carriedConsent(
+  state: State,
+  key: string,
+  id: string,
+  tree: { surfaceHash: string; fingerprint: string },
+): PluginRecord | undefined {
+  const own = state.projects?.[key]?.plugins;
+  const mine = own !== undefined && Object.hasOwn(own, id) ? own[id] : undefined;
+  if (mine !== undefined && consentsTo(mine, tree)) return mine;
+  return recordsOf(state, id).find((r) => consentsTo(r, tree));
+}
+
+function consentsTo(
+  record: PluginRecord,
+  tree: { surfaceHash: string; fingerprint: string },
+): boolean {
+  return (
+    record.consent?.surfaceHash === tree.surfaceHash && record.fingerprint === tree.fingerprint
   );
 }
 

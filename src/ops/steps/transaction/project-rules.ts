@@ -26,7 +26,7 @@ import {
 } from './install-scope.js';
 import { enableModeFor, type CommitOptions } from './options.js';
 import { assertLockedIntegrity } from './locked-integrity.js';
-import { consentBaseline, consentedAnywhere } from './project-consent.js';
+import { carriedConsent, consentBaseline } from './project-consent.js';
 import { promoteStaged } from './promote-staged.js';
 import { entryOf, keptOptOuts, recordOf, type InstalledEntry } from './record.js';
 
@@ -176,15 +176,17 @@ async function commitOne(
   };
   const tree = { surfaceHash: record.surfaceHash, fingerprint: record.fingerprint };
   const baseline = consentBaseline(draft, scope.key, id);
-  let granted = consentedAnywhere(draft, id, tree);
+  const carried = carriedConsent(draft, scope.key, id, tree);
+  let granted = carried !== undefined;
   if (!granted) {
     const review = await reviewStaged(staged, baseline, ctx.paths, path);
     const mode = disabledByUser ? 'no' : enableModeFor(opts, id);
     granted = (await decideConsent(review, baseline, mode, ctx.confirm)) !== 'none';
   }
   if (granted) {
-    // Z4: the user's own confinement (`enable --confine`) stays with the consent, as user-wide.
-    const confine = baseline?.consent?.confine;
+    // Z4: the user's own confinement (`enable --confine`) stays with the consent, as user-wide:
+    // that of the consent that carried, else of the record the plugin was reviewed against.
+    const confine = (carried ?? baseline)?.consent?.confine;
     record.consent = {
       surfaceHash: record.surfaceHash,
       at: nowIso(ctx),
