@@ -8,8 +8,8 @@ import type { StorePaths } from '../../store/store-paths.js';
 import { treeStatusOf } from '../../store/tree-status.js';
 import { restoreWords } from '../../store/reinstall-command.js';
 import { readState, withStoreLock, writeState } from '../../store/state/state.js';
-import type { PluginRecord, State } from '../../store/state/state-schema.js';
-import { consentBaseline, consentedAnywhere } from '../steps/transaction/project-consent.js';
+import type { PluginRecord } from '../../store/state/state-schema.js';
+import { carriedConsent } from '../steps/transaction/project-consent.js';
 import { keptOptOuts, withPrevious } from '../steps/transaction/record.js';
 import { findInstalled } from '../steps/installed/installed.js';
 import {
@@ -79,7 +79,10 @@ export function enablePlugin(
       // carries, with the confinement given with it (project-consent.ts).
       const elsewhere =
         scope.kind === 'project' && record.pending === null && !review.consented
-          ? carriedConsent(state, scope.key, record)
+          ? (carriedConsent(state, scope.key, record.id, {
+              surfaceHash: record.surfaceHash,
+              fingerprint: record.fingerprint,
+            }) ?? null)
           : null;
       const already = record.pending === null && (review.consented || elsewhere !== null);
       const confine = confineOf(elsewhere ?? record, opts.confine);
@@ -175,18 +178,6 @@ function confineOf(
 ): Capabilities | undefined {
   if (asked === 'off') return undefined;
   return asked ?? record.consent?.confine;
-}
-
-/**
- * registry.md D13: the record of this user's state, other than `record`, whose consent covers
- * `record`'s surface and tree (consentedAnywhere) and whose confinement goes with it, the project's
- * consent baseline first (consentBaseline); null when none does.
- */
-function carriedConsent(state: State, key: string, record: PluginRecord): PluginRecord | null {
-  const tree = { surfaceHash: record.surfaceHash, fingerprint: record.fingerprint };
-  if (!consentedAnywhere(state, record.id, tree)) return null;
-  const baseline = consentBaseline(state, key, record.id);
-  return baseline?.consent != null ? baseline : record;
 }
 
 async function askConsent(
