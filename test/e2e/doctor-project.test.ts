@@ -4,6 +4,7 @@
  * 127.0.0.1 and a project directory: a project's plugin whose installed tree was changed or deleted
  * fails closed there, so doctor reports it, with `hookpm ci` as the fix, and that fix restores it.
  */
+import { execFileSync } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -126,5 +127,26 @@ describe("hookpm doctor: a project's plugins (plugins.md Q6, engine.md#fail-clos
     await ok('ci', '--yes');
     const restored = await wire();
     expect(JSON.parse(restored.stdout).hookSpecificOutput.permissionDecisionReason).toBe('pg');
+  });
+
+  it('projects.md: a hookpm.json that is not strict JSON, or a hookpm.lock that is a FIFO, is a warning naming the file and its repair; neither is rewritten', async () => {
+    await writeFile(join(world.project, 'hookpm.json'), '{"plugins": {}, "plugins": {}}');
+    const broken = await doctor();
+    const check = broken.checks.find((c) => c.name === 'project-files');
+    expect(check).toMatchObject({ status: 'warning', code: 'project_file_invalid' });
+    expect(check?.message).toContain(join(world.project, 'hookpm.json'));
+    expect(check?.fix).toContain('restore it from version control');
+    expect(await readFile(join(world.project, 'hookpm.json'), 'utf8')).toBe(
+      '{"plugins": {}, "plugins": {}}',
+    );
+    await rm(join(world.project, 'hookpm.json'));
+    execFileSync('mkfifo', [join(world.project, 'hookpm.lock')]);
+    const fifo = await doctor();
+    expect(fifo.checks.find((c) => c.name === 'project-files')).toMatchObject({
+      status: 'warning',
+      code: 'project_file_invalid',
+    });
+    await rm(join(world.project, 'hookpm.lock'));
+    expect((await doctor()).checks.some((c) => c.name === 'project-files')).toBe(false);
   });
 });

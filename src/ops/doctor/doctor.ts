@@ -9,6 +9,7 @@ import { checkHookHealth } from './hook-health.js';
 import { checkLinks } from './links.js';
 import { checkLock } from './lock.js';
 import { checkPlugins } from './plugins.js';
+import { checkProjectFiles } from './project-files.js';
 import { checkPolicy, type DoctorProject } from './policy.js';
 import type { State } from '../../store/state/state-schema.js';
 import { canonicalProjectRoot } from '../../workspace/canonical-root.js';
@@ -67,6 +68,8 @@ export async function runDoctor(ctx: DoctorContext, opts: DoctorOptions): Promis
   // The project doctor runs in: its plugins run there beside the user's (docs/guides/projects.md),
   // so their trees, what fails closed and the policy are checked on them too.
   const project = await projectOf(state, ctx.cwd);
+  const cwd = ctx.cwd;
+  if (cwd !== undefined) checks.push(...(await guarded('project', () => checkProjectFiles(cwd))));
   if (state !== null)
     checks.push(...(await guarded('plugins', () => checkPlugins(ctx.paths, state, project))));
   checks.push(...(await guarded('fail-closed', () => checkFailClosed(ctx.paths, state, project))));
