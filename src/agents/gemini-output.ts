@@ -26,21 +26,22 @@ import { geminiEventOf } from './gemini-names.js';
  * - Stop (AfterAgent): a continuation as `decision: "deny"` with the feedback (the generic block
  *   reason when it is blank), which Gemini CLI sends back as the next prompt.
  * - SessionStart: context as `additionalContext`.
- * - PreCompact (PreCompress): Gemini CLI reads no flow control there ("Advisory Only": it cannot
- *   block compression), so a stop, which the engine makes of a block there, is told instead
- *   (unblockedCompression), never dropped silently.
+ * - PreCompact (PreCompress) and the lifecycle events: Gemini CLI reads no flow control there
+ *   ("Advisory Only": it cannot block compression nor stop the session), so a stop (on PreCompact
+ *   also the one the engine makes of a block) is told instead (unappliedStop), never dropped
+ *   silently.
  */
 export function encodeGeminiOutput(result: DispatchResult): WireAnswer {
   const event = result.event;
   const out: Record<string, unknown> = {};
   const specific: Record<string, unknown> = {};
-  const flow = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop'].includes(event);
+  const flow = FLOW_EVENTS.includes(event);
   if (!result.continue && flow) {
     out['continue'] = false;
     if (result.stopReason !== null) out['stopReason'] = result.stopReason;
   }
   const messages = [...result.systemMessages];
-  const unblocked = unblockedCompression(result);
+  const unblocked = unappliedStop(result);
   if (unblocked !== null) messages.push(`hookpm: ${unblocked.message}`);
   if (event === 'PreToolUse' && result.permission !== null) {
     const { decision, reason } = result.permission;
@@ -81,15 +82,25 @@ export function encodeGeminiOutput(result: DispatchResult): WireAnswer {
 }
 
 /**
- * cli.md W3: a PreCompact stop (a handler's exit 2, `decision: "block"` or `continue: false`),
- * which Gemini CLI cannot apply on PreCompress, as the `unsupported_block` warning that an event
- * which cannot be blocked gives (engine.md#events), its text also for the user in `systemMessage`
- * (Gemini CLI shows nobody the stderr of a hook that exited 0). Null when nothing stopped.
+ * cli.md W3: a stop Gemini CLI cannot apply (a handler's `continue: false`, and on PreCompact the
+ * stop the engine makes of exit 2 or `decision: "block"`): on its lifecycle events (SessionStart,
+ * SessionEnd, Notification) and PreCompress, which read no flow control ("Advisory Only"). It is
+ * the `unsupported_block` warning that an event which cannot be blocked gives (engine.md#events),
+ * its text also for the user in `systemMessage` (Gemini CLI shows nobody the stderr of a hook that
+ * exited 0). Null when nothing stopped, or where Gemini CLI applies the stop.
  */
-function unblockedCompression(result: DispatchResult): ResultDiagnostic | null {
-  if (result.event !== 'PreCompact' || result.continue) return null;
+function unappliedStop(result: DispatchResult): ResultDiagnostic | null {
+  const event = result.event;
+  if (result.continue || FLOW_EVENTS.includes(event) || event === 'UserPromptSubmit') return null;
   const reason = result.stopReason?.trim() ?? '';
   const said = reason === '' ? '' : `: ${clip(reason)}`;
-  const message = `Gemini CLI cannot block PreCompress; the block is ignored${said}`;
+  const what =
+    event === 'PreCompact'
+      ? 'block PreCompress; the block'
+      : `stop the session on ${geminiEventOf(event)}; the stop`;
+  const message = `Gemini CLI cannot ${what} is ignored${said}`;
   return { code: 'unsupported_block', severity: 'warning', message };
 }
+
+/** The events where Gemini CLI reads `continue: false` (BeforeTool, AfterTool, AfterAgent). */
+const FLOW_EVENTS: readonly string[] = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop'];

@@ -254,15 +254,22 @@ describe('the Gemini CLI wire output (deny, allow, context, stop)', () => {
     });
   });
 
-  it('continue:false stops the agent on BeforeTool; the lifecycle events, which ignore it, get only systemMessage', () => {
+  it('continue:false stops the agent on BeforeTool; on the lifecycle events, which ignore it, the user is told it is ignored (cli.md W3)', () => {
     expect(out(result('PreToolUse', { continue: false, stopReason: 'halt' }))).toEqual({
       continue: false,
       stopReason: 'halt',
     });
-    for (const event of ['SessionEnd', 'Notification'] as const)
-      expect(
-        out(result(event, { continue: false, stopReason: 'x', systemMessages: ['note'] })),
-      ).toEqual({ systemMessage: 'note' });
+    for (const event of ['SessionStart', 'SessionEnd', 'Notification'] as const) {
+      const answer = GEMINI.encode(
+        result(event, { continue: false, stopReason: 'x', systemMessages: ['note'] }),
+      );
+      const told = `Gemini CLI cannot stop the session on ${event}; the stop is ignored: x`;
+      expect(JSON.parse(answer.stdout)).toEqual({ systemMessage: `note\nhookpm: ${told}` });
+      expect(answer.stderr).toBe(`hookpm: warning unsupported_block: ${told}\n`);
+    }
+    expect(out(result('SessionEnd', { systemMessages: ['note'] }))).toEqual({
+      systemMessage: 'note',
+    });
   });
 
   it('engine.md events, cli.md W3: a PreCompact block (exit 2, decision block, continue:false), which Gemini CLI cannot apply on PreCompress, is told as a systemMessage and unsupported_block, never dropped', () => {
