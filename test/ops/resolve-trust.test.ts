@@ -119,6 +119,16 @@ describe('resolveTrust and loadTrustedSnapshot', () => {
     await expect(stat(trustStorePath(home))).rejects.toThrow();
   });
 
+  it('T4: an askTrust answer that is none of the four rejects with E_USAGE naming it; nothing is trusted', async () => {
+    for (const answer of ['yes', undefined, 1]) {
+      const ask = asker(answer as TrustAnswer);
+      const error = await load({ askTrust: ask }).catch((e: unknown) => e);
+      expect(isHookpmError(error, 'E_USAGE')).toBe(true);
+      expect((error as Error).message).toMatch(/^askTrust answered .*; expected "once"/);
+    }
+    await expect(stat(trustStorePath(home))).rejects.toThrow();
+  });
+
   it('T4, R4: an Allow once grant holds on re-resolution while the bytes are the same, and an edit revokes it', async () => {
     const first = await resolveTrust({ cwd: repo, home, flag: false, askTrust: asker('once') });
     const again = await resolveTrust({

@@ -1,5 +1,6 @@
 import { HookpmError } from '../../errors.js';
 import { diagnostic, type Diagnostic } from '../../hooks/diagnostic.js';
+import { describeValue } from '../../json/describe-value.js';
 import {
   applyTrustAnswer,
   decideTrust,
@@ -100,7 +101,7 @@ export async function resolveTrust(options: ResolveTrustOptions): Promise<Resolv
       diagnostics.push(skipped(file.path, 'pass --trust-project-hooks'));
     return { ...untrusted, reason: policy.reason };
   }
-  const effect = applyTrustAnswer(await ask(file.path, summarizeProjectHooks(file)));
+  const effect = applyTrustAnswer(checkedAnswer(await ask(file.path, summarizeProjectHooks(file))));
   if (effect.outcome === 'abort') throw cancelled(file.path);
   if (effect.outcome === 'untrusted') {
     diagnostics.push(skipped(file.path, 'denied at the prompt'));
@@ -151,5 +152,19 @@ function cancelled(file: string): HookpmError {
       file,
       hint: 'Run the command again and choose Allow once, Always allow or Deny; or pass --trust-project-hooks.',
     },
+  );
+}
+
+const ANSWERS: readonly unknown[] = ['once', 'always', 'deny', 'cancel'];
+
+/**
+ * A library caller's AskTrust answer, which may be anything: one of the four, or E_USAGE naming
+ * what it gave (nothing is trusted or loaded), never a TypeError.
+ */
+function checkedAnswer(answer: unknown): TrustAnswer {
+  if (ANSWERS.includes(answer)) return answer as TrustAnswer;
+  throw new HookpmError(
+    'E_USAGE',
+    `askTrust answered ${describeValue(answer)}; expected "once", "always", "deny" or "cancel"`,
   );
 }
