@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -85,6 +85,26 @@ describe('registry serve (cli.md): a registry directory over HTTP on 127.0.0.1',
       expect(reply.headers['content-type'], path).toBe(type);
       expect(reply.headers['x-content-type-options']).toBe('nosniff');
       expect(reply.body.toString('latin1'), path).toBe(body);
+    }
+  });
+
+  it('cli.md: a registry directory that is a symlink re-pointed to a new build (an atomic deploy) is served from the new build; one gone is 404', async () => {
+    const site = join(base, 'site');
+    for (const build of ['v1', 'v2']) {
+      await mkdir(join(base, build), { recursive: true });
+      await writeFile(join(base, build, 'index.json'), `{"name":"${build}"}\n`);
+    }
+    await symlink(join(base, 'v1'), site);
+    const deployed = await serveRegistry(site);
+    try {
+      expect((await get(deployed.port, '/index.json')).body.toString()).toBe('{"name":"v1"}\n');
+      await symlink(join(base, 'v2'), `${site}.next`);
+      await rename(`${site}.next`, site);
+      expect((await get(deployed.port, '/index.json')).body.toString()).toBe('{"name":"v2"}\n');
+      await rm(site);
+      expect((await get(deployed.port, '/index.json')).status).toBe(404);
+    } finally {
+      await deployed.close();
     }
   });
 

@@ -78,11 +78,13 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
  * (openServedFile: never waited on, never read). A client that reads no byte of a body for
  * `idleTimeoutMs` is dropped. A request whose Host is not a loopback name is 421 (DNS rebinding);
  * headers must arrive within `headersTimeoutMs`, and at most `maxConnections` are held at once.
- * `onRequest` sees every request once its response is sent (a request log). Throws E_NOT_FOUND
- * when `dir` is not a directory, E_IO when the port is taken.
+ * `onRequest` sees every request once its response is sent (a request log). `dir` is resolved at
+ * each request (a symlink re-pointed to a new build serves that build). Throws E_NOT_FOUND when
+ * `dir` is not a directory at start (later, a request while it is none is 404), E_IO when the port
+ * is taken.
  */
 export async function serveRegistry(dir: string, opts: ServeOptions = {}): Promise<RegistryServer> {
-  const root = await realRoot(dir);
+  await realRoot(dir);
   const { createServedFiles } = await import('./http-served-files.js');
   const files = createServedFiles();
   const headersTimeout = opts.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
@@ -100,9 +102,15 @@ export async function serveRegistry(dir: string, opts: ServeOptions = {}): Promi
       if (!LOOPBACK_HOST.test(req.headers.host ?? '')) {
         return send(res, 421, 'misdirected request: Host must be localhost or 127.0.0.1\n');
       }
-      handle(root, files, req, res, opts.idleTimeoutMs ?? IDLE_TIMEOUT_MS).catch(() =>
-        send(res, 500, 'internal error\n'),
-      );
+      // `dir` is resolved at each request: a symlink re-pointed to a new build (an atomic deploy)
+      // is served as a static server serves it; a directory gone since is 404.
+      currentRoot(dir)
+        .then((root) =>
+          root === null
+            ? send(res, 404, 'not found\n')
+            : handle(root, files, req, res, opts.idleTimeoutMs ?? IDLE_TIMEOUT_MS),
+        )
+        .catch(() => send(res, 500, 'internal error\n'));
     },
   );
   server.maxConnections = opts.maxConnections ?? MAX_CONNECTIONS;
@@ -157,13 +165,20 @@ function watch(
   res.once('close', report);
 }
 
-async function realRoot(dir: string): Promise<string> {
+/** The real path of `dir` now, when it is a directory; null otherwise. */
+async function currentRoot(dir: string): Promise<string | null> {
   try {
     const real = await realpath(dir);
-    if ((await stat(real)).isDirectory()) return real;
+    return (await stat(real)).isDirectory() ? real : null;
   } catch {
-    // reported below
+    return null;
   }
+}
+
+/** `dir` as currentRoot finds it, or E_NOT_FOUND: a server is never started on nothing. */
+async function realRoot(dir: string): Promise<string> {
+  const real = await currentRoot(dir);
+  if (real !== null) return real;
   throw new HookpmError(
     'E_NOT_FOUND',
     `registry directory ${clip(dir)} does not exist or is not a directory`,
