@@ -6,43 +6,33 @@
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { installClaudeCode, runClaudeTurn } from './claude-code.js';
-import { startFakeMessagesApi, type FakeMessagesApi } from './fake-messages-api.js';
+import { commandTurn, installClaudeCode } from './claude-code.js';
+import type { FakeMessagesApi } from './fake-messages-api.js';
 import { FORCE_PUSH, useLinkedAgent } from '../helpers/linked-agent.js';
-import { expectCleanTurn } from '../helpers/agent-process.js';
 import { installedTree } from '../helpers/installed-tree.js';
 
 interface Result {
   permission_denials: Array<{ tool_name: string; tool_input: { command?: string } }>;
 }
 
-let api: FakeMessagesApi | null = null;
+const apis: FakeMessagesApi[] = [];
 const claude = useLinkedAgent({ agent: 'claude', before: '{}\n', installAgent: installClaudeCode });
 afterEach(async () => {
-  await api?.close();
-  api = null;
+  await Promise.all(apis.splice(0).map((api) => api.close()));
 });
 
 /** One turn of Claude Code whose model asks to run FORCE_PUSH (at most twice). */
-async function forcePushTurn() {
-  api = await startFakeMessagesApi({ toolCommand: FORCE_PUSH, maxToolCalls: 2 });
-  return runClaudeTurn({
-    home: claude.home,
-    cwd: claude.repo,
-    baseUrl: api.url,
-    prompt: 'Run the command.',
-    binary: claude.binary,
-    allowedTools: ['Bash'],
-    timeoutMs: 50_000,
-  });
+function forcePushTurn() {
+  const { home, repo: cwd, binary } = claude;
+  const turn = { home, cwd, binary, allowedTools: ['Bash'], timeoutMs: 50_000 };
+  return commandTurn({ ...turn, toolCommand: FORCE_PUSH, maxToolCalls: 2, apis });
 }
 
 describe('a tampered guard inside a real Claude Code', () => {
   it('B2, Q6: with guard tampered, `git push --force` is still denied, by hookpm, naming guard and the fix', async () => {
     const tree = installedTree(claude.home, 'guard');
     await appendFile(join(tree, 'scripts', 'guard.mjs'), '\nprocess.exit(0);\n');
-    const run = await forcePushTurn();
-    expectCleanTurn(run);
+    const { api, run } = await forcePushTurn();
     const results = api.toolResults();
     expect(results).toHaveLength(1);
     expect(results[0]).toMatchObject({ is_error: true });
@@ -63,8 +53,7 @@ describe('a tampered guard inside a real Claude Code', () => {
     const node = JSON.stringify(process.execPath).slice(1, -1);
     expect(settings).toContain(node);
     await writeFile(claude.settingsFile(), settings.replaceAll(node, '/nonexistent/node/bin/node'));
-    const run = await forcePushTurn();
-    expectCleanTurn(run);
+    const { api, run } = await forcePushTurn();
     const result = (run.result as { result: string }).result;
     expect(result).toContain('UserPromptSubmit operation blocked by hook');
     expect(result).toContain(

@@ -6,39 +6,30 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { installClaudeCode, runClaudeTurn } from './claude-code.js';
-import { startFakeMessagesApi, type FakeMessagesApi } from './fake-messages-api.js';
+import { commandTurn, installClaudeCode } from './claude-code.js';
+import type { FakeMessagesApi } from './fake-messages-api.js';
 import { FORCE_PUSH, GUARD_REASON, useLinkedAgent } from '../helpers/linked-agent.js';
-import { expectCleanTurn } from '../helpers/agent-process.js';
 
 interface Result {
   permission_denials: unknown[];
 }
 
-let api: FakeMessagesApi | null = null;
+const apis: FakeMessagesApi[] = [];
 const claude = useLinkedAgent({ agent: 'claude', before: '{}\n', installAgent: installClaudeCode });
 afterEach(async () => {
-  await api?.close();
-  api = null;
+  await Promise.all(apis.splice(0).map((api) => api.close()));
 });
 
 async function turn(extraEnv: Record<string, string>) {
-  api = await startFakeMessagesApi({ toolCommand: FORCE_PUSH, maxToolCalls: 2 });
-  const run = await runClaudeTurn({
-    home: claude.home,
-    cwd: claude.repo,
-    baseUrl: api.url,
-    prompt: 'Run the command.',
-    binary: claude.binary,
-    allowedTools: ['Bash'],
-    timeoutMs: 50_000,
-    extraEnv,
+  const { home, repo: cwd, binary } = claude;
+  const options = { home, cwd, binary, allowedTools: ['Bash'], timeoutMs: 50_000, extraEnv };
+  const { api, run } = await commandTurn({
+    ...options,
+    toolCommand: FORCE_PUSH,
+    maxToolCalls: 2,
+    apis,
   });
-  expectCleanTurn(run);
-  const results = api.toolResults();
-  await api.close();
-  api = null;
-  return { run, results };
+  return { run, results: api.toolResults() };
 }
 
 describe("the administrator's policy inside a real Claude Code", () => {
