@@ -1,3 +1,7 @@
+import { BLOCKING_EVENTS } from '../hooks/fail-closed-entry.js';
+import type { HookEventName } from '../hooks/events.js';
+import { GEMINI_EVENT_OF } from './gemini-names.js';
+
 /**
  * The handler command `hookpm link` writes into an agent's settings, and the test that tells such
  * a command from any other (for `unlink`, `link` alone, `doctor`, and so that hookpm's own engine
@@ -82,18 +86,23 @@ function patterns(texts: readonly string[]): string {
   return texts.map((text) => `*'"${text}'*`).join('|');
 }
 
-/** The blocking events but Stop (engine.md B1), by the names of every agent hookpm links. */
-const BLOCKING_NAMES = [
-  'PreToolUse"',
-  'PermissionRequest"',
-  'UserPromptSubmit"',
-  'BeforeTool"',
-  'BeforeAgent"',
-];
+/**
+ * The blocking events (engine.md B1) that `blocking` keeps, by every name an agent hookpm links
+ * gives them: the engine's (Claude Code, Deep Agents Code and Codex use them) and Gemini CLI's.
+ */
+function namesOf(blocking: (event: HookEventName) => boolean): string[] {
+  const gemini = Object.entries(GEMINI_EVENT_OF);
+  return [...BLOCKING_EVENTS]
+    .filter(blocking)
+    .flatMap((event) => [event, ...gemini.filter(([, is]) => is === event).map(([name]) => name)]);
+}
+
+/** The blocking events but Stop, each name quoted as the payload quotes it. */
+const BLOCKING_NAMES = namesOf((event) => event !== 'Stop').map((name) => `${name}"`);
 /** A Stop's payload while the agent continues because of a Stop hook, compact or spaced. */
 const ACTIVE_STOP = ['stop_hook_active":true', 'stop_hook_active": true'];
-/** Stop, by the names of every agent hookpm links. */
-const STOP_NAMES = ['Stop"', 'AfterAgent"'];
+/** Stop, by every agent's name of it. */
+const STOP_NAMES = namesOf((event) => event === 'Stop').map((name) => `${name}"`);
 
 /** The `hookpm wire` option of the background link entry (plugins.md G3). */
 export const BACKGROUND_OPTION = '--background';
