@@ -4,6 +4,7 @@ import { agentDeadlineSec, type Agent, type AgentId, type WireAnswer } from '../
 import { isPlainObject } from '../../json/describe-value.js';
 import { nestsDeeperThan } from '../../json/nesting-depth.js';
 import { refusedPayload, type PayloadRefusal } from '../../engine/fail-closed.js';
+import { stopHookActiveOf } from '../../engine/stop-hook-active.js';
 import { BLOCKING_EVENTS } from '../../hooks/fail-closed-entry.js';
 import { isClaudeCodeEvent, type EventName } from '../../hooks/events.js';
 import type { HandlerSet } from '../../hooks/snapshot/snapshot-match.js';
@@ -188,7 +189,7 @@ function refusePayload(
   input: Readonly<Record<string, unknown>>,
   refusal: PayloadRefusal,
 ): WireAnswer {
-  const stop = { continuationCount: 0, stopHookActive: input['stop_hook_active'] === true };
+  const stop = { continuationCount: 0, stopHookActive: stopHookActiveOf(event, input, 0) };
   const result = refusedPayload(event, '', refusal, stop);
   if (BLOCKING_EVENTS.has(event)) return agent.encode(result);
   return { exitCode: 1, stdout: '', stderr: `hookpm: ${result.diagnostics[0]!.message}\n` };
