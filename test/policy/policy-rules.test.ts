@@ -60,6 +60,15 @@ describe('policy rules as data', () => {
     });
   });
 
+  it('A12: a name entry allows that name at any location; a location entry holds it to its host', () => {
+    const byName = { registries: { allow: ['acme'] } };
+    expect(registryRefusal(byName, { name: 'acme', location: 'https://evil.example/' })).toBeNull();
+    const byLocation = { registries: { allow: ['https://plugins.acme.example/*'] } };
+    expect(
+      registryRefusal(byLocation, { name: 'acme', location: 'https://evil.example/' }),
+    ).toEqual({ rule: 'registries.allow', entry: null });
+  });
+
   it('A12: a registry URL with a user and password is matched by its location without them', () => {
     const policy = { registries: { allow: ['https://plugins.acme.example/*'] } };
     const at = (location: string) => registryRefusal(policy, { name: 'acme', location });
