@@ -291,6 +291,21 @@ describe('project plugins by name (registry.md D13, D14)', () => {
     await fails('E_NOT_INSTALLED', 'enable', 'pg@acme', '--yes');
   });
 
+  it("D13: review --project of a plugin the project has not installed reads hookpm.json's registries, as install --project would", async () => {
+    // A fresh clone: acme is hookpm.json's alone, the user never added it.
+    await writeFile(
+      join(world.project, 'hookpm.json'),
+      JSON.stringify({ plugins: { 'pg@acme': '^1.0.0' }, registries: { acme: world.acme.url } }),
+    );
+    const shown = JSON.parse((await ok('review', '--project', 'pg@acme', '--json')).stdout) as {
+      id: string;
+      version: string;
+    };
+    expect(shown).toMatchObject({ id: 'pg@acme', version: '1.1.0' });
+    // Without --project the user's registries are the ones read: they know no acme.
+    await fails('E_NOT_FOUND', 'review', 'pg@acme');
+  });
+
   it('D13: a project with no plugin installed by this user says so', async () => {
     const run = await fails('E_NOT_INSTALLED', 'enable', '--project', 'pg');
     expect(run.stderr).toContain('no plugin is installed for the project');

@@ -21,7 +21,10 @@ export function register(program: Command): void {
       'an installed plugin name or id, a plugin directory (./dir), a registry plugin (name[@registry][@range]), ./file.tgz, https://.../x.tgz or npm:pkg',
     )
     .option('--include-prerelease', 'let ranges match prerelease versions')
-    .option('-P, --project', 'an installed plugin of the project, with the consent given there')
+    .option(
+      '-P, --project',
+      "the project's installed plugin, with the consent given there (else from hookpm.json's registries too)",
+    )
     .addHelpText(
       'after',
       '\nExample:\n  $ hookpm review ./my-plugin\n  $ hookpm review guard --json\n',

@@ -16,6 +16,8 @@ import { resolveInstallSources } from '../steps/staging/resolve.js';
 import { stageMarketplaceTree } from '../steps/staging/stage-marketplace.js';
 import { stageNpmPlugin } from '../steps/catalogs/fetch-npm.js';
 import { fetchAndExtract } from '../steps/staging/stage-tarball.js';
+import { openProject } from '../steps/transaction/project-scope.js';
+import { assertProjectTarballs } from '../steps/transaction/project-registries.js';
 
 export interface ReviewSourceOptions {
   target: string;
@@ -46,9 +48,14 @@ export async function reviewAny(
       if (!isHookpmError(error, 'E_NOT_INSTALLED')) throw error;
     }
   }
-  const { sources } = await resolveInstallSources(ctx, [opts.target], opts);
+  // D13: a plugin the project has not installed is looked for as `install --project` would, in
+  // hookpm.json's registries too (J3: those checked, and a tarball of one on disk kept inside it).
+  const project = opts.scope?.kind === 'project' ? await openProject(ctx, opts.cwd) : null;
+  const from = project?.ctx ?? ctx;
+  const { sources } = await resolveInstallSources(from, [opts.target], opts);
+  if (project !== null) assertProjectTarballs(project.root, project.registries, sources);
   const source = sources[0] as InstallSource;
-  const { dir, integrity, version } = await materialise(ctx, source, opts);
+  const { dir, integrity, version } = await materialise(from, source, opts);
   try {
     const inspected = await inspectPluginDir(dir, {
       fallbackName: source.fallbackName,
