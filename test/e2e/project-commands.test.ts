@@ -306,6 +306,28 @@ describe('project plugins by name (registry.md D13, D14)', () => {
     await fails('E_NOT_FOUND', 'review', 'pg@acme');
   });
 
+  it("projects.md consent: while the project's copy waits for consent, the user's own install of the same id runs there", async () => {
+    const deny120 = DENY.replace('"pg"', '"pg 1.2.0"');
+    await withPg120(
+      async () => {
+        await ok('registry', 'add', 'acme', world.acme.url);
+        await ok('install', 'pg@acme@1.1.0', '--yes');
+        await fails('E_CONSENT_REQUIRED', 'install', '--project', 'pg@acme@1.2.0');
+        const reason = async (): Promise<string | undefined> => {
+          const run = await ok('run', 'PreToolUse', '--payload', '-', '--json');
+          const result = JSON.parse(run.stdout) as { permission: { reason?: string } | null };
+          return result.permission?.reason;
+        };
+        expect(await ranPlugins()).toEqual(['pg@acme']);
+        expect(await reason()).toBe('pg');
+        await ok('enable', '--project', 'pg', '--yes');
+        expect(await ranPlugins()).toEqual(['pg@acme']);
+        expect(await reason()).toBe('pg 1.2.0');
+      },
+      { PreToolUse: [deny120] },
+    );
+  });
+
   it('D13: a project with no plugin installed by this user says so', async () => {
     const run = await fails('E_NOT_INSTALLED', 'enable', '--project', 'pg');
     expect(run.stderr).toContain('no plugin is installed for the project');
