@@ -109,6 +109,22 @@ describe("Codex's .agents/plugins/marketplace.json (plugins.md G10)", () => {
     expect(report).toMatchObject({ kind: 'marketplace', ok: true, plugins: ['from-claude'] });
   });
 
+  it('N6: a marketplace repository with a registry.json of another tool beside its catalog stays a marketplace; alone, registry.json makes an index', async () => {
+    const root = await newDir();
+    await writeFiles(root, {
+      'registry.json': JSON.stringify({ tool: 'not hookpm' }),
+      [CLAUDE]: JSON.stringify({ name: 'm', owner: { name: 'A' }, plugins: [] }),
+    });
+    expect(await readLocationKind(root)).toEqual({ kind: 'marketplace', dir: root });
+    const sparse = await newDir();
+    await writeFiles(sparse, { 'registry.json': '{}' });
+    expect(await readLocationKind(sparse)).toEqual({ kind: 'index', dir: sparse });
+    expect(await readLocationKind(join(sparse, 'registry.json'))).toEqual({
+      kind: 'index',
+      dir: sparse,
+    });
+  });
+
   it('G10: a directory with only .agents/plugins/marketplace.json is a marketplace, and its file names the root', async () => {
     const root = await newDir();
     await writeFiles(root, {

@@ -289,6 +289,27 @@ describe('sparse layout: the client (N11)', () => {
     expect(state.registries['base']?.location).toBe(`${server.url}registry.json`);
   });
 
+  it('N6: a local directory holding registry.json and no index.json is added and read in the sparse layout, also named by its registry.json or a file: URL', async () => {
+    const dir = join(world.root, 'reg');
+    await writeSparseRegistry(dir, 10, GUARD);
+    const typed = [
+      dir,
+      join(dir, 'registry.json'),
+      `file://${dir}/`,
+      `file://${dir}/registry.json`,
+    ];
+    for (const [i, location] of typed.entries()) {
+      const added = await addRegistry(world.ctx, { name: `local${i}`, location, cwd: world.root });
+      expect(added).toMatchObject({ kind: 'index', plugins: 10 });
+    }
+    const state = await readState(world.ctx.paths);
+    expect(state.registries['local1']?.location).toBe(dir);
+    expect(state.registries['local3']?.location).toBe(`file://${dir}/`);
+    expect(await describePlugin(world.ctx, 'guard@local1')).toMatchObject({ name: 'guard' });
+    const installed = await install(world.ctx, 'guard@local3');
+    expect(installed.installed[0]).toMatchObject({ id: 'guard@local3', version: '1.3.0' });
+  });
+
   it('N11, N4: a 304 rewrites only the metadata of a cached document; a changed document is fetched again', async () => {
     const dir = join(world.root, 'reg');
     await writeSparseRegistry(dir, 10, GUARD);
