@@ -79,6 +79,19 @@ export function indexUrlOf(location: string): string {
   return pathToFileURL(resolve(location, 'index.json')).href;
 }
 
+/**
+ * Whether `location`, as typed, is the URL of an `index.json` (registry.md N6): such a registry is
+ * read through that monolithic index alone, and `registry add` asks it for no `registry.json`.
+ */
+export function namesIndexFile(location: string): boolean {
+  if (!SCHEME.test(location) || isAbsolute(location)) return false;
+  try {
+    return /(^|\/)index\.json$/.test(new URL(location).pathname);
+  } catch {
+    return false;
+  }
+}
+
 /** A stored location naming a sparse layout's root document (registry.md N6): an URL ending in `/registry.json`. */
 export function isSparseRootUrl(location: string): boolean {
   return SCHEME.test(location) && !isAbsolute(location) && /\/registry\.json$/.test(location);

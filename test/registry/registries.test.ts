@@ -90,7 +90,7 @@ describe('registry add (registry.md section 1)', () => {
     const s = await server();
     const added = await addRegistry(ctx, {
       name: 'acme',
-      location: `${s.url}index.json`,
+      location: s.url.replace(/\/$/, ''),
       cwd: root,
     });
     expect(added).toEqual({

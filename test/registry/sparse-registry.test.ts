@@ -6,8 +6,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -308,6 +309,39 @@ describe('sparse layout: the client (N11)', () => {
     expect(await describePlugin(world.ctx, 'guard@local1')).toMatchObject({ name: 'guard' });
     const installed = await install(world.ctx, 'guard@local3');
     expect(installed.installed[0]).toMatchObject({ id: 'guard@local3', version: '1.3.0' });
+  });
+
+  it('N6: a registry added by its index.json URL is read through index.json alone, so a host that answers 403 for a missing file (S3) is added; by its base URL, the 403 says so', async () => {
+    const fixtures = dirname(PLUGINS);
+    const asked: string[] = [];
+    // A bucket without public listing: a file it does not have is 403, not 404.
+    const bucket = createHttpServer((req, res) => {
+      const path = decodeURIComponent((req.url ?? '/').split('?')[0] ?? '/');
+      asked.push(path);
+      readFile(join(fixtures, path)).then(
+        (body) => res.writeHead(200).end(body),
+        () => res.writeHead(403).end('<Error><Code>AccessDenied</Code></Error>'),
+      );
+    });
+    await new Promise<void>((done) => bucket.listen(0, '127.0.0.1', () => done()));
+    world.closers.push(() => new Promise((done) => bucket.close(() => done())));
+    const url = `http://127.0.0.1:${(bucket.address() as { port: number }).port}/`;
+    const added = await addRegistry(world.ctx, {
+      name: 'bucket',
+      location: `${url}index.json`,
+      cwd: world.root,
+    });
+    expect(added).toMatchObject({ kind: 'index', plugins: 6 });
+    expect(asked).toEqual(['/index.json']);
+    expect((await readState(world.ctx.paths)).registries['bucket']?.location).toBe(url);
+    const installed = await install(world.ctx, 'guard@bucket');
+    expect(installed.installed[0]).toMatchObject({ id: 'guard@bucket', version: '1.3.0' });
+    expect(asked.filter((p) => p.endsWith('registry.json'))).toEqual([]);
+    const base = addRegistry(world.ctx, { name: 'base', location: url, cwd: world.root });
+    await expect(base).rejects.toMatchObject({
+      code: 'E_REGISTRY_NETWORK',
+      hint: expect.stringContaining(`${url}index.json`) as string,
+    });
   });
 
   it('N11, N4: a 304 rewrites only the metadata of a cached document; a changed document is fetched again', async () => {

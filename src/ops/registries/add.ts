@@ -10,6 +10,7 @@ import {
   classifyLocation,
   indexUrlOf,
   isSparseRootUrl,
+  namesIndexFile,
   showLocation,
 } from '../../registry/registry-location.js';
 import { assertStoreWritable } from '../../store/check-writable.js';
@@ -70,7 +71,7 @@ export async function addRegistry(
       `cannot add the registry ${name}, whose index must be fetched from ${showLocation(record.location)}`,
       { registry: name },
     );
-  const catalog = await loadAdded(name, record, ctx);
+  const catalog = await loadAdded(name, record, ctx, namesIndexFile(opts.location));
   await updateState(
     ctx.paths,
     (draft) => {
@@ -94,18 +95,22 @@ export async function addRegistry(
  * The catalog of the registry being added (refreshed). registry.md N6: a base URL is asked first
  * for its sparse root document (`registry.json`), whose size does not grow with the registry; when
  * it has one, the record stores that root's URL. Only a 404 there falls back to the base URL's
- * `index.json`, whose error is then the one reported.
+ * `index.json`, whose error is then the one reported. A location typed as the URL of an
+ * `index.json` (`indexNamed`) is read through it alone, with no request for `registry.json`: a host
+ * that answers 403 for a file it does not have (an S3 bucket without public listing) holds the
+ * registry too. A 401 or 403 for the probe says so in its hint.
  */
 async function loadAdded(
   name: string,
   record: RegistryRecord,
   ctx: OperationContext,
+  indexNamed: boolean,
 ): ReturnType<typeof loadCatalogSummary> {
   const opts = { refresh: true, countOnly: true };
   const load = (location: string): ReturnType<typeof loadCatalogSummary> =>
     loadCatalogSummary({ name, record: { ...record, location }, builtin: false }, ctx, opts);
   // Only an index location has an index URL: a marketplace's (`git:x`) may be no URL base at all.
-  const probe = record.kind === 'index' && !isSparseRootUrl(record.location);
+  const probe = record.kind === 'index' && !isSparseRootUrl(record.location) && !indexNamed;
   if (!probe) return load(record.location);
   const url = indexUrlOf(record.location);
   if (url.startsWith('file:')) return load(record.location);
@@ -115,9 +120,25 @@ async function loadAdded(
     record.location = root;
     return catalog;
   } catch (error) {
+    const status = isHookpmError(error, 'E_REGISTRY_NETWORK') ? statusOf(error) : undefined;
+    if (status === 401 || status === 403) throw probeRefused(error as HookpmError, url, status);
     if (!isHookpmError(error, 'E_NOT_FOUND')) throw error;
     return load(record.location);
   }
+}
+
+function statusOf(error: HookpmError): number | undefined {
+  const status = error.details['status'];
+  return typeof status === 'number' ? status : undefined;
+}
+
+/** A 401 or 403 for the `registry.json` of a base URL: also how to read its `index.json` alone. */
+function probeRefused(error: HookpmError, indexUrl: string, status: number): HookpmError {
+  const shown = showLocation(indexUrl);
+  return new HookpmError(error.code, error.message, {
+    ...error.details,
+    hint: `${error.hint ?? ''} A registry with only index.json, on a host that answers ${status} for a missing file (S3, CloudFront), is added by the URL of its index: ${shown}`.trim(),
+  });
 }
 
 function checkFree(state: State, name: string, ctx: OperationContext): void {
