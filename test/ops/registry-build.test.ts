@@ -102,6 +102,37 @@ describe('buildRegistry (cli.md registry build)', () => {
     expect(await tree(join(base, 'one'))).toEqual(one);
   });
 
+  it('N9: a rebuild leaves every file whose bytes would not change untouched, tarballs, index.json and index.html too (a sync or a server sees nothing new)', async () => {
+    const base = await tempDir();
+    await writePlugin(join(base, 'src', 'alpha'), { name: 'alpha', version: '1.0.0' });
+    await writePlugin(join(base, 'src', 'beta'), { name: 'beta', version: '0.3.1' });
+    const opts = { pluginsDir: join(base, 'src'), outDir: join(base, 'out'), name: 'acme' };
+    await buildRegistry({ ...opts, publishedAt: '2026-11-01T00:00:00Z' });
+    const files = [...(await tree(opts.outDir)).keys()];
+    const identity = async () =>
+      Promise.all(
+        files.map(async (f) => {
+          const info = await stat(join(opts.outDir, f));
+          return `${f} ${info.ino} ${info.mtimeMs}`;
+        }),
+      );
+    const before = await identity();
+    await new Promise((done) => setTimeout(done, 30));
+    await buildRegistry({ ...opts, publishedAt: '2026-12-01T00:00:00Z' });
+    expect(await identity()).toEqual(before);
+    await writePlugin(join(base, 'src', 'beta'), { name: 'beta', version: '0.3.1', event: 'Stop' });
+    await buildRegistry({ ...opts, publishedAt: '2026-12-01T00:00:00Z' });
+    const changed = (await identity()).filter((line, i) => line !== before[i]);
+    expect(changed.map((line) => line.split(' ')[0])).toEqual([
+      'index.html',
+      'index.json',
+      'plugins/be/beta.json',
+      'search/be.json',
+      'search/index.json',
+      'tarballs/beta-0.3.1.tgz',
+    ]);
+  });
+
   it('I1, I3: the index passes parseIndex, names each tarball with its real integrity and size, and lists versions with distTags.latest', async () => {
     const base = await tempDir();
     await writePlugin(join(base, 'src', 'alpha'), {
@@ -297,6 +328,12 @@ describe('buildRegistry (cli.md registry build)', () => {
     await buildRegistry({ pluginsDir: join(base, 'src'), outDir: out, name: 'acme' });
     const page = join(out, 'index.html');
     execFileSync('chattr', ['+i', page]);
+    // A page with other bytes to write: one with the same bytes is left as it is (N9).
+    await writePlugin(join(base, 'src', 'alpha'), {
+      name: 'alpha',
+      version: '1.0.0',
+      description: 'Changed',
+    });
     try {
       const error = await failure(
         buildRegistry({ pluginsDir: join(base, 'src'), outDir: out, name: 'acme' }),

@@ -1,4 +1,14 @@
-import { mkdir, mkdtemp, readdir, realpath, rename, rm, stat, unlink } from 'node:fs/promises';
+import {
+  mkdir,
+  mkdtemp,
+  readFile,
+  readdir,
+  realpath,
+  rename,
+  rm,
+  stat,
+  unlink,
+} from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import semver from '../../registry/versions/semver.js';
 import { HookpmError } from '../../errors.js';
@@ -18,6 +28,7 @@ import { SCRATCH_PREFIX, withBuildLock } from './build-lock.js';
 import { checkOutputDirs } from './output-dirs.js';
 import { checkSourcesApart } from './source-overlap.js';
 import { keepRecordedTime, readRecordedTimes } from './recorded-times.js';
+import { holdsBytes } from './unchanged-file.js';
 import { sparseLayoutOf, writeSparseLayout, type SparseWriteResult } from './write-sparse.js';
 
 export interface BuildRegistryOptions {
@@ -131,13 +142,9 @@ async function buildLocked(
     for (const result of packed) await moveTarball(result.file, tarballDir);
     const tarballs = packed.map((p) => p.entry.tarball).sort();
     const html = renderMarketplacePage({ index: checked, registry: name, surfaces, about });
-    await writeFileDurable(join(outDir, 'index.html'), html, USER_FILE);
+    await writeChanged(join(outDir, 'index.html'), html);
     const sparse = layout === null ? null : await writeSparseLayout(outDir, layout);
-    await writeFileDurable(
-      join(outDir, 'index.json'),
-      `${JSON.stringify(index, null, 2)}\n`,
-      USER_FILE,
-    );
+    await writeChanged(join(outDir, 'index.json'), `${JSON.stringify(index, null, 2)}\n`);
     // Last: until the new index.json is in place, the old one may name these tarballs.
     const removed = await removeStale(tarballDir, new Set(packed.map((p) => basename(p.file))));
     return { name, outDir, index: checked, tarballs, removed, sparse };
@@ -280,12 +287,19 @@ async function isDirectory(path: string): Promise<boolean> {
   );
 }
 
+/** Writes `text` to the registry file `file`, unless it holds those bytes already (N9). */
+async function writeChanged(file: string, text: string): Promise<void> {
+  if (!holdsBytes(file, text)) await writeFileDurable(file, text, USER_FILE);
+}
+
 /**
- * Moves the packed tarball `file` into `tarballDir`, replacing a file of its name. Throws E_IO
- * naming the target when that cannot be done (a folder of that name is in the way, say).
+ * Moves the packed tarball `file` into `tarballDir`, replacing a file of its name; a file there
+ * with the same bytes (packing is deterministic: an unchanged plugin) is left as it is (N9). Throws
+ * E_IO naming the target when that cannot be done (a folder of that name is in the way, say).
  */
 async function moveTarball(file: string, tarballDir: string): Promise<void> {
   const target = join(tarballDir, basename(file));
+  if (holdsBytes(target, await readFile(file))) return;
   try {
     await rename(file, target);
   } catch (error) {
