@@ -588,4 +588,24 @@ describe('buildRegistry (cli.md registry build)', () => {
     await buildRegistry({ pluginsDir: join(base, 'src'), outDir: out });
     expect((await readdir(out)).sort()).toEqual(BUILT);
   });
+
+  it('D2, N9: the temporary files a build killed midway left beside index.json, a plugin document or a search page are removed by the next build, which a static server would serve', async () => {
+    const base = await tempDir();
+    await writePlugin(join(base, 'src', 'alpha'), { name: 'alpha', version: '1.0.0' });
+    const out = join(base, 'out');
+    const opts = { pluginsDir: join(base, 'src'), outDir: out };
+    await buildRegistry(opts);
+    const before = await tree(out);
+    const left = [
+      '.index.json.tmp-4194305-0a1b2c3d',
+      '.registry.json.tmp-4194305-0a1b2c3d',
+      'plugins/al/.alpha.json.tmp-4194305-0a1b2c3d',
+      'search/.al.json.tmp-4194305-0a1b2c3d',
+    ];
+    for (const file of left) await writeFile(join(out, file), 'half a document');
+    await writeFile(join(out, 'plugins', 'al', 'notes.txt'), 'the user’s');
+    await buildRegistry(opts);
+    const after = await tree(out);
+    expect([...after.keys()].sort()).toEqual([...before.keys(), 'plugins/al/notes.txt'].sort());
+  });
 });

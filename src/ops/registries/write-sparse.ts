@@ -1,7 +1,7 @@
 import { mkdir, readdir, rmdir, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { HookpmError } from '../../errors.js';
-import { writeFileDurable } from '../../io/durable-write.js';
+import { anyDurableTempWriter, writeFileDurable } from '../../io/durable-write.js';
 import { readRegularText } from '../../io/read-regular-file.js';
 import { INDEX_MAX_BYTES } from '../../registry/http/fetch-options.js';
 import type { RegistryIndex } from '../../registry/indexes/index-schema.js';
@@ -112,8 +112,10 @@ function isBuildFile(path: string): boolean {
 
 /**
  * Removes the files under `outDir/top` that a build writes (isBuildFile) and `keep` does not name:
- * those of plugins no longer built; then the shard folders left empty. A file or folder a build
- * does not make (a README, a folder of the user's) is left as it is.
+ * those of plugins no longer built, and the temporary files of a build killed midway (D2's
+ * `.<name>.tmp-<pid>-<hex>`: the build lock is held, so no running build owns one); then the shard
+ * folders left empty. A file or folder a build does not make (a README, a folder of the user's)
+ * is left as it is.
  */
 async function removeOthers(
   outDir: string,
@@ -131,6 +133,8 @@ async function removeOthers(
       } else if (entry.isFile() && isBuildFile(path) && !keep.has(path)) {
         await unlink(join(outDir, path));
         removed.push(path);
+      } else if (entry.isFile() && anyDurableTempWriter(entry.name) !== null) {
+        await unlink(join(outDir, path)).catch(() => undefined);
       }
     }
   };
