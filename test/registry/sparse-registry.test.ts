@@ -421,6 +421,34 @@ describe('sparse layout: the client (N11)', () => {
   });
 });
 
+describe('sparse layout: offline search of a partly cached registry (N11, D5)', () => {
+  it('N11, D5: offline, a search page whose rows are not cached (a cache partly deleted, a search cut short) makes a warning that the results are partial, not a silent gap', async () => {
+    const dir = join(world.root, 'reg');
+    await writeSparseRegistry(dir, 40, GUARD);
+    const { server } = await serve(dir);
+    await addRegistry(world.ctx, {
+      name: 'acme',
+      location: `${server.url}registry.json`,
+      cwd: world.root,
+    });
+    const online = await searchPlugins(world.ctx, { query: 'guard' });
+    expect(online.results.map((r) => r.id)).toContain('guard@acme');
+    expect(online.warnings).toEqual([]);
+    const cache = sparseCacheDir(indexCacheDir(world.ctx.paths), 'acme');
+    await rm(join(cache, 'search', 'gu.json.rows'));
+    const offline = await searchPlugins({ ...world.ctx, offline: true }, { query: 'guard' });
+    expect(offline.results.map((r) => r.id)).not.toContain('guard@acme');
+    expect(offline.warnings).toEqual([
+      expect.objectContaining({
+        registry: 'acme',
+        code: 'E_OFFLINE',
+        message: expect.stringContaining('1 of') as string,
+        hint: expect.stringContaining('online') as string,
+      }),
+    ]);
+  });
+});
+
 describe('sparse layout: cost independent of registry size (N12)', () => {
   it('N12: registry add + one install move the same requests and at most 1.5x the bytes from 20,000 plugins as from 1,000', async () => {
     const costs: Array<{ requests: string[]; bytes: number }> = [];

@@ -149,12 +149,13 @@ export async function loadSparsePlugins(
  * deadline, the one fetch of an `index.json` has (`opts.fetch.deadlineMs`): each request is given
  * what is left of it, so pages that each arrive a byte at a time end the search at that deadline
  * (E_REGISTRY_TIMEOUT naming the registry), not at a deadline per page. Pages read by then stay
- * cached, and are not asked for again.
+ * cached, and are not asked for again. Without the network (D5), a page whose rows are not cached
+ * (a search cut short, a cache partly deleted) is left out, and `partial` says how many were.
  */
 export async function loadSparseSummary(
   sparse: SparseLoad,
   opts: LoadIndexOptions,
-): Promise<{ summary: IndexSummary; origin: IndexOrigin }> {
+): Promise<{ summary: IndexSummary; origin: IndexOrigin; partial: PartialSearch | null }> {
   const dir = sparseCacheDir(opts.cacheDir, sparse.registry);
   const url = new URL(sparse.root.search, sparse.url).href;
   const budget = opts.fetch?.deadlineMs ?? INDEX_DEADLINE_MS;
@@ -190,6 +191,7 @@ export async function loadSparseSummary(
   total = manifest.shards.length;
   let origin = doc.origin;
   const parts: string[][] = new Array<string[]>(manifest.shards.length);
+  let missing = 0;
   await eachLimited(
     manifest.shards.map((s, i) => ({ ...s, i })),
     8,
@@ -197,6 +199,7 @@ export async function loadSparseSummary(
       const cached = await readCachedRows(dir, shard.path, shard.hash);
       if (cached !== null || opts.cacheOnly) {
         parts[shard.i] = cached ?? [];
+        if (cached === null) missing += 1;
         return;
       }
       const shardUrl = new URL(shard.path, doc.base).href;
@@ -217,7 +220,23 @@ export async function loadSparseSummary(
     dir,
     manifest.shards.map((s) => s.path),
   );
-  return { summary: parts.flat(), origin };
+  const partial = missing === 0 ? null : partialSearch(sparse.registry, missing, total);
+  return { summary: parts.flat(), origin, partial };
+}
+
+/** What a search without the network left out of a registry: a warning's code, words and fix. */
+export interface PartialSearch {
+  code: string;
+  message: string;
+  hint: string;
+}
+
+function partialSearch(registry: string, missing: number, total: number): PartialSearch {
+  return {
+    code: 'E_OFFLINE',
+    message: `${missing} of ${total} search page(s) of the registry ${registry} are not cached: its results are partial.`,
+    hint: `Run \`hookpm search\` once while online; the pages it reads are then cached.`,
+  };
 }
 
 /** The search of `registry` did not end within its deadline of `budget` ms (loadSparseSummary). */

@@ -15,8 +15,12 @@ export interface CatalogSummary {
   fetchedAt: string;
   /** True when it came from the cache only, because the network is off (D5). */
   cacheOnly: boolean;
-  /** Set when the registry could not be reached and a stale cached copy was used (load-index.ts). */
-  stale: { code: string; message: string } | null;
+  /**
+   * Set when the registry could not be reached and a stale cached copy was used (load-index.ts),
+   * or when a search without the network left out pages of a sparse registry (load-sparse.ts), with
+   * the fix when it is not `registry update`.
+   */
+  stale: { code: string; message: string; hint?: string } | null;
   /** A marketplace's entries left out of its catalog, each naming the entry and why. */
   excluded?: ExcludedEntry[];
   /** How many plugins the registry lists, when `summary` does not hold them all (a sparse registry). */

@@ -94,8 +94,15 @@ async function loadEach<C extends CatalogSummary>(
 
 function staleWarning(
   catalog: CatalogSummary,
-  stale: { code: string; message: string },
+  stale: { code: string; message: string; hint?: string },
 ): RegistryWarning {
+  if (stale.hint !== undefined)
+    return {
+      registry: catalog.registry,
+      code: stale.code,
+      message: stale.message,
+      hint: stale.hint,
+    };
   return {
     registry: catalog.registry,
     code: stale.code,

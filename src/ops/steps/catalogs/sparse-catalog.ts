@@ -30,8 +30,10 @@ export async function sparseSummary(
   opts: CatalogOptions,
 ): Promise<Omit<CatalogSummary, 'indexUrl' | 'cacheOnly'> & { url: string }> {
   if (opts.countOnly === true) return { ...common(entry, sparse), summary: [] };
-  const { summary, origin } = await loadSparseSummary(sparse, load);
-  return { ...common(entry, sparse), origin, summary };
+  const { summary, origin, partial } = await loadSparseSummary(sparse, load);
+  // D5: pages left out offline are said as a stale copy is (load-catalogs.ts warns of it).
+  const stale = partial ?? sparse.stale;
+  return { ...common(entry, sparse), origin, summary, stale };
 }
 
 function common(entry: RegistryEntry, sparse: SparseLoad) {
