@@ -26,6 +26,7 @@ import { sparseCacheDir } from '../../src/registry/sparse/cache-sparse.js';
 import { indexCacheDir, resolveStorePaths } from '../../src/store/paths.js';
 import { readState } from '../../src/store/state/state.js';
 import { installSpecs } from '../helpers/registry-world.js';
+import { failure } from '../helpers/failure.js';
 import { useSparseWorld } from '../helpers/sparse-world.js';
 import { writeSparseRegistry } from '../helpers/sparse-registry.js';
 
@@ -418,6 +419,26 @@ describe('sparse layout: the client (N11)', () => {
     expect(found.results.map((r) => r.id)).toContain('guard@near');
     expect(found.results.every((r) => r.id.endsWith('@near'))).toBe(true);
     expect(log.length).toBe(count);
+  });
+});
+
+describe('sparse layout: a registry added by its base URL that outgrew index.json (N1, N6)', () => {
+  it('N1, N6: an index.json over the 8 MiB cap of a registry stored by its base URL says how to read its sparse layout instead', async () => {
+    const dir = join(world.root, 'reg');
+    await writeSparseRegistry(dir, 5, GUARD);
+    const root = await readFile(join(dir, 'registry.json'));
+    await rm(join(dir, 'registry.json'));
+    await writeFile(join(dir, 'index.json'), '{"formatVersion":1,"plugins":{}}');
+    const { server } = await serve(dir);
+    await addRegistry(world.ctx, { name: 'acme', location: server.url, cwd: world.root });
+    expect((await readState(world.ctx.paths)).registries['acme']?.location).toBe(server.url);
+    // The registry grows past what index.json may hold, and its builder adds the sparse layout.
+    await writeFile(join(dir, 'registry.json'), root);
+    const padding = ' '.repeat(9 * 1024 * 1024);
+    await writeFile(join(dir, 'index.json'), `{"formatVersion":1,"plugins":{}${padding}}`);
+    const error = await failure(describePlugin({ ...world.ctx, indexMaxAgeMs: 0 }, 'guard@acme'));
+    expect(error.code).toBe('E_REGISTRY_TOO_LARGE');
+    expect(error.hint).toContain(`hookpm registry add acme ${server.url}registry.json`);
   });
 });
 

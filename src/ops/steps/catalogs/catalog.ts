@@ -40,7 +40,7 @@ const LOADERS: Readonly<Record<RegistryKind, KindLoader>> = {
           const loaded = await sparseCatalog(entry, sparse, load, opts);
           return { ...loaded, ...cachedBy(ctx, loaded) };
         }
-        const loaded = await loadIndex(source(entry), load);
+        const loaded = await loadIndex(source(entry), load).catch(outgrown(entry));
         return { registry: entry.name, kind: 'index', ...loaded, ...cachedBy(ctx, loaded) };
       }),
     summary: (entry, ctx, opts) =>
@@ -53,7 +53,7 @@ const LOADERS: Readonly<Record<RegistryKind, KindLoader>> = {
           const loaded = await sparseSummary(entry, sparse, load, opts);
           return { ...loaded, ...cachedBy(ctx, loaded) };
         }
-        const loaded = await loadIndexSummary(source(entry), load);
+        const loaded = await loadIndexSummary(source(entry), load).catch(outgrown(entry));
         return { registry: entry.name, kind: 'index', ...loaded, ...cachedBy(ctx, loaded) };
       }),
   },
@@ -88,6 +88,25 @@ function cachedBy(
 
 function nowOf(ctx: OperationContext): Date {
   return ctx.now?.() ?? new Date();
+}
+
+/**
+ * N1, N6: an `index.json` over the cap of a network registry stored by its base URL (added before
+ * it had the sparse layout, which `registry add` now asks for first). Its builder, if hookpm, has
+ * written `registry.json` beside it, which has no cap on the registry as a whole: the hint says
+ * how to read that instead. Any other error passes as it is.
+ */
+function outgrown(entry: RegistryEntry): (error: unknown) => never {
+  return (error) => {
+    const url = indexUrlOf(entry.record.location);
+    if (!isHookpmError(error, 'E_REGISTRY_TOO_LARGE') || url.startsWith('file:')) throw error;
+    const root = showLocation(new URL('registry.json', url).href);
+    throw new HookpmError(error.code, error.message, {
+      ...error.details,
+      registry: entry.name,
+      hint: `The registry's index.json is larger than hookpm reads; a large registry serves the sparse layout instead. If it has one, read it: \`hookpm registry remove ${entry.name}\`, then \`hookpm registry add ${entry.name} ${root}\`.`,
+    });
+  };
 }
 
 /** The registry's whole index (for info and install). */
