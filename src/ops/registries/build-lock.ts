@@ -14,8 +14,8 @@ const LOCK_FILE = '.build.lock';
  * from a build that was killed), so two builds never interleave their tarballs, documents and
  * index. Holding the lock, it first removes the scratch directories that builds killed midway left
  * (`.build-*`), and their temporary files beside `index.json`, `index.html` and `registry.json`
- * (D2's `.<name>.tmp-<pid>-<hex>`): no other build is running to own them, and a static server would
- * serve them. write-sparse.ts removes those in `plugins/` and `search/`.
+ * (D2's `.<name>.tmp-<pid>-<hex>`): no other build is running to own them, and a static server
+ * would serve them. write-sparse.ts removes those in `plugins/` and `search/`.
  */
 export async function withBuildLock<T>(outDir: string, fn: () => Promise<T>): Promise<T> {
   return withLock(
