@@ -126,6 +126,13 @@ describe('V3: an integrity record outlives the plugin', () => {
     env = { HOOKPM_NPM_REGISTRY: after.url };
     try {
       await refused('E_INTEGRITY_CHANGED', () => install(['npm-guard@npm']));
+      // V3: --dry-run reports what the install would do: the same refusal, not a plan.
+      await refused('E_INTEGRITY_CHANGED', () => install(['npm-guard@npm'], { dryRun: true }));
+      const accepted = await install(['npm-guard@npm'], {
+        dryRun: true,
+        acceptIntegrityChange: true,
+      });
+      expect(accepted.installed[0]).toMatchObject({ id: 'npm-guard@npm', status: 'would-install' });
     } finally {
       await after.close();
     }

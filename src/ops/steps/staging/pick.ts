@@ -10,7 +10,7 @@ import {
 import { redactUrl } from '../../../registry/http/url-policy.js';
 import type { PluginRecord, State } from '../../../store/state/state-schema.js';
 import type { LoadedCatalogs, RegistryWarning } from '../catalogs/load-catalogs.js';
-import type { InstallSource, RegistrySource } from './types.js';
+import type { InstallSource, RegistrySource, StagedPlugin } from './types.js';
 import { knownIntegrityOf } from '../../../store/state/known-integrity.js';
 import type { Catalog } from '../catalogs/catalog-types.js';
 import { ownValue } from '../../../json/own-value.js';
@@ -155,6 +155,22 @@ export function deprecatedNote(id: string, version: string, reason: string): str
 /** The sources V3 holds for: a registry serves them, and must serve a version's bytes unchanged. */
 export function isFromRegistry(source: InstallSource): boolean {
   return source.kind === 'registry' || source.kind === 'npm' || source.kind === 'marketplace';
+}
+
+/**
+ * V3 on the staged bytes of a plugin from a registry of any kind, against `state` (an npm
+ * plugin's id and version are known only once staged): what a commit checks under the lock, and
+ * what a dry run reports in its place. A source of no registry passes.
+ */
+export function assertStagedIntegrity(state: State, plugin: StagedPlugin): void {
+  const { source, inspected } = plugin;
+  if (!isFromRegistry(source)) return;
+  assertKnownIntegrity(state, {
+    registry: source.registry,
+    name: inspected.plugin.name,
+    version: inspected.version,
+    entry: { tarball: source.path, integrity: plugin.integrity },
+  });
 }
 
 /** V3 for one installed plugin: its active version and its pending update. */

@@ -13,6 +13,7 @@ import { nowIso, type OperationContext } from '../context/operation-context.js';
 import { consentCarries } from '../consent/consent.js';
 import { reviewStaged } from '../review/review-staged.js';
 import { stageAll, stagedNotes } from '../staging/stage-all.js';
+import { assertStagedIntegrity } from '../staging/pick.js';
 import type { ProjectInstallScope } from './install-scope.js';
 import { consentBaseline, consentedAnywhere } from './project-consent.js';
 
@@ -34,6 +35,15 @@ export async function planInstall(
     cwd: opts.cwd,
     acceptIntegrityChange: opts.acceptIntegrityChange === true,
   });
+  // V3 as the commit checks it (user-rules.ts): an npm plugin's id is known only once staged.
+  if (opts.acceptIntegrityChange !== true) {
+    try {
+      for (const plugin of staged) assertStagedIntegrity(opts.state, plugin);
+    } catch (error) {
+      await Promise.all(staged.map((p) => rm(p.dir, { recursive: true, force: true })));
+      throw error;
+    }
+  }
   return {
     installed: await planTransaction(ctx, staged, { kind: 'user' }, opts),
     dryRun: true,

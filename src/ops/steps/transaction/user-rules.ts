@@ -4,7 +4,7 @@ import type { State } from '../../../store/state/state-schema.js';
 import { nowIso, type OperationContext } from '../context/operation-context.js';
 import { decideConsent, type EnableMode } from '../consent/consent.js';
 import { reviewStaged } from '../review/review-staged.js';
-import { assertKnownIntegrity, isFromRegistry } from '../staging/pick.js';
+import { assertStagedIntegrity } from '../staging/pick.js';
 import { installedFrom } from '../policy/enforce-policy.js';
 import type { StagedPlugin } from '../staging/types.js';
 import type { ScopeRules } from './install-scope.js';
@@ -33,8 +33,9 @@ export function userRules(ctx: OperationContext, opts: CommitOptions): ScopeRule
     open(draft, staged) {
       for (const { inspected } of staged)
         if (draft.plugins[inspected.id] === undefined) firstInstalls.add(inspected.id);
+      // V3 again under the lock: another command may have installed the version meanwhile.
       if (opts.acceptIntegrityChange !== true)
-        for (const plugin of staged) recheckIntegrity(draft, plugin);
+        for (const plugin of staged) assertStagedIntegrity(draft, plugin);
     },
     commitOne: (draft, staged, notes) => installOne(ctx, draft, staged, opts, notes),
     close() {},
@@ -52,22 +53,6 @@ export function userRules(ctx: OperationContext, opts: CommitOptions): ScopeRule
       return inactive.length > 0 ? notEnabled(inactive, notes) : null;
     },
   };
-}
-
-/**
- * V3 again under the lock, on the staged bytes of every registry kind (an npm plugin's id and
- * version are known only now): another command may have installed the version meanwhile, and
- * the state keeps the integrity of versions installed before, uninstalled ones included.
- */
-function recheckIntegrity(state: State, plugin: StagedPlugin): void {
-  const { source, inspected } = plugin;
-  if (!isFromRegistry(source)) return;
-  assertKnownIntegrity(state, {
-    registry: source.registry,
-    name: inspected.plugin.name,
-    version: inspected.version,
-    entry: { tarball: source.path, integrity: plugin.integrity },
-  });
 }
 
 /**
