@@ -7,6 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useBinWorkspace } from '../helpers/bin-workspace.js';
+import { QUIET_PACKAGE, startFakeNpmRegistry } from '../helpers/fake-npm-registry.js';
 
 const ws = useBinWorkspace('e2e-policy-required');
 
@@ -104,5 +105,33 @@ describe('required plugins are brought in (A21)', () => {
       'format-on-write@examples true',
       'guard@examples true',
     ]);
+  });
+});
+
+describe("required npm plugins come from the user's npm configuration (A21, K4)", () => {
+  it("A21: a cloned project's .npmrc naming another registry never provides a required npm plugin, which is enabled unasked", async () => {
+    const scoped = { 'hookpm-plugin-quiet': QUIET_PACKAGE, '@acme/quiet': QUIET_PACKAGE };
+    const users = await startFakeNpmRegistry(scoped);
+    const strangers = await startFakeNpmRegistry(scoped);
+    try {
+      await writeFile(join(ws.home, '.npmrc'), `registry=${users.url}\n`);
+      await writeFile(join(ws.repo, 'package.json'), '{}');
+      await writeFile(
+        join(ws.repo, '.npmrc'),
+        `registry=${strangers.url}\n@acme:registry=${strangers.url}\n`,
+      );
+      const env = await withPolicy({ required: ['hookpm-plugin-quiet@npm'] });
+      const run = await ok(['install', 'format-on-write@examples', '--no-enable'], env);
+      expect(run.stderr).toContain('quiet@npm 1.0.0 was installed and enabled');
+      expect(strangers.requests).toEqual([]);
+      expect(users.requests.length).toBeGreaterThan(0);
+      // What the user names themselves still reads the project's file, as npm does.
+      await ok(['uninstall', 'quiet@npm'], ws.env());
+      await ok(['install', 'npm:@acme/quiet', '--yes'], ws.env());
+      expect(strangers.requests.length).toBeGreaterThan(0);
+    } finally {
+      await users.close();
+      await strangers.close();
+    }
   });
 });

@@ -20,6 +20,8 @@ export interface NpmRegistryOptions {
   env: Record<string, string | undefined>;
   /** Where the project `.npmrc` is looked for (readNpmConfig). */
   cwd: string;
+  /** False: the project `.npmrc` is not read (readNpmConfig). */
+  project?: boolean;
 }
 
 /**

@@ -12,6 +12,8 @@ export interface NpmConfigOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** Where the project `.npmrc` is looked for (see projectRoot). */
   cwd: string;
+  /** False: the project `.npmrc` is not read, only the variables, the user and global files. */
+  project?: boolean;
 }
 
 /**
@@ -45,7 +47,8 @@ export async function readNpmConfig(opts: NpmConfigOptions): Promise<NpmConfig> 
   const userFile = resolve(opts.cwd, expandHome(pick('userconfig') ?? join(home, '.npmrc'), home));
   const projectFile = join(await projectRoot(opts.cwd), '.npmrc');
   const layers: NpmrcLayer[] = [envLayer];
-  if (projectFile !== userFile) layers.push(await fileLayer('project', projectFile, env));
+  if (opts.project !== false && projectFile !== userFile)
+    layers.push(await fileLayer('project', projectFile, env));
   const userLayer = await fileLayer('user', userFile, env);
   layers.push(userLayer);
   // As npm: the environment's, else the user file's `globalconfig`, else `<prefix>/etc/npmrc`

@@ -32,6 +32,8 @@ export interface MarketplaceStageContext {
   paths: StorePaths;
   env: Record<string, string | undefined>;
   cwd: string;
+  /** False: an npm source's registry is not taken from the project `.npmrc` (OperationContext). */
+  npmProjectConfig?: boolean;
   timeoutMs?: number;
 }
 

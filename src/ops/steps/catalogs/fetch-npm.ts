@@ -30,7 +30,9 @@ export interface NpmPluginRequest {
  * The operation context's store and network switch (package documents are not cached, so
  * without the network it is E_OFFLINE before any request), with its environment resolved.
  */
-export type NpmStageContext = Pick<OperationContext, 'paths'> & NetworkSwitch & Environment;
+export type NpmStageContext = Pick<OperationContext, 'paths' | 'npmProjectConfig'> &
+  NetworkSwitch &
+  Environment;
 
 /** A plugin extracted from an npm tarball into staging, not yet validated for install. */
 export interface StagedNpmPlugin {
@@ -70,7 +72,7 @@ export async function stageNpmPlugin(
   });
   // K4/K5: the registry for this package and the credentials npm's configuration holds for it.
   const access = await npmRegistryAccess(
-    { env: ctx.env, cwd: ctx.cwd },
+    { env: ctx.env, cwd: ctx.cwd, project: ctx.npmProjectConfig !== false },
     request.package,
     request.registry,
   );

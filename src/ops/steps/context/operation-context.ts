@@ -49,6 +49,12 @@ export interface OperationContext {
   env?: Record<string, string | undefined>;
   /** Where relative locations resolve (environmentOf: default process.cwd()). */
   cwd?: string;
+  /**
+   * Whether npm's configuration includes the project `.npmrc` of `cwd` (registry.md K4); default
+   * true, as npm reads it. False where a plugin is enabled unasked (policy.md A21): a cloned
+   * project's file must not choose the registry such a plugin comes from.
+   */
+  npmProjectConfig?: boolean;
   /** Default: `ask` when `confirm` is given, else `none` (consentModeOf). */
   consent?: ConsentMode;
   /** Absent when no question can be asked (no TTY): operations then never enable silently. */

@@ -38,9 +38,14 @@ export interface MarketplaceTree {
  */
 export async function stageMarketplaceTree(
   source: MarketplaceSource,
-  ctx: Pick<OperationContext, 'paths'> & NetworkSwitch & Environment,
+  ctx: Pick<OperationContext, 'paths' | 'npmProjectConfig'> & NetworkSwitch & Environment,
 ): Promise<MarketplaceTree> {
-  const stage = { paths: ctx.paths, env: ctx.env, cwd: ctx.cwd };
+  const stage = {
+    paths: ctx.paths,
+    env: ctx.env,
+    cwd: ctx.cwd,
+    ...(ctx.npmProjectConfig === undefined ? {} : { npmProjectConfig: ctx.npmProjectConfig }),
+  };
   if (isNetworkLocation(source.location)) mustFetch(ctx, source, source.location);
   const read = await readMarketplace(source.location, {
     ...stage,

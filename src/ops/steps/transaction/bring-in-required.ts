@@ -28,7 +28,8 @@ export interface RequiredBroughtIn {
  * run's own work stands, and `doctor` keeps warning (policy_required_missing). With `dryRun`,
  * notes only. E_POLICY while the policy file cannot be used (A11). `ctx` is the user's, never a
  * project's (project-scope.ts): a plugin enabled unasked comes from a registry the user or hookpm
- * configured, never from one a cloned hookpm.json names.
+ * configured, never from one a cloned hookpm.json names, nor from one its `.npmrc` names (npm's
+ * configuration is read without the project file, registry.md K4).
  */
 export async function bringInRequired(
   ctx: OperationContext,
@@ -64,11 +65,12 @@ export async function bringInRequired(
         ),
       ],
     };
+  const users: OperationContext = { ...ctx, npmProjectConfig: false };
   // Each entry is resolved on its own: one the registries cannot provide leaves the others.
   const sources: InstallSource[] = [];
   for (const w of wanted) {
     try {
-      const resolved = await resolveInstallSources(ctx, [w.id], {
+      const resolved = await resolveInstallSources(users, [w.id], {
         cwd: opts.cwd,
         includePrerelease: false,
       });
@@ -81,7 +83,7 @@ export async function bringInRequired(
   if (sources.length === 0) return { installed: [], notes };
   try {
     const result = await stageAndCommit(
-      ctx,
+      users,
       sources,
       { kind: 'user' },
       {
