@@ -4,6 +4,8 @@ import { splitPluginId } from '../../project/plugin-id.js';
 import { outdatedVersions } from '../../registry/versions/outdated-row.js';
 import semver from '../../registry/versions/semver.js';
 import { readState } from '../../store/state/state.js';
+import type { PluginRecord } from '../../store/state/state-schema.js';
+import { npmReinstallCommand } from './npm-reinstall.js';
 import type { OperationContext } from '../steps/context/operation-context.js';
 import { openProject } from '../steps/transaction/project-scope.js';
 import { loadCatalogs } from '../steps/catalogs/load-catalogs.js';
@@ -99,7 +101,7 @@ export async function listOutdated(
         ? undefined
         : ownValue(catalog.index.plugins, split.name);
     if (doc === undefined) {
-      notes.push(`${p.id}: no registry lists it; it cannot be checked`);
+      notes.push(uncheckedNote(p.id, opts.project ? undefined : ownValue(state.plugins, p.id)));
       continue;
     }
     // docs/reference/rules/policy.md#a15: what update would not install for its age is not newer.
@@ -130,6 +132,13 @@ export async function listOutdated(
       });
   }
   return { scope: opts.project ? 'project' : 'user', project, plugins, notes };
+}
+
+/** Why `id` is not checked: an npm plugin's registry is not read yet (npm-reinstall.ts). */
+function uncheckedNote(id: string, record: PluginRecord | undefined): string {
+  if (record?.registry === 'npm')
+    return `${id}: npm plugins are not checked yet; run \`${npmReinstallCommand(record)}\` to update it`;
+  return `${id}: no registry lists it; it cannot be checked`;
 }
 
 function isNewer(version: string | null, than: string): boolean {

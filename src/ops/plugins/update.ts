@@ -26,6 +26,7 @@ import { ownValue } from '../../json/own-value.js';
 import { clip } from '../../text/clip.js';
 import { heldNote, holdBackYoung, type ReleaseAge } from '../../registry/versions/release-age.js';
 import { releaseAgeOf } from '../steps/policy/release-age-of.js';
+import { npmReinstallCommand } from './npm-reinstall.js';
 import {
   policyRefusalOf,
   policyRegistryOf,
@@ -337,7 +338,7 @@ function requireAllowed(
  */
 function notFromIndex(record: PluginRecord): string {
   if (record.registry === 'npm')
-    return `${record.id}: updating npm plugins is not supported yet; run \`hookpm install ${record.source.replace(/@[^@]*$/, '')}\``;
+    return `${record.id}: updating npm plugins is not supported yet; run \`${npmReinstallCommand(record)}\``;
   if (record.linked === true)
     return `${record.id} is linked to ${record.source}, which runs as it is edited: there is nothing to update; \`hookpm enable ${record.id}\` reviews a change of its hooks`;
   return `${record.id} was installed from ${record.source}; install it again from there to update it`;
