@@ -185,3 +185,27 @@ describe('parseInstallSpec with a registry URL after the name', () => {
     expect(() => parseInstallSpec('Guard@1', REGISTRIES)).toThrow('"Guard@1": "Guard"');
   });
 });
+
+describe('parseInstallSpec with a scoped npm package where a plugin name goes', () => {
+  // cli.md `hookpm install` forms: a scoped package is `npm:@scope/name[@range]`; typed as npm
+  // takes it (`@acme/guard@^1`), the error names that form rather than an empty plugin name.
+  it.each([
+    ['@acme/guard', 'npm:@acme/guard'],
+    ['@acme/guard@^1.2.0', 'npm:@acme/guard@^1.2.0'],
+    ['@acme/guard@next', 'npm:@acme/guard@next'],
+    ['@acme/guard@npm', 'npm:@acme/guard'],
+    ['@acme/guard@acme@1.0.0', 'npm:@acme/guard@1.0.0'],
+  ])('E_NAME_INVALID for %s names %s', (spec, form) => {
+    let error: unknown;
+    try {
+      parseInstallSpec(spec, [...REGISTRIES, 'npm']);
+    } catch (caught) {
+      error = caught;
+    }
+    if (!isHookpmError(error)) throw new Error(`expected ${spec} to be refused`);
+    expect(error.code).toBe('E_NAME_INVALID');
+    expect(error.message).toContain('is a scoped npm package');
+    expect(error.message).not.toContain('""');
+    expect(error.hint).toContain(`hookpm install ${form}`);
+  });
+});

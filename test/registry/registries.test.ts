@@ -493,6 +493,15 @@ describe('the built-in examples registry', () => {
   });
 });
 
+describe('info of a scoped npm package typed as npm takes it', () => {
+  it('cli.md `hookpm info`: `@acme/guard@npm` is E_NAME_INVALID naming `info npm:@acme/guard`', async () => {
+    const error = await failure(describePlugin(ctx, '@acme/guard@npm'));
+    expect(error.code).toBe('E_NAME_INVALID');
+    expect(error.message).toContain('"@acme/guard" is a scoped npm package');
+    expect(error.hint).toContain('`hookpm info npm:@acme/guard`');
+  });
+});
+
 describe('search and info (cli.md sections 2, 3)', () => {
   beforeEach(async () => {
     await writeIndex(join(root, 'acme'), makeIndex(SAMPLE_PLUGINS, 'acme'));

@@ -4,6 +4,7 @@ import type { IndexPlugin } from '../../registry/indexes/index-schema.js';
 import { latestVersion } from '../../registry/versions/latest-version.js';
 import { ambiguousName } from '../../registry/versions/resolve-version.js';
 import { parseInstallSpec } from '../../registry/versions/parse-spec.js';
+import { scopedPackageForm } from '../../registry/versions/scoped-package-spec.js';
 import { showLocation, showTypedLocation, tarballUrlOf } from '../../registry/registry-location.js';
 import { sortDescending } from '../../registry/versions/version-list.js';
 import type { PluginRecord } from '../../store/state/state-schema.js';
@@ -35,6 +36,17 @@ export async function describePlugin(
   const at = spec.indexOf('@');
   const name = at === -1 ? spec : spec.slice(0, at);
   const registry = at === -1 ? undefined : spec.slice(at + 1);
+  const scoped = scopedPackageForm(spec, ['npm']);
+  if (scoped !== null) {
+    throw new HookpmError(
+      'E_NAME_INVALID',
+      `${JSON.stringify(scoped.package)} is a scoped npm package, not a plugin name`,
+      {
+        spec: clip(spec),
+        hint: `Describe it with \`hookpm info ${clip(scoped.form)}\`.`,
+      },
+    );
+  }
   if (!isValidPluginName(name)) {
     const shown = showTypedLocation(spec); // N5: a URL typed here keeps its password out
     throw new HookpmError(

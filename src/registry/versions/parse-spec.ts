@@ -14,6 +14,7 @@ import { DIST_TAG_PATTERN, isNpmPackageName } from '../name-rules.js';
 import { checkUrl } from '../http/url-policy.js';
 import { showTypedLocation } from '../registry-location.js';
 import { clip } from '../../text/clip.js';
+import { scopedPackageForm } from './scoped-package-spec.js';
 
 export type InstallSpec =
   | {
@@ -103,6 +104,17 @@ function npmSpec(spec: string): InstallSpec {
 function registrySpec(spec: string, registries: readonly string[]): InstallSpec {
   const parts = spec.split('@');
   const name = parts[0] ?? '';
+  const scoped = scopedPackageForm(spec, registries);
+  if (scoped !== null) {
+    throw new HookpmError(
+      'E_NAME_INVALID',
+      `install spec ${quote(spec)}: ${quote(scoped.package)} is a scoped npm package, not a plugin name`,
+      {
+        spec,
+        hint: `Install it with \`hookpm install ${clip(scoped.form)}\`: a scoped package is asked for at its @scope:registry (.npmrc), else at the npm registry.`,
+      },
+    );
+  }
   if (!PLUGIN_NAME.test(name)) {
     // A name holding a URL typed without its `://` (`https//bob:pw@host/x.tgz`) is not quoted:
     // the spec is, without its user part (registry.md N5).
