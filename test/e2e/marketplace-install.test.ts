@@ -273,6 +273,17 @@ describe('the npm registry as a source (registry.md section 1, kind npm)', () =>
     expect(await decisionOnBash()).toEqual(expect.objectContaining({ reason: 'npm-deny says no' }));
     const byPrefix = await json<Installed>(['install', 'npm:hookpm-plugin-deny@^2', '--yes'], env);
     expect(byPrefix.installed[0]).toMatchObject({ id: 'npm-deny@npm', status: 'unchanged' });
+    // The package's installed plugin, whatever its manifest names it (registry.md, kind npm).
+    for (const spec of ['hookpm-plugin-deny@npm', 'npm:hookpm-plugin-deny']) {
+      const info = await json<{ installed: { version: string; source: string } | null }>(
+        ['info', spec],
+        env,
+      );
+      expect(info.installed, spec).toMatchObject({
+        version: '2.0.0',
+        source: 'npm:hookpm-plugin-deny@2.0.0',
+      });
+    }
   });
 
   it('security.md: a tarball that does not match its dist.integrity is E_INTEGRITY and the store is byte-identical', async () => {

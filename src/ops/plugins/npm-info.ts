@@ -7,6 +7,7 @@ import type { Catalog } from '../steps/catalogs/catalog-types.js';
 import { environmentOf, type OperationContext } from '../steps/context/operation-context.js';
 import { requireNetwork } from '../steps/context/network.js';
 import { ownValue } from '../../json/own-value.js';
+import type { PluginRecord } from '../../store/state/state-schema.js';
 
 export interface NpmInfoRequest {
   /** The package name as typed (`info <pkg>@<registry>`). */
@@ -23,9 +24,10 @@ export interface NpmInfoRequest {
  * (docs/reference/rules/registry.md#registry-kinds): the package document read now (versions,
  * dist-tags, the latest version's integrity and tarball). The npm registry does not know a plugin's
  * events or surface: `events` is empty and `surfaceHash` null until the plugin is reviewed or
- * installed (`hookpm review <pkg>@npm` fetches it). The installed record shown is `<pkg>@npm`'s (a
- * manifest may name the plugin otherwise; `hookpm list` shows the ids). E_OFFLINE without the
- * network (D5): package documents are not cached.
+ * installed (`hookpm review <pkg>@npm` fetches it). The installed record shown is the one installed
+ * from this package (its source `npm:<pkg>@<version>`), whatever its manifest names the plugin
+ * (`hookpm list` shows the ids). E_OFFLINE without the network (D5): package documents are not
+ * cached.
  */
 export async function npmPluginInfo(
   ctx: OperationContext,
@@ -41,7 +43,7 @@ export async function npmPluginInfo(
   const versions = sortDescending(Object.keys(doc.versions));
   const latestVersion = ownValue(doc.distTags, 'latest') ?? versions[0];
   const latest = latestVersion === undefined ? undefined : ownValue(doc.versions, latestVersion);
-  const record = ownValue(loaded.state.plugins, `${name}@npm`);
+  const record = installedPackage(loaded.state.plugins, name);
   return {
     id: `${name}@npm`,
     name,
@@ -73,4 +75,18 @@ export async function npmPluginInfo(
     warnings: loaded.warnings,
     cacheOnly: loaded.cacheOnly,
   };
+}
+
+/** The npm plugin installed from `pkg` (its source `npm:<pkg>@<version>`), if any. */
+function installedPackage(
+  plugins: Readonly<Record<string, PluginRecord>>,
+  pkg: string,
+): PluginRecord | undefined {
+  const prefix = `npm:${pkg}@`;
+  return Object.values(plugins).find(
+    (r) =>
+      r.registry === 'npm' &&
+      r.source.startsWith(prefix) &&
+      !r.source.slice(prefix.length).includes('@'),
+  );
 }
