@@ -31,6 +31,15 @@ describe('outdated and update of an npm plugin', () => {
     );
   });
 
+  it('installing-plugins.md: an exact version records `^<version>`, as npm does, and that is what both name', async () => {
+    for (const spec of ['npm:hookpm-plugin-quiet@1.0.0', 'npm:hookpm-plugin-quiet@v1.0.0']) {
+      const install = await hookpm('install', spec, '--yes', '--force');
+      expect(install.code, install.stderr).toBe(0);
+      const update = await hookpm('update');
+      expect(update.stderr, spec).toContain('run `hookpm install npm:hookpm-plugin-quiet@^1.0.0`');
+    }
+  });
+
   it('installing-plugins.md: a range that holds a space is quoted for the shell', async () => {
     const install = await hookpm('install', 'npm:hookpm-plugin-quiet@>=1.0.0 <2', '--yes');
     expect(install.code, install.stderr).toBe(0);

@@ -1,4 +1,5 @@
 import { rename, rm } from 'node:fs/promises';
+import semver from '../../../registry/versions/semver.js';
 import { finishStage } from './staged.js';
 import type { NpmSource, StageEnv, StagedPlugin, StageTarget } from './types.js';
 import { stageNpmPlugin } from '../catalogs/fetch-npm.js';
@@ -8,7 +9,8 @@ import { environmentOf } from '../context/operation-context.js';
  * `npm:<pkg>[@range]` (docs/reference/rules/registry.md#registry-kinds): stageNpmPlugin picks the
  * version, downloads the tarball verifying its sha512 `dist.integrity`, scans and extracts it into
  * staging; the plugin is then validated like any tarball. The id is `<manifest name>@npm`; the
- * recorded source is `npm:<pkg>@<version>` and the range the one asked for, else `^<version>`.
+ * recorded source is `npm:<pkg>@<version>` and the range the one asked for, a bare name or an
+ * exact version `^<version>` (as npm saves it, and as pick.ts recordedRange does for an index).
  */
 export async function stageNpm(
   source: NpmSource,
@@ -30,7 +32,7 @@ export async function stageNpm(
       ...source,
       path: `npm:${source.request.package}@${npm.version}`,
       fallbackName: npm.name,
-      range: source.range === '' ? `^${npm.version}` : source.range,
+      range: recordedNpmRange(source.range, npm.version),
     };
     const staged = await finishStage(resolved, dir, npm.integrity);
     // The package's version is the plugin's (stageNpmPlugin refused a manifest that says otherwise).
@@ -41,4 +43,9 @@ export async function stageNpm(
     await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     throw error;
   }
+}
+
+/** The range (or dist-tag) asked for; `^<version>` for none or an exact version. */
+function recordedNpmRange(asked: string, version: string): string {
+  return asked === '' || semver.valid(asked) !== null ? `^${version}` : asked;
 }
