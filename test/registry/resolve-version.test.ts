@@ -174,6 +174,18 @@ describe('pickVersion', () => {
     expect(error.message).toContain('latest -> 1.0.0');
   });
 
+  it('V2, security.md: a document of 100,000 dist-tags, one named by 100 KB, makes a short message naming latest', () => {
+    const tags: Record<string, string> = { ['x'.repeat(100_000)]: '1.0.0' };
+    for (let i = 0; i < 100_000; i++) tags[`t${i}`] = '1.0.0';
+    const p = plugin(['1.0.0'], { latest: '1.0.0', tags });
+    const error = caught(() => pickVersion(one(p), { name: 'guard', tag: 'canary' }));
+    expect(error.code).toBe('E_NO_MATCHING_VERSION');
+    expect(error.message).toContain('latest -> 1.0.0');
+    expect(error.message).toContain('and 99,994 more');
+    expect(error.message.length).toBeLessThan(2_000);
+    expect(JSON.stringify(error.details).length).toBeLessThan(4_000);
+  });
+
   it('V2: a range that is not npm semver is E_USAGE', () => {
     expect(
       caught(() => pickVersion(one(plugin(['1.0.0'])), { name: 'guard', range: '^^1' })).code,

@@ -63,16 +63,26 @@ export function pickVersion(
   return picked(candidate, request.name, best);
 }
 
+/** The dist-tags an unknown tag's error lists: a document may hold any number, of any length. */
+const TAGS_SHOWN = 8;
+
 function unknownTag(id: string, tag: string, plugin: IndexPlugin): HookpmError {
-  const tags = Object.keys(plugin.distTags);
-  const known = tags.map((t) => `${t} -> ${plugin.distTags[t] ?? '?'}`).join(', ');
+  const all = Object.keys(plugin.distTags);
+  // `latest` first, then the document's order; each name cut as a dist-tag's longest (64).
+  const tags = [...all.filter((t) => t === 'latest'), ...all.filter((t) => t !== 'latest')]
+    .slice(0, TAGS_SHOWN)
+    .map((t) => ({ name: clip(t, 64), version: clip(ownValue(plugin.distTags, t) ?? '?', 64) }));
+  const more = all.length - tags.length;
+  const known =
+    tags.map((t) => `${t.name} -> ${t.version}`).join(', ') +
+    (more > 0 ? `, and ${more.toLocaleString('en-US')} more` : '');
   return new HookpmError(
     'E_NO_MATCHING_VERSION',
     `${id} has no dist-tag \`${tag}\` (nor is \`${tag}\` a registry you have added); tags: ${known || 'none'}`,
     {
       plugin: id,
       tag,
-      tags,
+      tags: tags.map((t) => t.name),
       nearest: sortDescending(Object.keys(plugin.versions)).slice(0, 3),
       hint: 'Name a range or one of the listed tags, or add the registry first.',
     },
