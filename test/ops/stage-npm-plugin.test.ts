@@ -13,7 +13,7 @@ import {
   type FakeNpmRegistry,
 } from '../helpers/fake-npm-registry.js';
 import { makeTempHome, type TempHome } from '../helpers/temp-home.js';
-import { codeOf } from '../helpers/failure.js';
+import { codeOf, failure } from '../helpers/failure.js';
 
 // A stand-in npm registry (test/helpers/fake-npm-registry.ts): these tests read the requests
 // staging makes, and most of them need documents a real registry will not publish (a lying
@@ -140,6 +140,17 @@ describe('stageNpmPlugin (registry.md 1: the npm registry as a source)', () => {
     expect(
       await codeOf(stageNpmPlugin({ package: '@acme/guard-plugin', range: '^3.0.0' }, ctx)),
     ).toBe('E_NO_MATCHING_VERSION');
+  });
+
+  it('V2: the errors name the package as install takes it (npm:<pkg>), never a registry to add', async () => {
+    const range = await failure(
+      stageNpmPlugin({ package: '@acme/guard-plugin', range: '^3.0.0' }, ctx),
+    );
+    expect(range.message).toContain('no version of npm:@acme/guard-plugin matches ^3.0.0');
+    expect(range.hint).toContain('e.g. npm:@acme/guard-plugin@');
+    const tag = await failure(stageNpmPlugin({ package: '@acme/guard-plugin', tag: 'nope' }, ctx));
+    expect(tag.message).toContain('npm:@acme/guard-plugin has no dist-tag `nope`; tags: ');
+    expect(`${tag.message} ${tag.hint ?? ''}`).not.toContain('registry');
   });
 
   it('security.md: a tarball that does not match dist.integrity is E_INTEGRITY and nothing is extracted', async () => {

@@ -126,6 +126,7 @@ export function pickNpmVersion(doc: NpmDocument, request: NpmRequest): NpmPick {
   // pickVersion would read as a registry name.
   const chosen = pickVersion([{ registry: 'npm', plugin }], {
     name: doc.name,
+    spec: `npm:${doc.name}`,
     ...(request.range === undefined ? {} : { range: request.range }),
     ...(request.tag === undefined ? {} : { tag: request.tag }),
     ...(request.includePrerelease === undefined

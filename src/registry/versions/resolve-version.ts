@@ -18,6 +18,11 @@ export interface Candidate {
 
 export interface VersionRequest {
   name: string;
+  /**
+   * How errors name what was asked for, as a command takes it (`npm:<pkg>`, where nothing after an
+   * `@` is a registry); default `<name>@<registry>`.
+   */
+  spec?: string;
   registry?: string;
   range?: string;
   tag?: string;
@@ -44,11 +49,12 @@ export function pickVersion(
 ): PickedVersion {
   const candidate = chooseRegistry(candidates, request);
   const { plugin, registry } = candidate;
-  const id = `${request.name}@${registry}`;
+  const id = request.spec ?? `${request.name}@${registry}`;
   const versions = Object.keys(plugin.versions);
   if (request.tag !== undefined) {
     const version = ownValue(plugin.distTags, request.tag);
-    if (version === undefined) throw unknownTag(id, request.tag, plugin);
+    if (version === undefined)
+      throw unknownTag(id, request.tag, plugin, request.spec === undefined);
     return picked(candidate, request.name, version);
   }
   const range = request.range === undefined ? '*' : checkRange(request.range, id);
@@ -59,14 +65,21 @@ export function pickVersion(
     plugin,
     versions.filter((v) => semver.satisfies(v, range, options)),
   );
-  if (best === undefined) throw noMatch(id, range, versions, options.includePrerelease);
+  if (best === undefined)
+    throw noMatch(id, range, versions, options.includePrerelease, request.spec ?? request.name);
   return picked(candidate, request.name, best);
 }
 
 /** The dist-tags an unknown tag's error lists: a document may hold any number, of any length. */
 const TAGS_SHOWN = 8;
 
-function unknownTag(id: string, tag: string, plugin: IndexPlugin): HookpmError {
+/** `orRegistry`: the tag could have been a registry's name (`name@x`), which the message says. */
+function unknownTag(
+  id: string,
+  tag: string,
+  plugin: IndexPlugin,
+  orRegistry: boolean,
+): HookpmError {
   const all = Object.keys(plugin.distTags);
   // `latest` first, then the document's order; each name cut as a dist-tag's longest (64).
   const tags = [...all.filter((t) => t === 'latest'), ...all.filter((t) => t !== 'latest')]
@@ -78,13 +91,13 @@ function unknownTag(id: string, tag: string, plugin: IndexPlugin): HookpmError {
     (more > 0 ? `, and ${more.toLocaleString('en-US')} more` : '');
   return new HookpmError(
     'E_NO_MATCHING_VERSION',
-    `${id} has no dist-tag \`${tag}\` (nor is \`${tag}\` a registry you have added); tags: ${known || 'none'}`,
+    `${id} has no dist-tag \`${tag}\`${orRegistry ? ` (nor is \`${tag}\` a registry you have added)` : ''}; tags: ${known || 'none'}`,
     {
       plugin: id,
       tag,
       tags: tags.map((t) => t.name),
       nearest: sortDescending(Object.keys(plugin.versions)).slice(0, 3),
-      hint: 'Name a range or one of the listed tags, or add the registry first.',
+      hint: `Name a range or one of the listed tags${orRegistry ? ', or add the registry first' : ''}.`,
     },
   );
 }
@@ -185,6 +198,7 @@ export function noMatch(
   range: string,
   versions: readonly string[],
   includePrerelease: boolean,
+  example = id.split('@')[0] ?? id,
 ): HookpmError {
   const nearest = nearestVersions(versions, range);
   const onlyPrerelease =
@@ -199,7 +213,7 @@ export function noMatch(
       nearest,
       hint: onlyPrerelease
         ? 'Only prereleases match: add --include-prerelease, or name the prerelease in the range.'
-        : `Pick one of the available versions, e.g. ${id.split('@')[0]}@${nearest[0] ?? '<version>'}.`,
+        : `Pick one of the available versions, e.g. ${example}@${nearest[0] ?? '<version>'}.`,
     },
   );
 }
