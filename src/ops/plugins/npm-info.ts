@@ -7,7 +7,7 @@ import type { Catalog } from '../steps/catalogs/catalog-types.js';
 import { environmentOf, type OperationContext } from '../steps/context/operation-context.js';
 import { requireNetwork } from '../steps/context/network.js';
 import { ownValue } from '../../json/own-value.js';
-import type { PluginRecord } from '../../store/state/state-schema.js';
+import { npmPackageOf } from '../steps/installed/npm-package.js';
 
 export interface NpmInfoRequest {
   /** The package name as typed (`info <pkg>@<registry>`). */
@@ -43,7 +43,7 @@ export async function npmPluginInfo(
   const versions = sortDescending(Object.keys(doc.versions));
   const latestVersion = ownValue(doc.distTags, 'latest') ?? versions[0];
   const latest = latestVersion === undefined ? undefined : ownValue(doc.versions, latestVersion);
-  const record = installedPackage(loaded.state.plugins, name);
+  const record = Object.values(loaded.state.plugins).find((r) => npmPackageOf(r) === name);
   return {
     id: `${name}@npm`,
     name,
@@ -75,18 +75,4 @@ export async function npmPluginInfo(
     warnings: loaded.warnings,
     cacheOnly: loaded.cacheOnly,
   };
-}
-
-/** The npm plugin installed from `pkg` (its source `npm:<pkg>@<version>`), if any. */
-function installedPackage(
-  plugins: Readonly<Record<string, PluginRecord>>,
-  pkg: string,
-): PluginRecord | undefined {
-  const prefix = `npm:${pkg}@`;
-  return Object.values(plugins).find(
-    (r) =>
-      r.registry === 'npm' &&
-      r.source.startsWith(prefix) &&
-      !r.source.slice(prefix.length).includes('@'),
-  );
 }

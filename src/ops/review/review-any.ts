@@ -40,7 +40,8 @@ export async function reviewAny(
   const tarballPath = isPathSpec(opts.target) && isTarballPath(opts.target);
   if (isPathSpec(opts.target) && !tarballPath) return reviewPlugin(ctx.paths, opts);
   const state = stateIn(await readState(ctx.paths), opts.scope ?? USER_RECORDS);
-  if (!tarballPath) {
+  // `npm:<pkg>` is reviewed as published, never as the plugin installed from it.
+  if (!tarballPath && !opts.target.startsWith('npm:')) {
     try {
       findInstalled(state, opts.target);
       return await reviewPlugin(ctx.paths, opts);
