@@ -139,6 +139,35 @@ describe('V3: an integrity record outlives the plugin', () => {
   });
 });
 
+describe('V3 for two npm packages holding the same plugin', () => {
+  it('V3: a second package publishing the installed plugin name and version with other bytes is E_INTEGRITY_CHANGED naming both packages, not the registry', async () => {
+    const hooks = JSON.stringify({
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] },
+    });
+    const files = (readme: string) => ({
+      'plugin.json': JSON.stringify({ name: 'npm-guard', version: '1.0.0' }),
+      'hooks/hooks.json': hooks,
+      'README.md': readme,
+    });
+    const npm = await startFakeNpmRegistry({
+      'npm-guard': onlyVersion('1.0.0', files('original')),
+      '@fork/npm-guard': onlyVersion('1.0.0', files('forked')),
+    });
+    env = { HOOKPM_NPM_REGISTRY: npm.url };
+    try {
+      await install(['npm:npm-guard']);
+      const error = await refused('E_INTEGRITY_CHANGED', () => install(['npm:@fork/npm-guard']));
+      expect(error.message).toContain(
+        'npm-guard@npm 1.0.0 is installed from npm:npm-guard; npm:@fork/npm-guard publishes',
+      );
+      expect(error.message).not.toContain('the registry now serves');
+      expect(error.hint).toContain('--force-integrity-change');
+    } finally {
+      await npm.close();
+    }
+  });
+});
+
 describe('V3 for a marketplace plugin', () => {
   it('V3: a marketplace plugin (manifest version `v1.2.0`) whose tree changed after an uninstall is E_INTEGRITY_CHANGED; the store is byte-identical', async () => {
     const market = join(fx.world.dir, 'market');

@@ -12,6 +12,7 @@ import type { PluginRecord, State } from '../../../store/state/state-schema.js';
 import type { LoadedCatalogs, RegistryWarning } from '../catalogs/load-catalogs.js';
 import type { InstallSource, RegistrySource, StagedPlugin } from './types.js';
 import { knownIntegrityOf } from '../../../store/state/known-integrity.js';
+import { npmPackageOf } from '../installed/npm-package.js';
 import type { Catalog } from '../catalogs/catalog-types.js';
 import { ownValue } from '../../../json/own-value.js';
 import { suggestIn } from '../../../text/did-you-mean.js';
@@ -165,12 +166,39 @@ export function isFromRegistry(source: InstallSource): boolean {
 export function assertStagedIntegrity(state: State, plugin: StagedPlugin): void {
   const { source, inspected } = plugin;
   if (!isFromRegistry(source)) return;
-  assertKnownIntegrity(state, {
+  const picked = {
     registry: source.registry,
     name: inspected.plugin.name,
     version: inspected.version,
     entry: { tarball: source.path, integrity: plugin.integrity },
-  });
+  };
+  const record = ownValue(state.plugins, `${picked.name}@${picked.registry}`);
+  const from = record === undefined ? null : npmPackageOf(record);
+  if (source.kind !== 'npm' || from === null || from === source.request.package)
+    return assertKnownIntegrity(state, picked);
+  try {
+    assertKnownIntegrity(state, picked);
+  } catch (error) {
+    if (!isHookpmError(error, 'E_INTEGRITY_CHANGED')) throw error;
+    throw otherPackage(error, from, source.request.package);
+  }
+}
+
+/**
+ * E_INTEGRITY_CHANGED when another npm package than the installed one holds a plugin of the same
+ * name and version: no registry changed a version's bytes, two packages differ.
+ */
+function otherPackage(error: HookpmError, installed: string, other: string): HookpmError {
+  const id = String(error.details['plugin']);
+  const version = String(error.details['version']);
+  return new HookpmError(
+    'E_INTEGRITY_CHANGED',
+    `${id} ${version} is installed from npm:${installed}; npm:${other} publishes a plugin of that name and version with other bytes (${String(error.details['found'])})`,
+    {
+      ...error.details,
+      hint: `Two packages hold the plugin ${id.replace(/@npm$/, '')}: install npm:${other} with --force-integrity-change to replace the one of npm:${installed} with it.`,
+    },
+  );
 }
 
 /** V3 for one installed plugin: its active version and its pending update. */
