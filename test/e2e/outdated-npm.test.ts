@@ -29,6 +29,16 @@ describe('outdated and update of an npm plugin', () => {
     expect(update.stderr).toContain(
       `quiet@npm: updating npm plugins is not supported yet; run ${fix}`,
     );
+    // `update --check` says what it did not check too, not only that the rest is current.
+    const check = await hookpm('update', '--check');
+    expect(check.stderr).toContain(`quiet@npm: npm plugins are not checked yet; run ${fix}`);
+    const json = await hookpm('update', '--check', '--json');
+    expect(Object.keys(JSON.parse(json.stdout) as object)).toEqual([
+      'schemaVersion',
+      'checkedAt',
+      'plugins',
+    ]);
+    expect(json.stderr).toContain('quiet@npm: npm plugins are not checked yet');
   });
 
   it('installing-plugins.md: an exact version records `^<version>`, as npm does, and that is what both name', async () => {

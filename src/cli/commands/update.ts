@@ -55,7 +55,11 @@ export function register(program: Command): void {
       }
       if (flags.check === true) {
         const { checkUpdates } = await import('../../ops/plugins/check-updates.js');
-        const found = await checkUpdates(createOperationContext(globals).ctx, globals.cwd);
+        const { found, notes } = await checkUpdates(
+          createOperationContext(globals).ctx,
+          globals.cwd,
+        );
+        for (const note of notes) printErrorLine(escapeControl(note));
         if (globals.json) return printJson({ ...found });
         if (found.plugins.length === 0)
           return printLine('every plugin is on the newest version in its range');

@@ -6,9 +6,13 @@ import { listOutdated } from './outdated.js';
  * `hookpm update --check` (docs/guides/installing-plugins.md#updates-announced-in-your-agent): the
  * registries are refreshed and the installed plugins with a newer version in their range are
  * recorded in the cache (store/updates-waiting.ts), for a linked agent's next SessionStart to
- * announce. Nothing is installed; no consent changes.
+ * announce. Nothing is installed; no consent changes. `notes` are those of `outdated` (registries
+ * that could not be read, plugins not checked), for the command to print: they are not recorded.
  */
-export async function checkUpdates(ctx: OperationContext, cwd: string): Promise<UpdatesWaiting> {
+export async function checkUpdates(
+  ctx: OperationContext,
+  cwd: string,
+): Promise<{ found: UpdatesWaiting; notes: string[] }> {
   const report = await listOutdated(ctx, { project: false, cwd });
   const found: UpdatesWaiting = {
     checkedAt: nowIso(ctx),
@@ -19,5 +23,5 @@ export async function checkUpdates(ctx: OperationContext, cwd: string): Promise<
     ),
   };
   await writeUpdatesWaiting(ctx.paths, found);
-  return found;
+  return { found, notes: report.notes };
 }
