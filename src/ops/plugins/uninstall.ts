@@ -88,7 +88,14 @@ export function uninstallPlugins(
         ctx.paths,
         removing.map((entry) => entry.id),
       );
-      await writeState(ctx.paths, state);
+      try {
+        await writeState(ctx.paths, state);
+      } catch (error) {
+        // The state is as it was: a mark left would have the next collection delete the data
+        // directories of plugins still installed once a later uninstall keeps their data.
+        unmark();
+        throw error;
+      }
       await collectGarbage(ctx.paths, state);
       for (const entry of removing) await removeDataDir(ctx.paths, entry.id);
       unmark();
