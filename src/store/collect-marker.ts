@@ -1,4 +1,4 @@
-import { lstatSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { syncPath } from '../io/sync-tree.js';
 import { errnoCode, quietly, toStoreError } from '../io/fs-error.js';
@@ -109,6 +109,31 @@ export async function removeMarkedData(
     if (dataUsers(state, id).length > 0 || lstatSync(dir, { throwIfNoEntry: false }) === undefined)
       continue;
     if (await removeDataDir(paths, id)) removed.push(dir);
+  }
+  return removed;
+}
+
+/**
+ * removeMarkedData, run before the caller changes the state, then empties the mark's list: each
+ * id it listed is settled against the state on disk, its data deleted when no record names it,
+ * else kept because the transaction that listed it never wrote its state. The mark itself stays
+ * (a dead transaction's trees are still for the collection that walks every directory), and no
+ * later collection, after a state write that removes one of those ids (`uninstall --keep-data`),
+ * deletes data the user kept. Emptied in place (never through a symlink) and flushed; an error
+ * is thrown before the caller changes anything.
+ */
+export async function settleMarkedData(
+  paths: StorePaths,
+  state: State,
+  mark: string,
+): Promise<string[]> {
+  const removed = await removeMarkedData(paths, state, mark);
+  if (markedDataIds(mark).length === 0) return removed;
+  try {
+    closeSync(openSync(mark, constants.O_WRONLY | constants.O_TRUNC | constants.O_NOFOLLOW));
+    await syncPath(mark);
+  } catch (error) {
+    throw toStoreError(error, mark, 'write the transaction mark');
   }
   return removed;
 }

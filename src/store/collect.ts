@@ -3,7 +3,7 @@ import { rename, rm, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { durableTempPrefix } from '../io/durable-write.js';
-import { isMark, removeMarkedData } from './collect-marker.js';
+import { isMark, removeMarkedData, settleMarkedData } from './collect-marker.js';
 import { errnoCode, quietly, toStoreError } from '../io/fs-error.js';
 import { readLockFile } from '../io/lock-record.js';
 import { isProcessAlive } from '../io/process-alive.js';
@@ -121,9 +121,11 @@ export async function collectGarbage(
 
 /**
  * plugins.md V3: deletes the data directories that the marks of dead transactions in staging list
- * (collect-marker.ts) and no record of `state` names, and leaves the marks for the collection that
- * walks every plugin directory. A transaction runs it before it changes the state, so that a
- * plugin installed again after an uninstall was killed does not inherit the old data. Contract as
+ * (collect-marker.ts) and no record of `state` names, and leaves the marks, their lists emptied
+ * (settleMarkedData), for the collection that walks every plugin directory. A transaction and an
+ * uninstall run it before they change the state, so that a plugin installed again after an
+ * uninstall was killed does not inherit the old data, and one a killed uninstall listed but never
+ * removed keeps its data through an `uninstall --keep-data`. Contract as
  * collectGarbage's: the store lock held, `state` as it is on disk now. Returns the directories
  * deleted.
  */
@@ -133,7 +135,7 @@ export async function collectMarkedData(paths: StorePaths, state: State): Promis
     for (const name of stagingNames(paths)) {
       const entry = join(stagingRoot(paths), name);
       if (isMark(name) && !(await stagingInUse(name, entry)))
-        removed.push(...(await removeMarkedData(paths, state, entry)));
+        removed.push(...(await settleMarkedData(paths, state, entry)));
     }
   } catch (error) {
     throw toStoreError(error, paths.data, 'collect leftovers in');

@@ -126,3 +126,20 @@ describe('plugins.md V3, registry.md D4: an uninstall killed after its state wri
     expect(await readdir(world.staging)).toEqual([]);
   });
 });
+
+describe('plugins.md V3, registry.md S41: an uninstall killed before its state write', () => {
+  it('V3: a later uninstall --keep-data keeps the data the killed one had listed in its mark', async () => {
+    const world = await storeWithData();
+    // The kill came after the mark, before the state write: big@local is still installed.
+    const mark = join(world.staging, `stage-${spawnSync('true').pid}-commit-x1`);
+    await mkdir(world.staging, { recursive: true });
+    await writeFile(mark, JSON.stringify(['big@local']));
+    const kept = await world.hookpm('uninstall', '--yes', '--keep-data', 'big');
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(kept.stdout).toContain('data kept');
+    expect(await readFile(join(world.data, 'secret-notes.txt'), 'utf8')).toBe(
+      'what the plugin kept',
+    );
+    expect(await readdir(world.staging)).toEqual([]);
+  });
+});

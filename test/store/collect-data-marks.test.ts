@@ -125,6 +125,17 @@ describe('plugins.md V3, registry.md D4: data directories a killed transaction m
     expect(existsSync(join(fresh, 'notes.txt'))).toBe(true);
   });
 
+  it('V3: the ids collectMarkedData kept because a record names them leave the mark, so a later --keep-data uninstall keeps their data', async () => {
+    const world = await afterKilledUninstall();
+    const mark = await deadMark(['gone@x', 'kept@x']);
+    expect(await collectMarkedData(store.paths, world.state)).toEqual([world.gone]);
+    expect(markedDataIds(mark)).toEqual([]);
+    expect(existsSync(mark)).toBe(true);
+    // kept@x uninstalled with --keep-data: its record is gone, its data stays.
+    expect(await collectGarbage(store.paths, makeState([]))).toContain(mark);
+    expect(await readFile(join(world.kept, 'notes.txt'), 'utf8')).toBe('kept by the plugin');
+  });
+
   it('V3: a mark that is not a list of ids, or not a regular file, lists nothing', async () => {
     const mark = await deadMark([]);
     for (const text of ['{"gone@x":1}', '[1]', '["gone@x"', 'null']) {

@@ -1,4 +1,4 @@
-import { collectGarbage } from '../../store/collect.js';
+import { collectGarbage, collectMarkedData } from '../../store/collect.js';
 import { markTransaction } from '../../store/collect-marker.js';
 import { removeDataDir } from '../../store/data-dir.js';
 import { pluginDataDir } from '../../store/plugin-dirs.js';
@@ -72,6 +72,8 @@ export function uninstallPlugins(
         dryRun: opts.dryRun === true,
       };
       if (opts.dryRun === true) return result;
+      // V3: the data a killed uninstall listed is settled against the state before this one's.
+      await collectMarkedData(ctx.paths, state);
       for (const record of records) {
         // V3: the integrity outlives the plugin (a state written before knownIntegrity lacks it).
         if (record.registry !== LOCAL_REGISTRY) {
