@@ -336,6 +336,22 @@ describe('hookpm update (plugins.md Q5; V2)', () => {
     expect(down.installed[0]).toMatchObject({ version: '1.0.0', active: true });
   });
 
+  it('V2: a `latest` moved back below the installed version, the newer still listed, is reported, not followed; --allow-downgrade follows it', async () => {
+    await publishPlugin(fx.acme, 'guard', '1.1.0', ONE);
+    await update();
+    fx.acme.index.plugins['guard']!.distTags['latest'] = '1.0.0';
+    const before = await hashStore(fx.world.paths);
+    const result = await update();
+    expect(result.installed).toEqual([]);
+    expect(result.skipped).toMatchObject([
+      { id: 'guard@acme', reason: 'backwards', version: '1.1.0' },
+    ]);
+    expect(result.skipped[0]?.message).toContain('--allow-downgrade');
+    expect(await hashStore(fx.world.paths)).toEqual(before);
+    const down = await update([], { allowDowngrade: true });
+    expect(down.installed[0]).toMatchObject({ version: '1.0.0', active: true });
+  });
+
   it('skipped `gone` (cli-json.md): a plugin whose registry was removed is reported as such, with the command that adds it back; nothing changes', async () => {
     await publishPlugin(fx.acme, 'guard', '1.1.0', ONE);
     const before = await hashStore(fx.world.paths);

@@ -254,11 +254,10 @@ describe('newestInRange', () => {
       version: '1.1.0',
     });
     expect(newestInRange(candidate(p), { ...request, installed: '1.1.0' }).change).toBe('none');
-    // Installed above the tag: kept, never lowered to it.
-    expect(newestInRange(candidate(p), { ...request, installed: '1.2.0' })).toEqual({
-      change: 'none',
-      version: '1.2.0',
-    });
+    // Installed above the tag: kept, never lowered to it without allowDowngrade (E_DOWNGRADE).
+    expect(caught(() => newestInRange(candidate(p), { ...request, installed: '1.2.0' })).code).toBe(
+      'E_DOWNGRADE',
+    );
     // A prerelease installed explicitly moves to the promoted release, not to a later prerelease.
     const pre = plugin(['1.1.0-beta.1', '1.1.0', '1.2.0-alpha.1'], { latest: '1.1.0' });
     expect(
@@ -280,6 +279,20 @@ describe('newestInRange', () => {
     expect(newestInRange(candidate(outside), { ...request, installed: '1.0.0' }).version).toBe(
       '1.2.0',
     );
+  });
+
+  it('V2, E_DOWNGRADE: a `latest` in range moved back below the installed version is a downgrade: told, and followed with allowDowngrade (as D14 for a project)', () => {
+    const p = plugin(['1.0.0', '1.1.0', '1.2.0'], { latest: '1.1.0' });
+    const request = { name: 'guard', range: '^1.0.0', installed: '1.2.0' };
+    const error = caught(() => newestInRange(candidate(p), request));
+    expect(error.code).toBe('E_DOWNGRADE');
+    expect(error.message).toContain('`latest` tag');
+    expect(error.message).toContain('1.1.0');
+    expect(error.details).toMatchObject({ installed: '1.2.0', found: '1.1.0' });
+    expect(newestInRange(candidate(p), { ...request, allowDowngrade: true })).toMatchObject({
+      change: 'downgrade',
+      version: '1.1.0',
+    });
   });
 
   it('update: a newer deprecated version does not replace a non-deprecated installed one', () => {

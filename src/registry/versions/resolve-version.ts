@@ -307,6 +307,10 @@ export function newestInRange(candidate: Candidate, request: UpdateRequest): Upd
     // As install picks: the versions above a `latest` in range are not offered (the publisher has
     // not promoted them), so `update` right after `install` of the same range changes nothing.
     const latest = latestInRange(plugin, range, { includePrerelease });
+    // A `latest` moved back below the installed version (a release withdrawn by its publisher)
+    // is what install would pick now: a downgrade, told and followed only with allowDowngrade.
+    if (latest !== undefined && semver.lt(latest, installed))
+      return tagMovedBack(candidate, request, latest);
     if (latest !== undefined)
       offered = offered.filter((v) => v === installed || !semver.gt(v, latest));
     // The installed version in range left the index with nothing else in it: it moved backwards
@@ -338,6 +342,23 @@ export function newestInRange(candidate: Candidate, request: UpdateRequest): Upd
       installed,
       found: lower ?? null,
       hint: 'Nothing was changed. Allow the downgrade explicitly if it is intended (hookpm install <name>@<version>).',
+    },
+  );
+}
+
+/** newestInRange when the `latest` tag in range is below the installed version. */
+function tagMovedBack(candidate: Candidate, request: UpdateRequest, latest: string): UpdatePlan {
+  if (request.allowDowngrade === true)
+    return plan('downgrade', picked(candidate, request.name, latest));
+  const id = `${request.name}@${candidate.registry}`;
+  throw new HookpmError(
+    'E_DOWNGRADE',
+    `the \`latest\` tag of ${id} moved back to ${latest}: ${request.installed} is installed, and ${latest} is the version ${clip(request.range ?? '*')} picks now; not followed (--allow-downgrade follows it)`,
+    {
+      plugin: id,
+      installed: request.installed,
+      found: latest,
+      hint: `Nothing was changed. \`hookpm update ${id} --allow-downgrade\` installs ${latest} if the downgrade is intended.`,
     },
   );
 }
