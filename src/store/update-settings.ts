@@ -1,6 +1,15 @@
-import { lstatSync, mkdirSync, realpathSync, statSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  lstatSync,
+  mkdirSync,
+  realpathSync,
+  rmdirSync,
+  statSync,
+} from 'node:fs';
+import { dirname } from 'node:path';
 import { writeFileDurable } from '../io/durable-write.js';
-import { errnoCode, toStoreError } from '../io/fs-error.js';
+import { errnoCode, quietly, toStoreError } from '../io/fs-error.js';
 import { readRegularFile } from '../io/read-regular-file.js';
 import { isReadOnlyMode, readOnlyRefusal } from '../io/read-only-file.js';
 import { isPlainObject } from '../json/describe-value.js';
@@ -77,16 +86,23 @@ export async function writeUpdateSetting(
   if (mode !== null && isReadOnlyMode(mode)) throw readOnlyRefusal('E_IO', file, mode);
   const updates = isPlainObject(document['updates']) ? { ...document['updates'] } : {};
   updates[key.slice('updates.'.length)] = parsed;
+  // A config directory made here goes again when the write fails (a full disk): nothing changes.
+  const made = lstatSync(paths.config, { throwIfNoEntry: false }) === undefined;
   try {
     mkdirSync(paths.config, { recursive: true });
   } catch (error) {
     throw configDirError(error, paths.config);
   }
-  await writeFileDurable(
-    target,
-    `${JSON.stringify({ ...document, updates }, null, 2)}\n`,
-    mode === null ? {} : { mode },
-  );
+  try {
+    await writeFileDurable(
+      target,
+      `${JSON.stringify({ ...document, updates }, null, 2)}\n`,
+      mode === null ? {} : { mode },
+    );
+  } catch (error) {
+    if (made) quietly(() => rmdirSync(paths.config));
+    throw error;
+  }
   return parsed;
 }
 
@@ -151,6 +167,8 @@ function readSettingsDocument(paths: StorePaths, strict = false): Record<string,
  */
 function configDirError(error: unknown, dir: string): HookpmError {
   const code = errnoCode(error);
+  const cause = code === 'ENOENT' ? ancestorError(dir) : null;
+  if (cause !== null) return toStoreError(cause, dir, 'write settings.json in');
   if (code !== 'ENOTDIR' && code !== 'ENOENT' && code !== 'EEXIST')
     return toStoreError(error, dir, 'write settings.json in');
   return new HookpmError(
@@ -162,4 +180,27 @@ function configDirError(error: unknown, dir: string): HookpmError {
       hint: `Move ${dir} aside (or make it a directory), then run the command again.`,
     },
   );
+}
+
+/**
+ * Why `dir` could not be made when nothing stands in its way: Node's recursive mkdir says ENOENT
+ * for a parent on a read-only mount or one it may not write, so the nearest existing directory
+ * above `dir` is asked (access(2), as assertStoreWritable asks). Null when `dir` is there, or that
+ * directory is writable or is not a directory (then `dir` is not one either).
+ */
+function ancestorError(dir: string): unknown {
+  if (lstatSync(dir, { throwIfNoEntry: false }) !== undefined) return null;
+  for (let at = dirname(dir); ; at = dirname(at)) {
+    const stats = statSync(at, { throwIfNoEntry: false });
+    if (stats !== undefined) {
+      if (!stats.isDirectory()) return null;
+      try {
+        accessSync(at, constants.W_OK);
+        return null;
+      } catch (error) {
+        return error;
+      }
+    }
+    if (dirname(at) === at) return null;
+  }
 }

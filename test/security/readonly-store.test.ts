@@ -108,6 +108,26 @@ describe('security.md: a read-only store', () => {
   });
 });
 
+describe('security.md: a read-only store without a config directory', () => {
+  it('config set is E_STORE_READONLY, not a config directory said to be no directory; nothing is made', async () => {
+    await mkdir(ctx.home.env.HOOKPM_HOME as string, { recursive: true });
+    const script = [
+      'mount -t tmpfs -o size=4m tmpfs "$1"',
+      'mkdir "$1/data"',
+      'mount -o remount,ro "$1"',
+      '"$2" "$3" config set updates.check never --json || true',
+      'echo ---; ls "$1"',
+    ].join('; ');
+    const run = await inNamespace(script);
+    expect(run.code, run.stderr).toBe(0);
+    const [set, listing] = run.stdout.split('---\n');
+    const { error } = JSON.parse(set ?? '') as { error: { code: string; message: string } };
+    expect(error.code).toBe('E_STORE_READONLY');
+    expect(error.message).toContain('read-only (EROFS)');
+    expect(listing).toBe('data\n');
+  });
+});
+
 describe('security.md: a store too full for a plugin', () => {
   it('an install whose files do not fit in staging (a 64 KiB tmpfs) is E_NOSPC naming the tarball and entry, with the hint to free space; the store is byte-identical', async () => {
     await publishPlugin(ctx.acme, 'keep', '1.0.0');
@@ -133,6 +153,24 @@ describe('security.md: a store too full for a plugin', () => {
     expect(error.message).toContain('"data.txt"');
     expect(error.hint).toContain('Free some disk space');
     expect(await ctx.store()).toEqual(before);
+  });
+});
+
+describe('security.md: a store too full for settings.json', () => {
+  it('config set is E_NOSPC and leaves no config directory it made', async () => {
+    await mkdir(ctx.home.env.HOOKPM_HOME as string, { recursive: true });
+    const script = [
+      'mount -t tmpfs -o size=64k tmpfs "$1"',
+      'mkdir "$1/data"',
+      'dd if=/dev/zero of="$1/data/fill" bs=4k count=100 2>/dev/null || true',
+      '"$2" "$3" config set updates.check never --json || true',
+      'echo ---; ls "$1"',
+    ].join('; ');
+    const run = await inNamespace(script);
+    expect(run.code, run.stderr).toBe(0);
+    const [set, listing] = run.stdout.split('---\n');
+    expect(JSON.parse(set ?? '')).toMatchObject({ error: { code: 'E_NOSPC' } });
+    expect(listing).toBe('data\n');
   });
 });
 
