@@ -206,6 +206,29 @@ describe('hookpm doctor: the state file (D6)', () => {
     expect(check.fix).toContain(`${stateFile(world.paths)}.v7`);
     expect(await readFile(stateFile(world.paths), 'utf8')).toBe(text);
   });
+
+  it('D6: a field this hookpm does not know (a newer one of the same state version wrote it, as a rollback kept opt-outs) is E_STATE_CORRUPT whose first step is the newer hookpm', async () => {
+    const consent = { surfaceHash: 's', at: '2026-12-01T00:00:00Z', version: '0.9.0' };
+    const previous = {
+      version: '0.9.0',
+      path: '/x',
+      integrity: 'sha512-x',
+      fingerprint: 'f',
+      consent,
+    };
+    const record = {
+      ...makePlugin('guard@acme'),
+      previous: { ...previous, surfaceHash: 's', events: [], source: 's', laterField: ['k'] },
+    };
+    const text = JSON.stringify({ version: 1, registries: {}, plugins: { 'guard@acme': record } });
+    await mkdir(world.paths.data, { recursive: true });
+    await writeFile(stateFile(world.paths), text);
+    const check = only(await doctor(), 'state');
+    expect(check).toMatchObject({ status: 'error', code: 'state_corrupt' });
+    expect(check.fix?.split('\n')[0]).toContain('newer hookpm');
+    expect(check.fix?.split('\n')[0]).toContain('plugins.guard@acme.previous.laterField');
+    expect(await readFile(stateFile(world.paths), 'utf8')).toBe(text);
+  });
 });
 
 describe('hookpm doctor: a state holding 200 KB fields (security.md, state and the file system)', () => {

@@ -11,6 +11,11 @@ export interface RecoveryInput {
   json: unknown;
   /** The state version of a file written by a newer hookpm; null for a corrupt one. */
   futureVersion: number | null;
+  /**
+   * The path of a field this hookpm does not know in a file of its state version (a newer hookpm
+   * may have written it); null (or absent) otherwise.
+   */
+  unknownField?: string | null;
   /** Where the installed trees are (their names show which plugins were installed). */
   pluginsDir: string;
 }
@@ -43,6 +48,12 @@ export function recoverySteps(input: RecoveryInput): string {
           keep,
           `Or, to go on with this hookpm, move it aside: \`mv ${shellWord(file)} ${shellWord(aside)}\`; hookpm then starts from an empty state.`,
         ];
+  // registry.md D6: an older hookpm refuses a field a newer one added rather than drop it.
+  const unknown = input.unknownField ?? null;
+  if (input.futureVersion === null && unknown !== null)
+    steps.unshift(
+      `If a newer hookpm wrote it (this one does not know its field ${clip(unknown)}), use that hookpm again: the file is valid for it, and nothing needs recovering.`,
+    );
   steps.push(reinstallStep(input.json, input.pluginsDir));
   return steps.map((step, i) => `${i + 1}. ${step}`).join('\n');
 }

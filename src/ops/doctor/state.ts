@@ -51,6 +51,7 @@ export async function readStateForDoctor(paths: StorePaths): Promise<StateRead> 
       copies,
       json,
       futureVersion: version,
+      unknownField: found.unknownField,
       pluginsDir: pluginsDir(paths),
     }),
   });

@@ -145,12 +145,20 @@ export function updateState<T>(
 
 /**
  * What findProblem found: the parsed state, or why the bytes are unusable (`reason`, the words of
- * E_STATE_CORRUPT) with the document as far as it parsed (`json`: undefined when not JSON) and
- * the newer state version that wrote it (`futureVersion`, else null), for doctor's recovery steps.
+ * E_STATE_CORRUPT) with the document as far as it parsed (`json`: undefined when not JSON), the
+ * newer state version that wrote it (`futureVersion`, else null) and the first field this hookpm
+ * does not know (`unknownField`, its path, as a newer hookpm of the same state version writes
+ * one; else null), for doctor's recovery steps.
  */
 export type StateProblem =
   | { state: State; reason?: undefined }
-  | { state?: undefined; reason: string; json: unknown; futureVersion: number | null };
+  | {
+      state?: undefined;
+      reason: string;
+      json: unknown;
+      futureVersion: number | null;
+      unknownField: string | null;
+    };
 
 /**
  * Judges state bytes without touching the disk: the parsed state, or why it is unusable (the reason
@@ -171,6 +179,7 @@ export function findProblem(bytes: Buffer): StateProblem {
       reason: `is not valid JSON (${bytes.length} bytes; ${detail})`,
       json: undefined,
       futureVersion: null,
+      unknownField: null,
     };
   }
   const version =
@@ -180,11 +189,17 @@ export function findProblem(bytes: Buffer): StateProblem {
       reason: `has version ${version}, newer than the version this hookpm reads (${STATE_VERSION})`,
       json,
       futureVersion: version,
+      unknownField: null,
     };
   }
   const badKey = findKeyProblem(json);
   if (badKey !== null)
-    return { reason: `does not match the state schema: ${badKey}`, json, futureVersion: null };
+    return {
+      reason: `does not match the state schema: ${badKey}`,
+      json,
+      futureVersion: null,
+      unknownField: null,
+    };
   const parsed = stateSchema.safeParse(json);
   if (parsed.success) return { state: parsed.data };
   const issue = parsed.error.issues[0];
@@ -192,10 +207,12 @@ export function findProblem(bytes: Buffer): StateProblem {
     issue === undefined || issue.path.length === 0
       ? 'the document'
       : issue.path.map(String).join('.');
+  const unknown = issue?.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
   return {
     reason: `does not match the state schema: ${where}: ${issue?.message ?? 'invalid'}`,
     json,
     futureVersion: null,
+    unknownField: unknown === undefined ? null : [...(issue?.path ?? []), unknown].join('.'),
   };
 }
 
