@@ -28,4 +28,18 @@ describe('outdated against an index that moved backwards', () => {
     const json = JSON.parse((await hookpm(['outdated', '--json'])).stdout) as { notes: string[] };
     expect(json.notes).toEqual([expect.stringContaining('moved backwards')]);
   });
+
+  it('a plugin no registry could be read for is not called up to date: the count is said, the ids are in unchecked', async () => {
+    await publishPlugin(ctx.acme, 'guard', '1.0.0');
+    await ok('registry', 'add', 'acme', ctx.acme.url);
+    await ok('install', 'guard@acme', '--yes');
+    await ok('registry', 'remove', 'acme');
+    const run = await hookpm(['outdated']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).not.toContain('up to date');
+    expect(run.stdout).toBe('no newer version found; 1 plugin could not be checked\n');
+    expect(run.stderr).toContain('guard@acme: no registry lists it; it cannot be checked');
+    const json = JSON.parse((await hookpm(['outdated', '--json'])).stdout) as object;
+    expect(json).toMatchObject({ plugins: [], unchecked: ['guard@acme'] });
+  });
 });

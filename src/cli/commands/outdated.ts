@@ -46,9 +46,15 @@ export function register(program: Command): void {
             rows,
           ),
         );
-      else
-        render.printLine(flags.all === true ? 'no plugins to check' : 'everything is up to date');
+      else render.printLine(emptyLine(report.unchecked.length, flags.all === true));
       for (const note of report.notes) render.printErrorLine(render.escapeControl(note));
     });
   command.helpGroup('Inspect');
+}
+
+/** What `outdated` prints with no row: never "up to date" while a plugin could not be checked. */
+function emptyLine(unchecked: number, all: boolean): string {
+  if (unchecked > 0)
+    return `no newer version found; ${unchecked} plugin${unchecked === 1 ? '' : 's'} could not be checked`;
+  return all ? 'no plugins to check' : 'everything is up to date';
 }

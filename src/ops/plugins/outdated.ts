@@ -40,6 +40,11 @@ export interface OutdatedReport {
   plugins: OutdatedEntry[];
   /** Registries that could not be read, and plugins no registry lists. */
   notes: string[];
+  /**
+   * The plugins that could not be checked (no registry read lists them), sorted: never called up
+   * to date.
+   */
+  unchecked: string[];
 }
 
 interface Installed {
@@ -92,6 +97,7 @@ export async function listOutdated(
   });
   const notes = loaded.warnings.map((w) => `${w.registry}: ${w.message}`);
   const plugins: OutdatedEntry[] = [];
+  const unchecked: string[] = [];
   const age = releaseAgeOf(ctx);
   for (const p of installed.sort((a, b) => compareCodeUnits(a.id, b.id))) {
     const split = splitPluginId(p.id);
@@ -102,6 +108,7 @@ export async function listOutdated(
         : ownValue(catalog.index.plugins, split.name);
     if (doc === undefined) {
       notes.push(uncheckedNote(p.id, opts.project ? undefined : ownValue(state.plugins, p.id)));
+      unchecked.push(p.id);
       continue;
     }
     // docs/reference/rules/policy.md#a15: what update would not install for its age is not newer.
@@ -131,7 +138,7 @@ export async function listOutdated(
         newer,
       });
   }
-  return { scope: opts.project ? 'project' : 'user', project, plugins, notes };
+  return { scope: opts.project ? 'project' : 'user', project, plugins, notes, unchecked };
 }
 
 /** Why `id` is not checked: an npm plugin's registry is not read yet (npm-reinstall.ts). */
