@@ -243,4 +243,32 @@ describe('K6: token-protected git marketplaces', () => {
     expect(sent).toContain(basic('alice', 's3cret:x'));
     expect(sent).not.toContain(basic('alice', ''));
   });
+
+  it("K6: a URL the user's git insteadOf rewrites gets the token of the host git then fetches from, and only that host", async () => {
+    await settings();
+    const env = ws.env({ GITHUB_TOKEN: GH });
+    // `git@github.com:` written for `https://github.com/` (or back), as users set it for git.
+    await writeFile(
+      join(ws.home, '.gitconfig'),
+      `[url "${github.origin}/"]\n\tinsteadOf = git@example.test:\n` +
+        `[url "${open.origin}/"]\n\tinsteadOf = ${github.origin}/mirrored/\n`,
+    );
+    const before = github.requests.length;
+    const added = await ws.hookpm(['registry', 'add', 'acme', 'git@example.test:acme/market.git'], {
+      env,
+    });
+    expect(added.code, added.stderr).toBe(0);
+    const sent = github.requests.slice(before).map((r) => r.headers.authorization);
+    expect(new Set(sent)).toEqual(new Set([basic('x-access-token', GH)]));
+    const seen = open.requests.length;
+    const other = await ws.hookpm(
+      ['registry', 'add', 'other', `${github.origin}/mirrored/acme/market.git`],
+      {
+        env,
+      },
+    );
+    expect(other.code, other.stderr).toBe(0);
+    expect(open.requests.length).toBeGreaterThan(seen);
+    for (const r of open.requests.slice(seen)) expect(r.headers.authorization).toBeUndefined();
+  });
 });

@@ -5,6 +5,7 @@ import { checkRepositoryUrl, isCommitSha, isSafeRef } from './repository-url.js'
 import { gitEnvironment, runGit, type GitContext, type GitWatch } from './git-run.js';
 import { bytesUnder, CLONE_LIMITS, treeCounter, type CloneLimits } from './git-clone-limits.js';
 import { gitHeaderEnvironment, gitHeadersFor, type GitAuthSettings } from './git-auth.js';
+import { readGitUserConfig } from './git-user-config.js';
 import { shownUrl, withoutUserInfo } from '../http/url-policy.js';
 
 export interface CloneOptions {
@@ -36,10 +37,12 @@ export const CLONE_TIMEOUT_MS = 120_000;
 /**
  * Fetches one commit of a repository with the system git, shallow (`--depth 1`, no tags, no
  * submodules, no LFS smudge), and checks it out detached in `dest`. URLs follow
- * repository-url.ts (https, loopback http, file and local paths, `git@host:path`); git itself is
- * also told to allow only that one protocol. Repository hooks never run (core.hooksPath is
- * /dev/null), nothing prompts, and at the deadline git and its helpers are killed. A `sha` that
- * the server will not serve directly is looked for in the full history of `ref` (or HEAD).
+ * repository-url.ts (https, loopback http, file and local paths, `git@host:path`), and so must
+ * what the user's `url.<base>.insteadOf` rules rewrite it to (git-user-config.ts): git itself is
+ * told to allow only the protocol of the URL it then fetches, and tokens (K6) are for that URL.
+ * Repository hooks never run (core.hooksPath is /dev/null), nothing prompts, and at the deadline
+ * git and its helpers are killed. A `sha` that the server will not serve directly is looked for
+ * in the full history of `ref` (or HEAD).
  * Errors: E_GIT naming the redacted URL; E_INSECURE_URL / E_REGISTRY_SCHEMA for a refused URL;
  * E_USAGE for a ref or sha that is not one.
  */
@@ -54,30 +57,12 @@ export async function cloneShallow(url: string, opts: CloneOptions): Promise<Clo
     throw usage(`${JSON.stringify(opts.sha.slice(0, 100))} is not a full commit id`, shown);
   const dest = resolve(opts.dest);
   await prepareDest(dest);
-  const protocol = checked.protocol;
-  const config = [
-    ...[
-      'core.hooksPath=/dev/null',
-      'core.fsmonitor=false',
-      'protocol.allow=never',
-      `protocol.${protocol}.allow=always`,
-    ],
-    ...[
-      'submodule.recurse=false',
-      'fetch.recurseSubmodules=false',
-      'advice.detachedHead=false',
-      'init.templateDir=',
-    ],
-  ].flatMap((c) => ['-c', c]);
-  // K6: tokens and helper headers for this URL's origin only, through the environment.
-  const headers = await gitHeadersFor(checked.url, opts.env, opts.auth ?? {});
-  // Its user and password travel in the Authorization header above, never on git's command line.
+  // Its user and password travel in the Authorization header below, never on git's command line.
   const remote = withoutUserInfo(checked.url);
-  const ctx: GitContext = {
-    env: {
-      ...gitEnvironment(opts.env, protocol),
-      ...gitHeaderEnvironment(opts.env, checked.url, headers),
-    },
+  // Until the user's configuration is read: the URL's protocol, and the user's own ssh settings.
+  let config = gitConfig(checked.protocol);
+  let ctx: GitContext = {
+    env: gitEnvironment(opts.env, checked.protocol, 'own'),
     deadline: Date.now() + opts.timeoutMs,
   };
   const limits = opts.limits ?? CLONE_LIMITS;
@@ -105,6 +90,21 @@ export async function cloneShallow(url: string, opts: CloneOptions): Promise<Clo
   };
   try {
     await git(['init', '-q']);
+    // git applies the user's `url.<base>.insteadOf` rules when it fetches: the protocol allowed,
+    // the tokens and the ssh program are those of the URL it then fetches.
+    const user = await readGitUserConfig(['-C', dest, ...config], remote, ctx);
+    const protocol = user.fetched.protocol;
+    config = gitConfig(protocol);
+    // K6: tokens and helper headers for the origin git fetches from only, through the environment.
+    const authUrl = user.rewritten ? user.fetched.url : checked.url;
+    const headers = await gitHeadersFor(authUrl, opts.env, opts.auth ?? {});
+    ctx = {
+      env: {
+        ...gitEnvironment(opts.env, protocol, user.ownSsh ? 'own' : 'batch'),
+        ...gitHeaderEnvironment(opts.env, authUrl, headers),
+      },
+      deadline: ctx.deadline,
+    };
     const want = opts.sha ?? opts.ref ?? 'HEAD';
     const fetch = ['fetch', '-q', '--no-tags', '--no-recurse-submodules'];
     try {
@@ -140,6 +140,23 @@ export async function cloneShallow(url: string, opts: CloneOptions): Promise<Clo
     await rm(dest, { recursive: true, force: true }).catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * The `-c` settings of every git command of a clone: no repository hooks, no fsmonitor, only
+ * `protocol` allowed, no submodules, a repository made without templates.
+ */
+function gitConfig(protocol: string): string[] {
+  return [
+    'core.hooksPath=/dev/null',
+    'core.fsmonitor=false',
+    'protocol.allow=never',
+    `protocol.${protocol}.allow=always`,
+    'submodule.recurse=false',
+    'fetch.recurseSubmodules=false',
+    'advice.detachedHead=false',
+    'init.templateDir=',
+  ].flatMap((c) => ['-c', c]);
 }
 
 /**

@@ -45,11 +45,16 @@ const LOCATION_VARIABLES = [
  * The environment git runs in: the caller's, without the variables that relocate the repository
  * or its templates; only `protocol` allowed (GIT_ALLOW_PROTOCOL overrides any configuration); no
  * terminal prompt and no askpass program (an empty GIT_ASKPASS stops git from falling back to
- * SSH_ASKPASS; credential helpers still answer); ssh in batch mode; no LFS smudge; C messages.
+ * SSH_ASKPASS; credential helpers still answer); no LFS smudge; C messages. `ssh` is `batch` for
+ * ssh run as `ssh -o BatchMode=yes`, or `own` when the user names their own ssh program
+ * (GIT_SSH_COMMAND, GIT_SSH, `core.sshCommand`), which is left as it is: git runs either without
+ * a terminal (runGit starts git in a session of its own, its askpass programs off), so neither
+ * can prompt.
  */
 export function gitEnvironment(
   base: Record<string, string | undefined>,
   protocol: string,
+  ssh: 'batch' | 'own',
 ): Record<string, string | undefined> {
   const env = { ...base };
   for (const name of LOCATION_VARIABLES) delete env[name];
@@ -61,7 +66,7 @@ export function gitEnvironment(
     SSH_ASKPASS: '',
     SSH_ASKPASS_REQUIRE: 'never',
     GCM_INTERACTIVE: 'never',
-    GIT_SSH_COMMAND: 'ssh -o BatchMode=yes',
+    ...(ssh === 'batch' ? { GIT_SSH_COMMAND: 'ssh -o BatchMode=yes' } : {}),
     GIT_LFS_SKIP_SMUDGE: '1',
     GIT_PROTOCOL_FROM_USER: '0',
     LC_ALL: 'C',
