@@ -270,6 +270,39 @@ describe('cloneShallow (registry.md 1: marketplaces and git sources)', () => {
     }
   });
 
+  it("N5: GIT_TRACE*, GIT_CURL_VERBOSE of the user's environment neither hide git's reason nor write a helper's header anywhere", async () => {
+    // A server that reads the request, headers and all, then closes without an answer.
+    const server: TcpServer = createTcpServer((socket) =>
+      socket.once('data', () => socket.destroy()),
+    );
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const { port } = server.address() as { port: number };
+    const traceFile = join(tmp, 'curl-trace.log');
+    const auth = { headersHelper: `echo '{"X-Api-Key":"sk_live_traced"}'` };
+    try {
+      for (const trace of [
+        { GIT_TRACE2: '1', GIT_TRACE2_PERF: '1', GIT_TRACE: '1' },
+        { GIT_CURL_VERBOSE: '1', GIT_TRACE_REDACT: '0' },
+        { GIT_TRACE_CURL: traceFile, GIT_TRACE_PACKET: traceFile },
+      ]) {
+        const error = await failure(
+          cloneShallow(`http://127.0.0.1:${port}/r.git`, {
+            dest: dest(),
+            timeoutMs: 20_000,
+            env: { ...env, ...trace },
+            auth,
+          }),
+        );
+        expect(error.code).toBe('E_GIT');
+        expect(error.message).toMatch(/: fatal: unable to access .*Empty reply from server$/);
+        expect(error.message).not.toContain('sk_live_traced');
+      }
+      expect(existsSync(traceFile)).toBe(false);
+    } finally {
+      server.close();
+    }
+  });
+
   it('a server that never answers is E_GIT "timed out" at the deadline, git killed', async () => {
     const sockets: Socket[] = [];
     const server: TcpServer = createTcpServer((socket) => sockets.push(socket));

@@ -43,13 +43,13 @@ const LOCATION_VARIABLES = [
 
 /**
  * The environment git runs in: the caller's, without the variables that relocate the repository
- * or its templates; only `protocol` allowed (GIT_ALLOW_PROTOCOL overrides any configuration); no
- * terminal prompt and no askpass program (an empty GIT_ASKPASS stops git from falling back to
- * SSH_ASKPASS; credential helpers still answer); no LFS smudge; C messages. `ssh` is `batch` for
- * ssh run as `ssh -o BatchMode=yes`, or `own` when the user names their own ssh program
- * (GIT_SSH_COMMAND, GIT_SSH, `core.sshCommand`), which is left as it is: git runs either without
- * a terminal (runGit starts git in a session of its own, its askpass programs off), so neither
- * can prompt.
+ * or its templates or make git trace (isTraceVariable); only `protocol` allowed (GIT_ALLOW_PROTOCOL
+ * overrides any configuration); no terminal prompt and no askpass program (an empty GIT_ASKPASS
+ * stops git from falling back to SSH_ASKPASS; credential helpers still answer); no LFS smudge; C
+ * messages. `ssh` is `batch` for ssh run as `ssh -o BatchMode=yes`, or `own` when the user names
+ * their own ssh program (GIT_SSH_COMMAND, GIT_SSH, `core.sshCommand`), which is left as it is: git
+ * runs either without a terminal (runGit starts git in a session of its own, its askpass programs
+ * off), so neither can prompt.
  */
 export function gitEnvironment(
   base: Record<string, string | undefined>,
@@ -58,6 +58,7 @@ export function gitEnvironment(
 ): Record<string, string | undefined> {
   const env = { ...base };
   for (const name of LOCATION_VARIABLES) delete env[name];
+  for (const name of Object.keys(env)) if (isTraceVariable(name)) delete env[name];
   return {
     ...env,
     GIT_ALLOW_PROTOCOL: protocol,
@@ -71,6 +72,17 @@ export function gitEnvironment(
     GIT_PROTOCOL_FROM_USER: '0',
     LC_ALL: 'C',
   };
+}
+
+/**
+ * GIT_TRACE, GIT_TRACE2*, GIT_TRACE_CURL and the rest of git's GIT_TRACE* variables, and
+ * GIT_CURL_VERBOSE: set for the user's own git commands, they would make git write a trace of
+ * hookpm's clone to stderr, whose last lines are then a failure's reason instead of git's own
+ * message (runGit), or to the file they name, with the HTTP headers it sends (K6's tokens and a
+ * headers helper's, which git redacts only under some names: never printed nor written, N5).
+ */
+function isTraceVariable(name: string): boolean {
+  return name.startsWith('GIT_TRACE') || name === 'GIT_CURL_VERBOSE';
 }
 
 /**
