@@ -33,6 +33,8 @@ export function classifyLocation(location: string, cwd: string): LocationGuess {
   }
   if (location === 'npm') return { kind: 'npm', location: 'npm' };
   if (SCP_GIT.test(location) || /^(git\+|ssh:|git:)/i.test(location)) {
+    const hash = location.indexOf('#');
+    if (hash >= 0) throw refRefused(location, location.slice(hash + 1));
     return { kind: 'marketplace', location };
   }
   if (!SCHEME.test(location)) {
@@ -50,6 +52,8 @@ export function classifyLocation(location: string, cwd: string): LocationGuess {
       throw usage(location, String(error.details.reason ?? 'is not a valid URL'));
     throw error;
   }
+  const git = url.protocol === 'file:' || /\.git\/?$/.test(url.pathname);
+  if (git && url.hash !== '') throw refRefused(location, url.hash.slice(1));
   if (url.protocol === 'file:') return { kind: 'local', path: fileURLToPath(url), fileUrl: true };
   url.hash = '';
   if (/\.git\/?$/.test(url.pathname)) return { kind: 'marketplace', location: url.href };
@@ -136,4 +140,20 @@ function usage(location: string, reason: string): HookpmError {
     location: shown,
     hint: 'Give an https:// URL, an http:// URL on a loopback address, a file:// URL, a directory path, a git repository or `npm`.',
   });
+}
+
+/**
+ * A git location with `#<ref>` (Claude Code's way to name a branch or tag): refused rather than
+ * cut off, which would read the default branch in its place without a word.
+ */
+function refRefused(location: string, ref: string): HookpmError {
+  const shown = showTypedLocation(location);
+  return new HookpmError(
+    'E_USAGE',
+    `the registry location ${JSON.stringify(shown)} names the ref ${JSON.stringify(clip(ref))} after "#": hookpm reads a git marketplace at its default branch only`,
+    {
+      location: shown,
+      hint: 'Give the repository without "#<ref>", or clone it at that ref yourself and add the directory: `git clone -b <ref> <url> <dir> && hookpm registry add <name> <dir>`.',
+    },
+  );
 }

@@ -58,6 +58,12 @@ describe('registry locations (registry.md section 1)', () => {
     // N5: a query is never sent with an index's requests, so a token there is refused, not kept.
     ['https://acme.dev/r/?access_token=abc', 'E_USAGE'],
     ['https://acme.dev/r/registry.json?v=2', 'E_USAGE'],
+    // 1: a git marketplace is read at its default branch: a `#<ref>` is refused, never dropped.
+    ['https://github.com/acme/plugins.git#v2', 'E_USAGE'],
+    ['https://github.com/acme/plugins.git/#feature', 'E_USAGE'],
+    ['git@github.com:acme/plugins.git#v2', 'E_USAGE'],
+    ['ssh://git@github.com/acme/plugins.git#v2', 'E_USAGE'],
+    ['file:///srv/plugins.git#v2', 'E_USAGE'],
   ])('1: %j is refused with %s', (location, code) => {
     const caught = refusalOf(location);
     expect(caught).toBeInstanceOf(HookpmError);
