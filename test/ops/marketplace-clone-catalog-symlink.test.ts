@@ -68,4 +68,21 @@ describe("a cloned marketplace's catalog file", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('1 plugin(s)');
   });
+
+  it('registry.md 1: a catalog over 8 MiB in the repository is E_IO saying so, not a missing catalog', async () => {
+    const root = await newDir();
+    const repo = join(root, 'repo');
+    const env = { ...gitTestEnv(root), HOOKPM_HOME: join(root, 'home') };
+    const big = `${CATALOG.slice(0, -1)}, "padding": "${'x'.repeat(8 * 1024 * 1024)}"}`;
+    await makeRepo(repo, env, { '.claude-plugin/marketplace.json': big });
+    const run = await runBin(['registry', 'add', 'mkt', pathToFileURL(repo).href], {
+      env,
+      cwd: root,
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('error[E_IO]');
+    expect(run.stderr).toContain('.claude-plugin/marketplace.json');
+    expect(run.stderr).toContain('over the 8388608 allowed');
+    expect(run.stderr).not.toContain(join(root, 'home'));
+  });
 });

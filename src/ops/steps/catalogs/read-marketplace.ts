@@ -1,5 +1,9 @@
 import { realpath, rm, stat } from 'node:fs/promises';
-import { readRegularText } from '../../../io/read-regular-file.js';
+import {
+  isRefusedFile,
+  readFailureReason,
+  readRegularText,
+} from '../../../io/read-regular-file.js';
 import { errnoCode, toUserFileError } from '../../../io/fs-error.js';
 import { join, relative, resolve, sep } from 'node:path';
 import { isInside } from '../../../text/path-inside.js';
@@ -162,7 +166,7 @@ async function readClone(
     });
     const file = findCatalogFile(dest) ?? join(dest, MARKETPLACE_FILE);
     await assertCatalogInsideClone(dest, file, shown, clone.commit);
-    const text = readMarketplaceText(file, true);
+    const text = readClonedCatalog(dest, file, shown, clone.commit);
     if (text === null) {
       throw new HookpmError(
         'E_NOT_FOUND',
@@ -208,6 +212,33 @@ async function assertCatalogInsideClone(
   );
 }
 
+/**
+ * The text of a clone's catalog file, or null when it is missing. One readRegularText refuses (over
+ * INDEX_MAX_BYTES) is E_IO naming the repository, the file and why, never the scratch path.
+ */
+function readClonedCatalog(
+  dest: string,
+  file: string,
+  shown: string,
+  commit: string,
+): string | null {
+  try {
+    return readMarketplaceText(file, true);
+  } catch (error) {
+    if (!isRefusedFile(error)) throw error;
+    const rel = relative(dest, file).split(sep).join('/');
+    throw new HookpmError(
+      'E_IO',
+      `the repository ${shown} has ${rel}, which cannot be read: ${readFailureReason(error)} (commit ${commit})`,
+      {
+        url: shown,
+        file: rel,
+        hint: `A marketplace catalog holds at most ${INDEX_MAX_BYTES} bytes.`,
+      },
+    );
+  }
+}
+
 type Frame = Pick<ReadMarketplace, 'kind' | 'location' | 'origin' | 'file' | 'roots'>;
 
 function finish(frame: Frame, text: string): ReadMarketplace {
@@ -243,14 +274,16 @@ function urlPathname(location: string): string {
 /**
  * The catalog's text; null when it is missing. One that is not a regular file (after its symlinks)
  * of at most INDEX_MAX_BYTES (a FIFO or a device is never waited on), or that cannot be read, is
- * E_IO naming it and why when it is the user's (`clone` false); in hookpm's scratch clone it is
- * null too, and the caller names the repository instead of the scratch path.
+ * E_IO naming it and why when it is the user's (`clone` false); in hookpm's scratch clone, that
+ * refusal is thrown as it is for the caller to name the repository instead of the scratch path,
+ * and any other failure is null.
  */
 function readMarketplaceText(file: string, clone: boolean): string | null {
   try {
     return readRegularText(file, { maxBytes: INDEX_MAX_BYTES, followSymlink: true });
   } catch (error) {
     const code = errnoCode(error);
+    if (clone && isRefusedFile(error)) throw error;
     if (clone || code === 'ENOENT' || code === 'ENOTDIR') return null;
     throw toUserFileError(error, file, 'read');
   }
