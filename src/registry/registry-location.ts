@@ -56,6 +56,8 @@ export function classifyLocation(location: string, cwd: string): LocationGuess {
   if (git && url.hash !== '') throw refRefused(location, url.hash.slice(1));
   if (url.protocol === 'file:') return { kind: 'local', path: fileURLToPath(url), fileUrl: true };
   url.hash = '';
+  const forge = forgeRepositoryUrl(url);
+  if (forge !== null) return { kind: 'marketplace', location: forge };
   if (/\.git\/?$/.test(url.pathname)) return { kind: 'marketplace', location: url.href };
   if (/(^|\/)marketplace\.json$/.test(url.pathname))
     return { kind: 'marketplace', location: url.href };
@@ -68,6 +70,27 @@ export function classifyLocation(location: string, cwd: string): LocationGuess {
     url.pathname = url.pathname.replace(/index\.json$/, '');
   if (!url.pathname.endsWith('/')) url.pathname = `${url.pathname}/`;
   return { kind: 'index', location: url.href };
+}
+
+/** Hosts that serve a git repository at a repository's page and never an index there. */
+const FORGES: ReadonlySet<string> = new Set(['github.com', 'gitlab.com', 'bitbucket.org']);
+
+/**
+ * A repository's page on GitHub or Bitbucket (`/<owner>/<name>`) or GitLab (`/<group>/…/<name>`),
+ * as Claude Code's `marketplace add` takes one, as the repository's git URL (`….git`, as every git
+ * marketplace location is stored); null for any other URL, one with a query or a port, and a
+ * page below a repository's (GitHub's `/tree/main`, GitLab's `/-/`).
+ */
+function forgeRepositoryUrl(url: URL): string | null {
+  if (url.protocol !== 'https:' || !FORGES.has(url.hostname)) return null;
+  if (url.port !== '' || url.search !== '') return null;
+  const parts = url.pathname.split('/').filter((part) => part !== '');
+  const gitlab = url.hostname === 'gitlab.com';
+  if (gitlab ? parts.length < 2 || parts.includes('-') : parts.length !== 2) return null;
+  if (/\.(git|json)$/.test(parts[parts.length - 1]!)) return null;
+  const repo = new URL(url.href);
+  repo.pathname = `/${parts.join('/')}.git`;
+  return repo.href;
 }
 
 /**

@@ -36,6 +36,23 @@ describe('registry locations (registry.md section 1)', () => {
       'https://github.com/acme/plugins.git',
       { kind: 'marketplace', location: 'https://github.com/acme/plugins.git' },
     ],
+    // 1: a repository's page on GitHub, GitLab or Bitbucket, as Claude Code takes one: its git URL.
+    [
+      'https://github.com/acme/plugins',
+      { kind: 'marketplace', location: 'https://github.com/acme/plugins.git' },
+    ],
+    [
+      'https://github.com/acme/plugins/',
+      { kind: 'marketplace', location: 'https://github.com/acme/plugins.git' },
+    ],
+    [
+      'https://gitlab.com/acme/team/plugins',
+      { kind: 'marketplace', location: 'https://gitlab.com/acme/team/plugins.git' },
+    ],
+    [
+      'https://bitbucket.org/acme/plugins',
+      { kind: 'marketplace', location: 'https://bitbucket.org/acme/plugins.git' },
+    ],
     [
       'https://acme.dev/.claude-plugin/marketplace.json',
       { kind: 'marketplace', location: 'https://acme.dev/.claude-plugin/marketplace.json' },
