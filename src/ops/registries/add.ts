@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { HookpmError, isHookpmError } from '../../errors.js';
 import { gitRepositoryKind } from '../../registry/git/git-repository-kind.js';
+import { githubUrl, isGithubRepo } from '../../registry/git/repository-url.js';
 import { readLocationKind } from '../../registry/read-location-kind.js';
 import { checkRegistryName } from '../../registry/registry-name.js';
 import { ROOT_FILE } from '../../registry/sparse/sparse-format.js';
@@ -165,6 +166,9 @@ async function recordFor(opts: AddRegistryOptions, ctx: OperationContext): Promi
     return { location, kind: 'npm', addedAt };
   }
   if (guess.kind !== 'local') return { location: guess.location, kind: guess.kind, addedAt };
+  // Claude Code's `owner/repo` for a marketplace on GitHub, unless that path exists here.
+  if (!guess.fileUrl && isGithubRepo(opts.location) && !(await exists(guess.path)))
+    return { location: githubUrl(opts.location), kind: 'marketplace', addedAt };
   if (guess.fileUrl && (await isBareRepository(guess.path))) {
     const location = `${pathToFileURL(guess.path).href.replace(/\/$/, '')}/`;
     return { location, kind: 'marketplace', addedAt };
@@ -174,6 +178,13 @@ async function recordFor(opts: AddRegistryOptions, ctx: OperationContext): Promi
     ? `${pathToFileURL(local.dir).href.replace(/\/$/, '')}/`
     : local.dir;
   return { location, kind: local.kind, addedAt };
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 /**
