@@ -91,6 +91,19 @@ describe('gitHeadersFor (registry.md K6: tokens by host kind, for that origin on
     expect(await gitHeadersFor('http://127.0.0.1:9444/a/m.git', env, settings)).toEqual({});
   });
 
+  it("K6: a git.hosts entry with the scheme's default port names the host without one, and only over that scheme", async () => {
+    const settings = { hosts: { github: ['ghe.acme.example:443', '127.0.0.1:80'] } };
+    const env = { GITHUB_TOKEN: 'gh1' };
+    const token = { Authorization: basic('x-access-token', 'gh1') };
+    expect(await gitHeadersFor('https://ghe.acme.example/a/m.git', env, settings)).toEqual(token);
+    expect(await gitHeadersFor('https://ghe.acme.example:443/a/m.git', env, settings)).toEqual(
+      token,
+    );
+    expect(await gitHeadersFor('http://127.0.0.1/a/m.git', env, settings)).toEqual(token);
+    expect(await gitHeadersFor('https://127.0.0.1/a/m.git', env, settings)).toEqual({});
+    expect(await gitHeadersFor('http://ghe.acme.example/a/m.git', env, settings)).toEqual({});
+  });
+
   it('K6: the headers helper is told the URL and host; its headers win; bad output is E_GIT without quoting it', async () => {
     const helper =
       'printf \'{"Authorization":"Bearer %s","X-Host":"%s"}\' "$HOOKPM_GIT_URL" "$HOOKPM_GIT_HOST"';

@@ -154,11 +154,17 @@ function accountOf(url: string): { origin: string; user: string } | null {
   return { origin: parsed.origin, user };
 }
 
+/**
+ * The kind of `url`'s host (and port): a URL without a port is its scheme's default one, which a
+ * `git.hosts` entry may also spell out (`ghe.acme.example:443` for `https://ghe.acme.example/`).
+ */
 function hostKind(url: URL, settings: GitAuthSettings): GitHostKind | null {
   const host = url.host.toLowerCase();
+  const names = [host];
+  if (url.port === '') names.push(`${host}:${url.protocol === 'https:' ? 443 : 80}`);
   for (const kind of Object.keys(TOKENS) as GitHostKind[]) {
     const hosts = [...KNOWN_HOSTS[kind], ...(settings.hosts?.[kind] ?? [])];
-    if (hosts.some((h) => h.toLowerCase() === host)) return kind;
+    if (hosts.some((h) => names.includes(h.toLowerCase()))) return kind;
   }
   return null;
 }
