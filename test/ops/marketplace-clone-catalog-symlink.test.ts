@@ -6,7 +6,7 @@
  * link to a file inside the repository is read as the catalog. Real git repositories, the built
  * CLI; the store stays byte-identical on the refusal.
  */
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -84,5 +84,33 @@ describe("a cloned marketplace's catalog file", () => {
     expect(run.stderr).toContain('.claude-plugin/marketplace.json');
     expect(run.stderr).toContain('over the 8388608 allowed');
     expect(run.stderr).not.toContain(join(root, 'home'));
+  });
+
+  it("registry.md 1: a cloned catalog's diagnostics name the repository and the file, never the scratch clone", async () => {
+    const root = await newDir();
+    const repo = join(root, 'repo');
+    const env = { ...gitTestEnv(root), HOOKPM_HOME: join(root, 'home') };
+    const plugins = [{ name: 'BAD NAME', source: './x' }];
+    await makeRepo(repo, env, {
+      '.claude-plugin/marketplace.json': JSON.stringify({
+        name: 'm',
+        owner: { name: 'o' },
+        plugins,
+      }),
+    });
+    const url = pathToFileURL(repo).href;
+    const named = `${url.replace(/\/$/, '')}/.claude-plugin/marketplace.json`;
+    const warned = await runBin(['registry', 'add', 'mkt', url], { env, cwd: root });
+    expect(warned.code, warned.stderr).toBe(0);
+    expect(warned.stderr).toContain(`${named}:plugins[0] ("BAD NAME")`);
+    const cache = join(root, 'home', 'cache', 'indexes', 'mkt.json');
+    for (const text of [warned.stderr, await readFile(cache, 'utf8')])
+      expect(text).not.toContain(join(root, 'home'));
+    await writeFile(join(repo, '.claude-plugin', 'marketplace.json'), '{"name": ');
+    git(repo, env, 'commit', '-q', '-am', 'broken');
+    const refused = await runBin(['registry', 'add', 'other', url], { env, cwd: root });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`error[E_REGISTRY_SCHEMA]: ${named}:1:10: invalid JSON`);
+    expect(refused.stderr).not.toContain(join(root, 'home'));
   });
 });

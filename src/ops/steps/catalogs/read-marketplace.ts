@@ -47,7 +47,11 @@ export interface ReadMarketplace {
    * its entries may not name sources on this machine (registry.md J14; they are left out).
    */
   origin: CatalogOrigin;
-  /** The marketplace.json read (a path, or the redacted URL). */
+  /**
+   * The marketplace.json read: a path; for a clone, the repository's redacted URL with the file's
+   * path in it appended (`https://host/repo.git/.claude-plugin/marketplace.json`); for a `url`
+   * catalog, its redacted URL.
+   */
   file: string;
   marketplace: Marketplace;
   /** Diagnostics of invalid entries (left out of `marketplace.plugins`) and warnings. */
@@ -175,10 +179,10 @@ async function readClone(
       );
     }
     const origin: CatalogOrigin = /^file:/i.test(url) ? 'local' : 'remote';
-    const read = finish(
-      { kind: 'git', location: shown, origin, file, roots: { root: dest, boundary: dest } },
-      text,
-    );
+    // Messages and cached diagnostics name the repository's file, not the scratch clone.
+    const named = `${shown.replace(/\/$/, '')}/${relative(dest, file).split(sep).join('/')}`;
+    const roots = { root: dest, boundary: dest };
+    const read = finish({ kind: 'git', location: shown, origin, file: named, roots }, text);
     return { ...read, commit: clone.commit, dispose };
   } catch (error) {
     await dispose();
