@@ -113,4 +113,33 @@ describe("a cloned marketplace's catalog file", () => {
     expect(refused.stderr).toContain(`error[E_REGISTRY_SCHEMA]: ${named}:1:10: invalid JSON`);
     expect(refused.stderr).not.toContain(join(root, 'home'));
   });
+
+  it("registry.md 1: a plugin directory missing from a cloned marketplace or an entry's repository is named in that repository, never the scratch clone", async () => {
+    const root = await newDir();
+    const repo = join(root, 'repo');
+    const env = { ...gitTestEnv(root), HOOKPM_HOME: join(root, 'home') };
+    const url = pathToFileURL(repo).href;
+    const plugins = [
+      { name: 'rel', source: './plugins/nope' },
+      { name: 'sub', source: { source: 'git-subdir', url, path: 'plugins/gone' } },
+    ];
+    const commit = await makeRepo(repo, env, {
+      '.claude-plugin/marketplace.json': JSON.stringify({
+        name: 'm',
+        owner: { name: 'o' },
+        plugins,
+      }),
+    });
+    const added = await runBin(['registry', 'add', 'mkt', url], { env, cwd: root });
+    expect(added.code, added.stderr).toBe(0);
+    for (const [id, path] of [
+      ['rel@mkt', 'plugins/nope'],
+      ['sub@mkt', 'plugins/gone'],
+    ]) {
+      const run = await runBin(['install', id!, '--yes'], { env, cwd: root });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`the plugin directory ${path} in ${url} (commit ${commit})`);
+      expect(run.stderr).not.toContain(join(root, 'home'));
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { readGitSettings } from '../../../store/git-settings.js';
 import { mkdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import semver from '../../../registry/versions/semver.js';
 import { HookpmError, isHookpmError } from '../../../errors.js';
 import { hasErrors, type LoadedPlugin } from '../../../plugin/loaded-plugin.js';
@@ -138,7 +138,8 @@ async function stageGitEntry(
       ...(source.ref === undefined ? {} : { ref: source.ref }),
       ...(source.sha === undefined ? {} : { sha: source.sha }),
     });
-    const from = await insideReal(clone.dir, subdirOf(clone.dir, source.path), entry);
+    const names = inRepository(clone.dir, redactUrl(source.url), clone.commit);
+    const from = await insideReal(clone.dir, subdirOf(clone.dir, source.path), entry, names);
     await measureEntryTree(from, source.path ?? '.', entry);
     await copyPluginTree(from, dir);
     const at = source.path === undefined ? '' : `:${source.path}`;
@@ -164,17 +165,19 @@ async function localSource(
     );
   }
   const target = resolveEntryPath(read.roots, path);
+  const names =
+    read.kind === 'git' ? inRepository(read.roots.root, read.location, read.commit) : undefined;
   if (target === null) {
     throw new HookpmError(
       'E_REGISTRY_SCHEMA',
-      `${entryLabel(entry)}: the source ${clip(path)} resolves outside ${read.roots.boundary} (relative sources resolve against the directory holding .claude-plugin/ and stay inside the repository)`,
+      `${entryLabel(entry)}: the source ${clip(path)} resolves outside ${names?.base ?? read.roots.boundary} (relative sources resolve against the directory holding .claude-plugin/ and stay inside the repository)`,
       {
         file: read.file,
         plugin: entry.name,
       },
     );
   }
-  return insideReal(read.roots.boundary, target, entry);
+  return insideReal(read.roots.boundary, target, entry, names);
 }
 
 /** measureTree with the entry named first in the message, as every other staging error. */
@@ -195,29 +198,57 @@ async function measureEntryTree(
   }
 }
 
-/** `target` after symlinks, refused unless it is a directory inside `base` after symlinks. */
-async function insideReal(base: string, target: string, entry: MarketplaceEntry): Promise<string> {
+/**
+ * How messages name a path of a scratch clone and the clone: its place in the repository and the
+ * repository's (redacted) URL, with the commit, never hookpm's scratch directory, which is gone by
+ * the time the message is read.
+ */
+interface PathNames {
+  path(path: string): string;
+  base: string;
+}
+
+/** PathNames for the clone of `url` at `root`. */
+function inRepository(root: string, url: string, commit: string | undefined): PathNames {
+  const repository = `${url.replace(/\/$/, '')}${commit === undefined ? '' : ` (commit ${commit})`}`;
+  return {
+    path: (path) => `${relative(root, path).split(sep).join('/') || '.'} in ${repository}`,
+    base: repository,
+  };
+}
+
+/**
+ * `target` after symlinks, refused unless it is a directory inside `base` after symlinks; messages
+ * name paths as `names` says (by default as they are).
+ */
+async function insideReal(
+  base: string,
+  target: string,
+  entry: MarketplaceEntry,
+  names: PathNames = { path: clip, base },
+): Promise<string> {
+  const shown = names.path(target);
   const real = await realpath(target).catch(() => null);
   if (real === null) {
     throw new HookpmError(
       'E_NOT_FOUND',
-      `${entryLabel(entry)}: the plugin directory ${clip(target)} does not exist`,
-      { file: clip(target), plugin: entry.name },
+      `${entryLabel(entry)}: the plugin directory ${shown} does not exist`,
+      { file: shown, plugin: entry.name },
     );
   }
   if (!isInside(await realpath(base), real)) {
     throw new HookpmError(
       'E_SYMLINK_ESCAPE',
-      `${entryLabel(entry)}: ${clip(target)} is a symlink to ${clip(real)}, outside ${base}`,
-      { file: target, plugin: entry.name },
+      `${entryLabel(entry)}: ${shown} is a symlink to ${clip(real)}, outside ${names.base}`,
+      { file: shown, plugin: entry.name },
     );
   }
   // A file, FIFO or device is never walked, nor opened (a FIFO would block).
   if (!(await stat(real)).isDirectory()) {
     throw new HookpmError(
       'E_NOT_FOUND',
-      `${entryLabel(entry)}: the plugin directory ${clip(target)} is not a directory`,
-      { file: clip(target), plugin: entry.name },
+      `${entryLabel(entry)}: the plugin directory ${shown} is not a directory`,
+      { file: shown, plugin: entry.name },
     );
   }
   return real;
