@@ -83,6 +83,23 @@ describe('cloneShallow (registry.md 1: marketplaces and git sources)', () => {
     expect(await readFile(join(bySha.dir, 'plugin.json'), 'utf8')).toContain('1.0.0');
   });
 
+  it('a pinned sha the repository does not hold is E_GIT naming it, not git\'s "not a tree object"', async () => {
+    const missing = 'a'.repeat(40);
+    const target = dest();
+    const error = await failure(
+      cloneShallow(pathToFileURL(repo).href, {
+        dest: target,
+        timeoutMs: 30_000,
+        env,
+        sha: missing,
+      }),
+    );
+    expect(error.code).toBe('E_GIT');
+    expect(error.message).toContain(`the commit ${missing} is not in the repository`);
+    expect(error.message).not.toContain('not a tree object');
+    expect(existsSync(target)).toBe(false);
+  });
+
   it('a repository path starting with "--" is a path, never an option to git', async () => {
     const hostile = join(tmp, '--upload-pack=touch pwned');
     await makeRepo(hostile, env, { 'x.txt': 'x\n' });

@@ -79,6 +79,21 @@ export async function cloneShallow(url: string, opts: CloneOptions): Promise<Clo
           : 'Check the URL, the ref and your access to the repository (hookpm never prompts for credentials).',
     });
   };
+  /** E_GIT naming `sha` when neither fetch brought that commit (git would say "not a tree"). */
+  const requireCommit = async (sha: string): Promise<void> => {
+    const found = await runGit(['-C', dest, ...config, 'cat-file', '-e', `${sha}^{commit}`], ctx);
+    if (found.ok) return;
+    const searched = opts.ref === undefined ? 'its default branch' : `the history of ${opts.ref}`;
+    throw new HookpmError(
+      'E_GIT',
+      `cannot clone ${shown}: the commit ${sha} is not in the repository (searched ${searched})`,
+      {
+        url: shown,
+        expected: sha,
+        hint: 'Check the sha: it must be a commit the server serves, or one in the history of the ref.',
+      },
+    );
+  };
   // The download stops once `.git` holds more than the limit; the checkout is counted first.
   const fetchWatch: GitWatch = {
     poll: () => {
@@ -125,6 +140,7 @@ export async function cloneShallow(url: string, opts: CloneOptions): Promise<Clo
       },
     };
     const rev = opts.sha ?? 'FETCH_HEAD';
+    if (opts.sha !== undefined) await requireCommit(opts.sha);
     await git(['ls-tree', '-r', '-l', '-z', '--full-tree', rev], listing);
     await git(['checkout', '-q', '--detach', rev]);
     const commit = (await git(['rev-parse', 'HEAD'])).trim();
