@@ -29,15 +29,18 @@ const SKIPPED_NAMES: ReadonlySet<string> = new Set(['.git']);
  * skipped. Bounded by `limits` (default: the tarball limits, registry.md A2): E_ARCHIVE_TOO_LARGE
  * past them, its message naming the limit and `root`; a file is measured before it is read. The
  * directories walked count against the entry limit too (each one reached through a link again), so
- * links that fan out to the same folders end the walk instead of making it exponential.
+ * links that fan out to the same folders end the walk instead of making it exponential. A file
+ * whose real path `leaveOut` accepts (pack.ts: its own tarballs) is not packed, nor counted.
  */
 export async function collectPackFiles(
   root: string,
   limits: TarballLimits = TARBALL_LIMITS,
+  leaveOut: (realPath: string) => boolean = () => false,
 ): Promise<PackFile[]> {
   const realRoot = await realpath(root);
   const files: PackFile[] = [];
-  await walk({ realRoot, files, total: 0, dirs: 0, limits }, realRoot, '', [realRoot]);
+  const run: Walk = { realRoot, files, total: 0, dirs: 0, limits, leaveOut };
+  await walk(run, realRoot, '', [realRoot]);
   return files.sort((a, b) => compareCodeUnits(a.path, b.path));
 }
 
@@ -48,6 +51,7 @@ interface Walk {
   /** Directories walked so far, the root included. */
   dirs: number;
   limits: TarballLimits;
+  leaveOut: (realPath: string) => boolean;
 }
 
 async function walk(run: Walk, dir: string, rel: string, chain: string[]): Promise<void> {
@@ -91,6 +95,7 @@ async function addFile(
   { mode, size }: Stats,
 ): Promise<void> {
   const { limits } = run;
+  if (run.leaveOut(full)) return;
   if (run.files.length >= limits.maxEntries)
     throw tooLarge(run, `it holds more than ${limits.maxEntries} files`);
   // The size the walk saw is checked before the read, so a huge file is never loaded; the bytes

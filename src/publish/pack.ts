@@ -1,5 +1,5 @@
-import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { mkdir, realpath } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { HookpmError, isHookpmError, type ErrorCode } from '../errors.js';
 import type { Diagnostic } from '../hooks/diagnostic.js';
 import type { EventName } from '../hooks/events.js';
@@ -14,6 +14,7 @@ import semver from '../registry/versions/semver.js';
 import { collectPackFiles } from './pack-files.js';
 import { readPluginDir } from '../store/read-plugin.js';
 import { createTarGz } from '../store/tar/tar-write.js';
+import { TARBALL_LIMITS } from '../store/tar/tarball-rules.js';
 import { scanTarball, tarballInput } from '../store/tar/tarball-scan.js';
 import { firstOf } from '../text/first-of.js';
 import { shellWord } from '../text/shell-word.js';
@@ -56,16 +57,17 @@ export interface PackResult {
  * publish, registry.md I1: E_MANIFEST_INVALID), or with a symlink leaving the tree
  * (E_SYMLINK_ESCAPE). The tarball is scanned with the installer's own checks before it is written;
  * one that fails them is never written (a tarball of the same name in `outDir` stays as it was)
- * and the scan's error thrown.
+ * and the scan's error thrown. An `outDir` inside the plugin (`hookpm pack .`, the default) does
+ * not put the plugin's tarballs there into the next one (ownTarballs).
  */
 export async function packPlugin(dir: string, opts: PackOptions): Promise<PackResult> {
   const plugin = await readPluginDir(dir);
   const { name, version } = publishable(plugin, dir);
-  const files = await collectPackFiles(dir);
+  const outDir = resolve(opts.outDir);
+  const files = await collectPackFiles(dir, TARBALL_LIMITS, await ownTarballs(outDir, name));
   const bytes = createTarGz(
     files.map((f) => ({ path: `package/${f.path}`, mode: f.mode, data: f.data })),
   );
-  const outDir = resolve(opts.outDir);
   const fileName = `${name}-${version}.tgz`;
   const file = join(outDir, fileName);
   // Scanned in memory before it is written, so a refused tarball never replaces one packed earlier.
@@ -104,6 +106,24 @@ export async function packPlugin(dir: string, opts: PackOptions): Promise<PackRe
     surfaceHash: surface.surfaceHash,
     surface: surface.entries,
     entry,
+  };
+}
+
+/**
+ * registry.md A1 (the same files, the same bytes): the files `pack` writes, `<name>-<version>.tgz`
+ * in `outDir` (by real path), for this version or another. Left out of the tarball, so packing
+ * where an earlier tarball lies, as `hookpm pack .` in the plugin's own directory does, never
+ * packs that tarball into the next one.
+ */
+async function ownTarballs(outDir: string, name: string): Promise<(path: string) => boolean> {
+  const realOut = await realpath(outDir).catch(() => null);
+  if (realOut === null) return () => false;
+  const prefix = `${name}-`;
+  return (path) => {
+    const file = basename(path);
+    if (dirname(path) !== realOut || !file.startsWith(prefix) || !file.endsWith('.tgz'))
+      return false;
+    return isVersionKey(file.slice(prefix.length, -'.tgz'.length));
   };
 }
 

@@ -118,6 +118,24 @@ describe('packPlugin (cli.md pack, registry.md A1)', () => {
     expect(bytes[9]).toBe(0xff);
   });
 
+  it('A1: packing in the plugin directory itself (the default --out) never packs its tarballs, so packing again gives the same bytes', async () => {
+    const base = await tempDir();
+    const root = await makePlugin(join(base, 'p'));
+    const first = await packPlugin(root, { outDir: root });
+    const bytes = await readFile(first.file);
+    // A tarball of an earlier version left there is none of the plugin's files either.
+    await writeFile(join(root, 'demo-1.2.2.tgz'), bytes);
+    const again = await packPlugin(root, { outDir: root });
+    expect(again.integrity).toBe(first.integrity);
+    expect(await readFile(again.file)).toEqual(bytes);
+    const paths = (await rawEntries(again.file)).map((e) => e.path);
+    expect(paths.some((p) => p.endsWith('.tgz'))).toBe(false);
+    // Under another name, or below the root where --out is not, a .tgz is a file like any other.
+    await writeFile(join(root, 'fixture.tgz'), bytes);
+    const third = await packPlugin(root, { outDir: join(base, 'out') });
+    expect((await rawEntries(third.file)).map((e) => e.path)).toContain('package/fixture.tgz');
+  });
+
   it('A1: every entry is a regular file under package/, sorted, with mtime fixed, uid/gid 0 and modes 0644/0755', async () => {
     const base = await tempDir();
     const result = await packPlugin(await makePlugin(join(base, 'p')), { outDir: base });
