@@ -135,6 +135,24 @@ describe('hookpm test <plugin> <Event>', () => {
     expect(existsSync(join(bin.dir, 'hookpm', 'data', 'log'))).toBe(false);
   });
 
+  it('writing-plugins.md: without --payload a tarball and an installed plugin run on their own payloads/<Event>.json', async () => {
+    expect((await hookpm(['init', 'sampled'])).code).toBe(0);
+    const pack = await hookpm(['pack', 'sampled', '--out', join(bin.dir, 'tgz2'), '--json']);
+    expect(pack.code, pack.stderr).toBe(0);
+    const file = JSON.parse(pack.stdout).file as string;
+    expect((await hookpm(['install', './sampled', '--yes'])).code).toBe(0);
+    const elsewhere = join(bin.dir, 'elsewhere-sampled');
+    await mkdir(elsewhere);
+    // The sample payload is `rm -rf /` on Bash, which the template's guard denies.
+    for (const target of [file, 'sampled@local']) {
+      const run = await hookpm(['test', target, 'PreToolUse', '--json'], elsewhere);
+      expect(run.code, run.stderr).toBe(0);
+      const report = JSON.parse(run.stdout);
+      expect(report.handlers, target).toHaveLength(1);
+      expect(report.result.permission.decision, target).toBe('deny');
+    }
+  });
+
   it('a plugin with an invalid hooks document exits 1 and says why; its valid documents still run', async () => {
     const root = await shPlugin('half', 'true');
     await writeFile(

@@ -49,7 +49,7 @@ export function register(program: Command): void {
         import('../../ops/test/test-plugin.js'),
         import('../../engine/process-groups.js'),
       ]);
-      const input = await payloadOf(flags.payload, target, event, globals.cwd);
+      const input = await payloadOf(flags.payload, event, globals.cwd);
       const scope =
         flags.project === true
           ? await (
@@ -73,14 +73,20 @@ export function register(program: Command): void {
     });
 }
 
-/** `--payload` as inline JSON, a file or stdin (read-payload.ts); without one, the plugin's sample payload. */
+/**
+ * `--payload` as inline JSON, a file or stdin (read-payload.ts), read now; without one, the
+ * plugin's sample payload, `payloads/<Event>.json` in the root its handlers see (a directory, a
+ * tarball's extracted copy, an installed tree), else `{}`.
+ */
 async function payloadOf(
   spec: string | undefined,
-  target: string,
   event: EventName,
   cwd: string,
-): Promise<Record<string, unknown>> {
-  const sample = join(resolve(cwd, target), 'payloads', `${event}.json`);
+): Promise<Record<string, unknown> | ((root: string) => Promise<Record<string, unknown>>)> {
   const { readPayload } = await import('../read-payload.js');
-  return readPayload(spec ?? (existsSync(sample) ? sample : undefined), cwd);
+  if (spec !== undefined) return readPayload(spec, cwd);
+  return (root) => {
+    const sample = join(root, 'payloads', `${event}.json`);
+    return readPayload(existsSync(sample) ? sample : undefined, cwd);
+  };
 }

@@ -24,7 +24,14 @@ export interface TestPluginOptions {
   /** A plugin directory, a tarball, or an installed plugin's name or id. */
   target: string;
   event: EventName;
-  input: Readonly<Record<string, unknown>>;
+  /**
+   * The payload, or a function giving it from the plugin's root as its handlers see it (a
+   * tarball's extracted copy, an installed tree): the CLI's reads the plugin's own sample,
+   * `payloads/<Event>.json`. Called once, after the policy allowed the plugin, before any handler.
+   */
+  input:
+    | Readonly<Record<string, unknown>>
+    | ((root: string) => Promise<Readonly<Record<string, unknown>>>);
   cwd: string;
   store: StorePaths;
   /** Whose installed plugin `target` names: the user-wide ones (default) or a project's. */
@@ -111,8 +118,10 @@ export async function testPlugin(options: TestPluginOptions): Promise<TestPlugin
     const snapshot = buildSnapshot({ projectDir, sources });
     let record: DispatchRecord | null = null;
     // The store's `env.pass` applies; nothing is logged (source null).
+    const input =
+      typeof options.input === 'function' ? await options.input(plugin.root) : options.input;
     const host = openHost({ snapshot, store: options.store, source: null });
-    const result = await host.dispatch(options.event, options.input, {
+    const result = await host.dispatch(options.event, input, {
       cwd: options.cwd,
       ...(options.env === undefined ? {} : { env: options.env }),
       log: (r) => (record = r),
