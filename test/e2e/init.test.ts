@@ -77,6 +77,21 @@ describe('hookpm init', () => {
     expect(await readFile(join(other, 'NOTES.txt'), 'utf8')).toBe('keep');
   });
 
+  it("plugins.md P1, G5: --existing beside a manifest of its own (plugin.json, Codex's) is refused: the new one would not name the plugin", async () => {
+    for (const manifest of ['plugin.json', '.codex-plugin/plugin.json']) {
+      const root = join(bin.dir, `has-${manifest.length}`);
+      await mkdir(join(root, manifest, '..'), { recursive: true });
+      const text = JSON.stringify({ name: 'theirs', version: '2.0.0' });
+      await writeFile(join(root, manifest), text);
+      const refused = await hookpm(['init', root, '--existing']);
+      expect(refused.code, refused.stdout).toBe(1);
+      expect(refused.stderr).toContain('E_TARGET_EXISTS');
+      expect(refused.stderr).toContain(manifest);
+      expect(await readFile(join(root, manifest), 'utf8')).toBe(text);
+      expect(await readdir(join(root, '.claude-plugin')).catch(() => null)).toBeNull();
+    }
+  });
+
   it('security.md, errors.md E_IO: a file the disk refuses fails init with the path named and takes back what it made: a new directory is gone, an --existing one is as it was', async () => {
     // A full disk refuses the bytes after the file is made; `ulimit -f 0` (EFBIG) does the same
     // without root or a mount.

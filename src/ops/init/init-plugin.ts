@@ -14,6 +14,7 @@ import { HookpmError } from '../../errors.js';
 import type { EventName } from '../../hooks/events.js';
 import { quietly, toUserFileError } from '../../io/fs-error.js';
 import { isValidPluginName } from '../../plugin/name.js';
+import { MANIFEST_FILES } from '../../store/read-plugin.js';
 import { assertWriteInside } from '../../workspace/inside-root.js';
 import { pluginTemplate, type TemplateFile } from './plugin-template.js';
 import { clip } from '../../text/clip.js';
@@ -40,7 +41,8 @@ const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | c
 
 /**
  * `hookpm init [dir]`: writes a new plugin (plugin-template.ts) into `dir`. Never overwrites: a
- * directory that is not empty is refused unless `existing`, and then any file of the template
+ * directory that is not empty is refused unless `existing`, and then any file of the template or
+ * any other manifest (plugin.json, Codex's, Cursor's: P1, G5, which would name the plugin instead)
  * that exists already refuses the whole (E_TARGET_EXISTS, nothing written); each file is created
  * exclusively, so one made meanwhile is not overwritten either; a file that a symlinked folder
  * would put outside `dir` refuses the whole (E_SYMLINK_ESCAPE). E_NAME_INVALID for a name that
@@ -54,9 +56,11 @@ export function initPlugin(options: InitOptions): InitResult {
   const files = pluginTemplate(name, options.event);
   const present = entriesOf(dir);
   if (present !== null && present.length > 0) {
-    const clashes = files.map((f) => f.path).filter((path) => exists(join(dir, path)));
+    // P1, G5: a manifest already there would name the plugin (or disagree with the new one).
+    const paths = new Set<string>([...MANIFEST_FILES, ...files.map((f) => f.path)]);
+    const clashes = [...paths].filter((path) => exists(join(dir, path)));
     if (options.existing !== true || clashes.length > 0)
-      throw notEmpty(dir, options.existing === true ? clashes : present);
+      throw options.existing === true ? clash(dir, clashes) : notEmpty(dir, present);
     // J2: a symlinked folder (`hooks/` -> elsewhere) is refused before anything is written.
     for (const file of files)
       assertWriteInside(dir, join(dir, ...file.path.split('/')), 'the plugin directory');
@@ -157,6 +161,15 @@ function notEmpty(dir: string, found: readonly string[]): HookpmError {
       hint: 'Name a new or an empty directory, or pass --existing to add the plugin files beside what is there (no file is ever overwritten).',
     },
   );
+}
+
+/** --existing where a file init would write, or another manifest, is there already. */
+function clash(dir: string, found: readonly string[]): HookpmError {
+  const error = notEmpty(dir, found);
+  return new HookpmError(error.code, error.message, {
+    ...error.details,
+    hint: 'Move the files it names aside, or name a new or an empty directory (no file is ever overwritten).',
+  });
 }
 
 function badName(name: string, fromDir: boolean): HookpmError {
