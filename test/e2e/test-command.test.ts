@@ -71,6 +71,18 @@ describe('hookpm test <plugin> <Event>', () => {
     expect(await readdir(kept)).toEqual(['was-here']);
   });
 
+  it('cli.md errors: a --data that is a file is E_USAGE naming it, never E_INTERNAL, and the file stays', async () => {
+    const root = await shPlugin('data-file', 'true');
+    const file = join(bin.dir, 'not-a-dir');
+    await writeFile(file, 'mine\n');
+    const run = await hookpm(['test', root, 'Stop', '--data', file]);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain('E_USAGE');
+    expect(run.stderr).not.toContain('E_INTERNAL');
+    expect(run.stderr).toContain(file);
+    expect(await readFile(file, 'utf8')).toBe('mine\n');
+  });
+
   it('exits 1 when a handler fails (exit 1, timeout), 0 for a block (exit 2)', async () => {
     const failing = await shPlugin('failing', 'echo broken >&2; exit 1');
     const fail = await hookpm(['test', failing, 'Stop']);

@@ -19,6 +19,8 @@ import { requireTestAllowed } from './test-policy.js';
 import { effectiveConfinement } from '../../plugin/capabilities.js';
 import type { PolicyInForce } from '../../policy/policy.js';
 import { readPolicyFile } from '../../store/policy-file.js';
+import { HookpmError } from '../../errors.js';
+import { errnoCode, toUserFileError } from '../../io/fs-error.js';
 
 export interface TestPluginOptions {
   /** A plugin directory, a tarball, or an installed plugin's name or id. */
@@ -97,7 +99,7 @@ export async function testPlugin(options: TestPluginOptions): Promise<TestPlugin
   }
   const data = options.dataDir ?? mkdtempSync(join(tmpdir(), 'hookpm-test-data-'));
   try {
-    if (options.dataDir !== undefined) mkdirSync(resolve(data), { recursive: true });
+    if (options.dataDir !== undefined) makeDataDir(resolve(data));
     const { inspected } = plugin;
     // Z4: a plugin that declares capabilities, or that the user confined, is tested confined, as
     // it runs once installed.
@@ -159,5 +161,22 @@ export async function testPlugin(options: TestPluginOptions): Promise<TestPlugin
   } finally {
     await plugin.dispose();
     if (options.dataDir === undefined) await rm(data, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `--data <dir>`, made when missing: E_USAGE naming it when a file is in its way, else the user's
+ * file error (E_IO: permission denied, read-only).
+ */
+function makeDataDir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    const code = errnoCode(error);
+    if (code !== 'EEXIST' && code !== 'ENOTDIR') throw toUserFileError(error, dir, 'make');
+    throw new HookpmError('E_USAGE', `--data ${dir} is not a directory (${code})`, {
+      file: dir,
+      hint: 'Give --data a directory (it is made when missing), or move the file aside.',
+    });
   }
 }
