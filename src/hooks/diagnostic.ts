@@ -54,6 +54,7 @@ export type DiagnosticCode =
   | 'invalid_terminal_sequence'
   | 'argv_without_command'
   | 'unpublishable_version'
+  | 'plugin_tree_invalid'
   | 'unknown_notification_type'
   | 'linked_surface_changed';
 

@@ -1,3 +1,5 @@
+import { symlink } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { validate } from '../../src/ops/validate/validate.js';
 import { cmd, makeWorld, pluginFiles, type World } from './plugin-fixture.js';
@@ -65,5 +67,27 @@ describe('hookpm validate <plugin dir>', () => {
     expect(messages['v1.0.0']).toMatch(/"v1\.0\.0" .*`hookpm pack` refuses it; write "1\.0\.0"/);
     expect(messages['1.0.0+build']).toMatch(/write "1\.0\.0"/);
     expect(messages['1.0.0']).toBeUndefined();
+  });
+
+  it('H5, registry.md A2: a symlink leaving the plugin or dangling, which install and pack refuse, is an error naming it', async () => {
+    for (const [link, target] of [
+      ['outside.txt', '/etc/hostname'],
+      ['dangling.sh', 'no-such-file'],
+    ] as const) {
+      const dir = await world.plugin(`links-${link.length}`, {
+        ...pluginFiles('links', '1.0.0', { PreToolUse: [cmd('echo p')] }),
+      });
+      await symlink(target, join(dir, link));
+      const report = await validate({ path: dir, strict: false });
+      expect(report.ok, link).toBe(false);
+      expect(report.diagnostics).toContainEqual(
+        expect.objectContaining({
+          severity: 'error',
+          code: 'plugin_tree_invalid',
+          path: link,
+          message: expect.stringContaining(link),
+        }),
+      );
+    }
   });
 });

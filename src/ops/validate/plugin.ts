@@ -7,6 +7,7 @@ import { diagnostic, type Diagnostic } from '../../hooks/diagnostic.js';
 import type { LoadedPlugin } from '../../plugin/loaded-plugin.js';
 import type { KindFindings } from './findings.js';
 import { agentCompatWarnings } from './agent-compat.js';
+import { treeRefusals } from './plugin-tree.js';
 
 /** A diagnostic inside a hooks document's `hooks` (`<file>:hooks.<Event>...`). */
 const IN_HOOKS = /:hooks[.[]/;
@@ -14,9 +15,9 @@ const IN_HOOKS = /:hooks[.[]/;
 /**
  * `hookpm validate <plugin dir>` (kind "plugin"): the manifest (P1-P4, unknown fields as warnings),
  * every hooks document (H1-H5) and the surface's inert entries (Q1), with the engine events the
- * plugin would hook. An error here is what makes install refuse it. A version semver accepts but
- * does not write so (`v1.0.0`, `1.0.0+build`) installs and is a warning: `pack` refuses it
- * (registry.md I1). A plugin that declares hooks of which none is valid hooks nothing: its hooks'
+ * plugin would hook, and its tree as install copies it (plugin-tree.ts). An error here is what
+ * makes install refuse it. A version semver accepts but does not write so (`v1.0.0`,
+ * `1.0.0+build`) installs and is a warning: `pack` refuses it (registry.md I1). A plugin that declares hooks of which none is valid hooks nothing: its hooks'
  * warnings are errors then (it would install and never run), and `validate` fails.
  */
 export async function validatePluginDir(dir: string): Promise<KindFindings> {
@@ -27,6 +28,7 @@ export async function validatePluginDir(dir: string): Promise<KindFindings> {
   const events = [...inspected.surface.events];
   const diagnostics = [
     ...inspected.plugin.diagnostics,
+    ...(await treeRefusals(dir)),
     ...unpublishableVersion(inspected.plugin),
     ...agentCompatWarnings(inspected.plugin.documents.flatMap((d) => d.declared)),
   ];
