@@ -13,8 +13,8 @@ import { PATH_VARIABLES } from './path-variables.js';
  *   would, is not exactly the argv (another word, a quote that changes one, or anything the shell
  *   would expand or interpret: `$(...)`, backquotes, `$NAME` other than the variables of
  *   plugins.md V2, globs, `~`, redirections, pipes, `;`, `&`, comments);
- * - `ignored_field`: a `shell` beside `argv` or `args`, where hookpm runs the program directly and
- *   no shell is involved. `args` and `shell: "bash"` on their own are run as declared: no warning.
+ * - `ignored_field`: a `shell` beside `argv`, or `args` with a `command`, where hookpm runs the
+ *   program directly and no shell is involved. `args` and `shell: "bash"` on their own are run as declared: no warning.
  */
 export function handlerFormWarnings(
   documents: ReadonlyArray<Pick<PluginDocument, 'declared'>>,
@@ -30,7 +30,8 @@ export function handlerFormWarnings(
         found.push(diagnostic('command_argv_differ', 'warning', message, { path: d.path }));
       }
       const args = stringList(d.args);
-      if (d.shell === undefined || (argv === null && args === null)) continue;
+      // A handler with neither argv nor command runs nothing: invalid_config says so.
+      if (d.shell === undefined || (argv === null && (args === null || command === null))) continue;
       const runs =
         argv !== null
           ? `argv ${JSON.stringify(argv)} directly`

@@ -72,6 +72,11 @@ describe('review warnings about handlers agents run differently', () => {
     ]);
   });
 
+  it('a shell beside args with no command, which runs nothing (invalid_config says why), does not claim hookpm runs null', () => {
+    const corpus = { type: 'shell', shell: '/bin/bash', args: ['-lc', 'x.sh'] };
+    expect(warningsOf(corpus, { type: 'command', shell: 'bash', args: ['x.sh'] })).toEqual([]);
+  });
+
   it('command_argv_differ names the shell Claude Code would run the command under', () => {
     const parsed = parseHooksDocument(
       {
