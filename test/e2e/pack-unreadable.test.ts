@@ -1,0 +1,68 @@
+import { spawnSync } from 'node:child_process';
+import { chmod, chown, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN } from '../helpers/built-bin.js';
+
+// A folder its user cannot read takes another user than root, who reads everything: this runs
+// where the tests run as root and `runuser` can drop to `nobody`.
+const asRoot = process.getuid?.() === 0 && spawnSync('runuser', ['--help']).status === 0;
+const NOBODY = 65534;
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+/** Runs the built hookpm as `nobody` in `cwd`. */
+function hookpmAsNobody(args: string[], cwd: string) {
+  const run = spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, BIN, ...args], {
+    cwd,
+    env: { PATH: process.env['PATH'], HOOKPM_HOME: join(cwd, 'home') },
+    encoding: 'utf8',
+  });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+describe.runIf(asRoot)(
+  'a plugin folder its author cannot read (cli.md errors: never E_INTERNAL)',
+  () => {
+    it('pack is E_IO naming the folder; validate says install refuses it (plugin_tree_invalid)', async () => {
+      const base = await mkdtemp(join(tmpdir(), 'hookpm-unreadable-'));
+      dirs.push(base);
+      await chmod(base, 0o777);
+      const root = join(base, 'p');
+      await mkdir(join(root, '.claude-plugin'), { recursive: true });
+      await writeFile(
+        join(root, '.claude-plugin', 'plugin.json'),
+        JSON.stringify({ name: 'p', version: '1.0.0' }),
+      );
+      await mkdir(join(root, 'locked'));
+      for (const path of [
+        root,
+        join(root, '.claude-plugin'),
+        join(root, '.claude-plugin', 'plugin.json'),
+      ])
+        await chown(path, NOBODY, NOBODY);
+      await chmod(join(root, 'locked'), 0o000);
+
+      const pack = hookpmAsNobody(['pack', 'p', '--out', join(base, 'out')], base);
+      expect(pack.code, pack.stderr).toBe(1);
+      expect(pack.stderr).not.toContain('E_INTERNAL');
+      expect(pack.stderr).toContain('E_IO');
+      expect(pack.stderr).toContain(join(root, 'locked'));
+
+      const validate = hookpmAsNobody(['validate', 'p', '--json'], base);
+      expect(validate.stderr).not.toContain('E_INTERNAL');
+      expect(validate.code, validate.stderr).toBe(1);
+      const report = JSON.parse(validate.stdout);
+      expect(report.diagnostics).toContainEqual(
+        expect.objectContaining({
+          severity: 'error',
+          code: 'plugin_tree_invalid',
+          message: expect.stringContaining(join(root, 'locked')),
+        }),
+      );
+    });
+  },
+);
