@@ -422,6 +422,15 @@ describe('buildRegistry (cli.md registry build)', () => {
     expect(() => normaliseDate('yesterday')).toThrow(HookpmError);
   });
 
+  it('cli.md pack, registry build: a --published-at that names no one instant (a day that does not exist, a time without its zone) is a usage error, never another date', () => {
+    expect(normaliseDate('2026-11-01')).toBe('2026-11-01T00:00:00Z');
+    expect(normaliseDate('2026-11-01T00:00Z')).toBe('2026-11-01T00:00:00Z');
+    // A time without a zone would be read in the packer's own time zone: not reproducible.
+    for (const value of ['2024-02-30', '2026-13-01', '2026-11-01T00:00:00', '2026-11-01T24:30Z'])
+      expect(() => normaliseDate(value), value).toThrow(HookpmError);
+    expect(() => normaliseDate('November 1, 2026')).toThrow(HookpmError);
+  });
+
   it('A22: a rebuild keeps the publish time recorded for a version with the same bytes, in index.json and the sparse layout; a new version, or changed bytes, gets the date given', async () => {
     const base = await tempDir();
     const out = join(base, 'out');

@@ -339,13 +339,32 @@ function isTarballName(file: string): boolean {
   return false;
 }
 
-/** An ISO 8601 date, or a number of seconds since the epoch (SOURCE_DATE_EPOCH), as `YYYY-MM-DDTHH:MM:SSZ`. */
+/**
+ * An ISO 8601 date (a day, or a day and a time with its zone), or a number of seconds since the
+ * epoch (SOURCE_DATE_EPOCH), as `YYYY-MM-DDTHH:MM:SSZ`. E_USAGE for anything else: a day that does
+ * not exist (never rolled over to the next month), or a time without a zone, which would be read
+ * in the packer's time zone and make the entry differ from machine to machine.
+ */
 export function normaliseDate(value: string): string {
-  const date = /^\d+$/.test(value) ? new Date(Number(value) * 1000) : new Date(value);
-  if (Number.isNaN(date.getTime())) {
+  const date = /^\d+$/.test(value) ? new Date(Number(value) * 1000) : isoDate(value);
+  if (date === null || Number.isNaN(date.getTime())) {
     throw new HookpmError('E_USAGE', `${JSON.stringify(value)} is not a date`, {
-      hint: 'Give an ISO 8601 date such as 2026-11-01T00:00:00Z, or seconds since the epoch.',
+      hint: 'Give an ISO 8601 date such as 2026-11-01 or 2026-11-01T00:00:00Z (a time with its zone), or seconds since the epoch.',
     });
   }
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+const ISO_DATE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
+
+/** `value` as an ISO 8601 date whose day and time exist, else null. */
+function isoDate(value: string): Date | null {
+  const match = ISO_DATE.exec(value);
+  if (match === null) return null;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map((n) => Number(n ?? 0));
+  const midnight = new Date(Date.UTC(year ?? 0, (month ?? 0) - 1, day));
+  if (midnight.getUTCMonth() !== (month ?? 0) - 1 || midnight.getUTCDate() !== day) return null;
+  if ((hour ?? 0) > 23 || (minute ?? 0) > 59 || (second ?? 0) > 59) return null;
+  return new Date(value);
 }
