@@ -1,4 +1,4 @@
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -163,6 +163,26 @@ describe('hookpm test <plugin> <Event>', () => {
       expect(report.handlers, target).toHaveLength(1);
       expect(report.result.permission.decision, target).toBe('deny');
     }
+  });
+
+  it('plugins.md Q6: an installed plugin whose files changed after install exits 1 with plugin_tampered, as run leaves it out', async () => {
+    expect((await hookpm(['init', 'changed'])).code).toBe(0);
+    expect((await hookpm(['install', './changed', '--yes'])).code).toBe(0);
+    const list = JSON.parse((await hookpm(['list', '--json'])).stdout);
+    const record = (await readFile(join(bin.dir, 'hookpm', 'data', 'state.json'), 'utf8')).match(
+      /"path":\s*"([^"]*changed[^"]*)"/,
+    );
+    expect(list.plugins.some((p: { id: string }) => p.id === 'changed@local')).toBe(true);
+    const script = join(record![1]!, 'hooks', 'pre-tool-use.mjs');
+    await chmod(script, 0o755);
+    await writeFile(script, 'console.log("{}");\n');
+    const run = await hookpm(['test', 'changed@local', 'PreToolUse', '--json']);
+    expect(run.code, run.stderr).toBe(1);
+    const report = JSON.parse(run.stdout);
+    expect(report.invalid).toBe(true);
+    expect(report.diagnostics).toContainEqual(
+      expect.objectContaining({ code: 'plugin_tampered', severity: 'error' }),
+    );
   });
 
   it('a plugin with an invalid hooks document exits 1 and says why; its valid documents still run', async () => {

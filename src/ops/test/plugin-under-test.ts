@@ -16,6 +16,8 @@ import { inspectPluginDir, type InspectedPlugin } from '../steps/staging/inspect
 import { findInstalled } from '../steps/installed/installed.js';
 import { stateIn, USER_RECORDS, type RecordScope } from '../steps/installed/project-records.js';
 import { clip } from '../../text/clip.js';
+import type { Diagnostic } from '../../hooks/diagnostic.js';
+import { installedTamper } from './installed-tamper.js';
 
 /** A plugin read for `hookpm test`: from a directory, a tarball or the installed trees. */
 export interface PluginUnderTest {
@@ -31,6 +33,8 @@ export interface PluginUnderTest {
   registry: PolicyRegistry;
   /** An installed plugin's confinement from the user's consent (`enable --confine`, Z4); else null. */
   confine: Capabilities | null;
+  /** An installed plugin whose tree a snapshot would leave out (Q6, installed-tamper.ts); else null. */
+  tampered: Diagnostic | null;
   /** Removes what reading it made (a tarball's extracted tree). */
   dispose: () => Promise<void>;
 }
@@ -56,7 +60,15 @@ export async function readPluginUnderTest(
       fallbackName: basename(path),
       registry: LOCAL_REGISTRY,
     });
-    return { kind, root: path, inspected, registry: LOCAL, confine: null, dispose: none };
+    return {
+      kind,
+      root: path,
+      inspected,
+      registry: LOCAL,
+      confine: null,
+      tampered: null,
+      dispose: none,
+    };
   }
   if (kind === 'file' && isTarballPath(path)) return fromTarball(path);
   try {
@@ -72,6 +84,7 @@ export async function readPluginUnderTest(
       inspected,
       registry: installedRegistry(record, registryLocationIn(state, record.registry)),
       confine: record.consent?.confine ?? null,
+      tampered: await installedTamper(paths, record, inspected.id),
       dispose: none,
     };
   } catch (error) {
@@ -113,7 +126,15 @@ async function fromTarball(file: string): Promise<PluginUnderTest> {
       fallbackName: name,
       registry: LOCAL_REGISTRY,
     });
-    return { kind: 'tarball', root, inspected, registry: LOCAL, confine: null, dispose };
+    return {
+      kind: 'tarball',
+      root,
+      inspected,
+      registry: LOCAL,
+      confine: null,
+      tampered: null,
+      dispose,
+    };
   } catch (error) {
     await dispose();
     throw error;

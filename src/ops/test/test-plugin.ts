@@ -69,7 +69,10 @@ export interface TestPluginReport {
   handlers: TestedHandler[];
   /** Whether some handler failed (launch failure, timeout, signal, exit other than 0 and 2). */
   failed: boolean;
-  /** Whether the plugin has an error diagnostic: install would refuse it (P4). */
+  /**
+   * Whether the plugin has an error diagnostic: install would refuse it (P4), or, installed, its
+   * files changed since and a snapshot leaves it out (Q6: `plugin_tampered`).
+   */
   invalid: boolean;
   result: DispatchResult;
   /** The plugin's own findings (as `hookpm validate`), then the run's. */
@@ -150,9 +153,10 @@ export async function testPlugin(options: TestPluginOptions): Promise<TestPlugin
       dataDir: options.dataDir === undefined ? null : resolve(data),
       handlers,
       failed: handlers.some((h) => h.failed),
-      invalid: hasErrors(inspected.plugin),
+      invalid: hasErrors(inspected.plugin) || plugin.tampered !== null,
       result,
       diagnostics: [
+        ...(plugin.tampered === null ? [] : [plugin.tampered]),
         ...inspected.plugin.diagnostics,
         ...snapshot.diagnostics,
         ...result.diagnostics,
