@@ -27,7 +27,7 @@ function hookpmAsNobody(args: string[], cwd: string) {
 describe.runIf(asRoot)(
   'a plugin folder its author cannot read (cli.md errors: never E_INTERNAL)',
   () => {
-    it('pack is E_IO naming the folder; validate says install refuses it (plugin_tree_invalid)', async () => {
+    it('pack and install are E_IO naming the folder; validate says install refuses it (plugin_tree_invalid)', async () => {
       const base = await mkdtemp(join(tmpdir(), 'hookpm-unreadable-'));
       dirs.push(base);
       await chmod(base, 0o777);
@@ -51,6 +51,12 @@ describe.runIf(asRoot)(
       expect(pack.stderr).not.toContain('E_INTERNAL');
       expect(pack.stderr).toContain('E_IO');
       expect(pack.stderr).toContain(join(root, 'locked'));
+
+      // Installing it as a copy reads the same folder: E_IO naming it too (registry.md D4).
+      const install = hookpmAsNobody(['install', './p', '--yes'], base);
+      expect(install.code, install.stderr).toBe(1);
+      expect(install.stderr).not.toContain('E_INTERNAL');
+      expect(install.stderr).toContain(`E_IO]: cannot read ${join(root, 'locked')}`);
 
       const validate = hookpmAsNobody(['validate', 'p', '--json'], base);
       expect(validate.stderr).not.toContain('E_INTERNAL');
