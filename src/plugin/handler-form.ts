@@ -14,7 +14,8 @@ import { PATH_VARIABLES } from './path-variables.js';
  *   would expand or interpret: `$(...)`, backquotes, `$NAME` other than the variables of
  *   plugins.md V2, globs, `~`, redirections, pipes, `;`, `&`, comments);
  * - `ignored_field`: a `shell` beside `argv`, or `args` with a `command`, where hookpm runs the
- *   program directly and no shell is involved. `args` and `shell: "bash"` on their own are run as declared: no warning.
+ *   program directly and no shell is involved. `args` and `shell: "bash"` on their own are run as
+ *   declared: no warning.
  */
 export function handlerFormWarnings(
   documents: ReadonlyArray<Pick<PluginDocument, 'declared'>>,

@@ -33,7 +33,10 @@ export interface PluginUnderTest {
   registry: PolicyRegistry;
   /** An installed plugin's confinement from the user's consent (`enable --confine`, Z4); else null. */
   confine: Capabilities | null;
-  /** An installed plugin whose tree a snapshot would leave out (Q6, installed-tamper.ts); else null. */
+  /**
+   * An installed plugin whose tree a snapshot would leave out (Q6, installed-tamper.ts); else
+   * null.
+   */
   tampered: Diagnostic | null;
   /** Removes what reading it made (a tarball's extracted tree). */
   dispose: () => Promise<void>;

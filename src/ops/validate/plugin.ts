@@ -17,8 +17,9 @@ const IN_HOOKS = /:hooks[.[]/;
  * every hooks document (H1-H5) and the surface's inert entries (Q1), with the engine events the
  * plugin would hook, and its tree as install copies it (plugin-tree.ts). An error here is what
  * makes install refuse it. A version semver accepts but does not write so (`v1.0.0`,
- * `1.0.0+build`) installs and is a warning: `pack` refuses it (registry.md I1). A plugin that declares hooks of which none is valid hooks nothing: its hooks'
- * warnings are errors then (it would install and never run), and `validate` fails.
+ * `1.0.0+build`) installs and is a warning: `pack` refuses it (registry.md I1). A plugin that
+ * declares hooks of which none is valid hooks nothing: its hooks' warnings are errors then (it
+ * would install and never run), and `validate` fails.
  */
 export async function validatePluginDir(dir: string): Promise<KindFindings> {
   const inspected = await inspectPluginDir(dir, {
