@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmod, chown, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, copyFile, link, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,9 +14,28 @@ afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
 
+/**
+ * The Node running the tests, at a path `nobody` can execute: a Node under root's home (the cached
+ * Node 24 of the CI's second run) is linked, else copied, into `dir`.
+ */
+async function nodeForNobody(dir: string): Promise<string> {
+  const probe = spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, '-e', '0']);
+  if (probe.status === 0) return process.execPath;
+  const path = join(dir, 'node');
+  try {
+    await link(process.execPath, path);
+  } catch {
+    await copyFile(process.execPath, path);
+    await chmod(path, 0o755);
+  }
+  return path;
+}
+
+let node = process.execPath;
+
 /** Runs the built hookpm as `nobody` in `cwd`. */
 function hookpmAsNobody(args: string[], cwd: string) {
-  const run = spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, BIN, ...args], {
+  const run = spawnSync('runuser', ['-u', 'nobody', '--', node, BIN, ...args], {
     cwd,
     env: { PATH: process.env['PATH'], HOOKPM_HOME: join(cwd, 'home') },
     encoding: 'utf8',
@@ -31,6 +50,7 @@ describe.runIf(asRoot)(
       const base = await mkdtemp(join(tmpdir(), 'hookpm-unreadable-'));
       dirs.push(base);
       await chmod(base, 0o777);
+      node = await nodeForNobody(base);
       const root = join(base, 'p');
       await mkdir(join(root, '.claude-plugin'), { recursive: true });
       await writeFile(
