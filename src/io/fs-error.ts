@@ -89,6 +89,19 @@ export function toUserFileError(error: unknown, file: string, action: string): H
   });
 }
 
+/**
+ * Runs `read` on `path`, a file or folder of the user's (a plugin directory being walked): what it
+ * throws becomes toUserFileError's error naming `path` (E_IO for permission denied), never an
+ * errno error that would reach the user as E_INTERNAL.
+ */
+export async function readingUserFile<T>(path: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    throw toUserFileError(error, path, 'read');
+  }
+}
+
 /** Hints for the user's own files that read-regular-file.ts refused, by its `reason`. */
 const USER_FILE_HINTS: ReadonlyMap<unknown, string> = new Map([
   ['not_regular', 'Replace it with a regular file, then run the command again.'],

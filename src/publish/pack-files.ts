@@ -3,7 +3,7 @@ import { lstat, readFile, readdir, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { HookpmError } from '../errors.js';
 import { compareCodeUnits } from '../json/compare.js';
-import { toUserFileError } from '../io/fs-error.js';
+import { readingUserFile } from '../io/fs-error.js';
 import { TARBALL_LIMITS, type TarballLimits } from '../store/tar/tarball-rules.js';
 
 /** One file of a plugin as it goes into a tarball. */
@@ -62,11 +62,11 @@ async function walk(run: Walk, dir: string, rel: string, chain: string[]): Promi
   run.dirs += 1;
   if (run.dirs > run.limits.maxEntries)
     throw tooLarge(run, `it walks more than ${run.limits.maxEntries} directories (links included)`);
-  for (const name of await reading(dir, () => readdir(dir))) {
+  for (const name of await readingUserFile(dir, () => readdir(dir))) {
     if (SKIPPED_NAMES.has(name)) continue;
     const path = rel === '' ? name : `${rel}/${name}`;
     const full = join(dir, name);
-    const info = await reading(full, () => lstat(full));
+    const info = await readingUserFile(full, () => lstat(full));
     if (info.isDirectory()) await walk(run, full, path, [...chain, full]);
     else if (info.isFile()) await addFile(run, full, path, info);
     else if (info.isSymbolicLink()) await addLink(run, full, path, chain);
@@ -103,21 +103,12 @@ async function addFile(
   // The size the walk saw is checked before the read, so a huge file is never loaded; the bytes
   // read are checked again, for a file that grew since.
   if (size > limits.maxFileBytes) throw fileTooLarge(run, path, size);
-  const data = await reading(full, () => readFile(full));
+  const data = await readingUserFile(full, () => readFile(full));
   if (data.length > limits.maxFileBytes) throw fileTooLarge(run, path, data.length);
   run.total += data.length;
   if (run.total > limits.maxTotalBytes)
     throw tooLarge(run, `it holds more than ${limits.maxTotalBytes} bytes in all`);
   run.files.push({ path, mode: (mode & 0o111) !== 0 ? 0o755 : 0o644, data });
-}
-
-/** A file or folder of the plugin that cannot be read: E_IO naming it (permission denied, ...). */
-async function reading<T>(path: string, read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (error) {
-    throw toUserFileError(error, path, 'read');
-  }
 }
 
 function escape(path: string, why: string): HookpmError {

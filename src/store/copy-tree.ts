@@ -2,7 +2,7 @@ import type { Stats } from 'node:fs';
 import { copyFile, chmod, lstat, mkdir, readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { HookpmError } from '../errors.js';
-import { toStoreError, toUserFileError } from '../io/fs-error.js';
+import { readingUserFile, toStoreError } from '../io/fs-error.js';
 import { documentFiles, MANIFEST_FILES } from './read-plugin.js';
 
 /** What a copy of a plugin directory holds, for the install report. */
@@ -73,7 +73,7 @@ async function copyDir(
     throw tooLarge(run, `more than ${MAX_DEPTH} nested directories at ${shown(run, from)}`);
   await guard(to, 'create', () => mkdir(to, { recursive: true, mode: 0o755 }));
   await guard(to, 'set the mode of', () => chmod(to, 0o755));
-  for (const name of (await reading(from, () => readdir(from))).sort()) {
+  for (const name of (await readingUserFile(from, () => readdir(from))).sort()) {
     if (SKIPPED_NAMES.has(name)) continue;
     run.entries += 1;
     if (run.entries > MAX_ENTRIES) throw tooLarge(run, `more than ${MAX_ENTRIES} entries`);
@@ -88,7 +88,7 @@ async function copyEntry(
   chain: string[],
   depth: number,
 ): Promise<void> {
-  const info = await reading(from, () => lstat(from));
+  const info = await readingUserFile(from, () => lstat(from));
   if (info.isDirectory()) return copyDir(run, from, to, [...chain, from], depth + 1);
   if (info.isFile()) return copyRegular(run, from, to, info.mode);
   if (!info.isSymbolicLink()) return special(run, to, info);
@@ -177,15 +177,6 @@ function tooLarge(run: CopyRun, why: string): HookpmError {
       hint: 'Install the plugin directory itself, not a directory that contains other projects.',
     },
   );
-}
-
-/** A file or folder of the plugin directory that cannot be read: E_IO naming it. */
-async function reading<T>(path: string, read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (error) {
-    throw toUserFileError(error, path, 'read');
-  }
 }
 
 async function guard<T>(file: string, action: string, fn: () => Promise<T>): Promise<T> {

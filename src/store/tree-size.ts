@@ -1,7 +1,7 @@
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HookpmError } from '../errors.js';
-import { toUserFileError } from '../io/fs-error.js';
+import { readingUserFile } from '../io/fs-error.js';
 import { isInside } from '../text/path-inside.js';
 import { TREE_LIMITS, type TarballLimits } from './tar/tarball-rules.js';
 
@@ -49,12 +49,12 @@ interface Walk {
 async function walk(run: Walk, dir: string, rel: string): Promise<void> {
   if (rel.split('/').length > run.limits.maxDepth)
     throw overLimit(run, `${rel} is more than ${run.limits.maxDepth} directories deep`);
-  for (const name of await reading(dir, () => readdir(dir))) {
+  for (const name of await readingUserFile(dir, () => readdir(dir))) {
     if (SKIPPED_NAMES.has(name)) continue;
     const full = join(dir, name);
     const path = rel === '' ? name : `${rel}/${name}`;
     run.visited += 1;
-    let info = await reading(full, () => lstat(full));
+    let info = await readingUserFile(full, () => lstat(full));
     if (info.isSymbolicLink()) {
       const real = await realpath(full).catch(() => null);
       if (real === null || !isInside(run.realRoot, real)) continue;
@@ -66,15 +66,6 @@ async function walk(run: Walk, dir: string, rel: string): Promise<void> {
     else if (run.visited > run.limits.maxEntries)
       throw overLimit(run, `it holds more than ${run.limits.maxEntries} entries`);
     else if (info.isDirectory()) await walk(run, full, path);
-  }
-}
-
-/** A file or folder of the plugin that cannot be read: E_IO naming it (permission denied, ...). */
-async function reading<T>(path: string, read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (error) {
-    throw toUserFileError(error, path, 'read');
   }
 }
 
