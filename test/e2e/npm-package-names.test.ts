@@ -4,17 +4,11 @@
  * its manifest names it; `review npm:<package>` still reviews the package as published.
  */
 import { describe, expect, it } from 'vitest';
-import { runBin, type BinRun } from '../helpers/built-bin.js';
 import { useQuietNpm } from '../helpers/quiet-npm.js';
 
 const world = useQuietNpm('hookpm-npm-package-names-');
 
-function hookpm(...args: string[]): Promise<BinRun> {
-  return runBin(args, {
-    env: { ...world.home.env, HOOKPM_NPM_REGISTRY: world.npm.url },
-    cwd: world.home.dir,
-  });
-}
+const { hookpm } = world;
 
 describe('npm:<package> names the plugin installed from it', () => {
   it('registry.md kind npm: disable, enable and uninstall take npm:<package>; review fetches it', async () => {

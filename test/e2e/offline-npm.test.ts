@@ -4,19 +4,13 @@
  * left as it was.
  */
 import { describe, expect, it } from 'vitest';
-import { runBin, type BinRun } from '../helpers/built-bin.js';
 import { useQuietNpm } from '../helpers/quiet-npm.js';
 import { resolveStorePaths } from '../../src/store/paths.js';
 import { hashStore } from '../helpers/store-snapshot.js';
 
 const world = useQuietNpm('hookpm-offline-npm-');
 
-function hookpm(...args: string[]): Promise<BinRun> {
-  return runBin(args, {
-    env: { ...world.home.env, HOOKPM_NPM_REGISTRY: world.npm.url },
-    cwd: world.home.dir,
-  });
-}
+const { hookpm } = world;
 
 const paths = () => resolveStorePaths({ HOOKPM_HOME: world.home.env.HOOKPM_HOME });
 

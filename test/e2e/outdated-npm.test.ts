@@ -5,17 +5,11 @@
  * would, not one that jumps to whatever `latest` is.
  */
 import { describe, expect, it } from 'vitest';
-import { runBin, type BinRun } from '../helpers/built-bin.js';
 import { useQuietNpm } from '../helpers/quiet-npm.js';
 
 const world = useQuietNpm('hookpm-outdated-npm-');
 
-function hookpm(...args: string[]): Promise<BinRun> {
-  return runBin(args, {
-    env: { ...world.home.env, HOOKPM_NPM_REGISTRY: world.npm.url },
-    cwd: world.home.dir,
-  });
-}
+const { hookpm } = world;
 
 describe('outdated and update of an npm plugin', () => {
   it('installing-plugins.md: both name the install within the recorded range; outdated never says no registry lists it', async () => {

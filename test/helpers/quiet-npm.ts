@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { ensureBuilt } from './built-bin.js';
+import { ensureBuilt, runBin, type BinRun } from './built-bin.js';
 import { QUIET_PACKAGE, startFakeNpmRegistry, type FakeNpmRegistry } from './fake-npm-registry.js';
 import { makeTempHome, type TempHome } from './temp-home.js';
 
@@ -7,6 +7,8 @@ import { makeTempHome, type TempHome } from './temp-home.js';
 export interface QuietNpm {
   npm: FakeNpmRegistry;
   home: TempHome;
+  /** The built CLI in the test's home, its npm registry the fake one. */
+  hookpm: (...args: string[]) => Promise<BinRun>;
 }
 
 /**
@@ -16,6 +18,11 @@ export interface QuietNpm {
  */
 export function useQuietNpm(prefix: string): QuietNpm {
   const world = {} as QuietNpm;
+  world.hookpm = (...args) =>
+    runBin(args, {
+      env: { ...world.home.env, HOOKPM_NPM_REGISTRY: world.npm.url },
+      cwd: world.home.dir,
+    });
   beforeAll(async () => {
     ensureBuilt();
     world.npm = await startFakeNpmRegistry({ 'hookpm-plugin-quiet': QUIET_PACKAGE });
