@@ -40,6 +40,11 @@ async function home(gitconfig: string, extra: Record<string, string> = {}) {
   return { dir, env: { ...gitTestEnv(dir), ...extra }, dest: join(tmp, `clone-${n}`) };
 }
 
+/** cloneShallow of `url` into the clone directory of `h`, in its environment. */
+function cloneIn(h: { env: Record<string, string | undefined>; dest: string }, url: string) {
+  return cloneShallow(url, { dest: h.dest, timeoutMs: 30_000, env: h.env });
+}
+
 /** A directory holding a stand-in `ssh` that logs its arguments to `log`, or fails when `fail`. */
 async function sshBin(name: string, log: string, fail = false): Promise<string> {
   const bin = join(tmp, name);
@@ -62,11 +67,7 @@ describe("the user's git configuration (registry.md, registry kinds and K6)", ()
         PATH: `${bin}:${process.env.PATH ?? ''}`,
       },
     );
-    const clone = await cloneShallow(`https://git.example.test${repo}`, {
-      dest: h.dest,
-      timeoutMs: 30_000,
-      env: h.env,
-    });
+    const clone = await cloneIn(h, `https://git.example.test${repo}`);
     expect(clone.commit).toBe(head);
     const args = (await readFile(log, 'utf8')).split('\n');
     expect(args).toEqual(expect.arrayContaining(['BatchMode=yes', '2222', 'git@example.test']));
@@ -74,11 +75,7 @@ describe("the user's git configuration (registry.md, registry kinds and K6)", ()
 
   it("an https URL that the user's insteadOf rewrites to a local repository is cloned from it", async () => {
     const h = await home(`[url "${tmp}/"]\n\tinsteadOf = https://git.example.test/\n`);
-    const clone = await cloneShallow('https://git.example.test/origin', {
-      dest: h.dest,
-      timeoutMs: 30_000,
-      env: h.env,
-    });
+    const clone = await cloneIn(h, 'https://git.example.test/origin');
     expect(clone.commit).toBe(head);
   });
 
@@ -90,13 +87,7 @@ describe("the user's git configuration (registry.md, registry kinds and K6)", ()
     ];
     for (const [base, code] of cases) {
       const h = await home(`[url "${base}"]\n\tinsteadOf = https://git.example.test/\n`);
-      const error = await failure(
-        cloneShallow('https://git.example.test/origin', {
-          dest: h.dest,
-          timeoutMs: 30_000,
-          env: h.env,
-        }),
-      );
+      const error = await failure(cloneIn(h, 'https://git.example.test/origin'));
       expect(error.code).toBe(code);
       expect(error.message).toContain('insteadOf');
       expect(existsSync(h.dest)).toBe(false);
@@ -114,11 +105,7 @@ describe("the user's git configuration (registry.md, registry kinds and K6)", ()
     const viaConfig = await home(`[core]\n\tsshCommand = ${own}/ssh -i deploy_key\n`, path);
     for (const h of [viaEnv, viaConfig]) {
       await writeFile(log, '');
-      const clone = await cloneShallow(`ssh://git@example.test${repo}`, {
-        dest: h.dest,
-        timeoutMs: 30_000,
-        env: h.env,
-      });
+      const clone = await cloneIn(h, `ssh://git@example.test${repo}`);
       expect(clone.commit).toBe(head);
       const args = (await readFile(log, 'utf8')).split('\n');
       expect(args).toEqual(expect.arrayContaining(['-i', 'deploy_key', 'git@example.test']));
