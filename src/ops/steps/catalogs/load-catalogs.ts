@@ -92,21 +92,24 @@ async function loadEach<C extends CatalogSummary>(
   return { state, entries, catalogs, warnings, cacheOnly };
 }
 
+/**
+ * The warning of a stale catalog: a cached copy used for one that could not be read, or, with a
+ * hint of its own (sparse-catalog.ts: a search without the network that left out pages), its own
+ * words and fix.
+ */
 function staleWarning(
   catalog: CatalogSummary,
   stale: { code: string; message: string; hint?: string },
 ): RegistryWarning {
-  if (stale.hint !== undefined)
-    return {
-      registry: catalog.registry,
-      code: stale.code,
-      message: stale.message,
-      hint: stale.hint,
-    };
+  const cached = stale.hint === undefined;
   return {
     registry: catalog.registry,
     code: stale.code,
-    message: `${stale.message} Using the cached index from ${catalog.fetchedAt}.`,
-    hint: `Run \`hookpm registry update ${catalog.registry}\` when the registry can be reached.`,
+    message: cached
+      ? `${stale.message} Using the cached index from ${catalog.fetchedAt}.`
+      : stale.message,
+    hint:
+      stale.hint ??
+      `Run \`hookpm registry update ${catalog.registry}\` when the registry can be reached.`,
   };
 }
