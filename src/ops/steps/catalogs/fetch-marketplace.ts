@@ -1,6 +1,6 @@
 import { readGitSettings } from '../../../store/git-settings.js';
 import { mkdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { join } from 'node:path';
 import semver from '../../../registry/versions/semver.js';
 import { HookpmError, isHookpmError } from '../../../errors.js';
 import { hasErrors, type LoadedPlugin } from '../../../plugin/loaded-plugin.js';
@@ -23,7 +23,7 @@ import { createStagingDir } from '../../../store/layout.js';
 import type { StorePaths } from '../../../store/store-paths.js';
 import { readPluginDir } from '../../../store/read-plugin.js';
 import { measureTree } from '../../../store/tree-size.js';
-import type { ReadMarketplace } from './read-marketplace.js';
+import { pathInClone, type ReadMarketplace } from './read-marketplace.js';
 import { stageNpmPlugin, type NpmPluginRequest } from './fetch-npm.js';
 import { shortDigest, treeIntegrity } from './tree-integrity.js';
 import { addManifestHooks } from './entry-hooks.js';
@@ -212,7 +212,7 @@ interface PathNames {
 function inRepository(root: string, url: string, commit: string | undefined): PathNames {
   const repository = `${url.replace(/\/$/, '')}${commit === undefined ? '' : ` (commit ${commit})`}`;
   return {
-    path: (path) => `${relative(root, path).split(sep).join('/') || '.'} in ${repository}`,
+    path: (path) => `${pathInClone(root, path) || '.'} in ${repository}`,
     base: repository,
   };
 }

@@ -180,7 +180,7 @@ async function readClone(
     }
     const origin: CatalogOrigin = /^file:/i.test(url) ? 'local' : 'remote';
     // Messages and cached diagnostics name the repository's file, not the scratch clone.
-    const named = `${shown.replace(/\/$/, '')}/${relative(dest, file).split(sep).join('/')}`;
+    const named = `${shown.replace(/\/$/, '')}/${pathInClone(dest, file)}`;
     const roots = { root: dest, boundary: dest };
     const read = finish({ kind: 'git', location: shown, origin, file: named, roots }, text);
     return { ...read, commit: clone.commit, dispose };
@@ -204,7 +204,7 @@ async function assertCatalogInsideClone(
 ): Promise<void> {
   const real = await realpath(file).catch(() => null);
   if (real === null || isInside(await realpath(dest), real)) return;
-  const rel = relative(dest, file).split(sep).join('/');
+  const rel = pathInClone(dest, file);
   throw new HookpmError(
     'E_SYMLINK_ESCAPE',
     `the repository ${shown} has ${rel} as a symlink leading out of the repository (commit ${commit})`,
@@ -230,7 +230,7 @@ function readClonedCatalog(
     return readMarketplaceText(file, true);
   } catch (error) {
     if (!isRefusedFile(error)) throw error;
-    const rel = relative(dest, file).split(sep).join('/');
+    const rel = pathInClone(dest, file);
     throw new HookpmError(
       'E_IO',
       `the repository ${shown} has ${rel}, which cannot be read: ${readFailureReason(error)} (commit ${commit})`,
@@ -241,6 +241,11 @@ function readClonedCatalog(
       },
     );
   }
+}
+
+/** `path` as the repository cloned at `root` names it: relative, with `/` ('' for the root). */
+export function pathInClone(root: string, path: string): string {
+  return relative(root, path).split(sep).join('/');
 }
 
 type Frame = Pick<ReadMarketplace, 'kind' | 'location' | 'origin' | 'file' | 'roots'>;
