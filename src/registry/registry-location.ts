@@ -52,11 +52,12 @@ export function classifyLocation(location: string, cwd: string): LocationGuess {
       throw usage(location, String(error.details.reason ?? 'is not a valid URL'));
     throw error;
   }
-  const git = url.protocol === 'file:' || /\.git\/?$/.test(url.pathname);
+  // A git location (a repository's page on a forge too) is read at its default branch.
+  const forge = forgeRepositoryUrl(url);
+  const git = url.protocol === 'file:' || forge !== null || /\.git\/?$/.test(url.pathname);
   if (git && url.hash !== '') throw refRefused(location, url.hash.slice(1));
   if (url.protocol === 'file:') return { kind: 'local', path: fileURLToPath(url), fileUrl: true };
   url.hash = '';
-  const forge = forgeRepositoryUrl(url);
   if (forge !== null) return { kind: 'marketplace', location: forge };
   if (/\.git\/?$/.test(url.pathname)) return { kind: 'marketplace', location: url.href };
   if (/(^|\/)marketplace\.json$/.test(url.pathname))

@@ -81,6 +81,9 @@ describe('registry locations (registry.md section 1)', () => {
     ['git@github.com:acme/plugins.git#v2', 'E_USAGE'],
     ['ssh://git@github.com/acme/plugins.git#v2', 'E_USAGE'],
     ['file:///srv/plugins.git#v2', 'E_USAGE'],
+    // A repository's page is that git marketplace: its `#<ref>` is refused the same way.
+    ['https://github.com/acme/plugins#v2', 'E_USAGE'],
+    ['https://gitlab.com/acme/team/plugins#feature', 'E_USAGE'],
   ])('1: %j is refused with %s', (location, code) => {
     const caught = refusalOf(location);
     expect(caught).toBeInstanceOf(HookpmError);
